@@ -1,0 +1,16 @@
+"""A numpy-backed tensor engine with TensorFlow's public names.
+
+`import runtime as tf` runs code written for `tf.function`: tensors, ops,
+tracing into graphs, polymorphic functions and a graph executor.
+"""
+
+from . import tensor as _tensor  # first: it completes the tensor/graph/ops import cycle
+from . import dtypes, errors
+from . import ops as _ops  # registers every op
+from .dtypes import (DType, bool, float16, float32, float64, int8, int16,  # noqa: A004
+                     int32, int64, string, uint8)
+from .tensor import Tensor, convert_to_tensor
+from .tensor_shape import TensorShape, TensorSpec
+from .ops.math_ops import add, multiply, subtract, negative, less, greater
+
+__version__ = "0.1.0"

@@ -1,0 +1,265 @@
+"""Graphs: an ordered list of `Node`s built while tracing.
+
+A graph is data. Nodes are kept in program order (the order the traced Python
+created them), which is also the order side effects run in. Each node has an
+op name, input tensors, attrs (Python values; subgraphs of `cond` and
+`while_loop` are `Graph`s in attrs) and output `SymbolicTensor`s with a static
+dtype and shape.
+
+A graph nested in another (a `cond` branch, a loop body) refers to outer
+tensors only through explicit captures: using an outer tensor inside creates a
+`Placeholder` in the inner graph and records the pair in `graph.captures`;
+the op that owns the subgraph passes the outer tensors as inputs. Eager
+tensors used while tracing become `Const` nodes.
+
+    graph = Graph("f")
+    with graph.as_default():
+        x = graph.add_placeholder(int32, TensorShape([]), "x")
+        y = x + 1             # adds Const and AddV2 nodes
+    graph.outputs = [y]
+"""
+
+import contextlib
+import os
+import sys
+import threading
+
+from .tensor import EagerTensor, SymbolicTensor, Tensor
+from .tensor_shape import TensorShape
+
+__all__ = ["Graph", "Node", "current_graph", "kernel_error", "leaked_tensor_error"]
+
+_state = threading.local()
+_PACKAGE_DIRS = tuple(os.path.dirname(os.path.abspath(m)) + os.sep for m in (
+    __file__, os.path.join(os.path.dirname(__file__), "..", "autograph", "__init__.py")))
+
+
+def current_graph():
+    """The graph being traced on this thread, or None in eager mode."""
+    return getattr(_state, "graph", None)
+
+
+class Node:
+    """One op in a graph. `location` is the user's (file, line) that created it."""
+
+    __slots__ = ("graph", "name", "op", "opdef", "inputs", "attrs", "outputs", "location")
+
+    def __init__(self, graph, name, opdef, inputs, attrs, location):
+        self.graph = graph
+        self.name = name
+        self.op = opdef.name
+        self.opdef = opdef
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.outputs = ()
+        self.location = location
+
+    @property
+    def type(self):
+        return self.op
+
+    @property
+    def side_effect(self):
+        """True when the node must run even if no output is used."""
+        if self.opdef.side_effect:
+            return True
+        return any(g.has_side_effects() for g in self.subgraphs())
+
+    @property
+    def stateful(self):
+        if self.opdef.stateful:
+            return True
+        return any(g.is_stateful() for g in self.subgraphs())
+
+    def subgraphs(self):
+        return [v for v in self.attrs.values() if isinstance(v, Graph)]
+
+    def __repr__(self):
+        return f"<Node {self.name} op={self.op}>"
+
+
+class Graph:
+    """A traced computation: placeholders in `inputs`, results in `outputs`."""
+
+    def __init__(self, name="graph", outer=None):
+        self.name = name
+        self.outer = outer
+        self.nodes = []
+        self.inputs = []
+        self.outputs = []
+        self.captures = []           # (outer tensor, inner placeholder) pairs
+        self._capture_map = {}       # id(outer tensor) -> inner placeholder
+        self._keepalive = []         # eager tensors whose id() keys _capture_map
+        self._names = {}
+        self.variables = []          # Variables created while tracing
+        self._compiled = None        # set by the executor
+
+    # --- building ---------------------------------------------------------
+
+    @contextlib.contextmanager
+    def as_default(self):
+        previous = current_graph()
+        _state.graph = self
+        try:
+            yield self
+        finally:
+            _state.graph = previous
+
+    def unique_name(self, base):
+        n = self._names.get(base)
+        if n is None:
+            self._names[base] = 1
+            return base
+        while True:
+            candidate = f"{base}_{n}"
+            n += 1
+            if candidate not in self._names:
+                self._names[base] = n
+                self._names[candidate] = 1
+                return candidate
+
+    def add_node(self, opdef, inputs, attrs, name=None):
+        """Infer output dtypes/shapes, append a node, return it."""
+        inputs = [self._own(t, opdef.name) for t in inputs]
+        try:
+            specs = opdef.infer(inputs, attrs)
+        except (TypeError, ValueError) as e:
+            raise type(e)(_with_location(f"{opdef.name}: {e}", user_location())) from None
+        node = Node(self, self.unique_name(name or opdef.name), opdef, inputs, attrs,
+                    user_location())
+        node.outputs = tuple(SymbolicTensor(node, i, d, TensorShape(s))
+                             for i, (d, s) in enumerate(specs))
+        self.nodes.append(node)
+        self._compiled = None
+        return node
+
+    def add_placeholder(self, dtype, shape, name="input"):
+        from .op_registry import get_op
+        node = self.add_node(get_op("Placeholder"), [], {"dtype": dtype, "shape": TensorShape(shape)},
+                             name=name)
+        self.inputs.append(node.outputs[0])
+        return node.outputs[0]
+
+    def _own(self, t, op_name):
+        """Make `t` usable in this graph: capture outer or eager tensors."""
+        if isinstance(t, SymbolicTensor):
+            if t.node.graph is self:
+                return t
+            return self.capture(t)
+        if isinstance(t, EagerTensor):
+            return self.capture(t)
+        if isinstance(t, Tensor):
+            raise TypeError(f"{op_name}: unsupported tensor {t!r}")
+        raise TypeError(f"{op_name}: expected a Tensor input, got {type(t).__name__}")
+
+    def capture(self, t):
+        """The tensor of this graph that stands for `t` (eager or outer)."""
+        found = self._capture_map.get(id(t))
+        if found is not None:
+            return found
+        from .op_registry import get_op
+        if isinstance(t, EagerTensor):
+            node = self.add_node(get_op("Const"), [], {"value": t._value, "dtype": t.dtype},
+                                 name="Const")
+            inner = node.outputs[0]
+            self._keepalive.append(t)
+        else:
+            if not self._is_ancestor(t.node.graph):
+                raise leaked_tensor_error(t, "capture")
+            inner = self.add_node(get_op("Placeholder"), [],
+                                  {"dtype": t.dtype, "shape": t.shape}, name="capture").outputs[0]
+            self.captures.append((t, inner))
+        self._capture_map[id(t)] = inner
+        return inner
+
+    def _is_ancestor(self, g):
+        o = self.outer
+        while o is not None:
+            if o is g:
+                return True
+            o = o.outer
+        return False
+
+    # --- reading ----------------------------------------------------------
+
+    def get_operations(self):
+        return list(self.nodes)
+
+    def get_operation_by_name(self, name):
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        raise KeyError(f"no op named {name!r} in graph {self.name!r}")
+
+    def has_side_effects(self):
+        return any(n.side_effect for n in self.nodes)
+
+    def is_stateful(self):
+        return any(n.stateful for n in self.nodes)
+
+    def as_graph_def(self):
+        """A structured text listing of the nodes (see runtime.graph_text)."""
+        from .graph_text import graph_def_text
+        return graph_def_text(self)
+
+    def __str__(self):
+        from .graph_text import pretty
+        return pretty(self)
+
+    def __repr__(self):
+        return f"<Graph {self.name!r} with {len(self.nodes)} ops>"
+
+
+# --- error helpers ------------------------------------------------------------
+
+def user_location():
+    """(filename, lineno) of the innermost frame outside runtime/autograph."""
+    f = sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not fn.startswith(_PACKAGE_DIRS):
+            return _map_location(fn, f.f_lineno)
+        f = f.f_back
+    return None
+
+
+def _map_location(filename, lineno):
+    """Map a line of autograph-generated code back to the user's source."""
+    mapper = _location_mapper()
+    if mapper is not None:
+        mapped = mapper(filename, lineno)
+        if mapped is not None:
+            return mapped
+    return (filename, lineno)
+
+
+def _location_mapper():
+    try:
+        from autograph import source_map
+    except ImportError:
+        return None
+    return getattr(source_map, "user_location", None)
+
+
+def _with_location(message, location):
+    if not location:
+        return message
+    return f"{message}\n  (at {location[0]}:{location[1]})"
+
+
+def kernel_error(op_name, inputs, error, location=None):
+    """A clear error for a numpy kernel failure: the op, input shapes and cause."""
+    from .errors import InvalidArgumentError
+    if isinstance(error, InvalidArgumentError):
+        return error
+    shapes = ", ".join(f"{t.dtype.name}{list(t.shape.dims) if t.shape.dims is not None else '[?]'}"
+                       for t in inputs if hasattr(t, "dtype"))
+    msg = f"{op_name} failed on inputs ({shapes}): {error}"
+    return InvalidArgumentError(_with_location(msg, location), op_name)
+
+
+def leaked_tensor_error(t, op_name):
+    return TypeError(
+        f"{op_name}: tensor {t.name} belongs to graph {t.node.graph.name!r}, which is "
+        "not being traced here. A symbolic tensor cannot leave the function that "
+        "traced it; return it from the function instead.")

@@ -1,0 +1,98 @@
+"""The op registry: every op is defined once, in one block, and `apply` runs it
+eagerly or adds it to the graph being traced.
+
+An op definition says four things:
+
+    @define_op("add", infer=infer_broadcast)       # name, dtype/shape rule
+    def _add(x, y):                                # numpy kernel
+        return np.add(x, y)
+
+plus `stateful=True` (never constant-folded or merged by CSE: variable reads,
+random) and `side_effect=True` (always run, in program order, even when no
+output needs it: print, assert, variable writes, random, py_function).
+
+`infer(inputs, attrs)` gets the input tensors (anything with `.dtype` and
+`.shape`) and returns a list of `(dtype, TensorShape)`, one per output; it
+raises `ValueError`/`TypeError` naming the op and the bad argument. The kernel
+gets numpy values positionally and attrs as keywords, and returns one numpy
+value, or a tuple when the op has several outputs.
+"""
+
+from . import graph as _graph
+from .tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
+
+__all__ = ["OpDef", "define_op", "get_op", "apply", "OPS"]
+
+OPS = {}
+
+
+class OpDef:
+    """One op: its name, inference rule, kernel and effect flags."""
+
+    __slots__ = ("name", "infer", "kernel", "stateful", "side_effect", "num_outputs")
+
+    def __init__(self, name, infer, kernel, stateful=False, side_effect=False,
+                 num_outputs=1):
+        self.name = name
+        self.infer = infer
+        self.kernel = kernel
+        self.stateful = stateful or side_effect
+        self.side_effect = side_effect
+        self.num_outputs = num_outputs
+
+    def __repr__(self):
+        return f"<op {self.name}>"
+
+
+def define_op(name, *, infer, stateful=False, side_effect=False, num_outputs=1):
+    """Decorator registering a numpy kernel as the op `name`."""
+    def register(kernel):
+        if name in OPS:
+            raise ValueError(f"op {name!r} is defined twice")
+        OPS[name] = OpDef(name, infer, kernel, stateful, side_effect, num_outputs)
+        return kernel
+    return register
+
+
+def get_op(name):
+    try:
+        return OPS[name]
+    except KeyError:
+        raise ValueError(f"unknown op {name!r}") from None
+
+
+def apply(name, inputs, attrs=None):
+    """Run op `name` on `inputs` (Tensors) now, or stage it in the current graph.
+
+    Returns one Tensor, or a tuple of them for ops with several outputs.
+    """
+    opdef = OPS[name]
+    attrs = attrs or {}
+    graph = _graph.current_graph()
+    if graph is None:
+        return _run_eagerly(opdef, inputs, attrs)
+    node = graph.add_node(opdef, inputs, attrs)
+    outs = node.outputs
+    return outs[0] if opdef.num_outputs == 1 else outs
+
+
+def _run_eagerly(opdef, inputs, attrs):
+    values = []
+    for t in inputs:
+        if isinstance(t, EagerTensor):
+            values.append(t._value)
+        elif isinstance(t, SymbolicTensor):
+            raise _graph.leaked_tensor_error(t, opdef.name)
+        else:
+            raise TypeError(f"{opdef.name}: expected a Tensor input, got {type(t).__name__}")
+    try:
+        out = opdef.kernel(*values, **attrs)
+    except Exception as e:  # noqa: BLE001 - re-raised with the op named
+        raise _graph.kernel_error(opdef.name, inputs, e) from e
+    if opdef.num_outputs == 1:
+        return wrap_numpy(out)
+    return tuple(wrap_numpy(o) for o in out)
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)

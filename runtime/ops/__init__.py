@@ -1,0 +1,4 @@
+"""Op definitions, one module per family. Importing this package registers
+every op in `runtime.op_registry.OPS`."""
+
+from . import base_ops, math_ops, array_ops  # noqa: F401

@@ -1,0 +1,339 @@
+"""Tensors: `EagerTensor` holds a numpy value; `SymbolicTensor` is an output of
+a graph node while tracing. Both share `Tensor`'s Python operators, which call
+the ops in `runtime.ops`.
+
+    >>> t = EagerTensor(np.array([1, 2], np.int32))
+    >>> print(t)
+    tf.Tensor([1 2], shape=(2,), dtype=int32)
+"""
+
+import numpy as np
+
+from . import dtypes as _dtypes
+from .errors import OperatorNotAllowedInGraphError
+from .tensor_shape import TensorShape
+
+__all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "wrap_numpy",
+           "convert_to_tensor", "format_value"]
+
+
+class Tensor:
+    """Base class of eager and symbolic tensors (`tf.Tensor`)."""
+
+    __slots__ = ()
+    __array_priority__ = 100  # numpy defers `ndarray + Tensor` to Tensor.__radd__
+
+    # Python operators. Each calls the op of the same meaning in runtime.ops.
+    def __add__(self, other): return _m.add(self, other)
+    def __radd__(self, other): return _m.add(other, self)
+    def __sub__(self, other): return _m.subtract(self, other)
+    def __rsub__(self, other): return _m.subtract(other, self)
+    def __mul__(self, other): return _m.multiply(self, other)
+    def __rmul__(self, other): return _m.multiply(other, self)
+    def __truediv__(self, other): return _m.truediv(self, other)
+    def __rtruediv__(self, other): return _m.truediv(other, self)
+    def __floordiv__(self, other): return _m.floordiv(self, other)
+    def __rfloordiv__(self, other): return _m.floordiv(other, self)
+    def __mod__(self, other): return _m.floormod(self, other)
+    def __rmod__(self, other): return _m.floormod(other, self)
+    def __pow__(self, other): return _m.pow(self, other)
+    def __rpow__(self, other): return _m.pow(other, self)
+    def __matmul__(self, other): return _m.matmul(self, other)
+    def __rmatmul__(self, other): return _m.matmul(other, self)
+    def __neg__(self): return _m.negative(self)
+    def __pos__(self): return self
+    def __abs__(self): return _m.abs(self)
+    def __lt__(self, other): return _m.less(self, other)
+    def __le__(self, other): return _m.less_equal(self, other)
+    def __gt__(self, other): return _m.greater(self, other)
+    def __ge__(self, other): return _m.greater_equal(self, other)
+    def __eq__(self, other): return _m.equal(self, other)
+    def __ne__(self, other): return _m.not_equal(self, other)
+    def __and__(self, other): return _m.logical_and(self, other)
+    def __rand__(self, other): return _m.logical_and(other, self)
+    def __or__(self, other): return _m.logical_or(self, other)
+    def __ror__(self, other): return _m.logical_or(other, self)
+    def __invert__(self): return _m.logical_not(self)
+    def __getitem__(self, key): return _a.getitem(self, key)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self):
+        return _TensorRef(self)
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    def get_shape(self):
+        return self.shape
+
+
+class _TensorRef:
+    """A hashable reference to a tensor (`tensor.ref()`)."""
+
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def deref(self):
+        return self._tensor
+
+    def __hash__(self):
+        return id(self._tensor)
+
+    def __eq__(self, other):
+        return isinstance(other, _TensorRef) and other._tensor is self._tensor
+
+
+class EagerTensor(Tensor):
+    """A tensor with a concrete numpy value."""
+
+    __slots__ = ("_value", "dtype")
+
+    def __init__(self, value, dtype=None):
+        self._value = value
+        self.dtype = dtype if dtype is not None else _dtypes.as_dtype(value.dtype)
+
+    @property
+    def shape(self):
+        return TensorShape(np.shape(self._value))
+
+    def numpy(self):
+        v = self._value
+        return v.copy() if isinstance(v, np.ndarray) else v
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self._value)
+        return a if dtype is None else a.astype(dtype)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __index__(self):
+        if not self.dtype.is_integer:
+            raise TypeError(f"only integer tensors can be used as an index, got {self.dtype.name}")
+        return int(self._value)
+
+    def __len__(self):
+        if np.ndim(self._value) == 0:
+            raise TypeError("len() of a scalar tensor")
+        return len(self._value)
+
+    def __iter__(self):
+        if np.ndim(self._value) == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (wrap_numpy(v) for v in self._value)
+
+    def __format__(self, spec):
+        if spec:
+            return format(self._value, spec)
+        return str(self)
+
+    def __str__(self):
+        return (f"tf.Tensor({format_value(self._value, self.dtype)}, "
+                f"shape={self.shape}, dtype={self.dtype.name})")
+
+    def __repr__(self):
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={_numpy_repr(self._value)}>")
+
+
+class SymbolicTensor(Tensor):
+    """An output of a graph node; it has a static dtype and a (partial) shape."""
+
+    __slots__ = ("node", "index", "dtype", "shape")
+
+    def __init__(self, node, index, dtype, shape):
+        self.node = node
+        self.index = index
+        self.dtype = dtype
+        self.shape = shape
+
+    @property
+    def graph(self):
+        return self.node.graph
+
+    @property
+    def name(self):
+        return f"{self.node.name}:{self.index}"
+
+    @property
+    def op(self):
+        return self.node
+
+    def _not_allowed(self, what):
+        return OperatorNotAllowedInGraphError(
+            f"{what} a symbolic tf.Tensor ({self.name}) is not allowed in a graph: "
+            "its value is only known when the graph runs. Use autograph "
+            "(function(autograph=True), the default) to convert Python control "
+            "flow, or write it with tf.cond / tf.while_loop.")
+
+    def __bool__(self):
+        raise self._not_allowed("Using")
+
+    def __iter__(self):
+        raise self._not_allowed("Iterating over")
+
+    def __len__(self):
+        dims = self.shape.dims
+        if dims is None or not dims or dims[0] is None:
+            raise TypeError(f"len() of {self!r} is not known while tracing; "
+                            "use tf.shape(x)[0]")
+        return dims[0]
+
+    def __index__(self):
+        raise self._not_allowed("Using as a Python index")
+
+    def numpy(self):
+        raise NotImplementedError(
+            f"numpy() is only available for eager tensors; {self.name} is symbolic "
+            "(inside a traced function). Use tf.print to see its value at run time.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy "
+                        "array: its value is only known when the graph runs.")
+
+    def __repr__(self):
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
+
+    __str__ = __repr__
+
+
+def wrap_numpy(value):
+    """An EagerTensor for a numpy kernel result."""
+    if not isinstance(value, (np.ndarray, np.generic)):
+        value = np.asarray(value)
+    return EagerTensor(value, _dtypes.as_dtype(value.dtype))
+
+
+def to_numpy_value(value, dtype=None):
+    """Convert a Python/numpy value to a numpy value of TensorFlow's dtype."""
+    if dtype is not None:
+        dtype = _dtypes.as_dtype(dtype)
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        if dtype is None or value.dtype == dtype.np_dtype:
+            return value
+        return value.astype(dtype.np_dtype)
+    if dtype is None:
+        dtype = _infer_python_dtype(value)
+    if dtype.is_string:
+        return _string_array(value)
+    if dtype.is_integer and not isinstance(value, bool):
+        _check_integral(value, dtype)
+    try:
+        return np.asarray(value, dtype=dtype.np_dtype)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: {e}") from None
+
+
+def _infer_python_dtype(value):
+    d = _dtypes.dtype_of_python(value)
+    if d is not None:
+        return d
+    if isinstance(value, (list, tuple)):
+        flat = _flatten_py(value)
+        if not flat:
+            return _dtypes.float32
+        kinds = {_dtypes.dtype_of_python(v) if not isinstance(v, EagerTensor) else v.dtype
+                 for v in flat}
+        if None in kinds:
+            raise TypeError(f"Cannot convert {value!r} to a tensor")
+        if len(kinds) == 1:
+            return kinds.pop()
+        if _dtypes.string in kinds:
+            raise TypeError(f"Cannot convert {value!r} to a tensor: mixes strings and numbers")
+        if _dtypes.float32 in kinds or any(k.is_floating for k in kinds):
+            return next((k for k in kinds if k.is_floating), _dtypes.float32)
+        return _dtypes.int32
+    raise TypeError(f"Cannot convert {value!r} (of type {type(value).__name__}) to a tensor")
+
+
+def _flatten_py(value):
+    out = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        else:
+            out.append(v)
+    return out
+
+
+def _check_integral(value, dtype):
+    for v in _flatten_py(value) if isinstance(value, (list, tuple)) else (value,):
+        if isinstance(v, float) and not v.is_integer():
+            raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: "
+                            f"{v!r} is not an integer")
+
+
+def _string_array(value):
+    def enc(v):
+        return v.encode() if isinstance(v, str) else v
+    if isinstance(value, (list, tuple)):
+        arr = np.empty(np.shape(np.asarray(value, dtype=object)), dtype=object)
+        flat = arr.reshape(-1)
+        for i, v in enumerate(np.asarray(value, dtype=object).reshape(-1)):
+            flat[i] = enc(v)
+        return arr
+    out = np.empty((), dtype=object)
+    out[()] = enc(value)
+    return out
+
+
+def convert_to_tensor(value, dtype=None, name=None):
+    """`tf.convert_to_tensor`: a Tensor stays (dtype checked); others convert.
+
+    While tracing, a non-tensor value becomes a constant node of the graph.
+    """
+    if isinstance(value, Tensor):
+        if dtype is not None and _dtypes.as_dtype(dtype) != value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dtypes.as_dtype(dtype).name} "
+                             f"for Tensor with dtype {value.dtype.name}: {value!r}")
+        return value
+    if hasattr(value, "_as_tensor"):  # Variables
+        t = value._as_tensor()
+        return convert_to_tensor(t, dtype)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flatten_py(value)):
+        return _a.stack_nested(value, dtype)
+    eager = EagerTensor(to_numpy_value(value, dtype))
+    graph = _graph.current_graph()
+    if graph is not None:
+        return graph.capture(eager)
+    return eager
+
+
+# --- value formatting, shared by str(tensor) and tf.print -------------------
+
+def format_value(value, dtype, summarize=6):
+    """The value part of `str(tensor)`, as numpy prints it (strings quoted)."""
+    arr = np.asarray(value)
+    if dtype.is_string:
+        if arr.ndim == 0:
+            return repr(arr[()])
+        return np.array2string(arr, separator=" ", formatter={"all": repr})
+    threshold = 1000
+    return np.array2string(arr, threshold=threshold, edgeitems=3, separator=" ") \
+        if arr.ndim else str(arr[()])
+
+
+def _numpy_repr(value):
+    arr = np.asarray(value)
+    if arr.ndim == 0:
+        return repr(arr[()]) if arr.dtype == object else str(arr[()])
+    return repr(arr)
+
+
+# Imported last: these modules import this one.
+from . import graph as _graph  # noqa: E402
+from .ops import math_ops as _m  # noqa: E402
+from .ops import array_ops as _a  # noqa: E402
