@@ -1,0 +1,188 @@
+"""Golden tests of the two text forms of a graph: str(graph) and as_graph_def()."""
+
+import textwrap
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from runtime.graph import Graph
+from runtime.graph_text import format_attr, graph_def_text, type_text
+from runtime.tensor_shape import TensorShape
+
+from graphdata_helpers import call_subgraph
+
+
+def _simple():
+    g = Graph("f")
+    with g.as_default():
+        x = g.add_placeholder(tf.int32, [10, 10], "x")
+        y = x * 2 + tf.convert_to_tensor(np.arange(10, dtype=np.int32))
+        z = -y
+    g.outputs = [y, z]
+    return g
+
+
+def _nested():
+    g = Graph("f")
+    with g.as_default():
+        x = g.add_placeholder(tf.int32, [], "x")
+        body = Graph("body", outer=g)
+        with body.as_default():
+            a = body.add_placeholder(tf.int32, [], "a")
+            body.outputs = [a + x]
+        y = call_subgraph(body, x + 1)
+    g.outputs = [y]
+    return g
+
+
+def test_pretty_golden_simple():
+    assert str(_simple()) == textwrap.dedent("""\
+        graph f(%x: int32[10,10]) {
+          %0 = const 2 : int32[]
+          %1 = mul %x, %0 : int32[10,10]
+          %2 = const <10 values> : int32[10]
+          %3 = add %1, %2 : int32[10,10]
+          %4 = neg %3 : int32[10,10]
+          return %3, %4
+        }""")
+
+
+def test_pretty_golden_nested_body_is_indented_with_captures():
+    assert str(_nested()) == textwrap.dedent("""\
+        graph f(%x: int32[]) {
+          %0 = const 1 : int32[]
+          %1 = add %x, %0 : int32[]
+          %2 = testcall1 %1, %x {
+            body(%a: int32[]; %capture <- %x) {
+              %3 = add %a, %capture : int32[]
+              return %3
+            }
+          } : int32[]
+          return %2
+        }""")
+
+
+def test_graph_def_golden_simple():
+    assert _simple().as_graph_def() == textwrap.dedent("""\
+        node {
+          name: "x"
+          op: "Placeholder"
+          attr { key: "dtype" value: int32 }
+          attr { key: "shape" value: [10,10] }
+          output { type: int32[10,10] }
+        }
+        node {
+          name: "Const"
+          op: "Const"
+          attr { key: "dtype" value: int32 }
+          attr { key: "value" value: 2 }
+          output { type: int32[] }
+        }
+        node {
+          name: "Mul"
+          op: "Mul"
+          input: "x"
+          input: "Const"
+          output { type: int32[10,10] }
+        }
+        node {
+          name: "Const_1"
+          op: "Const"
+          attr { key: "dtype" value: int32 }
+          attr { key: "value" value: <10 values> }
+          output { type: int32[10] }
+        }
+        node {
+          name: "AddV2"
+          op: "AddV2"
+          input: "Mul"
+          input: "Const_1"
+          output { type: int32[10,10] }
+        }
+        node {
+          name: "Neg"
+          op: "Neg"
+          input: "AddV2"
+          output { type: int32[10,10] }
+        }
+        outputs: ["AddV2", "Neg"]
+        versions { producer: 1 }
+        """)
+
+
+def test_graph_def_golden_library_section():
+    text = _nested().as_graph_def()
+    assert textwrap.dedent("""\
+        node {
+          name: "TestCall1"
+          op: "TestCall1"
+          input: "AddV2"
+          input: "x"
+          attr { key: "body" value { func: "f/TestCall1/body" } }
+          output { type: int32[] }
+        }
+        outputs: ["TestCall1"]
+        library {
+          function {
+            name: "f/TestCall1/body"
+            input_arg { name: "a" type: int32[] }
+            captured_arg { name: "capture" outer: "x" type: int32[] }
+            output_arg { name: "AddV2" type: int32[] }
+            node {
+              name: "a"
+        """) in text
+    assert text.endswith('    outputs: ["AddV2"]\n  }\n}\nversions { producer: 1 }\n')
+
+
+def test_graph_def_locations_name_the_user_file():
+    text = graph_def_text(_simple(), locations=True)
+    assert 'location: "test_graph_text.py:' in text
+
+
+@pytest.mark.parametrize("dtype, dims, expected", [
+    (tf.int32, [], "int32[]"),
+    (tf.float32, [None, 3], "float32[?,3]"),
+    (tf.bool, None, "bool[...]"),
+    (tf.string, [2], "string[2]"),
+])
+def test_type_text(dtype, dims, expected):
+    assert type_text(dtype, TensorShape(dims)) == expected
+
+
+class _Named:
+    name = "v:0"
+
+
+@pytest.mark.parametrize("value, expected", [
+    (tf.float32, "float32"),
+    (TensorShape([None, 2]), "[?,2]"),
+    (3, "3"),
+    ("same", "'same'"),
+    (np.array([1, 2], np.int32), "[1 2]"),
+    (np.zeros((3, 3)), "<3,3 values>"),
+    (np.array(b"hi", dtype=object), "b'hi'"),
+    ([1, (2,)], "[1, (2,)]"),
+    ({"b": 1, "a": 2}, "{a: 2, b: 1}"),
+    (_Named(), "<_Named v:0>"),
+    (object(), "<object>"),
+])
+def test_format_attr_is_short_and_deterministic(value, expected):
+    assert format_attr(value) == expected
+
+
+def test_unknown_rank_and_multi_output_nodes_print():
+    g = Graph("m")
+    with g.as_default():
+        x = g.add_placeholder(tf.float32, None, "x")
+        body = Graph("pair", outer=g)
+        with body.as_default():
+            a = body.add_placeholder(tf.float32, None, "a")
+            body.outputs = [a, -a]
+        p, q = call_subgraph(body, x)
+    g.outputs = [q]
+    text = str(g)
+    assert "graph m(%x: float32[...]) {" in text
+    assert "%0, %1 = testcall2 %x {" in text
+    assert "} : float32[...], float32[...]" in text
+    assert text.endswith("  return %1\n}")
