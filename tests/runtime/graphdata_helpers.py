@@ -57,3 +57,46 @@ def run(graph, *values):
     """executor.run with each value converted to its placeholder's dtype."""
     feeds = [np.asarray(v, dtype=t.dtype.np_dtype) for v, t in zip(values, graph.inputs)]
     return executor.run(graph, feeds)
+
+
+# --- test-only stateful ops: a counter (stateful) and a recorder (side effect) ---
+
+COUNTER = [0]
+RECORDED = []
+
+
+def _scalar_like(inputs, attrs):
+    return [(inputs[0].dtype, inputs[0].shape)]
+
+
+if "TestCounter" not in OPS:
+    @define_op("TestCounter", infer=_scalar_like, stateful=True)
+    def _counter(x):
+        COUNTER[0] += 1
+        return (x + COUNTER[0]).astype(x.dtype)
+
+    @define_op("TestRecord", infer=_scalar_like, side_effect=True)
+    def _record(x):
+        RECORDED.append(np.array(x))
+        return x
+
+    @define_op("TestPositive", infer=_scalar_like)
+    def _positive(x):
+        if np.any(x <= 0):
+            raise ValueError("expected positive values")
+        return x
+
+
+def counter(x):
+    """A stateful op: x + (how many times any counter ran)."""
+    return apply("TestCounter", [x])
+
+
+def record(x):
+    """A side-effecting op: appends x to RECORDED, returns x."""
+    return apply("TestRecord", [x])
+
+
+def positive(x):
+    """A pure op whose kernel raises on values <= 0."""
+    return apply("TestPositive", [x])

@@ -1,0 +1,132 @@
+"""The graph optimizer: rewrite passes run on each newly traced graph.
+
+`optimize(graph, options)` edits `graph` in place (and every graph nested
+in it: cond branches, loop bodies), then returns an `OptimizationReport`
+saying what each pass did; the report is also kept as
+`graph.optimization_report` and logged at DEBUG level on the
+`runtime.optimizer` logger.
+
+    report = optimize(graph, {"constant_folding": False})
+    print(report)      # arithmetic_optimization: Mul by a neutral constant: ...
+
+Passes, in order, with their option names (TensorFlow's names where
+TensorFlow has the pass; all on by default):
+
+    arithmetic_optimization             x*1, x+0, -(-x), identity, same-dtype cast
+    constant_folding                    pure ops on constants become constants
+    common_subexpression_elimination    duplicate pure nodes merge
+    loop_optimization                   loop-invariant pure ops leave While bodies
+    dead_code_elimination               nodes nothing needs are removed
+
+`disable_model_pruning: True` (TensorFlow's switch) also turns dead code
+elimination off, and `disable_meta_optimizer: True` turns every pass off.
+The passes never touch stateful or side-effecting ops except to keep them.
+"""
+
+import logging
+
+from . import arithmetic, constant_folding, cse, dce, loop_invariant
+from .lint import LintError, lint
+from .rewrite import invalidate, walk_graphs
+
+__all__ = ["optimize", "lint", "LintError", "OptimizationReport", "PASSES",
+           "DEFAULT_OPTIONS"]
+
+_log = logging.getLogger("runtime.optimizer")
+
+# (option name, module with run(graph) -> messages), in the order they run.
+PASSES = [
+    ("arithmetic_optimization", arithmetic),
+    ("constant_folding", constant_folding),
+    ("common_subexpression_elimination", cse),
+    ("loop_optimization", loop_invariant),
+    ("dead_code_elimination", dce),
+]
+
+DEFAULT_OPTIONS = {name: True for name, _ in PASSES}
+_META_OPTIONS = {"disable_model_pruning", "disable_meta_optimizer"}
+_MAX_ROUNDS = 4  # passes repeat while they keep finding work (rarely more than 2)
+
+
+class OptimizationReport:
+    """What each pass did: `report.changes[pass_name]` is a list of messages."""
+
+    def __init__(self, graph_name, nodes_before):
+        self.graph_name = graph_name
+        self.nodes_before = nodes_before
+        self.nodes_after = nodes_before
+        self.changes = {name: [] for name, _ in PASSES}
+        self.skipped = []
+
+    def count(self, pass_name):
+        return len(self.changes[pass_name])
+
+    def __str__(self):
+        lines = [f"optimized {self.graph_name!r}: {self.nodes_before} -> "
+                 f"{self.nodes_after} nodes"]
+        for name, messages in self.changes.items():
+            if name in self.skipped:
+                lines.append(f"  {name}: off")
+                continue
+            lines.append(f"  {name}: {len(messages)} change(s)")
+            lines.extend(f"    {m}" for m in messages)
+        return "\n".join(lines)
+
+
+def enabled_passes(options=None):
+    """The (name, module) pairs `options` leaves on; unknown names are an error."""
+    options = dict(options or {})
+    known = set(DEFAULT_OPTIONS) | _META_OPTIONS | _TF_ONLY_OPTIONS
+    unknown = sorted(k for k in options if k not in known)
+    if unknown:
+        raise ValueError(f"unknown optimizer option(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(sorted(known))}")
+    if options.get("disable_meta_optimizer"):
+        return []
+    on = []
+    for name, module in PASSES:
+        if not options.get(name, True):
+            continue
+        if name == "dead_code_elimination" and options.get("disable_model_pruning"):
+            continue
+        on.append((name, module))
+    return on
+
+
+# TensorFlow options accepted (so ported code runs) but with no pass here.
+_TF_ONLY_OPTIONS = {"layout_optimizer", "shape_optimization", "remapping",
+                    "dependency_optimization", "function_optimization", "debug_stripper",
+                    "scoped_allocator_optimization", "pin_to_host_optimization",
+                    "implementation_selector", "auto_mixed_precision", "min_graph_nodes"}
+
+
+def optimize(graph, options=None, check=False):
+    """Run the enabled passes on `graph` in place; return an OptimizationReport.
+
+    `options` maps option names (see the module docstring) to booleans.
+    With `check=True`, `lint` runs after every pass (the tests do this).
+    """
+    passes = enabled_passes(options)
+    report = OptimizationReport(graph.name, _count_nodes(graph))
+    report.skipped = [name for name, _ in PASSES if name not in dict(passes)]
+    for _ in range(_MAX_ROUNDS):
+        changed = False
+        for name, module in passes:
+            for g in list(walk_graphs(graph)):
+                messages = module.run(g)
+                if messages:
+                    changed = True
+                    report.changes[name].extend(messages)
+                    invalidate(g)
+            if check:
+                lint(graph)
+        if not changed:
+            break
+    report.nodes_after = _count_nodes(graph)
+    graph.optimization_report = report
+    _log.debug("%s", report)
+    return report
+
+
+def _count_nodes(graph):
+    return sum(len(g.nodes) for g in walk_graphs(graph))

@@ -1,0 +1,32 @@
+"""Dead code elimination: drop nodes that neither the outputs nor any
+side-effecting node (print, assert, variable writes, random, py_function)
+needs, directly or indirectly.
+
+Before:                               After:
+    %0 = mul %x, %x : int32[]             %1 = add %x, %x : int32[]
+    %1 = add %x, %x : int32[]             return %1
+    return %1
+
+Placeholders that are inputs or captures always stay: they are the graph's
+calling convention. Nested graphs are cleaned by running the pass on them.
+"""
+
+from .rewrite import fed_placeholders, remove_nodes
+
+__all__ = ["run"]
+
+
+def run(graph):
+    """Remove unneeded nodes of `graph` in place; return messages."""
+    live = set(fed_placeholders(graph))
+    stack = [t.node for t in graph.outputs]
+    stack.extend(n for n in graph.nodes if n.side_effect)
+    while stack:
+        node = stack.pop()
+        if id(node) in live:
+            continue
+        live.add(id(node))
+        stack.extend(t.node for t in node.inputs)
+    dead = [n for n in graph.nodes if id(n) not in live]
+    remove_nodes(graph, {id(n) for n in dead})
+    return [f"removed unused {n.name} ({n.op})" for n in dead]
