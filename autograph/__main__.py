@@ -1,0 +1,8 @@
+"""`python -m autograph ...` runs the `autograph` command line (see autograph/cli.py)."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

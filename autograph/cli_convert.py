@@ -1,0 +1,131 @@
+"""Convert one function of a file from its SOURCE, for the CLI.
+
+The CLI must not import the user's module, so it cannot hand live function
+objects to `autograph.to_code`. This adapter takes a function's span (see
+`cli_source.FunctionSpan`), cuts its text out of the file, and runs the
+transpiler's pipeline on the parsed node with the user's filename and line
+numbers, so reports and errors point at the original file.
+
+    result = convert_span(span, lines, "model.py")
+    result.status   # "converted", "unchanged" or "error"
+    result.text     # the converted `def` (decorators excluded), when converted
+    result.describe()  # "converted" / "unchanged (no control flow)" /
+                       # "not convertible: REASON (model.py:12)"
+
+A function with nothing to rewrite (no `if`/`while`/`for`/`assert`/
+`and`/`or`/`not`/`x if c else y`/`break`/`continue`/early `return`, in it or in
+its nested functions and lambdas) is left byte for byte as written.
+"""
+
+import ast
+import textwrap
+from dataclasses import dataclass, field
+
+from . import cli_transpiler
+
+__all__ = ["Conversion", "convert_span", "has_control_flow", "import_lines"]
+
+
+@dataclass
+class Conversion:
+    """The outcome of converting one function."""
+    status: str                 # "converted" | "unchanged" | "error"
+    text: str = None            # converted `def ...` text (no decorators)
+    message: str = None         # for "error": reason with (file:line)
+    report: list = field(default_factory=list)  # per-statement report lines
+
+    def describe(self):
+        if self.status == "converted":
+            return "converted"
+        if self.status == "unchanged":
+            return "unchanged (no control flow)"
+        return f"not convertible: {self.message}"
+
+
+def import_lines():
+    """The lines a converted module needs at its top."""
+    return cli_transpiler.import_lines()
+
+
+_CONTROL_FLOW = (ast.If, ast.While, ast.For, ast.AsyncFor, ast.Break, ast.Continue,
+                 ast.Assert, ast.IfExp, ast.BoolOp, ast.Try, ast.With, ast.AsyncWith)
+if hasattr(ast, "Match"):
+    _CONTROL_FLOW += (ast.Match,)
+
+
+def has_control_flow(func):
+    """True when `func` (a FunctionDef) has anything the transpiler rewrites."""
+    for node in ast.walk(func):
+        if isinstance(node, _CONTROL_FLOW):
+            return True
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return True
+        if isinstance(node, ast.Compare) and len(node.ops) > 1:
+            return True
+    return _has_early_return(func.body)
+
+
+def _has_early_return(body):
+    """A `return` that is not the last statement of the function body."""
+    for i, stmt in enumerate(body):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Return) and not (i == len(body) - 1 and node is stmt):
+                if not _inside_nested_def(stmt, node):
+                    return True
+    return False
+
+
+def _inside_nested_def(root, target):
+    """True when `target` sits in a function or lambda nested inside `root`."""
+    for node in ast.walk(root):
+        if node is not root and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                  ast.Lambda)):
+            if any(n is target for n in ast.walk(node)):
+                return True
+    return False
+
+
+def _unsupported(func, display):
+    """A reason with (file:line) when the CLI already knows it cannot convert."""
+    if isinstance(func, ast.AsyncFunctionDef):
+        return f"async functions are not supported ({display}:{func.lineno})"
+    for node in _own_nodes(func):
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return f"generators (yield) are not supported ({display}:{node.lineno})"
+    return None
+
+
+def _own_nodes(func):
+    """The nodes of `func`, not descending into nested functions, lambdas, classes."""
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                      ast.Lambda, ast.ClassDef)):
+                stack.append(child)
+
+
+def function_source(span, lines):
+    """The dedented text of the `def` (decorators excluded) and its first line."""
+    text = "".join(lines[span.def_line - 1:span.end])
+    return textwrap.dedent(text), span.def_line
+
+
+def convert_span(span, lines, display, want_report=False):
+    """Convert the function at `span`; never raises for a user-code problem."""
+    func = span.node
+    reason = _unsupported(func, display)
+    if reason:
+        return Conversion("error", message=reason)
+    if not has_control_flow(func):
+        report = [f"{display}:{func.lineno}: nothing to convert; runs as written"]
+        return Conversion("unchanged", report=report if want_report else [])
+    source, first_line = function_source(span, lines)
+    try:
+        text, report = cli_transpiler.transpile(source, display, first_line, func.name,
+                                                want_report=want_report)
+    except cli_transpiler.NotConvertible as e:
+        return Conversion("error", message=str(e))
+    return Conversion("converted", text=text, report=report)

@@ -1,0 +1,25 @@
+"""Helpers for the CLI tests: run `python -m autograph` as a subprocess."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "modules")
+
+
+def run_cli(*args, stdin=None, cwd=None):
+    """Run the CLI; return CompletedProcess with text stdout/stderr."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("AUTOGRAPH_CLI_TRACEBACK", None)
+    return subprocess.run([sys.executable, "-m", "autograph", *args], input=stdin,
+                          capture_output=True, text=stdin is None or isinstance(stdin, str),
+                          cwd=cwd or ROOT, env=env, timeout=120)
+
+
+@pytest.fixture
+def cli():
+    return run_cli
