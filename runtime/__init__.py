@@ -13,4 +13,6 @@ from .tensor import Tensor, convert_to_tensor
 from .tensor_shape import TensorShape, TensorSpec
 from .ops.math_ops import add, multiply, subtract, negative, less, greater
 
+from .visualize import visualize
+
 __version__ = "0.1.0"

@@ -197,10 +197,20 @@ class Graph:
     def is_stateful(self):
         return any(n.stateful for n in self.nodes)
 
+    def python_source(self):
+        """The Python source a run of this graph executes (see runtime.codegen)."""
+        from .codegen import python_source
+        return python_source(self)
+
     def as_graph_def(self):
         """A structured text listing of the nodes (see runtime.graph_text)."""
         from .graph_text import graph_def_text
         return graph_def_text(self)
+
+    def to_dot(self):
+        """Graphviz DOT text of the graph (see runtime.dot)."""
+        from .dot import to_dot
+        return to_dot(self)
 
     def __str__(self):
         from .graph_text import pretty
