@@ -1,31 +1,33 @@
-"""Runs a graph on numpy values, non-strictly.
+"""Runs a graph on numpy values, non-strictly, through generated Python code.
 
 A run executes only the nodes its outputs need plus every node with a side
 effect (print, assert, variable writes, random, py_function) and what those
-need, in program order. The plan (which nodes, in which order) is computed
-once per graph and cached on it.
+need, in program order. On the first run the graph is lowered once into
+Python source (see `runtime.codegen`), compiled and cached on the graph as
+`graph._compiled` (editing the graph resets it); later runs call that
+function directly.
 
     values = run(graph, [np.int32(3)])   # -> list of numpy outputs
+    print(graph.python_source())         # the code a run executes
+
+A kernel that fails inside the generated code is reported as an
+`InvalidArgumentError` naming the node and the user's source line: the
+traceback's line in the generated code maps back to its node.
 """
 
+from .codegen import INLINED, compile_graph, plan
 from .errors import OpError
 from .graph import kernel_error
 
-__all__ = ["run", "plan"]
+__all__ = ["run", "plan", "compiled_form"]
 
 
-def plan(graph):
-    """The nodes a run of `graph` executes, in program order."""
-    needed = set()
-    stack = [t.node for t in graph.outputs]
-    stack.extend(n for n in graph.nodes if n.side_effect)
-    while stack:
-        n = stack.pop()
-        if id(n) in needed:
-            continue
-        needed.add(id(n))
-        stack.extend(t.node for t in n.inputs)
-    return [n for n in graph.nodes if id(n) in needed]
+def compiled_form(graph):
+    """The cached `CompiledGraph` of `graph`, compiling it if needed."""
+    compiled = graph._compiled
+    if compiled is None or compiled is INLINED or compiled.is_stale():
+        compiled = graph._compiled = compile_graph(graph)
+    return compiled
 
 
 def run(graph, inputs):
@@ -33,29 +35,24 @@ def run(graph, inputs):
 
     Returns the list of numpy values of `graph.outputs`.
     """
-    nodes = graph._compiled
-    if nodes is None:
-        nodes = graph._compiled = plan(graph)
-    env = {}
-    placeholders = graph.inputs + [inner for _, inner in graph.captures]
-    if len(inputs) != len(placeholders):
-        raise ValueError(f"graph {graph.name!r} takes {len(placeholders)} inputs, "
-                         f"got {len(inputs)}")
-    for t, v in zip(placeholders, inputs):
-        env[id(t)] = v
-    for node in nodes:
-        if node.op == "Placeholder":
-            continue
-        args = [env[id(t)] for t in node.inputs]
-        try:
-            out = node.opdef.kernel(*args, **node.attrs)
-        except OpError:
-            raise
-        except Exception as e:  # noqa: BLE001 - re-raised naming the op and the user's line
-            raise kernel_error(node.name, node.inputs, e, node.location) from e
-        if node.opdef.num_outputs == 1:
-            env[id(node.outputs[0])] = out
-        else:
-            for t, v in zip(node.outputs, out):
-                env[id(t)] = v
-    return [env[id(t)] for t in graph.outputs]
+    compiled = graph._compiled
+    if compiled is None or compiled is INLINED or (compiled.inlined and compiled.is_stale()):
+        compiled = compiled_form(graph)
+    if len(inputs) != compiled.num_inputs:
+        raise ValueError(f"graph {graph.name!r} takes {compiled.num_inputs} inputs "
+                         f"({len(graph.inputs)} arguments and {len(graph.captures)} "
+                         f"captures), got {len(inputs)}")
+    try:
+        return compiled.fn(*inputs)
+    except OpError:
+        raise
+    except Exception as e:  # noqa: BLE001 - re-raised naming the op and the user's line
+        raise _run_error(compiled, e) from e
+
+
+def _run_error(compiled, error):
+    """An InvalidArgumentError naming the node whose generated line failed."""
+    node = compiled.node_for_traceback(error.__traceback__)
+    if node is None:
+        return kernel_error(f"graph {compiled.graph_name!r}", (), error)
+    return kernel_error(node.name, node.inputs, error, node.location)

@@ -1,0 +1,265 @@
+"""The code-generating executor: same results as a plain interpreter, side
+effects in program order, pruning, error attribution, readable source."""
+
+import linecache
+import traceback
+import warnings
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from runtime import codegen, executor
+from runtime.errors import InvalidArgumentError
+from runtime.graph import Graph
+from runtime.op_registry import OPS, apply, define_op
+from runtime.ops.shape_rules import same_as_first
+
+THIS_FILE = __file__
+
+
+# --- test-only ops ---------------------------------------------------------------
+
+def _define_test_ops():
+    if "TestLog" in OPS:
+        return
+
+    @define_op("TestLog", infer=same_as_first, side_effect=True)
+    def _log(x, *, log, tag):
+        log.append((tag, np.asarray(x).tolist()))
+        return x
+
+    @define_op("TestFail", infer=same_as_first)
+    def _fail(x):
+        raise ValueError("kernel exploded")
+
+    def pair_rule(inputs, attrs):
+        return [(inputs[0].dtype, inputs[0].shape)] * 2
+
+    @define_op("TestPair", infer=pair_rule, num_outputs=2)
+    def _pair(x, *, step):
+        return x + step, x - step
+
+
+_define_test_ops()
+
+
+def interpret(graph, inputs):
+    """Reference: the node-by-node interpreter the generated code replaces."""
+    env = {}
+    placeholders = graph.inputs + [inner for _, inner in graph.captures]
+    for t, v in zip(placeholders, inputs):
+        env[id(t)] = v
+    for node in codegen.plan(graph):
+        if node.op == "Placeholder":
+            continue
+        out = node.opdef.kernel(*[env[id(t)] for t in node.inputs], **node.attrs)
+        outs = (out,) if node.opdef.num_outputs == 1 else out
+        for t, v in zip(node.outputs, outs):
+            env[id(t)] = v
+    return [env[id(t)] for t in graph.outputs]
+
+
+def build(name, specs, body):
+    """A graph with placeholders of `specs` [(dtype, shape)] and outputs body(*xs)."""
+    g = Graph(name)
+    with g.as_default():
+        xs = [g.add_placeholder(d, s, f"x{i}") for i, (d, s) in enumerate(specs)]
+        outs = body(*xs)
+    g.outputs = list(outs)
+    return g
+
+
+def assert_same(actual, expected):
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected):
+        assert np.asarray(a).dtype == np.asarray(e).dtype
+        np.testing.assert_array_equal(a, e)
+
+
+# --- equivalence with the interpreter --------------------------------------------
+
+I32, F32 = tf.int32, tf.float32
+CASES = [
+    ("int_scalar_arith", [(I32, []), (I32, [])], lambda a, b: [a * 2 + b - 7, -a],
+     [np.int32(5), np.int32(-3)]),
+    ("float_arrays", [(F32, [3]), (F32, [3])], lambda a, b: [a * b + a, a - b],
+     [np.array([1.5, 2, 3], np.float32), np.array([4, 5, 6.25], np.float32)]),
+    ("int_arrays_broadcast", [(I32, [2, 3]), (I32, [3])], lambda a, b: [a + b, a * b],
+     [np.arange(6, dtype=np.int32).reshape(2, 3), np.array([1, 2, 3], np.int32)]),
+    ("compare", [(I32, [4]), (I32, [4])], lambda a, b: [a < b, a > b],
+     [np.array([1, 5, 3, 3], np.int32), np.array([2, 4, 3, 0], np.int32)]),
+    ("input_is_output", [(I32, [])], lambda a: [a, a, a + 1], [np.int32(4)]),
+    ("const_output", [(I32, [])], lambda a: [tf.convert_to_tensor(7) + 0, a],
+     [np.int32(1)]),
+    ("multi_output", [(I32, [2])],
+     lambda a: list(apply("TestPair", (a,), {"step": 3})) + [a * 1],
+     [np.array([10, 20], np.int32)]),
+    ("unused_work_pruned", [(F32, [])], lambda a: [(a * a, a - 1)[0]], [np.float32(3)]),
+]
+
+
+@pytest.mark.parametrize("name,specs,body,inputs", CASES, ids=[c[0] for c in CASES])
+def test_generated_code_matches_interpreter(name, specs, body, inputs):
+    g = build(name, specs, body)
+    assert_same(executor.run(g, inputs), interpret(g, inputs))
+    assert_same(executor.run(g, inputs), interpret(g, inputs))  # cached form
+
+
+def test_pruned_nodes_are_not_in_the_source():
+    g = build("p", [(I32, [])], lambda a: [(a * 3, a - 11)[0]])
+    src = g.python_source()
+    assert "x0 * " in src or "_Mul(x0" in src
+    assert "Sub" not in src
+
+
+def test_template_matches_kernel_for_every_infix_op():
+    samples = {
+        "int": (np.array([[7, -3], [4, 9]], np.int32), np.array([[2, 5], [-3, 4]], np.int32)),
+        "float": (np.array([[1.5, -2], [3, 0.25]], np.float32),
+                  np.array([[0.5, 4], [-2, 8]], np.float32)),
+        "bool": (np.array([[True, False], [True, True]]), np.array([[False, False], [True, False]])),
+    }
+    checked = 0
+    for op, template in codegen.INFIX.items():
+        if op not in OPS:
+            continue
+        kinds = ["bool"] if op in codegen._LOGICAL else ["int", "float"]
+        for kind in kinds:
+            a, b = samples[kind]
+            args = (a,) if "{1}" not in template else (a, b)
+            expected = OPS[op].kernel(*args)
+            actual = eval(template.format(*[f"v{i}" for i in range(len(args))]),  # noqa: S307
+                          {f"v{i}": v for i, v in enumerate(args)})
+            assert actual.dtype == expected.dtype, (op, kind)
+            np.testing.assert_array_equal(actual, expected, err_msg=f"{op} {kind}")
+            checked += 1
+    assert checked >= 5
+
+
+def test_int32_scalar_overflow_wraps_without_warning():
+    g = build("w", [(I32, []), (I32, [])], lambda a, b: [a + b, a * b])
+    big = np.int32(2**31 - 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = executor.run(g, [big, np.int32(2)])
+    assert out[0] == np.int32(-2**31 + 1) and out[0].dtype == np.int32
+    assert out[1] == np.int32(-2)
+
+
+# --- side effects and pruning ------------------------------------------------------
+
+def test_side_effects_run_in_program_order_every_run():
+    log = []
+
+    def body(a):
+        apply("TestLog", (a,), {"log": log, "tag": "first"})
+        b = a * 2
+        apply("TestLog", (b,), {"log": log, "tag": "second"})
+        apply("TestLog", (a - 1,), {"log": log, "tag": "third"})
+        return [a + 1]
+
+    g = build("effects", [(I32, [])], body)
+    assert log == []
+    assert executor.run(g, [np.int32(5)])[0] == 6
+    assert log == [("first", 5), ("second", 10), ("third", 4)]
+    executor.run(g, [np.int32(1)])
+    assert [tag for tag, _ in log] == ["first", "second", "third"] * 2
+
+
+def test_unused_failing_op_does_not_run():
+    g = build("prune", [(I32, [])], lambda a: [(a + 1, apply("TestFail", (a,)))[0]])
+    assert executor.run(g, [np.int32(1)])[0] == 2
+    assert "TestFail" not in g.python_source()
+
+
+# --- errors ------------------------------------------------------------------------
+
+def _failing_graph():
+    g = Graph("failing")
+    with g.as_default():
+        a = g.add_placeholder(I32, [], "a")
+        b = a + 1
+        line = _lineno() + 1
+        c = apply("TestFail", (b,))
+        d = c * 2
+    g.outputs = [d]
+    return g, line
+
+
+def _lineno():
+    import sys
+    return sys._getframe(1).f_lineno
+
+
+def test_failing_kernel_names_node_and_user_line():
+    g, line = _failing_graph()
+    with pytest.raises(InvalidArgumentError) as info:
+        executor.run(g, [np.int32(1)])
+    msg = str(info.value)
+    assert "TestFail failed on inputs (int32[])" in msg
+    assert "kernel exploded" in msg
+    assert f"{THIS_FILE}:{line}" in msg
+    assert info.value.op_name == "TestFail"
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+def test_traceback_shows_generated_line():
+    g, _ = _failing_graph()
+    with pytest.raises(InvalidArgumentError) as info:
+        executor.run(g, [np.int32(1)])
+    text = "".join(traceback.format_exception(info.value.__cause__))
+    assert "TestFail = _TestFail(AddV2)" in text
+
+
+def test_wrong_number_of_inputs():
+    g = build("two", [(I32, []), (I32, [])], lambda a, b: [a + b])
+    with pytest.raises(ValueError, match=r"graph 'two' takes 2 inputs .*got 1"):
+        executor.run(g, [np.int32(1)])
+
+
+# --- source, caching, naming --------------------------------------------------------
+
+def test_python_source_is_readable_and_registered():
+    g = build("src", [(I32, [3]), (I32, [3])], lambda a, b: [a * b + a])
+    src = g.python_source()
+    assert src.splitlines()[0] == "def graph_src(x0, x1):"
+    assert "Mul = x0 * x1  # test_executor_codegen.py:" in src
+    assert "AddV2 = Mul + x0" in src
+    assert src.rstrip().endswith("return [AddV2]")
+    compiled = g._compiled
+    assert "".join(linecache.getlines(compiled.filename)) == src
+
+
+def test_compiled_form_is_cached_and_reset_by_add_node():
+    g = build("cache", [(I32, [])], lambda a: [a + 1])
+    executor.run(g, [np.int32(1)])
+    first = g._compiled
+    executor.run(g, [np.int32(2)])
+    assert g._compiled is first
+    with g.as_default():
+        extra = g.inputs[0] * 3
+    g.outputs = [extra]
+    assert g._compiled is None
+    assert executor.run(g, [np.int32(2)])[0] == 6
+
+
+@pytest.mark.parametrize("name", ["lambda", "print", "graph_f", "1x", "a/b:0", "_private"])
+def test_awkward_names_compile(name):
+    g = Graph("odd name!")
+    with g.as_default():
+        x = g.add_placeholder(I32, [], name)
+        y = g.add_placeholder(I32, [], name)
+        z = x - y
+    g.outputs = [z, x]
+    assert_same(executor.run(g, [np.int32(9), np.int32(4)]), [np.int32(5), np.int32(9)])
+
+
+def test_long_straight_line_graph():
+    def body(a):
+        for _ in range(2000):
+            a = a + 1
+        return [a]
+    g = build("long", [(I32, [])], body)
+    assert executor.run(g, [np.int32(0)])[0] == 2000
+    assert len(g.python_source().splitlines()) > 2000
