@@ -10,11 +10,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MODULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "modules")
 
 
-def run_cli(*args, stdin=None, cwd=None):
+def run_cli(*args, stdin=None, cwd=None, env_path=None):
     """Run the CLI; return CompletedProcess with text stdout/stderr."""
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("AUTOGRAPH_CLI_TRACEBACK", None)
+    if env_path is not None:
+        env["PATH"] = env_path
     return subprocess.run([sys.executable, "-m", "autograph", *args], input=stdin,
                           capture_output=True, text=stdin is None or isinstance(stdin, str),
                           cwd=cwd or ROOT, env=env, timeout=120)

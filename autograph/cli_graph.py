@@ -1,0 +1,203 @@
+"""`autograph graph FILE.py::FUNC --signature SPECS`: trace a function, print its graph.
+
+Unlike `convert` and `check`, this imports the user's file: tracing runs the
+function with symbolic tensors. It needs `runtime` (imported lazily here, so
+`autograph` itself still never imports it at import time).
+
+    >>> parse_signature("float32[None,3], int32[]")
+    [('float32', [None, 3]), ('int32', [])]
+    >>> parse_signature("float32[...]")
+    [('float32', None)]
+
+The graph prints as `str(graph)` (text), `graph.to_dot()` (dot), or SVG made by
+Graphviz's `dot` program (svg; a one-line error when `dot` is not installed).
+"""
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import traceback
+
+from .cli_source import CliError, parse_source, read_source
+
+__all__ = ["parse_signature", "parse_target", "render"]
+
+_SPEC_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*$")
+
+
+def _split_specs(text):
+    """Split at commas outside brackets: "a[1,2],b[]" -> ["a[1,2]", "b[]"]."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return parts
+
+
+def _parse_dim(dim, spec):
+    dim = dim.strip()
+    if dim in ("None", "?", "-1"):
+        return None
+    if dim.isdigit():
+        return int(dim)
+    raise CliError(f"--signature: bad dimension {dim!r} in {spec.strip()!r}; "
+                   "expected a non-negative integer, None or ?")
+
+
+def parse_signature(text):
+    """[(dtype name, dims or None for unknown rank)] from 'float32[None],int32[]'."""
+    if not text.strip():
+        return []
+    specs = []
+    for spec in _split_specs(text):
+        match = _SPEC_RE.match(spec)
+        if not match:
+            raise CliError(f"--signature: cannot parse {spec.strip()!r}; expected DTYPE[DIMS] "
+                           "such as float32[None,3] or int32[]")
+        dtype, dims = match.group(1), match.group(2)
+        if dims is None or dims.strip() == "...":
+            specs.append((dtype, None))
+        elif not dims.strip():
+            specs.append((dtype, []))
+        else:
+            specs.append((dtype, [_parse_dim(d, spec) for d in dims.split(",")]))
+    return specs
+
+
+def parse_target(target):
+    """('path.py', 'func') from 'path.py::func'."""
+    path, sep, func = target.rpartition("::")
+    if not sep or not path or not func:
+        raise CliError(f"{target}: expected FILE.py::FUNC, e.g. model.py::step")
+    return path, func
+
+
+def _tensor_specs(runtime, parsed):
+    specs = []
+    for i, (name, dims) in enumerate(parsed):
+        try:
+            dtype = runtime.dtypes.as_dtype(name)
+        except TypeError as e:
+            raise CliError(f"--signature: argument {i}: {e}") from None
+        specs.append(runtime.TensorSpec(dims, dtype, name=None))
+    return specs
+
+
+def _user_frame(tb, path):
+    """(file, line) of the innermost traceback frame in `path`, else None."""
+    found = None
+    real = os.path.realpath(path)
+    for frame in traceback.extract_tb(tb):
+        if os.path.realpath(frame.filename) == real:
+            found = (path, frame.lineno)
+    return found
+
+
+def _describe(exc, path):
+    where = _user_frame(exc.__traceback__, path)
+    text = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    return f"{text} ({where[0]}:{where[1]})" if where else text
+
+
+def load_module(path):
+    """Import `path` as a fresh module (its directory goes first on sys.path)."""
+    name = os.path.splitext(os.path.basename(path))[0] or "module"
+    spec = importlib.util.spec_from_file_location(name, os.path.abspath(path))
+    module = importlib.util.module_from_spec(spec)
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    previous = sys.modules.get(name)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as e:  # the user's module-level code failed
+        if previous is not None:
+            sys.modules[name] = previous
+        else:
+            sys.modules.pop(name, None)
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        raise CliError(f"{path}: importing it failed: {_describe(e, path)}", code=1) from None
+    return module
+
+
+def _lookup(module, func, path):
+    obj = module
+    for part in func.split("."):
+        if not hasattr(obj, part):
+            known = sorted(k for k, v in vars(module).items()
+                           if callable(v) and not k.startswith("_")
+                           and getattr(v, "__module__", None) == module.__name__)
+            raise CliError(f"{path}: no function named '{func}' "
+                           f"(functions found: {', '.join(known) or 'none'})")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise CliError(f"{path}: '{func}' is a {type(obj).__name__}, not a function")
+    return obj
+
+
+def trace(path, func, signature):
+    """The graph of `func` in `path` traced with the specs in `signature`."""
+    parsed = parse_signature(signature)   # bad specs fail before the import
+    parse_source(read_source(path), path)  # bad files fail before the import
+    try:
+        import runtime
+    except ImportError as e:
+        raise CliError(f"`graph` needs the runtime package, which failed to import: {e}")
+    specs = _tensor_specs(runtime, parsed)
+    if not hasattr(runtime, "function"):
+        raise CliError("`graph` needs runtime.function, which this runtime does not provide")
+    module = load_module(path)
+    fn = _lookup(module, func, path)
+    traced = fn if hasattr(fn, "get_concrete_function") else runtime.function(fn)
+    try:
+        concrete = traced.get_concrete_function(*specs)
+    except Exception as e:  # the user's function failed to trace
+        raise CliError(f"{path}::{func}: tracing failed: {_describe(e, path)}", code=1) from None
+    return concrete.graph
+
+
+def to_dot(graph):
+    if hasattr(graph, "to_dot"):
+        return graph.to_dot()
+    from runtime import dot
+    return dot.to_dot(graph)
+
+
+def to_svg(dot_text):
+    exe = shutil.which("dot")
+    if exe is None:
+        raise CliError("--format svg needs Graphviz's `dot` program, which is not on PATH; "
+                       "install Graphviz, or use --format dot and render it elsewhere")
+    proc = subprocess.run([exe, "-Tsvg"], input=dot_text, capture_output=True, text=True)
+    if proc.returncode != 0:
+        first = (proc.stderr.strip().splitlines() or ["no message"])[0]
+        raise CliError(f"Graphviz `dot` failed (exit {proc.returncode}): {first}")
+    return proc.stdout
+
+
+def render(target, signature, fmt):
+    """The text to print for `autograph graph TARGET --signature ... --format FMT`."""
+    path, func = parse_target(target)
+    if fmt == "svg" and shutil.which("dot") is None:
+        to_svg("")  # fail before importing the user's file
+    graph = trace(path, func, signature)
+    if fmt == "text":
+        text = str(graph)
+    else:
+        text = to_dot(graph)
+        if fmt == "svg":
+            text = to_svg(text)
+    return text if text.endswith("\n") else text + "\n"

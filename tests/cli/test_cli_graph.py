@@ -1,0 +1,133 @@
+"""`autograph graph FILE.py::FUNC --signature ...`: signature parsing, errors, output."""
+
+import os
+import shutil
+
+import pytest
+
+from autograph.cli_graph import parse_signature, parse_target
+from autograph.cli_source import CliError
+from conftest import MODULES, run_cli
+
+TENSOR_MATH = os.path.join(MODULES, "tensor_math.py")
+
+
+def _has_runtime_function():
+    try:
+        import runtime
+    except Exception:
+        return False
+    return hasattr(runtime, "function")
+
+
+needs_function = pytest.mark.skipif(not _has_runtime_function(),
+                                    reason="runtime.function not available yet")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("float32[None],int32[]", [("float32", [None]), ("int32", [])]),
+    ("float32[None, 3], int64[2,?]", [("float32", [None, 3]), ("int64", [2, None])]),
+    ("float32[...]", [("float32", None)]),
+    ("bool", [("bool", None)]),
+    ("", []),
+])
+def test_parse_signature(text, expected):
+    assert parse_signature(text) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("float32[x]", "--signature: bad dimension 'x' in 'float32[x]'"),
+    ("float32[1", "--signature: cannot parse 'float32[1'"),
+    ("[3]", "--signature: cannot parse '[3]'"),
+    ("int32[-2]", "--signature: bad dimension '-2'"),
+])
+def test_parse_signature_errors(text, message):
+    with pytest.raises(CliError) as info:
+        parse_signature(text)
+    assert str(info.value).startswith(message)
+
+
+def test_parse_target():
+    assert parse_target("a/b.py::f") == ("a/b.py", "f")
+    assert parse_target("b.py::C.m") == ("b.py", "C.m")
+    with pytest.raises(CliError, match="expected FILE.py::FUNC"):
+        parse_target("b.py")
+
+
+def _assert_error(proc, expected, code=2):
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("autograph: error: "), proc.stderr
+    assert expected in lines[0], lines[0]
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["graph", "nosuch.py::f", "--signature", "int32[]"], "nosuch.py: no such file"),
+    (["graph", TENSOR_MATH, "--signature", "int32[]"], "expected FILE.py::FUNC"),
+    (["graph", TENSOR_MATH + "::affine", "--signature", "flot32[]"],
+     "--signature: argument 0: unknown dtype 'flot32'"),
+    (["graph", TENSOR_MATH + "::affine", "--signature", "float32[a]"],
+     "bad dimension 'a'"),
+])
+def test_graph_bad_input(args, expected):
+    _assert_error(run_cli(*args), expected)
+
+
+def test_graph_syntax_error_is_not_imported(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("print('side effect')\ndef f(:\n")
+    proc = run_cli("graph", f"{bad}::f", "--signature", "int32[]")
+    _assert_error(proc, f"{bad}:2:7: SyntaxError")
+
+
+def test_svg_without_graphviz(tmp_path):
+    # A PATH with no `dot` on it; the file is never imported.
+    proc = run_cli("graph", f"{TENSOR_MATH}::affine", "--signature", "float32[],float32[]",
+                   "--format", "svg", "-o", str(tmp_path / "g.svg"), env_path=str(tmp_path))
+    _assert_error(proc, "--format svg needs Graphviz's `dot` program, which is not on PATH")
+    assert os.listdir(tmp_path) == []
+
+
+@needs_function
+def test_unknown_function(tmp_path):
+    proc = run_cli("graph", f"{TENSOR_MATH}::nosuch", "--signature", "int32[]")
+    _assert_error(proc, f"{TENSOR_MATH}: no function named 'nosuch' (functions found: "
+                        "affine, clipped, countdown_sum")
+
+
+@needs_function
+def test_import_failure_names_user_line(tmp_path):
+    mod = tmp_path / "boom.py"
+    mod.write_text("X = 1\nY = undefined_name + 1\ndef f(x):\n    return x\n")
+    proc = run_cli("graph", f"{mod}::f", "--signature", "int32[]")
+    _assert_error(proc, f"{mod}: importing it failed: NameError: name 'undefined_name' is "
+                        f"not defined ({mod}:2)", code=1)
+
+
+@needs_function
+def test_graph_text_of_function_without_control_flow():
+    proc = run_cli("graph", f"{TENSOR_MATH}::affine", "--signature", "float32[None],float32[]")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("graph affine(")
+    assert "float32[?]" in proc.stdout
+    assert "return" in proc.stdout
+
+
+@needs_function
+@pytest.mark.parametrize("func", ["clipped", "countdown_sum", "decorated_square"])
+def test_graph_text_dot_svg(func, tmp_path):
+    sig = "float32[],float32[]" if func == "clipped" else "int32[]"
+    text = run_cli("graph", f"{TENSOR_MATH}::{func}", "--signature", sig)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("graph ")
+    dot = run_cli("graph", f"{TENSOR_MATH}::{func}", "--signature", sig, "--format", "dot")
+    assert dot.returncode == 0, dot.stderr
+    assert dot.stdout.startswith("digraph ")
+    if shutil.which("dot"):
+        out = tmp_path / "g.svg"
+        svg = run_cli("graph", f"{TENSOR_MATH}::{func}", "--signature", sig, "--format", "svg",
+                      "-o", str(out))
+        assert svg.returncode == 0, svg.stderr
+        assert "<svg" in out.read_text()
