@@ -67,11 +67,10 @@ def apply(name, inputs, attrs=None):
     Returns one Tensor, or a tuple of them for ops with several outputs.
     """
     opdef = OPS[name]
-    attrs = attrs or {}
     graph = _graph.current_graph()
     if graph is None:
         return _run_eagerly(opdef, inputs, attrs)
-    node = graph.add_node(opdef, inputs, attrs)
+    node = graph.add_node(opdef, inputs, attrs or {})
     outs = node.outputs
     return outs[0] if opdef.num_outputs == 1 else outs
 
@@ -79,14 +78,14 @@ def apply(name, inputs, attrs=None):
 def _run_eagerly(opdef, inputs, attrs):
     values = []
     for t in inputs:
-        if isinstance(t, EagerTensor):
+        if t.__class__ is EagerTensor or isinstance(t, EagerTensor):
             values.append(t._value)
         elif isinstance(t, SymbolicTensor):
             raise _graph.leaked_tensor_error(t, opdef.name)
         else:
             raise TypeError(f"{opdef.name}: expected a Tensor input, got {type(t).__name__}")
     try:
-        out = opdef.kernel(*values, **attrs)
+        out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
     except Exception as e:  # noqa: BLE001 - re-raised with the op named
         raise _graph.kernel_error(opdef.name, inputs, e) from e
     if opdef.num_outputs == 1:

@@ -212,7 +212,13 @@ def wrap_numpy(value):
     """An EagerTensor for a numpy kernel result."""
     if not isinstance(value, (np.ndarray, np.generic)):
         value = np.asarray(value)
-    return EagerTensor(value, _dtypes.as_dtype(value.dtype))
+    dtype = _NUMPY_TO_DTYPE.get(value.dtype)  # fast path of as_dtype (eager hot path)
+    return EagerTensor(value, dtype if dtype is not None else _dtypes.as_dtype(value.dtype))
+
+
+_NUMPY_TO_DTYPE = {d.np_dtype: d for d in (
+    _dtypes.bool, _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64, _dtypes.uint8,
+    _dtypes.float16, _dtypes.float32, _dtypes.float64)}
 
 
 def to_numpy_value(value, dtype=None):
