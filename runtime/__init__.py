@@ -14,5 +14,7 @@ from .tensor_shape import TensorShape, TensorSpec
 from .ops.math_ops import add, multiply, subtract, negative, less, greater
 
 from .visualize import visualize
+from .module import Module
+from . import saved_model
 
 __version__ = "0.1.0"
