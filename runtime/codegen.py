@@ -232,6 +232,19 @@ class Emitter:
         return "\n".join(out) + "\n", line_nodes
 
     # -- graphs and nodes --
+    def emit_subgraph(self, graph, input_exprs, outer_tensors, indent):
+        """Inline `graph`: its inputs are `input_exprs`, its captures `outer_tensors`."""
+        for t, e in zip(graph.inputs, input_exprs):
+            self.names[id(t)] = e
+        for (_, inner), outer in zip(graph.captures, outer_tensors):
+            self.names[id(inner)] = self.expr(outer)
+        self.inlined.append(graph)
+        self.depth += 1
+        try:
+            self.emit_graph(graph, indent)
+        finally:
+            self.depth -= 1
+
     def emit_graph(self, graph, indent):
         """Emit the planned nodes of `graph` (its placeholders already named)."""
         for node in plan(graph):
@@ -263,13 +276,19 @@ class Emitter:
         else:
             self.emit(indent, f"{self.out_targets(node)} = {call}", node)
 
-    def out_targets(self, node):
+    def out_names(self, node):
+        """Fresh local names for the outputs of `node`."""
         names = []
         for t in node.outputs:
             base = node.name if len(node.outputs) == 1 else f"{node.name}_{t.index}"
             name = self.local(base)
             self.names[id(t)] = name
             names.append(name)
+        return names
+
+    def out_targets(self, node):
+        """Assignment targets for a kernel call's result (one value or a sequence)."""
+        names = self.out_names(node)
         if node.opdef.num_outputs == 1:
             return names[0]
         return ", ".join(names) + ("," if len(names) == 1 else "")
@@ -355,9 +374,76 @@ def _contains_loop(graph):
 # Each emitter returns True when it emitted the node, False to fall back to a
 # kernel call (for an op layout it does not recognise).
 
-def _subgraph(node, key):
-    g = node.attrs.get(key)
-    return g if isinstance(g, Graph) else None
+def emit_if(em, node, indent):
+    """`If(pred, *caps)` as a Python `if`/`else` with both branches inlined.
+
+        if Less:
+            <then_branch ops>
+            If, If_1 = <then outputs>
+        else:
+            <else_branch ops>
+            If, If_1 = <else outputs>
+    """
+    branches = [node.attrs.get("then_branch"), node.attrs.get("else_branch")]
+    pred = node.inputs[0]
+    if not all(isinstance(g, Graph) and not g.inputs for g in branches) \
+            or pred.shape.rank != 0 or not _captures_match(branches, node.inputs[1:]):
+        return False       # the kernel checks an unknown-rank condition at run time
+    targets = ", ".join(em.out_names(node))
+    em.emit(indent, f"if {em.expr(pred)}:", node)
+    for i, branch in enumerate(branches):
+        if i == 1:
+            em.emit(indent, "else:")
+        em.emit_subgraph(branch, [], node.inputs[1:], indent + 1)
+        if targets:
+            outs = ", ".join(em.expr(t) for t in branch.outputs)
+            em.emit(indent + 1, f"{targets} = {outs}", node)
+        elif not em.lines or em.lines[-1][0] <= indent:
+            em.emit(indent + 1, "pass")
+    return True
 
 
-CONTROL_FLOW = {}
+def emit_while(em, node, indent):
+    """`While(*vars, *caps[, limit])` as a flat Python `while` loop.
+
+        While, While_1 = x, Const          # the loop variables
+        while True:
+            <cond ops>
+            if not Less: break
+            <body ops>
+            While, While_1 = AddV2, Mul
+    """
+    cond, body = node.attrs.get("cond"), node.attrs.get("body")
+    n = node.attrs.get("num_loop_vars")
+    if not (isinstance(cond, Graph) and isinstance(body, Graph) and isinstance(n, int)):
+        return False
+    has_limit = bool(node.attrs.get("has_maximum_iterations"))
+    args = node.inputs[:-1] if has_limit else node.inputs
+    loop_vars, caps = args[:n], args[n:]
+    if not _captures_match([cond, body], caps) or len(body.outputs) != n or not node.outputs:
+        return False
+    inits = ", ".join(em.expr(t) for t in loop_vars)
+    targets = ", ".join(em.out_names(node))
+    em.emit(indent, f"{targets} = {inits}", node)
+    names = [em.expr(t) for t in node.outputs]
+    head = "while True:"
+    if has_limit:
+        count, limit = em.local(node.name + "_count"), em.local(node.name + "_limit")
+        em.emit(indent, f"{count}, {limit} = 0, int({em.expr(node.inputs[-1])})", node)
+        head = f"while {count} < {limit}:"
+    em.emit(indent, head, node)
+    em.emit_subgraph(cond, names, caps, indent + 1)
+    em.emit(indent + 1, f"if not {em.expr(cond.outputs[0])}:", node)
+    em.emit(indent + 2, "break")
+    em.emit_subgraph(body, names, caps, indent + 1)
+    em.emit(indent + 1, f"{targets} = {', '.join(em.expr(t) for t in body.outputs)}", node)
+    if has_limit:
+        em.emit(indent + 1, f"{count} += 1")
+    return True
+
+
+def _captures_match(graphs, outer):
+    return all(len(g.captures) == len(outer) for g in graphs)
+
+
+CONTROL_FLOW = {"If": emit_if, "While": emit_while}

@@ -263,3 +263,178 @@ def test_long_straight_line_graph():
     g = build("long", [(I32, [])], body)
     assert executor.run(g, [np.int32(0)])[0] == 2000
     assert len(g.python_source().splitlines()) > 2000
+
+
+# --- control flow: If / While inlined as Python if / while -------------------------
+
+def make_if(pred, caps, then_fn, else_fn):
+    """Stage If(pred, *caps); each branch fn gets the captured tensors."""
+    outer = pred.node.graph
+    branches = []
+    for name, fn in (("then", then_fn), ("else", else_fn)):
+        b = Graph(name, outer=outer)
+        with b.as_default():
+            inner = [b.capture(c) for c in caps]
+            b.outputs = list(fn(*inner))
+        branches.append(b)
+    return apply("If", [pred] + list(caps),
+                 {"then_branch": branches[0], "else_branch": branches[1]})
+
+
+def make_while(cond_fn, body_fn, loop_vars, caps=(), limit=None):
+    """Stage While(*loop_vars, *caps[, limit]); fns get (*vars, *caps)."""
+    outer = loop_vars[0].node.graph
+    graphs = []
+    for name, fn in (("cond", cond_fn), ("body", body_fn)):
+        sub = Graph(name, outer=outer)
+        with sub.as_default():
+            vs = [sub.add_placeholder(v.dtype, v.shape, f"v{i}") for i, v in enumerate(loop_vars)]
+            inner = [sub.capture(c) for c in caps]
+            out = fn(*vs, *inner)
+            sub.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
+        graphs.append(sub)
+    inputs = list(loop_vars) + list(caps) + ([limit] if limit is not None else [])
+    return apply("While", inputs, {"cond": graphs[0], "body": graphs[1],
+                                   "num_loop_vars": len(loop_vars),
+                                   "has_maximum_iterations": limit is not None})
+
+
+def collatz_graph():
+    def body(n0):
+        def loop_body(n, steps):
+            even = tf.less(n % 2, 1)
+            (nxt,) = make_if(even, [n], lambda n: [n // 2], lambda n: [n * 3 + 1])
+            return [nxt, steps + 1]
+        n, steps = make_while(lambda n, steps: tf.greater(n, 1), loop_body, [n0, n0 * 0])
+        return [steps, n]
+    return build("collatz", [(I32, [])], body)
+
+
+try:
+    import runtime.ops.control_flow_ops  # noqa: F401 - registers If and While
+except ImportError:
+    pass
+
+needs_cf = pytest.mark.skipif("While" not in OPS or "If" not in OPS,
+                              reason="control_flow_ops not available")
+
+
+@needs_cf
+@pytest.mark.parametrize("n,steps", [(27, 111), (1, 0), (6, 8)])
+def test_collatz_while_if_matches_interpreter(n, steps):
+    g = collatz_graph()
+    out = executor.run(g, [np.int32(n)])
+    assert_same(out, interpret(g, [np.int32(n)]))
+    assert out[0] == steps and out[0].dtype == np.int32
+
+
+@needs_cf
+def test_control_flow_is_inlined_as_python_statements():
+    g = collatz_graph()
+    src = g.python_source()
+    assert "while True:" in src
+    assert "break" in src
+    assert "\n            if Less" in src or "if Less" in src
+    assert "_While(" not in src and "_If(" not in src
+    assert 'with _np.errstate(over="ignore")' in src
+
+
+@needs_cf
+def test_if_runs_only_the_taken_branch_side_effects():
+    log = []
+
+    def body(x):
+        pred = tf.greater(x, x * 0)
+        make_if(pred, [x],
+                lambda x: [apply("TestLog", (x,), {"log": log, "tag": "then"})],
+                lambda x: [apply("TestLog", (-x,), {"log": log, "tag": "else"})])
+        return [x + 1]
+
+    g = build("ifeffects", [(I32, [])], body)
+    executor.run(g, [np.int32(3)])
+    executor.run(g, [np.int32(-2)])
+    assert log == [("then", 3), ("else", 2)]
+
+
+@needs_cf
+def test_while_with_maximum_iterations_and_body_effects():
+    log = []
+
+    def body(x):
+        limit = x * 0 + 4
+
+        def loop_body(i, x):
+            apply("TestLog", (i,), {"log": log, "tag": "it"})
+            return [i + 1]
+        (i,) = make_while(lambda i, x: tf.less(i, x), loop_body, [x * 0], [x], limit=limit)
+        return [i]
+
+    g = build("limited", [(I32, [])], body)
+    assert executor.run(g, [np.int32(10)])[0] == 4
+    assert executor.run(g, [np.int32(2)])[0] == 2
+    assert [v for _, v in log] == [0, 1, 2, 3, 0, 1]
+    assert "while While_count < While_limit:" in g.python_source()
+
+
+@needs_cf
+def test_failing_kernel_inside_loop_body_names_node():
+    def body(x):
+        def loop_body(i):
+            line = _lineno() + 1
+            bad = apply("TestFail", (i,))
+            body.line = line
+            return [bad]
+        (i,) = make_while(lambda i: tf.less(i, i + 1), loop_body, [x])
+        return [i]
+
+    g = build("failloop", [(I32, [])], body)
+    with pytest.raises(InvalidArgumentError) as info:
+        executor.run(g, [np.int32(0)])
+    assert "TestFail failed" in str(info.value)
+    assert f"{THIS_FILE}:{body.line}" in str(info.value)
+
+
+@needs_cf
+def test_editing_an_inlined_subgraph_recompiles():
+    g = collatz_graph()
+    assert executor.run(g, [np.int32(6)])[0] == 8
+    first = g._compiled
+    assert executor.run(g, [np.int32(6)])[0] == 8 and g._compiled is first
+    loop = next(n for n in g.nodes if n.op == "While")
+    loop.attrs["body"]._compiled = None        # what an optimizer pass does after an edit
+    executor.run(g, [np.int32(6)])
+    assert g._compiled is not first
+
+
+@needs_cf
+def test_million_iteration_loop_runs_in_flat_memory():
+    import tracemalloc
+
+    def body(n):
+        (i,) = make_while(lambda i, n: tf.less(i, n), lambda i, n: [i + 1], [n * 0], [n])
+        return [i]
+
+    g = build("count", [(I32, [])], body)
+    executor.run(g, [np.int32(10)])  # compile outside the measurement
+    tracemalloc.start()
+    try:
+        out = executor.run(g, [np.int32(1_000_000)])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert out[0] == 1_000_000 and out[0].dtype == np.int32
+    assert peak < 64 * 1024, peak
+
+
+@needs_cf
+def test_deep_nesting_falls_back_to_kernel_calls():
+    def nest(x, depth):
+        if depth == 0:
+            return [x + 1]
+        pred = tf.greater(x, x * 0)
+        return make_if(pred, [x], lambda x: nest(x, depth - 1), lambda x: [x - 1])
+
+    g = build("deep", [(I32, [])], lambda x: list(nest(x, 12)))
+    assert_same(executor.run(g, [np.int32(5)]), interpret(g, [np.int32(5)]))
+    assert executor.run(g, [np.int32(5)])[0] == 6
+    assert "_If(" in g.python_source()

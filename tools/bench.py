@@ -1,0 +1,357 @@
+"""Benchmark: every workload of issue 6 in one process, as a table.
+
+For each workload it measures the eager time, the graph time (a traced graph
+run by the code-generating executor), the hand-written numpy time (the
+physical limit) and the ratio graph/numpy, and checks the issue's target.
+
+    python tools/bench.py                 # the table, about a minute
+    python tools/bench.py --json out.json # the same figures as JSON
+    python tools/bench.py --repeat 3      # fewer repetitions (noisier)
+
+Timing is best-of-N: each of N repetitions times a batch of calls long
+enough (>= 20 ms) to dwarf the clock's resolution; the fastest repetition
+counts, which is the stable figure on a noisy machine. Graphs are traced with
+`runtime.function` when it exists, else built directly with `Graph`. A
+workload whose ops or packages are not available yet prints "n/a" and why.
+"""
+
+import argparse
+import gc
+import json
+import os
+import platform
+import sys
+import time
+import tracemalloc
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import runtime as tf  # noqa: E402
+from runtime import executor  # noqa: E402
+from runtime.graph import Graph  # noqa: E402
+from runtime.op_registry import apply  # noqa: E402
+
+REPEAT = 7
+constant = getattr(tf, "constant", tf.convert_to_tensor)
+BATCH_SECONDS = 0.02
+
+
+# --- timing ------------------------------------------------------------------------
+
+def best_of(fn, repeat=None, min_batch=BATCH_SECONDS):
+    """Best per-call time of `fn()` in seconds over `repeat` timed batches."""
+    repeat = repeat or REPEAT
+    number = 1
+    while True:  # calibrate the batch size
+        t = _time_batch(fn, number)
+        if t >= min_batch or number >= 1 << 20:
+            break
+        number *= 2 if t * 4 > min_batch else 8
+    best = t / number
+    for _ in range(repeat - 1):
+        best = min(best, _time_batch(fn, number) / number)
+    return best
+
+
+def _time_batch(fn, number):
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        return time.perf_counter() - start
+    finally:
+        if gc_was:
+            gc.enable()
+
+
+# --- tracing: runtime.function when it exists, else a hand-built Graph --------------
+
+def trace(fn, args):
+    """(graph_call, graph): graph_call(*tensors) runs `fn`'s traced graph."""
+    function = getattr(tf, "function", None)
+    if function is not None:
+        f = function(fn, autograph=False)
+        graph = f.get_concrete_function(*args).graph
+        return f, graph
+    g = Graph(fn.__name__)
+    with g.as_default():
+        phs = [g.add_placeholder(a.dtype, a.shape, f"x{i}") for i, a in enumerate(args)]
+        out = fn(*phs)
+    g.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
+
+    def graph_call(*tensors):
+        return executor.run(g, [t._value for t in tensors])
+    return graph_call, g
+
+
+def compiled_body(graph):
+    """The generated Python function a run of `graph` calls."""
+    return executor.compiled_form(graph).fn
+
+
+def need(*names):
+    """Raise Unavailable unless every dotted public name exists in runtime."""
+    for name in names:
+        obj = tf
+        for part in name.split("."):
+            obj = getattr(obj, part, None)
+            if obj is None:
+                raise Unavailable(f"tf.{name} not available yet")
+
+
+class Unavailable(Exception):
+    """A workload cannot run yet (a missing op or package)."""
+
+
+# --- workloads ----------------------------------------------------------------------
+# Each returns a dict: eager, graph, numpy (seconds or None), ratio_target,
+# and optional extra figures / a check of its own ("ok", "note").
+
+def bench_power():
+    need("matmul")
+    rng = np.random.default_rng(0)
+    xv = rng.integers(-1, 2, size=(10, 10)).astype(np.int32)
+    eye = np.eye(10, dtype=np.int32)
+
+    def power(x):
+        result = constant(eye)
+        for _ in range(100):
+            result = tf.matmul(x, result)
+        return result
+
+    def power_np(x):
+        result = eye
+        for _ in range(100):
+            result = np.matmul(x, result)
+        return result
+
+    x = constant(xv)
+    graph_call, _ = trace(power, [x])
+    np.testing.assert_array_equal(np.asarray(graph_call(x)[0] if isinstance(graph_call(x), list)
+                                             else graph_call(x)), power_np(xv))
+    return dict(eager=best_of(lambda: power(x), repeat=3), graph=best_of(lambda: graph_call(x)),
+                numpy=best_of(lambda: power_np(xv)), ratio_target=1.15)
+
+
+def bench_collatz():
+    need("while_loop", "cond", "equal", "not_equal")
+
+    def collatz(n):
+        def cond(n, steps):
+            return tf.not_equal(n, 1)
+
+        def body(n, steps):
+            even = tf.equal(n % 2, 0)
+            n = tf.cond(even, lambda: n // 2, lambda: 3 * n + 1)
+            return n, steps + 1
+        return tf.while_loop(cond, body, [n, constant(0)])[1]
+
+    def collatz_np(n):
+        steps = np.int32(0)
+        while n != 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            steps += 1
+        return steps
+
+    n = constant(27)
+    graph_call, _ = trace(collatz, [n])
+    got = graph_call(n)
+    assert int(np.asarray(got[0] if isinstance(got, list) else got)) == 111, got
+    return dict(eager=best_of(lambda: collatz(n), repeat=3), graph=best_of(lambda: graph_call(n)),
+                numpy=best_of(lambda: collatz_np(np.int32(27))), ratio_target=3.0)
+
+
+def bench_tiny_call():
+    def tiny(a, b):
+        return a + b
+
+    a, b = constant(2), constant(3)
+    graph_call, graph = trace(tiny, [a, b])
+    body = compiled_body(graph)
+    av, bv = np.int32(2), np.int32(3)
+    inputs = [av, bv] + [np.asarray(outer._value) if hasattr(outer, "_value") else None
+                         for outer, _ in graph.captures]
+    graph_t = best_of(lambda: graph_call(a, b))
+    body_t = best_of(lambda: body(*inputs))
+    over = graph_t - body_t
+    return dict(eager=best_of(lambda: tiny(a, b)), graph=graph_t, numpy=best_of(lambda: av + bv),
+                extra={"compiled_body": body_t, "call_overhead": over},
+                ok=over <= 5e-6, note=f"overhead {over * 1e6:.2f} us over the body (target <= 5 us)")
+
+
+def bench_mlp():
+    need("matmul", "nn.relu")
+    rng = np.random.default_rng(1)
+    xv = rng.standard_normal((60, 784)).astype(np.float32)
+    w1 = (rng.standard_normal((784, 128)) * 0.05).astype(np.float32)
+    b1 = np.zeros(128, np.float32)
+    w2 = (rng.standard_normal((128, 10)) * 0.05).astype(np.float32)
+    b2 = np.zeros(10, np.float32)
+    W1, B1, W2, B2 = (constant(v) for v in (w1, b1, w2, b2))
+
+    def mlp(x):
+        h = tf.nn.relu(tf.matmul(x, W1) + B1)
+        return tf.matmul(h, W2) + B2
+
+    def mlp_np(x):
+        h = np.maximum(np.matmul(x, w1) + b1, 0)
+        return np.matmul(h, w2) + b2
+
+    x = constant(xv)
+    graph_call, _ = trace(mlp, [x])
+    got = graph_call(x)
+    np.testing.assert_allclose(np.asarray(got[0] if isinstance(got, list) else got),
+                               mlp_np(xv), rtol=1e-5, atol=1e-5)
+    return dict(eager=best_of(lambda: mlp(x)), graph=best_of(lambda: graph_call(x)),
+                numpy=best_of(lambda: mlp_np(xv)), ratio_target=1.1)
+
+
+def bench_long_loop():
+    need("while_loop")
+    n_iter = 1_000_000
+
+    def count(n):
+        return tf.while_loop(lambda i: i < n, lambda i: i + 1, [constant(0)])
+
+    def count_np(n):
+        i = np.int32(0)
+        while i < n:
+            i = i + 1
+        return i
+
+    n = constant(n_iter)
+    graph_call, _ = trace(count, [n])
+    graph_call(n)  # compile outside the memory measurement
+    tracemalloc.start()
+    start = time.perf_counter()
+    got = graph_call(n)
+    graph_t = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    value = got[0] if isinstance(got, (list, tuple)) else got
+    assert int(np.asarray(value if not isinstance(value, (list, tuple)) else value[0])) == n_iter
+    graph_t = min(graph_t, best_of(lambda: graph_call(n), repeat=2, min_batch=0))
+    numpy_t = best_of(lambda: count_np(np.int32(n_iter)), repeat=2, min_batch=0)
+    return dict(eager=None, graph=graph_t, numpy=numpy_t, extra={"peak_bytes": peak},
+                ok=peak < 1 << 20,
+                note=f"tracemalloc peak {peak / 1024:.1f} KiB (target < 1024 KiB); eager skipped")
+
+
+def bench_transpiler():
+    try:
+        import autograph
+    except ImportError as e:
+        raise Unavailable(f"transpiler not available ({e})") from None
+    if not hasattr(autograph, "to_code"):
+        raise Unavailable("transpiler not available (autograph.to_code missing)")
+    raise Unavailable("transpiler rows not wired yet")
+
+
+def bench_scaling():
+    results = {}
+    for size in (100, 1000, 10000):
+        def build(size=size):
+            g = Graph(f"chain{size}")
+            with g.as_default():
+                x = g.add_placeholder(tf.float32, [4], "x")
+                y = x
+                for i in range(size // 2):
+                    y = y * 0.5
+                    y = y + x
+            g.outputs = [y]
+            executor.run(g, [np.ones(4, np.float32)])
+        results[size] = best_of(build, repeat=3, min_batch=0) / size
+    ratio = results[10000] / results[100]
+    return dict(eager=None, graph=None, numpy=None,
+                extra={f"per_op_{k}": v for k, v in results.items()}, ok=ratio <= 2.0,
+                note="trace+first run per op: " + ", ".join(
+                    f"{k}: {v * 1e6:.1f} us" for k, v in results.items())
+                + f"; 10k/100 = {ratio:.2f} (target <= 2)")
+
+
+WORKLOADS = [
+    ("power(x, 100): 100 chained 10x10 int32 matmuls", bench_power),
+    ("Collatz steps, n=27 (while + if on int32 scalar)", bench_collatz),
+    ("tiny a + b, cached signature", bench_tiny_call),
+    ("MLP [60,784] -> 128 relu -> 10, float32", bench_mlp),
+    ("while_loop counting to 1,000,000", bench_long_loop),
+    ("convert+trace 30-line fn; to_code 1,000 lines", bench_transpiler),
+    ("scaling: trace + first run, 100/1k/10k ops", bench_scaling),
+]
+
+
+# --- report ---------------------------------------------------------------------------
+
+def run_all():
+    rows = []
+    for title, fn in WORKLOADS:
+        try:
+            row = fn()
+        except Unavailable as e:
+            row = {"note": f"n/a ({e})", "ok": None}
+        row["workload"] = title
+        if row.get("graph") and row.get("numpy") and "ratio_target" in row:
+            row["ratio"] = row["graph"] / row["numpy"]
+            row["ok"] = row["ratio"] <= row["ratio_target"]
+        rows.append(row)
+        print_row(row)
+    return rows
+
+
+def _fmt(seconds):
+    if seconds is None:
+        return "-"
+    if seconds >= 0.1:
+        return f"{seconds:.3f} s"
+    if seconds >= 1e-4:
+        return f"{seconds * 1e3:.3f} ms"
+    return f"{seconds * 1e6:.2f} us"
+
+
+def print_header():
+    print(f"best of N={REPEAT} batches (each >= {BATCH_SECONDS * 1e3:.0f} ms); "
+          f"python {platform.python_version()}, numpy {np.__version__}, "
+          f"{platform.machine()}, {os.cpu_count()} cpus")
+    print(f"{'workload':<50} {'eager':>11} {'graph':>11} {'numpy':>11} {'ratio':>14}  ok")
+
+
+def print_row(row):
+    ratio = row.get("ratio")
+    ratio_s = f"{ratio:.2f} (<={row['ratio_target']})" if ratio is not None else "-"
+    ok = {True: "yes", False: "NO", None: "-"}[row.get("ok")]
+    print(f"{row['workload']:<50} {_fmt(row.get('eager')):>11} {_fmt(row.get('graph')):>11} "
+          f"{_fmt(row.get('numpy')):>11} {ratio_s:>14}  {ok}")
+    if row.get("note"):
+        print(f"{'':<4}{row['note']}")
+    sys.stdout.flush()
+
+
+def main(argv=None):
+    global REPEAT
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    parser.add_argument("--repeat", type=int, default=REPEAT, help="N of best-of-N")
+    args = parser.parse_args(argv)
+    REPEAT = args.repeat
+    start = time.perf_counter()
+    print_header()
+    rows = run_all()
+    total = time.perf_counter() - start
+    print(f"total {total:.1f} s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"repeat": REPEAT, "total_seconds": total, "rows": rows}, f, indent=2,
+                      default=float)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
