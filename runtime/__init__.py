@@ -12,6 +12,11 @@ from .dtypes import (DType, bool, float16, float32, float64, int8, int16,  # noq
 from .tensor import Tensor, convert_to_tensor
 from .tensor_shape import TensorShape, TensorSpec
 from .ops.math_ops import add, multiply, subtract, negative, less, greater
+from .variables import Variable, init_scope
+from .ops.logging_ops import print_v2 as print  # noqa: A001 - tf.print
+from .ops.check_ops import Assert
+from .ops.script_ops import py_function, numpy_function
+from . import debugging, random
 
 from .visualize import visualize
 from .module import Module
