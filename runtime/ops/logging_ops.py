@@ -186,7 +186,7 @@ def _write(text, output_stream):
 
 def _resolve_stream(output_stream):
     """The stream attr: 'stderr', 'stdout', 'file://path', or a file-like object."""
-    if output_stream is sys.stderr or output_stream is sys.__stderr__:
+    if output_stream is None or output_stream is sys.stderr or output_stream is sys.__stderr__:
         return "stderr"
     if output_stream is sys.stdout or output_stream is sys.__stdout__:
         return "stdout"
@@ -226,8 +226,11 @@ def _template(inputs, sep):
     return tensors, tuple(sep.join(templates).split(placeholder))
 
 
-def print_v2(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", name=None):
+def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):
     """`tf.print`: print tensors (at every graph run) and Python values.
+
+    `output_stream` defaults to sys.stderr (whatever sys.stderr is when the
+    print runs, so redirections such as pytest's capsys see it).
 
     Returns None. While tracing, the print is a node of the graph and happens
     each time the graph runs, in program order with other side effects.
