@@ -216,6 +216,11 @@ class Emitter:
             self.params.append(name)
         indent = 1
         if self.quiet_ints:
+            self.globals["_scalar"] = _scalar
+            for t, name in zip(placeholders, self.params):
+                if t.shape.rank == 0 and (t.dtype.is_integer or t.dtype.is_floating
+                                          or t.dtype.is_bool):
+                    self.emit(1, f"{name} = _scalar({name})  # numpy scalar math is fastest")
             self.emit(1, 'with _np.errstate(over="ignore"):  # int32 wraps as in TensorFlow')
             indent = 2
         self.emit_graph(graph, indent)
@@ -257,7 +262,7 @@ class Emitter:
                                  "is neither an input nor a capture")
             return
         if node.op == "Const":
-            self.names[id(node.outputs[0])] = self.bind(node.name, node.attrs["value"])
+            self.names[id(node.outputs[0])] = self.bind(node.name, _scalar(node.attrs["value"]))
             return
         special = CONTROL_FLOW.get(node.op)
         if special is not None and self.depth < _MAX_INLINE_DEPTH:
@@ -329,6 +334,13 @@ class Emitter:
                 and not self.quiet_ints and not _rank_at_least(node.outputs[0], 1)):
             return None
         return template
+
+
+def _scalar(value):
+    """A 0-d numeric array as the equal numpy scalar (much faster arithmetic)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf":
+        return value[()]
+    return value
 
 
 def _location_comment(node):
