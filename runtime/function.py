@@ -1,0 +1,516 @@
+"""`function`: trace a Python function into graphs, one per call signature.
+
+    @function
+    def f(x, y):
+        print("Tracing!")            # runs only while tracing
+        return x * 2 + y
+
+    f(constant(1), constant(2))      # traces (prints), then runs the graph
+    f(constant(3), constant(4))      # same dtypes and shapes: runs the graph only
+    f(constant(1.0), constant(2.0))  # new dtypes: traces a second graph
+
+A `Function` keeps a cache of `ConcreteFunction`s (a traced `Graph` plus how
+to feed it and how to rebuild the Python result). Cache keys come from
+`runtime.signature`: tensors by dtype and shape, Python scalars/strings/None
+by value, other objects by identity, containers by structure; keyword,
+positional and default-filled calls share a key.
+
+Tracing makes a placeholder per tensor leaf of the arguments (named after
+the parameter), calls the (autograph-converted) Python function with the
+graph as default, and turns the result into graph outputs: tensors stay,
+Python `int`/`float`/`bool`/`str` become int32/float32/bool/string tensors,
+`None` stays `None`, lists/tuples/dicts keep their structure.
+
+Options:
+* `input_signature`: one graph for the given `TensorSpec`s; Python values
+  convert to the spec dtype; a mismatch raises `InputSignatureMismatchError`
+  (both a `TypeError` and a `ValueError`) naming the argument.
+* `reduce_retracing` (alias `experimental_relax_shapes`): a call whose
+  tensor shapes differ from an earlier trace traces once more with the
+  differing dimensions relaxed to `None`, and that graph serves later shapes.
+* `experimental_explain_retracing()` says which argument made the last trace
+  happen and how it changed; tracing 5 times warns (`RetracingWarning`) with
+  the same text and the fix.
+
+Two hooks are the only places other parts plug in: `_autograph_convert`
+(the transpiler) and `_finalize_graph` (the optimizer).
+"""
+
+import functools
+import inspect
+import os
+import sys
+import threading
+import warnings
+import weakref
+
+from . import config as _config
+from . import nest
+from . import signature as _sig
+from .concrete_function import ConcreteFunction, _OutputPlan
+from .graph import Graph, current_graph
+from .tensor_shape import TensorShape, TensorSpec
+
+__all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
+           "InputSignatureMismatchError"]
+
+InputSignatureMismatchError = _sig.InputSignatureMismatchError
+RETRACING_WARNING_THRESHOLD = 5   # traces of one Function before it warns (once)
+_MAX_MEMO = 4096                  # exact-key memo entries kept before a reset
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+class RetracingWarning(UserWarning):
+    """A Function traced many graphs; the message says why and how to avoid it."""
+
+
+# --- the two hooks ------------------------------------------------------------
+
+def _autograph_convert(python_function, options=None):
+    """The Python function to trace when `autograph=True`.
+
+    This is the single place where tracing meets the transpiler. Until
+    `autograph.convert(fn)` exists it returns `python_function` unchanged (so
+    `autograph=True` traces like `autograph=False`); the transpiler's
+    engineer makes it real by providing `autograph.convert`.
+    """
+    try:
+        import autograph
+    except ImportError:
+        return python_function
+    convert = getattr(autograph, "convert", None)
+    if convert is None:
+        return python_function
+    if options is None:
+        return convert(python_function)
+    return convert(python_function, options)
+
+
+def _finalize_graph(graph):
+    """Called once on each newly traced graph before its first run.
+
+    Returns the graph to execute. The optimizer plugs in here; for now the
+    traced graph runs as it is.
+    """
+    return graph
+
+
+# --- the decorator ------------------------------------------------------------
+
+def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
+             experimental_relax_shapes=None, jit_compile=None,
+             experimental_autograph_options=None, name=None):
+    """Make `func` run as traced graphs (`tf.function`).
+
+    Usable as `@function`, `@function(...)` and `function(f)`. `jit_compile`
+    is accepted and ignored (there is no XLA here).
+    """
+    if experimental_relax_shapes is not None:
+        reduce_retracing = reduce_retracing or bool(experimental_relax_shapes)
+
+    def decorate(f):
+        if not callable(f):
+            raise TypeError(f"function: expected a callable to trace, got "
+                            f"{type(f).__name__} {f!r}")
+        return Function(f, input_signature=input_signature, autograph=autograph,
+                        reduce_retracing=reduce_retracing, jit_compile=jit_compile,
+                        autograph_options=experimental_autograph_options, name=name)
+
+    return decorate if func is None else decorate(func)
+
+
+class _CallSignature:
+    """How a Python function's parameters map to the per-parameter values a
+    trace is keyed on (`*args` is one tuple value, `**kwargs` one dict)."""
+
+    _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+    def __init__(self, python_function, drop_first=False):
+        try:
+            sig = inspect.signature(python_function)
+        except (TypeError, ValueError):
+            sig = inspect.Signature([
+                inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+                inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+        params = list(sig.parameters.values())
+        if drop_first and params and params[0].kind in self._POSITIONAL:
+            params = params[1:]
+            sig = sig.replace(parameters=params)
+        self.signature = sig
+        self.params = params
+        self.names = [p.name for p in params]
+        simple = all(p.kind in self._POSITIONAL for p in params)
+        self.fast_arity = len(params) if simple else -1   # positional calls skip binding
+
+    def bind(self, args, kwargs, where):
+        """The value of every parameter, defaults filled in."""
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{where}(): {e}") from None
+        bound.apply_defaults()
+        arguments = bound.arguments
+        return [arguments[name] for name in self.names]
+
+    def split(self, values):
+        """(args, kwargs) that call the Python function with `values`."""
+        args, kwargs = [], {}
+        for p, v in zip(self.params, values):
+            if p.kind in self._POSITIONAL:
+                args.append(v)
+            elif p.kind == inspect.Parameter.VAR_POSITIONAL:
+                args.extend(v)
+            elif p.kind == inspect.Parameter.KEYWORD_ONLY:
+                kwargs[p.name] = v
+            else:
+                kwargs.update(v)
+        return args, kwargs
+
+
+class Function:
+    """A polymorphic traced function: one `ConcreteFunction` per signature."""
+
+    def __init__(self, python_function, input_signature=None, autograph=True,
+                 reduce_retracing=False, jit_compile=None, autograph_options=None,
+                 name=None, _instance=None, _parent=None):
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", type(python_function).__name__)
+        self._autograph = autograph
+        self._autograph_options = autograph_options
+        self._reduce_retracing = reduce_retracing
+        self._jit_compile = jit_compile
+        self._parent = _parent
+        self._instance_ref = _instance
+        self._call_sig = _CallSignature(python_function, drop_first=_instance is not None)
+        self._fast_arity = self._call_sig.fast_arity
+        self._input_signature = None
+        self._signature_template = None
+        if input_signature is not None:
+            self._input_signature = _check_input_signature(input_signature, self._call_sig,
+                                                           self._name)
+            self._signature_template = _signature_template(self._input_signature,
+                                                           self._call_sig)
+        self._lock = threading.RLock()
+        self._cache = {}             # exact call key -> ConcreteFunction
+        self._concretes = []         # every trace, in order
+        self._has_dead = False
+        self._on_dead = self._mark_dead
+        self._converted = None
+        self._explanation = f"{self._name} has not been traced yet."
+        self._warned = False
+        self._bound = {}             # id(instance) -> (weakref to it, bound Function)
+        functools.update_wrapper(self, python_function, updated=())
+
+    # --- calling ----------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        if _config._run_eagerly:
+            return self._call_python(args, kwargs)
+        if current_graph() is not None:          # called while tracing: inline it
+            return self._traceable()(*args, **kwargs)
+        if self._input_signature is not None:
+            return self._call_with_signature(args, kwargs)
+        if kwargs or len(args) != self._fast_arity:
+            args = self._call_sig.bind(args, kwargs, self._name)
+        feeds = []
+        key = _sig.call_key(args, feeds, self._on_dead)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._concrete_for(key, args)
+        return concrete._call_flat(feeds)
+
+    def _call_python(self, args, kwargs):
+        fn = self._python_function
+        if self._instance_ref is not None:
+            return fn(self._instance(), *args, **kwargs)
+        return fn(*args, **kwargs)
+
+    def _call_with_signature(self, args, kwargs):
+        values = self._call_sig.bind(args, kwargs, self._name)
+        feeds = []
+        for template, value, name in zip(self._signature_template, values,
+                                         self._call_sig.names):
+            _sig.match_template(template, value, name, feeds, self._name)
+        return self._signature_concrete()._call_flat(feeds)
+
+    def _signature_concrete(self):
+        if self._concretes:
+            return self._concretes[0]
+        with self._lock:
+            if not self._concretes:
+                self._trace(self._signature_template, None, [], None)
+            return self._concretes[0]
+
+    # --- the public API ---------------------------------------------------
+
+    @property
+    def python_function(self):
+        """The Python function this Function traces (bound, for a method)."""
+        if self._instance_ref is not None:
+            return self._python_function.__get__(self._instance())
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The ConcreteFunction for these arguments (tensors or TensorSpecs),
+        tracing it if needed."""
+        if self._input_signature is not None:
+            if args or kwargs:
+                values = self._call_sig.bind(args, kwargs, self._name)
+                for template, value, name in zip(self._signature_template, values,
+                                                 self._call_sig.names):
+                    _sig.match_template(template, value, name, [], self._name)
+            return self._signature_concrete()
+        values = self._call_sig.bind(args, kwargs, self._name)
+        key = _sig.call_key(values, [], self._on_dead)
+        return self._cache.get(key) or self._concrete_for(key, values)
+
+    def experimental_get_tracing_count(self):
+        """How many graphs this Function has traced."""
+        return len(self._concretes)
+
+    def experimental_explain_retracing(self):
+        """Why the last trace happened: which argument changed and how
+        (old vs new dtype, shape or value), compared with the closest earlier
+        trace."""
+        return self._explanation
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every traced signature: input parameters, output type, captures."""
+        return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._concretes)
+
+    def _list_all_concrete_functions(self):
+        return list(self._concretes)
+
+    def __get__(self, instance, owner=None):
+        """Bind per instance: each object gets its own Function (and traces)."""
+        if instance is None or self._instance_ref is not None:
+            return self
+        entry = self._bound.get(id(instance))
+        if entry is not None and entry[0]() is instance:
+            return entry[1]
+        with self._lock:
+            entry = self._bound.get(id(instance))
+            if entry is not None and entry[0]() is instance:
+                return entry[1]
+            ref = _weak_or_strong(instance, self._bound)
+            bound = Function(self._python_function, input_signature=self._input_signature,
+                             autograph=self._autograph, reduce_retracing=self._reduce_retracing,
+                             jit_compile=self._jit_compile,
+                             autograph_options=self._autograph_options, name=self._name,
+                             _instance=ref, _parent=self)
+            self._bound[id(instance)] = (ref, bound)
+            return bound
+
+    def __repr__(self):
+        return f"<runtime.Function {self._name} traced {len(self._concretes)} time(s)>"
+
+    # --- tracing ----------------------------------------------------------
+
+    def _instance(self):
+        instance = self._instance_ref()
+        if instance is None:
+            raise ReferenceError(f"{self._name}: the object this method was bound to "
+                                 "has been garbage collected")
+        return instance
+
+    def _traceable(self):
+        """The (converted) Python function, bound to the instance for a method."""
+        owner = self._parent or self
+        if owner._converted is None:
+            fn = owner._python_function
+            owner._converted = (_autograph_convert(fn, owner._autograph_options)
+                                if owner._autograph else fn)
+        fn = owner._converted
+        if self._instance_ref is not None:
+            return functools.partial(fn, self._instance())
+        return fn
+
+    def _mark_dead(self, _ref):
+        self._has_dead = True
+
+    def _concrete_for(self, key, values):
+        """Cache miss: reuse a compatible trace or trace a new graph."""
+        with self._lock:
+            concrete = self._cache.get(key)
+            if concrete is not None:
+                return concrete
+            if self._has_dead:
+                self._purge_dead()
+            specs = []
+            skeleton = _sig.call_key(values, [], self._on_dead, specs)
+            shapes = [TensorShape(s) for _, s in specs]
+            concrete = self._find_compatible(skeleton, shapes)
+            if concrete is None:
+                names = self._call_sig.names
+                exact = _sig.make_template(values, names, [(d, s) for (d, _), s
+                                                           in zip(specs, shapes)])
+                if self._reduce_retracing:
+                    shapes = self._relaxed_shapes(skeleton, shapes)
+                template = _sig.make_template(values, names, [(d, s) for (d, _), s
+                                                              in zip(specs, shapes)],
+                                              self._on_dead)
+                concrete = self._trace(template, skeleton, shapes,
+                                       _sig.describe(exact, names))
+            if len(self._cache) >= _MAX_MEMO:
+                self._cache = {}
+            self._cache[key] = concrete
+            return concrete
+
+    def _find_compatible(self, skeleton, shapes):
+        """The most specific earlier trace whose shapes accept these shapes."""
+        best, best_score = None, -1
+        for c in self._concretes:
+            if c._skeleton != skeleton:
+                continue
+            if all(_sig.shape_accepts(g, s) for g, s in zip(c._leaf_shapes, shapes)):
+                score = sum(len([d for d in g.dims if d is not None])
+                            for g in c._leaf_shapes if g.dims is not None)
+                if score >= best_score:
+                    best, best_score = c, score
+        return best
+
+    def _relaxed_shapes(self, skeleton, shapes):
+        """Shapes relaxed against the latest trace of the same dtypes/structure."""
+        for c in reversed(self._concretes):
+            if c._skeleton == skeleton:
+                return [old.most_specific_compatible_shape(new)
+                        for old, new in zip(c._leaf_shapes, shapes)]
+        return shapes
+
+    def _purge_dead(self):
+        self._has_dead = False
+        self._cache = {k: c for k, c in self._cache.items()
+                       if not _sig.has_dead_reference(k)}
+        self._concretes = [c for c in self._concretes
+                           if c._skeleton is None or not _sig.has_dead_reference(c._skeleton)]
+
+    def _trace(self, template, skeleton, shapes, description):
+        """Build, check and register the graph for one signature."""
+        graph = Graph(self._name)
+        fn = self._traceable()
+        with graph.as_default():
+            inputs = [_sig.map_template(t, lambda spec: graph.add_placeholder(
+                spec.dtype, spec.shape, spec.name)) for t in template]
+            args, kwargs = self._call_sig.split(inputs)
+            result = fn(*args, **kwargs)
+            outputs = _OutputPlan(result, graph, self._name)
+        graph.outputs = outputs.tensors
+        if self._concretes and graph.variables:
+            raise ValueError(
+                f"{self._name}: tf.function only supports singleton tf.Variables created "
+                f"on the first call, but trace #{len(self._concretes) + 1} created "
+                f"{len(graph.variables)} Variable(s). Make sure the tf.Variable is only "
+                "created once (for example `if self.v is None: self.v = tf.Variable(...)`)"
+                " or created outside the function.")
+        concrete = ConcreteFunction(self._name, graph, _finalize_graph(graph), template,
+                                    self._call_sig, outputs, skeleton, shapes)
+        concrete._description = description
+        self._record_trace(concrete)
+        self._concretes.append(concrete)
+        return concrete
+
+    def _record_trace(self, concrete):
+        """Explain this trace and warn (once) when there have been too many."""
+        n = len(self._concretes) + 1
+        new = concrete._description
+        earlier = [c for c in self._concretes if c._description is not None]
+        if new is None or not earlier:
+            self._explanation = (f"{self._name} was traced for the first time "
+                                 "(no earlier trace to reuse).")
+            return
+        diffs = [_sig.explain_difference(c._description, new) for c in earlier]
+        lines = min(reversed(diffs), key=len) or [
+            "no argument differs from an earlier trace in a way that can be named"]
+        self._explanation = (f"{self._name} retraced (trace #{n}) because, compared with "
+                             "the closest earlier trace:\n  " + "\n  ".join(lines))
+        if n >= RETRACING_WARNING_THRESHOLD and not self._warned:
+            self._warned = True
+            warnings.warn(RetracingWarning(self._retracing_advice(n, lines, concrete)),
+                          stacklevel=_user_stacklevel())
+
+    def _retracing_advice(self, n, lines, concrete):
+        specs = [f"TensorSpec(shape={[None] * s.shape.rank if s.shape.dims is not None else None}"
+                 f", dtype={s.dtype})" for s in concrete._template if isinstance(s, TensorSpec)]
+        example = f" (for example input_signature=[{', '.join(specs)}])" if specs else ""
+        return (f"{self._name} has been traced {n} times; tracing is expensive. The last "
+                "retrace happened because:\n  " + "\n  ".join(lines) +
+                "\nTo trace fewer graphs: pass tensors instead of Python values that "
+                f"change, give function() an input_signature{example}, or pass "
+                "reduce_retracing=True to relax changing shapes to None.")
+
+
+def _weak_or_strong(instance, bound):
+    """A callable returning `instance`: a weakref that drops `bound`'s entry
+    when the instance dies, or (objects without weakref support) a strong one."""
+    key = id(instance)
+
+    def forget(ref):
+        entry = bound.get(key)
+        if entry is not None and entry[0] is ref:
+            del bound[key]
+    try:
+        return weakref.ref(instance, forget)
+    except TypeError:
+        return lambda: instance
+
+
+def _check_input_signature(input_signature, call_sig, where):
+    """Validate `input_signature` against the function's parameters."""
+    if not isinstance(input_signature, (list, tuple)):
+        raise TypeError(f"{where}: input_signature must be a list or tuple of TensorSpec, "
+                        f"got {type(input_signature).__name__}")
+    for leaf in nest.flatten(list(input_signature)):
+        if not isinstance(leaf, TensorSpec):
+            raise TypeError(f"{where}: input_signature must contain only TensorSpec "
+                            f"objects (possibly nested), got {leaf!r}")
+    for p in call_sig.params:
+        if p.kind == inspect.Parameter.VAR_KEYWORD:
+            raise ValueError(
+                f"{where}: cannot use input_signature with a function that takes "
+                f"**{p.name}: every input must be described by the signature. Remove "
+                f"**{p.name} or drop input_signature.")
+        if p.kind == inspect.Parameter.KEYWORD_ONLY and p.default is p.empty:
+            raise ValueError(f"{where}: keyword-only parameter '{p.name}' has no default, "
+                             "so input_signature cannot describe it; give it a default")
+    return tuple(input_signature)
+
+
+def _signature_template(input_signature, call_sig):
+    """One template entry per parameter: specs, then defaults for the rest."""
+    specs = list(input_signature)
+    template = []
+    namer = _sig._Namer()
+
+    def named(spec, base):
+        return nest.map_structure(lambda s: TensorSpec(s.shape, s.dtype, namer(s.name or base)),
+                                  spec)
+    for p in call_sig.params:
+        if p.kind == inspect.Parameter.VAR_POSITIONAL:
+            template.append(tuple(named(s, f"{p.name}_{i}") for i, s in enumerate(specs)))
+            specs = []
+        elif specs and p.kind in _CallSignature._POSITIONAL:
+            template.append(named(specs.pop(0), p.name))
+        elif p.default is not p.empty:
+            template.extend(_sig.make_template([p.default], [p.name], []))
+        else:
+            raise TypeError(f"input_signature has {len(input_signature)} entries but "
+                            f"parameter '{p.name}' is not covered and has no default")
+    if specs:
+        raise TypeError(f"input_signature has {len(input_signature)} entries but the "
+                        f"function takes only {len(input_signature) - len(specs)} "
+                        "positional parameters")
+    return template
+
+
+def _user_stacklevel():
+    """`warnings.warn` stacklevel pointing at the first frame outside runtime."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        level += 1
+        frame = frame.f_back
+    return level
+
