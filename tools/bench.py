@@ -342,14 +342,81 @@ def bench_long_loop():
                 note=f"tracemalloc peak {peak / 1024:.1f} KiB (target < 1024 KiB); eager skipped")
 
 
+_THIRTY_LINES = '''
+def f_{i}(x, n):
+    """A 30-line function with nested loops and branches (block {i})."""
+    total = x * 0
+    i = 0
+    while i < n:
+        j = 0
+        while j < 3:
+            if x > 0:
+                total += x * j
+            elif x < -5:
+                total -= 1
+            else:
+                total += 2
+            j += 1
+        if total > 100:
+            break
+        i += 1
+    for k in range(4):
+        if k % 2 == 0:
+            continue
+        total += k
+    if total > 50:
+        total = total - 50
+    else:
+        total = total + 1
+    while total > 1000:
+        total = total // 2
+    return total
+
+'''
+
+
+def _generated_module(blocks):
+    """Import a module of `blocks` generated 30-line functions; return them."""
+    import importlib.util
+    import tempfile
+    src = "".join(_THIRTY_LINES.format(i=i) for i in range(blocks))
+    path = os.path.join(tempfile.mkdtemp(prefix="bench_ag_"), f"gen_{blocks}.py")
+    with open(path, "w") as f:
+        f.write(src)
+    spec = importlib.util.spec_from_file_location(f"gen_{blocks}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [getattr(module, f"f_{i}") for i in range(blocks)], src.count("\n")
+
+
 def bench_transpiler():
     try:
         import autograph
     except ImportError as e:
         raise Unavailable(f"transpiler not available ({e})") from None
-    if not hasattr(autograph, "to_code"):
-        raise Unavailable("transpiler not available (autograph.to_code missing)")
-    raise Unavailable("transpiler rows not wired yet")
+    to_code = getattr(autograph, "to_code", None)
+    if to_code is None or getattr(tf, "function", None) is None:
+        raise Unavailable("transpiler not available (autograph.to_code or tf.function missing)")
+    fns, _ = _generated_module(REPEAT)
+    x, n = constant(3), constant(5)
+    firsts = []
+    for fn in fns:  # a fresh function each time: the first call converts and traces
+        f = tf.function(fn)
+        start = time.perf_counter()
+        f(x, n)
+        firsts.append(time.perf_counter() - start)
+    module_fns, lines = _generated_module(34)
+    start = time.perf_counter()
+    for fn in module_fns:
+        to_code(fn)
+    module_t = time.perf_counter() - start
+    first = min(firsts)
+    return dict(eager=None, graph=first, numpy=None,
+                extra={"convert_trace_30_lines": first, "to_code_module": module_t,
+                       "module_lines": lines},
+                ok=first < 5e-3 and module_t < 1.0,
+                note=f"convert+trace 30 lines {first * 1e3:.2f} ms (target < 5 ms); "
+                     f"to_code of {lines} lines {module_t:.3f} s (target < 1 s)")
 
 
 def bench_scaling():
@@ -407,6 +474,9 @@ def run_all():
             row = fn()
         except Unavailable as e:
             row = {"note": f"n/a ({e})", "ok": None}
+        except Exception as e:  # noqa: BLE001 - one broken workload must not stop the table
+            row = {"note": f"failed: {type(e).__name__}: {str(e).splitlines()[0][:150]}",
+                   "ok": False}
         row["workload"] = title
         if row.get("graph") and row.get("numpy") and "ratio_target" in row:
             row["ratio"] = row["graph"] / row["numpy"]
