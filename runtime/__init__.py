@@ -11,7 +11,17 @@ from .dtypes import (DType, bool, float16, float32, float64, int8, int16,  # noq
                      int32, int64, string, uint8)
 from .tensor import Tensor, convert_to_tensor
 from .tensor_shape import TensorShape, TensorSpec
-from .ops.math_ops import add, multiply, subtract, negative, less, greater
+from .ops.math_ops import (abs, add, cast, divide, equal, exp, floordiv,  # noqa: A004
+                           greater, greater_equal, identity, less, less_equal,
+                           logical_and, logical_not, logical_or, matmul, maximum, minimum,
+                           multiply, negative, not_equal, pow, sign, sqrt, square,
+                           subtract, tanh, truediv, where)
+from .ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
+                                reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from .ops.array_ops import (concat, constant, expand_dims, eye, fill, gather,  # noqa: A004
+                            one_hot, ones, ones_like, range, rank, reshape, shape, size,
+                            squeeze, stack, tile, transpose, unstack, zeros, zeros_like)
+from . import math, nn  # noqa: A004 - tf.math, tf.nn
 from .variables import Variable, init_scope
 from .ops.logging_ops import print_v2 as print  # noqa: A001 - tf.print
 from .ops.check_ops import Assert

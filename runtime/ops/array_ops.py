@@ -1,18 +1,366 @@
-"""Array ops: creation, reshaping, indexing, stacking."""
+"""Array ops: creation (`constant`, `zeros`, `fill`, `eye`, `range`...), shapes
+(`reshape`, `shape`, `size`, `rank`) and `tile`. Re-exported here so this is
+the one place to look: `concat`, `stack`, `unstack`, `gather`, `expand_dims`,
+`squeeze`, `transpose`, `one_hot` and `stack_nested` (from
+`manipulation_ops.py`) and `getitem`, tensor indexing (from `indexing.py`).
+
+    >>> reshape(range(6), [2, -1])
+    <tf.Tensor: shape=(2, 3), dtype=int32, numpy=
+    array([[0, 1, 2],
+           [3, 4, 5]], dtype=int32)>
+
+Shapes given as Python lists are constants; a shape may also be a tensor
+(`tf.shape(x)`) or a list holding scalar tensors, and static shape inference
+keeps whatever of it is known while tracing.
+"""
+
+import builtins
 
 import numpy as np
 
+from .. import dtypes
+from ..errors import InvalidArgumentError
+from ..graph import current_graph
 from ..op_registry import apply, define_op
-from ..tensor import convert_to_tensor
+from ..tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, to_numpy_value
+from ..tensor_shape import TensorShape
+from . import shape_rules as rules
+from .indexing import getitem
+from .manipulation_ops import (concat, expand_dims, gather, one_hot, squeeze, stack,
+                               stack_nested, transpose, unstack)
+from .math_ops import cast
 
-__all__ = ["getitem", "stack_nested"]
+__all__ = ["constant", "zeros", "ones", "zeros_like", "ones_like", "fill", "eye", "range",
+           "reshape", "shape", "size", "rank", "concat", "stack", "unstack", "gather",
+           "expand_dims", "squeeze", "transpose", "tile", "one_hot", "getitem",
+           "stack_nested"]
 
 
-def getitem(tensor, key):
-    """tensor[key] (numpy basic indexing and slicing)."""
-    raise NotImplementedError("getitem is defined by the array ops issue")
+# --- helpers -------------------------------------------------------------------
+
+def _as_graph_value(array, dtype=None):
+    """An eager tensor for a numpy value, or a Const node while tracing."""
+    t = EagerTensor(array, dtype or dtypes.as_dtype(array.dtype))
+    graph = current_graph()
+    return t if graph is None else graph.capture(t)
 
 
-def stack_nested(values, dtype=None):
-    """Convert a nested list of tensors and scalars to one tensor (tf.stack)."""
-    raise NotImplementedError("stack_nested is defined by the array ops issue")
+def _static_dims(shape, op_name):
+    """A shape argument as a tuple of ints, or None when it is only known at run time."""
+    if isinstance(shape, TensorShape):
+        if not shape.is_fully_defined():
+            raise ValueError(f"{op_name}: shape must be fully defined, got {shape}")
+        return shape.dims
+    if isinstance(shape, Tensor):
+        value = rules.constant_value(shape)
+        return None if value is None else tuple(int(d) for d in np.reshape(value, -1))
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    if isinstance(shape, (list, tuple)):
+        if any(isinstance(d, SymbolicTensor) for d in shape):
+            return None
+        return tuple(int(d) for d in shape)
+    raise TypeError(f"{op_name}: shape must be a list of ints or an int32 tensor, "
+                    f"got {shape!r}")
+
+
+def _shape_tensor(shape, op_name):
+    """A shape argument as a 1-D int32 tensor (lists of scalar tensors are stacked)."""
+    if isinstance(shape, Tensor):
+        if not shape.dtype.is_integer:
+            raise TypeError(f"{op_name}: shape must be an int32 or int64 tensor, "
+                            f"got {shape.dtype.name}")
+        return shape
+    if isinstance(shape, TensorShape):
+        shape = list(_static_dims(shape, op_name))
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
+        return stack([convert_to_tensor(d, dtypes.int32) for d in shape])
+    if isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    try:
+        value = np.asarray(shape, dtype=np.int32)
+    except (TypeError, ValueError):
+        raise TypeError(f"{op_name}: shape must be a list of ints, got {shape!r}") from None
+    if value.ndim != 1:
+        raise ValueError(f"{op_name}: shape must be a 1-D list of ints, got {shape!r}")
+    return _as_graph_value(value, dtypes.int32)
+
+
+# --- constants and filled tensors ------------------------------------------------
+
+def constant(value, dtype=None, shape=None, name=None):
+    """A constant tensor from a Python/numpy value (`tf.constant`).
+
+    `shape` reshapes a value with that many elements or broadcasts a single one.
+    """
+    if isinstance(value, SymbolicTensor):
+        raise TypeError(f"constant: value must be a Python or numpy value, got the symbolic "
+                        f"tensor {value!r}; use tf.identity or tf.cast instead")
+    if isinstance(value, EagerTensor):
+        value = value._value
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    array = to_numpy_value(value, dtype)
+    if shape is not None:
+        dims = _static_dims(shape, "constant")
+        if np.size(array) == int(np.prod(dims)):
+            array = np.reshape(array, dims)
+        elif np.size(array) == 1:
+            array = np.full(dims, np.reshape(array, ())[()], dtype=array.dtype)
+        else:
+            raise TypeError(f"constant: cannot reshape or broadcast a value with "
+                            f"{np.size(array)} elements to shape {list(dims)}")
+    return _as_graph_value(array, dtype)
+
+
+def _filled(shape, dtype, value, op_name):
+    dtype = dtypes.as_dtype(dtype)
+    dims = _static_dims(shape, op_name)
+    if dims is None:
+        return fill(shape, constant(value, dtype))
+    if builtins.any(d < 0 for d in dims):
+        raise ValueError(f"{op_name}: dimensions must be >= 0, got {list(dims)}")
+    fill_value = (b"" if value == 0 else b"1") if dtype.is_string else value
+    return _as_graph_value(np.full(dims, fill_value, dtype=dtype.np_dtype), dtype)
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    """A tensor of `shape` filled with 0 (float32 by default)."""
+    return _filled(shape, dtype, 0, "zeros")
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    """A tensor of `shape` filled with 1 (float32 by default)."""
+    return _filled(shape, dtype, 1, "ones")
+
+
+def _infer_fill(inputs, attrs):
+    dims, value = inputs
+    if value.shape.rank not in (0, None):
+        raise ValueError(f"value must be a scalar, got shape {value.shape}")
+    target = rules.shape_from_tensor(dims)
+    if target.dims is not None:
+        target = TensorShape([None if d is not None and d < 0 else d for d in target.dims])
+    return [(value.dtype, target)]
+
+
+@define_op("Fill", infer=_infer_fill)
+def _fill(dims, value):
+    return np.full(tuple(np.reshape(dims, -1).tolist()), value, dtype=value.dtype)
+
+
+def fill(dims, value, name=None):
+    """A tensor of shape `dims` with every element `value` (its dtype)."""
+    value = convert_to_tensor(value)
+    return apply("Fill", (_shape_tensor(dims, "Fill"), value))
+
+
+def _infer_like(inputs, attrs):
+    return [(attrs["dtype"] or inputs[0].dtype, inputs[0].shape)]
+
+
+@define_op("ZerosLike", infer=_infer_like)
+def _zeros_like(x, dtype):
+    return np.zeros(np.shape(x), dtype=x.dtype if dtype is None else dtype.np_dtype)
+
+
+@define_op("OnesLike", infer=_infer_like)
+def _ones_like(x, dtype):
+    return np.ones(np.shape(x), dtype=x.dtype if dtype is None else dtype.np_dtype)
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
+    """Zeros with the shape (and, by default, dtype) of `input`."""
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    return apply("ZerosLike", (convert_to_tensor(input),), {"dtype": dtype})
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
+    """Ones with the shape (and, by default, dtype) of `input`."""
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    return apply("OnesLike", (convert_to_tensor(input),), {"dtype": dtype})
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix [num_rows, num_columns] (square by default), float32."""
+    dtype = dtypes.as_dtype(dtype)
+    rows = _static_int(num_rows, "eye", "num_rows")
+    cols = rows if num_columns is None else _static_int(num_columns, "eye", "num_columns")
+    matrix = np.eye(rows, cols, dtype=dtype.np_dtype)
+    if batch_shape is not None:
+        batch = _static_dims(batch_shape, "eye")
+        matrix = np.broadcast_to(matrix, tuple(batch) + matrix.shape).copy()
+    return _as_graph_value(matrix, dtype)
+
+
+def _static_int(v, op_name, what):
+    value = rules.constant_value(v) if isinstance(v, Tensor) else v
+    if value is None or np.ndim(value) != 0:
+        raise TypeError(f"{op_name}: {what} must be an int known while tracing, got {v!r}")
+    if int(value) < 0:
+        raise ValueError(f"{op_name}: {what} must be >= 0, got {int(value)}")
+    return int(value)
+
+
+# --- range ---------------------------------------------------------------------
+
+_RANGE_ORDER = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
+
+
+def _infer_range(inputs, attrs):
+    values = [rules.constant_value(t) for t in inputs]
+    if builtins.any(v is None for v in values):
+        return [(inputs[0].dtype, TensorShape([None]))]
+    return [(inputs[0].dtype, TensorShape([_range_length(*values)]))]
+
+
+def _range_length(start, limit, delta):
+    if delta == 0:
+        raise InvalidArgumentError(f"Range: Requires delta != 0: {delta}")
+    if delta > 0 and start > limit:
+        raise InvalidArgumentError(f"Range: Requires start <= limit when delta > 0: "
+                                   f"{start}/{limit}")
+    if delta < 0 and start < limit:
+        raise InvalidArgumentError(f"Range: Requires start >= limit when delta < 0: "
+                                   f"{start}/{limit}")
+    return int(np.ceil(np.abs((limit - start) / delta)))
+
+
+@define_op("Range", infer=_infer_range)
+def _range(start, limit, delta):
+    n = _range_length(start, limit, delta)
+    return (start + np.arange(n, dtype=start.dtype) * delta).astype(start.dtype)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    """[start, start + delta, ...) up to `limit`, like Python's range.
+
+    The dtype is the widest of the arguments' (int32 < int64 < float32 < float64).
+    """
+    if limit is None:
+        start, limit = 0, start
+    args = (start, limit, delta)
+    if dtype is None:
+        kinds = [a.dtype if isinstance(a, Tensor) else dtypes.dtype_of_python(a) for a in args]
+        dtype = builtins.max(kinds, key=_range_rank)
+    dtype = dtypes.as_dtype(dtype)
+    args = [cast(a, dtype) if isinstance(a, Tensor) else constant(a, dtype) for a in args]
+    for what, a in zip(("start", "limit", "delta"), args):
+        if a.shape.rank not in (0, None):
+            raise ValueError(f"Range: {what} must be a scalar, got shape {a.shape}")
+    return apply("Range", tuple(args))
+
+
+def _range_rank(dtype):
+    if dtype is None or dtype not in _RANGE_ORDER:
+        raise TypeError(f"Range: unsupported argument dtype {getattr(dtype, 'name', dtype)}; "
+                        "expected one of "
+                        "int32, int64, float32, float64")
+    return _RANGE_ORDER.index(dtype)
+
+
+# --- reshape and shape queries ---------------------------------------------------
+
+def _infer_reshape(inputs, attrs):
+    x, shape = inputs
+    target = rules.shape_from_tensor(shape)
+    if target.dims is None:
+        return [(x.dtype, target)]
+    dims = list(target.dims)
+    if dims.count(-1) > 1:
+        raise ValueError(f"can only infer one dimension (-1) of shape {dims}")
+    known = [d for d in dims if d is not None and d != -1]
+    if x.shape.is_fully_defined():
+        total = int(np.prod(x.shape.dims))
+        if -1 in dims and None not in dims:
+            rest = int(np.prod(known))
+            if rest == 0 or total % rest:
+                raise ValueError(f"Cannot reshape a tensor with {total} elements to shape "
+                                 f"{dims}")
+            dims[dims.index(-1)] = total // rest
+        elif -1 not in dims and None not in dims and total != int(np.prod(dims)):
+            raise ValueError(f"Cannot reshape a tensor with {total} elements to shape {dims} "
+                             f"({int(np.prod(dims))} elements)")
+    return [(x.dtype, TensorShape([None if d == -1 else d for d in dims]))]
+
+
+@define_op("Reshape", infer=_infer_reshape)
+def _reshape(x, shape):
+    return np.reshape(x, tuple(shape.tolist()))
+
+
+def reshape(tensor, shape, name=None):
+    """`tensor` with a new shape of the same size; one dimension may be -1."""
+    tensor = convert_to_tensor(tensor)
+    return apply("Reshape", (tensor, _shape_tensor(shape, "Reshape")))
+
+
+def _infer_shape(inputs, attrs):
+    return [(attrs["out_type"], TensorShape([inputs[0].shape.rank]))]
+
+
+@define_op("Shape", infer=_infer_shape)
+def _shape(x, out_type):
+    return np.array(np.shape(x), dtype=out_type.np_dtype)
+
+
+def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 - TensorFlow's name
+    """The shape of `input` as a 1-D int32 tensor (known only at run time in graphs)."""
+    return apply("Shape", (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
+
+
+def _infer_scalar_of(inputs, attrs):
+    return [(attrs["out_type"], TensorShape([]))]
+
+
+@define_op("Size", infer=_infer_scalar_of)
+def _size(x, out_type):
+    return out_type.np_dtype.type(np.size(x))
+
+
+@define_op("Rank", infer=_infer_scalar_of)
+def _rank(x, out_type):
+    return out_type.np_dtype.type(np.ndim(x))
+
+
+def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    """The number of elements of `input`, an int32 scalar."""
+    return apply("Size", (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
+
+
+def rank(input, name=None):  # noqa: A002
+    """The number of dimensions of `input`, an int32 scalar."""
+    return apply("Rank", (convert_to_tensor(input),), {"out_type": dtypes.int32})
+
+
+
+# --- tile ----------------------------------------------------------------------
+
+def _infer_tile(inputs, attrs):
+    x, multiples = inputs
+    reps = rules.shape_from_tensor(multiples)
+    if x.shape.dims is None:
+        return [(x.dtype, TensorShape(None))]
+    rank = len(x.shape.dims)
+    if reps.dims is None:
+        return [(x.dtype, TensorShape([None] * rank))]
+    if len(reps.dims) != rank:
+        raise ValueError(f"multiples must have one entry per dimension of the input "
+                         f"(rank {rank}), got {len(reps.dims)}: {list(reps.dims)}")
+    dims = [None if d is None or r is None else d * r for d, r in zip(x.shape.dims, reps.dims)]
+    return [(x.dtype, TensorShape(dims))]
+
+
+@define_op("Tile", infer=_infer_tile)
+def _tile(x, multiples):
+    reps = tuple(np.reshape(multiples, -1).tolist())
+    if len(reps) != np.ndim(x):
+        raise InvalidArgumentError(f"Tile: Expected multiples argument to be a vector of "
+                                   f"length {np.ndim(x)} but got length {len(reps)}")
+    if builtins.any(r < 0 for r in reps):
+        raise InvalidArgumentError(f"Tile: Expected multiples to be non-negative, got {list(reps)}")
+    return np.tile(x, reps)
+
+
+def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
+    """`input` repeated `multiples[i]` times along each dimension i."""
+    return apply("Tile", (convert_to_tensor(input), _shape_tensor(multiples, "Tile")))

@@ -1,12 +1,34 @@
 """Dtype/shape inference rules shared by many ops.
 
 Each rule takes `(inputs, attrs)` and returns `[(dtype, shape), ...]`, one
-pair per output, raising `ValueError`/`TypeError` that names the problem.
+pair per output, raising `ValueError`/`TypeError` that names the problem (the
+graph prefixes the op name). Rules work on partial shapes: an unknown
+dimension (`None`) or an unknown rank stays unknown instead of failing.
+
+    >>> broadcast_shapes(TensorShape([None, 3]), TensorShape([3]))
+    TensorShape([None, 3])
+
+`constant_value(t)` and `shape_from_tensor(t)` read what is statically known
+about a tensor's value while tracing (a `Const`, a `Shape` of a fully known
+shape, a `Pack` of scalars), so ops such as `reshape(x, tf.shape(y))` keep
+their static shapes.
 """
 
+import numpy as np
+
+from .. import dtypes
 from ..tensor_shape import TensorShape
 
-__all__ = ["same_as_first", "broadcast_shapes", "elementwise", "compare"]
+__all__ = ["same_as_first", "broadcast_shapes", "elementwise", "compare",
+           "logical", "truediv", "unknown", "check_same_dtype", "normalize_axis",
+           "constant_value", "shape_from_tensor", "dims_text"]
+
+
+def dims_text(shape):
+    """A shape as TensorFlow writes it in errors: `[2,3]`, `[?,3]`, `<unknown>`."""
+    if shape.dims is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
 
 
 def broadcast_shapes(a, b):
@@ -28,8 +50,18 @@ def broadcast_shapes(a, b):
         elif p == q:
             out.append(p)
         else:
-            raise ValueError(f"Incompatible shapes: {a} and {b} (dimension {i}: {p} vs {q})")
+            raise ValueError(f"Incompatible shapes: {dims_text(a)} vs. {dims_text(b)} "
+                             f"(dimension {i}: {p} vs {q})")
     return TensorShape(out)
+
+
+def check_same_dtype(x, y):
+    if x.dtype != y.dtype:
+        raise TypeError(f"inputs must have the same dtype, got {x.dtype.name} and {y.dtype.name}; "
+                        "use tf.cast to convert one of them")
+
+
+_check_same_dtype = check_same_dtype  # older name, kept for other modules
 
 
 def same_as_first(inputs, attrs):
@@ -37,22 +69,92 @@ def same_as_first(inputs, attrs):
     return [(inputs[0].dtype, inputs[0].shape)]
 
 
+def unknown(inputs, attrs):
+    """One output of the first input's dtype and unknown shape."""
+    return [(inputs[0].dtype, TensorShape(None))]
+
+
 def elementwise(inputs, attrs):
     """Binary op on equal dtypes with broadcasting; output has that dtype."""
     x, y = inputs
-    _check_same_dtype(x, y)
+    check_same_dtype(x, y)
     return [(x.dtype, broadcast_shapes(x.shape, y.shape))]
+
+
+def truediv(inputs, attrs):
+    """x / y: like `elementwise`, but integers give floats (int32 -> float64)."""
+    x, y = inputs
+    check_same_dtype(x, y)
+    return [(true_div_dtype(x.dtype), broadcast_shapes(x.shape, y.shape))]
+
+
+def true_div_dtype(dtype):
+    """TensorFlow's result dtype of `/`: int8/16, uint8 -> float32; int32/64 -> float64."""
+    if not dtype.is_integer:
+        return dtype
+    return dtypes.float64 if dtype.np_dtype.itemsize >= 4 else dtypes.float32
 
 
 def compare(inputs, attrs):
     """Binary comparison: equal dtypes, broadcast, bool output."""
-    from .. import dtypes
     x, y = inputs
-    _check_same_dtype(x, y)
+    check_same_dtype(x, y)
     return [(dtypes.bool, broadcast_shapes(x.shape, y.shape))]
 
 
-def _check_same_dtype(x, y):
-    if x.dtype != y.dtype:
-        raise TypeError(f"inputs must have the same dtype, got {x.dtype.name} and {y.dtype.name}; "
-                        "use tf.cast to convert one of them")
+def logical(inputs, attrs):
+    """Logical and/or/not: bool inputs, broadcast, bool output."""
+    for t in inputs:
+        if t.dtype != dtypes.bool:
+            raise TypeError(f"expected bool inputs, got {t.dtype.name}")
+    shape = inputs[0].shape
+    for t in inputs[1:]:
+        shape = broadcast_shapes(shape, t.shape)
+    return [(dtypes.bool, shape)]
+
+
+def normalize_axis(axis, rank, what="axis"):
+    """A non-negative axis for `rank` dims; ValueError naming it when out of range."""
+    if rank is None:
+        return axis
+    if not -rank <= axis < rank:
+        raise ValueError(f"{what} {axis} is out of range for a tensor of rank {rank} "
+                         f"(expected {-rank} <= {what} < {rank})")
+    return axis + rank if axis < 0 else axis
+
+
+# --- statically known values ---------------------------------------------------
+
+def constant_value(t):
+    """The numpy value of `t` if it is known while tracing, else None."""
+    value = getattr(t, "_value", None)
+    if value is not None:
+        return value
+    node = getattr(t, "node", None)
+    if node is None:
+        return None
+    if node.op == "Const":
+        return node.attrs["value"]
+    if node.op == "Shape" and node.inputs[0].shape.is_fully_defined():
+        return np.array(node.inputs[0].shape.dims, dtype=t.dtype.np_dtype)
+    return None
+
+
+def shape_from_tensor(t):
+    """The partial shape a 1-D shape tensor describes (-1 stays -1)."""
+    value = constant_value(t)
+    if value is not None:
+        return TensorShape([int(d) for d in np.reshape(value, -1)])
+    node = getattr(t, "node", None)
+    if node is not None and node.op == "Shape":
+        return node.inputs[0].shape
+    if node is not None and node.op == "Pack" and node.attrs.get("axis", 0) == 0:
+        dims = []
+        for part in node.inputs:
+            v = constant_value(part)
+            dims.append(None if v is None or np.ndim(v) else int(v))
+        return TensorShape(dims)
+    dims = t.shape.dims
+    if dims is not None and len(dims) == 1 and dims[0] is not None:
+        return TensorShape([None] * dims[0])
+    return TensorShape(None)
