@@ -116,8 +116,8 @@ def _assert_binary(x, y, *, symbol, message, summarize, where):
 
 def _binary_failure(x, y, ok, symbol, message, summarize):
     """TensorFlow's eager message: the first failing indices and values."""
-    xb, yb = np.broadcast_arrays(np.asarray(x), np.asarray(y))
-    bad = np.argwhere(~np.broadcast_to(ok, xb.shape))[:summarize]
+    xb, yb, okb = np.broadcast_arrays(np.atleast_1d(x), np.atleast_1d(y), np.atleast_1d(ok))
+    bad = np.argwhere(~okb)[:summarize]
     picks = tuple(bad.T)
     lines = [message] if message else []
     lines += [

@@ -163,3 +163,11 @@ def test_assert_rank_static_and_dynamic():
     executor.run(g, [np.array([1], np.int32)])
     with pytest.raises(InvalidArgumentError, match="must have rank 1. Received rank 0"):
         executor.run(g, [np.int32(1)])
+
+
+def test_scalar_assert_message():
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.debugging.assert_greater(c(-1), 0)
+    assert str(info.value).split("\n")[:6] == [
+        "Condition x > y did not hold.", "Indices of first 1 different values:", "[[0]]",
+        "Corresponding x values:", "[-1]", "Corresponding y values:"]

@@ -173,3 +173,16 @@ def test_graph_prints_in_program_order(capsys):
 
 def test_print_returns_none():
     assert tf.print("x", output_stream=io.StringIO()) is None
+
+
+def test_seed_traced_print_vs_tf_print(capsys):
+    """Seed 002: Python print runs at trace time only, tf.print at every call."""
+    @tf.function
+    def f(x):
+        print("Traced with", x)
+        tf.print("Executed with", x)
+    f(1)
+    f(1)
+    captured = capsys.readouterr()
+    assert captured.out == "Traced with 1\n"
+    assert captured.err == "Executed with 1\nExecuted with 1\n"

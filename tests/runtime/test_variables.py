@@ -195,3 +195,30 @@ def test_seed_iterator_side_effect():
     for expected in (1, 2, 3):
         executor.run(g, [])
         assert int(var) == expected
+
+
+def test_seed_function_counter_variable():
+    """Seed 001: a captured Variable is read and written at every call."""
+    c = tf.Variable(0)
+
+    @tf.function
+    def f(x):
+        c.assign_add(1)
+        return x + tf.cast(c, tf.float32)
+    assert int(c) == 0
+    assert float(f(1.0)) == 2.0 and int(c) == 1
+    assert float(f(1.0)) == 3.0 and int(c) == 2
+
+
+def test_seed_iterator_side_effect_with_function(capsys):
+    """Seed 002 verbatim: the iterator advances only while tracing."""
+    var = tf.Variable(0)
+
+    @tf.function
+    def side_effect(iterator):
+        var.assign_add(next(iterator))
+        tf.print("Value of variable:", var)
+    iterator = iter([0, 1, 2, 3])
+    for _ in range(3):
+        side_effect(iterator)
+    assert capsys.readouterr().err == "Value of variable: 0\n" * 3
