@@ -156,3 +156,7 @@ def test_dropout_in_graph_changes_every_run():
     ones = np.ones(64, np.float32)
     a, b = executor.run(g, [ones])[0], executor.run(g, [ones])[0]
     assert set(np.unique(a)) <= {0.0, 2.0} and not np.array_equal(a, b)
+
+
+def test_nn_dropout_is_exported():
+    assert tf.nn.dropout is dropout
