@@ -22,6 +22,8 @@ from .ops.array_ops import (concat, constant, expand_dims, eye, fill, gather,  #
                             one_hot, ones, ones_like, range, rank, reshape, shape, size,
                             squeeze, stack, tile, transpose, unstack, zeros, zeros_like)
 from . import math, nn  # noqa: A004 - tf.math, tf.nn
+from .control_flow import cond, while_loop
+from .tensor_array import TensorArray
 from .variables import Variable, init_scope
 from .ops.logging_ops import print_v2 as print  # noqa: A001 - tf.print
 from .ops.check_ops import Assert

@@ -124,3 +124,10 @@ def dtype_of_python(value):
     if isinstance(value, (str, bytes)):
         return string
     return None
+
+
+# Internal: the dtype of handle-like values whose runtime value is a Python
+# object (a TensorArray's flow). Not a numeric or string dtype.
+variant = DType("variant", np.object_)
+variant.is_string = False
+_BY_NAME["variant"] = variant
