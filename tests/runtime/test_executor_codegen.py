@@ -21,22 +21,22 @@ THIS_FILE = __file__
 # --- test-only ops ---------------------------------------------------------------
 
 def _define_test_ops():
-    if "TestLog" in OPS:
+    if "CodegenTestLog" in OPS:
         return
 
-    @define_op("TestLog", infer=same_as_first, side_effect=True)
+    @define_op("CodegenTestLog", infer=same_as_first, side_effect=True)
     def _log(x, *, log, tag):
         log.append((tag, np.asarray(x).tolist()))
         return x
 
-    @define_op("TestFail", infer=same_as_first)
+    @define_op("CodegenTestFail", infer=same_as_first)
     def _fail(x):
         raise ValueError("kernel exploded")
 
     def pair_rule(inputs, attrs):
         return [(inputs[0].dtype, inputs[0].shape)] * 2
 
-    @define_op("TestPair", infer=pair_rule, num_outputs=2)
+    @define_op("CodegenTestPair", infer=pair_rule, num_outputs=2)
     def _pair(x, *, step):
         return x + step, x - step
 
@@ -93,7 +93,7 @@ CASES = [
     ("const_output", [(I32, [])], lambda a: [tf.convert_to_tensor(7) + 0, a],
      [np.int32(1)]),
     ("multi_output", [(I32, [2])],
-     lambda a: list(apply("TestPair", (a,), {"step": 3})) + [a * 1],
+     lambda a: list(apply("CodegenTestPair", (a,), {"step": 3})) + [a * 1],
      [np.array([10, 20], np.int32)]),
     ("unused_work_pruned", [(F32, [])], lambda a: [(a * a, a - 1)[0]], [np.float32(3)]),
 ]
@@ -153,10 +153,10 @@ def test_side_effects_run_in_program_order_every_run():
     log = []
 
     def body(a):
-        apply("TestLog", (a,), {"log": log, "tag": "first"})
+        apply("CodegenTestLog", (a,), {"log": log, "tag": "first"})
         b = a * 2
-        apply("TestLog", (b,), {"log": log, "tag": "second"})
-        apply("TestLog", (a - 1,), {"log": log, "tag": "third"})
+        apply("CodegenTestLog", (b,), {"log": log, "tag": "second"})
+        apply("CodegenTestLog", (a - 1,), {"log": log, "tag": "third"})
         return [a + 1]
 
     g = build("effects", [(I32, [])], body)
@@ -168,9 +168,9 @@ def test_side_effects_run_in_program_order_every_run():
 
 
 def test_unused_failing_op_does_not_run():
-    g = build("prune", [(I32, [])], lambda a: [(a + 1, apply("TestFail", (a,)))[0]])
+    g = build("prune", [(I32, [])], lambda a: [(a + 1, apply("CodegenTestFail", (a,)))[0]])
     assert executor.run(g, [np.int32(1)])[0] == 2
-    assert "TestFail" not in g.python_source()
+    assert "CodegenTestFail" not in g.python_source()
 
 
 # --- errors ------------------------------------------------------------------------
@@ -181,7 +181,7 @@ def _failing_graph():
         a = g.add_placeholder(I32, [], "a")
         b = a + 1
         line = _lineno() + 1
-        c = apply("TestFail", (b,))
+        c = apply("CodegenTestFail", (b,))
         d = c * 2
     g.outputs = [d]
     return g, line
@@ -200,7 +200,7 @@ def test_failing_kernel_names_node_and_user_line():
     assert "TestFail failed on inputs (int32[])" in msg
     assert "kernel exploded" in msg
     assert f"{THIS_FILE}:{line}" in msg
-    assert info.value.op_name == "TestFail"
+    assert info.value.op_name == "CodegenTestFail"
     assert isinstance(info.value.__cause__, ValueError)
 
 
@@ -209,7 +209,7 @@ def test_traceback_shows_generated_line():
     with pytest.raises(InvalidArgumentError) as info:
         executor.run(g, [np.int32(1)])
     text = "".join(traceback.format_exception(info.value.__cause__))
-    assert "TestFail = _TestFail(AddV2)" in text
+    assert "CodegenTestFail = _CodegenTestFail(AddV2)" in text
 
 
 def test_wrong_number_of_inputs():
@@ -346,8 +346,8 @@ def test_if_runs_only_the_taken_branch_side_effects():
     def body(x):
         pred = tf.greater(x, x * 0)
         make_if(pred, [x],
-                lambda x: [apply("TestLog", (x,), {"log": log, "tag": "then"})],
-                lambda x: [apply("TestLog", (-x,), {"log": log, "tag": "else"})])
+                lambda x: [apply("CodegenTestLog", (x,), {"log": log, "tag": "then"})],
+                lambda x: [apply("CodegenTestLog", (-x,), {"log": log, "tag": "else"})])
         return [x + 1]
 
     g = build("ifeffects", [(I32, [])], body)
@@ -364,7 +364,7 @@ def test_while_with_maximum_iterations_and_body_effects():
         limit = x * 0 + 4
 
         def loop_body(i, x):
-            apply("TestLog", (i,), {"log": log, "tag": "it"})
+            apply("CodegenTestLog", (i,), {"log": log, "tag": "it"})
             return [i + 1]
         (i,) = make_while(lambda i, x: tf.less(i, x), loop_body, [x * 0], [x], limit=limit)
         return [i]
@@ -381,7 +381,7 @@ def test_failing_kernel_inside_loop_body_names_node():
     def body(x):
         def loop_body(i):
             line = _lineno() + 1
-            bad = apply("TestFail", (i,))
+            bad = apply("CodegenTestFail", (i,))
             body.line = line
             return [bad]
         (i,) = make_while(lambda i: tf.less(i, i + 1), loop_body, [x])
