@@ -291,6 +291,14 @@ def _reshape(x, shape):
 def reshape(tensor, shape, name=None):
     """`tensor` with a new shape of the same size; one dimension may be -1."""
     tensor = convert_to_tensor(tensor)
+    if tensor.__class__ is EagerTensor and current_graph() is None \
+            and isinstance(shape, (list, tuple)) and all(type(d) is int for d in shape):
+        try:
+            return EagerTensor(np.reshape(tensor._value, shape), tensor.dtype)
+        except ValueError as e:
+            raise InvalidArgumentError(f"Reshape: cannot reshape a tensor of shape "
+                                       f"{list(tensor.shape.dims)} to {list(shape)}: {e}",
+                                       "Reshape") from None
     return apply("Reshape", (tensor, _shape_tensor(shape, "Reshape")))
 
 

@@ -30,13 +30,34 @@ def getitem(tensor, key):
     """tensor[key] with TensorFlow's indexing rules (no fancy or bool indexing)."""
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)
-    if tensor.__class__ is EagerTensor and type(key) is int and current_graph() is None:
+    if tensor.__class__ is EagerTensor and current_graph() is None and _is_simple(key):
         try:
             return EagerTensor(tensor._value[key], tensor.dtype)
-        except IndexError:
+        except (IndexError, ValueError):
             pass  # the general path below explains which index is bad
     spec, dynamic = parse_key(key)
     return apply("StridedSlice", (tensor, *dynamic), {"spec": spec})
+
+
+def _is_simple(key):
+    """True for keys numpy indexes exactly as TensorFlow does: ints, int slices, ..., None."""
+    kind = type(key)
+    if kind is int:
+        return True
+    if kind is slice:
+        return _simple_slice(key)
+    if kind is not tuple:
+        return False
+    for k in key:
+        kind = type(k)
+        if not (kind is int or k is None or k is Ellipsis
+                or (kind is slice and _simple_slice(k))):
+            return False
+    return True
+
+
+def _simple_slice(s):
+    return all(v is None or type(v) is int for v in (s.start, s.stop, s.step))
 
 
 def parse_key(key):

@@ -29,7 +29,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
            "mod", "pow", "square", "sqrt", "exp", "log", "tanh", "abs", "negative", "sign",
            "maximum", "minimum", "matmul", "less", "less_equal", "greater",
            "greater_equal", "equal", "not_equal", "logical_and", "logical_or",
-           "logical_not", "where", "cast", "identity", "convert_pair"]
+           "logical_not", "where", "cast", "identity", "convert_pair", "run_kernel_now"]
 
 # Dtype families, as sets of DType singletons (membership is an identity test).
 INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
@@ -130,6 +130,18 @@ def _unary(name, x, allowed, attrs=None):
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
     return apply(name, (x,), attrs)
+
+
+def run_kernel_now(name, inputs, attrs, dtype):
+    """Run op `name`'s kernel on eager `inputs` and wrap the result as `dtype`.
+
+    The eager fast path of front functions: the caller has checked that no
+    graph is being traced and that `dtype` is the op's output dtype.
+    """
+    try:
+        return EagerTensor(OPS[name].kernel(*[t._value for t in inputs], **attrs), dtype)
+    except Exception as e:  # noqa: BLE001 - re-raised naming the op
+        raise kernel_error(name, inputs, e) from e
 
 
 def _check_int_divisor(y):

@@ -15,10 +15,11 @@ integer mean truncates toward zero; `argmax`/`argmin` return int64 unless
 import numpy as np
 
 from .. import dtypes
+from ..graph import current_graph
 from ..op_registry import apply, define_op
-from ..tensor import Tensor, convert_to_tensor
+from ..tensor import EagerTensor, Tensor, convert_to_tensor
 from ..tensor_shape import TensorShape
-from .math_ops import BOOL, NUMERIC, dtype_error
+from .math_ops import BOOL, NUMERIC, dtype_error, run_kernel_now
 from .shape_rules import constant_value, normalize_axis
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
@@ -49,7 +50,7 @@ def _int_axis(a, op_name, what):
 def _reduced_shape(shape, axis, keepdims):
     """The static shape after reducing `axis` of `shape`."""
     if shape.dims is None:
-        return TensorShape(None)
+        return TensorShape([] if axis is None and not keepdims else None)
     rank = len(shape.dims)
     if axis is None:
         return TensorShape([1] * rank if keepdims else [])
@@ -120,6 +121,8 @@ def _reduce(op_name, input_tensor, axis, keepdims, allowed):
     if x.dtype not in allowed:
         raise dtype_error(op_name, x.dtype, allowed)
     attrs = {"axis": static_axis(axis, op_name), "keepdims": bool(keepdims)}
+    if x.__class__ is EagerTensor and current_graph() is None:
+        return run_kernel_now(op_name, (x,), attrs, x.dtype)
     return apply(op_name, (x,), attrs)
 
 
