@@ -445,3 +445,25 @@ def test_if_kernel_rejects_a_non_scalar_condition():
     attrs = next(n for n in g.nodes if n.op == "If").attrs
     with pytest.raises(ValueError, match=r"condition must be a scalar, got a value of shape \(2,\)"):
         _if_kernel(np.array([True, False]), I32(1), **attrs)
+
+
+def test_variable_writes_happen_only_where_they_run():
+    v = tf.Variable(0)
+    g = Graph("f")
+    with g.as_default():
+        x = g.add_placeholder(tf.int32, [], "x")
+        out = tf.cond(x > 0, lambda: v.assign_add(1), lambda: v.assign_add(100))
+        (i,) = tf.while_loop(lambda i: i < x, lambda i: (v.assign_add(i) * 0 + i + 1,), (0,))
+    g.outputs = [out, i]
+    assert v.numpy() == 0  # tracing wrote nothing
+    assert executor.run(g, [I32(1)]) == [1, 1] and v.numpy() == 1
+    assert executor.run(g, [I32(-1)]) == [101, 0] and v.numpy() == 101
+    assert executor.run(g, [I32(3)]) == [102, 3] and v.numpy() == 105  # + 0 + 1 + 2
+
+
+def test_loop_body_is_traced_once_when_shapes_are_stable(capsys):
+    def body(i):
+        print("tracing body")
+        return (i + 1,)
+    _traced(lambda n: tf.while_loop(lambda i: i < n, body, (0,)), (tf.int32, []))
+    assert capsys.readouterr().out == "tracing body\n"
