@@ -69,10 +69,11 @@ class RetracingWarning(UserWarning):
 def _autograph_convert(python_function, options=None):
     """The Python function to trace when `autograph=True`.
 
-    This is the single place where tracing meets the transpiler. Until
-    `autograph.convert(fn)` exists it returns `python_function` unchanged (so
-    `autograph=True` traces like `autograph=False`); the transpiler's
-    engineer makes it real by providing `autograph.convert`.
+    This is the single place where tracing meets the transpiler: it calls
+    `autograph.convert(fn)` when the transpiler provides it, and otherwise
+    returns `python_function` unchanged (so `autograph=True` traces like
+    `autograph=False`). `options` (`experimental_autograph_options`) are
+    accepted for TensorFlow compatibility and not used yet.
     """
     try:
         import autograph
@@ -81,17 +82,20 @@ def _autograph_convert(python_function, options=None):
     convert = getattr(autograph, "convert", None)
     if convert is None:
         return python_function
-    if options is None:
-        return convert(python_function)
-    return convert(python_function, options)
+    return convert(python_function)
 
 
 def _finalize_graph(graph):
     """Called once on each newly traced graph before its first run.
 
-    Returns the graph to execute. The optimizer plugs in here; for now the
-    traced graph runs as it is.
+    Returns the graph to execute: `graph` itself, optimized in place by
+    `runtime.optimizer.optimize` with the options from
+    `config.optimizer.set_experimental_options` (what it did is kept as
+    `graph.optimization_report`). Passes may replace entries of
+    `graph.outputs`; results are mapped back by position.
     """
+    from . import optimizer
+    optimizer.optimize(graph, _config.optimizer.get_experimental_options())
     return graph
 
 

@@ -365,10 +365,10 @@ def _tensor_for_spec(spec, value, path, where):
     if isinstance(value, EagerTensor):
         if value.dtype != spec.dtype:
             raise _mismatch(where, path, _spec_text(spec),
-                            f"a {value.dtype.name} tensor of shape {value.shape}")
+                            _tensor_text(value))
         if not shape_accepts(spec.shape, value.shape):
             raise _mismatch(where, path, _spec_text(spec),
-                            f"a {value.dtype.name} tensor of shape {value.shape}")
+                            _tensor_text(value))
         return value._value
     if isinstance(value, (np.ndarray, np.generic)):
         return _tensor_for_spec(spec, convert_to_tensor(value), path, where)
@@ -384,12 +384,20 @@ def _tensor_for_spec(spec, value, path, where):
 
 def _spec_text(spec):
     dims = "None (any rank)" if spec.shape.dims is None else str(spec.shape)
-    return f"a {spec.dtype.name} tensor of shape {dims}"
+    return f"{_article(spec.dtype.name)} {spec.dtype.name} tensor of shape {dims}"
+
+
+def _tensor_text(t):
+    return f"{_article(t.dtype.name)} {t.dtype.name} tensor of shape {t.shape}"
+
+
+def _article(word):
+    return "an" if word[0] in "aeiou" else "a"
 
 
 def _given(value):
     if isinstance(value, Tensor):
-        return f"a {value.dtype.name} tensor of shape {value.shape}"
+        return _tensor_text(value)
     text = repr(value)
     if len(text) > 60:
         text = text[:57] + "..."

@@ -16,7 +16,13 @@ function_module = importlib.import_module("runtime.function")
 
 
 def traced(fn=None, **options):
-    """A Function that counts how often its Python body runs (= traces)."""
+    """A Function that counts how often its Python body runs (= traces).
+
+    autograph is off by default here: these tests are about the cache, and
+    autograph would convert the wrapped function, not the counting wrapper.
+    """
+    options.setdefault("autograph", False)
+
     def wrap(f):
         calls = []
 

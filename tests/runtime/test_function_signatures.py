@@ -41,7 +41,7 @@ def test_input_signature_converts_python_values():
 MISMATCHES = [
     ("dtype", lambda: tf.constant([1, 2]),
      r"argument 'x' does not match the signature: expected a float32 tensor of shape "
-     r"\(None,\), got a int32 tensor of shape \(2,\)"),
+     r"\(None,\), got an int32 tensor of shape \(2,\)"),
     ("rank", lambda: tf.constant(1.0),
      r"argument 'x' .*expected a float32 tensor of shape \(None,\), got a float32 "
      r"tensor of shape \(\)"),
@@ -149,7 +149,7 @@ def test_concrete_function_checks_its_signature():
     assert cf(tf.constant(5)).numpy() == 5
     assert cf(a=tf.constant(6)).numpy() == 6
     assert cf(7).numpy() == 7      # Python values convert to the traced dtype
-    with pytest.raises(TypeError, match=r"argument 'a' .*expected a int32 tensor of shape "
+    with pytest.raises(TypeError, match=r"argument 'a' .*expected an int32 tensor of shape "
                                         r"\(\), got a float32 tensor"):
         cf(tf.constant(7.4))
 
