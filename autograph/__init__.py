@@ -2,8 +2,26 @@
 overloadable operators (`if_stmt`, `while_stmt`, `for_stmt`, ...) that keep
 plain Python semantics unless a registered backend's tensors are involved.
 
+    import autograph
+
+    def f(x):
+        if x > 0:
+            x = x * 2
+        return x
+
+    print(autograph.to_code(f))    # the rewritten source
+    g = autograph.to_graph(f)      # the converted function: g(3) == f(3)
+
 This package never imports `runtime`; runtime registers itself as a backend
 (see `autograph.backend`).
 """
 
+from . import experimental
+from .impl.api import (AutoGraphWarning, ConversionError, convert, do_not_convert,
+                       is_strict, set_strict, to_code, to_graph)
+from .impl.report import report
+
 __version__ = "0.1.0"
+
+__all__ = ["to_code", "to_graph", "convert", "do_not_convert", "report", "set_strict",
+           "is_strict", "ConversionError", "AutoGraphWarning", "experimental"]

@@ -3,7 +3,9 @@
 Converted code calls `autograph.operators`, which run plain Python semantics
 unless a value is a tensor of a registered backend; then they call that
 backend's methods. `runtime` registers one (`runtime/autograph_backend.py`);
-tests register fakes. A backend implements the methods of `Backend` below.
+tests register fakes. A backend implements the methods of `Backend` below:
+the three abstract ones are required, the others are needed only by the
+constructs that use them (a missing one raises NotImplementedError naming it).
 
     class MyBackend(Backend):
         def is_tensor(self, value): ...
@@ -37,6 +39,71 @@ class Backend(abc.ABC):
     def while_loop(self, cond_fn, body_fn, loop_vars, names):
         """Stage `while cond_fn(*vars): vars = body_fn(*vars)`; returns vars."""
 
+    def _missing(self, what):
+        return NotImplementedError(f"{type(self).__name__} does not implement {what}")
+
+    # --- values -------------------------------------------------------------
+    def logical_not(self, x):
+        """`not x` for a boolean tensor."""
+        raise self._missing("logical_not")
+
+    def len(self, x):
+        """`len(x)`: a Python int when the first dimension is known, else a tensor."""
+        raise self._missing("len")
+
+    def size0(self, x):
+        """The size of `x`'s first dimension, as a scalar tensor."""
+        raise self._missing("size0")
+
+    def getitem(self, x, i):
+        """`x[i]` along the first dimension (i may be a tensor)."""
+        raise self._missing("getitem")
+
+    def range(self, start, limit, delta):
+        """A 1-D tensor like `range(start, limit, delta)`."""
+        raise self._missing("range")
+
+    def cast(self, x, kind):
+        """`int(x)` (kind 'int': int32, truncating) or `float(x)` ('float': float32)."""
+        raise self._missing("cast")
+
+    def reduce(self, kind, x):
+        """`min(x)` / `max(x)` over all elements; kind is 'min' or 'max'."""
+        raise self._missing("reduce")
+
+    def elementwise(self, kind, a, b):
+        """`min(a, b)` / `max(a, b)` elementwise; kind is 'min' or 'max'."""
+        raise self._missing("elementwise")
+
+    def assert_(self, cond, message):
+        """A staged assertion: fails at run time with `message` when `cond` is false."""
+        raise self._missing("assert_")
+
+    # --- lists accumulated in staged loops ----------------------------------
+    def is_list(self, value):
+        """True when `value` is this backend's tensor list (a TensorArray)."""
+        return False
+
+    def new_list(self, items, like):
+        """A tensor list holding `items`; `like` is an example element."""
+        raise self._missing("new_list")
+
+    def list_append(self, lst, x):
+        raise self._missing("list_append")
+
+    def list_stack(self, lst):
+        raise self._missing("list_stack")
+
+    # --- placeholders for values first defined inside staged code -----------
+    def probe(self, fn, args):
+        """Run `fn(*args)` in a throwaway graph; return its outputs, only to
+        read their dtypes and shapes."""
+        raise self._missing("probe")
+
+    def dummy_like(self, value):
+        """A tensor with the dtype (and a shape compatible with) `value`."""
+        raise self._missing("dummy_like")
+
 
 def register_backend(backend):
     """Make converted code dispatch `backend`'s tensors to it."""
@@ -46,14 +113,22 @@ def register_backend(backend):
         _BACKENDS.append(backend)
 
 
+def unregister_backend(backend):
+    """Undo `register_backend` (tests use it to remove fakes)."""
+    if backend in _BACKENDS:
+        _BACKENDS.remove(backend)
+
+
 def backends():
     return tuple(_BACKENDS)
 
 
 def backend_of(*values):
     """The backend owning the first tensor among `values`, else None."""
-    for b in _BACKENDS:
-        for v in values:
-            if b.is_tensor(v):
+    if not _BACKENDS:
+        return None
+    for v in values:
+        for b in _BACKENDS:
+            if b.is_tensor(v) or b.is_list(v):
                 return b
     return None

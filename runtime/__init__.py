@@ -35,5 +35,7 @@ from .module import Module
 from . import saved_model
 from . import config
 from .function import function, Function, ConcreteFunction
+from . import autograph_backend as _autograph_backend  # registers runtime with autograph
+from . import autograph  # tf.autograph
 
 __version__ = "0.1.0"

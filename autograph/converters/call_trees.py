@@ -1,0 +1,86 @@
+"""Calls: user functions are converted when called; builtins that tensors
+need are overloaded; everything else is called as it is.
+
+    n = len(xs)              ->  n = ag__.len(xs)
+    y = helper(x)            ->  y = ag__.call(helper, x)
+    z = np.sum(x)            ->  z = np.sum(x)            (a library)
+    acc.append(x)            ->  acc = ag__.list_append(acc, x)   (a local list)
+
+Callees are resolved when the function is converted, from its globals,
+closure and builtins. A callee that cannot be resolved (a local variable, a
+method of an argument) goes through `ag__.call`, which decides when it runs.
+With `recursive=False` no call is wrapped.
+"""
+
+import builtins
+
+import gast
+
+from ..impl import inspect_utils
+from ..pyct import ast_util, templates
+
+OVERLOADED = ("len", "range", "int", "float", "abs", "min", "max", "enumerate", "zip")
+
+# Methods of builtin types and tensors: calling them through ag__.call would
+# only add noise.
+PLAIN_METHODS = frozenset("""append extend insert pop remove index count copy clear sort
+reverse items keys values get update setdefault format join split strip lstrip rstrip
+replace startswith endswith lower upper encode decode add discard numpy reshape astype
+tolist item assign assign_add assign_sub read_value write read stack unstack size
+get_shape ref deref""".split())
+
+
+class _Calls(gast.NodeTransformer):
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def visit_FunctionDef(self, node):
+        self.generic_visit(node)
+        return node
+
+    def visit_Expr(self, node):
+        call = node.value
+        if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
+                and call.func.attr == "append" and isinstance(call.func.value, gast.Name)
+                and call.func.value.id in self.ctx.local_names
+                and len(call.args) == 1 and not call.keywords):
+            self.generic_visit(call)
+            lst = call.func.value.id
+            new = templates.replace(f"{lst} = ag__.list_append({lst}, item)", item=call.args[0])
+            return ast_util.located(new, ast_util.user_line(node))
+        self.generic_visit(node)
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, gast.Name) and func.id in OVERLOADED and self._is_builtin(func.id):
+            node.func = templates.replace_as_expression(f"ag__.{func.id}")
+            return node
+        if not self.ctx.recursive or self._plain(func):
+            return node
+        call = templates.replace_as_expression("ag__.call(func)", func=func)
+        call.args += node.args
+        call.keywords = node.keywords
+        return call
+
+    def _is_builtin(self, name):
+        found, value = self.ctx.resolve(ast_util.name(name))
+        return found and value is getattr(builtins, name, None)
+
+    def _plain(self, func):
+        """Calls left as they are: library functions, builtins, classes, ag__."""
+        if isinstance(func, gast.Attribute) and func.attr in PLAIN_METHODS:
+            return True
+        if isinstance(func, gast.Name) and func.id in ("super", "print", "ag__"):
+            return True
+        found, value = self.ctx.resolve(func)
+        if not found:
+            return False
+        if isinstance(value, type) or inspect_utils.is_builtin(value):
+            return True
+        return not inspect_utils.is_user_function(value)
+
+
+def transform(node, ctx):
+    return _Calls(ctx).visit(node)

@@ -1,0 +1,20 @@
+"""Conditional expressions become `if_exp`, which stages a `cond` on tensors.
+
+    y = a if x > 0 else b   ->   y = ag__.if_exp(x > 0, lambda: a, lambda: b)
+"""
+
+import gast
+
+from ..pyct import templates
+
+
+class _IfExps(gast.NodeTransformer):
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        return templates.replace_as_expression(
+            "ag__.if_exp(test, lambda: body, lambda: orelse)",
+            test=node.test, body=node.body, orelse=node.orelse)
+
+
+def transform(node, ctx):
+    return _IfExps().visit(node)

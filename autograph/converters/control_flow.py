@@ -1,0 +1,209 @@
+"""if / while / for statements become calls of `if_stmt`, `while_stmt` and
+`for_stmt`, with their bodies as functions of the variables they change.
+
+    if x > 0:                   def if_body(y):
+        y = x                       y = x
+    else:                           return (y,)
+        y = -x          ->      def else_body(y):
+                                    y = -x
+                                    return (y,)
+                                y, = ag__.if_stmt(x > 0, if_body, else_body, (y,), ('y',))
+
+    while i < n:                def loop_test(i, s):
+        s += i                      return i < n
+        i += 1          ->      def loop_body(i, s):
+                                    s += i
+                                    i += 1
+                                    return (i, s)
+                                i, s = ag__.while_stmt(loop_test, loop_body, (i, s), ('i', 's'))
+
+    for x in xs:                def loop_body(x, s):
+        s += x          ->          s += x
+                                    return (s,)
+                                s, = ag__.for_stmt(xs, loop_body, (s,), ('s',))
+
+The state of a statement (the variables passed in and out) comes from static
+analysis: names the statement binds that are live after it, or read by its
+bodies before being bound (loops: live at the loop head). A state variable
+that may be unbound before the statement starts as `ag__.Undefined('y')`.
+"""
+
+import gast
+
+from ..pyct import anno, ast_util, templates
+from ..pyct.static_analysis import activity
+
+
+class _ControlFlow(gast.NodeTransformer):
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.scopes = []      # per function being built: [params, names to init]
+
+    # --- helpers -------------------------------------------------------------
+    def _state(self, node, bound, live):
+        local = self.ctx.local_names
+        return sorted(n for n in bound & live if n in local)
+
+    def _undefined_inits(self, node, state):
+        """Names that may be unbound here start, at the top of the enclosing
+        function, as placeholders (once: a later init would clobber a value)."""
+        defined = anno.getanno(node, anno.DEFINED_IN, frozenset())
+        params, inits = self.scopes[-1]
+        for name in state:
+            if name not in defined and name not in params and name not in inits:
+                self.ctx.undefined_names.add(name)
+                inits.append(name)
+        return []
+
+    def _scoped_block(self, params, stmts):
+        self.scopes.append((set(params), []))
+        body = self._visit_block(stmts)
+        _, inits = self.scopes.pop()
+        prefix = []
+        for name in inits:
+            prefix += templates.replace(f"{name} = ag__.Undefined({name!r})")
+        return ast_util.located(prefix, ast_util.user_line(stmts[0]) if stmts else None) + body
+
+    def visit_FunctionDef(self, node):
+        a = node.args
+        params = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
+        params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
+        node.body = self._scoped_block(params, node.body)
+        return node
+
+    def _function(self, fn_name, params, body, state):
+        body = self._scoped_block(params, body)
+        if state:
+            body = body + templates.replace("return (state,)", state=list(state))
+        fn = templates.replace("def fn_name(params):\n    body",
+                               fn_name=fn_name, params=list(params), body=body or [gast.Pass()])
+        return fn
+
+    def _visit_block(self, stmts):
+        out = []
+        for s in stmts:
+            r = self.visit(s)
+            out.extend(r if isinstance(r, list) else [r])
+        return out
+
+    def _call(self, template, state, **kw):
+        names = ast_util.constant(tuple(state))
+        if state:
+            template = "state = " + template
+            return templates.replace(template, state=gast.Tuple(
+                elts=[ast_util.name(n) for n in state], ctx=gast.Store()),
+                state_in=gast.Tuple(elts=[ast_util.name(n) for n in state], ctx=gast.Load()),
+                names=names, **kw)
+        return templates.replace(template, state_in=gast.Tuple(elts=[], ctx=gast.Load()),
+                                 names=names, **kw)
+
+    # --- statements ------------------------------------------------------------
+    def visit_If(self, node):
+        line = ast_util.user_line(node)
+        bound = activity.writes(node.body) | activity.writes(node.orelse)
+        read_first = set()
+        for block in (node.body, node.orelse):
+            if block:
+                read_first |= anno.getanno(block[0], anno.LIVE_IN)
+        state = self._state(node, bound, set(anno.getanno(node, anno.LIVE_OUT)) | read_first)
+        # Names every branch binds before reading are outputs only: the
+        # branches need not receive them.
+        out_only = set()
+        if node.orelse:
+            out_only = (definitely_assigned(node.body) & definitely_assigned(node.orelse)
+                        - read_first)
+        state_in = [n for n in state if n not in out_only]
+        outputs = state_in + [n for n in state if n in out_only]
+        out = self._undefined_inits(node, state_in)
+        if_body = self.ctx.namer.new("if_body")
+        out += self._function(if_body, state_in, node.body, outputs)
+        else_body = ast_util.constant(None)
+        if node.orelse:
+            else_body = self.ctx.namer.new("else_body")
+            out += self._function(else_body, state_in, node.orelse, outputs)
+        kw = dict(test=node.test, if_body=if_body, else_body=else_body)
+        if not outputs:
+            out += templates.replace("ag__.if_stmt(test, if_body, else_body)", **kw)
+        elif not state_in:
+            out += self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, names=names)", **kw)
+        else:
+            out += self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, state_in, names)",
+                                state_in=self._tuple(state_in), **kw)
+        return ast_util.located(out, line)
+
+    @staticmethod
+    def _tuple(names, ctx=gast.Load):
+        return gast.Tuple(elts=[ast_util.name(n, ctx) for n in names], ctx=ctx())
+
+    def _assign(self, outputs, template, **kw):
+        return templates.replace("outputs = " + template, outputs=self._tuple(outputs, gast.Store),
+                                 names=ast_util.constant(tuple(outputs)), **kw)
+
+    def _extra_test(self, node):
+        tests = anno.getanno(node, anno.EXTRA_LOOP_TEST, [])
+        if not tests:
+            return None
+        if len(tests) == 1:
+            return tests[0]
+        return gast.BoolOp(op=gast.And(), values=list(tests))
+
+    def visit_While(self, node):
+        line = ast_util.user_line(node)
+        head = anno.getanno(node, anno.LOOP_HEAD)
+        state = self._state(node, activity.writes(node.body), head)
+        out = self._undefined_inits(node, state)
+        extra = self._extra_test(node)
+        test = node.test if extra is None else gast.BoolOp(op=gast.And(), values=[extra, node.test])
+        loop_test = self.ctx.namer.new("loop_test")
+        out += templates.replace("def loop_test(state):\n    return test",
+                                 loop_test=loop_test, state=list(state), test=test)
+        loop_body = self.ctx.namer.new("loop_body")
+        out += self._function(loop_body, state, node.body, state)
+        out += self._call("ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
+                          loop_test=loop_test, loop_body=loop_body)
+        out += self._visit_block(node.orelse)
+        return ast_util.located(out, line)
+
+    def visit_For(self, node):
+        line = ast_util.user_line(node)
+        head = anno.getanno(node, anno.LOOP_HEAD)
+        target = activity.writes(node.target)
+        state = self._state(node, activity.writes(node.body) | target, head)
+        out = self._undefined_inits(node, state)
+        body = node.body
+        if isinstance(node.target, gast.Name) and node.target.id not in state:
+            item = node.target.id
+        else:
+            item = self.ctx.namer.new("itr")
+            body = templates.replace("target = item", target=node.target, item=item) + body
+        loop_body = self.ctx.namer.new("loop_body")
+        out += self._function(loop_body, [item] + state, body, state)
+        extra = self._extra_test(node)
+        call = "ag__.for_stmt(iterated, loop_body, state_in, names)"
+        kw = {}
+        if extra is not None:
+            loop_test = self.ctx.namer.new("loop_test")
+            out += templates.replace("def loop_test(state):\n    return test",
+                                     loop_test=loop_test, state=list(state), test=extra)
+            call = "ag__.for_stmt(iterated, loop_body, state_in, names, extra_test=loop_test)"
+            kw["loop_test"] = loop_test
+        out += self._call(call, state, iterated=node.iter, loop_body=loop_body, **kw)
+        out += self._visit_block(node.orelse)
+        return ast_util.located(out, line)
+
+
+def definitely_assigned(stmts):
+    """Names bound on every path through `stmts` (loops may run zero times)."""
+    out = set()
+    for s in stmts:
+        if isinstance(s, gast.If):
+            out |= definitely_assigned(s.body) & definitely_assigned(s.orelse)
+        elif isinstance(s, (gast.With, gast.AsyncWith)):
+            out |= definitely_assigned(s.body) | activity.writes(s.items)
+        elif not isinstance(s, (gast.For, gast.While, gast.AsyncFor, gast.Try)):
+            out |= activity.writes(s)
+    return out
+
+
+def transform(node, ctx):
+    return _ControlFlow(ctx).visit_FunctionDef(node)

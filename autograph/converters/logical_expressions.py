@@ -1,0 +1,51 @@
+"""`and`, `or`, `not` and chained comparisons become operators that keep
+Python's short-circuit evaluation and work on tensors.
+
+    a and b and c      ->  ag__.and_(a, lambda: b, lambda: c)
+    a or b             ->  ag__.or_(a, lambda: b)
+    not a              ->  ag__.not_(a)
+    0 < x < n          ->  ag__.and_(0 < x, lambda: x < n)
+
+A chained comparison is split only when its middle operands are names or
+constants, which can be evaluated twice without changing the meaning.
+"""
+
+import gast
+
+from ..pyct import templates
+
+
+class _Logical(gast.NodeTransformer):
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        op = "and_" if isinstance(node.op, gast.And) else "or_"
+        call = templates.replace_as_expression(f"ag__.{op}(first)", first=node.values[0])
+        for v in node.values[1:]:
+            call.args.append(templates.replace_as_expression("lambda: value", value=v))
+        return call
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, gast.Not):
+            return templates.replace_as_expression("ag__.not_(operand)", operand=node.operand)
+        return node
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        middle = node.comparators[:-1]
+        if len(node.ops) < 2 or not all(isinstance(m, (gast.Name, gast.Constant)) for m in middle):
+            return node
+        left = node.left
+        parts = []
+        for op, right in zip(node.ops, node.comparators):
+            parts.append(gast.Compare(left=left, ops=[op], comparators=[right]))
+            left = gast.Name(id=right.id, ctx=gast.Load(), annotation=None, type_comment=None) \
+                if isinstance(right, gast.Name) else gast.Constant(value=right.value, kind=None)
+        call = templates.replace_as_expression("ag__.and_(first)", first=parts[0])
+        for p in parts[1:]:
+            call.args.append(templates.replace_as_expression("lambda: value", value=p))
+        return call
+
+
+def transform(node, ctx):
+    return _Logical().visit(node)

@@ -1,0 +1,187 @@
+"""The public API: `to_code`, `to_graph` / `convert`, `do_not_convert`,
+strict mode, and the converted-callable cache used by `ag__.call`.
+
+    print(to_code(f))            # the generated source
+    g = to_graph(f)              # a function running the converted code
+    g(3) == f(3)                 # same results on Python values
+"""
+
+import functools
+import types
+import warnings
+import weakref
+
+from .. import source_map
+from ..pyct import parser
+from . import conversion, inspect_utils
+from .checks import ConversionError
+
+__all__ = ["to_code", "to_graph", "convert", "do_not_convert", "converted_callable",
+           "set_strict", "is_strict", "ConversionError", "AutoGraphWarning"]
+
+
+class AutoGraphWarning(UserWarning):
+    """A function called from converted code runs unconverted."""
+
+
+_state = {"strict": False}
+_WARNED = set()
+_FALLBACKS = {}                      # code object -> reason (for the report)
+_CONVERTED = weakref.WeakKeyDictionary()   # function -> converted function
+
+
+def set_strict(strict=True):
+    """In strict mode, a called function that cannot be converted is an error
+    instead of a warning."""
+    _state["strict"] = bool(strict)
+
+
+def is_strict():
+    return _state["strict"]
+
+
+def do_not_convert(func=None):
+    """Mark `func` to run as written, never converted (usable as a decorator)."""
+    if func is None:
+        return do_not_convert
+    try:
+        setattr(func, inspect_utils.DO_NOT_CONVERT, True)
+    except (AttributeError, TypeError):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            return func(*args, **kwargs)
+        setattr(wrapper, inspect_utils.DO_NOT_CONVERT, True)
+        return wrapper
+    return func
+
+
+def _plain_function(fn):
+    func, self = inspect_utils.unwrap_callable(fn)
+    if func is None and callable(fn) and not isinstance(fn, type):
+        call = getattr(type(fn), "__call__", None)
+        if isinstance(call, types.FunctionType):
+            return call, fn
+    return func, self
+
+
+def to_code(fn, recursive=True, line_comments=False, standalone=True):
+    """The source of the converted `fn`, as a string.
+
+    `line_comments=True` ends each line that starts a user statement with
+    `# file:line`. `standalone=True` starts with the import the code needs.
+    """
+    func, _ = _plain_function(fn)
+    if func is None:
+        raise ConversionError(f"cannot convert {inspect_utils.describe(fn)}: it is not a "
+                              "Python function (builtins and C functions have no source)")
+    entry = _convert_or_raise(func, recursive)
+    source = entry.source
+    if line_comments:
+        source = _with_comments(entry)
+    return (conversion._HEADER if standalone else "") + source
+
+
+def _with_comments(entry):
+    lines = entry.source.splitlines()
+    seen = set()
+    for i, text in enumerate(lines):
+        found = entry.line_map.get(i + 2)        # +1 for 1-based, +1 for the factory line
+        if found is not None and found[1] not in seen and text.strip():
+            seen.add(found[1])
+            lines[i] = f"{text}  # {found[0].rsplit('/', 1)[-1]}:{found[1]}"
+    return "\n".join(lines) + "\n"
+
+
+def _convert_or_raise(func, recursive=True):
+    try:
+        return conversion.convert_entity(func, recursive)
+    except ConversionError:
+        raise
+    except parser.NoSourceError as e:
+        raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {e}",
+                              reason=str(e)) from None
+    except SyntaxError as e:
+        raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {e}",
+                              reason=str(e)) from None
+
+
+def converted_callable(fn, user_requested=True, recursive=True):
+    """`fn` converted when it is user code, else `fn` itself.
+
+    A user function that cannot be converted raises ConversionError when the
+    user asked for it (or in strict mode); otherwise it runs unconverted,
+    with one AutoGraphWarning naming it and the reason.
+    """
+    func, bound = _plain_function(fn)
+    if func is None or not inspect_utils.is_user_function(func):
+        return fn
+    converted = _CONVERTED.get(func) if recursive else None
+    if converted is None:
+        try:
+            entry = _convert_or_raise(func, recursive)
+        except ConversionError as e:
+            if user_requested or is_strict():
+                raise
+            _FALLBACKS[func.__code__] = e.reason
+            if func.__code__ not in _WARNED:
+                _WARNED.add(func.__code__)
+                warnings.warn(f"autograph could not convert {inspect_utils.describe(func)}, "
+                              f"so it runs unconverted: {e.reason}", AutoGraphWarning,
+                              stacklevel=3)
+            return fn
+        converted = _with_user_frames(entry.make_function(func))
+        if recursive:
+            _CONVERTED[func] = converted
+    if bound is not None:
+        return types.MethodType(converted, bound)
+    return converted
+
+
+def _with_user_frames(fn):
+    """Add a note naming the user's file, line and text to exceptions that
+    pass through generated code."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:
+            _note_user_location(e)
+            raise
+    run.__autograph_converted__ = True
+    return run
+
+
+def _note_user_location(error):
+    if getattr(error, "__autograph_noted__", False):
+        return
+    tb, found = error.__traceback__, None
+    while tb is not None:
+        hit = source_map.lookup(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        if hit is not None:
+            found = hit
+        tb = tb.tb_next
+    if found is not None:
+        try:
+            error.add_note(f'  in user code: File "{found[0]}", line {found[1]}: {found[2]}')
+            error.__autograph_noted__ = True
+        except (AttributeError, TypeError):
+            pass
+
+
+def to_graph(fn, recursive=True):
+    """The converted `fn` (a function or bound method): same behaviour on
+    Python values; staged control flow on tensors."""
+    return converted_callable(fn, user_requested=True, recursive=recursive)
+
+
+def convert(fn=None, options=None, *, recursive=True):
+    """`to_graph`, also usable as a decorator: `@convert()` or `@convert`.
+
+    `options` (a dict, e.g. {"recursive": False}) is what
+    `function(experimental_autograph_options=...)` passes along.
+    """
+    if isinstance(options, dict):
+        recursive = options.get("recursive", recursive)
+    if fn is None:
+        return lambda f: to_graph(f, recursive=recursive)
+    return to_graph(fn, recursive=recursive)

@@ -1,0 +1,68 @@
+"""Constructs the transpiler refuses, found before any rewrite.
+
+    check(fn_node, info)   # raises ConversionError naming construct, file, line
+
+Refused: generators (`yield`), `async`, `global`/`nonlocal` names written
+inside control flow, `try` around control flow, and `break`/`continue`/
+`return` inside a `with` block.
+"""
+
+import gast
+
+from ..pyct import ast_util
+from ..pyct.static_analysis import activity
+
+
+class ConversionError(Exception):
+    """A function cannot be converted; the message says what, where and why."""
+
+    def __init__(self, message, reason=None):
+        super().__init__(message)
+        self.reason = reason or message
+
+
+_CONTROL = (gast.If, gast.While, gast.For)
+
+
+def _where(info, node):
+    line = ast_util.user_line(node) or getattr(node, "lineno", 0)
+    return f"{info.filename}:{line}: {info.line_text(line)}"
+
+
+def _fail(info, fn_node, node, construct, fix):
+    reason = f"{construct} is not supported"
+    raise ConversionError(
+        f"cannot convert function '{fn_node.name}': {reason} ({_where(info, node)}). {fix}",
+        reason=f"{reason} ({_where(info, node)})")
+
+
+def check(fn_node, info):
+    own = list(ast_util.walk_scope(fn_node.body))
+    for n in own:
+        if isinstance(n, (gast.Yield, gast.YieldFrom)):
+            _fail(info, fn_node, n, "a generator (yield)",
+                  "Return a list or tensor instead, or call it from unconverted code.")
+        if isinstance(n, (gast.Await, gast.AsyncFor, gast.AsyncWith)):
+            _fail(info, fn_node, n, "async code", "Convert a synchronous function.")
+        if isinstance(n, gast.Try) and any(isinstance(c, _CONTROL) for c in
+                                           ast_util.walk_scope(n.body)):
+            _fail(info, fn_node, n, "try/except around control flow",
+                  "Move the if/while/for out of the try block.")
+        if isinstance(n, (gast.With, gast.AsyncWith)) and ast_util.contains(
+                n.body, (gast.Break, gast.Continue, gast.Return)):
+            _fail(info, fn_node, n, "break/continue/return inside a with block",
+                  "Move the jump out of the with block.")
+    if isinstance(fn_node, gast.AsyncFunctionDef):
+        _fail(info, fn_node, fn_node, "async code", "Convert a synchronous function.")
+    free = activity.declared_free(fn_node)
+    if free:
+        for n in own:
+            if isinstance(n, _CONTROL):
+                written = activity.writes(n.body) | activity.writes(n.orelse)
+                hit = sorted(written & free)
+                if hit:
+                    _fail(info, fn_node, n, f"writing global/nonlocal '{hit[0]}' inside control flow",
+                          "Return the value instead, or use a tf.Variable.")
+    for n in gast.walk(fn_node):
+        if isinstance(n, gast.FunctionDef) and n is not fn_node:
+            check(n, info)

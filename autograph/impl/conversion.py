@@ -1,0 +1,195 @@
+"""Converting one function: parse, check, run the converters in order,
+unparse, compile with the original globals and closure, and cache.
+
+    entry = convert_entity(f)          # cached per code object
+    entry.source                       # the generated source (to_code)
+    g = entry.make_function(f)         # callable, sees f's globals and cells
+"""
+
+import ast
+import builtins
+import itertools
+import linecache
+import types
+
+import gast
+
+from .. import source_map
+from ..converters import (asserts, break_statements, call_trees, conditional_expressions,
+                          continue_statements, control_flow, logical_expressions,
+                          return_statements, variables)
+from ..pyct import anno, naming, parser
+from ..pyct.static_analysis import activity, liveness, reaching_definitions
+from . import checks
+
+_CACHE = {}
+_COUNTER = itertools.count()
+_HEADER = "from autograph import operators as ag__\n\n\n"
+
+
+class Context:
+    """What converters share while converting one function."""
+
+    def __init__(self, fn, node, info, recursive):
+        self.fn = fn
+        self.info = info
+        self.recursive = recursive
+        names = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+        self.namer = naming.Namer(names | set(fn.__code__.co_names) | {"ag__"})
+        self.update_locals(node)
+        self.undefined_names = set()      # names given an ag__.Undefined placeholder
+        self.return_names = set()         # retval_ slots made by the return converter
+        self._closure = dict(zip(fn.__code__.co_freevars,
+                                 (_cell_value(c) for c in (fn.__closure__ or ()))))
+
+    def update_locals(self, node):
+        """Recompute the names local to the function (and its nested functions)
+        after converters added some (flags, retval_)."""
+        self.local_names = set()
+        for n in gast.walk(node):
+            if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)):
+                self.local_names |= activity.local_names(n)
+
+    def resolve(self, expr):
+        """(True, value) when `expr` (a name or dotted attribute) can be
+        evaluated now from the function's closure, globals or builtins."""
+        if isinstance(expr, gast.Attribute):
+            found, base = self.resolve(expr.value)
+            if found and isinstance(base, types.ModuleType) or (found and isinstance(base, type)):
+                if hasattr(base, expr.attr):
+                    return True, getattr(base, expr.attr)
+            return False, None
+        if not isinstance(expr, gast.Name) or expr.id in self.local_names:
+            return False, None
+        for space in (self._closure, self.fn.__globals__, vars(builtins)):
+            if expr.id in space:
+                return True, space[expr.id]
+        return False, None
+
+
+def _cell_value(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return None
+
+
+def convert_tree(node, ctx):
+    """The converter pipeline, in order. Each step relies on the ones before."""
+    checks.check(node, ctx.info)                          # refuse what cannot be converted
+    # Jumps first, innermost first: break and continue turn into flags and
+    # guards, so that by `return` time every loop ends only through its test.
+    node = break_statements.transform(node, ctx)
+    node = continue_statements.transform(node, ctx)
+    # Returns after break/continue: a return inside a loop adds its own test to
+    # the loop's extra tests, next to the break flag.
+    node = return_statements.transform(node, ctx)
+    node = asserts.transform(node, ctx)
+    ctx.update_locals(node)
+    # Calls before control flow: the bodies are still the user's statements,
+    # and `lst.append(x)` must become an assignment before state is computed.
+    node = call_trees.transform(node, ctx)
+    # Analyses run on the jump-free tree, just before they are used.
+    liveness.analyze(node)
+    reaching_definitions.analyze(node)
+    node = control_flow.transform(node, ctx)
+    # Expressions last: they may appear in tests the control-flow converter
+    # moved into loop_test functions; they need no state.
+    node = conditional_expressions.transform(node, ctx)
+    node = logical_expressions.transform(node, ctx)
+    # Variables last of all: it wraps reads marked by definedness analysis of
+    # names the control-flow converter gave an Undefined placeholder.
+    node = variables.transform(node, ctx)
+    return node
+
+
+class ConvertedEntity:
+    """The result of converting one function (shared by all its closures)."""
+
+    def __init__(self, name, source, code, line_map, filename, info):
+        self.name = name
+        self.source = source
+        self.code = code
+        self.line_map = line_map
+        self.filename = filename
+        self.info = info
+
+    def make_function(self, fn):
+        """A function running the generated code with `fn`'s globals and cells."""
+        from .. import operators
+        cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        closure = []
+        for name in self.code.co_freevars:
+            if name == "ag__":
+                closure.append(types.CellType(operators))
+            else:
+                closure.append(cells[name])
+        new = types.FunctionType(self.code, fn.__globals__, fn.__name__, fn.__defaults__,
+                                 tuple(closure) or None)
+        new.__kwdefaults__ = fn.__kwdefaults__
+        new.__qualname__ = fn.__qualname__
+        new.__doc__ = fn.__doc__
+        new.__dict__.update(fn.__dict__)
+        new.__wrapped_original__ = fn
+        return new
+
+
+def convert_entity(fn, recursive=True):
+    """Convert the plain function `fn` (cached per code object and options)."""
+    key = (fn.__code__, recursive)
+    entry = _CACHE.get(key)
+    if entry is None:
+        entry = _convert(fn, recursive)
+        _CACHE[key] = entry
+    return entry
+
+
+def _convert(fn, recursive):
+    node, info = parser.parse_function(fn)
+    ctx = Context(fn, node, info, recursive)
+    node = convert_tree(node, ctx)
+    source = unparse(node)
+    filename = f"<autograph:{fn.__module__}.{fn.__qualname__}:{next(_COUNTER)}>"
+    line_map = _line_map(node, source, info)
+    code, compiled_text = _compile(source, filename, fn, node.name)
+    linecache.cache[filename] = (len(compiled_text), None, compiled_text.splitlines(True), filename)
+    source_map.register(filename, line_map)
+    return ConvertedEntity(fn.__name__, source, code, line_map, filename, info)
+
+
+def unparse(node):
+    module = gast.Module(body=[node], type_ignores=[])
+    return ast.unparse(gast.gast_to_ast(module)) + "\n"
+
+
+def _line_map(node, source, info):
+    """{generated line: (user file, user line, user text)} by walking the
+    converted tree and its re-parsed source side by side."""
+    line_map = {}
+
+    def pair(mine, theirs):
+        line = anno.getanno(mine, anno.USER_LINE, None)
+        if line is not None:
+            # +1: the compiled code sits inside a one-line factory (see _compile).
+            line_map.setdefault(theirs.lineno + 1, (info.filename, line, info.line_text(line)))
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            a, b = getattr(mine, field, None), getattr(theirs, field, None)
+            if isinstance(a, list) and isinstance(b, list):
+                for x, y in zip(a, b):
+                    pair(x, y)
+
+    pair(node, ast.parse(source).body[0])
+    return line_map
+
+
+def _compile(source, filename, fn, name):
+    """Compile `source` inside a factory whose parameters are the original's
+    free variables, so the generated function closes over the same cells."""
+    free = list(fn.__code__.co_freevars)
+    params = ", ".join(["ag__"] + [f for f in free if f != "ag__"])
+    body = "".join("    " + line + "\n" if line else "\n" for line in source.splitlines())
+    wrapper = f"def __autograph_factory({params}):\n{body}    return {name}\n"
+    module_code = compile(wrapper, filename, "exec")
+    factory = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
+    code = next(c for c in factory.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    return code, wrapper

@@ -1,0 +1,32 @@
+"""The operators converted code calls, imported by generated code as `ag__`:
+
+    from autograph import operators as ag__
+
+Each runs plain Python semantics unless a value belongs to a registered
+backend (see `autograph.backend`). Builtin overloads carry the builtin's name
+(`ag__.len`, `ag__.range`, ...).
+"""
+
+from .calls import call
+from .control_flow import for_stmt, if_stmt, while_stmt
+from .data_structures import list_append
+from .exceptions import assert_stmt
+from .logical import and_, if_exp, not_, or_
+from .py_builtins import (abs_, enumerate_, float_, int_, len_, max_, min_, range_,
+                          zip_)
+from .variables import Undefined, ld
+
+# Builtin overloads under the builtin's own name, as generated code uses them.
+len = len_  # noqa: A001
+range = range_  # noqa: A001
+int = int_  # noqa: A001
+float = float_  # noqa: A001
+abs = abs_  # noqa: A001
+min = min_  # noqa: A001
+max = max_  # noqa: A001
+enumerate = enumerate_  # noqa: A001
+zip = zip_  # noqa: A001
+
+__all__ = ["call", "if_stmt", "while_stmt", "for_stmt", "and_", "or_", "not_", "if_exp",
+           "assert_stmt", "list_append", "Undefined", "ld", "len", "range", "int", "float",
+           "abs", "min", "max", "enumerate", "zip"]

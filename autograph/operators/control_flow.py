@@ -1,0 +1,194 @@
+"""Control-flow operators: what converted `if`, `while` and `for` call.
+
+Each is documented by the plain Python it means. Bodies are functions of the
+variables the statement may change (its "state"), returning their new values:
+
+    y, = if_stmt(x > 0, if_body, else_body, (y,), ('y',))
+    # means:  y, = if_body(y) if x > 0 else else_body(y)
+
+    i, s = while_stmt(loop_test, loop_body, (i, s), ('i', 's'))
+    # means:  while loop_test(i, s): i, s = loop_body(i, s)
+
+    s, = for_stmt(items, loop_body, (s,), ('s',), extra_test=None)
+    # means:  for item in items:
+    #             if extra_test and not extra_test(s): break
+    #             s, = loop_body(item, s)
+
+When the condition (or the iterated value) is a tensor of a registered
+backend, the statement is staged with the backend's `cond` / `while_loop`
+instead. A Python loop whose test becomes a tensor part-way is staged from
+that point on.
+"""
+
+from .. import source_map
+from ..backend import backend_of
+from . import loops
+from .variables import Undefined, is_return_slot
+
+__all__ = ["if_stmt", "while_stmt", "for_stmt"]
+
+
+def _run(fn, state):
+    """Call a body; bodies with no state return None."""
+    if fn is None:
+        return tuple(state)
+    out = fn(*state)
+    return () if out is None else tuple(out)
+
+
+def if_stmt(cond, body, orelse=None, state=(), names=()):
+    """`body(*state) if cond else orelse(*state)`; returns the new values of
+    `names`: first those of `state` (passed in), then names both branches
+    bind without reading them first (not passed in)."""
+    backend = backend_of(cond)
+    if backend is None:
+        return _run(body if cond else orelse, state)
+    where = source_map.current_location()
+    return staged_if(backend, cond, body, orelse, tuple(state), tuple(names), where)
+
+
+def while_stmt(test, body, state=(), names=()):
+    """`while test(*state): state = body(*state)`; returns the final state."""
+    state = tuple(state)
+    t = test(*state)
+    while True:
+        backend = backend_of(t)
+        if backend is not None:
+            where = source_map.current_location()
+            return loops.staged_while(backend, test, body, state, tuple(names), where)
+        if not t:
+            return state
+        state = _run(body, state)
+        t = test(*state)
+
+
+def for_stmt(iterable, body, state=(), names=(), extra_test=None):
+    """Run `body(item, *state)` for each item until `extra_test(*state)` is false."""
+    state = tuple(state)
+    backend = backend_of(iterable) or loops.indexed_backend(iterable)
+    if backend is not None:
+        where = source_map.current_location()
+        return loops.staged_for(backend, iterable, body, state, tuple(names), extra_test, where)
+    if extra_test is None:
+        for item in iterable:
+            state = _run(_bind_item(body, item), state)
+        return state
+    t = extra_test(*state)
+    if backend_of(t) is None and not t:
+        return state
+    for item in iterable:
+        if backend_of(t) is not None:
+            # The test became a tensor: every later iteration is staged as
+            # `if extra_test(*state): state = body(item, *state)`.
+            state = if_stmt(t, _bind_item(body, item), None, state, names)
+        else:
+            state = _run(_bind_item(body, item), state)
+        t = extra_test(*state)
+        if backend_of(t) is None and not t:
+            break
+    return state
+
+
+def _bind_item(body, item):
+    def run(*state):
+        return body(item, *state)
+    return run
+
+
+# --- staged if -----------------------------------------------------------------
+
+_NO_VALUE = object()      # entry value of a name a staged if only outputs
+
+
+class _Retry(Exception):
+    """Retrace a staged `if` knowing more about its outputs."""
+
+    def __init__(self, dummies=(), keep=()):
+        super().__init__("retry")
+        self.dummies = dict(dummies)
+        self.keep = set(keep)
+
+
+def _is_plain(value, backend):
+    """Values that cannot be a branch output: kept as they are if unchanged."""
+    if backend.is_tensor(value) or backend.is_list(value) or value is None:
+        return False
+    return not isinstance(value, (bool, int, float, str, complex))
+
+
+def staged_if(backend, cond, body, orelse, state, names, where):
+    """Stage an `if` whose condition is a tensor; see `if_stmt`."""
+    dummies, keep = {}, set()
+    for _ in range(4):
+        try:
+            return _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, keep)
+        except _Retry as r:
+            dummies.update(r.dummies)
+            keep |= r.keep
+    raise RuntimeError("autograph: could not reconcile the branches of an if statement")
+
+
+def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, keep):
+    raw = {}
+    n_in = len(state)
+    state = state + (_NO_VALUE,) * (len(names) - n_in)
+
+    def encode(i, v, other=None):
+        if isinstance(v, Undefined):
+            if i in dummies:
+                return backend.dummy_like(dummies[i])
+            if other is not None and not isinstance(other, Undefined):
+                return backend.dummy_like(other)
+            return None
+        if i not in keep and v is state[i] and _is_plain(v, backend):
+            return None
+        return v
+
+    def branch(fn, label):
+        def run():
+            out = _run(fn, state[:n_in])
+            if len(out) != len(state):
+                raise ValueError(f"autograph: a branch returned {len(out)} values for {len(state)} names")
+            raw[label] = out
+            if label == "true":
+                return tuple(encode(i, v) for i, v in enumerate(out))
+            _reconcile(raw["true"], out, state, names, where, dummies, keep, backend)
+            return tuple(encode(i, v, raw["true"][i]) for i, v in enumerate(out))
+        return run
+
+    out = backend.cond(cond, branch(body, "true"), branch(orelse, "false"), names)
+    if len(raw) == 1:                 # the backend decided statically: one branch ran
+        return next(iter(raw.values()))
+    result = []
+    for i, v in enumerate(out):
+        t, f = raw["true"][i], raw["false"][i]
+        if isinstance(t, Undefined) and isinstance(f, Undefined):
+            result.append(t)
+        elif i not in keep and t is state[i] and f is state[i] and _is_plain(t, backend):
+            result.append(state[i])
+        else:
+            result.append(v)
+    return tuple(result)
+
+
+def _reconcile(t_out, f_out, state, names, where, dummies, keep, backend):
+    """Check the branches agree on which names they define (runs in the else branch)."""
+    for i, (t, f) in enumerate(zip(t_out, f_out)):
+        tu, fu = isinstance(t, Undefined), isinstance(f, Undefined)
+        if tu != fu:
+            if is_return_slot(names[i]):
+                if tu and i not in dummies:
+                    raise _Retry(dummies={i: f})
+                continue
+            missing, has = ("else", "if") if fu else ("if", "else")
+            raise ValueError(
+                f"'{names[i]}' must also be defined in the {missing} branch: it is defined in "
+                f"the {has} branch of a tensor if statement and used after it"
+                f"{source_map.describe(where)}. Define it before the if statement, or in "
+                f"both branches.")
+        if i in keep or tu:
+            continue
+        t_plain = t is state[i] and _is_plain(t, backend)
+        f_plain = f is state[i] and _is_plain(f, backend)
+        if t_plain != f_plain:
+            raise _Retry(keep={i})

@@ -1,0 +1,70 @@
+"""Logical operators with Python's short-circuit semantics.
+
+    and_(a, lambda: b)        # means: a and b
+    or_(a, lambda: b)         # means: a or b
+    not_(a)                   # means: not a
+    if_exp(c, lambda: a, lambda: b)   # means: a if c else b
+
+The right operand is a function, called only when Python would evaluate it.
+When the deciding operand is a tensor, the operator is staged with the
+backend's `cond`, so the right side still runs only when needed.
+"""
+
+from .. import source_map
+from ..backend import backend_of
+
+__all__ = ["and_", "or_", "not_", "if_exp"]
+
+
+def and_(a, *rest):
+    """`a and b and ...`; each of `rest` is a function returning the next operand."""
+    for right in rest:
+        backend = backend_of(a)
+        if backend is not None:
+            a = _staged(backend, a, right, lambda a=a: a, "and")
+        elif not a:
+            return a
+        else:
+            a = right()
+    return a
+
+
+def or_(a, *rest):
+    """`a or b or ...`; each of `rest` is a function returning the next operand."""
+    for right in rest:
+        backend = backend_of(a)
+        if backend is not None:
+            a = _staged(backend, a, lambda a=a: a, right, "or")
+        elif a:
+            return a
+        else:
+            a = right()
+    return a
+
+
+def _staged(backend, pred, true_fn, false_fn, what):
+    out = backend.cond(pred, lambda: (true_fn(),), lambda: (false_fn(),), (f"<{what}>",))
+    return out[0]
+
+
+def not_(a):
+    """`not a`."""
+    backend = backend_of(a)
+    if backend is not None:
+        return backend.logical_not(a)
+    return not a
+
+
+def if_exp(cond, true_fn, false_fn):
+    """`true_fn() if cond else false_fn()`."""
+    backend = backend_of(cond)
+    if backend is None:
+        return true_fn() if cond else false_fn()
+    where = source_map.current_location()
+    try:
+        return backend.cond(cond, lambda: (true_fn(),), lambda: (false_fn(),),
+                            ("<conditional expression>",))[0]
+    except (TypeError, ValueError) as e:
+        if type(e) in (TypeError, ValueError) and where and where[0] not in str(e):
+            raise type(e)(f"{e}{source_map.describe(where)}") from None
+        raise

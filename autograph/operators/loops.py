@@ -1,0 +1,152 @@
+"""Staging loops whose condition or iterated value is a tensor.
+
+A staged `for` is a staged `while` over an index:
+
+    for item in xs:              i = 0
+        s = body(item, s)   ->   while i < size(xs) and extra_test(s):
+                                     s = body(xs[i], s); i += 1
+
+Before staging, the body is probed once (in a throwaway graph, its printed
+output discarded) when some variable needs a value it does not have yet:
+a name first defined inside the loop, the return value slot, or an empty
+Python list that the loop appends to (it becomes a tensor list, stacked
+after the loop).
+"""
+
+import contextlib
+import io
+import sys
+
+from .. import source_map
+from .variables import Undefined, is_return_slot
+
+__all__ = ["staged_while", "staged_for", "indexed_backend", "IndexedIterable"]
+
+
+class IndexedIterable:
+    """What `enumerate` / `zip` over tensors return: `length` items, `item(i)`."""
+
+    def __init__(self, backend, length, item):
+        self.backend = backend
+        self.length = length
+        self.item = item
+
+
+def indexed_backend(iterable):
+    return iterable.backend if isinstance(iterable, IndexedIterable) else None
+
+
+def staged_for(backend, iterable, body, state, names, extra_test, where):
+    if isinstance(iterable, IndexedIterable):
+        length, get = iterable.length, iterable.item
+    else:
+        length = backend.size0(iterable)
+
+        def get(i):
+            return backend.getitem(iterable, i)
+
+    from .logical import and_
+
+    def test(i, *s):
+        if extra_test is None:
+            return i < length
+        return and_(i < length, lambda: extra_test(*s))
+
+    def step(i, *s):
+        out = body(get(i), *s)
+        return (i + 1,) + (() if out is None else tuple(out))
+
+    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for")
+    return out[1:]
+
+
+def staged_while(backend, test, body, state, names, where):
+    return _stage(backend, test, body, state, names, where, "while")
+
+
+@contextlib.contextmanager
+def _quiet():
+    saved = sys.stdout
+    sys.stdout = io.StringIO()
+    try:
+        yield
+    finally:
+        sys.stdout = saved
+
+
+def _needs_probe(v, backend):
+    if isinstance(v, Undefined) or (isinstance(v, list) and not v):
+        return True
+    return not (backend.is_tensor(v) or backend.is_list(v) or v is None
+                or isinstance(v, (bool, int, float, str, list, tuple)))
+
+
+def _is_object(v, backend):
+    """A Python object (not a number, string, tensor or Undefined)."""
+    return not (isinstance(v, (Undefined, bool, int, float, str)) or backend.is_tensor(v))
+
+
+def _probe(backend, body, state):
+    args = tuple(list(v) if isinstance(v, list) else v for v in state)
+    with _quiet():
+        out = backend.probe(lambda *a: body(*a), args)
+    return () if out is None else tuple(out)
+
+
+def _stage(backend, test, body, state, names, where, kind):
+    """Stage `while test(*state): state = body(*state)` with the backend."""
+    probed = None
+    if any(_needs_probe(v, backend) for v in state):
+        probed = _probe(backend, body, state)
+    init, invariant, must_define = [], {}, []
+    for i, v in enumerate(state):
+        if probed is not None and probed[i] is v and _is_object(v, backend):
+            invariant[i] = v                    # the body never changes it
+        elif isinstance(v, Undefined):
+            if isinstance(probed[i], Undefined):
+                invariant[i] = v                # defined on no path of the body
+                continue
+            if not is_return_slot(names[i]):
+                if kind == "while":
+                    raise ValueError(
+                        f"'{names[i]}' is first defined inside a tensor while loop and used "
+                        f"after it{source_map.describe(where)}: the loop may run zero times. "
+                        f"Define '{names[i]}' before the loop.")
+                must_define.append(names[i])
+            init.append(backend.dummy_like(probed[i]))
+        elif isinstance(v, list):
+            like = probed[i][-1] if probed is not None and probed[i] else None
+            init.append(backend.new_list(v, like))
+        else:
+            init.append(v)
+    slots = [i for i in range(len(state)) if i not in invariant]
+
+    def full(loop_vars):
+        values = dict(invariant)
+        values.update(zip(slots, loop_vars))
+        return [values[i] for i in range(len(state))]
+
+    def cond_fn(*loop_vars):
+        return test(*full(loop_vars))
+
+    def body_fn(*loop_vars):
+        out = body(*full(loop_vars))
+        out = () if out is None else tuple(out)
+        return tuple(out[i] for i in slots)
+
+    loop_names = tuple(names[i] for i in slots)
+    results = backend.while_loop(cond_fn, body_fn, tuple(init), loop_names)
+    final = full(results)
+    for i, v in enumerate(final):
+        if backend.is_list(v):
+            final[i] = backend.list_stack(v)
+    if must_define:
+        _check_iterated(backend, final[0], must_define, where)
+    return tuple(final)
+
+
+def _check_iterated(backend, iterations, defined, where):
+    listed = ", ".join(f"'{n}'" for n in defined)
+    backend.assert_(iterations > 0,
+                    f"the loop must iterate at least once to define {listed}"
+                    f"{source_map.describe(where)}")

@@ -1,0 +1,63 @@
+"""Small queries over gast trees shared by the converters.
+
+    contains(stmts, gast.Break)       # a break of *these* loops (not nested ones)?
+    always_exits(stmts)               # does every path end in return/raise?
+    located(new_stmts, line)          # give generated nodes the user's line
+"""
+
+import gast
+
+from . import anno
+
+FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+LOOPS = (gast.While, gast.For, gast.AsyncFor)
+
+
+def walk_scope(nodes, stop=FUNCTIONS):
+    """Nodes under `nodes`, not entering nested nodes of the `stop` types."""
+    stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    while stack:
+        n = stack.pop()
+        yield n
+        for c in gast.iter_child_nodes(n):
+            if not isinstance(c, stop):
+                stack.append(c)
+
+
+def contains(stmts, kind, through_loops=True):
+    """True when `stmts` hold a `kind` node of this function (and, unless
+    through_loops is False, of this loop level only)."""
+    stop = FUNCTIONS if through_loops else FUNCTIONS + LOOPS
+    return any(isinstance(n, kind) for n in walk_scope(stmts, stop))
+
+
+def always_exits(stmts):
+    """Every path through `stmts` ends in `return` or `raise`."""
+    for s in stmts:
+        if isinstance(s, (gast.Return, gast.Raise)):
+            return True
+        if isinstance(s, gast.If) and always_exits(s.body) and always_exits(s.orelse):
+            return True
+    return False
+
+
+def located(stmts, line):
+    """Annotate generated statements (and their parts) with the user's line."""
+    for s in stmts:
+        for n in gast.walk(s):
+            if hasattr(n, "lineno") or isinstance(n, (gast.stmt, gast.expr)):
+                if not anno.hasanno(n, anno.USER_LINE) and line is not None:
+                    anno.setanno(n, anno.USER_LINE, line)
+    return stmts
+
+
+def user_line(node):
+    return anno.getanno(node, anno.USER_LINE, None)
+
+
+def name(id_, ctx=gast.Load):
+    return gast.Name(id=id_, ctx=ctx(), annotation=None, type_comment=None)
+
+
+def constant(value):
+    return gast.Constant(value=value, kind=None)

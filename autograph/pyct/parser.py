@@ -1,0 +1,147 @@
+"""Parsing functions into gast trees, with the user's line numbers.
+
+    node, info = parse_function(f)
+    node.name        # 'f' (a gast.FunctionDef; lambdas become one too)
+    info.filename    # the user's file
+    node.body[0].lineno   # a line number in that file
+
+Lambdas: the source line may hold several; the one whose code object matches
+(same line, argument names and column) is chosen. Decorators are dropped: the
+converted function is the undecorated one.
+"""
+
+import inspect
+import linecache
+import textwrap
+
+import gast
+
+from . import anno
+
+
+class SourceInfo:
+    """Where a parsed function came from."""
+
+    __slots__ = ("filename", "first_line", "lines")
+
+    def __init__(self, filename, first_line, lines):
+        self.filename = filename
+        self.first_line = first_line
+        self.lines = lines        # the user's file, as a list of lines
+
+    def line_text(self, lineno):
+        if 1 <= lineno <= len(self.lines):
+            return self.lines[lineno - 1].strip()
+        return ""
+
+
+class NoSourceError(ValueError):
+    """The function's source is not available (builtins, C code, some REPLs)."""
+
+
+def get_source(fn):
+    """(dedented source, SourceInfo) of `fn`, or NoSourceError."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        filename = inspect.getsourcefile(fn) or inspect.getfile(fn)
+    except (OSError, TypeError) as e:
+        raise NoSourceError(f"no source code for {getattr(fn, '__qualname__', fn)!r}: {e}") from None
+    first = max(first, 1)
+    all_lines = linecache.getlines(filename) or lines
+    return textwrap.dedent("".join(lines)), SourceInfo(filename, first, all_lines)
+
+
+def parse_function(fn):
+    """A gast.FunctionDef for `fn` (lambdas are wrapped into one) and SourceInfo."""
+    source, info = get_source(fn)
+    module = _parse_fragment(source, fn)
+    _shift_lines(module, info.first_line - 1)
+    if fn.__name__ == "<lambda>":
+        node = _lambda_as_function(_find_lambda(module, fn, info), fn)
+    else:
+        node = _find_def(module, fn)
+    node.decorator_list = []
+    for n in gast.walk(node):
+        if hasattr(n, "lineno"):
+            anno.setanno(n, anno.USER_LINE, n.lineno, replace=True)
+    return node, info
+
+
+def _parse_fragment(source, fn):
+    try:
+        return gast.parse(source)
+    except SyntaxError:
+        pass
+    # A lambda inside a multi-line expression: cut the first line down to the
+    # part from `lambda` on, trimming trailing text until it parses.
+    text = source.splitlines()[0] if source.strip() else source
+    start = text.find("lambda")
+    while start >= 0:
+        piece = text[start:]
+        for end in range(len(piece), 0, -1):
+            try:
+                return gast.parse(f"({piece[:end]})")
+            except SyntaxError:
+                continue
+        start = text.find("lambda", start + 1)
+    raise NoSourceError(f"cannot parse the source of {fn.__qualname__!r}")
+
+
+def _shift_lines(tree, delta):
+    for n in gast.walk(tree):
+        if hasattr(n, "lineno") and n.lineno is not None:
+            n.lineno += delta
+            if getattr(n, "end_lineno", None) is not None:
+                n.end_lineno += delta
+
+
+def _find_def(module, fn):
+    code = fn.__code__
+    defs = [n for n in gast.walk(module)
+            if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and n.name == fn.__name__]
+    if not defs:
+        raise NoSourceError(f"cannot find the definition of {fn.__qualname__!r} in its source")
+    for d in defs:
+        if d.lineno == code.co_firstlineno or any(getattr(x, "lineno", -1) == code.co_firstlineno
+                                                   for x in d.decorator_list):
+            return d
+    return defs[0]
+
+
+def _find_lambda(module, fn, info):
+    code = fn.__code__
+    names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+             and [a.id for a in n.args.args + n.args.kwonlyargs] == names]
+    on_line = [n for n in found if n.lineno == code.co_firstlineno] or found
+    if not on_line:
+        raise NoSourceError(f"cannot find the source of lambda at {info.filename}:{code.co_firstlineno}")
+    if len(on_line) > 1:
+        col = _body_column(code)
+        for n in on_line:
+            if col is not None and n.body.col_offset == col:
+                return n
+    return on_line[0]
+
+
+def _body_column(code):
+    """Column where a lambda's body starts, from its code positions."""
+    indent = 0
+    try:
+        for pos in code.co_positions():
+            if pos[0] == code.co_firstlineno and pos[2] is not None:
+                return pos[2] - indent
+    except AttributeError:
+        pass
+    return None
+
+
+def _lambda_as_function(lam, fn):
+    """`lambda x: x + 1` -> `def <lambda>(x): return x + 1` (name kept for messages)."""
+    ret = gast.Return(value=lam.body)
+    gast.copy_location(ret, lam)
+    node = gast.FunctionDef(name="lambda_", args=lam.args, body=[ret], decorator_list=[],
+                            returns=None, type_comment=None, type_params=[])
+    gast.copy_location(node, lam)
+    anno.setanno(node, "is_lambda", True)
+    return node

@@ -1,0 +1,177 @@
+"""Activity analysis: which names a piece of code reads and which it binds.
+
+    reads(parse("y = x + z"))      # {'x', 'z'}
+    writes(parse("y = x + z"))     # {'y'}
+
+Scopes are respected: names bound inside a nested function, lambda, class or
+comprehension are local to it and are not writes of the enclosing code; the
+free names such a nested scope reads are reads of the enclosing code (a
+closure reads them when it runs). Attribute and subscript targets
+(`a.b = 1`, `d[k] = 1`) read their base (`a`, `d`) and bind nothing.
+"""
+
+import gast
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def _as_list(node):
+    if node is None:
+        return []
+    return node if isinstance(node, list) else [node]
+
+
+class _Activity(gast.NodeVisitor):
+    def __init__(self):
+        self.read = set()
+        self.written = set()
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, gast.Load):
+            self.read.add(node.id)
+        elif isinstance(node.ctx, (gast.Store, gast.Del)):
+            self.written.add(node.id)
+        # Param names belong to the function that declares them.
+
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, gast.Name):
+            self.read.add(node.target.id)
+        self.generic_visit(node)
+
+    def visit_NamedExpr(self, node):
+        self.written.add(node.target.id)
+        self.visit(node.value)
+
+    def visit_Global(self, node):
+        pass
+
+    visit_Nonlocal = visit_Global
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            self.written.add((alias.asname or alias.name).split(".")[0])
+
+    visit_ImportFrom = visit_Import
+
+    def visit_ExceptHandler(self, node):
+        if node.name is not None:
+            self.written.add(node.name.id if isinstance(node.name, gast.Name) else node.name)
+        if node.type is not None:
+            self.visit(node.type)
+        for s in node.body:
+            self.visit(s)
+
+    def _nested_scope(self, node, name=None):
+        inner = _Activity()
+        inner.generic_visit(node)
+        bound = inner.written | _params(node)
+        self.read |= inner.read - bound
+        if name is not None:
+            self.written.add(name)
+
+    def visit_FunctionDef(self, node):
+        for d in node.decorator_list:
+            self.visit(d)
+        for d in node.args.defaults + [k for k in node.args.kw_defaults if k is not None]:
+            self.visit(d)
+        inner = _Activity()
+        for s in node.body:
+            inner.visit(s)
+        self.read |= inner.read - inner.written - _params(node) - _declared_free(node)
+        self.read |= inner.read & _declared_free(node)
+        self.written.add(node.name)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        for d in node.args.defaults:
+            self.visit(d)
+        inner = _Activity()
+        inner.visit(node.body)
+        self.read |= inner.read - _params(node) - inner.written
+
+    def visit_ClassDef(self, node):
+        for b in node.bases + node.decorator_list:
+            self.visit(b)
+        self._nested_scope(node, node.name)
+
+    def _comprehension(self, node):
+        inner = _Activity()
+        bound = set()
+        for gen in node.generators:
+            inner.visit(gen.iter)
+            t = _Activity()
+            t.visit(gen.target)
+            bound |= t.written
+            for cond in gen.ifs:
+                inner.visit(cond)
+        for field in ("elt", "key", "value"):
+            if hasattr(node, field):
+                inner.visit(getattr(node, field))
+        self.read |= inner.read - bound
+        self.written |= inner.written - bound   # walrus targets leak out
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+
+def _params(node):
+    a = node.args
+    names = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
+    for x in (a.vararg, a.kwarg):
+        if x is not None:
+            names.add(x.id)
+    return names
+
+
+def _declared_free(node):
+    out = set()
+    for n in gast.walk(node):
+        if isinstance(n, (gast.Global, gast.Nonlocal)):
+            out |= set(n.names)
+    return out
+
+
+def analyze(nodes):
+    """(reads, writes) of a node or list of nodes."""
+    a = _Activity()
+    for n in _as_list(nodes):
+        a.visit(n)
+    return a.read, a.written
+
+
+def reads(nodes):
+    return analyze(nodes)[0]
+
+
+def writes(nodes):
+    return analyze(nodes)[1]
+
+
+def local_names(fn_node):
+    """Names local to a function: its parameters and every name it binds,
+    minus names declared global or nonlocal."""
+    a = _Activity()
+    for s in fn_node.body:
+        a.visit(s)
+    return (a.written | _params(fn_node)) - _declared_free(fn_node)
+
+
+def declared_free(fn_node):
+    """Names declared `global` or `nonlocal` directly in a function."""
+    out = set()
+    for s in fn_node.body:
+        for n in _walk_same_scope(s):
+            if isinstance(n, (gast.Global, gast.Nonlocal)):
+                out |= set(n.names)
+    return out
+
+
+def _walk_same_scope(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _SCOPES):
+            continue
+        stack.extend(gast.iter_child_nodes(n))

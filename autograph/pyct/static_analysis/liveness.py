@@ -1,0 +1,85 @@
+"""Liveness: which names may be read later, before being bound again.
+
+    x = 1          # live out: {x}
+    if c:          # live out: {x, y}
+        y = x
+    else:
+        y = 0
+    return x + y
+
+`analyze(fn_node)` annotates every statement of the function (and of nested
+functions) with `anno.LIVE_OUT` and `anno.LIVE_IN`, and loops with
+`anno.LOOP_HEAD`: the names live at the loop head, which includes what the
+next iteration reads. Loop
+variables are the names a loop body binds that are live at its head.
+"""
+
+import gast
+
+from .. import anno
+from . import activity
+
+
+def analyze(fn_node):
+    _block(fn_node.body, frozenset())
+
+
+def _block(stmts, out):
+    for s in reversed(stmts):
+        out = _stmt(s, out)
+    return out
+
+
+def _extra_reads(node):
+    return set().union(*(activity.reads(e) for e in anno.getanno(node, anno.EXTRA_LOOP_TEST, [])))
+
+
+def _stmt(s, out):
+    anno.setanno(s, anno.LIVE_OUT, frozenset(out), replace=True)
+    live_in = _live_in(s, out)
+    anno.setanno(s, anno.LIVE_IN, live_in, replace=True)
+    return live_in
+
+
+def _live_in(s, out):
+    if isinstance(s, gast.If):
+        return frozenset(activity.reads(s.test) | _block(s.body, out) | _block(s.orelse, out))
+    if isinstance(s, gast.While):
+        after = _block(s.orelse, out)
+        head = frozenset(activity.reads(s.test) | _extra_reads(s) | after)
+        while True:
+            new = head | _block(s.body, head)
+            if new == head:
+                break
+            head = new
+        anno.setanno(s, anno.LOOP_HEAD, head, replace=True)
+        return head
+    if isinstance(s, gast.For):
+        after = _block(s.orelse, out)
+        target = activity.writes(s.target)
+        head = frozenset(after | _extra_reads(s))
+        while True:
+            new = head | (_block(s.body, head) - target)
+            if new == head:
+                break
+            head = new
+        anno.setanno(s, anno.LOOP_HEAD, head, replace=True)
+        return frozenset(head | activity.reads(s.iter))
+    if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef)):
+        analyze(s)
+        r, w = activity.analyze(s)
+        return frozenset((out - w) | r)
+    if isinstance(s, (gast.Return, gast.Raise)):
+        return frozenset(activity.reads(s))
+    if isinstance(s, gast.Try):
+        after = _block(s.finalbody, out)
+        handlers = set()
+        for h in s.handlers:
+            handlers |= _block(h.body, after) | activity.reads(h.type)
+        body_in = _block(s.body, _block(s.orelse, after) | handlers)
+        return frozenset(body_in | handlers)
+    if isinstance(s, (gast.With, gast.AsyncWith)):
+        r, w = activity.analyze([i for i in s.items])
+        return frozenset(r | (_block(s.body, out) - w))
+    r, w = activity.analyze(s)
+    return frozenset((out - w) | r)

@@ -1,0 +1,88 @@
+"""Definedness, the part of reaching definitions the converters need: which
+local names are certainly bound before each statement, and which name reads
+may find their name unbound.
+
+    def f(c):
+        if c:
+            y = 1
+        return y      # this read of y is annotated MAYBE_UNDEFINED
+
+`analyze(fn_node)` annotates control-flow statements with `anno.DEFINED_IN`
+(a frozenset) and Name loads of the function's locals that may be unbound
+with `anno.MAYBE_UNDEFINED`. Nested functions are analyzed on their own.
+"""
+
+import gast
+
+from .. import anno
+from . import activity
+
+_NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def analyze(fn_node):
+    local = activity.local_names(fn_node)
+    a = fn_node.args
+    params = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
+    params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
+    _Definedness(local).block(fn_node.body, frozenset(params))
+
+
+class _Definedness:
+    def __init__(self, local):
+        self.local = local
+
+    def mark(self, node, defined):
+        """Annotate loads in `node` (not in nested scopes) that may be unbound."""
+        if node is None:
+            return
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load):
+                if n.id in self.local and n.id not in defined:
+                    anno.setanno(n, anno.MAYBE_UNDEFINED, True, replace=True)
+            if isinstance(n, _NESTED):
+                continue
+            stack.extend(gast.iter_child_nodes(n))
+
+    def block(self, stmts, defined):
+        for s in stmts:
+            defined = self.stmt(s, defined)
+        return defined
+
+    def stmt(self, s, d):
+        anno.setanno(s, anno.DEFINED_IN, d, replace=True)
+        if isinstance(s, gast.If):
+            self.mark(s.test, d)
+            return self.block(s.body, d) & self.block(s.orelse, d)
+        if isinstance(s, gast.While):
+            self.mark(s.test, d)
+            for e in anno.getanno(s, anno.EXTRA_LOOP_TEST, []):
+                self.mark(e, d)
+            self.block(s.body, d)
+            return self.block(s.orelse, d)
+        if isinstance(s, gast.For):
+            self.mark(s.iter, d)
+            inner = d | activity.writes(s.target)
+            for e in anno.getanno(s, anno.EXTRA_LOOP_TEST, []):
+                self.mark(e, inner)
+            self.block(s.body, inner)
+            return self.block(s.orelse, d)
+        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            for dec in s.decorator_list + s.args.defaults:
+                self.mark(dec, d)
+            analyze(s)
+            return d | {s.name}
+        if isinstance(s, gast.Try):
+            after_body = self.block(s.orelse, self.block(s.body, d))
+            outs = [after_body] + [self.block(h.body, d | activity.writes(h)) for h in s.handlers]
+            common = frozenset.intersection(*outs)
+            return self.block(s.finalbody, common)
+        if isinstance(s, (gast.With, gast.AsyncWith)):
+            for item in s.items:
+                self.mark(item.context_expr, d)
+            return self.block(s.body, d | activity.writes(s.items))
+        self.mark(s, d)
+        return d | activity.writes(s)

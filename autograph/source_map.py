@@ -1,0 +1,62 @@
+"""Source map: each line of generated code -> the user's file, line and text.
+
+Converted functions are compiled from generated source registered under a
+fake filename (`<autograph:f>`) with `linecache`, so tracebacks and `inspect`
+show the generated code. This module maps such (filename, line) back to the
+user's code:
+
+    register("<autograph:f>", {3: ("user.py", 12, "if x > 0:")})
+    user_location("<autograph:f>", 3)   # ('user.py', 12)
+    user_location("other.py", 3)        # None
+
+`runtime` attributes graph nodes to user lines with `user_location`, and
+errors raised by the operators name the user's line with `current_location`.
+"""
+
+import os
+import sys
+
+_MAPS = {}
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def register(filename, line_map):
+    """Record `line_map` ({generated line: (file, line, text)}) for `filename`."""
+    _MAPS[filename] = dict(line_map)
+
+
+def lookup(filename, lineno):
+    """(file, line, text) of the user's code for a generated line, or None."""
+    m = _MAPS.get(filename)
+    if m is None:
+        return None
+    return m.get(lineno)
+
+
+def user_location(filename, lineno):
+    """(file, line) of the user's code for a generated line, or None."""
+    found = lookup(filename, lineno)
+    return None if found is None else found[:2]
+
+
+def current_location(depth=1):
+    """(file, line, text) of the innermost user frame (generated code mapped
+    back to the user's lines), skipping autograph's own frames; or None."""
+    f = sys._getframe(depth)
+    while f is not None:
+        filename = f.f_code.co_filename
+        found = lookup(filename, f.f_lineno)
+        if found is not None:
+            return found
+        if not filename.startswith(_PACKAGE_DIR) and not filename.startswith("<autograph"):
+            return None
+        f = f.f_back
+    return None
+
+
+def describe(location):
+    """' (file:line: text)' for messages, or '' when unknown."""
+    if not location:
+        return ""
+    filename, line, text = location
+    return f" ({filename}:{line}: {text})" if text else f" ({filename}:{line})"

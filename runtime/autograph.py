@@ -1,0 +1,10 @@
+"""`tf.autograph`: the transpiler's own functions, re-exported.
+
+    import runtime as tf
+    print(tf.autograph.to_code(f))
+"""
+
+from autograph import to_code, to_graph, convert, report  # noqa: F401
+from autograph import experimental  # noqa: F401
+
+__all__ = ["to_code", "to_graph", "convert", "report", "experimental"]

@@ -1,0 +1,127 @@
+"""runtime's implementation of `autograph.backend.Backend`: converted code
+meeting a runtime tensor while tracing calls these methods.
+
+    if x > 0: ...        # x symbolic -> AutographBackend.cond -> runtime.cond
+    for v in t: ...      # -> while_loop over an index, t[i] each step
+
+Tensors count as "staged" values only while a graph is being traced (or when
+symbolic); eagerly, converted code runs plain Python on eager tensors, as
+TensorFlow's eager mode does.
+"""
+
+import numpy as np
+
+from autograph.backend import Backend, register_backend
+
+from . import dtypes
+from .control_flow import cond as _cond
+from .control_flow import while_loop as _while_loop
+from .graph import Graph, current_graph
+from .ops import array_ops, math_ops, reduction_ops
+from .ops.check_ops import Assert
+from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from .tensor_array import TensorArray
+
+__all__ = ["AutographBackend", "BACKEND"]
+
+
+def _as_tensor(value):
+    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+        return value._as_tensor()
+    return value
+
+
+class AutographBackend(Backend):
+    """Maps autograph's operators to runtime's cond / while_loop / ops."""
+
+    def is_tensor(self, value):
+        if isinstance(value, SymbolicTensor):
+            return True
+        if current_graph() is None:
+            return False
+        return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+    def is_list(self, value):
+        return isinstance(value, TensorArray)
+
+    def cond(self, pred, true_fn, false_fn, names):
+        return _cond(_as_tensor(pred), true_fn, false_fn, names=tuple(names))
+
+    def while_loop(self, cond_fn, body_fn, loop_vars, names):
+        return tuple(_while_loop(cond_fn, body_fn, tuple(loop_vars), names=tuple(names)))
+
+    def logical_not(self, x):
+        return math_ops.logical_not(_as_tensor(x))
+
+    def len(self, x):
+        x = _as_tensor(x)
+        dims = x.shape.dims
+        if dims is None or not dims:
+            if dims is not None:
+                raise TypeError(f"len() of a scalar tensor ({x!r}) is not defined")
+            return self.size0(x)
+        return dims[0] if dims[0] is not None else self.size0(x)
+
+    def size0(self, x):
+        x = _as_tensor(x)
+        if isinstance(x, TensorArray):
+            return x.size()
+        if x.shape.rank == 0:
+            raise TypeError(f"cannot iterate over a scalar tensor ({x!r})")
+        return array_ops.shape(x)[0]
+
+    def getitem(self, x, i):
+        return _as_tensor(x)[i]
+
+    def range(self, start, limit, delta):
+        return array_ops.range(start, limit, delta)
+
+    def cast(self, x, kind):
+        return math_ops.cast(_as_tensor(x), dtypes.int32 if kind == "int" else dtypes.float32)
+
+    def reduce(self, kind, x):
+        fn = reduction_ops.reduce_min if kind == "min" else reduction_ops.reduce_max
+        return fn(_as_tensor(x))
+
+    def elementwise(self, kind, a, b):
+        fn = math_ops.minimum if kind == "min" else math_ops.maximum
+        return fn(_as_tensor(a), _as_tensor(b))
+
+    def assert_(self, cond, message):
+        return Assert(_as_tensor(cond), [message])
+
+    def new_list(self, items, like):
+        sample = items[0] if items else like
+        if sample is None:
+            raise ValueError("cannot stage a loop appending to an empty list whose elements "
+                             "are unknown")
+        sample = convert_to_tensor(_as_tensor(sample))
+        ta = TensorArray(sample.dtype, size=0, dynamic_size=True)
+        for i, item in enumerate(items):
+            ta = ta.write(i, item)
+        return ta
+
+    def list_append(self, lst, x):
+        return lst.write(lst.size(), x)
+
+    def list_stack(self, lst):
+        return lst.stack()
+
+    def probe(self, fn, args):
+        scratch = Graph("autograph_probe", outer=current_graph())
+        with scratch.as_default():
+            return fn(*args)
+
+    def dummy_like(self, value):
+        value = _as_tensor(value)
+        if isinstance(value, TensorArray):
+            return TensorArray(value.dtype, size=0, dynamic_size=True)
+        if not isinstance(value, Tensor):
+            value = convert_to_tensor(value)
+        dims = value.shape.dims or []
+        shape = [0 if d is None else d for d in dims]
+        return convert_to_tensor(np.zeros(shape, value.dtype.np_dtype))
+
+
+BACKEND = AutographBackend()
+register_backend(BACKEND)
