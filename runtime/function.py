@@ -143,6 +143,7 @@ class _CallSignature:
         self.signature = sig
         self.params = params
         self.names = [p.name for p in params]
+        self.kinds = [p.kind for p in params]
         simple = all(p.kind in self._POSITIONAL for p in params)
         self.fast_arity = len(params) if simple else -1   # positional calls skip binding
 
@@ -350,13 +351,15 @@ class Function:
             concrete = self._find_compatible(skeleton, shapes)
             if concrete is None:
                 names = self._call_sig.names
+                kinds = self._call_sig.kinds
                 exact = _sig.make_template(values, names, [(d, s) for (d, _), s
-                                                           in zip(specs, shapes)])
+                                                           in zip(specs, shapes)],
+                                           kinds=kinds)
                 if self._reduce_retracing:
                     shapes = self._relaxed_shapes(skeleton, shapes)
                 template = _sig.make_template(values, names, [(d, s) for (d, _), s
                                                               in zip(specs, shapes)],
-                                              self._on_dead)
+                                              self._on_dead, kinds)
                 concrete = self._trace(template, skeleton, shapes,
                                        _sig.describe(exact, names))
             if len(self._cache) >= _MAX_MEMO:

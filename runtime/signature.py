@@ -28,6 +28,7 @@ turns the arguments of a call into:
     ((tf.int32, (2,)), 3)
 """
 
+import inspect
 import weakref
 
 import numpy as np
@@ -211,16 +212,28 @@ class _Namer:
         return base if n == 0 else f"{base}_{n}"
 
 
-def make_template(values, names, specs, on_dead=None):
+def make_template(values, names, specs, on_dead=None, kinds=None):
     """The call's values with tensor leaf i replaced by a TensorSpec from `specs[i]`.
 
     `names` holds the placeholder base name of each value (the parameter
-    name, `args_0`... for `*args`). Variables become `VariableRef`s, other
-    objects `IdentityKey`s; Python literals stay as they are.
+    name). With `kinds` (one `inspect.Parameter` kind per value), the
+    elements of `*args` are named `args_0`, `args_1`... and the entries of
+    `**kwargs` by their keys. Variables become `VariableRef`s, other objects
+    `IdentityKey`s; Python literals stay as they are.
     """
     it = iter(specs)
     namer = _Namer()
-    return [_template(v, name, it, namer, on_dead) for v, name in zip(values, names)]
+    out = []
+    for i, (v, name) in enumerate(zip(values, names)):
+        kind = kinds[i] if kinds else None
+        if kind == inspect.Parameter.VAR_POSITIONAL:
+            out.append(tuple(_template(x, f"{name}_{j}", it, namer, on_dead)
+                             for j, x in enumerate(v)))
+        elif kind == inspect.Parameter.VAR_KEYWORD:
+            out.append({k: _template(x, str(k), it, namer, on_dead) for k, x in dict_items(v)})
+        else:
+            out.append(_template(v, name, it, namer, on_dead))
+    return out
 
 
 def _template(v, name, specs, namer, on_dead):

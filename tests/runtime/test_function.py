@@ -342,3 +342,63 @@ def test_finalize_hook_runs_once_per_new_graph(monkeypatch):
     f(tf.constant(2.0))
     assert len(finalized) == 2
     assert finalized[0] is f.get_concrete_function(tf.constant(1)).graph
+
+
+# --- placeholders, callables, failures --------------------------------------------
+
+def test_placeholders_are_named_after_parameters():
+    @tf.function
+    def f(x, pair, *args, **kwargs):
+        return x
+
+    cf = f.get_concrete_function(tf.constant(1), (tf.constant(2), tf.constant(3)),
+                                 tf.constant(4), tf.constant(5), z=tf.constant(6))
+    assert [t.name for t in cf.inputs] == ["x:0", "pair:0", "pair_1:0", "args_0:0",
+                                           "args_1:0", "z:0"]
+
+
+def test_callable_objects_and_bound_methods():
+    class Model:
+        def __init__(self):
+            self.w = tf.Variable(2.0)
+
+        def __call__(self, x):
+            return x * self.w
+
+    model = Model()
+    assert tf.function(model)(tf.constant(3.0)).numpy() == 6.0
+    assert tf.function(model.__call__)(x=tf.constant(4.0)).numpy() == 8.0
+
+
+def test_a_failed_trace_is_not_cached():
+    @tf.function
+    def f(x, fail):
+        if fail:
+            raise RuntimeError("boom")
+        return x + 1
+
+    with pytest.raises(RuntimeError, match="boom"):
+        f(tf.constant(1), True)
+    assert f.experimental_get_tracing_count() == 0
+    assert f(tf.constant(1), False).numpy() == 2
+    with pytest.raises(RuntimeError, match="boom"):
+        f(tf.constant(1), True)
+
+
+def test_returning_a_tensor_of_another_trace_is_an_error():
+    leaked = []
+
+    @tf.function
+    def keep(x):
+        leaked.append(x)
+        return x
+
+    @tf.function
+    def use():
+        return leaked[0]
+
+    keep(tf.constant(1))
+    with pytest.raises(TypeError, match="x:0 belongs to graph 'keep'"):
+        use()
+    with pytest.raises(TypeError, match="x:0 is symbolic"):
+        keep(leaked[0])
