@@ -7,5 +7,5 @@
 
 from .ops.nn_ops import relu, sigmoid, softmax  # noqa: F401
 
-# DROPOUT (owner of runtime/ops/random_ops.py): add the re-export on the next line.
+# tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from .ops.random_ops import dropout  # noqa: F401

@@ -303,3 +303,20 @@ def test_every_public_op_has_a_record():
         assert callable(getattr(tf.math, n)), n
     for n in ("relu", "sigmoid", "softmax"):
         assert callable(getattr(tf.nn, n)), n
+
+
+def test_docstring_examples_run():
+    import doctest
+    from runtime import math as tf_math, nn as tf_nn
+    from runtime.ops import (array_ops, indexing, manipulation_ops, math_ops, nn_ops,
+                             reduction_ops, shape_rules)
+    modules = [array_ops, indexing, manipulation_ops, math_ops, nn_ops, reduction_ops,
+               shape_rules, tf_math, tf_nn]
+    ran = 0
+    for module in modules:
+        globs = {**vars(tf), **vars(module), "np": np}
+        for test in doctest.DocTestFinder().find(module, globs=globs):
+            result = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE).run(test)
+            assert result.failed == 0, test.name
+            ran += result.attempted
+    assert ran >= 8
