@@ -11,9 +11,11 @@
 
 A `Function` keeps a cache of `ConcreteFunction`s (a traced `Graph` plus how
 to feed it and how to rebuild the Python result). Cache keys come from
-`runtime.signature`: tensors by dtype and shape, Python scalars/strings/None
-by value, other objects by identity, containers by structure; keyword,
-positional and default-filled calls share a key.
+`runtime.signature`: tensors (and numpy arrays) by dtype and shape, Python
+scalars/strings/None by value (`f(x, 2)` and `f(x, 2.0)` share a trace, but
+`True` and `1` do not, so a traced bool never comes back as an int32),
+Variables and other objects by identity (held weakly), containers by
+structure; keyword, positional and default-filled calls share a key.
 
 Tracing makes a placeholder per tensor leaf of the arguments (named after
 the parameter), calls the (autograph-converted) Python function with the
@@ -57,6 +59,7 @@ __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
 InputSignatureMismatchError = _sig.InputSignatureMismatchError
 RETRACING_WARNING_THRESHOLD = 5   # traces of one Function before it warns (once)
 _MAX_MEMO = 4096                  # exact-key memo entries kept before a reset
+_EXPLAIN_WINDOW = 64              # recent traces a retrace explanation compares with
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
@@ -146,6 +149,14 @@ class _CallSignature:
         self.kinds = [p.kind for p in params]
         simple = all(p.kind in self._POSITIONAL for p in params)
         self.fast_arity = len(params) if simple else -1   # positional calls skip binding
+        # Positional calls that leave out trailing defaulted parameters skip
+        # binding too: default_tails[k] completes a call of min_arity + k args.
+        self.min_arity = self.fast_arity
+        while simple and self.min_arity > 0 and \
+                params[self.min_arity - 1].default is not inspect.Parameter.empty:
+            self.min_arity -= 1
+        self.default_tails = [tuple(p.default for p in params[n:])
+                              for n in range(self.min_arity, max(self.fast_arity, 0))]
 
     def bind(self, args, kwargs, where):
         """The value of every parameter, defaults filled in."""
@@ -198,6 +209,7 @@ class Function:
         self._lock = threading.RLock()
         self._cache = {}             # exact call key -> ConcreteFunction
         self._concretes = []         # every trace, in order
+        self._by_skeleton = {}       # skeleton -> its traces, in order (O(1) lookup)
         self._has_dead = False
         self._on_dead = self._mark_dead
         self._converted = None
@@ -215,8 +227,13 @@ class Function:
             return self._traceable()(*args, **kwargs)
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
-        if kwargs or len(args) != self._fast_arity:
-            args = self._call_sig.bind(args, kwargs, self._name)
+        n = len(args)
+        if kwargs or n != self._fast_arity:
+            call_sig = self._call_sig
+            if not kwargs and call_sig.min_arity <= n < self._fast_arity:
+                args = args + call_sig.default_tails[n - call_sig.min_arity]
+            else:
+                args = call_sig.bind(args, kwargs, self._name)
         feeds = []
         key = _sig.call_key(args, feeds, self._on_dead)
         concrete = self._cache.get(key)
@@ -370,9 +387,7 @@ class Function:
     def _find_compatible(self, skeleton, shapes):
         """The most specific earlier trace whose shapes accept these shapes."""
         best, best_score = None, -1
-        for c in self._concretes:
-            if c._skeleton != skeleton:
-                continue
+        for c in self._by_skeleton.get(skeleton, ()):
             if all(_sig.shape_accepts(g, s) for g, s in zip(c._leaf_shapes, shapes)):
                 score = sum(len([d for d in g.dims if d is not None])
                             for g in c._leaf_shapes if g.dims is not None)
@@ -382,10 +397,9 @@ class Function:
 
     def _relaxed_shapes(self, skeleton, shapes):
         """Shapes relaxed against the latest trace of the same dtypes/structure."""
-        for c in reversed(self._concretes):
-            if c._skeleton == skeleton:
-                return [old.most_specific_compatible_shape(new)
-                        for old, new in zip(c._leaf_shapes, shapes)]
+        for c in reversed(self._by_skeleton.get(skeleton, ())):
+            return [old.most_specific_compatible_shape(new)
+                    for old, new in zip(c._leaf_shapes, shapes)]
         return shapes
 
     def _purge_dead(self):
@@ -394,6 +408,9 @@ class Function:
                        if not _sig.has_dead_reference(k)}
         self._concretes = [c for c in self._concretes
                            if c._skeleton is None or not _sig.has_dead_reference(c._skeleton)]
+        self._by_skeleton = {}
+        for c in self._concretes:
+            self._by_skeleton.setdefault(c._skeleton, []).append(c)
 
     def _trace(self, template, skeleton, shapes, description):
         """Build, check and register the graph for one signature."""
@@ -418,13 +435,16 @@ class Function:
         concrete._description = description
         self._record_trace(concrete)
         self._concretes.append(concrete)
+        self._by_skeleton.setdefault(skeleton, []).append(concrete)
         return concrete
 
     def _record_trace(self, concrete):
         """Explain this trace and warn (once) when there have been too many."""
         n = len(self._concretes) + 1
         new = concrete._description
-        earlier = [c for c in self._concretes if c._description is not None]
+        # Only recent traces: comparing with all of them made N retraces O(N^2).
+        earlier = [c for c in self._concretes[-_EXPLAIN_WINDOW:]
+                   if c._description is not None]
         if new is None or not earlier:
             self._explanation = (f"{self._name} was traced for the first time "
                                  "(no earlier trace to reuse).")
