@@ -12,7 +12,9 @@ Before:                               After:
 Never folded: stateful or side-effecting ops (random, variable reads and
 writes, print, assert, py_function) and ops whose subgraphs are stateful;
 ops whose kernel raises (the error stays a run-time error, as without the
-optimizer); results larger than `MAX_ELEMENTS` (folding would bloat the graph).
+optimizer); results larger than `MAX_ELEMENTS` (folding would bloat the graph);
+control flow (`If`, `While`: running a loop at optimization time could take
+as long as the program, or never end, on a path the program never takes).
 """
 
 import numpy as np
@@ -57,7 +59,7 @@ def run(graph):
 
 def _fold(node):
     """The output values of `node` if it can be folded, else None."""
-    if node.op in _NEVER_FOLD or not node.inputs or node.stateful:
+    if node.op in _NEVER_FOLD or not node.inputs or node.stateful or node.subgraphs():
         return None
     if not all(t.node.op == "Const" for t in node.inputs):
         return None
