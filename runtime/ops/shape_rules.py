@@ -125,7 +125,15 @@ def normalize_axis(axis, rank, what="axis"):
 
 # --- statically known values ---------------------------------------------------
 
-def constant_value(t):
+# Pure ops evaluated while tracing when all their inputs are small known values,
+# so shape arithmetic such as `tf.shape(x)[0] * 2` keeps static shapes.
+_FOLDABLE = frozenset(("StridedSlice", "Pack", "Cast", "ConcatV2", "Identity", "AddV2",
+                       "Sub", "Mul", "FloorDiv", "Maximum", "Minimum"))
+_FOLD_MAX_SIZE = 64
+_FOLD_MAX_DEPTH = 8
+
+
+def constant_value(t, _depth=0):
     """The numpy value of `t` if it is known while tracing, else None."""
     value = getattr(t, "_value", None)
     if value is not None:
@@ -133,11 +141,46 @@ def constant_value(t):
     node = getattr(t, "node", None)
     if node is None:
         return None
-    if node.op == "Const":
+    op = node.op
+    if op == "Const":
         return node.attrs["value"]
-    if node.op == "Shape" and node.inputs[0].shape.is_fully_defined():
-        return np.array(node.inputs[0].shape.dims, dtype=t.dtype.np_dtype)
+    if op in ("Shape", "Size", "Rank"):
+        return _shape_query_value(node, t.dtype)
+    if op == "StridedSlice" and node.inputs[0].node.op == "Shape":
+        dim = _known_dim(node)
+        if dim is not None:
+            return t.dtype.np_dtype.type(dim)
+    if op in _FOLDABLE and _depth < _FOLD_MAX_DEPTH and len(node.outputs) == 1:
+        values = [constant_value(i, _depth + 1) for i in node.inputs]
+        if any(v is None or np.size(v) > _FOLD_MAX_SIZE for v in values):
+            return None
+        try:
+            return node.opdef.kernel(*values, **node.attrs)
+        except Exception:  # noqa: BLE001 - the op reports it when it runs
+            return None
     return None
+
+
+def _known_dim(node):
+    """For `tf.shape(x)[i]` with a constant i: x's static dimension i, or None."""
+    spec = node.attrs["spec"]
+    dims = node.inputs[0].node.inputs[0].shape.dims
+    if dims is None or len(spec) != 1 or spec[0][0] != "index" or type(spec[0][1]) is not int:
+        return None
+    i = spec[0][1]
+    return dims[i] if -len(dims) <= i < len(dims) else None
+
+
+def _shape_query_value(node, dtype):
+    """The value of Shape/Size/Rank of a tensor whose static shape answers it."""
+    shape = node.inputs[0].shape
+    if node.op == "Rank":
+        return None if shape.rank is None else dtype.np_dtype.type(shape.rank)
+    if not shape.is_fully_defined():
+        return None
+    if node.op == "Size":
+        return dtype.np_dtype.type(int(np.prod(shape.dims)))
+    return np.array(shape.dims, dtype=dtype.np_dtype)
 
 
 def shape_from_tensor(t):

@@ -295,3 +295,12 @@ def test_unstack_returns_a_list_of_tensors():
     np.testing.assert_array_equal(parts[1].numpy(), [2, 4])
     g, outs = traced([(tf.int32, [None, 3])], lambda x: tf.unstack(x, axis=1))
     assert len(outs) == 3 and all(o.shape == (None,) for o in outs)
+
+
+def test_shape_arithmetic_keeps_static_shapes():
+    _, outs = traced([(tf.float32, [4, 3]), (tf.float32, [None, 3])], lambda x, y: (
+        tf.zeros([tf.shape(x)[0] * 2, tf.size(x)]),
+        tf.reshape(x, [tf.shape(x)[1], -1]),
+        tf.range(tf.rank(x) + 1),
+        tf.zeros([tf.shape(y)[0], tf.shape(y)[1]])))
+    assert [o.shape.dims for o in outs] == [(8, 12), (3, 4), (3,), (None, 3)]
