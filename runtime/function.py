@@ -201,11 +201,15 @@ class Function:
         self._fast_arity = self._call_sig.fast_arity
         self._input_signature = None
         self._signature_template = None
+        # A function whose first parameter is `self`/`cls` is taken to be a
+        # method: its input_signature describes the parameters after it.
+        self._method_like = _instance is None and _first_param_is_self(self._call_sig)
         if input_signature is not None:
-            self._input_signature = _check_input_signature(input_signature, self._call_sig,
+            described = (_CallSignature(python_function, drop_first=True)
+                         if self._method_like else self._call_sig)
+            self._input_signature = _check_input_signature(input_signature, described,
                                                            self._name)
-            self._signature_template = _signature_template(self._input_signature,
-                                                           self._call_sig)
+            self._signature_template = _signature_template(self._input_signature, described)
         self._lock = threading.RLock()
         self._cache = {}             # exact call key -> ConcreteFunction
         self._concretes = []         # every trace, in order
@@ -248,6 +252,11 @@ class Function:
         return fn(*args, **kwargs)
 
     def _call_with_signature(self, args, kwargs):
+        if self._method_like:         # Class.method(obj, ...): bind to obj first
+            if not args:
+                raise TypeError(f"{self._name}(): missing the instance argument "
+                                f"'{self._call_sig.names[0]}'")
+            return self.__get__(args[0])(*args[1:], **kwargs)
         values = self._call_sig.bind(args, kwargs, self._name)
         feeds = []
         for template, value, name in zip(self._signature_template, values,
@@ -483,6 +492,12 @@ def _weak_or_strong(instance, bound):
         return weakref.ref(instance, forget)
     except TypeError:
         return lambda: instance
+
+
+def _first_param_is_self(call_sig):
+    params = call_sig.params
+    return bool(params) and params[0].name in ("self", "cls") and \
+        params[0].kind in _CallSignature._POSITIONAL
 
 
 def _check_input_signature(input_signature, call_sig, where):

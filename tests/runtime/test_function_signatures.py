@@ -335,3 +335,28 @@ def test_bound_methods_do_not_keep_instances_alive():
     gc.collect()
     assert ref() is None
     assert Dense.compute._bound == {}
+
+
+def test_input_signature_on_a_method_describes_the_parameters_after_self():
+    class Scaler:
+        def __init__(self, factor):
+            self.factor = factor
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def scale(self, x):
+            return x * self.factor
+
+    two, three = Scaler(2.0), Scaler(3.0)
+    np.testing.assert_array_equal(two.scale(tf.constant([1.0, 2.0])), [2.0, 4.0])
+    np.testing.assert_array_equal(three.scale([1.0]), [3.0])
+    np.testing.assert_array_equal(Scaler.scale(two, tf.constant([5.0])), [10.0])
+    assert two.scale.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError, match="argument 'x'"):
+        two.scale(tf.constant([1, 2]))
+
+
+def test_function_name_option():
+    f = tf.function(lambda x: x + 1, name="increment")
+    cf = f.get_concrete_function(tf.constant(1))
+    assert cf.name == "increment" and cf.graph.name == "increment"
+    assert "increment has not been traced" not in f.experimental_explain_retracing()
