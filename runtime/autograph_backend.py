@@ -31,6 +31,16 @@ def _as_tensor(value):
     return value
 
 
+def _truth(value):
+    """Python truthiness as a bool tensor: a number is true when nonzero."""
+    value = _as_tensor(value)
+    if isinstance(value, Tensor) and not value.dtype.is_bool:
+        if value.dtype.is_string:
+            return math_ops.not_equal(value, "")
+        return math_ops.not_equal(value, 0)
+    return value
+
+
 class AutographBackend(Backend):
     """Maps autograph's operators to runtime's cond / while_loop / ops."""
 
@@ -45,13 +55,15 @@ class AutographBackend(Backend):
         return isinstance(value, TensorArray)
 
     def cond(self, pred, true_fn, false_fn, names):
-        return _cond(_as_tensor(pred), true_fn, false_fn, names=tuple(names))
+        return _cond(_truth(pred), true_fn, false_fn, names=tuple(names))
 
     def while_loop(self, cond_fn, body_fn, loop_vars, names):
-        return tuple(_while_loop(cond_fn, body_fn, tuple(loop_vars), names=tuple(names)))
+        def test(*loop_vars):
+            return _truth(cond_fn(*loop_vars))
+        return tuple(_while_loop(test, body_fn, tuple(loop_vars), names=tuple(names)))
 
     def logical_not(self, x):
-        return math_ops.logical_not(_as_tensor(x))
+        return math_ops.logical_not(_truth(x))
 
     def len(self, x):
         x = _as_tensor(x)
@@ -74,6 +86,11 @@ class AutographBackend(Backend):
         return _as_tensor(x)[i]
 
     def range(self, start, limit, delta):
+        # Python's range is empty when start is past limit; tf.range raises.
+        if isinstance(delta, (int, float)):
+            clamp = math_ops.maximum if delta > 0 else math_ops.minimum
+            start_t = convert_to_tensor(_as_tensor(start))
+            limit = clamp(convert_to_tensor(_as_tensor(limit)), start_t)
         return array_ops.range(start, limit, delta)
 
     def cast(self, x, kind):
@@ -108,9 +125,20 @@ class AutographBackend(Backend):
         return lst.stack()
 
     def probe(self, fn, args):
+        """Trace `fn` once in a scratch graph; tensors and numbers among
+        `args` become placeholders, as in a real loop body."""
         scratch = Graph("autograph_probe", outer=current_graph())
         with scratch.as_default():
-            return fn(*args)
+            return fn(*[self._placeholder(scratch, a) for a in args])
+
+    @staticmethod
+    def _placeholder(graph, value):
+        if isinstance(value, (bool, int, float, np.number, np.bool_)) or \
+                (hasattr(value, "_as_tensor") and not isinstance(value, Tensor)):
+            value = convert_to_tensor(_as_tensor(value))
+        if isinstance(value, Tensor):
+            return graph.add_placeholder(value.dtype, value.shape, "probe")
+        return value
 
     def dummy_like(self, value):
         value = _as_tensor(value)

@@ -184,12 +184,18 @@ def _line_map(node, source, info):
 
 def _compile(source, filename, fn, name):
     """Compile `source` inside a factory whose parameters are the original's
-    free variables, so the generated function closes over the same cells."""
+    free variables, so the generated function closes over the same cells.
+    The function is defined under a private name so that its own name still
+    resolves as a global (recursion), then renamed."""
     free = list(fn.__code__.co_freevars)
     params = ", ".join(["ag__"] + [f for f in free if f != "ag__"])
-    body = "".join("    " + line + "\n" if line else "\n" for line in source.splitlines())
-    wrapper = f"def __autograph_factory({params}):\n{body}    return {name}\n"
+    lines = source.splitlines()
+    lines[0] = lines[0].replace(f"def {name}(", "def __autograph_fn(", 1)
+    body = "".join("    " + line + "\n" if line else "\n" for line in lines)
+    wrapper = f"def __autograph_factory({params}):\n{body}    return __autograph_fn\n"
     module_code = compile(wrapper, filename, "exec")
     factory = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
-    code = next(c for c in factory.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    code = next(c for c in factory.co_consts
+                if isinstance(c, types.CodeType) and c.co_name == "__autograph_fn")
+    code = code.replace(co_name=fn.__name__, co_qualname=fn.__qualname__)
     return code, wrapper

@@ -29,6 +29,8 @@ class Undefined:
 
     # Any use other than passing it around is a read of an unbound name.
     def __getattr__(self, attr):
+        if attr.startswith("_"):      # protocol probes (hasattr(v, "__array__"))
+            raise AttributeError(attr)
         raise Undefined.error(self)
 
     def __bool__(self):
