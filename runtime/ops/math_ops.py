@@ -15,6 +15,8 @@ function on eager tensors calls the kernel directly (`_binary`, `_unary`), so
 an op costs little more than the numpy call.
 """
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
@@ -30,6 +32,11 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
            "maximum", "minimum", "matmul", "less", "less_equal", "greater",
            "greater_equal", "equal", "not_equal", "logical_and", "logical_or",
            "logical_not", "where", "cast", "identity", "convert_pair", "run_kernel_now"]
+
+# TensorFlow computes 1/0 -> inf, log(0) -> -inf and sqrt(-1) -> nan, and lets
+# integers wrap, all silently; numpy's RuntimeWarnings for these, raised inside
+# our kernels (not the user's numpy code), are ignored to match.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"runtime\.ops\.")
 
 # Dtype families, as sets of DType singletons (membership is an identity test).
 INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
