@@ -226,7 +226,7 @@ def trace(fn, args, kwargs=None, relaxed=False):
     with g.as_default():
         def placeholder(a):
             shape = [None] * np.ndim(a) if relaxed else np.shape(a)
-            return g.add_placeholder(tf.convert_to_tensor(a).dtype, shape, "x")
+            return g.add_placeholder(tf.dtypes.as_dtype(np.asarray(a).dtype), shape, "x")
         out = fn(*_map_inputs(args, placeholder), **(kwargs or {}))
     g.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
     return g, out
@@ -320,3 +320,21 @@ def test_docstring_examples_run():
             assert result.failed == 0, test.name
             ran += result.attempted
     assert ran >= 8
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=repr)
+def test_op_graph_prints_and_survives_the_optimizer(rec):
+    from runtime.optimizer import optimize
+    g, _ = trace(rec.fn, rec.args, rec.kwargs)
+    text = str(g)
+    body = [n for n in g.nodes if n.op != "Placeholder"]
+    assert text.count("\n") >= len(body) and "return" in text
+    assert all(t.dtype.name in text for t in g.outputs)
+    assert g.nodes[-1].name in g.as_graph_def()
+    before = executor.run(g, _flat_inputs(rec.args))
+    optimize(g, check=True)
+    after = executor.run(g, _flat_inputs(rec.args))
+    assert len(before) == len(after)
+    for b, a in zip(before, after):
+        assert np.asarray(a).dtype == np.asarray(b).dtype
+        np.testing.assert_array_equal(a, b)
