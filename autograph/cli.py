@@ -19,7 +19,7 @@ import os
 import sys
 
 from . import __version__
-from . import cli_convert
+from . import cli_convert, cli_transpiler
 from .cli_source import (CliError, find_functions, parse_source, read_source,
                          replace_spans, insert_imports, select_functions,
                          split_lines, write_atomic, check_writable)
@@ -143,7 +143,9 @@ def convert_text(text, tree, lines, spans, display, warn=None):
     Functions that cannot be converted are kept verbatim; `warn(message)` is
     called once for each.
     """
-    results = [(span, cli_convert.convert_span(span, lines, display)) for span in spans]
+    bindings = cli_transpiler.module_bindings(tree)
+    results = [(span, cli_convert.convert_span(span, lines, display, bindings=bindings))
+               for span in spans]
     replacements = [(span, r.text) for span, r in results if r.status == "converted"]
     for span, r in results:
         if r.status == "error" and warn is not None:
@@ -186,11 +188,13 @@ def _emit(text, output):
 
 
 def run_check(args):
-    _, _, lines, spans = _load(args.file, args.function)
+    _, tree, lines, spans = _load(args.file, args.function)
     display = _display(args.file)
+    bindings = cli_transpiler.module_bindings(tree)
     status = 0
     for span in spans:
-        r = cli_convert.convert_span(span, lines, display, want_report=args.verbose)
+        r = cli_convert.convert_span(span, lines, display, want_report=args.verbose,
+                                     bindings=bindings)
         print(f"{display}:{span.def_line}: {span.qualname}: {r.describe()}")
         if r.status == "error":
             status = 1

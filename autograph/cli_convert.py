@@ -113,8 +113,12 @@ def function_source(span, lines):
     return textwrap.dedent(text), span.def_line
 
 
-def convert_span(span, lines, display, want_report=False):
-    """Convert the function at `span`; never raises for a user-code problem."""
+def convert_span(span, lines, display, want_report=False, bindings=None):
+    """Convert the function at `span`; never raises for a user-code problem.
+
+    `bindings` (from `cli_transpiler.module_bindings(tree)`) says what the
+    module's top level binds; compute it once per file.
+    """
     func = span.node
     reason = _unsupported(func, display)
     if reason:
@@ -125,7 +129,12 @@ def convert_span(span, lines, display, want_report=False):
     source, first_line = function_source(span, lines)
     try:
         text, report = cli_transpiler.transpile(source, display, first_line, func.name,
-                                                want_report=want_report)
+                                                want_report=want_report, file_lines=lines,
+                                                bindings=bindings,
+                                                is_method="." in span.qualname)
     except cli_transpiler.NotConvertible as e:
         return Conversion("error", message=str(e))
+    except Exception as e:  # a transpiler bug must not abort the whole file
+        return Conversion("error", message=f"the transpiler failed: {type(e).__name__}: {e} "
+                                           f"({display}:{func.lineno})")
     return Conversion("converted", text=text, report=report)

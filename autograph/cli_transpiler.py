@@ -73,15 +73,21 @@ class ModuleBindings:
                 if alias.name != "*":
                     self._bind_import(alias.asname or alias.name, node.module, alias.name)
         else:
-            for sub in ast.walk(node):
-                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    self.names.add(sub.name)
-                elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                    self.names.add(sub.id)
-                elif isinstance(sub, (ast.Import, ast.ImportFrom)):
-                    self.names.update((a.asname or a.name).split(".")[0] for a in sub.names)
-                if sub is not node and isinstance(sub, (ast.FunctionDef, ast.ClassDef)):
-                    break  # names bound inside a def or class body are not globals
+            self._collect_names(node)
+
+    def _collect_names(self, node):
+        """Names a module-level statement binds (not inside defs or classes)."""
+        stack = [node]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.names.add(sub.name)
+                continue
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                self.names.add(sub.id)
+            elif isinstance(sub, (ast.Import, ast.ImportFrom)):
+                self.names.update((a.asname or a.name).split(".")[0] for a in sub.names)
+            stack.extend(ast.iter_child_nodes(sub))
 
     def _bind_import(self, bound, module, attr):
         root = module.split(".")[0]
@@ -137,14 +143,46 @@ def _parse(source, first_line):
     return node
 
 
+def _explicit_super(node):
+    """`super()` -> `super(__class__, self)` in a method.
+
+    Converted bodies become nested functions (`if_body`, `loop_body`), where
+    zero-argument `super()` fails ("super(): no arguments"). The explicit form
+    means the same thing: `__class__` is the cell Python creates for methods
+    that use `super`, and nested functions see it, as they see `self`.
+    """
+    args = node.args.posonlyargs + node.args.args
+    if not args:
+        return
+    for n in ast_util_walk_own(node):
+        if (isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "super"
+                and not n.args and not n.keywords):
+            n.args = [gast.Name("__class__", gast.Load(), None, None),
+                      gast.Name(args[0].id, gast.Load(), None, None)]
+
+
+def ast_util_walk_own(node):
+    """Nodes of `node`'s body, not descending into nested defs, lambdas, classes."""
+    stack = list(node.body)
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for c in gast.iter_child_nodes(n)
+                     if not isinstance(c, (gast.FunctionDef, gast.AsyncFunctionDef,
+                                           gast.Lambda, gast.ClassDef)))
+
+
 def transpile(source, filename, first_line, name, want_report=False, file_lines=None,
-              bindings=None):
+              bindings=None, is_method=False):
     """(converted def text, report lines) for one function's source.
 
     `source` is the dedented `def` (no decorators) starting at `first_line` of
-    `filename`; `file_lines` are the file's lines (for messages).
+    `filename`; `file_lines` are the file's lines (for messages); `is_method`
+    when it is defined in a class body.
     """
     node = _parse(source, first_line)
+    if is_method:
+        _explicit_super(node)
     info = parser.SourceInfo(filename, first_line, list(file_lines or source.splitlines(True)))
     fn = _stand_in(source, filename, name)
     ctx = _SourceContext(fn, node, info, bindings or ModuleBindings(ast.Module([], [])))

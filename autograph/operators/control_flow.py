@@ -23,6 +23,7 @@ that point on.
 from .. import source_map
 from ..backend import backend_of
 from . import loops
+from .errors import display_names, located, mark as _mark
 from .variables import Undefined, is_return_slot
 
 __all__ = ["if_stmt", "while_stmt", "for_stmt"]
@@ -100,6 +101,11 @@ def _bind_item(body, item):
 _NO_VALUE = object()      # entry value of a name a staged if only outputs
 
 
+def _marked(error):
+    _mark(error)
+    return error
+
+
 class _Retry(Exception):
     """Retrace a staged `if` knowing more about its outputs."""
 
@@ -121,7 +127,9 @@ def staged_if(backend, cond, body, orelse, state, names, where):
     dummies, keep = {}, set()
     for _ in range(4):
         try:
-            return _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, keep)
+            with located(where):
+                return _try_staged_if(backend, cond, body, orelse, state, names, where,
+                                      dummies, keep)
         except _Retry as r:
             dummies.update(r.dummies)
             keep |= r.keep
@@ -146,7 +154,11 @@ def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, ke
 
     def branch(fn, label):
         def run():
-            out = _run(fn, state[:n_in])
+            try:
+                out = _run(fn, state[:n_in])
+            except Exception as e:
+                _mark(e)
+                raise
             if len(out) != len(state):
                 raise ValueError(f"autograph: a branch returned {len(out)} values for {len(state)} names")
             raw[label] = out
@@ -156,7 +168,7 @@ def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, ke
             return tuple(encode(i, v, raw["true"][i]) for i, v in enumerate(out))
         return run
 
-    out = backend.cond(cond, branch(body, "true"), branch(orelse, "false"), names)
+    out = backend.cond(cond, branch(body, "true"), branch(orelse, "false"), display_names(names))
     if len(raw) == 1:                 # the backend decided statically: one branch ran
         return next(iter(raw.values()))
     result = []
@@ -175,17 +187,25 @@ def _reconcile(t_out, f_out, state, names, where, dummies, keep, backend):
     """Check the branches agree on which names they define (runs in the else branch)."""
     for i, (t, f) in enumerate(zip(t_out, f_out)):
         tu, fu = isinstance(t, Undefined), isinstance(f, Undefined)
+        if is_return_slot(names[i]) and (t is None) != (f is None) and not (tu or fu):
+            none_in, value_in = ("if", "else") if t is None else ("else", "if")
+            error = ValueError(
+                f"the function returns a value in the {value_in} branch of a tensor if "
+                f"statement but no value (None) in the {none_in} branch"
+                f"{source_map.describe(where)}. Return a value on every path.")
+            _mark(error)
+            raise error
         if tu != fu:
             if is_return_slot(names[i]):
                 if tu and i not in dummies:
                     raise _Retry(dummies={i: f})
                 continue
             missing, has = ("else", "if") if fu else ("if", "else")
-            raise ValueError(
+            raise _marked(ValueError(
                 f"'{names[i]}' must also be defined in the {missing} branch: it is defined in "
                 f"the {has} branch of a tensor if statement and used after it"
                 f"{source_map.describe(where)}. Define it before the if statement, or in "
-                f"both branches.")
+                f"both branches."))
         if i in keep or tu:
             continue
         t_plain = t is state[i] and _is_plain(t, backend)

@@ -19,6 +19,7 @@ import sys
 
 from .. import source_map
 from .variables import Undefined, is_return_slot
+from .errors import display_names, located, mark as _mark
 
 __all__ = ["staged_while", "staged_for", "indexed_backend", "IndexedIterable"]
 
@@ -127,15 +128,24 @@ def _stage(backend, test, body, state, names, where, kind):
         return [values[i] for i in range(len(state))]
 
     def cond_fn(*loop_vars):
-        return test(*full(loop_vars))
+        try:
+            return test(*full(loop_vars))
+        except Exception as e:
+            _mark(e)
+            raise
 
     def body_fn(*loop_vars):
-        out = body(*full(loop_vars))
+        try:
+            out = body(*full(loop_vars))
+        except Exception as e:
+            _mark(e)
+            raise
         out = () if out is None else tuple(out)
         return tuple(out[i] for i in slots)
 
-    loop_names = tuple(names[i] for i in slots)
-    results = backend.while_loop(cond_fn, body_fn, tuple(init), loop_names)
+    loop_names = display_names(tuple(names[i] for i in slots))
+    with located(where):
+        results = backend.while_loop(cond_fn, body_fn, tuple(init), loop_names)
     final = full(results)
     for i, v in enumerate(final):
         if backend.is_list(v):
