@@ -27,6 +27,10 @@ import tempfile
 import textwrap
 import warnings
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:          # `python tools/fuzz.py` from anywhere
+    sys.path.insert(0, ROOT)
+
 MOD = 97
 INPUTS = [(0, 0, [0, 0, 0]), (5, 3, [1, 2, 3]), (96, 41, [7, 0, 5]), (13, 88, [4, 4, 9])]
 
@@ -37,12 +41,16 @@ class Generator:
     def __init__(self, seed):
         self.rng = random.Random(seed)
         self.helpers = []
+        self.has_v = False        # only main(a, b, v) sees the vector
 
     # --- expressions --------------------------------------------------------
 
     def atom(self, names):
-        if self.rng.random() < 0.3:
+        r = self.rng.random()
+        if r < 0.25:
             return str(self.rng.randint(0, 20))
+        if r < 0.32 and self.has_v:      # the vector: an element or its length
+            return f"v[{self.rng.randint(-3, 2)}]" if r < 0.3 else "len(v)"
         return self.rng.choice(names)
 
     def expr(self, names, depth=0):
@@ -84,7 +92,9 @@ class Generator:
 
     def statement(self, names, depth, in_loop):
         r = self.rng.random()
-        target = self.rng.choice(names)
+        # Loop targets (j0, j1, ...) are read-only: assigning one would make it
+        # loop-carried in one path and not another.
+        target = self.rng.choice([n for n in names if not n.startswith("j")])
         if depth >= 3 or r < 0.4:
             return [f"{target} = {self.expr(names)} % {MOD}"]
         if r < 0.6:
@@ -121,14 +131,11 @@ class Generator:
         r = self.rng.random()
         if r < 0.4:
             head = f"for {var} in range({self.atom(names)} % 5):"
-        elif r < 0.7:
+        elif r < 0.7 and self.has_v:
             head = f"for {var} in v:"
         else:
             head = f"for {var} in range({self.rng.randint(0, 4)}):"
         body = self.block(names + [var], depth + 1, True, 3)
-        # Assigning the loop target would make it a loop-carried name in one
-        # path and not another; keep it read-only.
-        body = [ln for ln in body if not ln.lstrip().startswith(f"{var} =")] or ["pass"]
         return [head] + _indent(body)
 
     # --- whole program ------------------------------------------------------
@@ -142,6 +149,7 @@ class Generator:
             lines += _indent(body + [f"return {self.expr(['p', 'q'])} % {MOD}"])
             lines.append("")
             self.helpers.append(name)
+        self.has_v = True
         lines.append("def main(a, b, v):")
         lines += _indent(["x = a", "y = b"] + self.block(["a", "b", "x", "y"], 0, False, 5)
                          + [f"return (x + y) % {MOD}"])
@@ -208,8 +216,10 @@ def mismatches(rows):
 # --- shrinking ------------------------------------------------------------------
 
 def shrink(source, seed):
-    """Delete statements (and whole blocks) while the program still disagrees."""
+    """Delete statements (and whole blocks) while the program still disagrees
+    in the same way (see `_kind`) and the original still returns ints."""
     lines = source.splitlines()
+    kind = _kind(three_runs(source, seed))
     changed = True
     while changed:
         changed = False
@@ -217,7 +227,7 @@ def shrink(source, seed):
             for j in range(len(lines), i, -1):
                 candidate = lines[:i] + lines[j:]
                 text = "\n".join(candidate) + "\n"
-                if _still_fails(text, seed):
+                if _still_fails(text, seed, kind):
                     lines, changed = candidate, True
                     break
             if changed:
@@ -225,13 +235,25 @@ def shrink(source, seed):
     return "\n".join(lines) + "\n"
 
 
-def _still_fails(source, seed):
+def _kind(rows):
+    """How the runs disagree: per mismatching row, 'ok' or the exception
+    class of each run. A shrink step must keep it, so deleting a statement
+    cannot swap a real bug for a different failure (for example a name the
+    deletion left undefined in a branch only the graph traces)."""
+    return {tuple(r[0] if r[0] == "ok" else r[1].split(":")[0] for r in row[1:])
+            for row in mismatches(rows)}
+
+
+def _still_fails(source, seed, kind=None):
     try:
         compile(source, "<shrink>", "exec")
         textwrap.dedent(source)
         if "def main" not in source:
             return False
-        return bool(mismatches(three_runs(source, seed)))
+        rows = three_runs(source, seed)
+        if not all(r[1][0] == "ok" and isinstance(r[1][1], int) for r in rows):
+            return False
+        return bool(mismatches(rows)) and (kind is None or _kind(rows) == kind)
     except Exception:  # noqa: BLE001 - an invalid candidate is simply rejected
         return False
 
