@@ -3,8 +3,8 @@
     check(fn_node, info)   # raises ConversionError naming construct, file, line
 
 Refused: generators (`yield`), `async`, `global`/`nonlocal` names written
-inside control flow, `try` around control flow, and `break`/`continue`/
-`return` inside a `with` block.
+inside control flow, `try` around control flow, `break`/`continue`/`return`
+inside a `with` block, and `:=` in a while condition.
 """
 
 import gast
@@ -48,6 +48,10 @@ def check(fn_node, info):
                                            ast_util.walk_scope(n.body)):
             _fail(info, fn_node, n, "try/except around control flow",
                   "Move the if/while/for out of the try block.")
+        if isinstance(n, gast.While) and any(isinstance(c, gast.NamedExpr)
+                                             for c in gast.walk(n.test)):
+            _fail(info, fn_node, n, "an assignment expression (:=) in a while condition",
+                  "Assign the value before the loop and at the end of its body.")
         if isinstance(n, (gast.With, gast.AsyncWith)) and ast_util.contains(
                 n.body, (gast.Break, gast.Continue, gast.Return)):
             _fail(info, fn_node, n, "break/continue/return inside a with block",

@@ -1216,3 +1216,372 @@ def binary_ones(n):
         ones += n % 2
         n = n // 2
     return ones
+
+
+# --- more mixes of break / continue / return, nested up to three deep -------------
+
+@case((10,), (0,))
+def mix_break_continue_return(n):
+    s = 0
+    for i in range(n):
+        if i == 1:
+            continue
+        if i == 6:
+            break
+        if s > 100:
+            return -1
+        s += i
+    return s
+
+
+@case((5, 5), (2, 7), (0, 3))
+def mix_nested_return_break(a, b):
+    for i in range(a):
+        for j in range(b):
+            if j > i:
+                break
+            if i * j == 6:
+                return i + j
+    return 0
+
+
+@case((4,), (9,))
+def mix_while_for_continue(n):
+    t = 0
+    i = 0
+    while i < n:
+        i += 1
+        for j in range(i):
+            if j % 2:
+                continue
+            t += j
+    return t
+
+
+@case((3,), (-3,), (0,))
+def mix_if_in_if_in_loop(n):
+    s = 0
+    for i in range(4):
+        if n > 0:
+            if i % 2 == 0:
+                s += n
+            else:
+                s -= 1
+        else:
+            if n < 0:
+                s += i
+    return s
+
+
+@case((20,), (3,))
+def mix_while_break_return(n):
+    i = 0
+    while i < n:
+        i += 1
+        if i == 15:
+            return i * 2
+        if i > 10:
+            break
+    return i
+
+
+@case((6,), (1,))
+def mix_three_loops_break(n):
+    t = 0
+    for i in range(n):
+        for j in range(n):
+            for k in range(n):
+                if k > j:
+                    break
+                t += 1
+    return t
+
+
+@case((7,), (0,))
+def mix_continue_three_deep(n):
+    t = 0
+    for i in range(n):
+        if i == 2:
+            continue
+        j = 0
+        while j < i:
+            j += 1
+            if j == 3:
+                continue
+            for k in range(2):
+                if k == 1:
+                    continue
+                t += 1
+    return t
+
+
+@case((8,), (3,))
+def mix_return_in_else_of_loop_if(n):
+    for i in range(n):
+        if i < 5:
+            pass
+        else:
+            return i
+    return -n
+
+
+@case((5,), (0,))
+def mix_flag_loop(n):
+    found = False
+    i = 0
+    while i < n and not found:
+        if i * i == 9:
+            found = True
+        i += 1
+    return i
+
+
+@case((4,), (0,))
+def mix_nested_while_return(n):
+    i = 0
+    while i < n:
+        j = 0
+        while j < n:
+            k = 0
+            while k < n:
+                if i + j + k == 5:
+                    return i * 100 + j * 10 + k
+                k += 1
+            j += 1
+        i += 1
+    return -1
+
+
+@case((3,), (-1,))
+def mix_if_returns_in_all_branches_nested(x):
+    if x > 0:
+        if x > 2:
+            return 3
+        else:
+            return 2
+    else:
+        if x < 0:
+            return -1
+        return 0
+
+
+@case((9,), (2,))
+def mix_continue_then_break(n):
+    s = 0
+    i = 0
+    while True:
+        i += 1
+        if i % 2 == 0:
+            continue
+        if i > n:
+            break
+        s += i
+    return s
+
+
+@case((10,), (1,))
+def mix_accumulate_two_branches(n):
+    a = 0
+    b = 0
+    for i in range(n):
+        if i % 3 == 0:
+            a += i
+        elif i % 3 == 1:
+            b += i
+        else:
+            a -= 1
+            b -= 1
+    return a * 1000 + b
+
+
+@case((5,), (0,))
+def mix_loop_var_swap(n):
+    x = 1
+    y = 2
+    for _ in range(n):
+        x, y = y, x + y
+    return x
+
+
+@case((6,), (2,))
+def mix_countdown_with_continue(n):
+    s = 0
+    while n > 0:
+        n -= 1
+        if n == 3:
+            continue
+        s += n
+    return s
+
+
+@case((5,), (0,), tensor=False)
+def mix_for_else_no_break_nested(n):
+    t = 0
+    for i in range(n):
+        for j in range(2):
+            t += 1
+        else:
+            t += 10
+    else:
+        t += 100
+    return t
+
+
+@case((5,), (7,), tensor=False)
+def mix_while_else_with_break(n):
+    i = 0
+    while i < 6:
+        if i == n:
+            break
+        i += 1
+    else:
+        return -1
+    return i
+
+
+# --- functions of several shapes: lambdas, closures, defaults, methods -----------
+
+@case((2,), (-2,))
+def lambdas_on_one_line(x):
+    inc, dec = (lambda v: v + 1), (lambda v: v - 1)
+    return inc(x) * 10 + dec(x)
+
+
+@case((3,), (0,))
+def lambda_as_argument(n):
+    def apply(f, v):
+        return f(v)
+    s = 0
+    for i in range(n):
+        s += apply(lambda v: v * 2, i)
+    return s
+
+
+@case((3,), (1,))
+def default_argument(n, step=2):
+    s = 0
+    for i in range(0, n * step, step):
+        s += i
+    return s
+
+
+@case((4,), (-4,))
+def closure_reads_outer(x):
+    scale = 3
+
+    def scaled(v):
+        if v > 0:
+            return v * scale
+        return v
+    return scaled(x) + scaled(-1)
+
+
+class Counter:
+    def __init__(self, start):
+        self.start = start
+
+    def count_to(self, n):
+        c = self.start
+        while c < n:
+            c += 1
+        return c
+
+
+@case((5,), (0,))
+def method_call(n):
+    return Counter(1).count_to(n)
+
+
+def decorate(fn):
+    return fn
+
+
+@decorate
+def decorated_helper(x):
+    if x > 0:
+        return x
+    return 0
+
+
+@case((3,), (-3,))
+def calls_decorated(x):
+    return decorated_helper(x) + 1
+
+
+@case((3,), (0,))
+def keyword_call(n):
+    return helper_kw(n, scale=3)
+
+
+def helper_kw(n, scale=1):
+    s = 0
+    for i in range(n):
+        s += i * scale
+    return s
+
+
+@case((4,), (1,), tensor=False)
+def star_args(n):
+    return helper_star(*list(range(n)))
+
+
+def helper_star(*vals):
+    total = 0
+    for v in vals:
+        total += v
+    return total
+
+
+@case((3,), (-3,))
+def nested_def_with_loop(x):
+    def inner(n):
+        t = 0
+        while n > 0:
+            t += n
+            n -= 1
+        return t
+    if x > 0:
+        return inner(x)
+    return inner(-x) * -1
+
+
+@case((2,), (5,))
+def walrus_in_branch(n):
+    s = 0
+    for i in range(n):
+        if (j := i * 2) > 3:
+            s += j
+    return s
+
+
+@case((3,), tensor=False)
+def dict_accumulate(n):
+    d = {}
+    for i in range(n):
+        d[i] = i * i
+    return d
+
+
+@case((3,), (0,), tensor=False)
+def set_accumulate(n):
+    seen = set()
+    for i in range(n):
+        seen.add(i % 2)
+    return len(seen)
+
+
+@case((4,), (-4,), tensor=False)   # runtime's `~` on int tensors is logical_not
+def unary_ops(x):
+    y = -x
+    if +y > 0:
+        y = ~y
+    return y
+
+
+@case((7, 2), (9, 3))
+def modulo_and_floordiv_loop(a, b):
+    q = 0
+    while a >= b:
+        a -= b
+        q += 1
+    return q * 100 + a

@@ -155,7 +155,15 @@ def return_in_with(x):
     return 0
 
 
+def walrus_in_while(n):
+    i = 0
+    while (j := i * 2) < n:
+        i += 1
+    return j
+
+
 @pytest.mark.parametrize("fn, construct, line_text", [
+    (walrus_in_while, "an assignment expression (:=) in a while condition", "while (j"),
     (generator, "a generator (yield)", "yield x"),
     (global_write, "writing global/nonlocal 'GLOBAL_SINK' inside control flow", "if x > 0:"),
     (try_around_if, "try/except around control flow", "try:"),
