@@ -18,7 +18,7 @@ from autograph.cli_source import find_functions, parse_source, split_lines
 from conftest import MODULES
 
 
-def _fake_transpile(source, filename, first_line, name, want_report=False):
+def _fake_transpile(source, filename, first_line, name, want_report=False, **kwargs):
     tree = ast.parse(source)
     func = tree.body[0]
     text = f"def {func.name}({ast.unparse(func.args)}):\n    # converted from {filename}:{first_line}\n"
