@@ -191,7 +191,7 @@ class _Reader:
             outs.append(SymbolicTensor(node, i, dtype, shape))
             scope[f"{name}:{i}"] = outs[-1]
         expected = OPS[op].num_outputs
-        if expected != len(outs):
+        if expected is not None and expected != len(outs):  # None: If/While, any count
             raise self.error(f"op {op!r} has {expected} outputs, the file lists {len(outs)}")
         node.outputs = tuple(outs)
         return node

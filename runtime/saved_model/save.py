@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from .. import nest
 from ..graph import Graph
 from ..module import Module, is_variable
 from ..tensor import Tensor
@@ -186,11 +187,15 @@ def _output_structure(cf, graph, name):
         return {"tuple": [{"output": i} for i in range(len(graph.outputs))]}
     counter = [0]
     index_of = {id(t): i for i, t in enumerate(graph.outputs)}
+    # A traced ConcreteFunction maps result leaves to outputs by position (the
+    # optimizer may replace graph.outputs entries); hand-built ones by identity.
+    by_identity = not hasattr(cf, "_outputs") and all(
+        id(t) in index_of for t in nest.flatten(structured) if isinstance(t, Tensor))
 
     def encode(v):
         if isinstance(v, Tensor):
             counter[0] += 1
-            return {"output": index_of.get(id(v), counter[0] - 1)}
+            return {"output": index_of[id(v)] if by_identity else counter[0] - 1}
         if v is None or isinstance(v, (bool, int, float, str)):
             return {"py": v}
         if isinstance(v, (list, tuple)):
