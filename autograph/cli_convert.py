@@ -131,7 +131,8 @@ def convert_span(span, lines, display, want_report=False, bindings=None):
         text, report = cli_transpiler.transpile(source, display, first_line, func.name,
                                                 want_report=want_report, file_lines=lines,
                                                 bindings=bindings,
-                                                is_method="." in span.qualname)
+                                                is_method="." in span.qualname,
+                                                original=func)
     except cli_transpiler.NotConvertible as e:
         return Conversion("error", message=str(e))
     except Exception as e:  # a transpiler bug must not abort the whole file

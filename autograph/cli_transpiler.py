@@ -25,6 +25,7 @@ import types
 
 import gast
 
+from . import cli_report
 from .impl import conversion
 from .impl.checks import ConversionError
 from .pyct import anno, parser
@@ -173,12 +174,13 @@ def ast_util_walk_own(node):
 
 
 def transpile(source, filename, first_line, name, want_report=False, file_lines=None,
-              bindings=None, is_method=False):
+              bindings=None, is_method=False, original=None):
     """(converted def text, report lines) for one function's source.
 
     `source` is the dedented `def` (no decorators) starting at `first_line` of
     `filename`; `file_lines` are the file's lines (for messages); `is_method`
-    when it is defined in a class body.
+    when it is defined in a class body; `original` the `ast` node of the def,
+    for the report.
     """
     node = _parse(source, first_line)
     if is_method:
@@ -191,4 +193,7 @@ def transpile(source, filename, first_line, name, want_report=False, file_lines=
     except ConversionError as e:
         raise NotConvertible(e.reason) from None
     text = conversion.unparse(node)
-    return f"{MARKER}\n{text}", []
+    report = []
+    if want_report and original is not None:
+        report = cli_report.statement_report(original, node, filename, info.lines)
+    return f"{MARKER}\n{text}", report

@@ -31,6 +31,7 @@ class _Breaks(gast.NodeTransformer):
         if not ast_util.contains(node.body, gast.Break, through_loops=False):
             return [node] + orelse
         flag = self.ctx.namer.new("break_")
+        self.ctx.flag_names.add(flag)
         node.body = jumps.guard(node.body, gast.Break, flag) or [gast.Pass()]
         tests = anno.getanno(node, anno.EXTRA_LOOP_TEST, [])
         anno.setanno(node, anno.EXTRA_LOOP_TEST,

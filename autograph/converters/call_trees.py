@@ -72,7 +72,10 @@ class _Calls(gast.NodeTransformer):
         """Calls left as they are: library functions, builtins, classes, ag__."""
         if isinstance(func, gast.Attribute) and func.attr in PLAIN_METHODS:
             return True
-        if isinstance(func, gast.Name) and func.id in ("super", "print", "ag__"):
+        if isinstance(func, gast.Name) and func.id in ("super", "print"):
+            return True
+        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+                and func.value.id == "ag__":
             return True
         found, value = self.ctx.resolve(func)
         if not found:

@@ -23,6 +23,7 @@ class _Continues(gast.NodeTransformer):
         if not ast_util.contains(node.body, gast.Continue, through_loops=False):
             return node
         flag = self.ctx.namer.new("continue_")
+        self.ctx.flag_names.add(flag)
         init = ast_util.located(templates.replace(f"{flag} = False"), ast_util.user_line(node))
         node.body = init + jumps.guard(node.body, gast.Continue, flag)
         return node

@@ -25,7 +25,9 @@
 The state of a statement (the variables passed in and out) comes from static
 analysis: names the statement binds that are live after it, or read by its
 bodies before being bound (loops: live at the loop head). A state variable
-that may be unbound before the statement starts as `ag__.Undefined('y')`.
+that may be unbound before the statement starts as `ag__.Undefined('y')`
+(once, at the top of the enclosing function). Writes of the jump flags
+(`do_return = True`, ...) that nothing reads afterwards are dropped.
 """
 
 import gast
@@ -79,9 +81,19 @@ class _ControlFlow(gast.NodeTransformer):
                                fn_name=fn_name, params=list(params), body=body or [gast.Pass()])
         return fn
 
+    def _dead_flag(self, s):
+        """`do_return = True` (and other flag writes) that nothing reads later."""
+        if not (isinstance(s, gast.Assign) and len(s.targets) == 1
+                and isinstance(s.targets[0], gast.Name)):
+            return False
+        name = s.targets[0].id
+        return name in self.ctx.flag_names and name not in anno.getanno(s, anno.LIVE_OUT, {name})
+
     def _visit_block(self, stmts):
         out = []
         for s in stmts:
+            if self._dead_flag(s):
+                continue
             r = self.visit(s)
             out.extend(r if isinstance(r, list) else [r])
         return out

@@ -113,6 +113,7 @@ def _convert_function(node, ctx):
     line = ast_util.user_line(node)
     conv = _Returns(ctx, ctx.namer.new("retval_"), ctx.namer.new("do_return"))
     ctx.return_names.add(conv.retval)
+    ctx.flag_names.add(conv.flag)
     falls_off = not ast_util.always_exits(node.body)
     body = conv.block(node.body)
     prefix = []

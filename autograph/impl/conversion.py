@@ -39,6 +39,7 @@ class Context:
         self.update_locals(node)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
+        self.flag_names = set()           # break_, continue_, do_return flags
         self._closure = dict(zip(fn.__code__.co_freevars,
                                  (_cell_value(c) for c in (fn.__closure__ or ()))))
 

@@ -57,7 +57,9 @@ def parse_function(fn):
     module = _parse_fragment(source, fn)
     _shift_lines(module, info.first_line - 1)
     if fn.__name__ == "<lambda>":
-        node = _lambda_as_function(_find_lambda(module, fn, info), fn)
+        first = info.lines[info.first_line - 1] if len(info.lines) >= info.first_line else ""
+        indent = len(first) - len(first.lstrip())
+        node = _lambda_as_function(_find_lambda(module, fn, info, indent), fn)
     else:
         node = _find_def(module, fn)
     node.decorator_list = []
@@ -108,7 +110,7 @@ def _find_def(module, fn):
     return defs[0]
 
 
-def _find_lambda(module, fn, info):
+def _find_lambda(module, fn, info, indent):
     code = fn.__code__
     names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
     found = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
@@ -119,21 +121,19 @@ def _find_lambda(module, fn, info):
     if len(on_line) > 1:
         col = _body_column(code)
         for n in on_line:
-            if col is not None and n.body.col_offset == col:
+            if col is not None and n.body.col_offset + indent == col:
                 return n
     return on_line[0]
 
 
 def _body_column(code):
-    """Column where a lambda's body starts, from its code positions."""
-    indent = 0
+    """Column where a lambda's body starts (in the file), from its code positions."""
     try:
-        for pos in code.co_positions():
-            if pos[0] == code.co_firstlineno and pos[2] is not None:
-                return pos[2] - indent
+        cols = [pos[2] for pos in code.co_positions()
+                if pos[0] == code.co_firstlineno and pos[2] is not None and pos[3] != pos[2]]
     except AttributeError:
-        pass
-    return None
+        return None
+    return min(cols) if cols else None
 
 
 def _lambda_as_function(lam, fn):
