@@ -186,3 +186,25 @@ def test_unknown_rank_and_multi_output_nodes_print():
     assert "%0, %1 = testcall2 %x {" in text
     assert "} : float32[...], float32[...]" in text
     assert text.endswith("  return %1\n}")
+
+
+def test_readme_graph_listing_is_current():
+    """docs/graph.txt (shown in the README) is what str(graph) prints today."""
+    import os
+
+    @tf.function
+    def collatz_steps(n):
+        steps = tf.constant(0)
+        while n > 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            steps += 1
+        return steps
+
+    concrete = collatz_steps.get_concrete_function(tf.TensorSpec([], tf.int32))
+    assert concrete(tf.constant(27)).numpy() == 111
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "graph.txt"), encoding="utf-8") as f:
+        assert str(concrete.graph) + "\n" == f.read()
