@@ -124,7 +124,7 @@ def convert_span(span, lines, display, want_report=False, bindings=None):
     if reason:
         return Conversion("error", message=reason)
     if not has_control_flow(func):
-        report = [f"{display}:{func.lineno}: nothing to convert; runs as written"]
+        report = [f"line {func.lineno:<4} nothing to convert; runs as written"]
         return Conversion("unchanged", report=report if want_report else [])
     source, first_line = function_source(span, lines)
     try:

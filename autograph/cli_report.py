@@ -3,11 +3,11 @@
 Built from the function's source (before) and the converted tree (after), so it
 needs no live function. One line per statement that conversion touched:
 
-    m.py:6  if flag:            if_stmt: staged as cond when the test is a tensor, else runs as Python
-    m.py:8  for x in xs:        for_stmt: staged as while_loop over a tensor, else unrolled in Python
-    m.py:9  break               becomes the flag break_ (checked by the loop test)
-    m.py:12 y = helper(x)       call helper: converted when it is user code (decided at run time)
-    m.py:13 z = np.sum(x)       call np.sum: runs as is (library function)
+    line 6    if flag:          if_stmt: staged as cond when the test is a tensor, else ...
+    line 8    for x in xs:      for_stmt: staged as while_loop over a tensor (...), else ...
+    line 9    break             becomes the flag break_ (checked by the loop test)
+    line 12   y = helper(x)     call helper: converted when it is user code (decided at run time)
+    line 13   z = np.sum(x)     call np.sum: runs as is (library, builtin or class)
 
 Whether a statement is staged or runs as Python is decided by the values that
 arrive (tensors or not), which is why each line gives both outcomes.
@@ -49,7 +49,7 @@ def _source_items(func):
         kind = type(node).__name__
         if kind in _STATEMENTS:
             items.append((node.lineno, _STATEMENTS[kind]))
-        elif kind in _EXPRESSIONS:
+        elif kind in ("IfExp", "BoolOp"):
             items.append((node.lineno, _EXPRESSIONS[kind]))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             items.append((node.lineno, _EXPRESSIONS["Not"]))
@@ -91,9 +91,10 @@ _OVERLOADS = ("len", "range", "int", "float", "abs", "min", "max", "enumerate", 
 def statement_report(func, converted, filename, lines):
     """Report lines for `func` (an `ast` FunctionDef with file line numbers) and
     its converted gast tree (carrying USER_LINE annotations)."""
-    items = sorted(set(_source_items(func) + _call_items(converted)), key=lambda i: i[0])
+    items = list(dict.fromkeys(_source_items(func) + _call_items(converted)))
+    items.sort(key=lambda i: i[0])  # stable: per line, the statement before its calls
     if not items:
-        return [f"{filename}:{func.lineno}: nothing to convert; runs as written"]
+        return [f"line {func.lineno:<4} nothing to convert; runs as written"]
     width = max(len(_line_text(lines, line)) for line, _ in items)
     width = min(width, 40)
     out = []
@@ -101,5 +102,5 @@ def statement_report(func, converted, filename, lines):
         text = _line_text(lines, line)
         if len(text) > width:
             text = text[:width - 3] + "..."
-        out.append(f"{filename}:{line}  {text:<{width}}  {what}")
+        out.append(f"line {line:<4} {text:<{width}}  {what}")
     return out

@@ -125,9 +125,10 @@ def converted_callable(fn, user_requested=True, recursive=True):
             _FALLBACKS[func.__code__] = e.reason
             if func.__code__ not in _WARNED:
                 _WARNED.add(func.__code__)
-                warnings.warn(f"autograph could not convert {inspect_utils.describe(func)}, "
-                              f"so it runs unconverted: {e.reason}", AutoGraphWarning,
-                              stacklevel=3)
+                where = source_map.current_location() or ("<unknown>", 0, "")
+                warnings.warn_explicit(
+                    f"autograph could not convert {inspect_utils.describe(func)}, so it runs "
+                    f"unconverted: {e.reason}", AutoGraphWarning, where[0], where[1])
             return fn
         converted = _with_user_frames(entry.make_function(func))
         if recursive:

@@ -22,7 +22,7 @@ that point on.
 
 from .. import source_map
 from ..backend import backend_of
-from . import loops
+from . import loops, tracking
 from .errors import display_names, located, mark as _mark
 from .variables import Undefined, is_return_slot
 
@@ -42,6 +42,7 @@ def if_stmt(cond, body, orelse=None, state=(), names=()):
     `names`: first those of `state` (passed in), then names both branches
     bind without reading them first (not passed in)."""
     backend = backend_of(cond)
+    tracking.record("if", backend is not None)
     if backend is None:
         return _run(body if cond else orelse, state)
     where = source_map.current_location()
@@ -52,6 +53,7 @@ def while_stmt(test, body, state=(), names=()):
     """`while test(*state): state = body(*state)`; returns the final state."""
     state = tuple(state)
     t = test(*state)
+    tracking.record("while", backend_of(t) is not None)
     while True:
         backend = backend_of(t)
         if backend is not None:
@@ -67,6 +69,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None):
     """Run `body(item, *state)` for each item until `extra_test(*state)` is false."""
     state = tuple(state)
     backend = backend_of(iterable) or loops.indexed_backend(iterable)
+    tracking.record("for", backend is not None)
     if backend is not None:
         where = source_map.current_location()
         return loops.staged_for(backend, iterable, body, state, tuple(names), extra_test, where)
