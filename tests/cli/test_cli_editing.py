@@ -188,7 +188,7 @@ def test_check_lines_and_verbose_report(tmp_path, capsys):
         f"{path}:11: f: converted",
         f"    {path}:11: fake report for f",
         f"{path}:18: g: unchanged (no control flow)",
-        f"    {path}:18: nothing to convert; runs as written",
+        "    line 18   nothing to convert; runs as written",
         f"{path}:26: C.m: converted",
         f"    {path}:26: fake report for m",
         f"{path}:32: gen: not convertible: generators (yield) are not supported ({path}:34)",
