@@ -10,7 +10,7 @@ import gast
 from ..pyct import ast_util, templates
 
 
-class _Asserts(gast.NodeTransformer):
+class _Asserts(ast_util.StatementTransformer):
     def visit_Assert(self, node):
         self.generic_visit(node)
         if node.msg is None:

@@ -20,7 +20,7 @@ from ..pyct import anno, ast_util, templates
 from . import jumps
 
 
-class _Breaks(gast.NodeTransformer):
+class _Breaks(ast_util.StatementTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
 

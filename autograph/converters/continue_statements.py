@@ -14,7 +14,7 @@ from ..pyct import ast_util, templates
 from . import jumps
 
 
-class _Continues(gast.NodeTransformer):
+class _Continues(ast_util.StatementTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
 

@@ -129,7 +129,7 @@ def _convert_function(node, ctx):
     return node
 
 
-class _Functions(gast.NodeTransformer):
+class _Functions(ast_util.StatementTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
 

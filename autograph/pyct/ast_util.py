@@ -42,12 +42,18 @@ def always_exits(stmts):
 
 
 def located(stmts, line):
-    """Annotate generated statements (and their parts) with the user's line."""
-    for s in stmts:
-        for n in gast.walk(s):
-            if hasattr(n, "lineno") or isinstance(n, (gast.stmt, gast.expr)):
-                if not anno.hasanno(n, anno.USER_LINE) and line is not None:
-                    anno.setanno(n, anno.USER_LINE, line)
+    """Annotate generated statements (and their parts) with the user's line.
+    Nodes that already have a line (the user's own) are left, with their
+    children."""
+    if line is None:
+        return stmts
+    stack = list(stmts)
+    while stack:
+        n = stack.pop()
+        if anno.hasanno(n, anno.USER_LINE):
+            continue
+        anno.setanno(n, anno.USER_LINE, line)
+        stack.extend(gast.iter_child_nodes(n))
     return stmts
 
 
@@ -61,3 +67,23 @@ def name(id_, ctx=gast.Load):
 
 def constant(value):
     return gast.Constant(value=value, kind=None)
+
+
+class StatementTransformer(gast.NodeTransformer):
+    """A NodeTransformer that visits statements only (never expressions):
+    cheaper for rewrites of statements such as break or assert."""
+
+    _BLOCKS = ("body", "orelse", "finalbody", "handlers")
+
+    def generic_visit(self, node):
+        for field in self._BLOCKS:
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                new = []
+                for s in block:
+                    r = self.visit(s)
+                    if r is None:
+                        continue
+                    new.extend(r if isinstance(r, list) else [r])
+                setattr(node, field, new)
+        return node
