@@ -5,6 +5,7 @@ need are overloaded; everything else is called as it is.
     y = helper(x)            ->  y = ag__.call(helper, x)
     z = np.sum(x)            ->  z = np.sum(x)            (a library)
     acc.append(x)            ->  acc = ag__.list_append(acc, x)   (a local list)
+    super().f(x)             ->  super(__class__, self).f(x)
 
 Callees are resolved when the function is converted, from its globals,
 closure and builtins. A callee that cannot be resolved (a local variable, a
@@ -33,10 +34,7 @@ get_shape ref deref""".split())
 class _Calls(gast.NodeTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
-
-    def visit_FunctionDef(self, node):
-        self.generic_visit(node)
-        return node
+        self.first_params = []
 
     def visit_Expr(self, node):
         call = node.value
@@ -51,9 +49,22 @@ class _Calls(gast.NodeTransformer):
         self.generic_visit(node)
         return node
 
+    def visit_FunctionDef(self, node):
+        a = node.args.posonlyargs + node.args.args
+        self.first_params.append(a[0].id if a else None)
+        self.generic_visit(node)
+        self.first_params.pop()
+        return node
+
     def visit_Call(self, node):
         self.generic_visit(node)
         func = node.func
+        if isinstance(func, gast.Name) and func.id == "super" and not node.args \
+                and self.first_params and self.first_params[-1]:
+            # Zero-argument super() needs its method's frame; the converted
+            # body may run in a nested function, so the arguments are explicit.
+            node.args = [ast_util.name("__class__"), ast_util.name(self.first_params[-1])]
+            return node
         if isinstance(func, gast.Name) and func.id in OVERLOADED and self._is_builtin(func.id):
             node.func = templates.replace_as_expression(f"ag__.{func.id}")
             return node

@@ -10,6 +10,8 @@ A chained comparison is split only when its middle operands are names or
 constants, which can be evaluated twice without changing the meaning.
 """
 
+import copy
+
 import gast
 
 from ..pyct import templates
@@ -39,8 +41,7 @@ class _Logical(gast.NodeTransformer):
         parts = []
         for op, right in zip(node.ops, node.comparators):
             parts.append(gast.Compare(left=left, ops=[op], comparators=[right]))
-            left = gast.Name(id=right.id, ctx=gast.Load(), annotation=None, type_comment=None) \
-                if isinstance(right, gast.Name) else gast.Constant(value=right.value, kind=None)
+            left = copy.deepcopy(right)       # a middle operand: a name or a constant
         call = templates.replace_as_expression("ag__.and_(first)", first=parts[0])
         for p in parts[1:]:
             call.args.append(templates.replace_as_expression("lambda: value", value=p))

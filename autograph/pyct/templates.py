@@ -38,9 +38,16 @@ def _set_ctx(node, ctx):
 
 
 class _Replacer(gast.NodeTransformer):
-    def __init__(self, replacements):
+    """Replaces placeholders of the template only: names inside replacement
+    nodes (the user's code) are never touched, even if they match a key."""
+
+    def __init__(self, replacements, template_nodes):
         self.replacements = replacements
+        self.template = template_nodes
         self.used = set()
+
+    def _is_placeholder(self, node):
+        return id(node) in self.template and node.id in self.replacements
 
     def _fresh(self, key, value):
         if isinstance(value, gast.AST) and key in self.used:
@@ -52,7 +59,8 @@ class _Replacer(gast.NodeTransformer):
         """Splice list replacements found directly in a list of Name nodes."""
         out = []
         for n in nodes:
-            if isinstance(n, gast.Name) and isinstance(self.replacements.get(n.id), (list, tuple)):
+            if isinstance(n, gast.Name) and self._is_placeholder(n) and \
+                    isinstance(self.replacements[n.id], (list, tuple)):
                 for v in self._fresh(n.id, list(self.replacements[n.id])):
                     out.append(_as_expr(v, ctx_of(n)))
             else:
@@ -60,7 +68,7 @@ class _Replacer(gast.NodeTransformer):
         return out
 
     def visit_Name(self, node):
-        if node.id in self.replacements:
+        if self._is_placeholder(node):
             value = self.replacements[node.id]
             if isinstance(value, (list, tuple)):
                 raise ValueError(f"a list replaces {node.id!r} where only one expression fits")
@@ -85,6 +93,8 @@ class _Replacer(gast.NodeTransformer):
         return node
 
     def visit_FunctionDef(self, node):
+        if id(node) not in self.template:
+            return node
         if node.name in self.replacements:
             node.name = self.replacements[node.name]
         node.body = self._stmts(node.body)
@@ -98,7 +108,7 @@ class _Replacer(gast.NodeTransformer):
         return node
 
     def visit_Expr(self, node):
-        if isinstance(node.value, gast.Name) and node.value.id in self.replacements:
+        if isinstance(node.value, gast.Name) and self._is_placeholder(node.value):
             value = self._fresh(node.value.id, self.replacements[node.value.id])
             values = value if isinstance(value, (list, tuple)) else [value]
             return [v if isinstance(v, gast.stmt) else gast.Expr(value=_as_expr(v, gast.Load))
@@ -139,8 +149,9 @@ def _parse(template):
 
 def replace(template, **replacements):
     """Statements of `template` with placeholders replaced (a list)."""
-    replacer = _Replacer(replacements)
-    return replacer._stmts(_parse(template))
+    body = _parse(template)
+    nodes = {id(n) for s in body for n in gast.walk(s)}
+    return _Replacer(replacements, nodes)._stmts(body)
 
 
 def replace_as_expression(template, **replacements):

@@ -1,0 +1,134 @@
+"""Parsing: lambdas (several on one line, passed as arguments), methods,
+nested functions and closures, decorated functions, exec'd code whose source
+linecache knows. Plus the self-test: every function of the project's own
+packages and examples either converts to code that compiles, or is refused
+with a ConversionError."""
+
+import functools
+import importlib
+import inspect
+import linecache
+import pathlib
+import pkgutil
+
+import pytest
+
+import autograph
+
+INC, DBL = (lambda v: v + 1), (lambda v: v * 2)
+
+
+def test_several_lambdas_on_one_line():
+    assert "return v * 2" in autograph.to_code(DBL)
+    assert "return v + 1" in autograph.to_code(INC)
+    assert autograph.to_graph(DBL)(4) == 8 and autograph.to_graph(INC)(4) == 5
+
+
+def test_lambda_passed_as_argument():
+    def apply(f, v):
+        return f(v)
+    assert apply(autograph.to_graph(lambda q: q if q > 1 else 0), 5) == 5
+    assert "ag__.if_exp(q > 1, lambda: q, lambda: 0)" in autograph.to_code(lambda q: q if q > 1 else 0)
+
+
+class Scaler:
+    def __init__(self, k):
+        self.k = k
+
+    def scale(self, x):
+        if x > 0:
+            return x * self.k
+        return 0
+
+
+def test_bound_method_is_converted_and_bound():
+    s = Scaler(3)
+    converted = autograph.to_graph(s.scale)
+    assert converted(2) == 6 and converted(-1) == 0
+    assert autograph.to_code(s.scale).count("def scale(self, x):") == 1
+
+
+def test_nested_function_sees_closure_cells():
+    factor = 4
+
+    def inner(x):
+        while x < 10:
+            x = x * factor
+        return x
+    converted = autograph.to_graph(inner)
+    assert converted(1) == 16
+    factor = 2       # noqa: F841 - the cell is shared: the converted code sees the new value
+    assert converted(1) == 16 and inner(1) == 16
+
+
+def decorator(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        return fn(*args)
+    return wrapper
+
+
+@decorator
+def decorated(x):
+    if x:
+        return "yes"
+    return "no"
+
+
+def test_decorated_function_converts_the_undecorated_body():
+    code = autograph.to_code(decorated.__wrapped__)
+    assert "@decorator" not in code and "def decorated(x):" in code
+    assert autograph.to_graph(decorated.__wrapped__)(0) == "no"
+
+
+def test_exec_code_with_source_in_linecache():
+    src = "def made(x):\n    while x > 10:\n        x -= 3\n    return x\n"
+    linecache.cache["<repl-7>"] = (len(src), None, src.splitlines(True), "<repl-7>")
+    namespace = {}
+    exec(compile(src, "<repl-7>", "exec"), namespace)
+    assert autograph.to_graph(namespace["made"])(20) == 8
+    assert "ag__.while_stmt(" in autograph.to_code(namespace["made"])
+
+
+def test_super_in_converted_method():
+    class Base:
+        def value(self):
+            return 1
+
+    class Child(Base):
+        def value(self):
+            if True:
+                return super().value() + 1
+            return 0
+    assert autograph.to_graph(Child().value)() == 2
+
+
+ROOT = pathlib.Path(autograph.__file__).parent.parent
+
+
+def _project_functions():
+    found = []
+    for pkg in ("autograph",):
+        base = importlib.import_module(pkg)
+        for info in pkgutil.walk_packages(base.__path__, prefix=f"{pkg}."):
+            module = importlib.import_module(info.name)
+            for _, obj in inspect.getmembers(module):
+                if inspect.isfunction(obj) and obj.__module__ == module.__name__:
+                    found.append(obj)
+                if inspect.isclass(obj) and obj.__module__ == module.__name__:
+                    found += [m for m in vars(obj).values() if inspect.isfunction(m)]
+    return found
+
+
+def test_self_test_converts_the_projects_own_functions():
+    functions = _project_functions()
+    assert len(functions) > 100
+    converted = 0
+    for fn in functions:
+        try:
+            code = autograph.to_code(fn)
+        except autograph.ConversionError:
+            continue
+        compile(code, f"<{fn.__qualname__}>", "exec")
+        converted += 1
+    assert converted > 0.9 * len(functions)
