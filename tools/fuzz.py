@@ -1,8 +1,9 @@
 """Differential fuzzing: random programs run three ways must agree.
 
 Each seeded program is a small module of functions over int32 scalars (and a
-short int vector) with if/elif/else, while and for loops that always end,
-break, continue, early returns, helper calls, and/or/not, and arithmetic kept
+short int vector `v`: iterated, indexed, measured with len) with
+if/elif/else, while and for loops that always end, break, continue, early
+returns, helper calls, and/or/not, `a if c else b`, and arithmetic kept
 in range (every assignment is reduced `% 97`; divisors are `% 7 + 1`), so
 Python ints and int32 tensors cannot disagree by overflow or division by zero.
 
@@ -64,8 +65,10 @@ class Generator:
             return f"({a} - {b})"
         if r < 0.8:
             return f"({a} * {b})"
-        if r < 0.9:
+        if r < 0.87:
             return f"({a} // ({b} % 7 + 1))"
+        if r < 0.92:
+            return f"({a} if {self.test(names, 1)} else {b})"
         if self.helpers and depth == 0:
             return f"{self.rng.choice(self.helpers)}({a}, {b})"
         return f"({a} % ({b} % 5 + 1))"
