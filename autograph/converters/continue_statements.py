@@ -2,10 +2,13 @@
 
     for x in xs:                    for x in xs:
         if x < 0:                       continue_ = False
-            continue        ->          if x < 0:
+            x = -x                      if x < 0:
+            continue        ->              x = -x
         s += x                              continue_ = True
                                         if not continue_:
                                             s += x
+
+A bare `if x < 0: continue` becomes `if not x < 0: s += x`, with no flag.
 """
 
 import gast
@@ -24,8 +27,11 @@ class _Continues(ast_util.StatementTransformer):
             return node
         flag = self.ctx.namer.new("continue_")
         self.ctx.flag_names.add(flag)
-        init = ast_util.located(templates.replace(f"{flag} = False"), ast_util.user_line(node))
-        node.body = init + jumps.guard(node.body, gast.Continue, flag)
+        body = jumps.guard(node.body, gast.Continue, flag) or [gast.Pass()]
+        if any(isinstance(n, gast.Name) and n.id == flag for n in ast_util.walk_scope(body)):
+            body = ast_util.located(templates.replace(f"{flag} = False"),
+                                    ast_util.user_line(node)) + body
+        node.body = body
         return node
 
     visit_While = visit_For = _loop

@@ -7,6 +7,8 @@ flag assignment and guard what follows it.
         break                       break_ = True
     x += 1             ->       if not break_:
                                     x += 1
+
+A bare `if c: continue` needs no flag: what follows becomes `if not c:`.
 """
 
 import gast
@@ -14,8 +16,9 @@ import gast
 from ..pyct import ast_util, templates
 
 
-def guard(stmts, kind, flag):
-    """Rewrite `stmts` (one loop body level) so `kind` jumps set `flag`."""
+def guard(stmts, kind, flag, top=True):
+    """Rewrite `stmts` so `kind` jumps set `flag`. `top`: `stmts` is the loop
+    body itself (not a block nested in it), where a jump ends the iteration."""
     out = []
     for i, s in enumerate(stmts):
         rest = stmts[i + 1:]
@@ -25,24 +28,36 @@ def guard(stmts, kind, flag):
         if not ast_util.contains([s], kind, through_loops=False):
             out.append(s)
             continue
+        if top and kind is gast.Continue and _is_bare_jump_if(s, kind):
+            # `if c: continue` then rest  ->  `if not c: rest` (no flag needed)
+            if rest:
+                new = templates.replace("if not test:\n    rest", test=s.test,
+                                        rest=guard(rest, kind, flag, top))
+                out.extend(ast_util.located(new, ast_util.user_line(s)))
+            return out
         _guard_inside(s, kind, flag)
         out.append(s)
         if rest:
-            cond = templates.replace(f"if not {flag}:\n    rest", rest=guard(rest, kind, flag))
+            cond = templates.replace(f"if not {flag}:\n    rest", rest=guard(rest, kind, flag, top))
             out.extend(ast_util.located(cond, ast_util.user_line(rest[0])))
         return out
     return out
 
 
+def _is_bare_jump_if(s, kind):
+    return (isinstance(s, gast.If) and not s.orelse and len(s.body) == 1
+            and isinstance(s.body[0], kind))
+
+
 def _guard_inside(s, kind, flag):
     if isinstance(s, gast.If):
-        s.body = guard(s.body, kind, flag) or [gast.Pass()]
-        s.orelse = guard(s.orelse, kind, flag)
+        s.body = guard(s.body, kind, flag, False) or [gast.Pass()]
+        s.orelse = guard(s.orelse, kind, flag, False)
     elif isinstance(s, (gast.With, gast.AsyncWith)):
-        s.body = guard(s.body, kind, flag) or [gast.Pass()]
+        s.body = guard(s.body, kind, flag, False) or [gast.Pass()]
     elif isinstance(s, gast.Try):
-        s.body = guard(s.body, kind, flag) or [gast.Pass()]
+        s.body = guard(s.body, kind, flag, False) or [gast.Pass()]
         for h in s.handlers:
-            h.body = guard(h.body, kind, flag) or [gast.Pass()]
-        s.orelse = guard(s.orelse, kind, flag)
-        s.finalbody = guard(s.finalbody, kind, flag)
+            h.body = guard(h.body, kind, flag, False) or [gast.Pass()]
+        s.orelse = guard(s.orelse, kind, flag, False)
+        s.finalbody = guard(s.finalbody, kind, flag, False)
