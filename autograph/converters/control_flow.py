@@ -26,7 +26,9 @@ The state of a statement (the variables passed in and out) comes from static
 analysis: names the statement binds that are live after it, or read by its
 bodies before being bound (loops: live at the loop head). A state variable
 that may be unbound before the statement starts as `ag__.Undefined('y')`
-(once, at the top of the enclosing function). Writes of the jump flags
+(once, at the top of the enclosing function). Attributes and subscripts the
+bodies assign (`self.total = ...`) are passed with a `get_state` /
+`set_state` pair, used only when the statement is staged. Writes of the jump flags
 (`do_return = True`, ...) that nothing reads afterwards are dropped.
 """
 
@@ -133,15 +135,41 @@ class _ControlFlow(gast.NodeTransformer):
         if node.orelse:
             else_body = self.ctx.namer.new("else_body")
             out += self._function(else_body, state_in, node.orelse, outputs)
+        comp_defs, extra = self._composites([node.body, node.orelse])
+        out += comp_defs
         kw = dict(test=node.test, if_body=if_body, else_body=else_body)
         if not outputs:
-            out += templates.replace("ag__.if_stmt(test, if_body, else_body)", **kw)
+            call = templates.replace("ag__.if_stmt(test, if_body, else_body)", **kw)
         elif not state_in:
-            out += self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, names=names)", **kw)
+            call = self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, names=names)", **kw)
         else:
-            out += self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, state_in, names)",
+            call = self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, state_in, names)",
                                 state_in=self._tuple(state_in), **kw)
+        out += self._add_keyword(call, extra)
         return ast_util.located(out, line)
+
+    def _composites(self, blocks):
+        """get_state / set_state functions for the attributes and subscripts
+        the blocks assign (e.g. `self.total`), and the keyword passing them."""
+        names = []
+        for block in blocks:
+            names += [q for q in activity.composite_writes(block) if q not in names]
+        if not names:
+            return [], {}
+        get_state, set_state = self.ctx.namer.new("get_state"), self.ctx.namer.new("set_state")
+        values = ", ".join(names)
+        code = (f"def {get_state}():\n    return ({values},)\n"
+                f"def {set_state}(values):\n    ({values},) = values\n")
+        stmts = templates.replace(code)
+        keyword = gast.keyword(arg="composites", value=templates.replace_as_expression(
+            f"({get_state}, {set_state}, names)", names=ast_util.constant(tuple(names))))
+        return stmts, {"keyword": keyword}
+
+    @staticmethod
+    def _add_keyword(stmts, extra):
+        if extra:
+            stmts[-1].value.keywords.append(extra["keyword"])
+        return stmts
 
     @staticmethod
     def _tuple(names, ctx=gast.Load):
@@ -171,8 +199,11 @@ class _ControlFlow(gast.NodeTransformer):
                                  loop_test=loop_test, state=list(state), test=test)
         loop_body = self.ctx.namer.new("loop_body")
         out += self._function(loop_body, state, node.body, state)
-        out += self._call("ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
-                          loop_test=loop_test, loop_body=loop_body)
+        comp_defs, extra = self._composites([node.body])
+        out += comp_defs
+        out += self._add_keyword(self._call(
+            "ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
+            loop_test=loop_test, loop_body=loop_body), extra)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 
@@ -199,7 +230,10 @@ class _ControlFlow(gast.NodeTransformer):
                                      loop_test=loop_test, state=list(state), test=extra)
             call = "ag__.for_stmt(iterated, loop_body, state_in, names, extra_test=loop_test)"
             kw["loop_test"] = loop_test
-        out += self._call(call, state, iterated=node.iter, loop_body=loop_body, **kw)
+        comp_defs, extra = self._composites([node.body])
+        out += comp_defs
+        out += self._add_keyword(self._call(call, state, iterated=node.iter, loop_body=loop_body,
+                                            **kw), extra)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 

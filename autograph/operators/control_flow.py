@@ -37,7 +37,7 @@ def _run(fn, state):
     return () if out is None else tuple(out)
 
 
-def if_stmt(cond, body, orelse=None, state=(), names=()):
+def if_stmt(cond, body, orelse=None, state=(), names=(), composites=None):
     """`body(*state) if cond else orelse(*state)`; returns the new values of
     `names`: first those of `state` (passed in), then names both branches
     bind without reading them first (not passed in)."""
@@ -46,10 +46,14 @@ def if_stmt(cond, body, orelse=None, state=(), names=()):
     if backend is None:
         return _run(body if cond else orelse, state)
     where = source_map.current_location()
-    return staged_if(backend, cond, body, orelse, tuple(state), tuple(names), where)
+    state, names = tuple(state), tuple(names) or tuple(f"<output {i}>" for i in range(len(state)))
+    if composites is not None:
+        return _staged_if_with_composites(backend, cond, body, orelse, state, names, where,
+                                          composites)
+    return staged_if(backend, cond, body, orelse, state, names, where)
 
 
-def while_stmt(test, body, state=(), names=()):
+def while_stmt(test, body, state=(), names=(), composites=None):
     """`while test(*state): state = body(*state)`; returns the final state."""
     state = tuple(state)
     t = test(*state)
@@ -58,21 +62,25 @@ def while_stmt(test, body, state=(), names=()):
         backend = backend_of(t)
         if backend is not None:
             where = source_map.current_location()
-            return loops.staged_while(backend, test, body, state, tuple(names), where)
+            return loops.with_composites(composites, state, lambda t, b, s, extra: (
+                loops.staged_while(backend, t, b, s, tuple(names) + extra, where)),
+                test, body)
         if not t:
             return state
         state = _run(body, state)
         t = test(*state)
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None):
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=None):
     """Run `body(item, *state)` for each item until `extra_test(*state)` is false."""
     state = tuple(state)
     backend = backend_of(iterable) or loops.indexed_backend(iterable)
     tracking.record("for", backend is not None)
     if backend is not None:
         where = source_map.current_location()
-        return loops.staged_for(backend, iterable, body, state, tuple(names), extra_test, where)
+        return loops.with_composites(composites, state, lambda t, b, s, extra: (
+            loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where)),
+            extra_test, body, item_first=True)
     if extra_test is None:
         for item in iterable:
             state = _run(_bind_item(body, item), state)
@@ -100,6 +108,27 @@ def _bind_item(body, item):
 
 
 # --- staged if -----------------------------------------------------------------
+
+def _staged_if_with_composites(backend, cond, body, orelse, state, names, where, composites):
+    """Attributes / subscripts the branches assign become extra outputs: each
+    branch starts from their values before the if (set_state), and reports
+    them after (get_state); the results are set back after the cond."""
+    get_state, set_state, comp_names = composites
+    try:
+        entry = tuple(get_state())
+    except (AttributeError, KeyError, IndexError):
+        return staged_if(backend, cond, body, orelse, state, names, where)
+
+    def wrap(fn):
+        def run(*s):
+            set_state(entry)
+            out = _run(fn, s)
+            return tuple(out) + tuple(get_state())
+        return run
+    out = staged_if(backend, cond, wrap(body), wrap(orelse), state, names + tuple(comp_names),
+                    where)
+    set_state(out[len(names):])
+    return out[:len(names)]
 
 _NO_VALUE = object()      # entry value of a name a staged if only outputs
 

@@ -37,6 +37,36 @@ def indexed_backend(iterable):
     return iterable.backend if isinstance(iterable, IndexedIterable) else None
 
 
+def with_composites(composites, state, stage, test, body, item_first=False):
+    """Run `stage(test, body, state, extra_names)` with the attributes /
+    subscripts the loop assigns (`composites` = get_state, set_state, names)
+    carried as extra loop variables."""
+    if composites is None:
+        return stage(test, body, state, ())
+    get_state, set_state, comp_names = composites
+    try:
+        entry = tuple(get_state())
+    except (AttributeError, KeyError, IndexError):
+        return stage(test, body, state, ())
+    n = len(state)
+
+    def test2(*s):
+        if test is None:
+            return True
+        set_state(s[n:])
+        return test(*s[:n])
+
+    def body2(*args):
+        head, s = (args[:1], args[1:]) if item_first else ((), args)
+        set_state(s[n:])
+        out = body(*head, *s[:n])
+        return (() if out is None else tuple(out)) + tuple(get_state())
+
+    out = stage(None if test is None else test2, body2, state + entry, tuple(comp_names))
+    set_state(out[n:])
+    return out[:n]
+
+
 def staged_for(backend, iterable, body, state, names, extra_test, where):
     if isinstance(iterable, IndexedIterable):
         length, get = iterable.length, iterable.item

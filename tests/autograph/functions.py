@@ -1585,3 +1585,27 @@ def modulo_and_floordiv_loop(a, b):
         a -= b
         q += 1
     return q * 100 + a
+
+
+class Box:
+    def __init__(self):
+        self.value = 0
+        self.items = {"n": 0}
+
+
+@case((4,), (0,), tensor=False)
+def attribute_updates_in_loop(n):
+    box = Box()
+    for i in range(n):
+        if i % 2:
+            box.value += i
+        box.items["n"] = box.items["n"] + 1
+    return box.value * 100 + box.items["n"]
+
+
+@case((1,), (-1,), tensor=False)
+def attribute_created_in_branch(x):
+    box = Box()
+    if x > 0:
+        box.extra = 5
+    return hasattr(box, "extra")

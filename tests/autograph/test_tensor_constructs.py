@@ -154,3 +154,50 @@ def test_python_print_runs_at_trace_time_both_branches_true_first(capsys):
     assert capsys.readouterr().out == "positive branch\nnegative branch\nloop body\n"
     assert f(tf.constant(-2)).numpy() == 2
     assert capsys.readouterr().out == ""
+
+
+class Accumulator:
+    def __init__(self):
+        self.total = tf.constant(0)
+        self.steps = 0
+
+    def add_positive(self, x):
+        if x > 0:
+            self.total = self.total + x
+        return self.total
+
+    def add_range(self, n):
+        for i in tf.range(n):
+            self.total += i
+        return self.total
+
+
+def dict_update(x):
+    d = {"a": x, "b": 0}
+    if x > 2:
+        d["a"] = x * 10
+        d["b"] = 1
+    return d["a"] + d["b"]
+
+
+def test_attributes_and_subscripts_assigned_in_staged_code():
+    acc = Accumulator()
+    add = tf.function(acc.add_positive)
+    assert add(tf.constant(3)).numpy() == 3
+    assert add(tf.constant(-1)).numpy() == 0      # the graph reads the original total
+    assert tf.function(Accumulator().add_range)(tf.constant(4)).numpy() == 6
+    f = tf.function(dict_update)
+    assert f(tf.constant(3)).numpy() == 31 and f(tf.constant(1)).numpy() == 1
+
+
+def test_attribute_dtype_change_names_it():
+    class Bad:
+        def __init__(self):
+            self.w = tf.constant(0)
+
+        def step(self, x):
+            if x > 0:
+                self.w = tf.cast(x, tf.float32)
+            return self.w
+    with pytest.raises(TypeError, match=r"'self\.w'"):
+        tf.function(Bad().step)(tf.constant(1))

@@ -175,3 +175,38 @@ def _walk_same_scope(node):
         if isinstance(n, _SCOPES):
             continue
         stack.extend(gast.iter_child_nodes(n))
+
+
+def qualified_name(node):
+    """'a.b', "d['k']", 'a.b[0]' for a target built from a name, attributes and
+    constant subscripts; None for anything else."""
+    if isinstance(node, gast.Name):
+        return node.id
+    if isinstance(node, gast.Attribute):
+        base = qualified_name(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Constant):
+        base = qualified_name(node.value)
+        return None if base is None else f"{base}[{node.slice.value!r}]"
+    return None
+
+
+def composite_writes(stmts):
+    """Qualified names of attributes and subscripts that `stmts` assign
+    (`self.total = ...`, `d['k'] += 1`), in first-seen order; nested scopes
+    excluded."""
+    found = []
+    for s in stmts:
+        for n in _walk_same_scope(s):
+            targets = []
+            if isinstance(n, gast.Assign):
+                targets = n.targets
+            elif isinstance(n, (gast.AugAssign, gast.AnnAssign)):
+                targets = [n.target]
+            for t in targets:
+                for leaf in (t.elts if isinstance(t, (gast.Tuple, gast.List)) else [t]):
+                    if isinstance(leaf, (gast.Attribute, gast.Subscript)):
+                        q = qualified_name(leaf)
+                        if q is not None and q not in found:
+                            found.append(q)
+    return found
