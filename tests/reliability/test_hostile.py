@@ -652,3 +652,64 @@ def test_cli_depth_30_and_5000_lines(tmp_path):
     for x in (40, 5, 0):
         assert converted.deep(x) == original.deep(x)
         assert converted.long(x) == original.long(x)
+
+
+# --- more syntax: each converts and agrees with Python ------------------------------------
+
+MORE_SYNTAX = {
+    "walrus": "def f(x):\n    if (y := x * 2) > 3:\n        x = y\n    return x\n",
+    "comprehension": ("def f(x):\n    ys = [i * 2 for i in range(3)]\n    if x > 0:\n"
+                      "        x = x + ys[1]\n    return x\n"),
+    "del": "def f(x):\n    y = x\n    del y\n    if x > 0:\n        x = x + 1\n    return x\n",
+    "for/else": ("def f(x):\n    for i in range(3):\n        if x > 100:\n            break\n"
+                 "    else:\n        x = x + 7\n    return x\n"),
+    "while/else": ("def f(x):\n    i = 0\n    while i < 3:\n        i = i + 1\n    else:\n"
+                   "        x = x + 1\n    return x\n"),
+    "f-string": "def f(x):\n    s = f'{1}'\n    if x > 0:\n        x = x + len(s)\n    return x\n",
+    "lambda inside": ("def f(x):\n    g = lambda z: z + 1\n    if x > 0:\n        x = g(x)\n"
+                      "    return x\n"),
+    "nested def with return": ("def f(x):\n    def inner(y):\n        if y > 0:\n"
+                               "            return y * 2\n        return y\n"
+                               "    return inner(x) + 1\n"),
+    "augmented assignment": "def f(x):\n    if x > 0:\n        x += 5\n    x -= 1\n    return x\n",
+    "tuple swap": ("def f(x):\n    a, b = x, x + 1\n    if a > 0:\n        a, b = b, a\n"
+                   "    return a - b\n"),
+    "staticmethod": ("class K:\n    @staticmethod\n    def g(x):\n        if x > 0:\n"
+                     "            x = x + 1\n        return x\nf = K.g\n"),
+    "classmethod": ("class K:\n    @classmethod\n    def g(cls, x):\n        if x > 0:\n"
+                    "            x = x + 2\n        return x\nf = K.g\n"),
+    "bound method": ("class K:\n    def g(self, x):\n        if x > 0:\n            x = x + 3\n"
+                     "        return x\nf = K().g\n"),
+    "lambda": "f = lambda x: x + 1 if x > 0 else x - 1\n",
+}
+
+
+@pytest.mark.parametrize("label", list(MORE_SYNTAX))
+@pytest.mark.parametrize("arg", [1, -2])
+def test_more_syntax_converts_and_agrees(tmp_path, label, arg):
+    f = load(tmp_path, MORE_SYNTAX[label]).f
+    compile(outcome(lambda: autograph.to_code(f)), "<to_code>", "exec")
+    expected = f(arg)
+    assert outcome(lambda: autograph.to_graph(f)(arg)) == expected
+    assert value(outcome(lambda: tf.function(f)(c(arg)))) == expected
+
+
+def test_match_statement_runs_as_python_and_refuses_a_tensor_subject(tmp_path):
+    """`match` is not converted (TensorFlow does not either): Python values
+    work; a tensor subject is the documented symbolic-bool error."""
+    f = load(tmp_path, "def f(x):\n    match x:\n        case 1:\n            return 10\n"
+             "        case _:\n            return 20\n").f
+    assert autograph.to_graph(f)(1) == 10 and autograph.to_graph(f)(2) == 20
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="symbolic tf.Tensor"):
+        outcome(lambda: tf.function(f)(c(1)))
+
+
+def test_raise_in_a_tensor_branch_raises_while_tracing(tmp_path):
+    """Both branches of a tensor `if` are traced, so a `raise` in one runs at
+    trace time, as in TensorFlow; the error names the user's line."""
+    m = load(tmp_path, "def f(x):\n    if x > 100:\n        raise ValueError('too big')\n"
+             "    return x\n")
+    assert autograph.to_graph(m.f)(1) == 1
+    with pytest.raises(ValueError, match="too big") as info:
+        tf.function(m.f)(c(1))
+    assert f"{m.__file__}\", line 3" in "\n".join(getattr(info.value, "__notes__", []))
