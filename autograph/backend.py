@@ -123,11 +123,16 @@ def backends():
     return tuple(_BACKENDS)
 
 
+_PLAIN = frozenset({int, float, bool, str, type(None), list, tuple, dict, range, complex})
+
+
 def backend_of(*values):
     """The backend owning the first tensor among `values`, else None."""
     if not _BACKENDS:
         return None
     for v in values:
+        if type(v) in _PLAIN:
+            continue
         for b in _BACKENDS:
             if b.is_tensor(v) or b.is_list(v):
                 return b

@@ -64,10 +64,10 @@ def report(fn):
 
 def _outcomes_by_user_line(entry):
     found = {}
-    for (filename, line), counts in tracking.EVENTS.items():
-        if filename != entry.filename:
+    for key, counts in tracking.EVENTS.items():
+        if key is None or key[0] != entry.filename:
             continue
-        mapped = entry.line_map.get(line)
+        mapped = entry.line_map.get(key[1])
         if mapped is not None:
             merged = found.setdefault(mapped[1], {})
             for k, v in counts.items():

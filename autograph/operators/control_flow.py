@@ -42,7 +42,7 @@ def if_stmt(cond, body, orelse=None, state=(), names=(), composites=None):
     `names`: first those of `state` (passed in), then names both branches
     bind without reading them first (not passed in)."""
     backend = backend_of(cond)
-    tracking.record("if", backend is not None)
+    tracking.record("if", backend is not None, body)
     if backend is None:
         return _run(body if cond else orelse, state)
     where = source_map.current_location()
@@ -57,7 +57,7 @@ def while_stmt(test, body, state=(), names=(), composites=None):
     """`while test(*state): state = body(*state)`; returns the final state."""
     state = tuple(state)
     t = test(*state)
-    tracking.record("while", backend_of(t) is not None)
+    tracking.record("while", backend_of(t) is not None, body)
     while True:
         backend = backend_of(t)
         if backend is not None:
@@ -75,7 +75,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
     """Run `body(item, *state)` for each item until `extra_test(*state)` is false."""
     state = tuple(state)
     backend = backend_of(iterable) or loops.indexed_backend(iterable)
-    tracking.record("for", backend is not None)
+    tracking.record("for", backend is not None, body)
     if backend is not None:
         where = source_map.current_location()
         return loops.with_composites(composites, state, lambda t, b, s, extra: (

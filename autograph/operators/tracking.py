@@ -1,20 +1,22 @@
-"""What the control-flow operators did, per generated line, for the
-conversion report: staged into a graph, or run as plain Python.
+"""What the control-flow operators did, per statement, for the conversion
+report: staged into a graph, or run as plain Python.
 
-    record("if", staged=True)     # called by if_stmt; keyed by its caller's line
-    EVENTS[(filename, line)]      # {'if staged': 1, 'if python': 3}
+    record("if", staged=True, body=if_body)
+    EVENTS[(filename, line)]       # {'if staged': 1, 'if python': 3}
+
+A statement is identified by where its body function is defined (the
+generated file and line), which is cheap to get and maps back to the user's
+statement. (Code objects themselves compare by content, not by file.)
 """
-
-import sys
 
 EVENTS = {}
 
 
-def record(kind, staged):
-    frame = sys._getframe(2)
-    key = (frame.f_code.co_filename, frame.f_lineno)
+def record(kind, staged, body):
+    code = getattr(body, "__code__", None)
+    key = None if code is None else (code.co_filename, code.co_firstlineno)
     counts = EVENTS.get(key)
     if counts is None:
         counts = EVENTS[key] = {}
-    label = f"{kind} {'staged' if staged else 'python'}"
+    label = f"{kind} staged" if staged else f"{kind} python"
     counts[label] = counts.get(label, 0) + 1
