@@ -8,7 +8,7 @@
   bounds the bytes kept per trace, checks that the second half of the
   retraces costs no more than the first (no super-linear growth), and that
   calling again with the same values allocates nothing and traces nothing.
-  Under tracemalloc this uses 1,500 retraces (tracemalloc makes each trace
+  Under tracemalloc this uses 1,000 retraces (tracemalloc makes each trace
   several times slower); the 10,000-retrace run is measured without it.
 * Excessive retracing produces exactly ONE `RetracingWarning`, which names
   the fix (`input_signature`, `reduce_retracing`).
@@ -26,7 +26,7 @@ from runtime.function import RetracingWarning
 
 CALLS = 100_000
 RETRACES = 10_000
-TRACED_RETRACES = 1_500
+TRACED_RETRACES = 1_000
 PER_TRACE_LIMIT = 40_000      # bytes kept per distinct graph (measured ~9 KB)
 
 
