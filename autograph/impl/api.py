@@ -56,6 +56,8 @@ def do_not_convert(func=None):
 
 
 def _plain_function(fn):
+    if isinstance(fn, functools.partial):
+        return _plain_function(fn.func)
     func, self = inspect_utils.unwrap_callable(fn)
     if func is None and callable(fn) and not isinstance(fn, type):
         call = getattr(type(fn), "__call__", None)
@@ -112,6 +114,9 @@ def converted_callable(fn, user_requested=True, recursive=True):
     user asked for it (or in strict mode); otherwise it runs unconverted,
     with one AutoGraphWarning naming it and the reason.
     """
+    if isinstance(fn, functools.partial):
+        inner = converted_callable(fn.func, user_requested, recursive)
+        return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)
     func, bound = _plain_function(fn)
     if func is None or not inspect_utils.is_user_function(func):
         return fn

@@ -10,6 +10,7 @@ import ast
 import builtins
 import itertools
 import linecache
+import sys
 import types
 
 import gast
@@ -146,6 +147,17 @@ def convert_entity(fn, recursive=True):
 
 
 def _convert(fn, recursive):
+    # Trees are walked recursively: a long `x + x + ... + x` is one level per
+    # operand. Python compiles such code; allow the depth it needs here too.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        return _convert_unguarded(fn, recursive)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _convert_unguarded(fn, recursive):
     node, info = parser.parse_function(fn)
     ctx = Context(fn, node, info, recursive)
     node = convert_tree(node, ctx)

@@ -41,9 +41,12 @@ class NoSourceError(ValueError):
 
 def get_source(fn):
     """(dedented source, SourceInfo) of `fn`, or NoSourceError."""
+    # The code object, not the function: inspect would follow __wrapped__
+    # (functools.wraps) to another function's source.
+    target = getattr(fn, "__code__", fn)
     try:
-        lines, first = inspect.getsourcelines(fn)
-        filename = inspect.getsourcefile(fn) or inspect.getfile(fn)
+        lines, first = inspect.getsourcelines(target)
+        filename = inspect.getsourcefile(target) or inspect.getfile(target)
     except (OSError, TypeError) as e:
         raise NoSourceError(f"no source code for {getattr(fn, '__qualname__', fn)!r}: {e}") from None
     first = max(first, 1)
@@ -56,7 +59,7 @@ def parse_function(fn):
     source, info = get_source(fn)
     module = _parse_fragment(source, fn)
     _shift_lines(module, info.first_line - 1)
-    if fn.__name__ == "<lambda>":
+    if fn.__code__.co_name == "<lambda>":
         first = info.lines[info.first_line - 1] if len(info.lines) >= info.first_line else ""
         indent = len(first) - len(first.lstrip())
         node = _lambda_as_function(_find_lambda(module, fn, info, indent), fn)
@@ -100,7 +103,7 @@ def _shift_lines(tree, delta):
 def _find_def(module, fn):
     code = fn.__code__
     defs = [n for n in gast.walk(module)
-            if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and n.name == fn.__name__]
+            if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and n.name == code.co_name]
     if not defs:
         raise NoSourceError(f"cannot find the definition of {fn.__qualname__!r} in its source")
     for d in defs:

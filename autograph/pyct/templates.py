@@ -150,8 +150,10 @@ def _parse(template):
 def replace(template, **replacements):
     """Statements of `template` with placeholders replaced (a list)."""
     body = _parse(template)
-    nodes = {id(n) for s in body for n in gast.walk(s)}
-    return _Replacer(replacements, nodes)._stmts(body)
+    nodes = [n for s in body for n in gast.walk(s)]
+    # Keep the template's nodes alive while replacing: a freed node's id could
+    # be reused by a new node and mistaken for a placeholder.
+    return _Replacer(replacements, {id(n): n for n in nodes})._stmts(body)
 
 
 def replace_as_expression(template, **replacements):
