@@ -124,8 +124,9 @@ def _probe(backend, body, state):
     return () if out is None else tuple(out)
 
 
-def _stage(backend, test, body, state, names, where, kind):
-    """Stage `while test(*state): state = body(*state)` with the backend."""
+def _initial_values(backend, body, state, names, where, kind):
+    """(initial loop values, {index: loop-invariant value}, names that only
+    a first iteration defines)."""
     probed = None
     if any(_needs_probe(v, backend) for v in state):
         probed = _probe(backend, body, state)
@@ -150,7 +151,25 @@ def _stage(backend, test, body, state, names, where, kind):
             init.append(backend.new_list(v, like))
         else:
             init.append(v)
+    return init, invariant, must_define
+
+
+def _marking(fn):
+    """Errors raised inside a loop's test or body already name their line."""
+    def run(*args):
+        try:
+            return fn(*args)
+        except Exception as e:
+            _mark(e)
+            raise
+    return run
+
+
+def _stage(backend, test, body, state, names, where, kind):
+    """Stage `while test(*state): state = body(*state)` with the backend."""
+    init, invariant, must_define = _initial_values(backend, body, state, names, where, kind)
     slots = [i for i in range(len(state)) if i not in invariant]
+    test, body = _marking(test), _marking(body)
 
     def full(loop_vars):
         values = dict(invariant)
@@ -158,18 +177,10 @@ def _stage(backend, test, body, state, names, where, kind):
         return [values[i] for i in range(len(state))]
 
     def cond_fn(*loop_vars):
-        try:
-            return test(*full(loop_vars))
-        except Exception as e:
-            _mark(e)
-            raise
+        return test(*full(loop_vars))
 
     def body_fn(*loop_vars):
-        try:
-            out = body(*full(loop_vars))
-        except Exception as e:
-            _mark(e)
-            raise
+        out = body(*full(loop_vars))
         out = () if out is None else tuple(out)
         return tuple(out[i] for i in slots)
 
@@ -179,7 +190,7 @@ def _stage(backend, test, body, state, names, where, kind):
     final = full(results)
     for i, v in enumerate(final):
         if backend.is_list(v):
-            final[i] = backend.list_stack(v)
+            final[i] = backend.list_stack(v)      # lists appended to in the loop
     if must_define:
         _check_iterated(backend, final[0], must_define, where)
     return tuple(final)
