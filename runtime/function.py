@@ -72,20 +72,21 @@ class RetracingWarning(UserWarning):
 def _autograph_convert(python_function, options=None):
     """The Python function to trace when `autograph=True`.
 
-    This is the single place where tracing meets the transpiler: it calls
-    `autograph.convert(fn)` when the transpiler provides it, and otherwise
-    returns `python_function` unchanged (so `autograph=True` traces like
-    `autograph=False`). `options` (`experimental_autograph_options`) are
-    accepted for TensorFlow compatibility and not used yet.
+    This is the single place where tracing meets the transpiler:
+    `autograph.convert(fn)` returns the converted function (Python `if`,
+    `while`, `for` on tensors become cond / while_loop; library functions come
+    back unchanged). Conversion of the function the user decorated is strict:
+    a construct it cannot convert raises `autograph.ConversionError` naming it,
+    the file and the line. `options` (`experimental_autograph_options`) are
+    passed on when they are a dict (e.g. `{"recursive": False}`), else ignored.
     """
     try:
         import autograph
     except ImportError:
         return python_function
-    convert = getattr(autograph, "convert", None)
-    if convert is None:
-        return python_function
-    return convert(python_function)
+    if isinstance(options, dict):
+        return autograph.convert(python_function, options)
+    return autograph.convert(python_function)
 
 
 def _finalize_graph(graph):
