@@ -105,6 +105,13 @@ def _convert_or_raise(func, recursive=True):
     except SyntaxError as e:
         raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {e}",
                               reason=str(e)) from None
+    except RecursionError:
+        raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: its code is "
+                              "nested too deeply", reason="nested too deeply") from None
+    except Exception as e:  # noqa: BLE001 - a transpiler bug must not crash user code
+        reason = f"the transpiler failed ({type(e).__name__}: {e})"
+        raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {reason}",
+                              reason=reason) from e
 
 
 def converted_callable(fn, user_requested=True, recursive=True):

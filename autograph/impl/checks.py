@@ -4,7 +4,8 @@
 
 Refused: generators (`yield`), `async`, `global`/`nonlocal` names written
 inside control flow, `try` around control flow, `break`/`continue`/`return`
-inside a `with` block, and `:=` in a while condition.
+inside a `with` block, `:=` in a while condition, and control flow inside
+`match` cases.
 """
 
 import gast
@@ -48,6 +49,11 @@ def check(fn_node, info):
                                            ast_util.walk_scope(n.body)):
             _fail(info, fn_node, n, "try/except around control flow",
                   "Move the if/while/for out of the try block.")
+        if isinstance(n, getattr(gast, "Match", ())) and any(
+                isinstance(c, _CONTROL + (gast.Break, gast.Continue, gast.Return))
+                for c in ast_util.walk_scope(n.cases)):
+            _fail(info, fn_node, n, "control flow (if/while/for/break/continue/return) "
+                  "inside a match statement", "Use if/elif instead of match here.")
         if isinstance(n, gast.While) and any(isinstance(c, gast.NamedExpr)
                                              for c in gast.walk(n.test)):
             _fail(info, fn_node, n, "an assignment expression (:=) in a while condition",

@@ -223,3 +223,20 @@ def test_do_not_convert():
         return 0
     assert autograph.to_graph(helper) is helper
     assert tf.autograph.experimental.do_not_convert is autograph.experimental.do_not_convert
+
+
+def match_with_jumps(cmds):
+    for c in cmds:
+        match c:
+            case 1:
+                return "one"
+            case _:
+                continue
+    return "none"
+
+
+def test_match_with_control_flow_is_refused_clearly():
+    with pytest.raises(autograph.ConversionError,
+                       match=r"control flow \(if/while/for/break/continue/return\) inside a "
+                             r"match statement is not supported .*test_errors.py:\d+: match c:"):
+        autograph.to_code(match_with_jumps)
