@@ -201,3 +201,42 @@ def test_attribute_dtype_change_names_it():
             return self.w
     with pytest.raises(TypeError, match=r"'self\.w'"):
         tf.function(Bad().step)(tf.constant(1))
+
+
+def python_loop_tensor_break(x):
+    s = 0
+    for i in range(4):
+        if x[i] > 2:
+            break
+        s += x[i]
+    return s
+
+
+def python_while_test_becomes_tensor(x):
+    i = 0
+    s = 0
+    while s < 10:       # s starts as Python 0 and is a tensor after one step
+        s = s + x
+        i += 1
+    return i
+
+
+def python_loop_tensor_return(x):
+    for i in range(3):
+        if x[i] < 0:
+            return i
+    return -1
+
+
+@pytest.mark.parametrize("fn, arg", [
+    (python_loop_tensor_break, [1, 2, 3, 4]), (python_loop_tensor_break, [5, 1, 1, 1]),
+    (python_loop_tensor_break, [1, 1, 1, 1]),
+    (python_while_test_becomes_tensor, 3), (python_while_test_becomes_tensor, 20),
+    (python_loop_tensor_return, [1, -1, 2]), (python_loop_tensor_return, [1, 1, 1]),
+])
+def test_python_loops_whose_jumps_depend_on_tensors(fn, arg):
+    """An unrolled Python loop whose break/return flag becomes a tensor keeps
+    unrolling with each later iteration guarded by a staged if; a Python while
+    whose test becomes a tensor is staged from there on."""
+    expected = fn(np.array(arg, np.int32) if isinstance(arg, list) else arg)
+    assert tf.function(fn)(tf.constant(arg)).numpy() == expected
