@@ -59,6 +59,9 @@ def _plain_function(fn):
     if isinstance(fn, functools.partial):
         return _plain_function(fn.func)
     func, self = inspect_utils.unwrap_callable(fn)
+    original = getattr(func, "__wrapped_original__", None)
+    if original is not None:          # an already converted function
+        func = original
     if func is None and callable(fn) and not isinstance(fn, type):
         call = getattr(type(fn), "__call__", None)
         if isinstance(call, types.FunctionType):

@@ -47,3 +47,27 @@ def test_autograph_imports_without_runtime():
                          cwd=str(__import__("pathlib").Path(autograph.__file__).parent.parent))
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_convert_as_decorator_and_options():
+    @autograph.convert
+    def plain(x):
+        return -x if x < 0 else x
+
+    @autograph.convert(recursive=False)
+    def calls(x):
+        return branchy(x)
+    assert plain(-3) == 3 and calls(2) == 4
+    assert "ag__.call" not in autograph.to_code(calls, recursive=False)
+    assert "ag__.call(branchy, x)" in autograph.to_code(calls)      # the original's code
+    assert autograph.to_graph(plain) is plain        # converting twice changes nothing
+
+
+def test_converted_function_keeps_name_doc_and_defaults():
+    def documented(x, k=3):
+        """Doc."""
+        if x:
+            return k
+        return 0
+    g = autograph.to_graph(documented)
+    assert (g.__name__, g.__doc__, g(1), g(1, k=5), g(0)) == ("documented", "Doc.", 3, 5, 0)
