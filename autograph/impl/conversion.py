@@ -11,6 +11,7 @@ import builtins
 import itertools
 import linecache
 import sys
+import threading
 import types
 
 import gast
@@ -24,6 +25,7 @@ from ..pyct.static_analysis import activity, liveness, reaching_definitions
 from . import checks
 
 _CACHE = {}
+_LOCK = threading.RLock()
 _COUNTER = itertools.count()
 _HEADER = "from autograph import operators as ag__\n\n\n"
 
@@ -141,8 +143,11 @@ def convert_entity(fn, recursive=True):
     key = (fn.__code__, recursive)
     entry = _CACHE.get(key)
     if entry is None:
-        entry = _convert(fn, recursive)
-        _CACHE[key] = entry
+        with _LOCK:                  # one conversion at a time (and per function)
+            entry = _CACHE.get(key)
+            if entry is None:
+                entry = _convert(fn, recursive)
+                _CACHE[key] = entry
     return entry
 
 

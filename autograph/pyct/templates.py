@@ -127,13 +127,15 @@ class _Replacer(gast.NodeTransformer):
 _PARSED = {}
 
 
-def _clone(node):
-    """A fresh copy of a template tree (faster than copy.deepcopy)."""
+def _clone(node, made):
+    """A fresh copy of a template tree (faster than copy.deepcopy); every new
+    node is also appended to `made`."""
     if isinstance(node, list):
-        return [_clone(n) for n in node]
+        return [_clone(n, made) for n in node]
     if not isinstance(node, gast.AST):
         return node
-    new = type(node)(**{f: _clone(getattr(node, f)) for f in node._fields})
+    new = type(node)(**{f: _clone(getattr(node, f), made) for f in node._fields})
+    made.append(new)
     for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
         if hasattr(node, attr):
             setattr(new, attr, getattr(node, attr))
@@ -141,16 +143,17 @@ def _clone(node):
 
 
 def _parse(template):
+    """(fresh statements of `template`, all their nodes)."""
     body = _PARSED.get(template)
     if body is None:
         body = _PARSED[template] = gast.parse(textwrap.dedent(template)).body
-    return _clone(body)
+    made = []
+    return _clone(body, made), made
 
 
 def replace(template, **replacements):
     """Statements of `template` with placeholders replaced (a list)."""
-    body = _parse(template)
-    nodes = [n for s in body for n in gast.walk(s)]
+    body, nodes = _parse(template)
     # Keep the template's nodes alive while replacing: a freed node's id could
     # be reused by a new node and mistaken for a placeholder.
     return _Replacer(replacements, {id(n): n for n in nodes})._stmts(body)

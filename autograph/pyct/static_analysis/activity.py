@@ -125,10 +125,16 @@ def _params(node):
 
 
 def _declared_free(node):
+    """Names declared global/nonlocal anywhere in `node` (memoized on it)."""
+    cached = node.__dict__.get("_ag_declared_free")
+    if cached is not None:
+        return cached
     out = set()
     for n in gast.walk(node):
         if isinstance(n, (gast.Global, gast.Nonlocal)):
             out |= set(n.names)
+    out = frozenset(out)
+    node.__dict__["_ag_declared_free"] = out
     return out
 
 
