@@ -140,7 +140,7 @@ class ConvertedEntity:
 
 def convert_entity(fn, recursive=True):
     """Convert the plain function `fn` (cached per code object and options)."""
-    key = (fn.__code__, recursive)
+    key = (fn.__code__, fn.__code__.co_filename, recursive)   # code compares by content only
     entry = _CACHE.get(key)
     if entry is None:
         with _LOCK:                  # one conversion at a time (and per function)
