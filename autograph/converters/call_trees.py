@@ -7,6 +7,9 @@ need are overloaded; everything else is called as it is.
     acc.append(x)            ->  acc = ag__.list_append(acc, x)   (a local list)
     super().f(x)             ->  super(__class__, self).f(x)
 
+`print` stays Python's print: while tracing it runs once and shows symbolic
+tensors (`Tensor("x:0", shape=(), dtype=int32)`), as in TensorFlow.
+
 Callees are resolved when the function is converted, from its globals,
 closure and builtins. A callee that cannot be resolved (a local variable, a
 method of an argument) goes through `ag__.call`, which decides when it runs.
