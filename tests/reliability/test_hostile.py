@@ -182,9 +182,6 @@ def test_long_flat_expression(tmp_path):
     assert value(tf.function(f)(c(1))) == 1 + sum(range(2000))
 
 
-@pytest.mark.xfail(strict=True, reason="autograph parser/unparser recurses once per operand: a "
-                   "300-term `x + x + ...` raises RecursionError inside gast "
-                   "(autograph/pyct/parser.py) although Python compiles it")
 def test_long_chained_expression(tmp_path):
     f = load(tmp_path, "def f(x):\n    if x > 0:\n        x = "
              + " + ".join(["x"] * 1000) + "\n    return x\n").f
@@ -235,9 +232,6 @@ def test_decorator_without_wraps_keeps_its_behaviour(tmp_path):
     assert value(tf.function(m.f)(c(3))) == 104
 
 
-@pytest.mark.xfail(strict=True, reason="autograph/impl/inspect_utils.unwrap_callable follows "
-                   "__wrapped__ (functools.wraps) and converts the inner function, silently "
-                   "dropping the decorator: doubled(3) gives 4 instead of 8")
 def test_decorator_with_wraps_keeps_its_behaviour(tmp_path):
     m = load(tmp_path, """
         import functools
@@ -267,10 +261,6 @@ def test_functools_partial_on_python_values(tmp_path):
     assert autograph.to_graph(functools.partial(m.f, k=5))(1) == 6
 
 
-@pytest.mark.xfail(strict=True, reason="autograph.convert/to_code do not unwrap "
-                   "functools.partial: to_code raises 'not a Python function' and "
-                   "function(partial(f, k=5)) traces f unconverted, so its tensor `if` raises "
-                   "OperatorNotAllowedInGraphError")
 def test_functools_partial_converts_the_wrapped_function(tmp_path):
     m = load(tmp_path, """
         def f(x, k=1):
@@ -615,9 +605,9 @@ def test_cli_convert_output_runs_like_the_original(tmp_path):
     assert list(converted.gen(3)) == [3]
 
 
-@pytest.mark.xfail(strict=True, reason="the CLI reports 'not convertible: the transpiler failed: "
-                   "RecursionError' for a 1,000-term expression (transpiler recursion, see "
-                   "test_long_chained_expression)")
+@pytest.mark.xfail(strict=True, reason="the CLI (autograph/cli*.py) reports 'not convertible: "
+                   "the transpiler failed: RecursionError' for a 1,000-term expression, although "
+                   "autograph.to_code now converts it (test_long_chained_expression)")
 def test_cli_converts_a_long_expression(tmp_path):
     path = tmp_path / "long_expr.py"
     path.write_text("def e(x):\n    if x > 0:\n        x = " + " + ".join(["x"] * 1000)
@@ -694,14 +684,15 @@ def test_more_syntax_converts_and_agrees(tmp_path, label, arg):
     assert value(outcome(lambda: tf.function(f)(c(arg)))) == expected
 
 
-def test_match_statement_runs_as_python_and_refuses_a_tensor_subject(tmp_path):
-    """`match` is not converted (TensorFlow does not either): Python values
-    work; a tensor subject is the documented symbolic-bool error."""
-    f = load(tmp_path, "def f(x):\n    match x:\n        case 1:\n            return 10\n"
-             "        case _:\n            return 20\n").f
-    assert autograph.to_graph(f)(1) == 10 and autograph.to_graph(f)(2) == 20
-    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="symbolic tf.Tensor"):
-        outcome(lambda: tf.function(f)(c(1)))
+def test_match_statement_with_control_flow_is_a_clear_error(tmp_path):
+    """`match` is not converted (TensorFlow does not either); returns inside
+    its cases are refused with the construct, the line and the fix."""
+    m = load(tmp_path, "def f(x):\n    match x:\n        case 1:\n            return 10\n"
+             "        case _:\n            return 20\n")
+    for attempt in (lambda: autograph.to_code(m.f), lambda: tf.function(m.f)(c(1))):
+        with pytest.raises(ConversionError, match="inside a match statement") as info:
+            outcome(attempt)
+        assert f"{m.__file__}:2" in str(info.value) and "if/elif" in str(info.value)
 
 
 def test_raise_in_a_tensor_branch_raises_while_tracing(tmp_path):
