@@ -8,7 +8,7 @@ import gast
 from ..pyct import templates
 
 
-class _IfExps(gast.NodeTransformer):
+class IfExpRewriter(gast.NodeTransformer):
     def visit_IfExp(self, node):
         self.generic_visit(node)
         return templates.replace_as_expression(
@@ -17,4 +17,4 @@ class _IfExps(gast.NodeTransformer):
 
 
 def transform(node, ctx):
-    return _IfExps().visit(node)
+    return IfExpRewriter().visit(node)

@@ -17,7 +17,7 @@ import gast
 from ..pyct import templates
 
 
-class _Logical(gast.NodeTransformer):
+class LogicalRewriter(gast.NodeTransformer):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
         op = "and_" if isinstance(node.op, gast.And) else "or_"
@@ -49,4 +49,4 @@ class _Logical(gast.NodeTransformer):
 
 
 def transform(node, ctx):
-    return _Logical().visit(node)
+    return LogicalRewriter().visit(node)

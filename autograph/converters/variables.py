@@ -18,8 +18,9 @@ import gast
 from ..pyct import anno, templates
 
 
-class _Loads(gast.NodeTransformer):
+class UndefinedLoadRewriter(gast.NodeTransformer):
     def __init__(self, ctx):
+        super().__init__()
         self.ctx = ctx
 
     def visit_Name(self, node):
@@ -31,4 +32,4 @@ class _Loads(gast.NodeTransformer):
 
 
 def transform(node, ctx):
-    return _Loads(ctx).visit(node)
+    return UndefinedLoadRewriter(ctx).visit(node)

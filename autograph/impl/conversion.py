@@ -97,14 +97,20 @@ def convert_tree(node, ctx):
     liveness.analyze(node)
     reaching_definitions.analyze(node)
     node = control_flow.transform(node, ctx)
-    # Expressions last: they may appear in tests the control-flow converter
-    # moved into loop_test functions; they need no state.
-    node = conditional_expressions.transform(node, ctx)
-    node = logical_expressions.transform(node, ctx)
-    # Variables last of all: it wraps reads marked by definedness analysis of
-    # names the control-flow converter gave an Undefined placeholder.
-    node = variables.transform(node, ctx)
-    return node
+    # Expressions after control flow: they may appear in tests the control-flow
+    # converter moved into loop_test functions; they need no state. Then
+    # variables: it wraps reads marked by definedness analysis of names the
+    # control-flow converter gave an Undefined placeholder. The three run as
+    # one bottom-up walk (see _Expressions), which gives the same tree as
+    # conditional_expressions, logical_expressions, variables in turn.
+    return _Expressions(ctx).visit(node)
+
+
+class _Expressions(conditional_expressions.IfExpRewriter, logical_expressions.LogicalRewriter,
+                   variables.UndefinedLoadRewriter):
+    """`x if c else y`, `and`/`or`/`not`/chained comparisons and possibly
+    unbound reads, rewritten in one walk: every visit rewrites a node after
+    its children, and no rewrite creates a node another one matches."""
 
 
 class ConvertedEntity:
