@@ -6,6 +6,9 @@ variables the statement may change (its "state"), returning their new values:
     y, = if_stmt(x > 0, if_body, else_body, (y,), ('y',))
     # means:  y, = if_body(y) if x > 0 else else_body(y)
 
+    y, = if_stmt(x > 0, if_body, else_body, names=('y',))
+    # means:  y, = if_body() if x > 0 else else_body()   (both branches bind y)
+
     i, s = while_stmt(loop_test, loop_body, (i, s), ('i', 's'))
     # means:  while loop_test(i, s): i, s = loop_body(i, s)
 
