@@ -25,7 +25,11 @@ def gen(n):
     yield n
 
 
-if __name__ == "__main__":
+def main():
     print(clip(7, 5), total(4), list(gen(3)))
     print(tf.function(clip)(tf.constant(7), tf.constant(5)).numpy(),
           tf.function(total)(tf.constant(4)).numpy())
+
+
+if __name__ == "__main__":
+    main()
