@@ -1,14 +1,25 @@
-"""`tf.debugging`: run-time checks (see `runtime.ops.check_ops`).
+"""`tf.debugging`: run-time checks (see `runtime.ops.check_ops`) and the
+traceback filter switch (see `autograph.tracebacks`).
 
     debugging.assert_equal(x, 3, message="x must be 3")
     debugging.Assert(x > 0, ["x is", x])
+    debugging.disable_traceback_filtering()   # show library frames again
 """
+
+import os
+
+from autograph.tracebacks import (disable_traceback_filtering,  # noqa: F401
+                                  enable_traceback_filtering,
+                                  is_traceback_filtering_enabled, register_internal_path)
 
 from .ops.check_ops import (Assert, assert_equal, assert_greater,  # noqa: F401
                             assert_greater_equal, assert_less, assert_less_equal,
                             assert_negative, assert_non_negative, assert_non_positive,
                             assert_none_equal, assert_positive, assert_rank)
 
-__all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",
+register_internal_path(os.path.dirname(os.path.abspath(__file__)))
+
+__all__ = ["disable_traceback_filtering", "enable_traceback_filtering",
+           "is_traceback_filtering_enabled", "Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_greater_equal", "assert_less", "assert_less_equal", "assert_positive",
            "assert_negative", "assert_non_negative", "assert_non_positive", "assert_rank"]
