@@ -14,31 +14,50 @@ that a traced function and its Python original agree:
 optimizer (option names as in `runtime.optimizer`, e.g.
 `{"constant_folding": False}`); `optimizer.get_experimental_options()` returns
 a copy of what was set. Options apply to graphs traced after they are set.
+
+`experimental_check_equivalence(True)` runs every `function` call both ways
+and raises on a difference (see `runtime.equivalence`).
 """
 
 import builtins
 import threading
 import types
 
-__all__ = ["run_functions_eagerly", "functions_run_eagerly", "optimizer"]
+__all__ = ["run_functions_eagerly", "functions_run_eagerly", "experimental_check_equivalence",
+           "optimizer"]
 
 _lock = threading.Lock()
-_run_eagerly = False
+_eager_requested = False     # run_functions_eagerly(True)
+_check_equivalence = False   # experimental_check_equivalence(True)
+_run_eagerly = False         # either of them: `function` calls take the Python path
 _optimizer_options = {}
+
+
+def _bool_arg(name, value):
+    if not isinstance(value, (builtins.bool, int)):
+        raise TypeError(f"{name}: expected a bool, got {type(value).__name__} {value!r}")
+    return builtins.bool(value)
 
 
 def run_functions_eagerly(run_eagerly):
     """Make `function` calls run the Python function directly (True) or as graphs."""
-    global _run_eagerly
-    if not isinstance(run_eagerly, (builtins.bool, int)):
-        raise TypeError("run_functions_eagerly: expected a bool, got "
-                        f"{type(run_eagerly).__name__} {run_eagerly!r}")
-    _run_eagerly = builtins.bool(run_eagerly)
+    global _eager_requested, _run_eagerly
+    _eager_requested = _bool_arg("run_functions_eagerly", run_eagerly)
+    _run_eagerly = _eager_requested or _check_equivalence
 
 
 def functions_run_eagerly():
     """True when `run_functions_eagerly(True)` is in effect."""
-    return _run_eagerly
+    return _eager_requested
+
+
+def experimental_check_equivalence(enabled):
+    """Make every `function` call run eagerly *and* as a graph, compare the two
+    and raise `runtime.equivalence.EquivalenceError` on a difference (see
+    `runtime.equivalence`). `run_functions_eagerly(True)` takes precedence."""
+    global _check_equivalence, _run_eagerly
+    _check_equivalence = _bool_arg("experimental_check_equivalence", enabled)
+    _run_eagerly = _eager_requested or _check_equivalence
 
 
 def _set_experimental_options(options):

@@ -17,9 +17,11 @@ from .ops.check_ops import (Assert, assert_equal, assert_greater,  # noqa: F401
                             assert_negative, assert_non_negative, assert_non_positive,
                             assert_none_equal, assert_positive, assert_rank)
 
+from .equivalence import EquivalenceError, check_equivalence  # noqa: E402,F401
+
 register_internal_path(os.path.dirname(os.path.abspath(__file__)))
 
-__all__ = ["disable_traceback_filtering", "enable_traceback_filtering",
+__all__ = ["check_equivalence", "EquivalenceError", "disable_traceback_filtering", "enable_traceback_filtering",
            "is_traceback_filtering_enabled", "Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_greater_equal", "assert_less", "assert_less_equal", "assert_positive",
            "assert_negative", "assert_non_negative", "assert_non_positive", "assert_rank"]

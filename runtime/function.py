@@ -47,6 +47,7 @@ import warnings
 import weakref
 
 from . import config as _config
+from . import equivalence as _equivalence
 from . import nest
 from . import signature as _sig
 from .concrete_function import ConcreteFunction, _OutputPlan
@@ -228,6 +229,9 @@ class Function:
     def __call__(self, *args, **kwargs):
         if _config._run_eagerly:
             return self._call_python(args, kwargs)
+        return self._call_graph(args, kwargs)
+
+    def _call_graph(self, args, kwargs):
         if current_graph() is not None:          # called while tracing: inline it
             return self._traceable()(*args, **kwargs)
         if self._input_signature is not None:
@@ -246,7 +250,9 @@ class Function:
             concrete = self._concrete_for(key, args)
         return concrete._call_flat(feeds)
 
-    def _call_python(self, args, kwargs):
+    def _call_python(self, args, kwargs, check=True):
+        if check and _config._check_equivalence and not _config._eager_requested:
+            return _equivalence.checked_call(self, args, kwargs)
         fn = self._python_function
         if self._instance_ref is not None:
             return fn(self._instance(), *args, **kwargs)
