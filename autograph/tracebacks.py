@@ -15,10 +15,10 @@ library itself.
     except ValueError as e:
         traceback.print_exception(e)     # user frames (and converted code) only
 
-A package registers its directory with `register_internal_path`; frames whose
-file is under a registered directory are dropped. Generated code (file names
-like `<autograph:mod.f:0>`) is kept: it is the user's function, rewritten, and
-the frame names the function.
+A package registers its directory with `register_internal_path` (generated
+code of its own with `register_internal_prefix`); frames from those files are
+dropped. Converted code (file names like `<autograph:mod.f:0>`) is kept: it
+is the user's function, rewritten, and the frame names the function.
 """
 
 import os
@@ -30,9 +30,14 @@ _enabled = True
 
 def register_internal_path(path):
     """Hides frames from files under `path` (a package directory)."""
-    directory = os.path.abspath(path).rstrip(os.sep) + os.sep
-    if directory not in _INTERNAL_DIRS:
-        _INTERNAL_DIRS.append(directory)
+    register_internal_prefix(os.path.abspath(path).rstrip(os.sep) + os.sep)
+
+
+def register_internal_prefix(prefix):
+    """Hides frames whose file name starts with `prefix` (e.g. generated code
+    named `<graph f#0>`)."""
+    if prefix not in _INTERNAL_DIRS:
+        _INTERNAL_DIRS.append(prefix)
 
 
 def enable_traceback_filtering():
@@ -53,32 +58,51 @@ def is_traceback_filtering_enabled():
 
 def _is_internal(frame):
     filename = frame.f_code.co_filename
-    return any(filename.startswith(d) for d in _INTERNAL_DIRS)
+    return filename.startswith(tuple(_INTERNAL_DIRS))
 
 
 def filtered(error):
     """`error` with library frames removed from its traceback (when enabled).
 
     Returns the same exception object, so `raise filtered(e)` inside an
-    `except` block keeps its type, message, `__cause__` and `__context__`
-    (whose tracebacks are filtered too). If every frame of a traceback is
-    internal, it is left as it is: an error in the library itself must stay
-    debuggable.
+    `except` block keeps its type and message. Chained exceptions
+    (`__cause__`, `__context__`) are filtered too; one that happened entirely
+    inside the library (a numpy kernel's error behind an op's error, whose
+    message already says it all) is unlinked. If every frame of the error
+    itself is internal (an error the library raised, e.g. an op failing at
+    run time, whose message names the op and the user's line), the first and
+    last frames stay: where the call entered the library and where it raised.
     """
     if not _enabled:
         return error
-    seen = set()
-    chained = error
-    while chained is not None and id(chained) not in seen:
+    if not _filter_one(error):
+        _keep_ends(error)
+    seen = {id(error)}
+    parent = error
+    while True:
+        chained = parent.__cause__ or (None if parent.__suppress_context__ else parent.__context__)
+        if chained is None or id(chained) in seen:
+            return error
         seen.add(id(chained))
-        _filter_one(chained)
-        chained = chained.__cause__ or chained.__context__
-    return error
+        if not _filter_one(chained):
+            parent.__cause__ = None
+            parent.__suppress_context__ = True
+            return error
+        parent = chained
+
+
+def _keep_ends(error):
+    first = last = error.__traceback__
+    if first is None or first.tb_next is None:
+        return
+    while last.tb_next is not None:
+        last = last.tb_next
+    tail = types.TracebackType(None, last.tb_frame, last.tb_lasti, last.tb_lineno)
+    error.with_traceback(types.TracebackType(tail, first.tb_frame, first.tb_lasti, first.tb_lineno))
 
 
 def _filter_one(error):
-    if error.__traceback__ is None:
-        return
+    """Drops `error`'s internal frames; False when it has no other frames."""
     kept = []
     tb = error.__traceback__
     while tb is not None:
@@ -86,8 +110,9 @@ def _filter_one(error):
             kept.append(tb)
         tb = tb.tb_next
     if not kept:
-        return
+        return False
     rebuilt = None
     for tb in reversed(kept):
         rebuilt = types.TracebackType(rebuilt, tb.tb_frame, tb.tb_lasti, tb.tb_lineno)
     error.with_traceback(rebuilt)
+    return True

@@ -16,6 +16,8 @@ import inspect
 
 import numpy as np
 
+from autograph import tracebacks as _tracebacks
+
 from . import executor as _executor
 from . import nest
 from . import signature as _sig
@@ -45,12 +47,15 @@ class ConcreteFunction:
     # --- calling ----------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        values = self._bind(args, kwargs)
-        feeds = []
-        where = f"ConcreteFunction {self.name}"
-        for template, value, name in zip(self._template, values, self._call_sig.names):
-            _sig.match_template(template, value, name, feeds, where)
-        return self._call_flat(feeds)
+        try:
+            values = self._bind(args, kwargs)
+            feeds = []
+            where = f"ConcreteFunction {self.name}"
+            for template, value, name in zip(self._template, values, self._call_sig.names):
+                _sig.match_template(template, value, name, feeds, where)
+            return self._call_flat(feeds)
+        except Exception as e:
+            raise _tracebacks.filtered(e)
 
     def _bind(self, args, kwargs):
         """Parameter values; parameters traced with Python values may be left out."""

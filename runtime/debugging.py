@@ -10,7 +10,8 @@ import os
 
 from autograph.tracebacks import (disable_traceback_filtering,  # noqa: F401
                                   enable_traceback_filtering,
-                                  is_traceback_filtering_enabled, register_internal_path)
+                                  is_traceback_filtering_enabled, register_internal_path,
+                                  register_internal_prefix)
 
 from .ops.check_ops import (Assert, assert_equal, assert_greater,  # noqa: F401
                             assert_greater_equal, assert_less, assert_less_equal,
@@ -20,6 +21,7 @@ from .ops.check_ops import (Assert, assert_equal, assert_greater,  # noqa: F401
 from .equivalence import EquivalenceError, check_equivalence  # noqa: E402,F401
 
 register_internal_path(os.path.dirname(os.path.abspath(__file__)))
+register_internal_prefix("<graph ")        # graphs lowered to Python (runtime.codegen)
 
 __all__ = ["check_equivalence", "EquivalenceError", "disable_traceback_filtering", "enable_traceback_filtering",
            "is_traceback_filtering_enabled", "Assert", "assert_equal", "assert_none_equal", "assert_greater",

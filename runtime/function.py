@@ -46,6 +46,8 @@ import threading
 import warnings
 import weakref
 
+from autograph import tracebacks as _tracebacks
+
 from . import config as _config
 from . import equivalence as _equivalence
 from . import nest
@@ -227,9 +229,12 @@ class Function:
     # --- calling ----------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        if _config._run_eagerly:
-            return self._call_python(args, kwargs)
-        return self._call_graph(args, kwargs)
+        try:
+            if _config._run_eagerly:
+                return self._call_python(args, kwargs)
+            return self._call_graph(args, kwargs)
+        except Exception as e:
+            raise _tracebacks.filtered(e)
 
     def _call_graph(self, args, kwargs):
         if current_graph() is not None:          # called while tracing: inline it

@@ -11,7 +11,7 @@ import types
 import warnings
 import weakref
 
-from .. import source_map
+from .. import source_map, tracebacks
 from ..pyct import parser
 from . import conversion, inspect_utils
 from .checks import ConversionError
@@ -162,7 +162,7 @@ def _with_user_frames(fn):
             return fn(*args, **kwargs)
         except Exception as e:
             _note_user_location(e)
-            raise
+            raise tracebacks.filtered(e)
     run.__autograph_converted__ = True
     return run
 

@@ -70,15 +70,38 @@ def test_disabled_filter_keeps_every_frame(fake_library):
     assert tracebacks.is_traceback_filtering_enabled()
 
 
-def test_all_internal_traceback_is_left_alone(fake_library):
+def test_all_internal_traceback_keeps_entry_and_raising_frames(fake_library):
     fakelib, directory = fake_library
     with pytest.raises(TypeError) as info:
         fakelib.call(None)                 # fails inside fakelib itself
     error = info.value
     error.with_traceback(error.__traceback__.tb_next)    # drop this test's frame
     before = files_of(error)
-    assert before and all(f.startswith(directory) for f in before)
+    assert len(before) == 2 and all(f.startswith(directory) for f in before)
+    tb = error.__traceback__
+    entry, raising = tb.tb_frame.f_code.co_name, tb.tb_next.tb_frame.f_code.co_name
     assert files_of(tracebacks.filtered(error)) == before
+    assert (entry, raising) == ("call", "inner")
+
+
+def test_all_internal_traceback_of_three_frames_drops_the_middle(fake_library, tmp_path):
+    fakelib, directory = fake_library
+    (tmp_path / "fakelib" / "deep.py").write_text(
+        "def a():\n    return b()\n\ndef b():\n    return c()\n\ndef c():\n    raise KeyError('k')\n")
+    from fakelib import deep
+    with pytest.raises(KeyError) as info:
+        deep.a()
+    error = info.value
+    error.with_traceback(error.__traceback__.tb_next)
+    assert len(files_of(error)) == 3
+    tracebacks.filtered(error)
+    names = []
+    tb = error.__traceback__
+    while tb is not None:
+        names.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    assert names == ["a", "c"]
+    sys.modules.pop("fakelib.deep", None)
 
 
 def test_chained_exceptions_are_filtered_too(fake_library):
