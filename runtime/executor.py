@@ -15,6 +15,8 @@ A kernel that fails inside the generated code is reported as an
 traceback's line in the generated code maps back to its node.
 """
 
+import linecache
+
 from .codegen import INLINED, compile_graph, plan
 from .errors import OpError
 from .graph import kernel_error
@@ -44,7 +46,9 @@ def run(graph, inputs):
                          f"captures), got {len(inputs)}")
     try:
         return compiled.fn(*inputs)
-    except OpError:
+    except OpError as e:
+        if not getattr(e, "_located", False):
+            _locate(compiled, e)
         raise
     except Exception as e:  # noqa: BLE001 - re-raised naming the op and the user's line
         raise _run_error(compiled, e) from e
@@ -54,5 +58,39 @@ def _run_error(compiled, error):
     """An InvalidArgumentError naming the node whose generated line failed."""
     node = compiled.node_for_traceback(error.__traceback__)
     if node is None:
-        return kernel_error(f"graph {compiled.graph_name!r}", (), error)
-    return kernel_error(node.name, node.inputs, error, node.location)
+        new = kernel_error(f"graph {compiled.graph_name!r}", (), error)
+    else:
+        new = kernel_error(node.name, node.inputs, error, node.location)
+    new._located = True
+    return new
+
+
+def _locate(compiled, error):
+    """Add the failing node's op and user source line to a kernel's OpError.
+
+    The error is edited in place (same object, same traceback) and marked, so
+    an enclosing run (a fallback `If`/`While` kernel, a py_function calling a
+    Function) does not add its own line too. Nothing is added twice: a
+    failing `Assert` already ends with the same "(at file:line)".
+    """
+    error._located = True
+    node = compiled.node_for_traceback(error.__traceback__)
+    if node is None:
+        return
+    message, loc = str(error), node.location
+    if loc and f"{loc[0]}:{loc[1]}" in message:
+        return
+    if node.op not in message and node.name not in message:
+        message = f"{node.op}: {message}"
+    if loc:
+        message = f"{message}\n  (at {loc[0]}:{loc[1]}{_source_text(loc)})"
+    error.args = (message,) + tuple(error.args[1:])
+    error.message = message
+    if error.op_name is None:
+        error.op_name = node.name
+
+
+def _source_text(loc):
+    """': <the user's source line>' or '' when it cannot be read."""
+    text = linecache.getline(str(loc[0]), loc[1]).strip()
+    return f": {text}" if text else ""

@@ -189,8 +189,10 @@ def _stage(backend, test, body, state, names, where, kind):
         results = backend.while_loop(cond_fn, body_fn, tuple(init), loop_names)
     final = full(results)
     for i, v in enumerate(final):
-        if backend.is_list(v):
-            final[i] = backend.list_stack(v)      # lists appended to in the loop
+        # Python lists appended to in the loop became tensor lists: stack them.
+        # A tensor list the user made (a TensorArray) stays one.
+        if isinstance(state[i], list) and backend.is_list(v):
+            final[i] = backend.list_stack(v)
     if must_define:
         _check_iterated(backend, final[0], must_define, where)
     return tuple(final)

@@ -1,0 +1,294 @@
+"""Runtime fixes: run-time kernel errors name the user's line, TensorArray as
+an autograph loop variable, methods bound on temporary instances, numpy
+ufuncs / partials / callable objects / builtins given to `function`.
+
+Where it applies, each case runs three ways: the original Python function
+(eager tensors), the autograph-converted function, and the traced graph.
+"""
+
+import functools
+import gc
+import inspect
+import weakref
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from runtime.errors import InvalidArgumentError
+
+THIS_FILE = __file__
+
+
+def _line_of(fn, marker):
+    """The file line number of the line of `fn` containing `marker`."""
+    lines, start = inspect.getsourcelines(fn)
+    for offset, text in enumerate(lines):
+        if marker in text:
+            return start + offset
+    raise AssertionError(f"{marker!r} not in {fn.__name__}")
+
+
+def _three_ways(fn, *args):
+    """Results of the original, the converted function and the traced graph."""
+    converted = tf.autograph.to_graph(fn)
+    return fn(*args), converted(*args), tf.function(fn)(*args)
+
+
+def _run_error(fn, *args):
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.function(fn)(*args)
+    return info.value
+
+
+# --- 1. run-time kernel errors name the op and the user's line ----------------------
+
+def gather_in_branch(x, i):
+    if x > 0:
+        y = tf.gather(x * tf.ones([3]), i)   # BRANCH
+    else:
+        y = x
+    return y
+
+
+def gather_top(x, i):
+    return tf.gather(x, i)   # TOP
+
+
+def gather_in_loop(x, n):
+    s = tf.constant(0.0)
+    for i in tf.range(n):
+        s = s + tf.gather(x, i)   # LOOP
+    return s
+
+
+def gather_in_nested_loop(x, n):
+    s = tf.constant(0.0)
+    i = tf.constant(0)
+    while i < n:
+        for j in tf.range(i + 1):
+            if j >= 0:
+                s = s + tf.gather(x, j)   # NESTED
+        i += 1
+    return s
+
+
+@pytest.mark.parametrize("fn, marker, args, index, size", [
+    (gather_in_branch, "# BRANCH", (1.0, 7), 7, 3),
+    (gather_top, "# TOP", ([1.0, 2.0], 7), 7, 2),
+    (gather_in_loop, "# LOOP", ([1.0, 2.0], 5), 2, 2),
+    (gather_in_nested_loop, "# NESTED", ([1.0, 2.0], 5), 2, 2),
+], ids=["branch", "top", "loop-body", "nested-loop"])
+def test_kernel_error_names_op_and_user_line(fn, marker, args, index, size):
+    tensors = [tf.constant(a) for a in args]
+    error = _run_error(fn, *tensors)
+    message = str(error)
+    line = _line_of(fn, marker)
+    assert message.startswith(f"GatherV2: indices[] = {index} is not in [0, {size})")
+    assert f"(at {THIS_FILE}:{line}: " in message
+    assert "tf.gather(" in message.splitlines()[-1]
+    assert message.count(f"{THIS_FILE}:{line}") == 1
+    assert error.op_name.startswith("GatherV2")
+    # The original Python (eager) and the converted function fail the same way.
+    with pytest.raises(InvalidArgumentError, match=r"is not in \[0, "):
+        fn(*tensors)
+    with pytest.raises(InvalidArgumentError, match=r"is not in \[0, "):
+        tf.autograph.to_graph(fn)(*tensors)
+
+
+def test_kernel_error_graph_still_works_after_failure():
+    f = tf.function(gather_in_branch)
+    with pytest.raises(InvalidArgumentError):
+        f(tf.constant(1.0), tf.constant(7))
+    assert f(tf.constant(2.0), tf.constant(1)).numpy() == pytest.approx(2.0)
+    assert f(tf.constant(-2.0), tf.constant(9)).numpy() == pytest.approx(-2.0)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_kernel_error_in_deeply_nested_branches_located_once(tmp_path):
+    # Deeper than the code generator inlines: the inner If runs as a kernel.
+    src = "def deep(x, i):\n    y = x\n"
+    indent = "    "
+    for k in range(10):
+        src += f"{indent}if x > {k - 100}:\n"
+        indent += "    "
+    src += f"{indent}y = tf.gather(x * tf.ones([3]), i)\n    return y\n"
+    path = tmp_path / "deep_branches.py"
+    path.write_text(src)
+    namespace = {"tf": tf}
+    exec(compile(src, str(path), "exec"), namespace)  # noqa: S102 - test source
+    error = _run_error(namespace["deep"], tf.constant(1.0), tf.constant(7))
+    message = str(error)
+    assert message.count(f"{path}:13") == 1
+    assert message.startswith("GatherV2: indices[] = 7 is not in [0, 3)")
+    assert "(at " + str(path) + ":13: y = tf.gather(x * tf.ones([3]), i))" in message
+
+
+def test_failing_assert_message_is_not_located_twice():
+    def check(x):
+        assert x > 0, "x must be positive"   # ASSERT
+        return x
+    error = _run_error(check, tf.constant(-1))
+    line = _line_of(check, "# ASSERT")
+    assert str(error).startswith("assertion failed: [x must be positive")
+    assert str(error).count(f"(at {THIS_FILE}:{line})") == 1
+
+
+def test_py_function_error_is_located_at_the_py_function_call():
+    def bad(x):
+        raise_from_numpy = np.asarray(x)[5]
+        return raise_from_numpy
+
+    def f(x):
+        return tf.py_function(bad, [x], tf.int32)   # PYFUNC
+    error = _run_error(f, tf.constant([1, 2]))
+    assert f"{THIS_FILE}:{_line_of(f, '# PYFUNC')}" in str(error)
+    assert "IndexError" in str(error)
+
+
+# --- 2. TensorArray as an autograph loop variable --------------------------------
+
+def ta_for(n):
+    a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        a = a.write(i, i * 2)
+    return a.stack()
+
+
+def ta_while(n):
+    a = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    i = tf.constant(0)
+    while i < n:
+        a = a.write(i, tf.cast(i, tf.float32) * 0.5)
+        i += 1
+    return a.stack(), a.size()
+
+
+def ta_element_shape(n):
+    a = tf.TensorArray(tf.int32, size=n, element_shape=[2])
+    for i in tf.range(n):
+        a = a.write(i, tf.stack([i, -i]))
+    return a.stack()
+
+
+def ta_several(n):
+    a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    b = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        a = a.write(i, i)
+        b = b.write(i, tf.cast(i * i, tf.float32))
+    return a.stack(), b.stack()
+
+
+def ta_and_list(n):
+    a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    items = []
+    for i in tf.range(n):
+        a = a.write(i, i + 10)
+        items.append(i * 3)
+    return a.stack(), items
+
+
+def ta_in_branches(n):
+    a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        if i % 2 == 0:
+            a = a.write(i, i)
+        else:
+            a = a.write(i, -i)
+    return a.stack()
+
+
+def ta_nested(n):
+    a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    k = 0
+    for i in tf.range(n):
+        for j in tf.range(i):
+            a = a.write(k, i * 10 + j)
+            k += 1
+    return a.stack(), a.size()
+
+
+def ta_first_defined_in_body(n):
+    a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        y = i * 2
+        a = a.write(i, y)
+    return a.stack()
+
+
+def ta_break(n):
+    a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        if i > 2:
+            break
+        a = a.write(i, i)
+    return a.stack()
+
+
+def ta_read_only(x):
+    a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    a = a.unstack(x)
+    s = 0
+    for i in tf.range(a.size()):
+        s += a.read(i)
+    return s
+
+
+def _values(result):
+    if isinstance(result, (tuple, list)):
+        return [np.asarray(r).tolist() for r in result]
+    return np.asarray(result).tolist()
+
+
+@pytest.mark.parametrize("fn, arg, expected", [
+    (ta_for, 4, [0, 2, 4, 6]),
+    (ta_for, 0, []),
+    (ta_while, 4, [[0.0, 0.5, 1.0, 1.5], 4]),
+    (ta_while, 0, [[], 0]),
+    (ta_element_shape, 3, [[0, 0], [1, -1], [2, -2]]),
+    (ta_several, 3, [[0, 1, 2], [0.0, 1.0, 4.0]]),
+    (ta_and_list, 3, [[10, 11, 12], [0, 3, 6]]),
+    (ta_in_branches, 4, [0, -1, 2, -3]),
+    (ta_nested, 4, [[10, 20, 21, 30, 31, 32], 6]),
+    (ta_first_defined_in_body, 4, [0, 2, 4, 6]),
+    (ta_break, 6, [0, 1, 2]),
+    (ta_read_only, [1, 2, 3], 6),
+], ids=["for", "for-zero-trips", "while-size", "while-zero-trips", "element-shape",
+        "several", "with-list-append", "in-branches", "nested", "probe", "break",
+        "read-only"])
+def test_tensor_array_loop_variable_three_ways(fn, arg, expected):
+    original, converted, traced = _three_ways(fn, tf.constant(arg))
+    assert _values(original) == expected
+    assert _values(converted) == expected
+    assert _values(traced) == expected
+
+
+def test_tensor_array_loop_dtypes_and_shapes():
+    f = tf.function(ta_element_shape)
+    concrete = f.get_concrete_function(tf.TensorSpec([], tf.int32))
+    out = concrete.structured_outputs
+    assert out.dtype == tf.int32
+    assert out.shape.as_list() == [None, 2]
+    stacked, size = tf.function(ta_while)(tf.constant(2))
+    assert stacked.dtype == tf.float32 and size.dtype == tf.int32
+
+
+def test_tensor_array_loop_is_one_while_op():
+    f = tf.function(ta_for)
+    graph = f.get_concrete_function(tf.constant(3)).graph
+    ops = [op.type for op in graph.get_operations()]
+    assert ops.count("While") == 1
+    assert "TensorArrayStackV3" in ops
+    assert f(tf.constant(5)).numpy().tolist() == [0, 2, 4, 6, 8]
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_tensor_array_wrong_dtype_in_loop_names_it():
+    def bad(n):
+        a = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+        for i in tf.range(n):
+            a = a.write(i, tf.cast(i, tf.float32))
+        return a.stack()
+    with pytest.raises(TypeError, match="TensorArray.write: value has dtype float32"):
+        tf.function(bad)(tf.constant(3))
