@@ -42,7 +42,8 @@ def current_graph():
 class Node:
     """One op in a graph. `location` is the user's (file, line) that created it."""
 
-    __slots__ = ("graph", "name", "op", "opdef", "inputs", "attrs", "outputs", "location")
+    __slots__ = ("graph", "name", "op", "opdef", "inputs", "attrs", "outputs", "location",
+                 "_subgraphs")
 
     def __init__(self, graph, name, opdef, inputs, attrs, location):
         self.graph = graph
@@ -53,6 +54,7 @@ class Node:
         self.attrs = attrs
         self.outputs = ()
         self.location = location
+        self._subgraphs = None
 
     @property
     def type(self):
@@ -63,16 +65,23 @@ class Node:
         """True when the node must run even if no output is used."""
         if self.opdef.side_effect:
             return True
-        return any(g.has_side_effects() for g in self.subgraphs())
+        subs = self.subgraphs()
+        return bool(subs) and any(g.has_side_effects() for g in subs)
 
     @property
     def stateful(self):
         if self.opdef.stateful:
             return True
-        return any(g.is_stateful() for g in self.subgraphs())
+        subs = self.subgraphs()
+        return bool(subs) and any(g.is_stateful() for g in subs)
 
     def subgraphs(self):
-        return [v for v in self.attrs.values() if isinstance(v, Graph)]
+        """The graphs among the attrs (cond branches, loop bodies), in attr order.
+        Computed once: attrs holding graphs are fixed when the node is made."""
+        subs = self._subgraphs
+        if subs is None:
+            subs = self._subgraphs = [v for v in self.attrs.values() if isinstance(v, Graph)]
+        return list(subs)
 
     def __repr__(self):
         return f"<Node {self.name} op={self.op}>"
@@ -192,10 +201,10 @@ class Graph:
         raise KeyError(f"no op named {name!r} in graph {self.name!r}")
 
     def has_side_effects(self):
-        return any(n.side_effect for n in self.nodes)
+        return _flag(self, "side_effect")
 
     def is_stateful(self):
-        return any(n.stateful for n in self.nodes)
+        return _flag(self, "stateful")
 
     def python_source(self):
         """The Python source a run of this graph executes (see runtime.codegen)."""
@@ -218,6 +227,42 @@ class Graph:
 
     def __repr__(self):
         return f"<Graph {self.name!r} with {len(self.nodes)} ops>"
+
+
+# --- flags of whole graphs -----------------------------------------------------
+
+def _flag(graph, name):
+    """any(node.<name> for node in graph.nodes), memoized while the optimizer
+    runs (see `memoized_flags`): nested graphs are asked once, not once per
+    node of every enclosing graph."""
+    memo = getattr(_state, "flag_memo", None)
+    if memo is None:
+        return any(getattr(n, name) for n in graph.nodes)
+    key = (id(graph), name)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = any(getattr(n, name) for n in graph.nodes)
+    return found
+
+
+@contextlib.contextmanager
+def memoized_flags():
+    """Within this block (on this thread) `has_side_effects`/`is_stateful`
+    results are remembered; call `forget_flags()` after removing or adding
+    nodes. The optimizer uses it: its passes ask the same question of the
+    same nested graphs many times."""
+    previous = getattr(_state, "flag_memo", None)
+    _state.flag_memo = {}
+    try:
+        yield
+    finally:
+        _state.flag_memo = previous
+
+
+def forget_flags():
+    """Drop remembered flags (a graph gained or lost nodes)."""
+    if getattr(_state, "flag_memo", None) is not None:
+        _state.flag_memo = {}
 
 
 # --- error helpers ------------------------------------------------------------

@@ -27,6 +27,7 @@ import logging
 
 from . import arithmetic, constant_folding, cse, dce, loop_invariant
 from .lint import LintError, lint
+from ..graph import memoized_flags
 from .rewrite import invalidate, walk_graphs
 
 __all__ = ["optimize", "lint", "LintError", "OptimizationReport", "PASSES",
@@ -105,27 +106,66 @@ def optimize(graph, options=None, check=False):
 
     `options` maps option names (see the module docstring) to booleans.
     With `check=True`, `lint` runs after every pass (the tests do this).
+
+    Rounds repeat while passes find work; a later round only revisits the
+    graphs a change can affect (the changed graphs, the graphs nested in them
+    and the graphs enclosing them): a pass on an untouched graph sees exactly
+    what it saw before and finds nothing new.
     """
     passes = enabled_passes(options)
     report = OptimizationReport(graph.name, _count_nodes(graph))
     report.skipped = [name for name, _ in PASSES if name not in dict(passes)]
-    for _ in range(_MAX_ROUNDS):
-        changed = False
-        for name, module in passes:
-            for g in list(walk_graphs(graph)):
-                messages = module.run(g)
-                if messages:
-                    changed = True
-                    report.changes[name].extend(messages)
-                    invalidate(g)
-            if check:
-                lint(graph)
-        if not changed:
-            break
+    with memoized_flags():
+        wanted = None                       # None: every graph
+        for _ in range(_MAX_ROUNDS):
+            changed = _run_round(graph, passes, wanted, report, check)
+            if not changed:
+                break
+            wanted = _affected(graph, changed)
     report.nodes_after = _count_nodes(graph)
     graph.optimization_report = report
     _log.debug("%s", report)
     return report
+
+
+def _run_round(graph, passes, wanted, report, check):
+    """Every pass once over the graphs in `wanted` (ids; None for all);
+    return the ids of the graphs some pass changed."""
+    changed = set()
+    graphs = None
+    for name, module in passes:
+        if graphs is None:             # the nesting only changes when a pass edits
+            graphs = [g for g in walk_graphs(graph) if wanted is None or id(g) in wanted]
+        edited = False
+        for g in graphs:
+            messages = module.run(g)
+            if messages:
+                edited = True
+                changed.add(id(g))
+                report.changes[name].extend(messages)
+                invalidate(g)
+        if edited:
+            graphs = None
+        if check:
+            lint(graph)
+    return changed
+
+
+def _affected(graph, changed):
+    """ids of the graphs in `changed`, their ancestors and their descendants."""
+    wanted = set()
+    stack = [(graph, ())]
+    while stack:
+        g, ancestors = stack.pop()
+        inside = ancestors + (id(g),)
+        if id(g) in changed:
+            wanted.update(inside)
+        elif any(a in changed for a in ancestors):
+            wanted.add(id(g))
+        for node in g.nodes:
+            for sub in node.subgraphs():
+                stack.append((sub, inside))
+    return wanted
 
 
 def _count_nodes(graph):

@@ -70,6 +70,11 @@ PASSTHROUGH_RULES = [
 ]
 
 
+# The ops some rule applies to: other nodes are skipped at once.
+_RULE_OPS = frozenset([op for op, _, _ in CONSTANT_RULES] + [outer for outer, _ in CHAIN_RULES]
+                      + [op for op, _ in PASSTHROUGH_RULES])
+
+
 def run(graph):
     """Apply the rules to `graph` in place; return messages."""
     mapping = {}
@@ -92,7 +97,7 @@ def run(graph):
 
 def _simplify(node):
     """(replacement tensor, rule text) for `node`, or None."""
-    if node.stateful or len(node.outputs) != 1:
+    if node.op not in _RULE_OPS or node.stateful or len(node.outputs) != 1:
         return None
     out = node.outputs[0]
     for op, const_index, test in CONSTANT_RULES:

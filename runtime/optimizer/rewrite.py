@@ -12,7 +12,7 @@ inserted at a chosen position with `insert_nodes`, which keeps program order.
     remove_nodes(graph, {id(old.node)})
 """
 
-from ..graph import Graph, Node
+from ..graph import Graph, Node, forget_flags
 from ..op_registry import get_op
 from ..tensor import SymbolicTensor
 from ..tensor_shape import TensorShape
@@ -32,8 +32,10 @@ def walk_graphs(graph):
 
 
 def invalidate(graph):
-    """Forget any cached run plan or compiled form of `graph`."""
+    """Forget any cached run plan or compiled form of `graph` (and the
+    optimizer's remembered statefulness of graphs)."""
     graph._compiled = None
+    forget_flags()
 
 
 def resolve(mapping, t):
