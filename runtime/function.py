@@ -46,6 +46,8 @@ import threading
 import warnings
 import weakref
 
+import numpy as np
+
 from autograph import tracebacks as _tracebacks
 
 from . import config as _config
@@ -137,12 +139,7 @@ class _CallSignature:
     _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
     def __init__(self, python_function, drop_first=False):
-        try:
-            sig = inspect.signature(python_function)
-        except (TypeError, ValueError):
-            sig = inspect.Signature([
-                inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
-                inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+        sig = _python_signature(python_function)
         params = list(sig.parameters.values())
         if drop_first and params and params[0].kind in self._POSITIONAL:
             params = params[1:]
@@ -223,7 +220,7 @@ class Function:
         self._converted = None
         self._explanation = f"{self._name} has not been traced yet."
         self._warned = False
-        self._bound = {}             # id(instance) -> (weakref to it, bound Function)
+        self._bound = {}             # id(instance) -> its _Binding
         functools.update_wrapper(self, python_function, updated=())
 
     # --- calling ----------------------------------------------------------
@@ -329,24 +326,42 @@ class Function:
         return list(self._concretes)
 
     def __get__(self, instance, owner=None):
-        """Bind per instance: each object gets its own Function (and traces)."""
+        """Bind per instance, like a Python bound method.
+
+        Each object gets its own traces (a per-instance Function the class's
+        Function keeps only while the object lives). What `obj.method`
+        returns is a `_BoundMethod` view of it that holds `obj` strongly, so
+        `C().f(x)` works on a temporary object; the same view is returned
+        while one is alive, so `obj.f is obj.f`.
+        """
         if instance is None or self._instance_ref is not None:
             return self
         entry = self._bound.get(id(instance))
-        if entry is not None and entry[0]() is instance:
-            return entry[1]
+        if entry is not None and entry.ref() is instance:
+            method = entry.method()
+            if method is not None:
+                return method
+        return self._bind(instance)
+
+    def _bind(self, instance):
         with self._lock:
             entry = self._bound.get(id(instance))
-            if entry is not None and entry[0]() is instance:
-                return entry[1]
-            ref = _weak_or_strong(instance, self._bound)
-            bound = Function(self._python_function, input_signature=self._input_signature,
-                             autograph=self._autograph, reduce_retracing=self._reduce_retracing,
-                             jit_compile=self._jit_compile,
-                             autograph_options=self._autograph_options, name=self._name,
-                             _instance=ref, _parent=self)
-            self._bound[id(instance)] = (ref, bound)
-            return bound
+            if entry is None or entry.ref() is not instance:
+                ref = _weak_or_strong(instance, self._bound)
+                traces = Function(self._python_function,
+                                  input_signature=self._input_signature,
+                                  autograph=self._autograph,
+                                  reduce_retracing=self._reduce_retracing,
+                                  jit_compile=self._jit_compile,
+                                  autograph_options=self._autograph_options,
+                                  name=self._name, _instance=ref, _parent=self)
+                entry = _Binding(ref, traces)
+                self._bound[id(instance)] = entry
+            method = entry.method()
+            if method is None:
+                method = _BoundMethod(entry.traces, instance)
+                entry.method = weakref.ref(method)
+            return method
 
     def __repr__(self):
         return f"<runtime.Function {self._name} traced {len(self._concretes)} time(s)>"
@@ -441,7 +456,12 @@ class Function:
             inputs = [_sig.map_template(t, lambda spec: graph.add_placeholder(
                 spec.dtype, spec.shape, spec.name)) for t in template]
             args, kwargs = self._call_sig.split(inputs)
-            result = fn(*args, **kwargs)
+            try:
+                result = fn(*args, **kwargs)
+            except TypeError as e:
+                if isinstance(self._python_function, np.ufunc):
+                    raise _ufunc_error(self._python_function, e) from None
+                raise
             outputs = _OutputPlan(result, graph, self._name)
         graph.outputs = outputs.tensors
         if self._concretes and graph.variables:
@@ -491,6 +511,46 @@ class Function:
                 "reduce_retracing=True to relax changing shapes to None.")
 
 
+class _BoundMethod(Function):
+    """`obj.method` for a Function defined in a class: the per-instance
+    Function seen through a reference that keeps `obj` alive.
+
+    It shares the per-instance Function's attribute dict (its traces,
+    counters and options are the same objects), so traces survive when the
+    view is dropped and the next `obj.method` makes a new view; the only
+    thing of its own is `_self`, the strong reference. The per-instance
+    Function itself refers to `obj` weakly, so the class's Function never
+    keeps instances alive.
+    """
+
+    __slots__ = ("_self",)
+
+    def __new__(cls, traces, instance):
+        method = object.__new__(cls)
+        method.__dict__ = traces.__dict__
+        method._self = instance
+        return method
+
+    def __init__(self, traces, instance):
+        pass       # everything is shared with `traces` (see __new__)
+
+
+class _Binding:
+    """The class's Function's record of one instance: a weakref to it, its
+    per-instance Function, and a weakref to the live `_BoundMethod` view."""
+
+    __slots__ = ("ref", "traces", "method")
+
+    def __init__(self, ref, traces):
+        self.ref = ref
+        self.traces = traces
+        self.method = _dead_reference
+
+
+def _dead_reference():
+    return None
+
+
 def _weak_or_strong(instance, bound):
     """A callable returning `instance`: a weakref that drops `bound`'s entry
     when the instance dies, or (objects without weakref support) a strong one."""
@@ -498,12 +558,44 @@ def _weak_or_strong(instance, bound):
 
     def forget(ref):
         entry = bound.get(key)
-        if entry is not None and entry[0] is ref:
+        if entry is not None and entry.ref is ref:
             del bound[key]
     try:
         return weakref.ref(instance, forget)
     except TypeError:
         return lambda: instance
+
+
+def _python_signature(python_function):
+    """The signature calls are bound to.
+
+    A numpy ufunc takes its `nin` inputs only: its full signature has
+    keyword options (`dtype=None, signature=None, ...`) that numpy refuses
+    to receive all at once, as filling in defaults would pass them. A
+    callable without a signature takes `*args, **kwargs`.
+    """
+    if isinstance(python_function, np.ufunc):
+        names = ["x"] if python_function.nin == 1 else [
+            f"x{i + 1}" for i in range(python_function.nin)]
+        return inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY)
+                                  for n in names])
+    try:
+        return inspect.signature(python_function)
+    except (TypeError, ValueError):
+        return inspect.Signature([
+            inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+            inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+
+
+def _ufunc_error(ufunc, error):
+    """A numpy ufunc met symbolic tensors while tracing: say what to use."""
+    from . import math as _math
+    op = f"tf.math.{ufunc.__name__}" if hasattr(_math, ufunc.__name__) else "the runtime op"
+    params = ", ".join(["x"] if ufunc.nin == 1 else [f"x{i + 1}" for i in range(ufunc.nin)])
+    return TypeError(
+        f"function(np.{ufunc.__name__}): a numpy ufunc cannot compute on symbolic tensors "
+        f"while tracing: {str(error).rstrip('.')}. Use {op} instead, or run numpy at graph run time with "
+        f"tf.numpy_function(np.{ufunc.__name__}, [{params}], Tout=<dtype>).")
 
 
 def _first_param_is_self(call_sig):

@@ -462,13 +462,24 @@ def test_function_of_c_function_on_symbolic_tensor_is_a_clear_error():
         outcome(lambda: tf.function(math.sqrt)(c(4.0)))
 
 
-@pytest.mark.xfail(strict=True, reason="runtime/function.py binds the defaults of a numpy ufunc's "
-                   "signature (dtype=None, signature=None, ...) and passes them explicitly, so "
-                   "numpy raises \"cannot specify both 'signature' and 'dtype'\" instead of the "
-                   "symbolic-tensor TypeError")
 def test_function_of_numpy_ufunc_is_a_clear_error():
-    with pytest.raises(TypeError, match="symbolic tf.Tensor"):
+    with pytest.raises(TypeError, match="symbolic tf.Tensor") as info:
         tf.function(np.negative)(c(4))
+    assert "Use tf.math.negative instead" in str(info.value)
+    assert "tf.numpy_function(np.negative, [x], " in str(info.value)
+
+
+def test_function_of_numpy_ufunc_traces_its_inputs_only():
+    add = tf.function(np.add)
+    assert value(add(4, 3)) == 7              # Python values: numpy runs at trace time
+    assert add.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError, match=r"function\(np.add\): .*\[x1, x2\]"):
+        add(c(4), c(3))
+    tf.config.run_functions_eagerly(True)
+    try:
+        assert value(add(c(4), c(3))) == 7
+    finally:
+        tf.config.run_functions_eagerly(False)
 
 
 def test_builtins_called_from_converted_code(tmp_path):

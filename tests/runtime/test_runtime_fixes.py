@@ -292,3 +292,147 @@ def test_tensor_array_wrong_dtype_in_loop_names_it():
         return a.stack()
     with pytest.raises(TypeError, match="TensorArray.write: value has dtype float32"):
         tf.function(bad)(tf.constant(3))
+
+
+# --- 3. methods bound like Python bound methods -------------------------------------
+
+class Counter:
+    def __init__(self, k=1):
+        self.k = k
+        self.traces = 0
+
+    @tf.function
+    def f(self, x):
+        self.traces += 1
+        return x + self.k
+
+
+def test_method_on_a_temporary_instance():
+    assert Counter().f(tf.constant(3)).numpy() == 4
+    assert Counter(10).f(tf.constant(3)).numpy() == 13
+    assert Counter.f._bound == {}
+
+
+def test_bound_method_keeps_its_instance_alive_like_a_python_method():
+    obj = Counter(5)
+    method = obj.f
+    ref = weakref.ref(obj)
+    del obj
+    gc.collect()
+    assert ref() is not None
+    assert method(tf.constant(1)).numpy() == 6
+    del method
+    gc.collect()
+    assert ref() is None
+    assert Counter.f._bound == {}
+
+
+def test_dropped_instance_is_collected_with_its_traces():
+    obj = Counter(2)
+    assert obj.f(tf.constant(1)).numpy() == 3
+    concrete = obj.f.get_concrete_function(tf.constant(1))
+    ref, concrete_ref = weakref.ref(obj), weakref.ref(concrete)
+    del obj, concrete
+    gc.collect()
+    assert ref() is None
+    assert concrete_ref() is None
+    assert Counter.f._bound == {}
+
+
+def test_traces_survive_dropping_the_bound_method():
+    obj = Counter(1)
+    for i in range(3):
+        assert obj.f(tf.constant(i)).numpy() == i + 1
+    assert obj.traces == 1
+    assert obj.f.experimental_get_tracing_count() == 1
+    assert obj.f is obj.f
+    assert obj.f.python_function.__self__ is obj
+    assert isinstance(obj.f, tf.Function)
+
+
+def test_two_instances_have_separate_traces():
+    a, b = Counter(1), Counter(100)
+    assert a.f(tf.constant(1)).numpy() == 2
+    assert b.f(tf.constant(1)).numpy() == 101
+    assert a.f(tf.constant(2)).numpy() == 3
+    assert (a.traces, b.traces) == (1, 1)
+    assert a.f is not b.f
+    assert a.f.experimental_get_tracing_count() == 1
+    assert b.f.experimental_get_tracing_count() == 1
+
+
+def test_method_with_input_signature_on_a_temporary_instance():
+    class Scale:
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def f(self, x):
+            return x * 2.0
+    assert Scale().f(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert Scale.f(Scale(), tf.constant([3.0])).numpy().tolist() == [6.0]
+
+
+def test_method_called_through_the_class_with_an_instance():
+    obj = Counter(4)
+    assert Counter.f(obj, tf.constant(1)).numpy() == 5
+
+
+# --- 4, 5. ufuncs, partials, callable objects, builtins ------------------------------
+
+def clipped_difference(a, b, scale=1):
+    if a > b:
+        return (a - b) * scale
+    return (b - a) * scale
+
+
+class Model:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        if x > 0:
+            return x * self.w
+        return -x
+
+
+@pytest.mark.parametrize("make", [
+    lambda: functools.partial(clipped_difference, scale=3),
+    lambda: functools.partial(clipped_difference, tf.constant(4), scale=3),
+], ids=["keyword", "bound-tensor"])
+def test_function_of_partial_three_ways(make):
+    p = make()
+    args = (tf.constant(1),) if p.args else (tf.constant(5), tf.constant(2))
+    original, converted, traced = _three_ways(p, *args)
+    assert original.numpy() == converted.numpy() == traced.numpy() == 9
+    f = tf.function(p)
+    other = (tf.constant(7),) if p.args else (tf.constant(1), tf.constant(2))
+    assert f(*other).numpy() == (9 if p.args else 3)
+    assert f(*args).numpy() == 9
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_function_of_callable_object_three_ways():
+    model = Model(3)
+    for x, expected in [(2, 6), (-2, 2)]:
+        original, converted, traced = _three_ways(model, tf.constant(x))
+        assert original.numpy() == converted.numpy() == traced.numpy() == expected
+    f = tf.function(model)
+    f(tf.constant(1))
+    f(tf.constant(-1))
+    assert f.experimental_get_tracing_count() == 1
+    ops = [op.type for op in f.get_concrete_function(tf.constant(1)).graph.get_operations()]
+    assert "If" in ops
+
+
+@pytest.mark.parametrize("arg, expected", [(-3, 3), (2.5, 2.5)])
+def test_function_of_builtin_abs(arg, expected):
+    f = tf.function(abs)
+    out = f(tf.constant(arg))
+    assert out.numpy() == expected
+    assert out.dtype == tf.constant(arg).dtype
+    assert f(arg).numpy() == expected
+
+
+def test_function_of_builtin_max_on_tensors_is_a_clear_error():
+    # As in TensorFlow: the builtin runs unconverted and compares tensors.
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="symbolic tf.Tensor"):
+        tf.function(max)(tf.constant(1), tf.constant(3))
+    assert tf.function(max)(1, 3).numpy() == 3
