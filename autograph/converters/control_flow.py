@@ -38,7 +38,9 @@ from ..pyct import anno, ast_util, templates
 from ..pyct.static_analysis import activity
 
 
-class _ControlFlow(gast.NodeTransformer):
+class _ControlFlow(ast_util.StatementTransformer):
+    """Statements only: expressions hold no if/while/for to rewrite."""
+
     def __init__(self, ctx):
         self.ctx = ctx
         self.scopes = []      # per function being built: [params, names to init]

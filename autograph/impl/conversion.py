@@ -6,7 +6,6 @@ unparse, compile with the original globals and closure, and cache.
     g = entry.make_function(f)         # callable, sees f's globals and cells
 """
 
-import ast
 import builtins
 import itertools
 import linecache
@@ -20,7 +19,7 @@ from .. import source_map
 from ..converters import (asserts, break_statements, call_trees, conditional_expressions,
                           continue_statements, control_flow, logical_expressions,
                           return_statements, variables)
-from ..pyct import anno, naming, parser
+from ..pyct import ast_util, naming, parser, unparser
 from ..pyct.static_analysis import activity, liveness, reaching_definitions
 from . import checks
 
@@ -37,20 +36,22 @@ class Context:
         self.fn = fn
         self.info = info
         self.recursive = recursive
-        names = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+        nodes = ast_util.walk(node)
+        names = {n.id for n in nodes if isinstance(n, gast.Name)}
         self.namer = naming.Namer(names | set(fn.__code__.co_names) | {"ag__"})
-        self.update_locals(node)
+        self.update_locals(node, nodes)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
         self.flag_names = set()           # break_, continue_, do_return flags
         self._closure = dict(zip(fn.__code__.co_freevars,
                                  (_cell_value(c) for c in (fn.__closure__ or ()))))
 
-    def update_locals(self, node):
+    def update_locals(self, node, nodes=None):
         """Recompute the names local to the function (and its nested functions)
-        after converters added some (flags, retval_)."""
+        after converters added some (flags, retval_). `nodes`: all nodes of
+        `node`, when the caller has them."""
         self.local_names = set()
-        for n in gast.walk(node):
+        for n in nodes if nodes is not None else ast_util.walk(node):
             if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)):
                 self.local_names |= activity.local_names(n)
 
@@ -172,9 +173,9 @@ def _convert_unguarded(fn, recursive):
     node, info = parser.parse_function(fn)
     ctx = Context(fn, node, info, recursive)
     node = convert_tree(node, ctx)
-    source = unparse(node)
+    source, statement_lines = unparser.unparse_with_lines(node)
     filename = f"<autograph:{fn.__module__}.{fn.__qualname__}:{next(_COUNTER)}>"
-    line_map = _line_map(node, source, info)
+    line_map = _line_map(statement_lines, info)
     code, compiled_text = _compile(source, filename, fn, node.name)
     linecache.cache[filename] = (len(compiled_text), None, compiled_text.splitlines(True), filename)
     source_map.register(filename, line_map)
@@ -182,28 +183,16 @@ def _convert_unguarded(fn, recursive):
 
 
 def unparse(node):
-    module = gast.Module(body=[node], type_ignores=[])
-    return ast.unparse(gast.gast_to_ast(module)) + "\n"
+    """The source of the converted function `node`, ending in a newline."""
+    return unparser.unparse_with_lines(node)[0]
 
 
-def _line_map(node, source, info):
-    """{generated line: (user file, user line, user text)} by walking the
-    converted tree and its re-parsed source side by side."""
-    line_map = {}
-
-    def pair(mine, theirs):
-        line = anno.getanno(mine, anno.USER_LINE, None)
-        if line is not None:
-            # +1: the compiled code sits inside a one-line factory (see _compile).
-            line_map.setdefault(theirs.lineno + 1, (info.filename, line, info.line_text(line)))
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            a, b = getattr(mine, field, None), getattr(theirs, field, None)
-            if isinstance(a, list) and isinstance(b, list):
-                for x, y in zip(a, b):
-                    pair(x, y)
-
-    pair(node, ast.parse(source).body[0])
-    return line_map
+def _line_map(statement_lines, info):
+    """{line of the compiled code: (user file, user line, user text)} from
+    {line of the source: user line} of the statements."""
+    # +1: the compiled code sits inside a one-line factory (see _compile).
+    return {line + 1: (info.filename, user, info.line_text(user))
+            for line, user in statement_lines.items()}
 
 
 def _compile(source, filename, fn, name):

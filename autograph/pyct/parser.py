@@ -12,11 +12,13 @@ converted function is the undecorated one.
 
 import inspect
 import linecache
+import re
 import textwrap
+import types
 
 import gast
 
-from . import anno
+from . import anno, ast_util
 
 
 class SourceInfo:
@@ -41,6 +43,9 @@ class NoSourceError(ValueError):
 
 def get_source(fn):
     """(dedented source, SourceInfo) of `fn`, or NoSourceError."""
+    found = _def_source(fn)
+    if found is not None:
+        return found
     # The code object, not the function: inspect would follow __wrapped__
     # (functools.wraps) to another function's source.
     target = getattr(fn, "__code__", fn)
@@ -54,22 +59,81 @@ def get_source(fn):
     return textwrap.dedent("".join(lines)), SourceInfo(filename, first, all_lines)
 
 
+_DEF_LINE = re.compile(r"\s*(@|def\s|async\s+def\s)")
+
+
+def _def_source(fn):
+    """The fast path of `get_source` for a `def` in a .py file: the lines from
+    the code's first line to the last line its code (or nested code) covers,
+    plus any further lines indented deeper than the `def` (statements that
+    compile to nothing, such as a trailing `pass`). None when unsure: the
+    caller then asks inspect, which tokenizes the file."""
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_name == "<lambda>" or not code.co_filename.endswith(".py"):
+        return None
+    filename = code.co_filename
+    linecache.checkcache(filename)          # an edited file is read again, as inspect does
+    lines = linecache.getlines(filename, getattr(fn, "__globals__", None))
+    first = code.co_firstlineno
+    if not lines or first > len(lines) or not _DEF_LINE.match(lines[first - 1]):
+        return None
+    head = lines[first - 1]
+    indent = len(head) - len(head.lstrip())
+    end = max(first, _last_line(code))
+    while end < len(lines):
+        text = lines[end]
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#") and len(text) - len(text.lstrip()) <= indent:
+            break
+        end += 1
+    while end > first and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+        end -= 1
+    return textwrap.dedent("".join(lines[first - 1:end])), SourceInfo(filename, first, lines)
+
+
+def _last_line(code):
+    """The last source line any instruction of `code` or its nested code spans."""
+    last = 0
+    for _, end, _, _ in code.co_positions():
+        if end is not None and end > last:
+            last = end
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            last = max(last, _last_line(const))
+    return last
+
+
 def parse_function(fn):
     """A gast.FunctionDef for `fn` (lambdas are wrapped into one) and SourceInfo."""
     source, info = get_source(fn)
-    module = _parse_fragment(source, fn)
-    _shift_lines(module, info.first_line - 1)
     if fn.__code__.co_name == "<lambda>":
+        module = _parse_fragment(source, fn)
+        _shift_lines(module, info.first_line - 1)
         first = info.lines[info.first_line - 1] if len(info.lines) >= info.first_line else ""
         indent = len(first) - len(first.lstrip())
         node = _lambda_as_function(_find_lambda(module, fn, info, indent), fn)
     else:
-        node = _find_def(module, fn)
+        node = _find_def(_parse_at(source, fn, info.first_line), fn)
     node.decorator_list = []
-    for n in gast.walk(node):
-        if hasattr(n, "lineno"):
-            anno.setanno(n, anno.USER_LINE, n.lineno, replace=True)
+    for n in ast_util.walk(node):
+        line = n.__dict__.get("lineno", _NO_LINE)
+        if line is not _NO_LINE:
+            anno.setanno(n, anno.USER_LINE, line, replace=True)
     return node, info
+
+
+_NO_LINE = object()
+
+
+def _parse_at(source, fn, first_line):
+    """The module parsed from `source`, numbered from `first_line` (blank
+    lines in front cost less than renumbering the tree afterwards)."""
+    try:
+        return gast.parse("\n" * (first_line - 1) + source)
+    except SyntaxError:
+        module = _parse_fragment(source, fn)
+        _shift_lines(module, first_line - 1)
+        return module
 
 
 def _parse_fragment(source, fn):
@@ -102,6 +166,12 @@ def _shift_lines(tree, delta):
 
 def _find_def(module, fn):
     code = fn.__code__
+    top = module.body[0] if module.body else None
+    if isinstance(top, (gast.FunctionDef, gast.AsyncFunctionDef)) and top.name == code.co_name \
+            and (top.lineno == code.co_firstlineno
+                 or any(getattr(x, "lineno", -1) == code.co_firstlineno
+                        for x in top.decorator_list)):
+        return top
     defs = [n for n in gast.walk(module)
             if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and n.name == code.co_name]
     if not defs:

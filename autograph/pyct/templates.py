@@ -129,16 +129,21 @@ _PARSED = {}
 
 def _clone(node, made):
     """A fresh copy of a template tree (faster than copy.deepcopy); every new
-    node is also appended to `made`."""
+    node is also appended to `made`. Template nodes hold only their fields and
+    positions, all kept in their __dict__."""
     if isinstance(node, list):
         return [_clone(n, made) for n in node]
-    if not isinstance(node, gast.AST):
-        return node
-    new = type(node)(**{f: _clone(getattr(node, f), made) for f in node._fields})
+    cls = node.__class__
+    new = cls.__new__(cls)
+    attrs = node.__dict__.copy()
+    for field in cls._fields:
+        value = attrs[field]
+        if isinstance(value, list):
+            attrs[field] = [_clone(n, made) if isinstance(n, gast.AST) else n for n in value]
+        elif isinstance(value, gast.AST):
+            attrs[field] = _clone(value, made)
+    new.__dict__.update(attrs)
     made.append(new)
-    for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-        if hasattr(node, attr):
-            setattr(new, attr, getattr(node, attr))
     return new
 
 
