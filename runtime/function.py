@@ -285,13 +285,16 @@ class Function:
         if instance is None or self._instance_ref is not None:
             return self
         entry = self._bound.get(id(instance))
-        if entry is not None and entry.ref() is instance:
-            method = entry.method()
-            if method is not None:
-                return method
-        return self._bind(instance)
+        if entry is None or entry.ref() is not instance:
+            entry = self._binding(instance)
+        method = entry.method()
+        if method is None:
+            method = _BoundMethod.view(entry.traces, instance)
+            entry.method = weakref.ref(method)
+        return method
 
-    def _bind(self, instance):
+    def _binding(self, instance):
+        """The `_Binding` of `instance`, made on its first access."""
         with self._lock:
             entry = self._bound.get(id(instance))
             if entry is None or entry.ref() is not instance:
@@ -305,11 +308,7 @@ class Function:
                                   name=self._name, _instance=ref, _parent=self)
                 entry = _Binding(ref, traces)
                 self._bound[id(instance)] = entry
-            method = entry.method()
-            if method is None:
-                method = _BoundMethod(entry.traces, instance)
-                entry.method = weakref.ref(method)
-            return method
+            return entry
 
     def __repr__(self):
         return f"<runtime.Function {self._name} traced {len(self._concretes)} time(s)>"
@@ -473,14 +472,13 @@ class _BoundMethod(Function):
 
     __slots__ = ("_self",)
 
-    def __new__(cls, traces, instance):
+    @classmethod
+    def view(cls, traces, instance):
+        """A view of the per-instance Function `traces` holding `instance`."""
         method = object.__new__(cls)
         method.__dict__ = traces.__dict__
         method._self = instance
         return method
-
-    def __init__(self, traces, instance):
-        pass       # everything is shared with `traces` (see __new__)
 
 
 class _Binding:

@@ -35,6 +35,16 @@ def _three_ways(fn, *args):
     return fn(*args), converted(*args), tf.function(fn)(*args)
 
 
+def _load(tmp_path, name, source):
+    """Functions defined in a real file of their own (pytest rewrites the
+    `assert` statements of test modules, so those are not the source's code)."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    namespace = {"tf": tf}
+    exec(compile(source, str(path), "exec"), namespace)  # noqa: S102 - test source
+    return namespace, str(path)
+
+
 def _run_error(fn, *args):
     with pytest.raises(InvalidArgumentError) as info:
         tf.function(fn)(*args)
@@ -113,25 +123,23 @@ def test_kernel_error_in_deeply_nested_branches_located_once(tmp_path):
         src += f"{indent}if x > {k - 100}:\n"
         indent += "    "
     src += f"{indent}y = tf.gather(x * tf.ones([3]), i)\n    return y\n"
-    path = tmp_path / "deep_branches.py"
-    path.write_text(src)
-    namespace = {"tf": tf}
-    exec(compile(src, str(path), "exec"), namespace)  # noqa: S102 - test source
+    namespace, path = _load(tmp_path, "deep_branches", src)
     error = _run_error(namespace["deep"], tf.constant(1.0), tf.constant(7))
     message = str(error)
     assert message.count(f"{path}:13") == 1
     assert message.startswith("GatherV2: indices[] = 7 is not in [0, 3)")
-    assert "(at " + str(path) + ":13: y = tf.gather(x * tf.ones([3]), i))" in message
+    assert f"(at {path}:13: y = tf.gather(x * tf.ones([3]), i))" in message
 
 
-def test_failing_assert_message_is_not_located_twice():
-    def check(x):
-        assert x > 0, "x must be positive"   # ASSERT
-        return x
-    error = _run_error(check, tf.constant(-1))
-    line = _line_of(check, "# ASSERT")
+def test_failing_assert_message_is_not_located_twice(tmp_path):
+    namespace, path = _load(tmp_path, "asserting", (
+        "def check(x):\n"
+        "    assert x > 0, 'x must be positive'\n"
+        "    return x\n"))
+    error = _run_error(namespace["check"], tf.constant(-1))
     assert str(error).startswith("assertion failed: [x must be positive")
-    assert str(error).count(f"(at {THIS_FILE}:{line})") == 1
+    assert str(error).count(f"(at {path}:2)") == 1
+    assert str(error).count(f"{path}:2") == 2      # the assert's text, then where
 
 
 def test_py_function_error_is_located_at_the_py_function_call():
@@ -436,3 +444,14 @@ def test_function_of_builtin_max_on_tensors_is_a_clear_error():
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="symbolic tf.Tensor"):
         tf.function(max)(tf.constant(1), tf.constant(3))
     assert tf.function(max)(1, 3).numpy() == 3
+
+
+def test_kernel_error_in_explicit_while_loop_body_names_the_line():
+    def f(x, n):
+        def body(i, s):
+            return i + 1, s + tf.gather(x, i)   # EXPLICIT
+        return tf.while_loop(lambda i, s: i < n, body, (tf.constant(0), tf.constant(0.0)))[1]
+    error = _run_error(f, tf.constant([1.0, 2.0]), tf.constant(3))
+    assert str(error).startswith("GatherV2: indices[] = 2 is not in [0, 2)")
+    assert f"(at {THIS_FILE}:{_line_of(f, '# EXPLICIT')}: " in str(error)
+    assert tf.function(f)(tf.constant([1.0, 2.0]), tf.constant(2)).numpy() == 3.0
