@@ -455,3 +455,22 @@ def test_kernel_error_in_explicit_while_loop_body_names_the_line():
     assert str(error).startswith("GatherV2: indices[] = 2 is not in [0, 2)")
     assert f"(at {THIS_FILE}:{_line_of(f, '# EXPLICIT')}: " in str(error)
     assert tf.function(f)(tf.constant([1.0, 2.0]), tf.constant(2)).numpy() == 3.0
+
+
+def ta_branch_then_range(x, n):
+    a = tf.TensorArray(tf.int32, size=1, dynamic_size=True)
+    if x > 0:
+        a = a.write(0, x)
+    else:
+        a = a.write(0, -x)
+    for i in range(n):
+        a = a.write(i + 1, i)
+    return a.stack(), a.size()
+
+
+def test_tensor_array_through_if_and_range_loop_three_ways():
+    for x in (-5, 7):
+        results = _three_ways(ta_branch_then_range, tf.constant(x), tf.constant(3))
+        for stacked, size in results:
+            assert stacked.numpy().tolist() == [abs(x), 0, 1, 2]
+            assert size.numpy() == 4
