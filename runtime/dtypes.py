@@ -2,13 +2,15 @@
 
 A `DType` wraps a numpy dtype and adds the name users know (`int32`,
 `float32`, `string`). Python values convert by TensorFlow's rules:
-`int` -> int32, `float` -> float32, `bool` -> bool, `str` -> string; a numpy
+`int` -> int32 (int64 when it does not fit int32), `float` -> float32, `bool` -> bool, `str` -> string; a numpy
 array keeps its own dtype.
 
     >>> as_dtype("float32")
     tf.float32
     >>> dtype_of_python(3)
     tf.int32
+    >>> dtype_of_python(2**40)
+    tf.int64
 """
 
 import numpy as np
@@ -118,12 +120,22 @@ def dtype_of_python(value):
     if isinstance(value, (np.ndarray, np.generic)):
         return as_dtype(value.dtype)
     if isinstance(value, int):
-        return int32
+        return _dtype_of_python_int(value)
     if isinstance(value, float):
         return float32
     if isinstance(value, (str, bytes)):
         return string
     return None
+
+
+def _dtype_of_python_int(value):
+    """int32 when `value` fits, else int64 (as TensorFlow infers); ValueError beyond."""
+    if -2**31 <= value < 2**31:
+        return int32
+    if -2**63 <= value < 2**63:
+        return int64
+    raise ValueError(f"Can't convert Python int {value} to a tensor: it is out of range "
+                     f"for int64 [{-2**63}, {2**63 - 1}]")
 
 
 # Internal: the dtype of handle-like values whose runtime value is a Python

@@ -14,7 +14,7 @@ from .errors import OperatorNotAllowedInGraphError
 from .tensor_shape import TensorShape
 
 __all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "wrap_numpy",
-           "convert_to_tensor", "format_value"]
+           "convert_to_tensor", "format_value", "is_tensor_like", "unwrap_variable"]
 
 
 class Tensor:
@@ -257,9 +257,9 @@ def _infer_python_dtype(value):
             return kinds.pop()
         if _dtypes.string in kinds:
             raise TypeError(f"Cannot convert {value!r} to a tensor: mixes strings and numbers")
-        if _dtypes.float32 in kinds or any(k.is_floating for k in kinds):
+        if any(k.is_floating for k in kinds):
             return next((k for k in kinds if k.is_floating), _dtypes.float32)
-        return _dtypes.int32
+        return _dtypes.int64 if _dtypes.int64 in kinds else _dtypes.int32
     raise TypeError(f"Cannot convert {value!r} (of type {type(value).__name__}) to a tensor")
 
 
@@ -276,10 +276,16 @@ def _flatten_py(value):
 
 
 def _check_integral(value, dtype):
+    """TypeError for a fractional float, ValueError for a number `dtype` cannot hold."""
     for v in _flatten_py(value) if isinstance(value, (list, tuple)) else (value,):
         if isinstance(v, float) and not v.is_integer():
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: "
                             f"{v!r} is not an integer")
+        if isinstance(v, (int, float)) and not isinstance(v, bool) \
+                and not dtype.min <= v <= dtype.max:
+            kind = "int" if isinstance(v, int) else "float"
+            raise ValueError(f"Can't convert Python {kind} {v!r} to a {dtype.name} tensor: "
+                             f"it is out of range [{dtype.min}, {dtype.max}]")
 
 
 def _string_array(value):
@@ -296,6 +302,22 @@ def _string_array(value):
     return out
 
 
+def is_tensor_like(value):
+    """True for a Tensor or a Variable (anything that reads as a tensor)."""
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
+def unwrap_variable(value):
+    """A Variable as its current value (a tensor); any other value unchanged.
+
+    Ops that inspect `.dtype`, `.shape` or the value of an argument before
+    converting it call this first, so Variables go wherever tensors go.
+    """
+    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
+        return value._as_tensor()
+    return value
+
+
 def convert_to_tensor(value, dtype=None, name=None):
     """`tf.convert_to_tensor`: a Tensor stays (dtype checked); others convert.
 
@@ -309,7 +331,7 @@ def convert_to_tensor(value, dtype=None, name=None):
     if hasattr(value, "_as_tensor"):  # Variables
         t = value._as_tensor()
         return convert_to_tensor(t, dtype)
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flatten_py(value)):
+    if isinstance(value, (list, tuple)) and any(is_tensor_like(v) for v in _flatten_py(value)):
         return _a.stack_nested(value, dtype)
     eager = EagerTensor(to_numpy_value(value, dtype))
     graph = _graph.current_graph()

@@ -21,7 +21,8 @@ from .. import dtypes
 from ..errors import InvalidArgumentError
 from ..graph import current_graph
 from ..op_registry import apply, define_op
-from ..tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, to_numpy_value
+from ..tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, is_tensor_like,
+                      to_numpy_value, unwrap_variable)
 from ..tensor_shape import TensorShape
 from . import shape_rules as rules
 from .indexing import getitem
@@ -46,6 +47,7 @@ def _as_graph_value(array, dtype=None):
 
 def _static_dims(shape, op_name):
     """A shape argument as a tuple of ints, or None when it is only known at run time."""
+    shape = unwrap_variable(shape)
     if isinstance(shape, TensorShape):
         if not shape.is_fully_defined():
             raise ValueError(f"{op_name}: shape must be fully defined, got {shape}")
@@ -56,6 +58,7 @@ def _static_dims(shape, op_name):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     if isinstance(shape, (list, tuple)):
+        shape = [unwrap_variable(d) for d in shape]
         if any(isinstance(d, SymbolicTensor) for d in shape):
             return None
         return tuple(int(d) for d in shape)
@@ -65,6 +68,7 @@ def _static_dims(shape, op_name):
 
 def _shape_tensor(shape, op_name):
     """A shape argument as a 1-D int32 tensor (lists of scalar tensors are stacked)."""
+    shape = unwrap_variable(shape)
     if isinstance(shape, Tensor):
         if not shape.dtype.is_integer:
             raise TypeError(f"{op_name}: shape must be an int32 or int64 tensor, "
@@ -72,7 +76,7 @@ def _shape_tensor(shape, op_name):
         return shape
     if isinstance(shape, TensorShape):
         shape = list(_static_dims(shape, op_name))
-    if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
+    if isinstance(shape, (list, tuple)) and any(is_tensor_like(d) for d in shape):
         return stack([convert_to_tensor(d, dtypes.int32) for d in shape])
     if isinstance(shape, (int, np.integer)):
         shape = [shape]
@@ -92,6 +96,12 @@ def constant(value, dtype=None, shape=None, name=None):
 
     `shape` reshapes a value with that many elements or broadcasts a single one.
     """
+    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
+        return _constant_of_variable(value, dtype, shape)
+    if isinstance(value, (list, tuple)) and any(
+            is_tensor_like(v) and not isinstance(v, EagerTensor) for v in _flatten(value)):
+        t = convert_to_tensor(value)            # stacks the variables' values
+        return t if dtype is None else cast(t, dtype)
     if isinstance(value, SymbolicTensor):
         raise TypeError(f"constant: value must be a Python or numpy value, got the symbolic "
                         f"tensor {value!r}; use tf.identity or tf.cast instead")
@@ -109,6 +119,28 @@ def constant(value, dtype=None, shape=None, name=None):
             raise TypeError(f"constant: cannot reshape or broadcast a value with "
                             f"{np.size(array)} elements to shape {list(dims)}")
     return _as_graph_value(array, dtype)
+
+
+def _flatten(value):
+    """The leaves of nested lists and tuples."""
+    out, stack = [], [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        else:
+            out.append(v)
+    return out
+
+
+def _constant_of_variable(variable, dtype, shape):
+    """`tf.constant(v)`: the variable's value now (eagerly) or when the graph runs."""
+    t = variable._as_tensor()
+    if isinstance(t, EagerTensor):
+        return constant(t, dtype, shape)
+    if dtype is not None:
+        t = cast(t, dtype)
+    return t if shape is None else reshape(t, shape)
 
 
 def _filled(shape, dtype, value, op_name):
@@ -192,6 +224,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
 
 
 def _static_int(v, op_name, what):
+    v = unwrap_variable(v)
     value = rules.constant_value(v) if isinstance(v, Tensor) else v
     if value is None or np.ndim(value) != 0:
         raise TypeError(f"{op_name}: {what} must be an int known while tracing, got {v!r}")
@@ -237,7 +270,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     """
     if limit is None:
         start, limit = 0, start
-    args = (start, limit, delta)
+    args = [unwrap_variable(a) for a in (start, limit, delta)]
     if dtype is None:
         kinds = [a.dtype if isinstance(a, Tensor) else dtypes.dtype_of_python(a) for a in args]
         dtype = builtins.max(kinds, key=_range_rank)

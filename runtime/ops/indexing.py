@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..graph import current_graph
 from ..op_registry import apply, define_op
-from ..tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from ..tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, unwrap_variable
 from ..tensor_shape import TensorShape
 
 __all__ = ["getitem", "parse_key"]
@@ -69,6 +69,7 @@ def parse_key(key):
     def bound(v):
         if v is None:
             return None
+        v = unwrap_variable(v)
         if isinstance(v, SymbolicTensor):
             _check_index_tensor(v)
             dynamic.append(v)

@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..graph import current_graph
 from ..op_registry import apply, define_op
-from ..tensor import Tensor, convert_to_tensor
+from ..tensor import Tensor, convert_to_tensor, is_tensor_like, unwrap_variable
 from ..tensor_shape import TensorShape
 from . import shape_rules as rules
 
@@ -29,9 +29,10 @@ def convert_all(values, op_name, dtype=None):
     if not values:
         raise ValueError(f"{op_name}: expected a non-empty list of tensors")
     if dtype is None:
-        dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+        dtype = next((v.dtype for v in values if is_tensor_like(v)), None)
     out = []
     for v in values:
+        v = unwrap_variable(v)
         if isinstance(v, Tensor) and dtype is not None and v.dtype is not dtype:
             message = (f"{op_name}: all inputs must have the same dtype, got {dtype.name} and "
                        f"{v.dtype.name}; use tf.cast to convert one of them")
@@ -94,7 +95,7 @@ def _concat(*values, axis):
 def concat(values, axis, name="concat"):
     """Join tensors along an existing dimension `axis`."""
     values = convert_all(values, "ConcatV2")
-    return apply("ConcatV2", values, {"axis": int(axis)})
+    return apply("ConcatV2", values, {"axis": rules.static_int(axis, "ConcatV2", "axis")})
 
 
 def _infer_pack(inputs, attrs):
@@ -116,7 +117,7 @@ def _pack(*values, axis):
 def stack(values, axis=0, name="stack"):
     """Join same-shaped tensors along a new dimension `axis`."""
     values = convert_all(values, "Pack")
-    return apply("Pack", values, {"axis": int(axis)})
+    return apply("Pack", values, {"axis": rules.static_int(axis, "Pack", "axis")})
 
 
 def _infer_unpack(inputs, attrs):
@@ -143,17 +144,19 @@ def _unpack(x, num, axis):
 def unstack(value, num=None, axis=0, name="unstack"):
     """Split `value` along `axis` into a list of tensors (`num` from its shape)."""
     value = convert_to_tensor(value)
+    axis = rules.static_int(axis, "Unpack", "axis")
     dims = value.shape.dims
     if dims is not None:
         if not dims:
             raise ValueError("unstack: input must have rank >= 1, got a scalar")
-        axis = rules.normalize_axis(int(axis), len(dims))
+        axis = rules.normalize_axis(axis, len(dims))
         if num is None:
             num = dims[axis]
     if num is None:
         raise ValueError(f"unstack: cannot infer argument `num` from shape {value.shape}; "
                          "pass num=")
-    return list(apply("Unpack", (value,), {"num": int(num), "axis": int(axis)}))
+    num = rules.static_int(num, "Unpack", "num")
+    return list(apply("Unpack", (value,), {"num": num, "axis": axis}))
 
 
 # --- gather ----------------------------------------------------------------------
@@ -213,7 +216,8 @@ def _expand_dims(x, axis):
 
 def expand_dims(input, axis, name=None):  # noqa: A002 - TensorFlow's name
     """`input` with a new dimension of size 1 inserted at `axis`."""
-    return apply("ExpandDims", (convert_to_tensor(input),), {"axis": int(axis)})
+    axis = rules.static_int(axis, "ExpandDims", "axis")
+    return apply("ExpandDims", (convert_to_tensor(input),), {"axis": axis})
 
 
 def _infer_squeeze(inputs, attrs):
@@ -304,8 +308,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     dtype = dtypes.as_dtype(dtype)
     on = np.asarray(1 if on_value is None else on_value).astype(dtype.np_dtype)[()]
     off = np.asarray(0 if off_value is None else off_value).astype(dtype.np_dtype)[()]
-    attrs = {"depth": int(depth), "on_value": on, "off_value": off,
-             "axis": -1 if axis is None else int(axis), "dtype": dtype}
+    attrs = {"depth": rules.static_int(depth, "OneHot", "depth"), "on_value": on,
+             "off_value": off, "dtype": dtype,
+             "axis": -1 if axis is None else rules.static_int(axis, "OneHot", "axis")}
     return apply("OneHot", (indices,), attrs)
 
 
@@ -325,7 +330,7 @@ def _first_tensor_dtype(values):
     stack = [values]
     while stack:
         v = stack.pop(0)
-        if isinstance(v, Tensor):
+        if is_tensor_like(v):
             return v.dtype
         if isinstance(v, (list, tuple)):
             stack[:0] = list(v)

@@ -63,5 +63,5 @@ def sigmoid(x, name=None):
 def softmax(logits, axis=None, name=None):
     """exp(logits) / sum(exp(logits)) along `axis` (the last one when None)."""
     logits = _checked("Softmax", logits, FLOATS)
-    axis = -1 if axis is None else int(axis)
+    axis = -1 if axis is None else rules.static_int(axis, "Softmax", "axis")
     return apply("Softmax", (logits,), {"axis": axis})

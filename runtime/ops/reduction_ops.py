@@ -17,7 +17,7 @@ import numpy as np
 from .. import dtypes
 from ..graph import current_graph
 from ..op_registry import apply, define_op
-from ..tensor import EagerTensor, Tensor, convert_to_tensor
+from ..tensor import EagerTensor, Tensor, convert_to_tensor, unwrap_variable
 from ..tensor_shape import TensorShape
 from .math_ops import BOOL, NUMERIC, dtype_error, run_kernel_now
 from .shape_rules import constant_value, normalize_axis
@@ -30,6 +30,7 @@ def static_axis(axis, op_name, what="axis"):
     """`axis` as None, an int or a tuple of ints; tensors must be constant."""
     if axis is None:
         return None
+    axis = unwrap_variable(axis)
     if isinstance(axis, Tensor):
         value = constant_value(axis)
         if value is None:

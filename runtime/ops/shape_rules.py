@@ -20,7 +20,7 @@ from .. import dtypes
 from ..tensor_shape import TensorShape
 
 __all__ = ["same_as_first", "broadcast_shapes", "elementwise", "compare",
-           "logical", "truediv", "unknown", "check_same_dtype", "normalize_axis",
+           "logical", "truediv", "unknown", "check_same_dtype", "normalize_axis", "static_int",
            "constant_value", "shape_from_tensor", "dims_text"]
 
 
@@ -124,6 +124,29 @@ def normalize_axis(axis, rank, what="axis"):
 
 
 # --- statically known values ---------------------------------------------------
+
+def static_int(value, op_name, what):
+    """An int argument (axis, depth, num) that must be known while tracing.
+
+    Python and numpy ints pass; a tensor or Variable must have a value known
+    now (eager, or a constant while tracing), else TypeError naming it.
+    """
+    from ..tensor import unwrap_variable  # here: tensor.py imports this module
+    value = unwrap_variable(value)
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{op_name}: {what} must be an int, got {value!r}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if hasattr(value, "dtype") and hasattr(value, "shape"):      # a tensor
+        known = constant_value(value)
+        if known is None:
+            raise TypeError(f"{op_name}: {what} must be known while tracing, got the "
+                            f"symbolic tensor {value!r}")
+        if np.ndim(known) != 0 or not np.issubdtype(np.asarray(known).dtype, np.integer):
+            raise TypeError(f"{op_name}: {what} must be an integer scalar, got {value!r}")
+        return int(known)
+    raise TypeError(f"{op_name}: {what} must be an int, got {value!r}")
+
 
 # Pure ops evaluated while tracing when all their inputs are small known values,
 # so shape arithmetic such as `tf.shape(x)[0] * 2` keeps static shapes.

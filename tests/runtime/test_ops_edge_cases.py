@@ -1,0 +1,120 @@
+"""Op edge cases users hit first: Variables where tensors go, bitwise operators
+on integers, reductions over empty tensors, Python ints out of range, gather
+with batch_dims, and raw numpy errors turned into TensorFlow's.
+
+Each behaviour is checked eagerly and in a traced graph (`tf.function`), and
+where Python has an answer (`~5`, `5 & 3`), against plain Python too.
+"""
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+
+def both_modes(fn, *args):
+    """fn(*args) eagerly and as a traced graph; both results as numpy values."""
+    eager = fn(*args)
+    graph = tf.function(fn, autograph=False)(*args)
+    return eager, graph
+
+
+def assert_same(actual, expected_value, expected_dtype):
+    assert actual.dtype == expected_dtype, (actual.dtype, expected_dtype)
+    np.testing.assert_array_equal(actual.numpy(), expected_value)
+
+
+def check_both(fn, expected_value, expected_dtype, *args):
+    for out in both_modes(fn, *args):
+        assert_same(out, expected_value, expected_dtype)
+
+
+# --- Variables wherever tensors go -------------------------------------------------
+
+@pytest.mark.parametrize("fn, value, dtype", [
+    (lambda v: tf.range(v), [0, 1, 2], tf.int32),
+    (lambda v: tf.range(1, v), [1, 2], tf.int32),
+    (lambda v: tf.range(v, 10, v), [3, 6, 9], tf.int32),
+    (lambda v: tf.constant(v), 3, tf.int32),
+    (lambda v: tf.constant(v, tf.float32), 3.0, tf.float32),
+    (lambda v: tf.constant([v, v]), [3, 3], tf.int32),
+    (lambda v: tf.convert_to_tensor([v, 1]), [3, 1], tf.int32),
+    (lambda v: v + 1, 4, tf.int32),
+    (lambda v: 2 ** v, 8, tf.int32),
+    (lambda v: tf.constant(10) - v, 7, tf.int32),
+    (lambda v: tf.maximum(v, [1, 5]), [3, 5], tf.int32),
+    (lambda v: tf.range(10)[v], 3, tf.int32),
+    (lambda v: tf.range(10)[:v], [0, 1, 2], tf.int32),
+    (lambda v: tf.stack([1, v]), [1, 3], tf.int32),
+    (lambda v: tf.cast(v, tf.float32), 3.0, tf.float32),
+    (lambda v: tf.fill([2], v), [3, 3], tf.int32),
+    (lambda v: tf.zeros([v]), [0, 0, 0], tf.float32),
+], ids=lambda x: "" if not callable(x) else None)
+def test_scalar_variable_is_accepted_like_a_tensor(fn, value, dtype):
+    v = tf.Variable(3)
+    check_both(fn, value, dtype, v)
+
+
+def test_variable_shape_axis_and_stack_arguments():
+    shape = tf.Variable([2, 3])
+    check_both(lambda s: tf.zeros(s, tf.int32), np.zeros((2, 3)), tf.int32, shape)
+    check_both(lambda s: tf.reshape(tf.range(6), s), np.arange(6).reshape(2, 3),
+               tf.int32, shape)
+    check_both(lambda s: tf.tile(tf.constant([1]), s[:1]), [1, 1], tf.int32, shape)
+    vf = tf.Variable(2.5)
+    check_both(lambda v: tf.stack([1.0, v]), [1.0, 2.5], tf.float32, vf)
+    check_both(lambda v: tf.range(v), [0.0, 1.0, 2.0], tf.float32, vf)
+    axis = tf.Variable(1)
+    eager = tf.reduce_sum(tf.ones([2, 3]), axis=axis)
+    np.testing.assert_array_equal(eager.numpy(), [3.0, 3.0])
+
+
+def test_graph_reads_the_variable_when_it_runs():
+    v = tf.Variable(2)
+    f = tf.function(lambda: tf.range(v), autograph=False)
+    assert f().numpy().tolist() == [0, 1]
+    v.assign(4)
+    assert f().numpy().tolist() == [0, 1, 2, 3]
+    g = tf.function(lambda: tf.constant(v) * 10, autograph=False)
+    assert int(g()) == 40
+    v.assign(5)
+    assert int(g()) == 50
+
+
+def test_variable_static_arguments_in_graph_must_be_known_while_tracing():
+    v = tf.Variable(0)
+    for fn, text in [(lambda: tf.expand_dims(tf.constant([1]), v), "ExpandDims: axis"),
+                     (lambda: tf.one_hot([0], v), "OneHot: depth"),
+                     (lambda: tf.reduce_sum(tf.ones([2]), axis=v), "Sum: axis")]:
+        assert fn() is not None                              # eagerly the value is known
+        with pytest.raises(TypeError, match=f"{text} must be known while tracing"):
+            tf.function(fn, autograph=False)()
+
+
+# --- Python ints out of range ------------------------------------------------------
+
+def test_python_int_beyond_int32_infers_int64():
+    check_both(lambda: tf.constant(2**40), 2**40, tf.int64)
+    check_both(lambda: tf.constant([1, -2**40]), [1, -2**40], tf.int64)
+    check_both(lambda: tf.constant(2**31 - 1), 2**31 - 1, tf.int32)
+    check_both(lambda: tf.constant(-2**31), -2**31, tf.int32)
+    check_both(lambda: tf.constant(1, tf.int64) + 2**40, 2**40 + 1, tf.int64)
+
+
+@pytest.mark.parametrize("fn, text", [
+    (lambda: tf.constant(2**70), "Python int 1180591620717411303424 to a tensor: it is out "
+                                 "of range for int64"),
+    (lambda: tf.constant([1, -2**64]), "out of range for int64"),
+    (lambda: tf.constant(1) + 2**40, "Python int 1099511627776 to a int32 tensor: it is out "
+                                     r"of range \[-2147483648, 2147483647\]"),
+    (lambda: tf.constant(1) + 2**70, "to a int32 tensor"),
+    (lambda: 2**70 * tf.constant(1, tf.int64), "to a int64 tensor"),
+    (lambda: tf.constant(300, tf.uint8), r"300 to a uint8 tensor: it is out of range \[0, 255\]"),
+    (lambda: tf.constant(-1, tf.uint8), "-1 to a uint8 tensor"),
+    (lambda: tf.constant([1, 2**31], tf.int32), "2147483648 to a int32 tensor"),
+])
+def test_python_int_out_of_range_is_a_value_error_naming_value_and_dtype(fn, text):
+    with pytest.raises(ValueError, match=text):
+        fn()
+    with pytest.raises(ValueError, match=text):
+        tf.function(fn, autograph=False)()
