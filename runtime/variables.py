@@ -260,6 +260,12 @@ class Variable:
     def __or__(self, other): return self._as_tensor().__or__(other)
     def __ror__(self, other): return self._as_tensor().__ror__(other)
     def __invert__(self): return self._as_tensor().__invert__()
+    def __xor__(self, other): return self._as_tensor().__xor__(other)
+    def __rxor__(self, other): return self._as_tensor().__rxor__(other)
+    def __lshift__(self, other): return self._as_tensor().__lshift__(other)
+    def __rlshift__(self, other): return self._as_tensor().__rlshift__(other)
+    def __rshift__(self, other): return self._as_tensor().__rshift__(other)
+    def __rrshift__(self, other): return self._as_tensor().__rrshift__(other)
 
 
 class _VariableRef:
