@@ -69,12 +69,20 @@ def located(stmts, line):
     if line is None:
         return stmts
     stack = list(stmts)
+    push = stack.append
     while stack:
         n = stack.pop()
         if anno.hasanno(n, anno.USER_LINE):
             continue
         anno.setanno(n, anno.USER_LINE, line)
-        stack.extend(gast.iter_child_nodes(n))
+        for field in n._fields:
+            value = getattr(n, field, None)
+            if value.__class__ is list:
+                for c in value:
+                    if isinstance(c, gast.AST):
+                        push(c)
+            elif isinstance(value, gast.AST):
+                push(value)
     return stmts
 
 
