@@ -21,7 +21,7 @@ from .ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_m
 from .ops.array_ops import (concat, constant, expand_dims, eye, fill, gather,  # noqa: A004
                             one_hot, ones, ones_like, range, rank, reshape, shape, size,
                             squeeze, stack, tile, transpose, unstack, zeros, zeros_like)
-from . import math, nn  # noqa: A004 - tf.math, tf.nn
+from . import math, nn, bitwise  # noqa: A004 - tf.math, tf.nn, tf.bitwise
 from .control_flow import cond, while_loop
 from .tensor_array import TensorArray
 from .variables import Variable, init_scope

@@ -15,6 +15,7 @@ from .ops.math_ops import (abs, add, divide, equal, exp, floordiv, floormod,  # 
                            truediv)
 from .ops.math_ops import matmul  # noqa: F401 - tf.linalg.matmul, also reachable here
 from .ops.nn_ops import sigmoid, softmax  # noqa: F401
+from .ops.bitwise_ops import logical_xor  # noqa: F401
 from .ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any,  # noqa: F401
                                 reduce_max, reduce_mean, reduce_min, reduce_prod,
                                 reduce_sum)

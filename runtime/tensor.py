@@ -49,11 +49,18 @@ class Tensor:
     def __ge__(self, other): return _m.greater_equal(self, other)
     def __eq__(self, other): return _m.equal(self, other)
     def __ne__(self, other): return _m.not_equal(self, other)
-    def __and__(self, other): return _m.logical_and(self, other)
-    def __rand__(self, other): return _m.logical_and(other, self)
-    def __or__(self, other): return _m.logical_or(self, other)
-    def __ror__(self, other): return _m.logical_or(other, self)
-    def __invert__(self): return _m.logical_not(self)
+    # Logical on bool tensors, bitwise on integer ones (runtime.ops.bitwise_ops).
+    def __and__(self, other): return _b.and_(self, other)
+    def __rand__(self, other): return _b.and_(other, self)
+    def __or__(self, other): return _b.or_(self, other)
+    def __ror__(self, other): return _b.or_(other, self)
+    def __xor__(self, other): return _b.xor_(self, other)
+    def __rxor__(self, other): return _b.xor_(other, self)
+    def __invert__(self): return _b.invert_(self)
+    def __lshift__(self, other): return _b.left_shift(self, other)
+    def __rlshift__(self, other): return _b.left_shift(other, self)
+    def __rshift__(self, other): return _b.right_shift(self, other)
+    def __rrshift__(self, other): return _b.right_shift(other, self)
     def __getitem__(self, key): return _a.getitem(self, key)
 
     def __hash__(self):
@@ -365,3 +372,4 @@ def _numpy_repr(value):
 from . import graph as _graph  # noqa: E402
 from .ops import math_ops as _m  # noqa: E402
 from .ops import array_ops as _a  # noqa: E402
+from .ops import bitwise_ops as _b  # noqa: E402

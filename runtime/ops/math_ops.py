@@ -48,7 +48,8 @@ ORDERED = NUMERIC
 ANY = NUMERIC | BOOL | frozenset((dtypes.string,))
 _FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
                 NUMERIC: "a numeric tensor (an integer or floating-point dtype)",
-                BOOL: "a bool tensor"}
+                BOOL: "a bool tensor",
+                INTEGERS: "an integer tensor (int8, int16, int32, int64, uint8)"}
 
 
 def dtype_error(op_name, dtype, allowed):

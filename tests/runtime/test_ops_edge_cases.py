@@ -118,3 +118,84 @@ def test_python_int_out_of_range_is_a_value_error_naming_value_and_dtype(fn, tex
         fn()
     with pytest.raises(ValueError, match=text):
         tf.function(fn, autograph=False)()
+
+
+# --- bitwise operators: integer tensors behave like Python ints ---------------------
+
+BIT_OPS = [
+    ("~x", lambda x, y: ~x),
+    ("x & y", lambda x, y: x & y),
+    ("x | y", lambda x, y: x | y),
+    ("x ^ y", lambda x, y: x ^ y),
+    ("x << 3", lambda x, y: x << 3),
+    ("x >> 2", lambda x, y: x >> 2),
+    ("y & x", lambda x, y: y & x),
+    ("5 & x", lambda x, y: 5 & x),
+    ("7 | x", lambda x, y: 7 | x),
+    ("9 ^ x", lambda x, y: 9 ^ x),
+    ("1 << y", lambda x, y: 1 << y),
+    ("-100 >> y", lambda x, y: -100 >> y),
+    ("~(x & y) | (x ^ 3)", lambda x, y: ~(x & y) | (x ^ 3)),
+]
+
+
+@pytest.mark.parametrize("x, y", [(5, 3), (-6, 4), (0, 1), (123456, 7), (-1, 0)])
+@pytest.mark.parametrize("text, op", BIT_OPS, ids=[t for t, _ in BIT_OPS])
+def test_integer_tensor_bit_operators_match_python_ints(text, op, x, y):
+    expected = op(x, y)
+    eager = op(tf.constant(x), tf.constant(y))
+    graph = tf.function(op)(tf.constant(x), tf.constant(y))
+    for out in (eager, graph):
+        assert out.dtype == tf.int32
+        assert int(out) == expected, (text, x, y)
+
+
+def test_bit_operators_in_converted_control_flow_match_python():
+    def popcount_parity(n):
+        count = 0
+        while n != 0:
+            if n & 1:
+                count += 1
+            n = n >> 1
+        return count ^ (~count & 1)
+
+    converted = tf.function(popcount_parity)
+    for n in (0, 1, 7, 255, 1000, 2**30 - 1):
+        assert int(converted(tf.constant(n))) == popcount_parity(n)
+
+
+def test_bool_tensor_operators_stay_logical():
+    t, f = tf.constant([True, False]), tf.constant([True, True])
+    check_both(lambda a, b: ~a, [False, True], tf.bool, t, f)
+    check_both(lambda a, b: a & b, [True, False], tf.bool, t, f)
+    check_both(lambda a, b: a | False, [True, False], tf.bool, t, f)
+    check_both(lambda a, b: a ^ b, [False, True], tf.bool, t, f)
+    check_both(lambda a, b: True ^ a, [False, True], tf.bool, t, f)
+    check_both(lambda a, b: tf.math.logical_xor(a, b), [False, True], tf.bool, t, f)
+
+
+def test_bitwise_namespace_and_variables():
+    v = tf.Variable(12)
+    check_both(lambda a: tf.bitwise.bitwise_and(a, 10), 8, tf.int32, v)
+    check_both(lambda a: tf.bitwise.bitwise_or(a, 3), 15, tf.int32, v)
+    check_both(lambda a: tf.bitwise.bitwise_xor(a, 5), 9, tf.int32, v)
+    check_both(lambda a: tf.bitwise.invert(a), -13, tf.int32, v)
+    check_both(lambda a: tf.bitwise.left_shift(a, 2), 48, tf.int32, v)
+    check_both(lambda a: tf.bitwise.right_shift(a, 2), 3, tf.int32, v)
+    check_both(lambda a: (a ^ 1) + (a << 1) + (a >> 1) + (1 << a), 13 + 24 + 6 + 4096,
+               tf.int32, v)
+    check_both(lambda: ~tf.constant(5, tf.uint8), 250, tf.uint8)
+
+
+@pytest.mark.parametrize("fn, text", [
+    (lambda: ~tf.constant(1.5), "Invert: expected an integer tensor"),
+    (lambda: tf.constant(1.5) & 1, "BitwiseAnd: expected an integer tensor"),
+    (lambda: tf.constant([1.0]) ^ 2.0, "BitwiseXor: expected an integer tensor"),
+    (lambda: tf.constant(True) << 1, "LeftShift: expected an integer tensor .*, got a bool"),
+    (lambda: tf.math.logical_xor(tf.constant(1), tf.constant(2)), "LogicalXor: expected a bool"),
+])
+def test_bit_operators_reject_floats_and_bools_clearly(fn, text):
+    with pytest.raises(TypeError, match=text):
+        fn()
+    with pytest.raises(TypeError, match=text):
+        tf.function(fn, autograph=False)()
