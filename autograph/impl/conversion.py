@@ -7,6 +7,7 @@ unparse, compile with the original globals and closure, and cache.
 """
 
 import builtins
+import gc
 import itertools
 import linecache
 import sys
@@ -163,9 +164,15 @@ def _convert(fn, recursive):
     # operand. Python compiles such code; allow the depth it needs here too.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
+    # Converting allocates thousands of short-lived, acyclic tree nodes: left
+    # on, the cyclic collector would scan the whole process several times.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return _convert_unguarded(fn, recursive)
     finally:
+        if collecting:
+            gc.enable()
         sys.setrecursionlimit(limit)
 
 
