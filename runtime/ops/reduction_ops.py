@@ -15,6 +15,7 @@ integer mean truncates toward zero; `argmax`/`argmin` return int64 unless
 import numpy as np
 
 from .. import dtypes
+from ..errors import InvalidArgumentError
 from ..graph import current_graph
 from ..op_registry import apply, define_op
 from ..tensor import EagerTensor, Tensor, convert_to_tensor, unwrap_variable
@@ -83,9 +84,11 @@ def _mean(x, axis, keepdims):
         total = np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
         count = _count(x.shape, axis)
         if count == 0:
-            return total
+            return total                         # an empty integer mean is 0, as in TF
         quotient = np.abs(total) // count        # integer mean truncates toward zero
         return (np.sign(total) * quotient).astype(x.dtype)
+    if x.size == 0:                              # 0 / 0: NaN, without numpy's warning
+        return np.full_like(np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims), np.nan)
     return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
@@ -99,12 +102,24 @@ def _count(shape, axis):
 
 @define_op("Max", infer=_infer_reduce)
 def _max(x, axis, keepdims):
+    if x.size == 0:                 # the identity: -inf, or the integer dtype's lowest
+        return np.max(x, axis=axis, keepdims=keepdims, initial=_lowest(x.dtype))
     return np.max(x, axis=axis, keepdims=keepdims)
 
 
 @define_op("Min", infer=_infer_reduce)
 def _min(x, axis, keepdims):
+    if x.size == 0:                 # the identity: +inf, or the integer dtype's highest
+        return np.min(x, axis=axis, keepdims=keepdims, initial=_highest(x.dtype))
     return np.min(x, axis=axis, keepdims=keepdims)
+
+
+def _lowest(np_dtype):
+    return -np.inf if np_dtype.kind == "f" else np.iinfo(np_dtype).min
+
+
+def _highest(np_dtype):
+    return np.inf if np_dtype.kind == "f" else np.iinfo(np_dtype).max
 
 
 @define_op("All", infer=_infer_reduce)
@@ -123,8 +138,18 @@ def _reduce(op_name, input_tensor, axis, keepdims, allowed):
         raise dtype_error(op_name, x.dtype, allowed)
     attrs = {"axis": static_axis(axis, op_name), "keepdims": bool(keepdims)}
     if x.__class__ is EagerTensor and current_graph() is None:
+        _check_axes_now(op_name, attrs["axis"], x.shape.rank)
         return run_kernel_now(op_name, (x,), attrs, x.dtype)
     return apply(op_name, (x,), attrs)
+
+
+def _check_axes_now(op_name, axis, rank):
+    """Eagerly, an axis out of range is TensorFlow's InvalidArgumentError."""
+    for a in (() if axis is None else axis if isinstance(axis, tuple) else (axis,)):
+        if not -rank <= a < rank:
+            raise InvalidArgumentError(
+                f"{op_name}: Invalid reduction dimension ({a} for input with {rank} "
+                f"dimension(s)); expected {-rank} <= axis < {rank}", op_name)
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
@@ -171,12 +196,25 @@ def _infer_arg(inputs, attrs):
 
 @define_op("ArgMax", infer=_infer_arg)
 def _argmax(x, axis, output_type):
+    _check_arg_axis("ArgMax", x, axis)
     return np.argmax(x, axis=axis).astype(output_type.np_dtype)
 
 
 @define_op("ArgMin", infer=_infer_arg)
 def _argmin(x, axis, output_type):
+    _check_arg_axis("ArgMin", x, axis)
     return np.argmin(x, axis=axis).astype(output_type.np_dtype)
+
+
+def _check_arg_axis(op_name, x, axis):
+    """TensorFlow's errors for an axis out of range or of length 0."""
+    rank = np.ndim(x)
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(f"{op_name}: Expected dimension in the range "
+                                   f"[{-rank}, {rank}), but got {axis}", op_name)
+    if rank and np.shape(x)[axis] == 0:
+        raise InvalidArgumentError(f"{op_name}: Reduction axis {axis} is empty in shape "
+                                   f"{list(np.shape(x))}", op_name)
 
 
 def _arg(op_name, x, axis, output_type):

@@ -199,3 +199,62 @@ def test_bit_operators_reject_floats_and_bools_clearly(fn, text):
         fn()
     with pytest.raises(TypeError, match=text):
         tf.function(fn, autograph=False)()
+
+
+# --- reductions over nothing give the identity --------------------------------------
+
+I32, I64 = np.iinfo(np.int32), np.iinfo(np.int64)
+EMPTY_REDUCTIONS = [
+    (tf.reduce_sum, np.float32, 0.0), (tf.reduce_sum, np.int32, 0),
+    (tf.reduce_prod, np.float32, 1.0), (tf.reduce_prod, np.int64, 1),
+    (tf.reduce_max, np.float32, -np.inf), (tf.reduce_max, np.float64, -np.inf),
+    (tf.reduce_max, np.int32, I32.min), (tf.reduce_max, np.int64, I64.min),
+    (tf.reduce_max, np.uint8, 0), (tf.reduce_min, np.uint8, 255),
+    (tf.reduce_min, np.float32, np.inf), (tf.reduce_min, np.int32, I32.max),
+    (tf.reduce_min, np.int64, I64.max),
+    (tf.reduce_mean, np.float32, np.nan), (tf.reduce_mean, np.int32, 0),
+    (tf.reduce_all, np.bool_, True), (tf.reduce_any, np.bool_, False),
+]
+
+
+@pytest.mark.parametrize("fn, np_dtype, identity", EMPTY_REDUCTIONS,
+                         ids=[f"{f.__name__}-{np.dtype(d).name}" for f, d, _ in EMPTY_REDUCTIONS])
+def test_reduction_of_empty_tensor_is_the_identity(fn, np_dtype, identity, recwarn):
+    dtype = tf.dtypes.as_dtype(np_dtype)
+    empty = np.zeros([0], np_dtype)
+    check_both(fn, np.asarray(identity, np_dtype), dtype, empty)
+    # over a zero-size axis: one identity per remaining element
+    rows = np.zeros([0, 3], np_dtype)
+    check_both(lambda x: fn(x, axis=0), np.full(3, identity, np_dtype), dtype, rows)
+    check_both(lambda x: fn(x, axis=-1, keepdims=True), np.zeros([0, 1], np_dtype), dtype,
+               rows)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_reduction_over_nonempty_values_unchanged_by_identities():
+    x = np.array([[3, -7], [2, 5]], np.int32)
+    check_both(lambda t: tf.reduce_max(t, 0), [3, 5], tf.int32, x)
+    check_both(lambda t: tf.reduce_min(t), -7, tf.int32, x)
+
+
+@pytest.mark.parametrize("fn, text", [
+    (lambda: tf.argmax(tf.constant([], tf.float32)), r"ArgMax: Reduction axis 0 is empty in "
+                                                      r"shape \[0\]"),
+    (lambda: tf.argmin(tf.zeros([2, 0]), axis=1), r"ArgMin: Reduction axis 1 is empty"),
+    (lambda: tf.reduce_sum(tf.ones([2]), axis=1), r"Sum: Invalid reduction dimension \(1 for "
+                                                   r"input with 1 dimension\(s\)"),
+    (lambda: tf.reduce_max(tf.constant(1.0), axis=0), "Max: Invalid reduction dimension"),
+    (lambda: tf.argmax(tf.ones([2]), axis=3), r"ArgMax: Expected dimension in the range "
+                                               r"\[-1, 1\), but got 3"),
+])
+def test_reduction_errors_eagerly_are_invalid_argument(fn, text):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=text):
+        fn()
+
+
+def test_argmax_of_empty_axis_in_graph_fails_when_it_runs():
+    f = tf.function(lambda x: tf.argmax(x), autograph=False,
+                    input_signature=[tf.TensorSpec([None], tf.float32)])
+    assert int(f(tf.constant([1.0, 3.0, 2.0]))) == 1
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Reduction axis 0 is empty"):
+        f(tf.constant([], tf.float32))
