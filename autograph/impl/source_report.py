@@ -1,4 +1,5 @@
-"""`autograph check -v`: what the conversion did with each statement.
+"""What conversion did with each statement of a function given as source
+(`autograph check -v`, `autograph.convert_source(..., report=True)`).
 
 Built from the function's source (before) and the converted tree (after), so it
 needs no live function. One line per statement that conversion touched:
@@ -17,7 +18,7 @@ import ast
 
 import gast
 
-from .pyct import anno
+from ..pyct import anno
 
 __all__ = ["statement_report"]
 
