@@ -4,6 +4,13 @@ strict mode, and the converted-callable cache used by `ag__.call`.
     print(to_code(f))            # the generated source
     g = to_graph(f)              # a function running the converted code
     g(3) == f(3)                 # same results on Python values
+
+`convert_source` converts a function given as text, without importing or
+running its module (what the `autograph` command line uses):
+
+    result = convert_source("def f(x):\\n    if x:\\n        x = -x\\n    return x\\n")
+    result.text       # '@autograph.do_not_convert\\ndef f(x): ...'
+    result.imports    # the import lines the text needs
 """
 
 import functools
@@ -13,11 +20,13 @@ import weakref
 
 from .. import source_map, tracebacks
 from ..pyct import parser
-from . import conversion, inspect_utils
+from . import conversion, inspect_utils, source_conversion
 from .checks import ConversionError
+from .source_conversion import SourceConversion
 
 __all__ = ["to_code", "to_graph", "convert", "do_not_convert", "converted_callable",
-           "set_strict", "is_strict", "ConversionError", "AutoGraphWarning"]
+           "convert_source", "SourceConversion", "set_strict", "is_strict",
+           "ConversionError", "AutoGraphWarning"]
 
 
 class AutoGraphWarning(UserWarning):
@@ -99,6 +108,8 @@ def _with_comments(entry):
 
 def _convert_or_raise(func, recursive=True):
     try:
+        if inspect_utils.source_changed(func, parser.get_source):
+            raise _source_changed_error(func)
         return conversion.convert_entity(func, recursive)
     except ConversionError:
         raise
@@ -115,6 +126,15 @@ def _convert_or_raise(func, recursive=True):
         reason = f"the transpiler failed ({type(e).__name__}: {e})"
         raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {reason}",
                               reason=reason) from e
+
+
+def _source_changed_error(func):
+    code = func.__code__
+    return ConversionError(
+        f"cannot convert {inspect_utils.describe(func)} ({code.co_filename}:"
+        f"{code.co_firstlineno}): its {inspect_utils.SOURCE_CHANGED}, so the source found "
+        "is not the code that runs; re-import the module (importlib.reload) to convert it",
+        reason=inspect_utils.SOURCE_CHANGED)
 
 
 def converted_callable(fn, user_requested=True, recursive=True):
@@ -201,3 +221,37 @@ def convert(fn=None, options=None, *, recursive=True):
     if fn is None:
         return lambda f: to_graph(f, recursive=recursive)
     return to_graph(fn, recursive=recursive)
+
+
+def convert_source(source, filename="<string>", first_line=1, *, module=None, method=False,
+                   report=False):
+    """Convert one function given as source text, without importing or running it.
+
+    `source` is the text of one `def` (decorators are dropped, indentation is
+    removed) that starts at `first_line` of `filename`; errors and the report
+    use those. `module` is the whole module's text: names it imports from the
+    standard library or the project resolve as `to_code` resolves them, and
+    other names it binds are left to `ag__.call`. `method=True` for a def in a
+    class body (zero-argument `super()` keeps working inside converted control
+    flow).
+
+    Returns a SourceConversion: `.text` is the converted def, decorated with
+    `@autograph.do_not_convert` so it is never converted again; `.imports` the
+    lines its module needs; `.report` the per-statement report when
+    `report=True`. Raises ConversionError (with `.reason`) when the function
+    cannot be converted.
+    """
+    try:
+        return source_conversion.convert_function_source(source, filename, first_line,
+                                                         module, method, report)
+    except ConversionError:
+        raise
+    except SyntaxError as e:
+        line = first_line + (e.lineno or 1) - 1
+        raise ConversionError(f"{filename}:{line}: {e.msg}", reason=e.msg) from None
+    except RecursionError:
+        reason = f"its code is nested too deeply ({filename}:{first_line})"
+        raise ConversionError(f"cannot convert: {reason}", reason=reason) from None
+    except Exception as e:  # noqa: BLE001 - report a transpiler bug, do not crash the caller
+        reason = f"the transpiler failed ({type(e).__name__}: {e}) ({filename}:{first_line})"
+        raise ConversionError(f"cannot convert: {reason}", reason=reason) from e
