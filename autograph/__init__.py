@@ -12,16 +12,21 @@ plain Python semantics unless a registered backend's tensors are involved.
     print(autograph.to_code(f))    # the rewritten source
     g = autograph.to_graph(f)      # the converted function: g(3) == f(3)
 
+    # A function given as text, converted without importing its module (the CLI):
+    autograph.convert_source("def f(x):\\n    if x > 0:\\n        x = -x\\n    return x\\n").text
+
 This package never imports `runtime`; runtime registers itself as a backend
 (see `autograph.backend`).
 """
 
 from . import experimental
-from .impl.api import (AutoGraphWarning, ConversionError, convert, do_not_convert,
-                       is_strict, set_strict, to_code, to_graph)
+from .impl.api import (AutoGraphWarning, ConversionError, SourceConversion, convert,
+                       convert_source, do_not_convert, is_strict, set_strict, to_code,
+                       to_graph)
 from .impl.report import report
 
 __version__ = "0.1.0"
 
-__all__ = ["to_code", "to_graph", "convert", "do_not_convert", "report", "set_strict",
-           "is_strict", "ConversionError", "AutoGraphWarning", "experimental"]
+__all__ = ["to_code", "to_graph", "convert", "do_not_convert", "convert_source",
+           "SourceConversion", "report", "set_strict", "is_strict", "ConversionError",
+           "AutoGraphWarning", "experimental"]

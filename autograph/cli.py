@@ -19,7 +19,7 @@ import os
 import sys
 
 from . import __version__
-from . import cli_convert, cli_transpiler
+from . import cli_convert
 from .cli_source import (CliError, find_functions, parse_source, read_source,
                          replace_spans, insert_imports, select_functions,
                          split_lines, write_atomic, check_writable)
@@ -143,8 +143,8 @@ def convert_text(text, tree, lines, spans, display, warn=None):
     Functions that cannot be converted are kept verbatim; `warn(message)` is
     called once for each.
     """
-    bindings = cli_transpiler.module_bindings(tree)
-    results = [(span, cli_convert.convert_span(span, lines, display, bindings=bindings))
+    module = text
+    results = [(span, cli_convert.convert_span(span, lines, display, module=module))
                for span in spans]
     replacements = [(span, r.text) for span, r in results if r.status == "converted"]
     for span, r in results:
@@ -190,11 +190,11 @@ def _emit(text, output):
 def run_check(args):
     _, tree, lines, spans = _load(args.file, args.function)
     display = _display(args.file)
-    bindings = cli_transpiler.module_bindings(tree)
+    module = "".join(lines)
     status = 0
     for span in spans:
         r = cli_convert.convert_span(span, lines, display, want_report=args.verbose,
-                                     bindings=bindings)
+                                     module=module)
         print(f"{display}:{span.def_line}: {span.qualname}: {r.describe()}")
         if r.status == "error":
             status = 1

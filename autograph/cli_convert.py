@@ -2,9 +2,9 @@
 
 The CLI must not import the user's module, so it cannot hand live function
 objects to `autograph.to_code`. This adapter takes a function's span (see
-`cli_source.FunctionSpan`), cuts its text out of the file, and runs the
-transpiler's pipeline on the parsed node with the user's filename and line
-numbers, so reports and errors point at the original file.
+`cli_source.FunctionSpan`), cuts its text out of the file, and converts it with
+`autograph.convert_source` (via cli_transpiler) under the user's filename and
+line numbers, so reports and errors point at the original file.
 
     result = convert_span(span, lines, "model.py")
     result.status   # "converted", "unchanged" or "error"
@@ -113,11 +113,11 @@ def function_source(span, lines):
     return textwrap.dedent(text), span.def_line
 
 
-def convert_span(span, lines, display, want_report=False, bindings=None):
+def convert_span(span, lines, display, want_report=False, module=None):
     """Convert the function at `span`; never raises for a user-code problem.
 
-    `bindings` (from `cli_transpiler.module_bindings(tree)`) says what the
-    module's top level binds; compute it once per file.
+    `module` is the whole file's text (`"".join(lines)` when not given); pass
+    the same string for every span of a file, so it is analysed once.
     """
     func = span.node
     reason = _unsupported(func, display)
@@ -129,10 +129,10 @@ def convert_span(span, lines, display, want_report=False, bindings=None):
     source, first_line = function_source(span, lines)
     try:
         text, report = cli_transpiler.transpile(source, display, first_line, func.name,
-                                                want_report=want_report, file_lines=lines,
-                                                bindings=bindings,
-                                                is_method="." in span.qualname,
-                                                original=func)
+                                                want_report=want_report,
+                                                module="".join(lines) if module is None
+                                                else module,
+                                                is_method="." in span.qualname)
     except cli_transpiler.NotConvertible as e:
         return Conversion("error", message=str(e))
     except Exception as e:  # a transpiler bug must not abort the whole file

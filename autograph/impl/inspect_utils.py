@@ -6,9 +6,17 @@ are called as they are.
 
     is_user_function(my_helper)    # True
     is_user_function(np.sum)       # False
+
+And whether the source found for a function is still the code it runs: after
+the file is edited on disk, `inspect` finds the new text, which is not what
+the imported function does.
+
+    source_changed(f)              # None, or "source changed on disk since import"
 """
 
+import __future__
 import builtins
+import dis
 import os
 import sys
 import sysconfig
@@ -67,5 +75,127 @@ def describe(fn):
     return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
 
 
+SOURCE_CHANGED = "source changed on disk since import"
+_CHECKED = {}                 # (code, filename) -> None or SOURCE_CHANGED
+# Instructions that differ between a def compiled in its module and the same
+# text compiled alone (cells, closures, the NULL of a call), or carry no meaning.
+_IGNORED_OPS = frozenset({"RESUME", "NOP", "CACHE", "EXTENDED_ARG", "MAKE_CELL",
+                          "COPY_FREE_VARS", "PUSH_NULL", "PRECALL"})
+# pytest rewrites the asserts of test modules before compiling them; such a
+# module has this global.
+_REWRITTEN_MARK = "@py_builtins"
+_JUMPS = frozenset(dis.opname[op] for op in dis.hasjrel + dis.hasjabs)
+_FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
+
+
+def source_changed(fn, get_source):
+    """SOURCE_CHANGED when the source `get_source(fn)` finds (its file edited
+    since import) no longer compiles to `fn`'s code; else None (also when
+    that cannot be told, e.g. a lambda inside a larger expression).
+
+    The comparison ignores what compiling the def alone changes (closure
+    cells become globals) and line numbers; it sees any change of names,
+    constants, operators or statements. Memoized per code object.
+    """
+    code = fn.__code__
+    key = (code, code.co_filename)
+    if key not in _CHECKED:
+        _CHECKED[key] = _compare(fn, code, get_source)
+    return _CHECKED[key]
+
+
+def _compare(fn, code, get_source):
+    if _REWRITTEN_MARK in getattr(fn, "__globals__", {}):
+        return None          # compiled from a rewritten tree: no source compiles to it
+    try:
+        source, info = get_source(fn)
+        found = _compile_alone(_as_written(source, info), fn, code)
+    except Exception:  # noqa: BLE001 - no verdict; conversion reports source problems
+        return None
+    candidates = [c for c in _code_objects(found) if c.co_name == code.co_name]
+    if not candidates:
+        return None
+    mine = _fingerprint(code)
+    return None if any(_fingerprint(c) == mine for c in candidates) else SOURCE_CHANGED
+
+
+def _as_written(source, info):
+    """The lines of `source` as they are in the file, with their indentation
+    (dedenting would change multi-line strings)."""
+    count = len(source.splitlines())
+    lines = info.lines[info.first_line - 1:info.first_line - 1 + count]
+    return "".join(lines) if len(lines) == count else source
+
+
+def _compile_alone(source, fn, code):
+    """`source` compiled as a module; an indented def under a header (its
+    class for a method, so private names are mangled as they were)."""
+    if source[:1] in (" ", "\t"):
+        parts = getattr(fn, "__qualname__", "").split(".")
+        if len(parts) >= 2 and parts[-2] != "<locals>" and parts[-2].isidentifier():
+            source = f"class {parts[-2]}:\n" + source
+        else:
+            source = "if True:\n" + source
+    return compile(source, code.co_filename, "exec", flags=code.co_flags & _FUTURE_FLAGS,
+                   dont_inherit=True)
+
+
+def _code_objects(code):
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield const
+            yield from _code_objects(const)
+
+
+def _fingerprint(code):
+    """The instructions of `code` (and its nested code), without line numbers,
+    jump offsets, or the difference between local, cell, free and global names."""
+    out = []
+    closures = False
+    for ins in dis.get_instructions(code):
+        op = ins.opname
+        if op in _IGNORED_OPS:
+            continue
+        if op == "LOAD_CLOSURE":            # the closure tuple of a nested def
+            closures = True
+            continue
+        if op == "BUILD_TUPLE" and closures:
+            closures = False
+            continue
+        closures = False
+        if op == "STORE_NAME" and ins.argval == "__qualname__" and out:
+            out[-1] = ("QUALNAME",)         # a class body's dotted name depends on scope
+        if op.startswith(("LOAD_", "STORE_", "DELETE_")) and isinstance(ins.argval, str) \
+                and op.split("_")[1] in ("FAST", "DEREF", "GLOBAL", "NAME", "CLASSDEREF"):
+            out.append((op.split("_")[0], ins.argval))
+        elif op == "LOAD_METHOD":           # LOAD_ATTR when the module imports the name
+            out.append(("LOAD_ATTR", ins.argval))
+        elif op in _JUMPS:
+            out.append((op,))
+        elif op == "MAKE_FUNCTION":
+            out.append((op, ins.arg & ~0x08))
+        elif isinstance(ins.argval, types.CodeType):
+            out.append(("CODE", ins.argval.co_name, _fingerprint(ins.argval)))
+        elif op == "LOAD_CONST" or op == "KW_NAMES":
+            out.append((op, _constant(ins.argval)))
+        else:
+            out.append((op, ins.argval))
+    return (code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
+            code.co_flags & 0x2ac, tuple(out))
+
+
+def _constant(value):
+    """A comparable form of a constant: by type and repr (so 1, 1.0, True and
+    nan compare as written), sets in sorted order (their repr depends on the
+    process's hash seed)."""
+    if isinstance(value, (tuple, frozenset)):
+        items = [_constant(v) for v in value]
+        return (type(value).__name__, tuple(sorted(items) if isinstance(value, frozenset)
+                                            else items))
+    return (type(value).__name__, repr(value))
+
+
 __all__ = ["is_user_function", "is_library_module", "unwrap_callable", "is_builtin",
-           "describe", "DO_NOT_CONVERT"]
+           "describe", "DO_NOT_CONVERT", "source_changed", "SOURCE_CHANGED"]
