@@ -160,6 +160,11 @@ def unstack(value, num=None, axis=0, name="unstack"):
 
 
 # --- gather ----------------------------------------------------------------------
+#
+# gather(params, indices, axis, batch_dims): for each of the leading
+# `batch_dims` dimensions (shared by params and indices) separately,
+# np.take(params[b], indices[b], axis - batch_dims). Output shape:
+#     params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis + 1:]
 
 def _infer_gather(inputs, attrs):
     params, indices = inputs
@@ -167,15 +172,22 @@ def _infer_gather(inputs, attrs):
         raise TypeError(f"indices must be int32 or int64, got {indices.dtype.name}")
     if params.shape.dims is None or indices.shape.dims is None:
         return [(params.dtype, TensorShape(None))]
-    dims = params.shape.dims
+    dims, idims = params.shape.dims, indices.shape.dims
     if not dims:
         raise ValueError("params must have rank >= 1, got a scalar")
     axis = rules.normalize_axis(attrs["axis"], len(dims))
-    return [(params.dtype, TensorShape(dims[:axis] + indices.shape.dims + dims[axis + 1:]))]
+    batch = attrs.get("batch_dims", 0)
+    for i in range(batch):
+        if dims[i] is not None and idims[i] is not None and dims[i] != idims[i]:
+            raise ValueError(f"params.shape[{i}] ({dims[i]}) must equal indices.shape[{i}] "
+                             f"({idims[i]}) for batch_dims={batch}; shapes "
+                             f"{rules.dims_text(params.shape)} and {rules.dims_text(indices.shape)}")
+    out = dims[:axis] + idims[batch:] + dims[axis + 1:]
+    return [(params.dtype, TensorShape(out))]
 
 
 @define_op("GatherV2", infer=_infer_gather)
-def _gather(params, indices, axis):
+def _gather(params, indices, axis, batch_dims=0):
     n = np.shape(params)[axis]
     flat = np.reshape(indices, -1)
     bad = np.flatnonzero((flat < 0) | (flat >= n))
@@ -184,18 +196,64 @@ def _gather(params, indices, axis):
         position = ",".join(str(int(i)) for i in where)
         raise InvalidArgumentError(f"GatherV2: indices[{position}] = {flat[bad[0]]} is not "
                                    f"in [0, {n})")
-    return np.take(params, indices, axis=axis)
+    if batch_dims == 0:
+        return np.take(params, indices, axis=axis)
+    return _batched_take(params, indices, axis, batch_dims)
+
+
+def _batched_take(params, indices, axis, batch):
+    """gather with batch_dims > 0, as one numpy advanced-indexing step."""
+    if np.shape(params)[:batch] != np.shape(indices)[:batch]:
+        raise InvalidArgumentError(f"GatherV2: params.shape[:{batch}] "
+                                   f"{list(np.shape(params)[:batch])} must equal "
+                                   f"indices.shape[:{batch}] {list(np.shape(indices)[:batch])}")
+    moved = np.moveaxis(params, axis, batch)           # batch + [N] + middle + rest
+    rank_i = np.ndim(indices)
+    grids = []
+    for k, size in enumerate(np.shape(indices)[:batch]):
+        shape = [1] * rank_i
+        shape[k] = size
+        grids.append(np.arange(size).reshape(shape))
+    taken = moved[tuple(grids) + (indices,)]            # batch + idx + middle + rest
+    n_idx, n_mid = rank_i - batch, axis - batch
+    perm = (list(range(batch)) + list(range(batch + n_idx, batch + n_idx + n_mid))
+            + list(range(batch, batch + n_idx)) + list(range(batch + n_idx + n_mid, taken.ndim)))
+    return np.transpose(taken, perm)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
-    """Slices of `params` along `axis` (0 by default) at `indices`."""
-    if batch_dims:
-        raise NotImplementedError("gather: batch_dims != 0 is not supported")
+    """Slices of `params` along `axis` at `indices`, per batch when `batch_dims` > 0.
+
+    `axis` defaults to `batch_dims`; both may be negative (counted from the end
+    of params' and indices' shapes).
+    """
     params = convert_to_tensor(params)
     indices = convert_to_tensor(indices)
     if not indices.dtype.is_integer:
         raise TypeError(f"GatherV2: indices must be int32 or int64, got {indices.dtype.name}")
-    return apply("GatherV2", (params, indices), {"axis": 0 if axis is None else int(axis)})
+    batch = rules.static_int(batch_dims, "GatherV2", "batch_dims")
+    axis = batch if axis is None else rules.static_int(axis, "GatherV2", "axis")
+    attrs = {"axis": axis}
+    if batch:
+        attrs["axis"], attrs["batch_dims"] = _gather_batch_axis(params, indices, axis, batch)
+    return apply("GatherV2", (params, indices), attrs)
+
+
+def _gather_batch_axis(params, indices, axis, batch):
+    """(axis, batch_dims), both non-negative, checked as TensorFlow does."""
+    rank_p, rank_i = params.shape.rank, indices.shape.rank
+    if rank_p is None or rank_i is None:
+        raise ValueError("GatherV2: batch_dims needs params and indices of known rank, got "
+                         f"shapes {params.shape} and {indices.shape}")
+    if not -rank_i <= batch <= rank_i:
+        raise ValueError(f"GatherV2: batch_dims {batch} is out of range for indices of rank "
+                         f"{rank_i} (expected {-rank_i} <= batch_dims <= {rank_i})")
+    batch = batch + rank_i if batch < 0 else batch
+    axis = rules.normalize_axis(axis, rank_p)
+    if batch > axis:
+        raise ValueError(f"GatherV2: batch_dims ({batch}) must be less than or equal to "
+                         f"axis ({axis})")
+    return axis, batch
 
 
 # --- expand_dims / squeeze / transpose -------------------------------------------

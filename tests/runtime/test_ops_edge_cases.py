@@ -258,3 +258,57 @@ def test_argmax_of_empty_axis_in_graph_fails_when_it_runs():
     assert int(f(tf.constant([1.0, 3.0, 2.0]))) == 1
     with pytest.raises(tf.errors.InvalidArgumentError, match="Reduction axis 0 is empty"):
         f(tf.constant([], tf.float32))
+
+
+# --- gather with batch_dims -------------------------------------------------------
+
+def _gather_reference(params, indices, axis, batch_dims):
+    """TensorFlow's definition: np.take per batch element, recursively."""
+    if batch_dims == 0:
+        return np.take(params, indices, axis=axis)
+    return np.stack([_gather_reference(p, i, axis - 1, batch_dims - 1)
+                     for p, i in zip(params, indices)])
+
+
+GATHER_CASES = [  # (axis, batch_dims, indices shape), params shape [2, 3, 4, 5]
+    (None, 1, (2, 6)), (1, 1, (2, 3, 2)), (2, 1, (2, 3, 2)), (-1, 2, (2, 3, 7)),
+    (2, 2, (2, 3)), (3, 1, (2,)), (1, 1, (2, 0)), (-2, -1, (2, 3, 4)), (None, -2, (2, 3, 2)),
+]
+
+
+@pytest.mark.parametrize("axis, batch_dims, ishape", GATHER_CASES)
+def test_gather_batch_dims_matches_tensorflow_definition(axis, batch_dims, ishape):
+    rng = np.random.RandomState(1)
+    params = rng.randn(2, 3, 4, 5).astype(np.float32)
+    b = batch_dims + len(ishape) if batch_dims < 0 else batch_dims
+    a = batch_dims if axis is None else axis          # TF: axis defaults to batch_dims as given
+    a = a + 4 if a < 0 else a                         # ... and counts from params' end
+    indices = rng.randint(0, params.shape[a], size=ishape).astype(np.int32)
+    expected = _gather_reference(params, indices, a, b)
+
+    def fn(p, i):
+        return tf.gather(p, i, axis=axis, batch_dims=batch_dims)
+    check_both(fn, expected, tf.float32, params, indices)
+    relaxed = tf.function(fn, autograph=False, input_signature=[
+        tf.TensorSpec([None] * 4, tf.float32), tf.TensorSpec([None] * len(ishape), tf.int32)])
+    assert_same(relaxed(params, indices), expected, tf.float32)
+    static = tf.function(fn, autograph=False).get_concrete_function(
+        tf.TensorSpec(params.shape, tf.float32), tf.TensorSpec(ishape, tf.int32))
+    assert static.structured_outputs.shape.as_list() == list(expected.shape)
+
+
+def test_gather_batch_dims_errors():
+    params, indices = tf.zeros([2, 3]), tf.constant([[0], [1]])
+    with pytest.raises(ValueError, match=r"batch_dims \(1\) must be less than or equal to "
+                                         r"axis \(0\)"):
+        tf.gather(params, indices, axis=0, batch_dims=1)
+    with pytest.raises(ValueError, match="batch_dims 3 is out of range for indices of rank 2"):
+        tf.gather(params, indices, batch_dims=3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[1,0\] = 3 is not in "
+                                                             r"\[0, 3\)"):
+        tf.gather(params, tf.constant([[0], [3]]), batch_dims=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must equal"):
+        tf.gather(params, tf.constant([[0], [1], [2]]), batch_dims=1)
+    with pytest.raises(ValueError, match=r"params.shape\[0\] \(2\) must equal indices.shape"):
+        tf.function(lambda: tf.gather(params, tf.constant([[0], [1], [2]]), batch_dims=1),
+                    autograph=False)()
