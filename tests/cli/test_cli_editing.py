@@ -42,7 +42,8 @@ def _convert(source, *extra, tmp_path):
 
 
 def test_spans_of_functions_methods_and_decorators():
-    src = open(os.path.join(MODULES, "classes_methods.py")).read()
+    with open(os.path.join(MODULES, "classes_methods.py"), encoding="utf-8") as f:
+        src = f.read()
     spans = find_functions(parse_source(src, "c.py"), split_lines(src))
     names = [(s.qualname, s.start, s.def_line, s.indent) for s in spans]
     assert names[:6] == [

@@ -10,6 +10,10 @@ def make_scaler(factor):
     return scale
 
 
+def double(v):
+    return v * 2
+
+
 def apply_n_times(fn, x, n):
     i = 0
     while i < n:
