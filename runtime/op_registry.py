@@ -21,7 +21,7 @@ value, or a tuple when the op has several outputs.
 from . import graph as _graph
 from .tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
-__all__ = ["OpDef", "define_op", "get_op", "apply", "OPS"]
+__all__ = ["OpDef", "define_op", "get_op", "apply", "OPS", "eager_kernel_error"]
 
 OPS = {}
 
@@ -87,10 +87,29 @@ def _run_eagerly(opdef, inputs, attrs):
     try:
         out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
     except Exception as e:  # noqa: BLE001 - re-raised with the op named
-        raise _graph.kernel_error(opdef.name, inputs, e) from e
+        raise eager_kernel_error(opdef, inputs, attrs, e) from e
     if opdef.num_outputs == 1:
         return wrap_numpy(out)
     return tuple(wrap_numpy(o) for o in out)
+
+
+def eager_kernel_error(opdef, inputs, attrs, error):
+    """InvalidArgumentError for a kernel that failed eagerly.
+
+    For a raw numpy failure, the op's shape rule (which eager runs skip)
+    usually says what is wrong more clearly than numpy ("axis 5 is out of range for a tensor of rank 2"), so
+    its complaint is used when it has one; else the kernel's error.
+    """
+    from .errors import InvalidArgumentError
+    if isinstance(error, InvalidArgumentError):
+        return error                 # the kernel's own check, already in TF's words
+    try:
+        opdef.infer(inputs, attrs or {})
+    except (TypeError, ValueError) as e:
+        return InvalidArgumentError(f"{opdef.name}: {e}", opdef.name)
+    except Exception:  # noqa: BLE001 - the rule could not judge; use the kernel's error
+        pass
+    return _graph.kernel_error(opdef.name, inputs, error)
 
 
 def is_tensor(x):
