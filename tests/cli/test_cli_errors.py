@@ -165,3 +165,69 @@ def test_output_where_no_file_can_be_created(tmp_path):
     _assert_clean_failure(proc, "/proc/autograph_out.py: cannot write: cannot create a file "
                                 "in /proc")
     assert not os.path.exists("/proc/autograph_out.py")
+
+
+def test_directory_with_output_leaves_nothing(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    proc = run_cli("convert", str(tmp_path), "-o", str(out / "x.py"))
+    _assert_clean_failure(proc, f"{tmp_path}: is a directory; expected a Python file", out)
+
+
+@pytest.mark.parametrize("data, expected", [
+    ("def f(x:\n    return x\n", "<stdin>:1:6: SyntaxError: '(' was never closed"),
+    (b"x = 1\n\xff\n", "<stdin>:2: not valid UTF-8 (byte 0xff at offset 6)"),
+    ("\n  \n", "<stdin>: file is empty; nothing to convert"),
+])
+@pytest.mark.parametrize("command", ["convert", "check"])
+def test_bad_stdin(tmp_path, command, data, expected):
+    out = tmp_path / "out"
+    out.mkdir()
+    args = [command, "-"] + (["-o", str(out / "x.py")] if command == "convert" else [])
+    proc = run_cli(*args, stdin=data)
+    if isinstance(data, bytes):        # binary stdin: the output comes back as bytes
+        proc.stdout, proc.stderr = proc.stdout.decode(), proc.stderr.decode()
+    _assert_clean_failure(proc, expected, out)
+
+
+def test_diff_of_bad_input_writes_nothing(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    path = _write(tmp_path / "bad.py", "def f(x):\n    if x\n        return 1\n")
+    proc = run_cli("convert", path, "--diff", "-o", str(out / "x.diff"))
+    _assert_clean_failure(proc, f"{path}:2:9: SyntaxError: expected ':'", out)
+
+
+def test_diff_to_missing_directory(tmp_path):
+    path = os.path.join(MODULES, "numeric_loops.py")
+    target = tmp_path / "missing" / "x.diff"
+    proc = run_cli("convert", path, "--diff", "-o", str(target))
+    _assert_clean_failure(proc, f"{target}: cannot write: directory {target.parent} "
+                                "does not exist")
+    assert os.listdir(tmp_path) == []
+
+
+def test_diff_to_file_is_the_diff(tmp_path):
+    path = _write(tmp_path / "m.py", "def f(x):\n    return not x\n")
+    target = tmp_path / "m.diff"
+    proc = run_cli("convert", path, "--diff", "-o", str(target))
+    assert proc.returncode == 0 and proc.stdout == proc.stderr == ""
+    diff = target.read_text()
+    assert diff.startswith(f"--- {path}\n+++ {path} (converted)\n")
+    assert "-    return not x\n" in diff and "+    return ag__.not_(x)\n" in diff
+
+
+@pytest.mark.parametrize("command", [None, "convert", "check", "graph"])
+def test_help_has_examples(command):
+    proc = run_cli(*([command] if command else []), "--help")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith(f"usage: autograph{' ' + command if command else ''} ")
+    examples = proc.stdout.split("examples:\n", 1)[1].splitlines()
+    assert examples[0].startswith(f"  autograph {command or 'convert'} ")
+
+
+def test_version():
+    import autograph
+    proc = run_cli("--version")
+    assert proc.returncode == 0
+    assert proc.stdout == f"autograph {autograph.__version__}\n"
