@@ -239,13 +239,26 @@ def to_numpy_value(value, dtype=None):
     if dtype is None:
         dtype = _infer_python_dtype(value)
     if dtype.is_string:
+        _check_strings(value)
         return _string_array(value)
     if dtype.is_integer and not isinstance(value, bool):
         _check_integral(value, dtype)
     try:
-        return np.asarray(value, dtype=dtype.np_dtype)
+        with np.errstate(over="ignore"):            # 1e300 -> float32 is inf, as in TF
+            return np.asarray(value, dtype=dtype.np_dtype)
     except (TypeError, ValueError) as e:
+        if "inhomogeneous" in str(e):
+            raise ValueError(f"Can't convert non-rectangular Python sequence to a tensor: "
+                             f"{value!r}") from None
         raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: {e}") from None
+
+
+def _check_strings(value):
+    """TypeError unless every leaf of `value` is a str or bytes."""
+    for v in _flatten_py(value) if isinstance(value, (list, tuple)) else (value,):
+        if not isinstance(v, (str, bytes, np.str_, np.bytes_)):
+            raise TypeError(f"Cannot convert {value!r} to a tensor of dtype string: "
+                            f"expected str or bytes, got {v!r} of type {type(v).__name__}")
 
 
 def _infer_python_dtype(value):

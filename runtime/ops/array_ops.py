@@ -111,6 +111,8 @@ def constant(value, dtype=None, shape=None, name=None):
     array = to_numpy_value(value, dtype)
     if shape is not None:
         dims = _static_dims(shape, "constant")
+        if builtins.any(d < 0 for d in dims):
+            raise ValueError(f"constant: dimensions of shape must be >= 0, got {list(dims)}")
         if np.size(array) == int(np.prod(dims)):
             array = np.reshape(array, dims)
         elif np.size(array) == 1:
@@ -176,7 +178,13 @@ def _infer_fill(inputs, attrs):
 
 @define_op("Fill", infer=_infer_fill)
 def _fill(dims, value):
-    return np.full(tuple(np.reshape(dims, -1).tolist()), value, dtype=value.dtype)
+    shape = tuple(np.reshape(dims, -1).tolist())
+    if np.ndim(value) != 0:
+        raise InvalidArgumentError(f"Fill: value must be a scalar, got shape "
+                                   f"{list(np.shape(value))}", "Fill")
+    if builtins.any(d < 0 for d in shape):
+        raise InvalidArgumentError(f"Fill: dimensions must be >= 0, got {list(shape)}", "Fill")
+    return np.full(shape, value, dtype=value.dtype)
 
 
 def fill(dims, value, name=None):
@@ -273,6 +281,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     args = [unwrap_variable(a) for a in (start, limit, delta)]
     if dtype is None:
         kinds = [a.dtype if isinstance(a, Tensor) else dtypes.dtype_of_python(a) for a in args]
+        for what, a, kind in zip(("start", "limit", "delta"), args, kinds):
+            if kind is None:
+                raise TypeError(f"Range: {what} must be a number or a scalar tensor, "
+                                f"got {a!r}")
         dtype = builtins.max(kinds, key=_range_rank)
     dtype = dtypes.as_dtype(dtype)
     args = [cast(a, dtype) if isinstance(a, Tensor) else constant(a, dtype) for a in args]
@@ -327,10 +339,10 @@ def reshape(tensor, shape, name=None):
             and isinstance(shape, (list, tuple)) and all(type(d) is int for d in shape):
         try:
             return EagerTensor(np.reshape(tensor._value, shape), tensor.dtype)
-        except ValueError as e:
+        except ValueError:
             raise InvalidArgumentError(f"Reshape: cannot reshape a tensor of shape "
-                                       f"{list(tensor.shape.dims)} to {list(shape)}: {e}",
-                                       "Reshape") from None
+                                       f"{list(tensor.shape.dims)} ({tensor._value.size} "
+                                       f"elements) to shape {list(shape)}", "Reshape") from None
     return apply("Reshape", (tensor, _shape_tensor(shape, "Reshape")))
 
 

@@ -21,8 +21,8 @@ import numpy as np
 
 from .. import dtypes
 from ..errors import InvalidArgumentError
-from ..graph import current_graph, kernel_error
-from ..op_registry import OPS, apply, define_op
+from ..graph import current_graph
+from ..op_registry import OPS, apply, define_op, eager_kernel_error
 from ..tensor import EagerTensor, Tensor, convert_to_tensor
 from ..tensor_shape import TensorShape
 from . import shape_rules as rules
@@ -119,7 +119,8 @@ def _binary(name, x, y, allowed, out_dtype=None):
             try:
                 return EagerTensor(OPS[name].kernel(xv, yv), out_dtype or dtype)
             except Exception as e:  # noqa: BLE001 - re-raised naming the op
-                raise kernel_error(name, [t for t in (x, y) if isinstance(t, Tensor)], e) from e
+                pair = convert_pair(x, y, name)
+                raise eager_kernel_error(OPS[name], pair, None, e) from e
     x, y = convert_pair(x, y, name)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
@@ -133,7 +134,7 @@ def _unary(name, x, allowed, attrs=None):
         try:
             return EagerTensor(OPS[name].kernel(x._value), x.dtype)
         except Exception as e:  # noqa: BLE001 - re-raised naming the op
-            raise kernel_error(name, (x,), e) from e
+            raise eager_kernel_error(OPS[name], (x,), None, e) from e
     x = convert_to_tensor(x)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
@@ -149,12 +150,12 @@ def run_kernel_now(name, inputs, attrs, dtype):
     try:
         return EagerTensor(OPS[name].kernel(*[t._value for t in inputs], **attrs), dtype)
     except Exception as e:  # noqa: BLE001 - re-raised naming the op
-        raise kernel_error(name, inputs, e) from e
+        raise eager_kernel_error(OPS[name], inputs, attrs, e) from e
 
 
-def _check_int_divisor(y):
+def _check_int_divisor(y, op_name):
     if y.dtype.kind in "iu" and not np.all(y):
-        raise InvalidArgumentError("Integer division by zero")
+        raise InvalidArgumentError(f"{op_name}: Integer division by zero", op_name)
 
 
 # --- arithmetic ----------------------------------------------------------------
@@ -184,13 +185,13 @@ def _realdiv(x, y):
 
 @define_op("FloorDiv", infer=rules.elementwise)
 def _floordiv(x, y):
-    _check_int_divisor(y)
+    _check_int_divisor(y, "FloorDiv")
     return np.floor_divide(x, y)
 
 
 @define_op("FloorMod", infer=rules.elementwise)
 def _floormod(x, y):
-    _check_int_divisor(y)
+    _check_int_divisor(y, "FloorMod")
     return np.mod(x, y)
 
 

@@ -57,7 +57,11 @@ def _reduced_shape(shape, axis, keepdims):
     if axis is None:
         return TensorShape([1] * rank if keepdims else [])
     axes = axis if isinstance(axis, tuple) else (axis,)
-    axes = {normalize_axis(a, rank) for a in axes}
+    normalized = [normalize_axis(a, rank) for a in axes]
+    axes = set(normalized)
+    if len(axes) != len(normalized):
+        raise ValueError(f"Invalid reduction arguments: axis {list(axis)} contains a "
+                         "duplicate dimension")
     if keepdims:
         return TensorShape([1 if i in axes else d for i, d in enumerate(shape.dims)])
     return TensorShape([d for i, d in enumerate(shape.dims) if i not in axes])
@@ -145,11 +149,15 @@ def _reduce(op_name, input_tensor, axis, keepdims, allowed):
 
 def _check_axes_now(op_name, axis, rank):
     """Eagerly, an axis out of range is TensorFlow's InvalidArgumentError."""
-    for a in (() if axis is None else axis if isinstance(axis, tuple) else (axis,)):
+    axes = () if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    for a in axes:
         if not -rank <= a < rank:
             raise InvalidArgumentError(
                 f"{op_name}: Invalid reduction dimension ({a} for input with {rank} "
                 f"dimension(s)); expected {-rank} <= axis < {rank}", op_name)
+    if len({a % rank for a in axes}) != len(axes):
+        raise InvalidArgumentError(f"{op_name}: Invalid reduction arguments: axis "
+                                   f"{list(axes)} contains a duplicate dimension", op_name)
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):

@@ -312,3 +312,104 @@ def test_gather_batch_dims_errors():
     with pytest.raises(ValueError, match=r"params.shape\[0\] \(2\) must equal indices.shape"):
         tf.function(lambda: tf.gather(params, tf.constant([[0], [1], [2]]), batch_dims=1),
                     autograph=False)()
+
+
+# --- no raw numpy errors: each names the op, eagerly and in a graph --------------------
+
+F23 = np.ones([2, 3], np.float32)
+EMPTY_ROWS = np.zeros([0, 3], np.float32)
+
+# (fn, args, exception eagerly, exception while tracing, message both share)
+RAW_ERROR_CASES = [
+    (lambda a: tf.concat([a, a], -3), (F23,), "ConcatV2: axis -3 is out of range for a "
+                                               "tensor of rank 2"),
+    (lambda a: tf.transpose(a, [0, 0]), (F23,), "Transpose: perm must be a permutation"),
+    (lambda a: tf.squeeze(a, 0), (F23,), r"Squeeze: Can not squeeze dim\[0\]"),
+    (lambda a: tf.expand_dims(a, 5), (F23,), "ExpandDims: axis 5 is out of range"),
+    (lambda a: tf.gather(a, [0], axis=5), (F23,), "GatherV2: axis 5 is out of range"),
+    (lambda: tf.gather(3, [0]), (), "GatherV2: params must have rank >= 1"),
+    (lambda a: tf.where(a > 0, a, [1.0, 2.0]), (F23,), "SelectV2: Incompatible shapes"),
+    (lambda a: a + [1.0, 2.0], (F23,), r"AddV2: Incompatible shapes: \[2,3\] vs. \[2\]"),
+    (lambda a: a * np.ones(2, np.float32), (F23,), "Mul: Incompatible shapes"),
+    (lambda: tf.one_hot([1], 3, axis=5), (), "OneHot: axis 5 is out of range"),
+    (lambda a, b: tf.stack([a, b]), (F23, EMPTY_ROWS), "Pack: all inputs must have the same "
+                                                       "shape"),
+    (lambda a, b: tf.concat([a, b], 0), (F23, np.zeros([0], np.float32)),
+     "ConcatV2: all inputs must have the same rank"),
+    (lambda a: tf.reduce_sum(a, [0, 0]), (F23,), "Sum: Invalid reduction arguments: axis "
+                                                 r"\[0, 0\] contains a duplicate dimension"),
+    (lambda a: tf.reduce_mean(a, [1, -1]), (F23,), "Mean: .*duplicate dimension"),
+    (lambda: tf.fill([2], [1, 2]), (), "Fill: value must be a scalar"),
+]
+
+
+@pytest.mark.parametrize("fn, args, text", RAW_ERROR_CASES,
+                         ids=[c[2].split(":")[0] + str(i) for i, c in enumerate(RAW_ERROR_CASES)])
+def test_shape_errors_name_the_op_eagerly_and_while_tracing(fn, args, text):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=text):
+        fn(*[tf.constant(a) for a in args])
+    with pytest.raises(ValueError, match=text):
+        tf.function(fn, autograph=False)(*[tf.constant(a) for a in args])
+
+
+@pytest.mark.parametrize("fn, exc, text", [
+    (lambda: tf.constant([[1], [1, 2]]), ValueError, "Can't convert non-rectangular Python "
+                                                     "sequence to a tensor"),
+    (lambda: tf.constant(1.0) + [[1.0], [2.0, 3.0]], ValueError, "non-rectangular"),
+    (lambda: tf.constant("a") + 1, TypeError, "Cannot convert 1 to a tensor of dtype string: "
+                                              "expected str or bytes, got 1 of type int"),
+    (lambda: tf.add("a", 1), TypeError, "dtype string"),
+    (lambda: tf.constant(1, shape=[-1]), ValueError, r"constant: dimensions of shape must be "
+                                                     r">= 0, got \[-1\]"),
+    (lambda: tf.fill([-1], 1), tf.errors.InvalidArgumentError, r"Fill: dimensions must be >= "
+                                                               r"0, got \[-1\]"),
+    (lambda: tf.constant([1, 2]) // 0, tf.errors.InvalidArgumentError,
+     "FloorDiv: Integer division by zero"),
+    (lambda: tf.constant(7) % 0, tf.errors.InvalidArgumentError,
+     "FloorMod: Integer division by zero"),
+])
+def test_conversion_and_run_time_errors_are_tensorflows(fn, exc, text):
+    with pytest.raises(exc, match=text):
+        fn()
+    with pytest.raises(exc, match=text):
+        tf.function(fn, autograph=False)()
+
+
+def test_reshape_error_eagerly_names_sizes_not_numpy():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Reshape: cannot reshape a tensor of shape \[2, 3\] \(6 elements\) "
+                             r"to shape \[4, -1\]$"):
+        tf.reshape(tf.ones([2, 3]), [4, -1])
+
+
+def test_float_too_large_for_float32_is_inf_without_warning(recwarn):
+    check_both(lambda: tf.constant(1e300, tf.float32), np.float32(np.inf), tf.float32)
+    check_both(lambda: tf.constant([-1e300], tf.float32), [-np.inf], tf.float32)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize("fn, expected, dtype", [
+    (lambda: tf.add(tf.zeros([0, 3]), 1.0), np.ones([0, 3]), tf.float32),
+    (lambda: tf.matmul(tf.zeros([0, 3]), tf.zeros([3, 0])), np.zeros([0, 0]), tf.float32),
+    (lambda: tf.concat([tf.zeros([0, 3]), tf.ones([1, 3])], 0), np.ones([1, 3]), tf.float32),
+    (lambda: tf.nn.softmax(tf.zeros([0, 3])), np.zeros([0, 3]), tf.float32),
+    (lambda: tf.gather(tf.ones([2, 3]), tf.zeros([0], tf.int32)), np.zeros([0, 3]), tf.float32),
+    (lambda: tf.size(tf.zeros([0, 3])), 0, tf.int32),
+    (lambda: tf.unstack(tf.zeros([0, 3]), axis=1)[0], np.zeros([0]), tf.float32),
+    (lambda: tf.one_hot([1], 0), np.zeros([1, 0]), tf.float32),
+    (lambda: tf.squeeze(tf.zeros([0, 1])), np.zeros([0]), tf.float32),
+    (lambda: tf.reshape(tf.zeros([0, 3]), [-1, 3]), np.zeros([0, 3]), tf.float32),
+    (lambda: tf.tile(tf.ones([2]), [0]), np.zeros([0]), tf.float32),
+    (lambda: tf.range(0), np.zeros([0]), tf.int32),
+    (lambda: tf.constant(2, tf.int64) * 3 - tf.constant(-1, tf.int64), 7, tf.int64),
+])
+def test_zero_size_and_mixed_scalar_ops_work_in_both_modes(fn, expected, dtype):
+    check_both(fn, np.asarray(expected, dtype.np_dtype), dtype)
+
+
+def test_range_of_a_non_number_names_the_argument():
+    with pytest.raises(TypeError, match="Range: limit must be a number or a scalar tensor, "
+                                        "got None"):
+        tf.range(None)
+    with pytest.raises(TypeError, match="Range: delta must be a number"):
+        tf.range(0, 5, [1])
