@@ -18,7 +18,6 @@ its nested functions and lambdas) is left byte for byte as written.
 """
 
 import ast
-import textwrap
 from dataclasses import dataclass, field
 
 from . import cli_transpiler
@@ -108,9 +107,9 @@ def _own_nodes(func):
 
 
 def function_source(span, lines):
-    """The dedented text of the `def` (decorators excluded) and its first line."""
-    text = "".join(lines[span.def_line - 1:span.end])
-    return textwrap.dedent(text), span.def_line
+    """The text of the `def` as written (decorators excluded; not dedented,
+    which would change multi-line strings) and its first line."""
+    return "".join(lines[span.def_line - 1:span.end]), span.def_line
 
 
 def convert_span(span, lines, display, want_report=False, module=None):

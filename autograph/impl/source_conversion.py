@@ -25,7 +25,6 @@ import builtins
 import importlib
 import re
 import sys
-import textwrap
 import types
 from dataclasses import dataclass, field
 
@@ -145,9 +144,27 @@ class _SourceContext(conversion.Context):
         return super().resolve(expr)
 
 
-def _stand_in(source, filename, name):
+def _module_text(source):
+    """(text that parses as a module, lines added above `source`).
+
+    An indented def (a method) goes under `if True:` instead of being
+    dedented: dedenting would change the text of its multi-line strings.
+    """
+    if source[:1] in (" ", "\t"):
+        return "if True:\n" + source, 1
+    return source, 0
+
+
+def _only_statement(body, added):
+    """The one statement of a parsed `_module_text` (None if there are more)."""
+    if added:
+        body = body[0].body           # under the `if True:`
+    return body[0] if len(body) == 1 else None
+
+
+def _stand_in(text, filename, name):
     """A function object for the Context: the def's code, compiled, not run."""
-    module_code = compile(source, filename, "exec", dont_inherit=True)
+    module_code = compile(text, filename, "exec", dont_inherit=True)
     code = next(c for c in module_code.co_consts
                 if isinstance(c, types.CodeType) and c.co_name == name)
     return types.FunctionType(code, {"__builtins__": builtins}, name)
@@ -164,14 +181,14 @@ def _shift(tree, first_line, annotate):
     return tree
 
 
-def _the_def(source, filename, first_line):
-    """The only statement of `source`, a `def` (a ConversionError otherwise)."""
-    body = gast.parse(source).body
-    if len(body) != 1 or not isinstance(body[0], (gast.FunctionDef, gast.AsyncFunctionDef)):
+def _the_def(text, added, filename, first_line):
+    """The only statement of `text`, a `def` (a ConversionError otherwise)."""
+    node = _only_statement(gast.parse(text).body, added)
+    if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
         raise ConversionError(
             f"{filename}:{first_line}: expected the source of one function (a `def`)",
             reason="the source is not one function definition")
-    node = _shift(body[0], first_line, annotate=True)
+    node = _shift(node, first_line - added, annotate=True)
     node.decorator_list = []
     return node
 
@@ -217,26 +234,27 @@ def convert_function_source(source, filename="<string>", first_line=1, module=No
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            return _convert(textwrap.dedent(source), filename, first_line, module, method,
-                            report)
+            return _convert(source, filename, first_line, module, method, report)
         finally:
             sys.setrecursionlimit(limit)
 
 
 def _convert(source, filename, first_line, module, method, report):
-    node = _the_def(source, filename, first_line)
+    text, added = _module_text(source)
+    node = _the_def(text, added, filename, first_line)
     if method:
         _explicit_super(node)
     bindings, lines = _module_facts(module)
     if lines is None:
         lines = [""] * (first_line - 1) + source.splitlines(True)
     info = parser.SourceInfo(filename, first_line, lines)
-    fn = _stand_in(source, filename, node.name)
+    fn = _stand_in(text, filename, node.name)
     ctx = _SourceContext(fn, node, info, bindings)
     node = conversion.convert_tree(node, ctx)
-    text = conversion.unparse(node)
+    converted = conversion.unparse(node)
     lines_report = []
     if report:
-        original = _shift(ast.parse(source).body[0], first_line, annotate=False)
+        original = _shift(_only_statement(ast.parse(text).body, added), first_line - added,
+                          annotate=False)
         lines_report = source_report.statement_report(original, node, filename, info.lines)
-    return SourceConversion(f"{MARKER}\n{text}", lines_report)
+    return SourceConversion(f"{MARKER}\n{converted}", lines_report)

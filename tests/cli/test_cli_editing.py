@@ -10,6 +10,7 @@ import ast
 import io
 import os
 import sys
+import textwrap
 
 import pytest
 
@@ -19,7 +20,7 @@ from conftest import MODULES
 
 
 def _fake_transpile(source, filename, first_line, name, want_report=False, **kwargs):
-    tree = ast.parse(source)
+    tree = ast.parse(textwrap.dedent(source))
     func = tree.body[0]
     text = f"def {func.name}({ast.unparse(func.args)}):\n    # converted from {filename}:{first_line}\n"
     text += "\n".join("    " + line for s in func.body for line in ast.unparse(s).splitlines())

@@ -152,6 +152,21 @@ def test_lambda_without_source_runs_unconverted_with_one_warning(converted):
                               "no source code for '<lambda>'")
 
 
+def test_method_with_multiline_string_keeps_its_text(tmp_path):
+    src = tmp_path / "strings.py"
+    src.write_text('class A:\n    def f(self, x):\n        s = """one\n    four\n'
+                   '        eight"""\n        if x:\n            s = s.upper()\n'
+                   '        return s\n', encoding="utf-8")
+    dst = tmp_path / "strings_ag.py"
+    proc = run_cli("convert", str(src), "-o", str(dst))
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    original, converted = _import(str(src)), _import(str(dst))
+    assert "ag__.if_stmt" in _read(dst)
+    for x in (0, 1):
+        assert converted.A().f(x) == original.A().f(x)
+    assert converted.A().f(0) == "one\n    four\n        eight"
+
+
 def _run_script(path, *args):
     import subprocess
     env = dict(os.environ, PYTHONPATH=ROOT)

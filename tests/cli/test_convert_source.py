@@ -80,3 +80,25 @@ def test_refusals_are_conversion_errors_with_file_and_line(source, match):
     with pytest.raises(autograph.ConversionError, match=match) as info:
         autograph.convert_source(source, "m.py", first_line=3)
     assert info.value.reason
+
+
+def test_indented_def_keeps_multiline_strings_and_lines():
+    source = '''\
+    def f(self, x):
+        s = """one
+    four
+            eight"""
+        if x:
+            s = s.upper()
+        return s
+'''
+    result = autograph.convert_source(source, "m.py", first_line=20, method=True, report=True)
+    assert _run(result, "f", None, 0) == "one\n    four\n            eight"
+    assert _run(result, "f", None, 1) == "ONE\n    FOUR\n            EIGHT"
+    assert result.report[0].startswith("line 24   if x:")
+
+
+def test_indented_refusal_names_the_user_line():
+    source = "    def f(self, x):\n        global g\n        if x:\n            g = 1\n"
+    with pytest.raises(autograph.ConversionError, match=r"\(m\.py:12: if x:\)"):
+        autograph.convert_source(source, "m.py", first_line=10, method=True)
