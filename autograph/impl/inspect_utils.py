@@ -111,12 +111,14 @@ def _compare(fn, code, get_source):
         return None          # compiled from a rewritten tree: no source compiles to it
     try:
         source, info = get_source(fn)
-        found = _compile_alone(_as_written(source, info), fn, code)
+        found = _compile_alone(_as_written(source, info), info.first_line, fn, code)
     except Exception:  # noqa: BLE001 - no verdict; conversion reports source problems
         return None
     candidates = [c for c in _code_objects(found) if c.co_name == code.co_name]
     if not candidates:
         return None
+    if any(c == code for c in candidates):
+        return None          # the same code, line for line (the common case, and fast)
     mine = _fingerprint(code)
     return None if any(_fingerprint(c) == mine for c in candidates) else SOURCE_CHANGED
 
@@ -129,17 +131,34 @@ def _as_written(source, info):
     return "".join(lines) if len(lines) == count else source
 
 
-def _compile_alone(source, fn, code):
-    """`source` compiled as a module; an indented def under a header (its
-    class for a method, so private names are mangled as they were)."""
+def _compile_alone(source, first_line, fn, code):
+    """`source` compiled as a module, at its line in the file; an indented def
+    under a header (its class for a method, so private names are mangled as
+    they were)."""
+    header = ""
     if source[:1] in (" ", "\t"):
         parts = getattr(fn, "__qualname__", "").split(".")
         if len(parts) >= 2 and parts[-2] != "<locals>" and parts[-2].isidentifier():
-            source = f"class {parts[-2]}:\n" + source
+            header = f"class {parts[-2]}:\n"
         else:
-            source = "if True:\n" + source
-    return compile(source, code.co_filename, "exec", flags=code.co_flags & _FUTURE_FLAGS,
-                   dont_inherit=True)
+            header = "if True:\n"
+    padding = "\n" * max(first_line - 1 - (1 if header else 0), 0)
+    imported = _imported_modules(fn, code)
+    if padding and imported:
+        # Python compiles `module.f(x)` differently when `module` was imported
+        # in the same file; declare those names (never run) to compile alike.
+        padding = f"import {', '.join(imported)}" + padding
+    return compile(padding + header + source, code.co_filename, "exec",
+                   flags=code.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+
+
+def _imported_modules(fn, code):
+    """Names `code` (or its nested code) uses that are modules in its globals."""
+    names = set(code.co_names)
+    for inner in _code_objects(code):
+        names.update(inner.co_names)
+    space = getattr(fn, "__globals__", {})
+    return sorted(n for n in names if isinstance(space.get(n), types.ModuleType))
 
 
 def _code_objects(code):
