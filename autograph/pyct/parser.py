@@ -13,7 +13,6 @@ converted function is the undecorated one.
 import inspect
 import linecache
 import re
-import textwrap
 import types
 
 import gast
@@ -42,7 +41,9 @@ class NoSourceError(ValueError):
 
 
 def get_source(fn):
-    """(dedented source, SourceInfo) of `fn`, or NoSourceError."""
+    """(source, SourceInfo) of `fn`, or NoSourceError. The source keeps its
+    indentation: dedenting text would also change the text of multi-line
+    strings (see `_parse_indented`)."""
     found = _def_source(fn)
     if found is not None:
         return found
@@ -56,7 +57,7 @@ def get_source(fn):
         raise NoSourceError(f"no source code for {getattr(fn, '__qualname__', fn)!r}: {e}") from None
     first = max(first, 1)
     all_lines = linecache.getlines(filename) or lines
-    return textwrap.dedent("".join(lines)), SourceInfo(filename, first, all_lines)
+    return "".join(lines), SourceInfo(filename, first, all_lines)
 
 
 _DEF_LINE = re.compile(r"\s*(@|def\s|async\s+def\s)")
@@ -88,7 +89,7 @@ def _def_source(fn):
         end += 1
     while end > first and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
         end -= 1
-    return textwrap.dedent("".join(lines[first - 1:end])), SourceInfo(filename, first, lines)
+    return "".join(lines[first - 1:end]), SourceInfo(filename, first, lines)
 
 
 def _last_line(code):
@@ -107,10 +108,8 @@ def parse_function(fn):
     """A gast.FunctionDef for `fn` (lambdas are wrapped into one) and SourceInfo."""
     source, info = get_source(fn)
     if fn.__code__.co_name == "<lambda>":
-        module = _parse_fragment(source, fn)
+        module, indent = _parse_fragment(source, fn)
         _shift_lines(module, info.first_line - 1)
-        first = info.lines[info.first_line - 1] if len(info.lines) >= info.first_line else ""
-        indent = len(first) - len(first.lstrip())
         node = _lambda_as_function(_find_lambda(module, fn, info, indent), fn)
     else:
         node = _find_def(_parse_at(source, fn, info.first_line), fn)
@@ -129,16 +128,32 @@ def _parse_at(source, fn, first_line):
     """The module parsed from `source`, numbered from `first_line` (blank
     lines in front cost less than renumbering the tree afterwards)."""
     try:
-        return gast.parse("\n" * (first_line - 1) + source)
+        return _parse_indented(source, first_line)
     except SyntaxError:
-        module = _parse_fragment(source, fn)
+        module, _ = _parse_fragment(source, fn)
         _shift_lines(module, first_line - 1)
         return module
 
 
+def _parse_indented(source, first_line=1):
+    """`source` parsed as it stands in its file, indentation and all: an
+    indented block (a method, a nested def) is parsed as the body of an
+    `if 1:` written on the line above, so columns and the text of
+    multi-line strings stay the file's own."""
+    if source[:1] not in (" ", "\t"):
+        return gast.parse("\n" * (first_line - 1) + source)
+    module = gast.parse("\n" * max(first_line - 2, 0) + "if 1:\n" + source)
+    module.body = module.body[0].body
+    if first_line < 2:
+        _shift_lines(module, first_line - 2)
+    return module
+
+
 def _parse_fragment(source, fn):
+    """(module, column of its text in the file) for the source lines of a
+    lambda, which may be part of a larger statement."""
     try:
-        return gast.parse(source)
+        return _parse_indented(source), 0
     except SyntaxError:
         pass
     # A lambda inside a multi-line expression: cut the first line down to the
@@ -149,7 +164,7 @@ def _parse_fragment(source, fn):
         piece = text[start:]
         for end in range(len(piece), 0, -1):
             try:
-                return gast.parse(f"({piece[:end]})")
+                return gast.parse(f"({piece[:end]})"), start - 1
             except SyntaxError:
                 continue
         start = text.find("lambda", start + 1)

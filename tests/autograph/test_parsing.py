@@ -81,6 +81,45 @@ def test_decorated_function_converts_the_undecorated_body():
     assert autograph.to_graph(decorated.__wrapped__)(0) == "no"
 
 
+class Banner:
+    """Methods whose multi-line strings are indented less, and more, than
+    the method itself: their text must survive conversion unchanged."""
+
+    def flush_left(self, n):
+        text = """first
+  second
+third"""
+        if n > 0:
+            return text * n
+        return ""
+
+    def deeper(self, n):
+        text = """a
+                b"""
+        for _ in range(n):
+            text += "!"
+        return text
+
+
+@pytest.mark.parametrize("name", ["flush_left", "deeper"])
+def test_method_multiline_strings_keep_their_text(name):
+    original = getattr(Banner(), name)
+    converted = autograph.to_graph(original)
+    for n in (0, 1, 2):
+        assert converted(n) == original(n)
+    expected = {"flush_left": "first\n  second\nthird", "deeper": "a\n                b"}[name]
+    assert repr(expected) in autograph.to_code(getattr(Banner, name))
+
+
+def test_nested_lambda_column_found_without_dedent():
+    class Holder:
+        def pick(self):
+            return (lambda a: a + 1, lambda a: a * 3)
+    first, second = Holder().pick()
+    assert autograph.to_graph(first)(2) == 3
+    assert autograph.to_graph(second)(2) == 6
+
+
 def test_exec_code_with_source_in_linecache():
     src = "def made(x):\n    while x > 10:\n        x -= 3\n    return x\n"
     linecache.cache["<repl-7>"] = (len(src), None, src.splitlines(True), "<repl-7>")
