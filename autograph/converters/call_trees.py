@@ -34,7 +34,7 @@ tolist item assign assign_add assign_sub read_value write read stack unstack siz
 get_shape ref deref""".split())
 
 
-class _Calls(gast.NodeTransformer):
+class _Calls(ast_util.NodeTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
         self.first_params = []

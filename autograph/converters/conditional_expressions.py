@@ -5,10 +5,10 @@
 
 import gast
 
-from ..pyct import templates
+from ..pyct import ast_util, templates
 
 
-class IfExpRewriter(gast.NodeTransformer):
+class IfExpRewriter(ast_util.NodeTransformer):
     def visit_IfExp(self, node):
         self.generic_visit(node)
         return templates.replace_as_expression(

@@ -14,10 +14,10 @@ import copy
 
 import gast
 
-from ..pyct import templates
+from ..pyct import ast_util, templates
 
 
-class LogicalRewriter(gast.NodeTransformer):
+class LogicalRewriter(ast_util.NodeTransformer):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
         op = "and_" if isinstance(node.op, gast.And) else "or_"

@@ -90,7 +90,7 @@ class _Returns:
             s.finalbody = self.block(s.finalbody)
 
 
-class _DropFlag(gast.NodeTransformer):
+class _DropFlag(ast_util.NodeTransformer):
     """Remove assignments to the flag when nothing reads it."""
 
     def __init__(self, flag):

@@ -15,10 +15,10 @@ is never wrapped: `do_return` guarantees it is set when it is read.
 
 import gast
 
-from ..pyct import anno, templates
+from ..pyct import anno, ast_util, templates
 
 
-class UndefinedLoadRewriter(gast.NodeTransformer):
+class UndefinedLoadRewriter(ast_util.NodeTransformer):
     def __init__(self, ctx):
         super().__init__()
         self.ctx = ctx

@@ -13,6 +13,11 @@ from . import anno
 FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 LOOPS = (gast.While, gast.For, gast.AsyncFor)
 
+# Nodes no converter or analysis visits (contexts and operators): generic
+# walks skip them instead of dispatching to a method that does nothing.
+_LEAVES = frozenset(c for c in vars(gast).values() if isinstance(c, type) and issubclass(
+    c, (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)))
+
 
 def walk(node):
     """Every node under `node` (itself included), as a list in no fixed
@@ -34,13 +39,27 @@ def walk(node):
     return out
 
 
+def children(node):
+    """The child nodes of `node` in field order, like gast.iter_child_nodes,
+    but without operator and context nodes (no walk looks for those)."""
+    out = []
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if value.__class__ is list:
+            out.extend(c for c in value if isinstance(c, gast.AST) and c.__class__ not in _LEAVES)
+        elif isinstance(value, gast.AST) and value.__class__ not in _LEAVES:
+            out.append(value)
+    return out
+
+
 def walk_scope(nodes, stop=FUNCTIONS):
-    """Nodes under `nodes`, not entering nested nodes of the `stop` types."""
+    """Nodes under `nodes`, not entering nested nodes of the `stop` types
+    (operator and context nodes are left out)."""
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
     while stack:
         n = stack.pop()
         yield n
-        for c in gast.iter_child_nodes(n):
+        for c in children(n):
             if not isinstance(c, stop):
                 stack.append(c)
 
@@ -63,26 +82,19 @@ def always_exits(stmts):
 
 
 def located(stmts, line):
-    """Annotate generated statements (and their parts) with the user's line.
-    Nodes that already have a line (the user's own) are left, with their
-    children."""
+    """Annotate generated statements (and their parts, but for operator and
+    context nodes) with the user's line. Nodes that already have a line (the
+    user's own) are left, with their children."""
     if line is None:
         return stmts
     stack = list(stmts)
-    push = stack.append
+    extend = stack.extend
     while stack:
         n = stack.pop()
         if anno.hasanno(n, anno.USER_LINE):
             continue
         anno.setanno(n, anno.USER_LINE, line)
-        for field in n._fields:
-            value = getattr(n, field, None)
-            if value.__class__ is list:
-                for c in value:
-                    if isinstance(c, gast.AST):
-                        push(c)
-            elif isinstance(value, gast.AST):
-                push(value)
+        extend(children(n))
     return stmts
 
 
@@ -98,7 +110,71 @@ def constant(value):
     return gast.Constant(value=value, kind=None)
 
 
-class StatementTransformer(gast.NodeTransformer):
+_AST_VISIT_CONSTANT = getattr(gast.NodeVisitor, "visit_Constant", None)
+
+
+class _Dispatch:
+    """`visit` through a per-class table of methods (ast.NodeVisitor builds
+    the method name and looks it up for every node)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+        for leaf in _LEAVES:
+            if hasattr(cls, "visit_" + leaf.__name__):
+                raise TypeError(f"{cls.__name__}: operator and context nodes are not visited")
+
+    def visit(self, node):
+        method = self._methods.get(node.__class__)
+        if method is None:
+            cls = type(self)
+            method = getattr(cls, "visit_" + node.__class__.__name__, None)
+            if method is None or method is _AST_VISIT_CONSTANT:   # (deprecated-name shim)
+                method = cls.generic_visit
+            self._methods[node.__class__] = method
+        return method(self, node)
+
+
+class NodeVisitor(_Dispatch, gast.NodeVisitor):
+    """gast.NodeVisitor with cheaper dispatch and child walk (operator and
+    context nodes are not visited)."""
+
+    def generic_visit(self, node):
+        visit = self.visit
+        for child in children(node):
+            visit(child)
+
+
+class NodeTransformer(_Dispatch, gast.NodeTransformer):
+    """gast.NodeTransformer with cheaper dispatch and child walk (operator
+    and context nodes are kept as they are, unvisited)."""
+
+    def generic_visit(self, node):
+        visit = self.visit
+        for field in node._fields:
+            old = getattr(node, field, None)
+            if old.__class__ is list:
+                new = []
+                for item in old:
+                    if isinstance(item, gast.AST) and item.__class__ not in _LEAVES:
+                        item = visit(item)
+                        if item is None:
+                            continue
+                        if not isinstance(item, gast.AST):
+                            new.extend(item)
+                            continue
+                    new.append(item)
+                old[:] = new
+            elif isinstance(old, gast.AST) and old.__class__ not in _LEAVES:
+                value = visit(old)
+                if value is None:
+                    delattr(node, field)
+                else:
+                    setattr(node, field, value)
+        return node
+
+
+class StatementTransformer(NodeTransformer):
     """A NodeTransformer that visits statements only (never expressions):
     cheaper for rewrites of statements such as break or assert."""
 

@@ -37,17 +37,21 @@ def _set_ctx(node, ctx):
         _set_ctx(node.value, ctx)
 
 
-class _Replacer(gast.NodeTransformer):
-    """Replaces placeholders of the template only: names inside replacement
-    nodes (the user's code) are never touched, even if they match a key."""
+_NONE = object()     # not a placeholder
 
-    def __init__(self, replacements, template_nodes):
+
+class _Instance:
+    """One instantiation of a parsed template: builds fresh nodes from the
+    template's (never edited) nodes in one walk, putting the replacements in
+    place of the placeholders. Replacement nodes (the user's code) are used
+    as they are and never walked, so names inside them are never touched,
+    even if they match a key."""
+
+    __slots__ = ("replacements", "used")
+
+    def __init__(self, replacements):
         self.replacements = replacements
-        self.template = template_nodes
         self.used = set()
-
-    def _is_placeholder(self, node):
-        return id(node) in self.template and node.id in self.replacements
 
     def _fresh(self, key, value):
         if isinstance(value, gast.AST) and key in self.used:
@@ -55,113 +59,108 @@ class _Replacer(gast.NodeTransformer):
         self.used.add(key)
         return value
 
-    def _expand(self, nodes, ctx_of):
-        """Splice list replacements found directly in a list of Name nodes."""
-        out = []
-        for n in nodes:
-            if isinstance(n, gast.Name) and self._is_placeholder(n) and \
-                    isinstance(self.replacements[n.id], (list, tuple)):
-                for v in self._fresh(n.id, list(self.replacements[n.id])):
-                    out.append(_as_expr(v, ctx_of(n)))
-            else:
-                out.append(n)
-        return out
+    def _placeholder(self, node):
+        """The replacement of a Name of the template, or _NONE."""
+        return self.replacements.get(node.id, _NONE) if node.__class__ is gast.Name else _NONE
 
-    def visit_Name(self, node):
-        if self._is_placeholder(node):
-            value = self.replacements[node.id]
-            if isinstance(value, (list, tuple)):
-                raise ValueError(f"a list replaces {node.id!r} where only one expression fits")
-            return _as_expr(self._fresh(node.id, value), type(node.ctx))
-        return node
-
-    def visit_Tuple(self, node):
-        node.elts = self._expand(node.elts, lambda n: type(n.ctx))
-        self.generic_visit(node)
-        return node
-
-    visit_List = visit_Tuple
-
-    def visit_Call(self, node):
-        node.args = self._expand(node.args, lambda n: gast.Load)
-        self.generic_visit(node)
-        return node
-
-    def visit_arguments(self, node):
-        node.args = self._expand(node.args, lambda n: gast.Param)
-        self.generic_visit(node)
-        return node
-
-    def visit_FunctionDef(self, node):
-        if id(node) not in self.template:
-            return node
-        if node.name in self.replacements:
-            node.name = self.replacements[node.name]
-        node.body = self._stmts(node.body)
-        node.args = self.visit(node.args)
-        return node
-
-    def visit_If(self, node):
-        node.test = self.visit(node.test)
-        node.body = self._stmts(node.body)
-        node.orelse = self._stmts(node.orelse)
-        return node
-
-    def visit_Expr(self, node):
-        if isinstance(node.value, gast.Name) and self._is_placeholder(node.value):
-            value = self._fresh(node.value.id, self.replacements[node.value.id])
-            values = value if isinstance(value, (list, tuple)) else [value]
-            return [v if isinstance(v, gast.stmt) else gast.Expr(value=_as_expr(v, gast.Load))
-                    for v in values]
-        self.generic_visit(node)
-        return node
-
-    def _stmts(self, stmts):
+    def stmts(self, stmts):
         out = []
         for s in stmts:
-            r = self.visit(s)
-            out.extend(r if isinstance(r, list) else [r])
+            r = self.build(s)
+            if r.__class__ is list:
+                out.extend(r)
+            else:
+                out.append(r)
         return out
+
+    def _expand(self, nodes, ctx_of):
+        """Copies of `nodes`, with list replacements spliced in."""
+        out = []
+        for n in nodes:
+            value = self._placeholder(n)
+            if isinstance(value, (list, tuple)):
+                ctx = ctx_of(n)
+                for v in self._fresh(n.id, list(value)):
+                    out.append(_as_expr(v, ctx))
+            else:
+                out.append(self.build(n) if isinstance(n, gast.AST) else n)
+        return out
+
+    def build(self, node):
+        """A fresh copy of template `node` with placeholders replaced (a list
+        for a placeholder statement)."""
+        cls = node.__class__
+        if cls is gast.Name:
+            value = self.replacements.get(node.id, _NONE)
+            if value is not _NONE:
+                if isinstance(value, (list, tuple)):
+                    raise ValueError(f"a list replaces {node.id!r} where only one expression fits")
+                return _as_expr(self._fresh(node.id, value), type(node.ctx))
+        elif cls is gast.Expr:
+            value = self._placeholder(node.value)
+            if value is not _NONE:
+                values = self._fresh(node.value.id, value)
+                values = values if isinstance(values, (list, tuple)) else [values]
+                return [v if isinstance(v, gast.stmt) else gast.Expr(value=_as_expr(v, gast.Load))
+                        for v in values]
+        new = cls.__new__(cls)
+        attrs = node.__dict__.copy()
+        fields = cls._fields
+        if cls is gast.FunctionDef:
+            name = self.replacements.get(node.name, _NONE)
+            if name is not _NONE:
+                attrs["name"] = name
+            attrs["body"] = self.stmts(node.body)
+            attrs["args"] = self.build(node.args)
+            fields = ("decorator_list", "returns", "type_params")
+        elif cls is gast.Tuple or cls is gast.List:
+            attrs["elts"] = self._expand(node.elts, _ctx_of_placeholder)
+            fields = ("ctx",)
+        elif cls is gast.Call:
+            attrs["args"] = self._expand(node.args, _load)
+            fields = ("func", "keywords")
+        elif cls is gast.arguments:
+            attrs["args"] = self._expand(node.args, _param)
+            fields = ("posonlyargs", "vararg", "kwonlyargs", "kw_defaults", "kwarg",
+                      "defaults")
+        for field in fields:
+            value = attrs.get(field)
+            if value.__class__ is list:
+                attrs[field] = self.stmts(value) if value and isinstance(value[0], gast.stmt) \
+                    else [self.build(v) if isinstance(v, gast.AST) else v for v in value]
+            elif isinstance(value, gast.AST):
+                attrs[field] = self.build(value)
+        new.__dict__.update(attrs)
+        return new
+
+
+def _ctx_of_placeholder(node):
+    return type(node.ctx)
+
+
+def _load(node):
+    return gast.Load
+
+
+def _param(node):
+    return gast.Param
 
 
 _PARSED = {}
 
 
-def _clone(node, made):
-    """A fresh copy of a template tree (faster than copy.deepcopy); every new
-    node is also appended to `made`. Template nodes hold only their fields and
-    positions, all kept in their __dict__."""
-    if isinstance(node, list):
-        return [_clone(n, made) for n in node]
-    cls = node.__class__
-    new = cls.__new__(cls)
-    attrs = node.__dict__.copy()
-    for field in cls._fields:
-        value = attrs[field]
-        if isinstance(value, list):
-            attrs[field] = [_clone(n, made) if isinstance(n, gast.AST) else n for n in value]
-        elif isinstance(value, gast.AST):
-            attrs[field] = _clone(value, made)
-    new.__dict__.update(attrs)
-    made.append(new)
-    return new
-
-
 def _parse(template):
-    """(fresh statements of `template`, all their nodes)."""
+    """The statements of `template`, parsed once (never edited: copied by
+    each instantiation)."""
     body = _PARSED.get(template)
     if body is None:
         body = _PARSED[template] = gast.parse(textwrap.dedent(template)).body
-    made = []
-    return _clone(body, made), made
+    return body
 
 
 def replace(template, **replacements):
     """Statements of `template` with placeholders replaced (a list)."""
-    body, nodes = _parse(template)
-    # Keep the template's nodes alive while replacing: a freed node's id could
-    # be reused by a new node and mistaken for a placeholder.
-    return _Replacer(replacements, {id(n): n for n in nodes})._stmts(body)
+    return _Instance(replacements).stmts(_parse(template))
 
 
 def replace_as_expression(template, **replacements):

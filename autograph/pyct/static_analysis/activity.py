@@ -12,6 +12,8 @@ closure reads them when it runs). Attribute and subscript targets
 
 import gast
 
+from .. import ast_util
+
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
@@ -22,7 +24,7 @@ def _as_list(node):
     return node if isinstance(node, list) else [node]
 
 
-class _Activity(gast.NodeVisitor):
+class _Activity(ast_util.NodeVisitor):
     def __init__(self):
         self.read = set()
         self.written = set()
@@ -180,7 +182,7 @@ def _walk_same_scope(node):
         yield n
         if isinstance(n, _SCOPES):
             continue
-        stack.extend(gast.iter_child_nodes(n))
+        stack.extend(ast_util.children(n))
 
 
 def qualified_name(node):

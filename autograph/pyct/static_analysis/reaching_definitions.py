@@ -14,7 +14,7 @@ with `anno.MAYBE_UNDEFINED`. Nested functions are analyzed on their own.
 
 import gast
 
-from .. import anno
+from .. import anno, ast_util
 from . import activity
 
 _NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
@@ -45,7 +45,7 @@ class _Definedness:
                     anno.setanno(n, anno.MAYBE_UNDEFINED, True, replace=True)
             if isinstance(n, _NESTED):
                 continue
-            stack.extend(gast.iter_child_nodes(n))
+            stack.extend(ast_util.children(n))
 
     def block(self, stmts, defined):
         for s in stmts:
