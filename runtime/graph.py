@@ -65,23 +65,27 @@ class Node:
         """True when the node must run even if no output is used."""
         if self.opdef.side_effect:
             return True
-        subs = self.subgraphs()
+        subs = self.subgraph_list()
         return bool(subs) and any(g.has_side_effects() for g in subs)
 
     @property
     def stateful(self):
         if self.opdef.stateful:
             return True
-        subs = self.subgraphs()
+        subs = self.subgraph_list()
         return bool(subs) and any(g.is_stateful() for g in subs)
 
     def subgraphs(self):
         """The graphs among the attrs (cond branches, loop bodies), in attr order.
         Computed once: attrs holding graphs are fixed when the node is made."""
+        return list(self.subgraph_list())
+
+    def subgraph_list(self):
+        """`subgraphs()` without the copy: the node's own list, not to be edited."""
         subs = self._subgraphs
         if subs is None:
             subs = self._subgraphs = [v for v in self.attrs.values() if isinstance(v, Graph)]
-        return list(subs)
+        return subs
 
     def __repr__(self):
         return f"<Node {self.name} op={self.op}>"
@@ -89,6 +93,8 @@ class Node:
 
 class Graph:
     """A traced computation: placeholders in `inputs`, results in `outputs`."""
+
+    _edit_stamp = 0
 
     def __init__(self, name="graph", outer=None):
         self.name = name
@@ -102,6 +108,7 @@ class Graph:
         self._names = {}
         self.variables = []          # Variables created while tracing
         self._compiled = None        # set by the executor
+        self._edit_stamp = 0         # set by the optimizer's edits (rewrite.invalidate)
 
     # --- building ---------------------------------------------------------
 

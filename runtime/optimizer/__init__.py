@@ -28,7 +28,7 @@ import logging
 from . import arithmetic, constant_folding, cse, dce, loop_invariant
 from .lint import LintError, lint
 from ..graph import memoized_flags
-from .rewrite import invalidate, walk_graphs
+from .rewrite import invalidate, next_stamp, walk_graphs
 
 __all__ = ["optimize", "lint", "LintError", "OptimizationReport", "PASSES",
            "DEFAULT_OPTIONS"]
@@ -117,8 +117,9 @@ def optimize(graph, options=None, check=False):
     report.skipped = [name for name, _ in PASSES if name not in dict(passes)]
     with memoized_flags():
         wanted = None                       # None: every graph
+        looked = {}                         # (pass, id(graph)) -> edit stamp when it started
         for _ in range(_MAX_ROUNDS):
-            changed = _run_round(graph, passes, wanted, report, check)
+            changed = _run_round(graph, passes, wanted, report, check, looked)
             if not changed:
                 break
             wanted = _affected(graph, changed)
@@ -128,16 +129,25 @@ def optimize(graph, options=None, check=False):
     return report
 
 
-def _run_round(graph, passes, wanted, report, check):
+def _run_round(graph, passes, wanted, report, check, looked):
     """Every pass once over the graphs in `wanted` (ids; None for all);
-    return the ids of the graphs some pass changed."""
+    return the ids of the graphs some pass changed.
+
+    Within `wanted`, a pass skips a graph when neither it nor any graph
+    nested in it was edited since the pass last started on it: what a pass
+    finds depends only on those graphs, so it would find nothing again."""
     changed = set()
     graphs = None
     for name, module in passes:
         if graphs is None:             # the nesting only changes when a pass edits
-            graphs = [g for g in walk_graphs(graph) if wanted is None or id(g) in wanted]
+            graphs, edited_below = _graphs_and_stamps(graph, wanted)
         edited = False
         for g in graphs:
+            key = (name, id(g))
+            if wanted is not None and key in looked and \
+                    max(edited_below[id(g)], g._edit_stamp) < looked[key]:
+                continue
+            looked[key] = next_stamp()
             messages = module.run(g)
             if messages:
                 edited = True
@@ -149,6 +159,29 @@ def _run_round(graph, passes, wanted, report, check):
         if check:
             lint(graph)
     return changed
+
+
+def _graphs_and_stamps(graph, wanted):
+    """(the graphs in `wanted`, parents first, as walk_graphs orders them;
+    {id(graph): the latest edit stamp of it and the graphs nested in it})."""
+    order = []
+    kids = {}
+    stack = [graph]
+    while stack:
+        g = stack.pop()
+        order.append(g)
+        subs = [sub for node in g.nodes if node.attrs for sub in node.subgraph_list()]
+        kids[id(g)] = subs
+        stack.extend(reversed(subs))
+    stamps = {}
+    for g in reversed(order):
+        stamp = g._edit_stamp
+        for sub in kids[id(g)]:
+            if stamps[id(sub)] > stamp:
+                stamp = stamps[id(sub)]
+        stamps[id(g)] = stamp
+    graphs = order if wanted is None else [g for g in order if id(g) in wanted]
+    return graphs, stamps
 
 
 def _affected(graph, changed):

@@ -12,6 +12,8 @@ inserted at a chosen position with `insert_nodes`, which keeps program order.
     remove_nodes(graph, {id(old.node)})
 """
 
+import itertools
+
 from ..graph import Graph, Node, forget_flags
 from ..op_registry import get_op
 from ..tensor import SymbolicTensor
@@ -28,13 +30,23 @@ def walk_graphs(graph):
         g = stack.pop()
         yield g
         for node in reversed(g.nodes):
-            stack.extend(reversed(node.subgraphs()))
+            if node.attrs:
+                stack.extend(reversed(node.subgraph_list()))
+
+
+_stamps = itertools.count(1)
+
+
+def next_stamp():
+    """A number larger than every stamp handed out before (edit order)."""
+    return next(_stamps)
 
 
 def invalidate(graph):
     """Forget any cached run plan or compiled form of `graph` (and the
-    optimizer's remembered statefulness of graphs)."""
+    optimizer's remembered statefulness of graphs); stamp the edit."""
     graph._compiled = None
+    graph._edit_stamp = next(_stamps)
     forget_flags()
 
 
