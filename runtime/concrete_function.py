@@ -21,8 +21,10 @@ from autograph import tracebacks as _tracebacks
 from . import executor as _executor
 from . import nest
 from . import signature as _sig
+from .dtypes import variant
 from .graph import leaked_tensor_error
 from .tensor import EagerTensor, SymbolicTensor, convert_to_tensor, wrap_numpy
+from .tensor_array import TensorArray
 from .tensor_shape import TensorSpec
 
 __all__ = ["ConcreteFunction"]
@@ -147,16 +149,24 @@ def _capture_value(outer):
 class _OutputPlan:
     """How a traced result maps to graph outputs and back to Python values.
 
-    Each leaf of the result is either a graph output (by index) or a Python
-    value returned as it is (None, objects that are not tensors).
+    Each leaf of the result is either a graph output (by index), a TensorArray
+    (its flow is the graph output; the caller gets a TensorArray holding the
+    run's elements) or a Python value returned as it is (None, objects that
+    are not tensors).
     """
 
     def __init__(self, result, graph, where):
         self.structure = result
         self.tensors = []
-        self.slots = []              # per leaf: output index, or _Const
+        self.slots = []              # per leaf: output index, _Const or _ArraySlot
         structured = []
         for leaf in nest.flatten(result):
+            if isinstance(leaf, TensorArray):
+                t = _as_graph_output(leaf.flow, graph, where)
+                self.slots.append(_ArraySlot(len(self.tensors), leaf))
+                self.tensors.append(t)
+                structured.append(leaf)
+                continue
             t = _as_graph_output(leaf, graph, where)
             if t is None:
                 self.slots.append(_Const(leaf))
@@ -167,7 +177,8 @@ class _OutputPlan:
                 structured.append(t)
         self.dtypes = [t.dtype for t in self.tensors]
         self.structured = nest.pack_sequence_as(result, structured)
-        self.single = not nest.is_nested(result) and bool(self.tensors)
+        self.single = (not nest.is_nested(result) and bool(self.tensors)
+                       and type(self.slots[0]) is int)
 
     def pack(self, values):
         if self.single:
@@ -176,6 +187,8 @@ class _OutputPlan:
         for slot in self.slots:
             if type(slot) is int:
                 flat.append(_eager(values[slot], self.dtypes[slot]))
+            elif type(slot) is _ArraySlot:
+                flat.append(slot.array._with_flow(EagerTensor(values[slot.index], variant)))
             else:
                 flat.append(slot.value)
         return nest.pack_sequence_as(self.structure, flat)
@@ -186,6 +199,17 @@ class _Const:
 
     def __init__(self, value):
         self.value = value
+
+
+class _ArraySlot:
+    """A returned TensorArray: the output index of its flow, and the traced
+    TensorArray whose static facts (dtype, element shape) the result keeps."""
+
+    __slots__ = ("index", "array")
+
+    def __init__(self, index, array):
+        self.index = index
+        self.array = array
 
 
 def _as_graph_output(leaf, graph, where):

@@ -34,6 +34,7 @@ from . import nest
 from .graph import current_graph
 from .optimizer.rewrite import walk_graphs
 from .tensor import Tensor
+from .tensor_array import TensorArray
 
 __all__ = ["check_equivalence", "EquivalenceError", "EquivalenceReport"]
 
@@ -167,7 +168,18 @@ def _variables_of(graph):
 def _as_numpy(value):
     if isinstance(value, Tensor):
         return value.numpy()
+    if isinstance(value, TensorArray):
+        return _ArrayElements(value)
     return value
+
+
+class _ArrayElements(list):
+    """A returned TensorArray compared by its elements (None: never written);
+    a list, so each element is compared (and reported) as a leaf."""
+
+    def __init__(self, array):
+        storage = array.flow.numpy() if isinstance(array.flow, Tensor) else None
+        super().__init__(getattr(storage, "items", ()))
 
 
 def _compare(eager, graph):

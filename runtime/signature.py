@@ -35,6 +35,7 @@ import numpy as np
 
 from .nest import _sorted_keys
 from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from .tensor_array import TensorArray
 from .tensor_shape import TensorShape, TensorSpec
 
 __all__ = ["InputSignatureMismatchError", "call_key", "make_template", "match_template",
@@ -500,6 +501,11 @@ def format_type(t):
         return repr(TensorSpec(t.shape, t.dtype))
     if isinstance(t, SymbolicTensor):
         return repr(TensorSpec(t.shape, t.dtype))
+    if isinstance(t, TensorArray):
+        shape = t.element_shape
+        dims = "None" if shape.dims is None else str(shape)
+        return (f"TensorArraySpec(element_shape={dims}, dtype={t.dtype}, "
+                f"dynamic_size={t.dynamic_size})")
     if isinstance(t, (VariableRef, IdentityKey)):
         return repr(t)
     if isinstance(t, list):

@@ -25,7 +25,7 @@ one shape.
 import numpy as np
 
 from . import dtypes as _dtypes
-from .graph import current_graph, kernel_error
+from .graph import current_graph, kernel_error, leaked_tensor_error
 from .op_registry import apply, define_op, get_op
 from .tensor import EagerTensor, Tensor, convert_to_tensor
 from .tensor_shape import TensorShape, as_shape
@@ -187,6 +187,9 @@ def _call(op_name, inputs, attrs):
     """Stage the op while tracing; eagerly, run its kernel keeping its dtype."""
     if current_graph() is not None:
         return apply(op_name, inputs, attrs)
+    for t in inputs:
+        if not isinstance(t, EagerTensor):
+            raise leaked_tensor_error(t, f"TensorArray ({op_name})")
     opdef = get_op(op_name)
     ((dtype, _),) = opdef.infer(inputs, attrs)
     try:
