@@ -5,10 +5,13 @@
     lines[3]          # the user's line (anno.USER_LINE) of the statement that
                       # starts on line 3 of `source`
 
-The text is produced by the standard library's unparser (`ast.unparse`'s
-class), so it is exactly what `ast.unparse` writes. Two things make it
-cheaper than `gast.gast_to_ast` + `ast.unparse` + re-parsing the text to find
-the statements' lines:
+The text is exactly what `ast.unparse` writes. Functions made only of the
+statements and expressions converted code usually holds are written
+directly from the gast tree by `_FastUnparser`, which mirrors the standard
+library's unparser (Python 3.11) for those nodes; any other function goes
+through the standard library's unparser class itself. Two things make that
+path cheaper than `gast.gast_to_ast` + `ast.unparse` + re-parsing the text
+to find the statements' lines:
 
 - `to_ast` converts gast to ast in one small recursive function (gast's own
   converter is a generic NodeTransformer that copies every field and
@@ -145,6 +148,415 @@ class _LineUnparser(ast._Unparser):
 
 def unparse_with_lines(node):
     """(source of the gast `node` ending in a newline, {line: user line})."""
+    if isinstance(node, gast.stmt):
+        fast = _FastUnparser()
+        try:
+            fast.stmts([node])
+        except _Unsupported:
+            pass
+        else:
+            return "".join(fast.parts) + "\n", fast.lines
     unparser = _LineUnparser()
     source = unparser.visit(to_ast(node)) + "\n"
     return source, unparser.lines
+
+
+# --- the fast path ----------------------------------------------------------------
+# A direct writer for the statements and expressions converted functions are
+# made of, giving exactly `ast.unparse`'s text (Python 3.11's _Unparser:
+# same precedence rules, parentheses, spacing and literals). Anything else
+# (decorators, try, with, f-strings, comprehensions, ...) raises _Unsupported
+# and the whole function goes through `_LineUnparser` instead.
+
+class _Unsupported(Exception):
+    pass
+
+
+_P = ast._Precedence
+_TUPLE, _YIELD, _TEST, _CMP, _EXPR, _FACTOR, _ATOM = (
+    _P.TUPLE, _P.YIELD, _P.TEST, _P.CMP, _P.EXPR, _P.FACTOR, _P.ATOM)
+_BINOPS = {getattr(gast, name): (text, ast._Unparser.binop_precedence[text])
+           for name, text in ast._Unparser.binop.items()}
+_UNOPS = {getattr(gast, name): (text, ast._Unparser.unop_precedence[text])
+          for name, text in ast._Unparser.unop.items()}
+_CMPOPS = {getattr(gast, name): text for name, text in ast._Unparser.cmpops.items()}
+_BOOLOPS = {getattr(gast, name): (text, ast._Unparser.boolop_precedence[text])
+            for name, text in ast._Unparser.boolops.items()}
+_INFSTR = ast._INFSTR
+
+
+def _next(precedence):
+    return precedence.next()
+
+
+class _FastUnparser:
+    """Source text of a gast function, and {line: user line} of its statements."""
+
+    def __init__(self):
+        self.parts = []
+        self.write = self.parts.append
+        self.line = 1
+        self.indent = 0
+        self.lines = {}
+
+    def fill(self, text, node_line):
+        """Start a new line (statement text `text`; `node_line` its user line)."""
+        if self.parts:
+            self.write("\n")
+            self.line += 1
+        self.write("    " * self.indent + text)
+        if node_line is not None:
+            self.lines.setdefault(self.line, node_line)
+
+    # -- statements --
+    def stmts(self, stmts):
+        for s in stmts:
+            method = _STATEMENTS.get(s.__class__)
+            if method is None:
+                raise _Unsupported(s.__class__.__name__)
+            method(self, s)
+
+    def block(self, stmts):
+        self.write(":")
+        self.indent += 1
+        self.stmts(stmts)
+        self.indent -= 1
+
+    def function_def(self, node):
+        if node.decorator_list or node.returns is not None or node.type_comment is not None \
+                or getattr(node, "type_params", None):
+            raise _Unsupported("def")
+        if self.parts:
+            self.write("\n")
+            self.line += 1
+        self.fill("def " + node.name, _user_line(node))
+        self.write("(")
+        self.arguments(node.args)
+        self.write(")")
+        self.write(":")
+        self.indent += 1
+        body = node.body
+        first = body[0] if body else None
+        if first.__class__ is gast.Expr and first.value.__class__ is gast.Constant \
+                and isinstance(first.value.value, str):
+            self.docstring(first)
+            body = body[1:]
+        self.stmts(body)
+        self.indent -= 1
+
+    def docstring(self, node):
+        self.fill("", _user_line(node))
+        if node.value.kind == "u":
+            self.write("u")
+        writer = ast._Unparser()
+        writer._write_str_avoiding_backslashes(node.value.value, quote_types=ast._MULTI_QUOTES)
+        text = "".join(writer._source)
+        self.write(text)
+        self.line += text.count("\n")
+
+    def return_(self, node):
+        self.fill("return", _user_line(node))
+        if node.value is not None:
+            self.write(" ")
+            self.expr(node.value, _TEST)
+
+    def assign(self, node):
+        if node.type_comment is not None:
+            raise _Unsupported("type comment")
+        self.fill("", _user_line(node))
+        for target in node.targets:
+            self.expr(target, _TUPLE)
+            self.write(" = ")
+        self.expr(node.value, _TEST)
+
+    def aug_assign(self, node):
+        self.fill("", _user_line(node))
+        self.expr(node.target, _TEST)
+        self.write(" " + _BINOPS[node.op.__class__][0] + "= ")
+        self.expr(node.value, _TEST)
+
+    def expr_stmt(self, node):
+        self.fill("", _user_line(node))
+        self.expr(node.value, _YIELD)
+
+    def clause(self, head, node, test):
+        """`head test:` and the indented body of `node`."""
+        self.fill(head, _user_line(node))
+        self.expr(test, _TEST)
+        self.block(node.body)
+
+    def orelse(self, orelse):
+        if orelse:
+            self.fill("else", None)
+            self.block(orelse)
+
+    def if_(self, node):
+        self.clause("if ", node, node.test)
+        while node.orelse and len(node.orelse) == 1 and node.orelse[0].__class__ is gast.If:
+            node = node.orelse[0]
+            self.clause("elif ", node, node.test)
+        self.orelse(node.orelse)
+
+    def while_(self, node):
+        self.clause("while ", node, node.test)
+        self.orelse(node.orelse)
+
+    def for_(self, node):
+        if node.type_comment is not None:
+            raise _Unsupported("type comment")
+        self.fill("for ", _user_line(node))
+        self.expr(node.target, _TUPLE)
+        self.write(" in ")
+        self.expr(node.iter, _TEST)
+        self.block(node.body)
+        self.orelse(node.orelse)
+
+    def keyword_stmt(self, node):
+        self.fill(_KEYWORD_STATEMENTS[node.__class__], _user_line(node))
+
+    # -- expressions (`precedence`: what the enclosing expression set) --
+    def expr(self, node, precedence):
+        method = _EXPRESSIONS.get(node.__class__)
+        if method is None:
+            raise _Unsupported(node.__class__.__name__)
+        method(self, node, precedence)
+
+    def name(self, node, precedence):
+        self.write(node.id)
+
+    def constant(self, node, precedence):
+        value = node.value
+        if isinstance(value, tuple):
+            self.write("(")
+            if len(value) == 1:
+                self.constant_value(value[0])
+                self.write(",")
+            else:
+                for i, v in enumerate(value):
+                    if i:
+                        self.write(", ")
+                    self.constant_value(v)
+            self.write(")")
+        elif value is ...:
+            self.write("...")
+        else:
+            if node.kind == "u":
+                self.write("u")
+            self.constant_value(value)
+
+    def constant_value(self, value):
+        if isinstance(value, (float, complex)):
+            self.write(repr(value).replace("inf", _INFSTR)
+                       .replace("nan", f"({_INFSTR}-{_INFSTR})"))
+        else:
+            self.write(repr(value))
+
+    def open_paren(self, parens):
+        """Write "(" when `parens`; return the text that closes it."""
+        if parens:
+            self.write("(")
+            return ")"
+        return ""
+
+    def items(self, elts):
+        if len(elts) == 1:
+            self.expr(elts[0], _TEST)
+            self.write(",")
+        else:
+            for i, e in enumerate(elts):
+                if i:
+                    self.write(", ")
+                self.expr(e, _TEST)
+
+    def tuple_(self, node, precedence):
+        close = self.open_paren(not node.elts or precedence > _TUPLE)
+        self.items(node.elts)
+        self.write(close)
+
+    def list_(self, node, precedence):
+        self.write("[")
+        for i, e in enumerate(node.elts):
+            if i:
+                self.write(", ")
+            self.expr(e, _TEST)
+        self.write("]")
+
+    def unary(self, node, precedence):
+        text, own = _UNOPS[node.op.__class__]
+        close = self.open_paren(precedence > own)
+        self.write(text)
+        if own is not _FACTOR:
+            self.write(" ")
+        self.expr(node.operand, own)
+        self.write(close)
+
+    def binary(self, node, precedence):
+        text, own = _BINOPS[node.op.__class__]
+        close = self.open_paren(precedence > own)
+        if text == "**":
+            left, right = _next(own), own
+        else:
+            left, right = own, _next(own)
+        self.expr(node.left, left)
+        self.write(f" {text} ")
+        self.expr(node.right, right)
+        self.write(close)
+
+    def compare(self, node, precedence):
+        close = self.open_paren(precedence > _CMP)
+        self.expr(node.left, _EXPR)
+        for op, e in zip(node.ops, node.comparators):
+            self.write(" " + _CMPOPS[op.__class__] + " ")
+            self.expr(e, _EXPR)
+        self.write(close)
+
+    def bool_op(self, node, precedence):
+        text, own = _BOOLOPS[node.op.__class__]
+        close = self.open_paren(precedence > own)
+        level = own
+        for i, v in enumerate(node.values):
+            if i:
+                self.write(f" {text} ")
+            level = _next(level)
+            self.expr(v, level)
+        self.write(close)
+
+    def attribute(self, node, precedence):
+        value = node.value
+        self.expr(value, _ATOM)
+        if value.__class__ is gast.Constant and isinstance(value.value, int):
+            self.write(" ")
+        self.write(".")
+        self.write(node.attr)
+
+    def call(self, node, precedence):
+        self.expr(node.func, _ATOM)
+        self.write("(")
+        comma = False
+        for e in node.args:
+            if comma:
+                self.write(", ")
+            comma = True
+            self.expr(e, _TEST)
+        for k in node.keywords:
+            if comma:
+                self.write(", ")
+            comma = True
+            if k.arg is None:
+                self.write("**")
+            else:
+                self.write(k.arg)
+                self.write("=")
+            self.expr(k.value, _TEST)
+        self.write(")")
+
+    def subscript(self, node, precedence):
+        self.expr(node.value, _ATOM)
+        self.write("[")
+        s = node.slice
+        if s.__class__ is gast.Tuple and s.elts:
+            self.items(s.elts)
+        else:
+            self.expr(s, _TEST)
+        self.write("]")
+
+    def slice_(self, node, precedence):
+        if node.lower is not None:
+            self.expr(node.lower, _TEST)
+        self.write(":")
+        if node.upper is not None:
+            self.expr(node.upper, _TEST)
+        if node.step is not None:
+            self.write(":")
+            self.expr(node.step, _TEST)
+
+    def starred(self, node, precedence):
+        self.write("*")
+        self.expr(node.value, _EXPR)
+
+    def if_exp(self, node, precedence):
+        close = self.open_paren(precedence > _TEST)
+        self.expr(node.body, _next(_TEST))
+        self.write(" if ")
+        self.expr(node.test, _next(_TEST))
+        self.write(" else ")
+        self.expr(node.orelse, _TEST)
+        self.write(close)
+
+    def lambda_(self, node, precedence):
+        close = self.open_paren(precedence > _TEST)
+        self.write("lambda")
+        mark = len(self.parts)
+        self.write(" ")
+        self.arguments(node.args)
+        if len(self.parts) == mark + 1:     # no parameters: no space either
+            self.parts.pop()
+        self.write(": ")
+        self.expr(node.body, _TEST)
+        self.write(close)
+
+    def arg(self, node):
+        if node.__class__ is not gast.Name:
+            raise _Unsupported("parameter")
+        self.write(node.id)
+        if node.annotation is not None:
+            self.write(": ")
+            self.expr(node.annotation, _TEST)
+
+    def arguments(self, node):
+        first = True
+        all_args = node.posonlyargs + node.args
+        defaults = [None] * (len(all_args) - len(node.defaults)) + node.defaults
+        for index, (a, d) in enumerate(zip(all_args, defaults), 1):
+            if first:
+                first = False
+            else:
+                self.write(", ")
+            self.arg(a)
+            if d is not None:
+                self.write("=")
+                self.expr(d, _TEST)
+            if index == len(node.posonlyargs):
+                self.write(", /")
+        if node.vararg is not None or node.kwonlyargs:
+            if first:
+                first = False
+            else:
+                self.write(", ")
+            self.write("*")
+            if node.vararg is not None:
+                self.arg(node.vararg)
+        for a, d in zip(node.kwonlyargs, node.kw_defaults):
+            self.write(", ")
+            self.arg(a)
+            if d is not None:
+                self.write("=")
+                self.expr(d, _TEST)
+        if node.kwarg is not None:
+            if not first:
+                self.write(", ")
+            self.write("**")
+            self.arg(node.kwarg)
+
+
+def _user_line(node):
+    annos = node.__dict__.get(anno._KEY)
+    return annos.get(anno.USER_LINE) if annos else None
+
+
+_KEYWORD_STATEMENTS = {gast.Pass: "pass", gast.Break: "break", gast.Continue: "continue"}
+
+
+def _table(pairs):
+    """{gast class: _FastUnparser method} from "Class method" pairs."""
+    return {getattr(gast, cls): getattr(_FastUnparser, method)
+            for cls, method in (pair.split() for pair in pairs.split(","))}
+
+
+_STATEMENTS = _table("FunctionDef function_def, Return return_, Assign assign, "
+                     "AugAssign aug_assign, Expr expr_stmt, If if_, While while_, For for_, "
+                     "Pass keyword_stmt, Break keyword_stmt, Continue keyword_stmt")
+_EXPRESSIONS = _table("Name name, Constant constant, Tuple tuple_, List list_, UnaryOp unary, "
+                      "BinOp binary, Compare compare, BoolOp bool_op, Attribute attribute, "
+                      "Call call, Subscript subscript, Slice slice_, Starred starred, "
+                      "IfExp if_exp, Lambda lambda_")
