@@ -10,6 +10,7 @@ Lambdas: the source line may hold several; the one whose code object matches
 converted function is the undecorated one.
 """
 
+import ast
 import inspect
 import linecache
 import re
@@ -135,14 +136,19 @@ def _parse_at(source, fn, first_line):
         return module
 
 
+def _parse(text):
+    """gast.parse(text), converted by `_to_gast`."""
+    return _to_gast(ast.parse(text))
+
+
 def _parse_indented(source, first_line=1):
     """`source` parsed as it stands in its file, indentation and all: an
     indented block (a method, a nested def) is parsed as the body of an
     `if 1:` written on the line above, so columns and the text of
     multi-line strings stay the file's own."""
     if source[:1] not in (" ", "\t"):
-        return gast.parse("\n" * (first_line - 1) + source)
-    module = gast.parse("\n" * max(first_line - 2, 0) + "if 1:\n" + source)
+        return _parse("\n" * (first_line - 1) + source)
+    module = _parse("\n" * max(first_line - 2, 0) + "if 1:\n" + source)
     module.body = module.body[0].body
     if first_line < 2:
         _shift_lines(module, first_line - 2)
@@ -164,7 +170,7 @@ def _parse_fragment(source, fn):
         piece = text[start:]
         for end in range(len(piece), 0, -1):
             try:
-                return gast.parse(f"({piece[:end]})"), start - 1
+                return _parse(f"({piece[:end]})"), start - 1
             except SyntaxError:
                 continue
         start = text.find("lambda", start + 1)
@@ -233,3 +239,74 @@ def _lambda_as_function(lam, fn):
     gast.copy_location(node, lam)
     anno.setanno(node, "is_lambda", True)
     return node
+
+
+# --- ast -> gast ----------------------------------------------------------------------
+# gast's own converter is a generic NodeTransformer (a visit, a dict of
+# fields and hasattr calls per node); `_to_gast` builds the same gast tree
+# (same fields, same positions) with a table of classes and a few special
+# cases, which are gast's for Python 3.8-3.11.
+
+_GAST_CLASSES = {}
+_POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
+def _gast_class(cls):
+    found = _GAST_CLASSES.get(cls)
+    if found is None:
+        found = _GAST_CLASSES[cls] = getattr(gast, cls.__name__, None)
+    return found
+
+
+def _copy_location(new, old):
+    """ast.copy_location for a converted node."""
+    d = old.__dict__
+    for attr in _POSITIONS:
+        value = d.get(attr)
+        if value is not None or (attr in d and attr.startswith("end_")):
+            setattr(new, attr, value)
+    return new
+
+
+def _to_gast(node):
+    """The gast tree of an ast tree (what gast.ast_to_gast returns)."""
+    if node.__class__ is list:
+        return [_to_gast(n) if isinstance(n, ast.AST) else n for n in node]
+    cls = node.__class__
+    if cls is ast.Name:
+        return _copy_location(gast.Name(node.id, _to_gast(node.ctx), None, None), node)
+    if cls is ast.arg:
+        return _copy_location(gast.Name(node.arg, gast.Param(), _convert(node.annotation),
+                                        node.type_comment), node)
+    if cls is ast.ExceptHandler and node.name:
+        return _copy_location(gast.ExceptHandler(_convert(node.type),
+                                                 gast.Name(node.name, gast.Store(), None, None),
+                                                 _to_gast(node.body)), node)
+    if cls is ast.FunctionDef or cls is ast.AsyncFunctionDef:
+        new = _gast_class(cls)(node.name, _to_gast(node.args), _to_gast(node.body),
+                               _to_gast(node.decorator_list), _convert(node.returns),
+                               node.type_comment, [])
+        return _copy_location(new, node)
+    if cls is ast.ClassDef:
+        new = gast.ClassDef(node.name, _to_gast(node.bases), _to_gast(node.keywords),
+                            _to_gast(node.body), _to_gast(node.decorator_list), [])
+        return _copy_location(new, node)
+    target = _gast_class(cls)
+    if target is None:
+        return None
+    new = target.__new__(target)
+    d = new.__dict__
+    values = node.__dict__
+    for field in cls._fields:
+        if field in values:
+            d[field] = _convert(values[field])
+    for attr in cls._attributes:
+        if attr in values:
+            d[attr] = values[attr]
+    return new
+
+
+def _convert(value):
+    if isinstance(value, ast.AST) or value.__class__ is list:
+        return _to_gast(value)
+    return value
