@@ -110,7 +110,7 @@ def constant(value, dtype=None, shape=None, name=None):
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     array = to_numpy_value(value, dtype)
     if shape is not None:
-        dims = _static_dims(shape, "constant")
+        dims = _known_dims(shape, "constant")
         if builtins.any(d < 0 for d in dims):
             raise ValueError(f"constant: dimensions of shape must be >= 0, got {list(dims)}")
         if np.size(array) == int(np.prod(dims)):
@@ -226,19 +226,22 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     cols = rows if num_columns is None else _static_int(num_columns, "eye", "num_columns")
     matrix = np.eye(rows, cols, dtype=dtype.np_dtype)
     if batch_shape is not None:
-        batch = _static_dims(batch_shape, "eye")
+        batch = _known_dims(batch_shape, "eye", "batch_shape")
         matrix = np.broadcast_to(matrix, tuple(batch) + matrix.shape).copy()
     return _as_graph_value(matrix, dtype)
 
 
 def _static_int(v, op_name, what):
-    v = unwrap_variable(v)
-    value = rules.constant_value(v) if isinstance(v, Tensor) else v
-    if value is None or np.ndim(value) != 0:
-        raise TypeError(f"{op_name}: {what} must be an int known while tracing, got {v!r}")
-    if int(value) < 0:
-        raise ValueError(f"{op_name}: {what} must be >= 0, got {int(value)}")
-    return int(value)
+    value = rules.static_int(v, op_name, what)
+    if value < 0:
+        raise ValueError(f"{op_name}: {what} must be >= 0, got {value}")
+    return value
+
+
+def _known_dims(shape, op_name, what="shape"):
+    """A shape argument that must be known while tracing, as a tuple of ints."""
+    dims = _static_dims(shape, op_name)
+    return rules.static_ints(shape, op_name, what) if dims is None else dims
 
 
 # --- range ---------------------------------------------------------------------
@@ -304,8 +307,15 @@ def _range_rank(dtype):
 
 # --- reshape and shape queries ---------------------------------------------------
 
+def _check_vector(t, what):
+    if t.shape.rank not in (None, 1):
+        raise ValueError(f"{what} must be a 1-D tensor, got shape {rules.dims_text(t.shape)}")
+    return t
+
+
 def _infer_reshape(inputs, attrs):
     x, shape = inputs
+    _check_vector(shape, "shape")
     target = rules.shape_from_tensor(shape)
     if target.dims is None:
         return [(x.dtype, target)]
@@ -415,4 +425,5 @@ def _tile(x, multiples):
 
 def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
     """`input` repeated `multiples[i]` times along each dimension i."""
-    return apply("Tile", (convert_to_tensor(input), _shape_tensor(multiples, "Tile")))
+    multiples = _check_vector(_shape_tensor(multiples, "Tile"), "Tile: multiples")
+    return apply("Tile", (convert_to_tensor(input), multiples))

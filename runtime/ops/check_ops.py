@@ -29,7 +29,7 @@ from ..op_registry import apply, define_op
 from ..tensor import Tensor, convert_to_tensor
 from .logging_ops import summarize_v1
 from .math_ops import convert_pair
-from .shape_rules import broadcast_shapes
+from .shape_rules import broadcast_shapes, static_int
 
 __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_greater_equal", "assert_less", "assert_less_equal",
@@ -75,7 +75,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
     if isinstance(data, (Tensor, str)) or hasattr(data, "_as_tensor"):
         data = [data]
     tensors = [convert_to_tensor(d) for d in data]
-    attrs = {"summarize": 3 if summarize is None else int(summarize), "where": _where()}
+    attrs = {"summarize": _summarize(summarize, "Assert"), "where": _where()}
     apply("Assert", [condition, *tensors], attrs)
     return None
 
@@ -143,10 +143,15 @@ def _np_text(arr):
     return np.array2string(arr, separator=" ")
 
 
+def _summarize(summarize, op_name):
+    """How many entries a failed assertion prints (3 by default)."""
+    return 3 if summarize is None else static_int(summarize, op_name, "summarize")
+
+
 def _binary_assert(symbol, x, y, message, summarize):
     x, y = convert_pair(x, y, f"assert x {symbol} y")
     attrs = {"symbol": symbol, "message": message or "",
-             "summarize": 3 if summarize is None else int(summarize), "where": _where()}
+             "summarize": _summarize(summarize, f"assert x {symbol} y"), "where": _where()}
     apply("AssertBinary", [x, y], attrs)
     return None
 
@@ -221,7 +226,7 @@ def assert_rank(x, rank, message=None, name=None):
     """Check the rank of `x`: at once when it is known statically (ValueError,
     as TensorFlow does), else when the graph runs (InvalidArgumentError)."""
     x = convert_to_tensor(x)
-    rank = int(rank)
+    rank = static_int(rank, "assert_rank", "rank")
     known = x.shape.rank
     if known is not None:
         if known != rank:

@@ -30,6 +30,7 @@ import numpy as np
 from .. import nest
 from ..op_registry import apply, define_op
 from ..tensor import Tensor, convert_to_tensor
+from .shape_rules import static_int
 
 __all__ = ["print_v2", "format_element", "summarize_v2", "summarize_v1"]
 
@@ -239,7 +240,8 @@ def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=N
     if summarize is None:
         summarize = 3
     tensors, parts = _template(inputs, sep)
-    attrs = {"parts": parts, "summarize": int(summarize), "output_stream": stream,
+    attrs = {"parts": parts, "summarize": static_int(summarize, "print", "summarize"),
+             "output_stream": stream,
              "end": end}
     apply("PrintV2", tensors, attrs)
     return None

@@ -303,7 +303,7 @@ def _squeeze(x, axis):
 def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
     """`input` without its size-1 dimensions (only those in `axis` if given)."""
     if axis is not None:
-        axis = tuple(int(a) for a in (axis if isinstance(axis, (list, tuple)) else [axis]))
+        axis = rules.static_ints(axis, "Squeeze", "axis")
     return apply("Squeeze", (convert_to_tensor(input),), {"axis": axis})
 
 
@@ -328,7 +328,7 @@ def _transpose(x, perm):
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     """`a` with its dimensions permuted by `perm` (reversed when None)."""
     if perm is not None:
-        perm = tuple(int(p) for p in np.reshape(np.asarray(perm), -1).tolist())
+        perm = rules.static_ints(perm, "Transpose", "perm")
     return apply("Transpose", (convert_to_tensor(a),), {"perm": perm})
 
 
@@ -364,12 +364,20 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         dtype = given.dtype if isinstance(given, Tensor) else (
             dtypes.dtype_of_python(given) if given is not None else dtypes.float32)
     dtype = dtypes.as_dtype(dtype)
-    on = np.asarray(1 if on_value is None else on_value).astype(dtype.np_dtype)[()]
-    off = np.asarray(0 if off_value is None else off_value).astype(dtype.np_dtype)[()]
+    on = _fill_value(on_value, 1, dtype, "on_value")
+    off = _fill_value(off_value, 0, dtype, "off_value")
     attrs = {"depth": rules.static_int(depth, "OneHot", "depth"), "on_value": on,
              "off_value": off, "dtype": dtype,
              "axis": -1 if axis is None else rules.static_int(axis, "OneHot", "axis")}
     return apply("OneHot", (indices,), attrs)
+
+
+def _fill_value(value, default, dtype, what):
+    """on_value/off_value of one_hot as a numpy scalar (known while tracing)."""
+    value = unwrap_variable(default if value is None else value)
+    if isinstance(value, Tensor):
+        value = rules.static_value(value, "OneHot", what)
+    return np.asarray(value).astype(dtype.np_dtype)[()]
 
 
 # --- nested lists ------------------------------------------------------------------

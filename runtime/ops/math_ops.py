@@ -486,8 +486,9 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """Matrix product of the last two dims (batched over leading dims); `a @ b`."""
-    transpose_a = bool(transpose_a or adjoint_a)
-    transpose_b = bool(transpose_b or adjoint_b)
+    flag = rules.static_bool
+    transpose_a = flag(transpose_a, "MatMul", "transpose_a") or flag(adjoint_a, "MatMul", "adjoint_a")
+    transpose_b = flag(transpose_b, "MatMul", "transpose_b") or flag(adjoint_b, "MatMul", "adjoint_b")
     if not (transpose_a or transpose_b):
         return _binary("MatMul", a, b, NUMERIC)
     a, b = convert_pair(a, b, "MatMul")

@@ -21,6 +21,7 @@ from .. import dtypes
 from ..op_registry import apply, define_op
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_shape import TensorShape
+from .shape_rules import static_int, static_value
 
 __all__ = ["uniform", "normal", "set_seed", "dropout"]
 
@@ -43,6 +44,11 @@ def _generator(seed):
         base = _DEFAULT_SEED if _state["seed"] is None else _state["seed"]
         rng = _state["per_op"][seed] = np.random.default_rng([base, int(seed)])
     return rng
+
+
+def _op_seed(seed, op_name):
+    """An op-level seed: None or an int known while tracing."""
+    return None if seed is None else static_int(seed, op_name, "seed")
 
 
 # --- shapes -----------------------------------------------------------------------
@@ -108,7 +114,8 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     shape = _shape_tensor(shape, "random.uniform")
     minval = _scalar_arg(minval, dtype, "random.uniform", "minval")
     maxval = _scalar_arg(maxval, dtype, "random.uniform", "maxval")
-    return apply("RandomUniform", [shape, minval, maxval], {"dtype": dtype, "seed": seed})
+    return apply("RandomUniform", [shape, minval, maxval],
+                 {"dtype": dtype, "seed": _op_seed(seed, "random.uniform")})
 
 
 def _scalar_arg(value, dtype, op_name, arg):
@@ -141,7 +148,8 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     shape = _shape_tensor(shape, "random.normal")
     mean = _scalar_arg(mean, dtype, "random.normal", "mean")
     stddev = _scalar_arg(stddev, dtype, "random.normal", "stddev")
-    return apply("RandomNormal", [shape, mean, stddev], {"dtype": dtype, "seed": seed})
+    return apply("RandomNormal", [shape, mean, stddev],
+                 {"dtype": dtype, "seed": _op_seed(seed, "random.normal")})
 
 
 # --- dropout ------------------------------------------------------------------------
@@ -179,9 +187,18 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         return x
     rate = _scalar_arg(rate, x.dtype, "nn.dropout", "rate")
     if noise_shape is not None:
-        noise_shape = tuple(None if d is None else int(d) for d in noise_shape)
+        noise_shape = _noise_dims(noise_shape)
         _check_noise_shape(x.shape, noise_shape)
-    return apply("Dropout", [x, rate], {"noise_shape": noise_shape, "seed": seed})
+    return apply("Dropout", [x, rate], {"noise_shape": noise_shape,
+                                        "seed": _op_seed(seed, "nn.dropout")})
+
+
+def _noise_dims(noise_shape):
+    """noise_shape as a tuple of ints and Nones, known while tracing."""
+    if isinstance(noise_shape, Tensor):
+        noise_shape = static_value(noise_shape, "nn.dropout", "noise_shape").reshape(-1).tolist()
+    return tuple(None if d is None else static_int(d, "nn.dropout", "noise_shape")
+                 for d in noise_shape)
 
 
 def _check_noise_shape(x_shape, noise_shape):

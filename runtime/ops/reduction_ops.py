@@ -18,10 +18,10 @@ from .. import dtypes
 from ..errors import InvalidArgumentError
 from ..graph import current_graph
 from ..op_registry import apply, define_op
-from ..tensor import EagerTensor, Tensor, convert_to_tensor, unwrap_variable
+from ..tensor import EagerTensor, Tensor, convert_to_tensor, is_tensor_like, unwrap_variable
 from ..tensor_shape import TensorShape
 from .math_ops import BOOL, NUMERIC, dtype_error, run_kernel_now
-from .shape_rules import constant_value, normalize_axis
+from .shape_rules import normalize_axis, static_bool, static_int, static_value
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
            "reduce_all", "reduce_any", "argmax", "argmin"]
@@ -33,11 +33,9 @@ def static_axis(axis, op_name, what="axis"):
         return None
     axis = unwrap_variable(axis)
     if isinstance(axis, Tensor):
-        value = constant_value(axis)
-        if value is None:
-            raise TypeError(f"{op_name}: {what} must be known while tracing, got the "
-                            f"symbolic tensor {axis!r}")
-        axis = value.tolist()
+        axis = static_value(axis, op_name, what).tolist()
+    if isinstance(axis, (list, tuple)):
+        axis = [static_int(a, op_name, what) if is_tensor_like(a) else a for a in axis]
     if isinstance(axis, (list, tuple, np.ndarray)):
         return tuple(_int_axis(a, op_name, what) for a in np.reshape(axis, -1).tolist())
     return _int_axis(axis, op_name, what)
@@ -140,7 +138,7 @@ def _reduce(op_name, input_tensor, axis, keepdims, allowed):
     x = convert_to_tensor(input_tensor)
     if x.dtype not in allowed:
         raise dtype_error(op_name, x.dtype, allowed)
-    attrs = {"axis": static_axis(axis, op_name), "keepdims": bool(keepdims)}
+    attrs = {"axis": static_axis(axis, op_name), "keepdims": static_bool(keepdims, op_name, "keepdims")}
     if x.__class__ is EagerTensor and current_graph() is None:
         _check_axes_now(op_name, attrs["axis"], x.shape.rank)
         return run_kernel_now(op_name, (x,), attrs, x.dtype)

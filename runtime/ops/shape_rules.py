@@ -21,6 +21,7 @@ from ..tensor_shape import TensorShape
 
 __all__ = ["same_as_first", "broadcast_shapes", "elementwise", "compare",
            "logical", "truediv", "unknown", "check_same_dtype", "normalize_axis", "static_int",
+           "static_ints", "static_bool", "static_value", "not_static_error",
            "constant_value", "shape_from_tensor", "dims_text"]
 
 
@@ -137,15 +138,58 @@ def static_int(value, op_name, what):
         raise TypeError(f"{op_name}: {what} must be an int, got {value!r}")
     if isinstance(value, (int, np.integer)):
         return int(value)
-    if hasattr(value, "dtype") and hasattr(value, "shape"):      # a tensor
-        known = constant_value(value)
-        if known is None:
-            raise TypeError(f"{op_name}: {what} must be known while tracing, got the "
-                            f"symbolic tensor {value!r}")
+    if _is_tensor(value):
+        known = static_value(value, op_name, what)
         if np.ndim(known) != 0 or not np.issubdtype(np.asarray(known).dtype, np.integer):
             raise TypeError(f"{op_name}: {what} must be an integer scalar, got {value!r}")
         return int(known)
     raise TypeError(f"{op_name}: {what} must be an int, got {value!r}")
+
+
+def static_ints(value, op_name, what):
+    """A list of ints (perm, axes, a shape) that must be known while tracing:
+    a Python/numpy sequence (its items may be constant scalar tensors) or a
+    tensor with a value known now. TypeError naming the op and argument else."""
+    from ..tensor import unwrap_variable
+    value = unwrap_variable(value)
+    if _is_tensor(value):
+        value = static_value(value, op_name, what)
+    if isinstance(value, np.ndarray):
+        value = value.reshape(-1).tolist()
+    if isinstance(value, (list, tuple)):
+        return tuple(static_int(v, op_name, what) for v in value)
+    return (static_int(value, op_name, what),)
+
+
+def static_bool(value, op_name, what):
+    """A flag (keepdims, transpose_a) that must be known while tracing."""
+    from ..tensor import unwrap_variable
+    value = unwrap_variable(value)
+    if _is_tensor(value):
+        value = static_value(value, op_name, what)
+        if np.ndim(value) != 0:
+            raise TypeError(f"{op_name}: {what} must be a bool, got a tensor of shape "
+                            f"{list(np.shape(value))}")
+    return bool(value)
+
+
+def static_value(t, op_name, what):
+    """The numpy value of tensor `t` if known while tracing; else a TypeError
+    saying that `what` of `op_name` must be a Python value or a constant."""
+    known = constant_value(t)
+    if known is None:
+        raise not_static_error(t, op_name, what)
+    return known
+
+
+def not_static_error(t, op_name, what):
+    return TypeError(
+        f"{op_name}: {what} must be known while tracing (a Python value or a constant), "
+        f"got the symbolic tensor {t!r}, whose value is only known when the graph runs")
+
+
+def _is_tensor(value):
+    return hasattr(value, "dtype") and hasattr(value, "shape")
 
 
 # Pure ops evaluated while tracing when all their inputs are small known values,
