@@ -12,8 +12,6 @@ into the structure the Python function returned, as EagerTensors:
     cf.structured_outputs             # the returned structure, symbolically
 """
 
-import inspect
-
 import numpy as np
 
 from autograph import tracebacks as _tracebacks
@@ -102,17 +100,7 @@ class ConcreteFunction:
     def structured_input_signature(self):
         """(args, kwargs) as traced: TensorSpecs for tensors, Python values as given."""
         values = [_sig.map_template(t, lambda spec: spec) for t in self._template]
-        args, kwargs = [], {}
-        for p, v in zip(self._call_sig.params, values):
-            if p.kind in (inspect.Parameter.POSITIONAL_ONLY,
-                          inspect.Parameter.POSITIONAL_OR_KEYWORD):
-                args.append(v)
-            elif p.kind == inspect.Parameter.VAR_POSITIONAL:
-                args.extend(v)
-            elif p.kind == inspect.Parameter.KEYWORD_ONLY:
-                kwargs[p.name] = v
-            else:
-                kwargs.update(v)
+        args, kwargs = self._call_sig.split(values)
         return tuple(args), kwargs
 
     def pretty_printed_signature(self, verbose=True):

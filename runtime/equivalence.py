@@ -128,7 +128,7 @@ def _run_both(fn, args, kwargs):
     variables = []
     with contextlib.redirect_stdout(trace_out), contextlib.redirect_stderr(trace_err):
         try:
-            variables = _variables_of(fn.get_concrete_function(*args, **kwargs).graph)
+            variables = variables_of(fn.get_concrete_function(*args, **kwargs).graph)
         except Exception:    # noqa: BLE001 - the graph run meets the same error and records it
             pass
     saved = [(v, v.numpy()) for v in variables]
@@ -155,7 +155,8 @@ def _run(kind, call, variables):
     return outcome
 
 
-def _variables_of(graph):
+def variables_of(graph):
+    """The Variables `graph` (and its nested graphs) read or assign."""
     found = {}
     for g in walk_graphs(graph):
         for node in g.nodes:

@@ -255,7 +255,7 @@ def to_numpy_value(value, dtype=None):
 
 def _check_strings(value):
     """TypeError unless every leaf of `value` is a str or bytes."""
-    for v in _flatten_py(value) if isinstance(value, (list, tuple)) else (value,):
+    for v in flatten_lists(value) if isinstance(value, (list, tuple)) else (value,):
         if not isinstance(v, (str, bytes, np.str_, np.bytes_)):
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype string: "
                             f"expected str or bytes, got {v!r} of type {type(v).__name__}")
@@ -266,7 +266,7 @@ def _infer_python_dtype(value):
     if d is not None:
         return d
     if isinstance(value, (list, tuple)):
-        flat = _flatten_py(value)
+        flat = flatten_lists(value)
         if not flat:
             return _dtypes.float32
         kinds = {_dtypes.dtype_of_python(v) if not isinstance(v, EagerTensor) else v.dtype
@@ -283,7 +283,8 @@ def _infer_python_dtype(value):
     raise TypeError(f"Cannot convert {value!r} (of type {type(value).__name__}) to a tensor")
 
 
-def _flatten_py(value):
+def flatten_lists(value):
+    """The leaves of nested lists and tuples (in no particular order)."""
     out = []
     stack = [value]
     while stack:
@@ -297,7 +298,7 @@ def _flatten_py(value):
 
 def _check_integral(value, dtype):
     """TypeError for a fractional float, ValueError for a number `dtype` cannot hold."""
-    for v in _flatten_py(value) if isinstance(value, (list, tuple)) else (value,):
+    for v in flatten_lists(value) if isinstance(value, (list, tuple)) else (value,):
         if isinstance(v, float) and not v.is_integer():
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: "
                             f"{v!r} is not an integer")
@@ -351,7 +352,7 @@ def convert_to_tensor(value, dtype=None, name=None):
     if hasattr(value, "_as_tensor"):  # Variables
         t = value._as_tensor()
         return convert_to_tensor(t, dtype)
-    if isinstance(value, (list, tuple)) and any(is_tensor_like(v) for v in _flatten_py(value)):
+    if isinstance(value, (list, tuple)) and any(is_tensor_like(v) for v in flatten_lists(value)):
         return _a.stack_nested(value, dtype)
     eager = EagerTensor(to_numpy_value(value, dtype))
     graph = _graph.current_graph()

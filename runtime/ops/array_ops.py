@@ -21,8 +21,8 @@ from .. import dtypes
 from ..errors import InvalidArgumentError
 from ..graph import current_graph
 from ..op_registry import apply, define_op
-from ..tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, is_tensor_like,
-                      to_numpy_value, unwrap_variable)
+from ..tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, flatten_lists,
+                      is_tensor_like, to_numpy_value, unwrap_variable)
 from ..tensor_shape import TensorShape
 from . import shape_rules as rules
 from .indexing import getitem
@@ -99,7 +99,7 @@ def constant(value, dtype=None, shape=None, name=None):
     if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
         return _constant_of_variable(value, dtype, shape)
     if isinstance(value, (list, tuple)) and any(
-            is_tensor_like(v) and not isinstance(v, EagerTensor) for v in _flatten(value)):
+            is_tensor_like(v) and not isinstance(v, EagerTensor) for v in flatten_lists(value)):
         t = convert_to_tensor(value)            # stacks the variables' values
         return t if dtype is None else cast(t, dtype)
     if isinstance(value, SymbolicTensor):
@@ -121,18 +121,6 @@ def constant(value, dtype=None, shape=None, name=None):
             raise TypeError(f"constant: cannot reshape or broadcast a value with "
                             f"{np.size(array)} elements to shape {list(dims)}")
     return _as_graph_value(array, dtype)
-
-
-def _flatten(value):
-    """The leaves of nested lists and tuples."""
-    out, stack = [], [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, (list, tuple)):
-            stack.extend(v)
-        else:
-            out.append(v)
-    return out
 
 
 def _constant_of_variable(variable, dtype, shape):

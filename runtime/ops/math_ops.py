@@ -270,44 +270,11 @@ def minimum(x, y, name=None):
 
 # --- unary math ----------------------------------------------------------------
 
-@define_op("Neg", infer=rules.same_as_first)
-def _neg(x):
-    return np.negative(x)
-
-
-@define_op("Abs", infer=rules.same_as_first)
-def _abs(x):
-    return np.abs(x)
-
-
-@define_op("Sign", infer=rules.same_as_first)
-def _sign(x):
-    return np.sign(x)
-
-
-@define_op("Square", infer=rules.same_as_first)
-def _square(x):
-    return np.square(x)
-
-
-@define_op("Sqrt", infer=rules.same_as_first)
-def _sqrt(x):
-    return np.sqrt(x)
-
-
-@define_op("Exp", infer=rules.same_as_first)
-def _exp(x):
-    return np.exp(x)
-
-
-@define_op("Log", infer=rules.same_as_first)
-def _log(x):
-    return np.log(x)
-
-
-@define_op("Tanh", infer=rules.same_as_first)
-def _tanh(x):
-    return np.tanh(x)
+# Elementwise unary ops whose kernel is the numpy ufunc itself.
+for _name, _ufunc in (("Neg", np.negative), ("Abs", np.abs), ("Sign", np.sign),
+                      ("Square", np.square), ("Sqrt", np.sqrt), ("Exp", np.exp),
+                      ("Log", np.log), ("Tanh", np.tanh)):
+    define_op(_name, infer=rules.same_as_first)(_ufunc)
 
 
 def negative(x, name=None):

@@ -25,8 +25,8 @@ import pytest
 import runtime as tf
 from runtime import executor
 from runtime.concrete_function import ConcreteFunction, _capture_value
+from runtime.equivalence import variables_of
 from runtime.optimizer import optimize
-from runtime.optimizer.rewrite import walk_graphs
 
 EXAMPLES = sorted((pathlib.Path(__file__).parents[2] / "examples").glob("*.py"))
 RANDOM_INPUT_SETS = 3
@@ -94,16 +94,6 @@ def feed_sets(graph, real_feeds, rng):
         if all(a is not None for a in args):
             sets.append(args + captures)
     return sets
-
-
-def variables_of(graph):
-    found = {}
-    for g in walk_graphs(graph):
-        for node in g.nodes:
-            v = node.attrs.get("variable")
-            if v is not None:
-                found[id(v)] = v
-    return list(found.values())
 
 
 def outcome(graph, feeds, variables, start_values):
