@@ -55,7 +55,7 @@ def check(fn_node, info):
             _fail(info, fn_node, n, "control flow (if/while/for/break/continue/return) "
                   "inside a match statement", "Use if/elif instead of match here.")
         if isinstance(n, gast.While) and any(isinstance(c, gast.NamedExpr)
-                                             for c in gast.walk(n.test)):
+                                             for c in ast_util.walk(n.test)):
             _fail(info, fn_node, n, "an assignment expression (:=) in a while condition",
                   "Assign the value before the loop and at the end of its body.")
         if isinstance(n, (gast.With, gast.AsyncWith)) and ast_util.contains(
@@ -73,6 +73,6 @@ def check(fn_node, info):
                 if hit:
                     _fail(info, fn_node, n, f"writing global/nonlocal '{hit[0]}' inside control flow",
                           "Return the value instead, or use a tf.Variable.")
-    for n in gast.walk(fn_node):
+    for n in ast_util.walk(fn_node):
         if isinstance(n, gast.FunctionDef) and n is not fn_node:
             check(n, info)

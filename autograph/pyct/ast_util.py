@@ -1,6 +1,6 @@
 """Small queries over gast trees shared by the converters.
 
-    walk(node)                        # every node below, as a list
+    walk(node)                        # every node below, as a list (gast.walk's order)
     contains(stmts, gast.Break)       # a break of *these* loops (not nested ones)?
     always_exits(stmts)               # does every path end in return/raise?
     located(new_stmts, line)          # give generated nodes the user's line
@@ -20,36 +20,55 @@ _LEAVES = frozenset(c for c in vars(gast).values() if isinstance(c, type) and is
 
 
 def walk(node):
-    """Every node under `node` (itself included), as a list in no fixed
-    order: a faster `gast.walk` where the order does not matter."""
-    out = []
-    stack = [node]
-    pop, push, add = stack.pop, stack.append, out.append
-    while stack:
-        n = pop()
-        add(n)
-        for field in n._fields:
-            value = getattr(n, field, None)
-            if value.__class__ is list:
-                for c in value:
-                    if isinstance(c, gast.AST):
-                        push(c)
-            elif isinstance(value, gast.AST):
-                push(value)
+    """Every node under `node` (itself included; operator and context nodes
+    left out), as a list in `gast.walk`'s order (breadth first)."""
+    out = [node]
+    i = 0
+    while i < len(out):
+        out.extend(children(out[i]))
+        i += 1
     return out
 
 
 def children(node):
     """The child nodes of `node` in field order, like gast.iter_child_nodes,
     but without operator and context nodes (no walk looks for those)."""
+    fields = _CHILD_FIELDS.get(node.__class__)
+    if fields is None:
+        fields = _child_fields(node.__class__)
     out = []
-    for field in node._fields:
-        value = getattr(node, field, None)
+    values = node.__dict__
+    for field in fields:
+        value = values.get(field)
+        if value is None:
+            continue
         if value.__class__ is list:
-            out.extend(c for c in value if isinstance(c, gast.AST) and c.__class__ not in _LEAVES)
-        elif isinstance(value, gast.AST) and value.__class__ not in _LEAVES:
+            if None in value:
+                value = [c for c in value if c is not None]
+            out.extend(value)
+        else:
             out.append(value)
     return out
+
+
+# gast class -> its fields that can hold child nodes (not names, numbers,
+# constants, contexts or operators), from gast's field types.
+_CHILD_FIELDS = {}
+_NOT_NODES = ("str", "int", "object", "expr_context", "operator", "boolop", "unaryop", "cmpop")
+_NAME_NODES = {(gast.ExceptHandler, "name")}     # typed str, but gast makes it a Name
+
+
+def _child_fields(cls):
+    fields = []
+    for field in cls._fields:
+        kind = getattr(cls, "_field_types", {}).get(field)
+        text = kind.__name__ if isinstance(kind, type) else repr(kind)
+        words = set(text.replace("|", " ").replace("[", " ").replace("]", " ")
+                    .replace(".", " ").split()) - {"list", "None", "ast", "gast"}
+        if kind is None or not words <= set(_NOT_NODES) or (cls, field) in _NAME_NODES:
+            fields.append(field)
+    _CHILD_FIELDS[cls] = fields = tuple(fields)
+    return fields
 
 
 def walk_scope(nodes, stop=FUNCTIONS):
@@ -151,12 +170,18 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
 
     def generic_visit(self, node):
         visit = self.visit
-        for field in node._fields:
-            old = getattr(node, field, None)
+        fields = _CHILD_FIELDS.get(node.__class__)
+        if fields is None:
+            fields = _child_fields(node.__class__)
+        values = node.__dict__
+        for field in fields:
+            old = values.get(field)
+            if old is None:
+                continue
             if old.__class__ is list:
                 new = []
                 for item in old:
-                    if isinstance(item, gast.AST) and item.__class__ not in _LEAVES:
+                    if item is not None:
                         item = visit(item)
                         if item is None:
                             continue
@@ -165,7 +190,7 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                             continue
                     new.append(item)
                 old[:] = new
-            elif isinstance(old, gast.AST) and old.__class__ not in _LEAVES:
+            else:
                 value = visit(old)
                 if value is None:
                     delattr(node, field)

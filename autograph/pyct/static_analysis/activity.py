@@ -132,7 +132,7 @@ def _declared_free(node):
     if cached is not None:
         return cached
     out = set()
-    for n in gast.walk(node):
+    for n in ast_util.walk(node):
         if isinstance(n, (gast.Global, gast.Nonlocal)):
             out |= set(n.names)
     out = frozenset(out)
