@@ -163,7 +163,8 @@ def _run_round(graph, passes, wanted, report, check, looked):
 
 def _graphs_and_stamps(graph, wanted):
     """(the graphs in `wanted`, parents first, as walk_graphs orders them;
-    {id(graph): the latest edit stamp of it and the graphs nested in it})."""
+    {id(graph): the latest edit stamp of it and the graphs nested in it},
+    None when `wanted` is None)."""
     order = []
     kids = {}
     stack = [graph]
@@ -173,6 +174,8 @@ def _graphs_and_stamps(graph, wanted):
         subs = [sub for node in g.nodes if node.attrs for sub in node.subgraph_list()]
         kids[id(g)] = subs
         stack.extend(reversed(subs))
+    if wanted is None:                 # every graph: no pass skips one
+        return order, None
     stamps = {}
     for g in reversed(order):
         stamp = g._edit_stamp
@@ -180,8 +183,7 @@ def _graphs_and_stamps(graph, wanted):
             if stamps[id(sub)] > stamp:
                 stamp = stamps[id(sub)]
         stamps[id(g)] = stamp
-    graphs = order if wanted is None else [g for g in order if id(g) in wanted]
-    return graphs, stamps
+    return [g for g in order if id(g) in wanted], stamps
 
 
 def _affected(graph, changed):

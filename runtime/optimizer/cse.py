@@ -15,7 +15,7 @@ import numpy as np
 
 from ..dtypes import DType
 from ..tensor_shape import TensorShape
-from .rewrite import remove_nodes, replace_uses
+from .rewrite import substitute_nodes
 
 __all__ = ["run"]
 
@@ -27,29 +27,21 @@ class _Unhashable(Exception):
 def run(graph):
     """Merge duplicate pure nodes of `graph` in place; return messages."""
     seen = {}
-    mapping = {}
-    dead = set()
-    messages = []
-    for node in graph.nodes:
-        if node.inputs and any(id(t) in mapping for t in node.inputs):
-            node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
+
+    def merge(node):
         key = _key(node)
         if key is None:
-            continue
+            return None
         first = seen.setdefault(key, node)
         if first is node:
-            continue
-        for old, new in zip(node.outputs, first.outputs):
-            mapping[id(old)] = new
-        dead.add(id(node))
-        messages.append(f"merged {node.name} into {first.name} ({node.op})")
-    replace_uses(graph, mapping)
-    remove_nodes(graph, dead)
-    return messages
+            return None
+        return first.outputs, f"merged {node.name} into {first.name} ({node.op})"
+    return substitute_nodes(graph, merge)
 
 
 def _key(node):
-    if node.op == "Placeholder" or node.stateful:
+    # A node holding subgraphs would be keyed by their identity: it never matches.
+    if node.op == "Placeholder" or node.subgraph_list() or node.opdef.stateful:
         return None
     try:
         attrs = tuple(sorted((k, _attr_key(v)) for k, v in node.attrs.items()))
