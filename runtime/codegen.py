@@ -34,7 +34,7 @@ import re
 
 import numpy as np
 
-from .graph import Graph
+from .graph import Graph, needed_nodes
 
 __all__ = ["CompiledGraph", "compile_graph", "plan", "python_source", "INFIX", "INLINED"]
 
@@ -111,15 +111,7 @@ def plan(graph):
     These are the nodes the outputs need plus every side-effecting node and
     what it needs (non-strict execution).
     """
-    needed = set()
-    stack = [t.node for t in graph.outputs]
-    stack.extend(n for n in graph.nodes if n.side_effect)
-    while stack:
-        n = stack.pop()
-        if id(n) in needed:
-            continue
-        needed.add(id(n))
-        stack.extend(t.node for t in n.inputs)
+    needed = needed_nodes(graph)
     return [n for n in graph.nodes if id(n) in needed]
 
 

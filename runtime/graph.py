@@ -27,7 +27,7 @@ import threading
 from .tensor import EagerTensor, SymbolicTensor, Tensor
 from .tensor_shape import TensorShape
 
-__all__ = ["Graph", "Node", "current_graph", "kernel_error", "leaked_tensor_error"]
+__all__ = ["Graph", "Node", "current_graph", "needed_nodes", "kernel_error", "leaked_tensor_error"]
 
 _state = threading.local()
 _PACKAGE_DIRS = tuple(os.path.dirname(os.path.abspath(m)) + os.sep for m in (
@@ -234,6 +234,21 @@ class Graph:
 
     def __repr__(self):
         return f"<Graph {self.name!r} with {len(self.nodes)} ops>"
+
+
+def needed_nodes(graph):
+    """ids of the nodes a run of `graph` needs: what the outputs need, plus
+    every side-effecting node and what it needs (non-strict execution)."""
+    needed = set()
+    stack = [t.node for t in graph.outputs]
+    stack.extend(n for n in graph.nodes if n.side_effect)
+    while stack:
+        n = stack.pop()
+        if id(n) in needed:
+            continue
+        needed.add(id(n))
+        stack.extend(t.node for t in n.inputs)
+    return needed
 
 
 # --- flags of whole graphs -----------------------------------------------------

@@ -18,7 +18,7 @@ on a scalar x stays).
 
 import numpy as np
 
-from .rewrite import remove_nodes, replace_uses
+from .rewrite import substitute_nodes
 
 __all__ = ["run", "CONSTANT_RULES", "CHAIN_RULES", "PASSTHROUGH_RULES"]
 
@@ -77,22 +77,15 @@ _RULE_OPS = frozenset([op for op, _, _ in CONSTANT_RULES] + [outer for outer, _ 
 
 def run(graph):
     """Apply the rules to `graph` in place; return messages."""
-    mapping = {}
-    dead = set()
-    messages = []
-    for node in graph.nodes:
-        if node.inputs and any(id(t) in mapping for t in node.inputs):
-            node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
-        found = _simplify(node)
-        if found is None:
-            continue
-        x, rule = found
-        mapping[id(node.outputs[0])] = x
-        dead.add(id(node))
-        messages.append(f"{rule}: replaced {node.name} by {x.name}")
-    replace_uses(graph, mapping)
-    remove_nodes(graph, dead)
-    return messages
+    return substitute_nodes(graph, _replacement)
+
+
+def _replacement(node):
+    found = _simplify(node)
+    if found is None:
+        return None
+    x, rule = found
+    return [x], f"{rule}: replaced {node.name} by {x.name}"
 
 
 def _simplify(node):

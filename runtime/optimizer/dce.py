@@ -11,6 +11,7 @@ Placeholders that are inputs or captures always stay: they are the graph's
 calling convention. Nested graphs are cleaned by running the pass on them.
 """
 
+from ..graph import needed_nodes
 from .rewrite import fed_placeholders, remove_nodes
 
 __all__ = ["run"]
@@ -18,15 +19,7 @@ __all__ = ["run"]
 
 def run(graph):
     """Remove unneeded nodes of `graph` in place; return messages."""
-    live = set(fed_placeholders(graph))
-    stack = [t.node for t in graph.outputs]
-    stack.extend(n for n in graph.nodes if n.side_effect)
-    while stack:
-        node = stack.pop()
-        if id(node) in live:
-            continue
-        live.add(id(node))
-        stack.extend(t.node for t in node.inputs)
+    live = needed_nodes(graph) | fed_placeholders(graph)
     dead = [n for n in graph.nodes if id(n) not in live]
     remove_nodes(graph, {id(n) for n in dead})
     return [f"removed unused {n.name} ({n.op})" for n in dead]

@@ -19,7 +19,7 @@ from ..op_registry import get_op
 from ..tensor import SymbolicTensor
 from ..tensor_shape import TensorShape
 
-__all__ = ["replace_uses", "remove_nodes", "make_node", "insert_nodes", "walk_graphs",
+__all__ = ["replace_uses", "substitute_nodes", "remove_nodes", "make_node", "insert_nodes", "walk_graphs",
            "consumers", "fed_placeholders", "invalidate"]
 
 
@@ -76,6 +76,30 @@ def replace_uses(graph, mapping):
             g.captures = [(resolve(mapping, outer), inner) for outer, inner in g.captures]
             g._capture_map = {id(outer): inner for outer, inner in g.captures}
     invalidate(graph)
+
+
+def substitute_nodes(graph, replacement):
+    """One pass over `graph` in program order: `replacement(node)` returns
+    None to keep the node, or (tensors equal to its outputs, message) to
+    replace it. Later nodes already read the replacements; replaced nodes
+    are removed. Returns the messages."""
+    mapping = {}
+    dead = set()
+    messages = []
+    for node in graph.nodes:
+        if node.inputs and any(id(t) in mapping for t in node.inputs):
+            node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
+        found = replacement(node)
+        if found is None:
+            continue
+        outputs, message = found
+        for old, new in zip(node.outputs, outputs):
+            mapping[id(old)] = new
+        dead.add(id(node))
+        messages.append(message)
+    replace_uses(graph, mapping)
+    remove_nodes(graph, dead)
+    return messages
 
 
 def remove_nodes(graph, dead_ids):
