@@ -94,41 +94,24 @@ class C:
 '''
 
 
+def _replace_once(text, old, new):
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
 def test_only_converted_spans_change(tmp_path):
     out = _convert(SOURCE, tmp_path=tmp_path)
-    assert out == '''\
-"""Doc of the module."""
-from __future__ import annotations
-import autograph
-# a comment that must survive
-import os  # trailing comment
-
-X = 1   # odd   spacing   kept
-
-
-@decorator(1,
-           2)  # decorator comment
-def f(x):
-    # converted from {p}:11
-    if x:
-        x = -x
-    return x
-
-
-def g(y):
-    """No control flow: kept byte for byte."""
-    return   y  +  1   # spacing kept
-
-
-class C:
-    """Class doc."""
-
-    def m(self, v):
-        # converted from {p}:26
-        while v > 0:
-            v -= 1
-        return v
-'''.replace("{p}", str(tmp_path / "m.py"))
+    path = tmp_path / "m.py"
+    # The import goes after `from __future__`, each converted body gets the
+    # fake's marker (f's own comment was inside the converted span); every
+    # other byte of SOURCE is kept.
+    expected = _replace_once(SOURCE, "annotations\n", "annotations\nimport autograph\n")
+    expected = _replace_once(expected, "    # this comment is inside the converted function\n",
+                             f"    # converted from {path}:11\n")
+    expected = _replace_once(expected, "    def m(self, v):\n",
+                             f"    def m(self, v):\n        # converted from {path}:26\n")
+    assert out == expected
+    assert len(out.splitlines()) == len(SOURCE.splitlines()) + 2
 
 
 def test_crlf_line_endings_and_missing_final_newline(tmp_path):

@@ -232,23 +232,27 @@ def test_decorator_without_wraps_keeps_its_behaviour(tmp_path):
     assert value(tf.function(m.f)(c(3))) == 104
 
 
+# Also part of CLI_MODULE, for the CLI's view of the same decorated function.
+DOUBLED = """\
+def doubling(f):
+    @functools.wraps(f)
+    def w(*a):
+        return 2 * f(*a)
+    return w
+
+@doubling
+def doubled(x):
+    if x > 0:
+        x = x + 1
+    return x
+"""
+
+
 def test_decorator_with_wraps_keeps_its_behaviour(tmp_path):
-    m = load(tmp_path, """
-        import functools
-        def doubling(f):
-            @functools.wraps(f)
-            def w(*a):
-                return 2 * f(*a)
-            return w
-        @doubling
-        def f(x):
-            if x > 0:
-                x = x + 1
-            return x
-        """)
-    assert m.f(3) == 8
-    assert value(tf.function(m.f)(c(3))) == 8
-    assert autograph.to_graph(m.f)(3) == 8
+    m = load(tmp_path, "import functools\n" + DOUBLED)
+    assert m.doubled(3) == 8
+    assert value(tf.function(m.doubled)(c(3))) == 8
+    assert autograph.to_graph(m.doubled)(3) == 8
 
 
 def test_functools_partial_on_python_values(tmp_path):
@@ -273,15 +277,19 @@ def test_functools_partial_converts_the_wrapped_function(tmp_path):
     assert value(tf.function(p)(c(1))) == 6
 
 
+# Also part of CLI_MODULE.
+FACT = """\
+def fact(n):
+    if n <= 1:
+        return 1
+    return n * fact(n - 1)
+"""
+
+
 def test_recursion_through_a_tensor_condition(tmp_path):
     """Python values recurse and stop; a tensor condition traces both
     branches forever, which ends in RecursionError naming the user's line."""
-    m = load(tmp_path, """
-        def fact(n):
-            if n <= 1:
-                return 1
-            return n * fact(n - 1)
-        """)
+    m = load(tmp_path, FACT)
     assert autograph.to_graph(m.fact)(5) == 120
     with pytest.raises(RecursionError) as info:
         tf.function(m.fact)(c(3))
@@ -550,23 +558,7 @@ def star(x, *args, k=1, **kw):
         x = x + a
     return x
 
-def fact(n):
-    if n <= 1:
-        return 1
-    return n * fact(n - 1)
-
-def doubling(f):
-    @functools.wraps(f)
-    def w(*a):
-        return 2 * f(*a)
-    return w
-
-@doubling
-def doubled(x):
-    if x > 0:
-        x = x + 1
-    return x
-
+""" + FACT + "\n" + DOUBLED + """
 class Step:
     def __call__(self, x):
         if x > 0:

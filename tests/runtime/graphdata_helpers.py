@@ -3,20 +3,14 @@
 `call_subgraph(body, *args)` stages a test-only op, `TestCall<n>` (n = number
 of outputs), that runs a
 nested `Graph` on its inputs, so subgraph handling can be tested before and
-independently of the real `cond`/`while_loop` ops.
-
-    g = Graph("f")
-    with g.as_default():
-        x = g.add_placeholder(tf.int32, [], "x")
-        body = Graph("body", outer=g)
-        with body.as_default():
-            a = body.add_placeholder(tf.int32, [], "a")
-            body.outputs = [a + x]          # x is captured
-        y = call_subgraph(body, x)
+independently of the real `cond`/`while_loop` ops. `nested_graph()` (one
+subgraph capturing the outer placeholder) and `two_level_graph(...)` (a
+subgraph inside a subgraph) show how to build them.
 """
 
 import numpy as np
 
+import runtime as tf
 from runtime import executor
 from runtime.graph import Graph
 from runtime.op_registry import OPS, apply, define_op
@@ -41,6 +35,40 @@ def call_subgraph(body, *args):
     """Stage TestCall(body) on args + the body's captured outer tensors."""
     inputs = list(args) + [outer for outer, _ in body.captures]
     return apply(_op_for(len(body.outputs)), inputs, {"body": body})
+
+
+def nested_graph():
+    """f(x) = TestCall(body, x + 1) where body(a) = a + x (x captured)."""
+    g = Graph("f")
+    with g.as_default():
+        x = g.add_placeholder(tf.int32, [], "x")
+        body = Graph("body", outer=g)
+        with body.as_default():
+            a = body.add_placeholder(tf.int32, [], "a")
+            body.outputs = [a + x]
+        y = call_subgraph(body, x + 1)
+    g.outputs = [y]
+    return g
+
+
+def two_level_graph(name, inner_output, body_argument, outputs=lambda y, x: [y]):
+    """name(x) = TestCall(body, -x); body(a) = TestCall(inner, body_argument(a, x));
+    inner(b) = inner_output(b, x). x is an int32 scalar, so the functions may
+    capture it from one or two levels up."""
+    g = Graph(name)
+    with g.as_default():
+        x = g.add_placeholder(tf.int32, [], "x")
+        body = Graph("body", outer=g)
+        with body.as_default():
+            a = body.add_placeholder(tf.int32, [], "a")
+            inner = Graph("inner", outer=body)
+            with inner.as_default():
+                b = inner.add_placeholder(tf.int32, [], "b")
+                inner.outputs = [inner_output(b, x)]
+            body.outputs = [call_subgraph(inner, body_argument(a, x))]
+        y = call_subgraph(body, -x)
+    g.outputs = outputs(y, x)
+    return g
 
 
 def build(name, inputs, fn):

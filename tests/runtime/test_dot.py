@@ -8,25 +8,11 @@ import pytest
 
 import runtime as tf
 from runtime.dot import to_dot
-from runtime.graph import Graph
 from runtime.optimizer.rewrite import walk_graphs
 
-from graphdata_helpers import build, call_subgraph
+from graphdata_helpers import build, nested_graph
 
 HAS_DOT = shutil.which("dot") is not None
-
-
-def nested():
-    g = Graph("f")
-    with g.as_default():
-        x = g.add_placeholder(tf.int32, [], "x")
-        body = Graph("body", outer=g)
-        with body.as_default():
-            a = body.add_placeholder(tf.int32, [], "a")
-            body.outputs = [a + x]
-        y = call_subgraph(body, x + 1)
-    g.outputs = [y]
-    return g
 
 
 def test_simple_graph_golden():
@@ -47,7 +33,7 @@ def test_simple_graph_golden():
 
 
 def test_nested_graph_is_a_cluster_with_capture_edges():
-    text = to_dot(nested())
+    text = to_dot(nested_graph())
     assert "  subgraph cluster_0 {\n    label=\"TestCall1/body\";" in text
     assert '    n5 [label="a\\nint32[]", shape=oval, fillcolor="#dff3df"];' in text
     assert '  n0 -> n6 [style=dashed, color="#7a7a7a", label="capture"];' in text
@@ -63,12 +49,12 @@ def test_labels_are_escaped_and_constants_show_values():
 
 
 def test_graph_method_delegates():
-    g = nested()
+    g = nested_graph()
     assert g.to_dot() == to_dot(g)
 
 
 @pytest.mark.skipif(not HAS_DOT, reason="Graphviz 'dot' is not installed")
-@pytest.mark.parametrize("make", [nested, lambda: build("g", [("x", tf.float32, [None])],
+@pytest.mark.parametrize("make", [nested_graph, lambda: build("g", [("x", tf.float32, [None])],
                                                        lambda x: (x * 2.0, -x))])
 def test_graphviz_parses_the_dot(make):
     graph = make()

@@ -10,7 +10,7 @@ from runtime.graph import Graph
 from runtime.graph_text import format_attr, graph_def_text, type_text
 from runtime.tensor_shape import TensorShape
 
-from graphdata_helpers import call_subgraph
+from graphdata_helpers import call_subgraph, nested_graph
 
 
 def _simple():
@@ -20,19 +20,6 @@ def _simple():
         y = x * 2 + tf.convert_to_tensor(np.arange(10, dtype=np.int32))
         z = -y
     g.outputs = [y, z]
-    return g
-
-
-def _nested():
-    g = Graph("f")
-    with g.as_default():
-        x = g.add_placeholder(tf.int32, [], "x")
-        body = Graph("body", outer=g)
-        with body.as_default():
-            a = body.add_placeholder(tf.int32, [], "a")
-            body.outputs = [a + x]
-        y = call_subgraph(body, x + 1)
-    g.outputs = [y]
     return g
 
 
@@ -49,7 +36,7 @@ def test_pretty_golden_simple():
 
 
 def test_pretty_golden_nested_body_is_indented_with_captures():
-    assert str(_nested()) == textwrap.dedent("""\
+    assert str(nested_graph()) == textwrap.dedent("""\
         graph f(%x: int32[]) {
           %0 = const 1 : int32[]
           %1 = add %x, %0 : int32[]
@@ -112,7 +99,7 @@ def test_graph_def_golden_simple():
 
 
 def test_graph_def_golden_library_section():
-    text = _nested().as_graph_def()
+    text = nested_graph().as_graph_def()
     assert textwrap.dedent("""\
         node {
           name: "TestCall1"

@@ -12,12 +12,11 @@ import pytest
 
 import runtime as tf
 from runtime import saved_model
-from runtime.graph import Graph
 from runtime.module import Module
 from runtime.op_registry import apply, define_op, OPS
 from runtime.saved_model import SavedModelError
 
-from graphdata_helpers import build, call_subgraph, run
+from graphdata_helpers import build, run, two_level_graph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -37,20 +36,9 @@ def affine_graph():
 
 
 def nested_graph():
-    g = Graph("nested")
-    with g.as_default():
-        x = g.add_placeholder(tf.int32, [], "x")
-        body = Graph("body", outer=g)
-        with body.as_default():
-            a = body.add_placeholder(tf.int32, [], "a")
-            inner = Graph("inner", outer=body)
-            with inner.as_default():
-                b = inner.add_placeholder(tf.int32, [], "b")
-                inner.outputs = [b * x]                     # captures from two levels up
-            body.outputs = [call_subgraph(inner, a + 1)]
-        y = call_subgraph(body, -x)
-    g.outputs = [y, x]
-    return g
+    # inner's b * x captures x from two levels up
+    return two_level_graph("nested", lambda b, x: b * x, lambda a, x: a + 1,
+                           outputs=lambda y, x: [y, x])
 
 
 class Model(Module):

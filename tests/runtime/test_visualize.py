@@ -12,26 +12,13 @@ from runtime.graph import Graph
 from runtime.optimizer.rewrite import walk_graphs
 from runtime.visualize import graph_json, graph_of, to_html, visualize
 
-from graphdata_helpers import build, call_subgraph
+from graphdata_helpers import build, two_level_graph
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def nested():
-    g = Graph("f")
-    with g.as_default():
-        x = g.add_placeholder(tf.int32, [], "x")
-        outer_body = Graph("body", outer=g)
-        with outer_body.as_default():
-            a = outer_body.add_placeholder(tf.int32, [], "a")
-            inner = Graph("inner", outer=outer_body)
-            with inner.as_default():
-                b = inner.add_placeholder(tf.int32, [], "b")
-                inner.outputs = [b * 2]
-            outer_body.outputs = [call_subgraph(inner, a + x)]
-        y = call_subgraph(outer_body, -x)
-    g.outputs = [y]
-    return g
+    return two_level_graph("f", lambda b, x: b * 2, lambda a, x: a + x)
 
 
 def all_paths(graph, prefix=None):
