@@ -1,5 +1,7 @@
 """Helpers for the CLI tests: run `python -m autograph` as a subprocess."""
 
+import importlib.util
+import itertools
 import os
 import subprocess
 import sys
@@ -8,6 +10,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "modules")
+_imports = itertools.count()
 
 
 def run_cli(*args, stdin=None, cwd=None, env_path=None):
@@ -25,3 +28,14 @@ def run_cli(*args, stdin=None, cwd=None, env_path=None):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def import_file(path, prefix):
+    """Import the file at `path` as a new module named `<prefix>_<n>` (each call
+    a fresh module, so an original and its converted output can sit side by side)."""
+    name = f"{prefix}_{next(_imports)}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -4,8 +4,6 @@ exceptions, same printed output.
 """
 
 import glob
-import importlib.util
-import itertools
 import os
 import re
 import sys
@@ -15,9 +13,8 @@ import pytest
 
 import autograph
 
-from conftest import MODULES, ROOT, run_cli
+from conftest import MODULES, ROOT, import_file, run_cli
 
-_counter = itertools.count()
 
 # (module, expression evaluated in the module's namespace)
 CASES = [
@@ -78,12 +75,7 @@ def _read(path):
 
 
 def _import(path):
-    name = f"_cli_roundtrip_{next(_counter)}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, "_cli_roundtrip")
 
 
 def _outcome(module, expr, capsys):

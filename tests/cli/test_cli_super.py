@@ -2,26 +2,16 @@
 the converted methods give the same results as the originals, on Python values
 (the `if`/`while` run as Python) and on tensors (staged by `runtime.function`)."""
 
-import importlib.util
-import itertools
 import os
-import sys
 
 import numpy as np
 import pytest
 
-from conftest import MODULES, run_cli
-
-_counter = itertools.count()
+from conftest import MODULES, import_file, run_cli
 
 
 def _import(path):
-    name = f"_cli_super_{next(_counter)}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, "_cli_super")
 
 
 @pytest.fixture(scope="module")

@@ -1,21 +1,17 @@
 """Converted modules on tensors: `runtime.function` over the CLI's output gives
 the same values, dtypes and shapes as over the original module."""
 
-import importlib.util
-import itertools
 import os
-import sys
 
 import numpy as np
 import pytest
 
-from conftest import MODULES, run_cli
+from conftest import MODULES, import_file, run_cli
 
 runtime = pytest.importorskip("runtime")
 pytestmark = pytest.mark.skipif(not hasattr(runtime, "function"),
                                 reason="runtime.function not available yet")
 
-_counter = itertools.count()
 
 # (module, function, argument builders: each a zero-argument lambda, so the
 # tensors are created fresh for each side)
@@ -35,12 +31,7 @@ CASES = [
 
 
 def _import(path):
-    name = f"_cli_tensors_{next(_counter)}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, "_cli_tensors")
 
 
 @pytest.fixture(scope="module")

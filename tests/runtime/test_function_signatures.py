@@ -11,6 +11,8 @@ import pytest
 import runtime as tf
 from runtime.function import InputSignatureMismatchError, RetracingWarning
 
+from seed_programs import counter_function
+
 
 # --- input_signature ------------------------------------------------------------
 
@@ -246,13 +248,7 @@ def test_excessive_retracing_warns_once_with_the_fix():
 # --- Variables -----------------------------------------------------------------
 
 def test_variables_are_captured_by_reference():
-    c = tf.Variable(0)
-
-    @tf.function
-    def f(x):
-        c.assign_add(1)
-        return x + tf.cast(c, tf.float32)
-
+    c, f = counter_function()
     assert int(c) == 0
     assert f(1.0).numpy() == 2.0
     assert int(c) == 1

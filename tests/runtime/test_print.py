@@ -11,6 +11,8 @@ from runtime import executor
 from runtime.graph import Graph
 from runtime.ops.logging_ops import format_element, summarize_v1, summarize_v2
 
+from seed_programs import print_function
+
 
 def c(value, dtype=None):
     return tf.convert_to_tensor(value, dtype)
@@ -177,10 +179,7 @@ def test_print_returns_none():
 
 def test_seed_traced_print_vs_tf_print(capsys):
     """Seed 002: Python print runs at trace time only, tf.print at every call."""
-    @tf.function
-    def f(x):
-        print("Traced with", x)
-        tf.print("Executed with", x)
+    f = print_function()
     f(1)
     f(1)
     captured = capsys.readouterr()

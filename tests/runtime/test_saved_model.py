@@ -16,7 +16,7 @@ from runtime.module import Module
 from runtime.op_registry import apply, define_op, OPS
 from runtime.saved_model import SavedModelError
 
-from graphdata_helpers import build, run, two_level_graph
+from graphdata_helpers import build, two_level_graph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -16,6 +16,8 @@ import pytest
 
 import runtime as tf
 
+from seed_programs import counter_function, iterator_function, mean_of_squares, print_function
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -77,9 +79,7 @@ def test_seed000_conditional_function_with_explicit_cond():
 # --- seed 001: the tf.function API doc ------------------------------------------------
 
 def test_seed001_function_matches_python_and_captures_tensors():
-    def f(x, y):
-        return tf.reduce_mean(tf.multiply(x ** 2, 3) + y)
-
+    f = mean_of_squares
     g = tf.function(f)
     x = tf.constant([[2.0, 3.0]])
     y = tf.constant([[3.0, -2.0]])
@@ -91,13 +91,7 @@ def test_seed001_function_matches_python_and_captures_tensors():
 
 
 def test_seed001_variable_counter():
-    c = tf.Variable(0)
-
-    @tf.function
-    def f(x):
-        c.assign_add(1)
-        return x + tf.cast(c, tf.float32)
-
+    c, f = counter_function()
     assert int(c) == 0
     assert f(1.0) == 2.0
     assert int(c) == 1
@@ -182,11 +176,7 @@ def test_seed002_decorated_and_wrapped_functions():
 
 
 def test_seed002_print_traces_once_tf_print_every_run(capsys):
-    @tf.function
-    def f(x):
-        print("Traced with", x)
-        tf.print("Executed with", x)
-
+    f = print_function()
     f(1)
     f(1)
     captured = capsys.readouterr()
@@ -195,13 +185,7 @@ def test_seed002_print_traces_once_tf_print_every_run(capsys):
 
 
 def test_seed002_iterator_advances_only_while_tracing(capsys):
-    var = tf.Variable(0)
-
-    @tf.function
-    def side_effect(iterator):
-        var.assign_add(next(iterator))
-        tf.print("Value of variable:", var)
-
+    var, side_effect = iterator_function()
     iterator = iter([0, 1, 2, 3])
     for _ in range(3):
         side_effect(iterator)

@@ -7,6 +7,8 @@ import runtime as tf
 from runtime import executor
 from runtime.graph import Graph
 
+from seed_programs import counter_function, iterator_function
+
 
 def trace(fn, *specs):
     """Build a graph calling fn on placeholders of (dtype, shape) specs."""
@@ -199,12 +201,7 @@ def test_seed_iterator_side_effect():
 
 def test_seed_function_counter_variable():
     """Seed 001: a captured Variable is read and written at every call."""
-    c = tf.Variable(0)
-
-    @tf.function
-    def f(x):
-        c.assign_add(1)
-        return x + tf.cast(c, tf.float32)
+    c, f = counter_function()
     assert int(c) == 0
     assert float(f(1.0)) == 2.0 and int(c) == 1
     assert float(f(1.0)) == 3.0 and int(c) == 2
@@ -212,12 +209,7 @@ def test_seed_function_counter_variable():
 
 def test_seed_iterator_side_effect_with_function(capsys):
     """Seed 002 verbatim: the iterator advances only while tracing."""
-    var = tf.Variable(0)
-
-    @tf.function
-    def side_effect(iterator):
-        var.assign_add(next(iterator))
-        tf.print("Value of variable:", var)
+    var, side_effect = iterator_function()
     iterator = iter([0, 1, 2, 3])
     for _ in range(3):
         side_effect(iterator)
