@@ -6,8 +6,11 @@ three deep, with zero-trip loops and empty lists among the inputs.
     def f(x): ...
 
 `tensor=False` marks functions that only make sense on Python values (strings,
-dicts, exceptions, prints inside branches, ...).
+dicts, exceptions, prints inside branches, ...). Functions that golden_targets.py
+also locks with golden files are registered from there, not written twice.
 """
+
+from tests.autograph import golden_targets
 
 CORPUS = []
 
@@ -21,13 +24,7 @@ def case(*inputs, tensor=True):
 
 # --- if / elif / else -----------------------------------------------------------
 
-@case((3,), (-2,), (0,))
-def if_else(x):
-    if x > 0:
-        y = x * 2
-    else:
-        y = -x
-    return y
+if_else = case((3,), (-2,), (0,))(golden_targets.if_else)
 
 
 @case((3,), (-2,))
@@ -213,14 +210,7 @@ def if_string_values(x):
 
 # --- while loops -------------------------------------------------------------------
 
-@case((5,), (0,), (1,))
-def while_sum(n):
-    s = 0
-    i = 0
-    while i < n:
-        s += i
-        i += 1
-    return s
+while_sum = case((5,), (0,), (1,))(golden_targets.while_sum)
 
 
 @case((10,), (3,), (0,))
@@ -859,12 +849,7 @@ def builtin_enumerate_start(xs):
 
 # --- lists -----------------------------------------------------------------------------
 
-@case((4,), (0,), tensor=False)
-def list_append_loop(n):
-    out = []
-    for i in range(n):
-        out.append(i * i)
-    return out
+list_append_loop = case((4,), (0,), tensor=False)(golden_targets.append_in_loop)
 
 
 @case((4,), (0,), tensor=False)

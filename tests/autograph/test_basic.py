@@ -7,14 +7,7 @@ import sys
 import pytest
 
 import autograph
-
-
-def branchy(x):
-    if x > 0:
-        y = x * 2
-    else:
-        y = -x
-    return y
+from tests.autograph.golden_targets import if_else as branchy
 
 
 def looping(n):

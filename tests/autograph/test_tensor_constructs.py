@@ -5,6 +5,9 @@ short-circuit evaluation kept), conditional return inside a tensor loop."""
 import numpy as np
 import pytest
 
+from tests.autograph.functions import binary_ones as numeric_truth
+from tests.autograph.functions import list_append_while as accumulate_while
+
 tf = pytest.importorskip("runtime")
 
 
@@ -12,15 +15,6 @@ def accumulate_for(n):
     out = []
     for i in tf.range(n):
         out.append(i * 2)
-    return out
-
-
-def accumulate_while(n):
-    out = []
-    i = 0
-    while i < n:
-        out.append(i)
-        i += 1
     return out
 
 
@@ -92,14 +86,6 @@ def first_negative(v):
         if x < 0:
             return x
     return 0
-
-
-def numeric_truth(n):
-    ones = 0
-    while n:
-        ones += n % 2
-        n = n // 2
-    return ones
 
 
 @pytest.mark.parametrize("fn, args", [

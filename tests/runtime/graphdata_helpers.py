@@ -81,6 +81,12 @@ def build(name, inputs, fn):
     return g
 
 
+def trace_specs(fn, *specs):
+    """A graph "f" with placeholders x0, x1... of (dtype, shape) `specs`, whose
+    outputs are fn(*placeholders)."""
+    return build("f", [(f"x{i}", d, s) for i, (d, s) in enumerate(specs)], fn)
+
+
 def run(graph, *values):
     """executor.run with each value converted to its placeholder's dtype."""
     feeds = [np.asarray(v, dtype=t.dtype.np_dtype) for v, t in zip(values, graph.inputs)]

@@ -5,17 +5,9 @@ import pytest
 
 import runtime as tf
 from runtime import executor
-from runtime.graph import Graph
 from runtime.ops.random_ops import dropout
 
-
-def trace(fn, *specs):
-    g = Graph("f")
-    with g.as_default():
-        args = [g.add_placeholder(d, s, f"x{i}") for i, (d, s) in enumerate(specs)]
-        out = fn(*args)
-    g.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
-    return g
+from graphdata_helpers import trace_specs as trace
 
 
 @pytest.mark.parametrize("make, dtype, shape", [

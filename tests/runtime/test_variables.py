@@ -7,17 +7,8 @@ import runtime as tf
 from runtime import executor
 from runtime.graph import Graph
 
+from graphdata_helpers import trace_specs as trace
 from seed_programs import counter_function, iterator_function
-
-
-def trace(fn, *specs):
-    """Build a graph calling fn on placeholders of (dtype, shape) specs."""
-    g = Graph("f")
-    with g.as_default():
-        args = [g.add_placeholder(d, s, f"x{i}") for i, (d, s) in enumerate(specs)]
-        out = fn(*args)
-    g.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
-    return g
 
 
 def test_repr_name_and_properties():
