@@ -37,15 +37,10 @@ def _set_ctx(node, ctx):
         _set_ctx(node.value, ctx)
 
 
-_NONE = object()     # not a placeholder
-
-
 class _Instance:
-    """One instantiation of a parsed template: builds fresh nodes from the
-    template's (never edited) nodes in one walk, putting the replacements in
-    place of the placeholders. Replacement nodes (the user's code) are used
-    as they are and never walked, so names inside them are never touched,
-    even if they match a key."""
+    """The replacements of one instantiation of a template, as the template's
+    builder (see `_Builder`) asks for them. A node used in more than one
+    place is copied after its first use."""
 
     __slots__ = ("replacements", "used")
 
@@ -59,108 +54,144 @@ class _Instance:
         self.used.add(key)
         return value
 
-    def _placeholder(self, node):
-        """The replacement of a Name of the template, or _NONE."""
-        return self.replacements.get(node.id, _NONE) if node.__class__ is gast.Name else _NONE
+    def name(self, key, ctx):
+        """The expression replacing the placeholder name `key`."""
+        value = self.replacements[key]
+        if isinstance(value, (list, tuple)):
+            raise ValueError(f"a list replaces {key!r} where only one expression fits")
+        return _as_expr(self._fresh(key, value), ctx)
+
+    def expand(self, key, list_ctx, ctx):
+        """The expressions replacing `key` in a list of expressions (a list
+        replacement is spliced in)."""
+        value = self.replacements[key]
+        if isinstance(value, (list, tuple)):
+            return [_as_expr(v, list_ctx) for v in self._fresh(key, list(value))]
+        return [_as_expr(self._fresh(key, value), ctx)]
+
+    def statements(self, key):
+        """The statements replacing a placeholder statement `key`."""
+        values = self._fresh(key, self.replacements[key])
+        values = values if isinstance(values, (list, tuple)) else [values]
+        return [v if isinstance(v, gast.stmt) else gast.Expr(value=_as_expr(v, gast.Load))
+                for v in values]
+
+
+class _Builder:
+    """Writes the Python source of a function that builds fresh copies of a
+    template's statements, given which names are placeholders: one
+    constructor per node, the placeholders asked of an `_Instance`. The
+    nodes are built in the order a walk of the template would visit them,
+    and get the template's fields and positions."""
+
+    def __init__(self, keys):
+        self.keys = keys
+        self.constants = []
+        self.temps = 0
+
+    def constant(self, value):
+        self.constants.append(value)
+        return f"K[{len(self.constants) - 1}]"
+
+    def _is_placeholder(self, node):
+        return node.__class__ is gast.Name and node.id in self.keys
 
     def stmts(self, stmts):
-        out = []
+        parts = []
         for s in stmts:
-            r = self.build(s)
-            if r.__class__ is list:
-                out.extend(r)
+            if s.__class__ is gast.Expr and self._is_placeholder(s.value):
+                parts.append(f"*I.statements({s.value.id!r})")
             else:
-                out.append(r)
-        return out
+                parts.append(self.build(s))
+        return "[" + ", ".join(parts) + "]"
 
-    def _expand(self, nodes, ctx_of):
-        """Copies of `nodes`, with list replacements spliced in."""
-        out = []
+    def expand(self, nodes, list_ctx):
+        parts = []
         for n in nodes:
-            value = self._placeholder(n)
-            if isinstance(value, (list, tuple)):
-                ctx = ctx_of(n)
-                for v in self._fresh(n.id, list(value)):
-                    out.append(_as_expr(v, ctx))
+            if self._is_placeholder(n):
+                ctx = self.constant(type(n.ctx))
+                parts.append(f"*I.expand({n.id!r}, {list_ctx or ctx}, {ctx})")
             else:
-                out.append(self.build(n) if isinstance(n, gast.AST) else n)
-        return out
+                parts.append(self.value(n))
+        return "[" + ", ".join(parts) + "]"
+
+    def value(self, value):
+        if value.__class__ is list:
+            if value and isinstance(value[0], gast.stmt):
+                return self.stmts(value)
+            return "[" + ", ".join(self.value(v) for v in value) + "]"
+        if isinstance(value, gast.AST):
+            return self.build(value)
+        return self.constant(value)
 
     def build(self, node):
-        """A fresh copy of template `node` with placeholders replaced (a list
-        for a placeholder statement)."""
         cls = node.__class__
-        if cls is gast.Name:
-            value = self.replacements.get(node.id, _NONE)
-            if value is not _NONE:
-                if isinstance(value, (list, tuple)):
-                    raise ValueError(f"a list replaces {node.id!r} where only one expression fits")
-                return _as_expr(self._fresh(node.id, value), type(node.ctx))
-        elif cls is gast.Expr:
-            value = self._placeholder(node.value)
-            if value is not _NONE:
-                values = self._fresh(node.value.id, value)
-                values = values if isinstance(values, (list, tuple)) else [values]
-                return [v if isinstance(v, gast.stmt) else gast.Expr(value=_as_expr(v, gast.Load))
-                        for v in values]
-        new = cls.__new__(cls)
-        attrs = node.__dict__.copy()
-        fields = cls._fields
+        if self._is_placeholder(node):
+            return f"I.name({node.id!r}, {self.constant(type(node.ctx))})"
+        first = {}                        # fields built before the others, in order
         if cls is gast.FunctionDef:
-            name = self.replacements.get(node.name, _NONE)
-            if name is not _NONE:
-                attrs["name"] = name
-            attrs["body"] = self.stmts(node.body)
-            attrs["args"] = self.build(node.args)
-            fields = ("decorator_list", "returns", "type_params")
+            if node.name in self.keys:
+                first["name"] = f"I.replacements[{node.name!r}]"
+            first["body"] = self.stmts(node.body)
+            first["args"] = self.build(node.args)
         elif cls is gast.Tuple or cls is gast.List:
-            attrs["elts"] = self._expand(node.elts, _ctx_of_placeholder)
-            fields = ("ctx",)
+            first["elts"] = self.expand(node.elts, None)
         elif cls is gast.Call:
-            attrs["args"] = self._expand(node.args, _load)
-            fields = ("func", "keywords")
+            first["args"] = self.expand(node.args, self.constant(gast.Load))
         elif cls is gast.arguments:
-            attrs["args"] = self._expand(node.args, _param)
-            fields = ("posonlyargs", "vararg", "kwonlyargs", "kw_defaults", "kwarg",
-                      "defaults")
-        for field in fields:
-            value = attrs.get(field)
-            if value.__class__ is list:
-                attrs[field] = self.stmts(value) if value and isinstance(value[0], gast.stmt) \
-                    else [self.build(v) if isinstance(v, gast.AST) else v for v in value]
-            elif isinstance(value, gast.AST):
-                attrs[field] = self.build(value)
-        new.__dict__.update(attrs)
-        return new
+            first["args"] = self.expand(node.args, self.constant(gast.Param))
+        temps = {}
+        for field, source in first.items():
+            self.temps += 1
+            temps[field] = f"t{self.temps}"
+            first[field] = f"(t{self.temps} := {source})"
+        items = []
+        for key, value in node.__dict__.items():
+            source = temps.get(key)
+            if source is None:
+                source = self.value(value) if key in cls._fields else (
+                    repr(value) if value.__class__ is int else self.constant(value))
+            items.append(f"{key!r}: {source}")
+        made = f"_node({self.constant(cls)}, {{{', '.join(items)}}})"
+        if first:
+            return f"({', '.join(first.values())}, {made})[-1]"
+        return made
 
 
-def _ctx_of_placeholder(node):
-    return type(node.ctx)
-
-
-def _load(node):
-    return gast.Load
-
-
-def _param(node):
-    return gast.Param
+def _node(cls, attrs):
+    new = cls.__new__(cls)
+    new.__dict__ = attrs          # a fresh dict, made by the builder's call
+    return new
 
 
 _PARSED = {}
+_BUILDERS = {}
 
 
 def _parse(template):
-    """The statements of `template`, parsed once (never edited: copied by
-    each instantiation)."""
+    """The statements of `template`, parsed once (never edited)."""
     body = _PARSED.get(template)
     if body is None:
         body = _PARSED[template] = gast.parse(textwrap.dedent(template)).body
     return body
 
 
+def _builder(template, keys):
+    """A function (instance -> statements) for `template` with placeholders
+    `keys`, written once per template and set of keys."""
+    found = _BUILDERS.get((template, keys))
+    if found is None:
+        builder = _Builder(keys)
+        source = f"def build(I):\n    return {builder.stmts(_parse(template))}\n"
+        namespace = {"K": builder.constants, "_node": _node}
+        exec(compile(source, "<template>", "exec"), namespace)  # noqa: S102 - our own source
+        found = _BUILDERS[(template, keys)] = namespace["build"]
+    return found
+
+
 def replace(template, **replacements):
     """Statements of `template` with placeholders replaced (a list)."""
-    return _Instance(replacements).stmts(_parse(template))
+    return _builder(template, frozenset(replacements))(_Instance(replacements))
 
 
 def replace_as_expression(template, **replacements):
