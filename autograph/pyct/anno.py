@@ -36,12 +36,25 @@ def setanno(node, key, value, replace=False):
 
 
 def getanno(node, key, default=KeyError):
-    annos = node.__dict__.get(_KEY, {})
-    if key in annos:
+    annos = node.__dict__.get(_KEY)
+    if annos is not None and key in annos:
         return annos[key]
     if default is KeyError:
         raise KeyError(f"{type(node).__name__} has no annotation {key!r}")
     return default
+
+
+def setdefault(node, key, value):
+    """Set annotation `key` to `value` unless the node has it; True when set."""
+    values = node.__dict__
+    annos = values.get(_KEY)
+    if annos is None:
+        values[_KEY] = {key: value}
+        return True
+    if key in annos:
+        return False
+    annos[key] = value
+    return True
 
 
 def hasanno(node, key):

@@ -107,13 +107,10 @@ def located(stmts, line):
     if line is None:
         return stmts
     stack = list(stmts)
-    extend = stack.extend
     while stack:
         n = stack.pop()
-        if anno.hasanno(n, anno.USER_LINE):
-            continue
-        anno.setanno(n, anno.USER_LINE, line)
-        extend(children(n))
+        if anno.setdefault(n, anno.USER_LINE, line):
+            stack.extend(children(n))
     return stmts
 
 

@@ -540,8 +540,7 @@ class _FastUnparser:
 
 
 def _user_line(node):
-    annos = node.__dict__.get(anno._KEY)
-    return annos.get(anno.USER_LINE) if annos else None
+    return anno.getanno(node, anno.USER_LINE, None)
 
 
 _KEYWORD_STATEMENTS = {gast.Pass: "pass", gast.Break: "break", gast.Continue: "continue"}
