@@ -368,7 +368,7 @@ def _contains_loop(graph):
     for node in graph.nodes:
         if node.op == "While":
             return True
-        for sub in node.subgraphs():
+        for sub in node.subgraph_list():
             if _contains_loop(sub):
                 return True
     return False

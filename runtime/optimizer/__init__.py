@@ -198,7 +198,7 @@ def _affected(graph, changed):
         elif any(a in changed for a in ancestors):
             wanted.add(id(g))
         for node in g.nodes:
-            for sub in node.subgraphs():
+            for sub in node.subgraph_list():
                 stack.append((sub, inside))
     return wanted
 

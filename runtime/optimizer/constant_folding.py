@@ -59,9 +59,12 @@ def run(graph):
 
 def _fold(node):
     """The output values of `node` if it can be folded, else None."""
-    if node.op in _NEVER_FOLD or not node.inputs or node.stateful or node.subgraphs():
+    if node.op in _NEVER_FOLD or not node.inputs or node.subgraph_list():
         return None
-    if not all(t.node.op == "Const" for t in node.inputs):
+    for t in node.inputs:
+        if t.node.op != "Const":
+            return None
+    if node.opdef.stateful:
         return None
     args = [t.node.attrs["value"] for t in node.inputs]
     try:

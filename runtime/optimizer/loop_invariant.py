@@ -92,7 +92,7 @@ def _invariant_nodes(sub, outer_of):
         if node.op == "Const":
             invariant.add(id(node))
             continue
-        if node.op not in HOISTABLE or node.stateful or node.subgraphs():
+        if node.op not in HOISTABLE or node.subgraph_list() or node.stateful:
             continue
         if not node.inputs or not all(id(t.node) in invariant for t in node.inputs):
             continue
