@@ -53,7 +53,7 @@ def _static_dims(shape, op_name):
             raise ValueError(f"{op_name}: shape must be fully defined, got {shape}")
         return shape.dims
     if isinstance(shape, Tensor):
-        value = rules.constant_value(shape)
+        value = rules.constant_value(_at_most_1d(shape, op_name))
         return None if value is None else tuple(int(d) for d in np.reshape(value, -1))
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
@@ -66,14 +66,22 @@ def _static_dims(shape, op_name):
                     f"got {shape!r}")
 
 
-def _shape_tensor(shape, op_name):
+def _at_most_1d(shape, op_name, what="shape"):
+    """A shape tensor, refused when it has more than one dimension."""
+    if shape.shape.rank is not None and shape.shape.rank > 1:
+        raise ValueError(f"{op_name}: {what} must be a 1-D tensor, got shape "
+                         f"{rules.dims_text(shape.shape)}")
+    return shape
+
+
+def _shape_tensor(shape, op_name, what="shape"):
     """A shape argument as a 1-D int32 tensor (lists of scalar tensors are stacked)."""
     shape = unwrap_variable(shape)
     if isinstance(shape, Tensor):
         if not shape.dtype.is_integer:
-            raise TypeError(f"{op_name}: shape must be an int32 or int64 tensor, "
+            raise TypeError(f"{op_name}: {what} must be an int32 or int64 tensor, "
                             f"got {shape.dtype.name}")
-        return shape
+        return _at_most_1d(shape, op_name, what)
     if isinstance(shape, TensorShape):
         shape = list(_static_dims(shape, op_name))
     if isinstance(shape, (list, tuple)) and any(is_tensor_like(d) for d in shape):
@@ -83,9 +91,9 @@ def _shape_tensor(shape, op_name):
     try:
         value = np.asarray(shape, dtype=np.int32)
     except (TypeError, ValueError):
-        raise TypeError(f"{op_name}: shape must be a list of ints, got {shape!r}") from None
+        raise TypeError(f"{op_name}: {what} must be a list of ints, got {shape!r}") from None
     if value.ndim != 1:
-        raise ValueError(f"{op_name}: shape must be a 1-D list of ints, got {shape!r}")
+        raise ValueError(f"{op_name}: {what} must be a 1-D list of ints, got {shape!r}")
     return _as_graph_value(value, dtypes.int32)
 
 
@@ -413,5 +421,5 @@ def _tile(x, multiples):
 
 def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
     """`input` repeated `multiples[i]` times along each dimension i."""
-    multiples = _check_vector(_shape_tensor(multiples, "Tile"), "Tile: multiples")
+    multiples = _check_vector(_shape_tensor(multiples, "Tile", "multiples"), "Tile: multiples")
     return apply("Tile", (convert_to_tensor(input), multiples))

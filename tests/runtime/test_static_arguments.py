@@ -114,3 +114,20 @@ def test_scalar_shape_tensors_are_refused_while_tracing(call, message):
     f = tf.function(call, autograph=False)
     with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
         f.get_concrete_function(SCALAR_INT)
+
+
+MATRIX_SHAPE = tf.TensorSpec([2, 2], tf.int32)
+
+
+@pytest.mark.parametrize("call, op, arg", [
+    (lambda s: tf.zeros(s), "zeros", "shape"),
+    (lambda s: tf.fill(s, 1.0), "Fill", "shape"),
+    (lambda s: tf.reshape(X, s), "Reshape", "shape"),
+    (lambda s: tf.tile(X, s), "Tile", "multiples"),
+])
+def test_shape_tensors_with_two_dimensions_are_refused(call, op, arg):
+    f = tf.function(call, autograph=False)
+    with pytest.raises(ValueError, match=rf"{op}: {arg} must be a 1-D tensor, got shape \[2,2\]"):
+        f.get_concrete_function(MATRIX_SHAPE)
+    with pytest.raises(ValueError, match=r"must be a 1-D tensor, got shape \[2,2\]"):
+        call(tf.constant([[1, 2], [1, 2]]))          # eagerly too, not a reshaped value
