@@ -112,14 +112,9 @@ class Graph:
 
     # --- building ---------------------------------------------------------
 
-    @contextlib.contextmanager
     def as_default(self):
-        previous = current_graph()
-        _state.graph = self
-        try:
-            yield self
-        finally:
-            _state.graph = previous
+        """`with graph.as_default():` traces into this graph on this thread."""
+        return _AsDefault(self)
 
     def unique_name(self, base):
         n = self._names.get(base)
@@ -143,8 +138,8 @@ class Graph:
             raise type(e)(_with_location(f"{opdef.name}: {e}", user_location())) from None
         node = Node(self, self.unique_name(name or opdef.name), opdef, inputs, attrs,
                     user_location())
-        node.outputs = tuple(SymbolicTensor(node, i, d, TensorShape(s))
-                             for i, (d, s) in enumerate(specs))
+        node.outputs = tuple([SymbolicTensor(node, i, d, TensorShape(s))
+                              for i, (d, s) in enumerate(specs)])
         self.nodes.append(node)
         self._compiled = None
         return node
@@ -251,6 +246,25 @@ def needed_nodes(graph):
     return needed
 
 
+class _AsDefault:
+    """The context manager of `Graph.as_default` (a class: cheaper to enter
+    than a generator-based one, and entered for every traced branch)."""
+
+    __slots__ = ("graph", "previous")
+
+    def __init__(self, graph):
+        self.graph = graph
+
+    def __enter__(self):
+        self.previous = getattr(_state, "graph", None)
+        _state.graph = self.graph
+        return self.graph
+
+    def __exit__(self, *exc):
+        _state.graph = self.previous
+        return False
+
+
 # --- flags of whole graphs -----------------------------------------------------
 
 def _flag(graph, name):
@@ -310,12 +324,17 @@ def _map_location(filename, lineno):
     return (filename, lineno)
 
 
+_source_map = []        # [autograph.source_map] once imported ([None] without autograph)
+
+
 def _location_mapper():
-    try:
-        from autograph import source_map
-    except ImportError:
-        return None
-    return getattr(source_map, "user_location", None)
+    if not _source_map:
+        try:
+            from autograph import source_map
+        except ImportError:
+            source_map = None
+        _source_map.append(source_map)
+    return getattr(_source_map[0], "user_location", None)
 
 
 def _with_location(message, location):
