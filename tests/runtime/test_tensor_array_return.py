@@ -128,6 +128,22 @@ def test_check_equivalence_compares_the_elements():
     assert check_equivalence(partly_written).ok
 
 
+python_calls = []
+
+
+@tf.function
+def frozen_python_value(n):
+    python_calls.append(n)                      # Python: runs while tracing only
+    return tf.TensorArray(tf.int32, size=1).write(0, n + len(python_calls))
+
+
+def test_check_equivalence_reports_differing_elements():
+    frozen_python_value(tf.constant(1))           # traced: the graph adds 1
+    report = check_equivalence(frozen_python_value, tf.constant(1))
+    assert not report.ok
+    assert report.differences == ["result: eager 3, graph 2"]
+
+
 def test_check_equivalence_mode_returns_the_graph_array():
     tf.config.experimental_check_equivalence(True)
     try:
