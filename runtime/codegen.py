@@ -34,7 +34,7 @@ import re
 
 import numpy as np
 
-from .graph import Graph, needed_nodes
+from .graph import Graph, memoized_flags, needed_nodes
 
 __all__ = ["CompiledGraph", "compile_graph", "plan", "python_source", "INFIX", "INLINED"]
 
@@ -118,7 +118,8 @@ def plan(graph):
 def compile_graph(graph):
     """Generate, compile and register the Python source of `graph`."""
     em = Emitter(graph)
-    source, line_nodes = em.function_source()
+    with memoized_flags():          # plan() asks nested graphs for side effects
+        source, line_nodes = em.function_source()
     filename = f"<graph {graph.name}#{next(_counter)}>"
     code = compile(source, filename, "exec")
     namespace = dict(em.globals)
