@@ -19,7 +19,7 @@ import linecache
 
 from .codegen import INLINED, compile_graph, plan
 from .errors import OpError
-from .graph import kernel_error
+from .graph import kernel_error, paused_gc
 
 __all__ = ["run", "plan", "compiled_form"]
 
@@ -28,7 +28,8 @@ def compiled_form(graph):
     """The cached `CompiledGraph` of `graph`, compiling it if needed."""
     compiled = graph._compiled
     if compiled is None or compiled is INLINED or compiled.is_stale():
-        compiled = graph._compiled = compile_graph(graph)
+        with paused_gc():
+            compiled = graph._compiled = compile_graph(graph)
     return compiled
 
 

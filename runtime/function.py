@@ -54,7 +54,7 @@ from . import config as _config
 from . import equivalence as _equivalence
 from . import signature as _sig
 from .concrete_function import ConcreteFunction, _OutputPlan
-from .graph import Graph, current_graph
+from .graph import Graph, current_graph, paused_gc
 from .tensor_shape import TensorShape, TensorSpec
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
@@ -397,6 +397,10 @@ class Function:
 
     def _trace(self, template, skeleton, shapes, description):
         """Build, check and register the graph for one signature."""
+        with paused_gc():
+            return self._trace_unpaused(template, skeleton, shapes, description)
+
+    def _trace_unpaused(self, template, skeleton, shapes, description):
         graph = Graph(self._name)
         fn = self._traceable()
         with graph.as_default():

@@ -20,6 +20,7 @@ tensors used while tracing become `Const` nodes.
 """
 
 import contextlib
+import gc
 import os
 import sys
 import threading
@@ -27,7 +28,7 @@ import threading
 from .tensor import EagerTensor, SymbolicTensor, Tensor
 from .tensor_shape import TensorShape
 
-__all__ = ["Graph", "Node", "current_graph", "needed_nodes", "kernel_error", "leaked_tensor_error"]
+__all__ = ["Graph", "Node", "current_graph", "needed_nodes", "paused_gc", "kernel_error", "leaked_tensor_error"]
 
 _state = threading.local()
 _PACKAGE_DIRS = tuple(os.path.dirname(os.path.abspath(m)) + os.sep for m in (
@@ -262,6 +263,26 @@ class _AsDefault:
 
     def __exit__(self, *exc):
         _state.graph = self.previous
+        return False
+
+
+class paused_gc:
+    """`with paused_gc():` runs its block with the cyclic garbage collector
+    off (restored after). Tracing, optimizing and lowering a graph allocate
+    thousands of objects that live as long as the graph: left on, the
+    collector would scan them, and each time also older generations, several
+    times per trace. Reference counting still frees what dies at once."""
+
+    __slots__ = ("enabled",)
+
+    def __enter__(self):
+        self.enabled = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            gc.enable()
         return False
 
 
