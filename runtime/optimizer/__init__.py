@@ -28,7 +28,7 @@ import logging
 from . import arithmetic, constant_folding, cse, dce, loop_invariant
 from .lint import LintError, lint
 from ..graph import memoized_flags
-from .rewrite import invalidate, next_stamp, walk_graphs
+from .rewrite import invalidate, nesting_edits, next_stamp, walk_graphs
 
 __all__ = ["optimize", "lint", "LintError", "OptimizationReport", "PASSES",
            "DEFAULT_OPTIONS"]
@@ -141,6 +141,7 @@ def _run_round(graph, passes, wanted, report, check, looked):
     for name, module in passes:
         if graphs is None:             # the nesting only changes when a pass edits
             graphs, edited_below = _graphs_and_stamps(graph, wanted)
+            nesting = nesting_edits()
         edited = False
         for g in graphs:
             key = (name, id(g))
@@ -154,7 +155,9 @@ def _run_round(graph, passes, wanted, report, check, looked):
                 changed.add(id(g))
                 report.changes[name].extend(messages)
                 invalidate(g)
-        if edited:
+        # Edit stamps are read from the second round on; the list of graphs
+        # changes only with the nesting.
+        if edited and (wanted is not None or nesting_edits() != nesting):
             graphs = None
         if check:
             lint(graph)

@@ -105,8 +105,23 @@ def substitute_nodes(graph, replacement):
 def remove_nodes(graph, dead_ids):
     """Drop the nodes whose id() is in `dead_ids` (callers checked they are unused)."""
     if dead_ids:
-        graph.nodes = [n for n in graph.nodes if id(n) not in dead_ids]
+        kept = []
+        for n in graph.nodes:
+            if id(n) not in dead_ids:
+                kept.append(n)
+            elif n.subgraph_list():
+                _nesting[0] += 1
+        graph.nodes = kept
         invalidate(graph)
+
+
+_nesting = [0]      # edits that added or removed a node holding subgraphs
+
+
+def nesting_edits():
+    """A number that changes whenever graphs stop or start being nested
+    (a node holding subgraphs removed or inserted by these helpers)."""
+    return _nesting[0]
 
 
 def make_node(graph, op, inputs, attrs, out_specs, name=None, location=None):
@@ -119,7 +134,10 @@ def make_node(graph, op, inputs, attrs, out_specs, name=None, location=None):
 
 def insert_nodes(graph, position, new_nodes):
     """Insert nodes before the node currently at `position` in program order."""
-    graph.nodes[position:position] = list(new_nodes)
+    new_nodes = list(new_nodes)
+    if any(n.subgraph_list() for n in new_nodes):
+        _nesting[0] += 1
+    graph.nodes[position:position] = new_nodes
     invalidate(graph)
 
 
