@@ -31,6 +31,7 @@ import keyword
 import linecache
 import os
 import re
+import weakref
 
 import numpy as np
 
@@ -125,18 +126,28 @@ def compile_graph(graph):
     namespace = dict(em.globals)
     exec(code, namespace)  # noqa: S102 - our own generated source
     lines = source.splitlines(keepends=True)
+    _forget_dead_sources()
     linecache.cache[filename] = (len(source), None, lines, filename)
     for g in em.inlined:
         if g._compiled is None:
             g._compiled = INLINED
     compiled = CompiledGraph(namespace[em.fn_name], source, filename, line_nodes,
                              tuple(em.inlined), len(em.params), graph.name)
-    try:
-        import weakref
-        weakref.finalize(compiled, linecache.cache.pop, filename, None)
-    except TypeError:
-        pass
+    weakref.finalize(compiled, _dead_sources.append, filename)
     return compiled
+
+
+# Names of linecache entries whose compiled graph has been collected. The
+# finalizer only records the name: it can run inside any allocation (a GC
+# pass), including in the middle of linecache.checkcache's loop over the cache,
+# which then fails with a KeyError if the entry vanished under it. The entries
+# are dropped at the next compile instead, from ordinary code.
+_dead_sources = []
+
+
+def _forget_dead_sources():
+    while _dead_sources:
+        linecache.cache.pop(_dead_sources.pop(), None)
 
 
 def python_source(graph):

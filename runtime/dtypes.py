@@ -28,7 +28,7 @@ class DType:
     """A tensor element type. Compare with `==`; `name` is TensorFlow's name."""
 
     __slots__ = ("name", "np_dtype", "is_integer", "is_floating", "is_bool",
-                 "is_string", "is_unsigned")
+                 "is_string", "is_unsigned", "_limits")
 
     def __init__(self, name, np_dtype):
         self.name = name
@@ -39,6 +39,8 @@ class DType:
         self.is_floating = kind == "f"
         self.is_bool = kind == "b"
         self.is_string = kind in "OUS"
+        info = np.iinfo if self.is_integer else np.finfo if self.is_floating else None
+        self._limits = None if info is None else (info(self.np_dtype).min, info(self.np_dtype).max)
 
     @property
     def as_numpy_dtype(self):
@@ -50,11 +52,16 @@ class DType:
 
     @property
     def min(self):
-        return np.iinfo(self.np_dtype).min if self.is_integer else np.finfo(self.np_dtype).min
+        return self._numeric_limits()[0]
 
     @property
     def max(self):
-        return np.iinfo(self.np_dtype).max if self.is_integer else np.finfo(self.np_dtype).max
+        return self._numeric_limits()[1]
+
+    def _numeric_limits(self):
+        if self._limits is None:
+            raise TypeError(f"{self.name} has no minimum or maximum (not a numeric dtype)")
+        return self._limits
 
     def __repr__(self):
         return f"tf.{self.name}"

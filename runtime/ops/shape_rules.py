@@ -132,8 +132,9 @@ def static_int(value, op_name, what):
     Python and numpy ints pass; a tensor or Variable must have a value known
     now (eager, or a constant while tracing), else TypeError naming it.
     """
-    from ..tensor import unwrap_variable  # here: tensor.py imports this module
-    value = unwrap_variable(value)
+    if value.__class__ is int:                  # the common case, first
+        return value
+    value = _unwrap_variable(value)
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{op_name}: {what} must be an int, got {value!r}")
     if isinstance(value, (int, np.integer)):
@@ -150,8 +151,7 @@ def static_ints(value, op_name, what):
     """A list of ints (perm, axes, a shape) that must be known while tracing:
     a Python/numpy sequence (its items may be constant scalar tensors) or a
     tensor with a value known now. TypeError naming the op and argument else."""
-    from ..tensor import unwrap_variable
-    value = unwrap_variable(value)
+    value = _unwrap_variable(value)
     if _is_tensor(value):
         value = static_value(value, op_name, what)
     if isinstance(value, np.ndarray):
@@ -163,8 +163,9 @@ def static_ints(value, op_name, what):
 
 def static_bool(value, op_name, what):
     """A flag (keepdims, transpose_a) that must be known while tracing."""
-    from ..tensor import unwrap_variable
-    value = unwrap_variable(value)
+    if value.__class__ is bool:                 # the common case, first
+        return value
+    value = _unwrap_variable(value)
     if _is_tensor(value):
         value = static_value(value, op_name, what)
         if np.ndim(value) != 0:
@@ -186,6 +187,12 @@ def not_static_error(t, op_name, what):
     return TypeError(
         f"{op_name}: {what} must be known while tracing (a Python value or a constant), "
         f"got the symbolic tensor {t!r}, whose value is only known when the graph runs")
+
+
+def _unwrap_variable(value):
+    # tensor.py imports this module, so its unwrap_variable is looked up late.
+    from ..tensor import unwrap_variable
+    return unwrap_variable(value)
 
 
 def _is_tensor(value):

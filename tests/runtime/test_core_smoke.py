@@ -14,6 +14,25 @@ def test_eager_add_keeps_dtype():
     np.testing.assert_array_equal(t.numpy(), [2, 3])
 
 
+@pytest.mark.parametrize("dtype", [tf.int8, tf.int32, tf.int64, tf.uint8, tf.float16, tf.float64])
+def test_dtype_limits_are_numpys(dtype):
+    info = np.iinfo if dtype.is_integer else np.finfo
+    assert (dtype.min, dtype.max) == (info(dtype.np_dtype).min, info(dtype.np_dtype).max)
+
+
+@pytest.mark.parametrize("dtype", [tf.bool, tf.string])
+def test_non_numeric_dtype_has_no_limits(dtype):
+    with pytest.raises(TypeError, match=f"{dtype.name} has no minimum or maximum"):
+        dtype.min
+    with pytest.raises(TypeError, match=f"{dtype.name} has no minimum or maximum"):
+        dtype.max
+
+
+def test_out_of_range_python_int_names_the_range():
+    with pytest.raises(ValueError, match=r"out of range \[-128, 127\]"):
+        tf.constant(300, dtype=tf.int8)
+
+
 def test_staged_graph_runs():
     g = Graph("f")
     with g.as_default():

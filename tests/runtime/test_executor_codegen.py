@@ -1,6 +1,7 @@
 """The code-generating executor: same results as a plain interpreter, side
 effects in program order, pruning, error attribution, readable source."""
 
+import gc
 import linecache
 import traceback
 import warnings
@@ -229,6 +230,18 @@ def test_python_source_is_readable_and_registered():
     assert src.rstrip().endswith("return [AddV2]")
     compiled = g._compiled
     assert "".join(linecache.getlines(compiled.filename)) == src
+
+
+def test_collected_graph_source_leaves_linecache_at_the_next_compile_not_in_gc():
+    # A GC pass can run inside linecache.checkcache()'s walk over the cache;
+    # an entry removed by a finalizer there is a KeyError in the caller.
+    g = build("gone", [(I32, [])], lambda a: [a * 3])
+    filename = codegen.compile_graph(g).filename
+    gc.collect()                                  # the CompiledGraph is garbage now
+    assert filename in linecache.cache            # GC did not touch the cache
+    linecache.checkcache()
+    codegen.compile_graph(build("next", [(I32, [])], lambda a: [a - 1]))
+    assert filename not in linecache.cache
 
 
 def test_compiled_form_is_cached_and_reset_by_add_node():

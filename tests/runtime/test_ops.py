@@ -8,7 +8,6 @@ tracing is compatible with the actual shape, both with exact placeholder
 shapes and with every dimension unknown.
 """
 
-import gc
 
 import numpy as np
 import pytest
@@ -325,20 +324,12 @@ def test_docstring_examples_run():
     modules = [array_ops, indexing, manipulation_ops, math_ops, nn_ops, reduction_ops,
                shape_rules, tf_math, tf_nn]
     ran = 0
-    # doctest's linecache.checkcache() walks every cache entry; a cyclic GC
-    # pass inside that walk can run runtime/codegen.py's finalizer that pops
-    # a compiled graph's entry (KeyError). Collect first, then hold GC off.
-    gc.collect()
-    gc.disable()
-    try:
-        for module in modules:
-            globs = {**vars(tf), **vars(module), "np": np}
-            for test in doctest.DocTestFinder().find(module, globs=globs):
-                result = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE).run(test)
-                assert result.failed == 0, test.name
-                ran += result.attempted
-    finally:
-        gc.enable()
+    for module in modules:
+        globs = {**vars(tf), **vars(module), "np": np}
+        for test in doctest.DocTestFinder().find(module, globs=globs):
+            result = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE).run(test)
+            assert result.failed == 0, test.name
+            ran += result.attempted
     assert ran >= 8
 
 
