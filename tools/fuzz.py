@@ -19,10 +19,12 @@ disagree), the inputs and the three results, and the exit status is 1.
 """
 
 import argparse
+import atexit
 import contextlib
 import io
 import os
 import random
+import shutil
 import sys
 import tempfile
 import textwrap
@@ -165,9 +167,21 @@ def _indent(lines):
 
 # --- the three runs ---------------------------------------------------------------
 
+_program_dir = []       # [the folder of this process's program files], made on first use
+
+
+def _programs_folder():
+    """A private temporary folder for the program files, removed at exit."""
+    if not _program_dir:
+        folder = tempfile.mkdtemp(prefix="autograph_fuzz_")
+        atexit.register(shutil.rmtree, folder, True)
+        _program_dir.append(folder)
+    return _program_dir[0]
+
+
 def load(source, seed):
     """Exec `source` from a real file (so inspect.getsource works); return its namespace."""
-    path = os.path.join(tempfile.gettempdir(), f"fuzz_prog_{seed}_{abs(hash(source))}.py")
+    path = os.path.join(_programs_folder(), f"fuzz_prog_{seed}_{abs(hash(source))}.py")
     with open(path, "w") as fh:
         fh.write(source)
     namespace = {"__name__": f"fuzz_prog_{seed}", "__file__": path}

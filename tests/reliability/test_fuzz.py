@@ -104,3 +104,15 @@ def test_report_prints_program_inputs_and_three_results(capsys):
 def test_cli_summary_line(capsys):
     assert fuzz.main(["--count", "3", "--seed", "5"]) == 0
     assert capsys.readouterr().out.strip().endswith("fuzz: 3 programs, seed 5, 0 mismatches")
+
+
+def test_program_files_are_removed_when_the_process_ends(tmp_path):
+    import subprocess
+    import sys
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "fuzz.py"),
+                          "--count", "2", "--seed", "11"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().endswith("fuzz: 2 programs, seed 11, 0 mismatches")
+    assert list(tmp_path.iterdir()) == []
