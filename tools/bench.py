@@ -16,10 +16,12 @@ workload whose ops or packages are not available yet prints "n/a" and why.
 """
 
 import argparse
+import atexit
 import gc
 import json
 import os
 import platform
+import shutil
 import sys
 import time
 import tracemalloc
@@ -380,7 +382,9 @@ def _generated_module(blocks):
     import importlib.util
     import tempfile
     src = "".join(_THIRTY_LINES.format(i=i) for i in range(blocks))
-    path = os.path.join(tempfile.mkdtemp(prefix="bench_ag_"), f"gen_{blocks}.py")
+    folder = tempfile.mkdtemp(prefix="bench_ag_")
+    atexit.register(shutil.rmtree, folder, True)     # read (for conversion) until exit
+    path = os.path.join(folder, f"gen_{blocks}.py")
     with open(path, "w") as f:
         f.write(src)
     spec = importlib.util.spec_from_file_location(f"gen_{blocks}", path)

@@ -1,0 +1,34 @@
+"""tools/bench.py runs end to end: every workload yields figures (no timing
+assertions here; the targets are judged by the benchmark itself)."""
+
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "MLP [60,784]",
+             "while_loop counting to 1,000,000", "convert+trace 30-line fn", "scaling"]
+
+
+def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
+    out = tmp_path / "bench.json"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bench.py"),
+                          "--repeat", "1", "--json", str(out)],
+                         capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, TMPDIR=str(scratch)))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("best of N=1 batches")
+    rows = json.loads(out.read_text())["rows"]
+    assert len(rows) == len(WORKLOADS)
+    for row, title in zip(rows, WORKLOADS):
+        assert row["workload"].startswith(title)
+        assert not row.get("note", "").startswith(("failed", "n/a")), row
+        assert row["ok"] in (True, False), row
+    graph_rows = [r for r in rows if "ratio_target" in r]      # graph vs numpy rows
+    assert all(r["graph"] > 0 and r["numpy"] > 0 and r["ratio"] > 0 for r in graph_rows)
+    assert rows[5]["extra"]["peak_bytes"] > 0
+    assert list(scratch.iterdir()) == []          # the generated modules are removed
