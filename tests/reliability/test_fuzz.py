@@ -12,6 +12,8 @@ construct it promises shows up) and the shrinker, checked with a fake oracle.
 
 import importlib.util
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -107,8 +109,6 @@ def test_cli_summary_line(capsys):
 
 
 def test_program_files_are_removed_when_the_process_ends(tmp_path):
-    import subprocess
-    import sys
     env = dict(os.environ, TMPDIR=str(tmp_path))
     run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "fuzz.py"),
                           "--count", "2", "--seed", "11"],

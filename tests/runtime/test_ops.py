@@ -8,7 +8,6 @@ tracing is compatible with the actual shape, both with exact placeholder
 shapes and with every dimension unknown.
 """
 
-
 import numpy as np
 import pytest
 
