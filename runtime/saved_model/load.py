@@ -4,10 +4,15 @@ attributes and `.signatures` run the saved graphs.
 Everything is checked before anything is returned: the JSON's format name and
 version, every node's op (it must be registered; nothing from the files is
 imported or executed), every tensor reference, and that each array in the
-.npz files exists with the declared dtype and shape. Any problem raises
-`SavedModelError` (a ValueError) naming the file and the problem.
+.npz files exists with the declared dtype and shape. Each node must also be
+one its op could have made: its inputs and attrs fit the op's kernel, the
+op's dtype/shape rule accepts them and gives the listed outputs, and an
+`If`/`While` node's branches and body line up with its inputs and outputs.
+So an edited file fails here, not later inside the executor. Any problem
+raises `SavedModelError` (a ValueError) naming the file and the problem.
 """
 
+import inspect
 import json
 import os
 import zipfile
@@ -15,6 +20,7 @@ import zipfile
 import numpy as np
 
 from .. import executor
+from ..dtypes import as_dtype
 from ..graph import Graph, Node
 from ..op_registry import OPS
 from ..tensor import SymbolicTensor, Tensor, wrap_numpy
@@ -37,9 +43,16 @@ def load(export_dir):
     variables = ctx.variables(doc.get("variables"), values, os.path.join(export_dir, VARIABLES_FILE))
     functions = {}
     for name, concretes in ctx.typed(doc.get("functions"), dict, "functions").items():
-        graphs = [ctx.function(name, c) for c in ctx.typed(concretes, list, name)]
+        ctx.where = f"function {name!r}"
+        graphs = [ctx.function(name, c) for c in ctx.typed(concretes, list, "function")]
+        if not graphs:
+            raise ctx.error("lists no traced graph")
         functions[name] = LoadedFunction(name, graphs)
-    signatures = {n: functions[n] for n in doc.get("signatures", []) if n in functions}
+    ctx.where = "saved_model.json"
+    signature_names = ctx.typed(doc.get("signatures", []), list, "signatures")
+    if not all(isinstance(n, str) for n in signature_names):
+        raise ctx.error(f"expected a list of function names, found {signature_names!r:.60}")
+    signatures = {n: functions[n] for n in signature_names if n in functions}
     return LoadedModel(functions, signatures, variables, ctx.var_paths)
 
 
@@ -103,7 +116,7 @@ class _Reader:
         for i, e in enumerate(self.typed(entries, list, "variables")):
             self.where = f"variable {i}"
             e = self.typed(e, dict, "variable")
-            value = values.get(e.get("key"))
+            value = values.get(e.get("key")) if isinstance(e.get("key"), str) else None
             if value is None:
                 raise SavedModelError(f"load: {npz_path}: no array {e.get('key')!r} for "
                                       f"variable {e.get('name')!r}")
@@ -125,7 +138,7 @@ class _Reader:
     # --- the attr-codec context ---------------------------------------------------
 
     def array(self, data):
-        arr = self.arrays.get(data.get("array"))
+        arr = self.arrays.get(data.get("array")) if isinstance(data.get("array"), str) else None
         if arr is None:
             raise self.error(f"constant {data.get('array')!r} is missing from {CONSTANTS_FILE}")
         if arr.dtype.str != data.get("dtype") or list(arr.shape) != data.get("shape"):
@@ -170,18 +183,36 @@ class _Reader:
             outer = self._ref(self._scopes[-1 - cap[0][0]], cap[0][1])
             graph.captures.append((outer, self._ref(scope, cap[1])))
         self._scopes.pop()
+        self.where = self.where.split(", node")[0]
+        self._check_placeholders(graph)
         return graph
+
+    def _check_placeholders(self, graph):
+        """Inputs and captures are distinct Placeholders, and every Placeholder is one."""
+        fed = list(graph.inputs) + [inner for _, inner in graph.captures]
+        for t in fed:
+            if t.node.op != "Placeholder":
+                raise self.error(f"graph {graph.name!r}: {t.node.name} is an input or capture "
+                                 f"but a {t.node.op} node, not a Placeholder")
+        if len({id(t) for t in fed}) != len(fed):
+            raise self.error(f"graph {graph.name!r}: a placeholder is fed twice")
+        fed = {id(t) for t in fed}
+        for node in graph.nodes:
+            if node.op == "Placeholder" and id(node.outputs[0]) not in fed:
+                raise self.error(f"graph {graph.name!r}: placeholder {node.name} is neither "
+                                 "an input nor a capture")
 
     def _node(self, graph, nd, scope):
         nd = self.typed(nd, dict, "node")
         name, op = nd.get("name"), nd.get("op")
         if not isinstance(name, str) or not isinstance(op, str) or f"{name}:0" in scope:
             raise self.error(f"bad or duplicate node name {name!r}")
-        self.where = f"{self.where.split(', node')[0]}, node {name!r}"
+        where = self.where = f"{self.where.split(', node')[0]}, node {name!r}"
         if op not in OPS:
             raise self.error(f"unknown op {op!r} (not registered in this runtime)")
         inputs = [self._ref(scope, r) for r in self.typed(nd.get("inputs"), list, "inputs")]
         attrs = {k: decode_attr(v, self) for k, v in self.typed(nd.get("attrs"), dict, "attrs").items()}
+        self.where = where      # decoding a subgraph attr moved it to the subgraph's nodes
         node = Node(graph, name, OPS[op], inputs, attrs, None)
         outs = []
         for i, spec in enumerate(self.typed(nd.get("outputs"), list, "outputs")):
@@ -194,7 +225,40 @@ class _Reader:
         if expected is not None and expected != len(outs):  # None: If/While, any count
             raise self.error(f"op {op!r} has {expected} outputs, the file lists {len(outs)}")
         node.outputs = tuple(outs)
+        self._check_node(node)
         return node
+
+    def _check_node(self, node):
+        """The node is one its op could have made (see the module docstring)."""
+        opdef = node.opdef
+        try:
+            _kernel_signature(opdef).bind(*node.inputs, **node.attrs)
+        except TypeError as e:
+            raise self.error(f"op {node.op!r} cannot take {len(node.inputs)} input(s) and "
+                             f"attrs {sorted(node.attrs)}: {e}") from None
+        check = _STRUCTURE.get(node.op)
+        if check is not None:
+            problem = check(node)
+            if problem:
+                raise self.error(f"{node.op} node is inconsistent: {problem}")
+        try:
+            specs = [(as_dtype(dtype), TensorShape(shape))
+                     for dtype, shape in opdef.infer(list(node.inputs), node.attrs)]
+        except Exception as e:  # noqa: BLE001 - any failure of the rule means bad data
+            raise self.error(f"op {node.op!r} rejects its inputs or attrs: "
+                             f"{type(e).__name__}: {e}") from None
+        if len(specs) != len(node.outputs):
+            raise self.error(f"op {node.op!r} gives {len(specs)} output(s) here, the file "
+                             f"lists {len(node.outputs)}")
+        for i, ((dtype, shape), out) in enumerate(zip(specs, node.outputs)):
+            if dtype != out.dtype or not shape.is_compatible_with(out.shape):
+                raise self.error(f"output {i} is listed as {out.dtype.name}{_dims(out.shape)} "
+                                 f"but op {node.op!r} gives {dtype.name}{_dims(shape)}")
+        if node.op == "Const":
+            value = node.attrs.get("value")
+            if np.asarray(value).dtype != node.outputs[0].dtype.np_dtype:
+                raise self.error(f"Const value has numpy dtype {np.asarray(value).dtype}, the "
+                                 f"node is {node.outputs[0].dtype.name}")
 
     def _ref(self, scope, ref):
         t = scope.get(ref) if isinstance(ref, str) else None
@@ -204,18 +268,86 @@ class _Reader:
         return t
 
 
+_KERNEL_SIGNATURES = {}
+
+
+def _kernel_signature(opdef):
+    sig = _KERNEL_SIGNATURES.get(opdef.name)
+    if sig is None:
+        sig = _KERNEL_SIGNATURES[opdef.name] = inspect.signature(opdef.kernel)
+    return sig
+
+
+def _dims(shape):
+    return "[?]" if shape.dims is None else "[" + ",".join(
+        "None" if d is None else str(d) for d in shape.dims) + "]"
+
+
+def _check_if(node):
+    branches = [node.attrs.get("then_branch"), node.attrs.get("else_branch")]
+    if not node.inputs or not all(isinstance(g, Graph) for g in branches):
+        return "it needs a condition input and then_branch/else_branch graphs"
+    if node.inputs[0].dtype.name != "bool":
+        return f"the condition is {node.inputs[0].dtype.name}, not bool"
+    for g in branches:
+        if g.inputs:
+            return f"branch {g.name!r} has inputs; branches take only captures"
+        if len(g.captures) != len(node.inputs) - 1:
+            return (f"branch {g.name!r} has {len(g.captures)} captures for "
+                    f"{len(node.inputs) - 1} captured input(s)")
+    return None
+
+
+def _check_while(node):
+    cond, body = node.attrs.get("cond"), node.attrs.get("body")
+    n, limited = node.attrs.get("num_loop_vars"), node.attrs.get("has_maximum_iterations")
+    if not (isinstance(cond, Graph) and isinstance(body, Graph) and isinstance(limited, bool)
+            and isinstance(n, int) and not isinstance(n, bool)):
+        return "it needs cond and body graphs, num_loop_vars and has_maximum_iterations"
+    if not 0 <= n <= len(node.inputs) - limited:
+        return f"num_loop_vars={n} with {len(node.inputs)} input(s)"
+    loop_vars = node.inputs[:n]
+    captured = len(node.inputs) - n - limited
+    for g in (cond, body):
+        if len(g.inputs) != n or len(g.captures) != captured:
+            return (f"{g.name!r} takes {len(g.inputs)} loop variable(s) and "
+                    f"{len(g.captures)} capture(s), the node has {n} and {captured}")
+        for t, v in zip(g.inputs, loop_vars):
+            if t.dtype != v.dtype:
+                return f"{g.name!r} input {t.node.name} is {t.dtype.name}, not {v.dtype.name}"
+    if len(cond.outputs) != 1 or cond.outputs[0].dtype.name != "bool":
+        return f"cond {cond.name!r} must return one bool"
+    if len(body.outputs) != n:
+        return f"body {body.name!r} returns {len(body.outputs)} value(s) for {n} loop variable(s)"
+    for t, v in zip(body.outputs, loop_vars):
+        if t.dtype != v.dtype:
+            return f"body {body.name!r} returns {t.dtype.name} for a {v.dtype.name} loop variable"
+    if limited and node.inputs[-1].dtype.name not in ("int32", "int64"):
+        return f"maximum_iterations is {node.inputs[-1].dtype.name}, not an integer"
+    return None
+
+
+_STRUCTURE = {"If": _check_if, "While": _check_while}
+
+
 def _check_structure(s, n, ctx):
-    if isinstance(s, dict) and "output" in s:
-        if not isinstance(s["output"], int) or not 0 <= s["output"] < n:
-            raise ctx.error(f"output structure refers to output {s['output']!r} of {n}")
-    elif isinstance(s, dict) and ("list" in s or "tuple" in s):
-        for v in s.get("list", s.get("tuple")):
+    if not isinstance(s, dict) or len(s) != 1:
+        raise ctx.error(f"bad output structure {s!r:.60}")
+    (tag, value), = s.items()
+    if tag == "output":
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+            raise ctx.error(f"output structure refers to output {value!r} of {n}")
+    elif tag in ("list", "tuple"):
+        for v in ctx.typed(value, list, f"output structure {tag}"):
             _check_structure(v, n, ctx)
-    elif isinstance(s, dict) and "dict" in s:
-        for v in s["dict"].values():
+    elif tag == "dict":
+        for v in ctx.typed(value, dict, "output structure dict").values():
             _check_structure(v, n, ctx)
-    elif not (isinstance(s, dict) and "py" in s):
-        raise ctx.error(f"bad output structure {s!r}")
+    elif tag == "py":
+        if value is not None and not isinstance(value, (bool, int, float, str)):
+            raise ctx.error(f"bad constant {value!r:.60} in the output structure")
+    else:
+        raise ctx.error(f"bad output structure {s!r:.60}")
 
 
 class LoadedFunction:
