@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import traceback
+import types
 
 from .cli_source import CliError, parse_source, read_source
 
@@ -104,10 +105,35 @@ def _user_frame(tb, path):
     return found
 
 
+_USER_NOTE_RE = re.compile(r'in user code: File "(.+)", line (\d+)(?:: (.*))?')
+
+
+def _user_note(exc, path):
+    """(file, line, source text) from the runtime's "in user code" note naming `path`.
+
+    Errors raised while converted code traces come from frames of the
+    generated code, not of `path`; the runtime notes the user's line instead.
+    """
+    real = os.path.realpath(path)
+    for note in getattr(exc, "__notes__", None) or ():
+        match = _USER_NOTE_RE.search(note)
+        if match and os.path.realpath(match.group(1)) == real:
+            return path, int(match.group(2)), (match.group(3) or "").strip()
+    return None
+
+
 def _describe(exc, path):
-    where = _user_frame(exc.__traceback__, path)
+    """One line: the exception and the user's file:line (and source) when known."""
     text = f"{type(exc).__name__}: {exc}".splitlines()[0]
-    return f"{text} ({where[0]}:{where[1]})" if where else text
+    noted = _user_note(exc, path)
+    where = noted or _user_frame(exc.__traceback__, path)
+    if where is None:
+        return text
+    line = where[1]
+    if f"{path}:{line}" in text or f"{os.path.realpath(path)}:{line}" in text:
+        return text                    # the message already names the line
+    source = f": {noted[2]}" if noted and noted[2] else ""
+    return f"{text} ({path}:{line}{source})"
 
 
 def load_module(path):
@@ -145,6 +171,13 @@ def _lookup(module, func, path):
         obj = getattr(obj, part)
     if not callable(obj):
         raise CliError(f"{path}: '{func}' is a {type(obj).__name__}, not a function")
+    owner_name, _, attr = func.rpartition(".")
+    owner = _lookup(module, owner_name, path) if owner_name else module
+    if isinstance(owner, type) and isinstance(owner.__dict__.get(attr), types.FunctionType):
+        raise CliError(f"{path}: '{func}' is a method of class {owner.__name__}: it needs an "
+                       "instance, which `graph` cannot make; trace a function that creates "
+                       "the instance and calls the method (a staticmethod or classmethod "
+                       "can be traced directly)")
     return obj
 
 

@@ -1,6 +1,7 @@
 """`autograph graph FILE.py::FUNC --signature ...`: signature parsing, errors, output."""
 
 import os
+import re
 import shutil
 
 import pytest
@@ -104,6 +105,65 @@ def test_import_failure_names_user_line(tmp_path):
     proc = run_cli("graph", f"{mod}::f", "--signature", "int32[]")
     _assert_error(proc, f"{mod}: importing it failed: NameError: name 'undefined_name' is "
                         f"not defined ({mod}:2)", code=1)
+
+
+TRACE_FAILS = """import runtime as tf
+
+
+def bad_matmul(x):
+    y = tf.matmul(x, x)
+    return y
+
+
+def raises(x):
+    raise RuntimeError("boom")
+
+
+def one_branch(x):
+    if x > 0:
+        z = 1
+    return z
+
+
+class K:
+    def method(self, x):
+        return x
+
+    @staticmethod
+    def static(x):
+        return x + 1
+"""
+
+
+@needs_function
+@pytest.mark.parametrize("func, spec, expected", [
+    ("bad_matmul", "float32[3]", "tracing failed: ValueError: MatMul: both inputs must be "
+     "matrices (rank >= 2), got shapes [3] and [3] ({mod}:5: y = tf.matmul(x, x))"),
+    ("raises", "int32[]", 'tracing failed: RuntimeError: boom ({mod}:10: raise '
+     'RuntimeError("boom"))'),
+    ("one_branch", "int32[]", "tracing failed: ValueError: 'z' must also be defined in the "
+     "else branch: it is defined in the if branch of a tensor if statement and used after "
+     "it ({mod}:14: if x > 0:)"),
+])
+def test_tracing_failure_names_the_user_line(tmp_path, func, spec, expected):
+    """Errors raised inside converted code name the user's file and line once,
+    from the runtime's note (the failing frame is the generated code's)."""
+    mod = tmp_path / "fails.py"
+    mod.write_text(TRACE_FAILS)
+    proc = run_cli("graph", f"{mod}::{func}", "--signature", spec)
+    _assert_error(proc, f"{mod}::{func}: " + expected.format(mod=mod), code=1)
+    assert len(re.findall(re.escape(str(mod)) + r":\d", proc.stderr)) == 1
+
+
+@needs_function
+def test_method_target_is_a_clear_error(tmp_path):
+    mod = tmp_path / "fails.py"
+    mod.write_text(TRACE_FAILS)
+    proc = run_cli("graph", f"{mod}::K.method", "--signature", "int32[]")
+    _assert_error(proc, f"{mod}: 'K.method' is a method of class K: it needs an instance")
+    proc = run_cli("graph", f"{mod}::K.static", "--signature", "int32[]")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("graph static(%x: int32[])")
 
 
 @needs_function
