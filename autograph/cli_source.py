@@ -90,7 +90,11 @@ def parse_source(text, display):
     try:
         return ast.parse(text, filename=display)
     except SyntaxError as e:
-        where = f"{display}:{e.lineno or 1}:{e.offset or 1}"
+        line, col = e.lineno, e.offset
+        if line is None and "\0" in text:    # Python gives no position for a null byte
+            before = text[:text.index("\0")]
+            line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
+        where = f"{display}:{line or 1}:{col or 1}"
         raise CliError(f"{where}: {type(e).__name__}: {e.msg}") from None
     except ValueError as e:  # e.g. "source code string cannot contain null bytes"
         raise CliError(f"{display}: cannot parse: {e}") from None

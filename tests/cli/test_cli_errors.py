@@ -49,6 +49,8 @@ def test_directory(tmp_path, command):
     ("x = 1\ndef f(:\n", ":2:7:", "SyntaxError: invalid syntax"),
     ("def f():\n  x = 1\n    y = 2\n", ":3:4:", "IndentationError: unexpected indent"),
     ("s = 'abc\n", ":1:5:", "SyntaxError: unterminated string literal"),
+    ("def f(x):\n    return x\0\n", ":2:13:",
+     "SyntaxError: source code string cannot contain null bytes"),
 ])
 def test_syntax_error_reports_file_line_col(tmp_path, source, where, message):
     out = tmp_path / "out"
@@ -122,6 +124,16 @@ def test_unwritable_output_directory(tmp_path):
         assert os.listdir(locked) == []
     finally:
         locked.chmod(stat.S_IRWXU)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+def test_unwritable_output_directory_even_for_root():
+    """/proc takes no new files, whoever asks: the unwritable case also runs as root
+    (as CI does), where the permission test above is skipped."""
+    target = "/proc/autograph_out.py"
+    proc = run_cli("convert", os.path.join(MODULES, "numeric_loops.py"), "-o", target)
+    _assert_clean_failure(proc, f"{target}: cannot write: cannot create a file in /proc")
+    assert not os.path.exists(target)
 
 
 def test_output_in_missing_directory(tmp_path):
