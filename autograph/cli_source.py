@@ -98,6 +98,9 @@ def parse_source(text, display):
         raise CliError(f"{where}: {type(e).__name__}: {e.msg}") from None
     except ValueError as e:  # e.g. "source code string cannot contain null bytes"
         raise CliError(f"{display}: cannot parse: {e}") from None
+    except (RecursionError, MemoryError) as e:  # Python cannot compile it either
+        raise CliError(f"{display}: cannot parse: an expression or block is nested too "
+                       f"deeply for Python's parser ({type(e).__name__}: {e})") from None
 
 
 def split_lines(text):

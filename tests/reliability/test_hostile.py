@@ -189,14 +189,10 @@ def test_long_chained_expression(tmp_path):
     assert value(tf.function(f)(c(2))) == 2000
 
 
-def test_long_chained_expression_never_crashes_internally(tmp_path):
-    """Whatever the outcome, it is a result or a RecursionError/ConversionError."""
+def test_long_chained_expression_in_a_return_converts(tmp_path):
     f = load(tmp_path, "def f(x):\n    return " + " + ".join(["x"] * 1000) + "\n").f
-    try:
-        result = autograph.to_graph(f)(2)
-    except (RecursionError, ConversionError):
-        return
-    assert result == 2000
+    assert autograph.to_graph(f)(2) == 2000
+    assert value(tf.function(f)(c(2))) == 2000
 
 
 def test_class_with_call(tmp_path):
@@ -641,6 +637,23 @@ def test_cli_long_expression_converts_and_runs(tmp_path):
     assert "@autograph.do_not_convert\ndef e(x):" in proc.stdout
     converted = load(tmp_path, proc.stdout, "long_conv")
     assert converted.e(2) == 2000 and converted.e(-1) == -1
+
+
+@pytest.mark.parametrize("command", ["check", "convert"])
+def test_cli_expression_too_deep_for_python_is_a_clear_error(tmp_path, command):
+    """5,000 chained terms: Python itself cannot compile the file (RecursionError);
+    the CLI says so on one line, exit status 2, as for any unparsable file."""
+    path = tmp_path / "too_deep.py"
+    path.write_text("def f(x):\n    return " + " + ".join(["x"] * 5000) + "\n",
+                    encoding="utf-8")
+    proc = _cli(command, str(path), "-o", str(tmp_path / "out.py")) if command == "convert" \
+        else _cli(command, str(path))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"autograph: error: {path}: cannot parse: an expression or "
+                                  "block is nested too deeply for Python's parser "
+                                  "(RecursionError: maximum recursion depth exceeded")
+    assert proc.stderr.count("\n") == 1 and proc.stdout == ""
+    assert not (tmp_path / "out.py").exists()
 
 
 def test_cli_depth_30_and_5000_lines(tmp_path):
