@@ -90,6 +90,9 @@ def _shape_tensor(shape, op_name, what="shape"):
         shape = [shape]
     try:
         value = np.asarray(shape, dtype=np.int32)
+    except OverflowError:
+        raise ValueError(f"{op_name}: {what} has a dimension outside the int32 range, got "
+                         f"{shape!r}") from None
     except (TypeError, ValueError):
         raise TypeError(f"{op_name}: {what} must be a list of ints, got {shape!r}") from None
     if value.ndim != 1:
@@ -148,6 +151,8 @@ def _filled(shape, dtype, value, op_name):
         return fill(shape, constant(value, dtype))
     if builtins.any(d < 0 for d in dims):
         raise ValueError(f"{op_name}: dimensions must be >= 0, got {list(dims)}")
+    if builtins.any(d > _MAX_DIM for d in dims):
+        raise ValueError(f"{op_name}: a dimension is too large, got {list(dims)}")
     fill_value = (b"" if value == 0 else b"1") if dtype.is_string else value
     return _as_graph_value(np.full(dims, fill_value, dtype=dtype.np_dtype), dtype)
 
@@ -227,10 +232,15 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     return _as_graph_value(matrix, dtype)
 
 
+_MAX_DIM = np.iinfo(np.intp).max
+
+
 def _static_int(v, op_name, what):
     value = rules.static_int(v, op_name, what)
     if value < 0:
         raise ValueError(f"{op_name}: {what} must be >= 0, got {value}")
+    if value > _MAX_DIM:
+        raise ValueError(f"{op_name}: {what} is too large, got {value}")
     return value
 
 
@@ -316,6 +326,7 @@ def _infer_reshape(inputs, attrs):
     if target.dims is None:
         return [(x.dtype, target)]
     dims = list(target.dims)
+    _check_reshape_sizes(dims, ValueError)
     if dims.count(-1) > 1:
         raise ValueError(f"can only infer one dimension (-1) of shape {dims}")
     known = [d for d in dims if d is not None and d != -1]
@@ -333,9 +344,19 @@ def _infer_reshape(inputs, attrs):
     return [(x.dtype, TensorShape([None if d == -1 else d for d in dims]))]
 
 
+def _check_reshape_sizes(dims, error):
+    """numpy reads any negative size as -1; TensorFlow refuses all but -1."""
+    for i, d in enumerate(dims):
+        if d is not None and d < -1:
+            raise error(f"Reshape: size {i} must be non-negative (or -1 to infer it), not {d}",
+                        *(("Reshape",) if error is InvalidArgumentError else ()))
+
+
 @define_op("Reshape", infer=_infer_reshape)
 def _reshape(x, shape):
-    return np.reshape(x, tuple(shape.tolist()))
+    dims = tuple(shape.tolist())
+    _check_reshape_sizes(dims, InvalidArgumentError)
+    return np.reshape(x, dims)
 
 
 def reshape(tensor, shape, name=None):
@@ -343,6 +364,7 @@ def reshape(tensor, shape, name=None):
     tensor = convert_to_tensor(tensor)
     if tensor.__class__ is EagerTensor and current_graph() is None \
             and isinstance(shape, (list, tuple)) and all(type(d) is int for d in shape):
+        _check_reshape_sizes(shape, InvalidArgumentError)
         try:
             return EagerTensor(np.reshape(tensor._value, shape), tensor.dtype)
         except ValueError:

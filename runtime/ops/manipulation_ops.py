@@ -366,7 +366,10 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     dtype = dtypes.as_dtype(dtype)
     on = _fill_value(on_value, 1, dtype, "on_value")
     off = _fill_value(off_value, 0, dtype, "off_value")
-    attrs = {"depth": rules.static_int(depth, "OneHot", "depth"), "on_value": on,
+    depth = rules.static_int(depth, "OneHot", "depth")
+    if depth < 0:
+        raise ValueError(f"OneHot: depth must be >= 0, got {depth}")
+    attrs = {"depth": depth, "on_value": on,
              "off_value": off, "dtype": dtype,
              "axis": -1 if axis is None else rules.static_int(axis, "OneHot", "axis")}
     return apply("OneHot", (indices,), attrs)
