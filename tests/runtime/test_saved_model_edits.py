@@ -228,3 +228,52 @@ def test_no_single_edit_of_the_json_crashes_load_or_the_first_call(saved, tmp_pa
                 outcomes["call failed"] += 1
     assert outcomes["rejected"] > 10 * outcomes["call failed"], outcomes
     assert outcomes["ran"] > 0, outcomes
+
+
+# --- variables.npz: the Variables' values ------------------------------------------
+
+def _copy_model(saved, target):
+    path, doc = saved
+    os.makedirs(target)
+    for name in ("constants.npz", "variables.npz", "saved_model.json"):
+        with open(os.path.join(path, name), "rb") as src, \
+                open(os.path.join(target, name), "wb") as dst:
+            dst.write(src.read())
+    return os.path.join(target, "variables.npz")
+
+
+def _pickled(arrays):
+    arr = np.empty(1, dtype=object)
+    arr[0] = {"evil": 1}
+    return dict(arrays, v0=arr)
+
+
+VARIABLE_DAMAGE = [
+    ("wrong shape", lambda a: dict(a, v0=np.zeros(3, np.float32)),
+     r"variables.npz: variable 'Variable:0' should be <f4 \[\], found <f4 \[3\]"),
+    ("wrong dtype", lambda a: dict(a, v0=np.float64(2.0)),
+     r"variables.npz: variable 'Variable:0' should be <f4 \[\], found <f8 \[\]"),
+    ("missing value", lambda a: {"other": np.float32(1.0)},
+     r"variables.npz: no array 'v0' for variable 'Variable:0'"),
+    ("pickled object", _pickled, r"variables.npz holds pickled Python objects"),
+]
+
+
+@pytest.mark.parametrize("name, damage, message", VARIABLE_DAMAGE,
+                         ids=[d[0] for d in VARIABLE_DAMAGE])
+def test_damaged_variable_values_are_clear_errors(saved, tmp_path, name, damage, message):
+    npz = _copy_model(saved, str(tmp_path / "m"))
+    with np.load(npz) as data:
+        arrays = {k: data[k] for k in data.files}
+    np.savez(npz, **damage(arrays))
+    with pytest.raises(SavedModelError, match=message) as info:
+        saved_model.load(str(tmp_path / "m"))
+    assert npz in str(info.value)
+
+
+def test_missing_variables_file(saved, tmp_path):
+    npz = _copy_model(saved, str(tmp_path / "m"))
+    os.remove(npz)
+    with pytest.raises(SavedModelError, match=r"variables.npz is missing: the directory is not "
+                                              r"a complete saved model"):
+        saved_model.load(str(tmp_path / "m"))
