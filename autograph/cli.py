@@ -70,8 +70,10 @@ examples:
 
 A signature is a comma-separated list of DTYPE[DIMS]: `int32[]` is a scalar,
 `float32[None,3]` a matrix with an unknown first dimension, `float32[...]` a
-tensor of unknown rank. Unlike `convert` and `check`, `graph` imports FILE.py
-(tracing runs the function), so module-level code in it runs.
+tensor of unknown rank. FUNC is a top-level function, or Class.name for a
+staticmethod or classmethod (a plain method needs an instance: trace a
+function that makes one). Unlike `convert` and `check`, `graph` imports
+FILE.py (tracing runs the function), so module-level code in it runs.
 """
 
 
