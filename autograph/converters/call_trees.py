@@ -22,6 +22,7 @@ import gast
 
 from ..impl import inspect_utils
 from ..pyct import ast_util, templates
+from ..pyct.static_analysis import activity
 
 OVERLOADED = ("len", "range", "int", "float", "abs", "min", "max", "enumerate", "zip")
 
@@ -38,12 +39,15 @@ class _Calls(ast_util.NodeTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
         self.first_params = []
+        self.locals = []        # names local to each enclosing function, innermost last
 
     def visit_Expr(self, node):
         call = node.value
+        # Only a list local to *this* function is rebound: `log.append(v)` in a
+        # closure appends to the enclosing function's list, in place.
         if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
                 and call.func.attr == "append" and isinstance(call.func.value, gast.Name)
-                and call.func.value.id in self.ctx.local_names
+                and self.locals and call.func.value.id in self.locals[-1]
                 and len(call.args) == 1 and not call.keywords):
             self.generic_visit(call)
             lst = call.func.value.id
@@ -55,7 +59,9 @@ class _Calls(ast_util.NodeTransformer):
     def visit_FunctionDef(self, node):
         a = node.args.posonlyargs + node.args.args
         self.first_params.append(a[0].id if a else None)
+        self.locals.append(activity.local_names(node))
         self.generic_visit(node)
+        self.locals.pop()
         self.first_params.pop()
         return node
 

@@ -7,9 +7,11 @@ unparse, compile with the original globals and closure, and cache.
 """
 
 import builtins
+import copy
 import gc
 import itertools
 import linecache
+import re
 import sys
 import threading
 import types
@@ -40,6 +42,13 @@ class Context:
         nodes = ast_util.walk(node)
         names = {n.id for n in nodes if isinstance(n, gast.Name)}
         self.namer = naming.Namer(names | set(fn.__code__.co_names) | {"ag__"})
+        # The user's own `ag__` and class statements are set aside until the
+        # pipeline is done (see _set_aside / _put_back); `node` changes in place.
+        self.operators_name = "ag__"      # what generated code calls the operators
+        self._user_ag = self._classes = None
+        if "ag__" in names or any(isinstance(n, gast.ClassDef) for n in nodes):
+            _set_aside(node, self)
+            nodes = None
         self.update_locals(node, nodes)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
@@ -105,7 +114,137 @@ def convert_tree(node, ctx):
     # control-flow converter gave an Undefined placeholder. The three run as
     # one bottom-up walk (see _Expressions), which gives the same tree as
     # conditional_expressions, logical_expressions, variables in turn.
-    return _Expressions(ctx).visit(node)
+    node = _Expressions(ctx).visit(node)
+    if ctx._user_ag is not None or ctx._classes:
+        _put_back(node, ctx)
+    return node
+
+
+# --- class statements and a user name `ag__` ---------------------------------
+#
+#     def f(x):                          def f(x):
+#         ag__ = 3                           from autograph import operators as ag__1
+#         class P: ...           ->          ag__ = 3
+#         if x > 0:                          class P: ...          (as written)
+#             x = x + ag__                   def if_body(x): ...   (ag__1.if_stmt ...)
+#
+# A class body runs as written (its methods are converted when called, as
+# any function is). While the converters run, each class statement is a
+# stand-in `def` of the same name whose body reads what the class reads, so
+# the analyses see what it binds and uses; the class is put back afterwards.
+# Generated code names the operators `ag__`; a function that uses that name
+# itself gets them under a fresh name, imported at the top of its body.
+
+_CLASS_MARK = "<autograph: class statement {}>"
+
+
+class _HideClasses(ast_util.NodeTransformer):
+    def __init__(self, classes):
+        self.classes = classes
+
+    def visit_ClassDef(self, node):
+        key = _CLASS_MARK.format(len(self.classes))
+        self.classes[key] = node
+        reads = _class_reads(node)
+        stand_in = gast.parse(f"def {node.name}():\n    pass\n").body[0]
+        uses = [copy.deepcopy(e) for e in node.decorator_list + node.bases]
+        uses += [copy.deepcopy(k.value) for k in node.keywords]
+        stand_in.decorator_list = uses
+        stand_in.body = [gast.Expr(value=ast_util.constant(key))]
+        stand_in.body += [gast.Expr(value=ast_util.name(r)) for r in sorted(reads)]
+        ast_util.located([stand_in], ast_util.user_line(node))
+        return stand_in
+
+
+def _class_reads(node):
+    """Every name the class body reads (its methods' free names included;
+    an over-approximation: a name the class binds may be listed too)."""
+    body = [copy.deepcopy(s) for s in node.body]
+    _HideClasses({}).visit(gast.Module(body=body, type_ignores=[]))
+    return activity.reads(body)
+
+
+class _PutBackClasses(ast_util.NodeTransformer):
+    def __init__(self, classes):
+        self.classes = classes
+        self.seen = set()
+
+    def visit_FunctionDef(self, node):
+        first = node.body[0] if node.body else None
+        if (isinstance(first, gast.Expr) and isinstance(first.value, gast.Constant)
+                and first.value.value in self.classes):
+            key = first.value.value
+            cls = self.classes[key]
+            # A converter copied the statement: each copy is the whole class.
+            cls = copy.deepcopy(cls) if key in self.seen else cls
+            self.seen.add(key)
+            return cls
+        return self.generic_visit(node)
+
+
+class _Rename(ast_util.NodeTransformer):
+    """Rename the variable `old` to `new` (names, global/nonlocal, imports)."""
+
+    def __init__(self, old, new, strings=False):
+        self.old, self.new, self.strings = old, new, strings
+
+    def visit_Name(self, node):
+        if node.id == self.old:
+            node.id = self.new
+        return node
+
+    def visit_Global(self, node):
+        node.names = [self.new if n == self.old else n for n in node.names]
+        return node
+
+    visit_Nonlocal = visit_Global
+
+    def visit_alias(self, node):
+        if node.asname == self.old:
+            node.asname = self.new
+        return node
+
+    def visit_Constant(self, node):
+        # Generated names tuples (('x', "d['k']")) carry the user's names.
+        if self.strings:
+            if isinstance(node.value, str):
+                node.value = self._text(node.value)
+            elif isinstance(node.value, tuple):
+                node.value = tuple(self._text(v) if isinstance(v, str) else v
+                                   for v in node.value)
+        return node
+
+    def _text(self, text):
+        if self.old not in text:
+            return text
+        return re.sub(rf"\b{re.escape(self.old)}\b", self.new, text)
+
+
+def _set_aside(node, ctx):
+    ctx._classes = {}
+    for i, s in enumerate(node.body):
+        node.body[i] = _HideClasses(ctx._classes).visit(s)
+    names = {n.id for n in ast_util.walk(node) if isinstance(n, gast.Name)}
+    if "ag__" in names or any(isinstance(n, (gast.Global, gast.Nonlocal)) and "ag__" in n.names
+                              for n in ast_util.walk(node)):
+        ctx._user_ag = ctx.namer.new("ag__user_")
+        _Rename("ag__", ctx._user_ag).visit(node)
+
+
+def _put_back(node, ctx):
+    if ctx._user_ag is not None:
+        ctx.operators_name = ctx.namer.new("ag__")
+        _Rename("ag__", ctx.operators_name).visit(node)
+        _Rename(ctx._user_ag, "ag__", strings=True).visit(node)
+        imports = gast.parse(f"from autograph import operators as {ctx.operators_name}").body
+        ast_util.located(imports, ast_util.user_line(node))
+        docstring = (node.body[:1] if node.body and isinstance(node.body[0], gast.Expr)
+                     and isinstance(node.body[0].value, gast.Constant)
+                     and isinstance(node.body[0].value.value, str) else [])
+        node.body = docstring + imports + node.body[len(docstring):]
+    if ctx._classes:          # after the renaming: a class body keeps its names
+        for i, s in enumerate(node.body):
+            node.body[i] = _PutBackClasses(ctx._classes).visit(s)
 
 
 class _Expressions(conditional_expressions.IfExpRewriter, logical_expressions.LogicalRewriter,
@@ -118,8 +257,9 @@ class _Expressions(conditional_expressions.IfExpRewriter, logical_expressions.Lo
 class ConvertedEntity:
     """The result of converting one function (shared by all its closures)."""
 
-    def __init__(self, name, source, code, line_map, filename, info):
+    def __init__(self, name, source, code, line_map, filename, info, operators_name="ag__"):
         self.name = name
+        self.operators_name = operators_name    # not "ag__" when the user has an `ag__`
         self.source = source
         self.code = code
         self.line_map = line_map
@@ -132,7 +272,7 @@ class ConvertedEntity:
         cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
         closure = []
         for name in self.code.co_freevars:
-            if name == "ag__":
+            if name == "ag__" and self.operators_name == "ag__":
                 closure.append(types.CellType(operators))
             else:
                 closure.append(cells[name])
@@ -183,10 +323,11 @@ def _convert_unguarded(fn, recursive):
     source, statement_lines = unparser.unparse_with_lines(node)
     filename = f"<autograph:{fn.__module__}.{fn.__qualname__}:{next(_COUNTER)}>"
     line_map = _line_map(statement_lines, info)
-    code, compiled_text = _compile(source, filename, fn, node.name)
+    code, compiled_text = _compile(source, filename, fn, node.name, ctx.operators_name)
     linecache.cache[filename] = (len(compiled_text), None, compiled_text.splitlines(True), filename)
     source_map.register(filename, line_map)
-    return ConvertedEntity(fn.__name__, source, code, line_map, filename, info)
+    return ConvertedEntity(fn.__name__, source, code, line_map, filename, info,
+                           ctx.operators_name)
 
 
 def unparse(node):
@@ -202,13 +343,15 @@ def _line_map(statement_lines, info):
             for line, user in statement_lines.items()}
 
 
-def _compile(source, filename, fn, name):
+def _compile(source, filename, fn, name, operators_name="ag__"):
     """Compile `source` inside a factory whose parameters are the original's
     free variables, so the generated function closes over the same cells.
     The function is defined under a private name so that its own name still
-    resolves as a global (recursion), then renamed."""
+    resolves as a global (recursion), then renamed. (Code that imports the
+    operators under another name has no `ag__` of its own.)"""
     free = list(fn.__code__.co_freevars)
-    params = ", ".join(["ag__"] + [f for f in free if f != "ag__"])
+    own = ["ag__"] if operators_name == "ag__" else []
+    params = ", ".join(own + [f for f in free if f not in own])
     lines = source.splitlines()
     lines[0] = lines[0].replace(f"def {name}(", "def __autograph_fn(", 1)
     body = "".join("    " + line + "\n" if line else "\n" for line in lines)

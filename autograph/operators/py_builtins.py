@@ -75,6 +75,10 @@ def max_(*args, **kwargs):
 
 
 def enumerate_(iterable, start=0):
+    if isinstance(iterable, IndexedIterable):      # enumerate(zip(t, u))
+        inner = iterable.item
+        return IndexedIterable(iterable.backend, iterable.length,
+                               lambda i: (i + start, inner(i)))
     backend = backend_of(iterable)
     if backend is None:
         return builtins.enumerate(iterable, start)
@@ -84,13 +88,27 @@ def enumerate_(iterable, start=0):
 
 def zip_(*iterables):
     backend = backend_of(*iterables)
+    indexed = [it for it in iterables if isinstance(it, IndexedIterable)]
+    if backend is None and indexed:                # zip(enumerate(t), u)
+        backend = indexed[0].backend
     if backend is None:
         return builtins.zip(*iterables)
-    sizes = [backend.size0(it) if backend.is_tensor(it) else builtins.len(it) for it in iterables]
+
+    def size(it):
+        if isinstance(it, IndexedIterable):
+            return it.length
+        return backend.size0(it) if backend.is_tensor(it) else builtins.len(it)
+
+    def get(it, i):
+        if isinstance(it, IndexedIterable):
+            return it.item(i)
+        return backend.getitem(it, i) if backend.is_tensor(it) else it[i]
+
+    sizes = [size(it) for it in iterables]
     length = sizes[0]
     for s in sizes[1:]:
         length = backend.elementwise("min", length, s)
 
     def item(i):
-        return tuple(backend.getitem(it, i) if backend.is_tensor(it) else it[i] for it in iterables)
+        return tuple(get(it, i) for it in iterables)
     return IndexedIterable(backend, length, item)

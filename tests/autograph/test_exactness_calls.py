@@ -1,0 +1,182 @@
+"""Regression tests for issue 14 beyond test_exactness.py: calls and lists
+(`lst.append` in closures, enumerate/zip over tensors, lists in tensor
+loops), class statements and a user name `ag__` inside converted functions,
+`and`/`or` with a tensor on the left, and returns inside loops and `try`.
+Each case runs four ways where tensors apply (see equivalence.py)."""
+
+import re
+
+import pytest
+
+import autograph
+from tests.autograph.equivalence import check
+
+tf = pytest.importorskip("runtime")
+
+
+# --- lst.append in a nested function ------------------------------------------
+def closure_appends_nonlocal(n):
+    log = []
+
+    def record(v):
+        nonlocal log
+        log.append(v)
+    for i in range(n):
+        record(i)
+    return log
+
+
+def closure_with_own_list(n):
+    log = []
+
+    def record(v):
+        mine = []
+        mine.append(v)
+        log.append(mine)
+    for i in range(n):
+        record(i)
+    return log
+
+
+def test_append_in_closures_uses_the_right_list():
+    assert check(closure_appends_nonlocal, (3,))[1] == [0, 1, 2]
+    assert check(closure_with_own_list, (2,))[1] == [[0], [1]]
+
+
+def test_append_to_enclosing_list_is_not_rebound_in_the_closure():
+    code = autograph.to_code(closure_with_own_list)
+    assert "mine = ag__.list_append(mine, v)" in code
+    assert "log.append(mine)" in code
+
+
+# --- enumerate / zip over tensors ----------------------------------------------
+def zip_of_enumerate(u, v):
+    s = 0
+    for (i, a), b in zip(enumerate(u), v):
+        s += i * a * b
+    return s
+
+
+def enumerate_zip_start(u, v):
+    s = 0
+    for i, (a, b) in enumerate(zip(u, v), 1):
+        s += i * a * b
+    return s
+
+
+@pytest.mark.parametrize("fn", [zip_of_enumerate, enumerate_zip_start], ids=lambda f: f.__name__)
+def test_enumerate_and_zip_nest(fn):
+    check(fn, ([1, 2, 3], [4, 5, 6]), ([1, 2, 3], [4, 5, 6]))
+
+
+# --- class statements -------------------------------------------------------------
+def class_in_loop(x, n):
+    base = 10
+    for i in range(n):
+        class K:
+            scale = base
+
+            def get(self):
+                return self.scale + i
+
+            class Inner:
+                w = 2
+        x = x + K().get() * K.Inner.w
+    return x
+
+
+def class_with_base_and_super(x):
+    class Base:
+        def f(self):
+            return 1
+
+    class Child(Base):
+        def f(self):
+            return super().f() + 1
+    if x > 0:
+        x = x + Child().f()
+    return x
+
+
+@pytest.mark.parametrize("fn", [class_in_loop, class_with_base_and_super], ids=lambda f: f.__name__)
+def test_class_statements_run_as_written(fn):
+    args = (1, 3) if fn is class_in_loop else (2,)
+    check(fn, args, args)
+
+
+def test_class_statement_is_left_as_written_in_to_code():
+    code = autograph.to_code(class_in_loop)
+    assert "class K:\n" in code and "class Inner:\n" in code
+    assert "return self.scale + i\n" in code
+
+
+def test_class_in_one_tensor_branch_is_an_error_naming_it():
+    def f(x):
+        if x > 0:
+            class A:
+                v = 1
+        else:
+            class A:
+                v = 2
+        return x + A.v
+    assert check(f, (1,))[1] == 2
+    with pytest.raises(TypeError, match="'A' in the true branch"):
+        tf.function(f)(tf.constant(1))
+
+
+# --- the name ag__ ------------------------------------------------------------------
+def param_named_ag(ag__, x):
+    """A docstring stays first."""
+    while x < 10:
+        x = x + ag__
+    return x, locals()["ag__"]
+
+
+def _closure_named_ag():
+    ag__ = 5
+
+    def inner(x):
+        if x > 0:
+            x = x + ag__
+        return x
+    return inner
+
+
+closure_named_ag = _closure_named_ag()
+
+
+def ag_in_class_and_strings(x):
+    ag__ = "ag__"
+
+    class C:
+        ag__ = 4
+    if x > 0:
+        x = x + C.ag__ + len(ag__)
+    return x
+
+
+def test_user_name_ag():
+    check(param_named_ag, (3, 1), (3, 1))
+    for x in (2, -2):
+        check(closure_named_ag, (x,), (x,))
+        check(ag_in_class_and_strings, (x,), (x,))
+    assert param_named_ag.__doc__ == autograph.to_graph(param_named_ag).__doc__
+    code = autograph.to_code(param_named_ag)
+    assert re.search(r'"""A docstring stays first."""\n\s+from autograph import operators as ag__1',
+                     code), code
+    assert "ag__1.while_stmt(" in code and "x = x + ag__\n" in code
+
+
+def test_user_name_ag_in_errors():
+    def f(x):
+        if x > 0:
+            ag__ = 1
+        return ag__
+    with pytest.raises(ValueError, match="'ag__' must also be defined in the else branch"):
+        tf.function(f)(tf.constant(1))
+
+
+def test_ordinary_code_imports_nothing():
+    code = autograph.to_code(class_in_loop)
+    assert code.count("from autograph import operators as ag__\n") == 1
+    assert "ag__1" not in code
