@@ -141,6 +141,8 @@ class AutographBackend(Backend):
         return value
 
     def dummy_like(self, value):
+        if isinstance(value, (tuple, list)):        # `return a, b` in a loop
+            return type(value)(self.dummy_like(v) for v in value)
         value = _as_tensor(value)
         if isinstance(value, TensorArray):
             return TensorArray(value.dtype, size=0, dynamic_size=True)

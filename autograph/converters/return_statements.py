@@ -21,6 +21,9 @@ paths only) a `do_return` flag stops the loop and guards what follows:
                                         retval_ = 0
                                     return retval_
 
+Inside a `try`, `retval_` is assigned before the flag is set: when the
+value raises and an `except` clause goes on, the function has not returned.
+
 `retval_` starts as None only when some path falls off the end of the
 function (Python returns None there). A function whose only return is its
 last statement is left alone.
@@ -37,6 +40,7 @@ class _Returns:
         self.retval = retval
         self.flag = flag
         self.flag_used = False
+        self.in_try = 0         # inside a try statement: a return's value may raise
 
     def block(self, stmts):
         out = []
@@ -45,7 +49,13 @@ class _Returns:
             line = ast_util.user_line(s)
             if isinstance(s, gast.Return):
                 value = s.value if s.value is not None else ast_util.constant(None)
-                new = templates.replace(f"{self.flag} = True\n{self.retval} = value", value=value)
+                if self.in_try:
+                    # The value first: if it raises and an except clause goes
+                    # on, the function has not returned (`return f()` in try).
+                    template = f"{self.retval} = value\n{self.flag} = True"
+                else:
+                    template = f"{self.flag} = True\n{self.retval} = value"
+                new = templates.replace(template, value=value)
                 out.extend(ast_util.located(new, line))
                 return out
             if not ast_util.contains([s], gast.Return):
@@ -83,11 +93,13 @@ class _Returns:
         elif isinstance(s, (gast.With, gast.AsyncWith)):
             s.body = self.block(s.body) or [gast.Pass()]
         elif isinstance(s, gast.Try):
+            self.in_try += 1
             s.body = self.block(s.body) or [gast.Pass()]
             for h in s.handlers:
                 h.body = self.block(h.body) or [gast.Pass()]
             s.orelse = self.block(s.orelse)
             s.finalbody = self.block(s.finalbody)
+            self.in_try -= 1
 
 
 class _DropFlag(ast_util.NodeTransformer):

@@ -180,3 +180,67 @@ def test_ordinary_code_imports_nothing():
     code = autograph.to_code(class_in_loop)
     assert code.count("from autograph import operators as ag__\n") == 1
     assert "ag__1" not in code
+
+
+# --- returns inside tensor loops and inside try ---------------------------------
+def while_returns_nested_tuple(x, n):
+    i = 0
+    while i < n:
+        if i > 2:
+            return (x, (i, x * 2))
+        i += 1
+    return (-x, (n, x))
+
+
+def returns_different_structures(x, n):
+    for i in range(n):
+        if i > 2:
+            return x, i, 1
+    return x, n
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_tuple_returns_inside_tensor_loops(n):
+    check(while_returns_nested_tuple, (1.0, n), (1.0, n))
+
+
+def test_returns_of_different_structures_are_an_error_naming_the_line():
+    with pytest.raises(ValueError, match=r"'the return value' has a different structure.*:\d+: "
+                                         r"return x, n\)"):
+        tf.function(returns_different_structures)(tf.constant(1.0), tf.constant(5))
+
+
+def raises_value_error():
+    raise ValueError("no")
+
+
+def return_in_nested_try(x):
+    try:
+        try:
+            return raises_value_error()
+        except KeyError:
+            return -1
+    except ValueError:
+        pass
+    if x > 0:
+        try:
+            return raises_value_error()
+        except ValueError:
+            x = x + 10
+    return x
+
+
+def return_in_except(x):
+    try:
+        raise KeyError(x)
+    except KeyError:
+        try:
+            return raises_value_error()
+        except ValueError:
+            return 7
+
+
+@pytest.mark.parametrize("x", [1, -1])
+def test_return_value_raising_inside_try_does_not_return(x):
+    check(return_in_nested_try, (x,), (x,))
+    check(return_in_except, (x,))
