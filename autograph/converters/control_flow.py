@@ -38,17 +38,44 @@ from ..pyct import anno, ast_util, templates
 from ..pyct.static_analysis import activity
 
 
+class _Scope:
+    """What one user function shares with the functions made from its bodies.
+
+    `shared`: names in cells (read by closures, or declared global/nonlocal),
+    which bodies rebind with a `nonlocal`/`global` declaration instead of
+    receiving and returning them; `declared` says which; `live`: names every
+    statement treats as read afterwards (all of them when the function reads
+    its own namespace with locals() or eval())."""
+
+    def __init__(self, fn_node):
+        own = activity.declared_free(fn_node)
+        globals_ = {n for s in ast_util.walk_scope(fn_node.body)
+                    if isinstance(s, gast.Global) for n in s.names}
+        self.declared = {n: "global" if n in globals_ else "nonlocal" for n in own}
+        for n in activity.captured_names(fn_node):
+            self.declared.setdefault(n, "nonlocal")
+        self.shared = set(self.declared)
+        self.live = activity.local_names(fn_node) if activity.reads_namespace(fn_node) else set()
+
+
 class _ControlFlow(ast_util.StatementTransformer):
     """Statements only: expressions hold no if/while/for to rewrite."""
 
     def __init__(self, ctx):
         self.ctx = ctx
         self.scopes = []      # per function being built: [params, names to init]
+        self.functions = []   # per user function: its _Scope
 
     # --- helpers -------------------------------------------------------------
     def _state(self, node, bound, live):
         local = self.ctx.local_names
-        return sorted(n for n in bound & live if n in local)
+        fn = self.functions[-1]
+        live = set(live) | fn.live
+        return sorted(n for n in bound & live if n in local and n not in fn.shared)
+
+    def _shared(self, bound):
+        """Shared names (see _Scope) the statement binds: passed as slots."""
+        return sorted(bound & self.functions[-1].shared)
 
     def _undefined_inits(self, node, state):
         """Names that may be unbound here start, at the top of the enclosing
@@ -74,11 +101,35 @@ class _ControlFlow(ast_util.StatementTransformer):
         a = node.args
         params = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
         params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
+        scope = _Scope(node)
+        self.functions.append(scope)
         node.body = self._scoped_block(params, node.body)
+        self.functions.pop()
+        # A captured name that only converted bodies bind (a loop target)
+        # needs a binding here for their `nonlocal` to find.
+        bound = activity.local_names(node) | params
+        unbound = sorted(n for n, kind in scope.declared.items()
+                         if kind == "nonlocal" and n not in bound
+                         and n not in activity.declared_free(node))
+        for name in unbound:
+            self.ctx.undefined_names.add(name)
+        node.body = templates.replace("\n".join(
+            f"{n} = ag__.Undefined({n!r})" for n in unbound) or "pass")[:len(unbound)] + node.body
         return node
 
+    def _declarations(self, names):
+        """`nonlocal a, b` / `global c` for the shared names a body rebinds."""
+        declared = self.functions[-1].declared
+        out = []
+        for kind, cls in (("nonlocal", gast.Nonlocal), ("global", gast.Global)):
+            group = sorted(n for n in names if declared.get(n) == kind)
+            if group:
+                out.append(cls(names=group))
+        return out
+
     def _function(self, fn_name, params, body, state):
-        body = self._scoped_block(params, body)
+        decl = self._declarations(activity.writes(body) & self.functions[-1].shared)
+        body = decl + self._scoped_block(params, body)
         if state:
             body = body + templates.replace("return (state,)", state=list(state))
         fn = templates.replace("def fn_name(params):\n    body",
@@ -137,7 +188,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         if node.orelse:
             else_body = self.ctx.namer.new("else_body")
             out += self._function(else_body, state_in, node.orelse, outputs)
-        comp_defs, extra = self._composites([node.body, node.orelse])
+        comp_defs, extra = self._composites([node.body, node.orelse], self._shared(bound))
         out += comp_defs
         kw = dict(test=node.test, if_body=if_body, else_body=else_body)
         if not outputs:
@@ -150,19 +201,35 @@ class _ControlFlow(ast_util.StatementTransformer):
         out += self._add_keyword(call, extra)
         return ast_util.located(out, line)
 
-    def _composites(self, blocks):
-        """get_state / set_state functions for the attributes and subscripts
-        the blocks assign (e.g. `self.total`), and the keyword passing them."""
-        names = []
+    def _composites(self, blocks, shared):
+        """get_state / set_state functions for the slots the blocks assign:
+        attributes and subscripts (`self.total`, `d['k']`) and shared names
+        (see _Scope), and the keyword passing them. A slot may be missing
+        (an absent key, an unbound cell): `ag__.peek` reads it as Undefined,
+        and `ag__.put_item` / `put_attr` / an Undefined value remove it."""
+        slots = []
         for block in blocks:
-            names += [q for q in activity.composite_writes(block) if q not in names]
-        if not names:
+            slots += [q for q in activity.composite_slots(block) if q not in slots]
+        slots += [(n, None, None) for n in shared]
+        if not slots:
             return [], {}
+        names = [q[0] for q in slots]
         get_state, set_state = self.ctx.namer.new("get_state"), self.ctx.namer.new("set_state")
-        values = ", ".join(names)
-        code = (f"def {get_state}():\n    return ({values},)\n"
-                f"def {set_state}(values):\n    ({values},) = values\n")
+        reads = "".join(f"ag__.peek(lambda: {q}), " for q in names)
+        writes = ""
+        for i, (q, base, key) in enumerate(slots):
+            if base is None:
+                writes += f"    {q} = values[{i}]\n"
+            elif isinstance(key, str) and q.endswith("." + key):
+                writes += f"    ag__.put_attr({base}, {key!r}, values[{i}])\n"
+            else:
+                writes += f"    ag__.put_item({base}, {key!r}, values[{i}])\n"
+        code = (f"def {get_state}():\n    return ({reads})\n"
+                f"def {set_state}(values):\n{writes}")
         stmts = templates.replace(code)
+        decl = self._declarations(shared)
+        if decl:
+            stmts[1].body = decl + stmts[1].body
         keyword = gast.keyword(arg="composites", value=templates.replace_as_expression(
             f"({get_state}, {set_state}, names)", names=ast_util.constant(tuple(names))))
         return stmts, {"keyword": keyword}
@@ -201,7 +268,7 @@ class _ControlFlow(ast_util.StatementTransformer):
                                  loop_test=loop_test, state=list(state), test=test)
         loop_body = self.ctx.namer.new("loop_body")
         out += self._function(loop_body, state, node.body, state)
-        comp_defs, extra = self._composites([node.body])
+        comp_defs, extra = self._composites([node.body], self._shared(activity.writes(node.body)))
         out += comp_defs
         out += self._add_keyword(self._call(
             "ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
@@ -216,7 +283,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         state = self._state(node, activity.writes(node.body) | target, head)
         out = self._undefined_inits(node, state)
         body = node.body
-        if isinstance(node.target, gast.Name) and node.target.id not in state:
+        if isinstance(node.target, gast.Name) and node.target.id not in state \
+                and node.target.id not in self.functions[-1].shared:
             item = node.target.id
         else:
             item = self.ctx.namer.new("itr")
@@ -232,7 +300,8 @@ class _ControlFlow(ast_util.StatementTransformer):
                                      loop_test=loop_test, state=list(state), test=extra)
             call = "ag__.for_stmt(iterated, loop_body, state_in, names, extra_test=loop_test)"
             kw["loop_test"] = loop_test
-        comp_defs, extra = self._composites([node.body])
+        comp_defs, extra = self._composites(
+            [node.body], self._shared(activity.writes(node.body) | target))
         out += comp_defs
         out += self._add_keyword(self._call(call, state, iterated=node.iter, loop_body=loop_body,
                                             **kw), extra)

@@ -113,25 +113,29 @@ def _bind_item(body, item):
 # --- staged if -----------------------------------------------------------------
 
 def _staged_if_with_composites(backend, cond, body, orelse, state, names, where, composites):
-    """Attributes / subscripts the branches assign become extra outputs: each
-    branch starts from their values before the if (set_state), and reports
-    them after (get_state); the results are set back after the cond."""
-    get_state, set_state, comp_names = composites
-    try:
-        entry = tuple(get_state())
-    except (AttributeError, KeyError, IndexError):
-        return staged_if(backend, cond, body, orelse, state, names, where)
+    """The slots the branches assign (attributes, items, shared names: see
+    `loops.slot_values`) become extra state: each branch starts from their
+    values before the if, and reports them after; the results are set back
+    after the cond. A slot missing before a branch is missing again."""
+    get_state, set_state, slot_names = composites
+    entry = loops.slot_values(get_state, slot_names)
+    n_in, k = len(state), len(slot_names)
 
     def wrap(fn):
         def run(*s):
-            set_state(entry)
-            out = _run(fn, s)
-            return tuple(out) + tuple(get_state())
+            set_state(s[n_in:])
+            out = _run(fn, s[:n_in])
+            return out[:n_in] + loops.slot_values(get_state, slot_names) + out[n_in:]
         return run
-    out = staged_if(backend, cond, wrap(body), wrap(orelse), state, names + tuple(comp_names),
-                    where)
-    set_state(out[len(names):])
-    return out[:len(names)]
+    names = names[:n_in] + tuple(slot_names) + names[n_in:]
+    try:
+        out = staged_if(backend, cond, wrap(body), wrap(orelse), state + entry, names, where)
+    except BaseException:
+        set_state(entry)
+        raise
+    set_state(out[n_in:n_in + k])
+    return out[:n_in] + out[n_in + k:]
+
 
 _NO_VALUE = object()      # entry value of a name a staged if only outputs
 

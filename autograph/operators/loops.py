@@ -37,17 +37,21 @@ def indexed_backend(iterable):
     return iterable.backend if isinstance(iterable, IndexedIterable) else None
 
 
+def slot_values(get_state, names):
+    """The current values of a statement's slots (`get_state()`), a missing
+    one as `Undefined` named after its slot ("d['k']", 'o.w', 'k')."""
+    return tuple(Undefined(name) if isinstance(v, Undefined) else v
+                 for v, name in zip(get_state(), names))
+
+
 def with_composites(composites, state, stage, test, body, item_first=False):
-    """Run `stage(test, body, state, extra_names)` with the attributes /
-    subscripts the loop assigns (`composites` = get_state, set_state, names)
-    carried as extra loop variables."""
+    """Run `stage(test, body, state, extra_names)` with the slots the loop
+    assigns (`composites` = get_state, set_state, names: attributes, items
+    and shared names) carried as extra loop variables."""
     if composites is None:
         return stage(test, body, state, ())
     get_state, set_state, comp_names = composites
-    try:
-        entry = tuple(get_state())
-    except (AttributeError, KeyError, IndexError):
-        return stage(test, body, state, ())
+    entry = slot_values(get_state, comp_names)
     n = len(state)
 
     def test2(*s):
@@ -60,9 +64,13 @@ def with_composites(composites, state, stage, test, body, item_first=False):
         head, s = (args[:1], args[1:]) if item_first else ((), args)
         set_state(s[n:])
         out = body(*head, *s[:n])
-        return (() if out is None else tuple(out)) + tuple(get_state())
+        return (() if out is None else tuple(out)) + slot_values(get_state, comp_names)
 
-    out = stage(None if test is None else test2, body2, state + entry, tuple(comp_names))
+    try:
+        out = stage(None if test is None else test2, body2, state + entry, tuple(comp_names))
+    except BaseException:
+        set_state(entry)
+        raise
     set_state(out[n:])
     return out[:n]
 

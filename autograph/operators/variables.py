@@ -9,7 +9,7 @@ read that may find it unbound goes through `ld`, which raises the same
     ld(y)        # UnboundLocalError: cannot access local variable 'y' ...
 """
 
-__all__ = ["Undefined", "ld", "is_undefined", "is_return_slot"]
+__all__ = ["Undefined", "ld", "is_undefined", "is_return_slot", "peek", "put_item", "put_attr"]
 
 
 class Undefined:
@@ -62,3 +62,44 @@ def is_return_slot(name):
     control flow fills it with a dummy of the right dtype instead of failing.
     """
     return name.startswith("retval_")
+
+
+# --- slots: attributes, items and shared names that staged code carries ------
+
+_MISSING_ERRORS = (NameError, KeyError, AttributeError, IndexError)
+
+
+def peek(read):
+    """`read()`, or `Undefined` when what it reads does not exist (an absent
+    key or attribute, an unbound name): the state of a slot before and after
+    a staged statement."""
+    try:
+        return read()
+    except _MISSING_ERRORS:
+        return Undefined(None)
+
+
+def put_item(container, key, value):
+    """`container[key] = value`; an `Undefined` value removes the key."""
+    if isinstance(value, Undefined):
+        if _has_item(container, key):
+            del container[key]
+    else:
+        container[key] = value
+
+
+def put_attr(obj, attr, value):
+    """`setattr(obj, attr, value)`; an `Undefined` value removes the attribute."""
+    if isinstance(value, Undefined):
+        if hasattr(obj, attr):
+            delattr(obj, attr)
+    else:
+        setattr(obj, attr, value)
+
+
+def _has_item(container, key):
+    try:
+        container[key]
+    except (KeyError, IndexError):
+        return False
+    return True

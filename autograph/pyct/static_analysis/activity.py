@@ -199,22 +199,65 @@ def qualified_name(node):
     return None
 
 
-def composite_writes(stmts):
-    """Qualified names of attributes and subscripts that `stmts` assign
-    (`self.total = ...`, `d['k'] += 1`), in first-seen order; nested scopes
-    excluded."""
+def composite_slots(stmts):
+    """(qualified name, base, key) of each attribute or subscript that `stmts`
+    assign or delete, in first-seen order, nested scopes excluded:
+    `d['k'] = 1` gives ("d['k']", 'd', 'k'); `o.a.w += 1` ('o.a.w', 'o.a', 'w')."""
     found = []
     for s in stmts:
         for n in _walk_same_scope(s):
             targets = []
-            if isinstance(n, gast.Assign):
+            if isinstance(n, (gast.Assign, gast.Delete)):
                 targets = n.targets
             elif isinstance(n, (gast.AugAssign, gast.AnnAssign)):
                 targets = [n.target]
             for t in targets:
                 for leaf in (t.elts if isinstance(t, (gast.Tuple, gast.List)) else [t]):
-                    if isinstance(leaf, (gast.Attribute, gast.Subscript)):
-                        q = qualified_name(leaf)
-                        if q is not None and q not in found:
-                            found.append(q)
+                    if not isinstance(leaf, (gast.Attribute, gast.Subscript)):
+                        continue
+                    q, base = qualified_name(leaf), qualified_name(leaf.value)
+                    if q is None or base is None:
+                        continue
+                    key = leaf.attr if isinstance(leaf, gast.Attribute) else leaf.slice.value
+                    if all(f[0] != q for f in found):
+                        found.append((q, base, key))
     return found
+
+
+_LATE = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.GeneratorExp)
+_EAGER = (gast.ListComp, gast.SetComp, gast.DictComp)
+_NAMESPACE_READERS = frozenset({"locals", "eval", "exec", "vars", "dir"})
+
+
+def captured_names(fn_node):
+    """Names local to `fn_node` that a nested scope may read or write later,
+    when it runs (closures: `lambda: k`, nested defs, generator expressions,
+    class bodies' methods), and its own global/nonlocal names. Such a name
+    lives in a cell: code converted into nested functions must share it
+    (`nonlocal k`) instead of copying it, or late binding breaks."""
+    local = local_names(fn_node)
+    found = set()
+    for s in fn_node.body:
+        for n in _walk_same_scope(s):
+            if isinstance(n, _EAGER):
+                # Run at once; only closures made inside them read later.
+                late = [c for c in ast_util.walk(n) if isinstance(c, _LATE)]
+            elif isinstance(n, _LATE):
+                late = [n]
+            else:
+                continue
+            for c in late:
+                found |= reads(c) & local
+                found |= _declared_free(c) & local
+    return found
+
+
+def reads_namespace(fn_node):
+    """True when `fn_node` calls locals(), eval(), exec(), vars() or dir()
+    itself: any of its names may be read there."""
+    for s in fn_node.body:
+        for n in _walk_same_scope(s):
+            if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) \
+                    and n.func.id in _NAMESPACE_READERS:
+                return True
+    return False
