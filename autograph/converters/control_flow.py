@@ -36,6 +36,7 @@ import gast
 
 from ..pyct import anno, ast_util, templates
 from ..pyct.static_analysis import activity
+from ..pyct.static_analysis.reaching_definitions import deleted_names
 
 
 class _Scope:
@@ -65,12 +66,17 @@ class _ControlFlow(ast_util.StatementTransformer):
         self.ctx = ctx
         self.scopes = []      # per function being built: [params, names to init]
         self.functions = []   # per user function: its _Scope
+        self.bodies = []      # per user function: depth of bodies made functions
 
     # --- helpers -------------------------------------------------------------
     def _state(self, node, bound, live):
         local = self.ctx.local_names
         fn = self.functions[-1]
-        live = set(live) | fn.live
+        # A name the statement deletes is passed in and out: the deletion
+        # (an Undefined value) must reach the enclosing function.
+        deleted = deleted_names(node)
+        self.ctx.undefined_names |= deleted
+        live = set(live) | fn.live | deleted
         return sorted(n for n in bound & live if n in local and n not in fn.shared)
 
     def _shared(self, bound):
@@ -103,7 +109,9 @@ class _ControlFlow(ast_util.StatementTransformer):
         params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
         scope = _Scope(node)
         self.functions.append(scope)
+        self.bodies.append(0)
         node.body = self._scoped_block(params, node.body)
+        self.bodies.pop()
         self.functions.pop()
         # A captured name that only converted bodies bind (a loop target)
         # needs a binding here for their `nonlocal` to find.
@@ -127,9 +135,31 @@ class _ControlFlow(ast_util.StatementTransformer):
                 out.append(cls(names=group))
         return out
 
+    def visit_Delete(self, node):
+        """Inside a body made into a function, `del z` unbinds the variable
+        the body passes on: `z = ag__.deleted(z)` (UnboundLocalError when z is
+        already unbound, as `del` raises)."""
+        if not self.bodies or self.bodies[-1] == 0:
+            return node
+        names = [t for t in node.targets if isinstance(t, gast.Name)
+                 and t.id not in self.functions[-1].shared]
+        if not names:
+            return node
+        out = []
+        for t in node.targets:
+            if t in names:
+                out += templates.replace(f"{t.id} = ag__.deleted({t.id}, {t.id!r})")
+            else:
+                out.append(gast.Delete(targets=[t]))
+        return ast_util.located(out, ast_util.user_line(node))
+
     def _function(self, fn_name, params, body, state):
         decl = self._declarations(activity.writes(body) & self.functions[-1].shared)
-        body = decl + self._scoped_block(params, body)
+        self.bodies[-1] += 1
+        try:
+            body = decl + self._scoped_block(params, body)
+        finally:
+            self.bodies[-1] -= 1
         if state:
             body = body + templates.replace("return (state,)", state=list(state))
         fn = templates.replace("def fn_name(params):\n    body",
@@ -317,6 +347,8 @@ def definitely_assigned(stmts):
             out |= definitely_assigned(s.body) & definitely_assigned(s.orelse)
         elif isinstance(s, (gast.With, gast.AsyncWith)):
             out |= definitely_assigned(s.body) | activity.writes(s.items)
+        elif isinstance(s, gast.Delete):
+            out -= deleted_names(s)
         elif not isinstance(s, (gast.For, gast.While, gast.AsyncFor, gast.Try)):
             out |= activity.writes(s)
     return out

@@ -9,7 +9,7 @@ read that may find it unbound goes through `ld`, which raises the same
     ld(y)        # UnboundLocalError: cannot access local variable 'y' ...
 """
 
-__all__ = ["Undefined", "ld", "is_undefined", "is_return_slot", "peek", "put_item", "put_attr"]
+__all__ = ["Undefined", "ld", "deleted", "is_undefined", "is_return_slot", "peek", "put_item", "put_attr"]
 
 
 class Undefined:
@@ -49,6 +49,14 @@ def ld(value):
     if isinstance(value, Undefined):
         raise value.error()
     return value
+
+
+def deleted(value, name):
+    """`del name` of a variable passed between converted bodies: the
+    variable becomes Undefined (UnboundLocalError if it already was)."""
+    if isinstance(value, Undefined):
+        raise value.error()
+    return Undefined(name)
 
 
 def is_undefined(value):

@@ -75,11 +75,16 @@ def _live_in(s, out):
         after = _block(s.finalbody, out)
         handlers = set()
         for h in s.handlers:
-            handlers |= _block(h.body, after) | activity.reads(h.type)
+            # `except E as e` binds e for the handler only (Python unbinds it).
+            bound = {h.name.id if isinstance(h.name, gast.Name) else h.name} if h.name else set()
+            handlers |= (_block(h.body, after) - bound) | activity.reads(h.type)
         body_in = _block(s.body, _block(s.orelse, after) | handlers)
         return frozenset(body_in | handlers)
     if isinstance(s, (gast.With, gast.AsyncWith)):
         r, w = activity.analyze([i for i in s.items])
         return frozenset(r | (_block(s.body, out) - w))
+    if isinstance(s, gast.Delete):      # `del z` needs z bound: a read
+        r, w = activity.analyze(s)
+        return frozenset(out | r | {t.id for t in s.targets if isinstance(t, gast.Name)})
     r, w = activity.analyze(s)
     return frozenset((out - w) | r)

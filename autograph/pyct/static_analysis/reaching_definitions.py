@@ -77,7 +77,9 @@ class _Definedness:
             return d | {s.name}
         if isinstance(s, gast.Try):
             after_body = self.block(s.orelse, self.block(s.body, d))
-            outs = [after_body] + [self.block(h.body, d | activity.writes(h)) for h in s.handlers]
+            # `except E as e` unbinds e when its handler ends.
+            outs = [after_body] + [self.block(h.body, d | activity.writes(h)) - _handler_name(h)
+                                   for h in s.handlers]
             common = frozenset.intersection(*outs)
             return self.block(s.finalbody, common)
         if isinstance(s, (gast.With, gast.AsyncWith)):
@@ -85,4 +87,21 @@ class _Definedness:
                 self.mark(item.context_expr, d)
             return self.block(s.body, d | activity.writes(s.items))
         self.mark(s, d)
+        if isinstance(s, gast.Delete):
+            return d - deleted_names(s)
         return d | activity.writes(s)
+
+
+def deleted_names(node):
+    """Local names a `del` statement (or the statements in `node`) unbind."""
+    out = set()
+    for n in ast_util.walk_scope(node if isinstance(node, list) else [node]):
+        if isinstance(n, gast.Delete):
+            out |= {t.id for t in n.targets if isinstance(t, gast.Name)}
+    return out
+
+
+def _handler_name(h):
+    if h.name is None:
+        return set()
+    return {h.name.id if isinstance(h.name, gast.Name) else h.name}
