@@ -12,6 +12,7 @@ backend's `cond`, so the right side still runs only when needed.
 
 from .. import source_map
 from ..backend import backend_of
+from .errors import located, mark
 
 __all__ = ["and_", "or_", "not_", "if_exp"]
 
@@ -42,9 +43,33 @@ def or_(a, *rest):
     return a
 
 
-def _staged(backend, pred, true_fn, false_fn, what):
-    out = backend.cond(pred, lambda: (true_fn(),), lambda: (false_fn(),), (f"<{what}>",))
-    return out[0]
+def _staged(backend, left, true_fn, false_fn, what):
+    """`left and right` / `left or right` with `left` a tensor: a cond whose
+    branches give `left` or the right operand (run only in its branch), as
+    one tensor. A boolean `left` with a Python number on the right has no
+    common dtype (`(n < 100) and 7` is True-or-7 in Python, a bool or an
+    int32): refused, as TensorFlow's tf.cond refuses it, naming the line."""
+    where = source_map.current_location()
+    left_is_bool = getattr(getattr(left, "dtype", None), "is_bool", False) is True
+
+    def branch(fn):
+        def run():
+            value = fn()
+            if left_is_bool and isinstance(value, (int, float, complex)) \
+                    and not isinstance(value, bool):
+                error = TypeError(
+                    f"'{what}' with a boolean tensor on the left and the Python number "
+                    f"{value!r} on the right has no single dtype in a graph: it gives the "
+                    f"bool tensor or {value!r} (TensorFlow's tf.cond refuses this too)"
+                    f"{source_map.describe(where)}. Make both operands the same dtype "
+                    f"(tf.cast), or use tf.where(cond, {value!r}, ...) or an if statement.")
+                mark(error)
+                raise error
+            return (value,)
+        return run
+
+    with located(where):
+        return backend.cond(left, branch(true_fn), branch(false_fn), (what,))[0]
 
 
 def not_(a):

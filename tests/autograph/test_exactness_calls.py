@@ -244,3 +244,64 @@ def return_in_except(x):
 def test_return_value_raising_inside_try_does_not_return(x):
     check(return_in_nested_try, (x,), (x,))
     check(return_in_except, (x,))
+
+
+# --- and / or with a tensor on the left -------------------------------------------
+def and_bool_python_number(n):
+    return (n < 100) and 7
+
+
+def or_bool_python_number(n):
+    return (n > 100) or 7
+
+
+@pytest.mark.parametrize("fn", [and_bool_python_number, or_bool_python_number],
+                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize("n", [3, 300])
+def test_bool_tensor_and_python_number_is_refused_as_in_tensorflow(fn, n):
+    check(fn, (n,))                     # Python values: the deciding operand
+    assert fn(tf.constant(n)) == fn(n)  # eager tensors: Python semantics
+    op = "and" if fn is and_bool_python_number else "or"
+    with pytest.raises(TypeError, match=rf"'{op}' with a boolean tensor on the left and the "
+                                        r"Python number 7 .*test_exactness_calls.py:\d+: "
+                                        rf"return \(n [<>] 100\) {op} 7\)"):
+        tf.function(fn)(tf.constant(n))
+
+
+def and_or_same_dtype(x, y):
+    return (x > 0) and (y > 0) or (x < -5)
+
+
+def int_and_number(x):
+    return x and 7
+
+
+def or_python_bool(x):
+    return (x > 0) or True
+
+
+@pytest.mark.parametrize("x", [-9, -1, 0, 2])
+def test_and_or_give_the_deciding_operand_when_dtypes_agree(x):
+    check(and_or_same_dtype, (x, 1), (x, 1))
+    check(and_or_same_dtype, (x, -1), (x, -1))
+    check(int_and_number, (x,), (x,))
+    check(or_python_bool, (x,), (x,))
+
+
+def test_and_of_tensors_of_different_dtypes_names_the_line():
+    def f(x):
+        return (x > 0) and tf.constant(7)
+    with pytest.raises(TypeError, match=r"'and' has dtype int32 in the true branch but bool"
+                                        r".*return \(x > 0\) and tf.constant\(7\)\)"):
+        tf.function(f)(tf.constant(1))
+
+
+def test_stateful_right_operands_run_only_when_needed():
+    v = tf.Variable(0)
+
+    def f(x):
+        return ((x > 0) and v.assign_add(1) > 0) or v.assign_add(10) > 100
+
+    g = tf.function(f)
+    assert bool(g(tf.constant(-1))) is False and int(v.numpy()) == 10     # or's right only
+    assert bool(g(tf.constant(1))) is True and int(v.numpy()) == 11       # and's right only
