@@ -35,7 +35,7 @@ bodies assign (`self.total = ...`) are passed with a `get_state` /
 import gast
 
 from ..pyct import anno, ast_util, templates
-from ..pyct.static_analysis import activity
+from ..pyct.static_analysis import activity, effects
 from ..pyct.static_analysis.reaching_definitions import deleted_names
 
 
@@ -57,6 +57,7 @@ class _Scope:
             self.declared.setdefault(n, "nonlocal")
         self.shared = set(self.declared)
         self.live = activity.local_names(fn_node) if activity.reads_namespace(fn_node) else set()
+        self.aliases = effects.mutator_aliases(fn_node)
 
 
 class _ControlFlow(ast_util.StatementTransformer):
@@ -228,7 +229,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         else:
             call = self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, state_in, names)",
                                 state_in=self._tuple(state_in), **kw)
-        out += self._add_keyword(call, extra)
+        out += self._add_effects(self._add_keyword(call, extra), [node.body, node.orelse])
         return ast_util.located(out, line)
 
     def _composites(self, blocks, shared):
@@ -270,6 +271,20 @@ class _ControlFlow(ast_util.StatementTransformer):
             stmts[-1].value.keywords.append(extra["keyword"])
         return stmts
 
+    def _add_effects(self, stmts, blocks, loop=False):
+        """`effects=((line, text, list name), ...)`: the calls and item writes
+        in the bodies that change objects from outside them (see
+        static_analysis/effects.py); staging the statement refuses them.
+        A loop carries appended lists itself."""
+        found = []
+        for block in blocks:
+            found += [e for e in effects.find(block, self.ctx.info, self.functions[-1].aliases)
+                      if not (loop and e[2] is not None) and e not in found]
+        if found:
+            value = templates.replace_as_expression(repr(tuple(found)))
+            stmts[-1].value.keywords.append(gast.keyword(arg="effects", value=value))
+        return stmts
+
     @staticmethod
     def _tuple(names, ctx=gast.Load):
         return gast.Tuple(elts=[ast_util.name(n, ctx) for n in names], ctx=ctx())
@@ -300,9 +315,9 @@ class _ControlFlow(ast_util.StatementTransformer):
         out += self._function(loop_body, state, node.body, state)
         comp_defs, extra = self._composites([node.body], self._shared(activity.writes(node.body)))
         out += comp_defs
-        out += self._add_keyword(self._call(
+        out += self._add_effects(self._add_keyword(self._call(
             "ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
-            loop_test=loop_test, loop_body=loop_body), extra)
+            loop_test=loop_test, loop_body=loop_body), extra), [node.body], loop=True)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 
@@ -333,8 +348,9 @@ class _ControlFlow(ast_util.StatementTransformer):
         comp_defs, extra = self._composites(
             [node.body], self._shared(activity.writes(node.body) | target))
         out += comp_defs
-        out += self._add_keyword(self._call(call, state, iterated=node.iter, loop_body=loop_body,
-                                            **kw), extra)
+        out += self._add_effects(self._add_keyword(self._call(
+            call, state, iterated=node.iter, loop_body=loop_body, **kw), extra),
+            [node.body], loop=True)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 

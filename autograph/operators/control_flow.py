@@ -40,23 +40,25 @@ def _run(fn, state):
     return () if out is None else tuple(out)
 
 
-def if_stmt(cond, body, orelse=None, state=(), names=(), composites=None):
+def if_stmt(cond, body, orelse=None, state=(), names=(), composites=None, effects=()):
     """`body(*state) if cond else orelse(*state)`; returns the new values of
     `names`: first those of `state` (passed in), then names both branches
-    bind without reading them first (not passed in)."""
+    bind without reading them first (not passed in). `effects`: changes to
+    Python objects in the branches, refused when the if is staged."""
     backend = backend_of(cond)
     tracking.record("if", backend is not None, body)
     if backend is None:
         return _run(body if cond else orelse, state)
     where = source_map.current_location()
     state, names = tuple(state), tuple(names) or tuple(f"<output {i}>" for i in range(len(state)))
+    _refuse_effects(effects, "if statement", where, backend, dict(zip(names, state)))
     if composites is not None:
         return _staged_if_with_composites(backend, cond, body, orelse, state, names, where,
                                           composites)
     return staged_if(backend, cond, body, orelse, state, names, where)
 
 
-def while_stmt(test, body, state=(), names=(), composites=None):
+def while_stmt(test, body, state=(), names=(), composites=None, effects=()):
     """`while test(*state): state = body(*state)`; returns the final state."""
     state = tuple(state)
     t = test(*state)
@@ -65,6 +67,7 @@ def while_stmt(test, body, state=(), names=(), composites=None):
         backend = backend_of(t)
         if backend is not None:
             where = source_map.current_location()
+            _refuse_effects(effects, "while loop", where, backend)
             return loops.with_composites(composites, state, lambda t, b, s, extra: (
                 loops.staged_while(backend, t, b, s, tuple(names) + extra, where)),
                 test, body)
@@ -74,13 +77,14 @@ def while_stmt(test, body, state=(), names=(), composites=None):
         t = test(*state)
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=None):
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=None, effects=()):
     """Run `body(item, *state)` for each item until `extra_test(*state)` is false."""
     state = tuple(state)
     backend = backend_of(iterable) or loops.indexed_backend(iterable)
     tracking.record("for", backend is not None, body)
     if backend is not None:
         where = source_map.current_location()
+        _refuse_effects(effects, "for loop", where, backend)
         return loops.with_composites(composites, state, lambda t, b, s, extra: (
             loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where)),
             extra_test, body, item_first=True)
@@ -102,6 +106,26 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
         if backend_of(t) is None and not t:
             break
     return state
+
+
+def _refuse_effects(effects, kind, where, backend, values=None):
+    """A staged statement cannot carry a change to a Python object made in
+    its bodies: a tensor if traces both branches (both changes would stay), a
+    tensor loop traces its body once (one change instead of one per
+    iteration). `values`: an append to a list that is already a tensor list
+    (inside a staged loop) is staged, not refused."""
+    for line, text, list_name in effects:
+        if list_name is not None and values is not None and \
+                backend.is_list(values.get(list_name)):
+            continue
+        filename = where[0] if where else "<unknown>"
+        how = ("both branches run while tracing, so the change would happen whatever "
+               "the condition is at run time" if kind == "if statement" else
+               "the body runs once while tracing, not once per iteration")
+        raise _marked(ValueError(
+            f"'{text}' ({filename}:{line}) changes a Python object inside a tensor {kind}"
+            f"{source_map.describe(where)}: {how}. Compute the value with tensor ops "
+            f"(e.g. tf.where, a TensorArray), or make the condition a Python value."))
 
 
 def _bind_item(body, item):

@@ -1,0 +1,129 @@
+"""Effects: statements in a block that change a Python object the block did
+not create, which a staged statement cannot carry.
+
+    if x > 0:               # a tensor if traces both branches: `lst.pop()`
+        lst.pop()           # would run twice, whatever x is at run time
+        d[k] = 1            # an item whose key is not a constant
+        next(it)            # an iterator advanced
+        emit(1)             # emit = out.append, a bound mutating method
+
+`find(stmts, info, aliases)` lists them as `(line, text, list_name)`:
+`list_name` is set for `lst = ag__.list_append(lst, x)` (an append the
+call-tree converter rewrote), which a staged loop carries as a tensor list
+and a staged if refuses only when `lst` is still a Python list. Attribute and
+item assignments with constant keys are not effects: control flow carries
+them as slots. Objects bound inside the block (`tmp = []`) are its own.
+"""
+
+import gast
+
+from .. import ast_util
+from . import activity
+
+MUTATORS = frozenset("""append extend insert pop remove clear sort reverse update setdefault
+popitem add discard difference_update intersection_update symmetric_difference_update
+appendleft popleft extendleft rotate __setitem__ __delitem__""".split())
+
+
+def mutator_aliases(fn_node):
+    """Names bound to a mutating method (`emit = out.append`) in a function."""
+    out = set()
+    for n in ast_util.walk(fn_node):
+        if isinstance(n, gast.Assign) and isinstance(n.value, gast.Attribute) \
+                and n.value.attr in MUTATORS:
+            out |= {t.id for t in n.targets if isinstance(t, gast.Name)}
+    return out
+
+
+def _base(node):
+    """The name an attribute / subscript / call chain starts from, or None."""
+    while isinstance(node, (gast.Attribute, gast.Subscript, gast.Call)):
+        node = node.func if isinstance(node, gast.Call) else node.value
+    return node.id if isinstance(node, gast.Name) else None
+
+
+def _is_list_append(call):
+    f = call.func
+    return (isinstance(f, gast.Attribute) and f.attr == "list_append"
+            and isinstance(f.value, gast.Name) and f.value.id == "ag__"
+            and call.args and isinstance(call.args[0], gast.Name))
+
+
+def _is_ag_call(call):
+    f = call.func
+    return (isinstance(f, gast.Attribute) and f.attr == "call" and isinstance(f.value, gast.Name)
+            and f.value.id == "ag__" and call.args)
+
+
+def _found(node, own, aliases):
+    """(list name or None,) when `node` is an effect, else None."""
+    if isinstance(node, gast.Call):
+        f = node.func
+        if _is_list_append(node):
+            name = node.args[0].id
+            return None if name in own else (name,)
+        if isinstance(f, gast.Attribute) and f.attr in MUTATORS:
+            return None if _base(f.value) in own else (None,)
+        if _is_ag_call(node):           # ag__.call(emit, 1): a converted call
+            f = node.args[0]
+        if isinstance(f, gast.Name) and f.id in aliases and f.id not in own:
+            return (None,)
+        if isinstance(f, gast.Name) and f.id == "next" and node.args:
+            return None if _base(node.args[0]) in own else (None,)
+        return None
+    targets = []
+    if isinstance(node, gast.Delete):
+        targets = [t for t in node.targets if not isinstance(t, gast.Name)]
+    elif isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign)):
+        leaves = node.targets if isinstance(node, gast.Assign) else [node.target]
+        for t in leaves:
+            targets += t.elts if isinstance(t, (gast.Tuple, gast.List)) else [t]
+        targets = [t for t in targets if isinstance(t, (gast.Subscript, gast.Attribute))
+                   and activity.qualified_name(t) is None]
+    for t in targets:
+        if _base(t) not in own:
+            return (None,)
+    return None
+
+
+def _own_names(stmts):
+    """Names the block binds other than by `lst = ag__.list_append(lst, x)`."""
+    skip = set()
+    nodes = list(ast_util.walk_scope(stmts))
+    for n in nodes:
+        if isinstance(n, gast.Assign) and isinstance(n.value, gast.Call) \
+                and _is_list_append(n.value):
+            skip |= {id(t) for t in n.targets}
+    own = set()
+    for n in nodes:
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and id(n) not in skip:
+            own.add(n.id)
+        elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):
+            own.add(n.name)
+    return own
+
+
+def _walk_with_statement(stmts):
+    """(node, innermost statement holding it) for the block, nested scopes excluded."""
+    stack = [(s, s) for s in reversed(stmts)]
+    while stack:
+        n, stmt = stack.pop()
+        yield n, stmt
+        for c in reversed(list(ast_util.children(n))):
+            if not isinstance(c, ast_util.FUNCTIONS):
+                stack.append((c, c if isinstance(c, gast.stmt) else stmt))
+
+
+def find(stmts, info, aliases=frozenset()):
+    """The effects in `stmts` (see the module docstring), in source order."""
+    own = _own_names(stmts)
+    seen = []
+    for n, stmt in _walk_with_statement(stmts):
+        hit = _found(n, own, aliases)
+        if hit is None:
+            continue
+        line = ast_util.user_line(stmt) or 0
+        entry = (line, info.line_text(line) if line else "", hit[0])
+        if entry not in seen:
+            seen.append(entry)
+    return seen
