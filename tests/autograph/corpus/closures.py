@@ -214,8 +214,7 @@ def closure_reads_final_loop_value(n):
     return last
 
 
-@case(([1, 2, -3, 4],), ([1, 2],),
-      xfail="refused: nonlocal write inside if/loop of a nested def")
+@case(([1, 2, -3, 4],), ([1, 2],))
 def nonlocal_flag(xs):
     seen_negative = False
 
@@ -271,8 +270,7 @@ def closure_reads_modified_param(x):
     return out
 
 
-@case((3,), (0,),
-      xfail="refused: nonlocal write inside if/loop of a nested def")
+@case((3,), (0,))
 def nonlocal_rebinds_container(n):
     items = []
 
@@ -420,8 +418,7 @@ def closure_reads_maybe_undefined(x):
         return "undefined"
 
 
-@case((3,), (0,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((3,), (0,))
 def nonlocal_in_finally(n):
     cleanups = 0
 
@@ -537,8 +534,7 @@ def lambda_after_try(s):
     return g(10)
 
 
-@case((3,), (0,),
-      xfail="refused: nonlocal write inside if/loop of a nested def")
+@case((3,), (0,))
 def nonlocal_written_in_loop_closure(n):
     last = None
 

@@ -255,8 +255,7 @@ def del_dict_and_rebuild(n):
     return total, d
 
 
-@case((1,), (0,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((1,), (0,))
 def del_in_finally(x):
     tmp = [x]
     try:

@@ -19,8 +19,7 @@ def reciprocal_sum(xs):
     return total
 
 
-@case((3,), (0,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((3,), (0,))
 def return_in_try_finally(n):
     log = []
     for i in range(n + 1):
@@ -33,8 +32,7 @@ def return_in_try_finally(n):
     return log
 
 
-@case((1,), (0,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((1,), (0,))
 def finally_return_overrides(x):
     try:
         if x:
@@ -47,8 +45,7 @@ def finally_return_overrides(x):
             return "finally"
 
 
-@case((7,), (5,), (-1,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((7,), (5,), (-1,))
 def reraise_after_logging(x):
     results = []
     try:
@@ -75,8 +72,7 @@ def exception_var_unbound_after(s):
         return v
 
 
-@case((0,), (1,), (2,), (3,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((0,), (1,), (2,), (3,))
 def which_exception(k):
     try:
         if k == 0:
@@ -141,8 +137,7 @@ def raise_from(d, key):
     return v
 
 
-@case((10,), (3,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((10,), (3,))
 def stop_via_exception(n):
     found = []
     try:
@@ -157,8 +152,7 @@ def stop_via_exception(n):
     return len(found)
 
 
-@case((1,), (0,), (5,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((1,), (0,), (5,))
 def finally_raises(x):
     try:
         for i in range(3):
@@ -170,8 +164,7 @@ def finally_raises(x):
     return "done"
 
 
-@case((5,), (1,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((5,), (1,))
 def break_in_try_finally(n):
     log = []
     for i in range(n):
@@ -184,8 +177,7 @@ def break_in_try_finally(n):
     return log
 
 
-@case((4,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((4,))
 def continue_in_try_finally(n):
     log = []
     i = 0
@@ -271,8 +263,7 @@ def comprehension_raises(xs):
     return inv
 
 
-@case(({"n": 3},), ({},),
-      xfail="refused: if/for/while inside try/except/finally")
+@case(({"n": 3},), ({},))
 def exception_in_condition(d):
     steps = 0
     try:
@@ -296,8 +287,7 @@ def parse_until_bad(items):
     return total, None
 
 
-@case((0,), (1,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((0,), (1,))
 def bare_except(k):
     out = []
     for i in range(3):
@@ -358,8 +348,7 @@ def drain_until_error(xs):
     return taken
 
 
-@case((3,), (5,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((3,), (5,))
 def var_from_partial_try(n):
     try:
         stage = 1
@@ -374,7 +363,7 @@ def var_from_partial_try(n):
 
 
 @case((1,), (0,),
-      xfail="refused: if/for/while inside try/except/finally")
+      xfail="a return inside try still runs the try's else clause")
 def else_skipped_by_return(x):
     log = []
     for i in range(2):
@@ -414,8 +403,7 @@ def validate_all(xs):
     return count
 
 
-@case((3,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((3,))
 def print_in_finally_each_iter(n):
     for i in range(n):
         try:
@@ -452,8 +440,7 @@ def count_with_keyerror(words):
     return counts
 
 
-@case((1,), (-1,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((1,), (-1,))
 def translate_error(x):
     for attempt in range(2):
         try:
@@ -466,8 +453,7 @@ def translate_error(x):
     return None
 
 
-@case(([4, 2, 0],), ([4, 2],),
-      xfail="refused: if/for/while inside try/except/finally")
+@case(([4, 2, 0],), ([4, 2],))
 def try_wraps_whole_loop_with_else(xs):
     out = []
     try:
@@ -482,8 +468,7 @@ def try_wraps_whole_loop_with_else(xs):
     return out
 
 
-@case((2,), (0,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((2,), (0,))
 def exception_var_in_loop(n):
     messages = []
     for i in range(n + 1):

@@ -413,8 +413,7 @@ def bracket_matcher(s):
     return not stack
 
 
-@case(([5, 3, 8],), ([],),
-      xfail="refused: if/for/while inside try/except/finally")
+@case(([5, 3, 8],), ([],))
 def mutate_and_restore_on_error(xs):
     backup = list(xs)
     try:

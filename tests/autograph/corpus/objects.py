@@ -358,8 +358,7 @@ def object_from_dict(d):
     return o
 
 
-@case((5,), (-5,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((5,), (-5,))
 def local_exception_class(x):
     class Negative(ValueError):
         pass

@@ -119,8 +119,7 @@ def suppress_keyerror(d):
     return d
 
 
-@case((0,), (3,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((0,), (3,))
 def with_then_except(x):
     try:
         with Noisy("inner"):
@@ -259,8 +258,7 @@ def with_in_closure(n):
     return out
 
 
-@case((3,), (1,),
-      xfail="refused: if/for/while inside try/except/finally")
+@case((3,), (1,))
 def with_return_in_finally_order(n):
     log = []
     try:
