@@ -67,6 +67,8 @@ class AutographBackend(Backend):
 
     def len(self, x):
         x = _as_tensor(x)
+        if isinstance(x, TensorArray):      # a list being appended to in a tensor loop
+            return x.size()
         dims = x.shape.dims
         if dims is None or not dims:
             if dims is not None:
@@ -112,14 +114,22 @@ class AutographBackend(Backend):
         if sample is None:
             raise ValueError("cannot stage a loop appending to an empty list whose elements "
                              "are unknown")
-        sample = convert_to_tensor(_as_tensor(sample))
-        ta = TensorArray(sample.dtype, size=0, dynamic_size=True)
+        ta = TensorArray(_element_dtype(sample), size=0, dynamic_size=True)
         for i, item in enumerate(items):
             ta = ta.write(i, item)
         return ta
 
     def list_append(self, lst, x):
-        return lst.write(lst.size(), x)
+        """`lst.append(x)`: a write at the end of a tensor list; on a tensor
+        (a list a tensor loop appended to, stacked after it), a new tensor
+        one row longer."""
+        if isinstance(lst, TensorArray):
+            return lst.write(lst.size(), x)
+        lst = _as_tensor(lst)
+        if lst.shape.rank == 0:
+            raise TypeError(f"cannot append to a scalar tensor ({lst!r}): it is not a list")
+        row = array_ops.expand_dims(convert_to_tensor(_as_tensor(x), lst.dtype), 0)
+        return array_ops.concat([lst, row], 0)
 
     def list_stack(self, lst):
         return lst.stack()
@@ -151,6 +161,26 @@ class AutographBackend(Backend):
         dims = value.shape.dims or []
         shape = [0 if d is None else d for d in dims]
         return convert_to_tensor(np.zeros(shape, value.dtype.np_dtype))
+
+
+def _element_dtype(sample):
+    """The dtype of a tensor list whose elements are like `sample`: a tensor,
+    a number, or a tuple / list of those (stacked into one tensor per
+    element). Only dtypes are read: `sample` may come from another graph."""
+    if isinstance(sample, (tuple, list)):
+        kinds = {_element_dtype(v) for v in sample}
+        tensors = {_as_tensor(v).dtype for v in sample if isinstance(_as_tensor(v), Tensor)}
+        if len(tensors) == 1:
+            return tensors.pop()       # numbers take the dtype of the tensors beside them
+        if len(kinds) != 1:
+            names = ", ".join(sorted(k.name for k in kinds))
+            raise TypeError(f"the elements appended are {type(sample).__name__}s mixing "
+                            f"{names}: a tensor list holds one dtype (use tf.cast)")
+        return kinds.pop()
+    sample = _as_tensor(sample)
+    if isinstance(sample, Tensor):
+        return sample.dtype
+    return convert_to_tensor(sample).dtype
 
 
 BACKEND = AutographBackend()

@@ -40,14 +40,18 @@ class _Calls(ast_util.NodeTransformer):
         self.ctx = ctx
         self.first_params = []
         self.locals = []        # names local to each enclosing function, innermost last
+        self.aliased = []       # its lists another name may refer to (see _aliased_lists)
 
     def visit_Expr(self, node):
         call = node.value
         # Only a list local to *this* function is rebound: `log.append(v)` in a
-        # closure appends to the enclosing function's list, in place.
+        # closure appends to the enclosing function's list, in place; so does
+        # an aliased list (`m = lst`), which a tensor loop then refuses to
+        # change instead of making `lst` a new tensor list that `m` misses.
         if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
                 and call.func.attr == "append" and isinstance(call.func.value, gast.Name)
                 and self.locals and call.func.value.id in self.locals[-1]
+                and call.func.value.id not in self.aliased[-1]
                 and len(call.args) == 1 and not call.keywords):
             self.generic_visit(call)
             lst = call.func.value.id
@@ -60,7 +64,9 @@ class _Calls(ast_util.NodeTransformer):
         a = node.args.posonlyargs + node.args.args
         self.first_params.append(a[0].id if a else None)
         self.locals.append(activity.local_names(node))
+        self.aliased.append(_aliased_lists(node, self.ctx))
         self.generic_visit(node)
+        self.aliased.pop()
         self.locals.pop()
         self.first_params.pop()
         return node
@@ -103,6 +109,61 @@ class _Calls(ast_util.NodeTransformer):
         if isinstance(value, type) or inspect_utils.is_builtin(value):
             return True
         return not inspect_utils.is_user_function(value)
+
+
+def _aliased_lists(fn_node, ctx):
+    """Names appended to (`lst.append(x)`) in `fn_node` whose object another
+    name or container may share by then: stored by an assignment
+    (`m = lst`, `d['k'] = lst`, `t = (lst, 1)`, `(m := lst)`) before an
+    append, or in a loop around one."""
+    appends, stores = {}, {}
+    generated = ctx.return_names | ctx.flag_names
+
+    def where(node):
+        return (ast_util.user_line(node) or getattr(node, "lineno", 0) or 0,
+                getattr(node, "col_offset", 0) or 0)
+
+    def visit(node, loops):
+        if isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
+            func = node.value.func
+            if isinstance(func, gast.Attribute) and func.attr == "append" \
+                    and isinstance(func.value, gast.Name):
+                appends.setdefault(func.value.id, []).append((where(node), loops))
+        value, targets = None, []
+        if isinstance(node, (gast.Assign, gast.AnnAssign, gast.NamedExpr)):
+            value = node.value
+            targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+        if value is not None and not all(isinstance(t, gast.Name) and t.id in generated
+                                         for t in targets):
+            for name in _stored_names(value):
+                stores.setdefault(name, []).append((where(node), loops))
+        inner = loops | {id(node)} if isinstance(node, ast_util.LOOPS) else loops
+        for child in ast_util.children(node):
+            if not isinstance(child, ast_util.FUNCTIONS):
+                visit(child, inner)
+
+    for s in fn_node.body:
+        visit(s, frozenset())
+    return {name for name, found in stores.items() if name in appends
+            and any(at < appended_at or loops & appended_loops
+                    for at, loops in found for appended_at, appended_loops in appends[name])}
+
+
+def _stored_names(value):
+    """Names whose objects `value` stores as they are (not copies)."""
+    if isinstance(value, gast.Name):
+        return {value.id}
+    if isinstance(value, (gast.Tuple, gast.List, gast.Set)):
+        return set().union(*(_stored_names(e) for e in value.elts))
+    if isinstance(value, gast.Starred):
+        return _stored_names(value.value)
+    if isinstance(value, gast.Dict):
+        return set().union(*(_stored_names(v) for v in value.values + value.keys if v))
+    if isinstance(value, gast.IfExp):
+        return _stored_names(value.body) | _stored_names(value.orelse)
+    if isinstance(value, gast.NamedExpr):
+        return _stored_names(value.value) | {value.target.id}
+    return set()
 
 
 def transform(node, ctx):

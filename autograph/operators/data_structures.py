@@ -5,8 +5,11 @@
 A Python list stays a Python list (appended in place, same object). In a
 staged loop the list is a backend tensor list (a TensorArray): the append
 becomes a write at the end, and the loop stacks it into one tensor after.
+Appending to that tensor after the loop gives a tensor one row longer (the
+backend decides; a backend may refuse).
 """
 
+from .. import source_map
 from ..backend import backend_of
 
 __all__ = ["list_append"]
@@ -14,7 +17,13 @@ __all__ = ["list_append"]
 
 def list_append(lst, x):
     backend = backend_of(lst)
-    if backend is not None and backend.is_list(lst):
-        return backend.list_append(lst, x)
+    if backend is not None and (backend.is_list(lst) or backend.is_tensor(lst)):
+        try:
+            return backend.list_append(lst, x)
+        except (TypeError, ValueError) as e:
+            where = source_map.current_location()
+            if not where or where[0] in str(e):
+                raise
+            raise type(e)(f"{e}{source_map.describe(where)}") from None
     lst.append(x)
     return lst

@@ -156,7 +156,12 @@ def _initial_values(backend, body, state, names, where, kind):
             init.append(backend.dummy_like(probed[i]))
         elif isinstance(v, list):
             like = probed[i][-1] if probed is not None and probed[i] else None
-            init.append(backend.new_list(v, like))
+            try:
+                init.append(backend.new_list(v, like))
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"'{names[i]}' is appended to in a tensor {kind} loop, so it "
+                              f"becomes a tensor list{source_map.describe(where)}, but {e}"
+                              ) from None
         else:
             init.append(v)
     return init, invariant, must_define

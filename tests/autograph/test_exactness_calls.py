@@ -305,3 +305,100 @@ def test_stateful_right_operands_run_only_when_needed():
     g = tf.function(f)
     assert bool(g(tf.constant(-1))) is False and int(v.numpy()) == 10     # or's right only
     assert bool(g(tf.constant(1))) is True and int(v.numpy()) == 11       # and's right only
+
+
+# --- lists appended to in tensor loops -------------------------------------------
+def len_while_appending(n):
+    lst = []
+    i = 0
+    while i < n:
+        lst.append(i * 2)
+        if len(lst) >= 3:
+            break
+        i += 1
+    return len(lst), lst
+
+
+def appends_after_loops(n):
+    lst = []
+    for i in range(n):
+        lst.append(i)
+    lst.append(99)
+    for j in range(n):
+        lst.append(j * 10)
+    lst.append(-1)
+    return lst
+
+
+def tuples_appended(n):
+    lst = [(7, 8)]
+    for i in range(n):
+        lst.append((i, i * 2))
+    return lst
+
+
+def alias_after_the_loop(n):
+    lst = []
+    for i in range(n):
+        lst.append(i)
+    m = lst
+    return len(m)
+
+
+@pytest.mark.parametrize("fn", [len_while_appending, appends_after_loops, tuples_appended,
+                                alias_after_the_loop], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("n", [1, 4])
+def test_lists_appended_in_tensor_loops_give_python_results(fn, n):
+    from tests.autograph.equivalence import plain
+    check(fn, (n,))
+    got = plain(tf.function(fn)(tf.constant(n)))
+    want = plain(fn(n))
+    if fn is tuples_appended:
+        want = [list(t) for t in want]
+    assert got == want
+
+
+def mixed_dtype_tuples(x, n):
+    lst = []
+    for i in range(n):
+        lst.append((x, i))
+    return lst
+
+
+def test_tensor_list_of_mixed_dtypes_is_an_error_naming_it():
+    with pytest.raises(TypeError, match=r"'lst' is appended to in a tensor for loop.*"
+                                        r"test_exactness_calls.py:\d+: for i in range\(n\).*"
+                                        r"mixing float32, int32"):
+        tf.function(mixed_dtype_tuples)(tf.constant(1.0), tf.constant(3))
+
+
+def test_append_to_a_scalar_tensor_names_the_line():
+    def f(x):
+        t = x * 2
+        t.append(1)
+        return t
+    with pytest.raises(TypeError, match=r"cannot append to a scalar tensor.*"
+                                        r"test_exactness_calls.py:\d+: t.append\(1\)\)"):
+        tf.function(f)(tf.constant(1))
+
+
+def alias_before_the_loop(n):
+    lst = []
+    box = {"items": lst}
+    for i in range(n):
+        lst.append(i)
+    return len(box["items"])
+
+
+@pytest.mark.parametrize("fn", [alias_before_the_loop], ids=lambda f: f.__name__)
+def test_appending_to_an_aliased_list_in_a_tensor_loop_is_refused(fn):
+    assert check(fn, (3,))[1] == 3
+    with pytest.raises(ValueError, match=r"'lst.append\(i\)' \(.*test_exactness_calls.py:\d+\)"):
+        tf.function(fn)(tf.constant(3))
+
+
+def test_aliased_lists_are_appended_in_place():
+    code = autograph.to_code(alias_before_the_loop)
+    assert "lst.append(i)" in code and "list_append" not in code
+    code = autograph.to_code(alias_after_the_loop)
+    assert "lst = ag__.list_append(lst, i)" in code
