@@ -39,8 +39,9 @@ class _Calls(ast_util.NodeTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
         self.first_params = []
-        self.locals = []        # names local to each enclosing function, innermost last
-        self.aliased = []       # its lists another name may refer to (see _aliased_lists)
+        # Per enclosing function, innermost last: [node, its local names, its
+        # aliased lists (see _aliased_lists)], the names computed on first need.
+        self.functions = []
 
     def visit_Expr(self, node):
         call = node.value
@@ -50,9 +51,8 @@ class _Calls(ast_util.NodeTransformer):
         # change instead of making `lst` a new tensor list that `m` misses.
         if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
                 and call.func.attr == "append" and isinstance(call.func.value, gast.Name)
-                and self.locals and call.func.value.id in self.locals[-1]
-                and call.func.value.id not in self.aliased[-1]
-                and len(call.args) == 1 and not call.keywords):
+                and len(call.args) == 1 and not call.keywords
+                and self._appendable(call.func.value.id)):
             self.generic_visit(call)
             lst = call.func.value.id
             new = templates.replace(f"{lst} = ag__.list_append({lst}, item)", item=call.args[0])
@@ -63,13 +63,21 @@ class _Calls(ast_util.NodeTransformer):
     def visit_FunctionDef(self, node):
         a = node.args.posonlyargs + node.args.args
         self.first_params.append(a[0].id if a else None)
-        self.locals.append(activity.local_names(node))
-        self.aliased.append(_aliased_lists(node, self.ctx))
+        self.functions.append([node, None, None])
         self.generic_visit(node)
-        self.aliased.pop()
-        self.locals.pop()
+        self.functions.pop()
         self.first_params.pop()
         return node
+
+    def _appendable(self, name):
+        """`name.append(x)` may become `name = ag__.list_append(name, x)`."""
+        if not self.functions:
+            return False
+        scope = self.functions[-1]
+        if scope[1] is None:
+            scope[1] = activity.local_names(scope[0])
+            scope[2] = _aliased_lists(scope[0], self.ctx)
+        return name in scope[1] and name not in scope[2]
 
     def visit_Call(self, node):
         self.generic_visit(node)
