@@ -53,11 +53,25 @@ class _Scope:
         globals_ = {n for s in ast_util.walk_scope(fn_node.body)
                     if isinstance(s, gast.Global) for n in s.names}
         self.declared = {n: "global" if n in globals_ else "nonlocal" for n in own}
-        for n in activity.captured_names(fn_node):
+        self.free = set(own)
+        for n in activity.captured_names(fn_node) | _written_under_try(fn_node):
             self.declared.setdefault(n, "nonlocal")
         self.shared = set(self.declared)
         self.live = activity.local_names(fn_node) if activity.reads_namespace(fn_node) else set()
         self.aliases = effects.mutator_aliases(fn_node)
+
+
+def _written_under_try(fn_node):
+    """Names an if/while/for inside a `try` body binds: an exception leaving
+    the statement half-way must leave them as Python would (the handlers,
+    `finally` and the code after see each assignment made before it)."""
+    out = set()
+    for t in ast_util.walk_scope(fn_node.body):
+        if isinstance(t, gast.Try):
+            for n in ast_util.walk_scope(t.body):
+                if isinstance(n, (gast.If, gast.While, gast.For)):
+                    out |= activity.writes(n)
+    return out & activity.local_names(fn_node)
 
 
 class _ControlFlow(ast_util.StatementTransformer):
@@ -278,7 +292,9 @@ class _ControlFlow(ast_util.StatementTransformer):
         A loop carries appended lists itself."""
         found = []
         for block in blocks:
-            found += [e for e in effects.find(block, self.ctx.info, self.functions[-1].aliases)
+            fn = self.functions[-1]
+            outer = {n for n in fn.declared if n in fn.free}
+            found += [e for e in effects.find(block, self.ctx.info, fn.aliases, outer)
                       if not (loop and e[2] is not None) and e not in found]
         if found:
             value = templates.replace_as_expression(repr(tuple(found)))

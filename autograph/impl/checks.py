@@ -2,16 +2,14 @@
 
     check(fn_node, info)   # raises ConversionError naming construct, file, line
 
-Refused: generators (`yield`), `async`, `global`/`nonlocal` names written
-inside control flow, `try` around control flow, `break`/`continue`/`return`
-inside a `with` block, `:=` in a while condition, and control flow inside
-`match` cases.
+Refused: generators (`yield`), `async`, `break`/`continue`/`return` inside
+a `with` block, `:=` in a while condition, and control flow inside `match`
+cases.
 """
 
 import gast
 
 from ..pyct import ast_util
-from ..pyct.static_analysis import activity
 
 
 class ConversionError(Exception):
@@ -45,10 +43,6 @@ def check(fn_node, info):
                   "Return a list or tensor instead, or call it from unconverted code.")
         if isinstance(n, (gast.Await, gast.AsyncFor, gast.AsyncWith)):
             _fail(info, fn_node, n, "async code", "Convert a synchronous function.")
-        if isinstance(n, gast.Try) and any(isinstance(c, _CONTROL) for c in
-                                           ast_util.walk_scope(n.body)):
-            _fail(info, fn_node, n, "try/except around control flow",
-                  "Move the if/while/for out of the try block.")
         if isinstance(n, getattr(gast, "Match", ())) and any(
                 isinstance(c, _CONTROL + (gast.Break, gast.Continue, gast.Return))
                 for c in ast_util.walk_scope(n.cases)):
@@ -64,15 +58,6 @@ def check(fn_node, info):
                   "Move the jump out of the with block.")
     if isinstance(fn_node, gast.AsyncFunctionDef):
         _fail(info, fn_node, fn_node, "async code", "Convert a synchronous function.")
-    free = activity.declared_free(fn_node)
-    if free:
-        for n in own:
-            if isinstance(n, _CONTROL):
-                written = activity.writes(n.body) | activity.writes(n.orelse)
-                hit = sorted(written & free)
-                if hit:
-                    _fail(info, fn_node, n, f"writing global/nonlocal '{hit[0]}' inside control flow",
-                          "Return the value instead, or use a tf.Variable.")
     for n in ast_util.walk(fn_node):
         if isinstance(n, gast.FunctionDef) and n is not fn_node:
             check(n, info)

@@ -123,9 +123,10 @@ def _refuse_effects(effects, kind, where, backend, values=None):
                "the condition is at run time" if kind == "if statement" else
                "the body runs once while tracing, not once per iteration")
         raise _marked(ValueError(
-            f"'{text}' ({filename}:{line}) changes a Python object inside a tensor {kind}"
-            f"{source_map.describe(where)}: {how}. Compute the value with tensor ops "
-            f"(e.g. tf.where, a TensorArray), or make the condition a Python value."))
+            f"'{text}' ({filename}:{line}) changes Python state (an object, or a global or "
+            f"nonlocal variable) inside a tensor {kind}{source_map.describe(where)}: {how}. "
+            f"Keep the state in tensors (return it from the function, or use tf.Variable or "
+            f"tf.TensorArray), or make the condition a Python value."))
 
 
 def _bind_item(body, item):

@@ -162,11 +162,20 @@ def walrus_in_while(n):
     return j
 
 
+@pytest.mark.parametrize("fn", [global_write, try_around_if])
+def test_global_writes_and_try_around_control_flow_convert(fn):
+    for x in (3, -2):
+        GLOBAL_SINK_BEFORE = globals().get("GLOBAL_SINK")
+        expected = fn(x)
+        after_original = globals().get("GLOBAL_SINK")
+        globals()["GLOBAL_SINK"] = GLOBAL_SINK_BEFORE
+        assert autograph.to_graph(fn)(x) == expected
+        assert globals().get("GLOBAL_SINK") == after_original
+
+
 @pytest.mark.parametrize("fn, construct, line_text", [
     (walrus_in_while, "an assignment expression (:=) in a while condition", "while (j"),
     (generator, "a generator (yield)", "yield x"),
-    (global_write, "writing global/nonlocal 'GLOBAL_SINK' inside control flow", "if x > 0:"),
-    (try_around_if, "try/except around control flow", "try:"),
     (return_in_with, "break/continue/return inside a with block", "with contextlib"),
 ])
 def test_unsupported_construct_in_requested_function_is_an_error(fn, construct, line_text):
@@ -197,12 +206,12 @@ def test_called_function_that_cannot_be_converted_runs_as_is_with_one_warning():
 
 
 def test_strict_mode_turns_the_fallback_into_an_error():
-    def calls_try(x):
-        return try_around_if(x)
+    def calls_walrus(x):
+        return walrus_in_while(x)
     autograph.set_strict(True)
     try:
-        with pytest.raises(autograph.ConversionError, match="try/except around control flow"):
-            autograph.to_graph(calls_try)(1)
+        with pytest.raises(autograph.ConversionError, match="an assignment expression"):
+            autograph.to_graph(calls_walrus)(1)
     finally:
         autograph.set_strict(False)
 

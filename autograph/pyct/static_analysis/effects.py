@@ -6,6 +6,7 @@ not create, which a staged statement cannot carry.
         d[k] = 1            # an item whose key is not a constant
         next(it)            # an iterator advanced
         emit(1)             # emit = out.append, a bound mutating method
+        total += 1          # `global total` (or nonlocal): a graph value would leak
 
 `find(stmts, info, aliases)` lists them as `(line, text, list_name)`:
 `list_name` is set for `lst = ag__.list_append(lst, x)` (an append the
@@ -55,8 +56,10 @@ def _is_ag_call(call):
             and f.value.id == "ag__" and call.args)
 
 
-def _found(node, own, aliases):
+def _found(node, own, aliases, outer=frozenset()):
     """(list name or None,) when `node` is an effect, else None."""
+    if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+        return (None,) if node.id in outer else None
     if isinstance(node, gast.Call):
         f = node.func
         if _is_list_append(node):
@@ -114,12 +117,13 @@ def _walk_with_statement(stmts):
                 stack.append((c, c if isinstance(c, gast.stmt) else stmt))
 
 
-def find(stmts, info, aliases=frozenset()):
-    """The effects in `stmts` (see the module docstring), in source order."""
-    own = _own_names(stmts)
+def find(stmts, info, aliases=frozenset(), outer=frozenset()):
+    """The effects in `stmts` (see the module docstring), in source order.
+    `outer`: names declared global or nonlocal; binding one is an effect."""
+    own = _own_names(stmts) - set(outer)
     seen = []
     for n, stmt in _walk_with_statement(stmts):
-        hit = _found(n, own, aliases)
+        hit = _found(n, own, aliases, outer)
         if hit is None:
             continue
         line = ast_util.user_line(stmt) or 0
