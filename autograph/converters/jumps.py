@@ -56,8 +56,13 @@ def _guard_inside(s, kind, flag):
     elif isinstance(s, (gast.With, gast.AsyncWith)):
         s.body = guard(s.body, kind, flag, False) or [gast.Pass()]
     elif isinstance(s, gast.Try):
+        jumps = ast_util.contains(s.body, kind, through_loops=False)
         s.body = guard(s.body, kind, flag, False) or [gast.Pass()]
         for h in s.handlers:
             h.body = guard(h.body, kind, flag, False) or [gast.Pass()]
-        s.orelse = guard(s.orelse, kind, flag, False)
+        # A jump out of the try body skips its else clause.
+        orelse = guard(s.orelse, kind, flag, False)
+        if orelse and jumps:
+            orelse = templates.replace(f"if not {flag}:\n    orelse", orelse=orelse)
+        s.orelse = orelse
         s.finalbody = guard(s.finalbody, kind, flag, False)

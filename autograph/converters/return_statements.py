@@ -94,10 +94,16 @@ class _Returns:
             s.body = self.block(s.body) or [gast.Pass()]
         elif isinstance(s, gast.Try):
             self.in_try += 1
+            returns = ast_util.contains(s.body, gast.Return)
             s.body = self.block(s.body) or [gast.Pass()]
             for h in s.handlers:
                 h.body = self.block(h.body) or [gast.Pass()]
-            s.orelse = self.block(s.orelse)
+            orelse = self.block(s.orelse)
+            if orelse and returns:
+                # A return from the try body skips its else clause.
+                self.flag_used = True
+                orelse = templates.replace(f"if not {self.flag}:\n    orelse", orelse=orelse)
+            s.orelse = orelse
             s.finalbody = self.block(s.finalbody)
             self.in_try -= 1
 

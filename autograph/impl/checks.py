@@ -2,9 +2,8 @@
 
     check(fn_node, info)   # raises ConversionError naming construct, file, line
 
-Refused: generators (`yield`), `async`, `break`/`continue`/`return` inside
-a `with` block, `:=` in a while condition, and control flow inside `match`
-cases.
+Refused: generators (`yield`), `async`, `:=` in a while condition, and
+control flow inside `match` cases.
 """
 
 import gast
@@ -52,10 +51,6 @@ def check(fn_node, info):
                                              for c in ast_util.walk(n.test)):
             _fail(info, fn_node, n, "an assignment expression (:=) in a while condition",
                   "Assign the value before the loop and at the end of its body.")
-        if isinstance(n, (gast.With, gast.AsyncWith)) and ast_util.contains(
-                n.body, (gast.Break, gast.Continue, gast.Return)):
-            _fail(info, fn_node, n, "break/continue/return inside a with block",
-                  "Move the jump out of the with block.")
     if isinstance(fn_node, gast.AsyncFunctionDef):
         _fail(info, fn_node, fn_node, "async code", "Convert a synchronous function.")
     for n in ast_util.walk(fn_node):

@@ -115,9 +115,9 @@ def _refuse_effects(effects, kind, where, backend, values=None):
     iteration). `values`: an append to a list that is already a tensor list
     (inside a staged loop) is staged, not refused."""
     for line, text, list_name in effects:
-        if list_name is not None and values is not None and \
-                backend.is_list(values.get(list_name)):
-            continue
+        value = None if values is None or list_name is None else values.get(list_name)
+        if list_name is not None and (backend.is_list(value) or backend.is_tensor(value)):
+            continue    # a tensor list, or a stacked one: appending is staged
         filename = where[0] if where else "<unknown>"
         how = ("both branches run while tracing, so the change would happen whatever "
                "the condition is at run time" if kind == "if statement" else

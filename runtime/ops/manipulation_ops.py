@@ -115,7 +115,12 @@ def _pack(*values, axis):
 
 
 def stack(values, axis=0, name="stack"):
-    """Join same-shaped tensors along a new dimension `axis`."""
+    """Join same-shaped tensors along a new dimension `axis`. A tensor (a list
+    stacked by a staged loop) is its own stack along axis 0, as in TensorFlow."""
+    if isinstance(values, Tensor):
+        if rules.static_int(axis, "Pack", "axis") == 0:
+            return values
+        values = unstack(values)
     values = convert_all(values, "Pack")
     return apply("Pack", values, {"axis": rules.static_int(axis, "Pack", "axis")})
 

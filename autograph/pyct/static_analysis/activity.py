@@ -67,7 +67,7 @@ class _Activity(ast_util.NodeVisitor):
     def _nested_scope(self, node, name=None):
         inner = _Activity()
         inner.generic_visit(node)
-        bound = inner.written | _params(node)
+        bound = inner.written | (_params(node) if hasattr(node, "args") else set())
         self.read |= inner.read - bound
         if name is not None:
             self.written.add(name)

@@ -362,8 +362,7 @@ def var_from_partial_try(n):
     return stage
 
 
-@case((1,), (0,),
-      xfail="a return inside try still runs the try's else clause")
+@case((1,), (0,))
 def else_skipped_by_return(x):
     log = []
     for i in range(2):

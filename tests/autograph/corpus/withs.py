@@ -17,8 +17,7 @@ def tag(name):
         print(f"</{name}>")
 
 
-@case((3,), (0,),
-      xfail="refused: break/continue/return leaving a with block")
+@case((3,), (0,))
 def with_in_loop(n):
     total = 0
     for i in range(n):
@@ -50,8 +49,7 @@ def with_propagates(x):
     return ctx.name
 
 
-@case(([1, 2, 3], 2), ([1], 5),
-      xfail="refused: break/continue/return leaving a with block")
+@case(([1, 2, 3], 2), ([1], 5))
 def return_from_with(xs, target):
     with Noisy("search"):
         for i, v in enumerate(xs):
@@ -61,8 +59,7 @@ def return_from_with(xs, target):
     return -1
 
 
-@case((5,), (1,),
-      xfail="refused: break/continue/return leaving a with block")
+@case((5,), (1,))
 def break_inside_with(n):
     for i in range(n):
         with Noisy(str(i)):
@@ -96,8 +93,7 @@ def with_value_in_loop(n):
     return log
 
 
-@case((2,), (0,),
-      xfail="refused: break/continue/return leaving a with block")
+@case((2,), (0,))
 def contextmanager_generator(n):
     out = []
     for i in range(n + 1):
@@ -150,8 +146,7 @@ def local_context_manager(n):
     return events
 
 
-@case((["a", "b", "c"],), ([],),
-      xfail="refused: break/continue of a loop nested wholly inside a with block")
+@case((["a", "b", "c"],), ([],))
 def stringio_with(lines):
     with io.StringIO() as buf:
         for ln in lines:
@@ -163,8 +158,7 @@ def stringio_with(lines):
     return text
 
 
-@case((3,), (0,),
-      xfail="refused: break/continue/return leaving a with block")
+@case((3,), (0,))
 def with_in_while_else(n):
     i = 0
     while i < n:
@@ -187,8 +181,7 @@ def enter_fails(x):
     return log
 
 
-@case((2,),
-      xfail="refused: break/continue/return leaving a with block")
+@case((2,))
 def with_as_attribute(n):
     holder = Box(None)
     for i in range(n):
@@ -220,8 +213,7 @@ def nested_with_swallow(x):
     return x
 
 
-@case((3,), (0,),
-      xfail="refused: break/continue of a loop nested wholly inside a with block")
+@case((3,), (0,))
 def exit_stack(n):
     with contextlib.ExitStack() as stack:
         for i in range(n):
@@ -244,8 +236,7 @@ def with_mutates_argument(xs):
     return xs
 
 
-@case((2,), (4,),
-      xfail="refused: break/continue/return leaving a with block")
+@case((2,), (4,))
 def with_in_closure(n):
     def guarded(v):
         with Noisy(f"g{v}"):
