@@ -16,6 +16,33 @@ The three runs of `main(a, b, v)`:
 
 A mismatch prints the program (shrunk to the fewest statements that still
 disagree), the inputs and the three results, and the exit status is 1.
+
+Modes (the default mode above is unchanged; its programs and output for a
+seed are what they were):
+
+    --composites   state in dict keys, object attributes (a `Box` class in the
+                   program module) and list slots, nested and aliased; slots
+                   made in one branch only or only inside a loop, read back
+                   with .get/in/hasattr/getattr/len
+    --closures     lambdas and nested defs over variables that branches and
+                   loops assign (late binding), closures made in a loop and
+                   called after it, `nonlocal` writes called from loops
+    --mutations    append/pop/extend/insert/del/update/setdefault/d.pop/slice
+                   assignment/next(it)/a bound method, inside branches and loops
+
+A mode runs `main(a, b, v)` four ways: native, converted on Python values,
+eagerly (main called on runtime eager tensors) and as a graph
+(`runtime.function`). Result, printed output (not for the graph, which prints
+while it is traced) and exception type are compared. A clear refusal in the
+eager or graph run (a ValueError/TypeError/NotImplementedError naming a
+file:line) where Python succeeded is counted as "refused", printed once per
+distinct message with its count; an internal-looking error (AttributeError,
+KeyError, UnboundLocalError, NameError, "belongs to graph", "Undefined(",
+"object has no attribute", "the transpiler failed") where Python did not
+raise is an internal error, counted as a mismatch. Only the first two
+programs of each kind of mismatch are shrunk. The last line:
+
+    fuzz: N programs, seed S, mode M, K mismatches, R refused
 """
 
 import argparse
@@ -24,10 +51,12 @@ import contextlib
 import io
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
 import textwrap
+import time
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -165,6 +194,263 @@ def _indent(lines):
     return ["    " + ln for ln in lines]
 
 
+# --- the extra modes: --composites, --closures, --mutations ------------------------
+#
+# Each mode is a Generator subclass: the default mode's Generator is not
+# touched, so its programs (and its output) for a seed stay what they were.
+# `main(a, b, v)` keeps its signature; the state lives in containers, closures
+# or mutated lists, and main's return line reads all of it into one int
+# (`r = (r + <slot>) % 97`, one line per slot, so the shrinker can drop the
+# slots a mismatch does not need).
+
+class _ModeGenerator(Generator):
+    """Shared statement mix: scalar assignments, if/elif/else, bounded while
+    and for loops, break/continue/early return, plus the mode's own
+    statements (`special`) and atoms (`special_atom`)."""
+
+    SCALARS = ["x", "y"]
+    SPECIAL = 0.35           # chance that a statement is one of the mode's own
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.has_v = True
+
+    def atom(self, names):
+        r = self.rng.random()
+        if r < 0.3:
+            special = self.special_atom(names)
+            if special is not None:
+                return special
+        return super().atom(names)
+
+    def special_atom(self, names):
+        return None
+
+    def statement(self, names, depth, in_loop):
+        r = self.rng.random()
+        if r < self.SPECIAL:
+            return self.special(names, depth, in_loop)
+        if depth >= 3 or r < 0.5:
+            return [f"{self.rng.choice(self.SCALARS)} = {self.expr(names)} % {MOD}"]
+        if r < 0.65:
+            return self.if_stmt(names, depth, in_loop)
+        if r < 0.77:
+            return self.while_stmt(names, depth)
+        if r < 0.9:
+            return self.for_stmt(names, depth)
+        if in_loop and r < 0.95:
+            return [f"if {self.test(names)}:", "    " + self.rng.choice(["break", "continue"])]
+        return [f"if {self.test(names)}:", f"    return {self.expr(names)} % {MOD}"]
+
+    def special(self, names, depth, in_loop):
+        raise NotImplementedError
+
+    def prelude(self):
+        """Module-level lines before main."""
+        return []
+
+    def setup(self):
+        """main's first lines, after `x = a` and `y = b`."""
+        return []
+
+    def readers(self):
+        """Expressions main's return sums up."""
+        return []
+
+    def program(self):
+        lines = self.prelude()
+        body = ["x = a", "y = b"] + self.setup()
+        body += self.block(["a", "b", "x", "y"], 0, False, 5)
+        body.append(f"r = (x + y) % {MOD}")
+        body += [f"r = (r + {term}) % {MOD}" for term in self.readers()]
+        body.append("return r")
+        lines.append("def main(a, b, v):")
+        lines += _indent(body)
+        return "\n".join(lines) + "\n"
+
+
+class CompositeGenerator(_ModeGenerator):
+    """--composites: state in dict keys, object attributes and list slots,
+    nested (`d['n']['k']`, `o.b.c`, `m[1][0]`) and aliased (`e = d`, `p = o`,
+    `m[0] is l`); slots created in one branch only or only inside a loop,
+    read back with `.get`, `in`, `hasattr`, `getattr` and `len`."""
+
+    # slots that always exist: written anywhere, read anywhere
+    SLOTS_W = ["d['k']", "d['j']", "e['j']", "o.a", "p.a", "o.b.c", "d['n']['k']",
+               "l[0]", "l[1]", "l[-1]", "m[1][0]", "m[0][2]"]
+    SLOTS_R = SLOTS_W + ["e['k']", "p.b.c", "e['n']['k']", "m[0][0]", "m[1][1]", "l[2]"]
+    # slots that may not exist: only written directly
+    MAYBE_W = ["d['w']", "e['w']", "d['n']['w']", "o.w", "p.w", "o.b.w"]
+    MAYBE_R = ["d.get('w', 0)", "e.get('w', 1)", "d['n'].get('w', 2)", "getattr(o, 'w', 3)",
+               "getattr(o.b, 'w', 4)", "len(d)", "len(e['n'])",
+               "int('w' in d)", "int(hasattr(o, 'w'))", "int(hasattr(p.b, 'w'))"]
+
+    def special_atom(self, names):
+        if self.rng.random() < 0.8:
+            return self.rng.choice(self.SLOTS_R)
+        return self.rng.choice(self.MAYBE_R)
+
+    def test(self, names, depth=0):
+        if depth < 1 and self.rng.random() < 0.1:
+            t = self.rng.choice(["'w' in d", "'w' in e['n']", "hasattr(o, 'w')",
+                                 "hasattr(p.b, 'w')", "len(d) > 3"])
+            return t if self.rng.random() < 0.7 else f"not {t}"
+        return super().test(names, depth)
+
+    def special(self, names, depth, in_loop):
+        r = self.rng.random()
+        if r < 0.55:
+            return [f"{self.rng.choice(self.SLOTS_W)} = {self.expr(names)} % {MOD}"]
+        if r < 0.8:
+            return [f"{self.rng.choice(self.MAYBE_W)} = {self.expr(names)} % {MOD}"]
+        if r < 0.88:       # a Python loop over keys: unrolled everywhere
+            return ["for key in ['k', 'j']:",
+                    f"    d[key] = (d[key] + {self.expr(names)}) % {MOD}"]
+        if r < 0.92:       # rebinding breaks an alias (a copy) or restores it
+            return [self.rng.choice(["e = dict(d)", "e = d", "p = o"])]
+        if r < 0.96:
+            return ["nb = Box()", f"nb.c = {self.expr(names)} % {MOD}", "o.b = nb"]
+        return [f"print('c', {self.rng.choice(self.SLOTS_R)}, {self.rng.choice(self.MAYBE_R)})"]
+
+    def prelude(self):
+        return ["class Box:", "    pass", ""]
+
+    def setup(self):
+        return ["d = {'k': a % 97, 'j': b % 97}", "e = d", "d['n'] = {'k': 1}",
+                "o = Box()", "o.a = x", "o.b = Box()", "o.b.c = y", "p = o",
+                "l = [a % 97, b % 97, 0]", "m = [l, [0, 1]]"]
+
+    def readers(self):
+        return self.SLOTS_R + self.MAYBE_R
+
+
+class ClosureGenerator(_ModeGenerator):
+    """--closures: lambdas and nested defs reading variables that branches
+    and loops assign, called later (late binding); closures made in a loop
+    and called after it, over the loop target or with it bound as a
+    default; `nonlocal` writes from nested functions called in loops."""
+
+    in_body = False          # inside a closure's body: no calls (no recursion)
+
+    def special_atom(self, names):
+        if self.in_body:
+            return None
+        return self.rng.choice(["f0()", "f1()", "g0(x)", "g0(y)", "g1(a)", "acc",
+                                "get()", "len(fs)"])
+
+    def special(self, names, depth, in_loop):
+        self.in_body = True
+        try:
+            return self._special(names, depth, in_loop)
+        finally:
+            self.in_body = False
+
+    def _special(self, names, depth, in_loop):
+        r = self.rng.random()
+        loop_targets = [n for n in names if n.startswith("j")]
+        free = [n for n in names if not n.startswith("j")]
+        if r < 0.25:
+            return [f"bump({self.expr(free)})"]
+        if r < 0.35:
+            return [f"{self.rng.choice(self.SCALARS)} = bump({self.expr(free)}) % {MOD}"]
+        if r < 0.42 and self.with_sety:
+            return [f"sety({self.expr(free)})"]
+        if r < 0.62:       # rebind a closure; over a loop target when inside a loop
+            f = self.rng.choice(["f0", "f1"])
+            if loop_targets and self.rng.random() < 0.7:
+                j = self.rng.choice(loop_targets)
+                if self.rng.random() < 0.3:
+                    return [f"{f} = lambda {j}={j}: ({j} + {self.expr(free, 1)}) % {MOD}"]
+                return [f"{f} = lambda: ({j} * 2 + {self.expr(free, 1)}) % {MOD}"]
+            return [f"{f} = lambda: {self.expr(free, 1)} % {MOD}"]
+        if r < 0.8:        # collect closures; called after the loop
+            if loop_targets:
+                j = self.rng.choice(loop_targets)
+                if self.rng.random() < 0.3:
+                    return [f"fs.append(lambda {j}={j}: ({j} + x) % {MOD})"]
+                return [f"fs.append(lambda: ({j} + {self.expr(free, 1)}) % {MOD})"]
+            return [f"fs.append(lambda: {self.expr(free, 1)} % {MOD})"]
+        if r < 0.9:        # a nested def in the middle of the control flow
+            return ["def g1(p):",
+                    f"    if p > {self.rng.choice(free)}:",
+                    f"        return (p - {self.rng.choice(free)}) % {MOD}",
+                    f"    return (p + {self.expr(free, 1)}) % {MOD}"]
+        return [f"print('f', f0(), acc)"]
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        # a nonlocal write to main's own `y`: in a third of the programs, so
+        # that what it breaks does not hide everything else
+        self.with_sety = self.rng.random() < 0.3
+
+    def setup(self):
+        sety = (["def sety(p):", "    nonlocal y", f"    y = p % {MOD}"]
+                if self.with_sety else [])
+        return ["acc = 0",
+                "def bump(p):",
+                "    nonlocal acc",
+                f"    acc = (acc + p) % {MOD}",
+                "    return acc"] + sety + [
+                "def get():",
+                f"    return (x + acc) % {MOD}",
+                "f0 = lambda: x",
+                f"f1 = lambda: (y + 1) % {MOD}",
+                "def g0(p):",
+                f"    return (p * x + y) % {MOD}",
+                "def g1(p):",
+                f"    return (p + 1) % {MOD}",
+                "fs = []"]
+
+    def readers(self):
+        return ["f0()", "f1()", "g0(3)", "g1(5)", "acc", "get()", "len(fs)",
+                "sum(f() for f in fs)"]
+
+
+class MutationGenerator(_ModeGenerator):
+    """--mutations: mutating calls inside branches and loops: append, pop,
+    extend, insert, del l[i], del d[k], d.update, d.setdefault, d.pop, slice
+    assignment, next(it), a bound method (`emit = out.append`)."""
+
+    def special_atom(self, names):
+        return self.rng.choice(["len(l) % 97", "len(d)", "len(out) % 97", "(l[0] if l else 5)",
+                                "(l[-1] if l else 6)", "d.get('w', 7)", "d['k']",
+                                f"sum(l) % {MOD}"])
+
+    def special(self, names, depth, in_loop):
+        e = lambda: self.expr(names)  # noqa: E731
+        return self.rng.choice([
+            lambda: [f"l.append({e()} % {MOD})"],
+            lambda: [f"emit({e()} % {MOD})"],
+            lambda: [f"l.extend([{e()} % {MOD}, {self.rng.randint(0, 9)}])"],
+            lambda: [f"l.insert({self.rng.choice([0, 1, -1])}, {e()} % {MOD})"],
+            lambda: ["if l:", f"    {self.rng.choice(self.SCALARS)} = "
+                              f"l.pop({self.rng.choice(['', '0', '-1'])}) % {MOD}"],
+            lambda: ["if len(l) > 1:", f"    del l[{self.rng.choice([0, 1, -1])}]"],
+            lambda: [f"d['w'] = {e()} % {MOD}"],
+            lambda: [f"d.update({{'w': {e()} % {MOD}}})"],
+            lambda: [f"d.update(k={e()} % {MOD})"],
+            lambda: [f"{self.rng.choice(self.SCALARS)} = d.setdefault('w', {e()} % {MOD})"],
+            lambda: [f"{self.rng.choice(self.SCALARS)} = d.pop('w', {e()}) % {MOD}"],
+            lambda: ["if 'w' in d:", "    del d['w']"],
+            lambda: [f"l[0:1] = [{e()} % {MOD}, {self.rng.randint(0, 9)}]"],
+            lambda: ["l[:] = l[-4:]"],
+            lambda: [f"{self.rng.choice(self.SCALARS)} = next(it, {e()}) % {MOD}"],
+            lambda: [f"print('m', len(l), {self.rng.choice(self.SCALARS)})"],
+        ])()
+
+    def setup(self):
+        return ["l = [a % 97, b % 97]", "d = {'k': a % 97}", "out = []",
+                "emit = out.append", "it = iter([3, a % 97, b % 97, 7])"]
+
+    def readers(self):
+        return ["len(l)", f"sum(l) % {MOD}", "len(out)", f"sum(out) % {MOD}", "len(d)",
+                f"sum(d.values()) % {MOD}", "(l[0] if l else 5)", "next(it, 9)"]
+
+
+GENERATORS = {"default": Generator, "composites": CompositeGenerator,
+              "closures": ClosureGenerator, "mutations": MutationGenerator}
+
+
 # --- the three runs ---------------------------------------------------------------
 
 _program_dir = []       # [the folder of this process's program files], made on first use
@@ -265,7 +551,7 @@ def _still_fails(source, seed, kind=None):
     try:
         compile(source, "<shrink>", "exec")
         textwrap.dedent(source)
-        if "def main" not in source:
+        if "def main" not in source or not terminates(source):
             return False
         rows = three_runs(source, seed)
         if not all(r[1][0] == "ok" and isinstance(r[1][1], int) for r in rows):
@@ -280,6 +566,331 @@ def report(source, seed, rows):
     print(source)
     for inputs, orig, conv, graph in mismatches(rows):
         print(f"  inputs {inputs}: original={orig} converted={conv} graph={graph}")
+
+
+# --- the four runs of the extra modes --------------------------------------------------
+#
+# native, converted (Python values), eager (main called on eager tensors) and
+# graph (runtime.function). An outcome is ("ok", value, printed) or
+# ("raised", "TypeName", message, printed). Printed output is compared for the
+# converted and eager runs (tensors printed as their value); a graph prints
+# while it is traced, once, as tf.function does, so its printing is not.
+
+RUNS = ("native", "converted", "eager", "graph")
+REFUSAL_TYPES = ("ValueError", "TypeError", "NotImplementedError")
+INTERNAL_TYPES = ("AttributeError", "KeyError", "UnboundLocalError", "NameError")
+INTERNAL_TEXT = ("belongs to graph", "Undefined(", "object has no attribute",
+                 "the transpiler failed")
+# a ValueError/TypeError with a location is still no clear refusal when its
+# message is an implementation's own complaint, not one naming the construct
+LEAKED_TEXT = ("object is not subscriptable", "object is not iterable", "is not callable",
+               "pred must be a scalar")
+_LOCATION = re.compile(r"[\w./\\<>-]+\.py:\d+|<[\w ]+>:\d+")
+_TENSOR_STR = re.compile(r"tf\.Tensor\(([^,()]+), shape=\(\), dtype=\w+\)")
+
+
+RUN_TIMEOUT_S = 10.0      # a run that takes longer (a staged loop that never ends) fails
+
+
+class RunTimeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds):
+    """Raise RunTimeout in the main thread after `seconds` (where SIGALRM exists)."""
+    import signal
+    import threading
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise RunTimeout(f"the run took more than {seconds:g} s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _outcome4(call):
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), warnings.catch_warnings(), \
+                _time_limit(RUN_TIMEOUT_S):
+            warnings.simplefilter("ignore")
+            value = call()
+        return ("ok", _plain(value), _TENSOR_STR.sub(r"\1", out.getvalue()))
+    except Exception as e:  # noqa: BLE001 - the exception is the result
+        return ("raised", type(e).__name__, str(e), _TENSOR_STR.sub(r"\1", out.getvalue()))
+
+
+def four_runs(source, seed, inputs=INPUTS):
+    """[(inputs, native, converted, eager, graph)] for each input triple."""
+    import autograph
+    import runtime as tf
+    ns = load(source, seed)
+    main = ns["main"]
+    made = {}
+    for name, make in (("converted", lambda: autograph.to_graph(main)),
+                       ("graph", lambda: tf.function(main))):
+        try:
+            made[name] = make()
+        except Exception as e:  # noqa: BLE001 - a failed conversion is an outcome
+            made[name] = e
+    rows = []
+    for a, b, v in inputs:
+        def use(name, *args):
+            fn = made[name]
+            if isinstance(fn, Exception):
+                raise fn
+            return fn(*args)
+        native = _outcome4(lambda: main(a, b, list(v)))
+        conv = _outcome4(lambda: use("converted", a, b, list(v)))
+        eager = _outcome4(lambda: main(tf.constant(a), tf.constant(b), tf.constant(v)))
+        graph = _outcome4(lambda: use("graph", tf.constant(a), tf.constant(b), tf.constant(v)))
+        rows.append(((a, b, v), native, conv, eager, graph))
+    return rows
+
+
+def _same(native, other, compare_printed=True):
+    if native[0] != other[0]:
+        return False
+    if native[0] == "ok":
+        return native[1] == other[1] and (not compare_printed or native[2] == other[2])
+    return native[1] == other[1] and (not compare_printed or native[3] == other[3])
+
+
+def is_internal(outcome):
+    """An exception that looks like the transpiler's own failure."""
+    return outcome[0] == "raised" and (outcome[1] in INTERNAL_TYPES
+                                       or any(t in outcome[2] for t in INTERNAL_TEXT))
+
+
+def is_refusal(outcome):
+    """A clear refusal: a ValueError/TypeError/NotImplementedError whose
+    message names a file:line (and does not look internal)."""
+    return (outcome[0] == "raised" and outcome[1] in REFUSAL_TYPES and not is_internal(outcome)
+            and not any(t in outcome[2] for t in LEAKED_TEXT)
+            and bool(_LOCATION.search(outcome[2])))
+
+
+def judge(row):
+    """'ok', 'refused', 'mismatch' or 'internal' (an internal error, also a
+    mismatch) for one row of `four_runs`."""
+    native, verdicts = row[1], []
+    for name, outcome in zip(RUNS[1:], row[2:]):
+        if _same(native, outcome, compare_printed=name != "graph"):
+            continue
+        if native[0] == "ok" and is_internal(outcome):
+            verdicts.append("internal")
+        elif native[0] == "ok" and name in ("eager", "graph") and is_refusal(outcome):
+            verdicts.append("refused")
+        else:
+            verdicts.append("mismatch")
+    for worst in ("internal", "mismatch", "refused"):
+        if worst in verdicts:
+            return worst
+    return "ok"
+
+
+def judge_program(rows):
+    verdicts = {judge(r) for r in rows}
+    for worst in ("internal", "mismatch", "refused"):
+        if worst in verdicts:
+            return worst
+    return "ok"
+
+
+def bad_rows(rows):
+    return [r for r in rows if judge(r) in ("mismatch", "internal")]
+
+
+def _kind4(rows):
+    """Per mismatching row: '=' for a run that agrees with the native one,
+    else 'ok' or the exception class (see `_kind`)."""
+    kinds = set()
+    for row in bad_rows(rows):
+        native = row[1]
+        kinds.add(tuple("=" if _same(native, o, name != "graph") else
+                        ("ok" if o[0] == "ok" else o[1])
+                        for name, o in zip(RUNS[1:], row[2:])))
+    return kinds
+
+
+def shrink4(source, seed, inputs=INPUTS, budget_s=60.0):
+    """`shrink` for the four-run modes: on the inputs that disagree, keeping
+    the kind of disagreement; gives up (keeping the best so far) after
+    `budget_s` seconds."""
+    rows = four_runs(source, seed, inputs)
+    inputs = [r[0] for r in bad_rows(rows)] or list(inputs)
+    kind = _kind4(four_runs(source, seed, inputs))
+    lines = source.splitlines()
+    deadline = time.monotonic() + budget_s
+    seen = {}
+
+    def fails(text):
+        if text not in seen:
+            seen[text] = _still_fails4(text, seed, inputs, kind)
+        return seen[text]
+
+    changed = True
+    while changed and time.monotonic() < deadline:
+        changed = False
+        for i in range(len(lines)):
+            for j in range(len(lines), i, -1):
+                if time.monotonic() > deadline:
+                    break
+                candidate = lines[:i] + lines[j:]
+                if fails("\n".join(candidate) + "\n"):
+                    lines, changed = candidate, True
+                    break
+            if changed:
+                break
+    return "\n".join(lines) + "\n"
+
+
+_WHILE = re.compile(r"^(\s*)while (i\d+) <")
+
+
+def terminates(source):
+    """Every generated `while iN < K and ...:` is followed by its
+    `iN = iN + 1`; a candidate that deleted it could loop forever."""
+    lines = source.splitlines()
+    for k, line in enumerate(lines):
+        m = _WHILE.match(line)
+        if m and (k + 1 >= len(lines)
+                  or lines[k + 1] != f"{m.group(1)}    {m.group(2)} = {m.group(2)} + 1"):
+            return False
+    return True
+
+
+def _still_fails4(source, seed, inputs, kind):
+    try:
+        compile(source, "<shrink>", "exec")
+        if "def main" not in source or not terminates(source):
+            return False
+        rows = four_runs(source, seed, inputs)
+        if not all(r[1][0] == "ok" and isinstance(r[1][1], int) for r in rows):
+            return False
+        return bool(bad_rows(rows)) and _kind4(rows) == kind
+    except Exception:  # noqa: BLE001 - an invalid candidate is simply rejected
+        return False
+
+
+def _show(outcome, printed=True):
+    if outcome[0] == "ok":
+        text = f"ok {outcome[1]}"
+    else:
+        text = f"{outcome[1]}: {outcome[2].splitlines()[0] if outcome[2] else ''}"
+    if printed and outcome[-1]:
+        text += f" printed {outcome[-1]!r}"
+    return text
+
+
+def report4(source, seed, rows, mode):
+    verdict = judge_program(rows)
+    print(f"MISMATCH (seed {seed}, mode {mode}"
+          + (", internal error)" if verdict == "internal" else ")"))
+    print(source)
+    for row in bad_rows(rows):
+        print(f"  inputs {row[0]}: " + "  ".join(
+            f"{name}=[{_show(o, name != 'graph')}]" for name, o in zip(RUNS, row[1:])))
+
+
+def _cut_locations(text):
+    """`text` without its '(file.py:N: source)' parentheticals."""
+    while True:
+        where = _LOCATION.search(text)
+        if not where:
+            return text
+        open_at = text.rfind("(", 0, where.start())
+        if open_at < 0:
+            return text[:where.start()] + text[where.end():]
+        depth, k = 0, open_at
+        while k < len(text):
+            depth += {"(": 1, ")": -1}.get(text[k], 0)
+            if depth == 0:
+                break
+            k += 1
+        text = text[:open_at].rstrip() + text[k + 1:]
+
+
+def refusal_key(message):
+    """A refusal message without its file:line parts, object addresses and
+    the quoted names or statements, so one refusal made by many programs
+    (or of many names) is counted once."""
+    first = message.splitlines()[0] if message else ""
+    first = _cut_locations(first)
+    first = re.sub(r"<function (?:\S*\.)?([^.\s]+) at 0x[0-9a-f]+>", r"<function \1>", first)
+    first = re.sub(r"<(?:\S*\.)?(\w+) object at 0x[0-9a-f]+>", r"<\1 object>", first)
+    return re.sub(r"'(?:[^']|'(?=[\w\]]))*'", "'_'", first)
+
+
+def signature(rows):
+    """A coarse name for how a program disagrees (per run: agrees, another
+    value, or the exception with names, numbers and locations blanked), so
+    only the first programs of each kind are shrunk."""
+    parts = set()
+    for row in bad_rows(rows):
+        sig = []
+        for name, o in zip(RUNS[1:], row[2:]):
+            if _same(row[1], o, name != "graph"):
+                sig.append("=")
+            elif o[0] == "ok":
+                sig.append("value" if o[1] != row[1][1] else "printed")
+            else:
+                text = re.sub(r"\d+|<[^>]*>", "_", refusal_key(o[2]))[:70]
+                sig.append(f"{o[1]}: {text}")
+        parts.add(tuple(sig))
+    return tuple(sorted(parts))
+
+
+def run_mode(count, seed, mode, verbose=False, do_shrink=True, inputs=INPUTS, quiet=False,
+             shrink_per_kind=2):
+    """Fuzz `count` programs of `mode` from `seed`; returns a dict of counts:
+    programs, mismatches, internal, refused, and refusals
+    ({message without location: [count, first message]})."""
+    gen = GENERATORS[mode]
+    stats = {"programs": count, "mismatches": 0, "internal": 0, "refused": 0,
+             "refusals": {}, "failing": [], "kinds": {}}
+    for k in range(count):
+        s = seed * 1_000_003 + k
+        source = gen(s).program()
+        rows = four_runs(source, s, inputs)
+        verdict = judge_program(rows)
+        keys = {}          # counted once per program
+        for row in rows:
+            for name, o in zip(RUNS[1:], row[2:]):
+                if name in ("eager", "graph") and row[1][0] == "ok" and is_refusal(o):
+                    keys.setdefault(f"{o[1]}: {refusal_key(o[2])}", f"{o[1]}: {o[2]}")
+        for key, message in keys.items():
+            stats["refusals"].setdefault(key, [0, message])[0] += 1
+        if verdict in ("mismatch", "internal"):
+            stats["mismatches"] += 1
+            stats["internal"] += verdict == "internal"
+            sig = signature(rows)
+            seen = stats["kinds"].setdefault(sig, [])
+            seen.append(s)
+            if do_shrink and len(seen) <= shrink_per_kind:
+                source = shrink4(source, s, inputs)
+                rows = four_runs(source, s, inputs)
+            elif len(seen) > shrink_per_kind:
+                if not quiet:
+                    print(f"MISMATCH (seed {s}, mode {mode}): as seed {seen[0]}, not shrunk")
+                stats["failing"].append((s, source))
+                continue
+            stats["failing"].append((s, source))
+            if not quiet:
+                report4(source, s, rows, mode)
+        else:
+            stats["refused"] += verdict == "refused"
+            if verbose and not quiet:
+                print(f"seed {s}: {verdict}")
+    return stats
 
 
 def run(count, seed, verbose=False, do_shrink=True):
@@ -307,13 +918,30 @@ def main(argv=None):
     parser.add_argument("--show", action="store_true", help="print one program and exit")
     parser.add_argument("--no-shrink", action="store_true")
     parser.add_argument("-v", "--verbose", action="store_true")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--composites", dest="mode", action="store_const", const="composites",
+                       help="state in dicts, attributes and lists; aliases; nesting")
+    modes.add_argument("--closures", dest="mode", action="store_const", const="closures",
+                       help="lambdas and nested defs, late binding, nonlocal")
+    modes.add_argument("--mutations", dest="mode", action="store_const", const="mutations",
+                       help="append/pop/extend/insert/del/update/setdefault/next in control flow")
     args = parser.parse_args(argv)
+    mode = args.mode or "default"
     if args.show:
-        print(Generator(args.seed).program())
+        print(GENERATORS[mode](args.seed).program())
         return 0
-    failures = run(args.count, args.seed, args.verbose, not args.no_shrink)
-    print(f"fuzz: {args.count} programs, seed {args.seed}, {failures} mismatches")
-    return 1 if failures else 0
+    if mode == "default":
+        failures = run(args.count, args.seed, args.verbose, not args.no_shrink)
+        print(f"fuzz: {args.count} programs, seed {args.seed}, {failures} mismatches")
+        return 1 if failures else 0
+    stats = run_mode(args.count, args.seed, mode, args.verbose, not args.no_shrink)
+    for key, (count, message) in sorted(stats["refusals"].items(), key=lambda e: -e[1][0]):
+        print(f"REFUSED x{count}: {key}")
+        print(f"    for example: {message.splitlines()[0]}")
+    print(f"internal errors: {stats['internal']} (counted as mismatches)")
+    print(f"fuzz: {args.count} programs, seed {args.seed}, mode {mode}, "
+          f"{stats['mismatches']} mismatches, {stats['refused']} refused")
+    return 1 if stats["mismatches"] else 0
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ Also here: the generator's own guarantees (deterministic, valid Python, every
 construct it promises shows up) and the shrinker, checked with a fake oracle.
 """
 
+import contextlib
 import importlib.util
+import io
 import os
 import subprocess
 import sys
@@ -116,3 +118,171 @@ def test_program_files_are_removed_when_the_process_ends(tmp_path):
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().endswith("fuzz: 2 programs, seed 11, 0 mismatches")
     assert list(tmp_path.iterdir()) == []
+
+
+# --- the extra modes: --composites, --closures, --mutations ---------------------------
+#
+# Four runs each (native, converted, eager tensors, graph). A clear refusal in
+# the eager/graph run (a ValueError/TypeError/NotImplementedError naming a
+# file:line) is counted apart; anything else that disagrees is a mismatch.
+
+NEW_MODES = ["composites", "closures", "mutations"]
+MODE_COUNT = 300                       # programs per mode in CI
+MODE_CHUNKS = 3
+MODE_INPUTS = fuzz.INPUTS[1:3]         # two of the four inputs, to keep CI fast
+
+# Mismatches found by these modes are being fixed in the converter right now
+# (issue 14); until they are all gone the agreement tests may fail and are
+# expected to. Set to False once `python tools/fuzz.py --<mode> --count 300
+# --seed 7` reports 0 mismatches for every mode.
+MODES_HAVE_KNOWN_MISMATCHES = True
+
+
+def _describe(rows):
+    return "\n".join(f"inputs {r[0]}: " + "  ".join(
+        f"{name}={o}" for name, o in zip(fuzz.RUNS, r[1:])) for r in fuzz.bad_rows(rows))
+
+
+@pytest.mark.xfail(MODES_HAVE_KNOWN_MISMATCHES, strict=False,
+                   reason="issue 14: the new fuzz modes still find converter mismatches")
+@pytest.mark.parametrize("chunk", range(MODE_CHUNKS))
+@pytest.mark.parametrize("mode", NEW_MODES)
+def test_mode_runs_agree_or_refuse(mode, chunk):
+    per_chunk = MODE_COUNT // MODE_CHUNKS
+    gen = fuzz.GENERATORS[mode]
+    for k in range(chunk * per_chunk, (chunk + 1) * per_chunk):
+        s = _seed(k)
+        source = gen(s).program()
+        rows = fuzz.four_runs(source, s, MODE_INPUTS)
+        assert fuzz.judge_program(rows) in ("ok", "refused"), (
+            f"seed {s} disagrees (reproduce: python tools/fuzz.py --{mode} --count 1 "
+            f"or fuzz.GENERATORS[{mode!r}]({s}).program()):\n{source}\n{_describe(rows)}")
+
+
+@pytest.mark.parametrize("mode", NEW_MODES)
+def test_mode_generators_are_deterministic_valid_and_terminate_in_range(mode):
+    gen = fuzz.GENERATORS[mode]
+    for k in range(60):
+        s = _seed(k)
+        a, b = gen(s).program(), gen(s).program()
+        assert a == b
+        compile(a, f"<fuzz {mode} {k}>", "exec")
+        assert "def main(a, b, v):" in a and fuzz.terminates(a)
+        ns = fuzz.load(a, s)
+        for x, y, v in fuzz.INPUTS:
+            with contextlib.redirect_stdout(io.StringIO()):
+                out = ns["main"](x, y, list(v))
+            assert isinstance(out, int) and -2**31 <= out < 2**31, (mode, s, out)
+
+
+@pytest.mark.parametrize("mode, constructs", [
+    ("composites", ["d['k'] = ", "o.a = ", "o.b.c = ", "d['n']['k'] = ", "l[0] = ", "m[1][0] = ",
+                    "d['w'] = ", "o.w = ", "e = d", "p = o", "e = dict(d)", "o.b = nb", "len(d)", "'w' in d",
+                    "hasattr(o, 'w')", "getattr(o, 'w', 3)", "for key in ['k', 'j']:",
+                    "print('c'", "while ", "for j0 in "]),
+    ("closures", ["lambda: ", "lambda j", "fs.append(lambda", "nonlocal acc", "nonlocal y",
+                  "bump(", "sety(", "    def g1(p):", "f0()", "g0(", "sum(f() for f in fs)",
+                  "print('f'", "while ", "for j0 in "]),
+    ("mutations", ["l.append(", "l.pop(", "l.extend(", "l.insert(", "del l[", "del d['w']",
+                   "d.update({", "d.update(k=", "d.setdefault(", "d.pop(", "l[0:1] = ",
+                   "l[:] = l[-4:]", "next(it, ", "emit = out.append", "emit(", "print('m'",
+                   "while ", "for j0 in "]),
+])
+def test_mode_generators_cover_every_promised_construct(mode, constructs):
+    text = "".join(fuzz.GENERATORS[mode](_seed(k)).program() for k in range(MODE_COUNT))
+    for construct in constructs:
+        assert construct in text, (mode, construct)
+
+
+def test_default_mode_programs_are_unchanged():
+    """The default generator's programs (and so its output) for a seed are
+    what they were before the modes were added."""
+    import hashlib
+    text = "".join(fuzz.Generator(k).program() for k in range(200))
+    assert hashlib.sha256(text.encode()).hexdigest() == \
+        "f7959c14eca86c67a487268d4a2e94440e49a70363cf6a355a5f993783fbeeea"
+
+
+LOC = "/tmp/autograph_fuzz_x/fuzz_prog_3_9.py:12: if a > b:"
+
+
+@pytest.mark.parametrize("other, verdict", [
+    (("ok", 5, ""), "ok"),
+    (("ok", 6, ""), "mismatch"),
+    (("ok", 5, "x\n"), "mismatch"),                       # printed output differs
+    (("raised", "ValueError", f"'d['w']' must be defined ({LOC})", ""), "refused"),
+    (("raised", "NotImplementedError", f"l.pop() in a tensor loop ({LOC})", ""), "refused"),
+    (("raised", "ValueError", "no location given", ""), "mismatch"),
+    (("raised", "TypeError", f"'TensorArray' object is not subscriptable ({LOC})", ""),
+     "mismatch"),
+    (("raised", "TypeError", "capture: tensor X:0 belongs to graph 'cond_true'", ""), "internal"),
+    (("raised", "TypeError", f"'x' is Undefined('x') ({LOC})", ""), "internal"),
+    (("raised", "AttributeError", "'Box' object has no attribute 'b'", ""), "internal"),
+    (("raised", "UnboundLocalError", "cannot access local variable 'y'", ""), "internal"),
+    (("raised", "KeyError", "'w'", ""), "internal"),
+    (("raised", "RuntimeError", "boom", ""), "mismatch"),
+])
+def test_judge_graph_outcomes(other, verdict):
+    native = ("ok", 5, "")
+    row = ((1, 2, [3]), native, native, native, other)
+    if other[0] == "ok" and other[2]:          # the graph prints while tracing: not compared
+        assert fuzz.judge(row) == "ok"
+        row = ((1, 2, [3]), native, native, other, native)
+    assert fuzz.judge(row) == verdict
+
+
+def test_judge_converted_run_never_refuses_and_native_errors_must_match():
+    native = ("ok", 5, "")
+    refusal = ("raised", "ValueError", f"refused ({LOC})", "")
+    assert fuzz.judge(((0, 0, [0]), native, refusal, native, native)) == "mismatch"
+    raised = ("raised", "KeyError", "'w'", "")
+    assert fuzz.judge(((0, 0, [0]), raised, raised, raised, raised)) == "ok"
+    assert fuzz.judge(((0, 0, [0]), raised, raised, raised, native)) == "mismatch"
+    # an internal-looking error is only internal where Python did not raise it
+    assert fuzz.judge(((0, 0, [0]), raised, raised, raised,
+                       ("raised", "AttributeError", "x", ""))) == "mismatch"
+
+
+def test_refusal_key_drops_locations_addresses_and_names():
+    a = fuzz.refusal_key(f"'o.w' must also be defined in the else branch ({LOC}). Define it.")
+    b = fuzz.refusal_key("'d['w']' must also be defined in the else branch "
+                         "(/tmp/y/fuzz_prog_8_1.py:40: if (a > (b + 1)):). Define it.")
+    assert a == b == "'_' must also be defined in the else branch. Define it."
+    c = fuzz.refusal_key("'f0' is <function main.<locals>.<lambda> at 0x7f00aa>, which "
+                         f"cannot be converted ({LOC})")
+    assert c == "'_' is <function <lambda>>, which cannot be converted"
+
+
+def test_terminates_rejects_a_while_without_its_counter():
+    ok = "def main(a, b, v):\n    i0 = 0\n    while i0 < 3 and a > 1:\n        i0 = i0 + 1\n"
+    assert fuzz.terminates(ok)
+    assert not fuzz.terminates(ok.replace("        i0 = i0 + 1\n", "        a = a\n"))
+
+
+def test_shrink4_keeps_only_what_disagrees(monkeypatch):
+    source = ("def main(a, b, v):\n"
+              "    x = a\n"
+              "    y = b\n"
+              "    if x > 1:\n"
+              "        y = y + 1\n"
+              "    BAD()\n"
+              "    return (x + y) % 97\n")
+    native = ("ok", 0, "")
+
+    def fake_four_runs(src, seed, inputs=fuzz.INPUTS):
+        graph = ("ok", 1 if "BAD()" in src else 0, "")
+        return [((0, 0, [0]), native, native, native, graph)]
+
+    monkeypatch.setattr(fuzz, "four_runs", fake_four_runs)
+    assert fuzz.shrink4(source, 0) == "def main(a, b, v):\n    BAD()\n"
+
+
+@pytest.mark.parametrize("mode", NEW_MODES)
+def test_cli_mode_summary_line(mode, capsys):
+    import re
+    code = fuzz.main([f"--{mode}", "--count", "3", "--seed", "5", "--no-shrink"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    m = re.fullmatch(rf"fuzz: 3 programs, seed 5, mode {mode}, (\d+) mismatches, (\d+) refused",
+                     last)
+    assert m, last
+    assert code == (1 if int(m.group(1)) else 0)
