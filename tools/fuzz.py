@@ -768,10 +768,29 @@ def terminates(source):
     return True
 
 
+def names_are_bound(source):
+    """Every name the program reads is bound somewhere in it (or is a
+    builtin): a shrink step that deleted the only assignment of a name would
+    turn a real bug into a NameError that only tracing both branches hits."""
+    import ast
+    import builtins
+    tree = ast.parse(source)
+    bound = set(dir(builtins))
+    read = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return read <= bound
+
+
 def _still_fails4(source, seed, inputs, kind):
     try:
         compile(source, "<shrink>", "exec")
-        if "def main" not in source or not terminates(source):
+        if "def main" not in source or not terminates(source) or not names_are_bound(source):
             return False
         rows = four_runs(source, seed, inputs)
         if not all(r[1][0] == "ok" and isinstance(r[1][1], int) for r in rows):
@@ -827,7 +846,9 @@ def refusal_key(message):
     first = _cut_locations(first)
     first = re.sub(r"<function (?:\S*\.)?([^.\s]+) at 0x[0-9a-f]+>", r"<function \1>", first)
     first = re.sub(r"<(?:\S*\.)?(\w+) object at 0x[0-9a-f]+>", r"<\1 object>", first)
-    return re.sub(r"'(?:[^']|'(?=[\w\]]))*'", "'_'", first)
+    # a quote ends a quoted name or statement where a space, the end or
+    # closing punctuation follows it; other quotes are inside (d['w'])
+    return re.sub(r"'(?:[^']|'(?!\s|$|[.:;)](?:\s|$)))*'", "'_'", first)
 
 
 def signature(rows):

@@ -260,7 +260,9 @@ def test_terminates_rejects_a_while_without_its_counter():
 
 
 def test_shrink4_keeps_only_what_disagrees(monkeypatch):
-    source = ("def main(a, b, v):\n"
+    source = ("def BAD():\n"
+              "    pass\n"
+              "def main(a, b, v):\n"
               "    x = a\n"
               "    y = b\n"
               "    if x > 1:\n"
@@ -270,11 +272,11 @@ def test_shrink4_keeps_only_what_disagrees(monkeypatch):
     native = ("ok", 0, "")
 
     def fake_four_runs(src, seed, inputs=fuzz.INPUTS):
-        graph = ("ok", 1 if "BAD()" in src else 0, "")
+        graph = ("ok", 1 if "    BAD()" in src else 0, "")
         return [((0, 0, [0]), native, native, native, graph)]
 
     monkeypatch.setattr(fuzz, "four_runs", fake_four_runs)
-    assert fuzz.shrink4(source, 0) == "def main(a, b, v):\n    BAD()\n"
+    assert fuzz.shrink4(source, 0) == "def BAD():\n    pass\ndef main(a, b, v):\n    BAD()\n"
 
 
 @pytest.mark.parametrize("mode", NEW_MODES)
@@ -286,3 +288,9 @@ def test_cli_mode_summary_line(mode, capsys):
                      last)
     assert m, last
     assert code == (1 if int(m.group(1)) else 0)
+
+
+def test_shrink4_candidates_must_bind_every_name_they_read():
+    assert fuzz.names_are_bound("def main(a, b, v):\n    x = a\n    f = lambda p: p + x\n"
+                                "    return len(v) + f(1)\n")
+    assert not fuzz.names_are_bound("def main(a, b, v):\n    o.b = nb\n    return 0\n")
