@@ -32,6 +32,8 @@ bodies assign (`self.total = ...`) are passed with a `get_state` /
 (`do_return = True`, ...) that nothing reads afterwards are dropped.
 """
 
+import builtins
+
 import gast
 
 from ..pyct import anno, ast_util, templates
@@ -138,7 +140,40 @@ class _ControlFlow(ast_util.StatementTransformer):
             self.ctx.undefined_names.add(name)
         node.body = templates.replace("\n".join(
             f"{n} = ag__.Undefined({n!r})" for n in unbound) or "pass")[:len(unbound)] + node.body
+        if activity.reads_namespace(node):
+            self._user_locals(node)
         return node
+
+    def _user_locals(self, node):
+        """`locals()` / `vars()` shows the user's names only: not the
+        functions and flags conversion added, nor names still Undefined."""
+        made = self.ctx.namer.made
+        user_ag = getattr(self.ctx, "_user_ag", None)     # the user's own `ag__`, renamed
+        hidden = sorted((made | self.ctx.flag_names | self.ctx.return_names) - {user_ag})
+        found, stack = [], list(node.body)
+        while stack:                # into the bodies made functions, not user scopes
+            n = stack.pop()
+            found.append(n)
+            for c in ast_util.children(n):
+                if not isinstance(c, ast_util.FUNCTIONS) or (
+                        isinstance(c, gast.FunctionDef) and c.name in made):
+                    stack.append(c)
+        def namespace():
+            return templates.replace_as_expression(
+                "ag__.user_locals(locals(), hidden)", hidden=ast_util.constant(tuple(hidden)))
+        for n in found:
+            if (isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
+                    and n.func.id in ("eval", "exec") and len(n.args) == 1 and not n.keywords
+                    and self.ctx.resolve(n.func) == (True, getattr(builtins, n.func.id))):
+                # eval(s) sees the user's names, also from a body made a function.
+                n.args += [templates.replace_as_expression("globals()"), namespace()]
+                continue
+            if (isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
+                    and n.func.id in ("locals", "vars") and not n.args and not n.keywords
+                    and self.ctx.resolve(n.func) == (True, getattr(builtins, n.func.id))):
+                n.args = [gast.Call(func=ast_util.name(n.func.id), args=[], keywords=[]),
+                          ast_util.constant(tuple(hidden))]
+                n.func = templates.replace_as_expression("ag__.user_locals")
 
     def _declarations(self, names):
         """`nonlocal a, b` / `global c` for the shared names a body rebinds."""
@@ -155,7 +190,14 @@ class _ControlFlow(ast_util.StatementTransformer):
         the body passes on: `z = ag__.deleted(z)` (UnboundLocalError when z is
         already unbound, as `del` raises)."""
         if not self.bodies or self.bodies[-1] == 0:
-            return node
+            # A name that may hold an Undefined placeholder here: `del` of an
+            # unbound name raises, so read it first.
+            checks = [t.id for t in node.targets
+                      if isinstance(t, gast.Name) and t.id in self.ctx.undefined_names]
+            if not checks:
+                return node
+            out = templates.replace("\n".join(f"ag__.ld({n})" for n in checks)) + [node]
+            return ast_util.located(out, ast_util.user_line(node))
         names = [t for t in node.targets if isinstance(t, gast.Name)
                  and t.id not in self.functions[-1].shared]
         if not names:

@@ -46,7 +46,10 @@ class Context:
         # pipeline is done (see _set_aside / _put_back); `node` changes in place.
         self.operators_name = "ag__"      # what generated code calls the operators
         self._user_ag = self._classes = None
-        if "ag__" in names or any(isinstance(n, gast.ClassDef) for n in nodes):
+        if "ag__" in names or any(
+                isinstance(n, (gast.ClassDef, gast.AsyncFunctionDef))
+                or isinstance(n, gast.FunctionDef) and n is not node and _is_generator(n)
+                for n in nodes):
             _set_aside(node, self)
             nodes = None
         self.update_locals(node, nodes)
@@ -154,6 +157,29 @@ class _HideClasses(ast_util.NodeTransformer):
         stand_in.body += [gast.Expr(value=ast_util.name(r)) for r in sorted(reads)]
         ast_util.located([stand_in], ast_util.user_line(node))
         return stand_in
+
+
+    def visit_FunctionDef(self, node):
+        """A nested generator (or async) function runs as written, like a class."""
+        if not (isinstance(node, gast.AsyncFunctionDef) or _is_generator(node)):
+            return self.generic_visit(node)
+        key = _CLASS_MARK.format(len(self.classes))
+        self.classes[key] = node
+        stand_in = gast.parse(f"def {node.name}():\n    pass\n").body[0]
+        stand_in.decorator_list = [copy.deepcopy(e) for e in node.decorator_list
+                                   + node.args.defaults
+                                   + [d for d in node.args.kw_defaults if d is not None]]
+        stand_in.body = [gast.Expr(value=ast_util.constant(key))]
+        free = activity.reads(node)
+        stand_in.body += [gast.Expr(value=ast_util.name(r)) for r in sorted(free)]
+        ast_util.located([stand_in], ast_util.user_line(node))
+        return stand_in
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+
+def _is_generator(node):
+    return any(isinstance(n, (gast.Yield, gast.YieldFrom)) for n in ast_util.walk_scope(node.body))
 
 
 def _class_reads(node):

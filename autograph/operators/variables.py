@@ -9,7 +9,12 @@ read that may find it unbound goes through `ld`, which raises the same
     ld(y)        # UnboundLocalError: cannot access local variable 'y' ...
 """
 
-__all__ = ["Undefined", "ld", "deleted", "is_undefined", "is_return_slot", "peek", "put_item", "put_attr"]
+import os
+import sys
+
+_OPERATORS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+__all__ = ["Undefined", "ld", "deleted", "user_locals", "is_undefined", "is_return_slot", "peek", "put_item", "put_attr"]
 
 
 class Undefined:
@@ -57,6 +62,28 @@ def deleted(value, name):
     if isinstance(value, Undefined):
         raise value.error()
     return Undefined(name)
+
+
+def user_locals(namespace, hidden=()):
+    """`locals()` in converted code: the names the user's code has bound,
+    without the functions and flags conversion added (`hidden`) or names
+    that are still Undefined. Called from a body made into a function
+    (`loop_body`, ...), it also shows the names of the function around it,
+    as Python's locals() there would."""
+    frame = sys._getframe(1)
+    spaces = [namespace]
+    while frame.f_code.co_name in hidden:      # a generated body: look outward
+        frame = frame.f_back
+        while frame is not None and frame.f_code.co_filename.startswith(_OPERATORS_DIR):
+            frame = frame.f_back
+        if frame is None:
+            break
+        spaces.append(frame.f_locals)
+    merged = {}
+    for space in reversed(spaces):
+        merged.update(space)
+    return {k: v for k, v in merged.items()
+            if k not in hidden and not isinstance(v, Undefined)}
 
 
 def is_undefined(value):

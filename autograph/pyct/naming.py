@@ -17,6 +17,7 @@ class Namer:
 
     def __init__(self, taken=()):
         self.taken = set(taken)
+        self.made = set()         # the names handed out
 
     def new(self, base):
         candidate = base
@@ -26,4 +27,5 @@ class Namer:
             candidate = f"{base}{n}" if base.endswith("_") else f"{base}_{n}"
             n += 1
         self.taken.add(candidate)
+        self.made.add(candidate)
         return candidate

@@ -255,9 +255,8 @@ def captured_names(fn_node):
 def reads_namespace(fn_node):
     """True when `fn_node` calls locals(), eval(), exec(), vars() or dir()
     itself: any of its names may be read there."""
-    for s in fn_node.body:
-        for n in _walk_same_scope(s):
-            if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) \
-                    and n.func.id in _NAMESPACE_READERS:
-                return True
+    for n in ast_util.walk_scope(fn_node.body):      # comprehensions included
+        if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) \
+                and n.func.id in _NAMESPACE_READERS:
+            return True
     return False

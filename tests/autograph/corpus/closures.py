@@ -188,8 +188,7 @@ def sort_key_from_branch(xs):
     return ordered + [v]
 
 
-@case((4,), (0,),
-      xfail="refused: generator (yield) defined inside the converted function")
+@case((4,), (0,))
 def nested_generator(n):
     def evens(limit):
         for i in range(limit):

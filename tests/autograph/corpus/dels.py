@@ -17,8 +17,7 @@ def del_local_in_branch(x):
         return "deleted"
 
 
-@case((3,), (0,),
-      xfail="locals() lists names Python has unbound (untaken branch, del, zero-trip loop)")
+@case((3,), (0,))
 def del_and_rebind_in_loop(n):
     out = []
     for i in range(n):
@@ -62,8 +61,7 @@ def del_attribute(b):
     return total
 
 
-@case((3,), (0,),
-      xfail="del of a name Python never bound succeeds (Undefined placeholder)")
+@case((3,), (0,))
 def del_loop_variable(n):
     for i in range(n):
         if i > 5:
@@ -75,8 +73,7 @@ def del_loop_variable(n):
         return "never bound"
 
 
-@case((2,), (5,),
-      xfail="locals()/eval() inside a loop body do not see the function's locals")
+@case((2,), (5,))
 def del_multiple(x):
     a, b, c = x, x + 1, x + 2
     if x > 3:
@@ -122,8 +119,7 @@ def read_after_del_raises(flag):
     return x
 
 
-@case((4,),
-      xfail="locals() lists names Python has unbound (untaken branch, del, zero-trip loop)")
+@case((4,))
 def del_every_other_iteration(n):
     log = []
     i = 0
@@ -172,8 +168,7 @@ def del_captured_variable(flag):
         return type(e).__name__
 
 
-@case((0,), (1,), (2,),
-      xfail="locals()/eval() inside a loop body do not see the function's locals")
+@case((0,), (1,), (2,))
 def del_in_elif(k):
     a, b, c = "a", "b", "c"
     if k == 0:
@@ -229,8 +224,7 @@ def del_attrs_in_loop(n):
     return sorted(vars(o))
 
 
-@case(([1, -2, 3],), ([1, 2],),
-      xfail="del of a name Python never bound succeeds (Undefined placeholder)")
+@case(([1, -2, 3],), ([1, 2],))
 def del_conditionally_bound(xs):
     for v in xs:
         if v < 0:
@@ -279,8 +273,7 @@ def del_found(xs, target):
     return xs
 
 
-@case(([1, 2],), ([],),
-      xfail="locals() lists names Python has unbound (untaken branch, del, zero-trip loop)")
+@case(([1, 2],), ([],))
 def del_argument(xs):
     n = len(xs)
     if n:

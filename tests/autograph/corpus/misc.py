@@ -56,8 +56,7 @@ def global_declared_read(n):
     return total
 
 
-@case((1,), (-1,),
-      xfail="locals() lists names Python has unbound (untaken branch, del, zero-trip loop)")
+@case((1,), (-1,))
 def locals_after_branch(x):
     if x > 0:
         pos = x
@@ -186,8 +185,7 @@ def star_unpack(xs):
     return first, rest
 
 
-@case((2,), (1,),
-      xfail="locals() as a comprehension's first iterable misses names set in if/loop bodies")
+@case((2,), (1,))
 def print_locals_keys(n):
     a = n
     if n > 1:
@@ -291,8 +289,7 @@ def palindrome_two_pointers(s):
     return True
 
 
-@case((3,), (-1,),
-      xfail="locals() lists names Python has unbound (untaken branch, del, zero-trip loop)")
+@case((3,), (-1,))
 def locals_in_loop_after_assign(n):
     snapshots = []
     for i in range(max(n, 0)):
