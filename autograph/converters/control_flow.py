@@ -59,7 +59,8 @@ class _Scope:
         for n in activity.captured_names(fn_node) | _written_under_try(fn_node):
             self.declared.setdefault(n, "nonlocal")
         self.shared = set(self.declared)
-        self.live = activity.local_names(fn_node) if activity.reads_namespace(fn_node) else set()
+        self.reads_namespace = activity.reads_namespace(fn_node)
+        self.live = activity.local_names(fn_node) if self.reads_namespace else set()
         self.aliases = effects.mutator_aliases(fn_node)
 
 
@@ -140,7 +141,7 @@ class _ControlFlow(ast_util.StatementTransformer):
             self.ctx.undefined_names.add(name)
         node.body = templates.replace("\n".join(
             f"{n} = ag__.Undefined({n!r})" for n in unbound) or "pass")[:len(unbound)] + node.body
-        if activity.reads_namespace(node):
+        if scope.reads_namespace:
             self._user_locals(node)
         return node
 

@@ -78,6 +78,8 @@ def walk_scope(nodes, stop=FUNCTIONS):
     while stack:
         n = stack.pop()
         yield n
+        if isinstance(n, FUNCTIONS) and isinstance(n, stop):
+            continue      # a nested function among `nodes`: its body is its own
         for c in children(n):
             if not isinstance(c, stop):
                 stack.append(c)

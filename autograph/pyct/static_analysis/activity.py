@@ -162,7 +162,9 @@ def local_names(fn_node):
     a = _Activity()
     for s in fn_node.body:
         a.visit(s)
-    return (a.written | _params(fn_node)) - _declared_free(fn_node)
+    # Only the function's own declarations: `nonlocal y` in a nested function
+    # refers to this function's y.
+    return (a.written | _params(fn_node)) - declared_free(fn_node)
 
 
 def declared_free(fn_node):
