@@ -56,12 +56,21 @@ class _Scope:
                     if isinstance(s, gast.Global) for n in s.names}
         self.declared = {n: "global" if n in globals_ else "nonlocal" for n in own}
         self.free = set(own)
+        self.rebound = sorted(self.free & activity.writes(fn_node.body))
         for n in activity.captured_names(fn_node) | _written_under_try(fn_node):
             self.declared.setdefault(n, "nonlocal")
         self.shared = set(self.declared)
         self.reads_namespace = activity.reads_namespace(fn_node)
         self.live = activity.local_names(fn_node) if self.reads_namespace else set()
         self.aliases = effects.mutator_aliases(fn_node)
+
+
+def _root(qualified):
+    """'o' for 'o.a.b' or "o['k']"."""
+    for i, ch in enumerate(qualified):
+        if ch in ".[":
+            return qualified[:i]
+    return qualified
 
 
 def _written_under_try(fn_node):
@@ -143,6 +152,14 @@ class _ControlFlow(ast_util.StatementTransformer):
             f"{n} = ag__.Undefined({n!r})" for n in unbound) or "pass")[:len(unbound)] + node.body
         if scope.reads_namespace:
             self._user_locals(node)
+        if scope.rebound:
+            # Refused when a staged if/loop traces a call of this function.
+            check = templates.replace(
+                f"ag__.outer_writes({node.name!r}, {tuple(scope.rebound)!r})")
+            doc = 1 if (node.body and isinstance(node.body[0], gast.Expr)
+                        and isinstance(node.body[0].value, gast.Constant)
+                        and isinstance(node.body[0].value.value, str)) else 0
+            node.body[doc:doc] = ast_util.located(check, ast_util.user_line(node))
         return node
 
     def _user_locals(self, node):
@@ -296,8 +313,12 @@ class _ControlFlow(ast_util.StatementTransformer):
         (an absent key, an unbound cell): `ag__.peek` reads it as Undefined,
         and `ag__.put_item` / `put_attr` / an Undefined value remove it."""
         slots = []
+        bound = set().union(*(activity.writes(block) for block in blocks))
         for block in blocks:
-            slots += [q for q in activity.composite_slots(block) if q not in slots]
+            # A slot of an object the statement binds anew (`nb = Box(); nb.c = 1`)
+            # travels with that object, not as a slot of its own.
+            slots += [q for q in activity.composite_slots(block)
+                      if q not in slots and _root(q[1]) not in bound]
         slots += [(n, None, None) for n in shared]
         if not slots:
             return [], {}

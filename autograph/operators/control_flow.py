@@ -25,7 +25,7 @@ that point on.
 
 from .. import source_map
 from ..backend import backend_of
-from . import loops, tracking
+from . import loops, staging, tracking
 from .errors import display_names, located, mark as _mark
 from .variables import Undefined, is_return_slot
 
@@ -99,7 +99,8 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
         if backend_of(t) is not None:
             # The test became a tensor: every later iteration is staged as
             # `if extra_test(*state): state = body(item, *state)`.
-            state = if_stmt(t, _bind_item(body, item), None, state, names)
+            state = if_stmt(t, _bind_item(body, item), None, state, names,
+                            composites=composites, effects=effects)
         else:
             state = _run(_bind_item(body, item), state)
         t = extra_test(*state)
@@ -219,7 +220,8 @@ def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, ke
     def branch(fn, label):
         def run():
             try:
-                out = _run(fn, state[:n_in])
+                with staging.inside("if statement", where):
+                    out = _run(fn, state[:n_in])
             except Exception as e:
                 _mark(e)
                 raise

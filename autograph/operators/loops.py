@@ -18,6 +18,7 @@ import io
 import sys
 
 from .. import source_map
+from . import staging
 from .variables import Undefined, is_return_slot
 from .errors import display_names, located, mark as _mark
 
@@ -167,11 +168,13 @@ def _initial_values(backend, body, state, names, where, kind):
     return init, invariant, must_define
 
 
-def _marking(fn):
-    """Errors raised inside a loop's test or body already name their line."""
+def _marking(fn, kind, where):
+    """Errors raised inside a loop's test or body already name their line.
+    While it runs, the loop is the innermost staged statement."""
     def run(*args):
         try:
-            return fn(*args)
+            with staging.inside(f"{kind} loop", where):
+                return fn(*args)
         except Exception as e:
             _mark(e)
             raise
@@ -180,9 +183,9 @@ def _marking(fn):
 
 def _stage(backend, test, body, state, names, where, kind):
     """Stage `while test(*state): state = body(*state)` with the backend."""
+    test, body = _marking(test, kind, where), _marking(body, kind, where)
     init, invariant, must_define = _initial_values(backend, body, state, names, where, kind)
     slots = [i for i in range(len(state)) if i not in invariant]
-    test, body = _marking(test), _marking(body)
 
     def full(loop_vars):
         values = dict(invariant)
