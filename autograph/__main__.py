@@ -1,4 +1,4 @@
-"""`python -m autograph ...` runs the `autograph` command line (see autograph/cli.py)."""
+"""`python -m autograph ...` runs the `autograph` command line (see autograph/cli/)."""
 
 import sys
 

@@ -4,7 +4,8 @@ import textwrap
 
 import pytest
 
-from autograph import cli, cli_transpiler
+from autograph import cli
+from autograph.cli import transpiler as cli_transpiler
 from conftest import run_cli
 
 MODULE = textwrap.dedent('''\

@@ -14,8 +14,9 @@ import textwrap
 
 import pytest
 
-from autograph import cli, cli_convert, cli_transpiler
-from autograph.cli_source import find_functions, parse_source, split_lines
+from autograph import cli
+from autograph.cli import convert as cli_convert, transpiler as cli_transpiler
+from autograph.cli.source import find_functions, parse_source, split_lines
 from conftest import MODULES
 
 

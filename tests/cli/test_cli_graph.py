@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from autograph.cli_graph import parse_signature, parse_target
-from autograph.cli_source import CliError
+from autograph.cli.graph import parse_signature, parse_target
+from autograph.cli.source import CliError
 from conftest import MODULES, run_cli
 
 TENSOR_MATH = os.path.join(MODULES, "tensor_math.py")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 __all__ = ["CliError", "FunctionSpan", "read_source", "parse_source", "split_lines",
            "find_functions", "select_functions", "replace_spans", "insert_imports",
-           "write_atomic", "check_writable"]
+           "write_atomic", "check_writable", "display_name", "load", "emit"]
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
@@ -261,3 +261,27 @@ def _remove_quietly(path):
         os.remove(path)
     except OSError:
         pass
+
+
+def display_name(path):
+    """How messages name `path` (`-` is standard input)."""
+    return "<stdin>" if path == "-" else path
+
+
+def load(path, names):
+    """Read and parse `path`; return (text, tree, lines, selected spans)."""
+    text = read_source(path)
+    display = display_name(path)
+    tree = parse_source(text, display)
+    lines = split_lines(text)
+    spans = select_functions(find_functions(tree, lines), names, display)
+    return text, tree, lines, spans
+
+
+def emit(text, output):
+    """Write `text` to the file `output` (atomically), or to standard output."""
+    if output:
+        write_atomic(output, text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()

@@ -22,9 +22,9 @@ import sys
 import traceback
 import types
 
-from .cli_source import CliError, parse_source, read_source
+from .source import CliError, check_writable, emit, parse_source, read_source
 
-__all__ = ["parse_signature", "parse_target", "render"]
+__all__ = ["parse_signature", "parse_target", "render", "run_graph"]
 
 _SPEC_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*$")
 
@@ -203,10 +203,10 @@ def trace(path, func, signature):
 
 
 def to_dot(graph):
-    if hasattr(graph, "to_dot"):
-        return graph.to_dot()
-    from runtime import dot
-    return dot.to_dot(graph)
+    if not hasattr(graph, "to_dot"):
+        raise CliError("--format dot needs graphs with a to_dot() method, which this "
+                       "runtime does not provide")
+    return graph.to_dot()
 
 
 def to_svg(dot_text):
@@ -234,3 +234,11 @@ def render(target, signature, fmt):
         if fmt == "svg":
             text = to_svg(text)
     return text if text.endswith("\n") else text + "\n"
+
+
+def run_graph(args):
+    """`autograph graph FILE.py::FUNC --signature SPECS [--format F] [-o OUT]`."""
+    if args.output:
+        check_writable(args.output)
+    emit(render(args.target, args.signature, args.format), args.output)
+    return 0

@@ -1,10 +1,11 @@
-"""Convert one function of a file from its SOURCE, for the CLI.
+"""`autograph convert`: convert the functions of a file from its SOURCE.
 
 The CLI must not import the user's module, so it cannot hand live function
 objects to `autograph.to_code`. This adapter takes a function's span (see
-`cli_source.FunctionSpan`), cuts its text out of the file, and converts it with
-`autograph.convert_source` (via cli_transpiler) under the user's filename and
-line numbers, so reports and errors point at the original file.
+`autograph.cli.source.FunctionSpan`), cuts its text out of the file, and
+converts it with `autograph.convert_source` (via `autograph.cli.transpiler`)
+under the user's filename and line numbers, so reports and errors point at the
+original file.
 
     result = convert_span(span, lines, "model.py")
     result.status   # "converted", "unchanged" or "error"
@@ -18,11 +19,17 @@ its nested functions and lambdas) is left byte for byte as written.
 """
 
 import ast
+import difflib
+import sys
 from dataclasses import dataclass, field
 
-from . import cli_transpiler
+from . import transpiler
+from .args import PROG
+from .source import (CliError, check_writable, display_name, emit, insert_imports, load,
+                     replace_spans, split_lines)
 
-__all__ = ["Conversion", "convert_span", "has_control_flow", "import_lines"]
+__all__ = ["Conversion", "convert_span", "has_control_flow", "import_lines", "convert_text",
+           "run_convert"]
 
 
 @dataclass
@@ -43,7 +50,7 @@ class Conversion:
 
 def import_lines():
     """The lines a converted module needs at its top."""
-    return cli_transpiler.import_lines()
+    return transpiler.import_lines()
 
 
 _CONTROL_FLOW = (ast.If, ast.While, ast.For, ast.AsyncFor, ast.Break, ast.Continue,
@@ -127,14 +134,56 @@ def convert_span(span, lines, display, want_report=False, module=None):
         return Conversion("unchanged", report=report if want_report else [])
     source, first_line = function_source(span, lines)
     try:
-        text, report = cli_transpiler.transpile(source, display, first_line, func.name,
+        text, report = transpiler.transpile(source, display, first_line, func.name,
                                                 want_report=want_report,
                                                 module="".join(lines) if module is None
                                                 else module,
                                                 is_method="." in span.qualname)
-    except cli_transpiler.NotConvertible as e:
+    except transpiler.NotConvertible as e:
         return Conversion("error", message=str(e))
     except Exception as e:  # a transpiler bug must not abort the whole file
         return Conversion("error", message=f"the transpiler failed: {type(e).__name__}: {e} "
                                            f"({display}:{func.lineno})")
     return Conversion("converted", text=text, report=report)
+
+
+def convert_text(text, tree, lines, spans, display, warn=None):
+    """The converted module text and the per-span results.
+
+    Functions that cannot be converted are kept verbatim; `warn(message)` is
+    called once for each.
+    """
+    module = text
+    results = [(span, convert_span(span, lines, display, module=module)) for span in spans]
+    replacements = [(span, r.text) for span, r in results if r.status == "converted"]
+    for span, r in results:
+        if r.status == "error" and warn is not None:
+            warn(f"{display}:{span.def_line}: {span.qualname} kept as is: {r.message}")
+    new_lines = replace_spans(lines, replacements)
+    if replacements:
+        new_lines = insert_imports(new_lines, tree, import_lines())
+    return "".join(new_lines), results
+
+
+def run_convert(args):
+    """`autograph convert FILE.py [-o OUT.py] [--function NAME ...] [--diff]`."""
+    _, tree, lines, spans = load(args.file, args.function)
+    if args.output:
+        check_writable(args.output)
+    display = display_name(args.file)
+    warnings = []
+    new_text, results = convert_text("".join(lines), tree, lines, spans, display,
+                                     warn=warnings.append)
+    if args.function:
+        failed = [(s, r) for s, r in results if r.status == "error"]
+        if failed:
+            span, r = failed[0]
+            raise CliError(f"{display}:{span.def_line}: {span.qualname}: not convertible: "
+                           f"{r.message}", code=1)
+    if args.diff:
+        new_text = "".join(difflib.unified_diff(
+            lines, split_lines(new_text), fromfile=display, tofile=f"{display} (converted)"))
+    emit(new_text, args.output)
+    for w in warnings:
+        print(f"{PROG}: warning: {w}", file=sys.stderr)
+    return 0
