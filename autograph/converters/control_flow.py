@@ -293,7 +293,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         if node.orelse:
             else_body = self.ctx.namer.new("else_body")
             out += self._function(else_body, state_in, node.orelse, outputs)
-        comp_defs, extra = self._composites([node.body, node.orelse], self._shared(bound))
+        comp_defs, extra = self._composites([node.body, node.orelse], self._shared(bound),
+                                            state)
         out += comp_defs
         kw = dict(test=node.test, if_body=if_body, else_body=else_body)
         if not outputs:
@@ -306,17 +307,17 @@ class _ControlFlow(ast_util.StatementTransformer):
         out += self._add_effects(self._add_keyword(call, extra), [node.body, node.orelse])
         return ast_util.located(out, line)
 
-    def _composites(self, blocks, shared):
+    def _composites(self, blocks, shared, state=()):
         """get_state / set_state functions for the slots the blocks assign:
         attributes and subscripts (`self.total`, `d['k']`) and shared names
         (see _Scope), and the keyword passing them. A slot may be missing
         (an absent key, an unbound cell): `ag__.peek` reads it as Undefined,
         and `ag__.put_item` / `put_attr` / an Undefined value remove it."""
         slots = []
-        bound = set().union(*(activity.writes(block) for block in blocks))
+        bound = set().union(*(activity.writes(block) for block in blocks)) - set(state)
         for block in blocks:
-            # A slot of an object the statement binds anew (`nb = Box(); nb.c = 1`)
-            # travels with that object, not as a slot of its own.
+            # A slot of an object bound inside the statement and not carried
+            # out of it (`nb = Box(); nb.c = 1`) belongs to that object alone.
             slots += [q for q in activity.composite_slots(block)
                       if q not in slots and _root(q[1]) not in bound]
         slots += [(n, None, None) for n in shared]
@@ -393,7 +394,8 @@ class _ControlFlow(ast_util.StatementTransformer):
                                  loop_test=loop_test, state=list(state), test=test)
         loop_body = self.ctx.namer.new("loop_body")
         out += self._function(loop_body, state, node.body, state)
-        comp_defs, extra = self._composites([node.body], self._shared(activity.writes(node.body)))
+        comp_defs, extra = self._composites([node.body], self._shared(activity.writes(node.body)),
+                                            state)
         out += comp_defs
         out += self._add_effects(self._add_keyword(self._call(
             "ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
@@ -426,7 +428,7 @@ class _ControlFlow(ast_util.StatementTransformer):
             call = "ag__.for_stmt(iterated, loop_body, state_in, names, extra_test=loop_test)"
             kw["loop_test"] = loop_test
         comp_defs, extra = self._composites(
-            [node.body], self._shared(activity.writes(node.body) | target))
+            [node.body], self._shared(activity.writes(node.body) | target), state)
         out += comp_defs
         out += self._add_effects(self._add_keyword(self._call(
             call, state, iterated=node.iter, loop_body=loop_body, **kw), extra),

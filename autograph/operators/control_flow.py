@@ -151,7 +151,16 @@ def _staged_if_with_composites(backend, cond, body, orelse, state, names, where,
         def run(*s):
             set_state(s[n_in:])
             out = _run(fn, s[:n_in])
-            return out[:n_in] + loops.slot_values(get_state, slot_names) + out[n_in:]
+            slots = loops.slot_values(get_state, slot_names)
+            for name, before, after in zip(slot_names, entry, slots):
+                if after is not before and _is_plain(after, backend) and not callable(after):
+                    raise _marked(ValueError(
+                        f"'{name}' is set to a new Python object ({type(after).__name__}) "
+                        f"inside a tensor if statement{source_map.describe(where)}: a staged "
+                        f"if can choose between tensors, not between objects. Change the "
+                        f"object's tensor attributes instead, or make the condition a "
+                        f"Python value."))
+            return out[:n_in] + slots + out[n_in:]
         return run
     names = names[:n_in] + tuple(slot_names) + names[n_in:]
     try:

@@ -38,6 +38,11 @@ def indexed_backend(iterable):
     return iterable.backend if isinstance(iterable, IndexedIterable) else None
 
 
+def _mark_located(error):
+    _mark(error)
+    return error
+
+
 def slot_values(get_state, names):
     """The current values of a statement's slots (`get_state()`), a missing
     one as `Undefined` named after its slot ("d['k']", 'o.w', 'k')."""
@@ -53,6 +58,16 @@ def with_composites(composites, state, stage, test, body, item_first=False):
         return stage(test, body, state, ())
     get_state, set_state, comp_names = composites
     entry = slot_values(get_state, comp_names)
+    for name, value in zip(comp_names, entry):
+        if isinstance(value, Undefined) and ("." in name or "[" in name):
+            # While tracing, the key would exist in every iteration (holding
+            # the loop variable), so code testing for it would see it even
+            # where Python does not: refused rather than silently different.
+            raise _mark_located(ValueError(
+                f"'{name}' is first set inside a tensor loop"
+                f"{source_map.describe(source_map.current_location())}: a key or attribute "
+                f"that may not exist yet cannot be carried by a staged loop. Set '{name}' "
+                f"before the loop."))
     n = len(state)
 
     def test2(*s):
@@ -63,9 +78,13 @@ def with_composites(composites, state, stage, test, body, item_first=False):
 
     def body2(*args):
         head, s = (args[:1], args[1:]) if item_first else ((), args)
+        before = slot_values(get_state, comp_names) if _PROBING else None
         set_state(s[n:])
         out = body(*head, *s[:n])
-        return (() if out is None else tuple(out)) + slot_values(get_state, comp_names)
+        after = slot_values(get_state, comp_names)
+        if before is not None:      # a probe's values must not stay behind
+            set_state(before)
+        return (() if out is None else tuple(out)) + after
 
     try:
         out = stage(None if test is None else test2, body2, state + entry, tuple(comp_names))
@@ -126,10 +145,17 @@ def _is_object(v, backend):
     return not (isinstance(v, (Undefined, bool, int, float, str)) or backend.is_tensor(v))
 
 
+_PROBING = []      # non-empty while a body runs in a throwaway probe graph
+
+
 def _probe(backend, body, state):
     args = tuple(list(v) if isinstance(v, list) else v for v in state)
-    with _quiet():
-        out = backend.probe(lambda *a: body(*a), args)
+    _PROBING.append(True)
+    try:
+        with _quiet():
+            out = backend.probe(lambda *a: body(*a), args)
+    finally:
+        _PROBING.pop()
     return () if out is None else tuple(out)
 
 

@@ -467,8 +467,7 @@ def enumerate_zip(u, v):
 def test_dicts_filled_in_staged_code():
     check(dict_item_in_loop, (3,))
     check(dict_item_in_loop, (0,))
-    with pytest.raises(ValueError, match=re.escape("'d['k']' is first defined inside a tensor "
-                                                   "while loop and used after it")):
+    with pytest.raises(ValueError, match=re.escape("'d['k']' is first set inside a tensor loop")):
         tf.function(dict_item_in_loop)(tf.constant(3))
     check(dict_from_empty_in_branches, (2,), (2,))
     check(dict_from_empty_in_branches, (-2,), (-2,))
