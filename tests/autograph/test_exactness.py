@@ -507,3 +507,114 @@ def test_jumps_out_of_try_and_with_blocks():
     check(break_in_try_else, (1,))
     check(return_from_with, (3,), (3,))
     check(return_from_with, (-3,), (-3,))
+
+
+# Found by tools/fuzz.py --composites / --closures (each once wrong or internal)
+class Box:
+    pass
+
+
+def nonlocal_declared_elsewhere(a, b):
+    y = b
+
+    def sety(p):
+        nonlocal y
+
+    def g0(p):
+        return p + y
+    y = (a + 1) % 97
+    return g0(3)
+
+
+def slot_then_return_in_python_loop(a, b):
+    d = {"k": a % 97}
+    for _ in range(2):
+        if b > 1:
+            return d["k"]
+        d["k"] = 5
+    return d["k"]
+
+
+def alias_rebound_in_nested_loop(a, b):
+    d = {"k": a % 97, "j": b % 97}
+    e = d
+    for j1 in range(a % 5):
+        e["j"] = b % 97
+        i2 = 0
+        while i2 < 2:
+            i2 = i2 + 1
+            e = d
+    return e["j"] + a
+
+
+def copy_of_dict_in_loop(a, v):
+    d = {"n": {"k": 1, "w": 0}}
+    e = d
+    for x in v:
+        d["n"]["w"] = a % 97
+        e = dict(d)
+    return e["n"]["k"] + len(e)
+
+
+def fresh_object_in_branch(a):
+    o = Box()
+    o.v = a
+    if a > 1:
+        nb = Box()
+        nb.c = a % 97
+        o.v = nb.c + 1
+    return o.v
+
+
+@pytest.mark.parametrize("fn, args", [
+    (nonlocal_declared_elsewhere, (5, 3)),
+    (slot_then_return_in_python_loop, (5, 3)),
+    (slot_then_return_in_python_loop, (5, 0)),
+    (alias_rebound_in_nested_loop, (5, 3)),
+    (copy_of_dict_in_loop, (4, [1, 2])),
+    (fresh_object_in_branch, (3,)),
+    (fresh_object_in_branch, (0,)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_fuzz_found_state_cases(fn, args):
+    check(fn, args, args)
+
+
+def bump_in_branch(a):
+    acc = 0
+
+    def bump(p):
+        nonlocal acc
+        acc = (acc + p) % 97
+    if a > 100:
+        bump(8)
+    return acc
+
+
+def key_first_set_in_loop(a):
+    d = {"k": 1}
+    for j in range(a % 5):
+        d["w"] = j
+    return d.get("w", 0) + len(d)
+
+
+def new_object_in_branch(a, o):
+    if a > 1:
+        o.child = Box()
+    return a
+
+
+def test_fuzz_found_refusals_name_the_thing_and_line():
+    check(bump_in_branch, (5,))
+    with pytest.raises(ValueError, match=r"bump\(\) \(.*test_exactness\.py:\d+: def bump\(p\):\) "
+                                         r"rebinds the global or nonlocal 'acc' and is called "
+                                         r"inside a tensor if statement"):
+        tf.function(bump_in_branch)(tf.constant(5))
+    check(key_first_set_in_loop, (3,))
+    with pytest.raises(ValueError, match=re.escape("'d['w']' is first set inside a tensor loop")):
+        tf.function(key_first_set_in_loop)(tf.constant(3))
+    o = Box()
+    o.child = None
+    with pytest.raises(ValueError, match=re.escape("'o.child' is set to a new Python object (Box) "
+                                                   "inside a tensor if statement")):
+        tf.function(new_object_in_branch)(tf.constant(3), o)
+    assert o.child is None          # the refused statement left the object as it was
