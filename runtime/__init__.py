@@ -2,40 +2,66 @@
 
 `import runtime as tf` runs code written for `tf.function`: tensors, ops,
 tracing into graphs, polymorphic functions and a graph executor.
+
+This package is the public API only: the names below and the TensorFlow-named
+namespaces next to this file (`math`, `nn`, `linalg`, `bitwise`, `random`,
+`debugging`, `config`, `dtypes`, `errors`, `nest`, `saved_model`,
+`autograph`), each re-exporting. The engine is `runtime._src`, one package
+per layer (docs/architecture.md).
 """
 
-from . import tensor as _tensor  # first: it completes the tensor/graph/ops import cycle
-from . import dtypes, errors
-from . import ops as _ops  # registers every op
-from .dtypes import (DType, bool, float16, float32, float64, int8, int16,  # noqa: A004
-                     int32, int64, string, uint8)
-from .tensor import Tensor, convert_to_tensor
-from .tensor_shape import TensorShape, TensorSpec
-from .ops.math_ops import (abs, add, cast, divide, equal, exp, floordiv,  # noqa: A004
-                           greater, greater_equal, identity, less, less_equal,
-                           logical_and, logical_not, logical_or, matmul, maximum, minimum,
-                           multiply, negative, not_equal, pow, sign, sqrt, square,
-                           subtract, tanh, truediv, where)
-from .ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
-                                reduce_mean, reduce_min, reduce_prod, reduce_sum)
-from .ops.array_ops import (concat, constant, expand_dims, eye, fill, gather,  # noqa: A004
-                            one_hot, ones, ones_like, range, rank, reshape, shape, size,
-                            squeeze, stack, tile, transpose, unstack, zeros, zeros_like)
-from . import math, nn, bitwise  # noqa: A004 - tf.math, tf.nn, tf.bitwise
-from .control_flow import cond, while_loop
-from .tensor_array import TensorArray
-from .variables import Variable, init_scope
-from .ops.logging_ops import print_v2 as print  # noqa: A001 - tf.print
-from .ops.check_ops import Assert
-from .ops.script_ops import py_function, numpy_function
-from . import debugging, random
+from runtime._src import ops as _ops  # noqa: F401 - registers every op, fills tensor dispatch
+from runtime._src.core.dtypes import (DType, bool, float16, float32, float64, int8,  # noqa: A004
+                                      int16, int32, int64, string, uint8)
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.ops.math_ops import (abs, add, cast, divide, equal, exp,  # noqa: A004
+                                       floordiv, greater, greater_equal, identity, less,
+                                       less_equal, logical_and, logical_not, logical_or,
+                                       matmul, maximum, minimum, multiply, negative,
+                                       not_equal, pow, sign, sqrt, square, subtract, tanh,
+                                       truediv, where)
+from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
+                                            reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from runtime._src.ops.array_ops import (concat, constant, expand_dims, eye, fill,  # noqa: A004
+                                        gather, one_hot, ones, ones_like, range, rank,
+                                        reshape, shape, size, squeeze, stack, tile,
+                                        transpose, unstack, zeros, zeros_like)
+from runtime._src.ops.logging_ops import print_v2 as print  # noqa: A001 - tf.print
+from runtime._src.ops.check_ops import Assert
+from runtime._src.ops.script_ops import py_function, numpy_function
+from runtime._src.core.context import init_scope
+from runtime._src.graph.visualize import visualize
+from runtime._src.function.control_flow import cond, while_loop
+from runtime._src.function.tensor_array import TensorArray
+from runtime._src.function.variables import Variable
+from runtime._src.function.module import Module
+from runtime._src.function.function import function, Function, ConcreteFunction
+from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
-from .visualize import visualize
-from .module import Module
-from . import saved_model
-from . import config
-from .function import function, Function, ConcreteFunction
-from . import autograph_backend as _autograph_backend  # registers runtime with autograph
-from . import autograph  # tf.autograph
+from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
+                     linalg, math, nest, nn, random, saved_model)
 
 __version__ = "0.1.0"
+
+# What `dir(runtime)` lists (tests/runtime/test_public_api.py checks it):
+# TensorFlow's names plus `visualize`; nothing from `_src`.
+__all__ = [
+    "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
+    "TensorShape", "TensorSpec", "Variable", "abs", "add", "argmax", "argmin", "autograph",
+    "bitwise", "bool", "cast", "concat", "cond", "config", "constant", "convert_to_tensor",
+    "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims", "eye", "fill",
+    "float16", "float32", "float64", "floordiv", "function", "gather", "greater",
+    "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8", "less",
+    "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math", "matmul",
+    "maximum", "minimum", "multiply", "negative", "nest", "nn", "not_equal", "numpy_function",
+    "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random", "range", "rank",
+    "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+    "reduce_sum", "reshape", "saved_model", "shape", "sign", "size", "sqrt", "square",
+    "squeeze", "stack", "string", "subtract", "tanh", "tile", "transpose", "truediv", "uint8",
+    "unstack", "visualize", "where", "while_loop", "zeros", "zeros_like",
+]
+
+
+def __dir__():
+    return sorted(__all__ + ["__version__"])

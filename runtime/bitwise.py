@@ -8,5 +8,5 @@ Every name is defined in `runtime.ops.bitwise_ops`; this module only gathers
 them under TensorFlow's `tf.bitwise.` spelling.
 """
 
-from .ops.bitwise_ops import (bitwise_and, bitwise_or, bitwise_xor, invert,  # noqa: F401
-                              left_shift, right_shift)
+from runtime._src.ops.bitwise_ops import (bitwise_and, bitwise_or, bitwise_xor, invert,
+                                          left_shift, right_shift)

@@ -1,92 +1,20 @@
-"""Process-wide switches (`tf.config`): eager debugging and optimizer options.
-
-`run_functions_eagerly(True)` makes every `function` call run its Python
-function directly (no tracing, no graph), which is the quickest way to check
-that a traced function and its Python original agree:
+"""`tf.config`: process-wide switches (defined in runtime/_src/function/config.py;
+the equivalence check mode in runtime/_src/check/equivalence.py).
 
     >>> import runtime as tf
-    >>> tf.config.run_functions_eagerly(True)
+    >>> tf.config.run_functions_eagerly(True)     # debug in Python
     >>> tf.config.functions_run_eagerly()
     True
     >>> tf.config.run_functions_eagerly(False)
 
-`optimizer.set_experimental_options({...})` stores options for the graph
-optimizer (option names as in `runtime.optimizer`, e.g.
-`{"constant_folding": False}`); `optimizer.get_experimental_options()` returns
-a copy of what was set. Options apply to graphs traced after they are set.
-
-`experimental_check_equivalence(True)` runs every `function` call both ways
-and raises on a difference (see `runtime.equivalence`).
+`optimizer.set_experimental_options({"constant_folding": False})` turns graph
+optimizer passes off; `experimental_check_equivalence(True)` runs every
+`function` call eagerly and as a graph and raises on a difference.
 """
 
-import builtins
-import threading
-import types
+from runtime._src.check.equivalence import experimental_check_equivalence  # noqa: F401
+from runtime._src.function.config import (functions_run_eagerly, optimizer,  # noqa: F401
+                                          run_functions_eagerly)
 
 __all__ = ["run_functions_eagerly", "functions_run_eagerly", "experimental_check_equivalence",
            "optimizer"]
-
-_lock = threading.Lock()
-_eager_requested = False     # run_functions_eagerly(True)
-_check_equivalence = False   # experimental_check_equivalence(True)
-_run_eagerly = False         # either of them: `function` calls take the Python path
-_optimizer_options = {}
-
-
-def _bool_arg(name, value):
-    if not isinstance(value, (builtins.bool, int)):
-        raise TypeError(f"{name}: expected a bool, got {type(value).__name__} {value!r}")
-    return builtins.bool(value)
-
-
-def run_functions_eagerly(run_eagerly):
-    """Make `function` calls run the Python function directly (True) or as graphs."""
-    global _eager_requested, _run_eagerly
-    _eager_requested = _bool_arg("run_functions_eagerly", run_eagerly)
-    _run_eagerly = _eager_requested or _check_equivalence
-
-
-def functions_run_eagerly():
-    """True when `run_functions_eagerly(True)` is in effect."""
-    return _eager_requested
-
-
-def experimental_check_equivalence(enabled):
-    """Make every `function` call run eagerly *and* as a graph, compare the two
-    and raise `runtime.equivalence.EquivalenceError` on a difference (see
-    `runtime.equivalence`). `run_functions_eagerly(True)` takes precedence."""
-    global _check_equivalence, _run_eagerly
-    _check_equivalence = _bool_arg("experimental_check_equivalence", enabled)
-    _run_eagerly = _eager_requested or _check_equivalence
-
-
-def _set_experimental_options(options):
-    """Merge `options` (a dict of option name -> value) into the stored options."""
-    if not isinstance(options, dict):
-        raise TypeError("optimizer.set_experimental_options: expected a dict of "
-                        f"option name -> value, got {type(options).__name__}")
-    bad = [k for k in options if not isinstance(k, str)]
-    if bad:
-        raise TypeError("optimizer.set_experimental_options: option names must be "
-                        f"strings, got {bad!r}")
-    with _lock:
-        _optimizer_options.update(options)
-
-
-def _get_experimental_options():
-    """A copy of the optimizer options set so far (empty: all defaults)."""
-    with _lock:
-        return dict(_optimizer_options)
-
-
-def _reset_experimental_options():
-    """Forget every optimizer option (tests use this to restore defaults)."""
-    with _lock:
-        _optimizer_options.clear()
-
-
-optimizer = types.SimpleNamespace(
-    set_experimental_options=_set_experimental_options,
-    get_experimental_options=_get_experimental_options,
-    reset_experimental_options=_reset_experimental_options,
-)

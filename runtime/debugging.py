@@ -13,12 +13,13 @@ from autograph.tracebacks import (disable_traceback_filtering,  # noqa: F401
                                   is_traceback_filtering_enabled, register_internal_path,
                                   register_internal_prefix)
 
-from .ops.check_ops import (Assert, assert_equal, assert_greater,  # noqa: F401
-                            assert_greater_equal, assert_less, assert_less_equal,
-                            assert_negative, assert_non_negative, assert_non_positive,
-                            assert_none_equal, assert_positive, assert_rank)
+from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater,
+                                        assert_greater_equal, assert_less, assert_less_equal,
+                                        assert_negative, assert_non_negative,
+                                        assert_non_positive, assert_none_equal,
+                                        assert_positive, assert_rank)
 
-from .equivalence import EquivalenceError, check_equivalence  # noqa: E402,F401
+from runtime._src.check.equivalence import EquivalenceError, check_equivalence  # noqa: E402,F401
 
 register_internal_path(os.path.dirname(os.path.abspath(__file__)))
 register_internal_prefix("<graph ")        # graphs lowered to Python (runtime.codegen)

@@ -1,101 +1,11 @@
-"""Nested structures (`tf.nest`): lists, tuples, namedtuples and dicts of leaves.
+"""`tf.nest`: nested lists, tuples and dicts (defined in runtime/_src/core/nest.py).
 
-Dicts flatten in sorted-key order, as TensorFlow does; `None` is a leaf.
-
-    >>> flatten({"b": 2, "a": (1, [3])})
+    >>> import runtime as tf
+    >>> tf.nest.flatten({"b": 2, "a": (1, [3])})
     [1, 3, 2]
-    >>> pack_sequence_as(((0, 0), 0), [1, 2, 3])
-    ((1, 2), 3)
 """
 
-__all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure",
-           "is_nested"]
+from runtime._src.core.nest import (assert_same_structure, flatten, is_nested,  # noqa: F401
+                                    map_structure, pack_sequence_as)
 
-
-def is_nested(value):
-    return isinstance(value, (list, tuple, dict))
-
-
-def _children(value):
-    if isinstance(value, dict):
-        return [value[k] for k in _sorted_keys(value)]
-    return list(value)
-
-
-def _sorted_keys(d):
-    try:
-        return sorted(d)
-    except TypeError:
-        return sorted(d, key=repr)
-
-
-def flatten(structure):
-    """The leaves of `structure`, depth first, left to right."""
-    if not is_nested(structure):
-        return [structure]
-    out = []
-    stack = [structure]
-    while stack:
-        v = stack.pop()
-        if is_nested(v):
-            stack.extend(reversed(_children(v)))
-        else:
-            out.append(v)
-    return out
-
-
-def _rebuild(template, children):
-    if isinstance(template, dict):
-        return type(template)((k, c) for k, c in zip(_sorted_keys(template), children))
-    if isinstance(template, tuple) and hasattr(template, "_fields"):
-        return type(template)(*children)
-    return type(template)(children)
-
-
-def pack_sequence_as(structure, flat_sequence):
-    """A structure shaped like `structure` with leaves from `flat_sequence`."""
-    flat_sequence = list(flat_sequence)
-    n = len(flatten(structure))
-    if n != len(flat_sequence):
-        raise ValueError(f"Structure had {n} elements, but flat_sequence had "
-                         f"{len(flat_sequence)} elements. Structure: {structure!r}")
-    it = iter(flat_sequence)
-
-    def build(s):
-        if not is_nested(s):
-            return next(it)
-        return _rebuild(s, [build(c) for c in _children(s)])
-
-    return build(structure)
-
-
-def assert_same_structure(a, b, check_types=True):
-    """Raise ValueError (or TypeError for differing types) when shapes differ."""
-    if is_nested(a) != is_nested(b):
-        raise ValueError(f"The two structures don't have the same nested structure: "
-                         f"{a!r} and {b!r}")
-    if not is_nested(a):
-        return
-    if check_types and type(a) is not type(b) and not (
-            isinstance(a, list) and isinstance(b, list)):
-        raise TypeError(f"The two structures don't have the same sequence type: "
-                        f"{type(a).__name__} and {type(b).__name__}")
-    if isinstance(a, dict) and _sorted_keys(a) != _sorted_keys(b):
-        raise ValueError(f"The two dictionaries don't have the same set of keys: "
-                         f"{_sorted_keys(a)} and {_sorted_keys(b)}")
-    ca, cb = _children(a), _children(b)
-    if len(ca) != len(cb):
-        raise ValueError(f"The two structures don't have the same number of elements: "
-                         f"{a!r} ({len(ca)}) and {b!r} ({len(cb)})")
-    for x, y in zip(ca, cb):
-        assert_same_structure(x, y, check_types)
-
-
-def map_structure(func, *structures):
-    """Apply `func` to corresponding leaves; the result has the first's shape."""
-    if not structures:
-        raise ValueError("map_structure needs at least one structure")
-    for s in structures[1:]:
-        assert_same_structure(structures[0], s)
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
+__all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure", "is_nested"]

@@ -5,6 +5,6 @@
     n = random.normal([4], mean=0.0, stddev=2.0)
 """
 
-from .ops.random_ops import normal, set_seed, uniform  # noqa: F401
+from runtime._src.ops.random_ops import normal, set_seed, uniform  # noqa: F401
 
 __all__ = ["uniform", "normal", "set_seed"]

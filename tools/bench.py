@@ -32,9 +32,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import runtime as tf  # noqa: E402
-from runtime import executor  # noqa: E402
-from runtime.graph import Graph, current_graph  # noqa: E402
-from runtime.op_registry import OPS, apply  # noqa: E402
+from runtime._src.exec import executor  # noqa: E402
+from runtime._src.graph.graph import Graph, current_graph  # noqa: E402
+from runtime._src.graph.op_registry import OPS, apply  # noqa: E402
 
 REPEAT = 7
 constant = getattr(tf, "constant", tf.convert_to_tensor)
@@ -116,7 +116,7 @@ class Unavailable(Exception):
 # --- public API, or the op modules while runtime/__init__ does not export it yet -----
 
 def api(name):
-    """`tf.<name>`, else the same function from its runtime.ops module."""
+    """`tf.<name>`, else the same function from its runtime/_src/ops module."""
     obj = tf
     for part in name.split("."):
         obj = getattr(obj, part, None)
@@ -127,7 +127,7 @@ def api(name):
     import importlib
     for module in ("math_ops", "nn_ops", "array_ops"):
         try:
-            found = getattr(importlib.import_module(f"runtime.ops.{module}"),
+            found = getattr(importlib.import_module(f"runtime._src.ops.{module}"),
                             name.split(".")[-1], None)
         except ImportError:
             found = None
@@ -197,9 +197,9 @@ def _align_captures(graphs):
 
 
 def need_op(name):
-    import runtime.ops  # noqa: F401
+    import runtime._src.ops  # noqa: F401
     try:
-        import runtime.ops.control_flow_ops  # noqa: F401
+        import runtime._src.ops.control_flow_ops  # noqa: F401
     except ImportError:
         pass
     if name not in OPS:

@@ -52,7 +52,7 @@ def _run_threads(worker):
     assert not errors, f"worker threads raised: {errors!r}"
 
 
-@pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+@pytest.mark.filterwarnings("ignore::runtime._src.function.function.RetracingWarning")
 def test_eight_threads_mixed_signatures_trace_each_once():
     cases = _signature_cases()
     counter = collections.Counter()

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.function import RetracingWarning
+from runtime._src.function.function import RetracingWarning
 
 CALLS = 100_000
 RETRACES = 10_000
@@ -160,7 +160,7 @@ def test_retrace_cost_does_not_grow_with_earlier_traces(monkeypatch):
     """Regression: each retrace compared itself with EVERY earlier trace
     (runtime/function.py `_record_trace`), so N retraces cost O(N^2) and
     10,000 retraces took minutes. Now it compares with a bounded window."""
-    import runtime.signature as sig
+    import runtime._src.function.signature as sig
     calls = []
     real = sig.explain_difference
     monkeypatch.setattr(sig, "explain_difference", lambda a, b: calls.append(1) or real(a, b))

@@ -9,10 +9,11 @@ results the same way, so the two can be compared.
 import numpy as np
 
 import runtime as tf
-from runtime import executor, nest
-from runtime.graph import Graph
-from runtime.op_registry import OPS, define_op
-from runtime.tensor import EagerTensor, Tensor
+from runtime._src.exec import executor
+from runtime import nest
+from runtime._src.graph.graph import Graph
+from runtime._src.graph.op_registry import OPS, define_op
+from runtime._src.core.tensor import EagerTensor, Tensor
 
 
 def trace(fn, *args):
@@ -94,5 +95,5 @@ if "TestTwice" not in OPS:
 
 
 def twice(x):
-    from runtime.op_registry import apply
+    from runtime._src.graph.op_registry import apply
     return apply("TestTwice", [x])

@@ -11,9 +11,9 @@ subgraph inside a subgraph) show how to build them.
 import numpy as np
 
 import runtime as tf
-from runtime import executor
-from runtime.graph import Graph
-from runtime.op_registry import OPS, apply, define_op
+from runtime._src.exec import executor
+from runtime._src.graph.graph import Graph
+from runtime._src.graph.op_registry import OPS, apply, define_op
 
 def _infer(inputs, attrs):
     return [(t.dtype, t.shape) for t in attrs["body"].outputs]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.equivalence import EquivalenceError
+from runtime._src.check.equivalence import EquivalenceError
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +65,7 @@ def test_dtype_difference_is_reported():
     report = tf.debugging.check_equivalence(tf.function(halve), tf.constant(3))
     assert report.ok      # both take the tensor branch
     eager = np.float64(1.5)
-    from runtime.equivalence import _leaf_difference
+    from runtime._src.check.equivalence import _leaf_difference
     assert _leaf_difference(eager, np.float32(1.5)) == "eager dtype float64, graph dtype float32"
     assert _leaf_difference(np.zeros(2), np.zeros(3)) == "eager shape (2,), graph shape (3,)"
     assert _leaf_difference(np.array([1.0, np.nan]), np.array([1.0, np.nan])) is None

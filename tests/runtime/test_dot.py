@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 import runtime as tf
-from runtime.dot import to_dot
-from runtime.optimizer.rewrite import walk_graphs
+from runtime._src.graph.dot import to_dot
+from runtime._src.optimizer.rewrite import walk_graphs
 
 from graphdata_helpers import build, nested_graph
 

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import codegen, executor
+from runtime._src.exec import codegen, executor
 from runtime.errors import InvalidArgumentError
-from runtime.graph import Graph
-from runtime.op_registry import OPS, apply, define_op
-from runtime.ops.shape_rules import same_as_first
+from runtime._src.graph.graph import Graph
+from runtime._src.graph.op_registry import OPS, apply, define_op
+from runtime._src.ops.shape_rules import same_as_first
 
 THIS_FILE = __file__
 
@@ -324,7 +324,7 @@ def collatz_graph():
 
 
 try:
-    import runtime.ops.control_flow_ops  # noqa: F401 - registers If and While
+    import runtime._src.ops.control_flow_ops  # noqa: F401 - registers If and While
 except ImportError:
     pass
 

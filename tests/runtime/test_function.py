@@ -14,7 +14,7 @@ import runtime as tf
 from seed_programs import mean_of_squares
 
 # `runtime.function` is the decorator; the module that defines it is here:
-function_module = importlib.import_module("runtime.function")
+function_module = importlib.import_module("runtime._src.function.function")
 
 
 def traced(fn=None, **options):

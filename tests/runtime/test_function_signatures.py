@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.function import InputSignatureMismatchError, RetracingWarning
+from runtime._src.function.function import InputSignatureMismatchError, RetracingWarning
 
 from seed_programs import counter_function
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.graph import Graph
-from runtime.graph_text import format_attr, graph_def_text, type_text
-from runtime.tensor_shape import TensorShape
+from runtime._src.graph.graph import Graph
+from runtime._src.graph.graph_text import format_attr, graph_def_text, type_text
+from runtime._src.core.tensor_shape import TensorShape
 
 from graphdata_helpers import call_subgraph, nested_graph
 

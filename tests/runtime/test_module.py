@@ -2,7 +2,7 @@
 
 import pytest
 
-from runtime.module import Module
+from runtime._src.function.module import Module
 
 
 class Variable:

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import executor
-from runtime.graph import Graph
+from runtime._src.exec import executor
+from runtime._src.graph.graph import Graph
 
 RNG = np.random.RandomState(0)
 F = RNG.randn(2, 3).astype(np.float32)
@@ -318,8 +318,8 @@ def test_every_public_op_has_a_record():
 def test_docstring_examples_run():
     import doctest
     from runtime import math as tf_math, nn as tf_nn
-    from runtime.ops import (array_ops, indexing, manipulation_ops, math_ops, nn_ops,
-                             reduction_ops, shape_rules)
+    from runtime._src.ops import (array_ops, indexing, manipulation_ops, math_ops, nn_ops,
+                                  reduction_ops, shape_rules)
     modules = [array_ops, indexing, manipulation_ops, math_ops, nn_ops, reduction_ops,
                shape_rules, tf_math, tf_nn]
     ran = 0
@@ -334,7 +334,7 @@ def test_docstring_examples_run():
 
 @pytest.mark.parametrize("rec", RECORDS, ids=repr)
 def test_op_graph_prints_and_survives_the_optimizer(rec):
-    from runtime.optimizer import optimize
+    from runtime._src.optimizer import optimize
     g, _ = trace(rec.fn, rec.args, rec.kwargs)
     text = str(g)
     body = [n for n in g.nodes if n.op != "Placeholder"]

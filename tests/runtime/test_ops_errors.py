@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import executor
-from runtime.graph import Graph
+from runtime._src.exec import executor
+from runtime._src.graph.graph import Graph
 
 
 def traced(specs, fn):

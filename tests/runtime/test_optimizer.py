@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.graph import Graph
-from runtime.optimizer import LintError, enabled_passes, lint, optimize
+from runtime._src.graph.graph import Graph
+from runtime._src.optimizer import LintError, enabled_passes, lint, optimize
 
 from graphdata_helpers import build, call_subgraph, counter, positive, record, run, RECORDED
 

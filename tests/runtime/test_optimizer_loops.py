@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.optimizer import lint, optimize
+from runtime._src.optimizer import lint, optimize
 
 from graphdata_helpers import build, run
 

@@ -23,14 +23,14 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import executor
-from runtime.concrete_function import ConcreteFunction, _capture_value
-from runtime.equivalence import variables_of
-from runtime.optimizer import optimize
+from runtime._src.exec import executor
+from runtime._src.function.concrete_function import ConcreteFunction, _capture_value
+from runtime._src.check.equivalence import variables_of
+from runtime._src.optimizer import optimize
 
 EXAMPLES = sorted((pathlib.Path(__file__).parents[2] / "examples").glob("*.py"))
 RANDOM_INPUT_SETS = 3
-function_module = importlib.import_module("runtime.function")  # `runtime.function` is the decorator
+function_module = importlib.import_module("runtime._src.function.function")  # `runtime.function` is the decorator
 
 
 # --- recording traced graphs and the feeds they were called with -------------------

@@ -4,8 +4,8 @@ and that finds exactly what revisiting every graph finds."""
 import numpy as np
 
 import runtime as tf
-import runtime.optimizer as optimizer
-from runtime.optimizer import optimize, walk_graphs
+import runtime._src.optimizer as optimizer
+from runtime._src.optimizer import optimize, walk_graphs
 
 from graphdata_helpers import build, run
 

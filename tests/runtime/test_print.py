@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import executor
-from runtime.graph import Graph
-from runtime.ops.logging_ops import format_element, summarize_v1, summarize_v2
+from runtime._src.exec import executor
+from runtime._src.graph.graph import Graph
+from runtime._src.ops.logging_ops import format_element, summarize_v1, summarize_v2
 
 from seed_programs import print_function
 

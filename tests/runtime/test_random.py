@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import executor
-from runtime.ops.random_ops import dropout
+from runtime._src.exec import executor
+from runtime._src.ops.random_ops import dropout
 
 from graphdata_helpers import trace_specs as trace
 

@@ -12,8 +12,8 @@ import pytest
 
 import runtime as tf
 from runtime import saved_model
-from runtime.module import Module
-from runtime.op_registry import apply, define_op, OPS
+from runtime._src.function.module import Module
+from runtime._src.graph.op_registry import apply, define_op, OPS
 from runtime.saved_model import SavedModelError
 
 from graphdata_helpers import build, two_level_graph
@@ -100,11 +100,12 @@ def test_round_trip_in_a_fresh_process_without_the_original_code(saved, tmp_path
             print("original code importable")
         except ImportError:
             pass
-        import runtime.op_registry as reg
-        from runtime.op_registry import define_op
+        import runtime._src.graph.op_registry as reg
+        from runtime._src.graph.op_registry import define_op
+        from runtime._src.exec import executor
         # the test-only op is registered here by name, as a real op would be
         define_op("TestCall1", infer=lambda i, a: [(t.dtype, t.shape) for t in a["body"].outputs])(
-            lambda *v, body: __import__("runtime").executor.run(body, list(v))[0])
+            lambda *v, body: executor.run(body, list(v))[0])
         m = saved_model.load({saved!r})
         print(m.affine(np.ones((1, 2), np.float32)).numpy().tolist())
         print(int(m.nested(np.int32(3))["y"]))

@@ -14,7 +14,7 @@ import pytest
 import runtime as tf
 from runtime import saved_model
 from runtime.saved_model import SavedModelError
-from runtime.saved_model.load import LoadedFunction
+from runtime._src.saved_model.load import LoadedFunction
 
 
 class Model(tf.Module):

@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import executor, saved_model
-from runtime.concrete_function import ConcreteFunction
+from runtime._src.exec import executor
+from runtime import saved_model
+from runtime._src.function.concrete_function import ConcreteFunction
 from runtime.saved_model import SavedModelError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -39,7 +40,8 @@ PRELUDE = textwrap.dedent(f"""
     sys.meta_path.insert(0, NoSource())
     import numpy as np
     import runtime as tf
-    from runtime import executor, saved_model
+    from runtime import saved_model
+    from runtime._src.exec import executor
 """)
 
 

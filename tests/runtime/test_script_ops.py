@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import executor
-from runtime.graph import Graph
-from runtime.tensor import EagerTensor
+from runtime._src.exec import executor
+from runtime._src.graph.graph import Graph
+from runtime._src.core.tensor import EagerTensor
 
 InvalidArgumentError = tf.errors.InvalidArgumentError
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import executor
-from runtime.graph import Graph
+from runtime._src.exec import executor
+from runtime._src.graph.graph import Graph
 
 from cf_helpers import assert_same, eagerly, in_graph, trace
 
@@ -103,7 +103,7 @@ def test_each_graph_run_starts_from_a_fresh_array():
 
 
 def test_optimized_graph_still_creates_a_fresh_array():
-    from runtime import optimizer
+    from runtime._src import optimizer
     g, _, _ = trace(lambda n: _squares(n * 0 + 3), I32(0))
     optimizer.optimize(g)
     assert any(n.op == "TensorArrayV3" for n in g.nodes)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.equivalence import check_equivalence
+from runtime._src.check.equivalence import check_equivalence
 
 
 @pytest.fixture

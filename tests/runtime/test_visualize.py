@@ -8,9 +8,9 @@ import subprocess
 import pytest
 
 import runtime as tf
-from runtime.graph import Graph
-from runtime.optimizer.rewrite import walk_graphs
-from runtime.visualize import graph_json, graph_of, to_html, visualize
+from runtime._src.graph.graph import Graph
+from runtime._src.optimizer.rewrite import walk_graphs
+from runtime._src.graph.visualize import graph_json, graph_of, to_html, visualize
 
 from graphdata_helpers import build, two_level_graph
 

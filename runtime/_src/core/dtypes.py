@@ -1,0 +1,152 @@
+"""Data types of tensors, with TensorFlow's names.
+
+A `DType` wraps a numpy dtype and adds the name users know (`int32`,
+`float32`, `string`). Python values convert by TensorFlow's rules:
+`int` -> int32 (int64 when it does not fit int32), `float` -> float32, `bool` -> bool, `str` -> string; a numpy
+array keeps its own dtype.
+
+    >>> as_dtype("float32")
+    tf.float32
+    >>> dtype_of_python(3)
+    tf.int32
+    >>> dtype_of_python(2**40)
+    tf.int64
+"""
+
+import numpy as np
+
+__all__ = [
+    "DType", "as_dtype", "dtype_of_python",
+    "bool", "int8", "int16", "int32", "int64", "uint8",
+    "float16", "float32", "float64", "string",
+]
+
+_builtin_bool = bool
+
+
+class DType:
+    """A tensor element type. Compare with `==`; `name` is TensorFlow's name."""
+
+    __slots__ = ("name", "np_dtype", "is_integer", "is_floating", "is_bool",
+                 "is_string", "is_unsigned", "_limits")
+
+    def __init__(self, name, np_dtype):
+        self.name = name
+        self.np_dtype = np.dtype(np_dtype)
+        kind = self.np_dtype.kind
+        self.is_integer = kind in "iu"
+        self.is_unsigned = kind == "u"
+        self.is_floating = kind == "f"
+        self.is_bool = kind == "b"
+        self.is_string = kind in "OUS"
+        info = np.iinfo if self.is_integer else np.finfo if self.is_floating else None
+        self._limits = None if info is None else (info(self.np_dtype).min, info(self.np_dtype).max)
+
+    @property
+    def as_numpy_dtype(self):
+        return self.np_dtype.type
+
+    @property
+    def is_numeric(self):
+        return self.is_integer or self.is_floating
+
+    @property
+    def min(self):
+        return self._numeric_limits()[0]
+
+    @property
+    def max(self):
+        return self._numeric_limits()[1]
+
+    def _numeric_limits(self):
+        if self._limits is None:
+            raise TypeError(f"{self.name} has no minimum or maximum (not a numeric dtype)")
+        return self._limits
+
+    def __repr__(self):
+        return f"tf.{self.name}"
+
+    def __str__(self):
+        return repr(self)
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+bool = DType("bool", np.bool_)  # noqa: A001 - TensorFlow's public name
+int8 = DType("int8", np.int8)
+int16 = DType("int16", np.int16)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+uint8 = DType("uint8", np.uint8)
+float16 = DType("float16", np.float16)
+float32 = DType("float32", np.float32)
+float64 = DType("float64", np.float64)
+string = DType("string", np.object_)
+
+_ALL = (bool, int8, int16, int32, int64, uint8, float16, float32, float64, string)
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NUMPY = {d.np_dtype: d for d in _ALL if d is not string}
+_BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int32})
+
+
+def as_dtype(value):
+    """Return the `DType` for a DType, a name, a numpy dtype or a Python type."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str):
+        try:
+            return _BY_NAME[value]
+        except KeyError:
+            raise TypeError(f"unknown dtype {value!r}; expected one of "
+                            f"{', '.join(d.name for d in _ALL)}") from None
+    if value is _builtin_bool:
+        return bool
+    if value is int:
+        return int32
+    if value is float:
+        return float32
+    if value is str or value is bytes:
+        return string
+    try:
+        npd = np.dtype(value)
+    except TypeError:
+        raise TypeError(f"cannot interpret {value!r} as a dtype") from None
+    if npd.kind in "OUS":
+        return string
+    try:
+        return _BY_NUMPY[npd]
+    except KeyError:
+        raise TypeError(f"dtype {npd} is not supported") from None
+
+
+def dtype_of_python(value):
+    """The dtype a Python or numpy value converts to, by TensorFlow's rules."""
+    if isinstance(value, _builtin_bool) or isinstance(value, np.bool_):
+        return bool
+    if isinstance(value, (np.ndarray, np.generic)):
+        return as_dtype(value.dtype)
+    if isinstance(value, int):
+        return _dtype_of_python_int(value)
+    if isinstance(value, float):
+        return float32
+    if isinstance(value, (str, bytes)):
+        return string
+    return None
+
+
+def _dtype_of_python_int(value):
+    """int32 when `value` fits, else int64 (as TensorFlow infers); ValueError beyond."""
+    if -2**31 <= value < 2**31:
+        return int32
+    if -2**63 <= value < 2**63:
+        return int64
+    raise ValueError(f"Can't convert Python int {value} to a tensor: it is out of range "
+                     f"for int64 [{-2**63}, {2**63 - 1}]")
+
+
+# Internal: the dtype of handle-like values whose runtime value is a Python
+# object (a TensorArray's flow). Not a numeric or string dtype.
+variant = DType("variant", np.object_)
+variant.is_string = False
+_BY_NAME["variant"] = variant

@@ -1,0 +1,398 @@
+"""Tensors: `EagerTensor` holds a numpy value; `SymbolicTensor` is an output of
+a graph node while tracing. Both share `Tensor`'s Python operators, which call
+the ops through `dispatch`, a table the ops layer fills in.
+
+    >>> t = EagerTensor(np.array([1, 2], np.int32))
+    >>> print(t)
+    tf.Tensor([1 2], shape=(2,), dtype=int32)
+"""
+
+import types
+
+import numpy as np
+
+from runtime._src.core import dtypes as _dtypes
+from runtime._src.core.context import current_graph
+from runtime._src.core.errors import OperatorNotAllowedInGraphError
+from runtime._src.core.tensor_shape import TensorShape
+
+__all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "wrap_numpy",
+           "convert_to_tensor", "format_value", "is_tensor_like", "unwrap_variable",
+           "dispatch", "DISPATCHED"]
+
+# The ops behind tensors' Python operators (`a + b` is `dispatch.add(a, b)`),
+# and `dispatch.stack_nested` for `convert_to_tensor([t1, t2])`. The ops layer
+# sets each of these names when it is imported (see ops/__init__.py), so this
+# layer does not import the ops.
+DISPATCHED = ("add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow",
+              "matmul", "negative", "abs", "less", "less_equal", "greater",
+              "greater_equal", "equal", "not_equal", "and_", "or_", "xor_", "invert_",
+              "left_shift", "right_shift", "getitem", "stack_nested")
+dispatch = types.SimpleNamespace()
+
+
+class Tensor:
+    """Base class of eager and symbolic tensors (`tf.Tensor`)."""
+
+    __slots__ = ()
+    __array_priority__ = 100  # numpy defers `ndarray + Tensor` to Tensor.__radd__
+
+    # Python operators. Each calls the op of the same meaning through `dispatch`.
+    def __add__(self, other): return dispatch.add(self, other)
+    def __radd__(self, other): return dispatch.add(other, self)
+    def __sub__(self, other): return dispatch.subtract(self, other)
+    def __rsub__(self, other): return dispatch.subtract(other, self)
+    def __mul__(self, other): return dispatch.multiply(self, other)
+    def __rmul__(self, other): return dispatch.multiply(other, self)
+    def __truediv__(self, other): return dispatch.truediv(self, other)
+    def __rtruediv__(self, other): return dispatch.truediv(other, self)
+    def __floordiv__(self, other): return dispatch.floordiv(self, other)
+    def __rfloordiv__(self, other): return dispatch.floordiv(other, self)
+    def __mod__(self, other): return dispatch.floormod(self, other)
+    def __rmod__(self, other): return dispatch.floormod(other, self)
+    def __pow__(self, other): return dispatch.pow(self, other)
+    def __rpow__(self, other): return dispatch.pow(other, self)
+    def __matmul__(self, other): return dispatch.matmul(self, other)
+    def __rmatmul__(self, other): return dispatch.matmul(other, self)
+    def __neg__(self): return dispatch.negative(self)
+    def __pos__(self): return self
+    def __abs__(self): return dispatch.abs(self)
+    def __lt__(self, other): return dispatch.less(self, other)
+    def __le__(self, other): return dispatch.less_equal(self, other)
+    def __gt__(self, other): return dispatch.greater(self, other)
+    def __ge__(self, other): return dispatch.greater_equal(self, other)
+    def __eq__(self, other): return dispatch.equal(self, other)
+    def __ne__(self, other): return dispatch.not_equal(self, other)
+    # Logical on bool tensors, bitwise on integer ones (runtime.ops.bitwise_ops).
+    def __and__(self, other): return dispatch.and_(self, other)
+    def __rand__(self, other): return dispatch.and_(other, self)
+    def __or__(self, other): return dispatch.or_(self, other)
+    def __ror__(self, other): return dispatch.or_(other, self)
+    def __xor__(self, other): return dispatch.xor_(self, other)
+    def __rxor__(self, other): return dispatch.xor_(other, self)
+    def __invert__(self): return dispatch.invert_(self)
+    def __lshift__(self, other): return dispatch.left_shift(self, other)
+    def __rlshift__(self, other): return dispatch.left_shift(other, self)
+    def __rshift__(self, other): return dispatch.right_shift(self, other)
+    def __rrshift__(self, other): return dispatch.right_shift(other, self)
+    def __getitem__(self, key): return dispatch.getitem(self, key)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self):
+        return _TensorRef(self)
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    def get_shape(self):
+        return self.shape
+
+
+class _TensorRef:
+    """A hashable reference to a tensor (`tensor.ref()`)."""
+
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def deref(self):
+        return self._tensor
+
+    def __hash__(self):
+        return id(self._tensor)
+
+    def __eq__(self, other):
+        return isinstance(other, _TensorRef) and other._tensor is self._tensor
+
+
+class EagerTensor(Tensor):
+    """A tensor with a concrete numpy value."""
+
+    __slots__ = ("_value", "dtype")
+
+    def __init__(self, value, dtype=None):
+        self._value = value
+        self.dtype = dtype if dtype is not None else _dtypes.as_dtype(value.dtype)
+
+    @property
+    def shape(self):
+        return TensorShape(np.shape(self._value))
+
+    def numpy(self):
+        v = self._value
+        return v.copy() if isinstance(v, np.ndarray) else v
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self._value)
+        return a if dtype is None else a.astype(dtype)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __index__(self):
+        if not self.dtype.is_integer:
+            raise TypeError(f"only integer tensors can be used as an index, got {self.dtype.name}")
+        return int(self._value)
+
+    def __len__(self):
+        if np.ndim(self._value) == 0:
+            raise TypeError("len() of a scalar tensor")
+        return len(self._value)
+
+    def __iter__(self):
+        if np.ndim(self._value) == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (wrap_numpy(v) for v in self._value)
+
+    def __format__(self, spec):
+        if spec:
+            return format(self._value, spec)
+        return str(self)
+
+    def __str__(self):
+        return (f"tf.Tensor({format_value(self._value, self.dtype)}, "
+                f"shape={self.shape}, dtype={self.dtype.name})")
+
+    def __repr__(self):
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={_numpy_repr(self._value)}>")
+
+
+class SymbolicTensor(Tensor):
+    """An output of a graph node; it has a static dtype and a (partial) shape."""
+
+    __slots__ = ("node", "index", "dtype", "shape")
+
+    def __init__(self, node, index, dtype, shape):
+        self.node = node
+        self.index = index
+        self.dtype = dtype
+        self.shape = shape
+
+    @property
+    def graph(self):
+        return self.node.graph
+
+    @property
+    def name(self):
+        return f"{self.node.name}:{self.index}"
+
+    @property
+    def op(self):
+        return self.node
+
+    def _not_allowed(self, what):
+        return OperatorNotAllowedInGraphError(
+            f"{what} a symbolic tf.Tensor ({self.name}) is not allowed in a graph: "
+            "its value is only known when the graph runs. Use autograph "
+            "(function(autograph=True), the default) to convert Python control "
+            "flow, or write it with tf.cond / tf.while_loop.")
+
+    def __bool__(self):
+        raise self._not_allowed("Using")
+
+    def __iter__(self):
+        raise self._not_allowed("Iterating over")
+
+    def __len__(self):
+        dims = self.shape.dims
+        if dims is None or not dims or dims[0] is None:
+            raise TypeError(f"len() of {self!r} is not known while tracing; "
+                            "use tf.shape(x)[0]")
+        return dims[0]
+
+    def __index__(self):
+        raise self._not_allowed("Using as a Python index")
+
+    def numpy(self):
+        raise NotImplementedError(
+            f"numpy() is only available for eager tensors; {self.name} is symbolic "
+            "(inside a traced function). Use tf.print to see its value at run time.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy "
+                        "array: its value is only known when the graph runs.")
+
+    def __repr__(self):
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
+
+    __str__ = __repr__
+
+
+def wrap_numpy(value):
+    """An EagerTensor for a numpy kernel result."""
+    if not isinstance(value, (np.ndarray, np.generic)):
+        value = np.asarray(value)
+    dtype = _NUMPY_TO_DTYPE.get(value.dtype)  # fast path of as_dtype (eager hot path)
+    return EagerTensor(value, dtype if dtype is not None else _dtypes.as_dtype(value.dtype))
+
+
+_NUMPY_TO_DTYPE = {d.np_dtype: d for d in (
+    _dtypes.bool, _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64, _dtypes.uint8,
+    _dtypes.float16, _dtypes.float32, _dtypes.float64)}
+
+
+def to_numpy_value(value, dtype=None):
+    """Convert a Python/numpy value to a numpy value of TensorFlow's dtype."""
+    if dtype is not None:
+        dtype = _dtypes.as_dtype(dtype)
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        if dtype is None or value.dtype == dtype.np_dtype:
+            return value
+        return value.astype(dtype.np_dtype)
+    if dtype is None:
+        dtype = _infer_python_dtype(value)
+    if dtype.is_string:
+        _check_strings(value)
+        return _string_array(value)
+    if dtype.is_integer and not isinstance(value, bool):
+        _check_integral(value, dtype)
+    try:
+        with np.errstate(over="ignore"):            # 1e300 -> float32 is inf, as in TF
+            return np.asarray(value, dtype=dtype.np_dtype)
+    except (TypeError, ValueError) as e:
+        if "inhomogeneous" in str(e):
+            raise ValueError(f"Can't convert non-rectangular Python sequence to a tensor: "
+                             f"{value!r}") from None
+        raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: {e}") from None
+
+
+def _check_strings(value):
+    """TypeError unless every leaf of `value` is a str or bytes."""
+    for v in flatten_lists(value) if isinstance(value, (list, tuple)) else (value,):
+        if not isinstance(v, (str, bytes, np.str_, np.bytes_)):
+            raise TypeError(f"Cannot convert {value!r} to a tensor of dtype string: "
+                            f"expected str or bytes, got {v!r} of type {type(v).__name__}")
+
+
+def _infer_python_dtype(value):
+    d = _dtypes.dtype_of_python(value)
+    if d is not None:
+        return d
+    if isinstance(value, (list, tuple)):
+        flat = flatten_lists(value)
+        if not flat:
+            return _dtypes.float32
+        kinds = {_dtypes.dtype_of_python(v) if not isinstance(v, EagerTensor) else v.dtype
+                 for v in flat}
+        if None in kinds:
+            raise TypeError(f"Cannot convert {value!r} to a tensor")
+        if len(kinds) == 1:
+            return kinds.pop()
+        if _dtypes.string in kinds:
+            raise TypeError(f"Cannot convert {value!r} to a tensor: mixes strings and numbers")
+        if any(k.is_floating for k in kinds):
+            return next((k for k in kinds if k.is_floating), _dtypes.float32)
+        return _dtypes.int64 if _dtypes.int64 in kinds else _dtypes.int32
+    raise TypeError(f"Cannot convert {value!r} (of type {type(value).__name__}) to a tensor")
+
+
+def flatten_lists(value):
+    """The leaves of nested lists and tuples (in no particular order)."""
+    out = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        else:
+            out.append(v)
+    return out
+
+
+def _check_integral(value, dtype):
+    """TypeError for a fractional float, ValueError for a number `dtype` cannot hold."""
+    for v in flatten_lists(value) if isinstance(value, (list, tuple)) else (value,):
+        if isinstance(v, float) and not v.is_integer():
+            raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: "
+                            f"{v!r} is not an integer")
+        if isinstance(v, (int, float)) and not isinstance(v, bool) \
+                and not dtype.min <= v <= dtype.max:
+            kind = "int" if isinstance(v, int) else "float"
+            raise ValueError(f"Can't convert Python {kind} {v!r} to a {dtype.name} tensor: "
+                             f"it is out of range [{dtype.min}, {dtype.max}]")
+
+
+def _string_array(value):
+    def enc(v):
+        return v.encode() if isinstance(v, str) else v
+    if isinstance(value, (list, tuple)):
+        arr = np.empty(np.shape(np.asarray(value, dtype=object)), dtype=object)
+        flat = arr.reshape(-1)
+        for i, v in enumerate(np.asarray(value, dtype=object).reshape(-1)):
+            flat[i] = enc(v)
+        return arr
+    out = np.empty((), dtype=object)
+    out[()] = enc(value)
+    return out
+
+
+def is_tensor_like(value):
+    """True for a Tensor or a Variable (anything that reads as a tensor)."""
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
+def unwrap_variable(value):
+    """A Variable as its current value (a tensor); any other value unchanged.
+
+    Ops that inspect `.dtype`, `.shape` or the value of an argument before
+    converting it call this first, so Variables go wherever tensors go.
+    """
+    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
+        return value._as_tensor()
+    return value
+
+
+def convert_to_tensor(value, dtype=None, name=None):
+    """`tf.convert_to_tensor`: a Tensor stays (dtype checked); others convert.
+
+    While tracing, a non-tensor value becomes a constant node of the graph.
+    """
+    if isinstance(value, Tensor):
+        if dtype is not None and _dtypes.as_dtype(dtype) != value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dtypes.as_dtype(dtype).name} "
+                             f"for Tensor with dtype {value.dtype.name}: {value!r}")
+        return value
+    if hasattr(value, "_as_tensor"):  # Variables
+        t = value._as_tensor()
+        return convert_to_tensor(t, dtype)
+    if isinstance(value, (list, tuple)) and any(is_tensor_like(v) for v in flatten_lists(value)):
+        return dispatch.stack_nested(value, dtype)
+    eager = EagerTensor(to_numpy_value(value, dtype))
+    graph = current_graph()
+    if graph is not None:
+        return graph.capture(eager)
+    return eager
+
+
+# --- value formatting, shared by str(tensor) and tf.print -------------------
+
+def format_value(value, dtype, summarize=6):
+    """The value part of `str(tensor)`, as numpy prints it (strings quoted)."""
+    arr = np.asarray(value)
+    if dtype.is_string:
+        if arr.ndim == 0:
+            return repr(arr[()])
+        return np.array2string(arr, separator=" ", formatter={"all": repr})
+    threshold = 1000
+    return np.array2string(arr, threshold=threshold, edgeitems=3, separator=" ") \
+        if arr.ndim else str(arr[()])
+
+
+def _numpy_repr(value):
+    arr = np.asarray(value)
+    if arr.ndim == 0:
+        return repr(arr[()]) if arr.dtype == object else str(arr[()])
+    return repr(arr)
+
+

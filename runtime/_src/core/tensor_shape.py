@@ -1,0 +1,143 @@
+"""Static shapes (`TensorShape`, with `None` for unknown dimensions) and
+`TensorSpec`, the (shape, dtype) description of a tensor argument.
+
+    >>> s = TensorShape([None, 3])
+    >>> s.is_compatible_with([5, 3])
+    True
+    >>> s.most_specific_compatible_shape(TensorShape([2, 4]))
+    TensorShape([None, None])
+"""
+
+from runtime._src.core import dtypes as _dtypes
+
+__all__ = ["TensorShape", "TensorSpec"]
+
+
+class TensorShape:
+    """A possibly partial shape. `dims` is None when even the rank is unknown."""
+
+    __slots__ = ("dims",)
+
+    def __init__(self, dims):
+        if isinstance(dims, TensorShape):
+            dims = dims.dims
+        elif dims is not None:
+            if isinstance(dims, int):
+                dims = (dims,)
+            dims = tuple(None if d is None else int(d) for d in dims)
+        self.dims = dims
+
+    @property
+    def rank(self):
+        return None if self.dims is None else len(self.dims)
+
+    ndims = rank
+
+    def as_list(self):
+        if self.dims is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape.")
+        return list(self.dims)
+
+    def is_fully_defined(self):
+        return self.dims is not None and None not in self.dims
+
+    def is_compatible_with(self, other):
+        other = as_shape(other)
+        if self.dims is None or other.dims is None:
+            return True
+        if len(self.dims) != len(other.dims):
+            return False
+        return all(a is None or b is None or a == b for a, b in zip(self.dims, other.dims))
+
+    def merge_with(self, other):
+        """The most specific shape compatible with both (raises if none)."""
+        other = as_shape(other)
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        if self.dims is None:
+            return other
+        if other.dims is None:
+            return self
+        return TensorShape([a if a is not None else b for a, b in zip(self.dims, other.dims)])
+
+    def most_specific_compatible_shape(self, other):
+        """The least relaxed shape that both shapes are compatible with."""
+        other = as_shape(other)
+        if self.dims is None or other.dims is None or len(self.dims) != len(other.dims):
+            return TensorShape(None)
+        return TensorShape([a if a == b else None for a, b in zip(self.dims, other.dims)])
+
+    def __len__(self):
+        if self.dims is None:
+            raise ValueError("Cannot take the length of shape with unknown rank.")
+        return len(self.dims)
+
+    def __iter__(self):
+        if self.dims is None:
+            raise ValueError("Cannot iterate over a shape with unknown rank.")
+        return iter(self.dims)
+
+    def __getitem__(self, key):
+        if self.dims is None:
+            return TensorShape(None) if isinstance(key, slice) else None
+        if isinstance(key, slice):
+            return TensorShape(self.dims[key])
+        return self.dims[key]
+
+    def __eq__(self, other):
+        try:
+            other = as_shape(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+        return self.dims == other.dims
+
+    def __hash__(self):
+        return hash(self.dims)
+
+    def __repr__(self):
+        if self.dims is None:
+            return "TensorShape(None)"
+        return f"TensorShape({list(self.dims)})"
+
+    def __str__(self):
+        if self.dims is None:
+            return "<unknown>"
+        if len(self.dims) == 1:
+            return f"({self.dims[0]},)"
+        return "(" + ", ".join(str(d) for d in self.dims) + ")"
+
+
+def as_shape(value):
+    if isinstance(value, TensorShape):
+        return value
+    return TensorShape(value)
+
+
+class TensorSpec:
+    """Describes a tensor argument: shape (dims may be None), dtype, name."""
+
+    __slots__ = ("shape", "dtype", "name")
+
+    def __init__(self, shape=None, dtype=_dtypes.float32, name=None):
+        self.shape = as_shape(shape)
+        self.dtype = _dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, value):
+        """True when a tensor (or spec) has this dtype and a compatible shape."""
+        return self.dtype == value.dtype and self.shape.is_compatible_with(value.shape)
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.shape == other.shape
+                and self.dtype == other.dtype and self.name == other.name)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype.name, self.name))
+
+    def __repr__(self):
+        dims = "None" if self.shape.dims is None else str(self.shape)
+        return f"TensorSpec(shape={dims}, dtype={self.dtype}, name={self.name!r})"

@@ -1,0 +1,459 @@
+"""Lower a graph to Python source once, compile it, and run that on every call.
+
+A run of the compiled form is straight-line numpy with no per-op dispatch:
+one local variable per tensor, one line per op, and Python `if` / `while`
+statements for the `If` / `While` control-flow ops (their branch and body
+graphs are inlined). The hottest simple ops use an infix template (like
+torch.fx's operator table); every other op is a call of its numpy kernel with
+its attrs as keyword arguments.
+
+    graph f(x: int32[], y: int32[])       def graph_f(x, y):
+      Mul = Mul x, Const           ->         Mul = x * _Const            # f.py:3
+      AddV2 = AddV2 Mul, y                    AddV2 = Mul + y             # f.py:4
+      return AddV2                            return [AddV2]
+
+Only what the outputs and the side-effecting ops need is emitted, in program
+order (the non-strict semantics of `executor.plan`). The source is registered
+with `linecache`, so tracebacks and `inspect` show it; `line_nodes` maps each
+generated line back to its node, which is how `executor.run` names the failing
+op and the user's source line without a try/except per op.
+
+Integer infix arithmetic on numpy scalars warns on overflow where the numpy
+ufunc (and TensorFlow) wraps silently, so integer templates are used only on
+arrays of known rank >= 1, or inside a function that contains a loop, whose
+body then runs under `np.errstate(over="ignore")` (one context entry per run,
+not per iteration).
+"""
+
+import builtins
+import itertools
+import keyword
+import linecache
+import os
+import re
+import weakref
+
+import numpy as np
+
+from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
+
+__all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED"]
+
+# Op name -> template over the input expressions. The numpy kernel of each of
+# these ops is the plain numpy operation; tests/runtime/test_executor_codegen.py
+# checks the template against the kernel for every entry.
+INFIX = {
+    "AddV2": "{0} + {1}",
+    "Add": "{0} + {1}",
+    "Sub": "{0} - {1}",
+    "Mul": "{0} * {1}",
+    "Neg": "-{0}",
+    "MatMul": "{0} @ {1}",
+    "Less": "{0} < {1}",
+    "LessEqual": "{0} <= {1}",
+    "Greater": "{0} > {1}",
+    "GreaterEqual": "{0} >= {1}",
+    "Equal": "{0} == {1}",
+    "NotEqual": "{0} != {1}",
+    "FloorDiv": "{0} // {1}",
+    "FloorMod": "{0} % {1}",
+    "LogicalAnd": "{0} & {1}",
+    "LogicalOr": "{0} | {1}",
+    "LogicalNot": "~{0}",
+}
+_ARITHMETIC = {"AddV2", "Add", "Sub", "Mul", "Neg", "MatMul", "FloorDiv", "FloorMod"}
+_LOGICAL = {"LogicalAnd", "LogicalOr", "LogicalNot"}
+_DIVISIONS = {"FloorDiv", "FloorMod"}
+_EQUALITY = {"Equal", "NotEqual"}
+
+# Marks a subgraph whose code was inlined into an enclosing compiled graph:
+# valid (not stale) but with no standalone compiled form yet.
+INLINED = object()
+
+_MAX_INLINE_DEPTH = 8          # Python allows 20 statically nested blocks
+_counter = itertools.count()
+
+
+class CompiledGraph:
+    """A graph's generated source and the compiled function that runs it."""
+
+    __slots__ = ("fn", "source", "filename", "line_nodes", "inlined", "num_inputs",
+                 "graph_name", "__weakref__")
+
+    def __init__(self, fn, source, filename, line_nodes, inlined, num_inputs, graph_name):
+        self.fn = fn
+        self.source = source
+        self.filename = filename
+        self.line_nodes = line_nodes      # generated line number -> Node
+        self.inlined = inlined            # subgraphs whose code is in `source`
+        self.num_inputs = num_inputs
+        self.graph_name = graph_name
+
+    def is_stale(self):
+        """True when an inlined subgraph was edited since compilation."""
+        for g in self.inlined:
+            if g._compiled is None:
+                return True
+        return False
+
+    def node_for_traceback(self, tb):
+        """The node whose generated line raised, found in traceback `tb`."""
+        node = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                node = self.line_nodes.get(tb.tb_lineno, node)
+            tb = tb.tb_next
+        return node
+
+
+def plan(graph):
+    """The nodes a run of `graph` executes, in program order.
+
+    These are the nodes the outputs need plus every side-effecting node and
+    what it needs (non-strict execution).
+    """
+    needed = needed_nodes(graph)
+    return [n for n in graph.nodes if id(n) in needed]
+
+
+def compile_graph(graph):
+    """Generate, compile and register the Python source of `graph`."""
+    em = Emitter(graph)
+    with memoized_flags():          # plan() asks nested graphs for side effects
+        source, line_nodes = em.function_source()
+    filename = f"<graph {graph.name}#{next(_counter)}>"
+    code = compile(source, filename, "exec")
+    namespace = dict(em.globals)
+    exec(code, namespace)  # noqa: S102 - our own generated source
+    lines = source.splitlines(keepends=True)
+    _forget_dead_sources()
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    for g in em.inlined:
+        if g._compiled is None:
+            g._compiled = INLINED
+    compiled = CompiledGraph(namespace[em.fn_name], source, filename, line_nodes,
+                             tuple(em.inlined), len(em.params), graph.name)
+    weakref.finalize(compiled, _dead_sources.append, filename)
+    return compiled
+
+
+# Names of linecache entries whose compiled graph has been collected. The
+# finalizer only records the name: it can run inside any allocation (a GC
+# pass), including in the middle of linecache.checkcache's loop over the cache,
+# which then fails with a KeyError if the entry vanished under it. The entries
+# are dropped at the next compile instead, from ordinary code.
+_dead_sources = []
+
+
+def _forget_dead_sources():
+    while _dead_sources:
+        linecache.cache.pop(_dead_sources.pop(), None)
+
+
+# --- the emitter -----------------------------------------------------------------
+
+_IDENT = re.compile(r"[^0-9a-zA-Z_]")
+_RESERVED = set(keyword.kwlist) | set(dir(builtins))
+
+
+class Emitter:
+    """Builds the source of one compiled function (torch.fx style).
+
+    Locals are named after the tensors' nodes; globals (kernels, constants,
+    attrs that have no literal form) start with `_`, so they never collide.
+    """
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.lines = []            # (indent, text, node or None)
+        self.globals = {"_np": np}
+        self.names = {}            # id(SymbolicTensor) -> expression
+        self.used = set()
+        self.inlined = []
+        self.depth = 0
+        self.quiet_ints = _contains_loop(graph)
+        self.fn_name = self.local("graph_" + graph.name)
+        self.params = []
+
+    # -- naming --
+    def local(self, base):
+        """A fresh local variable name derived from `base`."""
+        name = _IDENT.sub("_", base).lstrip("_") or "t"
+        if name[0].isdigit() or name in _RESERVED:
+            name = "t_" + name
+        candidate, n = name, 1
+        while candidate in self.used:
+            candidate = f"{name}_{n}"
+            n += 1
+        self.used.add(candidate)
+        return candidate
+
+    def bind(self, base, value):
+        """A global name for `value` (kernels, constants, non-literal attrs)."""
+        name = "_" + (_IDENT.sub("_", base).strip("_") or "g")
+        candidate, n = name, 1
+        while candidate in self.globals and self.globals[candidate] is not value:
+            candidate = f"{name}_{n}"
+            n += 1
+        self.globals[candidate] = value
+        return candidate
+
+    def expr(self, tensor):
+        return self.names[id(tensor)]
+
+    def emit(self, indent, text, node=None):
+        self.lines.append((indent, text, node))
+
+    # -- whole function --
+    def function_source(self):
+        graph = self.graph
+        placeholders = list(graph.inputs) + [inner for _, inner in graph.captures]
+        for t in placeholders:
+            name = self.local(t.node.name)
+            self.names[id(t)] = name
+            self.params.append(name)
+        indent = 1
+        if self.quiet_ints:
+            self.globals["_scalar"] = _scalar
+            for t, name in zip(placeholders, self.params):
+                if t.shape.rank == 0 and (t.dtype.is_integer or t.dtype.is_floating
+                                          or t.dtype.is_bool):
+                    self.emit(1, f"{name} = _scalar({name})  # numpy scalar math is fastest")
+            self.emit(1, 'with _np.errstate(over="ignore"):  # int32 wraps as in TensorFlow')
+            indent = 2
+        self.emit_graph(graph, indent)
+        outs = ", ".join(self.expr(t) for t in graph.outputs)
+        self.emit(indent, f"return [{outs}]")
+        header = f"def {self.fn_name}({', '.join(self.params)}):"
+        doc = f'    """Generated from graph {graph.name!r}: {len(graph.nodes)} ops."""'
+        out, line_nodes = [header, doc], {}
+        for indent, text, node in self.lines:
+            if node is not None:
+                line_nodes[len(out) + 1] = node
+                text = text + _location_comment(node)
+            out.append("    " * indent + text)
+        return "\n".join(out) + "\n", line_nodes
+
+    # -- graphs and nodes --
+    def emit_subgraph(self, graph, input_exprs, outer_tensors, indent):
+        """Inline `graph`: its inputs are `input_exprs`, its captures `outer_tensors`."""
+        for t, e in zip(graph.inputs, input_exprs):
+            self.names[id(t)] = e
+        for (_, inner), outer in zip(graph.captures, outer_tensors):
+            self.names[id(inner)] = self.expr(outer)
+        self.inlined.append(graph)
+        self.depth += 1
+        try:
+            self.emit_graph(graph, indent)
+        finally:
+            self.depth -= 1
+
+    def emit_graph(self, graph, indent):
+        """Emit the planned nodes of `graph` (its placeholders already named)."""
+        for node in plan(graph):
+            self.emit_node(node, indent)
+
+    def emit_node(self, node, indent):
+        if node.op == "Placeholder":
+            if id(node.outputs[0]) not in self.names:
+                raise ValueError(f"graph {node.graph.name!r}: placeholder {node.name} "
+                                 "is neither an input nor a capture")
+            return
+        if node.op == "Const":
+            self.names[id(node.outputs[0])] = self.bind(node.name, _scalar(node.attrs["value"]))
+            return
+        special = CONTROL_FLOW.get(node.op)
+        if special is not None and self.depth < _MAX_INLINE_DEPTH:
+            emitted = special(self, node, indent)
+            if emitted:
+                return
+        template = self.template_for(node)
+        args = [self.expr(t) for t in node.inputs]
+        if template is not None:
+            call = template.format(*args)
+        else:
+            kernel = self.bind(node.op, node.opdef.kernel)
+            call = f"{kernel}({', '.join(args + self.attr_args(node))})"
+        if not node.outputs:
+            self.emit(indent, call, node)
+        else:
+            self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+
+    def out_names(self, node):
+        """Fresh local names for the outputs of `node`."""
+        names = []
+        for t in node.outputs:
+            base = node.name if len(node.outputs) == 1 else f"{node.name}_{t.index}"
+            name = self.local(base)
+            self.names[id(t)] = name
+            names.append(name)
+        return names
+
+    def out_targets(self, node):
+        """Assignment targets for a kernel call's result (one value or a sequence)."""
+        names = self.out_names(node)
+        if node.opdef.num_outputs == 1:
+            return names[0]
+        return ", ".join(names) + ("," if len(names) == 1 else "")
+
+    def attr_args(self, node):
+        out = []
+        for key, value in node.attrs.items():
+            out.append(f"{key}={self.literal(node.name + '_' + key, value)}")
+        return out
+
+    def literal(self, base, value):
+        """Source text for an attr value: a literal when exact, else a global."""
+        if _is_plain_literal(value):
+            return repr(value)
+        return self.bind(base, value)
+
+    def template_for(self, node):
+        """The infix template for `node`, when it computes exactly its kernel."""
+        template = INFIX.get(node.op)
+        if template is None or any(v for v in node.attrs.values()):
+            return None
+        dtypes = [t.dtype for t in node.inputs]
+        if any(d is not dtypes[0] for d in dtypes) or len(node.outputs) != 1:
+            return None
+        if node.op in _LOGICAL:
+            if not all(d.is_bool for d in dtypes):
+                return None
+        elif node.op in _EQUALITY:
+            if not all(d.is_bool or d.is_integer or d.is_floating for d in dtypes):
+                return None
+        elif not all(d.is_integer or d.is_floating for d in dtypes):
+            return None       # arithmetic and ordering: numbers only, as the kernels
+        if node.op == "MatMul" and not all(_rank_at_least(t, 2) for t in node.inputs):
+            return None
+        if node.op in _DIVISIONS and not _nonzero_const(node.inputs[1]):
+            return None
+        if (node.op in _ARITHMETIC and node.outputs[0].dtype.is_integer
+                and not self.quiet_ints and not _rank_at_least(node.outputs[0], 1)):
+            return None
+        return template
+
+
+def _scalar(value):
+    """A 0-d numeric array as the equal numpy scalar (much faster arithmetic)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf":
+        return value[()]
+    return value
+
+
+def _location_comment(node):
+    loc = node.location
+    if not loc:
+        return ""
+    return f"  # {os.path.basename(str(loc[0]))}:{loc[1]}"
+
+
+def _is_plain_literal(value):
+    if value is None or isinstance(value, (bool, int, str)):
+        return True
+    if isinstance(value, float):
+        return value == value and value not in (float("inf"), float("-inf"))
+    if isinstance(value, tuple):
+        return all(_is_plain_literal(v) for v in value)
+    return False
+
+
+def _rank_at_least(tensor, rank):
+    dims = tensor.shape.dims
+    return dims is not None and len(dims) >= rank
+
+
+def _nonzero_const(tensor):
+    node = tensor.node
+    if node.op != "Const":
+        return False
+    return bool(np.all(np.asarray(node.attrs["value"]) != 0))
+
+
+def _contains_loop(graph):
+    for node in graph.nodes:
+        if node.op == "While":
+            return True
+        for sub in node.subgraph_list():
+            if _contains_loop(sub):
+                return True
+    return False
+
+
+# --- control flow ------------------------------------------------------------------
+# Each emitter returns True when it emitted the node, False to fall back to a
+# kernel call (for an op layout it does not recognise).
+
+def emit_if(em, node, indent):
+    """`If(pred, *caps)` as a Python `if`/`else` with both branches inlined.
+
+        if Less:
+            <then_branch ops>
+            If, If_1 = <then outputs>
+        else:
+            <else_branch ops>
+            If, If_1 = <else outputs>
+    """
+    branches = [node.attrs.get("then_branch"), node.attrs.get("else_branch")]
+    pred = node.inputs[0]
+    if not all(isinstance(g, Graph) and not g.inputs for g in branches) \
+            or pred.shape.rank != 0 or not _captures_match(branches, node.inputs[1:]):
+        return False       # the kernel checks an unknown-rank condition at run time
+    targets = ", ".join(em.out_names(node))
+    em.emit(indent, f"if {em.expr(pred)}:", node)
+    for i, branch in enumerate(branches):
+        if i == 1:
+            em.emit(indent, "else:")
+        em.emit_subgraph(branch, [], node.inputs[1:], indent + 1)
+        if targets:
+            outs = ", ".join(em.expr(t) for t in branch.outputs)
+            em.emit(indent + 1, f"{targets} = {outs}", node)
+        elif not em.lines or em.lines[-1][0] <= indent:
+            em.emit(indent + 1, "pass")
+    return True
+
+
+def emit_while(em, node, indent):
+    """`While(*vars, *caps[, limit])` as a flat Python `while` loop.
+
+        While, While_1 = x, Const          # the loop variables
+        while True:
+            <cond ops>
+            if not Less: break
+            <body ops>
+            While, While_1 = AddV2, Mul
+    """
+    cond, body = node.attrs.get("cond"), node.attrs.get("body")
+    n = node.attrs.get("num_loop_vars")
+    if not (isinstance(cond, Graph) and isinstance(body, Graph) and isinstance(n, int)):
+        return False
+    has_limit = bool(node.attrs.get("has_maximum_iterations"))
+    args = node.inputs[:-1] if has_limit else node.inputs
+    loop_vars, caps = args[:n], args[n:]
+    if not _captures_match([cond, body], caps) or len(body.outputs) != n or not node.outputs:
+        return False
+    inits = ", ".join(em.expr(t) for t in loop_vars)
+    targets = ", ".join(em.out_names(node))
+    em.emit(indent, f"{targets} = {inits}", node)
+    names = [em.expr(t) for t in node.outputs]
+    head = "while True:"
+    if has_limit:
+        count, limit = em.local(node.name + "_count"), em.local(node.name + "_limit")
+        em.emit(indent, f"{count}, {limit} = 0, int({em.expr(node.inputs[-1])})", node)
+        head = f"while {count} < {limit}:"
+    em.emit(indent, head, node)
+    em.emit_subgraph(cond, names, caps, indent + 1)
+    em.emit(indent + 1, f"if not {em.expr(cond.outputs[0])}:", node)
+    em.emit(indent + 2, "break")
+    em.emit_subgraph(body, names, caps, indent + 1)
+    em.emit(indent + 1, f"{targets} = {', '.join(em.expr(t) for t in body.outputs)}", node)
+    if has_limit:
+        em.emit(indent + 1, f"{count} += 1")
+    return True
+
+
+def _captures_match(graphs, outer):
+    return all(len(g.captures) == len(outer) for g in graphs)
+
+
+CONTROL_FLOW = {"If": emit_if, "While": emit_while}

@@ -1,0 +1,105 @@
+"""Runs a graph on numpy values, non-strictly, through generated Python code.
+
+A run executes only the nodes its outputs need plus every node with a side
+effect (print, assert, variable writes, random, py_function) and what those
+need, in program order. On the first run the graph is lowered once into
+Python source (see `runtime.codegen`), compiled and cached on the graph as
+`graph._compiled` (editing the graph resets it); later runs call that
+function directly.
+
+    values = run(graph, [np.int32(3)])   # -> list of numpy outputs
+    print(graph.python_source())         # the code a run executes
+
+A kernel that fails inside the generated code is reported as an
+`InvalidArgumentError` naming the node and the user's source line: the
+traceback's line in the generated code maps back to its node.
+"""
+
+import linecache
+
+from runtime._src.exec.codegen import INLINED, compile_graph, plan
+from runtime._src.core.errors import OpError
+from runtime._src.graph.graph import RENDERERS, kernel_error, paused_gc
+
+__all__ = ["run", "plan", "compiled_form", "python_source"]
+
+
+def compiled_form(graph):
+    """The cached `CompiledGraph` of `graph`, compiling it if needed."""
+    compiled = graph._compiled
+    if compiled is None or compiled is INLINED or compiled.is_stale():
+        with paused_gc():
+            compiled = graph._compiled = compile_graph(graph)
+    return compiled
+
+
+def run(graph, inputs):
+    """Run `graph` with numpy values for `graph.inputs` (then captures).
+
+    Returns the list of numpy values of `graph.outputs`.
+    """
+    compiled = graph._compiled
+    if compiled is None or compiled is INLINED or (compiled.inlined and compiled.is_stale()):
+        compiled = compiled_form(graph)
+    if len(inputs) != compiled.num_inputs:
+        raise ValueError(f"graph {graph.name!r} takes {compiled.num_inputs} inputs "
+                         f"({len(graph.inputs)} arguments and {len(graph.captures)} "
+                         f"captures), got {len(inputs)}")
+    try:
+        return compiled.fn(*inputs)
+    except OpError as e:
+        if not getattr(e, "_located", False):
+            _locate(compiled, e)
+        raise
+    except Exception as e:  # noqa: BLE001 - re-raised naming the op and the user's line
+        raise _run_error(compiled, e) from e
+
+
+def _run_error(compiled, error):
+    """An InvalidArgumentError naming the node whose generated line failed."""
+    node = compiled.node_for_traceback(error.__traceback__)
+    if node is None:
+        new = kernel_error(f"graph {compiled.graph_name!r}", (), error)
+    else:
+        new = kernel_error(node.name, node.inputs, error, node.location)
+    new._located = True
+    return new
+
+
+def _locate(compiled, error):
+    """Add the failing node's op and user source line to a kernel's OpError.
+
+    The error is edited in place (same object, same traceback) and marked, so
+    an enclosing run (a fallback `If`/`While` kernel, a py_function calling a
+    Function) does not add its own line too. Nothing is added twice: a
+    failing `Assert` already ends with the same "(at file:line)".
+    """
+    error._located = True
+    node = compiled.node_for_traceback(error.__traceback__)
+    if node is None:
+        return
+    message, loc = str(error), node.location
+    if loc and f"{loc[0]}:{loc[1]}" in message:
+        return
+    if node.op not in message and node.name not in message:
+        message = f"{node.op}: {message}"
+    if loc:
+        message = f"{message}\n  (at {loc[0]}:{loc[1]}{_source_text(loc)})"
+    error.args = (message,) + tuple(error.args[1:])
+    error.message = message
+    if error.op_name is None:
+        error.op_name = node.name
+
+
+def _source_text(loc):
+    """': <the user's source line>' or '' when it cannot be read."""
+    text = linecache.getline(str(loc[0]), loc[1]).strip()
+    return f": {text}" if text else ""
+
+
+def python_source(graph):
+    """The Python source `graph` runs as (compiling it first if needed)."""
+    return compiled_form(graph).source
+
+
+RENDERERS["python_source"] = python_source

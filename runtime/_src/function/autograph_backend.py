@@ -1,0 +1,187 @@
+"""runtime's implementation of `autograph.backend.Backend`: converted code
+meeting a runtime tensor while tracing calls these methods.
+
+    if x > 0: ...        # x symbolic -> AutographBackend.cond -> runtime.cond
+    for v in t: ...      # -> while_loop over an index, t[i] each step
+
+Tensors count as "staged" values only while a graph is being traced (or when
+symbolic); eagerly, converted code runs plain Python on eager tensors, as
+TensorFlow's eager mode does.
+"""
+
+import numpy as np
+
+from autograph.backend import Backend, register_backend
+
+from runtime._src.core import dtypes
+from runtime._src.function.control_flow import cond as _cond
+from runtime._src.function.control_flow import while_loop as _while_loop
+from runtime._src.graph.graph import Graph, current_graph
+from runtime._src.ops import array_ops, math_ops, reduction_ops
+from runtime._src.ops.check_ops import Assert
+from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.function.tensor_array import TensorArray
+
+__all__ = ["AutographBackend", "BACKEND"]
+
+
+def _as_tensor(value):
+    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+        return value._as_tensor()
+    return value
+
+
+def _truth(value):
+    """Python truthiness as a bool tensor: a number is true when nonzero."""
+    value = _as_tensor(value)
+    if isinstance(value, Tensor) and not value.dtype.is_bool:
+        if value.dtype.is_string:
+            return math_ops.not_equal(value, "")
+        return math_ops.not_equal(value, 0)
+    return value
+
+
+class AutographBackend(Backend):
+    """Maps autograph's operators to runtime's cond / while_loop / ops."""
+
+    def is_tensor(self, value):
+        if isinstance(value, SymbolicTensor):
+            return True
+        if current_graph() is None:
+            return False
+        return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+    def is_list(self, value):
+        return isinstance(value, TensorArray)
+
+    def cond(self, pred, true_fn, false_fn, names):
+        return _cond(_truth(pred), true_fn, false_fn, names=tuple(names))
+
+    def while_loop(self, cond_fn, body_fn, loop_vars, names):
+        def test(*loop_vars):
+            return _truth(cond_fn(*loop_vars))
+        return tuple(_while_loop(test, body_fn, tuple(loop_vars), names=tuple(names)))
+
+    def logical_not(self, x):
+        return math_ops.logical_not(_truth(x))
+
+    def len(self, x):
+        x = _as_tensor(x)
+        if isinstance(x, TensorArray):      # a list being appended to in a tensor loop
+            return x.size()
+        dims = x.shape.dims
+        if dims is None or not dims:
+            if dims is not None:
+                raise TypeError(f"len() of a scalar tensor ({x!r}) is not defined")
+            return self.size0(x)
+        return dims[0] if dims[0] is not None else self.size0(x)
+
+    def size0(self, x):
+        x = _as_tensor(x)
+        if isinstance(x, TensorArray):
+            return x.size()
+        if x.shape.rank == 0:
+            raise TypeError(f"cannot iterate over a scalar tensor ({x!r})")
+        return array_ops.shape(x)[0]
+
+    def getitem(self, x, i):
+        return _as_tensor(x)[i]
+
+    def range(self, start, limit, delta):
+        # Python's range is empty when start is past limit; tf.range raises.
+        if isinstance(delta, (int, float)):
+            clamp = math_ops.maximum if delta > 0 else math_ops.minimum
+            start_t = convert_to_tensor(_as_tensor(start))
+            limit = clamp(convert_to_tensor(_as_tensor(limit)), start_t)
+        return array_ops.range(start, limit, delta)
+
+    def cast(self, x, kind):
+        return math_ops.cast(_as_tensor(x), dtypes.int32 if kind == "int" else dtypes.float32)
+
+    def reduce(self, kind, x):
+        fn = reduction_ops.reduce_min if kind == "min" else reduction_ops.reduce_max
+        return fn(_as_tensor(x))
+
+    def elementwise(self, kind, a, b):
+        fn = math_ops.minimum if kind == "min" else math_ops.maximum
+        return fn(_as_tensor(a), _as_tensor(b))
+
+    def assert_(self, cond, message):
+        return Assert(_as_tensor(cond), [message])
+
+    def new_list(self, items, like):
+        sample = items[0] if items else like
+        if sample is None:
+            raise ValueError("cannot stage a loop appending to an empty list whose elements "
+                             "are unknown")
+        ta = TensorArray(_element_dtype(sample), size=0, dynamic_size=True)
+        for i, item in enumerate(items):
+            ta = ta.write(i, item)
+        return ta
+
+    def list_append(self, lst, x):
+        """`lst.append(x)`: a write at the end of a tensor list; on a tensor
+        (a list a tensor loop appended to, stacked after it), a new tensor
+        one row longer."""
+        if isinstance(lst, TensorArray):
+            return lst.write(lst.size(), x)
+        lst = _as_tensor(lst)
+        if lst.shape.rank == 0:
+            raise TypeError(f"cannot append to a scalar tensor ({lst!r}): it is not a list")
+        row = array_ops.expand_dims(convert_to_tensor(_as_tensor(x), lst.dtype), 0)
+        return array_ops.concat([lst, row], 0)
+
+    def list_stack(self, lst):
+        return lst.stack()
+
+    def probe(self, fn, args):
+        """Trace `fn` once in a scratch graph; tensors and numbers among
+        `args` become placeholders, as in a real loop body."""
+        scratch = Graph("autograph_probe", outer=current_graph())
+        with scratch.as_default():
+            return fn(*[self._placeholder(scratch, a) for a in args])
+
+    @staticmethod
+    def _placeholder(graph, value):
+        if isinstance(value, (bool, int, float, np.number, np.bool_)) or \
+                (hasattr(value, "_as_tensor") and not isinstance(value, Tensor)):
+            value = convert_to_tensor(_as_tensor(value))
+        if isinstance(value, Tensor):
+            return graph.add_placeholder(value.dtype, value.shape, "probe")
+        return value
+
+    def dummy_like(self, value):
+        if isinstance(value, (tuple, list)):        # `return a, b` in a loop
+            return type(value)(self.dummy_like(v) for v in value)
+        value = _as_tensor(value)
+        if isinstance(value, TensorArray):
+            return TensorArray(value.dtype, size=0, dynamic_size=True)
+        if not isinstance(value, Tensor):
+            value = convert_to_tensor(value)
+        dims = value.shape.dims or []
+        shape = [0 if d is None else d for d in dims]
+        return convert_to_tensor(np.zeros(shape, value.dtype.np_dtype))
+
+
+def _element_dtype(sample):
+    """The dtype of a tensor list whose elements are like `sample`: a tensor,
+    a number, or a tuple / list of those (stacked into one tensor per
+    element). Only dtypes are read: `sample` may come from another graph."""
+    if isinstance(sample, (tuple, list)):
+        kinds = {_element_dtype(v) for v in sample}
+        tensors = {_as_tensor(v).dtype for v in sample if isinstance(_as_tensor(v), Tensor)}
+        if len(tensors) == 1:
+            return tensors.pop()       # numbers take the dtype of the tensors beside them
+        if len(kinds) != 1:
+            names = ", ".join(sorted(k.name for k in kinds))
+            raise TypeError(f"the elements appended are {type(sample).__name__}s mixing "
+                            f"{names}: a tensor list holds one dtype (use tf.cast)")
+        return kinds.pop()
+    sample = _as_tensor(sample)
+    if isinstance(sample, Tensor):
+        return sample.dtype
+    return convert_to_tensor(sample).dtype
+
+
+BACKEND = AutographBackend()
+register_backend(BACKEND)

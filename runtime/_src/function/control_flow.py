@@ -1,0 +1,492 @@
+"""`cond` and `while_loop`: Python control flow staged into graphs.
+
+Eagerly both simply run Python. While tracing they trace their functions into
+subgraphs and add one `If` / `While` node (layouts in
+`runtime/ops/control_flow_ops.py`).
+
+    cond(pred, true_fn, false_fn, name=None, *, names=None)
+        means:  true_fn() if pred else false_fn()
+    while_loop(cond, body, loop_vars, shape_invariants=None,
+               parallel_iterations=10, back_prop=True, swap_memory=False,
+               maximum_iterations=None, name=None, *, names=None)
+        means:  while cond(*loop_vars): loop_vars = body(*loop_vars)
+                (at most maximum_iterations times); returns loop_vars
+
+Outputs and loop variables may be nested structures (lists, tuples, dicts,
+namedtuples) of tensors, Python numbers (converted to tensors), `None`, and
+`TensorArray`s.
+
+`names` (for autograph): a tuple of the user's variable names, one per
+top-level value: for `cond` the branch functions return a tuple of
+`len(names)` values; for `while_loop` `loop_vars` is a tuple of `len(names)`
+values. Errors then name the variable: "'y' has dtype int32 in the true
+branch but float32 in the false branch", "'y' is None in the else branch but
+an int32 tensor in the if branch", "'x' has dtype int32 before the loop but
+float32 after the loop body". Without `names`, values are named by position
+(`'output[1]'`, `'loop_vars[0]['a']'`).
+
+Differences from TensorFlow, on purpose:
+- A loop variable whose shape changes is not an error: the body is traced
+  again with the changing dimensions relaxed to None, until stable.
+- A Python number in one branch of a `cond` takes the dtype of the tensor
+  in the other branch (`cond(p, lambda: 0, lambda: x)` with float32 x works).
+"""
+
+import numpy as np
+
+from runtime._src.core import nest
+from runtime._src.core import dtypes as _dtypes
+from runtime._src.graph.graph import Graph, current_graph
+from runtime._src.graph.op_registry import get_op
+from runtime._src.ops import control_flow_ops as _ops
+from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.function.tensor_array import TensorArray
+from runtime._src.core.tensor_shape import as_shape
+
+__all__ = ["cond", "while_loop"]
+
+_MAX_RETRACES = 64  # relaxation only removes known dims, so it stops far sooner
+
+
+# --- naming values in error messages --------------------------------------------
+
+def _paths(structure, root):
+    """One readable name per leaf of `structure`, in nest.flatten order."""
+    if not nest.is_nested(structure):
+        return [root]
+    if isinstance(structure, dict):
+        try:
+            keys = sorted(structure)
+        except TypeError:
+            keys = sorted(structure, key=repr)
+        return [p for k in keys for p in _paths(structure[k], f"{root}[{k!r}]")]
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return [p for f, v in zip(structure._fields, structure)
+                for p in _paths(v, f"{root}.{f}")]
+    return [p for i, v in enumerate(structure) for p in _paths(v, f"{root}[{i}]")]
+
+
+def _leaf_names(structure, names, default_root):
+    if names is not None and isinstance(structure, (list, tuple)) \
+            and len(structure) == len(names):
+        return [p for n, v in zip(names, structure) for p in _paths(v, n)]
+    return _paths(structure, default_root)
+
+
+def _describe(value):
+    if value is None:
+        return "None"
+    if isinstance(value, TensorArray):
+        return f"a TensorArray of {value.dtype.name}"
+    if isinstance(value, Tensor):
+        return f"a{'n' if value.dtype.name[0] in 'aeiou' else ''} {value.dtype.name} tensor"
+    return f"a Python {type(value).__name__}"
+
+
+def _check_structure(a, b, names, error, what):
+    """Raise `error` naming the first top-level value whose structure differs."""
+    labels = names if names is not None else None
+    if labels is not None and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) \
+            and len(a) == len(b) == len(labels):
+        for label, x, y in zip(labels, a, b):
+            try:
+                nest.assert_same_structure(x, y, check_types=False)
+            except (TypeError, ValueError) as e:
+                raise error(f"'{label}' {what}: {e}") from None
+        return
+    try:
+        nest.assert_same_structure(a, b, check_types=False)
+    except (TypeError, ValueError) as e:
+        raise error(f"{what}: {e}") from None
+
+
+def _as_tensor(value):
+    """Variables read as tensors; everything else is left as is."""
+    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
+        return value._as_tensor()
+    return value
+
+
+def _own(graph, t):
+    """`t` as a tensor of `graph` (captures outer and eager tensors)."""
+    if isinstance(t, SymbolicTensor) and t.node.graph is graph:
+        return t
+    return graph.capture(t)
+
+
+def _align_captures(graphs):
+    """Make every graph capture the same outer tensors in the same order.
+
+    Returns that list of outer tensors: the extra inputs of the owning node.
+    """
+    union, seen = [], set()
+    for g in graphs:
+        for outer, _ in g.captures:
+            if id(outer) not in seen:
+                seen.add(id(outer))
+                union.append(outer)
+    for g in graphs:
+        for outer in union:
+            g.capture(outer)  # no-op when already captured
+        by_id = {id(outer): inner for outer, inner in g.captures}
+        g.captures = [(outer, by_id[id(outer)]) for outer in union]
+    return union
+
+
+# --- cond ------------------------------------------------------------------------------
+
+def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
+    """`true_fn() if pred else false_fn()`, staged as one `If` op when tracing.
+
+    Eagerly (or with a Python bool / eager tensor `pred`) only the chosen
+    function runs and its result is returned as is.
+    """
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError("cond: true_fn and false_fn must be callables, got "
+                        f"{type(true_fn).__name__} and {type(false_fn).__name__}")
+    pred = _as_tensor(pred)
+    if not isinstance(pred, SymbolicTensor):
+        return true_fn() if _static_truth(pred, "cond") else false_fn()
+    if pred.shape.rank not in (0, None):
+        raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
+    outer = current_graph()
+    base = name or "cond"
+    then_g = Graph(f"{base}_true", outer=outer)
+    with then_g.as_default():
+        then_out = true_fn()
+    else_g = Graph(f"{base}_false", outer=outer)
+    with else_g.as_default():
+        else_out = false_fn()
+    _check_structure(then_out, else_out, names, ValueError,
+                     "has a different structure in the true and false branches")
+    labels = _leaf_names(then_out, names, "output")
+    then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
+    pairs = [_branch_pair(then_g, else_g, a, b, label)
+             for a, b, label in zip(then_leaves, else_leaves, labels)]
+    kept = [p for p in pairs if p is not None]
+    then_g.outputs = [p[0] for p in kept]
+    else_g.outputs = [p[1] for p in kept]
+    captured = _align_captures([then_g, else_g])
+    node = outer.add_node(get_op(_ops.IF), [pred] + captured,
+                          {"then_branch": then_g, "else_branch": else_g}, name=name)
+    outs = iter(node.outputs)
+    results = []
+    for a, b, p in zip(then_leaves, else_leaves, pairs):
+        if p is None:
+            results.append(None)
+        elif isinstance(a, TensorArray):
+            out = next(outs)
+            results.append(a._with_flow(out, a.element_shape.most_specific_compatible_shape(
+                b.element_shape)))
+        else:
+            results.append(next(outs))
+    return nest.pack_sequence_as(then_out, results)
+
+
+def _static_truth(pred, what):
+    if isinstance(pred, Tensor) and pred.shape.rank not in (0, None):
+        raise ValueError(f"{what}: the condition must be a scalar, got shape {pred.shape}")
+    return bool(pred)
+
+
+def _branch_pair(then_g, else_g, a, b, label):
+    """The (true, false) output tensors for one leaf, or None when both are None."""
+    a, b = _as_tensor(a), _as_tensor(b)
+    if a is None and b is None:
+        return None
+    if a is None or b is None:
+        none_in, other_in, other = ("if", "else", b) if a is None else ("else", "if", a)
+        raise ValueError(
+            f"'{label}' is None in the {none_in} branch but {_describe(other)} in the "
+            f"{other_in} branch; a value a cond returns must be defined in both branches: "
+            f"give '{label}' a value before the if, or in the {none_in} branch too")
+    if isinstance(a, TensorArray) or isinstance(b, TensorArray):
+        if not (isinstance(a, TensorArray) and isinstance(b, TensorArray)):
+            raise TypeError(f"'{label}' is {_describe(a)} in the true branch but "
+                            f"{_describe(b)} in the false branch")
+        a, b = a.flow, b.flow
+    if not isinstance(a, Tensor) and isinstance(b, Tensor):
+        a = _convert_leaf(then_g, a, b.dtype, label, "true branch")
+    elif isinstance(a, Tensor) and not isinstance(b, Tensor):
+        b = _convert_leaf(else_g, b, a.dtype, label, "false branch")
+    else:
+        a = _convert_leaf(then_g, a, None, label, "true branch")
+        b = _convert_leaf(else_g, b, None, label, "false branch")
+    if a.dtype != b.dtype:
+        raise TypeError(f"'{label}' has dtype {a.dtype.name} in the true branch but "
+                        f"{b.dtype.name} in the false branch; both branches must give it "
+                        "the same dtype (use tf.cast)")
+    return _own(then_g, a), _own(else_g, b)
+
+
+def _convert_leaf(graph, value, dtype, label, where):
+    """A Python value (or tensor) as a tensor of `graph`, naming it on failure."""
+    if isinstance(value, Tensor):
+        return value
+    with graph.as_default():
+        try:
+            return convert_to_tensor(value, dtype)
+        except (TypeError, ValueError) as e:
+            target = f" of dtype {dtype.name}" if dtype is not None else ""
+            raise TypeError(f"'{label}' in the {where} is {value!r}, which cannot be "
+                            f"converted to a tensor{target}: {e}") from None
+
+
+# --- while_loop ------------------------------------------------------------------
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None,
+               *, names=None):
+    """`while cond(*loop_vars): loop_vars = body(*loop_vars)`; returns loop_vars.
+
+    Staged as one `While` op when tracing; eagerly a Python loop.
+    `parallel_iterations`, `back_prop` and `swap_memory` are accepted for
+    compatibility and ignored.
+    """
+    if not callable(cond) or not callable(body):
+        raise TypeError("while_loop: cond and body must be callables, got "
+                        f"{type(cond).__name__} and {type(body).__name__}")
+    if current_graph() is None:
+        return _eager_while(cond, body, loop_vars, maximum_iterations)
+    return _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations,
+                         name, names)
+
+
+def _call(fn, loop_vars):
+    """fn(*loop_vars) for a list or tuple (namedtuples too, as TF), else fn(loop_vars)."""
+    if isinstance(loop_vars, (list, tuple)):
+        return fn(*loop_vars)
+    return fn(loop_vars)
+
+
+def _normalize_result(result, loop_vars):
+    """Accept a bare value for a single loop var and a list for a tuple."""
+    if isinstance(loop_vars, (list, tuple)):
+        if len(loop_vars) == 1 and not isinstance(result, (list, tuple)):
+            result = [result]
+        if isinstance(result, (list, tuple)) and type(result) is not type(loop_vars):
+            if hasattr(loop_vars, "_fields"):
+                return type(loop_vars)(*result)
+            return type(loop_vars)(result)
+    return result
+
+
+def _eager_while(cond, body, loop_vars, maximum_iterations):
+    limit = None if maximum_iterations is None else int(maximum_iterations)
+    count = 0
+    while limit is None or count < limit:
+        if not _static_truth(_as_tensor(_call(cond, loop_vars)), "while_loop"):
+            break
+        loop_vars = _normalize_result(_call(body, loop_vars), loop_vars)
+        count += 1
+    return loop_vars
+
+
+# --- while_loop while tracing ---------------------------------------------------
+
+class _LoopVar:
+    """One flat loop variable: its name, kind ("tensor", "ta", "none"), spec."""
+
+    __slots__ = ("label", "kind", "init", "dtype", "shape", "template")
+
+    def __init__(self, label, kind, init=None, template=None):
+        self.label = label
+        self.kind = kind
+        self.init = init
+        self.template = template
+        self.dtype = None if init is None else init.dtype
+        self.shape = None if init is None else init.shape
+
+
+def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name, names):
+    outer = current_graph()
+    lvars = _loop_vars_in(loop_vars, shape_invariants, names)
+    base = name or "while"
+    for _ in range(_MAX_RETRACES):
+        cond_g, body_g, out_leaves = _trace_loop(cond, body, loop_vars, lvars, names,
+                                                 outer, base)
+        if not _relax_shapes(lvars, out_leaves):
+            break
+    inputs = [v.init for v in lvars if v.kind != "none"]
+    captured = _align_captures([cond_g, body_g])
+    extra = []
+    if maximum_iterations is not None:
+        extra = [_maximum_iterations_tensor(maximum_iterations)]
+    attrs = {"cond": cond_g, "body": body_g, "num_loop_vars": len(inputs),
+             "has_maximum_iterations": maximum_iterations is not None}
+    node = outer.add_node(get_op(_ops.WHILE), inputs + captured + extra, attrs, name=name)
+    outs = iter(node.outputs)
+    results = []
+    for v, out in zip(lvars, out_leaves):
+        if v.kind == "none":
+            results.append(None)
+        elif v.kind == "ta":
+            results.append(v.template._with_flow(next(outs), _loop_element_shape(v, out)))
+        else:
+            results.append(next(outs))
+    return nest.pack_sequence_as(loop_vars, results)
+
+
+def _loop_vars_in(loop_vars, shape_invariants, names):
+    labels = _leaf_names(loop_vars, names, "loop_vars")
+    invariants = _flat_invariants(loop_vars, shape_invariants)
+    lvars = []
+    for leaf, label, invariant in zip(nest.flatten(loop_vars), labels, invariants):
+        leaf = _as_tensor(leaf)
+        if leaf is None:
+            lvars.append(_LoopVar(label, "none"))
+            continue
+        if isinstance(leaf, TensorArray):
+            lvars.append(_LoopVar(label, "ta", leaf.flow, leaf))
+            continue
+        if not isinstance(leaf, Tensor):
+            try:
+                leaf = convert_to_tensor(leaf)
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"while_loop: loop variable '{label}' is {leaf!r}, which "
+                                f"cannot be converted to a tensor: {e}") from None
+        v = _LoopVar(label, "tensor", leaf)
+        if invariant is not None:
+            invariant = as_shape(invariant)
+            if not invariant.is_compatible_with(leaf.shape):
+                raise ValueError(f"while_loop: '{label}' enters the loop with shape "
+                                 f"{leaf.shape}, which does not match its shape invariant "
+                                 f"{invariant}")
+            v.shape = invariant
+        lvars.append(v)
+    return lvars
+
+
+def _flat_invariants(structure, invariants):
+    """One shape invariant (or None) per leaf of `structure`."""
+    if invariants is None:
+        return [None] * len(nest.flatten(structure))
+    if not nest.is_nested(structure):
+        return [invariants]
+    if isinstance(structure, dict):
+        keys = sorted(structure, key=repr) if not _sortable(structure) else sorted(structure)
+        return [x for k in keys for x in _flat_invariants(structure[k], invariants.get(k))]
+    if not isinstance(invariants, (list, tuple)) or len(invariants) != len(structure):
+        raise ValueError(f"while_loop: shape_invariants {invariants!r} does not match the "
+                         f"structure of loop_vars {structure!r}")
+    return [x for s, i in zip(structure, invariants) for x in _flat_invariants(s, i)]
+
+
+def _sortable(d):
+    try:
+        sorted(d)
+        return True
+    except TypeError:
+        return False
+
+
+def _trace_loop(cond, body, loop_vars, lvars, names, outer, base):
+    """Trace cond and body once with placeholders of the current specs."""
+    cond_g = Graph(f"{base}_cond", outer=outer)
+    with cond_g.as_default():
+        pred = _call(cond, _loop_args(cond_g, loop_vars, lvars))
+        cond_g.outputs = [_loop_pred(cond_g, pred)]
+    body_g = Graph(f"{base}_body", outer=outer)
+    with body_g.as_default():
+        result = _normalize_result(_call(body, _loop_args(body_g, loop_vars, lvars)),
+                                   loop_vars)
+    _check_structure(loop_vars, result, names, TypeError,
+                     "changes structure in the loop body")
+    out_leaves = [_body_output(body_g, v, leaf)
+                  for v, leaf in zip(lvars, nest.flatten(result))]
+    body_g.outputs = [_own(body_g, o.flow if v.kind == "ta" else o)
+                      for v, o in zip(lvars, out_leaves) if v.kind != "none"]
+    return cond_g, body_g, out_leaves
+
+
+def _loop_args(graph, loop_vars, lvars):
+    leaves = []
+    for v in lvars:
+        if v.kind == "none":
+            leaves.append(None)
+            continue
+        ph = graph.add_placeholder(v.dtype, v.shape, name=_node_name(v.label))
+        leaves.append(v.template._with_flow(ph) if v.kind == "ta" else ph)
+    return nest.pack_sequence_as(loop_vars, leaves)
+
+
+def _node_name(label):
+    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in label).strip("_")
+    return cleaned or "loop_var"
+
+
+def _loop_pred(graph, pred):
+    pred = _as_tensor(pred)
+    if not isinstance(pred, Tensor):
+        if not isinstance(pred, (bool, np.bool_)):
+            raise TypeError(f"while_loop: cond must return a bool scalar, got {_describe(pred)}")
+        pred = convert_to_tensor(pred)
+    if pred.dtype != _dtypes.bool:
+        raise TypeError(f"while_loop: cond must return a bool scalar, got {_describe(pred)}")
+    if pred.shape.rank not in (0, None):
+        raise ValueError(f"while_loop: cond must return a scalar, got shape {pred.shape}")
+    return _own(graph, pred)
+
+
+def _body_output(graph, v, leaf):
+    """Check one value the body returned against its loop variable."""
+    leaf = _as_tensor(leaf)
+    label = v.label
+    if v.kind == "none" or leaf is None:
+        if v.kind == "none" and leaf is None:
+            return None
+        before = "None" if v.kind == "none" else _describe(v.template or v.init)
+        raise ValueError(f"'{label}' is {before} before the loop but {_describe(leaf)} "
+                         f"after the loop body; a loop variable must be defined before the "
+                         f"loop and keep a value: give '{label}' a value before the loop")
+    if v.kind == "ta":
+        if not isinstance(leaf, TensorArray) or leaf.dtype != v.template.dtype:
+            raise TypeError(f"'{label}' is {_describe(v.template)} before the loop but "
+                            f"{_describe(leaf)} after the loop body")
+        return leaf
+    if isinstance(leaf, TensorArray):
+        raise TypeError(f"'{label}' is {_describe(v.init)} before the loop but "
+                        f"{_describe(leaf)} after the loop body")
+    if not isinstance(leaf, Tensor):
+        leaf = _convert_leaf(graph, leaf, v.dtype, label, "loop body")
+    if leaf.dtype != v.dtype:
+        raise TypeError(f"'{label}' has dtype {v.dtype.name} before the loop but "
+                        f"{leaf.dtype.name} after the loop body; a loop variable must keep "
+                        f"its dtype: use tf.cast, or give '{label}' the right dtype before "
+                        "the loop")
+    return leaf
+
+
+def _relax_shapes(lvars, out_leaves):
+    """Relax each tensor loop var's shape to fit what the body returned.
+
+    Returns True when some shape changed (the loop must be traced again).
+    """
+    changed = False
+    for v, out in zip(lvars, out_leaves):
+        if v.kind != "tensor":
+            continue
+        relaxed = v.shape.most_specific_compatible_shape(out.shape)
+        if relaxed != v.shape:
+            v.shape = relaxed
+            changed = True
+    return changed
+
+
+def _loop_element_shape(v, out_ta):
+    before, after = v.template.element_shape, out_ta.element_shape
+    if before.dims is None:
+        return after
+    return before.most_specific_compatible_shape(after)
+
+
+def _maximum_iterations_tensor(value):
+    value = _as_tensor(value)
+    if isinstance(value, Tensor):
+        if not value.dtype.is_integer or value.shape.rank not in (0, None):
+            raise TypeError("while_loop: maximum_iterations must be an integer scalar, got "
+                            f"{_describe(value)} of shape {value.shape}")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"while_loop: maximum_iterations must be an integer, got {value!r}")
+    return convert_to_tensor(value, _dtypes.int32)

@@ -1,0 +1,520 @@
+"""Call signatures of traced functions: cache keys, input templates, checks.
+
+A `function` keeps one graph per *signature* of its arguments. This module
+turns the arguments of a call into:
+
+* a **cache key** (`call_key`), hashable and cheap to build on every call:
+  tensors key by dtype and shape; Python `int`/`float`/`str`/`bytes`/`None`
+  by value (`2` and `2.0` are equal, so they share a trace); `bool` by value
+  but apart from ints (`f(True)` and `f(1)` trace separately, so a traced
+  `True` never comes back as the int32 `1`); lists, tuples and dicts by
+  structure; Variables by identity plus dtype and shape; any other object by
+  identity, through a weak reference where the object allows one (an object
+  that cannot be weakly referenced is kept alive by the cache).
+  numpy arrays and scalars count as tensors. Tensor leaves are collected into
+  `feeds` in the same order the graph's placeholders are made.
+* a **template** (`make_template`): the arguments with every tensor leaf
+  replaced by a named `TensorSpec`. Tracing makes a placeholder per spec;
+  `ConcreteFunction.structured_input_signature` is the template.
+* **checks** (`match_template`): a call against a fixed template (an
+  `input_signature`, or a concrete function), which converts Python values
+  to the spec's dtype and raises `InputSignatureMismatchError` naming the
+  argument, what was expected and what was given.
+* **explanations** (`describe`, `explain_difference`): which argument changed
+  between two calls and how, for `Function.experimental_explain_retracing()`.
+
+    >>> feeds = []
+    >>> call_key([convert_to_tensor([1, 2]), 3], feeds)
+    ((tf.int32, (2,)), 3)
+"""
+
+import inspect
+import weakref
+
+import numpy as np
+
+from runtime._src.core.nest import _sorted_keys
+from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.function.tensor_array import TensorArray
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+
+__all__ = ["InputSignatureMismatchError", "call_key", "make_template", "match_template",
+           "describe", "explain_difference", "format_type", "shape_accepts",
+           "IdentityKey", "VariableRef", "is_variable"]
+
+_NAN = ("nan",)          # every NaN is one key (NaN != NaN would defeat the cache)
+_ANY_SHAPE = "shape"     # the shape slot of a tensor key when shapes are collected apart
+
+
+class InputSignatureMismatchError(TypeError, ValueError):
+    """A call does not fit a function's `input_signature` (or a concrete function).
+
+    It is both a `TypeError` (what TensorFlow 2.21 raises for every mismatch)
+    and a `ValueError` (what older TensorFlow raised for shape mismatches), so
+    code written for either catches it.
+    """
+
+
+class IdentityKey:
+    """Keys an object by identity, holding it weakly when it can.
+
+    Two keys are equal only while both refer to the same live object, so a
+    dead object's id being reused never matches an old trace.
+    """
+
+    __slots__ = ("_ref", "_strong", "_hash", "type_name", "__weakref__")
+
+    def __init__(self, obj, on_dead=None):
+        self._hash = id(obj)
+        self.type_name = type(obj).__name__
+        try:
+            self._ref = weakref.ref(obj, on_dead)
+            self._strong = None
+        except TypeError:            # not weakly referenceable: keep it alive
+            self._ref = None
+            self._strong = obj
+
+    def get(self):
+        """The object, or None once it has been garbage collected."""
+        return self._strong if self._ref is None else self._ref()
+
+    def __eq__(self, other):
+        if not isinstance(other, IdentityKey):
+            return False
+        obj = self.get()
+        return obj is not None and obj is other.get()
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self):
+        return f"<{self.type_name} object>"
+
+
+class VariableRef:
+    """A Variable argument in a template: the variable (weakly) and its type."""
+
+    __slots__ = ("key", "dtype", "shape")
+
+    def __init__(self, key, dtype, shape):
+        self.key = key
+        self.dtype = dtype
+        self.shape = shape
+
+    def __repr__(self):
+        return f"Variable(shape={self.shape}, dtype={self.dtype})"
+
+
+def is_variable(value):
+    """True for Variables: they convert to tensors and can be assigned."""
+    return hasattr(value, "_as_tensor") and hasattr(value, "assign")
+
+
+def dict_items(d):
+    """A dict's items in the order every walk here visits them (sorted keys)."""
+    return [(k, d[k]) for k in _sorted_keys(d)]
+
+
+# --- cache keys --------------------------------------------------------------
+
+def call_key(values, feeds, on_dead=None, specs=None):
+    """The cache key of a call's parameter values (a tuple, one entry per value).
+
+    Tensor leaves append their numpy value to `feeds` (a TensorSpec leaf
+    appends the spec). With `specs` (a list), tensor shapes are left out of
+    the key and `(dtype, shape)` pairs are appended to `specs` instead: that
+    key groups calls that differ only in shapes.
+    """
+    return tuple([_key(v, feeds, on_dead, specs) for v in values])
+
+
+def _key(v, feeds, on_dead, specs):
+    t = type(v)
+    if t is EagerTensor:
+        value = v._value
+        feeds.append(value)
+        if specs is None:
+            return (v.dtype, value.shape)
+        specs.append((v.dtype, value.shape))
+        return (v.dtype, _ANY_SHAPE)
+    if t is int or t is float:
+        return v if v == v else _NAN
+    if t is bool:
+        return (bool, v)
+    if v is None or t is str or t is bytes:
+        return v
+    if t is list or t is tuple:
+        return (t,) + tuple([_key(x, feeds, on_dead, specs) for x in v])
+    if t is dict:
+        return (dict,) + tuple([(k, _key(x, feeds, on_dead, specs)) for k, x in dict_items(v)])
+    return _key_uncommon(v, feeds, on_dead, specs)
+
+
+def _key_uncommon(v, feeds, on_dead, specs):
+    """Keys for the rarer argument kinds (kept out of the hot path)."""
+    if isinstance(v, TensorSpec):
+        feeds.append(v)
+        if specs is None:
+            return (v.dtype, v.shape.dims)
+        specs.append((v.dtype, v.shape.dims))
+        return (v.dtype, _ANY_SHAPE)
+    if is_variable(v):
+        return ("variable", IdentityKey(v, on_dead), v.dtype, _dims(v.shape))
+    if isinstance(v, (np.ndarray, np.generic)):
+        return _key(convert_to_tensor(v), feeds, on_dead, specs)
+    if isinstance(v, SymbolicTensor):
+        raise TypeError(f"tensor {v.name} is symbolic: it belongs to a graph being traced "
+                        "and cannot be passed to a function called outside that trace")
+    if isinstance(v, EagerTensor):
+        return _key(EagerTensor(v._value, v.dtype), feeds, on_dead, specs)
+    if isinstance(v, (int, float, str, bytes)):    # IntEnum, str subclasses...
+        return (type(v), v)
+    if isinstance(v, (list, tuple)):
+        return (type(v),) + tuple([_key(x, feeds, on_dead, specs) for x in v])
+    if isinstance(v, dict):
+        return (type(v),) + tuple([(k, _key(x, feeds, on_dead, specs))
+                                   for k, x in dict_items(v)])
+    return IdentityKey(v, on_dead)
+
+
+def _dims(shape):
+    return shape.dims if isinstance(shape, TensorShape) else tuple(shape)
+
+
+def has_dead_reference(key):
+    """True when `key` refers to an object that has been garbage collected."""
+    if isinstance(key, IdentityKey):
+        return key.get() is None
+    if isinstance(key, tuple):
+        return any(has_dead_reference(k) for k in key)
+    return False
+
+
+def shape_accepts(general, specific):
+    """True when every shape `specific` allows is allowed by `general`."""
+    if general.dims is None:
+        return True
+    if specific.dims is None or len(general.dims) != len(specific.dims):
+        return False
+    return all(g is None or g == s for g, s in zip(general.dims, specific.dims))
+
+
+# --- templates -----------------------------------------------------------------
+
+class _Namer:
+    """Unique placeholder names: `x`, then `x_1`, `x_2`..."""
+
+    def __init__(self):
+        self.used = {}
+
+    def __call__(self, base):
+        n = self.used.get(base, 0)
+        self.used[base] = n + 1
+        return base if n == 0 else f"{base}_{n}"
+
+
+def make_template(values, names, specs, on_dead=None, kinds=None):
+    """The call's values with tensor leaf i replaced by a TensorSpec from `specs[i]`.
+
+    `names` holds the placeholder base name of each value (the parameter
+    name). With `kinds` (one `inspect.Parameter` kind per value), the
+    elements of `*args` are named `args_0`, `args_1`... and the entries of
+    `**kwargs` by their keys. Variables become `VariableRef`s, other objects
+    `IdentityKey`s; Python literals stay as they are.
+    """
+    it = iter(specs)
+    namer = _Namer()
+    out = []
+    for i, (v, name) in enumerate(zip(values, names)):
+        kind = kinds[i] if kinds else None
+        if kind == inspect.Parameter.VAR_POSITIONAL:
+            out.append(tuple(_template(x, f"{name}_{j}", it, namer, on_dead)
+                             for j, x in enumerate(v)))
+        elif kind == inspect.Parameter.VAR_KEYWORD:
+            out.append({k: _template(x, str(k), it, namer, on_dead) for k, x in dict_items(v)})
+        else:
+            out.append(_template(v, name, it, namer, on_dead))
+    return out
+
+
+def _template(v, name, specs, namer, on_dead):
+    if is_variable(v):
+        return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape))
+    if isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic)):
+        dtype, shape = next(specs)
+        spec_name = v.name if isinstance(v, TensorSpec) and v.name else name
+        return TensorSpec(shape, dtype, namer(spec_name))
+    if _is_literal(v):
+        return v
+    if isinstance(v, (list, tuple)):
+        return _rebuild(v, [_template(x, name, specs, namer, on_dead) for x in v])
+    if isinstance(v, dict):
+        return _rebuild_dict(v, {k: _template(x, name, specs, namer, on_dead)
+                                 for k, x in dict_items(v)})
+    return IdentityKey(v, on_dead)
+
+
+def _is_literal(v):
+    return v is None or isinstance(v, (bool, int, float, str, bytes))
+
+
+def _rebuild(template, children):
+    if isinstance(template, tuple) and hasattr(template, "_fields"):
+        return type(template)(*children)
+    try:
+        return type(template)(children)
+    except TypeError:
+        return list(children) if isinstance(template, list) else tuple(children)
+
+
+def _rebuild_dict(template, new):
+    ordered = [(k, new[k]) for k in template]
+    try:
+        return type(template)(ordered)
+    except TypeError:
+        return dict(ordered)
+
+
+def map_template(template, on_spec):
+    """The template with each TensorSpec leaf replaced by `on_spec(spec)`, and
+    identity/variable references replaced by their objects (tracing uses it)."""
+    if isinstance(template, TensorSpec):
+        return on_spec(template)
+    if isinstance(template, VariableRef):
+        return _live(template.key)
+    if isinstance(template, IdentityKey):
+        return _live(template)
+    if isinstance(template, (list, tuple)):
+        return _rebuild(template, [map_template(x, on_spec) for x in template])
+    if isinstance(template, dict):
+        return _rebuild_dict(template, {k: map_template(x, on_spec)
+                                        for k, x in dict_items(template)})
+    return template
+
+
+def _live(key):
+    obj = key.get()
+    if obj is None:
+        raise ReferenceError(f"the {key.type_name} object this function was traced "
+                             "with has been garbage collected")
+    return obj
+
+
+def template_leaves(template):
+    """The TensorSpec leaves of a template, in placeholder order."""
+    out = []
+    map_template_specs(template, out.append)
+    return out
+
+
+def map_template_specs(template, visit):
+    if isinstance(template, TensorSpec):
+        visit(template)
+    elif isinstance(template, (list, tuple)):
+        for x in template:
+            map_template_specs(x, visit)
+    elif isinstance(template, dict):
+        for _, x in dict_items(template):
+            map_template_specs(x, visit)
+
+
+# --- checking a call against a fixed template ---------------------------------
+
+def match_template(template, value, path, feeds, where):
+    """Check `value` against `template`, appending tensor feeds in order.
+
+    Python values at a TensorSpec convert to the spec's dtype. `where` names
+    the function for messages. Raises InputSignatureMismatchError.
+    """
+    if isinstance(template, TensorSpec):
+        feeds.append(_tensor_for_spec(template, value, path, where))
+    elif isinstance(template, VariableRef):
+        if value is not template.key.get():
+            raise _mismatch(where, path, f"the Variable {template!r} it was traced with",
+                            _given(value))
+    elif isinstance(template, IdentityKey):
+        if value is not template.get():
+            raise _mismatch(where, path, f"the same {template.type_name} object it was "
+                            "traced with (objects are matched by identity)", _given(value))
+    elif isinstance(template, (list, tuple, dict)):
+        _match_structure(template, value, path, feeds, where)
+    elif not _same_literal(template, value):
+        raise _mismatch(where, path, f"the Python value {template!r} it was traced with",
+                        _given(value))
+
+
+def _match_structure(template, value, path, feeds, where):
+    if isinstance(template, dict):
+        if not isinstance(value, dict) or set(value) != set(template):
+            raise _mismatch(where, path, f"a dict with keys {sorted(template, key=repr)}",
+                            _given(value))
+        for k, t in dict_items(template):
+            match_template(t, value[k], f"{path}[{k!r}]", feeds, where)
+        return
+    if not isinstance(value, (list, tuple)) or len(value) != len(template):
+        raise _mismatch(where, path, f"a {type(template).__name__} of {len(template)} "
+                        "elements", _given(value))
+    for i, (t, v) in enumerate(zip(template, value)):
+        match_template(t, v, f"{path}[{i}]", feeds, where)
+
+
+def _same_literal(expected, value):
+    if isinstance(expected, bool) != isinstance(value, bool):
+        return False
+    try:
+        return type(expected) is type(value) and expected == value or \
+            (isinstance(expected, (int, float)) and isinstance(value, (int, float))
+             and expected == value)
+    except Exception:  # noqa: BLE001 - odd __eq__: treat as different
+        return False
+
+
+def _tensor_for_spec(spec, value, path, where):
+    """The numpy value to feed for `value` at `spec` (converted when Python)."""
+    if is_variable(value):
+        value = value._as_tensor()
+    if isinstance(value, SymbolicTensor):
+        raise _mismatch(where, path, _spec_text(spec),
+                        f"the symbolic tensor {value.name} from another graph")
+    if isinstance(value, EagerTensor):
+        if value.dtype != spec.dtype:
+            raise _mismatch(where, path, _spec_text(spec),
+                            _tensor_text(value))
+        if not shape_accepts(spec.shape, value.shape):
+            raise _mismatch(where, path, _spec_text(spec),
+                            _tensor_text(value))
+        return value._value
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _tensor_for_spec(spec, convert_to_tensor(value), path, where)
+    try:
+        tensor = convert_to_tensor(value, spec.dtype)
+    except (TypeError, ValueError) as e:
+        raise _mismatch(where, path, _spec_text(spec), f"{_given(value)} ({e})") from None
+    if not shape_accepts(spec.shape, tensor.shape):
+        raise _mismatch(where, path, _spec_text(spec),
+                        f"{_given(value)}, a value of shape {tensor.shape}")
+    return tensor._value
+
+
+def _spec_text(spec):
+    dims = "None (any rank)" if spec.shape.dims is None else str(spec.shape)
+    return f"{_article(spec.dtype.name)} {spec.dtype.name} tensor of shape {dims}"
+
+
+def _tensor_text(t):
+    return f"{_article(t.dtype.name)} {t.dtype.name} tensor of shape {t.shape}"
+
+
+def _article(word):
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def _given(value):
+    if isinstance(value, Tensor):
+        return _tensor_text(value)
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def _mismatch(where, path, expected, given):
+    return InputSignatureMismatchError(
+        f"{where}: argument '{path}' does not match the signature: expected "
+        f"{expected}, got {given}.")
+
+
+# --- describing calls, for retracing explanations ----------------------------
+
+def describe(template, names):
+    """{argument path: (kind, text)} for a template, containers included."""
+    out = {}
+    for value, name in zip(template, names):
+        _describe(value, name, out)
+    return out
+
+
+def _describe(t, path, out):
+    if isinstance(t, TensorSpec):
+        out[path] = ("tensor", (t.dtype.name, str(t.shape)))
+    elif isinstance(t, VariableRef):
+        out[path] = ("object", f"Variable {t.dtype.name}{t.shape} (id {t.key._hash:#x})")
+    elif isinstance(t, IdentityKey):
+        out[path] = ("object", f"{t.type_name} object (id {t._hash:#x})")
+    elif isinstance(t, (list, tuple)):
+        out[path] = ("container", f"{type(t).__name__} of {len(t)} elements")
+        for i, x in enumerate(t):
+            _describe(x, f"{path}[{i}]", out)
+    elif isinstance(t, dict):
+        out[path] = ("container", f"dict with keys {sorted(t, key=repr)}")
+        for k, x in dict_items(t):
+            _describe(x, f"{path}[{k!r}]", out)
+    else:
+        out[path] = ("literal", f"Python {type(t).__name__} {t!r}")
+
+
+def explain_difference(old, new):
+    """Lines saying how argument descriptions `old` and `new` differ."""
+    lines = []
+    changed_containers = []
+    for path, (kind, text) in new.items():
+        if any(path.startswith(p) and path != p for p in changed_containers):
+            continue
+        before = old.get(path)
+        if before is None or before == (kind, text):
+            continue
+        if before[0] == kind == "container":
+            changed_containers.append(path)
+        lines.append(f"argument '{path}': {_change(before, (kind, text))}")
+    return lines
+
+
+def _change(before, after):
+    (k0, t0), (k1, t1) = before, after
+    if k0 == k1 == "tensor":
+        parts = []
+        if t0[0] != t1[0]:
+            parts.append(f"dtype {t0[0]} -> {t1[0]}")
+        if t0[1] != t1[1]:
+            parts.append(f"shape {t0[1]} -> {t1[1]}")
+        return ", ".join(parts)
+    if k0 == k1 == "literal":
+        return f"value {t0.split(' ', 2)[-1]} -> {t1.split(' ', 2)[-1]} " \
+               "(Python values key traces by value)"
+    if k0 == k1 == "object":
+        return f"{t0} -> a different {t1} (objects key traces by identity)"
+    return f"{_text(before)} -> {_text(after)}"
+
+
+def _text(desc):
+    kind, text = desc
+    if kind == "tensor":
+        return f"{text[0]} tensor of shape {text[1]}"
+    return text
+
+
+# --- pretty type names (pretty_printed_concrete_signatures) -------------------
+
+def format_type(t):
+    """TensorFlow-style type text: TensorSpec(...), Literal[2], List[...]."""
+    if isinstance(t, TensorSpec):
+        return repr(TensorSpec(t.shape, t.dtype))
+    if isinstance(t, SymbolicTensor):
+        return repr(TensorSpec(t.shape, t.dtype))
+    if isinstance(t, TensorArray):
+        shape = t.element_shape
+        dims = "None" if shape.dims is None else str(shape)
+        return (f"TensorArraySpec(element_shape={dims}, dtype={t.dtype}, "
+                f"dynamic_size={t.dynamic_size})")
+    if isinstance(t, (VariableRef, IdentityKey)):
+        return repr(t)
+    if isinstance(t, list):
+        return "List[" + ", ".join(format_type(x) for x in t) + "]"
+    if isinstance(t, tuple) and hasattr(t, "_fields"):
+        return f"{type(t).__name__}[" + ", ".join(format_type(x) for x in t) + "]"
+    if isinstance(t, tuple):
+        return "Tuple[" + ", ".join(format_type(x) for x in t) + "]"
+    if isinstance(t, dict):
+        return "Dict[" + ", ".join(f"[{k!r}, {format_type(x)}]"
+                                   for k, x in dict_items(t)) + "]"
+    return f"Literal[{t!r}]"

@@ -1,0 +1,331 @@
+"""`Variable`: mutable state shared by eager code and every graph that uses it.
+
+A Variable holds one numpy value. Graphs capture it *by reference*: reading it
+while tracing adds a `ReadVariableOp` node whose attr is the Variable itself,
+so every run of the graph sees the current value, and `assign*` adds a
+side-effecting node that replaces the value when the graph runs. Values are
+always replaced, never mutated in place, so a value handed out earlier never
+changes under its holder.
+
+    >>> v = Variable(1)
+    >>> v.assign_add(2)
+    <tf.Tensor: shape=(), dtype=int32, numpy=3>
+    >>> v
+    <tf.Variable 'Variable:0' shape=() dtype=int32, numpy=3>
+
+A Variable created while a graph is traced is recorded on the outermost
+graph's `.variables`, so the function layer can allow creation on the first
+trace only, as TensorFlow does.
+"""
+
+
+import numpy as np
+
+from runtime._src.core import dtypes as _dtypes
+from runtime._src.graph import graph as _graph
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _numpy_repr,
+                                      convert_to_tensor)
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.context import init_scope  # noqa: F401 - tf.init_scope
+
+__all__ = ["Variable", "init_scope"]
+
+
+# --- ops -----------------------------------------------------------------------
+
+def _infer_read(inputs, attrs):
+    v = attrs["variable"]
+    return [(v.dtype, v.shape)]
+
+
+def _infer_write(inputs, attrs):
+    v = attrs["variable"]
+    value = inputs[0]
+    v._check_spec(value.dtype, value.shape)
+    return [(v.dtype, v.shape.merge_with(value.shape))]
+
+
+@define_op("ReadVariableOp", infer=_infer_read, stateful=True)
+def _read_variable(*, variable):
+    return variable._value
+
+
+@define_op("AssignVariableOp", infer=_infer_write, side_effect=True)
+def _assign_variable(value, *, variable):
+    variable._write(value.copy())
+    return variable._value
+
+
+@define_op("AssignAddVariableOp", infer=_infer_write, side_effect=True)
+def _assign_add_variable(delta, *, variable):
+    variable._write(np.add(variable._value, delta).astype(variable._np_dtype, copy=False))
+    return variable._value
+
+
+@define_op("AssignSubVariableOp", infer=_infer_write, side_effect=True)
+def _assign_sub_variable(delta, *, variable):
+    variable._write(np.subtract(variable._value, delta).astype(variable._np_dtype, copy=False))
+    return variable._value
+
+
+# --- the Variable class ----------------------------------------------------------
+
+class Variable:
+    """`tf.Variable(initial_value, trainable=True, name=None, dtype=None, shape=None)`.
+
+    `shape` may be less specific than the initial value (e.g.
+    `TensorShape([None])`) to allow later assignments of other shapes.
+    """
+
+    __array_priority__ = 100  # numpy defers `ndarray + Variable` to Variable.__radd__
+
+    def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
+        if initial_value is None:
+            raise ValueError("Variable: initial_value must be specified")
+        value = _initial_numpy_value(initial_value, dtype)
+        self._dtype = _dtypes.as_dtype(value.dtype) if dtype is None else _dtypes.as_dtype(dtype)
+        self._np_dtype = self._dtype.np_dtype
+        actual = TensorShape(np.shape(value))
+        self._shape = actual if shape is None else TensorShape(shape)
+        if not self._shape.is_compatible_with(actual):
+            raise ValueError(f"Variable: the initial value has shape {actual}, which is not "
+                             f"compatible with the shape argument {self._shape}")
+        self._value = value
+        self._trainable = bool(trainable)
+        name = name or "Variable"
+        self._name = name[:-2] if name.endswith(":0") else name
+        _record_creation(self)
+
+    # --- properties ---------------------------------------------------------
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def get_shape(self):
+        return self._shape
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    @property
+    def name(self):
+        return f"{self._name}:0"
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    # --- reading ------------------------------------------------------------
+
+    def _as_tensor(self):
+        """The current value: an EagerTensor eagerly, a ReadVariableOp while tracing."""
+        if _graph.current_graph() is None:
+            return EagerTensor(self._value, self._dtype)
+        return apply("ReadVariableOp", [], {"variable": self})
+
+    def value(self):
+        return self._as_tensor()
+
+    def read_value(self):
+        return self._as_tensor()
+
+    def numpy(self):
+        if _graph.current_graph() is not None:
+            raise NotImplementedError(
+                f"numpy() of Variable {self.name!r} is not available while tracing a graph: "
+                "its value is only known when the graph runs. Use tf.print to see it.")
+        v = self._value
+        return v.copy() if isinstance(v, np.ndarray) else v
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._as_tensor(), dtype=dtype)
+
+    # --- writing ------------------------------------------------------------
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        """Replace the value; returns the new value (None if read_value=False)."""
+        return self._update("AssignVariableOp", value, read_value)
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        """Add `delta` to the value; returns the new value."""
+        return self._update("AssignAddVariableOp", delta, read_value)
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        """Subtract `delta` from the value; returns the new value."""
+        return self._update("AssignSubVariableOp", delta, read_value)
+
+    def _update(self, op_name, value, read_value):
+        if isinstance(value, Variable):
+            value = value._as_tensor()
+        if not isinstance(value, Tensor):
+            value = convert_to_tensor(value, self._dtype)
+        self._check_spec(value.dtype, value.shape)
+        out = apply(op_name, [value], {"variable": self})
+        return out if read_value else None
+
+    def _check_spec(self, dtype, shape):
+        """Raise TypeError/ValueError when a value cannot be written here."""
+        if dtype != self._dtype:
+            raise TypeError(f"Variable {self.name!r} has dtype {self._dtype.name}; cannot "
+                            f"assign a {dtype.name} value. Use tf.cast to convert it.")
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(f"Cannot assign to variable {self.name!r}: its shape {self._shape} "
+                             f"and the value's shape {shape} are incompatible.")
+
+    def _write(self, value):
+        """Kernel side of an assignment: check the run-time value and store it."""
+        if value.dtype != self._np_dtype:
+            raise InvalidArgumentError(
+                f"Variable {self.name!r} has dtype {self._dtype.name}; cannot assign a value "
+                f"of numpy dtype {value.dtype}", "AssignVariableOp")
+        if not self._shape.is_compatible_with(np.shape(value)):
+            raise InvalidArgumentError(
+                f"Cannot assign to variable {self.name!r}: its shape {self._shape} and the "
+                f"value's shape {TensorShape(np.shape(value))} are incompatible.",
+                "AssignVariableOp")
+        self._value = value
+
+    # --- Python protocol ----------------------------------------------------
+
+    def __repr__(self):
+        if _graph.current_graph() is not None:
+            return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+        return (f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}, "
+                f"numpy={_numpy_repr(self._value)}>")
+
+    def __str__(self):
+        return repr(self)
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+
+    def ref(self):
+        return _VariableRef(self)
+
+    def __bool__(self): return bool(self._as_tensor())
+    def __int__(self): return int(self._as_tensor())
+    def __float__(self): return float(self._as_tensor())
+    def __index__(self): return self._as_tensor().__index__()
+    def __len__(self): return len(self._as_tensor())
+    def __iter__(self): return iter(self._as_tensor())
+    def __getitem__(self, key): return self._as_tensor()[key]
+
+    # Python operators: the same as on the current value (a tensor).
+    def __add__(self, other): return self._as_tensor().__add__(other)
+    def __radd__(self, other): return self._as_tensor().__radd__(other)
+    def __sub__(self, other): return self._as_tensor().__sub__(other)
+    def __rsub__(self, other): return self._as_tensor().__rsub__(other)
+    def __mul__(self, other): return self._as_tensor().__mul__(other)
+    def __rmul__(self, other): return self._as_tensor().__rmul__(other)
+    def __truediv__(self, other): return self._as_tensor().__truediv__(other)
+    def __rtruediv__(self, other): return self._as_tensor().__rtruediv__(other)
+    def __floordiv__(self, other): return self._as_tensor().__floordiv__(other)
+    def __rfloordiv__(self, other): return self._as_tensor().__rfloordiv__(other)
+    def __mod__(self, other): return self._as_tensor().__mod__(other)
+    def __rmod__(self, other): return self._as_tensor().__rmod__(other)
+    def __pow__(self, other): return self._as_tensor().__pow__(other)
+    def __rpow__(self, other): return self._as_tensor().__rpow__(other)
+    def __matmul__(self, other): return self._as_tensor().__matmul__(other)
+    def __rmatmul__(self, other): return self._as_tensor().__rmatmul__(other)
+    def __neg__(self): return self._as_tensor().__neg__()
+    def __pos__(self): return self._as_tensor()
+    def __abs__(self): return self._as_tensor().__abs__()
+    def __lt__(self, other): return self._as_tensor().__lt__(other)
+    def __le__(self, other): return self._as_tensor().__le__(other)
+    def __gt__(self, other): return self._as_tensor().__gt__(other)
+    def __ge__(self, other): return self._as_tensor().__ge__(other)
+    def __eq__(self, other): return self._as_tensor().__eq__(other)
+    def __ne__(self, other): return self._as_tensor().__ne__(other)
+    def __and__(self, other): return self._as_tensor().__and__(other)
+    def __rand__(self, other): return self._as_tensor().__rand__(other)
+    def __or__(self, other): return self._as_tensor().__or__(other)
+    def __ror__(self, other): return self._as_tensor().__ror__(other)
+    def __invert__(self): return self._as_tensor().__invert__()
+    def __xor__(self, other): return self._as_tensor().__xor__(other)
+    def __rxor__(self, other): return self._as_tensor().__rxor__(other)
+    def __lshift__(self, other): return self._as_tensor().__lshift__(other)
+    def __rlshift__(self, other): return self._as_tensor().__rlshift__(other)
+    def __rshift__(self, other): return self._as_tensor().__rshift__(other)
+    def __rrshift__(self, other): return self._as_tensor().__rrshift__(other)
+
+
+class _VariableRef:
+    """A hashable reference to a Variable (`variable.ref()`)."""
+
+    __slots__ = ("_variable",)
+
+    def __init__(self, variable):
+        self._variable = variable
+
+    def deref(self):
+        return self._variable
+
+    def __hash__(self):
+        return id(self._variable)
+
+    def __eq__(self, other):
+        return isinstance(other, _VariableRef) and other._variable is self._variable
+
+
+# --- helpers ------------------------------------------------------------------------
+
+def _initial_numpy_value(initial_value, dtype):
+    """The numpy value of an initial value, computed eagerly even while tracing."""
+    with init_scope():
+        if callable(initial_value) and not isinstance(initial_value, (Tensor, Variable)):
+            initial_value = initial_value()
+        if isinstance(initial_value, Variable):
+            initial_value = initial_value._as_tensor()
+        if isinstance(initial_value, SymbolicTensor):
+            initial_value = EagerTensor(_evaluate_without_inputs(initial_value),
+                                        initial_value.dtype)
+        tensor = convert_to_tensor(initial_value, dtype)
+    value = tensor._value
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
+def _evaluate_without_inputs(t):
+    """Run the part of `t`'s graph that computes `t`; it must not need an input.
+
+    This lifts an initializer computed while tracing (`Variable(tf.zeros(3))`
+    inside a traced function) out of the graph, as TensorFlow does.
+    """
+    needed, stack = {}, [t.node]
+    while stack:
+        node = stack.pop()
+        if id(node) in needed:
+            continue
+        if node.op == "Placeholder":
+            raise ValueError(
+                "Variable: the initial value depends on a function input or an outer "
+                f"tensor ({node.outputs[0].name}); create the Variable outside the "
+                "function, or pass an initial value that does not depend on inputs.")
+        needed[id(node)] = node
+        stack.extend(i.node for i in node.inputs)
+    env = {}
+    for node in t.node.graph.nodes:
+        if id(node) not in needed:
+            continue
+        out = node.opdef.kernel(*[env[id(i)] for i in node.inputs], **node.attrs)
+        outs = (out,) if node.opdef.num_outputs == 1 else out
+        for o, v in zip(node.outputs, outs):
+            env[id(o)] = v
+    return env[id(t)]
+
+
+def _record_creation(variable):
+    """Append `variable` to the outermost graph being traced, if any."""
+    g = _graph.current_graph()
+    if g is None:
+        return
+    while g.outer is not None:
+        g = g.outer
+    g.variables.append(variable)

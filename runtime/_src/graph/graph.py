@@ -1,0 +1,320 @@
+"""Graphs: an ordered list of `Node`s built while tracing.
+
+A graph is data. Nodes are kept in program order (the order the traced Python
+created them), which is also the order side effects run in. Each node has an
+op name, input tensors, attrs (Python values; subgraphs of `cond` and
+`while_loop` are `Graph`s in attrs) and output `SymbolicTensor`s with a static
+dtype and shape.
+
+A graph nested in another (a `cond` branch, a loop body) refers to outer
+tensors only through explicit captures: using an outer tensor inside creates a
+`Placeholder` in the inner graph and records the pair in `graph.captures`;
+the op that owns the subgraph passes the outer tensors as inputs. Eager
+tensors used while tracing become `Const` nodes.
+
+    graph = Graph("f")
+    with graph.as_default():
+        x = graph.add_placeholder(int32, TensorShape([]), "x")
+        y = x + 1             # adds Const and AddV2 nodes
+    graph.outputs = [y]
+"""
+
+import contextlib
+import gc
+
+from runtime._src.core import context as _context
+from runtime._src.core.context import current_graph
+from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.graph.locations import (kernel_error, leaked_tensor_error, user_location,
+                                          with_location)
+from runtime._src.graph.op_registry import get_op
+
+__all__ = ["Graph", "Node", "current_graph", "needed_nodes", "paused_gc", "kernel_error",
+           "leaked_tensor_error", "user_location", "RENDERERS"]
+
+# name -> function(graph): "pretty" and "graph_def_text" (graph_text.py),
+# "to_dot" (dot.py), "python_source" (exec/executor.py). Filled in by those
+# modules, so this one imports none of them.
+RENDERERS = {}
+
+_state = _context.state
+
+
+class Node:
+    """One op in a graph. `location` is the user's (file, line) that created it."""
+
+    __slots__ = ("graph", "name", "op", "opdef", "inputs", "attrs", "outputs", "location",
+                 "_subgraphs")
+
+    def __init__(self, graph, name, opdef, inputs, attrs, location):
+        self.graph = graph
+        self.name = name
+        self.op = opdef.name
+        self.opdef = opdef
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.outputs = ()
+        self.location = location
+        self._subgraphs = None
+
+    @property
+    def type(self):
+        return self.op
+
+    @property
+    def side_effect(self):
+        """True when the node must run even if no output is used."""
+        if self.opdef.side_effect:
+            return True
+        subs = self.subgraph_list()
+        return bool(subs) and any(g.has_side_effects() for g in subs)
+
+    @property
+    def stateful(self):
+        if self.opdef.stateful:
+            return True
+        subs = self.subgraph_list()
+        return bool(subs) and any(g.is_stateful() for g in subs)
+
+    def subgraphs(self):
+        """The graphs among the attrs (cond branches, loop bodies), in attr order.
+        Computed once: attrs holding graphs are fixed when the node is made."""
+        return list(self.subgraph_list())
+
+    def subgraph_list(self):
+        """`subgraphs()` without the copy: the node's own list, not to be edited."""
+        subs = self._subgraphs
+        if subs is None:
+            subs = self._subgraphs = [v for v in self.attrs.values() if isinstance(v, Graph)]
+        return subs
+
+    def __repr__(self):
+        return f"<Node {self.name} op={self.op}>"
+
+
+class Graph:
+    """A traced computation: placeholders in `inputs`, results in `outputs`."""
+
+    _edit_stamp = 0
+
+    def __init__(self, name="graph", outer=None):
+        self.name = name
+        self.outer = outer
+        self.nodes = []
+        self.inputs = []
+        self.outputs = []
+        self.captures = []           # (outer tensor, inner placeholder) pairs
+        self._capture_map = {}       # id(outer tensor) -> inner placeholder
+        self._keepalive = []         # eager tensors whose id() keys _capture_map
+        self._names = {}
+        self.variables = []          # Variables created while tracing
+        self._compiled = None        # set by the executor
+        self._edit_stamp = 0         # set by the optimizer's edits (rewrite.invalidate)
+
+    # --- building ---------------------------------------------------------
+
+    def as_default(self):
+        """`with graph.as_default():` traces into this graph on this thread."""
+        return _AsDefault(self)
+
+    def unique_name(self, base):
+        n = self._names.get(base)
+        if n is None:
+            self._names[base] = 1
+            return base
+        while True:
+            candidate = f"{base}_{n}"
+            n += 1
+            if candidate not in self._names:
+                self._names[base] = n
+                self._names[candidate] = 1
+                return candidate
+
+    def add_node(self, opdef, inputs, attrs, name=None):
+        """Infer output dtypes/shapes, append a node, return it."""
+        inputs = [self._own(t, opdef.name) for t in inputs]
+        try:
+            specs = opdef.infer(inputs, attrs)
+        except (TypeError, ValueError) as e:
+            raise type(e)(with_location(f"{opdef.name}: {e}", user_location())) from None
+        node = Node(self, self.unique_name(name or opdef.name), opdef, inputs, attrs,
+                    user_location())
+        node.outputs = tuple([SymbolicTensor(node, i, d, TensorShape(s))
+                              for i, (d, s) in enumerate(specs)])
+        self.nodes.append(node)
+        self._compiled = None
+        return node
+
+    def add_placeholder(self, dtype, shape, name="input"):
+        node = self.add_node(get_op("Placeholder"), [], {"dtype": dtype, "shape": TensorShape(shape)},
+                             name=name)
+        self.inputs.append(node.outputs[0])
+        return node.outputs[0]
+
+    def _own(self, t, op_name):
+        """Make `t` usable in this graph: capture outer or eager tensors."""
+        if isinstance(t, SymbolicTensor):
+            if t.node.graph is self:
+                return t
+            return self.capture(t)
+        if isinstance(t, EagerTensor):
+            return self.capture(t)
+        if isinstance(t, Tensor):
+            raise TypeError(f"{op_name}: unsupported tensor {t!r}")
+        raise TypeError(f"{op_name}: expected a Tensor input, got {type(t).__name__}")
+
+    def capture(self, t):
+        """The tensor of this graph that stands for `t` (eager or outer)."""
+        found = self._capture_map.get(id(t))
+        if found is not None:
+            return found
+        if isinstance(t, EagerTensor):
+            node = self.add_node(get_op("Const"), [], {"value": t._value, "dtype": t.dtype},
+                                 name="Const")
+            inner = node.outputs[0]
+            self._keepalive.append(t)
+        else:
+            if not self._is_ancestor(t.node.graph):
+                raise leaked_tensor_error(t, "capture")
+            inner = self.add_node(get_op("Placeholder"), [],
+                                  {"dtype": t.dtype, "shape": t.shape}, name="capture").outputs[0]
+            self.captures.append((t, inner))
+        self._capture_map[id(t)] = inner
+        return inner
+
+    def _is_ancestor(self, g):
+        o = self.outer
+        while o is not None:
+            if o is g:
+                return True
+            o = o.outer
+        return False
+
+    # --- reading ----------------------------------------------------------
+
+    def get_operations(self):
+        return list(self.nodes)
+
+    def get_operation_by_name(self, name):
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        raise KeyError(f"no op named {name!r} in graph {self.name!r}")
+
+    def has_side_effects(self):
+        return _flag(self, "side_effect")
+
+    def is_stateful(self):
+        return _flag(self, "stateful")
+
+    # Renderers live in modules that import this one (graph_text, dot) or in a
+    # higher layer (exec); each fills its entry of RENDERERS when imported.
+
+    def python_source(self):
+        """The Python source a run of this graph executes (see exec/codegen.py)."""
+        return RENDERERS["python_source"](self)
+
+    def as_graph_def(self):
+        """A structured text listing of the nodes (see graph/graph_text.py)."""
+        return RENDERERS["graph_def_text"](self)
+
+    def to_dot(self):
+        """Graphviz DOT text of the graph (see graph/dot.py)."""
+        return RENDERERS["to_dot"](self)
+
+    def __str__(self):
+        return RENDERERS["pretty"](self)
+
+    def __repr__(self):
+        return f"<Graph {self.name!r} with {len(self.nodes)} ops>"
+
+
+def needed_nodes(graph):
+    """ids of the nodes a run of `graph` needs: what the outputs need, plus
+    every side-effecting node and what it needs (non-strict execution)."""
+    needed = set()
+    stack = [t.node for t in graph.outputs]
+    stack.extend(n for n in graph.nodes if n.side_effect)
+    while stack:
+        n = stack.pop()
+        if id(n) in needed:
+            continue
+        needed.add(id(n))
+        stack.extend(t.node for t in n.inputs)
+    return needed
+
+
+class _AsDefault:
+    """The context manager of `Graph.as_default` (a class: cheaper to enter
+    than a generator-based one, and entered for every traced branch)."""
+
+    __slots__ = ("graph", "previous")
+
+    def __init__(self, graph):
+        self.graph = graph
+
+    def __enter__(self):
+        self.previous = getattr(_state, "graph", None)
+        _state.graph = self.graph
+        return self.graph
+
+    def __exit__(self, *exc):
+        _state.graph = self.previous
+        return False
+
+
+class paused_gc:
+    """`with paused_gc():` runs its block with the cyclic garbage collector
+    off (restored after). Tracing, optimizing and lowering a graph allocate
+    thousands of objects that live as long as the graph: left on, the
+    collector would scan them, and each time also older generations, several
+    times per trace. Reference counting still frees what dies at once."""
+
+    __slots__ = ("enabled",)
+
+    def __enter__(self):
+        self.enabled = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            gc.enable()
+        return False
+
+
+# --- flags of whole graphs -----------------------------------------------------
+
+def _flag(graph, name):
+    """any(node.<name> for node in graph.nodes), memoized while the optimizer
+    runs (see `memoized_flags`): nested graphs are asked once, not once per
+    node of every enclosing graph."""
+    memo = getattr(_state, "flag_memo", None)
+    if memo is None:
+        return any(getattr(n, name) for n in graph.nodes)
+    key = (id(graph), name)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = any(getattr(n, name) for n in graph.nodes)
+    return found
+
+
+@contextlib.contextmanager
+def memoized_flags():
+    """Within this block (on this thread) `has_side_effects`/`is_stateful`
+    results are remembered; call `forget_flags()` after removing or adding
+    nodes. The optimizer uses it: its passes ask the same question of the
+    same nested graphs many times."""
+    previous = getattr(_state, "flag_memo", None)
+    _state.flag_memo = {}
+    try:
+        yield
+    finally:
+        _state.flag_memo = previous
+
+
+def forget_flags():
+    """Drop remembered flags (a graph gained or lost nodes)."""
+    if getattr(_state, "flag_memo", None) is not None:
+        _state.flag_memo = {}

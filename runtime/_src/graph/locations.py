@@ -1,0 +1,59 @@
+"""Where in the user's code an op was made, and errors that say so.
+
+`user_location()` is the innermost frame outside runtime/ and autograph/,
+mapped back through autograph's source map when it is generated code;
+`kernel_error` and `leaked_tensor_error` build the errors ops raise.
+"""
+
+import os
+import sys
+
+from autograph import source_map as _source_map
+
+from runtime._src.core.errors import InvalidArgumentError
+
+__all__ = ["user_location", "with_location", "kernel_error", "leaked_tensor_error"]
+
+_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_PACKAGE_DIRS = tuple(d + os.sep for d in (
+    _RUNTIME_DIR, os.path.join(os.path.dirname(_RUNTIME_DIR), "autograph")))
+
+
+def user_location():
+    """(filename, lineno) of the innermost frame outside runtime/autograph."""
+    f = sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not fn.startswith(_PACKAGE_DIRS):
+            return _map_location(fn, f.f_lineno)
+        f = f.f_back
+    return None
+
+
+def _map_location(filename, lineno):
+    """Map a line of autograph-generated code back to the user's source."""
+    mapped = _source_map.user_location(filename, lineno)
+    return mapped if mapped is not None else (filename, lineno)
+
+
+def with_location(message, location):
+    if not location:
+        return message
+    return f"{message}\n  (at {location[0]}:{location[1]})"
+
+
+def kernel_error(op_name, inputs, error, location=None):
+    """A clear error for a numpy kernel failure: the op, input shapes and cause."""
+    if isinstance(error, InvalidArgumentError):
+        return error
+    shapes = ", ".join(f"{t.dtype.name}{list(t.shape.dims) if t.shape.dims is not None else '[?]'}"
+                       for t in inputs if hasattr(t, "dtype"))
+    msg = f"{op_name} failed on inputs ({shapes}): {error}"
+    return InvalidArgumentError(with_location(msg, location), op_name)
+
+
+def leaked_tensor_error(t, op_name):
+    return TypeError(
+        f"{op_name}: tensor {t.name} belongs to graph {t.node.graph.name!r}, which is "
+        "not being traced here. A symbolic tensor cannot leave the function that "
+        "traced it; return it from the function instead.")

@@ -1,0 +1,117 @@
+"""The op registry: every op is defined once, in one block, and `apply` runs it
+eagerly or adds it to the graph being traced.
+
+An op definition says four things:
+
+    @define_op("add", infer=infer_broadcast)       # name, dtype/shape rule
+    def _add(x, y):                                # numpy kernel
+        return np.add(x, y)
+
+plus `stateful=True` (never constant-folded or merged by CSE: variable reads,
+random) and `side_effect=True` (always run, in program order, even when no
+output needs it: print, assert, variable writes, random, py_function).
+
+`infer(inputs, attrs)` gets the input tensors (anything with `.dtype` and
+`.shape`) and returns a list of `(dtype, TensorShape)`, one per output; it
+raises `ValueError`/`TypeError` naming the op and the bad argument. The kernel
+gets numpy values positionally and attrs as keywords, and returns one numpy
+value, or a tuple when the op has several outputs.
+"""
+
+from runtime._src.core.context import current_graph
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.graph.locations import kernel_error, leaked_tensor_error
+from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
+
+__all__ = ["OpDef", "define_op", "get_op", "apply", "OPS", "eager_kernel_error"]
+
+OPS = {}
+
+
+class OpDef:
+    """One op: its name, inference rule, kernel and effect flags."""
+
+    __slots__ = ("name", "infer", "kernel", "stateful", "side_effect", "num_outputs")
+
+    def __init__(self, name, infer, kernel, stateful=False, side_effect=False,
+                 num_outputs=1):
+        self.name = name
+        self.infer = infer
+        self.kernel = kernel
+        self.stateful = stateful or side_effect
+        self.side_effect = side_effect
+        self.num_outputs = num_outputs
+
+    def __repr__(self):
+        return f"<op {self.name}>"
+
+
+def define_op(name, *, infer, stateful=False, side_effect=False, num_outputs=1):
+    """Decorator registering a numpy kernel as the op `name`."""
+    def register(kernel):
+        if name in OPS:
+            raise ValueError(f"op {name!r} is defined twice")
+        OPS[name] = OpDef(name, infer, kernel, stateful, side_effect, num_outputs)
+        return kernel
+    return register
+
+
+def get_op(name):
+    try:
+        return OPS[name]
+    except KeyError:
+        raise ValueError(f"unknown op {name!r}") from None
+
+
+def apply(name, inputs, attrs=None):
+    """Run op `name` on `inputs` (Tensors) now, or stage it in the current graph.
+
+    Returns one Tensor, or a tuple of them for ops with several outputs.
+    """
+    opdef = OPS[name]
+    graph = current_graph()
+    if graph is None:
+        return _run_eagerly(opdef, inputs, attrs)
+    node = graph.add_node(opdef, inputs, attrs or {})
+    outs = node.outputs
+    return outs[0] if opdef.num_outputs == 1 else outs
+
+
+def _run_eagerly(opdef, inputs, attrs):
+    values = []
+    for t in inputs:
+        if t.__class__ is EagerTensor or isinstance(t, EagerTensor):
+            values.append(t._value)
+        elif isinstance(t, SymbolicTensor):
+            raise leaked_tensor_error(t, opdef.name)
+        else:
+            raise TypeError(f"{opdef.name}: expected a Tensor input, got {type(t).__name__}")
+    try:
+        out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
+    except Exception as e:  # noqa: BLE001 - re-raised with the op named
+        raise eager_kernel_error(opdef, inputs, attrs, e) from e
+    if opdef.num_outputs == 1:
+        return wrap_numpy(out)
+    return tuple(wrap_numpy(o) for o in out)
+
+
+def eager_kernel_error(opdef, inputs, attrs, error):
+    """InvalidArgumentError for a kernel that failed eagerly.
+
+    For a raw numpy failure, the op's shape rule (which eager runs skip)
+    usually says what is wrong more clearly than numpy ("axis 5 is out of range for a tensor of rank 2"), so
+    its complaint is used when it has one; else the kernel's error.
+    """
+    if isinstance(error, InvalidArgumentError):
+        return error                 # the kernel's own check, already in TF's words
+    try:
+        opdef.infer(inputs, attrs or {})
+    except (TypeError, ValueError) as e:
+        return InvalidArgumentError(f"{opdef.name}: {e}", opdef.name)
+    except Exception:  # noqa: BLE001 - the rule could not judge; use the kernel's error
+        pass
+    return kernel_error(opdef.name, inputs, error)
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)

@@ -1,0 +1,236 @@
+"""Run-time checks: `Assert` and `debugging.assert_*`.
+
+Eagerly a failing check raises `errors.InvalidArgumentError` at once. While
+tracing, each check is a side-effecting node that raises when the graph runs;
+since side effects run in program order, a failing check stops the side
+effects after it (a `print` before it prints, one after it does not).
+
+    Assert(x > 0, ["x must be positive, got", x])
+    # InvalidArgumentError: assertion failed: [x must be positive, got] [-3]
+
+    debugging.assert_equal(x, y, message="shapes differ")
+    # InvalidArgumentError: shapes differ
+    # Condition x == y did not hold.
+    # Indices of first 1 different values:
+    # [[1]]
+    # Corresponding x values:
+    # [2]
+    # ...
+
+Unlike TensorFlow, `Assert` accepts a bool condition of any shape: it holds
+when every element is true.
+"""
+
+import numpy as np
+
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.graph.graph import current_graph, user_location
+from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.ops.logging_ops import summarize_v1
+from runtime._src.ops.math_ops import convert_pair
+from runtime._src.ops.shape_rules import broadcast_shapes, static_int
+
+__all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",
+           "assert_greater_equal", "assert_less", "assert_less_equal",
+           "assert_positive", "assert_negative", "assert_non_negative",
+           "assert_non_positive", "assert_rank"]
+
+
+def _where():
+    """'file:line' of the user's code staging a check; '' eagerly."""
+    if current_graph() is None:
+        return ""
+    loc = user_location()
+    return f"{loc[0]}:{loc[1]}" if loc else ""
+
+
+def _at(where):
+    return f"\n  (at {where})" if where else ""
+
+
+# --- Assert --------------------------------------------------------------------
+
+def _infer_assert(inputs, attrs):
+    if not inputs[0].dtype.is_bool:
+        raise TypeError(f"condition must be a bool tensor, got {inputs[0].dtype.name}")
+    return []
+
+
+@define_op("Assert", infer=_infer_assert, side_effect=True, num_outputs=0)
+def _assert(condition, *data, summarize, where):
+    if np.all(condition):
+        return ()
+    texts = " ".join(f"[{summarize_v1(d, summarize)}]" for d in data)
+    raise InvalidArgumentError(f"assertion failed: {texts}{_at(where)}", "Assert")
+
+
+def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFlow's name
+    """`tf.debugging.Assert`: raise InvalidArgumentError showing `data` unless
+    `condition` holds. Strings in `data` print as they are; tensors print
+    their first `summarize` (default 3) entries."""
+    condition = convert_to_tensor(condition)
+    if not condition.dtype.is_bool:
+        raise TypeError(f"Assert: condition must be a bool tensor, got {condition.dtype.name}")
+    if isinstance(data, (Tensor, str)) or hasattr(data, "_as_tensor"):
+        data = [data]
+    tensors = [convert_to_tensor(d) for d in data]
+    attrs = {"summarize": _summarize(summarize, "Assert"), "where": _where()}
+    apply("Assert", [condition, *tensors], attrs)
+    return None
+
+
+# --- binary comparisons ---------------------------------------------------------
+
+_COMPARISONS = {          # symbol -> numpy test that must hold elementwise
+    "==": np.equal,
+    "!=": np.not_equal,
+    ">": np.greater,
+    ">=": np.greater_equal,
+    "<": np.less,
+    "<=": np.less_equal,
+}
+
+
+def _infer_binary_assert(inputs, attrs):
+    x, y = inputs
+    if x.dtype != y.dtype:
+        raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and "
+                        f"{y.dtype.name}")
+    broadcast_shapes(x.shape, y.shape)
+    return []
+
+
+@define_op("AssertBinary", infer=_infer_binary_assert, side_effect=True, num_outputs=0)
+def _assert_binary(x, y, *, symbol, message, summarize, where):
+    try:
+        ok = _COMPARISONS[symbol](x, y)
+    except ValueError as e:
+        raise InvalidArgumentError(f"assert x {symbol} y: incompatible shapes "
+                                   f"{np.shape(x)} and {np.shape(y)}: {e}", "AssertBinary")
+    if np.all(ok):
+        return ()
+    raise InvalidArgumentError(_binary_failure(x, y, ok, symbol, message, summarize) + _at(where),
+                               "AssertBinary")
+
+
+def _binary_failure(x, y, ok, symbol, message, summarize):
+    """TensorFlow's eager message: the first failing indices and values."""
+    xb, yb, okb = np.broadcast_arrays(np.atleast_1d(x), np.atleast_1d(y), np.atleast_1d(ok))
+    bad = np.argwhere(~okb)[:summarize]
+    picks = tuple(bad.T)
+    lines = [message] if message else []
+    lines += [
+        f"Condition x {symbol} y did not hold.",
+        f"Indices of first {len(bad)} different values:",
+        _np_text(bad),
+        "Corresponding x values:",
+        _np_text(xb[picks]),
+        "Corresponding y values:",
+        _np_text(yb[picks]),
+        f"First {min(summarize, np.size(x))} elements of x:",
+        _np_text(np.reshape(x, -1)[:summarize]),
+        f"First {min(summarize, np.size(y))} elements of y:",
+        _np_text(np.reshape(y, -1)[:summarize]),
+    ]
+    return "\n".join(lines)
+
+
+def _np_text(arr):
+    arr = np.asarray(arr)
+    if arr.dtype == object:
+        return np.array2string(arr, separator=" ", formatter={"all": repr})
+    return np.array2string(arr, separator=" ")
+
+
+def _summarize(summarize, op_name):
+    """How many entries a failed assertion prints (3 by default)."""
+    return 3 if summarize is None else static_int(summarize, op_name, "summarize")
+
+
+def _binary_assert(symbol, x, y, message, summarize):
+    x, y = convert_pair(x, y, f"assert x {symbol} y")
+    attrs = {"symbol": symbol, "message": message or "",
+             "summarize": _summarize(summarize, f"assert x {symbol} y"), "where": _where()}
+    apply("AssertBinary", [x, y], attrs)
+    return None
+
+
+def assert_equal(x, y, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x == y elementwise (with broadcasting)."""
+    return _binary_assert("==", x, y, message, summarize)
+
+
+def assert_none_equal(x, y, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x != y elementwise."""
+    return _binary_assert("!=", x, y, message, summarize)
+
+
+def assert_greater(x, y, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x > y elementwise."""
+    return _binary_assert(">", x, y, message, summarize)
+
+
+def assert_greater_equal(x, y, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x >= y elementwise."""
+    return _binary_assert(">=", x, y, message, summarize)
+
+
+def assert_less(x, y, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x < y elementwise."""
+    return _binary_assert("<", x, y, message, summarize)
+
+
+def assert_less_equal(x, y, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x <= y elementwise."""
+    return _binary_assert("<=", x, y, message, summarize)
+
+
+def assert_positive(x, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x > 0 elementwise."""
+    return _binary_assert(">", x, 0, message, summarize)
+
+
+def assert_negative(x, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x < 0 elementwise."""
+    return _binary_assert("<", x, 0, message, summarize)
+
+
+def assert_non_negative(x, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x >= 0 elementwise."""
+    return _binary_assert(">=", x, 0, message, summarize)
+
+
+def assert_non_positive(x, message=None, summarize=None, name=None):
+    """Raise InvalidArgumentError unless x <= 0 elementwise."""
+    return _binary_assert("<=", x, 0, message, summarize)
+
+
+# --- rank -------------------------------------------------------------------------
+
+@define_op("AssertRank", infer=lambda inputs, attrs: [], side_effect=True, num_outputs=0)
+def _assert_rank(x, *, rank, message, where):
+    if np.ndim(x) != rank:
+        raise InvalidArgumentError(_rank_message(message, rank, np.ndim(x), np.shape(x)) + _at(where),
+                                   "AssertRank")
+    return ()
+
+
+def _rank_message(message, rank, actual, shape):
+    prefix = f"{message}. " if message else ""
+    return (f"{prefix}Tensor must have rank {rank}. Received rank {actual}, "
+            f"shape {tuple(shape)}")
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """Check the rank of `x`: at once when it is known statically (ValueError,
+    as TensorFlow does), else when the graph runs (InvalidArgumentError)."""
+    x = convert_to_tensor(x)
+    rank = static_int(rank, "assert_rank", "rank")
+    known = x.shape.rank
+    if known is not None:
+        if known != rank:
+            raise ValueError(_rank_message(message, rank, known, x.shape.dims))
+        return None
+    apply("AssertRank", [x], {"rank": rank, "message": message or "", "where": _where()})
+    return None

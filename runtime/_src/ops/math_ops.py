@@ -1,0 +1,538 @@
+"""Math and logic ops: elementwise arithmetic, comparisons, logic, matmul,
+`where` and `cast`.
+
+Binary ops follow TensorFlow's dtype rules: a Python scalar, list or numpy
+value takes the dtype of the tensor it meets; two tensors of different dtypes
+raise (`TypeError` while tracing, `InvalidArgumentError` eagerly). Integer
+`truediv` gives floats (int32 -> float64), as in TensorFlow.
+
+    >>> add(constant([1, 2]), 1)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
+
+Each op is one `define_op` block (name, dtype/shape rule, numpy kernel); the
+public function below it converts arguments and calls it. Eagerly, a front
+function on eager tensors calls the kernel directly (`_binary`, `_unary`), so
+an op costs little more than the numpy call.
+"""
+
+import warnings
+
+import numpy as np
+
+from runtime._src.core import dtypes
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.graph.graph import current_graph
+from runtime._src.graph.op_registry import OPS, apply, define_op, eager_kernel_error
+from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.ops import shape_rules as rules
+
+__all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod",
+           "mod", "pow", "square", "sqrt", "exp", "log", "tanh", "abs", "negative", "sign",
+           "maximum", "minimum", "matmul", "less", "less_equal", "greater",
+           "greater_equal", "equal", "not_equal", "logical_and", "logical_or",
+           "logical_not", "where", "cast", "identity", "convert_pair", "run_kernel_now"]
+
+# TensorFlow computes 1/0 -> inf, log(0) -> -inf and sqrt(-1) -> nan, and lets
+# integers wrap, all silently; numpy's RuntimeWarnings for these, raised inside
+# our kernels (not the user's numpy code), are ignored to match.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"runtime\.ops\.")
+
+# Dtype families, as sets of DType singletons (membership is an identity test).
+INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
+                                 dtypes.uint8))
+FLOATS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64))
+NUMERIC = INTEGERS | FLOATS
+BOOL = frozenset((dtypes.bool,))
+ORDERED = NUMERIC
+ANY = NUMERIC | BOOL | frozenset((dtypes.string,))
+_FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
+                NUMERIC: "a numeric tensor (an integer or floating-point dtype)",
+                BOOL: "a bool tensor",
+                INTEGERS: "an integer tensor (int8, int16, int32, int64, uint8)"}
+
+
+def dtype_error(op_name, dtype, allowed):
+    """TypeError for an input whose dtype the op does not support."""
+    wanted = _FAMILY_TEXT.get(allowed, "one of " + ", ".join(sorted(d.name for d in allowed)))
+    hint = "; use tf.cast to convert it" if dtype in ANY else ""
+    return TypeError(f"{op_name}: expected {wanted}, got a {dtype.name} tensor{hint}")
+
+
+def convert_pair(x, y, op_name):
+    """Convert two operands of a binary op to tensors of one dtype."""
+    if not isinstance(x, Tensor) and hasattr(x, "_as_tensor"):
+        x = x._as_tensor()
+    if not isinstance(y, Tensor) and hasattr(y, "_as_tensor"):
+        y = y._as_tensor()
+    if isinstance(x, Tensor):
+        if not isinstance(y, Tensor):
+            y = convert_to_tensor(y, x.dtype)
+        elif x.dtype is not y.dtype and current_graph() is None:
+            raise InvalidArgumentError(
+                f"{op_name}: cannot compute {op_name} of a {x.dtype.name} tensor and a "
+                f"{y.dtype.name} tensor; use tf.cast to convert one of them", op_name)
+    elif isinstance(y, Tensor):
+        x = convert_to_tensor(x, y.dtype)
+    else:
+        x = convert_to_tensor(x)
+        y = convert_to_tensor(y, x.dtype)
+    return x, y
+
+
+# --- the eager fast path and the general path ------------------------------------
+
+def _scalar_value(v, dtype):
+    """A Python int/float as a numpy scalar of `dtype`, or None (use the slow path)."""
+    kind = type(v)
+    if kind is int and dtype in NUMERIC:
+        try:
+            return dtype.np_dtype.type(v)
+        except OverflowError:
+            return None
+    if kind is float and dtype in FLOATS:
+        return dtype.np_dtype.type(v)
+    return None
+
+
+def _eager_values(x, y):
+    """(x value, y value, dtype) when both can go straight to a kernel, else None."""
+    if x.__class__ is EagerTensor:
+        if y.__class__ is EagerTensor:
+            if x.dtype is y.dtype:
+                return x._value, y._value, x.dtype
+            return None
+        v = _scalar_value(y, x.dtype)
+        return None if v is None else (x._value, v, x.dtype)
+    if y.__class__ is EagerTensor:
+        v = _scalar_value(x, y.dtype)
+        return None if v is None else (v, y._value, y.dtype)
+    return None
+
+
+def _binary(name, x, y, allowed, out_dtype=None):
+    """Run binary op `name`: eagerly on the fast path, else convert and apply."""
+    if current_graph() is None:
+        found = _eager_values(x, y)
+        if found is not None and found[2] in allowed:
+            xv, yv, dtype = found
+            try:
+                return EagerTensor(OPS[name].kernel(xv, yv), out_dtype or dtype)
+            except Exception as e:  # noqa: BLE001 - re-raised naming the op
+                pair = convert_pair(x, y, name)
+                raise eager_kernel_error(OPS[name], pair, None, e) from e
+    x, y = convert_pair(x, y, name)
+    if x.dtype not in allowed:
+        raise dtype_error(name, x.dtype, allowed)
+    return apply(name, (x, y))
+
+
+def _unary(name, x, allowed, attrs=None):
+    """Run unary op `name` (same dtype out as in)."""
+    if x.__class__ is EagerTensor and current_graph() is None and x.dtype in allowed \
+            and attrs is None:
+        try:
+            return EagerTensor(OPS[name].kernel(x._value), x.dtype)
+        except Exception as e:  # noqa: BLE001 - re-raised naming the op
+            raise eager_kernel_error(OPS[name], (x,), None, e) from e
+    x = convert_to_tensor(x)
+    if x.dtype not in allowed:
+        raise dtype_error(name, x.dtype, allowed)
+    return apply(name, (x,), attrs)
+
+
+def run_kernel_now(name, inputs, attrs, dtype):
+    """Run op `name`'s kernel on eager `inputs` and wrap the result as `dtype`.
+
+    The eager fast path of front functions: the caller has checked that no
+    graph is being traced and that `dtype` is the op's output dtype.
+    """
+    try:
+        return EagerTensor(OPS[name].kernel(*[t._value for t in inputs], **attrs), dtype)
+    except Exception as e:  # noqa: BLE001 - re-raised naming the op
+        raise eager_kernel_error(OPS[name], inputs, attrs, e) from e
+
+
+def _check_int_divisor(y, op_name):
+    if y.dtype.kind in "iu" and not np.all(y):
+        raise InvalidArgumentError(f"{op_name}: Integer division by zero", op_name)
+
+
+# --- arithmetic ----------------------------------------------------------------
+
+@define_op("AddV2", infer=rules.elementwise)
+def _add(x, y):
+    return np.add(x, y)
+
+
+@define_op("Sub", infer=rules.elementwise)
+def _sub(x, y):
+    return np.subtract(x, y)
+
+
+@define_op("Mul", infer=rules.elementwise)
+def _mul(x, y):
+    return np.multiply(x, y)
+
+
+@define_op("RealDiv", infer=rules.truediv)
+def _realdiv(x, y):
+    if x.dtype.kind in "iu":
+        out = rules.true_div_dtype(dtypes.as_dtype(x.dtype)).np_dtype
+        return np.true_divide(x, y, dtype=out)
+    return np.true_divide(x, y)
+
+
+@define_op("FloorDiv", infer=rules.elementwise)
+def _floordiv(x, y):
+    _check_int_divisor(y, "FloorDiv")
+    return np.floor_divide(x, y)
+
+
+@define_op("FloorMod", infer=rules.elementwise)
+def _floormod(x, y):
+    _check_int_divisor(y, "FloorMod")
+    return np.mod(x, y)
+
+
+@define_op("Pow", infer=rules.elementwise)
+def _pow(x, y):
+    return np.power(x, y)
+
+
+@define_op("Maximum", infer=rules.elementwise)
+def _maximum(x, y):
+    return np.maximum(x, y)
+
+
+@define_op("Minimum", infer=rules.elementwise)
+def _minimum(x, y):
+    return np.minimum(x, y)
+
+
+_ADDABLE = NUMERIC | frozenset((dtypes.string,))
+
+
+def add(x, y, name=None):
+    """x + y elementwise, with broadcasting (strings concatenate)."""
+    return _binary("AddV2", x, y, _ADDABLE)
+
+
+def subtract(x, y, name=None):
+    """x - y elementwise, with broadcasting."""
+    return _binary("Sub", x, y, NUMERIC)
+
+
+def multiply(x, y, name=None):
+    """x * y elementwise, with broadcasting."""
+    return _binary("Mul", x, y, NUMERIC)
+
+
+def truediv(x, y, name=None):
+    """x / y; integers divide as floats (int8/16 -> float32, int32/64 -> float64)."""
+    found = _eager_values(x, y) if current_graph() is None else None
+    out = rules.true_div_dtype(found[2]) if found is not None else None
+    return _binary("RealDiv", x, y, NUMERIC, out)
+
+
+def divide(x, y, name=None):
+    """`tf.math.divide`: Python 3 division, same as `truediv`."""
+    return truediv(x, y)
+
+
+def floordiv(x, y, name=None):
+    """x // y, rounding toward -inf. Integer division by zero raises."""
+    return _binary("FloorDiv", x, y, NUMERIC)
+
+
+def floormod(x, y, name=None):
+    """x % y with the sign of y (Python's %). Integer modulo by zero raises."""
+    return _binary("FloorMod", x, y, NUMERIC)
+
+
+mod = floormod
+
+
+def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
+    """x ** y elementwise. Integers to negative integer powers raise."""
+    return _binary("Pow", x, y, NUMERIC)
+
+
+def maximum(x, y, name=None):
+    """The elementwise larger of x and y."""
+    return _binary("Maximum", x, y, NUMERIC)
+
+
+def minimum(x, y, name=None):
+    """The elementwise smaller of x and y."""
+    return _binary("Minimum", x, y, NUMERIC)
+
+
+# --- unary math ----------------------------------------------------------------
+
+# Elementwise unary ops whose kernel is the numpy ufunc itself.
+for _name, _ufunc in (("Neg", np.negative), ("Abs", np.abs), ("Sign", np.sign),
+                      ("Square", np.square), ("Sqrt", np.sqrt), ("Exp", np.exp),
+                      ("Log", np.log), ("Tanh", np.tanh)):
+    define_op(_name, infer=rules.same_as_first)(_ufunc)
+
+
+def negative(x, name=None):
+    """-x elementwise."""
+    return _unary("Neg", x, NUMERIC)
+
+
+def abs(x, name=None):  # noqa: A001 - TensorFlow's public name
+    """|x| elementwise."""
+    return _unary("Abs", x, NUMERIC)
+
+
+def sign(x, name=None):
+    """-1, 0 or 1 by the sign of x (0 for 0, nan for nan)."""
+    return _unary("Sign", x, NUMERIC)
+
+
+def square(x, name=None):
+    """x * x elementwise."""
+    return _unary("Square", x, NUMERIC)
+
+
+def sqrt(x, name=None):
+    """Square root; floating-point inputs only."""
+    return _unary("Sqrt", x, FLOATS)
+
+
+def exp(x, name=None):
+    """e ** x; floating-point inputs only."""
+    return _unary("Exp", x, FLOATS)
+
+
+def log(x, name=None):
+    """Natural logarithm; floating-point inputs only."""
+    return _unary("Log", x, FLOATS)
+
+
+def tanh(x, name=None):
+    """Hyperbolic tangent; floating-point inputs only."""
+    return _unary("Tanh", x, FLOATS)
+
+
+# --- comparisons ---------------------------------------------------------------
+
+@define_op("Less", infer=rules.compare)
+def _less(x, y):
+    return np.less(x, y)
+
+
+@define_op("LessEqual", infer=rules.compare)
+def _less_equal(x, y):
+    return np.less_equal(x, y)
+
+
+@define_op("Greater", infer=rules.compare)
+def _greater(x, y):
+    return np.greater(x, y)
+
+
+@define_op("GreaterEqual", infer=rules.compare)
+def _greater_equal(x, y):
+    return np.greater_equal(x, y)
+
+
+@define_op("Equal", infer=rules.compare)
+def _equal(x, y):
+    return np.equal(x, y)
+
+
+@define_op("NotEqual", infer=rules.compare)
+def _not_equal(x, y):
+    return np.not_equal(x, y)
+
+
+def less(x, y, name=None):
+    """x < y elementwise, as a bool tensor."""
+    return _binary("Less", x, y, ORDERED, dtypes.bool)
+
+
+def less_equal(x, y, name=None):
+    """x <= y elementwise, as a bool tensor."""
+    return _binary("LessEqual", x, y, ORDERED, dtypes.bool)
+
+
+def greater(x, y, name=None):
+    """x > y elementwise, as a bool tensor."""
+    return _binary("Greater", x, y, ORDERED, dtypes.bool)
+
+
+def greater_equal(x, y, name=None):
+    """x >= y elementwise, as a bool tensor."""
+    return _binary("GreaterEqual", x, y, ORDERED, dtypes.bool)
+
+
+def equal(x, y, name=None):
+    """x == y elementwise. Comparing with None gives False (`tensor == None`)."""
+    if x is None or y is None:
+        return False
+    return _binary("Equal", x, y, ANY, dtypes.bool)
+
+
+def not_equal(x, y, name=None):
+    """x != y elementwise. Comparing with None gives True (`tensor != None`)."""
+    if x is None or y is None:
+        return True
+    return _binary("NotEqual", x, y, ANY, dtypes.bool)
+
+
+# --- logic ---------------------------------------------------------------------
+
+@define_op("LogicalAnd", infer=rules.logical)
+def _logical_and(x, y):
+    return np.logical_and(x, y)
+
+
+@define_op("LogicalOr", infer=rules.logical)
+def _logical_or(x, y):
+    return np.logical_or(x, y)
+
+
+@define_op("LogicalNot", infer=rules.logical)
+def _logical_not(x):
+    return np.logical_not(x)
+
+
+def logical_and(x, y, name=None):
+    """x AND y elementwise on bool tensors (also `x & y`)."""
+    return _binary("LogicalAnd", x, y, BOOL)
+
+
+def logical_or(x, y, name=None):
+    """x OR y elementwise on bool tensors (also `x | y`)."""
+    return _binary("LogicalOr", x, y, BOOL)
+
+
+def logical_not(x, name=None):
+    """NOT x elementwise on a bool tensor (also `~x`)."""
+    return _unary("LogicalNot", x, BOOL)
+
+
+# --- matmul --------------------------------------------------------------------
+
+def _infer_matmul(inputs, attrs):
+    a, b = inputs
+    rules.check_same_dtype(a, b)
+    sa, sb = a.shape, b.shape
+    if sa.dims is None or sb.dims is None:
+        return [(a.dtype, TensorShape(None))]
+    if len(sa.dims) < 2 or len(sb.dims) < 2:
+        raise ValueError(f"both inputs must be matrices (rank >= 2), got shapes "
+                         f"{rules.dims_text(sa)} and {rules.dims_text(sb)}")
+    m, k = sa.dims[-2:] if not attrs.get("transpose_a") else sa.dims[-2:][::-1]
+    k2, n = sb.dims[-2:] if not attrs.get("transpose_b") else sb.dims[-2:][::-1]
+    if k is not None and k2 is not None and k != k2:
+        raise ValueError(f"Dimensions must be equal, but are {k} and {k2} for matmul of "
+                         f"shapes {rules.dims_text(sa)} and {rules.dims_text(sb)}")
+    batch = rules.broadcast_shapes(TensorShape(sa.dims[:-2]), TensorShape(sb.dims[:-2]))
+    return [(a.dtype, TensorShape(batch.dims + (m, n)))]
+
+
+@define_op("MatMul", infer=_infer_matmul)
+def _matmul(a, b, transpose_a=False, transpose_b=False):
+    if a.ndim < 2 or b.ndim < 2:
+        raise InvalidArgumentError(f"MatMul: both inputs must be matrices (rank >= 2), got "
+                                   f"shapes {list(a.shape)} and {list(b.shape)}")
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    if a.shape[-1] != b.shape[-2]:
+        raise InvalidArgumentError(f"MatMul: Matrix size-incompatible: In[0]: {list(a.shape)}, "
+                                   f"In[1]: {list(b.shape)}")
+    return np.matmul(a, b)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    """Matrix product of the last two dims (batched over leading dims); `a @ b`."""
+    flag = rules.static_bool
+    transpose_a = flag(transpose_a, "MatMul", "transpose_a") or flag(adjoint_a, "MatMul", "adjoint_a")
+    transpose_b = flag(transpose_b, "MatMul", "transpose_b") or flag(adjoint_b, "MatMul", "adjoint_b")
+    if not (transpose_a or transpose_b):
+        return _binary("MatMul", a, b, NUMERIC)
+    a, b = convert_pair(a, b, "MatMul")
+    if a.dtype not in NUMERIC:
+        raise dtype_error("MatMul", a.dtype, NUMERIC)
+    return apply("MatMul", (a, b), {"transpose_a": transpose_a, "transpose_b": transpose_b})
+
+
+# --- where, cast, identity -----------------------------------------------------
+
+def _infer_select(inputs, attrs):
+    c, x, y = inputs
+    if c.dtype is not dtypes.bool:
+        raise TypeError(f"condition must be a bool tensor, got {c.dtype.name}")
+    rules.check_same_dtype(x, y)
+    shape = rules.broadcast_shapes(c.shape, rules.broadcast_shapes(x.shape, y.shape))
+    return [(x.dtype, shape)]
+
+
+@define_op("SelectV2", infer=_infer_select)
+def _select(c, x, y):
+    return np.where(c, x, y)
+
+
+def _infer_where(inputs, attrs):
+    c = inputs[0]
+    if c.dtype is not dtypes.bool:
+        raise TypeError(f"condition must be a bool tensor, got {c.dtype.name}")
+    return [(dtypes.int64, TensorShape([None, c.shape.rank]))]
+
+
+@define_op("Where", infer=_infer_where)
+def _where(c):
+    return np.argwhere(c).astype(np.int64)
+
+
+def where(condition, x=None, y=None, name=None):
+    """Elements of x where condition is true, else of y (broadcasting all three).
+
+    With only `condition`: the int64 coordinates of its true elements, [N, rank].
+    """
+    condition = convert_to_tensor(condition)
+    if condition.dtype is not dtypes.bool:
+        raise TypeError(f"where: condition must be a bool tensor, got {condition.dtype.name}")
+    if x is None and y is None:
+        return apply("Where", (condition,))
+    if x is None or y is None:
+        raise ValueError("where: x and y must both be given, or neither")
+    x, y = convert_pair(x, y, "SelectV2")
+    return apply("SelectV2", (condition, x, y))
+
+
+def _infer_cast(inputs, attrs):
+    return [(attrs["dtype"], inputs[0].shape)]
+
+
+@define_op("Cast", infer=_infer_cast)
+def _cast(x, dtype):
+    return x.astype(dtype.np_dtype)
+
+
+def cast(x, dtype, name=None):
+    """x converted to `dtype` (floats truncate toward zero; nonzero -> True)."""
+    dtype = dtypes.as_dtype(dtype)
+    x = convert_to_tensor(x)
+    if x.dtype is dtype:
+        return x
+    if x.dtype.is_string or dtype.is_string:
+        raise TypeError(f"Cast: casting {x.dtype.name} to {dtype.name} is not supported")
+    return apply("Cast", (x,), {"dtype": dtype})
+
+
+@define_op("Identity", infer=rules.same_as_first)
+def _identity(x):
+    return x
+
+
+def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
+    """A tensor with the same value as `input` (a new node when tracing)."""
+    return apply("Identity", (convert_to_tensor(input),))

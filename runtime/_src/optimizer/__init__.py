@@ -1,0 +1,210 @@
+"""The graph optimizer: rewrite passes run on each newly traced graph.
+
+`optimize(graph, options)` edits `graph` in place (and every graph nested
+in it: cond branches, loop bodies), then returns an `OptimizationReport`
+saying what each pass did; the report is also kept as
+`graph.optimization_report` and logged at DEBUG level on the
+`runtime.optimizer` logger.
+
+    report = optimize(graph, {"constant_folding": False})
+    print(report)      # arithmetic_optimization: Mul by a neutral constant: ...
+
+Passes, in order, with their option names (TensorFlow's names where
+TensorFlow has the pass; all on by default):
+
+    arithmetic_optimization             x*1, x+0, -(-x), identity, same-dtype cast
+    constant_folding                    pure ops on constants become constants
+    common_subexpression_elimination    duplicate pure nodes merge
+    loop_optimization                   loop-invariant pure ops leave While bodies
+    dead_code_elimination               nodes nothing needs are removed
+
+`disable_model_pruning: True` (TensorFlow's switch) also turns dead code
+elimination off, and `disable_meta_optimizer: True` turns every pass off.
+The passes never touch stateful or side-effecting ops except to keep them.
+"""
+
+import logging
+
+from runtime._src.optimizer import arithmetic, constant_folding, cse, dce, loop_invariant
+from runtime._src.optimizer.lint import LintError, lint
+from runtime._src.graph.graph import memoized_flags
+from runtime._src.optimizer.rewrite import invalidate, nesting_edits, next_stamp, walk_graphs
+
+__all__ = ["optimize", "lint", "LintError", "OptimizationReport", "PASSES",
+           "DEFAULT_OPTIONS"]
+
+_log = logging.getLogger("runtime.optimizer")
+
+# (option name, module with run(graph) -> messages), in the order they run.
+PASSES = [
+    ("arithmetic_optimization", arithmetic),
+    ("constant_folding", constant_folding),
+    ("common_subexpression_elimination", cse),
+    ("loop_optimization", loop_invariant),
+    ("dead_code_elimination", dce),
+]
+
+DEFAULT_OPTIONS = {name: True for name, _ in PASSES}
+_META_OPTIONS = {"disable_model_pruning", "disable_meta_optimizer"}
+_MAX_ROUNDS = 4  # passes repeat while they keep finding work (rarely more than 2)
+
+
+class OptimizationReport:
+    """What each pass did: `report.changes[pass_name]` is a list of messages."""
+
+    def __init__(self, graph_name, nodes_before):
+        self.graph_name = graph_name
+        self.nodes_before = nodes_before
+        self.nodes_after = nodes_before
+        self.changes = {name: [] for name, _ in PASSES}
+        self.skipped = []
+
+    def count(self, pass_name):
+        return len(self.changes[pass_name])
+
+    def __str__(self):
+        lines = [f"optimized {self.graph_name!r}: {self.nodes_before} -> "
+                 f"{self.nodes_after} nodes"]
+        for name, messages in self.changes.items():
+            if name in self.skipped:
+                lines.append(f"  {name}: off")
+                continue
+            lines.append(f"  {name}: {len(messages)} change(s)")
+            lines.extend(f"    {m}" for m in messages)
+        return "\n".join(lines)
+
+
+def enabled_passes(options=None):
+    """The (name, module) pairs `options` leaves on; unknown names are an error."""
+    options = dict(options or {})
+    known = set(DEFAULT_OPTIONS) | _META_OPTIONS | _TF_ONLY_OPTIONS
+    unknown = sorted(k for k in options if k not in known)
+    if unknown:
+        raise ValueError(f"unknown optimizer option(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(sorted(known))}")
+    if options.get("disable_meta_optimizer"):
+        return []
+    on = []
+    for name, module in PASSES:
+        if not options.get(name, True):
+            continue
+        if name == "dead_code_elimination" and options.get("disable_model_pruning"):
+            continue
+        on.append((name, module))
+    return on
+
+
+# TensorFlow options accepted (so ported code runs) but with no pass here.
+_TF_ONLY_OPTIONS = {"layout_optimizer", "shape_optimization", "remapping",
+                    "dependency_optimization", "function_optimization", "debug_stripper",
+                    "scoped_allocator_optimization", "pin_to_host_optimization",
+                    "implementation_selector", "auto_mixed_precision", "min_graph_nodes"}
+
+
+def optimize(graph, options=None, check=False):
+    """Run the enabled passes on `graph` in place; return an OptimizationReport.
+
+    `options` maps option names (see the module docstring) to booleans.
+    With `check=True`, `lint` runs after every pass (the tests do this).
+
+    Rounds repeat while passes find work; a later round only revisits the
+    graphs a change can affect (the changed graphs, the graphs nested in them
+    and the graphs enclosing them): a pass on an untouched graph sees exactly
+    what it saw before and finds nothing new.
+    """
+    passes = enabled_passes(options)
+    report = OptimizationReport(graph.name, _count_nodes(graph))
+    report.skipped = [name for name, _ in PASSES if name not in dict(passes)]
+    with memoized_flags():
+        wanted = None                       # None: every graph
+        looked = {}                         # (pass, id(graph)) -> edit stamp when it started
+        for _ in range(_MAX_ROUNDS):
+            changed = _run_round(graph, passes, wanted, report, check, looked)
+            if not changed:
+                break
+            wanted = _affected(graph, changed)
+    report.nodes_after = _count_nodes(graph)
+    graph.optimization_report = report
+    _log.debug("%s", report)
+    return report
+
+
+def _run_round(graph, passes, wanted, report, check, looked):
+    """Every pass once over the graphs in `wanted` (ids; None for all);
+    return the ids of the graphs some pass changed.
+
+    Within `wanted`, a pass skips a graph when neither it nor any graph
+    nested in it was edited since the pass last started on it: what a pass
+    finds depends only on those graphs, so it would find nothing again."""
+    changed = set()
+    graphs = None
+    for name, module in passes:
+        if graphs is None:             # the nesting only changes when a pass edits
+            graphs, edited_below = _graphs_and_stamps(graph, wanted)
+            nesting = nesting_edits()
+        edited = False
+        for g in graphs:
+            key = (name, id(g))
+            if wanted is not None and key in looked and \
+                    max(edited_below[id(g)], g._edit_stamp) < looked[key]:
+                continue
+            looked[key] = next_stamp()
+            messages = module.run(g)
+            if messages:
+                edited = True
+                changed.add(id(g))
+                report.changes[name].extend(messages)
+                invalidate(g)
+        # Edit stamps are read from the second round on; the list of graphs
+        # changes only with the nesting.
+        if edited and (wanted is not None or nesting_edits() != nesting):
+            graphs = None
+        if check:
+            lint(graph)
+    return changed
+
+
+def _graphs_and_stamps(graph, wanted):
+    """(the graphs in `wanted`, parents first, as walk_graphs orders them;
+    {id(graph): the latest edit stamp of it and the graphs nested in it},
+    None when `wanted` is None)."""
+    order = []
+    kids = {}
+    stack = [graph]
+    while stack:
+        g = stack.pop()
+        order.append(g)
+        subs = [sub for node in g.nodes if node.attrs for sub in node.subgraph_list()]
+        kids[id(g)] = subs
+        stack.extend(reversed(subs))
+    if wanted is None:                 # every graph: no pass skips one
+        return order, None
+    stamps = {}
+    for g in reversed(order):
+        stamp = g._edit_stamp
+        for sub in kids[id(g)]:
+            if stamps[id(sub)] > stamp:
+                stamp = stamps[id(sub)]
+        stamps[id(g)] = stamp
+    return [g for g in order if id(g) in wanted], stamps
+
+
+def _affected(graph, changed):
+    """ids of the graphs in `changed`, their ancestors and their descendants."""
+    wanted = set()
+    stack = [(graph, ())]
+    while stack:
+        g, ancestors = stack.pop()
+        inside = ancestors + (id(g),)
+        if id(g) in changed:
+            wanted.update(inside)
+        elif any(a in changed for a in ancestors):
+            wanted.add(id(g))
+        for node in g.nodes:
+            for sub in node.subgraph_list():
+                stack.append((sub, inside))
+    return wanted
+
+
+def _count_nodes(graph):
+    return sum(len(g.nodes) for g in walk_graphs(graph))

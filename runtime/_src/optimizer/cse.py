@@ -1,0 +1,66 @@
+"""Common subexpression elimination: two pure nodes with the same op, the same
+inputs and equal attrs compute the same value; keep the first.
+
+Before:                               After:
+    %0 = mul %x, %y : int32[]             %0 = mul %x, %y : int32[]
+    %1 = mul %x, %y : int32[]             %2 = add %0, %0 : int32[]
+    %2 = add %0, %1 : int32[]
+
+Equal constants (same dtype, shape and bytes) merge too. Never merged:
+stateful or side-effecting nodes (two `random.uniform` calls differ), and
+nodes holding subgraphs (compared by identity only, so they never match).
+"""
+
+import numpy as np
+
+from runtime._src.core.dtypes import DType
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.optimizer.rewrite import substitute_nodes
+
+__all__ = ["run"]
+
+
+class _Unhashable(Exception):
+    pass
+
+
+def run(graph):
+    """Merge duplicate pure nodes of `graph` in place; return messages."""
+    seen = {}
+
+    def merge(node):
+        key = _key(node)
+        if key is None:
+            return None
+        first = seen.setdefault(key, node)
+        if first is node:
+            return None
+        return first.outputs, f"merged {node.name} into {first.name} ({node.op})"
+    return substitute_nodes(graph, merge)
+
+
+def _key(node):
+    # A node holding subgraphs would be keyed by their identity: it never matches.
+    if node.op == "Placeholder" or node.subgraph_list() or node.opdef.stateful:
+        return None
+    try:
+        attrs = tuple(sorted((k, _attr_key(v)) for k, v in node.attrs.items()))
+    except _Unhashable:
+        return None
+    return (node.op, tuple(id(t) for t in node.inputs), attrs)
+
+
+def _attr_key(value):
+    """A hashable key equal for equal attr values; identity for other objects."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        arr = np.asarray(value)
+        if arr.dtype == object:
+            return ("array", "object", arr.shape, tuple(arr.reshape(-1).tolist()))
+        return ("array", arr.dtype.str, arr.shape, arr.tobytes())
+    if isinstance(value, (bool, int, float, str, bytes, type(None), DType, TensorShape)):
+        return (type(value).__name__, value if not isinstance(value, DType) else value.name)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_attr_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, _attr_key(v)) for k, v in value.items())))
+    return ("object", id(value))

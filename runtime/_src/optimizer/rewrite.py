@@ -1,0 +1,161 @@
+"""Editing helpers shared by the optimizer passes.
+
+Passes edit a graph in place: they build a mapping from old tensors to the
+tensors that replace them, call `replace_uses` (which rewrites node inputs,
+the graph's outputs, and the `captures` of every nested graph that refers to
+a replaced tensor), then drop nodes nobody needs with `remove_nodes`.
+New nodes (folded constants, hoisted ops) are made with `make_node` and
+inserted at a chosen position with `insert_nodes`, which keeps program order.
+
+    mapping = {id(old): new}
+    replace_uses(graph, mapping)
+    remove_nodes(graph, {id(old.node)})
+"""
+
+import itertools
+
+from runtime._src.graph.graph import Graph, Node, forget_flags
+from runtime._src.graph.op_registry import get_op
+from runtime._src.core.tensor import SymbolicTensor
+from runtime._src.core.tensor_shape import TensorShape
+
+__all__ = ["replace_uses", "substitute_nodes", "remove_nodes", "make_node", "insert_nodes", "walk_graphs",
+           "consumers", "fed_placeholders", "invalidate"]
+
+
+def walk_graphs(graph):
+    """`graph` and every graph nested in it (subgraph attrs), parents first."""
+    stack = [graph]
+    while stack:
+        g = stack.pop()
+        yield g
+        for node in reversed(g.nodes):
+            if node.attrs:
+                stack.extend(reversed(node.subgraph_list()))
+
+
+_stamps = itertools.count(1)
+
+
+def next_stamp():
+    """A number larger than every stamp handed out before (edit order)."""
+    return next(_stamps)
+
+
+def invalidate(graph):
+    """Forget any cached run plan or compiled form of `graph` (and the
+    optimizer's remembered statefulness of graphs); stamp the edit."""
+    graph._compiled = None
+    graph._edit_stamp = next(_stamps)
+    forget_flags()
+
+
+def resolve(mapping, t):
+    """Follow `mapping` (id(tensor) -> tensor) until a tensor that stays."""
+    seen = 0
+    while id(t) in mapping:
+        t = mapping[id(t)]
+        seen += 1
+        if seen > 10_000:
+            raise RuntimeError("optimizer: cyclic tensor replacement")
+    return t
+
+
+def replace_uses(graph, mapping):
+    """Make every user of a tensor in `mapping` use its replacement instead."""
+    if not mapping:
+        return
+    for node in graph.nodes:
+        if any(id(t) in mapping for t in node.inputs):
+            node.inputs = tuple(resolve(mapping, t) for t in node.inputs)
+    graph.outputs = [resolve(mapping, t) for t in graph.outputs]
+    for g in walk_graphs(graph):
+        if g is graph:
+            continue
+        if any(id(outer) in mapping for outer, _ in g.captures):
+            g.captures = [(resolve(mapping, outer), inner) for outer, inner in g.captures]
+            g._capture_map = {id(outer): inner for outer, inner in g.captures}
+    invalidate(graph)
+
+
+def substitute_nodes(graph, replacement):
+    """One pass over `graph` in program order: `replacement(node)` returns
+    None to keep the node, or (tensors equal to its outputs, message) to
+    replace it. Later nodes already read the replacements; replaced nodes
+    are removed. Returns the messages."""
+    mapping = {}
+    dead = set()
+    messages = []
+    for node in graph.nodes:
+        if node.inputs and any(id(t) in mapping for t in node.inputs):
+            node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
+        found = replacement(node)
+        if found is None:
+            continue
+        outputs, message = found
+        for old, new in zip(node.outputs, outputs):
+            mapping[id(old)] = new
+        dead.add(id(node))
+        messages.append(message)
+    replace_uses(graph, mapping)
+    remove_nodes(graph, dead)
+    return messages
+
+
+def remove_nodes(graph, dead_ids):
+    """Drop the nodes whose id() is in `dead_ids` (callers checked they are unused)."""
+    if dead_ids:
+        kept = []
+        for n in graph.nodes:
+            if id(n) not in dead_ids:
+                kept.append(n)
+            elif n.subgraph_list():
+                _nesting[0] += 1
+        graph.nodes = kept
+        invalidate(graph)
+
+
+_nesting = [0]      # edits that added or removed a node holding subgraphs
+
+
+def nesting_edits():
+    """A number that changes whenever graphs stop or start being nested
+    (a node holding subgraphs removed or inserted by these helpers)."""
+    return _nesting[0]
+
+
+def make_node(graph, op, inputs, attrs, out_specs, name=None, location=None):
+    """A new node of `graph` (not yet in `graph.nodes`); out_specs = [(dtype, shape)]."""
+    node = Node(graph, graph.unique_name(name or op), get_op(op), inputs, attrs, location)
+    node.outputs = tuple(SymbolicTensor(node, i, d, TensorShape(s))
+                         for i, (d, s) in enumerate(out_specs))
+    return node
+
+
+def insert_nodes(graph, position, new_nodes):
+    """Insert nodes before the node currently at `position` in program order."""
+    new_nodes = list(new_nodes)
+    if any(n.subgraph_list() for n in new_nodes):
+        _nesting[0] += 1
+    graph.nodes[position:position] = new_nodes
+    invalidate(graph)
+
+
+def consumers(graph):
+    """id(tensor) -> number of uses by nodes, outputs and nested captures."""
+    counts = {}
+    for node in graph.nodes:
+        for t in node.inputs:
+            counts[id(t)] = counts.get(id(t), 0) + 1
+    for t in graph.outputs:
+        counts[id(t)] = counts.get(id(t), 0) + 1
+    return counts
+
+
+def fed_placeholders(graph):
+    """ids of the placeholder nodes the caller feeds: inputs, then captures."""
+    return {id(t.node) for t in graph.inputs} | {id(inner.node) for _, inner in graph.captures}
+
+
+def is_graph(value):
+    return isinstance(value, Graph)
