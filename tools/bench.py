@@ -199,7 +199,7 @@ def _align_captures(graphs):
 def need_op(name):
     import runtime._src.ops  # noqa: F401
     try:
-        import runtime._src.ops.control_flow_ops  # noqa: F401
+        import runtime._src.exec.control_flow_ops  # noqa: F401
     except ImportError:
         pass
     if name not in OPS:

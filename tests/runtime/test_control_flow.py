@@ -386,7 +386,7 @@ def test_million_iterations_run_in_flat_memory():
 
 def test_while_kernel_itself_loops_without_growth():
     """The While kernel (used where the executor does not inline the loop)."""
-    from runtime._src.ops.control_flow_ops import _while_kernel
+    from runtime._src.exec.control_flow_ops import _while_kernel
     g, _, _ = trace(lambda n: tf.while_loop(lambda i: i < n, lambda i: (i + 1,), (0,)), I32(0))
     attrs = next(n for n in g.nodes if n.op == "While").attrs
     assert _while_kernel(I32(0), I32(10), **attrs) == [10]
@@ -440,7 +440,7 @@ def test_kernels_match_eager(name, fn, arg_sets):
 
 
 def test_if_kernel_rejects_a_non_scalar_condition():
-    from runtime._src.ops.control_flow_ops import _if_kernel
+    from runtime._src.exec.control_flow_ops import _if_kernel
     g, _, _ = trace(lambda p: tf.cond(p > 0, lambda: p, lambda: p), I32(1))
     attrs = next(n for n in g.nodes if n.op == "If").attrs
     with pytest.raises(ValueError, match=r"condition must be a scalar, got a value of shape \(2,\)"):

@@ -324,7 +324,7 @@ def collatz_graph():
 
 
 try:
-    import runtime._src.ops.control_flow_ops  # noqa: F401 - registers If and While
+    import runtime._src.exec.control_flow_ops  # noqa: F401 - registers If and While
 except ImportError:
     pass
 

@@ -2,7 +2,7 @@
 
 Eagerly both simply run Python. While tracing they trace their functions into
 subgraphs and add one `If` / `While` node (layouts in
-`runtime/ops/control_flow_ops.py`).
+`runtime/_src/exec/control_flow_ops.py`).
 
     cond(pred, true_fn, false_fn, name=None, *, names=None)
         means:  true_fn() if pred else false_fn()
@@ -38,7 +38,7 @@ from runtime._src.core import nest
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import get_op
-from runtime._src.ops import control_flow_ops as _ops
+from runtime._src.exec import control_flow_ops as _ops
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import as_shape

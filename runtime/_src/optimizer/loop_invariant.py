@@ -11,7 +11,7 @@ Before:                                   After:
         %5 = add %s, %4 : float32[]               %5 = add %s, %c4 : float32[]
         ...                                       ...
 
-Layout kept (see runtime/ops/control_flow_ops.py): `cond.captures[k]` and
+Layout kept (see runtime/_src/exec/control_flow_ops.py): `cond.captures[k]` and
 `body.captures[k]` both stand for the While node's input
 `num_loop_vars + k`, so a value newly captured by one subgraph gets an
 unused placeholder in the other, and the node's inputs grow before the
@@ -24,7 +24,7 @@ failing op must stay after the side effects that precede it in the body).
 Stateful ops, side effects and nested control flow never move.
 """
 
-from runtime._src.ops.control_flow_ops import WHILE
+from runtime._src.exec.control_flow_ops import WHILE
 from runtime._src.optimizer.rewrite import insert_nodes, make_node, remove_nodes, replace_uses
 
 __all__ = ["run", "HOISTABLE"]

@@ -1,0 +1,45 @@
+"""`dir(runtime)` is TensorFlow's public names plus the documented extras
+(`visualize`; `check_equivalence` lives under `debugging`): no engine module
+(`codegen`, `executor`, `op_registry`, `_src`, ...)."""
+
+import runtime as tf
+
+PUBLIC = [
+    "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
+    "TensorShape", "TensorSpec", "Variable", "abs", "add", "argmax", "argmin", "autograph",
+    "bitwise", "bool", "cast", "concat", "cond", "config", "constant", "convert_to_tensor",
+    "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims", "eye", "fill",
+    "float16", "float32", "float64", "floordiv", "function", "gather", "greater",
+    "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8", "less",
+    "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math", "matmul",
+    "maximum", "minimum", "multiply", "negative", "nest", "nn", "not_equal", "numpy_function",
+    "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random", "range", "rank",
+    "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+    "reduce_sum", "reshape", "saved_model", "shape", "sign", "size", "sqrt", "square",
+    "squeeze", "stack", "string", "subtract", "tanh", "tile", "transpose", "truediv", "uint8",
+    "unstack", "visualize", "where", "while_loop", "zeros", "zeros_like",
+]
+
+
+def test_dir_runtime_is_the_public_list():
+    assert [n for n in dir(tf) if not n.startswith("__")] == PUBLIC
+
+
+def test_every_listed_name_resolves():
+    for name in PUBLIC:
+        assert getattr(tf, name) is not None, name
+
+
+def test_documented_extras_are_reachable():
+    assert callable(tf.debugging.check_equivalence)
+    assert issubclass(tf.debugging.EquivalenceError, AssertionError)
+    assert callable(tf.config.experimental_check_equivalence)
+    assert callable(tf.visualize)
+    assert tf.linalg.matmul is tf.matmul
+    assert callable(tf.saved_model.save) and callable(tf.saved_model.load)
+
+
+def test_namespaces_hide_engine_modules():
+    for module in (tf.math, tf.nn, tf.debugging, tf.config, tf.saved_model, tf.nest):
+        leaked = {"ops", "graph", "tensor", "executor", "codegen", "op_registry", "_src"}
+        assert not leaked & set(dir(module)), module.__name__
