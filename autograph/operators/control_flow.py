@@ -238,9 +238,9 @@ def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, ke
                 raise ValueError(f"autograph: a branch returned {len(out)} values for {len(state)} names")
             raw[label] = out
             if label == "true":
-                return tuple(encode(i, v) for i, v in enumerate(out))
+                return tuple(_snapshot(encode(i, v)) for i, v in enumerate(out))
             _reconcile(raw["true"], out, state, names, where, dummies, keep, backend)
-            return tuple(encode(i, v, raw["true"][i]) for i, v in enumerate(out))
+            return tuple(_snapshot(encode(i, v, raw["true"][i])) for i, v in enumerate(out))
         return run
 
     out = backend.cond(cond, branch(body, "true"), branch(orelse, "false"), display_names(names))
@@ -258,9 +258,29 @@ def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, ke
     return tuple(result)
 
 
+def _snapshot(value):
+    """The branch's output as it is now: a dict or list the branch returns may
+    be changed by the other branch's tracing (both start from the same
+    objects), so its structure is copied when the branch ends."""
+    if isinstance(value, dict):
+        return {k: _snapshot(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_snapshot(v) for v in value)
+    return value
+
+
 def _reconcile(t_out, f_out, state, names, where, dummies, keep, backend):
     """Check the branches agree on which names they define (runs in the else branch)."""
     for i, (t, f) in enumerate(zip(t_out, f_out)):
+        if (type(t) in (dict, list) and type(f) in (dict, list)
+                and (t is state[i]) != (f is state[i])):
+            same, new = ("if", "else") if t is state[i] else ("else", "if")
+            raise _marked(ValueError(
+                f"'{names[i]}' is the {type(state[i]).__name__} it was before in the {same} "
+                f"branch of a tensor if statement and a new {type(t if new == 'if' else f).__name__} "
+                f"in the {new} branch{source_map.describe(where)}: after a staged if it is a "
+                f"copy, so changes made later through other names for the old one would not "
+                f"reach it. Build a new one in both branches, or copy it before the if."))
         tu, fu = isinstance(t, Undefined), isinstance(f, Undefined)
         if is_return_slot(names[i]) and (t is None) != (f is None) and not (tu or fu):
             none_in, value_in = ("if", "else") if t is None else ("else", "if")

@@ -618,3 +618,38 @@ def test_fuzz_found_refusals_name_the_thing_and_line():
                                                    "inside a tensor if statement")):
         tf.function(new_object_in_branch)(tf.constant(3), o)
     assert o.child is None          # the refused statement left the object as it was
+
+
+def dict_output_changed_by_other_branch(a, v):
+    d = {"k": a % 97, "n": {"k": 1}}
+    e = d
+    if a == 5 or a == len(v):
+        d["k"] = (a % (e["k"] % 5 + 1)) - d["n"]["k"]
+    elif a > 40:
+        e = dict(d)
+    return e["k"]
+
+
+def alias_kept_in_one_branch_only(a):
+    d = {"k": a % 97}
+    e = d
+    if a % 2 >= 0:
+        a = a + 1
+    else:
+        e = dict(d)
+    d["k"] = 12
+    return e["k"]
+
+
+def test_container_outputs_of_a_staged_if():
+    # A dict one branch returns is read before the other branch's tracing
+    # resets the objects both start from.
+    for a in (5, 96, 13):
+        check(dict_output_changed_by_other_branch, (a, [1, 2, 3]), (a, [1, 2, 3]))
+    # The old dict in one branch, a new one in the other: after the if it
+    # would be a copy, and `d['k'] = 12` would not reach `e`.
+    check(alias_kept_in_one_branch_only, (5,))
+    with pytest.raises(ValueError, match=re.escape(
+            "'e' is the dict it was before in the if branch of a tensor if statement and a "
+            "new dict in the else branch")):
+        tf.function(alias_kept_in_one_branch_only)(tf.constant(5))
