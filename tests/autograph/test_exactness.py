@@ -622,10 +622,11 @@ def test_fuzz_found_refusals_name_the_thing_and_line():
 
 def dict_output_changed_by_other_branch(a, v):
     d = {"k": a % 97, "n": {"k": 1}}
-    e = d
+    e = {"k": 0, "n": {"k": 0}}
     if a == 5 or a == len(v):
-        d["k"] = (a % (e["k"] % 5 + 1)) - d["n"]["k"]
-    elif a > 40:
+        d["k"] = (a % (d["k"] % 5 + 1)) - d["n"]["k"]
+        e = d
+    else:
         e = dict(d)
     return e["k"]
 
