@@ -18,7 +18,7 @@ import numpy as np
 from runtime._src.core import nest
 from runtime._src.function import signature as _sig
 from runtime._src.core.tensor_shape import TensorSpec
-from runtime._src.ops import bitwise_ops, math_ops, nn_ops
+from runtime._src.ops import math_ops, nn_ops
 
 __all__ = ["CallSignature", "first_param_is_self", "check_input_signature",
            "signature_template", "ufunc_error"]
@@ -99,7 +99,8 @@ def _python_signature(python_function):
 
 def ufunc_error(ufunc, error):
     """A numpy ufunc met symbolic tensors while tracing: say what to use."""
-    in_tf_math = any(hasattr(m, ufunc.__name__) for m in (math_ops, bitwise_ops, nn_ops))
+    in_tf_math = (hasattr(math_ops, ufunc.__name__) or hasattr(nn_ops, ufunc.__name__)
+                  or ufunc.__name__ == "logical_xor")   # tf.math's one name from bitwise_ops
     op = f"tf.math.{ufunc.__name__}" if in_tf_math else "the runtime op"
     params = ", ".join(["x"] if ufunc.nin == 1 else [f"x{i + 1}" for i in range(ufunc.nin)])
     return TypeError(
