@@ -71,6 +71,11 @@ class Backend(abc.ABC):
         """`min(x)` / `max(x)` over all elements; kind is 'min' or 'max'."""
         raise self._missing("reduce")
 
+    def sum0(self, x):
+        """`sum(x)`: the sum along the first dimension (of a tensor list: of
+        its stacked elements)."""
+        raise self._missing("sum0")
+
     def elementwise(self, kind, a, b):
         """`min(a, b)` / `max(a, b)` elementwise; kind is 'min' or 'max'."""
         raise self._missing("elementwise")

@@ -24,7 +24,7 @@ from ..impl import inspect_utils
 from ..pyct import ast_util, templates
 from ..pyct.static_analysis import activity
 
-OVERLOADED = ("len", "range", "int", "float", "abs", "min", "max", "enumerate", "zip")
+OVERLOADED = ("len", "range", "int", "float", "abs", "min", "max", "sum", "enumerate", "zip")
 
 # Methods of builtin types and tensors: calling them through ag__.call would
 # only add noise.

@@ -13,7 +13,7 @@ from .data_structures import list_append
 from .exceptions import assert_stmt
 from .logical import and_, if_exp, not_, or_
 from .staging import outer_writes
-from .py_builtins import (abs_, enumerate_, float_, int_, len_, max_, min_, range_,
+from .py_builtins import (abs_, enumerate_, float_, int_, len_, max_, min_, range_, sum_,
                           zip_)
 from .variables import Undefined, deleted, ld, peek, put_attr, put_item, user_locals
 
@@ -25,9 +25,10 @@ float = float_  # noqa: A001
 abs = abs_  # noqa: A001
 min = min_  # noqa: A001
 max = max_  # noqa: A001
+sum = sum_  # noqa: A001
 enumerate = enumerate_  # noqa: A001
 zip = zip_  # noqa: A001
 
 __all__ = ["call", "if_stmt", "while_stmt", "for_stmt", "and_", "or_", "not_", "if_exp",
            "assert_stmt", "list_append", "outer_writes", "Undefined", "ld", "deleted", "peek", "put_item", "put_attr", "user_locals", "len", "range", "int", "float",
-           "abs", "min", "max", "enumerate", "zip"]
+           "abs", "min", "max", "sum", "enumerate", "zip"]

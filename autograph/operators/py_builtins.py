@@ -6,7 +6,7 @@ backend's tensors it calls the backend:
     len(t)          # a Python int when the first dimension is known
     range(n)        # a 1-D tensor when n is a tensor
     int(t), float(t)    # cast to int32 (truncating) / float32
-    abs(t), min(t), max(a, b)
+    abs(t), min(t), max(a, b), sum(t)
     enumerate(t), zip(t, u)   # iterated by a staged for loop
 """
 
@@ -15,7 +15,8 @@ import builtins
 from ..backend import backend_of
 from .loops import IndexedIterable
 
-__all__ = ["len_", "range_", "int_", "float_", "abs_", "min_", "max_", "enumerate_", "zip_"]
+__all__ = ["len_", "range_", "int_", "float_", "abs_", "min_", "max_", "sum_", "enumerate_",
+           "zip_"]
 
 
 def len_(x):
@@ -72,6 +73,16 @@ def min_(*args, **kwargs):
 
 def max_(*args, **kwargs):
     return _extreme("max", builtins.max, args, kwargs)
+
+
+def sum_(iterable, start=0):
+    """`sum(t)` of a tensor adds along its first dimension (as iterating it
+    would); a list appended to in a staged loop is stacked first."""
+    backend = backend_of(iterable)
+    if backend is None:
+        return builtins.sum(iterable, start)
+    total = backend.sum0(iterable)
+    return total if isinstance(start, int) and start == 0 else total + start
 
 
 def enumerate_(iterable, start=0):

@@ -654,3 +654,41 @@ def test_container_outputs_of_a_staged_if():
             "'e' is the dict it was before in the if branch of a tensor if statement and a "
             "new dict in the else branch")):
         tf.function(alias_kept_in_one_branch_only)(tf.constant(5))
+
+
+# Lists appended to in tensor loops read like lists (found by --mutations)
+def list_read_in_loop_test(a, b):
+    lst = [a % 97, b % 97]
+    i = 0
+    while i < 4 and lst[-1] < 100:
+        i = i + 1
+        lst.append(b % 97 + i)
+    s = 0
+    for x in lst:
+        s += x
+    return len(lst) + sum(lst) + s + (lst[0] if len(lst) > 0 else 5)
+
+
+def sum_in_loop(n):
+    lst = [1]
+    for i in range(n):
+        lst.append(i)
+        if sum(lst) > 3:
+            break
+    return sum(lst)
+
+
+def truth_of_list_after_loop(n):
+    lst = []
+    for i in range(n):
+        lst.append(i)
+    return 1 if lst else 0
+
+
+def test_lists_appended_in_tensor_loops_read_like_lists():
+    check(list_read_in_loop_test, (5, 3), (5, 3))
+    check(sum_in_loop, (5,), (5,))
+    check(sum_in_loop, (0,), (0,))
+    check(truth_of_list_after_loop, (2,))
+    with pytest.raises(TypeError, match=r"test len\(lst\) > 0 instead"):
+        tf.function(truth_of_list_after_loop)(tf.constant(2))

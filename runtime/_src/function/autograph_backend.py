@@ -31,9 +31,38 @@ def _as_tensor(value):
     return value
 
 
+class ListInLoop(TensorArray):
+    """A Python list that a staged loop appends to, held as a TensorArray
+    while the loop is traced; it reads like the list it stands for:
+
+        lst[-1]        # the last element appended (read at size - 1)
+    """
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            raise TypeError("a list appended to in a tensor loop can be indexed with a "
+                            "number (lst[i], lst[-1]) inside the loop, not sliced; slice it "
+                            "after the loop, where it is a tensor")
+        index = convert_to_tensor(_as_tensor(index))
+        size = self.size()
+        return self.read(math_ops.where(index < 0, size + index, index))
+
+
+def _index(lst, i):
+    return lst[i] if isinstance(lst, ListInLoop) else lst.read(i)
+
+
 def _truth(value):
-    """Python truthiness as a bool tensor: a number is true when nonzero."""
+    """Python truthiness as a bool tensor: a number is true when nonzero, a
+    list appended to in a staged loop when it is not empty."""
+    if isinstance(value, TensorArray):
+        return math_ops.greater(value.size(), 0)
     value = _as_tensor(value)
+    if isinstance(value, Tensor) and value.shape.rank is not None and value.shape.rank > 0:
+        raise TypeError(
+            f"the truth value of a tensor of shape {value.shape} is ambiguous in a condition "
+            f"(a list a tensor loop appended to is such a tensor after the loop: test "
+            f"len(lst) > 0 instead); use tf.reduce_any / tf.reduce_all, or a scalar")
     if isinstance(value, Tensor) and not value.dtype.is_bool:
         if value.dtype.is_string:
             return math_ops.not_equal(value, "")
@@ -85,7 +114,18 @@ class AutographBackend(Backend):
         return array_ops.shape(x)[0]
 
     def getitem(self, x, i):
+        if isinstance(x, TensorArray):
+            return _index(x, i)
         return _as_tensor(x)[i]
+
+    def sum0(self, x):
+        if isinstance(x, TensorArray):
+            x = x.stack()
+        x = _as_tensor(x)
+        if x.shape.rank == 0:
+            raise TypeError(f"sum() of a scalar tensor ({x!r}) is not defined: it is not "
+                            f"iterable")
+        return reduction_ops.reduce_sum(x, axis=0)
 
     def range(self, start, limit, delta):
         # Python's range is empty when start is past limit; tf.range raises.
@@ -114,7 +154,7 @@ class AutographBackend(Backend):
         if sample is None:
             raise ValueError("cannot stage a loop appending to an empty list whose elements "
                              "are unknown")
-        ta = TensorArray(_element_dtype(sample), size=0, dynamic_size=True)
+        ta = ListInLoop(_element_dtype(sample), size=0, dynamic_size=True)
         for i, item in enumerate(items):
             ta = ta.write(i, item)
         return ta

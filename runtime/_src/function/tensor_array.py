@@ -251,8 +251,8 @@ class TensorArray:
     def _with_flow(self, flow, element_shape=None):
         """A TensorArray like this one whose value is `flow`."""
         shape = self._element_shape if element_shape is None else element_shape
-        return TensorArray(self._dtype, dynamic_size=self._dynamic_size,
-                           element_shape=shape, flow=flow)
+        return type(self)(self._dtype, dynamic_size=self._dynamic_size,
+                          element_shape=shape, flow=flow)
 
     def _attrs(self):
         return {"dtype": self._dtype, "element_shape": self._element_shape}
