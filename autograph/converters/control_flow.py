@@ -350,17 +350,19 @@ class _ControlFlow(ast_util.StatementTransformer):
             stmts[-1].value.keywords.append(extra["keyword"])
         return stmts
 
-    def _add_effects(self, stmts, blocks, loop=False):
+    def _add_effects(self, stmts, blocks, appends=True):
         """`effects=((line, text, list name), ...)`: the calls and item writes
         in the bodies that change objects from outside them (see
         static_analysis/effects.py); staging the statement refuses them.
-        A loop carries appended lists itself."""
+        `appends=False`: leave out appends, which a staged loop carries itself
+        (a for loop with a break or return also needs them: its Python
+        iterations may turn into staged ifs)."""
         found = []
         for block in blocks:
             fn = self.functions[-1]
             outer = {n for n in fn.declared if n in fn.free}
             found += [e for e in effects.find(block, self.ctx.info, fn.aliases, outer)
-                      if not (loop and e[2] is not None) and e not in found]
+                      if e not in found and (appends or e[2] is None)]
         if found:
             value = templates.replace_as_expression(repr(tuple(found)))
             stmts[-1].value.keywords.append(gast.keyword(arg="effects", value=value))
@@ -399,7 +401,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         out += comp_defs
         out += self._add_effects(self._add_keyword(self._call(
             "ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
-            loop_test=loop_test, loop_body=loop_body), extra), [node.body], loop=True)
+            loop_test=loop_test, loop_body=loop_body), extra), [node.body], appends=False)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 
@@ -419,6 +421,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         loop_body = self.ctx.namer.new("loop_body")
         out += self._function(loop_body, [item] + state, body, state)
         extra = self._extra_test(node)
+        has_test = extra is not None
         call = "ag__.for_stmt(iterated, loop_body, state_in, names)"
         kw = {}
         if extra is not None:
@@ -432,7 +435,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         out += comp_defs
         out += self._add_effects(self._add_keyword(self._call(
             call, state, iterated=node.iter, loop_body=loop_body, **kw), extra),
-            [node.body], loop=True)
+            [node.body], appends=has_test)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 

@@ -67,7 +67,7 @@ def while_stmt(test, body, state=(), names=(), composites=None, effects=()):
         backend = backend_of(t)
         if backend is not None:
             where = source_map.current_location()
-            _refuse_effects(effects, "while loop", where, backend)
+            _refuse_effects(effects, "while loop", where, backend, lists_carried=True)
             return loops.with_composites(composites, state, lambda t, b, s, extra: (
                 loops.staged_while(backend, t, b, s, tuple(names) + extra, where)),
                 test, body)
@@ -84,7 +84,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
     tracking.record("for", backend is not None, body)
     if backend is not None:
         where = source_map.current_location()
-        _refuse_effects(effects, "for loop", where, backend)
+        _refuse_effects(effects, "for loop", where, backend, lists_carried=True)
         return loops.with_composites(composites, state, lambda t, b, s, extra: (
             loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where)),
             extra_test, body, item_first=True)
@@ -99,6 +99,10 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
         if backend_of(t) is not None:
             # The test became a tensor: every later iteration is staged as
             # `if extra_test(*state): state = body(item, *state)`.
+            _refuse_effects(effects, "if statement (a for loop over Python values whose "
+                            "break or return condition is a tensor)",
+                            source_map.current_location(), backend_of(t),
+                            dict(zip(names, state)))
             state = if_stmt(t, _bind_item(body, item), None, state, names,
                             composites=composites, effects=effects)
         else:
@@ -109,19 +113,22 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
     return state
 
 
-def _refuse_effects(effects, kind, where, backend, values=None):
+def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=False):
     """A staged statement cannot carry a change to a Python object made in
     its bodies: a tensor if traces both branches (both changes would stay), a
     tensor loop traces its body once (one change instead of one per
-    iteration). `values`: an append to a list that is already a tensor list
-    (inside a staged loop) is staged, not refused."""
+    iteration). Appends are staged by a loop (`lists_carried`: it makes the
+    list a tensor list) and by an if when the list already is one (`values`:
+    the names' values)."""
     for line, text, list_name in effects:
+        if list_name is not None and lists_carried:
+            continue
         value = None if values is None or list_name is None else values.get(list_name)
         if list_name is not None and (backend.is_list(value) or backend.is_tensor(value)):
             continue    # a tensor list, or a stacked one: appending is staged
         filename = where[0] if where else "<unknown>"
         how = ("both branches run while tracing, so the change would happen whatever "
-               "the condition is at run time" if kind == "if statement" else
+               "the condition is at run time" if kind.startswith("if statement") else
                "the body runs once while tracing, not once per iteration")
         raise _marked(ValueError(
             f"'{text}' ({filename}:{line}) changes Python state (an object, or a global or "

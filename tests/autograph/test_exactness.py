@@ -692,3 +692,22 @@ def test_lists_appended_in_tensor_loops_read_like_lists():
     check(truth_of_list_after_loop, (2,))
     with pytest.raises(TypeError, match=r"test len\(lst\) > 0 instead"):
         tf.function(truth_of_list_after_loop)(tf.constant(2))
+
+
+def append_then_tensor_break(a, b):
+    lst = [a % 97]
+    for _ in range(2):
+        lst.append(b % 97)
+        if 3 < b:
+            break
+    return len(lst)
+
+
+def test_python_loop_turned_staged_refuses_appends_it_cannot_stage():
+    check(append_then_tensor_break, (5, 3))
+    check(append_then_tensor_break, (5, 9))
+    with pytest.raises(ValueError, match=r"'lst\.append\(b % 97\)' \(.*test_exactness\.py:\d+\) "
+                                         r"changes Python state .* inside a tensor if statement "
+                                         r"\(a for loop over Python values whose break or return "
+                                         r"condition is a tensor\)"):
+        tf.function(append_then_tensor_break)(tf.constant(5), tf.constant(3))
