@@ -20,7 +20,7 @@ import builtins
 
 import gast
 
-from ..impl import inspect_utils
+from ..pyct import inspect_utils
 from ..pyct import ast_util, templates
 from ..pyct.static_analysis import activity
 

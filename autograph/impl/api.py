@@ -20,7 +20,9 @@ import weakref
 
 from .. import source_map, tracebacks
 from ..pyct import parser
-from . import conversion, inspect_utils, source_conversion
+from ..operators import calls
+from ..pyct import inspect_utils
+from . import conversion, source_conversion
 from .checks import ConversionError
 from .source_conversion import SourceConversion
 
@@ -255,3 +257,6 @@ def convert_source(source, filename="<string>", first_line=1, *, module=None, me
     except Exception as e:  # noqa: BLE001 - report a transpiler bug, do not crash the caller
         reason = f"the transpiler failed ({type(e).__name__}: {e}) ({filename}:{first_line})"
         raise ConversionError(f"cannot convert: {reason}", reason=reason) from e
+
+
+calls.set_converter(converted_callable)     # ag__.call converts callees with it

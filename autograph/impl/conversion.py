@@ -18,7 +18,7 @@ import types
 
 import gast
 
-from .. import source_map
+from .. import operators, source_map
 from ..converters import (asserts, break_statements, call_trees, conditional_expressions,
                           continue_statements, control_flow, logical_expressions,
                           return_statements, variables)
@@ -294,7 +294,6 @@ class ConvertedEntity:
 
     def make_function(self, fn):
         """A function running the generated code with `fn`'s globals and cells."""
-        from .. import operators
         cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
         closure = []
         for name in self.code.co_freevars:

@@ -17,7 +17,8 @@ import gast
 
 from ..operators import tracking
 from ..pyct import parser
-from . import api, inspect_utils
+from ..pyct import inspect_utils
+from . import api
 
 __all__ = ["report", "ConversionReport"]
 

@@ -8,9 +8,16 @@ that cannot be converted runs as it is, with one warning naming it and why
 (or an error in strict mode).
 """
 
-__all__ = ["call"]
+__all__ = ["call", "set_converter"]
+
+_CONVERTER = []      # [converted_callable], filled in by autograph.impl.api
+
+
+def set_converter(converted_callable):
+    """Install the function that converts callees (`impl.api` does, on import:
+    the operators sit below the conversion machinery and do not import it)."""
+    _CONVERTER[:] = [converted_callable]
 
 
 def call(fn, *args, **kwargs):
-    from ..impl import api
-    return api.converted_callable(fn, user_requested=False)(*args, **kwargs)
+    return _CONVERTER[0](fn, user_requested=False)(*args, **kwargs)

@@ -11,7 +11,7 @@ import warnings
 import pytest
 
 import autograph
-from autograph.impl import inspect_utils
+from autograph.pyct import inspect_utils
 from autograph.pyct import parser
 
 _ids = itertools.count()
