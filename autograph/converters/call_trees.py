@@ -5,6 +5,7 @@ need are overloaded; everything else is called as it is.
     y = helper(x)            ->  y = ag__.call(helper, x)
     z = np.sum(x)            ->  z = np.sum(x)            (a library)
     acc.append(x)            ->  acc = ag__.list_append(acc, x)   (a local list)
+    acc.extend(xs)           ->  acc = ag__.list_extend(acc, xs)
     super().f(x)             ->  super(__class__, self).f(x)
 
 `print` stays Python's print: while tracing it runs once and shows symbolic
@@ -50,12 +51,13 @@ class _Calls(ast_util.NodeTransformer):
         # an aliased list (`m = lst`), which a tensor loop then refuses to
         # change instead of making `lst` a new tensor list that `m` misses.
         if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
-                and call.func.attr == "append" and isinstance(call.func.value, gast.Name)
+                and call.func.attr in ("append", "extend")
+                and isinstance(call.func.value, gast.Name)
                 and len(call.args) == 1 and not call.keywords
                 and self._appendable(call.func.value.id)):
             self.generic_visit(call)
-            lst = call.func.value.id
-            new = templates.replace(f"{lst} = ag__.list_append({lst}, item)", item=call.args[0])
+            lst, op = call.func.value.id, f"list_{call.func.attr}"
+            new = templates.replace(f"{lst} = ag__.{op}({lst}, item)", item=call.args[0])
             return ast_util.located(new, ast_util.user_line(node))
         self.generic_visit(node)
         return node
@@ -134,7 +136,7 @@ def _aliased_lists(fn_node, ctx):
     def visit(node, loops):
         if isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
             func = node.value.func
-            if isinstance(func, gast.Attribute) and func.attr == "append" \
+            if isinstance(func, gast.Attribute) and func.attr in ("append", "extend") \
                     and isinstance(func.value, gast.Name):
                 appends.setdefault(func.value.id, []).append((where(node), loops))
         value, targets = None, []

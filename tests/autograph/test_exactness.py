@@ -464,6 +464,11 @@ def enumerate_zip(u, v):
     return s
 
 
+def test_extend_in_a_tensor_loop_appends_each_element():
+    check(extend_in_loop, (3,), (3,))
+    check(extend_in_loop, (0,))
+
+
 def test_dicts_filled_in_staged_code():
     check(dict_item_in_loop, (3,))
     check(dict_item_in_loop, (0,))

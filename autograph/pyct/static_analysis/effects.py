@@ -10,7 +10,7 @@ not create, which a staged statement cannot carry.
 
 `find(stmts, info, aliases)` lists them as `(line, text, list_name)`:
 `list_name` is set for `lst = ag__.list_append(lst, x)` (an append the
-call-tree converter rewrote), which a staged loop carries as a tensor list
+call-tree converter rewrote; `list_extend` likewise), which a staged loop carries as a tensor list
 and a staged if refuses only when `lst` is still a Python list. Attribute and
 item assignments with constant keys are not effects: control flow carries
 them as slots. Objects bound inside the block (`tmp = []`) are its own.
@@ -45,7 +45,7 @@ def _base(node):
 
 def _is_list_append(call):
     f = call.func
-    return (isinstance(f, gast.Attribute) and f.attr == "list_append"
+    return (isinstance(f, gast.Attribute) and f.attr in ("list_append", "list_extend")
             and isinstance(f.value, gast.Name) and f.value.id == "ag__"
             and call.args and isinstance(call.args[0], gast.Name))
 
