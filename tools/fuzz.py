@@ -577,7 +577,7 @@ def report(source, seed, rows):
 # while it is traced, once, as tf.function does, so its printing is not.
 
 RUNS = ("native", "converted", "eager", "graph")
-REFUSAL_TYPES = ("ValueError", "TypeError", "NotImplementedError")
+REFUSAL_TYPES = ("ValueError", "TypeError", "NotImplementedError", "AttributeError")
 INTERNAL_TYPES = ("AttributeError", "KeyError", "UnboundLocalError", "NameError")
 INTERNAL_TEXT = ("belongs to graph", "Undefined(", "object has no attribute",
                  "the transpiler failed")
@@ -665,9 +665,16 @@ def _same(native, other, compare_printed=True):
 
 
 def is_internal(outcome):
-    """An exception that looks like the transpiler's own failure."""
-    return outcome[0] == "raised" and (outcome[1] in INTERNAL_TYPES
-                                       or any(t in outcome[2] for t in INTERNAL_TEXT))
+    """An exception that looks like the transpiler's own failure (an
+    AttributeError that names the user's file:line and is not Python's own
+    "object has no attribute" is a clear error, not an internal one)."""
+    if outcome[0] != "raised":
+        return False
+    if any(t in outcome[2] for t in INTERNAL_TEXT):
+        return True
+    if outcome[1] == "AttributeError" and _LOCATION.search(outcome[2]):
+        return False
+    return outcome[1] in INTERNAL_TYPES
 
 
 def is_refusal(outcome):

@@ -159,6 +159,15 @@ def _probe(backend, body, state):
     return () if out is None else tuple(out)
 
 
+def _element_like(backend, probed):
+    """An example element of what a probe left in a list variable, when it
+    is still a Python list (an inner staged loop makes it a tensor of the
+    probe's graph: unusable here, so None)."""
+    if isinstance(probed, list):
+        return probed[-1] if probed else None
+    return None
+
+
 def _initial_values(backend, body, state, names, where, kind):
     """(initial loop values, {index: loop-invariant value}, names that only
     a first iteration defines)."""
@@ -182,7 +191,7 @@ def _initial_values(backend, body, state, names, where, kind):
                 must_define.append(names[i])
             init.append(backend.dummy_like(probed[i]))
         elif isinstance(v, list):
-            like = probed[i][-1] if probed is not None and probed[i] else None
+            like = _element_like(backend, None if probed is None else probed[i])
             try:
                 init.append(backend.new_list(v, like))
             except (TypeError, ValueError) as e:

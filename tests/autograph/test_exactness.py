@@ -716,3 +716,32 @@ def test_python_loop_turned_staged_refuses_appends_it_cannot_stage():
                                          r"\(a for loop over Python values whose break or return "
                                          r"condition is a tensor\)"):
         tf.function(append_then_tensor_break)(tf.constant(5), tf.constant(3))
+
+
+def insert_after_tensor_loop(n):
+    lst = []
+    for i in range(n):
+        lst.append(i)
+    lst.insert(0, 5)
+    return lst
+
+
+def nested_loops_append(a, b):
+    lst = [a % 97, b % 97]
+    i0 = 0
+    while i0 < 3 and sum(lst) % 97 >= a:
+        i0 = i0 + 1
+        i1 = 0
+        while i1 < 2 and a == b:
+            i1 = i1 + 1
+            lst.append(a + (lst[-1] if lst else 6))
+    return a + b + i0
+
+
+def test_list_after_tensor_loop_and_in_nested_loops():
+    check(insert_after_tensor_loop, (3,))
+    with pytest.raises(AttributeError, match=r"a tensor has no method 'insert' \(.*"
+                                             r"test_exactness\.py:\d+: lst\.insert\(0, 5\)\)"):
+        tf.function(insert_after_tensor_loop)(tf.constant(3))
+    check(nested_loops_append, (5, 3), (5, 3))
+    check(nested_loops_append, (5, 5), (5, 5))

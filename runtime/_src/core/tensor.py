@@ -31,6 +31,18 @@ DISPATCHED = ("add", "subtract", "multiply", "truediv", "floordiv", "floormod", 
 dispatch = types.SimpleNamespace()
 
 
+_LIST_METHODS = frozenset("insert pop remove sort reverse index count clear copy".split())
+_LIST_NOTE = ("A Python list that a tensor loop appended to is a tensor after the loop (its "
+              "elements stacked along the first axis): append and extend still work on it, "
+              "other list methods and item assignment do not.")
+
+
+def _user_location():
+    """' (file:line: text)' of the user's code running now, or ''."""
+    from autograph import source_map
+    return source_map.describe(source_map.current_location(3))
+
+
 class Tensor:
     """Base class of eager and symbolic tensors (`tf.Tensor`)."""
 
@@ -79,6 +91,19 @@ class Tensor:
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __setitem__(self, key, value):
+        raise TypeError(
+            f"a tensor is immutable: item assignment is not supported{_user_location()}. "
+            f"Build a new tensor (tf.tensor_scatter_nd_update, tf.where, tf.concat). "
+            f"{_LIST_NOTE}")
+
+    def __getattr__(self, name):
+        # Only reached when normal lookup fails: list methods get a hint.
+        if name in _LIST_METHODS:
+            raise AttributeError(
+                f"a tensor has no method '{name}'{_user_location()}. {_LIST_NOTE}")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def ref(self):
         return _TensorRef(self)
