@@ -260,6 +260,8 @@ def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, ke
             result.append(t)
         elif i not in keep and t is state[i] and f is state[i] and _is_plain(t, backend):
             result.append(state[i])
+        elif t is f and type(t) in (dict, list):
+            result.append(t)          # the same object either way: not a copy
         else:
             result.append(v)
     return tuple(result)
@@ -279,15 +281,14 @@ def _snapshot(value):
 def _reconcile(t_out, f_out, state, names, where, dummies, keep, backend):
     """Check the branches agree on which names they define (runs in the else branch)."""
     for i, (t, f) in enumerate(zip(t_out, f_out)):
-        if (type(t) in (dict, list) and type(f) in (dict, list)
-                and (t is state[i]) != (f is state[i])):
-            same, new = ("if", "else") if t is state[i] else ("else", "if")
+        if (type(t) in (dict, list) and type(f) in (dict, list) and t is not f
+                and (loops.aliased(t, names[i]) or loops.aliased(f, names[i]))):
             raise _marked(ValueError(
-                f"'{names[i]}' is the {type(state[i]).__name__} it was before in the {same} "
-                f"branch of a tensor if statement and a new {type(t if new == 'if' else f).__name__} "
-                f"in the {new} branch{source_map.describe(where)}: after a staged if it is a "
-                f"copy, so changes made later through other names for the old one would not "
-                f"reach it. Build a new one in both branches, or copy it before the if."))
+                f"'{names[i]}' is a different {type(t).__name__} in each branch of a tensor if "
+                f"statement{source_map.describe(where)}, and another name shares one of them: "
+                f"after a staged if it is a copy, so changes made later through the other "
+                f"name would not reach it. Build a new one in both branches, or copy it "
+                f"before the if."))
         tu, fu = isinstance(t, Undefined), isinstance(f, Undefined)
         if is_return_slot(names[i]) and (t is None) != (f is None) and not (tu or fu):
             none_in, value_in = ("if", "else") if t is None else ("else", "if")

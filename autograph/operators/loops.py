@@ -159,6 +159,18 @@ def _probe(backend, body, state):
     return () if out is None else tuple(out)
 
 
+def aliased(obj, name):
+    """True when a variable other than `name` of the converted code running
+    the statement holds `obj` (`e = d`): replacing `name`'s container by a
+    staged copy would lose what that alias sees."""
+    f = sys._getframe(1)
+    while f is not None and not f.f_code.co_filename.startswith("<autograph"):
+        f = f.f_back
+    if f is None:
+        return False
+    return any(value is obj and key != name for key, value in f.f_locals.items())
+
+
 def _element_like(backend, probed):
     """An example element of what a probe left in a list variable, when it
     is still a Python list (an inner staged loop makes it a tensor of the
@@ -190,6 +202,14 @@ def _initial_values(backend, body, state, names, where, kind):
                         f"Define '{names[i]}' before the loop.")
                 must_define.append(names[i])
             init.append(backend.dummy_like(probed[i]))
+        elif type(v) is dict and probed is not None and probed[i] is not v \
+                and (aliased(v, names[i]) or aliased(probed[i], names[i])):
+            raise ValueError(
+                f"'{names[i]}' is replaced by another {type(probed[i]).__name__} in a tensor "
+                f"{kind} loop{source_map.describe(where)}, and another name shares the dict it "
+                f"holds before or after: after the loop '{names[i]}' is a copy, so changes "
+                f"made through the other name would not reach it. Give the loop a dict of "
+                f"its own ({names[i]} = dict(...)) before the loop and in it.")
         elif isinstance(v, list):
             like = _element_like(backend, None if probed is None else probed[i])
             try:

@@ -554,7 +554,7 @@ def alias_rebound_in_nested_loop(a, b):
 
 def copy_of_dict_in_loop(a, v):
     d = {"n": {"k": 1, "w": 0}}
-    e = d
+    e = dict(d)
     for x in v:
         d["n"]["w"] = a % 97
         e = dict(d)
@@ -627,13 +627,12 @@ def test_fuzz_found_refusals_name_the_thing_and_line():
 
 def dict_output_changed_by_other_branch(a, v):
     d = {"k": a % 97, "n": {"k": 1}}
-    e = {"k": 0, "n": {"k": 0}}
     if a == 5 or a == len(v):
-        d["k"] = (a % (d["k"] % 5 + 1)) - d["n"]["k"]
-        e = d
+        d["n"]["k"] = a % 7
+        e = {"k": 0, "n": d["n"]}
     else:
-        e = dict(d)
-    return e["k"]
+        e = {"k": 1, "n": {"k": 2}}
+    return e["n"]["k"] + e["k"]
 
 
 def alias_kept_in_one_branch_only(a):
@@ -656,8 +655,7 @@ def test_container_outputs_of_a_staged_if():
     # would be a copy, and `d['k'] = 12` would not reach `e`.
     check(alias_kept_in_one_branch_only, (5,))
     with pytest.raises(ValueError, match=re.escape(
-            "'e' is the dict it was before in the if branch of a tensor if statement and a "
-            "new dict in the else branch")):
+            "'e' is a different dict in each branch of a tensor if statement")):
         tf.function(alias_kept_in_one_branch_only)(tf.constant(5))
 
 
@@ -745,3 +743,31 @@ def test_list_after_tensor_loop_and_in_nested_loops():
         tf.function(insert_after_tensor_loop)(tf.constant(3))
     check(nested_loops_append, (5, 3), (5, 3))
     check(nested_loops_append, (5, 5), (5, 5))
+
+
+def loop_rebinds_to_shared_dict(a, b):
+    d = {"k": a % 97}
+    e = dict(d)
+    i = 0
+    while i < 1 and b % 2 <= 0:
+        i = i + 1
+        e = d
+    d["k"] = 50
+    return e["k"]
+
+
+def loop_builds_new_dicts(n):
+    state = {"a": 0}
+    i = 0
+    while i < n:
+        state = {"a": state["a"] + i}
+        i += 1
+    return state["a"]
+
+
+def test_dict_loop_variables_and_aliases():
+    check(loop_rebinds_to_shared_dict, (5, 2))
+    with pytest.raises(ValueError, match=re.escape("'e' is replaced by another dict in a tensor "
+                                                   "while loop")):
+        tf.function(loop_rebinds_to_shared_dict)(tf.constant(5), tf.constant(2))
+    check(loop_builds_new_dicts, (4,), (4,))      # no alias: a new dict per iteration is fine

@@ -37,6 +37,16 @@ _LIST_NOTE = ("A Python list that a tensor loop appended to is a tensor after th
               "other list methods and item assignment do not.")
 
 
+def describe_value(value):
+    """A short description of a Python value for messages: a function by its
+    name (not the qualified name of the generated code it lives in), other
+    values by a repr cut to 80 characters."""
+    if isinstance(value, (types.FunctionType, types.MethodType)):
+        return f"<function {value.__name__}>"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _user_location():
     """' (file:line: text)' of the user's code running now, or ''."""
     from autograph import source_map
@@ -319,7 +329,8 @@ def _infer_python_dtype(value):
         if any(k.is_floating for k in kinds):
             return next((k for k in kinds if k.is_floating), _dtypes.float32)
         return _dtypes.int64 if _dtypes.int64 in kinds else _dtypes.int32
-    raise TypeError(f"Cannot convert {value!r} (of type {type(value).__name__}) to a tensor")
+    raise TypeError(f"Cannot convert {describe_value(value)} (of type {type(value).__name__}) "
+                    f"to a tensor")
 
 
 def flatten_lists(value):

@@ -39,7 +39,7 @@ from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import get_op
 from runtime._src.exec import control_flow_ops as _ops
-from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor, describe_value
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import as_shape
 
@@ -228,7 +228,7 @@ def _convert_leaf(graph, value, dtype, label, where):
             return convert_to_tensor(value, dtype)
         except (TypeError, ValueError) as e:
             target = f" of dtype {dtype.name}" if dtype is not None else ""
-            raise TypeError(f"'{label}' in the {where} is {value!r}, which cannot be "
+            raise TypeError(f"'{label}' in the {where} is {describe_value(value)}, which cannot be "
                             f"converted to a tensor{target}: {e}") from None
 
 
@@ -343,7 +343,7 @@ def _loop_vars_in(loop_vars, shape_invariants, names):
             try:
                 leaf = convert_to_tensor(leaf)
             except (TypeError, ValueError) as e:
-                raise TypeError(f"while_loop: loop variable '{label}' is {leaf!r}, which "
+                raise TypeError(f"while_loop: loop variable '{label}' is {describe_value(leaf)}, which "
                                 f"cannot be converted to a tensor: {e}") from None
         v = _LoopVar(label, "tensor", leaf)
         if invariant is not None:
