@@ -26,10 +26,30 @@ The state of a statement (the variables passed in and out) comes from static
 analysis: names the statement binds that are live after it, or read by its
 bodies before being bound (loops: live at the loop head). A state variable
 that may be unbound before the statement starts as `ag__.Undefined('y')`
-(once, at the top of the enclosing function). Attributes and subscripts the
-bodies assign (`self.total = ...`) are passed with a `get_state` /
-`set_state` pair, used only when the statement is staged. Writes of the jump flags
+(once, at the top of the enclosing function). Writes of the jump flags
 (`do_return = True`, ...) that nothing reads afterwards are dropped.
+
+Everything else a body changes is carried as a "slot", through a
+`get_state` / `set_state` pair used only when the statement is staged:
+attributes and items with constant keys (`self.total`, `d['k']`), and names
+that closures share or that are declared global/nonlocal, which the bodies
+rebind through a `nonlocal`/`global` declaration instead of receiving them
+(so closures bind late and see every assignment):
+
+    k = 1                               def if_body():
+    g = lambda: k                           nonlocal k
+    if n > 0:                   ->          k = 5
+        k = 5                           def get_state():
+                                            return (ag__.peek(lambda: k),)
+                                        def set_state(values):
+                                            nonlocal k
+                                            k = values[0]
+                                        ag__.if_stmt(n > 0, if_body, None,
+                                            composites=(get_state, set_state, ('k',)))
+
+Calls and item writes that change Python objects from outside the bodies
+(`lst.pop()`, `d[k] = v`, `next(it)`, see static_analysis/effects.py) are
+listed as `effects=((line, text, list name), ...)`: staging refuses them.
 """
 
 import builtins
