@@ -71,18 +71,25 @@ class _Scope:
     its own namespace with locals() or eval())."""
 
     def __init__(self, fn_node):
+        nodes = list(ast_util.walk_scope(fn_node.body))     # this function's own
         own = activity.declared_free(fn_node)
-        globals_ = {n for s in ast_util.walk_scope(fn_node.body)
-                    if isinstance(s, gast.Global) for n in s.names}
-        self.declared = {n: "global" if n in globals_ else "nonlocal" for n in own}
         self.free = set(own)
-        self.rebound = sorted(self.free & activity.writes(fn_node.body))
-        for n in activity.captured_names(fn_node) | _written_under_try(fn_node):
-            self.declared.setdefault(n, "nonlocal")
+        self.declared = {}
+        self.rebound = []
+        if own:
+            globals_ = {n for s in nodes if isinstance(s, gast.Global) for n in s.names}
+            self.declared = {n: "global" if n in globals_ else "nonlocal" for n in own}
+            self.rebound = sorted(self.free & activity.writes(fn_node.body))
+        self.local = activity.local_names(fn_node)
+        for n in activity.captured_names(fn_node, self.local) | _written_under_try(nodes):
+            if n in self.local:
+                self.declared.setdefault(n, "nonlocal")
         self.shared = set(self.declared)
-        self.reads_namespace = activity.reads_namespace(fn_node)
-        self.live = activity.local_names(fn_node) if self.reads_namespace else set()
-        self.aliases = effects.mutator_aliases(fn_node)
+        self.reads_namespace = activity.reads_namespace(nodes)
+        self.live = self.local if self.reads_namespace else set()
+        self.aliases = effects.mutator_aliases(nodes)
+        self.deletes = any(isinstance(n, gast.Delete) for n in nodes)
+        self.effects = effects.possible(nodes, self.aliases, self.free)
 
 
 def _root(qualified):
@@ -93,17 +100,18 @@ def _root(qualified):
     return qualified
 
 
-def _written_under_try(fn_node):
-    """Names an if/while/for inside a `try` body binds: an exception leaving
-    the statement half-way must leave them as Python would (the handlers,
-    `finally` and the code after see each assignment made before it)."""
+def _written_under_try(nodes):
+    """Names an if/while/for inside a `try` body binds (`nodes`: a function's
+    own): an exception leaving the statement half-way must leave them as
+    Python would (the handlers, `finally` and the code after see each
+    assignment made before it)."""
     out = set()
-    for t in ast_util.walk_scope(fn_node.body):
+    for t in nodes:
         if isinstance(t, gast.Try):
             for n in ast_util.walk_scope(t.body):
                 if isinstance(n, (gast.If, gast.While, gast.For)):
                     out |= activity.writes(n)
-    return out & activity.local_names(fn_node)
+    return out
 
 
 class _ControlFlow(ast_util.StatementTransformer):
@@ -121,7 +129,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         fn = self.functions[-1]
         # A name the statement deletes is passed in and out: the deletion
         # (an Undefined value) must reach the enclosing function.
-        deleted = deleted_names(node)
+        deleted = deleted_names(node) if fn.deletes else set()
         self.ctx.undefined_names |= deleted
         live = set(live) | fn.live | deleted
         return sorted(n for n in bound & live if n in local and n not in fn.shared)
@@ -162,10 +170,11 @@ class _ControlFlow(ast_util.StatementTransformer):
         self.functions.pop()
         # A captured name that only converted bodies bind (a loop target)
         # needs a binding here for their `nonlocal` to find.
-        bound = activity.local_names(node) | params
-        unbound = sorted(n for n, kind in scope.declared.items()
-                         if kind == "nonlocal" and n not in bound
-                         and n not in activity.declared_free(node))
+        unbound = []
+        if any(kind == "nonlocal" and n not in scope.free for n, kind in scope.declared.items()):
+            bound = activity.local_names(node) | params
+            unbound = sorted(n for n, kind in scope.declared.items()
+                             if kind == "nonlocal" and n not in bound and n not in scope.free)
         for name in unbound:
             self.ctx.undefined_names.add(name)
         node.body = templates.replace("\n".join(
@@ -249,7 +258,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         return ast_util.located(out, ast_util.user_line(node))
 
     def _function(self, fn_name, params, body, state):
-        decl = self._declarations(activity.writes(body) & self.functions[-1].shared)
+        shared = self.functions[-1].shared
+        decl = self._declarations(activity.writes(body) & shared) if shared else []
         self.bodies[-1] += 1
         try:
             body = decl + self._scoped_block(params, body)
@@ -334,12 +344,13 @@ class _ControlFlow(ast_util.StatementTransformer):
         (an absent key, an unbound cell): `ag__.peek` reads it as Undefined,
         and `ag__.put_item` / `put_attr` / an Undefined value remove it."""
         slots = []
-        bound = set().union(*(activity.writes(block) for block in blocks)) - set(state)
-        for block in blocks:
+        found = [q for block in blocks for q in activity.composite_slots(block)]
+        if found:
             # A slot of an object bound inside the statement and not carried
             # out of it (`nb = Box(); nb.c = 1`) belongs to that object alone.
-            slots += [q for q in activity.composite_slots(block)
-                      if q not in slots and _root(q[1]) not in bound]
+            bound = set().union(*(activity.writes(block) for block in blocks)) - set(state)
+            slots = [q for i, q in enumerate(found)
+                     if q not in found[:i] and _root(q[1]) not in bound]
         slots += [(n, None, None) for n in shared]
         if not slots:
             return [], {}
@@ -378,6 +389,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         (a for loop with a break or return also needs them: its Python
         iterations may turn into staged ifs)."""
         found = []
+        if not self.functions[-1].effects:
+            return stmts
         for block in blocks:
             fn = self.functions[-1]
             outer = {n for n in fn.declared if n in fn.free}

@@ -168,12 +168,18 @@ def local_names(fn_node):
 
 
 def declared_free(fn_node):
-    """Names declared `global` or `nonlocal` directly in a function."""
+    """Names declared `global` or `nonlocal` directly in a function (memoized
+    on it: converters never add declarations to a function they keep)."""
+    cached = fn_node.__dict__.get("_ag_declared_own")
+    if cached is not None:
+        return cached
     out = set()
     for s in fn_node.body:
         for n in _walk_same_scope(s):
             if isinstance(n, (gast.Global, gast.Nonlocal)):
                 out |= set(n.names)
+    out = frozenset(out)
+    fn_node.__dict__["_ag_declared_own"] = out
     return out
 
 
@@ -231,13 +237,14 @@ _EAGER = (gast.ListComp, gast.SetComp, gast.DictComp)
 _NAMESPACE_READERS = frozenset({"locals", "eval", "exec", "vars", "dir"})
 
 
-def captured_names(fn_node):
+def captured_names(fn_node, local=None):
     """Names local to `fn_node` that a nested scope may read or write later,
     when it runs (closures: `lambda: k`, nested defs, generator expressions,
     class bodies' methods), and its own global/nonlocal names. Such a name
     lives in a cell: code converted into nested functions must share it
-    (`nonlocal k`) instead of copying it, or late binding breaks."""
-    local = local_names(fn_node)
+    (`nonlocal k`) instead of copying it, or late binding breaks. `local`:
+    the function's local names, when the caller has them."""
+    local = local_names(fn_node) if local is None else local
     found = set()
     for s in fn_node.body:
         for n in _walk_same_scope(s):
@@ -254,10 +261,11 @@ def captured_names(fn_node):
     return found
 
 
-def reads_namespace(fn_node):
-    """True when `fn_node` calls locals(), eval(), exec(), vars() or dir()
-    itself: any of its names may be read there."""
-    for n in ast_util.walk_scope(fn_node.body):      # comprehensions included
+def reads_namespace(nodes):
+    """True when a function calls locals(), eval(), exec(), vars() or dir()
+    itself (`nodes`: its own, from ast_util.walk_scope(fn.body), comprehensions
+    included): any of its names may be read there."""
+    for n in nodes:
         if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) \
                 and n.func.id in _NAMESPACE_READERS:
             return True

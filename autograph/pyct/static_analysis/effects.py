@@ -26,10 +26,11 @@ popitem add discard difference_update intersection_update symmetric_difference_u
 appendleft popleft extendleft rotate __setitem__ __delitem__""".split())
 
 
-def mutator_aliases(fn_node):
-    """Names bound to a mutating method (`emit = out.append`) in a function."""
+def mutator_aliases(nodes):
+    """Names bound to a mutating method (`emit = out.append`) among a
+    function's own nodes."""
     out = set()
-    for n in ast_util.walk(fn_node):
+    for n in nodes:
         if isinstance(n, gast.Assign) and isinstance(n.value, gast.Attribute) \
                 and n.value.attr in MUTATORS:
             out |= {t.id for t in n.targets if isinstance(t, gast.Name)}
@@ -87,6 +88,16 @@ def _found(node, own, aliases, outer=frozenset()):
         if _base(t) not in own:
             return (None,)
     return None
+
+
+def possible(nodes, aliases=frozenset(), outer=frozenset()):
+    """Whether any of `nodes` (a function's, from ast_util.walk_scope) could
+    be an effect: a cheap first pass so that functions without any skip
+    `find`."""
+    for n in nodes:
+        if _found(n, frozenset(), aliases, outer) is not None:
+            return True
+    return False
 
 
 def _own_names(stmts):
