@@ -31,7 +31,6 @@ DISPATCHED = ("add", "subtract", "multiply", "truediv", "floordiv", "floormod", 
 dispatch = types.SimpleNamespace()
 
 
-_LIST_METHODS = frozenset("insert pop remove sort reverse index count clear copy".split())
 _LIST_NOTE = ("A Python list that a tensor loop appended to is a tensor after the loop (its "
               "elements stacked along the first axis): append and extend still work on it, "
               "other list methods and item assignment do not.")
@@ -51,6 +50,18 @@ def _user_location():
     """' (file:line: text)' of the user's code running now, or ''."""
     from autograph import source_map
     return source_map.describe(source_map.current_location(3))
+
+
+class _NotAListMethod:
+    """A list method tensors lack: reading it raises AttributeError saying
+    what a list appended to in a tensor loop became."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, objtype=None):
+        raise AttributeError(f"a tensor has no method '{self.name}'{_user_location()}. "
+                             f"{_LIST_NOTE}")
 
 
 class Tensor:
@@ -108,12 +119,17 @@ class Tensor:
             f"Build a new tensor (tf.tensor_scatter_nd_update, tf.where, tf.concat). "
             f"{_LIST_NOTE}")
 
-    def __getattr__(self, name):
-        # Only reached when normal lookup fails: list methods get a hint.
-        if name in _LIST_METHODS:
-            raise AttributeError(
-                f"a tensor has no method '{name}'{_user_location()}. {_LIST_NOTE}")
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    # Python list methods a tensor does not have (reading one raises
+    # AttributeError with a hint; hasattr() stays False). A descriptor per
+    # name, not __getattr__, which would slow every attribute read.
+    insert = _NotAListMethod()
+    pop = _NotAListMethod()
+    remove = _NotAListMethod()
+    sort = _NotAListMethod()
+    reverse = _NotAListMethod()
+    clear = _NotAListMethod()
+    index = _NotAListMethod()
+    count = _NotAListMethod()
 
     def ref(self):
         return _TensorRef(self)
