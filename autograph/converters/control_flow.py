@@ -71,25 +71,45 @@ class _Scope:
     its own namespace with locals() or eval())."""
 
     def __init__(self, fn_node):
-        nodes = list(ast_util.walk_scope(fn_node.body))     # this function's own
+        # One walk of the function's own nodes, sorted by kind, feeds it all.
+        kinds = {}
+        for n in ast_util.walk_scope(fn_node.body):
+            cls = n.__class__
+            if cls in _KINDS:
+                kinds.setdefault(_KINDS[cls], []).append(n)
         own = activity.declared_free(fn_node)
         self.free = set(own)
         self.declared = {}
         self.rebound = []
         if own:
-            globals_ = {n for s in nodes if isinstance(s, gast.Global) for n in s.names}
+            globals_ = {n for s in kinds.get("global", ()) for n in s.names}
             self.declared = {n: "global" if n in globals_ else "nonlocal" for n in own}
             self.rebound = sorted(self.free & activity.writes(fn_node.body))
-        self.local = activity.local_names(fn_node)
-        for n in activity.captured_names(fn_node, self.local) | _written_under_try(nodes):
-            if n in self.local:
-                self.declared.setdefault(n, "nonlocal")
+        self.reads_namespace = activity.reads_namespace(kinds.get("call", ()))
+        # The function's own locals, computed only where something needs them.
+        local = None
+        if self.reads_namespace or "late" in kinds or "try" in kinds:
+            local = activity.local_names(fn_node)
+            late = kinds.get("late", [])
+            for n in activity.captured_names(fn_node, local, late) | \
+                    _written_under_try(kinds.get("try", ())):
+                if n in local:
+                    self.declared.setdefault(n, "nonlocal")
         self.shared = set(self.declared)
-        self.reads_namespace = activity.reads_namespace(nodes)
-        self.live = self.local if self.reads_namespace else set()
-        self.aliases = effects.mutator_aliases(nodes)
-        self.deletes = any(isinstance(n, gast.Delete) for n in nodes)
-        self.effects = effects.possible(nodes, self.aliases, self.free)
+        self.live = local if self.reads_namespace else set()
+        self.aliases = effects.mutator_aliases(kinds.get("assign", ()))
+        self.deletes = "delete" in kinds
+        candidates = [n for k in ("call", "delete", "assign", "augassign") for n in kinds.get(k, ())]
+        if self.free:
+            candidates += kinds.get("name", [])
+        self.effects = effects.possible(candidates, self.aliases, self.free)
+
+
+_KINDS = {gast.Global: "global", gast.Call: "call", gast.Delete: "delete",
+          gast.Assign: "assign", gast.AugAssign: "augassign", gast.AnnAssign: "augassign",
+          gast.Name: "name", gast.Try: "try",
+          gast.FunctionDef: "late", gast.AsyncFunctionDef: "late", gast.Lambda: "late",
+          gast.ClassDef: "late", gast.GeneratorExp: "late"}
 
 
 def _root(qualified):
@@ -420,7 +440,8 @@ class _ControlFlow(ast_util.StatementTransformer):
     def visit_While(self, node):
         line = ast_util.user_line(node)
         head = anno.getanno(node, anno.LOOP_HEAD)
-        state = self._state(node, activity.writes(node.body), head)
+        bound = activity.writes(node.body)
+        state = self._state(node, bound, head)
         out = self._undefined_inits(node, state)
         extra = self._extra_test(node)
         test = node.test if extra is None else gast.BoolOp(op=gast.And(), values=[extra, node.test])
@@ -429,8 +450,7 @@ class _ControlFlow(ast_util.StatementTransformer):
                                  loop_test=loop_test, state=list(state), test=test)
         loop_body = self.ctx.namer.new("loop_body")
         out += self._function(loop_body, state, node.body, state)
-        comp_defs, extra = self._composites([node.body], self._shared(activity.writes(node.body)),
-                                            state)
+        comp_defs, extra = self._composites([node.body], self._shared(bound), state)
         out += comp_defs
         out += self._add_effects(self._add_keyword(self._call(
             "ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
@@ -442,7 +462,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         line = ast_util.user_line(node)
         head = anno.getanno(node, anno.LOOP_HEAD)
         target = activity.writes(node.target)
-        state = self._state(node, activity.writes(node.body) | target, head)
+        bound = activity.writes(node.body) | target
+        state = self._state(node, bound, head)
         out = self._undefined_inits(node, state)
         body = node.body
         if isinstance(node.target, gast.Name) and node.target.id not in state \
@@ -464,7 +485,7 @@ class _ControlFlow(ast_util.StatementTransformer):
             call = "ag__.for_stmt(iterated, loop_body, state_in, names, extra_test=loop_test)"
             kw["loop_test"] = loop_test
         comp_defs, extra = self._composites(
-            [node.body], self._shared(activity.writes(node.body) | target), state)
+            [node.body], self._shared(bound), state)
         out += comp_defs
         out += self._add_effects(self._add_keyword(self._call(
             call, state, iterated=node.iter, loop_body=loop_body, **kw), extra),

@@ -73,15 +73,16 @@ def _child_fields(cls):
 
 def walk_scope(nodes, stop=FUNCTIONS):
     """Nodes under `nodes`, not entering nested nodes of the `stop` types
-    (operator and context nodes are left out)."""
+    (operator and context nodes are left out). A nested function, lambda or
+    class is itself yielded, not entered; nested loops in `stop` are left out."""
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
     while stack:
         n = stack.pop()
         yield n
         if isinstance(n, FUNCTIONS) and isinstance(n, stop):
-            continue      # a nested function among `nodes`: its body is its own
+            continue      # a nested function: its body is its own
         for c in children(n):
-            if not isinstance(c, stop):
+            if not isinstance(c, stop) or isinstance(c, FUNCTIONS):
                 stack.append(c)
 
 

@@ -233,31 +233,27 @@ def composite_slots(stmts):
 
 
 _LATE = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.GeneratorExp)
-_EAGER = (gast.ListComp, gast.SetComp, gast.DictComp)
 _NAMESPACE_READERS = frozenset({"locals", "eval", "exec", "vars", "dir"})
 
 
-def captured_names(fn_node, local=None):
+def captured_names(fn_node, local=None, nodes=None):
     """Names local to `fn_node` that a nested scope may read or write later,
     when it runs (closures: `lambda: k`, nested defs, generator expressions,
     class bodies' methods), and its own global/nonlocal names. Such a name
     lives in a cell: code converted into nested functions must share it
-    (`nonlocal k`) instead of copying it, or late binding breaks. `local`:
-    the function's local names, when the caller has them."""
+    (`nonlocal k`) instead of copying it, or late binding breaks. `local`,
+    `nodes`: the function's local names and own nodes
+    (ast_util.walk_scope(fn.body)), when the caller has them."""
     local = local_names(fn_node) if local is None else local
+    if nodes is None:
+        nodes = ast_util.walk_scope(fn_node.body)
     found = set()
-    for s in fn_node.body:
-        for n in _walk_same_scope(s):
-            if isinstance(n, _EAGER):
-                # Run at once; only closures made inside them read later.
-                late = [c for c in ast_util.walk(n) if isinstance(c, _LATE)]
-            elif isinstance(n, _LATE):
-                late = [n]
-            else:
-                continue
-            for c in late:
-                found |= reads(c) & local
-                found |= _declared_free(c) & local
+    # Comprehensions are entered (they run at once); closures made inside
+    # them are found like any other.
+    for c in nodes:
+        if isinstance(c, _LATE):
+            found |= reads(c) & local
+            found |= _declared_free(c) & local
     return found
 
 

@@ -95,9 +95,12 @@ def possible(nodes, aliases=frozenset(), outer=frozenset()):
     be an effect: a cheap first pass so that functions without any skip
     `find`."""
     for n in nodes:
-        if _found(n, frozenset(), aliases, outer) is not None:
+        if isinstance(n, _CANDIDATES) and _found(n, frozenset(), aliases, outer) is not None:
             return True
     return False
+
+
+_CANDIDATES = (gast.Call, gast.Name, gast.Delete, gast.Assign, gast.AugAssign, gast.AnnAssign)
 
 
 def _own_names(stmts):
