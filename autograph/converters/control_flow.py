@@ -95,6 +95,12 @@ class _Scope:
                     _written_under_try(kinds.get("try", ())):
                 if n in local:
                     self.declared.setdefault(n, "nonlocal")
+        # `while (v := f()) ...`: the generated loop_test binds v for the
+        # body and the code after the loop, so v is shared with it.
+        self.walrus = {c.target.id for w in kinds.get("while", ()) for c in ast_util.walk(w.test)
+                       if isinstance(c, gast.NamedExpr)}
+        for n in self.walrus:
+            self.declared.setdefault(n, "nonlocal")
         self.shared = set(self.declared)
         self.live = local if self.reads_namespace else set()
         self.aliases = effects.mutator_aliases(kinds.get("assign", ()))
@@ -107,7 +113,7 @@ class _Scope:
 
 _KINDS = {gast.Global: "global", gast.Call: "call", gast.Delete: "delete",
           gast.Assign: "assign", gast.AugAssign: "augassign", gast.AnnAssign: "augassign",
-          gast.Name: "name", gast.Try: "try",
+          gast.Name: "name", gast.Try: "try", gast.While: "while",
           gast.FunctionDef: "late", gast.AsyncFunctionDef: "late", gast.Lambda: "late",
           gast.ClassDef: "late", gast.GeneratorExp: "late"}
 
@@ -446,15 +452,23 @@ class _ControlFlow(ast_util.StatementTransformer):
         extra = self._extra_test(node)
         test = node.test if extra is None else gast.BoolOp(op=gast.And(), values=[extra, node.test])
         loop_test = self.ctx.namer.new("loop_test")
-        out += templates.replace("def loop_test(state):\n    return test",
-                                 loop_test=loop_test, state=list(state), test=test)
+        binds = sorted({c.target.id for c in ast_util.walk(node.test)
+                        if isinstance(c, gast.NamedExpr)})
+        test_fn = templates.replace("def loop_test(state):\n    return test",
+                                    loop_test=loop_test, state=list(state), test=test)
+        test_fn[0].body = self._declarations(binds) + test_fn[0].body
+        out += test_fn
         loop_body = self.ctx.namer.new("loop_body")
         out += self._function(loop_body, state, node.body, state)
         comp_defs, extra = self._composites([node.body], self._shared(bound), state)
         out += comp_defs
-        out += self._add_effects(self._add_keyword(self._call(
+        call = self._add_effects(self._add_keyword(self._call(
             "ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
             loop_test=loop_test, loop_body=loop_body), extra), [node.body], appends=False)
+        if binds:
+            call[-1].value.keywords.append(gast.keyword(
+                arg="test_binds", value=ast_util.constant(tuple(binds))))
+        out += call
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 

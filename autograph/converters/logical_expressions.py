@@ -7,7 +7,9 @@ Python's short-circuit evaluation and work on tensors.
     0 < x < n          ->  ag__.and_(0 < x, lambda: x < n)
 
 A chained comparison is split only when its middle operands are names or
-constants, which can be evaluated twice without changing the meaning.
+constants, which can be evaluated twice without changing the meaning. An
+`and`/`or` whose later operands hold `:=` stays as it is: in a lambda the
+assignment would bind inside the lambda.
 """
 
 import copy
@@ -20,6 +22,10 @@ from ..pyct import ast_util, templates
 class LogicalRewriter(ast_util.NodeTransformer):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
+        if any(isinstance(n, gast.NamedExpr) for v in node.values[1:] for n in ast_util.walk(v)):
+            # `a and (v := f())`: in a lambda, := would bind v inside it, so
+            # the expression stays Python's `and` / `or`.
+            return node
         op = "and_" if isinstance(node.op, gast.And) else "or_"
         call = templates.replace_as_expression(f"ag__.{op}(first)", first=node.values[0])
         for v in node.values[1:]:

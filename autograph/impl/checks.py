@@ -2,8 +2,8 @@
 
     check(fn_node, info)   # raises ConversionError naming construct, file, line
 
-Refused: generators (`yield`), `async`, `:=` in a while condition, and
-control flow inside `match` cases.
+Refused: generators (`yield`), `async`, and control flow inside `match`
+cases.
 """
 
 import gast
@@ -47,10 +47,6 @@ def check(fn_node, info):
                 for c in ast_util.walk_scope(n.cases)):
             _fail(info, fn_node, n, "control flow (if/while/for/break/continue/return) "
                   "inside a match statement", "Use if/elif instead of match here.")
-        if isinstance(n, gast.While) and any(isinstance(c, gast.NamedExpr)
-                                             for c in ast_util.walk(n.test)):
-            _fail(info, fn_node, n, "an assignment expression (:=) in a while condition",
-                  "Assign the value before the loop and at the end of its body.")
     if isinstance(fn_node, gast.AsyncFunctionDef):
         _fail(info, fn_node, fn_node, "async code", "Convert a synchronous function.")
     for n in ast_util.walk(fn_node):

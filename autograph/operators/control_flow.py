@@ -58,8 +58,9 @@ def if_stmt(cond, body, orelse=None, state=(), names=(), composites=None, effect
     return staged_if(backend, cond, body, orelse, state, names, where)
 
 
-def while_stmt(test, body, state=(), names=(), composites=None, effects=()):
-    """`while test(*state): state = body(*state)`; returns the final state."""
+def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test_binds=()):
+    """`while test(*state): state = body(*state)`; returns the final state.
+    `test_binds`: names the test assigns with `:=` (refused when staged)."""
     state = tuple(state)
     t = test(*state)
     tracking.record("while", backend_of(t) is not None, body)
@@ -68,6 +69,13 @@ def while_stmt(test, body, state=(), names=(), composites=None, effects=()):
         if backend is not None:
             where = source_map.current_location()
             _refuse_effects(effects, "while loop", where, backend, lists_carried=True)
+            if test_binds:
+                listed = ", ".join(f"'{n}'" for n in test_binds)
+                raise _marked(ValueError(
+                    f"the condition of a tensor while loop assigns {listed} with :="
+                    f"{source_map.describe(where)}: a staged loop evaluates its condition "
+                    f"apart from its body, so the body cannot see the value. Assign it "
+                    f"before the loop and at the end of the body instead."))
             return loops.with_composites(composites, state, lambda t, b, s, extra: (
                 loops.staged_while(backend, t, b, s, tuple(names) + extra, where)),
                 test, body)

@@ -771,3 +771,30 @@ def test_dict_loop_variables_and_aliases():
                                                    "while loop")):
         tf.function(loop_rebinds_to_shared_dict)(tf.constant(5), tf.constant(2))
     check(loop_builds_new_dicts, (4,), (4,))      # no alias: a new dict per iteration is fine
+
+
+# := in a while condition: converted on Python values, refused when staged
+def walrus_loop(items):
+    it = iter(items)
+    out = []
+    while (v := next(it, None)) is not None:
+        if v < 0:
+            continue
+        out.append(v * 2)
+    return out, v
+
+
+def walrus_counter(n):
+    i = 0
+    while (sq := i * i) < n:
+        i += 1
+    return i + sq
+
+
+def test_walrus_in_while_condition():
+    check(walrus_loop, ([1, -2, 3],))
+    check(walrus_loop, ([],))
+    check(walrus_counter, (10,))
+    with pytest.raises(ValueError, match=r"the condition of a tensor while loop assigns 'sq' "
+                                         r"with := \(.*test_exactness\.py:\d+"):
+        tf.function(walrus_counter)(tf.constant(10))

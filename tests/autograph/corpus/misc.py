@@ -9,8 +9,7 @@ NAMES = ["first", "last"]
 TABLE = {"a": 1, "b": 2}
 
 
-@case(([1, 2, 3, 0, 5],), ([],),
-      xfail="refused: walrus in a while condition")
+@case(([1, 2, 3, 0, 5],), ([],))
 def walrus_while(xs):
     it = iter(xs)
     out = []
@@ -299,8 +298,7 @@ def locals_in_loop_after_assign(n):
     return snapshots
 
 
-@case((2,), (0,),
-      xfail="refused: walrus in a while condition")
+@case((2,), (0,))
 def walrus_in_loop_condition_and_body(n):
     out = []
     i = 0
