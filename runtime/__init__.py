@@ -15,12 +15,14 @@ from runtime._src.core.dtypes import (DType, bool, float16, float32, float64, in
                                       int16, int32, int64, string, uint8)
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
-from runtime._src.ops.math_ops import (abs, add, cast, divide, equal, exp,  # noqa: A004
-                                       floordiv, greater, greater_equal, identity, less,
-                                       less_equal, logical_and, logical_not, logical_or,
-                                       matmul, maximum, minimum, multiply, negative,
-                                       not_equal, pow, sign, sqrt, square, subtract, tanh,
-                                       truediv, where)
+from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh,  # noqa: A004
+                                       atan, atan2, atanh, cast, clip_by_value, cos, cosh,
+                                       divide, equal, exp, floor, floordiv, greater,
+                                       greater_equal, identity, less, less_equal, logical_and,
+                                       logical_not, logical_or, matmul, maximum, minimum,
+                                       multiply, negative, not_equal, pow, round, sign, sin,
+                                       sinh, sqrt, square, subtract, tan, tanh, truediv, where)
+from runtime._src.ops.nn_ops import sigmoid
 from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
                                             reduce_mean, reduce_min, reduce_prod, reduce_sum)
 from runtime._src.ops.array_ops import (concat, constant, expand_dims, eye, fill,  # noqa: A004
@@ -48,18 +50,20 @@ __version__ = "0.1.0"
 # TensorFlow's names plus `visualize`; nothing from `_src`.
 __all__ = [
     "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
-    "TensorShape", "TensorSpec", "Variable", "abs", "add", "argmax", "argmin", "autograph",
-    "bitwise", "bool", "cast", "concat", "cond", "config", "constant", "convert_to_tensor",
-    "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims", "eye", "fill",
-    "float16", "float32", "float64", "floordiv", "function", "gather", "greater",
-    "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8", "less",
-    "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math", "matmul",
-    "maximum", "minimum", "multiply", "negative", "nest", "nn", "not_equal", "numpy_function",
-    "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random", "range", "rank",
-    "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
-    "reduce_sum", "reshape", "saved_model", "shape", "sign", "size", "sqrt", "square",
-    "squeeze", "stack", "string", "subtract", "tanh", "tile", "transpose", "truediv", "uint8",
-    "unstack", "visualize", "where", "while_loop", "zeros", "zeros_like",
+    "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
+    "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool",
+    "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
+    "cos", "cosh", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
+    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "function", "gather",
+    "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
+    "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math",
+    "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "not_equal",
+    "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
+    "range", "rank", "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
+    "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "shape", "sigmoid", "sign",
+    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "tan",
+    "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "visualize", "where",
+    "while_loop", "zeros", "zeros_like",
 ]
 
 

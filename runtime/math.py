@@ -8,13 +8,17 @@ Every name is defined in `runtime.ops`; this module only gathers them under
 TensorFlow's `tf.math.` spelling (explicit imports, one place to grep).
 """
 
-from runtime._src.ops.math_ops import (abs, add, divide, equal, exp, floordiv, floormod,
-                                       greater, greater_equal, less, less_equal, log,
-                                       logical_and, logical_not, logical_or, maximum, minimum,
-                                       mod, multiply, negative, not_equal, pow, sign, sqrt,
-                                       square, subtract, tanh, truediv)
+from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh, atan,  # noqa: A004
+                                       atan2, atanh, ceil, cos, cosh, divide, equal, erf,
+                                       erfc, exp, expm1, floor, floordiv, floormod, greater,
+                                       greater_equal, is_finite, is_inf, is_nan, less,
+                                       less_equal, log, log1p, logical_and, logical_not,
+                                       logical_or, maximum, minimum, mod, multiply, negative,
+                                       not_equal, pow, reciprocal, rint, round, rsqrt, sign,
+                                       sin, sinh, sqrt, square, squared_difference, subtract,
+                                       tan, tanh, truediv)
 from runtime._src.ops.math_ops import matmul  # noqa: F401 - tf.linalg.matmul, also reachable here
-from runtime._src.ops.nn_ops import sigmoid, softmax  # noqa: F401
+from runtime._src.ops.nn_ops import sigmoid, softmax, softplus, softsign  # noqa: F401
 from runtime._src.ops.bitwise_ops import logical_xor  # noqa: F401
 from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
                                             reduce_mean, reduce_min, reduce_prod, reduce_sum)

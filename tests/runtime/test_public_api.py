@@ -6,18 +6,20 @@ import runtime as tf
 
 PUBLIC = [
     "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
-    "TensorShape", "TensorSpec", "Variable", "abs", "add", "argmax", "argmin", "autograph",
-    "bitwise", "bool", "cast", "concat", "cond", "config", "constant", "convert_to_tensor",
-    "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims", "eye", "fill",
-    "float16", "float32", "float64", "floordiv", "function", "gather", "greater",
-    "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8", "less",
-    "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math", "matmul",
-    "maximum", "minimum", "multiply", "negative", "nest", "nn", "not_equal", "numpy_function",
-    "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random", "range", "rank",
-    "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
-    "reduce_sum", "reshape", "saved_model", "shape", "sign", "size", "sqrt", "square",
-    "squeeze", "stack", "string", "subtract", "tanh", "tile", "transpose", "truediv", "uint8",
-    "unstack", "visualize", "where", "while_loop", "zeros", "zeros_like",
+    "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
+    "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool",
+    "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
+    "cos", "cosh", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
+    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "function", "gather",
+    "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
+    "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math",
+    "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "not_equal",
+    "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
+    "range", "rank", "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
+    "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "shape", "sigmoid", "sign",
+    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "tan",
+    "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "visualize", "where",
+    "while_loop", "zeros", "zeros_like",
 ]
 
 

@@ -15,6 +15,7 @@ function on eager tensors calls the kernel directly (`_binary`, `_unary`), so
 an op costs little more than the numpy call.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -31,12 +32,16 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
            "mod", "pow", "square", "sqrt", "exp", "log", "tanh", "abs", "negative", "sign",
            "maximum", "minimum", "matmul", "less", "less_equal", "greater",
            "greater_equal", "equal", "not_equal", "logical_and", "logical_or",
-           "logical_not", "where", "cast", "identity", "convert_pair", "run_kernel_now"]
+           "logical_not", "where", "cast", "identity", "convert_pair", "run_kernel_now",
+           "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
+           "atanh", "expm1", "log1p", "rsqrt", "reciprocal", "floor", "ceil", "round", "rint",
+           "erf", "erfc", "is_nan", "is_inf", "is_finite", "atan2", "squared_difference",
+           "add_n", "clip_by_value"]
 
 # TensorFlow computes 1/0 -> inf, log(0) -> -inf and sqrt(-1) -> nan, and lets
 # integers wrap, all silently; numpy's RuntimeWarnings for these, raised inside
 # our kernels (not the user's numpy code), are ignored to match.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"runtime\.ops\.")
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"runtime\.(_src\.)?ops\.")
 
 # Dtype families, as sets of DType singletons (membership is an identity test).
 INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
@@ -127,12 +132,12 @@ def _binary(name, x, y, allowed, out_dtype=None):
     return apply(name, (x, y))
 
 
-def _unary(name, x, allowed, attrs=None):
-    """Run unary op `name` (same dtype out as in)."""
+def _unary(name, x, allowed, attrs=None, out_dtype=None):
+    """Run unary op `name` (same dtype out as in, unless `out_dtype` is given)."""
     if x.__class__ is EagerTensor and current_graph() is None and x.dtype in allowed \
             and attrs is None:
         try:
-            return EagerTensor(OPS[name].kernel(x._value), x.dtype)
+            return EagerTensor(OPS[name].kernel(x._value), out_dtype or x.dtype)
         except Exception as e:  # noqa: BLE001 - re-raised naming the op
             raise eager_kernel_error(OPS[name], (x,), None, e) from e
     x = convert_to_tensor(x)
@@ -315,6 +320,275 @@ def log(x, name=None):
 def tanh(x, name=None):
     """Hyperbolic tangent; floating-point inputs only."""
     return _unary("Tanh", x, FLOATS)
+
+
+# --- more elementwise math (TensorFlow's names; one table row per op) ---------------
+
+def _erf_kernel(fn):
+    """An erf/erfc kernel: `math.erf` per element (numpy has none), in the input's dtype."""
+    ufunc = np.frompyfunc(fn, 1, 1)
+
+    def kernel(x):
+        return np.asarray(ufunc(x.astype(np.float64)), dtype=x.dtype)
+    return kernel
+
+
+def _rsqrt(x):
+    return np.reciprocal(np.sqrt(x))
+
+
+def _predicate(inputs, attrs):
+    """One bool output with the first input's shape (`is_nan`, `is_inf`, ...)."""
+    return [(dtypes.bool, inputs[0].shape)]
+
+
+# op name: (numpy kernel, shape/dtype rule). Which dtypes each accepts is in the
+# public function below (TF: the transcendental ops, floor, ceil, rint, the is_*
+# predicates, erf are float-only; round, sign, square take integers too).
+_UNARY_MATH = {
+    "Sin": (np.sin, rules.same_as_first), "Cos": (np.cos, rules.same_as_first),
+    "Tan": (np.tan, rules.same_as_first), "Asin": (np.arcsin, rules.same_as_first),
+    "Acos": (np.arccos, rules.same_as_first), "Atan": (np.arctan, rules.same_as_first),
+    "Sinh": (np.sinh, rules.same_as_first), "Cosh": (np.cosh, rules.same_as_first),
+    "Asinh": (np.arcsinh, rules.same_as_first), "Acosh": (np.arccosh, rules.same_as_first),
+    "Atanh": (np.arctanh, rules.same_as_first), "Expm1": (np.expm1, rules.same_as_first),
+    "Log1p": (np.log1p, rules.same_as_first), "Rsqrt": (_rsqrt, rules.same_as_first),
+    "Reciprocal": (np.reciprocal, rules.same_as_first),
+    "Floor": (np.floor, rules.same_as_first), "Ceil": (np.ceil, rules.same_as_first),
+    "Round": (np.round, rules.same_as_first),          # half to even, as TF
+    "Rint": (np.rint, rules.same_as_first),
+    "Erf": (_erf_kernel(math.erf), rules.same_as_first),
+    "Erfc": (_erf_kernel(math.erfc), rules.same_as_first),
+    "IsNan": (np.isnan, _predicate), "IsInf": (np.isinf, _predicate),
+    "IsFinite": (np.isfinite, _predicate),
+}
+for _name, (_kernel, _infer) in _UNARY_MATH.items():
+    define_op(_name, infer=_infer)(_kernel)
+
+
+def sin(x, name=None):
+    """Sine; floating-point inputs only."""
+    return _unary("Sin", x, FLOATS)
+
+
+def cos(x, name=None):
+    """Cosine; floating-point inputs only."""
+    return _unary("Cos", x, FLOATS)
+
+
+def tan(x, name=None):
+    """Tangent; floating-point inputs only."""
+    return _unary("Tan", x, FLOATS)
+
+
+def asin(x, name=None):
+    """Inverse sine (nan outside [-1, 1]); floating-point inputs only."""
+    return _unary("Asin", x, FLOATS)
+
+
+def acos(x, name=None):
+    """Inverse cosine (nan outside [-1, 1]); floating-point inputs only."""
+    return _unary("Acos", x, FLOATS)
+
+
+def atan(x, name=None):
+    """Inverse tangent; floating-point inputs only."""
+    return _unary("Atan", x, FLOATS)
+
+
+def sinh(x, name=None):
+    """Hyperbolic sine; floating-point inputs only."""
+    return _unary("Sinh", x, FLOATS)
+
+
+def cosh(x, name=None):
+    """Hyperbolic cosine; floating-point inputs only."""
+    return _unary("Cosh", x, FLOATS)
+
+
+def asinh(x, name=None):
+    """Inverse hyperbolic sine; floating-point inputs only."""
+    return _unary("Asinh", x, FLOATS)
+
+
+def acosh(x, name=None):
+    """Inverse hyperbolic cosine (nan below 1); floating-point inputs only."""
+    return _unary("Acosh", x, FLOATS)
+
+
+def atanh(x, name=None):
+    """Inverse hyperbolic tangent (+-inf at +-1, nan beyond); floating-point inputs only."""
+    return _unary("Atanh", x, FLOATS)
+
+
+def expm1(x, name=None):
+    """exp(x) - 1, accurate near 0; floating-point inputs only."""
+    return _unary("Expm1", x, FLOATS)
+
+
+def log1p(x, name=None):
+    """log(1 + x), accurate near 0; floating-point inputs only."""
+    return _unary("Log1p", x, FLOATS)
+
+
+def rsqrt(x, name=None):
+    """1 / sqrt(x); floating-point inputs only."""
+    return _unary("Rsqrt", x, FLOATS)
+
+
+def reciprocal(x, name=None):
+    """1 / x (inf at 0); floating-point inputs only."""
+    return _unary("Reciprocal", x, FLOATS)
+
+
+def floor(x, name=None):
+    """The largest integer not greater than x; floating-point inputs only."""
+    return _unary("Floor", x, FLOATS)
+
+
+def ceil(x, name=None):
+    """The smallest integer not less than x; floating-point inputs only."""
+    return _unary("Ceil", x, FLOATS)
+
+
+def round(x, name=None):  # noqa: A001 - TensorFlow's public name
+    """x rounded to the nearest integer, halves to even (banker's rounding).
+
+    Integer tensors come back unchanged, as in TensorFlow.
+    """
+    x = convert_to_tensor(x)
+    if x.dtype in INTEGERS:
+        return x
+    return _unary("Round", x, FLOATS)
+
+
+def rint(x, name=None):
+    """x rounded to the nearest integer, halves to even; floating-point inputs only."""
+    return _unary("Rint", x, FLOATS)
+
+
+def erf(x, name=None):
+    """The Gauss error function; floating-point inputs only."""
+    return _unary("Erf", x, FLOATS)
+
+
+def erfc(x, name=None):
+    """1 - erf(x), accurate for large x; floating-point inputs only."""
+    return _unary("Erfc", x, FLOATS)
+
+
+def is_nan(x, name=None):
+    """True where x is nan, as a bool tensor; floating-point inputs only."""
+    return _unary("IsNan", x, FLOATS, out_dtype=dtypes.bool)
+
+
+def is_inf(x, name=None):
+    """True where x is +inf or -inf, as a bool tensor; floating-point inputs only."""
+    return _unary("IsInf", x, FLOATS, out_dtype=dtypes.bool)
+
+
+def is_finite(x, name=None):
+    """True where x is neither inf nor nan, as a bool tensor; floating-point inputs only."""
+    return _unary("IsFinite", x, FLOATS, out_dtype=dtypes.bool)
+
+
+@define_op("Atan2", infer=rules.elementwise)
+def _atan2(y, x):
+    return np.arctan2(y, x)
+
+
+@define_op("SquaredDifference", infer=rules.elementwise)
+def _squared_difference(x, y):
+    return np.square(np.subtract(x, y))
+
+
+def atan2(y, x, name=None):
+    """The angle of the point (x, y), in [-pi, pi], with broadcasting; floats only."""
+    return _binary("Atan2", y, x, FLOATS)
+
+
+def squared_difference(x, y, name=None):
+    """(x - y) ** 2 elementwise, with broadcasting."""
+    return _binary("SquaredDifference", x, y, NUMERIC)
+
+
+def _infer_add_n(inputs, attrs):
+    first = inputs[0]
+    shape = first.shape
+    for t in inputs[1:]:
+        rules.check_same_dtype(first, t)
+        if not shape.is_compatible_with(t.shape):
+            raise ValueError(f"Shapes must be equal, got {rules.dims_text(shape)} and "
+                             f"{rules.dims_text(t.shape)}")
+        shape = shape.merge_with(t.shape)
+    if first.dtype not in NUMERIC:
+        raise dtype_error("AddN", first.dtype, NUMERIC)
+    return [(first.dtype, shape)]
+
+
+@define_op("AddN", infer=_infer_add_n)
+def _add_n(*xs):
+    out = xs[0]
+    for v in xs[1:]:
+        if v.shape != out.shape:
+            raise InvalidArgumentError(
+                f"AddN: Inputs to operation AddN must have the same size and shape. "
+                f"Input 0: {list(xs[0].shape)} != input: {list(v.shape)}", "AddN")
+        out = np.add(out, v)
+    return out
+
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list of tensors of one dtype and shape (no broadcasting)."""
+    if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError("add_n: inputs must be a list of at least one Tensor with the "
+                         "same dtype and shape")
+    inputs = [convert_to_tensor(t) for t in inputs]
+    if len(inputs) == 1:
+        return inputs[0]
+    if current_graph() is None:
+        first = inputs[0]
+        for t in inputs[1:]:
+            if t.dtype is not first.dtype:
+                raise InvalidArgumentError(
+                    f"AddN: cannot add a {first.dtype.name} tensor and a {t.dtype.name} "
+                    "tensor; use tf.cast to convert one of them", "AddN")
+        if first.dtype not in NUMERIC:
+            raise dtype_error("AddN", first.dtype, NUMERIC)
+    return apply("AddN", tuple(inputs))
+
+
+def _infer_clip(inputs, attrs):
+    t, lo, hi = inputs
+    rules.check_same_dtype(t, lo)
+    rules.check_same_dtype(t, hi)
+    shape = rules.broadcast_shapes(rules.broadcast_shapes(t.shape, hi.shape), lo.shape)
+    if not t.shape.is_compatible_with(shape):
+        raise ValueError(f"Shapes {t.shape} and {shape} are incompatible: clip values must "
+                         "not broadcast t to a larger shape")
+    return [(t.dtype, t.shape.merge_with(shape))]
+
+
+@define_op("ClipByValue", infer=_infer_clip)
+def _clip_by_value(t, lo, hi):
+    # TF's order: min with the upper bound, then max with the lower one (lo wins
+    # where lo > hi).
+    return np.maximum(np.minimum(t, hi), lo)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """t with values below `clip_value_min` raised to it and above `clip_value_max`
+    lowered to it; the bounds broadcast against t but must not enlarge it."""
+    t = convert_to_tensor(t)
+    t, lo = convert_pair(t, clip_value_min, "ClipByValue")
+    t, hi = convert_pair(t, clip_value_max, "ClipByValue")
+    if t.dtype not in NUMERIC:
+        raise dtype_error("ClipByValue", t.dtype, NUMERIC)
+    shape = rules.broadcast_shapes(rules.broadcast_shapes(t.shape, hi.shape), lo.shape)
+    if not t.shape.is_compatible_with(shape):
+        raise ValueError(f"clip_by_value: Shapes {t.shape} and {shape} are incompatible: "
+                         "clip values must not broadcast t to a larger shape")
+    return apply("ClipByValue", (t, lo, hi))
 
 
 # --- comparisons ---------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Neural-network activations: `relu`, `sigmoid`, `softmax` (`tf.nn.*`).
+"""Neural-network activations: `relu`, `sigmoid`, `softplus`, `softsign`,
+`softmax` (`tf.nn.*`).
 
     >>> relu(constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
@@ -13,7 +14,7 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
 
-__all__ = ["relu", "sigmoid", "softmax"]
+__all__ = ["relu", "sigmoid", "softplus", "softsign", "softmax"]
 
 
 @define_op("Relu", infer=rules.same_as_first)
@@ -26,6 +27,17 @@ def _sigmoid(x):
     # 1 / (1 + exp(-x)) written with tanh: no overflow for large |x|.
     half = x.dtype.type(0.5)
     return half * np.tanh(half * x) + half
+
+
+@define_op("Softplus", infer=rules.same_as_first)
+def _softplus(x):
+    # log(1 + exp(x)) as logaddexp(0, x): no overflow for large x, exact for small.
+    return np.logaddexp(x.dtype.type(0), x)
+
+
+@define_op("Softsign", infer=rules.same_as_first)
+def _softsign(x):
+    return x / (x.dtype.type(1) + np.abs(x))
 
 
 def _infer_softmax(inputs, attrs):
@@ -58,6 +70,16 @@ def relu(features, name=None):
 def sigmoid(x, name=None):
     """1 / (1 + exp(-x)); floating-point inputs only."""
     return apply("Sigmoid", (_checked("Sigmoid", x, FLOATS),))
+
+
+def softplus(features, name=None):
+    """log(exp(features) + 1); floating-point inputs only."""
+    return apply("Softplus", (_checked("Softplus", features, FLOATS),))
+
+
+def softsign(features, name=None):
+    """features / (abs(features) + 1); floating-point inputs only."""
+    return apply("Softsign", (_checked("Softsign", features, FLOATS),))
 
 
 def softmax(logits, axis=None, name=None):

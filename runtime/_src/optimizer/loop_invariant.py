@@ -38,6 +38,10 @@ HOISTABLE = frozenset({
     "LogicalAnd", "LogicalOr", "LogicalNot", "Cast", "Identity",
     "MatMul", "Sum", "Prod", "Mean", "Relu", "Sigmoid", "Softmax", "SelectV2",
     "Transpose",
+    "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
+    "Expm1", "Log1p", "Rsqrt", "Reciprocal", "Floor", "Ceil", "Round", "Rint", "Erf", "Erfc",
+    "IsNan", "IsInf", "IsFinite", "Atan2", "SquaredDifference", "ClipByValue", "Softplus",
+    "Softsign",
 })
 
 
