@@ -16,6 +16,7 @@ after the loop).
 import contextlib
 import io
 import sys
+import threading
 
 from .. import source_map
 from . import staging
@@ -78,7 +79,7 @@ def with_composites(composites, state, stage, test, body, item_first=False):
 
     def body2(*args):
         head, s = (args[:1], args[1:]) if item_first else ((), args)
-        before = slot_values(get_state, comp_names) if _PROBING else None
+        before = slot_values(get_state, comp_names) if _probing() else None
         set_state(s[n:])
         out = body(*head, *s[:n])
         after = slot_values(get_state, comp_names)
@@ -145,17 +146,21 @@ def _is_object(v, backend):
     return not (isinstance(v, (Undefined, bool, int, float, str)) or backend.is_tensor(v))
 
 
-_PROBING = []      # non-empty while a body runs in a throwaway probe graph
+_PROBING = threading.local()      # .depth > 0 while a body runs in a probe graph
+
+
+def _probing():
+    return getattr(_PROBING, "depth", 0) > 0
 
 
 def _probe(backend, body, state):
     args = tuple(list(v) if isinstance(v, list) else v for v in state)
-    _PROBING.append(True)
+    _PROBING.depth = getattr(_PROBING, "depth", 0) + 1
     try:
         with _quiet():
             out = backend.probe(lambda *a: body(*a), args)
     finally:
-        _PROBING.pop()
+        _PROBING.depth -= 1
     return () if out is None else tuple(out)
 
 
