@@ -258,6 +258,16 @@ class _ControlFlow(ast_util.StatementTransformer):
                 out.append(cls(names=group))
         return out
 
+    def visit_Match(self, node):
+        """A match statement dispatches in Python (`ag__.match_subject` refuses
+        a tensor subject clearly); control flow in its cases is converted like
+        any other."""
+        node.subject = templates.replace_as_expression("ag__.match_subject(subject)",
+                                                       subject=node.subject)
+        for case in node.cases:
+            case.body = self._visit_block(case.body) or [gast.Pass()]
+        return node
+
     def visit_Delete(self, node):
         """Inside a body made into a function, `del z` unbinds the variable
         the body passes on: `z = ag__.deleted(z)` (UnboundLocalError when z is

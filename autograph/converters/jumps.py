@@ -55,6 +55,9 @@ def _guard_inside(s, kind, flag):
         s.orelse = guard(s.orelse, kind, flag, False)
     elif isinstance(s, (gast.With, gast.AsyncWith)):
         s.body = guard(s.body, kind, flag, False) or [gast.Pass()]
+    elif isinstance(s, gast.Match):
+        for case in s.cases:
+            case.body = guard(case.body, kind, flag, False) or [gast.Pass()]
     elif isinstance(s, gast.Try):
         jumps = ast_util.contains(s.body, kind, through_loops=False)
         s.body = guard(s.body, kind, flag, False) or [gast.Pass()]

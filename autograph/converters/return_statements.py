@@ -92,6 +92,9 @@ class _Returns:
                          tests + [templates.replace_as_expression(f"not {self.flag}")], replace=True)
         elif isinstance(s, (gast.With, gast.AsyncWith)):
             s.body = self.block(s.body) or [gast.Pass()]
+        elif isinstance(s, gast.Match):
+            for case in s.cases:
+                case.body = self.block(case.body) or [gast.Pass()]
         elif isinstance(s, gast.Try):
             self.in_try += 1
             returns = ast_util.contains(s.body, gast.Return)

@@ -2,8 +2,7 @@
 
     check(fn_node, info)   # raises ConversionError naming construct, file, line
 
-Refused: generators (`yield`), `async`, and control flow inside `match`
-cases.
+Refused: generators (`yield`) and `async` code.
 """
 
 import gast
@@ -42,11 +41,6 @@ def check(fn_node, info):
                   "Return a list or tensor instead, or call it from unconverted code.")
         if isinstance(n, (gast.Await, gast.AsyncFor, gast.AsyncWith)):
             _fail(info, fn_node, n, "async code", "Convert a synchronous function.")
-        if isinstance(n, getattr(gast, "Match", ())) and any(
-                isinstance(c, _CONTROL + (gast.Break, gast.Continue, gast.Return))
-                for c in ast_util.walk_scope(n.cases)):
-            _fail(info, fn_node, n, "control flow (if/while/for/break/continue/return) "
-                  "inside a match statement", "Use if/elif instead of match here.")
     if isinstance(fn_node, gast.AsyncFunctionDef):
         _fail(info, fn_node, fn_node, "async code", "Convert a synchronous function.")
     for n in ast_util.walk(fn_node):

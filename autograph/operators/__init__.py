@@ -8,7 +8,7 @@ backend (see `autograph.backend`). Builtin overloads carry the builtin's name
 """
 
 from .calls import call
-from .control_flow import for_stmt, if_stmt, while_stmt
+from .control_flow import for_stmt, if_stmt, match_subject, while_stmt
 from .data_structures import list_append, list_extend
 from .exceptions import assert_stmt
 from .logical import and_, if_exp, not_, or_
@@ -29,6 +29,6 @@ sum = sum_  # noqa: A001
 enumerate = enumerate_  # noqa: A001
 zip = zip_  # noqa: A001
 
-__all__ = ["call", "if_stmt", "while_stmt", "for_stmt", "and_", "or_", "not_", "if_exp",
+__all__ = ["call", "if_stmt", "while_stmt", "for_stmt", "match_subject", "and_", "or_", "not_", "if_exp",
            "assert_stmt", "list_append", "list_extend", "outer_writes", "Undefined", "ld", "deleted", "peek", "put_item", "put_attr", "user_locals", "len", "range", "int", "float",
            "abs", "min", "max", "sum", "enumerate", "zip"]

@@ -29,7 +29,7 @@ from . import loops, staging, tracking
 from .errors import display_names, located, mark as _mark
 from .variables import Undefined, is_return_slot
 
-__all__ = ["if_stmt", "while_stmt", "for_stmt"]
+__all__ = ["if_stmt", "while_stmt", "for_stmt", "match_subject"]
 
 
 def _run(fn, state):
@@ -143,6 +143,19 @@ def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=Fa
             f"nonlocal variable) inside a tensor {kind}{source_map.describe(where)}: {how}. "
             f"Keep the state in tensors (return it from the function, or use tf.Variable or "
             f"tf.TensorArray), or make the condition a Python value."))
+
+
+def match_subject(value):
+    """The subject of a `match` statement, which always dispatches in Python:
+    a tensor (or a tuple or list holding one) is refused with the line."""
+    parts = tuple(value) if type(value) in (tuple, list) else (value,)
+    if backend_of(*parts) is not None:
+        raise _marked(TypeError(
+            f"a match statement{source_map.describe(source_map.current_location())} "
+            f"compares its subject in Python, but the subject is (or holds) a tensor, "
+            f"whose value is only known when the graph runs. Use if/elif on the tensor "
+            f"instead: those become tf.cond."))
+    return value
 
 
 def _bind_item(body, item):

@@ -798,3 +798,23 @@ def test_walrus_in_while_condition():
     with pytest.raises(ValueError, match=r"the condition of a tensor while loop assigns 'sq' "
                                          r"with := \(.*test_exactness\.py:\d+"):
         tf.function(walrus_counter)(tf.constant(10))
+
+
+# Control flow inside match cases (the match dispatches in Python)
+def match_mode(mode, x):
+    match mode:
+        case "double":
+            if x > 0:
+                return x * 2
+        case ("scale", k):
+            for _ in range(k):
+                x = x + x
+        case _:
+            x = -x
+    return x
+
+
+def test_control_flow_inside_match_cases():
+    for mode in ("double", ("scale", 2), "other"):
+        for x in (3, -3):
+            check(match_mode, (mode, x), (mode, x))

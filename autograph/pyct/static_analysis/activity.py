@@ -45,6 +45,22 @@ class _Activity(ast_util.NodeVisitor):
         self.written.add(node.target.id)
         self.visit(node.value)
 
+    # Names a match pattern captures (`case (a, *rest)`, `case {**more}`).
+    def visit_MatchAs(self, node):
+        if node.name is not None:
+            self.written.add(node.name)
+        if node.pattern is not None:
+            self.visit(node.pattern)
+
+    def visit_MatchStar(self, node):
+        if node.name is not None:
+            self.written.add(node.name)
+
+    def visit_MatchMapping(self, node):
+        if node.rest is not None:
+            self.written.add(node.rest)
+        self.generic_visit(node)
+
     def visit_Global(self, node):
         pass
 

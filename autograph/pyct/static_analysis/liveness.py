@@ -80,6 +80,15 @@ def _live_in(s, out):
             handlers |= (_block(h.body, after) - bound) | activity.reads(h.type)
         body_in = _block(s.body, _block(s.orelse, after) | handlers)
         return frozenset(body_in | handlers)
+    if isinstance(s, gast.Match):
+        # No case may match: what is live after stays live.
+        live = set(out) | activity.reads(s.subject)
+        for case in s.cases:
+            bound = activity.writes(case.pattern)
+            live |= (_block(case.body, out) - bound) | activity.reads(case.pattern)
+            if case.guard is not None:
+                live |= activity.reads(case.guard) - bound
+        return frozenset(live)
     if isinstance(s, (gast.With, gast.AsyncWith)):
         r, w = activity.analyze([i for i in s.items])
         return frozenset(r | (_block(s.body, out) - w))

@@ -82,6 +82,14 @@ class _Definedness:
                                    for h in s.handlers]
             common = frozenset.intersection(*outs)
             return self.block(s.finalbody, common)
+        if isinstance(s, gast.Match):
+            self.mark(s.subject, d)
+            outs = [d]          # no case may match
+            for case in s.cases:
+                inner = d | activity.writes(case.pattern)
+                self.mark(case.guard, inner)
+                outs.append(self.block(case.body, inner))
+            return frozenset.intersection(*map(frozenset, outs))
         if isinstance(s, (gast.With, gast.AsyncWith)):
             for item in s.items:
                 self.mark(item.context_expr, d)

@@ -127,8 +127,7 @@ def chained_comparison(x):
     return kind
 
 
-@case(((1, 2),), ([1],), ("s",), ({"k": 3},),
-      xfail="refused: if/for/return inside a match statement")
+@case(((1, 2),), ([1],), ("s",), ({"k": 3},))
 def match_shapes(v):
     for _ in range(1):
         match v:
@@ -357,8 +356,7 @@ def raise_type_depending_on_branch(a, b):
     return (a * a + b * b) ** 0.5
 
 
-@case(({"k": [1, 2]}, "k"), ({"k": [1, 2]}, "z"),
-      xfail="refused: if/for/return inside a match statement")
+@case(({"k": [1, 2]}, "k"), ({"k": [1, 2]}, "z"))
 def match_mapping_pattern(d, key):
     match d:
         case {"k": [first, *rest]} if key == "k":
