@@ -23,8 +23,9 @@ from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh
                                        multiply, negative, not_equal, pow, round, sign, sin,
                                        sinh, sqrt, square, subtract, tan, tanh, truediv, where)
 from runtime._src.ops.nn_ops import sigmoid
-from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
-                                            reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from runtime._src.ops.reduction_ops import (argmax, argmin, cumsum, norm, reduce_all, reduce_any,
+                                            reduce_logsumexp, reduce_max, reduce_mean,
+                                            reduce_min, reduce_prod, reduce_sum)
 from runtime._src.ops.array_ops import (concat, constant, expand_dims, eye, fill,  # noqa: A004
                                         gather, one_hot, ones, ones_like, range, rank,
                                         reshape, shape, size, squeeze, stack, tile,
@@ -53,13 +54,13 @@ __all__ = [
     "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
     "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool",
     "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
-    "cos", "cosh", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
+    "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
     "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "function", "gather",
     "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
     "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math",
-    "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "not_equal",
+    "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",
     "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
-    "range", "rank", "reduce_all", "reduce_any", "reduce_max", "reduce_mean", "reduce_min",
+    "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
     "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "shape", "sigmoid", "sign",
     "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "tan",
     "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "visualize", "where",

@@ -6,5 +6,6 @@
 """
 
 from runtime._src.ops.math_ops import matmul  # noqa: F401
+from runtime._src.ops.reduction_ops import l2_normalize, norm  # noqa: F401
 
-__all__ = ["matmul"]
+__all__ = ["l2_normalize", "matmul", "norm"]

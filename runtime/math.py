@@ -22,3 +22,6 @@ from runtime._src.ops.nn_ops import sigmoid, softmax, softplus, softsign  # noqa
 from runtime._src.ops.bitwise_ops import logical_xor  # noqa: F401
 from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
                                             reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from runtime._src.ops.reduction_ops import (count_nonzero, cumprod, cumsum,  # noqa: F401
+                                            l2_normalize, reduce_euclidean_norm,
+                                            reduce_logsumexp, reduce_std, reduce_variance)

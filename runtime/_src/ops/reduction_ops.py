@@ -1,4 +1,7 @@
-"""Reductions: `reduce_sum/mean/max/min/prod/all/any`, `argmax`, `argmin`.
+"""Reductions: `reduce_sum/mean/max/min/prod/all/any`, `argmax`, `argmin`,
+`reduce_euclidean_norm`, the scans `cumsum`/`cumprod`, and what TensorFlow
+composes from them: `reduce_logsumexp/variance/std`, `count_nonzero`, `norm`,
+`l2_normalize`, `nn.moments`.
 
 `axis` is None (reduce everything), an int or a list of ints (negative
 counts from the end); it must be known while tracing. `keepdims=True` keeps
@@ -21,11 +24,15 @@ from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.core.tensor import (EagerTensor, Tensor, convert_to_tensor, is_tensor_like,
                                       unwrap_variable)
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.ops.math_ops import BOOL, NUMERIC, dtype_error, run_kernel_now
+from runtime._src.ops import math_ops
+from runtime._src.ops.manipulation_ops import squeeze
+from runtime._src.ops.math_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-           "reduce_all", "reduce_any", "argmax", "argmin"]
+           "reduce_all", "reduce_any", "argmax", "argmin", "reduce_euclidean_norm",
+           "reduce_logsumexp", "reduce_variance", "reduce_std", "count_nonzero", "cumsum",
+           "cumprod", "norm", "l2_normalize", "moments"]
 
 
 def static_axis(axis, op_name, what="axis"):
@@ -135,6 +142,14 @@ def _any(x, axis, keepdims):
     return np.any(x, axis=axis, keepdims=keepdims)
 
 
+@define_op("EuclideanNorm", infer=_infer_reduce)
+def _euclidean_norm(x, axis, keepdims):
+    if x.dtype.kind in "iu":        # TF: the integer square root of the integer sum
+        total = np.sum(np.square(x, dtype=np.float64), axis=axis, keepdims=keepdims)
+        return np.floor(np.sqrt(total)).astype(x.dtype)
+    return np.sqrt(np.sum(np.square(x), axis=axis, dtype=x.dtype, keepdims=keepdims))
+
+
 def _reduce(op_name, input_tensor, axis, keepdims, allowed):
     x = convert_to_tensor(input_tensor)
     if x.dtype not in allowed:
@@ -192,6 +207,196 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     """Logical OR over `axis` of a bool tensor."""
     return _reduce("Any", input_tensor, axis, keepdims, BOOL)
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(x**2)) over `axis`; integer inputs stay integers (the floor)."""
+    return _reduce("EuclideanNorm", input_tensor, axis, keepdims, NUMERIC)
+
+
+# --- composed as TensorFlow composes them ----------------------------------------
+
+def _float_input(op_name, input_tensor):
+    x = convert_to_tensor(input_tensor)
+    if x.dtype not in FLOATS:
+        raise dtype_error(op_name, x.dtype, FLOATS)
+    return x
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over `axis`, computed stably around the (finite) maximum."""
+    x = _float_input("ReduceLogSumExp", input_tensor)
+    raw_max = reduce_max(x, axis, keepdims=True)
+    my_max = math_ops.where(math_ops.is_finite(raw_max), raw_max, math_ops.cast(0, x.dtype))
+    result = math_ops.log(reduce_sum(math_ops.exp(math_ops.subtract(x, my_max)), axis, keepdims))
+    # The reduced dimensions of my_max have length 1: reducing them again drops them.
+    return math_ops.add(result, my_max if keepdims else reduce_max(my_max, axis))
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean squared deviation from the mean over `axis`; floating-point only, as in TF."""
+    x = convert_to_tensor(input_tensor)
+    if x.dtype in NUMERIC and x.dtype not in FLOATS:
+        raise TypeError(f"Input must be either real or complex. Received integer type "
+                        f"{x.dtype!r}.")
+    means = reduce_mean(x, axis, keepdims=True)
+    return reduce_mean(math_ops.square(math_ops.subtract(x, means)), axis, keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Standard deviation over `axis`: sqrt(reduce_variance)."""
+    return math_ops.sqrt(reduce_variance(input_tensor, axis, keepdims))
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
+    """How many elements along `axis` are not zero (not False, not ""), as `dtype`."""
+    x = convert_to_tensor(input)
+    zero = convert_to_tensor(np.zeros((), x.dtype.np_dtype) if x.dtype != dtypes.string
+                             else "")
+    nonzero = math_ops.cast(math_ops.not_equal(x, zero), dtypes.int64)
+    keepdims = False if keepdims is None else keepdims
+    return math_ops.cast(reduce_sum(nonzero, axis, keepdims), dtypes.as_dtype(dtype))
+
+
+_MATRIX_NORMS = ("euclidean", "fro", 1, 2, np.inf)
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
+    """TF's `tf.norm`: a vector norm (axis None or an int) or a matrix norm
+    (axis a pair): 'euclidean', 'fro' (matrices), 1, 2, inf, or any p > 0 for vectors.
+    The matrix 2-norm (largest singular value) is not supported here."""
+    x = convert_to_tensor(tensor)
+    keepdims = False if keepdims is None else keepdims
+    axis = static_axis(axis, "norm")
+    is_matrix_norm = isinstance(axis, tuple) and len(axis) == 2
+    if is_matrix_norm:
+        if axis[0] == axis[1]:
+            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique "
+                             f"integers, got {axis}")
+        if not (isinstance(ord, str) and ord in _MATRIX_NORMS
+                or any(_same_ord(ord, o) for o in _MATRIX_NORMS)):
+            raise ValueError(f"'ord' must be a supported matrix norm in {list(_MATRIX_NORMS)}, "
+                             f"got {ord}")
+        if _same_ord(ord, 2):
+            raise NotImplementedError("norm: the matrix 2-norm (largest singular value) "
+                                      "needs an SVD, which runtime does not have")
+    else:
+        if isinstance(axis, tuple):
+            if len(axis) != 1:
+                raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique "
+                                 f"integers, got {list(axis)}")
+            axis = axis[0]
+        if isinstance(ord, str) and ord != "euclidean" or \
+                not isinstance(ord, str) and (isinstance(ord, bool) or
+                                              not isinstance(ord, (int, float, np.number))
+                                              or ord <= 0):
+            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+        if axis is not None:
+            axis = (axis,)
+    if isinstance(ord, str) or (not is_matrix_norm and _same_ord(ord, 2)):
+        result = math_ops.sqrt(reduce_sum(math_ops.square(x), axis, keepdims=True))
+    else:
+        result = math_ops.abs(x)
+        if _same_ord(ord, 1):
+            result = reduce_sum(result, None if axis is None else axis[0], keepdims=True)
+            if is_matrix_norm:
+                result = reduce_max(result, axis[-1], keepdims=True)
+        elif _same_ord(ord, np.inf):
+            if is_matrix_norm:
+                result = reduce_sum(result, axis[1], keepdims=True)
+            result = reduce_max(result, None if axis is None else axis[0], keepdims=True)
+        else:                                    # a general p-norm, p > 0
+            p = math_ops.cast(ord, x.dtype)
+            result = math_ops.pow(reduce_sum(math_ops.pow(result, p), axis, keepdims=True),
+                                  math_ops.cast(1.0 / ord, x.dtype))
+    if not keepdims:
+        result = squeeze(result, None if axis is None else list(axis))
+    return result
+
+
+def _same_ord(ord, value):  # noqa: A002
+    return not isinstance(ord, (str, bool)) and ord == value
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x**2, axis), epsilon))."""
+    axis = dim if axis is None else axis
+    x = convert_to_tensor(x)
+    square_sum = reduce_sum(math_ops.square(x), axis, keepdims=True)
+    x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, math_ops.cast(epsilon, x.dtype)))
+    return math_ops.multiply(x, x_inv_norm)
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """`(mean, variance)` of `x` over `axes`; float16 is computed in float32, as in TF."""
+    x = convert_to_tensor(x)
+    y = math_ops.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
+    axes = static_axis(axes, "moments", "axes")
+    mean = reduce_mean(y, axes, keepdims=True)
+    variance = reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
+    if not keepdims:
+        squeeze_axes = None if axes is None else list(axes) if isinstance(axes, tuple) else [axes]
+        mean, variance = squeeze(mean, squeeze_axes), squeeze(variance, squeeze_axes)
+    if x.dtype == dtypes.float16:
+        return math_ops.cast(mean, dtypes.float16), math_ops.cast(variance, dtypes.float16)
+    return mean, variance
+
+
+# --- cumsum / cumprod ------------------------------------------------------------
+
+def _infer_scan(inputs, attrs):
+    x = inputs[0]
+    normalize_axis(attrs["axis"], x.shape.rank)
+    return [(x.dtype, x.shape)]
+
+
+def _scan(x, axis, exclusive, reverse, fn, identity, op_name):
+    rank = np.ndim(x)
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(f"{op_name}: Expected scan axis in the range [{-rank}, "
+                                   f"{rank}), but got {axis}", op_name)
+    if reverse:
+        x = np.flip(x, axis)
+    out = fn(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        shifted = np.empty_like(out)
+        first, rest, prev = ([slice(None)] * rank for _ in range(3))
+        first[axis], rest[axis], prev[axis] = slice(0, 1), slice(1, None), slice(None, -1)
+        shifted[tuple(first)] = identity
+        shifted[tuple(rest)] = out[tuple(prev)]
+        out = shifted
+    return np.flip(out, axis) if reverse else out
+
+
+@define_op("Cumsum", infer=_infer_scan)
+def _cumsum(x, axis, exclusive, reverse):
+    return _scan(x, axis, exclusive, reverse, np.cumsum, 0, "Cumsum")
+
+
+@define_op("Cumprod", infer=_infer_scan)
+def _cumprod(x, axis, exclusive, reverse):
+    return _scan(x, axis, exclusive, reverse, np.cumprod, 1, "Cumprod")
+
+
+def _scan_op(op_name, x, axis, exclusive, reverse):
+    x = convert_to_tensor(x)
+    if x.dtype not in NUMERIC:
+        raise dtype_error(op_name, x.dtype, NUMERIC)
+    axis = static_int(axis, op_name, "axis")
+    attrs = {"axis": axis, "exclusive": static_bool(exclusive, op_name, "exclusive"),
+             "reverse": static_bool(reverse, op_name, "reverse")}
+    return apply(op_name, (x,), attrs)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running sums along `axis`; `exclusive` leaves each element out, `reverse`
+    runs from the end."""
+    return _scan_op("Cumsum", x, axis, exclusive, reverse)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running products along `axis`; `exclusive` and `reverse` as in `cumsum`."""
+    return _scan_op("Cumprod", x, axis, exclusive, reverse)
 
 
 # --- argmax / argmin -----------------------------------------------------------
