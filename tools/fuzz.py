@@ -243,7 +243,8 @@ class _ModeGenerator(Generator):
         return [f"if {self.test(names)}:", f"    return {self.expr(names)} % {MOD}"]
 
     def special(self, names, depth, in_loop):
-        raise NotImplementedError
+        """The mode's own statements (dict slots, closures, mutating calls)."""
+        raise NotImplementedError(f"{type(self).__name__} must define special()")
 
     def prelude(self):
         """Module-level lines before main."""
