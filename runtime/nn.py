@@ -1,4 +1,4 @@
-"""The `tf.nn` namespace: activations (and `dropout`, from the random ops).
+"""The `tf.nn` namespace: activations, losses (and `dropout`, from the random ops).
 
     >>> import runtime as tf
     >>> tf.nn.relu(tf.constant([-1, 2]))
@@ -6,7 +6,12 @@
 """
 
 from runtime._src.ops.reduction_ops import l2_normalize, moments  # noqa: F401
-from runtime._src.ops.nn_ops import relu, sigmoid, softmax, softplus, softsign  # noqa: F401
+from runtime._src.ops.nn_ops import (bias_add, elu, gelu, l2_loss, leaky_relu,  # noqa: F401
+                                     log_softmax, relu, relu6, selu, sigmoid,
+                                     sigmoid_cross_entropy_with_logits,
+                                     softmax, softmax_cross_entropy_with_logits, softplus,
+                                     softsign, silu, sparse_softmax_cross_entropy_with_logits,
+                                     swish, weighted_cross_entropy_with_logits)
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout  # noqa: F401

@@ -1,5 +1,9 @@
-"""Neural-network activations: `relu`, `sigmoid`, `softplus`, `softsign`,
-`softmax` (`tf.nn.*`).
+"""Neural-network activations and losses (`tf.nn.*`): `relu`, `relu6`, `elu`,
+`selu`, `gelu`, `leaky_relu`, `silu`/`swish`, `sigmoid`, `softplus`, `softsign`,
+`softmax`, `log_softmax`, `bias_add`, `l2_loss` and the cross-entropy family
+(`sparse_softmax_`, `softmax_`, `sigmoid_`, `weighted_cross_entropy_with_logits`).
+Ops TensorFlow composes in Python (gelu, silu, l2_loss, the sigmoid and weighted
+cross-entropies) are composed here the same way; the others are kernels.
 
     >>> relu(constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
@@ -10,11 +14,19 @@
 import numpy as np
 
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.core import dtypes
+from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
+from runtime._src.ops.reduction_ops import reduce_sum
 
-__all__ = ["relu", "sigmoid", "softplus", "softsign", "softmax"]
+__all__ = ["relu", "sigmoid", "softplus", "softsign", "softmax", "relu6", "elu", "selu",
+           "gelu", "leaky_relu", "silu", "swish", "log_softmax", "bias_add", "l2_loss",
+           "sparse_softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
+           "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits"]
 
 
 @define_op("Relu", infer=rules.same_as_first)
@@ -87,3 +99,323 @@ def softmax(logits, axis=None, name=None):
     logits = _checked("Softmax", logits, FLOATS)
     axis = -1 if axis is None else rules.static_int(axis, "Softmax", "axis")
     return apply("Softmax", (logits,), {"axis": axis})
+
+
+# --- more activations ------------------------------------------------------------
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@define_op("Relu6", infer=rules.same_as_first)
+def _relu6(x):
+    return np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6))
+
+
+@define_op("Elu", infer=rules.same_as_first)
+def _elu(x):
+    return np.where(x < 0, np.expm1(x), x).astype(x.dtype)
+
+
+@define_op("Selu", infer=rules.same_as_first)
+def _selu(x):
+    scale, alpha = x.dtype.type(_SELU_SCALE), x.dtype.type(_SELU_ALPHA)
+    return np.where(x < 0, (scale * alpha) * np.expm1(x), scale * x).astype(x.dtype)
+
+
+@define_op("LeakyRelu", infer=rules.same_as_first)
+def _leaky_relu(x, alpha):
+    return np.where(x > 0, x, x * x.dtype.type(alpha)).astype(x.dtype)
+
+
+@define_op("LogSoftmax", infer=_infer_softmax)
+def _log_softmax(x, axis):
+    if x.ndim == 0:
+        raise InvalidArgumentError("LogSoftmax: logits must have >= 1 dimension, got []",
+                                   "LogSoftmax")
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _const(value, dtype):
+    """A Python number as a constant of `dtype` (no float32 rounding on the way)."""
+    return convert_to_tensor(np.asarray(value, dtype.np_dtype))
+
+
+def relu6(features, name=None):
+    """min(max(features, 0), 6) elementwise."""
+    return apply("Relu6", (_checked("Relu6", features, NUMERIC),))
+
+
+def elu(features, name=None):
+    """features if > 0, else exp(features) - 1; floating-point inputs only."""
+    return apply("Elu", (_checked("Elu", features, FLOATS),))
+
+
+def selu(features, name=None):
+    """scale * elu-like(features) with TF's fixed alpha and scale; floats only."""
+    return apply("Selu", (_checked("Selu", features, FLOATS),))
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """features if > 0, else alpha * features. Integers are cast to float32, as in TF."""
+    features = convert_to_tensor(features)
+    if features.dtype.is_integer:
+        features = math_ops.cast(features, dtypes.float32)
+    features = _checked("LeakyRelu", features, FLOATS)
+    if isinstance(alpha, np.ndarray):
+        alpha = alpha.item()
+    alpha = rules.static_value(alpha, "LeakyRelu", "alpha") \
+        if not isinstance(alpha, (int, float, np.number)) else alpha
+    return apply("LeakyRelu", (features,), {"alpha": float(alpha)})
+
+
+def gelu(features, approximate=False, name=None):
+    """x * Phi(x): the exact erf form, or with `approximate=True` TF's tanh form."""
+    x = _checked("Gelu", features, FLOATS)
+    half, one = _const(0.5, x.dtype), _const(1.0, x.dtype)
+    if approximate:
+        coeff = _const(0.044715, x.dtype)
+        inner = math_ops.multiply(
+            _const(0.7978845608028654, x.dtype),
+            math_ops.add(x, math_ops.multiply(coeff, math_ops.pow(x, _const(3, x.dtype)))))
+        return math_ops.multiply(math_ops.multiply(half, x), math_ops.add(one, math_ops.tanh(inner)))
+    scaled = math_ops.truediv(x, _const(1.4142135623730951, x.dtype))
+    return math_ops.multiply(math_ops.multiply(half, x), math_ops.add(one, math_ops.erf(scaled)))
+
+
+def silu(features, beta=1.0, name=None):
+    """features * sigmoid(beta * features); floating-point inputs only."""
+    x = _checked("Silu", features, FLOATS)
+    beta = math_ops.cast(beta, x.dtype) if hasattr(beta, "dtype") else _const(beta, x.dtype)
+    return math_ops.multiply(x, sigmoid(math_ops.multiply(beta, x)))
+
+
+swish = silu
+
+
+def log_softmax(logits, axis=None, name=None):
+    """logits - log(sum(exp(logits))) along `axis` (the last one when None), stably."""
+    logits = _checked("LogSoftmax", logits, FLOATS)
+    axis = -1 if axis is None else rules.static_int(axis, "LogSoftmax", "axis")
+    return apply("LogSoftmax", (logits,), {"axis": axis})
+
+
+# --- bias_add and l2_loss --------------------------------------------------------
+
+def _bias_axis(data_format, rank):
+    return 1 if data_format.startswith("NC") else rank - 1
+
+
+def _bias_problem(value_shape, bias_shape, data_format):
+    """What is wrong with a BiasAdd's shapes, or None (unknown dims pass)."""
+    if value_shape.rank is not None and value_shape.rank < 2:
+        return f"Input tensor must be at least 2D: {rules.dims_text(value_shape)}"
+    if bias_shape.rank is not None and bias_shape.rank != 1:
+        return f"Biases must be 1D: {rules.dims_text(bias_shape)}"
+    if value_shape.rank is None or bias_shape.rank is None:
+        return None
+    n = value_shape.dims[_bias_axis(data_format, value_shape.rank)]
+    b = bias_shape.dims[0]
+    if n is not None and b is not None and n != b:
+        return (f"Must provide as many biases as the {'channel' if data_format.startswith('NC') else 'last'} "
+                f"dimension of the input tensor: {rules.dims_text(bias_shape)} vs. "
+                f"{rules.dims_text(value_shape)}")
+    return None
+
+
+def _infer_bias_add(inputs, attrs):
+    value, bias = inputs
+    rules.check_same_dtype(value, bias)
+    problem = _bias_problem(value.shape, bias.shape, attrs["data_format"])
+    if problem:
+        raise ValueError(problem)
+    return [(value.dtype, value.shape)]
+
+
+@define_op("BiasAdd", infer=_infer_bias_add)
+def _bias_add(value, bias, data_format):
+    problem = _bias_problem(TensorShape(value.shape), TensorShape(bias.shape), data_format)
+    if problem:
+        raise InvalidArgumentError(f"BiasAdd: {problem}", "BiasAdd")
+    shape = [1] * value.ndim
+    shape[_bias_axis(data_format, value.ndim)] = bias.shape[0]
+    return value + bias.reshape(shape)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """value + bias, bias (1-D) along the last axis (NHWC, the default) or along
+    axis 1 for an 'NC...' data_format."""
+    value = _checked("BiasAdd", value, NUMERIC)
+    bias = convert_to_tensor(bias, value.dtype) if not hasattr(bias, "dtype") \
+        else convert_to_tensor(bias)
+    if bias.dtype != value.dtype:
+        raise TypeError(f"BiasAdd: value and bias must have the same dtype, got "
+                        f"{value.dtype.name} and {bias.dtype.name}; use tf.cast to convert one")
+    if data_format is None:
+        data_format = "NHWC"
+    if not isinstance(data_format, str) or not (data_format.startswith("NC")
+                                                 or data_format.endswith("C")):
+        raise ValueError(f"BiasAdd: data_format must be 'N...C' or 'NC...', got {data_format!r}")
+    data_format = "NCHW" if data_format.startswith("NC") else "NHWC"
+    return apply("BiasAdd", (value, bias), {"data_format": data_format})
+
+
+def _infer_l2_loss(inputs, attrs):
+    return [(inputs[0].dtype, TensorShape([]))]
+
+
+@define_op("L2Loss", infer=_infer_l2_loss)
+def _l2_loss(x):
+    return np.asarray(np.sum(np.square(x)) / x.dtype.type(2), dtype=x.dtype)
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2, a scalar; floating-point inputs only."""
+    return apply("L2Loss", (_checked("L2Loss", t, FLOATS),))
+
+
+# --- cross-entropy -----------------------------------------------------------------
+
+def _infer_sparse_xent(inputs, attrs):
+    logits, labels = inputs
+    problem = _sparse_shape_problem(logits.shape, labels.shape)
+    if problem:
+        raise ValueError(problem)
+    if labels.shape.dims is not None:
+        shape = labels.shape
+    elif logits.shape.dims is not None:
+        shape = TensorShape(logits.shape.dims[:-1])
+    else:
+        shape = TensorShape(None)
+    if shape.dims is not None and logits.shape.dims is not None:
+        shape = TensorShape([a if a is not None else b
+                             for a, b in zip(shape.dims, logits.shape.dims[:-1])])
+    return [(logits.dtype, shape)]
+
+
+def _sparse_shape_problem(logits_shape, labels_shape):
+    if logits_shape.rank == 0:
+        return "Logits cannot be scalars - received shape []."
+    if logits_shape.rank is None or labels_shape.rank is None:
+        return None
+    if labels_shape.rank != logits_shape.rank - 1:
+        return (f"Rank mismatch: Rank of labels (received {labels_shape.rank}) should equal "
+                f"rank of logits minus 1 (received {logits_shape.rank}).")
+    if not labels_shape.is_compatible_with(TensorShape(logits_shape.dims[:-1])):
+        return (f"Shape mismatch: The shape of labels (received {rules.dims_text(labels_shape)}) "
+                f"should equal the shape of logits except for the last dimension "
+                f"(received {rules.dims_text(logits_shape)}).")
+    return None
+
+
+@define_op("SparseSoftmaxCrossEntropyWithLogits", infer=_infer_sparse_xent)
+def _sparse_xent(logits, labels):
+    problem = _sparse_shape_problem(TensorShape(logits.shape), TensorShape(labels.shape))
+    if problem:
+        raise InvalidArgumentError(f"SparseSoftmaxCrossEntropyWithLogits: {problem}",
+                                   "SparseSoftmaxCrossEntropyWithLogits")
+    classes = logits.shape[-1]
+    flat_labels = labels.reshape(-1)
+    bad = (flat_labels < 0) | (flat_labels >= classes)
+    if np.any(bad):
+        raise InvalidArgumentError(
+            f"SparseSoftmaxCrossEntropyWithLogits: Received a label value of "
+            f"{flat_labels[bad][0]} which is outside the valid range of [0, {classes}).  "
+            f"Label values: {' '.join(str(v) for v in flat_labels)}",
+            "SparseSoftmaxCrossEntropyWithLogits")
+    flat = logits.reshape(-1, classes)
+    if flat.shape[0] == 0:
+        return np.zeros(labels.shape, logits.dtype)
+    shifted = flat - np.max(flat, axis=-1, keepdims=True)
+    log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+    loss = -log_probs[np.arange(flat.shape[0]), flat_labels]
+    return loss.reshape(labels.shape).astype(logits.dtype)
+
+
+def _precise(op_name, logits):
+    """Float logits, float16 computed in float32 as in TF; (logits, original dtype)."""
+    logits = _checked(op_name, logits, FLOATS)
+    if logits.dtype == dtypes.float16:
+        return math_ops.cast(logits, dtypes.float32), dtypes.float16
+    return logits, logits.dtype
+
+
+def _restore(result, dtype):
+    return math_ops.cast(result, dtype) if result.dtype != dtype else result
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    """-log(softmax(logits)[label]) per row: `labels` are int32/int64 class indices
+    of shape logits.shape[:-1]; a label outside [0, num_classes) is an error."""
+    op = "SparseSoftmaxCrossEntropyWithLogits"
+    labels = convert_to_tensor(labels)
+    if labels.dtype not in (dtypes.int32, dtypes.int64):
+        raise dtype_error(op, labels.dtype, frozenset((dtypes.int32, dtypes.int64)))
+    logits, dtype = _precise(op, logits)
+    problem = _sparse_shape_problem(logits.shape, labels.shape)
+    if problem:
+        raise ValueError(problem)
+    return _restore(apply(op, (logits, labels)), dtype)
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """-sum(labels * log_softmax(logits, axis), axis); labels are cast to the
+    logits' dtype and must broadcast to the logits' shape."""
+    op = "SoftmaxCrossEntropyWithLogits"
+    logits, dtype = _precise(op, logits)
+    labels = math_ops.cast(convert_to_tensor(labels), logits.dtype)
+    if logits.shape.rank == 0:
+        raise ValueError("SoftmaxCrossEntropyWithLogits: logits must have rank >= 1, got a scalar")
+    try:
+        merged = rules.broadcast_shapes(labels.shape, logits.shape)
+        ok = merged.is_compatible_with(logits.shape)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"{op}: logits and labels must be broadcastable: logits_size="
+                         f"{rules.dims_text(logits.shape)} labels_size="
+                         f"{rules.dims_text(labels.shape)}")
+    axis = rules.static_int(axis, op, "axis")
+    loss = math_ops.negative(reduce_sum(math_ops.multiply(labels, log_softmax(logits, axis)),
+                                        axis))
+    return _restore(loss, dtype)
+
+
+def _binary_xent_inputs(op, labels, logits):
+    logits = _checked(op, logits, FLOATS)
+    labels = convert_to_tensor(labels, logits.dtype) if not hasattr(labels, "dtype") \
+        else convert_to_tensor(labels)
+    if labels.dtype != logits.dtype:
+        raise TypeError(f"{op}: labels must have the logits' dtype {logits.dtype.name}, got "
+                        f"{labels.dtype.name}; use tf.cast to convert them")
+    if not labels.shape.is_compatible_with(logits.shape):
+        raise ValueError(f"`logits` and `labels` must have the same shape, received "
+                         f"({rules.dims_text(logits.shape)} vs {rules.dims_text(labels.shape)}).")
+    return labels, logits
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x and labels z (TF's
+    numerically stable form)."""
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+    labels, logits = _binary_xent_inputs("SigmoidCrossEntropyWithLogits", labels, logits)
+    relu_logits = math_ops.maximum(logits, math_ops.cast(0, logits.dtype))
+    neg_abs_logits = math_ops.negative(math_ops.abs(logits))
+    return math_ops.add(math_ops.subtract(relu_logits, math_ops.multiply(logits, labels)),
+                        math_ops.log1p(math_ops.exp(neg_abs_logits)))
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross-entropy with the positive term weighted by `pos_weight`:
+    (1 - z) * x + (1 + (pos_weight - 1) * z) * (log(1 + exp(-|x|)) + max(-x, 0))."""
+    labels, logits = _binary_xent_inputs("WeightedCrossEntropyWithLogits", labels, logits)
+    one = math_ops.cast(1, logits.dtype)
+    pos_weight = convert_to_tensor(pos_weight, logits.dtype) \
+        if not hasattr(pos_weight, "dtype") else convert_to_tensor(pos_weight)
+    log_weight = math_ops.add(one, math_ops.multiply(math_ops.subtract(pos_weight, one), labels))
+    softplus_neg = math_ops.add(math_ops.log1p(math_ops.exp(math_ops.negative(
+        math_ops.abs(logits)))), relu(math_ops.negative(logits)))
+    return math_ops.add(math_ops.multiply(math_ops.subtract(one, labels), logits),
+                        math_ops.multiply(log_weight, softplus_neg))
