@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from tests.runtime.op_records import check_record
 
 RNG = np.random.RandomState(17)
 X = RNG.uniform(-4, 4, (3, 5)).astype(np.float32)
@@ -256,14 +257,8 @@ RECORDS = _activations() + _log_softmax() + _bias_and_l2() + _cross_entropy()
 
 
 def _check(rec, got):
-    r = np.asarray(rec.ref, np.float64)
-    value = got.numpy()
-    assert got.dtype.np_dtype == np.dtype(rec.dtype), (got.dtype, rec.dtype)
-    assert value.shape == r.shape, (value.shape, r.shape)
-    assert tuple(got.shape) == r.shape
     # atol: float32's own rounding where gelu/silu cancel near zero (TF's too)
-    np.testing.assert_allclose(value.astype(np.float64), r, rtol=rec.rtol,
-                               atol=rec.rtol * 1e-2)
+    check_record(rec, got, atol_factor=1e-2)
 
 
 @pytest.mark.parametrize("rec", RECORDS, ids=repr)

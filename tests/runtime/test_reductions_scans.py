@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from tests.runtime.op_records import check_record
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -239,17 +240,7 @@ with np.errstate(all="ignore"):           # the references' log(0) and 0/0, on p
 
 
 def _check(rec, got):
-    refs = rec.ref if isinstance(rec.ref, tuple) else (rec.ref,)
-    gots = got if isinstance(got, tuple) else (got,)
-    assert len(gots) == len(refs)
-    for g, r in zip(gots, refs):
-        r = np.asarray(r)
-        value = g.numpy()
-        assert g.dtype.np_dtype == np.dtype(rec.dtype), (g.dtype, rec.dtype)
-        assert value.shape == r.shape, (value.shape, r.shape)
-        assert tuple(g.shape) == r.shape
-        np.testing.assert_allclose(value.astype(np.float64), r, rtol=rec.rtol,
-                                   atol=rec.rtol * 1e-3)
+    check_record(rec, got, atol_factor=1e-3)
 
 
 @pytest.mark.parametrize("rec", RECORDS, ids=repr)
