@@ -124,11 +124,9 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 # --- scatter_nd / tensor_scatter_nd_* ----------------------------------------------------
 
 def _scatter_index_shape(indices):
-    """(outer dims, M) of an indices shape; 1-D indices are scalar coordinates, as in TF."""
+    """(outer dims, M) of an indices shape [..., M]."""
     dims = list(indices)
-    if len(dims) <= 1:
-        return dims, 1
-    return dims[:-1], dims[-1]
+    return dims[:-1], (dims[-1] if dims else None)
 
 
 def _check_updates(op_name, indices, updates, target, error):
@@ -178,6 +176,11 @@ def _infer_tensor_scatter(inputs, attrs):
 def _scatter(op_name, out, indices, updates, combine):
     """Apply `updates` at `indices` into `out` (a fresh array) with numpy ufunc `combine`."""
     error = _kernel_error(op_name)
+    if np.ndim(indices) < 2:
+        # TF's shape rule reads [M] as one coordinate, its kernels as M scalar ones: no
+        # 1-D indices pass both.
+        raise error(f"indices must be a matrix of coordinates [N, M] or more, got shape "
+                    f"{_dims_text(np.shape(indices))}; write [[i, ...]]")
     _check_updates(op_name, list(np.shape(indices)), list(np.shape(updates)), list(out.shape),
                    error)
     outer, m = _scatter_index_shape(np.shape(indices))
