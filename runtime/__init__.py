@@ -48,6 +48,8 @@ from runtime._src.core.context import init_scope
 from runtime._src.graph.visualize import visualize
 from runtime._src.function.control_flow import cond, while_loop
 from runtime._src.function.tensor_array import TensorArray
+from runtime._src.function.higher_order import (case, foldl, foldr, map_fn, scan, switch_case,
+                                                vectorized_map)
 from runtime._src.function.variables import Variable
 from runtime._src.function.module import Module
 from runtime._src.function.function import function, Function, ConcreteFunction
@@ -67,22 +69,23 @@ __all__ = [
     "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
     "argmin", "argsort", "as_dtype", "asin", "asinh", "atan", "atan2", "atanh", "autograph",
     "bitcast", "bitwise", "bool", "boolean_mask", "broadcast_dynamic_shape",
-    "broadcast_static_shape", "broadcast_to", "cast", "clip_by_value", "concat", "cond",
-    "config", "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "debugging", "divide",
-    "dtypes", "einsum", "equal", "errors", "exp", "expand_dims", "eye", "fill", "float16",
-    "float32", "float64", "floor", "floordiv", "function", "gather", "gather_nd", "greater",
-    "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8", "less",
-    "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or", "math",
-    "matmul", "maximum", "meshgrid", "minimum", "multiply", "negative", "nest", "newaxis",
-    "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones", "ones_like", "pad", "pow",
-    "print", "py_function", "random", "range", "rank", "reduce_all", "reduce_any",
-    "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum",
-    "repeat", "reshape", "reverse", "roll", "round", "saved_model", "scatter_nd",
-    "searchsorted", "sequence_mask", "shape", "sigmoid", "sign", "sin", "sinh", "size",
-    "slice", "sort", "split", "sqrt", "square", "squeeze", "stack", "strided_slice", "string",
-    "subtract", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
-    "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "tensordot",
-    "tile", "transpose", "truediv", "uint8", "unique", "unique_with_counts", "unstack",
+    "broadcast_static_shape", "broadcast_to", "case", "cast", "clip_by_value", "concat",
+    "cond", "config", "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "debugging",
+    "divide", "dtypes", "einsum", "equal", "errors", "exp", "expand_dims", "eye", "fill",
+    "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function",
+    "gather", "gather_nd", "greater", "greater_equal", "identity", "init_scope", "int16",
+    "int32", "int64", "int8", "less", "less_equal", "linalg", "linspace", "logical_and",
+    "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum",
+    "multiply", "negative", "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function",
+    "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range",
+    "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll", "round",
+    "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape", "sigmoid",
+    "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt", "square", "squeeze",
+    "stack", "strided_slice", "string", "subtract", "switch_case", "tan", "tanh",
+    "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
+    "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "tensordot", "tile", "transpose",
+    "truediv", "uint8", "unique", "unique_with_counts", "unstack", "vectorized_map",
     "visualize", "where", "while_loop", "zeros", "zeros_like",
 ]
 
