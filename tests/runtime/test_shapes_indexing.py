@@ -493,3 +493,27 @@ def test_saved_model_round_trip(tmp_path):
     for a, b in zip(m.f(x, i), loaded.f(x, i)):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+UNKNOWN_RANK = [
+    lambda x: tf.pad(x, [[1, 1], [0, 1], [2, 0]], mode="REFLECT"),
+    lambda x: tf.broadcast_to(x, [3, 2, 3, 4]), lambda x: tf.reverse(x, [0, 2]),
+    lambda x: tf.roll(x, 1, 2), lambda x: tf.repeat(x, 2, axis=1), lambda x: tf.repeat(x, 2),
+    lambda x: tf.split(x, [1, 2], axis=1), lambda x: tf.slice(x, [0, 1, 1], [1, -1, 2]),
+    lambda x: tf.strided_slice(x, [0, 1], [1, 3], shrink_axis_mask=1),
+    lambda x: tf.gather_nd(x, [[0, 1]]),
+    lambda x: tf.tensor_scatter_nd_update(x, [[0, 1]], tf.ones([1, 4])),
+    lambda x: tf.boolean_mask(x, [True, False]), lambda x: tf.where(x > 3),
+    lambda x: tf.argsort(x, direction="DESCENDING"), lambda x: tf.math.top_k(x, 2),
+    lambda x: tf.searchsorted(x, x), lambda x: tf.einsum("ijk,ijk->i", x, x),
+    lambda x: tf.bitcast(x, tf.uint8), lambda x: tf.unique(tf.reshape(x, [-1])),
+]
+
+
+@pytest.mark.parametrize("fn", UNKNOWN_RANK, ids=[str(i) for i in range(len(UNKNOWN_RANK))])
+def test_inputs_of_unknown_rank(fn):
+    traced = tf.function(fn, input_signature=[tf.TensorSpec(None, tf.float32)])
+    for got, want in zip(_flat(traced(tf.constant(X3)), lambda t: t),
+                         _flat(fn(tf.constant(X3)), lambda t: t)):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
