@@ -13,5 +13,7 @@ from runtime._src.ops.nn_ops import (bias_add, elu, gelu, l2_loss, leaky_relu,  
                                      softsign, silu, sparse_softmax_cross_entropy_with_logits,
                                      swish, weighted_cross_entropy_with_logits)
 
+from runtime._src.ops.sort_ops import top_k  # noqa: F401 - also tf.math.top_k
+
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout  # noqa: F401
