@@ -397,6 +397,15 @@ def test_singular_determinants():
     assert sign.numpy() == 0 and logabs.numpy() == -np.inf
 
 
+def test_named_results_as_tf_names_them():
+    result = L.slogdet(A)
+    assert type(result).__name__ == "LogMatrixDeterminant"
+    np.testing.assert_array_equal(result.sign.numpy(), result[0].numpy())
+    np.testing.assert_array_equal(result.log_abs_determinant.numpy(), result[1].numpy())
+    qr = tf.function(lambda a: L.qr(a))(tf.constant(TALL))
+    assert type(qr).__name__ == "Qr" and qr.q.shape == (2, 6, 3) and qr.r.shape == (2, 3, 3)
+
+
 def test_cholesky_of_a_matrix_that_is_not_positive_definite_is_nan():
     """TF's CPU kernel fills the failed factor's lower triangle with NaN (no error);
     the other matrices of the batch are factored."""

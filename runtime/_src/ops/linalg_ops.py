@@ -24,6 +24,8 @@ Decompositions run on float32 and float64 (`inv` and `qr` also on float16,
 computed in float32), as TF's CPU kernels do.
 """
 
+import collections
+
 import numpy as np
 
 from runtime._src.core import dtypes
@@ -43,6 +45,11 @@ __all__ = ["inv", "det", "slogdet", "logdet", "cholesky", "cholesky_solve", "qr"
            "eigh", "eigvalsh", "solve", "triangular_solve", "lstsq", "matvec"]
 
 MATRIX_FLOATS = frozenset((dtypes.float32, dtypes.float64))   # TF's CPU decompositions
+
+# The named results TF gives `qr` and `slogdet` (`tf.linalg.qr(a).q`).
+Qr = collections.namedtuple("Qr", ["q", "r"])
+LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
+                                              ["sign", "log_abs_determinant"])
 
 
 # --- shape rules and checks shared by the kernels ---------------------------------------
@@ -211,7 +218,8 @@ def det(input, name=None):  # noqa: A002
 
 def slogdet(input, name=None):  # noqa: A002
     """(sign, log|det|) of each square matrix; a singular one gives (0, -inf)."""
-    return apply("LogMatrixDeterminant", (_matrix_input("LogMatrixDeterminant", input),))
+    return LogMatrixDeterminant(*apply("LogMatrixDeterminant",
+                                       (_matrix_input("LogMatrixDeterminant", input),)))
 
 
 def cholesky(input, name=None):  # noqa: A002
@@ -232,7 +240,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002
     """(q, r) with input == q @ r, q orthonormal columns, r upper-triangular;
     `full_matrices=True` gives a square q and r of input's shape."""
     full = rules.static_bool(full_matrices, "Qr", "full_matrices")
-    return apply("Qr", (_matrix_input("Qr", input, FLOATS),), {"full_matrices": full})
+    return Qr(*apply("Qr", (_matrix_input("Qr", input, FLOATS),), {"full_matrices": full}))
 
 
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
