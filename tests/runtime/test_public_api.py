@@ -7,17 +7,17 @@ import runtime as tf
 PUBLIC = [
     "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
     "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
-    "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool", "case",
+    "argmin", "asin", "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan", "atan2", "atanh", "autograph", "bitwise", "bool", "case",
     "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
     "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
     "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
-    "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
+    "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor",
     "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "map_fn", "math",
-    "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",
+    "matmul", "maximum", "minimum", "multiply", "name_scope", "negative", "nest", "nn", "norm", "not_equal",
     "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
     "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
     "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "scan", "shape", "sigmoid", "sign",
-    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "switch_case", "tan",
+    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "strings", "subtract", "switch_case", "tan",
     "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]
@@ -42,6 +42,6 @@ def test_documented_extras_are_reachable():
 
 
 def test_namespaces_hide_engine_modules():
-    for module in (tf.math, tf.nn, tf.debugging, tf.config, tf.saved_model, tf.nest):
+    for module in (tf.math, tf.nn, tf.debugging, tf.config, tf.saved_model, tf.nest, tf.strings):
         leaked = {"ops", "graph", "tensor", "executor", "codegen", "op_registry", "_src"}
         assert not leaked & set(dir(module)), module.__name__
