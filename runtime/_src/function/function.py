@@ -245,6 +245,12 @@ class Function:
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs),
         tracing it if needed."""
+        try:
+            return self._get_concrete_function(args, kwargs)
+        except Exception as e:
+            raise _tracebacks.filtered(e)
+
+    def _get_concrete_function(self, args, kwargs):
         if self._input_signature is not None:
             if args or kwargs:
                 values = self._call_sig.bind(args, kwargs, self._name)
