@@ -40,6 +40,8 @@ from runtime._src.function.tensor_array import TensorArray
 from runtime._src.function.variables import Variable
 from runtime._src.function.module import Module
 from runtime._src.function.function import function, Function, ConcreteFunction
+from runtime._src.ops.gradient_ops import stop_gradient
+from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
@@ -50,7 +52,8 @@ __version__ = "0.1.0"
 # What `dir(runtime)` lists (tests/runtime/test_public_api.py checks it):
 # TensorFlow's names plus `visualize`; nothing from `_src`.
 __all__ = [
-    "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
+    "Assert", "ConcreteFunction", "DType", "Function", "GradientTape", "Module", "Tensor",
+    "TensorArray", "UnconnectedGradients",
     "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
     "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool",
     "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
@@ -62,7 +65,8 @@ __all__ = [
     "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
     "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
     "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "shape", "sigmoid", "sign",
-    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "tan",
+    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "stop_gradient", "string",
+    "subtract", "tan",
     "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]

@@ -5,8 +5,8 @@
 import runtime as tf
 
 PUBLIC = [
-    "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
-    "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
+    "Assert", "ConcreteFunction", "DType", "Function", "GradientTape", "Module", "Tensor",
+    "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
     "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool",
     "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
     "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
@@ -17,8 +17,8 @@ PUBLIC = [
     "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
     "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
     "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "shape", "sigmoid", "sign",
-    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "tan",
-    "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "visualize", "where",
+    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "stop_gradient", "string", "subtract",
+    "tan", "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]
 
