@@ -13,11 +13,13 @@ Only float tensors carry gradients: integer, bool and string values (shapes,
 indices, comparisons) are constants to the backward pass.
 """
 
+from runtime._src.core.context import state as _state
 from runtime._src.core.dtypes import variant
 from runtime._src.graph.locations import with_location
 from runtime._src.graph.op_registry import apply
 
-__all__ = ["EagerOp", "backprop", "carries_gradient", "add_all", "zeros_like"]
+__all__ = ["EagerOp", "backprop", "carries_gradient", "add_all", "zeros_like",
+           "watched_variable", "add_variable_gradient"]
 
 
 class EagerOp:
@@ -61,13 +63,42 @@ def zeros_like(t):
     return apply("ZerosLike", (t,), {"dtype": None})
 
 
-def backprop(records, targets, target_grads, sources):
+def backprop(records, targets, target_grads, sources, variables=None):
     """Gradients of `targets` (weighted by `target_grads`) for each source.
 
     `sources` is a list of groups of tensors; a group's gradient is the sum
     over its tensors (a Variable read several times is one group). Returns
     one gradient or None per group.
+
+    `variables` maps id(Variable) to its group: the rules of control-flow ops
+    add the gradients of those Variables' reads inside their subgraphs with
+    `add_variable_gradient`.
     """
+    saved = getattr(_state, "grad_variables", None), getattr(_state, "variable_grads", None)
+    _state.grad_variables, _state.variable_grads = variables or {}, {}
+    try:
+        results = _backprop(records, targets, target_grads, sources)
+        for key, parts in _state.variable_grads.items():
+            group = _state.grad_variables[key]
+            results[group] = add_all(([results[group]] if results[group] is not None else [])
+                                     + parts)
+        return results
+    finally:
+        _state.grad_variables, _state.variable_grads = saved
+
+
+def watched_variable(variable):
+    """True when the running backward pass wants `variable`'s gradient."""
+    wanted = getattr(_state, "grad_variables", None)
+    return bool(wanted) and id(variable) in wanted
+
+
+def add_variable_gradient(variable, grad):
+    """Add a gradient of `variable` found inside a subgraph (an If or While rule)."""
+    _state.variable_grads.setdefault(id(variable), []).append(grad)
+
+
+def _backprop(records, targets, target_grads, sources):
     producer = {}
     for i, r in enumerate(records):
         for o in r.outputs:
@@ -86,13 +117,12 @@ def backprop(records, targets, target_grads, sources):
     # ... that depend on a source, in recording order.
     live = {id(t) for group in sources for t in group}
     active = []
+    wanted = _state.grad_variables
     for i in sorted(reach):
         r = records[i]
-        for t in r.inputs:
-            if id(t) in live:
-                active.append(r)
-                live.update(id(o) for o in r.outputs if carries_gradient(o))
-                break
+        if any(id(t) in live for t in r.inputs) or (wanted and _reads_variables(r, wanted)):
+            active.append(r)
+            live.update(id(o) for o in r.outputs if carries_gradient(o))
     grads = {}
     for t, g in zip(targets, target_grads):
         if id(t) in live:
@@ -118,6 +148,21 @@ def backprop(records, targets, target_grads, sources):
         parts = [g for g in (_summed(grads, t) for t in group) if g is not None]
         results.append(add_all(parts))
     return results
+
+
+def _reads_variables(record, wanted):
+    """True when a control-flow node's subgraphs read one of the `wanted` Variables."""
+    subgraphs = getattr(record, "subgraph_list", None)
+    if subgraphs is None:
+        return False
+    stack = list(subgraphs())
+    while stack:
+        g = stack.pop()
+        for node in g.nodes:
+            if node.op == "ReadVariableOp" and id(node.attrs["variable"]) in wanted:
+                return True
+            stack.extend(node.subgraph_list())
+    return False
 
 
 def _summed(grads, t):

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 from runtime._src.autodiff import backprop as _backprop
+from runtime._src.autodiff import control_flow_grad  # noqa: F401 - registers the If / While gradients
 from runtime._src.core import nest
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
@@ -149,10 +150,20 @@ class GradientTape:
 
     def record_node(self, node):
         if node.graph is not self._graph:
+            if node.op == "ReadVariableOp" and self._graph is not None \
+                    and self._inside(node.graph):
+                self._variable_read(node.attrs["variable"], None)   # in a branch or loop body
             return
         self._records.append(node)
         if node.op == "ReadVariableOp":
             self._variable_read(node.attrs["variable"], node.outputs[0])
+
+    def _inside(self, graph):
+        while graph is not None:
+            if graph is self._graph:
+                return True
+            graph = graph.outer
+        return False
 
     def record_variable_read(self, variable, tensor):
         if self._graph is None and self._variable_read(variable, tensor):
@@ -165,7 +176,9 @@ class GradientTape:
         if key not in self._watched_vars:
             return False
         self._accessed.setdefault(key, variable)
-        self._reads.setdefault(key, []).append(tensor)
+        reads = self._reads.setdefault(key, [])
+        if tensor is not None:
+            reads.append(tensor)
         return True
 
     # --- gradients -------------------------------------------------------------
@@ -189,7 +202,7 @@ class GradientTape:
         target_grads = self._target_grads(target, targets, output_gradients)
         if self._recording and not self._persistent:
             self._pop()              # as TF: a one-shot tape does not record its own gradient
-        flat = self._backprop(targets, target_grads, groups)
+        flat = self._backprop(targets, target_grads, groups, flat_sources)
         if not self._persistent:
             self._used = True
             self._reset_records()
@@ -218,7 +231,7 @@ class GradientTape:
             onehot = np.zeros(size, target.dtype.np_dtype)
             onehot[i] = 1
             weight = convert_to_tensor(onehot.reshape(dims))
-            for row, g in zip(rows, self._backprop([target], [weight], groups)):
+            for row, g in zip(rows, self._backprop([target], [weight], groups, flat_sources)):
                 row.append(g)
         if not self._persistent:
             self._used = True
@@ -274,9 +287,11 @@ class GradientTape:
                 out.append(convert_to_tensor(w, t.dtype) if not isinstance(w, Tensor) else w)
         return out
 
-    def _backprop(self, targets, target_grads, groups):
+    def _backprop(self, targets, target_grads, groups, flat_sources):
         # A persistent tape still recording records its own gradient (higher order).
-        return _backprop.backprop(list(self._records), targets, target_grads, groups)
+        variables = {id(s): i for i, s in enumerate(flat_sources)
+                     if _is_variable(s) and id(s) in self._watched_vars}
+        return _backprop.backprop(list(self._records), targets, target_grads, groups, variables)
 
 
 class _Paused:
