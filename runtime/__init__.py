@@ -6,7 +6,7 @@ tracing into graphs, polymorphic functions and a graph executor.
 This package is the public API only: the names below and the TensorFlow-named
 namespaces next to this file (`math`, `nn`, `linalg`, `bitwise`, `random`,
 `debugging`, `config`, `dtypes`, `errors`, `nest`, `saved_model`,
-`autograph`), each re-exporting. The engine is `runtime._src`, one package
+`keras`, `autograph`), each re-exporting. The engine is `runtime._src`, one package
 per layer (docs/architecture.md).
 """
 
@@ -43,7 +43,7 @@ from runtime._src.function.function import function, Function, ConcreteFunction
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
-                     linalg, math, nest, nn, random, saved_model)
+                     keras, linalg, math, nest, nn, random, saved_model)
 
 __version__ = "0.1.0"
 
@@ -57,7 +57,7 @@ __all__ = [
     "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
     "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "function", "gather",
     "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
-    "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math",
+    "keras", "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math",
     "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",
     "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
     "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",

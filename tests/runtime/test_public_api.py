@@ -12,7 +12,7 @@ PUBLIC = [
     "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
     "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "function", "gather",
     "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
-    "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math",
+    "keras", "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math",
     "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",
     "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
     "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
