@@ -6,7 +6,7 @@ tracing into graphs, polymorphic functions and a graph executor.
 This package is the public API only: the names below and the TensorFlow-named
 namespaces next to this file (`math`, `nn`, `linalg`, `bitwise`, `random`,
 `debugging`, `config`, `dtypes`, `errors`, `nest`, `saved_model`, `strings`,
-`autograph`), each re-exporting. The engine is `runtime._src`, one package
+`keras`, `autograph`), each re-exporting. The engine is `runtime._src`, one package
 per layer (docs/architecture.md).
 """
 
@@ -59,7 +59,7 @@ from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
-                     linalg, math, nest, nn, random, saved_model, strings)
+                     keras, linalg, math, nest, nn, random, saved_model, strings)
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
@@ -78,8 +78,8 @@ __all__ = [
     "cosh", "cumsum", "debugging", "divide", "dtypes", "einsum", "equal", "errors", "exp",
     "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor", "floordiv",
     "foldl", "foldr", "function", "gather", "gather_nd", "greater", "greater_equal",
-    "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor", "less",
-    "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or",
+    "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor", "keras",
+    "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or",
     "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope",
     "negative", "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot",
     "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",
