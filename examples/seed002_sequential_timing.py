@@ -1,8 +1,8 @@
 """Seed 002's Keras timing example, verbatim but for `import runtime as tf`
-and the number of calls (`--number`, 10000 in the seed): the same model
-called eagerly and as a graph made by `tf.function(model)`.
+and the number of calls (`--number`, 1000 by default; the seed times 10000):
+the same model called eagerly and as a graph made by `tf.function(model)`.
 
-    python3 examples/seed002_sequential_timing.py --number 1000
+    python3 examples/seed002_sequential_timing.py --number 10000
 
 The graph runs the model's ops as one compiled function, with no per-layer
 Python (input checks, training-flag handling, op dispatch); the dropout
@@ -45,5 +45,5 @@ def main(number):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--number", type=int, default=10000, help="calls timed per mode")
+    parser.add_argument("--number", type=int, default=1000, help="calls timed per mode")
     main(parser.parse_args().number)
