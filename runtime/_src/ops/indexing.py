@@ -19,9 +19,9 @@ one op and one set of shape rules.
 
 import numpy as np
 
+from runtime._src.core.context import current_graph, plain_eager
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
                                       unwrap_variable)
 from runtime._src.core.tensor_shape import TensorShape
@@ -36,7 +36,7 @@ def getitem(tensor, key):
     """tensor[key] with TensorFlow's indexing rules (no fancy or bool indexing)."""
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)
-    if tensor.__class__ is EagerTensor and current_graph() is None and _is_simple(key):
+    if tensor.__class__ is EagerTensor and plain_eager() and _is_simple(key):
         try:
             return EagerTensor(tensor._value[key], tensor.dtype)
         except (IndexError, ValueError):
@@ -272,6 +272,30 @@ def _strided_slice(x, *dynamic, spec):
         return x[key]
     except IndexError:
         raise _index_error(x, spec, dynamic) from None
+
+
+@define_grad("StridedSlice")
+def _strided_slice_grad(op, grad):
+    x, *dynamic = op.inputs
+    return [apply("StridedSliceGrad", (grad, x, *dynamic), dict(op.attrs))] + [None] * len(dynamic)
+
+
+def _infer_strided_slice_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("StridedSliceGrad", infer=_infer_strided_slice_grad)
+def _strided_slice_grad_kernel(grad, x, *dynamic, spec):
+    """Zeros like x with grad written where the slice `spec` took its values."""
+    out = np.zeros(np.shape(x), grad.dtype)
+    out[tuple(_numpy_key_part(s, dynamic) for s in spec)] = grad
+    return out
+
+
+@define_grad("StridedSliceGrad")
+def _strided_slice_grad_grad(op, grad):
+    _, x, *dynamic = op.inputs
+    return [apply("StridedSlice", (grad, *dynamic), dict(op.attrs)), None] + [None] * len(dynamic)
 
 
 def _value(v, dynamic):
