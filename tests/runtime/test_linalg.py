@@ -409,7 +409,8 @@ def test_named_results_as_tf_names_them():
 def test_cholesky_of_a_matrix_that_is_not_positive_definite_is_nan():
     """TF's CPU kernel fills the failed factor's lower triangle with NaN (no error);
     the other matrices of the batch are factored."""
-    batch = np.stack([SINGULAR + np.array([[0, 0], [0, -1]], np.float32), np.eye(2, dtype=np.float32)])
+    not_positive = SINGULAR + np.array([[0, 0], [0, -1]], np.float32)
+    batch = np.stack([not_positive, np.eye(2, dtype=np.float32)])
     got = L.cholesky(batch).numpy()
     assert np.isnan(got[0][np.tril_indices(2)]).all()
     np.testing.assert_array_equal(got[1], np.eye(2))
@@ -418,6 +419,20 @@ def test_cholesky_of_a_matrix_that_is_not_positive_definite_is_nan():
 def test_triangular_solve_with_a_zero_on_the_diagonal_gives_nan():
     got = L.triangular_solve(np.array([[1, 0], [1, 0]], np.float32), np.ones((2, 1), np.float32))
     assert got.numpy()[0, 0] == 1 and np.isnan(got.numpy()[1, 0])
+
+
+@pytest.mark.parametrize("a, b", [(TALL, RHS6), (WIDE, RHS3)], ids=["tall", "wide"])
+def test_lstsq_of_a_matrix_of_unknown_size(a, b):
+    """Traced without the matrix's size, lstsq runs one kernel, with the same answers."""
+    spec = [tf.TensorSpec([None, None, None], tf.float32)] * 2
+    ridge = tf.function(lambda x, y: L.lstsq(x, y, l2_regularizer=0.5), input_signature=spec)
+    np.testing.assert_allclose(ridge(a, b).numpy(), ref_ridge(a, b, 0.5), rtol=1e-3,
+                               atol=1e-5)
+    plain = tf.function(lambda x, y: L.lstsq(x, y), input_signature=spec)
+    np.testing.assert_allclose(plain(a, b).numpy(), np.linalg.pinv(f64(a)) @ f64(b),
+                               rtol=1e-3, atol=1e-5)
+    rank_deficient = np.ones((3, 2), np.float32)[None]
+    assert np.isnan(plain(rank_deficient, np.ones((1, 3, 1), np.float32)).numpy()).all()
 
 
 def test_fast_lstsq_of_a_rank_deficient_matrix_is_nan():
