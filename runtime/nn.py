@@ -17,5 +17,7 @@ from runtime._src.ops.nn_ops import (batch_normalization, bias_add, elu,  # noqa
 from runtime._src.ops.conv_ops import (avg_pool, avg_pool1d, avg_pool2d, conv1d,  # noqa: F401
                                        conv2d, convolution, max_pool, max_pool1d, max_pool2d)
 
+from runtime._src.ops.sort_ops import top_k  # noqa: F401 - also tf.math.top_k
+
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout  # noqa: F401

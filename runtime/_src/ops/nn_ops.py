@@ -15,7 +15,7 @@ and pooling in conv_ops.py.
 
 import numpy as np
 
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
@@ -38,11 +38,35 @@ def _relu(x):
     return np.maximum(x, x.dtype.type(0))
 
 
+@define_grad("Relu")
+def _relu_grad(op, grad):
+    return [apply("ReluGrad", (grad, op.outputs[0]))]
+
+
+@define_op("ReluGrad", infer=rules.same_as_first)
+def _relu_grad_kernel(grad, y):
+    """grad where the Relu's output is positive, else 0 (one pass, in place)."""
+    out = np.array(grad, copy=True)
+    out[y <= 0] = 0
+    return out
+
+
+@define_grad("ReluGrad")
+def _relu_grad_grad(op, grad):
+    return [apply("ReluGrad", (grad, op.inputs[1])), None]
+
+
 @define_op("Sigmoid", infer=rules.same_as_first)
 def _sigmoid(x):
     # 1 / (1 + exp(-x)) written with tanh: no overflow for large |x|.
     half = x.dtype.type(0.5)
     return half * np.tanh(half * x) + half
+
+
+@define_grad("Sigmoid")
+def _sigmoid_grad(op, grad):
+    y = op.outputs[0]
+    return [math_ops.multiply(grad, math_ops.multiply(y, math_ops.subtract(1, y)))]
 
 
 @define_op("Softplus", infer=rules.same_as_first)
@@ -51,9 +75,20 @@ def _softplus(x):
     return np.logaddexp(x.dtype.type(0), x)
 
 
+@define_grad("Softplus")
+def _softplus_grad(op, grad):
+    return [math_ops.multiply(grad, sigmoid(op.inputs[0]))]
+
+
 @define_op("Softsign", infer=rules.same_as_first)
 def _softsign(x):
     return x / (x.dtype.type(1) + np.abs(x))
+
+
+@define_grad("Softsign")
+def _softsign_grad(op, grad):
+    x = op.inputs[0]
+    return [math_ops.truediv(grad, math_ops.square(math_ops.add(1, math_ops.abs(x))))]
 
 
 def _infer_softmax(inputs, attrs):
@@ -69,6 +104,13 @@ def _softmax(x, axis):
     shifted = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@define_grad("Softmax")
+def _softmax_grad(op, grad):
+    y, axis = op.outputs[0], op.attrs["axis"]
+    inner = reduce_sum(math_ops.multiply(grad, y), axis, keepdims=True)
+    return [math_ops.multiply(math_ops.subtract(grad, inner), y)]
 
 
 def _checked(op_name, x, allowed):
@@ -116,9 +158,23 @@ def _relu6(x):
     return np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6))
 
 
+@define_grad("Relu6")
+def _relu6_grad(op, grad):
+    x = op.inputs[0]
+    inside = math_ops.logical_and(math_ops.greater(x, 0), math_ops.less(x, 6))
+    return [math_ops.where(inside, grad, 0)]
+
+
 @define_op("Elu", infer=rules.same_as_first)
 def _elu(x):
     return np.where(x < 0, np.expm1(x), x).astype(x.dtype)
+
+
+@define_grad("Elu")
+def _elu_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    return [math_ops.where(math_ops.less(x, 0), math_ops.multiply(grad, math_ops.add(y, 1)),
+                           grad)]
 
 
 @define_op("Selu", infer=rules.same_as_first)
@@ -127,9 +183,24 @@ def _selu(x):
     return np.where(x < 0, (scale * alpha) * np.expm1(x), scale * x).astype(x.dtype)
 
 
+@define_grad("Selu")
+def _selu_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    negative_part = math_ops.multiply(grad, math_ops.add(y, _SELU_SCALE * _SELU_ALPHA))
+    return [math_ops.where(math_ops.less(x, 0), negative_part,
+                           math_ops.multiply(grad, _SELU_SCALE))]
+
+
 @define_op("LeakyRelu", infer=rules.same_as_first)
 def _leaky_relu(x, alpha):
     return np.where(x > 0, x, x * x.dtype.type(alpha)).astype(x.dtype)
+
+
+@define_grad("LeakyRelu")
+def _leaky_relu_grad(op, grad):
+    x = op.inputs[0]
+    return [math_ops.where(math_ops.greater(x, 0), grad,
+                           math_ops.multiply(grad, float(op.attrs["alpha"])))]
 
 
 @define_op("LogSoftmax", infer=_infer_softmax)
@@ -139,6 +210,13 @@ def _log_softmax(x, axis):
                                    "LogSoftmax")
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+@define_grad("LogSoftmax")
+def _log_softmax_grad(op, grad):
+    y, axis = op.outputs[0], op.attrs["axis"]
+    total = reduce_sum(grad, axis, keepdims=True)
+    return [math_ops.subtract(grad, math_ops.multiply(math_ops.exp(y), total))]
 
 
 def _const(value, dtype):
@@ -247,6 +325,30 @@ def _bias_add(value, bias, data_format):
     return value + bias.reshape(shape)
 
 
+@define_grad("BiasAdd")
+def _bias_add_grad(op, grad):
+    value = op.inputs[0]
+    rank = value.shape.rank if value.shape.rank is not None else grad.shape.rank
+    if rank is None:
+        return [grad, apply("BiasAddGrad", (grad,), {"data_format": op.attrs["data_format"]})]
+    keep = _bias_axis(op.attrs["data_format"], rank)
+    axes = tuple(i for i in range(rank) if i != keep)
+    return [grad, apply("Sum", (grad,), {"axis": axes, "keepdims": False})]
+
+
+def _infer_bias_add_grad(inputs, attrs):
+    g = inputs[0]
+    if g.shape.dims is None:
+        return [(g.dtype, TensorShape([None]))]
+    return [(g.dtype, TensorShape([g.shape.dims[_bias_axis(attrs["data_format"], g.shape.rank)]]))]
+
+
+@define_op("BiasAddGrad", infer=_infer_bias_add_grad)
+def _bias_add_grad_kernel(grad, data_format):
+    keep = _bias_axis(data_format, grad.ndim)
+    return np.sum(grad, axis=tuple(i for i in range(grad.ndim) if i != keep), dtype=grad.dtype)
+
+
 def bias_add(value, bias, data_format=None, name=None):
     """value + bias, bias (1-D) along the last axis (NHWC, the default) or along
     axis 1 for an 'NC...' data_format."""
@@ -272,6 +374,11 @@ def _infer_l2_loss(inputs, attrs):
 @define_op("L2Loss", infer=_infer_l2_loss)
 def _l2_loss(x):
     return np.asarray(np.sum(np.square(x)) / x.dtype.type(2), dtype=x.dtype)
+
+
+@define_grad("L2Loss")
+def _l2_loss_grad(op, grad):
+    return [math_ops.multiply(op.inputs[0], grad)]
 
 
 def l2_loss(t, name=None):
@@ -335,6 +442,24 @@ def _sparse_xent(logits, labels):
     log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
     loss = -log_probs[np.arange(flat.shape[0]), flat_labels]
     return loss.reshape(labels.shape).astype(logits.dtype)
+
+
+@define_grad("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent_grad(op, grad):
+    logits, labels = op.inputs
+    backprop = apply("SparseSoftmaxCrossEntropyGrad", (logits, labels))
+    return [math_ops.multiply(backprop, apply("ExpandDims", (grad,), {"axis": -1})), None]
+
+
+@define_op("SparseSoftmaxCrossEntropyGrad", infer=rules.same_as_first)
+def _sparse_xent_backprop(logits, labels):
+    """softmax(logits) - one_hot(labels): the loss's derivative for each logit."""
+    shifted = logits - np.max(logits, axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    e /= np.sum(e, axis=-1, keepdims=True)
+    flat = e.reshape(-1, e.shape[-1])
+    flat[np.arange(flat.shape[0]), labels.reshape(-1)] -= 1
+    return e
 
 
 def _precise(op_name, logits):

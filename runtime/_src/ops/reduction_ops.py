@@ -18,13 +18,14 @@ integer mean truncates toward zero; `argmax`/`argmin` return int64 unless
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, Tensor, convert_to_tensor, is_tensor_like,
                                       unwrap_variable)
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
+from runtime._src.ops.gradient_ops import broadcast_like
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.math_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
@@ -83,9 +84,33 @@ def _sum(x, axis, keepdims):
     return np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
+def _grad_back(op, grad):
+    """A reduction's output gradient broadcast back to the input's shape."""
+    axis = op.attrs["axis"]
+    axes = () if op.attrs["keepdims"] or axis is None else axis
+    return broadcast_like(grad, op.inputs[0], axes if isinstance(axes, tuple) else (axes,))
+
+
+def _output_back(op):
+    """The reduction's output, broadcast back to the input's shape."""
+    return _grad_back(op, op.outputs[0])
+
+
+@define_grad("Sum")
+def _sum_grad(op, grad):
+    return [_grad_back(op, grad)]
+
+
 @define_op("Prod", infer=_infer_reduce)
 def _prod(x, axis, keepdims):
     return np.prod(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+
+
+@define_grad("Prod")
+def _prod_grad(op, grad):
+    # d prod / d x_i = prod / x_i (inputs are taken to be nonzero).
+    x = op.inputs[0]
+    return [math_ops.truediv(_grad_back(op, math_ops.multiply(grad, op.outputs[0])), x)]
 
 
 @define_op("Mean", infer=_infer_reduce)
@@ -100,6 +125,20 @@ def _mean(x, axis, keepdims):
     if x.size == 0:                              # 0 / 0: NaN, without numpy's warning
         return np.full_like(np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims), np.nan)
     return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+
+
+@define_grad("Mean")
+def _mean_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
+        count = max(int(np.prod(x.shape.dims)) // max(int(np.prod(y.shape.dims)), 1), 1)
+        return [_grad_back(op, math_ops.multiply(grad, 1.0 / count))]
+    count = math_ops.truediv(math_ops.cast(_size(x), x.dtype), math_ops.cast(_size(y), x.dtype))
+    return [math_ops.truediv(_grad_back(op, grad), math_ops.maximum(count, 1))]
+
+
+def _size(t):
+    return apply("Size", (t,), {"out_type": dtypes.int32})
 
 
 def _count(shape, axis):
@@ -124,6 +163,19 @@ def _min(x, axis, keepdims):
     return np.min(x, axis=axis, keepdims=keepdims)
 
 
+@define_grad("Max")
+def _max_grad(op, grad):
+    # The gradient goes to the extreme elements, split evenly between ties (as TF).
+    x = op.inputs[0]
+    chosen = math_ops.cast(math_ops.equal(x, _output_back(op)), x.dtype)
+    axis = op.attrs["axis"]
+    count = apply("Sum", (chosen,), {"axis": axis, "keepdims": op.attrs["keepdims"]})
+    return [math_ops.multiply(chosen, _grad_back(op, math_ops.truediv(grad, count)))]
+
+
+define_grad("Min")(_max_grad)
+
+
 def _lowest(np_dtype):
     return -np.inf if np_dtype.kind == "f" else np.iinfo(np_dtype).min
 
@@ -142,6 +194,9 @@ def _any(x, axis, keepdims):
     return np.any(x, axis=axis, keepdims=keepdims)
 
 
+not_differentiable("All", "Any")
+
+
 @define_op("EuclideanNorm", infer=_infer_reduce)
 def _euclidean_norm(x, axis, keepdims):
     if x.dtype.kind in "iu":        # TF: the integer square root of the integer sum
@@ -150,12 +205,18 @@ def _euclidean_norm(x, axis, keepdims):
     return np.sqrt(np.sum(np.square(x), axis=axis, dtype=x.dtype, keepdims=keepdims))
 
 
+@define_grad("EuclideanNorm")
+def _euclidean_norm_grad(op, grad):
+    x = op.inputs[0]
+    return [math_ops.multiply(_grad_back(op, math_ops.truediv(grad, op.outputs[0])), x)]
+
+
 def _reduce(op_name, input_tensor, axis, keepdims, allowed):
     x = convert_to_tensor(input_tensor)
     if x.dtype not in allowed:
         raise dtype_error(op_name, x.dtype, allowed)
     attrs = {"axis": static_axis(axis, op_name), "keepdims": static_bool(keepdims, op_name, "keepdims")}
-    if x.__class__ is EagerTensor and current_graph() is None:
+    if x.__class__ is EagerTensor and plain_eager():
         _check_axes_now(op_name, attrs["axis"], x.shape.rank)
         return run_kernel_now(op_name, (x,), attrs, x.dtype)
     return apply(op_name, (x,), attrs)
@@ -386,9 +447,23 @@ def _cumsum(x, axis, exclusive, reverse):
     return _scan(x, axis, exclusive, reverse, np.cumsum, 0, "Cumsum")
 
 
+@define_grad("Cumsum")
+def _cumsum_grad(op, grad):
+    attrs = dict(op.attrs, reverse=not op.attrs["reverse"])
+    return [apply("Cumsum", (grad,), attrs)]
+
+
 @define_op("Cumprod", infer=_infer_scan)
 def _cumprod(x, axis, exclusive, reverse):
     return _scan(x, axis, exclusive, reverse, np.cumprod, 1, "Cumprod")
+
+
+@define_grad("Cumprod")
+def _cumprod_grad(op, grad):
+    # As TF: the reverse running sum of grad * out, divided by x (x nonzero).
+    attrs = dict(op.attrs, reverse=not op.attrs["reverse"])
+    summed = apply("Cumsum", (math_ops.multiply(grad, op.outputs[0]),), attrs)
+    return [math_ops.truediv(summed, op.inputs[0])]
 
 
 def _scan_op(op_name, x, axis, exclusive, reverse):
@@ -429,6 +504,9 @@ def _argmax(x, axis, output_type):
 def _argmin(x, axis, output_type):
     _check_arg_axis("ArgMin", x, axis)
     return np.argmin(x, axis=axis).astype(output_type.np_dtype)
+
+
+not_differentiable("ArgMax", "ArgMin")
 
 
 def _check_arg_axis(op_name, x, axis):
