@@ -298,3 +298,11 @@ def test_case_without_default_and_exclusive(graph):
 def test_case_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_loop_nodes_are_named_in_the_op_scope_as_tf_names_them():
+    f = tf.function(lambda e: (tf.map_fn(lambda x: x * 2.0, e), tf.foldl(lambda a, x: a + x, e),
+                               tf.scan(lambda a, x: a + x, e, name="running")))
+    names = [n.name for n in f.get_concrete_function(tf.TensorSpec([3])).graph.nodes]
+    for expected in ("map/while", "foldl/while", "running/while"):
+        assert expected in names, names

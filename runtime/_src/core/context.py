@@ -16,9 +16,11 @@ import contextlib
 import re
 import threading
 
-__all__ = ["current_graph", "init_scope", "name_scope", "state"]
+__all__ = ["current_graph", "init_scope", "name_scope", "state", "plain_eager"]
 
-state = threading.local()   # .graph: the graph being traced; .flag_memo: see graph.graph
+# .graph: the graph being traced; .flag_memo: see graph.graph; .tapes: the
+# gradient tapes recording on this thread (runtime/_src/autodiff), or None.
+state = threading.local()
 
 
 def current_graph():
@@ -26,15 +28,23 @@ def current_graph():
     return getattr(state, "graph", None)
 
 
+def plain_eager():
+    """True when ops run eagerly and no gradient tape records them: an op's
+    front function may then call its kernel directly (an eager fast path);
+    otherwise it must go through `op_registry.apply`, which stages or records."""
+    return getattr(state, "graph", None) is None and not getattr(state, "tapes", None)
+
+
 @contextlib.contextmanager
 def init_scope():
-    """Leave every graph being traced: ops inside run eagerly (`tf.init_scope`)."""
-    previous = getattr(state, "graph", None)
-    state.graph = None
+    """Leave every graph being traced: ops inside run eagerly, unrecorded by
+    gradient tapes (`tf.init_scope`)."""
+    previous, tapes = getattr(state, "graph", None), getattr(state, "tapes", None)
+    state.graph = state.tapes = None
     try:
         yield
     finally:
-        state.graph = previous
+        state.graph, state.tapes = previous, tapes
 
 
 # --- name_scope -------------------------------------------------------------------

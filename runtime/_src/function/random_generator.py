@@ -27,7 +27,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops import stateless_random_ops
 from runtime._src.function.variables import Variable
 
@@ -67,6 +67,9 @@ def _rng_next_seed(state, *, delta):
     new_low, new_high = counter & _MASK, (counter >> 64) & _MASK
     seed = np.array([_as_int64(key), _as_int64(low)], np.int64)
     return seed, np.array([_as_int64(new_low), _as_int64(new_high), _as_int64(key)], np.int64)
+
+
+not_differentiable("RngNextSeed")
 
 
 # --- Generator ------------------------------------------------------------------------

@@ -146,6 +146,10 @@ class Graph:
                               for i, (d, s) in enumerate(specs)])
         self.nodes.append(node)
         self._compiled = None
+        tapes = getattr(_state, "tapes", None)
+        if tapes:                    # gradient tapes recording (runtime/_src/autodiff)
+            for tape in tapes:
+                tape.record_node(node)
         return node
 
     def add_placeholder(self, dtype, shape, name="input"):

@@ -39,13 +39,14 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.context import current_graph
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
+from runtime._src.ops import math_ops
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops.shape_rules import static_int, static_value
 
 __all__ = ["uniform", "normal", "truncated_normal", "categorical", "shuffle", "set_seed",
-           "dropout", "seeded_rng"]
+           "dropout", "seeded_rng", "normal_inputs"]
 
 _DEFAULT_SEED = 87654321      # the global seed of an op seed set without set_seed
 _MASK = (1 << 64) - 1
@@ -231,8 +232,7 @@ def _check_dtype(dtype, allowed, op_name):
     return dtype
 
 
-FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
-FLOATS_AND_INTS = FLOATS + (dtypes.int32, dtypes.int64)
+FLOATS_AND_INTS = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
 
 
 # --- uniform ------------------------------------------------------------------------
@@ -269,11 +269,13 @@ def _scalar_arg(value, dtype, op_name, arg):
     return convert_to_tensor(value, dtype)
 
 
-def _float_dtype(dtype, op_name):
+def normal_inputs(shape, mean, stddev, dtype, op_name):
+    """(dtype, [shape, mean, stddev] tensors) of a normal-like op, checked."""
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise TypeError(f"{op_name}: dtype must be a floating type, got {dtype.name}")
-    return dtype
+    return dtype, [_shape_tensor(shape, op_name), _scalar_arg(mean, dtype, op_name, "mean"),
+                   _scalar_arg(stddev, dtype, op_name, "stddev")]
 
 
 # --- normal and truncated_normal ----------------------------------------------------
@@ -286,12 +288,8 @@ def _random_normal(shape, mean, stddev, *, dtype, seeds, stream):
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """`tf.random.normal`: values from a normal distribution."""
-    dtype = _float_dtype(dtype, "random.normal")
-    shape = _shape_tensor(shape, "random.normal")
-    mean = _scalar_arg(mean, dtype, "random.normal", "mean")
-    stddev = _scalar_arg(stddev, dtype, "random.normal", "stddev")
-    return apply("RandomNormal", [shape, mean, stddev],
-                 {"dtype": dtype, **_seed_attrs(seed, "random.normal")})
+    dtype, inputs = normal_inputs(shape, mean, stddev, dtype, "random.normal")
+    return apply("RandomNormal", inputs, {"dtype": dtype, **_seed_attrs(seed, "random.normal")})
 
 
 @define_op("TruncatedNormal", infer=_infer_random, stateful=True, side_effect=True)
@@ -303,11 +301,8 @@ def _truncated_normal(shape, mean, stddev, *, dtype, seeds, stream):
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """`tf.random.truncated_normal`: normal values, those more than 2 stddev
     from the mean dropped and drawn again."""
-    dtype = _float_dtype(dtype, "random.truncated_normal")
-    shape = _shape_tensor(shape, "random.truncated_normal")
-    mean = _scalar_arg(mean, dtype, "random.truncated_normal", "mean")
-    stddev = _scalar_arg(stddev, dtype, "random.truncated_normal", "stddev")
-    return apply("TruncatedNormal", [shape, mean, stddev],
+    dtype, inputs = normal_inputs(shape, mean, stddev, dtype, "random.truncated_normal")
+    return apply("TruncatedNormal", inputs,
                  {"dtype": dtype, **_seed_attrs(seed, "random.truncated_normal")})
 
 
@@ -393,6 +388,18 @@ def _dropout(x, rate, *, noise_shape, seeds, stream):
     keep = rng.random(noise_shape) >= rate
     scale = np.asarray(1 / (1 - rate), dtype=x.dtype)
     return (x * scale * keep).astype(x.dtype, copy=False)
+
+
+@define_grad("Dropout")
+def _dropout_grad(op, grad):
+    # The kept entries are where the output is nonzero (a kept exact zero of x
+    # gets no gradient, which only matters where x is exactly 0).
+    _, rate = op.inputs
+    kept = math_ops.not_equal(op.outputs[0], 0)
+    return [math_ops.where(kept, math_ops.truediv(grad, math_ops.subtract(1, rate)), 0), None]
+
+
+not_differentiable("RandomUniform", "RandomNormal", "TruncatedNormal", "Multinomial", "RandomShuffle")
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):

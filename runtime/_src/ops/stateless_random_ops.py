@@ -15,11 +15,11 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.graph.op_registry import apply, define_op
-from runtime._src.ops.random_ops import (FLOATS_AND_INTS, _check_dtype, _float_dtype,
-                                         _scalar_arg, _shape_tensor, _static_shape,
-                                         categorical_args, draw_categorical, draw_normal,
-                                         draw_truncated_normal, draw_uniform, infer_categorical,
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.ops.random_ops import (FLOATS_AND_INTS, _check_dtype, _scalar_arg,
+                                         _shape_tensor, _static_shape, categorical_args,
+                                         draw_categorical, draw_normal, draw_truncated_normal,
+                                         draw_uniform, infer_categorical, normal_inputs,
                                          seeded_rng)
 
 __all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal",
@@ -78,6 +78,10 @@ def _stateless_multinomial(logits, num_samples, seed, *, dtype):
     return draw_categorical(_rng(seed, "StatelessMultinomial"), logits, num_samples, dtype)
 
 
+not_differentiable("StatelessRandomUniform", "StatelessRandomUniformFullInt",
+                   "StatelessRandomNormal", "StatelessTruncatedNormal", "StatelessMultinomial")
+
+
 def _seed_tensor(seed):
     if hasattr(seed, "_as_tensor"):
         seed = seed._as_tensor()
@@ -107,10 +111,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
 
 
 def _normal_like(op, op_name, shape, seed, mean, stddev, dtype):
-    dtype = _float_dtype(dtype, op_name)
-    shape = _shape_tensor(shape, op_name)
-    mean = _scalar_arg(mean, dtype, op_name, "mean")
-    stddev = _scalar_arg(stddev, dtype, op_name, "stddev")
+    dtype, (shape, mean, stddev) = normal_inputs(shape, mean, stddev, dtype, op_name)
     return apply(op, [shape, _seed_tensor(seed), mean, stddev], {"dtype": dtype})
 
 
