@@ -335,3 +335,20 @@ def test_dropout_with_op_seed_is_reproducible_after_set_seed():
     np.testing.assert_array_equal(a, b)
     assert set(np.unique(a)) == {0.0, np.float32(1 / 0.7)}
     assert abs((a == 0).mean() - 0.3) < 0.06
+
+
+def test_split_and_fold_in_make_new_seeds():
+    for dtype in (tf.int32, tf.int64):
+        seed = tf.constant([1, 2], dtype)
+        seeds = tf.random.split(seed, num=3)
+        assert seeds.dtype == dtype and seeds.shape == (3, 2)
+        np.testing.assert_array_equal(seeds.numpy(), tf.random.split(seed, 3).numpy())
+        assert len({tuple(r) for r in seeds.numpy().tolist()}) == 3
+        assert tf.random.split(seed, 0).shape == (0, 2)
+    folded = tf.random.fold_in([1, 2], 5)
+    assert folded.dtype == tf.int32 and folded.numpy()[1] == 5
+    assert folded.numpy()[0] != tf.random.fold_in([1, 3], 5).numpy()[0]
+    graph = tf.function(lambda s: tf.random.split(s))(tf.constant([1, 2]))
+    np.testing.assert_array_equal(graph.numpy(), tf.random.split([1, 2]).numpy())
+    with pytest.raises(InvalidArgumentError, match=r"seed must have shape \[2\]"):
+        tf.random.split([1, 2, 3])

@@ -85,9 +85,10 @@ def _read(elems, tas, i):
     return nest.pack_sequence_as(elems, [ta.read(i) for ta in tas])
 
 
-def _converted(fn):
-    """`fn` converted by autograph while tracing (as TF's map_fn does)."""
-    if current_graph() is None:
+def _converted(fn, always=False):
+    """`fn` converted by autograph while tracing (as TF's map_fn does), or
+    `always` (vectorized_map traces fn even when called eagerly)."""
+    if current_graph() is None and not always:
         return fn
     from autograph.impl.api import converted_callable
     return converted_callable(fn, user_requested=False)
@@ -178,7 +179,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     if not callable(fn):
         raise TypeError(f"vectorized_map: fn must be callable, got {type(fn).__name__}")
     flat_elems = _flat_elems(elems, "vectorized_map")
-    fn = _converted(fn)
+    fn = _converted(fn, always=True)
     probe = Graph("vectorized_map_probe", outer=current_graph())
     with probe.as_default():
         rows = [probe.add_placeholder(e.dtype, None if e.shape.rank is None

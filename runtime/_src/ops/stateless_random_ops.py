@@ -16,6 +16,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.ops import array_ops
 from runtime._src.ops.random_ops import (FLOATS_AND_INTS, _check_dtype, _scalar_arg,
                                          _shape_tensor, _static_shape, categorical_args,
                                          draw_categorical, draw_normal, draw_truncated_normal,
@@ -23,7 +24,7 @@ from runtime._src.ops.random_ops import (FLOATS_AND_INTS, _check_dtype, _scalar_
                                          seeded_rng)
 
 __all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal",
-           "stateless_categorical"]
+           "stateless_categorical", "split", "fold_in"]
 
 
 def _check_seed(seed):
@@ -137,3 +138,20 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     return apply("StatelessMultinomial", [logits, num_samples, _seed_tensor(seed)],
                  {"dtype": dtype})
 
+
+
+def split(seed, num=2, alg="auto_select"):
+    """`tf.random.split`: `num` new seeds ([num, 2], seed's dtype) made from `seed`."""
+    seed = _seed_tensor(seed)
+    return apply("StatelessRandomUniformFullInt", [_shape_tensor([num, 2], "random.split"), seed],
+                 {"dtype": seed.dtype})
+
+
+def fold_in(seed, data, alg="auto_select"):
+    """`tf.random.fold_in`: a new seed made from `seed` and the integer `data`."""
+    data = _seed_tensor(data)
+    if not data.dtype.is_integer:
+        raise TypeError(f"random.fold_in: data must be an integer, got {data.dtype.name}")
+    first = apply("StatelessRandomUniformFullInt",
+                  [_shape_tensor([], "random.fold_in"), _seed_tensor(seed)], {"dtype": data.dtype})
+    return array_ops.stack([first, data])
