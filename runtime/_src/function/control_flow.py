@@ -34,10 +34,11 @@ Differences from TensorFlow, on purpose:
 
 import numpy as np
 
+from runtime._src.core import context as _context
 from runtime._src.core import nest
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph
-from runtime._src.graph.op_registry import get_op
+from runtime._src.graph.op_registry import apply, define_op, get_op
 from runtime._src.exec import control_flow_ops as _ops
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor, describe_value
 from runtime._src.function.tensor_array import TensorArray
@@ -321,6 +322,10 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
         extra = [_maximum_iterations_tensor(maximum_iterations)]
     attrs = {"cond": cond_g, "body": body_g, "num_loop_vars": len(inputs),
              "has_maximum_iterations": maximum_iterations is not None}
+    if getattr(_context.state, "tapes", None):
+        inputs = inputs + [_add_accumulator(cond_g, body_g)]
+        attrs["num_loop_vars"] = len(inputs)
+        attrs["accumulator"] = True
     node = outer.add_node(get_op(_ops.WHILE), inputs + captured + extra, attrs, name=name)
     outs = iter(node.outputs)
     results = []
@@ -332,6 +337,51 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
         else:
             results.append(next(outs))
     return nest.pack_sequence_as(loop_vars, results)
+
+
+# --- loop states kept for gradients ----------------------------------------------------
+#
+# A loop traced while a gradient tape records (runtime/_src/autodiff) gets a
+# last loop variable, an accumulator: a Python list (dtype variant) to which
+# each iteration appends the values of the loop variables it starts with. The
+# While gradient reads them back in reverse; memory grows with iterations
+# times the loop state and nothing else.
+
+def _add_accumulator(cond_g, body_g):
+    """Add the accumulator loop variable to the traced graphs; return its initial value."""
+    state = list(body_g.inputs)
+    cond_g.add_placeholder(_dtypes.variant, [], name="accumulator")
+    acc = body_g.add_placeholder(_dtypes.variant, [], name="accumulator")
+    with body_g.as_default():
+        body_g.outputs.append(apply("LoopAccumulatorPush", [acc] + state))
+    return apply("LoopAccumulator", [])
+
+
+def _infer_accumulator(inputs, attrs):
+    return [(_dtypes.variant, as_shape([]))]
+
+
+@define_op("LoopAccumulator", infer=_infer_accumulator, stateful=True)
+def _new_accumulator():
+    return []
+
+
+@define_op("LoopAccumulatorPush", infer=_infer_accumulator, stateful=True)
+def _accumulator_push(acc, *values):
+    acc.append(values)
+    return acc
+
+
+@define_op("LoopAccumulatorRead", infer=lambda inputs, attrs: list(attrs["specs"]),
+           stateful=True, num_outputs=None)
+def _accumulator_read(acc, index, *, specs):
+    return tuple(acc[int(index)])
+
+
+@define_op("LoopAccumulatorSize", infer=lambda inputs, attrs: [(_dtypes.int32, as_shape([]))],
+           stateful=True)
+def _accumulator_size(acc):
+    return np.int32(len(acc))
 
 
 def _loop_vars_in(loop_vars, shape_invariants, names):

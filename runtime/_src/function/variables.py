@@ -24,6 +24,7 @@ done (`lift_initializers`).
 
 import numpy as np
 
+from runtime._src.core import context as _context
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph import graph as _graph
 from runtime._src.core.errors import InvalidArgumentError
@@ -136,7 +137,12 @@ class Variable:
     def _as_tensor(self):
         """The current value: an EagerTensor eagerly, a ReadVariableOp while tracing."""
         if _graph.current_graph() is None:
-            return EagerTensor(self._value, self._dtype)
+            t = EagerTensor(self._value, self._dtype)
+            tapes = getattr(_context.state, "tapes", None)
+            if tapes:                # gradient tapes recording (runtime/_src/autodiff)
+                for tape in tapes:
+                    tape.record_variable_read(self, t)
+            return t
         return apply("ReadVariableOp", [], {"variable": self})
 
     def value(self):
