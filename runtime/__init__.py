@@ -43,7 +43,7 @@ from runtime._src.function.variables import Variable
 from runtime._src.function.module import Module
 from runtime._src.function.function import function, Function, ConcreteFunction
 from runtime._src.ops.gradient_ops import stop_gradient
-from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients
+from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients, gradients
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
@@ -59,7 +59,7 @@ __all__ = [
     "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool", "case",
     "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
     "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
-    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
+    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather", "gradients",
     "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
     "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "map_fn", "math",
     "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",

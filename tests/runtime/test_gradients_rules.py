@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from tests.runtime.gradient_check import check_gradients
+from tests.runtime.gradient_check import check_gradients, check_second_order
 
 rng = np.random.default_rng(42)
 
@@ -145,3 +145,30 @@ CASES = {
 def test_rule_matches_finite_differences(name):
     fn, values = CASES[name]
     check_gradients(fn, values)
+
+
+# Gradients of gradients (nested tapes), eagerly and in tf.function.
+SECOND_ORDER = {
+    "multiply": (tf.multiply, [r(3, 2), r(2)]),
+    "truediv": (tf.truediv, [r(3), away_from_zero(3)]),
+    "add_sub": (lambda x, y: (x + y) * (x - y), [r(3), r(3)]),
+    "square_sqrt": (lambda x: tf.square(x) * tf.sqrt(x), [pos(4)]),
+    "exp_log": (lambda x: tf.exp(x) * tf.math.log(x), [pos(4)]),
+    "tanh": (tf.tanh, [r(4)]),
+    "sin_cos": (lambda x: tf.sin(x) * tf.cos(x), [r(4)]),
+    "sigmoid": (tf.sigmoid, [r(4)]),
+    "pow": (tf.pow, [pos(3), r(3)]),
+    "matmul": (lambda a, b: tf.tanh(tf.matmul(a, b)), [r(3, 4), r(4, 2)]),
+    "matmul_transposed": (lambda a, b: tf.sin(tf.matmul(a, b, transpose_b=True)),
+                          [r(3, 4), r(2, 4)]),
+    "reduce_mean_softmax": (lambda x: tf.nn.softmax(x) * tf.reduce_mean(x, axis=1, keepdims=True),
+                            [r(2, 3)]),
+    "relu_mlp": (lambda x, w: tf.nn.relu(tf.matmul(x, w)) ** 2, [r(2, 3), away_from_zero(3, 2)]),
+    "sparse_xent": (_sparse_xent, [r(3, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_second_order_matches_finite_differences(name):
+    fn, values = SECOND_ORDER[name]
+    check_second_order(fn, values)

@@ -10,7 +10,7 @@ PUBLIC = [
     "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool", "case",
     "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
     "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
-    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
+    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather", "gradients",
     "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
     "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "map_fn", "math",
     "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",
