@@ -288,7 +288,7 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
 class _LoopVar:
     """One flat loop variable: its name, kind ("tensor", "ta", "none"), spec."""
 
-    __slots__ = ("label", "kind", "init", "dtype", "shape", "template")
+    __slots__ = ("label", "kind", "init", "dtype", "shape", "template", "python")
 
     def __init__(self, label, kind, init=None, template=None):
         self.label = label
@@ -297,6 +297,13 @@ class _LoopVar:
         self.template = template
         self.dtype = None if init is None else init.dtype
         self.shape = None if init is None else init.shape
+        self.python = None       # the Python number it entered the loop as, if any
+
+    def as_dtype(self, dtype):
+        """A copy of this loop variable with another dtype."""
+        other = _LoopVar(self.label, self.kind, self.init, self.template)
+        other.dtype, other.shape = dtype, self.shape
+        return other
 
 
 def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name, names):
@@ -389,13 +396,16 @@ def _loop_vars_in(loop_vars, shape_invariants, names):
         if isinstance(leaf, TensorArray):
             lvars.append(_LoopVar(label, "ta", leaf.flow, leaf))
             continue
+        python = None
         if not isinstance(leaf, Tensor):
+            python = leaf
             try:
                 leaf = convert_to_tensor(leaf)
             except (TypeError, ValueError) as e:
                 raise TypeError(f"while_loop: loop variable '{label}' is {describe_value(leaf)}, which "
                                 f"cannot be converted to a tensor: {e}") from None
         v = _LoopVar(label, "tensor", leaf)
+        v.python = python
         if invariant is not None:
             invariant = as_shape(invariant)
             if not invariant.is_compatible_with(leaf.shape):
@@ -437,9 +447,21 @@ def _trace_loop(cond, body, loop_vars, lvars, names, outer, base):
         pred = _call(cond, _loop_args(cond_g, loop_vars, lvars))
         cond_g.outputs = [_loop_pred(cond_g, pred)]
     body_g = Graph(f"{base}_body", outer=outer)
-    with body_g.as_default():
-        result = _normalize_result(_call(body, _loop_args(body_g, loop_vars, lvars)),
-                                   loop_vars)
+    try:
+        with body_g.as_default():
+            result = _normalize_result(_call(body, _loop_args(body_g, loop_vars, lvars)),
+                                       loop_vars)
+    except (TypeError, ValueError) as e:
+        found = _int_made_float(body, loop_vars, lvars, outer)
+        if found is None:
+            raise
+        v, dtype = found
+        cause = " ".join(str(e).split())
+        raise TypeError(
+            f"'{v.label}' has dtype {v.dtype.name} before the loop (the Python int {v.python}) "
+            f"but {dtype.name} after the loop body ({cause}); a loop variable must keep its "
+            f"dtype: start it as a float ({v.label} = {float(v.python)}) or use tf.cast"
+        ) from None
     _check_structure(loop_vars, result, names, TypeError,
                      "changes structure in the loop body")
     out_leaves = [_body_output(body_g, v, leaf)
@@ -447,6 +469,31 @@ def _trace_loop(cond, body, loop_vars, lvars, names, outer, base):
     body_g.outputs = [_own(body_g, o.flow if v.kind == "ta" else o)
                       for v, o in zip(lvars, out_leaves) if v.kind != "none"]
     return cond_g, body_g, out_leaves
+
+
+def _int_made_float(body, loop_vars, lvars, outer):
+    """The loop variable that entered the loop as a Python int (so an int32
+    tensor) and that the body makes a float: the one whose body traces when
+    it alone is float32 and returns a float for it, with that float's dtype.
+    None if there is none.
+    (Only called when tracing the body failed, to explain the failure.)"""
+    for i, v in enumerate(lvars):
+        if v.kind != "tensor" or type(v.python) is not int or v.dtype != _dtypes.int32:
+            continue
+        trial = lvars[:i] + [v.as_dtype(_dtypes.float32)] + lvars[i + 1:]
+        scratch = Graph("dtype_probe", outer=outer)
+        try:
+            with scratch.as_default():
+                result = _normalize_result(_call(body, _loop_args(scratch, loop_vars, trial)),
+                                           loop_vars)
+            leaf = _as_tensor(nest.flatten(result)[i])
+        except Exception:  # noqa: BLE001 - this variable is not (alone) the cause
+            continue
+        if isinstance(leaf, float):
+            return v, _dtypes.float32
+        if isinstance(leaf, Tensor) and leaf.dtype.is_floating:
+            return v, leaf.dtype
+    return None
 
 
 def _loop_args(graph, loop_vars, lvars):
@@ -500,6 +547,11 @@ def _body_output(graph, v, leaf):
     if not isinstance(leaf, Tensor):
         leaf = _convert_leaf(graph, leaf, v.dtype, label, "loop body")
     if leaf.dtype != v.dtype:
+        if type(v.python) is int and leaf.dtype.is_floating:
+            raise TypeError(f"'{label}' has dtype {v.dtype.name} before the loop (the Python "
+                            f"int {v.python}) but {leaf.dtype.name} after the loop body; a loop "
+                            f"variable must keep its dtype: start it as a float ({label} = "
+                            f"{float(v.python)}) or use tf.cast")
         raise TypeError(f"'{label}' has dtype {v.dtype.name} before the loop but "
                         f"{leaf.dtype.name} after the loop body; a loop variable must keep "
                         f"its dtype: use tf.cast, or give '{label}' the right dtype before "

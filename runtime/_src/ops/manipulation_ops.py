@@ -170,8 +170,8 @@ def _infer_unpack(inputs, attrs):
 @define_op("Unpack", infer=_infer_unpack, num_outputs=None)
 def _unpack(x, num, axis):
     if np.shape(x)[axis] != num:
-        raise InvalidArgumentError(f"Unpack: expected {num} values along axis {axis}, "
-                                   f"got shape {list(np.shape(x))}")
+        raise InvalidArgumentError(f"Unpack: Input shape axis {axis} must equal {num}, got shape "
+                                   f"[{','.join(map(str, np.shape(x)))}]", "Unpack")
     return tuple(np.moveaxis(x, axis, 0))
 
 

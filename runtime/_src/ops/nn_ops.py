@@ -1,14 +1,16 @@
 """Neural-network activations and losses (`tf.nn.*`): `relu`, `relu6`, `elu`,
 `selu`, `gelu`, `leaky_relu`, `silu`/`swish`, `sigmoid`, `softplus`, `softsign`,
-`softmax`, `log_softmax`, `bias_add`, `l2_loss` and the cross-entropy family
-(`sparse_softmax_`, `softmax_`, `sigmoid_`, `weighted_cross_entropy_with_logits`).
+`softmax`, `log_softmax`, `bias_add`, `l2_loss`, the cross-entropy family
+(`sparse_softmax_`, `softmax_`, `sigmoid_`, `weighted_cross_entropy_with_logits`),
+`embedding_lookup` and `batch_normalization`.
 Ops TensorFlow composes in Python (gelu, silu, l2_loss, the sigmoid and weighted
 cross-entropies) are composed here the same way; the others are kernels.
 
     >>> relu(constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 
-`dropout` lives with the random ops (runtime/ops/random_ops.py).
+`dropout` lives with the random ops (runtime/ops/random_ops.py), convolutions
+and pooling in conv_ops.py.
 """
 
 import numpy as np
@@ -19,6 +21,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
+from runtime._src.ops.manipulation_ops import concat, gather
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
 from runtime._src.ops.reduction_ops import reduce_sum
@@ -27,7 +30,8 @@ from runtime._src.ops.gradient_ops import broadcast_like, broadcast_scalar
 __all__ = ["relu", "sigmoid", "softplus", "softsign", "softmax", "relu6", "elu", "selu",
            "gelu", "leaky_relu", "silu", "swish", "log_softmax", "bias_add", "l2_loss",
            "sparse_softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-           "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits"]
+           "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits",
+           "embedding_lookup", "batch_normalization"]
 
 
 @define_op("Relu", infer=rules.same_as_first)
@@ -564,3 +568,79 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
         math_ops.abs(logits)))), relu(math_ops.negative(logits)))
     return math_ops.add(math_ops.multiply(math_ops.subtract(one, labels), logits),
                         math_ops.multiply(log_weight, softplus_neg))
+
+
+# --- embedding_lookup and batch_normalization (composed, as in TF) ------------------
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows of `params` at `ids`: `gather(params, ids)`. `params` may be a list
+    of tensors sharded along dimension 0 the way TF2 shards them ('div': the
+    first `total % n` shards hold one row more); with `max_norm`, each looked-up
+    embedding whose L2 norm exceeds it is scaled down to it."""
+    shards = [convert_to_tensor(p) for p in params] if isinstance(params, (list, tuple)) \
+        else [convert_to_tensor(params)]
+    if not shards:
+        raise ValueError("Length of params is currently 0. Need at least one param.")
+    ids = convert_to_tensor(ids)
+    if len(shards) == 1:
+        result = gather(shards[0], ids)
+    else:
+        result = gather(concat(shards, 0), _sharded_rows(shards, ids))
+    if max_norm is None:
+        return result
+    return _clip_embeddings(result, max_norm, ids.shape.rank)
+
+
+def _sharded_rows(shards, ids):
+    """The row of the concatenated shards that TF's 'div' sharding reads for each
+    id: id p of shard s (s chosen as TF chooses it) is row offset[s] + p. An id
+    past its shard's end gets an out-of-range row, so the gather fails as TF's does."""
+    sizes = [s.shape.dims[0] if s.shape.rank else None for s in shards]
+    if None in sizes:
+        raise ValueError(f"embedding_lookup: sharded params need a known first dimension, got "
+                         f"shapes {[rules.dims_text(s.shape) for s in shards]}")
+    n, total = len(sizes), sum(sizes)
+    per, extras = total // n, total % n
+    if sizes == [per + 1] * extras + [per] * (n - extras):
+        return ids                               # the usual layout: row == id
+    big, per = _const(per + 1, ids.dtype), max(per, 1)
+    rest = math_ops.subtract(ids, extras)
+    shard = math_ops.maximum(math_ops.floordiv(ids, big), math_ops.floordiv(rest, per))
+    within = math_ops.where(math_ops.less(shard, extras), math_ops.floormod(ids, big),
+                            math_ops.floormod(rest, per))
+    np_dtype = ids.dtype.np_dtype
+    offsets = convert_to_tensor(np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np_dtype))
+    rows = math_ops.add(gather(offsets, shard), within)
+    fits = math_ops.less(within, gather(convert_to_tensor(np.array(sizes, np_dtype)), shard))
+    return math_ops.where(fits, rows, _const(total, ids.dtype))
+
+
+def _clip_embeddings(x, max_norm, ids_rank):
+    """TF's clip_by_norm of each embedding (the axes after the ids' ones)."""
+    if ids_rank is None or x.shape.rank is None:
+        raise ValueError("embedding_lookup: max_norm needs ids and params of known rank")
+    axes = list(range(ids_rank, x.shape.rank))
+    square = math_ops.multiply(x, x)
+    l2sum = reduce_sum(square, axes, keepdims=True) if axes else square
+    positive = math_ops.greater(l2sum, _const(0, l2sum.dtype))
+    safe = math_ops.where(positive, l2sum, _const(1, l2sum.dtype))
+    l2norm = math_ops.where(positive, math_ops.sqrt(safe), l2sum)
+    clip = math_ops.cast(max_norm, x.dtype)
+    return math_ops.truediv(math_ops.multiply(x, clip), math_ops.maximum(l2norm, clip))
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset, computed as
+    TF computes it: x * inv + (offset - mean * inv) with inv = scale * rsqrt(...);
+    `offset` and `scale` may be None."""
+    x = convert_to_tensor(x)
+    numbers = (int, float, np.number)
+    total = variance + variance_epsilon if isinstance(variance, numbers) and \
+        isinstance(variance_epsilon, numbers) else math_ops.add(variance, variance_epsilon)
+    inv = math_ops.rsqrt(total)
+    if scale is not None:
+        inv = math_ops.multiply(inv, scale)
+    shift = math_ops.negative(math_ops.multiply(mean, inv)) if offset is None \
+        else math_ops.subtract(offset, math_ops.multiply(mean, inv))
+    return math_ops.add(math_ops.multiply(x, math_ops.cast(inv, x.dtype)),
+                        math_ops.cast(shift, x.dtype))

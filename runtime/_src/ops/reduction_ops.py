@@ -26,7 +26,7 @@ from runtime._src.core.tensor import (EagerTensor, Tensor, convert_to_tensor, is
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
 from runtime._src.ops.gradient_ops import broadcast_like
-from runtime._src.ops.manipulation_ops import squeeze
+from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.math_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
@@ -325,7 +325,8 @@ _MATRIX_NORMS = ("euclidean", "fro", 1, 2, np.inf)
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
     """TF's `tf.norm`: a vector norm (axis None or an int) or a matrix norm
     (axis a pair): 'euclidean', 'fro' (matrices), 1, 2, inf, or any p > 0 for vectors.
-    The matrix 2-norm (largest singular value) is not supported here."""
+    The matrix 2-norm is the largest singular value (the `Svd` op of linalg_ops,
+    applied by name: linalg_ops imports this module)."""
     x = convert_to_tensor(tensor)
     keepdims = False if keepdims is None else keepdims
     axis = static_axis(axis, "norm")
@@ -338,9 +339,21 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
                 or any(_same_ord(ord, o) for o in _MATRIX_NORMS)):
             raise ValueError(f"'ord' must be a supported matrix norm in {list(_MATRIX_NORMS)}, "
                              f"got {ord}")
-        if _same_ord(ord, 2):
-            raise NotImplementedError("norm: the matrix 2-norm (largest singular value) "
-                                      "needs an SVD, which runtime does not have")
+        if _same_ord(ord, 2):                    # as TF: the pair moved last, svd, max
+            if x.dtype not in (dtypes.float32, dtypes.float64):
+                raise dtype_error("Svd", x.dtype, frozenset((dtypes.float32, dtypes.float64)))
+            rank = x.shape.rank
+            if rank is None:
+                raise ValueError("norm: ord=2 on a matrix needs an input of known rank")
+            pair = [normalize_axis(a, rank) for a in axis]
+            rest = [d for d in range(rank) if d not in pair]
+            s = apply("Svd", (transpose(x, rest + pair),),
+                      {"compute_uv": False, "full_matrices": False})[0]
+            result = reduce_max(s, -1)
+            if keepdims:
+                for d in sorted(pair):
+                    result = expand_dims(result, d)
+            return result
     else:
         if isinstance(axis, tuple):
             if len(axis) != 1:
