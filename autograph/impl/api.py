@@ -13,11 +13,14 @@ running its module (what the `autograph` command line uses):
     result.imports    # the import lines the text needs
 """
 
+from __future__ import annotations
+
 import functools
 import linecache
 import types
 import warnings
 import weakref
+from typing import Callable
 
 from .. import source_map, tracebacks
 from ..pyct import parser
@@ -85,7 +88,8 @@ def _plain_function(fn):
     return func, self
 
 
-def to_code(fn, recursive=True, line_comments=False, standalone=True):
+def to_code(fn: Callable, recursive: bool = True, line_comments: bool = False,
+            standalone: bool = True) -> str:
     """The source of the converted `fn`, as a string.
 
     `line_comments=True` ends each line that starts a user statement with
@@ -275,7 +279,7 @@ def _note_user_location(error):
             pass
 
 
-def to_graph(fn, recursive=True):
+def to_graph(fn: Callable, recursive: bool = True) -> Callable:
     """The converted `fn` (a function or bound method): same behaviour on
     Python values; staged control flow on tensors."""
     return converted_callable(fn, user_requested=True, recursive=recursive)
