@@ -27,6 +27,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.ops.logging_ops import format_element, summarize_v1
 from runtime._src.ops.math_ops import convert_pair
@@ -373,6 +374,11 @@ def _check_numerics(x, *, message, where):
     found = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
     raise InvalidArgumentError(f"{message} : Tensor had {found} values{_at(where)}",
                                "CheckNumerics")
+
+
+@define_grad("CheckNumerics")
+def _check_numerics_grad(op, grad):
+    return [grad]
 
 
 def assert_all_finite(t, msg, name=None, x=None, message=None):

@@ -33,6 +33,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import eye
@@ -111,10 +112,30 @@ def _inverse(x, adjoint):
                                    "MatrixInverse") from None
 
 
+@define_grad("MatrixInverse")
+def _inverse_grad(op, grad):
+    # y = inv(x): dL/dx = -y^T g y^T; with adjoint (y = inv(x)^T): -y g^T y.
+    y = op.outputs[0]
+    if op.attrs["adjoint"]:
+        return [math_ops.negative(matmul(matmul(y, grad, transpose_b=True), y))]
+    return [math_ops.negative(matmul(matmul(y, grad, transpose_a=True), y, transpose_b=True))]
+
+
 @define_op("MatrixDeterminant", infer=_matrix_rule(_batch))
 def _determinant(x):
     check_now("MatrixDeterminant", _matrix_problem(TensorShape(x.shape)))
     return np.asarray(np.linalg.det(x), x.dtype)
+
+
+@define_grad("MatrixDeterminant")
+def _determinant_grad(op, grad):
+    x, det = op.inputs[0], op.outputs[0]
+    scale = expand_dims(expand_dims(math_ops.multiply(grad, det), -1), -1)
+    return [math_ops.multiply(scale, _inverse_transposed(x))]
+
+
+def _inverse_transposed(x):
+    return apply("MatrixInverse", (x,), {"adjoint": True})
 
 
 @define_op("LogMatrixDeterminant", infer=_matrix_rule(lambda d, a: _batch(d, a) * 2),
@@ -123,6 +144,12 @@ def _log_determinant(x):
     check_now("LogMatrixDeterminant", _matrix_problem(TensorShape(x.shape)))
     sign, log_abs = np.linalg.slogdet(x)
     return np.asarray(sign, x.dtype), np.asarray(log_abs, x.dtype)
+
+
+@define_grad("LogMatrixDeterminant")
+def _log_determinant_grad(op, _, grad):
+    scale = expand_dims(expand_dims(grad, -1), -1)
+    return [math_ops.multiply(scale, _inverse_transposed(op.inputs[0]))]
 
 
 @define_op("Cholesky", infer=_matrix_rule(_same))
@@ -329,6 +356,16 @@ def _solve(a, b, adjoint):
     except np.linalg.LinAlgError:
         raise InvalidArgumentError("MatrixSolve: Input matrix is not invertible.",
                                    "MatrixSolve") from None
+
+
+@define_grad("MatrixSolve")
+def _solve_grad(op, grad):
+    a, _ = op.inputs
+    x, adjoint = op.outputs[0], op.attrs["adjoint"]
+    gb = apply("MatrixSolve", (a, grad), {"adjoint": not adjoint})
+    if adjoint:
+        return [math_ops.negative(matmul(x, gb, transpose_b=True)), gb]
+    return [math_ops.negative(matmul(gb, x, transpose_b=True)), gb]
 
 
 @define_op("MatrixTriangularSolve", infer=_infer_solve("MatrixTriangularSolve"))

@@ -18,6 +18,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.manipulation_ops import transpose
 from runtime._src.ops.reduction_ops import reduce_sum
@@ -77,6 +78,11 @@ def _band_part(x, lower, upper):
     below = np.arange(rows)[:, None] - np.arange(cols)[None, :]   # i - j
     keep = ((lower < 0) | (below <= lower)) & ((upper < 0) | (-below <= upper))
     return np.where(keep, x, np.zeros((), x.dtype))
+
+
+@define_grad("MatrixBandPart")
+def _band_part_grad(op, grad):
+    return [apply("MatrixBandPart", (grad, *op.inputs[1:])), None, None]
 
 
 def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
@@ -281,6 +287,11 @@ def _tensor_diag(x):
     return out.reshape(x.shape * 2)
 
 
+@define_grad("Diag")
+def _tensor_diag_grad(op, grad):
+    return [apply("DiagPart", (grad,))]
+
+
 def _tensor_diag_part_problem(dims):
     half = len(dims) // 2
     if not dims or len(dims) % 2:
@@ -310,6 +321,11 @@ def _tensor_diag_part(x):
     shape = x.shape[:x.ndim // 2]
     size = int(np.prod(shape))
     return np.diagonal(x.reshape(size, size)).reshape(shape).copy()
+
+
+@define_grad("DiagPart")
+def _tensor_diag_part_grad(op, grad):
+    return [apply("Diag", (grad,))]
 
 
 def tensor_diag(diagonal, name=None):

@@ -19,6 +19,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor, unwrap_variable
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import _shape_tensor, reshape, shape as _shape
@@ -99,6 +100,15 @@ def _gather_nd(params, indices, batch_dims):
         rows = np.arange(n)[:, None]
         out = p[(rows,) + tuple(np.moveaxis(idx, -1, 0))]  # [n, k] + params.shape[b + m:]
     return np.reshape(out, np.shape(indices)[:-1] + np.shape(params)[b + m:])
+
+
+@define_grad("GatherNd")
+def _gather_nd_grad(op, grad):
+    params, indices = op.inputs
+    if op.attrs["batch_dims"]:
+        raise LookupError("No gradient defined for GatherNd with batch_dims > 0")
+    shape = apply("Shape", (params,), {"out_type": indices.dtype})
+    return [apply("ScatterNd", (indices, grad, shape)), None]
 
 
 def _position(flat, shape):
@@ -208,6 +218,12 @@ def _scatter_nd(indices, updates, shape):
     return _scatter("ScatterNd", np.zeros(target, updates.dtype), indices, updates, combine)
 
 
+@define_grad("ScatterNd")
+def _scatter_nd_grad(op, grad):
+    indices = op.inputs[0]
+    return [None, apply("GatherNd", (grad, indices), {"batch_dims": 0}), None]
+
+
 def scatter_nd(indices, updates, shape, name=None):
     """A zero tensor of `shape` with `updates` added at the coordinates `indices`
     (duplicates sum)."""
@@ -265,6 +281,27 @@ tensor_scatter_nd_max = _define_tensor_scatter("TensorScatterMax", np.maximum)
 tensor_scatter_nd_max.__doc__ = "`tensor` with the maximum of it and `updates` at `indices`."
 tensor_scatter_nd_min = _define_tensor_scatter("TensorScatterMin", np.minimum)
 tensor_scatter_nd_min.__doc__ = "`tensor` with the minimum of it and `updates` at `indices`."
+
+
+def _gathered(op, grad):
+    return apply("GatherNd", (grad, op.inputs[1]), {"batch_dims": 0})
+
+
+@define_grad("TensorScatterUpdate")
+def _tensor_scatter_update_grad(op, grad):
+    tensor, indices, updates = op.inputs
+    zeros = apply("ZerosLike", (updates,), {"dtype": None})
+    return [apply("TensorScatterUpdate", (grad, indices, zeros)), None, _gathered(op, grad)]
+
+
+@define_grad("TensorScatterAdd")
+def _tensor_scatter_add_grad(op, grad):
+    return [grad, None, _gathered(op, grad)]
+
+
+@define_grad("TensorScatterSub")
+def _tensor_scatter_sub_grad(op, grad):
+    return [grad, None, math_ops.negative(_gathered(op, grad))]
 for _f, _name in ((tensor_scatter_nd_update, "update"), (tensor_scatter_nd_add, "add"),
                   (tensor_scatter_nd_sub, "sub"), (tensor_scatter_nd_max, "max"),
                   (tensor_scatter_nd_min, "min")):

@@ -22,6 +22,8 @@ from runtime._src.core.tensor import Tensor, convert_to_tensor, unwrap_variable
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad, not_differentiable  # gradients
+from runtime._src.ops.gradient_ops import unbroadcast
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import _shape_tensor, range as _range, reshape, size
 from runtime._src.ops.manipulation_ops import convert_all, expand_dims, stack
@@ -103,6 +105,11 @@ def _broadcast_to(x, shape):
             f"[{','.join(map(str, target))}]", "BroadcastTo") from None
 
 
+@define_grad("BroadcastTo")
+def _broadcast_to_grad(op, grad):
+    return [unbroadcast(grad, op.inputs[0]), None]
+
+
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TensorFlow's name
     """`input` broadcast to `shape` by numpy's rules (size-1 and missing dims repeat)."""
     return apply("BroadcastTo", (convert_to_tensor(input),
@@ -139,6 +146,9 @@ def _broadcast_args(a, b):
     except ValueError:
         raise InvalidArgumentError(f"BroadcastArgs: Incompatible shapes: [{','.join(map(str, a))}]"
                                    f" vs. [{','.join(map(str, b))}]", "BroadcastArgs") from None
+
+
+not_differentiable("BroadcastArgs")
 
 
 def broadcast_dynamic_shape(shape_x, shape_y):
@@ -203,6 +213,29 @@ def _pad_v2(x, paddings, constant_values):
     if np.ndim(x) == 0:
         return x.copy()
     return np.pad(x, paddings.tolist(), mode="constant", constant_values=constant_values)
+
+
+@define_grad("PadV2")
+def _pad_grad(op, grad):
+    x, paddings = op.inputs[0], op.inputs[1]
+    return [apply("PadGrad", (grad, x, paddings)), None, None]
+
+
+def _infer_pad_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("PadGrad", infer=_infer_pad_grad)
+def _pad_grad_kernel(grad, x, paddings):
+    """The part of a padded tensor's gradient that lies over the unpadded input."""
+    key = tuple(builtins.slice(int(b), int(b) + d) for (b, _), d in zip(paddings, np.shape(x)))
+    return grad[key]
+
+
+@define_grad("PadGrad")
+def _pad_grad_grad(op, grad):
+    return [apply("PadV2", (grad, op.inputs[2], convert_to_tensor(np.zeros((), grad.dtype.np_dtype)))),
+            None, None]
 
 
 @define_op("MirrorPad", infer=_infer_pad)
@@ -273,6 +306,11 @@ def _reverse(x, axis):
     return np.flip(x, axes) if axes else x.copy()
 
 
+@define_grad("ReverseV2")
+def _reverse_grad(op, grad):
+    return [apply("ReverseV2", (grad,), dict(op.attrs))]
+
+
 def reverse(tensor, axis, name=None):
     """`tensor` with the dimensions in `axis` (a list; negative from the end) reversed."""
     tensor = convert_to_tensor(tensor)
@@ -313,6 +351,12 @@ def _roll(x, shift, axis):
         if not -np.ndim(x) <= a < np.ndim(x):
             raise InvalidArgumentError(f"Roll: axis {a} is out of range", "Roll")
     return np.roll(x, tuple(int(s) for s in shift), tuple(int(a) for a in axis))
+
+
+@define_grad("Roll")
+def _roll_grad(op, grad):
+    _, shift, axis = op.inputs
+    return [apply("Roll", (grad, apply("Neg", (shift,)), axis)), None, None]
 
 
 def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
@@ -368,6 +412,43 @@ def _repeat(x, repeats, axis):
     return np.repeat(x, flat if flat.size != 1 else int(flat[0]), axis=axis)
 
 
+@define_grad("Repeat")
+def _repeat_grad(op, grad):
+    x, repeats = op.inputs
+    return [apply("RepeatGrad", (grad, x, repeats), dict(op.attrs)), None]
+
+
+def _infer_repeat_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("RepeatGrad", infer=_infer_repeat_grad)
+def _repeat_grad_kernel(grad, x, repeats, axis):
+    """The gradient of each element of x: the sum over its repeated copies."""
+    if axis is None:
+        flat = np.reshape(grad, -1)
+        counts = np.broadcast_to(np.reshape(repeats, -1), (np.size(x),))
+        return _sum_runs(flat, counts, 0).reshape(np.shape(x))
+    axis = axis % np.ndim(x)
+    counts = np.broadcast_to(np.reshape(repeats, -1), (np.shape(x)[axis],))
+    return _sum_runs(grad, counts, axis)
+
+
+def _sum_runs(g, counts, axis):
+    """Sums of consecutive runs of `counts[i]` slices of g along `axis` (zero for empty runs)."""
+    shape = list(np.shape(g))
+    shape[axis] = len(counts)
+    out = np.zeros(shape, g.dtype)
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    for i, (s, e) in enumerate(zip(starts, ends)):
+        if e > s:
+            index = [builtins.slice(None)] * len(shape)
+            index[axis] = i
+            out[tuple(index)] = np.sum(np.take(g, np.arange(s, e), axis=axis), axis=axis)
+    return out
+
+
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
     """Each element (slice along `axis`) of `input` repeated `repeats` times.
 
@@ -419,6 +500,11 @@ def _split(x, axis, num_split):
     return tuple(np.split(x, num_split, axis=axis))
 
 
+@define_grad("Split")
+def _split_grad(op, *grads):
+    return [apply("ConcatV2", grads, {"axis": op.attrs["axis"]})]
+
+
 def _split_sizes(sizes, n, error):
     """The sizes with the -1 filled in; TF's errors for bad ones."""
     sizes = [int(s) for s in sizes]
@@ -456,6 +542,11 @@ def _split_v(x, sizes, axis, num_split):
                                    "SplitV")
     parts = _split_sizes(np.reshape(sizes, -1), np.shape(x)[axis], kernel_error("SplitV"))
     return tuple(np.split(x, np.cumsum(parts)[:-1], axis=axis))
+
+
+@define_grad("SplitV")
+def _split_v_grad(op, *grads):
+    return [apply("ConcatV2", grads, {"axis": op.attrs["axis"]}), None]
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -534,6 +625,24 @@ def _slice(x, begin, sizes):
         _check_slice_dim(i, d, b, s, kernel_error("Slice"))
         key.append(builtins.slice(b, d if s == -1 else b + s))
     return x[tuple(key)].copy()
+
+
+@define_grad("Slice")
+def _slice_grad(op, grad):
+    x, begin, _ = op.inputs
+    return [apply("SliceGrad", (grad, x, begin)), None, None]
+
+
+def _infer_slice_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("SliceGrad", infer=_infer_slice_grad)
+def _slice_grad_kernel(grad, x, begin):
+    """Zeros like x with the slice's gradient placed at `begin`."""
+    out = np.zeros(np.shape(x), grad.dtype)
+    out[tuple(builtins.slice(int(b), int(b) + d) for b, d in zip(begin, grad.shape))] = grad
+    return out
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
@@ -618,6 +727,9 @@ def _linspace(start, stop, num, axis):
     steps = np.arange(1, builtins.max(n - 1, 1), dtype=dtype).reshape(shape)
     parts = [first, (first + steps * delta).astype(dtype), last]
     return np.concatenate(parts, axis=axis).take(np.arange(n), axis=axis)
+
+
+not_differentiable("LinSpace")
 
 
 def linspace(start, stop, num, name=None, axis=0):
