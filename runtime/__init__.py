@@ -37,6 +37,8 @@ from runtime._src.core.context import init_scope
 from runtime._src.graph.visualize import visualize
 from runtime._src.function.control_flow import cond, while_loop
 from runtime._src.function.tensor_array import TensorArray
+from runtime._src.function.higher_order import (case, foldl, foldr, map_fn, scan, switch_case,
+                                                vectorized_map)
 from runtime._src.function.variables import Variable
 from runtime._src.function.module import Module
 from runtime._src.function.function import function, Function, ConcreteFunction
@@ -52,18 +54,18 @@ __version__ = "0.1.0"
 __all__ = [
     "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
     "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
-    "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool",
+    "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool", "case",
     "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
     "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
-    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "function", "gather",
+    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
     "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
-    "keras", "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "math",
+    "keras", "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "map_fn", "math",
     "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",
     "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
     "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
-    "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "shape", "sigmoid", "sign",
-    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "tan",
-    "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "visualize", "where",
+    "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "scan", "shape", "sigmoid", "sign",
+    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "switch_case", "tan",
+    "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]
 

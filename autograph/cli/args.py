@@ -56,13 +56,15 @@ examples:
   autograph graph model.py::step --signature "float32[None],int32[]"
   autograph graph model.py::step --signature "float32[2,3]" --format dot
   autograph graph model.py::step --signature "int32[]" --format svg -o step.svg
+  autograph graph model.py::step --signature "int32[]" --format html -o step.html
 
 A signature is a comma-separated list of DTYPE[DIMS]: `int32[]` is a scalar,
 `float32[None,3]` a matrix with an unknown first dimension, `float32[...]` a
 tensor of unknown rank. FUNC is a top-level function, or Class.name for a
 staticmethod or classmethod (a plain method needs an instance: trace a
 function that makes one). Unlike `convert` and `check`, `graph` imports
-FILE.py (tracing runs the function), so module-level code in it runs.
+FILE.py (tracing runs the function), so module-level code in it runs; what
+it prints goes to standard error, so standard output holds the graph alone.
 """
 
 
@@ -107,8 +109,9 @@ def build_parser(handlers):
     graph.add_argument("target", metavar="FILE.py::FUNC", help="the file and function to trace")
     graph.add_argument("--signature", required=True, metavar="SPECS",
                        help='input specs, e.g. "float32[None],int32[]"')
-    graph.add_argument("--format", choices=("text", "dot", "svg"), default="text",
-                       help="text (default), Graphviz dot, or svg (needs `dot`)")
+    graph.add_argument("--format", choices=("text", "dot", "svg", "html"), default="text",
+                       help="text (default), Graphviz dot, svg (needs Graphviz's `dot`), "
+                            "or html (a self-contained page)")
     graph.add_argument("-o", "--output", metavar="OUT",
                        help="write here (atomically) instead of standard output")
     graph.set_defaults(handler=handlers["graph"])

@@ -8,14 +8,17 @@ under the user's filename and line numbers, so reports and errors point at the
 original file.
 
     result = convert_span(span, lines, "model.py")
-    result.status   # "converted", "unchanged" or "error"
+    result.status   # "converted", "unchanged", "already" or "error"
     result.text     # the converted `def` (decorators excluded), when converted
     result.describe()  # "converted" / "unchanged (no control flow)" /
                        # "not convertible: REASON (model.py:12)"
 
 A function with nothing to rewrite (no `if`/`while`/`for`/`assert`/
 `and`/`or`/`not`/`x if c else y`/`break`/`continue`/early `return`, in it or in
-its nested functions and lambdas) is left byte for byte as written.
+its nested functions and lambdas) is left byte for byte as written. So is a
+function `autograph convert` already converted (it carries the
+`@autograph.do_not_convert` marker): converting a converted file gives the
+same bytes back.
 """
 
 import ast
@@ -28,14 +31,14 @@ from .args import PROG
 from .source import (CliError, check_writable, display_name, emit, insert_imports, load,
                      replace_spans, split_lines)
 
-__all__ = ["Conversion", "convert_span", "has_control_flow", "import_lines", "convert_text",
+__all__ = ["Conversion", "convert_span", "has_control_flow", "is_converted", "import_lines", "convert_text",
            "run_convert"]
 
 
 @dataclass
 class Conversion:
     """The outcome of converting one function."""
-    status: str                 # "converted" | "unchanged" | "error"
+    status: str                 # "converted" | "unchanged" | "already" | "error"
     text: str = None            # converted `def ...` text (no decorators)
     message: str = None         # for "error": reason with (file:line)
     report: list = field(default_factory=list)  # per-statement report lines
@@ -45,6 +48,8 @@ class Conversion:
             return "converted"
         if self.status == "unchanged":
             return "unchanged (no control flow)"
+        if self.status == "already":
+            return "already converted (kept as is)"
         return f"not convertible: {self.message}"
 
 
@@ -91,6 +96,12 @@ def _inside_nested_def(root, target):
     return False
 
 
+def is_converted(func):
+    """True when `func` (a FunctionDef) is the output of `autograph convert`:
+    it carries the `@autograph.do_not_convert` marker that conversion adds."""
+    return any(ast.unparse(d) == transpiler.MARKER[1:] for d in func.decorator_list)
+
+
 def _unsupported(func, display):
     """A reason with (file:line) when the CLI already knows it cannot convert."""
     if isinstance(func, ast.AsyncFunctionDef):
@@ -126,6 +137,9 @@ def convert_span(span, lines, display, want_report=False, module=None):
     the same string for every span of a file, so it is analysed once.
     """
     func = span.node
+    if is_converted(func):
+        report = [f"line {func.lineno:<4} already converted; kept as written"]
+        return Conversion("already", report=report if want_report else [])
     reason = _unsupported(func, display)
     if reason:
         return Conversion("error", message=reason)

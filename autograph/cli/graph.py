@@ -9,16 +9,22 @@ function with symbolic tensors. It needs `runtime` (imported lazily here, so
     >>> parse_signature("float32[...]")
     [('float32', None)]
 
-The graph prints as `str(graph)` (text), `graph.to_dot()` (dot), or SVG made by
-Graphviz's `dot` program (svg; a one-line error when `dot` is not installed).
+The graph prints as `str(graph)` (text), `graph.to_dot()` (dot), SVG made by
+Graphviz's `dot` program (svg; a one-line error suggesting html when `dot` is
+not installed), or the self-contained HTML page of `runtime.visualize` (html).
+
+Whatever the user's module prints while it is imported and traced goes to
+standard error, so standard output (`> out.txt`) holds the graph alone.
 """
 
+import contextlib
 import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import traceback
 import types
 
@@ -192,13 +198,17 @@ def trace(path, func, signature):
     specs = _tensor_specs(runtime, parsed)
     if not hasattr(runtime, "function"):
         raise CliError("`graph` needs runtime.function, which this runtime does not provide")
-    module = load_module(path)
-    fn = _lookup(module, func, path)
-    traced = fn if hasattr(fn, "get_concrete_function") else runtime.function(fn)
-    try:
-        concrete = traced.get_concrete_function(*specs)
-    except Exception as e:  # the user's function failed to trace
-        raise CliError(f"{path}::{func}: tracing failed: {_describe(e, path)}", code=1) from None
+    # The module's own prints (at import and while tracing) go to stderr:
+    # stdout carries the graph alone.
+    with contextlib.redirect_stdout(sys.stderr):
+        module = load_module(path)
+        fn = _lookup(module, func, path)
+        traced = fn if hasattr(fn, "get_concrete_function") else runtime.function(fn)
+        try:
+            concrete = traced.get_concrete_function(*specs)
+        except Exception as e:  # the user's function failed to trace
+            raise CliError(f"{path}::{func}: tracing failed: {_describe(e, path)}",
+                           code=1) from None
     return concrete.graph
 
 
@@ -213,12 +223,22 @@ def to_svg(dot_text):
     exe = shutil.which("dot")
     if exe is None:
         raise CliError("--format svg needs Graphviz's `dot` program, which is not on PATH; "
-                       "install Graphviz, or use --format dot and render it elsewhere")
+                       "use --format html (a self-contained page, no Graphviz needed), "
+                       "or install Graphviz (e.g. apt-get install graphviz)")
     proc = subprocess.run([exe, "-Tsvg"], input=dot_text, capture_output=True, text=True)
     if proc.returncode != 0:
         first = (proc.stderr.strip().splitlines() or ["no message"])[0]
         raise CliError(f"Graphviz `dot` failed (exit {proc.returncode}): {first}")
     return proc.stdout
+
+
+def to_html(graph):
+    """The self-contained HTML page `runtime.visualize` writes for `graph`."""
+    import runtime
+    with tempfile.TemporaryDirectory(prefix="autograph-graph-") as directory:
+        path = runtime.visualize(graph, os.path.join(directory, "graph.html"))
+        with open(path, encoding="utf-8") as f:
+            return f.read()
 
 
 def render(target, signature, fmt):
@@ -229,6 +249,8 @@ def render(target, signature, fmt):
     graph = trace(path, func, signature)
     if fmt == "text":
         text = str(graph)
+    elif fmt == "html":
+        text = to_html(graph)
     else:
         text = to_dot(graph)
         if fmt == "svg":

@@ -14,6 +14,7 @@ running its module (what the `autograph` command line uses):
 """
 
 import functools
+import linecache
 import types
 import warnings
 import weakref
@@ -33,6 +34,10 @@ __all__ = ["to_code", "to_graph", "convert", "do_not_convert", "converted_callab
 
 class AutoGraphWarning(UserWarning):
     """A function called from converted code runs unconverted."""
+
+
+NO_SOURCE = ("its source code is not available (functions defined in the interactive "
+             "interpreter, with `python -c` or with `exec` have none)")
 
 
 _state = {"strict": False}
@@ -116,6 +121,10 @@ def _convert_or_raise(func, recursive=True):
     except ConversionError:
         raise
     except parser.NoSourceError as e:
+        if _source_unavailable(func):
+            raise ConversionError(
+                f"cannot convert {inspect_utils.describe(func)} ({_where(func)}): {NO_SOURCE}. "
+                f"Define it in a .py file to convert it.", reason=NO_SOURCE) from None
         raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {e}",
                               reason=str(e)) from None
     except SyntaxError as e:
@@ -128,6 +137,18 @@ def _convert_or_raise(func, recursive=True):
         reason = f"the transpiler failed ({type(e).__name__}: {e})"
         raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {reason}",
                               reason=reason) from e
+
+
+def _source_unavailable(func):
+    """True when no text at all is known for `func`'s file (the interpreter's
+    `<stdin>`, `python -c`, `exec`); IPython and Jupyter register their cells
+    with linecache, so functions defined there have source."""
+    code = func.__code__
+    return not linecache.getlines(code.co_filename, getattr(func, "__globals__", None))
+
+
+def _where(func):
+    return f"{func.__code__.co_filename}:{func.__code__.co_firstlineno}"
 
 
 def _source_changed_error(func):
@@ -144,7 +165,9 @@ def converted_callable(fn, user_requested=True, recursive=True):
 
     A user function that cannot be converted raises ConversionError when the
     user asked for it (or in strict mode); otherwise it runs unconverted,
-    with one AutoGraphWarning naming it and the reason.
+    with one AutoGraphWarning naming it and the reason. A function without
+    source (see `_source_unavailable`) runs unconverted even when the user
+    asked for it, as in TensorFlow (strict mode still raises).
     """
     if isinstance(fn, functools.partial):
         inner = converted_callable(fn.func, user_requested, recursive)
@@ -153,19 +176,20 @@ def converted_callable(fn, user_requested=True, recursive=True):
     if func is None or not inspect_utils.is_user_function(func):
         return fn
     converted = _CONVERTED.get(func) if recursive else None
+    if converted is not None and is_strict() and func.__code__ in _FALLBACKS:
+        converted = None             # ran unconverted before strict mode was set
     if converted is None:
         try:
             entry = _convert_or_raise(func, recursive)
         except ConversionError as e:
-            if user_requested or is_strict():
+            if is_strict() or (user_requested and e.reason is not NO_SOURCE):
                 raise
             _FALLBACKS[func.__code__] = e.reason
-            if func.__code__ not in _WARNED:
-                _WARNED.add(func.__code__)
-                where = source_map.current_location() or ("<unknown>", 0, "")
-                warnings.warn_explicit(
-                    f"autograph could not convert {inspect_utils.describe(func)}, so it runs "
-                    f"unconverted: {e.reason}", AutoGraphWarning, where[0], where[1])
+            if e.reason is NO_SOURCE:
+                return _without_source(func, bound)
+            _warn_once(func, f"autograph could not convert {inspect_utils.describe(func)}, "
+                             f"so it runs unconverted: {e.reason}",
+                       source_map.current_location() or ("<unknown>", 0, ""))
             return fn
         converted = _with_user_frames(entry.make_function(func))
         if recursive:
@@ -173,6 +197,50 @@ def converted_callable(fn, user_requested=True, recursive=True):
     if bound is not None:
         return types.MethodType(converted, bound)
     return converted
+
+
+def _warn_once(func, message, where):
+    key = (func.__code__, func.__code__.co_filename)    # code compares by content only
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn_explicit(message, AutoGraphWarning, where[0], where[1])
+
+
+UNCONVERTED_MARK = "__autograph_unconverted__"
+
+
+def _without_source(func, bound):
+    """`func`, run as written because its source is not available: one warning,
+    and errors passing through it carry UNCONVERTED_MARK, the explanation a
+    tensor library gives in its "tensor used as a Python bool" error (the
+    control flow that needed converting is in `fn`)."""
+    name = inspect_utils.describe(func)
+    _warn_once(func, f"autograph could not convert {name} ({_where(func)}), so it runs "
+                     f"unconverted: {NO_SOURCE}. Its Python control flow stays Python: a tensor "
+                     f"used in it as a Python bool is an error. Define {name} in a .py file to "
+                     f"convert it, or decorate it with autograph.experimental.do_not_convert "
+                     f"to silence this warning.",
+               (func.__code__.co_filename, func.__code__.co_firstlineno))
+    hint = (f"autograph ran {name} ({_where(func)}) unconverted because {NO_SOURCE}, so its "
+            f"Python control flow was not converted. Define {name} in a .py file to convert "
+            f"it, or write the condition with tf.cond / tf.while_loop.")
+
+    @functools.wraps(func)
+    def unconverted(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except Exception as e:
+            if not hasattr(e, UNCONVERTED_MARK):
+                try:
+                    setattr(e, UNCONVERTED_MARK, hint)
+                except (AttributeError, TypeError):
+                    pass
+            raise
+    setattr(unconverted, inspect_utils.DO_NOT_CONVERT, True)
+    _CONVERTED[func] = unconverted
+    if bound is not None:
+        return types.MethodType(unconverted, bound)
+    return unconverted
 
 
 def _with_user_frames(fn):

@@ -217,7 +217,9 @@ def test_strict_mode_turns_the_fallback_into_an_error():
 def test_function_without_source_is_an_error_when_requested():
     namespace = {}
     exec("def made(x):\n    return x\n", namespace)
-    with pytest.raises(autograph.ConversionError, match="no source code for 'made'"):
+    with pytest.raises(autograph.ConversionError,
+                       match=r"cannot convert made \(<string>:1\): its source code is not "
+                             "available"):
         autograph.to_code(namespace["made"])
     assert autograph.to_graph(len) is len          # builtins run as they are
 

@@ -191,3 +191,45 @@ def test_graph_text_dot_svg(func, tmp_path):
                       "-o", str(out))
         assert svg.returncode == 0, svg.stderr
         assert "<svg" in out.read_text()
+
+
+def test_svg_without_graphviz_suggests_html(tmp_path):
+    proc = run_cli("graph", f"{TENSOR_MATH}::affine", "--signature", "float32[],float32[]",
+                   "--format", "svg", env_path=str(tmp_path))
+    _assert_error(proc, "use --format html (a self-contained page, no Graphviz needed)")
+
+
+PRINTS = """import runtime as tf
+
+print("module level print")
+
+
+def f(x):
+    print("traced with", x)
+    tf.print("run with", x)
+    return x * 2 + 1
+"""
+
+
+@needs_function
+@pytest.mark.parametrize("fmt, start", [("text", "graph f("), ("dot", 'digraph "f"'),
+                                        ("html", "<!DOCTYPE html>")])
+def test_graph_stdout_holds_the_graph_alone(tmp_path, fmt, start):
+    mod = tmp_path / "prints.py"
+    mod.write_text(PRINTS)
+    proc = run_cli("graph", f"{mod}::f", "--signature", "float32[]", "--format", fmt)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(start)
+    assert "module level print" not in proc.stdout and "traced with" not in proc.stdout
+    assert proc.stderr.splitlines()[:2] == [
+        "module level print", 'traced with Tensor("x:0", shape=(), dtype=float32)']
+
+
+@needs_function
+def test_graph_html_runs_without_graphviz(tmp_path):
+    out = tmp_path / "f.html"
+    proc = run_cli("graph", f"{TENSOR_MATH}::clipped", "--signature", "float32[],float32[]",
+                   "--format", "html", "-o", str(out), env_path=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    html = out.read_text()
+    assert html.startswith("<!DOCTYPE html>") and '"name": "clipped"' in html

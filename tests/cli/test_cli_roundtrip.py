@@ -140,8 +140,8 @@ def test_lambda_without_source_runs_unconverted_with_one_warning(converted):
         assert eval("apply_n_times(lambda v: v * 3, 1, 4)", vars(result)) == 81
     ours = [str(w.message) for w in caught if issubclass(w.category, autograph.AutoGraphWarning)]
     assert len(ours) == 1
-    assert ours[0].startswith("autograph could not convert <lambda>, so it runs unconverted: "
-                              "no source code for '<lambda>'")
+    assert ours[0].startswith("autograph could not convert <lambda> (<string>:1), so it runs "
+                              "unconverted: its source code is not available")
 
 
 def test_method_with_multiline_string_keeps_its_text(tmp_path):

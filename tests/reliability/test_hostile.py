@@ -412,11 +412,17 @@ def test_function_defined_by_exec():
     namespace = {}
     exec("def f(x):\n    if x > 0:\n        x = x * 2\n    return x\n", namespace)
     f = namespace["f"]
-    for attempt in (lambda: autograph.to_code(f), lambda: tf.function(f)(c(3))):
-        with pytest.raises(ConversionError, match="no source code for 'f'"):
-            outcome(attempt)
+    with pytest.raises(ConversionError, match="source code is not available"):
+        outcome(lambda: autograph.to_code(f))
+    # As in TensorFlow, tf.function runs it unconverted (with a warning): a
+    # tensor condition then fails, saying why.
+    with pytest.warns(AutoGraphWarning, match="could not convert f"):
+        with pytest.raises(tf.errors.OperatorNotAllowedInGraphError,
+                           match="source code is not available"):
+            outcome(lambda: tf.function(f)(c(3)))
     exec("def g(x):\n    return x * 2\n", namespace)
-    # The way out for code without tensor control flow: trace it unconverted.
+    with pytest.warns(AutoGraphWarning, match="could not convert g"):
+        assert value(tf.function(namespace["g"])(c(3))) == 6
     assert value(tf.function(namespace["g"], autograph=False)(c(3))) == 6
 
 

@@ -1,9 +1,11 @@
 """runtime.visualize: SVG through Graphviz, self-contained HTML checked in a
 headless browser, DOT, and clear errors."""
 
+import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -15,6 +17,7 @@ from runtime._src.graph.visualize import graph_json, graph_of, to_html, visualiz
 from graphdata_helpers import build, two_level_graph
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def nested():
@@ -87,8 +90,32 @@ def test_svg_through_graphviz(tmp_path):
 
 def test_svg_without_graphviz_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    with pytest.raises(RuntimeError, match="Graphviz's 'dot' program is not installed"):
+    with pytest.raises(RuntimeError) as info:
         visualize(nested(), tmp_path / "f.svg")
+    assert str(info.value).startswith(
+        "visualize: SVG needs Graphviz's 'dot' program, which is not on PATH; write HTML "
+        f"instead (visualize(f, {str(tmp_path / 'f.html')!r}): a self-contained page")
+    assert not (tmp_path / "f.svg").exists()
+
+
+def test_svg_without_dot_on_path_suggests_html(tmp_path):
+    """A real process whose PATH has no `dot`: the error names the .html file to write."""
+    script = tmp_path / "make_pictures.py"
+    script.write_text("import runtime as tf\n"
+                      "f = tf.function(lambda x: x * 2 + 1)\n"
+                      "try:\n"
+                      "    tf.visualize(f, 'pic.svg', tf.constant(1))\n"
+                      "except RuntimeError as e:\n"
+                      "    print(e)\n"
+                      "tf.visualize(f, 'pic.html', tf.constant(1))\n")
+    env = dict(os.environ, PATH=str(tmp_path),
+               PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "SVG needs Graphviz's 'dot' program, which is not on PATH" in done.stdout
+    assert "visualize(f, 'pic.html')" in done.stdout
+    assert sorted(os.listdir(tmp_path)) == ["make_pictures.py", "pic.html"]
 
 
 def test_dot_file_and_bad_extension(tmp_path):

@@ -56,7 +56,9 @@ from runtime._src.function.concrete_function import ConcreteFunction, _OutputPla
 from runtime._src.graph.graph import Graph, current_graph, paused_gc
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src import optimizer
+from runtime._src.core.errors import OperatorNotAllowedInGraphError
 import autograph
+from autograph.impl.api import UNCONVERTED_MARK as _UNCONVERTED_MARK
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "InputSignatureMismatchError"]
@@ -409,6 +411,7 @@ class Function:
             except TypeError as e:
                 if isinstance(self._python_function, np.ufunc):
                     raise _calls.ufunc_error(self._python_function, e) from None
+                _explain_unconverted(e)
                 raise
             outputs = _OutputPlan(result, graph, self._name)
         graph.outputs = outputs.tensors
@@ -511,6 +514,19 @@ def _weak_or_strong(instance, bound):
         return weakref.ref(instance, forget)
     except TypeError:
         return lambda: instance
+
+
+_NOT_ALLOWED = " is not allowed in a graph"     # core.tensor's message, up to the reason
+
+
+def _explain_unconverted(error):
+    """A tensor used as a Python bool in a function autograph ran unconverted
+    (its source is not available): say so, and how to fix it."""
+    hint = getattr(error, _UNCONVERTED_MARK, None)
+    if hint and isinstance(error, OperatorNotAllowedInGraphError) and len(error.args) == 1:
+        head, found, _ = str(error.args[0]).partition(_NOT_ALLOWED)
+        if found and hint not in error.args[0]:
+            error.args = (f"{head}{_NOT_ALLOWED}: {hint}",)
 
 
 def _user_stacklevel():

@@ -150,6 +150,8 @@ def _stack(storage, *, dtype, element_shape):
     if items:
         return np.stack(items)
     dims = storage.element_shape
+    if dims is None:                       # nothing written: the static element shape
+        dims = element_shape.dims
     if dims is None or None in dims:
         dims = ()
     return np.zeros((0,) + tuple(dims), dtype.np_dtype)

@@ -33,7 +33,7 @@ def visualize(fn_or_concrete, path, *args, **kwargs):
     path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
     if ext == ".svg":
-        content = to_svg(graph)
+        content = to_svg(graph, html_path=os.path.splitext(path)[0] + ".html")
     elif ext in (".html", ".htm"):
         content = to_html(graph)
     elif ext in (".dot", ".gv"):
@@ -66,13 +66,18 @@ def graph_of(obj, *args, **kwargs):
                     f"runtime.function, got {type(obj).__name__}")
 
 
-def to_svg(graph):
-    """SVG text rendered by Graphviz's `dot` from `to_dot(graph)`."""
+def to_svg(graph, html_path=None):
+    """SVG text rendered by Graphviz's `dot` from `to_dot(graph)`.
+
+    Without `dot` on PATH, a RuntimeError suggests the HTML page instead
+    (`html_path`, when given, is the file name it suggests)."""
     exe = shutil.which("dot")
     if exe is None:
-        raise RuntimeError("visualize: Graphviz's 'dot' program is not installed, so SVG "
-                           "cannot be made; install Graphviz (e.g. apt-get install graphviz) "
-                           "or write .html instead")
+        instead = f"visualize(f, {html_path!r})" if html_path else "a path ending in .html"
+        raise RuntimeError("visualize: SVG needs Graphviz's 'dot' program, which is not on "
+                           f"PATH; write HTML instead ({instead}: a self-contained page that "
+                           "needs no Graphviz), or install Graphviz (e.g. apt-get install "
+                           "graphviz, brew install graphviz)")
     done = subprocess.run([exe, "-Tsvg"], input=to_dot(graph), capture_output=True,
                           text=True, timeout=120, check=False)
     if done.returncode != 0:

@@ -164,9 +164,12 @@ class TrainingMixin:
         fn = state.functions.get(key)
         if fn is None:
             step = getattr(self, f"{kind}_step")
-
-            def run_step(*batch):
-                return step(batch if len(batch) > 1 else batch[0])
+            if len(specs) == 1:
+                def run_step(x):
+                    return step(x)
+            else:
+                def run_step(x, y):
+                    return step((x, y))
             run_step.__name__ = f"{kind}_function"
             fn = run_step if state.run_eagerly else function(run_step,
                                                              input_signature=list(specs))
