@@ -223,7 +223,8 @@ def _without_source(func, bound):
                (func.__code__.co_filename, func.__code__.co_firstlineno))
     hint = (f"autograph ran {name} ({_where(func)}) unconverted because {NO_SOURCE}, so its "
             f"Python control flow was not converted. Define {name} in a .py file to convert "
-            f"it, or write the condition with tf.cond / tf.while_loop.")
+            f"it, or use tf.cond / tf.while_loop instead of Python control flow on "
+            f"tensors.")
 
     @functools.wraps(func)
     def unconverted(*args, **kwargs):

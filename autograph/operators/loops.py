@@ -200,11 +200,6 @@ def _initial_values(backend, body, state, names, where, kind):
                 invariant[i] = v                # defined on no path of the body
                 continue
             if not is_return_slot(names[i]):
-                if kind == "while":
-                    raise ValueError(
-                        f"'{names[i]}' is first defined inside a tensor while loop and used "
-                        f"after it{source_map.describe(where)}: the loop may run zero times. "
-                        f"Define '{names[i]}' before the loop.")
                 must_define.append(names[i])
             init.append(backend.dummy_like(probed[i]))
         elif type(v) is dict and probed is not None and probed[i] is not v \
@@ -242,10 +237,17 @@ def _marking(fn, kind, where):
 
 
 def _stage(backend, test, body, state, names, where, kind):
-    """Stage `while test(*state): state = body(*state)` with the backend."""
+    """Stage `while test(*state): state = body(*state)` with the backend.
+
+    A name only the body defines gets a placeholder value before the loop,
+    and a run-time check that the loop iterated at least once (as in
+    TensorFlow, the same graph serves inputs that do iterate). A for loop
+    counts its iterations already (its index); a while loop gets a counter.
+    """
     test, body = _marking(test, kind, where), _marking(body, kind, where)
     init, invariant, must_define = _initial_values(backend, body, state, names, where, kind)
     slots = [i for i in range(len(state)) if i not in invariant]
+    counted = bool(must_define) and kind == "while"
 
     def full(loop_vars):
         values = dict(invariant)
@@ -253,24 +255,26 @@ def _stage(backend, test, body, state, names, where, kind):
         return [values[i] for i in range(len(state))]
 
     def cond_fn(*loop_vars):
-        return test(*full(loop_vars))
+        return test(*full(loop_vars[:len(slots)]))
 
     def body_fn(*loop_vars):
-        out = body(*full(loop_vars))
+        out = body(*full(loop_vars[:len(slots)]))
         out = () if out is None else tuple(out)
-        return tuple(out[i] for i in slots)
+        count = (loop_vars[-1] + 1,) if counted else ()
+        return tuple(out[i] for i in slots) + count
 
     loop_names = display_names(tuple(names[i] for i in slots))
     with located(where):
-        results = backend.while_loop(cond_fn, body_fn, tuple(init), loop_names)
-    final = full(results)
+        results = backend.while_loop(cond_fn, body_fn, tuple(init) + ((0,) if counted else ()),
+                                     loop_names + (("iterations",) if counted else ()))
+    final = full(results[:len(slots)])
     for i, v in enumerate(final):
         # Python lists appended to in the loop became tensor lists: stack them.
         # A tensor list the user made (a TensorArray) stays one.
         if isinstance(state[i], list) and backend.is_list(v):
             final[i] = backend.list_stack(v)
     if must_define:
-        _check_iterated(backend, final[0], must_define, where)
+        _check_iterated(backend, results[-1] if counted else final[0], must_define, where)
     return tuple(final)
 
 

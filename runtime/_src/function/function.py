@@ -52,6 +52,7 @@ from autograph import tracebacks as _tracebacks
 from runtime._src.function import call_signature as _calls
 from runtime._src.function import config as _config
 from runtime._src.function import signature as _sig
+from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import ConcreteFunction, _OutputPlan
 from runtime._src.graph.graph import Graph, current_graph, paused_gc
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
@@ -195,7 +196,7 @@ class Function:
         key = _sig.call_key(args, feeds, self._on_dead)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._concrete_for(key, args)
+            concrete = self._concrete_for(key, args, feeds)
         return concrete._call_flat(feeds)
 
     def _call_python(self, args, kwargs, check=True):
@@ -218,14 +219,14 @@ class Function:
         for template, value, name in zip(self._signature_template, values,
                                          self._call_sig.names):
             _sig.match_template(template, value, name, feeds, self._name)
-        return self._signature_concrete()._call_flat(feeds)
+        return self._signature_concrete(feeds)._call_flat(feeds)
 
-    def _signature_concrete(self):
+    def _signature_concrete(self, feeds=None):
         if self._concretes:
             return self._concretes[0]
         with self._lock:
             if not self._concretes:
-                self._trace(self._signature_template, None, [], None)
+                self._trace(self._signature_template, None, [], None, feeds)
             return self._concretes[0]
 
     # --- the public API ---------------------------------------------------
@@ -244,6 +245,12 @@ class Function:
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs),
         tracing it if needed."""
+        try:
+            return self._get_concrete_function(args, kwargs)
+        except Exception as e:
+            raise _tracebacks.filtered(e)
+
+    def _get_concrete_function(self, args, kwargs):
         if self._input_signature is not None:
             if args or kwargs:
                 values = self._call_sig.bind(args, kwargs, self._name)
@@ -336,8 +343,10 @@ class Function:
     def _mark_dead(self, _ref):
         self._has_dead = True
 
-    def _concrete_for(self, key, values):
-        """Cache miss: reuse a compatible trace or trace a new graph."""
+    def _concrete_for(self, key, values, feeds=None):
+        """Cache miss: reuse a compatible trace or trace a new graph. `feeds`:
+        the call's placeholder values (None for TensorSpecs), for Variables
+        whose initial value depends on them."""
         with self._lock:
             concrete = self._cache.get(key)
             if concrete is not None:
@@ -360,7 +369,7 @@ class Function:
                                                               in zip(specs, shapes)],
                                               self._on_dead, kinds)
                 concrete = self._trace(template, skeleton, shapes,
-                                       _sig.describe(exact, names))
+                                       _sig.describe(exact, names), feeds)
             if len(self._cache) >= _MAX_MEMO:
                 self._cache = {}
             self._cache[key] = concrete
@@ -394,12 +403,12 @@ class Function:
         for c in self._concretes:
             self._by_skeleton.setdefault(c._skeleton, []).append(c)
 
-    def _trace(self, template, skeleton, shapes, description):
+    def _trace(self, template, skeleton, shapes, description, feeds=None):
         """Build, check and register the graph for one signature."""
         with paused_gc():
-            return self._trace_unpaused(template, skeleton, shapes, description)
+            return self._trace_unpaused(template, skeleton, shapes, description, feeds)
 
-    def _trace_unpaused(self, template, skeleton, shapes, description):
+    def _trace_unpaused(self, template, skeleton, shapes, description, feeds):
         graph = Graph(self._name)
         fn = self._traceable()
         with graph.as_default():
@@ -422,6 +431,8 @@ class Function:
                 f"{len(graph.variables)} Variable(s). Make sure the tf.Variable is only "
                 "created once (for example `if self.v is None: self.v = tf.Variable(...)`)"
                 " or created outside the function.")
+        if graph.variables:
+            _variables.lift_initializers(graph, feeds, self._name)
         concrete = ConcreteFunction(self._name, graph, _finalize_graph(graph), template,
                                     self._call_sig, outputs, skeleton, shapes)
         concrete._description = description

@@ -27,14 +27,15 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.ops.logging_ops import summarize_v1
+from runtime._src.ops.logging_ops import format_element, summarize_v1
 from runtime._src.ops.math_ops import convert_pair
 from runtime._src.ops.shape_rules import broadcast_shapes, static_int
 
 __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_greater_equal", "assert_less", "assert_less_equal",
            "assert_positive", "assert_negative", "assert_non_negative",
-           "assert_non_positive", "assert_rank"]
+           "assert_non_positive", "assert_rank", "assert_near", "check_numerics",
+           "is_tensor"]
 
 
 def _where():
@@ -234,3 +235,87 @@ def assert_rank(x, rank, message=None, name=None):
         return None
     apply("AssertRank", [x], {"rank": rank, "message": message or "", "where": _where()})
     return None
+
+
+# --- assert_near --------------------------------------------------------------------
+
+def _infer_near(inputs, attrs):
+    _infer_binary_assert(inputs, attrs)
+    return []
+
+
+@define_op("AssertNear", infer=_infer_near, side_effect=True, num_outputs=0)
+def _assert_near(x, y, *, rtol, atol, message, summarize, where):
+    rtol, atol = np.asarray(rtol, x.dtype)[()], np.asarray(atol, x.dtype)[()]
+    ok = np.abs(x - y) <= atol + rtol * np.abs(y)
+    if np.all(ok):
+        return ()
+    lines = [f"{message}.  " if message else "",
+             f"x and y not equal to tolerance rtol = {format_element(rtol)}, "
+             f"atol = {format_element(atol)}"]
+    for label, v in (("x", x), ("y", y)):
+        lines.append(f"{label} (shape={tuple(np.shape(v))} dtype={np.asarray(v).dtype.name}) = ")
+        lines.append(summarize_v1(v, summarize))
+    raise InvalidArgumentError("\n".join(lines) + _at(where), "AssertNear")
+
+
+def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
+    """`tf.debugging.assert_near`: raise InvalidArgumentError unless
+    |x - y| <= atol + rtol * |y| elementwise. rtol and atol default to 10 *
+    the machine epsilon of the (floating) dtype."""
+    x = convert_to_tensor(x)
+    if not isinstance(y, Tensor) and not hasattr(y, "_as_tensor"):
+        y = convert_to_tensor(y, x.dtype)
+    y = convert_to_tensor(y)
+    if y.dtype != x.dtype:
+        raise ValueError(f"assert_near: y: Tensor conversion requested dtype {x.dtype.name} "
+                         f"for Tensor with dtype {y.dtype.name}")
+    if not x.dtype.is_floating:
+        raise ValueError(f"assert_near: x and y must be floating point tensors, got "
+                         f"{x.dtype.name}")
+    eps = np.finfo(x.dtype.np_dtype).eps
+    attrs = {"rtol": float(10 * eps if rtol is None else rtol),
+             "atol": float(10 * eps if atol is None else atol),
+             "message": message or "", "summarize": _summarize(summarize, "assert_near"),
+             "where": _where()}
+    apply("AssertNear", [x, y], attrs)
+    return None
+
+
+# --- check_numerics ---------------------------------------------------------------
+
+_NUMERIC_DTYPES = ("float16", "float32", "float64")
+
+
+def _infer_numerics(inputs, attrs):
+    x = inputs[0]
+    if x.dtype.name not in _NUMERIC_DTYPES:
+        raise TypeError(f"Value passed to parameter 'tensor' has DataType {x.dtype.name} not in "
+                        "list of allowed values: float16, float32, float64")
+    return [(x.dtype, x.shape)]
+
+
+@define_op("CheckNumerics", infer=_infer_numerics, side_effect=True)
+def _check_numerics(x, *, message, where):
+    if np.asarray(x).dtype.kind != "f":
+        raise TypeError("CheckNumerics needs a floating point tensor")
+    nan, inf = bool(np.isnan(x).any()), bool(np.isinf(x).any())
+    if not (nan or inf):
+        return x
+    found = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
+    raise InvalidArgumentError(f"{message} : Tensor had {found} values{_at(where)}",
+                               "CheckNumerics")
+
+
+def check_numerics(tensor, message, name=None):
+    """`tf.debugging.check_numerics`: `tensor` itself, or InvalidArgumentError
+    ("<message> : Tensor had NaN values") when it holds a NaN or an Inf."""
+    tensor = convert_to_tensor(tensor)
+    return apply("CheckNumerics", [tensor], {"message": str(message), "where": _where()})
+
+
+# --- is_tensor ------------------------------------------------------------------------
+
+def is_tensor(x):
+    """`tf.is_tensor`: True for tensors and Variables, False for Python and numpy values."""
+    return isinstance(x, Tensor) or hasattr(type(x), "_as_tensor")

@@ -18,7 +18,8 @@ import numbers
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
+from runtime._src.ops import math_ops
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops.shape_rules import static_int, static_value
@@ -170,6 +171,18 @@ def _dropout(x, rate, *, noise_shape, seed):
     keep = _generator(seed).random(noise_shape) >= rate
     scale = np.asarray(1 / (1 - rate), dtype=x.dtype)
     return (x * scale * keep).astype(x.dtype, copy=False)
+
+
+@define_grad("Dropout")
+def _dropout_grad(op, grad):
+    # The kept entries are where the output is nonzero (a kept exact zero of x
+    # gets no gradient, which only matters where x is exactly 0).
+    _, rate = op.inputs
+    kept = math_ops.not_equal(op.outputs[0], 0)
+    return [math_ops.where(kept, math_ops.truediv(grad, math_ops.subtract(1, rate)), 0), None]
+
+
+not_differentiable("RandomUniform", "RandomNormal")
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
