@@ -33,3 +33,18 @@ def test_seed002_prints_eager_and_graph_times_after_one_trace():
     assert re.fullmatch(r"Graph time: \d+\.\d+(e-\d+)? seconds", graph)
     assert re.fullmatch(r"per call: eager \d+\.\d{3} ms, graph \d+\.\d{3} ms \(50 calls each; "
                         r"the graph was traced 1 time\)", per_call)
+
+
+def test_train_classifier_fits_spirals_above_90_percent_and_reloads():
+    out = run_example("train_classifier.py", "--epochs", "15")
+    lines = out.splitlines()
+    assert lines[0] == "Epoch 1/15" and lines[28] == "Epoch 15/15"
+    assert re.fullmatch(r"20/20 - \d+s - \d+(us|ms|s)/step - accuracy: \d\.\d{4} - "
+                        r"loss: \d\.\d{4} - val_accuracy: \d\.\d{4} - val_loss: \d\.\d{4}",
+                        lines[29]), lines[29]
+    first, last = re.fullmatch(r"loss: first epoch (\d\.\d+), last epoch (\d\.\d+)",
+                               lines[30]).groups()
+    assert float(last) < float(first) / 4
+    accuracy = float(re.fullmatch(r"final test accuracy: (\d\.\d+)", lines[31]).group(1))
+    assert accuracy > 0.9
+    assert lines[32] == "saved and reloaded: predictions match: True"
