@@ -84,11 +84,11 @@ class Conv2D(Layer):
             raise ValueError(f'Layer "{self.name}": groups={self.groups} must divide both '
                              f"the input channels ({channels}) and filters ({self.filters})")
         self.kernel = self.add_weight(
-            "kernel", self.kernel_size + (channels // self.groups, self.filters),
-            initializer=self.kernel_initializer)
+            shape=self.kernel_size + (channels // self.groups, self.filters),
+            initializer=self.kernel_initializer, name="kernel")
         if self.use_bias:
-            self.bias = self.add_weight("bias", (self.filters,),
-                                        initializer=self.bias_initializer)
+            self.bias = self.add_weight(shape=(self.filters,),
+                                        initializer=self.bias_initializer, name="bias")
         self.input_spec = InputSpec(min_ndim=4, axes={self._channel_axis(): channels})
         self.built = True
 
