@@ -19,7 +19,7 @@ one op and one set of shape rules.
 
 import numpy as np
 
-from runtime._src.core.context import plain_eager
+from runtime._src.core.context import current_graph, plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
