@@ -13,12 +13,15 @@ running its module (what the `autograph` command line uses):
     result.imports    # the import lines the text needs
 """
 
+from __future__ import annotations
+
 import enum
 import functools
 import linecache
 import types
 import warnings
 import weakref
+from typing import Callable, Iterable
 
 from .. import source_map, tracebacks
 from ..pyct import parser
@@ -123,8 +126,9 @@ def _plain_function(fn):
     return func, self
 
 
-def to_code(fn, recursive=True, line_comments=False, standalone=True,
-            experimental_optional_features=None):
+def to_code(fn: Callable, recursive: bool = True, line_comments: bool = False,
+            standalone: bool = True,
+            experimental_optional_features: Feature | Iterable[Feature] | None = None) -> str:
     """The source of the converted `fn`, as a string.
 
     `line_comments=True` ends each line that starts a user statement with
@@ -316,7 +320,9 @@ def _note_user_location(error):
             pass
 
 
-def to_graph(fn, recursive=True, experimental_optional_features=None):
+def to_graph(fn: Callable, recursive: bool = True,
+             experimental_optional_features: Feature | Iterable[Feature] | None = None
+             ) -> Callable:
     """The converted `fn` (a function or bound method): same behaviour on
     Python values; staged control flow on tensors.
     `experimental_optional_features`: see `Feature` (checked; no effect)."""

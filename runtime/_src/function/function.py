@@ -38,12 +38,15 @@ Two hooks are the only places other parts plug in: `_autograph_convert`
 (the transpiler) and `_finalize_graph` (the optimizer).
 """
 
+from __future__ import annotations
+
 import functools
 import os
 import sys
 import threading
 import warnings
 import weakref
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -108,9 +111,11 @@ def _finalize_graph(graph):
 
 # --- the decorator ------------------------------------------------------------
 
-def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             experimental_relax_shapes=None, jit_compile=None,
-             experimental_autograph_options=None, name=None):
+def function(func: Callable | None = None, *,
+             input_signature: Sequence[TensorSpec] | None = None, autograph: bool = True,
+             reduce_retracing: bool = False, experimental_relax_shapes: bool | None = None,
+             jit_compile: bool | None = None, experimental_autograph_options: Any = None,
+             name: str | None = None) -> Function | Callable[[Callable], Function]:
     """Make `func` run as traced graphs (`tf.function`).
 
     Usable as `@function`, `@function(...)` and `function(f)`. `jit_compile`
@@ -176,7 +181,7 @@ class Function:
 
     # --- calling ----------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
             if _config._run_eagerly:
                 return self._call_python(args, kwargs)
@@ -236,17 +241,17 @@ class Function:
     # --- the public API ---------------------------------------------------
 
     @property
-    def python_function(self):
+    def python_function(self) -> Callable:
         """The Python function this Function traces (bound, for a method)."""
         if self._instance_ref is not None:
             return self._python_function.__get__(self._instance())
         return self._python_function
 
     @property
-    def input_signature(self):
+    def input_signature(self) -> tuple[TensorSpec, ...] | None:
         return self._input_signature
 
-    def get_concrete_function(self, *args, **kwargs):
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (tensors or TensorSpecs),
         tracing it if needed."""
         try:
@@ -266,17 +271,17 @@ class Function:
         key = _sig.call_key(values, [], self._on_dead)
         return self._cache.get(key) or self._concrete_for(key, values)
 
-    def experimental_get_tracing_count(self):
+    def experimental_get_tracing_count(self) -> int:
         """How many graphs this Function has traced."""
         return len(self._concretes)
 
-    def experimental_explain_retracing(self):
+    def experimental_explain_retracing(self) -> str | None:
         """Why the last trace happened: which argument changed and how
         (old vs new dtype, shape or value), compared with the closest earlier
         trace."""
         return self._explanation
 
-    def pretty_printed_concrete_signatures(self, verbose=True):
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         """Every traced signature: input parameters, output type, captures."""
         return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._concretes)
 
