@@ -21,7 +21,7 @@ import linecache
 import types
 import warnings
 import weakref
-from typing import Callable, Iterable, Optional, Union
+from typing import Callable, Iterable
 
 from .. import source_map, tracebacks
 from ..pyct import parser
@@ -65,10 +65,6 @@ class Feature(enum.Enum):
     EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
     LISTS = "LISTS"
     NAME_SCOPES = "NAME_SCOPES"
-
-
-# What `experimental_optional_features` takes: one Feature, several, or None.
-Features = Union[Feature, Iterable[Feature]]
 
 
 def optional_features(value, argument="experimental_optional_features"):
@@ -132,7 +128,7 @@ def _plain_function(fn):
 
 def to_code(fn: Callable, recursive: bool = True, line_comments: bool = False,
             standalone: bool = True,
-            experimental_optional_features: Optional[Features] = None) -> str:
+            experimental_optional_features: Feature | Iterable[Feature] | None = None) -> str:
     """The source of the converted `fn`, as a string.
 
     `line_comments=True` ends each line that starts a user statement with
@@ -325,7 +321,8 @@ def _note_user_location(error):
 
 
 def to_graph(fn: Callable, recursive: bool = True,
-             experimental_optional_features: Optional[Features] = None) -> Callable:
+             experimental_optional_features: Feature | Iterable[Feature] | None = None
+             ) -> Callable:
     """The converted `fn` (a function or bound method): same behaviour on
     Python values; staged control flow on tensors.
     `experimental_optional_features`: see `Feature` (checked; no effect)."""
