@@ -131,3 +131,15 @@ def test_custom_training_loop_with_tape_and_optimizer_in_one_graph():
     assert np.mean(last) < np.mean(first)
     assert train_step.experimental_get_tracing_count() == 1
     assert 0.0 < float(accuracy.result()) <= 1.0
+
+
+def test_unsupported_fit_arguments_are_refused_not_ignored():
+    model = small_model()
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 2), np.float32), np.ones((4, 3), np.float32)
+    with pytest.raises(TypeError, match="fit: argument 'callbacks' is not supported"):
+        model.fit(x, y, callbacks=[object()])
+    with pytest.raises(TypeError, match="fit: argument 'sample_weight' is not supported"):
+        model.fit(x, y, sample_weight=np.ones(4))
+    with pytest.raises(TypeError, match="evaluate: argument 'sample_weight' is not supported"):
+        model.evaluate(x, y, sample_weight=np.ones(4))
