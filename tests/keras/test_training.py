@@ -143,3 +143,20 @@ def test_unsupported_fit_arguments_are_refused_not_ignored():
         model.fit(x, y, sample_weight=np.ones(4))
     with pytest.raises(TypeError, match="evaluate: argument 'sample_weight' is not supported"):
         model.evaluate(x, y, sample_weight=np.ones(4))
+
+
+def test_embedding_and_softmax_models_train_with_string_losses():
+    rng = np.random.default_rng(0)
+    ids = rng.integers(0, 10, (64, 4)).astype(np.int32)
+    y = (ids.sum(1) > 18).astype(np.float32)
+    tf.random.set_seed(0)
+    emb = tf.keras.Sequential([layers.Embedding(10, 4), layers.Flatten(), layers.Dense(1)])
+    emb.compile(tf.keras.optimizers.SGD(0.1, momentum=0.9),
+                tf.keras.losses.BinaryCrossentropy(from_logits=True), metrics=["accuracy"])
+    losses = emb.fit(ids, y, epochs=4, verbose=0).history["loss"]
+    assert losses[-1] < losses[0]
+    x, labels = blobs(60)
+    probs = tf.keras.Sequential([layers.Dense(8), layers.ReLU(), layers.Dense(3), layers.Softmax()])
+    probs.compile("rmsprop", "sparse_categorical_crossentropy", metrics=["accuracy"])
+    history = probs.fit(x, labels, epochs=4, verbose=0).history
+    assert history["loss"][-1] < history["loss"][0] and sorted(history) == ["accuracy", "loss"]
