@@ -38,17 +38,21 @@ Two hooks are the only places other parts plug in: `_autograph_convert`
 (the transpiler) and `_finalize_graph` (the optimizer).
 """
 
+from __future__ import annotations
+
 import functools
 import os
 import sys
 import threading
 import warnings
 import weakref
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from autograph import tracebacks as _tracebacks
 
+from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
 from runtime._src.function import config as _config
 from runtime._src.function import signature as _sig
@@ -60,6 +64,7 @@ from runtime._src import optimizer
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
 import autograph
 from autograph.impl.api import UNCONVERTED_MARK as _UNCONVERTED_MARK
+from autograph.impl.api import optional_features as _optional_features
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "InputSignatureMismatchError"]
@@ -86,11 +91,10 @@ def _autograph_convert(python_function, options=None):
     back unchanged). Conversion of the function the user decorated is strict:
     a construct it cannot convert raises `autograph.ConversionError` naming it,
     the file and the line. `options` (`experimental_autograph_options`) are
-    passed on when they are a dict (e.g. `{"recursive": False}`), else ignored.
+    passed on: a dict (e.g. `{"recursive": False}`) or
+    `tf.autograph.experimental.Feature`s (accepted; see `autograph.Feature`).
     """
-    if isinstance(options, dict):
-        return autograph.convert(python_function, options)
-    return autograph.convert(python_function)
+    return autograph.convert(python_function, options)
 
 
 def _finalize_graph(graph):
@@ -108,14 +112,20 @@ def _finalize_graph(graph):
 
 # --- the decorator ------------------------------------------------------------
 
-def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             experimental_relax_shapes=None, jit_compile=None,
-             experimental_autograph_options=None, name=None):
+def function(func: Callable | None = None, *,
+             input_signature: Sequence[TensorSpec] | None = None, autograph: bool = True,
+             reduce_retracing: bool = False, experimental_relax_shapes: bool | None = None,
+             jit_compile: bool | None = None, experimental_autograph_options: Any = None,
+             name: str | None = None) -> Function | Callable[[Callable], Function]:
     """Make `func` run as traced graphs (`tf.function`).
 
     Usable as `@function`, `@function(...)` and `function(f)`. `jit_compile`
-    is accepted and ignored (there is no XLA here).
+    is accepted and ignored (there is no XLA here). `experimental_autograph_options`:
+    a `tf.autograph.experimental.Feature`, a tuple or list of them, or a dict
+    of options for `autograph.convert` (`{"recursive": False}`).
     """
+    if not isinstance(experimental_autograph_options, dict):
+        _optional_features(experimental_autograph_options, "function: experimental_autograph_options")
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or bool(experimental_relax_shapes)
 
@@ -172,7 +182,7 @@ class Function:
 
     # --- calling ----------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
             if _config._run_eagerly:
                 return self._call_python(args, kwargs)
@@ -183,6 +193,10 @@ class Function:
     def _call_graph(self, args, kwargs):
         if current_graph() is not None:          # called while tracing: inline it
             return self._traceable()(*args, **kwargs)
+        if getattr(_context.state, "tapes", None):
+            # An eager GradientTape records op by op: run the Python eagerly so
+            # it sees the ops (runtime/_src/autodiff).
+            return self._call_python(args, kwargs, check=False)
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
         n = len(args)
@@ -232,17 +246,17 @@ class Function:
     # --- the public API ---------------------------------------------------
 
     @property
-    def python_function(self):
+    def python_function(self) -> Callable:
         """The Python function this Function traces (bound, for a method)."""
         if self._instance_ref is not None:
             return self._python_function.__get__(self._instance())
         return self._python_function
 
     @property
-    def input_signature(self):
+    def input_signature(self) -> tuple[TensorSpec, ...] | None:
         return self._input_signature
 
-    def get_concrete_function(self, *args, **kwargs):
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (tensors or TensorSpecs),
         tracing it if needed."""
         try:
@@ -262,17 +276,17 @@ class Function:
         key = _sig.call_key(values, [], self._on_dead)
         return self._cache.get(key) or self._concrete_for(key, values)
 
-    def experimental_get_tracing_count(self):
+    def experimental_get_tracing_count(self) -> int:
         """How many graphs this Function has traced."""
         return len(self._concretes)
 
-    def experimental_explain_retracing(self):
+    def experimental_explain_retracing(self) -> str | None:
         """Why the last trace happened: which argument changed and how
         (old vs new dtype, shape or value), compared with the closest earlier
         trace."""
         return self._explanation
 
-    def pretty_printed_concrete_signatures(self, verbose=True):
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         """Every traced signature: input parameters, output type, captures."""
         return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._concretes)
 
