@@ -55,7 +55,7 @@ from runtime._src.function.variables import Variable
 from runtime._src.function.module import Module
 from runtime._src.function.function import function, Function, ConcreteFunction
 from runtime._src.ops.gradient_ops import stop_gradient
-from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients
+from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients, gradients
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
@@ -77,7 +77,7 @@ __all__ = [
     "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
     "cosh", "cumsum", "debugging", "divide", "dtypes", "einsum", "equal", "errors", "exp",
     "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor", "floordiv",
-    "foldl", "foldr", "function", "gather", "gather_nd", "greater", "greater_equal",
+    "foldl", "foldr", "function", "gather", "gather_nd", "gradients", "greater", "greater_equal",
     "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor", "keras",
     "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or",
     "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope",

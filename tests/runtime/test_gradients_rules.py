@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from tests.runtime.gradient_check import check_gradients
+from tests.runtime.gradient_check import check_gradients, check_second_order
 
 rng = np.random.default_rng(42)
 
@@ -27,6 +27,7 @@ def away_from_zero(*shape):
 
 
 W62, W312, W23 = tf.constant(r(6, 2)), tf.constant(r(3, 1, 2)), tf.constant(r(2, 3))
+W35, W27 = tf.constant(r(3, 5)), tf.constant(r(2, 5))
 
 
 
@@ -138,6 +139,52 @@ CASES = {
                       [r(3, 4), r(3, 4, lo=0, hi=1)]),
     "l2_normalize": (lambda x: tf.math.l2_normalize(x, axis=1), [r(2, 3)]),
     "stop_gradient": (lambda x: tf.stop_gradient(x) * 0 + x * x, [r(3)]),
+    # convolution and pooling
+    "conv2d_same": (lambda x, f: tf.nn.conv2d(x, f, 1, "SAME"), [r(2, 5, 4, 3), r(3, 2, 3, 2)]),
+    "conv2d_valid_stride": (lambda x, f: tf.nn.conv2d(x, f, 2, "VALID"),
+                            [r(1, 6, 5, 2), r(2, 2, 2, 3)]),
+    "conv2d_dilated": (lambda x, f: tf.nn.conv2d(x, f, 1, "SAME", dilations=2),
+                       [r(1, 5, 5, 1), r(2, 2, 1, 2)]),
+    "conv2d_nchw": (lambda x, f: tf.nn.conv2d(x, f, 1, "SAME", data_format="NCHW"),
+                    [r(1, 2, 4, 4), r(3, 3, 2, 2)]),
+    "max_pool2d_same": (lambda x: tf.nn.max_pool2d(x, 2, 2, "SAME"), [r(2, 5, 5, 3)]),
+    "max_pool2d_valid": (lambda x: tf.nn.max_pool2d(x, 3, 1, "VALID"), [r(1, 5, 4, 2)]),
+    "avg_pool2d_same": (lambda x: tf.nn.avg_pool2d(x, 3, 2, "SAME"), [r(2, 5, 5, 2)]),
+    "avg_pool2d_valid": (lambda x: tf.nn.avg_pool2d(x, 2, 1, "VALID"), [r(1, 4, 4, 1)]),
+    # more shapes
+    "broadcast_to": (lambda x: tf.broadcast_to(x, [3, 2, 4]), [r(2, 1)]),
+    "pad": (lambda x: tf.pad(x, [[1, 0], [2, 1]]) * W35, [r(2, 2)]),
+    "reverse": (lambda x: tf.reverse(x, [1]) * W23, [r(2, 3)]),
+    "roll": (lambda x: tf.roll(x, [1, -1], [0, 1]) * W23, [r(2, 3)]),
+    "split": (lambda x: tf.split(x, 3, axis=1)[1] * 2 + tf.split(x, 3, axis=1)[2], [r(2, 6)]),
+    "split_sizes": (lambda x: tf.split(x, [1, 3], axis=0)[1], [r(4, 2)]),
+    "slice": (lambda x: tf.slice(x, [1, 0], [1, 2]), [r(3, 4)]),
+    "repeat": (lambda x: tf.repeat(x, [2, 0, 3], axis=1) * W27, [r(2, 3)]),
+    "repeat_flat": (lambda x: tf.repeat(x, 2), [r(2, 2)]),
+    # gather / scatter / sort
+    "gather_nd": (lambda x: tf.gather_nd(x, [[0, 1], [2, 0], [0, 1]]), [r(3, 2)]),
+    "scatter_nd": (lambda u: tf.scatter_nd([[1], [3], [1]], u, [4, 2]), [r(3, 2)]),
+    "tensor_scatter_update": (lambda t, u: tf.tensor_scatter_nd_update(t, [[0], [2]], u),
+                              [r(3, 2), r(2, 2)]),
+    "tensor_scatter_add": (lambda t, u: tf.tensor_scatter_nd_add(t, [[1], [1]], u),
+                           [r(3, 2), r(2, 2)]),
+    "tensor_scatter_sub": (lambda t, u: tf.tensor_scatter_nd_sub(t, [[2, 1]], u), [r(3, 2), r(1)]),
+    "top_k": (lambda x: tf.math.top_k(x, 2).values, [r(3, 5)]),
+    "einsum_matmul": (lambda a, b: tf.einsum("ij,jk->ik", a, b), [r(2, 3), r(3, 4)]),
+    "einsum_reduce_only_one": (lambda a, b: tf.einsum("ij,k->k", a, b), [r(2, 3), r(4)]),
+    "einsum_batch_transpose": (lambda a, b: tf.einsum("bij,bkj->bki", a, b),
+                               [r(2, 3, 4), r(2, 2, 4)]),
+    # matrices
+    "band_part": (lambda x: tf.linalg.band_part(x, 1, 0), [r(3, 3)]),
+    "tensor_diag": (tf.linalg.tensor_diag, [r(3)]),
+    "tensor_diag_part": (tf.linalg.tensor_diag_part, [r(3, 3)]),
+    "inv": (tf.linalg.inv, [r(3, 3) + 3 * np.eye(3)]),
+    "inv_adjoint": (lambda x: tf.linalg.inv(x, adjoint=True), [r(2, 3, 3) + 3 * np.eye(3)]),
+    "det": (tf.linalg.det, [r(2, 3, 3) + 2 * np.eye(3)]),
+    "slogdet": (lambda x: tf.linalg.slogdet(x)[1], [r(3, 3) + 2 * np.eye(3)]),
+    "solve": (tf.linalg.solve, [r(3, 3) + 3 * np.eye(3), r(3, 2)]),
+    "solve_adjoint": (lambda a, b: tf.linalg.solve(a, b, adjoint=True),
+                      [r(3, 3) + 3 * np.eye(3), r(3, 2)]),
 }
 
 
@@ -145,3 +192,30 @@ CASES = {
 def test_rule_matches_finite_differences(name):
     fn, values = CASES[name]
     check_gradients(fn, values)
+
+
+# Gradients of gradients (nested tapes), eagerly and in tf.function.
+SECOND_ORDER = {
+    "multiply": (tf.multiply, [r(3, 2), r(2)]),
+    "truediv": (tf.truediv, [r(3), away_from_zero(3)]),
+    "add_sub": (lambda x, y: (x + y) * (x - y), [r(3), r(3)]),
+    "square_sqrt": (lambda x: tf.square(x) * tf.sqrt(x), [pos(4)]),
+    "exp_log": (lambda x: tf.exp(x) * tf.math.log(x), [pos(4)]),
+    "tanh": (tf.tanh, [r(4)]),
+    "sin_cos": (lambda x: tf.sin(x) * tf.cos(x), [r(4)]),
+    "sigmoid": (tf.sigmoid, [r(4)]),
+    "pow": (tf.pow, [pos(3), r(3)]),
+    "matmul": (lambda a, b: tf.tanh(tf.matmul(a, b)), [r(3, 4), r(4, 2)]),
+    "matmul_transposed": (lambda a, b: tf.sin(tf.matmul(a, b, transpose_b=True)),
+                          [r(3, 4), r(2, 4)]),
+    "reduce_mean_softmax": (lambda x: tf.nn.softmax(x) * tf.reduce_mean(x, axis=1, keepdims=True),
+                            [r(2, 3)]),
+    "relu_mlp": (lambda x, w: tf.nn.relu(tf.matmul(x, w)) ** 2, [r(2, 3), away_from_zero(3, 2)]),
+    "sparse_xent": (_sparse_xent, [r(3, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_second_order_matches_finite_differences(name):
+    fn, values = SECOND_ORDER[name]
+    check_second_order(fn, values)

@@ -310,3 +310,55 @@ def test_mlp_training_step_learns():
         return loss
     losses = [float(step()) for _ in range(30)]
     assert losses[-1] < losses[0] * 0.8
+
+
+def test_eager_tape_sees_through_a_tf_function_call():
+    v = tf.Variable(np.array([1.0, 2.0]))
+
+    @tf.function
+    def model(x):
+        return tf.reduce_sum(tf.sin(x) * v)
+    x = tf.constant(np.array([0.5, 0.25]))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = model(x)
+    gx, gv = tape.gradient(y, [x, v])
+    np.testing.assert_allclose(gx.numpy(), np.cos([0.5, 0.25]) * [1.0, 2.0])
+    np.testing.assert_allclose(gv.numpy(), np.sin([0.5, 0.25]))
+
+
+def test_jacobian_of_an_unconnected_source_is_none():
+    x, z = tf.constant([1.0, 2.0]), tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, z])
+        y = x * 2.0
+    assert tape.jacobian(y, z) is None
+    np.testing.assert_allclose(tape.jacobian(y, z, unconnected_gradients="zero").numpy(), [0, 0])
+
+
+def test_eager_loop_and_cond_in_python_are_recorded():
+    x = tf.constant(0.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(3):
+            y = tf.sin(y) if float(y) > 0 else y * 2.0
+    expected = np.cos(0.5) * np.cos(np.sin(0.5)) * np.cos(np.sin(np.sin(0.5)))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), expected, rtol=1e-6)
+
+
+def test_tf_gradients_in_a_graph():
+    @tf.function
+    def f(x):
+        y = x * x * 3.0
+        z = tf.stop_gradient(y) * x
+        return tf.gradients(y, x)[0], tf.gradients([y, z], [x, y]), tf.gradients(y, [z])
+    g, (gx, gy), unconnected = f(tf.constant(2.0))
+    assert float(g) == 12.0 and float(gx) == 12.0 + 12.0 and float(gy) == 1.0
+    assert unconnected == [None]
+
+
+def test_tf_gradients_eagerly_is_an_error():
+    with pytest.raises(RuntimeError, match="tf.gradients is not supported when eager "
+                                           "execution is enabled"):
+        tf.gradients(tf.constant(1.0), tf.constant(1.0))

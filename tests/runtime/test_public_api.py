@@ -14,7 +14,7 @@ PUBLIC = [
     "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
     "cosh", "cumsum", "debugging", "divide", "dtypes", "einsum", "equal", "errors", "exp",
     "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor", "floordiv",
-    "foldl", "foldr", "function", "gather", "gather_nd", "greater", "greater_equal",
+    "foldl", "foldr", "function", "gather", "gather_nd", "gradients", "greater", "greater_equal",
     "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor", "keras",
     "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or",
     "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope",
@@ -49,6 +49,7 @@ def test_documented_extras_are_reachable():
     assert callable(tf.config.experimental_check_equivalence)
     assert callable(tf.visualize)
     assert tf.linalg.matmul is tf.matmul
+    assert tf.linalg.einsum is tf.einsum and tf.linalg.tensordot is tf.tensordot
     assert callable(tf.saved_model.save) and callable(tf.saved_model.load)
 
 

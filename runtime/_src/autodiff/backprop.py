@@ -56,10 +56,16 @@ def add_all(grads):
         return None
     if len(grads) == 1:
         return grads[0]
+    if grads[0].dtype is variant:    # TensorArray flows (function/tensor_array.py)
+        return apply("TensorArrayGradAdd", tuple(grads))
+    if len(grads) == 2:              # a + b: inlined by the code generator
+        return apply("AddV2", tuple(grads))
     return apply("AddN", tuple(grads))
 
 
 def zeros_like(t):
+    if t.dtype is variant:
+        return apply("TensorArrayGradEmpty", ())
     return apply("ZerosLike", (t,), {"dtype": None})
 
 

@@ -20,9 +20,8 @@ through it, summing the gradients of the captured values.
 
 import numpy as np
 
-from runtime._src.autodiff.backprop import (add_variable_gradient, backprop, carries_gradient,
-                                            watched_variable, zeros_like)
-from runtime._src.core import dtypes
+from runtime._src.autodiff.backprop import (add_all, add_variable_gradient, backprop,
+                                            carries_gradient, watched_variable, zeros_like)
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.graph.graph import Graph
@@ -106,8 +105,8 @@ def _if_grad(op, *grads):
             targets = [mapping[id(branch.outputs[index[id(o)]])] for o, _ in pairs]
             sources = [[feeds[id(inner)]] if w else []
                        for (_, inner), w in zip(branch.captures, wanted)]
-            sources += _variable_sources(nodes, variables)
-            found = backprop(nodes, targets, [g for _, g in pairs], sources)
+            found = backprop(nodes, targets, [g for _, g in pairs],
+                             *_with_variables(sources, nodes, variables))
             n = len(caps)
             out = [None if not w else g if g is not None else zeros_like(feeds[id(inner)])
                    for g, w, (_, inner) in zip(found[:n], wanted, branch.captures)]
@@ -122,21 +121,29 @@ def _if_grad(op, *grads):
 
 
 def _read_variables(graphs):
-    """The Variables whose gradients are wanted and that `graphs` read (directly)."""
-    found = {}
-    for g in graphs:
+    """The Variables whose gradients are wanted that `graphs` (or graphs nested
+    in them) read."""
+    found, stack = {}, list(graphs)
+    while stack:
+        g = stack.pop()
         for node in g.nodes:
             if node.op == "ReadVariableOp" and watched_variable(node.attrs["variable"]):
                 found.setdefault(id(node.attrs["variable"]), node.attrs["variable"])
+            stack.extend(node.subgraph_list())
     return list(found.values())
 
 
-def _variable_sources(nodes, variables):
+def _with_variables(sources, nodes, variables):
+    """(sources plus one group per Variable: its reads among `nodes`, and the
+    map from each Variable to its group) for a `backprop` over replayed nodes;
+    reads in nested subgraphs reach their groups through the nested rules."""
     reads = {}
     for node in nodes:
         if node.op == "ReadVariableOp":
             reads.setdefault(id(node.attrs["variable"]), []).append(node.outputs[0])
-    return [reads.get(id(v), []) for v in variables]
+    base = len(sources)
+    groups = {id(v): base + j for j, v in enumerate(variables)}
+    return sources + [reads.get(id(v), []) for v in variables], groups
 
 
 def _zeros_of(variable):
@@ -155,8 +162,7 @@ def _while_grad(op, *grads):
     state_ph, caps = body.inputs[:n - 1], op.inputs[n:n + len(body.captures)]
     history = op.outputs[n - 1]
     specs = tuple((t.dtype, t.shape) for t in state_ph)
-    wanted = [i for i, t in enumerate(state_ph)
-              if carries_gradient(t) and t.dtype is not dtypes.variant]
+    wanted = [i for i, t in enumerate(state_ph) if carries_gradient(t)]
     wanted_caps = [k for k, c in enumerate(caps) if carries_gradient(c)]
     variables = _read_variables([body])
     init = [grads[i] if grads[i] is not None else zeros_like(op.outputs[i]) for i in wanted]
@@ -174,12 +180,12 @@ def _while_grad(op, *grads):
         targets = [mapping.get(id(body.outputs[i]), body.outputs[i]) for i in wanted]
         sources = [[feeds[id(state_ph[i])]] for i in wanted]
         sources += [[feeds[id(body.captures[k_][1])]] for k_ in wanted_caps]
-        sources += _variable_sources(nodes, variables)
-        found = backprop(nodes, targets, list(running[:len(wanted)]), sources)
+        found = backprop(nodes, targets, list(running[:len(wanted)]),
+                         *_with_variables(sources, nodes, variables))
         out = [g if g is not None else zeros_like(feeds[id(state_ph[i])])
                for g, i in zip(found, wanted)]
         for g, acc in zip(found[len(wanted):], running[len(wanted):]):
-            out.append(acc if g is None else acc + g)
+            out.append(acc if g is None else add_all([acc, g]))
         return [k] + out
 
     paused, _state.tapes = getattr(_state, "tapes", None), None

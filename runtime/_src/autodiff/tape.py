@@ -32,7 +32,7 @@ from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.graph.locations import user_location
 from runtime._src.graph.op_registry import apply
 
-__all__ = ["GradientTape", "UnconnectedGradients"]
+__all__ = ["GradientTape", "UnconnectedGradients", "gradients"]
 
 
 class UnconnectedGradients(enum.Enum):
@@ -355,3 +355,32 @@ def _unconnected_value(grad, source, unconnected):
     if isinstance(source, Tensor) and not _backprop.carries_gradient(source):
         return None
     return _zeros_for(source)
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
+              aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE):
+    """`tf.gradients`: symbolic gradients of `ys` for each of `xs`, inside a graph.
+
+    Every op of the graph being traced counts (no tape needed), except that
+    loops traced without a recording tape keep no per-iteration state and so
+    have no gradient. Returns a list with one gradient (or None) per x.
+    """
+    graph = current_graph()
+    if graph is None:
+        raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
+                           "Use tf.GradientTape instead.")
+    unconnected = _unconnected(unconnected_gradients)
+    targets = [_as_target(y) for y in nest.flatten(ys)]
+    sources = [graph.capture(x) if not (isinstance(x, SymbolicTensor) and x.graph is graph)
+               else x for x in nest.flatten(xs)]
+    weights = [None] * len(targets) if grad_ys is None else nest.flatten(grad_ys)
+    target_grads = [_ones_like(t) if w is None else convert_to_tensor(w, t.dtype)
+                    for t, w in zip(targets, weights)]
+    records = list(graph.nodes)
+    if stop_gradients is not None:
+        stopped = {id(t) for t in nest.flatten(stop_gradients)}
+        records = [n for n in records if not any(id(o) in stopped for o in n.outputs)]
+    groups = [[x] if _backprop.carries_gradient(x) else [] for x in sources]
+    found = _backprop.backprop(records, targets, target_grads, groups)
+    return [_unconnected_value(g, x, unconnected) for g, x in zip(found, sources)]

@@ -52,6 +52,7 @@ import numpy as np
 
 from autograph import tracebacks as _tracebacks
 
+from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
 from runtime._src.function import config as _config
 from runtime._src.function import signature as _sig
@@ -193,6 +194,10 @@ class Function:
     def _call_graph(self, args, kwargs):
         if current_graph() is not None:          # called while tracing: inline it
             return self._traceable()(*args, **kwargs)
+        if getattr(_context.state, "tapes", None):
+            # An eager GradientTape records op by op: run the Python eagerly so
+            # it sees the ops (runtime/_src/autodiff).
+            return self._call_python(args, kwargs, check=False)
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
         n = len(args)

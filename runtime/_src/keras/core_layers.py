@@ -49,10 +49,11 @@ class Dense(Layer):
         if input_dim is None:
             raise ValueError(f'Layer "{self.name}": the last dimension of its input must be '
                              f"known to build the kernel; got input shape {input_shape}")
-        self.kernel = self.add_weight("kernel", (input_dim, self.units),
-                                      initializer=self.kernel_initializer)
+        self.kernel = self.add_weight(shape=(input_dim, self.units),
+                                      initializer=self.kernel_initializer, name="kernel")
         if self.use_bias:
-            self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer)
+            self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
+                                        name="bias")
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
 
@@ -209,8 +210,9 @@ class Embedding(Layer):
         self.embeddings = None
 
     def build(self, input_shape=None):
-        self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          initializer=self.embeddings_initializer)
+        self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer,
+                                          name="embeddings")
         self.built = True
 
     def call(self, inputs):

@@ -27,6 +27,7 @@ import time
 
 import numpy as np
 
+from runtime._src.autodiff.tape import GradientTape
 from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
@@ -136,7 +137,6 @@ class TrainingMixin:
 
     def train_step(self, data):
         """Forward pass, loss, gradients, one optimizer step; the metrics."""
-        from runtime._src.autodiff.tape import GradientTape  # noqa: PLC0415 - until autodiff lands
         x, y, sample_weight = unpack_data(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
@@ -164,9 +164,12 @@ class TrainingMixin:
         fn = state.functions.get(key)
         if fn is None:
             step = getattr(self, f"{kind}_step")
-
-            def run_step(*batch):
-                return step(batch if len(batch) > 1 else batch[0])
+            if len(specs) == 1:
+                def run_step(x):
+                    return step(x)
+            else:
+                def run_step(x, y):
+                    return step((x, y))
             run_step.__name__ = f"{kind}_function"
             fn = run_step if state.run_eagerly else function(run_step,
                                                              input_signature=list(specs))
@@ -325,11 +328,9 @@ def _to_floats(logs):
 
 
 def _per_step(seconds):
-    if seconds >= 1:
-        return f"{seconds:.0f}s/step"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.0f}ms/step"
-    return f"{seconds * 1e6:.0f}us/step"
+    """Milliseconds per step (Keras switches between s, ms and us; one unit keeps
+    two runs' outputs comparable once the numbers are masked)."""
+    return f"{seconds * 1e3:.0f}ms/step"
 
 
 def _progress_line(steps, elapsed, logs, verbose):

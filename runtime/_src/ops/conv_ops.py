@@ -28,12 +28,13 @@ from runtime._src.core.errors import InvalidArgumentError, UnimplementedError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
 
 __all__ = ["conv1d", "conv2d", "convolution", "max_pool1d", "max_pool2d", "avg_pool1d",
-           "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches"]
+           "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches"]
 
 CONV_DTYPES = FLOATS | frozenset((dtypes.int32,))
 
@@ -68,6 +69,22 @@ def patches(x, window, strides, dilations, out_size):
     shape = (x.shape[0], out_size[0], out_size[1], window[0], window[1], x.shape[3])
     step = (sn, sh * strides[0], sw * strides[1], sh * dilations[0], sw * dilations[1], sc)
     return as_strided(x, shape, step, writeable=False)
+
+
+def add_patches(cols, padded_shape, strides, dilations):
+    """The adjoint of `patches` (col2im): sums each window's values in `cols`
+    (N, OH, OW, KH, KW, C) back onto a zero array of `padded_shape` (NHWC), so a
+    gradient through a convolution's input is `add_patches(dy . filter^T)`
+    cropped to the unpadded input. A loop over the window, not over pixels."""
+    out = np.zeros(padded_shape, cols.dtype)
+    _, oh, ow, kh, kw, _ = cols.shape
+    sh, sw = strides
+    for a in range(kh):
+        for b in range(kw):
+            top, left = a * dilations[0], b * dilations[1]
+            out[:, top:top + (oh - 1) * sh + 1:sh, left:left + (ow - 1) * sw + 1:sw, :] \
+                += cols[:, :, :, a, b, :]
+    return out
 
 
 def _padded(x, window, strides, dilations, padding, explicit, fill):
@@ -177,6 +194,90 @@ def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
     return y.reshape(lead + y.shape[1:]).astype(dtype, copy=False)
 
 
+# --- gradients -----------------------------------------------------------------------------
+#
+# The gradient of a convolution for its input is the adjoint of the patch view
+# (`add_patches`, col2im) of dy . filter^T; for its filter, patches(x) . dy
+# summed over the batch and the output positions. Max pooling sends each
+# window's gradient to the first element equal to the maximum; average pooling
+# shares it evenly among the real elements of the window.
+
+def _pads(shape, window, strides, dilations, padding, explicit):
+    """((before, after) per spatial dim, output spatial size) for NHWC `shape`."""
+    pads, out = [], []
+    for d in range(2):
+        before, after, size = window_padding(shape[1 + d], window[d], strides[d], dilations[d],
+                                             padding, explicit[d])
+        pads.append((before, after))
+        out.append(size)
+    return pads, out
+
+
+def _crop(padded, pads):
+    (t, b), (l, r) = pads
+    return padded[:, t:padded.shape[1] - b, l:padded.shape[2] - r, :]
+
+
+def _unbatched(x):
+    """x (..., H, W, C) as (N, H, W, C), and its leading dims."""
+    lead = x.shape[:-3]
+    return x.reshape((int(np.prod(lead)),) + x.shape[-3:]), lead
+
+
+def _add_windows(cols, padded_shape, strides, dilations):
+    """The adjoint of `patches` (col2im): each window's values in `cols`
+    (N, OH, OW, KH, KW, C) summed back onto zeros of `padded_shape` (NHWC)."""
+    out = np.zeros(padded_shape, cols.dtype)
+    _, oh, ow, kh, kw, _ = cols.shape
+    for a in range(kh):
+        for b in range(kw):
+            top, left = a * dilations[0], b * dilations[1]
+            out[:, top:top + (oh - 1) * strides[0] + 1:strides[0],
+                left:left + (ow - 1) * strides[1] + 1:strides[1], :] += cols[:, :, :, a, b, :]
+    return out
+
+
+def _infer_like_input(index):
+    def infer(inputs, attrs):
+        return [(inputs[0].dtype, inputs[index].shape)]
+    return infer
+
+
+@define_op("Conv2DBackpropInput", infer=_infer_like_input(1))
+def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilations):
+    """dL/dx of Conv2D(x, f) given dL/dy (groups of one only)."""
+    dy, lead = _unbatched(dy)
+    xs, _ = _unbatched(x)
+    if f.shape[2] != xs.shape[-1]:
+        raise UnimplementedError("Conv2DBackpropInput: grouped convolutions have no gradient "
+                                 "yet", "Conv2DBackpropInput")
+    pads, _ = _pads(xs.shape, f.shape[:2], strides, dilations, padding, explicit_paddings)
+    cols = np.tensordot(dy, f, axes=([3], [3]))              # N, OH, OW, KH, KW, C
+    padded = (xs.shape[0], xs.shape[1] + sum(pads[0]), xs.shape[2] + sum(pads[1]), xs.shape[3])
+    grad = _crop(_add_windows(cols, padded, strides, dilations), pads)
+    return grad.reshape(x.shape).astype(x.dtype, copy=False)
+
+
+@define_op("Conv2DBackpropFilter", infer=_infer_like_input(2))
+def _conv2d_backprop_filter(dy, x, f, strides, padding, explicit_paddings, dilations):
+    """dL/df of Conv2D(x, f) given dL/dy (groups of one only)."""
+    dy, _ = _unbatched(dy)
+    xs, _ = _unbatched(x)
+    if f.shape[2] != xs.shape[-1]:
+        raise UnimplementedError("Conv2DBackpropFilter: grouped convolutions have no gradient "
+                                 "yet", "Conv2DBackpropFilter")
+    padded, out = _padded(xs, f.shape[:2], strides, dilations, padding, explicit_paddings, 0)
+    cols = patches(padded, f.shape[:2], strides, dilations, out)
+    return np.tensordot(cols, dy, axes=([0, 1, 2], [0, 1, 2])).astype(f.dtype, copy=False)
+
+
+@define_grad("Conv2D")
+def _conv2d_grad(op, grad):
+    x, f = op.inputs
+    return [apply("Conv2DBackpropInput", (grad, x, f), dict(op.attrs)),
+            apply("Conv2DBackpropFilter", (grad, x, f), dict(op.attrs))]
+
+
 # --- MaxPool and AvgPool -------------------------------------------------------------------
 
 def _pool_problem(x_shape, attrs, running=False):
@@ -225,6 +326,28 @@ def _max_pool(x, ksize, strides, padding, explicit_paddings):
     return result
 
 
+@define_op("MaxPoolGrad", infer=_infer_like_input(1))
+def _max_pool_grad(dy, x, y, ksize, strides, padding, explicit_paddings):
+    """dL/dx of MaxPool: each window's gradient goes to its first maximal element."""
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    padded, out = _padded(x, ksize, strides, (1, 1), padding, explicit_paddings, fill)
+    view = patches(padded, ksize, strides, (1, 1), out)
+    cols = np.zeros(view.shape, dy.dtype)
+    taken = np.zeros(y.shape, bool)
+    for a in range(ksize[0]):
+        for b in range(ksize[1]):
+            hit = (view[:, :, :, a, b, :] == y) & ~taken
+            cols[:, :, :, a, b, :] = np.where(hit, dy, 0)
+            taken |= hit
+    pads, _ = _pads(x.shape, ksize, strides, (1, 1), padding, explicit_paddings)
+    return _crop(_add_windows(cols, padded.shape, strides, (1, 1)), pads)
+
+
+@define_grad("MaxPool")
+def _max_pool_grad_rule(op, grad):
+    return [apply("MaxPoolGrad", (grad, op.inputs[0], op.outputs[0]), dict(op.attrs))]
+
+
 def _valid_counts(size, window, stride, out):
     """How many real (unpadded) elements each of `out` SAME windows covers."""
     before = window_padding(size, window, stride, 1, "SAME")[0]
@@ -247,6 +370,28 @@ def _avg_pool(x, ksize, strides, padding):
     else:
         count = ksize[0] * ksize[1]
     return (total / np.asarray(count, total.dtype)).astype(dtype, copy=False)
+
+
+@define_op("AvgPoolGrad", infer=_infer_like_input(1))
+def _avg_pool_grad(dy, x, ksize, strides, padding):
+    """dL/dx of AvgPool: each window's gradient shared by its real elements."""
+    pads, out = _pads(x.shape, ksize, strides, (1, 1), padding, ((0, 0), (0, 0)))
+    if padding == "SAME":
+        rows = _valid_counts(x.shape[1], ksize[0], strides[0], out[0])
+        cols_n = _valid_counts(x.shape[2], ksize[1], strides[1], out[1])
+        count = (rows[:, None] * cols_n[None, :])[None, :, :, None]
+    else:
+        count = ksize[0] * ksize[1]
+    share = dy / np.asarray(count, dy.dtype)
+    cols = np.broadcast_to(share[:, :, :, None, None, :], share.shape[:3] + tuple(ksize)
+                           + share.shape[3:])
+    padded = (x.shape[0], x.shape[1] + sum(pads[0]), x.shape[2] + sum(pads[1]), x.shape[3])
+    return _crop(_add_windows(cols, padded, strides, (1, 1)), pads).astype(x.dtype, copy=False)
+
+
+@define_grad("AvgPool")
+def _avg_pool_grad_rule(op, grad):
+    return [apply("AvgPoolGrad", (grad, op.inputs[0]), dict(op.attrs))]
 
 
 # --- the public functions: argument rules as TensorFlow's Python layer has them ------------

@@ -15,13 +15,14 @@ import string
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
+from runtime._src.ops.gradient_ops import broadcast_like
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.manipulation_ops import convert_all
-from runtime._src.ops.shape_ops import op_error
+from runtime._src.ops.shape_ops import kernel_error, op_error
 
 __all__ = ["einsum", "tensordot"]
 
@@ -122,10 +123,30 @@ def _infer_einsum(inputs, attrs):
 @define_op("Einsum", infer=_infer_einsum)
 def _einsum(*operands, equation):
     subs, rhs = parse_equation(equation, len(operands))
-    _label_sizes(subs, [np.shape(x) for x in operands],
-                 lambda m: InvalidArgumentError(f"Einsum: {m}", "Einsum"))
+    _label_sizes(subs, [np.shape(x) for x in operands], kernel_error("Einsum"))
     out = np.einsum(",".join(subs) + "->" + rhs, *operands)
     return np.asarray(out, dtype=operands[0].dtype)
+
+
+@define_grad("Einsum")
+def _einsum_grad(op, grad):
+    # Each operand's gradient is an einsum of the output gradient with the other
+    # operands, into the operand's subscripts (letters only it has: broadcast back).
+    subs, rhs = parse_equation(op.attrs["equation"], len(op.inputs))
+    if "..." in rhs or any("..." in s or len(set(s)) != len(s) for s in subs):
+        raise LookupError(f"No gradient defined for operation 'Einsum' with equation "
+                          f"{op.attrs['equation']!r}: an ellipsis or a repeated subscript")
+    grads = []
+    for i, s in enumerate(subs):
+        others = [j for j in range(len(subs)) if j != i]
+        present = set(rhs).union(*(subs[j] for j in others))
+        kept = "".join(c for c in s if c in present)
+        equation = ",".join([rhs] + [subs[j] for j in others]) + "->" + kept
+        g = apply("Einsum", (grad, *[op.inputs[j] for j in others]), {"equation": equation})
+        if kept != s:
+            g = broadcast_like(g, op.inputs[i], [k for k, c in enumerate(s) if c not in present])
+        grads.append(g)
+    return grads
 
 
 def einsum(equation, *inputs, **kwargs):

@@ -24,7 +24,7 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.graph.op_registry import apply, define_grad, define_op
 
 __all__ = ["stop_gradient", "unbroadcast", "broadcast_like", "reshape_like", "reduced_axes",
-           "is_differentiable", "zeros_scalar"]
+           "is_differentiable", "zeros_scalar", "broadcast_scalar"]
 
 
 def is_differentiable(dtype):
@@ -129,6 +129,17 @@ def reshape_like(grad, x):
     else:
         shape = apply("Shape", (x,), {"out_type": dtypes.int32})
     return apply("Reshape", (grad, shape))
+
+
+def broadcast_scalar(grad):
+    """The scalar that `grad` is a broadcast of (a graph's `BroadcastLike` of a
+    scalar, as a mean's gradient is), else None: a rule that multiplies by
+    grad can multiply by the scalar instead, without the full-size tensor."""
+    node = getattr(grad, "node", None)
+    if node is not None and node.op == "BroadcastLike" and not node.attrs["axes"] \
+            and node.inputs[0].shape.rank == 0:
+        return node.inputs[0]
+    return None
 
 
 def reduced_axes(axis, rank):

@@ -33,6 +33,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import eye
@@ -111,10 +112,30 @@ def _inverse(x, adjoint):
                                    "MatrixInverse") from None
 
 
+@define_grad("MatrixInverse")
+def _inverse_grad(op, grad):
+    # y = inv(x): dL/dx = -y^T g y^T; with adjoint (y = inv(x)^T): -y g^T y.
+    y = op.outputs[0]
+    if op.attrs["adjoint"]:
+        return [math_ops.negative(matmul(matmul(y, grad, transpose_b=True), y))]
+    return [math_ops.negative(matmul(matmul(y, grad, transpose_a=True), y, transpose_b=True))]
+
+
 @define_op("MatrixDeterminant", infer=_matrix_rule(_batch))
 def _determinant(x):
     check_now("MatrixDeterminant", _matrix_problem(TensorShape(x.shape)))
     return np.asarray(np.linalg.det(x), x.dtype)
+
+
+@define_grad("MatrixDeterminant")
+def _determinant_grad(op, grad):
+    x, det = op.inputs[0], op.outputs[0]
+    scale = expand_dims(expand_dims(math_ops.multiply(grad, det), -1), -1)
+    return [math_ops.multiply(scale, _inverse_transposed(x))]
+
+
+def _inverse_transposed(x):
+    return apply("MatrixInverse", (x,), {"adjoint": True})
 
 
 @define_op("LogMatrixDeterminant", infer=_matrix_rule(lambda d, a: _batch(d, a) * 2),
@@ -123,6 +144,12 @@ def _log_determinant(x):
     check_now("LogMatrixDeterminant", _matrix_problem(TensorShape(x.shape)))
     sign, log_abs = np.linalg.slogdet(x)
     return np.asarray(sign, x.dtype), np.asarray(log_abs, x.dtype)
+
+
+@define_grad("LogMatrixDeterminant")
+def _log_determinant_grad(op, _, grad):
+    scale = expand_dims(expand_dims(grad, -1), -1)
+    return [math_ops.multiply(scale, _inverse_transposed(op.inputs[0]))]
 
 
 @define_op("Cholesky", infer=_matrix_rule(_same))
@@ -299,7 +326,7 @@ def _two_matrix_rule(problem, last_two):
     is wrong or None; the output has the broadcast batch dimensions, then
     `last_two(a_dims, b_dims)`."""
     def infer(inputs, attrs):
-        a, b = inputs
+        a, b = inputs[:2]
         rules.check_same_dtype(a, b)
         found = problem(a.shape, b.shape)
         if found:
@@ -329,6 +356,16 @@ def _solve(a, b, adjoint):
     except np.linalg.LinAlgError:
         raise InvalidArgumentError("MatrixSolve: Input matrix is not invertible.",
                                    "MatrixSolve") from None
+
+
+@define_grad("MatrixSolve")
+def _solve_grad(op, grad):
+    a, _ = op.inputs
+    x, adjoint = op.outputs[0], op.attrs["adjoint"]
+    gb = apply("MatrixSolve", (a, grad), {"adjoint": not adjoint})
+    if adjoint:
+        return [math_ops.negative(matmul(x, gb, transpose_b=True)), gb]
+    return [math_ops.negative(matmul(gb, x, transpose_b=True)), gb]
 
 
 @define_op("MatrixTriangularSolve", infer=_infer_solve("MatrixTriangularSolve"))
@@ -404,11 +441,25 @@ def _least_squares_problem(a_shape, b_shape):
 
 @define_op("MatrixSolveLs", infer=_two_matrix_rule(_least_squares_problem,
                                                     lambda a, b: [a[-1], b[-1]]))
-def _least_squares(a, b):
-    """The minimum-norm least-squares solution (TF's `fast=False`)."""
+def _least_squares(a, b, l2, fast):
+    """The kernel behind `lstsq` when the matrix's size is unknown while tracing
+    (`fast`: the regularized normal equations through Cholesky, as the composed
+    form), and always for `fast=False` (the minimum-norm solution, l2 ignored)."""
     check_now("MatrixSolveLs", _least_squares_problem(TensorShape(a.shape),
-                                                       TensorShape(b.shape)))
-    return np.matmul(np.linalg.pinv(a), b).astype(a.dtype, copy=False)
+                                                      TensorShape(b.shape)))
+    if not fast:
+        return np.matmul(np.linalg.pinv(a), b).astype(a.dtype, copy=False)
+    at = _adjoint(a)
+    over = a.shape[-2] >= a.shape[-1]
+    gramian = np.matmul(at, a) if over else np.matmul(a, at)
+    gramian = gramian + a.dtype.type(l2) * np.eye(gramian.shape[-1], dtype=a.dtype)
+    chol = _cholesky(gramian)
+
+    def chol_solve(rhs):
+        return _triangular_solve(chol, _triangular_solve(chol, rhs, True, False), True, True)
+    if over:
+        return chol_solve(np.matmul(at, b))
+    return np.matmul(at, chol_solve(b))
 
 
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
@@ -424,7 +475,8 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     fast = rules.static_bool(fast, op, "fast")
     dims = None if matrix.shape.rank is None else matrix.shape.dims[-2:]
     if not fast or dims is None or None in dims:
-        return apply(op, (matrix, rhs))
+        l2 = math_ops.cast(l2_regularizer, matrix.dtype)
+        return apply(op, (matrix, rhs, l2), {"fast": fast})
     m, n = dims
     over = m >= n                                 # A^T A is the smaller Gramian
     gramian = matmul(matrix, matrix, adjoint_a=over, adjoint_b=not over)

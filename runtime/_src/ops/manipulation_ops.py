@@ -110,6 +110,12 @@ def _concat_grad_kernel(grad, *values, axis):
     return tuple(np.split(grad, ends, axis=axis))
 
 
+@define_grad("ConcatGrad")
+def _concat_grad_grad(op, *grads):
+    pieces = apply("ConcatV2", grads, {"axis": op.attrs["axis"]})
+    return [pieces] + [None] * (len(op.inputs) - 1)
+
+
 def concat(values, axis, name="concat"):
     """Join tensors along an existing dimension `axis`."""
     values = convert_all(values, "ConcatV2")
@@ -261,6 +267,12 @@ def _scatter_add(out, indices, grad, axis):
     n = np.ndim(indices)
     moved = np.moveaxis(grad, tuple(range(axis, axis + n)), tuple(range(n)))
     np.add.at(np.moveaxis(out, axis, 0), indices, moved)
+
+
+@define_grad("GatherGrad")
+def _gather_grad_grad(op, grad):
+    _, _, indices = op.inputs
+    return [apply("GatherV2", (grad, indices), dict(op.attrs)), None, None]
 
 
 def _batched_take(params, indices, axis, batch):

@@ -246,7 +246,8 @@ def _pow(x, y):
 def _pow_grad(op, grad):
     x, y = op.inputs
     gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
-    log_x = where(greater(x, 0), log(x), 0)
+    positive = greater(x, 0)
+    log_x = where(positive, log(where(positive, x, 1)), 0)
     return [unbroadcast(gx, x), unbroadcast(multiply(grad, multiply(op.outputs[0], log_x)), y)]
 
 

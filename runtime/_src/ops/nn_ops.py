@@ -25,6 +25,7 @@ from runtime._src.ops.manipulation_ops import concat, gather
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
 from runtime._src.ops.reduction_ops import reduce_sum
+from runtime._src.ops.gradient_ops import broadcast_like, broadcast_scalar
 
 __all__ = ["relu", "sigmoid", "softplus", "softsign", "softmax", "relu6", "elu", "selu",
            "gelu", "leaky_relu", "silu", "swish", "log_softmax", "bias_add", "l2_loss",
@@ -349,6 +350,14 @@ def _bias_add_grad_kernel(grad, data_format):
     return np.sum(grad, axis=tuple(i for i in range(grad.ndim) if i != keep), dtype=grad.dtype)
 
 
+@define_grad("BiasAddGrad")
+def _bias_add_grad_grad(op, grad):
+    g = op.inputs[0]
+    rank = g.shape.rank
+    keep = _bias_axis(op.attrs["data_format"], rank)
+    return [broadcast_like(grad, g, tuple(i for i in range(rank) if i != keep))]
+
+
 def bias_add(value, bias, data_format=None, name=None):
     """value + bias, bias (1-D) along the last axis (NHWC, the default) or along
     axis 1 for an 'NC...' data_format."""
@@ -448,6 +457,9 @@ def _sparse_xent(logits, labels):
 def _sparse_xent_grad(op, grad):
     logits, labels = op.inputs
     backprop = apply("SparseSoftmaxCrossEntropyGrad", (logits, labels))
+    scalar = broadcast_scalar(grad)
+    if scalar is not None:           # the gradient of a mean: one number for every row
+        return [math_ops.multiply(backprop, scalar), None]
     return [math_ops.multiply(backprop, apply("ExpandDims", (grad,), {"axis": -1})), None]
 
 
@@ -460,6 +472,14 @@ def _sparse_xent_backprop(logits, labels):
     flat = e.reshape(-1, e.shape[-1])
     flat[np.arange(flat.shape[0]), labels.reshape(-1)] -= 1
     return e
+
+
+@define_grad("SparseSoftmaxCrossEntropyGrad")
+def _sparse_xent_grad_grad(op, grad):
+    # softmax(logits) - one_hot(labels) varies with the logits as softmax does.
+    p = apply("Softmax", (op.inputs[0],), {"axis": -1})
+    inner = reduce_sum(math_ops.multiply(grad, p), -1, keepdims=True)
+    return [math_ops.multiply(math_ops.subtract(grad, inner), p), None]
 
 
 def _precise(op_name, logits):

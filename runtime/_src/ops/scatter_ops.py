@@ -19,11 +19,12 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor, unwrap_variable
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import _shape_tensor, reshape, shape as _shape
 from runtime._src.ops.manipulation_ops import concat, gather, squeeze
-from runtime._src.ops.shape_ops import int_tensor, op_error
+from runtime._src.ops.shape_ops import int_tensor, kernel_error, op_error
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
            "tensor_scatter_nd_sub", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
@@ -34,10 +35,9 @@ def _dims_text(dims):
     return "[" + ",".join(str(d) for d in dims) + "]"
 
 
-def _check_indices(indices, what):
+def _check_indices(indices):
     if not indices.dtype.is_integer:
-        raise TypeError(f"{what}: indices must be an int32 or int64 tensor, got "
-                        f"{indices.dtype.name}")
+        raise TypeError(f"indices must be an int32 or int64 tensor, got {indices.dtype.name}")
 
 
 def _bad_coordinate(coords, into):
@@ -53,7 +53,7 @@ def _bad_coordinate(coords, into):
 
 def _infer_gather_nd(inputs, attrs):
     params, indices = inputs
-    _check_indices(indices, "GatherNd")
+    _check_indices(indices)
     batch = attrs["batch_dims"]
     pd, idims = params.shape.dims, indices.shape.dims
     if pd is None or idims is None or idims[-1:] == [None] or (idims and idims[-1] is None):
@@ -102,6 +102,15 @@ def _gather_nd(params, indices, batch_dims):
     return np.reshape(out, np.shape(indices)[:-1] + np.shape(params)[b + m:])
 
 
+@define_grad("GatherNd")
+def _gather_nd_grad(op, grad):
+    params, indices = op.inputs
+    if op.attrs["batch_dims"]:
+        raise LookupError("No gradient defined for GatherNd with batch_dims > 0")
+    shape = apply("Shape", (params,), {"out_type": indices.dtype})
+    return [apply("ScatterNd", (indices, grad, shape)), None]
+
+
 def _position(flat, shape):
     if not shape:
         return ""
@@ -129,7 +138,7 @@ def _scatter_index_shape(indices):
     return dims[:-1], (dims[-1] if dims else None)
 
 
-def _check_updates(op_name, indices, updates, target, error):
+def _check_updates(indices, updates, target, error):
     """TF's shape checks of `updates` against indices and the target shape (lists, None = ?)."""
     outer, m = _scatter_index_shape(indices)
     if m is not None and target is not None and m > len(target):
@@ -155,33 +164,33 @@ def _check_updates(op_name, indices, updates, target, error):
 
 def _infer_scatter_nd(inputs, attrs):
     indices, updates, shape = inputs
-    _check_indices(indices, "ScatterNd")
+    _check_indices(indices)
     target = rules.shape_from_tensor(shape)
     if indices.shape.dims is not None and updates.shape.dims is not None:
-        _check_updates("ScatterNd", indices.shape.dims, updates.shape.dims, target.dims,
+        _check_updates(indices.shape.dims, updates.shape.dims, target.dims,
                        ValueError)
     return [(updates.dtype, target)]
 
 
 def _infer_tensor_scatter(inputs, attrs):
     tensor, indices, updates = inputs
-    _check_indices(indices, attrs.get("op", "TensorScatterUpdate"))
+    _check_indices(indices)
     rules.check_same_dtype(tensor, updates)
     if None not in (tensor.shape.dims, indices.shape.dims, updates.shape.dims):
-        _check_updates("", indices.shape.dims, updates.shape.dims, list(tensor.shape.dims),
+        _check_updates(indices.shape.dims, updates.shape.dims, list(tensor.shape.dims),
                        ValueError)
     return [(tensor.dtype, tensor.shape)]
 
 
 def _scatter(op_name, out, indices, updates, combine):
     """Apply `updates` at `indices` into `out` (a fresh array) with numpy ufunc `combine`."""
-    error = _kernel_error(op_name)
+    error = kernel_error(op_name)
     if np.ndim(indices) < 2:
         # TF's shape rule reads [M] as one coordinate, its kernels as M scalar ones: no
         # 1-D indices pass both.
         raise error(f"indices must be a matrix of coordinates [N, M] or more, got shape "
                     f"{_dims_text(np.shape(indices))}; write [[i, ...]]")
-    _check_updates(op_name, list(np.shape(indices)), list(np.shape(updates)), list(out.shape),
+    _check_updates(list(np.shape(indices)), list(np.shape(updates)), list(out.shape),
                    error)
     outer, m = _scatter_index_shape(np.shape(indices))
     coords = np.reshape(indices, (int(np.prod(outer)), m)).astype(np.int64)
@@ -199,10 +208,6 @@ def _scatter(op_name, out, indices, updates, combine):
     return out
 
 
-def _kernel_error(op_name):
-    return lambda message: InvalidArgumentError(f"{op_name}: {message}", op_name)
-
-
 @define_op("ScatterNd", infer=_infer_scatter_nd)
 def _scatter_nd(indices, updates, shape):
     target = tuple(int(d) for d in np.reshape(shape, -1))
@@ -211,6 +216,12 @@ def _scatter_nd(indices, updates, shape):
                                    "ScatterNd")
     combine = np.logical_or if updates.dtype == np.bool_ else np.add
     return _scatter("ScatterNd", np.zeros(target, updates.dtype), indices, updates, combine)
+
+
+@define_grad("ScatterNd")
+def _scatter_nd_grad(op, grad):
+    indices = op.inputs[0]
+    return [None, apply("GatherNd", (grad, indices), {"batch_dims": 0}), None]
 
 
 def scatter_nd(indices, updates, shape, name=None):
@@ -270,6 +281,27 @@ tensor_scatter_nd_max = _define_tensor_scatter("TensorScatterMax", np.maximum)
 tensor_scatter_nd_max.__doc__ = "`tensor` with the maximum of it and `updates` at `indices`."
 tensor_scatter_nd_min = _define_tensor_scatter("TensorScatterMin", np.minimum)
 tensor_scatter_nd_min.__doc__ = "`tensor` with the minimum of it and `updates` at `indices`."
+
+
+def _gathered(op, grad):
+    return apply("GatherNd", (grad, op.inputs[1]), {"batch_dims": 0})
+
+
+@define_grad("TensorScatterUpdate")
+def _tensor_scatter_update_grad(op, grad):
+    tensor, indices, updates = op.inputs
+    zeros = apply("ZerosLike", (updates,), {"dtype": None})
+    return [apply("TensorScatterUpdate", (grad, indices, zeros)), None, _gathered(op, grad)]
+
+
+@define_grad("TensorScatterAdd")
+def _tensor_scatter_add_grad(op, grad):
+    return [grad, None, _gathered(op, grad)]
+
+
+@define_grad("TensorScatterSub")
+def _tensor_scatter_sub_grad(op, grad):
+    return [grad, None, math_ops.negative(_gathered(op, grad))]
 for _f, _name in ((tensor_scatter_nd_update, "update"), (tensor_scatter_nd_add, "add"),
                   (tensor_scatter_nd_sub, "sub"), (tensor_scatter_nd_max, "max"),
                   (tensor_scatter_nd_min, "min")):

@@ -22,6 +22,8 @@ from runtime._src.core.tensor import Tensor, convert_to_tensor, unwrap_variable
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad, not_differentiable  # gradients
+from runtime._src.ops.gradient_ops import unbroadcast
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import _shape_tensor, range as _range, reshape, size
 from runtime._src.ops.manipulation_ops import convert_all, expand_dims, stack
@@ -30,7 +32,7 @@ from runtime._src.ops.reduction_ops import reduce_max
 
 __all__ = ["broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape", "pad",
            "reverse", "roll", "repeat", "split", "slice", "meshgrid", "linspace",
-           "sequence_mask", "op_error", "int_tensor"]
+           "sequence_mask", "op_error", "kernel_error", "int_tensor"]
 
 
 def op_error(op_name, message):
@@ -39,6 +41,11 @@ def op_error(op_name, message):
     if current_graph() is None:
         return InvalidArgumentError(f"{op_name}: {message}", op_name)
     return ValueError(f"{op_name}: {message}")
+
+
+def kernel_error(op_name):
+    """A function making the InvalidArgumentError a kernel of `op_name` raises."""
+    return lambda message: InvalidArgumentError(f"{op_name}: {message}", op_name)
 
 
 def int_tensor(value, op_name, what, dtype=dtypes.int32):
@@ -98,6 +105,11 @@ def _broadcast_to(x, shape):
             f"[{','.join(map(str, target))}]", "BroadcastTo") from None
 
 
+@define_grad("BroadcastTo")
+def _broadcast_to_grad(op, grad):
+    return [unbroadcast(grad, op.inputs[0]), None]
+
+
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TensorFlow's name
     """`input` broadcast to `shape` by numpy's rules (size-1 and missing dims repeat)."""
     return apply("BroadcastTo", (convert_to_tensor(input),
@@ -134,6 +146,9 @@ def _broadcast_args(a, b):
     except ValueError:
         raise InvalidArgumentError(f"BroadcastArgs: Incompatible shapes: [{','.join(map(str, a))}]"
                                    f" vs. [{','.join(map(str, b))}]", "BroadcastArgs") from None
+
+
+not_differentiable("BroadcastArgs")
 
 
 def broadcast_dynamic_shape(shape_x, shape_y):
@@ -192,21 +207,40 @@ def _infer_pad(inputs, attrs):
                                    for d, (b, a) in zip(dims, pads.tolist())]))]
 
 
-def _pad_error(op_name):
-    return lambda message: InvalidArgumentError(f"{op_name}: {message}", op_name)
-
-
 @define_op("PadV2", infer=_infer_pad)
 def _pad_v2(x, paddings, constant_values):
-    _check_paddings(np.asarray(paddings), list(np.shape(x)), "CONSTANT", _pad_error("PadV2"))
+    _check_paddings(np.asarray(paddings), list(np.shape(x)), "CONSTANT", kernel_error("PadV2"))
     if np.ndim(x) == 0:
         return x.copy()
     return np.pad(x, paddings.tolist(), mode="constant", constant_values=constant_values)
 
 
+@define_grad("PadV2")
+def _pad_grad(op, grad):
+    x, paddings = op.inputs[0], op.inputs[1]
+    return [apply("PadGrad", (grad, x, paddings)), None, None]
+
+
+def _infer_pad_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("PadGrad", infer=_infer_pad_grad)
+def _pad_grad_kernel(grad, x, paddings):
+    """The part of a padded tensor's gradient that lies over the unpadded input."""
+    key = tuple(builtins.slice(int(b), int(b) + d) for (b, _), d in zip(paddings, np.shape(x)))
+    return grad[key]
+
+
+@define_grad("PadGrad")
+def _pad_grad_grad(op, grad):
+    return [apply("PadV2", (grad, op.inputs[2], convert_to_tensor(np.zeros((), grad.dtype.np_dtype)))),
+            None, None]
+
+
 @define_op("MirrorPad", infer=_infer_pad)
 def _mirror_pad(x, paddings, mode):
-    _check_paddings(np.asarray(paddings), list(np.shape(x)), mode, _pad_error("MirrorPad"))
+    _check_paddings(np.asarray(paddings), list(np.shape(x)), mode, kernel_error("MirrorPad"))
     if np.ndim(x) == 0:
         return x.copy()
     return np.pad(x, paddings.tolist(), mode=mode.lower())
@@ -268,8 +302,13 @@ def _reverse_axes(axis, rank, error):
 
 @define_op("ReverseV2", infer=_infer_reverse)
 def _reverse(x, axis):
-    axes = _reverse_axes(axis, np.ndim(x), _pad_error("ReverseV2"))
+    axes = _reverse_axes(axis, np.ndim(x), kernel_error("ReverseV2"))
     return np.flip(x, axes) if axes else x.copy()
+
+
+@define_grad("ReverseV2")
+def _reverse_grad(op, grad):
+    return [apply("ReverseV2", (grad,), dict(op.attrs))]
 
 
 def reverse(tensor, axis, name=None):
@@ -312,6 +351,12 @@ def _roll(x, shift, axis):
         if not -np.ndim(x) <= a < np.ndim(x):
             raise InvalidArgumentError(f"Roll: axis {a} is out of range", "Roll")
     return np.roll(x, tuple(int(s) for s in shift), tuple(int(a) for a in axis))
+
+
+@define_grad("Roll")
+def _roll_grad(op, grad):
+    _, shift, axis = op.inputs
+    return [apply("Roll", (grad, apply("Neg", (shift,)), axis)), None, None]
 
 
 def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
@@ -357,7 +402,7 @@ def _repeat_axis(axis, rank, error):
 
 @define_op("Repeat", infer=_infer_repeat)
 def _repeat(x, repeats, axis):
-    axis = _repeat_axis(axis, np.ndim(x), _pad_error("Repeat"))
+    axis = _repeat_axis(axis, np.ndim(x), kernel_error("Repeat"))
     flat = np.reshape(repeats, -1)
     if np.any(flat < 0):
         raise InvalidArgumentError(f"Repeat: repeats must be >= 0, got {flat.tolist()}", "Repeat")
@@ -365,6 +410,43 @@ def _repeat(x, repeats, axis):
         raise InvalidArgumentError(f"Repeat: Dimensions {np.shape(x)[axis]} and {flat.size} "
                                    "are not compatible", "Repeat")
     return np.repeat(x, flat if flat.size != 1 else int(flat[0]), axis=axis)
+
+
+@define_grad("Repeat")
+def _repeat_grad(op, grad):
+    x, repeats = op.inputs
+    return [apply("RepeatGrad", (grad, x, repeats), dict(op.attrs)), None]
+
+
+def _infer_repeat_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("RepeatGrad", infer=_infer_repeat_grad)
+def _repeat_grad_kernel(grad, x, repeats, axis):
+    """The gradient of each element of x: the sum over its repeated copies."""
+    if axis is None:
+        flat = np.reshape(grad, -1)
+        counts = np.broadcast_to(np.reshape(repeats, -1), (np.size(x),))
+        return _sum_runs(flat, counts, 0).reshape(np.shape(x))
+    axis = axis % np.ndim(x)
+    counts = np.broadcast_to(np.reshape(repeats, -1), (np.shape(x)[axis],))
+    return _sum_runs(grad, counts, axis)
+
+
+def _sum_runs(g, counts, axis):
+    """Sums of consecutive runs of `counts[i]` slices of g along `axis` (zero for empty runs)."""
+    shape = list(np.shape(g))
+    shape[axis] = len(counts)
+    out = np.zeros(shape, g.dtype)
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    for i, (s, e) in enumerate(zip(starts, ends)):
+        if e > s:
+            index = [builtins.slice(None)] * len(shape)
+            index[axis] = i
+            out[tuple(index)] = np.sum(np.take(g, np.arange(s, e), axis=axis), axis=axis)
+    return out
 
 
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
@@ -387,7 +469,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
 
 # --- split ----------------------------------------------------------------------------
 
-def _split_axis(axis, rank, op_name, error):
+def _split_axis(axis, rank, error):
     if not -rank <= axis < rank:
         raise error(f"-input rank(-{rank}) <= split_dim < input rank ({rank}), but got {axis}")
     return axis + rank if axis < 0 else axis
@@ -398,7 +480,7 @@ def _infer_split(inputs, attrs):
     dims = _dims(x.shape)
     if dims is None:
         return [(x.dtype, TensorShape(None))] * num
-    axis = _split_axis(attrs["axis"], len(dims), "Split", ValueError)
+    axis = _split_axis(attrs["axis"], len(dims), ValueError)
     n = dims[axis]
     if n is not None and n % num:
         raise ValueError(f"Number of ways to split should evenly divide the split dimension, "
@@ -409,13 +491,18 @@ def _infer_split(inputs, attrs):
 
 @define_op("Split", infer=_infer_split, num_outputs=None)
 def _split(x, axis, num_split):
-    axis = _split_axis(axis, np.ndim(x), "Split", _pad_error("Split"))
+    axis = _split_axis(axis, np.ndim(x), kernel_error("Split"))
     n = np.shape(x)[axis]
     if n % num_split:
         raise InvalidArgumentError(
             f"Split: Number of ways to split should evenly divide the split dimension, but got "
             f"split_dim {axis} (size = {n}) and num_split {num_split}", "Split")
     return tuple(np.split(x, num_split, axis=axis))
+
+
+@define_grad("Split")
+def _split_grad(op, *grads):
+    return [apply("ConcatV2", grads, {"axis": op.attrs["axis"]})]
 
 
 def _split_sizes(sizes, n, error):
@@ -440,7 +527,7 @@ def _infer_split_v(inputs, attrs):
     dims = _dims(x.shape)
     if dims is None:
         return [(x.dtype, TensorShape(None))] * num
-    axis = _split_axis(attrs["axis"], len(dims), "SplitV", ValueError)
+    axis = _split_axis(attrs["axis"], len(dims), ValueError)
     known = rules.constant_value(sizes)
     parts = [None] * num if known is None else _split_sizes(np.reshape(known, -1), dims[axis],
                                                             ValueError)
@@ -449,12 +536,17 @@ def _infer_split_v(inputs, attrs):
 
 @define_op("SplitV", infer=_infer_split_v, num_outputs=None)
 def _split_v(x, sizes, axis, num_split):
-    axis = _split_axis(axis, np.ndim(x), "SplitV", _pad_error("SplitV"))
+    axis = _split_axis(axis, np.ndim(x), kernel_error("SplitV"))
     if np.size(sizes) != num_split:
         raise InvalidArgumentError(f"SplitV: expected {num_split} sizes, got {np.size(sizes)}",
                                    "SplitV")
-    parts = _split_sizes(np.reshape(sizes, -1), np.shape(x)[axis], _pad_error("SplitV"))
+    parts = _split_sizes(np.reshape(sizes, -1), np.shape(x)[axis], kernel_error("SplitV"))
     return tuple(np.split(x, np.cumsum(parts)[:-1], axis=axis))
+
+
+@define_grad("SplitV")
+def _split_v_grad(op, *grads):
+    return [apply("ConcatV2", grads, {"axis": op.attrs["axis"]}), None]
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -530,9 +622,27 @@ def _slice(x, begin, sizes):
             "Slice")
     key = []
     for i, (d, b, s) in enumerate(zip(np.shape(x), begin.tolist(), sizes.tolist())):
-        _check_slice_dim(i, d, b, s, _pad_error("Slice"))
+        _check_slice_dim(i, d, b, s, kernel_error("Slice"))
         key.append(builtins.slice(b, d if s == -1 else b + s))
     return x[tuple(key)].copy()
+
+
+@define_grad("Slice")
+def _slice_grad(op, grad):
+    x, begin, _ = op.inputs
+    return [apply("SliceGrad", (grad, x, begin)), None, None]
+
+
+def _infer_slice_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("SliceGrad", infer=_infer_slice_grad)
+def _slice_grad_kernel(grad, x, begin):
+    """Zeros like x with the slice's gradient placed at `begin`."""
+    out = np.zeros(np.shape(x), grad.dtype)
+    out[tuple(builtins.slice(int(b), int(b) + d) for b, d in zip(begin, grad.shape))] = grad
+    return out
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
@@ -617,6 +727,9 @@ def _linspace(start, stop, num, axis):
     steps = np.arange(1, builtins.max(n - 1, 1), dtype=dtype).reshape(shape)
     parts = [first, (first + steps * delta).astype(dtype), last]
     return np.concatenate(parts, axis=axis).take(np.arange(n), axis=axis)
+
+
+not_differentiable("LinSpace")
 
 
 def linspace(start, stop, num, name=None, axis=0):

@@ -20,6 +20,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor, unwrap_variable
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad, not_differentiable  # gradients
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import shape as _shape
 from runtime._src.ops.bitwise_ops import invert as invert_
@@ -92,6 +93,23 @@ def _top_k(x, k, sorted, index_type):  # noqa: A002 - TensorFlow's attr name
                                    f"{np.shape(x)[-1]}, needed {k}", "TopKV2")
     order = descending_order(x)[..., :k]
     return np.take_along_axis(x, order, axis=-1), order.astype(index_type.np_dtype)
+
+
+@define_grad("TopKV2")
+def _top_k_grad(op, grad, _):
+    return [apply("TopKGrad", (grad, op.inputs[0], op.outputs[1])), None]
+
+
+def _infer_top_k_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("TopKGrad", infer=_infer_top_k_grad)
+def _top_k_grad_kernel(grad, x, indices):
+    """Zeros like x with the k values' gradients put back at their indices."""
+    out = np.zeros(np.shape(x), grad.dtype)
+    np.put_along_axis(out, indices.astype(np.int64), grad, axis=-1)
+    return out
 
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
@@ -204,9 +222,15 @@ def _unique_op(x, out_idx):
     return _unique(x, out_idx)[:2]
 
 
+not_differentiable("Unique")
+
+
 @define_op("UniqueWithCounts", infer=_infer_unique, num_outputs=3)
 def _unique_with_counts_op(x, out_idx, counts):
     return _unique(x, out_idx)
+
+
+not_differentiable("UniqueWithCounts")
 
 
 def unique(x, out_idx=dtypes.int32, name=None):
@@ -259,9 +283,15 @@ def _lower_bound(seq, values, out_type):
     return _bound(seq, values, "left", out_type, "LowerBound")
 
 
+not_differentiable("LowerBound")
+
+
 @define_op("UpperBound", infer=_infer_bound)
 def _upper_bound(seq, values, out_type):
     return _bound(seq, values, "right", out_type, "UpperBound")
+
+
+not_differentiable("UpperBound")
 
 
 def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, name=None):

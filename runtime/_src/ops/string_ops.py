@@ -16,6 +16,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import not_differentiable  # gradients
 from runtime._src.ops.logging_ops import summarize_v2
 from runtime._src.ops.shape_rules import static_int
 
@@ -27,6 +28,9 @@ def _string_format(*values, parts, summarize):
     texts = [summarize_v2(v, summarize) for v in values]
     out = parts[0] + "".join(t + p for t, p in zip(texts, parts[1:]))
     return np.array(out.encode("utf-8"), dtype=object)
+
+
+not_differentiable("StringFormat")
 
 
 def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001 - TF's name
