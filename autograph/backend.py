@@ -36,8 +36,14 @@ class Backend(abc.ABC):
         values, one per name; returns the tuple produced at run time."""
 
     @abc.abstractmethod
-    def while_loop(self, cond_fn, body_fn, loop_vars, names):
-        """Stage `while cond_fn(*vars): vars = body_fn(*vars)`; returns vars."""
+    def while_loop(self, cond_fn, body_fn, loop_vars, names, opts=None):
+        """Stage `while cond_fn(*vars): vars = body_fn(*vars)`; returns vars.
+
+        `opts`: the loop's `set_loop_options` as a dict, passed only when the
+        user gave some: `maximum_iterations` (stop after that many
+        iterations), `shape_invariants` (a list of `(value, shape)` pairs; a
+        value is one of `loop_vars`, found by identity), `parallel_iterations`,
+        `swap_memory`."""
 
     def _missing(self, what):
         return NotImplementedError(f"{type(self).__name__} does not implement {what}")

@@ -18,8 +18,11 @@ from autograph.tracebacks import (disable_traceback_filtering,  # noqa: F401
 from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater,
                                         assert_greater_equal, assert_less, assert_less_equal,
                                         assert_negative, assert_non_negative,
-                                        assert_near, assert_non_positive, assert_none_equal,
-                                        assert_positive, assert_rank, check_numerics)
+                                        assert_all_finite, assert_integer, assert_near,
+                                        assert_non_positive, assert_none_equal,
+                                        assert_positive, assert_rank, assert_rank_at_least,
+                                        assert_rank_in, assert_scalar, assert_type,
+                                        check_numerics, is_numeric_tensor)
 from runtime._src.ops.check_shapes import assert_shapes
 
 from runtime._src.check.equivalence import EquivalenceError, check_equivalence  # noqa: E402,F401
@@ -31,4 +34,6 @@ __all__ = ["check_equivalence", "EquivalenceError", "disable_traceback_filtering
            "is_traceback_filtering_enabled", "Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_greater_equal", "assert_less", "assert_less_equal", "assert_positive",
            "assert_negative", "assert_non_negative", "assert_non_positive", "assert_rank",
-           "assert_near", "assert_shapes", "check_numerics"]
+           "assert_near", "assert_shapes", "check_numerics", "assert_all_finite",
+           "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type",
+           "assert_integer", "is_numeric_tensor"]

@@ -21,7 +21,7 @@ import gast
 
 from .. import operators, source_map
 from ..converters import (asserts, break_statements, call_trees, conditional_expressions,
-                          continue_statements, control_flow, logical_expressions,
+                          continue_statements, control_flow, directives, logical_expressions,
                           return_statements, variables)
 from ..pyct import ast_util, comments, naming, parser, unparser
 from ..pyct.static_analysis import activity, liveness, reaching_definitions
@@ -97,6 +97,8 @@ def convert_tree(node, ctx):
     """The converter pipeline, in order. Each step relies on the ones before."""
     checks.check(node, ctx.info)                          # refuse what cannot be converted
     docstring = _docstring(node)
+    # Directives first: set_loop_options must still be a loop's first statement.
+    node = directives.transform(node, ctx)
     # Jumps first, innermost first: break and continue turn into flags and
     # guards, so that by `return` time every loop ends only through its test.
     node = break_statements.transform(node, ctx)

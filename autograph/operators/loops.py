@@ -96,7 +96,7 @@ def with_composites(composites, state, stage, test, body, item_first=False):
     return out[:n]
 
 
-def staged_for(backend, iterable, body, state, names, extra_test, where):
+def staged_for(backend, iterable, body, state, names, extra_test, where, opts=None):
     if isinstance(iterable, IndexedIterable):
         length, get = iterable.length, iterable.item
     else:
@@ -116,12 +116,12 @@ def staged_for(backend, iterable, body, state, names, extra_test, where):
         out = body(get(i), *s)
         return (i + 1,) + (() if out is None else tuple(out))
 
-    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for")
+    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for", opts)
     return out[1:]
 
 
-def staged_while(backend, test, body, state, names, where):
-    return _stage(backend, test, body, state, names, where, "while")
+def staged_while(backend, test, body, state, names, where, opts=None):
+    return _stage(backend, test, body, state, names, where, "while", opts)
 
 
 @contextlib.contextmanager
@@ -236,7 +236,7 @@ def _marking(fn, kind, where):
     return run
 
 
-def _stage(backend, test, body, state, names, where, kind):
+def _stage(backend, test, body, state, names, where, kind, opts=None):
     """Stage `while test(*state): state = body(*state)` with the backend.
 
     A name only the body defines gets a placeholder value before the loop,
@@ -248,6 +248,9 @@ def _stage(backend, test, body, state, names, where, kind):
     init, invariant, must_define = _initial_values(backend, body, state, names, where, kind)
     slots = [i for i in range(len(state)) if i not in invariant]
     counted = bool(must_define) and kind == "while"
+    # `opts` (set_loop_options) only when given: backends written before it
+    # existed take no such argument.
+    options = {"opts": dict(opts)} if opts else {}
 
     def full(loop_vars):
         values = dict(invariant)
@@ -266,7 +269,8 @@ def _stage(backend, test, body, state, names, where, kind):
     loop_names = display_names(tuple(names[i] for i in slots))
     with located(where):
         results = backend.while_loop(cond_fn, body_fn, tuple(init) + ((0,) if counted else ()),
-                                     loop_names + (("iterations",) if counted else ()))
+                                     loop_names + (("iterations",) if counted else ()),
+                                     **options)
     final = full(results[:len(slots)])
     for i, v in enumerate(final):
         # Python lists appended to in the loop became tensor lists: stack them.

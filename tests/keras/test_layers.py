@@ -235,7 +235,7 @@ def test_a_tensor_if_in_call_is_converted_when_the_model_is_traced():
 def test_custom_layer_with_build_and_add_weight():
     class Scale(layers.Layer):
         def build(self, input_shape):
-            self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
+            self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
 
         def call(self, inputs):
             return inputs * self.w
@@ -244,3 +244,60 @@ def test_custom_layer_with_build_and_add_weight():
     s.w.assign([1.0, 2.0, 3.0])
     np.testing.assert_array_equal(s(tf.ones([1, 3])).numpy(), [[1.0, 2.0, 3.0]])
     assert [v.name for v in s.trainable_weights] == ["scale/w:0"]
+
+
+# --- image layers -------------------------------------------------------------------
+
+def _conv_valid(x, k):
+    """Cross-correlation of x (n, h, w, c) with k (kh, kw, c, f), 'valid', stride 1."""
+    kh, kw = k.shape[:2]
+    h, w = x.shape[1] - kh + 1, x.shape[2] - kw + 1
+    out = np.zeros((x.shape[0], h, w, k.shape[3]), np.float64)
+    for i in range(h):
+        for j in range(w):
+            out[:, i, j] = np.tensordot(x[:, i:i + kh, j:j + kw], k, axes=3)
+    return out
+
+
+def test_conv2d_and_max_pooling_match_numpy_eager_and_in_graph():
+    x = _x(2, 6, 5, 3)
+    conv = layers.Conv2D(4, 3, activation="relu")
+    pool = layers.MaxPooling2D()
+    out = pool(conv(x))
+    assert conv.kernel.shape == (3, 3, 3, 4) and conv.bias.shape == (4,)
+    conv_ref = np.maximum(_conv_valid(x, conv.kernel.numpy()), 0)        # (2, 4, 3, 4)
+    pool_ref = conv_ref[:, :4, :2].reshape(2, 2, 2, 1, 2, 4).max(axis=(2, 4))
+    np.testing.assert_allclose(out.numpy(), pool_ref, rtol=1e-5, atol=1e-6)
+    graph = tf.function(lambda t: pool(conv(t)))(x)
+    np.testing.assert_allclose(graph.numpy(), out.numpy(), rtol=1e-6)
+    same = layers.Conv2D(2, (3, 3), strides=2, padding="same")(x)
+    assert same.shape == (2, 3, 3, 2)
+    with pytest.raises(ValueError, match='layer "conv2d_2" is incompatible with the layer: '
+                                         "expected min_ndim=4, found ndim=3"):
+        layers.Conv2D(2, 3)(tf.ones([6, 5, 3]))
+    with pytest.raises(ValueError, match="expected ndim=4, found ndim=2"):
+        layers.MaxPooling2D()(tf.ones([6, 5]))
+
+
+def test_layers_on_inputs_with_unknown_dimensions_in_a_graph():
+    dense, flatten = layers.Dense(2), layers.Flatten()
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, 3], tf.float32)])
+    def f(x):
+        return dense(x), flatten(x)
+    x = _x(2, 4, 3)
+    y, flat = f(x)
+    assert y.shape == (2, 4, 2) and flat.shape == (2, 12)
+    np.testing.assert_allclose(y.numpy(), x @ dense.kernel.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(flat.numpy(), x.reshape(2, 12))
+    assert f(_x(5, 1, 3))[1].shape == (5, 3)
+
+
+def test_add_weight_takes_keras_3_arguments():
+    layer = layers.Layer()
+    a = layer.add_weight((2, 3), initializer="zeros", name="a")
+    b = layer.add_weight(shape=(4,), initializer="ones", trainable=False, name="b")
+    assert a.shape == (2, 3) and a.name == "layer/a:0" and b.name == "layer/b:0"
+    assert layer.trainable_weights == [a] and layer.non_trainable_weights == [b]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'shap'"):
+        layer.add_weight(shap=(1,))

@@ -221,3 +221,54 @@ def test_strings_format_in_graph_formats_run_time_values():
 def test_strings_format_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# --- rank, scalar, type checks ---------------------------------------------------------
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: tf.debugging.assert_rank_at_least(Z([2]), 2, message="m"), ValueError,
+     "m.  Tensor  must have rank at least 2.  Received rank 1, shape (2,)"),
+    (lambda: tf.debugging.assert_rank_in(Z([2]), [0, 2], message="m"), ValueError,
+     "m.  Tensor  must have rank in (0, 2).  Received rank 1, shape (2,)"),
+    (lambda: tf.debugging.assert_rank(Z([2]), 2, message="m"), ValueError,
+     "m.  Tensor  must have rank 2.  Received rank 1, shape (2,)"),
+    (lambda: tf.debugging.assert_scalar(Z([2]), message="m"), ValueError,
+     "m.  Expected scalar shape, saw shape: (2,)."),
+    (lambda: tf.debugging.assert_type(tf.constant(1), tf.float32, message="m"), TypeError,
+     "m.  tensor must be of type tf.float32; got tf.int32"),
+    (lambda: tf.debugging.assert_integer(tf.constant(1.0), message="m"), TypeError,
+     'm.  Expected "x" to be integer type.  Found: tensor of dtype tf.float32'),
+    (lambda: tf.debugging.assert_all_finite(tf.constant([np.nan]), "m"), InvalidArgumentError,
+     "m : Tensor had NaN values"),
+])
+def test_static_checks_fail_with_tf_messages(call, error, match):
+    with pytest.raises(error, match=re.escape(match)):
+        call()
+
+
+def test_static_checks_pass():
+    assert tf.debugging.assert_rank_at_least(Z([2, 3]), 1) is None
+    assert tf.debugging.assert_rank_in(Z([2]), [0, 1]) is None
+    assert tf.debugging.assert_scalar(tf.constant(1)) is None
+    assert tf.debugging.assert_type(tf.constant(1), tf.int32) is None
+    assert tf.debugging.assert_integer(tf.constant([1], tf.int64)) is None
+    assert tf.debugging.assert_all_finite(tf.constant([1.0]), "m").numpy().tolist() == [1.0]
+    assert tf.debugging.is_numeric_tensor(tf.constant(1))
+    assert not tf.debugging.is_numeric_tensor(tf.constant("a"))
+    assert not tf.debugging.is_numeric_tensor(tf.constant(True))
+    assert not tf.debugging.is_numeric_tensor(1)
+
+
+def test_rank_checks_of_unknown_rank_run_with_the_graph():
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def f(x):
+        tf.debugging.assert_rank_at_least(x, 2)
+        tf.debugging.assert_rank_in(x, [2, 3])
+        return tf.constant(0)
+
+    f(tf.zeros([2, 2]))
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "Tensor x:0 must have rank at least 2.  Received rank 1, shape (2,)")):
+        f(tf.zeros([2]))
+    with pytest.raises(InvalidArgumentError, match=re.escape("must have rank in (2, 3)")):
+        f(tf.zeros([1, 1, 1, 1]))

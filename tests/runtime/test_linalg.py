@@ -105,6 +105,19 @@ def ref_diag_part(x, k=0):
         np.zeros(x.shape[:-2] + (0,))
 
 
+# TF's own answers for bands of diagonals, one per alignment (from TensorFlow 2.21).
+X34 = np.arange(1, 13, dtype=np.float32).reshape(3, 4)
+BAND_PARTS = {   # diag_part(X34, k=(-1, 2), align=...)
+    "RIGHT_LEFT": [[0, 3, 8], [2, 7, 12], [1, 6, 11], [5, 10, 0]],
+    "LEFT_RIGHT": [[3, 8, 0], [2, 7, 12], [1, 6, 11], [0, 5, 10]],
+    "LEFT_LEFT": [[3, 8, 0], [2, 7, 12], [1, 6, 11], [5, 10, 0]],
+    "RIGHT_RIGHT": [[0, 3, 8], [2, 7, 12], [1, 6, 11], [0, 5, 10]],
+}
+BAND_DIAG = [[1, 9, 9], [4, 2, 9], [9, 5, 3]]     # diag([[1, 2, 3], [4, 5, 6]], k=(-1, 0),
+#                                                      padding_value=9)
+BAND_DIAG_RIGHT = [[0, 3, 2], [0, 0, 4], [0, 0, 0]]   # diag([[1, 2], [3, 4]], k=(1, 2))
+
+
 def ref_spectral_norm(x, axis):
     moved = np.moveaxis(f64(x), axis, (-2, -1))
     return np.linalg.svd(moved, compute_uv=False).max(-1)
@@ -235,6 +248,19 @@ def _products_and_parts():
         Case("diag_part_k_minus1", L.diag_part, [x], dict(k=-1), ref_diag_part(x, -1),
             np.float32),
         Case("diag_part_int", L.diag_part, [M], {}, ref_diag_part(M), np.int32),
+        Case("diag_part_k_pair_equal", L.diag_part, [x], dict(k=(1, 1)), ref_diag_part(x, 1),
+             np.float32),
+        Case("diag_part_band_batch", L.diag_part, [x], dict(k=(-1, 0), padding_value=9),
+             np.stack([ref_diag_part(x, 0),                 # the subdiagonal, left-aligned
+                       np.concatenate([ref_diag_part(x, -1), np.full((2, 1), 9.0)], -1)], -2),
+             np.float32),
+        *[Case(f"diag_part_band_{align.lower()}", L.diag_part, [X34],
+               dict(k=(-1, 2), align=align), want, np.float32)
+          for align, want in BAND_PARTS.items()],
+        Case("diag_band", L.diag, [np.array([[1, 2, 3], [4, 5, 6]], np.float32)],
+             dict(k=(-1, 0), padding_value=9), BAND_DIAG, np.float32),
+        Case("diag_band_superdiagonals", L.diag, [np.array([[1, 2], [3, 4]], np.int32)],
+             dict(k=(1, 2)), BAND_DIAG_RIGHT, np.int32),
         Case("band_part_1_0", L.band_part, [x, 1, 0], {}, ref_band(x, 1, 0), np.float32),
         Case("band_part_lower_triangle", L.band_part, [x, -1, 0], {}, ref_band(x, -1, 0),
             np.float32),
@@ -409,7 +435,8 @@ def test_named_results_as_tf_names_them():
 def test_cholesky_of_a_matrix_that_is_not_positive_definite_is_nan():
     """TF's CPU kernel fills the failed factor's lower triangle with NaN (no error);
     the other matrices of the batch are factored."""
-    batch = np.stack([SINGULAR + np.array([[0, 0], [0, -1]], np.float32), np.eye(2, dtype=np.float32)])
+    not_positive = SINGULAR + np.array([[0, 0], [0, -1]], np.float32)
+    batch = np.stack([not_positive, np.eye(2, dtype=np.float32)])
     got = L.cholesky(batch).numpy()
     assert np.isnan(got[0][np.tril_indices(2)]).all()
     np.testing.assert_array_equal(got[1], np.eye(2))
@@ -418,6 +445,20 @@ def test_cholesky_of_a_matrix_that_is_not_positive_definite_is_nan():
 def test_triangular_solve_with_a_zero_on_the_diagonal_gives_nan():
     got = L.triangular_solve(np.array([[1, 0], [1, 0]], np.float32), np.ones((2, 1), np.float32))
     assert got.numpy()[0, 0] == 1 and np.isnan(got.numpy()[1, 0])
+
+
+@pytest.mark.parametrize("a, b", [(TALL, RHS6), (WIDE, RHS3)], ids=["tall", "wide"])
+def test_lstsq_of_a_matrix_of_unknown_size(a, b):
+    """Traced without the matrix's size, lstsq runs one kernel, with the same answers."""
+    spec = [tf.TensorSpec([None, None, None], tf.float32)] * 2
+    ridge = tf.function(lambda x, y: L.lstsq(x, y, l2_regularizer=0.5), input_signature=spec)
+    np.testing.assert_allclose(ridge(a, b).numpy(), ref_ridge(a, b, 0.5), rtol=1e-3,
+                               atol=1e-5)
+    plain = tf.function(lambda x, y: L.lstsq(x, y), input_signature=spec)
+    np.testing.assert_allclose(plain(a, b).numpy(), np.linalg.pinv(f64(a)) @ f64(b),
+                               rtol=1e-3, atol=1e-5)
+    rank_deficient = np.ones((3, 2), np.float32)[None]
+    assert np.isnan(plain(rank_deficient, np.ones((1, 3, 1), np.float32)).numpy()).all()
 
 
 def test_fast_lstsq_of_a_rank_deficient_matrix_is_nan():
@@ -478,8 +519,14 @@ def test_float16_only_where_tf_has_a_kernel():
      "input must be at least 2-dim"),
     (lambda: L.diag_part(np.ones((2, 3)), k=3), tf.errors.InvalidArgumentError,
      "lower_diag_index is out of bound: 3. It must be between -2 and 3"),
-    (lambda: L.diag_part(np.ones((2, 3)), k=(0, 1)), NotImplementedError,
-     "a band of diagonals"),
+    (lambda: L.diag_part(np.ones((2, 3)), k=(1, 0)), tf.errors.InvalidArgumentError,
+     "lower_diag_index must not be larger than upper_diag_index: 1 > 0"),
+    (lambda: L.diag(np.ones((2, 3)), k=(0, 2)), tf.errors.InvalidArgumentError,
+     "The number of diagonals provided in the input does not match"),
+    (lambda: L.diag(np.ones(2), num_cols=1), tf.errors.InvalidArgumentError,
+     "The number of columns is too small."),
+    (lambda: L.diag_part(np.ones((2, 3)), align="UP"), ValueError,
+     "align must be one of RIGHT_LEFT"),
     (lambda: L.diag(np.float32(1)), tf.errors.InvalidArgumentError,
      "diagonal must be at least 1-dim"),
     (lambda: L.diag(np.ones(2), num_rows=3, num_cols=4), tf.errors.InvalidArgumentError,
@@ -498,7 +545,8 @@ def test_float16_only_where_tf_has_a_kernel():
      "Svd: expected one of float32, float64"),
 ], ids=["solve_rank", "solve_batch", "solve_rows", "solve_dtype", "trisolve_vector",
         "matvec_size", "band_lower", "band_upper", "band_float", "band_rank1",
-        "diag_part_k", "diag_part_pair", "diag_scalar", "diag_rows_cols", "trace_rank1",
+        "diag_part_k", "diag_part_reversed_pair", "diag_band_count", "diag_too_few_columns",
+        "diag_part_align", "diag_scalar", "diag_rows_cols", "trace_rank1",
         "tensor_diag_scalar", "tensor_diag_part_odd", "tensor_diag_part_mismatch",
         "matrix_transpose_rank1", "norm2_int"])
 def test_argument_errors(call, error, match):

@@ -330,6 +330,22 @@ def test_conv2d_python_values_and_numpy():
     np.testing.assert_allclose(got.numpy(), ref_conv2d(X, F), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("strides, dilations", [((1, 1), (1, 1)), ((2, 3), (1, 1)),
+                                                ((1, 2), (2, 1))], ids=["plain", "strided",
+                                                                        "dilated"])
+def test_add_patches_is_the_adjoint_of_patches(strides, dilations):
+    """<patches(x), c> == <x, add_patches(c)>: what a convolution's input gradient needs."""
+    from runtime._src.ops.conv_ops import add_patches, patches, window_padding
+    x = RNG.standard_normal((2, 7, 8, 3))
+    out = [window_padding(x.shape[1 + d], (3, 2)[d], strides[d], dilations[d], "VALID")[2]
+           for d in range(2)]
+    view = patches(x, (3, 2), strides, dilations, out)
+    c = RNG.standard_normal(view.shape)
+    back = add_patches(c, x.shape, strides, dilations)
+    assert back.shape == x.shape
+    np.testing.assert_allclose(np.sum(view * c), np.sum(x * back), rtol=1e-12)
+
+
 def test_conv2d_is_a_matrix_product_not_a_pixel_loop():
     """A 32x32x16 batch of 8 with 3x3x16x32 filters runs in well under a second."""
     import time

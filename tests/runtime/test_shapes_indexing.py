@@ -467,3 +467,53 @@ def test_slice_and_pad_with_tensor_arguments_in_graphs():
     a, b = f(tf.constant(X3), tf.constant(begin), tf.constant(paddings))
     np.testing.assert_array_equal(a.numpy(), X3[1:2, 1:, 2:4])
     np.testing.assert_array_equal(b.numpy(), np.pad(X3, paddings, mode="symmetric"))
+
+
+def test_saved_model_round_trip(tmp_path):
+    """Every attr kind the family uses (dtypes, modes, equations, masks) saves and loads."""
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([3, 4], tf.float32),
+                                      tf.TensorSpec([5], tf.int32)])
+        def f(self, x, i):
+            return (tf.pad(x, [[1, 1], [0, 2]], mode="SYMMETRIC"), tf.math.top_k(x, 2).indices,
+                    tf.einsum("ij,kj->ik", x, x), tf.bitcast(x, tf.int32),
+                    tf.unique_with_counts(i, out_idx=tf.int64).count,
+                    tf.split(x, [1, -1], axis=0)[1],
+                    tf.strided_slice(x, [0, 1], [0, 3], ellipsis_mask=1),
+                    tf.sort(x, axis=0, direction="DESCENDING"), tf.gather_nd(x, [[1, 2]]),
+                    tf.tensor_scatter_nd_max(x, [[0, 0]], [9.0]),
+                    tf.searchsorted(tf.sort(i), i, side="right", out_type=tf.int64),
+                    tf.linspace(x[0, 0], 1.0, 3), tf.repeat(i, 2), tf.roll(i, 2, 0),
+                    tf.reverse(x, [1]), tf.slice(x, [1, 1], [-1, 2]), tf.boolean_mask(i, i > 1),
+                    tf.sequence_mask(i, 4), tf.where(i))
+    m = M()
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    x, i = tf.constant(X), tf.constant([3, 1, 3, 0, 2])
+    for a, b in zip(m.f(x, i), loaded.f(x, i)):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+UNKNOWN_RANK = [
+    lambda x: tf.pad(x, [[1, 1], [0, 1], [2, 0]], mode="REFLECT"),
+    lambda x: tf.broadcast_to(x, [3, 2, 3, 4]), lambda x: tf.reverse(x, [0, 2]),
+    lambda x: tf.roll(x, 1, 2), lambda x: tf.repeat(x, 2, axis=1), lambda x: tf.repeat(x, 2),
+    lambda x: tf.split(x, [1, 2], axis=1), lambda x: tf.slice(x, [0, 1, 1], [1, -1, 2]),
+    lambda x: tf.strided_slice(x, [0, 1], [1, 3], shrink_axis_mask=1),
+    lambda x: tf.gather_nd(x, [[0, 1]]),
+    lambda x: tf.tensor_scatter_nd_update(x, [[0, 1]], tf.ones([1, 4])),
+    lambda x: tf.boolean_mask(x, [True, False]), lambda x: tf.where(x > 3),
+    lambda x: tf.argsort(x, direction="DESCENDING"), lambda x: tf.math.top_k(x, 2),
+    lambda x: tf.searchsorted(x, x), lambda x: tf.einsum("ijk,ijk->i", x, x),
+    lambda x: tf.bitcast(x, tf.uint8), lambda x: tf.unique(tf.reshape(x, [-1])),
+]
+
+
+@pytest.mark.parametrize("fn", UNKNOWN_RANK, ids=[str(i) for i in range(len(UNKNOWN_RANK))])
+def test_inputs_of_unknown_rank(fn):
+    traced = tf.function(fn, input_signature=[tf.TensorSpec(None, tf.float32)])
+    for got, want in zip(_flat(traced(tf.constant(X3)), lambda t: t),
+                         _flat(fn(tf.constant(X3)), lambda t: t)):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.numpy(), want.numpy())

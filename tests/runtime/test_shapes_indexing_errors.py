@@ -109,6 +109,10 @@ EAGER = [
      r"Cannot convert \[9.0\] to EagerTensor of dtype int32"),
     (lambda: tf.tensor_scatter_nd_sub([1, 2], [[1]], tf.constant([9.0])), IAE,
      "TensorScatterSub: updates must have the dtype of tensor"),
+    (lambda: tf.tensor_scatter_nd_update([[1, 2], [3, 4]], [1], [9, 9]), IAE,
+     r"TensorScatterUpdate: indices must be a matrix of coordinates \[N, M\] or more, got "
+     r"shape \[1\]"),
+    (lambda: tf.scatter_nd([1], 5, [4]), IAE, "ScatterNd: indices must be a matrix"),
     # boolean_mask / where
     (lambda: tf.boolean_mask([[1, 2], [3, 4]], [True, False, True]), ValueError,
      r"Shapes \(2,\) and \(3,\) are incompatible"),

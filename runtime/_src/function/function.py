@@ -64,6 +64,7 @@ from runtime._src import optimizer
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
 import autograph
 from autograph.impl.api import UNCONVERTED_MARK as _UNCONVERTED_MARK
+from autograph.impl.api import optional_features as _optional_features
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "InputSignatureMismatchError"]
@@ -90,11 +91,10 @@ def _autograph_convert(python_function, options=None):
     back unchanged). Conversion of the function the user decorated is strict:
     a construct it cannot convert raises `autograph.ConversionError` naming it,
     the file and the line. `options` (`experimental_autograph_options`) are
-    passed on when they are a dict (e.g. `{"recursive": False}`), else ignored.
+    passed on: a dict (e.g. `{"recursive": False}`) or
+    `tf.autograph.experimental.Feature`s (accepted; see `autograph.Feature`).
     """
-    if isinstance(options, dict):
-        return autograph.convert(python_function, options)
-    return autograph.convert(python_function)
+    return autograph.convert(python_function, options)
 
 
 def _finalize_graph(graph):
@@ -120,8 +120,13 @@ def function(func: Callable | None = None, *,
     """Make `func` run as traced graphs (`tf.function`).
 
     Usable as `@function`, `@function(...)` and `function(f)`. `jit_compile`
-    is accepted and ignored (there is no XLA here).
+    is accepted and ignored (there is no XLA here). `experimental_autograph_options`:
+    a `tf.autograph.experimental.Feature`, a tuple or list of them, or a dict
+    of options for `autograph.convert` (`{"recursive": False}`).
     """
+    if not isinstance(experimental_autograph_options, dict):
+        _optional_features(experimental_autograph_options,
+                           "function: experimental_autograph_options")
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or bool(experimental_relax_shapes)
 

@@ -2,7 +2,7 @@
 
     class Scale(Layer):
         def build(self, input_shape):             # runs once, on the first call
-            self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
+            self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
 
         def call(self, inputs, training=None):     # the computation
             return inputs * self.w
@@ -204,10 +204,16 @@ class Layer(Module):
         """Create the weights; called once, with the first input's shape."""
         self.built = True
 
-    def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
-                   trainable=True, **kwargs):
+    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
+                   name=None, **kwargs):
         """A new Variable owned by this layer, initialized by `initializer`
-        ("glorot_uniform" for floats by default, as Keras; "zeros" otherwise)."""
+        ("glorot_uniform" for floats by default, as Keras; "zeros" otherwise).
+        The arguments are in Keras 3's order: shape first, name last."""
+        unknown = set(kwargs) - {"regularizer", "constraint", "autocast", "aggregation",
+                                 "synchronization", "use_resource"}
+        if unknown:
+            raise TypeError(f'Layer "{self.name}": add_weight() got an unexpected keyword '
+                            f"argument {sorted(unknown)[0]!r}")
         dtype = dtypes.as_dtype(dtype or self._dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"

@@ -38,17 +38,22 @@ def _as_float(x, dtype=dtypes.float32):
     return x
 
 
-def _match_rank(y_true, y_pred):
-    """Squeeze a trailing size-1 axis so both have the same rank (Keras's
-    `squeeze_or_expand_to_same_rank`)."""
-    rt, rp = y_true.shape.rank, y_pred.shape.rank
-    if rt is None or rp is None:
-        return y_true, y_pred
-    if rt == rp + 1 and y_true.shape.dims[-1] == 1:
-        y_true = array_ops.squeeze(y_true, [-1])
-    elif rp == rt + 1 and y_pred.shape.dims[-1] == 1:
-        y_pred = array_ops.squeeze(y_pred, [-1])
-    return y_true, y_pred
+def match_rank(a, b):
+    """Give a and b the same rank when they differ by a trailing size-1 axis
+    (Keras's `squeeze_or_expand_to_same_rank`): a vector gains the axis,
+    anything else loses it."""
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra is None or rb is None:
+        return a, b
+    if ra == rb + 1 and a.shape.dims[-1] == 1:
+        if rb == 1:
+            return a, array_ops.expand_dims(b, -1)
+        return array_ops.squeeze(a, [-1]), b
+    if rb == ra + 1 and b.shape.dims[-1] == 1:
+        if ra == 1:
+            return array_ops.expand_dims(a, -1), b
+        return a, array_ops.squeeze(b, [-1])
+    return a, b
 
 
 def _clipped_log_probs(y_pred, axis):
@@ -93,7 +98,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     """-(y log p + (1 - y) log(1 - p)), averaged over the last axis."""
     y_pred = _as_float(y_pred)
     y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
-    y_true, y_pred = _match_rank(y_true, y_pred)
+    y_true, y_pred = match_rank(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:
@@ -109,7 +114,7 @@ def mean_squared_error(y_true, y_pred):
     """mean((y_pred - y_true) ** 2) over the last axis."""
     y_pred = _as_float(y_pred)
     y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
-    y_true, y_pred = _match_rank(y_true, y_pred)
+    y_true, y_pred = match_rank(y_true, y_pred)
     return reduction_ops.reduce_mean(math_ops.square(y_pred - y_true), -1)
 
 
@@ -117,7 +122,7 @@ def mean_absolute_error(y_true, y_pred):
     """mean(|y_pred - y_true|) over the last axis."""
     y_pred = _as_float(y_pred)
     y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
-    y_true, y_pred = _match_rank(y_true, y_pred)
+    y_true, y_pred = match_rank(y_true, y_pred)
     return reduction_ops.reduce_mean(math_ops.abs(y_pred - y_true), -1)
 
 

@@ -15,6 +15,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.core.context import init_scope
+from runtime._src.keras.losses import match_rank
 from runtime._src.keras.naming import to_snake_case
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
@@ -136,10 +137,7 @@ def categorical_accuracy(y_true, y_pred):
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     """mean over the last axis of (y_pred > threshold) == y_true."""
-    y_true, y_pred = _tensor(y_true), _tensor(y_pred)
-    if y_pred.shape.rank is not None and y_true.shape.rank == y_pred.shape.rank - 1 and \
-            y_pred.shape.dims[-1] == 1:
-        y_pred = array_ops.squeeze(y_pred, [-1])
+    y_true, y_pred = match_rank(_tensor(y_true), _tensor(y_pred))
     predicted = math_ops.cast(math_ops.greater(y_pred, math_ops.cast(threshold, y_pred.dtype)),
                               dtypes.float32)
     matches = math_ops.cast(math_ops.equal(math_ops.cast(y_true, dtypes.float32), predicted),

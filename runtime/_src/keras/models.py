@@ -24,11 +24,13 @@ the input the model was first called with (batch dimension free).
 """
 
 from runtime._src.core import nest
+from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.function import function
 from runtime._src.keras import training
 from runtime._src.keras.base_layer import Layer
+from runtime._src.ops import array_ops
 
 __all__ = ["Model", "Sequential"]
 
@@ -108,6 +110,16 @@ class Sequential(Model):
                             f"layer={layer!r} of type {type(layer)}.")
         self._layers.append(layer)
         self.built = False
+        self._build_from_input_shape()
+
+    def _build_from_input_shape(self):
+        """Build at once when the first layer was given `input_shape` (Keras
+        does too): the weights exist, and the model saves, before any call."""
+        shape = self._layers[0]._batch_input_shape
+        if shape is None or None in shape[1:]:
+            return
+        with init_scope():
+            self(array_ops.zeros((1,) + tuple(shape[1:])))
 
     def pop(self):
         if not self._layers:

@@ -27,6 +27,7 @@ import time
 
 import numpy as np
 
+from runtime._src.autodiff.tape import GradientTape
 from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
@@ -136,7 +137,6 @@ class TrainingMixin:
 
     def train_step(self, data):
         """Forward pass, loss, gradients, one optimizer step; the metrics."""
-        from runtime._src.autodiff.tape import GradientTape  # noqa: PLC0415 - until autodiff lands
         x, y, sample_weight = unpack_data(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
@@ -164,9 +164,12 @@ class TrainingMixin:
         fn = state.functions.get(key)
         if fn is None:
             step = getattr(self, f"{kind}_step")
-
-            def run_step(*batch):
-                return step(batch if len(batch) > 1 else batch[0])
+            if len(specs) == 1:
+                def run_step(x):
+                    return step(x)
+            else:
+                def run_step(x, y):
+                    return step((x, y))
             run_step.__name__ = f"{kind}_function"
             fn = run_step if state.run_eagerly else function(run_step,
                                                              input_signature=list(specs))
@@ -179,6 +182,7 @@ class TrainingMixin:
             validation_split=0.0, validation_data=None, shuffle=True, initial_epoch=0,
             steps_per_epoch=None, **kwargs):
         """Train for `epochs` passes over (x, y) in batches; returns a History."""
+        _refuse("fit", callbacks=callbacks, **kwargs)
         self._check_compiled("fit")
         arrays = _as_arrays(x, y, "fit")
         if validation_split and validation_data is None:
@@ -214,6 +218,7 @@ class TrainingMixin:
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, return_dict=False, **kwargs):
         """The loss (and metrics) over (x, y): a float, or [loss, metric, ...]."""
+        _refuse("evaluate", sample_weight=sample_weight, **kwargs)
         self._check_compiled("evaluate")
         arrays = _as_arrays(x, y, "evaluate")
         start = time.perf_counter()
@@ -238,6 +243,7 @@ class TrainingMixin:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, **kwargs):
         """The model's outputs on x (training=False), as numpy, computed batch by batch."""
+        _refuse("predict", **kwargs)
         arrays = (_as_array(x, "predict"),)
         predict = self._step_function("predict", arrays)
         outputs = [predict(*batch) for batch in _batches(arrays, batch_size or 32,
@@ -253,6 +259,17 @@ class TrainingMixin:
 
 
 # --- helpers --------------------------------------------------------------------------
+
+def _refuse(method, **arguments):
+    """TypeError for arguments Keras has and this subset does not implement."""
+    given = sorted(k for k, v in arguments.items() if v is not None)
+    if given:
+        raise TypeError(f"{method}: argument {given[0]!r} is not supported by runtime.keras "
+                        "(supported: x, y, batch_size, epochs, verbose, validation_data, "
+                        "validation_split, shuffle, initial_epoch, steps_per_epoch)"
+                        if method == "fit" else
+                        f"{method}: argument {given[0]!r} is not supported by runtime.keras")
+
 
 def unpack_data(data):
     """(x, y, sample_weight) from x, (x,), (x, y) or (x, y, sample_weight)."""
@@ -325,11 +342,9 @@ def _to_floats(logs):
 
 
 def _per_step(seconds):
-    if seconds >= 1:
-        return f"{seconds:.0f}s/step"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.0f}ms/step"
-    return f"{seconds * 1e6:.0f}us/step"
+    """Milliseconds per step (Keras switches between s, ms and us; one unit keeps
+    two runs' outputs comparable once the numbers are masked)."""
+    return f"{seconds * 1e3:.0f}ms/step"
 
 
 def _progress_line(steps, elapsed, logs, verbose):

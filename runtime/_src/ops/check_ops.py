@@ -23,6 +23,7 @@ when every element is true.
 
 import numpy as np
 
+from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import apply, define_op
@@ -35,8 +36,9 @@ from runtime._src.ops.shape_rules import broadcast_shapes, static_int
 __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_greater_equal", "assert_less", "assert_less_equal",
            "assert_positive", "assert_negative", "assert_non_negative",
-           "assert_non_positive", "assert_rank", "assert_near", "check_numerics",
-           "is_tensor"]
+           "assert_non_positive", "assert_rank", "assert_rank_at_least", "assert_rank_in",
+           "assert_scalar", "assert_type", "assert_integer", "is_numeric_tensor",
+           "assert_near", "check_numerics", "assert_all_finite", "is_tensor"]
 
 
 def _where():
@@ -208,34 +210,100 @@ def assert_non_positive(x, message=None, summarize=None, name=None):
     return _binary_assert("<=", x, 0, message, summarize)
 
 
-# --- rank -------------------------------------------------------------------------
+# --- rank, scalar, type -------------------------------------------------------------
 
 @define_op("AssertRank", infer=lambda inputs, attrs: [], side_effect=True, num_outputs=0)
-def _assert_rank(x, *, rank, message, where):
-    if np.ndim(x) != rank:
-        raise InvalidArgumentError(_rank_message(message, rank, np.ndim(x), np.shape(x)) + _at(where),
-                                   "AssertRank")
-    return ()
+def _assert_rank(x, *, ranks, at_least, name, message, where):
+    actual = np.ndim(x)
+    if _rank_ok(actual, ranks, at_least):
+        return ()
+    raise InvalidArgumentError(_rank_message(message, name, ranks, at_least, actual, np.shape(x))
+                               + _at(where), "AssertRank")
 
 
-def _rank_message(message, rank, actual, shape):
-    prefix = f"{message}. " if message else ""
-    return (f"{prefix}Tensor must have rank {rank}. Received rank {actual}, "
+def _rank_ok(actual, ranks, at_least):
+    return actual >= ranks[0] if at_least else actual in ranks
+
+
+def _rank_message(message, name, ranks, at_least, actual, shape):
+    """TensorFlow's text: 'msg.  Tensor x:0 must have rank 2.  Received rank 1, shape (2,)'."""
+    prefix = f"{message}.  " if message else ""
+    if at_least:
+        want = f"rank at least {ranks[0]}"
+    elif len(ranks) == 1:
+        want = f"rank {ranks[0]}"
+    else:
+        want = f"rank in {tuple(ranks)}"
+    return (f"{prefix}Tensor {name} must have {want}.  Received rank {actual}, "
             f"shape {tuple(shape)}")
 
 
-def assert_rank(x, rank, message=None, name=None):
-    """Check the rank of `x`: at once when it is known statically (ValueError,
-    as TensorFlow does), else when the graph runs (InvalidArgumentError)."""
+def _check_rank(x, ranks, at_least, message, op_name):
+    """At once when the rank is known statically (ValueError, as TensorFlow
+    does), else when the graph runs (InvalidArgumentError)."""
     x = convert_to_tensor(x)
-    rank = static_int(rank, "assert_rank", "rank")
+    name = x.name if current_graph() is not None and hasattr(x, "node") else ""
     known = x.shape.rank
     if known is not None:
-        if known != rank:
-            raise ValueError(_rank_message(message, rank, known, x.shape.dims))
+        if not _rank_ok(known, ranks, at_least):
+            raise ValueError(_rank_message(message, name, ranks, at_least, known,
+                                           x.shape.dims))
         return None
-    apply("AssertRank", [x], {"rank": rank, "message": message or "", "where": _where()})
+    apply("AssertRank", [x], {"ranks": ranks, "at_least": at_least, "name": name,
+                              "message": message or "", "where": _where()})
     return None
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """Raise unless `x` has rank `rank` (see `_check_rank` for when)."""
+    return _check_rank(x, (static_int(rank, "assert_rank", "rank"),), False, message,
+                       "assert_rank")
+
+
+def assert_rank_at_least(x, rank, message=None, name=None):
+    """Raise unless `x` has rank `rank` or more."""
+    return _check_rank(x, (static_int(rank, "assert_rank_at_least", "rank"),), True, message,
+                       "assert_rank_at_least")
+
+
+def assert_rank_in(x, ranks, message=None, name=None):
+    """Raise unless the rank of `x` is one of `ranks`."""
+    ranks = tuple(static_int(r, "assert_rank_in", "ranks") for r in ranks)
+    return _check_rank(x, ranks, False, message, "assert_rank_in")
+
+
+def assert_scalar(tensor, message=None, name=None):
+    """ValueError unless `tensor`'s static shape is a scalar's."""
+    tensor = convert_to_tensor(tensor)
+    if tensor.shape.rank != 0:
+        prefix = f"{message}.  " if message else ""
+        raise ValueError(f"{prefix}Expected scalar shape, saw shape: {tensor.shape}.")
+    return None
+
+
+def assert_type(tensor, tf_type, message=None, name=None):
+    """TypeError unless `tensor` has dtype `tf_type`."""
+    tensor = convert_to_tensor(tensor)
+    expected = dtypes.as_dtype(tf_type)
+    if tensor.dtype != expected:
+        prefix = f"{message}.  " if message else ""
+        raise TypeError(f"{prefix}tensor must be of type {expected!r}; got {tensor.dtype!r}")
+    return None
+
+
+def assert_integer(x, message=None, name=None):
+    """TypeError unless `x` has an integer dtype."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_integer:
+        prefix = f"{message}.  " if message else ""
+        raise TypeError(f'{prefix}Expected "x" to be integer type.  Found: tensor of dtype '
+                        f"{x.dtype!r}")
+    return None
+
+
+def is_numeric_tensor(tensor):
+    """`tf.debugging.is_numeric_tensor`: a tensor of an integer or floating dtype."""
+    return isinstance(tensor, Tensor) and (tensor.dtype.is_integer or tensor.dtype.is_floating)
 
 
 # --- assert_near --------------------------------------------------------------------
@@ -311,6 +379,11 @@ def _check_numerics(x, *, message, where):
 @define_grad("CheckNumerics")
 def _check_numerics_grad(op, grad):
     return [grad]
+
+
+def assert_all_finite(t, msg, name=None, x=None, message=None):
+    """`tf.debugging.assert_all_finite`: `check_numerics(t, msg)`."""
+    return check_numerics(t if x is None else x, msg if message is None else message)
 
 
 def check_numerics(tensor, message, name=None):

@@ -34,7 +34,7 @@ from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
 
 __all__ = ["conv1d", "conv2d", "convolution", "max_pool1d", "max_pool2d", "avg_pool1d",
-           "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches"]
+           "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches"]
 
 CONV_DTYPES = FLOATS | frozenset((dtypes.int32,))
 
@@ -69,6 +69,22 @@ def patches(x, window, strides, dilations, out_size):
     shape = (x.shape[0], out_size[0], out_size[1], window[0], window[1], x.shape[3])
     step = (sn, sh * strides[0], sw * strides[1], sh * dilations[0], sw * dilations[1], sc)
     return as_strided(x, shape, step, writeable=False)
+
+
+def add_patches(cols, padded_shape, strides, dilations):
+    """The adjoint of `patches` (col2im): sums each window's values in `cols`
+    (N, OH, OW, KH, KW, C) back onto a zero array of `padded_shape` (NHWC), so a
+    gradient through a convolution's input is `add_patches(dy . filter^T)`
+    cropped to the unpadded input. A loop over the window, not over pixels."""
+    out = np.zeros(padded_shape, cols.dtype)
+    _, oh, ow, kh, kw, _ = cols.shape
+    sh, sw = strides
+    for a in range(kh):
+        for b in range(kw):
+            top, left = a * dilations[0], b * dilations[1]
+            out[:, top:top + (oh - 1) * sh + 1:sh, left:left + (ow - 1) * sw + 1:sw, :] \
+                += cols[:, :, :, a, b, :]
+    return out
 
 
 def _padded(x, window, strides, dilations, padding, explicit, fill):

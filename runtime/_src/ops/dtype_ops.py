@@ -11,12 +11,11 @@ to int32 for internal callers); `tf.as_dtype(int)` raises, as in TF.
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import not_differentiable  # gradients
-from runtime._src.ops.shape_ops import op_error
+from runtime._src.ops.shape_ops import kernel_error, op_error
 
 __all__ = ["bitcast", "as_dtype"]
 
@@ -87,8 +86,7 @@ def _infer_bitcast(inputs, attrs):
 @define_op("Bitcast", infer=_infer_bitcast)
 def _bitcast(x, type):  # noqa: A002 - TensorFlow's attr name
     src = dtypes.as_dtype(x.dtype)
-    dims = _bitcast_shape(np.shape(x), src, type,
-                          lambda m: InvalidArgumentError(f"Bitcast: {m}", "Bitcast"))
+    dims = _bitcast_shape(np.shape(x), src, type, kernel_error("Bitcast"))
     return np.ascontiguousarray(x).view(type.np_dtype).reshape(dims)
 
 

@@ -15,7 +15,6 @@ import string
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
@@ -23,7 +22,7 @@ from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops.gradient_ops import broadcast_like
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.manipulation_ops import convert_all
-from runtime._src.ops.shape_ops import op_error
+from runtime._src.ops.shape_ops import kernel_error, op_error
 
 __all__ = ["einsum", "tensordot"]
 
@@ -124,8 +123,7 @@ def _infer_einsum(inputs, attrs):
 @define_op("Einsum", infer=_infer_einsum)
 def _einsum(*operands, equation):
     subs, rhs = parse_equation(equation, len(operands))
-    _label_sizes(subs, [np.shape(x) for x in operands],
-                 lambda m: InvalidArgumentError(f"Einsum: {m}", "Einsum"))
+    _label_sizes(subs, [np.shape(x) for x in operands], kernel_error("Einsum"))
     out = np.einsum(",".join(subs) + "->" + rhs, *operands)
     return np.asarray(out, dtype=operands[0].dtype)
 

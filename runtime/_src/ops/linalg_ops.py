@@ -346,7 +346,7 @@ def _two_matrix_rule(problem, last_two):
     is wrong or None; the output has the broadcast batch dimensions, then
     `last_two(a_dims, b_dims)`."""
     def infer(inputs, attrs):
-        a, b = inputs
+        a, b = inputs[:2]
         rules.check_same_dtype(a, b)
         found = problem(a.shape, b.shape)
         if found:
@@ -473,11 +473,25 @@ def _least_squares_problem(a_shape, b_shape):
 
 @define_op("MatrixSolveLs", infer=_two_matrix_rule(_least_squares_problem,
                                                     lambda a, b: [a[-1], b[-1]]))
-def _least_squares(a, b):
-    """The minimum-norm least-squares solution (TF's `fast=False`)."""
+def _least_squares(a, b, l2, fast):
+    """The kernel behind `lstsq` when the matrix's size is unknown while tracing
+    (`fast`: the regularized normal equations through Cholesky, as the composed
+    form), and always for `fast=False` (the minimum-norm solution, l2 ignored)."""
     check_now("MatrixSolveLs", _least_squares_problem(TensorShape(a.shape),
-                                                       TensorShape(b.shape)))
-    return np.matmul(np.linalg.pinv(a), b).astype(a.dtype, copy=False)
+                                                      TensorShape(b.shape)))
+    if not fast:
+        return np.matmul(np.linalg.pinv(a), b).astype(a.dtype, copy=False)
+    at = _adjoint(a)
+    over = a.shape[-2] >= a.shape[-1]
+    gramian = np.matmul(at, a) if over else np.matmul(a, at)
+    gramian = gramian + a.dtype.type(l2) * np.eye(gramian.shape[-1], dtype=a.dtype)
+    chol = _cholesky(gramian)
+
+    def chol_solve(rhs):
+        return _triangular_solve(chol, _triangular_solve(chol, rhs, True, False), True, True)
+    if over:
+        return chol_solve(np.matmul(at, b))
+    return np.matmul(at, chol_solve(b))
 
 
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
@@ -493,7 +507,8 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     fast = rules.static_bool(fast, op, "fast")
     dims = None if matrix.shape.rank is None else matrix.shape.dims[-2:]
     if not fast or dims is None or None in dims:
-        return apply(op, (matrix, rhs))
+        l2 = math_ops.cast(l2_regularizer, matrix.dtype)
+        return apply(op, (matrix, rhs, l2), {"fast": fast})
     m, n = dims
     over = m >= n                                 # A^T A is the smaller Gramian
     gramian = matmul(matrix, matrix, adjoint_a=over, adjoint_b=not over)

@@ -7,9 +7,9 @@ matrix_transpose adjoint`.
            [1., 1., 0.],
            [0., 1., 1.]], dtype=float32)
 
-`diag` and `diag_part` take one diagonal `k` (TF's band of diagonals, `k` a
-pair, is not supported); `diag`'s output is square unless `num_rows` /
-`num_cols` say otherwise, as TF's MatrixDiagV3 decides.
+`diag` and `diag_part` take one diagonal `k` or a band `k = (lower, upper)`,
+with TF's `align` and `padding_value`; `diag`'s output is square unless
+`num_rows` / `num_cols` say otherwise, as TF's MatrixDiagV3 decides.
 """
 
 import numpy as np
@@ -100,41 +100,88 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
     return apply("MatrixBandPart", (x, *bounds))
 
 
-def _diagonal_length(rows, cols, k):
+# --- diag and diag_part: one diagonal k, or a band k = (lower, upper) --------------------
+#
+# A band's diagonals are stacked from the upper one down, each padded to the
+# longest: [..., upper - lower + 1, max_len]. `align` says which end a shorter
+# diagonal sits at: its first half for superdiagonals (d >= 0), its second for
+# subdiagonals (d <= 0); TF's default RIGHT_LEFT puts superdiagonals right.
+
+ALIGNS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
+
+
+def _diagonal_length(rows, cols, d):
     if rows is None or cols is None:
         return None
-    return max(min(rows + min(k, 0), cols - max(k, 0)), 0)
+    return max(min(rows + min(d, 0), cols - max(d, 0)), 0)
 
 
-def _diag_part_problem(rows, cols, k):
-    if rows and cols and not -rows < k < cols:
-        return f"lower_diag_index is out of bound: {k}. It must be between {-rows} and {cols}"
+def _longest(rows, cols, k):
+    """The longest diagonal of band k: TF's max_diag_len."""
+    return max(min(rows + min(k[1], 0), cols - max(k[0], 0)), 0)
+
+
+def _band_cells(rows, cols, k, align):
+    """For each diagonal d of band k, top one first: (its index in the stack, the
+    (row, col) of its cells, where they sit in the padded diagonal)."""
+    longest = _longest(rows, cols, k)
+    for i, d in enumerate(range(k[1], k[0] - 1, -1)):
+        m = np.arange(_diagonal_length(rows, cols, d))
+        left = (d >= 0 and align.startswith("LEFT")) or (d <= 0 and align.endswith("LEFT"))
+        offset = 0 if left else longest - len(m)
+        yield i, (m - min(d, 0), m + max(d, 0)), offset + m
+
+
+def _order_problem(k):
+    if k[0] > k[1]:
+        return f"lower_diag_index must not be larger than upper_diag_index: {k[0]} > {k[1]}"
     return None
 
 
+def _diag_part_problem(rows, cols, k):
+    if rows is not None and cols is not None:
+        if not (-rows < k[0] < cols or k[0] == 0):
+            return (f"lower_diag_index is out of bound: {k[0]}. It must be between {-rows} "
+                    f"and {cols}")
+        if not (-rows < k[1] < cols or k[1] == 0):
+            return (f"upper_diag_index is out of bound: {k[1]}. It must be between {-rows} "
+                    f"and {cols}")
+    return _order_problem(k)
+
+
 def _infer_diag_part(inputs, attrs):
-    x = inputs[0]
+    x, k = inputs[0], attrs["k"]
     _at_least("MatrixDiagPartV3", x, 2, "input")
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
     rows, cols = x.shape.dims[-2:]
-    problem = _diag_part_problem(rows, cols, attrs["k"])
+    problem = _diag_part_problem(rows, cols, k)
     if problem:
         raise ValueError(problem)
-    return [(x.dtype, TensorShape(list(x.shape.dims[:-2]) +
-                                  [_diagonal_length(rows, cols, attrs["k"])]))]
+    longest = None if rows is None or cols is None else _longest(rows, cols, k)
+    band = [] if k[0] == k[1] else [k[1] - k[0] + 1]
+    return [(x.dtype, TensorShape(list(x.shape.dims[:-2]) + band + [longest]))]
 
 
 @define_op("MatrixDiagPartV3", infer=_infer_diag_part)
-def _diag_part(x, k):
+def _diag_part(x, k, padding_value, align):
     _check_rank_now("MatrixDiagPartV3", x, 2, "input")
-    check_now("MatrixDiagPartV3", _diag_part_problem(*x.shape[-2:], k))
-    return np.ascontiguousarray(np.diagonal(x, offset=k, axis1=-2, axis2=-1))
+    rows, cols = x.shape[-2:]
+    check_now("MatrixDiagPartV3", _diag_part_problem(rows, cols, k))
+    longest = _longest(rows, cols, k)
+    out = np.full(x.shape[:-2] + (k[1] - k[0] + 1, longest), padding_value, x.dtype)
+    for i, (r, c), at in _band_cells(rows, cols, k, align):
+        out[..., i, at] = x[..., r, c]
+    return out[..., 0, :] if k[0] == k[1] else out
 
 
-def _diag_size(length, k, num_rows, num_cols):
+def _diag_size(longest, k, num_rows, num_cols):
     """(rows, cols) of MatrixDiag's output, or a problem string (TF's rule)."""
-    min_rows, min_cols = length - min(k, 0), length + max(k, 0)
+    min_rows, min_cols = longest - min(k[1], 0), longest + max(k[0], 0)
+    if num_rows != -1 and num_rows < min_rows:
+        return "The number of rows is too small."
+    if num_cols != -1 and num_cols < min_cols:
+        return "The number of columns is too small."
     if num_rows == -1 and num_cols == -1:
         return max(min_rows, min_cols), max(min_rows, min_cols)
     rows = min_rows if num_rows == -1 else num_rows
@@ -145,58 +192,77 @@ def _diag_size(length, k, num_rows, num_cols):
     return rows, cols
 
 
+def _diag_problem(shape, k):
+    """What is wrong with MatrixDiag's diagonal shape for band k, or None."""
+    band = k[0] != k[1]
+    if shape.rank is not None and shape.rank < 1 + band:
+        return (f"diagonal must be at least {1 + band}-dim, received shape: "
+                f"{rules.dims_text(shape)}")
+    if band and shape.rank is not None and shape.dims[-2] not in (None, k[1] - k[0] + 1):
+        return ("The number of diagonals provided in the input does not match the "
+                "lower_diag_index and upper_diag_index range.")
+    return _order_problem(k)
+
+
 def _infer_diag(inputs, attrs):
-    d = inputs[0]
-    if d.shape.rank == 0:
-        raise ValueError("diagonal must be at least 1-dim, received shape: []")
+    d, k = inputs[0], attrs["k"]
+    problem = _diag_problem(d.shape, k)
+    if problem:
+        raise ValueError(problem)
     if d.shape.rank is None:
         return [(d.dtype, TensorShape(None))]
-    length = d.shape.dims[-1]
-    size = [None, None] if length is None else \
-        _diag_size(length, attrs["k"], attrs["num_rows"], attrs["num_cols"])
+    longest = d.shape.dims[-1]
+    size = [None, None] if longest is None else \
+        _diag_size(longest, k, attrs["num_rows"], attrs["num_cols"])
     if isinstance(size, str):
         raise ValueError(size)
-    return [(d.dtype, TensorShape(list(d.shape.dims[:-1]) + list(size)))]
+    batch = d.shape.dims[:-2] if k[0] != k[1] else d.shape.dims[:-1]
+    return [(d.dtype, TensorShape(list(batch) + list(size)))]
 
 
 @define_op("MatrixDiagV3", infer=_infer_diag)
-def _diag(d, k, num_rows, num_cols, padding_value):
-    _check_rank_now("MatrixDiagV3", d, 1, "diagonal")
+def _diag(d, k, num_rows, num_cols, padding_value, align):
+    check_now("MatrixDiagV3", _diag_problem(TensorShape(d.shape), k))
     size = _diag_size(d.shape[-1], k, num_rows, num_cols)
     check_now("MatrixDiagV3", size if isinstance(size, str) else None)
-    out = np.full(d.shape[:-1] + tuple(size), padding_value, d.dtype)
-    length = _diagonal_length(size[0], size[1], k)
-    rows = np.arange(length) - min(k, 0)
-    out[..., rows, rows + k] = d[..., :length]
+    stack = d[..., None, :] if k[0] == k[1] else d
+    out = np.full(stack.shape[:-2] + tuple(size), padding_value, d.dtype)
+    for i, (r, c), at in _band_cells(size[0], size[1], k, align):
+        out[..., r, c] = stack[..., i, at]
     return out
 
 
-def _static_k(op, k):
-    if isinstance(k, (tuple, list)) and len(k) == 2 and k[0] == k[1]:
-        k = k[0]
-    if isinstance(k, (tuple, list)) or hasattr(k, "shape") and len(k.shape):
-        raise NotImplementedError(f"{op}: a band of diagonals (k a pair) is not supported; "
-                                  f"pass one int")
-    return rules.static_int(k, op, "k")
+def _diag_attrs(op, k, padding_value, align, dtype):
+    """k as a (lower, upper) pair, the padding as a Python scalar, align checked."""
+    pair = rules.static_ints(k, op, "k")
+    if len(pair) not in (1, 2):
+        raise ValueError(f"{op}: k must have one or two elements, got {len(pair)}")
+    if align not in ALIGNS:
+        raise ValueError(f"{op}: align must be one of {', '.join(ALIGNS)}, got {align!r}")
+    pad = rules.static_value(convert_to_tensor(padding_value, dtype), op, "padding_value")
+    return {"k": (pair[0], pair[-1]), "padding_value": np.asarray(pad).item(), "align": align}
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
          align="RIGHT_LEFT"):
-    """A (batch of) matrix with `diagonal` on its k-th diagonal and
-    `padding_value` elsewhere (square unless num_rows / num_cols say otherwise)."""
+    """A (batch of) matrix with `diagonal` on its k-th diagonal (with k a pair
+    (lower, upper): the stacked diagonals of that band) and `padding_value`
+    elsewhere; square unless num_rows / num_cols say otherwise."""
     op = "MatrixDiagV3"
     d = convert_to_tensor(diagonal)
-    attrs = {"k": _static_k(op, k), "num_rows": rules.static_int(num_rows, op, "num_rows"),
-             "num_cols": rules.static_int(num_cols, op, "num_cols"),
-             "padding_value": np.asarray(rules.static_value(convert_to_tensor(
-                 padding_value, d.dtype), op, "padding_value")).item()}
+    attrs = _diag_attrs(op, k, padding_value, align, d.dtype)
+    attrs["num_rows"] = rules.static_int(num_rows, op, "num_rows")
+    attrs["num_cols"] = rules.static_int(num_cols, op, "num_cols")
     return apply(op, (d,), attrs)
 
 
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
-    """The k-th diagonal of each matrix: shape input.shape[:-2] + [its length]."""
-    return apply("MatrixDiagPartV3", (convert_to_tensor(input),),
-                 {"k": _static_k("MatrixDiagPartV3", k)})
+    """The k-th diagonal of each matrix ([..., its length]); with k a pair
+    (lower, upper), that band's diagonals stacked from the top, each padded with
+    `padding_value` to the longest ([..., upper - lower + 1, longest])."""
+    x = convert_to_tensor(input)
+    return apply("MatrixDiagPartV3", (x,),
+                 _diag_attrs("MatrixDiagPartV3", k, padding_value, align, x.dtype))
 
 
 def trace(x, name=None):

@@ -24,7 +24,7 @@ from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import _shape_tensor, reshape, shape as _shape
 from runtime._src.ops.manipulation_ops import concat, gather, squeeze
-from runtime._src.ops.shape_ops import int_tensor, op_error
+from runtime._src.ops.shape_ops import int_tensor, kernel_error, op_error
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
            "tensor_scatter_nd_sub", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
@@ -35,10 +35,9 @@ def _dims_text(dims):
     return "[" + ",".join(str(d) for d in dims) + "]"
 
 
-def _check_indices(indices, what):
+def _check_indices(indices):
     if not indices.dtype.is_integer:
-        raise TypeError(f"{what}: indices must be an int32 or int64 tensor, got "
-                        f"{indices.dtype.name}")
+        raise TypeError(f"indices must be an int32 or int64 tensor, got {indices.dtype.name}")
 
 
 def _bad_coordinate(coords, into):
@@ -54,7 +53,7 @@ def _bad_coordinate(coords, into):
 
 def _infer_gather_nd(inputs, attrs):
     params, indices = inputs
-    _check_indices(indices, "GatherNd")
+    _check_indices(indices)
     batch = attrs["batch_dims"]
     pd, idims = params.shape.dims, indices.shape.dims
     if pd is None or idims is None or idims[-1:] == [None] or (idims and idims[-1] is None):
@@ -139,7 +138,7 @@ def _scatter_index_shape(indices):
     return dims[:-1], (dims[-1] if dims else None)
 
 
-def _check_updates(op_name, indices, updates, target, error):
+def _check_updates(indices, updates, target, error):
     """TF's shape checks of `updates` against indices and the target shape (lists, None = ?)."""
     outer, m = _scatter_index_shape(indices)
     if m is not None and target is not None and m > len(target):
@@ -165,33 +164,33 @@ def _check_updates(op_name, indices, updates, target, error):
 
 def _infer_scatter_nd(inputs, attrs):
     indices, updates, shape = inputs
-    _check_indices(indices, "ScatterNd")
+    _check_indices(indices)
     target = rules.shape_from_tensor(shape)
     if indices.shape.dims is not None and updates.shape.dims is not None:
-        _check_updates("ScatterNd", indices.shape.dims, updates.shape.dims, target.dims,
+        _check_updates(indices.shape.dims, updates.shape.dims, target.dims,
                        ValueError)
     return [(updates.dtype, target)]
 
 
 def _infer_tensor_scatter(inputs, attrs):
     tensor, indices, updates = inputs
-    _check_indices(indices, attrs.get("op", "TensorScatterUpdate"))
+    _check_indices(indices)
     rules.check_same_dtype(tensor, updates)
     if None not in (tensor.shape.dims, indices.shape.dims, updates.shape.dims):
-        _check_updates("", indices.shape.dims, updates.shape.dims, list(tensor.shape.dims),
+        _check_updates(indices.shape.dims, updates.shape.dims, list(tensor.shape.dims),
                        ValueError)
     return [(tensor.dtype, tensor.shape)]
 
 
 def _scatter(op_name, out, indices, updates, combine):
     """Apply `updates` at `indices` into `out` (a fresh array) with numpy ufunc `combine`."""
-    error = _kernel_error(op_name)
+    error = kernel_error(op_name)
     if np.ndim(indices) < 2:
         # TF's shape rule reads [M] as one coordinate, its kernels as M scalar ones: no
         # 1-D indices pass both.
         raise error(f"indices must be a matrix of coordinates [N, M] or more, got shape "
                     f"{_dims_text(np.shape(indices))}; write [[i, ...]]")
-    _check_updates(op_name, list(np.shape(indices)), list(np.shape(updates)), list(out.shape),
+    _check_updates(list(np.shape(indices)), list(np.shape(updates)), list(out.shape),
                    error)
     outer, m = _scatter_index_shape(np.shape(indices))
     coords = np.reshape(indices, (int(np.prod(outer)), m)).astype(np.int64)
@@ -207,10 +206,6 @@ def _scatter(op_name, out, indices, updates, combine):
     else:
         combine.at(out, key, values)
     return out
-
-
-def _kernel_error(op_name):
-    return lambda message: InvalidArgumentError(f"{op_name}: {message}", op_name)
 
 
 @define_op("ScatterNd", infer=_infer_scatter_nd)

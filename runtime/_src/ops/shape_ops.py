@@ -32,7 +32,7 @@ from runtime._src.ops.reduction_ops import reduce_max
 
 __all__ = ["broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape", "pad",
            "reverse", "roll", "repeat", "split", "slice", "meshgrid", "linspace",
-           "sequence_mask", "op_error", "int_tensor"]
+           "sequence_mask", "op_error", "kernel_error", "int_tensor"]
 
 
 def op_error(op_name, message):
@@ -41,6 +41,11 @@ def op_error(op_name, message):
     if current_graph() is None:
         return InvalidArgumentError(f"{op_name}: {message}", op_name)
     return ValueError(f"{op_name}: {message}")
+
+
+def kernel_error(op_name):
+    """A function making the InvalidArgumentError a kernel of `op_name` raises."""
+    return lambda message: InvalidArgumentError(f"{op_name}: {message}", op_name)
 
 
 def int_tensor(value, op_name, what, dtype=dtypes.int32):
@@ -202,13 +207,9 @@ def _infer_pad(inputs, attrs):
                                    for d, (b, a) in zip(dims, pads.tolist())]))]
 
 
-def _pad_error(op_name):
-    return lambda message: InvalidArgumentError(f"{op_name}: {message}", op_name)
-
-
 @define_op("PadV2", infer=_infer_pad)
 def _pad_v2(x, paddings, constant_values):
-    _check_paddings(np.asarray(paddings), list(np.shape(x)), "CONSTANT", _pad_error("PadV2"))
+    _check_paddings(np.asarray(paddings), list(np.shape(x)), "CONSTANT", kernel_error("PadV2"))
     if np.ndim(x) == 0:
         return x.copy()
     return np.pad(x, paddings.tolist(), mode="constant", constant_values=constant_values)
@@ -239,7 +240,7 @@ def _pad_grad_grad(op, grad):
 
 @define_op("MirrorPad", infer=_infer_pad)
 def _mirror_pad(x, paddings, mode):
-    _check_paddings(np.asarray(paddings), list(np.shape(x)), mode, _pad_error("MirrorPad"))
+    _check_paddings(np.asarray(paddings), list(np.shape(x)), mode, kernel_error("MirrorPad"))
     if np.ndim(x) == 0:
         return x.copy()
     return np.pad(x, paddings.tolist(), mode=mode.lower())
@@ -321,7 +322,7 @@ def _reverse_axes(axis, rank, error):
 
 @define_op("ReverseV2", infer=_infer_reverse)
 def _reverse(x, axis):
-    axes = _reverse_axes(axis, np.ndim(x), _pad_error("ReverseV2"))
+    axes = _reverse_axes(axis, np.ndim(x), kernel_error("ReverseV2"))
     return np.flip(x, axes) if axes else x.copy()
 
 
@@ -421,7 +422,7 @@ def _repeat_axis(axis, rank, error):
 
 @define_op("Repeat", infer=_infer_repeat)
 def _repeat(x, repeats, axis):
-    axis = _repeat_axis(axis, np.ndim(x), _pad_error("Repeat"))
+    axis = _repeat_axis(axis, np.ndim(x), kernel_error("Repeat"))
     flat = np.reshape(repeats, -1)
     if np.any(flat < 0):
         raise InvalidArgumentError(f"Repeat: repeats must be >= 0, got {flat.tolist()}", "Repeat")
@@ -488,7 +489,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
 
 # --- split ----------------------------------------------------------------------------
 
-def _split_axis(axis, rank, op_name, error):
+def _split_axis(axis, rank, error):
     if not -rank <= axis < rank:
         raise error(f"-input rank(-{rank}) <= split_dim < input rank ({rank}), but got {axis}")
     return axis + rank if axis < 0 else axis
@@ -499,7 +500,7 @@ def _infer_split(inputs, attrs):
     dims = _dims(x.shape)
     if dims is None:
         return [(x.dtype, TensorShape(None))] * num
-    axis = _split_axis(attrs["axis"], len(dims), "Split", ValueError)
+    axis = _split_axis(attrs["axis"], len(dims), ValueError)
     n = dims[axis]
     if n is not None and n % num:
         raise ValueError(f"Number of ways to split should evenly divide the split dimension, "
@@ -510,7 +511,7 @@ def _infer_split(inputs, attrs):
 
 @define_op("Split", infer=_infer_split, num_outputs=None)
 def _split(x, axis, num_split):
-    axis = _split_axis(axis, np.ndim(x), "Split", _pad_error("Split"))
+    axis = _split_axis(axis, np.ndim(x), kernel_error("Split"))
     n = np.shape(x)[axis]
     if n % num_split:
         raise InvalidArgumentError(
@@ -546,7 +547,7 @@ def _infer_split_v(inputs, attrs):
     dims = _dims(x.shape)
     if dims is None:
         return [(x.dtype, TensorShape(None))] * num
-    axis = _split_axis(attrs["axis"], len(dims), "SplitV", ValueError)
+    axis = _split_axis(attrs["axis"], len(dims), ValueError)
     known = rules.constant_value(sizes)
     parts = [None] * num if known is None else _split_sizes(np.reshape(known, -1), dims[axis],
                                                             ValueError)
@@ -555,11 +556,11 @@ def _infer_split_v(inputs, attrs):
 
 @define_op("SplitV", infer=_infer_split_v, num_outputs=None)
 def _split_v(x, sizes, axis, num_split):
-    axis = _split_axis(axis, np.ndim(x), "SplitV", _pad_error("SplitV"))
+    axis = _split_axis(axis, np.ndim(x), kernel_error("SplitV"))
     if np.size(sizes) != num_split:
         raise InvalidArgumentError(f"SplitV: expected {num_split} sizes, got {np.size(sizes)}",
                                    "SplitV")
-    parts = _split_sizes(np.reshape(sizes, -1), np.shape(x)[axis], _pad_error("SplitV"))
+    parts = _split_sizes(np.reshape(sizes, -1), np.shape(x)[axis], kernel_error("SplitV"))
     return tuple(np.split(x, np.cumsum(parts)[:-1], axis=axis))
 
 
@@ -641,7 +642,7 @@ def _slice(x, begin, sizes):
             "Slice")
     key = []
     for i, (d, b, s) in enumerate(zip(np.shape(x), begin.tolist(), sizes.tolist())):
-        _check_slice_dim(i, d, b, s, _pad_error("Slice"))
+        _check_slice_dim(i, d, b, s, kernel_error("Slice"))
         key.append(builtins.slice(b, d if s == -1 else b + s))
     return x[tuple(key)].copy()
 
