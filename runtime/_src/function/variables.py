@@ -200,7 +200,8 @@ class Variable:
             raise InvalidArgumentError(
                 f"Variable {self.name!r} has dtype {self._dtype.name}; cannot assign a value "
                 f"of numpy dtype {value.dtype}", "AssignVariableOp")
-        if not self._shape.is_compatible_with(np.shape(value)):
+        if np.shape(value) != np.shape(self._value) \
+                and not self._shape.is_compatible_with(np.shape(value)):
             raise InvalidArgumentError(
                 f"Cannot assign to variable {self.name!r}: its shape {self._shape} and the "
                 f"value's shape {TensorShape(np.shape(value))} are incompatible.",
