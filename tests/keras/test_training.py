@@ -160,3 +160,21 @@ def test_embedding_and_softmax_models_train_with_string_losses():
     probs.compile("rmsprop", "sparse_categorical_crossentropy", metrics=["accuracy"])
     history = probs.fit(x, labels, epochs=4, verbose=0).history
     assert history["loss"][-1] < history["loss"][0] and sorted(history) == ["accuracy", "loss"]
+
+
+def test_a_conv_model_trains_through_fit():
+    # Conv2D and MaxPooling2D gradients (im2col and pooling rules) under fit's one-graph step.
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(32, 6, 6, 1)).astype(np.float32)
+    y = (x[:, :3].sum(axis=(1, 2, 3)) > x[:, 3:].sum(axis=(1, 2, 3))).astype(np.int32)
+    tf.random.set_seed(0)
+    model = tf.keras.Sequential([layers.Conv2D(4, 3, activation="relu", padding="same"),
+                                 layers.MaxPooling2D(2), layers.Flatten(), layers.Dense(2)])
+    model.compile(tf.keras.optimizers.Adam(0.02),
+                  tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    losses = model.fit(x, y, batch_size=16, epochs=6, verbose=0).history["loss"]
+    assert losses[-1] < 0.8 * losses[0], losses
+    kernel = model.layers[0].kernel
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(x[:4]))
+    assert tape.gradient(loss, kernel).shape == kernel.shape
