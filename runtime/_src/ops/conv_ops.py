@@ -224,19 +224,6 @@ def _unbatched(x):
     return x.reshape((int(np.prod(lead)),) + x.shape[-3:]), lead
 
 
-def _add_windows(cols, padded_shape, strides, dilations):
-    """The adjoint of `patches` (col2im): each window's values in `cols`
-    (N, OH, OW, KH, KW, C) summed back onto zeros of `padded_shape` (NHWC)."""
-    out = np.zeros(padded_shape, cols.dtype)
-    _, oh, ow, kh, kw, _ = cols.shape
-    for a in range(kh):
-        for b in range(kw):
-            top, left = a * dilations[0], b * dilations[1]
-            out[:, top:top + (oh - 1) * strides[0] + 1:strides[0],
-                left:left + (ow - 1) * strides[1] + 1:strides[1], :] += cols[:, :, :, a, b, :]
-    return out
-
-
 def _infer_like_input(index):
     def infer(inputs, attrs):
         return [(inputs[0].dtype, inputs[index].shape)]
@@ -254,7 +241,7 @@ def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilati
     pads, _ = _pads(xs.shape, f.shape[:2], strides, dilations, padding, explicit_paddings)
     cols = np.tensordot(dy, f, axes=([3], [3]))              # N, OH, OW, KH, KW, C
     padded = (xs.shape[0], xs.shape[1] + sum(pads[0]), xs.shape[2] + sum(pads[1]), xs.shape[3])
-    grad = _crop(_add_windows(cols, padded, strides, dilations), pads)
+    grad = _crop(add_patches(cols, padded, strides, dilations), pads)
     return grad.reshape(x.shape).astype(x.dtype, copy=False)
 
 
@@ -354,7 +341,7 @@ def _max_pool_grad(dy, x, y, ksize, strides, padding, explicit_paddings):
             cols[:, :, :, a, b, :] = np.where(hit, dy, 0)
             taken |= hit
     pads, _ = _pads(x.shape, ksize, strides, (1, 1), padding, explicit_paddings)
-    return _crop(_add_windows(cols, padded.shape, strides, (1, 1)), pads)
+    return _crop(add_patches(cols, padded.shape, strides, (1, 1)), pads)
 
 
 @define_grad("MaxPool")
@@ -400,7 +387,7 @@ def _avg_pool_grad(dy, x, ksize, strides, padding):
     cols = np.broadcast_to(share[:, :, :, None, None, :], share.shape[:3] + tuple(ksize)
                            + share.shape[3:])
     padded = (x.shape[0], x.shape[1] + sum(pads[0]), x.shape[2] + sum(pads[1]), x.shape[3])
-    return _crop(_add_windows(cols, padded, strides, (1, 1)), pads).astype(x.dtype, copy=False)
+    return _crop(add_patches(cols, padded, strides, (1, 1)), pads).astype(x.dtype, copy=False)
 
 
 @define_grad("AvgPoolGrad")
