@@ -116,7 +116,10 @@ def staged_for(backend, iterable, body, state, names, extra_test, where):
         out = body(get(i), *s)
         return (i + 1,) + (() if out is None else tuple(out))
 
-    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for")
+    # A length known when tracing bounds the loop (a backend may stage a scan).
+    bound = length if type(length) is int else None
+    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for",
+                 bound=bound, exact=extra_test is None)
     return out[1:]
 
 
@@ -241,7 +244,7 @@ def _marking(fn, kind, where):
     return run
 
 
-def _stage(backend, test, body, state, names, where, kind):
+def _stage(backend, test, body, state, names, where, kind, bound=None, exact=False):
     """Stage `while test(*state): state = body(*state)` with the backend."""
     test, body = _marking(test, kind, where), _marking(body, kind, where)
     init, invariant, must_define = _initial_values(backend, body, state, names, where, kind)
@@ -262,7 +265,11 @@ def _stage(backend, test, body, state, names, where, kind):
 
     loop_names = display_names(tuple(names[i] for i in slots))
     with located(where):
-        results = backend.while_loop(cond_fn, body_fn, tuple(init), loop_names)
+        if bound is None:
+            results = backend.while_loop(cond_fn, body_fn, tuple(init), loop_names)
+        else:
+            results = backend.bounded_loop(cond_fn, body_fn, tuple(init), loop_names, bound,
+                                           exact)
     final = full(results)
     for i, v in enumerate(final):
         # Python lists appended to in the loop became tensor lists: stack them.
