@@ -120,16 +120,25 @@ class _Range:
     def __init__(self, start, limit, delta):
         self.start, self.limit, self.delta = start, limit, delta
 
-    def size(self):
-        span = self.limit - self.start
+    def size(self, clamp=True):
+        """The number of items; unclamped (<= 0 when empty) is enough for a
+        loop's `index < size` test and costs one operation less."""
         d = self.delta
-        if isinstance(d, int):
-            n = (span + d - 1) // d if d > 0 else (-span - d - 1) // (-d)
+        if type(d) is int and d == 1:
+            n = self.limit if (type(self.start) is int and self.start == 0) \
+                else self.limit - self.start
         else:
-            n = jnp.where(d > 0, (span + d - 1) // d, (-span - d - 1) // jnp.where(d < 0, -d, 1))
-        return jnp.maximum(n, 0)
+            span = self.limit - self.start
+            if isinstance(d, int):
+                n = (span + d - 1) // d if d > 0 else (-span - d - 1) // (-d)
+            else:
+                n = jnp.where(d > 0, (span + d - 1) // d,
+                              (-span - d - 1) // jnp.where(d < 0, -d, 1))
+        return jnp.maximum(n, 0) if clamp else n
 
     def item(self, i):
+        if type(self.delta) is int and self.delta == 1:
+            return i if type(self.start) is int and self.start == 0 else self.start + i
         return self.start + i * self.delta
 
     def __iter__(self):
@@ -289,48 +298,61 @@ class JaxBackend(Backend):
     # --- if ----------------------------------------------------------------------
 
     def cond(self, pred, true_fn, false_fn, names):
+        """Each branch is traced once into a jaxpr; the outputs' types are
+        unified; `lax.cond` then replays the jaxprs (user code runs once per
+        branch, so nested ifs cost no retracing)."""
         pred = _truth(pred)
-        plan, lists = {}, {}
-        for _ in range(4):
-            try:
-                return self._cond(pred, true_fn, false_fn, tuple(names), plan, lists)
-            except _Widen as w:
-                plan.update(w.plan)
-        raise RuntimeError("autograph: could not unify the branches of a JAX cond")
+        names = tuple(names)
+        true, false = _Branch(true_fn, names, "true"), _Branch(false_fn, names, "false")
+        picks, targets = [], []         # (branch leaf index, target type) per cond output
+        rebuild = []                    # per name: how to make its value from the outputs
+        for i, name in enumerate(names):
+            a, b = true.out[i], false.out[i]
+            if isinstance(a, _JaxList) or isinstance(b, _JaxList):
+                common, _ = _branch_lists(a, b, name)
+                start = len(picks)
+                for k in range(common, len(a.new)):
+                    picks.append((true.index[i][k], false.index[i][k]))
+                    targets.append(_target(a.new[k], b.new[k], f"{name}[{k}]", _COND))
+                rebuild.append(("list", a, common, start, len(picks)))
+                continue
+            la, lb, paths = _same_structure(a, b, name, _COND)
+            slots = []
+            for j, (x, y, path) in enumerate(zip(la, lb, paths)):
+                t = _target(x, y, path, _COND)
+                if t is None:
+                    slots.append(None)
+                    continue
+                slots.append(len(picks))
+                picks.append((true.index[i][j], false.index[i][j]))
+                targets.append(t)
+            rebuild.append(("tree", _shape_of(a), slots))
 
-    def _cond(self, pred, true_fn, false_fn, names, plan, lists):
-        first = {}
-
-        def branch(fn, label):
+        def replay(branch, side):
             def run():
-                out = tuple(fn())
-                if "out" not in first:
-                    first["out"] = out
-                    return _apply(out, plan, lists, names)
-                targets = {}
-                for i, (name, a, b) in enumerate(zip(names, first["out"], out)):
-                    if isinstance(a, _JaxList) or isinstance(b, _JaxList):
-                        found = _branch_lists(a, b, name)
-                        if lists.get(i, (None,))[0] != found[0]:
-                            lists[i] = found
-                            raise _Widen({})
-                        lists[i] = found
-                        continue
-                    la, lb, paths = _same_structure(a, b, name, _COND)
-                    for j, (x, y, path) in enumerate(zip(la, lb, paths)):
-                        t = _target(x, y, path, _COND)
-                        if t is not None:
-                            targets[(i, j)] = t
-                widen = {k: t for k, t in targets.items()
-                         if k not in plan and not _has_type(first["out"], k, t)}
-                if widen:
-                    raise _Widen(widen)
-                plan.update(targets)
-                return _apply(out, plan, lists, names, "false")
+                values = branch.replay()
+                return [_cast(values[p[side]], *t) for p, t in zip(picks, targets)]
             return run
-
-        out = lax.cond(pred, branch(true_fn, "true"), branch(false_fn, "false"))
-        return _unapply(out, lists)
+        if not picks:
+            outs = []
+        elif names in (("and",), ("or",)) and _cheap_bools(true, false, targets):
+            # `a and b` on bool scalars: both sides are traced anyway, and
+            # computing a bool cannot fail in XLA, so a select does.
+            outs = [lax.select(pred, *(_cast(b.replay()[p[k]], *targets[0])
+                                       for k, b in enumerate((true, false))))
+                    for p in picks]
+        else:
+            outs = lax.cond(pred, replay(true, 0), replay(false, 1))
+        result = []
+        for how in rebuild:
+            if how[0] == "list":
+                _, a, common, start, stop = how
+                result.append(_JaxList(a.items, a.like, a.new[:common] + tuple(outs[start:stop])))
+            else:
+                _, tree, slots = how
+                result.append(jax.tree_util.tree_unflatten(
+                    tree, [None if k is None else outs[k] for k in slots]))
+        return tuple(result)
 
     # --- loops ---------------------------------------------------------------------
 
@@ -436,7 +458,7 @@ class JaxBackend(Backend):
 
     def size0(self, x):
         if isinstance(x, _Range):
-            return x.size()
+            return x.size(clamp=False)
         if not jnp.ndim(x):
             raise TypeError(f"cannot iterate over a scalar array ({_describe(x)})")
         return jnp.shape(x)[0]
@@ -555,37 +577,50 @@ class JaxBackend(Backend):
 
 # --- helpers of cond and the loops -----------------------------------------------------
 
-def _has_type(out, key, target):
-    i, j = key
-    leaves, _, _ = _leaves(out[i], "")
-    a = _aval(leaves[j])
-    return (a.dtype, a.weak_type) == target
+class _Branch:
+    """One branch of a staged if, traced once into a jaxpr: `out` its
+    outputs (one per name, holding the traced leaves), `index[i][j]` the
+    position of name i's leaf j among the jaxpr's outputs."""
+
+    def __init__(self, fn, names, label):
+        box = {}
+
+        def traced():
+            out = tuple(fn())
+            leaves, index = [], []
+            for i, v in enumerate(out):
+                if isinstance(v, _JaxList):
+                    index.append(list(range(len(leaves), len(leaves) + len(v.new))))
+                    leaves.extend(v.new)
+                    continue
+                flat, _, paths = _leaves(v, names[i] if i < len(names) else "output")
+                positions = []
+                for x, path in zip(flat, paths):
+                    if x is not None and not _is_value(x):
+                        raise TypeError(f"'{path}' in the {label} branch is {_describe(x)}, "
+                                        f"which is not a JAX type: a staged if can only "
+                                        f"choose between arrays (and numbers)")
+                    positions.append(None if x is None else len(leaves))
+                    if x is not None:
+                        leaves.append(x)
+                index.append(positions)
+            box["out"], box["index"] = out, index
+            return leaves
+        self.jaxpr = jax.make_jaxpr(traced)()
+        self.out, self.index = box["out"], box["index"]
+        if len(self.out) != len(names):
+            raise ValueError(f"autograph: a branch returned {len(self.out)} values for "
+                             f"{len(names)} names")
+
+    def replay(self):
+        return jax.core.eval_jaxpr(self.jaxpr.jaxpr, self.jaxpr.consts)
 
 
-def _apply(out, plan, lists, names, branch="true"):
-    """A branch's outputs cast as planned; lists reduced to what was appended."""
-    result = []
-    for i, v in enumerate(out):
-        if isinstance(v, _JaxList):
-            result.append(tuple(v.new[lists.get(i, (0,))[0]:]))
-            continue
-        leaves, tree, paths = _leaves(v, names[i] if i < len(names) else "output")
-        for x, path in zip(leaves, paths):
-            if x is not None and not _is_value(x):
-                raise TypeError(f"'{path}' in the {branch} branch is {_describe(x)}, which is "
-                                f"not a JAX type: a staged if can only choose between arrays "
-                                f"(and numbers)")
-        leaves = [_cast(x, *plan[(i, j)]) if (i, j) in plan else x
-                  for j, x in enumerate(leaves)]
-        result.append(jax.tree_util.tree_unflatten(tree, leaves))
-    return tuple(result)
-
-
-def _unapply(out, lists):
-    out = list(out)
-    for i, (start, base) in lists.items():
-        out[i] = _JaxList(base.items, base.like, base.new[:start] + tuple(out[i]))
-    return tuple(out)
+def _cheap_bools(true, false, targets):
+    """Both branches give one bool scalar, with few operations and no effects."""
+    return (len(targets) == 1 and targets[0][0] == np.bool_
+            and all(not b.jaxpr.effects and len(b.jaxpr.jaxpr.eqns) <= 8 for b in (true, false))
+            and all(v.shape == () for b in (true, false) for v in b.jaxpr.out_avals))
 
 
 def _branch_lists(a, b, name):
