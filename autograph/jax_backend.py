@@ -247,6 +247,13 @@ def _same_structure(a, b, label, m):
     return la, lb, pa
 
 
+def _pair_targets(a, b, label, m):
+    """(leaf of a, leaf of b, the type both take) for each leaf of two values
+    of one structure."""
+    la, lb, paths = _same_structure(a, b, label, m)
+    return [(x, y, _target(x, y, path, m)) for x, y, path in zip(la, lb, paths)]
+
+
 def _shape_of(value):
     return jax.tree_util.tree_structure(
         value, is_leaf=lambda x: x is None or isinstance(x, (_JaxList, _Range)))
@@ -316,10 +323,8 @@ class JaxBackend(Backend):
                     targets.append(_target(a.new[k], b.new[k], f"{name}[{k}]", _COND))
                 rebuild.append(("list", a, common, start, len(picks)))
                 continue
-            la, lb, paths = _same_structure(a, b, name, _COND)
             slots = []
-            for j, (x, y, path) in enumerate(zip(la, lb, paths)):
-                t = _target(x, y, path, _COND)
+            for j, (x, y, t) in enumerate(_pair_targets(a, b, name, _COND)):
                 if t is None:
                     slots.append(None)
                     continue
@@ -681,10 +686,8 @@ def _fixpoint(loop_vars, names, run):
                                  f"{len(init)} names")
             widen, result = {}, []
             for i, (name, before, after) in enumerate(zip(names, init, out)):
-                la, lb, paths = _same_structure(before, after, name, _LOOP)
                 cast = []
-                for j, (x, y, path) in enumerate(zip(la, lb, paths)):
-                    t = _target(x, y, path, _LOOP)
+                for j, (x, y, t) in enumerate(_pair_targets(before, after, name, _LOOP)):
                     if t is None:
                         cast.append(y)
                         continue

@@ -13,6 +13,7 @@ jnp = pytest.importorskip("jax.numpy")
 
 import autograph  # noqa: E402
 import autograph.jax  # noqa: E402
+from tests.autograph.functions import collatz  # noqa: E402
 
 
 def jit(fn, **kwargs):
@@ -89,17 +90,6 @@ def test_and_or_not_and_chained_comparisons(x, y):
 
 
 # --- loops ----------------------------------------------------------------------------
-
-def collatz(n):
-    steps = 0
-    while n != 1:
-        if n % 2 == 0:
-            n = n // 2
-        else:
-            n = 3 * n + 1
-        steps += 1
-    return steps
-
 
 def traced_range(n, start):
     s = 0
@@ -184,27 +174,11 @@ def stack_rows(xs):
     return out
 
 
-def grow_in_while(n):
-    out = []
-    i = 0
-    while i < n:
-        out.append(i)
-        i += 1
-    return out
-
-
 def test_appends_in_a_static_loop_stack():
     xs = np.arange(6, dtype=np.int32).reshape(3, 2)
     got = jit(stack_rows)(xs)
     np.testing.assert_array_equal(got, np.array(stack_rows(list(xs))))
     assert "scan[" in str(jax.make_jaxpr(autograph.to_graph(stack_rows))(xs))
-
-
-def test_appends_in_a_traced_loop_name_the_list_line_and_fix():
-    with pytest.raises(ValueError, match=r"'out' is appended to in a loop whose trip count is "
-                                         r"only known when the function runs.*Preallocate.*"
-                                         r"static bound.*while i < n:"):
-        jit(grow_in_while)(4)
 
 
 # --- assert and print --------------------------------------------------------------------
