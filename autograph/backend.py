@@ -40,8 +40,14 @@ class Backend(abc.ABC):
         values, one per name; returns the tuple produced at run time."""
 
     @abc.abstractmethod
-    def while_loop(self, cond_fn, body_fn, loop_vars, names):
-        """Stage `while cond_fn(*vars): vars = body_fn(*vars)`; returns vars."""
+    def while_loop(self, cond_fn, body_fn, loop_vars, names, opts=None):
+        """Stage `while cond_fn(*vars): vars = body_fn(*vars)`; returns vars.
+
+        `opts`: the loop's `set_loop_options` as a dict, passed only when the
+        user gave some: `maximum_iterations` (stop after that many
+        iterations), `shape_invariants` (a list of `(value, shape)` pairs; a
+        value is one of `loop_vars`, found by identity), `parallel_iterations`,
+        `swap_memory`."""
 
     def _missing(self, what):
         return NotImplementedError(f"{type(self).__name__} does not implement {what}")
@@ -103,13 +109,15 @@ class Backend(abc.ABC):
     def list_stack(self, lst):
         raise self._missing("list_stack")
 
-    def bounded_loop(self, cond_fn, body_fn, loop_vars, names, bound, exact):
+    def bounded_loop(self, cond_fn, body_fn, loop_vars, names, bound, exact, opts=None):
         """A staged loop known when tracing to run at most `bound` times (a
         Python int: a for loop over a tensor whose first dimension is
-        static); exactly `bound` times when `exact` (no break or return; then
-        `cond_fn` is only the index test). Backends that can use the bound
-        override this (JAX: a differentiable lax.scan); by default a while_loop."""
-        return self.while_loop(cond_fn, body_fn, loop_vars, names)
+        static, already capped by `opts`' maximum_iterations); exactly
+        `bound` times when `exact` (no break or return; then `cond_fn` is
+        only the index test). Backends that can use the bound override this
+        (JAX: a differentiable lax.scan); by default a while_loop."""
+        extra = {"opts": opts} if opts else {}
+        return self.while_loop(cond_fn, body_fn, loop_vars, names, **extra)
 
     # --- placeholders for values first defined inside staged code -----------
     def probe(self, fn, args):

@@ -391,7 +391,7 @@ class JaxBackend(Backend):
         out = _fixpoint(loop_vars, names, run)
         return tuple(_guarded(out, where))
 
-    def bounded_loop(self, cond_fn, body_fn, loop_vars, names, bound, exact):
+    def bounded_loop(self, cond_fn, body_fn, loop_vars, names, bound, exact, opts=None):
         """At most `bound` iterations (exactly `bound` when `exact`, without
         calling `cond_fn`): a `lax.scan`, so reverse-mode works."""
         names = tuple(names)

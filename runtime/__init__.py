@@ -5,8 +5,8 @@ tracing into graphs, polymorphic functions and a graph executor.
 
 This package is the public API only: the names below and the TensorFlow-named
 namespaces next to this file (`math`, `nn`, `linalg`, `bitwise`, `random`,
-`debugging`, `config`, `dtypes`, `errors`, `nest`, `saved_model`,
-`autograph`), each re-exporting. The engine is `runtime._src`, one package
+`debugging`, `config`, `dtypes`, `errors`, `nest`, `saved_model`, `strings`,
+`keras`, `autograph`), each re-exporting. The engine is `runtime._src`, one package
 per layer (docs/architecture.md).
 """
 
@@ -21,7 +21,7 @@ from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh
                                        greater_equal, identity, less, less_equal, logical_and,
                                        logical_not, logical_or, matmul, maximum, minimum,
                                        multiply, negative, not_equal, pow, round, sign, sin,
-                                       sinh, sqrt, square, subtract, tan, tanh, truediv, where)
+                                       sinh, sqrt, square, subtract, tan, tanh, truediv)
 from runtime._src.ops.nn_ops import sigmoid
 from runtime._src.ops.reduction_ops import (argmax, argmin, cumsum, norm, reduce_all, reduce_any,
                                             reduce_logsumexp, reduce_max, reduce_mean,
@@ -30,10 +30,22 @@ from runtime._src.ops.array_ops import (concat, constant, expand_dims, eye, fill
                                         gather, one_hot, ones, ones_like, range, rank,
                                         reshape, shape, size, squeeze, stack, tile,
                                         transpose, unstack, zeros, zeros_like)
+from runtime._src.ops.indexing import strided_slice
+from runtime._src.ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,
+                                        broadcast_to, linspace, meshgrid, pad, repeat, reverse,
+                                        roll, sequence_mask, slice, split)  # noqa: A004
+from runtime._src.ops.scatter_ops import (boolean_mask, gather_nd, scatter_nd,
+                                          tensor_scatter_nd_add, tensor_scatter_nd_max,
+                                          tensor_scatter_nd_min, tensor_scatter_nd_sub,
+                                          tensor_scatter_nd_update, where)
+from runtime._src.ops.sort_ops import argsort, searchsorted, sort, unique, unique_with_counts
+from runtime._src.ops.einsum_ops import einsum, tensordot
+from runtime._src.ops.dtype_ops import as_dtype, bitcast
 from runtime._src.ops.logging_ops import print_v2 as print  # noqa: A001 - tf.print
-from runtime._src.ops.check_ops import Assert
+from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,
+                                        assert_rank, is_tensor)
 from runtime._src.ops.script_ops import py_function, numpy_function
-from runtime._src.core.context import init_scope
+from runtime._src.core.context import init_scope, name_scope
 from runtime._src.graph.visualize import visualize
 from runtime._src.function.control_flow import cond, while_loop
 from runtime._src.function.tensor_array import TensorArray
@@ -42,30 +54,44 @@ from runtime._src.function.higher_order import (case, foldl, foldr, map_fn, scan
 from runtime._src.function.variables import Variable
 from runtime._src.function.module import Module
 from runtime._src.function.function import function, Function, ConcreteFunction
+from runtime._src.ops.gradient_ops import stop_gradient
+from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients, gradients
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
-                     linalg, math, nest, nn, random, saved_model)
+                     keras, linalg, math, nest, nn, random, saved_model, strings)
+
+newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
 __version__ = "0.1.0"
 
 # What `dir(runtime)` lists (tests/runtime/test_public_api.py checks it):
 # TensorFlow's names plus `visualize`; nothing from `_src`.
 __all__ = [
-    "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
-    "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
-    "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool", "case",
-    "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
-    "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
-    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
-    "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
-    "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "map_fn", "math",
-    "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",
-    "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
-    "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
-    "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "scan", "shape", "sigmoid", "sign",
-    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "switch_case", "tan",
-    "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "vectorized_map", "visualize", "where",
+    "Assert", "ConcreteFunction", "DType", "Function", "GradientTape", "Module", "Tensor",
+    "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "abs",
+    "acos", "acosh", "add", "add_n", "argmax", "argmin", "argsort", "as_dtype", "asin",
+    "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan",
+    "atan2", "atanh", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
+    "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
+    "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
+    "cosh", "cumsum", "debugging", "divide", "dtypes", "einsum", "equal", "errors", "exp",
+    "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor", "floordiv",
+    "foldl", "foldr", "function", "gather", "gather_nd", "gradients", "greater", "greater_equal",
+    "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor", "keras",
+    "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or",
+    "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope",
+    "negative", "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot",
+    "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",
+    "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll",
+    "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
+    "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt", "square",
+    "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract",
+    "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
+    "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
+    "tensordot", "tile", "transpose", "truediv", "uint8", "unique", "unique_with_counts",
+    "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]
 

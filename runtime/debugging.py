@@ -3,6 +3,8 @@ traceback filter switch (see `autograph.tracebacks`).
 
     debugging.assert_equal(x, 3, message="x must be 3")
     debugging.Assert(x > 0, ["x is", x])
+    debugging.assert_shapes([(x, ("N", "Q")), (y, ("N",))])
+    debugging.check_numerics(x, "x")          # x, or an error naming NaN / Inf
     debugging.disable_traceback_filtering()   # show library frames again
 """
 
@@ -16,8 +18,12 @@ from autograph.tracebacks import (disable_traceback_filtering,  # noqa: F401
 from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater,
                                         assert_greater_equal, assert_less, assert_less_equal,
                                         assert_negative, assert_non_negative,
+                                        assert_all_finite, assert_integer, assert_near,
                                         assert_non_positive, assert_none_equal,
-                                        assert_positive, assert_rank)
+                                        assert_positive, assert_rank, assert_rank_at_least,
+                                        assert_rank_in, assert_scalar, assert_type,
+                                        check_numerics, is_numeric_tensor)
+from runtime._src.ops.check_shapes import assert_shapes
 
 from runtime._src.check.equivalence import EquivalenceError, check_equivalence  # noqa: E402,F401
 
@@ -27,4 +33,7 @@ register_internal_prefix("<graph ")        # graphs lowered to Python (runtime.c
 __all__ = ["check_equivalence", "EquivalenceError", "disable_traceback_filtering", "enable_traceback_filtering",
            "is_traceback_filtering_enabled", "Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_greater_equal", "assert_less", "assert_less_equal", "assert_positive",
-           "assert_negative", "assert_non_negative", "assert_non_positive", "assert_rank"]
+           "assert_negative", "assert_non_negative", "assert_non_positive", "assert_rank",
+           "assert_near", "assert_shapes", "check_numerics", "assert_all_finite",
+           "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type",
+           "assert_integer", "is_numeric_tensor"]

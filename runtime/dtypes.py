@@ -1,11 +1,13 @@
-"""`tf.dtypes`: the dtype objects and `as_dtype` (defined in runtime/_src/core/dtypes.py).
+"""`tf.dtypes`: the dtype objects (runtime/_src/core/dtypes.py) and `as_dtype`,
+with TF's rules (runtime/_src/ops/dtype_ops.py).
 
     >>> import runtime as tf
     >>> tf.dtypes.as_dtype("int32") is tf.int32
     True
 """
 
-from runtime._src.core.dtypes import (DType, as_dtype, bool, dtype_of_python,  # noqa: F401, A004
+from runtime._src.ops.dtype_ops import as_dtype  # noqa: F401 - TF's rules (no `int`, enum numbers)
+from runtime._src.core.dtypes import (DType, bool, dtype_of_python,  # noqa: F401, A004
                                       float16, float32, float64, int8, int16, int32, int64,
                                       string, uint8)
 

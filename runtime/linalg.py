@@ -1,11 +1,26 @@
-"""`tf.linalg`: linear algebra (defined in runtime/_src/ops/math_ops.py).
+"""`tf.linalg`: linear algebra on (batches of) matrices, batching over the
+leading dimensions (defined in runtime/_src/ops/linalg_ops.py and
+matrix_diag_ops.py; `matmul` in math_ops.py, `norm` in reduction_ops.py).
 
     >>> import runtime as tf
     >>> tf.linalg.matmul(tf.eye(2), tf.ones([2, 1])).shape
     TensorShape([2, 1])
+    >>> tf.linalg.det(tf.eye(3, batch_shape=[2])).numpy()
+    array([1., 1.], dtype=float32)
 """
 
+from runtime._src.ops.array_ops import eye  # noqa: F401
+from runtime._src.ops.einsum_ops import einsum, tensordot  # noqa: F401
+from runtime._src.ops.linalg_ops import (cholesky, cholesky_solve, det, eigh,  # noqa: F401
+                                         eigvalsh, inv, logdet, lstsq, matvec, qr, slogdet,
+                                         solve, svd, triangular_solve)
 from runtime._src.ops.math_ops import matmul  # noqa: F401
+from runtime._src.ops.matrix_diag_ops import (adjoint, band_part, diag, diag_part,  # noqa: F401
+                                              matrix_transpose, tensor_diag, tensor_diag_part,
+                                              trace)
 from runtime._src.ops.reduction_ops import l2_normalize, norm  # noqa: F401
 
-__all__ = ["l2_normalize", "matmul", "norm"]
+__all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part",
+           "eigh", "eigvalsh", "einsum", "eye", "inv", "l2_normalize", "logdet", "lstsq", "matmul",
+           "matrix_transpose", "matvec", "norm", "qr", "slogdet", "solve", "svd",
+           "tensor_diag", "tensor_diag_part", "tensordot", "trace", "triangular_solve"]

@@ -1,4 +1,5 @@
-"""The `tf.nn` namespace: activations, losses (and `dropout`, from the random ops).
+"""The `tf.nn` namespace: activations, losses, convolutions and pooling,
+`embedding_lookup`, `batch_normalization` (and `dropout`, from the random ops).
 
     >>> import runtime as tf
     >>> tf.nn.relu(tf.constant([-1, 2]))
@@ -6,12 +7,17 @@
 """
 
 from runtime._src.ops.reduction_ops import l2_normalize, moments  # noqa: F401
-from runtime._src.ops.nn_ops import (bias_add, elu, gelu, l2_loss, leaky_relu,  # noqa: F401
+from runtime._src.ops.nn_ops import (batch_normalization, bias_add, elu,  # noqa: F401
+                                     embedding_lookup, gelu, l2_loss, leaky_relu,
                                      log_softmax, relu, relu6, selu, sigmoid,
                                      sigmoid_cross_entropy_with_logits,
                                      softmax, softmax_cross_entropy_with_logits, softplus,
                                      softsign, silu, sparse_softmax_cross_entropy_with_logits,
                                      swish, weighted_cross_entropy_with_logits)
+from runtime._src.ops.conv_ops import (avg_pool, avg_pool1d, avg_pool2d, conv1d,  # noqa: F401
+                                       conv2d, convolution, max_pool, max_pool1d, max_pool2d)
+
+from runtime._src.ops.sort_ops import top_k  # noqa: F401 - also tf.math.top_k
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout  # noqa: F401

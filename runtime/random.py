@@ -1,10 +1,25 @@
-"""`tf.random`: stateful random ops (see `runtime.ops.random_ops`).
+"""`tf.random`: random ops (see `runtime._src.ops.random_ops` for the seeding
+rules, `stateless_random_ops`, and `runtime._src.function.random_generator`).
 
     random.set_seed(0)
     x = random.uniform([2, 3], minval=-1.0, maxval=1.0)
     n = random.normal([4], mean=0.0, stddev=2.0)
+    s = random.stateless_uniform([2], seed=[1, 2])      # a function of the seed
+    g = random.Generator.from_seed(1)
+    g.normal([2])                                        # advances g's state
 """
 
-from runtime._src.ops.random_ops import normal, set_seed, uniform  # noqa: F401
+from runtime._src.ops.random_ops import (categorical, normal, set_seed, shuffle,  # noqa: F401
+                                         truncated_normal, uniform)
+from runtime._src.ops.stateless_random_ops import (fold_in, split,  # noqa: F401
+                                                   stateless_categorical, stateless_normal,
+                                                   stateless_truncated_normal,
+                                                   stateless_uniform)
+from runtime._src.function.random_generator import (Generator,  # noqa: F401
+                                                    create_rng_state, get_global_generator,
+                                                    set_global_generator)
 
-__all__ = ["uniform", "normal", "set_seed"]
+__all__ = ["uniform", "normal", "truncated_normal", "categorical", "shuffle", "set_seed",
+           "stateless_uniform", "stateless_normal", "stateless_truncated_normal",
+           "stateless_categorical", "Generator", "create_rng_state", "get_global_generator",
+           "set_global_generator", "split", "fold_in"]

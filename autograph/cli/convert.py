@@ -8,7 +8,7 @@ under the user's filename and line numbers, so reports and errors point at the
 original file.
 
     result = convert_span(span, lines, "model.py")
-    result.status   # "converted", "unchanged", "already" or "error"
+    result.status   # "converted", "unchanged", "already", "marked" or "error"
     result.text     # the converted `def` (decorators excluded), when converted
     result.describe()  # "converted" / "unchanged (no control flow)" /
                        # "not convertible: REASON (model.py:12)"
@@ -17,8 +17,9 @@ A function with nothing to rewrite (no `if`/`while`/`for`/`assert`/
 `and`/`or`/`not`/`x if c else y`/`break`/`continue`/early `return`, in it or in
 its nested functions and lambdas) is left byte for byte as written. So is a
 function `autograph convert` already converted (it carries the
-`@autograph.do_not_convert` marker): converting a converted file gives the
-same bytes back.
+`@autograph.do_not_convert` marker and calls the operators): converting a
+converted file gives the same bytes back. A function the user marked
+`@autograph.do_not_convert` is kept as written too.
 """
 
 import ast
@@ -31,14 +32,14 @@ from .args import PROG
 from .source import (CliError, check_writable, display_name, emit, insert_imports, load,
                      replace_spans, split_lines)
 
-__all__ = ["Conversion", "convert_span", "has_control_flow", "is_converted", "import_lines", "convert_text",
-           "run_convert"]
+__all__ = ["Conversion", "convert_span", "has_control_flow", "is_converted", "import_lines",
+           "convert_text", "run_convert"]
 
 
 @dataclass
 class Conversion:
     """The outcome of converting one function."""
-    status: str                 # "converted" | "unchanged" | "already" | "error"
+    status: str                 # "converted" | "unchanged" | "already" | "marked" | "error"
     text: str = None            # converted `def ...` text (no decorators)
     message: str = None         # for "error": reason with (file:line)
     report: list = field(default_factory=list)  # per-statement report lines
@@ -50,6 +51,8 @@ class Conversion:
             return "unchanged (no control flow)"
         if self.status == "already":
             return "already converted (kept as is)"
+        if self.status == "marked":
+            return f"unchanged (marked {transpiler.MARKER})"
         return f"not convertible: {self.message}"
 
 
@@ -96,10 +99,17 @@ def _inside_nested_def(root, target):
     return False
 
 
+def _marked(func):
+    """True when `func` carries the `@autograph.do_not_convert` marker."""
+    return any(ast.unparse(d) == transpiler.MARKER[1:] for d in func.decorator_list)
+
+
 def is_converted(func):
     """True when `func` (a FunctionDef) is the output of `autograph convert`:
-    it carries the `@autograph.do_not_convert` marker that conversion adds."""
-    return any(ast.unparse(d) == transpiler.MARKER[1:] for d in func.decorator_list)
+    it carries the marker that conversion adds and calls the operators
+    (`ag__.if_stmt`, ...). A function the user marked by hand is not."""
+    return _marked(func) and any(isinstance(n, ast.Name) and n.id.startswith("ag__")
+                                 for n in ast.walk(func))
 
 
 def _unsupported(func, display):
@@ -140,6 +150,9 @@ def convert_span(span, lines, display, want_report=False, module=None):
     if is_converted(func):
         report = [f"line {func.lineno:<4} already converted; kept as written"]
         return Conversion("already", report=report if want_report else [])
+    if _marked(func):
+        report = [f"line {func.lineno:<4} marked {transpiler.MARKER}; runs as written"]
+        return Conversion("marked", report=report if want_report else [])
     reason = _unsupported(func, display)
     if reason:
         return Conversion("error", message=reason)

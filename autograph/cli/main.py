@@ -13,8 +13,12 @@ or empty file, unknown function, unwritable output) is one line on stderr and
 exit status 2, with no traceback and no partially written output.
 """
 
+from __future__ import annotations
+
+import argparse
 import os
 import sys
+from typing import Sequence
 
 from .args import PROG, build_parser as _build_parser
 from .check import run_check
@@ -27,12 +31,12 @@ __all__ = ["main", "build_parser"]
 HANDLERS = {"convert": run_convert, "check": run_check, "graph": run_graph}
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     """The argparse parser for `autograph`, each command wired to its handler."""
     return _build_parser(HANDLERS)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `autograph` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -57,6 +57,7 @@ import builtins
 import gast
 
 from ..pyct import anno, ast_util, templates
+from . import directives
 from ..pyct.static_analysis import activity, effects
 from ..pyct.static_analysis.reaching_definitions import deleted_names
 
@@ -438,6 +439,17 @@ class _ControlFlow(ast_util.StatementTransformer):
         return stmts
 
     @staticmethod
+    def _add_options(stmts, loop):
+        """`opts={'maximum_iterations': ...}`: the loop's set_loop_options
+        (see directives.py)."""
+        options = anno.getanno(loop, directives.LOOP_OPTIONS, None)
+        if options:
+            value = gast.Dict(keys=[ast_util.constant(k) for k in options],
+                              values=list(options.values()))
+            stmts[-1].value.keywords.append(gast.keyword(arg="opts", value=value))
+        return stmts
+
+    @staticmethod
     def _tuple(names, ctx=gast.Load):
         return gast.Tuple(elts=[ast_util.name(n, ctx) for n in names], ctx=ctx())
 
@@ -478,7 +490,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         if binds:
             call[-1].value.keywords.append(gast.keyword(
                 arg="test_binds", value=ast_util.constant(tuple(binds))))
-        out += call
+        out += self._add_options(call, node)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 
@@ -511,9 +523,9 @@ class _ControlFlow(ast_util.StatementTransformer):
         comp_defs, extra = self._composites(
             [node.body], self._shared(bound), state)
         out += comp_defs
-        out += self._add_effects(self._add_keyword(self._call(
+        out += self._add_options(self._add_effects(self._add_keyword(self._call(
             call, state, iterated=node.iter, loop_body=loop_body, **kw), extra),
-            [node.body], appends=has_test)
+            [node.body], appends=has_test), node)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 

@@ -13,11 +13,15 @@ running its module (what the `autograph` command line uses):
     result.imports    # the import lines the text needs
 """
 
+from __future__ import annotations
+
+import enum
 import functools
 import linecache
 import types
 import warnings
 import weakref
+from typing import Callable
 
 from .. import source_map, tracebacks
 from ..pyct import parser
@@ -29,7 +33,7 @@ from .source_conversion import SourceConversion
 
 __all__ = ["to_code", "to_graph", "convert", "do_not_convert", "converted_callable",
            "convert_source", "SourceConversion", "set_strict", "is_strict",
-           "ConversionError", "AutoGraphWarning"]
+           "ConversionError", "AutoGraphWarning", "Feature", "optional_features"]
 
 
 class AutoGraphWarning(UserWarning):
@@ -38,6 +42,43 @@ class AutoGraphWarning(UserWarning):
 
 NO_SOURCE = ("its source code is not available (functions defined in the interactive "
              "interpreter, with `python -c` or with `exec` have none)")
+
+
+class Feature(enum.Enum):
+    """Optional conversion features (`tf.autograph.experimental.Feature`),
+    accepted as `experimental_optional_features` of `to_graph` / `to_code`
+    and `experimental_autograph_options` of `runtime.function`.
+
+    The converter here always does what each one turns on in TensorFlow, so
+    they change nothing: tensor `assert` statements become graph asserts
+    (ASSERT_STATEMENTS), builtins such as `len`, `range` and `print` apply to
+    tensors (BUILTIN_FUNCTIONS), lists appended to in tensor loops are
+    staged (LISTS), `==` on tensors is elementwise (EQUALITY_OPERATORS), and
+    side effects keep program order (AUTO_CONTROL_DEPS); NAME_SCOPES has no
+    counterpart.
+    """
+
+    ALL = "ALL"
+    AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
+    ASSERT_STATEMENTS = "ASSERT_STATEMENTS"
+    BUILTIN_FUNCTIONS = "BUILTIN_FUNCTIONS"
+    EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
+    LISTS = "LISTS"
+    NAME_SCOPES = "NAME_SCOPES"
+
+
+def optional_features(value, argument="experimental_optional_features"):
+    """`value` (None, a Feature, or a list or tuple of them) as a frozenset of
+    Features; anything else is a TypeError naming `argument`."""
+    if value is None:
+        return frozenset()
+    if isinstance(value, Feature):
+        return frozenset((value,))
+    if isinstance(value, (list, tuple, set, frozenset)) and all(
+            isinstance(v, Feature) for v in value):
+        return frozenset(value)
+    raise TypeError(f"{argument}: expected a tf.autograph.experimental.Feature or a list or "
+                    f"tuple of them, got {type(value).__name__} {value!r}")
 
 
 _state = {"strict": False}
@@ -85,12 +126,15 @@ def _plain_function(fn):
     return func, self
 
 
-def to_code(fn, recursive=True, line_comments=False, standalone=True):
+def to_code(fn: Callable, recursive: bool = True, line_comments: bool = False,
+            standalone: bool = True, experimental_optional_features=None) -> str:
     """The source of the converted `fn`, as a string.
 
     `line_comments=True` ends each line that starts a user statement with
     `# file:line`. `standalone=True` starts with the import the code needs.
+    `experimental_optional_features`: see `Feature` (checked; no effect).
     """
+    optional_features(experimental_optional_features, "to_code: experimental_optional_features")
     func, _ = _plain_function(fn)
     if func is None:
         raise ConversionError(f"cannot convert {inspect_utils.describe(fn)}: it is not a "
@@ -223,7 +267,8 @@ def _without_source(func, bound):
                (func.__code__.co_filename, func.__code__.co_firstlineno))
     hint = (f"autograph ran {name} ({_where(func)}) unconverted because {NO_SOURCE}, so its "
             f"Python control flow was not converted. Define {name} in a .py file to convert "
-            f"it, or write the condition with tf.cond / tf.while_loop.")
+            f"it, or use tf.cond / tf.while_loop instead of Python control flow on "
+            f"tensors.")
 
     @functools.wraps(func)
     def unconverted(*args, **kwargs):
@@ -274,20 +319,25 @@ def _note_user_location(error):
             pass
 
 
-def to_graph(fn, recursive=True):
+def to_graph(fn: Callable, recursive: bool = True,
+             experimental_optional_features=None) -> Callable:
     """The converted `fn` (a function or bound method): same behaviour on
-    Python values; staged control flow on tensors."""
+    Python values; staged control flow on tensors.
+    `experimental_optional_features`: see `Feature` (checked; no effect)."""
+    optional_features(experimental_optional_features, "to_graph: experimental_optional_features")
     return converted_callable(fn, user_requested=True, recursive=recursive)
 
 
 def convert(fn=None, options=None, *, recursive=True):
     """`to_graph`, also usable as a decorator: `@convert()` or `@convert`.
 
-    `options` (a dict, e.g. {"recursive": False}) is what
-    `function(experimental_autograph_options=...)` passes along.
+    `options` is what `function(experimental_autograph_options=...)` passes
+    along: a dict (e.g. {"recursive": False}), or Features (see `Feature`).
     """
     if isinstance(options, dict):
         recursive = options.get("recursive", recursive)
+    else:
+        optional_features(options, "experimental_autograph_options")
     if fn is None:
         return lambda f: to_graph(f, recursive=recursive)
     return to_graph(fn, recursive=recursive)

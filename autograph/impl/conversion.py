@@ -1,5 +1,6 @@
 """Converting one function: parse, check, run the converters in order,
-unparse, compile with the original globals and closure, and cache.
+unparse (the docstring first, the user's comments carried over), compile
+with the original globals and closure, and cache.
 
     entry = convert_entity(f)          # cached per code object
     entry.source                       # the generated source (to_code)
@@ -20,9 +21,9 @@ import gast
 
 from .. import operators, source_map
 from ..converters import (asserts, break_statements, call_trees, conditional_expressions,
-                          continue_statements, control_flow, logical_expressions,
+                          continue_statements, control_flow, directives, logical_expressions,
                           return_statements, variables)
-from ..pyct import ast_util, naming, parser, unparser
+from ..pyct import ast_util, comments, naming, parser, unparser
 from ..pyct.static_analysis import activity, liveness, reaching_definitions
 from . import checks
 
@@ -95,6 +96,9 @@ def _cell_value(cell):
 def convert_tree(node, ctx):
     """The converter pipeline, in order. Each step relies on the ones before."""
     checks.check(node, ctx.info)                          # refuse what cannot be converted
+    docstring = _docstring(node)
+    # Directives first: set_loop_options must still be a loop's first statement.
+    node = directives.transform(node, ctx)
     # Jumps first, innermost first: break and continue turn into flags and
     # guards, so that by `return` time every loop ends only through its test.
     node = break_statements.transform(node, ctx)
@@ -118,9 +122,23 @@ def convert_tree(node, ctx):
     # one bottom-up walk (see _Expressions), which gives the same tree as
     # conditional_expressions, logical_expressions, variables in turn.
     node = _Expressions(ctx).visit(node)
+    # Converters put their set-up (`do_return = False`) above everything:
+    # the docstring goes back in front, so `__doc__` is kept.
+    if docstring is not None and node.body[:1] != [docstring] and docstring in node.body:
+        node.body.remove(docstring)
+        node.body.insert(0, docstring)
     if ctx._user_ag is not None or ctx._classes:
         _put_back(node, ctx)
     return node
+
+
+def _docstring(node):
+    """The docstring statement of the function `node`, or None."""
+    first = node.body[0] if node.body else None
+    if (isinstance(first, gast.Expr) and isinstance(first.value, gast.Constant)
+            and isinstance(first.value.value, str)):
+        return first
+    return None
 
 
 # --- class statements and a user name `ag__` ---------------------------------
@@ -264,9 +282,7 @@ def _put_back(node, ctx):
         _Rename(ctx._user_ag, "ag__", strings=True).visit(node)
         imports = gast.parse(f"from autograph import operators as {ctx.operators_name}").body
         ast_util.located(imports, ast_util.user_line(node))
-        docstring = (node.body[:1] if node.body and isinstance(node.body[0], gast.Expr)
-                     and isinstance(node.body[0].value, gast.Constant)
-                     and isinstance(node.body[0].value.value, str) else [])
+        docstring = [] if _docstring(node) is None else node.body[:1]
         node.body = docstring + imports + node.body[len(docstring):]
     if ctx._classes:          # after the renaming: a class body keeps its names
         for i, s in enumerate(node.body):
@@ -343,9 +359,10 @@ def _convert(fn, recursive):
 
 def _convert_unguarded(fn, recursive):
     node, info = parser.parse_function(fn)
+    found = user_comments(node, info) if fn.__code__.co_name != "<lambda>" else ()
     ctx = Context(fn, node, info, recursive)
     node = convert_tree(node, ctx)
-    source, statement_lines = unparser.unparse_with_lines(node)
+    source, statement_lines = unparse_with_lines(node, found)
     filename = f"<autograph:{fn.__module__}.{fn.__qualname__}:{next(_COUNTER)}>"
     line_map = _line_map(statement_lines, info)
     code, compiled_text = _compile(source, filename, fn, node.name, ctx.operators_name)
@@ -355,9 +372,24 @@ def _convert_unguarded(fn, recursive):
                            ctx.operators_name)
 
 
-def unparse(node):
+def user_comments(node, info):
+    """The comments of the function `node` (not yet converted) in its file."""
+    end = getattr(node, "end_lineno", None)
+    if end is None:
+        return ()
+    return comments.collect(info.lines, node.lineno, end)
+
+
+def unparse_with_lines(node, found=()):
+    """(source of the converted function `node` ending in a newline, with the
+    comments `found` (see `user_comments`) in place; {line: user line})."""
+    source, statement_lines = unparser.unparse_with_lines(node)
+    return comments.attach(source, statement_lines, found)
+
+
+def unparse(node, found=()):
     """The source of the converted function `node`, ending in a newline."""
-    return unparser.unparse_with_lines(node)[0]
+    return unparse_with_lines(node, found)[0]
 
 
 def _line_map(statement_lines, info):

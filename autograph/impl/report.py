@@ -13,6 +13,10 @@ iterated value was not a tensor); statements not run yet say so. Calls of
 user functions that could not be converted report the reason.
 """
 
+from __future__ import annotations
+
+from typing import Callable
+
 import gast
 
 from ..operators import tracking
@@ -49,7 +53,7 @@ class ConversionReport:
     __repr__ = __str__
 
 
-def report(fn):
+def report(fn: Callable) -> ConversionReport:
     """The conversion report of `fn` (a function or bound method)."""
     func, _ = api._plain_function(fn)
     if func is None:

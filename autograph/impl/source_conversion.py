@@ -249,9 +249,10 @@ def _convert(source, filename, first_line, module, method, report):
         lines = [""] * (first_line - 1) + source.splitlines(True)
     info = parser.SourceInfo(filename, first_line, lines)
     fn = _stand_in(text, filename, node.name)
+    found = conversion.user_comments(node, info)
     ctx = _SourceContext(fn, node, info, bindings)
     node = conversion.convert_tree(node, ctx)
-    converted = conversion.unparse(node)
+    converted = conversion.unparse(node, found)
     lines_report = []
     if report:
         original = _shift(_only_statement(ast.parse(text).body, added), first_line - added,

@@ -17,6 +17,10 @@ variables the statement may change (its "state"), returning their new values:
     #             if extra_test and not extra_test(s): break
     #             s, = loop_body(item, s)
 
+    i, = while_stmt(loop_test, loop_body, (i,), ('i',), opts={'maximum_iterations': 3})
+    # means:  the same loop; staged, it stops after 3 iterations (the loop's
+    #         set_loop_options, see operators/directives.py; Python ignores them)
+
 When the condition (or the iterated value) is a tensor of a registered
 backend, the statement is staged with the backend's `cond` / `while_loop`
 instead. A Python loop whose test becomes a tensor part-way is staged from
@@ -58,9 +62,11 @@ def if_stmt(cond, body, orelse=None, state=(), names=(), composites=None, effect
     return staged_if(backend, cond, body, orelse, state, names, where)
 
 
-def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test_binds=()):
+def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test_binds=(),
+               opts=None):
     """`while test(*state): state = body(*state)`; returns the final state.
-    `test_binds`: names the test assigns with `:=` (refused when staged)."""
+    `test_binds`: names the test assigns with `:=` (refused when staged).
+    `opts`: the loop's set_loop_options, for the backend when staged."""
     state = tuple(state)
     t = test(*state)
     tracking.record("while", backend_of(t) is not None, body)
@@ -77,7 +83,7 @@ def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test
                     f"apart from its body, so the body cannot see the value. Assign it "
                     f"before the loop and at the end of the body instead."))
             return loops.with_composites(composites, state, lambda t, b, s, extra: (
-                loops.staged_while(backend, t, b, s, tuple(names) + extra, where)),
+                loops.staged_while(backend, t, b, s, tuple(names) + extra, where, opts)),
                 test, body)
         if not t:
             return state
@@ -85,8 +91,10 @@ def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test
         t = test(*state)
 
 
-def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=None, effects=()):
-    """Run `body(item, *state)` for each item until `extra_test(*state)` is false."""
+def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=None, effects=(),
+             opts=None):
+    """Run `body(item, *state)` for each item until `extra_test(*state)` is false.
+    `opts`: the loop's set_loop_options, for the backend when staged."""
     state = tuple(state)
     backend = backend_of(iterable) or loops.indexed_backend(iterable)
     tracking.record("for", backend is not None, body)
@@ -94,7 +102,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
         where = source_map.current_location()
         _refuse_effects(effects, "for loop", where, backend, lists_carried=True)
         return loops.with_composites(composites, state, lambda t, b, s, extra: (
-            loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where)),
+            loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where, opts)),
             extra_test, body, item_first=True)
     if extra_test is None:
         for item in iterable:

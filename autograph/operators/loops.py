@@ -96,7 +96,7 @@ def with_composites(composites, state, stage, test, body, item_first=False):
     return out[:n]
 
 
-def staged_for(backend, iterable, body, state, names, extra_test, where):
+def staged_for(backend, iterable, body, state, names, extra_test, where, opts=None):
     if isinstance(iterable, IndexedIterable):
         length, get = iterable.length, iterable.item
     else:
@@ -118,13 +118,13 @@ def staged_for(backend, iterable, body, state, names, extra_test, where):
 
     # A length known when tracing bounds the loop (a backend may stage a scan).
     bound = length if type(length) is int else None
-    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for",
+    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for", opts,
                  bound=bound, exact=extra_test is None)
     return out[1:]
 
 
-def staged_while(backend, test, body, state, names, where):
-    return _stage(backend, test, body, state, names, where, "while")
+def staged_while(backend, test, body, state, names, where, opts=None):
+    return _stage(backend, test, body, state, names, where, "while", opts)
 
 
 @contextlib.contextmanager
@@ -203,11 +203,6 @@ def _initial_values(backend, body, state, names, where, kind):
                 invariant[i] = v                # defined on no path of the body
                 continue
             if not is_return_slot(names[i]):
-                if kind == "while":
-                    raise ValueError(
-                        f"'{names[i]}' is first defined inside a tensor while loop and used "
-                        f"after it{source_map.describe(where)}: the loop may run zero times. "
-                        f"Define '{names[i]}' before the loop.")
                 must_define.append(names[i])
             init.append(backend.dummy_like(probed[i]))
         elif type(v) is dict and probed is not None and probed[i] is not v \
@@ -244,11 +239,24 @@ def _marking(fn, kind, where):
     return run
 
 
-def _stage(backend, test, body, state, names, where, kind, bound=None, exact=False):
-    """Stage `while test(*state): state = body(*state)` with the backend."""
+def _stage(backend, test, body, state, names, where, kind, opts=None, bound=None,
+           exact=False):
+    """Stage `while test(*state): state = body(*state)` with the backend.
+
+    A name only the body defines gets a placeholder value before the loop,
+    and a run-time check that the loop iterated at least once (as in
+    TensorFlow, the same graph serves inputs that do iterate). A for loop
+    counts its iterations already (its index); a while loop gets a counter.
+    A for loop over a length known when tracing (`bound`, a Python int; no
+    break or return when `exact`) goes to the backend's `bounded_loop`.
+    """
     test, body = _marking(test, kind, where), _marking(body, kind, where)
     init, invariant, must_define = _initial_values(backend, body, state, names, where, kind)
     slots = [i for i in range(len(state)) if i not in invariant]
+    counted = bool(must_define) and kind == "while"
+    # `opts` (set_loop_options) only when given: backends written before it
+    # existed take no such argument.
+    options = {"opts": dict(opts)} if opts else {}
 
     def full(loop_vars):
         values = dict(invariant)
@@ -256,28 +264,35 @@ def _stage(backend, test, body, state, names, where, kind, bound=None, exact=Fal
         return [values[i] for i in range(len(state))]
 
     def cond_fn(*loop_vars):
-        return test(*full(loop_vars))
+        return test(*full(loop_vars[:len(slots)]))
 
     def body_fn(*loop_vars):
-        out = body(*full(loop_vars))
+        out = body(*full(loop_vars[:len(slots)]))
         out = () if out is None else tuple(out)
-        return tuple(out[i] for i in slots)
+        count = (loop_vars[-1] + 1,) if counted else ()
+        return tuple(out[i] for i in slots) + count
 
     loop_names = display_names(tuple(names[i] for i in slots))
     with located(where):
         if bound is None:
-            results = backend.while_loop(cond_fn, body_fn, tuple(init), loop_names)
+            results = backend.while_loop(cond_fn, body_fn,
+                                         tuple(init) + ((0,) if counted else ()),
+                                         loop_names + (("iterations",) if counted else ()),
+                                         **options)
         else:
+            limit = (opts or {}).get("maximum_iterations")
+            if type(limit) is int:
+                bound = max(0, min(bound, limit))
             results = backend.bounded_loop(cond_fn, body_fn, tuple(init), loop_names, bound,
-                                           exact)
-    final = full(results)
+                                           exact, **options)
+    final = full(results[:len(slots)])
     for i, v in enumerate(final):
         # Python lists appended to in the loop became tensor lists: stack them.
         # A tensor list the user made (a TensorArray) stays one.
         if isinstance(state[i], list) and backend.is_list(v):
             final[i] = backend.list_stack(v)
     if must_define:
-        _check_iterated(backend, final[0], must_define, where)
+        _check_iterated(backend, results[-1] if counted else final[0], must_define, where)
     return tuple(final)
 
 

@@ -67,8 +67,6 @@ def shape_change(n):
 
 @pytest.mark.parametrize("fn, arg, error, words, line_text", [
     (one_branch, 1, ValueError, ["'y' must also be defined in the else branch"], "if x > 0:"),
-    (while_defined, 3, ValueError, ["'z' is first defined inside a tensor while loop"],
-     "while i < n:"),
     (dtype_change, 3, TypeError, ["'v'", "int32", "float32"], "while i < n:"),
     (return_one_branch, 1, ValueError, ["returns a value in the if branch",
                                         "no value (None) in the else branch"], "if x > 0:"),
@@ -92,6 +90,19 @@ def test_loop_that_must_iterate_fails_at_run_time_only_when_empty():
     assert "must iterate at least once to define 'last'" in message
     assert f"{HERE}:{_line_of(for_defined, 'for x in xs:')}" in message
     assert f(tf.constant([7])).numpy() == 7          # the same graph still works
+
+
+def test_while_loop_that_must_iterate_fails_at_run_time_only_when_empty():
+    """As TensorFlow: traced, with a run-time check naming the name and the loop."""
+    f = tf.function(while_defined)
+    assert f(tf.constant(3)).numpy() == while_defined(3)
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        f(tf.constant(0))
+    message = str(info.value)
+    assert "the loop must iterate at least once to define 'z'" in message
+    assert f"{HERE}:{_line_of(while_defined, 'while i < n:')}: while i < n:" in message
+    assert f(tf.constant(1)).numpy() == while_defined(1)     # the same graph still works
+    assert f.experimental_get_tracing_count() == 1
 
 
 def test_shape_change_is_not_an_error():

@@ -68,3 +68,16 @@ def test_a_partly_converted_file_converts_only_the_rest(tmp_path):
     assert full.count("@autograph.do_not_convert") == 2
     assert full.count("from autograph import operators as ag__") == 1
     assert run_cli("convert", "-", stdin=full).stdout == full
+
+
+def test_a_function_marked_by_hand_is_kept_and_not_called_converted(tmp_path):
+    src = tmp_path / "m.py"
+    text = ("import autograph\n\n\n@autograph.do_not_convert\ndef f(x):\n"
+            "    if x > 0:\n        x = -x\n    return x\n")
+    src.write_text(text)
+    assert run_cli("convert", str(src)).stdout == text
+    done = run_cli("check", str(src), "-v")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == \
+        f"{src}:5: f: unchanged (marked @autograph.do_not_convert)"
+    assert "already" not in done.stdout

@@ -116,3 +116,53 @@ def test_data_dependent_while_is_forward_mode_only():
                                              r"loop \(.*test_jax_autodiff.py:\d+: while x < "
                                              r"10.0:\).*maximum_iterations"):
             grad(jnp.float32(1.0))
+
+
+def bounded(x):
+    i = 0
+    while x < 10.0:
+        autograph.experimental.set_loop_options(maximum_iterations=8)
+        x = x * 1.5 + 0.1
+        i += 1
+    return x * i
+
+
+def bounded_with_break(xs):
+    total = 0.0
+    for x in xs:
+        autograph.experimental.set_loop_options(maximum_iterations=3)
+        if total > 4.0:
+            break
+        total = total + x * x
+    return total
+
+
+@pytest.mark.parametrize("x", [0.3, 1.0, 4.0, 12.0])
+def test_bounded_while_is_a_scan_and_differentiable(x):
+    converted = autograph.to_graph(bounded)
+    jaxpr = str(jax.make_jaxpr(converted)(jnp.float32(x)))
+    assert "scan[" in jaxpr and "while[" not in jaxpr
+    assert float(jax.jit(converted)(x)) == pytest.approx(bounded(x), rel=1e-5)
+    g = jax.jit(jax.grad(converted))(jnp.float32(x))
+    want = _finite_difference(lambda v: bounded(float(v)), x, eps=1e-4)
+    np.testing.assert_allclose(float(g), float(want), rtol=1e-3)
+
+
+def test_maximum_iterations_stops_the_staged_loop_as_tf_while_loop_does():
+    x = 0.01                       # Python (which ignores the option) takes 10 steps
+    capped = x
+    for _ in range(8):
+        capped = capped * 1.5 + 0.1
+    assert bounded(x) == pytest.approx(((capped * 1.5 + 0.1) * 1.5 + 0.1) * 10)
+    assert float(jax.jit(autograph.to_graph(bounded))(x)) == pytest.approx(capped * 8, rel=1e-5)
+
+
+def test_maximum_iterations_on_a_loop_over_rows_with_break():
+    xs = jnp.asarray([1.0, 2.0, 0.5, 3.0, 1.0])
+    converted = autograph.to_graph(bounded_with_break)
+    assert float(jax.jit(converted)(xs)) == pytest.approx(1.0 + 4.0)
+    g = jax.jit(jax.grad(converted))(xs)
+    np.testing.assert_allclose(g, [2.0, 4.0, 0.0, 0.0, 0.0])
+    batch = jnp.asarray([[1.0, 2.0, 0.5, 3.0], [0.1, 0.2, 0.3, 0.4]])
+    got = jax.vmap(converted)(batch)
+    np.testing.assert_allclose(got, [5.0, 0.1 ** 2 + 0.2 ** 2 + 0.3 ** 2], rtol=1e-6)

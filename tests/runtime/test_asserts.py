@@ -157,11 +157,11 @@ def test_binary_assert_dtype_mismatch():
 
 def test_assert_rank_static_and_dynamic():
     assert tf.debugging.assert_rank(c([1, 2]), 1) is None
-    with pytest.raises(ValueError, match=r"must have rank 2. Received rank 1, shape \(2,\)"):
+    with pytest.raises(ValueError, match=r"must have rank 2.  Received rank 1, shape \(2,\)"):
         tf.debugging.assert_rank(c([1, 2]), 2)
     g = trace(lambda x: tf.debugging.assert_rank(x, 1), (tf.int32, None))
     executor.run(g, [np.array([1], np.int32)])
-    with pytest.raises(InvalidArgumentError, match="must have rank 1. Received rank 0"):
+    with pytest.raises(InvalidArgumentError, match="must have rank 1.  Received rank 0"):
         executor.run(g, [np.int32(1)])
 
 

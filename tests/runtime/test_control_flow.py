@@ -333,8 +333,8 @@ def test_while_dtype_change_names_the_var_and_both_dtypes():
         return tf.while_loop(lambda i, x: i < n,
                              lambda i, x: (i + 1, tf.convert_to_tensor(1.5)), (0, 1),
                              names=("i", "x"))
-    with pytest.raises(TypeError, match=r"'x' has dtype int32 before the loop but float32 "
-                                        r"after the loop body"):
+    with pytest.raises(TypeError, match=r"'x' has dtype int32 before the loop \(the Python "
+                                        r"int 1\) but float32 after the loop body"):
         _traced(f, (tf.int32, []))
 
 

@@ -298,3 +298,23 @@ def test_case_without_default_and_exclusive(graph):
 def test_case_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_loop_nodes_are_named_in_the_op_scope_as_tf_names_them():
+    f = tf.function(lambda e: (tf.map_fn(lambda x: x * 2.0, e), tf.foldl(lambda a, x: a + x, e),
+                               tf.scan(lambda a, x: a + x, e, name="running")))
+    names = [n.name for n in f.get_concrete_function(tf.TensorSpec([3])).graph.nodes]
+    for expected in ("map/while", "foldl/while", "running/while"):
+        assert expected in names, names
+
+
+def test_vectorized_map_converts_fn_also_eagerly():
+    def signed_sum(v):
+        if v[0] > 0:
+            return tf.reduce_sum(v)
+        return -tf.reduce_sum(v)
+
+    x = tf.constant([[1, 2], [-3, 4]])
+    np.testing.assert_array_equal(tf.vectorized_map(signed_sum, x).numpy(), [3, -1])
+    np.testing.assert_array_equal(tf.function(lambda e: tf.vectorized_map(signed_sum, e))(x)
+                                  .numpy(), [3, -1])

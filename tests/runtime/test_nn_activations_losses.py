@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from tests.runtime.op_records import check_record
+from tests.runtime.op_records import Rec, check_record
 
 RNG = np.random.RandomState(17)
 X = RNG.uniform(-4, 4, (3, 5)).astype(np.float32)
@@ -114,17 +114,6 @@ def ref_weighted_xent(z, x, q):
 
 
 # --- records ----------------------------------------------------------------------
-
-class Rec:
-    """`fn(*args, **kw)` equals `ref` with `dtype`."""
-
-    def __init__(self, name, fn, args, kw, ref, dtype, rtol=1e-5):
-        self.name, self.fn, self.args, self.kw = name, fn, args, kw
-        self.ref, self.dtype, self.rtol = ref, dtype, rtol
-
-    def __repr__(self):
-        return self.name
-
 
 def _activations():
     recs = []

@@ -60,7 +60,7 @@ def check_output(stdout, stderr, filename, lines=(3, 10)):
     assert error.startswith("error True Using a symbolic tf.Tensor")
     assert f"autograph ran absolute ({filename}:{lines[1]}) unconverted because its source code is " \
            "not available" in error
-    assert "Define absolute in a .py file to convert it" in error
+    assert "Define absolute in a .py file to convert it, or use tf.cond" in error
 
 
 def test_python_c():

@@ -5,20 +5,30 @@
 import runtime as tf
 
 PUBLIC = [
-    "Assert", "ConcreteFunction", "DType", "Function", "Module", "Tensor", "TensorArray",
-    "TensorShape", "TensorSpec", "Variable", "abs", "acos", "acosh", "add", "add_n", "argmax",
-    "argmin", "asin", "asinh", "atan", "atan2", "atanh", "autograph", "bitwise", "bool", "case",
-    "cast", "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor",
-    "cos", "cosh", "cumsum", "debugging", "divide", "dtypes", "equal", "errors", "exp", "expand_dims",
-    "eye", "fill", "float16", "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
-    "greater", "greater_equal", "identity", "init_scope", "int16", "int32", "int64", "int8",
-    "less", "less_equal", "linalg", "logical_and", "logical_not", "logical_or", "map_fn", "math",
-    "matmul", "maximum", "minimum", "multiply", "negative", "nest", "nn", "norm", "not_equal",
-    "numpy_function", "one_hot", "ones", "ones_like", "pow", "print", "py_function", "random",
-    "range", "rank", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
-    "reduce_prod", "reduce_sum", "reshape", "round", "saved_model", "scan", "shape", "sigmoid", "sign",
-    "sin", "sinh", "size", "sqrt", "square", "squeeze", "stack", "string", "subtract", "switch_case", "tan",
-    "tanh", "tile", "transpose", "truediv", "uint8", "unstack", "vectorized_map", "visualize", "where",
+    "Assert", "ConcreteFunction", "DType", "Function", "GradientTape", "Module", "Tensor",
+    "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "abs",
+    "acos", "acosh", "add", "add_n", "argmax", "argmin", "argsort", "as_dtype", "asin",
+    "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan",
+    "atan2", "atanh", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
+    "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
+    "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
+    "cosh", "cumsum", "debugging", "divide", "dtypes", "einsum", "equal", "errors", "exp",
+    "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor", "floordiv",
+    "foldl", "foldr", "function", "gather", "gather_nd", "gradients", "greater", "greater_equal",
+    "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor", "keras",
+    "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or",
+    "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope",
+    "negative", "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot",
+    "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",
+    "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll",
+    "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
+    "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt", "square",
+    "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract",
+    "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
+    "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
+    "tensordot", "tile", "transpose", "truediv", "uint8", "unique", "unique_with_counts",
+    "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]
 
@@ -29,7 +39,8 @@ def test_dir_runtime_is_the_public_list():
 
 def test_every_listed_name_resolves():
     for name in PUBLIC:
-        assert getattr(tf, name) is not None, name
+        assert getattr(tf, name) is not None or name == "newaxis", name
+    assert tf.newaxis is None
 
 
 def test_documented_extras_are_reachable():
@@ -38,10 +49,11 @@ def test_documented_extras_are_reachable():
     assert callable(tf.config.experimental_check_equivalence)
     assert callable(tf.visualize)
     assert tf.linalg.matmul is tf.matmul
+    assert tf.linalg.einsum is tf.einsum and tf.linalg.tensordot is tf.tensordot
     assert callable(tf.saved_model.save) and callable(tf.saved_model.load)
 
 
 def test_namespaces_hide_engine_modules():
-    for module in (tf.math, tf.nn, tf.debugging, tf.config, tf.saved_model, tf.nest):
+    for module in (tf.math, tf.nn, tf.debugging, tf.config, tf.saved_model, tf.nest, tf.strings):
         leaked = {"ops", "graph", "tensor", "executor", "codegen", "op_registry", "_src"}
         assert not leaked & set(dir(module)), module.__name__

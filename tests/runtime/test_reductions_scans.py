@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from tests.runtime.op_records import check_record
+from tests.runtime.op_records import Rec, check_record
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -100,17 +100,6 @@ def ref_l2n(x, axis=None, eps=1e-12):
 
 
 # --- records -------------------------------------------------------------------
-
-class Rec:
-    """`fn(*args, **kw)` equals `ref` (an array or a tuple of arrays) with `dtype`."""
-
-    def __init__(self, name, fn, args, kw, ref, dtype, rtol=1e-5):
-        self.name, self.fn, self.args, self.kw = name, fn, args, kw
-        self.ref, self.dtype, self.rtol = ref, dtype, rtol
-
-    def __repr__(self):
-        return self.name
-
 
 def _reductions():
     recs = []
@@ -344,9 +333,3 @@ def test_cumsum_axis_must_be_an_int():
 def test_cumsum_of_a_scalar_is_an_error():
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.cumsum(tf.constant(1.0))
-
-
-def test_matrix_two_norm_is_refused_plainly():
-    """TF computes it with an SVD, which runtime lacks: say so rather than guess."""
-    with pytest.raises(NotImplementedError, match="SVD"):
-        tf.norm(tf.constant(X), ord=2, axis=[0, 1])

@@ -96,3 +96,16 @@ def test_to_graph_errors_are_filtered():
         only_one_branch(0)
     assert not any(f.startswith(os.path.dirname(autograph.__file__) + os.sep + "operators")
                    for f, _ in frames(info.value))
+
+
+def test_get_concrete_function_errors_are_filtered():
+    def fails_while_tracing(x):
+        if x > 0:
+            y = x
+        return y
+
+    traced = tf.function(fails_while_tracing)
+    with pytest.raises(ValueError, match="'y' must also be defined") as info:
+        traced.get_concrete_function(tf.TensorSpec([], tf.int32))
+    assert [name for _, name in library_frames(info.value)] == ["get_concrete_function"]
+    assert frames(info.value)[0][1] == "test_get_concrete_function_errors_are_filtered"

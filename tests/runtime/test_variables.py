@@ -160,11 +160,6 @@ def test_variable_created_while_tracing_is_recorded_on_outermost_graph():
     np.testing.assert_array_equal(v.numpy(), [3, 6])
 
 
-def test_variable_from_function_input_is_an_error():
-    with pytest.raises(ValueError, match="depends on a function input"):
-        trace(lambda x: tf.Variable(x).read_value(), (tf.int32, []))
-
-
 def test_numpy_while_tracing_is_an_error():
     v = tf.Variable(1)
     with pytest.raises(NotImplementedError, match="while tracing"):

@@ -1,5 +1,6 @@
 """runtime.visualize: SVG through Graphviz, self-contained HTML checked in a
-headless browser, DOT, and clear errors."""
+headless browser (at two window sizes: the picture of a realistic function
+fits, with arrowheads and labels inside their boxes), DOT, and clear errors."""
 
 import os
 import re
@@ -12,9 +13,12 @@ import pytest
 import runtime as tf
 from runtime._src.graph.graph import Graph
 from runtime._src.optimizer.rewrite import walk_graphs
-from runtime._src.graph.visualize import graph_json, graph_of, to_html, visualize
+from runtime._src.graph.dot import visible_nodes
+from runtime._src.graph.visualize import (HTML_LABEL_WIDTH, graph_json, graph_of, to_html,
+                                          visualize)
 
 from graphdata_helpers import build, two_level_graph
+from picture_targets import running_stats_graph
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -38,7 +42,7 @@ def test_html_is_self_contained(tmp_path):
     path = visualize(nested(), tmp_path / "f.html")
     html = open(path, encoding="utf-8").read()
     assert html.startswith("<!DOCTYPE html>")
-    assert not re.search(r"<link|<img|<iframe|\bsrc=|\bhref=|@import|url\(", html)
+    assert not re.search(r"<link|<img|<iframe|\bsrc=|\bhref=|@import|url\((?!#)", html)
     assert "fetch(" not in html and "XMLHttpRequest" not in html
 
 
@@ -60,32 +64,116 @@ def test_script_end_tag_in_names_cannot_break_the_page():
     assert "<title>&lt;/script>&lt;b></title>" in html
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
-                    "(apt-get install -y chromium)")
+def visible_paths(graph, prefix=None):
+    """Paths of the nodes the viewer draws (captures nothing reads left out)."""
+    prefix = prefix or graph.name
+    paths = [f"{prefix}/{n.name}" for n in visible_nodes(graph)]
+    for n in visible_nodes(graph):
+        for attr, sub in sorted(n.attrs.items()):
+            if isinstance(sub, Graph):
+                paths += visible_paths(sub, f"{prefix}/{n.name}/{attr}")
+    return paths
+
+
+def browse(path, profile, size=None, screenshot=None):
+    """The DOM of `path` after its scripts ran in headless Chromium (and a
+    screenshot of the window when asked)."""
+    args = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            "--disable-background-networking", "--no-first-run", "--disable-component-update",
+            "--disable-sync", f"--user-data-dir={profile}"]
+    if size:
+        args.append(f"--window-size={size[0]},{size[1]}")
+    what = [f"--screenshot={screenshot}"] if screenshot else ["--dump-dom"]
+    done = subprocess.run(args + what + [f"file://{path}"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                                    "(apt-get install -y chromium)")
+
+
+@needs_chromium
 def test_browser_draws_every_op_node(tmp_path):
     g = nested()
     path = visualize(g, tmp_path / "f.html")
-    profile = tmp_path / "profile"
-    done = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-         "--disable-background-networking", "--no-first-run", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={profile}", "--dump-dom", f"file://{path}"],
-        capture_output=True, text=True, timeout=120, check=False)
-    dom = done.stdout
-    assert done.returncode == 0, done.stderr[-2000:]
-    total = sum(len(sub.nodes) for sub in walk_graphs(g))
+    dom = browse(path, tmp_path / "profile")
+    total = len(visible_paths(g))
     assert f'data-rendered-nodes="{total}"' in dom
     drawn = re.findall(r'<g class="node [^"]*" data-node="([^"]+)"', dom)
-    assert sorted(drawn) == sorted(all_paths(g))
-    assert dom.count('<details class="body" open=""') == 2
+    assert sorted(drawn) == sorted(visible_paths(g))
+    assert dom.count('<details class="body"') == 2
+    assert dom.count('<details class="body" open=""') == 0          # folded by default
     assert dom.count("<rect") == total
+    expanded = browse(visualize(g, tmp_path / "g.html", expand=True), tmp_path / "profile")
+    assert expanded.count('<details class="body" open=""') == 2
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600)])
+def test_realistic_function_fits_the_window(tmp_path, size):
+    """A 20-node function: the top graph fits the window, every edge ends in
+    an arrowhead, no visible label overflows its box (checked by the page's
+    script in the browser); a screenshot is taken at that size."""
+    g = running_stats_graph()
+    path = visualize(g, tmp_path / "stats.html")
+    dom = browse(path, tmp_path / "profile", size)
+    assert 'data-fits-window="true"' in dom
+    assert 'data-overflowing-labels="0"' in dom
+    edges = re.findall(r'<path class="edge"[^>]*>', dom)
+    top_edges = sum(len([t for t in n.inputs if t.node in visible_nodes(g)])
+                    for n in visible_nodes(g))
+    assert len(edges) >= top_edges > 20
+    assert all(re.search(r'marker-end="url\(#arrow\d+\)"', e) for e in edges)
+    assert dom.count('<marker id="arrow') == dom.count('<svg') >= 1
+    assert "…" in dom                       # long type lists are cut
+    shot = tmp_path / "shot.png"
+    browse(path, tmp_path / "profile", size, screenshot=shot)
+    header = shot.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(header[16:20], "big") == size[0]
+
+
+def test_html_labels_are_cut_to_the_box_with_the_whole_text_as_tooltip():
+    long_name = "a_rather_long_placeholder_name_that_overflows_boxes"
+    g = build("f", [(long_name, tf.int32, [2])], lambda x: -x)
+    node = graph_json(g)["nodes"][0]
+    assert node["label"] == "a_rather_long_placeholder…"
+    assert len(node["label"]) <= HTML_LABEL_WIDTH
+    assert f"{long_name} : int32[2]" in node["title"]
+
+
+def test_html_leaves_out_unused_captures():
+    g = running_stats_graph()
+    data = graph_json(g)
+
+    def captures(d):
+        found = [n for n in d["nodes"] if n["kind"] == "capture"]
+        for b in d["bodies"]:
+            found += captures(b["graph"])
+        return found
+
+    drawn = captures(data)
+    total = sum(len(sub.captures) for sub in walk_graphs(g))
+    assert 0 < len(drawn) <= total - 2
+    assert all(any(n["id"] in m["inputs"] for m in graph["nodes"]) or n["id"] in graph["outputs"]
+               for graph in _graphs(data) for n in graph["nodes"] if n["kind"] == "capture")
+
+
+def _graphs(data):
+    yield data
+    for b in data["bodies"]:
+        yield from _graphs(b["graph"])
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz 'dot' is not installed")
 def test_svg_through_graphviz(tmp_path):
     path = visualize(nested(), tmp_path / "f.svg")
     svg = open(path, encoding="utf-8").read()
-    assert "<svg" in svg and "TestCall1/body" in svg
+    assert "<svg" in svg and "body: 2 ops" in svg and "TestCall1/body" not in svg
+    path = visualize(nested(), tmp_path / "g.svg", expand=True)
+    assert "TestCall1/body" in open(path, encoding="utf-8").read()
 
 
 def test_svg_without_graphviz_is_a_clear_error(tmp_path, monkeypatch):

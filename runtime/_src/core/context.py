@@ -7,14 +7,20 @@ importing the graph layer.
 
     >>> current_graph() is None      # eager
     True
+
+`name_scope` (`tf.name_scope`) prefixes the names of the nodes made inside
+it while tracing; eagerly it only tracks the scope string.
 """
 
 import contextlib
+import re
 import threading
 
-__all__ = ["current_graph", "init_scope", "state"]
+__all__ = ["current_graph", "init_scope", "name_scope", "state", "plain_eager"]
 
-state = threading.local()   # .graph: the graph being traced; .flag_memo: see graph.graph
+# .graph: the graph being traced; .flag_memo: see graph.graph; .tapes: the
+# gradient tapes recording on this thread (runtime/_src/autodiff), or None.
+state = threading.local()
 
 
 def current_graph():
@@ -22,12 +28,82 @@ def current_graph():
     return getattr(state, "graph", None)
 
 
+def plain_eager():
+    """True when ops run eagerly and no gradient tape records them: an op's
+    front function may then call its kernel directly (an eager fast path);
+    otherwise it must go through `op_registry.apply`, which stages or records."""
+    return getattr(state, "graph", None) is None and not getattr(state, "tapes", None)
+
+
 @contextlib.contextmanager
 def init_scope():
-    """Leave every graph being traced: ops inside run eagerly (`tf.init_scope`)."""
-    previous = getattr(state, "graph", None)
-    state.graph = None
+    """Leave every graph being traced: ops inside run eagerly, unrecorded by
+    gradient tapes (`tf.init_scope`)."""
+    previous, tapes = getattr(state, "graph", None), getattr(state, "tapes", None)
+    state.graph = state.tapes = None
     try:
         yield
     finally:
-        state.graph = previous
+        state.graph, state.tapes = previous, tapes
+
+
+# --- name_scope -------------------------------------------------------------------
+
+_ROOT_SCOPE = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+
+
+class name_scope:  # noqa: N801 - TensorFlow's name
+    """`with tf.name_scope("layer") as scope:` names the nodes made inside
+    `layer/<op>` (`scope` is the full prefix, `"layer/"`).
+
+    As in TensorFlow: a scope entered twice in one graph becomes `layer_1`;
+    a name ending in `/` (`"layer/"`) reenters that exact scope; `""` goes
+    back to the root. While tracing, the graph holds the prefix
+    (`graph.name_scope_prefix`; subgraphs of cond and while_loop start with
+    their outer graph's); eagerly the prefix is kept per thread.
+    """
+
+    def __init__(self, name):
+        if not isinstance(name, str):
+            raise ValueError("name for name_scope must be a string.")
+        self._name = name
+        self._saved = []
+
+    @property
+    def name(self):
+        return self._name
+
+    def __enter__(self):
+        graph = current_graph()
+        owner = graph if graph is not None else state
+        previous = getattr(owner, "name_scope_prefix", "")
+        if graph is not None:
+            _check_scope_name(self._name, previous)
+        if not self._name:
+            scope = ""
+        elif self._name.endswith("/"):
+            scope = self._name
+        elif graph is not None:
+            scope = graph.unique_name(previous + self._name) + "/"
+        else:
+            scope = previous + self._name + "/"
+        self._saved.append((owner, previous))
+        owner.name_scope_prefix = scope
+        return scope
+
+    def __exit__(self, *exc):
+        owner, previous = self._saved.pop()
+        owner.name_scope_prefix = previous
+        return False
+
+
+def _check_scope_name(name, prefix):
+    if not name:
+        return
+    if not prefix and not _ROOT_SCOPE.match(name):
+        raise ValueError(f"'{name}' is not a valid root scope name. A root scope name has to "
+                         f"match the following pattern: {_ROOT_SCOPE.pattern}")
+    if prefix and not _SCOPE.match(name):
+        raise ValueError(f"'{name}' is not a valid scope name. A scope name has to match the "
+                         f"following pattern: {_SCOPE.pattern}")

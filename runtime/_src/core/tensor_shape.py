@@ -8,6 +8,10 @@
     TensorShape([None, None])
 """
 
+from __future__ import annotations
+
+from typing import Any, Sequence
+
 from runtime._src.core import dtypes as _dtypes
 
 __all__ = ["TensorShape", "TensorSpec"]
@@ -118,16 +122,18 @@ class TensorSpec:
 
     __slots__ = ("shape", "dtype", "name")
 
-    def __init__(self, shape=None, dtype=_dtypes.float32, name=None):
+    def __init__(self, shape: TensorShape | Sequence[int | None] | None = None,
+                 dtype: _dtypes.DType | str | type = _dtypes.float32,
+                 name: str | None = None) -> None:
         self.shape = as_shape(shape)
         self.dtype = _dtypes.as_dtype(dtype)
         self.name = name
 
     @classmethod
-    def from_tensor(cls, tensor, name=None):
+    def from_tensor(cls, tensor: Any, name: str | None = None) -> TensorSpec:
         return cls(tensor.shape, tensor.dtype, name)
 
-    def is_compatible_with(self, value):
+    def is_compatible_with(self, value: Any) -> bool:
         """True when a tensor (or spec) has this dtype and a compatible shape."""
         return self.dtype == value.dtype and self.shape.is_compatible_with(value.shape)
 

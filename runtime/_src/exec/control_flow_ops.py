@@ -28,6 +28,11 @@ subgraph `[its own inputs..., capture values...]` (the executor's convention).
             vars = body(*vars, *caps); i += 1
         return vars
 
+    With attr `accumulator=True` (a loop traced under a gradient tape), the
+    last loop variable is a list the body appends each iteration's loop
+    variables to (runtime/_src/function/control_flow.py); the While gradient
+    (runtime/_src/autodiff) reads it back.
+
 The ops have a variable number of outputs (`num_outputs=None`): kernels
 return a list. Their output dtypes and shapes come from the subgraphs, so a
 pass that rewrites a subgraph keeps them consistent. Both are stateful or
@@ -75,7 +80,7 @@ def _infer_while(inputs, attrs):
 
 
 @define_op(WHILE, infer=_infer_while, num_outputs=None)
-def _while_kernel(*args, cond, body, num_loop_vars, has_maximum_iterations):
+def _while_kernel(*args, cond, body, num_loop_vars, has_maximum_iterations, accumulator=False):
     """Iterates in a flat Python loop: no recursion, O(1) memory per step."""
     limit = None
     if has_maximum_iterations:

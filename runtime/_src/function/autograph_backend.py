@@ -86,10 +86,16 @@ class AutographBackend(Backend):
     def cond(self, pred, true_fn, false_fn, names):
         return _cond(_truth(pred), true_fn, false_fn, names=tuple(names))
 
-    def while_loop(self, cond_fn, body_fn, loop_vars, names):
+    def while_loop(self, cond_fn, body_fn, loop_vars, names, opts=None):
         def test(*loop_vars):
             return _truth(cond_fn(*loop_vars))
-        return tuple(_while_loop(test, body_fn, tuple(loop_vars), names=tuple(names)))
+        opts = opts or {}
+        return tuple(_while_loop(
+            test, body_fn, tuple(loop_vars),
+            shape_invariants=_positional_invariants(opts.get("shape_invariants"), loop_vars),
+            parallel_iterations=opts.get("parallel_iterations", 10),
+            swap_memory=opts.get("swap_memory", False),
+            maximum_iterations=opts.get("maximum_iterations"), names=tuple(names)))
 
     def logical_not(self, x):
         return math_ops.logical_not(_truth(x))
@@ -201,6 +207,22 @@ class AutographBackend(Backend):
         dims = value.shape.dims or []
         shape = [0 if d is None else d for d in dims]
         return convert_to_tensor(np.zeros(shape, value.dtype.np_dtype))
+
+
+def _positional_invariants(pairs, loop_vars):
+    """set_loop_options' `shape_invariants` (a list of `(loop variable,
+    shape)` pairs) as one entry per loop variable, None where none is given.
+    A pair whose value is not a loop variable of this loop is ignored, as in
+    TensorFlow."""
+    if pairs is None:
+        return None
+    try:
+        pairs = [(value, shape) for value, shape in pairs]
+    except (TypeError, ValueError):
+        raise TypeError("set_loop_options: shape_invariants must be a list of (variable, "
+                        f"shape) pairs, got {pairs!r}") from None
+    return tuple(next((shape for value, shape in pairs if value is v), None)
+                 for v in loop_vars)
 
 
 def _element_dtype(sample):

@@ -34,10 +34,11 @@ Differences from TensorFlow, on purpose:
 
 import numpy as np
 
+from runtime._src.core import context as _context
 from runtime._src.core import nest
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph
-from runtime._src.graph.op_registry import get_op
+from runtime._src.graph.op_registry import apply, define_op, get_op
 from runtime._src.exec import control_flow_ops as _ops
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor, describe_value
 from runtime._src.function.tensor_array import TensorArray
@@ -287,7 +288,7 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
 class _LoopVar:
     """One flat loop variable: its name, kind ("tensor", "ta", "none"), spec."""
 
-    __slots__ = ("label", "kind", "init", "dtype", "shape", "template")
+    __slots__ = ("label", "kind", "init", "dtype", "shape", "template", "python")
 
     def __init__(self, label, kind, init=None, template=None):
         self.label = label
@@ -296,6 +297,13 @@ class _LoopVar:
         self.template = template
         self.dtype = None if init is None else init.dtype
         self.shape = None if init is None else init.shape
+        self.python = None       # the Python number it entered the loop as, if any
+
+    def as_dtype(self, dtype):
+        """A copy of this loop variable with another dtype."""
+        other = _LoopVar(self.label, self.kind, self.init, self.template)
+        other.dtype, other.shape = dtype, self.shape
+        return other
 
 
 def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name, names):
@@ -314,6 +322,10 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
         extra = [_maximum_iterations_tensor(maximum_iterations)]
     attrs = {"cond": cond_g, "body": body_g, "num_loop_vars": len(inputs),
              "has_maximum_iterations": maximum_iterations is not None}
+    if getattr(_context.state, "tapes", None):
+        inputs = inputs + [_add_accumulator(cond_g, body_g)]
+        attrs["num_loop_vars"] = len(inputs)
+        attrs["accumulator"] = True
     node = outer.add_node(get_op(_ops.WHILE), inputs + captured + extra, attrs, name=name)
     outs = iter(node.outputs)
     results = []
@@ -325,6 +337,51 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
         else:
             results.append(next(outs))
     return nest.pack_sequence_as(loop_vars, results)
+
+
+# --- loop states kept for gradients ----------------------------------------------------
+#
+# A loop traced while a gradient tape records (runtime/_src/autodiff) gets a
+# last loop variable, an accumulator: a Python list (dtype variant) to which
+# each iteration appends the values of the loop variables it starts with. The
+# While gradient reads them back in reverse; memory grows with iterations
+# times the loop state and nothing else.
+
+def _add_accumulator(cond_g, body_g):
+    """Add the accumulator loop variable to the traced graphs; return its initial value."""
+    state = list(body_g.inputs)
+    cond_g.add_placeholder(_dtypes.variant, [], name="accumulator")
+    acc = body_g.add_placeholder(_dtypes.variant, [], name="accumulator")
+    with body_g.as_default():
+        body_g.outputs.append(apply("LoopAccumulatorPush", [acc] + state))
+    return apply("LoopAccumulator", [])
+
+
+def _infer_accumulator(inputs, attrs):
+    return [(_dtypes.variant, as_shape([]))]
+
+
+@define_op("LoopAccumulator", infer=_infer_accumulator, stateful=True)
+def _new_accumulator():
+    return []
+
+
+@define_op("LoopAccumulatorPush", infer=_infer_accumulator, stateful=True)
+def _accumulator_push(acc, *values):
+    acc.append(values)
+    return acc
+
+
+@define_op("LoopAccumulatorRead", infer=lambda inputs, attrs: list(attrs["specs"]),
+           stateful=True, num_outputs=None)
+def _accumulator_read(acc, index, *, specs):
+    return tuple(acc[int(index)])
+
+
+@define_op("LoopAccumulatorSize", infer=lambda inputs, attrs: [(_dtypes.int32, as_shape([]))],
+           stateful=True)
+def _accumulator_size(acc):
+    return np.int32(len(acc))
 
 
 def _loop_vars_in(loop_vars, shape_invariants, names):
@@ -339,13 +396,16 @@ def _loop_vars_in(loop_vars, shape_invariants, names):
         if isinstance(leaf, TensorArray):
             lvars.append(_LoopVar(label, "ta", leaf.flow, leaf))
             continue
+        python = None
         if not isinstance(leaf, Tensor):
+            python = leaf
             try:
                 leaf = convert_to_tensor(leaf)
             except (TypeError, ValueError) as e:
                 raise TypeError(f"while_loop: loop variable '{label}' is {describe_value(leaf)}, which "
                                 f"cannot be converted to a tensor: {e}") from None
         v = _LoopVar(label, "tensor", leaf)
+        v.python = python
         if invariant is not None:
             invariant = as_shape(invariant)
             if not invariant.is_compatible_with(leaf.shape):
@@ -387,9 +447,21 @@ def _trace_loop(cond, body, loop_vars, lvars, names, outer, base):
         pred = _call(cond, _loop_args(cond_g, loop_vars, lvars))
         cond_g.outputs = [_loop_pred(cond_g, pred)]
     body_g = Graph(f"{base}_body", outer=outer)
-    with body_g.as_default():
-        result = _normalize_result(_call(body, _loop_args(body_g, loop_vars, lvars)),
-                                   loop_vars)
+    try:
+        with body_g.as_default():
+            result = _normalize_result(_call(body, _loop_args(body_g, loop_vars, lvars)),
+                                       loop_vars)
+    except (TypeError, ValueError) as e:
+        found = _int_made_float(body, loop_vars, lvars, outer)
+        if found is None:
+            raise
+        v, dtype = found
+        cause = " ".join(str(e).split())
+        raise TypeError(
+            f"'{v.label}' has dtype {v.dtype.name} before the loop (the Python int {v.python}) "
+            f"but {dtype.name} after the loop body ({cause}); a loop variable must keep its "
+            f"dtype: start it as a float ({v.label} = {float(v.python)}) or use tf.cast"
+        ) from None
     _check_structure(loop_vars, result, names, TypeError,
                      "changes structure in the loop body")
     out_leaves = [_body_output(body_g, v, leaf)
@@ -397,6 +469,31 @@ def _trace_loop(cond, body, loop_vars, lvars, names, outer, base):
     body_g.outputs = [_own(body_g, o.flow if v.kind == "ta" else o)
                       for v, o in zip(lvars, out_leaves) if v.kind != "none"]
     return cond_g, body_g, out_leaves
+
+
+def _int_made_float(body, loop_vars, lvars, outer):
+    """The loop variable that entered the loop as a Python int (so an int32
+    tensor) and that the body makes a float: the one whose body traces when
+    it alone is float32 and returns a float for it, with that float's dtype.
+    None if there is none.
+    (Only called when tracing the body failed, to explain the failure.)"""
+    for i, v in enumerate(lvars):
+        if v.kind != "tensor" or type(v.python) is not int or v.dtype != _dtypes.int32:
+            continue
+        trial = lvars[:i] + [v.as_dtype(_dtypes.float32)] + lvars[i + 1:]
+        scratch = Graph("dtype_probe", outer=outer)
+        try:
+            with scratch.as_default():
+                result = _normalize_result(_call(body, _loop_args(scratch, loop_vars, trial)),
+                                           loop_vars)
+            leaf = _as_tensor(nest.flatten(result)[i])
+        except Exception:  # noqa: BLE001 - this variable is not (alone) the cause
+            continue
+        if isinstance(leaf, float):
+            return v, _dtypes.float32
+        if isinstance(leaf, Tensor) and leaf.dtype.is_floating:
+            return v, leaf.dtype
+    return None
 
 
 def _loop_args(graph, loop_vars, lvars):
@@ -450,6 +547,11 @@ def _body_output(graph, v, leaf):
     if not isinstance(leaf, Tensor):
         leaf = _convert_leaf(graph, leaf, v.dtype, label, "loop body")
     if leaf.dtype != v.dtype:
+        if type(v.python) is int and leaf.dtype.is_floating:
+            raise TypeError(f"'{label}' has dtype {v.dtype.name} before the loop (the Python "
+                            f"int {v.python}) but {leaf.dtype.name} after the loop body; a loop "
+                            f"variable must keep its dtype: start it as a float ({label} = "
+                            f"{float(v.python)}) or use tf.cast")
         raise TypeError(f"'{label}' has dtype {v.dtype.name} before the loop but "
                         f"{leaf.dtype.name} after the loop body; a loop variable must keep "
                         f"its dtype: use tf.cast, or give '{label}' the right dtype before "

@@ -38,20 +38,25 @@ Two hooks are the only places other parts plug in: `_autograph_convert`
 (the transpiler) and `_finalize_graph` (the optimizer).
 """
 
+from __future__ import annotations
+
 import functools
 import os
 import sys
 import threading
 import warnings
 import weakref
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from autograph import tracebacks as _tracebacks
 
+from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
 from runtime._src.function import config as _config
 from runtime._src.function import signature as _sig
+from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import ConcreteFunction, _OutputPlan
 from runtime._src.graph.graph import Graph, current_graph, paused_gc
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
@@ -59,6 +64,7 @@ from runtime._src import optimizer
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
 import autograph
 from autograph.impl.api import UNCONVERTED_MARK as _UNCONVERTED_MARK
+from autograph.impl.api import optional_features as _optional_features
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "InputSignatureMismatchError"]
@@ -85,11 +91,10 @@ def _autograph_convert(python_function, options=None):
     back unchanged). Conversion of the function the user decorated is strict:
     a construct it cannot convert raises `autograph.ConversionError` naming it,
     the file and the line. `options` (`experimental_autograph_options`) are
-    passed on when they are a dict (e.g. `{"recursive": False}`), else ignored.
+    passed on: a dict (e.g. `{"recursive": False}`) or
+    `tf.autograph.experimental.Feature`s (accepted; see `autograph.Feature`).
     """
-    if isinstance(options, dict):
-        return autograph.convert(python_function, options)
-    return autograph.convert(python_function)
+    return autograph.convert(python_function, options)
 
 
 def _finalize_graph(graph):
@@ -107,14 +112,20 @@ def _finalize_graph(graph):
 
 # --- the decorator ------------------------------------------------------------
 
-def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             experimental_relax_shapes=None, jit_compile=None,
-             experimental_autograph_options=None, name=None):
+def function(func: Callable | None = None, *,
+             input_signature: Sequence[TensorSpec] | None = None, autograph: bool = True,
+             reduce_retracing: bool = False, experimental_relax_shapes: bool | None = None,
+             jit_compile: bool | None = None, experimental_autograph_options: Any = None,
+             name: str | None = None) -> Function | Callable[[Callable], Function]:
     """Make `func` run as traced graphs (`tf.function`).
 
     Usable as `@function`, `@function(...)` and `function(f)`. `jit_compile`
-    is accepted and ignored (there is no XLA here).
+    is accepted and ignored (there is no XLA here). `experimental_autograph_options`:
+    a `tf.autograph.experimental.Feature`, a tuple or list of them, or a dict
+    of options for `autograph.convert` (`{"recursive": False}`).
     """
+    if not isinstance(experimental_autograph_options, dict):
+        _optional_features(experimental_autograph_options, "function: experimental_autograph_options")
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or bool(experimental_relax_shapes)
 
@@ -171,7 +182,7 @@ class Function:
 
     # --- calling ----------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
             if _config._run_eagerly:
                 return self._call_python(args, kwargs)
@@ -182,6 +193,10 @@ class Function:
     def _call_graph(self, args, kwargs):
         if current_graph() is not None:          # called while tracing: inline it
             return self._traceable()(*args, **kwargs)
+        if getattr(_context.state, "tapes", None):
+            # An eager GradientTape records op by op: run the Python eagerly so
+            # it sees the ops (runtime/_src/autodiff).
+            return self._call_python(args, kwargs, check=False)
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
         n = len(args)
@@ -195,7 +210,7 @@ class Function:
         key = _sig.call_key(args, feeds, self._on_dead)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._concrete_for(key, args)
+            concrete = self._concrete_for(key, args, feeds)
         return concrete._call_flat(feeds)
 
     def _call_python(self, args, kwargs, check=True):
@@ -218,32 +233,38 @@ class Function:
         for template, value, name in zip(self._signature_template, values,
                                          self._call_sig.names):
             _sig.match_template(template, value, name, feeds, self._name)
-        return self._signature_concrete()._call_flat(feeds)
+        return self._signature_concrete(feeds)._call_flat(feeds)
 
-    def _signature_concrete(self):
+    def _signature_concrete(self, feeds=None):
         if self._concretes:
             return self._concretes[0]
         with self._lock:
             if not self._concretes:
-                self._trace(self._signature_template, None, [], None)
+                self._trace(self._signature_template, None, [], None, feeds)
             return self._concretes[0]
 
     # --- the public API ---------------------------------------------------
 
     @property
-    def python_function(self):
+    def python_function(self) -> Callable:
         """The Python function this Function traces (bound, for a method)."""
         if self._instance_ref is not None:
             return self._python_function.__get__(self._instance())
         return self._python_function
 
     @property
-    def input_signature(self):
+    def input_signature(self) -> tuple[TensorSpec, ...] | None:
         return self._input_signature
 
-    def get_concrete_function(self, *args, **kwargs):
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (tensors or TensorSpecs),
         tracing it if needed."""
+        try:
+            return self._get_concrete_function(args, kwargs)
+        except Exception as e:
+            raise _tracebacks.filtered(e)
+
+    def _get_concrete_function(self, args, kwargs):
         if self._input_signature is not None:
             if args or kwargs:
                 values = self._call_sig.bind(args, kwargs, self._name)
@@ -255,17 +276,17 @@ class Function:
         key = _sig.call_key(values, [], self._on_dead)
         return self._cache.get(key) or self._concrete_for(key, values)
 
-    def experimental_get_tracing_count(self):
+    def experimental_get_tracing_count(self) -> int:
         """How many graphs this Function has traced."""
         return len(self._concretes)
 
-    def experimental_explain_retracing(self):
+    def experimental_explain_retracing(self) -> str | None:
         """Why the last trace happened: which argument changed and how
         (old vs new dtype, shape or value), compared with the closest earlier
         trace."""
         return self._explanation
 
-    def pretty_printed_concrete_signatures(self, verbose=True):
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         """Every traced signature: input parameters, output type, captures."""
         return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._concretes)
 
@@ -336,8 +357,10 @@ class Function:
     def _mark_dead(self, _ref):
         self._has_dead = True
 
-    def _concrete_for(self, key, values):
-        """Cache miss: reuse a compatible trace or trace a new graph."""
+    def _concrete_for(self, key, values, feeds=None):
+        """Cache miss: reuse a compatible trace or trace a new graph. `feeds`:
+        the call's placeholder values (None for TensorSpecs), for Variables
+        whose initial value depends on them."""
         with self._lock:
             concrete = self._cache.get(key)
             if concrete is not None:
@@ -360,7 +383,7 @@ class Function:
                                                               in zip(specs, shapes)],
                                               self._on_dead, kinds)
                 concrete = self._trace(template, skeleton, shapes,
-                                       _sig.describe(exact, names))
+                                       _sig.describe(exact, names), feeds)
             if len(self._cache) >= _MAX_MEMO:
                 self._cache = {}
             self._cache[key] = concrete
@@ -394,12 +417,12 @@ class Function:
         for c in self._concretes:
             self._by_skeleton.setdefault(c._skeleton, []).append(c)
 
-    def _trace(self, template, skeleton, shapes, description):
+    def _trace(self, template, skeleton, shapes, description, feeds=None):
         """Build, check and register the graph for one signature."""
         with paused_gc():
-            return self._trace_unpaused(template, skeleton, shapes, description)
+            return self._trace_unpaused(template, skeleton, shapes, description, feeds)
 
-    def _trace_unpaused(self, template, skeleton, shapes, description):
+    def _trace_unpaused(self, template, skeleton, shapes, description, feeds):
         graph = Graph(self._name)
         fn = self._traceable()
         with graph.as_default():
@@ -422,6 +445,8 @@ class Function:
                 f"{len(graph.variables)} Variable(s). Make sure the tf.Variable is only "
                 "created once (for example `if self.v is None: self.v = tf.Variable(...)`)"
                 " or created outside the function.")
+        if graph.variables:
+            _variables.lift_initializers(graph, feeds, self._name)
         concrete = ConcreteFunction(self._name, graph, _finalize_graph(graph), template,
                                     self._call_sig, outputs, skeleton, shapes)
         concrete._description = description

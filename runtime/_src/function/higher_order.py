@@ -2,8 +2,9 @@
 `switch_case` and `case`, with TensorFlow's signatures.
 
 The loops are one `while_loop` over `TensorArray`s, so a traced graph holds a
-single `While` node whatever the number of elements; eagerly the same code
-runs the loop in Python. `switch_case` and `case` are chains of `cond`s (one
+single `While` node whatever the number of elements (named `map/while`,
+`scan/while`, ... as in TensorFlow); eagerly the same code runs the loop in
+Python. `switch_case` and `case` are chains of `cond`s (one
 `If` node per branch after the first). What each one means in plain Python:
 
     map_fn(fn, elems)              ->  stack([fn(x) for x in elems])
@@ -28,6 +29,7 @@ rather than vectorizing.
 
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.core import nest
+from runtime._src.core.context import name_scope
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.graph.graph import Graph, current_graph
@@ -83,9 +85,10 @@ def _read(elems, tas, i):
     return nest.pack_sequence_as(elems, [ta.read(i) for ta in tas])
 
 
-def _converted(fn):
-    """`fn` converted by autograph while tracing (as TF's map_fn does)."""
-    if current_graph() is None:
+def _converted(fn, always=False):
+    """`fn` converted by autograph while tracing (as TF's map_fn does), or
+    `always` (vectorized_map traces fn even when called eagerly)."""
+    if current_graph() is None and not always:
         return fn
     from autograph.impl.api import converted_callable
     return converted_callable(fn, user_requested=False)
@@ -154,18 +157,19 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     flat_elems = _flat_elems(elems, "map_fn")
     specs = _output_specs(elems, flat_elems, dtype, fn_output_signature)
     fn = _converted(fn)
-    in_tas = _unstacked(flat_elems)
-    n = in_tas[0].size()
-    out_tas = [TensorArray(s.dtype, size=n, infer_shape=infer_shape, element_shape=s.shape)
-               for s in nest.flatten(specs)]
+    with name_scope(name or "map"):
+        in_tas = _unstacked(flat_elems)
+        n = in_tas[0].size()
+        out_tas = [TensorArray(s.dtype, size=n, infer_shape=infer_shape, element_shape=s.shape)
+                   for s in nest.flatten(specs)]
 
-    def body(i, tas):
-        leaves = _output_leaves(fn(_read(elems, in_tas, i)), specs, "map_fn")
-        return i + 1, [ta.write(i, v) for ta, v in zip(tas, leaves)]
+        def body(i, tas):
+            leaves = _output_leaves(fn(_read(elems, in_tas, i)), specs, "map_fn")
+            return i + 1, [ta.write(i, v) for ta, v in zip(tas, leaves)]
 
-    _, out_tas = while_loop(lambda i, _: i < n, body, (0, out_tas),
-                            name=name or "map", names=("i", "outputs"))
-    return nest.pack_sequence_as(specs, [ta.stack() for ta in out_tas])
+        _, out_tas = while_loop(lambda i, _: i < n, body, (0, out_tas), name="while",
+                                names=("i", "outputs"))
+        return nest.pack_sequence_as(specs, [ta.stack() for ta in out_tas])
 
 
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
@@ -175,7 +179,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     if not callable(fn):
         raise TypeError(f"vectorized_map: fn must be callable, got {type(fn).__name__}")
     flat_elems = _flat_elems(elems, "vectorized_map")
-    fn = _converted(fn)
+    fn = _converted(fn, always=True)
     probe = Graph("vectorized_map_probe", outer=current_graph())
     with probe.as_default():
         rows = [probe.add_placeholder(e.dtype, None if e.shape.rank is None
@@ -223,40 +227,42 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     if not callable(fn):
         raise TypeError(f"scan: fn must be callable, got {type(fn).__name__}")
     flat_elems = _flat_elems(elems, "scan")
-    in_tas = _unstacked(flat_elems)
-    n = in_tas[0].size()
-    acc, i0, emit_first = _start(elems, in_tas, n, initializer, reverse)
-    out_tas = [TensorArray(_as_tensor(a).dtype, size=n, infer_shape=infer_shape)
-               for a in nest.flatten(acc)]
-    if emit_first:
-        out_tas = [ta.write(i0 + 1 if reverse else i0 - 1, a)
-                   for ta, a in zip(out_tas, nest.flatten(acc))]
-    step, more = _step(reverse), _more(n, reverse)
+    with name_scope(name or "scan"):
+        in_tas = _unstacked(flat_elems)
+        n = in_tas[0].size()
+        acc, i0, emit_first = _start(elems, in_tas, n, initializer, reverse)
+        out_tas = [TensorArray(_as_tensor(a).dtype, size=n, infer_shape=infer_shape)
+                   for a in nest.flatten(acc)]
+        if emit_first:
+            out_tas = [ta.write(i0 + 1 if reverse else i0 - 1, a)
+                       for ta, a in zip(out_tas, nest.flatten(acc))]
+        step, more = _step(reverse), _more(n, reverse)
 
-    def body(i, a, tas):
-        a = _accumulate(fn, a, _read(elems, in_tas, i), "scan")
-        return step(i), a, [ta.write(i, v) for ta, v in zip(tas, nest.flatten(a))]
+        def body(i, a, tas):
+            a = _accumulate(fn, a, _read(elems, in_tas, i), "scan")
+            return step(i), a, [ta.write(i, v) for ta, v in zip(tas, nest.flatten(a))]
 
-    _, acc, out_tas = while_loop(lambda i, a, tas: more(i), body, (i0, acc, out_tas),
-                                 name=name or "scan", names=("i", "accumulator", "outputs"))
-    return nest.pack_sequence_as(acc, [ta.stack() for ta in out_tas])
+        _, acc, out_tas = while_loop(lambda i, a, tas: more(i), body, (i0, acc, out_tas),
+                                     name="while", names=("i", "accumulator", "outputs"))
+        return nest.pack_sequence_as(acc, [ta.stack() for ta in out_tas])
 
 
 def _fold(fn, elems, initializer, reverse, name, op_name):
     if not callable(fn):
         raise TypeError(f"{op_name}: fn must be callable, got {type(fn).__name__}")
     flat_elems = _flat_elems(elems, op_name)
-    in_tas = _unstacked(flat_elems)
-    n = in_tas[0].size()
-    acc, i0, _ = _start(elems, in_tas, n, initializer, reverse)
-    step, more = _step(reverse), _more(n, reverse)
+    with name_scope(name or op_name):
+        in_tas = _unstacked(flat_elems)
+        n = in_tas[0].size()
+        acc, i0, _ = _start(elems, in_tas, n, initializer, reverse)
+        step, more = _step(reverse), _more(n, reverse)
 
-    def body(i, a):
-        return step(i), _accumulate(fn, a, _read(elems, in_tas, i), op_name)
+        def body(i, a):
+            return step(i), _accumulate(fn, a, _read(elems, in_tas, i), op_name)
 
-    _, acc = while_loop(lambda i, a: more(i), body, (i0, acc), name=name or op_name,
-                        names=("i", "accumulator"))
-    return acc
+        _, acc = while_loop(lambda i, a: more(i), body, (i0, acc), name="while",
+                            names=("i", "accumulator"))
+        return acc
 
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

@@ -26,7 +26,7 @@ import numpy as np
 
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import current_graph, kernel_error, leaked_tensor_error
-from runtime._src.graph.op_registry import apply, define_op, get_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op, get_op, not_differentiable
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, as_shape
 
@@ -183,6 +183,84 @@ def _unstack(storage, value):
 @define_op("TensorArraySizeV3", infer=_infer_size, stateful=True)
 def _size(storage):
     return np.int32(len(storage.items))
+
+
+# --- gradients ---------------------------------------------------------------------
+#
+# The gradient of a flow is a flow too: a `_Gradients` dict from index to the
+# gradient of that element (missing: zero). Stack, unstack, read and write
+# move gradients between flows and element tensors; the backward pass adds
+# two flow gradients with `TensorArrayGradAdd` (see runtime/_src/autodiff).
+
+class _Gradients(dict):
+    """The run-time value of a TensorArray flow's gradient: index -> gradient."""
+
+
+def _infer_grad_element(inputs, attrs):
+    value = inputs[-1]
+    return [(value.dtype, value.shape)]
+
+
+@define_op("TensorArrayGradEmpty", infer=_infer_flow, stateful=True)
+def _grad_empty():
+    return _Gradients()
+
+
+@define_op("TensorArrayGradAdd", infer=_infer_flow)
+def _grad_add(*flows):
+    out = _Gradients(flows[0])
+    for f in flows[1:]:
+        for i, g in f.items():
+            out[i] = g if i not in out else out[i] + g
+    return out
+
+
+@define_op("TensorArrayGradRead", infer=_infer_grad_element)
+def _grad_read(grads, index, like):
+    """The gradient at `index`, or zeros shaped like the element `like`."""
+    g = grads.get(int(index))
+    return np.zeros_like(like) if g is None else g
+
+
+@define_op("TensorArrayGradSet", infer=_infer_flow)
+def _grad_set(index, grad):
+    return _Gradients({int(index): grad})
+
+
+@define_op("TensorArrayGradFromStack", infer=_infer_flow)
+def _grad_from_stack(grad):
+    return _Gradients(enumerate(grad))
+
+
+@define_op("TensorArrayGradStack", infer=_infer_grad_element)
+def _grad_stack(grads, like):
+    """The gradients of all elements stacked, zeros where none (`like`: the stacked value)."""
+    return np.stack([grads[i] if i in grads else np.zeros_like(like[i])
+                     for i in range(len(like))]) if len(like) else np.zeros_like(like)
+
+
+@define_grad("TensorArrayStackV3")
+def _stack_grad(op, grad):
+    return [apply("TensorArrayGradFromStack", [grad], {})]
+
+
+@define_grad("TensorArrayReadV3")
+def _read_grad(op, grad):
+    return [apply("TensorArrayGradSet", [op.inputs[1], grad], {}), None]
+
+
+@define_grad("TensorArrayWriteV3")
+def _write_grad(op, grad):
+    flow, index, value = op.inputs
+    return [grad, None, apply("TensorArrayGradRead", [grad, index, value], {})]
+
+
+@define_grad("TensorArrayUnstackV3")
+def _unstack_grad(op, grad):
+    return [grad, apply("TensorArrayGradStack", [grad, op.inputs[1]], {})]
+
+
+not_differentiable("TensorArrayV3", "TensorArraySizeV3")
 
 
 def _call(op_name, inputs, attrs):

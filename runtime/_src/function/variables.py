@@ -15,12 +15,16 @@ changes under its holder.
 
 A Variable created while a graph is traced is recorded on the outermost
 graph's `.variables`, so the function layer can allow creation on the first
-trace only, as TensorFlow does.
+trace only, as TensorFlow does. Its initial value is computed at once when it
+needs no input of the function; otherwise (`tf.Variable(x * 2.0)`) the
+function layer computes it from the first call's arguments when the trace is
+done (`lift_initializers`).
 """
 
 
 import numpy as np
 
+from runtime._src.core import context as _context
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph import graph as _graph
 from runtime._src.core.errors import InvalidArgumentError
@@ -30,7 +34,7 @@ from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _nump
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.context import init_scope  # noqa: F401 - tf.init_scope
 
-__all__ = ["Variable", "init_scope"]
+__all__ = ["Variable", "init_scope", "lift_initializers"]
 
 
 # --- ops -----------------------------------------------------------------------
@@ -84,10 +88,15 @@ class Variable:
     def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
         if initial_value is None:
             raise ValueError("Variable: initial_value must be specified")
-        value = _initial_numpy_value(initial_value, dtype)
-        self._dtype = _dtypes.as_dtype(value.dtype) if dtype is None else _dtypes.as_dtype(dtype)
+        value, self._initializer = _initial_numpy_value(initial_value, dtype)
+        if self._initializer is not None:       # lifted once the trace is done
+            self._dtype = self._initializer.dtype
+            actual = self._initializer.shape
+        else:
+            self._dtype = (_dtypes.as_dtype(value.dtype) if dtype is None
+                           else _dtypes.as_dtype(dtype))
+            actual = TensorShape(np.shape(value))
         self._np_dtype = self._dtype.np_dtype
-        actual = TensorShape(np.shape(value))
         self._shape = actual if shape is None else TensorShape(shape)
         if not self._shape.is_compatible_with(actual):
             raise ValueError(f"Variable: the initial value has shape {actual}, which is not "
@@ -128,7 +137,12 @@ class Variable:
     def _as_tensor(self):
         """The current value: an EagerTensor eagerly, a ReadVariableOp while tracing."""
         if _graph.current_graph() is None:
-            return EagerTensor(self._value, self._dtype)
+            t = EagerTensor(self._value, self._dtype)
+            tapes = getattr(_context.state, "tapes", None)
+            if tapes:                # gradient tapes recording (runtime/_src/autodiff)
+                for tape in tapes:
+                    tape.record_variable_read(self, t)
+            return t
         return apply("ReadVariableOp", [], {"variable": self})
 
     def value(self):
@@ -278,47 +292,110 @@ class _VariableRef:
 # --- helpers ------------------------------------------------------------------------
 
 def _initial_numpy_value(initial_value, dtype):
-    """The numpy value of an initial value, computed eagerly even while tracing."""
+    """(numpy value, None) of an initial value, computed eagerly even while
+    tracing; or (None, symbolic tensor) when the value depends on an input of
+    the function being traced: `lift_initializers` computes it from the
+    call's arguments once the trace is done (as TensorFlow lifts it)."""
     with init_scope():
         if callable(initial_value) and not isinstance(initial_value, (Tensor, Variable)):
             initial_value = initial_value()
         if isinstance(initial_value, Variable):
             initial_value = initial_value._as_tensor()
         if isinstance(initial_value, SymbolicTensor):
-            initial_value = EagerTensor(_evaluate_without_inputs(initial_value),
-                                        initial_value.dtype)
+            try:
+                initial_value = EagerTensor(_evaluate(initial_value, {}), initial_value.dtype)
+            except _NeedsInput:
+                return None, _pending(initial_value, dtype)
         tensor = convert_to_tensor(initial_value, dtype)
     value = tensor._value
-    return value.copy() if isinstance(value, np.ndarray) else value
+    return (value.copy() if isinstance(value, np.ndarray) else value), None
 
 
-def _evaluate_without_inputs(t):
-    """Run the part of `t`'s graph that computes `t`; it must not need an input.
+def _pending(initial_value, dtype):
+    if dtype is not None and _dtypes.as_dtype(dtype) != initial_value.dtype:
+        raise TypeError(f"Variable: the initial value is a {initial_value.dtype.name} tensor "
+                        f"but dtype={_dtypes.as_dtype(dtype).name}; use tf.cast")
+    return initial_value
 
-    This lifts an initializer computed while tracing (`Variable(tf.zeros(3))`
-    inside a traced function) out of the graph, as TensorFlow does.
+
+class _NeedsInput(Exception):
+    """An initializer needs the value of `placeholder`, which is not known."""
+
+    def __init__(self, placeholder):
+        super().__init__(placeholder.name)
+        self.placeholder = placeholder
+
+
+# Ops that read only the static shape of their input (when it is fully known).
+_SHAPE_ONLY = frozenset({"Shape", "Size", "Rank", "ZerosLike", "OnesLike"})
+
+
+def _evaluate(t, known):
+    """The value of the symbolic tensor `t`, running only the nodes it needs
+    (across nested graphs: a captured placeholder stands for its outer
+    tensor). `known`: {id(placeholder tensor): numpy value}. An input
+    `Shape` or `ZerosLike` reads only for its fully known static shape is not
+    needed. Raises _NeedsInput for another placeholder.
     """
-    needed, stack = {}, [t.node]
+    values, stack = {}, [(t, False)]
     while stack:
-        node = stack.pop()
-        if id(node) in needed:
+        tensor, ready = stack.pop()
+        if id(tensor) in values:
             continue
+        node = tensor.node
         if node.op == "Placeholder":
-            raise ValueError(
-                "Variable: the initial value depends on a function input or an outer "
-                f"tensor ({node.outputs[0].name}); create the Variable outside the "
-                "function, or pass an initial value that does not depend on inputs.")
-        needed[id(node)] = node
-        stack.extend(i.node for i in node.inputs)
-    env = {}
-    for node in t.node.graph.nodes:
-        if id(node) not in needed:
+            if id(tensor) in known:
+                values[id(tensor)] = known[id(tensor)]
+                continue
+            outer = next((o for o, inner in node.graph.captures if inner is tensor), None)
+            if outer is None:
+                raise _NeedsInput(tensor)
+            if ready:
+                values[id(tensor)] = values[id(outer)]
+            else:
+                stack += [(tensor, True), (outer, False)]
             continue
-        out = node.opdef.kernel(*[env[id(i)] for i in node.inputs], **node.attrs)
-        outs = (out,) if node.opdef.num_outputs == 1 else out
-        for o, v in zip(node.outputs, outs):
-            env[id(o)] = v
-    return env[id(t)]
+        needed = [i for i in node.inputs
+                  if node.op not in _SHAPE_ONLY or not i.shape.is_fully_defined()]
+        if not ready:
+            stack.append((tensor, True))
+            stack.extend((i, False) for i in needed)
+            continue
+        args = [values[id(i)] if id(i) in values
+                else np.zeros(i.shape.as_list(), i.dtype.np_dtype) for i in node.inputs]
+        out = node.opdef.kernel(*args, **node.attrs)
+        for o, v in zip(node.outputs, (out,) if node.opdef.num_outputs == 1 else out):
+            values[id(o)] = v
+    return values[id(t)]
+
+
+def lift_initializers(graph, feeds, where):
+    """Give the Variables created while tracing `graph` whose initial value
+    depends on its inputs their value, computed from `feeds` (the numpy
+    value of each of `graph.inputs`; None when tracing from TensorSpecs).
+
+    This is TensorFlow's lifting of a variable initializer out of the
+    function: `self.v = tf.Variable(tf.ones_like(x) * 2.0)` on the first
+    call makes a Variable initialized from that call's `x`, which later
+    calls read and write. Without values only what needs no input's value
+    (e.g. `ones_like` of a fully known shape) can be lifted.
+    """
+    known = {} if feeds is None else {id(p): v for p, v in zip(graph.inputs, feeds)}
+    for variable in graph.variables:
+        pending = variable._initializer
+        if pending is None:
+            continue
+        try:
+            value = _evaluate(pending, known)
+        except _NeedsInput as e:
+            raise ValueError(
+                f"{where}: the initial value of Variable {variable.name!r} depends on the value "
+                f"of the input {e.placeholder.node.name!r}, which is not known when tracing "
+                "from a TensorSpec. Call the function with a tensor first (the first call "
+                "initializes the Variable), or create the Variable outside the function."
+            ) from None
+        variable._initializer = None
+        variable._value = np.asarray(value, variable._np_dtype)
 
 
 def _record_creation(variable):

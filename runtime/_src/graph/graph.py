@@ -108,6 +108,8 @@ class Graph:
         self._capture_map = {}       # id(outer tensor) -> inner placeholder
         self._keepalive = []         # eager tensors whose id() keys _capture_map
         self._names = {}
+        # `name_scope`'s prefix for new node names ("outer/inner/" or "")
+        self.name_scope_prefix = "" if outer is None else outer.name_scope_prefix
         self.variables = []          # Variables created while tracing
         self._compiled = None        # set by the executor
         self._edit_stamp = 0         # set by the optimizer's edits (rewrite.invalidate)
@@ -138,12 +140,16 @@ class Graph:
             specs = opdef.infer(inputs, attrs)
         except (TypeError, ValueError) as e:
             raise type(e)(with_location(f"{opdef.name}: {e}", user_location())) from None
-        node = Node(self, self.unique_name(name or opdef.name), opdef, inputs, attrs,
-                    user_location())
+        node_name = self.unique_name(self.name_scope_prefix + (name or opdef.name))
+        node = Node(self, node_name, opdef, inputs, attrs, user_location())
         node.outputs = tuple([SymbolicTensor(node, i, d, TensorShape(s))
                               for i, (d, s) in enumerate(specs)])
         self.nodes.append(node)
         self._compiled = None
+        tapes = getattr(_state, "tapes", None)
+        if tapes:                    # gradient tapes recording (runtime/_src/autodiff)
+            for tape in tapes:
+                tape.record_node(node)
         return node
 
     def add_placeholder(self, dtype, shape, name="input"):

@@ -11,6 +11,19 @@ plus `stateful=True` (never constant-folded or merged by CSE: variable reads,
 random) and `side_effect=True` (always run, in program order, even when no
 output needs it: print, assert, variable writes, random, py_function).
 
+A differentiable op registers its gradient (vector-Jacobian product) in a
+block right after its definition, written with the runtime's own ops so that
+a gradient is itself ops (graph nodes while tracing, eager ops otherwise):
+
+    @define_grad("Mul")
+    def _mul_grad(op, grad):       # op: .inputs, .outputs, .attrs
+        x, y = op.inputs
+        return [unbroadcast(grad * y, x), unbroadcast(grad * x, y)]
+
+It returns one gradient (or None) per input. `not_differentiable("Equal", ...)`
+says an op has no gradient (its inputs get None); an op with neither is an
+error when a gradient has to pass through it (see runtime/_src/autodiff).
+
 `infer(inputs, attrs)` gets the input tensors (anything with `.dtype` and
 `.shape`) and returns a list of `(dtype, TensorShape)`, one per output; it
 raises `ValueError`/`TypeError` naming the op and the bad argument. The kernel
@@ -18,12 +31,13 @@ gets numpy values positionally and attrs as keywords, and returns one numpy
 value, or a tuple when the op has several outputs.
 """
 
-from runtime._src.core.context import current_graph
+from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.locations import kernel_error, leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
-__all__ = ["OpDef", "define_op", "get_op", "apply", "OPS", "eager_kernel_error"]
+__all__ = ["OpDef", "define_op", "define_grad", "not_differentiable", "NOT_DIFFERENTIABLE",
+           "get_op", "apply", "OPS", "eager_kernel_error", "record_eager"]
 
 OPS = {}
 
@@ -31,7 +45,7 @@ OPS = {}
 class OpDef:
     """One op: its name, inference rule, kernel and effect flags."""
 
-    __slots__ = ("name", "infer", "kernel", "stateful", "side_effect", "num_outputs")
+    __slots__ = ("name", "infer", "kernel", "stateful", "side_effect", "num_outputs", "grad")
 
     def __init__(self, name, infer, kernel, stateful=False, side_effect=False,
                  num_outputs=1):
@@ -41,6 +55,7 @@ class OpDef:
         self.stateful = stateful or side_effect
         self.side_effect = side_effect
         self.num_outputs = num_outputs
+        self.grad = None             # the gradient rule, NOT_DIFFERENTIABLE, or None (none defined)
 
     def __repr__(self):
         return f"<op {self.name}>"
@@ -54,6 +69,30 @@ def define_op(name, *, infer, stateful=False, side_effect=False, num_outputs=1):
         OPS[name] = OpDef(name, infer, kernel, stateful, side_effect, num_outputs)
         return kernel
     return register
+
+
+def _not_differentiable_rule(op, *grads):
+    return [None] * len(op.inputs)
+
+
+NOT_DIFFERENTIABLE = _not_differentiable_rule
+
+
+def define_grad(name):
+    """Decorator registering `rule(op, *output_grads) -> input grads` as op `name`'s gradient."""
+    def register(rule):
+        opdef = get_op(name)
+        if opdef.grad is not None:
+            raise ValueError(f"op {name!r} has two gradients")
+        opdef.grad = rule
+        return rule
+    return register
+
+
+def not_differentiable(*names):
+    """Say that ops `names` have no gradient: their inputs get None."""
+    for name in names:
+        define_grad(name)(NOT_DIFFERENTIABLE)
 
 
 def get_op(name):
@@ -91,8 +130,19 @@ def _run_eagerly(opdef, inputs, attrs):
     except Exception as e:  # noqa: BLE001 - re-raised with the op named
         raise eager_kernel_error(opdef, inputs, attrs, e) from e
     if opdef.num_outputs == 1:
-        return wrap_numpy(out)
-    return tuple(wrap_numpy(o) for o in out)
+        result = wrap_numpy(out)
+        outs = (result,)
+    else:
+        result = outs = tuple(wrap_numpy(o) for o in out)
+    if getattr(_state, "tapes", None):
+        record_eager(opdef, inputs, attrs, outs)
+    return result
+
+
+def record_eager(opdef, inputs, attrs, outputs):
+    """Tell the gradient tapes recording on this thread that an op ran eagerly."""
+    for tape in _state.tapes:
+        tape.record_eager(opdef, inputs, attrs or {}, outputs)
 
 
 def eager_kernel_error(opdef, inputs, attrs, error):

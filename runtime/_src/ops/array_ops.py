@@ -18,14 +18,16 @@ import builtins
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
                                       flatten_lists, is_tensor_like, to_numpy_value,
                                       unwrap_variable)
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.gradient_ops import reshape_like
 from runtime._src.ops.indexing import getitem
 from runtime._src.ops.manipulation_ops import (concat, expand_dims, gather, one_hot, squeeze,
                                                stack, stack_nested, transpose, unstack)
@@ -189,6 +191,11 @@ def _fill(dims, value):
     return np.full(shape, value, dtype=value.dtype)
 
 
+@define_grad("Fill")
+def _fill_grad(op, grad):
+    return [None, apply("Sum", (grad,), {"axis": None, "keepdims": False})]
+
+
 def fill(dims, value, name=None):
     """A tensor of shape `dims` with every element `value` (its dtype)."""
     value = convert_to_tensor(value)
@@ -207,6 +214,9 @@ def _zeros_like(x, dtype):
 @define_op("OnesLike", infer=_infer_like)
 def _ones_like(x, dtype):
     return np.ones(np.shape(x), dtype=x.dtype if dtype is None else dtype.np_dtype)
+
+
+not_differentiable("ZerosLike", "OnesLike")
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
@@ -279,6 +289,9 @@ def _range_length(start, limit, delta):
 def _range(start, limit, delta):
     n = _range_length(start, limit, delta)
     return (start + np.arange(n, dtype=start.dtype) * delta).astype(start.dtype)
+
+
+not_differentiable("Range")
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
@@ -360,10 +373,15 @@ def _reshape(x, shape):
     return np.reshape(x, dims)
 
 
+@define_grad("Reshape")
+def _reshape_grad(op, grad):
+    return [reshape_like(grad, op.inputs[0]), None]
+
+
 def reshape(tensor, shape, name=None):
     """`tensor` with a new shape of the same size; one dimension may be -1."""
     tensor = convert_to_tensor(tensor)
-    if tensor.__class__ is EagerTensor and current_graph() is None \
+    if tensor.__class__ is EagerTensor and plain_eager() \
             and isinstance(shape, (list, tuple)) and all(type(d) is int for d in shape):
         _check_reshape_sizes(shape, InvalidArgumentError)
         try:
@@ -403,6 +421,9 @@ def _rank(x, out_type):
     return out_type.np_dtype.type(np.ndim(x))
 
 
+not_differentiable("Shape", "Size", "Rank")
+
+
 def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
     """The number of elements of `input`, an int32 scalar."""
     return apply("Size", (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
@@ -440,6 +461,25 @@ def _tile(x, multiples):
     if builtins.any(r < 0 for r in reps):
         raise InvalidArgumentError(f"Tile: Expected multiples to be non-negative, got {list(reps)}")
     return np.tile(x, reps)
+
+
+@define_grad("Tile")
+def _tile_grad(op, grad):
+    return [apply("TileGrad", (grad, op.inputs[0])), None]
+
+
+def _infer_tile_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("TileGrad", infer=_infer_tile_grad)
+def _tile_grad_kernel(grad, x):
+    """The sum of grad's tiles: grad of shape [m0*d0, m1*d1, ...] summed to [d0, d1, ...]."""
+    dims = np.shape(x)
+    split = []
+    for g, d in zip(grad.shape, dims):
+        split.extend((g // d if d else 0, d))
+    return np.sum(grad.reshape(split), axis=tuple(range(0, len(split), 2)), dtype=grad.dtype)
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name

@@ -20,6 +20,7 @@ from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.math_ops import (BOOL, INTEGERS, _binary, _unary, dtype_error,
                                        logical_and, logical_not, logical_or, not_equal)
 from runtime._src.graph.op_registry import define_op
+from runtime._src.graph.op_registry import not_differentiable  # gradients
 
 __all__ = ["invert", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
            "right_shift", "logical_xor", "invert_", "and_", "or_", "xor_"]
@@ -55,6 +56,9 @@ def _left_shift(x, y):
 @define_op("RightShift", infer=rules.elementwise)
 def _right_shift(x, y):
     return np.right_shift(x, y)
+
+
+not_differentiable("Invert", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift")
 
 
 def invert(x, name=None):

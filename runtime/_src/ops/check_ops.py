@@ -23,18 +23,22 @@ when every element is true.
 
 import numpy as np
 
+from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.ops.logging_ops import summarize_v1
+from runtime._src.ops.logging_ops import format_element, summarize_v1
 from runtime._src.ops.math_ops import convert_pair
 from runtime._src.ops.shape_rules import broadcast_shapes, static_int
 
 __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_greater_equal", "assert_less", "assert_less_equal",
            "assert_positive", "assert_negative", "assert_non_negative",
-           "assert_non_positive", "assert_rank"]
+           "assert_non_positive", "assert_rank", "assert_rank_at_least", "assert_rank_in",
+           "assert_scalar", "assert_type", "assert_integer", "is_numeric_tensor",
+           "assert_near", "check_numerics", "assert_all_finite", "is_tensor"]
 
 
 def _where():
@@ -206,31 +210,191 @@ def assert_non_positive(x, message=None, summarize=None, name=None):
     return _binary_assert("<=", x, 0, message, summarize)
 
 
-# --- rank -------------------------------------------------------------------------
+# --- rank, scalar, type -------------------------------------------------------------
 
 @define_op("AssertRank", infer=lambda inputs, attrs: [], side_effect=True, num_outputs=0)
-def _assert_rank(x, *, rank, message, where):
-    if np.ndim(x) != rank:
-        raise InvalidArgumentError(_rank_message(message, rank, np.ndim(x), np.shape(x)) + _at(where),
-                                   "AssertRank")
-    return ()
+def _assert_rank(x, *, ranks, at_least, name, message, where):
+    actual = np.ndim(x)
+    if _rank_ok(actual, ranks, at_least):
+        return ()
+    raise InvalidArgumentError(_rank_message(message, name, ranks, at_least, actual, np.shape(x))
+                               + _at(where), "AssertRank")
 
 
-def _rank_message(message, rank, actual, shape):
-    prefix = f"{message}. " if message else ""
-    return (f"{prefix}Tensor must have rank {rank}. Received rank {actual}, "
+def _rank_ok(actual, ranks, at_least):
+    return actual >= ranks[0] if at_least else actual in ranks
+
+
+def _rank_message(message, name, ranks, at_least, actual, shape):
+    """TensorFlow's text: 'msg.  Tensor x:0 must have rank 2.  Received rank 1, shape (2,)'."""
+    prefix = f"{message}.  " if message else ""
+    if at_least:
+        want = f"rank at least {ranks[0]}"
+    elif len(ranks) == 1:
+        want = f"rank {ranks[0]}"
+    else:
+        want = f"rank in {tuple(ranks)}"
+    return (f"{prefix}Tensor {name} must have {want}.  Received rank {actual}, "
             f"shape {tuple(shape)}")
 
 
-def assert_rank(x, rank, message=None, name=None):
-    """Check the rank of `x`: at once when it is known statically (ValueError,
-    as TensorFlow does), else when the graph runs (InvalidArgumentError)."""
+def _check_rank(x, ranks, at_least, message, op_name):
+    """At once when the rank is known statically (ValueError, as TensorFlow
+    does), else when the graph runs (InvalidArgumentError)."""
     x = convert_to_tensor(x)
-    rank = static_int(rank, "assert_rank", "rank")
+    name = x.name if current_graph() is not None and hasattr(x, "node") else ""
     known = x.shape.rank
     if known is not None:
-        if known != rank:
-            raise ValueError(_rank_message(message, rank, known, x.shape.dims))
+        if not _rank_ok(known, ranks, at_least):
+            raise ValueError(_rank_message(message, name, ranks, at_least, known,
+                                           x.shape.dims))
         return None
-    apply("AssertRank", [x], {"rank": rank, "message": message or "", "where": _where()})
+    apply("AssertRank", [x], {"ranks": ranks, "at_least": at_least, "name": name,
+                              "message": message or "", "where": _where()})
     return None
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """Raise unless `x` has rank `rank` (see `_check_rank` for when)."""
+    return _check_rank(x, (static_int(rank, "assert_rank", "rank"),), False, message,
+                       "assert_rank")
+
+
+def assert_rank_at_least(x, rank, message=None, name=None):
+    """Raise unless `x` has rank `rank` or more."""
+    return _check_rank(x, (static_int(rank, "assert_rank_at_least", "rank"),), True, message,
+                       "assert_rank_at_least")
+
+
+def assert_rank_in(x, ranks, message=None, name=None):
+    """Raise unless the rank of `x` is one of `ranks`."""
+    ranks = tuple(static_int(r, "assert_rank_in", "ranks") for r in ranks)
+    return _check_rank(x, ranks, False, message, "assert_rank_in")
+
+
+def assert_scalar(tensor, message=None, name=None):
+    """ValueError unless `tensor`'s static shape is a scalar's."""
+    tensor = convert_to_tensor(tensor)
+    if tensor.shape.rank != 0:
+        prefix = f"{message}.  " if message else ""
+        raise ValueError(f"{prefix}Expected scalar shape, saw shape: {tensor.shape}.")
+    return None
+
+
+def assert_type(tensor, tf_type, message=None, name=None):
+    """TypeError unless `tensor` has dtype `tf_type`."""
+    tensor = convert_to_tensor(tensor)
+    expected = dtypes.as_dtype(tf_type)
+    if tensor.dtype != expected:
+        prefix = f"{message}.  " if message else ""
+        raise TypeError(f"{prefix}tensor must be of type {expected!r}; got {tensor.dtype!r}")
+    return None
+
+
+def assert_integer(x, message=None, name=None):
+    """TypeError unless `x` has an integer dtype."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_integer:
+        prefix = f"{message}.  " if message else ""
+        raise TypeError(f'{prefix}Expected "x" to be integer type.  Found: tensor of dtype '
+                        f"{x.dtype!r}")
+    return None
+
+
+def is_numeric_tensor(tensor):
+    """`tf.debugging.is_numeric_tensor`: a tensor of an integer or floating dtype."""
+    return isinstance(tensor, Tensor) and (tensor.dtype.is_integer or tensor.dtype.is_floating)
+
+
+# --- assert_near --------------------------------------------------------------------
+
+def _infer_near(inputs, attrs):
+    _infer_binary_assert(inputs, attrs)
+    return []
+
+
+@define_op("AssertNear", infer=_infer_near, side_effect=True, num_outputs=0)
+def _assert_near(x, y, *, rtol, atol, message, summarize, where):
+    rtol, atol = np.asarray(rtol, x.dtype)[()], np.asarray(atol, x.dtype)[()]
+    ok = np.abs(x - y) <= atol + rtol * np.abs(y)
+    if np.all(ok):
+        return ()
+    lines = [f"{message}.  " if message else "",
+             f"x and y not equal to tolerance rtol = {format_element(rtol)}, "
+             f"atol = {format_element(atol)}"]
+    for label, v in (("x", x), ("y", y)):
+        lines.append(f"{label} (shape={tuple(np.shape(v))} dtype={np.asarray(v).dtype.name}) = ")
+        lines.append(summarize_v1(v, summarize))
+    raise InvalidArgumentError("\n".join(lines) + _at(where), "AssertNear")
+
+
+def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
+    """`tf.debugging.assert_near`: raise InvalidArgumentError unless
+    |x - y| <= atol + rtol * |y| elementwise. rtol and atol default to 10 *
+    the machine epsilon of the (floating) dtype."""
+    x = convert_to_tensor(x)
+    if not isinstance(y, Tensor) and not hasattr(y, "_as_tensor"):
+        y = convert_to_tensor(y, x.dtype)
+    y = convert_to_tensor(y)
+    if y.dtype != x.dtype:
+        raise ValueError(f"assert_near: y: Tensor conversion requested dtype {x.dtype.name} "
+                         f"for Tensor with dtype {y.dtype.name}")
+    if not x.dtype.is_floating:
+        raise ValueError(f"assert_near: x and y must be floating point tensors, got "
+                         f"{x.dtype.name}")
+    eps = np.finfo(x.dtype.np_dtype).eps
+    attrs = {"rtol": float(10 * eps if rtol is None else rtol),
+             "atol": float(10 * eps if atol is None else atol),
+             "message": message or "", "summarize": _summarize(summarize, "assert_near"),
+             "where": _where()}
+    apply("AssertNear", [x, y], attrs)
+    return None
+
+
+# --- check_numerics ---------------------------------------------------------------
+
+_NUMERIC_DTYPES = ("float16", "float32", "float64")
+
+
+def _infer_numerics(inputs, attrs):
+    x = inputs[0]
+    if x.dtype.name not in _NUMERIC_DTYPES:
+        raise TypeError(f"Value passed to parameter 'tensor' has DataType {x.dtype.name} not in "
+                        "list of allowed values: float16, float32, float64")
+    return [(x.dtype, x.shape)]
+
+
+@define_op("CheckNumerics", infer=_infer_numerics, side_effect=True)
+def _check_numerics(x, *, message, where):
+    if np.asarray(x).dtype.kind != "f":
+        raise TypeError("CheckNumerics needs a floating point tensor")
+    nan, inf = bool(np.isnan(x).any()), bool(np.isinf(x).any())
+    if not (nan or inf):
+        return x
+    found = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
+    raise InvalidArgumentError(f"{message} : Tensor had {found} values{_at(where)}",
+                               "CheckNumerics")
+
+
+@define_grad("CheckNumerics")
+def _check_numerics_grad(op, grad):
+    return [grad]
+
+
+def assert_all_finite(t, msg, name=None, x=None, message=None):
+    """`tf.debugging.assert_all_finite`: `check_numerics(t, msg)`."""
+    return check_numerics(t if x is None else x, msg if message is None else message)
+
+
+def check_numerics(tensor, message, name=None):
+    """`tf.debugging.check_numerics`: `tensor` itself, or InvalidArgumentError
+    ("<message> : Tensor had NaN values") when it holds a NaN or an Inf."""
+    tensor = convert_to_tensor(tensor)
+    return apply("CheckNumerics", [tensor], {"message": str(message), "where": _where()})
+
+
+# --- is_tensor ------------------------------------------------------------------------
+
+def is_tensor(x):
+    """`tf.is_tensor`: True for tensors and Variables, False for Python and numpy values."""
+    return isinstance(x, Tensor) or hasattr(type(x), "_as_tensor")

@@ -1,4 +1,4 @@
-"""Tensor indexing and slicing, `t[...]` (the `StridedSlice` op).
+"""Tensor indexing and slicing, `t[...]` and `tf.strided_slice` (the `StridedSlice` op).
 
 A key may hold ints (negative counts from the end), slices with int bounds,
 `...`, `None` (tf.newaxis) and scalar integer tensors, as in TensorFlow:
@@ -10,18 +10,23 @@ node prints, hashes and generates code like any other attr); symbolic tensor
 indices become extra inputs of the node and are referred to from the spec as
 `("input", k)`. An index out of range raises `ValueError` while tracing when
 the shape is known, else `InvalidArgumentError` when the op runs.
+
+`strided_slice(x, begin, end, strides, *masks)` turns its arguments into the
+same key (`begin_mask` bit i: `None` start, `ellipsis_mask`: `...`,
+`new_axis_mask`: `None`, `shrink_axis_mask`: an int index), so both share
+one op and one set of shape rules.
 """
 
 import numpy as np
 
+from runtime._src.core.context import current_graph, plain_eager
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
                                       unwrap_variable)
 from runtime._src.core.tensor_shape import TensorShape
 
-__all__ = ["getitem", "parse_key"]
+__all__ = ["getitem", "parse_key", "strided_slice"]
 
 _VALID = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
           "scalar tf.int32/tf.int64 tensors are valid indices")
@@ -31,13 +36,104 @@ def getitem(tensor, key):
     """tensor[key] with TensorFlow's indexing rules (no fancy or bool indexing)."""
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)
-    if tensor.__class__ is EagerTensor and current_graph() is None and _is_simple(key):
+    if tensor.__class__ is EagerTensor and plain_eager() and _is_simple(key):
         try:
             return EagerTensor(tensor._value[key], tensor.dtype)
         except (IndexError, ValueError):
             pass  # the general path below explains which index is bad
     spec, dynamic = parse_key(key)
     return apply("StridedSlice", (tensor, *dynamic), {"spec": spec})
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,  # noqa: A002
+                  ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """`tf.strided_slice`: `input_[begin:end:strides]` per dimension, with TF's masks.
+
+    Bit i of a mask applies to entry i of `begin`/`end`/`strides`: `begin_mask`
+    and `end_mask` ignore that bound (slice from the start / to the end),
+    `ellipsis_mask` makes the entry `...`, `new_axis_mask` makes it
+    `tf.newaxis`, and `shrink_axis_mask` indexes with `begin[i]` (dropping the
+    dimension). The entries become the same key `t[...]` builds.
+    """
+    begin = _bound_list(begin, "begin")
+    end = _bound_list(end, "end")
+    strides = [1] * len(begin) if strides is None else _bound_list(strides, "strides")
+    if not len(begin) == len(end) == len(strides):
+        raise _arg_error(f"Expected begin, end, and strides to be 1D equal size tensors, but got "
+                         f"shapes [{len(begin)}], [{len(end)}], and [{len(strides)}] instead.")
+    masks = [_mask(m, what) for m, what in ((begin_mask, "begin_mask"), (end_mask, "end_mask"),
+                                             (ellipsis_mask, "ellipsis_mask"),
+                                             (new_axis_mask, "new_axis_mask"),
+                                             (shrink_axis_mask, "shrink_axis_mask"))]
+    b_mask, e_mask, ell_mask, new_mask, shrink_mask = masks
+    if bin(ell_mask & ((1 << len(begin)) - 1)).count("1") > 1:
+        raise _arg_error("Multiple ellipses in slice spec not allowed")
+    key = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ell_mask & bit:
+            key.append(Ellipsis)
+        elif new_mask & bit:
+            key.append(None)
+        elif isinstance(s, int) and s == 0:
+            raise _arg_error(f"strides[{i}] must be non-zero")
+        elif shrink_mask & bit:
+            if isinstance(s, int) and s < 0:
+                raise _arg_error("only stride 1 allowed on non-range indexing.")
+            key.append(b)
+        else:
+            key.append(slice(None if b_mask & bit else b, None if e_mask & bit else e, s))
+    return getitem(input_, tuple(key))
+
+
+def _arg_error(message):
+    """A bad argument: InvalidArgumentError eagerly (as TF's kernel), ValueError while tracing."""
+    message = f"StridedSlice: {message}"
+    if current_graph() is None:
+        return InvalidArgumentError(message, "StridedSlice")
+    return ValueError(message)
+
+
+def _bound_list(value, what):
+    """begin/end/strides as a list of ints and scalar tensors (from a list or a 1-D tensor)."""
+    value = unwrap_variable(value)
+    if isinstance(value, EagerTensor):
+        if not value.dtype.is_integer or np.ndim(value._value) != 1:
+            raise TypeError(f"StridedSlice: {what} must be a 1-D int32 or int64 tensor, got a "
+                            f"{value.dtype.name} tensor of shape {value.shape}")
+        return [int(v) for v in value._value]
+    if isinstance(value, Tensor):
+        n = value.shape.dims[0] if value.shape.rank == 1 else None
+        if not value.dtype.is_integer or value.shape.rank != 1 or n is None:
+            raise TypeError(f"StridedSlice: {what} must be a 1-D int32 or int64 tensor of known "
+                            f"length, got {value!r}")
+        return [getitem(value, i) for i in range(n)]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        value = [value]
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"StridedSlice: {what} must be a list of ints or a 1-D integer "
+                        f"tensor, got {value!r}")
+    out = []
+    for v in value:
+        v = unwrap_variable(v)
+        if isinstance(v, Tensor):
+            if isinstance(v, EagerTensor):
+                out.append(_static_int(v))
+            else:
+                _check_index_tensor(v)
+                out.append(v)
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            out.append(int(v))
+        else:
+            raise TypeError(f"StridedSlice: {what} must hold ints (int32 or int64), got "
+                            f"{v!r} in {value!r}")
+    return out
+
+
+def _mask(value, what):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"StridedSlice: {what} must be an int bit mask, got {value!r}")
+    return int(value)
 
 
 def _is_simple(key):
@@ -176,6 +272,30 @@ def _strided_slice(x, *dynamic, spec):
         return x[key]
     except IndexError:
         raise _index_error(x, spec, dynamic) from None
+
+
+@define_grad("StridedSlice")
+def _strided_slice_grad(op, grad):
+    x, *dynamic = op.inputs
+    return [apply("StridedSliceGrad", (grad, x, *dynamic), dict(op.attrs))] + [None] * len(dynamic)
+
+
+def _infer_strided_slice_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("StridedSliceGrad", infer=_infer_strided_slice_grad)
+def _strided_slice_grad_kernel(grad, x, *dynamic, spec):
+    """Zeros like x with grad written where the slice `spec` took its values."""
+    out = np.zeros(np.shape(x), grad.dtype)
+    out[tuple(_numpy_key_part(s, dynamic) for s in spec)] = grad
+    return out
+
+
+@define_grad("StridedSliceGrad")
+def _strided_slice_grad_grad(op, grad):
+    _, x, *dynamic = op.inputs
+    return [apply("StridedSlice", (grad, *dynamic), dict(op.attrs)), None] + [None] * len(dynamic)
 
 
 def _value(v, dynamic):

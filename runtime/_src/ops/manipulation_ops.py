@@ -13,10 +13,11 @@ import numpy as np
 
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.core.tensor import Tensor, convert_to_tensor, is_tensor_like, unwrap_variable
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.gradient_ops import reshape_like
 from runtime._src.core import dtypes
 
 __all__ = ["concat", "stack", "unstack", "gather", "expand_dims", "squeeze", "transpose",
@@ -93,6 +94,28 @@ def _concat(*values, axis):
     return np.concatenate(values, axis=axis)
 
 
+@define_grad("ConcatV2")
+def _concat_grad(op, grad):
+    return list(apply("ConcatGrad", (grad, *op.inputs), {"axis": op.attrs["axis"]}))
+
+
+def _infer_concat_grad(inputs, attrs):
+    return [(inputs[0].dtype, t.shape) for t in inputs[1:]]
+
+
+@define_op("ConcatGrad", infer=_infer_concat_grad, num_outputs=None)
+def _concat_grad_kernel(grad, *values, axis):
+    """grad cut along `axis` into pieces the sizes of the concatenated values."""
+    ends = np.cumsum([np.shape(v)[axis] for v in values])[:-1]
+    return tuple(np.split(grad, ends, axis=axis))
+
+
+@define_grad("ConcatGrad")
+def _concat_grad_grad(op, *grads):
+    pieces = apply("ConcatV2", grads, {"axis": op.attrs["axis"]})
+    return [pieces] + [None] * (len(op.inputs) - 1)
+
+
 def concat(values, axis, name="concat"):
     """Join tensors along an existing dimension `axis`."""
     values = convert_all(values, "ConcatV2")
@@ -113,6 +136,11 @@ def _infer_pack(inputs, attrs):
 @define_op("Pack", infer=_infer_pack)
 def _pack(*values, axis):
     return np.stack(values, axis=axis)
+
+
+@define_grad("Pack")
+def _pack_grad(op, grad):
+    return list(apply("Unpack", (grad,), {"num": len(op.inputs), "axis": op.attrs["axis"]}))
 
 
 def stack(values, axis=0, name="stack"):
@@ -142,9 +170,14 @@ def _infer_unpack(inputs, attrs):
 @define_op("Unpack", infer=_infer_unpack, num_outputs=None)
 def _unpack(x, num, axis):
     if np.shape(x)[axis] != num:
-        raise InvalidArgumentError(f"Unpack: expected {num} values along axis {axis}, "
-                                   f"got shape {list(np.shape(x))}")
+        raise InvalidArgumentError(f"Unpack: Input shape axis {axis} must equal {num}, got shape "
+                                   f"[{','.join(map(str, np.shape(x)))}]", "Unpack")
     return tuple(np.moveaxis(x, axis, 0))
+
+
+@define_grad("Unpack")
+def _unpack_grad(op, *grads):
+    return [apply("Pack", grads, {"axis": op.attrs["axis"]})]
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -205,6 +238,41 @@ def _gather(params, indices, axis, batch_dims=0):
     if batch_dims == 0:
         return np.take(params, indices, axis=axis)
     return _batched_take(params, indices, axis, batch_dims)
+
+
+@define_grad("GatherV2")
+def _gather_grad(op, grad):
+    params, indices = op.inputs
+    return [apply("GatherGrad", (grad, params, indices), dict(op.attrs)), None]
+
+
+def _infer_gather_grad(inputs, attrs):
+    return [(inputs[0].dtype, inputs[1].shape)]
+
+
+@define_op("GatherGrad", infer=_infer_gather_grad)
+def _gather_grad_kernel(grad, params, indices, axis, batch_dims=0):
+    """Zeros like params with each gathered slice's gradient added back at its
+    index (repeated indices add up)."""
+    out = np.zeros(np.shape(params), grad.dtype)
+    if batch_dims == 0:
+        _scatter_add(out, indices, grad, axis)
+        return out
+    for b in np.ndindex(*np.shape(indices)[:batch_dims]):
+        _scatter_add(out[b], indices[b], grad[b], axis - batch_dims)
+    return out
+
+
+def _scatter_add(out, indices, grad, axis):
+    n = np.ndim(indices)
+    moved = np.moveaxis(grad, tuple(range(axis, axis + n)), tuple(range(n)))
+    np.add.at(np.moveaxis(out, axis, 0), indices, moved)
+
+
+@define_grad("GatherGrad")
+def _gather_grad_grad(op, grad):
+    _, _, indices = op.inputs
+    return [apply("GatherV2", (grad, indices), dict(op.attrs)), None, None]
 
 
 def _batched_take(params, indices, axis, batch):
@@ -278,6 +346,11 @@ def _expand_dims(x, axis):
     return np.expand_dims(x, axis)
 
 
+@define_grad("ExpandDims")
+def _expand_dims_grad(op, grad):
+    return [reshape_like(grad, op.inputs[0])]
+
+
 def expand_dims(input, axis, name=None):  # noqa: A002 - TensorFlow's name
     """`input` with a new dimension of size 1 inserted at `axis`."""
     axis = rules.static_int(axis, "ExpandDims", "axis")
@@ -306,6 +379,11 @@ def _squeeze(x, axis):
     return np.squeeze(x, axis)
 
 
+@define_grad("Squeeze")
+def _squeeze_grad(op, grad):
+    return [reshape_like(grad, op.inputs[0])]
+
+
 def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
     """`input` without its size-1 dimensions (only those in `axis` if given)."""
     if axis is not None:
@@ -329,6 +407,13 @@ def _infer_transpose(inputs, attrs):
 @define_op("Transpose", infer=_infer_transpose)
 def _transpose(x, perm):
     return np.transpose(x, perm)
+
+
+@define_grad("Transpose")
+def _transpose_grad(op, grad):
+    perm = op.attrs["perm"]
+    inverse = None if perm is None else tuple(int(i) for i in np.argsort(perm))
+    return [apply("Transpose", (grad,), {"perm": inverse})]
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -357,6 +442,9 @@ def _one_hot(indices, depth, on_value, off_value, axis, dtype):
     hot = np.expand_dims(indices, -1) == np.arange(depth)    # out-of-range -> all off
     out = np.where(hot, on_value, off_value).astype(dtype.np_dtype)
     return out if axis == -1 else np.moveaxis(out, -1, axis)
+
+
+not_differentiable("OneHot")
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):

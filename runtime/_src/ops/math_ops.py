@@ -21,12 +21,15 @@ import warnings
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import OPS, apply, define_op, eager_kernel_error
+from runtime._src.graph.op_registry import (OPS, apply, define_grad, define_op,
+                                            eager_kernel_error, not_differentiable)
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.gradient_ops import unbroadcast
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod",
            "mod", "pow", "square", "sqrt", "exp", "log", "tanh", "abs", "negative", "sign",
@@ -117,7 +120,7 @@ def _eager_values(x, y):
 
 def _binary(name, x, y, allowed, out_dtype=None):
     """Run binary op `name`: eagerly on the fast path, else convert and apply."""
-    if current_graph() is None:
+    if plain_eager():
         found = _eager_values(x, y)
         if found is not None and found[2] in allowed:
             xv, yv, dtype = found
@@ -134,7 +137,7 @@ def _binary(name, x, y, allowed, out_dtype=None):
 
 def _unary(name, x, allowed, attrs=None, out_dtype=None):
     """Run unary op `name` (same dtype out as in, unless `out_dtype` is given)."""
-    if x.__class__ is EagerTensor and current_graph() is None and x.dtype in allowed \
+    if x.__class__ is EagerTensor and plain_eager() and x.dtype in allowed \
             and attrs is None:
         try:
             return EagerTensor(OPS[name].kernel(x._value), out_dtype or x.dtype)
@@ -170,14 +173,32 @@ def _add(x, y):
     return np.add(x, y)
 
 
+@define_grad("AddV2")
+def _add_grad(op, grad):
+    x, y = op.inputs
+    return [unbroadcast(grad, x), unbroadcast(grad, y)]
+
+
 @define_op("Sub", infer=rules.elementwise)
 def _sub(x, y):
     return np.subtract(x, y)
 
 
+@define_grad("Sub")
+def _sub_grad(op, grad):
+    x, y = op.inputs
+    return [unbroadcast(grad, x), unbroadcast(negative(grad), y)]
+
+
 @define_op("Mul", infer=rules.elementwise)
 def _mul(x, y):
     return np.multiply(x, y)
+
+
+@define_grad("Mul")
+def _mul_grad(op, grad):
+    x, y = op.inputs
+    return [unbroadcast(multiply(grad, y), x), unbroadcast(multiply(grad, x), y)]
 
 
 @define_op("RealDiv", infer=rules.truediv)
@@ -188,10 +209,20 @@ def _realdiv(x, y):
     return np.true_divide(x, y)
 
 
+@define_grad("RealDiv")
+def _realdiv_grad(op, grad):
+    x, y = op.inputs
+    gx = truediv(grad, y)
+    return [unbroadcast(gx, x), unbroadcast(negative(multiply(gx, op.outputs[0])), y)]
+
+
 @define_op("FloorDiv", infer=rules.elementwise)
 def _floordiv(x, y):
     _check_int_divisor(y, "FloorDiv")
     return np.floor_divide(x, y)
+
+
+not_differentiable("FloorDiv")
 
 
 @define_op("FloorMod", infer=rules.elementwise)
@@ -200,9 +231,24 @@ def _floormod(x, y):
     return np.mod(x, y)
 
 
+@define_grad("FloorMod")
+def _floormod_grad(op, grad):
+    x, y = op.inputs
+    return [unbroadcast(grad, x), unbroadcast(multiply(negative(grad), floordiv(x, y)), y)]
+
+
 @define_op("Pow", infer=rules.elementwise)
 def _pow(x, y):
     return np.power(x, y)
+
+
+@define_grad("Pow")
+def _pow_grad(op, grad):
+    x, y = op.inputs
+    gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
+    positive = greater(x, 0)
+    log_x = where(positive, log(where(positive, x, 1)), 0)
+    return [unbroadcast(gx, x), unbroadcast(multiply(grad, multiply(op.outputs[0], log_x)), y)]
 
 
 @define_op("Maximum", infer=rules.elementwise)
@@ -210,9 +256,25 @@ def _maximum(x, y):
     return np.maximum(x, y)
 
 
+@define_grad("Maximum")
+def _maximum_grad(op, grad):
+    return _select_grads(op, grad, greater_equal(*op.inputs))
+
+
 @define_op("Minimum", infer=rules.elementwise)
 def _minimum(x, y):
     return np.minimum(x, y)
+
+
+@define_grad("Minimum")
+def _minimum_grad(op, grad):
+    return _select_grads(op, grad, less_equal(*op.inputs))
+
+
+def _select_grads(op, grad, x_wins):
+    """Gradients of max/min: to x where `x_wins`, to y elsewhere (as TF: ties go to x)."""
+    x, y = op.inputs
+    return [unbroadcast(where(x_wins, grad, 0), x), unbroadcast(where(x_wins, 0, grad), y)]
 
 
 _ADDABLE = NUMERIC | frozenset((dtypes.string,))
@@ -280,6 +342,30 @@ for _name, _ufunc in (("Neg", np.negative), ("Abs", np.abs), ("Sign", np.sign),
                       ("Square", np.square), ("Sqrt", np.sqrt), ("Exp", np.exp),
                       ("Log", np.log), ("Tanh", np.tanh)):
     define_op(_name, infer=rules.same_as_first)(_ufunc)
+
+
+# Gradients of the unary ops: grad times the derivative, from the input x and
+# the output y (one rule per op, written with the runtime's ops).
+_UNARY_GRADS = {
+    "Neg": lambda g, x, y: negative(g),
+    "Abs": lambda g, x, y: multiply(g, sign(x)),
+    "Sign": lambda g, x, y: multiply(g, 0),
+    "Square": lambda g, x, y: multiply(g, multiply(x, 2)),
+    "Sqrt": lambda g, x, y: truediv(multiply(g, 0.5), y),
+    "Exp": lambda g, x, y: multiply(g, y),
+    "Log": lambda g, x, y: truediv(g, x),
+    "Tanh": lambda g, x, y: multiply(g, subtract(1, square(y))),
+}
+
+
+def _define_unary_grad(name, derivative):
+    @define_grad(name)
+    def _grad(op, grad):
+        return [derivative(grad, op.inputs[0], op.outputs[0])]
+
+
+for _name, _derivative in _UNARY_GRADS.items():
+    _define_unary_grad(_name, _derivative)
 
 
 def negative(x, name=None):
@@ -364,6 +450,35 @@ _UNARY_MATH = {
 }
 for _name, (_kernel, _infer) in _UNARY_MATH.items():
     define_op(_name, infer=_infer)(_kernel)
+
+
+def _one_minus_square(x):
+    return subtract(1, square(x))
+
+
+_UNARY_MATH_GRADS = {
+    "Sin": lambda g, x, y: multiply(g, cos(x)),
+    "Cos": lambda g, x, y: negative(multiply(g, sin(x))),
+    "Tan": lambda g, x, y: multiply(g, add(1, square(y))),
+    "Asin": lambda g, x, y: multiply(g, rsqrt(_one_minus_square(x))),
+    "Acos": lambda g, x, y: negative(multiply(g, rsqrt(_one_minus_square(x)))),
+    "Atan": lambda g, x, y: truediv(g, add(1, square(x))),
+    "Sinh": lambda g, x, y: multiply(g, cosh(x)),
+    "Cosh": lambda g, x, y: multiply(g, sinh(x)),
+    "Asinh": lambda g, x, y: truediv(g, cosh(y)),
+    "Acosh": lambda g, x, y: truediv(g, sinh(y)),
+    "Atanh": lambda g, x, y: truediv(g, _one_minus_square(x)),
+    "Expm1": lambda g, x, y: multiply(g, exp(x)),
+    "Log1p": lambda g, x, y: truediv(g, add(1, x)),
+    "Rsqrt": lambda g, x, y: multiply(g, multiply(-0.5, multiply(y, square(y)))),
+    "Reciprocal": lambda g, x, y: negative(multiply(g, square(y))),
+    "Erf": lambda g, x, y: multiply(g, multiply(2 / math.sqrt(math.pi), exp(negative(square(x))))),
+    "Erfc": lambda g, x, y: multiply(g, multiply(-2 / math.sqrt(math.pi),
+                                                  exp(negative(square(x))))),
+}
+for _name, _derivative in _UNARY_MATH_GRADS.items():
+    _define_unary_grad(_name, _derivative)
+not_differentiable("Floor", "Ceil", "Round", "Rint", "IsNan", "IsInf", "IsFinite")
 
 
 def sin(x, name=None):
@@ -497,9 +612,23 @@ def _atan2(y, x):
     return np.arctan2(y, x)
 
 
+@define_grad("Atan2")
+def _atan2_grad(op, grad):
+    y, x = op.inputs
+    scaled = truediv(grad, add(square(x), square(y)))
+    return [unbroadcast(multiply(scaled, x), y), unbroadcast(negative(multiply(scaled, y)), x)]
+
+
 @define_op("SquaredDifference", infer=rules.elementwise)
 def _squared_difference(x, y):
     return np.square(np.subtract(x, y))
+
+
+@define_grad("SquaredDifference")
+def _squared_difference_grad(op, grad):
+    x, y = op.inputs
+    d = multiply(multiply(grad, 2), subtract(x, y))
+    return [unbroadcast(d, x), unbroadcast(negative(d), y)]
 
 
 def atan2(y, x, name=None):
@@ -538,6 +667,11 @@ def _add_n(*xs):
     return out
 
 
+@define_grad("AddN")
+def _add_n_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
 def add_n(inputs, name=None):
     """The elementwise sum of a list of tensors of one dtype and shape (no broadcasting)."""
     if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple)) or not inputs:
@@ -574,6 +708,15 @@ def _clip_by_value(t, lo, hi):
     # TF's order: min with the upper bound, then max with the lower one (lo wins
     # where lo > hi).
     return np.maximum(np.minimum(t, hi), lo)
+
+
+@define_grad("ClipByValue")
+def _clip_by_value_grad(op, grad):
+    t, lo, hi = op.inputs
+    below, above = less(t, lo), greater(t, hi)
+    inside = logical_not(logical_or(below, above))
+    return [where(inside, grad, 0), unbroadcast(where(below, grad, 0), lo),
+            unbroadcast(where(above, grad, 0), hi)]
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -621,6 +764,9 @@ def _equal(x, y):
 @define_op("NotEqual", infer=rules.compare)
 def _not_equal(x, y):
     return np.not_equal(x, y)
+
+
+not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual")
 
 
 def less(x, y, name=None):
@@ -674,6 +820,9 @@ def _logical_not(x):
     return np.logical_not(x)
 
 
+not_differentiable("LogicalAnd", "LogicalOr", "LogicalNot")
+
+
 def logical_and(x, y, name=None):
     """x AND y elementwise on bool tensors (also `x & y`)."""
     return _binary("LogicalAnd", x, y, BOOL)
@@ -724,6 +873,28 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
     return np.matmul(a, b)
 
 
+@define_grad("MatMul")
+def _matmul_grad(op, grad):
+    a, b = op.inputs
+    ta, tb = op.attrs.get("transpose_a", False), op.attrs.get("transpose_b", False)
+    if not ta and not tb:
+        ga, gb = _mm(grad, b, False, True), _mm(a, grad, True, False)
+    elif not ta:
+        ga, gb = _mm(grad, b, False, False), _mm(grad, a, True, False)
+    elif not tb:
+        ga, gb = _mm(b, grad, False, True), _mm(a, grad, False, False)
+    else:
+        ga, gb = _mm(b, grad, True, True), _mm(grad, a, True, True)
+    return [unbroadcast(ga, a), unbroadcast(gb, b)]
+
+
+def _mm(a, b, transpose_a, transpose_b):
+    attrs = {"transpose_a": True} if transpose_a else {}
+    if transpose_b:
+        attrs["transpose_b"] = True
+    return apply("MatMul", (a, b), attrs or None)
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """Matrix product of the last two dims (batched over leading dims); `a @ b`."""
@@ -754,6 +925,12 @@ def _select(c, x, y):
     return np.where(c, x, y)
 
 
+@define_grad("SelectV2")
+def _select_grad(op, grad):
+    c, x, y = op.inputs
+    return [None, unbroadcast(where(c, grad, 0), x), unbroadcast(where(c, 0, grad), y)]
+
+
 def _infer_where(inputs, attrs):
     c = inputs[0]
     if c.dtype is not dtypes.bool:
@@ -764,6 +941,9 @@ def _infer_where(inputs, attrs):
 @define_op("Where", infer=_infer_where)
 def _where(c):
     return np.argwhere(c).astype(np.int64)
+
+
+not_differentiable("Where")
 
 
 def where(condition, x=None, y=None, name=None):
@@ -791,6 +971,14 @@ def _cast(x, dtype):
     return x.astype(dtype.np_dtype)
 
 
+@define_grad("Cast")
+def _cast_grad(op, grad):
+    source = op.inputs[0].dtype
+    if source.is_floating and op.attrs["dtype"].is_floating:
+        return [cast(grad, source)]
+    return [None]
+
+
 def cast(x, dtype, name=None):
     """x converted to `dtype` (floats truncate toward zero; nonzero -> True)."""
     dtype = dtypes.as_dtype(dtype)
@@ -805,6 +993,11 @@ def cast(x, dtype, name=None):
 @define_op("Identity", infer=rules.same_as_first)
 def _identity(x):
     return x
+
+
+@define_grad("Identity")
+def _identity_grad(op, grad):
+    return [grad]
 
 
 def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name

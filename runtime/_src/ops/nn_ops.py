@@ -1,37 +1,60 @@
 """Neural-network activations and losses (`tf.nn.*`): `relu`, `relu6`, `elu`,
 `selu`, `gelu`, `leaky_relu`, `silu`/`swish`, `sigmoid`, `softplus`, `softsign`,
-`softmax`, `log_softmax`, `bias_add`, `l2_loss` and the cross-entropy family
-(`sparse_softmax_`, `softmax_`, `sigmoid_`, `weighted_cross_entropy_with_logits`).
+`softmax`, `log_softmax`, `bias_add`, `l2_loss`, the cross-entropy family
+(`sparse_softmax_`, `softmax_`, `sigmoid_`, `weighted_cross_entropy_with_logits`),
+`embedding_lookup` and `batch_normalization`.
 Ops TensorFlow composes in Python (gelu, silu, l2_loss, the sigmoid and weighted
 cross-entropies) are composed here the same way; the others are kernels.
 
     >>> relu(constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 
-`dropout` lives with the random ops (runtime/ops/random_ops.py).
+`dropout` lives with the random ops (runtime/ops/random_ops.py), convolutions
+and pooling in conv_ops.py.
 """
 
 import numpy as np
 
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
+from runtime._src.ops.manipulation_ops import concat, gather
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
 from runtime._src.ops.reduction_ops import reduce_sum
+from runtime._src.ops.gradient_ops import broadcast_like, broadcast_scalar
 
 __all__ = ["relu", "sigmoid", "softplus", "softsign", "softmax", "relu6", "elu", "selu",
            "gelu", "leaky_relu", "silu", "swish", "log_softmax", "bias_add", "l2_loss",
            "sparse_softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-           "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits"]
+           "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits",
+           "embedding_lookup", "batch_normalization"]
 
 
 @define_op("Relu", infer=rules.same_as_first)
 def _relu(x):
     return np.maximum(x, x.dtype.type(0))
+
+
+@define_grad("Relu")
+def _relu_grad(op, grad):
+    return [apply("ReluGrad", (grad, op.outputs[0]))]
+
+
+@define_op("ReluGrad", infer=rules.same_as_first)
+def _relu_grad_kernel(grad, y):
+    """grad where the Relu's output is positive, else 0 (one pass, in place)."""
+    out = np.array(grad, copy=True)
+    out[y <= 0] = 0
+    return out
+
+
+@define_grad("ReluGrad")
+def _relu_grad_grad(op, grad):
+    return [apply("ReluGrad", (grad, op.inputs[1])), None]
 
 
 @define_op("Sigmoid", infer=rules.same_as_first)
@@ -41,15 +64,32 @@ def _sigmoid(x):
     return half * np.tanh(half * x) + half
 
 
+@define_grad("Sigmoid")
+def _sigmoid_grad(op, grad):
+    y = op.outputs[0]
+    return [math_ops.multiply(grad, math_ops.multiply(y, math_ops.subtract(1, y)))]
+
+
 @define_op("Softplus", infer=rules.same_as_first)
 def _softplus(x):
     # log(1 + exp(x)) as logaddexp(0, x): no overflow for large x, exact for small.
     return np.logaddexp(x.dtype.type(0), x)
 
 
+@define_grad("Softplus")
+def _softplus_grad(op, grad):
+    return [math_ops.multiply(grad, sigmoid(op.inputs[0]))]
+
+
 @define_op("Softsign", infer=rules.same_as_first)
 def _softsign(x):
     return x / (x.dtype.type(1) + np.abs(x))
+
+
+@define_grad("Softsign")
+def _softsign_grad(op, grad):
+    x = op.inputs[0]
+    return [math_ops.truediv(grad, math_ops.square(math_ops.add(1, math_ops.abs(x))))]
 
 
 def _infer_softmax(inputs, attrs):
@@ -65,6 +105,13 @@ def _softmax(x, axis):
     shifted = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@define_grad("Softmax")
+def _softmax_grad(op, grad):
+    y, axis = op.outputs[0], op.attrs["axis"]
+    inner = reduce_sum(math_ops.multiply(grad, y), axis, keepdims=True)
+    return [math_ops.multiply(math_ops.subtract(grad, inner), y)]
 
 
 def _checked(op_name, x, allowed):
@@ -112,9 +159,23 @@ def _relu6(x):
     return np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6))
 
 
+@define_grad("Relu6")
+def _relu6_grad(op, grad):
+    x = op.inputs[0]
+    inside = math_ops.logical_and(math_ops.greater(x, 0), math_ops.less(x, 6))
+    return [math_ops.where(inside, grad, 0)]
+
+
 @define_op("Elu", infer=rules.same_as_first)
 def _elu(x):
     return np.where(x < 0, np.expm1(x), x).astype(x.dtype)
+
+
+@define_grad("Elu")
+def _elu_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    return [math_ops.where(math_ops.less(x, 0), math_ops.multiply(grad, math_ops.add(y, 1)),
+                           grad)]
 
 
 @define_op("Selu", infer=rules.same_as_first)
@@ -123,9 +184,24 @@ def _selu(x):
     return np.where(x < 0, (scale * alpha) * np.expm1(x), scale * x).astype(x.dtype)
 
 
+@define_grad("Selu")
+def _selu_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    negative_part = math_ops.multiply(grad, math_ops.add(y, _SELU_SCALE * _SELU_ALPHA))
+    return [math_ops.where(math_ops.less(x, 0), negative_part,
+                           math_ops.multiply(grad, _SELU_SCALE))]
+
+
 @define_op("LeakyRelu", infer=rules.same_as_first)
 def _leaky_relu(x, alpha):
     return np.where(x > 0, x, x * x.dtype.type(alpha)).astype(x.dtype)
+
+
+@define_grad("LeakyRelu")
+def _leaky_relu_grad(op, grad):
+    x = op.inputs[0]
+    return [math_ops.where(math_ops.greater(x, 0), grad,
+                           math_ops.multiply(grad, float(op.attrs["alpha"])))]
 
 
 @define_op("LogSoftmax", infer=_infer_softmax)
@@ -135,6 +211,13 @@ def _log_softmax(x, axis):
                                    "LogSoftmax")
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+@define_grad("LogSoftmax")
+def _log_softmax_grad(op, grad):
+    y, axis = op.outputs[0], op.attrs["axis"]
+    total = reduce_sum(grad, axis, keepdims=True)
+    return [math_ops.subtract(grad, math_ops.multiply(math_ops.exp(y), total))]
 
 
 def _const(value, dtype):
@@ -243,6 +326,38 @@ def _bias_add(value, bias, data_format):
     return value + bias.reshape(shape)
 
 
+@define_grad("BiasAdd")
+def _bias_add_grad(op, grad):
+    value = op.inputs[0]
+    rank = value.shape.rank if value.shape.rank is not None else grad.shape.rank
+    if rank is None:
+        return [grad, apply("BiasAddGrad", (grad,), {"data_format": op.attrs["data_format"]})]
+    keep = _bias_axis(op.attrs["data_format"], rank)
+    axes = tuple(i for i in range(rank) if i != keep)
+    return [grad, apply("Sum", (grad,), {"axis": axes, "keepdims": False})]
+
+
+def _infer_bias_add_grad(inputs, attrs):
+    g = inputs[0]
+    if g.shape.dims is None:
+        return [(g.dtype, TensorShape([None]))]
+    return [(g.dtype, TensorShape([g.shape.dims[_bias_axis(attrs["data_format"], g.shape.rank)]]))]
+
+
+@define_op("BiasAddGrad", infer=_infer_bias_add_grad)
+def _bias_add_grad_kernel(grad, data_format):
+    keep = _bias_axis(data_format, grad.ndim)
+    return np.sum(grad, axis=tuple(i for i in range(grad.ndim) if i != keep), dtype=grad.dtype)
+
+
+@define_grad("BiasAddGrad")
+def _bias_add_grad_grad(op, grad):
+    g = op.inputs[0]
+    rank = g.shape.rank
+    keep = _bias_axis(op.attrs["data_format"], rank)
+    return [broadcast_like(grad, g, tuple(i for i in range(rank) if i != keep))]
+
+
 def bias_add(value, bias, data_format=None, name=None):
     """value + bias, bias (1-D) along the last axis (NHWC, the default) or along
     axis 1 for an 'NC...' data_format."""
@@ -268,6 +383,11 @@ def _infer_l2_loss(inputs, attrs):
 @define_op("L2Loss", infer=_infer_l2_loss)
 def _l2_loss(x):
     return np.asarray(np.sum(np.square(x)) / x.dtype.type(2), dtype=x.dtype)
+
+
+@define_grad("L2Loss")
+def _l2_loss_grad(op, grad):
+    return [math_ops.multiply(op.inputs[0], grad)]
 
 
 def l2_loss(t, name=None):
@@ -331,6 +451,35 @@ def _sparse_xent(logits, labels):
     log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
     loss = -log_probs[np.arange(flat.shape[0]), flat_labels]
     return loss.reshape(labels.shape).astype(logits.dtype)
+
+
+@define_grad("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent_grad(op, grad):
+    logits, labels = op.inputs
+    backprop = apply("SparseSoftmaxCrossEntropyGrad", (logits, labels))
+    scalar = broadcast_scalar(grad)
+    if scalar is not None:           # the gradient of a mean: one number for every row
+        return [math_ops.multiply(backprop, scalar), None]
+    return [math_ops.multiply(backprop, apply("ExpandDims", (grad,), {"axis": -1})), None]
+
+
+@define_op("SparseSoftmaxCrossEntropyGrad", infer=rules.same_as_first)
+def _sparse_xent_backprop(logits, labels):
+    """softmax(logits) - one_hot(labels): the loss's derivative for each logit."""
+    shifted = logits - np.max(logits, axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    e /= np.sum(e, axis=-1, keepdims=True)
+    flat = e.reshape(-1, e.shape[-1])
+    flat[np.arange(flat.shape[0]), labels.reshape(-1)] -= 1
+    return e
+
+
+@define_grad("SparseSoftmaxCrossEntropyGrad")
+def _sparse_xent_grad_grad(op, grad):
+    # softmax(logits) - one_hot(labels) varies with the logits as softmax does.
+    p = apply("Softmax", (op.inputs[0],), {"axis": -1})
+    inner = reduce_sum(math_ops.multiply(grad, p), -1, keepdims=True)
+    return [math_ops.multiply(math_ops.subtract(grad, inner), p), None]
 
 
 def _precise(op_name, logits):
@@ -419,3 +568,79 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
         math_ops.abs(logits)))), relu(math_ops.negative(logits)))
     return math_ops.add(math_ops.multiply(math_ops.subtract(one, labels), logits),
                         math_ops.multiply(log_weight, softplus_neg))
+
+
+# --- embedding_lookup and batch_normalization (composed, as in TF) ------------------
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows of `params` at `ids`: `gather(params, ids)`. `params` may be a list
+    of tensors sharded along dimension 0 the way TF2 shards them ('div': the
+    first `total % n` shards hold one row more); with `max_norm`, each looked-up
+    embedding whose L2 norm exceeds it is scaled down to it."""
+    shards = [convert_to_tensor(p) for p in params] if isinstance(params, (list, tuple)) \
+        else [convert_to_tensor(params)]
+    if not shards:
+        raise ValueError("Length of params is currently 0. Need at least one param.")
+    ids = convert_to_tensor(ids)
+    if len(shards) == 1:
+        result = gather(shards[0], ids)
+    else:
+        result = gather(concat(shards, 0), _sharded_rows(shards, ids))
+    if max_norm is None:
+        return result
+    return _clip_embeddings(result, max_norm, ids.shape.rank)
+
+
+def _sharded_rows(shards, ids):
+    """The row of the concatenated shards that TF's 'div' sharding reads for each
+    id: id p of shard s (s chosen as TF chooses it) is row offset[s] + p. An id
+    past its shard's end gets an out-of-range row, so the gather fails as TF's does."""
+    sizes = [s.shape.dims[0] if s.shape.rank else None for s in shards]
+    if None in sizes:
+        raise ValueError(f"embedding_lookup: sharded params need a known first dimension, got "
+                         f"shapes {[rules.dims_text(s.shape) for s in shards]}")
+    n, total = len(sizes), sum(sizes)
+    per, extras = total // n, total % n
+    if sizes == [per + 1] * extras + [per] * (n - extras):
+        return ids                               # the usual layout: row == id
+    big, per = _const(per + 1, ids.dtype), max(per, 1)
+    rest = math_ops.subtract(ids, extras)
+    shard = math_ops.maximum(math_ops.floordiv(ids, big), math_ops.floordiv(rest, per))
+    within = math_ops.where(math_ops.less(shard, extras), math_ops.floormod(ids, big),
+                            math_ops.floormod(rest, per))
+    np_dtype = ids.dtype.np_dtype
+    offsets = convert_to_tensor(np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np_dtype))
+    rows = math_ops.add(gather(offsets, shard), within)
+    fits = math_ops.less(within, gather(convert_to_tensor(np.array(sizes, np_dtype)), shard))
+    return math_ops.where(fits, rows, _const(total, ids.dtype))
+
+
+def _clip_embeddings(x, max_norm, ids_rank):
+    """TF's clip_by_norm of each embedding (the axes after the ids' ones)."""
+    if ids_rank is None or x.shape.rank is None:
+        raise ValueError("embedding_lookup: max_norm needs ids and params of known rank")
+    axes = list(range(ids_rank, x.shape.rank))
+    square = math_ops.multiply(x, x)
+    l2sum = reduce_sum(square, axes, keepdims=True) if axes else square
+    positive = math_ops.greater(l2sum, _const(0, l2sum.dtype))
+    safe = math_ops.where(positive, l2sum, _const(1, l2sum.dtype))
+    l2norm = math_ops.where(positive, math_ops.sqrt(safe), l2sum)
+    clip = math_ops.cast(max_norm, x.dtype)
+    return math_ops.truediv(math_ops.multiply(x, clip), math_ops.maximum(l2norm, clip))
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset, computed as
+    TF computes it: x * inv + (offset - mean * inv) with inv = scale * rsqrt(...);
+    `offset` and `scale` may be None."""
+    x = convert_to_tensor(x)
+    numbers = (int, float, np.number)
+    total = variance + variance_epsilon if isinstance(variance, numbers) and \
+        isinstance(variance_epsilon, numbers) else math_ops.add(variance, variance_epsilon)
+    inv = math_ops.rsqrt(total)
+    if scale is not None:
+        inv = math_ops.multiply(inv, scale)
+    shift = math_ops.negative(math_ops.multiply(mean, inv)) if offset is None \
+        else math_ops.subtract(offset, math_ops.multiply(mean, inv))
+    return math_ops.add(math_ops.multiply(x, math_ops.cast(inv, x.dtype)),
+                        math_ops.cast(shift, x.dtype))

@@ -18,14 +18,15 @@ integer mean truncates toward zero; `argmax`/`argmin` return int64 unless
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, Tensor, convert_to_tensor, is_tensor_like,
                                       unwrap_variable)
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
-from runtime._src.ops.manipulation_ops import squeeze
+from runtime._src.ops.gradient_ops import broadcast_like
+from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.math_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
@@ -83,9 +84,33 @@ def _sum(x, axis, keepdims):
     return np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
+def _grad_back(op, grad):
+    """A reduction's output gradient broadcast back to the input's shape."""
+    axis = op.attrs["axis"]
+    axes = () if op.attrs["keepdims"] or axis is None else axis
+    return broadcast_like(grad, op.inputs[0], axes if isinstance(axes, tuple) else (axes,))
+
+
+def _output_back(op):
+    """The reduction's output, broadcast back to the input's shape."""
+    return _grad_back(op, op.outputs[0])
+
+
+@define_grad("Sum")
+def _sum_grad(op, grad):
+    return [_grad_back(op, grad)]
+
+
 @define_op("Prod", infer=_infer_reduce)
 def _prod(x, axis, keepdims):
     return np.prod(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+
+
+@define_grad("Prod")
+def _prod_grad(op, grad):
+    # d prod / d x_i = prod / x_i (inputs are taken to be nonzero).
+    x = op.inputs[0]
+    return [math_ops.truediv(_grad_back(op, math_ops.multiply(grad, op.outputs[0])), x)]
 
 
 @define_op("Mean", infer=_infer_reduce)
@@ -100,6 +125,20 @@ def _mean(x, axis, keepdims):
     if x.size == 0:                              # 0 / 0: NaN, without numpy's warning
         return np.full_like(np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims), np.nan)
     return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+
+
+@define_grad("Mean")
+def _mean_grad(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
+        count = max(int(np.prod(x.shape.dims)) // max(int(np.prod(y.shape.dims)), 1), 1)
+        return [_grad_back(op, math_ops.multiply(grad, 1.0 / count))]
+    count = math_ops.truediv(math_ops.cast(_size(x), x.dtype), math_ops.cast(_size(y), x.dtype))
+    return [math_ops.truediv(_grad_back(op, grad), math_ops.maximum(count, 1))]
+
+
+def _size(t):
+    return apply("Size", (t,), {"out_type": dtypes.int32})
 
 
 def _count(shape, axis):
@@ -124,6 +163,19 @@ def _min(x, axis, keepdims):
     return np.min(x, axis=axis, keepdims=keepdims)
 
 
+@define_grad("Max")
+def _max_grad(op, grad):
+    # The gradient goes to the extreme elements, split evenly between ties (as TF).
+    x = op.inputs[0]
+    chosen = math_ops.cast(math_ops.equal(x, _output_back(op)), x.dtype)
+    axis = op.attrs["axis"]
+    count = apply("Sum", (chosen,), {"axis": axis, "keepdims": op.attrs["keepdims"]})
+    return [math_ops.multiply(chosen, _grad_back(op, math_ops.truediv(grad, count)))]
+
+
+define_grad("Min")(_max_grad)
+
+
 def _lowest(np_dtype):
     return -np.inf if np_dtype.kind == "f" else np.iinfo(np_dtype).min
 
@@ -142,6 +194,9 @@ def _any(x, axis, keepdims):
     return np.any(x, axis=axis, keepdims=keepdims)
 
 
+not_differentiable("All", "Any")
+
+
 @define_op("EuclideanNorm", infer=_infer_reduce)
 def _euclidean_norm(x, axis, keepdims):
     if x.dtype.kind in "iu":        # TF: the integer square root of the integer sum
@@ -150,12 +205,18 @@ def _euclidean_norm(x, axis, keepdims):
     return np.sqrt(np.sum(np.square(x), axis=axis, dtype=x.dtype, keepdims=keepdims))
 
 
+@define_grad("EuclideanNorm")
+def _euclidean_norm_grad(op, grad):
+    x = op.inputs[0]
+    return [math_ops.multiply(_grad_back(op, math_ops.truediv(grad, op.outputs[0])), x)]
+
+
 def _reduce(op_name, input_tensor, axis, keepdims, allowed):
     x = convert_to_tensor(input_tensor)
     if x.dtype not in allowed:
         raise dtype_error(op_name, x.dtype, allowed)
     attrs = {"axis": static_axis(axis, op_name), "keepdims": static_bool(keepdims, op_name, "keepdims")}
-    if x.__class__ is EagerTensor and current_graph() is None:
+    if x.__class__ is EagerTensor and plain_eager():
         _check_axes_now(op_name, attrs["axis"], x.shape.rank)
         return run_kernel_now(op_name, (x,), attrs, x.dtype)
     return apply(op_name, (x,), attrs)
@@ -264,7 +325,8 @@ _MATRIX_NORMS = ("euclidean", "fro", 1, 2, np.inf)
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
     """TF's `tf.norm`: a vector norm (axis None or an int) or a matrix norm
     (axis a pair): 'euclidean', 'fro' (matrices), 1, 2, inf, or any p > 0 for vectors.
-    The matrix 2-norm (largest singular value) is not supported here."""
+    The matrix 2-norm is the largest singular value (the `Svd` op of linalg_ops,
+    applied by name: linalg_ops imports this module)."""
     x = convert_to_tensor(tensor)
     keepdims = False if keepdims is None else keepdims
     axis = static_axis(axis, "norm")
@@ -277,9 +339,21 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
                 or any(_same_ord(ord, o) for o in _MATRIX_NORMS)):
             raise ValueError(f"'ord' must be a supported matrix norm in {list(_MATRIX_NORMS)}, "
                              f"got {ord}")
-        if _same_ord(ord, 2):
-            raise NotImplementedError("norm: the matrix 2-norm (largest singular value) "
-                                      "needs an SVD, which runtime does not have")
+        if _same_ord(ord, 2):                    # as TF: the pair moved last, svd, max
+            if x.dtype not in (dtypes.float32, dtypes.float64):
+                raise dtype_error("Svd", x.dtype, frozenset((dtypes.float32, dtypes.float64)))
+            rank = x.shape.rank
+            if rank is None:
+                raise ValueError("norm: ord=2 on a matrix needs an input of known rank")
+            pair = [normalize_axis(a, rank) for a in axis]
+            rest = [d for d in range(rank) if d not in pair]
+            s = apply("Svd", (transpose(x, rest + pair),),
+                      {"compute_uv": False, "full_matrices": False})[0]
+            result = reduce_max(s, -1)
+            if keepdims:
+                for d in sorted(pair):
+                    result = expand_dims(result, d)
+            return result
     else:
         if isinstance(axis, tuple):
             if len(axis) != 1:
@@ -373,9 +447,23 @@ def _cumsum(x, axis, exclusive, reverse):
     return _scan(x, axis, exclusive, reverse, np.cumsum, 0, "Cumsum")
 
 
+@define_grad("Cumsum")
+def _cumsum_grad(op, grad):
+    attrs = dict(op.attrs, reverse=not op.attrs["reverse"])
+    return [apply("Cumsum", (grad,), attrs)]
+
+
 @define_op("Cumprod", infer=_infer_scan)
 def _cumprod(x, axis, exclusive, reverse):
     return _scan(x, axis, exclusive, reverse, np.cumprod, 1, "Cumprod")
+
+
+@define_grad("Cumprod")
+def _cumprod_grad(op, grad):
+    # As TF: the reverse running sum of grad * out, divided by x (x nonzero).
+    attrs = dict(op.attrs, reverse=not op.attrs["reverse"])
+    summed = apply("Cumsum", (math_ops.multiply(grad, op.outputs[0]),), attrs)
+    return [math_ops.truediv(summed, op.inputs[0])]
 
 
 def _scan_op(op_name, x, axis, exclusive, reverse):
@@ -416,6 +504,9 @@ def _argmax(x, axis, output_type):
 def _argmin(x, axis, output_type):
     _check_arg_axis("ArgMin", x, axis)
     return np.argmin(x, axis=axis).astype(output_type.np_dtype)
+
+
+not_differentiable("ArgMax", "ArgMin")
 
 
 def _check_arg_axis(op_name, x, axis):

@@ -6,6 +6,8 @@ a `.graph`) or `runtime.function`s with an `input_signature` or already
 traced (every traced signature is kept), plus `signatures` (one function or
 a dict name -> function; a single one is named "serving_default").
 Variables: those the graphs use, plus `obj.variables` for a `Module`.
+With no `signatures`, an object with a `_default_save_signature()` method
+(a Keras model) gets what it returns as "serving_default", as in TensorFlow.
 """
 
 import json
@@ -28,6 +30,9 @@ _PY_FUNCTION_OPS = {"PyFunc", "EagerPyFunc", "PyFunction", "NumpyFunction"}
 
 def save(obj, export_dir, signatures=None):
     """Save the functions and variables of `obj` to the directory `export_dir`."""
+    default_signature = getattr(obj, "_default_save_signature", None)
+    if signatures is None and callable(default_signature):
+        signatures = default_signature()
     functions = _find_functions(obj)
     functions.update(_signature_functions(signatures))
     if not functions:

@@ -1,0 +1,5 @@
+"""Layer autodiff: reverse-mode differentiation. `GradientTape` records ops
+(eagerly, or as the nodes of the graph being traced) and `backprop` runs the
+op registry's gradient rules backwards over them; the rules of the
+control-flow ops (`If`, `While`) and of TensorArrays live here because they
+differentiate subgraphs with the same machinery."""

@@ -1,0 +1,215 @@
+"""`random.Generator`: a random number generator whose state is a Variable.
+
+The state is an int64 Variable of shape [3] (counter, counter high word,
+key). Each draw reads it, turns it into a seed pair (key, counter) for the
+matching stateless op, and writes the state back with the counter advanced.
+So a Generator works eagerly and inside `tf.function` alike: the graph reads
+and writes the Variable when it runs, and the values advance across calls.
+
+    g = Generator.from_seed(1)
+    g.normal([2])        # the same values for every Generator.from_seed(1)
+    g.normal([2])        # then new ones
+
+    @function
+    def f():
+        return g.uniform([3])   # new values at every call
+
+`split(count)` makes `count` new Generators seeded from this one (eagerly,
+also when called while tracing, as their state Variables must exist before
+any graph runs). The numbers are numpy's, not TensorFlow's Philox numbers.
+"""
+
+import os
+
+import numpy as np
+
+from runtime._src.core import dtypes
+from runtime._src.core.context import current_graph, init_scope
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.ops import stateless_random_ops
+from runtime._src.function.variables import Variable
+
+__all__ = ["Generator", "get_global_generator", "set_global_generator", "create_rng_state"]
+
+_MASK = (1 << 64) - 1
+PHILOX = 1  # TensorFlow's number for the Philox algorithm (`Generator.algorithm`)
+
+
+def _as_int64(u):
+    """An unsigned 64-bit Python int as the int64 with the same bits."""
+    return u - (1 << 64) if u >= (1 << 63) else u
+
+
+def create_rng_state(seed, alg=None):
+    """`tf.random.create_rng_state`: the int64[3] state of `from_seed(seed)`."""
+    words = [int(w) & _MASK for w in np.asarray(seed).reshape(-1).tolist()]
+    if not words:
+        raise ValueError("create_rng_state: seed must hold at least one integer")
+    key = int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0])
+    return np.array([0, 0, _as_int64(key)], np.int64)
+
+
+# --- the op that turns a state into a seed pair ------------------------------------
+
+def _infer_next_seed(inputs, attrs):
+    state = inputs[0]
+    if state.dtype != dtypes.int64:
+        raise TypeError(f"the Generator state must be int64, got {state.dtype.name}")
+    return [(dtypes.int64, TensorShape([2])), (dtypes.int64, TensorShape([3]))]
+
+
+@define_op("RngNextSeed", infer=_infer_next_seed, num_outputs=2)
+def _rng_next_seed(state, *, delta):
+    low, high, key = (int(v) & _MASK for v in state)
+    counter = (low | high << 64) + delta
+    new_low, new_high = counter & _MASK, (counter >> 64) & _MASK
+    seed = np.array([_as_int64(key), _as_int64(low)], np.int64)
+    return seed, np.array([_as_int64(new_low), _as_int64(new_high), _as_int64(key)], np.int64)
+
+
+not_differentiable("RngNextSeed")
+
+
+# --- Generator ------------------------------------------------------------------------
+
+class Generator:
+    """`tf.random.Generator`: see the module docstring."""
+
+    def __init__(self, copy_from=None, state=None, alg=None):
+        if copy_from is not None:
+            state = copy_from.state.numpy()
+        if state is None:
+            raise ValueError("Generator: give a state, copy_from, or use Generator.from_seed / "
+                             "Generator.from_non_deterministic_state")
+        self._alg = PHILOX if alg is None else alg
+        with init_scope():
+            self._state_var = Variable(_state_array(state), trainable=False, name="StateVar",
+                                       dtype=dtypes.int64)
+
+    # --- construction ---------------------------------------------------------
+
+    @classmethod
+    def from_seed(cls, seed, alg=None):
+        """A Generator whose values are fixed by `seed` (an int or ints)."""
+        return cls(state=create_rng_state(seed, alg), alg=alg)
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg=None):
+        """A Generator seeded from the operating system's entropy."""
+        return cls.from_seed(int.from_bytes(os.urandom(8), "little"), alg)
+
+    @classmethod
+    def from_state(cls, state, alg):
+        return cls(state=state, alg=alg)
+
+    @classmethod
+    def from_key_counter(cls, key, counter, alg):
+        counter = np.asarray(counter, np.int64).reshape(-1).tolist() + [0, 0]
+        return cls(state=[counter[0], counter[1], int(np.asarray(key).reshape(-1)[0])], alg=alg)
+
+    def reset(self, state):
+        """Set the state (an int64 [3] value)."""
+        self._state_var.assign(convert_to_tensor(_state_array(state)))
+
+    def reset_from_seed(self, seed):
+        self.reset(create_rng_state(seed, self._alg))
+
+    def reset_from_key_counter(self, key, counter):
+        counter = np.asarray(counter, np.int64).reshape(-1).tolist() + [0, 0]
+        self.reset([counter[0], counter[1], int(np.asarray(key).reshape(-1)[0])])
+
+    # --- properties -----------------------------------------------------------
+
+    @property
+    def state(self):
+        """The state Variable (int64, shape [3])."""
+        return self._state_var
+
+    @property
+    def algorithm(self):
+        return self._alg
+
+    @property
+    def key(self):
+        return self._state_var[2]
+
+    # --- draws ----------------------------------------------------------------
+
+    def _next_seed(self, delta=1):
+        """A seed pair for one draw, advancing the state (staged while tracing)."""
+        seed, new_state = apply("RngNextSeed", [self._state_var._as_tensor()], {"delta": delta})
+        self._state_var.assign(new_state, read_value=False)
+        return seed
+
+    def skip(self, delta):
+        """Advance the state as `delta` draws would."""
+        self._next_seed(int(delta))
+
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        return stateless_random_ops.stateless_normal(shape, self._next_seed(), mean, stddev,
+                                                     dtype)
+
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        return stateless_random_ops.stateless_truncated_normal(shape, self._next_seed(), mean,
+                                                               stddev, dtype)
+
+    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+        """Values in [minval, maxval); for integers give both bounds, or both
+        as None for the whole range of the dtype."""
+        dtype = dtypes.as_dtype(dtype)
+        if dtype.is_integer and (minval is None) != (maxval is None):
+            raise ValueError(f"Generator.uniform: For integer dtype {dtype!r}, minval and maxval "
+                             "must be both `None` or both non-`None`; got "
+                             f"minval={minval} and maxval={maxval}")
+        return stateless_random_ops.stateless_uniform(shape, self._next_seed(), minval, maxval,
+                                                      dtype)
+
+    def uniform_full_int(self, shape, dtype=dtypes.int64, name=None):
+        """Integers over the whole range of `dtype` (int32 or int64)."""
+        return self.uniform(shape, None, None, dtype)
+
+    def make_seeds(self, count=1):
+        """An int64 [2, count] tensor of seeds for the stateless ops."""
+        return self.uniform_full_int([2, count], dtypes.int64)
+
+    def split(self, count=1):
+        """`count` new Generators seeded from this one (which advances)."""
+        with init_scope():
+            seeds = np.asarray(self.make_seeds(count))
+        return [Generator.from_seed(seeds[:, i], self._alg) for i in range(count)]
+
+    def __repr__(self):
+        return f"<runtime.random.Generator state={self._state_var.numpy().tolist()}>"
+
+
+def _state_array(state):
+    if isinstance(state, Tensor) or hasattr(state, "_as_tensor"):
+        if current_graph() is not None:
+            raise TypeError("Generator: the state must be known (eager), not a symbolic tensor")
+        state = np.asarray(state)
+    state = np.asarray(state)
+    if state.shape != (3,) or not np.issubdtype(state.dtype, np.integer):
+        raise ValueError(f"Generator: the state must be 3 integers, got {state!r}")
+    return state.astype(np.int64)
+
+
+_global = {"generator": None}
+
+
+def get_global_generator():
+    """`tf.random.get_global_generator`: a Generator made from
+    non-deterministic state on first use (or the one `set_global_generator` set)."""
+    if _global["generator"] is None:
+        _global["generator"] = Generator.from_non_deterministic_state()
+    return _global["generator"]
+
+
+def set_global_generator(generator):
+    """`tf.random.set_global_generator`: the Generator `get_global_generator` returns."""
+    if not isinstance(generator, Generator):
+        raise TypeError(f"set_global_generator: expected a Generator, got "
+                        f"{type(generator).__name__}")
+    _global["generator"] = generator
+

@@ -1,0 +1,324 @@
+"""`Layer`: the Keras building block, a `Module` with `build` and `call`.
+
+    class Scale(Layer):
+        def build(self, input_shape):             # runs once, on the first call
+            self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
+
+        def call(self, inputs, training=None):     # the computation
+            return inputs * self.w
+
+    layer = Scale()
+    layer(tf.ones([2, 3]))       # builds (creates w of shape (3,)), then calls
+    layer.trainable_variables    # (w,)
+
+Calling a layer (`Layer.__call__`):
+1. converts numpy arrays and Python values to tensors, and floating inputs to
+   the layer's dtype (float32);
+2. checks the input against `input_spec` (rank, last dimension): a wrong input
+   is a ValueError naming the layer and what it expects;
+3. builds the layer on its first call (`build(input_shape)`, which creates
+   the weights with `add_weight`; weights created while a `tf.function` traces
+   are lifted out of the graph, so they exist once);
+4. resolves `training` as Keras does: the value passed to this call, else the
+   value of the enclosing layer call, else `call`'s default; layers called
+   inside `call` see it without being passed it;
+5. runs `call`, converted by autograph when a graph is being traced (so a
+   Python `if` on a tensor inside `call` becomes a `cond`).
+
+Weights are listed in creation order, own weights first, then those of the
+layers held in attributes, in the order the attributes were set (as Keras
+does; `tf.Module` sorts attribute names instead).
+"""
+
+import inspect
+import threading
+
+from autograph.operators import calls as _ag_calls
+
+from runtime._src.core import dtypes, nest
+from runtime._src.core.context import init_scope
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.function.function import Function
+from runtime._src.function.module import Module
+from runtime._src.function.variables import Variable
+from runtime._src.graph.graph import current_graph
+from runtime._src.keras import initializers
+from runtime._src.keras.naming import to_snake_case, unique_name
+from runtime._src.ops import math_ops
+
+__all__ = ["Layer", "InputSpec"]
+
+_ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast"}
+_context = threading.local()          # .training: the enclosing layer call's value
+
+
+class InputSpec:
+    """What a layer accepts: `ndim`, `min_ndim`, `max_ndim`, and `axes`
+    ({axis: size}) checked on every call."""
+
+    def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None,
+                 shape=None):
+        self.shape = None if shape is None else tuple(shape)
+        self.ndim = len(self.shape) if self.shape is not None else ndim
+        self.min_ndim, self.max_ndim = min_ndim, max_ndim
+        self.axes = dict(axes or {})
+        self.dtype = dtype
+
+    def __repr__(self):
+        parts = [f"{k}={v}" for k, v in (("shape", self.shape), ("ndim", self.ndim),
+                                          ("min_ndim", self.min_ndim),
+                                          ("max_ndim", self.max_ndim)) if v is not None]
+        if self.axes:
+            parts.append(f"axes={self.axes}")
+        return f"InputSpec({', '.join(parts)})"
+
+
+def _shape_text(shape):
+    return "<unknown>" if shape.dims is None else str(tuple(shape.dims))
+
+
+def check_input_spec(layer, inputs):
+    """Raise ValueError when `inputs` do not fit `layer.input_spec`."""
+    specs = layer.input_spec
+    if specs is None:
+        return
+    specs = specs if isinstance(specs, (list, tuple)) else [specs]
+    flat = nest.flatten(inputs)
+    for i, (spec, x) in enumerate(zip(specs, flat)):
+        if spec is None or not isinstance(x, Tensor) or x.shape.rank is None:
+            continue
+        shape, rank = x.shape, x.shape.rank
+        head = f'Input {i} of layer "{layer.name}" is incompatible with the layer: '
+        tail = f"Full shape received: {_shape_text(shape)}"
+        if spec.ndim is not None and rank != spec.ndim:
+            raise ValueError(f"{head}expected ndim={spec.ndim}, found ndim={rank}. {tail}")
+        if spec.min_ndim is not None and rank < spec.min_ndim:
+            raise ValueError(f"{head}expected min_ndim={spec.min_ndim}, found ndim={rank}. "
+                             f"{tail}")
+        if spec.max_ndim is not None and rank > spec.max_ndim:
+            raise ValueError(f"{head}expected max_ndim={spec.max_ndim}, found ndim={rank}. "
+                             f"{tail}")
+        for axis, size in spec.axes.items():
+            got = shape.dims[axis] if -rank <= axis < rank else None
+            if size is not None and got is not None and got != size:
+                raise ValueError(f"{head}expected axis {axis} of input shape to have value "
+                                 f"{size}, but received input with shape {_shape_text(shape)}")
+        if spec.shape is not None:
+            for expected, got in zip(spec.shape, shape.dims):
+                if expected is not None and got is not None and expected != got:
+                    raise ValueError(f"{head}expected shape={spec.shape}, found shape="
+                                     f"{_shape_text(shape)}")
+
+
+def _call_parameters(layer):
+    """(has a `training` parameter, its default) of `layer.call`."""
+    fn = type(layer).call
+    if isinstance(fn, Function):
+        fn = fn._python_function
+    params = inspect.signature(fn).parameters
+    p = params.get("training")
+    if p is None:
+        takes_kwargs = any(q.kind is q.VAR_KEYWORD for q in params.values())
+        return takes_kwargs, None
+    return True, None if p.default is p.empty else p.default
+
+
+class Layer(Module):
+    """`tf.keras.layers.Layer(trainable=True, name=None, dtype=None)`."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        unknown = set(kwargs) - _ALLOWED_KWARGS
+        if unknown:
+            raise TypeError(f"{type(self).__name__}: keyword argument not understood: "
+                            f"{sorted(unknown)[0]!r}")
+        super().__init__(name=name or unique_name(to_snake_case(type(self).__name__)))
+        self._own_weights = []
+        self._trainable = bool(trainable)
+        self._dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        self.built = False
+        self.input_spec = None
+        self._batch_input_shape = _batch_input_shape(kwargs)
+        self._call_has_training, self._training_default = _call_parameters(self)
+
+    # --- properties -----------------------------------------------------------
+
+    @property
+    def dtype(self):
+        return self._dtype.name
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+
+    @property
+    def weights(self):
+        """Every weight: this layer's own, then its sublayers', each once."""
+        return self._collect("all")
+
+    @property
+    def trainable_weights(self):
+        return self._collect("trainable")
+
+    @property
+    def non_trainable_weights(self):
+        return self._collect("non_trainable")
+
+    variables = weights
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+
+    def _collect(self, which):
+        found, seen = [], set()
+        self._collect_into(which, found, seen, self._trainable)
+        return found
+
+    def _collect_into(self, which, found, seen, trainable):
+        def add(v):
+            if id(v) in seen:
+                return
+            seen.add(id(v))
+            is_trainable = trainable and v.trainable
+            if which == "all" or (which == "trainable") == is_trainable:
+                found.append(v)
+        for v in self._own_weights:
+            add(v)
+        for value in _tracked_values(self):
+            if isinstance(value, Variable):
+                add(value)
+            elif id(value) not in seen:
+                seen.add(id(value))
+                value._collect_into(which, found, seen, trainable and value._trainable)
+
+    @property
+    def layers(self):
+        """The layers held in attributes (directly, or in lists, tuples, dicts)."""
+        return [v for v in _tracked_values(self) if isinstance(v, Layer)]
+
+    # --- building -------------------------------------------------------------
+
+    def build(self, input_shape):
+        """Create the weights; called once, with the first input's shape."""
+        self.built = True
+
+    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
+                   name=None, **kwargs):
+        """A new Variable owned by this layer, initialized by `initializer`
+        ("glorot_uniform" for floats by default, as Keras; "zeros" otherwise).
+        The arguments are in Keras 3's order: shape first, name last."""
+        unknown = set(kwargs) - {"regularizer", "constraint", "autocast", "aggregation",
+                                 "synchronization", "use_resource"}
+        if unknown:
+            raise TypeError(f'Layer "{self.name}": add_weight() got an unexpected keyword '
+                            f"argument {sorted(unknown)[0]!r}")
+        dtype = dtypes.as_dtype(dtype or self._dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        init = initializers.get(initializer)
+        shape = tuple(() if shape is None else shape)
+        with init_scope():
+            value = init(shape, dtype)
+        variable = Variable(value, trainable=trainable, dtype=dtype,
+                            name=f"{self.name}/{name or 'Variable'}")
+        self._own_weights.append(variable)
+        return variable
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        raise NotImplementedError(f"{type(self).__name__}.compute_output_shape")
+
+    # --- calling --------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        if not args:
+            if "inputs" not in kwargs:
+                raise TypeError(f'Layer "{self.name}": call() missing the inputs argument')
+            args = (kwargs.pop("inputs"),)
+        inputs = nest.map_structure(self._convert_input, args[0])
+        check_input_spec(self, inputs)
+        if not self.built:
+            self._build_for(inputs)
+        training = kwargs.pop("training", None)
+        if training is None:
+            training = getattr(_context, "training", None)
+        if training is None:
+            training = self._training_default
+        if self._call_has_training and training is not None:
+            kwargs["training"] = training
+        outer = getattr(_context, "training", None)
+        _context.training = training
+        try:
+            return self._run_call(inputs, *args[1:], **kwargs)
+        finally:
+            _context.training = outer
+
+    def _run_call(self, *args, **kwargs):
+        """`call`, converted by autograph while a graph is traced."""
+        call = self.call
+        if current_graph() is None or isinstance(call, Function):
+            return call(*args, **kwargs)
+        return _ag_calls.call(call, *args, **kwargs)
+
+    def _convert_input(self, x):
+        if isinstance(x, Variable):
+            x = x.read_value()
+        if not isinstance(x, Tensor):
+            try:
+                x = convert_to_tensor(x)
+            except (TypeError, ValueError):
+                return x
+            if x.dtype.is_floating and x.dtype != self._dtype:
+                return math_ops.cast(x, self._dtype)
+            return x
+        if x.dtype.is_floating and x.dtype != self._dtype:
+            return math_ops.cast(x, self._dtype)
+        return x
+
+    def _build_for(self, inputs):
+        shapes = nest.map_structure(
+            lambda t: tuple(t.shape.dims) if isinstance(t, Tensor) and t.shape.dims is not None
+            else None, inputs)
+        self.build(shapes)
+        self.built = True
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _batch_input_shape(kwargs):
+    """(None, *input_shape) from `input_shape=` / `input_dim=` / `batch_input_shape=`."""
+    if kwargs.get("batch_input_shape") is not None:
+        return tuple(kwargs["batch_input_shape"])
+    if kwargs.get("input_shape") is not None:
+        return (kwargs.get("batch_size"),) + tuple(kwargs["input_shape"])
+    if kwargs.get("input_dim") is not None:
+        return (kwargs.get("batch_size"), kwargs["input_dim"])
+    return None
+
+
+_UNTRACKED = frozenset({"_own_weights", "_name", "input_spec", "_keras_state"})
+
+
+def _tracked_values(layer):
+    """Layers and Variables in `layer`'s attributes, in the order they were set."""
+    out = []
+
+    def visit(value):
+        if isinstance(value, (Layer, Variable)):
+            out.append(value)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                visit(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                visit(item)
+    for key, value in vars(layer).items():
+        if key not in _UNTRACKED:
+            visit(value)
+    return out
+

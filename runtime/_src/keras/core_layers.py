@@ -1,0 +1,224 @@
+"""The core layers: `Dense`, `Flatten`, `Dropout`, `ReLU`, `Softmax`, `Embedding`.
+
+    Dense(units, activation=None, use_bias=True)
+        y = activation(bias_add(x @ kernel, bias)), kernel (in, units) glorot-uniform,
+        bias (units,) zeros; x of rank > 2 is multiplied along its last axis
+    Flatten()            (batch, d1, d2, ...) -> (batch, d1 * d2 * ...); (n,) -> (n, 1)
+    Dropout(rate)        tf.nn.dropout(x, rate) when training=True, x otherwise
+    ReLU(max_value=None, negative_slope=0.0, threshold=0.0)
+    Softmax(axis=-1)     softmax(x), masked entries (mask False) get probability ~0
+    Embedding(input_dim, output_dim)
+        gather(embeddings, ids), embeddings (input_dim, output_dim) uniform in
+        [-0.05, 0.05]
+"""
+
+import math
+import numbers
+
+from runtime._src.core import dtypes
+from runtime._src.core.tensor import Tensor
+from runtime._src.function.control_flow import cond
+from runtime._src.keras import activations
+from runtime._src.keras.base_layer import InputSpec, Layer
+from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops
+
+__all__ = ["Dense", "Flatten", "Dropout", "ReLU", "Softmax", "Embedding"]
+
+
+class Dense(Layer):
+    """`tf.keras.layers.Dense(units, activation=None, use_bias=True,
+    kernel_initializer="glorot_uniform", bias_initializer="zeros")`."""
+
+    def __init__(self, units, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
+            raise ValueError("Received an invalid value for `units`, expected a positive "
+                             f"integer. Received: units={units!r}")
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = kernel_initializer
+        self.bias_initializer = bias_initializer
+        self.kernel = None
+        self.bias = None
+        self.input_spec = InputSpec(min_ndim=2)
+
+    def build(self, input_shape):
+        input_dim = input_shape[-1]
+        if input_dim is None:
+            raise ValueError(f'Layer "{self.name}": the last dimension of its input must be '
+                             f"known to build the kernel; got input shape {input_shape}")
+        self.kernel = self.add_weight(shape=(input_dim, self.units),
+                                      initializer=self.kernel_initializer, name="kernel")
+        if self.use_bias:
+            self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
+                                        name="bias")
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+        self.built = True
+
+    def call(self, inputs):
+        if inputs.dtype != self.kernel.dtype:
+            inputs = math_ops.cast(inputs, self.kernel.dtype)
+        if inputs.shape.rank == 2:
+            outputs = math_ops.matmul(inputs, self.kernel)
+        else:
+            outputs = _matmul_last_axis(inputs, self.kernel, self.units)
+        if self.use_bias:
+            outputs = nn_ops.bias_add(outputs, self.bias)
+        return self.activation(outputs)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape[:-1]) + (self.units,)
+
+
+def _matmul_last_axis(inputs, kernel, units):
+    """inputs (..., in) @ kernel (in, units) -> (..., units)."""
+    shape = array_ops.shape(inputs)
+    flat = array_ops.reshape(inputs, [-1, kernel.shape.dims[0]])
+    out = math_ops.matmul(flat, kernel)
+    out_shape = array_ops.concat([shape[:-1], array_ops.constant([units])], 0)
+    return array_ops.reshape(out, out_shape)
+
+
+class Flatten(Layer):
+    """`tf.keras.layers.Flatten()`: keep the batch axis, flatten the rest."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = data_format
+        self.input_spec = InputSpec(min_ndim=1)
+
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        if rank == 1:
+            return array_ops.expand_dims(inputs, 1)
+        dims = inputs.shape.dims
+        if dims is not None and None not in dims[1:]:
+            return array_ops.reshape(inputs, [-1, math.prod(dims[1:])])
+        batch = array_ops.shape(inputs)[:1]
+        return array_ops.reshape(inputs, array_ops.concat(
+            [batch, array_ops.constant([-1])], 0))
+
+    def compute_output_shape(self, input_shape):
+        rest = input_shape[1:]
+        return (input_shape[0], None if None in rest else math.prod(rest))
+
+
+class Dropout(Layer):
+    """`tf.keras.layers.Dropout(rate, noise_shape=None, seed=None)`: active
+    only when called with `training=True` (directly or from an enclosing
+    layer's call)."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(rate, numbers.Real) or not 0 <= rate <= 1:
+            raise ValueError("Invalid value received for argument `rate`. Expected a float "
+                             f"value between 0 and 1. Received: rate={rate!r}")
+        self.rate = rate
+        self.noise_shape = noise_shape
+        self.seed = seed
+
+    def call(self, inputs, training=False):
+        if self.rate == 0:
+            return inputs
+        if isinstance(training, Tensor):
+            return cond(training, lambda: self._drop(inputs),
+                        lambda: math_ops.identity(inputs))
+        if training:
+            return self._drop(inputs)
+        return inputs
+
+    def _drop(self, inputs):
+        if self.rate == 1:
+            return array_ops.zeros_like(inputs)
+        return random_ops.dropout(inputs, self.rate, noise_shape=self.noise_shape,
+                                  seed=self.seed)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class ReLU(Layer):
+    """`tf.keras.layers.ReLU(max_value=None, negative_slope=0.0, threshold=0.0)`:
+    x for threshold <= x < max_value, max_value above it,
+    negative_slope * (x - threshold) below threshold."""
+
+    def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
+        super().__init__(**kwargs)
+        for arg, value in (("max_value", max_value), ("negative_slope", negative_slope),
+                           ("threshold", threshold)):
+            if value is not None and value < 0:
+                raise ValueError(f"{arg} of a ReLU layer cannot be a negative value. "
+                                 f"Received: {arg}={value}")
+        self.max_value = max_value
+        self.negative_slope = negative_slope
+        self.threshold = threshold
+
+    def call(self, inputs):
+        if self.max_value is None and self.negative_slope == 0 and self.threshold == 0:
+            return nn_ops.relu(inputs)
+        dtype = inputs.dtype
+        threshold = array_ops.constant(self.threshold, dtype)
+        below = math_ops.multiply(array_ops.constant(self.negative_slope, dtype),
+                                  math_ops.subtract(inputs, threshold))
+        out = math_ops.where(math_ops.greater_equal(inputs, threshold), inputs, below)
+        if self.max_value is not None:
+            out = math_ops.minimum(out, array_ops.constant(self.max_value, dtype))
+        return out
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class Softmax(Layer):
+    """`tf.keras.layers.Softmax(axis=-1)`; `mask` (True = keep) pushes masked
+    logits down by 1e9 first, as Keras does."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def call(self, inputs, mask=None):
+        if mask is not None:
+            penalty = math_ops.multiply(
+                math_ops.subtract(array_ops.constant(1.0, inputs.dtype),
+                                  math_ops.cast(mask, inputs.dtype)),
+                array_ops.constant(-1e9, inputs.dtype))
+            inputs = math_ops.add(inputs, penalty)
+        return nn_ops.softmax(inputs, axis=self.axis)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class Embedding(Layer):
+    """`tf.keras.layers.Embedding(input_dim, output_dim,
+    embeddings_initializer="uniform")`: row `i` of the table for each id `i`."""
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+        kwargs.pop("input_length", None)
+        super().__init__(**kwargs)
+        for arg, value in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if not isinstance(value, numbers.Integral) or value <= 0:
+                raise ValueError(f"Both `input_dim` and `output_dim` should be positive, "
+                                 f"Received input_dim = {input_dim} and "
+                                 f"output_dim = {output_dim}")
+        self.input_dim = int(input_dim)
+        self.output_dim = int(output_dim)
+        self.embeddings_initializer = embeddings_initializer
+        self.embeddings = None
+
+    def build(self, input_shape=None):
+        self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer,
+                                          name="embeddings")
+        self.built = True
+
+    def call(self, inputs):
+        if inputs.dtype not in (dtypes.int32, dtypes.int64):
+            inputs = math_ops.cast(inputs, dtypes.int32)
+        return array_ops.gather(self.embeddings, inputs)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape) + (self.output_dim,)

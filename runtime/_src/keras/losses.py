@@ -1,0 +1,229 @@
+"""Losses: `SparseCategoricalCrossentropy`, `CategoricalCrossentropy`,
+`BinaryCrossentropy`, `MeanSquaredError`, `MeanAbsoluteError`.
+
+A loss object computes one value per sample (the function of the same
+name, e.g. `sparse_categorical_crossentropy(y_true, y_pred)`), then reduces
+them as Keras does: "sum_over_batch_size" (the default: the sum divided by
+the number of values, i.e. the mean), "sum", or "none".
+
+    loss = SparseCategoricalCrossentropy(from_logits=True)
+    loss([1, 0], [[0.1, 2.0], [1.5, -0.3]])     # a float32 scalar
+
+With `from_logits=True` the cross-entropies use the stable fused ops of
+`tf.nn`; on probabilities they follow Keras: divide by the sum over the
+class axis, clip to [1e-7, 1 - 1e-7], take the log.
+"""
+
+from runtime._src.core import dtypes
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
+
+__all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
+           "BinaryCrossentropy", "MeanSquaredError", "MeanAbsoluteError",
+           "sparse_categorical_crossentropy", "categorical_crossentropy",
+           "binary_crossentropy", "mean_squared_error", "mean_absolute_error", "get"]
+
+EPSILON = 1e-7
+_REDUCTIONS = ("sum_over_batch_size", "sum", "none", None)
+
+
+def _as_float(x, dtype=dtypes.float32):
+    """x as a floating tensor: numpy and Python values become float32."""
+    if not isinstance(x, Tensor):
+        x = convert_to_tensor(x)
+        if not x.dtype.is_floating or x.dtype == dtypes.float64:
+            x = math_ops.cast(x, dtype)
+    elif not x.dtype.is_floating:
+        x = math_ops.cast(x, dtype)
+    return x
+
+
+def match_rank(a, b):
+    """Give a and b the same rank when they differ by a trailing size-1 axis
+    (Keras's `squeeze_or_expand_to_same_rank`): a vector gains the axis,
+    anything else loses it."""
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra is None or rb is None:
+        return a, b
+    if ra == rb + 1 and a.shape.dims[-1] == 1:
+        if rb == 1:
+            return a, array_ops.expand_dims(b, -1)
+        return array_ops.squeeze(a, [-1]), b
+    if rb == ra + 1 and b.shape.dims[-1] == 1:
+        if ra == 1:
+            return array_ops.expand_dims(a, -1), b
+        return a, array_ops.squeeze(b, [-1])
+    return a, b
+
+
+def _clipped_log_probs(y_pred, axis):
+    """log of probabilities normalized over `axis` and clipped to [eps, 1 - eps]."""
+    y_pred = math_ops.divide(y_pred, reduction_ops.reduce_sum(y_pred, axis, keepdims=True))
+    y_pred = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
+    return math_ops.log(y_pred)
+
+
+# --- the per-sample functions --------------------------------------------------
+
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
+    """-log p[label] per sample; labels are integer class ids."""
+    y_pred = _as_float(y_pred)
+    y_true = convert_to_tensor(y_true)
+    if y_true.shape.rank is not None and y_pred.shape.rank is not None and \
+            y_true.shape.rank == y_pred.shape.rank and y_true.shape.dims[-1] == 1:
+        y_true = array_ops.squeeze(y_true, [-1])
+    if y_true.dtype not in (dtypes.int32, dtypes.int64):
+        y_true = math_ops.cast(y_true, dtypes.int32)
+    if axis not in (-1, y_pred.shape.rank - 1 if y_pred.shape.rank else -1):
+        raise ValueError(f"sparse_categorical_crossentropy: only the last axis is supported "
+                         f"as the class axis, got axis={axis}")
+    logits = y_pred if from_logits else _clipped_log_probs(y_pred, -1)
+    return nn_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=logits)
+
+
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    """-sum(y_true * log p) over the class axis; labels are one-hot (or soft)."""
+    y_pred = _as_float(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    if label_smoothing:
+        classes = math_ops.cast(array_ops.shape(y_true)[-1], y_pred.dtype)
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+    if from_logits:
+        return nn_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+    return math_ops.negative(reduction_ops.reduce_sum(
+        math_ops.multiply(y_true, _clipped_log_probs(y_pred, axis)), axis))
+
+
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    """-(y log p + (1 - y) log(1 - p)), averaged over the last axis."""
+    y_pred = _as_float(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = match_rank(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        per_entry = nn_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    else:
+        p = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
+        per_entry = math_ops.negative(
+            y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
+    return reduction_ops.reduce_mean(per_entry, axis)
+
+
+def mean_squared_error(y_true, y_pred):
+    """mean((y_pred - y_true) ** 2) over the last axis."""
+    y_pred = _as_float(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = match_rank(y_true, y_pred)
+    return reduction_ops.reduce_mean(math_ops.square(y_pred - y_true), -1)
+
+
+def mean_absolute_error(y_true, y_pred):
+    """mean(|y_pred - y_true|) over the last axis."""
+    y_pred = _as_float(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = match_rank(y_true, y_pred)
+    return reduction_ops.reduce_mean(math_ops.abs(y_pred - y_true), -1)
+
+
+# --- loss objects -----------------------------------------------------------------
+
+class Loss:
+    """`Loss(reduction="sum_over_batch_size", name=None)`: call it as
+    `loss(y_true, y_pred, sample_weight=None)` for a reduced value."""
+
+    def __init__(self, reduction="sum_over_batch_size", name=None):
+        if reduction not in _REDUCTIONS:
+            raise ValueError(f"Invalid value for argument `reduction`. Expected one of "
+                             f"{list(_REDUCTIONS)}. Received: reduction={reduction!r}")
+        self.reduction = reduction
+        self.name = name or type(self).__name__
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError(f"{type(self).__name__}.call")
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        values = self.call(y_true, y_pred)
+        if sample_weight is not None:
+            values = values * math_ops.cast(convert_to_tensor(sample_weight), values.dtype)
+        if self.reduction in ("none", None):
+            return values
+        total = reduction_ops.reduce_sum(values)
+        if self.reduction == "sum":
+            return total
+        count = math_ops.cast(array_ops.size(values), values.dtype)
+        return math_ops.divide(total, math_ops.maximum(count, 1.0))
+
+    def get_config(self):
+        return {"name": self.name, "reduction": self.reduction}
+
+
+class LossFunctionWrapper(Loss):
+    """A Loss computing `fn(y_true, y_pred, **kwargs)` per sample."""
+
+    def __init__(self, fn, reduction="sum_over_batch_size", name=None, **kwargs):
+        super().__init__(reduction, name or fn.__name__)
+        self.fn = fn
+        self._fn_kwargs = kwargs
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+
+class SparseCategoricalCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, reduction="sum_over_batch_size",
+                 name="sparse_categorical_crossentropy"):
+        super().__init__(sparse_categorical_crossentropy, reduction, name,
+                         from_logits=from_logits)
+        self.from_logits = from_logits
+
+
+class CategoricalCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction="sum_over_batch_size", name="categorical_crossentropy"):
+        super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits,
+                         label_smoothing=label_smoothing, axis=axis)
+        self.from_logits = from_logits
+
+
+class BinaryCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction="sum_over_batch_size", name="binary_crossentropy"):
+        super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
+                         label_smoothing=label_smoothing, axis=axis)
+        self.from_logits = from_logits
+
+
+class MeanSquaredError(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error"):
+        super().__init__(mean_squared_error, reduction, name)
+
+
+class MeanAbsoluteError(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error"):
+        super().__init__(mean_absolute_error, reduction, name)
+
+
+_BY_NAME = {
+    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+    "categorical_crossentropy": CategoricalCrossentropy,
+    "binary_crossentropy": BinaryCrossentropy,
+    "mean_squared_error": MeanSquaredError, "mse": MeanSquaredError,
+    "mean_absolute_error": MeanAbsoluteError, "mae": MeanAbsoluteError,
+}
+
+
+def get(identifier):
+    """A Loss from a name ("sparse_categorical_crossentropy", "mse", ...), a
+    Loss, or a function `fn(y_true, y_pred)` giving per-sample values."""
+    if isinstance(identifier, Loss):
+        return identifier
+    if isinstance(identifier, str):
+        cls = _BY_NAME.get(identifier)
+        if cls is None:
+            raise ValueError(f"Could not interpret loss identifier: {identifier!r}. Known "
+                             f"names: {', '.join(sorted(_BY_NAME))}")
+        return cls()
+    if callable(identifier):
+        return LossFunctionWrapper(identifier)
+    raise ValueError(f"Could not interpret loss identifier: {identifier!r}")

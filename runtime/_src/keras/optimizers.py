@@ -1,0 +1,245 @@
+"""Optimizers: `SGD`, `Adam`, `RMSprop`, with Keras 3's update rules.
+
+    opt = SGD(learning_rate=0.1, momentum=0.9)
+    opt.apply_gradients(zip(grads, model.trainable_variables))
+
+`apply_gradients` skips pairs whose gradient is None, creates the slot
+variables (momentums, velocities) of a variable the first time it sees it,
+updates every variable, and adds 1 to `iterations` (an int64 Variable).
+Slots are created once, outside any graph (`init_scope`), so a training step
+traced by `tf.function` creates Variables only on its first trace.
+`learning_rate` is a float32 Variable: assigning a new rate does not retrace.
+
+Update rules (g: the gradient, lr: the learning rate, t: iterations + 1):
+
+    SGD       m = momentum * m - lr * g
+              var += momentum * m - lr * g   (nesterov)  |  var += m   |  var -= lr * g (no momentum)
+    Adam      m += (g - m) * (1 - beta_1);  v += (g^2 - v) * (1 - beta_2)
+              var -= lr * sqrt(1 - beta_2^t) / (1 - beta_1^t) * m / (sqrt(v) + epsilon)
+    RMSprop   v = rho * v + (1 - rho) * g^2;  increment = lr * g / sqrt(v + epsilon)
+              (centered: a = rho * a + (1 - rho) * g, the denominator is v - a^2 + epsilon)
+              var -= increment   |   mom = momentum * mom + increment; var -= mom
+"""
+
+import numbers
+import warnings
+
+from runtime._src.core import dtypes
+from runtime._src.core.context import init_scope
+from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.function.variables import Variable
+from runtime._src.keras.naming import to_snake_case, unique_name
+from runtime._src.ops import array_ops, math_ops, reduction_ops
+
+__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
+
+
+class Optimizer:
+    """Base class. Subclasses define `build_slots(var)` and `update_step(g, var, lr)`."""
+
+    def __init__(self, learning_rate, name=None, clipnorm=None, clipvalue=None, **kwargs):
+        for key in kwargs:
+            if key not in ("weight_decay", "global_clipnorm", "use_ema", "jit_compile",
+                           "loss_scale_factor", "gradient_accumulation_steps"):
+                raise TypeError(f"{type(self).__name__}: keyword argument not understood: "
+                                f"{key!r}")
+        self.name = name or unique_name(to_snake_case(type(self).__name__))
+        self.clipnorm, self.clipvalue = clipnorm, clipvalue
+        with init_scope():
+            self._iterations = Variable(convert_to_tensor(0, dtypes.int64), trainable=False,
+                                        name=f"{self.name}/iteration")
+            self._learning_rate = Variable(convert_to_tensor(float(learning_rate),
+                                                             dtypes.float32),
+                                           trainable=False, name=f"{self.name}/learning_rate")
+        self._slots = {}         # id(variable) -> (variable, {slot name: Variable})
+
+    @property
+    def iterations(self):
+        return self._iterations
+
+    @property
+    def learning_rate(self):
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self._learning_rate.assign(float(value))
+
+    @property
+    def variables(self):
+        found = [self._iterations, self._learning_rate]
+        for _, slots in self._slots.values():
+            found.extend(slots.values())
+        return found
+
+    def add_slot(self, variable, slot_name):
+        """A zero-initialized Variable shaped like `variable`, made outside graphs."""
+        with init_scope():
+            value = array_ops.zeros(variable.shape.dims, variable.dtype)
+        base = variable.name[:-2] if variable.name.endswith(":0") else variable.name
+        return Variable(value, trainable=False, name=f"{self.name}/{base}_{slot_name}")
+
+    def build_slots(self, variable):
+        """{slot name: Variable} for a variable seen for the first time."""
+        return {}
+
+    def _slots_of(self, variable):
+        entry = self._slots.get(id(variable))
+        if entry is None or entry[0] is not variable:
+            entry = self._slots[id(variable)] = (variable, self.build_slots(variable))
+        return entry[1]
+
+    def apply_gradients(self, grads_and_vars, **kwargs):
+        """Apply each (gradient, variable) pair; returns `iterations`."""
+        pairs = []
+        for grad, var in grads_and_vars:
+            if not isinstance(var, Variable):
+                raise TypeError(f"{type(self).__name__}.apply_gradients: expected "
+                                f"(gradient, tf.Variable) pairs, got a {type(var).__name__} "
+                                "where the variable should be")
+            if grad is None:
+                continue
+            pairs.append((grad, var))
+        if not pairs:
+            warnings.warn(f"{type(self).__name__}.apply_gradients: no gradient was given "
+                          "(all were None); nothing is updated.", UserWarning, stacklevel=2)
+            return self._iterations
+        lr = self._learning_rate.read_value()
+        for grad, var in pairs:
+            slots = self._slots_of(var)
+            grad = self._clipped(math_ops.cast(convert_to_tensor(grad), var.dtype))
+            rate = lr if var.dtype == dtypes.float32 else math_ops.cast(lr, var.dtype)
+            self.update_step(grad, var, rate, slots)
+        self._iterations.assign_add(convert_to_tensor(1, dtypes.int64))
+        return self._iterations
+
+    def _clipped(self, grad):
+        if self.clipvalue is not None:
+            grad = math_ops.clip_by_value(grad, -self.clipvalue, self.clipvalue)
+        if self.clipnorm is not None:
+            norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(grad)))
+            grad = grad * self.clipnorm / math_ops.maximum(norm, float(self.clipnorm))
+        return grad
+
+    def update_step(self, grad, variable, lr, slots):
+        raise NotImplementedError(f"{type(self).__name__}.update_step")
+
+    def _local_step(self, dtype):
+        """iterations + 1 as a float tensor of `dtype`."""
+        return math_ops.cast(self._iterations.read_value() + 1, dtype)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"
+
+
+def _check_fraction(name, value):
+    if not isinstance(value, numbers.Real) or not 0 <= value <= 1:
+        raise ValueError(f"`{name}` must be a float between [0, 1]. Received: "
+                         f"{name}={value!r} (of type {type(value)})")
+
+
+class SGD(Optimizer):
+    """`tf.keras.optimizers.SGD(learning_rate=0.01, momentum=0.0, nesterov=False)`."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+        _check_fraction("momentum", momentum)
+        super().__init__(learning_rate, name, **kwargs)
+        self.momentum = float(momentum)
+        self.nesterov = bool(nesterov)
+
+    def build_slots(self, variable):
+        return {"momentum": self.add_slot(variable, "momentum")} if self.momentum else {}
+
+    def update_step(self, grad, variable, lr, slots):
+        if not self.momentum:
+            variable.assign_sub(grad * lr)
+            return
+        m = slots["momentum"]
+        m_new = m.assign(m.read_value() * self.momentum - grad * lr)
+        if self.nesterov:
+            variable.assign_add(m_new * self.momentum - grad * lr)
+        else:
+            variable.assign_add(m_new)
+
+
+class Adam(Optimizer):
+    """`tf.keras.optimizers.Adam(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
+    epsilon=1e-7, amsgrad=False)`."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, name="adam", **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.beta_1, self.beta_2 = float(beta_1), float(beta_2)
+        self.epsilon = float(epsilon)
+        self.amsgrad = bool(amsgrad)
+
+    def build_slots(self, variable):
+        slots = {"momentum": self.add_slot(variable, "momentum"),
+                 "velocity": self.add_slot(variable, "velocity")}
+        if self.amsgrad:
+            slots["velocity_hat"] = self.add_slot(variable, "velocity_hat")
+        return slots
+
+    def update_step(self, grad, variable, lr, slots):
+        dtype = variable.dtype
+        step = self._local_step(dtype)
+        beta_1_power = math_ops.pow(array_ops.constant(self.beta_1, dtype), step)
+        beta_2_power = math_ops.pow(array_ops.constant(self.beta_2, dtype), step)
+        alpha = lr * math_ops.sqrt(1.0 - beta_2_power) / (1.0 - beta_1_power)
+        m, v = slots["momentum"], slots["velocity"]
+        m_new = m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
+        v_new = v.assign_add((math_ops.square(grad) - v.read_value()) * (1.0 - self.beta_2))
+        if self.amsgrad:
+            v_hat = slots["velocity_hat"]
+            v_new = v_hat.assign(math_ops.maximum(v_hat.read_value(), v_new))
+        variable.assign_sub(m_new * alpha / (math_ops.sqrt(v_new) + self.epsilon))
+
+
+class RMSprop(Optimizer):
+    """`tf.keras.optimizers.RMSprop(learning_rate=0.001, rho=0.9, momentum=0.0,
+    epsilon=1e-7, centered=False)`."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
+                 centered=False, name="rmsprop", **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.rho, self.momentum = float(rho), float(momentum)
+        self.epsilon = float(epsilon)
+        self.centered = bool(centered)
+
+    def build_slots(self, variable):
+        slots = {"velocity": self.add_slot(variable, "velocity")}
+        if self.momentum > 0:
+            slots["momentum"] = self.add_slot(variable, "momentum")
+        if self.centered:
+            slots["average_gradient"] = self.add_slot(variable, "average_gradient")
+        return slots
+
+    def update_step(self, grad, variable, lr, slots):
+        rho = self.rho
+        v = slots["velocity"]
+        v_new = v.assign(v.read_value() * rho + math_ops.square(grad) * (1.0 - rho))
+        if self.centered:
+            a = slots["average_gradient"]
+            a_new = a.assign(a.read_value() * rho + grad * (1.0 - rho))
+            denominator = v_new - math_ops.square(a_new) + self.epsilon
+        else:
+            denominator = v_new + self.epsilon
+        increment = lr * grad / math_ops.sqrt(denominator)
+        if self.momentum > 0:
+            mom = slots["momentum"]
+            variable.assign_sub(mom.assign(mom.read_value() * self.momentum + increment))
+        else:
+            variable.assign_sub(increment)
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
+
+
+def get(identifier):
+    """An optimizer from a name ("sgd", "adam", "rmsprop") or an Optimizer."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Known names: "
+                     f"{', '.join(sorted(_BY_NAME))}")

@@ -1,0 +1,499 @@
+"""Linear algebra (`tf.linalg.*`): `inv det slogdet cholesky qr svd eigh eigvalsh
+solve triangular_solve` as kernels, and what TensorFlow composes from ops:
+`matvec cholesky_solve lstsq logdet`. Diagonals, bands, traces and
+transposes are in matrix_diag_ops.py.
+
+Every op works on the last two dimensions and batches over the leading ones:
+
+    >>> det(constant([[[2.0, 0.0], [0.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]]]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 6., -2.], dtype=float32)>
+
+TensorFlow's conventions, which differ from numpy's where noted:
+- `svd` returns `(s, u, v)` with `a == u @ diag(s) @ transpose(v)`: `v`, not
+  numpy's `vh`, and `s` first;
+- `cholesky` and `eigh` read only the lower triangle; a matrix that is not
+  positive definite gives NaN in the Cholesky factor (TF's CPU kernel), not an
+  error;
+- `inv` of a singular matrix raises InvalidArgumentError "Input is not
+  invertible.", `solve` "Input matrix is not invertible."; `triangular_solve`
+  with a zero on the diagonal gives inf/NaN; `det` and `slogdet` give 0 and
+  (0, -inf);
+- `solve` needs equal batch dimensions; `triangular_solve`, `matvec`,
+  `cholesky_solve` and `lstsq` broadcast them.
+Decompositions run on float32 and float64 (`inv` and `qr` also on float16,
+computed in float32), as TF's CPU kernels do.
+"""
+
+import collections
+
+import numpy as np
+
+from runtime._src.core import dtypes
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import define_grad  # gradients
+from runtime._src.ops import math_ops
+from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.array_ops import eye
+from runtime._src.ops.manipulation_ops import expand_dims, squeeze
+from runtime._src.ops.math_ops import FLOATS, dtype_error, matmul
+from runtime._src.ops.matrix_diag_ops import check_now, diag_part
+from runtime._src.ops.reduction_ops import reduce_sum
+
+__all__ = ["inv", "det", "slogdet", "logdet", "cholesky", "cholesky_solve", "qr", "svd",
+           "eigh", "eigvalsh", "solve", "triangular_solve", "lstsq", "matvec"]
+
+MATRIX_FLOATS = frozenset((dtypes.float32, dtypes.float64))   # TF's CPU decompositions
+
+# The named results TF gives `qr` and `slogdet` (`tf.linalg.qr(a).q`).
+Qr = collections.namedtuple("Qr", ["q", "r"])
+LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
+                                              ["sign", "log_abs_determinant"])
+
+
+# --- shape rules and checks shared by the kernels ---------------------------------------
+
+def _matrix_problem(shape, square=True, which="Input"):
+    """What is wrong with a (batch of) matrix shape, or None (unknown dims pass)."""
+    if shape.rank is None:
+        return None
+    if shape.rank < 2:
+        return f"{which} must have rank >= 2, got shape {rules.dims_text(shape)}"
+    m, n = shape.dims[-2:]
+    if square and m is not None and n is not None and m != n:
+        return f"{which} matrix must be square, got shape {rules.dims_text(shape)}"
+    return None
+
+
+def _matrix_rule(outputs, square=True):
+    """A shape rule for one-matrix ops: `outputs(dims, attrs)` gives the output
+    dims (a list, None for unknown rank) from the input's dims."""
+    def infer(inputs, attrs):
+        x = inputs[0]
+        problem = _matrix_problem(x.shape, square)
+        if problem:
+            raise ValueError(problem)
+        dims = None if x.shape.rank is None else list(x.shape.dims)
+        return [(x.dtype, TensorShape(d)) for d in outputs(dims, attrs)]
+    return infer
+
+
+def _same(dims, attrs):
+    return [dims]
+
+
+def _batch(dims, attrs):
+    return [None if dims is None else dims[:-2]]
+
+
+def _working(x):
+    """float16 computed in float32, as TF's CPU kernels do."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+def _adjoint(x):
+    return np.swapaxes(x, -1, -2)
+
+
+# --- inverse, determinants, Cholesky --------------------------------------------------------
+
+@define_op("MatrixInverse", infer=_matrix_rule(_same))
+def _inverse(x, adjoint):
+    check_now("MatrixInverse", _matrix_problem(TensorShape(x.shape)))
+    a = _working(_adjoint(x) if adjoint else x)
+    if np.isnan(a).any():
+        raise InvalidArgumentError("MatrixInverse: Input is not invertible.", "MatrixInverse")
+    try:
+        return np.linalg.inv(a).astype(x.dtype, copy=False)
+    except np.linalg.LinAlgError:
+        raise InvalidArgumentError("MatrixInverse: Input is not invertible.",
+                                   "MatrixInverse") from None
+
+
+@define_grad("MatrixInverse")
+def _inverse_grad(op, grad):
+    # y = inv(x): dL/dx = -y^T g y^T; with adjoint (y = inv(x)^T): -y g^T y.
+    y = op.outputs[0]
+    if op.attrs["adjoint"]:
+        return [math_ops.negative(matmul(matmul(y, grad, transpose_b=True), y))]
+    return [math_ops.negative(matmul(matmul(y, grad, transpose_a=True), y, transpose_b=True))]
+
+
+@define_op("MatrixDeterminant", infer=_matrix_rule(_batch))
+def _determinant(x):
+    check_now("MatrixDeterminant", _matrix_problem(TensorShape(x.shape)))
+    return np.asarray(np.linalg.det(x), x.dtype)
+
+
+@define_grad("MatrixDeterminant")
+def _determinant_grad(op, grad):
+    x, det = op.inputs[0], op.outputs[0]
+    scale = expand_dims(expand_dims(math_ops.multiply(grad, det), -1), -1)
+    return [math_ops.multiply(scale, _inverse_transposed(x))]
+
+
+def _inverse_transposed(x):
+    return apply("MatrixInverse", (x,), {"adjoint": True})
+
+
+@define_op("LogMatrixDeterminant", infer=_matrix_rule(lambda d, a: _batch(d, a) * 2),
+           num_outputs=2)
+def _log_determinant(x):
+    check_now("LogMatrixDeterminant", _matrix_problem(TensorShape(x.shape)))
+    sign, log_abs = np.linalg.slogdet(x)
+    return np.asarray(sign, x.dtype), np.asarray(log_abs, x.dtype)
+
+
+@define_grad("LogMatrixDeterminant")
+def _log_determinant_grad(op, _, grad):
+    scale = expand_dims(expand_dims(grad, -1), -1)
+    return [math_ops.multiply(scale, _inverse_transposed(op.inputs[0]))]
+
+
+@define_op("Cholesky", infer=_matrix_rule(_same))
+def _cholesky(x):
+    check_now("Cholesky", _matrix_problem(TensorShape(x.shape)))
+    try:
+        return np.linalg.cholesky(x)
+    except np.linalg.LinAlgError:       # some matrix is not positive definite
+        pass
+    out = np.empty_like(x)
+    flat_out = out.reshape((-1,) + x.shape[-2:])
+    for i, m in enumerate(x.reshape((-1,) + x.shape[-2:])):
+        try:
+            flat_out[i] = np.linalg.cholesky(m)
+        except np.linalg.LinAlgError:
+            flat_out[i] = np.tril(np.full_like(m, np.nan))
+    return out
+
+
+# --- QR, SVD, eigh -----------------------------------------------------------------------------
+
+def _qr_dims(dims, attrs):
+    if dims is None:
+        return [None, None]
+    m, n = dims[-2:]
+    k = None if m is None or n is None else min(m, n)
+    full = attrs["full_matrices"]
+    return [dims[:-2] + [m, m if full else k], dims[:-2] + [m if full else k, n]]
+
+
+@define_op("Qr", infer=_matrix_rule(_qr_dims, square=False), num_outputs=2)
+def _qr(x, full_matrices):
+    check_now("Qr", _matrix_problem(TensorShape(x.shape), square=False))
+    q, r = np.linalg.qr(_working(x), mode="complete" if full_matrices else "reduced")
+    return q.astype(x.dtype, copy=False), r.astype(x.dtype, copy=False)
+
+
+def _svd_dims(dims, attrs):
+    if dims is None:
+        return [None, None, None] if attrs["compute_uv"] else [None, [0], [0]]
+    m, n = dims[-2:]
+    k = None if m is None or n is None else min(m, n)
+    batch = dims[:-2]
+    if not attrs["compute_uv"]:
+        return [batch + [k], [0], [0]]
+    full = attrs["full_matrices"]
+    return [batch + [k], batch + [m, m if full else k], batch + [n, n if full else k]]
+
+
+@define_op("Svd", infer=_matrix_rule(_svd_dims, square=False), num_outputs=3)
+def _svd(x, compute_uv, full_matrices):
+    check_now("Svd", _matrix_problem(TensorShape(x.shape), square=False))
+    if not compute_uv:
+        empty = np.zeros((0,), x.dtype)
+        return np.linalg.svd(x, compute_uv=False).astype(x.dtype, copy=False), empty, empty
+    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+    return s, u, np.ascontiguousarray(_adjoint(vh))
+
+
+def _eigh_dims(dims, attrs):
+    values = None if dims is None else dims[:-1]
+    return [values, dims if attrs["compute_v"] else [0]]
+
+
+@define_op("SelfAdjointEigV2", infer=_matrix_rule(_eigh_dims), num_outputs=2)
+def _eigh(x, compute_v):
+    check_now("SelfAdjointEigV2", _matrix_problem(TensorShape(x.shape)))
+    if not compute_v:
+        return np.linalg.eigvalsh(x, UPLO="L"), np.zeros((0,), x.dtype)
+    e, v = np.linalg.eigh(x, UPLO="L")
+    return e, v
+
+
+def _matrix_input(op, x, allowed=MATRIX_FLOATS):
+    x = convert_to_tensor(x)
+    if x.dtype not in allowed:
+        raise dtype_error(op, x.dtype, allowed)
+    return x
+
+
+def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's name
+    """The inverse of each square matrix (of its adjoint with `adjoint=True`);
+    a singular matrix is an InvalidArgumentError "Input is not invertible."."""
+    adjoint = rules.static_bool(adjoint, "MatrixInverse", "adjoint")
+    return apply("MatrixInverse", (_matrix_input("MatrixInverse", input, FLOATS),),
+                 {"adjoint": adjoint})
+
+
+def det(input, name=None):  # noqa: A002
+    """The determinant of each square matrix: shape input.shape[:-2]."""
+    return apply("MatrixDeterminant", (_matrix_input("MatrixDeterminant", input),))
+
+
+def slogdet(input, name=None):  # noqa: A002
+    """(sign, log|det|) of each square matrix; a singular one gives (0, -inf)."""
+    return LogMatrixDeterminant(*apply("LogMatrixDeterminant",
+                                       (_matrix_input("LogMatrixDeterminant", input),)))
+
+
+def cholesky(input, name=None):  # noqa: A002
+    """The lower-triangular L with L @ L^T == input, reading input's lower
+    triangle; NaN where a matrix is not positive definite (as TF's CPU kernel)."""
+    return apply("Cholesky", (_matrix_input("Cholesky", input),))
+
+
+def logdet(matrix, name=None):
+    """log(det(matrix)) of Hermitian positive-definite matrices, via Cholesky:
+    2 * sum(log(diag(cholesky(matrix))))."""
+    chol = cholesky(matrix)
+    return math_ops.multiply(math_ops.cast(2.0, chol.dtype),
+                             reduce_sum(math_ops.log(diag_part(chol)), -1))
+
+
+def qr(input, full_matrices=False, name=None):  # noqa: A002
+    """(q, r) with input == q @ r, q orthonormal columns, r upper-triangular;
+    `full_matrices=True` gives a square q and r of input's shape."""
+    full = rules.static_bool(full_matrices, "Qr", "full_matrices")
+    return Qr(*apply("Qr", (_matrix_input("Qr", input, FLOATS),), {"full_matrices": full}))
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """(s, u, v) with tensor == u @ diag(s) @ transpose(v), s descending (TF's
+    order and `v`, not numpy's `vh`); only s when `compute_uv=False`."""
+    compute_uv = rules.static_bool(compute_uv, "Svd", "compute_uv")
+    full = rules.static_bool(full_matrices, "Svd", "full_matrices")
+    s, u, v = apply("Svd", (_matrix_input("Svd", tensor),),
+                    {"compute_uv": compute_uv, "full_matrices": full})
+    return (s, u, v) if compute_uv else s
+
+
+def eigh(tensor, name=None):
+    """(eigenvalues ascending, eigenvectors as columns) of each symmetric matrix,
+    reading its lower triangle."""
+    return apply("SelfAdjointEigV2", (_matrix_input("SelfAdjointEigV2", tensor),),
+                 {"compute_v": True})
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues (ascending) of each symmetric matrix."""
+    return apply("SelfAdjointEigV2", (_matrix_input("SelfAdjointEigV2", tensor),),
+                 {"compute_v": False})[0]
+
+
+# --- solves -----------------------------------------------------------------------------------
+
+def _solve_problem(a_shape, b_shape, op):
+    """What is wrong with (matrix, rhs) shapes for MatrixSolve / MatrixTriangularSolve."""
+    problem = _matrix_problem(a_shape, which="Input") or \
+        _matrix_problem(b_shape, square=False, which="Right-hand side")
+    if problem or a_shape.rank is None or b_shape.rank is None:
+        return problem
+    if op == "MatrixSolve" and a_shape.rank != b_shape.rank:
+        return (f"All input tensors must have the same rank, got shapes "
+                f"{rules.dims_text(a_shape)} and {rules.dims_text(b_shape)}")
+    m, k = a_shape.dims[-1], b_shape.dims[-2]
+    if m is not None and k is not None and m != k:
+        return (f"Input matrix and rhs are incompatible: shapes {rules.dims_text(a_shape)} "
+                f"and {rules.dims_text(b_shape)}")
+    batch_a, batch_b = TensorShape(a_shape.dims[:-2]), TensorShape(b_shape.dims[:-2])
+    if op == "MatrixSolve":
+        if not batch_a.is_compatible_with(batch_b):
+            return (f"All input tensors must have the same outer dimensions, got shapes "
+                    f"{rules.dims_text(a_shape)} and {rules.dims_text(b_shape)}")
+        return None
+    try:
+        rules.broadcast_shapes(batch_a, batch_b)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def _two_matrix_rule(problem, last_two):
+    """A shape rule for (matrix, rhs) ops: `problem(a_shape, b_shape)` says what
+    is wrong or None; the output has the broadcast batch dimensions, then
+    `last_two(a_dims, b_dims)`."""
+    def infer(inputs, attrs):
+        a, b = inputs[:2]
+        rules.check_same_dtype(a, b)
+        found = problem(a.shape, b.shape)
+        if found:
+            raise ValueError(found)
+        if a.shape.rank is None or b.shape.rank is None:
+            return [(a.dtype, TensorShape(None))]
+        batch = rules.broadcast_shapes(TensorShape(a.shape.dims[:-2]),
+                                       TensorShape(b.shape.dims[:-2]))
+        return [(a.dtype, TensorShape(list(batch.dims) + last_two(a.shape.dims,
+                                                                   b.shape.dims)))]
+    return infer
+
+
+def _infer_solve(op):
+    return _two_matrix_rule(lambda a, b: _solve_problem(a, b, op), lambda a, b: list(b[-2:]))
+
+
+@define_op("MatrixSolve", infer=_infer_solve("MatrixSolve"))
+def _solve(a, b, adjoint):
+    check_now("MatrixSolve", _solve_problem(TensorShape(a.shape), TensorShape(b.shape),
+                                             "MatrixSolve"))
+    a = _adjoint(a) if adjoint else a
+    if np.isnan(a).any():
+        raise InvalidArgumentError("MatrixSolve: Input matrix is not invertible.", "MatrixSolve")
+    try:
+        return np.linalg.solve(a, b).astype(b.dtype, copy=False)
+    except np.linalg.LinAlgError:
+        raise InvalidArgumentError("MatrixSolve: Input matrix is not invertible.",
+                                   "MatrixSolve") from None
+
+
+@define_grad("MatrixSolve")
+def _solve_grad(op, grad):
+    a, _ = op.inputs
+    x, adjoint = op.outputs[0], op.attrs["adjoint"]
+    gb = apply("MatrixSolve", (a, grad), {"adjoint": not adjoint})
+    if adjoint:
+        return [math_ops.negative(matmul(x, gb, transpose_b=True)), gb]
+    return [math_ops.negative(matmul(gb, x, transpose_b=True)), gb]
+
+
+@define_op("MatrixTriangularSolve", infer=_infer_solve("MatrixTriangularSolve"))
+def _triangular_solve(a, b, lower, adjoint):
+    """Substitution, one row per step (vectorized over batch and columns): a
+    zero on the diagonal gives inf/NaN as in TF, not an error."""
+    check_now("MatrixTriangularSolve", _solve_problem(TensorShape(a.shape),
+                                                       TensorShape(b.shape),
+                                                       "MatrixTriangularSolve"))
+    a = np.tril(a) if lower else np.triu(a)
+    if adjoint:
+        a, lower = _adjoint(a), not lower
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    x = np.zeros(batch + b.shape[-2:], np.result_type(a, b))
+    b = np.broadcast_to(b, x.shape)
+    n = a.shape[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):     # inf / NaN, as TF gives
+        for i in (range(n) if lower else range(n - 1, -1, -1)):
+            known = np.matmul(a[..., i:i + 1, :], x)[..., 0, :]
+            x[..., i, :] = (b[..., i, :] - known) / a[..., i, i][..., None]
+    return x
+
+
+def _solve_inputs(op, matrix, rhs):
+    matrix = _matrix_input(op, matrix)
+    rhs = convert_to_tensor(rhs, matrix.dtype) if not hasattr(rhs, "dtype") \
+        else convert_to_tensor(rhs)
+    if rhs.dtype != matrix.dtype:
+        raise TypeError(f"{op}: matrix and rhs must have the same dtype, got "
+                        f"{matrix.dtype.name} and {rhs.dtype.name}; use tf.cast to convert one")
+    return matrix, rhs
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """X with matrix @ X == rhs (adjoint(matrix) @ X with `adjoint=True`); matrix
+    and rhs have the same batch dimensions; a singular matrix is an error."""
+    adjoint = rules.static_bool(adjoint, "MatrixSolve", "adjoint")
+    return apply("MatrixSolve", _solve_inputs("MatrixSolve", matrix, rhs),
+                 {"adjoint": adjoint})
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """X with matrix @ X == rhs, reading only matrix's lower (or upper) triangle;
+    batch dimensions broadcast."""
+    op = "MatrixTriangularSolve"
+    attrs = {"lower": rules.static_bool(lower, op, "lower"),
+             "adjoint": rules.static_bool(adjoint, op, "adjoint")}
+    return apply(op, _solve_inputs(op, matrix, rhs), attrs)
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """X with A @ X == rhs, given chol = cholesky(A): two triangular solves."""
+    y = triangular_solve(chol, rhs, lower=True, adjoint=False)
+    return triangular_solve(chol, y, lower=True, adjoint=True)
+
+
+def _least_squares_problem(a_shape, b_shape):
+    problem = _matrix_problem(a_shape, square=False) or \
+        _matrix_problem(b_shape, square=False, which="Right-hand side")
+    if problem or a_shape.rank is None or b_shape.rank is None:
+        return problem
+    m, k = a_shape.dims[-2], b_shape.dims[-2]
+    if m is not None and k is not None and m != k:
+        return (f"Matrix size-incompatible: matrix {rules.dims_text(a_shape)} and rhs "
+                f"{rules.dims_text(b_shape)}")
+    try:
+        rules.broadcast_shapes(TensorShape(a_shape.dims[:-2]), TensorShape(b_shape.dims[:-2]))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+@define_op("MatrixSolveLs", infer=_two_matrix_rule(_least_squares_problem,
+                                                    lambda a, b: [a[-1], b[-1]]))
+def _least_squares(a, b, l2, fast):
+    """The kernel behind `lstsq` when the matrix's size is unknown while tracing
+    (`fast`: the regularized normal equations through Cholesky, as the composed
+    form), and always for `fast=False` (the minimum-norm solution, l2 ignored)."""
+    check_now("MatrixSolveLs", _least_squares_problem(TensorShape(a.shape),
+                                                      TensorShape(b.shape)))
+    if not fast:
+        return np.matmul(np.linalg.pinv(a), b).astype(a.dtype, copy=False)
+    at = _adjoint(a)
+    over = a.shape[-2] >= a.shape[-1]
+    gramian = np.matmul(at, a) if over else np.matmul(a, at)
+    gramian = gramian + a.dtype.type(l2) * np.eye(gramian.shape[-1], dtype=a.dtype)
+    chol = _cholesky(gramian)
+
+    def chol_solve(rhs):
+        return _triangular_solve(chol, _triangular_solve(chol, rhs, True, False), True, True)
+    if over:
+        return chol_solve(np.matmul(at, b))
+    return np.matmul(at, chol_solve(b))
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """X minimizing ||matrix @ X - rhs||^2 + l2_regularizer * ||X||^2.
+
+    `fast=True` (TF's default) solves the regularized normal equations with a
+    Cholesky factorization, as TF composes it (NaN for a rank-deficient matrix
+    without regularization); `fast=False` gives the minimum-norm solution and
+    ignores `l2_regularizer`, as TF's kernel does.
+    """
+    op = "MatrixSolveLs"
+    matrix, rhs = _solve_inputs(op, matrix, rhs)
+    fast = rules.static_bool(fast, op, "fast")
+    dims = None if matrix.shape.rank is None else matrix.shape.dims[-2:]
+    if not fast or dims is None or None in dims:
+        l2 = math_ops.cast(l2_regularizer, matrix.dtype)
+        return apply(op, (matrix, rhs, l2), {"fast": fast})
+    m, n = dims
+    over = m >= n                                 # A^T A is the smaller Gramian
+    gramian = matmul(matrix, matrix, adjoint_a=over, adjoint_b=not over)
+    if hasattr(l2_regularizer, "dtype") or l2_regularizer != 0:
+        l2 = math_ops.cast(l2_regularizer, matrix.dtype)
+        gramian = math_ops.add(gramian, math_ops.multiply(l2, eye(n if over else m,
+                                                                  dtype=matrix.dtype)))
+    chol = cholesky(gramian)
+    if over:
+        return cholesky_solve(chol, matmul(matrix, rhs, adjoint_a=True))
+    return matmul(matrix, cholesky_solve(chol, rhs), adjoint_a=True)
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None):
+    """a @ b for matrices a [..., M, N] and vectors b [..., N]: [..., M]."""
+    b = convert_to_tensor(b, a.dtype) if hasattr(a, "dtype") and not hasattr(b, "dtype") \
+        else convert_to_tensor(b)
+    product = matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a)
+    return squeeze(product, [-1])

@@ -1,0 +1,157 @@
+"""Stateless random ops: `random.stateless_uniform`, `stateless_normal`,
+`stateless_truncated_normal`, `stateless_categorical`.
+
+Their values are a function of the inputs alone: the same `seed` (an int32
+or int64 vector of shape [2]) gives the same values, eagerly, in any graph,
+whatever the global seed or other random ops did.
+
+    stateless_uniform([2], seed=[1, 2])   # the same two values every time
+
+The numbers are numpy's (a PCG64 stream per seed and op), not TensorFlow's
+Philox numbers; distributions, dtypes, shapes and errors follow TensorFlow.
+"""
+
+import numpy as np
+
+from runtime._src.core import dtypes
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.ops import array_ops
+from runtime._src.ops.random_ops import (FLOATS_AND_INTS, _check_dtype, _scalar_arg,
+                                         _shape_tensor, _static_shape, categorical_args,
+                                         draw_categorical, draw_normal, draw_truncated_normal,
+                                         draw_uniform, infer_categorical, normal_inputs,
+                                         seeded_rng)
+
+__all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal",
+           "stateless_categorical", "split", "fold_in"]
+
+
+def _check_seed(seed):
+    if seed.dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"seed must be an int32 or int64 tensor, got {seed.dtype.name}")
+    if seed.shape.dims is not None and (len(seed.shape.dims) != 1 or
+                                        seed.shape.dims[0] not in (None, 2)):
+        raise ValueError(f"seed must have shape [2], not {seed.shape.as_list()}")
+
+
+def _infer_stateless(inputs, attrs):
+    _check_seed(inputs[1])
+    return [(attrs["dtype"], _static_shape(inputs[0]))]
+
+
+def _rng(seed, op_name):
+    if not np.issubdtype(np.asarray(seed).dtype, np.integer):
+        raise TypeError(f"seed must be an int32 or int64 tensor, got {np.asarray(seed).dtype}")
+    if np.shape(seed) != (2,):
+        raise ValueError(f"seed must have shape [2], not {list(np.shape(seed))}")
+    return seeded_rng(seed, op_name)
+
+
+@define_op("StatelessRandomUniform", infer=_infer_stateless)
+def _stateless_uniform(shape, seed, minval, maxval, *, dtype):
+    return draw_uniform(_rng(seed, "StatelessRandomUniform"), shape, minval, maxval, dtype)
+
+
+@define_op("StatelessRandomUniformFullInt", infer=_infer_stateless)
+def _stateless_uniform_full_int(shape, seed, *, dtype):
+    return draw_uniform(_rng(seed, "StatelessRandomUniformFullInt"), shape, None, None, dtype)
+
+
+@define_op("StatelessRandomNormal", infer=_infer_stateless)
+def _stateless_normal(shape, seed, mean, stddev, *, dtype):
+    return draw_normal(_rng(seed, "StatelessRandomNormal"), shape, mean, stddev, dtype)
+
+
+@define_op("StatelessTruncatedNormal", infer=_infer_stateless)
+def _stateless_truncated_normal(shape, seed, mean, stddev, *, dtype):
+    return draw_truncated_normal(_rng(seed, "StatelessTruncatedNormal"), shape, mean, stddev,
+                                 dtype)
+
+
+def _infer_stateless_categorical(inputs, attrs):
+    _check_seed(inputs[2])
+    return infer_categorical(inputs, attrs)
+
+
+@define_op("StatelessMultinomial", infer=_infer_stateless_categorical)
+def _stateless_multinomial(logits, num_samples, seed, *, dtype):
+    return draw_categorical(_rng(seed, "StatelessMultinomial"), logits, num_samples, dtype)
+
+
+not_differentiable("StatelessRandomUniform", "StatelessRandomUniformFullInt",
+                   "StatelessRandomNormal", "StatelessTruncatedNormal", "StatelessMultinomial")
+
+
+def _seed_tensor(seed):
+    if hasattr(seed, "_as_tensor"):
+        seed = seed._as_tensor()
+    return seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
+
+
+def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
+                      alg="auto_select"):
+    """`tf.random.stateless_uniform`: like `uniform`, determined by `seed`.
+    For integers, minval and maxval must both be given, or both be None (the
+    whole range of the dtype)."""
+    dtype = _check_dtype(dtype, FLOATS_AND_INTS, "random.stateless_uniform")
+    shape = _shape_tensor(shape, "random.stateless_uniform")
+    seed = _seed_tensor(seed)
+    if dtype.is_integer:
+        if (minval is None) != (maxval is None):
+            raise ValueError(f"random.stateless_uniform: For integer `dtype` argument {dtype!r}, "
+                             "argument `minval` and `maxval` must be both None or not None. "
+                             f"Got `minval`={minval} and `maxval`={maxval}.")
+        if minval is None:
+            return apply("StatelessRandomUniformFullInt", [shape, seed], {"dtype": dtype})
+    elif maxval is None:
+        maxval = 1
+    minval = _scalar_arg(minval, dtype, "random.stateless_uniform", "minval")
+    maxval = _scalar_arg(maxval, dtype, "random.stateless_uniform", "maxval")
+    return apply("StatelessRandomUniform", [shape, seed, minval, maxval], {"dtype": dtype})
+
+
+def _normal_like(op, op_name, shape, seed, mean, stddev, dtype):
+    dtype, (shape, mean, stddev) = normal_inputs(shape, mean, stddev, dtype, op_name)
+    return apply(op, [shape, _seed_tensor(seed), mean, stddev], {"dtype": dtype})
+
+
+def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
+                     alg="auto_select"):
+    """`tf.random.stateless_normal`: like `normal`, determined by `seed`."""
+    return _normal_like("StatelessRandomNormal", "random.stateless_normal", shape, seed, mean,
+                        stddev, dtype)
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
+                               name=None, alg="auto_select"):
+    """`tf.random.stateless_truncated_normal`: like `truncated_normal`,
+    determined by `seed`."""
+    return _normal_like("StatelessTruncatedNormal", "random.stateless_truncated_normal", shape,
+                        seed, mean, stddev, dtype)
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
+    """`tf.random.stateless_categorical`: like `categorical`, determined by `seed`."""
+    logits, num_samples, dtype = categorical_args(logits, num_samples, dtype,
+                                                  "random.stateless_categorical")
+    return apply("StatelessMultinomial", [logits, num_samples, _seed_tensor(seed)],
+                 {"dtype": dtype})
+
+
+
+def split(seed, num=2, alg="auto_select"):
+    """`tf.random.split`: `num` new seeds ([num, 2], seed's dtype) made from `seed`."""
+    seed = _seed_tensor(seed)
+    return apply("StatelessRandomUniformFullInt", [_shape_tensor([num, 2], "random.split"), seed],
+                 {"dtype": seed.dtype})
+
+
+def fold_in(seed, data, alg="auto_select"):
+    """`tf.random.fold_in`: a new seed made from `seed` and the integer `data`."""
+    data = _seed_tensor(data)
+    if not data.dtype.is_integer:
+        raise TypeError(f"random.fold_in: data must be an integer, got {data.dtype.name}")
+    first = apply("StatelessRandomUniformFullInt",
+                  [_shape_tensor([], "random.fold_in"), _seed_tensor(seed)], {"dtype": data.dtype})
+    return array_ops.stack([first, data])

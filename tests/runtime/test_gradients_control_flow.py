@@ -1,0 +1,213 @@
+"""Gradients through staged control flow (cond, while_loop, loops autograph
+converts, with break and early return) against finite differences, float64."""
+
+import numpy as np
+
+import runtime as tf
+from tests.runtime.gradient_check import check_gradients
+
+W = tf.Variable(0.8, dtype=tf.float64)
+
+
+def branchy(x):
+    if tf.reduce_sum(x) > 0:
+        y = x * x * W
+    else:
+        y = tf.sin(x) + W
+    return y
+
+
+def loop_data_dependent(x):
+    # the trip count depends on the data: double until the sum passes 5
+    y = x
+    while tf.reduce_sum(tf.abs(y)) < 5.0:
+        y = y * 1.5 + tf.sin(y) * W
+    return y
+
+
+def for_range_with_break(x):
+    y = x
+    for i in tf.range(10):
+        if tf.reduce_max(y) > 3.0:
+            break
+        y = y * 1.3 + tf.cast(i, tf.float64) * 0.1
+    return y
+
+
+def for_range_with_continue(x):
+    y = x
+    for i in tf.range(6):
+        if i % 2 == 0:
+            continue
+        y = tf.tanh(y) * W + x
+    return y
+
+
+def early_return(x):
+    for i in tf.range(5):
+        if tf.reduce_sum(x) > 2.0:
+            return x * 2.0
+        x = x * 1.5
+    return x
+
+
+def test_cond_both_branches():
+    check_gradients(branchy, [np.array([0.5, 0.7])])
+    check_gradients(branchy, [np.array([-0.5, -0.7])])
+
+
+def test_while_with_data_dependent_trip_count():
+    check_gradients(loop_data_dependent, [np.array([0.3, 0.2])])
+
+
+def test_break_inside_a_tensor_loop():
+    check_gradients(for_range_with_break, [np.array([0.5, 0.9])])
+
+
+def test_continue_inside_a_tensor_loop():
+    check_gradients(for_range_with_continue, [np.array([0.5, -0.9])])
+
+
+def test_early_return_inside_a_tensor_loop():
+    check_gradients(early_return, [np.array([0.4, 0.3])])
+
+
+def test_variable_gradient_through_cond_and_loop():
+    x = tf.constant(np.array([0.3, 0.2]))
+
+    @tf.function
+    def grads(x):
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(loop_data_dependent(x)) + tf.reduce_sum(branchy(x))
+        return tape.gradient(y, W)
+
+    def value(w):
+        W.assign(w)
+        return float(tf.reduce_sum(loop_data_dependent(x)) + tf.reduce_sum(branchy(x)))
+    g = float(grads(x))
+    eps = 1e-6
+    numeric = (value(0.8 + eps) - value(0.8 - eps)) / (2 * eps)
+    W.assign(0.8)
+    np.testing.assert_allclose(g, numeric, rtol=1e-5)
+
+
+def test_backward_loop_runs_the_forward_trip_count():
+    @tf.function
+    def f(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * 2.0), [0, x])[1]
+        return tape.gradient(y, x)
+    for n in (0, 1, 7):
+        assert float(f(tf.constant(1.0), tf.constant(n))) == 2.0 ** n
+
+
+def tensor_array_loop(x):
+    ta = tf.TensorArray(tf.float64, size=3)
+    for i in tf.range(3):
+        ta = ta.write(i, tf.sin(x) * tf.cast(i + 1, tf.float64))
+    return ta.stack() * 2.0 + ta.read(1)
+
+
+def tensor_array_unstack(x):
+    ta = tf.TensorArray(tf.float64, size=3).unstack(x)
+    y = ta.read(0) * 0.0
+    for i in tf.range(3):
+        y = y + ta.read(i) * ta.read(i)
+    return y
+
+
+def nested_loops(x):
+    y = x
+    for i in tf.range(3):
+        for j in tf.range(2):
+            y = tf.tanh(y) + x * 0.5
+    return y
+
+
+def test_tensor_array_write_read_stack_in_a_loop():
+    check_gradients(tensor_array_loop, [np.array([0.3, -0.6])], graph_only=True)
+
+
+def test_tensor_array_unstack_and_reads():
+    check_gradients(tensor_array_unstack, [np.array([[0.3, 0.1], [0.5, -0.2], [0.7, 0.4]])],
+                    graph_only=True)
+
+
+def test_nested_while_loops():
+    check_gradients(nested_loops, [np.array([0.3, -0.6])])
+
+
+def test_while_gradient_memory_is_one_state_per_iteration():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda i, y: i < 1000, lambda i, y: (i + 1, y * 0.999), [0, x])[1]
+        return tape.gradient(y, x)
+    np.testing.assert_allclose(float(f(tf.constant(2.0, tf.float64))), 0.999 ** 1000)
+
+
+def cond_in_loop(x):
+    y = x
+    for i in tf.range(4):
+        if tf.reduce_sum(y) > 1.0:
+            y = y * 0.5 * W
+        else:
+            y = tf.sin(y) + 1.0
+    return y
+
+
+def loop_in_cond(x):
+    if tf.reduce_sum(x) > 0:
+        y = x
+        for i in tf.range(3):
+            y = y * y * W + 0.1
+    else:
+        y = x
+    return y
+
+
+def test_cond_inside_a_loop_and_a_loop_inside_a_cond():
+    check_gradients(cond_in_loop, [np.array([0.3, 0.4])])
+    check_gradients(loop_in_cond, [np.array([0.3, 0.4])])
+
+
+def test_variable_read_in_nested_control_flow():
+    x = tf.constant(np.array([0.3, 0.4]))
+
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(cond_in_loop(x)) + tf.reduce_sum(loop_in_cond(x))
+        return tape.gradient(y, W)
+
+    def value(w):
+        W.assign(w)
+        return float(tf.reduce_sum(cond_in_loop(x)) + tf.reduce_sum(loop_in_cond(x)))
+    g = float(grad(x))
+    eps = 1e-6
+    numeric = (value(0.8 + eps) - value(0.8 - eps)) / (2 * eps)
+    W.assign(0.8)
+    np.testing.assert_allclose(g, numeric, rtol=1e-5)
+
+
+def test_saved_model_keeps_a_gradient_through_a_loop(tmp_path):
+    class Model(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(np.ones((3, 2), np.float32))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def grad(self, x):
+            with tf.GradientTape() as tape:
+                y = tf.reduce_mean(tf.nn.relu(tf.matmul(x, self.w)))
+                s = 0.0
+                for i in tf.range(3):
+                    s += y * tf.cast(i, tf.float32)
+            return tape.gradient(s, self.w)
+    model = Model()
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    expected = model.grad(x).numpy()
+    np.testing.assert_allclose(expected, np.full((3, 2), 0.75) * [[3], [5], [7]])
+    tf.saved_model.save(model, str(tmp_path))
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path)).grad(x).numpy(), expected)

@@ -1,0 +1,364 @@
+"""GradientTape semantics: watching, Variables, persistence, unconnected
+sources, nested structures, higher order, errors (TensorFlow's behaviour)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+
+def both(fn):
+    """Run `fn` eagerly and as a tf.function; return both results as numpy."""
+    eager = tf.nest.map_structure(lambda t: None if t is None else t.numpy(), fn())
+    staged = tf.nest.map_structure(lambda t: None if t is None else t.numpy(),
+                                   tf.function(fn)())
+    return eager, staged
+
+
+def test_watch_a_constant():
+    x = tf.constant(3.0)
+
+    def f():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        return tape.gradient(y, x)
+    assert both(f) == (6.0, 6.0)
+
+
+def test_unwatched_constant_gives_none():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    assert tape.gradient(y, x) is None
+
+
+def test_trainable_variables_are_watched_automatically():
+    v = tf.Variable(2.0)
+    frozen = tf.Variable(5.0, trainable=False)
+
+    def f():
+        with tf.GradientTape() as tape:
+            y = v * v * frozen
+        return tape.gradient(y, [v, frozen])
+    (ev, ef), (sv, sf) = both(f)
+    assert ev == sv == 20.0 and ef is None and sf is None
+
+
+def test_watch_accessed_variables_false():
+    v, w = tf.Variable(2.0), tf.Variable(3.0)
+
+    def f():
+        with tf.GradientTape(watch_accessed_variables=False) as tape:
+            tape.watch(w)
+            y = v * w
+        return tape.gradient(y, [v, w])
+    assert both(f) == ([None, 2.0], [None, 2.0])
+
+
+def test_watched_variables():
+    v, w = tf.Variable(2.0), tf.Variable(3.0, trainable=False)
+    with tf.GradientTape() as tape:
+        _ = v * w
+    assert tape.watched_variables() == (v,)
+
+
+def test_values_computed_before_the_tape_are_constants():
+    x = tf.constant(2.0)
+
+    def f():
+        y = x * 3.0
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            z = y * x
+        return tape.gradient(z, x)
+    assert both(f) == (6.0, 6.0)
+
+
+def test_non_persistent_tape_used_twice():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)
+    with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used to "
+                                           r"compute one set of gradients \(or jacobians\)"):
+        tape.gradient(y, x)
+
+
+def test_persistent_tape():
+    x = tf.constant(3.0)
+
+    def f():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x * x
+            z = y * y
+        return tape.gradient(y, x), tape.gradient(z, x)
+    assert both(f) == ((6.0, 108.0), (6.0, 108.0))
+
+
+def test_unconnected_sources():
+    x, z = tf.constant(3.0), tf.constant([1.0, 2.0])
+
+    def f():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([x, z])
+            y = x * x
+        return (tape.gradient(y, [x, z]),
+                tape.gradient(y, [x, z], unconnected_gradients=tf.UnconnectedGradients.ZERO),
+                tape.gradient(y, z, unconnected_gradients="zero"))
+    for none, zero, zero2 in both(f):
+        assert none == [6.0, None]
+        assert zero[0] == 6.0 and list(zero[1]) == [0.0, 0.0] and list(zero2) == [0.0, 0.0]
+
+
+def test_unknown_unconnected_value():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2
+    with pytest.raises(ValueError, match="Unknown value for unconnected_gradients: 'bogus'"):
+        tape.gradient(y, x, unconnected_gradients="bogus")
+
+
+def test_nested_sources_and_targets_with_output_gradients():
+    x = tf.constant(3.0)
+
+    def f():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        return tape.gradient([y, y], {"a": x, "b": [x]}, output_gradients=[2.0, 3.0])
+    assert both(f) == ({"a": 30.0, "b": [30.0]},) * 2
+
+
+def test_target_is_the_source():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+    assert tape.gradient(x, x).numpy() == 1.0
+
+
+def test_stop_gradient_and_stop_recording():
+    x = tf.constant(3.0)
+
+    def f():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.stop_gradient(x * x) * x
+            with tape.stop_recording():
+                z = x * x
+            w = z * x
+        return tape.gradient(y, x), tape.gradient(w, x)
+    assert both(f) == ((9.0, 9.0), (9.0, 9.0))
+
+
+def test_second_derivative_with_nested_tapes():
+    x = tf.constant(2.0)
+
+    def f():
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = x * x * x
+            dy = inner.gradient(y, x)
+        return dy, outer.gradient(dy, x)
+    assert both(f) == ((12.0, 12.0), (12.0, 12.0))
+
+
+def test_second_derivative_through_matmul_and_tanh():
+    a = tf.constant(np.array([[0.3, -0.2], [0.5, 0.1]]))
+    x = tf.constant(np.array([[0.4], [-0.7]]))
+
+    def f():
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(tf.tanh(tf.matmul(a, x)))
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * g)
+        return outer.gradient(s, x)
+    eager, staged = both(f)
+    # d/dx sum((A^T (1 - tanh(Ax)^2))^2), by hand
+    xv, av = x.numpy(), a.numpy()
+    t = np.tanh(av @ xv)
+    g = av.T @ (1 - t ** 2)
+    expected = av.T @ ((av @ (2 * g)) * (-2 * t * (1 - t ** 2)))
+    np.testing.assert_allclose(eager, expected)
+    np.testing.assert_allclose(staged, expected)
+
+
+def test_cast_between_floats_passes_gradients_and_int_casts_stop_them():
+    x = tf.constant(1.5, tf.float64)
+
+    def f():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.cast(tf.cast(x, tf.float32), tf.float64) * 2.0
+            z = tf.cast(tf.cast(x, tf.int32), tf.float64) * 2.0
+        return tape.gradient(y, x), tape.gradient(z, x)
+    assert both(f) == ((2.0, None), (2.0, None))
+
+
+def test_integer_target_is_a_type_error():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.cast(x, tf.int32)
+    with pytest.raises(TypeError, match="the target must be a floating-point tensor.*got a "
+                                        "int32 tensor"):
+        tape.gradient(y, x)
+
+
+def test_string_target_is_a_type_error():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+    with pytest.raises(TypeError, match="got a string tensor"):
+        tape.gradient(tf.constant("a"), x)
+
+
+def test_none_target():
+    with tf.GradientTape() as tape:
+        pass
+    with pytest.raises(TypeError, match="Argument `target` should be a list or nested "
+                                        "structure of Tensors"):
+        tape.gradient(None, tf.constant(1.0))
+
+
+def test_integer_source_warns_and_gives_none():
+    x = tf.constant(3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cast(x, tf.float32) * 2.0
+        assert tape.gradient(y, x) is None
+    assert any("must be floating" in str(w.message) for w in caught)
+
+
+def test_watch_a_python_number():
+    with tf.GradientTape() as tape:
+        with pytest.raises(ValueError, match="Passed in object 3.0 of type 'float', not "
+                                             "tf.Tensor or tf.Variable"):
+            tape.watch(3.0)
+
+
+def test_op_without_gradient_names_op_and_line():
+    x = tf.constant(np.array([1.0, 2.0]))
+
+    @tf.function
+    def f():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.py_function(lambda v: v * 2, [x], tf.float64)
+        return tape.gradient(y, x)
+    with pytest.raises(LookupError) as info:
+        f()
+    message = str(info.value)
+    assert "No gradient defined for operation" in message and "EagerPyFunc" in message
+    assert "test_gradients_tape.py" in message
+
+
+def test_jacobian():
+    x = tf.constant(np.array([1.0, 2.0]))
+
+    def f():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.stack([x[0] * x[1], x[0] * 3.0, x[1] * x[1]])
+        return tape.jacobian(y, x)
+    eager, staged = both(f)
+    expected = [[2.0, 1.0], [3.0, 0.0], [0.0, 4.0]]
+    np.testing.assert_allclose(eager, expected)
+    np.testing.assert_allclose(staged, expected)
+
+
+def test_gradient_inside_the_with_block():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+        g = tape.gradient(y, x)
+    assert g.numpy() == 6.0
+
+
+def test_mlp_training_step_learns():
+    rng = np.random.default_rng(0)
+    w1 = tf.Variable(rng.normal(0, 0.1, (4, 8)).astype(np.float32))
+    b1 = tf.Variable(np.zeros(8, np.float32))
+    w2 = tf.Variable(rng.normal(0, 0.1, (8, 3)).astype(np.float32))
+    b2 = tf.Variable(np.zeros(3, np.float32))
+    x = tf.constant(rng.normal(size=(32, 4)).astype(np.float32))
+    labels = tf.constant(np.argmax(x.numpy() @ rng.normal(size=(4, 3)), axis=1).astype(np.int32))
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            h = tf.nn.relu(tf.matmul(x, w1) + b1)
+            logits = tf.matmul(h, w2) + b2
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=labels, logits=logits))
+        grads = tape.gradient(loss, [w1, b1, w2, b2])
+        for v, g in zip([w1, b1, w2, b2], grads):
+            v.assign_sub(0.5 * g)
+        return loss
+    losses = [float(step()) for _ in range(30)]
+    assert losses[-1] < losses[0] * 0.8
+
+
+def test_eager_tape_sees_through_a_tf_function_call():
+    v = tf.Variable(np.array([1.0, 2.0]))
+
+    @tf.function
+    def model(x):
+        return tf.reduce_sum(tf.sin(x) * v)
+    x = tf.constant(np.array([0.5, 0.25]))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = model(x)
+    gx, gv = tape.gradient(y, [x, v])
+    np.testing.assert_allclose(gx.numpy(), np.cos([0.5, 0.25]) * [1.0, 2.0])
+    np.testing.assert_allclose(gv.numpy(), np.sin([0.5, 0.25]))
+
+
+def test_jacobian_of_an_unconnected_source_is_none():
+    x, z = tf.constant([1.0, 2.0]), tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, z])
+        y = x * 2.0
+    assert tape.jacobian(y, z) is None
+    np.testing.assert_allclose(tape.jacobian(y, z, unconnected_gradients="zero").numpy(), [0, 0])
+
+
+def test_eager_loop_and_cond_in_python_are_recorded():
+    x = tf.constant(0.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(3):
+            y = tf.sin(y) if float(y) > 0 else y * 2.0
+    expected = np.cos(0.5) * np.cos(np.sin(0.5)) * np.cos(np.sin(np.sin(0.5)))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), expected, rtol=1e-6)
+
+
+def test_tf_gradients_in_a_graph():
+    @tf.function
+    def f(x):
+        y = x * x * 3.0
+        z = tf.stop_gradient(y) * x
+        return tf.gradients(y, x)[0], tf.gradients([y, z], [x, y]), tf.gradients(y, [z])
+    g, (gx, gy), unconnected = f(tf.constant(2.0))
+    assert float(g) == 12.0 and float(gx) == 12.0 + 12.0 and float(gy) == 1.0
+    assert unconnected == [None]
+
+
+def test_tf_gradients_eagerly_is_an_error():
+    with pytest.raises(RuntimeError, match="tf.gradients is not supported when eager "
+                                           "execution is enabled"):
+        tf.gradients(tf.constant(1.0), tf.constant(1.0))
