@@ -14,9 +14,13 @@ constructs that use them (a missing one raises NotImplementedError naming it).
 
 import abc
 
-__all__ = ["Backend", "register_backend", "backends", "backend_of"]
+__all__ = ["Backend", "register_backend", "register_lazy_backend", "backends", "backend_of"]
 
 _BACKENDS = []
+# Backends imported the first time a value of their library reaches an
+# operator: {top-level module of the value's type: module registering it}.
+_LAZY = {"jax": "autograph.jax_backend", "jaxlib": "autograph.jax_backend"}
+_NOT_LAZY = set()         # types already found to belong to no lazy backend
 
 
 class Backend(abc.ABC):
@@ -105,6 +109,16 @@ class Backend(abc.ABC):
     def list_stack(self, lst):
         raise self._missing("list_stack")
 
+    def bounded_loop(self, cond_fn, body_fn, loop_vars, names, bound, exact, opts=None):
+        """A staged loop known when tracing to run at most `bound` times (a
+        Python int: a for loop over a tensor whose first dimension is
+        static, already capped by `opts`' maximum_iterations); exactly
+        `bound` times when `exact` (no break or return; then `cond_fn` is
+        only the index test). Backends that can use the bound override this
+        (JAX: a differentiable lax.scan); by default a while_loop."""
+        extra = {"opts": opts} if opts else {}
+        return self.while_loop(cond_fn, body_fn, loop_vars, names, **extra)
+
     # --- placeholders for values first defined inside staged code -----------
     def probe(self, fn, args):
         """Run `fn(*args)` in a throwaway graph; return its outputs, only to
@@ -130,6 +144,27 @@ def unregister_backend(backend):
         _BACKENDS.remove(backend)
 
 
+def register_lazy_backend(module, loader):
+    """Import the module `loader` (which registers a backend) the first time
+    a value whose type is defined under the top-level module `module` (e.g.
+    'jax') reaches an operator: autograph never imports the library itself."""
+    _LAZY[module] = loader
+    _NOT_LAZY.clear()
+
+
+def _load_lazy(kind):
+    """Import the lazy backend `kind`'s module belongs to; True if one was."""
+    loader = _LAZY.get(kind.__module__.partition(".")[0])
+    if loader is None:
+        _NOT_LAZY.add(kind)
+        return False
+    for key in [k for k, v in _LAZY.items() if v == loader]:
+        del _LAZY[key]
+    import importlib
+    importlib.import_module(loader)
+    return True
+
+
 def backends():
     return tuple(_BACKENDS)
 
@@ -139,12 +174,13 @@ _PLAIN = frozenset({int, float, bool, str, type(None), list, tuple, dict, range,
 
 def backend_of(*values):
     """The backend owning the first tensor among `values`, else None."""
-    if not _BACKENDS:
-        return None
     for v in values:
-        if type(v) in _PLAIN:
+        kind = type(v)
+        if kind in _PLAIN:
             continue
         for b in _BACKENDS:
             if b.is_tensor(v) or b.is_list(v):
                 return b
+        if kind not in _NOT_LAZY and _LAZY and _load_lazy(kind):
+            return backend_of(*values)
     return None

@@ -43,6 +43,13 @@ raise is an internal error, counted as a mismatch. Only the first two
 programs of each kind of mismatch are shrunk. The last line:
 
     fuzz: N programs, seed S, mode M, K mismatches, R refused
+
+--backend jax runs each program (of any mode) natively and as
+`jax.jit(autograph.to_graph(main))` on int32 arrays (JAX installed): values
+and exception types must agree; a clear refusal is counted apart with its
+message; the last line adds "backend jax":
+
+    python tools/fuzz.py --backend jax --count 2000
 """
 
 import argparse
@@ -617,11 +624,11 @@ def _time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _outcome4(call):
+def _outcome4(call, seconds=None):
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out), warnings.catch_warnings(), \
-                _time_limit(RUN_TIMEOUT_S):
+                _time_limit(seconds or RUN_TIMEOUT_S):
             warnings.simplefilter("ignore")
             value = call()
         return ("ok", _plain(value), _TENSOR_STR.sub(r"\1", out.getvalue()))
@@ -740,7 +747,6 @@ def shrink4(source, seed, inputs=INPUTS, budget_s=60.0):
     rows = four_runs(source, seed, inputs)
     inputs = [r[0] for r in bad_rows(rows)] or list(inputs)
     kind = _kind4(four_runs(source, seed, inputs))
-    lines = source.splitlines()
     deadline = time.monotonic() + budget_s
     seen = {}
 
@@ -749,6 +755,12 @@ def shrink4(source, seed, inputs=INPUTS, budget_s=60.0):
             seen[text] = _still_fails4(text, seed, inputs, kind)
         return seen[text]
 
+    return _delete_lines(source, fails, deadline)
+
+
+def _delete_lines(source, fails, deadline):
+    """Delete runs of lines while `fails(text)` stays true, until `deadline`."""
+    lines = source.splitlines()
     changed = True
     while changed and time.monotonic() < deadline:
         changed = False
@@ -944,6 +956,114 @@ def run(count, seed, verbose=False, do_shrink=True):
     return failures
 
 
+# --- the JAX backend: --backend jax -------------------------------------------------------
+#
+# Each program runs natively and as `jax.jit(autograph.to_graph(main))` on int32
+# arrays. A row is (inputs, native, jax); outcomes as in `_outcome4`. The jit
+# prints while tracing, so printed output is not compared. A clear refusal
+# (see `is_refusal`) where Python succeeded is counted apart.
+
+JAX_RUN_TIMEOUT_S = 120.0     # the first call compiles: XLA takes seconds on a busy machine
+
+
+def jax_runs(source, seed, inputs=INPUTS):
+    """[(inputs, native, jax)] for each input triple."""
+    import jax
+    import jax.numpy as jnp
+    import autograph
+    main = load(source, seed)["main"]
+    try:
+        jitted = jax.jit(autograph.to_graph(main))
+    except Exception as e:  # noqa: BLE001 - a failed conversion is an outcome
+        jitted = e
+    rows = []
+    for a, b, v in inputs:
+        def staged():
+            if isinstance(jitted, Exception):
+                raise jitted
+            return jitted(jnp.int32(a), jnp.int32(b), jnp.asarray(v, jnp.int32))
+        rows.append(((a, b, v), _outcome4(lambda: main(a, b, list(v))),
+                     _outcome4(staged, JAX_RUN_TIMEOUT_S)))
+    return rows
+
+
+def judge_jax(row):
+    """'ok', 'refused', 'mismatch' or 'internal' for one row of `jax_runs`."""
+    native, staged = row[1], row[2]
+    if _same(native, staged, compare_printed=False):
+        return "ok"
+    if native[0] == "ok" and is_internal(staged):
+        return "internal"
+    if native[0] == "ok" and is_refusal(staged):
+        return "refused"
+    return "mismatch"
+
+
+def _judge_jax_program(rows):
+    verdicts = {judge_jax(r) for r in rows}
+    return next((v for v in ("internal", "mismatch", "refused") if v in verdicts), "ok")
+
+
+def shrink_jax(source, seed, inputs=INPUTS, budget_s=60.0):
+    """Delete statements while the program still disagrees the same way."""
+    def kind(rows):
+        return {(judge_jax(r), r[2][1] if r[2][0] == "raised" else "value") for r in rows
+                if judge_jax(r) != "ok"}
+    want = kind(jax_runs(source, seed, inputs))
+
+    def fails(text):
+        try:
+            compile(text, "<shrink>", "exec")
+            if "def main" not in text or not terminates(text) or not names_are_bound(text):
+                return False
+            rows = jax_runs(text, seed, inputs)
+            return all(r[1][0] == "ok" for r in rows) and kind(rows) == want
+        except Exception:  # noqa: BLE001 - an invalid candidate is simply rejected
+            return False
+    return _delete_lines(source, fails, time.monotonic() + budget_s)
+
+
+def run_jax(count, seed, mode="default", do_shrink=True, inputs=INPUTS, quiet=False):
+    """Fuzz `count` programs on the JAX backend; a dict of counts as `run_mode`'s."""
+    gen = GENERATORS[mode]
+    stats = {"programs": count, "mismatches": 0, "internal": 0, "refused": 0,
+             "refusals": {}, "failing": []}
+    for k in range(count):
+        s = seed * 1_000_003 + k
+        source = gen(s).program()
+        rows = jax_runs(source, s, inputs)
+        verdict = _judge_jax_program(rows)
+        keys = {f"{r[2][1]}: {refusal_key(r[2][2])}": f"{r[2][1]}: {r[2][2]}"
+                for r in rows if judge_jax(r) == "refused"}
+        for key, message in keys.items():
+            stats["refusals"].setdefault(key, [0, message])[0] += 1
+        if verdict in ("mismatch", "internal"):
+            stats["mismatches"] += 1
+            stats["internal"] += verdict == "internal"
+            if do_shrink and len(stats["failing"]) < 3:
+                source = shrink_jax(source, s, inputs)
+                rows = jax_runs(source, s, inputs)
+            stats["failing"].append((s, source))
+            if not quiet:
+                print(f"MISMATCH (seed {s}, backend jax"
+                      + (", internal error)" if verdict == "internal" else ")"))
+                print(source)
+                for row in rows:
+                    if judge_jax(row) != "ok":
+                        print(f"  inputs {row[0]}: native=[{_show(row[1], False)}]  "
+                              f"jax=[{_show(row[2], False)}]")
+        else:
+            stats["refused"] += verdict == "refused"
+    return stats
+
+
+def _print_refusals(stats):
+    for key, (count, message) in sorted(stats["refusals"].items(), key=lambda e: -e[1][0]):
+        print(f"REFUSED x{count}: {key}")
+        print(f"    for example: {message.splitlines()[0]}")
+    print(f"internal errors: {stats['internal']} (counted as mismatches)")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=300)
@@ -958,20 +1078,26 @@ def main(argv=None):
                        help="lambdas and nested defs, late binding, nonlocal")
     modes.add_argument("--mutations", dest="mode", action="store_const", const="mutations",
                        help="append/pop/extend/insert/del/update/setdefault/next in control flow")
+    parser.add_argument("--backend", choices=("runtime", "jax"), default="runtime",
+                        help="jax: run each program natively and as "
+                             "jax.jit(autograph.to_graph(main)) on int32 arrays")
     args = parser.parse_args(argv)
     mode = args.mode or "default"
     if args.show:
         print(GENERATORS[mode](args.seed).program())
         return 0
+    if args.backend == "jax":
+        stats = run_jax(args.count, args.seed, mode, not args.no_shrink)
+        _print_refusals(stats)
+        print(f"fuzz: {args.count} programs, seed {args.seed}, mode {mode}, backend jax, "
+              f"{stats['mismatches']} mismatches, {stats['refused']} refused")
+        return 1 if stats["mismatches"] else 0
     if mode == "default":
         failures = run(args.count, args.seed, args.verbose, not args.no_shrink)
         print(f"fuzz: {args.count} programs, seed {args.seed}, {failures} mismatches")
         return 1 if failures else 0
     stats = run_mode(args.count, args.seed, mode, args.verbose, not args.no_shrink)
-    for key, (count, message) in sorted(stats["refusals"].items(), key=lambda e: -e[1][0]):
-        print(f"REFUSED x{count}: {key}")
-        print(f"    for example: {message.splitlines()[0]}")
-    print(f"internal errors: {stats['internal']} (counted as mismatches)")
+    _print_refusals(stats)
     print(f"fuzz: {args.count} programs, seed {args.seed}, mode {mode}, "
           f"{stats['mismatches']} mismatches, {stats['refused']} refused")
     return 1 if stats["mismatches"] else 0

@@ -116,7 +116,10 @@ def staged_for(backend, iterable, body, state, names, extra_test, where, opts=No
         out = body(get(i), *s)
         return (i + 1,) + (() if out is None else tuple(out))
 
-    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for", opts)
+    # A length known when tracing bounds the loop (a backend may stage a scan).
+    bound = length if type(length) is int else None
+    out = _stage(backend, test, step, (0,) + state, ("iteration",) + names, where, "for", opts,
+                 bound=bound, exact=extra_test is None)
     return out[1:]
 
 
@@ -236,13 +239,16 @@ def _marking(fn, kind, where):
     return run
 
 
-def _stage(backend, test, body, state, names, where, kind, opts=None):
+def _stage(backend, test, body, state, names, where, kind, opts=None, bound=None,
+           exact=False):
     """Stage `while test(*state): state = body(*state)` with the backend.
 
     A name only the body defines gets a placeholder value before the loop,
     and a run-time check that the loop iterated at least once (as in
     TensorFlow, the same graph serves inputs that do iterate). A for loop
     counts its iterations already (its index); a while loop gets a counter.
+    A for loop over a length known when tracing (`bound`, a Python int; no
+    break or return when `exact`) goes to the backend's `bounded_loop`.
     """
     test, body = _marking(test, kind, where), _marking(body, kind, where)
     init, invariant, must_define = _initial_values(backend, body, state, names, where, kind)
@@ -268,9 +274,17 @@ def _stage(backend, test, body, state, names, where, kind, opts=None):
 
     loop_names = display_names(tuple(names[i] for i in slots))
     with located(where):
-        results = backend.while_loop(cond_fn, body_fn, tuple(init) + ((0,) if counted else ()),
-                                     loop_names + (("iterations",) if counted else ()),
-                                     **options)
+        if bound is None:
+            results = backend.while_loop(cond_fn, body_fn,
+                                         tuple(init) + ((0,) if counted else ()),
+                                         loop_names + (("iterations",) if counted else ()),
+                                         **options)
+        else:
+            limit = (opts or {}).get("maximum_iterations")
+            if type(limit) is int:
+                bound = max(0, min(bound, limit))
+            results = backend.bounded_loop(cond_fn, body_fn, tuple(init), loop_names, bound,
+                                           exact, **options)
     final = full(results[:len(slots)])
     for i, v in enumerate(final):
         # Python lists appended to in the loop became tensor lists: stack them.
