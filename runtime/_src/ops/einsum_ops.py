@@ -19,9 +19,10 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import define_grad  # gradients
-from runtime._src.ops.gradient_ops import broadcast_like
+from runtime._src.ops.array_ops import fill, range as _range, reshape, shape as _shape
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.manipulation_ops import convert_all
+from runtime._src.ops.math_ops import cast, equal
 from runtime._src.ops.shape_ops import kernel_error, op_error
 
 __all__ = ["einsum", "tensordot"]
@@ -131,22 +132,75 @@ def _einsum(*operands, equation):
 @define_grad("Einsum")
 def _einsum_grad(op, grad):
     # Each operand's gradient is an einsum of the output gradient with the other
-    # operands, into the operand's subscripts (letters only it has: broadcast back).
-    subs, rhs = parse_equation(op.attrs["equation"], len(op.inputs))
-    if "..." in rhs or any("..." in s or len(set(s)) != len(s) for s in subs):
-        raise LookupError(f"No gradient defined for operation 'Einsum' with equation "
-                          f"{op.attrs['equation']!r}: an ellipsis or a repeated subscript")
+    # operands, into the operand's subscripts. An ellipsis is first spelled out
+    # as letters; a label only this operand has comes back through a ones
+    # vector, and a label it repeats (a diagonal) through an identity matrix.
+    subs, rhs = _explicit(op.inputs, *parse_equation(op.attrs["equation"], len(op.inputs)))
+    spare = iter(c for c in string.ascii_letters if c not in "".join(subs))
     grads = []
     for i, s in enumerate(subs):
         others = [j for j in range(len(subs)) if j != i]
         present = set(rhs).union(*(subs[j] for j in others))
-        kept = "".join(c for c in s if c in present)
-        equation = ",".join([rhs] + [subs[j] for j in others]) + "->" + kept
-        g = apply("Einsum", (grad, *[op.inputs[j] for j in others]), {"equation": equation})
-        if kept != s:
-            g = broadcast_like(g, op.inputs[i], [k for k, c in enumerate(s) if c not in present])
-        grads.append(g)
+        terms, operands, out = [rhs] + [subs[j] for j in others], [grad], ""
+        operands += [op.inputs[j] for j in others]
+        for position, c in enumerate(s):
+            n = _dim(op.inputs[i], position)
+            if c in out:                     # again: a fresh label on the diagonal
+                fresh = next(spare)
+                terms.append(c + fresh)
+                operands.append(_identity(n, grad.dtype))
+                c = fresh
+            elif c not in present:           # summed away in the forward op
+                terms.append(c)
+                operands.append(fill(reshape(n, [1]), convert_to_tensor(1, grad.dtype)))
+            out += c
+        equation = ",".join(terms) + "->" + out
+        grads.append(apply("Einsum", tuple(operands), {"equation": equation}))
     return grads
+
+
+def _explicit(inputs, subs, rhs):
+    """The subscripts with each ellipsis spelled out as letters (right-aligned, as
+    it broadcasts); an operand's dimension of size 1 that broadcasts against a
+    larger one gets a letter of its own."""
+    if "..." not in rhs and not any("..." in s for s in subs):
+        return subs, rhs
+    ranks = [t.shape.rank for t in inputs]
+    if None in ranks:
+        raise LookupError("No gradient defined for operation 'Einsum' with an ellipsis over "
+                          "inputs of unknown rank")
+    counts = [r - len(s.replace("...", "")) if "..." in s else 0 for s, r in zip(subs, ranks)]
+    width = max(counts)
+    used = set("".join(subs) + rhs)
+    spare = iter(c for c in string.ascii_letters if c not in used)
+    shared = [next(spare) for _ in range(width)]
+    sizes = [1] * width
+    for s, t, k in zip(subs, inputs, counts):
+        head = s.index("...") if "..." in s else 0
+        for e in range(k):
+            d = t.shape.dims[head + e]
+            sizes[width - k + e] = max(sizes[width - k + e], 1 if d is None else d)
+    spelled = []
+    for s, t, k in zip(subs, inputs, counts):
+        head = s.index("...") if "..." in s else 0
+        letters = ""
+        for e in range(k):
+            broadcast = t.shape.dims[head + e] == 1 and sizes[width - k + e] > 1
+            letters += next(spare) if broadcast else shared[width - k + e]
+        spelled.append(s.replace("...", letters))
+    return spelled, rhs.replace("...", "".join(shared))
+
+
+def _dim(x, axis):
+    """x's size along `axis`: an int when known while tracing, else a scalar tensor."""
+    d = x.shape.dims[axis] if x.shape.dims is not None else None
+    return d if d is not None else _shape(x)[axis]
+
+
+def _identity(n, dtype):
+    """The n x n identity matrix of `dtype` (n an int or a scalar int tensor)."""
+    positions = _range(0, n, 1)
+    return cast(equal(reshape(positions, [-1, 1]), reshape(positions, [1, -1])), dtype)
 
 
 def einsum(equation, *inputs, **kwargs):

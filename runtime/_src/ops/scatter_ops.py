@@ -22,9 +22,9 @@ from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.array_ops import _shape_tensor, reshape, shape as _shape
-from runtime._src.ops.manipulation_ops import concat, gather, squeeze
-from runtime._src.ops.shape_ops import int_tensor, kernel_error, op_error
+from runtime._src.ops.array_ops import _shape_tensor, range as _range, reshape, shape as _shape
+from runtime._src.ops.manipulation_ops import concat, expand_dims, gather, squeeze
+from runtime._src.ops.shape_ops import broadcast_to, int_tensor, kernel_error, op_error
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
            "tensor_scatter_nd_sub", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
@@ -104,11 +104,30 @@ def _gather_nd(params, indices, batch_dims):
 
 @define_grad("GatherNd")
 def _gather_nd_grad(op, grad):
+    # Each gathered slice's gradient is added back at its coordinates. With
+    # batch_dims b, every coordinate is first prefixed by its b batch positions.
     params, indices = op.inputs
-    if op.attrs["batch_dims"]:
-        raise LookupError("No gradient defined for GatherNd with batch_dims > 0")
+    batch = op.attrs["batch_dims"]
+    if batch:
+        indices = _with_batch_coordinates(indices, _shape(params, indices.dtype), batch)
     shape = apply("Shape", (params,), {"out_type": indices.dtype})
     return [apply("ScatterNd", (indices, grad, shape)), None]
+
+
+def _with_batch_coordinates(indices, params_shape, batch):
+    """indices [B..., K..., M] (B the `batch` leading dims) as [B..., K..., batch + M]:
+    each coordinate prefixed by the batch position it sits at."""
+    rank = indices.shape.rank
+    if rank is None:
+        raise LookupError("No gradient defined for operation 'GatherNd' with batch_dims > 0 "
+                          "and indices of unknown rank")
+    outer = _shape(indices, indices.dtype)[:-1]
+    columns = []
+    for i in range(batch):
+        position = _range(0, params_shape[i], 1, dtype=indices.dtype)
+        position = reshape(position, [1] * i + [-1] + [1] * (rank - 2 - i))
+        columns.append(expand_dims(broadcast_to(position, outer), -1))
+    return concat(columns + [indices], -1)
 
 
 def _position(flat, shape):
@@ -283,8 +302,9 @@ tensor_scatter_nd_min = _define_tensor_scatter("TensorScatterMin", np.minimum)
 tensor_scatter_nd_min.__doc__ = "`tensor` with the minimum of it and `updates` at `indices`."
 
 
-def _gathered(op, grad):
-    return apply("GatherNd", (grad, op.inputs[1]), {"batch_dims": 0})
+def _gathered(op, t):
+    """`t` (shaped like the op's tensor) at the op's indices."""
+    return apply("GatherNd", (t, op.inputs[1]), {"batch_dims": 0})
 
 
 @define_grad("TensorScatterUpdate")
@@ -302,6 +322,24 @@ def _tensor_scatter_add_grad(op, grad):
 @define_grad("TensorScatterSub")
 def _tensor_scatter_sub_grad(op, grad):
     return [grad, None, math_ops.negative(_gathered(op, grad))]
+
+
+def _tensor_scatter_extreme_grad(op, grad):
+    # Each output element's gradient goes to the inputs that equal it (tensor's
+    # element and/or updates scattered there), shared equally between ties.
+    tensor, indices, updates = op.inputs
+    out = op.outputs[0]
+    from_tensor = math_ops.cast(math_ops.equal(tensor, out), grad.dtype)
+    from_updates = math_ops.cast(math_ops.equal(updates, _gathered(op, out)), grad.dtype)
+    shape = apply("Shape", (tensor,), {"out_type": indices.dtype})
+    share = grad / (from_tensor + apply("ScatterNd", (indices, from_updates, shape)))
+    return [share * from_tensor, None, _gathered(op, share) * from_updates]
+
+
+define_grad("TensorScatterMax")(_tensor_scatter_extreme_grad)
+define_grad("TensorScatterMin")(_tensor_scatter_extreme_grad)
+
+
 for _f, _name in ((tensor_scatter_nd_update, "update"), (tensor_scatter_nd_add, "add"),
                   (tensor_scatter_nd_sub, "sub"), (tensor_scatter_nd_max, "max"),
                   (tensor_scatter_nd_min, "min")):

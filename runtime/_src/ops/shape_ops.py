@@ -28,7 +28,7 @@ from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import _shape_tensor, range as _range, reshape, size
 from runtime._src.ops.manipulation_ops import convert_all, expand_dims, stack
 from runtime._src.ops.math_ops import cast, less, maximum
-from runtime._src.ops.reduction_ops import reduce_max
+from runtime._src.ops.reduction_ops import reduce_max, reduce_sum
 
 __all__ = ["broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape", "pad",
            "reverse", "roll", "repeat", "split", "slice", "meshgrid", "linspace",
@@ -454,6 +454,12 @@ def _repeat_grad_kernel(grad, x, repeats, axis):
     return _sum_runs(grad, counts, axis)
 
 
+@define_grad("RepeatGrad")
+def _repeat_grad_grad(op, grad):
+    # RepeatGrad sums runs of copies, so its own gradient repeats again.
+    return [apply("Repeat", (grad, op.inputs[2]), dict(op.attrs)), None, None]
+
+
 def _sum_runs(g, counts, axis):
     """Sums of consecutive runs of `counts[i]` slices of g along `axis` (zero for empty runs)."""
     shape = list(np.shape(g))
@@ -665,6 +671,14 @@ def _slice_grad_kernel(grad, x, begin):
     return out
 
 
+@define_grad("SliceGrad")
+def _slice_grad_grad(op, grad):
+    # SliceGrad places a block into zeros; its gradient cuts the same block out.
+    block, _, begin = op.inputs
+    size = apply("Shape", (block,), {"out_type": begin.dtype})
+    return [apply("Slice", (grad, begin, size)), None, None]
+
+
 def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
     """The block of `input_` starting at `begin` with extent `size` (-1: to the end)."""
     input_ = convert_to_tensor(input_)
@@ -749,7 +763,24 @@ def _linspace(start, stop, num, axis):
     return np.concatenate(parts, axis=axis).take(np.arange(n), axis=axis)
 
 
-not_differentiable("LinSpace")
+@define_grad("LinSpace")
+def _linspace_grad(op, grad):
+    # out[..., i, ...] = start + w[i] * (stop - start), w[i] = i / max(num - 1, 1)
+    # (so out[0] = start, out[-1] = stop): stop's gradient is the w-weighted sum
+    # of grad along the axis, start's the rest; both summed down to their shapes.
+    start, stop, num = op.inputs
+    axis, rank = op.attrs["axis"], grad.shape.rank
+    if axis >= 0 and rank is None:
+        raise LookupError("No gradient defined for operation 'LinSpace' with an output of "
+                          "unknown rank and a non-negative axis")
+    after = -axis - 1 if axis < 0 else rank - axis - 1
+    one = convert_to_tensor(1, num.dtype)
+    steps = cast(maximum(num - one, one), grad.dtype)
+    weights = reshape(cast(_range(0, num, 1, dtype=num.dtype), grad.dtype) / steps,
+                      [-1] + [1] * after)
+    to_stop = reduce_sum(grad * weights, axis)
+    return [unbroadcast(reduce_sum(grad, axis) - to_stop, start), unbroadcast(to_stop, stop),
+            None]
 
 
 def linspace(start, stop, num, name=None, axis=0):

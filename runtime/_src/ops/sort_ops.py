@@ -112,6 +112,18 @@ def _top_k_grad_kernel(grad, x, indices):
     return out
 
 
+@define_grad("TopKGrad")
+def _top_k_grad_grad(op, grad):
+    # TopKGrad puts k values back at their indices; its gradient takes them out again.
+    _, x, indices = op.inputs
+    rank = x.shape.rank
+    if rank is None:
+        raise LookupError("No gradient defined for operation 'TopKGrad' with an input of "
+                          "unknown rank")
+    attrs = {"axis": rank - 1, "batch_dims": rank - 1}
+    return [apply("GatherV2", (grad, indices), attrs), None, None]
+
+
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
     """The `k` largest entries of the last dimension of `input` and their indices.
 
@@ -222,15 +234,13 @@ def _unique_op(x, out_idx):
     return _unique(x, out_idx)[:2]
 
 
-not_differentiable("Unique")
-
-
 @define_op("UniqueWithCounts", infer=_infer_unique, num_outputs=3)
 def _unique_with_counts_op(x, out_idx, counts):
     return _unique(x, out_idx)
 
 
-not_differentiable("UniqueWithCounts")
+# Unique and UniqueWithCounts have no gradient rule, as in TF: a gradient through
+# y is a LookupError naming the op.
 
 
 def unique(x, out_idx=dtypes.int32, name=None):
