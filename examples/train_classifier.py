@@ -1,7 +1,8 @@
 """Train a small MLP classifier end to end with `tf.keras`: two interleaved
 spirals (generated here, no download; no straight line separates them),
-`compile` + `fit` (binary cross-entropy, Adam) with a progress line per epoch, the final test accuracy,
-then save the model, load it back and check it predicts the same.
+`compile` + `fit` (binary cross-entropy, Adam) with a progress line per
+epoch, the final test accuracy, then save the model, load it back and check
+it predicts the same.
 
     python3 examples/train_classifier.py               # 20 epochs
     python3 examples/train_classifier.py --epochs 5    # a short run

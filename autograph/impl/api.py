@@ -21,7 +21,7 @@ import linecache
 import types
 import warnings
 import weakref
-from typing import Callable
+from typing import Callable, Iterable
 
 from .. import source_map, tracebacks
 from ..pyct import parser
@@ -127,7 +127,8 @@ def _plain_function(fn):
 
 
 def to_code(fn: Callable, recursive: bool = True, line_comments: bool = False,
-            standalone: bool = True, experimental_optional_features=None) -> str:
+            standalone: bool = True,
+            experimental_optional_features: Feature | Iterable[Feature] | None = None) -> str:
     """The source of the converted `fn`, as a string.
 
     `line_comments=True` ends each line that starts a user statement with
@@ -320,7 +321,8 @@ def _note_user_location(error):
 
 
 def to_graph(fn: Callable, recursive: bool = True,
-             experimental_optional_features=None) -> Callable:
+             experimental_optional_features: Feature | Iterable[Feature] | None = None
+             ) -> Callable:
     """The converted `fn` (a function or bound method): same behaviour on
     Python values; staged control flow on tensors.
     `experimental_optional_features`: see `Feature` (checked; no effect)."""

@@ -162,18 +162,24 @@ def _parse_fragment(source, fn):
         return _parse_indented(source), 0
     except SyntaxError:
         pass
-    # A lambda inside a multi-line expression: cut the first line down to the
-    # part from `lambda` on, trimming trailing text until it parses.
-    text = source.splitlines()[0] if source.strip() else source
-    start = text.find("lambda")
+    # A lambda inside a statement that does not parse on its own (a `for`
+    # header, a multi-line call): take the text from a `lambda` of the first
+    # line on, across lines, trimming trailing text until it parses. The
+    # longest piece that parses holds the whole lambda: the text after it in
+    # the statement only closes or continues what encloses it. (Cutting to
+    # the first line alone would turn `lambda: f(a,\n b)` into `lambda: f`.)
+    first = source.splitlines()[0] if source.strip() else source
+    start = first.find("lambda")
     while start >= 0:
-        piece = text[start:]
+        piece = source[start:].rstrip()
         for end in range(len(piece), 0, -1):
+            if piece[end - 1] in " \t\n\\":
+                continue
             try:
                 return _parse(f"({piece[:end]})"), start - 1
             except SyntaxError:
                 continue
-        start = text.find("lambda", start + 1)
+        start = first.find("lambda", start + 1)
     raise NoSourceError(f"cannot parse the source of {fn.__qualname__!r}")
 
 

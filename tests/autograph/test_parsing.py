@@ -31,6 +31,19 @@ def test_lambda_passed_as_argument():
     assert "ag__.if_exp(q > 1, lambda: q, lambda: 0)" in autograph.to_code(lambda q: q if q > 1 else 0)
 
 
+def test_lambda_spanning_lines_in_a_for_header_keeps_its_whole_body():
+    # A `for` header does not parse on its own, so the lambda is cut out of
+    # it; the cut must span the lambda's lines (it was `lambda: max` before).
+    got = []
+    for f in [autograph.to_graph(lambda: max(3,
+                                             7) if True else 0)]:
+        got.append(f())
+    for g, args in [(autograph.to_graph(lambda a, b: (a
+                                                      + b)), (2, 3))]:
+        got.append(g(*args))
+    assert got == [7, 5]
+
+
 class Scaler:
     def __init__(self, k):
         self.k = k

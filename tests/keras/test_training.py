@@ -131,3 +131,32 @@ def test_custom_training_loop_with_tape_and_optimizer_in_one_graph():
     assert np.mean(last) < np.mean(first)
     assert train_step.experimental_get_tracing_count() == 1
     assert 0.0 < float(accuracy.result()) <= 1.0
+
+
+def test_unsupported_fit_arguments_are_refused_not_ignored():
+    model = small_model()
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 2), np.float32), np.ones((4, 3), np.float32)
+    with pytest.raises(TypeError, match="fit: argument 'callbacks' is not supported"):
+        model.fit(x, y, callbacks=[object()])
+    with pytest.raises(TypeError, match="fit: argument 'sample_weight' is not supported"):
+        model.fit(x, y, sample_weight=np.ones(4))
+    with pytest.raises(TypeError, match="evaluate: argument 'sample_weight' is not supported"):
+        model.evaluate(x, y, sample_weight=np.ones(4))
+
+
+def test_embedding_and_softmax_models_train_with_string_losses():
+    rng = np.random.default_rng(0)
+    ids = rng.integers(0, 10, (64, 4)).astype(np.int32)
+    y = (ids.sum(1) > 18).astype(np.float32)
+    tf.random.set_seed(0)
+    emb = tf.keras.Sequential([layers.Embedding(10, 4), layers.Flatten(), layers.Dense(1)])
+    emb.compile(tf.keras.optimizers.SGD(0.1, momentum=0.9),
+                tf.keras.losses.BinaryCrossentropy(from_logits=True), metrics=["accuracy"])
+    losses = emb.fit(ids, y, epochs=4, verbose=0).history["loss"]
+    assert losses[-1] < losses[0]
+    x, labels = blobs(60)
+    probs = tf.keras.Sequential([layers.Dense(8), layers.ReLU(), layers.Dense(3), layers.Softmax()])
+    probs.compile("rmsprop", "sparse_categorical_crossentropy", metrics=["accuracy"])
+    history = probs.fit(x, labels, epochs=4, verbose=0).history
+    assert history["loss"][-1] < history["loss"][0] and sorted(history) == ["accuracy", "loss"]

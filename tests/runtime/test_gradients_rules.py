@@ -28,6 +28,7 @@ def away_from_zero(*shape):
 
 W62, W312, W23 = tf.constant(r(6, 2)), tf.constant(r(3, 1, 2)), tf.constant(r(2, 3))
 W35, W27 = tf.constant(r(3, 5)), tf.constant(r(2, 5))
+W56, W65, EYE3 = tf.constant(r(6, 6)), tf.constant(r(6, 5)), tf.constant(np.eye(3))
 
 
 
@@ -185,6 +186,14 @@ CASES = {
     "solve": (tf.linalg.solve, [r(3, 3) + 3 * np.eye(3), r(3, 2)]),
     "solve_adjoint": (lambda a, b: tf.linalg.solve(a, b, adjoint=True),
                       [r(3, 3) + 3 * np.eye(3), r(3, 2)]),
+    "cholesky": (lambda a: tf.linalg.cholesky(tf.matmul(a, a, transpose_b=True) + 3 * EYE3),
+                 [r(3, 3)]),
+    "triangular_solve": (tf.linalg.triangular_solve, [r(3, 3) + 3 * np.eye(3), r(3, 2)]),
+    "triangular_solve_upper_adjoint": (
+        lambda a, b: tf.linalg.triangular_solve(a, b, lower=False, adjoint=True),
+        [r(3, 3) + 3 * np.eye(3), r(3, 2)]),
+    "mirror_pad_reflect": (lambda x: tf.pad(x, [[2, 1], [1, 2]], "REFLECT") * W56, [r(3, 3)]),
+    "mirror_pad_symmetric": (lambda x: tf.pad(x, [[1, 2], [2, 0]], "SYMMETRIC") * W65, [r(3, 3)]),
 }
 
 
@@ -212,6 +221,8 @@ SECOND_ORDER = {
                             [r(2, 3)]),
     "relu_mlp": (lambda x, w: tf.nn.relu(tf.matmul(x, w)) ** 2, [r(2, 3), away_from_zero(3, 2)]),
     "sparse_xent": (_sparse_xent, [r(3, 4)]),
+    "conv2d": (lambda x, f: tf.nn.conv2d(x, f, 1, "SAME") ** 2, [r(1, 4, 4, 2), r(2, 2, 2, 2)]),
+    "avg_pool2d": (lambda x: tf.nn.avg_pool2d(x * x, 2, 1, "SAME"), [r(1, 3, 3, 1)]),
 }
 
 

@@ -49,6 +49,7 @@ def test_documented_extras_are_reachable():
     assert callable(tf.config.experimental_check_equivalence)
     assert callable(tf.visualize)
     assert tf.linalg.matmul is tf.matmul
+    assert tf.linalg.einsum is tf.einsum and tf.linalg.tensordot is tf.tensordot
     assert callable(tf.saved_model.save) and callable(tf.saved_model.load)
 
 

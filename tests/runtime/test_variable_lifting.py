@@ -120,3 +120,17 @@ def test_dtype_argument_must_match_a_lifted_initializer():
 
     with pytest.raises(TypeError, match="initial value is a float32 tensor but dtype=float64"):
         f(tf.constant(1.0))
+
+
+def test_initializer_from_a_loop_variable_cannot_be_lifted():
+    @tf.function
+    def f(n):
+        i = 0
+        while i < n:
+            v = tf.Variable(i * 2)  # noqa: F841 - created, not used
+            i += 1
+        return i
+
+    with pytest.raises(ValueError, match="depends on 'i', a value of a staged loop or branch, "
+                                         "which cannot be lifted out of the function"):
+        f(tf.constant(3))

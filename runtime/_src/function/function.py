@@ -125,7 +125,8 @@ def function(func: Callable | None = None, *,
     of options for `autograph.convert` (`{"recursive": False}`).
     """
     if not isinstance(experimental_autograph_options, dict):
-        _optional_features(experimental_autograph_options, "function: experimental_autograph_options")
+        _optional_features(experimental_autograph_options,
+                           "function: experimental_autograph_options")
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or bool(experimental_relax_shapes)
 

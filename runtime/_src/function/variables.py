@@ -200,7 +200,8 @@ class Variable:
             raise InvalidArgumentError(
                 f"Variable {self.name!r} has dtype {self._dtype.name}; cannot assign a value "
                 f"of numpy dtype {value.dtype}", "AssignVariableOp")
-        if not self._shape.is_compatible_with(np.shape(value)):
+        if np.shape(value) != np.shape(self._value) \
+                and not self._shape.is_compatible_with(np.shape(value)):
             raise InvalidArgumentError(
                 f"Cannot assign to variable {self.name!r}: its shape {self._shape} and the "
                 f"value's shape {TensorShape(np.shape(value))} are incompatible.",
@@ -388,12 +389,18 @@ def lift_initializers(graph, feeds, where):
         try:
             value = _evaluate(pending, known)
         except _NeedsInput as e:
+            name = e.placeholder.node.name
+            if not any(e.placeholder is p for p in graph.inputs):
+                raise ValueError(
+                    f"{where}: the initial value of Variable {variable.name!r} depends on "
+                    f"{name!r}, a value of a staged loop or branch, which cannot be lifted out "
+                    "of the function. Create the Variable outside the loop or branch."
+                ) from None
             raise ValueError(
                 f"{where}: the initial value of Variable {variable.name!r} depends on the value "
-                f"of the input {e.placeholder.node.name!r}, which is not known when tracing "
-                "from a TensorSpec. Call the function with a tensor first (the first call "
-                "initializes the Variable), or create the Variable outside the function."
-            ) from None
+                f"of the input {name!r}, which is not known when tracing from a TensorSpec. "
+                "Call the function with a tensor first (the first call initializes the "
+                "Variable), or create the Variable outside the function.") from None
         variable._initializer = None
         variable._value = np.asarray(value, variable._np_dtype)
 

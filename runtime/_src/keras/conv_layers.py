@@ -11,8 +11,8 @@
 
 import numbers
 
-from runtime._src.keras import activations
 from runtime._src.keras.base_layer import InputSpec, Layer
+from runtime._src.keras.core_layers import init_kernel_and_bias
 from runtime._src.ops import conv_ops, nn_ops
 
 __all__ = ["Conv2D", "MaxPooling2D"]
@@ -64,12 +64,7 @@ class Conv2D(Layer):
         self.padding = _padding(padding)
         self.data_format = _data_format(data_format)
         self.groups = int(groups)
-        self.activation = activations.get(activation)
-        self.use_bias = bool(use_bias)
-        self.kernel_initializer = kernel_initializer
-        self.bias_initializer = bias_initializer
-        self.kernel = None
-        self.bias = None
+        init_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer)
         self.input_spec = InputSpec(min_ndim=4)
 
     def _channel_axis(self):

@@ -22,7 +22,8 @@ from runtime._src.keras import activations
 from runtime._src.keras.base_layer import InputSpec, Layer
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops
 
-__all__ = ["Dense", "Flatten", "Dropout", "ReLU", "Softmax", "Embedding"]
+__all__ = ["Dense", "Flatten", "Dropout", "ReLU", "Softmax", "Embedding",
+           "init_kernel_and_bias"]
 
 
 class Dense(Layer):
@@ -36,12 +37,7 @@ class Dense(Layer):
             raise ValueError("Received an invalid value for `units`, expected a positive "
                              f"integer. Received: units={units!r}")
         self.units = int(units)
-        self.activation = activations.get(activation)
-        self.use_bias = bool(use_bias)
-        self.kernel_initializer = kernel_initializer
-        self.bias_initializer = bias_initializer
-        self.kernel = None
-        self.bias = None
+        init_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer)
         self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):
@@ -70,6 +66,16 @@ class Dense(Layer):
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-1]) + (self.units,)
+
+
+def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_initializer):
+    """The attributes Dense and Conv2D share; `kernel` and `bias` are made by build()."""
+    layer.activation = activations.get(activation)
+    layer.use_bias = bool(use_bias)
+    layer.kernel_initializer = kernel_initializer
+    layer.bias_initializer = bias_initializer
+    layer.kernel = None
+    layer.bias = None
 
 
 def _matmul_last_axis(inputs, kernel, units):

@@ -100,7 +100,8 @@ class HeUniform(_VarianceScaling):
 
 
 _BY_NAME = {
-    "glorot_uniform": GlorotUniform, "he_uniform": HeUniform, "random_uniform": RandomUniform, "uniform": RandomUniform,
+    "glorot_uniform": GlorotUniform, "he_uniform": HeUniform,
+    "random_uniform": RandomUniform, "uniform": RandomUniform,
     "random_normal": RandomNormal, "normal": RandomNormal, "zeros": Zeros, "ones": Ones,
 }
 

@@ -13,7 +13,7 @@ traced by `tf.function` creates Variables only on its first trace.
 Update rules (g: the gradient, lr: the learning rate, t: iterations + 1):
 
     SGD       m = momentum * m - lr * g
-              var += momentum * m - lr * g   (nesterov)  |  var += m   |  var -= lr * g (no momentum)
+              var += momentum * m - lr * g (nesterov)  |  var += m  |  var -= lr * g (no momentum)
     Adam      m += (g - m) * (1 - beta_1);  v += (g^2 - v) * (1 - beta_2)
               var -= lr * sqrt(1 - beta_2^t) / (1 - beta_1^t) * m / (sqrt(v) + epsilon)
     RMSprop   v = rho * v + (1 - rho) * g^2;  increment = lr * g / sqrt(v + epsilon)

@@ -182,6 +182,7 @@ class TrainingMixin:
             validation_split=0.0, validation_data=None, shuffle=True, initial_epoch=0,
             steps_per_epoch=None, **kwargs):
         """Train for `epochs` passes over (x, y) in batches; returns a History."""
+        _refuse("fit", callbacks=callbacks, **kwargs)
         self._check_compiled("fit")
         arrays = _as_arrays(x, y, "fit")
         if validation_split and validation_data is None:
@@ -217,6 +218,7 @@ class TrainingMixin:
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, return_dict=False, **kwargs):
         """The loss (and metrics) over (x, y): a float, or [loss, metric, ...]."""
+        _refuse("evaluate", sample_weight=sample_weight, **kwargs)
         self._check_compiled("evaluate")
         arrays = _as_arrays(x, y, "evaluate")
         start = time.perf_counter()
@@ -241,6 +243,7 @@ class TrainingMixin:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, **kwargs):
         """The model's outputs on x (training=False), as numpy, computed batch by batch."""
+        _refuse("predict", **kwargs)
         arrays = (_as_array(x, "predict"),)
         predict = self._step_function("predict", arrays)
         outputs = [predict(*batch) for batch in _batches(arrays, batch_size or 32,
@@ -256,6 +259,17 @@ class TrainingMixin:
 
 
 # --- helpers --------------------------------------------------------------------------
+
+def _refuse(method, **arguments):
+    """TypeError for arguments Keras has and this subset does not implement."""
+    given = sorted(k for k, v in arguments.items() if v is not None)
+    if given:
+        raise TypeError(f"{method}: argument {given[0]!r} is not supported by runtime.keras "
+                        "(supported: x, y, batch_size, epochs, verbose, validation_data, "
+                        "validation_split, shuffle, initial_epoch, steps_per_epoch)"
+                        if method == "fit" else
+                        f"{method}: argument {given[0]!r} is not supported by runtime.keras")
+
 
 def unpack_data(data):
     """(x, y, sample_weight) from x, (x,), (x, y) or (x, y, sample_weight)."""

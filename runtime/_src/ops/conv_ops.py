@@ -258,6 +258,13 @@ def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilati
     return grad.reshape(x.shape).astype(x.dtype, copy=False)
 
 
+@define_grad("Conv2DBackpropInput")
+def _conv2d_backprop_input_grad(op, grad):
+    dy, x, f = op.inputs
+    return [apply("Conv2D", (grad, f), dict(op.attrs)), None,
+            apply("Conv2DBackpropFilter", (dy, grad, f), dict(op.attrs))]
+
+
 @define_op("Conv2DBackpropFilter", infer=_infer_like_input(2))
 def _conv2d_backprop_filter(dy, x, f, strides, padding, explicit_paddings, dilations):
     """dL/df of Conv2D(x, f) given dL/dy (groups of one only)."""
@@ -269,6 +276,13 @@ def _conv2d_backprop_filter(dy, x, f, strides, padding, explicit_paddings, dilat
     padded, out = _padded(xs, f.shape[:2], strides, dilations, padding, explicit_paddings, 0)
     cols = patches(padded, f.shape[:2], strides, dilations, out)
     return np.tensordot(cols, dy, axes=([0, 1, 2], [0, 1, 2])).astype(f.dtype, copy=False)
+
+
+@define_grad("Conv2DBackpropFilter")
+def _conv2d_backprop_filter_grad(op, grad):
+    dy, x, f = op.inputs
+    return [apply("Conv2D", (x, grad), dict(op.attrs)),
+            apply("Conv2DBackpropInput", (dy, x, grad), dict(op.attrs)), None]
 
 
 @define_grad("Conv2D")
@@ -387,6 +401,11 @@ def _avg_pool_grad(dy, x, ksize, strides, padding):
                            + share.shape[3:])
     padded = (x.shape[0], x.shape[1] + sum(pads[0]), x.shape[2] + sum(pads[1]), x.shape[3])
     return _crop(_add_windows(cols, padded, strides, (1, 1)), pads).astype(x.dtype, copy=False)
+
+
+@define_grad("AvgPoolGrad")
+def _avg_pool_grad_grad(op, grad):
+    return [apply("AvgPool", (grad,), dict(op.attrs)), None]
 
 
 @define_grad("AvgPool")

@@ -169,6 +169,26 @@ def _cholesky(x):
     return out
 
 
+@define_grad("Cholesky")
+def _cholesky_grad(op, grad):
+    # A = L L^T: dL/dA = sym(L^-T phi(L^T g) L^-1) / 2-ish, phi = lower triangle
+    # with a halved diagonal (as TF's rule).
+    lower = op.outputs[0]
+    inverse = apply("MatrixInverse", (lower,), {"adjoint": False})
+    middle = matmul(lower, grad, transpose_a=True)
+    zero = convert_to_tensor(np.array(0, np.int64))
+    minus_one = convert_to_tensor(np.array(-1, np.int64))
+    phi = math_ops.subtract(apply("MatrixBandPart", (middle, minus_one, zero)),
+                            math_ops.multiply(apply("MatrixBandPart", (middle, zero, zero)), 0.5))
+    s = matmul(matmul(inverse, phi, transpose_a=True), inverse)
+    return [math_ops.multiply(math_ops.add(s, _transposed(s)), 0.5)]
+
+
+def _transposed(x):
+    rank = x.shape.rank
+    return apply("Transpose", (x,), {"perm": tuple(range(rank - 2)) + (rank - 1, rank - 2)})
+
+
 # --- QR, SVD, eigh -----------------------------------------------------------------------------
 
 def _qr_dims(dims, attrs):
@@ -388,6 +408,18 @@ def _triangular_solve(a, b, lower, adjoint):
             known = np.matmul(a[..., i:i + 1, :], x)[..., 0, :]
             x[..., i, :] = (b[..., i, :] - known) / a[..., i, i][..., None]
     return x
+
+
+@define_grad("MatrixTriangularSolve")
+def _triangular_solve_grad(op, grad):
+    a, _ = op.inputs
+    x, lower, adjoint = op.outputs[0], op.attrs["lower"], op.attrs["adjoint"]
+    gb = apply("MatrixTriangularSolve", (a, grad), {"lower": lower, "adjoint": not adjoint})
+    ga = matmul(x, gb, transpose_b=True) if adjoint else matmul(gb, x, transpose_b=True)
+    zero = convert_to_tensor(np.array(0, np.int64))
+    minus_one = convert_to_tensor(np.array(-1, np.int64))
+    bounds = (minus_one, zero) if lower else (zero, minus_one)
+    return [math_ops.negative(apply("MatrixBandPart", (ga, *bounds))), gb]
 
 
 def _solve_inputs(op, matrix, rhs):

@@ -249,6 +249,26 @@ def _mirror_pad(x, paddings, mode):
     return np.pad(x, paddings.tolist(), mode=mode.lower())
 
 
+@define_grad("MirrorPad")
+def _mirror_pad_grad(op, grad):
+    x, paddings = op.inputs
+    return [apply("MirrorPadGrad", (grad, x, paddings), dict(op.attrs)), None]
+
+
+@define_op("MirrorPadGrad", infer=_infer_pad_grad)
+def _mirror_pad_grad_kernel(grad, x, paddings, mode):
+    """The gradient of the unpadded input: the middle of grad, plus each mirrored
+    border added back onto the elements it copies."""
+    shift = 1 if mode == "REFLECT" else 0
+    for axis, ((before, after), n) in enumerate(zip(paddings.tolist(), np.shape(x))):
+        moved = np.moveaxis(grad, axis, 0)
+        out = moved[before:before + n].copy()
+        np.add.at(out, before - np.arange(before) - 1 + shift, moved[:before])
+        np.add.at(out, n - 1 - shift - np.arange(after), moved[before + n:])
+        grad = np.moveaxis(out, 0, axis)
+    return grad
+
+
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """`tensor` padded by `paddings[i] = [before, after]` along each dimension i.
 
