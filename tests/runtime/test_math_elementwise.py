@@ -157,6 +157,11 @@ RECORDS = [r for args in UNARY for r in _unary_records(*args)] + [
         py(lambda v, lo, hi: max(min(v, hi), lo))),
     Rec("clip_by_value_lo_above_hi", tf.clip_by_value, [I, 5, 2],   # TF: lo wins
         np.full((2, 3), 5, np.int32)),
+    # float floordiv is floor(x / y), as TF: infinities and division by zero give inf
+    Rec("floordiv_float_specials", tf.math.floordiv,
+        [np.array([np.inf, -np.inf, -1.0, 0.5, 7.5, np.nan], np.float32),
+         np.array([1e30, -2.5, -0.0, 0.0, -2.0, 1.0], np.float32)],
+        np.array([np.inf, np.inf, np.inf, np.inf, -4.0, np.nan], np.float32)),
 ]
 
 
@@ -271,6 +276,15 @@ def test_binary_dtype_mismatch():
         return tf.add_n([a, b])
     with pytest.raises(TypeError, match="AddN: inputs must have the same dtype"):
         tf.function(f)(x, i)
+
+
+def test_truediv_of_two_dtypes_is_a_type_error_eagerly_too():
+    x, i = tf.constant([1.0]), tf.constant([1])
+    for fn in (tf.divide, tf.math.truediv, lambda a, b: a / b):
+        with pytest.raises(TypeError, match="must have the same dtype, got tf.float32 != tf.int32"):
+            fn(x, i)
+        with pytest.raises(TypeError, match="same dtype"):
+            tf.function(lambda a, b: fn(a, b))(x, i)
 
 
 def test_add_n_shapes_and_arguments():

@@ -140,7 +140,7 @@ def test_run_time_shape_error_in_graph_names_op():
     (lambda x: tf.concat([x, x[0]], 0), "ConcatV2: all inputs must have the same rank"),
     (lambda x: tf.stack([x, x[0]]), "Pack: all inputs must have the same shape"),
     (lambda x: tf.squeeze(x, [0]), r"Squeeze: Can not squeeze dim\[0\]"),
-    (lambda x: tf.transpose(x, [0, 0]), "Transpose: perm must be a permutation"),
+    (lambda x: tf.transpose(x, [0, 2]), "Transpose: perm must be a permutation"),
     (lambda x: tf.tile(x, [2]), "Tile: multiples must have one entry per dimension"),
     (lambda x: tf.expand_dims(x, 5), "ExpandDims: axis 5 is out of range"),
     (lambda x: tf.gather(x, [0], axis=3), "GatherV2: axis 3 is out of range"),

@@ -182,8 +182,6 @@ def test_eager_errors(fn, error, pattern):
 
 
 TRACED = [
-    (lambda x: tf.pad(x, [[3, 0], [0, 0], [0, 0]], mode="REFLECT"), ValueError,
-     "MirrorPad: paddings must be less than the dimension size: 3, 0 not less than 2"),
     (lambda x: tf.pad(x, [[0, 0]]), ValueError, "PadV2: The first dimension of paddings"),
     (lambda x: tf.broadcast_to(x, [2, 3, 5]), ValueError,
      r"BroadcastTo: Incompatible shapes: \[2,3,4\] vs. \[2,3,5\]"),
@@ -193,7 +191,7 @@ TRACED = [
     (lambda x: tf.split(x, 3, axis=2), ValueError,
      "Split: Number of ways to split should evenly divide the split dimension"),
     (lambda x: tf.split(x, [5, -1], axis=2), ValueError, "SplitV: Determined shape.*Got: 5"),
-    (lambda x: tf.slice(x, [0, 0, 0], [3, 1, 1]), ValueError, r"Slice: Expected size\[0\] in \[0, 2\]"),
+    (lambda x: tf.slice(x, [3, 0, 0], [-1, 1, 1]), ValueError, r"Slice: Expected begin\[0\] in \[0, 2\]"),
     (lambda x: tf.strided_slice(x, [0], [1], [0]), ValueError, r"StridedSlice: strides\[0\] must be non-zero"),
     (lambda x: tf.strided_slice(x, [2], [3], shrink_axis_mask=1), ValueError,
      "StridedSlice: slice index 2 of dimension 0 out of bounds"),
@@ -204,6 +202,9 @@ TRACED = [
     (lambda x: tf.math.top_k(x, 5), ValueError,
      "TopKV2: input must have at least k columns. Had 4, needed 5"),
     (lambda x: tf.unique(x), ValueError, "Unique: unique expects a 1D vector"),
+    # TF's shape functions see these constant arguments while tracing (tools/tf_diff.py)
+    (lambda x: tf.fill([-1, 2], x[0, 0, 0]), ValueError, r"Fill: dimensions must be >= 0, got \[-1, 2\]"),
+    (lambda x: tf.range(0, 5, 0) + x[0, 0, 0], ValueError, "Range: Requires delta != 0: 0"),
     (lambda x: tf.einsum("ij->i", x), ValueError, "Einsum: Input subscripts ij do not match the rank 3"),
     (lambda x: tf.bitcast(x[..., :3], tf.int64), ValueError, "Bitcast: Cannot bitcast from 3 to 9"),
     (lambda x: tf.searchsorted(x, tf.zeros([3, 3, 2], tf.int32)), ValueError,
@@ -215,6 +216,27 @@ TRACED = [
 def test_errors_while_tracing(fn, error, pattern):
     with pytest.raises(error, match=pattern):
         tf.function(fn).get_concrete_function(tf.TensorSpec([2, 3, 4], tf.int32))
+
+
+@pytest.mark.parametrize("fn, pattern", [
+    (lambda x: tf.pad(x, [[3, 0], [0, 0], [0, 0]], mode="REFLECT"),
+     "MirrorPad: paddings must be less than the dimension size: 3, 0 not less than 2"),
+    (lambda x: tf.slice(x, [0, 0, 0], [3, 1, 1]), r"Slice: Expected size\[0\] in \[0, 2\]"),
+    (lambda x: tf.transpose(x, [0, 0, 1]), "Transpose: perm must be a permutation"),
+], ids=["mirror_pad", "slice_size", "transpose_repeated"])
+def test_constant_argument_errors_tf_leaves_to_run_time(fn, pattern):
+    """TF's shape functions let these through; the kernel raises (tools/tf_diff.py)."""
+    f = tf.function(fn)
+    f.get_concrete_function(tf.TensorSpec([2, 3, 4], tf.int32))       # traces
+    with pytest.raises(IAE, match=pattern):
+        f(tf.zeros([2, 3, 4], tf.int32))
+
+
+def test_unique_with_counts_of_a_matrix_fails_when_the_graph_runs():
+    """As TF (tools/tf_diff.py): UniqueWithCounts checks the rank in its kernel only."""
+    f = tf.function(lambda x: tf.unique_with_counts(x))
+    with pytest.raises(IAE, match="unique expects a 1D vector"):
+        f(tf.constant([[1, 2]]))
 
 
 def test_run_time_errors_in_graphs():

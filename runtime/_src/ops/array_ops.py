@@ -175,8 +175,8 @@ def _infer_fill(inputs, attrs):
     if value.shape.rank not in (0, None):
         raise ValueError(f"value must be a scalar, got shape {value.shape}")
     target = rules.shape_from_tensor(dims)
-    if target.dims is not None:
-        target = TensorShape([None if d is not None and d < 0 else d for d in target.dims])
+    if target.dims is not None and builtins.any(d is not None and d < 0 for d in target.dims):
+        raise ValueError(f"dimensions must be >= 0, got {target.as_list()}")   # as TF
     return [(value.dtype, target)]
 
 
@@ -270,7 +270,11 @@ def _infer_range(inputs, attrs):
     values = [rules.constant_value(t) for t in inputs]
     if builtins.any(v is None for v in values):
         return [(inputs[0].dtype, TensorShape([None]))]
-    return [(inputs[0].dtype, TensorShape([_range_length(*values)]))]
+    try:
+        length = _range_length(*values)
+    except InvalidArgumentError as e:           # known while tracing: TF's shape function
+        raise ValueError(e.message.removeprefix("Range: ")) from None
+    return [(inputs[0].dtype, TensorShape([length]))]
 
 
 def _range_length(start, limit, delta):

@@ -398,6 +398,9 @@ def _infer_transpose(inputs, attrs):
         return [(x.dtype, TensorShape(None if perm is None else [None] * len(perm)))]
     if perm is None:
         return [(x.dtype, TensorShape(dims[::-1]))]
+    if len(perm) == len(dims) and all(-len(dims) <= p < len(dims) for p in perm) \
+            and sorted(perm) != list(range(len(dims))):
+        return [(x.dtype, TensorShape([None] * len(dims)))]   # as TF: fails when it runs
     if sorted(perm) != list(range(len(dims))):
         raise ValueError(f"perm must be a permutation of 0..{len(dims) - 1}, got {list(perm)} "
                          f"for shape {rules.dims_text(x.shape)}")
@@ -406,6 +409,10 @@ def _infer_transpose(inputs, attrs):
 
 @define_op("Transpose", infer=_infer_transpose)
 def _transpose(x, perm):
+    if perm is not None and sorted(p % max(x.ndim, 1) for p in perm) != list(range(x.ndim)):
+        raise InvalidArgumentError(
+            f"Transpose: perm must be a permutation of 0..{x.ndim - 1}, got {list(perm)} "
+            f"for shape [{','.join(map(str, x.shape))}]", "Transpose")
     return np.transpose(x, perm)
 
 

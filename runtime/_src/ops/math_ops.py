@@ -219,6 +219,8 @@ def _realdiv_grad(op, grad):
 @define_op("FloorDiv", infer=rules.elementwise)
 def _floordiv(x, y):
     _check_int_divisor(y, "FloorDiv")
+    if np.result_type(x, y).kind == "f":
+        return np.floor(np.true_divide(x, y))      # as TF: inf // 2 is inf, 1. // 0. is inf
     return np.floor_divide(x, y)
 
 
@@ -296,10 +298,21 @@ def multiply(x, y, name=None):
 
 
 def truediv(x, y, name=None):
-    """x / y; integers divide as floats (int8/16 -> float32, int32/64 -> float64)."""
+    """x / y; integers divide as floats (int8/16 -> float32, int32/64 -> float64).
+
+    Two tensors of different dtypes raise TypeError, eagerly too (as TF)."""
+    dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
+    if (isinstance(dx, dtypes.DType) and isinstance(dy, dtypes.DType) and dx is not dy
+            and _is_tensor_like(x) and _is_tensor_like(y)):
+        raise TypeError(f"RealDiv: `x` and `y` must have the same dtype, "
+                        f"got tf.{dx.name} != tf.{dy.name}")
     found = _eager_values(x, y) if current_graph() is None else None
     out = rules.true_div_dtype(found[2]) if found is not None else None
     return _binary("RealDiv", x, y, NUMERIC, out)
+
+
+def _is_tensor_like(v):
+    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
 
 
 def divide(x, y, name=None):

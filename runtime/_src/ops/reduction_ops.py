@@ -419,8 +419,8 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 # --- cumsum / cumprod ------------------------------------------------------------
 
 def _infer_scan(inputs, attrs):
+    """The input's shape; as TF, a bad axis fails only when the graph runs."""
     x = inputs[0]
-    normalize_axis(attrs["axis"], x.shape.rank)
     return [(x.dtype, x.shape)]
 
 
@@ -494,16 +494,23 @@ def _infer_arg(inputs, attrs):
     return [(attrs["output_type"], _reduced_shape(x.shape, attrs["axis"], False))]
 
 
+def _nan_skipped(x, fill):
+    """As TF, argmax/argmin pass over NaNs (all NaN: index 0)."""
+    if x.dtype.kind == "f" and x.size:
+        return np.where(np.isnan(x), fill, x)
+    return x
+
+
 @define_op("ArgMax", infer=_infer_arg)
 def _argmax(x, axis, output_type):
     _check_arg_axis("ArgMax", x, axis)
-    return np.argmax(x, axis=axis).astype(output_type.np_dtype)
+    return np.argmax(_nan_skipped(x, -np.inf), axis=axis).astype(output_type.np_dtype)
 
 
 @define_op("ArgMin", infer=_infer_arg)
 def _argmin(x, axis, output_type):
     _check_arg_axis("ArgMin", x, axis)
-    return np.argmin(x, axis=axis).astype(output_type.np_dtype)
+    return np.argmin(_nan_skipped(x, np.inf), axis=axis).astype(output_type.np_dtype)
 
 
 not_differentiable("ArgMax", "ArgMin")

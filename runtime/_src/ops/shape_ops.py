@@ -200,7 +200,10 @@ def _infer_pad(inputs, attrs):
         rank = len(dims) if dims is not None else rank
         return [(x.dtype, TensorShape(None if rank is None else [None] * rank))]
     pads = np.asarray(pads)
-    _check_paddings(pads, dims, mode, ValueError)
+    # As TF, a mirror padding wider than its dimension fails only when the graph runs.
+    _check_paddings(pads, dims if mode == "CONSTANT" else None, mode, ValueError)
+    if mode != "CONSTANT" and dims is not None and pads.shape[0] != len(dims):
+        _check_paddings(pads, dims, "CONSTANT", ValueError)
     if dims is None:
         return [(x.dtype, TensorShape([None] * pads.shape[0]))]
     return [(x.dtype, TensorShape([None if d is None else d + int(b) + int(a)
@@ -621,10 +624,11 @@ def _infer_slice(inputs, attrs):
     s = [None] * len(dims) if s is None else [int(v) for v in s]
     out = []
     for i, (d, bi, si) in enumerate(zip(dims, b, s)):
-        if d is not None:
-            _check_slice_dim(i, d, bi, si, ValueError)
+        if d is not None and bi is not None and bi > d:
+            raise ValueError(f"Expected begin[{i}] in [0, {d}], but got {bi}")
+        # Other bad begin/size values fail only when the graph runs, as in TF.
         if si is not None and si != -1:
-            out.append(si)
+            out.append(si if si >= 0 else None)
         else:
             out.append(None if si is None or d is None or bi is None else d - bi)
     return [(x.dtype, TensorShape(out))]

@@ -206,7 +206,10 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 def _infer_unique(inputs, attrs):
     x = inputs[0]
     if x.shape.rank not in (None, 1):
-        raise ValueError(f"unique expects a 1D vector, got shape {rules.dims_text(x.shape)}")
+        if not attrs.get("counts"):           # TF checks UniqueWithCounts only when it runs
+            raise ValueError(f"unique expects a 1D vector, got shape {rules.dims_text(x.shape)}")
+        return [(inputs[0].dtype, TensorShape([None])), (attrs["out_idx"], TensorShape([None])),
+                (attrs["out_idx"], TensorShape([None]))]
     out_idx = attrs["out_idx"]
     outs = [(x.dtype, TensorShape([None])), (out_idx, x.shape if x.shape.rank else
                                              TensorShape([None]))]

@@ -1,0 +1,86 @@
+"""tools/tf_diff.py's recipe table, checked with our runtime only (the
+comparison itself needs TensorFlow and is a developer tool, never run here)."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL_PATH = os.path.join(ROOT, "tools", "tf_diff.py")
+sys.path.insert(0, os.path.dirname(TOOL_PATH))
+TOOL = __import__("tf_diff")
+sys.path.remove(os.path.dirname(TOOL_PATH))
+
+
+def _our_names():
+    api = TOOL._load_api_listing()
+    return {(label[len("tf."):] + "." if label != "tf" else "") + name
+            for label, module in api.namespaces(tf) if label in TOOL.NAMESPACES
+            for name in api.public_names(module)}
+
+
+def test_every_recipe_names_an_op_in_our_namespaces():
+    names = _our_names()
+    leaves = {n.rsplit(".", 1)[-1] for n in names}
+    missing = [key for key in TOOL.RECIPES
+               if (key not in names if "." in key else key not in leaves)]
+    assert not missing, missing
+
+
+def test_every_recipe_yields_cases_of_arguments():
+    rng = np.random.RandomState(0)
+    for key, rec in TOOL.RECIPES.items():
+        assert rec.family and isinstance(rec.up_to_sign, bool), key
+        cases = list(rec.cases(rng))
+        assert cases, key
+        for case in cases:
+            assert isinstance(case, TOOL.Case) and case.label, key
+            assert isinstance(case.args, tuple) and isinstance(case.kwargs, dict), key
+
+
+def test_covered_resolves_each_name_to_our_op():
+    found = TOOL.covered(tf)
+    assert len(found) > 150
+    for dotted, _ in found:
+        assert callable(TOOL.resolve(tf, dotted)), dotted
+
+
+def test_runs_our_side_of_a_case_eagerly_and_in_a_function():
+    case = TOOL.Case("f32", np.array([1.0, 4.0], np.float32))
+    for mode in ("eager", "function"):
+        out = TOOL._call(tf, tf.sqrt, case, mode, "sqrt")
+        assert out.error is None
+        (value, dtype, shape), = out.leaves
+        assert dtype == "float32" and shape == (2,)
+        np.testing.assert_allclose(value, [1.0, 2.0])
+    bad = TOOL._call(tf, tf.reshape, TOOL.Case("bad", np.zeros(3, np.float32), [2]),
+                     "eager", "reshape")
+    assert bad.error == "InvalidArgumentError"
+
+
+def test_compare_reports_each_kind_of_difference():
+    same = TOOL.Outcome([(np.array([1.0], np.float32), "float32", (1,))])
+    assert TOOL._compare(same, same) is None
+    other = TOOL.Outcome([(np.array([1.5], np.float32), "float32", (1,))])
+    assert "value" in TOOL._compare(same, other)
+    assert "dtype" in TOOL._compare(
+        same, TOOL.Outcome([(np.array([1.0]), "float64", (1,))]))
+    assert "TF raises ValueError" in TOOL._compare(same, TOOL.Outcome(error="ValueError"))
+
+
+def test_help_works():
+    pytest.importorskip("numpy")
+    result = subprocess.run([sys.executable, TOOL_PATH, "--help"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    assert "--ops" in result.stdout and "--seed" in result.stdout
+
+
+def test_full_comparison_needs_tensorflow():
+    pytest.importorskip("tensorflow")
+    assert TOOL.main(["--ops", "math.sin"]) in (0, 1)
