@@ -314,6 +314,103 @@ def bench_mlp():
     return dict(eager=best_of(lambda: mlp(x)), graph=graph_t, numpy=numpy_t, ratio_target=1.1)
 
 
+def bench_train_step():
+    """Issue 17's training step: a 784-128-10 MLP, batch 64, sparse softmax
+    cross-entropy, SGD; a tape inside one tf.function vs the same step with
+    its backward pass written by hand in numpy (and JAX's jit(value_and_grad)
+    when JAX is installed). Both update their weights in place every call."""
+    if not hasattr(tf, "GradientTape"):
+        raise Unavailable("tf.GradientTape is not available")
+    rng = np.random.default_rng(2)
+    xv = rng.standard_normal((64, 784)).astype(np.float32)
+    yv = rng.integers(0, 10, 64).astype(np.int32)
+    init = [(rng.standard_normal((784, 128)) * 0.05).astype(np.float32),
+            np.zeros(128, np.float32),
+            (rng.standard_normal((128, 10)) * 0.05).astype(np.float32),
+            np.zeros(10, np.float32)]
+    lr = 0.01
+    params = [tf.Variable(v) for v in init]
+
+    def step_fn(x, y):
+        w1, b1, w2, b2 = params
+        with tf.GradientTape() as tape:
+            logits = tf.matmul(tf.nn.relu(tf.matmul(x, w1) + b1), w2) + b2
+            loss = tf.reduce_mean(
+                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+        for v, g in zip(params, tape.gradient(loss, params)):
+            v.assign_sub(lr * g)
+        return loss
+
+    weights = [v.copy() for v in init]
+    rows = np.arange(64)
+
+    def step_np(x, y):
+        w1, b1, w2, b2 = weights
+        z1 = x @ w1 + b1
+        h = np.maximum(z1, 0)
+        logits = h @ w2 + b2
+        top = logits.max(axis=1, keepdims=True)
+        e = np.exp(logits - top)
+        total = e.sum(axis=1, keepdims=True)
+        loss = np.mean(np.log(total[:, 0]) + top[:, 0] - logits[rows, y])
+        d = e / total
+        d[rows, y] -= 1
+        d /= len(y)
+        dh = d @ w2.T
+        dh *= z1 > 0
+        w2 -= lr * (h.T @ d)
+        b2 -= lr * d.sum(0)
+        w1 -= lr * (x.T @ dh)
+        b1 -= lr * dh.sum(0)
+        return loss
+
+    x, y = constant(xv), constant(yv)
+    start = time.perf_counter()
+    step = tf.function(step_fn)
+    step.get_concrete_function(x, y)
+    trace_t = time.perf_counter() - start
+    got, want = float(step(x, y)), float(step_np(xv, yv))
+    np.testing.assert_allclose(got, want, rtol=1e-4)
+    np.testing.assert_allclose(params[0].numpy(), weights[0], rtol=1e-4, atol=1e-6)
+    graph_t, numpy_t = best_of_pair(lambda: step(x, y), lambda: step_np(xv, yv))
+    note = f"tracing the step with its gradient: {trace_t * 1e3:.1f} ms (target < 50 ms)"
+    extra = {"trace": trace_t}
+    jax_t = _jax_train_step(init, xv, yv, lr)
+    if jax_t is not None:
+        extra["jax_jit_value_and_grad"] = jax_t
+        note += f"; JAX jit(value_and_grad) step {_fmt(jax_t)} ({jax_t / numpy_t:.2f}x numpy)"
+    return dict(eager=best_of(lambda: step_fn(x, y), repeat=3), graph=graph_t, numpy=numpy_t,
+                ratio_target=1.0, note=note, extra=extra)
+
+
+def _jax_train_step(init, xv, yv, lr):
+    """The same step as jit(value_and_grad) + SGD in JAX, or None without JAX."""
+    try:
+        import jax
+    except ImportError:
+        return None
+    jnp = jax.numpy
+
+    def loss_fn(params, x, y):
+        w1, b1, w2, b2 = params
+        logits = jnp.maximum(x @ w1 + b1, 0) @ w2 + b2
+        return jnp.mean(jax.nn.logsumexp(logits, axis=1) - logits[jnp.arange(len(y)), y])
+
+    @jax.jit
+    def step(params, x, y):
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+        return loss, [p - lr * g for p, g in zip(params, grads)]
+
+    state = {"params": [jnp.asarray(v) for v in init]}
+    x, y = jnp.asarray(xv), jnp.asarray(yv)
+
+    def run():
+        loss, state["params"] = step(state["params"], x, y)
+        loss.block_until_ready()
+    run()
+    return best_of(run)
+
+
 def bench_long_loop():
     need_op("While")
     n_iter = 1_000_000
@@ -620,6 +717,7 @@ WORKLOADS = [
     ("Collatz steps, n=27 (while + if on int32 scalar)", bench_collatz),
     ("tiny a + b, cached signature", bench_tiny_call),
     ("MLP [60,784] -> 128 relu -> 10, float32", bench_mlp),
+    ("MLP training step 784-128-10, b64, tape+SGD", bench_train_step),
     ("while_loop counting to 1,000,000", bench_long_loop),
     ("convert+trace 30-line fn; to_code 1,000 lines", bench_transpiler),
     ("scaling: trace + first run, 100/1k/10k ops", bench_scaling),
