@@ -70,6 +70,9 @@ CASES = {
     "pad_3d": (lambda x: tf.pad(x, [[0, 1], [2, 0], [1, 1]]), [r(1, 2, 2)]),
     "pad_constant_value": (lambda x: tf.pad(x, [[1, 1]], constant_values=2.5) * W[(7,)][:4],
                            [r(2)]),
+    "mirror_pad_symmetric_full": (lambda x: tf.pad(x, [[3, 3]], "SYMMETRIC"), [r(3)]),
+    "mirror_pad_reflect_3d": (lambda x: tf.pad(x, [[0, 0], [2, 1], [1, 0]], "REFLECT") ** 2,
+                              [r(2, 3, 2)]),
     "reverse_two_axes": (lambda x: tf.reverse(x, [0, -1]) * W[(2, 3, 4)], [r(2, 3, 4)]),
     "reverse_none": (lambda x: tf.reverse(x, []) * W[(3, 4)], [r(3, 4)]),
     "roll_same_axis_twice": (lambda x: tf.roll(x, [2, -3], [1, 1]) * W[(3, 4)], [r(3, 4)]),
@@ -163,10 +166,12 @@ def test_einsum_matches_finite_differences(equation):
     check_gradients(lambda *a: tf.einsum(equation, *a), EINSUM[equation])
 
 
-# Gradients of gradients: the rules' helper ops (PadGrad, RepeatGrad, SliceGrad,
-# TopKGrad) have rules of their own.
+# Gradients of gradients: the rules' helper ops (PadGrad, MirrorPadGrad, RepeatGrad,
+# SliceGrad, TopKGrad) have rules of their own.
 SECOND_ORDER = {
     "pad": (lambda x: tf.pad(x, [[1, 0], [0, 2]]) ** 2, [r(2, 2)]),
+    "mirror_pad_reflect": (lambda x: tf.pad(x, [[2, 1], [1, 2]], "REFLECT") ** 2, [r(3, 3)]),
+    "mirror_pad_symmetric": (lambda x: tf.pad(x, [[1, 2], [2, 0]], "SYMMETRIC") ** 2, [r(3, 3)]),
     "repeat": (lambda x: tf.repeat(x, [2, 0, 3], axis=1) ** 2, [r(2, 3)]),
     "slice": (lambda x: tf.slice(x, [1, 0], [1, 2]) ** 2, [r(3, 4)]),
     "top_k": (lambda x: tf.math.top_k(x, 2).values ** 2, [distinct(3, 5)]),

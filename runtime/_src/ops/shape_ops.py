@@ -269,6 +269,12 @@ def _mirror_pad_grad_kernel(grad, x, paddings, mode):
     return grad
 
 
+@define_grad("MirrorPadGrad")
+def _mirror_pad_grad_grad(op, grad):
+    # MirrorPadGrad is the transpose of the (linear) mirror pad, so its gradient pads again.
+    return [apply("MirrorPad", (grad, op.inputs[2]), dict(op.attrs)), None, None]
+
+
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """`tensor` padded by `paddings[i] = [before, after]` along each dimension i.
 
