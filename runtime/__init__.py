@@ -41,6 +41,8 @@ from runtime._src.ops.scatter_ops import (boolean_mask, gather_nd, scatter_nd,
 from runtime._src.ops.sort_ops import argsort, searchsorted, sort, unique, unique_with_counts
 from runtime._src.ops.einsum_ops import einsum, tensordot
 from runtime._src.ops.dtype_ops import as_dtype, bitcast
+from runtime._src.ops.clip_ops import clip_by_global_norm, clip_by_norm
+from runtime._src.ops.math_ops import truncatediv, truncatemod
 from runtime._src.ops.logging_ops import print_v2 as print  # noqa: A001 - tf.print
 from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,
                                         assert_rank, is_tensor)
@@ -74,24 +76,25 @@ __all__ = [
     "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan",
     "atan2", "atanh", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
-    "clip_by_value", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
-    "cosh", "cumsum", "debugging", "divide", "dtypes", "einsum", "equal", "errors", "exp",
-    "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor", "floordiv",
-    "foldl", "foldr", "function", "gather", "gather_nd", "gradients", "greater", "greater_equal",
-    "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor", "keras",
-    "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or",
-    "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope",
-    "negative", "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot",
-    "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",
-    "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean",
-    "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll",
-    "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
+    "clip_by_global_norm", "clip_by_norm", "clip_by_value", "concat", "cond", "config",
+    "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "debugging", "divide",
+    "dtypes", "einsum", "equal", "errors", "exp", "expand_dims", "eye", "fill", "float16",
+    "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
+    "gather_nd", "gradients", "greater", "greater_equal", "identity", "init_scope", "int16",
+    "int32", "int64", "int8", "is_tensor", "keras", "less", "less_equal", "linalg",
+    "linspace", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul",
+    "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative", "nest",
+    "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones", "ones_like",
+    "pad", "pow", "print", "py_function", "random", "range", "rank", "reduce_all",
+    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
+    "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll", "round",
+    "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
     "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt", "square",
     "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract",
     "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
     "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
-    "tensordot", "tile", "transpose", "truediv", "uint8", "unique", "unique_with_counts",
-    "unstack", "vectorized_map", "visualize", "where",
+    "tensordot", "tile", "transpose", "truediv", "truncatediv", "truncatemod", "uint8",
+    "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]
 

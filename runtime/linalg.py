@@ -10,6 +10,7 @@ matrix_diag_ops.py; `matmul` in math_ops.py, `norm` in reduction_ops.py).
 """
 
 from runtime._src.ops.array_ops import eye  # noqa: F401
+from runtime._src.ops.clip_ops import global_norm  # noqa: F401
 from runtime._src.ops.einsum_ops import einsum, tensordot  # noqa: F401
 from runtime._src.ops.linalg_ops import (cholesky, cholesky_solve, det, eigh,  # noqa: F401
                                          eigvalsh, inv, logdet, lstsq, matvec, qr, slogdet,
@@ -21,6 +22,6 @@ from runtime._src.ops.matrix_diag_ops import (adjoint, band_part, diag, diag_par
 from runtime._src.ops.reduction_ops import l2_normalize, norm  # noqa: F401
 
 __all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part",
-           "eigh", "eigvalsh", "einsum", "eye", "inv", "l2_normalize", "logdet", "lstsq", "matmul",
+           "eigh", "eigvalsh", "einsum", "eye", "global_norm", "inv", "l2_normalize", "logdet", "lstsq", "matmul",
            "matrix_transpose", "matvec", "norm", "qr", "slogdet", "solve", "svd",
            "tensor_diag", "tensor_diag_part", "tensordot", "trace", "triangular_solve"]

@@ -39,7 +39,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
            "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
            "atanh", "expm1", "log1p", "rsqrt", "reciprocal", "floor", "ceil", "round", "rint",
            "erf", "erfc", "is_nan", "is_inf", "is_finite", "atan2", "squared_difference",
-           "add_n", "clip_by_value"]
+           "add_n", "clip_by_value", "truncatediv", "truncatemod"]
 
 # TensorFlow computes 1/0 -> inf, log(0) -> -inf and sqrt(-1) -> nan, and lets
 # integers wrap, all silently; numpy's RuntimeWarnings for these, raised inside
@@ -52,6 +52,8 @@ INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes
 FLOATS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64))
 NUMERIC = INTEGERS | FLOATS
 BOOL = frozenset((dtypes.bool,))
+# TF's TruncateDiv/TruncateMod kernels: no 8- or 16-bit integers.
+TRUNCATE = FLOATS | frozenset((dtypes.int32, dtypes.int64))
 ORDERED = NUMERIC
 ANY = NUMERIC | BOOL | frozenset((dtypes.string,))
 _FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
@@ -239,6 +241,30 @@ def _floormod_grad(op, grad):
     return [unbroadcast(grad, x), unbroadcast(multiply(negative(grad), floordiv(x, y)), y)]
 
 
+@define_op("TruncateDiv", infer=rules.elementwise)
+def _truncatediv(x, y):
+    _check_int_divisor(y, "TruncateDiv")
+    if np.result_type(x, y).kind == "f":
+        return np.trunc(np.true_divide(x, y))      # 1. / 0. stays inf, as in TF
+    quotient = np.floor_divide(x, y)                # C division: round toward zero
+    return quotient + ((np.mod(x, y) != 0) & ((x < 0) != (y < 0))).astype(quotient.dtype)
+
+
+not_differentiable("TruncateDiv")
+
+
+@define_op("TruncateMod", infer=rules.elementwise)
+def _truncatemod(x, y):
+    _check_int_divisor(y, "TruncateMod")
+    return np.fmod(x, y)                            # the sign of x, as C's %
+
+
+@define_grad("TruncateMod")
+def _truncatemod_grad(op, grad):
+    x, y = op.inputs
+    return [unbroadcast(grad, x), unbroadcast(multiply(negative(grad), truncatediv(x, y)), y)]
+
+
 @define_op("Pow", infer=rules.elementwise)
 def _pow(x, y):
     return np.power(x, y)
@@ -323,6 +349,16 @@ def divide(x, y, name=None):
 def floordiv(x, y, name=None):
     """x // y, rounding toward -inf. Integer division by zero raises."""
     return _binary("FloorDiv", x, y, NUMERIC)
+
+
+def truncatediv(x, y, name=None):
+    """`tf.truncatediv`: x / y rounded toward zero (C's integer division)."""
+    return _binary("TruncateDiv", x, y, TRUNCATE)
+
+
+def truncatemod(x, y, name=None):
+    """`tf.truncatemod`: the remainder of `truncatediv`, with the sign of x (C's %)."""
+    return _binary("TruncateMod", x, y, TRUNCATE)
 
 
 def floormod(x, y, name=None):
