@@ -249,7 +249,7 @@ FLOAT_ONLY = [
 
 @pytest.mark.parametrize("fn, op", FLOAT_ONLY, ids=[op for _, op in FLOAT_ONLY])
 def test_float_only_ops_reject_integers(fn, op):
-    with pytest.raises(TypeError, match=f"{op}: expected a floating-point tensor .*got a int32"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=f"{op}: expected a floating-point tensor .*got a int32"):
         fn(tf.constant([4]))
 
     def f(x):
@@ -259,9 +259,9 @@ def test_float_only_ops_reject_integers(fn, op):
 
 
 def test_bool_input_rejected_by_numeric_ops():
-    with pytest.raises(TypeError, match="SquaredDifference: expected a numeric tensor"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="SquaredDifference: expected a numeric tensor"):
         tf.math.squared_difference(tf.constant(True), tf.constant(False))
-    with pytest.raises(TypeError, match="ClipByValue: expected a numeric tensor"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="ClipByValue: expected a numeric tensor"):
         tf.clip_by_value(tf.constant([True]), False, True)
 
 
@@ -307,3 +307,14 @@ def test_clip_by_value_must_not_broadcast_t():
         return tf.clip_by_value(t, tf.zeros([3, 2]), 1.0)
     with pytest.raises(ValueError, match="incompatible"):
         tf.function(f)(tf.constant([1.0, 2.0]))
+
+
+def test_unsupported_dtype_is_invalid_argument_eagerly_and_type_error_in_graphs():
+    # As TensorFlow: eagerly no kernel exists for the dtype (InvalidArgumentError);
+    # while tracing the op definition refuses it (TypeError). tools/tf_diff.py checks both.
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Sin: expected a floating-point"):
+        tf.sin(tf.constant([1, 2]))
+    with pytest.raises(TypeError, match="Sin: expected a floating-point"):
+        tf.function(lambda x: tf.sin(x))(tf.constant([1, 2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="BitwiseAnd"):
+        tf.bitwise.bitwise_and(tf.constant([1.0]), tf.constant([2.0]))

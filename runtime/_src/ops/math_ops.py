@@ -63,10 +63,15 @@ _FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
 
 
 def dtype_error(op_name, dtype, allowed):
-    """TypeError for an input whose dtype the op does not support."""
+    """The error for an input whose dtype the op does not support: as in
+    TensorFlow, InvalidArgumentError eagerly (no kernel for that dtype) and
+    TypeError while tracing (the op definition refuses it)."""
     wanted = _FAMILY_TEXT.get(allowed, "one of " + ", ".join(sorted(d.name for d in allowed)))
     hint = "; use tf.cast to convert it" if dtype in ANY else ""
-    return TypeError(f"{op_name}: expected {wanted}, got a {dtype.name} tensor{hint}")
+    message = f"{op_name}: expected {wanted}, got a {dtype.name} tensor{hint}"
+    if current_graph() is None:
+        return InvalidArgumentError(message, op_name)
+    return TypeError(message)
 
 
 def convert_pair(x, y, op_name):
