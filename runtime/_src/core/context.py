@@ -18,28 +18,35 @@ import threading
 
 __all__ = ["current_graph", "init_scope", "name_scope", "state", "plain_eager"]
 
-# .graph: the graph being traced; .flag_memo: see graph.graph; .tapes: the
-# gradient tapes recording on this thread (runtime/_src/autodiff), or None.
-state = threading.local()
+class _State(threading.local):
+    """Per-thread: .graph, the graph being traced; .tapes, the gradient tapes
+    recording (runtime/_src/autodiff), or None; .flag_memo: see graph.graph.
+    The class-level defaults make a read on a fresh thread a plain attribute
+    hit (a getattr with a default that misses costs ~0.3 us on every op)."""
+    graph = None
+    tapes = None
+
+
+state = _State()
 
 
 def current_graph():
     """The graph being traced on this thread, or None in eager mode."""
-    return getattr(state, "graph", None)
+    return state.graph
 
 
 def plain_eager():
     """True when ops run eagerly and no gradient tape records them: an op's
     front function may then call its kernel directly (an eager fast path);
     otherwise it must go through `op_registry.apply`, which stages or records."""
-    return getattr(state, "graph", None) is None and not getattr(state, "tapes", None)
+    return state.graph is None and not state.tapes
 
 
 @contextlib.contextmanager
 def init_scope():
     """Leave every graph being traced: ops inside run eagerly, unrecorded by
     gradient tapes (`tf.init_scope`)."""
-    previous, tapes = getattr(state, "graph", None), getattr(state, "tapes", None)
+    previous, tapes = state.graph, state.tapes
     state.graph = state.tapes = None
     try:
         yield
