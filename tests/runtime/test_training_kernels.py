@@ -27,7 +27,7 @@ def _reference(logits, labels):
     return loss, backprop
 
 
-@pytest.mark.parametrize("shape", [(6, 4), (2, 3, 5), (0, 3), (1, 1)])
+@pytest.mark.parametrize("shape", [(6, 4), (2, 3, 5), (0, 3), (1, 1), (3, 7), (200, 150)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_fused_kernel_gives_loss_and_backprop(shape, dtype):
     rng = np.random.default_rng(3)

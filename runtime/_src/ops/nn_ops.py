@@ -457,13 +457,19 @@ def _sparse_xent(logits, labels):
             f"{flat_labels[bad][0]} which is outside the valid range of [0, {classes}).  "
             f"Label values: {' '.join(str(v) for v in flat_labels)}",
             "SparseSoftmaxCrossEntropyWithLogits")
-    top = flat.max(axis=1, keepdims=True)
-    backprop = np.exp(flat - top)
-    total = backprop.sum(axis=1, keepdims=True)
+    # numpy reduces along the first axis of a C-ordered array in SIMD across the
+    # columns, but along a short last axis one row at a time: with few classes
+    # (a typical batch), work on the transposed copy, classes x rows.
+    across = classes < 128 and rows > classes
+    work, axis = (np.ascontiguousarray(flat.T), 0) if across else (flat, 1)
+    top = work.max(axis=axis, keepdims=True)
+    e = np.exp(work - top)
+    total = e.sum(axis=axis, keepdims=True)
     at = (np.arange(rows), index)
     # -log(exp(x_label - top) / total) = log(total) + top - x_label
-    loss = np.log(total[:, 0]) + top[:, 0] - flat[at]
-    backprop /= total
+    loss = (np.log(total) + top).reshape(rows) - flat[at]
+    e /= total
+    backprop = e.T if across else e
     backprop[at] -= 1
     return loss.reshape(labels.shape), backprop.reshape(logits.shape)
 
