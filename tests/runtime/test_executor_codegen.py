@@ -541,3 +541,29 @@ def test_temporaries_in_a_loop_body_are_reused_each_iteration():
     for _ in range(3):
         want = want * 2 + 1
     np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_temporaries_with_an_unknown_batch_size_are_reused_when_safe():
+    w = np.arange(6, dtype=np.float32).reshape(3, 2)
+    b = np.array([1.0, -1.0], np.float32)
+    w2 = w[:, ::-1].copy()
+    col = np.array([[2.0], [3.0]], np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                  tf.TensorSpec([None, 1], tf.float32)])
+    def f(x, c):
+        h = tf.matmul(x, w) + b          # (None, 2) + (2,): the result has the temp's shape
+        g = tf.matmul(x, w2) * c         # (None, 2) * (None, 1): c's rows could outnumber x's
+        k = tf.matmul(c, tf.ones([1, 2])) * tf.ones([2])   # second operand (2,) into (None, 2)
+        return h, g, k
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    h, g, k = f(tf.constant(x), tf.constant(col))
+    np.testing.assert_array_equal(h.numpy(), x @ w + b)
+    np.testing.assert_array_equal(g.numpy(), (x @ w2) * col)
+    np.testing.assert_array_equal(k.numpy(), col @ np.ones((1, 2), np.float32))
+    src = f.get_concrete_function().graph.python_source()
+    assert src.count("out=") == 2          # h and k reuse their temporaries, g does not
+    # A (None, 2) temp times a (None, 1) operand can be (1, 2) * (2, 1) = (2, 2).
+    wide = f(tf.constant(x[:1]), tf.constant(col))
+    np.testing.assert_array_equal(wide[1].numpy(), (x[:1] @ w2) * col)

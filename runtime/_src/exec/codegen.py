@@ -312,11 +312,9 @@ class Emitter:
         if node.op not in _IN_PLACE:
             return None
         out = node.outputs[0]
-        if not out.shape.is_fully_defined():
-            return None
         for i, t in enumerate(node.inputs):
-            if (id(t) in self.fresh and self.uses.get(id(t)) == 1
-                    and t.dtype is out.dtype and t.shape == out.shape):
+            if (id(t) in self.fresh and self.uses.get(id(t)) == 1 and t.dtype is out.dtype
+                    and _broadcasts_into(node.inputs[1 - i], t)):
                 return i
         return None
 
@@ -393,6 +391,20 @@ def _transposed_matmul(node):
     if set(node.attrs) - {"transpose_a", "transpose_b"}:
         return None
     return " @ ".join(parts)
+
+
+def _broadcasts_into(other, target):
+    """True when `target op other` has `target`'s shape whatever the unknown
+    dimensions turn out to be: each dimension of `other` (aligned on the
+    right) is 1, or `target`'s is known and not 1 (then `other`'s is 1 or
+    equal, or the op fails as it would anyway)."""
+    mine, theirs = target.shape.dims, other.shape.dims
+    if mine is None or theirs is None or len(theirs) > len(mine):
+        return False
+    for m, t in zip(mine[len(mine) - len(theirs):], theirs):
+        if t != 1 and (m is None or m == 1):
+            return False
+    return True
 
 
 def _scalar(value):
