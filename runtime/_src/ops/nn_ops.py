@@ -317,6 +317,9 @@ def _infer_bias_add(inputs, attrs):
 
 @define_op("BiasAdd", infer=_infer_bias_add)
 def _bias_add(value, bias, data_format):
+    if (bias.ndim == 1 and value.ndim >= 2 and value.shape[-1] == bias.shape[0]
+            and not data_format.startswith("NC")):
+        return value + bias                     # the usual case, checked without TensorShapes
     problem = _bias_problem(TensorShape(value.shape), TensorShape(bias.shape), data_format)
     if problem:
         raise InvalidArgumentError(f"BiasAdd: {problem}", "BiasAdd")
