@@ -28,7 +28,7 @@ from runtime._src.core import context as _context
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph import graph as _graph
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _numpy_repr,
                                       convert_to_tensor)
 from runtime._src.core.tensor_shape import TensorShape
@@ -72,6 +72,11 @@ def _assign_add_variable(delta, *, variable):
 def _assign_sub_variable(delta, *, variable):
     variable._write(np.subtract(variable._value, delta).astype(variable._np_dtype, copy=False))
     return variable._value
+
+
+# Writes are not differentiable, as in TF (whose tape records only the reads):
+# a gradient through an assignment's value is None.
+not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp")
 
 
 # --- the Variable class ----------------------------------------------------------
