@@ -232,6 +232,20 @@ def _grad_from_stack(grad):
     return _Gradients(enumerate(grad))
 
 
+@define_op("TensorArrayGradFromConcat", infer=_infer_flow)
+def _grad_from_concat(grad, storage):
+    """The gradient of concat split back into the elements, each as long as
+    the element written (`storage`: the concatenated array)."""
+    out, start = _Gradients(), 0
+    for i, value in enumerate(storage.items):
+        if start >= len(grad):
+            break
+        length = len(value)
+        out[i] = grad[start:start + length]
+        start += length
+    return out
+
+
 @define_op("TensorArrayGradStack", infer=_infer_grad_element)
 def _grad_stack(grads, like):
     """The gradients of all elements stacked, zeros where none (`like`: the stacked value)."""
@@ -242,6 +256,11 @@ def _grad_stack(grads, like):
 @define_grad("TensorArrayStackV3")
 def _stack_grad(op, grad):
     return [apply("TensorArrayGradFromStack", [grad], {})]
+
+
+@define_grad("TensorArrayConcatV3")
+def _concat_grad(op, grad):
+    return [apply("TensorArrayGradFromConcat", [grad, op.inputs[0]], {})]
 
 
 @define_grad("TensorArrayReadV3")

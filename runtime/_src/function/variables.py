@@ -30,7 +30,7 @@ from runtime._src.core import context as _context
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph import graph as _graph
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _numpy_repr,
                                       convert_to_tensor)
 from runtime._src.core.tensor_shape import TensorShape
@@ -101,6 +101,11 @@ def _sole_owner(variable):
     # The references: the Variable's slot, `value` here, and getrefcount's argument.
     return (value.__class__ is np.ndarray and _getrefcount(value) <= 3
             and value.base is None and value.flags.writeable)
+
+
+# Writes are not differentiable, as in TF (whose tape records only the reads):
+# a gradient through an assignment's value is None.
+not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp")
 
 
 # --- the Variable class ----------------------------------------------------------
