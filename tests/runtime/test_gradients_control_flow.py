@@ -126,12 +126,11 @@ def nested_loops(x):
 
 
 def test_tensor_array_write_read_stack_in_a_loop():
-    check_gradients(tensor_array_loop, [np.array([0.3, -0.6])], graph_only=True)
+    check_gradients(tensor_array_loop, [np.array([0.3, -0.6])])
 
 
 def test_tensor_array_unstack_and_reads():
-    check_gradients(tensor_array_unstack, [np.array([[0.3, 0.1], [0.5, -0.2], [0.7, 0.4]])],
-                    graph_only=True)
+    check_gradients(tensor_array_unstack, [np.array([[0.3, 0.1], [0.5, -0.2], [0.7, 0.4]])])
 
 
 def test_nested_while_loops():

@@ -118,6 +118,10 @@ class GradientTape:
             if self._graph is None:
                 self._live[id(leaf)] = leaf
 
+    def watches(self, tensor):
+        """True when `tensor` is a watched source (the graph asks, runtime/_src/graph)."""
+        return id(tensor) in self._watched
+
     def _own(self, t):
         """While tracing, an eager or outer tensor as the tape graph's tensor for it."""
         graph = self._graph
