@@ -32,7 +32,7 @@ from runtime._src.core.context import state as _state
 from runtime._src.core.tensor import EagerTensor, Tensor, VariantValue, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, as_shape
 
-__all__ = ["TensorArray"]
+__all__ = ["TensorArray", "gradient_map"]
 
 
 class _Storage(VariantValue):
@@ -310,6 +310,12 @@ class _Gradients(VariantValue):
         return f"<TensorArray gradients at {sorted(i for i, _ in self.items())}>"
 
 
+def gradient_map(items):
+    """A gradient map (the gradient of a variant flow) holding `items`: index -> gradient;
+    the loop accumulators' gradients use it too (runtime/_src/autodiff)."""
+    return _Gradients(items)
+
+
 def _infer_grad_element(inputs, attrs):
     value = inputs[-1]
     return [(value.dtype, value.shape)]
@@ -470,7 +476,47 @@ def _split_grad(op, grad):
             apply("TensorArrayGradConcat", [grad, lengths, value], {}), None]
 
 
-not_differentiable("TensorArrayV3", "TensorArraySizeV3")
+not_differentiable("TensorArrayV3", "TensorArraySizeV3", "TensorArrayGradEmpty")
+
+
+# The gradient ops are linear; their gradients (for gradients of gradients)
+# are their adjoints: Read <-> Set, Stack <-> FromStack, and Add and Drop
+# pass a map on.
+
+@define_grad("TensorArrayGradAdd")
+def _grad_add_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+@define_grad("TensorArrayGradRead")
+def _grad_read_grad(op, grad):
+    return [apply("TensorArrayGradSet", [op.inputs[1], grad], {}), None, None]
+
+
+@define_grad("TensorArrayGradSet")
+def _grad_set_grad(op, grad):
+    index, value = op.inputs
+    return [None, apply("TensorArrayGradRead", [grad, index, value], {})]
+
+
+@define_grad("TensorArrayGradDrop")
+def _grad_drop_grad(op, grad):
+    return [apply("TensorArrayGradDrop", [grad, op.inputs[1]], {}), None]
+
+
+@define_grad("TensorArrayGradDropFirst")
+def _grad_drop_first_grad(op, grad):
+    return [apply("TensorArrayGradDropFirst", [grad, op.inputs[1]], {}), None]
+
+
+@define_grad("TensorArrayGradFromStack")
+def _grad_from_stack_grad(op, grad):
+    return [apply("TensorArrayGradStack", [grad, op.inputs[0]], {})]
+
+
+@define_grad("TensorArrayGradStack")
+def _grad_stack_grad(op, grad):
+    return [apply("TensorArrayGradFromStack", [grad], {}), None]
 
 
 def _call(op_name, inputs, attrs):
