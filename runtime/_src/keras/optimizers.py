@@ -52,6 +52,7 @@ class Optimizer:
                                                              dtypes.float32),
                                            trainable=False, name=f"{self.name}/learning_rate")
         self._slots = {}         # id(variable) -> (variable, {slot name: Variable})
+        self.built = False       # set by the first apply_gradients (Model.summary)
 
     @property
     def iterations(self):
@@ -104,6 +105,7 @@ class Optimizer:
             warnings.warn(f"{type(self).__name__}.apply_gradients: no gradient was given "
                           "(all were None); nothing is updated.", UserWarning, stacklevel=2)
             return self._iterations
+        self.built = True
         lr = self._learning_rate.read_value()
         for grad, var in pairs:
             slots = self._slots_of(var)
