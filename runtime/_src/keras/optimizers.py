@@ -115,6 +115,14 @@ class Optimizer:
         self._iterations.assign_add(convert_to_tensor(1, dtypes.int64))
         return self._iterations
 
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's spelling: `apply(grads, variables)` is
+        `apply_gradients(zip(grads, variables))`."""
+        if trainable_variables is None:
+            raise ValueError(f"{type(self).__name__}.apply: pass the variables the gradients "
+                             "are for: apply(grads, model.trainable_variables)")
+        return self.apply_gradients(zip(grads, trainable_variables))
+
     def _clipped(self, grad):
         if self.clipvalue is not None:
             grad = math_ops.clip_by_value(grad, -self.clipvalue, self.clipvalue)
