@@ -56,18 +56,29 @@ def _f64(tf, value):
     return tf.constant(np.asarray(value, np.float64))
 
 
+def gradient_of(value, dtype=np.float64):
+    """Register `fn(tf, x) -> y` as a program: the gradient of y for x, a
+    watched constant `value`."""
+    def register(fn):
+        def build(tf):
+            x = tf.constant(np.asarray(value, dtype))
+
+            def run():
+                with tf.GradientTape() as tape:
+                    tape.watch(x)
+                    y = fn(tf, x)
+                return tape.gradient(y, x)
+            return run
+        PROGRAMS[fn.__name__] = build
+        return fn
+    return register
+
+
 # ---------------------------------------------------------------- watching and sources
 
-@program
-def watch_int_tensor(tf):
-    x = tf.constant(3)
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tf.cast(x, tf.float32) * 2.0
-        return tape.gradient(y, x)
-    return run
+@gradient_of(3, np.int32)
+def watch_int_tensor(tf, x):
+    return tf.cast(x, tf.float32) * 2.0
 
 
 @program
@@ -421,67 +432,32 @@ def variable_in_a_while_loop(tf):
 
 # ---------------------------------------------------------------- ops and control flow
 
-@program
-def stop_gradient_and_identity(tf):
-    x = _f64(tf, [1.0, -2.0])
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tf.reduce_sum(tf.stop_gradient(x * x) * x + tf.identity(x) * 2.0)
-        return tape.gradient(y, x)
-    return run
+@gradient_of([1.0, -2.0])
+def stop_gradient_and_identity(tf, x):
+    return tf.reduce_sum(tf.stop_gradient(x * x) * x + tf.identity(x) * 2.0)
 
 
-@program
-def where_with_nan_in_the_other_branch(tf):
-    x = _f64(tf, [0.0, 4.0])
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tf.reduce_sum(tf.where(x > 0.0, tf.sqrt(x), tf.zeros_like(x)))
-        return tape.gradient(y, x)
-    return run
+@gradient_of([0.0, 4.0])
+def where_with_nan_in_the_other_branch(tf, x):
+    return tf.reduce_sum(tf.where(x > 0.0, tf.sqrt(x), tf.zeros_like(x)))
 
 
-@program
-def cast_float32_to_float64(tf):
-    x = tf.constant([1.5, 2.5])
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tf.reduce_sum(tf.cast(x, tf.float64) ** 2)
-        return tape.gradient(y, x)
-    return run
+@gradient_of([1.5, 2.5], np.float32)
+def cast_float32_to_float64(tf, x):
+    return tf.reduce_sum(tf.cast(x, tf.float64) ** 2)
 
 
-@program
-def tensor_array_in_a_loop(tf):
-    x = _f64(tf, [0.5, -1.0])
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            ta = tf.TensorArray(tf.float64, size=3)
-            for i in range(3):
-                ta = ta.write(i, x * float(i + 1))
-            y = tf.reduce_sum(ta.stack() * ta.read(1))
-        return tape.gradient(y, x)
-    return run
+@gradient_of([0.5, -1.0])
+def tensor_array_in_a_loop(tf, x):
+    ta = tf.TensorArray(tf.float64, size=3)
+    for i in range(3):
+        ta = ta.write(i, x * float(i + 1))
+    return tf.reduce_sum(ta.stack() * ta.read(1))
 
 
-@program
-def map_fn_and_scan(tf):
-    x = _f64(tf, [0.5, -1.0, 2.0])
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tf.reduce_sum(tf.map_fn(tf.sin, x)) + tf.reduce_sum(tf.scan(lambda a, e: a * e, x))
-        return tape.gradient(y, x)
-    return run
+@gradient_of([0.5, -1.0, 2.0])
+def map_fn_and_scan(tf, x):
+    return tf.reduce_sum(tf.map_fn(tf.sin, x)) + tf.reduce_sum(tf.scan(lambda a, e: a * e, x))
 
 
 @program
@@ -631,16 +607,9 @@ def variable_only_in_the_untaken_branch(tf):
     return run
 
 
-@program
-def float16_and_float32_mix(tf):
-    x = tf.constant([1.0, 2.0], tf.float16)
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tf.reduce_sum(tf.cast(x, tf.float32) * 3.0)
-        return tape.gradient(y, x)
-    return run
+@gradient_of([1.0, 2.0], np.float16)
+def float16_and_float32_mix(tf, x):
+    return tf.reduce_sum(tf.cast(x, tf.float32) * 3.0)
 
 
 @program
@@ -657,35 +626,19 @@ def gradient_of_a_tf_function_call(tf):
     return run
 
 
-@program
-def tensor_array_read_in_a_cond(tf):
-    x = _f64(tf, [0.5, -1.0])
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            ta = tf.TensorArray(tf.float64, size=2).write(0, x * 2.0).write(1, tf.sin(x))
-            y = tf.cond(tf.reduce_sum(x) < 0.0, lambda: ta.read(1), lambda: ta.read(0))
-        return tape.gradient(y, x)
-    return run
+@gradient_of([0.5, -1.0])
+def tensor_array_read_in_a_cond(tf, x):
+    ta = tf.TensorArray(tf.float64, size=2).write(0, x * 2.0).write(1, tf.sin(x))
+    return tf.cond(tf.reduce_sum(x) < 0.0, lambda: ta.read(1), lambda: ta.read(0))
 
 
-@program
-def while_loop_with_tensor_array_and_break(tf):
-    x = _f64(tf, [0.5, 0.25])
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-
-            def body(i, y, ta):
-                return i + 1, y * 1.5, ta.write(i, tf.reduce_sum(y))
-            _, y, ta = tf.while_loop(lambda i, y, ta: tf.reduce_sum(y) < 4.0, body,
-                                     (0, x, tf.TensorArray(tf.float64, size=0,
-                                                           dynamic_size=True)))
-            z = tf.reduce_sum(ta.stack()) + tf.reduce_sum(y)
-        return tape.gradient(z, x)
-    return run
+@gradient_of([0.5, 0.25])
+def while_loop_with_a_tensor_array(tf, x):
+    def body(i, y, ta):
+        return i + 1, y * 1.5, ta.write(i, tf.reduce_sum(y))
+    _, y, ta = tf.while_loop(lambda i, y, ta: tf.reduce_sum(y) < 4.0, body,
+                             (0, x, tf.TensorArray(tf.float64, size=0, dynamic_size=True)))
+    return tf.reduce_sum(ta.stack()) + tf.reduce_sum(y)
 
 
 @program
