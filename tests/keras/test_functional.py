@@ -85,8 +85,8 @@ def test_wrong_input_shape_names_the_input_and_the_expected_shape():
                                          r"is incompatible with the layer: expected "
                                          r"shape=\(None, 784\), found shape=\(2, 5\)"):
         model(np.zeros((2, 5), np.float32))
-    with pytest.raises(ValueError, match=r'Input 0 of layer "dense_1" is incompatible with '
-                                         r"the layer: expected axis -1 of input shape to "
+    with pytest.raises(ValueError, match=r"Input 0 with name 'None' of layer 'dense_1' is "
+                                         r"incompatible with the layer: expected axis -1 of input shape to "
                                          r"have value 3"):
         dense = layers.Dense(2)
         dense(keras.Input((3,)))
@@ -291,3 +291,21 @@ Model: "sequential"
     lines = capsys.readouterr().out.splitlines()
     assert lines[4] == "│ dense_2 (Dense)                 │ (7, 2, 4)              │            24 │"
     assert lines[6] == "│ flatten (Flatten)               │ (7, 8)                 │             0 │"
+
+
+def test_nested_functional_models_dropout_and_arithmetic_on_keras_tensors():
+    inputs = keras.Input((4,), name="x")
+    h = layers.Dropout(0.5)(layers.Dense(8, activation="relu")(inputs))
+    inner = keras.Model(inputs, layers.Dense(2)(h))
+    x = np.ones((3, 4), np.float32)
+    np.testing.assert_array_equal(inner(x).numpy(), inner(x).numpy())   # inference
+    assert not np.array_equal(inner(x, training=True).numpy(),
+                              inner(x, training=True).numpy())
+    outer_in = keras.Input((4,))
+    outer = keras.Model(outer_in, layers.Activation("softmax")(inner(outer_in)))
+    assert [layer.name for layer in outer.layers] == ["input_layer", "functional",
+                                                      "activation"]
+    np.testing.assert_allclose(outer(x).numpy(), tf.nn.softmax(inner(x)).numpy(), rtol=1e-6)
+    with pytest.raises(TypeError, match=r"`\+` on a KerasTensor \(x\) is not supported by "
+                                        r"runtime.keras: express it with layers"):
+        inputs + 1
