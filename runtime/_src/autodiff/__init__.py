@@ -3,3 +3,5 @@
 op registry's gradient rules backwards over them; the rules of the
 control-flow ops (`If`, `While`) and of TensorArrays live here because they
 differentiate subgraphs with the same machinery."""
+
+from runtime._src.autodiff import py_function_grad  # noqa: F401 - registers py_function's gradient

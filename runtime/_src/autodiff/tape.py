@@ -31,8 +31,13 @@ from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.graph.locations import user_location
 from runtime._src.graph.op_registry import apply
+from runtime._src.ops import array_ops, manipulation_ops, math_ops
+from runtime._src.function.control_flow import while_loop
+from runtime._src.function.tensor_array import TensorArray
 
 __all__ = ["GradientTape", "UnconnectedGradients", "gradients"]
+
+_UNROLLED_JACOBIAN = 32    # larger jacobians in graphs are a loop, not one gradient per element
 
 
 class UnconnectedGradients(enum.Enum):
@@ -117,6 +122,10 @@ class GradientTape:
             self._watched[id(leaf)] = leaf
             if self._graph is None:
                 self._live[id(leaf)] = leaf
+
+    def watches(self, tensor):
+        """True when `tensor` is a watched source (the graph asks, runtime/_src/graph)."""
+        return id(tensor) in self._watched
 
     def _own(self, t):
         """While tracing, an eager or outer tensor as the tape graph's tensor for it."""
@@ -216,14 +225,20 @@ class GradientTape:
         Computed one target element at a time (statically known target shapes)."""
         self._check_usable()
         unconnected = _unconnected(unconnected_gradients)
+        if isinstance(target, (list, tuple, dict)):
+            raise AttributeError(f"'{type(target).__name__}' object has no attribute 'shape'")
         target = _as_target(target)
-        if not target.shape.is_fully_defined():
-            raise ValueError(f"GradientTape.jacobian: the target's shape {target.shape} must be "
-                             "fully known")
         flat_sources = nest.flatten(sources)
         groups = [self._source_group(s) for s in flat_sources]
         if self._recording and not self._persistent:
             self._pop()
+        if self._graph is not None and (not target.shape.is_fully_defined()
+                                        or np.prod(target.shape.dims) > _UNROLLED_JACOBIAN):
+            out = self._jacobian_loop(target, flat_sources, groups, unconnected)
+            if not self._persistent:
+                self._used = True
+                self._reset_records()
+            return nest.pack_sequence_as(sources, out)
         dims = list(target.shape.dims)
         size = int(np.prod(dims))
         rows = [[] for _ in flat_sources]
@@ -248,6 +263,89 @@ class GradientTape:
                 row = [g if g is not None else _zeros_for(s) for g in row]
                 out.append(apply("Reshape", (apply("Pack", tuple(row), {"axis": 0}), shape)))
         return nest.pack_sequence_as(sources, out)
+
+    def _jacobian_loop(self, target, flat_sources, groups, unconnected):
+        """The jacobian as a `while_loop` over the target's elements (a dynamic
+        target shape, or a large one: the backward graph is traced once)."""
+        size, shape = array_ops.size(target), array_ops.shape(target)
+        connected = [False] * len(flat_sources)
+
+        def body(i, *arrays):
+            onehot = math_ops.cast(math_ops.equal(array_ops.range(size), i), target.dtype)
+            weight = array_ops.reshape(onehot, shape)
+            grads = self._backprop([target], [weight], groups, flat_sources)
+            for k, g in enumerate(grads):
+                connected[k] = g is not None
+            return [i + 1] + [a.write(i, g if g is not None else _zeros_for(s))
+                              for a, g, s in zip(arrays, grads, flat_sources)]
+        arrays = [TensorArray(s.dtype, size=size, element_shape=s.shape) for s in flat_sources]
+        arrays = while_loop(lambda i, *arrays: i < size, body, [0] + arrays)[1:]
+        out = []
+        for a, s, linked in zip(arrays, flat_sources, connected):
+            if not linked and unconnected is UnconnectedGradients.NONE:
+                out.append(None)
+                continue
+            source_shape = _shape_const(s.shape.dims) if s.shape.is_fully_defined() \
+                else array_ops.shape(s)
+            dims = manipulation_ops.concat([shape, source_shape], 0)
+            out.append(array_ops.reshape(a.stack(), dims))
+        return out
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """d(target[b, i...])/d(source[b, j...]) for each batch row b, with shape
+        target.shape + source.shape[1:]; row b of the target must depend on row b
+        of the source only (other rows' contributions are summed in, as in TF).
+
+        Computed one target column at a time (target.shape[1:] must be known;
+        the batch size may be dynamic). A source the target does not depend on
+        gets zeros, as in TensorFlow, whatever `unconnected_gradients` says."""
+        self._check_usable()
+        _unconnected(unconnected_gradients)
+        if _is_variable(target):
+            target = target._as_tensor()
+        elif not isinstance(target, Tensor):
+            target = convert_to_tensor(target)
+        for t in (target, source):
+            if t.shape.rank is not None and t.shape.rank < 2:
+                raise ValueError(f"Shape {t.shape} must have rank at least 2")
+        batch, source_batch = target.shape.dims[0], source.shape.dims[0]
+        if batch is not None and source_batch is not None and batch != source_batch:
+            raise ValueError(f"Need first dimension of target shape ({target.shape}) and "
+                             f"source shape ({source.shape}) to match.")
+        inner = target.shape[1:]
+        if not inner.is_fully_defined():
+            raise ValueError(f"GradientTape.batch_jacobian: the target's shape {target.shape} "
+                             "must be known after its first (batch) dimension")
+        group = self._source_group(source)
+        if self._recording and not self._persistent:
+            self._pop()
+        dims = list(inner.dims)
+        size = int(np.prod(dims))
+        rows = []
+        if target.dtype.is_floating:
+            ones = None if target.shape.is_fully_defined() else \
+                apply("OnesLike", (target,), {"dtype": None})
+            for j in range(size):
+                onehot = np.zeros(size, target.dtype.np_dtype)
+                onehot[j] = 1
+                weight = np.broadcast_to(onehot.reshape(dims), target.shape.dims) \
+                    if ones is None else onehot.reshape(dims)
+                weight = convert_to_tensor(weight)
+                if ones is not None:
+                    weight = apply("Mul", (ones, weight))
+                rows.append(self._backprop([target], [weight], [group], [source])[0])
+        if not self._persistent:
+            self._used = True
+            self._reset_records()
+        zeros = _zeros_for(source)
+        if zeros.dtype != target.dtype:
+            zeros = apply("Cast", (zeros, ), {"dtype": target.dtype})
+        rows = [g if g is not None else zeros for g in rows] or [zeros] * size
+        shape = [-1 if batch is None else batch] + dims + list(source.shape.dims[1:])
+        if not rows:                 # a target without elements per row
+            return apply("Reshape", (zeros, _shape_const(shape)))
+        return apply("Reshape", (apply("Pack", tuple(rows), {"axis": 1}), _shape_const(shape)))
 
     def _check_usable(self):
         if self._used:

@@ -31,6 +31,7 @@ from runtime._src.ops.gradient_ops import reshape_like
 from runtime._src.ops.indexing import getitem
 from runtime._src.ops.manipulation_ops import (concat, expand_dims, gather, one_hot, squeeze,
                                                stack, stack_nested, transpose, unstack)
+from runtime._src.ops import math_ops
 from runtime._src.ops.math_ops import cast
 
 __all__ = ["constant", "zeros", "ones", "zeros_like", "ones_like", "fill", "eye", "range",
@@ -484,6 +485,16 @@ def _tile_grad_kernel(grad, x):
     for g, d in zip(grad.shape, dims):
         split.extend((g // d if d else 0, d))
     return np.sum(grad.reshape(split), axis=tuple(range(0, len(split), 2)), dtype=grad.dtype)
+
+
+@define_grad("TileGrad")
+def _tile_grad_grad(op, grad):
+    # TileGrad sums the tiles, so its gradient tiles: by shape(grad) / shape(x)
+    # (an empty dimension of x is tiled 0 times, its multiple read as 1).
+    tiled, x = op.inputs
+    multiples = math_ops.floordiv(shape(tiled, dtypes.int64),
+                                  math_ops.maximum(shape(x, dtypes.int64), np.int64(1)))
+    return [apply("Tile", (grad, multiples)), None]
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name

@@ -27,7 +27,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import apply, define_op
-from runtime._src.graph.op_registry import define_grad  # gradients
+from runtime._src.graph.op_registry import define_grad, not_differentiable  # gradients
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.ops.logging_ops import format_element, summarize_v1
 from runtime._src.ops.math_ops import convert_pair
@@ -67,6 +67,9 @@ def _assert(condition, *data, summarize, where):
         return ()
     texts = " ".join(f"[{summarize_v1(d, summarize)}]" for d in data)
     raise InvalidArgumentError(f"assertion failed: {texts}{_at(where)}", "Assert")
+
+
+not_differentiable("Assert")      # no outputs: nothing to differentiate, as in TF
 
 
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFlow's name
@@ -116,6 +119,9 @@ def _assert_binary(x, y, *, symbol, message, summarize, where):
         return ()
     raise InvalidArgumentError(_binary_failure(x, y, ok, symbol, message, summarize) + _at(where),
                                "AssertBinary")
+
+
+not_differentiable("AssertBinary")
 
 
 def _binary_failure(x, y, ok, symbol, message, summarize):
@@ -219,6 +225,9 @@ def _assert_rank(x, *, ranks, at_least, name, message, where):
         return ()
     raise InvalidArgumentError(_rank_message(message, name, ranks, at_least, actual, np.shape(x))
                                + _at(where), "AssertRank")
+
+
+not_differentiable("AssertRank")
 
 
 def _rank_ok(actual, ranks, at_least):
@@ -326,6 +335,9 @@ def _assert_near(x, y, *, rtol, atol, message, summarize, where):
         lines.append(f"{label} (shape={tuple(np.shape(v))} dtype={np.asarray(v).dtype.name}) = ")
         lines.append(summarize_v1(v, summarize))
     raise InvalidArgumentError("\n".join(lines) + _at(where), "AssertNear")
+
+
+not_differentiable("AssertNear")
 
 
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):

@@ -19,7 +19,7 @@ import numpy as np
 
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import SymbolicTensor, convert_to_tensor
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops.check_ops import _at, _where
 
 __all__ = ["assert_shapes"]
@@ -115,6 +115,9 @@ def _assert_shapes(*values, specs, message, where):
     except ValueError as e:
         raise InvalidArgumentError(f"{e}{_at(where)}", "AssertShapes") from None
     return ()
+
+
+not_differentiable("AssertShapes")   # no outputs
 
 
 def _describe(t):

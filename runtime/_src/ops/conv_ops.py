@@ -30,6 +30,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.array_ops import zeros_like
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
 
@@ -183,15 +184,24 @@ def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
     f = f.astype(work, copy=False)
     padded, out = _padded(x, f.shape[:2], strides, dilations, padding, explicit_paddings, 0)
     cols = patches(padded, f.shape[:2], strides, dilations, out)
-    groups = x.shape[-1] // f.shape[2] if f.shape[2] else 1
-    if groups == 1:
-        y = np.tensordot(cols, f, axes=3)
-    else:                                      # grouped: each group sees its own channels
-        cin, cout = f.shape[2], f.shape[3] // groups
-        y = np.concatenate([np.tensordot(cols[..., g * cin:(g + 1) * cin],
-                                         f[..., g * cout:(g + 1) * cout], axes=3)
-                            for g in range(groups)], axis=-1)
+    y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3)
+                 for i, o in _group_slices(x.shape[-1], f)])
     return y.reshape(lead + y.shape[1:]).astype(dtype, copy=False)
+
+
+def _group_slices(depth, f):
+    """(input channels, output channels) of each group of a convolution of an
+    input with `depth` channels (a multiple of the filter's: a grouped
+    convolution, where each group sees only its own channels)."""
+    groups = depth // f.shape[2] if f.shape[2] else 1
+    cin, cout = f.shape[2], f.shape[3] // groups
+    return [(slice(g * cin, (g + 1) * cin), slice(g * cout, (g + 1) * cout))
+            for g in range(groups)]
+
+
+def _joined(parts):
+    """The groups' results side by side along the channels."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
 
 
 # --- gradients -----------------------------------------------------------------------------
@@ -232,14 +242,12 @@ def _infer_like_input(index):
 
 @define_op("Conv2DBackpropInput", infer=_infer_like_input(1))
 def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilations):
-    """dL/dx of Conv2D(x, f) given dL/dy (groups of one only)."""
+    """dL/dx of Conv2D(x, f) given dL/dy (grouped ones too)."""
     dy, lead = _unbatched(dy)
     xs, _ = _unbatched(x)
-    if f.shape[2] != xs.shape[-1]:
-        raise UnimplementedError("Conv2DBackpropInput: grouped convolutions have no gradient "
-                                 "yet", "Conv2DBackpropInput")
     pads, _ = _pads(xs.shape, f.shape[:2], strides, dilations, padding, explicit_paddings)
-    cols = np.tensordot(dy, f, axes=([3], [3]))              # N, OH, OW, KH, KW, C
+    cols = _joined([np.tensordot(dy[..., o], f[..., o], axes=([3], [3]))   # N, OH, OW, KH, KW, C
+                    for _, o in _group_slices(xs.shape[-1], f)])
     padded = (xs.shape[0], xs.shape[1] + sum(pads[0]), xs.shape[2] + sum(pads[1]), xs.shape[3])
     grad = _crop(add_patches(cols, padded, strides, dilations), pads)
     return grad.reshape(x.shape).astype(x.dtype, copy=False)
@@ -254,15 +262,14 @@ def _conv2d_backprop_input_grad(op, grad):
 
 @define_op("Conv2DBackpropFilter", infer=_infer_like_input(2))
 def _conv2d_backprop_filter(dy, x, f, strides, padding, explicit_paddings, dilations):
-    """dL/df of Conv2D(x, f) given dL/dy (groups of one only)."""
+    """dL/df of Conv2D(x, f) given dL/dy (grouped ones too)."""
     dy, _ = _unbatched(dy)
     xs, _ = _unbatched(x)
-    if f.shape[2] != xs.shape[-1]:
-        raise UnimplementedError("Conv2DBackpropFilter: grouped convolutions have no gradient "
-                                 "yet", "Conv2DBackpropFilter")
     padded, out = _padded(xs, f.shape[:2], strides, dilations, padding, explicit_paddings, 0)
     cols = patches(padded, f.shape[:2], strides, dilations, out)
-    return np.tensordot(cols, dy, axes=([0, 1, 2], [0, 1, 2])).astype(f.dtype, copy=False)
+    grad = _joined([np.tensordot(cols[..., i], dy[..., o], axes=([0, 1, 2], [0, 1, 2]))
+                    for i, o in _group_slices(xs.shape[-1], f)])
+    return grad.astype(f.dtype, copy=False)
 
 
 @define_grad("Conv2DBackpropFilter")
@@ -327,26 +334,64 @@ def _max_pool(x, ksize, strides, padding, explicit_paddings):
     return result
 
 
-@define_op("MaxPoolGrad", infer=_infer_like_input(1))
-def _max_pool_grad(dy, x, y, ksize, strides, padding, explicit_paddings):
-    """dL/dx of MaxPool: each window's gradient goes to its first maximal element."""
+def _first_maxima(x, y, ksize, strides, padding, explicit):
+    """Where each window's maximum comes from: (the padded input's shape, a list
+    of (a, b, hit) for every tap (a, b) of the window, `hit` (y's shape) true
+    where that tap is the window's first element equal to its maximum `y`)."""
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    padded, out = _padded(x, ksize, strides, (1, 1), padding, explicit_paddings, fill)
+    padded, out = _padded(x, ksize, strides, (1, 1), padding, explicit, fill)
     view = patches(padded, ksize, strides, (1, 1), out)
-    cols = np.zeros(view.shape, dy.dtype)
     taken = np.zeros(y.shape, bool)
+    taps = []
     for a in range(ksize[0]):
         for b in range(ksize[1]):
             hit = (view[:, :, :, a, b, :] == y) & ~taken
-            cols[:, :, :, a, b, :] = np.where(hit, dy, 0)
+            taps.append((a, b, hit))
             taken |= hit
+    return padded.shape, taps
+
+
+@define_op("MaxPoolGrad", infer=_infer_like_input(1))
+def _max_pool_grad(dy, x, y, ksize, strides, padding, explicit_paddings):
+    """dL/dx of MaxPool: each window's gradient goes to its first maximal element."""
+    padded_shape, taps = _first_maxima(x, y, ksize, strides, padding, explicit_paddings)
+    cols = np.zeros(y.shape[:3] + tuple(ksize) + y.shape[3:], dy.dtype)
+    for a, b, hit in taps:
+        cols[:, :, :, a, b, :] = np.where(hit, dy, 0)
     pads, _ = _pads(x.shape, ksize, strides, (1, 1), padding, explicit_paddings)
-    return _crop(add_patches(cols, padded.shape, strides, (1, 1)), pads)
+    return _crop(add_patches(cols, padded_shape, strides, (1, 1)), pads)
 
 
 @define_grad("MaxPool")
 def _max_pool_grad_rule(op, grad):
     return [apply("MaxPoolGrad", (grad, op.inputs[0], op.outputs[0]), dict(op.attrs))]
+
+
+@define_op("MaxPoolGradGrad", infer=_infer_like_input(1))
+def _max_pool_grad_grad(x, y, grad, ksize, strides, padding, explicit_paddings):
+    """The gradient of MaxPoolGrad for its dy (TF's MaxPoolGradGrad): `grad`
+    (x's shape) read at each window's first maximal element (y's shape)."""
+    padded, out = _padded(grad, ksize, strides, (1, 1), padding, explicit_paddings, 0)
+    view = patches(padded, ksize, strides, (1, 1), out)
+    result = np.zeros(y.shape, grad.dtype)
+    for a, b, hit in _first_maxima(x, y, ksize, strides, padding, explicit_paddings)[1]:
+        np.copyto(result, view[:, :, :, a, b, :], where=hit)
+    return result
+
+
+@define_grad("MaxPoolGrad")
+def _max_pool_grad_grad_rule(op, grad):
+    # MaxPoolGrad is linear in dy; the window choice is piecewise constant in x
+    # (and y), whose gradients are zeros, as TF gives them.
+    _, x, y = op.inputs
+    return [apply("MaxPoolGradGrad", (x, y, grad), dict(op.attrs)),
+            zeros_like(x), zeros_like(y)]
+
+
+@define_grad("MaxPoolGradGrad")
+def _max_pool_grad_grad_grad(op, grad):
+    x, y, _ = op.inputs
+    return [zeros_like(x), zeros_like(y), apply("MaxPoolGrad", (grad, x, y), dict(op.attrs))]
 
 
 def _valid_counts(size, window, stride, out):

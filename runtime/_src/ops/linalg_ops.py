@@ -36,10 +36,11 @@ from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.array_ops import eye
-from runtime._src.ops.manipulation_ops import expand_dims, squeeze
+from runtime._src.ops.array_ops import eye, ones_like, shape
+from runtime._src.ops.indexing import getitem
+from runtime._src.ops.manipulation_ops import concat, expand_dims, squeeze
 from runtime._src.ops.math_ops import FLOATS, dtype_error, matmul
-from runtime._src.ops.matrix_diag_ops import check_now, diag_part
+from runtime._src.ops.matrix_diag_ops import check_now, diag, diag_part
 from runtime._src.ops.reduction_ops import reduce_sum
 
 __all__ = ["inv", "det", "slogdet", "logdet", "cholesky", "cholesky_solve", "qr", "svd",
@@ -175,18 +176,67 @@ def _cholesky_grad(op, grad):
     # with a halved diagonal (as TF's rule).
     lower = op.outputs[0]
     inverse = apply("MatrixInverse", (lower,), {"adjoint": False})
-    middle = matmul(lower, grad, transpose_a=True)
-    zero = convert_to_tensor(np.array(0, np.int64))
-    minus_one = convert_to_tensor(np.array(-1, np.int64))
-    phi = math_ops.subtract(apply("MatrixBandPart", (middle, minus_one, zero)),
-                            math_ops.multiply(apply("MatrixBandPart", (middle, zero, zero)), 0.5))
+    phi = _halved_diagonal(_band(matmul(lower, grad, transpose_a=True), -1, 0))
     s = matmul(matmul(inverse, phi, transpose_a=True), inverse)
     return [math_ops.multiply(math_ops.add(s, _transposed(s)), 0.5)]
 
 
+# --- helpers of the gradient rules -----------------------------------------------------------
+
 def _transposed(x):
     rank = x.shape.rank
     return apply("Transpose", (x,), {"perm": tuple(range(rank - 2)) + (rank - 1, rank - 2)})
+
+
+def _band(x, lower, upper):
+    """band_part(x, lower, upper) (-1: no bound on that side)."""
+    bounds = [convert_to_tensor(np.array(b, np.int64)) for b in (lower, upper)]
+    return apply("MatrixBandPart", (x, *bounds))
+
+
+def _halved_diagonal(x):
+    """x with its main diagonal halved."""
+    return math_ops.subtract(x, math_ops.multiply(_band(x, 0, 0), 0.5))
+
+
+def _add(*terms):
+    return math_ops.add_n(list(terms)) if len(terms) > 2 else math_ops.add(*terms)
+
+
+def _columns_scaled(x, s):
+    """x @ diag(s): x's columns times s."""
+    return math_ops.multiply(x, expand_dims(s, -2))
+
+
+def _rows_scaled(s, x):
+    """diag(s) @ x: x's rows times s."""
+    return math_ops.multiply(expand_dims(s, -1), x)
+
+
+def _safe_reciprocal(x, epsilon=1e-20):
+    """1 / x, but 0 where x is 0 (x / (x^2 + epsilon), as TF's rules use it)."""
+    return math_ops.multiply(x, math_ops.reciprocal(math_ops.add(math_ops.square(x),
+                                                                 math_ops.cast(epsilon, x.dtype))))
+
+
+def _pairwise_reciprocal(values):
+    """F[..., i, j] = 1 / (values[j] - values[i]), zero on the diagonal (and for
+    repeated values, where the true gradient is infinite)."""
+    return _safe_reciprocal(math_ops.subtract(expand_dims(values, -2), expand_dims(values, -1)))
+
+
+def _columns(x, start, stop=None):
+    return getitem(x, (Ellipsis, slice(None), slice(start, stop)))
+
+
+def _static_matrix_dims(op, x, what):
+    """x's last two dims, which a rule needs statically (NotImplementedError
+    when unknown, as TF's rule raises)."""
+    dims = None if x.shape.rank is None else x.shape.dims[-2:]
+    if dims is None or None in dims:
+        raise NotImplementedError(f"{op}Grad not implemented with dynamic shapes: {what} has "
+                                  f"shape {x.shape}")
+    return dims
 
 
 # --- QR, SVD, eigh -----------------------------------------------------------------------------
@@ -205,6 +255,42 @@ def _qr(x, full_matrices):
     check_now("Qr", _matrix_problem(TensorShape(x.shape), square=False))
     q, r = np.linalg.qr(_working(x), mode="complete" if full_matrices else "reduced")
     return q.astype(x.dtype, copy=False), r.astype(x.dtype, copy=False)
+
+
+@define_grad("Qr")
+def _qr_grad(op, grad_q, grad_r):
+    a, (q, r) = op.inputs[0], op.outputs
+    rows, cols = _static_matrix_dims("Qr", r, "r")
+    if rows > cols and q.shape.dims[-1] == q.shape.dims[-2]:
+        raise NotImplementedError(f"QrGrad not implemented when nrows > ncols and "
+                                  f"full_matrices is true. Received r.shape={r.shape} with "
+                                  f"nrows={rows}and ncols={cols}.")
+    if rows >= cols:
+        return [_qr_grad_tall(q, r, grad_q, grad_r)]
+    # A wide matrix [X | Y] = Q [U | V] with U square: X's QR is (Q, U), and
+    # Y = Q V moves Q's and V's gradients to Y.
+    grad_v = _columns(grad_r, rows)
+    grad_x = _qr_grad_tall(q, _columns(r, 0, rows),
+                           math_ops.add(grad_q, matmul(_columns(a, rows), grad_v,
+                                                       adjoint_b=True)),
+                           _columns(grad_r, 0, rows))
+    return [concat([grad_x, matmul(q, grad_v)], -1)]
+
+
+def _qr_grad_tall(q, r, grad_q, grad_r):
+    """The gradient of A = Q R for A with at least as many rows as columns."""
+    def times_r_inverse_adjoint(x):              # x R^-T, by a triangular solve
+        solved = apply("MatrixTriangularSolve", (r, _transposed(x)),
+                       {"lower": False, "adjoint": False})
+        return _transposed(solved)
+
+    qt_gq = matmul(q, grad_q, adjoint_a=True)
+    r_grt = matmul(r, grad_r, adjoint_b=True)
+    skew = _band(_add(qt_gq, math_ops.negative(_transposed(qt_gq)),
+                      r_grt, math_ops.negative(_transposed(r_grt))), -1, 0)
+    through_r = matmul(q, math_ops.add(grad_r, times_r_inverse_adjoint(skew)))
+    through_q = times_r_inverse_adjoint(math_ops.subtract(grad_q, matmul(q, qt_gq)))
+    return math_ops.add(through_r, through_q)
 
 
 def _svd_dims(dims, attrs):
@@ -229,6 +315,40 @@ def _svd(x, compute_uv, full_matrices):
     return s, u, np.ascontiguousarray(_adjoint(vh))
 
 
+@define_grad("Svd")
+def _svd_grad(op, grad_s, grad_u, grad_v):
+    a, s = op.inputs[0], op.outputs[0]
+    if not op.attrs["compute_uv"]:               # ds_i = u_i^T dA v_i
+        _, u, v = apply("Svd", (a,), {"compute_uv": True, "full_matrices": False})
+        return [matmul(_columns_scaled(u, grad_s), v, adjoint_b=True)]
+    m, n = _static_matrix_dims("Svd", a, "the input")
+    full = op.attrs["full_matrices"]
+    if full and abs(m - n) > 1:
+        raise NotImplementedError(f"svd gradient is not implemented for abs(m - n) > 1 when "
+                                  f"full_matrices is True. Received: m={min(m, n)} and "
+                                  f"n={max(m, n)} from op input with shape={a.shape}.")
+    u, v = op.outputs[1:]
+    flipped = m > n                  # work on A^T, whose SVD swaps u and v
+    if flipped:
+        m, n, u, v, grad_u, grad_v = n, m, v, u, grad_v, grad_u
+    v1, grad_v1 = _columns(v, 0, m), _columns(grad_v, 0, m)
+    f = _pairwise_reciprocal(math_ops.square(s))
+    fu = math_ops.multiply(f, matmul(u, grad_u, adjoint_a=True))
+    fv = math_ops.multiply(f, matmul(v1, grad_v1, adjoint_a=True))
+    inner = _add(diag(grad_s), _columns_scaled(math_ops.add(fu, _transposed(fu)), s),
+                 _rows_scaled(s, math_ops.add(fv, _transposed(fv))))
+    grad = matmul(u, matmul(inner, v1, adjoint_b=True))
+    if m != n:                       # the part of v's gradient outside v1's span
+        gv1t = _transposed(grad_v1)
+        rest = math_ops.subtract(gv1t, matmul(matmul(gv1t, v1), v1, adjoint_b=True))
+        if full:
+            v2, grad_v2 = _columns(v, m, n), _columns(grad_v, m, n)
+            rest = math_ops.subtract(rest, matmul(matmul(v1, grad_v2, adjoint_a=True), v2,
+                                                  adjoint_b=True))
+        grad = math_ops.add(grad, matmul(_columns_scaled(u, _safe_reciprocal(s)), rest))
+    return [_transposed(grad) if flipped else grad]
+
+
 def _eigh_dims(dims, attrs):
     values = None if dims is None else dims[:-1]
     return [values, dims if attrs["compute_v"] else [0]]
@@ -241,6 +361,21 @@ def _eigh(x, compute_v):
         return np.linalg.eigvalsh(x, UPLO="L"), np.zeros((0,), x.dtype)
     e, v = np.linalg.eigh(x, UPLO="L")
     return e, v
+
+
+@define_grad("SelfAdjointEigV2")
+def _eigh_grad(op, grad_e, grad_v):
+    e = op.outputs[0]
+    if op.attrs["compute_v"]:
+        v = op.outputs[1]
+        inner = math_ops.add(diag(grad_e), math_ops.multiply(_pairwise_reciprocal(e),
+                                                             matmul(v, grad_v, adjoint_a=True)))
+        grad = matmul(v, matmul(inner, v, adjoint_b=True))
+    else:                                        # de_i = v_i^T dA v_i
+        _, v = apply("SelfAdjointEigV2", (op.inputs[0],), {"compute_v": True})
+        grad = matmul(_columns_scaled(v, grad_e), v, adjoint_b=True)
+    # The kernel reads only the lower triangle: symmetrize onto it.
+    return [_halved_diagonal(_band(math_ops.add(grad, _transposed(grad)), -1, 0))]
 
 
 def _matrix_input(op, x, allowed=MATRIX_FLOATS):
@@ -416,10 +551,7 @@ def _triangular_solve_grad(op, grad):
     x, lower, adjoint = op.outputs[0], op.attrs["lower"], op.attrs["adjoint"]
     gb = apply("MatrixTriangularSolve", (a, grad), {"lower": lower, "adjoint": not adjoint})
     ga = matmul(x, gb, transpose_b=True) if adjoint else matmul(gb, x, transpose_b=True)
-    zero = convert_to_tensor(np.array(0, np.int64))
-    minus_one = convert_to_tensor(np.array(-1, np.int64))
-    bounds = (minus_one, zero) if lower else (zero, minus_one)
-    return [math_ops.negative(apply("MatrixBandPart", (ga, *bounds))), gb]
+    return [math_ops.negative(_band(ga, -1, 0) if lower else _band(ga, 0, -1)), gb]
 
 
 def _solve_inputs(op, matrix, rhs):
@@ -509,17 +641,62 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     if not fast or dims is None or None in dims:
         l2 = math_ops.cast(l2_regularizer, matrix.dtype)
         return apply(op, (matrix, rhs, l2), {"fast": fast})
-    m, n = dims
-    over = m >= n                                 # A^T A is the smaller Gramian
-    gramian = matmul(matrix, matrix, adjoint_a=over, adjoint_b=not over)
-    if hasattr(l2_regularizer, "dtype") or l2_regularizer != 0:
-        l2 = math_ops.cast(l2_regularizer, matrix.dtype)
-        gramian = math_ops.add(gramian, math_ops.multiply(l2, eye(n if over else m,
-                                                                  dtype=matrix.dtype)))
-    chol = cholesky(gramian)
+    over = dims[0] >= dims[1]                     # A^T A is the smaller Gramian
+    l2 = l2_regularizer if hasattr(l2_regularizer, "dtype") or l2_regularizer != 0 else None
+    chol = _gramian_cholesky(matrix, l2, over)
     if over:
         return cholesky_solve(chol, matmul(matrix, rhs, adjoint_a=True))
     return matmul(matrix, cholesky_solve(chol, rhs), adjoint_a=True)
+
+
+def _gramian_cholesky(a, l2, first_kind):
+    """cholesky(A^T A + l2 I) (`first_kind`) or cholesky(A A^T + l2 I); l2 None: none."""
+    gramian = matmul(a, a, adjoint_a=first_kind, adjoint_b=not first_kind)
+    if l2 is not None:
+        l2 = math_ops.cast(l2, a.dtype)
+        size = gramian.shape.dims[-1] if gramian.shape.rank is not None else None
+        identity = eye(size, dtype=a.dtype) if size is not None else _band(ones_like(gramian),
+                                                                            0, 0)
+        gramian = math_ops.add(gramian, math_ops.multiply(l2, identity))
+    return cholesky(gramian)
+
+
+@define_grad("MatrixSolveLs")
+def _least_squares_grad(op, grad):
+    if not op.attrs["fast"]:
+        raise ValueError("Gradient not defined for fast=False")
+    a, b, l2 = op.inputs
+    x = op.outputs[0]
+    dims = None if a.shape.rank is None else a.shape.dims[-2:]
+    if dims is not None and None not in dims:
+        rule = _least_squares_grad_tall if dims[0] >= dims[1] else _least_squares_grad_wide
+        return rule(a, b, l2, x, grad) + [None]
+    # The matrix's size is known only at run time: both forms, the right one picked.
+    size = shape(a, dtypes.int64)
+    tall = math_ops.greater_equal(getitem(size, -2), getitem(size, -1))
+    return [math_ops.where(tall, t, w) for t, w in
+            zip(_least_squares_grad_tall(a, b, l2, x, grad),
+                _least_squares_grad_wide(a, b, l2, x, grad))] + [None]
+
+
+def _least_squares_grad_tall(a, b, l2, x, grad):
+    # X = (A^T A + l2 I)^-1 A^T B
+    z = cholesky_solve(_gramian_cholesky(a, l2, True), grad)
+    xz = matmul(x, z, adjoint_b=True)
+    grad_a = math_ops.subtract(matmul(b, z, adjoint_b=True),
+                               matmul(a, math_ops.add(xz, _transposed(xz))))
+    return [grad_a, matmul(a, z)]
+
+
+def _least_squares_grad_wide(a, b, l2, x, grad):
+    # X = A^T (A A^T + l2 I)^-1 B
+    chol = _gramian_cholesky(a, l2, False)
+    grad_b = cholesky_solve(chol, matmul(a, grad))
+    y = cholesky_solve(chol, b)
+    grad_a = math_ops.add(
+        math_ops.negative(matmul(grad_b, matmul(y, a, adjoint_a=True))),
+        matmul(y, math_ops.subtract(grad, matmul(a, grad_b, adjoint_a=True)), adjoint_b=True))
+    return [grad_a, grad_b]
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,

@@ -28,7 +28,7 @@ import sys
 import numpy as np
 
 from runtime._src.core import nest
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.ops.shape_rules import static_int
 
@@ -168,6 +168,9 @@ def _print_v2(*values, parts, summarize, output_stream, end):
         pieces.append(text)
     _write("".join(pieces) + end, output_stream)
     return ()
+
+
+not_differentiable("PrintV2")        # no outputs
 
 
 def _write(text, output_stream):

@@ -175,6 +175,20 @@ def _diag_part(x, k, padding_value, align):
     return out[..., 0, :] if k[0] == k[1] else out
 
 
+@define_grad("MatrixDiagPartV3")
+def _diag_part_grad(op, grad):
+    # The band's cells get their diagonal's gradient, every other cell (and the
+    # padding) nothing: diag of the gradient into a matrix of x's size.
+    x, attrs = op.inputs[0], op.attrs
+    dims = x.shape.dims[-2:] if x.shape.rank is not None else (None, None)
+    if None not in dims:
+        return [apply("MatrixDiagV3", (grad,), {
+            "k": attrs["k"], "num_rows": dims[0], "num_cols": dims[1], "padding_value": 0,
+            "align": attrs["align"]})]
+    return [apply("MatrixSetDiagV3", (apply("ZerosLike", (x,), {"dtype": None}), grad),
+                  {"k": attrs["k"], "align": attrs["align"]})]
+
+
 def _diag_size(longest, k, num_rows, num_cols):
     """(rows, cols) of MatrixDiag's output, or a problem string (TF's rule)."""
     min_rows, min_cols = longest - min(k[1], 0), longest + max(k[0], 0)
@@ -230,6 +244,40 @@ def _diag(d, k, num_rows, num_cols, padding_value, align):
     for i, (r, c), at in _band_cells(size[0], size[1], k, align):
         out[..., r, c] = stack[..., i, at]
     return out
+
+
+@define_grad("MatrixDiagV3")
+def _diag_grad(op, grad):
+    attrs = op.attrs
+    return [apply("MatrixDiagPartV3", (grad,), {"k": attrs["k"], "padding_value": 0,
+                                                "align": attrs["align"]})]
+
+
+def _infer_set_diag(inputs, attrs):
+    x = inputs[0]
+    _at_least("MatrixSetDiagV3", x, 2, "input")
+    return [(x.dtype, x.shape)]
+
+
+@define_op("MatrixSetDiagV3", infer=_infer_set_diag)
+def _set_diag(x, d, k, align):
+    """x with the diagonals of band k replaced by `d` (as diag_part gives
+    them); the gradient of diag_part where x's size is known only at run time."""
+    rows, cols = x.shape[-2:]
+    check_now("MatrixSetDiagV3", _diag_part_problem(rows, cols, k))
+    out = x.copy()
+    stack = d[..., None, :] if k[0] == k[1] else d
+    for i, (r, c), at in _band_cells(rows, cols, k, align):
+        out[..., r, c] = stack[..., i, at]
+    return out
+
+
+@define_grad("MatrixSetDiagV3")
+def _set_diag_grad(op, grad):
+    attrs = {"k": op.attrs["k"], "align": op.attrs["align"]}
+    no_band = apply("ZerosLike", (op.inputs[1],), {"dtype": None})
+    return [apply("MatrixSetDiagV3", (grad, no_band), attrs),
+            apply("MatrixDiagPartV3", (grad,), dict(attrs, padding_value=0))]
 
 
 def _diag_attrs(op, k, padding_value, align, dtype):

@@ -22,7 +22,7 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError, OpError
-from runtime._src.graph.op_registry import apply, define_op
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, Tensor, convert_to_tensor, to_numpy_value,
                                       wrap_numpy)
 from runtime._src.core.tensor_shape import TensorShape
@@ -103,6 +103,10 @@ def _py_func(*values, func, Tout):  # noqa: N803
     args = [np.array(v) if isinstance(v, np.ndarray) else v for v in values]
     result = _call(func, args, "numpy_function")
     return _outputs(result, Tout, func, "numpy_function")
+
+
+# numpy_function has no gradient, as in TF: its inputs get None.
+not_differentiable("PyFunc")
 
 
 def _stage(op_name, func, inp, Tout):  # noqa: N803
