@@ -38,8 +38,6 @@ PROGRAMS = {}
 # Differences we keep on purpose: program -> why.
 EXPECTED = {
     "integer_target": "issue 17 asks for a TypeError; TensorFlow returns None",
-    "where_with_nan_in_the_other_branch": "TensorFlow's Sqrt gradient is 0 where the incoming "
-                                          "gradient is 0 (an op rule, not the tape)",
     "numpy_source": "TensorFlow fails with an accidental AttributeError; we raise a TypeError "
                     "that names the source",
     "python_number_target": "TensorFlow fails with an accidental AttributeError; we raise a "
