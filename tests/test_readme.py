@@ -9,11 +9,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
 
 
-def _run(code, tmp_path, name="demo.py"):
+def _run(code, tmp_path, name="demo.py", env=None):
     path = tmp_path / name
-    path.write_text(code)
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+    path.write_text(code, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYTHONIOENCODING="utf-8", **(env or {}))
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, encoding="utf-8",
                          cwd=tmp_path, env=env, timeout=300)
     assert run.returncode == 0, run.stderr
     return run.stdout
@@ -34,7 +35,10 @@ def test_first_look_prints_the_rewrite_and_the_report(tmp_path):
     assert report.strip() in out
 
 
-def test_training_example_prints_what_the_readme_shows(tmp_path):
-    code, printed = re.search(r"```python\n((?:(?!```).)*?)```\s*prints\s*```\n(.*?)```",
-                              _section("Training"), re.S).groups()
-    assert _run(code, tmp_path) == printed
+def test_training_examples_print_what_the_readme_shows(tmp_path):
+    # The functional-API example continues the first one (its data and layer names).
+    pairs = re.findall(r"```python\n((?:(?!```).)*?)```\s*prints[^\n]*\s*```\n(.*?)```",
+                       _section("Training"), re.S)
+    assert len(pairs) == 2
+    code = "\n".join(c for c, _ in pairs)
+    assert _run(code, tmp_path, env={"COLUMNS": "80"}) == "".join(p for _, p in pairs)
