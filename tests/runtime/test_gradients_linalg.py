@@ -156,6 +156,48 @@ def test_tensor_array_concat():
     check_gradients(concat_in_loop, [r(2)], graph_only=True)
 
 
+def tensor_array_unrolled(x):
+    ta = tf.TensorArray(tf.float64, size=3)
+    for i in range(3):
+        ta = ta.write(i, tf.sin(x) * float(i + 1))
+    return ta.stack() * ta.read(1)
+
+
+def tensor_array_unstacked(x):
+    ta = tf.TensorArray(tf.float64, size=2).unstack(x)
+    return ta.read(0) * ta.read(1) * ta.stack()
+
+
+@pytest.mark.parametrize("fn, x", [(tensor_array_unrolled, r(2)),
+                                   (tensor_array_unstacked, r(2, 3)),
+                                   (lambda x: concat_written(x) ** 2, r(2, 2))])
+def test_tensor_array_second_order_in_graphs(fn, x):
+    # The TensorArray gradient ops have rules too: a gradient of a gradient
+    # through write/read/stack/unstack/concat (in graphs, where the tape sees them).
+    weights = tf.constant(rng.uniform(0.5, 1.5, fn(tf.constant(x)).shape))
+
+    def first(v):
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            y = tf.reduce_sum(fn(v) * weights)
+        return tf.reduce_sum(tf.sin(tape.gradient(y, v)))
+
+    def second(v):
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            s = first(v)
+        return tape.gradient(s, v)
+
+    staged_first = tf.function(first)
+    expected = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[k] += 1e-6
+        down[k] -= 1e-6
+        expected[k] = (float(staged_first(up)) - float(staged_first(down))) / 2e-6
+    np.testing.assert_allclose(tf.function(second)(x).numpy(), expected, rtol=1e-5, atol=1e-7)
+
+
 def max_pool_grad_squared(dy):
     # MaxPoolGrad as a function of its dy: its gradient is MaxPoolGradGrad,
     # whose own gradient is MaxPoolGrad again.
@@ -255,6 +297,16 @@ def test_unsupported_decomposition_gradients(fn, x, message):
     assert message in str(info.value)
     with pytest.raises(NotImplementedError, match="not implemented"):
         tf.function(lambda v: _gradient(fn, v))(x)
+
+
+@pytest.mark.parametrize("decompose", [lambda x: tf.linalg.qr(x)[1],
+                                       lambda x: tf.linalg.svd(x)[1]])
+def test_decomposition_gradients_need_static_sizes(decompose):
+    # As TF's rules: a matrix whose size is unknown while tracing is refused.
+    staged = tf.function(lambda v: _gradient(decompose, v),
+                         input_signature=[tf.TensorSpec([None, None], tf.float64)])
+    with pytest.raises(NotImplementedError, match="Grad not implemented with dynamic shapes"):
+        staged(spread(3, 2))
 
 
 def test_least_squares_without_fast_has_no_gradient():

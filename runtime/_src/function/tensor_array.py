@@ -246,6 +246,22 @@ def _grad_from_concat(grad, storage):
     return out
 
 
+@define_op("TensorArrayGradConcat", infer=_infer_grad_element)
+def _grad_concat(grads, storage, like):
+    """The gradients of the elements concatenated as concat concatenated them
+    (`like`: the concatenated value), zeros where none: TensorArrayGradFromConcat's
+    adjoint."""
+    out = np.zeros_like(like)
+    start = 0
+    for i, value in enumerate(storage.items):
+        if start >= len(like):
+            break
+        if i in grads:
+            out[start:start + len(value)] = grads[i]
+        start += len(value)
+    return out
+
+
 @define_op("TensorArrayGradStack", infer=_infer_grad_element)
 def _grad_stack(grads, like):
     """The gradients of all elements stacked, zeros where none (`like`: the stacked value)."""
@@ -280,6 +296,49 @@ def _unstack_grad(op, grad):
 
 
 not_differentiable("TensorArrayV3", "TensorArraySizeV3")
+
+
+# The gradient ops are linear in their gradients, so gradients of gradients
+# (nested tapes) move between flows and elements the same way, reversed.
+
+@define_grad("TensorArrayGradSet")
+def _grad_set_grad(op, grad):
+    index, value = op.inputs
+    return [None, apply("TensorArrayGradRead", [grad, index, value], {})]
+
+
+@define_grad("TensorArrayGradRead")
+def _grad_read_grad(op, grad):
+    return [apply("TensorArrayGradSet", [op.inputs[1], grad], {}), None, None]
+
+
+@define_grad("TensorArrayGradFromStack")
+def _grad_from_stack_grad(op, grad):
+    return [apply("TensorArrayGradStack", [grad, op.inputs[0]], {})]
+
+
+@define_grad("TensorArrayGradStack")
+def _grad_stack_grad(op, grad):
+    return [apply("TensorArrayGradFromStack", [grad], {}), None]
+
+
+@define_grad("TensorArrayGradFromConcat")
+def _grad_from_concat_grad(op, grad):
+    concatenated, flow = op.inputs
+    return [apply("TensorArrayGradConcat", [grad, flow, concatenated], {}), None]
+
+
+@define_grad("TensorArrayGradConcat")
+def _grad_concat_grad(op, grad):
+    return [apply("TensorArrayGradFromConcat", [grad, op.inputs[1]], {}), None, None]
+
+
+@define_grad("TensorArrayGradAdd")
+def _grad_add_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+not_differentiable("TensorArrayGradEmpty")
 
 
 def _call(op_name, inputs, attrs):
