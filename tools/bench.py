@@ -411,6 +411,67 @@ def _jax_train_step(init, xv, yv, lr):
     return best_of(run)
 
 
+def bench_while_grad():
+    """Issue 17: the gradient of a 10,000-iteration while_loop (state: 16 float64)
+    takes at most 3x the forward loop's time, and its memory grows linearly with
+    the iterations (the per-iteration values the backward loop needs, and no
+    per-iteration graph copies): peak(10,000) / peak(5,000) near 2."""
+    if not hasattr(tf, "GradientTape"):
+        raise Unavailable("tf.GradientTape is not available")
+    x0 = constant(np.linspace(0.0, 1.0, 16))
+
+    def loop(x, n):
+        return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, tf.sin(y) * 0.5 + x),
+                             [0, x])[1]
+
+    forward = tf.function(loop)
+
+    @tf.function
+    def gradient(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(loop(x, n))
+        return tape.gradient(y, x)
+
+    def peak(n):
+        gradient(x0, n)                   # traced and compiled outside the measurement
+        tracemalloc.start()
+        gradient(x0, n)
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return top
+
+    n = constant(10_000)
+    forward(x0, n)
+    got = gradient(x0, constant(3)).numpy()
+    want = _while_grad_numpy(x0.numpy(), 3)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    grad_t, forward_t = best_of_pair(lambda: gradient(x0, n), lambda: forward(x0, n),
+                                     repeat=3, min_batch=0)
+    half, full = peak(constant(5_000)), peak(n)
+    state = x0.numpy().nbytes
+    ratio = grad_t / forward_t
+    return dict(eager=None, graph=grad_t, numpy=None,
+                extra={"forward": forward_t, "peak_5000": half, "peak_10000": full},
+                ok=ratio <= 3.0 and full / half < 2.5,
+                note=f"forward {_fmt(forward_t)}, forward+gradient {_fmt(grad_t)}: "
+                     f"{ratio:.2f}x (target <= 3x); tracemalloc peak {full / 2**20:.2f} MiB "
+                     f"at 10,000 iterations = {full / 10_000 / state:.1f}x the 128-byte "
+                     f"state per iteration, {full / half:.2f}x the peak at 5,000 (linear: 2)")
+
+
+def _while_grad_numpy(x, n):
+    """d/dx sum(y_n) for y_{k+1} = sin(y_k) / 2 + x, y_0 = x, by hand."""
+    ys = [x]
+    for _ in range(n):
+        ys.append(np.sin(ys[-1]) * 0.5 + x)
+    g_y, g_x = np.ones_like(x), np.zeros_like(x)
+    for k in range(n, 0, -1):
+        g_x += g_y
+        g_y = g_y * np.cos(ys[k - 1]) * 0.5
+    return g_x + g_y
+
+
 def bench_long_loop():
     need_op("While")
     n_iter = 1_000_000
@@ -718,6 +779,7 @@ WORKLOADS = [
     ("tiny a + b, cached signature", bench_tiny_call),
     ("MLP [60,784] -> 128 relu -> 10, float32", bench_mlp),
     ("MLP training step 784-128-10, b64, tape+SGD", bench_train_step),
+    ("gradient of a 10,000-iteration while_loop", bench_while_grad),
     ("while_loop counting to 1,000,000", bench_long_loop),
     ("convert+trace 30-line fn; to_code 1,000 lines", bench_transpiler),
     ("scaling: trace + first run, 100/1k/10k ops", bench_scaling),

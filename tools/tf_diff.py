@@ -1,6 +1,6 @@
 """Differential check of our ops against real TensorFlow (a developer tool).
 
-    /tmp/tfvenv/bin/python tools/tf_diff.py [--ops PATTERN] [--seed S] [--count N]
+    /tmp/tfvenv/bin/python tools/tf_diff.py [--ops PATTERN] [--seed S] [--count N] [--gradients]
 
 Walks our public namespaces (`tf`, `tf.math`, `tf.nn`, `tf.linalg`, ...,
 as tools/api_listing.py does) and, for each name that TensorFlow also has
@@ -11,7 +11,14 @@ eagerly and inside `tf.function`. It prints one line per mismatch:
 
 (value beyond the dtype's tolerance, dtype, shape, or one side raising where
 the other does not, or raising a different error class), then a summary per
-family, and exits 1 when anything differs. TensorFlow is never a dependency
+family, and exits 1 when anything differs.
+
+`--gradients` compares gradients instead of values: for each case whose op
+both libraries run, a `GradientTape` watches every floating-point input and
+takes the gradient of sum(output * w) (w: 1, 2, 3, 1, ... over each float
+output), eagerly and inside `tf.function`. Values, dtypes, shapes, `None` for
+an input the output does not depend on, and the error class (an op without a
+gradient: LookupError) must agree. TensorFlow is never a dependency
 of the project: run this with a throwaway virtualenv that has it (and numpy
 and gast for our runtime). The recipe table's structure is tested without
 TensorFlow by tests/tools/test_tf_diff.py.
@@ -876,6 +883,48 @@ def _in_function(lib, op, args, kwargs):
     return static[0] if static else out
 
 
+def _grad_call(lib, op, case, mode, name):
+    """The tape's gradients of sum(op(...) * w) for each float input (None where
+    the output does not depend on it), as an Outcome; None when the case has
+    no float input or the op fails (the value comparison judges that)."""
+    args = [_convert(lib, a, None) for a in case.args]
+    kwargs = {k: _convert(lib, v, None) for k, v in _fix_dtype_args(lib, case).items()}
+    flat = [t for a in args + list(kwargs.values())
+            for t in (a if isinstance(a, list) else [a]) if lib.is_tensor(t)]
+    if not any(t.dtype.is_floating for t in flat):
+        return None
+
+    def grads(*tensors):
+        swap = {id(old): new for old, new in zip(flat, tensors)}
+        a2 = [[swap.get(id(t), t) for t in a] if isinstance(a, list) else swap.get(id(a), a)
+              for a in args]
+        k2 = {k: ([swap.get(id(t), t) for t in v] if isinstance(v, list) else swap.get(id(v), v))
+              for k, v in kwargs.items()}
+        watched = [t for t in tensors if t.dtype.is_floating]
+        with lib.GradientTape() as tape:
+            tape.watch(watched)
+            out = op(*a2, **k2)
+            leaves = [t for t in (out if isinstance(out, (tuple, list)) else [out])
+                      if lib.is_tensor(t) and t.dtype.is_floating]
+            if not leaves:
+                return [lib.constant(0)]
+            total = lib.add_n([lib.reduce_sum(t * lib.reshape(
+                lib.cast(lib.range(lib.size(t)) % 3 + 1, t.dtype), lib.shape(t)))
+                for t in leaves])
+        sparse = getattr(lib, "IndexedSlices", ())   # TF's gather gradient: made dense
+        return [lib.convert_to_tensor(g) if isinstance(g, sparse) else g
+                for g in tape.gradient(total, watched)]
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = grads(*flat) if mode == "eager" else lib.function(grads)(*flat)
+        return Outcome([(None, "None", None) if g is None else _leaves(lib, g)[0] for g in out])
+    except Exception as exc:                           # noqa: BLE001 - compared below
+        return Outcome(error=_error_class(exc), message=str(exc).splitlines()[0][:120]
+                       if str(exc) else "")
+
+
 def _compare(ours, theirs, up_to_sign=False):
     """A description of the first difference, or None when they agree."""
     if ours.error or theirs.error:
@@ -948,8 +997,9 @@ def _load_api_listing():
     return module
 
 
-def run(ours, theirs, pattern="*", seed=0, count=1, out=sys.stdout):
-    """Compare every covered op matching `pattern`; returns the mismatch lines."""
+def run(ours, theirs, pattern="*", seed=0, count=1, out=sys.stdout, gradients=False):
+    """Compare every covered op matching `pattern` (their values, or with
+    `gradients` their gradients); returns the mismatch lines."""
     mismatches, checked, per_family = [], 0, {}
     for dotted, rec in covered(ours):
         if not fnmatch.fnmatch(dotted, pattern) and not fnmatch.fnmatch(dotted[3:], pattern):
@@ -963,10 +1013,17 @@ def run(ours, theirs, pattern="*", seed=0, count=1, out=sys.stdout):
             rng = np.random.RandomState(seed + draw)
             for case in rec.cases(rng):
                 for mode in ("eager", "function"):
+                    if gradients:
+                        pair = [_grad_call(lib, op, case, mode, leaf)
+                                for lib, op in ((ours, our_op), (theirs, their_op))]
+                        if None in pair or rec.up_to_sign:
+                            continue
+                        diff = _compare(*pair)
+                    else:
+                        diff = _compare(_call(ours, our_op, case, mode, leaf),
+                                        _call(theirs, their_op, case, mode, leaf),
+                                        rec.up_to_sign)
                     checked += 1
-                    diff = _compare(_call(ours, our_op, case, mode, leaf),
-                                    _call(theirs, their_op, case, mode, leaf),
-                                    rec.up_to_sign)
                     fam = per_family.setdefault(rec.family, [0, 0])
                     fam[0] += 1
                     if diff:
@@ -987,13 +1044,16 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     parser.add_argument("--count", type=int, default=1,
                         help="random draws per recipe (seeds seed .. seed+count-1)")
+    parser.add_argument("--gradients", action="store_true",
+                        help="compare the tape's gradients of each case instead of its values")
     args = parser.parse_args(argv)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     sys.path.insert(0, str(ROOT))
     import runtime as ours
     import tensorflow as theirs
     theirs.get_logger().setLevel("ERROR")
-    return 1 if run(ours, theirs, args.ops, args.seed, args.count) else 0
+    return 1 if run(ours, theirs, args.ops, args.seed, args.count,
+                    gradients=args.gradients) else 0
 
 
 if __name__ == "__main__":

@@ -10,8 +10,11 @@ runtime/_src/keras/.
     model.fit(x, y, epochs=5)
 """
 
+from runtime._src.keras.input_layer import Input
+from runtime._src.keras.keras_tensor import KerasTensor
 from runtime._src.keras.models import Model, Sequential
-from runtime.keras import activations, initializers, layers, losses, metrics, models, optimizers
+from runtime.keras import (activations, callbacks, initializers, layers, losses, metrics, models,
+                           optimizers)
 
-__all__ = ["Model", "Sequential", "activations", "initializers", "layers", "losses",
-           "metrics", "models", "optimizers"]
+__all__ = ["Input", "KerasTensor", "Model", "Sequential", "activations", "callbacks",
+           "initializers", "layers", "losses", "metrics", "models", "optimizers"]

@@ -2,7 +2,14 @@
 
 from runtime._src.keras.base_layer import InputSpec, Layer
 from runtime._src.keras.conv_layers import Conv2D, MaxPooling2D
-from runtime._src.keras.core_layers import Dense, Dropout, Embedding, Flatten, ReLU, Softmax
+from runtime._src.keras.core_layers import (Activation, Dense, Dropout, Embedding, Flatten,
+                                            ReLU, Reshape, Softmax)
+from runtime._src.keras.input_layer import Input, InputLayer
+from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
+                                        Subtract)
+from runtime._src.keras.normalization import BatchNormalization, LayerNormalization
 
-__all__ = ["Layer", "InputSpec", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten",
-           "MaxPooling2D", "ReLU", "Softmax"]
+__all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
+           "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
+           "InputLayer", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
+           "Multiply", "ReLU", "Reshape", "Softmax", "Subtract"]

@@ -48,3 +48,17 @@ def test_train_classifier_fits_spirals_above_90_percent_and_reloads():
     accuracy = float(re.fullmatch(r"final test accuracy: (\d\.\d+)", lines[31]).group(1))
     assert accuracy > 0.9
     assert lines[32] == "saved and reloaded: predictions match: True"
+
+
+def test_seed003_custom_training_loop_learns_and_traces_each_step_once():
+    out = run_example("seed003_custom_training.py", "--epochs", "3", "--samples", "6400")
+    lines = out.splitlines()
+    assert lines[:4] == ["", "Start of epoch 0", lines[2], "Seen so far: 64 samples"]
+    assert re.fullmatch(r"Training loss \(for 1 batch\) at step 0: \d\.\d{4}", lines[2])
+    train = [float(v) for v in re.findall(r"Training acc over epoch: (\d\.\d{4})", out)]
+    val = [float(v) for v in re.findall(r"Validation acc: (\d\.\d{4})", out)]
+    assert len(train) == len(val) == 3 and len(re.findall(r"Time taken: \d+\.\d\ds", out)) == 3
+    assert val[0] < val[1] < val[2] and val[2] > 0.5
+    # 6,400 samples in batches of 64: one graph per step function
+    assert lines[-1] == ("train_step traced 1 time(s), test_step 1 time(s); "
+                         "optimizer steps: 300")

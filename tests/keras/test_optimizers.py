@@ -69,3 +69,12 @@ def test_none_gradients_are_skipped_and_learning_rate_is_a_variable():
     with pytest.raises(TypeError, match="expected \\(gradient, tf.Variable\\) pairs"):
         opt.apply_gradients([(tf.constant(1.0), tf.constant(1.0))])
     assert isinstance(O.get("adam"), O.Adam) and isinstance(O.get("RMSprop"), O.RMSprop)
+
+
+def test_apply_is_apply_gradients_with_separate_lists():
+    a = tf.Variable([1.0, 2.0])
+    b = tf.Variable([1.0, 2.0])
+    tf.keras.optimizers.SGD(0.5).apply([tf.constant([1.0, 1.0])], [a])
+    tf.keras.optimizers.SGD(0.5).apply_gradients([(tf.constant([1.0, 1.0]), b)])
+    np.testing.assert_allclose(a.numpy(), [0.5, 1.5])
+    np.testing.assert_allclose(a.numpy(), b.numpy())

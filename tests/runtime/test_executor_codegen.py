@@ -451,3 +451,119 @@ def test_deep_nesting_falls_back_to_kernel_calls():
     assert_same(executor.run(g, [np.int32(5)]), interpret(g, [np.int32(5)]))
     assert executor.run(g, [np.int32(5)])[0] == 6
     assert "_If(" in g.python_source()
+
+
+@pytest.mark.parametrize("ta, tb", [(False, True), (True, False), (True, True)])
+def test_transposed_matmul_of_matrices_is_inlined_and_exact(ta, tb):
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((3, 4) if not ta else (4, 3)).astype(np.float32)
+    b = rng.standard_normal((4, 2) if not tb else (2, 4)).astype(np.float32)
+
+    @tf.function
+    def f(x, y):
+        return tf.matmul(x, y, transpose_a=ta, transpose_b=tb)
+
+    got = f(tf.constant(a), tf.constant(b)).numpy()
+    np.testing.assert_array_equal(got, OPS["MatMul"].kernel(a, b, transpose_a=ta,
+                                                            transpose_b=tb))
+    src = f.get_concrete_function(tf.constant(a), tf.constant(b)).graph.python_source()
+    assert ("x.T @ " if ta else "x @ ") + ("y.T" if tb else "y") in src
+
+
+def test_transposed_matmul_of_batches_keeps_its_kernel():
+    # `.T` would reverse every axis of a rank-3 batch; the kernel swaps the last two.
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+    @tf.function
+    def f(x):
+        return tf.matmul(x, x, transpose_b=True)
+
+    np.testing.assert_array_equal(f(tf.constant(a)).numpy(), a @ np.swapaxes(a, 1, 2))
+    assert "_MatMul(" in f.get_concrete_function(tf.constant(a)).graph.python_source()
+
+
+def _src_and_run(fn, *args):
+    f = tf.function(fn)
+    tensors = [tf.constant(a) for a in args]
+    got = f(*tensors)
+    return f.get_concrete_function(*tensors).graph.python_source(), got
+
+
+def test_a_temporary_used_once_is_overwritten_by_its_consumer():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.ones((3, 2), np.float32)
+    src, got = _src_and_run(lambda x, y: tf.matmul(x, y) * 0.5 + 1.0, a, b)
+    assert "_np.multiply(" in src and "_np.add(" in src
+    np.testing.assert_array_equal(got.numpy(), (a @ b) * np.float32(0.5) + np.float32(1))
+
+
+def test_a_temporary_read_twice_or_returned_is_not_overwritten():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.ones((3, 2), np.float32)
+
+    def twice(x, y):
+        t = tf.matmul(x, y)
+        return t * 2.0, t + 1.0, t
+
+    src, (doubled, plus, t) = _src_and_run(twice, a, b)
+    assert "out=" not in src
+    np.testing.assert_array_equal(t.numpy(), a @ b)
+    np.testing.assert_array_equal(doubled.numpy(), (a @ b) * 2)
+    np.testing.assert_array_equal(plus.numpy(), (a @ b) + 1)
+
+
+def test_a_temporary_smaller_than_the_result_is_not_overwritten():
+    # (2, 1) + (2, 3) broadcasts to a larger result: it cannot be written in place.
+    a = np.arange(2, dtype=np.float32).reshape(2, 1)
+    c = np.ones((2, 3), np.float32)
+    src, got = _src_and_run(lambda x, y: (x * 3.0) + y, a, c)
+    assert "out=" not in src
+    np.testing.assert_array_equal(got.numpy(), a * 3 + c)
+
+
+def test_integer_temporaries_are_not_overwritten():
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    src, got = _src_and_run(lambda x: (x * 3) + 1, a)
+    assert "out=" not in src
+    np.testing.assert_array_equal(got.numpy(), a * 3 + 1)
+
+
+def test_temporaries_in_a_loop_body_are_reused_each_iteration():
+    a = np.arange(4, dtype=np.float64)
+
+    def loop(x, n):
+        for _ in tf.range(n):
+            x = (x * 2.0) + 1.0
+        return x
+
+    src, got = _src_and_run(loop, a, np.int32(3))
+    want = a.copy()
+    for _ in range(3):
+        want = want * 2 + 1
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_temporaries_with_an_unknown_batch_size_are_reused_when_safe():
+    w = np.arange(6, dtype=np.float32).reshape(3, 2)
+    b = np.array([1.0, -1.0], np.float32)
+    w2 = w[:, ::-1].copy()
+    col = np.array([[2.0], [3.0]], np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                  tf.TensorSpec([None, 1], tf.float32)])
+    def f(x, c):
+        h = tf.matmul(x, w) + b          # (None, 2) + (2,): the result has the temp's shape
+        g = tf.matmul(x, w2) * c         # (None, 2) * (None, 1): c's rows could outnumber x's
+        k = tf.matmul(c, tf.ones([1, 2])) * tf.ones([2])   # second operand (2,) into (None, 2)
+        return h, g, k
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    h, g, k = f(tf.constant(x), tf.constant(col))
+    np.testing.assert_array_equal(h.numpy(), x @ w + b)
+    np.testing.assert_array_equal(g.numpy(), (x @ w2) * col)
+    np.testing.assert_array_equal(k.numpy(), col @ np.ones((1, 2), np.float32))
+    src = f.get_concrete_function().graph.python_source()
+    assert src.count("out=") == 2          # h and k reuse their temporaries, g does not
+    # A (None, 2) temp times a (None, 1) operand can be (1, 2) * (2, 1) = (2, 2).
+    wide = f(tf.constant(x[:1]), tf.constant(col))
+    np.testing.assert_array_equal(wide[1].numpy(), (x[:1] @ w2) * col)

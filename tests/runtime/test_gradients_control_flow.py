@@ -4,7 +4,7 @@ converts, with break and early return) against finite differences, float64."""
 import numpy as np
 
 import runtime as tf
-from tests.runtime.gradient_check import check_gradients
+from tests.runtime.gradient_check import check_gradients, check_second_order
 
 W = tf.Variable(0.8, dtype=tf.float64)
 
@@ -126,12 +126,11 @@ def nested_loops(x):
 
 
 def test_tensor_array_write_read_stack_in_a_loop():
-    check_gradients(tensor_array_loop, [np.array([0.3, -0.6])], graph_only=True)
+    check_gradients(tensor_array_loop, [np.array([0.3, -0.6])])
 
 
 def test_tensor_array_unstack_and_reads():
-    check_gradients(tensor_array_unstack, [np.array([[0.3, 0.1], [0.5, -0.2], [0.7, 0.4]])],
-                    graph_only=True)
+    check_gradients(tensor_array_unstack, [np.array([[0.3, 0.1], [0.5, -0.2], [0.7, 0.4]])])
 
 
 def test_nested_while_loops():
@@ -211,3 +210,90 @@ def test_saved_model_keeps_a_gradient_through_a_loop(tmp_path):
     np.testing.assert_allclose(expected, np.full((3, 2), 0.75) * [[3], [5], [7]])
     tf.saved_model.save(model, str(tmp_path))
     np.testing.assert_allclose(tf.saved_model.load(str(tmp_path)).grad(x).numpy(), expected)
+
+
+# --- higher order through staged loops ------------------------------------------------
+
+def power_loop(x):
+    # x ** n by a loop whose trip count depends on the data (n = 3 here)
+    n = tf.cast(tf.round(tf.reduce_max(tf.abs(x)) * 2.0), tf.int32)
+    return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * tf.sin(x) + x),
+                         [0, tf.ones_like(x)])[1]
+
+
+def test_second_order_through_a_while_loop():
+    check_second_order(power_loop, [np.array([1.4, -0.9])])
+    check_second_order(nested_loops, [np.array([0.3, -0.6])])
+    check_second_order(lambda x: tf.map_fn(lambda e: e * tf.sin(e), x), [np.array([0.3, 0.8])])
+
+
+def test_third_derivative_of_a_cube_computed_by_a_loop():
+    @tf.function
+    def derivatives(x):
+        with tf.GradientTape() as t3:
+            t3.watch(x)
+            with tf.GradientTape() as t2:
+                t2.watch(x)
+                with tf.GradientTape() as t1:
+                    t1.watch(x)
+                    y = tf.while_loop(lambda i, y: i < tf.cast(x, tf.int32) + 1,
+                                      lambda i, y: (i + 1, y * x), [0, tf.ones_like(x)])[1]
+                d1 = t1.gradient(y, x)
+            d2 = t2.gradient(d1, x)
+        return y, d1, d2, t3.gradient(d2, x)
+    values = [float(v) for v in derivatives(tf.constant(2.5, tf.float64))]
+    assert values == [2.5 ** 3, 3 * 2.5 ** 2, 6 * 2.5, 6.0]
+
+
+def test_second_order_with_a_persistent_tape_in_tf_function():
+    @tf.function
+    def f(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = power_loop(x)
+            g = tape.gradient(tf.reduce_sum(y), x)
+            s = tf.reduce_sum(g * g)
+        return tape.gradient(s, x)
+
+    def first(v):
+        return _numeric_grad(lambda u: float(tf.reduce_sum(power_loop(tf.constant(u)))), v)
+    x = np.array([1.4, -0.9])
+    expected = _numeric_grad(lambda u: float(np.sum(first(u) ** 2)), x, eps=1e-4)
+    np.testing.assert_allclose(f(tf.constant(x)).numpy(), expected, rtol=1e-4)
+
+
+def _numeric_grad(fn, x, eps=1e-6):
+    out = np.zeros_like(x)
+    for k in range(x.size):
+        up, down = x.copy(), x.copy()
+        up[k] += eps
+        down[k] -= eps
+        out[k] = (fn(up) - fn(down)) / (2 * eps)
+    return out
+
+
+def test_jacobian_and_hessian_through_a_loop():
+    x0 = np.array([0.5, -0.3, 0.8])
+
+    def f(x):
+        return tf.while_loop(lambda i, y: tf.logical_and(i < 10, tf.reduce_sum(y) < 3.0),
+                             lambda i, y: (i + 1, tf.sin(y) * x + y), [0, x])[1]
+
+    def jacobians(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape(persistent=True) as inner:
+                inner.watch(x)
+                y = f(x)
+                s = tf.reduce_sum(y)
+            jacobian = inner.jacobian(y, x)
+            g = inner.gradient(s, x)
+        return jacobian, outer.jacobian(g, x)
+    jac = np.stack([_numeric_grad(lambda u: float(f(tf.constant(u))[i]), x0) for i in range(3)])
+    hess = np.stack([_numeric_grad(lambda u: _numeric_grad(
+        lambda w: float(tf.reduce_sum(f(tf.constant(w)))), u, 1e-4)[i], x0, 1e-4)
+        for i in range(3)])
+    for found_jac, found_hess in (jacobians(tf.constant(x0)),
+                                  tf.function(jacobians)(tf.constant(x0))):
+        np.testing.assert_allclose(found_jac.numpy(), jac, rtol=1e-5, atol=1e-8)
+        np.testing.assert_allclose(found_hess.numpy(), hess, rtol=1e-3, atol=1e-5)

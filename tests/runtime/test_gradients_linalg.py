@@ -1,8 +1,9 @@
 """The gradient rules of decompositions, diagonals, least squares, grouped
-convolutions, max-pooling's second order, TileGrad and TensorArray.concat
-against central finite differences in float64, on random well-conditioned
-inputs, eagerly and inside tf.function (tests/runtime/gradient_check.py); and
-the ops that have no gradient, as TensorFlow has none."""
+convolutions, max-pooling's second order, TileGrad and py_function against
+central finite differences in float64, on random well-conditioned inputs,
+eagerly and inside tf.function (tests/runtime/gradient_check.py); and the ops
+that have no gradient, as TensorFlow has none. (TensorArray gradients:
+tests/runtime/test_gradients_tensor_array.py.)"""
 
 import numpy as np
 import pytest
@@ -74,19 +75,6 @@ def grouped_conv1d(x, f):
     return tf.nn.conv1d(x, f, 1, "SAME")
 
 
-def concat_written(x):
-    ta = tf.TensorArray(tf.float64, size=3)
-    ta = ta.write(0, x * 2.0).write(2, x * x[::-1]).write(1, tf.sin(x))
-    return ta.concat()
-
-
-def concat_in_loop(x):
-    ta = tf.TensorArray(tf.float64, size=3)
-    for i in tf.range(3):
-        ta = ta.write(i, x * tf.cast(i + 1, tf.float64))
-    return ta.concat() * ta.concat()
-
-
 # name: (function, argument values)
 CASES = {
     # eigendecomposition: functions of the eigenvalues and sign-free ones of the vectors
@@ -147,55 +135,6 @@ CASES = {
 def test_rule_matches_finite_differences(name):
     fn, values = CASES[name]
     check_gradients(fn, values)
-
-
-def test_tensor_array_concat():
-    # (graphs only: eager TensorArray ops are not recorded by tapes, for any
-    # of the TensorArray gradients)
-    check_gradients(concat_written, [r(2, 3)], graph_only=True)
-    check_gradients(concat_in_loop, [r(2)], graph_only=True)
-
-
-def tensor_array_unrolled(x):
-    ta = tf.TensorArray(tf.float64, size=3)
-    for i in range(3):
-        ta = ta.write(i, tf.sin(x) * float(i + 1))
-    return ta.stack() * ta.read(1)
-
-
-def tensor_array_unstacked(x):
-    ta = tf.TensorArray(tf.float64, size=2).unstack(x)
-    return ta.read(0) * ta.read(1) * ta.stack()
-
-
-@pytest.mark.parametrize("fn, x", [(tensor_array_unrolled, r(2)),
-                                   (tensor_array_unstacked, r(2, 3)),
-                                   (lambda x: concat_written(x) ** 2, r(2, 2))])
-def test_tensor_array_second_order_in_graphs(fn, x):
-    # The TensorArray gradient ops have rules too: a gradient of a gradient
-    # through write/read/stack/unstack/concat (in graphs, where the tape sees them).
-    weights = tf.constant(rng.uniform(0.5, 1.5, fn(tf.constant(x)).shape))
-
-    def first(v):
-        with tf.GradientTape() as tape:
-            tape.watch(v)
-            y = tf.reduce_sum(fn(v) * weights)
-        return tf.reduce_sum(tf.sin(tape.gradient(y, v)))
-
-    def second(v):
-        with tf.GradientTape() as tape:
-            tape.watch(v)
-            s = first(v)
-        return tape.gradient(s, v)
-
-    staged_first = tf.function(first)
-    expected = np.zeros_like(x)
-    for k in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[k] += 1e-6
-        down[k] -= 1e-6
-        expected[k] = (float(staged_first(up)) - float(staged_first(down))) / 2e-6
-    np.testing.assert_allclose(tf.function(second)(x).numpy(), expected, rtol=1e-5, atol=1e-7)
 
 
 def max_pool_grad_squared(dy):

@@ -66,6 +66,7 @@ def test_watched_variables():
 
 
 def test_values_computed_before_the_tape_are_constants():
+    # and not sources: y's gradient is None, in tf.function too
     x = tf.constant(2.0)
 
     def f():
@@ -73,8 +74,8 @@ def test_values_computed_before_the_tape_are_constants():
         with tf.GradientTape() as tape:
             tape.watch(x)
             z = y * x
-        return tape.gradient(z, x)
-    assert both(f) == (6.0, 6.0)
+        return tape.gradient(z, [x, y])
+    assert both(f) == ([6.0, None], [6.0, None])
 
 
 def test_non_persistent_tape_used_twice():
@@ -362,3 +363,183 @@ def test_tf_gradients_eagerly_is_an_error():
     with pytest.raises(RuntimeError, match="tf.gradients is not supported when eager "
                                            "execution is enabled"):
         tf.gradients(tf.constant(1.0), tf.constant(1.0))
+
+
+# --- batch_jacobian and jacobians of dynamic shapes -------------------------------------
+
+M = np.arange(6.0).reshape(3, 2) / 10
+
+
+def _batch_jacobian(fn, source=None, **kwargs):
+    m = tf.constant(M)
+
+    def run():
+        with tf.GradientTape() as tape:
+            tape.watch(m)
+            y = fn(m)
+        return tape.batch_jacobian(y, m if source is None else source, **kwargs)
+    return run
+
+
+def test_batch_jacobian():
+    def fn(m):                   # y[b, i, j] = sin(m[b, i]) * m[b, j]
+        return tf.sin(m)[:, :, None] * m[:, None, :]
+    expected = np.zeros((3, 2, 2, 2))
+    for b in range(3):
+        for i in range(2):
+            for j in range(2):
+                expected[b, i, j, i] += np.cos(M[b, i]) * M[b, j]
+                expected[b, i, j, j] += np.sin(M[b, i])
+    eager, staged = both(_batch_jacobian(fn))
+    np.testing.assert_allclose(eager, expected)
+    np.testing.assert_allclose(staged, expected)
+
+
+def test_batch_jacobian_through_a_loop_with_a_dynamic_batch():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float64)])
+    def f(m):
+        with tf.GradientTape() as tape:
+            tape.watch(m)
+            y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.tanh(y) * m), [0, m])[1]
+        return tape.batch_jacobian(y, m)
+    t = np.tanh(M)
+    d = (1 - np.tanh(t * M) ** 2) * (t + (1 - t ** 2) * M) * M + np.tanh(t * M)
+    expected = np.stack([np.diag(row) for row in d])
+    np.testing.assert_allclose(f(tf.constant(M)).numpy(), expected)
+
+
+def test_batch_jacobian_unconnected_and_integer_targets_are_zeros():
+    # as TensorFlow: zeros (of the target's dtype) whatever unconnected_gradients says
+    eager, staged = both(_batch_jacobian(lambda m: tf.constant(np.ones((3, 2)))))
+    assert eager.shape == staged.shape == (3, 2, 2) and not eager.any() and not staged.any()
+    eager, staged = both(_batch_jacobian(lambda m: tf.cast(m * 10, tf.int32)))
+    assert eager.dtype == staged.dtype == np.int32 and eager.shape == (3, 2, 2)
+
+
+def test_batch_jacobian_errors():
+    with pytest.raises(ValueError, match=r"Shape \(3,\) must have rank at least 2"):
+        _batch_jacobian(lambda m: tf.reduce_sum(m, 1))()
+    with pytest.raises(ValueError, match=r"Shape \(3,\) must have rank at least 2"):
+        _batch_jacobian(lambda m: m * 2.0, source=tf.constant([1.0, 2.0, 3.0], tf.float64))()
+    with pytest.raises(ValueError, match=r"Need first dimension of target shape \(\(2, 2\)\) "
+                                         r"and source shape \(\(3, 2\)\) to match."):
+        _batch_jacobian(lambda m: m[:2] * 2.0)()
+    m = tf.constant(M)
+    with tf.GradientTape() as tape:
+        tape.watch(m)
+        y = m * 2.0
+    tape.batch_jacobian(y, m)
+    with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used"):
+        tape.batch_jacobian(y, m)
+
+
+def test_jacobian_of_a_dynamic_shape_in_tf_function():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float64)])
+    def f(v):
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            y = tf.sin(v) * 2.0
+        return tape.jacobian(y, v)
+    np.testing.assert_allclose(f(tf.constant([1.0, 2.0], tf.float64)).numpy(),
+                               np.diag(2 * np.cos([1.0, 2.0])))
+
+
+def test_large_jacobian_in_a_graph_is_one_loop():
+    x = tf.constant(np.linspace(0.0, 1.0, 40))
+    z = tf.constant(3.0, tf.float64)
+
+    def f():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([x, z])
+            y = tf.sin(x) * x
+        return tape.jacobian(y, [x, z]), tape.jacobian(y, z, unconnected_gradients="zero")
+    (jac, unconnected), zeros = tf.function(f)()
+    xv = x.numpy()
+    np.testing.assert_allclose(jac.numpy(), np.diag(np.cos(xv) * xv + np.sin(xv)))
+    assert unconnected is None and zeros.shape == (40,) and not zeros.numpy().any()
+    graph = tf.function(f).get_concrete_function().graph
+    assert sum(n.op == "While" for n in graph.nodes) == 2
+
+
+def test_jacobian_of_a_list_target_is_an_error_as_in_tensorflow():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2.0
+    with pytest.raises(AttributeError, match="'list' object has no attribute 'shape'"):
+        tape.jacobian([y, y], x)
+
+
+# --- corners found by tools/tape_diff.py (TensorFlow's behaviour) ---------------------
+
+def test_target_that_is_a_source_gets_its_weight_watched_or_not():
+    x = tf.constant([1.0, 2.0])
+    v = tf.Variable([3.0, 4.0])
+
+    def f():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+        return tape.gradient(x, x), tape.gradient(v, v)
+    for gx, gv in both(f):
+        assert list(gx) == [1.0, 1.0] and list(gv) == [1.0, 1.0]
+    y = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        pass
+    assert float(tape.gradient(y, y)) == 1.0
+
+
+def test_a_none_output_gradient_is_an_error():
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    with pytest.raises(ValueError, match=r"Attempt to convert a value \(None\) with an "
+                                         "unsupported type"):
+        tape.gradient([y, y], x, output_gradients=[tf.constant(1.0), None])
+
+
+def test_one_shot_tape_keeps_its_watched_variables():
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = v * v
+    tape.gradient(y, v)
+    assert tape.watched_variables() == (v,)
+
+
+def test_reset_and_stop_recording_need_a_recording_tape():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+        tape.reset()
+        z = x * 5.0
+    assert tape.gradient([y, z], x) is None
+    with pytest.raises(ValueError, match="Tape is not recording."):
+        tape.reset()
+    with pytest.raises(RuntimeError, match="Trying to stop recording a tape which is not "
+                                           "recording."):
+        with tape.stop_recording():
+            pass
+
+
+def test_unconnected_zero_for_integer_sources_is_integer_zeros():
+    x, v = tf.constant([1, 2]), tf.Variable(3)
+
+    def f():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.cast(x, tf.float32)) * tf.cast(v, tf.float32)
+        return tape.gradient(y, [x, v], unconnected_gradients="zero")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for gx, gv in both(f):
+            assert gx.dtype == np.int32 and list(gx) == [0, 0] and gv == 0 and gv.dtype == np.int32
+
+
+def test_python_number_target_is_a_type_error():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+    with pytest.raises(TypeError, match="the target must be a Tensor or Variable, got 3.0 of "
+                                        "type float"):
+        tape.gradient(3.0, x)

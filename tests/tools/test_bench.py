@@ -10,7 +10,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "MLP [60,784]",
-             "MLP training step", "while_loop counting to 1,000,000", "convert+trace 30-line fn", "scaling",
+             "MLP training step", "gradient of a 10,000-iteration while_loop",
+             "while_loop counting to 1,000,000", "convert+trace 30-line fn", "scaling",
              "JAX Collatz(27)", "JAX power(x, n=100)", "JAX nested Python-range loops",
              "JAX first call of a 30-line fn"]
 HAS_JAX = importlib.util.find_spec("jax") is not None
@@ -44,4 +45,6 @@ def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
     by_title = {title: row for title, row in zip(WORKLOADS, rows)}
     assert by_title["while_loop counting to 1,000,000"]["extra"]["peak_bytes"] > 0
     assert by_title["MLP training step"]["extra"]["trace"] > 0
+    loop_grad = by_title["gradient of a 10,000-iteration while_loop"]["extra"]
+    assert loop_grad["forward"] > 0 and loop_grad["peak_10000"] > loop_grad["peak_5000"] > 0
     assert list(scratch.iterdir()) == []          # the generated modules are removed

@@ -84,3 +84,25 @@ def test_help_works():
 def test_full_comparison_needs_tensorflow():
     pytest.importorskip("tensorflow")
     assert TOOL.main(["--ops", "math.sin"]) in (0, 1)
+
+
+def test_gradient_mode_runs_our_side_eagerly_and_in_a_function():
+    x = np.array([0.5, 1.0, 2.0, -1.0], np.float64)
+    case = TOOL.Case("f64", x)
+    for mode in ("eager", "function"):
+        out = TOOL._grad_call(tf, tf.sin, case, mode, "sin")
+        assert out.error is None
+        (value, dtype, shape), = out.leaves
+        assert dtype == "float64" and shape == (4,)
+        np.testing.assert_allclose(value, np.cos(x) * [1, 2, 3, 1])   # weights 1, 2, 3, 1, ...
+
+
+def test_gradient_mode_reports_none_and_missing_rules():
+    case = TOOL.Case("f32 pair", np.ones(3, np.float32), np.ones(3, np.float32))
+    out = TOOL._grad_call(tf, lambda a, b: a * 2.0, case, "eager", "first")
+    assert [leaf[1] for leaf in out.leaves] == ["float32", "None"]
+    ints = TOOL.Case("i32", np.arange(3, dtype=np.int32))
+    assert TOOL._grad_call(tf, tf.abs, ints, "eager", "abs") is None     # nothing to watch
+    failing = TOOL._grad_call(tf, lambda a: tf.unique(a)[0],       # Unique has no rule, as in TF
+                              TOOL.Case("f32", np.ones(2, np.float32)), "eager", "unique")
+    assert failing.error == "LookupError"

@@ -140,7 +140,7 @@ def _backprop(records, targets, target_grads, sources):
         rule = r.opdef.grad
         if rule is None:
             raise no_gradient_error(r)
-        if len(out_grads) > 1:
+        if len(out_grads) > 1 and not r.opdef.grad_takes_none:
             out_grads = [zeros_like(o) if g is None and carries_gradient(o) else g
                          for o, g in zip(r.outputs, out_grads)]
         in_grads = rule(r, *out_grads)

@@ -16,6 +16,13 @@ iterations times the loop state. The gradient is a `While` that runs the same
 number of iterations in reverse: iteration k reads state k back, replays the
 body on it and backpropagates the running gradients of the loop variables
 through it, summing the gradients of the captured values.
+
+Gradients of gradients: the backward `While` is built while any outer tape
+records, so it gets an accumulator of its own and a gradient in turn. Its
+body reads the forward states back (`LoopAccumulatorRead`), so its gradient
+flows into the forward accumulator: a gradient map from (iteration, loop
+variable) to a gradient, which the forward loop's gradient adds to the
+running gradients of that iteration's loop variables.
 """
 
 import numpy as np
@@ -23,10 +30,13 @@ import numpy as np
 from runtime._src.autodiff.backprop import (add_all, add_variable_gradient, backprop,
                                             carries_gradient, watched_variable, zeros_like)
 from runtime._src.core.context import current_graph, state as _state
-from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.core.tensor import VariantValue, convert_to_tensor
 from runtime._src.graph.graph import Graph
-from runtime._src.graph.op_registry import apply, define_grad, get_op
+from runtime._src.core import dtypes as _dtypes
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.graph.op_registry import apply, define_grad, define_op, get_op
 from runtime._src.function.control_flow import cond, while_loop
+from runtime._src.function.tensor_array import gradient_map
 
 __all__ = ["replay"]
 
@@ -168,6 +178,9 @@ def _while_grad(op, *grads):
     init = [grads[i] if grads[i] is not None else zeros_like(op.outputs[i]) for i in wanted]
     init += [zeros_like(caps[k]) for k in wanted_caps] + [_zeros_of(v) for v in variables]
     count = apply("LoopAccumulatorSize", [history])
+    history_grad = grads[n - 1]      # from the backward loop of a first gradient (higher order)
+    if _is_empty_map(history_grad):
+        history_grad = None
 
     def backward_body(k, *running):
         k = k - 1
@@ -184,16 +197,18 @@ def _while_grad(op, *grads):
                          *_with_variables(sources, nodes, variables))
         out = [g if g is not None else zeros_like(feeds[id(state_ph[i])])
                for g, i in zip(found, wanted)]
+        if history_grad is not None and wanted:
+            read = apply("LoopAccumulatorGradRead",
+                         [_owned(history_grad), k] + [feeds[id(state_ph[i])] for i in wanted],
+                         {"positions": tuple(wanted)})
+            out = [add_all([g, r]) for g, r in zip(out, read)]
         for g, acc in zip(found[len(wanted):], running[len(wanted):]):
             out.append(acc if g is None else add_all([acc, g]))
         return [k] + out
 
-    paused, _state.tapes = getattr(_state, "tapes", None), None
-    try:
-        result = while_loop(lambda k, *running: k > 0, backward_body, [count] + init)
-    finally:
-        _state.tapes = paused
-    result = list(result[1:])
+    # Built while the outer tapes (if any) record: it gets an accumulator and a
+    # gradient of its own (second order).
+    result = list(while_loop(lambda k, *running: k > 0, backward_body, [count] + init)[1:])
     in_grads = [None] * len(op.inputs)
     for i, g in zip(wanted, result):
         in_grads[i] = g
@@ -202,3 +217,68 @@ def _while_grad(op, *grads):
     for v, g in zip(variables, result[len(wanted) + len(wanted_caps):]):
         add_variable_gradient(v, g)
     return in_grads
+
+
+# --- gradients of the loop states read back (higher order) ------------------------------
+#
+# The gradient of an accumulator is a gradient map (function/tensor_array.py)
+# from (iteration, loop-variable position) to the gradient of that state.
+
+def _infer_variant(inputs, attrs):
+    return [(_dtypes.variant, TensorShape([]))]
+
+
+@define_op("LoopAccumulatorGradSet", infer=_infer_variant)
+def _accumulator_grad_set(index, *grads, positions):
+    k = int(index)
+    return gradient_map({(k, j): g for j, g in zip(positions, grads)})
+
+
+@define_op("LoopAccumulatorGradRead", num_outputs=None,
+           infer=lambda inputs, attrs: [(t.dtype, t.shape) for t in inputs[2:]])
+def _accumulator_grad_read(grads, index, *like, positions):
+    """The gradients of iteration `index`'s states at `positions` (zeros where none)."""
+    k = int(index)
+    out = []
+    for j, value in zip(positions, like):
+        g = grads.get((k, j))
+        if g is None:                # a TensorArray state's gradient is a map
+            g = gradient_map(()) if isinstance(value, VariantValue) else np.zeros_like(value)
+        out.append(g)
+    return tuple(out)
+
+
+def _is_empty_map(grad):
+    """True for the empty gradient map `backprop` gives an output nothing depends on."""
+    node = getattr(grad, "node", None)
+    return grad is None or (node is not None and node.op == "TensorArrayGradEmpty")
+
+
+@define_grad("LoopAccumulatorRead")
+def _accumulator_read_grad(op, *grads):
+    positions = tuple(j for j, g in enumerate(grads) if g is not None)
+    if not positions:
+        return [None, None]
+    index = op.inputs[1]
+    return [apply("LoopAccumulatorGradSet", [index] + [grads[j] for j in positions],
+                  {"positions": positions}), None]
+
+
+# Set and Read are each other's adjoints (third and higher order).
+
+@define_grad("LoopAccumulatorGradSet")
+def _accumulator_grad_set_grad(op, grad):
+    like = op.inputs[1:]
+    return [None] + list(apply("LoopAccumulatorGradRead", [grad, op.inputs[0]] + list(like),
+                               {"positions": op.attrs["positions"]}))
+
+
+@define_grad("LoopAccumulatorGradRead")
+def _accumulator_grad_read_grad(op, *grads):
+    positions = op.attrs["positions"]
+    kept = [(j, g) for j, g in zip(positions, grads) if g is not None]
+    if not kept:
+        return [None] * len(op.inputs)
+    grad_map = apply("LoopAccumulatorGradSet", [op.inputs[1]] + [g for _, g in kept],
+                     {"positions": tuple(j for j, _ in kept)})
+    return [grad_map] + [None] * (len(op.inputs) - 1)

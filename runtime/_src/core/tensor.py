@@ -16,7 +16,7 @@ from runtime._src.core.context import current_graph
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
 from runtime._src.core.tensor_shape import TensorShape
 
-__all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "wrap_numpy",
+__all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "VariantValue", "wrap_numpy",
            "convert_to_tensor", "format_value", "is_tensor_like", "unwrap_variable",
            "dispatch", "DISPATCHED"]
 
@@ -280,9 +280,19 @@ class SymbolicTensor(Tensor):
     __str__ = __repr__
 
 
+class VariantValue:
+    """Base of the run-time values of `variant` tensors that kernels return
+    (TensorArray storage and gradient maps): `wrap_numpy` keeps them as they
+    are instead of making numpy arrays of them."""
+
+    __slots__ = ()
+
+
 def wrap_numpy(value):
-    """An EagerTensor for a numpy kernel result."""
+    """An EagerTensor for a numpy kernel result (or a `VariantValue`)."""
     if not isinstance(value, (np.ndarray, np.generic)):
+        if isinstance(value, VariantValue):
+            return EagerTensor(value, _dtypes.variant)
         value = np.asarray(value)
     dtype = _NUMPY_TO_DTYPE.get(value.dtype)  # fast path of as_dtype (eager hot path)
     return EagerTensor(value, dtype if dtype is not None else _dtypes.as_dtype(value.dtype))

@@ -23,6 +23,14 @@ ufunc (and TensorFlow) wraps silently, so integer templates are used only on
 arrays of known rank >= 1, or inside a function that contains a loop, whose
 body then runs under `np.errstate(over="ignore")` (one context entry per run,
 not per iteration).
+
+Memory is reused the way hand-written numpy reuses it. A float temporary made
+by an infix op and used once, by an elementwise add/subtract/multiply of its own
+shape, is written in place (`Mul_2 = _np.multiply(MatMul_5, _Const, out=MatMul_5)`):
+the same ufunc loop, so the same bits, without a fresh array. And a Variable
+read that a later `assign_add`/`assign_sub` in the same function overwrites is
+deleted after its last use, so the update can run in place (see
+runtime/_src/function/variables.py).
 """
 
 import builtins
@@ -61,6 +69,7 @@ INFIX = {
     "LogicalOr": "{0} | {1}",
     "LogicalNot": "~{0}",
 }
+_IN_PLACE = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply"}
 _ARITHMETIC = {"AddV2", "Add", "Sub", "Mul", "Neg", "MatMul", "FloorDiv", "FloorMod"}
 _LOGICAL = {"LogicalAnd", "LogicalOr", "LogicalNot"}
 _DIVISIONS = {"FloorDiv", "FloorMod"}
@@ -174,6 +183,8 @@ class Emitter:
         self.quiet_ints = _contains_loop(graph)
         self.fn_name = self.local("graph_" + graph.name)
         self.params = []
+        self.uses = {}             # id(SymbolicTensor) -> how many times the code reads it
+        self.fresh = set()         # ids of float temporaries made by an infix op
 
     # -- naming --
     def local(self, base):
@@ -250,8 +261,17 @@ class Emitter:
 
     def emit_graph(self, graph, indent):
         """Emit the planned nodes of `graph` (its placeholders already named)."""
-        for node in plan(graph):
+        nodes = plan(graph)
+        for node in nodes:
+            for t in node.inputs:
+                self.uses[id(t)] = self.uses.get(id(t), 0) + 1
+        for t in graph.outputs:
+            self.uses[id(t)] = self.uses.get(id(t), 0) + 1
+        drops = _dead_reads(nodes, graph.outputs) if self.depth == 0 else {}
+        for i, node in enumerate(nodes):
             self.emit_node(node, indent)
+            for t in drops.get(i, ()):
+                self.emit(indent, f"del {self.expr(t)}  # last use: the update can be in place")
 
     def emit_node(self, node, indent):
         if node.op == "Placeholder":
@@ -270,7 +290,14 @@ class Emitter:
         template = self.template_for(node)
         args = [self.expr(t) for t in node.inputs]
         if template is not None:
-            call = template.format(*args)
+            donor = self.donor(node)
+            if donor is not None:
+                call = f"_np.{_IN_PLACE[node.op]}({args[0]}, {args[1]}, out={args[donor]})"
+            else:
+                call = template.format(*args)
+            out = node.outputs[0]
+            if node.op in _ARITHMETIC and out.dtype.is_floating and _rank_at_least(out, 1):
+                self.fresh.add(id(out))
         else:
             kernel = self.bind(node.op, node.opdef.kernel)
             call = f"{kernel}({', '.join(args + self.attr_args(node))})"
@@ -278,6 +305,18 @@ class Emitter:
             self.emit(indent, call, node)
         else:
             self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+
+    def donor(self, node):
+        """The input `node` may overwrite with its result: a fresh temporary that
+        no other code reads, of the result's (static) shape and dtype."""
+        if node.op not in _IN_PLACE:
+            return None
+        out = node.outputs[0]
+        for i, t in enumerate(node.inputs):
+            if (id(t) in self.fresh and self.uses.get(id(t)) == 1 and t.dtype is out.dtype
+                    and _broadcasts_into(node.inputs[1 - i], t)):
+                return i
+        return None
 
     def out_names(self, node):
         """Fresh local names for the outputs of `node`."""
@@ -311,7 +350,13 @@ class Emitter:
     def template_for(self, node):
         """The infix template for `node`, when it computes exactly its kernel."""
         template = INFIX.get(node.op)
-        if template is None or any(v for v in node.attrs.values()):
+        if template is None:
+            return None
+        if node.op == "MatMul" and node.attrs:
+            template = _transposed_matmul(node)
+            if template is None:
+                return None
+        elif any(v for v in node.attrs.values()):
             return None
         dtypes = [t.dtype for t in node.inputs]
         if any(d is not dtypes[0] for d in dtypes) or len(node.outputs) != 1:
@@ -332,6 +377,34 @@ class Emitter:
                 and not self.quiet_ints and not _rank_at_least(node.outputs[0], 1)):
             return None
         return template
+
+
+def _transposed_matmul(node):
+    """`a.T @ b` and the like for a MatMul with transpose attrs, when each
+    transposed input is a matrix (`.T` swaps the last two axes only at rank 2)."""
+    parts = []
+    for i, key in enumerate(("transpose_a", "transpose_b")):
+        flag = node.attrs.get(key, False)
+        if flag and node.inputs[i].shape.rank != 2:
+            return None
+        parts.append(f"{{{i}}}.T" if flag else f"{{{i}}}")
+    if set(node.attrs) - {"transpose_a", "transpose_b"}:
+        return None
+    return " @ ".join(parts)
+
+
+def _broadcasts_into(other, target):
+    """True when `target op other` has `target`'s shape whatever the unknown
+    dimensions turn out to be: each dimension of `other` (aligned on the
+    right) is 1, or `target`'s is known and not 1 (then `other`'s is 1 or
+    equal, or the op fails as it would anyway)."""
+    mine, theirs = target.shape.dims, other.shape.dims
+    if mine is None or theirs is None or len(theirs) > len(mine):
+        return False
+    for m, t in zip(mine[len(mine) - len(theirs):], theirs):
+        if t != 1 and (m is None or m == 1):
+            return False
+    return True
 
 
 def _scalar(value):
@@ -457,3 +530,33 @@ def _captures_match(graphs, outer):
 
 
 CONTROL_FLOW = {"If": emit_if, "While": emit_while}
+
+
+def _dead_reads(nodes, outputs):
+    """{plan index: variable reads last used there} for the reads of a Variable
+    that a later `assign_add`/`assign_sub` updates. Dropping the read's local
+    after its last use leaves the Variable the array's sole owner, so the update
+    runs in place (runtime/_src/function/variables.py). Only reads used by plain
+    ops qualify: a control-flow op's inlined body may name them later."""
+    updates = {}
+    for i, node in enumerate(nodes):
+        if node.op in ("AssignAddVariableOp", "AssignSubVariableOp"):
+            updates[id(node.attrs["variable"])] = i
+    if not updates:
+        return {}
+    reads = {id(n.outputs[0]): i for i, n in enumerate(nodes)
+             if n.op == "ReadVariableOp" and id(n.attrs["variable"]) in updates}
+    last = dict(reads)
+    for i, node in enumerate(nodes):
+        for t in node.inputs:
+            if id(t) in reads:
+                last[id(t)] = i if not node.subgraph_list() else None
+    for t in outputs:
+        last.pop(id(t), None)
+    drops = {}
+    for i, node in enumerate(nodes):
+        if node.op == "ReadVariableOp" and id(node.outputs[0]) in last:
+            end = last[id(node.outputs[0])]
+            if end is not None and end < updates[id(node.attrs["variable"])]:
+                drops.setdefault(end, []).append(node.outputs[0])
+    return drops

@@ -26,14 +26,16 @@ import numpy as np
 
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import current_graph, kernel_error, leaked_tensor_error
-from runtime._src.graph.op_registry import apply, define_grad, define_op, get_op, not_differentiable
-from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime._src.graph.op_registry import (apply, define_grad, define_op, get_op,
+                                            not_differentiable, record_eager)
+from runtime._src.core.context import state as _state
+from runtime._src.core.tensor import EagerTensor, Tensor, VariantValue, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, as_shape
 
-__all__ = ["TensorArray"]
+__all__ = ["TensorArray", "gradient_map"]
 
 
-class _Storage:
+class _Storage(VariantValue):
     """The run-time value of a TensorArray flow: the elements written so far."""
 
     __slots__ = ("items", "dynamic_size", "element_shape")
@@ -61,11 +63,13 @@ def _index(storage, index, what):
 def _check_element_shape(storage, shape, what):
     known = storage.element_shape
     if known is not None:
-        if len(known) != len(shape) or any(k is not None and k != d
+        if len(known) != len(shape) or any(k is not None and d is not None and k != d
                                            for k, d in zip(known, shape)):
             raise ValueError(f"TensorArray.{what}: value of shape {shape} does not match "
                              f"the element shape {_dims_text(known)} of the elements "
                              "already written; all elements must have one shape")
+        if None in shape:                  # split into pieces of several lengths
+            shape = tuple(k if d is None else d for k, d in zip(known, shape))
     storage.element_shape = tuple(shape)
 
 
@@ -180,6 +184,47 @@ def _unstack(storage, value):
     return storage
 
 
+@define_op("TensorArrayGatherV3", infer=_infer_stacked, stateful=True)
+def _gather(storage, indices, *, dtype, element_shape):
+    items = [_read(storage, i, dtype=dtype, element_shape=element_shape)
+             for i in np.reshape(indices, -1)]
+    if items:
+        return np.stack(items)
+    dims = storage.element_shape or element_shape.dims or ()
+    return np.zeros((0,) + tuple(0 if d is None else d for d in dims), dtype.np_dtype)
+
+
+@define_op("TensorArrayScatterV3", infer=_infer_flow, stateful=True)
+def _scatter(storage, indices, value):
+    indices = np.reshape(indices, -1)
+    if np.ndim(value) == 0 or len(value) != len(indices):
+        raise ValueError(f"TensorArray.scatter: value must have one row per index "
+                         f"({len(indices)}), got shape {np.shape(value)}")
+    for k, i in enumerate(indices):
+        _write(storage, i, value[k])
+    return storage
+
+
+@define_op("TensorArraySplitV3", infer=_infer_flow, stateful=True)
+def _split(storage, value, lengths):
+    if np.ndim(value) == 0:
+        raise ValueError("TensorArray.split: value must have at least one dimension, "
+                         "got a scalar")
+    lengths = [int(n) for n in np.reshape(lengths, -1)]
+    if any(n < 0 for n in lengths) or sum(lengths) != len(value):
+        raise ValueError(f"TensorArray.split: the lengths {lengths} must be non-negative "
+                         f"and add up to the value's first dimension {len(value)}")
+    _grow(storage, len(lengths), "split")
+    rest = tuple(np.shape(value)[1:])
+    first = lengths[0] if lengths and len(set(lengths)) == 1 else None
+    _check_element_shape(storage, (first,) + rest, "split")
+    start = 0
+    for i, n in enumerate(lengths):
+        storage.items[i] = value[start:start + n]
+        start += n
+    return storage
+
+
 @define_op("TensorArraySizeV3", infer=_infer_size, stateful=True)
 def _size(storage):
     return np.int32(len(storage.items))
@@ -187,18 +232,99 @@ def _size(storage):
 
 # --- gradients ---------------------------------------------------------------------
 #
-# The gradient of a flow is a flow too: a `_Gradients` dict from index to the
-# gradient of that element (missing: zero). Stack, unstack, read and write
-# move gradients between flows and element tensors; the backward pass adds
-# two flow gradients with `TensorArrayGradAdd` (see runtime/_src/autodiff).
+# The gradient of a flow is a flow too: a `_Gradients` map from index to the
+# gradient of that element (missing: zero). Each op that reads elements gives
+# its flow a map of their gradients; each op that writes elements takes the
+# gradients of the elements it wrote out of the map (an overwritten element
+# gets none) and passes the rest on. The backward pass adds two flow
+# gradients with `TensorArrayGradAdd` (see runtime/_src/autodiff).
 
-class _Gradients(dict):
-    """The run-time value of a TensorArray flow's gradient: index -> gradient."""
+_MISSING = object()
+
+
+class _GradData:
+    """The storage behind the versions of one gradient map: the newest map and,
+    per index, the values it had before each in-place change."""
+
+    __slots__ = ("current", "history", "version")
+
+    def __init__(self, items):
+        self.current = dict(items)
+        self.history = {}        # index -> [(version changed at, value before | _MISSING)]
+        self.version = 0
+
+
+class _Gradients(VariantValue):
+    """The run-time value of a TensorArray flow's gradient: index -> gradient.
+
+    Immutable to its users, but cheap to change: `changed` updates the
+    storage in place when this is its newest version and logs the old values,
+    so older versions still read what they held (a loop of n writes or reads
+    takes O(n) in all, not O(n^2) copies)."""
+
+    __slots__ = ("_data", "_version")
+
+    def __init__(self, items=()):
+        self._data = _GradData(items)
+        self._version = 0
+
+    def get(self, index, default=None):
+        data = self._data
+        if self._version != data.version:
+            for version, old in data.history.get(index, ()):
+                if version >= self._version:
+                    return default if old is _MISSING else old
+        return data.current.get(index, default)
+
+    def items(self):
+        data = self._data
+        if self._version == data.version:
+            return list(data.current.items())
+        keys = set(data.current) | set(data.history)
+        found = ((i, self.get(i, _MISSING)) for i in sorted(keys))
+        return [(i, g) for i, g in found if g is not _MISSING]
+
+    def changed(self, updates):
+        """A map like this one with `updates` (index -> gradient, or _MISSING to
+        remove it) applied."""
+        data = self._data
+        if self._version != data.version:          # an older version: copy it
+            fresh = _Gradients(self.items())
+            return fresh.changed(updates)
+        current, history = data.current, data.history
+        for index, value in updates:
+            old = current.get(index, _MISSING)
+            if old is _MISSING and value is _MISSING:
+                continue
+            history.setdefault(index, []).append((data.version, old))
+            if value is _MISSING:
+                del current[index]
+            else:
+                current[index] = value
+        data.version += 1
+        out = _Gradients.__new__(_Gradients)
+        out._data, out._version = data, data.version
+        return out
+
+    def __repr__(self):
+        return f"<TensorArray gradients at {sorted(i for i, _ in self.items())}>"
+
+
+def gradient_map(items):
+    """A gradient map (the gradient of a variant flow) holding `items`: index -> gradient;
+    the loop accumulators' gradients use it too (runtime/_src/autodiff)."""
+    return _Gradients(items)
 
 
 def _infer_grad_element(inputs, attrs):
     value = inputs[-1]
     return [(value.dtype, value.shape)]
+
+
+def _indices(indices):
+    if np.ndim(indices) == 0:
+        return [int(indices)]
+    return [int(i) for i in np.reshape(indices, -1)]
 
 
 @define_op("TensorArrayGradEmpty", infer=_infer_flow, stateful=True)
@@ -208,10 +334,15 @@ def _grad_empty():
 
 @define_op("TensorArrayGradAdd", infer=_infer_flow)
 def _grad_add(*flows):
-    out = _Gradients(flows[0])
-    for f in flows[1:]:
-        for i, g in f.items():
-            out[i] = g if i not in out else out[i] + g
+    first = max(flows, key=lambda f: len(f._data.current))   # the others are added into it
+    out = first
+    for f in flows:
+        if f is not first:
+            updates = []
+            for i, g in f.items():
+                old = out.get(i)
+                updates.append((i, g if old is None else old + g))
+            out = out.changed(updates)
     return out
 
 
@@ -227,46 +358,88 @@ def _grad_set(index, grad):
     return _Gradients({int(index): grad})
 
 
+@define_op("TensorArrayGradDrop", infer=_infer_flow)
+def _grad_drop(grads, indices):
+    """The map without `indices` (a scalar, a vector, or all rows of `like`
+    when `indices` is a count)."""
+    return grads.changed([(i, _MISSING) for i in _indices(indices)])
+
+
+@define_op("TensorArrayGradDropFirst", infer=_infer_flow)
+def _grad_drop_first(grads, like):
+    """The map without indices 0 .. len(like) - 1 (the rows unstack or split wrote)."""
+    return grads.changed([(i, _MISSING) for i in range(len(like))])
+
+
 @define_op("TensorArrayGradFromStack", infer=_infer_flow)
 def _grad_from_stack(grad):
     return _Gradients(enumerate(grad))
 
 
-@define_op("TensorArrayGradFromConcat", infer=_infer_flow)
-def _grad_from_concat(grad, storage):
-    """The gradient of concat split back into the elements, each as long as
-    the element written (`storage`: the concatenated array)."""
-    out, start = _Gradients(), 0
-    for i, value in enumerate(storage.items):
-        if start >= len(grad):
-            break
-        length = len(value)
-        out[i] = grad[start:start + length]
-        start += length
-    return out
-
-
-@define_op("TensorArrayGradConcat", infer=_infer_grad_element)
-def _grad_concat(grads, storage, like):
-    """The gradients of the elements concatenated as concat concatenated them
-    (`like`: the concatenated value), zeros where none: TensorArrayGradFromConcat's
-    adjoint."""
-    out = np.zeros_like(like)
-    start = 0
-    for i, value in enumerate(storage.items):
-        if start >= len(like):
-            break
-        if i in grads:
-            out[start:start + len(value)] = grads[i]
-        start += len(value)
-    return out
+@define_op("TensorArrayGradScatter", infer=_infer_flow)
+def _grad_scatter(indices, grad, *, last_only=False):
+    """The gradient of a gather: row k of `grad` to index indices[k] (summed;
+    with `last_only`, only the last row for each index counts)."""
+    indices = _indices(indices)
+    last = {i: k for k, i in enumerate(indices)}
+    out = {}
+    for k, i in enumerate(indices):
+        if not last_only or last[i] == k:
+            out[i] = grad[k] if i not in out else out[i] + grad[k]
+    return _Gradients(out)
 
 
 @define_op("TensorArrayGradStack", infer=_infer_grad_element)
 def _grad_stack(grads, like):
     """The gradients of all elements stacked, zeros where none (`like`: the stacked value)."""
-    return np.stack([grads[i] if i in grads else np.zeros_like(like[i])
-                     for i in range(len(like))]) if len(like) else np.zeros_like(like)
+    return np.stack([_grad_or_zeros(grads, i, like[i]) for i in range(len(like))]) \
+        if len(like) else np.zeros_like(like)
+
+
+@define_op("TensorArrayGradGather", infer=_infer_grad_element)
+def _grad_gather(grads, indices, like, *, last_only=True):
+    """The gradient of a scatter's value: the gradients at `indices` stacked; with
+    `last_only`, a row whose index the scatter wrote again later gets zeros (it
+    was overwritten)."""
+    indices = _indices(indices)
+    last = {i: k for k, i in enumerate(indices)}
+    return np.stack([_grad_or_zeros(grads, i, like[k]) if not last_only or last[i] == k
+                     else np.zeros_like(like[k])
+                     for k, i in enumerate(indices)]) if indices else np.zeros_like(like)
+
+
+def _lengths(lengths):
+    """The elements' first dimensions: given, or those of a TensorArray's storage."""
+    if isinstance(lengths, _Storage):
+        return [len(item) for item in lengths.items]
+    return _indices(lengths)
+
+
+@define_op("TensorArrayGradConcat", infer=_infer_grad_element)
+def _grad_concat(grads, lengths, like):
+    """The gradient of a split's value: the element gradients concatenated
+    (`lengths`: the pieces' lengths, or the storage holding the pieces)."""
+    parts, start = [], 0
+    for i, n in enumerate(_lengths(lengths)):
+        parts.append(_grad_or_zeros(grads, i, like[start:start + n]))
+        start += n
+    return np.concatenate(parts) if parts else np.zeros_like(like)
+
+
+@define_op("TensorArrayGradSplit", infer=_infer_flow)
+def _grad_split(grad, lengths):
+    """The gradient of a concat: `grad` cut into the elements' lengths (given,
+    or those of the storage)."""
+    out, start = {}, 0
+    for i, n in enumerate(_lengths(lengths)):
+        out[i] = grad[start:start + n]
+        start += n
+    return _Gradients(out)
+
+
+def _grad_or_zeros(grads, index, like):
+    g = grads.get(index)
+    return np.zeros_like(like) if g is None else g
 
 
 @define_grad("TensorArrayStackV3")
@@ -274,9 +447,14 @@ def _stack_grad(op, grad):
     return [apply("TensorArrayGradFromStack", [grad], {})]
 
 
+@define_grad("TensorArrayGatherV3")
+def _gather_grad(op, grad):
+    return [apply("TensorArrayGradScatter", [op.inputs[1], grad], {}), None]
+
+
 @define_grad("TensorArrayConcatV3")
 def _concat_grad(op, grad):
-    return [apply("TensorArrayGradFromConcat", [grad, op.inputs[0]], {})]
+    return [apply("TensorArrayGradSplit", [grad, op.inputs[0]], {})]
 
 
 @define_grad("TensorArrayReadV3")
@@ -287,19 +465,47 @@ def _read_grad(op, grad):
 @define_grad("TensorArrayWriteV3")
 def _write_grad(op, grad):
     flow, index, value = op.inputs
-    return [grad, None, apply("TensorArrayGradRead", [grad, index, value], {})]
+    return [apply("TensorArrayGradDrop", [grad, index], {}), None,
+            apply("TensorArrayGradRead", [grad, index, value], {})]
+
+
+@define_grad("TensorArrayScatterV3")
+def _scatter_grad(op, grad):
+    flow, indices, value = op.inputs
+    return [apply("TensorArrayGradDrop", [grad, indices], {}), None,
+            apply("TensorArrayGradGather", [grad, indices, value], {})]
 
 
 @define_grad("TensorArrayUnstackV3")
 def _unstack_grad(op, grad):
-    return [grad, apply("TensorArrayGradStack", [grad, op.inputs[1]], {})]
+    value = op.inputs[1]
+    return [apply("TensorArrayGradDropFirst", [grad, value], {}),
+            apply("TensorArrayGradStack", [grad, value], {})]
 
 
-not_differentiable("TensorArrayV3", "TensorArraySizeV3")
+@define_grad("TensorArraySplitV3")
+def _split_grad(op, grad):
+    flow, value, lengths = op.inputs
+    return [apply("TensorArrayGradDropFirst", [grad, lengths], {}),
+            apply("TensorArrayGradConcat", [grad, lengths, value], {}), None]
 
 
-# The gradient ops are linear in their gradients, so gradients of gradients
-# (nested tapes) move between flows and elements the same way, reversed.
+not_differentiable("TensorArrayV3", "TensorArraySizeV3", "TensorArrayGradEmpty")
+
+
+# The gradient ops are linear; their gradients (for gradients of gradients)
+# are their adjoints: Read <-> Set, Stack <-> FromStack, Gather <-> Scatter,
+# Concat <-> Split, and Add and Drop pass a map on.
+
+@define_grad("TensorArrayGradAdd")
+def _grad_add_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+@define_grad("TensorArrayGradRead")
+def _grad_read_grad(op, grad):
+    return [apply("TensorArrayGradSet", [op.inputs[1], grad], {}), None, None]
+
 
 @define_grad("TensorArrayGradSet")
 def _grad_set_grad(op, grad):
@@ -307,9 +513,14 @@ def _grad_set_grad(op, grad):
     return [None, apply("TensorArrayGradRead", [grad, index, value], {})]
 
 
-@define_grad("TensorArrayGradRead")
-def _grad_read_grad(op, grad):
-    return [apply("TensorArrayGradSet", [op.inputs[1], grad], {}), None, None]
+@define_grad("TensorArrayGradDrop")
+def _grad_drop_grad(op, grad):
+    return [apply("TensorArrayGradDrop", [grad, op.inputs[1]], {}), None]
+
+
+@define_grad("TensorArrayGradDropFirst")
+def _grad_drop_first_grad(op, grad):
+    return [apply("TensorArrayGradDropFirst", [grad, op.inputs[1]], {}), None]
 
 
 @define_grad("TensorArrayGradFromStack")
@@ -322,23 +533,28 @@ def _grad_stack_grad(op, grad):
     return [apply("TensorArrayGradFromStack", [grad], {}), None]
 
 
-@define_grad("TensorArrayGradFromConcat")
-def _grad_from_concat_grad(op, grad):
-    concatenated, flow = op.inputs
-    return [apply("TensorArrayGradConcat", [grad, flow, concatenated], {}), None]
+@define_grad("TensorArrayGradScatter")
+def _grad_scatter_grad(op, grad):
+    indices, value = op.inputs
+    return [None, apply("TensorArrayGradGather", [grad, indices, value],
+                        {"last_only": op.attrs.get("last_only", False)})]
+
+
+@define_grad("TensorArrayGradGather")
+def _grad_gather_grad(op, grad):
+    return [apply("TensorArrayGradScatter", [op.inputs[1], grad],
+                  {"last_only": op.attrs.get("last_only", True)}), None, None]
+
+
+@define_grad("TensorArrayGradSplit")
+def _grad_split_grad(op, grad):
+    value, lengths = op.inputs
+    return [apply("TensorArrayGradConcat", [grad, lengths, value], {}), None]
 
 
 @define_grad("TensorArrayGradConcat")
 def _grad_concat_grad(op, grad):
-    return [apply("TensorArrayGradFromConcat", [grad, op.inputs[1]], {}), None, None]
-
-
-@define_grad("TensorArrayGradAdd")
-def _grad_add_grad(op, grad):
-    return [grad] * len(op.inputs)
-
-
-not_differentiable("TensorArrayGradEmpty")
+    return [apply("TensorArrayGradSplit", [grad, op.inputs[1]], {}), None, None]
 
 
 def _call(op_name, inputs, attrs):
@@ -356,7 +572,10 @@ def _call(op_name, inputs, attrs):
         raise kernel_error(op_name, inputs, e) from e
     if dtype is not _dtypes.variant:
         out = np.asarray(out, dtype.np_dtype)
-    return EagerTensor(out, dtype)
+    out = EagerTensor(out, dtype)
+    if _state.tapes:                 # an eager GradientTape records it (runtime/_src/autodiff)
+        record_eager(opdef, inputs, attrs, (out,))
+    return out
 
 
 # --- the user-facing object -------------------------------------------------------
@@ -438,6 +657,36 @@ class TensorArray:
         """All elements concatenated along their first axis."""
         return _call("TensorArrayConcatV3", [self._flow], self._attrs())
 
+    def gather(self, indices, name=None):
+        """The elements at `indices` stacked along a new first axis."""
+        indices = _integer_tensor(indices, "indices", rank=1)
+        return _call("TensorArrayGatherV3", [self._flow, indices], self._attrs())
+
+    def scatter(self, indices, value, name=None):
+        """Write `value[k]` at `indices[k]` for each k; returns the TensorArray."""
+        indices = _integer_tensor(indices, "indices", rank=1)
+        value = self._convert(value, "scatter")
+        if value.shape.rank == 0:
+            raise ValueError("TensorArray.scatter: value must have at least one "
+                             "dimension, got a scalar")
+        shape = self._merged_shape(value.shape[1:], "scatter")
+        flow = _call("TensorArrayScatterV3", [self._flow, indices, value], {})
+        return self._with_flow(flow, shape)
+
+    def split(self, value, lengths, name=None):
+        """Write `value`'s first-axis pieces of `lengths` rows, piece i at
+        index i; returns the TensorArray."""
+        value = self._convert(value, "split")
+        if value.shape.rank == 0:
+            raise ValueError("TensorArray.split: value must have at least one "
+                             "dimension, got a scalar")
+        lengths = _integer_tensor(lengths, "lengths", rank=1)
+        rest = value.shape[1:]
+        shape = self._merged_shape(TensorShape(None if rest.dims is None else (None,) + rest.dims),
+                                   "split")
+        flow = _call("TensorArraySplitV3", [self._flow, value, lengths], {})
+        return self._with_flow(flow, shape)
+
     def unstack(self, value, name=None):
         """Write `value[i]` at index i for each row; returns the TensorArray."""
         value = self._convert(value, "unstack")
@@ -485,14 +734,22 @@ class TensorArray:
                 f"element_shape={self._element_shape} flow={self._flow!r}>")
 
 
-def _integer_tensor(value, what):
-    if isinstance(value, Tensor):
-        if not value.dtype.is_integer:
-            raise TypeError(f"TensorArray: {what} must be an integer, got a "
-                            f"{value.dtype.name} tensor")
-        if value.shape.rank not in (0, None):
-            raise ValueError(f"TensorArray: {what} must be a scalar, got shape {value.shape}")
-        return value
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"TensorArray: {what} must be an integer, got {value!r}")
-    return convert_to_tensor(int(value), _dtypes.int32)
+def _integer_tensor(value, what, rank=0):
+    """`value` as an int tensor of `rank` 0 (an index, a size) or 1 (indices, lengths)."""
+    kind = "an integer" if rank == 0 else "a vector of integers"
+    if not isinstance(value, Tensor):
+        if rank == 0 and (isinstance(value, (bool, np.bool_))
+                          or not isinstance(value, (int, np.integer))):
+            raise TypeError(f"TensorArray: {what} must be an integer, got {value!r}")
+        try:
+            value = convert_to_tensor(value if rank else int(value), None if rank else _dtypes.int32)
+        except (TypeError, ValueError):
+            raise TypeError(f"TensorArray: {what} must be {kind}, got {value!r}") from None
+        if rank and not value.dtype.is_integer and value.shape.dims == (0,):
+            value = convert_to_tensor(np.zeros(0, np.int32))     # [] is no indices
+    if not value.dtype.is_integer:
+        raise TypeError(f"TensorArray: {what} must be {kind}, got a {value.dtype.name} tensor")
+    if value.shape.rank not in (rank, None):
+        expected = "a scalar" if rank == 0 else "a vector"
+        raise ValueError(f"TensorArray: {what} must be {expected}, got shape {value.shape}")
+    return value

@@ -3,9 +3,11 @@
 A Variable holds one numpy value. Graphs capture it *by reference*: reading it
 while tracing adds a `ReadVariableOp` node whose attr is the Variable itself,
 so every run of the graph sees the current value, and `assign*` adds a
-side-effecting node that replaces the value when the graph runs. Values are
-always replaced, never mutated in place, so a value handed out earlier never
-changes under its holder.
+side-effecting node that replaces the value when the graph runs. A value
+handed out earlier never changes under its holder: `assign_add`/`assign_sub`
+update the array in place only when nothing but the Variable refers to it
+(`_sole_owner`: no tensor, numpy view, tape record or graph local holds it),
+and otherwise store a new array.
 
     >>> v = Variable(1)
     >>> v.assign_add(2)
@@ -64,14 +66,41 @@ def _assign_variable(value, *, variable):
 
 @define_op("AssignAddVariableOp", infer=_infer_write, side_effect=True)
 def _assign_add_variable(delta, *, variable):
-    variable._write(np.add(variable._value, delta).astype(variable._np_dtype, copy=False))
-    return variable._value
+    return _update(np.add, variable, delta)
 
 
 @define_op("AssignSubVariableOp", infer=_infer_write, side_effect=True)
 def _assign_sub_variable(delta, *, variable):
-    variable._write(np.subtract(variable._value, delta).astype(variable._np_dtype, copy=False))
+    return _update(np.subtract, variable, delta)
+
+
+def _update(ufunc, variable, delta):
+    """variable = ufunc(variable, delta): in place when no one else can see the
+    old array (a training step's weight updates), else into a new array."""
+    if _sole_owner(variable) and delta.dtype == variable._np_dtype \
+            and delta.shape == variable._value.shape:
+        ufunc(variable._value, delta, out=variable._value)
+    else:
+        variable._write(ufunc(variable._value, delta).astype(variable._np_dtype, copy=False))
     return variable._value
+
+
+try:
+    from sys import getrefcount as _getrefcount
+except ImportError:                   # not CPython: no reference counts, never in place
+    def _getrefcount(value):
+        return 1 << 30
+
+
+def _sole_owner(variable):
+    """True when the Variable's array is referenced by the Variable alone: not by
+    a tensor, a graph's local, a tape, the user or a numpy view (a view refers to
+    its base), and it owns its writable memory, so updating it in place changes
+    nothing anyone can observe."""
+    value = variable._value
+    # The references: the Variable's slot, `value` here, and getrefcount's argument.
+    return (value.__class__ is np.ndarray and _getrefcount(value) <= 3
+            and value.base is None and value.flags.writeable)
 
 
 # Writes are not differentiable, as in TF (whose tape records only the reads):

@@ -176,6 +176,11 @@ class Graph:
         if found is not None:
             return found
         if isinstance(t, EagerTensor):
+            watched = self._watched_outer_capture(t)
+            if watched is not None:
+                inner = self.capture(watched)
+                self._capture_map[id(t)] = inner
+                return inner
             node = self.add_node(get_op("Const"), [], {"value": t._value, "dtype": t.dtype},
                                  name="Const")
             inner = node.outputs[0]
@@ -188,6 +193,21 @@ class Graph:
             self.captures.append((t, inner))
         self._capture_map[id(t)] = inner
         return inner
+
+    def _watched_outer_capture(self, t):
+        """The tensor an outer graph made of the eager tensor `t` when a recording
+        gradient tape watches it: this graph captures that tensor (not a Const
+        of its own) so that gradients reach it through the cond or loop."""
+        tapes = getattr(_state, "tapes", None)
+        if not tapes:
+            return None
+        g = self.outer
+        while g is not None:
+            found = g._capture_map.get(id(t))
+            if found is not None and any(tape.watches(found) for tape in tapes):
+                return found
+            g = g.outer
+        return None
 
     def _is_ancestor(self, g):
         o = self.outer

@@ -45,7 +45,8 @@ OPS = {}
 class OpDef:
     """One op: its name, inference rule, kernel and effect flags."""
 
-    __slots__ = ("name", "infer", "kernel", "stateful", "side_effect", "num_outputs", "grad")
+    __slots__ = ("name", "infer", "kernel", "stateful", "side_effect", "num_outputs", "grad",
+                 "grad_takes_none")
 
     def __init__(self, name, infer, kernel, stateful=False, side_effect=False,
                  num_outputs=1):
@@ -56,6 +57,7 @@ class OpDef:
         self.side_effect = side_effect
         self.num_outputs = num_outputs
         self.grad = None             # the gradient rule, NOT_DIFFERENTIABLE, or None (none defined)
+        self.grad_takes_none = False  # the rule gets None for unused outputs, not zeros
 
     def __repr__(self):
         return f"<op {self.name}>"
@@ -78,13 +80,18 @@ def _not_differentiable_rule(op, *grads):
 NOT_DIFFERENTIABLE = _not_differentiable_rule
 
 
-def define_grad(name):
-    """Decorator registering `rule(op, *output_grads) -> input grads` as op `name`'s gradient."""
+def define_grad(name, *, takes_none=False):
+    """Decorator registering `rule(op, *output_grads) -> input grads` as op `name`'s gradient.
+
+    The rule of an op with several outputs gets zeros for an output no gradient
+    reached, unless `takes_none`: then it gets None there and skips that part.
+    """
     def register(rule):
         opdef = get_op(name)
         if opdef.grad is not None:
             raise ValueError(f"op {name!r} has two gradients")
         opdef.grad = rule
+        opdef.grad_takes_none = takes_none
         return rule
     return register
 

@@ -43,6 +43,7 @@ from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
 from runtime._src.keras import initializers
+from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
 from runtime._src.keras.naming import to_snake_case, unique_name
 from runtime._src.ops import math_ops
 
@@ -57,7 +58,8 @@ class InputSpec:
     ({axis: size}) checked on every call."""
 
     def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None,
-                 shape=None):
+                 shape=None, name=None):
+        self.name = name
         self.shape = None if shape is None else tuple(shape)
         self.ndim = len(self.shape) if self.shape is not None else ndim
         self.min_ndim, self.max_ndim = min_ndim, max_ndim
@@ -88,7 +90,8 @@ def check_input_spec(layer, inputs):
         if spec is None or not isinstance(x, Tensor) or x.shape.rank is None:
             continue
         shape, rank = x.shape, x.shape.rank
-        head = f'Input {i} of layer "{layer.name}" is incompatible with the layer: '
+        head = (f"Input {i} with name '{spec.name}' of layer '{layer.name}' is incompatible "
+                "with the layer: ")
         tail = f"Full shape received: {_shape_text(shape)}"
         if spec.ndim is not None and rank != spec.ndim:
             raise ValueError(f"{head}expected ndim={spec.ndim}, found ndim={rank}. {tail}")
@@ -139,6 +142,8 @@ class Layer(Module):
         self.input_spec = None
         self._batch_input_shape = _batch_input_shape(kwargs)
         self._call_has_training, self._training_default = _call_parameters(self)
+        self._inbound_nodes = []     # calls on KerasTensors (the functional API)
+        self._build_output_shape = None   # the first call's output shape (summary)
 
     # --- properties -----------------------------------------------------------
 
@@ -234,7 +239,20 @@ class Layer(Module):
 
     # --- calling --------------------------------------------------------------
 
+    def count_params(self):
+        """The number of scalars in this layer's weights."""
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', "
+                             "but the layer isn't built. You can build it manually via: "
+                             f"`layer.build(input_shape)`.")
+        return sum(weight_size(w) for w in self.weights)
+
     def __call__(self, *args, **kwargs):
+        if any_symbolic(args, kwargs):
+            return symbolic_call(self, self._call_tensors, args, kwargs)
+        return self._call_tensors(*args, **kwargs)
+
+    def _call_tensors(self, *args, **kwargs):
         if not args:
             if "inputs" not in kwargs:
                 raise TypeError(f'Layer "{self.name}": call() missing the inputs argument')
@@ -253,9 +271,13 @@ class Layer(Module):
         outer = getattr(_context, "training", None)
         _context.training = training
         try:
-            return self._run_call(inputs, *args[1:], **kwargs)
+            outputs = self._run_call(inputs, *args[1:], **kwargs)
         finally:
             _context.training = outer
+        if getattr(self, "_build_output_shape", 0) is None and isinstance(outputs, Tensor) \
+                and outputs.shape.dims is not None:
+            self._build_output_shape = tuple(outputs.shape.dims)
+        return outputs
 
     def _run_call(self, *args, **kwargs):
         """`call`, converted by autograph while a graph is traced."""
@@ -301,7 +323,16 @@ def _batch_input_shape(kwargs):
     return None
 
 
-_UNTRACKED = frozenset({"_own_weights", "_name", "input_spec", "_keras_state"})
+_UNTRACKED = frozenset({"_own_weights", "_name", "input_spec", "_keras_state", "_nodes",
+                        "_inbound_nodes", "_node_depths", "inputs", "outputs"})
+
+
+def weight_size(variable):
+    """The number of scalars in `variable`."""
+    n = 1
+    for d in variable.shape.dims:
+        n *= d
+    return n
 
 
 def _tracked_values(layer):

@@ -10,6 +10,8 @@
     Embedding(input_dim, output_dim)
         gather(embeddings, ids), embeddings (input_dim, output_dim) uniform in
         [-0.05, 0.05]
+    Reshape(target_shape)  (batch, ...) -> (batch, *target_shape), one -1 allowed
+    Activation(activation) activation(x), by name or callable
 """
 
 import math
@@ -22,8 +24,8 @@ from runtime._src.keras import activations
 from runtime._src.keras.base_layer import InputSpec, Layer
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops
 
-__all__ = ["Dense", "Flatten", "Dropout", "ReLU", "Softmax", "Embedding",
-           "init_kernel_and_bias"]
+__all__ = ["Dense", "Flatten", "Dropout", "ReLU", "Softmax", "Embedding", "Reshape",
+           "Activation", "init_kernel_and_bias"]
 
 
 class Dense(Layer):
@@ -228,3 +230,56 @@ class Embedding(Layer):
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape) + (self.output_dim,)
+
+
+class Reshape(Layer):
+    """`tf.keras.layers.Reshape(target_shape)`: each sample reshaped to
+    `target_shape` (one entry may be -1, inferred from the size)."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(int(d) for d in target_shape)
+
+    def _resolved(self, sample_shape):
+        """target_shape with its -1 filled in from `sample_shape` (None if unknown)."""
+        target = self.target_shape
+        unknown = [i for i, d in enumerate(target) if d == -1]
+        if len(unknown) > 1:
+            raise ValueError("There must be at most one unknown dimension (-1) in "
+                             f"`target_shape`. Received: target_shape={target}.")
+        if None in sample_shape:
+            return tuple(None if d == -1 else d for d in target)
+        size = math.prod(sample_shape)
+        known = math.prod(d for d in target if d != -1)
+        if (unknown and (known == 0 or size % known)) or (not unknown and size != known):
+            raise ValueError("The total size of the tensor must be unchanged. Received: "
+                             f"input_shape={tuple(sample_shape)}, target_shape={target}")
+        return tuple(size // known if d == -1 else d for d in target)
+
+    def call(self, inputs):
+        dims = inputs.shape.dims
+        if dims is not None:
+            resolved = self._resolved(dims[1:])
+            if None not in resolved:
+                return array_ops.reshape(inputs, [-1, *resolved])
+        batch = array_ops.shape(inputs)[:1]
+        return array_ops.reshape(inputs, array_ops.concat(
+            [batch, array_ops.constant(list(self.target_shape))], 0))
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0],) + self._resolved(tuple(input_shape[1:]))
+
+
+class Activation(Layer):
+    """`tf.keras.layers.Activation(activation)`: the activation (a name such as
+    "relu", or a callable) applied to the input."""
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape

@@ -15,7 +15,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.core.context import init_scope
-from runtime._src.keras.losses import match_rank
+from runtime._src.keras.losses import match_rank, mean_absolute_error, mean_squared_error
 from runtime._src.keras.naming import to_snake_case
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
@@ -156,24 +156,36 @@ def accuracy(y_true, y_pred):
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):
+    _direction = "up"          # higher is better (EarlyStopping's mode="auto")
+
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name, dtype)
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
+    _direction = "up"          # higher is better (EarlyStopping's mode="auto")
+
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name, dtype)
 
 
 class BinaryAccuracy(MeanMetricWrapper):
+    _direction = "up"          # higher is better (EarlyStopping's mode="auto")
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name, dtype, threshold=threshold)
 
 
 class Accuracy(MeanMetricWrapper):
+    _direction = "up"          # higher is better (EarlyStopping's mode="auto")
+
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name, dtype)
 
+
+# Losses as metrics, named as given ("mae" logs as "mae"), as Keras does.
+_LOSS_METRICS = {"mae": mean_absolute_error, "mean_absolute_error": mean_absolute_error,
+                 "mse": mean_squared_error, "mean_squared_error": mean_squared_error}
 
 _BY_NAME = {
     "sparse_categorical_accuracy": SparseCategoricalAccuracy,
@@ -192,11 +204,14 @@ def get(identifier, loss=None, y_true=None, y_pred=None):
         return identifier
     if identifier in ("accuracy", "acc"):
         return _accuracy_for(y_true, y_pred)(name=identifier)
+    if identifier in _LOSS_METRICS:
+        return MeanMetricWrapper(_LOSS_METRICS[identifier], name=identifier)
     if isinstance(identifier, str):
         cls = _BY_NAME.get(identifier)
         if cls is None:
             raise ValueError(f"Could not interpret metric identifier: {identifier!r}. Known "
-                             f"names: accuracy, {', '.join(sorted(_BY_NAME))}")
+                             f"names: accuracy, "
+                             f"{', '.join(sorted(list(_BY_NAME) + list(_LOSS_METRICS)))}")
         return cls()
     if callable(identifier):
         return MeanMetricWrapper(identifier)

@@ -9,6 +9,9 @@ updates every variable, and adds 1 to `iterations` (an int64 Variable).
 Slots are created once, outside any graph (`init_scope`), so a training step
 traced by `tf.function` creates Variables only on its first trace.
 `learning_rate` is a float32 Variable: assigning a new rate does not retrace.
+It may also be a schedule (runtime/_src/keras/schedules.py), called on
+`iterations` in every `apply_gradients`, so the traced step reads the step
+count from the Variable and is not traced again as the rate changes.
 
 Update rules (g: the gradient, lr: the learning rate, t: iterations + 1):
 
@@ -29,6 +32,7 @@ from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.keras.naming import to_snake_case, unique_name
+from runtime._src.keras.schedules import LearningRateSchedule
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
@@ -48,10 +52,14 @@ class Optimizer:
         with init_scope():
             self._iterations = Variable(convert_to_tensor(0, dtypes.int64), trainable=False,
                                         name=f"{self.name}/iteration")
-            self._learning_rate = Variable(convert_to_tensor(float(learning_rate),
-                                                             dtypes.float32),
-                                           trainable=False, name=f"{self.name}/learning_rate")
+            if isinstance(learning_rate, LearningRateSchedule):
+                self._learning_rate = learning_rate
+            else:
+                self._learning_rate = Variable(
+                    convert_to_tensor(float(learning_rate), dtypes.float32),
+                    trainable=False, name=f"{self.name}/learning_rate")
         self._slots = {}         # id(variable) -> (variable, {slot name: Variable})
+        self.built = False       # set by the first apply_gradients (Model.summary)
 
     @property
     def iterations(self):
@@ -59,15 +67,30 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        return self._learning_rate
+        """The rate Variable, or with a schedule the rate at `iterations` (a tensor)."""
+        return self._current_learning_rate()
 
     @learning_rate.setter
     def learning_rate(self, value):
+        if isinstance(self._learning_rate, LearningRateSchedule):
+            raise TypeError("This optimizer was created with a `LearningRateSchedule` object "
+                            "as its `learning_rate` constructor argument, hence its learning "
+                            "rate is not settable. If you need the learning rate to be "
+                            "settable, you should instantiate the optimizer with a float "
+                            "`learning_rate` argument.")
         self._learning_rate.assign(float(value))
+
+    def _current_learning_rate(self):
+        if isinstance(self._learning_rate, LearningRateSchedule):
+            rate = self._learning_rate(self._iterations.read_value())
+            return math_ops.cast(convert_to_tensor(rate), dtypes.float32)
+        return self._learning_rate
 
     @property
     def variables(self):
-        found = [self._iterations, self._learning_rate]
+        found = [self._iterations]
+        if isinstance(self._learning_rate, Variable):
+            found.append(self._learning_rate)
         for _, slots in self._slots.values():
             found.extend(slots.values())
         return found
@@ -104,7 +127,10 @@ class Optimizer:
             warnings.warn(f"{type(self).__name__}.apply_gradients: no gradient was given "
                           "(all were None); nothing is updated.", UserWarning, stacklevel=2)
             return self._iterations
-        lr = self._learning_rate.read_value()
+        self.built = True
+        lr = self._current_learning_rate()
+        if isinstance(lr, Variable):
+            lr = lr.read_value()
         for grad, var in pairs:
             slots = self._slots_of(var)
             grad = self._clipped(math_ops.cast(convert_to_tensor(grad), var.dtype))
@@ -112,6 +138,14 @@ class Optimizer:
             self.update_step(grad, var, rate, slots)
         self._iterations.assign_add(convert_to_tensor(1, dtypes.int64))
         return self._iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's spelling: `apply(grads, variables)` is
+        `apply_gradients(zip(grads, variables))`."""
+        if trainable_variables is None:
+            raise ValueError(f"{type(self).__name__}.apply: pass the variables the gradients "
+                             "are for: apply(grads, model.trainable_variables)")
+        return self.apply_gradients(zip(grads, trainable_variables))
 
     def _clipped(self, grad):
         if self.clipvalue is not None:

@@ -32,12 +32,13 @@ from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.function import function
+from runtime._src.keras import callbacks as callbacks_mod
 from runtime._src.keras import losses as losses_mod
 from runtime._src.keras import metrics as metrics_mod
 from runtime._src.keras import optimizers
 from runtime._src.ops import array_ops, math_ops, random_ops
 
-__all__ = ["TrainingMixin", "TrainingState", "History"]
+__all__ = ["TrainingMixin", "TrainingState"]
 
 _BAR = "\u2501" * 20
 
@@ -52,27 +53,10 @@ class TrainingState:
         self.metric_ids = []
         self.metrics = None          # resolved on the first step (needs y and y_pred)
         self.loss_tracker = None
+        self.output_losses = None    # [(output name, Loss, weight)] for several outputs
+        self.output_trackers = []    # their "<output name>_loss" Means
         self.functions = {}          # (kind, specs) -> Function
         self.run_eagerly = False
-
-
-class History:
-    """What `fit` returns: `history` maps "loss" (and each metric, "val_" ones
-    too) to one value per epoch; `epoch` lists the epoch indices."""
-
-    def __init__(self, model, params):
-        self.model = model
-        self.params = params
-        self.history = {}
-        self.epoch = []
-
-    def append(self, epoch, logs):
-        self.epoch.append(epoch)
-        for key, value in logs.items():
-            self.history.setdefault(key, []).append(value)
-
-    def __repr__(self):
-        return f"<History epochs={len(self.epoch)} keys={sorted(self.history)}>"
 
 
 class TrainingMixin:
@@ -82,26 +66,55 @@ class TrainingMixin:
 
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", **kwargs):
-        """Set the optimizer, loss and metrics `fit` and `evaluate` use."""
+        """Set the optimizer, loss and metrics `fit` and `evaluate` use. A model
+        with several outputs takes a list (in output order) or a dict (by output
+        name) of losses, `loss_weights` likewise, and metrics as a list of lists
+        or a dict of lists; each output's loss and metrics are logged as
+        "<output name>_loss" and "<output name>_<metric name>"."""
         state = self._keras_state
         self.optimizer = optimizers.get(optimizer)
         self.loss = loss
-        state.loss = None if loss is None else losses_mod.get(loss)
-        if isinstance(metrics, dict):
-            raise TypeError("compile: metrics must be a list (one output is supported)")
-        state.metric_ids = list(metrics or [])
+        state.output_losses = None
         state.metrics = None
         state.loss_tracker = metrics_mod.Mean(name="loss")
+        if isinstance(loss, (list, tuple, dict)):
+            names = self._output_names()
+            state.output_losses = [
+                (name, losses_mod.get(fn), 1.0 if w is None else float(w))
+                for name, fn, w in zip(names, _by_output(loss, names, "loss"),
+                                       _by_output(loss_weights, names, "loss_weights"))]
+            state.loss = None
+            state.metric_ids = _by_output(metrics, names, "metrics") if metrics else []
+            state.output_trackers = [metrics_mod.Mean(name=f"{name}_loss")
+                                     for name, _, _ in state.output_losses]
+        else:
+            state.loss = None if loss is None else losses_mod.get(loss)
+            if isinstance(metrics, dict):
+                raise TypeError("compile: metrics must be a list for a model with one output")
+            state.metric_ids = list(metrics or [])
+            state.output_trackers = []
         state.functions = {}
         state.run_eagerly = bool(run_eagerly)
         state.compiled = True
+
+    def _output_names(self):
+        """The names `compile` matches per-output losses and metrics to."""
+        outputs = getattr(self, "_outputs_struct", None)
+        if isinstance(outputs, dict):
+            return sorted(outputs)
+        names = getattr(self, "output_names", None)
+        if not names:
+            raise ValueError("compile: a list or dict of losses needs a model with several "
+                             "outputs (a functional Model)")
+        return list(names)
 
     @property
     def metrics(self):
         state = self._keras_state
         if not state.compiled:
             return []
-        return [state.loss_tracker] + list(state.metrics or [])
+        return ([state.loss_tracker] + list(state.output_trackers)
+                + [m for _, m in state.metrics or []])
 
     @property
     def metrics_names(self):
@@ -114,22 +127,58 @@ class TrainingMixin:
     # --- the steps (each traced once as a graph) -------------------------------------
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
-        """The compiled loss of this batch plus the losses layers added."""
+        """The compiled loss of this batch (the weighted sum of the outputs' losses
+        for a model with several)."""
         state = self._keras_state
+        if state.output_losses is not None:
+            parts = self._output_loss_values(y, y_pred, sample_weight)
+            total = None
+            for (_, _, weight), value in zip(state.output_losses, parts):
+                term = value if weight == 1.0 else value * weight
+                total = term if total is None else total + term
+            return total
         if state.loss is None:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         return state.loss(y, y_pred, sample_weight)
 
+    def _output_loss_values(self, y, y_pred, sample_weight):
+        state = self._keras_state
+        names = [name for name, _, _ in state.output_losses]
+        ys = _by_output(y, names, "y")
+        preds = nest.flatten(y_pred)
+        return [fn(t, p, sample_weight)
+                for (_, fn, _), t, p in zip(state.output_losses, ys, preds)]
+
     def compute_metrics(self, x, y, y_pred, sample_weight=None, loss=None):
         """Update the loss tracker and the compiled metrics; their results."""
         state = self._keras_state
+        multi = state.output_losses is not None
         if state.metrics is None:
-            state.metrics = [metrics_mod.get(m, state.loss, y, y_pred)
-                             for m in state.metric_ids]
+            if multi:
+                ys = _by_output(y, self._output_names(), "y")
+                preds = nest.flatten(y_pred)
+                state.metrics = []
+                for i, ids in enumerate(state.metric_ids):
+                    for identifier in ids or []:
+                        m = metrics_mod.get(identifier, None, ys[i], preds[i])
+                        m.name = f"{state.output_losses[i][0]}_{m.name}"
+                        state.metrics.append((i, m))
+            else:
+                state.metrics = [(None, metrics_mod.get(m, state.loss, y, y_pred))
+                                 for m in state.metric_ids]
         if loss is not None:
             state.loss_tracker.update_state(loss, sample_weight=_batch_size(x, loss.dtype))
-        for m in state.metrics:
-            m.update_state(y, y_pred, sample_weight)
+        if multi:
+            ys = _by_output(y, self._output_names(), "y")
+            preds = nest.flatten(y_pred)
+            for tracker, value in zip(state.output_trackers,
+                                      self._output_loss_values(y, y_pred, sample_weight)):
+                tracker.update_state(value, sample_weight=_batch_size(x, value.dtype))
+            for i, m in state.metrics:
+                m.update_state(ys[i], preds[i], sample_weight)
+        else:
+            for _, m in state.metrics:
+                m.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self):
@@ -157,16 +206,17 @@ class TrainingMixin:
         return self(x, training=False)
 
     def _step_function(self, kind, arrays):
-        """The traced `<kind>_step` for batches shaped like `arrays`."""
+        """The traced `<kind>_step` for batches shaped like `arrays` ((x,) or
+        (x, y), each an array or a list or dict of arrays)."""
         state = self._keras_state
-        specs = tuple(_batch_free_spec_of(a) for a in arrays)
-        key = (kind, tuple((s.dtype, tuple(s.shape.dims)) for s in specs))
+        specs = nest.map_structure(_batch_free_spec_of, tuple(arrays))
+        key = (kind, _structure_key(specs))
         fn = state.functions.get(key)
         if fn is None:
             step = getattr(self, f"{kind}_step")
             if len(specs) == 1:
                 def run_step(x):
-                    return step(x)
+                    return step((x,))
             else:
                 def run_step(x, y):
                     return step((x, y))
@@ -181,51 +231,73 @@ class TrainingMixin:
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, initial_epoch=0,
             steps_per_epoch=None, **kwargs):
-        """Train for `epochs` passes over (x, y) in batches; returns a History."""
-        _refuse("fit", callbacks=callbacks, **kwargs)
+        """Train for `epochs` passes over (x, y) in batches; returns a History.
+        `validation_data` (x, y) or `validation_split` (the last fraction of the
+        samples, taken before shuffling) add "val_" logs to each epoch."""
+        _refuse("fit", **kwargs)
         self._check_compiled("fit")
         arrays = _as_arrays(x, y, "fit")
         if validation_split and validation_data is None:
             arrays, validation_data = _split(arrays, validation_split)
-        n = len(arrays[0])
+        if validation_data is not None:
+            validation_data = _as_arrays(*tuple(validation_data)[:2], "fit")
+        n = _num_samples(arrays)
         batch_size = batch_size or 32
         steps = steps_per_epoch or max(1, -(-n // batch_size))
         verbose = 1 if verbose == "auto" else verbose
-        history = History(self, {"epochs": epochs, "steps": steps, "verbose": verbose})
+        history = callbacks_mod.History()
+        params = {"verbose": verbose, "epochs": epochs, "steps": steps}
+        hooks = callbacks_mod.CallbackList(list(callbacks or []) + [history], self, params)
+        batch_logs = hooks.overrides("on_batch_begin", "on_batch_end", "on_train_batch_begin",
+                                     "on_train_batch_end")
         train = self._step_function("train", arrays)
+        self.stop_training = False
+        hooks.call("on_train_begin", {})
+        epoch_logs = None
         for epoch in range(initial_epoch, epochs):
-            if verbose:
-                print(f"Epoch {epoch + 1}/{epochs}", flush=True)
             self.reset_metrics()
+            hooks.call("on_epoch_begin", epoch, {})
+            if verbose and epochs > 1:
+                print(f"Epoch {epoch + 1}/{epochs}", flush=True)
             start = time.perf_counter()
             order = _permutation(n) if shuffle else np.arange(n)
             logs = {}
             for step, batch in enumerate(_batches(arrays, batch_size, order)):
                 if step >= steps:
                     break
+                if batch_logs:
+                    hooks.call("on_train_batch_begin", step, {})
                 logs = train(*batch)
-            logs = _to_floats(logs)
+                if batch_logs:
+                    hooks.call("on_train_batch_end", step, _to_floats(logs))
+                if self.stop_training:
+                    break
+            epoch_logs = _to_floats(logs)
             elapsed = time.perf_counter() - start
             if validation_data is not None:
-                val = self._evaluate_arrays(_as_arrays(*validation_data[:2], "fit"),
-                                            batch_size)
-                logs.update({f"val_{k}": v for k, v in val.items()})
-            history.append(epoch, logs)
+                val = self._evaluate_arrays(validation_data, batch_size, hooks)
+                epoch_logs.update({f"val_{k}": v for k, v in val.items()})
             if verbose:
-                print(_progress_line(steps, elapsed, logs, verbose), flush=True)
+                print(_progress_line(steps, elapsed, epoch_logs, verbose), flush=True)
+            hooks.call("on_epoch_end", epoch, epoch_logs)
+            if self.stop_training:
+                break
+        hooks.call("on_train_end", epoch_logs)
         return history
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
-                 steps=None, return_dict=False, **kwargs):
+                 steps=None, callbacks=None, return_dict=False, **kwargs):
         """The loss (and metrics) over (x, y): a float, or [loss, metric, ...]."""
         _refuse("evaluate", sample_weight=sample_weight, **kwargs)
         self._check_compiled("evaluate")
         arrays = _as_arrays(x, y, "evaluate")
-        start = time.perf_counter()
-        logs = self._evaluate_arrays(arrays, batch_size or 32)
         verbose = 1 if verbose == "auto" else verbose
+        batches = max(1, -(-_num_samples(arrays) // (batch_size or 32)))
+        hooks = callbacks_mod.CallbackList(callbacks, self,
+                                           {"verbose": verbose, "epochs": 1, "steps": batches})
+        start = time.perf_counter()
+        logs = self._evaluate_arrays(arrays, batch_size or 32, hooks)
         if verbose:
-            batches = max(1, -(-len(arrays[0]) // (batch_size or 32)))
             print(_progress_line(batches, time.perf_counter() - start, logs, verbose),
                   flush=True)
         if return_dict:
@@ -233,25 +305,62 @@ class TrainingMixin:
         values = [logs[name] for name in self.metrics_names]
         return values[0] if len(values) == 1 else values
 
-    def _evaluate_arrays(self, arrays, batch_size):
+    def _evaluate_arrays(self, arrays, batch_size, hooks):
         self.reset_metrics()
         test = self._step_function("test", arrays)
+        batch_logs = hooks.overrides("on_test_batch_begin", "on_test_batch_end")
+        hooks.call("on_test_begin", {})
         logs = {}
-        for batch in _batches(arrays, batch_size, np.arange(len(arrays[0]))):
+        for step, batch in enumerate(_batches(arrays, batch_size,
+                                              np.arange(_num_samples(arrays)))):
+            if batch_logs:
+                hooks.call("on_test_batch_begin", step, {})
             logs = test(*batch)
-        return _to_floats(logs)
+            if batch_logs:
+                hooks.call("on_test_batch_end", step, _to_floats(logs))
+        logs = _to_floats(logs)
+        hooks.call("on_test_end", logs)
+        return logs
 
-    def predict(self, x, batch_size=None, verbose="auto", steps=None, **kwargs):
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
+                **kwargs):
         """The model's outputs on x (training=False), as numpy, computed batch by batch."""
         _refuse("predict", **kwargs)
-        arrays = (_as_array(x, "predict"),)
+        arrays = (_as_array_structure(x, "predict"),)
         predict = self._step_function("predict", arrays)
-        outputs = [predict(*batch) for batch in _batches(arrays, batch_size or 32,
-                                                          np.arange(len(arrays[0])))]
+        n = _num_samples(arrays)
+        hooks = callbacks_mod.CallbackList(callbacks, self, {
+            "verbose": verbose, "epochs": 1, "steps": max(1, -(-n // (batch_size or 32)))})
+        hooks.call("on_predict_begin", {})
+        outputs = []
+        for step, batch in enumerate(_batches(arrays, batch_size or 32, np.arange(n))):
+            hooks.call("on_predict_batch_begin", step, {})
+            outputs.append(predict(*batch))
+            hooks.call("on_predict_batch_end", step, {"outputs": outputs[-1]})
+        hooks.call("on_predict_end", {})
         if not outputs:
             raise ValueError("predict: x has no samples")
         return nest.map_structure(lambda *parts: np.concatenate([np.asarray(p) for p in parts]),
                                   *outputs)
+
+    def get_weights(self):
+        """The values of `weights`, as numpy arrays."""
+        return [np.array(w.numpy()) for w in self.weights]
+
+    def set_weights(self, weights):
+        """Assign each array to the weight at the same position in `weights`."""
+        own = self.weights
+        if len(own) != len(weights):
+            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with "
+                             f"a weight list of length {len(weights)}, but the layer was "
+                             f"expecting {len(own)} weights.")
+        for variable, value in zip(own, weights):
+            value = np.asarray(value)
+            if tuple(variable.shape.dims) != value.shape:
+                raise ValueError(f"Layer {self.name} weight shape {tuple(variable.shape.dims)} "
+                                 f"is not compatible with provided weight shape "
+                                 f"{value.shape}.")
+            variable.assign(value.astype(variable.dtype.as_numpy_dtype))
 
     def _check_compiled(self, what):
         if not self._keras_state.compiled:
@@ -265,8 +374,9 @@ def _refuse(method, **arguments):
     given = sorted(k for k, v in arguments.items() if v is not None)
     if given:
         raise TypeError(f"{method}: argument {given[0]!r} is not supported by runtime.keras "
-                        "(supported: x, y, batch_size, epochs, verbose, validation_data, "
-                        "validation_split, shuffle, initial_epoch, steps_per_epoch)"
+                        "(supported: x, y, batch_size, epochs, verbose, callbacks, "
+                        "validation_data, validation_split, shuffle, initial_epoch, "
+                        "steps_per_epoch)"
                         if method == "fit" else
                         f"{method}: argument {given[0]!r} is not supported by runtime.keras")
 
@@ -303,21 +413,74 @@ def _as_array(value, what):
     return arr
 
 
+def _as_array_structure(value, what):
+    """An array, or a list / tuple / dict of arrays (a model with several inputs)."""
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, (np.ndarray, Tensor, list, tuple, dict)) for v in value) and \
+            not _is_rectangular(value):
+        return [_as_array_structure(v, what) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_array_structure(v, what) for k, v in value.items()}
+    return _as_array(value, what)
+
+
+def _is_rectangular(value):
+    """Whether a list is one array's worth of numbers (not a list of input arrays)."""
+    if not all(isinstance(v, np.ndarray) or isinstance(v, (list, tuple)) for v in value):
+        return False
+    try:
+        arr = np.asarray(value)
+    except ValueError:
+        return False
+    return arr.dtype != object and not all(isinstance(v, (np.ndarray, Tensor)) for v in value)
+
+
+def _num_samples(arrays):
+    return len(nest.flatten(arrays)[0])
+
+
 def _as_arrays(x, y, what):
     if x is None:
         raise ValueError(f"{what}: x is required")
-    arrays = (_as_array(x, what),) if y is None else (_as_array(x, what), _as_array(y, what))
-    if y is not None and len(arrays[0]) != len(arrays[1]):
-        raise ValueError(f"{what}: x and y have different numbers of samples: "
-                         f"{len(arrays[0])} and {len(arrays[1])}")
+    arrays = (_as_array_structure(x, what),) if y is None else \
+        (_as_array_structure(x, what), _as_array_structure(y, what))
+    sizes = {len(a) for a in nest.flatten(arrays)}
+    if len(sizes) > 1:
+        raise ValueError(f"{what}: the arrays of x and y have different numbers of samples: "
+                         f"{sorted(sizes)}")
     return arrays
 
 
 def _split(arrays, fraction):
     """(training arrays, validation arrays): the last `fraction` of samples validate."""
-    n = len(arrays[0])
-    cut = int(n * (1.0 - fraction))
-    return tuple(a[:cut] for a in arrays), tuple(a[cut:] for a in arrays)
+    cut = int(_num_samples(arrays) * (1.0 - fraction))
+    return (nest.map_structure(lambda a: a[:cut], arrays),
+            nest.map_structure(lambda a: a[cut:], arrays))
+
+
+def _by_output(value, names, what):
+    """`value` (one per output: a list in output order or a dict by name) as a list."""
+    if value is None:
+        return [None] * len(names)
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - set(names))
+        if unknown:
+            raise ValueError(f"compile: {what} has keys {unknown} that are not outputs of the "
+                             f"model (its outputs: {names})")
+        return [value.get(name) for name in names]
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(names):
+            raise ValueError(f"compile: {what} has {len(value)} entries but the model has "
+                             f"{len(names)} outputs {names}")
+        return list(value)
+    return [value] * len(names) if what != "y" else nest.flatten(value)
+
+
+def _structure_key(specs):
+    """A hashable key of nested TensorSpecs: structure, dtypes and shapes."""
+    flat = nest.flatten(specs)
+    shape = nest.map_structure(lambda _: 0, specs)
+    return (repr(shape), tuple((s.dtype, tuple(s.shape.dims)) for s in flat))
 
 
 def _batch_free_spec_of(array):
@@ -334,7 +497,7 @@ def _permutation(n):
 def _batches(arrays, batch_size, order):
     for start in range(0, len(order), batch_size):
         index = order[start:start + batch_size]
-        yield tuple(a[index] for a in arrays)
+        yield nest.map_structure(lambda a: a[index], tuple(arrays))
 
 
 def _to_floats(logs):
@@ -347,8 +510,13 @@ def _per_step(seconds):
     return f"{seconds * 1e3:.0f}ms/step"
 
 
+def _log_value(value):
+    """Keras's progress-bar number: 4 decimals, or 4 significant digits near 0."""
+    return f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}"
+
+
 def _progress_line(steps, elapsed, logs, verbose):
-    metrics = " - ".join(f"{k}: {v:.4f}" for k, v in sorted(logs.items()))
+    metrics = " - ".join(f"{k}: {_log_value(v)}" for k, v in sorted(logs.items()))
     timing = f"{elapsed:.0f}s"
     per_step = _per_step(elapsed / max(steps, 1))
     if verbose == 2:

@@ -46,10 +46,9 @@ def _relu_grad(op, grad):
 
 @define_op("ReluGrad", infer=rules.same_as_first)
 def _relu_grad_kernel(grad, y):
-    """grad where the Relu's output is positive, else 0 (one pass, in place)."""
-    out = np.array(grad, copy=True)
-    out[y <= 0] = 0
-    return out
+    """grad where the Relu's output is positive, else 0; as TensorFlow's kernel it
+    multiplies by the mask, so a NaN or infinite grad stays NaN where y <= 0."""
+    return np.multiply(grad, y > 0, dtype=grad.dtype)
 
 
 @define_grad("ReluGrad")
@@ -318,6 +317,9 @@ def _infer_bias_add(inputs, attrs):
 
 @define_op("BiasAdd", infer=_infer_bias_add)
 def _bias_add(value, bias, data_format):
+    if (bias.ndim == 1 and value.ndim >= 2 and value.shape[-1] == bias.shape[0]
+            and not data_format.startswith("NC")):
+        return value + bias                     # the usual case, checked without TensorShapes
     problem = _bias_problem(TensorShape(value.shape), TensorShape(bias.shape), data_format)
     if problem:
         raise InvalidArgumentError(f"BiasAdd: {problem}", "BiasAdd")
@@ -429,57 +431,71 @@ def _sparse_shape_problem(logits_shape, labels_shape):
     return None
 
 
-@define_op("SparseSoftmaxCrossEntropyWithLogits", infer=_infer_sparse_xent)
+def _infer_sparse_xent_pair(inputs, attrs):
+    (loss,) = _infer_sparse_xent(inputs, attrs)
+    return [loss, (inputs[0].dtype, inputs[0].shape)]
+
+
+@define_op("SparseSoftmaxCrossEntropyWithLogits", infer=_infer_sparse_xent_pair, num_outputs=2)
 def _sparse_xent(logits, labels):
-    problem = _sparse_shape_problem(TensorShape(logits.shape), TensorShape(labels.shape))
-    if problem:
+    """(loss, backprop) as TensorFlow's kernel: -log(softmax(logits)[label]) per row,
+    and its derivative for each logit, softmax(logits) - one_hot(labels), from one
+    softmax. The loss's gradient is then one multiply."""
+    classes = logits.shape[-1] if logits.ndim else 0
+    if logits.ndim != labels.ndim + 1 or labels.shape != logits.shape[:-1]:
+        problem = _sparse_shape_problem(TensorShape(logits.shape), TensorShape(labels.shape))
         raise InvalidArgumentError(f"SparseSoftmaxCrossEntropyWithLogits: {problem}",
                                    "SparseSoftmaxCrossEntropyWithLogits")
-    classes = logits.shape[-1]
-    flat_labels = labels.reshape(-1)
-    bad = (flat_labels < 0) | (flat_labels >= classes)
-    if np.any(bad):
+    flat = logits.reshape(-1, classes)
+    rows = flat.shape[0]
+    # Unsigned labels make a negative label as out of range as a too large one.
+    index = labels.reshape(-1).view(np.uint32 if labels.dtype == np.int32 else np.uint64)
+    if rows == 0:
+        return np.zeros(labels.shape, logits.dtype), np.zeros(logits.shape, logits.dtype)
+    if classes == 0 or index.max() >= classes:
+        flat_labels = labels.reshape(-1)
+        bad = (flat_labels < 0) | (flat_labels >= classes)
         raise InvalidArgumentError(
             f"SparseSoftmaxCrossEntropyWithLogits: Received a label value of "
             f"{flat_labels[bad][0]} which is outside the valid range of [0, {classes}).  "
             f"Label values: {' '.join(str(v) for v in flat_labels)}",
             "SparseSoftmaxCrossEntropyWithLogits")
-    flat = logits.reshape(-1, classes)
-    if flat.shape[0] == 0:
-        return np.zeros(labels.shape, logits.dtype)
-    shifted = flat - np.max(flat, axis=-1, keepdims=True)
-    log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
-    loss = -log_probs[np.arange(flat.shape[0]), flat_labels]
-    return loss.reshape(labels.shape).astype(logits.dtype)
+    # numpy reduces along the first axis of a C-ordered array in SIMD across the
+    # columns, but along a short last axis one row at a time: with few classes
+    # (a typical batch), work on the transposed copy, classes x rows.
+    across = classes < 128 and rows > classes
+    work, axis = (np.ascontiguousarray(flat.T), 0) if across else (flat, 1)
+    top = work.max(axis=axis, keepdims=True)
+    e = np.exp(work - top)
+    total = e.sum(axis=axis, keepdims=True)
+    at = (np.arange(rows), index)
+    # -log(exp(x_label - top) / total) = log(total) + top - x_label
+    loss = (np.log(total) + top).reshape(rows) - flat[at]
+    e /= total
+    backprop = e.T if across else e
+    backprop[at] -= 1
+    return loss.reshape(labels.shape), backprop.reshape(logits.shape)
 
 
-@define_grad("SparseSoftmaxCrossEntropyWithLogits")
-def _sparse_xent_grad(op, grad):
-    logits, labels = op.inputs
-    backprop = apply("SparseSoftmaxCrossEntropyGrad", (logits, labels))
-    scalar = broadcast_scalar(grad)
-    if scalar is not None:           # the gradient of a mean: one number for every row
-        return [math_ops.multiply(backprop, scalar), None]
-    return [math_ops.multiply(backprop, apply("ExpandDims", (grad,), {"axis": -1})), None]
-
-
-@define_op("SparseSoftmaxCrossEntropyGrad", infer=rules.same_as_first)
-def _sparse_xent_backprop(logits, labels):
-    """softmax(logits) - one_hot(labels): the loss's derivative for each logit."""
-    shifted = logits - np.max(logits, axis=-1, keepdims=True)
-    e = np.exp(shifted)
-    e /= np.sum(e, axis=-1, keepdims=True)
-    flat = e.reshape(-1, e.shape[-1])
-    flat[np.arange(flat.shape[0]), labels.reshape(-1)] -= 1
-    return e
-
-
-@define_grad("SparseSoftmaxCrossEntropyGrad")
-def _sparse_xent_grad_grad(op, grad):
-    # softmax(logits) - one_hot(labels) varies with the logits as softmax does.
-    p = apply("Softmax", (op.inputs[0],), {"axis": -1})
-    inner = reduce_sum(math_ops.multiply(grad, p), -1, keepdims=True)
-    return [math_ops.multiply(math_ops.subtract(grad, inner), p), None]
+@define_grad("SparseSoftmaxCrossEntropyWithLogits", takes_none=True)
+def _sparse_xent_grad(op, grad, grad_backprop):
+    """The loss's gradient is backprop scaled by `grad`; a gradient reaching the
+    backprop output (second order) goes through softmax's Jacobian, since
+    backprop = softmax(logits) - one_hot(labels)."""
+    backprop = op.outputs[1]
+    result = None
+    if grad is not None:
+        scalar = broadcast_scalar(grad)
+        if scalar is not None:       # the gradient of a mean: one number for every row
+            result = math_ops.multiply(backprop, scalar)
+        else:
+            result = math_ops.multiply(backprop, apply("ExpandDims", (grad,), {"axis": -1}))
+    if grad_backprop is not None:
+        p = apply("Softmax", (op.inputs[0],), {"axis": -1})
+        inner = reduce_sum(math_ops.multiply(grad_backprop, p), -1, keepdims=True)
+        second = math_ops.multiply(math_ops.subtract(grad_backprop, inner), p)
+        result = second if result is None else math_ops.add(result, second)
+    return [result, None]
 
 
 def _precise(op_name, logits):
@@ -505,7 +521,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     problem = _sparse_shape_problem(logits.shape, labels.shape)
     if problem:
         raise ValueError(problem)
-    return _restore(apply(op, (logits, labels)), dtype)
+    return _restore(apply(op, (logits, labels))[0], dtype)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):

@@ -81,7 +81,7 @@ def _infer_reduce(inputs, attrs):
 
 @define_op("Sum", infer=_infer_reduce)
 def _sum(x, axis, keepdims):
-    return np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+    return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # np.sum, less overhead
 
 
 def _grad_back(op, grad):
@@ -124,7 +124,13 @@ def _mean(x, axis, keepdims):
         return (np.sign(total) * quotient).astype(x.dtype)
     if x.size == 0:                              # 0 / 0: NaN, without numpy's warning
         return np.full_like(np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims), np.nan)
-    return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+    # np.mean(x, axis, dtype=x.dtype, keepdims)'s own arithmetic, step for step,
+    # without its Python-level overhead.
+    total = np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+    count = np.intp(x.size // total.size)
+    if isinstance(total, np.ndarray):
+        return np.true_divide(total, count, out=total, casting="unsafe")
+    return total.dtype.type(total / count)
 
 
 @define_grad("Mean")

@@ -1,0 +1,151 @@
+"""Merge layers: combine a list of tensors into one.
+
+    Add()([a, b])              a + b (+ ...), shapes broadcast
+    Subtract()([a, b])         a - b (exactly two inputs)
+    Multiply()([a, b])         a * b (* ...)
+    Average()([a, b])          (a + b + ...) / n
+    Maximum()([a, b]), Minimum()([a, b])   elementwise
+    Concatenate(axis=-1)([a, b])           along `axis`; the other sizes must match
+
+The elementwise layers check that the shapes (after the batch dimension)
+broadcast: `Add()([Input((3,)), Input((4,))])` is "Inputs have incompatible
+shapes. Received shapes (3,) and (4,)", as in Keras.
+"""
+
+from runtime._src.keras.base_layer import Layer
+from runtime._src.ops import array_ops, math_ops
+
+__all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"]
+
+
+def _shapes(inputs):
+    if not isinstance(inputs, (list, tuple)):
+        shape = getattr(getattr(inputs, "shape", None), "dims", None)
+        raise ValueError("A merge layer should be called on a list of inputs. Received: "
+                         f"input_shape={tuple(shape) if shape is not None else None} "
+                         "(not a list of shapes)")
+    return [None if t.shape.dims is None else tuple(t.shape.dims) for t in inputs]
+
+
+def _broadcast(a, b):
+    """The broadcast of two shapes (None = unknown), or None if they clash."""
+    if len(a) < len(b):
+        a, b = b, a
+    b = (1,) * (len(a) - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a, b):
+        if x == 1 or x is None and y != 1:
+            out.append(y if x == 1 else None)
+        elif y == 1 or y is None or x == y:
+            out.append(x)
+        else:
+            return None
+    return tuple(out)
+
+
+class _Merge(Layer):
+    """The elementwise merge layers: `_combine(a, b)` folded over the inputs
+    (then `_finish(result, n)`), after checking the shapes broadcast."""
+
+    def call(self, inputs):
+        shapes = _shapes(inputs)
+        known = [s for s in shapes if s is not None]
+        if known:
+            result = known[0][1:]
+            for shape in known[1:]:
+                merged = _broadcast(result, shape[1:])
+                if merged is None:
+                    raise ValueError("Inputs have incompatible shapes. Received shapes "
+                                     f"{result} and {shape[1:]}")
+                result = merged
+        inputs = list(inputs)
+        self._check_count(inputs)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = self._combine(out, x)
+        return self._finish(out, len(inputs))
+
+    def _check_count(self, inputs):
+        pass
+
+    def _finish(self, result, n):
+        return result
+
+    def compute_output_shape(self, input_shape):
+        out = input_shape[0]
+        for shape in input_shape[1:]:
+            out = _broadcast(out, shape)
+        return out
+
+
+class Add(_Merge):
+    """`tf.keras.layers.Add()`: the sum of its inputs."""
+
+    _combine = staticmethod(math_ops.add)
+
+
+class Subtract(_Merge):
+    """`tf.keras.layers.Subtract()`: inputs[0] - inputs[1]."""
+
+    _combine = staticmethod(math_ops.subtract)
+
+    def _check_count(self, inputs):
+        if len(inputs) != 2:
+            raise ValueError("A `Subtract` layer should be called on exactly 2 inputs. "
+                             f"Received: inputs={inputs}")
+
+
+class Multiply(_Merge):
+    """`tf.keras.layers.Multiply()`: the product of its inputs."""
+
+    _combine = staticmethod(math_ops.multiply)
+
+
+class Average(_Merge):
+    """`tf.keras.layers.Average()`: the mean of its inputs."""
+
+    _combine = staticmethod(math_ops.add)
+
+    def _finish(self, result, n):
+        return math_ops.divide(result, array_ops.constant(float(n), result.dtype))
+
+
+class Maximum(_Merge):
+    """`tf.keras.layers.Maximum()`: the elementwise maximum of its inputs."""
+
+    _combine = staticmethod(math_ops.maximum)
+
+
+class Minimum(_Merge):
+    """`tf.keras.layers.Minimum()`: the elementwise minimum of its inputs."""
+
+    _combine = staticmethod(math_ops.minimum)
+
+
+class Concatenate(Layer):
+    """`tf.keras.layers.Concatenate(axis=-1)`: the inputs joined along `axis`."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def call(self, inputs):
+        shapes = _shapes(inputs)
+        known = [s for s in shapes if s is not None]
+        if known:
+            rank = len(known[0])
+            axis = self.axis % rank if -rank <= self.axis < rank else None
+            for shape in known[1:]:
+                if axis is None or len(shape) != rank or any(
+                        i != axis and a is not None and b is not None and a != b
+                        for i, (a, b) in enumerate(zip(known[0], shape))):
+                    raise ValueError(
+                        "A `Concatenate` layer requires inputs with matching shapes except "
+                        f"for the concatenation axis. Received: input_shape={shapes}")
+        return array_ops.concat(list(inputs), self.axis)
+
+    def compute_output_shape(self, input_shape):
+        out = list(input_shape[0])
+        sizes = [s[self.axis] for s in input_shape]
+        out[self.axis] = None if None in sizes else sum(sizes)
+        return tuple(out)
