@@ -210,6 +210,18 @@ def test_lstsq_gradient_for_a_matrix_of_unknown_size(a, b):
         np.testing.assert_allclose(found.numpy(), expected.numpy(), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("known", [True, False])
+def test_lstsq_regularizer_keeps_float64_precision(known):
+    # 0.3 is converted to float64 directly, as TF does (not via float32's 0.30000001).
+    a, b = spread(2, 5, 3), r(2, 5, 2)
+    exact = np.linalg.solve(np.swapaxes(a, -1, -2) @ a + 0.3 * np.eye(3),
+                            np.swapaxes(a, -1, -2) @ b)
+    spec = tf.TensorSpec([2, 5, 3] if known else [None] * 3, tf.float64)
+    solve = tf.function(lambda m, y: tf.linalg.lstsq(m, y, l2_regularizer=0.3),
+                        input_signature=[spec, tf.TensorSpec([None] * 3, tf.float64)])
+    np.testing.assert_allclose(solve(a, b).numpy(), exact, rtol=1e-12, atol=1e-14)
+
+
 # --- what TensorFlow refuses ----------------------------------------------------------
 
 def _gradient(fn, x):
