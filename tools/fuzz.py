@@ -29,14 +29,17 @@ seed are what they were):
                    called after it, `nonlocal` writes called from loops
     --mutations    append/pop/extend/insert/del/update/setdefault/d.pop/slice
                    assignment/next(it)/a bound method, inside branches and loops
-    --variables    float64 vectors and tf.Variables (module-level, and `w`
-                   passed in): reads (`read_value`, `v + 0`, `tf.identity`,
-                   `value`, `np.asarray` eagerly) held in locals across later
-                   assign/assign_add/assign_sub in branches and tensor loops,
-                   chained arithmetic whose temporaries the graph overwrites,
-                   temporaries read twice, matmul, gradient tapes (persistent
-                   too) with an update before `tape.gradient`, a nested
-                   tf.function, a Keras SGD step. See "The --variables runs".
+    --variables    float64 vectors and tf.Variables (module-level vectors, a
+                   3x3 matrix and a scalar, and `w` passed in): reads
+                   (`read_value`, `v + 0`, `tf.identity`, `value`,
+                   `np.asarray` eagerly) held in locals across later
+                   assign/assign_add/assign_sub (read_value=False too) in
+                   branches and tensor loops, chained arithmetic whose
+                   temporaries the graph overwrites (also of a length the
+                   graph only knows at run time), temporaries read twice,
+                   matmul, gradient tapes (persistent too, and a matmul
+                   "training step") with an update before `tape.gradient`,
+                   a nested tf.function, a Keras SGD step
 
 The --variables mode checks that reusing memory (Variables updated in place,
 temporaries overwritten: runtime/_src/function/variables.py and
@@ -588,7 +591,13 @@ class VariableGenerator(_ModeGenerator):
             return [f"{self.rng.choice(['h0', 'h1', 'h2'])} = {self.read()}"]
         if r < 0.55:
             op = self.rng.choice(["assign_add", "assign_sub", "assign_add", "assign"])
-            return [f"{var}.{op}({self.tame(self.expr(names), in_loop)})"]
+            value = self.tame(self.expr(names), in_loop)
+            r = self.rng.random()
+            if r < 0.15:                   # the update's result, used at once (as TF's
+                target = self.rng.choice(["h0", "h1", "h2"])    # lazily read result)
+                return [f"{target} = {var}.{op}({value}) {self.rng.choice(['+ 0', '* 1.0'])}"]
+            flag = ", read_value=False" if r < 0.3 else ""
+            return [f"{var}.{op}({value}{flag})"]
         if r < 0.6:                        # one Variable's value into another
             return [f"{var}.{self.rng.choice(['assign', 'assign_add'])}"
                     f"({self.rng.choice(self.VARS + ['h0', 'h1'])})"]
@@ -1368,18 +1377,19 @@ class _NativeVariable:
     def __array__(self, dtype=None, copy=None):
         return self._value.copy()
 
-    def assign(self, value):
+    def assign(self, value, read_value=True):
         import numpy as np
         new = np.array(_np_value(value), dtype=np.float64)
         if new.shape != self._value.shape:
             raise ValueError(f"Variable.assign: shape {new.shape} != {self._value.shape}")
         self._value = new
+        return self.read_value() if read_value else None
 
-    def assign_add(self, delta):
-        self.assign(self._value + _np_value(delta))
+    def assign_add(self, delta, read_value=True):
+        return self.assign(self._value + _np_value(delta), read_value)
 
-    def assign_sub(self, delta):
-        self.assign(self._value - _np_value(delta))
+    def assign_sub(self, delta, read_value=True):
+        return self.assign(self._value - _np_value(delta), read_value)
 
     def __add__(self, o):
         return self.read_value() + o
