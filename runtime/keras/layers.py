@@ -7,7 +7,9 @@ from runtime._src.keras.core_layers import (Activation, Dense, Dropout, Embeddin
 from runtime._src.keras.input_layer import Input, InputLayer
 from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
                                         Subtract)
+from runtime._src.keras.normalization import BatchNormalization, LayerNormalization
 
-__all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "Concatenate", "Conv2D",
-           "Dense", "Dropout", "Embedding", "Flatten", "Input", "InputLayer", "MaxPooling2D",
-           "Maximum", "Minimum", "Multiply", "ReLU", "Reshape", "Softmax", "Subtract"]
+__all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
+           "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
+           "InputLayer", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
+           "Multiply", "ReLU", "Reshape", "Softmax", "Subtract"]

@@ -172,3 +172,41 @@ def test_set_weights_checks_count_and_shapes():
         m.set_weights([np.ones((3, 1))])
     m.set_weights([np.full((3, 1), 2.0), np.array([1.0])])
     np.testing.assert_allclose(m(np.ones((1, 3), np.float32)).numpy(), [[7.0]])
+
+
+class EvalRecorder(keras.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def on_test_begin(self, logs=None):
+        self.calls.append("test_begin")
+
+    def on_test_batch_end(self, batch, logs=None):
+        self.calls.append(("test_batch_end", batch, sorted(logs)))
+
+    def on_test_end(self, logs=None):
+        self.calls.append(("test_end", sorted(logs)))
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.calls.append(("epoch_end", epoch))
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self.calls.append(("predict_batch_end", batch, logs["outputs"].shape))
+
+
+def test_validation_evaluate_and_predict_call_the_test_and_predict_hooks():
+    x, y = data(n=24)
+    m = model()
+    rec = EvalRecorder()
+    m.fit(x, y, batch_size=16, epochs=1, verbose=0, validation_data=(x[:20], y[:20]),
+          callbacks=[rec])
+    assert rec.calls == ["test_begin", ("test_batch_end", 0, ["loss"]),
+                         ("test_batch_end", 1, ["loss"]), ("test_end", ["loss"]),
+                         ("epoch_end", 0)]
+    rec.calls.clear()
+    m.evaluate(x, y, batch_size=24, verbose=0, callbacks=[rec])
+    assert rec.calls == ["test_begin", ("test_batch_end", 0, ["loss"]), ("test_end", ["loss"])]
+    rec.calls.clear()
+    m.predict(x, batch_size=16, verbose=0, callbacks=[rec])
+    assert rec.calls == [("predict_batch_end", 0, (16, 1)), ("predict_batch_end", 1, (8, 1))]

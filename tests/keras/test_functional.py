@@ -85,8 +85,8 @@ def test_wrong_input_shape_names_the_input_and_the_expected_shape():
                                          r"is incompatible with the layer: expected "
                                          r"shape=\(None, 784\), found shape=\(2, 5\)"):
         model(np.zeros((2, 5), np.float32))
-    with pytest.raises(ValueError, match=r'Input 0 of layer "dense_1" is incompatible with '
-                                         r"the layer: expected axis -1 of input shape to "
+    with pytest.raises(ValueError, match=r"Input 0 with name 'None' of layer 'dense_1' is "
+                                         r"incompatible with the layer: expected axis -1 of input shape to "
                                          r"have value 3"):
         dense = layers.Dense(2)
         dense(keras.Input((3,)))
@@ -291,3 +291,47 @@ Model: "sequential"
     lines = capsys.readouterr().out.splitlines()
     assert lines[4] == "│ dense_2 (Dense)                 │ (7, 2, 4)              │            24 │"
     assert lines[6] == "│ flatten (Flatten)               │ (7, 8)                 │             0 │"
+
+
+def test_nested_functional_models_dropout_and_arithmetic_on_keras_tensors():
+    inputs = keras.Input((4,), name="x")
+    h = layers.Dropout(0.5)(layers.Dense(8, activation="relu")(inputs))
+    inner = keras.Model(inputs, layers.Dense(2)(h))
+    x = np.ones((3, 4), np.float32)
+    np.testing.assert_array_equal(inner(x).numpy(), inner(x).numpy())   # inference
+    assert not np.array_equal(inner(x, training=True).numpy(),
+                              inner(x, training=True).numpy())
+    outer_in = keras.Input((4,))
+    outer = keras.Model(outer_in, layers.Activation("softmax")(inner(outer_in)))
+    assert [layer.name for layer in outer.layers] == ["input_layer", "functional",
+                                                      "activation"]
+    np.testing.assert_allclose(outer(x).numpy(), tf.nn.softmax(inner(x)).numpy(), rtol=1e-6)
+    with pytest.raises(TypeError, match=r"`\+` on a KerasTensor \(x\) is not supported by "
+                                        r"runtime.keras: express it with layers"):
+        inputs + 1
+
+
+def test_dict_inputs_and_outputs_fit_with_validation_split_and_evaluate():
+    a, b = keras.Input((2,), name="a"), keras.Input((3,), name="b")
+    h = layers.Concatenate()([a, b])
+    model = keras.Model({"a": a, "b": b}, {"reg": layers.Dense(1, name="reg")(h),
+                                           "cls": layers.Dense(3, name="cls")(h)})
+    model.compile("adam", loss={"reg": "mse", "cls": keras.losses.SparseCategoricalCrossentropy(
+        from_logits=True)}, metrics={"cls": ["accuracy"]})
+    rng = np.random.default_rng(0)
+    xa, xb = rng.normal(size=(40, 2)).astype("float32"), rng.normal(size=(40, 3)).astype(
+        "float32")
+    x = {"a": xa, "b": xb}
+    y = {"reg": xa[:, :1], "cls": (xb[:, 0] > 0).astype("int32")}
+    history = model.fit(x, y, epochs=2, validation_split=0.25, verbose=0)
+    assert sorted(history.history) == ["cls_accuracy", "cls_loss", "loss", "reg_loss",
+                                       "val_cls_accuracy", "val_cls_loss", "val_loss",
+                                       "val_reg_loss"]
+    logs = model.evaluate(x, y, verbose=0, return_dict=True)
+    np.testing.assert_allclose(logs["loss"], logs["cls_loss"] + logs["reg_loss"], rtol=1e-5)
+    pred = model.predict(x, verbose=0)
+    assert {k: v.shape for k, v in pred.items()} == {"cls": (40, 3), "reg": (40, 1)}
+    np.testing.assert_allclose(logs["reg_loss"], np.mean((pred["reg"] - y["reg"]) ** 2),
+                               rtol=1e-5)
+    np.testing.assert_allclose(logs["cls_accuracy"],
+                               np.mean(np.argmax(pred["cls"], -1) == y["cls"]), rtol=1e-6)

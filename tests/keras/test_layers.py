@@ -72,12 +72,14 @@ def test_wrong_rank_and_wrong_last_dimension_name_the_layer_and_the_expectation(
     d = layers.Dense(3)
     with pytest.raises(ValueError) as e:
         d(tf.ones([3]))
-    assert str(e.value) == ('Input 0 of layer "dense" is incompatible with the layer: '
+    assert str(e.value) == ("Input 0 with name 'None' of layer 'dense' is incompatible with "
+                            "the layer: "
                             "expected min_ndim=2, found ndim=1. Full shape received: (3,)")
     d(tf.ones([2, 4]))
     with pytest.raises(ValueError) as e:
         d(tf.ones([2, 5]))
-    assert str(e.value) == ('Input 0 of layer "dense" is incompatible with the layer: '
+    assert str(e.value) == ("Input 0 with name 'None' of layer 'dense' is incompatible with "
+                            "the layer: "
                             "expected axis -1 of input shape to have value 4, but received "
                             "input with shape (2, 5)")
 
@@ -272,7 +274,7 @@ def test_conv2d_and_max_pooling_match_numpy_eager_and_in_graph():
     np.testing.assert_allclose(graph.numpy(), out.numpy(), rtol=1e-6)
     same = layers.Conv2D(2, (3, 3), strides=2, padding="same")(x)
     assert same.shape == (2, 3, 3, 2)
-    with pytest.raises(ValueError, match='layer "conv2d_2" is incompatible with the layer: '
+    with pytest.raises(ValueError, match="layer 'conv2d_2' is incompatible with the layer: "
                                          "expected min_ndim=4, found ndim=3"):
         layers.Conv2D(2, 3)(tf.ones([6, 5, 3]))
     with pytest.raises(ValueError, match="expected ndim=4, found ndim=2"):

@@ -66,6 +66,7 @@ def test_watched_variables():
 
 
 def test_values_computed_before_the_tape_are_constants():
+    # and not sources: y's gradient is None, in tf.function too
     x = tf.constant(2.0)
 
     def f():
@@ -73,8 +74,8 @@ def test_values_computed_before_the_tape_are_constants():
         with tf.GradientTape() as tape:
             tape.watch(x)
             z = y * x
-        return tape.gradient(z, x)
-    assert both(f) == (6.0, 6.0)
+        return tape.gradient(z, [x, y])
+    assert both(f) == ([6.0, None], [6.0, None])
 
 
 def test_non_persistent_tape_used_twice():
@@ -467,3 +468,78 @@ def test_jacobian_of_a_list_target_is_an_error_as_in_tensorflow():
         y = x * 2.0
     with pytest.raises(AttributeError, match="'list' object has no attribute 'shape'"):
         tape.jacobian([y, y], x)
+
+
+# --- corners found by tools/tape_diff.py (TensorFlow's behaviour) ---------------------
+
+def test_target_that_is_a_source_gets_its_weight_watched_or_not():
+    x = tf.constant([1.0, 2.0])
+    v = tf.Variable([3.0, 4.0])
+
+    def f():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+        return tape.gradient(x, x), tape.gradient(v, v)
+    for gx, gv in both(f):
+        assert list(gx) == [1.0, 1.0] and list(gv) == [1.0, 1.0]
+    y = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        pass
+    assert float(tape.gradient(y, y)) == 1.0
+
+
+def test_a_none_output_gradient_is_an_error():
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    with pytest.raises(ValueError, match=r"Attempt to convert a value \(None\) with an "
+                                         "unsupported type"):
+        tape.gradient([y, y], x, output_gradients=[tf.constant(1.0), None])
+
+
+def test_one_shot_tape_keeps_its_watched_variables():
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = v * v
+    tape.gradient(y, v)
+    assert tape.watched_variables() == (v,)
+
+
+def test_reset_and_stop_recording_need_a_recording_tape():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+        tape.reset()
+        z = x * 5.0
+    assert tape.gradient([y, z], x) is None
+    with pytest.raises(ValueError, match="Tape is not recording."):
+        tape.reset()
+    with pytest.raises(RuntimeError, match="Trying to stop recording a tape which is not "
+                                           "recording."):
+        with tape.stop_recording():
+            pass
+
+
+def test_unconnected_zero_for_integer_sources_is_integer_zeros():
+    x, v = tf.constant([1, 2]), tf.Variable(3)
+
+    def f():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.cast(x, tf.float32)) * tf.cast(v, tf.float32)
+        return tape.gradient(y, [x, v], unconnected_gradients="zero")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for gx, gv in both(f):
+            assert gx.dtype == np.int32 and list(gx) == [0, 0] and gv == 0 and gv.dtype == np.int32
+
+
+def test_python_number_target_is_a_type_error():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+    with pytest.raises(TypeError, match="the target must be a Tensor or Variable, got 3.0 of "
+                                        "type float"):
+        tape.gradient(3.0, x)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from tests.runtime.gradient_check import check_gradients
+from tests.runtime.gradient_check import check_gradients, check_second_order
 
 F64 = tf.float64
 
@@ -146,3 +146,17 @@ def test_split_and_scatter_errors():
         ta.scatter([0.5], tf.constant([1.0], F64))
     with pytest.raises(ValueError, match="TensorArray: indices must be a vector, got shape"):
         ta.gather(0)
+
+
+def all_tensor_array_ops(x):
+    ta = tf.TensorArray(F64, size=4).scatter([3, 1, 0, 1], tf.sin(x) * x)
+    ta = ta.write(2, x[0] * x[3])
+    parts = tf.TensorArray(F64, size=2, infer_shape=False).split(ta.stack() * x, [1, 3])
+    pieces = tf.TensorArray(F64, size=2).unstack(tf.reshape(x * x, [2, 2]))
+    return (tf.reduce_sum(ta.gather([0, 2, 2, 3]) * parts.concat()) + tf.reduce_sum(parts.read(1))
+            + tf.reduce_sum(pieces.stack() * pieces.read(0)))
+
+
+def test_first_and_second_order_through_all_tensor_array_ops():
+    check_gradients(all_tensor_array_ops, [VECTOR])
+    check_second_order(all_tensor_array_ops, [VECTOR])

@@ -196,3 +196,20 @@ def test_update_of_a_variable_read_inside_a_loop_stays_correct():
 
     np.testing.assert_array_equal(f(tf.constant(2)).numpy(), [2, 4, 6])
     np.testing.assert_array_equal(v.numpy(), [-1, -2, -3])
+
+
+def test_numpy_views_of_tensors_are_read_only_as_tensorflow():
+    v = _var()
+    t = v.read_value()                 # shares the Variable's array
+    view = np.asarray(t)
+    assert not view.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        view[0] = 100.0
+    copy = np.asarray(v)               # a Variable gives a writable copy, as TF
+    copy[0] = 100.0
+    np.testing.assert_array_equal(v.numpy(), [1, 2, 3])
+    np.testing.assert_array_equal(t.numpy(), [1, 2, 3])
+    owned = t.numpy()                  # numpy() copies
+    owned[1] = 50.0
+    np.testing.assert_array_equal(v.numpy(), [1, 2, 3])
+    assert np.asarray(t, dtype=np.float64).flags.writeable       # a converted copy

@@ -60,6 +60,7 @@ class GradientTape:
         self._recording = False
         self._used = False
         self._graph = None
+        self._kept_variables = ()    # watched_variables() of a one-shot tape after its use
         self._reset_records()
 
     def _reset_records(self):
@@ -103,7 +104,9 @@ class GradientTape:
         return _Paused(self)
 
     def reset(self):
-        """Forget everything recorded so far (the tape keeps recording if it was)."""
+        """Forget everything recorded so far; only while the tape records, as in TF."""
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
         self._reset_records()
 
     def watch(self, tensor):
@@ -135,7 +138,10 @@ class GradientTape:
         return graph.capture(t)
 
     def watched_variables(self):
-        """The Variables read while recording (and watched), in first-read order."""
+        """The Variables read while recording (and watched), in first-read order
+        (a one-shot tape keeps those it had when it computed its gradient)."""
+        if self._used:
+            return self._kept_variables
         seen = dict(self._accessed)
         seen.update((k, v) for k, v in self._watched_vars.items() if k not in seen)
         return tuple(seen.values())
@@ -205,16 +211,15 @@ class GradientTape:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
                             "Variables or CompositeTensors to be differentiated, but received "
                             "None.")
-        targets = [_as_target(t) for t in nest.flatten(target)]
+        flat_targets = nest.flatten(target)
+        targets = [self._own(_as_target(t)) for t in flat_targets]
         flat_sources = nest.flatten(sources)
-        groups = [self._source_group(s) for s in flat_sources]
+        groups = self._source_groups(flat_sources, flat_targets, targets)
         target_grads = self._target_grads(target, targets, output_gradients)
         if self._recording and not self._persistent:
             self._pop()              # as TF: a one-shot tape does not record its own gradient
         flat = self._backprop(targets, target_grads, groups, flat_sources)
-        if not self._persistent:
-            self._used = True
-            self._reset_records()
+        self._after_use()
         out = [_unconnected_value(g, s, unconnected) for g, s in zip(flat, flat_sources)]
         return nest.pack_sequence_as(sources, out)
 
@@ -229,15 +234,13 @@ class GradientTape:
             raise AttributeError(f"'{type(target).__name__}' object has no attribute 'shape'")
         target = _as_target(target)
         flat_sources = nest.flatten(sources)
-        groups = [self._source_group(s) for s in flat_sources]
+        groups = self._source_groups(flat_sources)
         if self._recording and not self._persistent:
             self._pop()
         if self._graph is not None and (not target.shape.is_fully_defined()
                                         or np.prod(target.shape.dims) > _UNROLLED_JACOBIAN):
             out = self._jacobian_loop(target, flat_sources, groups, unconnected)
-            if not self._persistent:
-                self._used = True
-                self._reset_records()
+            self._after_use()
             return nest.pack_sequence_as(sources, out)
         dims = list(target.shape.dims)
         size = int(np.prod(dims))
@@ -248,9 +251,7 @@ class GradientTape:
             weight = convert_to_tensor(onehot.reshape(dims))
             for row, g in zip(rows, self._backprop([target], [weight], groups, flat_sources)):
                 row.append(g)
-        if not self._persistent:
-            self._used = True
-            self._reset_records()
+        self._after_use()
         out = []
         for row, s in zip(rows, flat_sources):
             shape = _shape_const(dims + list(s.shape.dims))
@@ -317,7 +318,7 @@ class GradientTape:
         if not inner.is_fully_defined():
             raise ValueError(f"GradientTape.batch_jacobian: the target's shape {target.shape} "
                              "must be known after its first (batch) dimension")
-        group = self._source_group(source)
+        (group,) = self._source_groups([source])
         if self._recording and not self._persistent:
             self._pop()
         dims = list(inner.dims)
@@ -335,9 +336,7 @@ class GradientTape:
                 if ones is not None:
                     weight = apply("Mul", (ones, weight))
                 rows.append(self._backprop([target], [weight], [group], [source])[0])
-        if not self._persistent:
-            self._used = True
-            self._reset_records()
+        self._after_use()
         zeros = _zeros_for(source)
         if zeros.dtype != target.dtype:
             zeros = apply("Cast", (zeros, ), {"dtype": target.dtype})
@@ -347,12 +346,43 @@ class GradientTape:
             return apply("Reshape", (zeros, _shape_const(shape)))
         return apply("Reshape", (apply("Pack", tuple(rows), {"axis": 1}), _shape_const(shape)))
 
+    def _after_use(self):
+        """A one-shot tape forgets its records once it has given its gradients."""
+        if not self._persistent:
+            self._kept_variables = self.watched_variables()
+            self._used = True
+            self._reset_records()
+
+    def _source_groups(self, flat_sources, flat_targets=(), targets=()):
+        """The tensors standing for each source; a source that is also a target
+        counts (its gradient is the target's weight), watched or not, as in TF."""
+        live = self._graph_live() if self._graph is not None else None
+        groups = [self._source_group(s, live) for s in flat_sources]
+        for raw, t in zip(flat_targets, targets):
+            for group, s in zip(groups, flat_sources):
+                if s is raw and not any(x is t for x in group):
+                    group.append(t)
+        return groups
+
+    def _graph_live(self):
+        """While tracing: the ids of the tensors the tape can differentiate for:
+        watched ones, Variable reads, and the outputs of recorded nodes that
+        depend on them (a tensor computed from nothing watched is not a source)."""
+        live = set(self._watched)
+        for reads in self._reads.values():
+            live.update(id(t) for t in reads)
+        for node in self._records:
+            if any(id(t) in live for t in node.inputs) or (self._accessed
+                                                           and node.subgraph_list()):
+                live.update(id(o) for o in node.outputs)
+        return live
+
     def _check_usable(self):
         if self._used:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
                                "set of gradients (or jacobians)")
 
-    def _source_group(self, source):
+    def _source_group(self, source, live=None):
         if _is_variable(source):
             if id(source) not in self._watched_vars:
                 return []
@@ -366,7 +396,7 @@ class GradientTape:
                           f"when calling GradientTape.gradient, got {source.dtype!r}",
                           stacklevel=3)
             return []
-        if self._graph is None and id(source) not in self._live:
+        if id(source) not in (self._live if live is None else live):
             return []
         return [source]
 
@@ -380,9 +410,9 @@ class GradientTape:
         out = []
         for t, w in zip(targets, weights):
             if w is None:
-                out.append(_ones_like(t))
-            else:
-                out.append(convert_to_tensor(w, t.dtype) if not isinstance(w, Tensor) else w)
+                raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                                 "(<class 'NoneType'>) to a Tensor.")
+            out.append(convert_to_tensor(w, t.dtype) if not isinstance(w, Tensor) else w)
         return out
 
     def _backprop(self, targets, target_grads, groups, flat_sources):
@@ -393,19 +423,18 @@ class GradientTape:
 
 
 class _Paused:
-    __slots__ = ("tape", "was")
+    __slots__ = ("tape",)
 
     def __init__(self, tape):
         self.tape = tape
 
     def __enter__(self):
-        self.was = self.tape._recording
-        if self.was:
-            self.tape._pop()
+        if not self.tape._recording:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self.tape._pop()
 
     def __exit__(self, *exc):
-        if self.was:
-            self.tape._push()
+        self.tape._push()
         return False
 
 
@@ -422,7 +451,8 @@ def _as_target(t):
     if _is_variable(t):
         t = t._as_tensor()
     if not isinstance(t, Tensor):
-        t = convert_to_tensor(t)
+        raise TypeError(f"GradientTape.gradient: the target must be a Tensor or Variable, got "
+                        f"{t!r} of type {type(t).__name__}")
     if not t.dtype.is_floating:
         raise TypeError(f"GradientTape.gradient: the target must be a floating-point tensor "
                         f"(e.g. tf.float32) to be differentiated, got a {t.dtype.name} tensor; "
@@ -450,9 +480,7 @@ def _shape_const(dims):
 def _unconnected_value(grad, source, unconnected):
     if grad is not None or unconnected is UnconnectedGradients.NONE:
         return grad
-    if isinstance(source, Tensor) and not _backprop.carries_gradient(source):
-        return None
-    return _zeros_for(source)
+    return _zeros_for(source)        # integer sources too (zeros of their dtype), as in TF
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,

@@ -377,11 +377,15 @@ def _grad_from_stack(grad):
 
 
 @define_op("TensorArrayGradScatter", infer=_infer_flow)
-def _grad_scatter(indices, grad):
-    """The gradient of a gather: row k of `grad` to index indices[k] (summed)."""
+def _grad_scatter(indices, grad, *, last_only=False):
+    """The gradient of a gather: row k of `grad` to index indices[k] (summed;
+    with `last_only`, only the last row for each index counts)."""
+    indices = _indices(indices)
+    last = {i: k for k, i in enumerate(indices)}
     out = {}
-    for k, i in enumerate(_indices(indices)):
-        out[i] = grad[k] if i not in out else out[i] + grad[k]
+    for k, i in enumerate(indices):
+        if not last_only or last[i] == k:
+            out[i] = grad[k] if i not in out else out[i] + grad[k]
     return _Gradients(out)
 
 
@@ -393,31 +397,41 @@ def _grad_stack(grads, like):
 
 
 @define_op("TensorArrayGradGather", infer=_infer_grad_element)
-def _grad_gather(grads, indices, like):
-    """The gradient of a scatter's value: the gradients at `indices` stacked; a
-    row whose index the scatter wrote again later gets zeros (it was overwritten)."""
+def _grad_gather(grads, indices, like, *, last_only=True):
+    """The gradient of a scatter's value: the gradients at `indices` stacked; with
+    `last_only`, a row whose index the scatter wrote again later gets zeros (it
+    was overwritten)."""
     indices = _indices(indices)
     last = {i: k for k, i in enumerate(indices)}
-    return np.stack([_grad_or_zeros(grads, i, like[k]) if last[i] == k else np.zeros_like(like[k])
+    return np.stack([_grad_or_zeros(grads, i, like[k]) if not last_only or last[i] == k
+                     else np.zeros_like(like[k])
                      for k, i in enumerate(indices)]) if indices else np.zeros_like(like)
+
+
+def _lengths(lengths):
+    """The elements' first dimensions: given, or those of a TensorArray's storage."""
+    if isinstance(lengths, _Storage):
+        return [len(item) for item in lengths.items]
+    return _indices(lengths)
 
 
 @define_op("TensorArrayGradConcat", infer=_infer_grad_element)
 def _grad_concat(grads, lengths, like):
-    """The gradient of a split's value: the element gradients concatenated."""
+    """The gradient of a split's value: the element gradients concatenated
+    (`lengths`: the pieces' lengths, or the storage holding the pieces)."""
     parts, start = [], 0
-    for i, n in enumerate(_indices(lengths)):
+    for i, n in enumerate(_lengths(lengths)):
         parts.append(_grad_or_zeros(grads, i, like[start:start + n]))
         start += n
     return np.concatenate(parts) if parts else np.zeros_like(like)
 
 
 @define_op("TensorArrayGradSplit", infer=_infer_flow)
-def _grad_split(grad, storage):
-    """The gradient of a concat: `grad` cut into the elements' lengths."""
+def _grad_split(grad, lengths):
+    """The gradient of a concat: `grad` cut into the elements' lengths (given,
+    or those of the storage)."""
     out, start = {}, 0
-    for i, item in enumerate(storage.items):
-        n = len(item)
+    for i, n in enumerate(_lengths(lengths)):
         out[i] = grad[start:start + n]
         start += n
     return _Gradients(out)
@@ -480,8 +494,8 @@ not_differentiable("TensorArrayV3", "TensorArraySizeV3", "TensorArrayGradEmpty")
 
 
 # The gradient ops are linear; their gradients (for gradients of gradients)
-# are their adjoints: Read <-> Set, Stack <-> FromStack, and Add and Drop
-# pass a map on.
+# are their adjoints: Read <-> Set, Stack <-> FromStack, Gather <-> Scatter,
+# Concat <-> Split, and Add and Drop pass a map on.
 
 @define_grad("TensorArrayGradAdd")
 def _grad_add_grad(op, grad):
@@ -517,6 +531,30 @@ def _grad_from_stack_grad(op, grad):
 @define_grad("TensorArrayGradStack")
 def _grad_stack_grad(op, grad):
     return [apply("TensorArrayGradFromStack", [grad], {}), None]
+
+
+@define_grad("TensorArrayGradScatter")
+def _grad_scatter_grad(op, grad):
+    indices, value = op.inputs
+    return [None, apply("TensorArrayGradGather", [grad, indices, value],
+                        {"last_only": op.attrs.get("last_only", False)})]
+
+
+@define_grad("TensorArrayGradGather")
+def _grad_gather_grad(op, grad):
+    return [apply("TensorArrayGradScatter", [op.inputs[1], grad],
+                  {"last_only": op.attrs.get("last_only", True)}), None, None]
+
+
+@define_grad("TensorArrayGradSplit")
+def _grad_split_grad(op, grad):
+    value, lengths = op.inputs
+    return [apply("TensorArrayGradConcat", [grad, lengths, value], {}), None]
+
+
+@define_grad("TensorArrayGradConcat")
+def _grad_concat_grad(op, grad):
+    return [apply("TensorArrayGradSplit", [grad, op.inputs[1]], {}), None, None]
 
 
 def _call(op_name, inputs, attrs):

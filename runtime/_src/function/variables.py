@@ -194,7 +194,8 @@ class Variable:
         return v.copy() if isinstance(v, np.ndarray) else v
 
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self._as_tensor(), dtype=dtype)
+        # A copy, as TensorFlow's: writing into np.asarray(v) leaves v alone.
+        return np.array(self.numpy(), dtype=dtype, copy=True)
 
     # --- writing ------------------------------------------------------------
 

@@ -58,7 +58,8 @@ class InputSpec:
     ({axis: size}) checked on every call."""
 
     def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None,
-                 shape=None):
+                 shape=None, name=None):
+        self.name = name
         self.shape = None if shape is None else tuple(shape)
         self.ndim = len(self.shape) if self.shape is not None else ndim
         self.min_ndim, self.max_ndim = min_ndim, max_ndim
@@ -89,7 +90,8 @@ def check_input_spec(layer, inputs):
         if spec is None or not isinstance(x, Tensor) or x.shape.rank is None:
             continue
         shape, rank = x.shape, x.shape.rank
-        head = f'Input {i} of layer "{layer.name}" is incompatible with the layer: '
+        head = (f"Input {i} with name '{spec.name}' of layer '{layer.name}' is incompatible "
+                "with the layer: ")
         tail = f"Full shape received: {_shape_text(shape)}"
         if spec.ndim is not None and rank != spec.ndim:
             raise ValueError(f"{head}expected ndim={spec.ndim}, found ndim={rank}. {tail}")

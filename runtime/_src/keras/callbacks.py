@@ -12,8 +12,10 @@
 `on_epoch_begin`, per batch `on_train_batch_begin` / `on_train_batch_end`
 (whose defaults call `on_batch_begin` / `on_batch_end`), `on_epoch_end` with
 the epoch's logs (`loss`, the metrics, and `val_` ones when validating), and
-`on_train_end`. The user's callbacks run first, then the `History` that
-`fit` returns. A callback stops training by setting
+`on_train_end`; validating an epoch calls `on_test_begin`, the
+`on_test_batch_...` hooks and `on_test_end`, as `evaluate(callbacks=...)`
+does (`predict(callbacks=...)`: the `on_predict_...` ones). The user's
+callbacks run first, then the `History` that `fit` returns. A callback stops training by setting
 `self.model.stop_training = True`.
 
     EarlyStopping(monitor="val_loss", min_delta=0, patience=0, mode="auto",
@@ -113,10 +115,9 @@ class CallbackList:
         for cb in self.callbacks:
             getattr(cb, hook)(*args)
 
-    def wants_batch_logs(self):
-        """Whether some callback overrides a batch hook (batch logs are then made)."""
-        hooks = ("on_batch_begin", "on_batch_end", "on_train_batch_begin",
-                 "on_train_batch_end")
+    def overrides(self, *hooks):
+        """Whether some callback defines one of `hooks` itself (batch logs, which
+        cost a conversion per batch, are made only then)."""
         return any(getattr(type(cb), h) is not getattr(Callback, h) or h in vars(cb)
                    for cb in self.callbacks for h in hooks)
 

@@ -53,6 +53,21 @@ class KerasTensor:
     __array__ = numpy
 
 
+def _no_ops(symbol):
+    def refuse(self, *other):
+        raise TypeError(f"`{symbol}` on a KerasTensor ({self.name}) is not supported by "
+                        "runtime.keras: express it with layers (Add, Subtract, Multiply, "
+                        "Activation, Reshape, or a Layer subclass whose call() does it)")
+    return refuse
+
+
+for _name, _symbol in (("add", "+"), ("radd", "+"), ("sub", "-"), ("rsub", "-"),
+                       ("mul", "*"), ("rmul", "*"), ("truediv", "/"), ("rtruediv", "/"),
+                       ("matmul", "@"), ("rmatmul", "@"), ("pow", "**"), ("neg", "-"),
+                       ("getitem", "[]")):
+    setattr(KerasTensor, f"__{_name}__", _no_ops(_symbol))
+
+
 class Node:
     """One call of `layer` on KerasTensors: the arguments it got and its outputs."""
 

@@ -44,7 +44,8 @@ def _broadcast(a, b):
 
 
 class _Merge(Layer):
-    """Shared checks of the elementwise merge layers; `_merge(tensors)` combines."""
+    """The elementwise merge layers: `_combine(a, b)` folded over the inputs
+    (then `_finish(result, n)`), after checking the shapes broadcast."""
 
     def call(self, inputs):
         shapes = _shapes(inputs)
@@ -57,7 +58,18 @@ class _Merge(Layer):
                     raise ValueError("Inputs have incompatible shapes. Received shapes "
                                      f"{result} and {shape[1:]}")
                 result = merged
-        return self._merge(list(inputs))
+        inputs = list(inputs)
+        self._check_count(inputs)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = self._combine(out, x)
+        return self._finish(out, len(inputs))
+
+    def _check_count(self, inputs):
+        pass
+
+    def _finish(self, result, n):
+        return result
 
     def compute_output_shape(self, input_shape):
         out = input_shape[0]
@@ -69,61 +81,45 @@ class _Merge(Layer):
 class Add(_Merge):
     """`tf.keras.layers.Add()`: the sum of its inputs."""
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = math_ops.add(out, x)
-        return out
+    _combine = staticmethod(math_ops.add)
 
 
 class Subtract(_Merge):
     """`tf.keras.layers.Subtract()`: inputs[0] - inputs[1]."""
 
-    def _merge(self, inputs):
+    _combine = staticmethod(math_ops.subtract)
+
+    def _check_count(self, inputs):
         if len(inputs) != 2:
             raise ValueError("A `Subtract` layer should be called on exactly 2 inputs. "
                              f"Received: inputs={inputs}")
-        return math_ops.subtract(inputs[0], inputs[1])
 
 
 class Multiply(_Merge):
     """`tf.keras.layers.Multiply()`: the product of its inputs."""
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = math_ops.multiply(out, x)
-        return out
+    _combine = staticmethod(math_ops.multiply)
 
 
 class Average(_Merge):
     """`tf.keras.layers.Average()`: the mean of its inputs."""
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = math_ops.add(out, x)
-        return math_ops.divide(out, array_ops.constant(float(len(inputs)), out.dtype))
+    _combine = staticmethod(math_ops.add)
+
+    def _finish(self, result, n):
+        return math_ops.divide(result, array_ops.constant(float(n), result.dtype))
 
 
 class Maximum(_Merge):
     """`tf.keras.layers.Maximum()`: the elementwise maximum of its inputs."""
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = math_ops.maximum(out, x)
-        return out
+    _combine = staticmethod(math_ops.maximum)
 
 
 class Minimum(_Merge):
     """`tf.keras.layers.Minimum()`: the elementwise minimum of its inputs."""
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = math_ops.minimum(out, x)
-        return out
+    _combine = staticmethod(math_ops.minimum)
 
 
 class Concatenate(Layer):

@@ -57,52 +57,43 @@ class LearningRateSchedule:
         return cls(**config)
 
 
-class ExponentialDecay(LearningRateSchedule):
+class _StepDecay(LearningRateSchedule):
+    """The arguments ExponentialDecay and InverseTimeDecay share; `_decayed(lr0,
+    rate, p)` with p = step / decay_steps (floored when staircase)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name=None):
+        _check_decay_steps(decay_steps)
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps, self.decay_rate = decay_steps, decay_rate
+        self.staircase, self.name = staircase, name or type(self).__name__
+
+    def __call__(self, step):
+        p = math_ops.divide(_float(step), _float(self.decay_steps))
+        if self.staircase:
+            p = math_ops.floor(p)
+        return self._decayed(_float(self.initial_learning_rate), _float(self.decay_rate), p)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_StepDecay):
     """`ExponentialDecay(initial_learning_rate, decay_steps, decay_rate,
-    staircase=False, name="ExponentialDecay")`."""
+    staircase=False, name="ExponentialDecay")`: lr0 * rate ** p."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="ExponentialDecay"):
-        _check_decay_steps(decay_steps)
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.decay_rate = decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
-
-    def __call__(self, step):
-        p = math_ops.divide(_float(step), _float(self.decay_steps))
-        if self.staircase:
-            p = math_ops.floor(p)
-        return math_ops.multiply(_float(self.initial_learning_rate),
-                                 math_ops.pow(_float(self.decay_rate), p))
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+    def _decayed(self, lr0, rate, p):
+        return math_ops.multiply(lr0, math_ops.pow(rate, p))
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_StepDecay):
     """`InverseTimeDecay(initial_learning_rate, decay_steps, decay_rate,
-    staircase=False, name="InverseTimeDecay")`."""
+    staircase=False, name="InverseTimeDecay")`: lr0 / (1 + rate * p)."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="InverseTimeDecay"):
-        _check_decay_steps(decay_steps)
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.decay_rate = decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
-
-    def __call__(self, step):
-        p = math_ops.divide(_float(step), _float(self.decay_steps))
-        if self.staircase:
-            p = math_ops.floor(p)
-        denominator = math_ops.add(_float(1.0), math_ops.multiply(_float(self.decay_rate), p))
-        return math_ops.divide(_float(self.initial_learning_rate), denominator)
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+    def _decayed(self, lr0, rate, p):
+        return math_ops.divide(lr0, math_ops.add(_float(1.0), math_ops.multiply(rate, p)))
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):

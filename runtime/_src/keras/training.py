@@ -248,7 +248,8 @@ class TrainingMixin:
         history = callbacks_mod.History()
         params = {"verbose": verbose, "epochs": epochs, "steps": steps}
         hooks = callbacks_mod.CallbackList(list(callbacks or []) + [history], self, params)
-        batch_logs = hooks.wants_batch_logs()
+        batch_logs = hooks.overrides("on_batch_begin", "on_batch_end", "on_train_batch_begin",
+                                     "on_train_batch_end")
         train = self._step_function("train", arrays)
         self.stop_training = False
         hooks.call("on_train_begin", {})
@@ -274,7 +275,7 @@ class TrainingMixin:
             epoch_logs = _to_floats(logs)
             elapsed = time.perf_counter() - start
             if validation_data is not None:
-                val = self._evaluate_arrays(validation_data, batch_size)
+                val = self._evaluate_arrays(validation_data, batch_size, hooks)
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
             if verbose:
                 print(_progress_line(steps, elapsed, epoch_logs, verbose), flush=True)
@@ -285,16 +286,18 @@ class TrainingMixin:
         return history
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
-                 steps=None, return_dict=False, **kwargs):
+                 steps=None, callbacks=None, return_dict=False, **kwargs):
         """The loss (and metrics) over (x, y): a float, or [loss, metric, ...]."""
         _refuse("evaluate", sample_weight=sample_weight, **kwargs)
         self._check_compiled("evaluate")
         arrays = _as_arrays(x, y, "evaluate")
-        start = time.perf_counter()
-        logs = self._evaluate_arrays(arrays, batch_size or 32)
         verbose = 1 if verbose == "auto" else verbose
+        batches = max(1, -(-_num_samples(arrays) // (batch_size or 32)))
+        hooks = callbacks_mod.CallbackList(callbacks, self,
+                                           {"verbose": verbose, "epochs": 1, "steps": batches})
+        start = time.perf_counter()
+        logs = self._evaluate_arrays(arrays, batch_size or 32, hooks)
         if verbose:
-            batches = max(1, -(-_num_samples(arrays) // (batch_size or 32)))
             print(_progress_line(batches, time.perf_counter() - start, logs, verbose),
                   flush=True)
         if return_dict:
@@ -302,21 +305,39 @@ class TrainingMixin:
         values = [logs[name] for name in self.metrics_names]
         return values[0] if len(values) == 1 else values
 
-    def _evaluate_arrays(self, arrays, batch_size):
+    def _evaluate_arrays(self, arrays, batch_size, hooks):
         self.reset_metrics()
         test = self._step_function("test", arrays)
+        batch_logs = hooks.overrides("on_test_batch_begin", "on_test_batch_end")
+        hooks.call("on_test_begin", {})
         logs = {}
-        for batch in _batches(arrays, batch_size, np.arange(_num_samples(arrays))):
+        for step, batch in enumerate(_batches(arrays, batch_size,
+                                              np.arange(_num_samples(arrays)))):
+            if batch_logs:
+                hooks.call("on_test_batch_begin", step, {})
             logs = test(*batch)
-        return _to_floats(logs)
+            if batch_logs:
+                hooks.call("on_test_batch_end", step, _to_floats(logs))
+        logs = _to_floats(logs)
+        hooks.call("on_test_end", logs)
+        return logs
 
-    def predict(self, x, batch_size=None, verbose="auto", steps=None, **kwargs):
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
+                **kwargs):
         """The model's outputs on x (training=False), as numpy, computed batch by batch."""
         _refuse("predict", **kwargs)
         arrays = (_as_array_structure(x, "predict"),)
         predict = self._step_function("predict", arrays)
-        outputs = [predict(*batch) for batch in _batches(arrays, batch_size or 32,
-                                                          np.arange(_num_samples(arrays)))]
+        n = _num_samples(arrays)
+        hooks = callbacks_mod.CallbackList(callbacks, self, {
+            "verbose": verbose, "epochs": 1, "steps": max(1, -(-n // (batch_size or 32)))})
+        hooks.call("on_predict_begin", {})
+        outputs = []
+        for step, batch in enumerate(_batches(arrays, batch_size or 32, np.arange(n))):
+            hooks.call("on_predict_batch_begin", step, {})
+            outputs.append(predict(*batch))
+            hooks.call("on_predict_batch_end", step, {"outputs": outputs[-1]})
+        hooks.call("on_predict_end", {})
         if not outputs:
             raise ValueError("predict: x has no samples")
         return nest.map_structure(lambda *parts: np.concatenate([np.asarray(p) for p in parts]),

@@ -405,7 +405,7 @@ _UNARY_GRADS = {
     "Abs": lambda g, x, y: multiply(g, sign(x)),
     "Sign": lambda g, x, y: multiply(g, 0),
     "Square": lambda g, x, y: multiply(g, multiply(x, 2)),
-    "Sqrt": lambda g, x, y: truediv(multiply(g, 0.5), y),
+    "Sqrt": lambda g, x, y: apply("SqrtGrad", (y, g)),
     "Exp": lambda g, x, y: multiply(g, y),
     "Log": lambda g, x, y: truediv(g, x),
     "Tanh": lambda g, x, y: multiply(g, subtract(1, square(y))),
@@ -524,14 +524,61 @@ _UNARY_MATH_GRADS = {
     "Atanh": lambda g, x, y: truediv(g, _one_minus_square(x)),
     "Expm1": lambda g, x, y: multiply(g, exp(x)),
     "Log1p": lambda g, x, y: truediv(g, add(1, x)),
-    "Rsqrt": lambda g, x, y: multiply(g, multiply(-0.5, multiply(y, square(y)))),
-    "Reciprocal": lambda g, x, y: negative(multiply(g, square(y))),
+    "Rsqrt": lambda g, x, y: apply("RsqrtGrad", (y, g)),
+    "Reciprocal": lambda g, x, y: apply("ReciprocalGrad", (y, g)),
     "Erf": lambda g, x, y: multiply(g, multiply(2 / math.sqrt(math.pi), exp(negative(square(x))))),
     "Erfc": lambda g, x, y: multiply(g, multiply(-2 / math.sqrt(math.pi),
                                                   exp(negative(square(x))))),
 }
 for _name, _derivative in _UNARY_MATH_GRADS.items():
     _define_unary_grad(_name, _derivative)
+
+
+# The backward kernels of sqrt, rsqrt and reciprocal, as TensorFlow's: from the
+# op's output y and the incoming gradient dy, and 0 wherever dy is 0, even where
+# the derivative is inf or nan (at 0, or below 0 for the roots). So the gradient
+# of `tf.where(x > 0, tf.sqrt(x), 0)` is 0, not nan, at x = 0.
+
+def _zero_where_no_gradient(dy, out):
+    return np.where(dy == 0, out.dtype.type(0), out)
+
+
+@define_op("SqrtGrad", infer=rules.same_as_first)
+def _sqrt_grad_kernel(y, dy):
+    return _zero_where_no_gradient(dy, dy * y.dtype.type(0.5) / y)
+
+
+@define_op("RsqrtGrad", infer=rules.same_as_first)
+def _rsqrt_grad_kernel(y, dy):
+    return _zero_where_no_gradient(dy, dy * y.dtype.type(-0.5) * (y * y * y))
+
+
+@define_op("ReciprocalGrad", infer=rules.same_as_first)
+def _reciprocal_grad_kernel(y, dy):
+    return _zero_where_no_gradient(dy, -dy * (y * y))
+
+
+@define_grad("SqrtGrad")
+def _sqrt_grad_grad(op, grad):
+    # out = dy / (2 y): d/dy = -out / y, d/d(dy) = 1 / (2 y)
+    y, out = op.inputs[0], op.outputs[0]
+    over_y = truediv(grad, y)
+    return [negative(multiply(over_y, out)), multiply(over_y, 0.5)]
+
+
+@define_grad("RsqrtGrad")
+def _rsqrt_grad_grad(op, grad):
+    # out = -dy y^3 / 2: d/dy = -3 dy y^2 / 2, d/d(dy) = -y^3 / 2
+    y, dy = op.inputs
+    return [multiply(grad, multiply(-1.5, multiply(dy, square(y)))),
+            multiply(grad, multiply(-0.5, multiply(y, square(y))))]
+
+
+@define_grad("ReciprocalGrad")
+def _reciprocal_grad_grad(op, grad):
+    # out = -dy y^2: d/dy = -2 dy y, d/d(dy) = -y^2
+    y, dy = op.inputs
+    return [multiply(grad, multiply(-2.0, multiply(dy, y))), negative(multiply(grad, square(y)))]
 not_differentiable("Floor", "Ceil", "Round", "Rint", "IsNan", "IsInf", "IsFinite")
 
 
