@@ -47,7 +47,7 @@ from runtime._src.ops.logging_ops import print_v2 as print  # noqa: A001 - tf.pr
 from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,
                                         assert_rank, is_tensor)
 from runtime._src.ops.script_ops import py_function, numpy_function
-from runtime._src.core.context import init_scope, name_scope
+from runtime._src.core.context import executing_eagerly, init_scope, inside_function, name_scope
 from runtime._src.graph.visualize import visualize
 from runtime._src.function.control_flow import cond, while_loop
 from runtime._src.function.tensor_array import TensorArray
@@ -78,9 +78,9 @@ __all__ = [
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "concat", "cond", "config",
     "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "debugging", "divide",
-    "dtypes", "einsum", "equal", "errors", "exp", "expand_dims", "eye", "fill", "float16",
+    "dtypes", "einsum", "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16",
     "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
-    "gather_nd", "gradients", "greater", "greater_equal", "identity", "init_scope", "int16",
+    "gather_nd", "gradients", "greater", "greater_equal", "identity", "init_scope", "inside_function", "int16",
     "int32", "int64", "int8", "is_tensor", "keras", "less", "less_equal", "linalg",
     "linspace", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul",
     "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative", "nest",

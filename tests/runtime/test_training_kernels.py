@@ -3,6 +3,8 @@ paths must keep: the fused sparse cross-entropy (loss and backprop from one
 softmax, as TensorFlow's kernel), ReluGrad's NaN behaviour, and Variable
 updates that run in place only when no one can see the old value."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -230,3 +232,18 @@ def test_an_assignment_returns_a_read_that_carries_the_variables_gradient(staged
     gv, gx, z = (tf.function(f) if staged else f)(tf.constant(3.0))
     assert float(gv) == 7.0 and gx is None
     assert float(z) == 44.0 and float(v.numpy()) == 7.0
+
+
+def test_eager_update_of_another_shape_is_invalid_argument_as_tensorflow():
+    v = _var()
+    for delta in ([1.0], 1.0):
+        for update in (v.assign_add, v.assign_sub):
+            shape = "[1]" if isinstance(delta, list) else "[]"
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=rf"Cannot update variable with shape \[3\] using a "
+                                     rf"Tensor with shape {re.escape(shape)}, shapes must "
+                                     "be equal"):
+                update(delta)
+    with pytest.raises(ValueError, match="incompatible"):         # a graph: while tracing
+        tf.function(lambda: v.assign_add([1.0]))()
+    np.testing.assert_array_equal(v.numpy(), [1, 2, 3])

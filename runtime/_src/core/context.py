@@ -16,7 +16,8 @@ import contextlib
 import re
 import threading
 
-__all__ = ["current_graph", "init_scope", "name_scope", "state", "plain_eager"]
+__all__ = ["current_graph", "init_scope", "name_scope", "state", "plain_eager",
+           "executing_eagerly", "inside_function"]
 
 class _State(threading.local):
     """Per-thread: .graph, the graph being traced; .tapes, the gradient tapes
@@ -40,6 +41,17 @@ def plain_eager():
     front function may then call its kernel directly (an eager fast path);
     otherwise it must go through `op_registry.apply`, which stages or records."""
     return state.graph is None and not state.tapes
+
+
+def executing_eagerly():
+    """`tf.executing_eagerly()`: False while a `tf.function` is traced (also in its
+    Python code), True otherwise, and inside `tf.init_scope()`."""
+    return state.graph is None
+
+
+def inside_function():
+    """`tf.inside_function()`: True while a `tf.function` (a graph) is traced."""
+    return state.graph is not None
 
 
 @contextlib.contextmanager

@@ -216,6 +216,12 @@ class Variable:
             value = value._as_tensor()
         if not isinstance(value, Tensor):
             value = convert_to_tensor(value, self._dtype)
+        if op_name != "AssignVariableOp" and _graph.current_graph() is None \
+                and value.shape != self._shape and self._shape.is_fully_defined():
+            # Eagerly, TF's update kernels refuse any other shape (no broadcasting).
+            raise InvalidArgumentError(
+                f"Cannot update variable with shape {list(self._shape.dims)} using a Tensor "
+                f"with shape {list(value.shape.dims)}, shapes must be equal.", op_name)
         self._check_spec(value.dtype, value.shape)
         apply(op_name, [value], {"variable": self})
         # The result is a read of the Variable after the write, as TF's (so a
