@@ -2,11 +2,10 @@
 on it, are in recompute.py).
 
     @tf.custom_gradient
-    def log1pexp(x):
-        e = tf.exp(x)
+    def round_straight_through(x):
         def grad(upstream):
-            return upstream * (1 - 1 / (1 + e))
-        return tf.math.log(1 + e), grad
+            return upstream              # as if round were the identity
+        return tf.round(x), grad
 
 A call runs `f` and passes its results through one `CustomGradient` op: an
 identity on the results whose inputs are the results, then `f`'s arguments
