@@ -29,8 +29,29 @@ seed are what they were):
                    called after it, `nonlocal` writes called from loops
     --mutations    append/pop/extend/insert/del/update/setdefault/d.pop/slice
                    assignment/next(it)/a bound method, inside branches and loops
+    --variables    float64 vectors and tf.Variables (module-level vectors, a
+                   3x3 matrix and a scalar, and `w` passed in): reads
+                   (`read_value`, `v + 0`, `tf.identity`, `value`,
+                   `np.asarray` eagerly) held in locals across later
+                   assign/assign_add/assign_sub (read_value=False too) in
+                   branches and tensor loops, chained arithmetic whose
+                   temporaries the graph overwrites (also of a length the
+                   graph only knows at run time), temporaries read twice,
+                   matmul, gradient tapes (persistent too, and a matmul
+                   "training step") with an update before `tape.gradient`,
+                   a nested tf.function, a Keras SGD step
 
-A mode runs `main(a, b, v)` four ways: native, converted on Python values,
+The --variables mode checks that reusing memory (Variables updated in place,
+temporaries overwritten: runtime/_src/function/variables.py and
+runtime/_src/exec/codegen.py) never changes a value handed out earlier. Its
+`main(x, y, n, w)` runs natively with a numpy stand-in for `tf` (reads are
+copies: Python semantics), converted with the stand-in, eagerly and as a
+graph; each run is a new module instance, calls main twice and only then
+compares both calls' results (the locals, reads and temporaries main
+returns), the Variables' final values and the arrays they started from.
+Values are dyadic (k/4), so the float comparisons are exact.
+
+A mode runs `main` four ways: native, converted on Python values,
 eagerly (main called on runtime eager tensors) and as a graph
 (`runtime.function`). Result, printed output (not for the graph, which prints
 while it is traced) and exception type are compared. A clear refusal in the
@@ -44,7 +65,7 @@ programs of each kind of mismatch are shrunk. The last line:
 
     fuzz: N programs, seed S, mode M, K mismatches, R refused
 
---backend jax runs each program (of any mode) natively and as
+--backend jax runs each program (of any mode but --variables) natively and as
 `jax.jit(autograph.to_graph(main))` on int32 arrays (JAX installed): values
 and exception types must agree; a clear refusal is counted apart with its
 message; the last line adds "backend jax":
@@ -455,8 +476,248 @@ class MutationGenerator(_ModeGenerator):
                 f"sum(d.values()) % {MOD}", "(l[0] if l else 5)", "next(it, 9)"]
 
 
+class VariableGenerator(_ModeGenerator):
+    """--variables: float64 vectors (length 3) and tf.Variables (module-level
+    `v0`, `v1`, a 3x3 `m`, and `w` passed in): reads held in locals across
+    later assign/assign_add/assign_sub in branches and tensor loops, chained
+    arithmetic whose temporaries the graph reuses, matmul, gradient tapes
+    with an assignment between the forward pass and `tape.gradient`. Values
+    are dyadic (k/4) and every value assigned in a loop is floored to a
+    quarter and clipped, so float results are exact and compared with ==."""
+
+    VECS = ["x", "y", "h0", "h1", "h2", "t0"]          # main's float64 vector locals
+    VARS = ["v0", "v1", "w"]                            # vector Variables (m: 3x3)
+    SPECIAL = 0.5
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.loop_vars = []
+
+    def quarter(self):
+        return f"{self.rng.randint(-8, 8) / 4!r}"
+
+    def const_vec(self):
+        return f"tf.constant([{', '.join(self.quarter() for _ in range(3))}], dtype=tf.float64)"
+
+    def read(self, var=None):
+        var = var or self.rng.choice(self.VARS)
+        return self.rng.choice([
+            f"{var}.read_value()", f"{var} + 0", f"tf.identity({var})", f"{var}.value()",
+            f"(np.asarray({var}) if EAGER else {var}.read_value())"])
+
+    def atom(self, names):
+        r = self.rng.random()
+        if r < 0.45:
+            return self.rng.choice(self.VECS)
+        if r < 0.6:
+            return self.rng.choice(self.VARS)            # a Variable as an operand
+        if r < 0.75:
+            return self.read()
+        if r < 0.85 and self.loop_vars:
+            return f"tf.cast({self.rng.choice(self.loop_vars)}, tf.float64)"
+        if r < 0.9:                                   # times a scalar Variable or local
+            return f"({self.rng.choice(self.VECS)} * {self.rng.choice(['sv', 'c0'])})"
+        return self.const_vec()
+
+    def expr(self, names, depth=0):
+        r = self.rng.random()
+        if depth >= 2 or r < 0.25:
+            a = self.atom(names)
+            if a.startswith("tf.cast"):              # a scalar: made a vector
+                return f"({a} + {self.rng.choice(self.VECS)})"
+            # a whole expression is a value, never the Variable object itself
+            return f"{a}.read_value()" if depth == 0 and a in self.VARS else a
+        a, b = self.expr(names, depth + 1), self.expr(names, depth + 1)
+        forms = [  # (up to this r, the expression): chains whose temporaries are reused
+            (0.4, lambda: f"({a} + {b})"),
+            (0.5, lambda: f"({a} - {b})"),
+            (0.6, lambda: f"({a} * {b})"),
+            (0.68, lambda: f"({a} * {self.rng.choice(['2.0', '0.5', '-1.0', '0.25'])})"),
+            (0.72, lambda: f"({a} {self.rng.choice(['+', '-'])} {self.quarter()})"),
+            (0.8, lambda: f"(({a} * 2.0 + {b}) - {self.rng.choice(self.VECS)})"),
+            (0.9, lambda: f"tf.reshape(tf.matmul(m, tf.reshape({a}, [3, 1])), [3])"),
+            (0.95, lambda: f"tf.reshape(tf.matmul(tf.reshape({a}, [1, 3]), m), [3])"),
+            (1.0, lambda: f"(-{a})")]
+        return next(make for bound, make in forms if r < bound)()
+
+    def tame(self, e, in_loop):
+        """`e` floored to a quarter and clipped: loops cannot grow values past
+        exact float64 arithmetic. Outside loops only sometimes."""
+        if in_loop or self.rng.random() < 0.75:
+            return f"tf.clip_by_value(tf.floor(({e}) * 4.0) * 0.25, -64.0, 64.0)"
+        return e
+
+    def test(self, names, depth=0):
+        cmp = self.rng.choice(["<", "<=", ">", ">="])
+        return f"tf.reduce_sum({self.expr(names, 1)}) {cmp} {self.quarter()}"
+
+    def statement(self, names, depth, in_loop):
+        r = self.rng.random()
+        if r < self.SPECIAL or depth >= 3:
+            return self.special(names, depth, in_loop)
+        if r < 0.68:
+            return self.if_stmt(names, depth, in_loop)
+        if r < 0.78:
+            return self.while_stmt(names, depth)
+        if r < 0.93:
+            return self.for_stmt(names, depth)
+        if in_loop:
+            return [f"if {self.test(names)}:", "    " + self.rng.choice(["break", "continue"])]
+        return self.tape(names, depth, in_loop)
+
+    def while_stmt(self, names, depth):
+        counter = f"i{depth}"
+        head = f"while {counter} < n:" if self.rng.random() < 0.6 else \
+            f"while {counter} < {self.rng.randint(1, 3)} and {self.test(names)}:"
+        lines = [f"{counter} = 0", head, f"    {counter} = {counter} + 1"]
+        lines += _indent(self.block(names, depth + 1, True, 3))
+        return lines
+
+    def for_stmt(self, names, depth):
+        var = f"j{depth}"
+        head = self.rng.choice([f"for {var} in tf.range(n):", f"for {var} in range(2):",
+                                f"for {var} in tf.range({self.rng.randint(0, 3)}):"])
+        self.loop_vars.append(var)
+        try:
+            body = self.block(names, depth + 1, True, 3)
+        finally:
+            self.loop_vars.pop()
+        return [head] + _indent(body)
+
+    def special(self, names, depth, in_loop):
+        r = self.rng.random()
+        var = self.rng.choice(self.VARS)
+        if r < 0.25:                       # hold a read across what follows
+            return [f"{self.rng.choice(['h0', 'h1', 'h2'])} = {self.read()}"]
+        if r < 0.55:
+            op = self.rng.choice(["assign_add", "assign_sub", "assign_add", "assign"])
+            value = self.tame(self.expr(names), in_loop)
+            r = self.rng.random()
+            if r < 0.15:                   # the update's result, used at once (as TF's
+                target = self.rng.choice(["h0", "h1", "h2"])    # lazily read result)
+                return [f"{target} = {var}.{op}({value}) {self.rng.choice(['+ 0', '* 1.0'])}"]
+            flag = ", read_value=False" if r < 0.3 else ""
+            return [f"{var}.{op}({value}{flag})"]
+        if r < 0.6:                        # one Variable's value into another
+            return [f"{var}.{self.rng.choice(['assign', 'assign_add'])}"
+                    f"({self.rng.choice(self.VARS + ['h0', 'h1'])})"]
+        if r < 0.63:                       # the scalar Variable and the scalar local
+            return self.rng.choice([
+                lambda: [f"c0 = {self.read('sv')}"],
+                lambda: [f"sv.{self.rng.choice(['assign_add', 'assign_sub', 'assign'])}("
+                         f"tf.clip_by_value(tf.floor(tf.reduce_sum({self.expr(names, 1)})) * 0.25,"
+                         f" -64.0, 64.0))"],
+                lambda: [f"c0 = {self.tame('c0 * 2.0 + sv', True)}"],
+                lambda: [f"sv.assign_sub(c0 * 0.5)"]])()
+        if r < 0.65:                       # the matrix: an outer product update
+            return [f"m.{self.rng.choice(['assign_add', 'assign_sub'])}(tf.clip_by_value("
+                    f"tf.floor(tf.matmul(tf.reshape({self.expr(names, 1)}, [3, 1]), "
+                    f"tf.reshape({self.expr(names, 1)}, [1, 3])) * 0.25), -2.0, 2.0))"]
+        if r < 0.75:                       # a temporary used twice
+            return [f"t0 = {self.tame(self.expr(names), in_loop)}",
+                    f"{self.rng.choice(self.VECS[:3])} = "
+                    f"{self.tame(f'(t0 * 0.5 + t0) - {self.atom(names)}', in_loop)}"]
+        if r < 0.8 or depth >= 2:
+            target = self.rng.choice(self.VECS)
+            return [f"{target} = {self.tame(self.expr(names), in_loop)}"]
+        if r < 0.83:                       # two locals, one array
+            a, b = self.rng.sample(self.VECS, 2)
+            return [f"{a} = {b}"]
+        if r < 0.85 and not in_loop:       # a length only known when the graph runs
+            target = self.rng.choice(self.VECS)
+            return [f"{target} = tf.reshape({target}, [n * 0 + 3])"]
+        if r < 0.88:                       # a nested tf.function that reads and updates
+            target = self.rng.choice(["h0", "h1", "h2"])
+            return [f"{target} = step({self.tame(self.expr(names, 1), True)})"]
+        if r < 0.92:                       # a Keras optimizer step
+            grads = [self.tame(self.expr(names, 1), True) for _ in range(2)]
+            pair = self.rng.sample(self.VARS, 2)
+            return [f"opt.apply_gradients(zip([{grads[0]}, {grads[1]}], [{pair[0]}, {pair[1]}]))"]
+        return self.tape(names, depth, in_loop)
+
+    def tape(self, names, depth, in_loop):
+        """A GradientTape over Variables, the gradient taken after an update."""
+        if self.rng.random() < 0.35:
+            return self.dense_tape(in_loop)
+        sources = self.rng.sample(self.VARS, self.rng.randint(1, 2))
+        terms = []
+        for src in sources:
+            other = self.rng.choice(self.VECS + ["2.0"])
+            terms.append(self.rng.choice([
+                f"{src} * {src}", f"{src} * {other}", f"{other} * {src}",
+                f"({src} * 2.0 - {other}) * {src}", f"{src} - {other}"]))
+        persistent = self.rng.random() < 0.25
+        lines = [f"with tf.GradientTape({'persistent=True' if persistent else ''}) as tape:",
+                 f"    loss = tf.reduce_sum({' + '.join(terms)})"]
+        if persistent:                     # a gradient before and after an update
+            lines += [f"h0 = tape.gradient(loss, {sources[0]})",
+                      f"{sources[0]}.assign_sub(h0 * 0.25)"]
+        lines += self.rng.choice([
+            [f"{sources[0]}.assign_sub({self.rng.choice(self.VECS)} * 0.25)"],
+            [f"{sources[-1]}.assign_add({self.const_vec()})"],
+            [f"{sources[0]}.assign({self.rng.choice(self.VECS)})"],
+            []])
+        if len(sources) == 1:
+            lines.append(f"{self.rng.choice(['h1', 'h2'])} = tape.gradient(loss, {sources[0]})")
+        else:
+            lines += [f"g = tape.gradient(loss, [{sources[0]}, {sources[1]}])",
+                      "h1 = g[0]", "h2 = g[1]"]
+        lines.append(f"x = {self.tame('x + loss * 0.25', in_loop)}")
+        return lines
+
+    def dense_tape(self, in_loop):
+        """A training step's shape: loss through a matmul with the matrix `m`,
+        the gradient of m applied in place (by hand or by the optimizer)."""
+        var, other = self.rng.choice(self.VARS), self.rng.choice(self.VECS)
+        lines = ["with tf.GradientTape() as tape:",
+                 f"    z = tf.reshape(tf.matmul(m, tf.reshape({var}, [3, 1])), [3])",
+                 f"    loss = tf.reduce_sum(z * {other} + {var} * {var})",
+                 f"g = tape.gradient(loss, [m, {var}])",
+                 "h1 = g[1]"]
+        step = "tf.clip_by_value(tf.floor(g[0]) * 0.25, -2.0, 2.0)"
+        lines.append(self.rng.choice([f"m.assign_sub({step})",
+                                      f"opt.apply_gradients(zip([{step}], [m]))"]))
+        lines.append(f"h2 = {self.tame('z * 0.5 + h1', in_loop)}")
+        return lines
+
+    def program(self):
+        lines = ["# `tf` is runtime, or (the native run) tools/fuzz.py's numpy stand-in;",
+                 "# EAGER is True except in the graph run.", "import numpy as np", ""]
+        for name, shape in (("v0", 3), ("v1", 3), ("m", 9)):
+            vals = [self.quarter() for _ in range(shape)]
+            if shape == 9:
+                vals = [f"[{', '.join(vals[k:k + 3])}]" for k in (0, 3, 6)]
+            lines.append(f"a_{name} = np.array([{', '.join(vals)}])")
+            lines.append(f"{name} = tf.Variable(a_{name})")
+        lines.append(f"sv = tf.Variable({self.quarter()}, dtype=tf.float64)")
+        momentum = self.rng.choice(["0.0", "0.5"])
+        nesterov = ", nesterov=True" if momentum != "0.0" and self.rng.random() < 0.5 else ""
+        rate = self.rng.choice(["0.5", "0.25"])
+        lines.append(f"opt = tf.keras.optimizers.SGD(learning_rate={rate}, "
+                     f"momentum={momentum}{nesterov})")
+        var = self.rng.choice(["v0", "v1"])
+        lines += ["", "", "@tf.function", "def step(d):", f"    r = {var}.read_value()",
+                  f"    {var}.{self.rng.choice(['assign_add', 'assign_sub'])}(d * 0.5)",
+                  "    " + self.rng.choice(["return r", f"return {var}.read_value() - r",
+                                             "return (r + d) * 0.5", f"return {var} * 1.0"])]
+        body = ["h0 = v0.read_value()", "h1 = tf.identity(v1)", "h2 = x * 1.0", "t0 = y + 0.0",
+                "c0 = sv + 0"]
+        if self.rng.random() < 0.4:        # the graph knows x's length only when it runs
+            body.insert(0, "x = tf.reshape(x, [n * 0 + 3])")
+        body += self.block(["x"], 0, False, 6)
+        body += ["out = []"]
+        body += [f"out.append({name})" for name in self.VECS + ["c0"]]
+        body += [f"out.append({var}.read_value())" for var in ("v0", "v1", "w", "m", "sv")]
+        body += [f"out.append({self.expr(['x'])})", "return out"]
+        lines.append("")
+        lines.append("def main(x, y, n, w):")
+        lines += _indent(body)
+        return "\n".join(lines) + "\n"
+
+
 GENERATORS = {"default": Generator, "composites": CompositeGenerator,
-              "closures": ClosureGenerator, "mutations": MutationGenerator}
+              "closures": ClosureGenerator, "mutations": MutationGenerator,
+              "variables": VariableGenerator}
 
 
 # --- the three runs ---------------------------------------------------------------
@@ -473,12 +734,13 @@ def _programs_folder():
     return _program_dir[0]
 
 
-def load(source, seed):
-    """Exec `source` from a real file (so inspect.getsource works); return its namespace."""
+def load(source, seed, env=None):
+    """Exec `source` from a real file (so inspect.getsource works); return its
+    namespace (which starts with the names in `env`)."""
     path = os.path.join(_programs_folder(), f"fuzz_prog_{seed}_{abs(hash(source))}.py")
     with open(path, "w") as fh:
         fh.write(source)
-    namespace = {"__name__": f"fuzz_prog_{seed}", "__file__": path}
+    namespace = {"__name__": f"fuzz_prog_{seed}", "__file__": path, **(env or {})}
     exec(compile(source, path, "exec"), namespace)
     return namespace
 
@@ -624,14 +886,14 @@ def _time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _outcome4(call, seconds=None):
+def _outcome4(call, seconds=None, plain=_plain):
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out), warnings.catch_warnings(), \
                 _time_limit(seconds or RUN_TIMEOUT_S):
             warnings.simplefilter("ignore")
             value = call()
-        return ("ok", _plain(value), _TENSOR_STR.sub(r"\1", out.getvalue()))
+        return ("ok", plain(value), _TENSOR_STR.sub(r"\1", out.getvalue()))
     except Exception as e:  # noqa: BLE001 - the exception is the result
         return ("raised", type(e).__name__, str(e), _TENSOR_STR.sub(r"\1", out.getvalue()))
 
@@ -740,19 +1002,20 @@ def _kind4(rows):
     return kinds
 
 
-def shrink4(source, seed, inputs=INPUTS, budget_s=60.0):
+def shrink4(source, seed, inputs=INPUTS, budget_s=60.0, runs=None):
     """`shrink` for the four-run modes: on the inputs that disagree, keeping
     the kind of disagreement; gives up (keeping the best so far) after
-    `budget_s` seconds."""
-    rows = four_runs(source, seed, inputs)
+    `budget_s` seconds. `runs` is `four_runs` or `variable_runs`."""
+    runs = runs or four_runs
+    rows = runs(source, seed, inputs)
     inputs = [r[0] for r in bad_rows(rows)] or list(inputs)
-    kind = _kind4(four_runs(source, seed, inputs))
+    kind = _kind4(runs(source, seed, inputs))
     deadline = time.monotonic() + budget_s
     seen = {}
 
     def fails(text):
         if text not in seen:
-            seen[text] = _still_fails4(text, seed, inputs, kind)
+            seen[text] = _still_fails4(text, seed, inputs, kind, runs)
         return seen[text]
 
     return _delete_lines(source, fails, deadline)
@@ -811,13 +1074,14 @@ def names_are_bound(source):
     return read <= bound
 
 
-def _still_fails4(source, seed, inputs, kind):
+def _still_fails4(source, seed, inputs, kind, runs=None):
     try:
         compile(source, "<shrink>", "exec")
         if "def main" not in source or not terminates(source) or not names_are_bound(source):
             return False
-        rows = four_runs(source, seed, inputs)
-        if not all(r[1][0] == "ok" and isinstance(r[1][1], int) for r in rows):
+        rows = (runs or four_runs)(source, seed, inputs)
+        if not all(r[1][0] == "ok" and (runs not in (None, four_runs)
+                                        or isinstance(r[1][1], int)) for r in rows):
             return False
         return bool(bad_rows(rows)) and _kind4(rows) == kind
     except Exception:  # noqa: BLE001 - an invalid candidate is simply rejected
@@ -894,18 +1158,20 @@ def signature(rows):
     return tuple(sorted(parts))
 
 
-def run_mode(count, seed, mode, verbose=False, do_shrink=True, inputs=INPUTS, quiet=False,
+def run_mode(count, seed, mode, verbose=False, do_shrink=True, inputs=None, quiet=False,
              shrink_per_kind=2):
     """Fuzz `count` programs of `mode` from `seed`; returns a dict of counts:
     programs, mismatches, internal, refused, and refusals
     ({message without location: [count, first message]})."""
     gen = GENERATORS[mode]
+    runs, mode_inputs = RUNNERS.get(mode, (four_runs, INPUTS))
+    inputs = mode_inputs if inputs is None else inputs
     stats = {"programs": count, "mismatches": 0, "internal": 0, "refused": 0,
              "refusals": {}, "failing": [], "kinds": {}}
     for k in range(count):
         s = seed * 1_000_003 + k
         source = gen(s).program()
-        rows = four_runs(source, s, inputs)
+        rows = runs(source, s, inputs)
         verdict = judge_program(rows)
         keys = {}          # counted once per program
         for row in rows:
@@ -921,8 +1187,8 @@ def run_mode(count, seed, mode, verbose=False, do_shrink=True, inputs=INPUTS, qu
             seen = stats["kinds"].setdefault(sig, [])
             seen.append(s)
             if do_shrink and len(seen) <= shrink_per_kind:
-                source = shrink4(source, s, inputs)
-                rows = four_runs(source, s, inputs)
+                source = shrink4(source, s, inputs, runs=runs)
+                rows = runs(source, s, inputs)
             elif len(seen) > shrink_per_kind:
                 if not quiet:
                     print(f"MISMATCH (seed {s}, mode {mode}): as seed {seen[0]}, not shrunk")
@@ -954,6 +1220,336 @@ def run(count, seed, verbose=False, do_shrink=True):
         elif verbose:
             print(f"seed {s}: ok")
     return failures
+
+
+# --- the --variables runs: a numpy stand-in for `tf` is the reference ---------------
+#
+# A program of VariableGenerator is loaded four times, each a new module
+# instance with fresh Variables: natively (`tf` is the stand-in below, whose
+# Variable reads return copies, so Python semantics are the reference),
+# converted (autograph.to_graph(main) with the stand-in), eagerly (`tf` is
+# runtime) and as a graph (runtime.function(main)). Each run calls main twice
+# on the row's two inputs with one Variable `w` and only then converts what
+# both calls returned, the Variables' final values and the module's initial
+# arrays to floats: a value handed out earlier must not have changed since.
+
+VAR_INPUTS = [
+    (([0.5, -1.0, 2.0], [1.0, 0.25, -0.5], 0), ([1.5, 0.0, -0.75], [0.5, 0.5, 2.0], 1),
+     [0.25, 1.0, -1.5]),
+    (([-0.25, 1.5, 0.75], [2.0, -1.0, 0.5], 3), ([1.0, 1.0, -1.0], [-0.5, 0.75, 1.25], 2),
+     [1.0, -0.5, 0.0]),
+    (([1.0, 2.0, -2.0], [0.0, -1.5, 1.0], 1), ([0.25, -0.25, 0.5], [1.0, 2.0, -1.0], 3),
+     [-1.0, 0.75, 2.0]),
+]
+
+
+def _np_value(x):
+    import numpy as np
+    if isinstance(x, _NativeVariable):
+        return x._value.copy()
+    if isinstance(x, _Traced):
+        return x.value
+    return np.asarray(x)
+
+
+class _Traced:
+    """A value computed from Variables read under a native GradientTape: its
+    parents and their vector-Jacobian products, for the stand-in's gradient."""
+
+    __array_ufunc__ = None       # ndarray * _Traced defers to _Traced.__rmul__
+
+    def __init__(self, value, parents=(), variable=None):
+        self.value, self.parents, self.variable = value, parents, variable
+
+    def numpy(self):
+        return self.value
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+        return np.asarray(self.value, dtype=dtype)
+
+    def _op(self, other, f, vjp_self, vjp_other):
+        """f(self, other), recorded with the vjps (g, a, b) -> gradient of a or b."""
+        a, b = self.value, _np_value(other)
+        if not _NativeTF.tapes:
+            return f(a, b)
+        parents = [(self, lambda g: vjp_self(g, a, b))]
+        if isinstance(other, _NativeVariable):
+            other = other.read_value()
+        if isinstance(other, _Traced):
+            parents.append((other, lambda g: vjp_other(g, a, b)))
+        return _Traced(f(a, b), parents)
+
+    def __add__(self, o):
+        return self._op(o, lambda a, b: a + b, lambda g, a, b: g, lambda g, a, b: g)
+
+    def __radd__(self, o):
+        return self + o
+
+    def __sub__(self, o):
+        return self._op(o, lambda a, b: a - b, lambda g, a, b: g, lambda g, a, b: -g)
+
+    def __rsub__(self, o):
+        return (-self) + o
+
+    def __mul__(self, o):
+        return self._op(o, lambda a, b: a * b, lambda g, a, b: g * b, lambda g, a, b: g * a)
+
+    def __rmul__(self, o):
+        return self * o
+
+    def __neg__(self):
+        return self * -1.0
+
+
+def _unbroadcast(g, shape):
+    import numpy as np
+    g = np.asarray(g)
+    while g.ndim > len(shape):
+        g = g.sum(axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1 and g.shape[axis] != 1:
+            g = g.sum(axis=axis, keepdims=True)
+    return g
+
+
+class _NativeTape:
+    def __init__(self, persistent=False):
+        self.persistent = persistent
+
+    def __enter__(self):
+        _NativeTF.tapes.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _NativeTF.tapes.remove(self)
+
+    def gradient(self, target, sources):
+        import numpy as np
+        many = isinstance(sources, (list, tuple))
+        sources = list(sources) if many else [sources]
+        grads = {id(s): None for s in sources}
+        if isinstance(target, _Traced):
+            order, seen = [], set()
+
+            def visit(t):              # reverse topological order from the target
+                if id(t) in seen:
+                    return
+                seen.add(id(t))
+                for parent, _ in t.parents:
+                    visit(parent)
+                order.append(t)
+            visit(target)
+            upstream = {id(target): np.ones_like(target.value)}
+            for t in reversed(order):
+                g = upstream.get(id(t))
+                if g is None:
+                    continue
+                if t.variable is not None and id(t.variable) in grads:
+                    old = grads[id(t.variable)]
+                    grads[id(t.variable)] = g if old is None else old + g
+                for parent, vjp in t.parents:
+                    pg = _unbroadcast(vjp(g), np.shape(parent.value))
+                    old = upstream.get(id(parent))
+                    upstream[id(parent)] = pg if old is None else old + pg
+        out = [grads[id(s)] for s in sources]
+        return out if many else out[0]
+
+
+class _NativeVariable:
+    """The stand-in tf.Variable: reads and `np.asarray` return copies."""
+
+    __array_ufunc__ = None
+
+    def __init__(self, initial_value, dtype=None):
+        import numpy as np
+        self._value = np.array(_np_value(initial_value), dtype=np.float64)
+
+    def read_value(self):
+        value = self._value.copy()
+        return _Traced(value, variable=self) if _NativeTF.tapes else value
+
+    value = read_value
+
+    def numpy(self):
+        return self._value.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self._value.copy()
+
+    def assign(self, value, read_value=True):
+        import numpy as np
+        new = np.array(_np_value(value), dtype=np.float64)
+        if new.shape != self._value.shape:
+            raise ValueError(f"Variable.assign: shape {new.shape} != {self._value.shape}")
+        self._value = new
+        return self.read_value() if read_value else None
+
+    def assign_add(self, delta, read_value=True):
+        return self.assign(self._value + _np_value(delta), read_value)
+
+    def assign_sub(self, delta, read_value=True):
+        return self.assign(self._value - _np_value(delta), read_value)
+
+    def __add__(self, o):
+        return self.read_value() + o
+
+    def __radd__(self, o):
+        return o + self.read_value()
+
+    def __sub__(self, o):
+        return self.read_value() - o
+
+    def __rsub__(self, o):
+        return o - self.read_value()
+
+    def __mul__(self, o):
+        return self.read_value() * o
+
+    def __rmul__(self, o):
+        return o * self.read_value()
+
+    def __neg__(self):
+        return -self.read_value()
+
+
+class _NativeSGD:
+    """Keras 3's SGD: m = momentum * m - lr * g; var += m (nesterov:
+    var += momentum * m - lr * g); without momentum var -= lr * g."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False):
+        self.lr, self.momentum, self.nesterov = learning_rate, momentum, nesterov
+        self.slots = {}
+
+    def apply_gradients(self, pairs):
+        for grad, var in pairs:
+            g = _np_value(grad)
+            if not self.momentum:
+                var.assign_sub(g * self.lr)
+                continue
+            m = self.slots.setdefault(id(var), _NativeVariable(var._value * 0.0))
+            m.assign(m._value * self.momentum - g * self.lr)
+            var.assign_add(m._value * self.momentum - g * self.lr if self.nesterov
+                           else m._value)
+
+
+class _NativeTF:
+    """The names the --variables programs use from `tf`, on numpy values."""
+
+    tapes = []
+    float64 = "float64"
+    Variable = _NativeVariable
+    GradientTape = _NativeTape
+
+    class keras:
+        class optimizers:
+            SGD = _NativeSGD
+
+    @staticmethod
+    def function(fn):
+        return fn
+
+    @staticmethod
+    def constant(value, dtype=None):
+        import numpy as np
+        return np.array(value, dtype=np.float64)
+
+    @staticmethod
+    def identity(x):
+        return _np_value(x).copy()
+
+    @staticmethod
+    def range(n):
+        return range(int(n))
+
+    @staticmethod
+    def cast(x, dtype):
+        import numpy as np
+        return np.float64(x)
+
+    @staticmethod
+    def reshape(x, shape):
+        import numpy as np
+        value = np.reshape(_np_value(x), [int(d) for d in shape])
+        if isinstance(x, _NativeVariable) and _NativeTF.tapes:
+            x = x.read_value()
+        if isinstance(x, _Traced) and _NativeTF.tapes:
+            return _Traced(value, [(x, lambda g: np.reshape(g, np.shape(x.value)))])
+        return value
+
+    @staticmethod
+    def matmul(a, b):
+        import numpy as np
+        if not _NativeTF.tapes:
+            return np.matmul(_np_value(a), _np_value(b))
+        a, b = [x.read_value() if isinstance(x, _NativeVariable) else x for x in (a, b)]
+        av, bv = _np_value(a), _np_value(b)
+        parents = [(t, vjp) for t, vjp in ((a, lambda g: g @ bv.T), (b, lambda g: av.T @ g))
+                   if isinstance(t, _Traced)]
+        return _Traced(av @ bv, parents) if parents else av @ bv
+
+    @staticmethod
+    def floor(x):
+        import numpy as np
+        return np.floor(_np_value(x))
+
+    @staticmethod
+    def clip_by_value(x, lo, hi):
+        import numpy as np
+        return np.clip(_np_value(x), lo, hi)
+
+    @staticmethod
+    def reduce_sum(x):
+        import numpy as np
+        if isinstance(x, _Traced) and _NativeTF.tapes:
+            return _Traced(np.sum(x.value), [(x, lambda g: g * np.ones_like(x.value))])
+        return np.sum(_np_value(x))
+
+
+def _floats(value):
+    """Everything a --variables run returned as nested lists of floats ('nan'
+    for NaN, so two NaNs agree)."""
+    import numpy as np
+    if isinstance(value, (list, tuple)):
+        return [_floats(v) for v in value]
+    if value is None:
+        return None
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    flat = np.asarray(value, dtype=np.float64)
+    return [("nan" if f != f else f) for f in flat.ravel().tolist()] + [list(flat.shape)]
+
+
+def variable_runs(source, seed, inputs=None):
+    """[(inputs, native, converted, eager, graph)] for each row of VAR_INPUTS:
+    each run on a new module instance, main called on both inputs of the row."""
+    import autograph
+    import runtime as tf
+    inputs = VAR_INPUTS if inputs is None else inputs
+    rows = []
+    for first, second, w_init in inputs:
+        outcomes = []
+        for name in RUNS:
+            tfm = _NativeTF if name in ("native", "converted") else tf
+
+            def run(name=name, tfm=tfm):
+                _NativeTF.tapes.clear()
+                ns = load(source, seed, {"tf": tfm, "EAGER": name != "graph"})
+                fn = {"native": lambda: ns["main"], "eager": lambda: ns["main"],
+                      "converted": lambda: autograph.to_graph(ns["main"]),
+                      "graph": lambda: tf.function(ns["main"])}[name]()
+                w = tfm.Variable(tfm.constant(w_init, dtype=tfm.float64))
+                args = [[tfm.constant(x, dtype=tfm.float64), tfm.constant(y, dtype=tfm.float64),
+                         n if tfm is _NativeTF else tfm.constant(n)] for x, y, n in (first, second)]
+                held = [fn(*args[0], w), fn(*args[1], w)]
+                return held + [[ns["v0"], ns["v1"], ns["m"], ns["sv"], w],
+                               [ns["a_v0"], ns["a_v1"], ns["a_m"]]]
+            outcomes.append(_outcome4(run, plain=_floats))
+        rows.append(((first, second, w_init), *outcomes))
+    return rows
+
+
+RUNNERS = {"variables": (variable_runs, VAR_INPUTS)}
 
 
 # --- the JAX backend: --backend jax -------------------------------------------------------
@@ -1078,6 +1674,9 @@ def main(argv=None):
                        help="lambdas and nested defs, late binding, nonlocal")
     modes.add_argument("--mutations", dest="mode", action="store_const", const="mutations",
                        help="append/pop/extend/insert/del/update/setdefault/next in control flow")
+    modes.add_argument("--variables", dest="mode", action="store_const", const="variables",
+                       help="float vectors and tf.Variables: reads held across updates, "
+                            "reused temporaries, matmul, gradient tapes")
     parser.add_argument("--backend", choices=("runtime", "jax"), default="runtime",
                         help="jax: run each program natively and as "
                              "jax.jit(autograph.to_graph(main)) on int32 arrays")
@@ -1087,6 +1686,8 @@ def main(argv=None):
         print(GENERATORS[mode](args.seed).program())
         return 0
     if args.backend == "jax":
+        if mode == "variables":
+            parser.error("--variables runs on the runtime only (its programs use tf.Variable)")
         stats = run_jax(args.count, args.seed, mode, not args.no_shrink)
         _print_refusals(stats)
         print(f"fuzz: {args.count} programs, seed {args.seed}, mode {mode}, backend jax, "

@@ -1,5 +1,6 @@
 """`tf.keras.callbacks`: hooks `fit` calls (runtime/_src/keras/callbacks.py)."""
 
-from runtime._src.keras.callbacks import Callback, EarlyStopping, History, LambdaCallback
+from runtime._src.keras.callbacks import (Callback, EarlyStopping, History, LambdaCallback,
+                                          ModelCheckpoint)
 
-__all__ = ["Callback", "EarlyStopping", "History", "LambdaCallback"]
+__all__ = ["Callback", "EarlyStopping", "History", "LambdaCallback", "ModelCheckpoint"]

@@ -3,7 +3,7 @@
 from runtime._src.keras.base_layer import InputSpec, Layer
 from runtime._src.keras.conv_layers import Conv2D, MaxPooling2D
 from runtime._src.keras.core_layers import (Activation, Dense, Dropout, Embedding, Flatten,
-                                            ReLU, Reshape, Softmax)
+                                            Lambda, ReLU, Reshape, Softmax)
 from runtime._src.keras.input_layer import Input, InputLayer
 from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
                                         Subtract)
@@ -11,5 +11,5 @@ from runtime._src.keras.normalization import BatchNormalization, LayerNormalizat
 
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
-           "InputLayer", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
+           "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
            "Multiply", "ReLU", "Reshape", "Softmax", "Subtract"]

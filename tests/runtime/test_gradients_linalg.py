@@ -1,8 +1,9 @@
 """The gradient rules of decompositions, diagonals, least squares, grouped
-convolutions, max-pooling's second order, TileGrad and TensorArray.concat
-against central finite differences in float64, on random well-conditioned
-inputs, eagerly and inside tf.function (tests/runtime/gradient_check.py); and
-the ops that have no gradient, as TensorFlow has none."""
+convolutions, max-pooling's second order, TileGrad and py_function against
+central finite differences in float64, on random well-conditioned inputs,
+eagerly and inside tf.function (tests/runtime/gradient_check.py); and the ops
+that have no gradient, as TensorFlow has none. (TensorArray gradients:
+tests/runtime/test_gradients_tensor_array.py.)"""
 
 import numpy as np
 import pytest
@@ -74,19 +75,6 @@ def grouped_conv1d(x, f):
     return tf.nn.conv1d(x, f, 1, "SAME")
 
 
-def concat_written(x):
-    ta = tf.TensorArray(tf.float64, size=3)
-    ta = ta.write(0, x * 2.0).write(2, x * x[::-1]).write(1, tf.sin(x))
-    return ta.concat()
-
-
-def concat_in_loop(x):
-    ta = tf.TensorArray(tf.float64, size=3)
-    for i in tf.range(3):
-        ta = ta.write(i, x * tf.cast(i + 1, tf.float64))
-    return ta.concat() * ta.concat()
-
-
 # name: (function, argument values)
 CASES = {
     # eigendecomposition: functions of the eigenvalues and sign-free ones of the vectors
@@ -147,13 +135,6 @@ CASES = {
 def test_rule_matches_finite_differences(name):
     fn, values = CASES[name]
     check_gradients(fn, values)
-
-
-def test_tensor_array_concat():
-    # (graphs only: eager TensorArray ops are not recorded by tapes, for any
-    # of the TensorArray gradients)
-    check_gradients(concat_written, [r(2, 3)], graph_only=True)
-    check_gradients(concat_in_loop, [r(2)], graph_only=True)
 
 
 def max_pool_grad_squared(dy):
@@ -229,6 +210,18 @@ def test_lstsq_gradient_for_a_matrix_of_unknown_size(a, b):
         np.testing.assert_allclose(found.numpy(), expected.numpy(), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("known", [True, False])
+def test_lstsq_regularizer_keeps_float64_precision(known):
+    # 0.3 is converted to float64 directly, as TF does (not via float32's 0.30000001).
+    a, b = spread(2, 5, 3), r(2, 5, 2)
+    exact = np.linalg.solve(np.swapaxes(a, -1, -2) @ a + 0.3 * np.eye(3),
+                            np.swapaxes(a, -1, -2) @ b)
+    spec = tf.TensorSpec([2, 5, 3] if known else [None] * 3, tf.float64)
+    solve = tf.function(lambda m, y: tf.linalg.lstsq(m, y, l2_regularizer=0.3),
+                        input_signature=[spec, tf.TensorSpec([None] * 3, tf.float64)])
+    np.testing.assert_allclose(solve(a, b).numpy(), exact, rtol=1e-12, atol=1e-14)
+
+
 # --- what TensorFlow refuses ----------------------------------------------------------
 
 def _gradient(fn, x):
@@ -255,6 +248,16 @@ def test_unsupported_decomposition_gradients(fn, x, message):
     assert message in str(info.value)
     with pytest.raises(NotImplementedError, match="not implemented"):
         tf.function(lambda v: _gradient(fn, v))(x)
+
+
+@pytest.mark.parametrize("decompose", [lambda x: tf.linalg.qr(x)[1],
+                                       lambda x: tf.linalg.svd(x)[1]])
+def test_decomposition_gradients_need_static_sizes(decompose):
+    # As TF's rules: a matrix whose size is unknown while tracing is refused.
+    staged = tf.function(lambda v: _gradient(decompose, v),
+                         input_signature=[tf.TensorSpec([None, None], tf.float64)])
+    with pytest.raises(NotImplementedError, match="Grad not implemented with dynamic shapes"):
+        staged(spread(3, 2))
 
 
 def test_least_squares_without_fast_has_no_gradient():

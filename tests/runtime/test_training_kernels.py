@@ -196,3 +196,37 @@ def test_update_of_a_variable_read_inside_a_loop_stays_correct():
 
     np.testing.assert_array_equal(f(tf.constant(2)).numpy(), [2, 4, 6])
     np.testing.assert_array_equal(v.numpy(), [-1, -2, -3])
+
+
+def test_numpy_views_of_tensors_are_read_only_as_tensorflow():
+    v = _var()
+    t = v.read_value()                 # shares the Variable's array
+    view = np.asarray(t)
+    assert not view.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        view[0] = 100.0
+    copy = np.asarray(v)               # a Variable gives a writable copy, as TF
+    copy[0] = 100.0
+    np.testing.assert_array_equal(v.numpy(), [1, 2, 3])
+    np.testing.assert_array_equal(t.numpy(), [1, 2, 3])
+    owned = t.numpy()                  # numpy() copies
+    owned[1] = 50.0
+    np.testing.assert_array_equal(v.numpy(), [1, 2, 3])
+    assert np.asarray(t, dtype=np.float64).flags.writeable       # a converted copy
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_an_assignment_returns_a_read_that_carries_the_variables_gradient(staged):
+    # TF 2.21: y = v.assign(x * 2) is a read of v after the write, so d(5y)/dv = 5
+    # and x gets None (writes are not differentiable); here 5 + 2 from assign_add.
+    v = tf.Variable(1.0)
+
+    def f(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            z = v.assign(x * 2) * 5 + v.assign_add(1.0) * 2
+        return tape.gradient(z, v), tape.gradient(z, x), z
+
+    gv, gx, z = (tf.function(f) if staged else f)(tf.constant(3.0))
+    assert float(gv) == 7.0 and gx is None
+    assert float(z) == 44.0 and float(v.numpy()) == 7.0

@@ -178,8 +178,13 @@ class EagerTensor(Tensor):
         return v.copy() if isinstance(v, np.ndarray) else v
 
     def __array__(self, dtype=None, copy=None):
-        a = np.asarray(self._value)
-        return a if dtype is None else a.astype(dtype)
+        # As TensorFlow: np.asarray(t) shares t's memory read-only (t.numpy() copies),
+        # so writing into it cannot change the tensor, or a Variable it was read from.
+        if copy or (dtype is not None and np.dtype(dtype) != np.asarray(self._value).dtype):
+            return np.array(self._value, dtype=dtype, copy=True)
+        a = np.asarray(self._value).view()
+        a.flags.writeable = False
+        return a
 
     def __bool__(self):
         return bool(self._value)

@@ -194,7 +194,8 @@ class Variable:
         return v.copy() if isinstance(v, np.ndarray) else v
 
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self._as_tensor(), dtype=dtype)
+        # A copy, as TensorFlow's: writing into np.asarray(v) leaves v alone.
+        return np.array(self.numpy(), dtype=dtype, copy=True)
 
     # --- writing ------------------------------------------------------------
 
@@ -216,8 +217,10 @@ class Variable:
         if not isinstance(value, Tensor):
             value = convert_to_tensor(value, self._dtype)
         self._check_spec(value.dtype, value.shape)
-        out = apply(op_name, [value], {"variable": self})
-        return out if read_value else None
+        apply(op_name, [value], {"variable": self})
+        # The result is a read of the Variable after the write, as TF's (so a
+        # gradient through it reaches the Variable, not the value written).
+        return self._as_tensor() if read_value else None
 
     def _check_spec(self, dtype, shape):
         """Raise TypeError/ValueError when a value cannot be written here."""

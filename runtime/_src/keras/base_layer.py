@@ -249,7 +249,9 @@ class Layer(Module):
 
     def __call__(self, *args, **kwargs):
         if any_symbolic(args, kwargs):
-            return symbolic_call(self, self._call_tensors, args, kwargs)
+            declared = type(self).compute_output_shape is not Layer.compute_output_shape
+            return symbolic_call(self, self._call_tensors, args, kwargs,
+                                 self.compute_output_shape if declared else None)
         return self._call_tensors(*args, **kwargs)
 
     def _call_tensors(self, *args, **kwargs):

@@ -24,13 +24,21 @@ callbacks run first, then the `History` that `fit` returns. A callback stops tra
         `patience` epochs; "auto" minimizes losses and maximizes accuracies
     LambdaCallback(on_epoch_end=lambda epoch, logs: ..., ...)
         a callback made of the functions given
+    ModelCheckpoint("ckpt/w.{epoch:02d}.weights.npz", save_weights_only=True,
+                    save_best_only=False, monitor="val_loss")
+        `model.save_weights` after each epoch (only on improvement with
+        save_best_only)
 """
 
+import os
 import warnings
 
 import numpy as np
 
-__all__ = ["Callback", "CallbackList", "History", "EarlyStopping", "LambdaCallback"]
+from runtime._src.keras import saving
+
+__all__ = ["Callback", "CallbackList", "History", "EarlyStopping", "LambdaCallback",
+           "ModelCheckpoint", "MonitorCallback"]
 
 
 class Callback:
@@ -144,28 +152,21 @@ class History(Callback):
         return f"<History epochs={len(self.epoch)} keys={sorted(self.history)}>"
 
 
-class EarlyStopping(Callback):
-    """`tf.keras.callbacks.EarlyStopping(monitor="val_loss", min_delta=0,
-    patience=0, verbose=0, mode="auto", baseline=None,
-    restore_best_weights=False, start_from_epoch=0)`."""
+class MonitorCallback(Callback):
+    """What EarlyStopping and ModelCheckpoint share: a `monitor`ed log value
+    that improves when it goes down ("min") or up ("max"); "auto" minimizes
+    losses and follows a compiled metric's direction (accuracies go up)."""
 
-    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
-                 baseline=None, restore_best_weights=False, start_from_epoch=0):
+    def __init__(self, monitor="val_loss", mode="auto", baseline=None, min_delta=0):
         super().__init__()
         if mode not in ("auto", "min", "max"):
-            warnings.warn(f"EarlyStopping mode '{mode}' is unknown, fallback to auto mode.",
-                          stacklevel=2)
+            warnings.warn(f"{type(self).__name__} mode '{mode}' is unknown, fallback to auto "
+                          "mode.", stacklevel=3)
             mode = "auto"
         self.monitor, self.mode = monitor, mode
+        self.best = baseline
         self.min_delta = abs(min_delta)
-        self.patience, self.verbose = patience, verbose
-        self.baseline = baseline
-        self.restore_best_weights = restore_best_weights
-        self.start_from_epoch = start_from_epoch
         self.monitor_op = None
-        self.best = None
-        self.wait = self.stopped_epoch = self.best_epoch = 0
-        self.best_weights = None
 
     def _set_monitor_op(self):
         if self.mode == "min":
@@ -181,9 +182,9 @@ class EarlyStopping(Callback):
                     self.monitor_op = np.greater if m._direction == "up" else np.less
             if self.monitor_op is None:
                 raise ValueError(
-                    f"EarlyStopping callback received monitor={self.monitor}, but Keras "
-                    "isn't able to automatically determine whether that metric should be "
-                    "maximized or minimized. Pass `mode='max'` in order to monitor based "
+                    f"{type(self).__name__} callback received monitor={self.monitor}, but "
+                    "Keras isn't able to automatically determine whether that metric should "
+                    "be maximized or minimized. Pass `mode='max'` in order to monitor based "
                     "on the highest metric value, or pass `mode='min'` in order to use the "
                     "lowest value.")
         if self.monitor_op is np.less:
@@ -191,6 +192,22 @@ class EarlyStopping(Callback):
 
     def _is_improvement(self, value, reference):
         return reference is None or bool(self.monitor_op(value - self.min_delta, reference))
+
+
+class EarlyStopping(MonitorCallback):
+    """`tf.keras.callbacks.EarlyStopping(monitor="val_loss", min_delta=0,
+    patience=0, verbose=0, mode="auto", baseline=None,
+    restore_best_weights=False, start_from_epoch=0)`."""
+
+    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
+                 baseline=None, restore_best_weights=False, start_from_epoch=0):
+        super().__init__(monitor, mode, None, min_delta)
+        self.patience, self.verbose = patience, verbose
+        self.baseline = baseline
+        self.restore_best_weights = restore_best_weights
+        self.start_from_epoch = start_from_epoch
+        self.wait = self.stopped_epoch = self.best_epoch = 0
+        self.best_weights = None
 
     def on_train_begin(self, logs=None):
         self.wait = self.stopped_epoch = self.best_epoch = 0
@@ -250,3 +267,101 @@ class LambdaCallback(Callback):
                          ("on_train_batch_end", on_train_batch_end)):
             if fn is not None:
                 setattr(self, name, fn)
+
+
+class ModelCheckpoint(MonitorCallback):
+    """`tf.keras.callbacks.ModelCheckpoint(filepath, monitor="val_loss",
+    verbose=0, save_best_only=False, save_weights_only=False, mode="auto",
+    save_freq="epoch", initial_value_threshold=None)`: `model.save_weights`
+    at the end of each epoch (or each `save_freq` batches), to `filepath`
+    formatted with `epoch` (from 1) and the logs ("w.{epoch:02d}.weights.npz").
+    With `save_best_only`, only when `monitor` improved. runtime.keras saves
+    weights only (`save_weights_only=True`, a `.weights.npz` path)."""
+
+    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
+                 save_weights_only=False, mode="auto", save_freq="epoch",
+                 initial_value_threshold=None):
+        super().__init__(monitor, mode, initial_value_threshold)
+        self.verbose = verbose
+        self.filepath = os.fspath(filepath)
+        self.save_best_only = save_best_only
+        self.save_weights_only = save_weights_only
+        self.save_freq = save_freq
+        self._batches_seen = 0
+        self._current_epoch = 0
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(f"Unrecognized save_freq: {save_freq}. Expected save_freq are "
+                             "'epoch' or integer values")
+        if not save_weights_only:
+            raise ValueError("ModelCheckpoint: runtime.keras saves weights only; pass "
+                             "`save_weights_only=True` and a filepath ending in "
+                             f"`{saving.WEIGHTS_SUFFIX}` (a whole model is exported with "
+                             f"`tf.saved_model.save`). Received: filepath={self.filepath}")
+        if not self.filepath.endswith(saving.WEIGHTS_SUFFIX):
+            raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the "
+                             f"filepath provided must end in `{saving.WEIGHTS_SUFFIX}` "
+                             "(runtime.keras's weights format; Keras's `.weights.h5` is not "
+                             f"supported). Received: filepath={self.filepath}")
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.save_freq == "epoch":
+            return
+        self._batches_seen += 1
+        if self._batches_seen >= self.save_freq:
+            self._batches_seen = 0
+            self._save(self._current_epoch, batch, logs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.monitor_op is None:
+            self._set_monitor_op()
+        if self.save_freq == "epoch":
+            self._save(epoch, None, logs)
+
+    def _path(self, epoch, batch, logs):
+        extra = {} if batch is None or "batch" in logs else {"batch": batch + 1}
+        try:
+            return self.filepath.format(epoch=epoch + 1, **extra, **logs)
+        except KeyError as e:
+            raise KeyError(f'Failed to format this callback filepath: "{self.filepath}". '
+                           f"Reason: {e}") from None
+
+    def _should_save(self, epoch, logs, filepath):
+        if not self.save_best_only:
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+            return True
+        current = logs.get(self.monitor)
+        if current is None:
+            warnings.warn(f"Can save best model only with {self.monitor} available.",
+                          stacklevel=2)
+            return True
+        best = "None" if self.best is None else f"{self.best:.5f}"
+        if self.monitor_op is None:
+            self._set_monitor_op()
+        if self._is_improvement(current, self.best):
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to "
+                      f"{current:.5f}, saving model to {filepath}")
+            self.best = current
+            return True
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best}")
+        return False
+
+    def _save(self, epoch, batch, logs):
+        logs = dict(logs or {})
+        filepath = self._path(epoch, batch, logs)
+        if not self._should_save(epoch, logs, filepath):
+            return
+        directory = os.path.dirname(filepath)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        if os.path.isdir(filepath):
+            raise IOError("Please specify a non-directory filepath for ModelCheckpoint. "
+                          f"Filepath used is an existing directory: {filepath}")
+        self.model.save_weights(filepath, overwrite=True)
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")

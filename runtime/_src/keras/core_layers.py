@@ -12,12 +12,14 @@
         [-0.05, 0.05]
     Reshape(target_shape)  (batch, ...) -> (batch, *target_shape), one -1 allowed
     Activation(activation) activation(x), by name or callable
+    Lambda(function, output_shape=None, arguments=None)  function(x, **arguments)
 """
 
+import inspect
 import math
 import numbers
 
-from runtime._src.core import dtypes
+from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.function.control_flow import cond
 from runtime._src.keras import activations
@@ -25,7 +27,7 @@ from runtime._src.keras.base_layer import InputSpec, Layer
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops
 
 __all__ = ["Dense", "Flatten", "Dropout", "ReLU", "Softmax", "Embedding", "Reshape",
-           "Activation", "init_kernel_and_bias"]
+           "Activation", "Lambda", "init_kernel_and_bias"]
 
 
 class Dense(Layer):
@@ -283,3 +285,39 @@ class Activation(Layer):
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+
+class Lambda(Layer):
+    """`tf.keras.layers.Lambda(function, output_shape=None, mask=None,
+    arguments=None)`: `function(inputs, **arguments)` as a layer (also given
+    `training=` / `mask=` when its signature names them). `output_shape` is
+    the shape after the batch axis (a tuple), or a function of the whole
+    input shape; by default the traced call's shape."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        self.arguments = dict(arguments or {})
+        self.function = function
+        self.mask = mask
+        self._output_shape = output_shape
+        names = inspect.getfullargspec(function).args
+        self._fn_expects_training_arg = "training" in names
+        self._fn_expects_mask_arg = "mask" in names
+
+    def call(self, inputs, mask=None, training=None):
+        kwargs = dict(self.arguments)
+        if self._fn_expects_mask_arg:
+            kwargs["mask"] = mask
+        if self._fn_expects_training_arg:
+            kwargs["training"] = training
+        return self.function(inputs, **kwargs)
+
+    def compute_output_shape(self, input_shape):
+        if self._output_shape is None:
+            raise NotImplementedError("We could not automatically infer the shape of the "
+                                      "Lambda's output. Please specify the `output_shape` "
+                                      "argument for this Lambda layer.")
+        if callable(self._output_shape):
+            return self._output_shape(input_shape)
+        batch = nest.flatten(input_shape)[0]
+        return (batch,) + tuple(self._output_shape)

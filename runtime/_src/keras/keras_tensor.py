@@ -9,15 +9,24 @@ are real Variables, made outside the graph) and gives the output shapes and
 dtypes. The call is recorded as a `Node` in `layer._inbound_nodes`, and each
 output KerasTensor remembers it in `_keras_history` = (layer, node index,
 tensor index), which is how `Model(inputs, outputs)` finds the layers
-between its inputs and outputs.
+between its inputs and outputs. A layer that defines `compute_output_shape`
+gets its output's static shape from it, as in Keras 3.
+
+Python operators on KerasTensors (`x + 1`, `x * y`, `-x`, `x[:, 0]`,
+`x @ w`, `x > 0`) are `Operation`s, recorded the same way: rows of
+`summary()` ("add (Add)"), not entries of `model.layers`. A runtime op given
+a KerasTensor (`tf.nn.relu(x)`) is Keras's ValueError: wrap it in a layer
+(a `Layer` subclass or `layers.Lambda`).
 """
+
+import operator
 
 from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.graph.graph import Graph
 from runtime._src.keras.naming import unique_name
 
-__all__ = ["KerasTensor", "Node", "any_symbolic", "symbolic_call"]
+__all__ = ["KerasTensor", "Node", "Operation", "any_symbolic", "symbolic_call"]
 
 
 class KerasTensor:
@@ -53,19 +62,82 @@ class KerasTensor:
     __array__ = numpy
 
 
-def _no_ops(symbol):
-    def refuse(self, *other):
-        raise TypeError(f"`{symbol}` on a KerasTensor ({self.name}) is not supported by "
-                        "runtime.keras: express it with layers (Add, Subtract, Multiply, "
-                        "Activation, Reshape, or a Layer subclass whose call() does it)")
-    return refuse
+_TF_FUNCTION_ERROR = (
+    "A KerasTensor cannot be used as input to a TensorFlow function. A KerasTensor is a "
+    "symbolic placeholder for a shape and dtype, used when constructing Keras Functional "
+    "models or Keras Functions. You can only use it as input to a Keras layer or a Keras "
+    "operation (from the namespaces `keras.layers` and `keras.ops`). You are likely doing "
+    "something like:\n\n```\nx = Input(...)\n...\ntf_fn(x)  # Invalid.\n```\n\nWhat you "
+    "should do instead is wrap `tf_fn` in a layer:\n\n```\nclass MyLayer(Layer):\n    "
+    "def call(self, x):\n        return tf_fn(x)\n\nx = MyLayer()(x)\n```\n")
 
 
-for _name, _symbol in (("add", "+"), ("radd", "+"), ("sub", "-"), ("rsub", "-"),
-                       ("mul", "*"), ("rmul", "*"), ("truediv", "/"), ("rtruediv", "/"),
-                       ("matmul", "@"), ("rmatmul", "@"), ("pow", "**"), ("neg", "-"),
-                       ("getitem", "[]")):
-    setattr(KerasTensor, f"__{_name}__", _no_ops(_symbol))
+def _refuse_conversion(self):
+    """A runtime op given a KerasTensor: Keras 3's ValueError."""
+    raise ValueError(_TF_FUNCTION_ERROR)
+
+
+KerasTensor._as_tensor = _refuse_conversion
+
+
+class Operation:
+    """A Python operator applied to KerasTensors (`x + 1`, `x * y`, `x[:, 0]`),
+    recorded in the functional graph as Keras 3 records its `keras.ops`: it
+    is a row of `summary()` ("add (Add)") but not one of `model.layers`."""
+
+    built = True
+    weights = trainable_weights = non_trainable_weights = ()
+
+    def __init__(self, fn):
+        self._fn = fn
+        self.name = unique_name(_SNAKE[type(self).__name__])
+        self._inbound_nodes = []
+
+    def count_params(self):
+        return 0
+
+    def __call__(self, *args, **kwargs):
+        if any_symbolic(args, kwargs):
+            return symbolic_call(self, self._fn, args, kwargs)
+        return self._fn(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<Operation name={self.name}>"
+
+
+_SNAKE = {}
+
+
+def _operator(class_name, snake, fn, reflected=False, unary=False):
+    op_class = type(class_name, (Operation,), {"__doc__": f"`{snake}` of KerasTensors."})
+    _SNAKE[class_name] = snake
+    if unary:
+        return lambda self: op_class(fn)(self)
+    if reflected:
+        return lambda self, other: op_class(fn)(other, self)
+    return lambda self, other: op_class(fn)(self, other)
+
+
+for _names, (_class, _snake, _fn) in {
+        ("add", "radd"): ("Add", "add", operator.add),
+        ("sub", "rsub"): ("Subtract", "subtract", operator.sub),
+        ("mul", "rmul"): ("Multiply", "multiply", operator.mul),
+        ("truediv", "rtruediv"): ("TrueDivide", "true_divide", operator.truediv),
+        ("floordiv", "rfloordiv"): ("FloorDivide", "floor_divide", operator.floordiv),
+        ("mod", "rmod"): ("Mod", "mod", operator.mod),
+        ("pow", "rpow"): ("Power", "power", operator.pow),
+        ("matmul", "rmatmul"): ("Matmul", "matmul", operator.matmul),
+        ("lt",): ("Less", "less", operator.lt),
+        ("le",): ("LessEqual", "less_equal", operator.le),
+        ("gt",): ("Greater", "greater", operator.gt),
+        ("ge",): ("GreaterEqual", "greater_equal", operator.ge),
+        ("getitem",): ("GetItem", "get_item", operator.getitem)}.items():
+    setattr(KerasTensor, f"__{_names[0]}__", _operator(_class, _snake, _fn))
+    if len(_names) > 1:
+        setattr(KerasTensor, f"__{_names[1]}__", _operator(_class, _snake, _fn, reflected=True))
+for _name, (_class, _snake, _fn) in {"neg": ("Negative", "negative", operator.neg),
+                                     "abs": ("Absolute", "absolute", operator.abs)}.items():
+    setattr(KerasTensor, f"__{_name}__", _operator(_class, _snake, _fn, unary=True))
 
 
 class Node:
@@ -105,17 +177,41 @@ def any_symbolic(args, kwargs):
     return any(isinstance(v, KerasTensor) for v in nest.flatten((args, kwargs)))
 
 
-def symbolic_call(layer, call, args, kwargs):
+def _declared_output_shape(compute_output_shape, args, kwargs, outputs):
+    """The shape the layer's own `compute_output_shape` gives for one input
+    structure and one output (Keras 3 trusts it over the shape the traced call
+    infers: `Concatenate` of (None, 3) and (4, 3) is (None, 6), not (4, 6));
+    None where there is none, or it disagrees with the call on the rank."""
+    if compute_output_shape is None or not isinstance(outputs, Tensor) \
+            or outputs.shape.rank is None or any_symbolic(args[1:], kwargs):
+        return None
+    input_shape = nest.map_structure(
+        lambda v: v.shape if isinstance(v, KerasTensor) else None, args[0])
+    try:
+        shape = compute_output_shape(input_shape)
+    except NotImplementedError:
+        return None
+    shape = getattr(shape, "dims", shape)
+    if shape is None or len(shape) != outputs.shape.rank:
+        return None
+    return tuple(shape)
+
+
+def symbolic_call(layer, call, args, kwargs, compute_output_shape=None):
     """`call(*args, **kwargs)` with each KerasTensor replaced by a placeholder of a
-    scratch graph; the outputs as KerasTensors, recorded as a Node of `layer`."""
+    scratch graph; the outputs as KerasTensors, recorded as a Node of `layer`.
+    A single output takes its shape from `compute_output_shape` when given."""
     graph = Graph(f"{layer.name}_symbolic")
     with graph.as_default():
         concrete = nest.map_structure(
             lambda v: graph.add_placeholder(dtypes.as_dtype(v.dtype), list(v.shape))
             if isinstance(v, KerasTensor) else v, (list(args), kwargs))
         outputs = call(*concrete[0], **concrete[1])
+    declared = _declared_output_shape(compute_output_shape, args, kwargs, outputs)
     outputs = nest.map_structure(
         lambda t: KerasTensor(t.shape.dims if t.shape.dims is not None else (), t.dtype)
         if isinstance(t, Tensor) else t, outputs)
+    if declared is not None:
+        outputs = KerasTensor(declared, outputs.dtype)
     Node(layer, tuple(args), dict(kwargs), outputs)
     return outputs

@@ -24,7 +24,7 @@ __all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
            "binary_crossentropy", "mean_squared_error", "mean_absolute_error", "get"]
 
 EPSILON = 1e-7
-_REDUCTIONS = ("sum_over_batch_size", "sum", "none", None)
+_REDUCTIONS = ("sum_over_batch_size", "sum", "none", None, "mean", "mean_with_sample_weight")
 
 
 def _as_float(x, dtype=dtypes.float32):
@@ -128,6 +128,26 @@ def mean_absolute_error(y_true, y_pred):
 
 # --- loss objects -----------------------------------------------------------------
 
+def _same_rank(values, weights):
+    """Keras's squeeze-or-expand: a trailing axis of size 1 on the one of rank
+    one more is dropped (or a rank-1 other side gets one), so per-sample
+    weights (n,) or (n, 1) line up with per-sample losses."""
+    rv, rw = values.shape.rank, weights.shape.rank
+    if rv is None or rw is None or rv == rw:
+        return values, weights
+    if rv == rw + 1 and values.shape.dims[-1] == 1:
+        if rw == 1:
+            weights = array_ops.expand_dims(weights, -1)
+        else:
+            values = array_ops.squeeze(values, [-1])
+    if rw == rv + 1 and weights.shape.dims[-1] == 1:
+        if rv == 1:
+            values = array_ops.expand_dims(values, -1)
+        else:
+            weights = array_ops.squeeze(weights, [-1])
+    return values, weights
+
+
 class Loss:
     """`Loss(reduction="sum_over_batch_size", name=None)`: call it as
     `loss(y_true, y_pred, sample_weight=None)` for a reduced value."""
@@ -144,15 +164,23 @@ class Loss:
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         values = self.call(y_true, y_pred)
+        weights = None
         if sample_weight is not None:
-            values = values * math_ops.cast(convert_to_tensor(sample_weight), values.dtype)
-        if self.reduction in ("none", None):
+            weights = math_ops.cast(convert_to_tensor(sample_weight), values.dtype)
+            values, weights = _same_rank(values, weights)
+            values = values * weights
+        if self.reduction in ("none", None) or values.shape.rank == 0:
             return values
         total = reduction_ops.reduce_sum(values)
         if self.reduction == "sum":
             return total
-        count = math_ops.cast(array_ops.size(values), values.dtype)
-        return math_ops.divide(total, math_ops.maximum(count, 1.0))
+        if self.reduction == "mean_with_sample_weight" and weights is not None:
+            count = reduction_ops.reduce_sum(weights)
+        else:
+            count = math_ops.cast(array_ops.size(values), values.dtype)
+        empty = math_ops.equal(count, array_ops.zeros_like(count))
+        safe = math_ops.where(empty, array_ops.ones_like(count), count)
+        return math_ops.where(empty, array_ops.zeros_like(total), math_ops.divide(total, safe))
 
     def get_config(self):
         return {"name": self.name, "reduction": self.reduction}

@@ -28,19 +28,34 @@ def _shapes(inputs):
 
 
 def _broadcast(a, b):
-    """The broadcast of two shapes (None = unknown), or None if they clash."""
+    """Keras's merge of two shapes (after the batch axis): aligned at the right,
+    an unknown size on either side stays unknown, a 1 takes the other size;
+    None if two known sizes clash."""
     if len(a) < len(b):
         a, b = b, a
-    b = (1,) * (len(a) - len(b)) + tuple(b)
-    out = []
-    for x, y in zip(a, b):
-        if x == 1 or x is None and y != 1:
-            out.append(y if x == 1 else None)
-        elif y == 1 or y is None or x == y:
-            out.append(x)
-        else:
+    if not b:
+        return tuple(a)
+    out = list(a[:len(a) - len(b)])
+    for x, y in zip(a[len(a) - len(b):], b):
+        if x is None or y is None:
+            out.append(None)
+        elif x == 1 or y == 1:
+            out.append(y if x == 1 else x)
+        elif x != y:
             return None
+        else:
+            out.append(x)
     return tuple(out)
+
+
+def _batch_of(shapes):
+    """The one known batch size of `shapes` (None if none is known); a
+    ValueError, as Keras's, when two differ."""
+    sizes = {s[0] for s in shapes if s is not None and s and s[0] is not None}
+    if len(sizes) > 1:
+        raise ValueError("Cannot merge tensors with different batch sizes. Received tensors "
+                         f"with shapes {[tuple(s) for s in shapes]}")
+    return sizes.pop() if sizes else None
 
 
 class _Merge(Layer):
@@ -50,6 +65,7 @@ class _Merge(Layer):
     def call(self, inputs):
         shapes = _shapes(inputs)
         known = [s for s in shapes if s is not None]
+        _batch_of(known)
         if known:
             result = known[0][1:]
             for shape in known[1:]:
@@ -72,10 +88,10 @@ class _Merge(Layer):
         return result
 
     def compute_output_shape(self, input_shape):
-        out = input_shape[0]
+        out = tuple(input_shape[0][1:])
         for shape in input_shape[1:]:
-            out = _broadcast(out, shape)
-        return out
+            out = _broadcast(out, tuple(shape[1:]))
+        return (_batch_of(input_shape),) + out
 
 
 class Add(_Merge):

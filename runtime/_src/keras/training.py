@@ -6,6 +6,9 @@
     history.history["loss"]        # one value per epoch
     model.evaluate(xv, yv)         # [loss, accuracy]
     model.predict(x)               # numpy, batch by batch
+    model.fit(x, y, sample_weight=w)            # or class_weight={0: 1.0, 1: 5.0}
+    model.train_on_batch(x, y)     # also test_on_batch, predict_on_batch
+    model.save_weights("m.weights.npz"); model.load_weights("m.weights.npz")
 
 Each step is one graph: `fit` wraps `train_step` (forward pass under a
 GradientTape, loss, gradients, `optimizer.apply_gradients`, metric updates)
@@ -14,8 +17,11 @@ whole of training traces it once (a smaller last batch reuses it). `evaluate`
 and `predict` do the same with `test_step` and `predict_step`. With
 `compile(run_eagerly=True)` the steps run as plain Python instead.
 
-At the start of each epoch the metrics are reset; the loss reported for an
-epoch is the mean of its batch losses weighted by batch size, as Keras does.
+A weighted batch's loss is sum(weight * loss) / batch size (Keras's
+"sum_over_batch_size"); compiled `metrics` ignore the weights and
+`weighted_metrics` use them. At the start of each epoch the metrics are
+reset; the loss reported for an epoch is the mean of its batch losses
+weighted by batch size, as Keras does.
 With `verbose=1` each epoch prints `Epoch i/n` and a finished progress line,
 `verbose=2` the line without the bar, Keras's formats:
 
@@ -35,7 +41,7 @@ from runtime._src.function.function import function
 from runtime._src.keras import callbacks as callbacks_mod
 from runtime._src.keras import losses as losses_mod
 from runtime._src.keras import metrics as metrics_mod
-from runtime._src.keras import optimizers
+from runtime._src.keras import optimizers, saving
 from runtime._src.ops import array_ops, math_ops, random_ops
 
 __all__ = ["TrainingMixin", "TrainingState"]
@@ -51,6 +57,7 @@ class TrainingState:
         self.compiled = False
         self.loss = None
         self.metric_ids = []
+        self.weighted_metric_ids = []
         self.metrics = None          # resolved on the first step (needs y and y_pred)
         self.loss_tracker = None
         self.output_losses = None    # [(output name, Loss, weight)] for several outputs
@@ -65,8 +72,11 @@ class TrainingMixin:
     # --- compile ----------------------------------------------------------------
 
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
-                run_eagerly=False, steps_per_execution=1, jit_compile="auto", **kwargs):
-        """Set the optimizer, loss and metrics `fit` and `evaluate` use. A model
+                weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
+                jit_compile="auto", **kwargs):
+        """Set the optimizer, loss and metrics `fit` and `evaluate` use. As in
+        Keras 3, `metrics` ignore sample weights and `weighted_metrics` (logged
+        as "weighted_<name>") use them. A model
         with several outputs takes a list (in output order) or a dict (by output
         name) of losses, `loss_weights` likewise, and metrics as a list of lists
         or a dict of lists; each output's loss and metrics are logged as
@@ -93,6 +103,10 @@ class TrainingMixin:
                 raise TypeError("compile: metrics must be a list for a model with one output")
             state.metric_ids = list(metrics or [])
             state.output_trackers = []
+        if weighted_metrics and state.output_losses is not None:
+            raise TypeError("compile: weighted_metrics is not supported by runtime.keras for "
+                            "a model with several outputs")
+        state.weighted_metric_ids = list(weighted_metrics or [])
         state.functions = {}
         state.run_eagerly = bool(run_eagerly)
         state.compiled = True
@@ -166,6 +180,11 @@ class TrainingMixin:
             else:
                 state.metrics = [(None, metrics_mod.get(m, state.loss, y, y_pred))
                                  for m in state.metric_ids]
+                for identifier in state.weighted_metric_ids:
+                    m = metrics_mod.get(identifier, state.loss, y, y_pred)
+                    m.name = f"weighted_{m.name}"
+                    m._weighted = True
+                    state.metrics.append((None, m))
         if loss is not None:
             state.loss_tracker.update_state(loss, sample_weight=_batch_size(x, loss.dtype))
         if multi:
@@ -175,10 +194,11 @@ class TrainingMixin:
                                       self._output_loss_values(y, y_pred, sample_weight)):
                 tracker.update_state(value, sample_weight=_batch_size(x, value.dtype))
             for i, m in state.metrics:
-                m.update_state(ys[i], preds[i], sample_weight)
+                m.update_state(ys[i], preds[i])
         else:
             for _, m in state.metrics:
-                m.update_state(y, y_pred, sample_weight)
+                m.update_state(y, y_pred, sample_weight if getattr(m, "_weighted", False)
+                               else None)
         return self.get_metrics_result()
 
     def get_metrics_result(self):
@@ -217,9 +237,12 @@ class TrainingMixin:
             if len(specs) == 1:
                 def run_step(x):
                     return step((x,))
-            else:
+            elif len(specs) == 2:
                 def run_step(x, y):
                     return step((x, y))
+            else:
+                def run_step(x, y, sample_weight):
+                    return step((x, y, sample_weight))
             run_step.__name__ = f"{kind}_function"
             fn = run_step if state.run_eagerly else function(run_step,
                                                              input_signature=list(specs))
@@ -229,18 +252,22 @@ class TrainingMixin:
     # --- fit / evaluate / predict --------------------------------------------------
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
-            validation_split=0.0, validation_data=None, shuffle=True, initial_epoch=0,
-            steps_per_epoch=None, **kwargs):
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, **kwargs):
         """Train for `epochs` passes over (x, y) in batches; returns a History.
-        `validation_data` (x, y) or `validation_split` (the last fraction of the
-        samples, taken before shuffling) add "val_" logs to each epoch."""
+        `validation_data` (x, y) or (x, y, sample_weight), or `validation_split`
+        (the last fraction of the samples, taken before shuffling) add "val_"
+        logs to each epoch. `sample_weight` (one weight per sample) or
+        `class_weight` ({class id: weight}) weight each sample's loss."""
         _refuse("fit", **kwargs)
         self._check_compiled("fit")
-        arrays = _as_arrays(x, y, "fit")
+        arrays = _as_arrays(x, y, "fit", sample_weight, class_weight)
         if validation_split and validation_data is None:
             arrays, validation_data = _split(arrays, validation_split)
         if validation_data is not None:
-            validation_data = _as_arrays(*tuple(validation_data)[:2], "fit")
+            val = tuple(validation_data)
+            validation_data = _as_arrays(val[0], val[1] if len(val) > 1 else None, "fit",
+                                         val[2] if len(val) > 2 else None)
         n = _num_samples(arrays)
         batch_size = batch_size or 32
         steps = steps_per_epoch or max(1, -(-n // batch_size))
@@ -287,10 +314,11 @@ class TrainingMixin:
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict=False, **kwargs):
-        """The loss (and metrics) over (x, y): a float, or [loss, metric, ...]."""
-        _refuse("evaluate", sample_weight=sample_weight, **kwargs)
+        """The loss (and metrics) over (x, y): a float, or [loss, metric, ...];
+        `sample_weight` weights each sample's loss (and the weighted metrics)."""
+        _refuse("evaluate", **kwargs)
         self._check_compiled("evaluate")
-        arrays = _as_arrays(x, y, "evaluate")
+        arrays = _as_arrays(x, y, "evaluate", sample_weight)
         verbose = 1 if verbose == "auto" else verbose
         batches = max(1, -(-_num_samples(arrays) // (batch_size or 32)))
         hooks = callbacks_mod.CallbackList(callbacks, self,
@@ -300,10 +328,38 @@ class TrainingMixin:
         if verbose:
             print(_progress_line(batches, time.perf_counter() - start, logs, verbose),
                   flush=True)
+        return self._returned_logs(logs, return_dict)
+
+    def _returned_logs(self, logs, return_dict):
+        """`logs`, or their values in `metrics_names` order (a float for one)."""
         if return_dict:
             return logs
         values = [logs[name] for name in self.metrics_names]
         return values[0] if len(values) == 1 else values
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       return_dict=False):
+        """One optimizer step on this batch; its loss and metrics (the metrics
+        are reset first, as Keras does)."""
+        self._check_compiled("train_on_batch")
+        return self._run_on_batch("train", _as_arrays(x, y, "train_on_batch", sample_weight,
+                                                      class_weight), return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """The loss and metrics of this batch (training=False)."""
+        self._check_compiled("test_on_batch")
+        return self._run_on_batch("test", _as_arrays(x, y, "test_on_batch", sample_weight),
+                                  return_dict)
+
+    def predict_on_batch(self, x):
+        """The model's outputs on this batch, as numpy."""
+        arrays = (_as_array_structure(x, "predict_on_batch"),)
+        return nest.map_structure(np.asarray, self._step_function("predict", arrays)(*arrays))
+
+    def _run_on_batch(self, kind, arrays, return_dict):
+        self.reset_metrics()
+        logs = _to_floats(self._step_function(kind, arrays)(*arrays))
+        return self._returned_logs(logs, return_dict)
 
     def _evaluate_arrays(self, arrays, batch_size, hooks):
         self.reset_metrics()
@@ -362,9 +418,24 @@ class TrainingMixin:
                                  f"{value.shape}.")
             variable.assign(value.astype(variable.dtype.as_numpy_dtype))
 
+    def save_weights(self, filepath, overwrite=True):
+        """Write every weight to `filepath`, which ends in `.weights.npz`
+        (runtime.keras's format; Keras's `.weights.h5` is not supported)."""
+        saving.save_weights(self, filepath, overwrite)
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Read back what `save_weights` wrote (same architecture)."""
+        if skip_mismatch:
+            raise TypeError("load_weights: skip_mismatch is not supported by runtime.keras")
+        saving.load_weights(self, filepath)
+
+    def save(self, filepath, overwrite=True, **kwargs):
+        """Not supported: a ValueError pointing to `tf.saved_model.save`."""
+        saving.save_model(self, filepath)
+
     def _check_compiled(self, what):
         if not self._keras_state.compiled:
-            raise RuntimeError(f"You must call `compile()` before using the model ({what}).")
+            raise ValueError("You must call `compile()` before using the model.")
 
 
 # --- helpers --------------------------------------------------------------------------
@@ -375,8 +446,8 @@ def _refuse(method, **arguments):
     if given:
         raise TypeError(f"{method}: argument {given[0]!r} is not supported by runtime.keras "
                         "(supported: x, y, batch_size, epochs, verbose, callbacks, "
-                        "validation_data, validation_split, shuffle, initial_epoch, "
-                        "steps_per_epoch)"
+                        "validation_data, validation_split, shuffle, class_weight, "
+                        "sample_weight, initial_epoch, steps_per_epoch)"
                         if method == "fit" else
                         f"{method}: argument {given[0]!r} is not supported by runtime.keras")
 
@@ -439,16 +510,43 @@ def _num_samples(arrays):
     return len(nest.flatten(arrays)[0])
 
 
-def _as_arrays(x, y, what):
+def _as_arrays(x, y, what, sample_weight=None, class_weight=None):
+    """(x,), (x, y) or (x, y, sample_weight) as arrays with as many samples
+    each; `class_weight` becomes the sample weights as in Keras."""
     if x is None:
         raise ValueError(f"{what}: x is required")
+    if sample_weight is not None and class_weight is not None:
+        raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
     arrays = (_as_array_structure(x, what),) if y is None else \
         (_as_array_structure(x, what), _as_array_structure(y, what))
-    sizes = {len(a) for a in nest.flatten(arrays)}
-    if len(sizes) > 1:
-        raise ValueError(f"{what}: the arrays of x and y have different numbers of samples: "
-                         f"{sorted(sizes)}")
+    if class_weight is not None and y is not None:
+        if isinstance(arrays[1], (list, tuple, dict)):
+            raise ValueError("`class_weight` is only supported for Models with a single "
+                             "output.")
+        sample_weight = _class_weights_to_sample_weights(arrays[1], class_weight)
+    if sample_weight is not None and y is not None:
+        if isinstance(sample_weight, (list, tuple, dict)):
+            raise TypeError(f"{what}: one sample_weight array per output is not supported "
+                            "by runtime.keras: pass one array (it weights every output)")
+        arrays += (_as_array(sample_weight, what),)
+    sizes = [sorted({len(a) for a in nest.flatten(part)}) for part in arrays]
+    if len({n for part in sizes for n in part}) > 1:
+        names = ("x", "y", "sample_weight")
+        raise ValueError("Data cardinality is ambiguous. Make sure all arrays contain the "
+                         "same number of samples." + "".join(
+                             f"'{name}' sizes: {', '.join(map(str, part))}\n"
+                             for name, part in zip(names, sizes)))
     return arrays
+
+
+def _class_weights_to_sample_weights(y, class_weight):
+    """Each sample's weight: `class_weight` of its class (argmax of a one-hot
+    row), 1.0 for a class not listed, as Keras does."""
+    labels = np.asarray(y)
+    if labels.ndim > 1:
+        labels = labels.argmax(axis=-1) if labels.shape[-1] != 1 else labels[..., 0]
+    labels = np.round(labels).astype(np.int32)
+    return np.array([class_weight.get(int(c), 1.0) for c in labels], np.float32)
 
 
 def _split(arrays, fraction):

@@ -639,8 +639,8 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     fast = rules.static_bool(fast, op, "fast")
     dims = None if matrix.shape.rank is None else matrix.shape.dims[-2:]
     if not fast or dims is None or None in dims:
-        l2 = math_ops.cast(l2_regularizer, matrix.dtype)
-        return apply(op, (matrix, rhs, l2), {"fast": fast})
+        return apply(op, (matrix, rhs, _regularizer(l2_regularizer, matrix.dtype)),
+                     {"fast": fast})
     over = dims[0] >= dims[1]                     # A^T A is the smaller Gramian
     l2 = l2_regularizer if hasattr(l2_regularizer, "dtype") or l2_regularizer != 0 else None
     chol = _gramian_cholesky(matrix, l2, over)
@@ -653,12 +653,18 @@ def _gramian_cholesky(a, l2, first_kind):
     """cholesky(A^T A + l2 I) (`first_kind`) or cholesky(A A^T + l2 I); l2 None: none."""
     gramian = matmul(a, a, adjoint_a=first_kind, adjoint_b=not first_kind)
     if l2 is not None:
-        l2 = math_ops.cast(l2, a.dtype)
+        l2 = _regularizer(l2, a.dtype)
         size = gramian.shape.dims[-1] if gramian.shape.rank is not None else None
         identity = eye(size, dtype=a.dtype) if size is not None else _band(ones_like(gramian),
                                                                             0, 0)
         gramian = math_ops.add(gramian, math_ops.multiply(l2, identity))
     return cholesky(gramian)
+
+
+def _regularizer(l2, dtype):
+    """l2 as a scalar of the matrix's dtype: a Python number converted directly
+    (0.3 stays 0.3 in float64, not float32's 0.30000001), a tensor cast."""
+    return math_ops.cast(l2, dtype) if hasattr(l2, "dtype") else convert_to_tensor(l2, dtype)
 
 
 @define_grad("MatrixSolveLs")
