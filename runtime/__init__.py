@@ -58,6 +58,8 @@ from runtime._src.function.module import Module
 from runtime._src.function.function import function, Function, ConcreteFunction
 from runtime._src.ops.gradient_ops import stop_gradient
 from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients, gradients
+from runtime._src.autodiff.custom_gradient import custom_gradient
+from runtime._src.autodiff.recompute import grad_pass_through, recompute_grad
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
@@ -77,18 +79,19 @@ __all__ = [
     "atan2", "atanh", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "concat", "cond", "config",
-    "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "debugging", "divide",
-    "dtypes", "einsum", "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16",
-    "float32", "float64", "floor", "floordiv", "foldl", "foldr", "function", "gather",
-    "gather_nd", "gradients", "greater", "greater_equal", "identity", "init_scope", "inside_function", "int16",
-    "int32", "int64", "int8", "is_tensor", "keras", "less", "less_equal", "linalg",
+    "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "custom_gradient",
+    "debugging", "divide", "dtypes", "einsum", "equal", "errors", "executing_eagerly",
+    "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor",
+    "floordiv", "foldl", "foldr", "function", "gather", "gather_nd", "grad_pass_through",
+    "gradients", "greater", "greater_equal", "identity", "init_scope", "inside_function",
+    "int16", "int32", "int64", "int8", "is_tensor", "keras", "less", "less_equal", "linalg",
     "linspace", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul",
     "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative", "nest",
     "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones", "ones_like",
-    "pad", "pow", "print", "py_function", "random", "range", "rank", "reduce_all",
-    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
-    "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll", "round",
-    "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
+    "pad", "pow", "print", "py_function", "random", "range", "rank", "recompute_grad",
+    "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll",
+    "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
     "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt", "square",
     "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract",
     "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",

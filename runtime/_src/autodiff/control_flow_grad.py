@@ -29,6 +29,7 @@ import numpy as np
 
 from runtime._src.autodiff.backprop import (add_all, add_variable_gradient, backprop,
                                             carries_gradient, watched_variable, zeros_like)
+from runtime._src.autodiff.custom_gradient import note_replay
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.tensor import VariantValue, convert_to_tensor
 from runtime._src.graph.graph import Graph
@@ -63,6 +64,8 @@ def replay(graph, feeds, skip=None):
                      for k, v in attrs.items()}
         inputs = [mapping.get(id(t), t) for t in node.inputs]
         new = target.add_node(node.opdef, inputs, attrs, name=node.name)
+        if node.op == "CustomGradient":     # its grad_fn holds this graph's tensors
+            note_replay(new, mapping)
         nodes.append(new)
         for old, out in zip(node.outputs, new.outputs):
             mapping[id(old)] = out
