@@ -114,7 +114,10 @@ class _Calls(ast_util.NodeTransformer):
                 and func.value.id == "ag__":
             return True
         found, value = self.ctx.resolve(func)
-        if not found:
+        if not found or self.ctx.from_closure(func):
+            # A callee held in a closure cell is decided when called: closures of
+            # one code object share one conversion, and another closure's cell may
+            # hold a user function where this one holds a library function.
             return False
         if isinstance(value, type) or inspect_utils.is_builtin(value):
             return True

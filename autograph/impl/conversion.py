@@ -85,6 +85,13 @@ class Context:
                 return True, space[expr.id]
         return False, None
 
+    def from_closure(self, expr):
+        """True when `expr` (a name or dotted attribute) starts at a closure cell."""
+        while isinstance(expr, gast.Attribute):
+            expr = expr.value
+        return (isinstance(expr, gast.Name) and expr.id in self._closure
+                and expr.id not in self.local_names)
+
 
 def _cell_value(cell):
     try:
