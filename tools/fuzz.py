@@ -26,7 +26,9 @@ seed are what they were):
                    with .get/in/hasattr/getattr/len
     --closures     lambdas and nested defs over variables that branches and
                    loops assign (late binding), closures made in a loop and
-                   called after it, `nonlocal` writes called from loops
+                   called after it, `nonlocal` writes called from loops, and
+                   closures of one code object over a library function and
+                   over a user function (`twice(abs)`, `twice(step)` made at import)
     --mutations    append/pop/extend/insert/del/update/setdefault/d.pop/slice
                    assignment/next(it)/a bound method, inside branches and loops
     --variables    float64 vectors and tf.Variables (module-level vectors, a
@@ -365,7 +367,8 @@ class ClosureGenerator(_ModeGenerator):
         if self.in_body:
             return None
         return self.rng.choice(["f0()", "f1()", "g0(x)", "g0(y)", "g1(a)", "acc",
-                                "get()", "len(fs)"])
+                                "get()", "len(fs)", "by_abs(x)", "by_step(y)",
+                                "twice(g1)(a)"])
 
     def special(self, names, depth, in_loop):
         self.in_body = True
@@ -412,6 +415,25 @@ class ClosureGenerator(_ModeGenerator):
         # that what it breaks does not hide everything else
         self.with_sety = self.rng.random() < 0.3
 
+    def prelude(self):
+        # One closure code object for every `twice(h)`: a library callee (abs) in
+        # one closure's cell and a user function (step) in another's must both
+        # work; closures made at import are converted on their own, not as part
+        # of a converted `twice`.
+        return ["def twice(h):",
+                "    def inner(p):",
+                f"        return (h(p) + h(p + 1)) % {MOD}",
+                "    return inner",
+                "",
+                "def step(p):",
+                "    if p > 50:",
+                "        return p - 50",
+                "    return p + 3",
+                "",
+                "by_abs = twice(abs)      # closures made by plain Python, at import",
+                "by_step = twice(step)",
+                ""]
+
     def setup(self):
         sety = (["def sety(p):", "    nonlocal y", f"    y = p % {MOD}"]
                 if self.with_sety else [])
@@ -432,7 +454,7 @@ class ClosureGenerator(_ModeGenerator):
 
     def readers(self):
         return ["f0()", "f1()", "g0(3)", "g1(5)", "acc", "get()", "len(fs)",
-                "sum(f() for f in fs)"]
+                "sum(f() for f in fs)", "by_abs(x)", "by_step(y)"]
 
 
 class MutationGenerator(_ModeGenerator):
