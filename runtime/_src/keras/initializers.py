@@ -32,7 +32,7 @@ class Initializer:
     """Base class: `__call__(shape, dtype=None)` returns the initial tensor."""
 
     def __call__(self, shape, dtype=None):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define __call__(shape, dtype)")
 
     def get_config(self):
         return {}
