@@ -72,7 +72,7 @@ class AttrValue(Message):
         super().__init__(**values)
         self.ALWAYS = tuple(values)   # the oneof member set prints even at its default
 
-    def WhichOneof(self, group="value"):  # noqa: N802 - protobuf's spelling
+    def WhichOneof(self, group="value"):
         return self.ALWAYS[0] if self.ALWAYS else None
 
 
@@ -114,7 +114,7 @@ class GraphDef(Message):
                               "TensorFlow's compiled protos): pip install tensorboard") from e
         return text_format.Parse(str(self), graph_pb2.GraphDef())
 
-    def SerializeToString(self):  # noqa: N802 - protobuf's spelling
+    def SerializeToString(self):
         return self.to_proto().SerializeToString()
 
 

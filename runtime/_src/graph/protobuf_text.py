@@ -64,12 +64,12 @@ class Message:
     def _field_names(cls):
         return {name for name, _ in cls.FIELDS}
 
-    def ListFields(self):  # noqa: N802 - protobuf's spelling
+    def ListFields(self):
         """(name, value) of the fields that are set, in field order."""
         return [(name, getattr(self, name)) for name, kind in self.FIELDS
                 if _is_set(self, name, kind)]
 
-    def HasField(self, name):  # noqa: N802 - protobuf's spelling
+    def HasField(self, name):
         kinds = dict(self.FIELDS)
         if name not in kinds:
             raise ValueError(f'Protocol message {type(self).__name__} has no field "{name}".')
