@@ -19,6 +19,7 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
+from runtime._src.core.errors import NotFoundError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.keras.optimizers import Optimizer
@@ -50,7 +51,9 @@ class Checkpoint:
             if not is_trackable(value):
                 raise ValueError(f"`Checkpoint` was expecting {name} to be a trackable object "
                                  "(an object derived from `Trackable`), got "
-                                 f"{value!r}. Pass Variables, Modules, Keras models, layers "
+                                 f"{value!r}. If you believe this object should be trackable "
+                                 "(i.e. it is part of the TensorFlow Python API and manages "
+                                 "state), please open an issue. Pass Variables, Modules, Keras models, layers "
                                  "or optimizers, or lists and dicts of them.")
         self._objects = dict(kwargs)
         self._save_counter = None
@@ -108,7 +111,11 @@ class Checkpoint:
                              f"{save_path!r})")
         if self._save_counter is None and _saves_counter(save_path):
             self.save_counter          # noqa: B018 - created so that it is restored
-        nodes, values = load_saved(save_path)
+        try:
+            nodes, values = load_saved(save_path)
+        except NotFoundError as e:
+            raise NotFoundError(f"Error when restoring from checkpoint or SavedModel at "
+                                f"{save_path}: {e}") from None
         return CheckpointLoadStatus(Restoration(nodes, values, save_path).start(self))
 
 

@@ -108,9 +108,11 @@ def index_bytes(prefix):
         with open(path, "rb") as f:
             return f.read()
     except FileNotFoundError:
-        raise NotFoundError(f"Failed to find any matching files for {prefix}: {path} does not "
-                            "exist. Pass the checkpoint's prefix (what save() returned, or "
-                            "tf.train.latest_checkpoint(directory)).") from None
+        raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: Failed to find any "
+                            f"matching files for {prefix}\nPlease double-check that the path "
+                            "is correct. You may be missing the checkpoint suffix (e.g. the "
+                            "'-1' in 'path/to/ckpt-1'); tf.train.latest_checkpoint(directory) "
+                            "gives the newest one.") from None
 
 
 def read_index(prefix, data):

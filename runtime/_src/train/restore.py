@@ -84,7 +84,7 @@ class Restoration:
         if not variable.shape.is_compatible_with(value.shape):
             raise ValueError(f"Received incompatible tensor with shape {value.shape} when "
                              f"attempting to restore variable with shape {variable.shape} "
-                             f"and name {key} (from checkpoint {self.save_path}).")
+                             f"and name {variable.name} (key {key} in checkpoint {self.save_path}).")
         if variable.dtype.name != "string" and value.dtype != variable.dtype.np_dtype:
             raise ValueError(f"Checkpoint {self.save_path}: {key} holds {value.dtype.name} "
                              f"values; the variable {variable.name} is "
