@@ -146,3 +146,27 @@ def test_a_clear_import_error_without_tensorboard(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "tensorboard", None)
     with pytest.raises(ImportError, match="pip install tensorboard"):
         tf.summary.create_file_writer(str(tmp_path))
+
+
+def test_seed_tutorial_trace_on_trace_export_runs(tmp_path, monkeypatch):
+    # /work/shared/seeds/002: "Plot a graph for function() using Tensorboard"
+    monkeypatch.chdir(tmp_path)
+    from datetime import datetime
+
+    @tf.function
+    def function(x):
+        a = tf.constant([[2.0], [3.0]])
+        b = tf.constant(4.0)
+        return a + b
+
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    logdir = "logs/func/%s" % stamp
+    writer = tf.summary.create_file_writer(logdir)
+    with pytest.warns(UserWarning, match="profiler is not available"):
+        tf.summary.trace_on(graph=True, profiler=True)
+    z = function(2)
+    with writer.as_default():
+        tf.summary.trace_export(name="function_trace", step=0, profiler_outdir=logdir)
+    assert z.numpy().tolist() == [[6.0], [7.0]]
+    graph = _read(logdir).Graph()
+    assert graph.node and all(n.op in ("Const", "AddV2", "Placeholder") for n in graph.node)
