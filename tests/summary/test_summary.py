@@ -170,3 +170,10 @@ def test_seed_tutorial_trace_on_trace_export_runs(tmp_path, monkeypatch):
     assert z.numpy().tolist() == [[6.0], [7.0]]
     graph = _read(logdir).Graph()
     assert graph.node and all(n.op in ("Const", "AddV2", "Placeholder") for n in graph.node)
+
+
+def test_name_scope_prefixes_the_tag(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default(step=1), tf.name_scope("train"):
+        tf.summary.scalar("loss", 1.0)
+    assert _read(tmp_path).Tags()["tensors"] == ["train/loss"]

@@ -238,3 +238,10 @@ def test_restores_a_tensorflow_checkpoint_into_our_objects():
     ckpt.restore(FIXTURE).assert_consumed()
     assert net.b.numpy().tolist() == [0.5, -1.5, 2.25]
     assert net.layers[0].numpy().tolist() == [1, -2] and ckpt.step.numpy() == 7
+
+
+def test_an_attribute_set_on_the_checkpoint_is_tracked(tmp_path):
+    ckpt = tf.train.Checkpoint()
+    ckpt.step = tf.Variable(7, dtype=tf.int64)
+    path = ckpt.write(str(tmp_path / "a"))
+    assert tf.train.list_variables(path) == [("step/.ATTRIBUTES/VARIABLE_VALUE", [])]

@@ -18,7 +18,9 @@ import contextlib
 
 import numpy as np
 
+from runtime._src.core import context as _context
 from runtime._src.core import dtypes
+from runtime._src.core.context import current_graph
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.function.variables import Variable
@@ -114,9 +116,15 @@ def _stage(kind, name, data, step, **options):
     inputs = [_step_tensor(step), data]
     if isinstance(condition, Tensor):
         inputs.append(condition)
-    attrs = {"writer": writer, "tag": name, "kind": kind,
+    attrs = {"writer": writer, "tag": _scope_prefix() + name, "kind": kind,
              "options": tuple(sorted(options.items()))}
     return apply("WriteSummary", inputs, attrs)
+
+
+def _scope_prefix():
+    """The `tf.name_scope` prefix the tag gets ("train/" in `name_scope("train")`)."""
+    graph = current_graph()
+    return getattr(graph if graph is not None else _context.state, "name_scope_prefix", "")
 
 
 def _checked_name(name, what):

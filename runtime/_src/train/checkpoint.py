@@ -60,6 +60,12 @@ class Checkpoint:
         for name, value in kwargs.items():
             object.__setattr__(self, name, value)
 
+    def __setattr__(self, name, value):
+        """`ckpt.step = tf.Variable(0)` adds a dependency, as in TensorFlow."""
+        if not name.startswith("_") and is_trackable(value) and "_objects" in self.__dict__:
+            self._objects[name] = value
+        object.__setattr__(self, name, value)
+
     def _checkpoint_children(self):
         found = list(self._objects.items())
         if self._save_counter is not None:
