@@ -127,3 +127,19 @@ def test_to_proto_builds_tensorflows_graphdef():
     # the same message, printed by protobuf itself (which writes floats as "2.0")
     assert text_format.MessageToString(proto).replace(".0\n", "\n") == \
         str(gd).replace(".0\n", "\n")
+
+
+def test_type_attrs_of_cast_and_variable_ops_as_tensorflow():
+    v = tf.Variable([1.0, 2.0])
+
+    def f(i):
+        v.assign_add(tf.cast(i, tf.float32) * tf.ones([2]))
+        return v.read_value()
+
+    gd = _graph(f, tf.TensorSpec([], tf.int32)).as_graph_def()
+    nodes = {n.op: n for n in gd.node}
+    # TensorFlow 2.21: Cast has SrcT, DstT, Truncate; variable ops have dtype
+    assert sorted(nodes["Cast"].attr) == ["DstT", "SrcT", "Truncate"]
+    assert (nodes["Cast"].attr["SrcT"].type, nodes["Cast"].attr["DstT"].type) == (3, 1)
+    assert sorted(nodes["AssignAddVariableOp"].attr) == ["dtype"]
+    assert nodes["ReadVariableOp"].attr["dtype"].type == 1

@@ -13,7 +13,7 @@ which is TensorFlow's (`AddV2`, `Placeholder`, `Const`, ...), except `If` and
 `While` without side effects, which TensorFlow calls `StatelessIf` and
 `StatelessWhile`. Nodes get TensorFlow's type attrs (`T` the first input's
 dtype; `Tcond`/`Tin`/`Tout` of an if; `T` the list of loop-variable dtypes of
-a while). Cond branches and loop bodies become functions in `.library.function`
+a while; `SrcT`/`DstT` of a cast; `dtype` of a variable read or write). Cond branches and loop bodies become functions in `.library.function`
 (a `func` attr names them), their inputs referenced as
 `"node:output:index"`, TensorFlow's convention inside functions. A Variable
 read or written in the main graph is a `DT_RESOURCE` placeholder feeding the
@@ -320,6 +320,13 @@ def _add_type_attrs(node, attrs):
         attrs.setdefault("T", AttrValue(list=ListValue(
             type=[dtype_enum(t.dtype) for t in node.inputs])))
         attrs.setdefault("parallel_iterations", AttrValue(i=10))
+    elif node.op == "Cast":
+        attrs.pop("dtype", None)
+        attrs["SrcT"] = AttrValue(type=dtype_enum(node.inputs[0].dtype))
+        attrs["DstT"] = AttrValue(type=dtype_enum(node.outputs[0].dtype))
+        attrs["Truncate"] = AttrValue(b=False)
+    elif hasattr(node.attrs.get("variable"), "dtype"):
+        attrs.setdefault("dtype", AttrValue(type=dtype_enum(node.attrs["variable"].dtype)))
     elif node.inputs and "T" not in attrs and "dtype" not in attrs \
             and not node.subgraph_list():
         attrs["T"] = AttrValue(type=dtype_enum(node.inputs[0].dtype))
