@@ -21,16 +21,24 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _get(url):
+def _get(url, as_json=True):
     with urllib.request.urlopen(url, timeout=2) as response:
-        return json.loads(response.read().decode("utf-8"))
+        text = response.read().decode("utf-8")
+    return json.loads(text) if as_json else text
 
 
-def test_tensorboard_server_serves_our_scalars(tmp_path):
+def _loop(x):
+    return tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * 2.0),
+                         [tf.constant(0), x])[1]
+
+
+def test_tensorboard_server_serves_our_scalars_and_graph(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path / "run1"))
     with writer.as_default():
         for step, loss in enumerate([0.5, 0.25, 0.125]):
             tf.summary.scalar("loss", loss, step=step)
+        tf.summary.graph(tf.function(_loop).get_concrete_function(
+            tf.TensorSpec([], tf.float32)).graph)
     writer.close()
     port = _free_port()
     server = subprocess.Popen(
@@ -53,6 +61,9 @@ def test_tensorboard_server_serves_our_scalars(tmp_path):
         assert points is not None, "tensorboard did not serve the scalars within 20 s"
         assert [(step, value) for _, step, value in points] == [(0, 0.5), (1, 0.25),
                                                                 (2, 0.125)]
+        graph = _get(f"http://127.0.0.1:{port}/data/plugin/graphs/graph?run=run1",
+                     as_json=False)
+        assert 'op: "StatelessWhile"' in graph and "library {" in graph
     finally:
         server.kill()
         server.wait(timeout=10)
