@@ -58,8 +58,10 @@ def test_round_trip_in_a_fresh_process_gives_identical_weights_and_next_step(tmp
     loss = float(_ns.train_step(model, optimizer).numpy())
 
     script = FRESH_PROCESS.format(here=HERE)
+    root = os.path.dirname(os.path.dirname(HERE))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True,
-                         text=True, timeout=60)
+                         text=True, timeout=60, env=env)
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     assert np.array_equal(np.float32(got["w"]), net.w.numpy())
