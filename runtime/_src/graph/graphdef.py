@@ -144,7 +144,7 @@ def tensor_proto(value, dtype=None):
     if name == "string":
         proto.string_val = [v if isinstance(v, bytes) else str(v).encode()
                             for v in arr.reshape(-1).tolist()]
-    elif arr.size == 1 or name == "bool":
+    elif (arr.size == 1 or name == "bool") and arr.dtype.kind != "c":
         field = {"float64": "double_val", "int64": "int64_val", "float16": "half_val",
                  "uint32": "uint32_val", "uint64": "uint64_val"}.get(
                      name, _VAL_FIELD.get(arr.dtype.kind, "int_val"))

@@ -155,10 +155,12 @@ class Restoration:
         return [i for i in range(len(self.nodes)) if i not in self.matched]
 
     def unmatched_live(self):
-        """Live objects (and optimizer slots) that got nothing from the checkpoint."""
+        """Live values (Variables, optimizer slots) that got nothing from the
+        checkpoint; objects without values of their own are not counted, as in
+        TensorFlow."""
         objects, paths, _ = walk(self.root)
-        missing = [p or "(root)" for o, p in zip(objects, paths)
-                   if id(o) not in self.live_to_saved and not isinstance(o, (list, tuple, dict))]
+        missing = [p for o, p in zip(objects, paths)
+                   if isinstance(o, Variable) and id(o) not in self.live_to_saved]
         for obj in objects:
             if isinstance(obj, Optimizer):
                 for var, name, slot in slot_variables(obj):
