@@ -11,9 +11,11 @@ or this package's `[tensorboard]` extra). Creating a writer without it raises
 ImportError saying so; nothing else in the runtime needs it.
 """
 
+import atexit
 import contextlib
 import os
 import threading
+import weakref
 
 __all__ = ["SummaryWriter", "create_file_writer", "create_noop_writer", "state",
            "require_tensorboard"]
@@ -39,6 +41,15 @@ class _State(threading.local):
 
 
 state = _State()
+
+_open_writers = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_at_exit():
+    """Write what is still queued when the program ends (as TensorFlow does)."""
+    for writer in list(_open_writers):
+        writer.flush()
 
 
 class SummaryWriter:
@@ -67,6 +78,7 @@ class SummaryWriter:
                                              flush_secs=self._flush_secs,
                                              filename_suffix=self._suffix)
             self._closed = False
+            _open_writers.add(self)
 
     def set_as_default(self, step=None):
         """Make this the default writer of this thread (no context manager)."""
