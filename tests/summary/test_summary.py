@@ -125,7 +125,8 @@ def test_keras_tensorboard_callback(tmp_path):
     x = np.random.RandomState(0).randn(16, 3).astype("float32")
     y = np.random.RandomState(1).randn(16, 1).astype("float32")
     history = model.fit(x, y, epochs=2, verbose=0, validation_data=(x, y),
-                        callbacks=[keras.callbacks.TensorBoard(str(tmp_path), histogram_freq=1)])
+                        callbacks=[keras.callbacks.TensorBoard(str(tmp_path), histogram_freq=1,
+                                                                   write_images=True)])
     assert sorted(os.listdir(tmp_path)) == ["train", "validation"]   # as Keras 3
     train, val = _read(tmp_path / "train"), _read(tmp_path / "validation")
     for name in ("loss", "mae"):
@@ -136,6 +137,8 @@ def test_keras_tensorboard_callback(tmp_path):
             history.history[f"val_{name}"])
     assert "epoch_learning_rate" in train.Tags()["tensors"]
     assert any(t.endswith("kernel/histogram") for t in train.Tags()["tensors"])
+    kernel_image = next(t for t in train.Tags()["tensors"] if t.endswith("kernel/image"))
+    assert _values(train, kernel_image)[0][1][:2].tolist() == [b"3", b"2"]  # width, height
     assert train.Tags()["graph"] and any(n.op == "MatMul" for n in train.Graph().node)
 
 

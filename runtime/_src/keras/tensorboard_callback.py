@@ -5,13 +5,16 @@
 Into `log_dir/train`: `epoch_loss`, `epoch_<metric>` and `epoch_learning_rate`
 at step = epoch, the graph of the traced training step (after the first
 batch, with `write_graph=True`), and with `histogram_freq=n` every n epochs a
-histogram of each weight (`<layer>/<weight>/histogram`). Into
+histogram of each weight (`<layer>/<weight>/histogram`), and with
+`write_images=True` the weight as an image (`<layer>/<weight>/image`). Into
 `log_dir/validation`: the `val_` logs, without the prefix (`epoch_loss`), and
 `evaluation_<name>_vs_iterations` at step = the optimizer's iterations.
 With `update_freq="batch"` (or n) `batch_<name>` every (n-th) batch, and
 summaries the model writes itself go to the train writer. Event files are
 written with tensorboard (runtime/_src/summary); profiling is not available.
 """
+
+import numpy as np
 
 from runtime._src.function.variables import Variable
 from runtime._src.keras.callbacks import Callback
@@ -144,4 +147,26 @@ class TensorBoard(Callback):
                     name = weight.name[:-2] if weight.name.endswith(":0") else weight.name
                     value = weight.read_value() if isinstance(weight, Variable) else weight
                     summary_ops.histogram(f"{name}/histogram", value, step=epoch)
+                    if self.write_images:
+                        image = _weight_image(weight.numpy())
+                        if image is not None:
+                            summary_ops.image(f"{name}/image", image, step=epoch)
         writer.flush()
+
+
+def _weight_image(w):
+    """A weight as Keras 3 shows it: a bias as a 1-pixel-high strip, a kernel as a
+    (wide) grayscale image, a conv kernel as one image per output channel."""
+    w = np.squeeze(w)
+    if w.ndim == 1:
+        w = w.reshape(1, w.shape[0], 1, 1)
+    elif w.ndim == 2:
+        if w.shape[0] > w.shape[1]:
+            w = w.T
+        w = w.reshape(1, w.shape[0], w.shape[1], 1)
+    elif w.ndim == 3:
+        w = np.transpose(w, (2, 0, 1))
+        w = w.reshape(w.shape[0], w.shape[1], w.shape[2], 1)
+    if w.ndim == 4 and w.shape[-1] in (1, 3, 4):
+        return w.astype(np.float32)
+    return None
