@@ -247,3 +247,27 @@ def test_an_attribute_set_on_the_checkpoint_is_tracked(tmp_path):
     ckpt.step = tf.Variable(7, dtype=tf.int64)
     path = ckpt.write(str(tmp_path / "a"))
     assert tf.train.list_variables(path) == [("step/.ATTRIBUTES/VARIABLE_VALUE", [])]
+
+
+def test_functional_model_restored_then_fit_continues_identically(tmp_path):
+    def make():
+        inputs = keras.Input((3,))
+        hidden = keras.layers.BatchNormalization()(keras.layers.Dense(4)(inputs))
+        model = keras.Model(inputs, keras.layers.Dense(2)(hidden))
+        model.compile(optimizer=keras.optimizers.SGD(0.1, momentum=0.9), loss="mse")
+        return model
+
+    x = np.random.RandomState(0).randn(16, 3).astype("float32")
+    y = np.zeros((16, 2), np.float32)
+    trained = make()
+    trained.fit(x, y, epochs=2, verbose=0)
+    path = tf.train.Checkpoint(model=trained).save(str(tmp_path / "f"))   # model.optimizer too
+    fresh = make()
+    status = tf.train.Checkpoint(model=fresh).restore(path)
+    status.assert_existing_objects_matched()
+    for a, b in zip(trained.weights, fresh.weights):
+        assert np.array_equal(a.numpy(), b.numpy())
+    # the momentum slots are created inside fit's traced step and restored there
+    assert trained.fit(x, y, epochs=1, verbose=0, shuffle=False).history["loss"] == \
+        fresh.fit(x, y, epochs=1, verbose=0, shuffle=False).history["loss"]
+    status.assert_consumed()
