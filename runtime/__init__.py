@@ -63,7 +63,8 @@ from runtime._src.autodiff.recompute import grad_pass_through, recompute_grad
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
-                     keras, linalg, math, nest, nn, random, saved_model, strings)
+                     keras, linalg, math, nest, nn, random, saved_model, strings, summary,
+                     train)
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
@@ -93,10 +94,10 @@ __all__ = [
     "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll",
     "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
     "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt", "square",
-    "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract",
+    "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract", "summary",
     "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
     "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
-    "tensordot", "tile", "transpose", "truediv", "truncatediv", "truncatemod", "uint8",
+    "tensordot", "tile", "train", "transpose", "truediv", "truncatediv", "truncatemod", "uint8",
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]

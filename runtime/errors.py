@@ -1,8 +1,9 @@
 """`tf.errors`: the exception classes ops and functions raise (defined in
 runtime/_src/core/errors.py)."""
 
-from runtime._src.core.errors import (InvalidArgumentError, OpError,  # noqa: F401
-                                      OperatorNotAllowedInGraphError, UnimplementedError)
+from runtime._src.core.errors import (DataLossError, InvalidArgumentError,  # noqa: F401
+                                      NotFoundError, OperatorNotAllowedInGraphError,
+                                      OpError, UnimplementedError)
 
 __all__ = ["OpError", "InvalidArgumentError", "OperatorNotAllowedInGraphError",
-           "UnimplementedError"]
+           "UnimplementedError", "NotFoundError", "DataLossError"]

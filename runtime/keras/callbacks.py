@@ -2,5 +2,7 @@
 
 from runtime._src.keras.callbacks import (Callback, EarlyStopping, History, LambdaCallback,
                                           ModelCheckpoint)
+from runtime._src.keras.tensorboard_callback import TensorBoard
 
-__all__ = ["Callback", "EarlyStopping", "History", "LambdaCallback", "ModelCheckpoint"]
+__all__ = ["Callback", "EarlyStopping", "History", "LambdaCallback", "ModelCheckpoint",
+           "TensorBoard"]

@@ -1,4 +1,5 @@
-"""Golden tests of the two text forms of a graph: str(graph) and as_graph_def()."""
+"""Golden tests of the compact text form of a graph, str(graph) (as_graph_def():
+test_graphdef.py)."""
 
 import textwrap
 
@@ -7,7 +8,7 @@ import pytest
 
 import runtime as tf
 from runtime._src.graph.graph import Graph
-from runtime._src.graph.graph_text import format_attr, graph_def_text, type_text
+from runtime._src.graph.graph_text import format_attr, type_text
 from runtime._src.core.tensor_shape import TensorShape
 
 from graphdata_helpers import call_subgraph, nested_graph
@@ -48,83 +49,6 @@ def test_pretty_golden_nested_body_is_indented_with_captures():
           } : int32[]
           return %2
         }""")
-
-
-def test_graph_def_golden_simple():
-    assert _simple().as_graph_def() == textwrap.dedent("""\
-        node {
-          name: "x"
-          op: "Placeholder"
-          attr { key: "dtype" value: int32 }
-          attr { key: "shape" value: [10,10] }
-          output { type: int32[10,10] }
-        }
-        node {
-          name: "Const"
-          op: "Const"
-          attr { key: "dtype" value: int32 }
-          attr { key: "value" value: 2 }
-          output { type: int32[] }
-        }
-        node {
-          name: "Mul"
-          op: "Mul"
-          input: "x"
-          input: "Const"
-          output { type: int32[10,10] }
-        }
-        node {
-          name: "Const_1"
-          op: "Const"
-          attr { key: "dtype" value: int32 }
-          attr { key: "value" value: <10 values> }
-          output { type: int32[10] }
-        }
-        node {
-          name: "AddV2"
-          op: "AddV2"
-          input: "Mul"
-          input: "Const_1"
-          output { type: int32[10,10] }
-        }
-        node {
-          name: "Neg"
-          op: "Neg"
-          input: "AddV2"
-          output { type: int32[10,10] }
-        }
-        outputs: ["AddV2", "Neg"]
-        versions { producer: 1 }
-        """)
-
-
-def test_graph_def_golden_library_section():
-    text = nested_graph().as_graph_def()
-    assert textwrap.dedent("""\
-        node {
-          name: "TestCall1"
-          op: "TestCall1"
-          input: "AddV2"
-          input: "x"
-          attr { key: "body" value { func: "f/TestCall1/body" } }
-          output { type: int32[] }
-        }
-        outputs: ["TestCall1"]
-        library {
-          function {
-            name: "f/TestCall1/body"
-            input_arg { name: "a" type: int32[] }
-            captured_arg { name: "capture" outer: "x" type: int32[] }
-            output_arg { name: "AddV2" type: int32[] }
-            node {
-              name: "a"
-        """) in text
-    assert text.endswith('    outputs: ["AddV2"]\n  }\n}\nversions { producer: 1 }\n')
-
-
-def test_graph_def_locations_name_the_user_file():
-    text = graph_def_text(_simple(), locations=True)
-    assert 'location: "test_graph_text.py:' in text
 
 
 @pytest.mark.parametrize("dtype, dims, expected", [

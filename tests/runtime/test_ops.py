@@ -340,7 +340,7 @@ def test_op_graph_prints_and_survives_the_optimizer(rec):
     body = [n for n in g.nodes if n.op != "Placeholder"]
     assert text.count("\n") >= len(body) and "return" in text
     assert all(t.dtype.name in text for t in g.outputs)
-    assert g.nodes[-1].name in g.as_graph_def()
+    assert g.as_graph_def().node[-1].name == g.nodes[-1].name
     before = executor.run(g, _flat_inputs(rec.args))
     optimize(g, check=True)
     after = executor.run(g, _flat_inputs(rec.args))

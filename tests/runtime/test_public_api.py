@@ -26,10 +26,10 @@ PUBLIC = [
     "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll",
     "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
     "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt", "square",
-    "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract",
+    "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract", "summary",
     "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
     "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
-    "tensordot", "tile", "transpose", "truediv", "truncatediv", "truncatemod", "uint8",
+    "tensordot", "tile", "train", "transpose", "truediv", "truncatediv", "truncatemod", "uint8",
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]

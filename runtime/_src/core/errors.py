@@ -1,7 +1,7 @@
 """Exception classes with TensorFlow's names (`errors.InvalidArgumentError`...)."""
 
 __all__ = ["OpError", "InvalidArgumentError", "OperatorNotAllowedInGraphError",
-           "UnimplementedError"]
+           "UnimplementedError", "NotFoundError", "DataLossError"]
 
 
 class OpError(Exception):
@@ -19,6 +19,14 @@ class InvalidArgumentError(OpError):
 
 class UnimplementedError(OpError):
     """The op exists but not for these arguments."""
+
+
+class NotFoundError(OpError):
+    """A file or entry was not found (a checkpoint path that does not exist)."""
+
+
+class DataLossError(OpError):
+    """Stored data is corrupt or truncated (a damaged checkpoint file)."""
 
 
 class OperatorNotAllowedInGraphError(TypeError):

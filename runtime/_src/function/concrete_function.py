@@ -27,6 +27,10 @@ from runtime._src.core.tensor_shape import TensorSpec
 
 __all__ = ["ConcreteFunction"]
 
+# Called with each ConcreteFunction about to run while not empty:
+# `tf.summary.trace_on` records the graphs that ran (runtime/_src/summary/trace.py).
+call_observers = []
+
 
 class ConcreteFunction:
     """A traced graph callable with tensors (`tf.types.experimental.ConcreteFunction`)."""
@@ -77,6 +81,9 @@ class ConcreteFunction:
 
     def _call_flat(self, feeds):
         """Run the graph on numpy `feeds` (one per placeholder, in order)."""
+        if call_observers:                  # tf.summary.trace_on (runtime/_src/summary)
+            for observe in call_observers:
+                observe(self)
         if self._capture_sources:
             feeds = feeds + [_capture_value(t) for t in self._capture_sources]
         return self._outputs.pack(_executor.run(self._run_graph, feeds))

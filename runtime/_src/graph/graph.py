@@ -33,7 +33,7 @@ from runtime._src.graph.op_registry import get_op
 __all__ = ["Graph", "Node", "current_graph", "needed_nodes", "paused_gc", "kernel_error",
            "leaked_tensor_error", "user_location", "RENDERERS"]
 
-# name -> function(graph): "pretty" and "graph_def_text" (graph_text.py),
+# name -> function(graph): "pretty" (graph_text.py), "graph_def" (graphdef.py),
 # "to_dot" (dot.py), "python_source" (exec/executor.py). Filled in by those
 # modules, so this one imports none of them.
 RENDERERS = {}
@@ -241,9 +241,10 @@ class Graph:
         """The Python source a run of this graph executes (see exec/codegen.py)."""
         return RENDERERS["python_source"](self)
 
-    def as_graph_def(self):
-        """A structured text listing of the nodes (see graph/graph_text.py)."""
-        return RENDERERS["graph_def_text"](self)
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        """TensorFlow's GraphDef of this graph, structured (`.node`, `.library`);
+        `str()` of it is protobuf text format (see graph/graphdef.py)."""
+        return RENDERERS["graph_def"](self, add_shapes=add_shapes)
 
     def to_dot(self):
         """Graphviz DOT text of the graph (see graph/dot.py)."""

@@ -1,5 +1,5 @@
-"""Text forms of a graph: a compact listing (`str(graph)`) and a structured,
-GraphDef-like dump (`graph.as_graph_def()`).
+"""The compact text form of a graph (`str(graph)`); the structured form,
+`graph.as_graph_def()`, is TensorFlow's GraphDef (graph/graphdef.py).
 
 The compact form has one line per op, jaxpr/FX-like. Values are `%name`
 (placeholders keep their node name; other values are numbered), each line
@@ -15,24 +15,17 @@ indented under the op that owns them:
 Inside a subgraph, values it captures from the enclosing graph are listed in
 its header after `;` as `%inner <- %outer`.
 
-The structured form mirrors TensorFlow's GraphDef text: one `node { ... }`
-block per op with name, op, inputs (`"node"` for output 0, `"node:1"` for
-others), attrs and output types, then a `library { function { ... } }`
-section holding every nested graph, referenced from the owning node's attr
-as `value { func: "<name>" }`.
-
-Both forms are deterministic (no ids or addresses), so golden tests lock them.
+The form is deterministic (no ids or addresses), so golden tests lock it.
 """
-
-import os
 
 import numpy as np
 
 from runtime._src.core.dtypes import DType
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.graph import graphdef  # noqa: F401 - fills RENDERERS["graph_def"]
 from runtime._src.graph.graph import RENDERERS, Graph
 
-__all__ = ["pretty", "graph_def_text", "type_text", "format_attr", "subgraph_attrs"]
+__all__ = ["pretty", "type_text", "format_attr", "subgraph_attrs"]
 
 _SMALL_ARRAY = 8  # arrays with at most this many elements print their values
 
@@ -184,80 +177,4 @@ def _pretty_node(node, namer, indent, lines):
     lines.append(f"{indent}}}" + (f" : {types}" if types else ""))
 
 
-# --- the structured GraphDef-like dump --------------------------------------------
-
-def graph_def_text(graph, locations=False):
-    """GraphDef-style text: node blocks, then a library of nested graphs.
-
-    With `locations=True` each node also shows the user's `file:line`.
-    """
-    library = []  # (function name, Graph) in discovery order
-    lines = []
-    _graph_body(graph, graph.name, library, "", lines, locations)
-    if library:
-        lines.append("library {")
-        i = 0
-        while i < len(library):  # nested graphs append their own subgraphs
-            fname, sub = library[i]
-            lines.append("  function {")
-            lines.append(f'    name: "{fname}"')
-            _signature(sub, "    ", lines)
-            _graph_body(sub, fname, library, "    ", lines, locations)
-            lines.append("  }")
-            i += 1
-        lines.append("}")
-    lines.append("versions { producer: 1 }")
-    return "\n".join(lines) + "\n"
-
-
-def _tensor_ref(t):
-    return t.node.name if t.index == 0 else f"{t.node.name}:{t.index}"
-
-
-def _signature(graph, indent, lines):
-    for t in graph.inputs:
-        lines.append(f'{indent}input_arg {{ name: "{_tensor_ref(t)}" '
-                     f"type: {type_text(t.dtype, t.shape)} }}")
-    for outer, inner in graph.captures:
-        lines.append(f'{indent}captured_arg {{ name: "{_tensor_ref(inner)}" '
-                     f'outer: "{_tensor_ref(outer)}" type: {type_text(inner.dtype, inner.shape)} }}')
-    for t in graph.outputs:
-        lines.append(f'{indent}output_arg {{ name: "{_tensor_ref(t)}" '
-                     f"type: {type_text(t.dtype, t.shape)} }}")
-
-
-def _graph_body(graph, prefix, library, indent, lines, locations):
-    for node in graph.nodes:
-        lines.append(f"{indent}node {{")
-        lines.append(f'{indent}  name: "{node.name}"')
-        lines.append(f'{indent}  op: "{node.op}"')
-        for t in node.inputs:
-            lines.append(f'{indent}  input: "{_tensor_ref(t)}"')
-        for key, value in sorted(node.attrs.items()):
-            if _is_graph(value):
-                fname = f"{prefix}/{node.name}/{key}"
-                library.append((fname, value))
-                text = f' {{ func: "{fname}" }}'
-            else:
-                text = ": " + format_attr(value)
-            lines.append(f'{indent}  attr {{ key: "{key}" value{text} }}')
-        for t in node.outputs:
-            lines.append(f"{indent}  output {{ type: {type_text(t.dtype, t.shape)} }}")
-        if locations and node.location:
-            lines.append(f'{indent}  location: "{_short_file(node.location[0])}:{node.location[1]}"')
-        lines.append(f"{indent}}}")
-    if graph.outputs:
-        outs = ", ".join(f'"{_tensor_ref(t)}"' for t in graph.outputs)
-        lines.append(f"{indent}outputs: [{outs}]")
-
-
-def _is_graph(value):
-    return isinstance(value, Graph)
-
-
-def _short_file(path):
-    return os.path.basename(path)
-
-
 RENDERERS["pretty"] = pretty
-RENDERERS["graph_def_text"] = graph_def_text

@@ -1,0 +1,1 @@
+"""Layer: summaries (event files for TensorBoard)."""

@@ -1,0 +1,117 @@
+"""`tf.summary.trace_on(graph=True)` / `trace_export(name, step)`: write the
+graphs of the tf.functions that ran in between, for TensorBoard's Graphs tab;
+`tf.summary.graph(graph)` writes one graph directly.
+
+    tf.summary.trace_on(graph=True)
+    z = function(2)                          # its graph is recorded
+    with writer.as_default():
+        tf.summary.trace_export(name="function_trace", step=0)
+
+As TensorFlow, the export is a summary tagged `name` whose value is a
+`RunMetadata` holding each function's GraphDef (plugin
+"graph_run_metadata_graph"); TensorBoard lists it under that tag. Our cond
+branches and loop bodies are the GraphDef's library functions
+(graph/graphdef.py), which TensorBoard draws as function nodes. The profiler
+is not available: `profiler=True` warns and records the graph only.
+"""
+
+import time
+import warnings
+
+from runtime._src.function import concrete_function
+from runtime._src.summary.writer import require_tensorboard, state
+
+__all__ = ["trace_on", "trace_off", "trace_export", "graph"]
+
+
+class _Trace:
+    def __init__(self):
+        self.graphs = []          # Graphs of the functions that ran, each once
+        self.seen = set()
+
+    def __call__(self, function):
+        g = function.graph
+        if id(g) not in self.seen:
+            self.seen.add(id(g))
+            self.graphs.append(g)
+
+
+_active = []
+
+
+def trace_on(graph=True, profiler=False, profiler_outdir=None):
+    """Start recording the graphs of the tf.functions that run."""
+    if profiler:
+        warnings.warn("tf.summary.trace_on: the profiler is not available in this runtime; "
+                      "only the graph is recorded.", UserWarning, stacklevel=2)
+    if _active:
+        warnings.warn("Cannot enable trace inside a tf.function or while a trace is "
+                      "already on.", UserWarning, stacklevel=2)
+        return
+    if graph:
+        trace = _Trace()
+        _active.append(trace)
+        concrete_function.call_observers.append(trace)
+
+
+def trace_off():
+    """Stop recording and forget what was recorded."""
+    while _active:
+        concrete_function.call_observers.remove(_active.pop())
+
+
+def trace_export(name, step=None, profiler_outdir=None):
+    """Write the recorded graphs under the tag `name`, then stop recording."""
+    if step is None:
+        step = state.step
+    if step is None:
+        raise ValueError("No step set. Please specify one either through the `step` "
+                         "argument or through tf.summary.experimental.set_step()")
+    graphs = list(_active[0].graphs) if _active else []
+    trace_off()
+    writer = state.writer
+    if writer is None:
+        warnings.warn("tf.summary.trace_export: no default summary writer; nothing is "
+                      "written. Call it inside `with writer.as_default():`.", UserWarning,
+                      stacklevel=2)
+        return
+    from tensorboard.compat.proto import config_pb2
+    _, event_pb2, summary_pb2 = require_tensorboard("tf.summary.trace_export")
+    run_metadata = config_pb2.RunMetadata()
+    for g in graphs:
+        function_graphs = run_metadata.function_graphs.add()
+        function_graphs.pre_optimization_graph.CopyFrom(
+            g.as_graph_def(add_shapes=True).to_proto())
+    meta = summary_pb2.SummaryMetadata()
+    meta.plugin_data.plugin_name = "graph_run_metadata_graph"
+    meta.plugin_data.content = b"1"
+    from tensorboard.util import tensor_util
+    value = summary_pb2.Summary.Value(
+        tag=name, metadata=meta,
+        tensor=tensor_util.make_tensor_proto([run_metadata.SerializeToString()]))
+    writer.write_event(event_pb2.Event(wall_time=time.time(), step=int(_numpy(step)),
+                                       summary=summary_pb2.Summary(value=[value])))
+    if graphs:
+        writer.write_event(event_pb2.Event(
+            wall_time=time.time(), step=int(_numpy(step)),
+            graph_def=graphs[-1].as_graph_def(add_shapes=True).SerializeToString()))
+
+
+def graph(graph_data):
+    """Write a graph (a Graph, a concrete function's graph, or a GraphDef) to the
+    default writer; TensorBoard shows it as the run's graph. False without a writer."""
+    writer = state.writer
+    if writer is None:
+        return False
+    _, event_pb2, _ = require_tensorboard("tf.summary.graph")
+    if hasattr(graph_data, "as_graph_def"):
+        graph_data = graph_data.as_graph_def(add_shapes=True)
+    data = graph_data.SerializeToString()
+    writer.write_event(event_pb2.Event(wall_time=time.time(), graph_def=data))
+    return True
+
+
+def _numpy(value):
+    if hasattr(value, "read_value"):
+        value = value.read_value()
+    return value.numpy() if hasattr(value, "numpy") else value

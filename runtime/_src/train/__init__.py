@@ -1,0 +1,1 @@
+"""Layer: checkpoints (tf.train)."""

@@ -1,0 +1,222 @@
+"""Read a checkpoint written by TensorFlow itself (its "tensor bundle").
+
+TensorFlow writes `<prefix>.index` and `<prefix>.data-00000-of-00001`. The
+index is a LevelDB-style SSTable (uncompressed): data blocks of
+prefix-compressed `key -> value` entries, an index block pointing at them, and
+a 48-byte footer ending in a magic number. Its values are protobufs: under
+the empty key a `BundleHeaderProto` (number of shards), under every tensor
+name a `BundleEntryProto` (dtype, shape, shard, offset and size of the bytes
+in the data file). Numeric tensors are raw little-endian bytes; a string
+tensor is the varint length of each element, a 4-byte checksum of those
+lengths, then the elements' bytes.
+
+This module decodes just that, with the standard library and numpy (no
+protobuf package, no TensorFlow); nothing in the files is executed.
+
+    entries = read_index("ckpt-1.index")     # {name: Entry(dtype, shape, ...)}
+    value = read_tensor("ckpt-1", entries["w/.ATTRIBUTES/VARIABLE_VALUE"], header)
+"""
+
+import struct
+
+import numpy as np
+
+from runtime._src.core.errors import DataLossError
+
+__all__ = ["is_tf_index", "read_index", "read_tensor", "Entry"]
+
+_MAGIC = 0xDB4775248B80FB57
+_FOOTER = 48
+
+# TensorFlow's DataType numbers -> (our dtype name, numpy dtype)
+_DTYPES = {1: ("float32", "<f4"), 2: ("float64", "<f8"), 3: ("int32", "<i4"),
+           4: ("uint8", "u1"), 5: ("int16", "<i2"), 6: ("int8", "i1"), 7: ("string", None),
+           8: ("complex64", "<c8"), 9: ("int64", "<i8"), 10: ("bool", "?"),
+           17: ("uint16", "<u2"), 18: ("complex128", "<c16"), 19: ("float16", "<f2"),
+           22: ("uint32", "<u4"), 23: ("uint64", "<u8")}
+
+
+class Entry:
+    """One tensor of the bundle: where its bytes are and what they hold."""
+
+    __slots__ = ("name", "dtype", "shape", "shard", "offset", "size")
+
+    def __init__(self, name, dtype, shape, shard, offset, size):
+        self.name, self.dtype, self.shape = name, dtype, shape
+        self.shard, self.offset, self.size = shard, offset, size
+
+
+def is_tf_index(data):
+    """True when `data` (an index file's bytes) ends with the SSTable magic."""
+    return len(data) >= _FOOTER and struct.unpack_from("<Q", data, len(data) - 8)[0] == _MAGIC
+
+
+# --- the SSTable --------------------------------------------------------------------
+
+def _varint(data, pos):
+    result = shift = 0
+    while True:
+        if pos >= len(data):
+            raise DataLossError("truncated varint in a TensorFlow checkpoint")
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return result, pos
+        shift += 7
+
+
+def _block_entries(data, offset, size):
+    """(key, value) pairs of the block at `offset` (`size` bytes, trailer excluded)."""
+    block = data[offset:offset + size]
+    if len(block) < 4:
+        raise DataLossError("truncated block in a TensorFlow checkpoint index")
+    num_restarts = struct.unpack_from("<I", block, len(block) - 4)[0]
+    end = len(block) - 4 - 4 * num_restarts
+    pos, key = 0, b""
+    while pos < end:
+        shared, pos = _varint(block, pos)
+        unshared, pos = _varint(block, pos)
+        value_len, pos = _varint(block, pos)
+        key = key[:shared] + block[pos:pos + unshared]
+        pos += unshared
+        yield key, block[pos:pos + value_len]
+        pos += value_len
+
+
+def _table(data):
+    """Every (key, value) of the SSTable `data`, in key order."""
+    if not is_tf_index(data):
+        raise DataLossError("not a TensorFlow checkpoint index (bad magic number)")
+    footer = len(data) - _FOOTER
+    _, pos = _varint(data, footer)          # metaindex handle (unused)
+    _, pos = _varint(data, pos)
+    index_offset, pos = _varint(data, pos)
+    index_size, _ = _varint(data, pos)
+    for _, handle in _block_entries(data, index_offset, index_size):
+        offset, p = _varint(handle, 0)
+        size, _ = _varint(handle, p)
+        yield from _block_entries(data, offset, size)
+
+
+# --- the protobufs ----------------------------------------------------------------------
+
+def _fields(msg):
+    """(field number, value) of a protobuf message: ints for varints and fixed
+    widths, bytes for length-delimited fields."""
+    pos = 0
+    while pos < len(msg):
+        tag, pos = _varint(msg, pos)
+        number, wire = tag >> 3, tag & 7
+        if wire == 0:
+            value, pos = _varint(msg, pos)
+        elif wire == 1:
+            value, pos = struct.unpack_from("<Q", msg, pos)[0], pos + 8
+        elif wire == 2:
+            n, pos = _varint(msg, pos)
+            value, pos = msg[pos:pos + n], pos + n
+        elif wire == 5:
+            value, pos = struct.unpack_from("<I", msg, pos)[0], pos + 4
+        else:
+            raise DataLossError(f"unsupported protobuf wire type {wire}")
+        yield number, value
+
+
+def _shape(msg):
+    dims = []
+    for number, value in _fields(msg):
+        if number == 2:                       # dim { size: N }
+            size = 0
+            for n, v in _fields(value):
+                if n == 1:
+                    size = v - (1 << 64) if v >= 1 << 63 else v
+            dims.append(size)
+    return dims
+
+
+def read_index(data):
+    """({name: Entry}, number of shards) of a TensorFlow index file's bytes."""
+    entries, shards = {}, 1
+    for key, value in _table(data):
+        if key == b"":
+            shards = dict(_fields(value)).get(1, 1)
+            continue
+        fields = {"dtype": 0, "shape": [], "shard": 0, "offset": 0, "size": 0}
+        for number, v in _fields(value):
+            if number == 1:
+                fields["dtype"] = v
+            elif number == 2:
+                fields["shape"] = _shape(v)
+            elif number in (3, 4, 5):
+                fields[("shard", "offset", "size")[number - 3]] = v
+            elif number == 7:
+                raise DataLossError(f"{key.decode()}: partitioned (sliced) "
+                                    "variables in TensorFlow checkpoints are not supported")
+        name = key.decode("utf-8")
+        entries[name] = Entry(name, **fields)
+    return entries, shards
+
+
+def dtype_name(entry):
+    """Our dtype name of an entry ('float32'), or raise naming the entry."""
+    found = _DTYPES.get(entry.dtype)
+    if found is None:
+        raise DataLossError(f"{entry.name}: TensorFlow dtype number "
+                            f"{entry.dtype} is not supported")
+    return found[0]
+
+
+def read_tensor(prefix, entry, shards):
+    """The numpy value of `entry` from `<prefix>.data-<shard>-of-<shards>`."""
+    path = f"{prefix}.data-{entry.shard:05d}-of-{shards:05d}"
+    with open(path, "rb") as f:
+        f.seek(entry.offset)
+        raw = f.read(entry.size)
+    if len(raw) != entry.size:
+        raise DataLossError(f"{entry.name}: {path} is truncated")
+    name = dtype_name(entry)
+    count = int(np.prod(entry.shape, dtype=np.int64))
+    if name == "string":
+        return _strings(raw, count, entry).reshape(entry.shape)
+    value = np.frombuffer(raw, dtype=_DTYPES[entry.dtype][1], count=count)
+    return value.astype(value.dtype.newbyteorder("=")).reshape(entry.shape)
+
+
+def _strings(raw, count, entry):
+    lengths, pos = [], 0
+    for _ in range(count):
+        n, pos = _varint(raw, pos)
+        lengths.append(n)
+    pos += 4                                   # masked crc32c of the lengths
+    out = np.empty(count, dtype=object)
+    for i, n in enumerate(lengths):
+        out[i] = bytes(raw[pos:pos + n])
+        pos += n
+    if pos != len(raw):
+        raise DataLossError(f"{entry.name}: string tensor bytes do not add up")
+    return out
+
+
+def object_graph(blob):
+    """TensorFlow's TrackableObjectGraph (the `_CHECKPOINTABLE_OBJECT_GRAPH`
+    string) as our object graph nodes: children by local name, the
+    checkpoint key of a variable's value, and optimizer slot references."""
+    nodes = []
+    for number, obj in _fields(blob):
+        if number != 1:
+            continue
+        node = {"children": []}
+        for n, value in _fields(obj):
+            if n == 1:                                   # children: ObjectReference
+                ref = dict(_fields(value))
+                node["children"].append([ref.get(2, b"").decode("utf-8"), ref.get(1, 0)])
+            elif n == 2:                                 # attributes: SerializedTensor
+                attr = dict(_fields(value))
+                if attr.get(1, b"") == b"VARIABLE_VALUE":
+                    node["key"] = attr.get(3, b"").decode("utf-8")
+            elif n == 3:                                 # slot_variables
+                ref = dict(_fields(value))
+                node.setdefault("slots", []).append(
+                    [ref.get(1, 0), ref.get(2, b"").decode("utf-8"), ref.get(3, 0)])
+        nodes.append(node)
+    return nodes

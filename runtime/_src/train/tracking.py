@@ -1,0 +1,130 @@
+"""Which objects a checkpoint saves: the object graph, as TensorFlow tracks it.
+
+Starting from the `Checkpoint`, each object has named children:
+
+    Checkpoint          its keyword arguments (and `save_counter`)
+    Variable            none: it holds a value
+    keras Layer/Model   its weights, by their short name (`kernel`, `bias`), then
+                        the layers, Variables, optimizers, lists and dicts in its
+                        attributes, in the order they were set (a leading `_` of
+                        an attribute name dropped: `Sequential._layers` is `layers`)
+    Module              the same kinds of values in its attributes, sorted by name
+    keras Optimizer     `iter` (its iterations Variable), `learning_rate` (when a
+                        Variable); its slot variables hang off the variables they
+                        belong to (see `slot_variables`)
+    list, tuple         "0", "1", ...
+    dict                its keys
+    anything else       `obj._checkpoint_children()` if it defines it, a list of
+                        (name, child) pairs
+
+A value is tracked when it is one of these kinds (a list or dict only when it
+holds something tracked). The graph is walked breadth first; an object
+reached twice is one node, named by its first (shortest) path, which makes
+a value's key in the checkpoint: `model/layers/0/kernel/.ATTRIBUTES/VARIABLE_VALUE`,
+as TensorFlow names them.
+"""
+
+from runtime._src.function.module import Module
+from runtime._src.function.variables import Variable
+from runtime._src.keras.base_layer import _UNTRACKED, Layer
+from runtime._src.keras.optimizers import Optimizer
+
+__all__ = ["children", "is_trackable", "walk", "slot_variables", "short_name",
+           "VALUE_SUFFIX", "SLOT_MARKER"]
+
+VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+SLOT_MARKER = "/.OPTIMIZER_SLOT/"
+
+
+def is_trackable(value):
+    if isinstance(value, (Variable, Module, Optimizer)) or \
+            hasattr(value, "_checkpoint_children"):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(is_trackable(v) for v in value)
+    if isinstance(value, dict):
+        return any(is_trackable(v) for v in value.values())
+    return False
+
+
+def short_name(variable):
+    """`dense/kernel:0` -> `kernel`."""
+    name = variable.name[:-2] if variable.name.endswith(":0") else variable.name
+    return name.rsplit("/", 1)[-1]
+
+
+def children(obj):
+    """(name, child) pairs of a tracked object, in a fixed order."""
+    if isinstance(obj, Variable):
+        return []
+    custom = getattr(obj, "_checkpoint_children", None)
+    if custom is not None:
+        return list(custom())
+    if isinstance(obj, Layer):
+        return _layer_children(obj)
+    if isinstance(obj, Module):
+        return [(k, v) for k, v in sorted(vars(obj).items())
+                if k != "_name" and is_trackable(v)]
+    if isinstance(obj, Optimizer):
+        found = [("iter", obj.iterations)]
+        if isinstance(obj.learning_rate, Variable):
+            found.append(("learning_rate", obj.learning_rate))
+        return found
+    if isinstance(obj, (list, tuple)):
+        return [(str(i), v) for i, v in enumerate(obj) if is_trackable(v)]
+    if isinstance(obj, dict):
+        return [(str(k), v) for k, v in obj.items() if is_trackable(v)]
+    return []
+
+
+def _layer_children(layer):
+    found, names, own = [], set(), set()
+    for weight in layer.__dict__.get("_own_weights", ()):
+        name = _unique(short_name(weight), names)
+        found.append((name, weight))
+        own.add(id(weight))
+    for key, value in vars(layer).items():
+        if key in _UNTRACKED or callable(value) and not is_trackable(value):
+            continue
+        if id(value) in own or not is_trackable(value):
+            continue
+        found.append((_unique(key.lstrip("_") or key, names), value))
+    return found
+
+
+def _unique(name, used):
+    found, n = name, 0
+    while found in used:
+        n += 1
+        found = f"{name}_{n}"
+    used.add(found)
+    return found
+
+
+def slot_variables(optimizer):
+    """(variable, slot name, slot Variable) of every slot `optimizer` made."""
+    out = []
+    for variable, slots in getattr(optimizer, "_slots", {}).values():
+        for name, slot in slots.items():
+            out.append((variable, name, slot))
+    return out
+
+
+def walk(root):
+    """The object graph from `root`, breadth first: (objects, paths, edges):
+    objects[i] is node i (root is 0), paths[i] its "a/b/c" path, edges[i] its
+    [(child name, child node id)]."""
+    objects, paths, edges = [root], [""], [[]]
+    index = {id(root): 0}
+    i = 0
+    while i < len(objects):
+        for name, child in children(objects[i]):
+            j = index.get(id(child))
+            if j is None:
+                j = index[id(child)] = len(objects)
+                objects.append(child)
+                paths.append(f"{paths[i]}/{name}" if paths[i] else name)
+                edges.append([])
+            edges[i].append((name, j))
+        i += 1
+    return objects, paths, edges

@@ -1,0 +1,19 @@
+"""`tf.train`: checkpoints (runtime/_src/train; format in docs/checkpoint_format.md)."""
+
+from runtime._src.train.checkpoint import (Checkpoint, CheckpointLoadStatus,  # noqa: F401
+                                           CheckpointOptions)
+from runtime._src.train.manager import CheckpointManager  # noqa: F401
+from runtime._src.train.reader import (CheckpointReader, list_variables,  # noqa: F401
+                                       load_checkpoint)
+from runtime._src.train.state_file import CheckpointState, latest_checkpoint  # noqa: F401
+from runtime._src.train.state_file import read as _read_state
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    """The CheckpointState of `checkpoint_dir` (its `checkpoint` file), or None."""
+    return _read_state(checkpoint_dir, latest_filename)
+
+
+__all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "CheckpointOptions",
+           "CheckpointReader", "CheckpointState", "get_checkpoint_state", "latest_checkpoint",
+           "list_variables", "load_checkpoint"]
