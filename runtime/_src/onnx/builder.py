@@ -108,6 +108,14 @@ class Builder:
             self._consts[key] = out
         return out
 
+    def const_named(self, name, value):
+        """A Constant node whose output is `name` (already taken from `names`)."""
+        onnx = _onnx()
+        tensor = onnx.numpy_helper.from_array(_as_onnx_array(np.asarray(value)), name)
+        self.nodes.append(onnx.helper.make_node("Constant", [], [name],
+                                                name=self.names.fresh(f"{name}_node"),
+                                                value=tensor))
+
     def initializer(self, value, name):
         """A model initializer (a frozen Variable's value)."""
         onnx = _onnx()

@@ -16,6 +16,8 @@ A TensorArray (a `variant` value) is an ONNX sequence (rules_tensor_array.py);
 `ctx.sequences` remembers which names are sequences and their element dtype.
 """
 
+import numpy as np
+
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.graph import needed_nodes
 from runtime._src.onnx.builder import Builder, ExportError, _onnx, onnx_type
@@ -49,12 +51,19 @@ class Context:
         # names whose static shape we know better than our graph said (a stacked
         # TensorArray whose writes had a known shape)
         self.shapes = {} if parent is None else parent.shapes
+        # names whose value is known while exporting (constants and what we
+        # folded from them) -> numpy value; `pending` holds those whose
+        # Constant node is not emitted yet: it is, in the graph that folded
+        # it, the first time something uses the name (`name`)
+        self.constants = {} if parent is None else parent.constants
+        self.pending = {} if parent is None else parent.pending
         self.variables = {} if parent is None else parent.variables
 
     def bind(self, tensor, name):
         self.env[id(tensor)] = name
 
-    def name(self, tensor):
+    def lookup(self, tensor):
+        """The ONNX name of `tensor`, without emitting a pending constant."""
         ctx = self
         while ctx is not None:
             found = ctx.env.get(id(tensor))
@@ -62,6 +71,19 @@ class Context:
                 return found
             ctx = ctx.parent
         raise ExportError(f"internal: no ONNX value for {tensor!r}")
+
+    def name(self, tensor):
+        """The ONNX name of `tensor`, for a use of it."""
+        name = self.lookup(tensor)
+        builder = self.pending.pop(name, None)
+        if builder is not None:
+            builder.const_named(name, self.constants[name])
+        return name
+
+    def known(self, name, value):
+        """Bind nothing; say that `name` (not emitted yet) holds `value`."""
+        self.constants[name] = value
+        self.pending[name] = self.b
 
     def same_kind(self, source, target):
         """`target` holds what `source` holds: a sequence of the same elements."""
@@ -98,6 +120,8 @@ def lower_graph(ctx, graph):
     for node in graph.nodes:
         if id(node) not in needed or node.op == "Placeholder":
             continue
+        if _fold(ctx, node) or _constant_if(ctx, node):
+            continue
         fn = RULES.get(node.op)
         if fn is None:
             raise unsupported(node, "this op has no ONNX rule")
@@ -109,6 +133,58 @@ def lower_graph(ctx, graph):
             raise unsupported(node, str(e)) from None
         for t, name in zip(node.outputs, outs):
             ctx.bind(t, name)
+
+
+def _fold(ctx, node):
+    """Compute a node whose inputs are all known constants with its own kernel
+    and bind its outputs to ONNX constants. Exported models stay smaller, and
+    no `If` is left with a constant condition (ONNX Runtime 1.24 and later
+    crash inlining such an If while creating a session)."""
+    if node.op == "Const":
+        value = node.attrs["value"]
+        if getattr(value, "dtype", None) is None or value.dtype.kind not in "biuf":
+            return False
+        name = ctx.b.names.fresh(node.name)
+        ctx.known(name, value)
+        ctx.bind(node.outputs[0], name)
+        return True
+    if (node.stateful or node.subgraph_list() or not node.inputs
+            or node.op in _NEVER_FOLDED):
+        return False
+    names = [ctx.lookup(t) for t in node.inputs]
+    if not all(n in ctx.constants for n in names):
+        return False
+    try:
+        result = node.opdef.kernel(*[ctx.constants[n] for n in names], **node.attrs)
+    except Exception:  # noqa: BLE001 - an op that fails here is exported as an op
+        return False
+    values = list(result) if isinstance(result, (tuple, list)) else [result]
+    if len(values) != len(node.outputs):
+        return False
+    arrays = [np.asarray(v) for v in values]
+    if any(a.dtype.kind not in "biuf" or a.size > 1024 for a in arrays):
+        return False
+    for t, a in zip(node.outputs, arrays):
+        name = ctx.b.names.fresh(node.name)
+        ctx.known(name, a.astype(t.dtype.np_dtype, copy=False))
+        ctx.bind(t, name)
+    return True
+
+
+def _constant_if(ctx, node):
+    """An If whose condition is known while exporting: only one branch runs,
+    so it is lowered in place (no If node)."""
+    if node.op != "If" or ctx.lookup(node.inputs[0]) not in ctx.constants:
+        return False
+    branch = "then_branch" if ctx.constants[ctx.lookup(node.inputs[0])] else "else_branch"
+    captured = [ctx.lookup(t) for t in node.inputs[1:]]
+    outs = _run_inline(ctx.inline(), node.attrs[branch], (), captured, use=False)
+    for t, name in zip(node.outputs, outs):
+        ctx.bind(t, name)
+    return True
+
+
+_NEVER_FOLDED = frozenset({"Placeholder", "ReadVariableOp"})
 
 
 def value_info(ctx, name, tensor, symbolic=None):
@@ -207,15 +283,15 @@ def _while(ctx, node, ins):
     return results
 
 
-def _run_inline(ctx, graph, input_names, captured):
+def _run_inline(ctx, graph, input_names, captured, use=True):
     """Lower `graph` into `ctx` with its inputs bound to `input_names`;
-    returns the names of its outputs."""
+    returns the names of its outputs (`use`: as used, emitting constants)."""
     for placeholder, name in zip(graph.inputs, input_names):
         ctx.bind(placeholder, name)
     for (_, placeholder), outer in zip(graph.captures, captured):
         ctx.bind(placeholder, outer)
     lower_graph(ctx, graph)
-    return [ctx.name(t) for t in graph.outputs]
+    return [(ctx.name if use else ctx.lookup)(t) for t in graph.outputs]
 
 
 def _loose_info(ctx, name, tensor):
