@@ -5,8 +5,8 @@ an exported model in ONNX Runtime and compares it with our executor.
 Needs the optional extra: `pip install -e '.[onnx]'` (onnx, onnxruntime).
 """
 
-from runtime._src.onnx.export import (DEFAULT_OPSET, ExportError, from_function, from_keras,
-                                      random_inputs, save, verify)
+from runtime._src.onnx.export import (DEFAULT_OPSET, OPSETS, ExportError, from_function,
+                                      from_keras, random_inputs, save, verify)
 
-__all__ = ["DEFAULT_OPSET", "ExportError", "from_function", "from_keras", "random_inputs",
-           "save", "verify"]
+__all__ = ["DEFAULT_OPSET", "OPSETS", "ExportError", "from_function", "from_keras",
+           "random_inputs", "save", "verify"]

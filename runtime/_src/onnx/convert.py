@@ -100,6 +100,34 @@ class Context:
         return Context(Builder(self.b.names, self.b.opset, self.b.root), self)
 
 
+# Ops that cannot leave Python or have no exact ONNX meaning, and why.
+WHY_NOT = {
+    "PyFunc": "tf.numpy_function runs Python code, which cannot leave Python",
+    "EagerPyFunc": "tf.py_function runs Python code, which cannot leave Python",
+    "PrintV2": "ONNX has no print; remove tf.print from the exported function",
+    "StringFormat": "ONNX has no string formatting",
+    "Assert": "ONNX has no assertion; remove the assert (or tf.debugging.assert_*) from the "
+              "exported function, or check the inputs before calling the model",
+    "AssertBinary": "ONNX has no assertion; remove the tf.debugging.assert_* call",
+    "AssertNear": "ONNX has no assertion; remove the tf.debugging.assert_* call",
+    "AssertRank": "ONNX has no assertion; remove the tf.debugging.assert_* call",
+    "AssertShapes": "ONNX has no assertion; remove the tf.debugging.assert_* call",
+    "CheckNumerics": "ONNX has no assertion; remove tf.debugging.check_numerics",
+    "AssignVariableOp": "a model exported to ONNX has frozen weights: it cannot assign a "
+                        "Variable",
+    "AssignAddVariableOp": "a model exported to ONNX has frozen weights: it cannot assign a "
+                           "Variable",
+    "AssignSubVariableOp": "a model exported to ONNX has frozen weights: it cannot assign a "
+                           "Variable",
+    "RandomUniform": "ONNX's random ops do not reproduce our random streams",
+    "RandomNormal": "ONNX's random ops do not reproduce our random streams",
+    "TruncatedNormal": "ONNX's random ops do not reproduce our random streams",
+    "RandomShuffle": "ONNX's random ops do not reproduce our random streams",
+    "Multinomial": "ONNX's random ops do not reproduce our random streams",
+    "Dropout": "dropout in training mode is random: export the model with training=False",
+}
+
+
 def where(node):
     """' (file.py:12)' for the user's line that made `node`, or ''."""
     loc = node.location
@@ -124,7 +152,7 @@ def lower_graph(ctx, graph):
             continue
         fn = RULES.get(node.op)
         if fn is None:
-            raise unsupported(node, "this op has no ONNX rule")
+            raise unsupported(node, WHY_NOT.get(node.op, "this op has no ONNX rule yet"))
         try:
             outs = fn(ctx, node, [ctx.name(t) for t in node.inputs])
         except ExportError as e:

@@ -85,7 +85,7 @@ def _concrete(function, input_signature):
             raise ValueError("from_function: a plain Python function needs input_signature "
                              "(a list of tf.TensorSpec)")
         function = tf_function(function, input_signature=input_signature)
-    if input_signature is not None:
+    if input_signature is not None and function.input_signature is None:
         return function.get_concrete_function(*input_signature)
     if function.input_signature is None:
         raise ValueError(f"from_function: {function.python_function.__name__} has no "
@@ -194,13 +194,13 @@ def _difference(ours, theirs, rtol, atol):
     if ours.dtype.kind in "fc":
         if not np.allclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True):
             where = np.argwhere(~np.isclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True))
-            i = tuple(where[0])
-            return f"at {i}: {ours[i]!r} vs {theirs[i]!r}"
+            i = tuple(int(k) for k in where[0])
+            return f"at {i}: ours {ours[i].item()!r}, ONNX Runtime {theirs[i].item()!r}"
         return None
     if not np.array_equal(ours, theirs):
         where = np.argwhere(ours != theirs)
-        i = tuple(where[0]) if len(where) else ()
-        return f"at {i}: {ours[i]!r} vs {theirs[i]!r}"
+        i = tuple(int(k) for k in where[0]) if len(where) else ()
+        return f"at {i}: ours {ours[i].item()!r}, ONNX Runtime {theirs[i].item()!r}"
     return None
 
 

@@ -59,6 +59,12 @@ for _ours, _theirs in _BINARY.items():
     rule(_ours)(_make_binary(_theirs))
 
 
+@rule("CustomGradient")
+def _custom_gradient(ctx, node, ins):
+    """tf.custom_gradient's forward: its first `num_results` inputs, unchanged."""
+    return [ctx.b.add1("Identity", [x]) for x in ins[:node.attrs["num_results"]]]
+
+
 @rule("NotEqual")
 def _not_equal(ctx, node, ins):
     return [ctx.b.add1("Not", [ctx.b.add1("Equal", ins)])]

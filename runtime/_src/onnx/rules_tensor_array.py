@@ -52,9 +52,9 @@ def _create(ctx, node, ins):
                           shape)]
     n = ctx.b.add1("Reshape", [ctx.b.cast(ins[0], "int64") if size.dtype.name != "int64"
                                else ins[0], ctx.b.ints([1])])
-    shape = ctx.b.add1("Concat", [n, ctx.b.ints([0])], axis=0)
+    dims = ctx.b.add1("Concat", [n, ctx.b.ints([0])], axis=0)
     zero = _onnx().numpy_helper.from_array(np.zeros((1,), dtype.np_dtype))
-    empties = ctx.b.add1("ConstantOfShape", [shape], value=zero)
+    empties = ctx.b.add1("ConstantOfShape", [dims], value=zero)
     seq = ctx.b.add1("SplitToSequence", [empties], axis=0, keepdims=0)
     return [_sequence(ctx, seq, dtype, shape)]
 
