@@ -23,6 +23,7 @@ examples:
   autograph convert - < model.py                read stdin, write stdout
   autograph check model.py -v                   per-function status and report
   autograph graph model.py::step --signature "float32[None],int32[]"
+  autograph export model.py::step --signature "float32[None,3]" -o step.onnx
 
 Run `autograph COMMAND --help` for each command's options.
 """
@@ -68,12 +69,23 @@ it prints goes to standard error, so standard output holds the graph alone.
 """
 
 
+_EXPORT_EPILOG = """\
+examples:
+  autograph export model.py::predict --signature "float32[None,3]" -o model.onnx
+  autograph export model.py::step --signature "int32[]" --opset 13 --verify -o step.onnx
+
+The SPECS are those of `graph`. Needs the onnx extra (pip install -e '.[onnx]');
+--verify also needs onnxruntime. An op that cannot leave Python (py_function,
+print, asserts, variable writes) is an error naming it and the line that made it.
+"""
+
+
 def _formatter(prog):
     return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32)
 
 
 def build_parser(handlers):
-    """The argparse parser for `autograph` and its three subcommands; `handlers`
+    """The argparse parser for `autograph` and its subcommands; `handlers`
     maps each command name to the function that runs it."""
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=_formatter, epilog=_MAIN_EPILOG,
@@ -115,4 +127,20 @@ def build_parser(handlers):
     graph.add_argument("-o", "--output", metavar="OUT",
                        help="write here (atomically) instead of standard output")
     graph.set_defaults(handler=handlers["graph"])
+
+    export = sub.add_parser("export", formatter_class=_formatter, epilog=_EXPORT_EPILOG,
+                            help="trace FILE.py::FUNC and write it as an ONNX model",
+                            description="Trace FILE.py::FUNC with input specs; write an "
+                                        "ONNX model.")
+    export.add_argument("target", metavar="FILE.py::FUNC", help="the file and function to export")
+    export.add_argument("--signature", required=True, metavar="SPECS",
+                        help='input specs, e.g. "float32[None,3]" (None stays symbolic)')
+    export.add_argument("--opset", type=int, metavar="N",
+                        help="the ONNX opset (13..21, default 17)")
+    export.add_argument("--verify", action="store_true",
+                        help="run the model in ONNX Runtime on random inputs and compare "
+                             "with our executor before writing it")
+    export.add_argument("-o", "--output", required=True, metavar="OUT.onnx",
+                        help="where to write the model (atomically)")
+    export.set_defaults(handler=handlers["export"])
     return parser

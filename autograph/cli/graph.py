@@ -30,7 +30,7 @@ import types
 
 from .source import CliError, check_writable, emit, parse_source, read_source
 
-__all__ = ["parse_signature", "parse_target", "render", "run_graph"]
+__all__ = ["parse_signature", "parse_target", "render", "run_graph", "trace", "trace_concrete"]
 
 _SPEC_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*$")
 
@@ -189,6 +189,11 @@ def _lookup(module, func, path):
 
 def trace(path, func, signature):
     """The graph of `func` in `path` traced with the specs in `signature`."""
+    return trace_concrete(path, func, signature).graph
+
+
+def trace_concrete(path, func, signature):
+    """The concrete function of `func` in `path` traced with `signature`."""
     parsed = parse_signature(signature)   # bad specs fail before the import
     parse_source(read_source(path), path)  # bad files fail before the import
     try:
@@ -209,7 +214,7 @@ def trace(path, func, signature):
         except Exception as e:  # the user's function failed to trace
             raise CliError(f"{path}::{func}: tracing failed: {_describe(e, path)}",
                            code=1) from None
-    return concrete.graph
+    return concrete
 
 
 def to_dot(graph):

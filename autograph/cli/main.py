@@ -4,9 +4,11 @@
     autograph convert model.py --function step --diff  # show what would change
     autograph check model.py -v                        # what converts, and how
     autograph graph model.py::step --signature "float32[None],int32[]"
+    autograph export model.py::step --signature "float32[None,3]" -o step.onnx
 
 `convert` and `check` only parse the file; they never import or execute it.
-`graph` imports the file (it must trace the function) and needs `runtime`.
+`graph` and `export` import the file (they trace the function) and need
+`runtime` (`export` also the onnx extra).
 
 Every problem with the input (missing file, directory, syntax error, non-UTF-8
 or empty file, unknown function, unwritable output) is one line on stderr and
@@ -23,12 +25,14 @@ from typing import Sequence
 from .args import PROG, build_parser as _build_parser
 from .check import run_check
 from .convert import run_convert
+from .export import run_export
 from .graph import run_graph
 from .source import CliError
 
 __all__ = ["main", "build_parser"]
 
-HANDLERS = {"convert": run_convert, "check": run_check, "graph": run_graph}
+HANDLERS = {"convert": run_convert, "check": run_check, "graph": run_graph,
+            "export": run_export}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,338 @@
+"""Lowering one of our graphs to an ONNX graph, node by node.
+
+Each op has a rule in `RULES` (filled by rules_*.py): `rule(ctx, node, ins)`
+gets the ONNX names of the node's inputs and returns the names of its
+outputs, adding ONNX nodes through `ctx.b` (a `Builder`). Control flow is
+handled here, since our `If` and `While` already hold their code as
+subgraphs with explicit captures:
+
+    If(pred, *caps)      ->  If(pred) with then/else branch graphs; a branch's
+                             capture placeholders name the outer values
+    While(*vars, *caps)  ->  cond0 = cond(vars) inlined before the loop;
+                             Loop(max_iter or "", cond0, *vars) whose body is
+                             body(vars) followed by cond(new vars)
+
+A TensorArray (a `variant` value) is an ONNX sequence (rules_tensor_array.py);
+`ctx.sequences` remembers which names are sequences and their element dtype.
+"""
+
+import numpy as np
+
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.graph.graph import needed_nodes
+from runtime._src.onnx.builder import Builder, ExportError, _onnx, onnx_type
+
+__all__ = ["RULES", "rule", "Context", "lower_graph", "value_info"]
+
+RULES = {}
+
+
+def rule(*names):
+    """Register `fn(ctx, node, ins) -> [output names]` as the rule of ops `names`."""
+    def register(fn):
+        for name in names:
+            if name in RULES:
+                raise ValueError(f"ONNX rule for {name!r} defined twice")
+            RULES[name] = fn
+        return fn
+    return register
+
+
+class Context:
+    """Where lowering stands: the ONNX graph being built and the names of our
+    tensors in it (looked up through enclosing contexts for captures)."""
+
+    def __init__(self, builder, parent=None):
+        self.b = builder
+        self.parent = parent
+        self.env = {}
+        # ONNX sequence names (TensorArrays) -> (element dtype, element TensorShape)
+        self.sequences = {} if parent is None else parent.sequences
+        # names whose static shape we know better than our graph said (a stacked
+        # TensorArray whose writes had a known shape)
+        self.shapes = {} if parent is None else parent.shapes
+        # names whose value is known while exporting (constants and what we
+        # folded from them) -> numpy value; `pending` holds those whose
+        # Constant node is not emitted yet: it is, in the graph that folded
+        # it, the first time something uses the name (`name`)
+        self.constants = {} if parent is None else parent.constants
+        self.pending = {} if parent is None else parent.pending
+        self.variables = {} if parent is None else parent.variables
+
+    def bind(self, tensor, name):
+        self.env[id(tensor)] = name
+
+    def lookup(self, tensor):
+        """The ONNX name of `tensor`, without emitting a pending constant."""
+        ctx = self
+        while ctx is not None:
+            found = ctx.env.get(id(tensor))
+            if found is not None:
+                return found
+            ctx = ctx.parent
+        raise ExportError(f"internal: no ONNX value for {tensor!r}")
+
+    def name(self, tensor):
+        """The ONNX name of `tensor`, for a use of it."""
+        name = self.lookup(tensor)
+        builder = self.pending.pop(name, None)
+        if builder is not None:
+            builder.const_named(name, self.constants[name])
+        return name
+
+    def known(self, name, value):
+        """Bind nothing; say that `name` (not emitted yet) holds `value`."""
+        self.constants[name] = value
+        self.pending[name] = self.b
+
+    def same_kind(self, source, target):
+        """`target` holds what `source` holds: a sequence of the same elements."""
+        if source in self.sequences:
+            self.sequences[target] = self.sequences[source]
+        return target
+
+    def inline(self):
+        """A context adding to the same ONNX graph with its own bindings."""
+        return Context(self.b, self)
+
+    def nested(self):
+        """A context for a subgraph (an If branch, a Loop body)."""
+        return Context(Builder(self.b.names, self.b.opset, self.b.root), self)
+
+
+# Ops that cannot leave Python or have no exact ONNX meaning, and why.
+WHY_NOT = {
+    "PyFunc": "tf.numpy_function runs Python code, which cannot leave Python",
+    "EagerPyFunc": "tf.py_function runs Python code, which cannot leave Python",
+    "PrintV2": "ONNX has no print; remove tf.print from the exported function",
+    "StringFormat": "ONNX has no string formatting",
+    "Assert": "ONNX has no assertion; remove the assert (or tf.debugging.assert_*) from the "
+              "exported function, or check the inputs before calling the model",
+    "AssertBinary": "ONNX has no assertion; remove the tf.debugging.assert_* call",
+    "AssertNear": "ONNX has no assertion; remove the tf.debugging.assert_* call",
+    "AssertRank": "ONNX has no assertion; remove the tf.debugging.assert_* call",
+    "AssertShapes": "ONNX has no assertion; remove the tf.debugging.assert_* call",
+    "CheckNumerics": "ONNX has no assertion; remove tf.debugging.check_numerics",
+    "AssignVariableOp": "a model exported to ONNX has frozen weights: it cannot assign a "
+                        "Variable",
+    "AssignAddVariableOp": "a model exported to ONNX has frozen weights: it cannot assign a "
+                           "Variable",
+    "AssignSubVariableOp": "a model exported to ONNX has frozen weights: it cannot assign a "
+                           "Variable",
+    "RandomUniform": "ONNX's random ops do not reproduce our random streams",
+    "RandomNormal": "ONNX's random ops do not reproduce our random streams",
+    "TruncatedNormal": "ONNX's random ops do not reproduce our random streams",
+    "RandomShuffle": "ONNX's random ops do not reproduce our random streams",
+    "Multinomial": "ONNX's random ops do not reproduce our random streams",
+    "Dropout": "dropout in training mode is random: export the model with training=False",
+}
+
+
+def where(node):
+    """' (file.py:12)' for the user's line that made `node`, or ''."""
+    loc = node.location
+    if not loc:
+        return ""
+    return f" ({loc[0]}:{loc[1]})"
+
+
+def unsupported(node, why):
+    return ExportError(f"cannot export op {node.op!r} (node {node.name}){where(node)} to ONNX: "
+                       f"{why}")
+
+
+def lower_graph(ctx, graph):
+    """Lower the nodes of `graph` that a run needs into `ctx` (its inputs and
+    captures already bound)."""
+    needed = needed_nodes(graph)
+    for node in graph.nodes:
+        if id(node) not in needed or node.op == "Placeholder":
+            continue
+        if _fold(ctx, node) or _constant_if(ctx, node):
+            continue
+        fn = RULES.get(node.op)
+        if fn is None:
+            raise unsupported(node, WHY_NOT.get(node.op, "this op has no ONNX rule yet"))
+        try:
+            outs = fn(ctx, node, [ctx.name(t) for t in node.inputs])
+        except ExportError as e:
+            if "cannot export op" in str(e):
+                raise
+            raise unsupported(node, str(e)) from None
+        for t, name in zip(node.outputs, outs):
+            ctx.bind(t, name)
+
+
+def _fold(ctx, node):
+    """Compute a node whose inputs are all known constants with its own kernel
+    and bind its outputs to ONNX constants. Exported models stay smaller, and
+    no `If` is left with a constant condition (ONNX Runtime 1.24 and later
+    crash inlining such an If while creating a session)."""
+    if node.op == "Const":
+        value = node.attrs["value"]
+        if getattr(value, "dtype", None) is None or value.dtype.kind not in "biuf":
+            return False
+        name = ctx.b.names.fresh(node.name)
+        ctx.known(name, value)
+        ctx.bind(node.outputs[0], name)
+        return True
+    if (node.stateful or node.subgraph_list() or not node.inputs
+            or node.op in _NEVER_FOLDED):
+        return False
+    names = [ctx.lookup(t) for t in node.inputs]
+    if not all(n in ctx.constants for n in names):
+        return False
+    try:
+        result = node.opdef.kernel(*[ctx.constants[n] for n in names], **node.attrs)
+    except Exception:  # noqa: BLE001 - an op that fails here is exported as an op
+        return False
+    values = list(result) if isinstance(result, (tuple, list)) else [result]
+    if len(values) != len(node.outputs):
+        return False
+    arrays = [np.asarray(v) for v in values]
+    if any(a.dtype.kind not in "biuf" or a.size > 1024 for a in arrays):
+        return False
+    for t, a in zip(node.outputs, arrays):
+        name = ctx.b.names.fresh(node.name)
+        ctx.known(name, a.astype(t.dtype.np_dtype, copy=False))
+        ctx.bind(t, name)
+    return True
+
+
+def _constant_if(ctx, node):
+    """An If whose condition is known while exporting: only one branch runs,
+    so it is lowered in place (no If node)."""
+    if node.op != "If" or ctx.lookup(node.inputs[0]) not in ctx.constants:
+        return False
+    branch = "then_branch" if ctx.constants[ctx.lookup(node.inputs[0])] else "else_branch"
+    captured = [ctx.lookup(t) for t in node.inputs[1:]]
+    outs = _run_inline(ctx.inline(), node.attrs[branch], (), captured, use=False)
+    for t, name in zip(node.outputs, outs):
+        ctx.bind(t, name)
+    return True
+
+
+_NEVER_FOLDED = frozenset({"Placeholder", "ReadVariableOp"})
+
+
+def value_info(ctx, name, tensor, symbolic=None):
+    """The ValueInfoProto of `name`, holding our `tensor` (a sequence when it
+    is a TensorArray). `symbolic` names the unknown dimensions (model inputs)."""
+    helper = _onnx().helper
+    seq = ctx.sequences.get(name)
+    if seq is not None:
+        return helper.make_tensor_sequence_value_info(name, onnx_type(seq[0]), None)
+    if tensor.dtype.name == "variant":
+        raise ExportError(f"value {tensor.name} is a {tensor.dtype.name} with no ONNX type")
+    dims = TensorShape(tensor.shape).dims
+    if dims is None and name in ctx.shapes:
+        dims = ctx.shapes[name].dims
+    shape = None
+    if dims is not None:
+        shape = [d if d is not None else (symbolic(i) if symbolic else None)
+                 for i, d in enumerate(dims)]
+    return helper.make_tensor_value_info(name, onnx_type(tensor.dtype), shape)
+
+
+def subgraph(ctx, graph, name, input_names=(), inputs_proto=()):
+    """Lower `graph` into a nested ONNX graph whose outputs are identities of
+    its results (ONNX wants subgraph outputs produced inside it)."""
+    outs = []
+    for t in graph.outputs:
+        outs.append(ctx.same_kind(ctx.name(t), ctx.b.add1("Identity", [ctx.name(t)],
+                                                          name=f"{name}_out")))
+    infos = [value_info(ctx, n, t) for n, t in zip(outs, graph.outputs)]
+    return _onnx().helper.make_graph(ctx.b.nodes, ctx.b.names.fresh(name), list(inputs_proto),
+                                     infos, initializer=ctx.b.initializers)
+
+
+@rule("If")
+def _if(ctx, node, ins):
+    pred, captured = ins[0], ins[1:]
+    branches, branch_outs = {}, {}
+    for key in ("then_branch", "else_branch"):
+        g = node.attrs[key]
+        inner = ctx.nested()
+        for (_, placeholder), outer in zip(g.captures, captured):
+            inner.bind(placeholder, outer)
+        lower_graph(inner, g)
+        branches[key] = subgraph(inner, g, key)
+        branch_outs[key] = [inner.name(t) for t in g.outputs]
+    outs = ctx.b.add("If", [pred], len(node.outputs), **branches)
+    for out, a, b in zip(outs, branch_outs["then_branch"], branch_outs["else_branch"]):
+        if a in ctx.sequences:
+            ctx.sequences[out] = merge_sequences(ctx.sequences[a], ctx.sequences[b])
+    return outs
+
+
+@rule("While")
+def _while(ctx, node, ins):
+    cond, body = node.attrs["cond"], node.attrs["body"]
+    n = node.attrs["num_loop_vars"]
+    if node.attrs.get("accumulator"):
+        raise ExportError("a loop recording its iterations for a gradient cannot be exported; "
+                          "export the function, not its gradient")
+    limit = ""
+    if node.attrs["has_maximum_iterations"]:
+        limit = ctx.b.cast(ins[-1], "int64")
+        ins = ins[:-1]
+    initial, captured = ins[:n], ins[n:]
+    first = ctx.inline()
+    cond0 = _run_inline(first, cond, initial, captured)[0]
+
+    inner = ctx.nested()
+    helper = _onnx().helper
+    names = ctx.b.names
+    iteration, cond_in = names.fresh("iteration"), names.fresh("cond_in")
+    carried = [names.fresh(f"{node.name}_{p.name.split(':')[0]}") for p in body.inputs]
+    for name, initial_name in zip(carried, initial):
+        ctx.same_kind(initial_name, name)
+    proto_inputs = [helper.make_tensor_value_info(iteration, onnx_type("int64"), []),
+                    helper.make_tensor_value_info(cond_in, onnx_type("bool"), [])]
+    proto_inputs += [_loose_info(inner, c, p) for c, p in zip(carried, body.inputs)]
+    new = _run_inline(inner, body, carried, captured)
+    for value, name in zip(body.outputs, new):
+        inner.bind(value, name)
+    again = _run_inline(inner.inline(), cond, new, captured)[0]
+    stop = inner.b.add1("Identity", [again], name="cond_out")
+    outs = []
+    for name in new:
+        outs.append(ctx.same_kind(name, inner.b.add1("Identity", [name],
+                                                     name=f"{node.name}_next")))
+    out_infos = [helper.make_tensor_value_info(stop, onnx_type("bool"), [])]
+    out_infos += [_loose_info(inner, o, t) for o, t in zip(outs, body.outputs)]
+    graph = helper.make_graph(inner.b.nodes, names.fresh(f"{node.name}_body"), proto_inputs,
+                              out_infos, initializer=inner.b.initializers)
+    results = ctx.b.add("Loop", [limit, cond0, *initial], n, name=node.name, body=graph)
+    for result, name, last in zip(results, initial, outs):
+        ctx.same_kind(name, result)
+        if name in ctx.sequences and last in ctx.sequences:
+            ctx.sequences[result] = merge_sequences(ctx.sequences[name], ctx.sequences[last])
+    return results
+
+
+def _run_inline(ctx, graph, input_names, captured, use=True):
+    """Lower `graph` into `ctx` with its inputs bound to `input_names`;
+    returns the names of its outputs (`use`: as used, emitting constants)."""
+    for placeholder, name in zip(graph.inputs, input_names):
+        ctx.bind(placeholder, name)
+    for (_, placeholder), outer in zip(graph.captures, captured):
+        ctx.bind(placeholder, outer)
+    lower_graph(ctx, graph)
+    return [(ctx.name if use else ctx.lookup)(t) for t in graph.outputs]
+
+
+def _loose_info(ctx, name, tensor):
+    """A value info with the dtype only: loop variables may change shape."""
+    helper = _onnx().helper
+    seq = ctx.sequences.get(name)
+    if seq is not None:
+        return helper.make_tensor_sequence_value_info(name, onnx_type(seq[0]), None)
+    return helper.make_tensor_value_info(name, onnx_type(tensor.dtype), None)
+
+
+def merge_sequences(a, b):
+    """The (dtype, element shape) of a value that is sequence `a` or `b`."""
+    if a[1] is None or b[1] is None:     # None: no element written yet
+        return a[0], a[1] if b[1] is None else b[1]
+    return a[0], a[1].most_specific_compatible_shape(b[1])

@@ -1,0 +1,318 @@
+"""ONNX rules of constants, Variables, shapes, joins, gathers and indexing.
+
+ONNX takes shapes, axes and indices as int64 tensors where we (and
+TensorFlow) use int32: the rules cast. Indexing (`x[1:, ::-1, None, i]`, our
+`StridedSlice` with a spec) becomes one `Slice` over every sliced or indexed
+axis, a `Squeeze` of the indexed ones and an `Unsqueeze` for the new ones.
+"""
+
+import numpy as np
+
+from runtime._src.onnx.builder import ExportError
+from runtime._src.onnx.convert import rule
+
+__all__ = []
+
+INT64_MAX = np.iinfo(np.int64).max
+INT64_MIN = np.iinfo(np.int64).min
+
+
+def int64(ctx, name, tensor):
+    """`name` as int64 (shapes, indices)."""
+    return name if tensor.dtype.name == "int64" else ctx.b.cast(name, "int64")
+
+
+@rule("Const")
+def _const(ctx, node, ins):
+    return [ctx.b.const(node.attrs["value"], name=node.name)]
+
+
+@rule("ReadVariableOp")
+def _read_variable(ctx, node, ins):
+    variable = node.attrs["variable"]
+    found = ctx.variables.get(id(variable))
+    if found is None:
+        name = getattr(variable, "path", None) or variable.name.split(":")[0]
+        found = ctx.variables[id(variable)] = ctx.b.root_initializer(variable.numpy(), name)
+    return [found]
+
+
+@rule("Reshape")
+def _reshape(ctx, node, ins):
+    return [ctx.b.add1("Reshape", [ins[0], int64(ctx, ins[1], node.inputs[1])], allowzero=1)]
+
+
+@rule("ExpandDims")
+def _expand_dims(ctx, node, ins):
+    return [ctx.b.add1("Unsqueeze", [ins[0], ctx.b.ints([node.attrs["axis"]], "axes")])]
+
+
+@rule("Squeeze")
+def _squeeze(ctx, node, ins):
+    axis = node.attrs["axis"]
+    if axis is None or len(axis) == 0:
+        return [ctx.b.add1("Squeeze", ins)]
+    return [ctx.b.add1("Squeeze", [ins[0], ctx.b.ints(list(axis), "axes")])]
+
+
+@rule("Transpose")
+def _transpose(ctx, node, ins):
+    perm = node.attrs["perm"]
+    if perm is None:
+        return [ctx.b.add1("Transpose", ins)]
+    return [ctx.b.add1("Transpose", ins, perm=[int(p) for p in perm])]
+
+
+@rule("ConcatV2")
+def _concat(ctx, node, ins):
+    return [ctx.b.add1("Concat", ins, axis=int(node.attrs["axis"]))]
+
+
+@rule("Pack")
+def _pack(ctx, node, ins):
+    axis = int(node.attrs["axis"])
+    axes = ctx.b.ints([axis], "axes")
+    parts = [ctx.b.add1("Unsqueeze", [x, axes]) for x in ins]
+    return [ctx.b.add1("Concat", parts, axis=axis)]
+
+
+@rule("Unpack")
+def _unpack(ctx, node, ins):
+    num, axis = int(node.attrs["num"]), int(node.attrs["axis"])
+    parts = split(ctx, ins[0], axis, num)
+    axes = ctx.b.ints([axis], "axes")
+    return [ctx.b.add1("Squeeze", [p, axes]) for p in parts]
+
+
+def split(ctx, x, axis, num, sizes=None):
+    """Split `x` along `axis` into `num` parts (equal, or of `sizes`)."""
+    if num == 1 and sizes is None:
+        return [ctx.b.add1("Identity", [x])]
+    inputs = [x] if sizes is None else [x, sizes]
+    extra = {"num_outputs": num} if ctx.b.opset >= 18 and sizes is None else {}
+    return ctx.b.add("Split", inputs, num, axis=axis, **extra)
+
+
+@rule("Split")
+def _split(ctx, node, ins):
+    return split(ctx, ins[0], int(node.attrs["axis"]), int(node.attrs["num_split"]))
+
+
+@rule("SplitV")
+def _split_v(ctx, node, ins):
+    sizes = int64(ctx, ins[1], node.inputs[1])
+    return split(ctx, ins[0], int(node.attrs["axis"]), int(node.attrs["num_split"]), sizes)
+
+
+@rule("Tile")
+def _tile(ctx, node, ins):
+    return [ctx.b.add1("Tile", [ins[0], int64(ctx, ins[1], node.inputs[1])])]
+
+
+@rule("Fill")
+def _fill(ctx, node, ins):
+    return [ctx.b.add1("Expand", [ins[1], int64(ctx, ins[0], node.inputs[0])])]
+
+
+def _filled_like(ctx, node, ins, value):
+    dtype = node.attrs.get("dtype") or node.inputs[0].dtype
+    shape = ctx.b.add1("Shape", [ins[0]])
+    return [ctx.b.add1("Expand", [ctx.b.const(np.full((), value, dtype.np_dtype)), shape])]
+
+
+@rule("ZerosLike")
+def _zeros_like(ctx, node, ins):
+    return _filled_like(ctx, node, ins, 0)
+
+
+@rule("OnesLike")
+def _ones_like(ctx, node, ins):
+    return _filled_like(ctx, node, ins, 1)
+
+
+@rule("BroadcastTo")
+def _broadcast_to(ctx, node, ins):
+    return [ctx.b.add1("Expand", [ins[0], int64(ctx, ins[1], node.inputs[1])])]
+
+
+@rule("GatherV2")
+def _gather(ctx, node, ins):
+    if node.attrs.get("batch_dims", 0):
+        raise ExportError("gather with batch_dims")
+    return [ctx.b.add1("Gather", ins, axis=int(node.attrs["axis"]))]
+
+
+@rule("GatherNd")
+def _gather_nd(ctx, node, ins):
+    indices = int64(ctx, ins[1], node.inputs[1])
+    return [ctx.b.add1("GatherND", [ins[0], indices], batch_dims=int(node.attrs["batch_dims"]))]
+
+
+@rule("Range")
+def _range(ctx, node, ins):
+    return [ctx.b.add1("Range", ins)]
+
+
+@rule("Shape")
+def _shape(ctx, node, ins):
+    return [ctx.b.cast(ctx.b.add1("Shape", ins), node.attrs["out_type"])]
+
+
+@rule("Size")
+def _size(ctx, node, ins):
+    return [ctx.b.cast(ctx.b.add1("Size", ins), node.attrs["out_type"])]
+
+
+@rule("Rank")
+def _rank(ctx, node, ins):
+    rank = ctx.b.add1("Size", [ctx.b.add1("Shape", ins)])
+    return [ctx.b.cast(rank, node.attrs["out_type"])]
+
+
+@rule("Slice")
+def _slice(ctx, node, ins):
+    x, begin, size = ins
+    begin = int64(ctx, begin, node.inputs[1])
+    size = int64(ctx, size, node.inputs[2])
+    to_end = ctx.b.add1("Equal", [size, ctx.b.const(np.int64(-1))])
+    end = ctx.b.add1("Where", [to_end, ctx.b.const(np.int64(INT64_MAX)),
+                               ctx.b.add1("Add", [begin, size])])
+    return [ctx.b.add1("Slice", [x, begin, end])]
+
+
+@rule("PadV2")
+def _pad(ctx, node, ins):
+    x, paddings, value = ins
+    pads = _onnx_pads(ctx, paddings, node.inputs[1])
+    return [ctx.b.add1("Pad", [x, pads, value], mode="constant")]
+
+
+@rule("MirrorPad")
+def _mirror_pad(ctx, node, ins):
+    mode = str(node.attrs["mode"]).lower()
+    if mode != "reflect":
+        raise ExportError(f"MirrorPad mode {mode!r} (ONNX's Pad reflects only)")
+    return [ctx.b.add1("Pad", [ins[0], _onnx_pads(ctx, ins[1], node.inputs[1])],
+                       mode="reflect")]
+
+
+def _onnx_pads(ctx, paddings, tensor):
+    """TF's [rank, 2] paddings as ONNX's [begins..., ends...]."""
+    as64 = int64(ctx, paddings, tensor)
+    return ctx.b.add1("Reshape", [ctx.b.add1("Transpose", [as64], perm=[1, 0]),
+                                  ctx.b.ints([-1])])
+
+
+@rule("OneHot")
+def _one_hot(ctx, node, ins):
+    a = node.attrs
+    depth = int(a["depth"])
+    indices = int64(ctx, ins[0], node.inputs[0])
+    # ONNX counts negative indices from the end; TensorFlow gives a row of off_value.
+    negative = ctx.b.add1("Less", [indices, ctx.b.const(np.int64(0))])
+    indices = ctx.b.add1("Where", [negative, ctx.b.const(np.int64(depth)), indices])
+    values = ctx.b.const(np.array([a["off_value"], a["on_value"]], a["dtype"].np_dtype))
+    return [ctx.b.add1("OneHot", [indices, ctx.b.const(np.int64(depth)), values],
+                       axis=int(a["axis"]))]
+
+
+@rule("ReverseV2")
+def _reverse(ctx, node, ins):
+    axes = [int(a) for a in node.attrs["axis"]]
+    if not axes:
+        return [ctx.b.add1("Identity", ins)]
+    n = len(axes)
+    return [ctx.b.add1("Slice", [ins[0], ctx.b.ints([-1] * n), ctx.b.ints([INT64_MIN] * n),
+                                 ctx.b.ints(axes), ctx.b.ints([-1] * n)])]
+
+
+@rule("Where")
+def _where(ctx, node, ins):
+    return [ctx.b.add1("Transpose", [ctx.b.add1("NonZero", ins)], perm=[1, 0])]
+
+
+@rule("TopKV2")
+def _top_k(ctx, node, ins):
+    k = ctx.b.add1("Reshape", [int64(ctx, ins[1], node.inputs[1]), ctx.b.ints([1])])
+    values, indices = ctx.b.add("TopK", [ins[0], k], 2, axis=-1, largest=1, sorted=1)
+    return [values, ctx.b.cast(indices, node.attrs["index_type"])]
+
+
+@rule("Einsum")
+def _einsum(ctx, node, ins):
+    return [ctx.b.add1("Einsum", ins, equation=node.attrs["equation"])]
+
+
+@rule("StridedSlice")
+def _strided_slice(ctx, node, ins):
+    x, dynamic = ins[0], ins[1:]
+    rank = node.inputs[0].shape.rank
+    if rank is None:
+        raise ExportError("indexing a tensor of unknown rank")
+    spec = node.attrs["spec"]
+    consuming = sum(1 for s in spec if s[0] in ("index", "slice"))
+    starts, ends, axes, steps, squeeze, newaxes = [], [], [], [], [], []
+    dim = out = 0
+    for part in spec:
+        kind = part[0]
+        if kind == "ellipsis":
+            dim += rank - consuming
+            out += rank - consuming
+        elif kind == "newaxis":
+            newaxes.append(out)
+            out += 1
+        elif kind == "index":
+            start = _bound(ctx, part[1], dynamic, node)
+            starts.append(start)
+            ends.append(_after_index(ctx, start))
+            steps.append(1)
+            axes.append(dim)
+            squeeze.append(dim)
+            dim += 1
+        else:
+            step = part[3] if part[3] is not None else 1
+            if isinstance(step, tuple):
+                raise ExportError("a slice step that is a tensor")
+            if step == 0:
+                raise ExportError("a slice step of zero")
+            start_default, end_default = (0, INT64_MAX) if step > 0 else (INT64_MAX, INT64_MIN)
+            starts.append(start_default if part[1] is None else _bound(ctx, part[1], dynamic, node))
+            ends.append(end_default if part[2] is None else _bound(ctx, part[2], dynamic, node))
+            steps.append(step)
+            axes.append(dim)
+            dim += 1
+            out += 1
+    y = x
+    if axes:
+        y = ctx.b.add1("Slice", [x, _vector(ctx, starts), _vector(ctx, ends), ctx.b.ints(axes),
+                                 ctx.b.ints(steps)])
+    if squeeze:
+        y = ctx.b.add1("Squeeze", [y, ctx.b.ints(squeeze)])
+    if newaxes:
+        y = ctx.b.add1("Unsqueeze", [y, ctx.b.ints(newaxes)])
+    if y is x:
+        y = ctx.b.add1("Identity", [x])
+    return [y]
+
+
+def _bound(ctx, value, dynamic, node):
+    """A static int, or the int64 name of a dynamic index ('input', k)."""
+    if isinstance(value, tuple):
+        k = value[1]
+        return ctx.b.add1("Reshape", [int64(ctx, dynamic[k - 1], node.inputs[k]), ctx.b.ints([1])])
+    return int(value)
+
+
+def _after_index(ctx, start):
+    if isinstance(start, int):
+        return INT64_MAX if start == -1 else start + 1
+    last = ctx.b.add1("Equal", [start, ctx.b.ints([-1])])
+    return ctx.b.add1("Where", [last, ctx.b.ints([INT64_MAX]),
+                                ctx.b.add1("Add", [start, ctx.b.ints([1])])])
+
+
+def _vector(ctx, items):
+    if all(isinstance(i, int) for i in items):
+        return ctx.b.ints(items)
+    parts = [ctx.b.ints([i]) if isinstance(i, int) else i for i in items]
+    return ctx.b.add1("Concat", parts, axis=0)

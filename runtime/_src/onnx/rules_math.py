@@ -1,0 +1,264 @@
+"""ONNX rules of the elementwise math, comparison and reduction ops.
+
+Where ONNX's operator differs from TensorFlow's meaning, the rule builds
+TensorFlow's meaning from exact pieces:
+
+    FloorDiv(int a, b)  ->  Div(a - Mod(a, b), b)     # ONNX Div truncates ints
+    FloorMod(int a, b)  ->  Mod(a, b)                 # fmod=0: sign of b, as TF
+    FloorMod(float)     ->  a - Floor(a / b) * b
+    Round               ->  Round                     # both half to even
+    All / Any           ->  ReduceMin / ReduceMax over int32
+"""
+
+import numpy as np
+
+from runtime._src.onnx.builder import ExportError
+from runtime._src.onnx.convert import rule
+
+__all__ = []
+
+_SAME = {
+    "Abs": "Abs", "Neg": "Neg", "Exp": "Exp", "Log": "Log", "Sqrt": "Sqrt", "Sin": "Sin",
+    "Cos": "Cos", "Tan": "Tan", "Asin": "Asin", "Acos": "Acos", "Atan": "Atan", "Sinh": "Sinh",
+    "Cosh": "Cosh", "Asinh": "Asinh", "Acosh": "Acosh", "Atanh": "Atanh", "Tanh": "Tanh",
+    "Sigmoid": "Sigmoid", "Relu": "Relu", "Floor": "Floor", "Ceil": "Ceil", "Erf": "Erf",
+    "Sign": "Sign", "Reciprocal": "Reciprocal", "Round": "Round", "Rint": "Round",
+    "IsNan": "IsNaN", "IsInf": "IsInf", "LogicalNot": "Not", "Softplus": "Softplus",
+    "Softsign": "Softsign", "Selu": "Selu", "Identity": "Identity", "StopGradient": "Identity",
+    "Invert": "BitwiseNot",
+}
+
+_BINARY = {
+    "AddV2": "Add", "Sub": "Sub", "Mul": "Mul", "RealDiv": "Div", "Maximum": "Max",
+    "Minimum": "Min", "Pow": "Pow", "Equal": "Equal", "Less": "Less",
+    "LessEqual": "LessOrEqual", "Greater": "Greater", "GreaterEqual": "GreaterOrEqual",
+    "LogicalAnd": "And", "LogicalOr": "Or", "BitwiseAnd": "BitwiseAnd",
+    "BitwiseOr": "BitwiseOr", "BitwiseXor": "BitwiseXor",
+}
+
+
+def _make_unary(op_type):
+    def lower(ctx, node, ins):
+        if node.inputs[0].dtype.is_string:
+            raise ExportError("string tensors have no ONNX arithmetic")
+        return [ctx.b.add1(op_type, ins)]
+    return lower
+
+
+def _make_binary(op_type):
+    def lower(ctx, node, ins):
+        if node.inputs[0].dtype.is_string and op_type != "Equal":
+            raise ExportError("string tensors have no ONNX arithmetic")
+        return [ctx.b.add1(op_type, ins)]
+    return lower
+
+
+for _ours, _theirs in _SAME.items():
+    rule(_ours)(_make_unary(_theirs))
+for _ours, _theirs in _BINARY.items():
+    rule(_ours)(_make_binary(_theirs))
+
+
+@rule("CustomGradient")
+def _custom_gradient(ctx, node, ins):
+    """tf.custom_gradient's forward: its first `num_results` inputs, unchanged."""
+    return [ctx.b.add1("Identity", [x]) for x in ins[:node.attrs["num_results"]]]
+
+
+@rule("NotEqual")
+def _not_equal(ctx, node, ins):
+    return [ctx.b.add1("Not", [ctx.b.add1("Equal", ins)])]
+
+
+def _one(ctx, node):
+    return ctx.b.const(np.ones((), node.inputs[0].dtype.np_dtype))
+
+
+@rule("Square")
+def _square(ctx, node, ins):
+    return [ctx.b.add1("Mul", [ins[0], ins[0]])]
+
+
+@rule("Rsqrt")
+def _rsqrt(ctx, node, ins):
+    return [ctx.b.add1("Reciprocal", [ctx.b.add1("Sqrt", ins)])]
+
+
+@rule("Expm1")
+def _expm1(ctx, node, ins):
+    return [ctx.b.add1("Sub", [ctx.b.add1("Exp", ins), _one(ctx, node)])]
+
+
+@rule("Log1p")
+def _log1p(ctx, node, ins):
+    return [ctx.b.add1("Log", [ctx.b.add1("Add", [ins[0], _one(ctx, node)])])]
+
+
+@rule("Relu6")
+def _relu6(ctx, node, ins):
+    dtype = node.inputs[0].dtype.np_dtype
+    return [ctx.b.add1("Clip", [ins[0], ctx.b.const(np.zeros((), dtype)),
+                                ctx.b.const(np.full((), 6, dtype))])]
+
+
+@rule("Elu")
+def _elu(ctx, node, ins):
+    return [ctx.b.add1("Elu", ins, alpha=1.0)]
+
+
+@rule("LeakyRelu")
+def _leaky_relu(ctx, node, ins):
+    return [ctx.b.add1("LeakyRelu", ins, alpha=float(node.attrs["alpha"]))]
+
+
+@rule("SquaredDifference")
+def _squared_difference(ctx, node, ins):
+    d = ctx.b.add1("Sub", ins)
+    return [ctx.b.add1("Mul", [d, d])]
+
+
+@rule("FloorDiv")
+def _floor_div(ctx, node, ins):
+    a, b = ins
+    if node.inputs[0].dtype.is_integer:
+        exact = ctx.b.add1("Sub", [a, ctx.b.add1("Mod", [a, b], fmod=0)])
+        return [ctx.b.add1("Div", [exact, b])]
+    return [ctx.b.add1("Floor", [ctx.b.add1("Div", [a, b])])]
+
+
+@rule("FloorMod")
+def _floor_mod(ctx, node, ins):
+    a, b = ins
+    if node.inputs[0].dtype.is_integer:
+        return [ctx.b.add1("Mod", [a, b], fmod=0)]
+    whole = ctx.b.add1("Floor", [ctx.b.add1("Div", [a, b])])
+    return [ctx.b.add1("Sub", [a, ctx.b.add1("Mul", [whole, b])])]
+
+
+@rule("TruncateDiv")
+def _truncate_div(ctx, node, ins):
+    if node.inputs[0].dtype.is_integer:
+        return [ctx.b.add1("Div", ins)]
+    raise ExportError("truncatediv of floats")
+
+
+@rule("TruncateMod")
+def _truncate_mod(ctx, node, ins):
+    return [ctx.b.add1("Mod", ins, fmod=1)]
+
+
+@rule("AddN")
+def _add_n(ctx, node, ins):
+    return [ctx.b.add1("Sum", ins)] if len(ins) > 1 else [ctx.b.add1("Identity", ins)]
+
+
+@rule("Cast")
+def _cast(ctx, node, ins):
+    source, target = node.inputs[0].dtype, node.attrs["dtype"]
+    if target.is_bool and not source.is_bool:
+        zero = ctx.b.const(np.zeros((), source.np_dtype))
+        return [ctx.b.add1("Not", [ctx.b.add1("Equal", [ins[0], zero])])]
+    return [ctx.b.cast(ins[0], target)]
+
+
+@rule("ClipByValue")
+def _clip(ctx, node, ins):
+    x, lo, hi = ins
+    return [ctx.b.add1("Min", [ctx.b.add1("Max", [x, lo]), hi])]
+
+
+@rule("SelectV2")
+def _select(ctx, node, ins):
+    return [ctx.b.add1("Where", ins)]
+
+
+# --- reductions ---------------------------------------------------------------
+
+def _axes(ctx, node, axis):
+    if axis is None:
+        return None
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    return [int(a) for a in axes]
+
+
+def reduce(ctx, op_type, x, axes, keepdims):
+    """An ONNX Reduce* node over `axes` (None: every axis), by opset."""
+    keep = int(bool(keepdims))
+    if axes is not None and len(axes) == 0:
+        return ctx.b.add1("Identity", [x])
+    if op_type == "ReduceSum" or ctx.b.opset >= 18:
+        inputs = [x] if axes is None else [x, ctx.b.ints(axes, "axes")]
+        return ctx.b.add1(op_type, inputs, keepdims=keep)
+    return ctx.b.add1(op_type, [x], keepdims=keep, axes=axes)
+
+
+def _make_reduce(op_type):
+    def lower(ctx, node, ins):
+        axes = _axes(ctx, node, node.attrs["axis"])
+        return [reduce(ctx, op_type, ins[0], axes, node.attrs["keepdims"])]
+    return lower
+
+
+for _ours, _theirs in {"Sum": "ReduceSum", "Max": "ReduceMax", "Min": "ReduceMin",
+                       "Prod": "ReduceProd"}.items():
+    rule(_ours)(_make_reduce(_theirs))
+
+
+@rule("Mean")
+def _mean(ctx, node, ins):
+    axes = _axes(ctx, node, node.attrs["axis"])
+    if node.inputs[0].dtype.is_integer:
+        raise ExportError("an integer mean (TensorFlow truncates; ONNX's ReduceMean does not "
+                          "say): cast to float first")
+    return [reduce(ctx, "ReduceMean", ins[0], axes, node.attrs["keepdims"])]
+
+
+def _make_logical_reduce(op_type):
+    def lower(ctx, node, ins):
+        axes = _axes(ctx, node, node.attrs["axis"])
+        as_int = ctx.b.cast(ins[0], "int32")
+        out = reduce(ctx, op_type, as_int, axes, node.attrs["keepdims"])
+        return [ctx.b.cast(out, "bool")]
+    return lower
+
+
+rule("All")(_make_logical_reduce("ReduceMin"))
+rule("Any")(_make_logical_reduce("ReduceMax"))
+
+
+def _make_arg(op_type):
+    def lower(ctx, node, ins):
+        axis = node.attrs["axis"]
+        out = ctx.b.add1(op_type, ins, axis=int(axis), keepdims=0, select_last_index=0)
+        return [ctx.b.cast(out, node.attrs["output_type"])]
+    return lower
+
+
+rule("ArgMax")(_make_arg("ArgMax"))
+rule("ArgMin")(_make_arg("ArgMin"))
+
+
+@rule("Cumsum")
+def _cumsum(ctx, node, ins):
+    axis = ctx.b.const(np.int64(node.attrs["axis"]))
+    return [ctx.b.add1("CumSum", [ins[0], axis], exclusive=int(node.attrs["exclusive"]),
+                       reverse=int(node.attrs["reverse"]))]
+
+
+@rule("MatMul")
+def _matmul(ctx, node, ins):
+    a, b = ins
+    if node.attrs.get("transpose_a"):
+        a = _swap_last(ctx, a, node.inputs[0])
+    if node.attrs.get("transpose_b"):
+        b = _swap_last(ctx, b, node.inputs[1])
+    return [ctx.b.add1("MatMul", [a, b])]
+
+
+def _swap_last(ctx, name, tensor):
+    rank = tensor.shape.rank
+    if rank is None:
+        raise ExportError("a transposed matmul operand of unknown rank")
+    perm = list(range(rank))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return ctx.b.add1("Transpose", [name], perm=perm)
