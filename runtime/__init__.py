@@ -63,7 +63,7 @@ from runtime._src.autodiff.recompute import grad_pass_through, recompute_grad
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
-                     keras, linalg, math, nest, nn, random, saved_model, strings)
+                     keras, linalg, math, nest, nn, random, saved_model, strings, types)
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
@@ -96,7 +96,7 @@ __all__ = [
     "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract",
     "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
     "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
-    "tensordot", "tile", "transpose", "truediv", "truncatediv", "truncatemod", "uint8",
+    "tensordot", "tile", "transpose", "truediv", "truncatediv", "truncatemod", "types", "uint8",
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]

@@ -29,7 +29,7 @@ PUBLIC = [
     "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract",
     "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
     "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
-    "tensordot", "tile", "transpose", "truediv", "truncatediv", "truncatemod", "uint8",
+    "tensordot", "tile", "transpose", "truediv", "truncatediv", "truncatemod", "types", "uint8",
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]

@@ -1,7 +1,7 @@
 """Exception classes with TensorFlow's names (`errors.InvalidArgumentError`...)."""
 
 __all__ = ["OpError", "InvalidArgumentError", "OperatorNotAllowedInGraphError",
-           "UnimplementedError"]
+           "UnimplementedError", "StagingError"]
 
 
 class OpError(Exception):
@@ -23,3 +23,9 @@ class UnimplementedError(OpError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used as a Python bool or iterated while tracing."""
+
+
+class StagingError(Exception):
+    """Tracing a function failed in a way that is not the user's exception
+    (TensorFlow's AutoGraph `StagingError`: unbounded recursion of a
+    tf.function). The original exception is its `__cause__`."""

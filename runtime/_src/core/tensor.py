@@ -270,10 +270,14 @@ class SymbolicTensor(Tensor):
     def __index__(self):
         raise self._not_allowed("Using as a Python index")
 
+    @property
     def numpy(self):
-        raise NotImplementedError(
-            f"numpy() is only available for eager tensors; {self.name} is symbolic "
-            "(inside a traced function). Use tf.print to see its value at run time.")
+        # TensorFlow 2.21 raises AttributeError ('SymbolicTensor' object has no
+        # attribute 'numpy'), so hasattr(t, "numpy") is False while tracing.
+        raise AttributeError(
+            f"'SymbolicTensor' object has no attribute 'numpy': numpy() is only available "
+            f"for eager tensors; {self.name} is symbolic (inside a traced function). Use "
+            "tf.print to see its value at run time.")
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy "

@@ -55,13 +55,15 @@ from autograph import tracebacks as _tracebacks
 from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
 from runtime._src.function import config as _config
+from runtime._src.function import function_type as _function_type
+from runtime._src.function import types as _types
 from runtime._src.function import signature as _sig
 from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import ConcreteFunction, _OutputPlan
 from runtime._src.graph.graph import Graph, current_graph, paused_gc
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src import optimizer
-from runtime._src.core.errors import OperatorNotAllowedInGraphError
+from runtime._src.core.errors import OperatorNotAllowedInGraphError, StagingError
 import autograph
 from autograph.impl.api import UNCONVERTED_MARK as _UNCONVERTED_MARK
 from autograph.impl.api import optional_features as _optional_features
@@ -141,8 +143,9 @@ def function(func: Callable | None = None, *,
     return decorate if func is None else decorate(func)
 
 
-class Function:
-    """A polymorphic traced function: one `ConcreteFunction` per signature."""
+class Function(_types.PolymorphicFunction):
+    """A polymorphic traced function: one `ConcreteFunction` per signature
+    (`tf.types.experimental.PolymorphicFunction`)."""
 
     def __init__(self, python_function, input_signature=None, autograph=True,
                  reduce_retracing=False, jit_compile=None, autograph_options=None,
@@ -188,6 +191,10 @@ class Function:
             if _config._run_eagerly:
                 return self._call_python(args, kwargs)
             return self._call_graph(args, kwargs)
+        except RecursionError as e:
+            if current_graph() is not None:      # the outermost call explains it
+                raise
+            raise _recursion_error(self._name, _tracebacks.filtered(e)) from e
         except Exception as e:
             raise _tracebacks.filtered(e)
 
@@ -206,7 +213,7 @@ class Function:
             if not kwargs and call_sig.min_arity <= n < self._fast_arity:
                 args = args + call_sig.default_tails[n - call_sig.min_arity]
             else:
-                args = call_sig.bind(args, kwargs, self._name)
+                args = call_sig.bind(args, kwargs, self._name, self.function_type)
         feeds = []
         key = _sig.call_key(args, feeds, self._on_dead)
         concrete = self._cache.get(key)
@@ -229,12 +236,21 @@ class Function:
                 raise TypeError(f"{self._name}(): missing the instance argument "
                                 f"'{self._call_sig.names[0]}'")
             return self.__get__(args[0])(*args[1:], **kwargs)
-        values = self._call_sig.bind(args, kwargs, self._name)
-        feeds = []
-        for template, value, name in zip(self._signature_template, values,
-                                         self._call_sig.names):
-            _sig.match_template(template, value, name, feeds, self._name)
+        feeds = self._signature_feeds(args, kwargs, [])
         return self._signature_concrete(feeds)._call_flat(feeds)
+
+    def _signature_feeds(self, args, kwargs, feeds):
+        """`feeds` for a call checked against the input_signature (TensorFlow's
+        binding TypeError when it does not fit)."""
+        function_type = self.function_type
+        values = self._call_sig.bind(args, kwargs, self._name, function_type)
+        try:
+            for template, value, name in zip(self._signature_template, values,
+                                             self._call_sig.names):
+                _sig.match_template(template, value, name, feeds, self._name)
+        except InputSignatureMismatchError as e:
+            raise _calls.mismatch_error(e, args, kwargs, function_type) from None
+        return feeds
 
     def _signature_concrete(self, feeds=None):
         if self._concretes:
@@ -257,6 +273,16 @@ class Function:
     def input_signature(self) -> tuple[TensorSpec, ...] | None:
         return self._input_signature
 
+    @property
+    def function_type(self) -> _function_type.FunctionType:
+        """The parameters this Function accepts (`tf.types.experimental.FunctionType`):
+        `(x, y=<captured_default_value>)`, or with the input_signature's specs."""
+        template = self._signature_template
+        if template is not None and self._method_like:
+            return _function_type.polymorphic_type(
+                _calls.CallSignature(self._python_function, drop_first=True), template)
+        return _function_type.polymorphic_type(self._call_sig, template)
+
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (tensors or TensorSpecs),
         tracing it if needed."""
@@ -268,12 +294,9 @@ class Function:
     def _get_concrete_function(self, args, kwargs):
         if self._input_signature is not None:
             if args or kwargs:
-                values = self._call_sig.bind(args, kwargs, self._name)
-                for template, value, name in zip(self._signature_template, values,
-                                                 self._call_sig.names):
-                    _sig.match_template(template, value, name, [], self._name)
+                self._signature_feeds(args, kwargs, [])
             return self._signature_concrete()
-        values = self._call_sig.bind(args, kwargs, self._name)
+        values = self._call_sig.bind(args, kwargs, self._name, self.function_type)
         key = _sig.call_key(values, [], self._on_dead)
         return self._cache.get(key) or self._concrete_for(key, values)
 
@@ -424,6 +447,19 @@ class Function:
             return self._trace_unpaused(template, skeleton, shapes, description, feeds)
 
     def _trace_unpaused(self, template, skeleton, shapes, description, feeds):
+        graph, outputs = self._trace_graph(template)
+        if graph.variables:
+            graph, outputs = self._check_variable_creation(graph, template, feeds)
+        concrete = ConcreteFunction(self._name, graph, _finalize_graph(graph), template,
+                                    self._call_sig, outputs, skeleton, shapes)
+        concrete._description = description
+        self._record_trace(concrete)
+        self._concretes.append(concrete)
+        self._by_skeleton.setdefault(skeleton, []).append(concrete)
+        return concrete
+
+    def _trace_graph(self, template):
+        """Run the (converted) Python function on placeholders for `template`."""
         graph = Graph(self._name)
         fn = self._traceable()
         with graph.as_default():
@@ -439,22 +475,28 @@ class Function:
                 raise
             outputs = _OutputPlan(result, graph, self._name)
         graph.outputs = outputs.tensors
-        if self._concretes and graph.variables:
-            raise ValueError(
-                f"{self._name}: tf.function only supports singleton tf.Variables created "
-                f"on the first call, but trace #{len(self._concretes) + 1} created "
-                f"{len(graph.variables)} Variable(s). Make sure the tf.Variable is only "
-                "created once (for example `if self.v is None: self.v = tf.Variable(...)`)"
-                " or created outside the function.")
-        if graph.variables:
+        return graph, outputs
+
+    def _check_variable_creation(self, graph, template, feeds):
+        """A trace created Variables. As in TensorFlow, that is allowed on the
+        first trace only, and the first call traces once more to make sure the
+        function does not create them on every call (it then raises
+        TensorFlow's ValueError); the graph of that second trace is kept."""
+        if not self._concretes:
             _variables.lift_initializers(graph, feeds, self._name)
-        concrete = ConcreteFunction(self._name, graph, _finalize_graph(graph), template,
-                                    self._call_sig, outputs, skeleton, shapes)
-        concrete._description = description
-        self._record_trace(concrete)
-        self._concretes.append(concrete)
-        self._by_skeleton.setdefault(skeleton, []).append(concrete)
-        return concrete
+            graph, outputs = self._trace_graph(template)
+            if not graph.variables:
+                return graph, outputs
+            trace = "the second trace of the first call"
+        else:
+            trace = f"trace #{len(self._concretes) + 1}"
+        raise ValueError(
+            "tf.function only supports singleton tf.Variables created on the first call. "
+            "Make sure the tf.Variable is only created once or created outside tf.function. "
+            "See https://www.tensorflow.org/guide/function#creating_tfvariables for more "
+            f"information.\n{self._name}: {trace} created {len(graph.variables)} "
+            "Variable(s) again. Create them only when they do not exist yet (for example "
+            "`if self.v is None: self.v = tf.Variable(...)`), or outside the function.")
 
     def _record_trace(self, concrete):
         """Explain this trace and warn (once) when there have been too many."""
@@ -553,6 +595,20 @@ def _explain_unconverted(error):
         head, found, _ = str(error.args[0]).partition(_NOT_ALLOWED)
         if found and hint not in error.args[0]:
             error.args = (f"{head}{_NOT_ALLOWED}: {hint}",)
+
+
+def _recursion_error(name, error):
+    """TensorFlow's StagingError for a tf.function whose tracing never ends;
+    it keeps the notes naming the user's lines."""
+    staging = StagingError(
+        f"in user code:\n\n    RecursionError: {error}\n\n{name}: tracing never "
+        "finished. While tracing, a recursion that stops on a tensor value never stops: "
+        "both branches of a tensor `if` are traced, and a tf.function called while it is "
+        "traced is inlined. Write the recursion as a loop (a tensor while loop), or stop "
+        "it on a Python value.")
+    for note in getattr(error, "__notes__", ()):
+        staging.add_note(note)
+    return staging
 
 
 def _user_stacklevel():

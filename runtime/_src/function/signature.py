@@ -327,7 +327,12 @@ def match_template(template, value, path, feeds, where):
     the function for messages. Raises InputSignatureMismatchError.
     """
     if isinstance(template, TensorSpec):
-        feeds.append(_tensor_for_spec(template, value, path, where))
+        try:
+            feeds.append(_tensor_for_spec(template, value, path, where))
+        except InputSignatureMismatchError as e:
+            if e.dtype_of_input is not None:        # which placeholder: for the message
+                e.dtype_of_input = (len(feeds),) + e.dtype_of_input[1:]
+            raise
     elif isinstance(template, VariableRef):
         if value is not template.key.get():
             raise _mismatch(where, path, f"the Variable {template!r} it was traced with",
@@ -340,7 +345,7 @@ def match_template(template, value, path, feeds, where):
         _match_structure(template, value, path, feeds, where)
     elif not _same_literal(template, value):
         raise _mismatch(where, path, f"the Python value {template!r} it was traced with",
-                        _given(value))
+                        _given(value), f"Can not cast {value!r} to {format_type(template)}")
 
 
 def _match_structure(template, value, path, feeds, where):
@@ -377,12 +382,13 @@ def _tensor_for_spec(spec, value, path, where):
         raise _mismatch(where, path, _spec_text(spec),
                         f"the symbolic tensor {value.name} from another graph")
     if isinstance(value, EagerTensor):
-        if value.dtype != spec.dtype:
-            raise _mismatch(where, path, _spec_text(spec),
-                            _tensor_text(value))
-        if not shape_accepts(spec.shape, value.shape):
-            raise _mismatch(where, path, _spec_text(spec),
-                            _tensor_text(value))
+        if value.dtype != spec.dtype or not shape_accepts(spec.shape, value.shape):
+            error = _mismatch(where, path, _spec_text(spec), _tensor_text(value),
+                              f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to "
+                              f"{TensorSpec(spec.shape, spec.dtype)!r}")
+            if value.dtype != spec.dtype:
+                error.dtype_of_input = (None, value.dtype, spec.dtype)
+            raise error
         return value._value
     if isinstance(value, (np.ndarray, np.generic)):
         return _tensor_for_spec(spec, convert_to_tensor(value), path, where)
@@ -418,10 +424,15 @@ def _given(value):
     return f"{type(value).__name__} {text}"
 
 
-def _mismatch(where, path, expected, given):
-    return InputSignatureMismatchError(
+def _mismatch(where, path, expected, given, reason=None):
+    """The mismatch error; `reason` is TensorFlow's short text of it
+    (`Can not cast TensorSpec(...) to TensorSpec(...)`), for binding_error."""
+    error = InputSignatureMismatchError(
         f"{where}: argument '{path}' does not match the signature: expected "
         f"{expected}, got {given}.")
+    error.reason = reason or f"Can not cast {given} to {expected}"
+    error.dtype_of_input = None
+    return error
 
 
 # --- describing calls, for retracing explanations ----------------------------
