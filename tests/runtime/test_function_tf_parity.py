@@ -226,3 +226,39 @@ def test_unbounded_recursion_is_a_staging_error():
     assert type(info.value).__name__ == "StagingError"
     assert "RecursionError: maximum recursion depth exceeded" in str(info.value)
     assert isinstance(info.value.__cause__, RecursionError)
+
+
+def test_variables_of_one_dtype_and_shape_share_a_trace():
+    a, b = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b")
+    seen = []
+
+    @tf.function
+    def f(v, w):
+        seen.append((v is a, w is v))
+        v.assign_add(tf.ones_like(v))
+        return v + w
+
+    # TensorFlow 2.21: 4.0, 5.0, 6.0; traces (True, True), (True, False); count 2;
+    # a and b end at 3.0 and 3.0.
+    assert f(a, a).numpy() == 4.0
+    assert f(a, b).numpy() == 5.0
+    assert f(b, a).numpy() == 6.0
+    assert seen == [(True, True), (True, False)]
+    assert f.experimental_get_tracing_count() == 2
+    assert a.numpy() == 3.0 and b.numpy() == 3.0
+    f(tf.Variable([1.0, 2.0]), tf.Variable([1.0, 2.0]))     # another shape: a new trace
+    assert f.experimental_get_tracing_count() == 3
+
+
+def test_variable_spec_prints_as_tensorflow():
+    f = tf.function(lambda v: v + 1)
+    f(tf.Variable(1.0))
+    # TensorFlow 2.21
+    assert f.pretty_printed_concrete_signatures() == (
+        "Input Parameters:\n"
+        "  v (POSITIONAL_OR_KEYWORD): VariableSpec(shape=(), dtype=tf.float32, "
+        "trainable=True, alias_id=0)\n"
+        "Output Type:\n"
+        "  TensorSpec(shape=(), dtype=tf.float32, name=None)\n"
+        "Captures:\n"
+        "  None")

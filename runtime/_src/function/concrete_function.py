@@ -22,6 +22,7 @@ from runtime._src.function import call_signature as _calls
 from runtime._src.function import function_type as _function_type
 from runtime._src.function import signature as _sig
 from runtime._src.function import types as _types
+from runtime._src.function import variables as _variables
 from runtime._src.core.dtypes import variant
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import leaked_tensor_error
@@ -47,6 +48,7 @@ class ConcreteFunction(_types.ConcreteFunction):
         self._leaf_shapes = leaf_shapes  # TensorShape per tensor leaf, placeholder order
         self._description = None         # per-argument description, for retrace reports
         self._capture_sources = [outer for outer, _ in run_graph.captures]
+        self._variable_slots = ()        # (feed index, VariableArgument) per Variable argument
 
     # --- calling ----------------------------------------------------------
 
@@ -94,11 +96,38 @@ class ConcreteFunction(_types.ConcreteFunction):
                                            f"ConcreteFunction {self.name}(): {reason}")
         return values
 
+    def _route_variable_arguments(self, run_graph):
+        """Make the graph serve any Variables like the ones it was traced with:
+        its reads and writes of them go through slots each call binds."""
+        leaves = [(i, leaf) for i, leaf in enumerate(
+            leaf for t in self._template for leaf in _sig.feed_leaves(t))
+            if isinstance(leaf, _sig.VariableRef)]
+        if leaves:
+            slots = _variables.route_variable_arguments(
+                run_graph, [leaf.key.get() for _, leaf in leaves])
+            self._variable_slots = tuple((i, slot) for (i, _), slot in zip(leaves, slots))
+
     def _call_flat(self, feeds):
-        """Run the graph on numpy `feeds` (one per placeholder, in order)."""
+        """Run the graph on `feeds` (one per placeholder, in order; and the
+        Variable arguments, bound to their slots for the run)."""
+        if self._variable_slots:
+            return self._call_bound(feeds)
         if self._capture_sources:
             feeds = feeds + [_capture_value(t) for t in self._capture_sources]
         return self._outputs.pack(_executor.run(self._run_graph, feeds))
+
+    def _call_bound(self, feeds):
+        slots = self._variable_slots
+        variables = {i for i, _ in slots}
+        values = [f for i, f in enumerate(feeds) if i not in variables]
+        previous = [slot.bind(feeds[i]) for i, slot in slots]
+        try:
+            if self._capture_sources:
+                values = values + [_capture_value(t) for t in self._capture_sources]
+            return self._outputs.pack(_executor.run(self._run_graph, values))
+        finally:
+            for (_, slot), before in zip(reversed(slots), reversed(previous)):
+                slot.bind(before)
 
     # --- description ------------------------------------------------------
 

@@ -54,6 +54,7 @@ from autograph import tracebacks as _tracebacks
 
 from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
+from runtime._src.function.call_arguments import CallArguments
 from runtime._src.function import config as _config
 from runtime._src.function import function_type as _function_type
 from runtime._src.function import types as _types
@@ -218,7 +219,7 @@ class Function(_types.PolymorphicFunction):
         key = _sig.call_key(args, feeds, self._on_dead)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._concrete_for(key, args, feeds)
+            concrete = self._concrete_for(CallArguments(args, key, feeds))
         return concrete._call_flat(feeds)
 
     def _call_python(self, args, kwargs, check=True):
@@ -297,8 +298,9 @@ class Function(_types.PolymorphicFunction):
                 self._signature_feeds(args, kwargs, [])
             return self._signature_concrete()
         values = self._call_sig.bind(args, kwargs, self._name, self.function_type)
-        key = _sig.call_key(values, [], self._on_dead)
-        return self._cache.get(key) or self._concrete_for(key, values)
+        feeds = []
+        key = _sig.call_key(values, feeds, self._on_dead)
+        return self._cache.get(key) or self._concrete_for(CallArguments(values, key, feeds))
 
     def experimental_get_tracing_count(self) -> int:
         """How many graphs this Function has traced."""
@@ -381,37 +383,36 @@ class Function(_types.PolymorphicFunction):
     def _mark_dead(self, _ref):
         self._has_dead = True
 
-    def _concrete_for(self, key, values, feeds=None):
-        """Cache miss: reuse a compatible trace or trace a new graph. `feeds`:
-        the call's placeholder values (None for TensorSpecs), for Variables
-        whose initial value depends on them."""
+    def _concrete_for(self, call):
+        """Cache miss: reuse a compatible trace or trace a new graph, for the
+        `CallArguments` of the call (its key, feeds, skeleton and shapes)."""
         with self._lock:
-            concrete = self._cache.get(key)
+            concrete = self._cache.get(call.key)
             if concrete is not None:
                 return concrete
             if self._has_dead:
                 self._purge_dead()
-            specs = []
-            skeleton = _sig.call_key(values, [], self._on_dead, specs)
-            shapes = [TensorShape(s) for _, s in specs]
-            concrete = self._find_compatible(skeleton, shapes)
+            concrete = self._find_compatible(call.skeleton, call.shapes)
             if concrete is None:
-                names = self._call_sig.names
-                kinds = self._call_sig.kinds
-                exact = _sig.make_template(values, names, [(d, s) for (d, _), s
-                                                           in zip(specs, shapes)],
-                                           kinds=kinds)
-                if self._reduce_retracing:
-                    shapes = self._relaxed_shapes(skeleton, shapes)
-                template = _sig.make_template(values, names, [(d, s) for (d, _), s
-                                                              in zip(specs, shapes)],
-                                              self._on_dead, kinds)
-                concrete = self._trace(template, skeleton, shapes,
-                                       _sig.describe(exact, names), feeds)
+                concrete = self._trace_call(call)
             if len(self._cache) >= _MAX_MEMO:
                 self._cache = {}
-            self._cache[key] = concrete
+            self._cache[call.key] = concrete
             return concrete
+
+    def _trace_call(self, call):
+        """Trace the graph for a call no earlier trace accepts: its template has
+        the call's shapes, or (reduce_retracing) shapes relaxed against the
+        latest trace of the same skeleton."""
+        shapes = call.shapes
+        exact = call.template(self._call_sig, shapes, self._on_dead)
+        template = exact
+        if self._reduce_retracing:
+            shapes = self._relaxed_shapes(call.skeleton, shapes)
+            if shapes != call.shapes:
+                template = call.template(self._call_sig, shapes, self._on_dead)
+        return self._trace(template, call.skeleton, shapes,
+                           _sig.describe(exact, self._call_sig.names), call.feeds)
 
     def _find_compatible(self, skeleton, shapes):
         """The most specific earlier trace whose shapes accept these shapes."""
@@ -450,8 +451,10 @@ class Function(_types.PolymorphicFunction):
         graph, outputs = self._trace_graph(template)
         if graph.variables:
             graph, outputs = self._check_variable_creation(graph, template, feeds)
-        concrete = ConcreteFunction(self._name, graph, _finalize_graph(graph), template,
+        run_graph = _finalize_graph(graph)
+        concrete = ConcreteFunction(self._name, graph, run_graph, template,
                                     self._call_sig, outputs, skeleton, shapes)
+        concrete._route_variable_arguments(run_graph)
         concrete._description = description
         self._record_trace(concrete)
         self._concretes.append(concrete)
@@ -483,7 +486,9 @@ class Function(_types.PolymorphicFunction):
         function does not create them on every call (it then raises
         TensorFlow's ValueError); the graph of that second trace is kept."""
         if not self._concretes:
-            _variables.lift_initializers(graph, feeds, self._name)
+            numeric = None if feeds is None else [
+                None if isinstance(f, TensorSpec) else f for f in _sig.feed_variables(feeds)[0]]
+            _variables.lift_initializers(graph, numeric, self._name)
             graph, outputs = self._trace_graph(template)
             if not graph.variables:
                 return graph, outputs

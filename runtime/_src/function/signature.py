@@ -44,6 +44,7 @@ __all__ = ["InputSignatureMismatchError", "call_key", "make_template", "match_te
 
 _NAN = ("nan",)          # every NaN is one key (NaN != NaN would defeat the cache)
 _ANY_SHAPE = "shape"     # the shape slot of a tensor key when shapes are collected apart
+ANY_SHAPE = _ANY_SHAPE
 
 
 class InputSignatureMismatchError(TypeError, ValueError):
@@ -92,17 +93,23 @@ class IdentityKey:
 
 
 class VariableRef:
-    """A Variable argument in a template: the variable (weakly) and its type."""
+    """A Variable argument in a template (TensorFlow's `VariableSpec`): the
+    Variable it was traced with (weakly), its dtype, shape, trainability and
+    alias id (which earlier Variable argument of the call it is, if the same)."""
 
-    __slots__ = ("key", "dtype", "shape")
+    __slots__ = ("key", "dtype", "shape", "trainable", "alias")
 
-    def __init__(self, key, dtype, shape):
+    def __init__(self, key, dtype, shape, trainable=True, alias=0):
         self.key = key
         self.dtype = dtype
         self.shape = shape
+        self.trainable = trainable
+        self.alias = alias
 
     def __repr__(self):
-        return f"Variable(shape={self.shape}, dtype={self.dtype})"
+        # TensorFlow 2.21's text of a VariableSpec.
+        return (f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, "
+                f"trainable={self.trainable}, alias_id={self.alias})")
 
 
 def is_variable(value):
@@ -159,7 +166,11 @@ def _key_uncommon(v, feeds, on_dead, specs):
         specs.append((v.dtype, v.shape.dims))
         return (v.dtype, _ANY_SHAPE)
     if is_variable(v):
-        return ("variable", IdentityKey(v, on_dead), v.dtype, _dims(v.shape))
+        # As TensorFlow's VariableSpec: Variables of one dtype, shape and
+        # trainability share a trace; the Variable itself is fed to the call.
+        alias = _alias_id(v, feeds)
+        feeds.append(v)
+        return ("variable", v.dtype, _dims(v.shape), v.trainable, alias)
     if isinstance(v, (np.ndarray, np.generic)):
         return _key(convert_to_tensor(v), feeds, on_dead, specs)
     if isinstance(v, SymbolicTensor):
@@ -175,6 +186,26 @@ def _key_uncommon(v, feeds, on_dead, specs):
         return (type(v),) + tuple([(k, _key(x, feeds, on_dead, specs))
                                    for k, x in dict_items(v)])
     return IdentityKey(v, on_dead)
+
+
+def _alias_id(variable, feeds):
+    """Which Variable argument of the call `variable` is: the index of its first
+    occurrence among the Variables in `feeds`, or a new index."""
+    seen = []
+    for f in feeds:
+        if is_variable(f) and not any(f is s for s in seen):
+            if f is variable:
+                return len(seen)
+            seen.append(f)
+    return len(seen)
+
+
+def feed_variables(feeds):
+    """(numpy feeds, Variables) of a call's feeds, apart."""
+    values, variables = [], []
+    for f in feeds:
+        (variables if is_variable(f) else values).append(f)
+    return values, variables
 
 
 def _dims(shape):
@@ -206,6 +237,7 @@ class _Namer:
 
     def __init__(self):
         self.used = {}
+        self.variables = []        # Variable arguments seen, for alias ids
 
     def __call__(self, base):
         n = self.used.get(base, 0)
@@ -239,7 +271,12 @@ def make_template(values, names, specs, on_dead=None, kinds=None):
 
 def _template(v, name, specs, namer, on_dead):
     if is_variable(v):
-        return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape))
+        alias = next((i for i, seen in enumerate(namer.variables) if seen is v), None)
+        if alias is None:
+            alias = len(namer.variables)
+            namer.variables.append(v)
+        return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape),
+                           v.trainable, alias)
     if isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic)):
         dtype, shape = next(specs)
         spec_name = v.name if isinstance(v, TensorSpec) and v.name else name
@@ -307,15 +344,23 @@ def template_leaves(template):
     return out
 
 
-def map_template_specs(template, visit):
-    if isinstance(template, TensorSpec):
+def feed_leaves(template):
+    """The TensorSpec and VariableRef leaves of a template, in the order a
+    call's feeds list them."""
+    out = []
+    map_template_specs(template, out.append, VariableRef)
+    return out
+
+
+def map_template_specs(template, visit, also=()):
+    if isinstance(template, TensorSpec) or (also and isinstance(template, also)):
         visit(template)
     elif isinstance(template, (list, tuple)):
         for x in template:
-            map_template_specs(x, visit)
+            map_template_specs(x, visit, also)
     elif isinstance(template, dict):
         for _, x in dict_items(template):
-            map_template_specs(x, visit)
+            map_template_specs(x, visit, also)
 
 
 # --- checking a call against a fixed template ---------------------------------
@@ -334,9 +379,11 @@ def match_template(template, value, path, feeds, where):
                 e.dtype_of_input = (len(feeds),) + e.dtype_of_input[1:]
             raise
     elif isinstance(template, VariableRef):
-        if value is not template.key.get():
-            raise _mismatch(where, path, f"the Variable {template!r} it was traced with",
-                            _given(value))
+        if not (is_variable(value) and value.dtype == template.dtype
+                and TensorShape(value.shape) == template.shape
+                and value.trainable == template.trainable):
+            raise _mismatch(where, path, f"a Variable like {template!r}", _given(value))
+        feeds.append(value)
     elif isinstance(template, IdentityKey):
         if value is not template.get():
             raise _mismatch(where, path, f"the same {template.type_name} object it was "
@@ -449,7 +496,8 @@ def _describe(t, path, out):
     if isinstance(t, TensorSpec):
         out[path] = ("tensor", (t.dtype.name, str(t.shape)))
     elif isinstance(t, VariableRef):
-        out[path] = ("object", f"Variable {t.dtype.name}{t.shape} (id {t.key._hash:#x})")
+        out[path] = ("variable", f"a {t.dtype.name} Variable of shape {t.shape}"
+                                 f"{'' if t.trainable else ' (not trainable)'}")
     elif isinstance(t, IdentityKey):
         out[path] = ("object", f"{t.type_name} object (id {t._hash:#x})")
     elif isinstance(t, (list, tuple)):
