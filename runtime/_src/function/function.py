@@ -526,7 +526,7 @@ class Function(_types.PolymorphicFunction):
 
     def _retracing_advice(self, n, lines, concrete):
         specs = [f"TensorSpec(shape={[None] * s.shape.rank if s.shape.dims is not None else None}"
-                 f", dtype={s.dtype})" for s in concrete._template if isinstance(s, TensorSpec)]
+                 f", dtype={s.dtype!r})" for s in concrete._template if isinstance(s, TensorSpec)]
         example = f" (for example input_signature=[{', '.join(specs)}])" if specs else ""
         return (f"{self._name} has been traced {n} times; tracing is expensive. The last "
                 "retrace happened because:\n  " + "\n  ".join(lines) +

@@ -563,7 +563,7 @@ def format_type(t):
     if isinstance(t, TensorArray):
         shape = t.element_shape
         dims = "None" if shape.dims is None else str(shape)
-        return (f"TensorArraySpec(element_shape={dims}, dtype={t.dtype}, "
+        return (f"TensorArraySpec(element_shape={dims}, dtype={t.dtype!r}, "
                 f"dynamic_size={t.dynamic_size})")
     if isinstance(t, (VariableRef, IdentityKey)):
         return repr(t)
