@@ -41,8 +41,6 @@ Two hooks are the only places other parts plug in: `_autograph_convert`
 from __future__ import annotations
 
 import functools
-import os
-import sys
 import threading
 import warnings
 import weakref
@@ -56,17 +54,16 @@ from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
 from runtime._src.function.call_arguments import CallArguments
 from runtime._src.function import config as _config
+from runtime._src.function import trace_errors as _errors
 from runtime._src.function import function_type as _function_type
 from runtime._src.function import types as _types
 from runtime._src.function import signature as _sig
 from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import ConcreteFunction, _OutputPlan
 from runtime._src.graph.graph import Graph, current_graph, paused_gc
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src import optimizer
-from runtime._src.core.errors import OperatorNotAllowedInGraphError, StagingError
 import autograph
-from autograph.impl.api import UNCONVERTED_MARK as _UNCONVERTED_MARK
 from autograph.impl.api import optional_features as _optional_features
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
@@ -76,7 +73,6 @@ InputSignatureMismatchError = _sig.InputSignatureMismatchError
 RETRACING_WARNING_THRESHOLD = 5   # traces of one Function before it warns (once)
 _MAX_MEMO = 4096                  # exact-key memo entries kept before a reset
 _EXPLAIN_WINDOW = 64              # recent traces a retrace explanation compares with
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class RetracingWarning(UserWarning):
@@ -195,7 +191,7 @@ class Function(_types.PolymorphicFunction):
         except RecursionError as e:
             if current_graph() is not None:      # the outermost call explains it
                 raise
-            raise _recursion_error(self._name, _tracebacks.filtered(e)) from e
+            raise _errors.recursion_error(self._name, _tracebacks.filtered(e)) from e
         except Exception as e:
             raise _tracebacks.filtered(e)
 
@@ -474,7 +470,7 @@ class Function(_types.PolymorphicFunction):
             except TypeError as e:
                 if isinstance(self._python_function, np.ufunc):
                     raise _calls.ufunc_error(self._python_function, e) from None
-                _explain_unconverted(e)
+                _errors.explain_unconverted(e)
                 raise
             outputs = _OutputPlan(result, graph, self._name)
         graph.outputs = outputs.tensors
@@ -495,13 +491,7 @@ class Function(_types.PolymorphicFunction):
             trace = "the second trace of the first call"
         else:
             trace = f"trace #{len(self._concretes) + 1}"
-        raise ValueError(
-            "tf.function only supports singleton tf.Variables created on the first call. "
-            "Make sure the tf.Variable is only created once or created outside tf.function. "
-            "See https://www.tensorflow.org/guide/function#creating_tfvariables for more "
-            f"information.\n{self._name}: {trace} created {len(graph.variables)} "
-            "Variable(s) again. Create them only when they do not exist yet (for example "
-            "`if self.v is None: self.v = tf.Variable(...)`), or outside the function.")
+        raise _errors.variable_creation_error(self._name, trace, len(graph.variables))
 
     def _record_trace(self, concrete):
         """Explain this trace and warn (once) when there have been too many."""
@@ -522,7 +512,7 @@ class Function(_types.PolymorphicFunction):
         if n >= RETRACING_WARNING_THRESHOLD and not self._warned:
             self._warned = True
             warnings.warn(RetracingWarning(self._retracing_advice(n, lines, concrete)),
-                          stacklevel=_user_stacklevel())
+                          stacklevel=_errors.user_stacklevel())
 
     def _retracing_advice(self, n, lines, concrete):
         specs = [f"TensorSpec(shape={[None] * s.shape.rank if s.shape.dims is not None else None}"
@@ -587,40 +577,3 @@ def _weak_or_strong(instance, bound):
         return weakref.ref(instance, forget)
     except TypeError:
         return lambda: instance
-
-
-_NOT_ALLOWED = " is not allowed in a graph"     # core.tensor's message, up to the reason
-
-
-def _explain_unconverted(error):
-    """A tensor used as a Python bool in a function autograph ran unconverted
-    (its source is not available): say so, and how to fix it."""
-    hint = getattr(error, _UNCONVERTED_MARK, None)
-    if hint and isinstance(error, OperatorNotAllowedInGraphError) and len(error.args) == 1:
-        head, found, _ = str(error.args[0]).partition(_NOT_ALLOWED)
-        if found and hint not in error.args[0]:
-            error.args = (f"{head}{_NOT_ALLOWED}: {hint}",)
-
-
-def _recursion_error(name, error):
-    """TensorFlow's StagingError for a tf.function whose tracing never ends;
-    it keeps the notes naming the user's lines."""
-    staging = StagingError(
-        f"in user code:\n\n    RecursionError: {error}\n\n{name}: tracing never "
-        "finished. While tracing, a recursion that stops on a tensor value never stops: "
-        "both branches of a tensor `if` are traced, and a tf.function called while it is "
-        "traced is inlined. Write the recursion as a loop (a tensor while loop), or stop "
-        "it on a Python value.")
-    for note in getattr(error, "__notes__", ()):
-        staging.add_note(note)
-    return staging
-
-
-def _user_stacklevel():
-    """`warnings.warn` stacklevel pointing at the first frame outside runtime."""
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        level += 1
-        frame = frame.f_back
-    return level
-
