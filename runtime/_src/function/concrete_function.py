@@ -86,7 +86,7 @@ class ConcreteFunction(_types.ConcreteFunction):
         for p, template in zip(self._call_sig.params, self._template):
             if p.name in bound.arguments:
                 values.append(bound.arguments[p.name])
-            elif not _sig.template_leaves(template):
+            elif not _sig.feed_leaves(template):
                 values.append(_sig.map_template(template, None))
             elif p.default is not p.empty:
                 values.append(p.default)

@@ -29,6 +29,7 @@ turns the arguments of a call into:
 """
 
 import inspect
+import threading
 import weakref
 
 import numpy as np
@@ -188,16 +189,18 @@ def _key_uncommon(v, feeds, on_dead, specs):
     return IdentityKey(v, on_dead)
 
 
+_aliases = threading.local()     # .current: (the feeds list being keyed, {id: alias})
+
+
 def _alias_id(variable, feeds):
-    """Which Variable argument of the call `variable` is: the index of its first
-    occurrence among the Variables in `feeds`, or a new index."""
-    seen = []
-    for f in feeds:
-        if is_variable(f) and not any(f is s for s in seen):
-            if f is variable:
-                return len(seen)
-            seen.append(f)
-    return len(seen)
+    """Where `variable` first appears in `feeds` (its own position when it is
+    new): equal for calls that pass the same Variable in the same places.
+    The positions of the call being keyed are kept per thread with its feeds
+    list (replaced by the next call's), so a call of n Variables is O(n)."""
+    current = getattr(_aliases, "current", None)
+    if current is None or current[0] is not feeds:
+        current = _aliases.current = (feeds, {})
+    return current[1].setdefault(id(variable), len(feeds))
 
 
 def feed_variables(feeds):
