@@ -262,3 +262,22 @@ def test_variable_spec_prints_as_tensorflow():
         "  TensorSpec(shape=(), dtype=tf.float32, name=None)\n"
         "Captures:\n"
         "  None")
+
+
+def test_threads_share_a_variable_trace_with_their_own_variables():
+    import threading
+
+    f = tf.function(lambda v: v.assign_add(tf.ones_like(v)))
+    variables = [tf.Variable(float(i)) for i in range(4)]
+    f(variables[0])
+
+    def work(v):
+        for _ in range(50):
+            f(v)
+    threads = [threading.Thread(target=work, args=(v,)) for v in variables]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [v.numpy() for v in variables] == [51.0, 51.0, 52.0, 53.0]
+    assert f.experimental_get_tracing_count() == 1
