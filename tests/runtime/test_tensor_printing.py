@@ -45,6 +45,10 @@ def test_string_tensors_print_bytes():
         "<tf.Tensor: shape=(1,), dtype=string, numpy=array([b'x'], dtype=object)>"
     assert str(tf.constant(np.array([b"x"], dtype="S"))) == \
         "tf.Tensor([b'x'], shape=(1,), dtype=string)"
+    t = tf.constant(np.array([b"x", b"yy"], dtype="S"))
+    assert repr(t) == ("<tf.Tensor: shape=(2,), dtype=string, numpy=array([b'x', b'yy'], "
+                       "dtype=object)>") and t.numpy().dtype == object
+    assert repr(tf.constant(np.str_("a"))) == "<tf.Tensor: shape=(), dtype=string, numpy=b'a'>"
     assert str(tf.constant([[b"a"], [b"b"]])) == \
         "tf.Tensor(\n[[b'a']\n [b'b']], shape=(2, 1), dtype=string)"
 

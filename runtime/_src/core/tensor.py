@@ -321,6 +321,8 @@ def to_numpy_value(value, dtype=None):
     if dtype is not None:
         dtype = _dtypes.as_dtype(dtype)
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        if value.dtype.kind in "SU" and (dtype is None or dtype.is_string):
+            return _bytes_object_array(value)      # TF holds Python bytes (numpy())
         if dtype is None or value.dtype == dtype.np_dtype:
             return value
         return value.astype(dtype.np_dtype)
@@ -502,6 +504,14 @@ def _as_bytes_array(value):
             out[index] = _as_bytes(v)
         return out if out.ndim else out[()]
     return value
+
+
+def _bytes_object_array(value):
+    """A numpy string array ('S' or 'U') as an object array of Python bytes."""
+    out = np.empty(np.shape(value), dtype=object)
+    for index, v in np.ndenumerate(np.asarray(value)):
+        out[index] = _as_bytes(v)
+    return out
 
 
 def _numpy_repr(value):
