@@ -11,9 +11,11 @@ per layer (docs/architecture.md).
 """
 
 from runtime._src import ops as _ops  # noqa: F401 - registers every op, fills tensor dispatch
-from runtime._src.core.dtypes import (DType, bool, float16, float32, float64, int8,  # noqa: A004
-                                      int16, int32, int64, string, uint8)
+from runtime._src.core.dtypes import (DType, bool, complex64, complex128,  # noqa: A004
+                                      float16, float32, float64, int8, int16, int32, int64,
+                                      string, uint8, uint16, uint32, uint64)
 from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.ops.complex_ops import complex  # noqa: A004 - tf.complex
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh,  # noqa: A004
                                        atan, atan2, atanh, cast, clip_by_value, cos, cosh,
@@ -64,7 +66,7 @@ from runtime._src.function import autograph_backend as _autograph_backend  # noq
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
                      keras, linalg, math, nest, nn, random, saved_model, strings, summary,
-                     train)
+                     train, types)
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
@@ -79,25 +81,26 @@ __all__ = [
     "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan",
     "atan2", "atanh", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
-    "clip_by_global_norm", "clip_by_norm", "clip_by_value", "concat", "cond", "config",
-    "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "custom_gradient",
-    "debugging", "divide", "dtypes", "einsum", "equal", "errors", "executing_eagerly",
-    "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor",
-    "floordiv", "foldl", "foldr", "function", "gather", "gather_nd", "grad_pass_through",
-    "gradients", "greater", "greater_equal", "identity", "init_scope", "inside_function",
-    "int16", "int32", "int64", "int8", "is_tensor", "keras", "less", "less_equal", "linalg",
-    "linspace", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul",
-    "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative", "nest",
-    "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones", "ones_like",
-    "pad", "pow", "print", "py_function", "random", "range", "rank", "recompute_grad",
-    "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean",
-    "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse", "roll",
-    "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
-    "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt", "square",
-    "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract", "summary",
-    "switch_case", "tan", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
-    "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
-    "tensordot", "tile", "train", "transpose", "truediv", "truncatediv", "truncatemod", "uint8",
+    "clip_by_global_norm", "clip_by_norm", "clip_by_value", "complex", "complex128",
+    "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cosh",
+    "cumsum", "custom_gradient", "debugging", "divide", "dtypes", "einsum", "equal", "errors",
+    "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
+    "floor", "floordiv", "foldl", "foldr", "function", "gather", "gather_nd",
+    "grad_pass_through", "gradients", "greater", "greater_equal", "identity", "init_scope",
+    "inside_function", "int16", "int32", "int64", "int8", "is_tensor", "keras", "less",
+    "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or", "map_fn",
+    "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative",
+    "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones",
+    "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",
+    "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
+    "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse",
+    "roll", "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask",
+    "shape", "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt",
+    "square", "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings",
+    "subtract", "summary", "switch_case", "tan", "tanh", "tensor_scatter_nd_add",
+    "tensor_scatter_nd_max", "tensor_scatter_nd_min", "tensor_scatter_nd_sub",
+    "tensor_scatter_nd_update", "tensordot", "tile", "train", "transpose", "truediv",
+    "truncatediv", "truncatemod", "types", "uint16", "uint32", "uint64", "uint8",
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]

@@ -7,9 +7,10 @@ with TF's rules (runtime/_src/ops/dtype_ops.py).
 """
 
 from runtime._src.ops.dtype_ops import as_dtype  # noqa: F401 - TF's rules (no `int`, enum numbers)
-from runtime._src.core.dtypes import (DType, bool, dtype_of_python,  # noqa: F401, A004
-                                      float16, float32, float64, int8, int16, int32, int64,
-                                      string, uint8)
+from runtime._src.core.dtypes import (DType, bool, complex64, complex128,  # noqa: F401, A004
+                                      dtype_of_python, float16, float32, float64, int8, int16,
+                                      int32, int64, string, uint8, uint16, uint32, uint64)
 
 __all__ = ["DType", "as_dtype", "dtype_of_python", "bool", "int8", "int16", "int32", "int64",
-           "uint8", "float16", "float32", "float64", "string"]
+           "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64",
+           "complex64", "complex128", "string"]

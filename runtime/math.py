@@ -20,6 +20,7 @@ from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh
 from runtime._src.ops.math_ops import matmul  # noqa: F401 - tf.linalg.matmul, also reachable here
 from runtime._src.ops.nn_ops import log_softmax, sigmoid, softmax, softplus, softsign  # noqa: F401
 from runtime._src.ops.bitwise_ops import logical_xor  # noqa: F401
+from runtime._src.ops.complex_ops import angle, conj, imag, real  # noqa: F401
 from runtime._src.ops.sort_ops import top_k  # noqa: F401
 from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
                                             reduce_mean, reduce_min, reduce_prod, reduce_sum)

@@ -1,6 +1,7 @@
 """Differential check of our ops against real TensorFlow (a developer tool).
 
     /tmp/tfvenv/bin/python tools/tf_diff.py [--ops PATTERN] [--seed S] [--count N] [--gradients]
+    /tmp/tfvenv/bin/python tools/tf_diff.py --prints
 
 Walks our public namespaces (`tf`, `tf.math`, `tf.nn`, `tf.linalg`, ...,
 as tools/api_listing.py does) and, for each name that TensorFlow also has
@@ -22,6 +23,11 @@ gradient: LookupError) must agree. TensorFlow is never a dependency
 of the project: run this with a throwaway virtualenv that has it (and numpy
 and gast for our runtime). The recipe table's structure is tested without
 TensorFlow by tests/tools/test_tf_diff.py.
+
+`--prints` compares what users read instead of op values: the text of
+dtypes, tensors, concrete functions and function types, and the error class
+(and first words) of the binding and tracing errors: the probes of
+tools/tf_diff_prints.py.
 
 A recipe is `Recipe(family, cases)`: `cases(rng)` yields `Case`s, each the
 positional and keyword arguments of one call. numpy arrays (also inside
@@ -1046,12 +1052,18 @@ def main(argv=None):
                         help="random draws per recipe (seeds seed .. seed+count-1)")
     parser.add_argument("--gradients", action="store_true",
                         help="compare the tape's gradients of each case instead of its values")
+    parser.add_argument("--prints", action="store_true",
+                        help="compare printed text and error types (tools/tf_diff_prints.py)")
     args = parser.parse_args(argv)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     sys.path.insert(0, str(ROOT))
     import runtime as ours
     import tensorflow as theirs
     theirs.get_logger().setLevel("ERROR")
+    if args.prints:
+        sys.path.insert(0, str(ROOT / "tools"))
+        import tf_diff_prints
+        return 1 if tf_diff_prints.run(ours, theirs) else 0
     return 1 if run(ours, theirs, args.ops, args.seed, args.count,
                     gradients=args.gradients) else 0
 

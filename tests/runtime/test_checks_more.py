@@ -177,6 +177,9 @@ def test_is_tensor():
 
 # --- strings.format -----------------------------------------------------------------
 
+_FORMAT_VARIABLE = tf.Variable([1.0])
+
+
 @pytest.mark.parametrize("template, inputs, kwargs, expected", [
     ("x={}", lambda: [tf.constant([1, 2, 3])], {}, b"x=[1 2 3]"),
     ("x={} y={}", lambda: [tf.range(10), tf.constant(2.5)], {}, b"x=[0 1 2 ... 7 8 9] y=2.5"),
@@ -196,7 +199,8 @@ def test_is_tensor():
     ("{}", lambda: tf.zeros([2, 2, 2]), {}, b"[[[0 0]\n  [0 0]]\n\n [[0 0]\n  [0 0]]]"),
     ("{}", lambda: tf.zeros([0]), {}, b"[]"),
     ("hello", lambda: [], {}, b"hello"),
-    ("{}", lambda: [tf.Variable([1.0])], {}, b"[1]"),
+    # A Variable made once: a tf.function creating one per call raises (TF 2.21).
+    ("{}", lambda: [_FORMAT_VARIABLE], {}, b"[1]"),
 ])
 def test_strings_format(template, inputs, kwargs, expected):
     eager = tf.strings.format(template, inputs(), **kwargs)

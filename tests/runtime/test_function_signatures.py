@@ -263,10 +263,12 @@ def test_variable_creation_only_on_first_trace():
         v = tf.Variable(1.0)
         return x + v
 
-    assert f(tf.constant(1.0)).numpy() == 2.0
-    with pytest.raises(ValueError, match="only supports singleton tf.Variables created on "
-                                         "the first call.*trace #2 created 1 Variable"):
-        f(tf.constant([1.0, 2.0]))
+    # TensorFlow 2.21 raises on the first call (it traces twice to check), with
+    # this first sentence.
+    with pytest.raises(ValueError, match="^tf.function only supports singleton tf.Variables "
+                                         "created on the first call(.|\n)*second trace of the "
+                                         "first call created 1 Variable"):
+        f(tf.constant(1.0))
 
 
 def test_lazily_created_variable_pattern():
@@ -287,14 +289,15 @@ def test_lazily_created_variable_pattern():
     assert counter(tf.constant([1, 1])[0]).numpy() == 6
 
 
-def test_variable_arguments_key_by_identity():
+def test_variable_arguments_key_by_dtype_and_shape():
+    # TensorFlow 2.21: Variables of one dtype and shape share a trace (VariableSpec).
     f = tf.function(lambda v: v * 2)
     a, b = tf.Variable(1), tf.Variable(5)
     assert f(a).numpy() == 2
     a.assign(4)
     assert f(a).numpy() == 8
     assert f(b).numpy() == 10
-    assert f.experimental_get_tracing_count() == 2
+    assert f.experimental_get_tracing_count() == 1
 
 
 # --- methods ---------------------------------------------------------------------

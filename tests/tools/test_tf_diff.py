@@ -105,3 +105,23 @@ def test_gradient_mode_reports_none_and_missing_rules():
     failing = TOOL._grad_call(tf, lambda a: tf.unique(a)[0],       # Unique has no rule, as in TF
                               TOOL.Case("f32", np.ones(2, np.float32)), "eager", "unique")
     assert failing.error == "LookupError"
+
+
+def test_print_probes_run_on_our_side():
+    sys.path.insert(0, os.path.dirname(TOOL_PATH))
+    prints = __import__("tf_diff_prints")
+    sys.path.remove(os.path.dirname(TOOL_PATH))
+    assert len(prints.PROBES) >= 10
+    for label, (fn, prefix) in prints.PROBES.items():
+        outcome = prints._outcome(fn, tf, prefix)
+        if outcome[0] == "text":
+            assert isinstance(outcome[1], str) and outcome[1], label
+        else:
+            assert outcome[2], (label, outcome)      # our text has the probe's words
+    # the comparison itself: text differs, error class differs, a subclass is fine
+    assert prints._differ(("text", "a 0x1F"), ("text", "b 0x2A"))
+    assert not prints._differ(("text", "a 0x1F"), ("text", "a 0x2A"))
+    assert prints._differ(("error", ["ValueError", "Exception"], True),
+                          ("error", ["TypeError", "Exception"], True))
+    assert not prints._differ(("error", ["Sub", "TypeError"], True),
+                              ("error", ["TypeError", "Exception"], True))

@@ -2,8 +2,10 @@
 
 A `DType` wraps a numpy dtype and adds the name users know (`int32`,
 `float32`, `string`). Python values convert by TensorFlow's rules:
-`int` -> int32 (int64 when it does not fit int32), `float` -> float32, `bool` -> bool, `str` -> string; a numpy
-array keeps its own dtype.
+`int` -> int32 (int64 when it does not fit int32), `float` -> float32,
+`complex` -> complex128, `bool` -> bool, `str` -> string; a numpy array keeps
+its own dtype. `str(float32)` is `<dtype: 'float32'>`, `repr` is `tf.float32`,
+as in TensorFlow.
 
     >>> as_dtype("float32")
     tf.float32
@@ -17,8 +19,8 @@ import numpy as np
 
 __all__ = [
     "DType", "as_dtype", "dtype_of_python",
-    "bool", "int8", "int16", "int32", "int64", "uint8",
-    "float16", "float32", "float64", "string",
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128", "string",
 ]
 
 _builtin_bool = bool
@@ -28,7 +30,7 @@ class DType:
     """A tensor element type. Compare with `==`; `name` is TensorFlow's name."""
 
     __slots__ = ("name", "np_dtype", "is_integer", "is_floating", "is_bool",
-                 "is_string", "is_unsigned", "_limits")
+                 "is_string", "is_unsigned", "is_complex", "_limits")
 
     def __init__(self, name, np_dtype):
         self.name = name
@@ -37,6 +39,7 @@ class DType:
         self.is_integer = kind in "iu"
         self.is_unsigned = kind == "u"
         self.is_floating = kind == "f"
+        self.is_complex = kind == "c"
         self.is_bool = kind == "b"
         self.is_string = kind in "OUS"
         info = np.iinfo if self.is_integer else np.finfo if self.is_floating else None
@@ -48,7 +51,12 @@ class DType:
 
     @property
     def is_numeric(self):
-        return self.is_integer or self.is_floating
+        return self.is_integer or self.is_floating or self.is_complex
+
+    @property
+    def real_dtype(self):
+        """float32 for complex64, float64 for complex128, else the dtype itself."""
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
 
     @property
     def min(self):
@@ -67,7 +75,7 @@ class DType:
         return f"tf.{self.name}"
 
     def __str__(self):
-        return repr(self)
+        return f"<dtype: '{self.name}'>"      # TensorFlow 2.21's str(tf.float32)
 
     def __reduce__(self):
         return as_dtype, (self.name,)
@@ -79,12 +87,18 @@ int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 uint8 = DType("uint8", np.uint8)
+uint16 = DType("uint16", np.uint16)
+uint32 = DType("uint32", np.uint32)
+uint64 = DType("uint64", np.uint64)
 float16 = DType("float16", np.float16)
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
 string = DType("string", np.object_)
 
-_ALL = (bool, int8, int16, int32, int64, uint8, float16, float32, float64, string)
+_ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
+        float64, complex64, complex128, string)
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NUMPY = {d.np_dtype: d for d in _ALL if d is not string}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int32})
@@ -106,6 +120,8 @@ def as_dtype(value):
         return int32
     if value is float:
         return float32
+    if value is complex:
+        return complex128
     if value is str or value is bytes:
         return string
     try:
@@ -130,6 +146,8 @@ def dtype_of_python(value):
         return _dtype_of_python_int(value)
     if isinstance(value, float):
         return float32
+    if isinstance(value, complex):
+        return complex128
     if isinstance(value, (str, bytes)):
         return string
     return None

@@ -1,7 +1,7 @@
 """Exception classes with TensorFlow's names (`errors.InvalidArgumentError`...)."""
 
 __all__ = ["OpError", "InvalidArgumentError", "OperatorNotAllowedInGraphError",
-           "UnimplementedError", "NotFoundError", "DataLossError"]
+           "UnimplementedError", "NotFoundError", "DataLossError", "StagingError"]
 
 
 class OpError(Exception):
@@ -31,3 +31,9 @@ class DataLossError(OpError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used as a Python bool or iterated while tracing."""
+
+
+class StagingError(Exception):
+    """Tracing a function failed in a way that is not the user's exception
+    (TensorFlow's AutoGraph `StagingError`: unbounded recursion of a
+    tf.function). The original exception is its `__cause__`."""

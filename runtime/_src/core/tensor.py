@@ -211,17 +211,20 @@ class EagerTensor(Tensor):
         return (wrap_numpy(v) for v in self._value)
 
     def __format__(self, spec):
-        if spec:
-            return format(self._value, spec)
-        return str(self)
+        # TensorFlow 2.21: format(t, spec) formats the numpy value, so f"{t}" of
+        # a float32 scalar is "3.141590118408203" and of a vector "[1.5 2.5]".
+        value = self._value
+        if self.dtype.is_string:
+            value = _as_bytes_array(value)
+        return format(value, spec)
 
     def __str__(self):
-        return (f"tf.Tensor({format_value(self._value, self.dtype)}, "
+        return (f"tf.Tensor({_own_line(format_value(self._value, self.dtype))}, "
                 f"shape={self.shape}, dtype={self.dtype.name})")
 
     def __repr__(self):
         return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
-                f"numpy={_numpy_repr(self._value)}>")
+                f"numpy={_own_line(_numpy_repr(self._value))}>")
 
 
 class SymbolicTensor(Tensor):
@@ -270,10 +273,14 @@ class SymbolicTensor(Tensor):
     def __index__(self):
         raise self._not_allowed("Using as a Python index")
 
+    @property
     def numpy(self):
-        raise NotImplementedError(
-            f"numpy() is only available for eager tensors; {self.name} is symbolic "
-            "(inside a traced function). Use tf.print to see its value at run time.")
+        # TensorFlow 2.21 raises AttributeError ('SymbolicTensor' object has no
+        # attribute 'numpy'), so hasattr(t, "numpy") is False while tracing.
+        raise AttributeError(
+            f"'SymbolicTensor' object has no attribute 'numpy': numpy() is only available "
+            f"for eager tensors; {self.name} is symbolic (inside a traced function). Use "
+            "tf.print to see its value at run time.")
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy "
@@ -305,7 +312,8 @@ def wrap_numpy(value):
 
 _NUMPY_TO_DTYPE = {d.np_dtype: d for d in (
     _dtypes.bool, _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64, _dtypes.uint8,
-    _dtypes.float16, _dtypes.float32, _dtypes.float64)}
+    _dtypes.uint16, _dtypes.uint32, _dtypes.uint64, _dtypes.float16, _dtypes.float32,
+    _dtypes.float64, _dtypes.complex64, _dtypes.complex128)}
 
 
 def to_numpy_value(value, dtype=None):
@@ -313,9 +321,13 @@ def to_numpy_value(value, dtype=None):
     if dtype is not None:
         dtype = _dtypes.as_dtype(dtype)
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        if value.dtype.kind in "SU" and (dtype is None or dtype.is_string):
+            return _bytes_object_array(value)      # TF holds Python bytes (numpy())
         if dtype is None or value.dtype == dtype.np_dtype:
             return value
         return value.astype(dtype.np_dtype)
+    if isinstance(value, TensorShape):
+        value = _shape_as_list(value)
     if dtype is None:
         dtype = _infer_python_dtype(value)
     if dtype.is_string:
@@ -331,6 +343,14 @@ def to_numpy_value(value, dtype=None):
             raise ValueError(f"Can't convert non-rectangular Python sequence to a tensor: "
                              f"{value!r}") from None
         raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: {e}") from None
+
+
+def _shape_as_list(shape):
+    """A TensorShape's dims, for converting it to a tensor (TensorFlow: int32,
+    int64 for large dims; a partially known shape does not convert)."""
+    if not shape.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
+    return list(shape.dims)
 
 
 def _check_strings(value):
@@ -449,17 +469,57 @@ def format_value(value, dtype, summarize=6):
     arr = np.asarray(value)
     if dtype.is_string:
         if arr.ndim == 0:
-            return repr(arr[()])
-        return np.array2string(arr, separator=" ", formatter={"all": repr})
+            return repr(_as_bytes(arr[()]))
+        return np.array2string(arr, separator=" ", formatter={"all": _bytes_repr})
     threshold = 1000
     return np.array2string(arr, threshold=threshold, edgeitems=3, separator=" ") \
         if arr.ndim else str(arr[()])
 
 
+def _own_line(text):
+    """A value that prints on several lines starts on its own line (TensorFlow:
+    `tf.Tensor(\n[[1. 1.]\n [1. 1.]], shape=(2, 2), dtype=float32)`)."""
+    return "\n" + text if "\n" in text else text
+
+
+def _as_bytes(v):
+    """A string tensor element as TensorFlow holds it: Python bytes (numpy's
+    np.bytes_ / np.str_ would print as `np.bytes_(b'aa')`)."""
+    if isinstance(v, str):
+        return v.encode()
+    if isinstance(v, bytes):
+        return bytes(v)
+    return v
+
+
+def _bytes_repr(v):
+    return repr(_as_bytes(v))
+
+
+def _as_bytes_array(value):
+    arr = np.asarray(value)
+    if arr.dtype.kind in "SU" or arr.dtype == object:
+        out = np.empty(arr.shape, dtype=object)
+        for index, v in np.ndenumerate(arr):
+            out[index] = _as_bytes(v)
+        return out if out.ndim else out[()]
+    return value
+
+
+def _bytes_object_array(value):
+    """A numpy string array ('S' or 'U') as an object array of Python bytes."""
+    out = np.empty(np.shape(value), dtype=object)
+    for index, v in np.ndenumerate(np.asarray(value)):
+        out[index] = _as_bytes(v)
+    return out
+
+
 def _numpy_repr(value):
     arr = np.asarray(value)
     if arr.ndim == 0:
-        return repr(arr[()]) if arr.dtype == object else str(arr[()])
+        return repr(_as_bytes(arr[()])) if arr.dtype.kind in "OSU" else str(arr[()])
+    if arr.dtype.kind in "SU":
+        arr = _as_bytes_array(arr)
     return repr(arr)
 
 

@@ -145,5 +145,5 @@ class TensorSpec:
         return hash((self.shape, self.dtype.name, self.name))
 
     def __repr__(self):
-        dims = "None" if self.shape.dims is None else str(self.shape)
-        return f"TensorSpec(shape={dims}, dtype={self.dtype}, name={self.name!r})"
+        # TensorFlow 2.21: TensorSpec(shape=<unknown>, dtype=tf.int32, name=None)
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"

@@ -16,12 +16,13 @@ import inspect
 import numpy as np
 
 from runtime._src.core import nest
+from runtime._src.function import function_type as _function_type
 from runtime._src.function import signature as _sig
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.ops import math_ops, nn_ops
 
 __all__ = ["CallSignature", "first_param_is_self", "check_input_signature",
-           "signature_template", "ufunc_error"]
+           "signature_template", "ufunc_error", "binding_error", "mismatch_error"]
 
 
 class CallSignature:
@@ -51,12 +52,16 @@ class CallSignature:
         self.default_tails = [tuple(p.default for p in params[n:])
                               for n in range(self.min_arity, max(self.fast_arity, 0))]
 
-    def bind(self, args, kwargs, where):
-        """The value of every parameter, defaults filled in."""
+    def bind(self, args, kwargs, where, function_type=None):
+        """The value of every parameter, defaults filled in. A call that does not
+        bind raises TensorFlow's TypeError (`binding_error`)."""
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
-            raise TypeError(f"{where}(): {e}") from None
+            if function_type is None:
+                function_type = _function_type.polymorphic_type(self)
+            raise binding_error(str(e), args, kwargs, function_type,
+                                f"{where}(): {e}") from None
         bound.apply_defaults()
         arguments = bound.arguments
         return [arguments[name] for name in self.names]
@@ -74,6 +79,26 @@ class CallSignature:
             else:
                 kwargs.update(v)
         return args, kwargs
+
+
+def binding_error(reason, args, kwargs, function_type, explanation):
+    """TensorFlow 2.21's TypeError for a call that does not fit, its first line
+    verbatim, then our `explanation` (which names the function):
+
+        Binding inputs to tf.function failed due to `missing a required argument:
+        'x'`. Received args: () and kwargs: {} for signature: (x, y=<captured_default_value>).
+    """
+    return TypeError(
+        f"Binding inputs to tf.function failed due to `{reason}`. Received args: "
+        f"{tuple(args)!r} and kwargs: {dict(kwargs)!r} for signature: {function_type}.\n"
+        f"{explanation}")
+
+
+def mismatch_error(error, args, kwargs, function_type):
+    """An `InputSignatureMismatchError` from `signature.match_template` with
+    TensorFlow's first line (`binding_error`) put before its explanation."""
+    text = binding_error(error.reason, args, kwargs, function_type, str(error)).args[0]
+    return _sig.InputSignatureMismatchError(text)
 
 
 def _python_signature(python_function):

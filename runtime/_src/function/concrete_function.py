@@ -18,8 +18,13 @@ from autograph import tracebacks as _tracebacks
 
 from runtime._src.exec import executor as _executor
 from runtime._src.core import nest
+from runtime._src.function import call_signature as _calls
+from runtime._src.function import function_type as _function_type
 from runtime._src.function import signature as _sig
+from runtime._src.function import types as _types
+from runtime._src.function import variables as _variables
 from runtime._src.core.dtypes import variant
+from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, convert_to_tensor, wrap_numpy
 from runtime._src.function.tensor_array import TensorArray
@@ -32,7 +37,7 @@ __all__ = ["ConcreteFunction"]
 call_observers = []
 
 
-class ConcreteFunction:
+class ConcreteFunction(_types.ConcreteFunction):
     """A traced graph callable with tensors (`tf.types.experimental.ConcreteFunction`)."""
 
     def __init__(self, name, graph, run_graph, template, call_sig, outputs, skeleton,
@@ -47,46 +52,89 @@ class ConcreteFunction:
         self._leaf_shapes = leaf_shapes  # TensorShape per tensor leaf, placeholder order
         self._description = None         # per-argument description, for retrace reports
         self._capture_sources = [outer for outer, _ in run_graph.captures]
+        self._variable_slots = ()        # (feed index, VariableArgument) per Variable argument
 
     # --- calling ----------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
         try:
-            values = self._bind(args, kwargs)
-            feeds = []
-            where = f"ConcreteFunction {self.name}"
-            for template, value, name in zip(self._template, values, self._call_sig.names):
-                _sig.match_template(template, value, name, feeds, where)
-            return self._call_flat(feeds)
+            return self._call_flat(self._feeds(args, kwargs))
         except Exception as e:
             raise _tracebacks.filtered(e)
 
+    def _feeds(self, args, kwargs):
+        """The placeholder values of a call; TensorFlow's binding TypeError (or,
+        for a tensor of another dtype, its InvalidArgumentError) when it does not fit."""
+        values = self._bind(args, kwargs)
+        feeds = []
+        where = f"ConcreteFunction {self.name}"
+        try:
+            for template, value, name in zip(self._template, values, self._call_sig.names):
+                _sig.match_template(template, value, name, feeds, where)
+        except _sig.InputSignatureMismatchError as e:
+            if getattr(e, "dtype_of_input", None) is not None:
+                raise _dtype_error(self, e) from None
+            raise _calls.mismatch_error(e, args, kwargs, self.function_type) from None
+        return feeds
+
     def _bind(self, args, kwargs):
-        """Parameter values; parameters traced with Python values may be left out."""
+        """Parameter values. Parameters traced with Python values may be left
+        out (they were bound when tracing, as in TensorFlow); others take their
+        default."""
         try:
             bound = self._call_sig.signature.bind_partial(*args, **kwargs)
         except TypeError as e:
-            raise TypeError(f"ConcreteFunction {self.name}(): {e}") from None
-        bound.apply_defaults()
+            raise _calls.binding_error(str(e), args, kwargs, self.function_type,
+                                       f"ConcreteFunction {self.name}(): {e}") from None
         values = []
-        for name, template in zip(self._call_sig.names, self._template):
-            if name in bound.arguments:
-                values.append(bound.arguments[name])
-            elif not _sig.template_leaves(template):
+        for p, template in zip(self._call_sig.params, self._template):
+            if p.name in bound.arguments:
+                values.append(bound.arguments[p.name])
+            elif not _sig.feed_leaves(template):
                 values.append(_sig.map_template(template, None))
+            elif p.default is not p.empty:
+                values.append(p.default)
             else:
-                raise TypeError(f"ConcreteFunction {self.name}(): missing a required "
-                                f"argument: '{name}'")
+                reason = f"missing a required argument: '{p.name}'"
+                raise _calls.binding_error(reason, args, kwargs, self.function_type,
+                                           f"ConcreteFunction {self.name}(): {reason}")
         return values
 
+    def _route_variable_arguments(self, run_graph):
+        """Make the graph serve any Variables like the ones it was traced with:
+        its reads and writes of them go through slots each call binds."""
+        leaves = [(i, leaf) for i, leaf in enumerate(
+            leaf for t in self._template for leaf in _sig.feed_leaves(t))
+            if isinstance(leaf, _sig.VariableRef)]
+        if leaves:
+            slots = _variables.route_variable_arguments(
+                run_graph, [leaf.key.get() for _, leaf in leaves])
+            self._variable_slots = tuple((i, slot) for (i, _), slot in zip(leaves, slots))
+
     def _call_flat(self, feeds):
-        """Run the graph on numpy `feeds` (one per placeholder, in order)."""
+        """Run the graph on `feeds` (one per placeholder, in order; and the
+        Variable arguments, bound to their slots for the run)."""
         if call_observers:                  # tf.summary.trace_on (runtime/_src/summary)
             for observe in call_observers:
                 observe(self)
+        if self._variable_slots:
+            return self._call_bound(feeds)
         if self._capture_sources:
             feeds = feeds + [_capture_value(t) for t in self._capture_sources]
         return self._outputs.pack(_executor.run(self._run_graph, feeds))
+
+    def _call_bound(self, feeds):
+        slots = self._variable_slots
+        variables = {i for i, _ in slots}
+        values = [f for i, f in enumerate(feeds) if i not in variables]
+        previous = [slot.bind(feeds[i]) for i, slot in slots]
+        try:
+            if self._capture_sources:
+                values = values + [_capture_value(t) for t in self._capture_sources]
+            return self._outputs.pack(_executor.run(self._run_graph, values))
+        finally:
+            for (_, slot), before in zip(reversed(slots), reversed(previous)):
+                slot.bind(before)
 
     # --- description ------------------------------------------------------
 
@@ -110,26 +158,47 @@ class ConcreteFunction:
         args, kwargs = self._call_sig.split(values)
         return tuple(args), kwargs
 
+    @property
+    def function_type(self):
+        """This trace's `FunctionType`: each parameter constrained to what it was
+        traced with, the output type and the captures."""
+        captures = {inner.name: TensorSpec(inner.shape, inner.dtype)
+                    for _, inner in self.graph.captures}
+        return _function_type.concrete_type(self._call_sig, self._template,
+                                            self._outputs.structured, captures)
+
     def pretty_printed_signature(self, verbose=True):
         """Input parameters, output type and captures, as TensorFlow prints them."""
-        lines = ["Input Parameters:"]
-        for p, t in zip(self._call_sig.params, self._template):
-            lines.append(f"  {p.name} ({p.kind.name}): {_sig.format_type(t)}")
-        lines.append("Output Type:")
-        lines.append(f"  {_sig.format_type(self._outputs.structured)}")
-        lines.append("Captures:")
-        if self.graph.captures:
-            for outer, inner in self.graph.captures:
-                lines.append(f"  {inner.name}: {_sig.format_type(TensorSpec(inner.shape, inner.dtype))}")
-        else:
-            lines.append("  None")
-        return "\n".join(lines)
+        return repr(self.function_type)
 
     def __repr__(self):
-        return f"<ConcreteFunction {self.name} at {id(self):#x}>"
+        # TensorFlow 2.21: <ConcreteFunction (x: TensorSpec(...)) -> TensorSpec(...) at 0x7F..>
+        return f"<ConcreteFunction {self.function_type} at 0x{id(self):X}>"
 
     def __str__(self):
-        return f"ConcreteFunction {self.name}\n" + self.pretty_printed_signature()
+        # TensorFlow 2.21: "ConcreteFunction Input Parameters:\n  x (...": no name.
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+
+# TensorFlow's names of dtypes in kernel messages (DataTypeString).
+_KERNEL_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _dtype_error(concrete, error):
+    """TensorFlow 2.21's error for a concrete function called with a tensor of
+    another dtype (an InvalidArgumentError from the function's kernel), with
+    our explanation after it; it is an InputSignatureMismatchError too."""
+    index, given, expected = error.dtype_of_input
+    name = f"__inference_{concrete.name}"
+    text = (f"cannot compute {name} as input #{index}(zero-based) was expected to be a "
+            f"{_KERNEL_NAMES.get(expected.name, expected.name)} tensor but is a "
+            f"{_KERNEL_NAMES.get(given.name, given.name)} tensor [Op:{name}]\n{error}")
+    return ConcreteInputDtypeError(text, name)
+
+
+class ConcreteInputDtypeError(InvalidArgumentError, _sig.InputSignatureMismatchError):
+    """InvalidArgumentError (TensorFlow's type) that older code catching our
+    InputSignatureMismatchError still catches."""
 
 
 def _capture_value(outer):

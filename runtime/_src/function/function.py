@@ -41,8 +41,6 @@ Two hooks are the only places other parts plug in: `_autograph_convert`
 from __future__ import annotations
 
 import functools
-import os
-import sys
 import threading
 import warnings
 import weakref
@@ -54,16 +52,18 @@ from autograph import tracebacks as _tracebacks
 
 from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
+from runtime._src.function.call_arguments import CallArguments
 from runtime._src.function import config as _config
+from runtime._src.function import trace_errors as _errors
+from runtime._src.function import function_type as _function_type
+from runtime._src.function import types as _types
 from runtime._src.function import signature as _sig
 from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import ConcreteFunction, _OutputPlan
 from runtime._src.graph.graph import Graph, current_graph, paused_gc
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src import optimizer
-from runtime._src.core.errors import OperatorNotAllowedInGraphError
 import autograph
-from autograph.impl.api import UNCONVERTED_MARK as _UNCONVERTED_MARK
 from autograph.impl.api import optional_features as _optional_features
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
@@ -73,7 +73,6 @@ InputSignatureMismatchError = _sig.InputSignatureMismatchError
 RETRACING_WARNING_THRESHOLD = 5   # traces of one Function before it warns (once)
 _MAX_MEMO = 4096                  # exact-key memo entries kept before a reset
 _EXPLAIN_WINDOW = 64              # recent traces a retrace explanation compares with
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class RetracingWarning(UserWarning):
@@ -141,8 +140,9 @@ def function(func: Callable | None = None, *,
     return decorate if func is None else decorate(func)
 
 
-class Function:
-    """A polymorphic traced function: one `ConcreteFunction` per signature."""
+class Function(_types.PolymorphicFunction):
+    """A polymorphic traced function: one `ConcreteFunction` per signature
+    (`tf.types.experimental.PolymorphicFunction`)."""
 
     def __init__(self, python_function, input_signature=None, autograph=True,
                  reduce_retracing=False, jit_compile=None, autograph_options=None,
@@ -188,6 +188,10 @@ class Function:
             if _config._run_eagerly:
                 return self._call_python(args, kwargs)
             return self._call_graph(args, kwargs)
+        except RecursionError as e:
+            if current_graph() is not None:      # the outermost call explains it
+                raise
+            raise _errors.recursion_error(self._name, _tracebacks.filtered(e)) from e
         except Exception as e:
             raise _tracebacks.filtered(e)
 
@@ -206,12 +210,12 @@ class Function:
             if not kwargs and call_sig.min_arity <= n < self._fast_arity:
                 args = args + call_sig.default_tails[n - call_sig.min_arity]
             else:
-                args = call_sig.bind(args, kwargs, self._name)
+                args = call_sig.bind(args, kwargs, self._name, self.function_type)
         feeds = []
         key = _sig.call_key(args, feeds, self._on_dead)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._concrete_for(key, args, feeds)
+            concrete = self._concrete_for(CallArguments(args, key, feeds))
         return concrete._call_flat(feeds)
 
     def _call_python(self, args, kwargs, check=True):
@@ -229,12 +233,21 @@ class Function:
                 raise TypeError(f"{self._name}(): missing the instance argument "
                                 f"'{self._call_sig.names[0]}'")
             return self.__get__(args[0])(*args[1:], **kwargs)
-        values = self._call_sig.bind(args, kwargs, self._name)
-        feeds = []
-        for template, value, name in zip(self._signature_template, values,
-                                         self._call_sig.names):
-            _sig.match_template(template, value, name, feeds, self._name)
+        feeds = self._signature_feeds(args, kwargs, [])
         return self._signature_concrete(feeds)._call_flat(feeds)
+
+    def _signature_feeds(self, args, kwargs, feeds):
+        """`feeds` for a call checked against the input_signature (TensorFlow's
+        binding TypeError when it does not fit)."""
+        function_type = self.function_type
+        values = self._call_sig.bind(args, kwargs, self._name, function_type)
+        try:
+            for template, value, name in zip(self._signature_template, values,
+                                             self._call_sig.names):
+                _sig.match_template(template, value, name, feeds, self._name)
+        except InputSignatureMismatchError as e:
+            raise _calls.mismatch_error(e, args, kwargs, function_type) from None
+        return feeds
 
     def _signature_concrete(self, feeds=None):
         if self._concretes:
@@ -257,6 +270,16 @@ class Function:
     def input_signature(self) -> tuple[TensorSpec, ...] | None:
         return self._input_signature
 
+    @property
+    def function_type(self) -> _function_type.FunctionType:
+        """The parameters this Function accepts (`tf.types.experimental.FunctionType`):
+        `(x, y=<captured_default_value>)`, or with the input_signature's specs."""
+        template = self._signature_template
+        if template is not None and self._method_like:
+            return _function_type.polymorphic_type(
+                _calls.CallSignature(self._python_function, drop_first=True), template)
+        return _function_type.polymorphic_type(self._call_sig, template)
+
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (tensors or TensorSpecs),
         tracing it if needed."""
@@ -268,14 +291,12 @@ class Function:
     def _get_concrete_function(self, args, kwargs):
         if self._input_signature is not None:
             if args or kwargs:
-                values = self._call_sig.bind(args, kwargs, self._name)
-                for template, value, name in zip(self._signature_template, values,
-                                                 self._call_sig.names):
-                    _sig.match_template(template, value, name, [], self._name)
+                self._signature_feeds(args, kwargs, [])
             return self._signature_concrete()
-        values = self._call_sig.bind(args, kwargs, self._name)
-        key = _sig.call_key(values, [], self._on_dead)
-        return self._cache.get(key) or self._concrete_for(key, values)
+        values = self._call_sig.bind(args, kwargs, self._name, self.function_type)
+        feeds = []
+        key = _sig.call_key(values, feeds, self._on_dead)
+        return self._cache.get(key) or self._concrete_for(CallArguments(values, key, feeds))
 
     def experimental_get_tracing_count(self) -> int:
         """How many graphs this Function has traced."""
@@ -358,37 +379,36 @@ class Function:
     def _mark_dead(self, _ref):
         self._has_dead = True
 
-    def _concrete_for(self, key, values, feeds=None):
-        """Cache miss: reuse a compatible trace or trace a new graph. `feeds`:
-        the call's placeholder values (None for TensorSpecs), for Variables
-        whose initial value depends on them."""
+    def _concrete_for(self, call):
+        """Cache miss: reuse a compatible trace or trace a new graph, for the
+        `CallArguments` of the call (its key, feeds, skeleton and shapes)."""
         with self._lock:
-            concrete = self._cache.get(key)
+            concrete = self._cache.get(call.key)
             if concrete is not None:
                 return concrete
             if self._has_dead:
                 self._purge_dead()
-            specs = []
-            skeleton = _sig.call_key(values, [], self._on_dead, specs)
-            shapes = [TensorShape(s) for _, s in specs]
-            concrete = self._find_compatible(skeleton, shapes)
+            concrete = self._find_compatible(call.skeleton, call.shapes)
             if concrete is None:
-                names = self._call_sig.names
-                kinds = self._call_sig.kinds
-                exact = _sig.make_template(values, names, [(d, s) for (d, _), s
-                                                           in zip(specs, shapes)],
-                                           kinds=kinds)
-                if self._reduce_retracing:
-                    shapes = self._relaxed_shapes(skeleton, shapes)
-                template = _sig.make_template(values, names, [(d, s) for (d, _), s
-                                                              in zip(specs, shapes)],
-                                              self._on_dead, kinds)
-                concrete = self._trace(template, skeleton, shapes,
-                                       _sig.describe(exact, names), feeds)
+                concrete = self._trace_call(call)
             if len(self._cache) >= _MAX_MEMO:
                 self._cache = {}
-            self._cache[key] = concrete
+            self._cache[call.key] = concrete
             return concrete
+
+    def _trace_call(self, call):
+        """Trace the graph for a call no earlier trace accepts: its template has
+        the call's shapes, or (reduce_retracing) shapes relaxed against the
+        latest trace of the same skeleton."""
+        shapes = call.shapes
+        exact = call.template(self._call_sig, shapes, self._on_dead)
+        template = exact
+        if self._reduce_retracing:
+            shapes = self._relaxed_shapes(call.skeleton, shapes)
+            if shapes != call.shapes:
+                template = call.template(self._call_sig, shapes, self._on_dead)
+        return self._trace(template, call.skeleton, shapes,
+                           _sig.describe(exact, self._call_sig.names), call.feeds)
 
     def _find_compatible(self, skeleton, shapes):
         """The most specific earlier trace whose shapes accept these shapes."""
@@ -424,6 +444,21 @@ class Function:
             return self._trace_unpaused(template, skeleton, shapes, description, feeds)
 
     def _trace_unpaused(self, template, skeleton, shapes, description, feeds):
+        graph, outputs = self._trace_graph(template)
+        if graph.variables:
+            graph, outputs = self._check_variable_creation(graph, template, feeds)
+        run_graph = _finalize_graph(graph)
+        concrete = ConcreteFunction(self._name, graph, run_graph, template,
+                                    self._call_sig, outputs, skeleton, shapes)
+        concrete._route_variable_arguments(run_graph)
+        concrete._description = description
+        self._record_trace(concrete)
+        self._concretes.append(concrete)
+        self._by_skeleton.setdefault(skeleton, []).append(concrete)
+        return concrete
+
+    def _trace_graph(self, template):
+        """Run the (converted) Python function on placeholders for `template`."""
         graph = Graph(self._name)
         fn = self._traceable()
         with graph.as_default():
@@ -435,26 +470,28 @@ class Function:
             except TypeError as e:
                 if isinstance(self._python_function, np.ufunc):
                     raise _calls.ufunc_error(self._python_function, e) from None
-                _explain_unconverted(e)
+                _errors.explain_unconverted(e)
                 raise
             outputs = _OutputPlan(result, graph, self._name)
         graph.outputs = outputs.tensors
-        if self._concretes and graph.variables:
-            raise ValueError(
-                f"{self._name}: tf.function only supports singleton tf.Variables created "
-                f"on the first call, but trace #{len(self._concretes) + 1} created "
-                f"{len(graph.variables)} Variable(s). Make sure the tf.Variable is only "
-                "created once (for example `if self.v is None: self.v = tf.Variable(...)`)"
-                " or created outside the function.")
-        if graph.variables:
-            _variables.lift_initializers(graph, feeds, self._name)
-        concrete = ConcreteFunction(self._name, graph, _finalize_graph(graph), template,
-                                    self._call_sig, outputs, skeleton, shapes)
-        concrete._description = description
-        self._record_trace(concrete)
-        self._concretes.append(concrete)
-        self._by_skeleton.setdefault(skeleton, []).append(concrete)
-        return concrete
+        return graph, outputs
+
+    def _check_variable_creation(self, graph, template, feeds):
+        """A trace created Variables. As in TensorFlow, that is allowed on the
+        first trace only, and the first call traces once more to make sure the
+        function does not create them on every call (it then raises
+        TensorFlow's ValueError); the graph of that second trace is kept."""
+        if not self._concretes:
+            numeric = None if feeds is None else [
+                None if isinstance(f, TensorSpec) else f for f in _sig.feed_variables(feeds)[0]]
+            _variables.lift_initializers(graph, numeric, self._name)
+            graph, outputs = self._trace_graph(template)
+            if not graph.variables:
+                return graph, outputs
+            trace = "the second trace of the first call"
+        else:
+            trace = f"trace #{len(self._concretes) + 1}"
+        raise _errors.variable_creation_error(self._name, trace, len(graph.variables))
 
     def _record_trace(self, concrete):
         """Explain this trace and warn (once) when there have been too many."""
@@ -475,11 +512,11 @@ class Function:
         if n >= RETRACING_WARNING_THRESHOLD and not self._warned:
             self._warned = True
             warnings.warn(RetracingWarning(self._retracing_advice(n, lines, concrete)),
-                          stacklevel=_user_stacklevel())
+                          stacklevel=_errors.user_stacklevel())
 
     def _retracing_advice(self, n, lines, concrete):
         specs = [f"TensorSpec(shape={[None] * s.shape.rank if s.shape.dims is not None else None}"
-                 f", dtype={s.dtype})" for s in concrete._template if isinstance(s, TensorSpec)]
+                 f", dtype={s.dtype!r})" for s in concrete._template if isinstance(s, TensorSpec)]
         example = f" (for example input_signature=[{', '.join(specs)}])" if specs else ""
         return (f"{self._name} has been traced {n} times; tracing is expensive. The last "
                 "retrace happened because:\n  " + "\n  ".join(lines) +
@@ -540,26 +577,3 @@ def _weak_or_strong(instance, bound):
         return weakref.ref(instance, forget)
     except TypeError:
         return lambda: instance
-
-
-_NOT_ALLOWED = " is not allowed in a graph"     # core.tensor's message, up to the reason
-
-
-def _explain_unconverted(error):
-    """A tensor used as a Python bool in a function autograph ran unconverted
-    (its source is not available): say so, and how to fix it."""
-    hint = getattr(error, _UNCONVERTED_MARK, None)
-    if hint and isinstance(error, OperatorNotAllowedInGraphError) and len(error.args) == 1:
-        head, found, _ = str(error.args[0]).partition(_NOT_ALLOWED)
-        if found and hint not in error.args[0]:
-            error.args = (f"{head}{_NOT_ALLOWED}: {hint}",)
-
-
-def _user_stacklevel():
-    """`warnings.warn` stacklevel pointing at the first frame outside runtime."""
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        level += 1
-        frame = frame.f_back
-    return level
-

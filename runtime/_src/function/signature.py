@@ -29,6 +29,7 @@ turns the arguments of a call into:
 """
 
 import inspect
+import threading
 import weakref
 
 import numpy as np
@@ -44,6 +45,7 @@ __all__ = ["InputSignatureMismatchError", "call_key", "make_template", "match_te
 
 _NAN = ("nan",)          # every NaN is one key (NaN != NaN would defeat the cache)
 _ANY_SHAPE = "shape"     # the shape slot of a tensor key when shapes are collected apart
+ANY_SHAPE = _ANY_SHAPE
 
 
 class InputSignatureMismatchError(TypeError, ValueError):
@@ -92,17 +94,23 @@ class IdentityKey:
 
 
 class VariableRef:
-    """A Variable argument in a template: the variable (weakly) and its type."""
+    """A Variable argument in a template (TensorFlow's `VariableSpec`): the
+    Variable it was traced with (weakly), its dtype, shape, trainability and
+    alias id (which earlier Variable argument of the call it is, if the same)."""
 
-    __slots__ = ("key", "dtype", "shape")
+    __slots__ = ("key", "dtype", "shape", "trainable", "alias")
 
-    def __init__(self, key, dtype, shape):
+    def __init__(self, key, dtype, shape, trainable=True, alias=0):
         self.key = key
         self.dtype = dtype
         self.shape = shape
+        self.trainable = trainable
+        self.alias = alias
 
     def __repr__(self):
-        return f"Variable(shape={self.shape}, dtype={self.dtype})"
+        # TensorFlow 2.21's text of a VariableSpec.
+        return (f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, "
+                f"trainable={self.trainable}, alias_id={self.alias})")
 
 
 def is_variable(value):
@@ -159,7 +167,11 @@ def _key_uncommon(v, feeds, on_dead, specs):
         specs.append((v.dtype, v.shape.dims))
         return (v.dtype, _ANY_SHAPE)
     if is_variable(v):
-        return ("variable", IdentityKey(v, on_dead), v.dtype, _dims(v.shape))
+        # As TensorFlow's VariableSpec: Variables of one dtype, shape and
+        # trainability share a trace; the Variable itself is fed to the call.
+        alias = _alias_id(v, feeds)
+        feeds.append(v)
+        return ("variable", v.dtype, _dims(v.shape), v.trainable, alias)
     if isinstance(v, (np.ndarray, np.generic)):
         return _key(convert_to_tensor(v), feeds, on_dead, specs)
     if isinstance(v, SymbolicTensor):
@@ -175,6 +187,28 @@ def _key_uncommon(v, feeds, on_dead, specs):
         return (type(v),) + tuple([(k, _key(x, feeds, on_dead, specs))
                                    for k, x in dict_items(v)])
     return IdentityKey(v, on_dead)
+
+
+_aliases = threading.local()     # .current: (the feeds list being keyed, {id: alias})
+
+
+def _alias_id(variable, feeds):
+    """Where `variable` first appears in `feeds` (its own position when it is
+    new): equal for calls that pass the same Variable in the same places.
+    The positions of the call being keyed are kept per thread with its feeds
+    list (replaced by the next call's), so a call of n Variables is O(n)."""
+    current = getattr(_aliases, "current", None)
+    if current is None or current[0] is not feeds:
+        current = _aliases.current = (feeds, {})
+    return current[1].setdefault(id(variable), len(feeds))
+
+
+def feed_variables(feeds):
+    """(numpy feeds, Variables) of a call's feeds, apart."""
+    values, variables = [], []
+    for f in feeds:
+        (variables if is_variable(f) else values).append(f)
+    return values, variables
 
 
 def _dims(shape):
@@ -206,6 +240,7 @@ class _Namer:
 
     def __init__(self):
         self.used = {}
+        self.variables = []        # Variable arguments seen, for alias ids
 
     def __call__(self, base):
         n = self.used.get(base, 0)
@@ -239,7 +274,12 @@ def make_template(values, names, specs, on_dead=None, kinds=None):
 
 def _template(v, name, specs, namer, on_dead):
     if is_variable(v):
-        return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape))
+        alias = next((i for i, seen in enumerate(namer.variables) if seen is v), None)
+        if alias is None:
+            alias = len(namer.variables)
+            namer.variables.append(v)
+        return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape),
+                           v.trainable, alias)
     if isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic)):
         dtype, shape = next(specs)
         spec_name = v.name if isinstance(v, TensorSpec) and v.name else name
@@ -307,15 +347,23 @@ def template_leaves(template):
     return out
 
 
-def map_template_specs(template, visit):
-    if isinstance(template, TensorSpec):
+def feed_leaves(template):
+    """The TensorSpec and VariableRef leaves of a template, in the order a
+    call's feeds list them."""
+    out = []
+    map_template_specs(template, out.append, VariableRef)
+    return out
+
+
+def map_template_specs(template, visit, also=()):
+    if isinstance(template, TensorSpec) or (also and isinstance(template, also)):
         visit(template)
     elif isinstance(template, (list, tuple)):
         for x in template:
-            map_template_specs(x, visit)
+            map_template_specs(x, visit, also)
     elif isinstance(template, dict):
         for _, x in dict_items(template):
-            map_template_specs(x, visit)
+            map_template_specs(x, visit, also)
 
 
 # --- checking a call against a fixed template ---------------------------------
@@ -327,11 +375,18 @@ def match_template(template, value, path, feeds, where):
     the function for messages. Raises InputSignatureMismatchError.
     """
     if isinstance(template, TensorSpec):
-        feeds.append(_tensor_for_spec(template, value, path, where))
+        try:
+            feeds.append(_tensor_for_spec(template, value, path, where))
+        except InputSignatureMismatchError as e:
+            if e.dtype_of_input is not None:        # which placeholder: for the message
+                e.dtype_of_input = (len(feeds),) + e.dtype_of_input[1:]
+            raise
     elif isinstance(template, VariableRef):
-        if value is not template.key.get():
-            raise _mismatch(where, path, f"the Variable {template!r} it was traced with",
-                            _given(value))
+        if not (is_variable(value) and value.dtype == template.dtype
+                and TensorShape(value.shape) == template.shape
+                and value.trainable == template.trainable):
+            raise _mismatch(where, path, f"a Variable like {template!r}", _given(value))
+        feeds.append(value)
     elif isinstance(template, IdentityKey):
         if value is not template.get():
             raise _mismatch(where, path, f"the same {template.type_name} object it was "
@@ -340,7 +395,7 @@ def match_template(template, value, path, feeds, where):
         _match_structure(template, value, path, feeds, where)
     elif not _same_literal(template, value):
         raise _mismatch(where, path, f"the Python value {template!r} it was traced with",
-                        _given(value))
+                        _given(value), f"Can not cast {value!r} to {format_type(template)}")
 
 
 def _match_structure(template, value, path, feeds, where):
@@ -377,12 +432,13 @@ def _tensor_for_spec(spec, value, path, where):
         raise _mismatch(where, path, _spec_text(spec),
                         f"the symbolic tensor {value.name} from another graph")
     if isinstance(value, EagerTensor):
-        if value.dtype != spec.dtype:
-            raise _mismatch(where, path, _spec_text(spec),
-                            _tensor_text(value))
-        if not shape_accepts(spec.shape, value.shape):
-            raise _mismatch(where, path, _spec_text(spec),
-                            _tensor_text(value))
+        if value.dtype != spec.dtype or not shape_accepts(spec.shape, value.shape):
+            error = _mismatch(where, path, _spec_text(spec), _tensor_text(value),
+                              f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to "
+                              f"{TensorSpec(spec.shape, spec.dtype)!r}")
+            if value.dtype != spec.dtype:
+                error.dtype_of_input = (None, value.dtype, spec.dtype)
+            raise error
         return value._value
     if isinstance(value, (np.ndarray, np.generic)):
         return _tensor_for_spec(spec, convert_to_tensor(value), path, where)
@@ -418,10 +474,15 @@ def _given(value):
     return f"{type(value).__name__} {text}"
 
 
-def _mismatch(where, path, expected, given):
-    return InputSignatureMismatchError(
+def _mismatch(where, path, expected, given, reason=None):
+    """The mismatch error; `reason` is TensorFlow's short text of it
+    (`Can not cast TensorSpec(...) to TensorSpec(...)`), for binding_error."""
+    error = InputSignatureMismatchError(
         f"{where}: argument '{path}' does not match the signature: expected "
         f"{expected}, got {given}.")
+    error.reason = reason or f"Can not cast {given} to {expected}"
+    error.dtype_of_input = None
+    return error
 
 
 # --- describing calls, for retracing explanations ----------------------------
@@ -438,7 +499,8 @@ def _describe(t, path, out):
     if isinstance(t, TensorSpec):
         out[path] = ("tensor", (t.dtype.name, str(t.shape)))
     elif isinstance(t, VariableRef):
-        out[path] = ("object", f"Variable {t.dtype.name}{t.shape} (id {t.key._hash:#x})")
+        out[path] = ("variable", f"a {t.dtype.name} Variable of shape {t.shape}"
+                                 f"{'' if t.trainable else ' (not trainable)'}")
     elif isinstance(t, IdentityKey):
         out[path] = ("object", f"{t.type_name} object (id {t._hash:#x})")
     elif isinstance(t, (list, tuple)):
@@ -504,7 +566,7 @@ def format_type(t):
     if isinstance(t, TensorArray):
         shape = t.element_shape
         dims = "None" if shape.dims is None else str(shape)
-        return (f"TensorArraySpec(element_shape={dims}, dtype={t.dtype}, "
+        return (f"TensorArraySpec(element_shape={dims}, dtype={t.dtype!r}, "
                 f"dynamic_size={t.dynamic_size})")
     if isinstance(t, (VariableRef, IdentityKey)):
         return repr(t)

@@ -24,6 +24,9 @@ done (`lift_initializers`).
 """
 
 
+import threading
+import weakref
+
 import numpy as np
 
 from runtime._src.core import context as _context
@@ -36,7 +39,8 @@ from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _nump
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.context import init_scope  # noqa: F401 - tf.init_scope
 
-__all__ = ["Variable", "init_scope", "lift_initializers"]
+__all__ = ["Variable", "init_scope", "lift_initializers", "VariableArgument",
+           "route_variable_arguments"]
 
 
 # --- ops -----------------------------------------------------------------------
@@ -333,6 +337,69 @@ class _VariableRef:
         return isinstance(other, _VariableRef) and other._variable is self._variable
 
 
+class VariableArgument(Variable):
+    """A Variable argument's place in a traced graph (TensorFlow feeds a
+    VariableSpec input a variable handle).
+
+    A function is traced with the Variable it was called with (so `v is a`
+    holds while tracing, as in TensorFlow); then the graph's reads and writes
+    of that Variable are routed through this slot (`route_variable_arguments`),
+    and each call binds the slot to the Variable it was given, on the calling
+    thread. So one trace serves every Variable of the same dtype, shape and
+    trainability. Unbound, the slot is the Variable it was traced with.
+    """
+
+    def __init__(self, traced):           # no Variable.__init__: nothing is created
+        self._traced = weakref.ref(traced)
+        self._dtype, self._np_dtype = traced._dtype, traced._np_dtype
+        self._shape, self._trainable = traced._shape, traced._trainable
+        self._name, self._initializer = traced._name, None
+        self._local = threading.local()
+
+    @property
+    def _value(self):
+        return self._target()._value
+
+    def _write(self, value):
+        self._target()._write(value)
+
+    def _target(self):
+        variable = getattr(self._local, "variable", None)
+        if variable is None:
+            variable = self._traced()
+        if variable is None:
+            raise ReferenceError(f"the Variable {self._name!r} a function was traced with "
+                                 "has been garbage collected and no Variable was passed")
+        return variable
+
+    def bind(self, variable):
+        """Route this thread's reads and writes to `variable`; returns the
+        previous binding (for `bind(previous)` afterwards)."""
+        previous = getattr(self._local, "variable", None)
+        self._local.variable = variable
+        return previous
+
+
+def route_variable_arguments(graph, variables):
+    """Route the reads and writes of `variables` (a call's Variable
+    arguments) in `graph` and its subgraphs through one `VariableArgument`
+    each; returns the slots, in the order of `variables`."""
+    slots = {}
+    for v in variables:
+        slots.setdefault(id(v), VariableArgument(v))
+    _route(graph, slots)
+    return [slots[id(v)] for v in variables]
+
+
+def _route(graph, slots):
+    for node in graph.nodes:
+        variable = node.attrs.get("variable")
+        if variable is not None and id(variable) in slots:
+            node.attrs["variable"] = slots[id(variable)]
+        for sub in node.subgraph_list():
+            _route(sub, slots)
+
+
 # --- helpers ------------------------------------------------------------------------
 
 def _initial_numpy_value(initial_value, dtype):
@@ -424,7 +491,8 @@ def lift_initializers(graph, feeds, where):
     calls read and write. Without values only what needs no input's value
     (e.g. `ones_like` of a fully known shape) can be lifted.
     """
-    known = {} if feeds is None else {id(p): v for p, v in zip(graph.inputs, feeds)}
+    known = {} if feeds is None else {id(p): v for p, v in zip(graph.inputs, feeds)
+                                      if v is not None}
     for variable in graph.variables:
         pending = variable._initializer
         if pending is None:

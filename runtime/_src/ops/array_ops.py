@@ -5,7 +5,8 @@ the one place to look: `concat`, `stack`, `unstack`, `gather`, `expand_dims`,
 `manipulation_ops.py`) and `getitem`, tensor indexing (from `indexing.py`).
 
     >>> reshape(range(6), [2, -1])
-    <tf.Tensor: shape=(2, 3), dtype=int32, numpy=array([[0, 1, 2],
+    <tf.Tensor: shape=(2, 3), dtype=int32, numpy=
+    array([[0, 1, 2],
            [3, 4, 5]], dtype=int32)>
 
 Shapes given as Python lists are constants; a shape may also be a tensor

@@ -23,7 +23,8 @@ __all__ = ["bitcast", "as_dtype"]
 # `tf.as_dtype(int)` use.
 _ENUM = {dtypes.float32: 1, dtypes.float64: 2, dtypes.int32: 3, dtypes.uint8: 4,
          dtypes.int16: 5, dtypes.int8: 6, dtypes.string: 7, dtypes.int64: 9, dtypes.bool: 10,
-         dtypes.float16: 19}
+         dtypes.float16: 19, dtypes.complex64: 8, dtypes.complex128: 18, dtypes.uint16: 17,
+         dtypes.uint32: 22, dtypes.uint64: 23}
 _BY_ENUM = {v: k for k, v in _ENUM.items()}
 _NAMES = {d.name: d for d in _ENUM}
 _NAMES.update({"float": dtypes.float32, "double": dtypes.float64, "half": dtypes.float16})
@@ -45,6 +46,8 @@ def as_dtype(type_value):
                             f"{', '.join(sorted(_NAMES))}")
     elif type_value is float:
         found = dtypes.float32
+    elif type_value is complex:
+        found = dtypes.complex128
     elif type_value is bool:
         found = dtypes.bool
     elif type_value is object:

@@ -51,15 +51,20 @@ INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes
                                  dtypes.uint8))
 FLOATS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64))
 NUMERIC = INTEGERS | FLOATS
+COMPLEX = frozenset((dtypes.complex64, dtypes.complex128))
+ARITHMETIC = NUMERIC | COMPLEX          # + - * / ** neg square matmul (TF's kernels)
+INEXACT = FLOATS | COMPLEX              # sqrt exp log
 BOOL = frozenset((dtypes.bool,))
 # TF's TruncateDiv/TruncateMod kernels: no 8- or 16-bit integers.
 TRUNCATE = FLOATS | frozenset((dtypes.int32, dtypes.int64))
 ORDERED = NUMERIC
-ANY = NUMERIC | BOOL | frozenset((dtypes.string,))
+ANY = NUMERIC | COMPLEX | BOOL | frozenset((dtypes.string,))
 _FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
                 NUMERIC: "a numeric tensor (an integer or floating-point dtype)",
                 BOOL: "a bool tensor",
-                INTEGERS: "an integer tensor (int8, int16, int32, int64, uint8)"}
+                INTEGERS: "an integer tensor (int8, int16, int32, int64, uint8)",
+                ARITHMETIC: "a numeric tensor (an integer, floating-point or complex dtype)",
+                INEXACT: "a floating-point tensor (float16, float32, float64) or a complex one"}
 
 
 def dtype_error(op_name, dtype, allowed):
@@ -310,7 +315,7 @@ def _select_grads(op, grad, x_wins):
     return [unbroadcast(where(x_wins, grad, 0), x), unbroadcast(where(x_wins, 0, grad), y)]
 
 
-_ADDABLE = NUMERIC | frozenset((dtypes.string,))
+_ADDABLE = ARITHMETIC | frozenset((dtypes.string,))
 
 
 def add(x, y, name=None):
@@ -320,12 +325,12 @@ def add(x, y, name=None):
 
 def subtract(x, y, name=None):
     """x - y elementwise, with broadcasting."""
-    return _binary("Sub", x, y, NUMERIC)
+    return _binary("Sub", x, y, ARITHMETIC)
 
 
 def multiply(x, y, name=None):
     """x * y elementwise, with broadcasting."""
-    return _binary("Mul", x, y, NUMERIC)
+    return _binary("Mul", x, y, ARITHMETIC)
 
 
 def truediv(x, y, name=None):
@@ -339,7 +344,7 @@ def truediv(x, y, name=None):
                         f"got tf.{dx.name} != tf.{dy.name}")
     found = _eager_values(x, y) if current_graph() is None else None
     out = rules.true_div_dtype(found[2]) if found is not None else None
-    return _binary("RealDiv", x, y, NUMERIC, out)
+    return _binary("RealDiv", x, y, ARITHMETIC, out)
 
 
 def _is_tensor_like(v):
@@ -376,7 +381,7 @@ mod = floormod
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
     """x ** y elementwise. Integers to negative integer powers raise."""
-    return _binary("Pow", x, y, NUMERIC)
+    return _binary("Pow", x, y, ARITHMETIC)
 
 
 def maximum(x, y, name=None):
@@ -424,12 +429,24 @@ for _name, _derivative in _UNARY_GRADS.items():
 
 def negative(x, name=None):
     """-x elementwise."""
-    return _unary("Neg", x, NUMERIC)
+    return _unary("Neg", x, ARITHMETIC)
 
 
 def abs(x, name=None):  # noqa: A001 - TensorFlow's public name
-    """|x| elementwise."""
+    """|x| elementwise; of a complex tensor, its magnitude (float32 for
+    complex64, float64 for complex128: TF's ComplexAbs)."""
+    dtype = getattr(x, "dtype", None)
+    if dtype in COMPLEX:
+        return _unary("ComplexAbs", x, COMPLEX, out_dtype=dtype.real_dtype)
     return _unary("Abs", x, NUMERIC)
+
+
+def _real_part_shape(inputs, attrs):
+    """Shape rule of ComplexAbs, Real, Imag, Angle: the input's shape, real dtype."""
+    return [(inputs[0].dtype.real_dtype, inputs[0].shape)]
+
+
+define_op("ComplexAbs", infer=_real_part_shape)(np.abs)
 
 
 def sign(x, name=None):
@@ -439,22 +456,22 @@ def sign(x, name=None):
 
 def square(x, name=None):
     """x * x elementwise."""
-    return _unary("Square", x, NUMERIC)
+    return _unary("Square", x, ARITHMETIC)
 
 
 def sqrt(x, name=None):
     """Square root; floating-point inputs only."""
-    return _unary("Sqrt", x, FLOATS)
+    return _unary("Sqrt", x, INEXACT)
 
 
 def exp(x, name=None):
     """e ** x; floating-point inputs only."""
-    return _unary("Exp", x, FLOATS)
+    return _unary("Exp", x, INEXACT)
 
 
 def log(x, name=None):
     """Natural logarithm; floating-point inputs only."""
-    return _unary("Log", x, FLOATS)
+    return _unary("Log", x, INEXACT)
 
 
 def tanh(x, name=None):
@@ -1003,10 +1020,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     transpose_a = flag(transpose_a, "MatMul", "transpose_a") or flag(adjoint_a, "MatMul", "adjoint_a")
     transpose_b = flag(transpose_b, "MatMul", "transpose_b") or flag(adjoint_b, "MatMul", "adjoint_b")
     if not (transpose_a or transpose_b):
-        return _binary("MatMul", a, b, NUMERIC)
+        return _binary("MatMul", a, b, ARITHMETIC)
     a, b = convert_pair(a, b, "MatMul")
-    if a.dtype not in NUMERIC:
-        raise dtype_error("MatMul", a.dtype, NUMERIC)
+    if a.dtype not in ARITHMETIC:
+        raise dtype_error("MatMul", a.dtype, ARITHMETIC)
     return apply("MatMul", (a, b), {"transpose_a": transpose_a, "transpose_b": transpose_b})
 
 

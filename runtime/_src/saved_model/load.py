@@ -24,17 +24,20 @@ from runtime._src.core.dtypes import as_dtype
 from runtime._src.graph.graph import Graph, Node
 from runtime._src.graph.op_registry import OPS
 from runtime._src.core.tensor import SymbolicTensor, Tensor, wrap_numpy
-from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
                                              decode_attr)
 from runtime._src.function.variables import Variable
+from runtime._src.saved_model.options import LoadOptions, check_options
 
-__all__ = ["load", "LoadedModel", "LoadedFunction"]
+__all__ = ["load", "LoadedModel", "LoadedFunction", "NoMatchingFunctionError"]
 
 
-def load(export_dir):
-    """Load the saved model in `export_dir`."""
+def load(export_dir, tags=None, options=None):
+    """Load the saved model in `export_dir` (`tags` and `options`, a
+    `LoadOptions`, are accepted as TensorFlow's and have no effect here)."""
+    check_options(options, LoadOptions, "load")
     export_dir = os.fspath(export_dir)
     if not os.path.isdir(export_dir):
         raise SavedModelError(f"load: {export_dir!r} is not a directory")
@@ -55,7 +58,8 @@ def load(export_dir):
     if not all(isinstance(n, str) for n in signature_names):
         raise ctx.error(f"expected a list of function names, found {signature_names!r:.60}")
     signatures = {n: functions[n] for n in signature_names if n in functions}
-    return LoadedModel(functions, signatures, variables, ctx.var_paths)
+    kind = CallableLoadedModel if "__call__" in functions else LoadedModel
+    return kind(functions, signatures, variables, ctx.var_paths)
 
 
 def _read_json(path):
@@ -163,7 +167,27 @@ class _Reader:
         graph = self._graph(data)
         graph.output_structure = data.get("output_structure")
         _check_structure(graph.output_structure, len(graph.outputs), self)
+        graph.parameters = self._parameters(data.get("parameters"), len(graph.inputs))
         return graph
+
+    def _parameters(self, data, n_inputs):
+        """The saved parameter list (see save._parameters), checked, or None."""
+        if data is None:
+            return None
+        data = self.typed(data, list, "parameters")
+        tensors = []
+        for p in data:
+            p = self.typed(p, dict, "parameter")
+            if not isinstance(p.get("name"), str) or ("tensor" in p) == ("py" in p):
+                raise self.error(f"bad parameter {p!r:.60}")
+            if "tensor" in p:
+                tensors.append(p["tensor"])
+            elif not (p["py"] is None or isinstance(p["py"], (bool, int, float, str))):
+                raise self.error(f"bad parameter value {p['py']!r:.60}")
+        if tensors != list(range(n_inputs)):
+            raise self.error(f"parameters name {len(tensors)} tensors, the graph has "
+                             f"{n_inputs} inputs")
+        return data
 
     def _graph(self, data):
         data = self.typed(data, dict, "graph")
@@ -361,21 +385,71 @@ class LoadedFunction:
     def graph(self):
         return self.graphs[0]
 
+    @property
+    def structured_input_signature(self):
+        """(args, kwargs) of the first saved trace: a TensorSpec per input."""
+        return tuple(TensorSpec(t.shape, t.dtype, t.node.name) for t in self.graph.inputs), {}
+
     def __call__(self, *args, **kwargs):
         errors = []
         for graph in self.graphs:
             try:
-                feeds = _feeds(self.__name__, graph, args, kwargs)
+                tensor_args, tensor_kwargs = _bind(self.__name__, graph, args, kwargs)
+                feeds = _feeds(self.__name__, graph, tensor_args, tensor_kwargs)
             except (TypeError, ValueError) as e:
                 errors.append(str(e))
                 continue
             outputs = [wrap_numpy(v) for v in executor.run(graph, feeds)]
             return _pack(graph.output_structure, outputs)
-        raise TypeError(f"{self.__name__}: arguments match no saved signature:\n  "
-                        + "\n  ".join(errors))
+        raise NoMatchingFunctionError(
+            "Could not find matching concrete function to call loaded from the SavedModel. "
+            f"Got:\n  Positional arguments ({len(args)} total): {args!r}\n  Keyword arguments: "
+            f"{kwargs!r}\n{self.__name__}: the arguments match none of its "
+            f"{len(self.graphs)} saved signature(s):\n  " + "\n  ".join(errors))
 
     def __repr__(self):
         return f"<LoadedFunction {self.__name__} with {len(self.graphs)} signature(s)>"
+
+
+class NoMatchingFunctionError(TypeError, ValueError):
+    """A loaded function called with arguments no saved trace accepts:
+    TensorFlow 2.21 raises ValueError; older code here caught TypeError."""
+
+
+def _same_literal(saved, given):
+    if isinstance(saved, bool) or isinstance(given, bool):
+        return type(saved) is type(given) and saved == given
+    if isinstance(saved, (int, float)) and isinstance(given, (int, float)):
+        return saved == given
+    return type(saved) is type(given) and saved == given
+
+
+def _bind(name, graph, args, kwargs):
+    """The tensor arguments of a call, with Python literal parameters checked
+    against the values the function was traced with (and optional)."""
+    params = getattr(graph, "parameters", None)
+    if params is None:
+        return args, kwargs
+    if len(args) > len(params):
+        raise TypeError(f"{name} takes {len(params)} argument(s), got {len(args)}")
+    kwargs = dict(kwargs)
+    tensors = []
+    for i, p in enumerate(params):
+        given = args[i] if i < len(args) else kwargs.pop(p["name"], _MISSING)
+        if "py" in p:
+            if given is not _MISSING and not _same_literal(p["py"], given):
+                raise TypeError(f"{name}: argument {p['name']!r} was traced as the Python "
+                                f"value {p['py']!r}, got {given!r}")
+        elif given is _MISSING:
+            raise TypeError(f"{name}: missing the tensor argument {p['name']!r}")
+        else:
+            tensors.append(given)
+    if kwargs:
+        raise TypeError(f"{name}: unknown argument(s) {', '.join(kwargs)}")
+    return tensors, {}
+
+
+_MISSING = object()
 
 
 def _feeds(name, graph, args, kwargs):
@@ -414,7 +488,8 @@ def _pack(s, outputs):
 
 
 class LoadedModel:
-    """What `load` returns: saved functions as attributes, `.signatures`, variables."""
+    """What `load` returns: saved functions as attributes, `.signatures`,
+    variables. `CallableLoadedModel` when the saved object had a `__call__`."""
 
     def __init__(self, functions, signatures, variables, var_paths):
         self.signatures = signatures
@@ -425,3 +500,11 @@ class LoadedModel:
         for path, var in var_paths.items():
             if path.isidentifier() and not hasattr(self, path):
                 setattr(self, path, var)
+
+
+class CallableLoadedModel(LoadedModel):
+    """A loaded object whose saved object had a traced `__call__`: calling it
+    calls that function (`loaded(x)`, as in TensorFlow)."""
+
+    def __call__(self, *args, **kwargs):
+        return self.__dict__["__call__"](*args, **kwargs)

@@ -17,8 +17,11 @@ import numpy as np
 
 from runtime._src.core import nest
 from runtime._src.graph.graph import Graph
+from runtime._src.function.function import function
 from runtime._src.function.module import Module, is_variable
 from runtime._src.core.tensor import Tensor
+from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.saved_model.options import SaveOptions, check_options
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
                                              encode_attr)
@@ -28,12 +31,16 @@ __all__ = ["save"]
 _PY_FUNCTION_OPS = {"PyFunc", "EagerPyFunc", "PyFunction", "NumpyFunction"}
 
 
-def save(obj, export_dir, signatures=None):
-    """Save the functions and variables of `obj` to the directory `export_dir`."""
+def save(obj, export_dir, signatures=None, options=None):
+    """Save the functions and variables of `obj` to the directory `export_dir`
+    (returns None, as TensorFlow's). `options`: a `SaveOptions` (no effect)."""
+    check_options(options, SaveOptions, "save")
     default_signature = getattr(obj, "_default_save_signature", None)
     if signatures is None and callable(default_signature):
         signatures = default_signature()
     functions = _find_functions(obj)
+    if callable(default_signature) and "__call__" not in functions:
+        functions["__call__"] = _model_call(obj, signatures)
     functions.update(_signature_functions(signatures))
     if not functions:
         raise SavedModelError(f"save: {type(obj).__name__} has no function to save: decorate a "
@@ -52,7 +59,17 @@ def save(obj, export_dir, signatures=None):
     np.savez(os.path.join(export_dir, VARIABLES_FILE), **writer.variable_values)
     with open(os.path.join(export_dir, JSON_FILE), "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, sort_keys=True)  # written last: marks a complete save
-    return export_dir
+
+
+def _model_call(model, signatures):
+    """A Keras model's `__call__` on its serving inputs (inference mode), so
+    the loaded model is callable as tf_keras models saved by TensorFlow are."""
+    serving = signatures.get("serving_default") if isinstance(signatures, dict) else signatures
+    specs = getattr(serving, "input_signature", None)
+    if specs is None:
+        return []
+    call = function(lambda inputs: model(inputs, training=False), input_signature=specs)
+    return [call.get_concrete_function()]
 
 
 def _concretes_of(fn):
@@ -72,9 +89,11 @@ def _concretes_of(fn):
 
 
 def _find_functions(obj):
+    """Every attribute that is a traced function, dunder names (`__call__`)
+    included, as TensorFlow saves them."""
     out = {}
     names = set(vars(obj)) if hasattr(obj, "__dict__") else set()
-    names |= {k for k in dir(type(obj)) if not k.startswith("__")}
+    names |= set(dir(type(obj)))
     for name in sorted(names):
         try:
             value = getattr(obj, name)
@@ -144,6 +163,9 @@ class _Writer:
         self.base_where = f"function {name!r}"
         data = self.graph(graph)
         data["output_structure"] = _output_structure(cf, graph, name)
+        parameters = _parameters(cf)
+        if parameters is not None:
+            data["parameters"] = parameters
         return data
 
     def graph(self, graph):
@@ -182,6 +204,28 @@ class _Writer:
                 "outputs": [{"dtype": t.dtype.name,
                              "shape": None if t.shape.dims is None else list(t.shape.dims)}
                             for t in node.outputs]}
+
+
+def _parameters(cf):
+    """[{"name", "tensor": placeholder index} or {"name", "py": value}] for a
+    traced function whose parameters are each a tensor or a Python literal
+    (a call may then pass the literal again, as in TensorFlow); else None."""
+    template = getattr(cf, "_template", None)
+    call_sig = getattr(cf, "_call_sig", None)
+    if template is None or call_sig is None:
+        return None
+    out, index = [], 0
+    for name, kind, t in zip(call_sig.names, call_sig.kinds, template):
+        if kind in (kind.VAR_POSITIONAL, kind.VAR_KEYWORD):
+            return None
+        if isinstance(t, TensorSpec):
+            out.append({"name": name, "tensor": index})
+            index += 1
+        elif t is None or isinstance(t, (bool, int, float, str)):
+            out.append({"name": name, "py": t})
+        else:
+            return None
+    return out
 
 
 def _output_structure(cf, graph, name):
