@@ -24,9 +24,12 @@ from .impl.api import (AutoGraphWarning, ConversionError, SourceConversion, conv
                        convert_source, do_not_convert, is_strict, set_strict, to_code,
                        to_graph)
 from .impl.report import report
+from .operators.side_effects import (SideEffectWarning, is_strict_side_effects,
+                                     set_strict_side_effects)
 
 __version__ = "0.1.0"
 
 __all__ = ["to_code", "to_graph", "convert", "do_not_convert", "convert_source",
            "SourceConversion", "report", "set_strict", "is_strict", "ConversionError",
-           "AutoGraphWarning", "experimental"]
+           "AutoGraphWarning", "SideEffectWarning", "set_strict_side_effects",
+           "is_strict_side_effects", "experimental"]

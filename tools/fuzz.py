@@ -53,6 +53,11 @@ compares both calls' results (the locals, reads and temporaries main
 returns), the Variables' final values and the arrays they started from.
 Values are dyadic (k/4), so the float comparisons are exact.
 
+Every mode checks exactness, so it runs with autograph's strict side effects
+(`autograph.set_strict_side_effects`): a Python side effect inside a tensor
+`if` or loop is a clear refusal, not run once while tracing as TensorFlow
+runs it (the default).
+
 A mode runs `main` four ways: native, converted on Python values,
 eagerly (main called on runtime eager tensors) and as a graph
 (`runtime.function`). Result, printed output (not for the graph, which prints
@@ -94,6 +99,20 @@ if ROOT not in sys.path:          # `python tools/fuzz.py` from anywhere
     sys.path.insert(0, ROOT)
 
 MOD = 97
+
+
+def _strict(runs):
+    """Every mode checks exactness: a Python side effect inside a staged
+    statement is refused (autograph's strict side effects), never run once
+    while tracing as TensorFlow runs it."""
+    def run(*args, **kwargs):
+        from autograph.operators import side_effects
+        with side_effects.strict():
+            return runs(*args, **kwargs)
+    run.__name__, run.__doc__ = runs.__name__, runs.__doc__
+    return run
+
+
 INPUTS = [(0, 0, [0, 0, 0]), (5, 3, [1, 2, 3]), (96, 41, [7, 0, 5]), (13, 88, [4, 4, 9])]
 
 
@@ -787,6 +806,7 @@ def _plain(value):
         return repr(value)
 
 
+@_strict
 def three_runs(source, seed, inputs=INPUTS):
     """[(inputs, original, converted, graph)] for each input triple."""
     import autograph
@@ -920,6 +940,7 @@ def _outcome4(call, seconds=None, plain=_plain):
         return ("raised", type(e).__name__, str(e), _TENSOR_STR.sub(r"\1", out.getvalue()))
 
 
+@_strict
 def four_runs(source, seed, inputs=INPUTS):
     """[(inputs, native, converted, eager, graph)] for each input triple."""
     import autograph
@@ -1542,6 +1563,7 @@ def _floats(value):
     return [("nan" if f != f else f) for f in flat.ravel().tolist()] + [list(flat.shape)]
 
 
+@_strict
 def variable_runs(source, seed, inputs=None):
     """[(inputs, native, converted, eager, graph)] for each row of VAR_INPUTS:
     each run on a new module instance, main called on both inputs of the row."""
@@ -1584,6 +1606,7 @@ RUNNERS = {"variables": (variable_runs, VAR_INPUTS)}
 JAX_RUN_TIMEOUT_S = 120.0     # the first call compiles: XLA takes seconds on a busy machine
 
 
+@_strict
 def jax_runs(source, seed, inputs=INPUTS):
     """[(inputs, native, jax)] for each input triple."""
     import jax

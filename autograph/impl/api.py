@@ -25,7 +25,7 @@ from typing import Callable, Iterable
 
 from .. import source_map, tracebacks
 from ..pyct import parser
-from ..operators import calls
+from ..operators import calls, side_effects
 from ..pyct import inspect_utils
 from . import conversion, source_conversion
 from .checks import ConversionError
@@ -334,15 +334,38 @@ def convert(fn=None, options=None, *, recursive=True):
     """`to_graph`, also usable as a decorator: `@convert()` or `@convert`.
 
     `options` is what `function(experimental_autograph_options=...)` passes
-    along: a dict (e.g. {"recursive": False}), or Features (see `Feature`).
+    along: a dict (e.g. {"recursive": False}, {"strict_side_effects": True}:
+    a Python side effect in a staged statement is an error while the
+    converted function runs, see `set_strict_side_effects`), or Features
+    (see `Feature`).
     """
+    strict_effects = False
     if isinstance(options, dict):
+        unknown = sorted(set(options) - _OPTION_KEYS)
+        if unknown:
+            raise TypeError(f"experimental_autograph_options: unknown option(s) {unknown}; "
+                            f"the dict accepts {sorted(_OPTION_KEYS)}")
         recursive = options.get("recursive", recursive)
+        strict_effects = bool(options.get("strict_side_effects", False))
     else:
         optional_features(options, "experimental_autograph_options")
-    if fn is None:
-        return lambda f: to_graph(f, recursive=recursive)
-    return to_graph(fn, recursive=recursive)
+
+    def wrap(f):
+        converted = to_graph(f, recursive=recursive)
+        return _strict_effects(converted) if strict_effects else converted
+    return wrap if fn is None else wrap(fn)
+
+
+_OPTION_KEYS = frozenset(("recursive", "strict_side_effects"))
+
+
+def _strict_effects(fn):
+    """`fn`, run with strict side effects (see side_effects.strict)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with side_effects.strict():
+            return fn(*args, **kwargs)
+    return run
 
 
 def convert_source(source, filename="<string>", first_line=1, *, module=None, method=False,

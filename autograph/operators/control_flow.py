@@ -29,7 +29,7 @@ that point on.
 
 from .. import source_map
 from ..backend import backend_of
-from . import loops, staging, tracking
+from . import loops, side_effects, staging, tracking
 from .errors import display_names, located, mark as _mark
 from .variables import Undefined, is_return_slot
 
@@ -130,12 +130,13 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
 
 
 def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=False):
-    """A staged statement cannot carry a change to a Python object made in
-    its bodies: a tensor if traces both branches (both changes would stay), a
-    tensor loop traces its body once (one change instead of one per
-    iteration). Appends are staged by a loop (`lists_carried`: it makes the
-    list a tensor list) and by an if when the list already is one (`values`:
-    the names' values)."""
+    """A staged statement runs the changes to Python objects made in its
+    bodies while tracing: a tensor if traces both branches (both changes
+    stay), a tensor loop its body once (one change instead of one per
+    iteration). Each is reported (see side_effects.py: a warning, or an
+    error in strict mode). Appends are staged by a loop (`lists_carried`: it
+    makes the list a tensor list) and by an if when the list already is one
+    (`values`: the names' values): those are not side effects."""
     for line, text, list_name in effects:
         if list_name is not None and lists_carried:
             continue
@@ -143,14 +144,7 @@ def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=Fa
         if list_name is not None and (backend.is_list(value) or backend.is_tensor(value)):
             continue    # a tensor list, or a stacked one: appending is staged
         filename = where[0] if where else "<unknown>"
-        how = ("both branches run while tracing, so the change would happen whatever "
-               "the condition is at run time" if kind.startswith("if statement") else
-               "the body runs once while tracing, not once per iteration")
-        raise _marked(ValueError(
-            f"'{text}' ({filename}:{line}) changes Python state (an object, or a global or "
-            f"nonlocal variable) inside a tensor {kind}{source_map.describe(where)}: {how}. "
-            f"Keep the state in tensors (return it from the function, or use tf.Variable or "
-            f"tf.TensorArray), or make the condition a Python value."))
+        side_effects.report(f"'{text}'", (filename, line), kind, where)
 
 
 def match_subject(value):

@@ -19,7 +19,7 @@ import sys
 import threading
 
 from .. import source_map
-from . import staging
+from . import side_effects, staging
 from .variables import Undefined, is_return_slot
 from .errors import display_names, located, mark as _mark
 
@@ -60,15 +60,18 @@ def with_composites(composites, state, stage, test, body, item_first=False):
     get_state, set_state, comp_names = composites
     entry = slot_values(get_state, comp_names)
     for name, value in zip(comp_names, entry):
-        if isinstance(value, Undefined) and ("." in name or "[" in name):
-            # While tracing, the key would exist in every iteration (holding
-            # the loop variable), so code testing for it would see it even
-            # where Python does not: refused rather than silently different.
+        if isinstance(value, Undefined) and ("." in name or "[" in name) \
+                and side_effects.is_strict_side_effects():
+            # As in TensorFlow, the key gets a placeholder value before the
+            # loop (every traced iteration sees it, even the first, where
+            # Python does not) and the loop must iterate at least once;
+            # strict mode refuses the difference.
             raise _mark_located(ValueError(
                 f"'{name}' is first set inside a tensor loop"
-                f"{source_map.describe(source_map.current_location())}: a key or attribute "
-                f"that may not exist yet cannot be carried by a staged loop. Set '{name}' "
-                f"before the loop."))
+                f"{source_map.describe(source_map.current_location())}: the staged loop "
+                f"gives it a value before the first iteration, so code testing for it "
+                f"would see it where Python does not (strict side effects are on). Set "
+                f"'{name}' before the loop."))
     n = len(state)
 
     def test2(*s):

@@ -14,6 +14,15 @@ from tests.autograph.equivalence import check
 tf = pytest.importorskip("runtime")
 
 
+@pytest.fixture(autouse=True)
+def _strict_side_effects():
+    """Exactness: Python side effects in staged statements are refused
+    (strict), see test_side_effects.py for the default (TensorFlow's)."""
+    autograph.set_strict_side_effects(True)
+    yield
+    autograph.set_strict_side_effects(False)
+
+
 # --- lst.append in a nested function ------------------------------------------
 def closure_appends_nonlocal(n):
     log = []

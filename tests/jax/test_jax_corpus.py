@@ -88,6 +88,15 @@ def _jitted(fn):
     return _JITTED[fn]
 
 
+@pytest.fixture(autouse=True)
+def _strict_side_effects():
+    """The corpus checks exactness: Python side effects in staged statements
+    are refused (autograph's strict side effects), not run while tracing."""
+    autograph.set_strict_side_effects(True)
+    yield
+    autograph.set_strict_side_effects(False)
+
+
 def test_listed_names_exist():
     names = {fn.__name__ for fn, _, _ in CORPUS}
     assert set(CANNOT_STAGE) | DIFFERENT_VALUE <= names
