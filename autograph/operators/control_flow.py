@@ -27,6 +27,8 @@ instead. A Python loop whose test becomes a tensor part-way is staged from
 that point on.
 """
 
+import re
+
 from .. import source_map
 from ..backend import backend_of
 from . import loops, side_effects, staging, tracking
@@ -74,7 +76,8 @@ def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test
         backend = backend_of(t)
         if backend is not None:
             where = source_map.current_location()
-            _refuse_effects(effects, "while loop", where, backend, lists_carried=True)
+            _refuse_effects(effects, "while loop", where, backend, dict(zip(names, state)),
+                            lists_carried=True)
             if test_binds:
                 listed = ", ".join(f"'{n}'" for n in test_binds)
                 raise _marked(ValueError(
@@ -100,7 +103,8 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
     tracking.record("for", backend is not None, body)
     if backend is not None:
         where = source_map.current_location()
-        _refuse_effects(effects, "for loop", where, backend, lists_carried=True)
+        _refuse_effects(effects, "for loop", where, backend, dict(zip(names, state)),
+                        lists_carried=True)
         return loops.with_composites(composites, state, lambda t, b, s, extra: (
             loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where, opts)),
             extra_test, body, item_first=True)
@@ -136,15 +140,40 @@ def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=Fa
     iteration). Each is reported (see side_effects.py: a warning, or an
     error in strict mode). Appends are staged by a loop (`lists_carried`: it
     makes the list a tensor list) and by an if when the list already is one
-    (`values`: the names' values): those are not side effects."""
+    (`values`: the names' values): those are not side effects. A loop
+    carries each Python list among its variables as a tensor list: other
+    changes to it cannot be traced (a ValueError)."""
+    carried = ({n for n, v in values.items() if type(v) is list} if lists_carried and values
+               else set())
     for line, text, list_name in effects:
         if list_name is not None and lists_carried:
             continue
+        changed = _changed_list(text, carried)
+        if changed is not None:
+            raise _marked(ValueError(
+                f"'{text}' ({where[0] if where else '<unknown>'}:{line}) changes the list "
+                f"'{changed}' inside a tensor {kind}{source_map.describe(where)}, which "
+                f"carries it as a tensor list (a TensorArray): one that can only be appended "
+                f"to and indexed. Build a new list in the loop, or keep the other changes after it."))
         value = None if values is None or list_name is None else values.get(list_name)
         if list_name is not None and (backend.is_list(value) or backend.is_tensor(value)):
             continue    # a tensor list, or a stacked one: appending is staged
         filename = where[0] if where else "<unknown>"
         side_effects.report(f"'{text}'", (filename, line), kind, where)
+
+
+_LIST_CHANGE = r"(?<![\w.]){}\s*(\.\s*(pop|insert|remove|clear|sort|reverse)\s*\(|\[[^\]]*\]\s*=[^=])"
+
+
+def _changed_list(text, carried):
+    """The name in `carried` (lists a staged loop appends to) that the
+    statement `text` changes otherwise (`l.pop()`, `del l[0]`, `l[i] = x`),
+    or None."""
+    for name in carried:
+        pattern = _LIST_CHANGE.format(re.escape(name))
+        if re.search(pattern, text) or re.match(rf"del\s+{re.escape(name)}\s*\[", text):
+            return name
+    return None
 
 
 def match_subject(value):

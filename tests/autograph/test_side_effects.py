@@ -324,3 +324,27 @@ def test_key_first_set_in_a_tensor_loop_is_refused_in_strict_mode():
             tf.function(key_first_set_in_loop)(tf.constant(3))
     finally:
         autograph.set_strict_side_effects(False)
+
+
+# --- a list the loop carries as a tensor list ---------------------------------------
+
+def append_and_pop_in_loop(a, b):
+    lst = [a % 97, b % 97]
+    y = b
+    i = 0
+    while i < a:
+        i = i + 1
+        lst.append(a)
+        if lst:
+            y = lst.pop(0) % 97
+    return y
+
+
+def test_other_changes_to_a_list_the_loop_appends_to_are_refused_clearly():
+    # TF 2.21 keeps `lst` a Python list changed once while tracing (it returns 1
+    # here); we stage the appends (a TensorArray), which cannot pop: a clear
+    # ValueError naming the statement, not "'ListInLoop' object has no attribute 'pop'".
+    with pytest.raises(ValueError, match=r"'y = lst\.pop\(0\) % 97' \(.*test_side_effects\.py:\d+\) "
+                                         r"changes the list 'lst' inside a tensor while loop "
+                                         r"\(.*: while i < a:\), which carries it as a tensor list"):
+        tf.function(append_and_pop_in_loop)(tf.constant(1), tf.constant(2))
