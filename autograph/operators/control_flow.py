@@ -277,9 +277,9 @@ def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, ke
     def encode(i, v, other=None):
         if isinstance(v, Undefined):
             if i in dummies:
-                return backend.dummy_like(dummies[i])
+                return loops.dummy_like(backend, dummies[i])
             if other is not None and not isinstance(other, Undefined):
-                return backend.dummy_like(other)
+                return loops.dummy_like(backend, other)
             return None
         if i not in keep and v is state[i] and _is_plain(v, backend):
             return None
@@ -330,6 +330,29 @@ def _snapshot(value):
     return value
 
 
+def _same_structure(a, b):
+    """Whether `a` and `b` nest dicts, lists and tuples alike (other values
+    are leaves)."""
+    if type(a) is dict or type(b) is dict:
+        return (type(a) is dict and type(b) is dict and a.keys() == b.keys()
+                and all(_same_structure(a[k], b[k]) for k in a))
+    seqs = (list, tuple)
+    if type(a) in seqs or type(b) in seqs:
+        return (type(a) in seqs and type(b) in seqs and len(a) == len(b)
+                and all(_same_structure(x, y) for x, y in zip(a, b)))
+    return True
+
+
+def _structure(value):
+    """A short description of `value`'s nesting: 'a tuple of 2', 'a dict with
+    keys ['a']', 'a single value'."""
+    if type(value) is dict:
+        return f"a dict with keys {sorted(map(str, value))}"
+    if type(value) in (list, tuple):
+        return f"a {type(value).__name__} of {len(value)}"
+    return "a single value"
+
+
 def _reconcile(t_out, f_out, state, names, where, dummies, keep, backend):
     """Check the branches agree on which names they define (runs in the else branch)."""
     for i, (t, f) in enumerate(zip(t_out, f_out)):
@@ -350,14 +373,22 @@ def _reconcile(t_out, f_out, state, names, where, dummies, keep, backend):
                 f"{source_map.describe(where)}. Return a value on every path.")
             _mark(error)
             raise error
+        if not (tu or fu) and not _same_structure(t, f):
+            raise _marked(TypeError(                        # TensorFlow's type and phrase
+                f"'{display_names(names[i:i + 1])[0]}' must have the same nested structure in "
+                f"the main and else branches: {_structure(t)} in the if branch, "
+                f"{_structure(f)} in the else branch of a tensor if statement"
+                f"{source_map.describe(where)}. Give it the same structure in both branches."))
         if tu != fu:
             if is_return_slot(names[i]):
                 if tu and i not in dummies:
                     raise _Retry(dummies={i: f})
                 continue
-            missing, has = ("else", "if") if fu else ("if", "else")
+            # TensorFlow's phrase first ("main" is its name for the if branch).
+            missing, has = ("else branch", "if") if fu else ("main branch (the if branch)",
+                                                            "else")
             raise _marked(ValueError(
-                f"'{names[i]}' must also be defined in the {missing} branch: it is defined in "
+                f"'{names[i]}' must also be initialized in the {missing}: it is defined in "
                 f"the {has} branch of a tensor if statement and used after it"
                 f"{source_map.describe(where)}. Define it before the if statement, or in "
                 f"both branches."))

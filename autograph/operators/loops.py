@@ -23,7 +23,7 @@ from . import side_effects, staging
 from .variables import Undefined, is_return_slot
 from .errors import display_names, located, mark as _mark
 
-__all__ = ["staged_while", "staged_for", "indexed_backend", "IndexedIterable"]
+__all__ = ["staged_while", "staged_for", "indexed_backend", "IndexedIterable", "dummy_like"]
 
 
 class IndexedIterable:
@@ -182,6 +182,16 @@ def aliased(obj, name):
     return any(value is obj and key != name for key, value in f.f_locals.items())
 
 
+def dummy_like(backend, value):
+    """A placeholder value of `value`'s structure (dicts too: `v = {...}`
+    first set in a loop), the backend's dummy for each leaf."""
+    if type(value) is dict:
+        return {k: dummy_like(backend, v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(dummy_like(backend, v) for v in value)
+    return backend.dummy_like(value)
+
+
 def _element_like(backend, probed):
     """An example element of what a probe left in a list variable, when it
     is still a Python list (an inner staged loop makes it a tensor of the
@@ -207,7 +217,7 @@ def _initial_values(backend, body, state, names, where, kind):
                 continue
             if not is_return_slot(names[i]):
                 must_define.append(names[i])
-            init.append(backend.dummy_like(probed[i]))
+            init.append(dummy_like(backend, probed[i]))
         elif type(v) is dict and probed is not None and probed[i] is not v \
                 and (aliased(v, names[i]) or aliased(probed[i], names[i])):
             raise ValueError(

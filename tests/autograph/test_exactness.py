@@ -67,7 +67,7 @@ def test_slot_created_in_one_branch_python_values(x):
 
 @pytest.mark.parametrize("fn, slot", [(dict_key_one_branch, "d['b']"), (attr_one_branch, "o.w")])
 def test_slot_created_in_one_tensor_branch_is_an_error_naming_it(fn, slot):
-    with pytest.raises(ValueError, match=re.escape(f"'{slot}' must also be defined in the else")):
+    with pytest.raises(ValueError, match=re.escape(f"'{slot}' must also be initialized in the else")):
         tf.function(fn)(tf.constant(1))
 
 
