@@ -23,7 +23,8 @@ seed are what they were):
     --composites   state in dict keys, object attributes (a `Box` class in the
                    program module) and list slots, nested and aliased; slots
                    made in one branch only or only inside a loop, read back
-                   with .get/in/hasattr/getattr/len
+                   with .get/in/hasattr/getattr/len; a slot as a for target
+                   (`for d['k'] in v:`)
     --closures     lambdas and nested defs over variables that branches and
                    loops assign (late binding), closures made in a loop and
                    called after it, `nonlocal` writes called from loops, and
@@ -360,6 +361,11 @@ class CompositeGenerator(_ModeGenerator):
             return [self.rng.choice(["e = dict(d)", "e = d", "p = o"])]
         if r < 0.96:
             return ["nb = Box()", f"nb.c = {self.expr(names)} % {MOD}", "o.b = nb"]
+        if r < 0.98 and depth < 3:   # a slot as the loop target: a loop variable too
+            target = self.rng.choice(["d['k']", "o.a", "l[0]", "d['n']['k']"])
+            over = self.rng.choice(["v", f"range({self.rng.choice(names)} % 4)"])
+            return [f"for {target} in {over}:",
+                    f"    y = (y + {target} * {self.expr(names)}) % {MOD}"]
         return [f"print('c', {self.rng.choice(self.SLOTS_R)}, {self.rng.choice(self.MAYBE_R)})"]
 
     def prelude(self):

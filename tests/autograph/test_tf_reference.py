@@ -170,6 +170,23 @@ def test_subscript_as_for_target_over_a_tensor_range(n, want):
     assert int(tf.function(attribute_target)(tf.constant(n))) == want
 
 
+def slot_target_in_branch(a):
+    o = Box()
+    o.a = a
+    if a > 1:
+        for o.a in range(a % 4):
+            pass
+    return o.a
+
+
+@pytest.mark.parametrize("a, want", [(5, 0), (0, 0), (3, 2), (4, 4)])   # TF 2.21: 0, 0, 2, 4
+def test_slot_for_target_inside_a_tensor_if(a, want):
+    """Found by tools/fuzz.py --composites: the if must carry the slot the
+    inner loop's target assigns."""
+    assert slot_target_in_branch(a) == want
+    assert int(tf.function(slot_target_in_branch)(tf.constant(a))) == want
+
+
 # --- TensorFlow's error phrases first ------------------------------------------------
 
 def one_branch(x):

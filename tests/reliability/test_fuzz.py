@@ -179,7 +179,7 @@ def test_mode_generators_are_deterministic_valid_and_terminate_in_range(mode):
     ("composites", ["d['k'] = ", "o.a = ", "o.b.c = ", "d['n']['k'] = ", "l[0] = ", "m[1][0] = ",
                     "d['w'] = ", "o.w = ", "e = d", "p = o", "e = dict(d)", "o.b = nb", "len(d)", "'w' in d",
                     "hasattr(o, 'w')", "getattr(o, 'w', 3)", "for key in ['k', 'j']:",
-                    "print('c'", "while ", "for j0 in "]),
+                    "print('c'", "while ", "for j0 in ", "for d['k'] in "]),
     ("closures", ["lambda: ", "lambda j", "fs.append(lambda", "nonlocal acc", "nonlocal y",
                   "bump(", "sety(", "    def g1(p):", "f0()", "g0(", "sum(f() for f in fs)",
                   "print('f'", "while ", "for j0 in "]),
