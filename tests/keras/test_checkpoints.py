@@ -66,9 +66,12 @@ def test_keras_formats_are_refused_with_a_clear_error(tmp_path, name):
     assert os.listdir(tmp_path) == []
 
 
-def test_model_save_points_to_saved_model(tmp_path):
-    with pytest.raises(ValueError, match=r"Use `tf\.saved_model\.save\(model, export_dir\)`"):
-        model().save(str(tmp_path / "m.keras"))
+def test_model_save_needs_the_keras_extension(tmp_path):
+    with pytest.raises(ValueError, match=r"legacy HDF5 model format \(`\.h5`\); save with "
+                                         r"the `\.keras` extension"):
+        model().save(str(tmp_path / "m.h5"))
+    with pytest.raises(ValueError, match=r"Invalid filepath extension for saving"):
+        model().save(str(tmp_path / "m"))
     assert os.listdir(tmp_path) == []
 
 

@@ -42,15 +42,18 @@ from runtime._src.function.function import Function
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
-from runtime._src.keras import initializers
+from runtime._src.keras import initializers, regularizers, serialization
 from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
 from runtime._src.keras.naming import to_snake_case, unique_name
-from runtime._src.ops import math_ops
+from runtime._src.keras.variables import KerasVariable
+from runtime._src.ops import array_ops, math_ops
 
 __all__ = ["Layer", "InputSpec"]
 
-_ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast"}
+_ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast",
+                   "activity_regularizer"}
 _context = threading.local()          # .training: the enclosing layer call's value
+#                                       .scopes: names of the layers being called (paths)
 
 
 class InputSpec:
@@ -126,8 +129,41 @@ def _call_parameters(layer):
     return True, None if p.default is p.empty else p.default
 
 
+def _scopes():
+    scopes = getattr(_context, "scopes", None)
+    if scopes is None:
+        scopes = _context.scopes = []
+    return scopes
+
+
+class _NameScope:
+    """Pushes a layer's name while it is called or built (the weights' paths)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        _scopes().append(self.name)
+
+    def __exit__(self, *exc):
+        _scopes().pop()
+
+
 class Layer(Module):
-    """`tf.keras.layers.Layer(trainable=True, name=None, dtype=None)`."""
+    """`tf.keras.layers.Layer(trainable=True, name=None, dtype=None,
+    activity_regularizer=None)`."""
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj._auto_config = config_arguments(cls, args, kwargs)
+        return obj
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_"):
+            serialization.register_builtin("keras.layers", cls)
+        if "build" in cls.__dict__:
+            cls.build = _recording_build(cls.__dict__["build"])
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _ALLOWED_KWARGS
@@ -135,9 +171,11 @@ class Layer(Module):
             raise TypeError(f"{type(self).__name__}: keyword argument not understood: "
                             f"{sorted(unknown)[0]!r}")
         super().__init__(name=name or unique_name(to_snake_case(type(self).__name__)))
+        self._losses = []
+        self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        self._dtype = dtypes.as_dtype(serialization.dtype_from_config(dtype) or dtypes.float32)
         self.built = False
         self.input_spec = None
         self._batch_input_shape = _batch_input_shape(kwargs)
@@ -210,12 +248,13 @@ class Layer(Module):
         self.built = True
 
     def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
-                   name=None, **kwargs):
+                   regularizer=None, constraint=None, name=None, **kwargs):
         """A new Variable owned by this layer, initialized by `initializer`
         ("glorot_uniform" for floats by default, as Keras; "zeros" otherwise).
-        The arguments are in Keras 3's order: shape first, name last."""
-        unknown = set(kwargs) - {"regularizer", "constraint", "autocast", "aggregation",
-                                 "synchronization", "use_resource"}
+        The arguments are in Keras 3's order: shape first, name last. Its
+        `path` is the layers being called (or this one) and `name`;
+        `regularizer` adds its penalty to `losses`."""
+        unknown = set(kwargs) - {"autocast", "aggregation", "synchronization", "use_resource"}
         if unknown:
             raise TypeError(f'Layer "{self.name}": add_weight() got an unexpected keyword '
                             f"argument {sorted(unknown)[0]!r}")
@@ -226,10 +265,92 @@ class Layer(Module):
         shape = tuple(() if shape is None else shape)
         with init_scope():
             value = init(shape, dtype)
-        variable = Variable(value, trainable=trainable, dtype=dtype,
-                            name=f"{self.name}/{name or 'Variable'}")
+        scopes = list(_scopes())
+        if not scopes or scopes[-1] != self.name:
+            scopes.append(self.name)
+        name = name or "variable"
+        variable = KerasVariable(value, trainable=trainable, dtype=dtype, name=name,
+                                 path="/".join(scopes + [name]),
+                                 regularizer=regularizers.get(regularizer),
+                                 constraint=constraint)
         self._own_weights.append(variable)
         return variable
+
+    # --- losses -----------------------------------------------------------------
+
+    def add_loss(self, loss):
+        """Add a scalar (or a tensor, summed) to `losses`: `fit` adds it to the
+        compiled loss. Losses added in `call` are kept until the next call."""
+        self._losses.append(loss)
+
+    @property
+    def losses(self):
+        """The losses added by `add_loss` in the last call (this layer's, then its
+        sublayers'), then each trainable weight's regularization penalty."""
+        found = list(self._losses)
+        for layer in self._all_sublayers():
+            found.extend(layer._losses)
+        for variable in self.trainable_weights:
+            regularizer = getattr(variable, "regularizer", None)
+            if regularizer is not None:
+                found.append(regularizer(variable))
+        return found
+
+    def _all_sublayers(self):
+        """Every layer below this one, each once, in weight order."""
+        found, seen = [], {id(self)}
+        stack = list(reversed(self.layers))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            found.append(layer)
+            stack.extend(reversed(layer.layers))
+        return found
+
+    def _clear_losses(self):
+        self._losses = []
+        for layer in self._all_sublayers():
+            layer._losses = []
+
+    # --- config -----------------------------------------------------------------
+
+    def get_config(self):
+        """The constructor arguments (Keras 3's base keys: name, trainable,
+        dtype; a layer adds its own). A user layer whose `__init__` takes only
+        plain values gets them automatically, as in Keras 3."""
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serialization.dtype_policy_config(self.dtype)}
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = serialization.serialize_keras_object(
+                self.activity_regularizer)
+        if type(self).get_config is Layer.get_config:
+            auto = getattr(self, "_auto_config", None)
+            if auto is None:
+                raise NotImplementedError(
+                    f"Layer {type(self).__name__} was created by passing non-serializable "
+                    "argument values in `__init__()`, and therefore the layer must override "
+                    "`get_config()` in order to be serializable. Please implement "
+                    "`get_config()`.")
+            config.update({k: v for k, v in auto.items() if k not in config})
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """A new layer from `get_config()`'s dict (nested objects deserialized)."""
+        return cls(**config)
+
+    def get_build_config(self):
+        """{"input_shape": ...} of the first build (None when not built)."""
+        shape = getattr(self, "_build_input_shape", None)
+        return None if shape is None else {"input_shape": shape}
+
+    def build_from_config(self, config):
+        shape = config.get("input_shape") if config else None
+        if shape is not None and not self.built:
+            self.build(_as_shape_structure(shape))
+            self.built = True
 
     def call(self, inputs, *args, **kwargs):
         return inputs
@@ -248,11 +369,14 @@ class Layer(Module):
         return sum(weight_size(w) for w in self.weights)
 
     def __call__(self, *args, **kwargs):
-        if any_symbolic(args, kwargs):
-            declared = type(self).compute_output_shape is not Layer.compute_output_shape
-            return symbolic_call(self, self._call_tensors, args, kwargs,
-                                 self.compute_output_shape if declared else None)
-        return self._call_tensors(*args, **kwargs)
+        if not _scopes():
+            self._clear_losses()          # the outermost call starts afresh, as Keras
+        with _NameScope(self.name):
+            if any_symbolic(args, kwargs):
+                declared = type(self).compute_output_shape is not Layer.compute_output_shape
+                return symbolic_call(self, self._call_tensors, args, kwargs,
+                                     self.compute_output_shape if declared else None)
+            return self._call_tensors(*args, **kwargs)
 
     def _call_tensors(self, *args, **kwargs):
         if not args:
@@ -276,10 +400,23 @@ class Layer(Module):
             outputs = self._run_call(inputs, *args[1:], **kwargs)
         finally:
             _context.training = outer
+        if self.activity_regularizer is not None:
+            self._add_activity_loss(outputs)
         if getattr(self, "_build_output_shape", 0) is None and isinstance(outputs, Tensor) \
                 and outputs.shape.dims is not None:
             self._build_output_shape = tuple(outputs.shape.dims)
         return outputs
+
+    def _add_activity_loss(self, outputs):
+        """activity_regularizer(output) / batch size for each output, as Keras 3."""
+        for out in nest.flatten(outputs):
+            if not isinstance(out, Tensor):
+                continue
+            loss = self.activity_regularizer(out)
+            if out.shape.rank:
+                batch = math_ops.cast(array_ops.shape(out)[0], loss.dtype)
+                loss = math_ops.divide(loss, batch)
+            self.add_loss(loss)
 
     def _run_call(self, *args, **kwargs):
         """`call`, converted by autograph while a graph is traced."""
@@ -307,11 +444,31 @@ class Layer(Module):
         shapes = nest.map_structure(
             lambda t: tuple(t.shape.dims) if isinstance(t, Tensor) and t.shape.dims is not None
             else None, inputs)
+        self._build_input_shape = shapes
         self.build(shapes)
         self.built = True
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _recording_build(build):
+    """`build` that remembers its input shape (`get_build_config`) and marks the
+    layer built, as Keras 3's build wrapper."""
+    if getattr(build, "_records_shape", False):
+        return build
+
+    def wrapper(self, *args, **kwargs):
+        shape = args[0] if args else kwargs.get("input_shape")
+        if getattr(self, "_build_input_shape", None) is None and shape is not None:
+            self._build_input_shape = shape
+        result = build(self, *args, **kwargs)
+        self.built = True
+        return result
+    wrapper._records_shape = True
+    wrapper.__name__, wrapper.__doc__ = build.__name__, build.__doc__
+    wrapper.__wrapped__ = build
+    return wrapper
 
 
 def _batch_input_shape(kwargs):
@@ -326,7 +483,50 @@ def _batch_input_shape(kwargs):
 
 
 _UNTRACKED = frozenset({"_own_weights", "_name", "input_spec", "_keras_state", "_nodes",
-                        "_inbound_nodes", "_node_depths", "inputs", "outputs"})
+                        "_inbound_nodes", "_node_depths", "inputs", "outputs", "_losses",
+                        "_auto_config", "activity_regularizer", "_build_input_shape"})
+
+
+def _plain(value):
+    """Whether `value` is JSON-like (numbers, strings, None, lists, dicts of them)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return False
+
+
+def config_arguments(cls, args, kwargs):
+    """The constructor arguments of `cls(*args, **kwargs)` by name, when all are
+    plain values (Keras 3's automatic config of user layers); else None."""
+    try:
+        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+    except TypeError:
+        return None
+    config = {}
+    for name, value in list(bound.arguments.items())[1:]:
+        param = inspect.signature(cls.__init__).parameters[name]
+        if param.kind is param.VAR_KEYWORD:
+            config.update(value)
+        elif param.kind is param.VAR_POSITIONAL:
+            if value:
+                return None
+        else:
+            config[name] = value
+    return config if _plain(config) else None
+
+
+def _as_shape_structure(shape):
+    """A saved shape (lists from JSON) as tuples; a dict or list of shapes kept."""
+    if isinstance(shape, dict):
+        return {k: _as_shape_structure(v) for k, v in shape.items()}
+    if isinstance(shape, (list, tuple)) and shape and all(
+            isinstance(v, (list, tuple)) or v is None for v in shape) and \
+            any(isinstance(v, (list, tuple)) for v in shape):
+        return [_as_shape_structure(v) for v in shape]
+    return tuple(shape)
 
 
 def weight_size(variable):

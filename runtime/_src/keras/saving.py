@@ -1,5 +1,4 @@
-"""`Model.save_weights` / `load_weights` in runtime.keras's own weights file,
-and `Model.save`'s error.
+"""`Model.save_weights` / `load_weights` in runtime.keras's own weights file.
 
     model.save_weights("ckpt/model.weights.npz")    # every weight, in `model.weights` order
     model.load_weights("ckpt/model.weights.npz")    # same architecture: same values
@@ -7,16 +6,16 @@ and `Model.save`'s error.
 The file is a numpy `.npz` archive: array "0000" is `model.weights[0]` and so
 on, and "names" lists the weights' names (read back only to explain a
 mismatch). Keras's own formats (`.weights.h5`, `.keras`, legacy `.h5`) are
-not supported: those paths are a ValueError that says what to use instead.
-A whole model is exported with `tf.saved_model.save(model, export_dir)`.
+read here: those paths are a ValueError that says what to use instead. A
+whole model is saved with `model.save("m.keras")` (runtime/_src/keras/model_file.py).
 """
 
 import os
 
 import numpy as np
 
-__all__ = ["WEIGHTS_SUFFIX", "check_weights_path", "load_weights", "save_model",
-           "save_weights"]
+__all__ = ["WEIGHTS_SUFFIX", "check_weights_path", "load_weights", "save_weights",
+           "weights_arrays", "assign_weights"]
 
 WEIGHTS_SUFFIX = ".weights.npz"
 
@@ -33,35 +32,36 @@ def check_weights_path(filepath, what="filename"):
     return filepath
 
 
+def weights_arrays(model):
+    """{"0000": first weight, ..., "names": their paths} for an `.npz` archive."""
+    arrays = {f"{i:04d}": np.asarray(w.numpy()) for i, w in enumerate(model.weights)}
+    arrays["names"] = np.array([getattr(w, "path", w.name) for w in model.weights], dtype=str)
+    return arrays
+
+
 def save_weights(model, filepath, overwrite=True):
     """Write `model.weights` to `filepath` (`.weights.npz`)."""
     filepath = check_weights_path(filepath)
     if not overwrite and os.path.exists(filepath):
         raise FileExistsError(f"save_weights: {filepath} exists and overwrite=False")
-    arrays = {f"{i:04d}": np.asarray(w.numpy()) for i, w in enumerate(model.weights)}
-    arrays["names"] = np.array([w.name for w in model.weights], dtype=str)
     tmp = filepath[:-len(".npz")] + ".tmp.npz"
-    np.savez(tmp, **arrays)
+    np.savez(tmp, **weights_arrays(model))
     os.replace(tmp, filepath)
+
+
+def assign_weights(model, data, where):
+    """Assign the arrays of an opened `.npz` (`weights_arrays`'s layout) to the model."""
+    names = [str(n) for n in data["names"]] if "names" in data.files else []
+    values = [data[f"{i:04d}"] for i in range(len(names))]
+    weights = model.weights
+    if len(values) != len(weights):
+        raise ValueError(f"load_weights: {where} holds {len(values)} weights but the "
+                         f"model '{model.name}' has {len(weights)} (saved: {names})")
+    model.set_weights(values)
 
 
 def load_weights(model, filepath):
     """Assign the weights saved in `filepath` to `model.weights`, in order."""
     filepath = check_weights_path(filepath)
     with np.load(filepath, allow_pickle=False) as data:
-        names = [str(n) for n in data["names"]] if "names" in data.files else []
-        values = [data[f"{i:04d}"] for i in range(len(names))]
-    weights = model.weights
-    if len(values) != len(weights):
-        raise ValueError(f"load_weights: {filepath} holds {len(values)} weights but the "
-                         f"model '{model.name}' has {len(weights)} (saved: {names})")
-    model.set_weights(values)
-
-
-def save_model(model, filepath):
-    """`model.save`: not supported; the error says what to use."""
-    raise ValueError(
-        "runtime.keras cannot save a whole model to a Keras file (`.keras`, `.h5`). Use "
-        "`tf.saved_model.save(model, export_dir)` (loaded back with "
-        f"`tf.saved_model.load`), or `model.save_weights(path{WEIGHTS_SUFFIX})` for the "
-        f"weights. Received: filepath={os.fspath(filepath)}")
+        assign_weights(model, data, filepath)

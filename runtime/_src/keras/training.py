@@ -41,8 +41,8 @@ from runtime._src.function.function import function
 from runtime._src.keras import callbacks as callbacks_mod
 from runtime._src.keras import losses as losses_mod
 from runtime._src.keras import metrics as metrics_mod
-from runtime._src.keras import optimizers, saving
-from runtime._src.ops import array_ops, math_ops, random_ops
+from runtime._src.keras import model_file, optimizers, saving
+from runtime._src.ops import array_ops, math_ops, random_ops, reduction_ops
 
 __all__ = ["TrainingMixin", "TrainingState"]
 
@@ -64,6 +64,7 @@ class TrainingState:
         self.output_trackers = []    # their "<output name>_loss" Means
         self.functions = {}          # (kind, specs) -> Function
         self.run_eagerly = False
+        self.compile_args = None     # compile's arguments (the saved compile_config)
 
 
 class TrainingMixin:
@@ -82,7 +83,11 @@ class TrainingMixin:
         or a dict of lists; each output's loss and metrics are logged as
         "<output name>_loss" and "<output name>_<metric name>"."""
         state = self._keras_state
+        state.compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics,
+                              "loss_weights": loss_weights,
+                              "weighted_metrics": weighted_metrics, "run_eagerly": run_eagerly}
         self.optimizer = optimizers.get(optimizer)
+        state.compile_args["optimizer"] = self.optimizer
         self.loss = loss
         state.output_losses = None
         state.metrics = None
@@ -142,7 +147,8 @@ class TrainingMixin:
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
         """The compiled loss of this batch (the weighted sum of the outputs' losses
-        for a model with several)."""
+        for a model with several) plus `self.losses` (add_loss, regularizers),
+        each summed, as Keras 3 does."""
         state = self._keras_state
         if state.output_losses is not None:
             parts = self._output_loss_values(y, y_pred, sample_weight)
@@ -150,10 +156,16 @@ class TrainingMixin:
             for (_, _, weight), value in zip(state.output_losses, parts):
                 term = value if weight == 1.0 else value * weight
                 total = term if total is None else total + term
-            return total
-        if state.loss is None:
+        elif state.loss is not None:
+            total = state.loss(y, y_pred, sample_weight)
+        else:
+            total = None
+        for extra in self.losses:
+            extra = reduction_ops.reduce_sum(extra)
+            total = extra if total is None else total + math_ops.cast(extra, total.dtype)
+        if total is None:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        return state.loss(y, y_pred, sample_weight)
+        return total
 
     def _output_loss_values(self, y, y_pred, sample_weight):
         state = self._keras_state
@@ -430,8 +442,9 @@ class TrainingMixin:
         saving.load_weights(self, filepath)
 
     def save(self, filepath, overwrite=True, **kwargs):
-        """Not supported: a ValueError pointing to `tf.saved_model.save`."""
-        saving.save_model(self, filepath)
+        """Write the model to a `.keras` file (runtime/_src/keras/model_file.py);
+        `tf.keras.models.load_model` reads it back."""
+        model_file.save_model(self, filepath, overwrite)
 
     def _check_compiled(self, what):
         if not self._keras_state.compiled:

@@ -1,0 +1,161 @@
+"""Model.build, Keras 3's weight names and paths, get_config / from_config of
+every layer, add_loss, regularizers and their part in fit. Expected values
+were recorded from TensorFlow 2.21 with Keras 3."""
+
+import io
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+layers = tf.keras.layers
+R = tf.keras.regularizers
+
+
+def test_sequential_build_creates_weights_with_keras_names_and_paths():
+    tf.keras.backend.clear_session()          # names start again at "dense"
+    model = tf.keras.Sequential([layers.Dense(4, activation="relu"),
+                                 layers.BatchNormalization(), layers.Dense(2)])
+    model.build((None, 3))
+    # Keras 3 (TF 2.21): [(v.name, v.path) for v in model.weights]
+    assert [(v.name, v.path) for v in model.weights] == [
+        ("kernel", "sequential/dense/kernel"), ("bias", "sequential/dense/bias"),
+        ("gamma", "sequential/batch_normalization/gamma"),
+        ("beta", "sequential/batch_normalization/beta"),
+        ("moving_mean", "sequential/batch_normalization/moving_mean"),
+        ("moving_variance", "sequential/batch_normalization/moving_variance"),
+        ("kernel", "sequential/dense_1/kernel"), ("bias", "sequential/dense_1/bias")]
+    assert [v.name for v in model.non_trainable_weights] == ["moving_mean", "moving_variance"]
+    out = io.StringIO()
+    model.summary(print_fn=lambda line, **kw: out.write(line + "\n"))
+    assert "Total params: 42 (168.00 B)" in out.getvalue()        # Keras 3's count
+    assert "unbuilt" not in out.getvalue()
+
+
+def test_functional_and_subclassed_paths_and_subclassed_build():
+    d = layers.Dense(2, name="solo")
+    d.build((None, 3))
+    assert (d.kernel.name, d.kernel.path) == ("kernel", "solo/kernel")
+    assert d.get_build_config() == {"input_shape": (None, 3)}
+    inputs = tf.keras.Input((3,))
+    model = tf.keras.Model(inputs, layers.Dense(2, name="head")(inputs))
+    assert [v.path for v in model.weights] == ["head/kernel", "head/bias"]
+
+    class Net(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.d = layers.Dense(3, name="inner")
+
+        def call(self, x):
+            return self.d(x)
+
+    net = Net(name="net")
+    net.build((None, 5))      # Keras 3 builds nothing here (a warning); tf.keras 2 did
+    assert [v.path for v in net.weights] == ["net/inner/kernel", "net/inner/bias"]
+    assert net(np.ones((2, 5), np.float32)).shape == (2, 3)
+
+
+def _all_layers():
+    return [layers.Dense(3, activation="relu", kernel_regularizer="l2"), layers.Flatten(),
+            layers.Dropout(0.3, seed=1), layers.ReLU(max_value=6.0), layers.Softmax(axis=1),
+            layers.Embedding(5, 2, mask_zero=True), layers.Reshape((2, -1)),
+            layers.Activation("tanh"), layers.Conv2D(2, 3, padding="same"),
+            layers.MaxPooling2D(2), layers.BatchNormalization(momentum=0.9),
+            layers.LayerNormalization(axis=[1, 2]), layers.Add(), layers.Subtract(),
+            layers.Multiply(), layers.Average(), layers.Maximum(), layers.Minimum(),
+            layers.Concatenate(axis=1)]
+
+
+@pytest.mark.parametrize("layer", _all_layers(), ids=lambda lay: type(lay).__name__)
+def test_every_layer_round_trips_through_its_config(layer):
+    config = layer.get_config()
+    assert config["name"] == layer.name and config["trainable"] is True
+    assert config["dtype"]["config"] == {"name": "float32"}
+    clone = type(layer).from_config(config)
+    assert type(clone) is type(layer) and clone.get_config() == config
+    again = tf.keras.layers.deserialize(tf.keras.layers.serialize(layer))
+    assert again.get_config() == config
+
+
+def test_dense_config_matches_keras_3_keys():
+    config = layers.Dense(4, activation="relu", name="d").get_config()
+    # The keys of Keras 3's Dense config (TF 2.21), less quantization_config
+    assert list(config) == ["name", "trainable", "dtype", "units", "activation", "use_bias",
+                            "kernel_initializer", "bias_initializer", "kernel_regularizer",
+                            "bias_regularizer", "kernel_constraint", "bias_constraint"]
+    assert config["kernel_initializer"] == {
+        "module": "keras.initializers", "class_name": "GlorotUniform",
+        "config": {"seed": None}, "registered_name": None}
+
+
+def test_regularizer_values_and_configs():
+    x = np.array([[1.0, -2.0], [3.0, 0.5]], np.float32)
+    # Keras 3 (TF 2.21): 0.6500000357627869 1.4250000715255737 3.500000238418579
+    assert float(R.l1(0.1)(x)) == pytest.approx(0.6500000357627869, rel=1e-6)
+    assert float(R.l2(0.1)(x)) == pytest.approx(1.4250000715255737, rel=1e-6)
+    assert float(R.l1_l2(0.1, 0.2)(x)) == pytest.approx(3.500000238418579, rel=1e-6)
+    assert R.L1L2(l1=0.1).get_config() == {"l1": pytest.approx(0.1), "l2": 0.0}
+    assert R.get("l2").get_config() == {"l2": pytest.approx(0.01)}
+    assert R.serialize(R.l2(0.5)) == {"module": "keras.regularizers", "class_name": "L2",
+                                      "config": {"l2": 0.5}, "registered_name": None}
+    with pytest.raises(ValueError, match="regularizer identifier: 'l3'"):
+        R.get("l3")
+
+
+def test_layer_losses_activity_then_weight_penalties_as_keras():
+    x = np.array([[1.0, -2.0], [3.0, 0.5]], np.float32)
+    d = layers.Dense(2, kernel_initializer="ones", activity_regularizer=R.l2(0.5),
+                     kernel_regularizer="l2", bias_regularizer=R.l1(0.3))
+    d(x)
+    # Keras 3 (TF 2.21): [6.625, 0.03999999910593033, 0.0] (activity / batch size first)
+    np.testing.assert_allclose([float(v) for v in d.losses], [6.625, 0.04, 0.0], rtol=1e-6)
+
+    class WithLoss(layers.Layer):
+        def call(self, inputs):
+            self.add_loss(tf.reduce_sum(inputs))
+            return inputs
+
+    layer = WithLoss()
+    layer(x)
+    layer(x)                       # each outermost call starts afresh
+    assert [float(v) for v in layer.losses] == [2.5]
+
+
+def _fit_with_regularizers(trainable_first=True):
+    rng = np.random.RandomState(0)
+    x = rng.randn(8, 3).astype("float32")
+    y = (rng.rand(8) > 0.5).astype("float32")
+    model = tf.keras.Sequential([
+        tf.keras.Input((3,)),
+        layers.Dense(4, activation="tanh", kernel_regularizer=R.l2(0.1),
+                     activity_regularizer=R.l1(0.05)),
+        layers.Dense(1, bias_regularizer="l1")])
+    model.set_weights([np.linspace(-1, 1, v.numpy().size).reshape(v.shape).astype("float32")
+                       for v in model.weights])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    return model, x, y
+
+
+def test_fit_evaluate_train_on_batch_add_the_layer_losses_as_keras():
+    model, x, y = _fit_with_regularizers()
+    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+    # Keras 3 (TF 2.21), same weights and data
+    np.testing.assert_allclose(history.history["loss"], [1.520522, 1.203707], atol=2e-6)
+    assert model.evaluate(x, y, verbose=0) == pytest.approx(0.993508, abs=2e-6)
+    assert model.train_on_batch(x, y) == pytest.approx(0.993508, abs=2e-6)
+    np.testing.assert_allclose(model.weights[0].numpy()[0], [
+        -0.8983200192451477, -0.6965399980545044, -0.6297399997711182, -0.3424600064754486],
+        atol=2e-5)
+
+
+def test_frozen_layer_is_not_trained_after_compile():
+    model, x, y = _fit_with_regularizers()
+    model.layers[0].trainable = False
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    kernel = model.weights[0].numpy().copy()
+    last = model.weights[-1].numpy().copy()
+    model.fit(x, y, epochs=1, verbose=0, shuffle=False)
+    assert len(model.trainable_weights) == 2
+    np.testing.assert_array_equal(model.weights[0].numpy(), kernel)
+    assert (model.weights[-1].numpy() != last).any()
