@@ -505,6 +505,7 @@ def config_arguments(cls, args, kwargs):
         bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
     except TypeError:
         return None
+    bound.apply_defaults()
     config = {}
     for name, value in list(bound.arguments.items())[1:]:
         param = inspect.signature(cls.__init__).parameters[name]
