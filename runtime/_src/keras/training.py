@@ -42,11 +42,10 @@ from runtime._src.keras import callbacks as callbacks_mod
 from runtime._src.keras import losses as losses_mod
 from runtime._src.keras import metrics as metrics_mod
 from runtime._src.keras import model_file, optimizers, saving
+from runtime._src.keras.logging_callbacks import ProgbarLogger, progress_line
 from runtime._src.ops import array_ops, math_ops, random_ops, reduction_ops
 
 __all__ = ["TrainingMixin", "TrainingState"]
-
-_BAR = "\u2501" * 20
 
 
 class TrainingState:
@@ -286,19 +285,18 @@ class TrainingMixin:
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_mod.History()
         params = {"verbose": verbose, "epochs": epochs, "steps": steps}
-        hooks = callbacks_mod.CallbackList(list(callbacks or []) + [history], self, params)
+        hooks = callbacks_mod.CallbackList(_with_defaults(callbacks, history, verbose), self,
+                                           params)
         batch_logs = hooks.overrides("on_batch_begin", "on_batch_end", "on_train_batch_begin",
                                      "on_train_batch_end")
         train = self._step_function("train", arrays)
         self.stop_training = False
+        self._initial_epoch = None          # BackupAndRestore sets it in on_train_begin
         hooks.call("on_train_begin", {})
         epoch_logs = None
-        for epoch in range(initial_epoch, epochs):
+        for epoch in range(self._initial_epoch or initial_epoch, epochs):
             self.reset_metrics()
             hooks.call("on_epoch_begin", epoch, {})
-            if verbose and epochs > 1:
-                print(f"Epoch {epoch + 1}/{epochs}", flush=True)
-            start = time.perf_counter()
             order = _permutation(n) if shuffle else np.arange(n)
             logs = {}
             for step, batch in enumerate(_batches(arrays, batch_size, order)):
@@ -312,12 +310,9 @@ class TrainingMixin:
                 if self.stop_training:
                     break
             epoch_logs = _to_floats(logs)
-            elapsed = time.perf_counter() - start
             if validation_data is not None:
                 val = self._evaluate_arrays(validation_data, batch_size, hooks)
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
-            if verbose:
-                print(_progress_line(steps, elapsed, epoch_logs, verbose), flush=True)
             hooks.call("on_epoch_end", epoch, epoch_logs)
             if self.stop_training:
                 break
@@ -338,7 +333,7 @@ class TrainingMixin:
         start = time.perf_counter()
         logs = self._evaluate_arrays(arrays, batch_size or 32, hooks)
         if verbose:
-            print(_progress_line(batches, time.perf_counter() - start, logs, verbose),
+            print(progress_line(batches, time.perf_counter() - start, logs, verbose),
                   flush=True)
         return self._returned_logs(logs, return_dict)
 
@@ -615,21 +610,10 @@ def _to_floats(logs):
     return {k: float(np.asarray(v)) for k, v in sorted(logs.items())}
 
 
-def _per_step(seconds):
-    """Milliseconds per step (Keras switches between s, ms and us; one unit keeps
-    two runs' outputs comparable once the numbers are masked)."""
-    return f"{seconds * 1e3:.0f}ms/step"
-
-
-def _log_value(value):
-    """Keras's progress-bar number: 4 decimals, or 4 significant digits near 0."""
-    return f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}"
-
-
-def _progress_line(steps, elapsed, logs, verbose):
-    metrics = " - ".join(f"{k}: {_log_value(v)}" for k, v in sorted(logs.items()))
-    timing = f"{elapsed:.0f}s"
-    per_step = _per_step(elapsed / max(steps, 1))
-    if verbose == 2:
-        return f"{steps}/{steps} - {timing} - {per_step} - {metrics}"
-    return f"{steps}/{steps} {_BAR} {timing} {per_step} - {metrics}"
+def _with_defaults(callbacks, history, verbose):
+    """The user's callbacks, then the History `fit` returns, then a
+    ProgbarLogger when `verbose` and none was given (Keras 3's order)."""
+    found = list(callbacks or []) + [history]
+    if verbose and not any(isinstance(cb, ProgbarLogger) for cb in found):
+        found.append(ProgbarLogger())
+    return found
