@@ -159,3 +159,19 @@ def test_frozen_layer_is_not_trained_after_compile():
     assert len(model.trainable_weights) == 2
     np.testing.assert_array_equal(model.weights[0].numpy(), kernel)
     assert (model.weights[-1].numpy() != last).any()
+
+
+def test_own_trainable_weights_come_before_non_trainable_ones():
+    class Mixed(layers.Layer):
+        def build(self, input_shape):
+            self.count = self.add_weight(shape=(), initializer="zeros", trainable=False,
+                                         name="count")
+            self.w = self.add_weight(shape=(input_shape[-1],), name="w")
+
+        def call(self, x):
+            return x * self.w
+
+    layer = Mixed(name="mixed")
+    layer(np.ones((1, 2), np.float32))
+    # Keras 3 (TF 2.21): [v.path for v in layer.weights] == ["mixed/w", "mixed/count"]
+    assert [v.path for v in layer.weights] == ["mixed/w", "mixed/count"]

@@ -227,8 +227,8 @@ class Layer(Module):
             is_trainable = trainable and v.trainable
             if which == "all" or (which == "trainable") == is_trainable:
                 found.append(v)
-        for v in self._own_weights:
-            add(v)
+        for v in sorted(self._own_weights, key=lambda w: not w.trainable):
+            add(v)                       # own trainable weights first, as Keras 3
         for value in _tracked_values(self):
             if isinstance(value, Variable):
                 add(value)
