@@ -134,9 +134,10 @@ def test_checkpoint_argument_errors(tmp_path):
                                          r"`ModelCheckpoint`, the filepath provided must end "
                                          r"in `\.weights\.npz`"):
         keras.callbacks.ModelCheckpoint(str(tmp_path / "w.weights.h5"), save_weights_only=True)
-    with pytest.raises(ValueError, match=r"runtime.keras saves weights only; pass "
-                                         r"`save_weights_only=True`"):
-        keras.callbacks.ModelCheckpoint(str(tmp_path / "m.keras"))
+    # Keras 3 (TF 2.21)'s message
+    with pytest.raises(ValueError, match=r"The filepath provided must end in `\.keras` "
+                                         r"\(Keras model format\)"):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "m.weights.npz"))
     with pytest.raises(ValueError, match="Unrecognized save_freq: 3.5"):
         keras.callbacks.ModelCheckpoint(str(tmp_path / "w.weights.npz"), save_freq=3.5,
                                         save_weights_only=True)
@@ -144,3 +145,12 @@ def test_checkpoint_argument_errors(tmp_path):
                                          "auto mode."):
         keras.callbacks.ModelCheckpoint(str(tmp_path / "w.weights.npz"), mode="bad",
                                         save_weights_only=True)
+
+
+def test_checkpoint_saves_whole_models_to_keras_files(tmp_path):
+    m = model()
+    cb = keras.callbacks.ModelCheckpoint(str(tmp_path / "m{epoch}.keras"))
+    m.fit(X, Y, epochs=2, callbacks=[cb], verbose=0)
+    assert sorted(os.listdir(tmp_path)) == ["m1.keras", "m2.keras"]
+    loaded = keras.models.load_model(str(tmp_path / "m2.keras"))
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), m.predict(X, verbose=0))

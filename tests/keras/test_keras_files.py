@@ -213,3 +213,26 @@ def test_utils_to_categorical_seed_clear_session_and_plot_model(tmp_path):
                for p in os.environ.get("PATH", "").split(os.pathsep)):
         with pytest.raises(ImportError, match="needs Graphviz's `dot` program"):
             tf.keras.utils.plot_model(model, to_file=str(tmp_path / "m.png"))
+
+
+def test_registered_subclassed_model_round_trips(tmp_path):
+    @tf.keras.saving.register_keras_serializable(package="tests")
+    class Net(tf.keras.Model):
+        def __init__(self, units=4, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+            self.hidden = layers.Dense(units, activation="relu")
+            self.out = layers.Dense(1)
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    net = Net(5, name="net")
+    x = np.random.RandomState(0).rand(6, 3).astype("float32")
+    net.compile(optimizer="sgd", loss="mse")
+    net.fit(x, x[:, :1], verbose=0)
+    assert net.get_config()["units"] == 5          # plain constructor arguments, as Keras 3
+    net.save(tmp_path / "net.keras")
+    loaded = tf.keras.models.load_model(tmp_path / "net.keras")
+    assert type(loaded) is Net and loaded.units == 5
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), net.predict(x, verbose=0))

@@ -325,7 +325,7 @@ class Layer(Module):
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = serialization.serialize_keras_object(
                 self.activity_regularizer)
-        if type(self).get_config is Layer.get_config:
+        if getattr(type(self).get_config, "_automatic", False):
             auto = getattr(self, "_auto_config", None)
             if auto is None:
                 raise NotImplementedError(
@@ -335,6 +335,8 @@ class Layer(Module):
                     "`get_config()`.")
             config.update({k: v for k, v in auto.items() if k not in config})
         return config
+
+    get_config._automatic = True        # Model.get_config is this one too
 
     @classmethod
     def from_config(cls, config):

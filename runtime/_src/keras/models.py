@@ -43,8 +43,8 @@ class Model(Layer, training.TrainingMixin):
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
-            return super().__new__(Functional)
-        return super().__new__(cls)
+            return super().__new__(Functional, *args, **kwargs)
+        return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -102,6 +102,8 @@ class Model(Layer, training.TrainingMixin):
         """The constructor arguments (a subclassed model with only plain
         arguments gets them automatically, as a layer does)."""
         return Layer.get_config(self)
+
+    get_config._automatic = True
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
