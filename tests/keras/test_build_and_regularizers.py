@@ -175,3 +175,28 @@ def test_own_trainable_weights_come_before_non_trainable_ones():
     layer(np.ones((1, 2), np.float32))
     # Keras 3 (TF 2.21): [v.path for v in layer.weights] == ["mixed/w", "mixed/count"]
     assert [v.path for v in layer.weights] == ["mixed/w", "mixed/count"]
+
+
+def test_custom_loop_adds_sum_of_model_losses_as_the_guide_does():
+    """The "training loop from scratch" guide: loss += sum(model.losses) inside a
+    tf.function step gives what train_on_batch gives (the same weights)."""
+    model, x, y = _fit_with_regularizers()
+    twin, _, _ = _fit_with_regularizers()
+    loss_fn = tf.keras.losses.MeanSquaredError()
+    optimizer = tf.keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def train_step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(yb, model(xb, training=True))
+            loss += sum(model.losses)
+        grads = tape.gradient(loss, model.trainable_weights)
+        optimizer.apply_gradients(zip(grads, model.trainable_weights))
+        return loss
+
+    got = float(train_step(x, y))
+    want = twin.train_on_batch(x, y)
+    assert got == pytest.approx(want, rel=1e-6)
+    assert len(model.losses) == 3          # activity, kernel and bias penalties
+    for a, b in zip(model.get_weights(), twin.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)

@@ -236,3 +236,38 @@ def test_registered_subclassed_model_round_trips(tmp_path):
     loaded = tf.keras.models.load_model(tmp_path / "net.keras")
     assert type(loaded) is Net and loaded.units == 5
     np.testing.assert_array_equal(loaded.predict(x, verbose=0), net.predict(x, verbose=0))
+
+
+def test_lambda_with_a_registered_function_round_trips(tmp_path):
+    @tf.keras.saving.register_keras_serializable(package="tests")
+    def add_one(x):
+        return x + 1.0
+
+    model = tf.keras.Sequential([tf.keras.Input((2,)), layers.Lambda(add_one)])
+    model.save(tmp_path / "l.keras")
+    loaded = tf.keras.models.load_model(tmp_path / "l.keras")
+    assert loaded(np.zeros((1, 2), "float32")).numpy().tolist() == [[1.0, 1.0]]
+    assert loaded.layers[0].function is add_one
+
+
+def test_compile_config_round_trips_objects_and_schedules(tmp_path):
+    k = tf.keras
+    model = k.Sequential([k.Input((3,)), layers.Dense(1, activation="sigmoid")])
+    schedule = k.optimizers.schedules.CosineDecay(0.1, 100, warmup_target=0.2, warmup_steps=5)
+    model.compile(optimizer=k.optimizers.AdamW(schedule, clipnorm=1.0),
+                  loss=k.losses.BinaryFocalCrossentropy(gamma=3.0),
+                  metrics=[k.metrics.AUC(num_thresholds=50), "accuracy",
+                           k.metrics.Precision(thresholds=[0.3, 0.6])],
+                  weighted_metrics=["mse"])
+    x = np.random.RandomState(0).rand(16, 3).astype("float32")
+    y = (x[:, 0] > 0.5).astype("float32")
+    model.fit(x, y, verbose=0)
+    model.save(tmp_path / "c.keras")
+    loaded = k.models.load_model(tmp_path / "c.keras")
+    assert type(loaded.optimizer) is k.optimizers.AdamW and loaded.optimizer.clipnorm == 1.0
+    assert loaded.optimizer.get_config()["learning_rate"]["class_name"] == "CosineDecay"
+    assert loaded.loss.get_config()["gamma"] == 3.0
+    want = model.evaluate(x, y, verbose=0, return_dict=True)
+    got = loaded.evaluate(x, y, verbose=0, return_dict=True)
+    assert sorted(got) == ["accuracy", "auc", "loss", "precision", "weighted_mse"]
+    assert got == want and len(got["precision"]) == 2

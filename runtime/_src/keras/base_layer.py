@@ -248,13 +248,14 @@ class Layer(Module):
         self.built = True
 
     def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
-                   regularizer=None, constraint=None, name=None, **kwargs):
+                   autocast=True, regularizer=None, constraint=None, aggregation="none",
+                   overwrite_with_gradient=False, name=None, **kwargs):
         """A new Variable owned by this layer, initialized by `initializer`
         ("glorot_uniform" for floats by default, as Keras; "zeros" otherwise).
         The arguments are in Keras 3's order: shape first, name last. Its
         `path` is the layers being called (or this one) and `name`;
         `regularizer` adds its penalty to `losses`."""
-        unknown = set(kwargs) - {"autocast", "aggregation", "synchronization", "use_resource"}
+        unknown = set(kwargs) - {"synchronization", "use_resource"}
         if unknown:
             raise TypeError(f'Layer "{self.name}": add_weight() got an unexpected keyword '
                             f"argument {sorted(unknown)[0]!r}")

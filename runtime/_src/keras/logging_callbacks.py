@@ -31,7 +31,10 @@ def _per_step(seconds):
 
 
 def _log_value(value):
-    """Keras's progress-bar number: 4 decimals, or 4 significant digits near 0."""
+    """Keras's progress-bar number: 4 decimals, or 4 significant digits near 0
+    (a metric with several values: each, in brackets)."""
+    if isinstance(value, (list, tuple)):
+        return "[" + " ".join(_log_value(v) for v in value) + "]"
     return f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}"
 
 

@@ -607,7 +607,13 @@ def _batches(arrays, batch_size, order):
 
 
 def _to_floats(logs):
-    return {k: float(np.asarray(v)) for k, v in sorted(logs.items())}
+    """Scalars as floats; a metric with several values (Precision with several
+    thresholds, F1Score per class) as a list of them."""
+    out = {}
+    for k, v in sorted(logs.items()):
+        value = np.asarray(v)
+        out[k] = float(value) if value.ndim == 0 else value.astype(float).tolist()
+    return out
 
 
 def _with_defaults(callbacks, history, verbose):
