@@ -200,3 +200,20 @@ def test_custom_loop_adds_sum_of_model_losses_as_the_guide_does():
     assert len(model.losses) == 3          # activity, kernel and bias penalties
     for a, b in zip(model.get_weights(), twin.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_freezing_a_model_freezes_its_layers_and_batch_norm_statistics():
+    model = tf.keras.Sequential([tf.keras.Input((2,)), layers.BatchNormalization(),
+                                 layers.Dense(1)])
+    model.trainable = False
+    # Keras 3 (TF 2.21): [False, False], no trainable weights, moving_mean stays [0, 0]
+    assert [lay.trainable for lay in model.layers] == [False, False]
+    assert model.trainable_weights == []
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.random.RandomState(0).rand(8, 2).astype("float32") * 3
+    with pytest.warns(UserWarning, match="The model does not have any trainable weights"):
+        model.fit(x, x[:, :1], verbose=0)
+    assert model.layers[0].moving_mean.numpy().tolist() == [0.0, 0.0]
+    model.trainable = True
+    assert [lay.trainable for lay in model.layers] == [True, True]
+    assert len(model.trainable_weights) == 4

@@ -195,7 +195,11 @@ class Layer(Module):
 
     @trainable.setter
     def trainable(self, value):
+        """Freeze (False) or unfreeze this layer and every layer inside it, as
+        Keras 3 does (a frozen BatchNormalization also runs in inference mode)."""
         self._trainable = bool(value)
+        for layer in self._all_sublayers():
+            layer._trainable = bool(value)
 
     @property
     def weights(self):

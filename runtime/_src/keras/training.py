@@ -30,6 +30,7 @@ With `verbose=1` each epoch prints `Epoch i/n` and a finished progress line,
 """
 
 import time
+import warnings
 
 import numpy as np
 
@@ -222,8 +223,11 @@ class TrainingMixin:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
         variables = self.trainable_variables
-        grads = tape.gradient(loss, variables)
-        self.optimizer.apply_gradients(zip(grads, variables))
+        if variables:
+            grads = tape.gradient(loss, variables)
+            self.optimizer.apply_gradients(zip(grads, variables))
+        else:
+            warnings.warn("The model does not have any trainable weights.", stacklevel=2)
         return self.compute_metrics(x, y, y_pred, sample_weight, loss)
 
     def test_step(self, data):

@@ -32,6 +32,18 @@ class KerasVariable(Variable):
     def path(self):
         return self._name
 
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+
     def __repr__(self):
+        try:
+            value = f", value={self.numpy()}"
+        except NotImplementedError:            # while a graph is traced
+            value = ""
         return (f"<Variable path={self.path}, shape={tuple(self.shape.dims)}, "
-                f"dtype={self.dtype.name}>")
+                f"dtype={self.dtype.name}{value}>")
