@@ -217,3 +217,50 @@ def test_freezing_a_model_freezes_its_layers_and_batch_norm_statistics():
     model.trainable = True
     assert [lay.trainable for lay in model.layers] == [True, True]
     assert len(model.trainable_weights) == 4
+
+
+def test_weight_order_and_paths_of_nested_models_match_keras():
+    inner = tf.keras.Sequential([layers.Dense(3, name="i1"),
+                                 layers.BatchNormalization(name="ibn")], name="inner")
+    a, b = tf.keras.Input((4,), name="a"), tf.keras.Input((4,), name="b")
+    shared = layers.Dense(4, name="shared")
+    h = inner(layers.Concatenate(name="cat")([shared(a), shared(b)]))
+    model = tf.keras.Model([a, b], layers.Dense(1, name="out")(
+        layers.LayerNormalization(name="ln")(h)), name="outer")
+
+    class Sub(tf.keras.Model):
+        def __init__(self):
+            super().__init__(name="sub")
+            self.bn = layers.BatchNormalization(name="bn")
+            self.d = layers.Dense(2, name="d")
+            self.blocks = [layers.Dense(2, name="b0"), layers.Dense(2, name="b1")]
+
+        def call(self, x):
+            x = self.d(self.bn(x))
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+    sub = Sub()
+    sub(np.ones((2, 3), "float32"))
+    # Keras 3 (TF 2.21), the same models
+    got = [[v.path for v in model.weights], [v.path for v in model.trainable_weights],
+           [v.path for v in model.non_trainable_weights], [lay.name for lay in model.layers],
+           [v.path for v in sub.weights], [v.path for v in sub.trainable_weights],
+           [lay.name for lay in sub.layers]]
+    assert got == [
+        ['shared/kernel', 'shared/bias', 'inner/i1/kernel', 'inner/i1/bias',
+         'inner/ibn/gamma', 'inner/ibn/beta', 'inner/ibn/moving_mean',
+         'inner/ibn/moving_variance', 'ln/gamma', 'ln/beta', 'out/kernel', 'out/bias'],
+        ['shared/kernel', 'shared/bias', 'inner/i1/kernel', 'inner/i1/bias',
+         'inner/ibn/gamma', 'inner/ibn/beta', 'ln/gamma', 'ln/beta', 'out/kernel',
+         'out/bias'],
+        ['inner/ibn/moving_mean', 'inner/ibn/moving_variance'],
+        ['a', 'b', 'shared', 'cat', 'inner', 'ln', 'out'],
+        ['sub/bn/gamma', 'sub/bn/beta', 'sub/bn/moving_mean', 'sub/bn/moving_variance',
+         'sub/d/kernel', 'sub/d/bias', 'sub/b0/kernel', 'sub/b0/bias', 'sub/b1/kernel',
+         'sub/b1/bias'],
+        ['sub/bn/gamma', 'sub/bn/beta', 'sub/d/kernel', 'sub/d/bias', 'sub/b0/kernel',
+         'sub/b0/bias', 'sub/b1/kernel', 'sub/b1/bias'],
+        ['bn', 'd', 'b0', 'b1'],
+    ]
