@@ -11,15 +11,17 @@ The file is a zip archive, as Keras 3's:
                         build_config, compile_config)
     model.weights.npz   the weights, in `model.weights` order ("0000", ...,
                         "names": their paths); Keras 3 writes
-                        `model.weights.h5` (HDF5) instead, which needs h5py,
-                        a dependency this project does not take.
+                        `model.weights.h5` (HDF5) instead; writing HDF5 would
+                        need h5py, a dependency this project does not take.
 
 Loading runs no code from the file and unpickles nothing: classes are
 looked up by name (built-in layers, `register_keras_serializable`,
 `custom_objects`); a Lambda's function must be a named, registered one.
-A Keras-written file's config is read, and its weights are refused with an
-error that says why (HDF5). The optimizer's state is not saved: a loaded
-model is compiled afresh from `compile_config`.
+A Keras-written file is read too: its config, and its HDF5 weights through
+runtime/_src/keras/hdf5.py (a small reader of what h5py writes by default)
+at Keras 3's paths (runtime/_src/keras/keras_weights_file.py). The
+optimizer's state is not saved or read: a loaded model is compiled afresh
+from `compile_config`.
 """
 
 import datetime
@@ -30,12 +32,13 @@ import zipfile
 
 import numpy as np
 
-from runtime._src.keras import saving, serialization
+from runtime._src.keras import keras_weights_file, saving, serialization
 
 __all__ = ["save_model", "load_model", "model_from_json", "FORMAT_VERSION"]
 
 FORMAT_VERSION = "3.0 (runtime.keras: npz weights)"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
+_KERAS_WEIGHTS = "model.weights.h5"
 
 
 def _check_extension(filepath):
@@ -111,16 +114,15 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         names = z.namelist()
         config = json.loads(z.read(_CONFIG))
         weights = z.read(_WEIGHTS) if _WEIGHTS in names else None
-    if weights is None and "model.weights.h5" in names:
-        raise ValueError(
-            f"{filepath} was written by Keras: its weights are in `model.weights.h5` "
-            "(HDF5), which runtime.keras cannot read without h5py. Load it with "
-            "`load_model(..., )` in Keras and save the weights with numpy, or rebuild the "
-            "model with `tf.keras.models.model_from_json` and set its weights.")
+    with zipfile.ZipFile(filepath) as z:
+        keras_weights = z.read(_KERAS_WEIGHTS) if weights is None and \
+            _KERAS_WEIGHTS in names else None
     model = _model_from_config(config, custom_objects)
     if weights is not None:
         with np.load(io.BytesIO(weights), allow_pickle=False) as data:
             saving.assign_weights(model, data, filepath)
+    elif keras_weights is not None:
+        keras_weights_file.assign_keras_weights(model, keras_weights, filepath)
     compile_config = config.get("compile_config")
     if compile and compile_config and hasattr(model, "compile_from_config"):
         with serialization.custom_object_scope(custom_objects or {}):

@@ -4,15 +4,21 @@
     model.load_weights("ckpt/model.weights.npz")    # same architecture: same values
 
 The file is a numpy `.npz` archive: array "0000" is `model.weights[0]` and so
-on, and "names" lists the weights' names (read back only to explain a
-mismatch). Keras's own formats (`.weights.h5`, `.keras`, legacy `.h5`) are
-read here: those paths are a ValueError that says what to use instead. A
-whole model is saved with `model.save("m.keras")` (runtime/_src/keras/model_file.py).
+on, and "names" lists the weights' paths (read back only to explain a
+mismatch). `load_weights` also reads Keras 3's `.weights.h5` files and the
+weights of `.keras` files (runtime/_src/keras/keras_weights_file.py);
+writing `.weights.h5` would need h5py, so `save_weights` to such a path is
+a ValueError that says what to use instead. A whole model is saved with
+`model.save("m.keras")` (runtime/_src/keras/model_file.py).
 """
 
+import io
 import os
+import zipfile
 
 import numpy as np
+
+from runtime._src.keras import keras_weights_file
 
 __all__ = ["WEIGHTS_SUFFIX", "check_weights_path", "load_weights", "save_weights",
            "weights_arrays", "assign_weights"]
@@ -27,8 +33,9 @@ def check_weights_path(filepath, what="filename"):
         keras_format = filepath.endswith((".h5", ".keras"))
         raise ValueError(
             f"The {what} must end in `{WEIGHTS_SUFFIX}` (runtime.keras's weights format"
-            + ("; Keras's `.weights.h5`, `.keras` and `.h5` files are not supported"
-               if keras_format else "") + f"). Received: filepath={filepath}")
+            + ("; writing Keras's `.weights.h5` would need HDF5 (h5py), and `.keras` files "
+               "are written by `model.save`" if keras_format else "")
+            + f"). Received: filepath={filepath}")
     return filepath
 
 
@@ -61,7 +68,25 @@ def assign_weights(model, data, where):
 
 
 def load_weights(model, filepath):
-    """Assign the weights saved in `filepath` to `model.weights`, in order."""
+    """Assign the weights saved in `filepath` to the model: our `.weights.npz`
+    (in `model.weights` order), a Keras 3 `.weights.h5`, or the weights of a
+    `.keras` file."""
+    filepath = os.fspath(filepath)
+    if filepath.endswith(".weights.h5"):
+        with open(filepath, "rb") as f:
+            keras_weights_file.assign_keras_weights(model, f.read(), filepath)
+        return
+    if filepath.endswith(".keras"):
+        with zipfile.ZipFile(filepath) as z:
+            names = z.namelist()
+            if "model.weights.npz" in names:
+                with np.load(io.BytesIO(z.read("model.weights.npz")),
+                             allow_pickle=False) as data:
+                    assign_weights(model, data, filepath)
+                return
+            keras_weights_file.assign_keras_weights(model, z.read("model.weights.h5"),
+                                                    filepath)
+        return
     filepath = check_weights_path(filepath)
     with np.load(filepath, allow_pickle=False) as data:
         assign_weights(model, data, filepath)

@@ -1,0 +1,110 @@
+"""Keras 3's weights files (`model.weights.h5` in a `.keras` file, or a
+`.weights.h5` file), read into a model without h5py.
+
+    assign_keras_weights(model, data)      # data: the bytes of the HDF5 file
+
+Keras 3 stores each layer's own variables (trainable ones first) as datasets
+"<path>/vars/0", "<path>/vars/1", ... where <path> is where its saving walk
+first meets the layer: the model's `layers` list first for Sequential and
+functional models, then every attribute in natural sort order; a layer in a
+list is named after its class ("dense", then "dense_1", ...), a layer in an
+attribute after the attribute ("alpha", "blocks/dense"). `keras_weight_paths`
+repeats that walk over our model; each weight gets the dataset at its path.
+The optimizer's state in the file is not read (the model is compiled afresh).
+"""
+
+import re
+
+from runtime._src.keras import hdf5
+from runtime._src.keras.base_layer import _UNTRACKED, Layer
+from runtime._src.keras.naming import to_snake_case
+
+__all__ = ["keras_weight_paths", "assign_keras_weights"]
+
+_INTERNAL = frozenset({"_layers", "_input_layer", "_operations", "_inputs_struct",
+                       "_outputs_struct"})
+
+
+def _natural_key(text):
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def _join(path, name):
+    return f"{path}/{name}" if path else name
+
+
+def _holds_layers(value):
+    if isinstance(value, Layer):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(isinstance(v, Layer) for v in value)
+    if isinstance(value, dict):
+        return any(isinstance(v, Layer) for v in value.values())
+    return False
+
+
+def _children(layer):
+    """(name, layer or container) in the order Keras 3's saving walk visits them."""
+    found = []
+    is_model = hasattr(layer, "_keras_state")
+    if type(layer).__name__ in ("Sequential", "Functional"):
+        found.append(("layers", layer.layers))
+    attrs = {k: v for k, v in vars(layer).items()
+             if k not in _UNTRACKED and k not in _INTERNAL and _holds_layers(v)}
+    if is_model:
+        attrs["layers"] = layer.layers
+    found.extend((k, attrs[k]) for k in sorted(attrs, key=_natural_key))
+    return found
+
+
+def _walk(obj, path, found, visited):
+    if id(obj) in visited:
+        return
+    visited.add(id(obj))
+    own = sorted(obj._own_weights, key=lambda w: not w.trainable)
+    found.extend((v, _join(path, f"vars/{i}")) for i, v in enumerate(own))
+    for name, child in _children(obj):
+        child_path = _join(path, name)
+        if isinstance(child, Layer):
+            _walk(child, child_path, found, visited)
+            continue
+        items = child.values() if isinstance(child, dict) else child
+        used = {}
+        for item in items:
+            if not isinstance(item, Layer):
+                continue
+            key = to_snake_case(type(item).__name__)
+            if key in used:
+                used[key] += 1
+                key = f"{key}_{used[key]}"
+            else:
+                used[key] = 0
+            _walk(item, _join(child_path, key), found, visited)
+
+
+def keras_weight_paths(model):
+    """[(variable, dataset path)] for every weight of `model`, Keras 3's paths."""
+    found = []
+    _walk(model, "", found, set())
+    return found
+
+
+def assign_keras_weights(model, data, where):
+    """Assign the datasets of the HDF5 file `data` to the model's weights."""
+    datasets = hdf5.read_datasets(data)
+    pairs = keras_weight_paths(model)
+    covered = {id(v) for v, _ in pairs}
+    missing = [getattr(v, "path", v.name) for v in model.weights if id(v) not in covered]
+    if missing:
+        raise ValueError(f"{where}: cannot tell where Keras stored the weights {missing}")
+    for variable, path in pairs:
+        if path not in datasets:
+            raise ValueError(f"{where}: the Keras weights file has no dataset {path!r} for "
+                             f"weight {getattr(variable, 'path', variable.name)!r} (it has "
+                             f"{sorted(k for k in datasets if not k.startswith('optimizer'))})")
+        value = datasets[path]
+        if tuple(variable.shape.dims) != value.shape:
+            raise ValueError(f"{where}: dataset {path!r} has shape {value.shape} but weight "
+                             f"{getattr(variable, 'path', variable.name)!r} has shape "
+                             f"{tuple(variable.shape.dims)}")
+        variable.assign(value.astype(variable.dtype.as_numpy_dtype))

@@ -1,0 +1,106 @@
+"""Files written by Keras 3 (TensorFlow 2.21) read without h5py: a functional
+`.keras` model (Conv2D, BatchNormalization, Dense, Add) and a subclassed
+model's `.weights.h5`. The files in tests/keras/data/ were written by the
+script below with /work/tfvenv/bin/python (the `.keras` zip then recompressed
+with deflate, its three members unchanged); the expected predictions are
+the ones Keras printed.
+
+    # Writes tests/keras/data/keras3_functional.keras and keras3_subclassed.weights.h5
+    # with TensorFlow 2.21's Keras 3 (run with /work/tfvenv/bin/python).
+    import os, sys
+    import numpy as np
+    import keras
+    L = keras.layers
+    out = sys.argv[1]
+    keras.utils.set_random_seed(7)
+    i = keras.Input((6, 6, 1), name="image")
+    h = L.Conv2D(2, 3, activation="relu", name="conv")(i)
+    h = L.BatchNormalization(name="bn")(h)
+    h = L.Flatten(name="flat")(h)
+    a = L.Dense(3, name="a")(h)
+    b = L.Dense(3, activation="tanh", name="b")(h)
+    o = L.Add(name="sum")([a, b])
+    m = keras.Model(i, o, name="net")
+    m.compile(optimizer="adam", loss="mse")
+    x = np.random.RandomState(0).rand(8, 6, 6, 1).astype("float32")
+    m.fit(x, np.ones((8, 3), "float32"), epochs=2, verbose=0)
+    m.save(os.path.join(out, "keras3_functional.keras"))
+    print("functional", np.round(m.predict(x[:2], verbose=0), 6).tolist())
+
+    class Sub(keras.Model):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.zeta = L.Dense(2)
+            self.alpha = L.Dense(2)
+            self.blocks = [L.Dense(2), L.BatchNormalization()]
+        def call(self, x):
+            return self.blocks[1](self.blocks[0](self.alpha(self.zeta(x))))
+    s = Sub()
+    xs = np.random.RandomState(1).rand(4, 3).astype("float32")
+    s.compile(optimizer="sgd", loss="mse"); s.fit(xs, xs[:, :2], epochs=2, verbose=0)
+    s.save_weights(os.path.join(out, "keras3_subclassed.weights.h5"))
+    print("subclassed", np.round(s.predict(xs, verbose=0), 6).tolist())
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+L = tf.keras.layers
+
+
+def test_keras_3_functional_file_loads_with_its_weights():
+    model = tf.keras.models.load_model(os.path.join(DATA, "keras3_functional.keras"))
+    assert [lay.name for lay in model.layers] == ["image", "conv", "bn", "flat", "a", "b",
+                                                  "sum"]
+    x = np.random.RandomState(0).rand(8, 6, 6, 1).astype("float32")
+    # Keras 3 (TF 2.21): model.predict(x[:2]) right after saving
+    np.testing.assert_allclose(model.predict(x[:2], verbose=0), [[0.203371, 0.126036, -0.249197],
+     [-0.050231, -0.075871, -0.082523]], atol=2e-6)
+    assert type(model.optimizer).__name__ == "Adam" and model.loss == "mse"
+
+
+def test_keras_3_weights_h5_of_a_subclassed_model():
+    class Sub(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.zeta = L.Dense(2)
+            self.alpha = L.Dense(2)
+            self.blocks = [L.Dense(2), L.BatchNormalization()]
+
+        def call(self, x):
+            return self.blocks[1](self.blocks[0](self.alpha(self.zeta(x))))
+
+    model = Sub()
+    xs = np.random.RandomState(1).rand(4, 3).astype("float32")
+    model(xs)
+    model.load_weights(os.path.join(DATA, "keras3_subclassed.weights.h5"))
+    # Keras 3 (TF 2.21): s.predict(xs)
+    np.testing.assert_allclose(model.predict(xs, verbose=0), [[-0.850021, 0.101123],
+     [-0.231409, 0.048415],
+     [0.062050, 0.029207],
+     [-0.026726, 0.044031]], atol=2e-6)
+
+
+def test_hdf5_reader_errors_name_the_problem(tmp_path):
+    from runtime._src.keras import hdf5
+
+    with pytest.raises(ValueError, match="not an HDF5 file"):
+        hdf5.read_datasets(b"PK\x03\x04 not hdf5")
+    data = open(os.path.join(DATA, "keras3_subclassed.weights.h5"), "rb").read()
+    found = hdf5.read_datasets(data)
+    assert found["alpha/vars/0"].shape == (2, 2) and found["alpha/vars/0"].dtype == np.float32
+    assert found["optimizer/vars/0"].dtype == np.int64 and found["optimizer/vars/0"].shape == ()
+    path = tmp_path / "sub.weights.h5"
+    path.write_bytes(data)
+    other = tf.keras.Sequential([tf.keras.Input((3,)), L.Dense(2), L.Dense(2)])
+    with pytest.raises(ValueError, match="has no dataset 'layers/dense_1/vars/0'"):
+        other.load_weights(str(path))
+    wider = tf.keras.Sequential([tf.keras.Input((3,)), L.Dense(5)])
+    with pytest.raises(ValueError, match=r"dataset 'layers/dense/vars/0' has shape \(3, 2\) "
+                                         r"but weight '.*dense.*/kernel' has shape \(3, 5\)"):
+        wider.load_weights(str(path))
