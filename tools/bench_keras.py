@@ -60,6 +60,6 @@ def bench_keras_fit(unavailable, repeat):
         raise unavailable(f"TensorFlow's Keras not found at {TF_PYTHON} (set TF_PYTHON)")
     ours = _seconds_per_epoch(sys.executable, "ours", repeat)
     theirs = _seconds_per_epoch(TF_PYTHON, "tf", repeat)
-    return dict(graph=ours, numpy=theirs, ratio_target=1.0,
-                note=f"ours {ours * 1e3:.2f} ms/epoch vs TF Keras {theirs * 1e3:.2f} ms/epoch "
-                     "(the numpy column is TF Keras)")
+    note = (f"ours {ours * 1e3:.2f} ms/epoch vs TF Keras {theirs * 1e3:.2f} ms/epoch "
+            "(the numpy column is TF Keras)")
+    return dict(graph=ours, numpy=theirs, ratio_target=1.0, note=note)

@@ -1,8 +1,8 @@
 """Callbacks that report on training: `ProgbarLogger`, `CSVLogger`, `TerminateOnNaN`.
 
     ProgbarLogger()        what `fit(verbose=1 | 2)` prints (fit adds one itself):
-                               Epoch 1/2
-                               4/4 ━━━━━━━━━━━━━━━━━━━━ 0s 3ms/step - accuracy: 0.6100 - loss: 0.6523
+                           Epoch 1/2
+                           4/4 ━━━━━━━━━━━━━━━━━━━━ 0s 3ms/step - accuracy: 0.6100 - loss: 0.65
     CSVLogger("log.csv", separator=",", append=False)
                            one row per epoch: "epoch" then the logs' keys, sorted
                            (val_ columns added, "NA" when not validating, as Keras 3)
