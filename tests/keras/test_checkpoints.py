@@ -54,17 +54,34 @@ def test_load_weights_into_another_architecture_is_an_error(tmp_path):
         other.load_weights(str(tmp_path / "missing.weights.npz"))
 
 
-@pytest.mark.parametrize("name", ["w.weights.h5", "w.h5", "w.keras"])
-def test_keras_formats_are_not_written_by_save_weights(tmp_path, name):
+@pytest.mark.parametrize("name", ["w.h5", "w.keras", "w.npz"])
+def test_save_weights_needs_a_weights_suffix(tmp_path, name):
     path = str(tmp_path / name)
-    with pytest.raises(ValueError, match=r"must end in `\.weights\.npz` \(runtime.keras's "
-                                         r"weights format; writing Keras's `\.weights\.h5` "
-                                         r"would need HDF5 \(h5py\), and `\.keras` files are "
-                                         r"written by `model\.save`\)"):
+    with pytest.raises(ValueError, match=r"must end in `\.weights\.h5` \(Keras 3's weights "
+                                         r"format\) or `\.weights\.npz` \(runtime.keras's\)"):
         model().save_weights(path)
     assert os.listdir(tmp_path) == []
-    with pytest.raises(ValueError if name == "w.h5" else FileNotFoundError):
+    with pytest.raises(ValueError if name != "w.keras" else FileNotFoundError):
         model().load_weights(path)
+
+
+def test_weights_h5_round_trips_and_holds_keras_paths(tmp_path):
+    trained = model()
+    trained.fit(X, Y, epochs=1, verbose=0)
+    path = str(tmp_path / "w.weights.h5")
+    trained.save_weights(path)
+    from runtime._src.keras import hdf5
+    with open(path, "rb") as f:
+        datasets = hdf5.read_datasets(f.read())
+    # Keras 3's layout of this Sequential (TF 2.21 writes these paths)
+    assert sorted(datasets) == [
+        "layers/batch_normalization/vars/0", "layers/batch_normalization/vars/1",
+        "layers/batch_normalization/vars/2", "layers/batch_normalization/vars/3",
+        "layers/dense/vars/0", "layers/dense/vars/1", "layers/dense_1/vars/0",
+        "layers/dense_1/vars/1"]
+    fresh = model()
+    fresh.load_weights(path)
+    np.testing.assert_array_equal(fresh.predict(X, verbose=0), trained.predict(X, verbose=0))
 
 
 def test_load_weights_reads_keras_files(tmp_path):
@@ -142,8 +159,8 @@ def test_checkpoint_mode_max_and_unknown_monitor(tmp_path):
 def test_checkpoint_argument_errors(tmp_path):
     with pytest.raises(ValueError, match=r"When using `save_weights_only=True` in "
                                          r"`ModelCheckpoint`, the filepath provided must end "
-                                         r"in `\.weights\.npz`"):
-        keras.callbacks.ModelCheckpoint(str(tmp_path / "w.weights.h5"), save_weights_only=True)
+                                         r"in `\.weights\.h5`"):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "w.keras"), save_weights_only=True)
     # Keras 3 (TF 2.21)'s message
     with pytest.raises(ValueError, match=r"The filepath provided must end in `\.keras` "
                                          r"\(Keras model format\)"):

@@ -58,9 +58,9 @@ def test_keras_file_round_trips_in_a_fresh_process(tmp_path):
         np.save("eval.npy", np.array(model.evaluate(x, y, verbose=0)))
     ''', tmp_path)
     with zipfile.ZipFile(tmp_path / "m.keras") as z:
-        assert z.namelist() == ["metadata.json", "config.json", "model.weights.npz"]
+        assert z.namelist() == ["metadata.json", "config.json", "model.weights.h5"]
         config = json.loads(z.read("config.json"))
-    assert (config["module"], config["class_name"]) == ("keras.layers", "Sequential")
+    assert (config["module"], config["class_name"]) == ("keras", "Sequential")
     assert config["compile_config"]["loss"] == "mse"
     assert config["config"]["layers"][2]["registered_name"] == "demo>Scale"
     out = _run('''

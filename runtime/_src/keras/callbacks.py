@@ -295,11 +295,12 @@ class ModelCheckpoint(MonitorCallback):
         if not save_weights_only and not self.filepath.endswith(".keras"):
             raise ValueError("The filepath provided must end in `.keras` (Keras model "
                              f"format). Received: filepath={self.filepath}")
-        if save_weights_only and not self.filepath.endswith(saving.WEIGHTS_SUFFIX):
+        if save_weights_only and not self.filepath.endswith(
+                (saving.WEIGHTS_SUFFIX, saving.KERAS_WEIGHTS_SUFFIX)):
             raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the "
-                             f"filepath provided must end in `{saving.WEIGHTS_SUFFIX}` "
-                             "(runtime.keras's weights format; Keras's `.weights.h5` is not "
-                             f"supported). Received: filepath={self.filepath}")
+                             f"filepath provided must end in `{saving.KERAS_WEIGHTS_SUFFIX}` "
+                             f"(or `{saving.WEIGHTS_SUFFIX}`, runtime.keras's format). "
+                             f"Received: filepath={self.filepath}")
 
     def on_epoch_begin(self, epoch, logs=None):
         self._current_epoch = epoch

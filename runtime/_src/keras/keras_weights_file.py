@@ -1,7 +1,8 @@
 """Keras 3's weights files (`model.weights.h5` in a `.keras` file, or a
-`.weights.h5` file), read into a model without h5py.
+`.weights.h5` file), read and written without h5py.
 
-    assign_keras_weights(model, data)      # data: the bytes of the HDF5 file
+    assign_keras_weights(model, data, where)   # data: the bytes of the HDF5 file
+    keras_weights_bytes(model)                 # the bytes Keras 3 would write
 
 Keras 3 stores each layer's own variables (trainable ones first) as datasets
 "<path>/vars/0", "<path>/vars/1", ... where <path> is where its saving walk
@@ -10,16 +11,20 @@ functional models, then every attribute in natural sort order; a layer in a
 list is named after its class ("dense", then "dense_1", ...), a layer in an
 attribute after the attribute ("alpha", "blocks/dense"). `keras_weight_paths`
 repeats that walk over our model; each weight gets the dataset at its path.
-The optimizer's state in the file is not read (the model is compiled afresh).
+Every layer met gets its "vars" group, empty when it has no weights, as in
+Keras's files. The optimizer's state is neither read nor written (the model
+is compiled afresh; Keras warns that it skips the optimizer's variables).
 """
 
 import re
 
-from runtime._src.keras import hdf5
+import numpy as np
+
+from runtime._src.keras import hdf5, hdf5_writer
 from runtime._src.keras.base_layer import _UNTRACKED, Layer
 from runtime._src.keras.naming import to_snake_case
 
-__all__ = ["keras_weight_paths", "assign_keras_weights"]
+__all__ = ["keras_weight_paths", "assign_keras_weights", "keras_weights_bytes"]
 
 _INTERNAL = frozenset({"_layers", "_input_layer", "_operations", "_inputs_struct",
                        "_outputs_struct"})
@@ -61,6 +66,7 @@ def _walk(obj, path, found, visited):
     if id(obj) in visited:
         return
     visited.add(id(obj))
+    found.append((None, _join(path, "vars")))        # Keras makes the group of every layer
     own = sorted(obj._own_weights, key=lambda w: not w.trainable)
     found.extend((v, _join(path, f"vars/{i}")) for i, v in enumerate(own))
     for name, child in _children(obj):
@@ -82,11 +88,25 @@ def _walk(obj, path, found, visited):
             _walk(item, _join(child_path, key), found, visited)
 
 
-def keras_weight_paths(model):
-    """[(variable, dataset path)] for every weight of `model`, Keras 3's paths."""
+def _layout(model):
+    """[(variable or None, path)]: each weight's dataset path, and (None, path)
+    for each group Keras 3 makes, in the order of its saving walk."""
     found = []
     _walk(model, "", found, set())
     return found
+
+
+def keras_weight_paths(model):
+    """[(variable, dataset path)] for every weight of `model`, Keras 3's paths."""
+    return [(v, path) for v, path in _layout(model) if v is not None]
+
+
+def keras_weights_bytes(model):
+    """The model's weights as Keras 3's `model.weights.h5` (HDF5 bytes)."""
+    layout = _layout(model)
+    datasets = {path: np.asarray(v.numpy()) for v, path in layout if v is not None}
+    groups = [path for v, path in layout if v is None]
+    return hdf5_writer.write_datasets(datasets, groups)
 
 
 def assign_keras_weights(model, data, where):

@@ -9,19 +9,18 @@ The file is a zip archive, as Keras 3's:
     config.json         the model's serialized config (Keras 3's layout:
                         module, class_name, config, registered_name,
                         build_config, compile_config)
-    model.weights.npz   the weights, in `model.weights` order ("0000", ...,
-                        "names": their paths); Keras 3 writes
-                        `model.weights.h5` (HDF5) instead; writing HDF5 would
-                        need h5py, a dependency this project does not take.
+    model.weights.h5    the weights as HDF5 datasets at Keras 3's paths
+                        ("layers/dense/vars/0", ...), written and read
+                        without h5py (hdf5_writer.py, hdf5.py,
+                        keras_weights_file.py)
 
-Loading runs no code from the file and unpickles nothing: classes are
-looked up by name (built-in layers, `register_keras_serializable`,
-`custom_objects`); a Lambda's function must be a named, registered one.
-A Keras-written file is read too: its config, and its HDF5 weights through
-runtime/_src/keras/hdf5.py (a small reader of what h5py writes by default)
-at Keras 3's paths (runtime/_src/keras/keras_weights_file.py). The
-optimizer's state is not saved or read: a loaded model is compiled afresh
-from `compile_config`.
+so Keras 3 loads the files we write and we load the files it writes.
+Files written before by runtime.keras hold `model.weights.npz` (the weights
+in `model.weights` order) and still load. Loading runs no code from the file
+and unpickles nothing: classes are looked up by name (built-in layers,
+`register_keras_serializable`, `custom_objects`); a Lambda's function must
+be a named, registered one. The optimizer's state is not saved or read: a
+loaded model is compiled afresh from `compile_config`.
 """
 
 import datetime
@@ -36,7 +35,7 @@ from runtime._src.keras import keras_weights_file, saving, serialization
 
 __all__ = ["save_model", "load_model", "model_from_json", "FORMAT_VERSION"]
 
-FORMAT_VERSION = "3.0 (runtime.keras: npz weights)"
+FORMAT_VERSION = "3.0 (runtime.keras)"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
 _KERAS_WEIGHTS = "model.weights.h5"
 
@@ -83,13 +82,12 @@ def save_model(model, filepath, overwrite=True):
     config_text = json.dumps(model_config(model), default=_json_default)
     metadata = {"keras_version": FORMAT_VERSION,
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
-    weights = io.BytesIO()
-    np.savez(weights, **saving.weights_arrays(model))
+    weights = keras_weights_file.keras_weights_bytes(model)
     tmp = filepath + ".tmp"
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as z:
         z.writestr(_METADATA, json.dumps(metadata))
         z.writestr(_CONFIG, config_text)
-        z.writestr(_WEIGHTS, weights.getvalue())
+        z.writestr(_KERAS_WEIGHTS, weights)
     os.replace(tmp, filepath)
 
 

@@ -41,6 +41,8 @@ __all__ = ["Model", "Functional", "Sequential"]
 class Model(Layer, training.TrainingMixin):
     """`tf.keras.Model`: subclass it, create layers in `__init__`, use them in `call`."""
 
+    _keras_module = "keras"          # the "module" of its config, as Keras 3 writes it
+
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
             return super().__new__(Functional, *args, **kwargs)
@@ -160,6 +162,8 @@ class Functional(Model):
     KerasTensors from `inputs` (an `Input`, or a list or dict of them) up to
     `outputs` (a KerasTensor, or a list or dict of them). Calling the model
     runs those layer calls on real tensors, in the same structures."""
+
+    _keras_module = "keras.src.models.functional"     # as Keras 3 writes it
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         Layer.__init__(self, name=name or unique_name("functional"), trainable=trainable,
@@ -327,6 +331,8 @@ def _batch_free_spec(x):
 
 class Sequential(Model):
     """`tf.keras.Sequential(layers=None, name=None)`: each layer feeds the next."""
+
+    _keras_module = "keras"
 
     def __init__(self, layers=None, name=None, trainable=True, **kwargs):
         kwargs.pop("dtype", None)

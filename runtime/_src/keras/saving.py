@@ -1,15 +1,15 @@
-"""`Model.save_weights` / `load_weights` in runtime.keras's own weights file.
+"""`Model.save_weights` / `load_weights`: our `.weights.npz` and Keras 3's `.weights.h5`.
 
     model.save_weights("ckpt/model.weights.npz")    # every weight, in `model.weights` order
     model.load_weights("ckpt/model.weights.npz")    # same architecture: same values
+    model.save_weights("ckpt/model.weights.h5")     # Keras 3's file (Keras loads it)
 
 The file is a numpy `.npz` archive: array "0000" is `model.weights[0]` and so
 on, and "names" lists the weights' paths (read back only to explain a
-mismatch). `load_weights` also reads Keras 3's `.weights.h5` files and the
-weights of `.keras` files (runtime/_src/keras/keras_weights_file.py);
-writing `.weights.h5` would need h5py, so `save_weights` to such a path is
-a ValueError that says what to use instead. A whole model is saved with
-`model.save("m.keras")` (runtime/_src/keras/model_file.py).
+mismatch). A `.weights.h5` path is Keras 3's own format, HDF5 datasets at
+Keras's paths (runtime/_src/keras/keras_weights_file.py), which Keras
+loads too; `load_weights` also reads the weights of a `.keras` file. A whole
+model is saved with `model.save("m.keras")` (runtime/_src/keras/model_file.py).
 """
 
 import io
@@ -20,22 +20,21 @@ import numpy as np
 
 from runtime._src.keras import keras_weights_file
 
-__all__ = ["WEIGHTS_SUFFIX", "check_weights_path", "load_weights", "save_weights",
+__all__ = ["WEIGHTS_SUFFIX", "KERAS_WEIGHTS_SUFFIX", "check_weights_path", "load_weights", "save_weights",
            "weights_arrays", "assign_weights"]
 
 WEIGHTS_SUFFIX = ".weights.npz"
+KERAS_WEIGHTS_SUFFIX = ".weights.h5"
 
 
 def check_weights_path(filepath, what="filename"):
-    """`filepath` as a string; a ValueError unless it ends in `.weights.npz`."""
+    """`filepath` as a string; a ValueError unless it ends in `.weights.npz`
+    (ours) or `.weights.h5` (Keras 3's)."""
     filepath = os.fspath(filepath)
-    if not filepath.endswith(WEIGHTS_SUFFIX):
-        keras_format = filepath.endswith((".h5", ".keras"))
+    if not filepath.endswith((WEIGHTS_SUFFIX, KERAS_WEIGHTS_SUFFIX)):
         raise ValueError(
-            f"The {what} must end in `{WEIGHTS_SUFFIX}` (runtime.keras's weights format"
-            + ("; writing Keras's `.weights.h5` would need HDF5 (h5py), and `.keras` files "
-               "are written by `model.save`" if keras_format else "")
-            + f"). Received: filepath={filepath}")
+            f"The {what} must end in `{KERAS_WEIGHTS_SUFFIX}` (Keras 3's weights format) or "
+            f"`{WEIGHTS_SUFFIX}` (runtime.keras's). Received: filepath={filepath}")
     return filepath
 
 
@@ -47,12 +46,18 @@ def weights_arrays(model):
 
 
 def save_weights(model, filepath, overwrite=True):
-    """Write `model.weights` to `filepath` (`.weights.npz`)."""
+    """Write `model.weights` to `filepath`: `.weights.h5` (Keras 3's layout,
+    HDF5) or `.weights.npz` (ours: arrays in `model.weights` order)."""
     filepath = check_weights_path(filepath)
     if not overwrite and os.path.exists(filepath):
         raise FileExistsError(f"save_weights: {filepath} exists and overwrite=False")
-    tmp = filepath[:-len(".npz")] + ".tmp.npz"
-    np.savez(tmp, **weights_arrays(model))
+    if filepath.endswith(KERAS_WEIGHTS_SUFFIX):
+        tmp = filepath + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(keras_weights_file.keras_weights_bytes(model))
+    else:
+        tmp = filepath[:-len(".npz")] + ".tmp.npz"
+        np.savez(tmp, **weights_arrays(model))
     os.replace(tmp, filepath)
 
 

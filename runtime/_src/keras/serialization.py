@@ -107,6 +107,8 @@ def _is_registered_custom(obj):
 
 def _module_of(obj):
     cls = obj if isinstance(obj, type) else type(obj)
+    if "_keras_module" in cls.__dict__:         # Model, Sequential: "keras" as Keras 3
+        return cls.__dict__["_keras_module"]
     for module, table in BUILTIN.items():
         if table.get(cls.__name__) is cls:
             return module
