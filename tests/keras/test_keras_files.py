@@ -208,6 +208,14 @@ def test_utils_to_categorical_seed_clear_session_and_plot_model(tmp_path):
     assert (tmp_path / "m.dot").read_text() == dot
     assert 'n1 [label="a (Dense)\\n(None, 2)"];' in dot
     assert "n0 -> n1;" in dot and "n0 -> n2;" in dot and "n2 -> n3;" in dot
+    page = tmp_path / "m.html"
+    tf.keras.utils.plot_model(model, to_file=str(page), show_shapes=True)
+    text = page.read_text()
+    data = json.loads(text.split('id="graph-data">')[1].split("</script>")[0])
+    assert [(n["label"], n["detail"], n["inputs"]) for n in data["nodes"]] == [
+        ("x (InputLayer)", "(None, 3)", []), ("a (Dense)", "(None, 2)", ["n0"]),
+        ("b (Dense)", "(None, 2)", ["n0"]), ("add (Add)", "(None, 2)", ["n1", "n2"])]
+    assert data["outputs"] == ["n3"] and "<script>" in text
     if not any(os.access(os.path.join(p, "dot"), os.X_OK)
                for p in os.environ.get("PATH", "").split(os.pathsep)):
         with pytest.raises(ImportError, match="needs Graphviz's `dot` program"):
