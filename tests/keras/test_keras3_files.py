@@ -1,46 +1,8 @@
 """Files written by Keras 3 (TensorFlow 2.21) read without h5py: a functional
-`.keras` model (Conv2D, BatchNormalization, Dense, Add) and a subclassed
-model's `.weights.h5`. The files in tests/keras/data/ were written by the
-script below with /work/tfvenv/bin/python (the `.keras` zip then recompressed
-with deflate, its three members unchanged); the expected predictions are
-the ones Keras printed.
-
-    # Writes tests/keras/data/keras3_functional.keras and keras3_subclassed.weights.h5
-    # with TensorFlow 2.21's Keras 3 (run with /work/tfvenv/bin/python).
-    import os, sys
-    import numpy as np
-    import keras
-    L = keras.layers
-    out = sys.argv[1]
-    keras.utils.set_random_seed(7)
-    i = keras.Input((6, 6, 1), name="image")
-    h = L.Conv2D(2, 3, activation="relu", name="conv")(i)
-    h = L.BatchNormalization(name="bn")(h)
-    h = L.Flatten(name="flat")(h)
-    a = L.Dense(3, name="a")(h)
-    b = L.Dense(3, activation="tanh", name="b")(h)
-    o = L.Add(name="sum")([a, b])
-    m = keras.Model(i, o, name="net")
-    m.compile(optimizer="adam", loss="mse")
-    x = np.random.RandomState(0).rand(8, 6, 6, 1).astype("float32")
-    m.fit(x, np.ones((8, 3), "float32"), epochs=2, verbose=0)
-    m.save(os.path.join(out, "keras3_functional.keras"))
-    print("functional", np.round(m.predict(x[:2], verbose=0), 6).tolist())
-
-    class Sub(keras.Model):
-        def __init__(self, **kw):
-            super().__init__(**kw)
-            self.zeta = L.Dense(2)
-            self.alpha = L.Dense(2)
-            self.blocks = [L.Dense(2), L.BatchNormalization()]
-        def call(self, x):
-            return self.blocks[1](self.blocks[0](self.alpha(self.zeta(x))))
-    s = Sub()
-    xs = np.random.RandomState(1).rand(4, 3).astype("float32")
-    s.compile(optimizer="sgd", loss="mse"); s.fit(xs, xs[:, :2], epochs=2, verbose=0)
-    s.save_weights(os.path.join(out, "keras3_subclassed.weights.h5"))
-    print("subclassed", np.round(s.predict(xs, verbose=0), 6).tolist())
-"""
+`.keras` model (Conv2D, BatchNormalization, Dense, Add), a subclassed model's
+`.weights.h5`, and a `.keras` model with every layer kind runtime.keras had
+before issue 27. tests/keras/data/make_keras3_files.py wrote them; the expected
+values are what it printed."""
 
 import os
 
@@ -135,3 +97,22 @@ def test_hdf5_reader_errors_name_the_problem(tmp_path):
     with pytest.raises(ValueError, match=r"dataset 'layers/dense/vars/0' has shape \(3, 2\) "
                                          r"but weight '.*dense.*/kernel' has shape \(3, 5\)"):
         wider.load_weights(str(path))
+
+
+# Keras 3 (TF 2.21): make_keras3_files.py's every_layer() printed these (rounded)
+KERAS_PREDICTIONS = [[0.697097, 0.172082, 0.130821], [0.495681, 0.326749, 0.177571],
+                     [0.529708, 0.233399, 0.236894], [0.624981, 0.208950, 0.166069]]
+
+
+def test_keras_3_file_with_every_existing_layer_kind(tmp_path):
+    model = tf.keras.models.load_model(os.path.join(DATA, "keras3_every_layer.keras"))
+    x = [np.random.RandomState(0).rand(4, 8, 8, 2).astype("float32"),
+         np.random.RandomState(1).randint(0, 10, (4, 5)).astype("int32")]
+    y = np.eye(3, dtype="float32")[[0, 1, 2, 0]]
+    np.testing.assert_allclose(model.predict(x, verbose=0), KERAS_PREDICTIONS, atol=2e-6)
+    # the loss includes the kernel and bias regularizers, as Keras's does
+    assert model.evaluate(x, y, verbose=0)[0] == pytest.approx(0.8747767210006714, abs=2e-6)
+    assert type(model.optimizer).__name__ == "RMSprop"
+    model.save(tmp_path / "again.keras")
+    again = tf.keras.models.load_model(tmp_path / "again.keras")
+    np.testing.assert_array_equal(again.predict(x, verbose=0), model.predict(x, verbose=0))
