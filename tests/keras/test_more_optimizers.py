@@ -8,25 +8,25 @@ import pytest
 
 import runtime as tf
 
-O = tf.keras.optimizers
-S = O.schedules
+OPT = tf.keras.optimizers
+S = OPT.schedules
 W0 = np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)
 GRADS = [np.array([[0.1, -0.3], [0.7, 0.0]], np.float32) * (i + 1) for i in range(3)]
 
 CASES = {
- "AdamW": lambda: O.AdamW(0.1), "Adagrad": lambda: O.Adagrad(0.1),
- "Adadelta": lambda: O.Adadelta(1.0), "Adamax": lambda: O.Adamax(0.1),
- "Nadam": lambda: O.Nadam(0.1),
- "Ftrl": lambda: O.Ftrl(0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02,
+ "AdamW": lambda: OPT.AdamW(0.1), "Adagrad": lambda: OPT.Adagrad(0.1),
+ "Adadelta": lambda: OPT.Adadelta(1.0), "Adamax": lambda: OPT.Adamax(0.1),
+ "Nadam": lambda: OPT.Nadam(0.1),
+ "Ftrl": lambda: OPT.Ftrl(0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02,
                        beta=0.1, l2_shrinkage_regularization_strength=0.01),
- "Lion": lambda: O.Lion(0.1), "Adam_amsgrad": lambda: O.Adam(0.1, amsgrad=True),
- "SGD_wd": lambda: O.SGD(0.1, momentum=0.9, weight_decay=0.05),
- "SGD_clipnorm": lambda: O.SGD(0.1, clipnorm=0.5),
- "SGD_clipvalue": lambda: O.SGD(0.1, clipvalue=0.25),
- "SGD_global": lambda: O.SGD(0.1, global_clipnorm=0.5),
- "RMSprop_centered": lambda: O.RMSprop(0.1, momentum=0.5, centered=True),
- "SGD_poly": lambda: O.SGD(S.PolynomialDecay(0.1, 2, 0.01, power=2.0)),
- "SGD_cosine_warm": lambda: O.SGD(S.CosineDecay(0.1, 4, alpha=0.1, warmup_target=0.2,
+ "Lion": lambda: OPT.Lion(0.1), "Adam_amsgrad": lambda: OPT.Adam(0.1, amsgrad=True),
+ "SGD_wd": lambda: OPT.SGD(0.1, momentum=0.9, weight_decay=0.05),
+ "SGD_clipnorm": lambda: OPT.SGD(0.1, clipnorm=0.5),
+ "SGD_clipvalue": lambda: OPT.SGD(0.1, clipvalue=0.25),
+ "SGD_global": lambda: OPT.SGD(0.1, global_clipnorm=0.5),
+ "RMSprop_centered": lambda: OPT.RMSprop(0.1, momentum=0.5, centered=True),
+ "SGD_poly": lambda: OPT.SGD(S.PolynomialDecay(0.1, 2, 0.01, power=2.0)),
+ "SGD_cosine_warm": lambda: OPT.SGD(S.CosineDecay(0.1, 4, alpha=0.1, warmup_target=0.2,
                                                 warmup_steps=2)),
 }
 
@@ -85,7 +85,7 @@ def test_schedules_match_keras(make, expected):
 
 
 def test_optimizer_config_names_and_errors():
-    config = O.Adam(0.1).get_config()
+    config = OPT.Adam(0.1).get_config()
     # Keras 3 (TF 2.21): Adam(0.1).get_config(), less the name (Keras numbers it)
     assert {k: v for k, v in config.items() if k != "name"} == {
         "learning_rate": 0.10000000149011612, "weight_decay": None, "clipnorm": None,
@@ -94,15 +94,15 @@ def test_optimizer_config_names_and_errors():
         "gradient_accumulation_steps": None, "beta_1": 0.9, "beta_2": 0.999,
         "epsilon": 1e-07, "amsgrad": False}
     for name in ("adamw", "adagrad", "adadelta", "adamax", "nadam", "ftrl", "lion"):
-        assert type(O.get(name)).__name__.lower() == name
-    clone = O.get(tf.keras.saving.serialize_keras_object(O.Nadam(0.5, clipnorm=1.0)))
-    assert type(clone) is O.Nadam and clone.clipnorm == 1.0
+        assert type(OPT.get(name)).__name__.lower() == name
+    clone = OPT.get(tf.keras.saving.serialize_keras_object(OPT.Nadam(0.5, clipnorm=1.0)))
+    assert type(clone) is OPT.Nadam and clone.clipnorm == 1.0
     assert float(clone.learning_rate) == 0.5
     with pytest.raises(ValueError, match="Only one of `clipnorm`, `clipvalue` and "
                                          "`global_clipnorm` can be set"):
-        O.SGD(clipnorm=1.0, clipvalue=1.0)
+        OPT.SGD(clipnorm=1.0, clipvalue=1.0)
     v = tf.Variable(W0)
-    opt = O.Adam(0.1)
+    opt = OPT.Adam(0.1)
     opt.apply_gradients([(tf.constant(GRADS[0]), v)])
     assert [w.name for w in opt.variables] == ["iteration", "learning_rate",
                                                "Variable_momentum", "Variable_velocity"]
@@ -111,6 +111,6 @@ def test_optimizer_config_names_and_errors():
 def test_constraint_is_applied_after_the_update():
     layer = tf.keras.layers.Dense(2, kernel_constraint=lambda w: tf.clip_by_value(w, -0.1, 0.1))
     model = tf.keras.Sequential([tf.keras.Input((3,)), layer])
-    model.compile(optimizer=O.SGD(1.0), loss="mse")
+    model.compile(optimizer=OPT.SGD(1.0), loss="mse")
     model.fit(np.ones((4, 3), np.float32), np.full((4, 2), 5.0, np.float32), verbose=0)
     assert np.abs(layer.kernel.numpy()).max() <= 0.1 + 1e-7

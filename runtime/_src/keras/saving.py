@@ -20,8 +20,8 @@ import numpy as np
 
 from runtime._src.keras import keras_weights_file
 
-__all__ = ["WEIGHTS_SUFFIX", "KERAS_WEIGHTS_SUFFIX", "check_weights_path", "load_weights", "save_weights",
-           "weights_arrays", "assign_weights"]
+__all__ = ["WEIGHTS_SUFFIX", "KERAS_WEIGHTS_SUFFIX", "check_weights_path", "load_weights",
+           "save_weights", "weights_arrays", "assign_weights"]
 
 WEIGHTS_SUFFIX = ".weights.npz"
 KERAS_WEIGHTS_SUFFIX = ".weights.h5"
