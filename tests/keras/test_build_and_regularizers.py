@@ -264,3 +264,12 @@ def test_weight_order_and_paths_of_nested_models_match_keras():
          'sub/b0/bias', 'sub/b1/kernel', 'sub/b1/bias'],
         ['bn', 'd', 'b0', 'b1'],
     ]
+
+
+def test_layers_have_get_and_set_weights_as_in_keras():
+    dense = layers.Dense(2)
+    dense.build((None, 3))
+    dense.set_weights([np.ones((3, 2), np.float32), np.array([0.5, -0.5], np.float32)])
+    assert [w.tolist() for w in dense.get_weights()] == [[[1.0, 1.0]] * 3, [0.5, -0.5]]
+    with pytest.raises(ValueError, match="weight shape \\(3, 2\\) is not compatible"):
+        dense.set_weights([np.ones((2, 2)), np.zeros(2)])

@@ -33,6 +33,8 @@ does; `tf.Module` sorts attribute names instead).
 import inspect
 import threading
 
+import numpy as np
+
 from autograph.operators import calls as _ag_calls
 
 from runtime._src.core import dtypes, nest
@@ -361,6 +363,25 @@ class Layer(Module):
 
     def call(self, inputs, *args, **kwargs):
         return inputs
+
+    def get_weights(self):
+        """The values of `weights`, as numpy arrays."""
+        return [np.array(w.numpy()) for w in self.weights]
+
+    def set_weights(self, weights):
+        """Assign each array to the weight at the same position in `weights`."""
+        own = self.weights
+        if len(own) != len(weights):
+            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with "
+                             f"a weight list of length {len(weights)}, but the layer was "
+                             f"expecting {len(own)} weights.")
+        for variable, value in zip(own, weights):
+            value = np.asarray(value)
+            if tuple(variable.shape.dims) != value.shape:
+                raise ValueError(f"Layer {self.name} weight shape {tuple(variable.shape.dims)} "
+                                 f"is not compatible with provided weight shape "
+                                 f"{value.shape}.")
+            variable.assign(value.astype(variable.dtype.as_numpy_dtype))
 
     def compute_output_shape(self, input_shape):
         raise NotImplementedError(f"{type(self).__name__}.compute_output_shape")

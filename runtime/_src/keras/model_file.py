@@ -33,7 +33,7 @@ import numpy as np
 
 from runtime._src.keras import keras_weights_file, saving, serialization
 
-__all__ = ["save_model", "load_model", "model_from_json", "FORMAT_VERSION"]
+__all__ = ["save_model", "load_model", "model_from_json", "FORMAT_VERSION", "SavingMixin"]
 
 FORMAT_VERSION = "3.0 (runtime.keras)"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
@@ -131,3 +131,23 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 def model_from_json(json_string, custom_objects=None):
     """A new model (fresh weights) from `model.to_json()`."""
     return _model_from_config(json.loads(json_string), custom_objects)
+
+
+class SavingMixin:
+    """`Model.save`, `save_weights` and `load_weights`."""
+
+    def save_weights(self, filepath, overwrite=True):
+        """Write every weight to `filepath`: `.weights.h5` (Keras 3's format) or
+        `.weights.npz` (runtime.keras's)."""
+        saving.save_weights(self, filepath, overwrite)
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Read weights back (`.weights.h5`, `.weights.npz` or a `.keras` file)."""
+        if skip_mismatch:
+            raise TypeError("load_weights: skip_mismatch is not supported by runtime.keras")
+        saving.load_weights(self, filepath)
+
+    def save(self, filepath, overwrite=True, **kwargs):
+        """Write the model to a `.keras` file; `tf.keras.models.load_model`
+        reads it back (here or in Keras 3)."""
+        save_model(self, filepath, overwrite)

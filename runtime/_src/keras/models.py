@@ -29,7 +29,8 @@ from runtime._src.core import nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.function import function
-from runtime._src.keras import functional, functional_config, serialization, summary, training
+from runtime._src.keras import (functional, functional_config, model_file, serialization,
+                                summary, training)
 from runtime._src.keras.base_layer import Layer
 from runtime._src.keras.input_layer import InputLayer
 from runtime._src.keras.keras_tensor import KerasTensor
@@ -38,7 +39,7 @@ from runtime._src.keras.naming import unique_name
 __all__ = ["Model", "Functional", "Sequential"]
 
 
-class Model(Layer, training.TrainingMixin):
+class Model(Layer, training.TrainingMixin, model_file.SavingMixin):
     """`tf.keras.Model`: subclass it, create layers in `__init__`, use them in `call`."""
 
     _keras_module = "keras"          # the "module" of its config, as Keras 3 writes it

@@ -8,7 +8,7 @@
     model.predict(x)               # numpy, batch by batch
     model.fit(x, y, sample_weight=w)            # or class_weight={0: 1.0, 1: 5.0}
     model.train_on_batch(x, y)     # also test_on_batch, predict_on_batch
-    model.save_weights("m.weights.npz"); model.load_weights("m.weights.npz")
+    model.save_weights("m.weights.h5"); model.load_weights("m.weights.h5")   # model_file.py
 
 Each step is one graph: `fit` wraps `train_step` (forward pass under a
 GradientTape, loss, gradients, `optimizer.apply_gradients`, metric updates)
@@ -42,7 +42,7 @@ from runtime._src.function.function import function
 from runtime._src.keras import callbacks as callbacks_mod
 from runtime._src.keras import losses as losses_mod
 from runtime._src.keras import metrics as metrics_mod
-from runtime._src.keras import model_file, optimizers, saving
+from runtime._src.keras import optimizers
 from runtime._src.keras.logging_callbacks import ProgbarLogger, progress_line
 from runtime._src.ops import array_ops, math_ops, random_ops, reduction_ops
 
@@ -409,41 +409,6 @@ class TrainingMixin:
             raise ValueError("predict: x has no samples")
         return nest.map_structure(lambda *parts: np.concatenate([np.asarray(p) for p in parts]),
                                   *outputs)
-
-    def get_weights(self):
-        """The values of `weights`, as numpy arrays."""
-        return [np.array(w.numpy()) for w in self.weights]
-
-    def set_weights(self, weights):
-        """Assign each array to the weight at the same position in `weights`."""
-        own = self.weights
-        if len(own) != len(weights):
-            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with "
-                             f"a weight list of length {len(weights)}, but the layer was "
-                             f"expecting {len(own)} weights.")
-        for variable, value in zip(own, weights):
-            value = np.asarray(value)
-            if tuple(variable.shape.dims) != value.shape:
-                raise ValueError(f"Layer {self.name} weight shape {tuple(variable.shape.dims)} "
-                                 f"is not compatible with provided weight shape "
-                                 f"{value.shape}.")
-            variable.assign(value.astype(variable.dtype.as_numpy_dtype))
-
-    def save_weights(self, filepath, overwrite=True):
-        """Write every weight to `filepath`, which ends in `.weights.npz`
-        (runtime.keras's format; Keras's `.weights.h5` is not supported)."""
-        saving.save_weights(self, filepath, overwrite)
-
-    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
-        """Read back what `save_weights` wrote (same architecture)."""
-        if skip_mismatch:
-            raise TypeError("load_weights: skip_mismatch is not supported by runtime.keras")
-        saving.load_weights(self, filepath)
-
-    def save(self, filepath, overwrite=True, **kwargs):
-        """Write the model to a `.keras` file (runtime/_src/keras/model_file.py);
-        `tf.keras.models.load_model` reads it back."""
-        model_file.save_model(self, filepath, overwrite)
 
     def _check_compiled(self, what):
         if not self._keras_state.compiled:
