@@ -73,12 +73,14 @@ def test_weights_h5_round_trips_and_holds_keras_paths(tmp_path):
     from runtime._src.keras import hdf5
     with open(path, "rb") as f:
         datasets = hdf5.read_datasets(f.read())
-    # Keras 3's layout of this Sequential (TF 2.21 writes these paths)
+    # Keras 3's layout of this Sequential (TF 2.21 writes these paths); SGD without
+    # momentum has two variables (iteration, learning_rate)
     assert sorted(datasets) == [
         "layers/batch_normalization/vars/0", "layers/batch_normalization/vars/1",
         "layers/batch_normalization/vars/2", "layers/batch_normalization/vars/3",
         "layers/dense/vars/0", "layers/dense/vars/1", "layers/dense_1/vars/0",
-        "layers/dense_1/vars/1"]
+        "layers/dense_1/vars/1", "optimizer/vars/0", "optimizer/vars/1"]
+    assert int(datasets["optimizer/vars/0"]) == 1          # one step of fit
     fresh = model()
     fresh.load_weights(path)
     np.testing.assert_array_equal(fresh.predict(X, verbose=0), trained.predict(X, verbose=0))

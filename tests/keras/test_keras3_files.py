@@ -26,6 +26,18 @@ def test_keras_3_functional_file_loads_with_its_weights():
     assert type(model.optimizer).__name__ == "Adam" and model.loss == "mse"
 
 
+def test_training_resumes_from_a_keras_3_file_with_its_optimizer_state():
+    model = tf.keras.models.load_model(os.path.join(DATA, "keras3_functional.keras"))
+    assert int(model.optimizer.iterations) == 2          # Adam's state came with it
+    x = np.random.RandomState(0).rand(8, 6, 6, 1).astype("float32")
+    history = model.fit(x, np.ones((8, 3), "float32"), epochs=2, verbose=0, shuffle=False)
+    # Keras 3 (TF 2.21): the same two epochs after keras.models.load_model(...)
+    np.testing.assert_allclose(history.history["loss"], [1.792291, 1.734421], atol=2e-6)
+    np.testing.assert_allclose(model.predict(x[:2], verbose=0),
+                               [[0.177803, 0.120037, -0.223811],
+                                [-0.046745, -0.065528, -0.060776]], atol=2e-6)
+
+
 def test_keras_3_weights_h5_of_a_subclassed_model():
     class Sub(tf.keras.Model):
         def __init__(self, **kwargs):

@@ -49,6 +49,8 @@ class Adagrad(Optimizer):
     """`tf.keras.optimizers.Adagrad(learning_rate=0.001,
     initial_accumulator_value=0.1, epsilon=1e-7)`."""
 
+    _slot_groups = (("accumulator",),)
+
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
                  name="adagrad", **kwargs):
         super().__init__(learning_rate, name, **kwargs)
@@ -71,6 +73,8 @@ class Adagrad(Optimizer):
 
 class Adadelta(Optimizer):
     """`tf.keras.optimizers.Adadelta(learning_rate=0.001, rho=0.95, epsilon=1e-7)`."""
+
+    _slot_groups = (("accumulated_grad", "accumulated_delta_var"),)
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="adadelta",
                  **kwargs):
@@ -99,6 +103,8 @@ class Adamax(Optimizer):
     """`tf.keras.optimizers.Adamax(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
     epsilon=1e-7)`."""
 
+    _slot_groups = (("momentum", "norm"),)
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="adamax", **kwargs):
         super().__init__(learning_rate, name, **kwargs)
@@ -108,13 +114,14 @@ class Adamax(Optimizer):
         return {"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon}
 
     def build_slots(self, variable):
-        return {"m": self.add_slot(variable, "m"), "norm": self.add_slot(variable, "norm")}
+        return {"momentum": self.add_slot(variable, "momentum"),
+                "norm": self.add_slot(variable, "norm")}
 
     def update_step(self, grad, variable, lr, slots):
         dtype = variable.dtype
         beta_1_power = math_ops.pow(array_ops.constant(self.beta_1, dtype),
                                     self._local_step(dtype))
-        m, u = slots["m"], slots["norm"]
+        m, u = slots["momentum"], slots["norm"]
         m_new = m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
         u_new = u.assign(math_ops.maximum(u.read_value() * self.beta_2, math_ops.abs(grad)))
         variable.assign_sub(lr * m_new / ((1.0 - beta_1_power) * (u_new + self.epsilon)))
@@ -123,6 +130,8 @@ class Adamax(Optimizer):
 class Nadam(Optimizer):
     """`tf.keras.optimizers.Nadam(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
     epsilon=1e-7)`."""
+
+    _slot_groups = (("momentum", "velocity"),)
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="nadam", **kwargs):
@@ -169,6 +178,8 @@ class Ftrl(Optimizer):
     initial_accumulator_value=0.1, l1_regularization_strength=0.0,
     l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0,
     beta=0.0)`."""
+
+    _slot_groups = (("accumulator", "linear"),)
 
     def __init__(self, learning_rate=0.001, learning_rate_power=-0.5,
                  initial_accumulator_value=0.1, l1_regularization_strength=0.0,
@@ -219,6 +230,8 @@ class Ftrl(Optimizer):
 
 class Lion(Optimizer):
     """`tf.keras.optimizers.Lion(learning_rate=0.001, beta_1=0.9, beta_2=0.99)`."""
+
+    _slot_groups = (("momentum",),)
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name="lion", **kwargs):
         super().__init__(learning_rate, name, **kwargs)

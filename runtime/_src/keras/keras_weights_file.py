@@ -12,11 +12,13 @@ list is named after its class ("dense", then "dense_1", ...), a layer in an
 attribute after the attribute ("alpha", "blocks/dense"). `keras_weight_paths`
 repeats that walk over our model; each weight gets the dataset at its path.
 Every layer met gets its "vars" group, empty when it has no weights, as in
-Keras's files. The optimizer's state is neither read nor written (the model
-is compiled afresh; Keras warns that it skips the optimizer's variables).
+Keras's files. The optimizer's state is "optimizer/vars/<i>", its variables
+in Keras 3's order (optimizers.py `_slot_groups`), written once it has run
+and read into a compiled model, so training resumes where it stopped.
 """
 
 import re
+import warnings
 
 import numpy as np
 
@@ -101,16 +103,34 @@ def keras_weight_paths(model):
     return [(v, path) for v, path in _layout(model) if v is not None]
 
 
+def _optimizer_variables(model):
+    """The optimizer's variables in Keras 3's order when it has state for every
+    trainable weight (it has run), else None."""
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is None or not getattr(optimizer, "built", False):
+        return None
+    if any(id(v) not in optimizer._slots for v in model.trainable_variables):
+        return None
+    return optimizer.variables
+
+
 def keras_weights_bytes(model):
-    """The model's weights as Keras 3's `model.weights.h5` (HDF5 bytes)."""
+    """The model's weights (and its optimizer's state, once it has run) as
+    Keras 3's `model.weights.h5` (HDF5 bytes)."""
     layout = _layout(model)
     datasets = {path: np.asarray(v.numpy()) for v, path in layout if v is not None}
     groups = [path for v, path in layout if v is None]
+    state = _optimizer_variables(model)
+    if state is not None:
+        groups.append("optimizer/vars")
+        datasets.update({f"optimizer/vars/{i}": np.asarray(v.numpy())
+                         for i, v in enumerate(state)})
     return hdf5_writer.write_datasets(datasets, groups)
 
 
 def assign_keras_weights(model, data, where):
-    """Assign the datasets of the HDF5 file `data` to the model's weights."""
+    """Assign the datasets of the HDF5 file `data` to the model's weights, and
+    the optimizer's state when the model is compiled and the file has it."""
     datasets = hdf5.read_datasets(data)
     pairs = keras_weight_paths(model)
     covered = {id(v) for v, _ in pairs}
@@ -128,3 +148,27 @@ def assign_keras_weights(model, data, where):
                              f"{getattr(variable, 'path', variable.name)!r} has shape "
                              f"{tuple(variable.shape.dims)}")
         variable.assign(value.astype(variable.dtype.as_numpy_dtype))
+    _assign_optimizer_state(model, datasets)
+
+
+def _assign_optimizer_state(model, datasets):
+    """The saved optimizer variables, by position, as Keras 3 loads them (a
+    warning and nothing loaded when their number differs)."""
+    saved = sorted((k for k in datasets if k.startswith("optimizer/vars/")),
+                   key=lambda k: int(k.rsplit("/", 1)[1]))
+    optimizer = getattr(model, "optimizer", None)
+    if not saved or optimizer is None:
+        return
+    for variable in model.trainable_variables:
+        optimizer._slots_of(variable)          # Keras builds them on load too
+    variables = optimizer.variables
+    shapes_match = len(saved) == len(variables) and all(
+        tuple(v.shape.dims) == datasets[k].shape for v, k in zip(variables, saved))
+    if not shapes_match:
+        warnings.warn(f"Skipping variable loading for optimizer '{optimizer.name}', because "
+                      f"it has {len(variables)} variables whereas the saved optimizer has "
+                      f"{len(saved)} variables.", UserWarning, stacklevel=3)
+        return
+    for variable, key in zip(variables, saved):
+        variable.assign(datasets[key].astype(variable.dtype.as_numpy_dtype))
+    optimizer.built = True

@@ -19,8 +19,8 @@ Files written before by runtime.keras hold `model.weights.npz` (the weights
 in `model.weights` order) and still load. Loading runs no code from the file
 and unpickles nothing: classes are looked up by name (built-in layers,
 `register_keras_serializable`, `custom_objects`); a Lambda's function must
-be a named, registered one. The optimizer's state is not saved or read: a
-loaded model is compiled afresh from `compile_config`.
+be a named, registered one. A compiled model is compiled again from
+`compile_config`, and its optimizer's state is read back as Keras 3 does.
 """
 
 import datetime
@@ -116,15 +116,15 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         keras_weights = z.read(_KERAS_WEIGHTS) if weights is None and \
             _KERAS_WEIGHTS in names else None
     model = _model_from_config(config, custom_objects)
-    if weights is not None:
-        with np.load(io.BytesIO(weights), allow_pickle=False) as data:
-            saving.assign_weights(model, data, filepath)
-    elif keras_weights is not None:
-        keras_weights_file.assign_keras_weights(model, keras_weights, filepath)
     compile_config = config.get("compile_config")
     if compile and compile_config and hasattr(model, "compile_from_config"):
         with serialization.custom_object_scope(custom_objects or {}):
             model.compile_from_config(compile_config)
+    if weights is not None:
+        with np.load(io.BytesIO(weights), allow_pickle=False) as data:
+            saving.assign_weights(model, data, filepath)
+    elif keras_weights is not None:        # and the optimizer's state, once compiled
+        keras_weights_file.assign_keras_weights(model, keras_weights, filepath)
     return model
 
 

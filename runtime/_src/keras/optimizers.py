@@ -41,7 +41,11 @@ __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
 
 
 class Optimizer:
-    """Base class. Subclasses define `build_slots(var)` and `update_step(g, var, lr)`."""
+    """Base class. Subclasses define `build_slots(var)` and `update_step(g, var, lr)`,
+    and `_slot_groups`: the slot names in the groups Keras 3 creates them in
+    (its order of `variables`, and of the optimizer's state in its files)."""
+
+    _slot_groups = ()
 
     def __init__(self, learning_rate, name=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, weight_decay=None, **kwargs):
@@ -130,12 +134,18 @@ class Optimizer:
 
     @property
     def variables(self):
+        """Keras 3's order: iterations, the learning rate, then for each group
+        of `_slot_groups` each variable's slots of that group (variables in the
+        order they were first updated), then Nadam's u_product."""
         found = [self._iterations]
         if isinstance(self._learning_rate, Variable):
             found.append(self._learning_rate)
+        groups = self._slot_groups or (tuple(n for _, slots in self._slots.values()
+                                             for n in slots),)
+        for group in groups:
+            for _, slots in self._slots.values():
+                found.extend(slots[name] for name in group if name in slots)
         found.extend(self._extra_variables)
-        for _, slots in self._slots.values():
-            found.extend(slots.values())
         return found
 
     def add_slot(self, variable, slot_name, initial_value=0.0):
@@ -264,6 +274,8 @@ def _check_fraction(name, value):
 class SGD(Optimizer):
     """`tf.keras.optimizers.SGD(learning_rate=0.01, momentum=0.0, nesterov=False)`."""
 
+    _slot_groups = (("momentum",),)
+
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         _check_fraction("momentum", momentum)
         super().__init__(learning_rate, name, **kwargs)
@@ -291,6 +303,8 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     """`tf.keras.optimizers.Adam(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
     epsilon=1e-7, amsgrad=False)`."""
+
+    _slot_groups = (("momentum", "velocity"), ("velocity_hat",))
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="adam", **kwargs):
@@ -328,6 +342,8 @@ class Adam(Optimizer):
 class RMSprop(Optimizer):
     """`tf.keras.optimizers.RMSprop(learning_rate=0.001, rho=0.9, momentum=0.0,
     epsilon=1e-7, centered=False)`."""
+
+    _slot_groups = (("velocity",), ("momentum",), ("average_gradient",))
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, name="rmsprop", **kwargs):
