@@ -132,7 +132,7 @@ def test_backup_and_restore_resumes_an_interrupted_fit(tmp_path):
         m.fit(X, Y, batch_size=8, epochs=5, shuffle=False, verbose=0,
               callbacks=[backup, _Interrupt()])
     assert sorted(p.name for p in (tmp_path / "backup").iterdir()) == [
-        "latest.optimizer.npz", "latest.weights.npz", "training_metadata.json"]
+        "latest.weights.h5", "training_metadata.json"]          # Keras 3's names
     resumed = model(optimizer=keras.optimizers.Adam(0.05))
     h = resumed.fit(X, Y, batch_size=8, epochs=5, shuffle=False, verbose=0,
                     callbacks=[C.BackupAndRestore(str(tmp_path / "backup"))])

@@ -5,20 +5,16 @@
     model.fit(x, y, epochs=10, callbacks=[cb])     # starts at epoch 5 again
 
 After each epoch (or every `save_freq` batches) the callback writes, in
-`backup_dir`: `latest.weights.npz` (the model's weights),
-`latest.optimizer.npz` (the optimizer's variables: iterations, learning
-rate, slots) and `training_metadata.json` ({"epoch": ..., "batch": ...}).
-When `fit` starts and a backup exists, the weights and optimizer state are
-read back and `fit` continues from the saved epoch. A finished `fit` deletes
-the backup (`delete_checkpoint=True`). Keras writes `.weights.h5`; this
-format is runtime.keras's npz.
+`backup_dir`, Keras 3's files: `latest.weights.h5` (the model's weights and
+the optimizer's state) and `training_metadata.json` ({"epoch": ...,
+"batch": ...}). When `fit` starts and a backup exists, they are read back
+and `fit` continues from the saved epoch. A finished `fit` deletes the
+backup (`delete_checkpoint=True`).
 """
 
 import json
 import os
 import shutil
-
-import numpy as np
 
 from runtime._src.keras import saving
 from runtime._src.keras.callbacks import Callback
@@ -41,8 +37,8 @@ class BackupAndRestore(Callback):
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq, self.delete_checkpoint = save_freq, delete_checkpoint
         self.double_checkpoint = double_checkpoint
-        self._weights_path = os.path.join(self.backup_dir, "latest" + saving.WEIGHTS_SUFFIX)
-        self._optimizer_path = os.path.join(self.backup_dir, "latest.optimizer.npz")
+        self._weights_path = os.path.join(self.backup_dir,
+                                          "latest" + saving.KERAS_WEIGHTS_SUFFIX)
         self._metadata_path = os.path.join(self.backup_dir, "training_metadata.json")
         self._current_epoch = 0
         self._batches_seen = 0
@@ -51,29 +47,10 @@ class BackupAndRestore(Callback):
     def on_train_begin(self, logs=None):
         if not os.path.exists(self._weights_path):
             return
-        self.model.load_weights(self._weights_path)
-        if os.path.exists(self._optimizer_path):
-            self._restore_optimizer()
+        self.model.load_weights(self._weights_path)      # the optimizer's state too
         if os.path.exists(self._metadata_path):
             with open(self._metadata_path, encoding="utf-8") as f:
                 self.model._initial_epoch = json.load(f)["epoch"]
-
-    def _optimizer_variables(self):
-        """The optimizer's variables with a slot made for every trainable weight."""
-        optimizer = self.model.optimizer
-        for variable in self.model.trainable_variables:
-            optimizer._slots_of(variable)
-        return optimizer.variables
-
-    def _restore_optimizer(self):
-        variables = self._optimizer_variables()
-        with np.load(self._optimizer_path, allow_pickle=False) as data:
-            if len(data.files) != len(variables):
-                raise ValueError(f"BackupAndRestore: {self._optimizer_path} holds "
-                                 f"{len(data.files)} optimizer variables, the optimizer has "
-                                 f"{len(variables)}")
-            for i, variable in enumerate(variables):
-                variable.assign(data[f"{i:04d}"])
 
     def on_train_batch_end(self, batch, logs=None):
         self._last_batch_seen = batch + 1
@@ -93,9 +70,6 @@ class BackupAndRestore(Callback):
     def _save(self):
         os.makedirs(self.backup_dir, exist_ok=True)
         self.model.save_weights(self._weights_path, overwrite=True)
-        arrays = {f"{i:04d}": np.asarray(v.numpy())
-                  for i, v in enumerate(self._optimizer_variables())}
-        np.savez(self._optimizer_path, **arrays)
         with open(self._metadata_path, "w", encoding="utf-8") as f:
             json.dump({"epoch": self._current_epoch, "batch": self._last_batch_seen}, f)
 
