@@ -178,20 +178,25 @@ def read_datasets(data):
         raise ValueError("not an HDF5 file (its first bytes are not the HDF5 signature)")
     try:
         return _read(data)
-    except (IndexError, KeyError, struct.error, UnicodeDecodeError) as e:
+    except (IndexError, KeyError, struct.error, UnicodeDecodeError, RecursionError) as e:
         raise ValueError(f"truncated or corrupt HDF5 file ({type(e).__name__}: {e})") from None
 
 
 def _read(data):
     f = _File(data)
     found = {}
+    open_groups = set()
 
     def visit(header, path):
+        if header in open_groups:
+            raise ValueError(f"HDF5 group {path!r} contains itself")
         children = f.children(header)
         if children is None:
             found[path] = f.dataset(header, path)
             return
+        open_groups.add(header)
         for name, child in children.items():
             visit(child, f"{path}/{name}" if path else name)
+        open_groups.discard(header)
     visit(f.root_header, "")
     return found
