@@ -54,7 +54,7 @@ def _children(layer):
     """(name, layer or container) in the order Keras 3's saving walk visits them."""
     found = []
     is_model = hasattr(layer, "_keras_state")
-    if type(layer).__name__ in ("Sequential", "Functional"):
+    if getattr(layer, "_layers_saved_first", False):      # Sequential, Functional
         found.append(("layers", layer.layers))
     attrs = {k: v for k, v in vars(layer).items()
              if k not in _UNTRACKED and k not in _INTERNAL and _holds_layers(v)}

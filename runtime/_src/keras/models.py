@@ -165,6 +165,7 @@ class Functional(Model):
     runs those layer calls on real tensors, in the same structures."""
 
     _keras_module = "keras.src.models.functional"     # as Keras 3 writes it
+    _layers_saved_first = True     # Keras 3's saving walk visits `layers` first
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         Layer.__init__(self, name=name or unique_name("functional"), trainable=trainable,
@@ -334,6 +335,7 @@ class Sequential(Model):
     """`tf.keras.Sequential(layers=None, name=None)`: each layer feeds the next."""
 
     _keras_module = "keras"
+    _layers_saved_first = True     # Keras 3's saving walk visits `layers` first
 
     def __init__(self, layers=None, name=None, trainable=True, **kwargs):
         kwargs.pop("dtype", None)
