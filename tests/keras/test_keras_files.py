@@ -278,3 +278,24 @@ def test_compile_config_round_trips_objects_and_schedules(tmp_path):
     got = loaded.evaluate(x, y, verbose=0, return_dict=True)
     assert sorted(got) == ["accuracy", "auc", "loss", "precision", "weighted_mse"]
     assert got == want and len(got["precision"]) == 2
+
+
+def test_clone_model_and_get_custom_objects():
+    inputs = tf.keras.Input((3,), name="x")
+    model = tf.keras.Model(inputs, layers.Dense(2, name="d")(layers.Dense(4, name="h")(inputs)))
+    clone = tf.keras.models.clone_model(model)
+    assert [lay.name for lay in clone.layers] == ["x", "h", "d"]
+    assert [v.shape for v in clone.weights] == [v.shape for v in model.weights]
+    assert all(a is not b for a, b in zip(clone.weights, model.weights))   # new weights
+
+    class Twice(layers.Layer):
+        def call(self, x):
+            return x * 2.0
+
+    tf.keras.utils.get_custom_objects()["Twice"] = Twice
+    try:
+        seq = tf.keras.Sequential([tf.keras.Input((2,)), Twice()])
+        again = tf.keras.models.model_from_json(seq.to_json())     # found by name
+        assert type(again.layers[0]) is Twice
+    finally:
+        del tf.keras.utils.get_custom_objects()["Twice"]

@@ -33,7 +33,8 @@ import numpy as np
 
 from runtime._src.keras import keras_weights_file, saving, serialization
 
-__all__ = ["save_model", "load_model", "model_from_json", "FORMAT_VERSION", "SavingMixin"]
+__all__ = ["save_model", "load_model", "model_from_json", "clone_model", "FORMAT_VERSION",
+           "SavingMixin"]
 
 FORMAT_VERSION = "3.0 (runtime.keras)"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
@@ -131,6 +132,16 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 def model_from_json(json_string, custom_objects=None):
     """A new model (fresh weights) from `model.to_json()`."""
     return _model_from_config(json.loads(json_string), custom_objects)
+
+
+def clone_model(model, input_tensors=None, clone_function=None, call_function=None,
+                recursive=False, **kwargs):
+    """A new model of the same architecture with new weights (Keras's
+    `clone_model` with its defaults), rebuilt from the model's config."""
+    if input_tensors is not None or clone_function is not None or call_function is not None:
+        raise TypeError("clone_model: input_tensors, clone_function and call_function are not "
+                        "supported by runtime.keras")
+    return _model_from_config(serialization.serialize_keras_object(model), None)
 
 
 class SavingMixin:

@@ -24,7 +24,7 @@ classes with `get_config`), user classes through
 import contextlib
 import threading
 
-__all__ = ["BUILTIN", "register_builtin", "register_keras_serializable",
+__all__ = ["BUILTIN", "register_builtin", "register_keras_serializable", "get_custom_objects",
            "get_registered_name", "get_registered_object", "serialize_keras_object",
            "deserialize_keras_object", "custom_object_scope", "dtype_policy_config",
            "dtype_from_config", "CUSTOM_OBJECTS", "serialize_layer", "deserialize_layer"]
@@ -57,6 +57,12 @@ def register_keras_serializable(package="Custom", name=None):
         obj._registered_name = key
         return obj
     return decorator
+
+
+def get_custom_objects():
+    """The global table of user objects (`register_keras_serializable` fills it;
+    entries added by hand, {"MyLayer": MyLayer}, are found by name too)."""
+    return CUSTOM_OBJECTS
 
 
 def get_registered_name(obj):
