@@ -46,6 +46,8 @@ from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
 from runtime._src.keras import initializers, regularizers, serialization
 from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
+from runtime._src.keras.layer_config import (as_shape_structure, config_arguments,
+                                             plain_shape, recording_build)
 from runtime._src.keras.naming import to_snake_case, unique_name
 from runtime._src.keras.variables import KerasVariable
 from runtime._src.ops import array_ops, math_ops
@@ -165,7 +167,7 @@ class Layer(Module):
         if cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_"):
             serialization.register_builtin("keras.layers", cls)
         if "build" in cls.__dict__:
-            cls.build = _recording_build(cls.__dict__["build"])
+            cls.build = recording_build(cls.__dict__["build"])
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _ALLOWED_KWARGS
@@ -353,12 +355,12 @@ class Layer(Module):
     def get_build_config(self):
         """{"input_shape": ...} of the first build (None when not built)."""
         shape = getattr(self, "_build_input_shape", None)
-        return None if shape is None else {"input_shape": shape}
+        return None if shape is None else {"input_shape": plain_shape(shape)}
 
     def build_from_config(self, config):
         shape = config.get("input_shape") if config else None
         if shape is not None and not self.built:
-            self.build(_as_shape_structure(shape))
+            self.build(as_shape_structure(shape))
             self.built = True
 
     def call(self, inputs, *args, **kwargs):
@@ -480,25 +482,6 @@ class Layer(Module):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
-def _recording_build(build):
-    """`build` that remembers its input shape (`get_build_config`) and marks the
-    layer built, as Keras 3's build wrapper."""
-    if getattr(build, "_records_shape", False):
-        return build
-
-    def wrapper(self, *args, **kwargs):
-        shape = args[0] if args else kwargs.get("input_shape")
-        if getattr(self, "_build_input_shape", None) is None and shape is not None:
-            self._build_input_shape = shape
-        result = build(self, *args, **kwargs)
-        self.built = True
-        return result
-    wrapper._records_shape = True
-    wrapper.__name__, wrapper.__doc__ = build.__name__, build.__doc__
-    wrapper.__wrapped__ = build
-    return wrapper
-
-
 def _batch_input_shape(kwargs):
     """(None, *input_shape) from `input_shape=` / `input_dim=` / `batch_input_shape=`."""
     if kwargs.get("batch_input_shape") is not None:
@@ -513,49 +496,6 @@ def _batch_input_shape(kwargs):
 _UNTRACKED = frozenset({"_own_weights", "_name", "input_spec", "_keras_state", "_nodes",
                         "_inbound_nodes", "_node_depths", "inputs", "outputs", "_losses",
                         "_auto_config", "activity_regularizer", "_build_input_shape"})
-
-
-def _plain(value):
-    """Whether `value` is JSON-like (numbers, strings, None, lists, dicts of them)."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return True
-    if isinstance(value, (list, tuple)):
-        return all(_plain(v) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
-    return False
-
-
-def config_arguments(cls, args, kwargs):
-    """The constructor arguments of `cls(*args, **kwargs)` by name, when all are
-    plain values (Keras 3's automatic config of user layers); else None."""
-    try:
-        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
-    except TypeError:
-        return None
-    bound.apply_defaults()
-    config = {}
-    for name, value in list(bound.arguments.items())[1:]:
-        param = inspect.signature(cls.__init__).parameters[name]
-        if param.kind is param.VAR_KEYWORD:
-            config.update(value)
-        elif param.kind is param.VAR_POSITIONAL:
-            if value:
-                return None
-        else:
-            config[name] = value
-    return config if _plain(config) else None
-
-
-def _as_shape_structure(shape):
-    """A saved shape (lists from JSON) as tuples; a dict or list of shapes kept."""
-    if isinstance(shape, dict):
-        return {k: _as_shape_structure(v) for k, v in shape.items()}
-    if isinstance(shape, (list, tuple)) and shape and all(
-            isinstance(v, (list, tuple)) or v is None for v in shape) and \
-            any(isinstance(v, (list, tuple)) for v in shape):
-        return [_as_shape_structure(v) for v in shape]
-    return tuple(shape)
 
 
 def weight_size(variable):
@@ -583,4 +523,3 @@ def _tracked_values(layer):
         if key not in _UNTRACKED:
             visit(value)
     return out
-

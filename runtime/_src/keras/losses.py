@@ -21,7 +21,7 @@ class axis, clip to [1e-7, 1 - 1e-7], take the log.
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.keras import serialization
-from runtime._src.keras.base_layer import config_arguments
+from runtime._src.keras.layer_config import config_arguments
 from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 
 __all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",

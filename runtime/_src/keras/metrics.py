@@ -16,7 +16,7 @@ from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.core.context import init_scope
 from runtime._src.keras import serialization
-from runtime._src.keras.base_layer import config_arguments
+from runtime._src.keras.layer_config import config_arguments
 from runtime._src.keras.losses import match_rank, mean_absolute_error, mean_squared_error
 from runtime._src.keras.naming import to_snake_case
 from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
