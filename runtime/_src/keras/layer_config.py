@@ -26,13 +26,14 @@ def config_arguments(cls, args, kwargs):
     """The constructor arguments of `cls(*args, **kwargs)` by name, when all are
     plain values (Keras 3's automatic config of user layers); else None."""
     try:
-        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
-    except TypeError:
+        signature = inspect.signature(cls.__init__)
+        bound = signature.bind(None, *args, **kwargs)
+    except (TypeError, ValueError):
         return None
     bound.apply_defaults()
     config = {}
     for name, value in list(bound.arguments.items())[1:]:
-        param = inspect.signature(cls.__init__).parameters[name]
+        param = signature.parameters[name]
         if param.kind is param.VAR_KEYWORD:
             config.update(value)
         elif param.kind is param.VAR_POSITIONAL:
