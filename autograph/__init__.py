@@ -20,13 +20,18 @@ This package never imports `runtime`; runtime registers itself as a backend
 """
 
 from . import experimental
-from .impl.api import (AutoGraphWarning, ConversionError, SourceConversion, convert,
-                       convert_source, do_not_convert, is_strict, set_strict, to_code,
-                       to_graph)
+from .impl.api import (AutoGraphWarning, ConversionError, SourceConversion,
+                       UnsupportedLanguageElementError, convert, convert_source, do_not_convert,
+                       is_strict, set_strict, to_code, to_graph)
 from .impl.report import report
+from .operators.directives import set_element_type
+from .operators.side_effects import (SideEffectWarning, is_strict_side_effects,
+                                     set_strict_side_effects)
 
 __version__ = "0.1.0"
 
 __all__ = ["to_code", "to_graph", "convert", "do_not_convert", "convert_source",
            "SourceConversion", "report", "set_strict", "is_strict", "ConversionError",
-           "AutoGraphWarning", "experimental"]
+           "UnsupportedLanguageElementError",
+           "AutoGraphWarning", "SideEffectWarning", "set_strict_side_effects",
+           "is_strict_side_effects", "set_element_type", "experimental"]

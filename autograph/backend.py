@@ -90,6 +90,12 @@ class Backend(abc.ABC):
         """`min(a, b)` / `max(a, b)` elementwise; kind is 'min' or 'max'."""
         raise self._missing("elementwise")
 
+    def print_(self, objects, kwargs):
+        """`print(*objects, **kwargs)` as a graph operation that prints the
+        tensors' values (as Python prints numpy values) each time the graph
+        runs (used with Feature.BUILTIN_FUNCTIONS)."""
+        raise self._missing("print_")
+
     def assert_(self, cond, message):
         """A staged assertion: fails at run time with `message` when `cond` is false."""
         raise self._missing("assert_")

@@ -6,5 +6,7 @@
 
 from autograph import to_code, to_graph, convert, report  # noqa: F401
 from autograph import experimental  # noqa: F401
+from autograph import SideEffectWarning, set_strict_side_effects  # noqa: F401
 
-__all__ = ["to_code", "to_graph", "convert", "report", "experimental"]
+__all__ = ["to_code", "to_graph", "convert", "report", "experimental", "SideEffectWarning",
+           "set_strict_side_effects"]

@@ -23,7 +23,8 @@ seed are what they were):
     --composites   state in dict keys, object attributes (a `Box` class in the
                    program module) and list slots, nested and aliased; slots
                    made in one branch only or only inside a loop, read back
-                   with .get/in/hasattr/getattr/len
+                   with .get/in/hasattr/getattr/len; a slot as a for target
+                   (`for d['k'] in v:`)
     --closures     lambdas and nested defs over variables that branches and
                    loops assign (late binding), closures made in a loop and
                    called after it, `nonlocal` writes called from loops, and
@@ -52,6 +53,11 @@ graph; each run is a new module instance, calls main twice and only then
 compares both calls' results (the locals, reads and temporaries main
 returns), the Variables' final values and the arrays they started from.
 Values are dyadic (k/4), so the float comparisons are exact.
+
+Every mode checks exactness, so it runs with autograph's strict side effects
+(`autograph.set_strict_side_effects`): a Python side effect inside a tensor
+`if` or loop is a clear refusal, not run once while tracing as TensorFlow
+runs it (the default).
 
 A mode runs `main` four ways: native, converted on Python values,
 eagerly (main called on runtime eager tensors) and as a graph
@@ -94,6 +100,20 @@ if ROOT not in sys.path:          # `python tools/fuzz.py` from anywhere
     sys.path.insert(0, ROOT)
 
 MOD = 97
+
+
+def _strict(runs):
+    """Every mode checks exactness: a Python side effect inside a staged
+    statement is refused (autograph's strict side effects), never run once
+    while tracing as TensorFlow runs it."""
+    def run(*args, **kwargs):
+        from autograph.operators import side_effects
+        with side_effects.strict():
+            return runs(*args, **kwargs)
+    run.__name__, run.__doc__ = runs.__name__, runs.__doc__
+    return run
+
+
 INPUTS = [(0, 0, [0, 0, 0]), (5, 3, [1, 2, 3]), (96, 41, [7, 0, 5]), (13, 88, [4, 4, 9])]
 
 
@@ -341,6 +361,11 @@ class CompositeGenerator(_ModeGenerator):
             return [self.rng.choice(["e = dict(d)", "e = d", "p = o"])]
         if r < 0.96:
             return ["nb = Box()", f"nb.c = {self.expr(names)} % {MOD}", "o.b = nb"]
+        if r < 0.98 and depth < 3:   # a slot as the loop target: a loop variable too
+            target = self.rng.choice(["d['k']", "o.a", "l[0]", "d['n']['k']"])
+            over = self.rng.choice(["v", f"range({self.rng.choice(names)} % 4)"])
+            return [f"for {target} in {over}:",
+                    f"    y = (y + {target} * {self.expr(names)}) % {MOD}"]
         return [f"print('c', {self.rng.choice(self.SLOTS_R)}, {self.rng.choice(self.MAYBE_R)})"]
 
     def prelude(self):
@@ -787,6 +812,7 @@ def _plain(value):
         return repr(value)
 
 
+@_strict
 def three_runs(source, seed, inputs=INPUTS):
     """[(inputs, original, converted, graph)] for each input triple."""
     import autograph
@@ -920,6 +946,7 @@ def _outcome4(call, seconds=None, plain=_plain):
         return ("raised", type(e).__name__, str(e), _TENSOR_STR.sub(r"\1", out.getvalue()))
 
 
+@_strict
 def four_runs(source, seed, inputs=INPUTS):
     """[(inputs, native, converted, eager, graph)] for each input triple."""
     import autograph
@@ -1542,6 +1569,7 @@ def _floats(value):
     return [("nan" if f != f else f) for f in flat.ravel().tolist()] + [list(flat.shape)]
 
 
+@_strict
 def variable_runs(source, seed, inputs=None):
     """[(inputs, native, converted, eager, graph)] for each row of VAR_INPUTS:
     each run on a new module instance, main called on both inputs of the row."""
@@ -1584,6 +1612,7 @@ RUNNERS = {"variables": (variable_runs, VAR_INPUTS)}
 JAX_RUN_TIMEOUT_S = 120.0     # the first call compiles: XLA takes seconds on a busy machine
 
 
+@_strict
 def jax_runs(source, seed, inputs=INPUTS):
     """[(inputs, native, jax)] for each input triple."""
     import jax

@@ -8,8 +8,10 @@ need are overloaded; everything else is called as it is.
     acc.extend(xs)           ->  acc = ag__.list_extend(acc, xs)
     super().f(x)             ->  super(__class__, self).f(x)
 
-`print` stays Python's print: while tracing it runs once and shows symbolic
-tensors (`Tensor("x:0", shape=(), dtype=int32)`), as in TensorFlow.
+`print(x)` becomes `ag__.print(x)`: Python's print, which while tracing runs
+once and shows symbolic tensors (`Tensor("x:0", shape=(), dtype=int32)`), as
+in TensorFlow; with Feature.BUILTIN_FUNCTIONS it prints tensors' values when
+the graph runs, as TensorFlow's converted print does.
 
 Callees are resolved when the function is converted, from its globals,
 closure and builtins. A callee that cannot be resolved (a local variable, a
@@ -25,7 +27,8 @@ from ..pyct import inspect_utils
 from ..pyct import ast_util, templates
 from ..pyct.static_analysis import activity
 
-OVERLOADED = ("len", "range", "int", "float", "abs", "min", "max", "sum", "enumerate", "zip")
+OVERLOADED = ("len", "range", "int", "float", "abs", "min", "max", "sum", "enumerate", "zip",
+              "print")
 
 # Methods of builtin types and tensors: calling them through ag__.call would
 # only add noise.
@@ -108,7 +111,7 @@ class _Calls(ast_util.NodeTransformer):
         """Calls left as they are: library functions, builtins, classes, ag__."""
         if isinstance(func, gast.Attribute) and func.attr in PLAIN_METHODS:
             return True
-        if isinstance(func, gast.Name) and func.id in ("super", "print"):
+        if isinstance(func, gast.Name) and func.id == "super":
             return True
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
                 and func.value.id == "ag__":

@@ -501,13 +501,15 @@ class _ControlFlow(ast_util.StatementTransformer):
         bound = activity.writes(node.body) | target
         state = self._state(node, bound, head)
         out = self._undefined_inits(node, state)
-        body = node.body
+        body, binds_target = node.body, []
         if isinstance(node.target, gast.Name) and node.target.id not in state \
                 and node.target.id not in self.functions[-1].shared:
             item = node.target.id
         else:
             item = self.ctx.namer.new("itr")
-            body = templates.replace("target = item", target=node.target, item=item) + body
+            # `for x[0] in ...` / `for o.a in ...`: the target is a slot too.
+            binds_target = templates.replace("target = item", target=node.target, item=item)
+            body = binds_target + body
         loop_body = self.ctx.namer.new("loop_body")
         out += self._function(loop_body, [item] + state, body, state)
         extra = self._extra_test(node)
@@ -521,11 +523,11 @@ class _ControlFlow(ast_util.StatementTransformer):
             call = "ag__.for_stmt(iterated, loop_body, state_in, names, extra_test=loop_test)"
             kw["loop_test"] = loop_test
         comp_defs, extra = self._composites(
-            [node.body], self._shared(bound), state)
+            [binds_target, node.body], self._shared(bound), state)
         out += comp_defs
         out += self._add_options(self._add_effects(self._add_keyword(self._call(
             call, state, iterated=node.iter, loop_body=loop_body, **kw), extra),
-            [node.body], appends=has_test), node)
+            [binds_target, node.body], appends=has_test), node)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
 

@@ -15,6 +15,7 @@ running its module (what the `autograph` command line uses):
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import linecache
@@ -25,15 +26,16 @@ from typing import Callable, Iterable
 
 from .. import source_map, tracebacks
 from ..pyct import parser
-from ..operators import calls
+from ..operators import calls, side_effects
+from ..operators import options as operator_options
 from ..pyct import inspect_utils
 from . import conversion, source_conversion
-from .checks import ConversionError
+from .checks import GENERATORS, ConversionError, UnsupportedLanguageElementError
 from .source_conversion import SourceConversion
 
 __all__ = ["to_code", "to_graph", "convert", "do_not_convert", "converted_callable",
            "convert_source", "SourceConversion", "set_strict", "is_strict",
-           "ConversionError", "AutoGraphWarning", "Feature", "optional_features"]
+           "ConversionError", "UnsupportedLanguageElementError", "AutoGraphWarning", "Feature", "optional_features"]
 
 
 class AutoGraphWarning(UserWarning):
@@ -325,24 +327,68 @@ def to_graph(fn: Callable, recursive: bool = True,
              ) -> Callable:
     """The converted `fn` (a function or bound method): same behaviour on
     Python values; staged control flow on tensors.
-    `experimental_optional_features`: see `Feature` (checked; no effect)."""
-    optional_features(experimental_optional_features, "to_graph: experimental_optional_features")
-    return converted_callable(fn, user_requested=True, recursive=recursive)
+    `experimental_optional_features`: see `Feature` (BUILTIN_FUNCTIONS: a
+    `print` of tensors prints their values when the graph runs)."""
+    features = optional_features(experimental_optional_features,
+                                 "to_graph: experimental_optional_features")
+    converted = converted_callable(fn, user_requested=True, recursive=recursive)
+    return _with_options(converted, features)
 
 
 def convert(fn=None, options=None, *, recursive=True):
     """`to_graph`, also usable as a decorator: `@convert()` or `@convert`.
 
     `options` is what `function(experimental_autograph_options=...)` passes
-    along: a dict (e.g. {"recursive": False}), or Features (see `Feature`).
+    along: a dict (e.g. {"recursive": False}, {"strict_side_effects": True}:
+    a Python side effect in a staged statement is an error while the
+    converted function runs, see `set_strict_side_effects`), or Features
+    (see `Feature`). A generator function runs unconverted with one
+    AutoGraphWarning, as in TensorFlow (strict mode: the error).
     """
+    strict_effects, features = False, frozenset()
     if isinstance(options, dict):
+        unknown = sorted(set(options) - _OPTION_KEYS)
+        if unknown:
+            raise TypeError(f"experimental_autograph_options: unknown option(s) {unknown}; "
+                            f"the dict accepts {sorted(_OPTION_KEYS)}")
         recursive = options.get("recursive", recursive)
+        strict_effects = bool(options.get("strict_side_effects", False))
     else:
-        optional_features(options, "experimental_autograph_options")
-    if fn is None:
-        return lambda f: to_graph(f, recursive=recursive)
-    return to_graph(fn, recursive=recursive)
+        features = optional_features(options, "experimental_autograph_options")
+
+    def wrap(f):
+        try:
+            converted = converted_callable(f, user_requested=True, recursive=recursive)
+        except UnsupportedLanguageElementError as e:
+            if is_strict() or not e.reason.startswith(GENERATORS):
+                raise
+            func, _ = _plain_function(f)
+            _warn_once(func, f"autograph could not convert {inspect_utils.describe(func)}, so "
+                             f"it runs unconverted: {e.reason}",
+                       (func.__code__.co_filename, func.__code__.co_firstlineno))
+            return f
+        return _with_options(converted, features, strict_effects)
+    return wrap if fn is None else wrap(fn)
+
+
+_OPTION_KEYS = frozenset(("recursive", "strict_side_effects"))
+
+
+def _with_options(fn, features, strict_effects=False):
+    """`fn`, run with the options that converted code consults while it runs
+    (see operators/options.py and side_effects.strict)."""
+    names = {"builtin_functions"} if features & {Feature.ALL, Feature.BUILTIN_FUNCTIONS} else set()
+    if not names and not strict_effects:
+        return fn
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(operator_options.using(names))
+            if strict_effects:
+                stack.enter_context(side_effects.strict())
+            return fn(*args, **kwargs)
+    return run
 
 
 def convert_source(source, filename="<string>", first_line=1, *, module=None, method=False,

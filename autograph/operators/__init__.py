@@ -13,8 +13,8 @@ from .data_structures import list_append, list_extend
 from .exceptions import assert_stmt
 from .logical import and_, if_exp, not_, or_
 from .staging import outer_writes
-from .py_builtins import (abs_, enumerate_, float_, int_, len_, max_, min_, range_, sum_,
-                          zip_)
+from .py_builtins import (abs_, enumerate_, float_, int_, len_, max_, min_, print_, range_,
+                          sum_, zip_)
 from .variables import Undefined, deleted, ld, peek, put_attr, put_item, user_locals
 
 # Builtin overloads under the builtin's own name, as generated code uses them.
@@ -28,7 +28,8 @@ max = max_  # noqa: A001
 sum = sum_  # noqa: A001
 enumerate = enumerate_  # noqa: A001
 zip = zip_  # noqa: A001
+print = print_  # noqa: A001
 
 __all__ = ["call", "if_stmt", "while_stmt", "for_stmt", "match_subject", "and_", "or_", "not_", "if_exp",
            "assert_stmt", "list_append", "list_extend", "outer_writes", "Undefined", "ld", "deleted", "peek", "put_item", "put_attr", "user_locals", "len", "range", "int", "float",
-           "abs", "min", "max", "sum", "enumerate", "zip"]
+           "abs", "min", "max", "sum", "enumerate", "zip", "print"]

@@ -27,9 +27,11 @@ instead. A Python loop whose test becomes a tensor part-way is staged from
 that point on.
 """
 
+import re
+
 from .. import source_map
 from ..backend import backend_of
-from . import loops, staging, tracking
+from . import loops, side_effects, staging, tracking
 from .errors import display_names, located, mark as _mark
 from .variables import Undefined, is_return_slot
 
@@ -74,7 +76,8 @@ def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test
         backend = backend_of(t)
         if backend is not None:
             where = source_map.current_location()
-            _refuse_effects(effects, "while loop", where, backend, lists_carried=True)
+            _refuse_effects(effects, "while loop", where, backend, dict(zip(names, state)),
+                            lists_carried=True)
             if test_binds:
                 listed = ", ".join(f"'{n}'" for n in test_binds)
                 raise _marked(ValueError(
@@ -100,7 +103,8 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
     tracking.record("for", backend is not None, body)
     if backend is not None:
         where = source_map.current_location()
-        _refuse_effects(effects, "for loop", where, backend, lists_carried=True)
+        _refuse_effects(effects, "for loop", where, backend, dict(zip(names, state)),
+                        lists_carried=True)
         return loops.with_composites(composites, state, lambda t, b, s, extra: (
             loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where, opts)),
             extra_test, body, item_first=True)
@@ -130,27 +134,46 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
 
 
 def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=False):
-    """A staged statement cannot carry a change to a Python object made in
-    its bodies: a tensor if traces both branches (both changes would stay), a
-    tensor loop traces its body once (one change instead of one per
-    iteration). Appends are staged by a loop (`lists_carried`: it makes the
-    list a tensor list) and by an if when the list already is one (`values`:
-    the names' values)."""
+    """A staged statement runs the changes to Python objects made in its
+    bodies while tracing: a tensor if traces both branches (both changes
+    stay), a tensor loop its body once (one change instead of one per
+    iteration). Each is reported (see side_effects.py: a warning, or an
+    error in strict mode). Appends are staged by a loop (`lists_carried`: it
+    makes the list a tensor list) and by an if when the list already is one
+    (`values`: the names' values): those are not side effects. A loop
+    carries each Python list among its variables as a tensor list: other
+    changes to it cannot be traced (a ValueError)."""
+    carried = ({n for n, v in values.items() if type(v) is list} if lists_carried and values
+               else set())
     for line, text, list_name in effects:
         if list_name is not None and lists_carried:
             continue
+        changed = _changed_list(text, carried)
+        if changed is not None:
+            raise _marked(ValueError(
+                f"'{text}' ({where[0] if where else '<unknown>'}:{line}) changes the list "
+                f"'{changed}' inside a tensor {kind}{source_map.describe(where)}, which "
+                f"carries it as a tensor list (a TensorArray): one that can only be appended "
+                f"to and indexed. Build a new list in the loop, or keep the other changes after it."))
         value = None if values is None or list_name is None else values.get(list_name)
         if list_name is not None and (backend.is_list(value) or backend.is_tensor(value)):
             continue    # a tensor list, or a stacked one: appending is staged
         filename = where[0] if where else "<unknown>"
-        how = ("both branches run while tracing, so the change would happen whatever "
-               "the condition is at run time" if kind.startswith("if statement") else
-               "the body runs once while tracing, not once per iteration")
-        raise _marked(ValueError(
-            f"'{text}' ({filename}:{line}) changes Python state (an object, or a global or "
-            f"nonlocal variable) inside a tensor {kind}{source_map.describe(where)}: {how}. "
-            f"Keep the state in tensors (return it from the function, or use tf.Variable or "
-            f"tf.TensorArray), or make the condition a Python value."))
+        side_effects.report(f"'{text}'", (filename, line), kind, where)
+
+
+_LIST_CHANGE = r"(?<![\w.]){}\s*(\.\s*(pop|insert|remove|clear|sort|reverse)\s*\(|\[[^\]]*\]\s*=[^=])"
+
+
+def _changed_list(text, carried):
+    """The name in `carried` (lists a staged loop appends to) that the
+    statement `text` changes otherwise (`l.pop()`, `del l[0]`, `l[i] = x`),
+    or None."""
+    for name in carried:
+        pattern = _LIST_CHANGE.format(re.escape(name))
+        if re.search(pattern, text) or re.match(rf"del\s+{re.escape(name)}\s*\[", text):
+            return name
+    return None
 
 
 def match_subject(value):
@@ -254,9 +277,9 @@ def _try_staged_if(backend, cond, body, orelse, state, names, where, dummies, ke
     def encode(i, v, other=None):
         if isinstance(v, Undefined):
             if i in dummies:
-                return backend.dummy_like(dummies[i])
+                return loops.dummy_like(backend, dummies[i])
             if other is not None and not isinstance(other, Undefined):
-                return backend.dummy_like(other)
+                return loops.dummy_like(backend, other)
             return None
         if i not in keep and v is state[i] and _is_plain(v, backend):
             return None
@@ -307,6 +330,29 @@ def _snapshot(value):
     return value
 
 
+def _same_structure(a, b):
+    """Whether `a` and `b` nest dicts, lists and tuples alike (other values
+    are leaves)."""
+    if type(a) is dict or type(b) is dict:
+        return (type(a) is dict and type(b) is dict and a.keys() == b.keys()
+                and all(_same_structure(a[k], b[k]) for k in a))
+    seqs = (list, tuple)
+    if type(a) in seqs or type(b) in seqs:
+        return (type(a) in seqs and type(b) in seqs and len(a) == len(b)
+                and all(_same_structure(x, y) for x, y in zip(a, b)))
+    return True
+
+
+def _structure(value):
+    """A short description of `value`'s nesting: 'a tuple of 2', 'a dict with
+    keys ['a']', 'a single value'."""
+    if type(value) is dict:
+        return f"a dict with keys {sorted(map(str, value))}"
+    if type(value) in (list, tuple):
+        return f"a {type(value).__name__} of {len(value)}"
+    return "a single value"
+
+
 def _reconcile(t_out, f_out, state, names, where, dummies, keep, backend):
     """Check the branches agree on which names they define (runs in the else branch)."""
     for i, (t, f) in enumerate(zip(t_out, f_out)):
@@ -327,14 +373,22 @@ def _reconcile(t_out, f_out, state, names, where, dummies, keep, backend):
                 f"{source_map.describe(where)}. Return a value on every path.")
             _mark(error)
             raise error
+        if not (tu or fu) and not _same_structure(t, f):
+            raise _marked(TypeError(                        # TensorFlow's type and phrase
+                f"'{display_names(names[i:i + 1])[0]}' must have the same nested structure in "
+                f"the main and else branches: {_structure(t)} in the if branch, "
+                f"{_structure(f)} in the else branch of a tensor if statement"
+                f"{source_map.describe(where)}. Give it the same structure in both branches."))
         if tu != fu:
             if is_return_slot(names[i]):
                 if tu and i not in dummies:
                     raise _Retry(dummies={i: f})
                 continue
-            missing, has = ("else", "if") if fu else ("if", "else")
+            # TensorFlow's phrase first ("main" is its name for the if branch).
+            missing, has = ("else branch", "if") if fu else ("main branch (the if branch)",
+                                                            "else")
             raise _marked(ValueError(
-                f"'{names[i]}' must also be defined in the {missing} branch: it is defined in "
+                f"'{names[i]}' must also be initialized in the {missing}: it is defined in "
                 f"the {has} branch of a tensor if statement and used after it"
                 f"{source_map.describe(where)}. Define it before the if statement, or in "
                 f"both branches."))

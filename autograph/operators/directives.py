@@ -8,7 +8,7 @@ they run as Python.
     #     opts={'maximum_iterations': 3}
 """
 
-__all__ = ["set_loop_options", "LOOP_OPTIONS"]
+__all__ = ["set_loop_options", "set_element_type", "LOOP_OPTIONS"]
 
 LOOP_OPTIONS = ("parallel_iterations", "swap_memory", "maximum_iterations", "shape_invariants")
 
@@ -29,3 +29,11 @@ def set_loop_options(parallel_iterations=_UNSPECIFIED, swap_memory=_UNSPECIFIED,
     unconverted: this function does nothing.
     """
     del parallel_iterations, swap_memory, maximum_iterations, shape_invariants
+
+
+def set_element_type(entity, dtype, shape=_UNSPECIFIED):
+    """Declare the dtype (and shape) of the elements of the list `entity`
+    (TensorFlow's `autograph.set_element_type`). Does nothing, as in
+    TensorFlow 2: a list a tensor loop appends to takes its element type
+    from the first element appended."""
+    del entity, dtype, shape

@@ -19,11 +19,11 @@ import sys
 import threading
 
 from .. import source_map
-from . import staging
+from . import side_effects, staging
 from .variables import Undefined, is_return_slot
 from .errors import display_names, located, mark as _mark
 
-__all__ = ["staged_while", "staged_for", "indexed_backend", "IndexedIterable"]
+__all__ = ["staged_while", "staged_for", "indexed_backend", "IndexedIterable", "dummy_like"]
 
 
 class IndexedIterable:
@@ -60,15 +60,18 @@ def with_composites(composites, state, stage, test, body, item_first=False):
     get_state, set_state, comp_names = composites
     entry = slot_values(get_state, comp_names)
     for name, value in zip(comp_names, entry):
-        if isinstance(value, Undefined) and ("." in name or "[" in name):
-            # While tracing, the key would exist in every iteration (holding
-            # the loop variable), so code testing for it would see it even
-            # where Python does not: refused rather than silently different.
+        if isinstance(value, Undefined) and ("." in name or "[" in name) \
+                and side_effects.is_strict_side_effects():
+            # As in TensorFlow, the key gets a placeholder value before the
+            # loop (every traced iteration sees it, even the first, where
+            # Python does not) and the loop must iterate at least once;
+            # strict mode refuses the difference.
             raise _mark_located(ValueError(
                 f"'{name}' is first set inside a tensor loop"
-                f"{source_map.describe(source_map.current_location())}: a key or attribute "
-                f"that may not exist yet cannot be carried by a staged loop. Set '{name}' "
-                f"before the loop."))
+                f"{source_map.describe(source_map.current_location())}: the staged loop "
+                f"gives it a value before the first iteration, so code testing for it "
+                f"would see it where Python does not (strict side effects are on). Set "
+                f"'{name}' before the loop."))
     n = len(state)
 
     def test2(*s):
@@ -179,6 +182,16 @@ def aliased(obj, name):
     return any(value is obj and key != name for key, value in f.f_locals.items())
 
 
+def dummy_like(backend, value):
+    """A placeholder value of `value`'s structure (dicts too: `v = {...}`
+    first set in a loop), the backend's dummy for each leaf."""
+    if type(value) is dict:
+        return {k: dummy_like(backend, v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(dummy_like(backend, v) for v in value)
+    return backend.dummy_like(value)
+
+
 def _element_like(backend, probed):
     """An example element of what a probe left in a list variable, when it
     is still a Python list (an inner staged loop makes it a tensor of the
@@ -204,7 +217,7 @@ def _initial_values(backend, body, state, names, where, kind):
                 continue
             if not is_return_slot(names[i]):
                 must_define.append(names[i])
-            init.append(backend.dummy_like(probed[i]))
+            init.append(dummy_like(backend, probed[i]))
         elif type(v) is dict and probed is not None and probed[i] is not v \
                 and (aliased(v, names[i]) or aliased(probed[i], names[i])):
             raise ValueError(

@@ -8,15 +8,19 @@ backend's tensors it calls the backend:
     int(t), float(t)    # cast to int32 (truncating) / float32
     abs(t), min(t), max(a, b), sum(t)
     enumerate(t), zip(t, u)   # iterated by a staged for loop
+    print(*objects)     # with Feature.BUILTIN_FUNCTIONS, tensors print their
+                        # values when the graph runs (TensorFlow's converted
+                        # print); otherwise Python's print, while tracing
 """
 
 import builtins
 
 from ..backend import backend_of
+from . import options
 from .loops import IndexedIterable
 
 __all__ = ["len_", "range_", "int_", "float_", "abs_", "min_", "max_", "sum_", "enumerate_",
-           "zip_"]
+           "zip_", "print_"]
 
 
 def len_(x):
@@ -123,3 +127,17 @@ def zip_(*iterables):
     def item(i):
         return tuple(get(it, i) for it in iterables)
     return IndexedIterable(backend, length, item)
+
+
+def print_(*objects, **kwargs):
+    """`print`: as Python's, except that with Feature.BUILTIN_FUNCTIONS a
+    call with a staged tensor among `objects` becomes a graph operation
+    printing them as Python prints numpy values, at every run, in program
+    order (TensorFlow's converted print: a py_func around print)."""
+    backend = backend_of(*objects) if options.enabled("builtin_functions") else None
+    if backend is not None:
+        try:
+            return backend.print_(objects, kwargs)
+        except NotImplementedError:
+            pass
+    return builtins.print(*objects, **kwargs)

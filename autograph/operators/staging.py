@@ -2,7 +2,7 @@
 
 While a tensor `if` traces its branches, or a tensor loop its body, code
 runs once for the graph, not once per run or per branch taken. Operators
-that must refuse Python effects there ask `current()`:
+that report Python effects there ask `current()`:
 
     with inside("if statement", where):     # the operators, around tracing
         true_fn()
@@ -14,7 +14,7 @@ import contextlib
 import threading
 
 from .. import source_map
-from .errors import mark
+from . import side_effects
 
 __all__ = ["inside", "current", "outer_writes"]
 
@@ -47,19 +47,22 @@ def current():
 
 def outer_writes(function, names):
     """Called first by a converted function that rebinds `names`, declared
-    global or nonlocal: refused while a staged statement traces it, since the
-    rebinding would happen once at trace time whatever happens at run time
-    (and would leak a graph value out of the trace)."""
+    global or nonlocal: while a staged statement traces it, the rebinding
+    happens once at trace time whatever happens at run time (and may leave a
+    graph value in the variable), as in TensorFlow: reported (see
+    side_effects.py: a warning, or an error in strict mode)."""
     top = current()
     if top is None:
         return
     kind, where = top
     listed = ", ".join(f"'{n}'" for n in names)
-    here = source_map.current_location(2)
-    error = ValueError(
-        f"{function}(){source_map.describe(here)} rebinds the global or nonlocal {listed} and is "
-        f"called inside a tensor {kind}{source_map.describe(where)}: the call is traced once, "
-        f"so the change would not follow the tensor condition or loop. Return the value "
-        f"instead, or keep it in a tf.Variable.")
-    mark(error)
-    raise error
+    here = source_map.current_location(2)           # the def of `function`
+    site = source_map.current_location(3)           # the call, in the caller
+    defined = f" ({here[0]}:{here[1]})" if here else ""
+    how = f"rebinds the global or nonlocal {listed}"
+    if site is None:
+        at, call = ((here[0], here[1]) if here else ("<unknown>", 0)), f"{function}()"
+    else:
+        at, call = (site[0], site[1]), f"'{site[2]}'"
+        how = f"calls {function}(){defined}, which {how},"
+    side_effects.report(call, at, kind, where, how=how)

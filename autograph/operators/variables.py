@@ -26,8 +26,10 @@ class Undefined:
         self.name = name
 
     def error(self):
+        # TensorFlow's phrase first, then Python's own message.
         return UnboundLocalError(
-            f"cannot access local variable '{self.name}' where it is not associated with a value")
+            f"'{self.name}' is used before assignment: cannot access local variable "
+            f"'{self.name}' where it is not associated with a value")
 
     def __repr__(self):
         return f"Undefined({self.name!r})"

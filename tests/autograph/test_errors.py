@@ -66,7 +66,7 @@ def shape_change(n):
 
 
 @pytest.mark.parametrize("fn, arg, error, words, line_text", [
-    (one_branch, 1, ValueError, ["'y' must also be defined in the else branch"], "if x > 0:"),
+    (one_branch, 1, ValueError, ["'y' must also be initialized in the else branch"], "if x > 0:"),
     (dtype_change, 3, TypeError, ["'v'", "int32", "float32"], "while i < n:"),
     (return_one_branch, 1, ValueError, ["returns a value in the if branch",
                                         "no value (None) in the else branch"], "if x > 0:"),
@@ -185,13 +185,16 @@ def test_global_writes_and_try_around_control_flow_convert(fn):
 
 
 @pytest.mark.parametrize("fn, construct, line_text", [
-    (generator, "a generator (yield)", "yield x"),
+    (generator, "generators are not supported (a function with yield)", "yield x"),   # TF 2.21:
+    # to_graph of a generator raises UnsupportedLanguageElementError (a
+    # NotImplementedError) "generators are not supported"
 ])
 def test_unsupported_construct_in_requested_function_is_an_error(fn, construct, line_text):
     with pytest.raises(autograph.ConversionError) as info:
         autograph.to_code(fn)
+    assert isinstance(info.value, NotImplementedError)
     message = str(info.value)
-    assert f"cannot convert function '{fn.__name__}': {construct} is not supported" in message
+    assert f"cannot convert function '{fn.__name__}': {construct}" in message
     assert f"{HERE}:{_line_of(fn, line_text)}" in message
 
 
@@ -219,7 +222,7 @@ def test_strict_mode_turns_the_fallback_into_an_error():
         return generator(x)
     autograph.set_strict(True)
     try:
-        with pytest.raises(autograph.ConversionError, match=r"a generator \(yield\)"):
+        with pytest.raises(autograph.ConversionError, match=r"generators are not supported"):
             autograph.to_graph(calls_generator_def)(1)
     finally:
         autograph.set_strict(False)

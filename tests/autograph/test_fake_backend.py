@@ -96,7 +96,7 @@ def test_python_values_never_reach_the_backend(fake):
 
 
 def test_name_defined_in_one_branch_names_it_and_the_line(fake):
-    with pytest.raises(ValueError, match=r"'z' must also be defined in the else branch.*"
+    with pytest.raises(ValueError, match=r"'z' must also be initialized in the else branch.*"
                                          r"test_fake_backend.py:\d+: if x > 0:"):
         autograph.to_graph(one_sided)(Fake(1))
 

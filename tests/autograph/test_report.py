@@ -36,8 +36,8 @@ def test_report_says_what_was_staged_and_what_ran_as_python():
     assert rows["s += i"] == "inside a staged if (line %d)" % (mixed.__code__.co_firstlineno + 3)
     assert rows["while s < 100:"] == "staged as a graph while_loop (1x)"
     assert rows["t = sum(generator(3))"].startswith(
-        "runs as Python; call of generator fell back to Python: a generator (yield) is not "
-        "supported")
+        "runs as Python; call of generator fell back to Python: generators are not supported "
+        "(a function with yield)")
     text = str(autograph.report(mixed))
     assert text.splitlines()[0] == (f"conversion report for mixed ({__file__}:"
                                     f"{mixed.__code__.co_firstlineno})")

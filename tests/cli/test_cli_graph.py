@@ -128,7 +128,7 @@ class K:
      "matrices (rank >= 2), got shapes [3] and [3] ({mod}:5: y = tf.matmul(x, x))"),
     ("raises", "int32[]", 'tracing failed: RuntimeError: boom ({mod}:10: raise '
      'RuntimeError("boom"))'),
-    ("one_branch", "int32[]", "tracing failed: ValueError: 'z' must also be defined in the "
+    ("one_branch", "int32[]", "tracing failed: ValueError: 'z' must also be initialized in the "
      "else branch: it is defined in the if branch of a tensor if statement and used after "
      "it ({mod}:14: if x > 0:)"),
 ])

@@ -74,7 +74,7 @@ def test_long_expression_converts():
     ("def f(x):\n    return x\ndef g(x):\n    return x\n", r"expected the source of one"),
     ("def f(x:\n    return x\n", r"m\.py:3: '\(' was never closed"),
     ("def f(x):\n    for v in x:\n        yield v\n",
-     r"a generator \(yield\) is not supported \(m\.py:5: yield v\)"),
+     r"generators are not supported \(a function with yield\) \(m\.py:5: yield v\)"),
 ])
 def test_refusals_are_conversion_errors_with_file_and_line(source, match):
     with pytest.raises(autograph.ConversionError, match=match) as info:

@@ -28,10 +28,10 @@ CANNOT_STAGE = {
     "if_return_none_path": (ValueError, r"returns a value in the if branch of a tensor if "
                                         r"statement but no value \(None\) in the else branch"),
     "return_bare": (ValueError, r"returns a value in the else branch .* no value \(None\)"),
-    "if_undefined_read": (ValueError, r"'y' must also be defined in the else branch"),
-    "attribute_created_in_branch": (ValueError, r"'box.extra' must also be defined in the else"),
-    "if_on_list": (ValueError, r"'items' has a different structure in the true branch and in "
-                               r"the false branch"),
+    "if_undefined_read": (ValueError, r"'y' must also be initialized in the else branch"),
+    "attribute_created_in_branch": (ValueError, r"'box.extra' must also be initialized in the else"),
+    "if_on_list": (TypeError, r"'items' must have the same nested structure in the main and "
+                              r"else branches"),
     "if_string_values": (TypeError, r"'s' in the true branch " + _NOT_JAX),
     "string_building": (TypeError, r"'s' is a Python str before the loop, which is not a JAX "
                                    r"type"),
@@ -86,6 +86,15 @@ def _jitted(fn):
     if fn not in _JITTED:
         _JITTED[fn] = jax.jit(autograph.to_graph(fn))
     return _JITTED[fn]
+
+
+@pytest.fixture(autouse=True)
+def _strict_side_effects():
+    """The corpus checks exactness: Python side effects in staged statements
+    are refused (autograph's strict side effects), not run while tracing."""
+    autograph.set_strict_side_effects(True)
+    yield
+    autograph.set_strict_side_effects(False)
 
 
 def test_listed_names_exist():

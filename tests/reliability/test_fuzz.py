@@ -189,7 +189,7 @@ def test_mode_generators_are_deterministic_valid_and_terminate_in_range(mode):
     ("composites", ["d['k'] = ", "o.a = ", "o.b.c = ", "d['n']['k'] = ", "l[0] = ", "m[1][0] = ",
                     "d['w'] = ", "o.w = ", "e = d", "p = o", "e = dict(d)", "o.b = nb", "len(d)", "'w' in d",
                     "hasattr(o, 'w')", "getattr(o, 'w', 3)", "for key in ['k', 'j']:",
-                    "print('c'", "while ", "for j0 in "]),
+                    "print('c'", "while ", "for j0 in ", "for d['k'] in "]),
     ("closures", ["lambda: ", "lambda j", "fs.append(lambda", "nonlocal acc", "nonlocal y",
                   "bump(", "sety(", "    def g1(p):", "f0()", "g0(", "sum(f() for f in fs)",
                   "print('f'", "while ", "for j0 in "]),
@@ -254,10 +254,10 @@ def test_judge_converted_run_never_refuses_and_native_errors_must_match():
 
 
 def test_refusal_key_drops_locations_addresses_and_names():
-    a = fuzz.refusal_key(f"'o.w' must also be defined in the else branch ({LOC}). Define it.")
-    b = fuzz.refusal_key("'d['w']' must also be defined in the else branch "
+    a = fuzz.refusal_key(f"'o.w' must also be initialized in the else branch ({LOC}). Define it.")
+    b = fuzz.refusal_key("'d['w']' must also be initialized in the else branch "
                          "(/tmp/y/fuzz_prog_8_1.py:40: if (a > (b + 1)):). Define it.")
-    assert a == b == "'_' must also be defined in the else branch. Define it."
+    assert a == b == "'_' must also be initialized in the else branch. Define it."
     c = fuzz.refusal_key("'f0' is <function main.<locals>.<lambda> at 0x7f00aa>, which "
                          f"cannot be converted ({LOC})")
     assert c == "'_' is <function <lambda>>, which cannot be converted"

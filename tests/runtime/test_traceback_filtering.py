@@ -34,7 +34,7 @@ def only_one_branch(x):
 
 
 def test_conversion_error_shows_user_and_converted_frames_only():
-    with pytest.raises(ValueError, match="'y' must also be defined in the else branch") as info:
+    with pytest.raises(ValueError, match="'y' must also be initialized in the else branch") as info:
         tf.function(only_one_branch)(tf.constant(1))
     assert [name for _, name in library_frames(info.value)] == ["__call__"]
     assert any(f.startswith("<autograph:") and name == "only_one_branch"
@@ -105,7 +105,7 @@ def test_get_concrete_function_errors_are_filtered():
         return y
 
     traced = tf.function(fails_while_tracing)
-    with pytest.raises(ValueError, match="'y' must also be defined") as info:
+    with pytest.raises(ValueError, match="'y' must also be initialized") as info:
         traced.get_concrete_function(tf.TensorSpec([], tf.int32))
     assert [name for _, name in library_frames(info.value)] == ["get_concrete_function"]
     assert frames(info.value)[0][1] == "test_get_concrete_function_errors_are_filtered"

@@ -225,7 +225,8 @@ def qualified_name(node):
 
 def composite_slots(stmts):
     """(qualified name, base, key) of each attribute or subscript that `stmts`
-    assign or delete, in first-seen order, nested scopes excluded:
+    assign (also as a for target) or delete, in first-seen order, nested
+    scopes excluded:
     `d['k'] = 1` gives ("d['k']", 'd', 'k'); `o.a.w += 1` ('o.a.w', 'o.a', 'w')."""
     found = []
     for s in stmts:
@@ -233,8 +234,8 @@ def composite_slots(stmts):
             targets = []
             if isinstance(n, (gast.Assign, gast.Delete)):
                 targets = n.targets
-            elif isinstance(n, (gast.AugAssign, gast.AnnAssign)):
-                targets = [n.target]
+            elif isinstance(n, (gast.AugAssign, gast.AnnAssign, gast.For, gast.AsyncFor)):
+                targets = [n.target]          # `for o.a in xs:` assigns o.a too
             for t in targets:
                 for leaf in (t.elts if isinstance(t, (gast.Tuple, gast.List)) else [t]):
                     if not isinstance(leaf, (gast.Attribute, gast.Subscript)):

@@ -19,6 +19,7 @@ from runtime._src.function.control_flow import while_loop as _while_loop
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 from runtime._src.ops.check_ops import Assert
+from runtime._src.ops.script_ops import py_function
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.function.tensor_array import TensorArray
 
@@ -154,6 +155,24 @@ class AutographBackend(Backend):
 
     def assert_(self, cond, message):
         return Assert(_as_tensor(cond), [message])
+
+    def print_(self, objects, kwargs):
+        """TensorFlow's converted print (Feature.BUILTIN_FUNCTIONS): a
+        py_function that prints the values with Python's print at every run
+        (numpy values; strings decoded), flushing unless told otherwise."""
+        slots = [i for i, o in enumerate(objects) if self.is_tensor(o)]
+        kwargs = dict(kwargs)
+        kwargs.setdefault("flush", True)
+
+        def run(*values):
+            out = list(objects)
+            for i, v in zip(slots, values):
+                v = v.numpy()
+                if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "SO":
+                    v = v.item()
+                out[i] = v.decode("utf-8") if isinstance(v, bytes) else v
+            print(*out, **kwargs)
+        py_function(run, [_as_tensor(objects[i]) for i in slots], None)
 
     def new_list(self, items, like):
         sample = items[0] if items else like

@@ -462,8 +462,9 @@ def _trace_loop(cond, body, loop_vars, lvars, names, outer, base):
             f"but {dtype.name} after the loop body ({cause}); a loop variable must keep its "
             f"dtype: start it as a float ({v.label} = {float(v.python)}) or use tf.cast"
         ) from None
-    _check_structure(loop_vars, result, names, TypeError,
-                     "changes structure in the loop body")
+    _check_structure(loop_vars, result, names, TypeError,      # TensorFlow's phrase first
+                     "does not have the same nested structure after one iteration (the "
+                     "loop body changes its structure)")
     out_leaves = [_body_output(body_g, v, leaf)
                   for v, leaf in zip(lvars, nest.flatten(result))]
     body_g.outputs = [_own(body_g, o.flow if v.kind == "ta" else o)

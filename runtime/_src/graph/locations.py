@@ -56,4 +56,6 @@ def leaked_tensor_error(t, op_name):
     return TypeError(
         f"{op_name}: tensor {t.name} belongs to graph {t.node.graph.name!r}, which is "
         "not being traced here. A symbolic tensor cannot leave the function that "
-        "traced it; return it from the function instead.")
+        "traced it; return it from the function instead. (A Python side effect in a "
+        "tensor if or loop, such as list.append, stores the tensor of the branch or "
+        "body it traced: see its SideEffectWarning.)")
