@@ -8,8 +8,9 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("onnx", reason="the ONNX exporter needs the onnx extra")
-pytest.importorskip("onnxruntime", reason="checking exports needs onnxruntime")
+pytest.importorskip("onnx", reason="onnx is not installed (pip install -e '.[onnx]')")
+pytest.importorskip("onnxruntime",
+                    reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
 import runtime as tf  # noqa: E402 - after the skips
 from runtime import onnx as tf_onnx  # noqa: E402
