@@ -65,35 +65,6 @@ def test_list_append_in_a_tensor_loop_runs_once_and_warns_once():
     assert issubclass(autograph.SideEffectWarning, UserWarning)
 
 
-# Seed 001 (the tf.function API doc): print, a Variable assign and
-# `l.append(i)` ("Caution! Doesn't work.") in `for i in x:`.
-SEED_L = []
-SEED_V = None
-
-
-def seed001_g(x):
-    for i in x:
-        print(i)
-        SEED_V.assign(i)
-        SEED_L.append(i)
-    return SEED_V.read_value()
-
-
-def test_seed001_function_with_print_assign_and_append(capsys):
-    global SEED_V
-    SEED_V = tf.Variable(0)
-    SEED_L.clear()
-    out, messages = _traced(seed001_g, tf.constant([1, 2, 3]))
-    # TF 2.21 prints the symbolic element once while tracing
-    # (Tensor("while/TensorArrayV2Read/TensorListGetItem:0", shape=(), dtype=int32)),
-    # returns 3, and leaves one symbolic tensor in the list.
-    assert int(out) == 3 and int(SEED_V.numpy()) == 3
-    printed = capsys.readouterr().out.splitlines()
-    assert len(printed) == 1 and printed[0].startswith("Tensor(") and "dtype=int32" in printed[0]
-    assert len(SEED_L) == 1 and tf.is_tensor(SEED_L[0])
-    assert len(messages) == 1 and "'SEED_L.append(i)'" in messages[0]
-
-
 # --- both branches run, true first ----------------------------------------------
 
 BRANCHES = []

@@ -17,6 +17,9 @@ item assignments with constant keys are not effects: control flow carries
 them as slots. Objects bound inside the block (`tmp = []`) are its own.
 """
 
+import io
+import tokenize
+
 import gast
 
 from .. import ast_util
@@ -133,6 +136,20 @@ def _walk_with_statement(stmts):
                 stack.append((c, c if isinstance(c, gast.stmt) else stmt))
 
 
+def _without_comment(text):
+    """The statement's text without a trailing `# comment`."""
+    if "#" not in text:
+        return text
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    for t in tokens:
+        if t.type == tokenize.COMMENT:
+            return text[:t.start[1]].rstrip()
+    return text
+
+
 def find(stmts, info, aliases=frozenset(), outer=frozenset(), slots=False):
     """The effects in `stmts` (see the module docstring), in source order.
     `outer`: names declared global or nonlocal; binding one is an effect.
@@ -144,7 +161,7 @@ def find(stmts, info, aliases=frozenset(), outer=frozenset(), slots=False):
         if hit is None:
             continue
         line = ast_util.user_line(stmt) or 0
-        entry = (line, info.line_text(line) if line else "", hit[0])
+        entry = (line, _without_comment(info.line_text(line)) if line else "", hit[0])
         if entry not in seen:
             seen.append(entry)
     return seen
