@@ -8,6 +8,9 @@ that report Python effects there ask `current()`:
         true_fn()
     outer_writes("bump", ("acc",))           # top of a function rebinding
                                              # nonlocal/global names
+    object_writes("bump", "f.py", ((5, "o.count += 1"),))
+                                             # ag__.call, before a function that
+                                             # changes objects it did not create
 """
 
 import contextlib
