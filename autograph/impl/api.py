@@ -35,7 +35,8 @@ from .source_conversion import SourceConversion
 
 __all__ = ["to_code", "to_graph", "convert", "do_not_convert", "converted_callable",
            "convert_source", "SourceConversion", "set_strict", "is_strict",
-           "ConversionError", "UnsupportedLanguageElementError", "AutoGraphWarning", "Feature", "optional_features"]
+           "ConversionError", "UnsupportedLanguageElementError", "AutoGraphWarning", "Feature",
+           "optional_features"]
 
 
 class AutoGraphWarning(UserWarning):

@@ -154,7 +154,8 @@ def _report_effects(effects, kind, where, backend, values=None, lists_carried=Fa
                 f"'{text}' ({where[0] if where else '<unknown>'}:{line}) changes the list "
                 f"'{changed}' inside a tensor {kind}{source_map.describe(where)}, which "
                 f"carries it as a tensor list (a TensorArray): one that can only be appended "
-                f"to and indexed. Build a new list in the loop, or keep the other changes after it."))
+                f"to and indexed. Build a new list in the loop, or keep the other changes "
+                f"after it."))
         value = None if values is None or list_name is None else values.get(list_name)
         if list_name is not None and (backend.is_list(value) or backend.is_tensor(value)):
             continue    # a tensor list, or a stacked one: appending is staged
@@ -162,7 +163,8 @@ def _report_effects(effects, kind, where, backend, values=None, lists_carried=Fa
         side_effects.report(f"'{text}'", (filename, line), kind, where)
 
 
-_LIST_CHANGE = r"(?<![\w.]){}\s*(\.\s*(pop|insert|remove|clear|sort|reverse)\s*\(|\[[^\]]*\]\s*=[^=])"
+_LIST_CHANGE = (r"(?<![\w.]){}\s*(\.\s*(pop|insert|remove|clear|sort|reverse)\s*\("
+                r"|\[[^\]]*\]\s*=[^=])")
 
 
 def _changed_list(text, carried):

@@ -319,7 +319,8 @@ def test_other_changes_to_a_list_the_loop_appends_to_are_refused_clearly():
     # TF 2.21 keeps `lst` a Python list changed once while tracing (it returns 1
     # here); we stage the appends (a TensorArray), which cannot pop: a clear
     # ValueError naming the statement, not "'ListInLoop' object has no attribute 'pop'".
-    with pytest.raises(ValueError, match=r"'y = lst\.pop\(0\) % 97' \(.*test_side_effects\.py:\d+\) "
-                                         r"changes the list 'lst' inside a tensor while loop "
-                                         r"\(.*: while i < a:\), which carries it as a tensor list"):
+    with pytest.raises(ValueError, match=r"'y = lst\.pop\(0\) % 97' \(.*test_side_effects\.py:"
+                                         r"\d+\) changes the list 'lst' inside a tensor while "
+                                         r"loop \(.*: while i < a:\), which carries it as a "
+                                         r"tensor list"):
         tf.function(append_and_pop_in_loop)(tf.constant(1), tf.constant(2))
