@@ -144,14 +144,22 @@ def main(argv=None):
     modes.add_argument("--variables", dest="mode", action="store_const", const="variables",
                        help="float vectors and tf.Variables: reads held across updates, "
                             "reused temporaries, matmul, gradient tapes")
-    parser.add_argument("--backend", choices=("runtime", "jax"), default="runtime",
+    parser.add_argument("--backend", choices=("runtime", "jax", "onnx"), default="runtime",
                         help="jax: run each program natively and as "
-                             "jax.jit(autograph.to_graph(main)) on int32 arrays")
+                             "jax.jit(autograph.to_graph(main)) on int32 arrays; onnx: "
+                             "traced, exported to ONNX and run by ONNX Runtime "
+                             "(tools/fuzz_onnx.py)")
     args = parser.parse_args(argv)
     mode = args.mode or "default"
     if args.show:
         print(GENERATORS[mode](args.seed).program())
         return 0
+    if args.backend == "onnx":
+        if mode not in ("default", "composites", "closures"):
+            parser.error(f"--backend onnx runs the default, composites and closures modes")
+        import fuzz_onnx
+        flag = [] if mode == "default" else [f"--{mode}"]
+        return fuzz_onnx.main(["--count", str(args.count), "--seed", str(args.seed), *flag])
     if args.backend == "jax":
         if mode == "variables":
             parser.error("--variables runs on the runtime only (its programs use tf.Variable)")

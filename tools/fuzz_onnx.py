@@ -16,7 +16,6 @@ Exit status 1 when a program disagrees (printed with its inputs).
 import argparse
 import contextlib
 import io
-import importlib.util
 import os
 import sys
 import warnings
@@ -24,18 +23,12 @@ import warnings
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+for _path in (ROOT, os.path.join(ROOT, "tools")):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
 
-
-def _load_fuzz():
-    spec = importlib.util.spec_from_file_location("fuzz", os.path.join(ROOT, "tools", "fuzz.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _load_fuzz()
+from fuzzing import runner as fuzz  # noqa: E402 - the fuzzer's generators, loader and runs
+from fuzzing.gen_default import INPUTS  # noqa: E402
 
 MODES = ("default", "composites", "closures")
 
@@ -110,8 +103,8 @@ def run(count, seed, mode="default", quiet=False):
         s = seed * 1_000_003 + k
         source = gen(s).program()
         main = fuzz.load(source, s)["main"]
-        verdicts = [onnx_row(main, a, b, v) for a, b, v in fuzz.INPUTS]
-        bad = [(inputs, d) for inputs, (verdict, d) in zip(fuzz.INPUTS, verdicts)
+        verdicts = [onnx_row(main, a, b, v) for a, b, v in INPUTS]
+        bad = [(inputs, d) for inputs, (verdict, d) in zip(INPUTS, verdicts)
                if verdict == "mismatch"]
         for verdict, detail in verdicts:
             if verdict == "refused":
