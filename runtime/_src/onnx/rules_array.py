@@ -100,8 +100,22 @@ def _split(ctx, node, ins):
 
 @rule("SplitV")
 def _split_v(ctx, node, ins):
+    axis = int(node.attrs["axis"])
+    known = ctx.constants.get(ins[1])
     sizes = int64(ctx, ins[1], node.inputs[1])
-    return split(ctx, ins[0], int(node.attrs["axis"]), int(node.attrs["num_split"]), sizes)
+    if known is None or -1 in np.asarray(known).tolist():
+        # one size may be -1: what the others leave of the axis
+        dim = ctx.b.add1("Gather", [ctx.b.add1("Shape", [ins[0]]), ctx.b.ints([axis])])
+        rest = ctx.b.add1("Sub", [dim, ctx.b.add1("Add", [reduce_sum(ctx, sizes),
+                                                          ctx.b.ints([1])])])
+        minus_one = ctx.b.add1("Equal", [sizes, ctx.b.ints([-1])])
+        sizes = ctx.b.add1("Where", [minus_one, rest, sizes])
+    return split(ctx, ins[0], axis, int(node.attrs["num_split"]), sizes)
+
+
+def reduce_sum(ctx, x):
+    """The sum of every element of `x`, as a 1-element vector."""
+    return ctx.b.add1("ReduceSum", [x], keepdims=1)
 
 
 @rule("Tile")
@@ -183,6 +197,8 @@ def _slice(ctx, node, ins):
 @rule("PadV2")
 def _pad(ctx, node, ins):
     x, paddings, value = ins
+    if node.inputs[0].shape.rank == 0:               # nothing to pad (ONNX Runtime refuses)
+        return [ctx.b.add1("Identity", [x])]
     pads = _onnx_pads(ctx, paddings, node.inputs[1])
     return [ctx.b.add1("Pad", [x, pads, value], mode="constant")]
 
@@ -190,10 +206,40 @@ def _pad(ctx, node, ins):
 @rule("MirrorPad")
 def _mirror_pad(ctx, node, ins):
     mode = str(node.attrs["mode"]).lower()
+    if mode == "symmetric":
+        return [_symmetric_pad(ctx, node, ins)]
     if mode != "reflect":
         raise ExportError(f"MirrorPad mode {mode!r} (ONNX's Pad reflects only)")
     return [ctx.b.add1("Pad", [ins[0], _onnx_pads(ctx, ins[1], node.inputs[1])],
                        mode="reflect")]
+
+
+def _symmetric_pad(ctx, node, ins):
+    """SYMMETRIC padding (the edge repeated), axis by axis from constant
+    paddings: concat(reverse(x[:before]), x, reverse(x[-after:]))."""
+    paddings = ctx.constants.get(ins[1])
+    if paddings is None:
+        raise ExportError("SYMMETRIC padding by a computed amount (ONNX's Pad has no "
+                          "symmetric mode): pass the paddings as constants")
+    y = ins[0]
+    for axis, (before, after) in enumerate(np.asarray(paddings).tolist()):
+        parts = [y]
+        if before:
+            head = ctx.b.add1("Slice", [y, ctx.b.ints([0]), ctx.b.ints([before]),
+                                        ctx.b.ints([axis])])
+            parts.insert(0, _reversed(ctx, head, axis))
+        if after:
+            tail = ctx.b.add1("Slice", [y, ctx.b.ints([-after]), ctx.b.ints([INT64_MAX]),
+                                        ctx.b.ints([axis])])
+            parts.append(_reversed(ctx, tail, axis))
+        if len(parts) > 1:
+            y = ctx.b.add1("Concat", parts, axis=axis)
+    return y if y != ins[0] else ctx.b.add1("Identity", [y])
+
+
+def _reversed(ctx, x, axis):
+    return ctx.b.add1("Slice", [x, ctx.b.ints([-1]), ctx.b.ints([INT64_MIN]), ctx.b.ints([axis]),
+                                ctx.b.ints([-1])])
 
 
 def _onnx_pads(ctx, paddings, tensor):
@@ -205,15 +251,21 @@ def _onnx_pads(ctx, paddings, tensor):
 
 @rule("OneHot")
 def _one_hot(ctx, node, ins):
+    """Equal(indices, range(depth)) chooses on_value or off_value: a negative or
+    too large index gives a row of off_value, as TF (ONNX's OneHot counts
+    negative indices from the end, and ONNX Runtime lacks most of its types)."""
     a = node.attrs
-    depth = int(a["depth"])
-    indices = int64(ctx, ins[0], node.inputs[0])
-    # ONNX counts negative indices from the end; TensorFlow gives a row of off_value.
-    negative = ctx.b.add1("Less", [indices, ctx.b.const(np.int64(0))])
-    indices = ctx.b.add1("Where", [negative, ctx.b.const(np.int64(depth)), indices])
-    values = ctx.b.const(np.array([a["off_value"], a["on_value"]], a["dtype"].np_dtype))
-    return [ctx.b.add1("OneHot", [indices, ctx.b.const(np.int64(depth)), values],
-                       axis=int(a["axis"]))]
+    depth, rank = int(a["depth"]), node.inputs[0].shape.rank
+    if rank is None:
+        raise ExportError("one_hot of indices of unknown rank")
+    axis = int(a["axis"])
+    axis = rank if axis == -1 else axis
+    positions = np.arange(depth, dtype=np.int64).reshape([depth] + [1] * (rank - axis))
+    indices = ctx.b.add1("Unsqueeze", [int64(ctx, ins[0], node.inputs[0]), ctx.b.ints([axis])])
+    hit = ctx.b.add1("Equal", [indices, ctx.b.const(positions, name="positions")])
+    dtype = a["dtype"].np_dtype
+    return [ctx.b.add1("Where", [hit, ctx.b.const(np.asarray(a["on_value"], dtype)),
+                                 ctx.b.const(np.asarray(a["off_value"], dtype))])]
 
 
 @rule("ReverseV2")

@@ -25,15 +25,13 @@ _SAME = {
     "Sign": "Sign", "Reciprocal": "Reciprocal", "Round": "Round", "Rint": "Round",
     "IsNan": "IsNaN", "IsInf": "IsInf", "LogicalNot": "Not", "Softplus": "Softplus",
     "Softsign": "Softsign", "Selu": "Selu", "Identity": "Identity", "StopGradient": "Identity",
-    "Invert": "BitwiseNot",
 }
 
 _BINARY = {
-    "AddV2": "Add", "Sub": "Sub", "Mul": "Mul", "RealDiv": "Div", "Maximum": "Max",
+    "AddV2": "Add", "Sub": "Sub", "Mul": "Mul", "Maximum": "Max",
     "Minimum": "Min", "Pow": "Pow", "Equal": "Equal", "Less": "Less",
     "LessEqual": "LessOrEqual", "Greater": "Greater", "GreaterEqual": "GreaterOrEqual",
-    "LogicalAnd": "And", "LogicalOr": "Or", "BitwiseAnd": "BitwiseAnd",
-    "BitwiseOr": "BitwiseOr", "BitwiseXor": "BitwiseXor",
+    "LogicalAnd": "And", "LogicalOr": "Or",
 }
 
 
@@ -137,9 +135,20 @@ def _floor_mod(ctx, node, ins):
 
 @rule("TruncateDiv")
 def _truncate_div(ctx, node, ins):
+    q = ctx.b.add1("Div", ins)
     if node.inputs[0].dtype.is_integer:
-        return [ctx.b.add1("Div", ins)]
-    raise ExportError("truncatediv of floats")
+        return [q]                                   # ONNX's integer Div truncates
+    negative = ctx.b.add1("Less", [q, ctx.b.const(np.zeros((), node.inputs[0].dtype.np_dtype))])
+    return [ctx.b.add1("Where", [negative, ctx.b.add1("Ceil", [q]), ctx.b.add1("Floor", [q])])]
+
+
+@rule("RealDiv")
+def _real_div(ctx, node, ins):
+    """x / y; integer inputs divide as the output's float type (TF's truediv)."""
+    out = node.outputs[0].dtype
+    if node.inputs[0].dtype != out:
+        ins = [ctx.b.cast(x, out) for x in ins]
+    return [ctx.b.add1("Div", ins)]
 
 
 @rule("TruncateMod")
@@ -149,7 +158,14 @@ def _truncate_mod(ctx, node, ins):
 
 @rule("AddN")
 def _add_n(ctx, node, ins):
-    return [ctx.b.add1("Sum", ins)] if len(ins) > 1 else [ctx.b.add1("Identity", ins)]
+    if len(ins) == 1:
+        return [ctx.b.add1("Identity", ins)]
+    if not node.inputs[0].dtype.is_floating:         # ONNX's Sum takes floats only
+        total = ins[0]
+        for x in ins[1:]:
+            total = ctx.b.add1("Add", [total, x])
+        return [total]
+    return [ctx.b.add1("Sum", ins)]
 
 
 @rule("Cast")
@@ -163,8 +179,8 @@ def _cast(ctx, node, ins):
 
 @rule("ClipByValue")
 def _clip(ctx, node, ins):
-    x, lo, hi = ins
-    return [ctx.b.add1("Min", [ctx.b.add1("Max", [x, lo]), hi])]
+    x, lo, hi = ins          # TF's order: min with hi, then max with lo (lo wins if lo > hi)
+    return [ctx.b.add1("Max", [ctx.b.add1("Min", [x, hi]), lo])]
 
 
 @rule("SelectV2")
@@ -206,11 +222,20 @@ for _ours, _theirs in {"Sum": "ReduceSum", "Max": "ReduceMax", "Min": "ReduceMin
 
 @rule("Mean")
 def _mean(ctx, node, ins):
+    """ReduceSum / count: an empty mean is NaN as ours (ONNX Runtime's ReduceMean
+    gives 0), and an integer mean truncates toward zero as TF's (ONNX's integer
+    Div truncates)."""
     axes = _axes(ctx, node, node.attrs["axis"])
-    if node.inputs[0].dtype.is_integer:
-        raise ExportError("an integer mean (TensorFlow truncates; ONNX's ReduceMean does not "
-                          "say): cast to float first")
-    return [reduce(ctx, "ReduceMean", ins[0], axes, node.attrs["keepdims"])]
+    dtype = node.inputs[0].dtype
+    total = reduce(ctx, "ReduceSum", ins[0], axes, node.attrs["keepdims"])
+    if dtype.is_integer:       # how many were summed, at least 1 (ours: 0 // 0 -> 0)
+        count = ctx.b.add1("Div", [ctx.b.add1("Size", ins), ctx.b.add1(
+            "Max", [ctx.b.add1("Size", [total]), ctx.b.const(np.int64(1))])])
+        count = ctx.b.add1("Max", [count, ctx.b.const(np.int64(1))])
+    else:                      # 0 / 0 gives NaN as ours
+        count = ctx.b.add1("Div", [ctx.b.cast(ctx.b.add1("Size", ins), dtype),
+                                   ctx.b.cast(ctx.b.add1("Size", [total]), dtype)])
+    return [ctx.b.add1("Div", [total, ctx.b.cast(count, dtype)])]
 
 
 def _make_logical_reduce(op_type):
@@ -226,16 +251,23 @@ rule("All")(_make_logical_reduce("ReduceMin"))
 rule("Any")(_make_logical_reduce("ReduceMax"))
 
 
-def _make_arg(op_type):
+def _make_arg(op_type, nan_as):
+    """ArgMax/ArgMin: the first index of the extreme (ties: first, as ONNX's
+    select_last_index=0); NaNs are skipped as TF (ours: NaN -> -inf for
+    argmax, +inf for argmin; ONNX Runtime would keep a leading NaN)."""
     def lower(ctx, node, ins):
-        axis = node.attrs["axis"]
-        out = ctx.b.add1(op_type, ins, axis=int(axis), keepdims=0, select_last_index=0)
+        x = ins[0]
+        if node.inputs[0].dtype.is_floating:
+            fill = ctx.b.const(np.asarray(nan_as, node.inputs[0].dtype.np_dtype))
+            x = ctx.b.add1("Where", [ctx.b.add1("IsNaN", [x]), fill, x])
+        out = ctx.b.add1(op_type, [x], axis=int(node.attrs["axis"]), keepdims=0,
+                         select_last_index=0)
         return [ctx.b.cast(out, node.attrs["output_type"])]
     return lower
 
 
-rule("ArgMax")(_make_arg("ArgMax"))
-rule("ArgMin")(_make_arg("ArgMin"))
+rule("ArgMax")(_make_arg("ArgMax", -np.inf))
+rule("ArgMin")(_make_arg("ArgMin", np.inf))
 
 
 @rule("Cumsum")

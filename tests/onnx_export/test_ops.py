@@ -1,0 +1,251 @@
+"""Every op record of the runtime's op tables through ONNX.
+
+For each record (tests/runtime/test_ops*.py and the other tables built on
+tests/runtime/op_records.py), its function is traced in a tf.function whose
+input_signature is the record's arguments, exported with
+`runtime.onnx.from_function`, run in ONNX Runtime and compared with our
+executor by `runtime.onnx.verify` (ints exactly, floats to 1e-5 or the
+record's rtol). Records whose op cannot be exported are listed here with the
+exporter's reason, so a new op without an ONNX rule fails until it is listed.
+Then the places where ONNX's operators differ from TensorFlow's meaning,
+with TensorFlow 2.21's values, and a few ops under opsets 13 and 21.
+"""
+
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("onnx", reason="the ONNX exporter needs the onnx extra")
+ort = pytest.importorskip("onnxruntime", reason="checking exports needs onnxruntime")
+
+import runtime as tf  # noqa: E402 - after the skips
+from runtime import onnx as tf_onnx  # noqa: E402
+from runtime._src.graph.op_registry import OPS  # noqa: E402
+from runtime._src.onnx.convert import RULES, WHY_NOT  # noqa: E402
+
+TABLES = ["test_ops", "test_nn_activations_losses", "test_shapes_indexing", "test_clip_truncate",
+          "test_linalg", "test_reductions_scans", "test_math_elementwise", "test_nn_conv_pool"]
+
+# op -> the words of the exporter's refusal
+REFUSED = {
+    "Bitcast": "ONNX has no bitcast",
+    "Erfc": "ONNX has no erfc",
+    "Cholesky": "ONNX has no Cholesky",
+    "Svd": "ONNX has no singular value decomposition",
+    "MatrixInverse": "ONNX has no matrix inverse",
+    "MatrixSolve": "ONNX has no linear solver",
+    "MatrixSolveLs": "ONNX has no least-squares solver",
+    "MatrixTriangularSolve": "ONNX has no triangular solver",
+}
+# record -> refusal, for a dtype an op's ONNX operator does not take
+REFUSED_RECORDS = {"conv2d_int32": "ONNX's Conv takes floats only"}
+# ops whose ONNX operator needs a later opset than the default 17: refused at
+# 17 naming the opset, exported and checked at that opset
+LATER_OPSET = {"BitwiseAnd": 18, "BitwiseOr": 18, "BitwiseXor": 18, "TensorScatterMax": 18,
+               "TensorScatterMin": 18}
+# ops ONNX defines for float64 but ONNX Runtime 1.23 has no float64 kernel
+# for: the model passes onnx.checker; ONNX Runtime says NOT_IMPLEMENTED
+NO_DOUBLE_KERNEL = {"Elu", "Selu", "Erf", "MatrixDeterminant", "LogMatrixDeterminant", "Tan",
+                    "Asin", "Acos", "Atan", "Atan2", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
+                    "Softplus", "Softsign", "Conv2D", "AvgPool"}
+
+
+def _is_input(a):
+    return isinstance(a, (np.ndarray, np.generic))
+
+
+def _inputs_and_call(rec):
+    """(the record's numpy inputs, a function of those tensors calling it)."""
+    inputs = []
+    for a in rec.args:
+        if _is_input(a):
+            inputs.append(np.asarray(a))
+        elif isinstance(a, list):
+            inputs.extend(np.asarray(v) for v in a if _is_input(v))
+    kwargs = getattr(rec, "kw", None) or getattr(rec, "kwargs", None) or {}
+
+    def call(*tensors):
+        it = iter(tensors)
+        args = []
+        for a in rec.args:
+            if _is_input(a):
+                args.append(next(it))
+            elif isinstance(a, list) and any(_is_input(v) for v in a):
+                args.append([next(it) if _is_input(v) else v for v in a])
+            else:
+                args.append(a)
+        return rec.fn(args) if getattr(rec, "listarg", False) else rec.fn(*args, **kwargs)
+    return inputs, call
+
+
+def _records():
+    for table in TABLES:
+        module = importlib.import_module(f"tests.runtime.{table}")
+        for rec in module.RECORDS:
+            yield pytest.param(rec, id=f"{table}:{rec.name}")
+
+
+def _traced(rec):
+    inputs, call = _inputs_and_call(rec)
+    signature = [tf.TensorSpec(a.shape, tf.as_dtype(a.dtype)) for a in inputs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        concrete = tf.function(call, input_signature=signature).get_concrete_function()
+    return concrete, inputs
+
+
+def _no_double_kernel(concrete):
+    return any(n.op in NO_DOUBLE_KERNEL and n.inputs and n.inputs[0].dtype.name == "float64"
+               for n in concrete.graph.nodes)
+
+
+@pytest.mark.parametrize("rec", list(_records()))
+def test_op_record_exports_and_agrees(rec):
+    concrete, inputs = _traced(rec)
+    ops = {n.op for n in concrete.graph.nodes}
+    refusal = REFUSED_RECORDS.get(rec.name) or next(
+        (REFUSED[op] for op in sorted(ops) if op in REFUSED), None)
+    if refusal:
+        with pytest.raises(tf_onnx.ExportError, match=refusal):
+            tf_onnx.from_function(concrete)
+        return
+    opset = max([LATER_OPSET[op] for op in ops if op in LATER_OPSET], default=None)
+    if opset:
+        with pytest.raises(tf_onnx.ExportError, match=f"opset={opset} or later"):
+            tf_onnx.from_function(concrete)
+    model, _ = tf_onnx.from_function(concrete, opset=opset)
+    if _no_double_kernel(concrete):
+        with pytest.raises(Exception, match="NOT_IMPLEMENTED"):
+            tf_onnx.verify(model, concrete, *inputs)
+        return
+    tf_onnx.verify(model, concrete, *inputs, rtol=max(getattr(rec, "rtol", 1e-5), 1e-5))
+
+
+def test_every_registered_op_has_a_rule_or_a_reason():
+    missing = sorted(op for op in OPS if op not in RULES and op not in WHY_NOT
+                     and op != "Placeholder")
+    assert missing == []
+    assert not set(RULES) & set(WHY_NOT)
+
+
+def test_refusals_name_the_op_and_the_reason():
+    def f(x):
+        return tf.linalg.inv(x)
+    with pytest.raises(tf_onnx.ExportError, match=r"cannot export op 'MatrixInverse' .*"
+                       r"test_ops.py:\d+\) to ONNX: ONNX has no matrix inverse"):
+        tf_onnx.from_function(f, [tf.TensorSpec([2, 2])])
+
+
+# --- where ONNX's operators differ from TensorFlow's (values from TF 2.21) ----------
+
+def _run(fn, signature, *inputs, opset=None):
+    """Export `fn`, check it against our executor, return ONNX Runtime's outputs."""
+    model, _ = tf_onnx.from_function(fn, input_signature=signature, opset=opset)
+    return tf_onnx.verify(model, fn, *inputs)
+
+
+NAN = np.nan
+
+
+def test_maximum_and_minimum_propagate_nan():
+    x = np.array([1, NAN, 3, NAN, -np.inf], np.float32)
+    y = np.array([NAN, 2, NAN, NAN, NAN], np.float32)
+    spec = [tf.TensorSpec([5]), tf.TensorSpec([5])]
+    high, low = _run(lambda a, b: (tf.maximum(a, b), tf.minimum(a, b)), spec, x, y)
+    assert np.isnan(high).all() and np.isnan(low).all()      # TF 2.21: all NaN
+
+
+def test_argmax_ties_take_the_first_index_and_skip_nan():
+    x = np.array([[1, 3, 3], [2, 2, 1]], np.float32)
+    spec = [tf.TensorSpec([2, 3])]
+    first, low = _run(lambda a: (tf.argmax(a, axis=1),
+                                 tf.argmin(a, axis=1, output_type=tf.int32)), spec, x)
+    assert first.tolist() == [1, 0] and first.dtype == np.int64      # TF 2.21
+    assert low.tolist() == [0, 2] and low.dtype == np.int32
+    nan = np.array([[NAN, 1, 3], [NAN, NAN, NAN]], np.float32)
+    (skipped,) = _run(lambda a: [tf.argmax(a, axis=1)], spec, nan)
+    assert skipped.tolist() == [2, 0]                                 # TF 2.21
+
+
+def test_round_is_half_to_even():
+    x = np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.5], np.float32)
+    (out,) = _run(lambda a: [tf.round(a)], [tf.TensorSpec([7])], x)
+    assert out.tolist() == [0, 2, 2, -0.0, -2, -2, 4]                 # TF 2.21
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_integer_floor_division_and_modulo_of_negatives(dtype):
+    a = np.array([-7, 7, -7, 7, -8, 0], dtype)
+    b = np.array([2, -2, -2, 2, 3, -5], dtype)
+    spec = [tf.TensorSpec([6], tf.as_dtype(dtype))] * 2
+    div, mod, tdiv, tmod = _run(lambda x, y: (x // y, x % y, tf.truncatediv(x, y),
+                                              tf.truncatemod(x, y)), spec, a, b)
+    assert div.tolist() == [-4, -4, 3, 3, -3, 0]                      # TF 2.21
+    assert mod.tolist() == [1, -1, -1, 1, 1, 0]
+    assert tdiv.tolist() == [-3, -3, 3, 3, -2, 0]
+    assert tmod.tolist() == [-1, 1, -1, 1, -2, 0]
+    assert div.dtype == mod.dtype == dtype
+
+
+def test_float_floor_modulo_takes_the_sign_of_the_divisor():
+    spec = [tf.TensorSpec([2])] * 2
+    (out,) = _run(lambda x, y: [x % y], spec, np.array([-7.5, 7.5], np.float32),
+                  np.array([2, -2], np.float32))
+    assert out.tolist() == [0.5, -0.5]                                # TF 2.21
+
+
+def test_index_outputs_keep_int32_or_int64():
+    x = np.array([[3, 1, 2], [0, 5, 4]], np.float32)
+
+    def f(a):
+        _, indices = tf.math.top_k(a, 2)
+        return (tf.argmax(a, 1, output_type=tf.int32), tf.argmax(a, 1),
+                tf.shape(a), tf.shape(a, out_type=tf.int64), indices,
+                tf.searchsorted(tf.sort(a), a, out_type=tf.int64),
+                tf.unique(tf.reshape(a, [-1]), out_idx=tf.int64).idx)
+    outs = _run(f, [tf.TensorSpec([2, 3])], x)
+    assert [o.dtype for o in outs] == [np.int32, np.int64, np.int32, np.int64, np.int32,
+                                       np.int64, np.int64]
+
+
+def test_clip_with_lower_above_upper_gives_the_lower_bound():
+    (out,) = _run(lambda x: [tf.clip_by_value(x, 5, 2)], [tf.TensorSpec([3], tf.int32)],
+                  np.array([0, 3, 9], np.int32))
+    assert out.tolist() == [5, 5, 5]                  # TF: min with 2, then max with 5
+
+
+def test_one_hot_of_negative_or_large_index_is_a_row_of_off_values():
+    (out,) = _run(lambda i: [tf.one_hot(i, 3, on_value=7, off_value=1)],
+                  [tf.TensorSpec([3], tf.int32)], np.array([-1, 1, 3], np.int32))
+    assert out.tolist() == [[1, 1, 1], [1, 7, 1], [1, 1, 1]]
+
+
+# --- other opsets -------------------------------------------------------------------
+
+@pytest.mark.parametrize("opset", [13, 21])
+def test_ops_under_the_oldest_and_newest_opsets(opset):
+    def f(x, i):
+        return (tf.reduce_max(x, axis=1), tf.reduce_mean(x, axis=0), tf.math.argmax(x, 1),
+                tf.split(x, [1, -1], axis=1)[1], tf.math.cumprod(x, axis=1, exclusive=True),
+                tf.norm(x, axis=1), tf.roll(i, 1, 0), i // 2, tf.linalg.band_part(x, 0, -1),
+                tf.searchsorted(tf.sort(x), x), tf.one_hot(i, 4))
+    x = np.array([[1, -2, 3], [4, 0, -6]], np.float32)
+    i = np.array([-3, 5], np.int32)
+    model, _ = tf_onnx.from_function(f, [tf.TensorSpec([2, 3]), tf.TensorSpec([2], tf.int32)],
+                                     opset=opset)
+    assert model.opset_import[0].version == opset
+    tf_onnx.verify(model, f, x, i)
+
+
+def test_bitwise_ops_name_the_opset_they_need():
+    spec = [tf.TensorSpec([2], tf.int32)] * 2
+    with pytest.raises(tf_onnx.ExportError, match="BitwiseAnd from opset 18 on: export with "
+                                                  "opset=18"):
+        tf_onnx.from_function(lambda a, b: tf.bitwise.bitwise_and(a, b), spec, opset=17)
+    a, b = np.array([-6, 12], np.int32), np.array([3, -1], np.int32)
+    out = _run(lambda x, y: (tf.bitwise.bitwise_xor(x, y), tf.bitwise.invert(x),
+                             tf.bitwise.right_shift(x, tf.abs(y)),
+                             tf.bitwise.left_shift(x, tf.abs(y))), spec, a, b, opset=18)
+    assert [o.tolist() for o in out] == [[-7, -13], [5, -13], [-1, 6], [-48, 24]]
