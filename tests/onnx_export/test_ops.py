@@ -249,3 +249,14 @@ def test_bitwise_ops_name_the_opset_they_need():
                              tf.bitwise.right_shift(x, tf.abs(y)),
                              tf.bitwise.left_shift(x, tf.abs(y))), spec, a, b, opset=18)
     assert [o.tolist() for o in out] == [[-7, -13], [5, -13], [-1, 6], [-48, 24]]
+
+
+def test_tensor_array_scatter_writes_each_row_at_its_index():
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=3)
+        ta = ta.scatter([2, 0, 1], x)
+        ta = ta.write(0, ta.read(0) * 10.0)
+        return ta.stack()
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    (out,) = _run(lambda v: [f(v)], [tf.TensorSpec([3, 2])], x)
+    assert out.tolist() == [[20, 30], [4, 5], [0, 1]]
