@@ -260,3 +260,16 @@ def test_tensor_array_scatter_writes_each_row_at_its_index():
     x = np.arange(6, dtype=np.float32).reshape(3, 2)
     (out,) = _run(lambda v: [f(v)], [tf.TensorSpec([3, 2])], x)
     assert out.tolist() == [[20, 30], [4, 5], [0, 1]]
+
+
+def test_atan2_of_signed_zeros_and_infinities():
+    inf = np.inf
+    y = np.array([0.0, -0.0, 0.0, -0.0, 1, -1, inf, -inf, inf, 2, NAN, 0], np.float32)
+    x = np.array([0.0, 0.0, -0.0, -0.0, 0, -0.0, inf, -inf, -inf, -inf, 1, NAN], np.float32)
+    (out,) = _run(lambda a, b: [tf.atan2(a, b)], [tf.TensorSpec([12])] * 2, y, x)
+    expected = np.arctan2(y, x)          # TF 2.21 gives the same (its kernel is std::atan2)
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+    same_sign = np.signbit(out) == np.signbit(expected)
+    # atan2(-0, +0) = -0: the model gives -0, but ONNX Runtime 1.23's graph
+    # optimizations turn it into +0 (with them disabled it stays -0)
+    assert same_sign[[0, 2, 3, 4, 5, 6, 7, 8, 9]].all()

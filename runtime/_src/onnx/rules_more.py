@@ -2,7 +2,8 @@
 pieces where ONNX has no operator:
 
     IsFinite(x)         ->  Not(IsNaN(x) or IsInf(x))
-    Atan2(y, x)         ->  Atan(y / x) moved to the quadrant of (x, y); NaN in, NaN out
+    Atan2(y, x)         ->  Atan(y / x) moved to the quadrant of (x, y), signed zeros,
+                            infinities and NaN as numpy's arctan2
     Cumprod(x)          ->  log2(n) doubling steps: y *= y shifted by 1, 2, 4, ... (n static)
     EuclideanNorm(x)    ->  Sqrt(ReduceSum(x * x)); integers: floor of the float64 root
     LinSpace(a, b, n)   ->  a, a + k * (b - a) / (n - 1) ..., b   (as our kernel; n static)
@@ -37,19 +38,27 @@ def _is_finite(ctx, node, ins):
 
 @rule("Atan2")
 def _atan2(ctx, node, ins):
+    """atan(y / x), plus pi (with y's sign) where x is negative or -0; signed
+    zeros and infinities as numpy's and TF's arctan2: y = +-0 gives +-0 or +-pi,
+    y and x both infinite give +-pi/4 or +-3pi/4, a NaN gives NaN."""
     y, x = ins
     t = node.inputs[0]
     zero = _scalar(ctx, 0, t)
-    base = ctx.b.add1("Atan", [ctx.b.add1("Div", [y, x])])
-    y_up = ctx.b.add1("GreaterOrEqual", [y, zero])
-    half_turn = ctx.b.add1("Where", [y_up, _scalar(ctx, np.pi, t), _scalar(ctx, -np.pi, t)])
-    on_axis = ctx.b.add1("Where", [ctx.b.add1("Greater", [y, zero]), _scalar(ctx, np.pi / 2, t),
-                                   ctx.b.add1("Where", [ctx.b.add1("Less", [y, zero]),
-                                                        _scalar(ctx, -np.pi / 2, t), zero])])
-    left = ctx.b.add1("Add", [base, half_turn])
-    out = ctx.b.add1("Where", [ctx.b.add1("Greater", [x, zero]), base,
-                               ctx.b.add1("Where", [ctx.b.add1("Less", [x, zero]), left,
-                                                    on_axis])])
+
+    def negative(v):             # v < 0 or v is -0 (1 / -0 = -inf)
+        return ctx.b.add1("Or", [ctx.b.add1("Less", [v, zero]),
+                                 ctx.b.add1("Less", [ctx.b.add1("Reciprocal", [v]), zero])])
+    both_inf = ctx.b.add1("And", [ctx.b.add1("IsInf", [x]), ctx.b.add1("IsInf", [y])])
+    ratio = ctx.b.add1("Where", [both_inf, ctx.b.add1("Div", [ctx.b.add1("Sign", [y]),
+                                                              ctx.b.add1("Sign", [x])]),
+                                 ctx.b.add1("Div", [y, x])])
+    # y = +-0: atan(y) = y. Values that may be -0 go in Where's last input:
+    # ONNX Runtime 1.23's Where turns a -0 chosen from its middle input into +0.
+    nonzero = ctx.b.add1("Not", [ctx.b.add1("Equal", [y, zero])])
+    base = ctx.b.add1("Atan", [ctx.b.add1("Where", [nonzero, ratio, y])])
+    half_turn = ctx.b.add1("Where", [negative(y), _scalar(ctx, -np.pi, t),
+                                     _scalar(ctx, np.pi, t)])
+    out = ctx.b.add1("Where", [negative(x), ctx.b.add1("Add", [base, half_turn]), base])
     nan = ctx.b.add1("Or", [ctx.b.add1("IsNaN", [x]), ctx.b.add1("IsNaN", [y])])
     return [ctx.b.add1("Where", [nan, _scalar(ctx, np.nan, t), out])]
 
