@@ -141,9 +141,11 @@ def test_refusals_name_the_op_and_the_reason():
 # --- where ONNX's operators differ from TensorFlow's (values from TF 2.21) ----------
 
 def _run(fn, signature, *inputs, opset=None):
-    """Export `fn`, check it against our executor, return ONNX Runtime's outputs."""
-    model, _ = tf_onnx.from_function(fn, input_signature=signature, opset=opset)
-    return tf_onnx.verify(model, fn, *inputs)
+    """Export `fn`, check it against our executor (its graph), return ONNX
+    Runtime's outputs."""
+    traced = tf.function(fn, input_signature=signature)
+    model, _ = tf_onnx.from_function(traced, opset=opset)
+    return tf_onnx.verify(model, traced, *inputs)
 
 
 NAN = np.nan
@@ -273,3 +275,78 @@ def test_atan2_of_signed_zeros_and_infinities():
     # atan2(-0, +0) = -0: the model gives -0, but ONNX Runtime 1.23's graph
     # optimizations turn it into +0 (with them disabled it stays -0)
     assert same_sign[[0, 2, 3, 4, 5, 6, 7, 8, 9]].all()
+
+
+# --- rules no op record reaches -------------------------------------------------------
+
+def test_shape_and_diagonal_rules_without_records():
+    def f(x, d, s):
+        with tf.GradientTape() as tape:          # diag_part's gradient sets a diagonal
+            tape.watch(x)
+            parts = tf.linalg.diag_part(x) * d
+        return (tf.broadcast_dynamic_shape(tf.shape(x), s), tape.gradient(parts, x),
+                tf.roll(x, shift=[-1, 5], axis=[1, 2]), tf.repeat(x, 2, axis=1))
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    d = -np.arange(6, dtype=np.float32).reshape(2, 3)
+    s = np.array([5, 1, 1, 4], np.int32)
+    spec = [tf.TensorSpec([None, 3, 4]), tf.TensorSpec([None, 3]), tf.TensorSpec([4], tf.int32)]
+    shape, grad, *_ = _run(f, spec, x, d, s)
+    assert shape.tolist() == [5, 2, 3, 4]
+    assert grad[1].tolist() == [[-3, 0, 0, 0], [0, -4, 0, 0], [0, 0, -5, 0]]
+
+
+def test_gradient_inside_the_function_exports():
+    def f(x, b):
+        with tf.GradientTape() as tape:
+            tape.watch(b)
+            y = tf.reduce_sum(tf.square(x + b))
+        return tape.gradient(y, b)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.array([[1], [2]], np.float32)
+    (grad,) = _run(lambda x, b: [f(x, b)], [tf.TensorSpec([2, 3]), tf.TensorSpec([2, 1])], x, b)
+    np.testing.assert_allclose(grad, 2 * (x + b).sum(axis=1, keepdims=True))
+
+
+def test_searchsorted_puts_nan_after_the_numbers():
+    seq = np.array([[1, 2, 2, NAN], [0, 1, 5, 9]], np.float32)
+    values = np.array([[2, NAN, 0], [NAN, 5, 10]], np.float32)
+    spec = [tf.TensorSpec([2, 4]), tf.TensorSpec([2, 3])]
+    left, right = _run(lambda s, v: (tf.searchsorted(s, v), tf.searchsorted(s, v, "right")),
+                       spec, seq, values)
+    assert left.tolist() == [[1, 3, 0], [4, 2, 4]]             # numpy's order (NaN last)
+    assert right.tolist() == [[3, 4, 0], [4, 3, 4]]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.float16])
+def test_unique_of_small_types_goes_through_a_kernel_onnx_runtime_has(dtype):
+    x = np.array([3, 1, 3, 0, 1], dtype)
+    y, idx, count = _run(lambda v: tf.unique_with_counts(v), [tf.TensorSpec([5],
+                                                                           tf.as_dtype(dtype))], x)
+    assert y.tolist() == [3, 1, 0] and y.dtype == dtype
+    assert idx.tolist() == [0, 1, 0, 2, 1] and count.tolist() == [2, 2, 1]
+
+
+def test_scatter_nd_adds_duplicates_and_names_the_opset_it_needs():
+    spec = [tf.TensorSpec([3, 1], tf.int32), tf.TensorSpec([3])]
+    fn = lambda i, u: tf.scatter_nd(i, u, [4])  # noqa: E731
+    with pytest.raises(tf_onnx.ExportError, match="opset=16 or later"):
+        tf_onnx.from_function(fn, spec, opset=15)
+    (out,) = _run(lambda i, u: [fn(i, u)], spec, np.array([[1], [3], [1]], np.int32),
+                  np.array([1, 2, 4], np.float32))
+    assert out.tolist() == [0, 5, 0, 2]
+
+
+def test_matrix_set_diag_as_a_gather_and_unknown_sizes_refused():
+    from runtime._src.graph.op_registry import apply
+
+    def set_diag(x, d):
+        return apply("MatrixSetDiagV3", (x, d), {"k": (-1, 0), "align": "RIGHT_LEFT"})
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    d = -np.arange(1, 13, dtype=np.float32).reshape(2, 2, 3)
+    (out,) = _run(lambda a, b: [set_diag(a, b)], [tf.TensorSpec([None, 3, 4]),
+                                                   tf.TensorSpec([None, 2, 3])], x, d)
+    # d[0, 0] is the main diagonal, d[0, 1] the one below it (left-aligned)
+    assert out[0].tolist() == [[-1, 1, 2, 3], [-4, -2, 6, 7], [8, -5, -3, 11]]
+    with pytest.raises(tf_onnx.ExportError, match=r"matrix_diag_part of a tensor whose last 2 "
+                                                  r"dimensions are not all known"):
+        tf_onnx.from_function(lambda a: tf.linalg.diag_part(a), [tf.TensorSpec([3, None])])

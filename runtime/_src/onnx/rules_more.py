@@ -215,14 +215,22 @@ def _broadcast_args(ctx, node, ins):
 
 @rule("SumLike")
 def _sum_like(ctx, node, ins):
+    """grad summed to x's shape: over grad's leading axes and the axes where
+    x has size 1 (found from Shape(x) while running when not known)."""
     grad, x = node.inputs
-    if grad.shape.dims is None or x.shape.dims is None or None in grad.shape.dims \
-            or None in x.shape.dims:
-        raise ExportError("a gradient sum to a shape not known while exporting")
+    if grad.shape.rank is None or x.shape.rank is None:
+        raise ExportError("a gradient sum to a shape of unknown rank")
     lead = grad.shape.rank - x.shape.rank
-    axes = list(range(lead)) + [lead + i for i, d in enumerate(x.shape.dims)
-                                if d == 1 and grad.shape.dims[lead + i] != 1]
-    total = reduce(ctx, "ReduceSum", ins[0], axes, True) if axes else ins[0]
+    if None not in grad.shape.dims and None not in x.shape.dims:
+        axes = list(range(lead)) + [lead + i for i, d in enumerate(x.shape.dims)
+                                    if d == 1 and grad.shape.dims[lead + i] != 1]
+        total = reduce(ctx, "ReduceSum", ins[0], axes, True) if axes else ins[0]
+    else:            # summing over an axis of size 1 in both changes nothing
+        ones = ctx.b.add1("Equal", [ctx.b.add1("Shape", [ins[1]]), ctx.b.ints([1])])
+        found = ctx.b.add1("Reshape", [ctx.b.add1("NonZero", [ones]), ctx.b.ints([-1])])
+        axes = ctx.b.add1("Concat", [ctx.b.ints(list(range(lead))),
+                                     ctx.b.add1("Add", [found, ctx.b.ints([lead])])], axis=0)
+        total = ctx.b.add1("ReduceSum", [ins[0], axes], keepdims=1, noop_with_empty_axes=1)
     return [ctx.b.add1("Reshape", [total, ctx.b.add1("Shape", [ins[1]])])]
 
 
