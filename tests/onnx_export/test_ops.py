@@ -350,3 +350,18 @@ def test_matrix_set_diag_as_a_gather_and_unknown_sizes_refused():
     with pytest.raises(tf_onnx.ExportError, match=r"matrix_diag_part of a tensor whose last 2 "
                                                   r"dimensions are not all known"):
         tf_onnx.from_function(lambda a: tf.linalg.diag_part(a), [tf.TensorSpec([3, None])])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16])
+def test_selects_of_types_onnx_runtime_where_lacks(dtype):
+    def f(c, a, b):            # ONNX Runtime 1.23's Where has no bool or int16 kernel
+        return (tf.where(c, a, b), tf.linalg.band_part(tf.reshape(a, [2, 2]), 0, 0),
+                tf.linalg.tensor_diag(a), tf.one_hot(tf.cast(c, tf.int32), 2, dtype=a.dtype,
+                                                     on_value=dtype(1), off_value=dtype(0)))
+    c = np.array([True, False, True, False])
+    a = np.array([1, 1, 0, 1], dtype)
+    b = np.array([0, 1, 1, 0], dtype)
+    dt = tf.as_dtype(dtype)
+    where, *_ = _run(f, [tf.TensorSpec([4], tf.bool), tf.TensorSpec([4], dt),
+                         tf.TensorSpec([4], dt)], c, a, b)
+    assert where.tolist() == np.where(c, a, b).tolist() and where.dtype == dtype

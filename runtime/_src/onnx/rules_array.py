@@ -10,6 +10,7 @@ import numpy as np
 
 from runtime._src.onnx.builder import ExportError
 from runtime._src.onnx.convert import rule
+from runtime._src.onnx.select import select
 
 __all__ = []
 
@@ -264,8 +265,8 @@ def _one_hot(ctx, node, ins):
     indices = ctx.b.add1("Unsqueeze", [int64(ctx, ins[0], node.inputs[0]), ctx.b.ints([axis])])
     hit = ctx.b.add1("Equal", [indices, ctx.b.const(positions, name="positions")])
     dtype = a["dtype"].np_dtype
-    return [ctx.b.add1("Where", [hit, ctx.b.const(np.asarray(a["on_value"], dtype)),
-                                 ctx.b.const(np.asarray(a["off_value"], dtype))])]
+    return [select(ctx, hit, ctx.b.const(np.asarray(a["on_value"], dtype)),
+                   ctx.b.const(np.asarray(a["off_value"], dtype)), a["dtype"])]
 
 
 @rule("ReverseV2")

@@ -21,6 +21,7 @@ import numpy as np
 
 from runtime._src.onnx.builder import ExportError
 from runtime._src.onnx.convert import rule
+from runtime._src.onnx.select import select
 
 __all__ = []
 
@@ -59,10 +60,8 @@ def _band_part(ctx, node, ins):
         ok = ctx.b.add1("Or", [ctx.b.add1("Less", [bound, zero]),
                                ctx.b.add1("LessOrEqual", [distance, bound])])
         keep = ok if keep is None else ctx.b.add1("And", [keep, ok])
-    if node.inputs[0].dtype.is_bool:                # ONNX Runtime's Where has no bools
-        return [ctx.b.add1("And", [keep, x])]
     filler = ctx.b.const(np.zeros((), node.inputs[0].dtype.np_dtype))
-    return [ctx.b.add1("Where", [keep, x, filler])]
+    return [select(ctx, keep, x, filler, node.inputs[0].dtype)]
 
 
 def _static_tail(tensor, count, what):
@@ -157,8 +156,9 @@ def _tensor_diag(ctx, node, ins):
     rows = ctx.b.add1("Unsqueeze", [_range(ctx, n), ctx.b.ints([1])])
     cols = ctx.b.add1("Unsqueeze", [_range(ctx, n), ctx.b.ints([0])])
     filler = ctx.b.const(np.zeros((), node.inputs[0].dtype.np_dtype))
-    square = ctx.b.add1("Where", [ctx.b.add1("Equal", [rows, cols]),
-                                  ctx.b.add1("Unsqueeze", [flat, ctx.b.ints([0])]), filler])
+    square = select(ctx, ctx.b.add1("Equal", [rows, cols]),
+                    ctx.b.add1("Unsqueeze", [flat, ctx.b.ints([0])]), filler,
+                    node.inputs[0].dtype)
     shape = ctx.b.add1("Shape", ins)
     return [ctx.b.add1("Reshape", [square, ctx.b.add1("Concat", [shape, shape], axis=0)])]
 

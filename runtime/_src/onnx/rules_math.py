@@ -14,6 +14,7 @@ import numpy as np
 
 from runtime._src.onnx.builder import ExportError
 from runtime._src.onnx.convert import rule
+from runtime._src.onnx.select import select
 
 __all__ = []
 
@@ -185,7 +186,7 @@ def _clip(ctx, node, ins):
 
 @rule("SelectV2")
 def _select(ctx, node, ins):
-    return [ctx.b.add1("Where", ins)]
+    return [select(ctx, *ins, node.outputs[0].dtype)]
 
 
 # --- reductions ---------------------------------------------------------------
