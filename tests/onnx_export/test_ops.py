@@ -365,3 +365,15 @@ def test_selects_of_types_onnx_runtime_where_lacks(dtype):
     where, *_ = _run(f, [tf.TensorSpec([4], tf.bool), tf.TensorSpec([4], dt),
                          tf.TensorSpec([4], dt)], c, a, b)
     assert where.tolist() == np.where(c, a, b).tolist() and where.dtype == dtype
+
+
+@pytest.mark.parametrize("axis, batch_dims", [(1, 1), (2, 1), (3, 1), (2, 2), (-1, -1)])
+def test_gather_with_batch_dims(axis, batch_dims):
+    params = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    shape = {1: (2, 2), 2: (2, 3, 2)}[batch_dims if batch_dims > 0 else 1]
+    indices = (np.arange(np.prod(shape)) % 3).reshape(shape).astype(np.int32)
+    fn = lambda p, i: [tf.gather(p, i, axis=axis, batch_dims=batch_dims)]  # noqa: E731
+    (out,) = _run(fn, [tf.TensorSpec(params.shape), tf.TensorSpec(indices.shape, tf.int32)],
+                  params, indices)
+    b = batch_dims % indices.ndim
+    assert out.ndim == params.ndim - 1 + indices.ndim - b

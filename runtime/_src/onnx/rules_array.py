@@ -153,8 +153,34 @@ def _broadcast_to(ctx, node, ins):
 @rule("GatherV2")
 def _gather(ctx, node, ins):
     if node.attrs.get("batch_dims", 0):
-        raise ExportError("gather with batch_dims")
+        return [_batched_gather(ctx, node, ins)]
     return [ctx.b.add1("Gather", ins, axis=int(node.attrs["axis"]))]
+
+
+def _batched_gather(ctx, node, ins):
+    """gather(params, indices, axis=a, batch_dims=b): GatherND over the first
+    b (batch) dims with the gathered axis moved next to them, then the axes
+    between b and a moved back in front of the indices' dims."""
+    params, indices = node.inputs
+    p_rank, i_rank = params.shape.rank, indices.shape.rank
+    if p_rank is None or i_rank is None:
+        raise ExportError("gather with batch_dims of tensors of unknown rank")
+    b = int(node.attrs["batch_dims"])
+    b = b + i_rank if b < 0 else b
+    a = int(node.attrs["axis"]) % p_rank
+    x = ins[0]
+    if a != b:                         # params [B, m..., n, r...] -> [B, n, m..., r...]
+        perm = list(range(b)) + [a] + list(range(b, a)) + list(range(a + 1, p_rank))
+        x = ctx.b.add1("Transpose", [x], perm=perm)
+    index = ctx.b.add1("Unsqueeze", [int64(ctx, ins[1], indices), ctx.b.ints([-1])])
+    y = ctx.b.add1("GatherND", [x, index], batch_dims=b)   # [B, I..., m..., r...]
+    if a == b:
+        return y
+    moved = a - b
+    n_idx = i_rank - b
+    perm = (list(range(b)) + list(range(b + n_idx, b + n_idx + moved))
+            + list(range(b, b + n_idx)) + list(range(b + n_idx + moved, p_rank - 1 + n_idx)))
+    return ctx.b.add1("Transpose", [y], perm=perm)
 
 
 @rule("GatherNd")
