@@ -377,3 +377,18 @@ def test_gather_with_batch_dims(axis, batch_dims):
                   params, indices)
     b = batch_dims % indices.ndim
     assert out.ndim == params.ndim - 1 + indices.ndim - b
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint8, np.int64])
+def test_small_integer_types_compute_through_int32_and_wrap_as_tf(dtype):
+    def f(a, b):
+        return (tf.reduce_sum(a), tf.reduce_prod(a), tf.reduce_max(a), tf.reduce_mean(a),
+                tf.cumsum(a), tf.maximum(a, b), tf.minimum(a, b), tf.argmax(a),
+                tf.clip_by_value(a, b, b + b), tf.matmul(tf.reshape(a, [2, 2]),
+                                                         tf.reshape(b, [2, 2])),
+                tf.pad(a, [[1, 1]]), tf.nn.relu(a), tf.pow(a, b))
+    a = np.array([100, 27, 3, 101]).astype(dtype)          # int8 sums wrap: 231 -> -25
+    b = np.array([2, 1, 3, 1]).astype(dtype)
+    spec = [tf.TensorSpec([4], tf.as_dtype(dtype))] * 2
+    total, *_ = _run(f, spec, a, b)
+    assert total == np.sum(a, dtype=dtype) and total.dtype == dtype

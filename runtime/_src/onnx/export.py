@@ -19,7 +19,7 @@ from runtime._src.function.concrete_function import ConcreteFunction
 from runtime._src.function.function import Function, function as tf_function
 from runtime._src.onnx import rules_array, rules_math, rules_nn, rules_tensor_array  # noqa: F401 - fill RULES
 from runtime._src.onnx import (rules_bits, rules_linalg, rules_more, rules_scatter_sort,  # noqa: F401
-                              rules_tensor_array_scatter)
+                              rules_tensor_array_scatter, widen)
 from runtime._src.onnx.builder import Builder, ExportError, Names, _onnx
 from runtime._src.onnx.convert import Context, lower_graph, value_info
 

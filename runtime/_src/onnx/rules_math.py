@@ -22,7 +22,7 @@ _SAME = {
     "Abs": "Abs", "Neg": "Neg", "Exp": "Exp", "Log": "Log", "Sqrt": "Sqrt", "Sin": "Sin",
     "Cos": "Cos", "Tan": "Tan", "Asin": "Asin", "Acos": "Acos", "Atan": "Atan", "Sinh": "Sinh",
     "Cosh": "Cosh", "Asinh": "Asinh", "Acosh": "Acosh", "Atanh": "Atanh", "Tanh": "Tanh",
-    "Sigmoid": "Sigmoid", "Relu": "Relu", "Floor": "Floor", "Ceil": "Ceil", "Erf": "Erf",
+    "Sigmoid": "Sigmoid", "Floor": "Floor", "Ceil": "Ceil", "Erf": "Erf",
     "Sign": "Sign", "Reciprocal": "Reciprocal", "Round": "Round", "Rint": "Round",
     "IsNan": "IsNaN", "IsInf": "IsInf", "LogicalNot": "Not", "Softplus": "Softplus",
     "Softsign": "Softsign", "Selu": "Selu", "Identity": "Identity", "StopGradient": "Identity",
@@ -91,6 +91,17 @@ def _expm1(ctx, node, ins):
 @rule("Log1p")
 def _log1p(ctx, node, ins):
     return [ctx.b.add1("Log", [ctx.b.add1("Add", [ins[0], _one(ctx, node)])])]
+
+
+@rule("Relu")
+def _relu(ctx, node, ins):
+    if node.inputs[0].dtype.is_floating:
+        return [ctx.b.add1("Relu", ins)]
+    dtype = node.inputs[0].dtype          # ONNX Runtime: no int64 Relu, no int16 Max
+    x = ctx.b.cast(ins[0], "int32") if dtype.name in ("int16", "uint16") else ins[0]
+    zero = ctx.b.const(np.zeros((), "int32" if x != ins[0] else dtype.np_dtype))
+    out = ctx.b.add1("Max", [x, zero])
+    return [out if x == ins[0] else ctx.b.cast(out, dtype)]
 
 
 @rule("Relu6")
@@ -228,15 +239,21 @@ def _mean(ctx, node, ins):
     Div truncates)."""
     axes = _axes(ctx, node, node.attrs["axis"])
     dtype = node.inputs[0].dtype
-    total = reduce(ctx, "ReduceSum", ins[0], axes, node.attrs["keepdims"])
-    if dtype.is_integer:       # how many were summed, at least 1 (ours: 0 // 0 -> 0)
+    if dtype.is_integer:
+        # the sum wraps in dtype as TF's (computed in int64: ONNX's ReduceSum takes
+        # no int8/int16), then divides by how many were summed, at least 1
+        # (ours: 0 // 0 -> 0)
+        total = reduce(ctx, "ReduceSum", ctx.b.cast(ins[0], "int64"), axes,
+                       node.attrs["keepdims"])
+        total = ctx.b.cast(ctx.b.cast(total, dtype), "int64")
         count = ctx.b.add1("Div", [ctx.b.add1("Size", ins), ctx.b.add1(
             "Max", [ctx.b.add1("Size", [total]), ctx.b.const(np.int64(1))])])
         count = ctx.b.add1("Max", [count, ctx.b.const(np.int64(1))])
-    else:                      # 0 / 0 gives NaN as ours
-        count = ctx.b.add1("Div", [ctx.b.cast(ctx.b.add1("Size", ins), dtype),
-                                   ctx.b.cast(ctx.b.add1("Size", [total]), dtype)])
-    return [ctx.b.add1("Div", [total, ctx.b.cast(count, dtype)])]
+        return [ctx.b.cast(ctx.b.add1("Div", [total, count]), dtype)]
+    total = reduce(ctx, "ReduceSum", ins[0], axes, node.attrs["keepdims"])
+    count = ctx.b.add1("Div", [ctx.b.cast(ctx.b.add1("Size", ins), dtype),     # 0 / 0: NaN
+                               ctx.b.cast(ctx.b.add1("Size", [total]), dtype)])
+    return [ctx.b.add1("Div", [total, count])]
 
 
 def _make_logical_reduce(op_type):
