@@ -228,17 +228,25 @@ def test_one_hot_of_negative_or_large_index_is_a_row_of_off_values():
 
 @pytest.mark.parametrize("opset", [13, 21])
 def test_ops_under_the_oldest_and_newest_opsets(opset):
-    def f(x, i):
+    def f(x, i, small):
         return (tf.reduce_max(x, axis=1), tf.reduce_mean(x, axis=0), tf.math.argmax(x, 1),
                 tf.split(x, [1, -1], axis=1)[1], tf.math.cumprod(x, axis=1, exclusive=True),
                 tf.norm(x, axis=1), tf.roll(i, 1, 0), i // 2, tf.linalg.band_part(x, 0, -1),
-                tf.searchsorted(tf.sort(x), x), tf.one_hot(i, 4))
+                tf.searchsorted(tf.sort(x), x), tf.one_hot(i, 4),
+                # opset 13's Reshape reads a 0 as "copy"; Split's num_outputs from 18 on
+                tf.reshape(x, tf.shape(x)[::-1]), tf.reshape(x[:0], [0, tf.shape(x)[1]]),
+                tf.split(x, 3, axis=1)[2], tf.unstack(x, axis=1)[1],
+                # Mul and Sub take 8-bit integers from opset 14 on
+                small * small, tf.bitwise.invert(small), tf.nn.leaky_relu(tf.cast(x, tf.float64)))
     x = np.array([[1, -2, 3], [4, 0, -6]], np.float32)
     i = np.array([-3, 5], np.int32)
-    model, _ = tf_onnx.from_function(f, [tf.TensorSpec([2, 3]), tf.TensorSpec([2], tf.int32)],
-                                     opset=opset)
+    small = np.array([100, -7], np.int8)
+    traced = tf.function(f, input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([2], tf.int32),
+                                             tf.TensorSpec([2], tf.int8)])
+    model, _ = tf_onnx.from_function(traced, opset=opset)
     assert model.opset_import[0].version == opset
-    tf_onnx.verify(model, f, x, i)
+    outs = tf_onnx.verify(model, traced, x, i, small)
+    assert outs[12].shape == (0, 3) and outs[15].tolist() == [16, 49]     # 10000 wraps
 
 
 def test_bitwise_ops_name_the_opset_they_need():

@@ -8,7 +8,7 @@ axis, a `Squeeze` of the indexed ones and an `Unsqueeze` for the new ones.
 
 import numpy as np
 
-from runtime._src.onnx.builder import ExportError
+from runtime._src.onnx.builder import ExportError, _onnx, onnx_type
 from runtime._src.onnx.convert import rule
 from runtime._src.onnx.select import select
 
@@ -40,7 +40,36 @@ def _read_variable(ctx, node, ins):
 
 @rule("Reshape")
 def _reshape(ctx, node, ins):
-    return [ctx.b.add1("Reshape", [ins[0], int64(ctx, ins[1], node.inputs[1])], allowzero=1)]
+    shape = int64(ctx, ins[1], node.inputs[1])
+    if ctx.b.opset >= 14:          # allowzero: a 0 in the shape means 0, as TF
+        return [ctx.b.add1("Reshape", [ins[0], shape], allowzero=1)]
+    known = ctx.constants.get(ins[1])
+    if known is not None and 0 not in np.asarray(known).tolist():
+        return [ctx.b.add1("Reshape", [ins[0], shape])]
+    return [_reshape_opset13(ctx, node, ins[0], shape)]
+
+
+def _reshape_opset13(ctx, node, x, shape):
+    """Opset 13's Reshape copies the input's dimension for a 0 in the shape:
+    a shape holding a 0 gives an empty tensor, made by ConstantOfShape."""
+    dtype = node.inputs[0].dtype
+    if dtype.is_string:
+        raise ExportError("reshape of strings to a computed shape needs opset 14 or later "
+                          "(Reshape's allowzero)")
+    helper = _onnx().helper
+    has_zero = ctx.b.add1("Equal", [ctx.b.add1("ReduceMin", [ctx.b.add1("Abs", [shape])],
+                                               keepdims=0), ctx.b.const(np.int64(0))])
+    branches = {}
+    for key in ("then_branch", "else_branch"):
+        inner = ctx.nested()
+        if key == "then_branch":
+            zero = _onnx().numpy_helper.from_array(np.zeros((1,), dtype.np_dtype))
+            out = inner.b.add1("ConstantOfShape", [shape], value=zero)
+        else:
+            out = inner.b.add1("Reshape", [x, shape])
+        info = helper.make_tensor_value_info(out, onnx_type(dtype), None)
+        branches[key] = helper.make_graph(inner.b.nodes, ctx.b.names.fresh(key), [], [info])
+    return ctx.b.add1("If", [has_zero], **branches)
 
 
 @rule("ExpandDims")
@@ -90,8 +119,10 @@ def split(ctx, x, axis, num, sizes=None):
     if num == 1 and sizes is None:
         return [ctx.b.add1("Identity", [x])]
     inputs = [x] if sizes is None else [x, sizes]
-    extra = {"num_outputs": num} if ctx.b.opset >= 18 and sizes is None else {}
-    return ctx.b.add("Split", inputs, num, axis=axis, **extra)
+    outs = ctx.b.add("Split", inputs, num, axis=axis)
+    if ctx.b.opset >= 18 and sizes is None:     # an attribute Builder.add cannot name
+        ctx.b.nodes[-1].attribute.append(_onnx().helper.make_attribute("num_outputs", num))
+    return outs
 
 
 @rule("Split")

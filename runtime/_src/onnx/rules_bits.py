@@ -17,14 +17,19 @@ from runtime._src.onnx.convert import rule
 
 __all__ = []
 
+SMALL = frozenset({"int8", "int16", "uint8", "uint16"})
 _UNSIGNED = {"int8": "uint8", "int16": "uint16", "int32": "uint32", "int64": "uint64"}
 
 
 def invert(ctx, x, dtype):
-    """~x without a bitwise op: exact, never overflows."""
-    if dtype.name.startswith("u"):
-        return ctx.b.add1("Sub", [ctx.b.const(np.iinfo(dtype.np_dtype).max, dtype.np_dtype), x])
-    return ctx.b.add1("Sub", [ctx.b.const(np.asarray(-1, dtype.np_dtype)), x])
+    """~x without a bitwise op: exact, never overflows (before opset 14, Sub
+    takes no 8- or 16-bit integers: computed in int32)."""
+    through = dtype.np_dtype
+    if ctx.b.opset < 14 and dtype.name in SMALL:
+        through, x = np.dtype(np.int32), ctx.b.cast(x, "int32")
+    top = np.iinfo(dtype.np_dtype).max if dtype.name.startswith("u") else -1
+    out = ctx.b.add1("Sub", [ctx.b.const(np.asarray(top, through)), x])
+    return out if through == dtype.np_dtype else ctx.b.cast(out, dtype)
 
 
 @rule("Invert")

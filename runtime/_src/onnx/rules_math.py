@@ -118,7 +118,14 @@ def _elu(ctx, node, ins):
 
 @rule("LeakyRelu")
 def _leaky_relu(ctx, node, ins):
-    return [ctx.b.add1("LeakyRelu", ins, alpha=float(node.attrs["alpha"]))]
+    dtype = node.inputs[0].dtype
+    if dtype.name != "float64":
+        return [ctx.b.add1("LeakyRelu", ins, alpha=float(node.attrs["alpha"]))]
+    # ONNX Runtime has float64 LeakyRelu only for opsets 16..20: x < 0 ? alpha * x : x
+    x = ins[0]
+    negative = ctx.b.add1("Less", [x, ctx.b.const(np.float64(0))])
+    scaled = ctx.b.add1("Mul", [x, ctx.b.const(np.float64(node.attrs["alpha"]))])
+    return [ctx.b.add1("Where", [negative, scaled, x])]
 
 
 @rule("SquaredDifference")

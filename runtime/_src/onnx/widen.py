@@ -17,7 +17,7 @@ __all__ = ["WIDENED", "widen"]
 
 SMALL = frozenset({"int8", "int16", "uint8", "uint16"})
 
-# our op -> which of its inputs hold the values (the others: shapes, axes)
+# our op -> which of its inputs hold the values (the others: shapes, axes; None: all)
 WIDENED = {
     "Sum": (0,), "Prod": (0,), "Max": (0,), "Min": (0,), "Cumsum": (0,), "ArgMax": (0,),
     "ArgMin": (0,), "Maximum": (0, 1), "Minimum": (0, 1), "ClipByValue": (0, 1, 2),
@@ -29,10 +29,10 @@ WIDENED = {
 def widen(lower, positions):
     """The rule `lower`, run on int32 copies of small-integer inputs."""
     def widened(ctx, node, ins):
-        dtype = node.inputs[positions[0]].dtype
+        dtype = node.inputs[0 if positions is None else positions[0]].dtype
         if dtype.name not in SMALL:
             return lower(ctx, node, ins)
-        ins = [ctx.b.cast(name, "int32") if k in positions else name
+        ins = [ctx.b.cast(name, "int32") if positions is None or k in positions else name
                for k, name in enumerate(ins)]
         outs = lower(ctx, node, ins)
         return [ctx.b.cast(name, t.dtype) if t.dtype.name in SMALL else name
@@ -41,6 +41,24 @@ def widen(lower, positions):
     return widened
 
 
+# before opset 14, Add, Sub, Mul and Div take no 8- or 16-bit integers either
+BEFORE_14 = {"AddV2": (0, 1), "Sub": (0, 1), "Mul": (0, 1), "FloorDiv": (0, 1),
+             "FloorMod": (0, 1), "TruncateDiv": (0, 1), "TruncateMod": (0, 1),
+             "SquaredDifference": (0, 1), "Square": (0,), "AddN": None}
+
+
+def widen_before_14(lower, positions):
+    wide = widen(lower, positions)
+
+    def widened(ctx, node, ins):
+        return (wide if ctx.b.opset < 14 else lower)(ctx, node, ins)
+    widened.__name__ = getattr(lower, "__name__", "rule")
+    return widened
+
+
 for _op, _positions in WIDENED.items():
     if _op in RULES:
         RULES[_op] = widen(RULES[_op], _positions)
+for _op, _positions in BEFORE_14.items():
+    if _op in RULES:
+        RULES[_op] = widen_before_14(RULES[_op], _positions)
