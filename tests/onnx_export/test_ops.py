@@ -400,3 +400,12 @@ def test_small_integer_types_compute_through_int32_and_wrap_as_tf(dtype):
     spec = [tf.TensorSpec([4], tf.as_dtype(dtype))] * 2
     total, *_ = _run(f, spec, a, b)
     assert total == np.sum(a, dtype=dtype) and total.dtype == dtype
+
+
+def test_float16_scatter_reductions_go_through_float32():
+    spec = [tf.TensorSpec([4], tf.float16), tf.TensorSpec([2], tf.float16)]
+    out, total = _run(lambda t, u: (tf.tensor_scatter_nd_add(t, [[1], [3]], u),
+                                    tf.scatter_nd([[0], [2]], u, [4])), spec,
+                      np.array([1, 2, 3, 4], np.float16), np.array([0.5, -1], np.float16))
+    assert out.tolist() == [1, 2.5, 3, 3] and total.tolist() == [0.5, 0, -1, 0]
+    assert out.dtype == total.dtype == np.float16

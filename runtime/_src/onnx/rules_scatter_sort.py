@@ -38,10 +38,13 @@ def _scatter_nd(ctx, node, ins):
     dtype = node.inputs[1].dtype
     if dtype.is_bool:
         raise ExportError("scatter_nd of bools (ONNX's ScatterND cannot add bools)")
-    zero = _onnx().numpy_helper.from_array(np.zeros((1,), dtype.np_dtype))
+    half = dtype.name == "float16"   # ONNX Runtime reduces no float16: in float32
+    zero = _onnx().numpy_helper.from_array(np.zeros((1,), np.float32 if half else dtype.np_dtype))
     zeros = ctx.b.add1("ConstantOfShape", [_int64(ctx, shape, node.inputs[2])], value=zero)
-    return [ctx.b.add1("ScatterND", [zeros, _int64(ctx, indices, node.inputs[0]), updates],
-                       reduction="add")]
+    out = ctx.b.add1("ScatterND", [zeros, _int64(ctx, indices, node.inputs[0]),
+                                   ctx.b.cast(updates, "float32") if half else updates],
+                     reduction="add")
+    return [ctx.b.cast(out, dtype) if half else out]
 
 
 _REDUCTION = {"TensorScatterUpdate": (None, 13), "TensorScatterAdd": ("add", 16),
@@ -57,8 +60,13 @@ def _make_tensor_scatter(op):
         _needs(ctx, opset, f"{op}")
         if op == "TensorScatterSub":
             updates = ctx.b.add1("Neg", [updates])
-        return [ctx.b.add1("ScatterND", [tensor, _int64(ctx, indices, node.inputs[1]), updates],
-                           reduction=reduction)]
+        dtype = node.inputs[0].dtype
+        half = reduction is not None and dtype.name == "float16"
+        if half:             # ONNX Runtime reduces no float16: in float32, rounded once
+            tensor, updates = ctx.b.cast(tensor, "float32"), ctx.b.cast(updates, "float32")
+        out = ctx.b.add1("ScatterND", [tensor, _int64(ctx, indices, node.inputs[1]), updates],
+                         reduction=reduction)
+        return [ctx.b.cast(out, dtype) if half else out]
     return lower
 
 
