@@ -344,7 +344,14 @@ def _where(ctx, node, ins):
 @rule("TopKV2")
 def _top_k(ctx, node, ins):
     k = ctx.b.add1("Reshape", [int64(ctx, ins[1], node.inputs[1]), ctx.b.ints([1])])
-    values, indices = ctx.b.add("TopK", [ins[0], k], 2, axis=-1, largest=1, sorted=1)
+    x = ins[0]
+    dtype = node.inputs[0].dtype
+    if dtype.is_floating:      # NaN ranks below every number, as ours (ONNX: above)
+        low = ctx.b.const(np.asarray(-np.inf, dtype.np_dtype))
+        x = ctx.b.add1("Where", [ctx.b.add1("IsNaN", [x]), low, x])
+    values, indices = ctx.b.add("TopK", [x, k], 2, axis=-1, largest=1, sorted=1)
+    if dtype.is_floating:      # the values themselves, NaN included
+        values = ctx.b.add1("GatherElements", [ins[0], indices], axis=-1)
     return [values, ctx.b.cast(indices, node.attrs["index_type"])]
 
 

@@ -230,7 +230,16 @@ def reduce(ctx, op_type, x, axes, keepdims):
 def _make_reduce(op_type):
     def lower(ctx, node, ins):
         axes = _axes(ctx, node, node.attrs["axis"])
-        return [reduce(ctx, op_type, ins[0], axes, node.attrs["keepdims"])]
+        out = reduce(ctx, op_type, ins[0], axes, node.attrs["keepdims"])
+        dtype = node.inputs[0].dtype
+        if op_type in ("ReduceMax", "ReduceMin") and dtype.is_floating:
+            # a NaN makes the max/min NaN, as TF (ONNX Runtime skips NaNs)
+            nan = ctx.b.cast(ctx.b.add1("IsNaN", ins), "int32")
+            has_nan = ctx.b.cast(reduce(ctx, "ReduceMax", nan, axes, node.attrs["keepdims"]),
+                                 "bool")
+            out = ctx.b.add1("Where", [has_nan, ctx.b.const(np.asarray(np.nan, dtype.np_dtype)),
+                                       out])
+        return [out]
     return lower
 
 
