@@ -420,3 +420,20 @@ def test_nan_in_reductions_and_sorting():
     # TF 2.21: a NaN makes reduce_max/reduce_min NaN (ONNX Runtime skips it);
     # sorting ranks NaN as ours does (docs/tf_differences.md)
     assert np.isnan(high).all() and np.isnan(low).all() and np.isnan(top)
+
+
+def test_log1p_expm1_and_float_floormod_keep_their_digits():
+    x = np.array([1e-10, -1e-7, 1e-30, 80, -1, np.inf], np.float32)
+    log1p, expm1 = _run(lambda v: (tf.math.log1p(v), tf.math.expm1(v)), [tf.TensorSpec([6])], x)
+    # TF 2.21
+    np.testing.assert_allclose(log1p, [1.000000013351432e-10, -1.000000082740371e-07,
+                                       1.0000000031710769e-30, 4.394449234008789, -np.inf,
+                                       np.inf], rtol=1e-6)
+    np.testing.assert_allclose(expm1, [1.000000013351432e-10, -9.999999406318238e-08,
+                                       1.0000000031710769e-30, 5.540622484676759e+34,
+                                       -0.6321205496788025, np.inf], rtol=1e-6)
+    spec = [tf.TensorSpec([4])] * 2
+    (mod,) = _run(lambda a, b: [tf.math.floormod(a, b)], spec,
+                  np.array([2, 2, 2, -7.5], np.float32),
+                  np.array([np.inf, -np.inf, 1e-10, 2], np.float32))
+    np.testing.assert_allclose(mod, [2.0, -np.inf, 9.713643778219705e-11, 0.5], rtol=1e-6)

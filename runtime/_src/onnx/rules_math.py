@@ -5,7 +5,7 @@ TensorFlow's meaning from exact pieces:
 
     FloorDiv(int a, b)  ->  Div(a - Mod(a, b), b)     # ONNX Div truncates ints
     FloorMod(int a, b)  ->  Mod(a, b)                 # fmod=0: sign of b, as TF
-    FloorMod(float)     ->  a - Floor(a / b) * b
+    FloorMod(float)     ->  r = Mod(a, b, fmod=1); r + b where r != 0 and sign(r) != sign(b)
     Round               ->  Round                     # both half to even
     All / Any           ->  ReduceMin / ReduceMax over int32
 """
@@ -14,7 +14,7 @@ import numpy as np
 
 from runtime._src.onnx.builder import ExportError
 from runtime._src.onnx.convert import rule
-from runtime._src.onnx.select import select
+from runtime._src.onnx.select import is_inf, select
 
 __all__ = []
 
@@ -24,7 +24,7 @@ _SAME = {
     "Cosh": "Cosh", "Asinh": "Asinh", "Acosh": "Acosh", "Atanh": "Atanh", "Tanh": "Tanh",
     "Sigmoid": "Sigmoid", "Floor": "Floor", "Ceil": "Ceil", "Erf": "Erf",
     "Sign": "Sign", "Reciprocal": "Reciprocal", "Round": "Round", "Rint": "Round",
-    "IsNan": "IsNaN", "IsInf": "IsInf", "LogicalNot": "Not", "Softplus": "Softplus",
+    "IsNan": "IsNaN", "LogicalNot": "Not", "Softplus": "Softplus",
     "Softsign": "Softsign", "Selu": "Selu", "Identity": "Identity", "StopGradient": "Identity",
 }
 
@@ -85,12 +85,33 @@ def _rsqrt(ctx, node, ins):
 
 @rule("Expm1")
 def _expm1(ctx, node, ins):
-    return [ctx.b.add1("Sub", [ctx.b.add1("Exp", ins), _one(ctx, node)])]
+    """Kahan's exact form (exp(x) - 1 alone loses every digit for small x):
+    u = exp(x); u == 1 ? x : u - 1 == -1 ? -1 : u is inf ? u : (u - 1) * x / log(u)"""
+    x, b = ins[0], ctx.b
+    u = b.add1("Exp", [x])
+    d = b.add1("Sub", [u, _one(ctx, node)])
+    ratio = b.add1("Div", [b.add1("Mul", [d, x]), b.add1("Log", [u])])
+    minus_one = b.add1("Neg", [_one(ctx, node)])
+    out = b.add1("Where", [is_inf(ctx, u, node.inputs[0].dtype), u, ratio])
+    out = b.add1("Where", [b.add1("Equal", [d, minus_one]), minus_one, out])
+    return [b.add1("Where", [b.add1("Equal", [u, _one(ctx, node)]), x, out])]
 
 
 @rule("Log1p")
 def _log1p(ctx, node, ins):
-    return [ctx.b.add1("Log", [ctx.b.add1("Add", [ins[0], _one(ctx, node)])])]
+    """Kahan's exact form (log(1 + x) alone loses every digit for small x):
+    u = 1 + x; u == 1 ? x : u is inf ? log(u) : x * log(u) / (u - 1)"""
+    x, b = ins[0], ctx.b
+    u = b.add1("Add", [x, _one(ctx, node)])
+    log_u = b.add1("Log", [u])
+    ratio = b.add1("Div", [b.add1("Mul", [x, log_u]), b.add1("Sub", [u, _one(ctx, node)])])
+    out = b.add1("Where", [is_inf(ctx, u, node.inputs[0].dtype), log_u, ratio])
+    return [b.add1("Where", [b.add1("Equal", [u, _one(ctx, node)]), x, out])]
+
+
+@rule("IsInf")
+def _is_inf(ctx, node, ins):
+    return [is_inf(ctx, ins[0], node.inputs[0].dtype)]
 
 
 @rule("Relu")
@@ -148,8 +169,13 @@ def _floor_mod(ctx, node, ins):
     a, b = ins
     if node.inputs[0].dtype.is_integer:
         return [ctx.b.add1("Mod", [a, b], fmod=0)]
-    whole = ctx.b.add1("Floor", [ctx.b.add1("Div", [a, b])])
-    return [ctx.b.add1("Sub", [a, ctx.b.add1("Mul", [whole, b])])]
+    # as TF's kernel: r = fmod(a, b), plus b where r is nonzero and its sign is
+    # not b's (a - floor(a / b) * b loses tiny remainders and gives NaN for b = inf)
+    zero = ctx.b.const(np.zeros((), node.inputs[0].dtype.np_dtype))
+    r = ctx.b.add1("Mod", [a, b], fmod=1)
+    differ = ctx.b.add1("Xor", [ctx.b.add1("Less", [r, zero]), ctx.b.add1("Less", [b, zero])])
+    adjust = ctx.b.add1("And", [differ, ctx.b.add1("Not", [ctx.b.add1("Equal", [r, zero])])])
+    return [ctx.b.add1("Where", [adjust, ctx.b.add1("Add", [r, b]), r])]
 
 
 @rule("TruncateDiv")

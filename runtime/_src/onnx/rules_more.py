@@ -19,6 +19,7 @@ import numpy as np
 from runtime._src.onnx.builder import ExportError
 from runtime._src.onnx.convert import rule
 from runtime._src.onnx.rules_math import reduce
+from runtime._src.onnx.select import is_inf
 
 __all__ = []
 
@@ -32,7 +33,7 @@ def _scalar(ctx, value, tensor):
 
 @rule("IsFinite")
 def _is_finite(ctx, node, ins):
-    bad = ctx.b.add1("Or", [ctx.b.add1("IsNaN", ins), ctx.b.add1("IsInf", ins)])
+    bad = ctx.b.add1("Or", [ctx.b.add1("IsNaN", ins), is_inf(ctx, ins[0], node.inputs[0].dtype)])
     return [ctx.b.add1("Not", [bad])]
 
 
@@ -48,7 +49,7 @@ def _atan2(ctx, node, ins):
     def negative(v):             # v < 0 or v is -0 (1 / -0 = -inf)
         return ctx.b.add1("Or", [ctx.b.add1("Less", [v, zero]),
                                  ctx.b.add1("Less", [ctx.b.add1("Reciprocal", [v]), zero])])
-    both_inf = ctx.b.add1("And", [ctx.b.add1("IsInf", [x]), ctx.b.add1("IsInf", [y])])
+    both_inf = ctx.b.add1("And", [is_inf(ctx, x, t), is_inf(ctx, y, t)])
     ratio = ctx.b.add1("Where", [both_inf, ctx.b.add1("Div", [ctx.b.add1("Sign", [y]),
                                                               ctx.b.add1("Sign", [x])]),
                                  ctx.b.add1("Div", [y, x])])

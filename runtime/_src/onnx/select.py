@@ -1,4 +1,6 @@
-"""`select(ctx, cond, a, b, dtype)`: ONNX's Where for every dtype.
+"""`select(ctx, cond, a, b, dtype)`: ONNX's Where for every dtype, and
+`is_inf(ctx, x, dtype)`: IsInf for every float type (ONNX's IsInf takes no
+float16 before opset 20: |x| == inf instead).
 
 ONNX Runtime 1.23's Where has no kernel for bool, int16, uint16 and uint64
 values, so those go through an exact detour:
@@ -9,7 +11,9 @@ values, so those go through an exact detour:
 """
 
 
-__all__ = ["select"]
+import numpy as np
+
+__all__ = ["select", "is_inf"]
 
 _THROUGH = {"int16": "int32", "uint16": "int32", "uint64": "int64"}   # exact detours
 
@@ -25,3 +29,11 @@ def select(ctx, cond, a, b, dtype):
         return ctx.b.add1("Where", [cond, a, b])
     out = ctx.b.add1("Where", [cond, ctx.b.cast(a, through), ctx.b.cast(b, through)])
     return ctx.b.cast(out, dtype)
+
+
+def is_inf(ctx, x, dtype):
+    """IsInf(x) for a float tensor of `dtype`."""
+    if dtype.name != "float16" or ctx.b.opset >= 20:
+        return ctx.b.add1("IsInf", [x])
+    return ctx.b.add1("Equal", [ctx.b.add1("Abs", [x]),
+                                ctx.b.const(np.asarray(np.inf, dtype.np_dtype))])
