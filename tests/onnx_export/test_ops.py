@@ -47,7 +47,7 @@ LATER_OPSET = {"BitwiseAnd": 18, "BitwiseOr": 18, "BitwiseXor": 18, "TensorScatt
                "TensorScatterMin": 18}
 # ops ONNX defines for float64 but ONNX Runtime 1.23 has no float64 kernel
 # for: the model passes onnx.checker; ONNX Runtime says NOT_IMPLEMENTED
-NO_DOUBLE_KERNEL = {"Elu", "Selu", "Erf", "MatrixDeterminant", "LogMatrixDeterminant", "Tan",
+NO_DOUBLE_KERNEL = {"Erf", "MatrixDeterminant", "LogMatrixDeterminant", "Tan",
                     "Asin", "Acos", "Atan", "Atan2", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
                     "Softplus", "Softsign", "Conv2D", "AvgPool"}
 
@@ -437,3 +437,14 @@ def test_log1p_expm1_and_float_floormod_keep_their_digits():
                   np.array([2, 2, 2, -7.5], np.float32),
                   np.array([np.inf, -np.inf, 1e-10, 2], np.float32))
     np.testing.assert_allclose(mod, [2.0, -np.inf, 9.713643778219705e-11, 0.5], rtol=1e-6)
+
+
+def test_elu_and_selu_keep_small_negative_inputs():
+    x = np.array([-1e-10, -1e-7, -3e-5, -30, 2, -0.0], np.float32)
+    elu, selu = _run(lambda v: (tf.nn.elu(v), tf.nn.selu(v)), [tf.TensorSpec([6])], x)
+    # our executor's expm1 values; TF 2.21 and ONNX Runtime's Elu compute
+    # exp(x) - 1 and give [0.0, -1.1920929e-07, -2.9981136e-05]: the export
+    # follows our executor
+    np.testing.assert_allclose(elu[:3], np.expm1(x[:3].astype(np.float64)), rtol=1e-6)
+    np.testing.assert_allclose(selu[:2], 1.0507009873554805 * 1.6732632423543772
+                               * np.expm1(x[:2].astype(np.float64)), rtol=1e-6)

@@ -25,7 +25,7 @@ _SAME = {
     "Sigmoid": "Sigmoid", "Floor": "Floor", "Ceil": "Ceil", "Erf": "Erf",
     "Sign": "Sign", "Reciprocal": "Reciprocal", "Round": "Round", "Rint": "Round",
     "IsNan": "IsNaN", "LogicalNot": "Not", "Softplus": "Softplus",
-    "Softsign": "Softsign", "Selu": "Selu", "Identity": "Identity", "StopGradient": "Identity",
+    "Softsign": "Softsign", "Identity": "Identity", "StopGradient": "Identity",
 }
 
 _BINARY = {
@@ -83,18 +83,51 @@ def _rsqrt(ctx, node, ins):
     return [ctx.b.add1("Reciprocal", [ctx.b.add1("Sqrt", ins)])]
 
 
-@rule("Expm1")
-def _expm1(ctx, node, ins):
+def expm1(ctx, x, dtype):
     """Kahan's exact form (exp(x) - 1 alone loses every digit for small x):
     u = exp(x); u == 1 ? x : u - 1 == -1 ? -1 : u is inf ? u : (u - 1) * x / log(u)"""
-    x, b = ins[0], ctx.b
+    b = ctx.b
+    one = b.const(np.ones((), dtype.np_dtype))
     u = b.add1("Exp", [x])
-    d = b.add1("Sub", [u, _one(ctx, node)])
+    d = b.add1("Sub", [u, one])
     ratio = b.add1("Div", [b.add1("Mul", [d, x]), b.add1("Log", [u])])
-    minus_one = b.add1("Neg", [_one(ctx, node)])
-    out = b.add1("Where", [is_inf(ctx, u, node.inputs[0].dtype), u, ratio])
+    minus_one = b.const(np.asarray(-1, dtype.np_dtype))
+    out = b.add1("Where", [is_inf(ctx, u, dtype), u, ratio])
     out = b.add1("Where", [b.add1("Equal", [d, minus_one]), minus_one, out])
-    return [b.add1("Where", [b.add1("Equal", [u, _one(ctx, node)]), x, out])]
+    return b.add1("Where", [b.add1("Equal", [u, one]), x, out])
+
+
+@rule("Expm1")
+def _expm1(ctx, node, ins):
+    return [expm1(ctx, ins[0], node.inputs[0].dtype)]
+
+
+def _exponential_linear(ctx, node, x, scale, alpha):
+    """x < 0 ? scale * alpha * expm1(x) : scale * x, as ours and TF (ONNX
+    Runtime's Elu and Selu compute exp(x) - 1, losing small x)."""
+    dtype = node.inputs[0].dtype
+    const = lambda v: ctx.b.const(np.asarray(v, dtype.np_dtype))  # noqa: E731
+    negative = ctx.b.add1("Less", [x, const(0)])
+    low = expm1(ctx, x, dtype)
+    high = x
+    if scale != 1 or alpha != 1:
+        low = ctx.b.add1("Mul", [const(dtype.np_dtype.type(scale) * dtype.np_dtype.type(alpha)),
+                                 low])
+        high = ctx.b.add1("Mul", [const(scale), x])
+    return ctx.b.add1("Where", [negative, low, high])
+
+
+@rule("Elu")
+def _elu(ctx, node, ins):
+    return [_exponential_linear(ctx, node, ins[0], 1, 1)]
+
+
+@rule("Selu")
+def _selu(ctx, node, ins):
+    return [_exponential_linear(ctx, node, ins[0], _SELU_SCALE, _SELU_ALPHA)]
+
+
+_SELU_SCALE, _SELU_ALPHA = 1.0507009873554804934193349852946, 1.6732632423543772848170429916717
 
 
 @rule("Log1p")
@@ -130,11 +163,6 @@ def _relu6(ctx, node, ins):
     dtype = node.inputs[0].dtype.np_dtype
     return [ctx.b.add1("Clip", [ins[0], ctx.b.const(np.zeros((), dtype)),
                                 ctx.b.const(np.full((), 6, dtype))])]
-
-
-@rule("Elu")
-def _elu(ctx, node, ins):
-    return [ctx.b.add1("Elu", ins, alpha=1.0)]
 
 
 @rule("LeakyRelu")
