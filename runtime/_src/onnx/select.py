@@ -13,7 +13,7 @@ values, so those go through an exact detour:
 
 import numpy as np
 
-__all__ = ["select", "is_inf"]
+__all__ = ["is_inf", "select"]
 
 _THROUGH = {"int16": "int32", "uint16": "int32", "uint64": "int64"}   # exact detours
 
