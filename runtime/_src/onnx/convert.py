@@ -125,7 +125,36 @@ WHY_NOT = {
     "RandomShuffle": "ONNX's random ops do not reproduce our random streams",
     "Multinomial": "ONNX's random ops do not reproduce our random streams",
     "Dropout": "dropout in training mode is random: export the model with training=False",
+    "StatelessRandomUniform": "ONNX's random ops do not reproduce our random streams",
+    "StatelessRandomNormal": "ONNX's random ops do not reproduce our random streams",
+    "StatelessTruncatedNormal": "ONNX's random ops do not reproduce our random streams",
+    "StatelessRandomUniformFullInt": "ONNX's random ops do not reproduce our random streams",
+    "StatelessMultinomial": "ONNX's random ops do not reproduce our random streams",
+    "RngNextSeed": "ONNX's random ops do not reproduce our random streams",
+    "Bitcast": "ONNX has no bitcast (reinterpreting a tensor's bytes as another type)",
+    "Erfc": "ONNX has no erfc, and 1 - erf(x) loses every digit for x above 4: use "
+            "1 - tf.math.erf(x) in the function if that precision is enough",
+    "Cholesky": "ONNX has no Cholesky decomposition",
+    "Qr": "ONNX has no QR decomposition",
+    "Svd": "ONNX has no singular value decomposition (tf.norm(ord=2) uses one)",
+    "SelfAdjointEigV2": "ONNX has no eigendecomposition",
+    "MatrixInverse": "ONNX has no matrix inverse (only in Microsoft's contrib domain)",
+    "MatrixSolve": "ONNX has no linear solver",
+    "MatrixSolveLs": "ONNX has no least-squares solver",
+    "MatrixTriangularSolve": "ONNX has no triangular solver",
 }
+# Ops that only gradients make: a model is exported for inference.
+WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for op in (
+    "AvgPoolGrad", "BiasAddGrad", "ConcatGrad", "Conv2DBackpropFilter", "Conv2DBackpropInput",
+    "GatherGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
+    "ReciprocalGrad", "ReluGrad", "RepeatGrad", "RsqrtGrad", "SliceGrad", "SqrtGrad",
+    "StridedSliceGrad", "TileGrad", "TopKGrad", "LoopAccumulator", "LoopAccumulatorPush",
+    "LoopAccumulatorRead", "LoopAccumulatorSize", "LoopAccumulatorGradRead",
+    "LoopAccumulatorGradSet", "TensorArrayGradAdd", "TensorArrayGradConcat",
+    "TensorArrayGradDrop", "TensorArrayGradDropFirst", "TensorArrayGradEmpty",
+    "TensorArrayGradFromStack", "TensorArrayGradGather", "TensorArrayGradRead",
+    "TensorArrayGradScatter", "TensorArrayGradSet", "TensorArrayGradSplit",
+    "TensorArrayGradStack")})
 
 
 def where(node):

@@ -18,6 +18,8 @@ from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.function.concrete_function import ConcreteFunction
 from runtime._src.function.function import Function, function as tf_function
 from runtime._src.onnx import rules_array, rules_math, rules_nn, rules_tensor_array  # noqa: F401 - fill RULES
+from runtime._src.onnx import (rules_bits, rules_linalg, rules_more, rules_scatter_sort,  # noqa: F401
+                              rules_tensor_array_scatter, widen)
 from runtime._src.onnx.builder import Builder, ExportError, Names, _onnx
 from runtime._src.onnx.convert import Context, lower_graph, value_info
 
@@ -191,6 +193,9 @@ def _difference(ours, theirs, rtol, atol):
         return f"shape {ours.shape} vs {theirs.shape}"
     if ours.dtype != theirs.dtype and not (ours.dtype.kind in "OSU" and theirs.dtype.kind in "OSU"):
         return f"dtype {ours.dtype} vs {theirs.dtype}"
+    if ours.dtype.kind in "OSU":         # ours may hold bytes, ONNX Runtime gives str
+        ours, theirs = (np.vectorize(_text, otypes=[object])(a) if a.size else a
+                        for a in (ours, theirs))
     if ours.dtype.kind in "fc":
         if not np.allclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True):
             where = np.argwhere(~np.isclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True))
@@ -202,6 +207,10 @@ def _difference(ours, theirs, rtol, atol):
         i = tuple(int(k) for k in where[0]) if len(where) else ()
         return f"at {i}: ours {ours[i].item()!r}, ONNX Runtime {theirs[i].item()!r}"
     return None
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def random_inputs(model, seed=0):

@@ -8,8 +8,9 @@ axis, a `Squeeze` of the indexed ones and an `Unsqueeze` for the new ones.
 
 import numpy as np
 
-from runtime._src.onnx.builder import ExportError
+from runtime._src.onnx.builder import ExportError, _onnx, onnx_type
 from runtime._src.onnx.convert import rule
+from runtime._src.onnx.select import select
 
 __all__ = []
 
@@ -39,7 +40,36 @@ def _read_variable(ctx, node, ins):
 
 @rule("Reshape")
 def _reshape(ctx, node, ins):
-    return [ctx.b.add1("Reshape", [ins[0], int64(ctx, ins[1], node.inputs[1])], allowzero=1)]
+    shape = int64(ctx, ins[1], node.inputs[1])
+    if ctx.b.opset >= 14:          # allowzero: a 0 in the shape means 0, as TF
+        return [ctx.b.add1("Reshape", [ins[0], shape], allowzero=1)]
+    known = ctx.constants.get(ins[1])
+    if known is not None and 0 not in np.asarray(known).tolist():
+        return [ctx.b.add1("Reshape", [ins[0], shape])]
+    return [_reshape_opset13(ctx, node, ins[0], shape)]
+
+
+def _reshape_opset13(ctx, node, x, shape):
+    """Opset 13's Reshape copies the input's dimension for a 0 in the shape:
+    a shape holding a 0 gives an empty tensor, made by ConstantOfShape."""
+    dtype = node.inputs[0].dtype
+    if dtype.is_string:
+        raise ExportError("reshape of strings to a computed shape needs opset 14 or later "
+                          "(Reshape's allowzero)")
+    helper = _onnx().helper
+    has_zero = ctx.b.add1("Equal", [ctx.b.add1("ReduceMin", [ctx.b.add1("Abs", [shape])],
+                                               keepdims=0), ctx.b.const(np.int64(0))])
+    branches = {}
+    for key in ("then_branch", "else_branch"):
+        inner = ctx.nested()
+        if key == "then_branch":
+            zero = _onnx().numpy_helper.from_array(np.zeros((1,), dtype.np_dtype))
+            out = inner.b.add1("ConstantOfShape", [shape], value=zero)
+        else:
+            out = inner.b.add1("Reshape", [x, shape])
+        info = helper.make_tensor_value_info(out, onnx_type(dtype), None)
+        branches[key] = helper.make_graph(inner.b.nodes, ctx.b.names.fresh(key), [], [info])
+    return ctx.b.add1("If", [has_zero], **branches)
 
 
 @rule("ExpandDims")
@@ -89,8 +119,10 @@ def split(ctx, x, axis, num, sizes=None):
     if num == 1 and sizes is None:
         return [ctx.b.add1("Identity", [x])]
     inputs = [x] if sizes is None else [x, sizes]
-    extra = {"num_outputs": num} if ctx.b.opset >= 18 and sizes is None else {}
-    return ctx.b.add("Split", inputs, num, axis=axis, **extra)
+    outs = ctx.b.add("Split", inputs, num, axis=axis)
+    if ctx.b.opset >= 18 and sizes is None:     # an attribute Builder.add cannot name
+        ctx.b.nodes[-1].attribute.append(_onnx().helper.make_attribute("num_outputs", num))
+    return outs
 
 
 @rule("Split")
@@ -100,8 +132,22 @@ def _split(ctx, node, ins):
 
 @rule("SplitV")
 def _split_v(ctx, node, ins):
+    axis = int(node.attrs["axis"])
+    known = ctx.constants.get(ins[1])
     sizes = int64(ctx, ins[1], node.inputs[1])
-    return split(ctx, ins[0], int(node.attrs["axis"]), int(node.attrs["num_split"]), sizes)
+    if known is None or -1 in np.asarray(known).tolist():
+        # one size may be -1: what the others leave of the axis
+        dim = ctx.b.add1("Gather", [ctx.b.add1("Shape", [ins[0]]), ctx.b.ints([axis])])
+        rest = ctx.b.add1("Sub", [dim, ctx.b.add1("Add", [reduce_sum(ctx, sizes),
+                                                          ctx.b.ints([1])])])
+        minus_one = ctx.b.add1("Equal", [sizes, ctx.b.ints([-1])])
+        sizes = ctx.b.add1("Where", [minus_one, rest, sizes])
+    return split(ctx, ins[0], axis, int(node.attrs["num_split"]), sizes)
+
+
+def reduce_sum(ctx, x):
+    """The sum of every element of `x`, as a 1-element vector."""
+    return ctx.b.add1("ReduceSum", [x], keepdims=1)
 
 
 @rule("Tile")
@@ -138,8 +184,34 @@ def _broadcast_to(ctx, node, ins):
 @rule("GatherV2")
 def _gather(ctx, node, ins):
     if node.attrs.get("batch_dims", 0):
-        raise ExportError("gather with batch_dims")
+        return [_batched_gather(ctx, node, ins)]
     return [ctx.b.add1("Gather", ins, axis=int(node.attrs["axis"]))]
+
+
+def _batched_gather(ctx, node, ins):
+    """gather(params, indices, axis=a, batch_dims=b): GatherND over the first
+    b (batch) dims with the gathered axis moved next to them, then the axes
+    between b and a moved back in front of the indices' dims."""
+    params, indices = node.inputs
+    p_rank, i_rank = params.shape.rank, indices.shape.rank
+    if p_rank is None or i_rank is None:
+        raise ExportError("gather with batch_dims of tensors of unknown rank")
+    b = int(node.attrs["batch_dims"])
+    b = b + i_rank if b < 0 else b
+    a = int(node.attrs["axis"]) % p_rank
+    x = ins[0]
+    if a != b:                         # params [B, m..., n, r...] -> [B, n, m..., r...]
+        perm = list(range(b)) + [a] + list(range(b, a)) + list(range(a + 1, p_rank))
+        x = ctx.b.add1("Transpose", [x], perm=perm)
+    index = ctx.b.add1("Unsqueeze", [int64(ctx, ins[1], indices), ctx.b.ints([-1])])
+    y = ctx.b.add1("GatherND", [x, index], batch_dims=b)   # [B, I..., m..., r...]
+    if a == b:
+        return y
+    moved = a - b
+    n_idx = i_rank - b
+    perm = (list(range(b)) + list(range(b + n_idx, b + n_idx + moved))
+            + list(range(b, b + n_idx)) + list(range(b + n_idx + moved, p_rank - 1 + n_idx)))
+    return ctx.b.add1("Transpose", [y], perm=perm)
 
 
 @rule("GatherNd")
@@ -183,6 +255,8 @@ def _slice(ctx, node, ins):
 @rule("PadV2")
 def _pad(ctx, node, ins):
     x, paddings, value = ins
+    if node.inputs[0].shape.rank == 0:               # nothing to pad (ONNX Runtime refuses)
+        return [ctx.b.add1("Identity", [x])]
     pads = _onnx_pads(ctx, paddings, node.inputs[1])
     return [ctx.b.add1("Pad", [x, pads, value], mode="constant")]
 
@@ -190,10 +264,40 @@ def _pad(ctx, node, ins):
 @rule("MirrorPad")
 def _mirror_pad(ctx, node, ins):
     mode = str(node.attrs["mode"]).lower()
+    if mode == "symmetric":
+        return [_symmetric_pad(ctx, node, ins)]
     if mode != "reflect":
         raise ExportError(f"MirrorPad mode {mode!r} (ONNX's Pad reflects only)")
     return [ctx.b.add1("Pad", [ins[0], _onnx_pads(ctx, ins[1], node.inputs[1])],
                        mode="reflect")]
+
+
+def _symmetric_pad(ctx, node, ins):
+    """SYMMETRIC padding (the edge repeated), axis by axis from constant
+    paddings: concat(reverse(x[:before]), x, reverse(x[-after:]))."""
+    paddings = ctx.constants.get(ins[1])
+    if paddings is None:
+        raise ExportError("SYMMETRIC padding by a computed amount (ONNX's Pad has no "
+                          "symmetric mode): pass the paddings as constants")
+    y = ins[0]
+    for axis, (before, after) in enumerate(np.asarray(paddings).tolist()):
+        parts = [y]
+        if before:
+            head = ctx.b.add1("Slice", [y, ctx.b.ints([0]), ctx.b.ints([before]),
+                                        ctx.b.ints([axis])])
+            parts.insert(0, _reversed(ctx, head, axis))
+        if after:
+            tail = ctx.b.add1("Slice", [y, ctx.b.ints([-after]), ctx.b.ints([INT64_MAX]),
+                                        ctx.b.ints([axis])])
+            parts.append(_reversed(ctx, tail, axis))
+        if len(parts) > 1:
+            y = ctx.b.add1("Concat", parts, axis=axis)
+    return y if y != ins[0] else ctx.b.add1("Identity", [y])
+
+
+def _reversed(ctx, x, axis):
+    return ctx.b.add1("Slice", [x, ctx.b.ints([-1]), ctx.b.ints([INT64_MIN]), ctx.b.ints([axis]),
+                                ctx.b.ints([-1])])
 
 
 def _onnx_pads(ctx, paddings, tensor):
@@ -205,15 +309,21 @@ def _onnx_pads(ctx, paddings, tensor):
 
 @rule("OneHot")
 def _one_hot(ctx, node, ins):
+    """Equal(indices, range(depth)) chooses on_value or off_value: a negative or
+    too large index gives a row of off_value, as TF (ONNX's OneHot counts
+    negative indices from the end, and ONNX Runtime lacks most of its types)."""
     a = node.attrs
-    depth = int(a["depth"])
-    indices = int64(ctx, ins[0], node.inputs[0])
-    # ONNX counts negative indices from the end; TensorFlow gives a row of off_value.
-    negative = ctx.b.add1("Less", [indices, ctx.b.const(np.int64(0))])
-    indices = ctx.b.add1("Where", [negative, ctx.b.const(np.int64(depth)), indices])
-    values = ctx.b.const(np.array([a["off_value"], a["on_value"]], a["dtype"].np_dtype))
-    return [ctx.b.add1("OneHot", [indices, ctx.b.const(np.int64(depth)), values],
-                       axis=int(a["axis"]))]
+    depth, rank = int(a["depth"]), node.inputs[0].shape.rank
+    if rank is None:
+        raise ExportError("one_hot of indices of unknown rank")
+    axis = int(a["axis"])
+    axis = rank if axis == -1 else axis
+    positions = np.arange(depth, dtype=np.int64).reshape([depth] + [1] * (rank - axis))
+    indices = ctx.b.add1("Unsqueeze", [int64(ctx, ins[0], node.inputs[0]), ctx.b.ints([axis])])
+    hit = ctx.b.add1("Equal", [indices, ctx.b.const(positions, name="positions")])
+    dtype = a["dtype"].np_dtype
+    return [select(ctx, hit, ctx.b.const(np.asarray(a["on_value"], dtype)),
+                   ctx.b.const(np.asarray(a["off_value"], dtype)), a["dtype"])]
 
 
 @rule("ReverseV2")
@@ -234,7 +344,14 @@ def _where(ctx, node, ins):
 @rule("TopKV2")
 def _top_k(ctx, node, ins):
     k = ctx.b.add1("Reshape", [int64(ctx, ins[1], node.inputs[1]), ctx.b.ints([1])])
-    values, indices = ctx.b.add("TopK", [ins[0], k], 2, axis=-1, largest=1, sorted=1)
+    x = ins[0]
+    dtype = node.inputs[0].dtype
+    if dtype.is_floating:      # NaN ranks below every number, as ours (ONNX: above)
+        low = ctx.b.const(np.asarray(-np.inf, dtype.np_dtype))
+        x = ctx.b.add1("Where", [ctx.b.add1("IsNaN", [x]), low, x])
+    values, indices = ctx.b.add("TopK", [x, k], 2, axis=-1, largest=1, sorted=1)
+    if dtype.is_floating:      # the values themselves, NaN included
+        values = ctx.b.add1("GatherElements", [ins[0], indices], axis=-1)
     return [values, ctx.b.cast(indices, node.attrs["index_type"])]
 
 

@@ -67,30 +67,78 @@ def _check_4d(node):
                           f"{node.inputs[0].shape.rank}")
 
 
+def _same_pads(node, kernel):
+    """Explicit pads [top, left, bottom, right] of TF's SAME padding (the odd
+    pixel at the end); ONNX Runtime refuses SAME_UPPER with dilations."""
+    dims = node.inputs[0].shape.dims[-3:-1]
+    if None in dims:
+        raise ExportError("a dilated 'SAME' convolution of an input whose height or width is "
+                          "unknown (ONNX Runtime has no dilated SAME_UPPER): give them in the "
+                          "input_signature")
+    begin, end = [], []
+    for size, k, stride, rate in zip(dims, kernel, node.attrs["strides"],
+                                     node.attrs["dilations"]):
+        total = max((-(-size // stride) - 1) * stride + (k - 1) * rate + 1 - size, 0)
+        begin.append(total // 2)
+        end.append(total - total // 2)
+    return begin + end
+
+
 @rule("Conv2D")
 def _conv2d(ctx, node, ins):
-    _check_4d(node)
+    rank = node.inputs[0].shape.rank
+    if rank is None or rank < 4:
+        _check_4d(node)
+    if not node.inputs[0].dtype.is_floating:
+        raise ExportError(f"a convolution of {node.inputs[0].dtype.name} values (ONNX's Conv "
+                          "takes floats only): cast to float first")
     x, f = ins
-    channels = node.inputs[0].shape.dims[3]
+    channels = node.inputs[0].shape.dims[-1]
     filter_in = node.inputs[1].shape.dims[2]
     if channels is None or filter_in is None:
         raise ExportError("a convolution whose channel count is unknown")
     auto_pad, pads = _pads(node)
+    if auto_pad == "SAME_UPPER" and any(d != 1 for d in node.attrs["dilations"]):
+        auto_pad, pads = None, _same_pads(node, node.inputs[1].shape.dims[:2])
+    batch = None
+    if rank > 4:               # batch dimensions: fold them into one, and back
+        batch = ctx.b.add1("Shape", [x])
+        x = ctx.b.add1("Reshape", [x, ctx.b.add1("Concat", [
+            ctx.b.ints([-1]), ctx.b.add1("Slice", [batch, ctx.b.ints([-3]),
+                                                   ctx.b.ints([rank])])], axis=0)])
     y = ctx.b.add1("Conv", [ctx.b.add1("Transpose", [x], perm=_NCHW),
                             ctx.b.add1("Transpose", [f], perm=[3, 2, 0, 1])],
                    strides=list(node.attrs["strides"]), dilations=list(node.attrs["dilations"]),
                    group=channels // filter_in, auto_pad=auto_pad, pads=pads)
-    return [ctx.b.add1("Transpose", [y], perm=_NHWC)]
+    y = ctx.b.add1("Transpose", [y], perm=_NHWC)
+    if batch is not None:
+        out = ctx.b.add1("Slice", [ctx.b.add1("Shape", [y]), ctx.b.ints([1]), ctx.b.ints([4])])
+        y = ctx.b.add1("Reshape", [y, ctx.b.add1("Concat", [
+            ctx.b.add1("Slice", [batch, ctx.b.ints([0]), ctx.b.ints([rank - 3])]), out],
+            axis=0)])
+    return [y]
+
+
+# integer types a max pool computes exactly in float64 (ONNX's MaxPool takes floats)
+_POOL_IN_DOUBLE = {"int8", "int16", "int32", "uint8", "uint16", "uint32"}
 
 
 @rule("MaxPool")
 def _max_pool(ctx, node, ins):
     _check_4d(node)
+    dtype = node.inputs[0].dtype
+    x = ins[0]
+    if not dtype.is_floating:
+        if dtype.name not in _POOL_IN_DOUBLE:
+            raise ExportError(f"a max pool of {dtype.name} values (ONNX's MaxPool takes "
+                              "floats, and float64 does not hold every one)")
+        x = ctx.b.cast(x, "float64")
     auto_pad, pads = _pads(node)
-    y = ctx.b.add1("MaxPool", [ctx.b.add1("Transpose", ins, perm=_NCHW)],
+    y = ctx.b.add1("MaxPool", [ctx.b.add1("Transpose", [x], perm=_NCHW)],
                    kernel_shape=list(node.attrs["ksize"]), strides=list(node.attrs["strides"]),
                    auto_pad=auto_pad, pads=pads)
-    return [ctx.b.add1("Transpose", [y], perm=_NHWC)]
+    y = ctx.b.add1("Transpose", [y], perm=_NHWC)
+    return [y if dtype.is_floating else ctx.b.cast(y, dtype)]
 
 
 @rule("AvgPool")
