@@ -8,8 +8,12 @@ from runtime._src.keras.input_layer import Input, InputLayer
 from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
                                         Subtract)
 from runtime._src.keras.normalization import BatchNormalization, LayerNormalization
+from runtime._src.keras.recurrent import GRU, LSTM, SimpleRNN
+from runtime._src.keras.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
 
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
            "Multiply", "ReLU", "Reshape", "Softmax", "Subtract"]
+__all__ += ["Bidirectional", "TimeDistributed", "GRU", "GRUCell", "LSTM", "LSTMCell", "SimpleRNN", "SimpleRNNCell"]

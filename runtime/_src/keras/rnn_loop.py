@@ -1,0 +1,80 @@
+"""The time loop of the recurrent layers, staged as one `while_loop`.
+
+    outputs, last_output, states = time_loop(step, inputs, states, mask=mask)
+
+means, in plain Python (inputs time-major: (time, batch, features)):
+
+    prev = zeros; outs = []
+    for t in range(time):
+        out, new = step(inputs[t], states)
+        if mask is not None:                   # mask (time, batch): keep old values
+            out = where(mask[t], out, prev)     # where the step is masked out
+            new = [where(mask[t], n, s) for n, s in zip(new, states)]
+        outs.append(out); prev, states = out, new
+    return stack(outs), prev, states
+
+Eagerly it runs as a Python loop (each step's ops recorded on the tape);
+while a graph is traced it is one `While` node whose body is traced once,
+reading the step inputs from a `TensorArray`, so a 1000-step sequence is
+one node, not 1000 copies. Gradients flow through it like through any
+`while_loop`. Masked steps keep the previous output and states, as Keras 3's
+`backend.rnn` with `zero_output_for_mask=False`.
+"""
+
+from runtime._src.core import dtypes
+from runtime._src.function.control_flow import while_loop
+from runtime._src.function.tensor_array import TensorArray
+from runtime._src.ops import array_ops, math_ops
+
+__all__ = ["time_loop"]
+
+
+def _steps(inputs):
+    """The number of steps: a Python int when the time axis is known."""
+    dims = inputs.shape.dims
+    if dims is not None and dims[0] is not None:
+        return dims[0]
+    return array_ops.shape(inputs)[0]
+
+
+def time_loop(step, inputs, states, mask=None, return_sequences=True, zero_output=False):
+    """Run `step(x_t, states) -> (output, new_states)` over the time-major
+    `inputs`; `mask` is (time, batch) bool or None. Returns (outputs stacked
+    time-major or None, the last output, the final states). With
+    `zero_output` a masked step outputs zeros instead of the previous output
+    (Keras's `zero_output_for_mask`, which `Bidirectional` turns on)."""
+    steps = _steps(inputs)
+    inputs_ta = TensorArray(inputs.dtype, size=steps).unstack(inputs)
+    mask_ta = None
+    if mask is not None:
+        mask = array_ops.expand_dims(math_ops.cast(mask, dtypes.bool), -1)
+        mask_ta = TensorArray(dtypes.bool, size=steps).unstack(mask)
+    out_ta = TensorArray(inputs.dtype, size=steps) if return_sequences else None
+    zero = array_ops.zeros_like(states[0])     # every Keras cell's output is its state 0
+
+    def body(t, out_ta, prev, *state):
+        output, new_states = step(inputs_ta.read(t), list(state))
+        if mask_ta is not None:
+            keep = mask_ta.read(t)
+            output = math_ops.where(keep, output, zero if zero_output else prev)
+            new_states = [math_ops.where(keep, n, s) for n, s in zip(new_states, state)]
+        if out_ta is not None:
+            out_ta = out_ta.write(t, output)
+        return (t + 1, out_ta, output, *new_states)
+
+    def cond(t, *_):
+        return t < steps
+
+    start = array_ops.constant(0)
+    loop_vars = (start, out_ta if out_ta is not None else array_ops.constant(0), zero,
+                 *states)
+    if out_ta is None:
+        def body_no_seq(t, dummy, prev, *state):
+            result = body(t, None, prev, *state)
+            return (result[0], dummy, *result[2:])
+        result = while_loop(cond, body_no_seq, loop_vars)
+    else:
+        result = while_loop(cond, body, loop_vars)
+    outputs = result[1].stack() if out_ta is not None else None
+    return outputs, result[2], list(result[3:])
+

@@ -1,0 +1,83 @@
+"""Layer cases shared by the Keras-equivalence tests and the script that
+records their expected values from Keras 3 (tools/record_keras_layers.py).
+
+Each case builds a model with the same code for `tf.keras` and
+`runtime.keras`, sets every weight to `weight_value(shape, k)` (k = its
+position in `model.weights`), feeds `case_inputs(kind)`, and measures the
+outputs and the gradients of `sum(output ** 2)` over all outputs with
+respect to `model.trainable_weights`.
+"""
+
+import numpy as np
+
+
+def weight_value(shape, k):
+    n = int(np.prod(shape)) if shape else 1
+    return (0.5 * np.sin(0.37 * np.arange(n) + k)).reshape(shape).astype("float32")
+
+
+def case_inputs(kind):
+    if kind == "ids":
+        return np.array([[1, 2, 3, 0], [4, 5, 0, 0]], dtype="int32")
+    if kind == "seq":
+        return np.cos(0.7 * np.arange(24)).reshape(2, 4, 3).astype("float32")
+    if kind == "image":
+        return np.cos(0.3 * np.arange(2 * 5 * 6 * 3)).reshape(2, 5, 6, 3).astype("float32")
+    if kind == "image_pos":
+        return (np.cos(0.3 * np.arange(2 * 5 * 6 * 3)) + 1.2).reshape(2, 5, 6, 3).astype(
+            "float32")
+    if kind == "flat":
+        return np.sin(0.9 * np.arange(12) - 2).reshape(2, 6).astype("float32")
+    raise ValueError(kind)
+
+
+# name -> (input kind, function of the layers module returning the layers of a Sequential)
+CASES = {
+    "simple_rnn_seq": ("seq", lambda L: [L.SimpleRNN(2, return_sequences=True)]),
+    "lstm_seq": ("seq", lambda L: [L.LSTM(2, return_sequences=True)]),
+    "lstm_last": ("seq", lambda L: [L.LSTM(3)]),
+    "gru_seq": ("seq", lambda L: [L.GRU(2, return_sequences=True)]),
+    "gru_reset_before": ("seq", lambda L: [L.GRU(2, reset_after=False,
+                                                  return_sequences=True)]),
+    "lstm_backwards": ("seq", lambda L: [L.LSTM(2, go_backwards=True,
+                                                return_sequences=True)]),
+    "gru_backwards_last": ("seq", lambda L: [L.GRU(2, go_backwards=True)]),
+    "lstm_masked": ("ids", lambda L: [L.Embedding(6, 3, mask_zero=True), L.LSTM(2)]),
+    "gru_masked_seq": ("ids", lambda L: [L.Embedding(6, 3, mask_zero=True),
+                                         L.GRU(2, return_sequences=True)]),
+    "simple_rnn_masked_backwards": ("ids", lambda L: [L.Embedding(6, 3, mask_zero=True),
+                                                      L.SimpleRNN(2, go_backwards=True)]),
+    "stacked_masked": ("ids", lambda L: [L.Embedding(6, 3, mask_zero=True),
+                                         L.LSTM(2, return_sequences=True), L.GRU(2)]),
+    "bidirectional_lstm": ("seq", lambda L: [L.Bidirectional(L.LSTM(2))]),
+    "bidirectional_gru_seq_sum": ("seq", lambda L: [L.Bidirectional(
+        L.GRU(2, return_sequences=True), merge_mode="sum")]),
+    "bidirectional_masked_seq": ("ids", lambda L: [L.Embedding(6, 3, mask_zero=True),
+                                                   L.Bidirectional(L.LSTM(
+                                                       2, return_sequences=True))]),
+    "time_distributed_dense": ("seq", lambda L: [L.TimeDistributed(L.Dense(2))]),
+}
+
+# layers returning [output, *states]: called directly, not in a Sequential
+STATE_CASES = {
+    "lstm_state": ("seq", lambda L: L.LSTM(2, return_state=True)),
+    "gru_state_seq": ("seq", lambda L: L.GRU(2, return_state=True, return_sequences=True)),
+    "simple_rnn_state": ("seq", lambda L: L.SimpleRNN(2, return_state=True)),
+    "bidirectional_lstm_state": ("seq", lambda L: L.Bidirectional(
+        L.LSTM(2, return_state=True))),
+}
+
+
+def build(keras, name):
+    """(model or layer, inputs) for case `name`, weights set."""
+    if name in CASES:
+        kind, make = CASES[name]
+        model = keras.Sequential(make(keras.layers))
+    else:
+        kind, make = STATE_CASES[name]
+        model = make(keras.layers)
+    x = case_inputs(kind)
+    model(x)
+    for k, w in enumerate(model.weights):
+        w.assign(weight_value(tuple(w.shape), k))
+    return model, x
