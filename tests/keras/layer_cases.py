@@ -56,6 +56,38 @@ CASES = {
                                                    L.Bidirectional(L.LSTM(
                                                        2, return_sequences=True))]),
     "time_distributed_dense": ("seq", lambda L: [L.TimeDistributed(L.Dense(2))]),
+    # image and sequence layers; weightless ones after a layer with weights, so the
+    # gradient flows through them
+    "conv1d": ("seq", lambda L: [L.Conv1D(2, 2, activation="tanh")]),
+    "conv1d_same_strided": ("seq", lambda L: [L.Conv1D(3, 3, strides=2, padding="same")]),
+    "conv2d_transpose": ("image", lambda L: [L.Conv2DTranspose(2, 3, strides=2)]),
+    "conv2d_transpose_same": ("image", lambda L: [L.Conv2DTranspose(2, (2, 3), strides=(2, 1),
+                                                                    padding="same")]),
+    "depthwise_conv2d": ("image", lambda L: [L.DepthwiseConv2D(2, depth_multiplier=2)]),
+    "separable_conv2d": ("image", lambda L: [L.SeparableConv2D(2, 3, padding="same",
+                                                               activation="relu")]),
+    "average_pooling2d": ("image", lambda L: [L.Conv2D(2, 1), L.AveragePooling2D(2)]),
+    "average_pooling2d_same": ("image", lambda L: [L.Conv2D(2, 1), L.AveragePooling2D(
+        3, strides=2, padding="same")]),
+    "average_pooling1d": ("seq", lambda L: [L.Dense(2), L.AveragePooling1D(2)]),
+    "max_pooling1d": ("seq", lambda L: [L.Dense(2), L.MaxPooling1D(3, strides=1)]),
+    "global_average_pooling1d": ("seq", lambda L: [L.Dense(2), L.GlobalAveragePooling1D()]),
+    "global_average_pooling2d": ("image", lambda L: [L.Conv2D(2, 1),
+                                                     L.GlobalAveragePooling2D()]),
+    "global_max_pooling1d": ("seq", lambda L: [L.Dense(2), L.GlobalMaxPooling1D()]),
+    "global_max_pooling2d": ("image", lambda L: [L.Conv2D(2, 1),
+                                                 L.GlobalMaxPooling2D(keepdims=True)]),
+    "up_sampling2d": ("image", lambda L: [L.Conv2D(1, 2), L.UpSampling2D((2, 3))]),
+    "zero_padding2d": ("image", lambda L: [L.Conv2D(1, 2), L.ZeroPadding2D(((1, 0), (2, 1)))]),
+    "cropping2d": ("image", lambda L: [L.Conv2D(1, 1), L.Cropping2D(((1, 2), (0, 1)))]),
+    "leaky_relu": ("seq", lambda L: [L.Dense(3), L.LeakyReLU()]),
+    "elu": ("seq", lambda L: [L.Dense(3), L.ELU(0.7)]),
+    "prelu": ("seq", lambda L: [L.Dense(3), L.PReLU()]),
+    "prelu_shared": ("image", lambda L: [L.Conv2D(2, 1), L.PReLU(shared_axes=[1, 2])]),
+    "repeat_vector": ("flat", lambda L: [L.Dense(2), L.RepeatVector(3)]),
+    "permute": ("seq", lambda L: [L.Dense(2), L.Permute((2, 1))]),
+    "small_cnn": ("image", lambda L: [L.Conv2D(3, 2, activation="relu"), L.MaxPooling2D(),
+                                      L.Flatten(), L.Dense(2)]),
 }
 
 # layers returning [output, *states]: called directly, not in a Sequential

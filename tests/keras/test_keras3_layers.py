@@ -11,7 +11,7 @@ import runtime as tf
 from tests.keras import layer_cases
 from tests.keras.layer_expected import EXPECTED
 
-RNN_NAMES = list(layer_cases.CASES) + list(layer_cases.STATE_CASES)
+NAMES = list(layer_cases.CASES) + list(layer_cases.STATE_CASES)
 
 
 def _loss_and_grads(model, x):
@@ -33,13 +33,13 @@ def _check(name, outs, grads):
                                    atol=2e-5)
 
 
-@pytest.mark.parametrize("name", RNN_NAMES)
+@pytest.mark.parametrize("name", NAMES)
 def test_eager_matches_keras(name):
     model, x = layer_cases.build(tf.keras, name)
     _check(name, *_loss_and_grads(model, x))
 
 
-@pytest.mark.parametrize("name", RNN_NAMES)
+@pytest.mark.parametrize("name", NAMES)
 def test_traced_step_matches_keras(name):
     model, x = layer_cases.build(tf.keras, name)
     step = tf.function(lambda x: _loss_and_grads(model, x))
