@@ -40,6 +40,14 @@ def main():
     for name in names:
         outs, grads = measure(name)
         print(f"    {name!r}: {{\n        'outputs': {outs!r},\n        'grads': {grads!r}}},")
+    print("}\n")
+    print("# name -> the losses of 3 epochs of fit and the weights after them")
+    print("FIT = {")
+    for name in layer_cases.TRAIN_CASES:
+        model, losses = layer_cases.fit(tf.keras, name)
+        weights = [_rounded(w) for w in model.weights]
+        print(f"    {name!r}: {{\n        'losses': {[round(float(v), 6) for v in losses]!r},"
+              f"\n        'weights': {weights!r}}},")
     print("}")
 
 

@@ -113,3 +113,37 @@ def build(keras, name):
     for k, w in enumerate(model.weights):
         w.assign(weight_value(tuple(w.shape), k))
     return model, x
+
+
+def train_data(name):
+    """(x, y) of a TRAIN_CASES entry."""
+    if name == "lstm_fit":
+        x = np.sin(0.31 * np.arange(16 * 5 * 3)).reshape(16, 5, 3).astype("float32")
+        y = np.cos(0.5 * np.arange(16)).reshape(16, 1).astype("float32")
+        return x, y
+    x = np.cos(0.17 * np.arange(12 * 6 * 6 * 2)).reshape(12, 6, 6, 2).astype("float32")
+    return x, (np.arange(12) % 3).astype("int32")
+
+
+# fitted 3 epochs with SGD, batch 4, shuffle=False, from weights set as in build()
+TRAIN_CASES = {
+    "lstm_fit": (lambda L: [L.LSTM(4), L.Dense(1)], "mse", 0.1),
+    "cnn_fit": (lambda L: [L.Conv2D(3, 3, activation="relu"), L.AveragePooling2D(2),
+                           L.Flatten(), L.Dense(3)],
+                "sparse_categorical_crossentropy_logits", 0.05),
+}
+
+
+def fit(keras, name):
+    """(model, history.history['loss']) after 3 epochs of case `name`."""
+    make, loss, lr = TRAIN_CASES[name]
+    x, y = train_data(name)
+    model = keras.Sequential(make(keras.layers))
+    model(x[:1])
+    for k, w in enumerate(model.weights):
+        w.assign(weight_value(tuple(w.shape), k))
+    if loss.endswith("_logits"):
+        loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    model.compile(optimizer=keras.optimizers.SGD(learning_rate=lr), loss=loss)
+    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)
+    return model, history.history["loss"]

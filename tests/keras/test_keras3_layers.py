@@ -9,7 +9,7 @@ import pytest
 
 import runtime as tf
 from tests.keras import layer_cases
-from tests.keras.layer_expected import EXPECTED
+from tests.keras.layer_expected import EXPECTED, FIT
 
 NAMES = list(layer_cases.CASES) + list(layer_cases.STATE_CASES)
 
@@ -80,3 +80,14 @@ def test_lstm_bias_starts_with_unit_forget_bias():
 def test_wrong_rank_is_a_value_error():
     with pytest.raises(ValueError, match="expected ndim=3, found ndim=2"):
         tf.keras.layers.LSTM(2)(np.ones((2, 3), "float32"))
+
+
+@pytest.mark.parametrize("name", list(layer_cases.TRAIN_CASES))
+def test_fit_three_epochs_matches_keras(name):
+    """An LSTM and a small CNN trained 3 epochs (SGD, unshuffled, fixed initial
+    weights) end with Keras's weights and logged losses, within 1e-4."""
+    model, losses = layer_cases.fit(tf.keras, name)
+    np.testing.assert_allclose(losses, FIT[name]["losses"], atol=1e-4)
+    assert len(model.weights) == len(FIT[name]["weights"])
+    for got, want in zip(model.weights, FIT[name]["weights"]):
+        np.testing.assert_allclose(got.numpy(), np.array(want), atol=1e-4)
