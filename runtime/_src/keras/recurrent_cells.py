@@ -25,7 +25,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.keras import activations, initializers
 from runtime._src.keras.layer_config import ConfigurableLayer, base_config
-from runtime._src.ops import array_ops, math_ops, random_ops
+from runtime._src.ops import array_ops, math_ops, random_ops, shape_ops
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "Orthogonal"]
 
@@ -197,11 +197,11 @@ class LSTMCell(_Cell):
     def step(self, x, states):
         h, c = self._recurrent_input(states[0]), states[1]
         z = math_ops.add(x, math_ops.matmul(h, self.recurrent_kernel))
-        u = self.units
-        i = self.recurrent_activation(z[:, :u])
-        f = self.recurrent_activation(z[:, u:2 * u])
-        g = self.activation(z[:, 2 * u:3 * u])
-        o = self.recurrent_activation(z[:, 3 * u:])
+        z_i, z_f, z_c, z_o = shape_ops.split(z, 4, axis=1)
+        i = self.recurrent_activation(z_i)
+        f = self.recurrent_activation(z_f)
+        g = self.activation(z_c)
+        o = self.recurrent_activation(z_o)
         c = math_ops.add(math_ops.multiply(f, c), math_ops.multiply(i, g))
         h = math_ops.multiply(o, self.activation(c))
         return h, [h, c]
@@ -239,18 +239,21 @@ class GRUCell(_Cell):
         h_prev = states[0]
         h_in = self._recurrent_input(h_prev)
         u = self.units
+        x_z, x_r, x_h = shape_ops.split(x, 3, axis=1)
         if self.reset_after:
             inner = math_ops.matmul(h_in, self.recurrent_kernel)
             if self.bias is not None:
                 inner = math_ops.add(inner, self.bias[1])
-            z = self.recurrent_activation(math_ops.add(x[:, :u], inner[:, :u]))
-            r = self.recurrent_activation(math_ops.add(x[:, u:2 * u], inner[:, u:2 * u]))
-            hh = math_ops.add(x[:, 2 * u:], math_ops.multiply(r, inner[:, 2 * u:]))
+            in_z, in_r, in_h = shape_ops.split(inner, 3, axis=1)
+            z = self.recurrent_activation(math_ops.add(x_z, in_z))
+            r = self.recurrent_activation(math_ops.add(x_r, in_r))
+            hh = math_ops.add(x_h, math_ops.multiply(r, in_h))
         else:
             inner = math_ops.matmul(h_in, self.recurrent_kernel[:, :2 * u])
-            z = self.recurrent_activation(math_ops.add(x[:, :u], inner[:, :u]))
-            r = self.recurrent_activation(math_ops.add(x[:, u:2 * u], inner[:, u:]))
-            hh = math_ops.add(x[:, 2 * u:], math_ops.matmul(
+            in_z, in_r = shape_ops.split(inner, 2, axis=1)
+            z = self.recurrent_activation(math_ops.add(x_z, in_z))
+            r = self.recurrent_activation(math_ops.add(x_r, in_r))
+            hh = math_ops.add(x_h, math_ops.matmul(
                 math_ops.multiply(r, h_in), self.recurrent_kernel[:, 2 * u:]))
         hh = self.activation(hh)
         one = array_ops.constant(1.0, hh.dtype)
