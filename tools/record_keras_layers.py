@@ -36,7 +36,8 @@ def main():
           f'{tf.__version__} (Keras {tf.keras.version()})\nby tools/record_keras_layers.py; '
           'do not edit by hand."""\n')
     print("EXPECTED = {")
-    names = list(layer_cases.CASES) + list(layer_cases.STATE_CASES)
+    names = (list(layer_cases.CASES) + list(layer_cases.STATE_CASES)
+             + list(layer_cases.FUNCTIONAL_CASES))
     for name in names:
         outs, grads = measure(name)
         print(f"    {name!r}: {{\n        'outputs': {outs!r},\n        'grads': {grads!r}}},")

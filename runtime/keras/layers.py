@@ -9,6 +9,7 @@ from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Mini
                                         Subtract)
 from runtime._src.keras.normalization import BatchNormalization, LayerNormalization
 from runtime._src.keras.activation_layers import ELU, LeakyReLU, PReLU
+from runtime._src.keras.attention import Attention, MultiHeadAttention
 from runtime._src.keras.conv_more import Conv1D, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
 from runtime._src.keras.noise import GaussianNoise, SpatialDropout1D, SpatialDropout2D
 from runtime._src.keras.pooling import (AveragePooling1D, AveragePooling2D,
@@ -24,6 +25,7 @@ __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormaliza
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
            "Multiply", "ReLU", "Reshape", "Softmax", "Subtract"]
+__all__ += ["Attention", "MultiHeadAttention"]
 __all__ += ["AveragePooling1D", "AveragePooling2D", "Conv1D", "Conv2DTranspose", "Cropping2D",
             "DepthwiseConv2D", "ELU", "GaussianNoise", "GlobalAveragePooling1D",
             "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "LeakyReLU",

@@ -99,12 +99,28 @@ STATE_CASES = {
         L.LSTM(2, return_state=True))),
 }
 
+# functional models: name -> (input kind, function of (layers module, input) -> output)
+FUNCTIONAL_CASES = {
+    "attention_dot": ("seq", lambda L, x: L.Attention()([L.Dense(3)(x), x])),
+    "attention_scaled_causal": ("seq", lambda L, x: L.Attention(use_scale=True)(
+        [L.Dense(3)(x), x, L.Dense(3)(x)], use_causal_mask=True)),
+    "attention_concat": ("seq", lambda L, x: L.Attention(score_mode="concat")(
+        [L.Dense(3)(x), x])),
+    "multi_head_attention_self": ("seq", lambda L, x: L.MultiHeadAttention(2, 3)(x, x)),
+    "multi_head_attention_causal": ("seq", lambda L, x: L.MultiHeadAttention(
+        2, 2, value_dim=3, output_shape=4)(L.Dense(5)(x), x, use_causal_mask=True)),
+}
+
 
 def build(keras, name):
     """(model or layer, inputs) for case `name`, weights set."""
     if name in CASES:
         kind, make = CASES[name]
         model = keras.Sequential(make(keras.layers))
+    elif name in FUNCTIONAL_CASES:
+        kind, make = FUNCTIONAL_CASES[name]
+        inp = keras.Input(shape=case_inputs(kind).shape[1:])
+        model = keras.Model(inp, make(keras.layers, inp))
     else:
         kind, make = STATE_CASES[name]
         model = make(keras.layers)

@@ -11,7 +11,8 @@ import runtime as tf
 from tests.keras import layer_cases
 from tests.keras.layer_expected import EXPECTED, FIT
 
-NAMES = list(layer_cases.CASES) + list(layer_cases.STATE_CASES)
+NAMES = (list(layer_cases.CASES) + list(layer_cases.STATE_CASES)
+         + list(layer_cases.FUNCTIONAL_CASES))
 
 
 def _loss_and_grads(model, x):
