@@ -15,6 +15,8 @@ from runtime._src.keras.noise import GaussianNoise, SpatialDropout1D, SpatialDro
 from runtime._src.keras.pooling import (AveragePooling1D, AveragePooling2D,
                                         GlobalAveragePooling1D, GlobalAveragePooling2D,
                                         GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D)
+from runtime._src.keras.preprocessing import (CategoryEncoding, IntegerLookup, Normalization,
+                                              Rescaling, StringLookup)
 from runtime._src.keras.recurrent import GRU, LSTM, SimpleRNN
 from runtime._src.keras.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
 from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,
@@ -26,6 +28,7 @@ __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormaliza
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
            "Multiply", "ReLU", "Reshape", "Softmax", "Subtract"]
 __all__ += ["Attention", "MultiHeadAttention"]
+__all__ += ["CategoryEncoding", "IntegerLookup", "Normalization", "Rescaling", "StringLookup"]
 __all__ += ["AveragePooling1D", "AveragePooling2D", "Conv1D", "Conv2DTranspose", "Cropping2D",
             "DepthwiseConv2D", "ELU", "GaussianNoise", "GlobalAveragePooling1D",
             "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "LeakyReLU",

@@ -1,0 +1,77 @@
+"""The noise layers (random, so checked by their statistics and by being the
+identity outside training) and get_config/from_config of the layers added
+for issue 27."""
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+L = tf.keras.layers
+
+
+def test_gaussian_noise_only_when_training():
+    layer = L.GaussianNoise(0.5, seed=1)
+    x = np.zeros((200, 50), "float32")
+    np.testing.assert_array_equal(layer(x).numpy(), x)
+    noisy = layer(x, training=True).numpy()
+    assert abs(noisy.std() - 0.5) < 0.02 and abs(noisy.mean()) < 0.02
+    traced = tf.function(lambda t: layer(t, training=True))(tf.constant(x)).numpy()
+    assert abs(traced.std() - 0.5) < 0.02
+
+
+@pytest.mark.parametrize("cls, shape", [(L.SpatialDropout1D, (40, 6, 30)),
+                                        (L.SpatialDropout2D, (40, 3, 4, 30))])
+def test_spatial_dropout_drops_whole_channels(cls, shape):
+    layer = cls(0.5, seed=3)
+    x = np.ones(shape, "float32")
+    np.testing.assert_array_equal(layer(x).numpy(), x)
+    for out in (layer(x, training=True).numpy(),
+                tf.function(lambda t: layer(t, training=True))(tf.constant(x)).numpy()):
+        assert set(np.unique(out)) <= {0.0, 2.0}
+        flat = out.reshape(shape[0], -1, shape[-1])
+        assert (flat == flat[:, :1, :]).all()          # one decision per (sample, channel)
+        assert 0.4 < (flat[:, 0, :] == 0).mean() < 0.6
+
+
+def test_noise_gradient_passes_kept_values():
+    layer = L.SpatialDropout1D(0.5, seed=0)
+    x = tf.ones((4, 3, 8))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x, training=True)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), y.numpy())
+
+
+CONFIGURED = [
+    L.Conv1D(4, 3, strides=2, padding="same", activation="relu"),
+    L.Conv2DTranspose(3, 2, strides=2), L.DepthwiseConv2D(3, depth_multiplier=2),
+    L.SeparableConv2D(5, 3), L.AveragePooling1D(3), L.AveragePooling2D((2, 3)),
+    L.MaxPooling1D(), L.GlobalAveragePooling1D(), L.GlobalMaxPooling2D(keepdims=True),
+    L.UpSampling2D((1, 2)), L.ZeroPadding2D(((1, 2), (3, 4))), L.Cropping2D(1),
+    L.LeakyReLU(0.1), L.PReLU(shared_axes=[1]), L.ELU(0.5), L.RepeatVector(3),
+    L.Permute((2, 1)), L.GaussianNoise(0.1), L.SpatialDropout2D(0.2),
+    L.Attention(use_scale=True), L.MultiHeadAttention(2, 4),
+    L.SimpleRNN(3, return_state=True), L.LSTM(2, go_backwards=True),
+    L.Bidirectional(L.GRU(2, return_sequences=True), merge_mode="ave"),
+    L.TimeDistributed(L.Conv1D(2, 1)), L.Normalization(mean=[1.0], variance=[2.0]),
+    L.StringLookup(vocabulary=["a", "b"]), L.IntegerLookup(vocabulary=[4, 7]),
+    L.CategoryEncoding(5, output_mode="count"), L.Rescaling(2.0),
+]
+
+
+@pytest.mark.parametrize("layer", CONFIGURED, ids=lambda layer: type(layer).__name__)
+def test_get_config_round_trips(layer):
+    config = layer.get_config()
+    assert config["name"] == layer.name and "trainable" in config
+    again = type(layer).from_config(config)
+    assert type(again) is type(layer)
+    assert again.get_config() == config
+
+
+def test_bidirectional_names_its_copies_and_keeps_keras_weight_order():
+    layer = L.Bidirectional(L.LSTM(2, name="enc"))
+    layer(np.ones((1, 3, 4), "float32"))
+    assert layer.forward_layer.name == "forward_enc"
+    assert layer.backward_layer.name == "backward_enc" and layer.backward_layer.go_backwards
+    assert [tuple(w.shape) for w in layer.weights] == [(4, 8), (2, 8), (8,)] * 2
