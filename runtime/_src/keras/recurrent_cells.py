@@ -86,6 +86,7 @@ class _Cell(ConfigurableLayer):
         self.state_size = self.units
         self.output_size = self.units
         self._recurrent_mask = None
+        self._loop_kernel = self._loop_bias = None
 
     def build(self, input_shape):
         n = self._gates * self.units
@@ -111,8 +112,12 @@ class _Cell(ConfigurableLayer):
         return [array_ops.zeros(array_ops.stack([batch_size, self.units]), self._dtype)]
 
     def prepare(self, inputs, training):
-        """Draw this call's dropout masks (one per sequence, as Keras) and
-        return the inputs with the input mask applied."""
+        """Read the weights the loop body uses (once, before the loop), draw
+        this call's dropout masks (one per sequence, as Keras) and return the
+        inputs with the input mask applied."""
+        self._loop_kernel = self.recurrent_kernel.read_value()
+        self._loop_bias = self.bias[1] if self.bias is not None and \
+            len(self.bias.shape.dims) == 2 else None
         self._recurrent_mask = None
         if (self.dropout == 0 and self.recurrent_dropout == 0) or not training:
             return inputs
@@ -163,7 +168,7 @@ class SimpleRNNCell(_Cell):
 
     def step(self, x, states):
         h = self._recurrent_input(states[0])
-        output = self.activation(math_ops.add(x, math_ops.matmul(h, self.recurrent_kernel)))
+        output = self.activation(math_ops.add(x, math_ops.matmul(h, self._loop_kernel)))
         return output, [output]
 
 
@@ -196,7 +201,7 @@ class LSTMCell(_Cell):
 
     def step(self, x, states):
         h, c = self._recurrent_input(states[0]), states[1]
-        z = math_ops.add(x, math_ops.matmul(h, self.recurrent_kernel))
+        z = math_ops.add(x, math_ops.matmul(h, self._loop_kernel))
         z_i, z_f, z_c, z_o = shape_ops.split(z, 4, axis=1)
         i = self.recurrent_activation(z_i)
         f = self.recurrent_activation(z_f)
@@ -241,20 +246,20 @@ class GRUCell(_Cell):
         u = self.units
         x_z, x_r, x_h = shape_ops.split(x, 3, axis=1)
         if self.reset_after:
-            inner = math_ops.matmul(h_in, self.recurrent_kernel)
+            inner = math_ops.matmul(h_in, self._loop_kernel)
             if self.bias is not None:
-                inner = math_ops.add(inner, self.bias[1])
+                inner = math_ops.add(inner, self._loop_bias)
             in_z, in_r, in_h = shape_ops.split(inner, 3, axis=1)
             z = self.recurrent_activation(math_ops.add(x_z, in_z))
             r = self.recurrent_activation(math_ops.add(x_r, in_r))
             hh = math_ops.add(x_h, math_ops.multiply(r, in_h))
         else:
-            inner = math_ops.matmul(h_in, self.recurrent_kernel[:, :2 * u])
+            inner = math_ops.matmul(h_in, self._loop_kernel[:, :2 * u])
             in_z, in_r = shape_ops.split(inner, 2, axis=1)
             z = self.recurrent_activation(math_ops.add(x_z, in_z))
             r = self.recurrent_activation(math_ops.add(x_r, in_r))
             hh = math_ops.add(x_h, math_ops.matmul(
-                math_ops.multiply(r, h_in), self.recurrent_kernel[:, 2 * u:]))
+                math_ops.multiply(r, h_in), self._loop_kernel[:, 2 * u:]))
         hh = self.activation(hh)
         one = array_ops.constant(1.0, hh.dtype)
         h = math_ops.add(math_ops.multiply(z, h_prev),
