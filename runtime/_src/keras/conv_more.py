@@ -43,6 +43,10 @@ class _Conv(ConfigurableLayer):
     def __init__(self, kernel_size, strides=1, padding="valid", data_format=None,
                  dilation_rate=1, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+        self._weight_options = {      # passed to add_weight
+            part: {what: kwargs.pop(f"{part}_{what}", None)
+                   for what in ("regularizer", "constraint")}
+            for part in ("kernel", "bias", "depthwise", "pointwise")}
         super().__init__(**kwargs)
         norm = _pair if self._rank == 2 else (lambda v, n: _pair(
             v[0] if isinstance(v, (list, tuple)) else v, n)[:1])
@@ -68,7 +72,8 @@ class _Conv(ConfigurableLayer):
 
     def _add_bias(self, n):
         self.bias = self.add_weight(shape=(n,), initializer=self.bias_initializer,
-                                    name="bias") if self.use_bias else None
+                                    name="bias", **self._weight_options["bias"]) \
+            if self.use_bias else None
 
     def _finish(self, outputs):
         if self.use_bias:
@@ -98,7 +103,8 @@ class Conv1D(_Conv):
     def build(self, input_shape):
         self.kernel = self.add_weight(
             shape=self.kernel_size + (self._channels(input_shape), self.filters),
-            initializer=self.kernel_initializer, name="kernel")
+            initializer=self.kernel_initializer, name="kernel",
+            **self._weight_options["kernel"])
         self._add_bias(self.filters)
         self.built = True
 
@@ -128,7 +134,8 @@ class Conv2DTranspose(_Conv):
     def build(self, input_shape):
         self.kernel = self.add_weight(
             shape=self.kernel_size + (self.filters, self._channels(input_shape)),
-            initializer=self.kernel_initializer, name="kernel")
+            initializer=self.kernel_initializer, name="kernel",
+            **self._weight_options["kernel"])
         self._add_bias(self.filters)
         self.built = True
 
@@ -164,7 +171,8 @@ class DepthwiseConv2D(_Conv):
         channels = self._channels(input_shape)
         self.kernel = self.add_weight(
             shape=self.kernel_size + (channels, self.depth_multiplier),
-            initializer=self.kernel_initializer, name="kernel")
+            initializer=self.kernel_initializer, name="kernel",
+            **self._weight_options["depthwise"])
         self._add_bias(channels * self.depth_multiplier)
         self.built = True
 
@@ -200,10 +208,12 @@ class SeparableConv2D(_Conv):
         channels = self._channels(input_shape)
         self.depthwise_kernel = self.add_weight(
             shape=self.kernel_size + (channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer, name="depthwise_kernel")
+            initializer=self.depthwise_initializer, name="depthwise_kernel",
+            **self._weight_options["depthwise"])
         self.pointwise_kernel = self.add_weight(
             shape=(1, 1, channels * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer, name="pointwise_kernel")
+            initializer=self.pointwise_initializer, name="pointwise_kernel",
+            **self._weight_options["pointwise"])
         self._add_bias(self.filters)
         self.built = True
 

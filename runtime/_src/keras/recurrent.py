@@ -28,7 +28,7 @@ __all__ = ["SimpleRNN", "LSTM", "GRU", "RNNBase"]
 _RNN_KEYS = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll",
              "zero_output_for_mask")
 _LAYER_KEYS = ("name", "trainable", "dtype", "input_shape", "batch_input_shape",
-               "batch_size", "input_dim")
+               "batch_size", "input_dim", "activity_regularizer")
 
 
 class RNNBase(ConfigurableLayer):

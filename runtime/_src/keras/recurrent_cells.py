@@ -69,6 +69,11 @@ class _Cell(ConfigurableLayer):
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", dropout=0.0, recurrent_dropout=0.0, seed=None,
                  **kwargs):
+        # regularizers and constraints go to add_weight (kernel, recurrent_kernel, bias)
+        self._weight_options = {
+            part: {what: kwargs.pop(f"{part}_{what}", None)
+                   for what in ("regularizer", "constraint")}
+            for part in ("kernel", "recurrent", "bias")}
         super().__init__(**kwargs)
         if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
             raise ValueError("Received an invalid value for argument `units`, expected a "
@@ -90,14 +95,15 @@ class _Cell(ConfigurableLayer):
 
     def build(self, input_shape):
         n = self._gates * self.units
+        options = self._weight_options
         self.kernel = self.add_weight(shape=(input_shape[-1], n), name="kernel",
-                                      initializer=self.kernel_initializer)
+                                      initializer=self.kernel_initializer, **options["kernel"])
         self.recurrent_kernel = self.add_weight(
             shape=(self.units, n), name="recurrent_kernel",
-            initializer=_initializer(self.recurrent_initializer))
+            initializer=_initializer(self.recurrent_initializer), **options["recurrent"])
         if self.use_bias:
             self.bias = self.add_weight(shape=self._bias_shape(), name="bias",
-                                        initializer=self._bias_init())
+                                        initializer=self._bias_init(), **options["bias"])
         else:
             self.bias = None
         self.built = True
@@ -160,6 +166,9 @@ class _Cell(ConfigurableLayer):
             "recurrent_initializer": self.recurrent_initializer,
             "bias_initializer": self.bias_initializer, "dropout": self.dropout,
             "recurrent_dropout": self.recurrent_dropout, "seed": self.seed})
+        for part, options in self._weight_options.items():
+            for what, value in options.items():
+                config[f"{part}_{what}"] = value
         return config
 
 
