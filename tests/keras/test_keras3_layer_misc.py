@@ -75,3 +75,17 @@ def test_bidirectional_names_its_copies_and_keeps_keras_weight_order():
     assert layer.forward_layer.name == "forward_enc"
     assert layer.backward_layer.name == "backward_enc" and layer.backward_layer.go_backwards
     assert [tuple(w.shape) for w in layer.weights] == [(4, 8), (2, 8), (8,)] * 2
+
+
+def test_functional_model_passes_the_embedding_mask_through_bidirectional():
+    """Padding steps are skipped: a sequence gives the same output with its
+    padding cut off, in a functional model with a free time axis."""
+    inp = tf.keras.Input(shape=(None,), dtype="int32")
+    h = L.Embedding(6, 3, mask_zero=True)(inp)
+    h = L.Bidirectional(L.LSTM(4, return_sequences=True))(h)
+    model = tf.keras.Model(inp, L.Dense(1)(L.GRU(2)(h)))
+    assert model.count_params() == 18 + 256 + 72 + 3          # Keras's counts
+    padded = model(np.array([[4, 5, 0, 0]], "int32")).numpy()
+    np.testing.assert_allclose(model(np.array([[4, 5]], "int32")).numpy(), padded, rtol=1e-6)
+    traced = tf.function(lambda t: model(t))(tf.constant([[4, 5, 0, 0]])).numpy()
+    np.testing.assert_allclose(traced, padded, rtol=1e-6)
