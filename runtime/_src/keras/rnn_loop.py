@@ -49,32 +49,24 @@ def time_loop(step, inputs, states, mask=None, return_sequences=True, zero_outpu
     if mask is not None:
         mask = array_ops.expand_dims(math_ops.cast(mask, dtypes.bool), -1)
         mask_ta = TensorArray(dtypes.bool, size=steps).unstack(mask)
-    out_ta = TensorArray(inputs.dtype, size=steps) if return_sequences else None
+    # without return_sequences a dummy int passes through the loop in out_ta's place
+    outs = TensorArray(inputs.dtype, size=steps) if return_sequences \
+        else array_ops.constant(0)
     zero = array_ops.zeros_like(states[0])     # every Keras cell's output is its state 0
 
-    def body(t, out_ta, prev, *state):
+    def body(t, prev, state, outs):
         output, new_states = step(inputs_ta.read(t), list(state))
         if mask_ta is not None:
             keep = mask_ta.read(t)
             output = math_ops.where(keep, output, zero if zero_output else prev)
             new_states = [math_ops.where(keep, n, s) for n, s in zip(new_states, state)]
-        if out_ta is not None:
-            out_ta = out_ta.write(t, output)
-        return (t + 1, out_ta, output, *new_states)
+        if return_sequences:
+            outs = outs.write(t, output)
+        return t + 1, output, list(new_states), outs
 
     def cond(t, *_):
         return t < steps
 
-    start = array_ops.constant(0)
-    loop_vars = (start, out_ta if out_ta is not None else array_ops.constant(0), zero,
-                 *states)
-    if out_ta is None:
-        def body_no_seq(t, dummy, prev, *state):
-            result = body(t, None, prev, *state)
-            return (result[0], dummy, *result[2:])
-        result = while_loop(cond, body_no_seq, loop_vars)
-    else:
-        result = while_loop(cond, body, loop_vars)
-    outputs = result[1].stack() if out_ta is not None else None
-    return outputs, result[2], list(result[3:])
-
+    _, last, states, outs = while_loop(cond, body,
+                                       (array_ops.constant(0), zero, list(states), outs))
+    return (outs.stack() if return_sequences else None), last, list(states)
