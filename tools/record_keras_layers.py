@@ -20,7 +20,7 @@ import tensorflow as tf
 def measure(name):
     model, x = layer_cases.build(tf.keras, name)
     with tf.GradientTape() as tape:
-        out = model(x)
+        out = layer_cases.call(model, x, name)
         outs = out if isinstance(out, (list, tuple)) else [out]
         loss = tf.add_n([tf.reduce_sum(tf.square(o)) for o in outs])
     grads = tape.gradient(loss, model.trainable_weights)

@@ -97,7 +97,23 @@ STATE_CASES = {
     "simple_rnn_state": ("seq", lambda L: L.SimpleRNN(2, return_state=True)),
     "bidirectional_lstm_state": ("seq", lambda L: L.Bidirectional(
         L.LSTM(2, return_state=True))),
+    "lstm_initial_state": ("seq", lambda L: L.LSTM(2, return_sequences=True)),
+    "gru_initial_state_backwards": ("seq", lambda L: L.GRU(2, go_backwards=True,
+                                                           return_state=True)),
 }
+
+# keyword arguments of the call, by case
+CALL_KWARGS = {
+    "lstm_initial_state": lambda: {"initial_state": [
+        np.full((2, 2), 0.5, "float32"), np.array([[0.1, -0.2], [0.3, 0.4]], "float32")]},
+    "gru_initial_state_backwards": lambda: {"initial_state": [
+        np.array([[0.7, -0.1], [0.2, 0.0]], "float32")]},
+}
+
+
+def call(model, x, name):
+    """model(x) with the case's call arguments."""
+    return model(x, **CALL_KWARGS.get(name, dict)())
 
 # functional models: name -> (input kind, function of (layers module, input) -> output)
 FUNCTIONAL_CASES = {
@@ -125,7 +141,7 @@ def build(keras, name):
         kind, make = STATE_CASES[name]
         model = make(keras.layers)
     x = case_inputs(kind)
-    model(x)
+    call(model, x, name)
     for k, w in enumerate(model.weights):
         w.assign(weight_value(tuple(w.shape), k))
     return model, x

@@ -15,9 +15,9 @@ NAMES = (list(layer_cases.CASES) + list(layer_cases.STATE_CASES)
          + list(layer_cases.FUNCTIONAL_CASES))
 
 
-def _loss_and_grads(model, x):
+def _loss_and_grads(model, x, name):
     with tf.GradientTape() as tape:
-        out = model(x)
+        out = layer_cases.call(model, x, name)
         outs = out if isinstance(out, (list, tuple)) else [out]
         loss = tf.add_n([tf.reduce_sum(tf.square(o)) for o in outs])
     return outs, tape.gradient(loss, model.trainable_weights)
@@ -37,13 +37,13 @@ def _check(name, outs, grads):
 @pytest.mark.parametrize("name", NAMES)
 def test_eager_matches_keras(name):
     model, x = layer_cases.build(tf.keras, name)
-    _check(name, *_loss_and_grads(model, x))
+    _check(name, *_loss_and_grads(model, x, name))
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_traced_step_matches_keras(name):
     model, x = layer_cases.build(tf.keras, name)
-    step = tf.function(lambda x: _loss_and_grads(model, x))
+    step = tf.function(lambda x: _loss_and_grads(model, x, name))
     _check(name, *step(tf.constant(x)))
 
 
