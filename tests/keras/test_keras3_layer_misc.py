@@ -89,3 +89,18 @@ def test_functional_model_passes_the_embedding_mask_through_bidirectional():
     np.testing.assert_allclose(model(np.array([[4, 5]], "int32")).numpy(), padded, rtol=1e-6)
     traced = tf.function(lambda t: model(t))(tf.constant([[4, 5, 0, 0]])).numpy()
     np.testing.assert_allclose(traced, padded, rtol=1e-6)
+
+
+@pytest.mark.parametrize("cls", [L.SimpleRNN, L.LSTM, L.GRU])
+def test_rnn_dropout_only_in_training(cls):
+    x = np.cos(np.arange(60, dtype="float32")).reshape(3, 5, 4)
+    plain, dropped = cls(3, seed=1), cls(3, dropout=0.5, recurrent_dropout=0.5, seed=1)
+    plain(x)
+    dropped(x)
+    for a, b in zip(plain.weights, dropped.weights):
+        b.assign(a.numpy())
+    np.testing.assert_allclose(dropped(x).numpy(), plain(x).numpy(), rtol=1e-6)
+    noisy = dropped(x, training=True).numpy()
+    assert np.abs(noisy - plain(x).numpy()).max() > 1e-3
+    step = tf.function(lambda t: dropped(t, training=True))
+    assert np.abs(step(tf.constant(x)).numpy() - plain(x).numpy()).max() > 1e-3
