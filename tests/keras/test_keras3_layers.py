@@ -55,6 +55,7 @@ def test_time_loop_is_one_while_node():
     ops = [n.op for n in graph.nodes]
     assert ops.count("While") == 1
     assert ops.count("MatMul") == 1          # the input projection; the step is in the body
+    assert "CustomGradient" in ops           # lstm_fused.py's hand-written backward loop
 
 
 def test_config_round_trip_and_defaults():

@@ -86,9 +86,12 @@ class RNNBase(ConfigurableLayer):
         projected = cell.project(time_major)
         if mask is not None:
             mask = array_ops.transpose(mask, [1, 0])
-        outputs, last, states = time_loop(cell.step, projected, states, mask=mask,
-                                          return_sequences=self.return_sequences,
-                                          zero_output=self.zero_output_for_mask)
+        if mask is None and hasattr(cell, "fused_loop") and cell._fused_applies():
+            outputs, last, states = cell.fused_loop(projected, states)
+        else:
+            outputs, last, states = time_loop(cell.step, projected, states, mask=mask,
+                                              return_sequences=self.return_sequences,
+                                              zero_output=self.zero_output_for_mask)
         output = array_ops.transpose(outputs, [1, 0, 2]) if self.return_sequences else last
         if self.return_state:
             return [output, *states]

@@ -23,7 +23,7 @@ import numbers
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.keras import activations, initializers
+from runtime._src.keras import activations, initializers, lstm_fused
 from runtime._src.keras.layer_config import ConfigurableLayer, base_config
 from runtime._src.ops import array_ops, math_ops, random_ops, shape_ops
 
@@ -207,6 +207,20 @@ class LSTMCell(_Cell):
 
     def get_initial_state(self, batch_size):
         return super().get_initial_state(batch_size) * 2
+
+    def fused_loop(self, projected, states):
+        """The whole time loop with a hand-written backward loop (lstm_fused.py)."""
+        dims = projected.shape.dims
+        steps = dims[0] if dims is not None and dims[0] is not None \
+            else array_ops.shape(projected)[0]
+        hs, h, c = lstm_fused.lstm_sequence(projected, states[0], states[1],
+                                            self._loop_kernel, steps)
+        return hs, h, [h, c]
+
+    def _fused_applies(self):
+        """Keras's default activations and no recurrent dropout in this call."""
+        return (self.activation_name == "tanh" and self.recurrent_activation_name == "sigmoid"
+                and self._recurrent_mask is None)
 
     def step(self, x, states):
         h, c = self._recurrent_input(states[0]), states[1]
