@@ -829,8 +829,8 @@ def bench_lstm_step():
     graph_t = best_of(lambda: step(x, y), repeat=3)
     tf_t = _tf_keras_lstm_time()
     if tf_t is None:
-        return dict(graph=graph_t, note="baseline column: TensorFlow not importable (set "
-                    "BENCH_TF_PYTHON to a python with tensorflow)")
+        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+                    "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
     return dict(graph=graph_t, numpy=tf_t, ratio_target=1.0,
                 note="baseline column: TensorFlow Keras, the same step in tf.function")
 
