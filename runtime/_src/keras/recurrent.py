@@ -14,7 +14,9 @@ output and states. `Embedding(..., mask_zero=True)` before the layer in a
 The time loop is `rnn_loop.time_loop`: one staged `while_loop` in a graph
 (the step is traced once, whatever the sequence length), a Python loop
 eagerly. The input projection `x @ kernel + bias` runs once for all steps
-before the loop.
+before the loop. An LSTM without a mask or recurrent dropout uses
+`lstm_fused.lstm_sequence` instead: the same forward loop, and a
+hand-written backward loop in place of the autodiff of the step.
 """
 
 from runtime._src.keras.base_layer import InputSpec
