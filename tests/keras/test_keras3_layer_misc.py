@@ -128,3 +128,17 @@ def test_lstm_fused_backward_equals_the_generic_loop(traced):
     generic = run(tf.ones((2, 5), tf.bool))
     for a, b in zip(fused, generic):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_sequence_outputs_keep_a_static_time_axis():
+    """return_sequences outputs keep the time length, so Flatten -> Dense
+    builds (Keras's parameter counts)."""
+    model = tf.keras.Sequential([
+        tf.keras.Input((5, 3)), L.Bidirectional(L.GRU(4, return_sequences=True)),
+        L.LSTM(3, return_sequences=True), L.SimpleRNN(2, return_sequences=True),
+        L.Flatten(), L.Dense(1)])
+    assert [layer.count_params() for layer in model.layers] == [216, 144, 12, 0, 11]
+    spec = tf.TensorSpec([None, 5, 3])
+    out = tf.function(lambda x: model.layers[2](model.layers[1](model.layers[0](x)))) \
+        .get_concrete_function(spec).structured_outputs
+    assert out.shape.as_list() == [None, 5, 2]

@@ -26,6 +26,7 @@ reads them from the forward's arrays, about half the ops per step.
 from runtime._src.autodiff.custom_gradient import custom_gradient
 from runtime._src.function.control_flow import while_loop
 from runtime._src.function.tensor_array import TensorArray
+from runtime._src.keras.rnn_loop import stacked
 from runtime._src.ops import array_ops, math_ops, nn_ops, shape_ops
 
 __all__ = ["lstm_sequence"]
@@ -48,7 +49,7 @@ def _forward(z_x, h0, c0, rk, steps):
 
     _, h, c, gates_ta, c_ta, h_ta = while_loop(
         lambda t, *_: t < steps, body, (array_ops.constant(0), h0, c0, *arrays))
-    return h, c, gates_ta.stack(), c_ta.stack(), h_ta.stack()
+    return h, c, gates_ta.stack(), c_ta.stack(), stacked(h_ta, steps)
 
 
 def _backward(d_seq, dh_last, dc_last, saved, rk, steps):

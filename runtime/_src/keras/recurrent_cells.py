@@ -152,6 +152,9 @@ class _Cell(ConfigurableLayer):
         if bias is not None:
             out = math_ops.add(out, bias)
         n = self._gates * self.units
+        steps = inputs.shape.dims[0] if inputs.shape.dims is not None else None
+        if steps is not None:                       # keep the time axis static
+            return array_ops.reshape(out, [steps, -1, n])
         return array_ops.reshape(out, array_ops.concat(
             [shape[:2], array_ops.constant([n])], 0))
 

@@ -26,7 +26,7 @@ from runtime._src.function.control_flow import while_loop
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.ops import array_ops, math_ops
 
-__all__ = ["time_loop"]
+__all__ = ["time_loop", "stacked"]
 
 
 def _steps(inputs):
@@ -69,4 +69,15 @@ def time_loop(step, inputs, states, mask=None, return_sequences=True, zero_outpu
 
     _, last, states, outs = while_loop(cond, body,
                                        (array_ops.constant(0), zero, list(states), outs))
-    return (outs.stack() if return_sequences else None), last, list(states)
+    return (stacked(outs, steps) if return_sequences else None), last, list(states)
+
+
+def stacked(ta, steps):
+    """ta.stack() with its time axis static when `steps` is a Python int (a
+    TensorArray that went through a while_loop forgets its size)."""
+    out = ta.stack()
+    dims = out.shape.dims
+    if isinstance(steps, int) and dims is not None and dims[0] is None and \
+            None not in dims[2:]:
+        out = array_ops.reshape(out, [steps, -1, *dims[2:]])
+    return out
