@@ -142,3 +142,30 @@ def test_sequence_outputs_keep_a_static_time_axis():
     out = tf.function(lambda x: model.layers[2](model.layers[1](model.layers[0](x)))) \
         .get_concrete_function(spec).structured_outputs
     assert out.shape.as_list() == [None, 5, 2]
+
+
+X_STEP = np.array([[0.5, -1.0, 0.2], [0.1, 0.3, -0.7]], "float32")
+H_PREV = np.array([[0.2, -0.1], [0.0, 0.4]], "float32")
+C_PREV = np.array([[0.3, 0.1], [-0.2, 0.5]], "float32")
+# cell(x, states) with weights layer_cases.weight_value(shape, k): from TF 2.21 / Keras 3
+CELL_STEPS = [
+    ("LSTMCell", [H_PREV, C_PREV], [[0.306962, 0.192891], [-0.1277, -0.057055]],
+     [[0.596834, 0.408639], [-0.470983, -0.185505]]),
+    ("GRUCell", [H_PREV], [[0.219591, 0.125219], [-0.113659, 0.006319]], None),
+    ("SimpleRNNCell", [H_PREV], [[0.246755, 0.141451], [0.383688, 0.324127]], None),
+]
+
+
+@pytest.mark.parametrize("name, states, want_h, want_c", CELL_STEPS,
+                         ids=[c[0] for c in CELL_STEPS])
+def test_a_cell_called_on_one_step_matches_keras(name, states, want_h, want_c):
+    from tests.keras.layer_cases import weight_value
+    cell = getattr(L, name)(2)
+    cell(X_STEP, states)
+    for k, w in enumerate(cell.weights):
+        w.assign(weight_value(tuple(w.shape), k))
+    out, new = cell(X_STEP, states)
+    np.testing.assert_allclose(out.numpy(), want_h, atol=1e-5)
+    np.testing.assert_allclose(new[0].numpy(), want_h, atol=1e-5)
+    if want_c is not None:
+        np.testing.assert_allclose(new[1].numpy(), want_c, atol=1e-5)

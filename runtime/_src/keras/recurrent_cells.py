@@ -161,6 +161,19 @@ class _Cell(ConfigurableLayer):
     def _input_bias(self):
         return self.bias
 
+    def call(self, inputs, states, training=False):
+        """One step, Keras's `cell(x_t, states) -> (output, new_states)`;
+        inputs (batch, features), states a list (or one tensor)."""
+        as_list = isinstance(states, (list, tuple))
+        states = list(states) if as_list else [states]
+        inputs = self.prepare(array_ops.expand_dims(inputs, 1), training)[:, 0, :]
+        projected = math_ops.matmul(inputs, self.kernel)
+        bias = self._input_bias()
+        if bias is not None:
+            projected = math_ops.add(projected, bias)
+        output, new_states = self.step(projected, states)
+        return output, (new_states if as_list else new_states[0])
+
     def get_config(self):
         config = base_config(self)
         config.update({
