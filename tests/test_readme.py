@@ -20,6 +20,13 @@ def _run(code, tmp_path, name="demo.py", env=None):
     return run.stdout
 
 
+def test_training_lstm_example_prints_what_the_readme_shows(tmp_path):
+    pairs = re.findall(r"```python\n((?:(?!```).)*?)```\s*prints[^\n]*\s*```\n(.*?)```",
+                       _section("Training"), re.S)
+    code, printed = next(p for p in pairs if "LSTM" in p[0])
+    assert _run(code, tmp_path) == printed
+
+
 def _section(title):
     start = README.index(f"## {title}\n")
     end = README.find("\n## ", start + 1)
@@ -39,6 +46,7 @@ def test_training_examples_print_what_the_readme_shows(tmp_path):
     # The functional-API example continues the first one (its data and layer names).
     pairs = re.findall(r"```python\n((?:(?!```).)*?)```\s*prints[^\n]*\s*```\n(.*?)```",
                        _section("Training"), re.S)
+    pairs = [p for p in pairs if "LSTM" not in p[0]]       # the LSTM example runs alone
     assert len(pairs) >= 3
     code = "\n".join(c for c, _ in pairs)
     assert _run(code, tmp_path, env={"COLUMNS": "80"}) == "".join(p for _, p in pairs)

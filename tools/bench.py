@@ -816,6 +816,67 @@ def bench_onnx():
                 ok=export_t < 0.1,
                 note=", ".join(f"{k} {_fmt(v)}" for k, v in times.items())
                 + f" ({nodes} nodes; export target < 100 ms); TensorFlow: n/a (not importable)")
+def _lstm_step(tf):
+    """A training step of LSTM(64) -> Dense(1) on batch 32 x 20 steps x 16
+    features (mse, a tape and SGD in one tf.function), for `tf` = runtime or
+    TensorFlow; returns (step, x, y)."""
+    import numpy as np
+    rng = np.random.default_rng(3)
+    x = tf.constant(rng.standard_normal((32, 20, 16)).astype("float32"))
+    y = tf.constant(rng.standard_normal((32, 1)).astype("float32"))
+    model = tf.keras.Sequential([tf.keras.layers.LSTM(64), tf.keras.layers.Dense(1)])
+    model(x)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+        for v, g in zip(model.trainable_weights, tape.gradient(loss, model.trainable_weights)):
+            v.assign_sub(0.01 * g)
+        return loss
+    step(x, y)
+    return step, x, y
+
+
+def _tf_keras_lstm_time():
+    """TensorFlow's time for _lstm_step: in this process when tensorflow
+    imports, else with the interpreter in $BENCH_TF_PYTHON; None without."""
+    try:
+        import tensorflow as tf_real
+    except ImportError:
+        tf_real = None
+    if tf_real is not None:
+        step, x, y = _lstm_step(tf_real)
+        return best_of(lambda: step(x, y), repeat=3)
+    python = os.environ.get("BENCH_TF_PYTHON")
+    if not python:
+        return None
+    import inspect
+    import subprocess
+    src = (f"import os, time\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
+           f"import tensorflow as tf\n{inspect.getsource(_lstm_step)}\n"
+           "step, x, y = _lstm_step(tf)\nbest = 1e9\n"
+           "for _ in range(3):\n    t = time.perf_counter()\n"
+           "    for _ in range(10):\n        step(x, y)\n"
+           "    best = min(best, (time.perf_counter() - t) / 10)\nprint(best)\n")
+    out = subprocess.run([python, "-c", src], capture_output=True, text=True, timeout=300)
+    if out.returncode:
+        raise RuntimeError(f"TF baseline failed: {out.stderr.strip().splitlines()[-1:]}")
+    return float(out.stdout.split()[-1])
+
+
+def bench_lstm_step():
+    """Issue 27: an LSTM(64) training step (batch 32 x 20 steps x 16 features)
+    vs TensorFlow's Keras in the baseline column (tensorflow importable here,
+    or its interpreter in $BENCH_TF_PYTHON); the time loop is one While node."""
+    step, x, y = _lstm_step(tf)
+    graph_t = best_of(lambda: step(x, y), repeat=3)
+    tf_t = _tf_keras_lstm_time()
+    if tf_t is None:
+        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+                    "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
+    return dict(graph=graph_t, numpy=tf_t, ratio_target=1.0,
+                note="baseline column: TensorFlow Keras, the same step in tf.function")
 
 
 WORKLOADS = [
@@ -826,6 +887,7 @@ WORKLOADS = [
     ("MLP [60,784] -> 128 relu -> 10, float32", bench_mlp),
     ("MLP training step 784-128-10, b64, tape+SGD", bench_train_step),
     ("gradient of a 10,000-iteration while_loop", bench_while_grad),
+    ("LSTM(64) train step b32x20x16 vs TF Keras", bench_lstm_step),
     ("while_loop counting to 1,000,000", bench_long_loop),
     ("convert+trace 30-line fn; to_code 1,000 lines", bench_transpiler),
     ("scaling: trace + first run, 100/1k/10k ops", bench_scaling),

@@ -8,6 +8,20 @@ from runtime._src.keras.input_layer import Input, InputLayer
 from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
                                         Subtract)
 from runtime._src.keras.normalization import BatchNormalization, LayerNormalization
+from runtime._src.keras.activation_layers import ELU, LeakyReLU, PReLU
+from runtime._src.keras.attention import Attention, MultiHeadAttention
+from runtime._src.keras.conv_more import Conv1D, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
+from runtime._src.keras.noise import GaussianNoise, SpatialDropout1D, SpatialDropout2D
+from runtime._src.keras.pooling import (AveragePooling1D, AveragePooling2D,
+                                        GlobalAveragePooling1D, GlobalAveragePooling2D,
+                                        GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D)
+from runtime._src.keras.preprocessing import (CategoryEncoding, IntegerLookup, Normalization,
+                                              Rescaling, StringLookup)
+from runtime._src.keras.recurrent import GRU, LSTM, SimpleRNN
+from runtime._src.keras.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,
+                                          ZeroPadding2D)
+from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
 from runtime._src.keras.serialization import deserialize_layer as deserialize
 from runtime._src.keras.serialization import serialize_layer as serialize
 
@@ -15,3 +29,12 @@ __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormaliza
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
            "Multiply", "ReLU", "Reshape", "Softmax", "Subtract", "serialize", "deserialize"]
+__all__ += ["Attention", "MultiHeadAttention"]
+__all__ += ["CategoryEncoding", "IntegerLookup", "Normalization", "Rescaling", "StringLookup"]
+__all__ += ["AveragePooling1D", "AveragePooling2D", "Conv1D", "Conv2DTranspose", "Cropping2D",
+            "DepthwiseConv2D", "ELU", "GaussianNoise", "GlobalAveragePooling1D",
+            "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "LeakyReLU",
+            "MaxPooling1D", "PReLU", "Permute", "RepeatVector", "SeparableConv2D",
+            "SpatialDropout1D", "SpatialDropout2D", "UpSampling2D", "ZeroPadding2D"]
+__all__ += ["Bidirectional", "TimeDistributed", "GRU", "GRUCell", "LSTM", "LSTMCell",
+            "SimpleRNN", "SimpleRNNCell"]

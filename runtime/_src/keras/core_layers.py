@@ -256,7 +256,8 @@ class Softmax(Layer):
 
 class Embedding(Layer):
     """`tf.keras.layers.Embedding(input_dim, output_dim,
-    embeddings_initializer="uniform")`: row `i` of the table for each id `i`."""
+    embeddings_initializer="uniform", mask_zero=False)`: row `i` of the table
+    for each id `i`; mask_zero=True makes id 0 padding (masking.py)."""
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
@@ -305,6 +306,12 @@ class Embedding(Layer):
         if inputs.dtype not in (dtypes.int32, dtypes.int64):
             inputs = math_ops.cast(inputs, dtypes.int32)
         return array_ops.gather(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, mask=None):
+        """With mask_zero=True: id 0 is padding (False), the layers after skip it."""
+        if not self.mask_zero:
+            return None
+        return math_ops.not_equal(inputs, array_ops.zeros_like(inputs))
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape) + (self.output_dim,)

@@ -14,6 +14,7 @@ real tensors.
 import collections
 
 from runtime._src.core import nest
+from runtime._src.keras import masking
 from runtime._src.keras.keras_tensor import KerasTensor
 
 __all__ = ["map_graph", "run_graph"]
@@ -91,12 +92,21 @@ def run_graph(nodes, inputs, values, outputs):
     def value_of(v):
         return known[id(v)] if isinstance(v, KerasTensor) else v
 
+    masks = {}                    # id(KerasTensor) -> its mask (masking.py)
     for node in nodes:
         if node.is_input:
             continue
         args = nest.map_structure(value_of, list(node.call_args))
         kwargs = nest.map_structure(value_of, node.call_kwargs)
-        result = node.operation(*args, **kwargs)
-        for t, v in zip(nest.flatten(node.outputs), nest.flatten(result)):
+        first = nest.flatten(list(node.call_args))[:1]
+        mask = masks.get(id(first[0])) if first else None
+        result, out_mask = masking.call_masked(node.operation, *args, mask, **kwargs) \
+            if len(args) == 1 else (node.operation(*args, **kwargs), None)
+        outs = nest.flatten(node.outputs)
+        out_masks = out_mask if isinstance(out_mask, list) else [out_mask]
+        for t, m in zip(outs, out_masks):
+            if m is not None:
+                masks[id(t)] = m
+        for t, v in zip(outs, nest.flatten(result)):
             known[id(t)] = v
     return [known[id(t)] for t in outputs]

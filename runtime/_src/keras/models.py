@@ -29,8 +29,8 @@ from runtime._src.core import nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.function import function
-from runtime._src.keras import (functional, functional_config, model_file, serialization,
-                                summary, training)
+from runtime._src.keras import (functional, functional_config, masking, model_file,
+                                serialization, summary, training)
 from runtime._src.keras.base_layer import Layer
 from runtime._src.keras.input_layer import InputLayer
 from runtime._src.keras.keras_tensor import KerasTensor
@@ -439,7 +439,8 @@ class Sequential(Model):
         return model
 
     def call(self, inputs, training=None):
-        x = inputs
+        x, mask = inputs, None
         for layer in self._layers:
-            x = layer(x, training=training) if training is not None else layer(x)
+            kwargs = {} if training is None else {"training": training}
+            x, mask = masking.call_masked(layer, x, mask, **kwargs)
         return x
