@@ -100,6 +100,9 @@ def run_graph(nodes, inputs, values, outputs):
         kwargs = nest.map_structure(value_of, node.call_kwargs)
         first = nest.flatten(list(node.call_args))[:1]
         mask = masks.get(id(first[0])) if first else None
+        if "mask" in kwargs:                      # an explicit mask (Keras files record one)
+            given = kwargs.pop("mask")
+            mask = given if given is not None else mask
         result, out_mask = masking.call_masked(node.operation, *args, mask, **kwargs) \
             if len(args) == 1 else (node.operation(*args, **kwargs), None)
         outs = nest.flatten(node.outputs)
