@@ -105,3 +105,36 @@ def test_loading_runs_no_code_from_the_directory(tmp_path):
     with pytest.raises(ValueError, match="bad parameter value"):
         tf.saved_model.load(path)
     assert not marker.exists()
+
+
+class _Dense(tf.Module):
+    def __init__(self, n_in, n_out):
+        self.w = tf.Variable(tf.ones([n_in, n_out]))
+        self.b = tf.Variable(tf.zeros([n_out]))
+
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+
+class _Sequential(tf.Module):
+    def __init__(self):
+        self.dense_1, self.dense_2 = _Dense(3, 3), _Dense(3, 2)
+
+    @tf.function
+    def __call__(self, x):
+        return self.dense_2(self.dense_1(x))
+
+
+def test_the_modules_guide_saves_functions_traced_with_python_lists(tmp_path):
+    model = _Sequential()
+    model([[2.0, 2.0, 2.0]])
+    model([[[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]])
+    tf.saved_model.save(model, str(tmp_path / "s"))
+    loaded = tf.saved_model.load(str(tmp_path / "s"))
+    # TensorFlow 2.21 (the modules guide): [[18. 18.]], then shape (1, 2, 2), and a
+    # list of other values matches no trace (ValueError); not a _Sequential.
+    assert loaded([[2.0, 2.0, 2.0]]).numpy().tolist() == [[18.0, 18.0]]
+    assert loaded([[[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]]).shape == (1, 2, 2)
+    with pytest.raises(ValueError, match="^Could not find matching concrete function"):
+        loaded([[3.0, 2.0, 2.0]])
+    assert not isinstance(loaded, _Sequential)

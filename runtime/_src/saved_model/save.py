@@ -207,25 +207,37 @@ class _Writer:
 
 
 def _parameters(cf):
-    """[{"name", "tensor": placeholder index} or {"name", "py": value}] for a
-    traced function whose parameters are each a tensor or a Python literal
-    (a call may then pass the literal again, as in TensorFlow); else None."""
+    """One entry per parameter of a traced function, `{"name": ..., <value>}`,
+    where a value is `{"tensor": i}` (the i-th input), `{"py": literal}`, or a
+    `{"list"|"tuple": [...]}` / `{"dict": {...}}` of values: a call may pass
+    the Python values it was traced with again, as in TensorFlow. None when
+    a parameter holds something else (an object, a Variable, *args)."""
     template = getattr(cf, "_template", None)
     call_sig = getattr(cf, "_call_sig", None)
     if template is None or call_sig is None:
         return None
-    out, index = [], 0
+    out, counter = [], [0]
     for name, kind, t in zip(call_sig.names, call_sig.kinds, template):
-        if kind in (kind.VAR_POSITIONAL, kind.VAR_KEYWORD):
+        value = _encode_parameter(t, counter)
+        if kind in (kind.VAR_POSITIONAL, kind.VAR_KEYWORD) or value is None:
             return None
-        if isinstance(t, TensorSpec):
-            out.append({"name": name, "tensor": index})
-            index += 1
-        elif t is None or isinstance(t, (bool, int, float, str)):
-            out.append({"name": name, "py": t})
-        else:
-            return None
+        out.append({"name": name, **value})
     return out
+
+
+def _encode_parameter(t, counter):
+    if isinstance(t, TensorSpec):
+        counter[0] += 1
+        return {"tensor": counter[0] - 1}
+    if t is None or isinstance(t, (bool, int, float, str)):
+        return {"py": t}
+    if type(t) in (list, tuple):
+        items = [_encode_parameter(x, counter) for x in t]
+        return None if None in items else {type(t).__name__: items}
+    if type(t) is dict and all(isinstance(k, str) for k in t):
+        items = {k: _encode_parameter(t[k], counter) for k in sorted(t)}
+        return None if None in items.values() else {"dict": items}
+    return None
 
 
 def _output_structure(cf, graph, name):
