@@ -49,10 +49,12 @@ def save(obj, export_dir, signatures=None, options=None):
     writer = _Writer()
     for path, var in (obj._flatten(is_variable, with_path=True) if isinstance(obj, Module) else []):
         writer.variable(var, path)
+    signature_names = list(_signature_functions(signatures))     # in the given order, as TF
     doc = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "functions": {},
-           "signatures": sorted(_signature_functions(signatures))}
+           "signatures": signature_names}
     for name, concretes in sorted(functions.items()):
-        doc["functions"][name] = [writer.function(name, cf) for cf in concretes]
+        doc["functions"][name] = [writer.function(name, cf, name in signature_names)
+                                  for cf in concretes]
     doc["variables"] = writer.variables_json
     os.makedirs(export_dir, exist_ok=True)
     np.savez(os.path.join(export_dir, CONSTANTS_FILE), **writer.arrays)
@@ -155,7 +157,10 @@ class _Writer:
             self.variables_json[index]["path"] = path
         return index
 
-    def function(self, name, cf):
+    def function(self, name, cf, signature=False):
+        """One trace of a function. A signature returns a dict, as TensorFlow's
+        signatures do: a dict result keeps its keys, any other result's
+        tensors become `output_0`, `output_1`, ..."""
         graph = cf.graph
         if graph.captures:
             raise SavedModelError(f"save: function {name!r} captures symbolic tensors of "
@@ -163,6 +168,8 @@ class _Writer:
         self.base_where = f"function {name!r}"
         data = self.graph(graph)
         data["output_structure"] = _output_structure(cf, graph, name)
+        if signature:
+            data["output_structure"] = _as_signature_outputs(data["output_structure"])
         parameters = _parameters(cf)
         if parameters is not None:
             data["parameters"] = parameters
@@ -238,6 +245,23 @@ def _encode_parameter(t, counter):
         items = {k: _encode_parameter(t[k], counter) for k in sorted(t)}
         return None if None in items.values() else {"dict": items}
     return None
+
+
+def _as_signature_outputs(structure):
+    if "dict" in structure and all("output" in v for v in structure["dict"].values()):
+        return structure
+    leaves = []
+
+    def collect(s):
+        if "output" in s:
+            leaves.append(s)
+        for key in ("list", "tuple"):
+            for x in s.get(key, ()):
+                collect(x)
+        for x in s.get("dict", {}).values():
+            collect(x)
+    collect(structure)
+    return {"dict": {f"output_{i}": leaf for i, leaf in enumerate(leaves)}}
 
 
 def _output_structure(cf, graph, name):
