@@ -23,12 +23,13 @@ from runtime._src.exec import executor
 from runtime._src.core.dtypes import as_dtype
 from runtime._src.graph.graph import Graph, Node
 from runtime._src.core import context as _context
-from runtime._src.graph.op_registry import OPS, apply
+from runtime._src.graph.op_registry import OPS
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
                                              decode_attr)
+from runtime._src.function.concrete_function import run_recorded
 from runtime._src.function.variables import Variable
 from runtime._src.saved_model.options import LoadOptions, check_options
 
@@ -416,7 +417,7 @@ class LoadedFunction:
                 continue
             if getattr(_context.state, "tapes", None):     # a GradientTape is recording
                 inputs = _input_tensors(graph, feeds, tensor_args, tensor_kwargs)
-                return _pack(graph.output_structure, _run_recorded(graph, inputs))
+                return _pack(graph.output_structure, run_recorded(graph, inputs))
             outputs = [wrap_numpy(v) for v in executor.run(graph, feeds)]
             return _pack(graph.output_structure, outputs)
         raise NoMatchingFunctionError(
@@ -435,23 +436,6 @@ def _input_tensors(graph, feeds, args, kwargs):
     given = list(args) if not kwargs and len(args) == len(feeds) else [None] * len(feeds)
     return [a if isinstance(a, EagerTensor) and a.dtype == t.dtype
             else EagerTensor(f, t.dtype) for a, f, t in zip(given, feeds, graph.inputs)]
-
-
-def _run_recorded(graph, inputs):
-    """Run a loaded graph op by op, eagerly, so that the GradientTapes recording
-    on this thread see its ops and its Variable reads, and can differentiate
-    through it (the saved model guide's fine-tuning of a loaded model)."""
-    values = {id(t): v for t, v in zip(graph.inputs, inputs)}
-    for node in graph.nodes:
-        if node.op == "Placeholder":
-            continue
-        if node.op == "ReadVariableOp":
-            out = node.attrs["variable"]._as_tensor()
-        else:
-            out = apply(node.op, [values[id(t)] for t in node.inputs], node.attrs)
-        for t, o in zip(node.outputs, out if isinstance(out, tuple) else (out,)):
-            values[id(t)] = o
-    return [values[id(t)] for t in graph.outputs]
 
 
 class NoMatchingFunctionError(TypeError, ValueError):
