@@ -281,3 +281,22 @@ def test_threads_share_a_variable_trace_with_their_own_variables():
         t.join()
     assert [v.numpy() for v in variables] == [51.0, 51.0, 52.0, 53.0]
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_a_concrete_function_call_is_differentiable():
+    v = tf.Variable(2.0)
+    f = tf.function(lambda x: x * x * v)
+    cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    x = tf.constant([3.0, 1.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = cf(x)
+    # TensorFlow 2.21: [12. 4.] and 10.0 (9 + 1)
+    assert tape.gradient(y, x).numpy().tolist() == [12.0, 4.0]
+    assert tape.gradient(y, v).numpy() == 10.0
+    g = tf.function(lambda w, x: w * x)
+    cg = g.get_concrete_function(tf.Variable(5.0), tf.TensorSpec([], tf.float32))
+    b = tf.Variable(7.0)
+    with tf.GradientTape() as tape:
+        y = cg(b, tf.constant(3.0))           # another Variable of the same spec
+    assert y.numpy() == 21.0 and tape.gradient(y, b).numpy() == 3.0

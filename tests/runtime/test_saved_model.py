@@ -69,8 +69,9 @@ def test_round_trip_runs_saved_graphs(saved):
     assert result["pair"][1:] == (None, 3)
     s, consts = loaded.words(tf.convert_to_tensor("hi"))
     assert s.numpy() == b"hi" and list(consts.numpy()) == [b"a", b"bc"]
-    np.testing.assert_array_equal(loaded.signatures["serve"](x=np.ones((1, 2))).numpy(),
-                                  [[3.0, 4.0]])
+    # a signature returns a dict, as TensorFlow's ({"output_0": ...})
+    np.testing.assert_array_equal(
+        loaded.signatures["serve"](x=np.ones((1, 2)))["output_0"].numpy(), [[3.0, 4.0]])
 
 
 def test_loaded_graph_matches_the_original(saved):

@@ -105,3 +105,85 @@ def test_loading_runs_no_code_from_the_directory(tmp_path):
     with pytest.raises(ValueError, match="bad parameter value"):
         tf.saved_model.load(path)
     assert not marker.exists()
+
+
+class _Dense(tf.Module):
+    def __init__(self, n_in, n_out):
+        self.w = tf.Variable(tf.ones([n_in, n_out]))
+        self.b = tf.Variable(tf.zeros([n_out]))
+
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+
+class _Sequential(tf.Module):
+    def __init__(self):
+        self.dense_1, self.dense_2 = _Dense(3, 3), _Dense(3, 2)
+
+    @tf.function
+    def __call__(self, x):
+        return self.dense_2(self.dense_1(x))
+
+
+def test_the_modules_guide_saves_functions_traced_with_python_lists(tmp_path):
+    model = _Sequential()
+    model([[2.0, 2.0, 2.0]])
+    model([[[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]])
+    tf.saved_model.save(model, str(tmp_path / "s"))
+    loaded = tf.saved_model.load(str(tmp_path / "s"))
+    # TensorFlow 2.21 (the modules guide): [[18. 18.]], then shape (1, 2, 2), and a
+    # list of other values matches no trace (ValueError); not a _Sequential.
+    assert loaded([[2.0, 2.0, 2.0]]).numpy().tolist() == [[18.0, 18.0]]
+    assert loaded([[[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]]).shape == (1, 2, 2)
+    with pytest.raises(ValueError, match="^Could not find matching concrete function"):
+        loaded([[3.0, 2.0, 2.0]])
+    assert not isinstance(loaded, _Sequential)
+
+
+class _Custom(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable(1.0)
+
+    @tf.function
+    def __call__(self, x):
+        return x * self.v
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def mutate(self, new_v):
+        self.v.assign(new_v)
+
+
+def test_the_saved_model_guide_fine_tunes_a_loaded_module(tmp_path):
+    module = _Custom()
+    module(tf.constant(0.0))
+    module(tf.constant([0.0, 0.0]))
+    tf.saved_model.save(module, str(tmp_path / "c"))
+    imported = tf.saved_model.load(str(tmp_path / "c"))
+    assert imported(tf.constant(3.0)).numpy() == 3
+    imported.mutate(tf.constant(2.0))
+    assert imported(tf.constant(3.0)).numpy() == 6
+    optimizer = tf.keras.optimizers.SGD(0.05)
+    lines = []
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            loss = (10.0 - imported(tf.constant(2.0))) ** 2
+        variables = tape.watched_variables()
+        optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        lines.append(f"loss={loss:.2f} v={imported.v.numpy():.2f}")
+    # TensorFlow 2.21 (the saved model guide)
+    assert lines == ["loss=36.00 v=3.20", "loss=12.96 v=3.92", "loss=4.67 v=4.35"]
+
+
+def test_signatures_return_dicts_in_the_given_order(tmp_path):
+    module = _Custom()
+    call = module.__call__.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    signatures = {"serving_default": call, "array_input": module.__call__.get_concrete_function(
+        tf.TensorSpec([None], tf.float32))}
+    tf.saved_model.save(module, str(tmp_path / "s"), signatures=signatures)
+    loaded = tf.saved_model.load(str(tmp_path / "s"))
+    # TensorFlow 2.21: ['serving_default', 'array_input'];
+    # {'output_0': <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>}
+    assert list(loaded.signatures) == ["serving_default", "array_input"]
+    out = loaded.signatures["serving_default"](x=tf.constant([1.0]))
+    assert repr(out) == ("{'output_0': <tf.Tensor: shape=(1,), dtype=float32, "
+                         "numpy=array([1.], dtype=float32)>}")

@@ -62,6 +62,14 @@ def test_matrices_start_on_their_own_line():
                                      "       [1., 1., 1.]], dtype=float32)>")
 
 
+def test_variables_print_matrices_on_their_own_line():
+    v = tf.Variable(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    # TensorFlow 2.21 (the variables guide)
+    assert repr(v) == ("<tf.Variable 'Variable:0' shape=(2, 2) dtype=float32, numpy=\n"
+                       "array([[1., 2.],\n       [3., 4.]], dtype=float32)>")
+    assert str(v.dtype) == "<dtype: 'float32'>"
+
+
 def test_format_of_an_eager_tensor():
     t = tf.constant(3.14159)
     # TensorFlow 2.21: 3.141590118408203 | 3.14 | 3.142; [1.5 2.5]; 3 00003

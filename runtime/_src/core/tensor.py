@@ -287,6 +287,8 @@ class SymbolicTensor(Tensor):
                         "array: its value is only known when the graph runs.")
 
     def __repr__(self):
+        if self.shape.dims is None:          # TensorFlow 2.21 leaves an unknown shape out
+            return f'Tensor("{self.name}", dtype={self.dtype.name})'
         return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
 
     __str__ = __repr__

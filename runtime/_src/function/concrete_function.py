@@ -23,7 +23,9 @@ from runtime._src.function import function_type as _function_type
 from runtime._src.function import signature as _sig
 from runtime._src.function import types as _types
 from runtime._src.function import variables as _variables
+from runtime._src.core import context as _context
 from runtime._src.core.dtypes import variant
+from runtime._src.graph.op_registry import apply
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, convert_to_tensor, wrap_numpy
@@ -58,9 +60,27 @@ class ConcreteFunction(_types.ConcreteFunction):
 
     def __call__(self, *args, **kwargs):
         try:
-            return self._call_flat(self._feeds(args, kwargs))
+            feeds = self._feeds(args, kwargs)
+            if getattr(_context.state, "tapes", None):     # a GradientTape is recording
+                return self._call_recorded(feeds, (args, kwargs))
+            return self._call_flat(feeds)
         except Exception as e:
             raise _tracebacks.filtered(e)
+
+    def _call_recorded(self, feeds, given):
+        """Run op by op so the recording tapes see the ops (TF records the call):
+        the caller's own tensors feed the placeholders they were passed for."""
+        slots = self._variable_slots
+        variables = {i for i, _ in slots}
+        previous = [slot.bind(feeds[i]) for i, slot in slots]
+        try:
+            mine = {id(t._value): t for t in nest.flatten(given) if isinstance(t, EagerTensor)}
+            inputs = [_own_or_new(mine.get(id(f)), f, p.dtype) for f, p in zip(
+                [f for i, f in enumerate(feeds) if i not in variables], self.graph.inputs)]
+            return self._outputs.pack_tensors(run_recorded(self._run_graph, inputs))
+        finally:
+            for (_, slot), before in zip(reversed(slots), reversed(previous)):
+                slot.bind(before)
 
     def _feeds(self, args, kwargs):
         """The placeholder values of a call; TensorFlow's binding TypeError (or,
@@ -201,6 +221,34 @@ class ConcreteInputDtypeError(InvalidArgumentError, _sig.InputSignatureMismatchE
     InputSignatureMismatchError still catches."""
 
 
+def _own_or_new(tensor, value, dtype):
+    return EagerTensor(value, dtype) if tensor is None or tensor.dtype != dtype else tensor
+
+
+def run_recorded(graph, inputs):
+    """Run `graph` op by op, eagerly, so that the GradientTapes recording on this
+    thread see its ops and Variable reads and can differentiate through it.
+    `inputs`: a tensor per placeholder; captured tensors and Variables are read
+    as they are now."""
+    values = {id(t): v for t, v in zip(graph.inputs, inputs)}
+    for outer, inner in graph.captures:
+        values[id(inner)] = outer if isinstance(outer, EagerTensor) else \
+            convert_to_tensor(outer)
+    for node in graph.nodes:
+        if node.op == "Placeholder":
+            continue
+        if node.op == "ReadVariableOp":
+            variable = node.attrs["variable"]
+            if isinstance(variable, _variables.VariableArgument):
+                variable = variable._target()
+            out = variable._as_tensor()
+        else:
+            out = apply(node.op, [values[id(t)] for t in node.inputs], node.attrs)
+        for t, o in zip(node.outputs, out if isinstance(out, tuple) else (out,)):
+            values[id(t)] = o
+    return [values[id(t)] for t in graph.outputs]
+
+
 def _capture_value(outer):
     """The current numpy value of a captured outer tensor or Variable."""
     if isinstance(outer, EagerTensor):
@@ -243,6 +291,18 @@ class _OutputPlan:
         self.structured = nest.pack_sequence_as(result, structured)
         self.single = (not nest.is_nested(result) and bool(self.tensors)
                        and type(self.slots[0]) is int)
+
+    def pack_tensors(self, tensors):
+        """`pack` for eager tensors already made (a recorded run)."""
+        flat = []
+        for slot in self.slots:
+            if type(slot) is int:
+                flat.append(tensors[slot])
+            elif type(slot) is _ArraySlot:
+                flat.append(slot.array._with_flow(tensors[slot.index]))
+            else:
+                flat.append(slot.value)
+        return nest.pack_sequence_as(self.structure, flat)
 
     def pack(self, values):
         if self.single:

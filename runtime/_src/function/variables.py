@@ -35,7 +35,7 @@ from runtime._src.graph import graph as _graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _numpy_repr,
-                                      convert_to_tensor)
+                                      _own_line, convert_to_tensor)
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.context import init_scope  # noqa: F401 - tf.init_scope
 
@@ -261,7 +261,7 @@ class Variable:
         if _graph.current_graph() is not None:
             return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
         return (f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}, "
-                f"numpy={_numpy_repr(self._value)}>")
+                f"numpy={_own_line(_numpy_repr(self._value))}>")
 
     def __str__(self):
         return repr(self)

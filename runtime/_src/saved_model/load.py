@@ -22,12 +22,14 @@ import numpy as np
 from runtime._src.exec import executor
 from runtime._src.core.dtypes import as_dtype
 from runtime._src.graph.graph import Graph, Node
+from runtime._src.core import context as _context
 from runtime._src.graph.op_registry import OPS
-from runtime._src.core.tensor import SymbolicTensor, Tensor, wrap_numpy
+from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
                                              decode_attr)
+from runtime._src.function.concrete_function import run_recorded
 from runtime._src.function.variables import Variable
 from runtime._src.saved_model.options import LoadOptions, check_options
 
@@ -178,16 +180,30 @@ class _Reader:
         tensors = []
         for p in data:
             p = self.typed(p, dict, "parameter")
-            if not isinstance(p.get("name"), str) or ("tensor" in p) == ("py" in p):
+            if not isinstance(p.get("name"), str):
                 raise self.error(f"bad parameter {p!r:.60}")
-            if "tensor" in p:
-                tensors.append(p["tensor"])
-            elif not (p["py"] is None or isinstance(p["py"], (bool, int, float, str))):
-                raise self.error(f"bad parameter value {p['py']!r:.60}")
+            self._parameter_value({k: v for k, v in p.items() if k != "name"}, tensors)
         if tensors != list(range(n_inputs)):
             raise self.error(f"parameters name {len(tensors)} tensors, the graph has "
                              f"{n_inputs} inputs")
         return data
+
+    def _parameter_value(self, value, tensors):
+        if not isinstance(value, dict) or len(value) != 1:
+            raise self.error(f"bad parameter value {value!r:.60}")
+        (kind, v), = value.items()
+        if kind == "tensor" and isinstance(v, int) and not isinstance(v, bool):
+            tensors.append(v)
+        elif kind == "py" and (v is None or isinstance(v, (bool, int, float, str))):
+            pass
+        elif kind in ("list", "tuple") and isinstance(v, list):
+            for x in v:
+                self._parameter_value(x, tensors)
+        elif kind == "dict" and isinstance(v, dict):
+            for x in v.values():
+                self._parameter_value(x, tensors)
+        else:
+            raise self.error(f"bad parameter value {value!r:.60}")
 
     def _graph(self, data):
         data = self.typed(data, dict, "graph")
@@ -399,6 +415,9 @@ class LoadedFunction:
             except (TypeError, ValueError) as e:
                 errors.append(str(e))
                 continue
+            if getattr(_context.state, "tapes", None):     # a GradientTape is recording
+                inputs = _input_tensors(graph, feeds, tensor_args, tensor_kwargs)
+                return _pack(graph.output_structure, run_recorded(graph, inputs))
             outputs = [wrap_numpy(v) for v in executor.run(graph, feeds)]
             return _pack(graph.output_structure, outputs)
         raise NoMatchingFunctionError(
@@ -409,6 +428,14 @@ class LoadedFunction:
 
     def __repr__(self):
         return f"<LoadedFunction {self.__name__} with {len(self.graphs)} signature(s)>"
+
+
+def _input_tensors(graph, feeds, args, kwargs):
+    """The call's tensors for the graph's inputs: the caller's own tensors where
+    they were passed as they are (so a tape watching them sees them)."""
+    given = list(args) if not kwargs and len(args) == len(feeds) else [None] * len(feeds)
+    return [a if isinstance(a, EagerTensor) and a.dtype == t.dtype
+            else EagerTensor(f, t.dtype) for a, f, t in zip(given, feeds, graph.inputs)]
 
 
 class NoMatchingFunctionError(TypeError, ValueError):
@@ -425,28 +452,59 @@ def _same_literal(saved, given):
 
 
 def _bind(name, graph, args, kwargs):
-    """The tensor arguments of a call, with Python literal parameters checked
-    against the values the function was traced with (and optional)."""
+    """The tensor arguments of a call, in input order, with the Python values
+    of the parameters checked against the values the function was traced
+    with (a parameter without tensors may be left out)."""
     params = getattr(graph, "parameters", None)
     if params is None:
         return args, kwargs
     if len(args) > len(params):
         raise TypeError(f"{name} takes {len(params)} argument(s), got {len(args)}")
     kwargs = dict(kwargs)
-    tensors = []
+    tensors = {}
     for i, p in enumerate(params):
         given = args[i] if i < len(args) else kwargs.pop(p["name"], _MISSING)
-        if "py" in p:
-            if given is not _MISSING and not _same_literal(p["py"], given):
-                raise TypeError(f"{name}: argument {p['name']!r} was traced as the Python "
-                                f"value {p['py']!r}, got {given!r}")
-        elif given is _MISSING:
-            raise TypeError(f"{name}: missing the tensor argument {p['name']!r}")
-        else:
-            tensors.append(given)
+        value = {k: v for k, v in p.items() if k != "name"}
+        if given is _MISSING:
+            if _has_tensor(value):
+                raise TypeError(f"{name}: missing the argument {p['name']!r}")
+            continue
+        _match(name, p["name"], value, given, tensors)
     if kwargs:
         raise TypeError(f"{name}: unknown argument(s) {', '.join(kwargs)}")
-    return tensors, {}
+    return [tensors[i] for i in sorted(tensors)], {}
+
+
+def _has_tensor(value):
+    (kind, v), = value.items()
+    if kind == "tensor":
+        return True
+    if kind in ("list", "tuple"):
+        return any(_has_tensor(x) for x in v)
+    return kind == "dict" and any(_has_tensor(x) for x in v.values())
+
+
+def _match(name, path, value, given, tensors):
+    """Check `given` against a saved parameter value, collecting tensors."""
+    (kind, v), = value.items()
+    if kind == "tensor":
+        tensors[v] = given
+    elif kind == "py":
+        if not _same_literal(v, given):
+            raise TypeError(f"{name}: argument {path!r} was traced as the Python value "
+                            f"{v!r}, got {given!r}")
+    elif kind in ("list", "tuple"):
+        if not isinstance(given, (list, tuple)) or len(given) != len(v):
+            raise TypeError(f"{name}: argument {path!r} was traced as a {kind} of {len(v)} "
+                            f"elements, got {given!r:.60}")
+        for i, (x, g) in enumerate(zip(v, given)):
+            _match(name, f"{path}[{i}]", x, g, tensors)
+    else:
+        if not isinstance(given, dict) or set(given) != set(v):
+            raise TypeError(f"{name}: argument {path!r} was traced as a dict with keys "
+                            f"{sorted(v)}, got {given!r:.60}")
+        for k, x in v.items():
+            _match(name, f"{path}[{k!r}]", x, given[k], tensors)
 
 
 _MISSING = object()

@@ -49,10 +49,12 @@ def save(obj, export_dir, signatures=None, options=None):
     writer = _Writer()
     for path, var in (obj._flatten(is_variable, with_path=True) if isinstance(obj, Module) else []):
         writer.variable(var, path)
+    signature_names = list(_signature_functions(signatures))     # in the given order, as TF
     doc = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "functions": {},
-           "signatures": sorted(_signature_functions(signatures))}
+           "signatures": signature_names}
     for name, concretes in sorted(functions.items()):
-        doc["functions"][name] = [writer.function(name, cf) for cf in concretes]
+        doc["functions"][name] = [writer.function(name, cf, name in signature_names)
+                                  for cf in concretes]
     doc["variables"] = writer.variables_json
     os.makedirs(export_dir, exist_ok=True)
     np.savez(os.path.join(export_dir, CONSTANTS_FILE), **writer.arrays)
@@ -155,7 +157,10 @@ class _Writer:
             self.variables_json[index]["path"] = path
         return index
 
-    def function(self, name, cf):
+    def function(self, name, cf, signature=False):
+        """One trace of a function. A signature returns a dict, as TensorFlow's
+        signatures do: a dict result keeps its keys, any other result's
+        tensors become `output_0`, `output_1`, ..."""
         graph = cf.graph
         if graph.captures:
             raise SavedModelError(f"save: function {name!r} captures symbolic tensors of "
@@ -163,6 +168,8 @@ class _Writer:
         self.base_where = f"function {name!r}"
         data = self.graph(graph)
         data["output_structure"] = _output_structure(cf, graph, name)
+        if signature:
+            data["output_structure"] = _as_signature_outputs(data["output_structure"])
         parameters = _parameters(cf)
         if parameters is not None:
             data["parameters"] = parameters
@@ -207,25 +214,54 @@ class _Writer:
 
 
 def _parameters(cf):
-    """[{"name", "tensor": placeholder index} or {"name", "py": value}] for a
-    traced function whose parameters are each a tensor or a Python literal
-    (a call may then pass the literal again, as in TensorFlow); else None."""
+    """One entry per parameter of a traced function, `{"name": ..., <value>}`,
+    where a value is `{"tensor": i}` (the i-th input), `{"py": literal}`, or a
+    `{"list"|"tuple": [...]}` / `{"dict": {...}}` of values: a call may pass
+    the Python values it was traced with again, as in TensorFlow. None when
+    a parameter holds something else (an object, a Variable, *args)."""
     template = getattr(cf, "_template", None)
     call_sig = getattr(cf, "_call_sig", None)
     if template is None or call_sig is None:
         return None
-    out, index = [], 0
+    out, counter = [], [0]
     for name, kind, t in zip(call_sig.names, call_sig.kinds, template):
-        if kind in (kind.VAR_POSITIONAL, kind.VAR_KEYWORD):
+        value = _encode_parameter(t, counter)
+        if kind in (kind.VAR_POSITIONAL, kind.VAR_KEYWORD) or value is None:
             return None
-        if isinstance(t, TensorSpec):
-            out.append({"name": name, "tensor": index})
-            index += 1
-        elif t is None or isinstance(t, (bool, int, float, str)):
-            out.append({"name": name, "py": t})
-        else:
-            return None
+        out.append({"name": name, **value})
     return out
+
+
+def _encode_parameter(t, counter):
+    if isinstance(t, TensorSpec):
+        counter[0] += 1
+        return {"tensor": counter[0] - 1}
+    if t is None or isinstance(t, (bool, int, float, str)):
+        return {"py": t}
+    if type(t) in (list, tuple):
+        items = [_encode_parameter(x, counter) for x in t]
+        return None if None in items else {type(t).__name__: items}
+    if type(t) is dict and all(isinstance(k, str) for k in t):
+        items = {k: _encode_parameter(t[k], counter) for k in sorted(t)}
+        return None if None in items.values() else {"dict": items}
+    return None
+
+
+def _as_signature_outputs(structure):
+    if "dict" in structure and all("output" in v for v in structure["dict"].values()):
+        return structure
+    leaves = []
+
+    def collect(s):
+        if "output" in s:
+            leaves.append(s)
+        for key in ("list", "tuple"):
+            for x in s.get(key, ()):
+                collect(x)
+        for x in s.get("dict", {}).values():
+            collect(x)
+    collect(structure)
+    return {"dict": {f"output_{i}": leaf for i, leaf in enumerate(leaves)}}
 
 
 def _output_structure(cf, graph, name):
