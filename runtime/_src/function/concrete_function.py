@@ -39,6 +39,12 @@ __all__ = ["ConcreteFunction"]
 call_observers = []
 
 
+def _notify_observers(concrete):
+    if call_observers:                      # tf.summary.trace_on (runtime/_src/summary)
+        for observe in call_observers:
+            observe(concrete)
+
+
 class ConcreteFunction(_types.ConcreteFunction):
     """A traced graph callable with tensors (`tf.types.experimental.ConcreteFunction`)."""
 
@@ -70,6 +76,7 @@ class ConcreteFunction(_types.ConcreteFunction):
     def _call_recorded(self, feeds, given):
         """Run op by op so the recording tapes see the ops (TF records the call):
         the caller's own tensors feed the placeholders they were passed for."""
+        _notify_observers(self)
         slots = self._variable_slots
         variables = {i for i, _ in slots}
         previous = [slot.bind(feeds[i]) for i, slot in slots]
@@ -134,9 +141,7 @@ class ConcreteFunction(_types.ConcreteFunction):
     def _call_flat(self, feeds):
         """Run the graph on `feeds` (one per placeholder, in order; and the
         Variable arguments, bound to their slots for the run)."""
-        if call_observers:                  # tf.summary.trace_on (runtime/_src/summary)
-            for observe in call_observers:
-                observe(self)
+        _notify_observers(self)
         if self._variable_slots:
             return self._call_bound(feeds)
         if self._capture_sources:
