@@ -70,7 +70,8 @@ from runtime._src.function import autograph_backend as _autograph_backend  # noq
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
                      keras, linalg, math, nest, nn, random, saved_model, strings)
-from runtime import experimental, image, io  # noqa: F401
+from runtime import experimental, image, io, ragged  # noqa: F401
+from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
@@ -108,7 +109,7 @@ __all__ = [
     "while_loop", "zeros", "zeros_like",
     "control_dependencies", "device", "ensure_shape", "experimental", "get_logger",
     "get_static_value", "identity_n", "image", "IndexedSlices", "io", "TensorArraySpec",
-    "type_spec_from_value",
+    "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
 ]
 
 

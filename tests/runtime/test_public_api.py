@@ -37,7 +37,7 @@ PUBLIC = [
 PUBLIC = sorted(PUBLIC + [
     "IndexedSlices", "TensorArraySpec", "control_dependencies", "device", "ensure_shape",
     "experimental", "get_logger", "get_static_value", "identity_n", "image", "io",
-    "type_spec_from_value",
+    "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
 ])
 
 
