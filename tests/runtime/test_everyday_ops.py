@@ -77,6 +77,10 @@ RECORDS = [
     Rec("segment_mean_int", tf.math.segment_mean, [np.array([1, 2, 3], np.int32),
                                                   np.array([0, 0, 2], np.int32)], {},
         [1, 0, 3], np.int32),
+    # TF 2.21: [1.5, 0, 4, 0], float64 (segment_mean truncates, unsorted_segment_mean divides)
+    Rec("unsorted_segment_mean_int", lambda d, i: tf.math.unsorted_segment_mean(d, i, 4),
+        [np.array([1, 2, 4], np.int32), np.array([0, 0, 2], np.int32)], {}, [1.5, 0, 4, 0],
+        np.float64),
     Rec("unsorted_segment_sum", lambda d, i: tf.math.unsorted_segment_sum(d, i, 5),
         [D, NEG1], {}, _segment_sum(D, NEG1, 5), np.float32),
     Rec("unsorted_segment_max", lambda d, i: tf.math.unsorted_segment_max(d, i, 4),

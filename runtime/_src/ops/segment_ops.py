@@ -124,9 +124,9 @@ def _mean(data, ids, num, sorted_ids, name):
     counts = _reduce("sum", ones_like(ids, dtype=data.dtype), ids, num, sorted_ids, name)
     extra = (data.shape.rank or 0) - (ids.shape.rank or 0)
     counts = reshape(counts, [-1] + [1] * extra)
-    if data.dtype.is_integer:           # TF: integer means truncate; empty segments 0
+    if data.dtype.is_integer and sorted_ids:   # TF's segment_mean truncates integers;
         return where(equal(counts, 0), zeros_like(total), total // maximum(counts, 1))
-    return truediv(total, maximum(counts, 1))
+    return truediv(total, maximum(counts, 1))  # unsorted: true division (int32 -> float64)
 
 
 def segment_sum(data, segment_ids, name=None):
