@@ -25,7 +25,9 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import ones_like, reshape, zeros_like
-from runtime._src.ops.manipulation_ops import gather
+from runtime._src.ops.manipulation_ops import gather, stack
+from runtime._src.ops.scatter_ops import gather_nd
+from runtime._src.ops.array_ops import shape as shape_of
 from runtime._src.ops.math_ops import (NUMERIC, cast, dtype_error, equal, greater_equal, maximum,
                                        truediv, where)
 
@@ -188,7 +190,7 @@ def _bincount(arr, *weights, minlength, maxlength, axis, dtype, binary):
     return out if axis == -1 else out[0]
 
 
-not_differentiable("Bincount")
+# Bincount has no gradient, as in TF: a gradient reaching its weights is an error.
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None,
@@ -242,7 +244,15 @@ def _confusion(labels, predictions, *weights, num_classes, dtype):
     return out
 
 
-not_differentiable("ConfusionMatrix")
+@define_grad("ConfusionMatrix")
+def _confusion_grad(op, grad):
+    """Each weight's gradient is the output cell it was added to."""
+    if len(op.inputs) < 3:
+        return [None, None]
+    labels, predictions, weights = op.inputs
+    cells = stack([reshape(labels, [-1]), reshape(predictions, [-1])], 1)
+    picked = cast(gather_nd(grad, cells), weights.dtype)
+    return [None, None, reshape(picked, shape_of(weights))]
 
 
 def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=dtypes.int32,

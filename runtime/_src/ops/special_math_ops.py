@@ -25,6 +25,7 @@ from runtime._src.ops.gradient_ops import stop_gradient
 from runtime._src.ops.math_ops import (FLOATS, NUMERIC, _unary, add, convert_pair, equal, exp,
                                        log, multiply, truediv, where)
 from runtime._src.ops.reduction_ops import cumsum, reduce_max
+from runtime._src.ops.array_ops import zeros_like
 
 __all__ = ["lgamma", "digamma", "xlogy", "divide_no_nan", "cumulative_logsumexp", "polyval"]
 
@@ -164,7 +165,7 @@ def polyval(coeffs, x, name=None):
     if x.dtype not in NUMERIC:
         raise TypeError(f"polyval: expected a numeric x, got {x.dtype.name}")
     if not coeffs:
-        return x * 0
+        return zeros_like(x)                     # not connected to x, as TF's
     out = convert_to_tensor(coeffs[0], x.dtype) + x * 0
     for c in coeffs[1:]:
         out = add(multiply(out, x), convert_to_tensor(c, x.dtype))
