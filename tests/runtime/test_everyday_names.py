@@ -42,6 +42,16 @@ def test_sliced_assignment_in_a_function_runs_in_order():
     np.testing.assert_array_equal(v.numpy(), [[6, 8], [3, 4], [5, 6]])
 
 
+def test_sliced_assignment_of_the_whole_variable_in_a_function():
+    v = tf.Variable([[1., 2.], [3., 4.]])
+
+    @tf.function
+    def g():
+        v[:].assign(v * 2)
+        return v[1].assign([0., 0.])
+    assert g().numpy().tolist() == [[2.0, 4.0], [0.0, 0.0]]            # TF 2.21
+
+
 def test_scatter_updates():
     v = _variable()
     v.scatter_nd_update([[0, 0]], [100.])

@@ -194,3 +194,12 @@ def test_to_tensor_gradient_reaches_the_flat_values():
         dense = tf.RaggedTensor.from_row_splits(x, [0, 2, 3]).to_tensor()
         y = tf.reduce_sum(dense * tf.constant([[1., 2.], [3., 4.]]))
     assert tape.gradient(y, x).numpy().tolist() == [1.0, 2.0, 3.0]   # TF 2.21's values
+
+
+def test_from_tensor_as_tensorflow():
+    x = np.array([[1, 2, 0], [3, 0, 0], [4, 5, 6]], np.int32)
+    assert tf.RaggedTensor.from_tensor(x).to_list() == x.tolist()
+    assert tf.RaggedTensor.from_tensor(x, lengths=[1, 0, 2]).to_list() == [[1], [], [4, 5]]
+    assert tf.RaggedTensor.from_tensor(x, padding=0).to_list() == [[1, 2], [3], [4, 5, 6]]
+    lengths = tf.function(lambda t: tf.RaggedTensor.from_tensor(t, padding=0).row_lengths())
+    assert lengths(tf.constant(x)).numpy().tolist() == [2, 1, 3]      # TF 2.21

@@ -20,6 +20,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import reshape
+from runtime._src.ops.math_ops import identity
 from runtime._src.ops.scatter_ops import (tensor_scatter_nd_add, tensor_scatter_nd_sub,
                                           tensor_scatter_nd_update)
 from runtime._src.ops.shape_ops import broadcast_to
@@ -107,6 +108,7 @@ def sliced(variable, key):
         out = SlicedEagerTensor(t._value, t.dtype)
         out._variable, out._key = variable, key
         return out
+    t = identity(t)            # a node of its own, whose output nobody else holds yet
     out = SlicedSymbolicTensor(t.node, t.index, t.dtype, t.shape)
     out._variable, out._key = variable, key
     if t.node.outputs[t.index] is t:      # it stands for the node's output from now on

@@ -25,7 +25,10 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import concat, shape as shape_of
-from runtime._src.ops.reduction_ops import cumsum
+from runtime._src.ops.array_ops import fill
+from runtime._src.ops.reduction_ops import cumprod, cumsum, reduce_all, reduce_sum
+from runtime._src.ops.scatter_ops import boolean_mask
+from runtime._src.ops.shape_ops import reverse, sequence_mask
 from runtime._src.ops.segment_ops import bincount
 
 __all__ = ["RaggedTensor", "RaggedTensorSpec"]
@@ -111,6 +114,30 @@ class RaggedTensor:
         minlength = None if nrows is None else nrows
         lengths = bincount(ids, minlength=minlength, maxlength=nrows, dtype=dtypes.int64)
         return cls.from_row_lengths(values, lengths, validate=validate)
+
+    @classmethod
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None):
+        """The rows of a dense [nrows, ncols, ...] tensor: each cut to `lengths[i]`,
+        or with its trailing `padding` values dropped, or whole."""
+        t = _tensor(tensor)
+        if ragged_rank != 1:
+            raise NotImplementedError("RaggedTensor.from_tensor: only ragged_rank=1 is "
+                                      "supported")
+        if lengths is not None and padding is not None:
+            raise ValueError("Specify at most one of lengths and padding")
+        dims = shape_of(t, dtypes.int64)
+        if padding is not None:
+            is_pad = math_ops.equal(t, _tensor(padding, t.dtype))
+            if t.shape.rank is not None and t.shape.rank > 2:
+                is_pad = reduce_all(is_pad, axis=list(range(2, t.shape.rank)))
+            trailing = reduce_sum(cumprod(math_ops.cast(reverse(is_pad, [1]), dtypes.int64),
+                                          axis=1), axis=1)
+            lengths = dims[1] - trailing
+        if lengths is None:
+            lengths = fill(dims[:1], dims[1])
+        lengths = math_ops.cast(_tensor(lengths), dtypes.int64)
+        mask = sequence_mask(lengths, dims[1])
+        return cls.from_row_lengths(boolean_mask(t, mask), lengths, validate=False)
 
     # --- structure --------------------------------------------------------------------
 
