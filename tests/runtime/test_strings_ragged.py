@@ -203,3 +203,26 @@ def test_from_tensor_as_tensorflow():
     assert tf.RaggedTensor.from_tensor(x, padding=0).to_list() == [[1, 2], [3], [4, 5, 6]]
     lengths = tf.function(lambda t: tf.RaggedTensor.from_tensor(t, padding=0).row_lengths())
     assert lengths(tf.constant(x)).numpy().tolist() == [2, 1, 3]      # TF 2.21
+
+
+def test_string_ragged_and_everyday_ops_survive_saved_model(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string),
+                                      tf.TensorSpec([None, 3], tf.float32)])
+        def f(self, s, x):
+            words = S.split(S.lower(s))
+            y = tf.ensure_shape(x, [None, 3])
+            img = tf.image.resize(tf.reshape(y, [1, 2, 3, 1]), [4, 6])
+            return (words.to_tensor(), tf.math.unsorted_segment_sum(y, [0, 1], 2), img,
+                    S.to_hash_bucket_fast(s, 7), tf.math.lgamma(y + 2.0),
+                    tf.io.serialize_tensor(y))
+    m = M()
+    tf.saved_model.save(m, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    args = (tf.constant(["A b", "c"]), tf.constant(R_X))
+    for want, got in zip(m.f(*args), loaded.f(*args)):
+        assert want.dtype == got.dtype
+        np.testing.assert_array_equal(np.asarray(got.numpy()), np.asarray(want.numpy()))
+
+
+R_X = np.arange(6, dtype=np.float32).reshape(2, 3)
