@@ -226,3 +226,21 @@ def test_string_ragged_and_everyday_ops_survive_saved_model(tmp_path):
 
 
 R_X = np.arange(6, dtype=np.float32).reshape(2, 3)
+
+
+def test_reductions_over_ragged_rows():
+    r = tf.ragged.constant([[1., 2.], [], [5.]])
+    low, high = float(np.finfo(np.float32).min), float(np.finfo(np.float32).max)
+    # TF 2.21's values (an empty row: 0, the lowest / highest float32, NaN)
+    assert tf.reduce_sum(r, axis=1).numpy().tolist() == [3.0, 0.0, 5.0]
+    assert tf.reduce_max(r, axis=1).numpy().tolist() == [2.0, low, 5.0]
+    assert tf.reduce_min(r, axis=-1).numpy().tolist() == [1.0, high, 5.0]
+    np.testing.assert_array_equal(tf.reduce_mean(r, axis=1).numpy(), [1.5, np.nan, 5.0])
+    assert float(tf.reduce_sum(r)) == 8.0
+    assert tf.reduce_sum(r, axis=1, keepdims=True).shape == (3, 1)
+    mean = tf.reduce_mean(tf.ragged.constant([[1, 2], []]), axis=1)
+    assert mean.dtype == tf.float64
+    count = tf.function(lambda s: tf.reduce_sum(S.length(S.split(s)), axis=1))
+    assert count(tf.constant(["ab c", "", "def"])).numpy().tolist() == [3, 0, 3]
+    with pytest.raises(NotImplementedError, match="axis 1 of a 2-D RaggedTensor"):
+        tf.reduce_sum(r, axis=0)

@@ -25,7 +25,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import concat, shape as shape_of
-from runtime._src.ops.array_ops import fill
+from runtime._src.ops.array_ops import fill, reshape
 from runtime._src.ops.reduction_ops import cumprod, cumsum, reduce_all, reduce_sum
 from runtime._src.ops.scatter_ops import boolean_mask
 from runtime._src.ops.shape_ops import reverse, sequence_mask
@@ -304,6 +304,39 @@ class RaggedTensor:
         splits = self._row_splits[a:b]
         values = _slice_values(self._values, splits[0], splits[-1])
         return RaggedTensor(values, splits - splits[0], internal=True)
+
+    # --- reductions (tf.reduce_sum(rt, axis=1) and friends call this) -------------------
+
+    def _ragged_reduce(self, op_name, axis, keepdims):
+        """Reduce each row (axis 1 or -1 of a ragged_rank-1 tensor of rank 2), or all
+        values (axis None); empty rows give what TF's give: 0, the dtype's lowest
+        (max) or highest (min) value, NaN (mean)."""
+        from runtime._src.ops import reduction_ops, segment_ops
+        flat = self.flat_values
+        whole = {"Sum": reduction_ops.reduce_sum, "Max": reduction_ops.reduce_max,
+                 "Min": reduction_ops.reduce_min, "Mean": reduction_ops.reduce_mean}
+        if op_name not in whole:
+            raise NotImplementedError(f"{op_name} of a RaggedTensor is not supported")
+        if axis is None:
+            return whole[op_name](flat, keepdims=keepdims)
+        rank = self.shape.rank
+        if self.ragged_rank != 1 or rank != 2 or axis not in (1, -1):
+            raise NotImplementedError(f"{op_name} of a RaggedTensor: only axis=None, or "
+                                      f"axis 1 of a 2-D RaggedTensor, is supported (got axis "
+                                      f"{axis}, shape {self.shape})")
+        ids, n = self.value_rowids(), self.nrows()
+        if op_name == "Sum":
+            out = segment_ops.unsorted_segment_sum(flat, ids, n)
+        elif op_name == "Max":
+            out = segment_ops.unsorted_segment_max(flat, ids, n)
+        elif op_name == "Min":
+            out = -segment_ops.unsorted_segment_max(-flat, ids, n)
+        else:
+            total = segment_ops.unsorted_segment_sum(flat, ids, n)
+            count = math_ops.cast(self.row_lengths(), total.dtype if total.dtype.is_floating
+                                  else dtypes.float64)
+            out = math_ops.truediv(math_ops.cast(total, count.dtype), count)
+        return reshape(out, [-1, 1]) if keepdims else out
 
     # --- elementwise operators -----------------------------------------------------------
 
