@@ -62,11 +62,19 @@ from runtime._src.ops.gradient_ops import stop_gradient
 from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients, gradients
 from runtime._src.autodiff.custom_gradient import custom_gradient
 from runtime._src.autodiff.recompute import grad_pass_through, recompute_grad
+from runtime._src.ops.misc_ops import (control_dependencies, ensure_shape, get_static_value,
+                                       identity_n)
+from runtime._src.core.devices import device
+from runtime._src.core.tf_logging import get_logger
+from runtime._src.function.variable_slices import IndexedSlices
+from runtime._src.function.type_specs import TensorArraySpec, type_spec_from_value
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
                      keras, linalg, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
+from runtime import experimental, image, io, ragged  # noqa: F401
+from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
@@ -103,6 +111,9 @@ __all__ = [
     "truncatediv", "truncatemod", "types", "uint16", "uint32", "uint64", "uint8",
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
+    "control_dependencies", "device", "ensure_shape", "experimental", "get_logger",
+    "get_static_value", "identity_n", "image", "IndexedSlices", "io", "TensorArraySpec",
+    "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
 ]
 
 

@@ -7,6 +7,7 @@
 from autograph import to_code, to_graph, convert, report  # noqa: F401
 from autograph import experimental  # noqa: F401
 from autograph import SideEffectWarning, set_strict_side_effects  # noqa: F401
+from runtime._src.core.tf_logging import get_verbosity, set_verbosity, trace  # noqa: F401
 
 __all__ = ["to_code", "to_graph", "convert", "report", "experimental", "SideEffectWarning",
-           "set_strict_side_effects"]
+           "set_strict_side_effects", "set_verbosity", "get_verbosity", "trace"]

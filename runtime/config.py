@@ -1,4 +1,5 @@
 """`tf.config`: process-wide switches (defined in runtime/_src/function/config.py;
+devices in runtime/_src/core/devices.py, threads in runtime/_src/core/threads.py;
 the equivalence check mode in runtime/_src/check/equivalence.py).
 
     >>> import runtime as tf
@@ -6,15 +7,52 @@ the equivalence check mode in runtime/_src/check/equivalence.py).
     >>> tf.config.functions_run_eagerly()
     True
     >>> tf.config.run_functions_eagerly(False)
+    >>> tf.config.list_physical_devices("GPU")
+    []
 
 `optimizer.set_experimental_options({"constant_folding": False})` turns graph
 optimizer passes off; `experimental_check_equivalence(True)` runs every
 `function` call eagerly and as a graph and raises on a difference.
 """
 
+import types
+
 from runtime._src.check.equivalence import experimental_check_equivalence  # noqa: F401
+from runtime._src.core import threads as _threads
+from runtime._src.core.devices import (LogicalDevice, PhysicalDevice,  # noqa: F401
+                                       get_memory_growth, get_visible_devices,
+                                       list_logical_devices, list_physical_devices,
+                                       set_memory_growth, set_visible_devices)
 from runtime._src.function.config import (functions_run_eagerly, optimizer,  # noqa: F401
                                           run_functions_eagerly)
 
+_soft_placement = {"on": True}
+
+
+def set_soft_device_placement(enabled):
+    """`tf.config.set_soft_device_placement`: always on here (every op runs on
+    the CPU); turning it off is accepted and changes nothing."""
+    _soft_placement["on"] = bool(enabled)
+
+
+def get_soft_device_placement():
+    return _soft_placement["on"]
+
+
+threading = types.SimpleNamespace(
+    set_intra_op_parallelism_threads=_threads.set_intra_op_parallelism_threads,
+    get_intra_op_parallelism_threads=_threads.get_intra_op_parallelism_threads,
+    set_inter_op_parallelism_threads=_threads.set_inter_op_parallelism_threads,
+    get_inter_op_parallelism_threads=_threads.get_inter_op_parallelism_threads,
+)
+
+experimental = types.SimpleNamespace(
+    set_memory_growth=set_memory_growth, get_memory_growth=get_memory_growth,
+    list_physical_devices=list_physical_devices, list_logical_devices=list_logical_devices,
+    get_visible_devices=get_visible_devices, set_visible_devices=set_visible_devices,
+)
+
 __all__ = ["run_functions_eagerly", "functions_run_eagerly", "experimental_check_equivalence",
-           "optimizer"]
+           "optimizer", "list_physical_devices", "list_logical_devices", "get_visible_devices",
+           "set_visible_devices", "PhysicalDevice", "LogicalDevice", "experimental",
+           "threading", "set_soft_device_placement", "get_soft_device_placement"]

@@ -1,9 +1,26 @@
-"""`tf.errors`: the exception classes ops and functions raise (defined in
-runtime/_src/core/errors.py)."""
+"""`tf.errors`: the exception classes ops and functions raise and TensorFlow's
+error codes (defined in runtime/_src/core/errors.py).
 
-from runtime._src.core.errors import (DataLossError, InvalidArgumentError,  # noqa: F401
-                                      NotFoundError, OperatorNotAllowedInGraphError,
-                                      OpError, UnimplementedError)
+    try:
+        ...
+    except tf.errors.OutOfRangeError:
+        ...
+"""
+
+from runtime._src.core.errors import (CODES, AbortedError, AlreadyExistsError,  # noqa: F401
+                                      CancelledError, DataLossError, DeadlineExceededError,
+                                      FailedPreconditionError, InternalError,
+                                      InvalidArgumentError, NotFoundError, OpError,
+                                      OperatorNotAllowedInGraphError, OutOfRangeError,
+                                      PermissionDeniedError, ResourceExhaustedError,
+                                      UnauthenticatedError, UnavailableError, UnimplementedError,
+                                      UnknownError, StagingError)
+
+globals().update(CODES)       # errors.OK, errors.INVALID_ARGUMENT, ... errors.UNAUTHENTICATED
 
 __all__ = ["OpError", "InvalidArgumentError", "OperatorNotAllowedInGraphError",
-           "UnimplementedError", "NotFoundError", "DataLossError"]
+           "UnimplementedError", "CancelledError", "UnknownError", "DeadlineExceededError",
+           "NotFoundError", "AlreadyExistsError", "PermissionDeniedError",
+           "ResourceExhaustedError", "FailedPreconditionError", "AbortedError",
+           "OutOfRangeError", "InternalError", "UnavailableError", "DataLossError",
+           "UnauthenticatedError", "StagingError"] + sorted(CODES)

@@ -24,6 +24,11 @@ from runtime._src.ops.complex_ops import angle, conj, imag, real  # noqa: F401
 from runtime._src.ops.sort_ops import top_k  # noqa: F401
 from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
                                             reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from runtime._src.ops.special_math_ops import (cumulative_logsumexp, digamma,  # noqa: F401
+                                               divide_no_nan, lgamma, polyval, xlogy)
+from runtime._src.ops.segment_ops import (bincount, confusion_matrix, segment_max,  # noqa: F401
+                                          segment_mean, segment_sum, unsorted_segment_max,
+                                          unsorted_segment_mean, unsorted_segment_sum)
 from runtime._src.ops.reduction_ops import (count_nonzero, cumprod, cumsum,  # noqa: F401
                                             l2_normalize, reduce_euclidean_norm,
                                             reduce_logsumexp, reduce_std, reduce_variance)

@@ -17,6 +17,11 @@ from runtime._src.ops.nn_ops import (batch_normalization, bias_add, elu,  # noqa
 from runtime._src.ops.conv_ops import (avg_pool, avg_pool1d, avg_pool2d, conv1d,  # noqa: F401
                                        conv2d, convolution, max_pool, max_pool1d, max_pool2d)
 
+from runtime._src.ops.conv_more_ops import (compute_average_loss, conv1d_transpose,  # noqa: F401
+                                            conv2d_transpose, depthwise_conv2d,
+                                            local_response_normalization,
+                                            scale_regularization_loss, separable_conv2d)
+from runtime._src.ops.conv_more_ops import local_response_normalization as lrn  # noqa: F401
 from runtime._src.ops.sort_ops import top_k  # noqa: F401 - also tf.math.top_k
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).

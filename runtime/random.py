@@ -11,6 +11,7 @@ rules, `stateless_random_ops`, and `runtime._src.function.random_generator`).
 
 from runtime._src.ops.random_ops import (categorical, normal, set_seed, shuffle,  # noqa: F401
                                          truncated_normal, uniform)
+from runtime._src.ops.random_dist_ops import gamma, poisson  # noqa: F401
 from runtime._src.ops.stateless_random_ops import (fold_in, split,  # noqa: F401
                                                    stateless_categorical, stateless_normal,
                                                    stateless_truncated_normal,
@@ -22,4 +23,4 @@ from runtime._src.function.random_generator import (Generator,  # noqa: F401
 __all__ = ["uniform", "normal", "truncated_normal", "categorical", "shuffle", "set_seed",
            "stateless_uniform", "stateless_normal", "stateless_truncated_normal",
            "stateless_categorical", "Generator", "create_rng_state", "get_global_generator",
-           "set_global_generator", "split", "fold_in"]
+           "set_global_generator", "split", "fold_in", "poisson", "gamma"]

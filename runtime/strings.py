@@ -1,8 +1,18 @@
-"""`tf.strings`: string ops (see `runtime._src.ops.string_ops`).
+"""`tf.strings`: string ops (runtime/_src/ops/string_ops.py, text_ops.py; the
+ragged results in runtime/_src/ragged/ragged_string_ops.py).
 
-    strings.format("x={}", [x])      # a scalar string tensor: b'x=[1 2 3]'
+    strings.format("x={}", [x])              # a scalar string tensor: b'x=[1 2 3]'
+    strings.split(["a b", "c"])              # <tf.RaggedTensor [[b'a', b'b'], [b'c']]>
+    strings.to_hash_bucket_fast(s, 100)      # FarmHash buckets, as TensorFlow's
 """
 
 from runtime._src.ops.string_ops import format  # noqa: A004 - TensorFlow's name
+from runtime._src.ragged.ragged_string_ops import (as_string, bytes_split, join,  # noqa: F401
+                                                   length, lower, reduce_join, regex_full_match,
+                                                   regex_replace, split, strip, substr,
+                                                   to_hash_bucket_fast, to_number,
+                                                   unicode_decode, unicode_split, upper)
 
-__all__ = ["format"]
+__all__ = ["format", "split", "join", "reduce_join", "length", "lower", "upper", "strip",
+           "substr", "regex_replace", "regex_full_match", "to_number", "as_string",
+           "unicode_split", "unicode_decode", "bytes_split", "to_hash_bucket_fast"]

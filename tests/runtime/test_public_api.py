@@ -34,6 +34,12 @@ PUBLIC = [
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
 ]
+# Issue 26, sections 3-5 (devices, strings and ragged tensors, everyday names).
+PUBLIC = sorted(PUBLIC + [
+    "IndexedSlices", "TensorArraySpec", "control_dependencies", "device", "ensure_shape",
+    "experimental", "get_logger", "get_static_value", "identity_n", "image", "io",
+    "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
+])
 
 
 def test_dir_runtime_is_the_public_list():

@@ -26,6 +26,8 @@ class _State(threading.local):
     hit (a getattr with a default that misses costs ~0.3 us on every op)."""
     graph = None
     tapes = None
+    device = ""   # the tf.device scope's canonical spec (core/devices.py)
+    log_placement = False  # set on the class: debugging.set_log_device_placement
 
 
 state = _State()
@@ -40,7 +42,7 @@ def plain_eager():
     """True when ops run eagerly and no gradient tape records them: an op's
     front function may then call its kernel directly (an eager fast path);
     otherwise it must go through `op_registry.apply`, which stages or records."""
-    return state.graph is None and not state.tapes
+    return state.graph is None and not state.tapes and not state.log_placement
 
 
 def executing_eagerly():

@@ -284,6 +284,12 @@ class _OutputPlan:
                 self.tensors.append(t)
                 structured.append(leaf)
                 continue
+            if hasattr(leaf, "_to_components"):     # a composite (RaggedTensor): its tensors
+                parts = [_as_graph_output(c, graph, where) for c in leaf._to_components()]
+                self.slots.append(_CompositeSlot(len(self.tensors), len(parts), leaf))
+                self.tensors.extend(parts)
+                structured.append(leaf)
+                continue
             t = _as_graph_output(leaf, graph, where)
             if t is None:
                 self.slots.append(_Const(leaf))
@@ -318,6 +324,10 @@ class _OutputPlan:
                 flat.append(_eager(values[slot], self.dtypes[slot]))
             elif type(slot) is _ArraySlot:
                 flat.append(slot.array._with_flow(EagerTensor(values[slot.index], variant)))
+            elif type(slot) is _CompositeSlot:
+                k = slot.index
+                flat.append(slot.template._from_components(
+                    [_eager(values[i], self.dtypes[i]) for i in range(k, k + slot.count)]))
             else:
                 flat.append(slot.value)
         return nest.pack_sequence_as(self.structure, flat)
@@ -339,6 +349,16 @@ class _ArraySlot:
     def __init__(self, index, array):
         self.index = index
         self.array = array
+
+
+class _CompositeSlot:
+    """A returned composite (a RaggedTensor): the output indices of its
+    component tensors and the traced value, which rebuilds it from them."""
+
+    __slots__ = ("index", "count", "template")
+
+    def __init__(self, index, count, template):
+        self.index, self.count, self.template = index, count, template
 
 
 def _as_graph_output(leaf, graph, where):

@@ -38,6 +38,7 @@ from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _nump
                                       _own_line, convert_to_tensor)
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.context import init_scope  # noqa: F401 - tf.init_scope
+from runtime._src.function.variable_slices import SliceAssignMixin
 
 __all__ = ["Variable", "init_scope", "lift_initializers", "VariableArgument",
            "route_variable_arguments"]
@@ -114,7 +115,7 @@ not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariable
 
 # --- the Variable class ----------------------------------------------------------
 
-class Variable:
+class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices.py
     """`tf.Variable(initial_value, trainable=True, name=None, dtype=None, shape=None)`.
 
     `shape` may be less specific than the initial value (e.g.
@@ -278,7 +279,6 @@ class Variable:
     def __index__(self): return self._as_tensor().__index__()
     def __len__(self): return len(self._as_tensor())
     def __iter__(self): return iter(self._as_tensor())
-    def __getitem__(self, key): return self._as_tensor()[key]
 
     # Python operators: the same as on the current value (a tensor).
     def __add__(self, other): return self._as_tensor().__add__(other)

@@ -45,7 +45,7 @@ class Node:
     """One op in a graph. `location` is the user's (file, line) that created it."""
 
     __slots__ = ("graph", "name", "op", "opdef", "inputs", "attrs", "outputs", "location",
-                 "_subgraphs")
+                 "_subgraphs", "device")
 
     def __init__(self, graph, name, opdef, inputs, attrs, location):
         self.graph = graph
@@ -57,6 +57,7 @@ class Node:
         self.outputs = ()
         self.location = location
         self._subgraphs = None
+        self.device = _state.device   # the tf.device scope it was made in ('' if none)
 
     @property
     def type(self):

@@ -10,7 +10,7 @@ import sys
 
 from autograph import source_map as _source_map
 
-from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.errors import InvalidArgumentError, OpError
 
 __all__ = ["user_location", "with_location", "kernel_error", "leaked_tensor_error"]
 
@@ -43,8 +43,9 @@ def with_location(message, location):
 
 
 def kernel_error(op_name, inputs, error, location=None):
-    """A clear error for a numpy kernel failure: the op, input shapes and cause."""
-    if isinstance(error, InvalidArgumentError):
+    """A clear error for a numpy kernel failure: the op, input shapes and cause
+    (an OpError the kernel raised itself, NotFoundError..., passes as it is)."""
+    if isinstance(error, OpError):
         return error
     shapes = ", ".join(f"{t.dtype.name}{list(t.shape.dims) if t.shape.dims is not None else '[?]'}"
                        for t in inputs if hasattr(t, "dtype"))

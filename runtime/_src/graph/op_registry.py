@@ -32,7 +32,8 @@ value, or a tuple when the op has several outputs.
 """
 
 from runtime._src.core.context import current_graph, state as _state
-from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.devices import log_placement
+from runtime._src.core.errors import InvalidArgumentError, OpError
 from runtime._src.graph.locations import kernel_error, leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
@@ -124,6 +125,8 @@ def apply(name, inputs, attrs=None):
 
 
 def _run_eagerly(opdef, inputs, attrs):
+    if _state.log_placement:
+        log_placement(opdef.name)
     values = []
     for t in inputs:
         if t.__class__ is EagerTensor or isinstance(t, EagerTensor):
@@ -159,7 +162,7 @@ def eager_kernel_error(opdef, inputs, attrs, error):
     usually says what is wrong more clearly than numpy ("axis 5 is out of range for a tensor of rank 2"), so
     its complaint is used when it has one; else the kernel's error.
     """
-    if isinstance(error, InvalidArgumentError):
+    if isinstance(error, OpError):
         return error                 # the kernel's own check, already in TF's words
     try:
         opdef.infer(inputs, attrs or {})

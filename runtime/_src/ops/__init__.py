@@ -8,6 +8,8 @@ from runtime._src.ops import reduction_ops, nn_ops, conv_ops, bitwise_ops  # noq
 from runtime._src.ops import shape_ops, scatter_ops, sort_ops, einsum_ops, dtype_ops  # noqa: F401
 from runtime._src.ops import matrix_diag_ops, linalg_ops, clip_ops  # noqa: F401
 from runtime._src.ops import complex_ops  # noqa: F401
+from runtime._src.ops import (special_math_ops, segment_ops, random_dist_ops,  # noqa: F401
+                             conv_more_ops, image_ops, io_ops, misc_ops, text_ops)
 
 _d = _tensor.dispatch
 _d.add, _d.subtract, _d.multiply = math_ops.add, math_ops.subtract, math_ops.multiply

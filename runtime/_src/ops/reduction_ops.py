@@ -218,6 +218,9 @@ def _euclidean_norm_grad(op, grad):
 
 
 def _reduce(op_name, input_tensor, axis, keepdims, allowed):
+    ragged = getattr(input_tensor, "_ragged_reduce", None)    # a tf.RaggedTensor
+    if ragged is not None:
+        return ragged(op_name, axis, keepdims)
     x = convert_to_tensor(input_tensor)
     if x.dtype not in allowed:
         raise dtype_error(op_name, x.dtype, allowed)

@@ -1,0 +1,106 @@
+"""Small everyday ops: `ensure_shape`, `identity_n`, `get_static_value`,
+`control_dependencies`.
+
+    ensure_shape(x, [None, 3])   # x, its static shape refined to (?, 3); a run
+                                 # whose x is not [?, 3] is InvalidArgumentError
+    get_static_value(t)          # t's numpy value if known while tracing, else None
+
+`control_dependencies(inputs)` makes the ops created in its scope wait for
+`inputs` in a graph. Our graphs already run every side effect (assign,
+print, assert, ...) in program order, so what the scope adds is the running
+of `inputs` themselves: entering it stages a side-effecting `ControlGate` on
+them, which runs (and so computes them, raising their errors) before any op
+made later; eagerly the scope does nothing, as TensorFlow's.
+"""
+
+import contextlib
+
+import numpy as np
+
+from runtime._src.core.context import current_graph
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
+from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.math_ops import identity
+
+__all__ = ["ensure_shape", "identity_n", "get_static_value", "control_dependencies"]
+
+
+def _shape_text(dims):
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def _infer_ensure(inputs, attrs):
+    have, want = inputs[0].shape, attrs["shape"]
+    if not have.is_compatible_with(want):
+        raise ValueError(f"Shape of tensor {have} is not compatible with the expected shape "
+                         f"{want} (ensure_shape)")
+    return [(inputs[0].dtype, have.merge_with(want) if want.rank is not None else have)]
+
+
+@define_op("EnsureShape", infer=_infer_ensure)
+def _ensure_shape(x, *, shape, label):
+    if not shape.is_compatible_with(np.shape(x)):
+        raise InvalidArgumentError(
+            f"Shape of tensor {label} {_shape_text(np.shape(x))} is not compatible with "
+            f"expected shape {_shape_text(shape.dims)}.", "EnsureShape")
+    return x
+
+
+@define_grad("EnsureShape")
+def _ensure_shape_grad(op, grad):
+    return [grad]
+
+
+def ensure_shape(x, shape, name=None):
+    """`tf.ensure_shape`: x, checked (when it runs) to have a shape compatible
+    with `shape` (None for an unknown dimension); the static shape is refined."""
+    x = convert_to_tensor(x._as_tensor() if hasattr(x, "_as_tensor") else x)
+    shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+    label = "x" if current_graph() is not None else "input"
+    return apply("EnsureShape", [x], {"shape": shape, "label": label})
+
+
+def identity_n(input, name=None):  # noqa: A002 - TensorFlow's name
+    """`tf.identity_n`: a list of identities of the tensors in `input`."""
+    return [identity(t) for t in input]
+
+
+def get_static_value(tensor, partial=False):
+    """`tf.get_static_value`: the numpy value of `tensor` if it is known without
+    running a graph (an eager tensor, a constant, a known shape), else None.
+    A non-tensor is returned as it is (as TF)."""
+    if hasattr(tensor, "_as_tensor") and not isinstance(tensor, Tensor):
+        if current_graph() is not None:
+            return None
+        tensor = tensor._as_tensor()
+    if not isinstance(tensor, Tensor):
+        return tensor
+    value = rules.constant_value(tensor)
+    return None if value is None else np.array(value)
+
+
+@define_op("ControlGate", infer=lambda inputs, attrs: [], side_effect=True, num_outputs=0)
+def _control_gate(*values):
+    return ()
+
+
+not_differentiable("ControlGate")
+
+
+@contextlib.contextmanager
+def control_dependencies(control_inputs):
+    """`tf.control_dependencies`: ops made in the scope run after
+    `control_inputs` (tensors, variables, or None entries, which are skipped)."""
+    if control_inputs is not None and current_graph() is not None:
+        tensors = []
+        for c in control_inputs:
+            if c is None or callable(c) and not isinstance(c, Tensor) \
+                    and not hasattr(c, "_as_tensor"):
+                continue
+            tensors.append(convert_to_tensor(c._as_tensor() if hasattr(c, "_as_tensor") else c))
+        if tensors:
+            apply("ControlGate", tensors)
+    yield

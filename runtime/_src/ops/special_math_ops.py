@@ -1,0 +1,172 @@
+"""Special functions and safe arithmetic: `math.lgamma`, `math.digamma`,
+`math.xlogy`, `math.divide_no_nan`, `math.cumulative_logsumexp`, `math.polyval`.
+
+`lgamma` and `digamma` are ops with numpy kernels (no scipy): `lgamma` is
+Python's `math.lgamma` per element (log |Gamma(x)|, inf at the poles, as
+TensorFlow); `digamma` and its derivative `polygamma(1, .)` (used by the
+gradients) shift the argument above 6 by their recurrences and sum the
+asymptotic series, with the reflection formula for negative arguments:
+
+    lgamma(constant([0.5, 3.0]))       # [0.5723649, 0.6931472]
+    digamma(constant([1.0]))           # [-0.5772157]
+
+The others are compositions of existing ops, so their gradients come from
+theirs: `divide_no_nan(x, 0) == 0`, `xlogy(0, y) == 0` (even for y = 0 or NaN).
+"""
+
+import math
+
+import numpy as np
+
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.graph.op_registry import define_grad, define_op
+from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.gradient_ops import stop_gradient
+from runtime._src.ops.math_ops import (FLOATS, NUMERIC, _unary, add, convert_pair, equal, exp,
+                                       log, multiply, truediv, where)
+from runtime._src.ops.reduction_ops import cumsum, reduce_max
+from runtime._src.ops.array_ops import zeros_like
+
+__all__ = ["lgamma", "digamma", "xlogy", "divide_no_nan", "cumulative_logsumexp", "polyval"]
+
+
+def _lgamma_scalar(v):
+    if math.isnan(v):
+        return v
+    try:
+        return math.lgamma(v)
+    except (ValueError, OverflowError):   # the poles 0, -1, -2, ...
+        return math.inf
+
+
+_lgamma_vec = np.frompyfunc(_lgamma_scalar, 1, 1)
+
+
+@define_op("Lgamma", infer=rules.same_as_first)
+def _lgamma(x):
+    return np.asarray(_lgamma_vec(np.asarray(x, np.float64)), np.float64).astype(x.dtype)
+
+
+def _shifted(x, step, series):
+    """Sum of `step(x + k)` for k while x + k < 6, plus `series(x shifted >= 6)`."""
+    acc = np.zeros_like(x)
+    for _ in range(6):
+        low = x < 6
+        acc = np.where(low, acc + step(np.where(low, x, 1.0)), acc)
+        x = np.where(low, x + 1, x)
+    return acc + series(x)
+
+
+def _digamma64(x):
+    def series(z):
+        r = 1.0 / (z * z)
+        return (np.log(z) - 0.5 / z - r * (1 / 12 - r * (1 / 120 - r * (1 / 252 - r * (
+            1 / 240 - r * (1 / 132))))))
+    with np.errstate(all="ignore"):
+        pos = np.where(x > 0, x, 1.0)
+        right = _shifted(pos, lambda z: -1.0 / z, series)
+        refl = np.where(x > 0, 1.0, 1.0 - x)
+        left = _shifted(refl, lambda z: -1.0 / z, series) - np.pi / np.tan(np.pi * x)
+        out = np.where(x > 0, right, left)
+        pole = (x <= 0) & (x == np.floor(x))
+        return np.where(pole, np.nan, np.where(np.isposinf(x), np.inf, out))
+
+
+def _trigamma64(x):
+    def series(z):
+        r = 1.0 / (z * z)
+        return 1 / z + r / 2 + (1 / z) * r * (1 / 6 - r * (1 / 30 - r * (1 / 42 - r / 30)))
+    with np.errstate(all="ignore"):
+        pos = np.where(x > 0, x, 1.0)
+        right = _shifted(pos, lambda z: 1.0 / (z * z), series)
+        refl = np.where(x > 0, 1.0, 1.0 - x)
+        left = -_shifted(refl, lambda z: 1.0 / (z * z), series) \
+            + (np.pi / np.sin(np.pi * x)) ** 2
+        out = np.where(x > 0, right, left)
+        pole = (x <= 0) & (x == np.floor(x))
+        return np.where(pole, np.inf, np.where(np.isposinf(x), 0.0, out))
+
+
+@define_op("Digamma", infer=rules.same_as_first)
+def _digamma(x):
+    return np.asarray(_digamma64(np.asarray(x, np.float64))).astype(x.dtype)
+
+
+@define_op("Trigamma", infer=rules.same_as_first)
+def _trigamma(x):
+    return np.asarray(_trigamma64(np.asarray(x, np.float64))).astype(x.dtype)
+
+
+@define_grad("Lgamma")
+def _lgamma_grad(op, grad):
+    return [grad * digamma(op.inputs[0])]
+
+
+@define_grad("Digamma")
+def _digamma_grad(op, grad):
+    return [grad * _unary("Trigamma", op.inputs[0], FLOATS)]
+
+
+@define_grad("Trigamma")
+def _trigamma_grad(op, grad):
+    raise LookupError("polygamma(2, x), the gradient of polygamma(1, x), is not implemented")
+
+
+def lgamma(x, name=None):
+    """`tf.math.lgamma`: log |Gamma(x)| elementwise (inf at 0, -1, -2, ...)."""
+    return _unary("Lgamma", x, FLOATS)
+
+
+def digamma(x, name=None):
+    """`tf.math.digamma`: the derivative of lgamma (NaN at 0, -1, -2, ...)."""
+    return _unary("Digamma", x, FLOATS)
+
+
+def divide_no_nan(x, y, name=None):
+    """`tf.math.divide_no_nan`: x / y, and 0 wherever y == 0 (also for x NaN).
+    Integer inputs divide as `truediv` does (int32 -> float64)."""
+    x, y = convert_pair(x, y, "DivNoNan")
+    zero = equal(y, 0)
+    out = truediv(x, where(zero, convert_to_tensor(1, y.dtype), y))
+    return where(zero, convert_to_tensor(0, out.dtype), out)
+
+
+def xlogy(x, y, name=None):
+    """`tf.math.xlogy`: x * log(y), and 0 wherever x == 0 (even for y 0 or NaN)."""
+    x, y = convert_pair(x, y, "Xlogy")
+    if x.dtype not in FLOATS:
+        raise TypeError(f"xlogy: expected a floating-point tensor, got {x.dtype.name}")
+    zero = equal(x, 0)
+    out = multiply(x, log(where(zero, convert_to_tensor(1, y.dtype), y)))
+    return where(zero, convert_to_tensor(0, out.dtype), out)
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """`tf.math.cumulative_logsumexp`: log(cumsum(exp(x))) computed stably
+    (shifted by the maximum along `axis`)."""
+    x = convert_to_tensor(x)
+    if x.dtype not in FLOATS:
+        raise TypeError(f"cumulative_logsumexp: expected a floating-point tensor, got "
+                        f"{x.dtype.name}")
+    top = stop_gradient(reduce_max(x, axis=axis, keepdims=True))
+    top = where(equal(top, top) & (top > -np.inf) & (top < np.inf), top,
+                convert_to_tensor(0, x.dtype))
+    s = cumsum(exp(x - top), axis=axis, exclusive=exclusive, reverse=reverse)
+    return add(log(s), top)
+
+
+def polyval(coeffs, x, name=None):
+    """`tf.math.polyval`: coeffs[0] * x**(n-1) + ... + coeffs[n-1] (Horner's rule);
+    zeros like x for no coefficients."""
+    if isinstance(coeffs, Tensor) or not isinstance(coeffs, (list, tuple)):
+        raise ValueError("polyval: coeffs must be a Python list of tensors or numbers, got "
+                         f"{type(coeffs).__name__}")
+    x = convert_to_tensor(x)
+    if x.dtype not in NUMERIC:
+        raise TypeError(f"polyval: expected a numeric x, got {x.dtype.name}")
+    if not coeffs:
+        return zeros_like(x)                     # not connected to x, as TF's
+    out = convert_to_tensor(coeffs[0], x.dtype) + x * 0
+    for c in coeffs[1:]:
+        out = add(multiply(out, x), convert_to_tensor(c, x.dtype))
+    return out
