@@ -62,7 +62,7 @@ from runtime._src.autodiff.custom_gradient import custom_gradient
 from runtime._src.autodiff.recompute import grad_pass_through, recompute_grad
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
-from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
+from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,  # noqa: F401
                      keras, linalg, math, nest, nn, random, saved_model, strings)
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
@@ -80,7 +80,7 @@ __all__ = [
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "concat", "cond", "config",
     "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "custom_gradient",
-    "debugging", "divide", "dtypes", "einsum", "equal", "errors", "executing_eagerly",
+    "data", "debugging", "divide", "dtypes", "einsum", "equal", "errors", "executing_eagerly",
     "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64", "floor",
     "floordiv", "foldl", "foldr", "function", "gather", "gather_nd", "grad_pass_through",
     "gradients", "greater", "greater_equal", "identity", "init_scope", "inside_function",

@@ -2,7 +2,8 @@
 runtime/_src/core/errors.py)."""
 
 from runtime._src.core.errors import (InvalidArgumentError, OpError,  # noqa: F401
-                                      OperatorNotAllowedInGraphError, UnimplementedError)
+                                      OperatorNotAllowedInGraphError, OutOfRangeError,
+                                      UnimplementedError)
 
 __all__ = ["OpError", "InvalidArgumentError", "OperatorNotAllowedInGraphError",
-           "UnimplementedError"]
+           "UnimplementedError", "OutOfRangeError"]

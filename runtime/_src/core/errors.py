@@ -1,7 +1,7 @@
 """Exception classes with TensorFlow's names (`errors.InvalidArgumentError`...)."""
 
 __all__ = ["OpError", "InvalidArgumentError", "OperatorNotAllowedInGraphError",
-           "UnimplementedError"]
+           "UnimplementedError", "OutOfRangeError"]
 
 
 class OpError(Exception):
@@ -15,6 +15,10 @@ class OpError(Exception):
 
 class InvalidArgumentError(OpError):
     """A run-time check failed (a failing Assert, a bad index, ...)."""
+
+
+class OutOfRangeError(OpError):
+    """An iterator has no more elements (`get_next` at the end of a dataset)."""
 
 
 class UnimplementedError(OpError):
