@@ -220,7 +220,7 @@ class Unbatch(Dataset):
                 yield structure.pack(spec, [a[i] for a in flat])
 
 
-class _Stored(Dataset):
+class Stored(Dataset):
     """A finite dataset of given elements (the windows of `window`)."""
 
     def __init__(self, items, spec):
@@ -263,7 +263,7 @@ class Window(Dataset):
                 return
             columns = list(zip(*[structure.flatten(e) for e in window]))
             yield structure.pack(self._source.element_spec,
-                                 [_Stored(list(c), s) for c, s in zip(columns, leaves)])
+                                 [Stored(list(c), s) for c, s in zip(columns, leaves)])
 
 
 register(Batch, PaddedBatch, Unbatch, Window)

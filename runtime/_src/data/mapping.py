@@ -24,7 +24,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.data import iterator_ops, structure
-from runtime._src.data.batching import stack
+from runtime._src.data.batching import DatasetSpec, Stored, stack
 from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
@@ -189,9 +189,14 @@ def _dataset_fn(func, spec, op):
     return run
 
 
+def _example(s):
+    if isinstance(s, DatasetSpec):
+        return Stored([], s.element_spec)
+    return np.zeros([d or 0 for d in (s.shape.dims or ())], s.dtype.np_dtype)
+
+
 def _probe_spec(func, spec, op):
-    zeros = structure.pack(spec, [np.zeros([d or 0 for d in (s.shape.dims or ())],
-                                           s.dtype.np_dtype) for s in structure.flatten(spec)])
+    zeros = structure.pack(spec, [_example(s) for s in structure.flatten(spec)])
     return _dataset_fn(func, spec, op)(zeros).element_spec
 
 

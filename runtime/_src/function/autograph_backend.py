@@ -78,7 +78,15 @@ class AutographBackend(Backend):
             return True
         if current_graph() is None:
             return False
-        return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+        # A dataset (or its iterator) while tracing: `for x in ds` is staged.
+        return isinstance(value, Tensor) or hasattr(value, "_as_tensor") or \
+            hasattr(value, "_autograph_stream")
+
+    def stream(self, iterable):
+        """A dataset or iterator while tracing: `for` stages a loop over its
+        iterator (runtime/_src/data/iterator_ops.py)."""
+        make = getattr(iterable, "_autograph_stream", None)
+        return None if make is None else make()
 
     def is_list(self, value):
         return isinstance(value, TensorArray)
