@@ -32,24 +32,36 @@ __all__ = ["Batch", "DatasetSpec", "PaddedBatch", "Plan", "Unbatch", "Window", "
 
 class Plan:
     """Elements as rows `order()` of the flat `arrays` (packed like `spec`),
-    then passed through `maps` (Map nodes, applied to whole blocks)."""
+    then passed through `maps` (Map nodes, applied to whole blocks).
+    `order()` returns an iterator of row numbers or an array of them; `size`
+    is the number of rows when the order is all rows in sequence, else None."""
 
-    __slots__ = ("arrays", "maps", "order", "spec")
+    __slots__ = ("arrays", "maps", "order", "size", "spec")
 
-    def __init__(self, arrays, spec, order, maps=()):
+    def __init__(self, arrays, spec, order, maps=(), size=None):
         self.arrays, self.spec, self.order, self.maps = arrays, spec, order, tuple(maps)
+        self.size = size
+
+    @staticmethod
+    def all_rows(arrays, spec):
+        n = len(arrays[0])
+        return Plan(arrays, spec, lambda: np.arange(n), size=n)
 
     def with_order(self, change):
         old = self.order
         return Plan(self.arrays, self.spec, lambda: change(old()), self.maps)
 
     def with_map(self, node):
-        return Plan(self.arrays, self.spec, self.order, self.maps + (node,))
+        return Plan(self.arrays, self.spec, self.order, self.maps + (node,), self.size)
 
     def blocks(self, size, drop_remainder):
         order = self.order()
-        while True:
-            rows = np.fromiter(itertools.islice(order, size), dtype=np.intp)
+        if isinstance(order, np.ndarray):
+            chunks = (order[i:i + size] for i in range(0, len(order), size))
+        else:
+            order = iter(order)
+            chunks = iter(lambda: np.fromiter(itertools.islice(order, size), np.intp), None)
+        for rows in chunks:
             if not len(rows) or (drop_remainder and len(rows) < size):
                 return
             block = structure.pack(self.spec, [a[rows] for a in self.arrays])

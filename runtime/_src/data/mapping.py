@@ -32,6 +32,7 @@ from runtime._src.data.dataset import (
     register,
     static_int,
 )
+from runtime._src.exec import executor
 from runtime._src.function.function import function
 
 __all__ = ["Filter", "FlatMap", "Interleave", "Map", "Scan", "TracedFunction", "reduce"]
@@ -69,6 +70,9 @@ class TracedFunction:
         self.out_spec = structure.pack(out, [TensorSpec(t.shape, t.dtype)
                                              for t in self.out_leaves])
         self.stateful = self.concrete.graph.is_stateful()
+        # per output leaf: its index among the graph's outputs, None for a constant
+        self.out_slots = [i if type(i) is int else None
+                          for i in self.concrete._outputs.slots]
 
     def _leaf(self, v):
         if isinstance(v, Tensor):
@@ -84,14 +88,19 @@ class TracedFunction:
         feeds = [np.asarray(v, dtype=object) if isinstance(v, bytes) else v
                  for v in structure.flatten(element)]
         try:
-            out = self.concrete._call_flat(feeds)
+            if self.concrete._capture_sources:
+                out = self.concrete._call_flat(feeds)
+                flat = [out] if isinstance(out, EagerTensor) else structure.flatten(out)
+                flat = [v._value if isinstance(v, EagerTensor) else c._value
+                        for v, c in zip(flat, self.out_leaves)]
+            else:                          # the graph's outputs, without packing tensors
+                values = executor.run(self.concrete._run_graph, feeds)
+                flat = [values[i] if i is not None else c._value
+                        for i, c in zip(self.out_slots, self.out_leaves)]
         except InvalidArgumentError as e:
             raise type(e)(f"{self.op}: in the function {_where(self.func)}: {e}",
                           e.op_name) from e
-        flat = [out] if isinstance(out, EagerTensor) else structure.flatten(out)
-        return structure.pack(self.out_structure, [
-            v._value if isinstance(v, EagerTensor) else c._value
-            for v, c in zip(flat, self.out_leaves)])
+        return structure.pack(self.out_structure, flat)
 
 
 class Map(Dataset):

@@ -24,7 +24,7 @@ __all__ = ["Shuffle", "buffered_shuffle"]
 def buffered_shuffle(iterator, size, rng):
     """The elements of `iterator` in TensorFlow's shuffle-buffer order."""
     buffer = list(itertools.islice(iterator, size))
-    draws, k = rng.random(1024), 0
+    draws, k = (), 0
     for item in iterator:
         if k == len(draws):
             draws, k = rng.random(1024), 0
@@ -32,8 +32,32 @@ def buffered_shuffle(iterator, size, rng):
         k += 1
         yield buffer[j]
         buffer[j] = item
-    rng.shuffle(buffer)         # the input ended: the rest in random order
-    yield from buffer
+    for i in rng.permutation(len(buffer)):    # the input ended: the rest in random order
+        yield buffer[i]
+
+
+def shuffled_order(n, size, rng):
+    """`buffered_shuffle(iter(range(n)), size, rng)` as one numpy array,
+    computed without a Python loop (the same draws, so the same order).
+
+    While input remains, output t takes slot j[t], which holds the initial
+    element j[t] if the slot was never taken before, else the element put
+    there at the previous time p that took the slot: input index size + p.
+    """
+    size = min(size, n)
+    steps = n - size
+    draws = rng.random(-(-steps // 1024) * 1024)[:steps]     # drawn as in buffered_shuffle
+    slots = (draws * size).astype(np.intp)
+    by_slot = np.argsort(slots, kind="stable")                # each slot's times, in order
+    previous = np.full(steps, -1, np.intp)
+    same = slots[by_slot[1:]] == slots[by_slot[:-1]]
+    previous[by_slot[1:][same]] = by_slot[:-1][same]
+    out = np.where(previous >= 0, size + previous, slots)
+    buffer = np.arange(size)                                # what the slots hold at the end
+    last = np.full(size, -1, np.intp)
+    last[slots[by_slot]] = by_slot                          # the last time each slot was taken
+    buffer = np.where(last >= 0, size + last, buffer)
+    return np.concatenate([out, buffer[rng.permutation(size)]])
 
 
 class Shuffle(Dataset):
@@ -73,7 +97,10 @@ class Shuffle(Dataset):
         plan = self._source._plan(env)
         if plan is None:
             return None
-        return plan.with_order(lambda order: buffered_shuffle(order, self._buffer(),
+        if plan.size is not None:          # rows 0..n-1 in order: shuffle them with numpy
+            return plan.with_order(lambda order: shuffled_order(plan.size, self._buffer(),
+                                                                self._rng()))
+        return plan.with_order(lambda order: buffered_shuffle(iter(order), self._buffer(),
                                                               self._rng()))
 
 

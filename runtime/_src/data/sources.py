@@ -69,8 +69,7 @@ class TensorSlices(Dataset):
             yield structure.pack(spec, [a[i] for a in arrays])
 
     def _plan(self, env):
-        arrays = self._arrays(env)
-        return Plan(arrays, self._spec, lambda: iter(range(len(arrays[0]))))
+        return Plan.all_rows(self._arrays(env), self._spec)
 
 
 class FromTensors(Dataset):
@@ -111,7 +110,7 @@ class Range(Dataset):
     def _plan(self, env):
         column = np.arange(self._range.start, self._range.stop, self._range.step,
                            dtype=self._dtype.np_dtype)
-        return Plan([column], self._spec, lambda: iter(range(len(column))))
+        return Plan.all_rows([column], self._spec)
 
 
 class FromGenerator(Dataset):

@@ -33,11 +33,25 @@ __all__ = [
 
 
 def flatten(structure):
+    if type(structure) is tuple and not any(type(v) in _NESTED for v in structure):
+        return list(structure)          # the common (x, y) element, without nest's walk
+    if type(structure) not in _NESTED and not isinstance(structure, (tuple, list, dict)):
+        return [structure]
     return nest.flatten(structure)
 
 
 def pack(structure, flat):
+    if type(structure) is tuple and not any(type(v) in _NESTED for v in structure):
+        return tuple(flat) if len(flat) == len(structure) else nest.pack_sequence_as(
+            structure, flat)
+    if type(structure) not in _NESTED and not isinstance(structure, (tuple, list, dict)):
+        if len(flat) != 1:
+            return nest.pack_sequence_as(structure, flat)    # its error
+        return flat[0]
     return nest.pack_sequence_as(structure, flat)
+
+
+_NESTED = (tuple, list, dict)
 
 
 def _is_structure(value):
@@ -85,6 +99,8 @@ def to_tensors(element):
         return wrap_numpy(element)
     if isinstance(element, bytes):
         return _wrap(element)
+    if type(element) is tuple:
+        return tuple(_wrap(v) if type(v) not in _NESTED else to_tensors(v) for v in element)
     return nest.map_structure(_wrap, element)
 
 

@@ -79,7 +79,7 @@ class Take(_Unary):
         plan = self._source._plan(env)
         if plan is None or self._count < 0:
             return plan
-        return plan.with_order(lambda order: itertools.islice(order, self._count))
+        return plan.with_order(lambda order: itertools.islice(iter(order), self._count))
 
 
 class Skip(_Unary):
@@ -105,7 +105,7 @@ class Skip(_Unary):
         plan = self._source._plan(env)
         if plan is None or self._count < 0:
             return None
-        return plan.with_order(lambda order: itertools.islice(order, self._count, None))
+        return plan.with_order(lambda order: itertools.islice(iter(order), self._count, None))
 
 
 class Enumerate(_Unary):
@@ -149,7 +149,9 @@ class Cache(_Unary):
 
 class Prefetch(_Unary):
     """Produces up to `buffer_size` elements ahead of the consumer on a
-    background thread (AUTOTUNE: 2), so the pipeline overlaps the step."""
+    background thread (AUTOTUNE: 16), so the pipeline overlaps the step.
+    Elements cross to the consumer in chunks of up to half the buffer: one
+    thread handoff per chunk, not per element."""
 
     def __init__(self, source, buffer_size):
         super().__init__(source)
@@ -157,7 +159,7 @@ class Prefetch(_Unary):
         if size < 0 and size != AUTOTUNE:
             raise ValueError(f"Dataset.prefetch: buffer_size must be >= 0 or AUTOTUNE, got "
                              f"{size}")
-        self._size = 2 if size == AUTOTUNE else size
+        self._size = 16 if size == AUTOTUNE else size
 
     def _cardinality(self):
         return self._source._cardinality()
@@ -166,44 +168,53 @@ class Prefetch(_Unary):
         if self._size == 0:
             yield from self._source._iterate(env)
             return
-        yield from _background(self._source._iterate(env), self._size)
+        chunk = max(1, self._size // 2)
+        yield from _background(self._source._iterate(env), self._size // chunk, chunk)
 
 
 _DONE = object()
 
 
-def _background(iterator, size):
+def _background(iterator, chunks, chunk):
     """Yield what `iterator` yields, produced on a daemon thread at most
-    `size` ahead; an exception there is raised here; closing this generator
-    stops the thread."""
-    items = queue.Queue(maxsize=size)
+    `chunks` lists of `chunk` items ahead; an exception there is raised here;
+    closing this generator stops the thread."""
+    items = queue.Queue(maxsize=chunks)
     stop = threading.Event()
+
+    def put(value):
+        while not stop.is_set():
+            try:
+                items.put(value, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
 
     def produce():
         try:
+            batch = []
             for item in iterator:
-                while not stop.is_set():
-                    try:
-                        items.put((item, None), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
-                    return
-            items.put((_DONE, None))
+                batch.append(item)
+                if len(batch) == chunk:
+                    if not put((batch, None)):
+                        return
+                    batch = []
+            put((batch + [_DONE], None))
         except BaseException as e:  # noqa: BLE001 - re-raised in the consumer
-            items.put((_DONE, e))
+            put(([_DONE], e))
 
     thread = threading.Thread(target=produce, daemon=True, name="tf.data prefetch")
     thread.start()
     try:
         while True:
-            item, error = items.get()
-            if item is _DONE:
-                if error is not None:
-                    raise error
-                return
-            yield item
+            batch, error = items.get()
+            for item in batch:
+                if item is _DONE:
+                    if error is not None:
+                        raise error
+                    return
+                yield item
     finally:
         stop.set()
 
