@@ -121,3 +121,41 @@ def test_next_past_the_end_in_a_graph_is_out_of_range():
         return next(it)
     with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
         f()
+
+
+def test_get_next_as_optional_and_maximum_iterations_in_a_graph():
+    @tf.function
+    def f():
+        it = iter(D.range(1))
+        first = it.get_next_as_optional()
+        second = it.get_next_as_optional()
+        return first.has_value(), first.get_value(), second.has_value()
+    has1, value, has2 = f()
+    assert bool(has1.numpy()) and value.numpy() == 0 and not bool(has2.numpy())
+
+    @tf.function
+    def capped(ds):
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            tf.autograph.experimental.set_loop_options(maximum_iterations=3)
+            s += x
+        return s
+    assert capped(D.range(10, 20)).numpy() == 10 + 11 + 12
+
+
+def test_infinite_dataset_with_break_and_take():
+    @tf.function
+    def first_over(ds, limit):
+        for x in ds:
+            if x > limit:
+                return x
+        return tf.constant(-1, tf.int64)
+    assert first_over(D.range(3).repeat(), tf.constant(1, tf.int64)).numpy() == 2
+    assert first_over(D.range(100).repeat().take(5), tf.constant(50, tf.int64)).numpy() == -1
+
+
+def test_dataset_options_are_kept():
+    options = tf.data.Options()
+    options.deterministic = False
+    ds = D.range(3).with_options(options)
+    assert ds.options().deterministic is False and len(ds) == 3
