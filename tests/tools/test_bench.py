@@ -10,7 +10,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "MLP [60,784]",
-             "MLP training step", "gradient of a 10,000-iteration while_loop",
+             "MLP training step", "gradient of a 10,000-iteration while_loop", "tf.data epoch",
              "while_loop counting to 1,000,000", "convert+trace 30-line fn", "scaling",
              "JAX Collatz(27)", "JAX power(x, n=100)", "JAX nested Python-range loops",
              "JAX first call of a 30-line fn"]
