@@ -59,8 +59,7 @@ class Plan:
         if isinstance(order, np.ndarray):
             chunks = (order[i:i + size] for i in range(0, len(order), size))
         else:
-            order = iter(order)
-            chunks = iter(lambda: np.fromiter(itertools.islice(order, size), np.intp), None)
+            chunks = _chunks(iter(order), size)
         for rows in chunks:
             if not len(rows) or (drop_remainder and len(rows) < size):
                 return
@@ -68,6 +67,14 @@ class Plan:
             for node in self.maps:
                 block = node.apply_block(block, len(rows))
             yield block
+
+
+def _chunks(order, size):
+    while True:
+        rows = np.fromiter(itertools.islice(order, size), np.intp)
+        if not len(rows):
+            return
+        yield rows
 
 
 class DatasetSpec:
