@@ -29,7 +29,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import runtime as tf  # noqa: E402
+import runtime as tf
 
 TRANSFORMS = [
     "map(lambda x: x * {k} + {c})",
