@@ -2,6 +2,7 @@
 imports every node module, which registers its nodes in `dataset.NODES`."""
 
 from runtime._src.data import (  # noqa: F401
+                               arguments,
                                batching,
                                dataset,
                                iterator_ops,

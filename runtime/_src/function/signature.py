@@ -174,6 +174,16 @@ def _key_uncommon(v, feeds, on_dead, specs):
     if isinstance(v, dict):
         return (type(v),) + tuple([(k, _key(x, feeds, on_dead, specs))
                                    for k, x in dict_items(v)])
+    composite = getattr(v, "_composite_spec", None)
+    if composite is not None:
+        # A value fed as one `variant` tensor and keyed by its spec (a
+        # tf.data.Dataset by its DatasetSpec), as TensorFlow's TypeSpecs.
+        spec = composite()
+        feeds.append(spec.feed(v, "", ""))
+        if specs is None:
+            return ("composite", spec)
+        specs.append((spec.dtype, ()))
+        return ("composite", spec, _ANY_SHAPE)
     return IdentityKey(v, on_dead)
 
 
@@ -240,6 +250,9 @@ def make_template(values, names, specs, on_dead=None, kinds=None):
 def _template(v, name, specs, namer, on_dead):
     if is_variable(v):
         return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape))
+    if hasattr(v, "_composite_spec"):          # a Dataset: see _key_uncommon
+        next(specs)
+        return v._composite_spec().named(namer(name))
     if isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic)):
         dtype, shape = next(specs)
         spec_name = v.name if isinstance(v, TensorSpec) and v.name else name
@@ -279,7 +292,9 @@ def map_template(template, on_spec):
     """The template with each TensorSpec leaf replaced by `on_spec(spec)`, and
     identity/variable references replaced by their objects (tracing uses it)."""
     if isinstance(template, TensorSpec):
-        return on_spec(template)
+        value = on_spec(template)
+        # a composite's spec (a TensorSpec subclass) rebuilds its value from the tensor
+        return template.wrap(value) if hasattr(template, "wrap") else value
     if isinstance(template, VariableRef):
         return _live(template.key)
     if isinstance(template, IdentityKey):
@@ -371,6 +386,8 @@ def _same_literal(expected, value):
 
 def _tensor_for_spec(spec, value, path, where):
     """The numpy value to feed for `value` at `spec` (converted when Python)."""
+    if hasattr(spec, "feed"):                  # a composite's spec checks its value
+        return spec.feed(value, path, where)
     if is_variable(value):
         value = value._as_tensor()
     if isinstance(value, SymbolicTensor):
