@@ -191,3 +191,23 @@ def test_skip_then_batch_on_the_fused_path():
     ds = D.from_tensor_slices(X[:6]).skip(4).batch(5).unbatch()
     assert _rows(ds) == X[4:6].tolist()
     assert _rows(D.from_tensor_slices(X[:3]).skip(4).batch(5)) == []
+
+
+def test_repeat_on_the_fused_path_and_bounded_memory():
+    import tracemalloc
+
+    def scale(v):
+        return tf.cast(v, tf.float32) * 2.0
+    ds = D.from_tensor_slices(X).shuffle(5, seed=2).repeat(3).map(scale).batch(7)
+    got = np.concatenate([b.numpy() for b in ds])
+    assert sorted(got.tolist()) == sorted((np.tile(X, 3) * 2.0).tolist())
+    assert ds._inputs[0]._batched                      # the map ran once per batch
+    rows = np.zeros((1000, 100), np.float32)
+    endless = D.from_tensor_slices(rows).shuffle(50, seed=1).repeat().map(scale).batch(10)
+    tracemalloc.start()
+    for i, b in enumerate(endless.take(1000)):     # 10 epochs
+        if i == 100:
+            early = tracemalloc.get_traced_memory()[1]
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < early + 2 ** 20                  # no growth with the epochs

@@ -15,6 +15,7 @@ import threading
 import numpy as np
 
 from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.data.batching import Plan
 from runtime._src.data.dataset import (
     AUTOTUNE,
     INFINITE_CARDINALITY,
@@ -56,6 +57,31 @@ class Repeat(_Unary):
                 yield e
             if not produced:
                 return           # repeat() of an empty dataset ends, as in TF
+
+    def _plan(self, env):
+        plan = self._source._plan(env)
+        if plan is None:
+            return None
+        count, order = self._count, plan.order
+        return Plan(plan.arrays, plan.spec, lambda: _repeated(order, count), plan.maps)
+
+
+def _repeated(order, count):
+    """The row orders of `count` epochs (forever when negative), each drawn
+    anew (a shuffle reshuffles); stops if an epoch is empty."""
+    for _ in itertools.count() if count < 0 else range(count):
+        rows = order()
+        if isinstance(rows, np.ndarray):
+            if not len(rows):
+                return
+            yield from rows.tolist()
+            continue
+        empty = True
+        for row in rows:
+            empty = False
+            yield row
+        if empty:
+            return
 
 
 class Take(_Unary):
