@@ -192,3 +192,24 @@ def test_a_captured_shuffled_dataset_reshuffles_at_each_call():
         return tf.stack(out)
     a, b = order().numpy().tolist(), order().numpy().tolist()
     assert sorted(a) == sorted(b) == list(range(30)) and a != b
+
+
+def test_enumerate_over_a_dataset_in_a_graph_says_what_to_write():
+    @tf.function
+    def f(ds):
+        s = tf.constant(0, tf.int64)
+        for i, x in enumerate(ds):
+            s += i * x
+        return s
+    with pytest.raises(TypeError, match=r"write `for i, x in ds.enumerate\(\):`"):
+        f(D.range(4))
+
+    captured = D.range(4)
+
+    @tf.function
+    def g():
+        s = tf.constant(0, tf.int64)
+        for i, x in captured.enumerate():
+            s += i * x
+        return s, len(captured)               # a captured dataset's length is static
+    assert [int(v) for v in g()] == [14, 4]
