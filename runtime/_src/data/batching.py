@@ -60,13 +60,14 @@ class Plan:
             chunks = (order[i:i + size] for i in range(0, len(order), size))
         else:
             chunks = _chunks(iter(order), size)
+        out_spec = self.maps[-1].element_spec if self.maps else self.spec
         for rows in chunks:
             if not len(rows) or (drop_remainder and len(rows) < size):
                 return
-            block = structure.pack(self.spec, [a[rows] for a in self.arrays])
+            flat = [a[rows] for a in self.arrays]
             for node in self.maps:
-                block = node.apply_block(block, len(rows))
-            yield block
+                flat = node.apply_block(flat, len(rows))
+            yield structure.pack(out_spec, flat)
 
 
 def _chunks(order, size):

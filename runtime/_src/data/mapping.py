@@ -85,22 +85,23 @@ class TracedFunction:
                         f"numbers, strings, and tuples or dicts of them)")
 
     def call(self, element):
-        feeds = [np.asarray(v, dtype=object) if isinstance(v, bytes) else v
-                 for v in structure.flatten(element)]
+        return structure.pack(self.out_structure, self.call_flat(structure.flatten(element)))
+
+    def call_flat(self, leaves):
+        """The function on an element's flat numpy leaves: the flat outputs."""
+        feeds = [np.asarray(v, dtype=object) if type(v) is bytes else v for v in leaves]
         try:
             if self.concrete._capture_sources:
                 out = self.concrete._call_flat(feeds)
                 flat = [out] if isinstance(out, EagerTensor) else structure.flatten(out)
-                flat = [v._value if isinstance(v, EagerTensor) else c._value
+                return [v._value if isinstance(v, EagerTensor) else c._value
                         for v, c in zip(flat, self.out_leaves)]
-            else:                          # the graph's outputs, without packing tensors
-                values = executor.run(self.concrete._run_graph, feeds)
-                flat = [values[i] if i is not None else c._value
-                        for i, c in zip(self.out_slots, self.out_leaves)]
+            values = executor.run(self.concrete._run_graph, feeds)  # no tensors made
+            return [values[i] if i is not None else c._value
+                    for i, c in zip(self.out_slots, self.out_leaves)]
         except InvalidArgumentError as e:
             raise type(e)(f"{self.op}: in the function {_where(self.func)}: {e}",
                           e.op_name) from e
-        return structure.pack(self.out_structure, flat)
 
 
 class Map(Dataset):
@@ -125,13 +126,16 @@ class Map(Dataset):
         plan = self._source._plan(env)
         return None if plan is None else plan.with_map(self)
 
-    def apply_block(self, block, n):
-        """The function applied to each of the `n` rows of `block` (stacked)."""
+    def apply_block(self, flat, n):
+        """The function applied to each of the `n` rows of a block (the flat
+        list of its stacked components); the flat outputs."""
         if self._batched is None:
+            block = structure.pack(self._source.element_spec, flat)
             self._batched = self._try_batched(block, n)
         if self._batched:
-            return self._batched.call(block)
-        return _per_row(self._fn, block, n, self._source.element_spec)
+            return self._batched.call_flat(flat)
+        block = structure.pack(self._source.element_spec, flat)
+        return structure.flatten(_per_row(self._fn, block, n, self._source.element_spec))
 
     def _try_batched(self, block, n):
         try:

@@ -100,7 +100,8 @@ def to_tensors(element):
     if isinstance(element, bytes):
         return _wrap(element)
     if type(element) is tuple:
-        return tuple(_wrap(v) if type(v) not in _NESTED else to_tensors(v) for v in element)
+        return tuple([wrap_numpy(v) if type(v) is np.ndarray else
+                      (to_tensors(v) if type(v) in _NESTED else _wrap(v)) for v in element])
     return nest.map_structure(_wrap, element)
 
 
