@@ -55,19 +55,28 @@ class Plan:
         return Plan(self.arrays, self.spec, self.order, self.maps + (node,), self.size)
 
     def blocks(self, size, drop_remainder):
+        """Batches of `size` rows. Rows are gathered and mapped `_ROWS` at a
+        time (several batches: one gather and one run of each map's graph),
+        then split into batches (views)."""
+        group = size * max(1, _ROWS // size)
         order = self.order()
         if isinstance(order, np.ndarray):
-            chunks = (order[i:i + size] for i in range(0, len(order), size))
+            chunks = (order[i:i + group] for i in range(0, len(order), group))
         else:
-            chunks = _chunks(iter(order), size)
+            chunks = _chunks(iter(order), group)
         out_spec = self.maps[-1].element_spec if self.maps else self.spec
         for rows in chunks:
-            if not len(rows) or (drop_remainder and len(rows) < size):
-                return
+            n = len(rows)
             flat = [a[rows] for a in self.arrays]
             for node in self.maps:
-                flat = node.apply_block(flat, len(rows))
-            yield structure.pack(out_spec, flat)
+                flat = node.apply_block(flat, n)
+            for start in range(0, n, size):
+                if drop_remainder and n - start < size:
+                    return
+                yield structure.pack(out_spec, [a[start:start + size] for a in flat])
+
+
+_ROWS = 1024        # rows gathered and mapped together on the fused path
 
 
 def _chunks(order, size):
