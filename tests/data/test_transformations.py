@@ -211,3 +211,18 @@ def test_repeat_on_the_fused_path_and_bounded_memory():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < early + 2 ** 20                  # no growth with the epochs
+
+
+@pytest.mark.parametrize("size,drop", [(1, False), (7, True), (64, False), (300, True),
+                                       (1500, False)])
+def test_fused_batches_of_any_size_equal_per_element(size, drop):
+    x = RNG.integers(0, 255, size=(2100, 3), dtype=np.uint8)
+
+    def scale(a):
+        return tf.cast(a, tf.float32) * 0.5
+    fused = D.from_tensor_slices(x).skip(5).map(scale).batch(size, drop_remainder=drop)
+    plain = D.from_tensor_slices(x).skip(5).map(scale).filter(lambda a: True) \
+        .batch(size, drop_remainder=drop)
+    got, want = [b.numpy() for b in fused], [b.numpy() for b in plain]
+    assert [len(b) for b in got] == [len(b) for b in want]
+    np.testing.assert_array_equal(np.concatenate(got), np.concatenate(want))
