@@ -226,3 +226,22 @@ def test_fused_batches_of_any_size_equal_per_element(size, drop):
     got, want = [b.numpy() for b in fused], [b.numpy() for b in plain]
     assert [len(b) for b in got] == [len(b) for b in want]
     np.testing.assert_array_equal(np.concatenate(got), np.concatenate(want))
+
+
+def test_prefetch_keeps_order_hands_over_and_raises_errors():
+    import time
+    fast = list(D.range(1000).prefetch(tf.data.AUTOTUNE).as_numpy_iterator())
+    assert fast == list(range(1000))          # a fast consumer: the pipeline comes back inline
+    slow = []
+    for v in D.range(40).prefetch(tf.data.AUTOTUNE).as_numpy_iterator():
+        time.sleep(0.001)                     # a slow consumer: the thread keeps producing
+        slow.append(int(v))
+    assert slow == list(range(40))
+    assert list(D.range(7).prefetch(1).as_numpy_iterator()) == list(range(7))
+
+    def broken():
+        yield 1
+        raise RuntimeError("generator broke")
+    ds = D.from_generator(broken, output_signature=tf.TensorSpec((), tf.int32)).prefetch(2)
+    with pytest.raises(RuntimeError, match="generator broke"):
+        list(ds)

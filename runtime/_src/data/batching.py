@@ -76,7 +76,7 @@ class Plan:
                 yield structure.pack(out_spec, [a[start:start + size] for a in flat])
 
 
-_ROWS = 1024        # rows gathered and mapped together on the fused path
+_ROWS = 256     # rows gathered and mapped together on the fused path (fits in cache)
 
 
 def _chunks(order, size):

@@ -175,9 +175,15 @@ class Cache(_Unary):
 
 class Prefetch(_Unary):
     """Produces up to `buffer_size` elements ahead of the consumer on a
-    background thread (AUTOTUNE: 16), so the pipeline overlaps the step.
-    Elements cross to the consumer in chunks of up to half the buffer: one
-    thread handoff per chunk, not per element."""
+    background thread, so the pipeline overlaps the step. Elements cross to
+    the consumer in chunks of up to half the buffer: one thread handoff per
+    chunk, not per element.
+
+    AUTOTUNE: a buffer of 16, and the thread is kept only while it helps. If
+    the consumer finds the buffer empty at most handoffs of the first ones
+    (the pipeline, not the step, is the slow side), the two threads would
+    only take turns at the GIL, so the consumer takes the pipeline back and
+    produces elements itself."""
 
     def __init__(self, source, buffer_size):
         super().__init__(source)
@@ -185,7 +191,8 @@ class Prefetch(_Unary):
         if size < 0 and size != AUTOTUNE:
             raise ValueError(f"Dataset.prefetch: buffer_size must be >= 0 or AUTOTUNE, got "
                              f"{size}")
-        self._size = 16 if size == AUTOTUNE else size
+        self._autotune = size == AUTOTUNE
+        self._size = 16 if self._autotune else size
 
     def _cardinality(self):
         return self._source._cardinality()
@@ -195,18 +202,21 @@ class Prefetch(_Unary):
             yield from self._source._iterate(env)
             return
         chunk = max(1, self._size // 2)
-        yield from _background(self._source._iterate(env), self._size // chunk, chunk)
+        yield from _background(self._source._iterate(env), self._size // chunk, chunk,
+                               self._autotune)
 
 
 _DONE = object()
+_HANDOVER = object()
+_PROBE = 8           # handoffs watched before AUTOTUNE decides
 
 
-def _background(iterator, chunks, chunk):
+def _background(iterator, chunks, chunk, adaptive):
     """Yield what `iterator` yields, produced on a daemon thread at most
     `chunks` lists of `chunk` items ahead; an exception there is raised here;
-    closing this generator stops the thread."""
+    closing this generator stops the thread. `adaptive`: see Prefetch."""
     items = queue.Queue(maxsize=chunks)
-    stop = threading.Event()
+    stop, handover = threading.Event(), threading.Event()
 
     def put(value):
         while not stop.is_set():
@@ -226,16 +236,34 @@ def _background(iterator, chunks, chunk):
                     if not put((batch, None)):
                         return
                     batch = []
+                    if handover.is_set():
+                        put(([_HANDOVER], None))
+                        return
             put((batch + [_DONE], None))
         except BaseException as e:  # noqa: BLE001 - re-raised in the consumer
             put(([_DONE], e))
 
     thread = threading.Thread(target=produce, daemon=True, name="tf.data prefetch")
     thread.start()
+    gets = starved = 0
     try:
         while True:
-            batch, error = items.get()
+            if adaptive and gets <= _PROBE:
+                gets += 1
+                try:
+                    batch, error = items.get_nowait()
+                except queue.Empty:
+                    starved += gets > 1          # the first wait is the start-up
+                    batch, error = items.get()
+                if gets == _PROBE and starved >= _PROBE - 2:
+                    handover.set()
+            else:
+                batch, error = items.get()
             for item in batch:
+                if item is _HANDOVER:
+                    thread.join()
+                    yield from iterator         # the pipeline runs on this thread now
+                    return
                 if item is _DONE:
                     if error is not None:
                         raise error
