@@ -175,6 +175,8 @@ def test_a_dataset_argument_traces_once_per_element_spec():
     assert total.experimental_get_tracing_count() == 2          # another element_spec
     cf = total.get_concrete_function(D.range(2))
     assert cf(D.range(5)).numpy() == 10
+    assert "ds (POSITIONAL_OR_KEYWORD): DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, " \
+        "name=None), TensorShape([]))" in total.pretty_printed_concrete_signatures()
     with pytest.raises(TypeError, match="must be a dataset of DatasetSpec"):
         cf(D.range(5).map(lambda x: tf.cast(x, tf.int32)))
 

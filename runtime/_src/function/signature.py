@@ -515,6 +515,8 @@ def _text(desc):
 def format_type(t):
     """TensorFlow-style type text: TensorSpec(...), Literal[2], List[...]."""
     if isinstance(t, TensorSpec):
+        if hasattr(t, "feed"):                 # a composite's spec (DatasetSpec)
+            return repr(t)
         return repr(TensorSpec(t.shape, t.dtype))
     if isinstance(t, SymbolicTensor):
         return repr(TensorSpec(t.shape, t.dtype))
