@@ -88,3 +88,26 @@ def test_as_numpy_iterator_inside_a_function_is_refused():
         return list(D.range(2).as_numpy_iterator())
     with pytest.raises(RuntimeError, match="not supported inside a tf.function"):
         f()
+
+
+def test_map_capturing_a_tensor_of_the_enclosing_function_names_the_user_line():
+    @tf.function
+    def f(x, scale):
+        s = tf.constant(0.0)
+        for v in D.from_tensor_slices(x).map(lambda v: v * scale):
+            s += v
+        return s
+    line = f.python_function.__code__.co_firstlineno + 3
+    with pytest.raises(TypeError, match=rf"Dataset.map: the function '<lambda>' "
+                                        rf"\(.*test_errors.py:{line}\) uses a tensor of the "
+                                        rf"enclosing tf.function \(tensor scale:0\)"):
+        f(tf.constant([1.0, 2.0]), tf.constant(3.0))
+
+    @tf.function
+    def g(x, scale):             # the suggested rewrite works
+        s = tf.constant(0.0)
+        pairs = D.zip((D.from_tensor_slices(x), D.from_tensors(scale).repeat()))
+        for v in pairs.map(lambda v, k: v * k):
+            s += v
+        return s
+    assert g(tf.constant([1.0, 2.0]), tf.constant(3.0)).numpy() == 9.0

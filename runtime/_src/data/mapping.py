@@ -19,6 +19,7 @@ import itertools
 
 import numpy as np
 
+from autograph import source_map
 from runtime._src.core.context import init_scope
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -39,11 +40,15 @@ __all__ = ["Filter", "FlatMap", "Interleave", "Map", "Scan", "TracedFunction", "
 
 
 def _where(func):
+    """'name' (file:line) of a user function; a function defined in converted
+    code (a lambda inside a tf.function) is mapped back to the user's line."""
     code = getattr(func, "__code__", None)
     name = getattr(func, "__name__", type(func).__name__)
     if code is None:
         return f"{name!r}"
-    return f"{name!r} ({code.co_filename}:{code.co_firstlineno})"
+    filename, line = code.co_filename, code.co_firstlineno
+    filename, line = source_map.user_location(filename, line) or (filename, line)
+    return f"{name!r} ({filename}:{line})"
 
 
 def _args(spec_or_value):
@@ -59,8 +64,18 @@ class TracedFunction:
             raise TypeError(f"{op}: expected a function, got {type(func).__name__}")
         self.func, self.op = func, op
         in_spec = structure.batched_spec(spec, None) if batched else spec
-        with init_scope():
-            self.concrete = function(func).get_concrete_function(*_args(in_spec))
+        try:
+            with init_scope():
+                self.concrete = function(func).get_concrete_function(*_args(in_spec))
+        except TypeError as e:
+            if not str(e).startswith("capture:"):
+                raise
+            raise TypeError(
+                f"{op}: the function {_where(func)} uses a tensor of the enclosing "
+                f"tf.function ({str(e).split(' belongs')[0][len('capture: '):]}); a "
+                f"dataset's functions run apart from that graph. Bring the value into the "
+                f"dataset instead (Dataset.zip with Dataset.from_tensors(value).repeat()), "
+                f"or build the dataset outside the tf.function") from None
         out = self.concrete.structured_outputs
         self.out_leaves = [self._leaf(v) for v in structure.flatten(out)]
         if out is None or not self.out_leaves:
