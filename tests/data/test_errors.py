@@ -111,3 +111,12 @@ def test_map_capturing_a_tensor_of_the_enclosing_function_names_the_user_line():
             s += v
         return s
     assert g(tf.constant([1.0, 2.0]), tf.constant(3.0)).numpy() == 9.0
+
+
+def test_python_iteration_of_a_dataset_in_a_graph_stops_with_a_clear_error():
+    @tf.function
+    def f():
+        return tf.stack(list(D.range(3)))
+    with pytest.raises(TypeError, match=r"iterated 10000 times by Python inside a "
+                                        r"tf.function \(list\(ds\)"):
+        f()

@@ -105,6 +105,9 @@ def _check_leaves(dataset):
                             "not supported; use flat_map or batch on the windows")
 
 
+_MAX_TRACED_NEXTS = 10000
+
+
 class GraphIterator:
     """`iter(ds)` while tracing: `next(it)` stages IteratorGetNext."""
 
@@ -114,11 +117,22 @@ class GraphIterator:
         self.element_spec = dataset.element_spec
         self._specs = structure.flatten(self.element_spec)
         self._handle = apply("DatasetIterator", list(dataset._symbolic()), {"dataset": dataset})
+        self._python_nexts = 0
 
     def __iter__(self):
         return self
 
     def __next__(self):
+        # Python's iteration protocol (list(ds), a comprehension, a loop autograph
+        # did not convert) never ends while tracing: stop it with a clear error.
+        self._python_nexts += 1
+        if self._python_nexts > _MAX_TRACED_NEXTS:
+            raise TypeError(
+                f"a tf.data dataset was iterated {_MAX_TRACED_NEXTS} times by Python "
+                f"inside a tf.function (list(ds), a comprehension, or a loop autograph "
+                f"did not convert): its end is only known when the graph runs. Use a "
+                f"for loop (converted by autograph), ds.reduce, or "
+                f"it.get_next_as_optional()")
         return self.get_next()
 
     def get_next(self):
