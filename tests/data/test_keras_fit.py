@@ -51,6 +51,10 @@ def test_fit_generator_with_steps_per_epoch_and_sample_weights():
     history = model.fit(batches(), steps_per_epoch=8, epochs=3, verbose=0)
     assert len(history.history["loss"]) == 3
     assert history.history["loss"][-1] < history.history["loss"][0]
+    val = model.fit(batches(), steps_per_epoch=2, epochs=1, verbose=0,
+                    validation_data=(x[:100], y[:100]))
+    assert val.history["val_accuracy"][0] == pytest.approx(
+        model.evaluate(x[:100], y[:100], verbose=0)[1])
 
 
 def test_dataset_with_y_is_refused():

@@ -83,6 +83,9 @@ def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epo
         steps_per_epoch, sample_weight, progress_line, to_floats):
     _refuse_arrays_args("fit", y, sample_weight)
     source = _Source(x, steps_per_epoch)
+    if validation_data is not None and not is_stream(validation_data):
+        # arrays (x, y[, sample_weight]) beside a dataset: batches of 32, as Keras
+        validation_data = Dataset.from_tensor_slices(tuple(validation_data)).batch(32)
     verbose = 1 if verbose == "auto" else verbose
     history = callbacks_mod.History()
     params = {"verbose": verbose, "epochs": epochs, "steps": steps_per_epoch}
