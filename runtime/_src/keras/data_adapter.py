@@ -22,7 +22,7 @@ from runtime._src.core import nest
 from runtime._src.data.dataset import Dataset
 from runtime._src.keras import callbacks as callbacks_mod
 
-__all__ = ["is_stream", "fit", "evaluate", "predict"]
+__all__ = ["evaluate", "fit", "is_stream", "predict"]
 
 
 def is_stream(x):
