@@ -115,6 +115,15 @@ class Backend(abc.ABC):
     def list_stack(self, lst):
         raise self._missing("list_stack")
 
+    def stream(self, iterable):
+        """For a staged `for` over `iterable`: None when it is iterated by
+        index (`size0` / `getitem`), else a stream (a dataset, an iterator):
+        an object with `kind` (a word for the report, e.g. 'dataset'),
+        `next(want)` -> `(has_value, flat_item)` staging the fetch of the next
+        item when `want` (a bool or bool tensor) holds, and `pack(flat_item)`
+        -> the item the loop body gets. See operators/stream_loops.py."""
+        return None
+
     def bounded_loop(self, cond_fn, body_fn, loop_vars, names, bound, exact, opts=None):
         """A staged loop known when tracing to run at most `bound` times (a
         Python int: a for loop over a tensor whose first dimension is

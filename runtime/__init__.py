@@ -70,7 +70,7 @@ from runtime._src.function.variable_slices import IndexedSlices
 from runtime._src.function.type_specs import TensorArraySpec, type_spec_from_value
 from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
 
-from runtime import (autograph, bitwise, config, debugging, dtypes, errors,  # noqa: F401
+from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,  # noqa: F401
                      keras, linalg, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
 from runtime import experimental, image, io, ragged  # noqa: F401

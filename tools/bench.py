@@ -384,6 +384,67 @@ def bench_train_step():
                 ratio_target=1.0, note=note, extra=extra)
 
 
+def bench_data_pipeline():
+    """Issue 25: one epoch of from_tensor_slices((x, y)).shuffle(10000, seed=1)
+    .map(normalize).batch(64).prefetch(AUTOTUNE) over uint8[60000, 784], vs
+    the same batches made by hand in numpy (a permutation, then one fancy
+    index and one divide per batch), and TensorFlow's tf.data if importable."""
+    if not hasattr(tf, "data"):
+        raise Unavailable("tf.data is not available")
+    rng = np.random.default_rng(3)
+    xv = rng.integers(0, 256, size=(60000, 784), dtype=np.uint8)
+    yv = rng.integers(0, 10, size=60000).astype(np.int64)
+
+    def normalize(x, y):
+        return tf.cast(x, tf.float32) / 255.0, y
+
+    ds = tf.data.Dataset.from_tensor_slices((xv, yv)).shuffle(10000, seed=1) \
+        .map(normalize).batch(64).prefetch(tf.data.AUTOTUNE)
+
+    def epoch():
+        n = 0
+        for xb, yb in ds:
+            n += len(yb)
+        return n
+
+    def epoch_np():
+        order = np.random.default_rng(1).permutation(60000)
+        n = 0
+        for i in range(0, 60000, 64):
+            rows = order[i:i + 64]
+            xb, yb = xv[rows].astype(np.float32) / np.float32(255.0), yv[rows]
+            n += len(yb)
+        return n
+
+    assert epoch() == epoch_np() == 60000
+    graph_t, numpy_t = best_of_pair(epoch, epoch_np, repeat=3)
+    ds = ds._inputs[0]                                    # the same without prefetch
+    plain_t = best_of(epoch, repeat=3)
+    note = (f"one epoch, 938 batches; fused map-and-batch; without prefetch "
+            f"{_fmt(plain_t)} ({plain_t / numpy_t:.2f}x numpy)")
+    extra = {"no_prefetch": plain_t}
+    tf_t = _tf_data_epoch(xv, yv)
+    if tf_t is not None:
+        extra["tensorflow_tf_data"] = tf_t
+        note += f"; TensorFlow tf.data {_fmt(tf_t)} ({graph_t / tf_t:.2f}x of TF)"
+    return dict(graph=graph_t, numpy=numpy_t, ratio_target=1.5, note=note, extra=extra)
+
+
+def _tf_data_epoch(xv, yv):
+    """One epoch of the same pipeline in TensorFlow, or None without it."""
+    try:
+        import tensorflow as real_tf
+    except ImportError:
+        return None
+    ds = real_tf.data.Dataset.from_tensor_slices((xv, yv)).shuffle(10000, seed=1).map(
+        lambda x, y: (real_tf.cast(x, real_tf.float32) / 255.0, y)).batch(64).prefetch(-1)
+
+    def epoch():
+        for _ in ds:
+            pass
+    return best_of(epoch, repeat=3)
+
+
 def _jax_train_step(init, xv, yv, lr):
     """The same step as jit(value_and_grad) + SGD in JAX, or None without JAX."""
     try:
@@ -888,6 +949,7 @@ WORKLOADS = [
     ("MLP training step 784-128-10, b64, tape+SGD", bench_train_step),
     ("gradient of a 10,000-iteration while_loop", bench_while_grad),
     ("LSTM(64) train step b32x20x16 vs TF Keras", bench_lstm_step),
+    ("tf.data epoch: slices.shuffle.map.batch(64).prefetch", bench_data_pipeline),
     ("while_loop counting to 1,000,000", bench_long_loop),
     ("convert+trace 30-line fn; to_code 1,000 lines", bench_transpiler),
     ("scaling: trace + first run, 100/1k/10k ops", bench_scaling),

@@ -102,8 +102,10 @@ def _status(s, kind, staged_parent, outcomes, func):
     if kind is not None:
         counts = outcomes.get(s.lineno, {})
         staged, python = counts.get(f"{kind} staged", 0), counts.get(f"{kind} python", 0)
+        streams = [k[len(kind) + 6:-7] for k in counts if k.startswith(f"{kind} over ")]
         if staged:
-            parts.append(f"{_STAGED[kind]} ({staged}x)")
+            label = f"staged as a {streams[0]} loop" if streams else _STAGED[kind]
+            parts.append(f"{label} ({staged}x)")
             staged_here = True
         if python:
             parts.append(f"{_PYTHON[kind]} ({python}x)")

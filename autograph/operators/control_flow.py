@@ -31,7 +31,7 @@ import re
 
 from .. import source_map
 from ..backend import backend_of
-from . import loops, side_effects, staging, tracking
+from . import loops, side_effects, staging, stream_loops, tracking
 from .errors import display_names, located, mark as _mark
 from .variables import Undefined, is_return_slot
 
@@ -105,8 +105,13 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
         where = source_map.current_location()
         _report_effects(effects, "for loop", where, backend, dict(zip(names, state)),
                         lists_carried=True)
+        stream = backend.stream(iterable)           # a dataset: not indexed
+        if stream is not None:
+            tracking.record(f"for over {stream.kind}", True, body)
+        staged, over = ((stream_loops.staged_stream, stream) if stream is not None
+                        else (loops.staged_for, iterable))
         return loops.with_composites(composites, state, lambda t, b, s, extra: (
-            loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where, opts)),
+            staged(backend, over, b, s, tuple(names) + extra, t, where, opts)),
             extra_test, body, item_first=True)
     if extra_test is None:
         for item in iterable:

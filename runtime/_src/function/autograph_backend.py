@@ -79,7 +79,15 @@ class AutographBackend(Backend):
             return True
         if current_graph() is None:
             return False
-        return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+        # A dataset (or its iterator) while tracing: `for x in ds` is staged.
+        return isinstance(value, Tensor) or hasattr(value, "_as_tensor") or \
+            hasattr(value, "_autograph_stream")
+
+    def stream(self, iterable):
+        """A dataset or iterator while tracing: `for` stages a loop over its
+        iterator (runtime/_src/data/iterator_ops.py)."""
+        make = getattr(iterable, "_autograph_stream", None)
+        return None if make is None else make()
 
     def is_list(self, value):
         return isinstance(value, TensorArray)
@@ -102,6 +110,8 @@ class AutographBackend(Backend):
         return math_ops.logical_not(_truth(x))
 
     def len(self, x):
+        if hasattr(x, "_autograph_stream") and hasattr(x, "__len__"):
+            return len(x)               # a dataset's length (TypeError when unknown)
         x = _as_tensor(x)
         if isinstance(x, TensorArray):      # a list being appended to in a tensor loop
             return x.size()
@@ -113,6 +123,7 @@ class AutographBackend(Backend):
         return dims[0] if dims[0] is not None else self.size0(x)
 
     def size0(self, x):
+        _refuse_stream(x)
         x = _as_tensor(x)
         if isinstance(x, TensorArray):
             return x.size()
@@ -226,6 +237,16 @@ class AutographBackend(Backend):
         dims = value.shape.dims or []
         shape = [0 if d is None else d for d in dims]
         return convert_to_tensor(np.zeros(shape, value.dtype.np_dtype))
+
+
+def _refuse_stream(x):
+    """enumerate() / zip() over a dataset inside a tf.function index it, which
+    a dataset cannot be: say what to write instead."""
+    if hasattr(x, "_autograph_stream"):
+        raise TypeError(
+            "a tf.data dataset (or its iterator) cannot be indexed inside a tf.function: "
+            "enumerate() and zip() over it are not staged; write `for i, x in "
+            "ds.enumerate():` or `for a, b in tf.data.Dataset.zip((ds1, ds2)):`")
 
 
 def _positional_invariants(pairs, loop_vars):

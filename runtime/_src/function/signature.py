@@ -186,6 +186,16 @@ def _key_uncommon(v, feeds, on_dead, specs):
     if isinstance(v, dict):
         return (type(v),) + tuple([(k, _key(x, feeds, on_dead, specs))
                                    for k, x in dict_items(v)])
+    composite = getattr(v, "_composite_spec", None)
+    if composite is not None:
+        # A value fed as one `variant` tensor and keyed by its spec (a
+        # tf.data.Dataset by its DatasetSpec), as TensorFlow's TypeSpecs.
+        spec = composite()
+        feeds.append(spec.feed(v, "", ""))
+        if specs is None:
+            return ("composite", spec)
+        specs.append((spec.dtype, ()))
+        return ("composite", spec, _ANY_SHAPE)
     return IdentityKey(v, on_dead)
 
 
@@ -280,6 +290,9 @@ def _template(v, name, specs, namer, on_dead):
             namer.variables.append(v)
         return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape),
                            v.trainable, alias)
+    if hasattr(v, "_composite_spec"):          # a Dataset: see _key_uncommon
+        next(specs)
+        return v._composite_spec().named(namer(name))
     if isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic)):
         dtype, shape = next(specs)
         spec_name = v.name if isinstance(v, TensorSpec) and v.name else name
@@ -319,7 +332,9 @@ def map_template(template, on_spec):
     """The template with each TensorSpec leaf replaced by `on_spec(spec)`, and
     identity/variable references replaced by their objects (tracing uses it)."""
     if isinstance(template, TensorSpec):
-        return on_spec(template)
+        value = on_spec(template)
+        # a composite's spec (a TensorSpec subclass) rebuilds its value from the tensor
+        return template.wrap(value) if hasattr(template, "wrap") else value
     if isinstance(template, VariableRef):
         return _live(template.key)
     if isinstance(template, IdentityKey):
@@ -426,6 +441,8 @@ def _same_literal(expected, value):
 
 def _tensor_for_spec(spec, value, path, where):
     """The numpy value to feed for `value` at `spec` (converted when Python)."""
+    if hasattr(spec, "feed"):                  # a composite's spec checks its value
+        return spec.feed(value, path, where)
     if is_variable(value):
         value = value._as_tensor()
     if isinstance(value, SymbolicTensor):
@@ -560,6 +577,8 @@ def _text(desc):
 def format_type(t):
     """TensorFlow-style type text: TensorSpec(...), Literal[2], List[...]."""
     if isinstance(t, TensorSpec):
+        if hasattr(t, "feed"):                 # a composite's spec (DatasetSpec)
+            return repr(t)
         return repr(TensorSpec(t.shape, t.dtype))
     if isinstance(t, SymbolicTensor):
         return repr(TensorSpec(t.shape, t.dtype))

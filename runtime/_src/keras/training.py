@@ -40,9 +40,9 @@ from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.function import function
 from runtime._src.keras import callbacks as callbacks_mod
+from runtime._src.keras import data_adapter, optimizers, saving
 from runtime._src.keras import losses as losses_mod
 from runtime._src.keras import metrics as metrics_mod
-from runtime._src.keras import optimizers
 from runtime._src.keras.logging_callbacks import ProgbarLogger, progress_line
 from runtime._src.ops import array_ops, math_ops, random_ops, reduction_ops
 
@@ -276,6 +276,8 @@ class TrainingMixin:
         `class_weight` ({class id: weight}) weight each sample's loss."""
         _refuse("fit", **kwargs)
         self._check_compiled("fit")
+        if data_adapter.is_stream(x):           # a tf.data.Dataset or a generator
+            return data_adapter.fit(self, x, y, **_stream_args(locals(), data_adapter.fit))
         arrays = _as_arrays(x, y, "fit", sample_weight, class_weight)
         if validation_split and validation_data is None:
             arrays, validation_data = _split(arrays, validation_split)
@@ -329,6 +331,10 @@ class TrainingMixin:
         `sample_weight` weights each sample's loss (and the weighted metrics)."""
         _refuse("evaluate", **kwargs)
         self._check_compiled("evaluate")
+        if data_adapter.is_stream(x):
+            logs = data_adapter.evaluate(self, x, y,
+                                         **_stream_args(locals(), data_adapter.evaluate))
+            return self._returned_logs(logs, return_dict)
         arrays = _as_arrays(x, y, "evaluate", sample_weight)
         verbose = 1 if verbose == "auto" else verbose
         batches = max(1, -(-_num_samples(arrays) // (batch_size or 32)))
@@ -393,6 +399,8 @@ class TrainingMixin:
                 **kwargs):
         """The model's outputs on x (training=False), as numpy, computed batch by batch."""
         _refuse("predict", **kwargs)
+        if data_adapter.is_stream(x):
+            return data_adapter.predict(self, x, steps=steps)
         arrays = (_as_array_structure(x, "predict"),)
         predict = self._step_function("predict", arrays)
         n = _num_samples(arrays)
@@ -573,6 +581,14 @@ def _batches(arrays, batch_size, order):
     for start in range(0, len(order), batch_size):
         index = order[start:start + batch_size]
         yield nest.map_structure(lambda a: a[index], tuple(arrays))
+
+
+def _stream_args(arguments, adapter):
+    """The keyword arguments of a data_adapter function, from fit/evaluate's."""
+    helpers = {"progress_line": _progress_line, "to_floats": _to_floats}
+    names = adapter.__code__.co_varnames[3:adapter.__code__.co_argcount +
+                                         adapter.__code__.co_kwonlyargcount]
+    return {n: helpers[n] if n in helpers else arguments[n] for n in names}
 
 
 def _to_floats(logs):

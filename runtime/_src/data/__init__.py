@@ -1,0 +1,13 @@
+"""`tf.data`: input pipelines (see dataset.py). Importing this package
+imports every node module, which registers its nodes in `dataset.NODES`."""
+
+from runtime._src.data import (  # noqa: F401
+                               arguments,
+                               batching,
+                               dataset,
+                               iterator_ops,
+                               mapping,
+                               shuffling,
+                               sources,
+                               transforms,
+)

@@ -1,0 +1,298 @@
+"""Batching: batch, padded_batch, unbatch, window, and the fused path.
+
+    ds.batch(2)                 # [e0, e1] stacked, [e2, e3], ... (last may be short)
+    ds.padded_batch(2)          # stacked after padding each to the longest
+    ds.unbatch()                # the rows of each element
+    ds.window(3, shift=2)       # datasets of 3 elements, starting every 2
+
+The fused path (TensorFlow's map-and-batch fusion): when the elements are
+rows of arrays (from_tensor_slices, range) reordered by shuffle/take/skip and
+mapped by functions, `batch` gathers a whole batch of rows with one numpy
+index and runs each map function's graph once on the stacked rows (see
+`Map.apply_block`), instead of once per element.
+"""
+
+import itertools
+
+import numpy as np
+
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.data import structure
+from runtime._src.data.dataset import (
+    INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY,
+    Dataset,
+    register,
+    static_int,
+)
+
+__all__ = ["Batch", "DatasetSpec", "PaddedBatch", "Plan", "Unbatch", "Window", "stack"]
+
+
+class Plan:
+    """Elements as rows `order()` of the flat `arrays` (packed like `spec`),
+    then passed through `maps` (Map nodes, applied to whole blocks).
+    `order()` returns an iterator of row numbers or an array of them; `size`
+    is the number of rows when the order is all rows in sequence, else None."""
+
+    __slots__ = ("arrays", "maps", "order", "size", "spec")
+
+    def __init__(self, arrays, spec, order, maps=(), size=None):
+        self.arrays, self.spec, self.order, self.maps = arrays, spec, order, tuple(maps)
+        self.size = size
+
+    @staticmethod
+    def all_rows(arrays, spec):
+        n = len(arrays[0])
+        return Plan(arrays, spec, lambda: np.arange(n), size=n)
+
+    def with_order(self, change):
+        old = self.order
+        return Plan(self.arrays, self.spec, lambda: change(old()), self.maps)
+
+    def with_map(self, node):
+        return Plan(self.arrays, self.spec, self.order, self.maps + (node,), self.size)
+
+    def blocks(self, size, drop_remainder):
+        """Batches of `size` rows. Rows are gathered and mapped `_ROWS` at a
+        time (several batches: one gather and one run of each map's graph),
+        then split into batches (views)."""
+        group = size * max(1, _ROWS // size)
+        order = self.order()
+        if isinstance(order, np.ndarray):
+            chunks = (order[i:i + group] for i in range(0, len(order), group))
+        else:
+            chunks = _chunks(iter(order), group)
+        out_spec = self.maps[-1].element_spec if self.maps else self.spec
+        for rows in chunks:
+            n = len(rows)
+            flat = [a[rows] for a in self.arrays]
+            for node in self.maps:
+                flat = node.apply_block(flat, n)
+            for start in range(0, n, size):
+                if drop_remainder and n - start < size:
+                    return
+                yield structure.pack(out_spec, [a[start:start + size] for a in flat])
+
+
+_ROWS = 256     # rows gathered and mapped together on the fused path (fits in cache)
+
+
+def _chunks(order, size):
+    while True:
+        rows = np.fromiter(itertools.islice(order, size), np.intp)
+        if not len(rows):
+            return
+        yield rows
+
+
+class DatasetSpec:
+    """`tf.data.DatasetSpec`: the type of a dataset (its element_spec)."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec = element_spec
+        self.shape = TensorShape(dataset_shape)
+
+    @staticmethod
+    def from_value(value):
+        return DatasetSpec(value.element_spec)
+
+    def __eq__(self, other):
+        return isinstance(other, DatasetSpec) and repr(self) == repr(other)
+
+    def __hash__(self):
+        return hash(repr(self))
+
+    def __repr__(self):
+        return f"DatasetSpec({self.element_spec!r}, {self.shape!r})"
+
+
+def stack(items, op):
+    """np.stack of one component's values, refusing different shapes with
+    TensorFlow's message."""
+    first = np.shape(items[0])
+    for v in items[1:]:
+        if np.shape(v) != first:
+            raise InvalidArgumentError(
+                f"{op}: Cannot add tensor to the batch: number of elements does not match. "
+                f"Shapes are: [tensor]: {list(np.shape(v))}, [batch]: {list(first)}. Use "
+                f"padded_batch to batch elements of different shapes", op)
+    if isinstance(items[0], bytes):
+        return np.array(items, dtype=object)
+    return np.stack(items)
+
+
+def _batch_size(batch_size, op):
+    n = static_int(batch_size, "batch_size", op)
+    if n <= 0:
+        raise InvalidArgumentError(f"{op}: Batch size must be greater than zero, got {n}", op)
+    return n
+
+
+def _batched_cardinality(n, size, drop):
+    if n < 0:
+        return n
+    return n // size if drop else -(-n // size)
+
+
+class Batch(Dataset):
+    def __init__(self, source, batch_size, drop_remainder):
+        self._size = _batch_size(batch_size, "Dataset.batch")
+        self._drop = bool(drop_remainder)
+        self._inputs = (source,)
+        self._source = source
+        super().__init__(structure.batched_spec(source.element_spec,
+                                                self._size if self._drop else None))
+
+    def _cardinality(self):
+        return _batched_cardinality(self._source._cardinality(), self._size, self._drop)
+
+    def _iterate(self, env):
+        plan = self._source._plan(env)
+        if plan is not None:
+            yield from plan.blocks(self._size, self._drop)
+            return
+        spec = self._source.element_spec
+        it = self._source._iterate(env)
+        while True:
+            items = list(itertools.islice(it, self._size))
+            if not items or (self._drop and len(items) < self._size):
+                return
+            columns = zip(*[structure.flatten(e) for e in items])
+            yield structure.pack(spec, [stack(list(c), "Dataset.batch") for c in columns])
+
+
+class PaddedBatch(Batch):
+    def __init__(self, source, batch_size, padded_shapes, padding_values, drop_remainder):
+        self._size = _batch_size(batch_size, "Dataset.padded_batch")
+        self._drop = bool(drop_remainder)
+        self._inputs = (source,)
+        self._source = source
+        spec = source.element_spec
+        leaves = structure.flatten(spec)
+        shapes = [s.shape for s in leaves] if padded_shapes is None else \
+            [TensorShape(s) for s in _flat_like(spec, padded_shapes, "padded_shapes")]
+        pads = [None] * len(leaves) if padding_values is None else \
+            _flat_like(spec, padding_values, "padding_values")
+        self._shapes, self._pads = shapes, pads
+        batched = [TensorSpec([self._size if self._drop else None] + list(s.dims), leaf.dtype)
+                   for s, leaf in zip(shapes, leaves)]
+        Dataset.__init__(self, structure.pack(spec, batched))
+
+    def _iterate(self, env):
+        spec = self._source.element_spec
+        leaves = structure.flatten(spec)
+        it = self._source._iterate(env)
+        while True:
+            items = list(itertools.islice(it, self._size))
+            if not items or (self._drop and len(items) < self._size):
+                return
+            columns = zip(*[structure.flatten(e) for e in items])
+            out = [self._pad(list(c), shape, pad, leaf)
+                   for c, shape, pad, leaf in zip(columns, self._shapes, self._pads, leaves)]
+            yield structure.pack(spec, out)
+
+    @staticmethod
+    def _pad(values, shape, pad, leaf):
+        rank = np.ndim(values[0])
+        longest = [max(np.shape(v)[d] for v in values) for d in range(rank)]
+        dims = [longest[d] if shape.dims[d] is None else shape.dims[d] for d in range(rank)]
+        fill = (b"" if leaf.dtype.is_string else 0) if pad is None else \
+            getattr(pad, "_value", pad)
+        out = np.full([len(values)] + dims, fill, dtype=leaf.dtype.np_dtype)
+        for i, v in enumerate(values):
+            if any(s > d for s, d in zip(np.shape(v), dims)):
+                raise InvalidArgumentError(
+                    f"Dataset.padded_batch: an element of shape {list(np.shape(v))} is larger "
+                    f"than the padded shape {dims}", "Dataset.padded_batch")
+            out[(i,) + tuple(slice(0, s) for s in np.shape(v))] = v
+        return out
+
+
+def _flat_like(spec, value, what):
+    if not isinstance(spec, (tuple, dict)):
+        return [value]
+    flat = structure.flatten(value)
+    if len(flat) != len(structure.flatten(spec)):
+        raise ValueError(f"Dataset.padded_batch: {what} {value!r} does not match the element "
+                         f"structure {spec!r}")
+    return flat
+
+
+class Unbatch(Dataset):
+    def __init__(self, source):
+        leaves = structure.flatten(source.element_spec)
+        for s in leaves:
+            if s.shape.dims is not None and not s.shape.dims:
+                raise ValueError("Dataset.unbatch: the elements must have at least one "
+                                 f"dimension, but the element_spec is {source.element_spec!r}")
+        self._inputs = (source,)
+        self._source = source
+        super().__init__(structure.pack(source.element_spec, [
+            TensorSpec(None if s.shape.dims is None else s.shape.dims[1:], s.dtype)
+            for s in leaves]))
+
+    def _cardinality(self):
+        n = self._source._cardinality()
+        return INFINITE_CARDINALITY if n == INFINITE_CARDINALITY else UNKNOWN_CARDINALITY
+
+    def _iterate(self, env):
+        spec = self._source.element_spec
+        for e in self._source._iterate(env):
+            flat = structure.flatten(e)
+            n = len(flat[0])
+            if any(len(a) != n for a in flat):
+                raise InvalidArgumentError("Dataset.unbatch: the components of an element have "
+                                           "different first dimensions", "Dataset.unbatch")
+            for i in range(n):
+                yield structure.pack(spec, [a[i] for a in flat])
+
+
+class Stored(Dataset):
+    """A finite dataset of given elements (the windows of `window`)."""
+
+    def __init__(self, items, spec):
+        self._items = items
+        super().__init__(spec)
+
+    def _cardinality(self):
+        return len(self._items)
+
+    def _iterate(self, env):
+        yield from self._items
+
+
+class Window(Dataset):
+    def __init__(self, source, size, shift, stride, drop_remainder):
+        self._n = _batch_size(size, "Dataset.window")
+        self._shift = self._n if shift is None else static_int(shift, "shift", "Dataset.window")
+        self._stride = static_int(stride, "stride", "Dataset.window")
+        if self._shift <= 0 or self._stride <= 0:
+            raise InvalidArgumentError("Dataset.window: shift and stride must be positive",
+                                       "Dataset.window")
+        self._drop = bool(drop_remainder)
+        self._inputs = (source,)
+        self._source = source
+        spec = source.element_spec
+        super().__init__(structure.pack(spec, [DatasetSpec(s)
+                                               for s in structure.flatten(spec)]))
+
+    def _cardinality(self):
+        n = self._source._cardinality()
+        return n if n < 0 else UNKNOWN_CARDINALITY
+
+    def _iterate(self, env):
+        items = list(self._source._iterate(env))
+        leaves = structure.flatten(self._source.element_spec)
+        span = (self._n - 1) * self._stride + 1
+        for start in range(0, len(items), self._shift):
+            window = items[start:start + span:self._stride]
+            if self._drop and len(window) < self._n:
+                return
+            columns = list(zip(*[structure.flatten(e) for e in window]))
+            yield structure.pack(self._source.element_spec,
+                                 [Stored(list(c), s) for c, s in zip(columns, leaves)])
+
+
+register(Batch, PaddedBatch, Unbatch, Window)

@@ -1,0 +1,266 @@
+"""`tf.data.Dataset`: an input pipeline as a chain of immutable nodes.
+
+    ds = Dataset.from_tensor_slices((x, y)).shuffle(1000, seed=1).map(f).batch(64)
+    for xb, yb in ds: ...           # eagerly: EagerTensors, one batch a step
+
+Each node knows its `element_spec`, its static cardinality, and how to
+iterate: `_iterate(env)` yields elements as nested structures of numpy
+values (`env` binds the symbolic tensors a dataset built while tracing holds,
+see env.py). Nodes live in sources.py, transforms.py, batching.py,
+shuffling.py and mapping.py; this file holds the public methods, which only
+build nodes.
+
+Inside a tf.function, iterating a dataset stages iterator ops (see
+iterator_ops.py): the graph node holds the dataset, the pipeline runs on the
+host when the graph runs, a fresh iteration per run.
+"""
+
+import numpy as np
+
+from runtime._src.core.context import current_graph
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.tensor import Tensor, wrap_numpy
+from runtime._src.data import structure
+from runtime._src.data.env import EMPTY, symbolic_leaves
+from runtime._src.data.iterator import OwnedIterator
+
+__all__ = [
+    "AUTOTUNE",
+    "INFINITE_CARDINALITY",
+    "NODES",
+    "UNKNOWN_CARDINALITY",
+    "Dataset",
+    "DatasetV2",
+    "Options",
+    "register",
+    "static_int",
+]
+
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+AUTOTUNE = -1
+
+# The node classes and functions of the modules above this one (sources,
+# transforms, mapping, batching, shuffling, iterator_ops), by name: those
+# modules subclass Dataset, so they fill this table when imported
+# (runtime/_src/data/__init__.py imports them all).
+NODES = {}
+
+
+def register(*items):
+    for item in items:
+        NODES[item.__name__] = item
+
+
+class Options:
+    """`tf.data.Options`: accepted and kept; the pipeline runs the same way."""
+
+    def __init__(self):
+        self.deterministic = None
+        self.experimental_deterministic = None
+        self.experimental_optimization = _Bag()
+        self.experimental_distribute = _Bag()
+        self.threading = _Bag()
+
+    def merge(self, other):
+        merged = Options()
+        merged.__dict__.update(self.__dict__)
+        merged.__dict__.update({k: v for k, v in other.__dict__.items() if v is not None})
+        return merged
+
+
+class _Bag:
+    """A namespace of option values that accepts any attribute."""
+
+    def __getattr__(self, name):
+        return None
+
+
+def static_int(value, what, op):
+    """A Python int from an int, numpy integer or eager scalar tensor."""
+    if isinstance(value, Tensor):
+        if not hasattr(value, "_value"):
+            raise TypeError(f"{op}: {what} must be known when the dataset is built; got the "
+                            f"symbolic tensor {value.name}")
+        value = value._value
+    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{op}: {what} must be an integer, got {type(value).__name__} "
+                        f"{value!r}")
+    return int(value)
+
+
+class Dataset:
+    """A pipeline of elements. Build one with a source (`from_tensor_slices`,
+    `range`, `from_generator`...) and chain transformations."""
+
+    _inputs = ()            # the datasets this node reads
+    _params = ()            # the tensors this node was built from
+    _options = None
+
+    def __init__(self, spec):
+        self._spec = spec
+
+    # --- what a node implements --------------------------------------------
+    def _iterate(self, env):
+        raise NotImplementedError(type(self).__name__)
+
+    def _cardinality(self):
+        return UNKNOWN_CARDINALITY
+
+    def _plan(self, env):
+        """An index plan (batching.Plan) when elements are rows of arrays, for
+        the fused batch path; None otherwise."""
+        return
+
+    # --- facts ----------------------------------------------------------------
+    @property
+    def element_spec(self):
+        return self._spec
+
+    def cardinality(self):
+        return wrap_numpy(np.int64(self._cardinality()))
+
+    def __len__(self):
+        n = self._cardinality()
+        if n == INFINITE_CARDINALITY:
+            raise TypeError("The dataset is infinite.")
+        if n == UNKNOWN_CARDINALITY:
+            raise TypeError("The dataset length is unknown.")
+        return n
+
+    def __bool__(self):
+        return True
+
+    def __repr__(self):
+        return f"<{type(self).__name__} element_spec={self._spec!r}>"
+
+    def options(self):
+        return self._options or Options()
+
+    def with_options(self, options):
+        return NODES["WithOptions"](self, options)
+
+    def _symbolic(self):
+        """The symbolic tensors this pipeline was built from (inputs of its
+        iterator op when iterated inside a graph)."""
+        out = []
+        for d in self._inputs:
+            symbolic_leaves(d._symbolic(), out)
+        return symbolic_leaves(self._params, out)
+
+    # --- iteration -------------------------------------------------------------
+    def __iter__(self):
+        if current_graph() is not None:
+            return NODES["GraphIterator"](self)
+        return OwnedIterator(self)
+
+    def as_numpy_iterator(self):
+        if current_graph() is not None:
+            raise RuntimeError("as_numpy_iterator() is not supported inside a tf.function; "
+                               "iterate the dataset directly (for x in ds)")
+        return (structure.to_numpy(e) for e in self._iterate(EMPTY))
+
+    def reduce(self, initial_state, reduce_func):
+        return NODES["reduce"](self, initial_state, reduce_func)
+
+    def apply(self, transformation_func):
+        out = transformation_func(self)
+        if not isinstance(out, Dataset):
+            raise TypeError(f"Dataset.apply: the transformation returned "
+                            f"{type(out).__name__}, not a Dataset")
+        return out
+
+    # --- sources ---------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        return NODES["TensorSlices"](tensors)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        return NODES["FromTensors"](tensors)
+
+    @staticmethod
+    def range(*args, output_type=None, name=None):
+        return NODES["Range"](args, output_type)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None):
+        return NODES["FromGenerator"](generator, output_types, output_shapes, args,
+                                      output_signature)
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        if len(datasets) == 1 and not isinstance(datasets[0], Dataset):
+            datasets = datasets[0]
+        return NODES["Zip"](datasets)
+
+    def concatenate(self, dataset, name=None):
+        return NODES["Concatenate"](self, dataset)
+
+    # --- transformations ---------------------------------------------------------
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        return NODES["Map"](self, map_func)
+
+    def filter(self, predicate, name=None):
+        return NODES["Filter"](self, predicate)
+
+    def flat_map(self, map_func, name=None):
+        return NODES["FlatMap"](self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        return NODES["Interleave"](self, map_func, cycle_length, block_length)
+
+    def scan(self, initial_state, scan_func, name=None):
+        return NODES["Scan"](self, initial_state, scan_func)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
+              deterministic=None, name=None):
+        return NODES["Batch"](self, batch_size, drop_remainder)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        return NODES["PaddedBatch"](self, batch_size, padded_shapes, padding_values,
+                                     drop_remainder)
+
+    def unbatch(self, name=None):
+        return NODES["Unbatch"](self)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        return NODES["Window"](self, size, shift, stride, drop_remainder)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+        return NODES["Shuffle"](self, buffer_size, seed, reshuffle_each_iteration)
+
+    def repeat(self, count=None, name=None):
+        return NODES["Repeat"](self, count)
+
+    def take(self, count, name=None):
+        return NODES["Take"](self, count)
+
+    def skip(self, count, name=None):
+        return NODES["Skip"](self, count)
+
+    def enumerate(self, start=0, name=None):
+        return NODES["Enumerate"](self, start)
+
+    def cache(self, filename="", name=None):
+        return NODES["Cache"](self, filename)
+
+    def prefetch(self, buffer_size, name=None):
+        return NODES["Prefetch"](self, buffer_size)
+
+
+DatasetV2 = Dataset
+
+
+def check_error(op):
+    """An InvalidArgumentError naming the dataset op (for run-time checks)."""
+    def make(message):
+        return InvalidArgumentError(f"{op}: {message}", op)
+    return make
+
+

@@ -1,0 +1,159 @@
+"""Elements of datasets: nested structures (tuples, dicts, namedtuples) of
+numpy values, and their specs.
+
+    element = (np.array([1, 2]), {"y": np.int64(3)})
+    spec_of(element)   # (TensorSpec((2,), int64), {'y': TensorSpec((), int64)})
+
+Inside a pipeline elements stay numpy (no tensor objects per element); the
+user sees EagerTensors (`to_tensors`) or numpy (`as_numpy_iterator`). A list
+given to a source is one tensor, as in TensorFlow; tuples and dicts are
+structure.
+"""
+
+import numpy as np
+
+from runtime._src.core import nest
+from runtime._src.core.context import init_scope
+from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap_numpy
+from runtime._src.core.tensor_shape import TensorSpec
+
+__all__ = [
+    "batched_spec",
+    "compatible",
+    "flatten",
+    "normalize",
+    "pack",
+    "relaxed",
+    "same_structure",
+    "spec_of",
+    "spec_text",
+    "to_numpy",
+    "to_tensors",
+]
+
+
+def flatten(structure):
+    if type(structure) is tuple and not any(type(v) in _NESTED for v in structure):
+        return list(structure)          # the common (x, y) element, without nest's walk
+    if type(structure) not in _NESTED and not isinstance(structure, (tuple, list, dict)):
+        return [structure]
+    return nest.flatten(structure)
+
+
+def pack(structure, flat):
+    if type(structure) is tuple and not any(type(v) in _NESTED for v in structure):
+        return tuple(flat) if len(flat) == len(structure) else nest.pack_sequence_as(
+            structure, flat)
+    if type(structure) not in _NESTED and not isinstance(structure, (tuple, list, dict)):
+        if len(flat) != 1:
+            return nest.pack_sequence_as(structure, flat)    # its error
+        return flat[0]
+    return nest.pack_sequence_as(structure, flat)
+
+
+_NESTED = (tuple, list, dict)
+
+
+def _is_structure(value):
+    return isinstance(value, (tuple, dict))
+
+
+def normalize(value, what):
+    """`value` with every leaf a tensor: a list, number or array becomes one
+    (eager values as EagerTensors, symbolic ones kept). `what` names the op
+    in errors."""
+    if isinstance(value, dict):
+        return type(value)((k, normalize(v, what)) for k, v in value.items())
+    if isinstance(value, tuple):
+        items = [normalize(v, what) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+        value = value._as_tensor()
+    if isinstance(value, Tensor):
+        return value
+    try:
+        with init_scope():          # a Python value stays eager inside a trace
+            return convert_to_tensor(value)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{what}: cannot make a tensor of {type(value).__name__} "
+                        f"{value!r:.80}: {e}") from None
+
+
+def spec_of(structure):
+    """The element_spec of a structure of tensors (or numpy values)."""
+    return nest.map_structure(_leaf_spec, structure)
+
+
+def _leaf_spec(v):
+    if isinstance(v, TensorSpec):
+        return v
+    if isinstance(v, Tensor):
+        return TensorSpec(v.shape, v.dtype)
+    t = convert_to_tensor(v)
+    return TensorSpec(t.shape, t.dtype)
+
+
+def to_tensors(element):
+    """An element (numpy leaves) as the user sees it: EagerTensors."""
+    if isinstance(element, (np.ndarray, np.generic)):
+        return wrap_numpy(element)
+    if isinstance(element, bytes):
+        return _wrap(element)
+    if type(element) is tuple:
+        return tuple([wrap_numpy(v) if type(v) is np.ndarray else
+                      (to_tensors(v) if type(v) in _NESTED else _wrap(v)) for v in element])
+    return nest.map_structure(_wrap, element)
+
+
+def _wrap(v):
+    if isinstance(v, Tensor) or hasattr(v, "_iterate"):      # a tensor, or a window's dataset
+        return v
+    if not isinstance(v, (np.ndarray, np.generic)):
+        v = np.array(v, dtype=object)        # a string element (bytes)
+    return wrap_numpy(v)
+
+
+def to_numpy(element):
+    """An element with numpy leaves (what `as_numpy_iterator` yields)."""
+    return nest.map_structure(_np, element)
+
+
+def _np(v):
+    if isinstance(v, EagerTensor):
+        v = v._value
+    if isinstance(v, np.ndarray) and v.dtype == object:
+        return v                    # strings stay object arrays of bytes
+    return v
+
+
+def relaxed(a, b):
+    """The most specific spec compatible with both specs `a` and `b`."""
+    return nest.map_structure(
+        lambda x, y: TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype),
+        a, b)
+
+
+def batched_spec(spec, size):
+    """`spec` with a leading dimension `size` (None when unknown)."""
+    def one(s):
+        dims = s.shape.dims
+        return TensorSpec(None if dims is None else [size] + list(dims), s.dtype)
+    return nest.map_structure(one, spec)
+
+
+def spec_text(spec):
+    return repr(spec)
+
+
+def same_structure(a, b):
+    try:
+        nest.assert_same_structure(a, b)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def compatible(a, b):
+    """True when specs `a` and `b` have one structure and the same dtypes."""
+    return same_structure(a, b) and all(
+        x.dtype == y.dtype for x, y in zip(flatten(a), flatten(b)))
