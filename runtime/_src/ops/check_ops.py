@@ -30,7 +30,7 @@ from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import define_grad, not_differentiable  # gradients
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.ops.logging_ops import format_element, summarize_v1
-from runtime._src.ops.math_ops import convert_pair
+from runtime._src.ops.base_ops import convert_pair
 from runtime._src.ops.shape_rules import broadcast_shapes, static_int
 
 __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",

@@ -19,7 +19,7 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import zeros_like
-from runtime._src.ops.math_ops import COMPLEX, FLOATS, dtype_error
+from runtime._src.ops.base_ops import COMPLEX, FLOATS, dtype_error
 
 __all__ = ["complex", "real", "imag", "conj", "angle"]
 

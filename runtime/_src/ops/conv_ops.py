@@ -32,7 +32,7 @@ from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import zeros_like
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
-from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
+from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
 
 __all__ = ["conv1d", "conv2d", "convolution", "max_pool1d", "max_pool2d", "avg_pool1d",
            "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches"]

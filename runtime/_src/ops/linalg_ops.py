@@ -39,7 +39,8 @@ from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import eye, ones_like, shape
 from runtime._src.ops.indexing import getitem
 from runtime._src.ops.manipulation_ops import concat, expand_dims, squeeze
-from runtime._src.ops.math_ops import FLOATS, dtype_error, matmul
+from runtime._src.ops.base_ops import FLOATS, dtype_error
+from runtime._src.ops.math_ops import matmul
 from runtime._src.ops.matrix_diag_ops import check_now, diag, diag_part
 from runtime._src.ops.reduction_ops import reduce_sum
 

@@ -27,7 +27,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
 from runtime._src.ops.gradient_ops import broadcast_like
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
-from runtime._src.ops.math_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
+from runtime._src.ops.base_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
