@@ -195,7 +195,7 @@ def _convert_or_raise(func, recursive=True):
     except RecursionError:
         raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: its code is "
                               "nested too deeply", reason="nested too deeply") from None
-    except Exception as e:  # noqa: BLE001 - a transpiler bug must not crash user code
+    except Exception as e:  # a transpiler bug must not crash user code
         reason = f"the transpiler failed ({type(e).__name__}: {e})"
         raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {reason}",
                               reason=reason) from e
@@ -314,7 +314,7 @@ def _with_user_frames(fn):
     def run(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - re-raised with the user's line noted
             _note_user_location(e)
             raise tracebacks.filtered(e)
     run.__autograph_converted__ = True
@@ -436,7 +436,7 @@ def convert_source(source, filename="<string>", first_line=1, *, module=None, me
     except RecursionError:
         reason = f"its code is nested too deeply ({filename}:{first_line})"
         raise ConversionError(f"cannot convert: {reason}", reason=reason) from None
-    except Exception as e:  # noqa: BLE001 - report a transpiler bug, do not crash the caller
+    except Exception as e:  # report a transpiler bug, do not crash the caller
         reason = f"the transpiler failed ({type(e).__name__}: {e}) ({filename}:{first_line})"
         raise ConversionError(f"cannot convert: {reason}", reason=reason) from e
 

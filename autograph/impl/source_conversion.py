@@ -106,7 +106,7 @@ class ModuleBindings:
             try:
                 value = importlib.import_module(module)
                 value = getattr(value, attr) if attr else value
-            except Exception:  # a library that fails to import: decide at run time
+            except Exception:  # noqa: BLE001 - a library that fails to import: decide at run time
                 value = None
             if value is not None:
                 self.libraries[bound] = value

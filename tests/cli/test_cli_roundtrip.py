@@ -82,7 +82,7 @@ def _outcome(module, expr, capsys):
     try:
         value = eval(expr, vars(module))
         result = ("value", type(value), value)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - the outcome compared
         result = ("raises", type(e))
     return result, capsys.readouterr().out
 

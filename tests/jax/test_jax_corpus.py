@@ -106,7 +106,7 @@ def test_listed_names_exist():
 def test_jit_of_converted_matches_python(fn, args):
     with contextlib.redirect_stdout(io.StringIO()):
         expected = _python(fn, args)
-        run = lambda: _jitted(fn)(*[to_jax(jnp, a) for a in args])  # noqa: E731
+        run = lambda: _jitted(fn)(*[to_jax(jnp, a) for a in args])
         if fn.__name__ in CANNOT_STAGE:
             kind, pattern = CANNOT_STAGE[fn.__name__]
             try:

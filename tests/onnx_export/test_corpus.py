@@ -11,9 +11,9 @@ import pytest
 pytest.importorskip("onnx", reason="the ONNX exporter needs the onnx extra")
 pytest.importorskip("onnxruntime", reason="checking exports needs onnxruntime")
 
-import runtime as tf  # noqa: E402 - after the skips
-from runtime import onnx as tf_onnx  # noqa: E402
-from tests.autograph.functions import CORPUS  # noqa: E402
+import runtime as tf  # after the skips
+from runtime import onnx as tf_onnx
+from tests.autograph.functions import CORPUS
 
 # function name -> why it cannot leave Python (the exporter's words)
 CANNOT_EXPORT = {

@@ -28,7 +28,7 @@ def _convert_and_drop(i):
     source = _SOURCE.format(i=i)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {}
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - the test's own source
+    exec(compile(source, filename, "exec"), namespace)  # the test's own source
     fn = namespace[f"step_{i}"]
     assert autograph.to_graph(fn)(3) == fn(3)
     del linecache.cache[filename]

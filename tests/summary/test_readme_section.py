@@ -8,7 +8,7 @@ import sys
 import pytest
 
 pytest.importorskip("tensorboard", reason="the example writes TensorBoard event files")
-from tensorboard.backend.event_processing import event_accumulator as ea  # noqa: E402
+from tensorboard.backend.event_processing import event_accumulator as ea
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

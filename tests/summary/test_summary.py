@@ -10,9 +10,9 @@ import pytest
 import runtime as tf
 
 pytest.importorskip("tensorboard", reason="tf.summary writes with the tensorboard package")
-from tensorboard.backend.event_processing import event_accumulator as ea  # noqa: E402
-from tensorboard.compat.proto import config_pb2, graph_pb2  # noqa: E402
-from tensorboard.util import tensor_util  # noqa: E402
+from tensorboard.backend.event_processing import event_accumulator as ea
+from tensorboard.compat.proto import config_pb2, graph_pb2
+from tensorboard.util import tensor_util
 
 
 def _read(logdir):

@@ -59,7 +59,7 @@ class ConcreteFunction(_types.ConcreteFunction):
     def __call__(self, *args, **kwargs):
         try:
             return self._call_flat(self._feeds(args, kwargs))
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
             raise _tracebacks.filtered(e)
 
     def _feeds(self, args, kwargs):

@@ -37,7 +37,7 @@ from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _numpy_repr,
                                       convert_to_tensor)
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.core.context import init_scope  # noqa: F401 - tf.init_scope
+from runtime._src.core.context import init_scope  # tf.init_scope
 
 __all__ = ["Variable", "init_scope", "lift_initializers", "VariableArgument",
            "route_variable_arguments"]

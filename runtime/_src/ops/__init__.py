@@ -3,11 +3,11 @@ registers every op in `graph.op_registry.OPS` and fills `core.tensor.dispatch`,
 the table behind tensors' Python operators (`a + b`, `a[i]`, `a & b`, ...)."""
 
 from runtime._src.core import tensor as _tensor
-from runtime._src.ops import base_ops, math_ops, array_ops  # noqa: F401
-from runtime._src.ops import reduction_ops, nn_ops, conv_ops, bitwise_ops  # noqa: F401
-from runtime._src.ops import shape_ops, scatter_ops, sort_ops, einsum_ops, dtype_ops  # noqa: F401
-from runtime._src.ops import matrix_diag_ops, linalg_ops, clip_ops  # noqa: F401
-from runtime._src.ops import complex_ops  # noqa: F401
+from runtime._src.ops import base_ops, math_ops, array_ops
+from runtime._src.ops import reduction_ops, nn_ops, conv_ops, bitwise_ops
+from runtime._src.ops import shape_ops, scatter_ops, sort_ops, einsum_ops, dtype_ops
+from runtime._src.ops import matrix_diag_ops, linalg_ops, clip_ops
+from runtime._src.ops import complex_ops
 
 _d = _tensor.dispatch
 _d.add, _d.subtract, _d.multiply = math_ops.add, math_ops.subtract, math_ops.multiply

@@ -121,7 +121,7 @@ def binary(name, x, y, allowed, out_dtype=None):
             xv, yv, dtype = found
             try:
                 return EagerTensor(OPS[name].kernel(xv, yv), out_dtype or dtype)
-            except Exception as e:  # noqa: BLE001 - re-raised naming the op
+            except Exception as e:  # re-raised naming the op
                 pair = convert_pair(x, y, name)
                 raise eager_kernel_error(OPS[name], pair, None, e) from e
     x, y = convert_pair(x, y, name)
@@ -136,7 +136,7 @@ def unary(name, x, allowed, attrs=None, out_dtype=None):
             and attrs is None:
         try:
             return EagerTensor(OPS[name].kernel(x._value), out_dtype or x.dtype)
-        except Exception as e:  # noqa: BLE001 - re-raised naming the op
+        except Exception as e:  # re-raised naming the op
             raise eager_kernel_error(OPS[name], (x,), None, e) from e
     x = convert_to_tensor(x)
     if x.dtype not in allowed:
@@ -152,5 +152,5 @@ def run_kernel_now(name, inputs, attrs, dtype):
     """
     try:
         return EagerTensor(OPS[name].kernel(*[t._value for t in inputs], **attrs), dtype)
-    except Exception as e:  # noqa: BLE001 - re-raised naming the op
+    except Exception as e:  # re-raised naming the op
         raise eager_kernel_error(OPS[name], inputs, attrs, e) from e

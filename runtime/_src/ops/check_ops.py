@@ -72,7 +72,7 @@ def _assert(condition, *data, summarize, where):
 not_differentiable("Assert")      # no outputs: nothing to differentiate, as in TF
 
 
-def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFlow's name
+def Assert(condition, data, summarize=None, name=None):  # TensorFlow's name
     """`tf.debugging.Assert`: raise InvalidArgumentError showing `data` unless
     `condition` holds. Strings in `data` print as they are; tensors print
     their first `summarize` (default 3) entries."""

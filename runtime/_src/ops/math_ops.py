@@ -255,7 +255,7 @@ def floormod(x, y, name=None):
 mod = floormod
 
 
-def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
+def pow(x, y, name=None):  # TensorFlow's public name
     """x ** y elementwise. Integers to negative integer powers raise."""
     return _binary("Pow", x, y, ARITHMETIC)
 
@@ -308,7 +308,7 @@ def negative(x, name=None):
     return _unary("Neg", x, ARITHMETIC)
 
 
-def abs(x, name=None):  # noqa: A001 - TensorFlow's public name
+def abs(x, name=None):  # TensorFlow's public name
     """|x| elementwise; of a complex tensor, its magnitude (float32 for
     complex64, float64 for complex128: TF's ComplexAbs)."""
     dtype = getattr(x, "dtype", None)
@@ -560,7 +560,7 @@ def ceil(x, name=None):
     return _unary("Ceil", x, FLOATS)
 
 
-def round(x, name=None):  # noqa: A001 - TensorFlow's public name
+def round(x, name=None):  # TensorFlow's public name
     """x rounded to the nearest integer, halves to even (banker's rounding).
 
     Integer tensors come back unchanged, as in TensorFlow.
@@ -994,6 +994,6 @@ def _identity_grad(op, grad):
     return [grad]
 
 
-def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def identity(input, name=None):  # TensorFlow's argument name
     """A tensor with the same value as `input` (a new node when tracing)."""
     return apply("Identity", (convert_to_tensor(input),))

@@ -315,7 +315,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     return math_ops.sqrt(reduce_variance(input_tensor, axis, keepdims))
 
 
-def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):
     """How many elements along `axis` are not zero (not False, not ""), as `dtype`."""
     x = convert_to_tensor(input)
     zero = convert_to_tensor(np.zeros((), x.dtype.np_dtype) if x.dtype != dtypes.string
@@ -328,7 +328,7 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
 _MATRIX_NORMS = ("euclidean", "fro", 1, 2, np.inf)
 
 
-def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     """TF's `tf.norm`: a vector norm (axis None or an int) or a matrix norm
     (axis a pair): 'euclidean', 'fro' (matrices), 1, 2, inf, or any p > 0 for vectors.
     The matrix 2-norm is the largest singular value (the `Svd` op of linalg_ops,
@@ -394,7 +394,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     return result
 
 
-def _same_ord(ord, value):  # noqa: A002
+def _same_ord(ord, value):
     return not isinstance(ord, (str, bool)) and ord == value
 
 
@@ -548,11 +548,11 @@ def _arg(op_name, x, axis, output_type):
     return apply(op_name, (x,), {"axis": axis, "output_type": output_type})
 
 
-def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):
     """Index of the largest value along `axis` (0 when None); int64 by default."""
     return _arg("ArgMax", input, axis, output_type)
 
 
-def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):
     """Index of the smallest value along `axis` (0 when None); int64 by default."""
     return _arg("ArgMin", input, axis, output_type)
