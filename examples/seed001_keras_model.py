@@ -36,7 +36,7 @@ without = model(x, training=False)      # executes a graph, without dropout
 def main():
     kept = np.asarray(with_dropout) != 0
     plain = np.asarray(without)
-    print("weights:", [v.name for v in model.trainable_variables])
+    print("weights:", [v.path for v in model.trainable_variables])
     print("graphs traced for call:", model.call.experimental_get_tracing_count())
     print(f"training=True : {kept.size - kept.sum()} of {kept.size} outputs dropped, "
           "the rest scaled by 1 / (1 - 0.2):",

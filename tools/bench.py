@@ -33,6 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import runtime as tf
+from tools.bench_keras import bench_keras_fit
 from runtime._src.exec import executor
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import OPS, apply
@@ -787,6 +788,8 @@ WORKLOADS = [
     ("JAX power(x, n=100) 10x10 int32: vs fori_loop", bench_jax_power),
     ("JAX nested Python-range loops 6x6 with if", bench_jax_nested),
     ("JAX first call of a 30-line fn: conversion", bench_jax_conversion),
+    ("Keras fit per epoch, README classifier, vs TF", lambda: bench_keras_fit(Unavailable,
+                                                                          REPEAT)),
 ]
 
 

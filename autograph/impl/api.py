@@ -35,7 +35,8 @@ from .source_conversion import SourceConversion
 
 __all__ = ["to_code", "to_graph", "convert", "do_not_convert", "converted_callable",
            "convert_source", "SourceConversion", "set_strict", "is_strict",
-           "ConversionError", "UnsupportedLanguageElementError", "AutoGraphWarning", "Feature", "optional_features"]
+           "ConversionError", "UnsupportedLanguageElementError", "AutoGraphWarning", "Feature",
+           "optional_features"]
 
 
 class AutoGraphWarning(UserWarning):
@@ -254,6 +255,9 @@ def converted_callable(fn, user_requested=True, recursive=True):
                        source_map.current_location() or ("<unknown>", 0, ""))
             return fn
         converted = _with_user_frames(entry.make_function(func))
+        if entry.object_writes:
+            converted.__autograph_object_writes__ = (
+                func.__name__, func.__code__.co_filename, entry.object_writes)
         if recursive:
             _cache_conversion(func, converted)
     if bound is not None:

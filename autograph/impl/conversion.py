@@ -24,7 +24,7 @@ from ..converters import (asserts, break_statements, call_trees, conditional_exp
                           continue_statements, control_flow, directives, logical_expressions,
                           return_statements, variables)
 from ..pyct import ast_util, comments, naming, parser, pauses, unparser
-from ..pyct.static_analysis import activity, liveness, reaching_definitions
+from ..pyct.static_analysis import activity, effects, liveness, reaching_definitions
 from . import checks
 
 # user code object -> {(its file, recursive): ConvertedEntity}. Weakly keyed:
@@ -318,6 +318,10 @@ class ConvertedEntity:
         self.line_map = line_map
         self.filename = filename
         self.info = info
+        # (line, text) of statements changing objects the function did not
+        # create (static_analysis/effects.object_writes): reported when a
+        # staged statement traces a call of it (operators/calls.py).
+        self.object_writes = ()
 
     def make_function(self, fn):
         """A function running the generated code with `fn`'s globals and cells."""
@@ -366,6 +370,7 @@ def _convert_unguarded(fn, recursive):
     node, info = parser.parse_function(fn)
     found = user_comments(node, info) if fn.__code__.co_name != "<lambda>" else ()
     ctx = Context(fn, node, info, recursive)
+    writes = effects.object_writes(node, info)
     node = convert_tree(node, ctx)
     source, statement_lines = unparse_with_lines(node, found)
     filename = f"<autograph:{fn.__module__}.{fn.__qualname__}:{next(_COUNTER)}>"
@@ -374,8 +379,10 @@ def _convert_unguarded(fn, recursive):
     linecache.cache[filename] = (len(compiled_text), None, compiled_text.splitlines(True), filename)
     source_map.register(filename, line_map)
     weakref.finalize(code, _forget_generated, filename)
-    return ConvertedEntity(fn.__name__, source, code, line_map, filename, info,
-                           ctx.operators_name)
+    entity = ConvertedEntity(fn.__name__, source, code, line_map, filename, info,
+                             ctx.operators_name)
+    entity.object_writes = writes
+    return entity
 
 
 def _forget_generated(filename):

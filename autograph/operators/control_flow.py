@@ -57,7 +57,7 @@ def if_stmt(cond, body, orelse=None, state=(), names=(), composites=None, effect
         return _run(body if cond else orelse, state)
     where = source_map.current_location()
     state, names = tuple(state), tuple(names) or tuple(f"<output {i}>" for i in range(len(state)))
-    _refuse_effects(effects, "if statement", where, backend, dict(zip(names, state)))
+    _report_effects(effects, "if statement", where, backend, dict(zip(names, state)))
     if composites is not None:
         return _staged_if_with_composites(backend, cond, body, orelse, state, names, where,
                                           composites)
@@ -76,7 +76,7 @@ def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test
         backend = backend_of(t)
         if backend is not None:
             where = source_map.current_location()
-            _refuse_effects(effects, "while loop", where, backend, dict(zip(names, state)),
+            _report_effects(effects, "while loop", where, backend, dict(zip(names, state)),
                             lists_carried=True)
             if test_binds:
                 listed = ", ".join(f"'{n}'" for n in test_binds)
@@ -103,7 +103,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
     tracking.record("for", backend is not None, body)
     if backend is not None:
         where = source_map.current_location()
-        _refuse_effects(effects, "for loop", where, backend, dict(zip(names, state)),
+        _report_effects(effects, "for loop", where, backend, dict(zip(names, state)),
                         lists_carried=True)
         return loops.with_composites(composites, state, lambda t, b, s, extra: (
             loops.staged_for(backend, iterable, b, s, tuple(names) + extra, t, where, opts)),
@@ -119,7 +119,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
         if backend_of(t) is not None:
             # The test became a tensor: every later iteration is staged as
             # `if extra_test(*state): state = body(item, *state)`.
-            _refuse_effects(effects, "if statement (a for loop over Python values whose "
+            _report_effects(effects, "if statement (a for loop over Python values whose "
                             "break or return condition is a tensor)",
                             source_map.current_location(), backend_of(t),
                             dict(zip(names, state)))
@@ -133,7 +133,7 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
     return state
 
 
-def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=False):
+def _report_effects(effects, kind, where, backend, values=None, lists_carried=False):
     """A staged statement runs the changes to Python objects made in its
     bodies while tracing: a tensor if traces both branches (both changes
     stay), a tensor loop its body once (one change instead of one per
@@ -154,7 +154,8 @@ def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=Fa
                 f"'{text}' ({where[0] if where else '<unknown>'}:{line}) changes the list "
                 f"'{changed}' inside a tensor {kind}{source_map.describe(where)}, which "
                 f"carries it as a tensor list (a TensorArray): one that can only be appended "
-                f"to and indexed. Build a new list in the loop, or keep the other changes after it."))
+                f"to and indexed. Build a new list in the loop, or keep the other changes "
+                f"after it."))
         value = None if values is None or list_name is None else values.get(list_name)
         if list_name is not None and (backend.is_list(value) or backend.is_tensor(value)):
             continue    # a tensor list, or a stacked one: appending is staged
@@ -162,7 +163,8 @@ def _refuse_effects(effects, kind, where, backend, values=None, lists_carried=Fa
         side_effects.report(f"'{text}'", (filename, line), kind, where)
 
 
-_LIST_CHANGE = r"(?<![\w.]){}\s*(\.\s*(pop|insert|remove|clear|sort|reverse)\s*\(|\[[^\]]*\]\s*=[^=])"
+_LIST_CHANGE = (r"(?<![\w.]){}\s*(\.\s*(pop|insert|remove|clear|sort|reverse)\s*\("
+                r"|\[[^\]]*\]\s*=[^=])")
 
 
 def _changed_list(text, carried):

@@ -79,7 +79,8 @@ def report(call, at, kind, where, how=_CHANGES):
     if is_strict_side_effects():
         what = how + (" (an object, or a global or nonlocal variable)" if how == _CHANGES else "")
         error = ValueError(
-            f"{call} ({filename}:{line}) {what} inside a tensor {kind}{source_map.describe(where)}: "
+            f"{call} ({filename}:{line}) {what} inside a tensor {kind}"
+            f"{source_map.describe(where)}: "
             f"{_observed(kind)} (strict side effects are on). Keep the state in tensors "
             f"(return it from the function, or use tf.Variable or tf.TensorArray), or make "
             f"the condition a Python value.")

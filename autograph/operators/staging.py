@@ -8,6 +8,9 @@ that report Python effects there ask `current()`:
         true_fn()
     outer_writes("bump", ("acc",))           # top of a function rebinding
                                              # nonlocal/global names
+    object_writes("bump", "f.py", ((5, "o.count += 1"),))
+                                             # ag__.call, before a function that
+                                             # changes objects it did not create
 """
 
 import contextlib
@@ -16,7 +19,7 @@ import threading
 from .. import source_map
 from . import side_effects
 
-__all__ = ["inside", "current", "outer_writes"]
+__all__ = ["inside", "current", "outer_writes", "object_writes"]
 
 _LOCAL = threading.local()
 
@@ -66,3 +69,17 @@ def outer_writes(function, names):
         at, call = (site[0], site[1]), f"'{site[2]}'"
         how = f"calls {function}(){defined}, which {how},"
     side_effects.report(call, at, kind, where, how=how)
+
+
+def object_writes(function, filename, writes):
+    """Called (by `ag__.call`) before a converted function that changes
+    objects it did not create (`writes`: (line, text) of each statement, in
+    `filename`) runs while a staged statement traces it: as in TensorFlow
+    each change happens once while tracing; each is reported (see
+    side_effects.py: a warning, or an error in strict mode)."""
+    kind, where = current()
+    site = source_map.current_location(3)            # the call, in the caller
+    called = f", called at '{site[2]}' ({site[0]}:{site[1]})," if site else ""
+    for line, text in writes:
+        side_effects.report(f"'{text}'", (filename, line), kind, where,
+                            how=f"in {function}(){called} changes Python state")

@@ -6,7 +6,19 @@ from runtime._src.keras.losses import (BinaryCrossentropy, CategoricalCrossentro
                                        categorical_crossentropy, get, mean_absolute_error,
                                        mean_squared_error, sparse_categorical_crossentropy)
 
-__all__ = ["Loss", "BinaryCrossentropy", "CategoricalCrossentropy", "MeanAbsoluteError",
+from runtime._src.keras.loss_functions import (BinaryFocalCrossentropy,
+                                              CategoricalFocalCrossentropy, CosineSimilarity,
+                                              Hinge, Huber, KLDivergence, LogCosh, Poisson,
+                                              SquaredHinge, binary_focal_crossentropy,
+                                              categorical_focal_crossentropy, cosine_similarity,
+                                              hinge, huber, kl_divergence, log_cosh, poisson,
+                                              squared_hinge)
+
+__all__ = ["Loss", "Huber", "KLDivergence", "LogCosh", "Poisson", "CosineSimilarity", "Hinge",
+           "SquaredHinge", "BinaryFocalCrossentropy", "CategoricalFocalCrossentropy", "huber",
+           "kl_divergence", "log_cosh", "poisson", "cosine_similarity", "hinge",
+           "squared_hinge", "binary_focal_crossentropy", "categorical_focal_crossentropy",
+           "BinaryCrossentropy", "CategoricalCrossentropy", "MeanAbsoluteError",
            "MeanSquaredError", "SparseCategoricalCrossentropy", "binary_crossentropy",
            "categorical_crossentropy", "mean_absolute_error", "mean_squared_error",
            "sparse_categorical_crossentropy", "get"]

@@ -1,10 +1,12 @@
 """The seed tutorials' examples that need autograph, run with
 `import runtime as tf`, checked against the output the seeds document."""
 
-import numpy as np
-import pytest
+import warnings
 
-tf = pytest.importorskip("runtime")
+import numpy as np
+
+import autograph
+import runtime as tf  # an import error must fail the module loudly
 
 
 def test_conditional_function():                     # seed 000
@@ -135,3 +137,39 @@ def test_function_on_methods():                        # seed 001
     assert m1.call(x, training=False).numpy().tolist() == [2, 4]
     assert m2.call(x).numpy().tolist() == [-4, 1]
     assert m2.call(x, training=False).numpy().tolist() == [-5, 0]
+
+
+# Seed 001 (the tf.function API doc): `print(i)`, a Variable assign and
+# `l.append(i)` ("Caution! Doesn't work.") in `for i in x:` over a tensor.
+SEED_L = []
+SEED_V = None
+
+
+def seed001_g(x):
+    for i in x:
+        print(i)  # Works
+        SEED_V.assign(i)  # Works
+        SEED_L.append(i)  # Caution! Doesn't work.
+    return SEED_V.read_value()
+
+
+def test_seed001_python_side_effect_in_a_tensor_loop(capsys):  # seed 001
+    global SEED_V
+    SEED_V = tf.Variable(0)
+    SEED_L.clear()
+    g = tf.function(seed001_g)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = g(tf.constant([1, 2, 3]))
+        second = g(tf.constant([4, 5, 6]))
+    # TF 2.21 (same code): returns 3 then 6; prints the loop's symbolic element
+    # once, while tracing (Tensor("while/TensorArrayV2Read/TensorListGetItem:0",
+    # shape=(), dtype=int32)); l holds one symbolic tensor after both calls.
+    assert int(first) == 3 and int(second) == 6 and int(SEED_V.numpy()) == 6
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 1 and printed[0].startswith("Tensor(")
+    assert printed[0].endswith("shape=(), dtype=int32)")
+    assert len(SEED_L) == 1 and tf.is_tensor(SEED_L[0])
+    ours = [str(w.message) for w in caught if w.category is autograph.SideEffectWarning]
+    assert len(ours) == 1 and ours[0].startswith("'SEED_L.append(i)' (")
+    assert "once per trace, not once per iteration" in ours[0]

@@ -13,16 +13,6 @@ from conftest import MODULES, run_cli
 TENSOR_MATH = os.path.join(MODULES, "tensor_math.py")
 
 
-def _has_runtime_function():
-    try:
-        import runtime
-    except Exception:
-        return False
-    return hasattr(runtime, "function")
-
-
-needs_function = pytest.mark.skipif(not _has_runtime_function(),
-                                    reason="runtime.function not available yet")
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -91,14 +81,12 @@ def test_svg_without_graphviz(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
-@needs_function
 def test_unknown_function(tmp_path):
     proc = run_cli("graph", f"{TENSOR_MATH}::nosuch", "--signature", "int32[]")
     _assert_error(proc, f"{TENSOR_MATH}: no function named 'nosuch' (functions found: "
                         "affine, clipped, countdown_sum")
 
 
-@needs_function
 def test_import_failure_names_user_line(tmp_path):
     mod = tmp_path / "boom.py"
     mod.write_text("X = 1\nY = undefined_name + 1\ndef f(x):\n    return x\n")
@@ -135,7 +123,6 @@ class K:
 """
 
 
-@needs_function
 @pytest.mark.parametrize("func, spec, expected", [
     ("bad_matmul", "float32[3]", "tracing failed: ValueError: MatMul: both inputs must be "
      "matrices (rank >= 2), got shapes [3] and [3] ({mod}:5: y = tf.matmul(x, x))"),
@@ -155,7 +142,6 @@ def test_tracing_failure_names_the_user_line(tmp_path, func, spec, expected):
     assert len(re.findall(re.escape(str(mod)) + r":\d", proc.stderr)) == 1
 
 
-@needs_function
 def test_method_target_is_a_clear_error(tmp_path):
     mod = tmp_path / "fails.py"
     mod.write_text(TRACE_FAILS)
@@ -166,7 +152,6 @@ def test_method_target_is_a_clear_error(tmp_path):
     assert proc.stdout.startswith("graph static(%x: int32[])")
 
 
-@needs_function
 def test_graph_text_of_function_without_control_flow():
     proc = run_cli("graph", f"{TENSOR_MATH}::affine", "--signature", "float32[None],float32[]")
     assert proc.returncode == 0, proc.stderr
@@ -175,7 +160,6 @@ def test_graph_text_of_function_without_control_flow():
     assert "return" in proc.stdout
 
 
-@needs_function
 @pytest.mark.parametrize("func", ["clipped", "countdown_sum", "decorated_square"])
 def test_graph_text_dot_svg(func, tmp_path):
     sig = "float32[],float32[]" if func == "clipped" else "int32[]"
@@ -211,7 +195,6 @@ def f(x):
 """
 
 
-@needs_function
 @pytest.mark.parametrize("fmt, start", [("text", "graph f("), ("dot", 'digraph "f"'),
                                         ("html", "<!DOCTYPE html>")])
 def test_graph_stdout_holds_the_graph_alone(tmp_path, fmt, start):
@@ -225,7 +208,6 @@ def test_graph_stdout_holds_the_graph_alone(tmp_path, fmt, start):
         "module level print", 'traced with Tensor("x:0", shape=(), dtype=float32)']
 
 
-@needs_function
 def test_graph_html_runs_without_graphviz(tmp_path):
     out = tmp_path / "f.html"
     proc = run_cli("graph", f"{TENSOR_MATH}::clipped", "--signature", "float32[],float32[]",

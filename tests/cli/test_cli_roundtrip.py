@@ -190,6 +190,8 @@ def _without_timings(text):
     return _TIMING.sub("<time>", text)
 
 
+from tests.example_runs import script_args
+
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.py")))
 
 
@@ -198,6 +200,7 @@ def test_examples_convert_and_run_the_same(path, tmp_path):
     dst = tmp_path / os.path.basename(path)
     proc = run_cli("convert", path, "-o", str(dst))
     assert proc.returncode == 0, proc.stderr
-    before, after = _run_script(path), _run_script(str(dst))
+    args = script_args(os.path.splitext(os.path.basename(path))[0])
+    before, after = _run_script(path, *args), _run_script(str(dst), *args)
     assert after.returncode == before.returncode, after.stderr
     assert _without_timings(after.stdout) == _without_timings(before.stdout)

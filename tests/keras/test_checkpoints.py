@@ -54,21 +54,53 @@ def test_load_weights_into_another_architecture_is_an_error(tmp_path):
         other.load_weights(str(tmp_path / "missing.weights.npz"))
 
 
-@pytest.mark.parametrize("name", ["w.weights.h5", "w.h5", "w.keras"])
-def test_keras_formats_are_refused_with_a_clear_error(tmp_path, name):
+@pytest.mark.parametrize("name", ["w.h5", "w.keras", "w.npz"])
+def test_save_weights_needs_a_weights_suffix(tmp_path, name):
     path = str(tmp_path / name)
-    with pytest.raises(ValueError, match=r"must end in `\.weights\.npz` \(runtime.keras's "
-                                         r"weights format; Keras's `\.weights\.h5`, `\.keras` "
-                                         r"and `\.h5` files are not supported\)"):
+    with pytest.raises(ValueError, match=r"must end in `\.weights\.h5` \(Keras 3's weights "
+                                         r"format\) or `\.weights\.npz` \(runtime.keras's\)"):
         model().save_weights(path)
-    with pytest.raises(ValueError, match=r"must end in `\.weights\.npz`"):
-        model().load_weights(path)
     assert os.listdir(tmp_path) == []
+    with pytest.raises(ValueError if name != "w.keras" else FileNotFoundError):
+        model().load_weights(path)
 
 
-def test_model_save_points_to_saved_model(tmp_path):
-    with pytest.raises(ValueError, match=r"Use `tf\.saved_model\.save\(model, export_dir\)`"):
-        model().save(str(tmp_path / "m.keras"))
+def test_weights_h5_round_trips_and_holds_keras_paths(tmp_path):
+    trained = model()
+    trained.fit(X, Y, epochs=1, verbose=0)
+    path = str(tmp_path / "w.weights.h5")
+    trained.save_weights(path)
+    from runtime._src.keras import hdf5
+    with open(path, "rb") as f:
+        datasets = hdf5.read_datasets(f.read())
+    # Keras 3's layout of this Sequential (TF 2.21 writes these paths); SGD without
+    # momentum has two variables (iteration, learning_rate)
+    assert sorted(datasets) == [
+        "layers/batch_normalization/vars/0", "layers/batch_normalization/vars/1",
+        "layers/batch_normalization/vars/2", "layers/batch_normalization/vars/3",
+        "layers/dense/vars/0", "layers/dense/vars/1", "layers/dense_1/vars/0",
+        "layers/dense_1/vars/1", "optimizer/vars/0", "optimizer/vars/1"]
+    assert int(datasets["optimizer/vars/0"]) == 1          # one step of fit
+    fresh = model()
+    fresh.load_weights(path)
+    np.testing.assert_array_equal(fresh.predict(X, verbose=0), trained.predict(X, verbose=0))
+
+
+def test_load_weights_reads_keras_files(tmp_path):
+    trained = model()
+    trained.fit(X, Y, epochs=1, verbose=0)
+    trained.save(str(tmp_path / "m.keras"))
+    fresh = model()
+    fresh.load_weights(str(tmp_path / "m.keras"))
+    np.testing.assert_array_equal(fresh.predict(X, verbose=0), trained.predict(X, verbose=0))
+
+
+def test_model_save_needs_the_keras_extension(tmp_path):
+    with pytest.raises(ValueError, match=r"legacy HDF5 model format \(`\.h5`\); save with "
+                                         r"the `\.keras` extension"):
+        model().save(str(tmp_path / "m.h5"))
+    with pytest.raises(ValueError, match=r"Invalid filepath extension for saving"):
+        model().save(str(tmp_path / "m"))
     assert os.listdir(tmp_path) == []
 
 
@@ -129,11 +161,12 @@ def test_checkpoint_mode_max_and_unknown_monitor(tmp_path):
 def test_checkpoint_argument_errors(tmp_path):
     with pytest.raises(ValueError, match=r"When using `save_weights_only=True` in "
                                          r"`ModelCheckpoint`, the filepath provided must end "
-                                         r"in `\.weights\.npz`"):
-        keras.callbacks.ModelCheckpoint(str(tmp_path / "w.weights.h5"), save_weights_only=True)
-    with pytest.raises(ValueError, match=r"runtime.keras saves weights only; pass "
-                                         r"`save_weights_only=True`"):
-        keras.callbacks.ModelCheckpoint(str(tmp_path / "m.keras"))
+                                         r"in `\.weights\.h5`"):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "w.keras"), save_weights_only=True)
+    # Keras 3 (TF 2.21)'s message
+    with pytest.raises(ValueError, match=r"The filepath provided must end in `\.keras` "
+                                         r"\(Keras model format\)"):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "m.weights.npz"))
     with pytest.raises(ValueError, match="Unrecognized save_freq: 3.5"):
         keras.callbacks.ModelCheckpoint(str(tmp_path / "w.weights.npz"), save_freq=3.5,
                                         save_weights_only=True)
@@ -141,3 +174,12 @@ def test_checkpoint_argument_errors(tmp_path):
                                          "auto mode."):
         keras.callbacks.ModelCheckpoint(str(tmp_path / "w.weights.npz"), mode="bad",
                                         save_weights_only=True)
+
+
+def test_checkpoint_saves_whole_models_to_keras_files(tmp_path):
+    m = model()
+    cb = keras.callbacks.ModelCheckpoint(str(tmp_path / "m{epoch}.keras"))
+    m.fit(X, Y, epochs=2, callbacks=[cb], verbose=0)
+    assert sorted(os.listdir(tmp_path)) == ["m1.keras", "m2.keras"]
+    loaded = keras.models.load_model(str(tmp_path / "m2.keras"))
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), m.predict(X, verbose=0))

@@ -19,7 +19,8 @@ def run_example(name, *args):
 def test_seed001_model_uses_dropout_only_when_training():
     out = run_example("seed001_keras_model.py")
     assert out.splitlines() == [
-        "weights: ['dense/kernel:0', 'dense/bias:0', 'dense_1/kernel:0', 'dense_1/bias:0']",
+        "weights: ['my_model/dense/kernel', 'my_model/dense/bias', 'my_model/dense_1/kernel', "
+        "'my_model/dense_1/bias']",
         "graphs traced for call: 2",
         "training=True : 9 of 50 outputs dropped, the rest scaled by 1 / (1 - 0.2): True",
         "training=False: no dropout, same result every call: True",

@@ -41,7 +41,7 @@ def test_dense_builds_lazily_with_glorot_uniform_kernel_and_zero_bias():
     assert not d.built and d.weights == []
     d(tf.ones([2, 32]))
     assert d.built
-    assert [v.name for v in d.weights] == ["dense/kernel:0", "dense/bias:0"]
+    assert [v.path for v in d.weights] == ["dense/kernel", "dense/bias"]
     limit = np.sqrt(6 / (32 + 64))
     k = d.kernel.numpy()
     assert k.shape == (32, 64) and np.abs(k).max() <= limit and np.abs(k).max() > 0.9 * limit
@@ -156,8 +156,9 @@ def test_sequential_passes_training_and_matches_the_layers_applied_in_turn():
     want = np.maximum(x @ d1.kernel.numpy(), 0) @ d2.kernel.numpy()
     np.testing.assert_allclose(out.numpy(), want, rtol=1e-5, atol=1e-6)
     assert (model(x, training=True).numpy() != out.numpy()).any()
-    assert [v.name for v in model.trainable_variables] == [
-        "dense/kernel:0", "dense/bias:0", "dense_1/kernel:0", "dense_1/bias:0"]
+    assert [v.path for v in model.trainable_variables] == [   # Keras 3 (TF 2.21) paths
+        "sequential/dense/kernel", "sequential/dense/bias", "sequential/dense_1/kernel",
+        "sequential/dense_1/bias"]
     with pytest.raises(TypeError, match="must be an instance of class Layer"):
         model.add("dense")
 
@@ -245,7 +246,7 @@ def test_custom_layer_with_build_and_add_weight():
     assert s(tf.ones([2, 3])).shape == (2, 3) and s.built
     s.w.assign([1.0, 2.0, 3.0])
     np.testing.assert_array_equal(s(tf.ones([1, 3])).numpy(), [[1.0, 2.0, 3.0]])
-    assert [v.name for v in s.trainable_weights] == ["scale/w:0"]
+    assert [v.path for v in s.trainable_weights] == ["scale/w"]
 
 
 # --- image layers -------------------------------------------------------------------
@@ -299,7 +300,7 @@ def test_add_weight_takes_keras_3_arguments():
     layer = layers.Layer()
     a = layer.add_weight((2, 3), initializer="zeros", name="a")
     b = layer.add_weight(shape=(4,), initializer="ones", trainable=False, name="b")
-    assert a.shape == (2, 3) and a.name == "layer/a:0" and b.name == "layer/b:0"
+    assert a.shape == (2, 3) and a.name == "a" and a.path == "layer/a" and b.path == "layer/b"
     assert layer.trainable_weights == [a] and layer.non_trainable_weights == [b]
     with pytest.raises(TypeError, match="unexpected keyword argument 'shap'"):
         layer.add_weight(shap=(1,))

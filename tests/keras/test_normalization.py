@@ -38,12 +38,12 @@ def test_batch_norm_training_uses_batch_statistics_and_updates_moving_ones():
     x = rng.normal(2.0, 3.0, (8, 3)).astype(np.float32)
     bn = layers.BatchNormalization(momentum=0.9, epsilon=1e-3)
     out = bn(x, training=True)
-    assert [w.name for w in bn.weights] == ["batch_normalization/gamma:0",
-                                            "batch_normalization/beta:0",
-                                            "batch_normalization/moving_mean:0",
-                                            "batch_normalization/moving_variance:0"]
-    assert [w.name for w in bn.trainable_weights] == ["batch_normalization/gamma:0",
-                                                      "batch_normalization/beta:0"]
+    assert [w.path for w in bn.weights] == ["batch_normalization/gamma",
+                                            "batch_normalization/beta",
+                                            "batch_normalization/moving_mean",
+                                            "batch_normalization/moving_variance"]
+    assert [w.path for w in bn.trainable_weights] == ["batch_normalization/gamma",
+                                                      "batch_normalization/beta"]
     np.testing.assert_allclose(out.numpy(), np_norm(x, 0, 1.0, 0.0, 1e-3), rtol=1e-5,
                                atol=1e-5)
     np.testing.assert_allclose(bn.moving_mean.numpy(), 0.1 * x.mean(0), rtol=1e-5)
@@ -67,8 +67,8 @@ def test_batch_norm_on_a_channel_axis_in_a_graph_and_without_center_scale():
     step = tf.function(lambda v: bn(v, training=True))
     np.testing.assert_allclose(step(x).numpy(), np_norm(x, (0, 2, 3), 1.0, 0.0, 0.01),
                                rtol=1e-4, atol=1e-5)
-    assert [w.name.split("/")[1] for w in bn.weights] == ["moving_mean:0",
-                                                          "moving_variance:0"]
+    assert [w.path.split("/")[1] for w in bn.weights] == ["moving_mean",
+                                                          "moving_variance"]
     assert bn.moving_mean.shape == (3,)
     step(x)
     np.testing.assert_allclose(bn.moving_mean.numpy(),
@@ -82,8 +82,8 @@ def test_layer_norm_against_numpy_on_one_and_several_axes():
     ln = layers.LayerNormalization()
     np.testing.assert_allclose(ln(x).numpy(), np_norm(x, -1, 1.0, 0.0, 1e-3), rtol=1e-5,
                                atol=1e-5)
-    assert [w.name for w in ln.weights] == ["layer_normalization/gamma:0",
-                                            "layer_normalization/beta:0"]
+    assert [w.path for w in ln.weights] == ["layer_normalization/gamma",
+                                            "layer_normalization/beta"]
     ln2 = layers.LayerNormalization(axis=[1, 2], epsilon=1e-5)
     ln2(x)
     ln2.gamma.assign(rng.normal(size=(3, 4)).astype(np.float32))
@@ -94,7 +94,7 @@ def test_layer_norm_against_numpy_on_one_and_several_axes():
     np.testing.assert_allclose(graph(x).numpy(), expected, rtol=1e-4, atol=1e-5)
     ln3 = layers.LayerNormalization(axis=1, center=False)
     ln3(x)
-    assert [w.name.split("/")[1] for w in ln3.weights] == ["gamma:0"]
+    assert [w.path.split("/")[1] for w in ln3.weights] == ["gamma"]
     np.testing.assert_allclose(ln3(x).numpy(), np_norm(x, 1, 1.0, 0.0, 1e-3), rtol=1e-5,
                                atol=1e-5)
 
@@ -141,8 +141,8 @@ def test_fit_updates_moving_statistics_and_traces_once():
     history = model.fit(x, y, batch_size=16, epochs=5, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
     bn = model.layers[1]
-    assert [w.name for w in model.non_trainable_weights] == [
-        "batch_normalization/moving_mean:0", "batch_normalization/moving_variance:0"]
+    assert [w.path for w in model.non_trainable_weights] == [
+        "batch_normalization/moving_mean", "batch_normalization/moving_variance"]
     # 20 updates towards batch means near 3.0: 1 - 0.99 ** 20 of the way there
     np.testing.assert_allclose(bn.moving_mean.numpy(), (1 - 0.99 ** 20) * x.mean(0),
                                rtol=0.15)

@@ -72,7 +72,7 @@ def test_training_step_reads_the_rate_from_iterations_and_traces_once():
         np.testing.assert_allclose(w.numpy(), expected, rtol=1e-6)
     assert step.experimental_get_tracing_count() == 1
     assert int(opt.iterations) == 6
-    assert [v.name for v in opt.variables] == ["SGD/iteration:0"]
+    assert [(v.name, v.path) for v in opt.variables] == [("iteration", "SGD/iteration")]
 
 
 def test_fit_with_a_schedule_traces_the_train_step_once():

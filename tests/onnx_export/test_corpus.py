@@ -5,11 +5,11 @@ to 1e-5). The ones that cannot export are listed here with their reason."""
 
 import warnings
 
-import numpy as np
 import pytest
 
-pytest.importorskip("onnx", reason="the ONNX exporter needs the onnx extra")
-pytest.importorskip("onnxruntime", reason="checking exports needs onnxruntime")
+pytest.importorskip("onnx", reason="onnx is not installed (pip install -e '.[onnx]')")
+pytest.importorskip("onnxruntime",
+                    reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
 import runtime as tf  # after the skips
 from runtime import onnx as tf_onnx

@@ -11,11 +11,12 @@ trace at all (a loop variable that changes shape, a return inside a loop).
 import numpy as np
 import pytest
 
-onnx = pytest.importorskip("onnx", reason="the ONNX exporter needs the onnx extra")
-ort = pytest.importorskip("onnxruntime", reason="checking exports needs onnxruntime")
+onnx = pytest.importorskip("onnx", reason="onnx is not installed (pip install -e '.[onnx]')")
+ort = pytest.importorskip("onnxruntime",
+                          reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
-import runtime as tf  # noqa: E402 - after the skips: runtime.onnx needs onnx
-from runtime import onnx as tf_onnx  # noqa: E402
+import runtime as tf  # after the skips: runtime.onnx needs onnx
+from runtime import onnx as tf_onnx
 
 
 def run_onnx(model, *inputs):

@@ -8,8 +8,9 @@ import os
 
 import pytest
 
-pytest.importorskip("onnx", reason="the ONNX exporter needs the onnx extra")
-pytest.importorskip("onnxruntime", reason="checking exports needs onnxruntime")
+pytest.importorskip("onnx", reason="onnx is not installed (pip install -e '.[onnx]')")
+pytest.importorskip("onnxruntime",
+                    reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _spec = importlib.util.spec_from_file_location("fuzz_onnx",

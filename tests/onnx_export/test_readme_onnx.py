@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
-pytest.importorskip("onnx", reason="the ONNX exporter needs the onnx extra")
-pytest.importorskip("onnxruntime", reason="running the export needs onnxruntime")
+pytest.importorskip("onnx", reason="onnx is not installed (pip install -e '.[onnx]')")
+pytest.importorskip("onnxruntime",
+                    reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _BLOCK = ("import sys\n"

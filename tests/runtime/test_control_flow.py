@@ -342,7 +342,8 @@ def test_while_structure_change_is_a_type_error_naming_the_var():
     def f(n):
         return tf.while_loop(lambda i, x: i < n, lambda i, x: (i + 1, (x, x)), (0, 1),
                              names=("i", "x"))
-    with pytest.raises(TypeError, match="'x' does not have the same nested structure after one iteration"):
+    with pytest.raises(TypeError, match="'x' does not have the same nested structure after one "
+                                        "iteration"):
         _traced(f, (tf.int32, []))
 
 

@@ -323,16 +323,9 @@ def collatz_graph():
     return build("collatz", [(I32, [])], body)
 
 
-try:
-    import runtime._src.exec.control_flow_ops  # registers If and While
-except ImportError:
-    pass
-
-needs_cf = pytest.mark.skipif("While" not in OPS or "If" not in OPS,
-                              reason="control_flow_ops not available")
+import runtime._src.exec.control_flow_ops  # registers If and While
 
 
-@needs_cf
 @pytest.mark.parametrize("n,steps", [(27, 111), (1, 0), (6, 8)])
 def test_collatz_while_if_matches_interpreter(n, steps):
     g = collatz_graph()
@@ -341,7 +334,6 @@ def test_collatz_while_if_matches_interpreter(n, steps):
     assert out[0] == steps and out[0].dtype == np.int32
 
 
-@needs_cf
 def test_control_flow_is_inlined_as_python_statements():
     g = collatz_graph()
     src = g.python_source()
@@ -352,7 +344,6 @@ def test_control_flow_is_inlined_as_python_statements():
     assert 'with _np.errstate(over="ignore")' in src
 
 
-@needs_cf
 def test_if_runs_only_the_taken_branch_side_effects():
     log = []
 
@@ -369,7 +360,6 @@ def test_if_runs_only_the_taken_branch_side_effects():
     assert log == [("then", 3), ("else", 2)]
 
 
-@needs_cf
 def test_while_with_maximum_iterations_and_body_effects():
     log = []
 
@@ -389,7 +379,6 @@ def test_while_with_maximum_iterations_and_body_effects():
     assert "while While_count < While_limit:" in g.python_source()
 
 
-@needs_cf
 def test_failing_kernel_inside_loop_body_names_node():
     def body(x):
         def loop_body(i):
@@ -407,7 +396,6 @@ def test_failing_kernel_inside_loop_body_names_node():
     assert f"{THIS_FILE}:{body.line}" in str(info.value)
 
 
-@needs_cf
 def test_editing_an_inlined_subgraph_recompiles():
     g = collatz_graph()
     assert executor.run(g, [np.int32(6)])[0] == 8
@@ -419,7 +407,6 @@ def test_editing_an_inlined_subgraph_recompiles():
     assert g._compiled is not first
 
 
-@needs_cf
 def test_million_iteration_loop_runs_in_flat_memory():
     import tracemalloc
 
@@ -439,7 +426,6 @@ def test_million_iteration_loop_runs_in_flat_memory():
     assert peak < 64 * 1024, peak
 
 
-@needs_cf
 def test_deep_nesting_falls_back_to_kernel_calls():
     def nest(x, depth):
         if depth == 0:

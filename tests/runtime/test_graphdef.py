@@ -117,7 +117,8 @@ def test_add_shapes_and_large_constants():
 
 
 def test_to_proto_builds_tensorflows_graphdef():
-    pytest.importorskip("tensorboard", reason="to_proto needs the tensorboard package")
+    pytest.importorskip("tensorboard",
+                        reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
     from google.protobuf import text_format
     gd = _graph(_cond_and_loop, tf.TensorSpec([], tf.float32)).as_graph_def(add_shapes=True)
     proto = gd.to_proto()

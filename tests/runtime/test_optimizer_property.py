@@ -28,6 +28,8 @@ from runtime._src.function.concrete_function import ConcreteFunction, _capture_v
 from runtime._src.check.equivalence import variables_of
 from runtime._src.optimizer import optimize
 
+from tests.example_runs import main_kwargs
+
 EXAMPLES = sorted((pathlib.Path(__file__).parents[2] / "examples").glob("*.py"))
 RANDOM_INPUT_SETS = 3
 function_module = importlib.import_module("runtime._src.function.function")  # `runtime.function` is the decorator
@@ -147,7 +149,7 @@ def run_example(path):
     module = importlib.util.module_from_spec(spec)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         spec.loader.exec_module(module)
-        module.main()
+        module.main(**main_kwargs(path.stem))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])

@@ -23,6 +23,8 @@ from runtime._src.function.concrete_function import ConcreteFunction
 from runtime.saved_model import SavedModelError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+from tests.example_runs import main_kwargs
+
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 
 # Run in the fresh process: only the project root on sys.path, and any import
@@ -173,7 +175,7 @@ def trace_example(path):
     with recorded_concretes() as concretes, contextlib.redirect_stdout(io.StringIO()), \
             contextlib.redirect_stderr(io.StringIO()):
         spec.loader.exec_module(module)
-        module.main()
+        module.main(**main_kwargs(path.stem))
     return concretes
 
 

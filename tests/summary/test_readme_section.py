@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-pytest.importorskip("tensorboard", reason="the example writes TensorBoard event files")
+pytest.importorskip("tensorboard",
+                    reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
 from tensorboard.backend.event_processing import event_accumulator as ea
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

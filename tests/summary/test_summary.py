@@ -9,7 +9,8 @@ import pytest
 
 import runtime as tf
 
-pytest.importorskip("tensorboard", reason="tf.summary writes with the tensorboard package")
+pytest.importorskip("tensorboard",
+                    reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
 from tensorboard.backend.event_processing import event_accumulator as ea
 from tensorboard.compat.proto import config_pb2, graph_pb2
 from tensorboard.util import tensor_util

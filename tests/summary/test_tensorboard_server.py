@@ -12,7 +12,8 @@ import pytest
 
 import runtime as tf
 
-pytest.importorskip("tensorboard", reason="the server test needs the tensorboard package")
+pytest.importorskip("tensorboard",
+                    reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
 
 
 def _free_port():

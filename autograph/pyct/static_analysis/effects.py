@@ -8,13 +8,17 @@ not create, which a staged statement cannot carry.
         emit(1)             # emit = out.append, a bound mutating method
         total += 1          # `global total` (or nonlocal): a graph value would leak
 
-`find(stmts, info, aliases)` lists them as `(line, text, list_name)`:
+`object_writes(fn_node, info)` lists what a whole function changes outside
+itself (see there). `find(stmts, info, aliases)` lists them as `(line, text, list_name)`:
 `list_name` is set for `lst = ag__.list_append(lst, x)` (an append the
 call-tree converter rewrote; `list_extend` likewise), which a staged loop carries as a tensor list
 and a staged if refuses only when `lst` is still a Python list. Attribute and
 item assignments with constant keys are not effects: control flow carries
 them as slots. Objects bound inside the block (`tmp = []`) are its own.
 """
+
+import io
+import tokenize
 
 import gast
 
@@ -57,8 +61,9 @@ def _is_ag_call(call):
             and f.value.id == "ag__" and call.args)
 
 
-def _found(node, own, aliases, outer=frozenset()):
-    """(list name or None,) when `node` is an effect, else None."""
+def _found(node, own, aliases, outer=frozenset(), slots=False):
+    """(list name or None,) when `node` is an effect, else None. `slots`:
+    attribute and item writes with constant keys count too."""
     if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
         return (None,) if node.id in outer else None
     if isinstance(node, gast.Call):
@@ -83,7 +88,7 @@ def _found(node, own, aliases, outer=frozenset()):
         for t in leaves:
             targets += t.elts if isinstance(t, (gast.Tuple, gast.List)) else [t]
         targets = [t for t in targets if isinstance(t, (gast.Subscript, gast.Attribute))
-                   and activity.qualified_name(t) is None]
+                   and (slots or activity.qualified_name(t) is None)]
     for t in targets:
         if _base(t) not in own:
             return (None,)
@@ -131,17 +136,49 @@ def _walk_with_statement(stmts):
                 stack.append((c, c if isinstance(c, gast.stmt) else stmt))
 
 
-def find(stmts, info, aliases=frozenset(), outer=frozenset()):
+def _without_comment(text):
+    """The statement's text without a trailing `# comment`."""
+    if "#" not in text:
+        return text
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    for t in tokens:
+        if t.type == tokenize.COMMENT:
+            return text[:t.start[1]].rstrip()
+    return text
+
+
+def find(stmts, info, aliases=frozenset(), outer=frozenset(), slots=False):
     """The effects in `stmts` (see the module docstring), in source order.
-    `outer`: names declared global or nonlocal; binding one is an effect."""
+    `outer`: names declared global or nonlocal; binding one is an effect.
+    `slots`: attribute and item writes with constant keys count too."""
     own = _own_names(stmts) - set(outer)
     seen = []
     for n, stmt in _walk_with_statement(stmts):
-        hit = _found(n, own, aliases, outer)
+        hit = _found(n, own, aliases, outer, slots)
         if hit is None:
             continue
         line = ast_util.user_line(stmt) or 0
-        entry = (line, info.line_text(line) if line else "", hit[0])
+        entry = (line, _without_comment(info.line_text(line)) if line else "", hit[0])
         if entry not in seen:
             seen.append(entry)
     return seen
+
+
+_CONSTRUCTORS = frozenset(("__init__", "__new__", "__post_init__", "__init_subclass__"))
+
+
+def object_writes(fn_node, info):
+    """(line, text) of the statements of a function (its own scope) that
+    change objects it did not create: its arguments' or globals' attributes
+    and items (`o.count += 1`, `self.total = t`), mutating calls, `next(it)`.
+    A converted function called while a staged statement is traced reports
+    them (operators/calls.py). Constructors set up the object they make:
+    none. Names declared global or nonlocal are outer_writes' business."""
+    if fn_node.name in _CONSTRUCTORS:
+        return ()
+    aliases = mutator_aliases(ast_util.walk_scope(fn_node.body))
+    return tuple((line, text) for line, text, _ in find(fn_node.body, info, aliases,
+                                                         slots=True) if line)

@@ -4,6 +4,7 @@
 the functions below; a callable is returned as it is.
 """
 
+from runtime._src.keras import serialization
 from runtime._src.ops import math_ops, nn_ops
 
 __all__ = ["get", "serialize", "linear", "relu", "sigmoid", "softmax", "tanh"]
@@ -46,6 +47,8 @@ def get(identifier):
     """The activation function `identifier` names (or is)."""
     if identifier is None:
         return linear
+    if isinstance(identifier, dict):          # Keras 3's {"class_name": "function", ...}
+        identifier = identifier.get("config")
     if isinstance(identifier, str):
         fn = _BY_NAME.get(identifier)
         if fn is None:
@@ -58,8 +61,8 @@ def get(identifier):
 
 
 def serialize(fn):
-    """The name of an activation function (or its __name__)."""
+    """The name of a built-in activation function; a user function's config."""
     for name, known in _BY_NAME.items():
         if known is fn:
             return name
-    return getattr(fn, "__name__", repr(fn))
+    return serialization.serialize_keras_object(fn)

@@ -33,6 +33,8 @@ does; `tf.Module` sorts attribute names instead).
 import inspect
 import threading
 
+import numpy as np
+
 from autograph.operators import calls as _ag_calls
 
 from runtime._src.core import dtypes, nest
@@ -42,15 +44,20 @@ from runtime._src.function.function import Function
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
-from runtime._src.keras import initializers
+from runtime._src.keras import initializers, regularizers, serialization
 from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
+from runtime._src.keras.layer_config import (as_shape_structure, config_arguments,
+                                             plain_shape, recording_build)
 from runtime._src.keras.naming import to_snake_case, unique_name
-from runtime._src.ops import math_ops
+from runtime._src.keras.variables import KerasVariable
+from runtime._src.ops import array_ops, math_ops
 
 __all__ = ["Layer", "InputSpec"]
 
-_ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast"}
+_ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast",
+                   "activity_regularizer"}
 _context = threading.local()          # .training: the enclosing layer call's value
+#                                       .scopes: names of the layers being called (paths)
 
 
 class InputSpec:
@@ -126,8 +133,41 @@ def _call_parameters(layer):
     return True, None if p.default is p.empty else p.default
 
 
+def _scopes():
+    scopes = getattr(_context, "scopes", None)
+    if scopes is None:
+        scopes = _context.scopes = []
+    return scopes
+
+
+class _NameScope:
+    """Pushes a layer's name while it is called or built (the weights' paths)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        _scopes().append(self.name)
+
+    def __exit__(self, *exc):
+        _scopes().pop()
+
+
 class Layer(Module):
-    """`tf.keras.layers.Layer(trainable=True, name=None, dtype=None)`."""
+    """`tf.keras.layers.Layer(trainable=True, name=None, dtype=None,
+    activity_regularizer=None)`."""
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj._auto_config = config_arguments(cls, args, kwargs)
+        return obj
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_"):
+            serialization.register_builtin("keras.layers", cls)
+        if "build" in cls.__dict__:
+            cls.build = recording_build(cls.__dict__["build"])
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _ALLOWED_KWARGS
@@ -135,9 +175,11 @@ class Layer(Module):
             raise TypeError(f"{type(self).__name__}: keyword argument not understood: "
                             f"{sorted(unknown)[0]!r}")
         super().__init__(name=name or unique_name(to_snake_case(type(self).__name__)))
+        self._losses = []
+        self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        self._dtype = dtypes.as_dtype(serialization.dtype_from_config(dtype) or dtypes.float32)
         self.built = False
         self.input_spec = None
         self._batch_input_shape = _batch_input_shape(kwargs)
@@ -157,7 +199,11 @@ class Layer(Module):
 
     @trainable.setter
     def trainable(self, value):
+        """Freeze (False) or unfreeze this layer and every layer inside it, as
+        Keras 3 does (a frozen BatchNormalization also runs in inference mode)."""
         self._trainable = bool(value)
+        for layer in self._all_sublayers():
+            layer._trainable = bool(value)
 
     @property
     def weights(self):
@@ -189,8 +235,8 @@ class Layer(Module):
             is_trainable = trainable and v.trainable
             if which == "all" or (which == "trainable") == is_trainable:
                 found.append(v)
-        for v in self._own_weights:
-            add(v)
+        for v in sorted(self._own_weights, key=lambda w: not w.trainable):
+            add(v)                       # own trainable weights first, as Keras 3
         for value in _tracked_values(self):
             if isinstance(value, Variable):
                 add(value)
@@ -210,12 +256,14 @@ class Layer(Module):
         self.built = True
 
     def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
-                   name=None, **kwargs):
+                   autocast=True, regularizer=None, constraint=None, aggregation="none",
+                   overwrite_with_gradient=False, name=None, **kwargs):
         """A new Variable owned by this layer, initialized by `initializer`
         ("glorot_uniform" for floats by default, as Keras; "zeros" otherwise).
-        The arguments are in Keras 3's order: shape first, name last."""
-        unknown = set(kwargs) - {"regularizer", "constraint", "autocast", "aggregation",
-                                 "synchronization", "use_resource"}
+        The arguments are in Keras 3's order: shape first, name last. Its
+        `path` is the layers being called (or this one) and `name`;
+        `regularizer` adds its penalty to `losses`."""
+        unknown = set(kwargs) - {"synchronization", "use_resource"}
         if unknown:
             raise TypeError(f'Layer "{self.name}": add_weight() got an unexpected keyword '
                             f"argument {sorted(unknown)[0]!r}")
@@ -226,13 +274,116 @@ class Layer(Module):
         shape = tuple(() if shape is None else shape)
         with init_scope():
             value = init(shape, dtype)
-        variable = Variable(value, trainable=trainable, dtype=dtype,
-                            name=f"{self.name}/{name or 'Variable'}")
+        scopes = list(_scopes())
+        if not scopes or scopes[-1] != self.name:
+            scopes.append(self.name)
+        name = name or "variable"
+        variable = KerasVariable(value, trainable=trainable, dtype=dtype, name=name,
+                                 path="/".join(scopes + [name]),
+                                 regularizer=regularizers.get(regularizer),
+                                 constraint=constraint)
         self._own_weights.append(variable)
         return variable
 
+    # --- losses -----------------------------------------------------------------
+
+    def add_loss(self, loss):
+        """Add a scalar (or a tensor, summed) to `losses`: `fit` adds it to the
+        compiled loss. Losses added in `call` are kept until the next call."""
+        self._losses.append(loss)
+
+    @property
+    def losses(self):
+        """The losses added by `add_loss` in the last call (this layer's, then its
+        sublayers'), then each trainable weight's regularization penalty."""
+        found = list(self._losses)
+        for layer in self._all_sublayers():
+            found.extend(layer._losses)
+        for variable in self.trainable_weights:
+            regularizer = getattr(variable, "regularizer", None)
+            if regularizer is not None:
+                found.append(regularizer(variable))
+        return found
+
+    def _all_sublayers(self):
+        """Every layer below this one, each once, in weight order."""
+        found, seen = [], {id(self)}
+        stack = list(reversed(self.layers))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            found.append(layer)
+            stack.extend(reversed(layer.layers))
+        return found
+
+    def _clear_losses(self):
+        self._losses = []
+        for layer in self._all_sublayers():
+            layer._losses = []
+
+    # --- config -----------------------------------------------------------------
+
+    def get_config(self):
+        """The constructor arguments (Keras 3's base keys: name, trainable,
+        dtype; a layer adds its own). A user layer whose `__init__` takes only
+        plain values gets them automatically, as in Keras 3."""
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serialization.dtype_policy_config(self.dtype)}
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = serialization.serialize_keras_object(
+                self.activity_regularizer)
+        if getattr(type(self).get_config, "_automatic", False):
+            auto = getattr(self, "_auto_config", None)
+            if auto is None:
+                raise NotImplementedError(
+                    f"Layer {type(self).__name__} was created by passing non-serializable "
+                    "argument values in `__init__()`, and therefore the layer must override "
+                    "`get_config()` in order to be serializable. Please implement "
+                    "`get_config()`.")
+            config.update({k: v for k, v in auto.items() if k not in config})
+        return config
+
+    get_config._automatic = True        # Model.get_config is this one too
+
+    @classmethod
+    def from_config(cls, config):
+        """A new layer from `get_config()`'s dict (nested objects deserialized)."""
+        return cls(**config)
+
+    def get_build_config(self):
+        """{"input_shape": ...} of the first build (None when not built)."""
+        shape = getattr(self, "_build_input_shape", None)
+        return None if shape is None else {"input_shape": plain_shape(shape)}
+
+    def build_from_config(self, config):
+        shape = config.get("input_shape") if config else None
+        if shape is not None and not self.built:
+            self.build(as_shape_structure(shape))
+            self.built = True
+
     def call(self, inputs, *args, **kwargs):
         return inputs
+
+    def get_weights(self):
+        """The values of `weights`, as numpy arrays."""
+        return [np.array(w.numpy()) for w in self.weights]
+
+    def set_weights(self, weights):
+        """Assign each array to the weight at the same position in `weights`."""
+        own = self.weights
+        if len(own) != len(weights):
+            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with "
+                             f"a weight list of length {len(weights)}, but the layer was "
+                             f"expecting {len(own)} weights.")
+        for variable, value in zip(own, weights):
+            value = np.asarray(value)
+            if tuple(variable.shape.dims) != value.shape:
+                raise ValueError(f"Layer {self.name} weight shape {tuple(variable.shape.dims)} "
+                                 f"is not compatible with provided weight shape "
+                                 f"{value.shape}.")
+            variable.assign(value.astype(variable.dtype.as_numpy_dtype))
 
     def compute_output_shape(self, input_shape):
         raise NotImplementedError(f"{type(self).__name__}.compute_output_shape")
@@ -248,11 +399,14 @@ class Layer(Module):
         return sum(weight_size(w) for w in self.weights)
 
     def __call__(self, *args, **kwargs):
-        if any_symbolic(args, kwargs):
-            declared = type(self).compute_output_shape is not Layer.compute_output_shape
-            return symbolic_call(self, self._call_tensors, args, kwargs,
-                                 self.compute_output_shape if declared else None)
-        return self._call_tensors(*args, **kwargs)
+        if not _scopes():
+            self._clear_losses()          # the outermost call starts afresh, as Keras
+        with _NameScope(self.name):
+            if any_symbolic(args, kwargs):
+                declared = type(self).compute_output_shape is not Layer.compute_output_shape
+                return symbolic_call(self, self._call_tensors, args, kwargs,
+                                     self.compute_output_shape if declared else None)
+            return self._call_tensors(*args, **kwargs)
 
     def _call_tensors(self, *args, **kwargs):
         if not args:
@@ -276,10 +430,23 @@ class Layer(Module):
             outputs = self._run_call(inputs, *args[1:], **kwargs)
         finally:
             _context.training = outer
+        if self.activity_regularizer is not None:
+            self._add_activity_loss(outputs)
         if getattr(self, "_build_output_shape", 0) is None and isinstance(outputs, Tensor) \
                 and outputs.shape.dims is not None:
             self._build_output_shape = tuple(outputs.shape.dims)
         return outputs
+
+    def _add_activity_loss(self, outputs):
+        """activity_regularizer(output) / batch size for each output, as Keras 3."""
+        for out in nest.flatten(outputs):
+            if not isinstance(out, Tensor):
+                continue
+            loss = self.activity_regularizer(out)
+            if out.shape.rank:
+                batch = math_ops.cast(array_ops.shape(out)[0], loss.dtype)
+                loss = math_ops.divide(loss, batch)
+            self.add_loss(loss)
 
     def _run_call(self, *args, **kwargs):
         """`call`, converted by autograph while a graph is traced."""
@@ -307,6 +474,7 @@ class Layer(Module):
         shapes = nest.map_structure(
             lambda t: tuple(t.shape.dims) if isinstance(t, Tensor) and t.shape.dims is not None
             else None, inputs)
+        self._build_input_shape = shapes
         self.build(shapes)
         self.built = True
 
@@ -326,7 +494,8 @@ def _batch_input_shape(kwargs):
 
 
 _UNTRACKED = frozenset({"_own_weights", "_name", "input_spec", "_keras_state", "_nodes",
-                        "_inbound_nodes", "_node_depths", "inputs", "outputs"})
+                        "_inbound_nodes", "_node_depths", "inputs", "outputs", "_losses",
+                        "_auto_config", "activity_regularizer", "_build_input_shape"})
 
 
 def weight_size(variable):
@@ -354,4 +523,3 @@ def _tracked_values(layer):
         if key not in _UNTRACKED:
             visit(value)
     return out
-

@@ -27,7 +27,7 @@ callbacks run first, then the `History` that `fit` returns. A callback stops tra
     ModelCheckpoint("ckpt/w.{epoch:02d}.weights.npz", save_weights_only=True,
                     save_best_only=False, monitor="val_loss")
         `model.save_weights` after each epoch (only on improvement with
-        save_best_only)
+        save_best_only); a "....keras" path without save_weights_only: `model.save`
 """
 
 import os
@@ -275,8 +275,8 @@ class ModelCheckpoint(MonitorCallback):
     save_freq="epoch", initial_value_threshold=None)`: `model.save_weights`
     at the end of each epoch (or each `save_freq` batches), to `filepath`
     formatted with `epoch` (from 1) and the logs ("w.{epoch:02d}.weights.npz").
-    With `save_best_only`, only when `monitor` improved. runtime.keras saves
-    weights only (`save_weights_only=True`, a `.weights.npz` path)."""
+    With `save_best_only`, only when `monitor` improved. Without
+    `save_weights_only` the whole model is saved (`model.save`, a `.keras` path)."""
 
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
                  save_weights_only=False, mode="auto", save_freq="epoch",
@@ -292,16 +292,15 @@ class ModelCheckpoint(MonitorCallback):
         if save_freq != "epoch" and not isinstance(save_freq, int):
             raise ValueError(f"Unrecognized save_freq: {save_freq}. Expected save_freq are "
                              "'epoch' or integer values")
-        if not save_weights_only:
-            raise ValueError("ModelCheckpoint: runtime.keras saves weights only; pass "
-                             "`save_weights_only=True` and a filepath ending in "
-                             f"`{saving.WEIGHTS_SUFFIX}` (a whole model is exported with "
-                             f"`tf.saved_model.save`). Received: filepath={self.filepath}")
-        if not self.filepath.endswith(saving.WEIGHTS_SUFFIX):
+        if not save_weights_only and not self.filepath.endswith(".keras"):
+            raise ValueError("The filepath provided must end in `.keras` (Keras model "
+                             f"format). Received: filepath={self.filepath}")
+        if save_weights_only and not self.filepath.endswith(
+                (saving.WEIGHTS_SUFFIX, saving.KERAS_WEIGHTS_SUFFIX)):
             raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the "
-                             f"filepath provided must end in `{saving.WEIGHTS_SUFFIX}` "
-                             "(runtime.keras's weights format; Keras's `.weights.h5` is not "
-                             f"supported). Received: filepath={self.filepath}")
+                             f"filepath provided must end in `{saving.KERAS_WEIGHTS_SUFFIX}` "
+                             f"(or `{saving.WEIGHTS_SUFFIX}`, runtime.keras's format). "
+                             f"Received: filepath={self.filepath}")
 
     def on_epoch_begin(self, epoch, logs=None):
         self._current_epoch = epoch
@@ -362,6 +361,9 @@ class ModelCheckpoint(MonitorCallback):
         if os.path.isdir(filepath):
             raise IOError("Please specify a non-directory filepath for ModelCheckpoint. "
                           f"Filepath used is an existing directory: {filepath}")
-        self.model.save_weights(filepath, overwrite=True)
+        if self.save_weights_only:
+            self.model.save_weights(filepath, overwrite=True)
+        else:
+            self.model.save(filepath, overwrite=True)
         if self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")

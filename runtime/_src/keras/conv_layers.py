@@ -12,7 +12,9 @@
 import numbers
 
 from runtime._src.keras.base_layer import InputSpec, Layer
-from runtime._src.keras.core_layers import init_kernel_and_bias
+from runtime._src.keras import serialization
+from runtime._src.keras.core_layers import (add_kernel_and_bias, init_kernel_and_bias,
+                                            kernel_and_bias_config)
 from runtime._src.ops import conv_ops, nn_ops
 
 __all__ = ["Conv2D", "MaxPooling2D"]
@@ -52,7 +54,8 @@ class Conv2D(Layer):
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
                  data_format=None, dilation_rate=(1, 1), groups=1, activation=None,
                  use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(filters, numbers.Integral) or filters <= 0:
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
@@ -64,8 +67,20 @@ class Conv2D(Layer):
         self.padding = _padding(padding)
         self.data_format = _data_format(data_format)
         self.groups = int(groups)
-        init_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer)
+        init_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer,
+                             kernel_regularizer, bias_regularizer, kernel_constraint,
+                             bias_constraint)
         self.input_spec = InputSpec(min_ndim=4)
+
+    def get_config(self):
+        config = {**super().get_config(), "filters": self.filters,
+                  "kernel_size": self.kernel_size, "strides": self.strides,
+                  "padding": self.padding, "data_format": self.data_format,
+                  "dilation_rate": self.dilation_rate, "groups": self.groups,
+                  **kernel_and_bias_config(self)}
+        config["activity_regularizer"] = serialization.serialize_keras_object(
+            self.activity_regularizer)
+        return config
 
     def _channel_axis(self):
         return -1 if self.data_format == "channels_last" else 1
@@ -78,12 +93,8 @@ class Conv2D(Layer):
         if channels % self.groups or self.filters % self.groups:
             raise ValueError(f'Layer "{self.name}": groups={self.groups} must divide both '
                              f"the input channels ({channels}) and filters ({self.filters})")
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (channels // self.groups, self.filters),
-            initializer=self.kernel_initializer, name="kernel")
-        if self.use_bias:
-            self.bias = self.add_weight(shape=(self.filters,),
-                                        initializer=self.bias_initializer, name="bias")
+        add_kernel_and_bias(self, self.kernel_size + (channels // self.groups, self.filters),
+                            (self.filters,))
         self.input_spec = InputSpec(min_ndim=4, axes={self._channel_axis(): channels})
         self.built = True
 
@@ -109,6 +120,10 @@ class MaxPooling2D(Layer):
         self.padding = _padding(padding)
         self.data_format = _data_format(data_format)
         self.input_spec = InputSpec(ndim=4)
+
+    def get_config(self):
+        return {**super().get_config(), "pool_size": self.pool_size, "padding": self.padding,
+                "strides": self.strides, "data_format": self.data_format}
 
     def call(self, inputs):
         fmt = "NHWC" if self.data_format == "channels_last" else "NCHW"

@@ -22,8 +22,10 @@ import numbers
 from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.function.control_flow import cond
-from runtime._src.keras import activations
+from runtime._src.keras import activations, initializers, regularizers
 from runtime._src.keras.base_layer import InputSpec, Layer
+from runtime._src.keras.serialization import deserialize_keras_object
+from runtime._src.keras.serialization import serialize_keras_object as _serialize
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops
 
 __all__ = ["Dense", "Flatten", "Dropout", "ReLU", "Softmax", "Embedding", "Reshape",
@@ -32,28 +34,35 @@ __all__ = ["Dense", "Flatten", "Dropout", "ReLU", "Softmax", "Embedding", "Resha
 
 class Dense(Layer):
     """`tf.keras.layers.Dense(units, activation=None, use_bias=True,
-    kernel_initializer="glorot_uniform", bias_initializer="zeros")`."""
+    kernel_initializer="glorot_uniform", bias_initializer="zeros",
+    kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+    kernel_constraint=None, bias_constraint=None)`."""
 
     def __init__(self, units, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
+                 bias_constraint=None, **kwargs):
+        kwargs.pop("quantization_config", None)
+        kwargs.pop("lora_rank", None)
         super().__init__(**kwargs)
         if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
                              f"integer. Received: units={units!r}")
         self.units = int(units)
-        init_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer)
+        init_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer,
+                             kernel_regularizer, bias_regularizer, kernel_constraint,
+                             bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self)}
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
         if input_dim is None:
             raise ValueError(f'Layer "{self.name}": the last dimension of its input must be '
                              f"known to build the kernel; got input shape {input_shape}")
-        self.kernel = self.add_weight(shape=(input_dim, self.units),
-                                      initializer=self.kernel_initializer, name="kernel")
-        if self.use_bias:
-            self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
-                                        name="bias")
+        add_kernel_and_bias(self, (input_dim, self.units), (self.units,))
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
 
@@ -72,14 +81,43 @@ class Dense(Layer):
         return tuple(input_shape[:-1]) + (self.units,)
 
 
-def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_initializer):
+def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_initializer,
+                         kernel_regularizer=None, bias_regularizer=None,
+                         kernel_constraint=None, bias_constraint=None):
     """The attributes Dense and Conv2D share; `kernel` and `bias` are made by build()."""
     layer.activation = activations.get(activation)
     layer.use_bias = bool(use_bias)
-    layer.kernel_initializer = kernel_initializer
-    layer.bias_initializer = bias_initializer
+    layer.kernel_initializer = initializers.get(kernel_initializer)
+    layer.bias_initializer = initializers.get(bias_initializer)
+    layer.kernel_regularizer = regularizers.get(kernel_regularizer)
+    layer.bias_regularizer = regularizers.get(bias_regularizer)
+    layer.kernel_constraint = kernel_constraint
+    layer.bias_constraint = bias_constraint
     layer.kernel = None
     layer.bias = None
+
+
+def add_kernel_and_bias(layer, kernel_shape, bias_shape):
+    """Create `kernel` (and `bias` when use_bias) with the layer's initializers,
+    regularizers and constraints."""
+    layer.kernel = layer.add_weight(shape=kernel_shape, initializer=layer.kernel_initializer,
+                                    regularizer=layer.kernel_regularizer,
+                                    constraint=layer.kernel_constraint, name="kernel")
+    if layer.use_bias:
+        layer.bias = layer.add_weight(shape=bias_shape, initializer=layer.bias_initializer,
+                                      regularizer=layer.bias_regularizer,
+                                      constraint=layer.bias_constraint, name="bias")
+
+
+def kernel_and_bias_config(layer):
+    """The config entries `init_kernel_and_bias` set, as Keras 3 writes them."""
+    return {"activation": activations.serialize(layer.activation), "use_bias": layer.use_bias,
+            "kernel_initializer": _serialize(layer.kernel_initializer),
+            "bias_initializer": _serialize(layer.bias_initializer),
+            "kernel_regularizer": _serialize(layer.kernel_regularizer),
+            "bias_regularizer": _serialize(layer.bias_regularizer),
+            "kernel_constraint": _serialize(layer.kernel_constraint),
+            "bias_constraint": _serialize(layer.bias_constraint)}
 
 
 def _matmul_last_axis(inputs, kernel, units):
@@ -98,6 +136,9 @@ class Flatten(Layer):
         super().__init__(**kwargs)
         self.data_format = data_format
         self.input_spec = InputSpec(min_ndim=1)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format or "channels_last"}
 
     def call(self, inputs):
         rank = inputs.shape.rank
@@ -128,6 +169,10 @@ class Dropout(Layer):
         self.rate = rate
         self.noise_shape = noise_shape
         self.seed = seed
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed,
+                "noise_shape": self.noise_shape}
 
     def call(self, inputs, training=False):
         if self.rate == 0:
@@ -165,6 +210,10 @@ class ReLU(Layer):
         self.negative_slope = negative_slope
         self.threshold = threshold
 
+    def get_config(self):
+        return {**super().get_config(), "max_value": self.max_value,
+                "negative_slope": self.negative_slope, "threshold": self.threshold}
+
     def call(self, inputs):
         if self.max_value is None and self.negative_slope == 0 and self.threshold == 0:
             return nn_ops.relu(inputs)
@@ -189,6 +238,9 @@ class Softmax(Layer):
         super().__init__(**kwargs)
         self.axis = axis
 
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
+
     def call(self, inputs, mask=None):
         if mask is not None:
             penalty = math_ops.multiply(
@@ -206,8 +258,12 @@ class Embedding(Layer):
     """`tf.keras.layers.Embedding(input_dim, output_dim,
     embeddings_initializer="uniform")`: row `i` of the table for each id `i`."""
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
+                 **kwargs):
         kwargs.pop("input_length", None)
+        kwargs.pop("quantization_config", None)
+        kwargs.pop("lora_rank", None)
         super().__init__(**kwargs)
         for arg, value in (("input_dim", input_dim), ("output_dim", output_dim)):
             if not isinstance(value, numbers.Integral) or value <= 0:
@@ -216,12 +272,32 @@ class Embedding(Layer):
                                  f"output_dim = {output_dim}")
         self.input_dim = int(input_dim)
         self.output_dim = int(output_dim)
-        self.embeddings_initializer = embeddings_initializer
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = embeddings_constraint
+        self.mask_zero = bool(mask_zero)
         self.embeddings = None
+
+    def get_config(self):
+        return {**super().get_config(), "input_dim": self.input_dim,
+                "output_dim": self.output_dim,
+                "embeddings_initializer": _serialize(self.embeddings_initializer),
+                "embeddings_regularizer": _serialize(self.embeddings_regularizer),
+                "activity_regularizer": _serialize(self.activity_regularizer),
+                "embeddings_constraint": _serialize(self.embeddings_constraint),
+                "mask_zero": self.mask_zero}
+
+    def compute_mask(self, inputs, mask=None):
+        """True where the id is not 0 (with mask_zero=True), else None."""
+        if not self.mask_zero:
+            return None
+        return math_ops.not_equal(inputs, array_ops.zeros_like(inputs))
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
                                           initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint,
                                           name="embeddings")
         self.built = True
 
@@ -241,6 +317,9 @@ class Reshape(Layer):
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = tuple(int(d) for d in target_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "target_shape": self.target_shape}
 
     def _resolved(self, sample_shape):
         """target_shape with its -1 filled in from `sample_shape` (None if unknown)."""
@@ -280,6 +359,10 @@ class Activation(Layer):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
 
+    def get_config(self):
+        return {**super().get_config(),
+                "activation": activations.serialize(self.activation)}
+
     def call(self, inputs):
         return self.activation(inputs)
 
@@ -303,6 +386,29 @@ class Lambda(Layer):
         names = inspect.getfullargspec(function).args
         self._fn_expects_training_arg = "training" in names
         self._fn_expects_mask_arg = "mask" in names
+
+    def get_config(self):
+        """The function by name (a `def`, restored through `custom_objects`); a
+        lambda cannot be saved: its code would have to run from the file."""
+        if getattr(self.function, "__name__", "<lambda>") == "<lambda>":
+            raise ValueError(
+                f"Lambda layer '{self.name}': its function is a Python lambda, which "
+                "runtime.keras cannot save (loading it would run code from the file, which "
+                "Keras's safe_mode forbids too). Define the function with `def`, register it "
+                "with @tf.keras.saving.register_keras_serializable(), or write a Layer "
+                "subclass.")
+        shape = self._output_shape
+        return {**super().get_config(), "function": _serialize(self.function),
+                "arguments": self.arguments,
+                "output_shape": _serialize(shape) if callable(shape) else shape}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        config["function"] = deserialize_keras_object(config["function"])
+        if isinstance(config.get("output_shape"), dict):
+            config["output_shape"] = deserialize_keras_object(config["output_shape"])
+        return cls(**config)
 
     def call(self, inputs, mask=None, training=None):
         kwargs = dict(self.arguments)

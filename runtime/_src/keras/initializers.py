@@ -10,6 +10,7 @@ semantics); an initializer's own `seed` gives it a fixed stream instead.
 import math
 
 from runtime._src.core import dtypes
+from runtime._src.keras import serialization
 from runtime._src.ops import array_ops, random_ops
 
 __all__ = ["Initializer", "GlorotUniform", "HeUniform",
@@ -37,6 +38,10 @@ class Initializer:
     def get_config(self):
         return {}
 
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 class Zeros(Initializer):
     def __call__(self, shape, dtype=None):
@@ -52,6 +57,9 @@ class Constant(Initializer):
     def __init__(self, value=0.0):
         self.value = value
 
+    def get_config(self):
+        return {"value": self.value}
+
     def __call__(self, shape, dtype=None):
         return array_ops.fill(list(shape), array_ops.constant(self.value, dtype or dtypes.float32))
 
@@ -59,6 +67,9 @@ class Constant(Initializer):
 class RandomUniform(Initializer):
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
+
+    def get_config(self):
+        return {"seed": self.seed, "minval": self.minval, "maxval": self.maxval}
 
     def __call__(self, shape, dtype=None):
         return random_ops.uniform(shape, self.minval, self.maxval, dtype or dtypes.float32,
@@ -68,6 +79,9 @@ class RandomUniform(Initializer):
 class RandomNormal(Initializer):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def get_config(self):
+        return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
 
     def __call__(self, shape, dtype=None):
         return random_ops.normal(shape, self.mean, self.stddev, dtype or dtypes.float32,
@@ -80,8 +94,11 @@ class _VarianceScaling(Initializer):
 
     scale, mode = 1.0, "fan_avg"
 
-    def __init__(self, seed=None):
-        self.seed = seed
+    def __init__(self, seed=None, **kwargs):
+        self.seed = seed          # Keras 3's input_axes / output_axes (None) are accepted
+
+    def get_config(self):
+        return {"seed": self.seed}
 
     def __call__(self, shape, dtype=None):
         fan_in, fan_out = compute_fans(shape)
@@ -106,9 +123,21 @@ _BY_NAME = {
 }
 
 
+for _cls in (Initializer, Zeros, Ones, Constant, RandomUniform, RandomNormal, GlorotUniform,
+             HeUniform):
+    serialization.register_builtin("keras.initializers", _cls)
+
+
+def serialize(initializer):
+    """A config dict of an initializer (a name is resolved first)."""
+    return serialization.serialize_keras_object(get(initializer))
+
+
 def get(identifier):
-    """An initializer from a name ("glorot_uniform", "zeros", ...), an
-    Initializer, or a callable taking (shape, dtype)."""
+    """An initializer from a name ("glorot_uniform", "zeros", ...), a config
+    dict, an Initializer, or a callable taking (shape, dtype)."""
+    if isinstance(identifier, dict):
+        return serialization.deserialize_keras_object(identifier, module="keras.initializers")
     if isinstance(identifier, str):
         cls = _BY_NAME.get(identifier)
         if cls is None:

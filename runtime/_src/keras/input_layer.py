@@ -66,6 +66,17 @@ class InputLayer(Layer):
     def dtype(self):
         return self._input_dtype
 
+    def get_config(self):
+        return {"batch_shape": self.batch_shape, "dtype": self._input_dtype,
+                "sparse": self.sparse, "ragged": False, "name": self.name,
+                "optional": self.optional}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        config.pop("ragged", None)
+        return cls(**config)
+
     def call(self, inputs=None):
         return inputs
 

@@ -1,5 +1,9 @@
 """Losses: `SparseCategoricalCrossentropy`, `CategoricalCrossentropy`,
-`BinaryCrossentropy`, `MeanSquaredError`, `MeanAbsoluteError`.
+`BinaryCrossentropy`, `MeanSquaredError`, `MeanAbsoluteError`, `Huber`,
+`KLDivergence`, `LogCosh`, `Poisson`, `CosineSimilarity`, `Hinge`,
+`SquaredHinge`, `BinaryFocalCrossentropy`, `CategoricalFocalCrossentropy`
+(the formulas of the last nine are with their functions, in
+runtime/_src/keras/loss_functions.py).
 
 A loss object computes one value per sample (the function of the same
 name, e.g. `sparse_categorical_crossentropy(y_true, y_pred)`), then reduces
@@ -16,6 +20,8 @@ class axis, clip to [1e-7, 1 - 1e-7], take the log.
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.keras import serialization
+from runtime._src.keras.layer_config import config_arguments
 from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 
 __all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
@@ -150,7 +156,23 @@ def _same_rank(values, weights):
 
 class Loss:
     """`Loss(reduction="sum_over_batch_size", name=None)`: call it as
-    `loss(y_true, y_pred, sample_weight=None)` for a reduced value."""
+    `loss(y_true, y_pred, sample_weight=None)` for a reduced value.
+    `get_config()` gives the constructor arguments; a subclass's `_names`
+    are the strings `get` (and `compile(loss=...)`) know it by."""
+
+    _names = ()
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj._auto_config = config_arguments(cls, args, kwargs)
+        return obj
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_"):
+            serialization.register_builtin("keras.losses", cls)
+            for name in cls.__dict__.get("_names", ()):
+                _BY_NAME[name] = cls
 
     def __init__(self, reduction="sum_over_batch_size", name=None):
         if reduction not in _REDUCTIONS:
@@ -183,7 +205,14 @@ class Loss:
         return math_ops.where(empty, array_ops.zeros_like(total), math_ops.divide(total, safe))
 
     def get_config(self):
-        return {"name": self.name, "reduction": self.reduction}
+        config = {"name": self.name, "reduction": self.reduction}
+        auto = getattr(self, "_auto_config", None) or {}
+        config.update({k: v for k, v in auto.items() if k not in config and k != "fn"})
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
 
 class LossFunctionWrapper(Loss):
@@ -198,15 +227,25 @@ class LossFunctionWrapper(Loss):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
 
+_BY_NAME = {}     # name -> Loss class, filled from each class's `_names`
+
+
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
+    _names = ("sparse_categorical_crossentropy",)
+
     def __init__(self, from_logits=False, reduction="sum_over_batch_size",
-                 name="sparse_categorical_crossentropy"):
+                 name="sparse_categorical_crossentropy", ignore_class=None):
+        if ignore_class is not None:
+            raise TypeError("SparseCategoricalCrossentropy: ignore_class is not supported by "
+                            "runtime.keras")
         super().__init__(sparse_categorical_crossentropy, reduction, name,
                          from_logits=from_logits)
         self.from_logits = from_logits
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
+    _names = ("categorical_crossentropy",)
+
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
                  reduction="sum_over_batch_size", name="categorical_crossentropy"):
         super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits,
@@ -215,6 +254,8 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
+    _names = ("binary_crossentropy",)
+
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
                  reduction="sum_over_batch_size", name="binary_crossentropy"):
         super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
@@ -223,31 +264,30 @@ class BinaryCrossentropy(LossFunctionWrapper):
 
 
 class MeanSquaredError(LossFunctionWrapper):
+    _names = ("mean_squared_error", "mse")
+
     def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error"):
         super().__init__(mean_squared_error, reduction, name)
 
 
 class MeanAbsoluteError(LossFunctionWrapper):
+    _names = ("mean_absolute_error", "mae")
+
     def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error"):
         super().__init__(mean_absolute_error, reduction, name)
 
 
-_BY_NAME = {
-    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-    "categorical_crossentropy": CategoricalCrossentropy,
-    "binary_crossentropy": BinaryCrossentropy,
-    "mean_squared_error": MeanSquaredError, "mse": MeanSquaredError,
-    "mean_absolute_error": MeanAbsoluteError, "mae": MeanAbsoluteError,
-}
-
-
 def get(identifier):
-    """A Loss from a name ("sparse_categorical_crossentropy", "mse", ...), a
-    Loss, or a function `fn(y_true, y_pred)` giving per-sample values."""
+    """A Loss from a name ("sparse_categorical_crossentropy", "mse", "huber",
+    ...), a config dict, a Loss, or a function `fn(y_true, y_pred)` giving
+    per-sample values."""
     if isinstance(identifier, Loss):
         return identifier
+    if isinstance(identifier, dict):
+        return serialization.deserialize_keras_object(identifier, module="keras.losses")
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier)
+        cls = _BY_NAME.get(identifier) or serialization.BUILTIN.get("keras.losses", {}).get(
+            identifier)
         if cls is None:
             raise ValueError(f"Could not interpret loss identifier: {identifier!r}. Known "
                              f"names: {', '.join(sorted(_BY_NAME))}")

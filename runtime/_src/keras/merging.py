@@ -62,6 +62,9 @@ class _Merge(Layer):
     """The elementwise merge layers: `_combine(a, b)` folded over the inputs
     (then `_finish(result, n)`), after checking the shapes broadcast."""
 
+    def get_config(self):
+        return super().get_config()          # no arguments of its own
+
     def call(self, inputs):
         shapes = _shapes(inputs)
         known = [s for s in shapes if s is not None]
@@ -144,6 +147,9 @@ class Concatenate(Layer):
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
 
     def call(self, inputs):
         shapes = _shapes(inputs)

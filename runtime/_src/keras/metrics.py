@@ -15,37 +15,65 @@ from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.core.context import init_scope
+from runtime._src.keras import serialization
+from runtime._src.keras.layer_config import config_arguments
 from runtime._src.keras.losses import match_rank, mean_absolute_error, mean_squared_error
 from runtime._src.keras.naming import to_snake_case
-from runtime._src.ops import array_ops, math_ops, reduction_ops
+from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
 
 __all__ = ["Metric", "Mean", "MeanMetricWrapper", "SparseCategoricalAccuracy",
            "CategoricalAccuracy", "BinaryAccuracy", "Accuracy", "get"]
 
 
 class Metric:
-    """Base class: `update_state(...)`, `result()`, `reset_state()`."""
+    """Base class: `update_state(...)`, `result()`, `reset_state()`;
+    `get_config()` gives the constructor arguments (Keras 3's)."""
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj._auto_config = config_arguments(cls, args, kwargs)
+        return obj
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_"):
+            serialization.register_builtin("keras.metrics", cls)
 
     def __init__(self, name=None, dtype=None):
         self.name = name or to_snake_case(type(self).__name__)
-        self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        self.dtype = dtypes.as_dtype(serialization.dtype_from_config(dtype) or dtypes.float32)
         self._variables = []
+        self._initial_values = []
 
-    def add_variable(self, name, shape=(), initializer="zeros"):
-        """A non-trainable state Variable of this metric, zero-initialized."""
+    def add_variable(self, name, shape=(), initializer="zeros", dtype=None):
+        """A non-trainable state Variable of this metric, filled with
+        `initializer` ("zeros", "ones" or a number); `reset_state` refills it."""
+        fill = {"zeros": 0.0, "ones": 1.0}.get(initializer, initializer)
+        dtype = dtypes.as_dtype(dtype or self.dtype)
         with init_scope():
-            value = array_ops.zeros(list(shape), self.dtype)
+            value = array_ops.fill(list(shape), array_ops.constant(fill, dtype))
         v = Variable(value, trainable=False, name=f"{self.name}/{name}")
         self._variables.append(v)
+        self._initial_values.append(fill)
         return v
+
+    def get_config(self):
+        config = {"name": self.name, "dtype": self.dtype.name}
+        auto = getattr(self, "_auto_config", None) or {}
+        config.update({k: v for k, v in auto.items() if k not in config})
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
     @property
     def variables(self):
         return list(self._variables)
 
     def reset_state(self):
-        for v in self._variables:
-            v.assign(array_ops.zeros(v.shape.dims, v.dtype))
+        for v, fill in zip(self._variables, self._initial_values):
+            v.assign(array_ops.fill(v.shape.dims, array_ops.constant(fill, v.dtype)))
 
     def update_state(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__}.update_state")
@@ -70,20 +98,15 @@ class Mean(Metric):
         self.count = self.add_variable("count")
 
     def update_state(self, values, sample_weight=None):
-        values = _as(values, self.dtype)
-        if sample_weight is None:
-            self.total.assign_add(reduction_ops.reduce_sum(values))
-            self.count.assign_add(math_ops.cast(array_ops.size(values), self.dtype))
-            return
-        weights = _as(sample_weight, self.dtype)
-        if weights.shape.rank == 0 and values.shape.rank != 0:
-            # One weight for the whole batch: each value counts that much.
-            self.total.assign_add(reduction_ops.reduce_sum(values) * weights)
-            self.count.assign_add(math_ops.cast(array_ops.size(values), self.dtype) * weights)
-            return
-        weights = weights + array_ops.zeros_like(values)
-        self.total.assign_add(reduction_ops.reduce_sum(values * weights))
-        self.count.assign_add(reduction_ops.reduce_sum(weights))
+        values, weights = samplewise_values(values, sample_weight, self.dtype)
+        self.total.assign_add(reduction_ops.reduce_sum(values))
+        if weights is not None:
+            count = reduction_ops.reduce_sum(weights)
+        elif values.shape.rank:
+            count = math_ops.cast(array_ops.shape(values)[0], self.dtype)
+        else:
+            count = array_ops.constant(1.0, self.dtype)
+        self.count.assign_add(count)
 
     def result(self):
         # Keras's divide_no_nan: 0 before any update.
@@ -99,8 +122,46 @@ class MeanMetricWrapper(Mean):
         self._fn = fn
         self._fn_kwargs = kwargs
 
+    def get_config(self):
+        config = {"name": self.name, "dtype": self.dtype.name, **self._fn_kwargs}
+        if type(self) is MeanMetricWrapper:
+            config["fn"] = serialization.serialize_keras_object(self._fn)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if "fn" in config:
+            config["fn"] = serialization.deserialize_keras_object(config["fn"])
+        return cls(**config)
+
     def update_state(self, y_true, y_pred, sample_weight=None):
         super().update_state(self._fn(y_true, y_pred, **self._fn_kwargs), sample_weight)
+
+
+def _mean_over_axes(x, start, stop=None):
+    stop = x.shape.rank if stop is None else stop
+    if stop <= start:
+        return x
+    return reduction_ops.reduce_mean(x, list(range(start, stop)))
+
+
+def samplewise_values(values, sample_weight, dtype):
+    """Keras 3's `reduce_to_samplewise_values`: (per-sample values times their
+    weights, the per-sample weights or None); each sample's values averaged."""
+    values = _as(values, dtype)
+    weights = None
+    if sample_weight is not None:
+        weights = _as(sample_weight, dtype)
+        values, weights = match_rank(values, weights)
+        values = _mean_over_axes(values, weights.shape.rank)
+        weights = shape_ops.broadcast_to(weights, array_ops.shape(values))
+        values = values * weights
+        if weights.shape.rank > 1:
+            weights = _mean_over_axes(weights, 1)
+    if values.shape.rank and values.shape.rank > 1:
+        values = _mean_over_axes(values, 1)
+    return values, weights
 
 
 def _as(x, dtype):
@@ -195,23 +256,39 @@ _BY_NAME = {
 }
 
 
+def _builtin_by_name(identifier):
+    """A built-in metric class named `identifier` ("AUC", "auc", "precision")."""
+    table = serialization.BUILTIN.get("keras.metrics", {})
+    if identifier in _BY_NAME:
+        return _BY_NAME[identifier]
+    if identifier in table and identifier not in ("Metric",):
+        return table[identifier]
+    for name, cls in table.items():
+        if to_snake_case(name) == identifier or name.lower() == identifier:
+            return cls
+    return None
+
+
 def get(identifier, loss=None, y_true=None, y_pred=None):
-    """A Metric from a name or a Metric. "accuracy" (or "acc") picks the
-    accuracy that fits the labels, as Keras does: binary when predictions
-    have one column, sparse categorical when labels have one fewer axis
-    than predictions (or a last axis of 1), categorical otherwise."""
+    """A Metric from a name, a config dict or a Metric. "accuracy" (or "acc")
+    picks the accuracy that fits the labels, as Keras does: binary when
+    predictions have one column, sparse categorical when labels have one
+    fewer axis than predictions (or a last axis of 1), categorical otherwise."""
     if isinstance(identifier, Metric):
         return identifier
+    if isinstance(identifier, dict):
+        return serialization.deserialize_keras_object(identifier, module="keras.metrics")
     if identifier in ("accuracy", "acc"):
         return _accuracy_for(y_true, y_pred)(name=identifier)
     if identifier in _LOSS_METRICS:
         return MeanMetricWrapper(_LOSS_METRICS[identifier], name=identifier)
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier)
+        cls = _builtin_by_name(identifier)
         if cls is None:
             raise ValueError(f"Could not interpret metric identifier: {identifier!r}. Known "
                              f"names: accuracy, "
-                             f"{', '.join(sorted(list(_BY_NAME) + list(_LOSS_METRICS)))}")
+                             f"{', '.join(sorted(list(_BY_NAME) + list(_LOSS_METRICS)))}, "
+                             "and the metric classes' names")
         return cls()
     if callable(identifier):
         return MeanMetricWrapper(identifier)

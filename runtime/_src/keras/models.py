@@ -23,11 +23,14 @@ A Model is a Layer, so `tf.function(model)` traces its call and a
 the input the model was first called with (batch dimension free).
 """
 
+import json
+
 from runtime._src.core import nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.function import function
-from runtime._src.keras import functional, summary, training
+from runtime._src.keras import (functional, functional_config, model_file, serialization,
+                                summary, training)
 from runtime._src.keras.base_layer import Layer
 from runtime._src.keras.input_layer import InputLayer
 from runtime._src.keras.keras_tensor import KerasTensor
@@ -36,13 +39,15 @@ from runtime._src.keras.naming import unique_name
 __all__ = ["Model", "Functional", "Sequential"]
 
 
-class Model(Layer, training.TrainingMixin):
+class Model(Layer, training.TrainingMixin, model_file.SavingMixin):
     """`tf.keras.Model`: subclass it, create layers in `__init__`, use them in `call`."""
+
+    _keras_module = "keras"          # the "module" of its config, as Keras 3 writes it
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
-            return super().__new__(Functional)
-        return super().__new__(cls)
+            return super().__new__(Functional, *args, **kwargs)
+        return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -78,7 +83,57 @@ class Model(Layer, training.TrainingMixin):
     def _build_for(self, inputs):
         if self._keras_state.input_specs is None:
             self._keras_state.input_specs = nest.map_structure(_batch_free_spec, inputs)
-        super()._build_for(inputs)
+        if _overrides_build(self):
+            super()._build_for(inputs)       # the user's build(input_shape)
+        else:
+            self._build_input_shape = nest.map_structure(
+                lambda t: tuple(t.shape.dims) if isinstance(t, Tensor) else None, inputs)
+            self.built = True
+
+    def build(self, input_shape=None):
+        """Create the weights for inputs of `input_shape` (with the batch
+        dimension, None for any): the model is called once on a symbolic
+        input of that shape (a list or dict of shapes for several inputs)."""
+        if self.built and self.weights:
+            return
+        if input_shape is None:
+            raise ValueError(f'Model "{self.name}": build() needs an input shape, e.g. '
+                             "model.build((None, 3))")
+        self(_symbolic_inputs(input_shape))
+
+    def get_config(self):
+        """The constructor arguments (a subclassed model with only plain
+        arguments gets them automatically, as a layer does)."""
+        return Layer.get_config(self)
+
+    get_config._automatic = True
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        if cls is Model or cls is Functional:
+            inputs, outputs, name, trainable = functional_config.rebuild(config,
+                                                                         custom_objects)
+            return Functional(inputs, outputs, name=name, trainable=trainable)
+        return cls(**config)
+
+    def get_compile_config(self):
+        """compile's arguments, serialized (None before compile)."""
+        args = self._keras_state.compile_args
+        if args is None:
+            return None
+        return {k: serialization.serialize_keras_object(v) for k, v in args.items()}
+
+    def compile_from_config(self, config):
+        """compile() with the arguments `get_compile_config` wrote."""
+        args = {k: _deserialize_compile_arg(k, v) for k, v in config.items()
+                if k in ("optimizer", "loss", "metrics", "loss_weights", "weighted_metrics",
+                         "run_eagerly")}
+        self.compile(**args)
+
+    def to_json(self, **kwargs):
+        """The model's architecture as JSON (Keras 3's layout; no weights)."""
+        return json.dumps(serialization.serialize_keras_object(self), default=_json_default,
+                          **kwargs)
 
     def _default_save_signature(self):
         """The function `tf.saved_model.save` saves as "serving_default": the
@@ -109,6 +164,9 @@ class Functional(Model):
     `outputs` (a KerasTensor, or a list or dict of them). Calling the model
     runs those layer calls on real tensors, in the same structures."""
 
+    _keras_module = "keras.src.models.functional"     # as Keras 3 writes it
+    _layers_saved_first = True     # Keras 3's saving walk visits `layers` first
+
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         Layer.__init__(self, name=name or unique_name("functional"), trainable=trainable,
                        **kwargs)
@@ -136,6 +194,12 @@ class Functional(Model):
     @property
     def layers(self):
         return [op for op in self._operations if isinstance(op, Layer)]
+
+    def get_config(self):
+        return functional_config.functional_config(self)
+
+    def get_build_config(self):
+        return None
 
     @property
     def input(self):
@@ -213,6 +277,54 @@ class Functional(Model):
                               print_fn=print_fn)
 
 
+def _deserialize_compile_arg(key, value):
+    """A compile argument back from its config (names stay names)."""
+    if key in ("loss_weights", "run_eagerly") or value is None or isinstance(value, str):
+        return value
+    module = {"optimizer": "keras.optimizers", "loss": "keras.losses"}.get(key,
+                                                                         "keras.metrics")
+    if isinstance(value, list):
+        return [_deserialize_compile_arg(key, v) for v in value]
+    if isinstance(value, dict) and "class_name" not in value:
+        return {k: _deserialize_compile_arg(key, v) for k, v in value.items()}
+    return serialization.deserialize_keras_object(value, module=module)
+
+
+def _overrides_build(model):
+    """Whether a subclass of Model defines its own build."""
+    for cls in type(model).__mro__:
+        if cls in (Model, Functional, Sequential):
+            return False
+        if "build" in cls.__dict__:
+            return True
+    return False
+
+
+def _is_shape(value):
+    return isinstance(value, (list, tuple)) and all(
+        d is None or isinstance(d, int) for d in value)
+
+
+def _symbolic_inputs(input_shape):
+    """KerasTensors of `input_shape` (one shape, or a list / dict of shapes)."""
+    if isinstance(input_shape, TensorShape):
+        input_shape = input_shape.as_list()
+    if _is_shape(input_shape):
+        return KerasTensor(tuple(input_shape), "float32")
+    if isinstance(input_shape, dict):
+        return {k: _symbolic_inputs(v) for k, v in input_shape.items()}
+    if isinstance(input_shape, (list, tuple)):
+        return [_symbolic_inputs(v) for v in input_shape]
+    raise ValueError(f"build: cannot interpret input_shape={input_shape!r}; give a tuple "
+                     "such as (None, 3), or a list or dict of them")
+
+
+def _json_default(value):
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"to_json: cannot write {value!r} ({type(value).__name__}) as JSON")
+
+
 def _batch_free_spec(x):
     if not isinstance(x, Tensor) or x.shape.dims is None:
         raise ValueError(f"Model: cannot record the input signature of {x!r}")
@@ -222,8 +334,12 @@ def _batch_free_spec(x):
 class Sequential(Model):
     """`tf.keras.Sequential(layers=None, name=None)`: each layer feeds the next."""
 
-    def __init__(self, layers=None, name=None, trainable=True):
-        super().__init__(name=name, trainable=trainable)
+    _keras_module = "keras"
+    _layers_saved_first = True     # Keras 3's saving walk visits `layers` first
+
+    def __init__(self, layers=None, name=None, trainable=True, **kwargs):
+        kwargs.pop("dtype", None)
+        super().__init__(name=name, trainable=trainable, **kwargs)
         self._layers = []
         self._input_layer = None
         for layer in layers or ():
@@ -267,6 +383,60 @@ class Sequential(Model):
     @property
     def layers(self):
         return list(self._layers)
+
+    def build(self, input_shape=None):
+        """Build every layer for inputs of `input_shape` (batch dimension first)."""
+        if input_shape is None:
+            if self._input_layer is None:
+                raise ValueError("You must provide an `input_shape` argument.")
+            input_shape = self._input_layer.batch_shape
+        if not self._layers:
+            raise ValueError(f'Sequential model "{self.name}" has no layers to build')
+        if self.built and self.weights:
+            return
+        self._build_input_shape = tuple(input_shape)
+        self(_symbolic_inputs(input_shape))
+
+    def get_config(self):
+        layers = []
+        shape = self._build_shape()
+        if self._input_layer is not None:
+            layers.append(serialization.serialize_keras_object(self._input_layer))
+        elif shape is not None:
+            layers.append({"module": "keras.layers", "class_name": "InputLayer",
+                           "config": {"batch_shape": shape, "dtype": "float32",
+                                      "sparse": False, "ragged": False,
+                                      "name": "input_layer", "optional": False},
+                           "registered_name": None})
+        layers.extend(serialization.serialize_keras_object(layer) for layer in self._layers)
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serialization.dtype_policy_config(self.dtype), "layers": layers}
+        if shape is not None:
+            config["build_input_shape"] = shape
+        return config
+
+    def _build_shape(self):
+        if self._input_layer is not None:
+            return tuple(self._input_layer.batch_shape)
+        shape = getattr(self, "_build_input_shape", None)
+        if shape is None and self._layers:
+            shape = getattr(self._layers[0], "_build_input_shape", None)
+        return None if shape is None else tuple(shape)
+
+    def get_build_config(self):
+        return None
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        model = cls(name=config.get("name"), trainable=config.get("trainable", True))
+        for entry in config["layers"]:
+            entry = {k: v for k, v in entry.items() if k != "build_config"}
+            model.add(serialization.deserialize_keras_object(entry, custom_objects,
+                                                             module="keras.layers"))
+        shape = config.get("build_input_shape")
+        if shape is not None and not model.weights:
+            model.build(tuple(shape))
+        return model
 
     def call(self, inputs, training=None):
         x = inputs

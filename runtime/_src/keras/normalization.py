@@ -19,7 +19,8 @@ ones, and the arithmetic is TensorFlow's: x * inv + (beta - mean * inv) with
 inv = gamma * rsqrt(var + epsilon).
 """
 
-from runtime._src.keras import initializers
+from runtime._src.keras import initializers, regularizers
+from runtime._src.keras.serialization import serialize_keras_object as _serialize
 from runtime._src.keras.base_layer import InputSpec, Layer
 from runtime._src.ops import array_ops, nn_ops, reduction_ops
 
@@ -42,14 +43,30 @@ def _check_axes(layer, axes, input_shape):
                              f"{tuple(input_shape)}.")
 
 
+def _pop_regularizers(kwargs):
+    """(beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint)."""
+    return (regularizers.get(kwargs.pop("beta_regularizer", None)),
+            regularizers.get(kwargs.pop("gamma_regularizer", None)),
+            kwargs.pop("beta_constraint", None), kwargs.pop("gamma_constraint", None))
+
+
+def _regularizer_config(layer):
+    return {"beta_regularizer": _serialize(layer.beta_regularizer),
+            "gamma_regularizer": _serialize(layer.gamma_regularizer),
+            "beta_constraint": _serialize(layer.beta_constraint),
+            "gamma_constraint": _serialize(layer.gamma_constraint)}
+
+
 def _add_gamma_and_beta(layer, shape):
     """The scale (when layer.scale) and offset (when layer.center) weights."""
     if layer.scale:
         layer.gamma = layer.add_weight(shape=shape, initializer=layer.gamma_initializer,
-                                       name="gamma")
+                                       regularizer=layer.gamma_regularizer,
+                                       constraint=layer.gamma_constraint, name="gamma")
     if layer.center:
         layer.beta = layer.add_weight(shape=shape, initializer=layer.beta_initializer,
-                                      name="beta")
+                                      regularizer=layer.beta_regularizer,
+                                      constraint=layer.beta_constraint, name="beta")
 
 
 class BatchNormalization(Layer):
@@ -65,10 +82,12 @@ class BatchNormalization(Layer):
             if kwargs.pop(unsupported, False):
                 raise TypeError(f"BatchNormalization: {unsupported}=True is not supported "
                                 "by runtime.keras")
-        for ignored in ("beta_regularizer", "gamma_regularizer", "beta_constraint",
-                        "gamma_constraint", "renorm_clipping", "renorm_momentum"):
+        regs = _pop_regularizers(kwargs)
+        for ignored in ("renorm_clipping", "renorm_momentum"):
             kwargs.pop(ignored, None)
         super().__init__(**kwargs)
+        self.beta_regularizer, self.gamma_regularizer = regs[:2]
+        self.beta_constraint, self.gamma_constraint = regs[2:]
         self.axis = int(axis)
         self.momentum, self.epsilon = float(momentum), float(epsilon)
         self.center, self.scale = bool(center), bool(scale)
@@ -77,6 +96,15 @@ class BatchNormalization(Layer):
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
         self.gamma = self.beta = self.moving_mean = self.moving_variance = None
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "momentum": self.momentum,
+                "epsilon": self.epsilon, "center": self.center, "scale": self.scale,
+                "beta_initializer": _serialize(self.beta_initializer),
+                "gamma_initializer": _serialize(self.gamma_initializer),
+                "moving_mean_initializer": _serialize(self.moving_mean_initializer),
+                "moving_variance_initializer": _serialize(self.moving_variance_initializer),
+                **_regularizer_config(self), "synchronized": False}
 
     def build(self, input_shape):
         _check_axes(self, [self.axis], input_shape)
@@ -127,9 +155,7 @@ class LayerNormalization(Layer):
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", **kwargs):
-        for ignored in ("beta_regularizer", "gamma_regularizer", "beta_constraint",
-                        "gamma_constraint"):
-            kwargs.pop(ignored, None)
+        regs = _pop_regularizers(kwargs)
         if kwargs.pop("rms_scaling", False):
             raise TypeError("LayerNormalization: rms_scaling=True is not supported by "
                             "runtime.keras (it is deprecated in Keras)")
@@ -139,7 +165,16 @@ class LayerNormalization(Layer):
         self.center, self.scale = bool(center), bool(scale)
         self.beta_initializer = initializers.get(beta_initializer)
         self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer, self.gamma_regularizer = regs[:2]
+        self.beta_constraint, self.gamma_constraint = regs[2:]
         self.gamma = self.beta = None
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon,
+                "center": self.center, "scale": self.scale,
+                "beta_initializer": _serialize(self.beta_initializer),
+                "gamma_initializer": _serialize(self.gamma_initializer),
+                **_regularizer_config(self)}
 
     def build(self, input_shape):
         self._axes = sorted(self.axis) if isinstance(self.axis, list) else [self.axis]

@@ -11,6 +11,9 @@ Formulas (step: the number of updates applied so far, as float32):
     ExponentialDecay         lr0 * rate ** (step / decay_steps)
     InverseTimeDecay         lr0 / (1 + rate * step / decay_steps)
                              (staircase=True: floor(step / decay_steps) in both)
+    PolynomialDecay          p = min(step, decay_steps) / decay_steps (cycle: decay_steps
+                             times ceil(step / decay_steps), 1 at step 0);
+                             (lr0 - end) * (1 - p) ** power + end
     PiecewiseConstantDecay   values[0] while step <= boundaries[0], values[i] while
                              boundaries[i-1] < step <= boundaries[i], values[-1] after
     CosineDecay              s = min(step, decay_steps);
@@ -24,10 +27,11 @@ import math
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.control_flow import cond
+from runtime._src.keras import serialization
 from runtime._src.ops import math_ops
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "InverseTimeDecay",
-           "PiecewiseConstantDecay", "CosineDecay"]
+           "PiecewiseConstantDecay", "CosineDecay", "PolynomialDecay"]
 
 
 def _float(value):
@@ -55,6 +59,11 @@ class LearningRateSchedule:
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__ == __name__ and not cls.__name__.startswith("_"):
+            serialization.register_builtin("keras.optimizers.schedules", cls)
 
 
 class _StepDecay(LearningRateSchedule):
@@ -158,3 +167,35 @@ class CosineDecay(LearningRateSchedule):
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "alpha": self.alpha, "name": self.name,
                 "warmup_target": self.warmup_target, "warmup_steps": self.warmup_steps}
+
+
+class PolynomialDecay(LearningRateSchedule):
+    """`PolynomialDecay(initial_learning_rate, decay_steps, end_learning_rate=0.0001,
+    power=1.0, cycle=False, name="PolynomialDecay")`."""
+
+    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001,
+                 power=1.0, cycle=False, name="PolynomialDecay"):
+        _check_decay_steps(decay_steps)
+        self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
+        self.end_learning_rate, self.power = end_learning_rate, power
+        self.cycle, self.name = cycle, name
+
+    def __call__(self, step):
+        step = _float(step)
+        decay_steps = _float(self.decay_steps)
+        if self.cycle:
+            multiplier = math_ops.where(math_ops.equal(step, _float(0.0)), _float(1.0),
+                                        math_ops.ceil(math_ops.divide(step, decay_steps)))
+            decay_steps = math_ops.multiply(decay_steps, multiplier)
+        else:
+            step = math_ops.minimum(step, decay_steps)
+        p = math_ops.divide(step, decay_steps)
+        end = _float(self.end_learning_rate)
+        span = math_ops.subtract(_float(self.initial_learning_rate), end)
+        return math_ops.add(math_ops.multiply(span, math_ops.pow(
+            math_ops.subtract(_float(1.0), p), _float(self.power))), end)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "end_learning_rate": self.end_learning_rate,
+                "power": self.power, "cycle": self.cycle, "name": self.name}

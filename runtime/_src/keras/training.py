@@ -8,7 +8,7 @@
     model.predict(x)               # numpy, batch by batch
     model.fit(x, y, sample_weight=w)            # or class_weight={0: 1.0, 1: 5.0}
     model.train_on_batch(x, y)     # also test_on_batch, predict_on_batch
-    model.save_weights("m.weights.npz"); model.load_weights("m.weights.npz")
+    model.save_weights("m.weights.h5"); model.load_weights("m.weights.h5")   # model_file.py
 
 Each step is one graph: `fit` wraps `train_step` (forward pass under a
 GradientTape, loss, gradients, `optimizer.apply_gradients`, metric updates)
@@ -30,6 +30,7 @@ With `verbose=1` each epoch prints `Epoch i/n` and a finished progress line,
 """
 
 import time
+import warnings
 
 import numpy as np
 
@@ -41,12 +42,11 @@ from runtime._src.function.function import function
 from runtime._src.keras import callbacks as callbacks_mod
 from runtime._src.keras import losses as losses_mod
 from runtime._src.keras import metrics as metrics_mod
-from runtime._src.keras import optimizers, saving
-from runtime._src.ops import array_ops, math_ops, random_ops
+from runtime._src.keras import optimizers
+from runtime._src.keras.logging_callbacks import ProgbarLogger, progress_line
+from runtime._src.ops import array_ops, math_ops, random_ops, reduction_ops
 
 __all__ = ["TrainingMixin", "TrainingState"]
-
-_BAR = "\u2501" * 20
 
 
 class TrainingState:
@@ -64,6 +64,7 @@ class TrainingState:
         self.output_trackers = []    # their "<output name>_loss" Means
         self.functions = {}          # (kind, specs) -> Function
         self.run_eagerly = False
+        self.compile_args = None     # compile's arguments (the saved compile_config)
 
 
 class TrainingMixin:
@@ -82,7 +83,11 @@ class TrainingMixin:
         or a dict of lists; each output's loss and metrics are logged as
         "<output name>_loss" and "<output name>_<metric name>"."""
         state = self._keras_state
+        state.compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics,
+                              "loss_weights": loss_weights,
+                              "weighted_metrics": weighted_metrics, "run_eagerly": run_eagerly}
         self.optimizer = optimizers.get(optimizer)
+        state.compile_args["optimizer"] = self.optimizer
         self.loss = loss
         state.output_losses = None
         state.metrics = None
@@ -142,7 +147,8 @@ class TrainingMixin:
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
         """The compiled loss of this batch (the weighted sum of the outputs' losses
-        for a model with several)."""
+        for a model with several) plus `self.losses` (add_loss, regularizers),
+        each summed, as Keras 3 does."""
         state = self._keras_state
         if state.output_losses is not None:
             parts = self._output_loss_values(y, y_pred, sample_weight)
@@ -150,10 +156,16 @@ class TrainingMixin:
             for (_, _, weight), value in zip(state.output_losses, parts):
                 term = value if weight == 1.0 else value * weight
                 total = term if total is None else total + term
-            return total
-        if state.loss is None:
+        elif state.loss is not None:
+            total = state.loss(y, y_pred, sample_weight)
+        else:
+            total = None
+        for extra in self.losses:
+            extra = reduction_ops.reduce_sum(extra)
+            total = extra if total is None else total + math_ops.cast(extra, total.dtype)
+        if total is None:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        return state.loss(y, y_pred, sample_weight)
+        return total
 
     def _output_loss_values(self, y, y_pred, sample_weight):
         state = self._keras_state
@@ -211,8 +223,11 @@ class TrainingMixin:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
         variables = self.trainable_variables
-        grads = tape.gradient(loss, variables)
-        self.optimizer.apply_gradients(zip(grads, variables))
+        if variables:
+            grads = tape.gradient(loss, variables)
+            self.optimizer.apply_gradients(zip(grads, variables))
+        else:
+            warnings.warn("The model does not have any trainable weights.", stacklevel=2)
         return self.compute_metrics(x, y, y_pred, sample_weight, loss)
 
     def test_step(self, data):
@@ -274,19 +289,18 @@ class TrainingMixin:
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_mod.History()
         params = {"verbose": verbose, "epochs": epochs, "steps": steps}
-        hooks = callbacks_mod.CallbackList(list(callbacks or []) + [history], self, params)
+        hooks = callbacks_mod.CallbackList(_with_defaults(callbacks, history, verbose), self,
+                                           params)
         batch_logs = hooks.overrides("on_batch_begin", "on_batch_end", "on_train_batch_begin",
                                      "on_train_batch_end")
         train = self._step_function("train", arrays)
         self.stop_training = False
+        self._initial_epoch = None          # BackupAndRestore sets it in on_train_begin
         hooks.call("on_train_begin", {})
         epoch_logs = None
-        for epoch in range(initial_epoch, epochs):
+        for epoch in range(self._initial_epoch or initial_epoch, epochs):
             self.reset_metrics()
             hooks.call("on_epoch_begin", epoch, {})
-            if verbose and epochs > 1:
-                print(f"Epoch {epoch + 1}/{epochs}", flush=True)
-            start = time.perf_counter()
             order = _permutation(n) if shuffle else np.arange(n)
             logs = {}
             for step, batch in enumerate(_batches(arrays, batch_size, order)):
@@ -300,12 +314,9 @@ class TrainingMixin:
                 if self.stop_training:
                     break
             epoch_logs = _to_floats(logs)
-            elapsed = time.perf_counter() - start
             if validation_data is not None:
                 val = self._evaluate_arrays(validation_data, batch_size, hooks)
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
-            if verbose:
-                print(_progress_line(steps, elapsed, epoch_logs, verbose), flush=True)
             hooks.call("on_epoch_end", epoch, epoch_logs)
             if self.stop_training:
                 break
@@ -326,7 +337,7 @@ class TrainingMixin:
         start = time.perf_counter()
         logs = self._evaluate_arrays(arrays, batch_size or 32, hooks)
         if verbose:
-            print(_progress_line(batches, time.perf_counter() - start, logs, verbose),
+            print(progress_line(batches, time.perf_counter() - start, logs, verbose),
                   flush=True)
         return self._returned_logs(logs, return_dict)
 
@@ -398,40 +409,6 @@ class TrainingMixin:
             raise ValueError("predict: x has no samples")
         return nest.map_structure(lambda *parts: np.concatenate([np.asarray(p) for p in parts]),
                                   *outputs)
-
-    def get_weights(self):
-        """The values of `weights`, as numpy arrays."""
-        return [np.array(w.numpy()) for w in self.weights]
-
-    def set_weights(self, weights):
-        """Assign each array to the weight at the same position in `weights`."""
-        own = self.weights
-        if len(own) != len(weights):
-            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with "
-                             f"a weight list of length {len(weights)}, but the layer was "
-                             f"expecting {len(own)} weights.")
-        for variable, value in zip(own, weights):
-            value = np.asarray(value)
-            if tuple(variable.shape.dims) != value.shape:
-                raise ValueError(f"Layer {self.name} weight shape {tuple(variable.shape.dims)} "
-                                 f"is not compatible with provided weight shape "
-                                 f"{value.shape}.")
-            variable.assign(value.astype(variable.dtype.as_numpy_dtype))
-
-    def save_weights(self, filepath, overwrite=True):
-        """Write every weight to `filepath`, which ends in `.weights.npz`
-        (runtime.keras's format; Keras's `.weights.h5` is not supported)."""
-        saving.save_weights(self, filepath, overwrite)
-
-    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
-        """Read back what `save_weights` wrote (same architecture)."""
-        if skip_mismatch:
-            raise TypeError("load_weights: skip_mismatch is not supported by runtime.keras")
-        saving.load_weights(self, filepath)
-
-    def save(self, filepath, overwrite=True, **kwargs):
-        """Not supported: a ValueError pointing to `tf.saved_model.save`."""
-        saving.save_model(self, filepath)
 
     def _check_compiled(self, what):
         if not self._keras_state.compiled:
@@ -599,24 +576,19 @@ def _batches(arrays, batch_size, order):
 
 
 def _to_floats(logs):
-    return {k: float(np.asarray(v)) for k, v in sorted(logs.items())}
+    """Scalars as floats; a metric with several values (Precision with several
+    thresholds, F1Score per class) as a list of them."""
+    out = {}
+    for k, v in sorted(logs.items()):
+        value = np.asarray(v)
+        out[k] = float(value) if value.ndim == 0 else value.astype(float).tolist()
+    return out
 
 
-def _per_step(seconds):
-    """Milliseconds per step (Keras switches between s, ms and us; one unit keeps
-    two runs' outputs comparable once the numbers are masked)."""
-    return f"{seconds * 1e3:.0f}ms/step"
-
-
-def _log_value(value):
-    """Keras's progress-bar number: 4 decimals, or 4 significant digits near 0."""
-    return f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}"
-
-
-def _progress_line(steps, elapsed, logs, verbose):
-    metrics = " - ".join(f"{k}: {_log_value(v)}" for k, v in sorted(logs.items()))
-    timing = f"{elapsed:.0f}s"
-    per_step = _per_step(elapsed / max(steps, 1))
-    if verbose == 2:
-        return f"{steps}/{steps} - {timing} - {per_step} - {metrics}"
-    return f"{steps}/{steps} {_BAR} {timing} {per_step} - {metrics}"
+def _with_defaults(callbacks, history, verbose):
+    """The user's callbacks, then the History `fit` returns, then a
+    ProgbarLogger when `verbose` and none was given (Keras 3's order)."""
+    found = list(callbacks or []) + [history]
+    if verbose and not any(isinstance(cb, ProgbarLogger) for cb in found):
+        found.append(ProgbarLogger())
+    return found

@@ -1,6 +1,9 @@
 """`tf.keras.optimizers`: `SGD`, `Adam`, `RMSprop`, `get`, and `schedules`."""
 
+from runtime._src.keras.adaptive_optimizers import (Adadelta, Adagrad, Adamax, AdamW, Ftrl,
+                                                    Lion, Nadam)
 from runtime._src.keras.optimizers import SGD, Adam, Optimizer, RMSprop, get
 from runtime.keras.optimizers import schedules
 
-__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get", "schedules"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adadelta", "Adagrad", "Adamax", "Ftrl",
+           "Lion", "Nadam", "RMSprop", "get", "schedules"]

@@ -12,7 +12,7 @@ import pytest
 jax = pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]')")
 jnp = pytest.importorskip("jax.numpy")
 
-import autograph  # noqa: E402
+import autograph
 
 
 def piecewise(x):

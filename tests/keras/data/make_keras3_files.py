@@ -1,0 +1,76 @@
+"""Writes the Keras 3 files in this folder with TensorFlow 2.21's Keras (run it
+with /work/tfvenv/bin/python, from this folder). The `.keras` zips were then
+recompressed with deflate (their members unchanged), to keep them small.
+tests/keras/test_keras3_files.py holds what Keras printed."""
+
+import numpy as np
+import keras
+
+L = keras.layers
+
+
+def functional():
+    keras.utils.set_random_seed(7)
+    i = keras.Input((6, 6, 1), name="image")
+    h = L.Conv2D(2, 3, activation="relu", name="conv")(i)
+    h = L.BatchNormalization(name="bn")(h)
+    h = L.Flatten(name="flat")(h)
+    a = L.Dense(3, name="a")(h)
+    b = L.Dense(3, activation="tanh", name="b")(h)
+    m = keras.Model(i, L.Add(name="sum")([a, b]), name="net")
+    m.compile(optimizer="adam", loss="mse")
+    x = np.random.RandomState(0).rand(8, 6, 6, 1).astype("float32")
+    m.fit(x, np.ones((8, 3), "float32"), epochs=2, verbose=0)
+    m.save("keras3_functional.keras")
+    print("functional", np.round(m.predict(x[:2], verbose=0), 6).tolist())
+
+
+class Sub(keras.Model):
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.zeta = L.Dense(2)
+        self.alpha = L.Dense(2)
+        self.blocks = [L.Dense(2), L.BatchNormalization()]
+
+    def call(self, x):
+        return self.blocks[1](self.blocks[0](self.alpha(self.zeta(x))))
+
+
+def subclassed():
+    s = Sub()
+    xs = np.random.RandomState(1).rand(4, 3).astype("float32")
+    s.compile(optimizer="sgd", loss="mse")
+    s.fit(xs, xs[:, :2], epochs=2, verbose=0)
+    s.save_weights("keras3_subclassed.weights.h5")
+    print("subclassed", np.round(s.predict(xs, verbose=0), 6).tolist())
+
+
+def every_layer():
+    keras.utils.set_random_seed(3)
+    i = keras.Input((8, 8, 2), name="img")
+    t = keras.Input((5,), name="ids", dtype="int32")
+    h = L.Conv2D(3, 3, padding="same", activation="relu", kernel_regularizer="l2")(i)
+    h = L.Flatten()(L.BatchNormalization()(L.MaxPooling2D(2)(h)))
+    h = L.Dense(6, activation="tanh", bias_regularizer=keras.regularizers.l1(0.1))(h)
+    h = L.Dropout(0.2)(h)
+    e = L.LayerNormalization()(L.Reshape((20,))(L.Embedding(10, 4)(t)))
+    e = L.Dense(6)(e)
+    m = L.Concatenate()([L.Add()([h, e]), L.Multiply()([h, e]), L.Subtract()([h, e]),
+                         L.Average()([h, e]), L.Maximum()([h, e]), L.Minimum()([h, e])])
+    m = L.Activation("sigmoid")(L.ReLU(max_value=2.0)(m))
+    model = keras.Model([i, t], L.Softmax()(L.Dense(3)(m)))
+    model.compile(optimizer=keras.optimizers.RMSprop(0.01), loss="categorical_crossentropy",
+                  metrics=["accuracy"])
+    x = [np.random.RandomState(0).rand(4, 8, 8, 2).astype("float32"),
+         np.random.RandomState(1).randint(0, 10, (4, 5)).astype("int32")]
+    y = np.eye(3)[[0, 1, 2, 0]]
+    model.fit(x, y, epochs=2, verbose=0)
+    model.save("keras3_every_layer.keras")
+    print("every_layer", model.predict(x, verbose=0).tolist(),
+          float(model.evaluate(x, y, verbose=0)[0]))
+
+
+if __name__ == "__main__":
+    functional()
+    subclassed()
+    every_layer()

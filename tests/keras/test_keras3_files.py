@@ -1,0 +1,130 @@
+"""Files written by Keras 3 (TensorFlow 2.21) read without h5py: a functional
+`.keras` model (Conv2D, BatchNormalization, Dense, Add), a subclassed model's
+`.weights.h5`, and a `.keras` model with every layer kind runtime.keras had
+before issue 27. tests/keras/data/make_keras3_files.py wrote them; the expected
+values are what it printed."""
+
+import os
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+L = tf.keras.layers
+
+
+def test_keras_3_functional_file_loads_with_its_weights():
+    model = tf.keras.models.load_model(os.path.join(DATA, "keras3_functional.keras"))
+    assert [lay.name for lay in model.layers] == ["image", "conv", "bn", "flat", "a", "b",
+                                                  "sum"]
+    x = np.random.RandomState(0).rand(8, 6, 6, 1).astype("float32")
+    # Keras 3 (TF 2.21): model.predict(x[:2]) right after saving
+    np.testing.assert_allclose(model.predict(x[:2], verbose=0), [[0.203371, 0.126036, -0.249197],
+     [-0.050231, -0.075871, -0.082523]], atol=2e-6)
+    assert type(model.optimizer).__name__ == "Adam" and model.loss == "mse"
+
+
+def test_training_resumes_from_a_keras_3_file_with_its_optimizer_state():
+    model = tf.keras.models.load_model(os.path.join(DATA, "keras3_functional.keras"))
+    assert int(model.optimizer.iterations) == 2          # Adam's state came with it
+    x = np.random.RandomState(0).rand(8, 6, 6, 1).astype("float32")
+    history = model.fit(x, np.ones((8, 3), "float32"), epochs=2, verbose=0, shuffle=False)
+    # Keras 3 (TF 2.21): the same two epochs after keras.models.load_model(...)
+    np.testing.assert_allclose(history.history["loss"], [1.792291, 1.734421], atol=2e-6)
+    np.testing.assert_allclose(model.predict(x[:2], verbose=0),
+                               [[0.177803, 0.120037, -0.223811],
+                                [-0.046745, -0.065528, -0.060776]], atol=2e-6)
+
+
+def test_keras_3_weights_h5_of_a_subclassed_model():
+    class Sub(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.zeta = L.Dense(2)
+            self.alpha = L.Dense(2)
+            self.blocks = [L.Dense(2), L.BatchNormalization()]
+
+        def call(self, x):
+            return self.blocks[1](self.blocks[0](self.alpha(self.zeta(x))))
+
+    model = Sub()
+    xs = np.random.RandomState(1).rand(4, 3).astype("float32")
+    model(xs)
+    model.load_weights(os.path.join(DATA, "keras3_subclassed.weights.h5"))
+    # Keras 3 (TF 2.21): s.predict(xs)
+    np.testing.assert_allclose(model.predict(xs, verbose=0), [[-0.850021, 0.101123],
+     [-0.231409, 0.048415],
+     [0.062050, 0.029207],
+     [-0.026726, 0.044031]], atol=2e-6)
+
+
+def test_our_weights_h5_has_the_datasets_keras_wrote(tmp_path):
+    """Re-saved by us, the subclassed model's file holds the same datasets at the
+    same paths as Keras's (less the optimizer's state, which we do not write);
+    Keras 3 in TF 2.21 loads such files (checked by hand: same predictions)."""
+    from runtime._src.keras import hdf5
+
+    class Sub(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.zeta = L.Dense(2)
+            self.alpha = L.Dense(2)
+            self.blocks = [L.Dense(2), L.BatchNormalization()]
+
+        def call(self, x):
+            return self.blocks[1](self.blocks[0](self.alpha(self.zeta(x))))
+
+    model = Sub()
+    model(np.zeros((1, 3), "float32"))
+    source = os.path.join(DATA, "keras3_subclassed.weights.h5")
+    model.load_weights(source)
+    model.save_weights(str(tmp_path / "ours.weights.h5"))
+    with open(source, "rb") as f:
+        theirs = {k: v for k, v in hdf5.read_datasets(f.read()).items()
+                  if not k.startswith("optimizer")}
+    ours = hdf5.read_datasets((tmp_path / "ours.weights.h5").read_bytes())
+    assert sorted(ours) == sorted(theirs)
+    for key, value in theirs.items():
+        np.testing.assert_array_equal(ours[key], value)
+        assert ours[key].dtype == value.dtype
+
+
+def test_hdf5_reader_errors_name_the_problem(tmp_path):
+    from runtime._src.keras import hdf5
+
+    with pytest.raises(ValueError, match="not an HDF5 file"):
+        hdf5.read_datasets(b"PK\x03\x04 not hdf5")
+    data = open(os.path.join(DATA, "keras3_subclassed.weights.h5"), "rb").read()
+    found = hdf5.read_datasets(data)
+    assert found["alpha/vars/0"].shape == (2, 2) and found["alpha/vars/0"].dtype == np.float32
+    assert found["optimizer/vars/0"].dtype == np.int64 and found["optimizer/vars/0"].shape == ()
+    path = tmp_path / "sub.weights.h5"
+    path.write_bytes(data)
+    other = tf.keras.Sequential([tf.keras.Input((3,)), L.Dense(2), L.Dense(2)])
+    with pytest.raises(ValueError, match="has no dataset 'layers/dense_1/vars/0'"):
+        other.load_weights(str(path))
+    wider = tf.keras.Sequential([tf.keras.Input((3,)), L.Dense(5)])
+    with pytest.raises(ValueError, match=r"dataset 'layers/dense/vars/0' has shape \(3, 2\) "
+                                         r"but weight '.*dense.*/kernel' has shape \(3, 5\)"):
+        wider.load_weights(str(path))
+
+
+# Keras 3 (TF 2.21): make_keras3_files.py's every_layer() printed these (rounded)
+KERAS_PREDICTIONS = [[0.697097, 0.172082, 0.130821], [0.495681, 0.326749, 0.177571],
+                     [0.529708, 0.233399, 0.236894], [0.624981, 0.208950, 0.166069]]
+
+
+def test_keras_3_file_with_every_existing_layer_kind(tmp_path):
+    model = tf.keras.models.load_model(os.path.join(DATA, "keras3_every_layer.keras"))
+    x = [np.random.RandomState(0).rand(4, 8, 8, 2).astype("float32"),
+         np.random.RandomState(1).randint(0, 10, (4, 5)).astype("int32")]
+    y = np.eye(3, dtype="float32")[[0, 1, 2, 0]]
+    np.testing.assert_allclose(model.predict(x, verbose=0), KERAS_PREDICTIONS, atol=2e-6)
+    # the loss includes the kernel and bias regularizers, as Keras's does
+    assert model.evaluate(x, y, verbose=0)[0] == pytest.approx(0.8747767210006714, abs=2e-6)
+    assert type(model.optimizer).__name__ == "RMSprop"
+    model.save(tmp_path / "again.keras")
+    again = tf.keras.models.load_model(tmp_path / "again.keras")
+    np.testing.assert_array_equal(again.predict(x, verbose=0), model.predict(x, verbose=0))
