@@ -13,13 +13,14 @@ import autograph
 from autograph.pyct import pauses
 
 # Distinct names (template text, generated files, source maps and tracking
-# counts all see them); the loop and the if are recorded by tracking.
+# counts all see them); tracking records the if.
 _SOURCE = """
 def step_{i}(x):
-    for k_{i} in range(2):
-        if x > {i}:
-            x = x - k_{i}
-    return x
+    if x > {i}:
+        x_{i} = x - 1
+    else:
+        x_{i} = x
+    return x_{i}
 """
 
 
@@ -36,7 +37,7 @@ def _convert_and_drop(i):
 
 def test_converting_and_dropping_2000_functions_keeps_under_2_mib():
     # Python interns the names: grow its table once, before measuring.
-    compile("\n".join(f"w{i} = 0" for i in range(12000)), "<names>", "exec")
+    compile("\n".join(f"w{i} = 0" for i in range(8000)), "<names>", "exec")
     for i in range(10000, 10050):
         _convert_and_drop(i)          # first use of every converter and template
     gc.collect()
