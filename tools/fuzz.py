@@ -106,7 +106,7 @@ from fuzzing.judging import (INTERNAL_TEXT, INTERNAL_TYPES, REFUSAL_TYPES, RUNS,
                              bad_rows, is_internal, is_refusal, judge, judge_jax,
                              judge_program, mismatches, refusal_key, signature)
 from fuzzing.numpy_tf import _NativeTF
-from fuzzing.runner import (GENERATORS, RUNNERS, VAR_INPUTS, _print_refusals,
+from fuzzing.runner import (GENERATORS, RUNNERS, VAR_INPUTS, _outcome4, _print_refusals,
                             four_runs, jax_runs, load, report, report4, run, run_jax,
                             run_mode, three_runs, variable_runs)
 from fuzzing.shrinker import names_are_bound, terminates
