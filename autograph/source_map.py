@@ -25,6 +25,11 @@ def register(filename, line_map):
     _MAPS[filename] = dict(line_map)
 
 
+def forget(filename):
+    """Drop the map of `filename` (its generated code is gone)."""
+    _MAPS.pop(filename, None)
+
+
 def lookup(filename, lineno):
     """(file, line, text) of the user's code for a generated line, or None."""
     m = _MAPS.get(filename)

@@ -32,11 +32,11 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import runtime as tf  # noqa: E402
-from tools.bench_keras import bench_keras_fit  # noqa: E402
-from runtime._src.exec import executor  # noqa: E402
-from runtime._src.graph.graph import Graph, current_graph  # noqa: E402
-from runtime._src.graph.op_registry import OPS, apply  # noqa: E402
+import runtime as tf
+from tools.bench_keras import bench_keras_fit
+from runtime._src.exec import executor
+from runtime._src.graph.graph import Graph, current_graph
+from runtime._src.graph.op_registry import OPS, apply
 
 REPEAT = 7
 constant = getattr(tf, "constant", tf.convert_to_tensor)
@@ -199,9 +199,9 @@ def _align_captures(graphs):
 
 
 def need_op(name):
-    import runtime._src.ops  # noqa: F401
+    import runtime._src.ops
     try:
-        import runtime._src.exec.control_flow_ops  # noqa: F401
+        import runtime._src.exec.control_flow_ops  # noqa: F401 - registers the control-flow ops
     except ImportError:
         pass
     if name not in OPS:

@@ -27,8 +27,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from autograph import cli  # noqa: E402
-from autograph.cli import source as cli_source  # noqa: E402
+from autograph import cli
+from autograph.cli import source as cli_source
 
 TARGET_SECONDS = 1.0
 

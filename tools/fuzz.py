@@ -96,20 +96,20 @@ _TOOLS = os.path.dirname(os.path.abspath(__file__))
 if _TOOLS not in sys.path:        # the fuzzing package beside this file
     sys.path.append(_TOOLS)
 
-from fuzzing import shrinker as _shrinker  # noqa: E402
-from fuzzing.gen_closures import ClosureGenerator  # noqa: E402,F401
-from fuzzing.gen_composites import CompositeGenerator  # noqa: E402,F401
-from fuzzing.gen_default import INPUTS, MOD, Generator  # noqa: E402,F401
-from fuzzing.gen_mutations import MutationGenerator  # noqa: E402,F401
-from fuzzing.gen_variables import VariableGenerator  # noqa: E402,F401
-from fuzzing.judging import (INTERNAL_TEXT, INTERNAL_TYPES, REFUSAL_TYPES, RUNS,  # noqa: E402,F401
+from fuzzing import shrinker as _shrinker
+from fuzzing.gen_closures import ClosureGenerator
+from fuzzing.gen_composites import CompositeGenerator
+from fuzzing.gen_default import INPUTS, MOD, Generator
+from fuzzing.gen_mutations import MutationGenerator
+from fuzzing.gen_variables import VariableGenerator
+from fuzzing.judging import (INTERNAL_TEXT, INTERNAL_TYPES, REFUSAL_TYPES, RUNS,
                              bad_rows, is_internal, is_refusal, judge, judge_jax,
                              judge_program, mismatches, refusal_key, signature)
-from fuzzing.numpy_tf import _NativeTF  # noqa: E402,F401
-from fuzzing.runner import (GENERATORS, RUNNERS, VAR_INPUTS, _print_refusals,  # noqa: E402,F401
+from fuzzing.numpy_tf import _NativeTF
+from fuzzing.runner import (GENERATORS, RUNNERS, VAR_INPUTS, _outcome4, _print_refusals,
                             four_runs, jax_runs, load, report, report4, run, run_jax,
                             run_mode, three_runs, variable_runs)
-from fuzzing.shrinker import names_are_bound, terminates  # noqa: E402,F401
+from fuzzing.shrinker import names_are_bound, terminates
 
 
 def shrink(source, seed):

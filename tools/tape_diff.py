@@ -228,7 +228,7 @@ def reset(tf):
     def run():
         with tf.GradientTape() as tape:
             tape.watch(x)
-            y = x * x
+            y = x * x  # noqa: F841 - recorded, then the tape is reset
             tape.reset()
             tape.watch(x)
             z = x * 5.0

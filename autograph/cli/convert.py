@@ -168,7 +168,7 @@ def convert_span(span, lines, display, want_report=False, module=None):
                                                 is_method="." in span.qualname)
     except transpiler.NotConvertible as e:
         return Conversion("error", message=str(e))
-    except Exception as e:  # a transpiler bug must not abort the whole file
+    except Exception as e:  # noqa: BLE001 - a transpiler bug must not abort the whole file
         return Conversion("error", message=f"the transpiler failed: {type(e).__name__}: {e} "
                                            f"({display}:{func.lineno})")
     return Conversion("converted", text=text, report=report)

@@ -211,7 +211,7 @@ def trace_concrete(path, func, signature):
         traced = fn if hasattr(fn, "get_concrete_function") else runtime.function(fn)
         try:
             concrete = traced.get_concrete_function(*specs)
-        except Exception as e:  # the user's function failed to trace
+        except Exception as e:  # noqa: BLE001 - the user's function failed to trace
             raise CliError(f"{path}::{func}: tracing failed: {_describe(e, path)}",
                            code=1) from None
     return concrete

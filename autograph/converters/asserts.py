@@ -5,7 +5,6 @@ when the condition is a tensor.
     ->  ag__.assert_stmt(x > 0, lambda: 'x must be positive')
 """
 
-import gast
 
 from ..pyct import ast_util, templates
 

@@ -3,7 +3,6 @@
     y = a if x > 0 else b   ->   y = ag__.if_exp(x > 0, lambda: a, lambda: b)
 """
 
-import gast
 
 from ..pyct import ast_util, templates
 

@@ -85,9 +85,24 @@ def optional_features(value, argument="experimental_optional_features"):
 
 
 _state = {"strict": False}
-_WARNED = set()
-_FALLBACKS = {}                      # code object -> reason (for the report)
-_CONVERTED = weakref.WeakKeyDictionary()   # function -> converted function
+_WARNED = weakref.WeakKeyDictionary()      # code object -> {its files warned about}
+_FALLBACKS = weakref.WeakKeyDictionary()   # code object -> reason (for the report)
+# A user function keeps its converted function in its own __dict__ under
+# _CONVERTED, with a weak reference to itself (a decorator's functools.wraps
+# copies the __dict__: the copy names another function and does not count).
+# Held there, not in a table, the pair goes with the function: the converted
+# function refers to the original (to_code, report) and to its globals, so a
+# table's entry, even weakly keyed, would keep both alive for good.
+_CONVERTED = "__autograph_conversion__"
+
+
+def _cached_conversion(func):
+    found = func.__dict__.get(_CONVERTED)
+    return found[1] if found is not None and found[0]() is func else None
+
+
+def _cache_conversion(func, converted):
+    func.__dict__[_CONVERTED] = (weakref.ref(func), converted)
 
 
 def set_strict(strict=True):
@@ -181,7 +196,7 @@ def _convert_or_raise(func, recursive=True):
     except RecursionError:
         raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: its code is "
                               "nested too deeply", reason="nested too deeply") from None
-    except Exception as e:  # noqa: BLE001 - a transpiler bug must not crash user code
+    except Exception as e:  # a transpiler bug must not crash user code
         reason = f"the transpiler failed ({type(e).__name__}: {e})"
         raise ConversionError(f"cannot convert {inspect_utils.describe(func)}: {reason}",
                               reason=reason) from e
@@ -223,7 +238,7 @@ def converted_callable(fn, user_requested=True, recursive=True):
     func, bound = _plain_function(fn)
     if func is None or not inspect_utils.is_user_function(func):
         return fn
-    converted = _CONVERTED.get(func) if recursive else None
+    converted = _cached_conversion(func) if recursive else None
     if converted is not None and is_strict() and func.__code__ in _FALLBACKS:
         converted = None             # ran unconverted before strict mode was set
     if converted is None:
@@ -244,16 +259,17 @@ def converted_callable(fn, user_requested=True, recursive=True):
             converted.__autograph_object_writes__ = (
                 func.__name__, func.__code__.co_filename, entry.object_writes)
         if recursive:
-            _CONVERTED[func] = converted
+            _cache_conversion(func, converted)
     if bound is not None:
         return types.MethodType(converted, bound)
     return converted
 
 
 def _warn_once(func, message, where):
-    key = (func.__code__, func.__code__.co_filename)    # code compares by content only
-    if key not in _WARNED:
-        _WARNED.add(key)
+    code = func.__code__
+    warned = _WARNED.setdefault(code, set())          # code compares by content only
+    if code.co_filename not in warned:
+        warned.add(code.co_filename)
         warnings.warn_explicit(message, AutoGraphWarning, where[0], where[1])
 
 
@@ -289,7 +305,7 @@ def _without_source(func, bound):
                     pass
             raise
     setattr(unconverted, inspect_utils.DO_NOT_CONVERT, True)
-    _CONVERTED[func] = unconverted
+    _cache_conversion(func, unconverted)
     if bound is not None:
         return types.MethodType(unconverted, bound)
     return unconverted
@@ -302,7 +318,7 @@ def _with_user_frames(fn):
     def run(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - re-raised with the user's line noted
             _note_user_location(e)
             raise tracebacks.filtered(e)
     run.__autograph_converted__ = True
@@ -424,7 +440,7 @@ def convert_source(source, filename="<string>", first_line=1, *, module=None, me
     except RecursionError:
         reason = f"its code is nested too deeply ({filename}:{first_line})"
         raise ConversionError(f"cannot convert: {reason}", reason=reason) from None
-    except Exception as e:  # noqa: BLE001 - report a transpiler bug, do not crash the caller
+    except Exception as e:  # report a transpiler bug, do not crash the caller
         reason = f"the transpiler failed ({type(e).__name__}: {e}) ({filename}:{first_line})"
         raise ConversionError(f"cannot convert: {reason}", reason=reason) from e
 

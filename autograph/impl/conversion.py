@@ -9,25 +9,29 @@ with the original globals and closure, and cache.
 
 import builtins
 import copy
-import gc
 import itertools
 import linecache
 import re
-import sys
 import threading
 import types
+import weakref
 
 import gast
 
 from .. import operators, source_map
+from ..operators import tracking
 from ..converters import (asserts, break_statements, call_trees, conditional_expressions,
                           continue_statements, control_flow, directives, logical_expressions,
                           return_statements, variables)
-from ..pyct import ast_util, comments, naming, parser, unparser
+from ..pyct import ast_util, comments, naming, parser, pauses, unparser
 from ..pyct.static_analysis import activity, effects, liveness, reaching_definitions
 from . import checks
 
-_CACHE = {}
+# user code object -> {(its file, recursive): ConvertedEntity}. Weakly keyed:
+# an entry goes with the user's code (the entry does not hold it), and the
+# generated file's linecache text, source map and tracking counts go with
+# the generated code (see `_forget_generated`).
+_CACHE = weakref.WeakKeyDictionary()
 _LOCK = threading.RLock()
 _COUNTER = itertools.count()
 _HEADER = "from autograph import operators as ag__\n\n\n"
@@ -340,32 +344,26 @@ class ConvertedEntity:
 
 def convert_entity(fn, recursive=True):
     """Convert the plain function `fn` (cached per code object and options)."""
-    key = (fn.__code__, fn.__code__.co_filename, recursive)   # code compares by content only
-    entry = _CACHE.get(key)
+    code = fn.__code__
+    key = (code.co_filename, recursive)      # code compares by content only
+    entry = _CACHE.get(code, {}).get(key)
     if entry is None:
         with _LOCK:                  # one conversion at a time (and per function)
-            entry = _CACHE.get(key)
+            entry = _CACHE.get(code, {}).get(key)
             if entry is None:
                 entry = _convert(fn, recursive)
-                _CACHE[key] = entry
+                _CACHE.setdefault(code, {})[key] = entry
     return entry
 
 
 def _convert(fn, recursive):
     # Trees are walked recursively: a long `x + x + ... + x` is one level per
     # operand. Python compiles such code; allow the depth it needs here too.
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
     # Converting allocates thousands of short-lived, acyclic tree nodes: left
     # on, the cyclic collector would scan the whole process several times.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    # (Both are process-wide, reference-counted pauses: see pyct/pauses.py.)
+    with pauses.deep_recursion(), pauses.paused_gc():
         return _convert_unguarded(fn, recursive)
-    finally:
-        if collecting:
-            gc.enable()
-        sys.setrecursionlimit(limit)
 
 
 def _convert_unguarded(fn, recursive):
@@ -380,10 +378,18 @@ def _convert_unguarded(fn, recursive):
     code, compiled_text = _compile(source, filename, fn, node.name, ctx.operators_name)
     linecache.cache[filename] = (len(compiled_text), None, compiled_text.splitlines(True), filename)
     source_map.register(filename, line_map)
+    weakref.finalize(code, _forget_generated, filename)
     entity = ConvertedEntity(fn.__name__, source, code, line_map, filename, info,
                              ctx.operators_name)
     entity.object_writes = writes
     return entity
+
+
+def _forget_generated(filename):
+    """The generated code of `filename` is gone: so are its text and maps."""
+    linecache.cache.pop(filename, None)
+    source_map.forget(filename)
+    tracking.forget(filename)
 
 
 def user_comments(node, info):

@@ -69,10 +69,8 @@ def report(fn: Callable) -> ConversionReport:
 
 def _outcomes_by_user_line(entry):
     found = {}
-    for key, counts in tracking.EVENTS.items():
-        if key is None or key[0] != entry.filename:
-            continue
-        mapped = entry.line_map.get(key[1])
+    for line, counts in tracking.EVENTS.get(entry.filename, {}).items():
+        mapped = entry.line_map.get(line)
         if mapped is not None:
             merged = found.setdefault(mapped[1], {})
             for k, v in counts.items():

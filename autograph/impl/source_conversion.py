@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-from ..pyct import anno, parser
+from ..pyct import anno, parser, pauses
 from . import conversion, source_report
 from .checks import ConversionError
 
@@ -106,7 +106,7 @@ class ModuleBindings:
             try:
                 value = importlib.import_module(module)
                 value = getattr(value, attr) if attr else value
-            except Exception:  # a library that fails to import: decide at run time
+            except Exception:  # noqa: BLE001 - a library that fails to import: decide at run time
                 value = None
             if value is not None:
                 self.libraries[bound] = value
@@ -230,13 +230,8 @@ def convert_function_source(source, filename="<string>", first_line=1, module=No
     (trees of long expressions are deep). Raises ConversionError when the
     function cannot be converted.
     """
-    with conversion._LOCK:
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20000))
-        try:
-            return _convert(source, filename, first_line, module, method, report)
-        finally:
-            sys.setrecursionlimit(limit)
+    with conversion._LOCK, pauses.deep_recursion():
+        return _convert(source, filename, first_line, module, method, report)
 
 
 def _convert(source, filename, first_line, module, method, report):

@@ -18,17 +18,17 @@ from .py_builtins import (abs_, enumerate_, float_, int_, len_, max_, min_, prin
 from .variables import Undefined, deleted, ld, peek, put_attr, put_item, user_locals
 
 # Builtin overloads under the builtin's own name, as generated code uses them.
-len = len_  # noqa: A001
-range = range_  # noqa: A001
-int = int_  # noqa: A001
-float = float_  # noqa: A001
-abs = abs_  # noqa: A001
-min = min_  # noqa: A001
-max = max_  # noqa: A001
-sum = sum_  # noqa: A001
-enumerate = enumerate_  # noqa: A001
-zip = zip_  # noqa: A001
-print = print_  # noqa: A001
+len = len_
+range = range_
+int = int_
+float = float_
+abs = abs_
+min = min_
+max = max_
+sum = sum_
+enumerate = enumerate_
+zip = zip_
+print = print_
 
 __all__ = ["call", "if_stmt", "while_stmt", "for_stmt", "match_subject", "and_", "or_", "not_", "if_exp",
            "assert_stmt", "list_append", "list_extend", "outer_writes", "Undefined", "ld", "deleted", "peek", "put_item", "put_attr", "user_locals", "len", "range", "int", "float",

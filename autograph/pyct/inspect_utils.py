@@ -21,6 +21,7 @@ import os
 import sys
 import sysconfig
 import types
+import weakref
 
 _LIBRARY_ROOTS = ("numpy", "runtime", "autograph", "gast", "pytest", "_pytest")
 _STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
@@ -76,7 +77,7 @@ def describe(fn):
 
 
 SOURCE_CHANGED = "source changed on disk since import"
-_CHECKED = {}                 # (code, filename) -> None or SOURCE_CHANGED
+_CHECKED = weakref.WeakKeyDictionary()    # code -> {its file: None or SOURCE_CHANGED}
 # Instructions that differ between a def compiled in its module and the same
 # text compiled alone (cells, closures, the NULL of a call), or carry no meaning.
 _IGNORED_OPS = frozenset({"RESUME", "NOP", "CACHE", "EXTENDED_ARG", "MAKE_CELL",
@@ -100,10 +101,10 @@ def source_changed(fn, get_source):
     constants, operators or statements. Memoized per code object.
     """
     code = fn.__code__
-    key = (code, code.co_filename)
-    if key not in _CHECKED:
-        _CHECKED[key] = _compare(fn, code, get_source)
-    return _CHECKED[key]
+    verdicts = _CHECKED.setdefault(code, {})     # code compares by content only
+    if code.co_filename not in verdicts:
+        verdicts[code.co_filename] = _compare(fn, code, get_source)
+    return verdicts[code.co_filename]
 
 
 def _compare(fn, code, get_source):

@@ -164,15 +164,28 @@ def _node(cls, attrs):
     return new
 
 
+# Parsed templates and their builders, kept for the most recent _KEPT texts:
+# some converters write user names into the text (`f"{name} = ag__.Undefined(...)"`),
+# so the texts are not a fixed set, and an unbounded cache would grow with
+# every function converted.
+_KEPT = 512
 _PARSED = {}
 _BUILDERS = {}
+
+
+def _keep(cache, key, value):
+    """cache[key] = value, dropping the oldest entry when the cache is full."""
+    while len(cache) >= _KEPT:
+        cache.pop(next(iter(cache)), None)
+    cache[key] = value
+    return value
 
 
 def _parse(template):
     """The statements of `template`, parsed once (never edited)."""
     body = _PARSED.get(template)
     if body is None:
-        body = _PARSED[template] = gast.parse(textwrap.dedent(template)).body
+        body = _keep(_PARSED, template, gast.parse(textwrap.dedent(template)).body)
     return body
 
 
@@ -185,7 +198,7 @@ def _builder(template, keys):
         source = f"def build(I):\n    return {builder.stmts(_parse(template))}\n"
         namespace = {"K": builder.constants, "_node": _node}
         exec(compile(source, "<template>", "exec"), namespace)  # noqa: S102 - our own source
-        found = _BUILDERS[(template, keys)] = namespace["build"]
+        found = _keep(_BUILDERS, (template, keys), namespace["build"])
     return found
 
 

@@ -1012,7 +1012,7 @@ def closure_counter(n):
 
 @case((3,), (-3,))
 def lambda_call(x):
-    f = lambda v: v * 3  # noqa: E731
+    f = lambda v: v * 3
     return f(x) if x > 0 else f(-x)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import autograph
 
-import runtime as tf  # noqa: E402 - an import error must fail the module loudly
+import runtime as tf  # an import error must fail the module loudly
 
 HERE = __file__
 

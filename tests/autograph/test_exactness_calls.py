@@ -11,7 +11,7 @@ import pytest
 import autograph
 from tests.autograph.equivalence import check
 
-import runtime as tf  # noqa: E402 - an import error must fail the module loudly
+import runtime as tf  # an import error must fail the module loudly
 
 
 @pytest.fixture(autouse=True)

@@ -70,7 +70,7 @@ def test_nested_function_sees_closure_cells():
         return x
     converted = autograph.to_graph(inner)
     assert converted(1) == 16
-    factor = 2       # noqa: F841 - the cell is shared: the converted code sees the new value
+    factor = 2       # the cell is shared: the converted code sees the new value
     assert converted(1) == 16 and inner(1) == 16
 
 

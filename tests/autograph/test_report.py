@@ -3,11 +3,10 @@ and why."""
 
 import warnings
 
-import pytest
 
 import autograph
 
-import runtime as tf  # noqa: E402 - an import error must fail the module loudly
+import runtime as tf  # an import error must fail the module loudly
 
 
 def generator(n):

@@ -4,7 +4,6 @@
 import warnings
 
 import numpy as np
-import pytest
 
 import autograph
 import runtime as tf  # an import error must fail the module loudly
@@ -64,7 +63,7 @@ def test_my_function(capsys):                          # seed 002
 
 def test_get_mse_prints_once_per_trace(capsys):        # seed 003
     @tf.function
-    def get_MSE(y_true, y_pred):  # noqa: N802 - the seed's name
+    def get_MSE(y_true, y_pred):  # the seed's name
         print("Calculating MSE!")
         sq_diff = tf.pow(y_true - y_pred, 2)
         return tf.reduce_mean(sq_diff)

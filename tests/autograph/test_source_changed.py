@@ -80,7 +80,9 @@ def test_unedited_functions_of_every_shape_match(tmp_path):
 
 
 def test_stdlib_functions_match():
-    import json, textwrap as tw, difflib
+    import difflib
+    import json
+    import textwrap as tw
     for fn in (json.dumps, json.JSONEncoder.iterencode, tw.dedent, difflib.unified_diff,
                difflib.SequenceMatcher.get_opcodes):
         assert inspect_utils.source_changed(fn, parser.get_source) is None, fn.__qualname__

@@ -8,7 +8,7 @@ import pytest
 from tests.autograph.functions import binary_ones as numeric_truth
 from tests.autograph.functions import list_append_while as accumulate_while
 
-import runtime as tf  # noqa: E402 - an import error must fail the module loudly
+import runtime as tf  # an import error must fail the module loudly
 
 
 def accumulate_for(n):

@@ -93,7 +93,7 @@ def ends_in_else_pass(x):
 
 
 def ends_in_ellipsis(x):
-    y = x + 1
+    y = x + 1  # noqa: F841 - the function under test
     ...
     # a trailing comment
 
@@ -117,7 +117,7 @@ def test_get_source_keeps_statements_that_compile_to_nothing():
 
 
 def test_get_source_of_a_lambda_still_uses_inspect():
-    f = lambda v: v + 1  # noqa: E731
+    f = lambda v: v + 1
     node, info = parser.parse_function(f)
     assert isinstance(node.body[0], gast.Return)
     assert anno.getanno(node.body[0], anno.USER_LINE) == f.__code__.co_firstlineno

@@ -82,7 +82,7 @@ def _outcome(module, expr, capsys):
     try:
         value = eval(expr, vars(module))
         result = ("value", type(value), value)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - the outcome compared
         result = ("raises", type(e))
     return result, capsys.readouterr().out
 
@@ -190,7 +190,7 @@ def _without_timings(text):
     return _TIMING.sub("<time>", text)
 
 
-from tests.example_runs import script_args  # noqa: E402
+from tests.example_runs import script_args
 
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.py")))
 

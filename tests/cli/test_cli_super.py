@@ -45,7 +45,7 @@ def test_super_on_python_values(pair, cls, method, arg):
     assert type(got) is type(expected) and got == expected
 
 
-import runtime  # noqa: E402 - an import error must fail the module loudly
+import runtime  # an import error must fail the module loudly
 
 
 @pytest.mark.parametrize("cls, method, arg, expected", [

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import MODULES, import_file, run_cli
 
-import runtime  # noqa: E402,F401 - an import error must fail the module loudly
+import runtime  # an import error must fail the module loudly
 
 
 # (module, function, argument builders: each a zero-argument lambda, so the

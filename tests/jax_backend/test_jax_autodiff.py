@@ -12,7 +12,7 @@ import pytest
 jax = pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]')")
 jnp = pytest.importorskip("jax.numpy")
 
-import autograph  # noqa: E402
+import autograph
 
 
 def piecewise(x):
@@ -72,7 +72,7 @@ def test_grad_through_scan_over_rows_matches_finite_differences():
     jaxpr = str(jax.make_jaxpr(converted)(xs, w))
     assert "scan[" in jaxpr and "while[" not in jaxpr
     gx, gw = jax.jit(jax.grad(converted, argnums=(0, 1)))(xs, w)
-    f64 = lambda a, b: float(scan_rows(np.asarray(a, np.float64), np.asarray(b, np.float64)))  # noqa: E731
+    f64 = lambda a, b: float(scan_rows(np.asarray(a, np.float64), np.asarray(b, np.float64)))
     np.testing.assert_allclose(gx, _finite_difference(lambda a: f64(a, w), xs), rtol=1e-2,
                                atol=1e-3)
     np.testing.assert_allclose(gw, _finite_difference(lambda b: f64(xs, b), w), rtol=1e-2,

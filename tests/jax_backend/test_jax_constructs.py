@@ -11,9 +11,9 @@ import pytest
 jax = pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]')")
 jnp = pytest.importorskip("jax.numpy")
 
-import autograph  # noqa: E402
-import autograph.jax  # noqa: E402
-from tests.autograph.functions import collatz  # noqa: E402
+import autograph
+import autograph.jax
+from tests.autograph.functions import collatz
 
 
 def jit(fn, **kwargs):

@@ -13,9 +13,9 @@ import pytest
 jax = pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]')")
 jnp = pytest.importorskip("jax.numpy")
 
-import autograph  # noqa: E402
-from tests.autograph.functions import CORPUS  # noqa: E402
-from tests.jax_backend.jax_helpers import assert_same_values, to_jax  # noqa: E402
+import autograph
+from tests.autograph.functions import CORPUS
+from tests.jax_backend.jax_helpers import assert_same_values, to_jax
 
 _LOOP_LIST = r"'{}' is appended to in a loop whose trip count is only known when the function runs"
 _EFFECT = r"changes Python state .* inside a tensor (if statement|for loop)"
@@ -106,7 +106,7 @@ def test_listed_names_exist():
 def test_jit_of_converted_matches_python(fn, args):
     with contextlib.redirect_stdout(io.StringIO()):
         expected = _python(fn, args)
-        run = lambda: _jitted(fn)(*[to_jax(jnp, a) for a in args])  # noqa: E731
+        run = lambda: _jitted(fn)(*[to_jax(jnp, a) for a in args])
         if fn.__name__ in CANNOT_STAGE:
             kind, pattern = CANNOT_STAGE[fn.__name__]
             try:

@@ -5,16 +5,15 @@ to 1e-5). The ones that cannot export are listed here with their reason."""
 
 import warnings
 
-import numpy as np
 import pytest
 
 pytest.importorskip("onnx", reason="onnx is not installed (pip install -e '.[onnx]')")
 pytest.importorskip("onnxruntime",
                     reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
-import runtime as tf  # noqa: E402 - after the skips
-from runtime import onnx as tf_onnx  # noqa: E402
-from tests.autograph.functions import CORPUS  # noqa: E402
+import runtime as tf  # after the skips
+from runtime import onnx as tf_onnx
+from tests.autograph.functions import CORPUS
 
 # function name -> why it cannot leave Python (the exporter's words)
 CANNOT_EXPORT = {

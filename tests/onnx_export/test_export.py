@@ -15,8 +15,8 @@ onnx = pytest.importorskip("onnx", reason="onnx is not installed (pip install -e
 ort = pytest.importorskip("onnxruntime",
                           reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
-import runtime as tf  # noqa: E402 - after the skips: runtime.onnx needs onnx
-from runtime import onnx as tf_onnx  # noqa: E402
+import runtime as tf  # after the skips: runtime.onnx needs onnx
+from runtime import onnx as tf_onnx
 
 
 def run_onnx(model, *inputs):

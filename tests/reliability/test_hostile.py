@@ -294,7 +294,10 @@ def test_recursion_through_a_tensor_condition(tmp_path):
     assert isinstance(info.value.__cause__, RecursionError)
     assert "RecursionError: maximum recursion depth exceeded" in str(info.value)
     notes = "\n".join(getattr(info.value, "__notes__", []))
-    assert "return n * fact(n - 1)" in notes and m.__file__ in notes
+    # The stack runs out on one of fact's lines; which one depends on the depth
+    # the test starts at (a pytest-xdist worker's stack is deeper).
+    assert m.__file__ in notes
+    assert "return n * fact(n - 1)" in notes or "if n <= 1:" in notes, notes
 
 
 # --- a clear error naming the construct and line ------------------------------------

@@ -96,7 +96,7 @@ def test_cond_merges_branch_shapes():
 
 
 def test_cond_python_number_takes_the_other_branch_dtype():
-    f = lambda p, x: tf.cond(p > 0, lambda: 0, lambda: x)  # noqa: E731
+    f = lambda p, x: tf.cond(p > 0, lambda: 0, lambda: x)
     g, out, _ = trace(f, I32(1), F32(2.5))
     assert out.dtype == tf.float32
     assert executor.run(g, [I32(1), F32(2.5)])[0] == F32(0)
@@ -237,11 +237,11 @@ def test_while_graph_matches_eager(name, fn, inputs):
 
 
 def test_while_maximum_iterations_values():
-    f = lambda n: tf.while_loop(lambda i: i < n, lambda i: (i + 1,), (0,),  # noqa: E731
+    f = lambda n: tf.while_loop(lambda i: i < n, lambda i: (i + 1,), (0,),
                                 maximum_iterations=4)
     assert in_graph(f, I32(100)) == (4,)
     assert in_graph(f, I32(2)) == (2,)
-    g = lambda n, m: tf.while_loop(lambda i: i < n, lambda i: (i + 1,), (0,),  # noqa: E731
+    g = lambda n, m: tf.while_loop(lambda i: i < n, lambda i: (i + 1,), (0,),
                                    maximum_iterations=m)
     assert in_graph(g, I32(100), I32(7)) == (7,)
     assert eagerly(g, I32(100), I32(7)) == (7,)
@@ -288,7 +288,7 @@ def _half(x):
 def test_while_body_side_effects_run_every_iteration():
     log = []
     rec = _recorder(log, "step")
-    f = lambda n: tf.while_loop(lambda i: i < n, lambda i: (rec(i) + 1,), (0,))  # noqa: E731
+    f = lambda n: tf.while_loop(lambda i: i < n, lambda i: (rec(i) + 1,), (0,))
     g, _, _ = trace(f, I32(0))
     executor.run(g, [I32(3)])
     assert log == ["step"] * 3

@@ -125,7 +125,7 @@ def ref_spectral_norm(x, axis):
 
 # --- records --------------------------------------------------------------------------------
 
-def Case(name, fn, args, kw, ref, dtype, rtol=1e-4):  # noqa: N802 - reads as a record
+def Case(name, fn, args, kw, ref, dtype, rtol=1e-4):  # reads as a record
     """A record, float32 results within 1e-4 unless it says otherwise."""
     return Rec(name, fn, args, kw, ref, dtype, rtol)
 

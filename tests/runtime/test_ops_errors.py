@@ -265,7 +265,7 @@ def test_bool_and_matmul_operators():
     m = tf.constant([[1, 2], [3, 4]])
     np.testing.assert_array_equal((m @ m).numpy(), [[7, 10], [15, 22]])
     assert (tf.constant(1) == None) is False  # noqa: E711 - the operator under test
-    assert (tf.constant(1) != None) is True  # noqa: E711
+    assert (tf.constant(1) != None) is True  # noqa: E711 - the operator under test
 
 
 def test_convert_nested_lists_with_tensors():

@@ -130,7 +130,7 @@ def test_arithmetic_chains_collapse_in_one_pass():
 
 def test_dce_removes_unused_but_keeps_side_effects():
     def f(x):
-        unused = x * x                                    # dead
+        unused = x * x  # noqa: F841 - dead code, for DCE to remove
         record(x + 1)                                     # side effect: stays
         return x - 1
     g = build("f", [("x", tf.int32, [])], f)
@@ -216,7 +216,6 @@ def test_report_text():
 def test_lint_accepts_valid_graphs_and_reports_problems():
     g = build("f", [("x", tf.int32, [])], lambda x: x + 1)
     lint(g)
-    add = g.nodes[-1]
     g.nodes.insert(1, g.nodes.pop())                        # use before definition
     g.nodes.append(g.nodes[0])                              # duplicate name
     with pytest.raises(LintError) as e:

@@ -28,7 +28,7 @@ from runtime._src.function.concrete_function import ConcreteFunction, _capture_v
 from runtime._src.check.equivalence import variables_of
 from runtime._src.optimizer import optimize
 
-from tests.example_runs import main_kwargs  # noqa: E402
+from tests.example_runs import main_kwargs
 
 EXAMPLES = sorted((pathlib.Path(__file__).parents[2] / "examples").glob("*.py"))
 RANDOM_INPUT_SETS = 3

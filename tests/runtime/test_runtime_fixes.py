@@ -41,7 +41,7 @@ def _load(tmp_path, name, source):
     path = tmp_path / f"{name}.py"
     path.write_text(source)
     namespace = {"tf": tf}
-    exec(compile(source, str(path), "exec"), namespace)  # noqa: S102 - test source
+    exec(compile(source, str(path), "exec"), namespace)  # test source
     return namespace, str(path)
 
 

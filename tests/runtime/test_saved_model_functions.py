@@ -23,7 +23,7 @@ from runtime._src.function.concrete_function import ConcreteFunction
 from runtime.saved_model import SavedModelError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-from tests.example_runs import main_kwargs  # noqa: E402
+from tests.example_runs import main_kwargs
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 

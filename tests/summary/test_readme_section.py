@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("tensorboard",
                     reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
-from tensorboard.backend.event_processing import event_accumulator as ea  # noqa: E402
+from tensorboard.backend.event_processing import event_accumulator as ea
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

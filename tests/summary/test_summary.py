@@ -11,9 +11,9 @@ import runtime as tf
 
 pytest.importorskip("tensorboard",
                     reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
-from tensorboard.backend.event_processing import event_accumulator as ea  # noqa: E402
-from tensorboard.compat.proto import config_pb2, graph_pb2  # noqa: E402
-from tensorboard.util import tensor_util  # noqa: E402
+from tensorboard.backend.event_processing import event_accumulator as ea
+from tensorboard.compat.proto import config_pb2, graph_pb2
+from tensorboard.util import tensor_util
 
 
 def _read(logdir):

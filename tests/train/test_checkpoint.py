@@ -18,7 +18,7 @@ HERE = os.path.dirname(__file__)
 
 # The model, data and training step, shared by this process and the fresh one.
 sys.path.insert(0, HERE)
-import ckpt_model as _ns  # noqa: E402
+import ckpt_model as _ns
 
 FRESH_PROCESS = textwrap.dedent("""\
     import json, sys

@@ -56,7 +56,7 @@ class ClosureGenerator(_ModeGenerator):
                     f"    if p > {self.rng.choice(free)}:",
                     f"        return (p - {self.rng.choice(free)}) % {MOD}",
                     f"    return (p + {self.expr(free, 1)}) % {MOD}"]
-        return [f"print('f', f0(), acc)"]
+        return ["print('f', f0(), acc)"]
 
     def __init__(self, seed):
         super().__init__(seed)

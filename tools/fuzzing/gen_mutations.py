@@ -15,7 +15,7 @@ class MutationGenerator(_ModeGenerator):
                                 f"sum(l) % {MOD}"])
 
     def special(self, names, depth, in_loop):
-        e = lambda: self.expr(names)  # noqa: E731
+        e = lambda: self.expr(names)
         return self.rng.choice([
             lambda: [f"l.append({e()} % {MOD})"],
             lambda: [f"emit({e()} % {MOD})"],

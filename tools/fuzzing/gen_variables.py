@@ -136,7 +136,7 @@ class VariableGenerator(_ModeGenerator):
                          f"tf.clip_by_value(tf.floor(tf.reduce_sum({self.expr(names, 1)})) * 0.25,"
                          f" -64.0, 64.0))"],
                 lambda: [f"c0 = {self.tame('c0 * 2.0 + sv', True)}"],
-                lambda: [f"sv.assign_sub(c0 * 0.5)"]])()
+                lambda: ["sv.assign_sub(c0 * 0.5)"]])()
         if r < 0.65:                       # the matrix: an outer product update
             return [f"m.{self.rng.choice(['assign_add', 'assign_sub'])}(tf.clip_by_value("
                     f"tf.floor(tf.matmul(tf.reshape({self.expr(names, 1)}, [3, 1]), "

@@ -62,7 +62,7 @@ def load(source, seed, env=None):
     with open(path, "w") as fh:
         fh.write(source)
     namespace = {"__name__": f"fuzz_prog_{seed}", "__file__": path, **(env or {})}
-    exec(compile(source, path, "exec"), namespace)
+    exec(compile(source, path, "exec"), namespace)  # noqa: S102 - runs the program it wrote
     return namespace
 
 

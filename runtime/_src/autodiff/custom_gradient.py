@@ -32,6 +32,7 @@ import functools
 import inspect
 import itertools
 import uuid
+import weakref
 
 from runtime._src.core import nest
 from runtime._src.core.context import current_graph, state as _state
@@ -41,7 +42,9 @@ from runtime._src.graph.op_registry import apply, define_grad, define_op
 __all__ = ["custom_gradient", "CustomGradientFunction", "note_replay"]
 
 _OP = "CustomGradient"
-_GRAPH_GRAD_FNS = {}                 # the "gradient" attr of a graph node -> its grad function
+# The "gradient" attr of a graph node -> its grad function. Weakly held: the
+# graph keeps its own grad functions (`_keep_with`), so they go with it.
+_GRAPH_GRAD_FNS = weakref.WeakValueDictionary()
 _REPLAYED = {}                       # id(replayed node) -> (node, forward tensor -> copy)
 _names = itertools.count(1)
 
@@ -229,9 +232,20 @@ class CustomGradientFunction:
         else:
             gradient = f"{_OP}-{uuid.uuid4().hex[:12]}-{next(_names)}"
             _GRAPH_GRAD_FNS[gradient] = compute
+            _keep_with(graph, compute)
         outs = apply(_OP, flat + inputs + reads, {"gradient": gradient,
                                                    "num_results": len(flat)})
         return nest.pack_sequence_as(result, list(outs))
+
+
+def _keep_with(graph, compute):
+    """The outermost graph of `graph` holds `compute` (per-graph data lives
+    on the graph: the function's own graph, which rewrites edit in place and
+    which outlives its branch and body graphs)."""
+    while graph.outer is not None:
+        graph = graph.outer
+    kept = graph.__dict__.setdefault("_custom_gradient_fns", [])
+    kept.append(compute)
 
 
 def _results_and_grad_fn(value, variables):

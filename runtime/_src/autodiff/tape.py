@@ -25,7 +25,7 @@ import warnings
 import numpy as np
 
 from runtime._src.autodiff import backprop as _backprop
-from runtime._src.autodiff import control_flow_grad  # noqa: F401 - registers the If / While gradients
+from runtime._src.autodiff import control_flow_grad  # registers the If / While gradients
 from runtime._src.core import nest
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor

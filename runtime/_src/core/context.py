@@ -74,7 +74,7 @@ _ROOT_SCOPE = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
 
 
-class name_scope:  # noqa: N801 - TensorFlow's name
+class name_scope:  # TensorFlow's name
     """`with tf.name_scope("layer") as scope:` names the nodes made inside
     `layer/<op>` (`scope` is the full prefix, `"layer/"`).
 

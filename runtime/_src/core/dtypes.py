@@ -81,7 +81,7 @@ class DType:
         return as_dtype, (self.name,)
 
 
-bool = DType("bool", np.bool_)  # noqa: A001 - TensorFlow's public name
+bool = DType("bool", np.bool_)  # TensorFlow's public name
 int8 = DType("int8", np.int8)
 int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)

@@ -51,7 +51,7 @@ def run(graph, inputs):
         if not getattr(e, "_located", False):
             _locate(compiled, e)
         raise
-    except Exception as e:  # noqa: BLE001 - re-raised naming the op and the user's line
+    except Exception as e:  # re-raised naming the op and the user's line
         raise _run_error(compiled, e) from e
 
 

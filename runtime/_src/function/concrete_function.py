@@ -70,7 +70,7 @@ class ConcreteFunction(_types.ConcreteFunction):
             if getattr(_context.state, "tapes", None):     # a GradientTape is recording
                 return self._call_recorded(feeds, (args, kwargs))
             return self._call_flat(feeds)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
             raise _tracebacks.filtered(e)
 
     def _call_recorded(self, feeds, given):

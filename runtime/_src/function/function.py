@@ -192,7 +192,7 @@ class Function(_types.PolymorphicFunction):
             if current_graph() is not None:      # the outermost call explains it
                 raise
             raise _errors.recursion_error(self._name, _tracebacks.filtered(e)) from e
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
             raise _tracebacks.filtered(e)
 
     def _call_graph(self, args, kwargs):
@@ -285,7 +285,7 @@ class Function(_types.PolymorphicFunction):
         tracing it if needed."""
         try:
             return self._get_concrete_function(args, kwargs)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
             raise _tracebacks.filtered(e)
 
     def _get_concrete_function(self, args, kwargs):

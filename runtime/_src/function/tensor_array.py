@@ -568,7 +568,7 @@ def _call(op_name, inputs, attrs):
     ((dtype, _),) = opdef.infer(inputs, attrs)
     try:
         out = opdef.kernel(*[t._value for t in inputs], **attrs)
-    except Exception as e:  # noqa: BLE001 - re-raised naming the op
+    except Exception as e:  # re-raised naming the op
         raise kernel_error(op_name, inputs, e) from e
     if dtype is not _dtypes.variant:
         out = np.asarray(out, dtype.np_dtype)

@@ -37,7 +37,7 @@ from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _numpy_repr,
                                       _own_line, convert_to_tensor)
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.core.context import init_scope  # noqa: F401 - tf.init_scope
+from runtime._src.core.context import init_scope  # tf.init_scope
 from runtime._src.function.variable_slices import SliceAssignMixin
 
 __all__ = ["Variable", "init_scope", "lift_initializers", "VariableArgument",

@@ -20,7 +20,8 @@ tensors used while tracing become `Const` nodes.
 """
 
 import contextlib
-import gc
+
+from autograph.pyct import pauses
 
 from runtime._src.core import context as _context
 from runtime._src.core.context import current_graph
@@ -292,24 +293,15 @@ class _AsDefault:
         return False
 
 
-class paused_gc:
+def paused_gc():
     """`with paused_gc():` runs its block with the cyclic garbage collector
-    off (restored after). Tracing, optimizing and lowering a graph allocate
-    thousands of objects that live as long as the graph: left on, the
-    collector would scan them, and each time also older generations, several
-    times per trace. Reference counting still frees what dies at once."""
-
-    __slots__ = ("enabled",)
-
-    def __enter__(self):
-        self.enabled = gc.isenabled()
-        gc.disable()
-        return self
-
-    def __exit__(self, *exc):
-        if self.enabled:
-            gc.enable()
-        return False
+    off. Tracing, optimizing and lowering a graph allocate thousands of
+    objects that live as long as the graph: left on, the collector would scan
+    them, and each time also older generations, several times per trace.
+    Reference counting still frees what dies at once. The pause is
+    process-wide and reference-counted across threads (autograph's
+    pyct/pauses.py): the collector comes back when the last pause ends."""
+    return pauses.paused_gc()
 
 
 # --- flags of whole graphs -----------------------------------------------------

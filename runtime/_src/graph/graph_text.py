@@ -22,7 +22,7 @@ import numpy as np
 
 from runtime._src.core.dtypes import DType
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.graph import graphdef  # noqa: F401 - fills RENDERERS["graph_def"]
+from runtime._src.graph import graphdef  # fills RENDERERS["graph_def"]
 from runtime._src.graph.graph import RENDERERS, Graph
 
 __all__ = ["pretty", "type_text", "format_attr", "subgraph_attrs"]

@@ -137,7 +137,7 @@ def _run_eagerly(opdef, inputs, attrs):
             raise TypeError(f"{opdef.name}: expected a Tensor input, got {type(t).__name__}")
     try:
         out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
-    except Exception as e:  # noqa: BLE001 - re-raised with the op named
+    except Exception as e:  # re-raised with the op named
         raise eager_kernel_error(opdef, inputs, attrs, e) from e
     if opdef.num_outputs == 1:
         result = wrap_numpy(out)

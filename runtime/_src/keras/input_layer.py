@@ -85,7 +85,7 @@ class InputLayer(Layer):
 
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None,
-          tensor=None, optional=False):  # noqa: N802 - Keras's name
+          tensor=None, optional=False):  # Keras's name
     """`tf.keras.Input(shape=None, batch_size=None, dtype=None, batch_shape=None,
     name=None)`: a KerasTensor to call layers on and to give `Model` as inputs."""
     layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse,

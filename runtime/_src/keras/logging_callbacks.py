@@ -113,7 +113,7 @@ class CSVLogger(Callback):
             mode = "a"
         else:
             mode = "w"
-        self.csv_file = open(self.filename, mode, newline="", encoding="utf-8")  # noqa: SIM115
+        self.csv_file = open(self.filename, mode, newline="", encoding="utf-8")
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs or {}

@@ -17,8 +17,8 @@ from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.function.concrete_function import ConcreteFunction
 from runtime._src.function.function import Function, function as tf_function
-from runtime._src.onnx import rules_array, rules_math, rules_nn, rules_tensor_array  # noqa: F401 - fill RULES
-from runtime._src.onnx import (rules_bits, rules_linalg, rules_more, rules_scatter_sort,  # noqa: F401
+from runtime._src.onnx import (rules_array, rules_bits, rules_linalg, rules_math,  # fill RULES
+                              rules_more, rules_nn, rules_scatter_sort, rules_tensor_array,
                               rules_tensor_array_scatter, widen)
 from runtime._src.onnx.builder import Builder, ExportError, Names, _onnx
 from runtime._src.onnx.convert import Context, lower_graph, value_info
@@ -32,7 +32,7 @@ OPSETS = range(13, 22)
 
 def _require_onnx():
     try:
-        import onnx  # noqa: F401 - only checks that it is installed
+        import onnx  # only checks that it is installed
     except ImportError:
         raise ImportError("exporting to ONNX needs the `onnx` package: "
                           "pip install -e '.[onnx]' (onnx and onnxruntime)") from None

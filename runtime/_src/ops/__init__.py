@@ -3,12 +3,12 @@ registers every op in `graph.op_registry.OPS` and fills `core.tensor.dispatch`,
 the table behind tensors' Python operators (`a + b`, `a[i]`, `a & b`, ...)."""
 
 from runtime._src.core import tensor as _tensor
-from runtime._src.ops import base_ops, math_ops, array_ops  # noqa: F401
-from runtime._src.ops import reduction_ops, nn_ops, conv_ops, bitwise_ops  # noqa: F401
-from runtime._src.ops import shape_ops, scatter_ops, sort_ops, einsum_ops, dtype_ops  # noqa: F401
-from runtime._src.ops import matrix_diag_ops, linalg_ops, clip_ops  # noqa: F401
-from runtime._src.ops import complex_ops  # noqa: F401
-from runtime._src.ops import (special_math_ops, segment_ops, random_dist_ops,  # noqa: F401
+from runtime._src.ops import base_ops, math_ops, array_ops
+from runtime._src.ops import reduction_ops, nn_ops, conv_ops, bitwise_ops
+from runtime._src.ops import shape_ops, scatter_ops, sort_ops, einsum_ops, dtype_ops
+from runtime._src.ops import matrix_diag_ops, linalg_ops, clip_ops
+from runtime._src.ops import complex_ops
+from runtime._src.ops import (special_math_ops, segment_ops, random_dist_ops,
                              conv_more_ops, image_ops, io_ops, misc_ops, text_ops)
 
 _d = _tensor.dispatch

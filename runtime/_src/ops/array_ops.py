@@ -221,13 +221,13 @@ def _ones_like(x, dtype):
 not_differentiable("ZerosLike", "OnesLike")
 
 
-def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
+def zeros_like(input, dtype=None, name=None):  # TensorFlow's name
     """Zeros with the shape (and, by default, dtype) of `input`."""
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     return apply("ZerosLike", (convert_to_tensor(input),), {"dtype": dtype})
 
 
-def ones_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
+def ones_like(input, dtype=None, name=None):  # TensorFlow's name
     """Ones with the shape (and, by default, dtype) of `input`."""
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     return apply("OnesLike", (convert_to_tensor(input),), {"dtype": dtype})
@@ -300,7 +300,7 @@ def _range(start, limit, delta):
 not_differentiable("Range")
 
 
-def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+def range(start, limit=None, delta=1, dtype=None, name="range"):
     """[start, start + delta, ...) up to `limit`, like Python's range.
 
     The dtype is the widest of the arguments' (int32 < int64 < float32 < float64).
@@ -408,7 +408,7 @@ def _shape(x, out_type):
     return np.array(np.shape(x), dtype=out_type.np_dtype)
 
 
-def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 - TensorFlow's name
+def shape(input, out_type=dtypes.int32, name=None):  # TensorFlow's name
     """The shape of `input` as a 1-D int32 tensor (known only at run time in graphs)."""
     return apply("Shape", (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
 
@@ -430,12 +430,12 @@ def _rank(x, out_type):
 not_differentiable("Shape", "Size", "Rank")
 
 
-def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
+def size(input, out_type=dtypes.int32, name=None):
     """The number of elements of `input`, an int32 scalar."""
     return apply("Size", (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
 
 
-def rank(input, name=None):  # noqa: A002
+def rank(input, name=None):
     """The number of dimensions of `input`, an int32 scalar."""
     return apply("Rank", (convert_to_tensor(input),), {"out_type": dtypes.int32})
 
@@ -498,7 +498,7 @@ def _tile_grad_grad(op, grad):
     return [apply("Tile", (grad, multiples)), None]
 
 
-def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
+def tile(input, multiples, name=None):  # TensorFlow's name
     """`input` repeated `multiples[i]` times along each dimension i."""
     multiples = _check_vector(_shape_tensor(multiples, "Tile", "multiples"), "Tile: multiples")
     return apply("Tile", (convert_to_tensor(input), multiples))

@@ -1,8 +1,18 @@
-"""Graph plumbing ops: `Placeholder` (an input) and `Const` (a captured value)."""
+"""The base of the op modules: the graph plumbing ops `Placeholder` (an
+input) and `Const` (a captured value), and what every op module uses to
+define and run its ops: the dtype families (FLOATS, NUMERIC, ...), the dtype
+error, operand conversion (`convert_pair`), and the eager fast path of front
+functions (`binary`, `unary`, `run_kernel_now`).
+"""
 
 import numpy as np
 
-from runtime._src.graph.op_registry import define_op
+from runtime._src.core import dtypes
+from runtime._src.core.context import plain_eager
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime._src.graph.graph import current_graph
+from runtime._src.graph.op_registry import OPS, apply, define_op, eager_kernel_error
 
 
 def _infer_attr_spec(inputs, attrs):
@@ -17,3 +27,130 @@ def _placeholder(*, dtype, shape):
 @define_op("Const", infer=_infer_attr_spec)
 def _const(*, value, dtype):
     return value
+
+
+# Dtype families, as sets of DType singletons (membership is an identity test).
+INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
+                                 dtypes.uint8))
+FLOATS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64))
+NUMERIC = INTEGERS | FLOATS
+COMPLEX = frozenset((dtypes.complex64, dtypes.complex128))
+ARITHMETIC = NUMERIC | COMPLEX          # + - * / ** neg square matmul (TF's kernels)
+INEXACT = FLOATS | COMPLEX              # sqrt exp log
+BOOL = frozenset((dtypes.bool,))
+# TF's TruncateDiv/TruncateMod kernels: no 8- or 16-bit integers.
+TRUNCATE = FLOATS | frozenset((dtypes.int32, dtypes.int64))
+ORDERED = NUMERIC
+ANY = NUMERIC | COMPLEX | BOOL | frozenset((dtypes.string,))
+_FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
+                NUMERIC: "a numeric tensor (an integer or floating-point dtype)",
+                BOOL: "a bool tensor",
+                INTEGERS: "an integer tensor (int8, int16, int32, int64, uint8)",
+                ARITHMETIC: "a numeric tensor (an integer, floating-point or complex dtype)",
+                INEXACT: "a floating-point tensor (float16, float32, float64) or a complex one"}
+
+
+def dtype_error(op_name, dtype, allowed):
+    """The error for an input whose dtype the op does not support: as in
+    TensorFlow, InvalidArgumentError eagerly (no kernel for that dtype) and
+    TypeError while tracing (the op definition refuses it)."""
+    wanted = _FAMILY_TEXT.get(allowed, "one of " + ", ".join(sorted(d.name for d in allowed)))
+    hint = "; use tf.cast to convert it" if dtype in ANY else ""
+    message = f"{op_name}: expected {wanted}, got a {dtype.name} tensor{hint}"
+    if current_graph() is None:
+        return InvalidArgumentError(message, op_name)
+    return TypeError(message)
+
+
+def convert_pair(x, y, op_name):
+    """Convert two operands of a binary op to tensors of one dtype."""
+    if not isinstance(x, Tensor) and hasattr(x, "_as_tensor"):
+        x = x._as_tensor()
+    if not isinstance(y, Tensor) and hasattr(y, "_as_tensor"):
+        y = y._as_tensor()
+    if isinstance(x, Tensor):
+        if not isinstance(y, Tensor):
+            y = convert_to_tensor(y, x.dtype)
+        elif x.dtype is not y.dtype and current_graph() is None:
+            raise InvalidArgumentError(
+                f"{op_name}: cannot compute {op_name} of a {x.dtype.name} tensor and a "
+                f"{y.dtype.name} tensor; use tf.cast to convert one of them", op_name)
+    elif isinstance(y, Tensor):
+        x = convert_to_tensor(x, y.dtype)
+    else:
+        x = convert_to_tensor(x)
+        y = convert_to_tensor(y, x.dtype)
+    return x, y
+
+
+# --- the eager fast path and the general path ------------------------------------
+
+def _scalar_value(v, dtype):
+    """A Python int/float as a numpy scalar of `dtype`, or None (use the slow path)."""
+    kind = type(v)
+    if kind is int and dtype in NUMERIC:
+        try:
+            return dtype.np_dtype.type(v)
+        except OverflowError:
+            return None
+    if kind is float and dtype in FLOATS:
+        return dtype.np_dtype.type(v)
+    return None
+
+
+def eager_values(x, y):
+    """(x value, y value, dtype) when both can go straight to a kernel, else None."""
+    if x.__class__ is EagerTensor:
+        if y.__class__ is EagerTensor:
+            if x.dtype is y.dtype:
+                return x._value, y._value, x.dtype
+            return None
+        v = _scalar_value(y, x.dtype)
+        return None if v is None else (x._value, v, x.dtype)
+    if y.__class__ is EagerTensor:
+        v = _scalar_value(x, y.dtype)
+        return None if v is None else (v, y._value, y.dtype)
+    return None
+
+
+def binary(name, x, y, allowed, out_dtype=None):
+    """Run binary op `name`: eagerly on the fast path, else convert and apply."""
+    if plain_eager():
+        found = eager_values(x, y)
+        if found is not None and found[2] in allowed:
+            xv, yv, dtype = found
+            try:
+                return EagerTensor(OPS[name].kernel(xv, yv), out_dtype or dtype)
+            except Exception as e:  # re-raised naming the op
+                pair = convert_pair(x, y, name)
+                raise eager_kernel_error(OPS[name], pair, None, e) from e
+    x, y = convert_pair(x, y, name)
+    if x.dtype not in allowed:
+        raise dtype_error(name, x.dtype, allowed)
+    return apply(name, (x, y))
+
+
+def unary(name, x, allowed, attrs=None, out_dtype=None):
+    """Run unary op `name` (same dtype out as in, unless `out_dtype` is given)."""
+    if x.__class__ is EagerTensor and plain_eager() and x.dtype in allowed \
+            and attrs is None:
+        try:
+            return EagerTensor(OPS[name].kernel(x._value), out_dtype or x.dtype)
+        except Exception as e:  # re-raised naming the op
+            raise eager_kernel_error(OPS[name], (x,), None, e) from e
+    x = convert_to_tensor(x)
+    if x.dtype not in allowed:
+        raise dtype_error(name, x.dtype, allowed)
+    return apply(name, (x,), attrs)
+
+
+def run_kernel_now(name, inputs, attrs, dtype):
+    """Run op `name`'s kernel on eager `inputs` and wrap the result as `dtype`.
+
+    The eager fast path of front functions: the caller has checked that no
+    graph is being traced and that `dtype` is the op's output dtype.
+    """
+    try:
+        return EagerTensor(OPS[name].kernel(*[t._value for t in inputs], **attrs), dtype)
+    except Exception as e:  # re-raised naming the op
+        raise eager_kernel_error(OPS[name], inputs, attrs, e) from e

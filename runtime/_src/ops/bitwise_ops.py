@@ -17,8 +17,8 @@ import numpy as np
 
 from runtime._src.core.tensor import Tensor, unwrap_variable
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.math_ops import (BOOL, INTEGERS, _binary, _unary, dtype_error,
-                                       logical_and, logical_not, logical_or, not_equal)
+from runtime._src.ops.base_ops import BOOL, INTEGERS, binary, dtype_error, unary
+from runtime._src.ops.math_ops import logical_and, logical_not, logical_or, not_equal
 from runtime._src.graph.op_registry import define_op
 from runtime._src.graph.op_registry import not_differentiable  # gradients
 
@@ -63,32 +63,32 @@ not_differentiable("Invert", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift
 
 def invert(x, name=None):
     """~x: every bit flipped (for signed integers, -x - 1)."""
-    return _unary("Invert", x, INTEGERS)
+    return unary("Invert", x, INTEGERS)
 
 
 def bitwise_and(x, y, name=None):
     """x & y bitwise on integer tensors."""
-    return _binary("BitwiseAnd", x, y, INTEGERS)
+    return binary("BitwiseAnd", x, y, INTEGERS)
 
 
 def bitwise_or(x, y, name=None):
     """x | y bitwise on integer tensors."""
-    return _binary("BitwiseOr", x, y, INTEGERS)
+    return binary("BitwiseOr", x, y, INTEGERS)
 
 
 def bitwise_xor(x, y, name=None):
     """x ^ y bitwise on integer tensors."""
-    return _binary("BitwiseXor", x, y, INTEGERS)
+    return binary("BitwiseXor", x, y, INTEGERS)
 
 
 def left_shift(x, y, name=None):
     """x << y on integer tensors (bits shifted out are lost)."""
-    return _binary("LeftShift", x, y, INTEGERS)
+    return binary("LeftShift", x, y, INTEGERS)
 
 
 def right_shift(x, y, name=None):
     """x >> y on integer tensors; arithmetic (sign-extending) for signed types."""
-    return _binary("RightShift", x, y, INTEGERS)
+    return binary("RightShift", x, y, INTEGERS)
 
 
 def logical_xor(x, y, name=None):

@@ -30,7 +30,7 @@ from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import define_grad, not_differentiable  # gradients
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.ops.logging_ops import format_element, summarize_v1
-from runtime._src.ops.math_ops import convert_pair
+from runtime._src.ops.base_ops import convert_pair
 from runtime._src.ops.shape_rules import broadcast_shapes, static_int
 
 __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",
@@ -72,7 +72,7 @@ def _assert(condition, *data, summarize, where):
 not_differentiable("Assert")      # no outputs: nothing to differentiate, as in TF
 
 
-def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFlow's name
+def Assert(condition, data, summarize=None, name=None):  # TensorFlow's name
     """`tf.debugging.Assert`: raise InvalidArgumentError showing `data` unless
     `condition` holds. Strings in `data` print as they are; tensors print
     their first `summarize` (default 3) entries."""

@@ -19,7 +19,7 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import zeros_like
-from runtime._src.ops.math_ops import COMPLEX, FLOATS, dtype_error
+from runtime._src.ops.base_ops import COMPLEX, FLOATS, dtype_error
 
 __all__ = ["complex", "real", "imag", "conj", "angle"]
 
@@ -53,7 +53,7 @@ def _complex(real_part, imag_part):
 not_differentiable("Real", "Imag", "Angle", "Conj", "Complex", "ComplexAbs")
 
 
-def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's public name
+def complex(real, imag, name=None):  # TensorFlow's public name
     """`real + imag * 1j`: float32 parts make complex64, float64 parts complex128."""
     real = convert_to_tensor(real)
     imag = convert_to_tensor(imag, real.dtype)
@@ -63,13 +63,13 @@ def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's public name
     return apply("Complex", (real, imag))
 
 
-def real(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def real(input, name=None):  # TensorFlow's argument name
     """The real part of a complex tensor (a real tensor is returned as it is)."""
     input = convert_to_tensor(input)
     return apply("Real", (input,)) if input.dtype in COMPLEX else input
 
 
-def imag(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def imag(input, name=None):  # TensorFlow's argument name
     """The imaginary part of a complex tensor (zeros for a real tensor)."""
     input = convert_to_tensor(input)
     if input.dtype in COMPLEX:
@@ -89,7 +89,7 @@ def conj(x, name=None):
     return x
 
 
-def angle(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def angle(input, name=None):  # TensorFlow's argument name
     """The argument (phase) of each element, in radians (0 or pi for a real one)."""
     input = convert_to_tensor(input)
     if input.dtype not in COMPLEX | FLOATS:

@@ -32,7 +32,7 @@ from runtime._src.graph.op_registry import define_grad  # gradients
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import zeros_like
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
-from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
+from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
 
 __all__ = ["conv1d", "conv2d", "convolution", "max_pool1d", "max_pool2d", "avg_pool1d",
            "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches"]
@@ -530,7 +530,7 @@ def _to_channels_first(y, channels_first):
     return transpose(y, [0, rank - 1] + list(range(1, rank - 1)))
 
 
-def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
            name=None):
     """2-D convolution (cross-correlation, as in TF) of `input` [batch..., height,
     width, in_channels] with `filters` [height, width, in_channels / groups,
@@ -550,7 +550,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     return _to_channels_first(y, first)
 
 
-def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  # noqa: A002
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,
            name=None):
     """1-D convolution of `input` [batch, width, in_channels] with `filters`
     [width, in_channels, out_channels]: a Conv2D over a height of 1, as in TF."""
@@ -566,7 +566,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
     return squeeze(y, [2 if first else 1])
 
 
-def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
+def convolution(input, filters, strides=None, padding="VALID", data_format=None,
                 dilations=None, name=None):
     """`conv1d` or `conv2d`, chosen by the filters' rank (3 or 4)."""
     f = convert_to_tensor(filters)
@@ -584,7 +584,7 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
                               f"or 4) are supported, got filters of shape {f.shape}")
 
 
-def _pool2d(op, allowed, input, ksize, strides, padding, data_format,  # noqa: A002
+def _pool2d(op, allowed, input, ksize, strides, padding, data_format,
             explicit_allowed):
     x = _checked(op, input, allowed)
     first = _data_format(op, data_format, 2)
@@ -597,12 +597,12 @@ def _pool2d(op, allowed, input, ksize, strides, padding, data_format,  # noqa: A
     return _to_channels_first(y, first)
 
 
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """The maximum over each ksize window of `input` [batch, height, width, channels]."""
     return _pool2d("MaxPool", NUMERIC, input, ksize, strides, padding, data_format, True)
 
 
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """The mean over each ksize window; with 'SAME', of the real elements only."""
     return _pool2d("AvgPool", FLOATS, input, ksize, strides, padding, data_format, False)
 
@@ -619,7 +619,7 @@ def _height_one(op, value, channels_first):
     return values[:at] + (1,) + values[at:]
 
 
-def _pool1d(op, pool2d, input, ksize, strides, padding, data_format):  # noqa: A002
+def _pool1d(op, pool2d, input, ksize, strides, padding, data_format):
     """A 1-D pooling as the 2-D one over a height of 1, as in TF."""
     first = _data_format(op, data_format, 1)
     at = 2 if first else 1
@@ -632,17 +632,17 @@ def _pool1d(op, pool2d, input, ksize, strides, padding, data_format):  # noqa: A
     return squeeze(y, [at])
 
 
-def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """The maximum over each window of `input` [batch, width, channels]."""
     return _pool1d("MaxPool1D", max_pool2d, input, ksize, strides, padding, data_format)
 
 
-def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """The mean over each window of `input` [batch, width, channels]."""
     return _pool1d("AvgPool1D", avg_pool2d, input, ksize, strides, padding, data_format)
 
 
-def _by_rank(op, pool1d, pool2d, input, ksize, strides, padding, data_format):  # noqa: A002
+def _by_rank(op, pool1d, pool2d, input, ksize, strides, padding, data_format):
     x = convert_to_tensor(input)
     spatial = None if x.shape.rank is None else x.shape.rank - 2
     if spatial == 1:
@@ -653,13 +653,13 @@ def _by_rank(op, pool1d, pool2d, input, ksize, strides, padding, data_format):  
                               f"supported, got an input of shape {x.shape}")
 
 
-def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     """`max_pool1d` or `max_pool2d`, chosen by the input's rank (3 or 4)."""
     return _by_rank("max_pool", max_pool1d, max_pool2d, input, ksize, strides, padding,
                     data_format)
 
 
-def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """`avg_pool1d` or `avg_pool2d`, chosen by the input's rank (3 or 4)."""
     return _by_rank("avg_pool", avg_pool1d, avg_pool2d, input, ksize, strides, padding,
                     data_format)

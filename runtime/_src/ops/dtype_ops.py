@@ -87,7 +87,7 @@ def _infer_bitcast(inputs, attrs):
 
 
 @define_op("Bitcast", infer=_infer_bitcast)
-def _bitcast(x, type):  # noqa: A002 - TensorFlow's attr name
+def _bitcast(x, type):  # TensorFlow's attr name
     src = dtypes.as_dtype(x.dtype)
     dims = _bitcast_shape(np.shape(x), src, type, kernel_error("Bitcast"))
     return np.ascontiguousarray(x).view(type.np_dtype).reshape(dims)
@@ -96,7 +96,7 @@ def _bitcast(x, type):  # noqa: A002 - TensorFlow's attr name
 not_differentiable("Bitcast")
 
 
-def bitcast(input, type, name=None):  # noqa: A002 - TensorFlow's names
+def bitcast(input, type, name=None):  # TensorFlow's names
     """The bytes of `input` read as `type`: a wider type consumes the last dimension
     (which must hold exactly the size ratio), a narrower one adds it."""
     input = convert_to_tensor(input)

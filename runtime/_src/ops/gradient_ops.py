@@ -48,7 +48,7 @@ def _stop_gradient_grad(op, grad):
     return [None]
 
 
-def stop_gradient(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def stop_gradient(input, name=None):  # TensorFlow's argument name
     """`input` unchanged, but gradients do not flow back through it."""
     return apply("StopGradient", (convert_to_tensor(input),))
 

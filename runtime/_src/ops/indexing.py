@@ -45,7 +45,7 @@ def getitem(tensor, key):
     return apply("StridedSlice", (tensor, *dynamic), {"spec": spec})
 
 
-def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,  # noqa: A002
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,
                   ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
     """`tf.strided_slice`: `input_[begin:end:strides]` per dimension, with TF's masks.
 

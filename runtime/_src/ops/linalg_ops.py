@@ -39,7 +39,8 @@ from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import eye, ones_like, shape
 from runtime._src.ops.indexing import getitem
 from runtime._src.ops.manipulation_ops import concat, expand_dims, squeeze
-from runtime._src.ops.math_ops import FLOATS, dtype_error, matmul
+from runtime._src.ops.base_ops import FLOATS, dtype_error
+from runtime._src.ops.math_ops import matmul
 from runtime._src.ops.matrix_diag_ops import check_now, diag, diag_part
 from runtime._src.ops.reduction_ops import reduce_sum
 
@@ -385,7 +386,7 @@ def _matrix_input(op, x, allowed=MATRIX_FLOATS):
     return x
 
 
-def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's name
+def inv(input, adjoint=False, name=None):  # TensorFlow's name
     """The inverse of each square matrix (of its adjoint with `adjoint=True`);
     a singular matrix is an InvalidArgumentError "Input is not invertible."."""
     adjoint = rules.static_bool(adjoint, "MatrixInverse", "adjoint")
@@ -393,18 +394,18 @@ def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's name
                  {"adjoint": adjoint})
 
 
-def det(input, name=None):  # noqa: A002
+def det(input, name=None):
     """The determinant of each square matrix: shape input.shape[:-2]."""
     return apply("MatrixDeterminant", (_matrix_input("MatrixDeterminant", input),))
 
 
-def slogdet(input, name=None):  # noqa: A002
+def slogdet(input, name=None):
     """(sign, log|det|) of each square matrix; a singular one gives (0, -inf)."""
     return LogMatrixDeterminant(*apply("LogMatrixDeterminant",
                                        (_matrix_input("LogMatrixDeterminant", input),)))
 
 
-def cholesky(input, name=None):  # noqa: A002
+def cholesky(input, name=None):
     """The lower-triangular L with L @ L^T == input, reading input's lower
     triangle; NaN where a matrix is not positive definite (as TF's CPU kernel)."""
     return apply("Cholesky", (_matrix_input("Cholesky", input),))
@@ -418,7 +419,7 @@ def logdet(matrix, name=None):
                              reduce_sum(math_ops.log(diag_part(chol)), -1))
 
 
-def qr(input, full_matrices=False, name=None):  # noqa: A002
+def qr(input, full_matrices=False, name=None):
     """(q, r) with input == q @ r, q orthonormal columns, r upper-triangular;
     `full_matrices=True` gives a square q and r of input's shape."""
     full = rules.static_bool(full_matrices, "Qr", "full_matrices")

@@ -351,7 +351,7 @@ def _expand_dims_grad(op, grad):
     return [reshape_like(grad, op.inputs[0])]
 
 
-def expand_dims(input, axis, name=None):  # noqa: A002 - TensorFlow's name
+def expand_dims(input, axis, name=None):  # TensorFlow's name
     """`input` with a new dimension of size 1 inserted at `axis`."""
     axis = rules.static_int(axis, "ExpandDims", "axis")
     return apply("ExpandDims", (convert_to_tensor(input),), {"axis": axis})
@@ -384,7 +384,7 @@ def _squeeze_grad(op, grad):
     return [reshape_like(grad, op.inputs[0])]
 
 
-def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
+def squeeze(input, axis=None, name=None):  # TensorFlow's name
     """`input` without its size-1 dimensions (only those in `axis` if given)."""
     if axis is not None:
         axis = rules.static_ints(axis, "Squeeze", "axis")

@@ -11,7 +11,7 @@ raise (`TypeError` while tracing, `InvalidArgumentError` eagerly). Integer
 
 Each op is one `define_op` block (name, dtype/shape rule, numpy kernel); the
 public function below it converts arguments and calls it. Eagerly, a front
-function on eager tensors calls the kernel directly (`_binary`, `_unary`), so
+function on eager tensors calls the kernel directly (base_ops: `binary`, `unary`), so
 an op costs little more than the numpy call.
 """
 
@@ -21,14 +21,17 @@ import warnings
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import (OPS, apply, define_grad, define_op,
-                                            eager_kernel_error, not_differentiable)
-from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime._src.graph.op_registry import (apply, define_grad, define_op,
+                                            not_differentiable)
+from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.base_ops import (ANY, ARITHMETIC, BOOL, COMPLEX, FLOATS, INEXACT,
+                                       INTEGERS, NUMERIC, ORDERED, TRUNCATE, convert_pair,
+                                       dtype_error, eager_values, run_kernel_now)
+from runtime._src.ops.base_ops import binary as _binary, unary as _unary  # short local names
 from runtime._src.ops.gradient_ops import unbroadcast
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod",
@@ -45,133 +48,6 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
 # integers wrap, all silently; numpy's RuntimeWarnings for these, raised inside
 # our kernels (not the user's numpy code), are ignored to match.
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"runtime\.(_src\.)?ops\.")
-
-# Dtype families, as sets of DType singletons (membership is an identity test).
-INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
-                                 dtypes.uint8))
-FLOATS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64))
-NUMERIC = INTEGERS | FLOATS
-COMPLEX = frozenset((dtypes.complex64, dtypes.complex128))
-ARITHMETIC = NUMERIC | COMPLEX          # + - * / ** neg square matmul (TF's kernels)
-INEXACT = FLOATS | COMPLEX              # sqrt exp log
-BOOL = frozenset((dtypes.bool,))
-# TF's TruncateDiv/TruncateMod kernels: no 8- or 16-bit integers.
-TRUNCATE = FLOATS | frozenset((dtypes.int32, dtypes.int64))
-ORDERED = NUMERIC
-ANY = NUMERIC | COMPLEX | BOOL | frozenset((dtypes.string,))
-_FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
-                NUMERIC: "a numeric tensor (an integer or floating-point dtype)",
-                BOOL: "a bool tensor",
-                INTEGERS: "an integer tensor (int8, int16, int32, int64, uint8)",
-                ARITHMETIC: "a numeric tensor (an integer, floating-point or complex dtype)",
-                INEXACT: "a floating-point tensor (float16, float32, float64) or a complex one"}
-
-
-def dtype_error(op_name, dtype, allowed):
-    """The error for an input whose dtype the op does not support: as in
-    TensorFlow, InvalidArgumentError eagerly (no kernel for that dtype) and
-    TypeError while tracing (the op definition refuses it)."""
-    wanted = _FAMILY_TEXT.get(allowed, "one of " + ", ".join(sorted(d.name for d in allowed)))
-    hint = "; use tf.cast to convert it" if dtype in ANY else ""
-    message = f"{op_name}: expected {wanted}, got a {dtype.name} tensor{hint}"
-    if current_graph() is None:
-        return InvalidArgumentError(message, op_name)
-    return TypeError(message)
-
-
-def convert_pair(x, y, op_name):
-    """Convert two operands of a binary op to tensors of one dtype."""
-    if not isinstance(x, Tensor) and hasattr(x, "_as_tensor"):
-        x = x._as_tensor()
-    if not isinstance(y, Tensor) and hasattr(y, "_as_tensor"):
-        y = y._as_tensor()
-    if isinstance(x, Tensor):
-        if not isinstance(y, Tensor):
-            y = convert_to_tensor(y, x.dtype)
-        elif x.dtype is not y.dtype and current_graph() is None:
-            raise InvalidArgumentError(
-                f"{op_name}: cannot compute {op_name} of a {x.dtype.name} tensor and a "
-                f"{y.dtype.name} tensor; use tf.cast to convert one of them", op_name)
-    elif isinstance(y, Tensor):
-        x = convert_to_tensor(x, y.dtype)
-    else:
-        x = convert_to_tensor(x)
-        y = convert_to_tensor(y, x.dtype)
-    return x, y
-
-
-# --- the eager fast path and the general path ------------------------------------
-
-def _scalar_value(v, dtype):
-    """A Python int/float as a numpy scalar of `dtype`, or None (use the slow path)."""
-    kind = type(v)
-    if kind is int and dtype in NUMERIC:
-        try:
-            return dtype.np_dtype.type(v)
-        except OverflowError:
-            return None
-    if kind is float and dtype in FLOATS:
-        return dtype.np_dtype.type(v)
-    return None
-
-
-def _eager_values(x, y):
-    """(x value, y value, dtype) when both can go straight to a kernel, else None."""
-    if x.__class__ is EagerTensor:
-        if y.__class__ is EagerTensor:
-            if x.dtype is y.dtype:
-                return x._value, y._value, x.dtype
-            return None
-        v = _scalar_value(y, x.dtype)
-        return None if v is None else (x._value, v, x.dtype)
-    if y.__class__ is EagerTensor:
-        v = _scalar_value(x, y.dtype)
-        return None if v is None else (v, y._value, y.dtype)
-    return None
-
-
-def _binary(name, x, y, allowed, out_dtype=None):
-    """Run binary op `name`: eagerly on the fast path, else convert and apply."""
-    if plain_eager():
-        found = _eager_values(x, y)
-        if found is not None and found[2] in allowed:
-            xv, yv, dtype = found
-            try:
-                return EagerTensor(OPS[name].kernel(xv, yv), out_dtype or dtype)
-            except Exception as e:  # noqa: BLE001 - re-raised naming the op
-                pair = convert_pair(x, y, name)
-                raise eager_kernel_error(OPS[name], pair, None, e) from e
-    x, y = convert_pair(x, y, name)
-    if x.dtype not in allowed:
-        raise dtype_error(name, x.dtype, allowed)
-    return apply(name, (x, y))
-
-
-def _unary(name, x, allowed, attrs=None, out_dtype=None):
-    """Run unary op `name` (same dtype out as in, unless `out_dtype` is given)."""
-    if x.__class__ is EagerTensor and plain_eager() and x.dtype in allowed \
-            and attrs is None:
-        try:
-            return EagerTensor(OPS[name].kernel(x._value), out_dtype or x.dtype)
-        except Exception as e:  # noqa: BLE001 - re-raised naming the op
-            raise eager_kernel_error(OPS[name], (x,), None, e) from e
-    x = convert_to_tensor(x)
-    if x.dtype not in allowed:
-        raise dtype_error(name, x.dtype, allowed)
-    return apply(name, (x,), attrs)
-
-
-def run_kernel_now(name, inputs, attrs, dtype):
-    """Run op `name`'s kernel on eager `inputs` and wrap the result as `dtype`.
-
-    The eager fast path of front functions: the caller has checked that no
-    graph is being traced and that `dtype` is the op's output dtype.
-    """
-    try:
-        return EagerTensor(OPS[name].kernel(*[t._value for t in inputs], **attrs), dtype)
-    except Exception as e:  # noqa: BLE001 - re-raised naming the op
-        raise eager_kernel_error(OPS[name], inputs, attrs, e) from e
-
 
 def _check_int_divisor(y, op_name):
     if y.dtype.kind in "iu" and not np.all(y):
@@ -342,7 +218,7 @@ def truediv(x, y, name=None):
             and _is_tensor_like(x) and _is_tensor_like(y)):
         raise TypeError(f"RealDiv: `x` and `y` must have the same dtype, "
                         f"got tf.{dx.name} != tf.{dy.name}")
-    found = _eager_values(x, y) if current_graph() is None else None
+    found = eager_values(x, y) if current_graph() is None else None
     out = rules.true_div_dtype(found[2]) if found is not None else None
     return _binary("RealDiv", x, y, ARITHMETIC, out)
 
@@ -379,7 +255,7 @@ def floormod(x, y, name=None):
 mod = floormod
 
 
-def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
+def pow(x, y, name=None):  # TensorFlow's public name
     """x ** y elementwise. Integers to negative integer powers raise."""
     return _binary("Pow", x, y, ARITHMETIC)
 
@@ -432,7 +308,7 @@ def negative(x, name=None):
     return _unary("Neg", x, ARITHMETIC)
 
 
-def abs(x, name=None):  # noqa: A001 - TensorFlow's public name
+def abs(x, name=None):  # TensorFlow's public name
     """|x| elementwise; of a complex tensor, its magnitude (float32 for
     complex64, float64 for complex128: TF's ComplexAbs)."""
     dtype = getattr(x, "dtype", None)
@@ -684,7 +560,7 @@ def ceil(x, name=None):
     return _unary("Ceil", x, FLOATS)
 
 
-def round(x, name=None):  # noqa: A001 - TensorFlow's public name
+def round(x, name=None):  # TensorFlow's public name
     """x rounded to the nearest integer, halves to even (banker's rounding).
 
     Integer tensors come back unchanged, as in TensorFlow.
@@ -1118,6 +994,6 @@ def _identity_grad(op, grad):
     return [grad]
 
 
-def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def identity(input, name=None):  # TensorFlow's argument name
     """A tensor with the same value as `input` (a new node when tracing)."""
     return apply("Identity", (convert_to_tensor(input),))

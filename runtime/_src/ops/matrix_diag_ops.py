@@ -85,7 +85,7 @@ def _band_part_grad(op, grad):
     return [apply("MatrixBandPart", (grad, *op.inputs[1:])), None, None]
 
 
-def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
+def band_part(input, num_lower, num_upper, name=None):
     """`input` with everything outside the band zeroed: keep [i, j] when
     (num_lower < 0 or i - j <= num_lower) and (num_upper < 0 or j - i <= num_upper)."""
     x = convert_to_tensor(input)
@@ -304,7 +304,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     return apply(op, (d,), attrs)
 
 
-def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
+def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):
     """The k-th diagonal of each matrix ([..., its length]); with k a pair
     (lower, upper), that band's diagonals stacked from the top, each padded with
     `padding_value` to the longest ([..., upper - lower + 1, longest])."""
@@ -382,7 +382,7 @@ def tensor_diag(diagonal, name=None):
     return apply("Diag", (convert_to_tensor(diagonal),))
 
 
-def tensor_diag_part(input, name=None):  # noqa: A002
+def tensor_diag_part(input, name=None):
     """The inverse of tensor_diag: x[i..., i...] for x of shape s + s."""
     return apply("DiagPart", (convert_to_tensor(input),))
 

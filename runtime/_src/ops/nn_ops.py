@@ -23,7 +23,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
 from runtime._src.ops.manipulation_ops import concat, gather
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.math_ops import FLOATS, NUMERIC, dtype_error
+from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
 from runtime._src.ops.reduction_ops import reduce_sum
 from runtime._src.ops.gradient_ops import broadcast_like, broadcast_scalar
 

@@ -27,7 +27,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
 from runtime._src.ops.gradient_ops import broadcast_like
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
-from runtime._src.ops.math_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
+from runtime._src.ops.base_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
@@ -318,7 +318,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     return math_ops.sqrt(reduce_variance(input_tensor, axis, keepdims))
 
 
-def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):
     """How many elements along `axis` are not zero (not False, not ""), as `dtype`."""
     x = convert_to_tensor(input)
     zero = convert_to_tensor(np.zeros((), x.dtype.np_dtype) if x.dtype != dtypes.string
@@ -331,7 +331,7 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
 _MATRIX_NORMS = ("euclidean", "fro", 1, 2, np.inf)
 
 
-def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     """TF's `tf.norm`: a vector norm (axis None or an int) or a matrix norm
     (axis a pair): 'euclidean', 'fro' (matrices), 1, 2, inf, or any p > 0 for vectors.
     The matrix 2-norm is the largest singular value (the `Svd` op of linalg_ops,
@@ -397,7 +397,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     return result
 
 
-def _same_ord(ord, value):  # noqa: A002
+def _same_ord(ord, value):
     return not isinstance(ord, (str, bool)) and ord == value
 
 
@@ -551,11 +551,11 @@ def _arg(op_name, x, axis, output_type):
     return apply(op_name, (x,), {"axis": axis, "output_type": output_type})
 
 
-def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):
     """Index of the largest value along `axis` (0 when None); int64 by default."""
     return _arg("ArgMax", input, axis, output_type)
 
 
-def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):
     """Index of the smallest value along `axis` (0 when None); int64 by default."""
     return _arg("ArgMin", input, axis, output_type)

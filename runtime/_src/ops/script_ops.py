@@ -45,12 +45,12 @@ def _call(func, args, kind):
             return func(*args)
     except OpError:
         raise
-    except Exception as e:  # noqa: BLE001 - reported with the op and the line
+    except Exception as e:  # reported with the op and the line
         name = getattr(func, "__name__", type(func).__name__)
         raise _FuncError(f"{kind} {name!r} raised {type(e).__name__}: {e}") from e
 
 
-def _outputs(result, Tout, func, kind):  # noqa: N803 - TensorFlow's name
+def _outputs(result, Tout, func, kind):  # TensorFlow's name
     """Convert `func`'s result to a tuple of numpy values of the Tout dtypes."""
     if not Tout:
         return ()
@@ -92,14 +92,14 @@ def _convert(value, dtype, index, name, kind):
 
 
 @define_op("EagerPyFunc", infer=_infer_outputs, side_effect=True, num_outputs=None)
-def _eager_py_func(*values, func, Tout):  # noqa: N803
+def _eager_py_func(*values, func, Tout):
     args = [wrap_numpy(v) for v in values]
     result = _call(func, args, "py_function")
     return _outputs(result, Tout, func, "py_function")
 
 
 @define_op("PyFunc", infer=_infer_outputs, side_effect=True, num_outputs=None)
-def _py_func(*values, func, Tout):  # noqa: N803
+def _py_func(*values, func, Tout):
     args = [np.array(v) if isinstance(v, np.ndarray) else v for v in values]
     result = _call(func, args, "numpy_function")
     return _outputs(result, Tout, func, "numpy_function")
@@ -109,7 +109,7 @@ def _py_func(*values, func, Tout):  # noqa: N803
 not_differentiable("PyFunc")
 
 
-def _stage(op_name, func, inp, Tout):  # noqa: N803
+def _stage(op_name, func, inp, Tout):
     if not callable(func):
         raise TypeError(f"{op_name}: func must be callable, got {type(func).__name__}")
     single = Tout is not None and not isinstance(Tout, (list, tuple))
@@ -123,7 +123,7 @@ def _stage(op_name, func, inp, Tout):  # noqa: N803
     return outs[0] if single else list(outs)
 
 
-def py_function(func, inp, Tout, name=None):  # noqa: N803
+def py_function(func, inp, Tout, name=None):
     """`tf.py_function`: call `func` on EagerTensors at every run.
 
     The outputs are converted to `Tout`: a tensor output must already have
@@ -132,7 +132,7 @@ def py_function(func, inp, Tout, name=None):  # noqa: N803
     return _stage("EagerPyFunc", func, inp, Tout)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803
+def numpy_function(func, inp, Tout, stateful=True, name=None):
     """`tf.numpy_function`: call `func` on numpy arrays at every run.
 
     Numpy outputs of the same kind are cast to `Tout` (friendlier than

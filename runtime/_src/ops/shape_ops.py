@@ -110,7 +110,7 @@ def _broadcast_to_grad(op, grad):
     return [unbroadcast(grad, op.inputs[0]), None]
 
 
-def broadcast_to(input, shape, name=None):  # noqa: A002 - TensorFlow's name
+def broadcast_to(input, shape, name=None):  # TensorFlow's name
     """`input` broadcast to `shape` by numpy's rules (size-1 and missing dims repeat)."""
     return apply("BroadcastTo", (convert_to_tensor(input),
                                  _shape_tensor(shape, "BroadcastTo")))
@@ -388,7 +388,7 @@ def _roll_grad(op, grad):
     return [apply("Roll", (grad, apply("Neg", (shift,)), axis)), None, None]
 
 
-def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
+def roll(input, shift, axis, name=None):  # TensorFlow's name
     """Elements of `input` shifted by `shift[i]` along `axis[i]`, wrapping around.
 
     A repeated axis shifts by the sum of its shifts.
@@ -484,7 +484,7 @@ def _sum_runs(g, counts, axis):
     return out
 
 
-def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
+def repeat(input, repeats, axis=None, name=None):  # TensorFlow's name
     """Each element (slice along `axis`) of `input` repeated `repeats` times.
 
     `repeats` is an int or one int per slice; `axis=None` repeats the flattened input.
@@ -689,7 +689,7 @@ def _slice_grad_grad(op, grad):
     return [apply("Slice", (grad, begin, size)), None, None]
 
 
-def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
+def slice(input_, begin, size, name=None):  # TensorFlow's name
     """The block of `input_` starting at `begin` with extent `size` (-1: to the end)."""
     input_ = convert_to_tensor(input_)
     begin = unwrap_variable(begin)

@@ -82,7 +82,7 @@ def descending_order(x):
 
 
 @define_op("TopKV2", infer=_infer_top_k, num_outputs=2)
-def _top_k(x, k, sorted, index_type):  # noqa: A002 - TensorFlow's attr name
+def _top_k(x, k, sorted, index_type):  # TensorFlow's attr name
     k = int(k)
     if np.ndim(x) == 0:
         raise InvalidArgumentError("TopKV2: input must be >= 1-D, got shape []", "TopKV2")
@@ -124,7 +124,7 @@ def _top_k_grad_grad(op, grad):
     return [apply("GatherV2", (grad, indices), attrs), None, None]
 
 
-def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
+def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     """The `k` largest entries of the last dimension of `input` and their indices.
 
     Equal values keep their order (lower index first). `k` may be a scalar tensor.

@@ -33,7 +33,7 @@ def _string_format(*values, parts, summarize):
 not_differentiable("StringFormat")
 
 
-def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001 - TF's name
+def format(template, inputs, placeholder="{}", summarize=3, name=None):  # TF's name
     """`tf.strings.format`: `template` with each `placeholder` replaced by the
     text of the next tensor in `inputs` (a tensor or a list of them)."""
     if not isinstance(template, str):

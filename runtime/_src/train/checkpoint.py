@@ -116,7 +116,7 @@ class Checkpoint:
                              "checkpoint prefix, e.g. tf.train.latest_checkpoint("
                              f"{save_path!r})")
         if self._save_counter is None and _saves_counter(save_path):
-            self.save_counter          # noqa: B018 - created so that it is restored
+            self.save_counter          # created so that it is restored
         try:
             nodes, values = load_saved(save_path)
         except NotFoundError as e:
@@ -128,7 +128,7 @@ class Checkpoint:
 def _saves_counter(save_path):
     try:
         nodes, _ = load_saved(save_path, values=False)
-    except Exception:
+    except Exception:  # noqa: BLE001 - unreadable means not this format
         return False
     return any(name == "save_counter" for name, _ in nodes[0]["children"])
 

@@ -1,0 +1,102 @@
+"""No unbounded process-wide state: converting functions and dropping them
+gives the memory back (caches are weakly keyed, per-function data goes with
+the function), and the process-wide pauses (garbage collector, recursion
+limit) are reference-counted across threads."""
+
+import gc
+import linecache
+import sys
+import threading
+import tracemalloc
+
+import autograph
+from autograph.pyct import pauses
+
+# Distinct names (template text, generated files, source maps and tracking
+# counts all see them); tracking records the if.
+_SOURCE = """
+def step_{i}(x):
+    if x > {i}:
+        x_{i} = x - 1
+    else:
+        x_{i} = x
+    return x_{i}
+"""
+
+
+def _convert_and_drop(i):
+    filename = f"/memory-test/step_{i}.py"     # .py: the fast way to the source
+    source = _SOURCE.format(i=i)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {}
+    exec(compile(source, filename, "exec"), namespace)  # the test's own source
+    fn = namespace[f"step_{i}"]
+    assert autograph.to_graph(fn)(3) == fn(3)
+    del linecache.cache[filename]
+
+
+def test_converting_and_dropping_2000_functions_keeps_under_2_mib():
+    # Python interns the names: grow its table once, before measuring.
+    compile("\n".join(f"w{i} = 0" for i in range(8000)), "<names>", "exec")
+    for i in range(10000, 10050):
+        _convert_and_drop(i)          # first use of every converter and template
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(2000):
+            _convert_and_drop(i)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    print(f"grew {grown / 1024:.0f} KiB")
+    assert grown < 2 * 1024 * 1024, f"grew {grown / 1024:.0f} KiB ({grown / 2000:.0f} B per function)"
+
+
+def test_the_gc_pause_ends_with_the_last_thread_in_it():
+    assert gc.isenabled()
+    limit = sys.getrecursionlimit()
+    inside, leave = threading.Barrier(2), threading.Event()
+    seen = {}
+
+    def first():
+        with pauses.paused_gc(), pauses.deep_recursion():
+            inside.wait()
+            leave.wait()
+
+    def second():
+        with pauses.paused_gc(), pauses.deep_recursion():
+            inside.wait()
+        # `first` is still inside: its pause holds after this one ended
+        seen["gc"], seen["limit"] = gc.isenabled(), sys.getrecursionlimit()
+        leave.set()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert seen == {"gc": False, "limit": max(limit, pauses.DEEP_LIMIT)}
+    assert gc.isenabled() and sys.getrecursionlimit() == limit
+
+
+def test_converting_in_threads_leaves_the_collector_on():
+    def convert(i):
+        _convert_and_drop(20000 + i)
+
+    threads = [threading.Thread(target=convert, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert gc.isenabled()
+
+
+def test_the_template_cache_keeps_a_bounded_number_of_texts():
+    from autograph.pyct import templates
+    for i in range(2 * templates._KEPT):
+        (stmt,) = templates.replace(f"name_{i} = value", value="x")
+        assert (stmt.targets[0].id, stmt.value.id) == (f"name_{i}", "x")
+    assert len(templates._PARSED) <= templates._KEPT
+    assert len(templates._BUILDERS) <= templates._KEPT
