@@ -156,7 +156,7 @@ def main(argv=None):
         return 0
     if args.backend == "onnx":
         if mode not in ("default", "composites", "closures"):
-            parser.error(f"--backend onnx runs the default, composites and closures modes")
+            parser.error("--backend onnx runs the default, composites and closures modes")
         import fuzz_onnx
         flag = [] if mode == "default" else [f"--{mode}"]
         return fuzz_onnx.main(["--count", str(args.count), "--seed", str(args.seed), *flag])

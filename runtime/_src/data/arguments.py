@@ -50,9 +50,12 @@ class DatasetArgumentSpec(TensorSpec):
         if not isinstance(value, Dataset) or DatasetSpec.from_value(value) != self.value_spec:
             given = repr(value.element_spec) if isinstance(value, Dataset) else \
                 type(value).__name__
-            raise InputSignatureMismatchError(
+            error = InputSignatureMismatchError(
                 f"{where}: argument '{path}' must be a dataset of {self.value_spec!r}, got "
                 f"{given}")
+            error.reason = f"Can not cast {given} to {self.value_spec!r}"
+            error.dtype_of_input = None      # what function/signature.py's errors carry
+            raise error
         return DatasetHandle(value)
 
     def wrap(self, placeholder):

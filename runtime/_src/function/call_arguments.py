@@ -53,12 +53,20 @@ def _is_tensor_key(k):
     return type(k) is tuple and len(k) == 2 and type(k[0]) is DType
 
 
+def _is_composite_key(k):
+    # call_key's entry of a value fed as one variant tensor: ("composite", spec)
+    return type(k) is tuple and len(k) == 2 and k[0] == "composite"
+
+
 def split_shapes(key, specs):
     """The key with each tensor entry's shape replaced by a marker; the shapes
     are appended to `specs` in leaf order (the order of the feeds)."""
     if _is_tensor_key(key):
         specs.append(key[1])
         return (key[0], _sig.ANY_SHAPE)
+    if _is_composite_key(key):                  # a Dataset: one variant scalar feed
+        specs.append(())
+        return key
     if type(key) is tuple and key and key[0] != "variable":
         return tuple([split_shapes(k, specs) for k in key])
     return key
@@ -73,6 +81,8 @@ def _leaf_dtypes(key):
 def _collect_dtypes(key, out):
     if _is_tensor_key(key):
         out.append(key[0])
+    elif _is_composite_key(key):
+        out.append(key[1].dtype)
     elif type(key) is tuple and key and key[0] != "variable":
         for k in key:
             _collect_dtypes(k, out)

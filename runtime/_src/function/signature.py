@@ -393,7 +393,7 @@ def match_template(template, value, path, feeds, where):
         try:
             feeds.append(_tensor_for_spec(template, value, path, where))
         except InputSignatureMismatchError as e:
-            if e.dtype_of_input is not None:        # which placeholder: for the message
+            if getattr(e, "dtype_of_input", None) is not None:   # which placeholder: for the message
                 e.dtype_of_input = (len(feeds),) + e.dtype_of_input[1:]
             raise
     elif isinstance(template, VariableRef):

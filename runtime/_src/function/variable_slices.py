@@ -15,9 +15,10 @@ whole value, assigned back (so it is an ordinary, ordered variable write).
 
 import numpy as np
 
-from runtime._src.core.context import current_graph
+from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.graph.op_registry import get_op, record_eager
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import reshape
 from runtime._src.ops.math_ops import identity
@@ -107,6 +108,8 @@ def sliced(variable, key):
     if isinstance(t, EagerTensor):
         out = SlicedEagerTensor(t._value, t.dtype)
         out._variable, out._key = variable, key
+        if getattr(_state, "tapes", None):     # gradients flow through v[key] (an Identity)
+            record_eager(get_op("Identity"), [t], {}, [out])
         return out
     t = identity(t)            # a node of its own, whose output nobody else holds yet
     out = SlicedSymbolicTensor(t.node, t.index, t.dtype, t.shape)

@@ -307,12 +307,6 @@ class Embedding(Layer):
             inputs = math_ops.cast(inputs, dtypes.int32)
         return array_ops.gather(self.embeddings, inputs)
 
-    def compute_mask(self, inputs, mask=None):
-        """With mask_zero=True: id 0 is padding (False), the layers after skip it."""
-        if not self.mask_zero:
-            return None
-        return math_ops.not_equal(inputs, array_ops.zeros_like(inputs))
-
     def compute_output_shape(self, input_shape):
         return tuple(input_shape) + (self.output_dim,)
 

@@ -585,7 +585,7 @@ def _batches(arrays, batch_size, order):
 
 def _stream_args(arguments, adapter):
     """The keyword arguments of a data_adapter function, from fit/evaluate's."""
-    helpers = {"progress_line": _progress_line, "to_floats": _to_floats}
+    helpers = {"progress_line": progress_line, "to_floats": _to_floats}
     names = adapter.__code__.co_varnames[3:adapter.__code__.co_argcount +
                                          adapter.__code__.co_kwonlyargcount]
     return {n: helpers[n] if n in helpers else arguments[n] for n in names}
