@@ -91,7 +91,7 @@ __all__ = [
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "complex", "complex128",
     "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cosh",
-    "cumsum", "custom_gradient", "debugging", "divide", "dtypes", "einsum", "equal", "errors",
+    "cumsum", "custom_gradient", "data", "debugging", "divide", "dtypes", "einsum", "equal", "errors",
     "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floor", "floordiv", "foldl", "foldr", "function", "gather", "gather_nd",
     "grad_pass_through", "gradients", "greater", "greater_equal", "identity", "init_scope",

@@ -56,3 +56,15 @@ def test_no_test_folder_is_named_like_a_package_the_tests_import():
     names = {"jax", "jaxlib", "onnx", "onnxruntime", "tensorboard", "tensorflow",
              "numpy", "gast", "pytest"}
     assert not names & set(os.listdir(os.path.join(ROOT, "tests")))
+
+
+def test_test_module_names_are_unique():
+    """pytest imports test modules by basename (rootdir-relative folders are not
+    packages): two test_x.py files in different folders stop the collection
+    ("import file mismatch")."""
+    seen = {}
+    for folder, _, files in os.walk(os.path.join(ROOT, "tests")):
+        for name in files:
+            if name.startswith("test_") and name.endswith(".py"):
+                assert name not in seen, (name, seen.get(name), folder)
+                seen[name] = folder

@@ -157,6 +157,34 @@ WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for o
     "TensorArrayGradStack")})
 
 
+def _same_reason(names, why):
+    for name in names:
+        WHY_NOT.setdefault(name, why)
+
+
+_same_reason(("Angle", "Complex", "ComplexAbs", "Conj", "Imag", "Real"),
+             "ONNX has no complex tensors")
+_same_reason(("AsString", "BytesSplit", "ReduceJoin", "RegexFullMatch", "RegexReplace",
+              "StringJoin", "StringLength", "StringMap", "StringSplitV2",
+              "StringToHashBucketFast", "StringToNumber", "Substr", "UnicodeDecode",
+              "UnicodeSplit"),
+             "tf.strings ops are not exported: ONNX's few string ops mean other things")
+_same_reason(("RaggedGatherFlat", "RaggedToDense", "RaggedValueRowIds"),
+             "ragged tensors are not exported yet")
+_same_reason(("DatasetIterator", "DatasetReduce", "IteratorGetNext", "IteratorGetNextIf"),
+             "a tf.data pipeline runs in Python: export the function that takes one batch")
+_same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor"),
+             "file and serialization ops cannot leave Python")
+_same_reason(("WriteSummary",),
+             "summaries are written by Python (the tensorboard package): export the "
+             "function without tf.summary calls")
+_same_reason(("RandomGamma", "RandomPoissonV2"),
+             "ONNX's random ops do not reproduce our random streams")
+_same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Trigamma",
+              "EnsureShape", "ControlGate"),
+             "this op has no ONNX rule yet")
+
+
 def where(node):
     """' (file.py:12)' for the user's line that made `node`, or ''."""
     loc = node.location

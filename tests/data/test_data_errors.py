@@ -30,7 +30,7 @@ def test_map_returning_a_non_tensor_names_the_function_and_line():
     line = bad.__code__.co_firstlineno
     # TF 2.21: TypeError "Unsupported return value from function passed to Dataset.map()"
     with pytest.raises(TypeError, match=rf"Unsupported return value from function passed to "
-                                        rf"Dataset.map\(\).*'bad' \(.*test_errors.py:{line}\)"):
+                                        rf"Dataset.map\(\).*'bad' \(.*test_data_errors.py:{line}\)"):
         D.range(3).map(bad)
     with pytest.raises(TypeError, match=r"Dataset.map\(\): None"):
         D.range(3).map(lambda x: None)
@@ -62,7 +62,7 @@ def test_error_inside_a_map_function_names_it():
         tf.debugging.assert_less(x, tf.constant(2, tf.int64))
         return x
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Dataset.map: in the function "
-                                                             r"'check' \(.*test_errors.py"):
+                                                             r"'check' \(.*test_data_errors.py"):
         list(D.range(5).map(check).filter(lambda x: True))
 
 
@@ -99,7 +99,7 @@ def test_map_capturing_a_tensor_of_the_enclosing_function_names_the_user_line():
         return s
     line = f.python_function.__code__.co_firstlineno + 3
     with pytest.raises(TypeError, match=rf"Dataset.map: the function '<lambda>' "
-                                        rf"\(.*test_errors.py:{line}\) uses a tensor of the "
+                                        rf"\(.*test_data_errors.py:{line}\) uses a tensor of the "
                                         rf"enclosing tf.function \(tensor scale:0\)"):
         f(tf.constant([1.0, 2.0]), tf.constant(3.0))
 

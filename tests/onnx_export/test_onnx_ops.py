@@ -17,8 +17,9 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("onnx", reason="the ONNX exporter needs the onnx extra")
-ort = pytest.importorskip("onnxruntime", reason="checking exports needs onnxruntime")
+pytest.importorskip("onnx", reason="onnx is not installed (pip install -e '.[onnx]')")
+ort = pytest.importorskip("onnxruntime",
+                          reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
 import runtime as tf  # noqa: E402 - after the skips
 from runtime import onnx as tf_onnx  # noqa: E402
@@ -134,7 +135,7 @@ def test_refusals_name_the_op_and_the_reason():
     def f(x):
         return tf.linalg.inv(x)
     with pytest.raises(tf_onnx.ExportError, match=r"cannot export op 'MatrixInverse' .*"
-                       r"test_ops.py:\d+\) to ONNX: ONNX has no matrix inverse"):
+                       r"test_onnx_ops.py:\d+\) to ONNX: ONNX has no matrix inverse"):
         tf_onnx.from_function(f, [tf.TensorSpec([2, 2])])
 
 
