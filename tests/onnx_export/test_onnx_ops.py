@@ -125,7 +125,9 @@ def test_op_record_exports_and_agrees(rec):
 
 
 def test_every_registered_op_has_a_rule_or_a_reason():
-    missing = sorted(op for op in OPS if op not in RULES and op not in WHY_NOT
+    ours = [op for op, d in OPS.items()           # not ops other tests register for themselves
+            if getattr(d.kernel, "__module__", "").startswith("runtime.")]
+    missing = sorted(op for op in ours if op not in RULES and op not in WHY_NOT
                      and op != "Placeholder")
     assert missing == []
     assert not set(RULES) & set(WHY_NOT)
