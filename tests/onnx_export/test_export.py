@@ -271,3 +271,15 @@ def test_verify_names_the_first_differing_output():
                        match=r"output 0 differs .* at \(0,\): ours -4, ONNX Runtime -3"):
         tf_onnx.verify(model, integer_division, np.array([-7], np.int32),
                        np.array([2], np.int32))
+
+
+def test_recurrent_keras_model_exports_its_time_loop():
+    tf.random.set_seed(0)
+    inputs = tf.keras.Input(shape=(7, 3))
+    h = tf.keras.layers.LSTM(5, return_sequences=True)(inputs)
+    h = tf.keras.layers.GRU(4)(h)
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(h))
+    proto, _ = tf_onnx.from_keras(model)
+    assert sum(n.op_type == "Loop" for n in proto.graph.node) == 2      # one per layer
+    x = np.random.default_rng(0).normal(size=(3, 7, 3)).astype(np.float32)
+    np.testing.assert_allclose(run_onnx(proto, x)[0], model(x).numpy(), rtol=1e-5, atol=1e-6)
