@@ -207,7 +207,17 @@ def _source_unavailable(func):
     `<stdin>`, `python -c`, `exec`); IPython and Jupyter register their cells
     with linecache, so functions defined there have source."""
     code = func.__code__
-    return not linecache.getlines(code.co_filename, getattr(func, "__globals__", None))
+    lines = linecache.getlines(code.co_filename, getattr(func, "__globals__", None))
+    if not any(line.strip() for line in lines):
+        return True
+    name = code.co_filename
+    if name.startswith("<") and name.endswith(">"):
+        # Python 3.13 registers `python -c` text as "<string>", the name exec'd
+        # code has too: the text is someone else's unless the def is there.
+        first = code.co_firstlineno
+        text = lines[first - 1].lstrip() if first <= len(lines) else ""
+        return not (text.startswith(("def ", "async def ", "@")) or "lambda" in text)
+    return False
 
 
 def _where(func):

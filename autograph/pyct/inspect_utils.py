@@ -194,8 +194,8 @@ def _fingerprint(code):
             out.append(("LOAD_ATTR", ins.argval))
         elif op in _JUMPS:
             out.append((op,))
-        elif op == "MAKE_FUNCTION":
-            out.append((op, ins.arg & ~0x08))
+        elif op in ("MAKE_FUNCTION", "SET_FUNCTION_ATTRIBUTE"):   # 3.13: flags set apart
+            out.append((op, (ins.arg or 0) & ~0x08))
         elif isinstance(ins.argval, types.CodeType):
             out.append(("CODE", ins.argval.co_name, _fingerprint(ins.argval)))
         elif op == "LOAD_CONST" or op == "KW_NAMES":
