@@ -169,8 +169,7 @@ def _parse_fragment(source, fn):
     # the statement only closes or continues what encloses it. (Cutting to
     # the first line alone would turn `lambda: f(a,\n b)` into `lambda: f`.)
     first = source.splitlines()[0] if source.strip() else source
-    start = first.find("lambda")
-    while start >= 0:
+    for start in _lambda_starts(first, fn):
         piece = source[start:].rstrip()
         for end in range(len(piece), 0, -1):
             if piece[end - 1] in " \t\n\\":
@@ -179,8 +178,24 @@ def _parse_fragment(source, fn):
                 return _parse(f"({piece[:end]})"), start - 1
             except SyntaxError:
                 continue
-        start = first.find("lambda", start + 1)
     raise NoSourceError(f"cannot parse the source of {fn.__qualname__!r}")
+
+
+def _lambda_starts(line, fn):
+    """Columns of `lambda` in `line`, the one `fn` was compiled from first
+    (the last before its body's column: several lambdas may share a line)."""
+    starts, at = [], line.find("lambda")
+    while at >= 0:
+        starts.append(at)
+        at = line.find("lambda", at + 1)
+    code = getattr(fn, "__code__", None)
+    col = _body_column(code) if code is not None else None
+    if col is not None:
+        before = [s for s in starts if s < col]
+        if before:
+            starts.remove(before[-1])
+            starts.insert(0, before[-1])
+    return starts
 
 
 def _shift_lines(tree, delta):
@@ -222,6 +237,11 @@ def _find_lambda(module, fn, info, indent):
         col = _body_column(code)
         for n in on_line:
             if col is not None and n.body.col_offset + indent == col:
+                return n
+        for n in on_line:          # the lambda whose text holds the code's first column
+            end = n.end_col_offset if n.end_lineno == n.lineno else None
+            if col is not None and n.col_offset + indent <= col and \
+                    (end is None or col < end + indent):
                 return n
     return on_line[0]
 

@@ -192,3 +192,16 @@ def test_self_test_converts_the_projects_own_functions():
         compile(code, f"<{fn.__qualname__}>", "exec")
         converted += 1
     assert converted > 0.9 * len(functions)
+
+
+OPS_ON_ONE_LINE = dict(
+    a=1, halve=lambda x: x // 2, rest=lambda x: x % 2, neg=lambda x: -x)
+
+
+def test_lambdas_sharing_a_line_each_convert_to_their_own_body():
+    # the line does not parse alone (it continues a call), and three lambdas
+    # take the same argument: each must become its own function (all three
+    # once became `x // 2`)
+    for name, x in (("halve", 7), ("rest", 7), ("neg", 7)):
+        fn = OPS_ON_ONE_LINE[name]
+        assert autograph.to_graph(fn)(x) == fn(x), name
