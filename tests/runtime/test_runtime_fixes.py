@@ -474,3 +474,20 @@ def test_tensor_array_through_if_and_range_loop_three_ways():
         for stacked, size in results:
             assert stacked.numpy().tolist() == [abs(x), 0, 1, 2]
             assert size.numpy() == 4
+
+
+def test_scatter_indices_and_updates_pack_lists_of_tensors():
+    # TF 2.21 packs a nested list holding tensors, as convert_to_tensor does:
+    # tensor_scatter_nd_update(steps, [[i]], [x[i] * 2]) in a tf.range loop gives [2 4 6]
+    import runtime as tf
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def doubled(x):
+        steps = tf.zeros_like(x)
+        for i in tf.range(tf.size(x)):
+            steps = tf.tensor_scatter_nd_update(steps, [[i]], [x[i] * 2])
+        return steps
+
+    assert doubled(tf.constant([1, 2, 3])).numpy().tolist() == [2, 4, 6]
+    eager = tf.tensor_scatter_nd_add(tf.zeros([3], tf.int32), [[tf.constant(1)]], [tf.constant(5)])
+    assert eager.numpy().tolist() == [0, 5, 0]

@@ -14,6 +14,8 @@ as TF's CPU kernels do.
 
 import numpy as np
 
+from runtime._src.core import tensor as _tensor
+
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor, unwrap_variable
@@ -284,6 +286,9 @@ def _define_tensor_scatter(op_name, combine):
 
 def _convert_exact(value, dtype):
     """A Python value as a tensor of `dtype`, refusing floats for integer dtypes (as TF)."""
+    if isinstance(value, (list, tuple)) and any(_tensor.is_tensor_like(v)
+                                                for v in _tensor.flatten_lists(value)):
+        return convert_to_tensor(value, dtype)      # tensors inside: packed, as TF does
     array = np.asarray(value)
     if dtype.is_integer and array.dtype.kind == "f":
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")

@@ -16,6 +16,8 @@ import builtins
 
 import numpy as np
 
+from runtime._src.core import tensor as _tensor
+
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor, unwrap_variable
@@ -56,6 +58,9 @@ def int_tensor(value, op_name, what, dtype=dtypes.int32):
             raise TypeError(f"{op_name}: {what} must be an int32 or int64 tensor, got "
                             f"{value.dtype.name}")
         return value
+    if isinstance(value, (list, tuple)) and any(_tensor.is_tensor_like(v)
+                                                for v in _tensor.flatten_lists(value)):
+        return int_tensor(convert_to_tensor(value), op_name, what, dtype)   # packed, as TF
     array = np.asarray(value)
     if array.dtype.kind not in "iu" and not (array.size == 0 and array.dtype.kind == "f"):
         raise TypeError(f"{op_name}: {what} must hold integers (int32 or int64), got {value!r}")
