@@ -11,6 +11,7 @@ user functions: repeat, take, skip, enumerate, cache, prefetch, options.
 import itertools
 import queue
 import threading
+import time
 
 import numpy as np
 
@@ -179,11 +180,13 @@ class Prefetch(_Unary):
     the consumer in chunks of up to half the buffer: one thread handoff per
     chunk, not per element.
 
-    AUTOTUNE: a buffer of 16, and the thread is kept only while it helps. If
-    the consumer finds the buffer empty at most handoffs of the first ones
-    (the pipeline, not the step, is the slow side), the two threads would
-    only take turns at the GIL, so the consumer takes the pipeline back and
-    produces elements itself."""
+    AUTOTUNE: a buffer of 16, and a thread only while it helps. The first
+    elements are made on the consumer's thread, timing both sides
+    (`_autotuned`): a consumer that spends no time between elements gets no
+    thread. Once a thread runs, if the consumer finds the buffer empty at
+    most handoffs of the first ones (the pipeline, not the step, is the slow
+    side), the two threads would only take turns at the GIL, so the
+    consumer takes the pipeline back and produces elements itself."""
 
     def __init__(self, source, buffer_size):
         super().__init__(source)
@@ -202,13 +205,41 @@ class Prefetch(_Unary):
             yield from self._source._iterate(env)
             return
         chunk = max(1, self._size // 2)
-        yield from _background(self._source._iterate(env), self._size // chunk, chunk,
-                               self._autotune)
+        if self._autotune:
+            yield from _autotuned(self._source._iterate(env), self._size // chunk, chunk)
+            return
+        yield from _background(self._source._iterate(env), self._size // chunk, chunk, False)
 
 
 _DONE = object()
 _HANDOVER = object()
 _PROBE = 8           # handoffs watched before AUTOTUNE decides
+
+
+def _autotuned(iterator, chunks, chunk):
+    """AUTOTUNE: the first `_PROBE` elements are made on this thread while
+    timing both sides; a thread then produces ahead only when the consumer
+    spends real time between elements (a training step to overlap). A
+    consumer that only iterates would take turns with the thread at the
+    GIL: there the pipeline stays on this thread."""
+    produce = consume = 0.0
+    for _ in range(_PROBE):
+        start = time.perf_counter()
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        made = time.perf_counter()
+        produce += made - start
+        yield item
+        consume += time.perf_counter() - made
+    if consume >= _OVERLAP * produce:
+        yield from _background(iterator, chunks, chunk, True)
+    else:
+        yield from iterator
+
+
+_OVERLAP = 0.25      # consumer time per element, as a share of producing it, that a thread pays for
 
 
 def _background(iterator, chunks, chunk, adaptive):
@@ -255,7 +286,7 @@ def _background(iterator, chunks, chunk, adaptive):
                 except queue.Empty:
                     starved += gets > 1          # the first wait is the start-up
                     batch, error = items.get()
-                if gets == _PROBE and starved >= _PROBE - 2:
+                if gets == _PROBE and starved >= _PROBE // 2:
                     handover.set()
             else:
                 batch, error = items.get()
