@@ -141,6 +141,9 @@ def main(argv=None):
                        help="lambdas and nested defs, late binding, nonlocal")
     modes.add_argument("--mutations", dest="mode", action="store_const", const="mutations",
                        help="append/pop/extend/insert/del/update/setdefault/next in control flow")
+    modes.add_argument("--datasets", dest="mode", action="store_const", const="datasets",
+                       help="loops over random tf.data pipelines, eagerly and staged as one "
+                            "dataset loop (tools/fuzz_data.py)")
     modes.add_argument("--variables", dest="mode", action="store_const", const="variables",
                        help="float vectors and tf.Variables: reads held across updates, "
                             "reused temporaries, matmul, gradient tapes")
@@ -151,6 +154,9 @@ def main(argv=None):
                              "(tools/fuzz_onnx.py)")
     args = parser.parse_args(argv)
     mode = args.mode or "default"
+    if mode == "datasets":
+        import fuzz_data
+        return fuzz_data.main(["--count", str(args.count), "--seed", str(args.seed)])
     if args.show:
         print(GENERATORS[mode](args.seed).program())
         return 0
