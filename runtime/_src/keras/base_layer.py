@@ -46,7 +46,7 @@ from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
 from runtime._src.keras import initializers, regularizers, serialization
 from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
-from runtime._src.keras.layer_config import (as_shape_structure, config_arguments,
+from runtime._src.keras.layer_config import (AutoConfigured, as_shape_structure,
                                              plain_shape, recording_build)
 from runtime._src.keras.naming import to_snake_case, unique_name
 from runtime._src.keras.variables import KerasVariable
@@ -153,19 +153,14 @@ class _NameScope:
         _scopes().pop()
 
 
-class Layer(Module):
+class Layer(AutoConfigured, Module):
     """`tf.keras.layers.Layer(trainable=True, name=None, dtype=None,
     activity_regularizer=None)`."""
 
-    def __new__(cls, *args, **kwargs):
-        obj = super().__new__(cls)
-        obj._auto_config = config_arguments(cls, args, kwargs)
-        return obj
+    _config_module = "keras.layers"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_"):
-            serialization.register_builtin("keras.layers", cls)
         if "build" in cls.__dict__:
             cls.build = recording_build(cls.__dict__["build"])
 

@@ -8,7 +8,10 @@ shapes it was built with, and the `build` wrapper that records them.
 
 import inspect
 
-__all__ = ["config_arguments", "recording_build", "plain_shape", "as_shape_structure"]
+from runtime._src.keras import serialization
+
+__all__ = ["AutoConfigured", "builtin_class", "config_arguments", "recording_build",
+           "plain_shape", "as_shape_structure"]
 
 
 def _plain(value):
@@ -85,3 +88,27 @@ def as_shape_structure(shape):
             any(isinstance(v, (list, tuple)) for v in shape):
         return [as_shape_structure(v) for v in shape]
     return tuple(shape)
+
+
+def builtin_class(cls):
+    """Whether `cls` is one of ours (registered under Keras's module names)."""
+    return cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_")
+
+
+class AutoConfigured:
+    """The base of Layer, Loss and Metric: records the constructor arguments
+    of each instance (`_auto_config`, Keras 3's automatic config of plain
+    arguments) and registers each built-in subclass under `_config_module`
+    (`keras.layers`, ...) for `.keras` files and `get_config`."""
+
+    _config_module = None
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj._auto_config = config_arguments(cls, args, kwargs)
+        return obj
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if builtin_class(cls):
+            serialization.register_builtin(cls._config_module, cls)

@@ -21,7 +21,7 @@ class axis, clip to [1e-7, 1 - 1e-7], take the log.
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.keras import serialization
-from runtime._src.keras.layer_config import config_arguments
+from runtime._src.keras.layer_config import AutoConfigured, builtin_class
 from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 
 __all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
@@ -154,23 +154,18 @@ def _same_rank(values, weights):
     return values, weights
 
 
-class Loss:
+class Loss(AutoConfigured):
     """`Loss(reduction="sum_over_batch_size", name=None)`: call it as
     `loss(y_true, y_pred, sample_weight=None)` for a reduced value.
     `get_config()` gives the constructor arguments; a subclass's `_names`
     are the strings `get` (and `compile(loss=...)`) know it by."""
 
     _names = ()
-
-    def __new__(cls, *args, **kwargs):
-        obj = super().__new__(cls)
-        obj._auto_config = config_arguments(cls, args, kwargs)
-        return obj
+    _config_module = "keras.losses"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_"):
-            serialization.register_builtin("keras.losses", cls)
+        if builtin_class(cls):
             for name in cls.__dict__.get("_names", ()):
                 _BY_NAME[name] = cls
 

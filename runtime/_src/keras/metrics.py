@@ -16,7 +16,7 @@ from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.core.context import init_scope
 from runtime._src.keras import serialization
-from runtime._src.keras.layer_config import config_arguments
+from runtime._src.keras.layer_config import AutoConfigured
 from runtime._src.keras.losses import match_rank, mean_absolute_error, mean_squared_error
 from runtime._src.keras.naming import to_snake_case
 from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
@@ -25,19 +25,11 @@ __all__ = ["Metric", "Mean", "MeanMetricWrapper", "SparseCategoricalAccuracy",
            "CategoricalAccuracy", "BinaryAccuracy", "Accuracy", "get"]
 
 
-class Metric:
+class Metric(AutoConfigured):
     """Base class: `update_state(...)`, `result()`, `reset_state()`;
     `get_config()` gives the constructor arguments (Keras 3's)."""
 
-    def __new__(cls, *args, **kwargs):
-        obj = super().__new__(cls)
-        obj._auto_config = config_arguments(cls, args, kwargs)
-        return obj
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.__module__.startswith("runtime._src.keras.") and not cls.__name__.startswith("_"):
-            serialization.register_builtin("keras.metrics", cls)
+    _config_module = "keras.metrics"
 
     def __init__(self, name=None, dtype=None):
         self.name = name or to_snake_case(type(self).__name__)
