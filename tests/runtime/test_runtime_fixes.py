@@ -491,3 +491,14 @@ def test_scatter_indices_and_updates_pack_lists_of_tensors():
     assert doubled(tf.constant([1, 2, 3])).numpy().tolist() == [2, 4, 6]
     eager = tf.tensor_scatter_nd_add(tf.zeros([3], tf.int32), [[tf.constant(1)]], [tf.constant(5)])
     assert eager.numpy().tolist() == [0, 5, 0]
+
+
+def test_float_floordiv_by_a_constant_in_a_graph_keeps_infinities():
+    # TF 2.21: inf // 2.0 is inf and -inf // 2.0 is -inf, eagerly and in tf.function
+    # (numpy's float // gives nan there; the graph once inlined it)
+    import numpy as np
+    import runtime as tf
+    x = tf.constant([np.inf, -np.inf, 5.0, -7.5], tf.float32)
+    want = [np.inf, -np.inf, 2.0, -4.0]
+    assert (x // 2.0).numpy().tolist() == want
+    assert tf.function(lambda v: v // 2.0)(x).numpy().tolist() == want
