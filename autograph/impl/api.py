@@ -85,7 +85,7 @@ def optional_features(value, argument="experimental_optional_features"):
 
 
 _state = {"strict": False}
-_WARNED = weakref.WeakKeyDictionary()      # code object -> {its files warned about}
+_WARNED = {}          # id(code object) -> {its files warned about}; dropped with the code
 _FALLBACKS = weakref.WeakKeyDictionary()   # code object -> reason (for the report)
 # A user function keeps its converted function in its own __dict__ under
 # _CONVERTED, with a weak reference to itself (a decorator's functools.wraps
@@ -277,7 +277,12 @@ def converted_callable(fn, user_requested=True, recursive=True):
 
 def _warn_once(func, message, where):
     code = func.__code__
-    warned = _WARNED.setdefault(code, set())          # code compares by content only
+    # Keyed by identity: code objects compare by content, so a weak key could
+    # be another module's equal code object, and vanish with it.
+    warned = _WARNED.get(id(code))
+    if warned is None:
+        warned = _WARNED[id(code)] = set()
+        weakref.finalize(code, _WARNED.pop, id(code), None)
     if code.co_filename not in warned:
         warned.add(code.co_filename)
         warnings.warn_explicit(message, AutoGraphWarning, where[0], where[1])
