@@ -206,11 +206,12 @@ def test_mode_generators_cover_every_promised_construct(mode, constructs):
 
 def test_default_mode_programs_are_unchanged():
     """The default generator's programs (and so its output) for a seed are
-    what they were before the modes were added."""
+    pinned: a change to them is deliberate (last: helper-call arguments
+    reduced % 97, so a helper squaring them cannot leave int32)."""
     import hashlib
     text = "".join(fuzz.Generator(k).program() for k in range(200))
     assert hashlib.sha256(text.encode()).hexdigest() == \
-        "f7959c14eca86c67a487268d4a2e94440e49a70363cf6a355a5f993783fbeeea"
+        "41b420933e643b1ed337737fd19f41e2aded065c8c2f372674f1150cc6d0ce4b"
 
 
 LOC = "/tmp/autograph_fuzz_x/fuzz_prog_3_9.py:12: if a > b:"

@@ -51,7 +51,9 @@ class Generator:
         if r < 0.92:
             return f"({a} if {self.test(names, 1)} else {b})"
         if self.helpers and depth == 0:
-            return f"{self.rng.choice(self.helpers)}({a}, {b})"
+            # arguments reduced as every assignment is: a helper squares them,
+            # and an unreduced product would leave int32 (where graphs wrap)
+            return f"{self.rng.choice(self.helpers)}({a} % {MOD}, {b} % {MOD})"
         return f"({a} % ({b} % 5 + 1))"
 
     def test(self, names, depth=0):
