@@ -16,10 +16,11 @@ plain Python semantics unless a registered backend's tensors are involved.
     autograph.convert_source("def f(x):\\n    if x > 0:\\n        x = -x\\n    return x\\n").text
 
 This package never imports `runtime`; runtime registers itself as a backend
-(see `autograph.backend`).
+through `autograph.integration` (the contract: autograph/backend.py).
 """
 
 from . import experimental
+from . import backends  # noqa: F401 - registers the lazy backends (JAX)
 from .impl.api import (AutoGraphWarning, ConversionError, SourceConversion,
                        UnsupportedLanguageElementError, convert, convert_source, do_not_convert,
                        is_strict, set_strict, to_code, to_graph)

@@ -13,13 +13,14 @@ constructs that use them (a missing one raises NotImplementedError naming it).
 """
 
 import abc
+import typing
 
-__all__ = ["Backend", "register_backend", "register_lazy_backend", "backends", "backend_of"]
+__all__ = ["Backend", "Branches", "register_backend", "register_lazy_backend", "backends", "backend_of"]
 
 _BACKENDS = []
 # Backends imported the first time a value of their library reaches an
 # operator: {top-level module of the value's type: module registering it}.
-_LAZY = {"jax": "autograph.jax_backend", "jaxlib": "autograph.jax_backend"}
+_LAZY = {}    # filled by autograph/backends/__init__.py
 _NOT_LAZY = set()         # types already found to belong to no lazy backend
 
 
@@ -35,9 +36,29 @@ class Backend(abc.ABC):
         """True when `value` is this backend's tensor (or variable)."""
 
     @abc.abstractmethod
-    def cond(self, pred, true_fn, false_fn, names):
-        """Stage `true_fn() if pred else false_fn()`; both return a tuple of
-        values, one per name; returns the tuple produced at run time."""
+    def cond(self, pred, branches, names):
+        """Stage an if whose condition `pred` is this backend's tensor, whose
+        value is only known when the graph runs (see `static_truth`).
+
+        `branches` (a `Branches`) holds the two branches. Call
+        `branches.trace(which)` once for each (`which`: True for the if
+        branch, False for the else branch), in either order, each inside
+        that branch's own graph: it runs the user's code once and returns
+        the tuple of values the branch leaves, one per name. When both have
+        run, `branches.outputs(which)` gives the tuple the branch outputs
+        (tensors, tensor lists, Python numbers, None for "no output"; the
+        same length and structure for both branches). Each of its leaves is
+        either one of the values `trace` returned or a value made since
+        (`dummy_like`, a Python number): a backend that builds its branch
+        graphs in one go (JAX's `make_jaxpr`) can call it outside them and
+        replay. Stage the choice between the two and return the chosen
+        tuple, from which the operator makes the statement's results."""
+
+    def static_truth(self, pred):
+        """`pred`'s truth value when it is known already (an eager tensor):
+        then only that branch runs, as in Python. None (the default) when it
+        is only known when the graph runs: the if is staged with `cond`."""
+        return None
 
     @abc.abstractmethod
     def while_loop(self, cond_fn, body_fn, loop_vars, names, opts=None):
@@ -145,6 +166,23 @@ class Backend(abc.ABC):
         raise self._missing("dummy_like")
 
 
+class Branches(typing.Protocol):
+    """The two branches of one staged if, as `Backend.cond` receives them."""
+
+    def trace(self, which):
+        """Run the user's code of the if branch (`which` True) or the else
+        branch (False) once, in the caller's current graph; return the
+        values it leaves, one per name. Errors in the user's code propagate."""
+
+    def outputs(self, which):
+        """Once both branches are traced: the values branch `which` outputs,
+        one per name, after reconciling the two (a value only one branch
+        defines gets a placeholder of its type in the other; a Python object
+        both leave unchanged is None). Raises the user-facing error when the
+        branches disagree (a name defined in one branch only, different
+        structures)."""
+
+
 def register_backend(backend):
     """Make converted code dispatch `backend`'s tensors to it."""
     if not isinstance(backend, Backend):
@@ -160,7 +198,7 @@ def unregister_backend(backend):
 
 
 def register_lazy_backend(module, loader):
-    """Import the module `loader` (which registers a backend) the first time
+    """Call `loader()` (which imports and registers a backend) the first time
     a value whose type is defined under the top-level module `module` (e.g.
     'jax') reaches an operator: autograph never imports the library itself."""
     _LAZY[module] = loader
@@ -173,10 +211,9 @@ def _load_lazy(kind):
     if loader is None:
         _NOT_LAZY.add(kind)
         return False
-    for key in [k for k, v in _LAZY.items() if v == loader]:
+    for key in [k for k, v in _LAZY.items() if v is loader]:
         del _LAZY[key]
-    import importlib
-    importlib.import_module(loader)
+    loader()
     return True
 
 

@@ -51,7 +51,7 @@ def jit(fun=None, *, checkify=False, **jit_kwargs):
         return jax.jit(converted, **jit_kwargs)
     from jax.experimental import checkify as jax_checkify
 
-    from .jax_backend import checks_enabled
+    from .backends.jax import checks_enabled
 
     @functools.wraps(fun)
     def traced(*args, **kwargs):

@@ -1,5 +1,5 @@
 """`tf.debugging`: run-time checks (see `runtime.ops.check_ops`) and the
-traceback filter switch (see `autograph.tracebacks`).
+traceback filter switch (see `autograph.integration`).
 
     debugging.assert_equal(x, 3, message="x must be 3")
     debugging.Assert(x > 0, ["x is", x])
@@ -10,7 +10,7 @@ traceback filter switch (see `autograph.tracebacks`).
 
 import os
 
-from autograph.tracebacks import (disable_traceback_filtering,  # noqa: F401
+from autograph.integration import (disable_traceback_filtering,  # noqa: F401
                                   enable_traceback_filtering,
                                   is_traceback_filtering_enabled, register_internal_path,
                                   register_internal_prefix)

@@ -13,6 +13,7 @@ backend's `cond`, so the right side still runs only when needed.
 from .. import source_map
 from ..backend import backend_of
 from .errors import located, mark
+from .staged_if import stage_cond
 
 __all__ = ["and_", "or_", "not_", "if_exp"]
 
@@ -69,7 +70,7 @@ def _staged(backend, left, true_fn, false_fn, what):
         return run
 
     with located(where):
-        return backend.cond(left, branch(true_fn), branch(false_fn), (what,))[0]
+        return stage_cond(backend, left, branch(true_fn), branch(false_fn), (what,))[0]
 
 
 def not_(a):
@@ -87,8 +88,8 @@ def if_exp(cond, true_fn, false_fn):
         return true_fn() if cond else false_fn()
     where = source_map.current_location()
     try:
-        return backend.cond(cond, lambda: (true_fn(),), lambda: (false_fn(),),
-                            ("<conditional expression>",))[0]
+        return stage_cond(backend, cond, lambda: (true_fn(),), lambda: (false_fn(),),
+                          ("<conditional expression>",))[0]
     except (TypeError, ValueError) as e:
         if type(e) in (TypeError, ValueError) and where and where[0] not in str(e):
             raise type(e)(f"{e}{source_map.describe(where)}") from None

@@ -20,7 +20,7 @@ import threading
 
 from .. import source_map
 from . import side_effects, staging
-from .variables import Undefined, is_return_slot
+from .variables import Undefined, aliased, dummy_like, is_return_slot
 from .errors import display_names, located, mark as _mark
 
 __all__ = ["staged_while", "staged_for", "indexed_backend", "IndexedIterable", "dummy_like"]
@@ -168,28 +168,6 @@ def _probe(backend, body, state):
     finally:
         _PROBING.depth -= 1
     return () if out is None else tuple(out)
-
-
-def aliased(obj, name):
-    """True when a variable other than `name` of the converted code running
-    the statement holds `obj` (`e = d`): replacing `name`'s container by a
-    staged copy would lose what that alias sees."""
-    f = sys._getframe(1)
-    while f is not None and not f.f_code.co_filename.startswith("<autograph"):
-        f = f.f_back
-    if f is None:
-        return False
-    return any(value is obj and key != name for key, value in f.f_locals.items())
-
-
-def dummy_like(backend, value):
-    """A placeholder value of `value`'s structure (dicts too: `v = {...}`
-    first set in a loop), the backend's dummy for each leaf."""
-    if type(value) is dict:
-        return {k: dummy_like(backend, v) for k, v in value.items()}
-    if type(value) in (list, tuple):
-        return type(value)(dummy_like(backend, v) for v in value)
-    return backend.dummy_like(value)
 
 
 def _element_like(backend, probed):

@@ -140,3 +140,25 @@ def _has_item(container, key):
     except (KeyError, IndexError):
         return False
     return True
+
+
+def aliased(obj, name):
+    """True when a variable other than `name` of the converted code running
+    the statement holds `obj` (`e = d`): replacing `name`'s container by a
+    staged copy would lose what that alias sees."""
+    f = sys._getframe(1)
+    while f is not None and not f.f_code.co_filename.startswith("<autograph"):
+        f = f.f_back
+    if f is None:
+        return False
+    return any(value is obj and key != name for key, value in f.f_locals.items())
+
+
+def dummy_like(backend, value):
+    """A placeholder value of `value`'s structure (dicts too: `v = {...}`
+    first set in a loop), the backend's dummy for each leaf."""
+    if type(value) is dict:
+        return {k: dummy_like(backend, v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(dummy_like(backend, v) for v in value)
+    return backend.dummy_like(value)

@@ -12,10 +12,22 @@ text, arguments). Tensors compare by value (`.numpy().tolist()`).
 import contextlib
 import copy
 import io
+import os
 
 import numpy as np
 
 import autograph
+
+
+# The order a staged if's branches are traced in: runtime's backend traces
+# the if branch first, as TensorFlow; the suite can run with a backend that
+# traces the else branch first (see tests/conftest.py).
+ELSE_FIRST = os.environ.get("AUTOGRAPH_COND_ORDER") == "else-first"
+
+
+def traced_order(if_branch, else_branch):
+    """What the two branches leave, in the order they are traced."""
+    return [else_branch, if_branch] if ELSE_FIRST else [if_branch, else_branch]
 
 
 def plain(value):

@@ -148,7 +148,7 @@ class OptionsBackend(ag_backend.Backend):
     def is_tensor(self, value):
         return isinstance(value, Box)
 
-    def cond(self, pred, true_fn, false_fn, names):
+    def cond(self, pred, branches, names):
         raise NotImplementedError
 
     def while_loop(self, cond_fn, body_fn, loop_vars, names, opts=None):

@@ -213,7 +213,7 @@ class CustomGradientFunction:
             raise ValueError("The custom_gradient decorator currently supports keywords "
                              "arguments only when eager execution is enabled.")
         args = nest.map_structure(_as_tensor, args)
-        from autograph.impl.api import converted_callable   # as map_fn: f is user code
+        from autograph.integration import converted_callable   # as map_fn: f is user code
         f = converted_callable(self._f, user_requested=False)
         result, grad_fn, read = _results_and_grad_fn(*_run_graph(f, args, {}, graph))
         inputs = [convert_to_tensor(a) for a in args]

@@ -48,8 +48,8 @@ def describe_value(value):
 
 def _user_location():
     """' (file:line: text)' of the user's code running now, or ''."""
-    from autograph import source_map
-    return source_map.describe(source_map.current_location(3))
+    from autograph import integration as ag
+    return ag.describe(ag.current_location(3))
 
 
 class _NotAListMethod:

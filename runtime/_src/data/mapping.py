@@ -19,7 +19,7 @@ import itertools
 
 import numpy as np
 
-from autograph import source_map
+from autograph.integration import user_location
 from runtime._src.core.context import init_scope
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -47,7 +47,7 @@ def _where(func):
     if code is None:
         return f"{name!r}"
     filename, line = code.co_filename, code.co_firstlineno
-    filename, line = source_map.user_location(filename, line) or (filename, line)
+    filename, line = user_location(filename, line) or (filename, line)
     return f"{name!r} ({filename}:{line})"
 
 

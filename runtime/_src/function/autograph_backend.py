@@ -11,10 +11,10 @@ TensorFlow's eager mode does.
 
 import numpy as np
 
-from autograph.backend import Backend, register_backend
+from autograph.integration import Backend, register_backend
 
 from runtime._src.core import dtypes
-from runtime._src.function.control_flow import cond as _cond
+from runtime._src.function.control_flow import _static_truth, cond_branches
 from runtime._src.function.control_flow import while_loop as _while_loop
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.ops import array_ops, math_ops, reduction_ops
@@ -92,8 +92,14 @@ class AutographBackend(Backend):
     def is_list(self, value):
         return isinstance(value, TensorArray)
 
-    def cond(self, pred, true_fn, false_fn, names):
-        return _cond(_truth(pred), true_fn, false_fn, names=tuple(names))
+    def static_truth(self, pred):
+        pred = _truth(pred)
+        if isinstance(pred, SymbolicTensor):
+            return None
+        return _static_truth(pred, "cond")
+
+    def cond(self, pred, branches, names):
+        return cond_branches(_truth(pred), branches, tuple(names))
 
     def while_loop(self, cond_fn, body_fn, loop_vars, names, opts=None):
         def test(*loop_vars):

@@ -14,7 +14,7 @@ into the structure the Python function returned, as EagerTensors:
 
 import numpy as np
 
-from autograph import tracebacks as _tracebacks
+from autograph.integration import filtered as _filtered
 
 from runtime._src.exec import executor as _executor
 from runtime._src.core import nest
@@ -71,7 +71,7 @@ class ConcreteFunction(_types.ConcreteFunction):
                 return self._call_recorded(feeds, (args, kwargs))
             return self._call_flat(feeds)
         except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
-            raise _tracebacks.filtered(e)
+            raise _filtered(e)
 
     def _call_recorded(self, feeds, given):
         """Run op by op so the recording tapes see the ops (TF records the call):

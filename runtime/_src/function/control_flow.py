@@ -44,7 +44,7 @@ from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor, 
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import as_shape
 
-__all__ = ["cond", "while_loop"]
+__all__ = ["cond", "cond_branches", "while_loop"]
 
 _MAX_RETRACES = 64  # relaxation only removes known dims, so it stops far sooner
 
@@ -158,6 +158,31 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
     else_g = Graph(f"{base}_false", outer=outer)
     with else_g.as_default():
         else_out = false_fn()
+    return _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name)
+
+
+def cond_branches(pred, branches, names, order=(True, False)):
+    """A staged if for autograph (see `autograph.backend.Backend.cond`): each
+    branch traced once into its graph (`order`: which first), then each
+    asked for its outputs inside its graph again (placeholders are made
+    there); one `If` node. `pred` is a symbolic bool scalar."""
+    if pred.shape.rank not in (0, None):
+        raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
+    outer = current_graph()
+    graphs = {True: Graph("cond_true", outer=outer), False: Graph("cond_false", outer=outer)}
+    for which in order:
+        with graphs[which].as_default():
+            branches.trace(which)
+    outs = {}
+    for which in order:
+        with graphs[which].as_default():
+            outs[which] = branches.outputs(which)
+    return _add_if(outer, pred, graphs[True], graphs[False], outs[True], outs[False],
+                   names, None)
+
+
+def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
+    """The `If` node choosing between two traced branch graphs' outputs."""
     _check_structure(then_out, else_out, names, ValueError,
                      "has a different structure in the true and false branches")
     labels = _leaf_names(then_out, names, "output")

@@ -48,7 +48,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from autograph import tracebacks as _tracebacks
+from autograph.integration import filtered as _filtered
 
 from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
@@ -64,7 +64,7 @@ from runtime._src.graph.graph import Graph, current_graph, paused_gc
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src import optimizer
 import autograph
-from autograph.impl.api import optional_features as _optional_features
+from autograph.integration import optional_features as _optional_features
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "InputSignatureMismatchError"]
@@ -191,9 +191,9 @@ class Function(_types.PolymorphicFunction):
         except RecursionError as e:
             if current_graph() is not None:      # the outermost call explains it
                 raise
-            raise _errors.recursion_error(self._name, _tracebacks.filtered(e)) from e
+            raise _errors.recursion_error(self._name, _filtered(e)) from e
         except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
-            raise _tracebacks.filtered(e)
+            raise _filtered(e)
 
     def _call_graph(self, args, kwargs):
         if current_graph() is not None:          # called while tracing: inline it
@@ -286,7 +286,7 @@ class Function(_types.PolymorphicFunction):
         try:
             return self._get_concrete_function(args, kwargs)
         except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
-            raise _tracebacks.filtered(e)
+            raise _filtered(e)
 
     def _get_concrete_function(self, args, kwargs):
         if self._input_signature is not None:

@@ -90,7 +90,7 @@ def _converted(fn, always=False):
     `always` (vectorized_map traces fn even when called eagerly)."""
     if current_graph() is None and not always:
         return fn
-    from autograph.impl.api import converted_callable
+    from autograph.integration import converted_callable
     return converted_callable(fn, user_requested=False)
 
 

@@ -11,7 +11,7 @@ explanation after it, and where warnings point (the user's frame).
 import os
 import sys
 
-from autograph.impl.api import UNCONVERTED_MARK as _UNCONVERTED_MARK
+from autograph.integration import UNCONVERTED_MARK as _UNCONVERTED_MARK
 
 from runtime._src.core.errors import OperatorNotAllowedInGraphError, StagingError
 

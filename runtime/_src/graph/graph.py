@@ -21,7 +21,7 @@ tensors used while tracing become `Const` nodes.
 
 import contextlib
 
-from autograph.pyct import pauses
+from autograph.integration import paused_gc as _paused_gc
 
 from runtime._src.core import context as _context
 from runtime._src.core.context import current_graph
@@ -301,7 +301,7 @@ def paused_gc():
     Reference counting still frees what dies at once. The pause is
     process-wide and reference-counted across threads (autograph's
     pyct/pauses.py): the collector comes back when the last pause ends."""
-    return pauses.paused_gc()
+    return _paused_gc()
 
 
 # --- flags of whole graphs -----------------------------------------------------

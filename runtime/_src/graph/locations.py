@@ -8,7 +8,7 @@ mapped back through autograph's source map when it is generated code;
 import os
 import sys
 
-from autograph import source_map as _source_map
+from autograph.integration import user_location as _user_location
 
 from runtime._src.core.errors import InvalidArgumentError, OpError
 
@@ -32,7 +32,7 @@ def user_location():
 
 def _map_location(filename, lineno):
     """Map a line of autograph-generated code back to the user's source."""
-    mapped = _source_map.user_location(filename, lineno)
+    mapped = _user_location(filename, lineno)
     return mapped if mapped is not None else (filename, lineno)
 
 

@@ -35,7 +35,7 @@ import threading
 
 import numpy as np
 
-from autograph.operators import calls as _ag_calls
+from autograph.integration import call as _ag_call
 
 from runtime._src.core import dtypes, nest
 from runtime._src.core.context import init_scope
@@ -448,7 +448,7 @@ class Layer(AutoConfigured, Module):
         call = self.call
         if current_graph() is None or isinstance(call, Function):
             return call(*args, **kwargs)
-        return _ag_calls.call(call, *args, **kwargs)
+        return _ag_call(call, *args, **kwargs)
 
     def _convert_input(self, x):
         if isinstance(x, Variable):

@@ -26,8 +26,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.interpreters import ad, batching, mlir
 
-from . import source_map
-from .backend import Backend, register_backend
+from .. import integration as ag
 
 try:
     from jax.extend.core import Primitive
@@ -282,7 +281,7 @@ mlir.register_lowering(_guard_p, lambda ctx, x, *, loop: [x])
 
 
 def _guarded(values, where):
-    loop = source_map.describe(where)
+    loop = ag.describe(where)
 
     def guard(x):
         if isinstance(x, _Tracer) and jnp.issubdtype(x.dtype, jnp.inexact):
@@ -293,7 +292,7 @@ def _guarded(values, where):
 
 # --- the backend ---------------------------------------------------------------------
 
-class JaxBackend(Backend):
+class JaxBackend(ag.Backend):
     """Maps autograph's operators to `jax.lax` control flow and `jax.numpy`."""
 
     def is_tensor(self, value):
@@ -304,13 +303,16 @@ class JaxBackend(Backend):
 
     # --- if ----------------------------------------------------------------------
 
-    def cond(self, pred, true_fn, false_fn, names):
-        """Each branch is traced once into a jaxpr; the outputs' types are
-        unified; `lax.cond` then replays the jaxprs (user code runs once per
-        branch, so nested ifs cost no retracing)."""
+    def cond(self, pred, branches, names):
+        """Each branch is traced once into a jaxpr (`branches.trace`); their
+        outputs, reconciled (`branches.outputs`), are unified by type;
+        `lax.cond` then replays the jaxprs (user code runs once per branch,
+        so nested ifs cost no retracing)."""
         pred = _truth(pred)
         names = tuple(names)
-        true, false = _Branch(true_fn, names, "true"), _Branch(false_fn, names, "false")
+        true, false = _Branch(branches, True, names), _Branch(branches, False, names)
+        true.finish(branches.outputs(True), "true")
+        false.finish(branches.outputs(False), "false")
         picks, targets = [], []         # (branch leaf index, target type) per cond output
         rebuild = []                    # per name: how to make its value from the outputs
         for i, name in enumerate(names):
@@ -368,7 +370,7 @@ class JaxBackend(Backend):
                 raise TypeError(f"maximum_iterations must be a Python int for JAX (a bounded "
                                 f"lax.scan has a static length), got {bound!r}")
             return self.bounded_loop(cond_fn, body_fn, loop_vars, names, bound, exact=False)
-        where = source_map.current_location()
+        where = ag.current_location()
         names = tuple(names)
         for name, v in zip(names, loop_vars):
             if isinstance(v, _JaxList):
@@ -583,42 +585,53 @@ class JaxBackend(Backend):
 # --- helpers of cond and the loops -----------------------------------------------------
 
 class _Branch:
-    """One branch of a staged if, traced once into a jaxpr: `out` its
-    outputs (one per name, holding the traced leaves), `index[i][j]` the
-    position of name i's leaf j among the jaxpr's outputs."""
+    """One branch of a staged if, traced once into a jaxpr whose outputs are
+    the arrays among the values it leaves; `finish` then takes its
+    reconciled outputs: `out` (one per name), `index[i][j]` the position of
+    name i's leaf j among `replay()`'s values (the jaxpr's outputs, then the
+    values made after tracing: placeholders, numbers)."""
 
-    def __init__(self, fn, names, label):
+    def __init__(self, branches, which, names):
         box = {}
 
         def traced():
-            out = tuple(fn())
-            leaves, index = [], []
-            for i, v in enumerate(out):
-                if isinstance(v, _JaxList):
-                    index.append(list(range(len(leaves), len(leaves) + len(v.new))))
-                    leaves.extend(v.new)
-                    continue
-                flat, _, paths = _leaves(v, names[i] if i < len(names) else "output")
-                positions = []
-                for x, path in zip(flat, paths):
-                    if x is not None and not _is_value(x):
-                        raise TypeError(f"'{path}' in the {label} branch is {_describe(x)}, "
-                                        f"which is not a JAX type: a staged if can only "
-                                        f"choose between arrays (and numbers)")
-                    positions.append(None if x is None else len(leaves))
-                    if x is not None:
-                        leaves.append(x)
-                index.append(positions)
-            box["out"], box["index"] = out, index
-            return leaves
+            leaves = [x for v in branches.trace(which) for x in _leaves(v, "")[0]
+                      if isinstance(x, _JaxList) or _is_value(x)]
+            flat = [y for x in leaves for y in (x.new if isinstance(x, _JaxList) else (x,))]
+            box["traced"] = {id(x): k for k, x in enumerate(flat)}
+            box["alive"] = flat          # kept so no id is reused before `finish`
+            return flat
         self.jaxpr = jax.make_jaxpr(traced)()
-        self.out, self.index = box["out"], box["index"]
-        if len(self.out) != len(names):
+        self.traced, self._alive = box["traced"], box["alive"]
+        self.names, self.made = names, []
+
+    def finish(self, out, label):
+        self.out = tuple(out)
+        if len(self.out) != len(self.names):
             raise ValueError(f"autograph: a branch returned {len(self.out)} values for "
-                             f"{len(names)} names")
+                             f"{len(self.names)} names")
+        self.index = []
+        for i, v in enumerate(self.out):
+            if isinstance(v, _JaxList):
+                self.index.append([self._position(x) for x in v.new])
+                continue
+            flat, _, paths = _leaves(v, self.names[i])
+            for x, path in zip(flat, paths):
+                if x is not None and not _is_value(x):
+                    raise TypeError(f"'{path}' in the {label} branch is {_describe(x)}, "
+                                    f"which is not a JAX type: a staged if can only "
+                                    f"choose between arrays (and numbers)")
+            self.index.append([None if x is None else self._position(x) for x in flat])
+
+    def _position(self, x):
+        k = self.traced.get(id(x))
+        if k is None:                    # made after tracing: replayed as a constant
+            k = len(self.traced) + len(self.made)
+            self.made.append(x)
+        return k
 
     def replay(self):
-        return jax.core.eval_jaxpr(self.jaxpr.jaxpr, self.jaxpr.consts)
+        return list(jax.core.eval_jaxpr(self.jaxpr.jaxpr, self.jaxpr.consts)) + self.made
 
 
 def _cheap_bools(true, false, targets):
@@ -707,4 +720,4 @@ def _fixpoint(loop_vars, names, run):
 
 
 BACKEND = JaxBackend()
-register_backend(BACKEND)
+ag.register_backend(BACKEND)

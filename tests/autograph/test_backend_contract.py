@@ -1,0 +1,51 @@
+"""The backend contract (autograph/backend.py): `Backend.cond` may trace the
+two branches of a staged if in either order; each branch's code runs once.
+
+runtime's backend traces the if branch first. The corpus below runs again in
+a subprocess with a backend that traces the else branch first
+(AUTOGRAPH_COND_ORDER=else-first, see tests/conftest.py): results, printed
+output, errors and their messages must not depend on the order."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import runtime as tf
+from tests.autograph.equivalence import ELSE_FIRST, traced_order
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CORPUS = ["tests/autograph", "tests/runtime/test_control_flow.py",
+          "tests/runtime/test_function.py", "tests/runtime/test_gradients_control_flow.py",
+          "tests/runtime/test_seeds_runtime.py", "tests/runtime/test_tensor_array_return.py"]
+
+
+def both_branches(x):
+    if x > 0:
+        print("if branch traced")
+        y = x + 1
+    else:
+        print("else branch traced")
+        y = x - 1
+    return y
+
+
+def test_each_branch_is_traced_once_in_the_backends_order(capsys):
+    f = tf.function(both_branches)
+    assert int(f(tf.constant(2))) == 3 and int(f(tf.constant(-2))) == -3
+    traced = capsys.readouterr().out.splitlines()
+    assert traced == traced_order("if branch traced", "else branch traced")
+
+
+@pytest.mark.skipif(ELSE_FIRST, reason="this is the run with the else branch first")
+def test_the_corpus_passes_with_the_else_branch_traced_first():
+    env = dict(os.environ, AUTOGRAPH_COND_ORDER="else-first", PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider",
+                           *CORPUS], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=600)
+    tail = proc.stdout[-3000:]
+    assert proc.returncode == 0, tail
+    assert " passed" in tail and " failed" not in tail
