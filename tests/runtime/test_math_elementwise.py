@@ -238,7 +238,7 @@ FLOAT_ONLY = [
     (tf.sin, "Sin"), (tf.cos, "Cos"), (tf.tan, "Tan"), (tf.asin, "Asin"), (tf.acos, "Acos"),
     (tf.atan, "Atan"), (tf.sinh, "Sinh"), (tf.cosh, "Cosh"), (tf.asinh, "Asinh"),
     (tf.acosh, "Acosh"), (tf.atanh, "Atanh"), (tf.math.expm1, "Expm1"),
-    (tf.math.log1p, "Log1p"), (tf.math.rsqrt, "Rsqrt"), (tf.math.reciprocal, "Reciprocal"),
+    (tf.math.log1p, "Log1p"), (tf.math.rsqrt, "Rsqrt"),
     (tf.floor, "Floor"), (tf.math.ceil, "Ceil"), (tf.math.rint, "Rint"),
     (tf.math.erf, "Erf"), (tf.math.erfc, "Erfc"), (tf.math.softplus, "Softplus"),
     (tf.nn.softsign, "Softsign"), (tf.sigmoid, "Sigmoid"), (tf.math.is_nan, "IsNan"),

@@ -48,15 +48,19 @@ def ref_selu(x):
 
 
 def ref_gelu(x, approximate=False):
+    """TF 2.21's formulas: its tf.cast constants are float32 first."""
     x = f64(x)
     if approximate:
-        return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
-    phi = np.array([0.5 * (1 + math.erf(v / math.sqrt(2))) for v in x.ravel()])
+        coeff = float(np.float32(0.044715))
+        return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + coeff * x ** 3)))
+    c = float(np.float32(1 / math.sqrt(2)))
+    phi = np.array([0.5 * math.erfc(-v * c) for v in x.ravel()])
     return x * phi.reshape(x.shape)
 
 
 def ref_leaky(x, alpha=0.2):
     x = f64(x)
+    alpha = float(np.float32(alpha))      # TF's kernel: a float32 attribute
     return np.where(x > 0, x, alpha * x)
 
 
@@ -269,7 +273,7 @@ def test_in_function(rec):
 
 # --- errors -------------------------------------------------------------------------
 
-FLOAT_ONLY = [("Elu", tf.nn.elu), ("Selu", tf.nn.selu), ("Gelu", tf.nn.gelu),
+FLOAT_ONLY = [("Elu", tf.nn.elu), ("Selu", tf.nn.selu),
               ("Silu", tf.nn.silu), ("Silu", tf.nn.swish), ("LogSoftmax", tf.nn.log_softmax),
               ("L2Loss", tf.nn.l2_loss)]
 
@@ -375,3 +379,36 @@ def test_log_softmax_is_stable_at_extremes():
     got = tf.nn.log_softmax(tf.constant([[1e4, 0.0, -1e4]], tf.float32)).numpy()
     assert np.all(np.isfinite(got))
     np.testing.assert_allclose(got, [[0.0, -1e4, -2e4]], rtol=1e-6)
+
+
+# --- values and errors recorded from TensorFlow 2.21 (tools/tf_diff.py found them) ---
+
+def test_gelu_is_tensorflows_erfc_form_deep_in_the_negative_tail():
+    x = tf.constant([-30.0, -7.0, -1.0, 0.5, 3.0], tf.float64)
+    want = [-1.4720368766606935e-196, -8.958695467574021e-12, -0.15865525807260966,
+            0.3457312291306712, 2.995950305222479]                        # TF 2.21
+    for got in (tf.nn.gelu(x), tf.function(tf.nn.gelu)(x)):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-13)
+
+
+def test_gelu_of_an_integer_tensor_is_tensorflows_value_error():
+    for run in (tf.nn.gelu, tf.function(tf.nn.gelu)):
+        with pytest.raises(ValueError, match=r"`features.dtype` must be a floating point "
+                                             r"tensor. Received: features.dtype=<dtype: 'int32'>"):
+            run(tf.constant([1, 2]))
+
+
+def test_leaky_relu_alpha_is_a_float32_attribute_as_in_tensorflow():
+    v = tf.constant([-1.5, 2.0], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = tf.nn.leaky_relu(v)
+    assert y.numpy().tolist() == [-0.30000000447034836, 2.0]              # TF 2.21
+    assert tape.gradient(y, v).numpy().tolist() == [0.20000000298023224, 1.0]
+
+
+def test_reciprocal_of_integers_has_no_kernel_as_in_tensorflow():
+    with pytest.raises(tf.errors.NotFoundError, match="Reciprocal"):      # TF 2.21 eagerly
+        tf.math.reciprocal(tf.constant([1, 2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Reciprocal"):   # in a graph
+        tf.function(tf.math.reciprocal)(tf.constant([1, 2]))

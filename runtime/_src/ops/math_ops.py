@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.errors import InvalidArgumentError, NotFoundError
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import (apply, define_grad, define_op,
                                             not_differentiable)
@@ -546,7 +546,16 @@ def rsqrt(x, name=None):
 
 
 def reciprocal(x, name=None):
-    """1 / x (inf at 0); floating-point inputs only."""
+    """1 / x (inf at 0); floating-point inputs only. An integer tensor is
+    refused as TensorFlow refuses it: its op accepts integers but has no
+    kernel for them, so NotFoundError eagerly, InvalidArgumentError in a
+    graph (TF's at the run, ours when tracing)."""
+    x = convert_to_tensor(x)
+    if x.dtype.is_integer:
+        message = (f"Reciprocal: no kernel for a {x.dtype.name} tensor (floating-point "
+                   f"only); use tf.cast to convert it")
+        kind = NotFoundError if current_graph() is None else InvalidArgumentError
+        raise kind(message, "Reciprocal")
     return _unary("Reciprocal", x, FLOATS)
 
 

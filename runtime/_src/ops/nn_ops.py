@@ -191,16 +191,29 @@ def _selu_grad(op, grad):
                            math_ops.multiply(grad, _SELU_SCALE))]
 
 
+def _through_float32(value):
+    """A Python float as TensorFlow's `tf.cast(value, dtype)` makes it: a
+    float32 constant first, so float64 sees it rounded."""
+    return float(np.float32(value))
+
+
+def _alpha(alpha):
+    """LeakyRelu's alpha as TensorFlow's kernel uses it: a float attribute
+    (float32) cast to the input's dtype, so float64 inputs see 0.2 as
+    0.20000000298023224."""
+    return _through_float32(alpha)
+
+
 @define_op("LeakyRelu", infer=rules.same_as_first)
 def _leaky_relu(x, alpha):
-    return np.where(x > 0, x, x * x.dtype.type(alpha)).astype(x.dtype)
+    return np.where(x > 0, x, x * x.dtype.type(_alpha(alpha))).astype(x.dtype)
 
 
 @define_grad("LeakyRelu")
 def _leaky_relu_grad(op, grad):
     x = op.inputs[0]
     return [math_ops.where(math_ops.greater(x, 0), grad,
-                           math_ops.multiply(grad, float(op.attrs["alpha"])))]
+                           math_ops.multiply(grad, _alpha(op.attrs["alpha"])))]
 
 
 @define_op("LogSoftmax", infer=_infer_softmax)
@@ -253,17 +266,22 @@ def leaky_relu(features, alpha=0.2, name=None):
 
 
 def gelu(features, approximate=False, name=None):
-    """x * Phi(x): the exact erf form, or with `approximate=True` TF's tanh form."""
-    x = _checked("Gelu", features, FLOATS)
+    """x * Phi(x): TF's erfc form (exact far into the negative tail), or with
+    `approximate=True` its tanh form. Not a float: ValueError, as in TF."""
+    x = convert_to_tensor(features)
+    if not x.dtype.is_floating:
+        raise ValueError(f"`features.dtype` must be a floating point tensor. Received: "
+                         f"features.dtype={x.dtype}")
     half, one = _const(0.5, x.dtype), _const(1.0, x.dtype)
     if approximate:
-        coeff = _const(0.044715, x.dtype)
+        coeff = _const(_through_float32(0.044715), x.dtype)      # TF: tf.cast of a float
         inner = math_ops.multiply(
             _const(0.7978845608028654, x.dtype),
             math_ops.add(x, math_ops.multiply(coeff, math_ops.pow(x, _const(3, x.dtype)))))
         return math_ops.multiply(math_ops.multiply(half, x), math_ops.add(one, math_ops.tanh(inner)))
-    scaled = math_ops.truediv(x, _const(1.4142135623730951, x.dtype))
-    return math_ops.multiply(math_ops.multiply(half, x), math_ops.add(one, math_ops.erf(scaled)))
+    scaled = math_ops.multiply(math_ops.negative(x),
+                               _const(_through_float32(0.7071067811865476), x.dtype))
+    return math_ops.multiply(math_ops.multiply(half, x), math_ops.erfc(scaled))
 
 
 def silu(features, beta=1.0, name=None):
