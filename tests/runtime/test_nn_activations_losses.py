@@ -412,3 +412,28 @@ def test_reciprocal_of_integers_has_no_kernel_as_in_tensorflow():
         tf.math.reciprocal(tf.constant([1, 2]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Reciprocal"):   # in a graph
         tf.function(tf.math.reciprocal)(tf.constant([1, 2]))
+
+
+@pytest.mark.parametrize("fn, want_y, want_dy", [
+    (tf.nn.selu,
+     [0.0, -0.0, 1.0507010221481323, -1.1113307476043701, 0.5253505110740662,
+      -1.613785743713379, 0.0, -1.7580993175506592],
+     [1.0507010221481323, 1.0507010221481323, 1.0507010221481323, 0.6467685699462891,
+      1.0507010221481323, 0.14431357383728027, 1.0507010221481323, 0.0]),
+    (tf.nn.elu,
+     [0.0, -0.0, 1.0, -0.6321205496788025, 0.5, -0.9179149866104126, 0.0, -1.0],
+     [1.0, 1.0, 1.0, 0.3678794503211975, 1.0, 0.0820850133895874, 1.0, 0.0]),
+], ids=["selu", "elu"])
+def test_elu_and_selu_are_tensorflows_kernels_bit_for_bit(fn, want_y, want_dy):
+    """exp(x) - 1, and the gradient's side chosen by the output's sign: -1e-30
+    gives 0 and the positive side's gradient (TF 2.21's values)."""
+    x = tf.constant(np.array([0.0, -0.0, 1.0, -1.0, 0.5, -2.5, -1e-30, -20.0], np.float32))
+
+    def run(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        return y, tape.gradient(y, x)
+    for y, dy in (run(x), tf.function(run)(x)):
+        assert y.numpy().tolist() == want_y and dy.numpy().tolist() == want_dy
+        assert np.signbit(y.numpy()[1])                 # -0.0 stays -0.0

@@ -165,29 +165,45 @@ def _relu6_grad(op, grad):
     return [math_ops.where(inside, grad, 0)]
 
 
+# Elu and Selu are TensorFlow's kernels: exp(x) - 1 (not expm1: TF rounds
+# small negative inputs to 0 there), and gradients chosen by the sign of the
+# output (a tiny negative input whose output rounds to 0 takes the positive
+# side's gradient).
+
+def _exp_minus_one(x):
+    """exp(x) - 1 in x's dtype, exp rounded once from float64 (numpy's own
+    float32 exp can be an ulp off where TF's is not: exp(-1))."""
+    with np.errstate(over="ignore"):
+        e = np.exp(x.astype(np.float64)).astype(x.dtype) if x.dtype.itemsize < 8 else np.exp(x)
+    return e - x.dtype.type(1)
+
+
 @define_op("Elu", infer=rules.same_as_first)
 def _elu(x):
-    return np.where(x < 0, np.expm1(x), x).astype(x.dtype)
+    return np.where(x < 0, _exp_minus_one(x), x).astype(x.dtype)
 
 
 @define_grad("Elu")
 def _elu_grad(op, grad):
-    x, y = op.inputs[0], op.outputs[0]
-    return [math_ops.where(math_ops.less(x, 0), math_ops.multiply(grad, math_ops.add(y, 1)),
+    y = op.outputs[0]
+    return [math_ops.where(math_ops.less(y, 0), math_ops.multiply(grad, math_ops.add(y, 1)),
                            grad)]
+
+
+_SELU_SCALE_ALPHA = 1.7580993408473768599402175208123     # TF's literal, not the product
 
 
 @define_op("Selu", infer=rules.same_as_first)
 def _selu(x):
-    scale, alpha = x.dtype.type(_SELU_SCALE), x.dtype.type(_SELU_ALPHA)
-    return np.where(x < 0, (scale * alpha) * np.expm1(x), scale * x).astype(x.dtype)
+    scale, scale_alpha = x.dtype.type(_SELU_SCALE), x.dtype.type(_SELU_SCALE_ALPHA)
+    return np.where(x < 0, scale_alpha * _exp_minus_one(x), scale * x).astype(x.dtype)
 
 
 @define_grad("Selu")
 def _selu_grad(op, grad):
-    x, y = op.inputs[0], op.outputs[0]
-    negative_part = math_ops.multiply(grad, math_ops.add(y, _SELU_SCALE * _SELU_ALPHA))
-    return [math_ops.where(math_ops.less(x, 0), negative_part,
+    y = op.outputs[0]
+    negative_part = math_ops.multiply(grad, math_ops.add(y, _SELU_SCALE_ALPHA))
+    return [math_ops.where(math_ops.less(y, 0), negative_part,
                            math_ops.multiply(grad, _SELU_SCALE))]
 
 
