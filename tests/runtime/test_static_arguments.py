@@ -34,8 +34,6 @@ NEEDS_STATIC = [
     (lambda k: tf.transpose(X, perm=[k, 0]), "Transpose", "perm"),
     (lambda k: tf.transpose(X, perm=tf.stack([k, 0])), "Transpose", "perm"),
     (lambda k: tf.nn.softmax(X, axis=k), "Softmax", "axis"),
-    (lambda k: tf.eye(k + 1), "eye", "num_rows"),
-    (lambda k: tf.eye(2, num_columns=k), "eye", "num_columns"),
     (lambda k: tf.eye(2, batch_shape=[k]), "eye", "batch_shape"),
     (lambda k: tf.constant(1.0, shape=[k, 2]), "constant", "shape"),
     (lambda k: tf.matmul(X, X, transpose_a=k > 0), "MatMul", "transpose_a"),
@@ -70,6 +68,8 @@ def _graph_and_eager(call, k):
     (lambda k: tf.reduce_sum(X, axis=tf.rank(X) - 1), [6.0, 15.0]),
     (lambda k: tf.one_hot(IDX, tf.shape(X)[1]), np.eye(3, dtype=np.float32)[[0, 2, 1]]),
     (lambda k: tf.transpose(X, perm=tf.constant([1, 0])), [[1, 4], [2, 5], [3, 6]]),
+    (lambda k: tf.transpose(X, tf.range(tf.rank(X) - 1, -1, -1)), [[1, 4], [2, 5], [3, 6]]),
+    (lambda k: tf.reverse(X, [-tf.rank(X) % 2 + 1]), [[3, 2, 1], [6, 5, 4]]),
     (lambda k: tf.stack([X, X], axis=tf.constant(1))[0], [[1, 2, 3], [1, 2, 3]]),
     (lambda k: tf.reduce_max(X, axis=[tf.constant(0)], keepdims=tf.constant(True)),
      [[4, 5, 6]]),
@@ -92,6 +92,9 @@ AT_RUN_TIME = [
     (lambda k: tf.shape(tf.random.uniform([k, 2])), [2]),
     (lambda k: X[k - 1], [3]),
     (lambda k: X[:, k:], [2, None]),
+    (lambda k: tf.eye(k + 1), [None, None]),                   # TF: tf.eye(tf.shape(x)[0])
+    (lambda k: tf.eye(2, num_columns=k, dtype=tf.int32), [2, None]),
+    (lambda k: tf.eye(k, batch_shape=[2]), [2, None, None]),
 ]
 
 

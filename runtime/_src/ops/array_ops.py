@@ -236,6 +236,8 @@ def ones_like(input, dtype=None, name=None):  # TensorFlow's name
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     """An identity matrix [num_rows, num_columns] (square by default), float32."""
     dtype = dtypes.as_dtype(dtype)
+    if not all(_known(n) for n in (num_rows, num_columns)):
+        return _eye_of_tensors(num_rows, num_columns, batch_shape, dtype)
     rows = _static_int(num_rows, "eye", "num_rows")
     cols = rows if num_columns is None else _static_int(num_columns, "eye", "num_columns")
     matrix = np.eye(rows, cols, dtype=dtype.np_dtype)
@@ -243,6 +245,25 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
         batch = _known_dims(batch_shape, "eye", "batch_shape")
         matrix = np.broadcast_to(matrix, tuple(batch) + matrix.shape).copy()
     return _as_graph_value(matrix, dtype)
+
+
+def _known(n):
+    """Whether a size argument is known while tracing (None counts: absent)."""
+    return n is None or not isinstance(n, Tensor) or rules.constant_value(n) is not None
+
+
+def _eye_of_tensors(num_rows, num_columns, batch_shape, dtype):
+    """`eye` whose size is only known when the graph runs (`tf.shape(x)[0]`
+    with an unknown batch): row index == column index, as ops."""
+    from runtime._src.ops.shape_ops import broadcast_to
+    rows = cast(num_rows, dtypes.int32)
+    cols = rows if num_columns is None else cast(num_columns, dtypes.int32)
+    matrix = cast(math_ops.equal(expand_dims(range(rows), 1), expand_dims(range(cols), 0)),
+                  dtype)
+    if batch_shape is None:
+        return matrix
+    batch = _known_dims(batch_shape, "eye", "batch_shape")
+    return broadcast_to(matrix, list(batch) + [rows, cols])
 
 
 _MAX_DIM = np.iinfo(np.intp).max

@@ -14,6 +14,8 @@ shape, a `Pack` of scalars), so ops such as `reshape(x, tf.shape(y))` keep
 their static shapes.
 """
 
+import math
+
 import numpy as np
 
 from runtime._src.core import dtypes
@@ -202,7 +204,8 @@ def _is_tensor(value):
 # Pure ops evaluated while tracing when all their inputs are small known values,
 # so shape arithmetic such as `tf.shape(x)[0] * 2` keeps static shapes.
 _FOLDABLE = frozenset(("StridedSlice", "Pack", "Cast", "ConcatV2", "Identity", "AddV2",
-                       "Sub", "Mul", "FloorDiv", "Maximum", "Minimum"))
+                       "Sub", "Mul", "FloorDiv", "FloorMod", "Neg", "Maximum", "Minimum",
+                       "Range", "ReverseV2"))
 _FOLD_MAX_SIZE = 64
 _FOLD_MAX_DEPTH = 8
 
@@ -228,11 +231,22 @@ def constant_value(t, _depth=0):
         values = [constant_value(i, _depth + 1) for i in node.inputs]
         if any(v is None or np.size(v) > _FOLD_MAX_SIZE for v in values):
             return None
+        if op == "Range" and not _small_range(*values):
+            return None
         try:
             return node.opdef.kernel(*values, **node.attrs)
         except Exception:  # noqa: BLE001 - the op reports it when it runs
             return None
     return None
+
+
+def _small_range(start, limit, delta):
+    """Whether a Range of these scalars has at most _FOLD_MAX_SIZE elements."""
+    try:
+        count = math.ceil((float(limit) - float(start)) / float(delta))
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return False
+    return count <= _FOLD_MAX_SIZE
 
 
 def _known_dim(node):
