@@ -237,7 +237,9 @@ def test_resize_gradient_is_the_transposed_resize():
 
 
 def _bytes(t):
-    return np.asarray(t.numpy()).item()
+    value = t.numpy()              # a string scalar's numpy() is bytes, as in TF
+    assert type(value) is bytes
+    return value
 
 
 # --- errors, as TensorFlow's ------------------------------------------------------------
@@ -342,3 +344,15 @@ def test_read_and_write_file_eagerly_and_in_a_graph(tmp_path):
     assert _bytes(tf.io.read_file(path)) == b"eager"
     with pytest.raises(tf.errors.NotFoundError, match="No such file"):
         tf.io.read_file(str(tmp_path / "missing"))
+
+
+def test_numpy_of_a_scalar_is_a_numpy_scalar_as_in_tensorflow():
+    """TF 2.21: np.float32(1.0), b'a', np.int32(2); arrays stay arrays (copies)."""
+    assert type(tf.constant(1.0).numpy()) is np.float32
+    assert tf.constant("a").numpy() == b"a" and type(tf.constant("a").numpy()) is bytes
+    assert type(tf.Variable(2).numpy()) is np.int32
+    assert type(tf.norm(tf.constant([3.0, 4.0])).numpy()) is np.float32
+    t = tf.constant([1, 2])
+    a = t.numpy()
+    a[0] = 9
+    assert type(a) is np.ndarray and t.numpy().tolist() == [1, 2]

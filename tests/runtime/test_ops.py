@@ -253,10 +253,16 @@ def _as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
+def _array(value):
+    """A value as an array; a string scalar (numpy() gives bytes, as TF)
+    as an object array, how string tensors hold their values."""
+    return np.asarray(value, object) if isinstance(value, bytes) else np.asarray(value)
+
+
 def _check_value(actual, expected, dtype):
-    expected = np.asarray(expected)
+    expected, actual = _array(expected), _array(actual)
     assert dtype.np_dtype == expected.dtype, f"dtype {dtype.name} != {expected.dtype}"
-    assert np.asarray(actual).dtype == expected.dtype
+    assert actual.dtype == expected.dtype
     assert np.shape(actual) == expected.shape
     if expected.dtype.kind == "f":
         np.testing.assert_allclose(actual, expected, rtol=1e-6, atol=1e-6)

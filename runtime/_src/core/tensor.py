@@ -174,8 +174,12 @@ class EagerTensor(Tensor):
         return TensorShape(np.shape(self._value))
 
     def numpy(self):
+        """A copy of the value: an ndarray, or for a scalar a numpy scalar
+        (np.float32(1.0), b'a'), as TensorFlow returns."""
         v = self._value
-        return v.copy() if isinstance(v, np.ndarray) else v
+        if isinstance(v, np.ndarray):
+            return v[()] if v.ndim == 0 else v.copy()
+        return v
 
     def __array__(self, dtype=None, copy=None):
         # As TensorFlow: np.asarray(t) shares t's memory read-only (t.numpy() copies),

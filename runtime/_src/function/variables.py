@@ -196,7 +196,9 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
                 f"numpy() of Variable {self.name!r} is not available while tracing a graph: "
                 "its value is only known when the graph runs. Use tf.print to see it.")
         v = self._value
-        return v.copy() if isinstance(v, np.ndarray) else v
+        if isinstance(v, np.ndarray):
+            return v[()] if v.ndim == 0 else v.copy()     # a scalar: a numpy scalar, as TF
+        return v
 
     def __array__(self, dtype=None, copy=None):
         # A copy, as TensorFlow's: writing into np.asarray(v) leaves v alone.

@@ -255,15 +255,14 @@ def _known(n):
 def _eye_of_tensors(num_rows, num_columns, batch_shape, dtype):
     """`eye` whose size is only known when the graph runs (`tf.shape(x)[0]`
     with an unknown batch): row index == column index, as ops."""
-    from runtime._src.ops.shape_ops import broadcast_to
     rows = cast(num_rows, dtypes.int32)
     cols = rows if num_columns is None else cast(num_columns, dtypes.int32)
     matrix = cast(math_ops.equal(expand_dims(range(rows), 1), expand_dims(range(cols), 0)),
                   dtype)
     if batch_shape is None:
         return matrix
-    batch = _known_dims(batch_shape, "eye", "batch_shape")
-    return broadcast_to(matrix, list(batch) + [rows, cols])
+    batch = list(_known_dims(batch_shape, "eye", "batch_shape"))
+    return tile(reshape(matrix, [1] * len(batch) + [rows, cols]), batch + [1, 1])
 
 
 _MAX_DIM = np.iinfo(np.intp).max
