@@ -63,7 +63,9 @@ from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients, gradi
 from runtime._src.autodiff.custom_gradient import custom_gradient
 from runtime._src.autodiff.recompute import grad_pass_through, recompute_grad
 from runtime._src.ops.misc_ops import (control_dependencies, ensure_shape, get_static_value,
-                                       identity_n)
+                                       histogram_fixed_width, histogram_fixed_width_bins,
+                                       identity_n, timestamp)
+from runtime._src.ops.image_color import saturate_cast
 from runtime._src.core.devices import device
 from runtime._src.core.tf_logging import get_logger
 from runtime._src.function.variable_slices import IndexedSlices
@@ -112,7 +114,8 @@ __all__ = [
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
     "control_dependencies", "device", "ensure_shape", "experimental", "get_logger",
-    "get_static_value", "identity_n", "image", "IndexedSlices", "io", "TensorArraySpec",
+    "get_static_value", "histogram_fixed_width", "histogram_fixed_width_bins", "identity_n",
+    "image", "saturate_cast", "timestamp", "IndexedSlices", "io", "TensorArraySpec",
     "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
 ]
 

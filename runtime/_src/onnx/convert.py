@@ -178,10 +178,12 @@ _same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor"),
 _same_reason(("WriteSummary",),
              "summaries are written by Python (the tensorboard package): export the "
              "function without tf.summary calls")
+_same_reason(("Timestamp",),
+             "ONNX has no clock: pass the time in as an input")
 _same_reason(("RandomGamma", "RandomPoissonV2"),
              "ONNX's random ops do not reproduce our random streams")
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Trigamma",
-              "EnsureShape", "ControlGate"),
+              "EnsureShape", "ControlGate", "HistogramFixedWidth"),
              "this op has no ONNX rule yet")
 
 

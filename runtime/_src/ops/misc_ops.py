@@ -1,5 +1,5 @@
 """Small everyday ops: `ensure_shape`, `identity_n`, `get_static_value`,
-`control_dependencies`.
+`control_dependencies`, `timestamp`, `histogram_fixed_width(_bins)`.
 
     ensure_shape(x, [None, 3])   # x, its static shape refined to (?, 3); a run
                                  # whose x is not [?, 3] is InvalidArgumentError
@@ -14,18 +14,22 @@ made later; eagerly the scope does nothing, as TensorFlow's.
 """
 
 import contextlib
+import time
 
 import numpy as np
 
+from runtime._src.core import dtypes
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops import array_ops, math_ops
 from runtime._src.ops.math_ops import identity
 
-__all__ = ["ensure_shape", "identity_n", "get_static_value", "control_dependencies"]
+__all__ = ["ensure_shape", "identity_n", "get_static_value", "control_dependencies",
+           "timestamp", "histogram_fixed_width", "histogram_fixed_width_bins"]
 
 
 def _shape_text(dims):
@@ -104,3 +108,79 @@ def control_dependencies(control_inputs):
         if tensors:
             apply("ControlGate", tensors)
     yield
+
+
+# --- timestamp -------------------------------------------------------------------
+
+@define_op("Timestamp", infer=lambda inputs, attrs: [(dtypes.float64, TensorShape([]))],
+           stateful=True)
+def _timestamp():
+    return np.float64(time.time())
+
+
+not_differentiable("Timestamp")
+
+
+def timestamp(name=None):
+    """Seconds since the epoch as a float64 scalar, read when the op runs
+    (each call of a graph reads the clock again)."""
+    return apply("Timestamp", ())
+
+
+# --- histograms ------------------------------------------------------------------
+
+def _bins(values, lo, hi, nbins):
+    """Each value's bin among `nbins` equal ones over [lo, hi), computed in
+    float64 as TF's kernel; values outside go to the first or last bin."""
+    step = (np.float64(hi) - np.float64(lo)) / nbins
+    with np.errstate(invalid="ignore", divide="ignore"):
+        index = np.floor((values.astype(np.float64) - np.float64(lo)) / step)
+    return np.clip(np.nan_to_num(index, nan=0.0), 0, nbins - 1).astype(np.int64)
+
+
+def _infer_histogram(inputs, attrs):
+    return [(attrs["dtype"], TensorShape([attrs["nbins"]]))]
+
+
+@define_op("HistogramFixedWidth", infer=_infer_histogram)
+def _histogram(values, value_range, *, nbins, dtype):
+    counts = np.bincount(_bins(values.ravel(), value_range[0], value_range[1], nbins).ravel(),
+                         minlength=nbins)
+    return counts.astype(dtype.np_dtype)
+
+
+not_differentiable("HistogramFixedWidth")
+
+
+def _histogram_args(values, value_range, nbins, what):
+    values = convert_to_tensor(values)
+    value_range = convert_to_tensor(value_range, values.dtype)
+    nbins = int(rules.static_value(nbins, what, "nbins") if isinstance(nbins, Tensor)
+                else nbins)
+    if nbins <= 0:
+        raise InvalidArgumentError(f"{what}: nbins should be a positive number, but got "
+                                   f"'{nbins}'", what)
+    return values, value_range, nbins
+
+
+def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    """How many of `values` fall in each of `nbins` equal bins over
+    `value_range` = [lo, hi]; values below lo count in the first bin, values
+    at or above hi in the last."""
+    values, value_range, nbins = _histogram_args(values, value_range, nbins,
+                                                 "HistogramFixedWidth")
+    return apply("HistogramFixedWidth", (values, value_range),
+                 {"nbins": nbins, "dtype": dtypes.as_dtype(dtype)})
+
+
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    """The bin of each of `values` (int32, in `values`' shape), by TF's
+    formula: floor(nbins * (v - lo) / (hi - lo)), clipped to the bins."""
+    values, value_range, nbins = _histogram_args(values, value_range, nbins,
+                                                 "histogram_fixed_width_bins")
+    flat = array_ops.reshape(values, [-1])
+    scaled = math_ops.truediv(math_ops.subtract(flat, value_range[0]),
+                              math_ops.subtract(value_range[1], value_range[0]))
+    index = math_ops.floor(math_ops.multiply(math_ops.cast(nbins, scaled.dtype), scaled))
+    index = math_ops.clip_by_value(index, 0, nbins - 1)
+    return array_ops.reshape(math_ops.cast(index, dtypes.int32), array_ops.shape(values))
