@@ -66,6 +66,7 @@ from runtime._src.ops.misc_ops import (control_dependencies, ensure_shape, get_s
                                        histogram_fixed_width, histogram_fixed_width_bins,
                                        identity_n, timestamp)
 from runtime._src.ops.image_color import saturate_cast
+from runtime._src.ops.partition_ops import dynamic_partition, dynamic_stitch
 from runtime._src.core.devices import device
 from runtime._src.core.tf_logging import get_logger
 from runtime._src.function.variable_slices import IndexedSlices
@@ -115,7 +116,7 @@ __all__ = [
     "while_loop", "zeros", "zeros_like",
     "control_dependencies", "device", "ensure_shape", "experimental", "get_logger",
     "get_static_value", "histogram_fixed_width", "histogram_fixed_width_bins", "identity_n",
-    "image", "saturate_cast", "timestamp", "IndexedSlices", "io", "TensorArraySpec",
+    "image", "saturate_cast", "timestamp", "dynamic_partition", "dynamic_stitch", "IndexedSlices", "io", "TensorArraySpec",
     "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
 ]
 

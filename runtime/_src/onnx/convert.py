@@ -183,7 +183,8 @@ _same_reason(("Timestamp",),
 _same_reason(("RandomGamma", "RandomPoissonV2"),
              "ONNX's random ops do not reproduce our random streams")
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Trigamma",
-              "EnsureShape", "ControlGate", "HistogramFixedWidth"),
+              "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
+              "DynamicStitch"),
              "this op has no ONNX rule yet")
 
 
