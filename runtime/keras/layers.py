@@ -6,7 +6,8 @@ from runtime._src.keras.core_layers import (Activation, Dense, Dropout, Embeddin
                                             Lambda, ReLU, Reshape, Softmax)
 from runtime._src.keras.input_layer import Input, InputLayer
 from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
-                                        Subtract)
+                                        Subtract, add, average, concatenate, maximum, minimum,
+                                        multiply, subtract)
 from runtime._src.keras.normalization import BatchNormalization, LayerNormalization
 from runtime._src.keras.activation_layers import ELU, LeakyReLU, PReLU
 from runtime._src.keras.attention import Attention, MultiHeadAttention
@@ -30,6 +31,7 @@ __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormaliza
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
            "Multiply", "ReLU", "Reshape", "Softmax", "Subtract", "serialize", "deserialize"]
 __all__ += ["Attention", "MultiHeadAttention"]
+__all__ += ["add", "average", "concatenate", "maximum", "minimum", "multiply", "subtract"]
 __all__ += ["CategoryEncoding", "IntegerLookup", "Normalization", "Rescaling", "StringLookup"]
 __all__ += ["AveragePooling1D", "AveragePooling2D", "Conv1D", "Conv2DTranspose", "Cropping2D",
             "DepthwiseConv2D", "ELU", "GaussianNoise", "GlobalAveragePooling1D",

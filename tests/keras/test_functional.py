@@ -333,3 +333,52 @@ def test_dict_inputs_and_outputs_fit_with_validation_split_and_evaluate():
                                rtol=1e-5)
     np.testing.assert_allclose(logs["cls_accuracy"],
                                np.mean(np.argmax(pred["cls"], -1) == y["cls"]), rtol=1e-6)
+
+
+# --- a Model subclass built functionally, as Keras's "customize what happens in
+# fit" guide does (values from TF 2.21's Keras 3 for the same data and weights) ---
+
+class GuideModel(tf.keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(y=y, y_pred=y_pred)
+        trainable_vars = self.trainable_variables
+        gradients = tape.gradient(loss, trainable_vars)
+        self.optimizer.apply_gradients(zip(gradients, trainable_vars))
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+        return {m.name: m.result() for m in self.metrics}
+
+
+def test_a_model_subclass_called_with_inputs_and_outputs_is_functional():
+    rng = np.random.RandomState(0)
+    x = rng.random_sample((64, 4)).astype("float32")
+    y = rng.random_sample((64, 1)).astype("float32")
+    inputs = tf.keras.Input(shape=(4,))
+    outputs = tf.keras.layers.Dense(
+        1, kernel_initializer=tf.keras.initializers.Constant(0.1))(inputs)
+    model = GuideModel(inputs, outputs)
+    assert type(model).__name__ == "GuideModel" and isinstance(model, GuideModel)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    history = model.fit(x, y, epochs=3, batch_size=16, verbose=0, shuffle=False).history
+    np.testing.assert_allclose(history["loss"], [0.15497, 0.11937, 0.11628], atol=1e-5)
+    np.testing.assert_allclose(history["mae"], [0.33388, 0.30135, 0.2984], atol=1e-5)
+    np.testing.assert_allclose(model.layers[-1].kernel.numpy().ravel(),
+                               [0.15699, 0.11408, 0.18649, 0.12702], atol=1e-5)
+
+
+def test_functional_merge_helpers_are_the_layers():
+    a, b = tf.keras.Input((4,), name="a"), tf.keras.Input((2,), name="b")
+    joined = tf.keras.layers.concatenate([a, b])
+    assert tuple(joined.shape) == (None, 6)
+    summed = tf.keras.layers.add([a, a])
+    model = tf.keras.Model([a, b], [joined, summed])
+    x, z = np.ones((3, 4), "float32"), np.zeros((3, 2), "float32")
+    out = model([x, z])
+    assert out[0].numpy().tolist() == [[1, 1, 1, 1, 0, 0]] * 3
+    assert out[1].numpy().tolist() == [[2, 2, 2, 2]] * 3

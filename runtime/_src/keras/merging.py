@@ -15,7 +15,8 @@ shapes. Received shapes (3,) and (4,)", as in Keras.
 from runtime._src.keras.base_layer import Layer
 from runtime._src.ops import array_ops, math_ops
 
-__all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"]
+__all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
+           "add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate"]
 
 
 def _shapes(inputs):
@@ -171,3 +172,34 @@ class Concatenate(Layer):
         sizes = [s[self.axis] for s in input_shape]
         out[self.axis] = None if None in sizes else sum(sizes)
         return tuple(out)
+
+
+# Keras's functional forms: `layers.concatenate([a, b])` is
+# `layers.Concatenate()([a, b])`, and so on.
+
+def add(inputs, **kwargs):
+    return Add(**kwargs)(inputs)
+
+
+def subtract(inputs, **kwargs):
+    return Subtract(**kwargs)(inputs)
+
+
+def multiply(inputs, **kwargs):
+    return Multiply(**kwargs)(inputs)
+
+
+def average(inputs, **kwargs):
+    return Average(**kwargs)(inputs)
+
+
+def maximum(inputs, **kwargs):
+    return Maximum(**kwargs)(inputs)
+
+
+def minimum(inputs, **kwargs):
+    return Minimum(**kwargs)(inputs)
+
+
+def concatenate(inputs, axis=-1, **kwargs):
+    return Concatenate(axis=axis, **kwargs)(inputs)

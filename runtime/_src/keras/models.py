@@ -50,6 +50,13 @@ class Model(Layer, training.TrainingMixin, model_file.SavingMixin):
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
+        if _functional_arguments(args, kwargs):
+            # A subclass called as Model(inputs, outputs) (Keras's "customize
+            # what happens in fit" guide: its train_step over a functional
+            # graph) becomes functional, keeping its methods, as in Keras 3.
+            self.__class__ = _functional_subclass(type(self))
+            Functional.__init__(self, *args, **kwargs)
+            return
         if args or "inputs" in kwargs or "outputs" in kwargs:
             raise TypeError(f"{type(self).__name__}: a subclassed Model takes no inputs and "
                             "outputs; build functional models with "
@@ -156,6 +163,28 @@ class Model(Layer, training.TrainingMixin, model_file.SavingMixin):
         number of weights, then the totals."""
         summary.print_summary(self, self.layers, line_length=line_length,
                               positions=positions, print_fn=print_fn)
+
+
+_FUNCTIONAL_SUBCLASSES = {}
+
+
+def _functional_arguments(args, kwargs):
+    """Keras 3's test for Model(inputs, outputs) arguments."""
+    return (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
+            or ("inputs" in kwargs and "outputs" in kwargs))
+
+
+def _functional_subclass(cls):
+    """`cls` (a Model subclass) with Functional beneath it, so that
+    `cls(inputs, outputs)` builds a functional model with `cls`'s methods."""
+    if issubclass(cls, Functional):
+        return cls
+    made = _FUNCTIONAL_SUBCLASSES.get(cls)
+    if made is None:
+        made = type(cls.__name__, (cls, Functional),
+                    {"__module__": cls.__module__, "__qualname__": cls.__qualname__})
+        _FUNCTIONAL_SUBCLASSES[cls] = made
+    return made
 
 
 class Functional(Model):

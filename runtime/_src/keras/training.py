@@ -132,6 +132,11 @@ class TrainingMixin:
         state = self._keras_state
         if not state.compiled:
             return []
+        if state.metrics is None and (state.metric_ids or state.weighted_metric_ids):
+            # Not resolved yet (a metric's kind follows y and y_pred): Keras 3's
+            # one "compile_metrics" entry, resolved by its first update_state.
+            return [state.loss_tracker] + list(state.output_trackers) + \
+                [_CompileMetrics(self)]
         return ([state.loss_tracker] + list(state.output_trackers)
                 + [m for _, m in state.metrics or []])
 
@@ -179,39 +184,50 @@ class TrainingMixin:
         """Update the loss tracker and the compiled metrics; their results."""
         state = self._keras_state
         multi = state.output_losses is not None
-        if state.metrics is None:
-            if multi:
-                ys = _by_output(y, self._output_names(), "y")
-                preds = nest.flatten(y_pred)
-                state.metrics = []
-                for i, ids in enumerate(state.metric_ids):
-                    for identifier in ids or []:
-                        m = metrics_mod.get(identifier, None, ys[i], preds[i])
-                        m.name = f"{state.output_losses[i][0]}_{m.name}"
-                        state.metrics.append((i, m))
-            else:
-                state.metrics = [(None, metrics_mod.get(m, state.loss, y, y_pred))
-                                 for m in state.metric_ids]
-                for identifier in state.weighted_metric_ids:
-                    m = metrics_mod.get(identifier, state.loss, y, y_pred)
-                    m.name = f"weighted_{m.name}"
-                    m._weighted = True
-                    state.metrics.append((None, m))
         if loss is not None:
             state.loss_tracker.update_state(loss, sample_weight=_batch_size(x, loss.dtype))
         if multi:
-            ys = _by_output(y, self._output_names(), "y")
-            preds = nest.flatten(y_pred)
             for tracker, value in zip(state.output_trackers,
                                       self._output_loss_values(y, y_pred, sample_weight)):
                 tracker.update_state(value, sample_weight=_batch_size(x, value.dtype))
+        self._update_compiled_metrics(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def _resolve_metrics(self, y, y_pred):
+        """The compiled metrics as objects, chosen for this y and y_pred
+        ("accuracy" is binary, categorical or sparse by their shapes)."""
+        state = self._keras_state
+        if state.metrics is not None:
+            return
+        if state.output_losses is not None:
+            ys = _by_output(y, self._output_names(), "y")
+            preds = nest.flatten(y_pred)
+            state.metrics = []
+            for i, ids in enumerate(state.metric_ids):
+                for identifier in ids or []:
+                    m = metrics_mod.get(identifier, None, ys[i], preds[i])
+                    m.name = f"{state.output_losses[i][0]}_{m.name}"
+                    state.metrics.append((i, m))
+            return
+        state.metrics = [(None, metrics_mod.get(m, state.loss, y, y_pred))
+                         for m in state.metric_ids]
+        for identifier in state.weighted_metric_ids:
+            m = metrics_mod.get(identifier, state.loss, y, y_pred)
+            m.name = f"weighted_{m.name}"
+            m._weighted = True
+            state.metrics.append((None, m))
+
+    def _update_compiled_metrics(self, y, y_pred, sample_weight=None):
+        state = self._keras_state
+        self._resolve_metrics(y, y_pred)
+        if state.output_losses is not None:
+            ys = _by_output(y, self._output_names(), "y")
+            preds = nest.flatten(y_pred)
             for i, m in state.metrics:
                 m.update_state(ys[i], preds[i])
-        else:
-            for _, m in state.metrics:
-                m.update_state(y, y_pred, sample_weight if getattr(m, "_weighted", False)
-                               else None)
-        return self.get_metrics_result()
+            return
+        for _, m in state.metrics:
+            m.update_state(y, y_pred, sample_weight if getattr(m, "_weighted", False) else None)
 
     def get_metrics_result(self):
         return {m.name: m.result() for m in self.metrics}
@@ -591,11 +607,44 @@ def _stream_args(arguments, adapter):
     return {n: helpers[n] if n in helpers else arguments[n] for n in names}
 
 
+class _CompileMetrics:
+    """`model.metrics`' entry for the compiled metrics before they are
+    resolved (Keras 3's "compile_metrics"): a train_step written against
+    Keras's guide updates it with (y, y_pred); its result is a dict, which
+    the logs flatten."""
+
+    name = "compile_metrics"
+
+    def __init__(self, model):
+        self._model = model
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self._model._update_compiled_metrics(y_true, y_pred, sample_weight)
+
+    def result(self):
+        return {m.name: m.result() for _, m in self._model._keras_state.metrics or []}
+
+    def reset_state(self):
+        for _, m in self._model._keras_state.metrics or []:
+            m.reset_state()
+
+
+def _flat_logs(logs):
+    """Nested dicts of results (a step returning compile_metrics' dict) as one."""
+    out = {}
+    for k, v in logs.items():
+        if isinstance(v, dict):
+            out.update(_flat_logs(v))
+        else:
+            out[k] = v
+    return out
+
+
 def _to_floats(logs):
     """Scalars as floats; a metric with several values (Precision with several
     thresholds, F1Score per class) as a list of them."""
     out = {}
-    for k, v in sorted(logs.items()):
+    for k, v in sorted(_flat_logs(logs).items()):
         value = np.asarray(v)
         out[k] = float(value) if value.ndim == 0 else value.astype(float).tolist()
     return out
