@@ -137,7 +137,8 @@ class Graph:
 
     def add_node(self, opdef, inputs, attrs, name=None):
         """Infer output dtypes/shapes, append a node, return it."""
-        inputs = [self._own(t, opdef.name) for t in inputs]
+        inputs = [t if t.__class__ is SymbolicTensor and t.node.graph is self
+                  else self._own(t, opdef.name) for t in inputs]
         try:
             specs = opdef.infer(inputs, attrs)
         except (TypeError, ValueError) as e:
