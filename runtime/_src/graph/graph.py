@@ -335,7 +335,13 @@ def memoized_flags():
         _state.flag_memo = previous
 
 
-def forget_flags():
-    """Drop remembered flags (a graph gained or lost nodes)."""
-    if getattr(_state, "flag_memo", None) is not None:
-        _state.flag_memo = {}
+def forget_flags(name=None):
+    """Drop remembered flags (a graph gained or lost nodes); `name`: only
+    that flag ("stateful" or "side_effect")."""
+    memo = getattr(_state, "flag_memo", None)
+    if memo:
+        if name is None:
+            _state.flag_memo = {}
+        else:
+            for key in [k for k in memo if k[1] == name]:
+                del memo[key]

@@ -44,10 +44,15 @@ def next_stamp():
 
 def invalidate(graph):
     """Forget any cached run plan or compiled form of `graph` (and the
-    optimizer's remembered statefulness of graphs); stamp the edit."""
+    optimizer's remembered statefulness of graphs); stamp the edit.
+
+    Whether graphs have side effects is kept: the passes never add or
+    remove a side-effecting node (they leave stateful nodes alone, and
+    side-effecting ops are stateful; dead code elimination keeps every node
+    with a side effect). Removing a dead stateful node can change statefulness."""
     graph._compiled = None
     graph._edit_stamp = next(_stamps)
-    forget_flags()
+    forget_flags("stateful")
 
 
 def resolve(mapping, t):
