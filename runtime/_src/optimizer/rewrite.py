@@ -31,7 +31,11 @@ def walk_graphs(graph):
         yield g
         for node in reversed(g.nodes):
             if node.attrs:
-                stack.extend(reversed(node.subgraph_list()))
+                subs = node._subgraphs           # node.subgraph_list(), without the call
+                if subs is None:
+                    subs = node.subgraph_list()
+                if subs:
+                    stack.extend(reversed(subs))
 
 
 _stamps = itertools.count(1)
