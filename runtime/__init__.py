@@ -10,14 +10,14 @@ namespaces next to this file (`math`, `nn`, `linalg`, `bitwise`, `random`,
 per layer (docs/architecture.md).
 """
 
-from runtime._src import ops as _ops  # noqa: F401 - registers every op, fills tensor dispatch
-from runtime._src.core.dtypes import (DType, bool, complex64, complex128,  # noqa: A004
+from runtime._src import ops as _ops  # registers every op, fills tensor dispatch
+from runtime._src.core.dtypes import (DType, bool, complex64, complex128,
                                       float16, float32, float64, int8, int16, int32, int64,
                                       string, uint8, uint16, uint32, uint64)
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.ops.complex_ops import complex  # noqa: A004 - tf.complex
+from runtime._src.ops.complex_ops import complex  # tf.complex
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
-from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh,  # noqa: A004
+from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh,
                                        atan, atan2, atanh, cast, clip_by_value, cos, cosh,
                                        divide, equal, exp, floor, floordiv, greater,
                                        greater_equal, identity, less, less_equal, logical_and,
@@ -28,14 +28,14 @@ from runtime._src.ops.nn_ops import sigmoid
 from runtime._src.ops.reduction_ops import (argmax, argmin, cumsum, norm, reduce_all, reduce_any,
                                             reduce_logsumexp, reduce_max, reduce_mean,
                                             reduce_min, reduce_prod, reduce_sum)
-from runtime._src.ops.array_ops import (concat, constant, expand_dims, eye, fill,  # noqa: A004
+from runtime._src.ops.array_ops import (concat, constant, expand_dims, eye, fill,
                                         gather, one_hot, ones, ones_like, range, rank,
                                         reshape, shape, size, squeeze, stack, tile,
                                         transpose, unstack, zeros, zeros_like)
 from runtime._src.ops.indexing import strided_slice
 from runtime._src.ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,
                                         broadcast_to, linspace, meshgrid, pad, repeat, reverse,
-                                        roll, sequence_mask, slice, split)  # noqa: A004
+                                        roll, sequence_mask, slice, split)
 from runtime._src.ops.scatter_ops import (boolean_mask, gather_nd, scatter_nd,
                                           tensor_scatter_nd_add, tensor_scatter_nd_max,
                                           tensor_scatter_nd_min, tensor_scatter_nd_sub,
@@ -45,7 +45,7 @@ from runtime._src.ops.einsum_ops import einsum, tensordot
 from runtime._src.ops.dtype_ops import as_dtype, bitcast
 from runtime._src.ops.clip_ops import clip_by_global_norm, clip_by_norm
 from runtime._src.ops.math_ops import truncatediv, truncatemod
-from runtime._src.ops.logging_ops import print_v2 as print  # noqa: A001 - tf.print
+from runtime._src.ops.logging_ops import print_v2 as print  # tf.print
 from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,
                                         assert_rank, is_tensor)
 from runtime._src.ops.script_ops import py_function, numpy_function
@@ -71,12 +71,12 @@ from runtime._src.core.devices import device
 from runtime._src.core.tf_logging import get_logger
 from runtime._src.function.variable_slices import IndexedSlices
 from runtime._src.function.type_specs import TensorArraySpec, type_spec_from_value
-from runtime._src.function import autograph_backend as _autograph_backend  # noqa: F401 - registers runtime with autograph
+from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
 
-from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,  # noqa: F401
+from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,
                      keras, linalg, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
-from runtime import experimental, image, io, ragged  # noqa: F401
+from runtime import experimental, image, io, ragged
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1

@@ -17,13 +17,13 @@ optimizer passes off; `experimental_check_equivalence(True)` runs every
 
 import types
 
-from runtime._src.check.equivalence import experimental_check_equivalence  # noqa: F401
+from runtime._src.check.equivalence import experimental_check_equivalence
 from runtime._src.core import threads as _threads
-from runtime._src.core.devices import (LogicalDevice, PhysicalDevice,  # noqa: F401
+from runtime._src.core.devices import (LogicalDevice, PhysicalDevice,
                                        get_memory_growth, get_visible_devices,
                                        list_logical_devices, list_physical_devices,
                                        set_memory_growth, set_visible_devices)
-from runtime._src.function.config import (functions_run_eagerly, optimizer,  # noqa: F401
+from runtime._src.function.config import (functions_run_eagerly, optimizer,
                                           run_functions_eagerly)
 
 _soft_placement = {"on": True}

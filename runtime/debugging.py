@@ -10,10 +10,10 @@ traceback filter switch (see `autograph.integration`).
 
 import os
 
-from autograph.integration import (disable_traceback_filtering,  # noqa: F401
-                                  enable_traceback_filtering,
-                                  is_traceback_filtering_enabled, register_internal_path,
-                                  register_internal_prefix)
+from autograph.integration import (disable_traceback_filtering,
+                                   enable_traceback_filtering,
+                                   is_traceback_filtering_enabled, register_internal_path,
+                                   register_internal_prefix)
 
 from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater,
                                         assert_greater_equal, assert_less, assert_less_equal,
@@ -24,9 +24,9 @@ from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater,
                                         assert_rank_in, assert_scalar, assert_type,
                                         check_numerics, is_numeric_tensor)
 from runtime._src.ops.check_shapes import assert_shapes
-from runtime._src.core.devices import set_log_device_placement  # noqa: F401
+from runtime._src.core.devices import set_log_device_placement
 
-from runtime._src.check.equivalence import EquivalenceError, check_equivalence  # noqa: E402,F401
+from runtime._src.check.equivalence import EquivalenceError, check_equivalence
 
 register_internal_path(os.path.dirname(os.path.abspath(__file__)))
 register_internal_prefix("<graph ")        # graphs lowered to Python (runtime.codegen)

@@ -6,8 +6,8 @@ with TF's rules (runtime/_src/ops/dtype_ops.py).
     True
 """
 
-from runtime._src.ops.dtype_ops import as_dtype  # noqa: F401 - TF's rules (no `int`, enum numbers)
-from runtime._src.core.dtypes import (DType, bool, complex64, complex128,  # noqa: F401, A004
+from runtime._src.ops.dtype_ops import as_dtype  # TF's rules (no `int`, enum numbers)
+from runtime._src.core.dtypes import (DType, bool, complex64, complex128,
                                       dtype_of_python, float16, float32, float64, int8, int16,
                                       int32, int64, string, uint8, uint16, uint32, uint64)
 

@@ -7,7 +7,7 @@ error codes (defined in runtime/_src/core/errors.py).
         ...
 """
 
-from runtime._src.core.errors import (CODES, AbortedError, AlreadyExistsError,  # noqa: F401
+from runtime._src.core.errors import (CODES, AbortedError, AlreadyExistsError,
                                       CancelledError, DataLossError, DeadlineExceededError,
                                       FailedPreconditionError, InternalError,
                                       InvalidArgumentError, NotFoundError, OpError,

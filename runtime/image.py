@@ -6,7 +6,7 @@ contrast, grayscale and central crops (runtime/_src/ops/image_color.py).
     tf.image.resize(images, [64, 64], "nearest")   # keeps the dtype
 """
 
-from runtime._src.ops.image_ops import (ResizeMethod, flip_left_right,  # noqa: F401
+from runtime._src.ops.image_ops import (ResizeMethod, flip_left_right,
                                         flip_up_down, per_image_standardization, resize,
                                         rot90)
 

@@ -9,17 +9,17 @@ matrix_diag_ops.py; `matmul` in math_ops.py, `norm` in reduction_ops.py).
     array([1., 1.], dtype=float32)
 """
 
-from runtime._src.ops.array_ops import eye  # noqa: F401
-from runtime._src.ops.clip_ops import global_norm  # noqa: F401
-from runtime._src.ops.einsum_ops import einsum, tensordot  # noqa: F401
-from runtime._src.ops.linalg_ops import (cholesky, cholesky_solve, det, eigh,  # noqa: F401
+from runtime._src.ops.array_ops import eye
+from runtime._src.ops.clip_ops import global_norm
+from runtime._src.ops.einsum_ops import einsum, tensordot
+from runtime._src.ops.linalg_ops import (cholesky, cholesky_solve, det, eigh,
                                          eigvalsh, inv, logdet, lstsq, matvec, qr, slogdet,
                                          solve, svd, triangular_solve)
-from runtime._src.ops.math_ops import matmul  # noqa: F401
-from runtime._src.ops.matrix_diag_ops import (adjoint, band_part, diag, diag_part,  # noqa: F401
+from runtime._src.ops.math_ops import matmul
+from runtime._src.ops.matrix_diag_ops import (adjoint, band_part, diag, diag_part,
                                               matrix_transpose, tensor_diag, tensor_diag_part,
                                               trace)
-from runtime._src.ops.reduction_ops import l2_normalize, norm  # noqa: F401
+from runtime._src.ops.reduction_ops import l2_normalize, norm
 
 __all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part",
            "eigh", "eigvalsh", "einsum", "eye", "global_norm", "inv", "l2_normalize", "logdet", "lstsq", "matmul",

@@ -8,7 +8,7 @@ Every name is defined in `runtime.ops`; this module only gathers them under
 TensorFlow's `tf.math.` spelling (explicit imports, one place to grep).
 """
 
-from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh, atan,  # noqa: A004
+from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh, atan,
                                        atan2, atanh, ceil, cos, cosh, divide, equal, erf,
                                        erfc, exp, expm1, floor, floordiv, floormod, greater,
                                        greater_equal, is_finite, is_inf, is_nan, less,
@@ -17,18 +17,18 @@ from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh
                                        not_equal, pow, reciprocal, rint, round, rsqrt, sign,
                                        sin, sinh, sqrt, square, squared_difference, subtract,
                                        tan, tanh, truediv)
-from runtime._src.ops.math_ops import matmul  # noqa: F401 - tf.linalg.matmul, also reachable here
-from runtime._src.ops.nn_ops import log_softmax, sigmoid, softmax, softplus, softsign  # noqa: F401
-from runtime._src.ops.bitwise_ops import logical_xor  # noqa: F401
-from runtime._src.ops.complex_ops import angle, conj, imag, real  # noqa: F401
-from runtime._src.ops.sort_ops import top_k  # noqa: F401
+from runtime._src.ops.math_ops import matmul  # tf.linalg.matmul, also reachable here
+from runtime._src.ops.nn_ops import log_softmax, sigmoid, softmax, softplus, softsign
+from runtime._src.ops.bitwise_ops import logical_xor
+from runtime._src.ops.complex_ops import angle, conj, imag, real
+from runtime._src.ops.sort_ops import top_k
 from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
                                             reduce_mean, reduce_min, reduce_prod, reduce_sum)
-from runtime._src.ops.special_math_ops import (cumulative_logsumexp, digamma,  # noqa: F401
+from runtime._src.ops.special_math_ops import (cumulative_logsumexp, digamma,
                                                divide_no_nan, lgamma, polyval, xlogy)
-from runtime._src.ops.segment_ops import (bincount, confusion_matrix, segment_max,  # noqa: F401
+from runtime._src.ops.segment_ops import (bincount, confusion_matrix, segment_max,
                                           segment_mean, segment_sum, unsorted_segment_max,
                                           unsorted_segment_mean, unsorted_segment_sum)
-from runtime._src.ops.reduction_ops import (count_nonzero, cumprod, cumsum,  # noqa: F401
+from runtime._src.ops.reduction_ops import (count_nonzero, cumprod, cumsum,
                                             l2_normalize, reduce_euclidean_norm,
                                             reduce_logsumexp, reduce_std, reduce_variance)

@@ -6,23 +6,23 @@
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 2], dtype=int32)>
 """
 
-from runtime._src.ops.reduction_ops import l2_normalize, moments  # noqa: F401
-from runtime._src.ops.nn_ops import (batch_normalization, bias_add, elu,  # noqa: F401
+from runtime._src.ops.reduction_ops import l2_normalize, moments
+from runtime._src.ops.nn_ops import (batch_normalization, bias_add, elu,
                                      embedding_lookup, gelu, l2_loss, leaky_relu,
                                      log_softmax, relu, relu6, selu, sigmoid,
                                      sigmoid_cross_entropy_with_logits,
                                      softmax, softmax_cross_entropy_with_logits, softplus,
                                      softsign, silu, sparse_softmax_cross_entropy_with_logits,
                                      swish, weighted_cross_entropy_with_logits)
-from runtime._src.ops.conv_ops import (avg_pool, avg_pool1d, avg_pool2d, conv1d,  # noqa: F401
+from runtime._src.ops.conv_ops import (avg_pool, avg_pool1d, avg_pool2d, conv1d,
                                        conv2d, convolution, max_pool, max_pool1d, max_pool2d)
 
-from runtime._src.ops.conv_more_ops import (compute_average_loss, conv1d_transpose,  # noqa: F401
+from runtime._src.ops.conv_more_ops import (compute_average_loss, conv1d_transpose,
                                             conv2d_transpose, depthwise_conv2d,
                                             local_response_normalization,
                                             scale_regularization_loss, separable_conv2d)
-from runtime._src.ops.conv_more_ops import local_response_normalization as lrn  # noqa: F401
-from runtime._src.ops.sort_ops import top_k  # noqa: F401 - also tf.math.top_k
+from runtime._src.ops.conv_more_ops import local_response_normalization as lrn
+from runtime._src.ops.sort_ops import top_k  # also tf.math.top_k
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
-from runtime._src.ops.random_ops import dropout  # noqa: F401
+from runtime._src.ops.random_ops import dropout

@@ -4,7 +4,7 @@
     tf.ragged.map_flat_values(tf.math.square, rt)    # <tf.RaggedTensor [[1, 4], [9]]>
 """
 
-from runtime._src.ragged.ragged_factory import constant, map_flat_values  # noqa: F401
-from runtime._src.ragged.ragged_tensor import RaggedTensorSpec  # noqa: F401
+from runtime._src.ragged.ragged_factory import constant, map_flat_values
+from runtime._src.ragged.ragged_tensor import RaggedTensorSpec
 
 __all__ = ["constant", "map_flat_values", "RaggedTensorSpec"]

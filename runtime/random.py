@@ -9,14 +9,14 @@ rules, `stateless_random_ops`, and `runtime._src.function.random_generator`).
     g.normal([2])                                        # advances g's state
 """
 
-from runtime._src.ops.random_ops import (categorical, normal, set_seed, shuffle,  # noqa: F401
+from runtime._src.ops.random_ops import (categorical, normal, set_seed, shuffle,
                                          truncated_normal, uniform)
-from runtime._src.ops.random_dist_ops import gamma, poisson  # noqa: F401
-from runtime._src.ops.stateless_random_ops import (fold_in, split,  # noqa: F401
+from runtime._src.ops.random_dist_ops import gamma, poisson
+from runtime._src.ops.stateless_random_ops import (fold_in, split,
                                                    stateless_categorical, stateless_normal,
                                                    stateless_truncated_normal,
                                                    stateless_uniform)
-from runtime._src.function.random_generator import (Generator,  # noqa: F401
+from runtime._src.function.random_generator import (Generator,
                                                     create_rng_state, get_global_generator,
                                                     set_global_generator)
 

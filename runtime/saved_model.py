@@ -7,7 +7,7 @@ runtime/_src/saved_model/; the format is docs/saved_model_format.md).
     loaded.f(tf.constant(3))
 """
 
-from runtime._src.saved_model import (FORMAT_VERSION, LoadOptions, SavedModelError,  # noqa: F401
+from runtime._src.saved_model import (FORMAT_VERSION, LoadOptions, SavedModelError,
                                       SaveOptions, contains_saved_model, load, save)
 
 __all__ = ["save", "load", "SavedModelError", "FORMAT_VERSION", "SaveOptions", "LoadOptions",

@@ -6,8 +6,8 @@ ragged results in runtime/_src/ragged/ragged_string_ops.py).
     strings.to_hash_bucket_fast(s, 100)      # FarmHash buckets, as TensorFlow's
 """
 
-from runtime._src.ops.string_ops import format  # noqa: A004 - TensorFlow's name
-from runtime._src.ragged.ragged_string_ops import (as_string, bytes_split, join,  # noqa: F401
+from runtime._src.ops.string_ops import format  # TensorFlow's name
+from runtime._src.ragged.ragged_string_ops import (as_string, bytes_split, join,
                                                    length, lower, reduce_join, regex_full_match,
                                                    regex_replace, split, strip, substr,
                                                    to_hash_bucket_fast, to_number,

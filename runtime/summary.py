@@ -3,12 +3,12 @@
 
 from types import SimpleNamespace as _Namespace
 
-from runtime._src.summary.summary_ops import (histogram, image, record_if,  # noqa: F401
+from runtime._src.summary.summary_ops import (histogram, image, record_if,
                                               scalar, should_record_summaries, text, write)
 from runtime._src.summary.summary_ops import get_step as _get_step
 from runtime._src.summary.summary_ops import set_step as _set_step
-from runtime._src.summary.trace import graph, trace_export, trace_off, trace_on  # noqa: F401
-from runtime._src.summary.writer import (SummaryWriter, create_file_writer,  # noqa: F401
+from runtime._src.summary.trace import graph, trace_export, trace_off, trace_on
+from runtime._src.summary.writer import (SummaryWriter, create_file_writer,
                                          create_noop_writer)
 
 

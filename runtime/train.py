@@ -1,11 +1,11 @@
 """`tf.train`: checkpoints (runtime/_src/train; format in docs/checkpoint_format.md)."""
 
-from runtime._src.train.checkpoint import (Checkpoint, CheckpointLoadStatus,  # noqa: F401
+from runtime._src.train.checkpoint import (Checkpoint, CheckpointLoadStatus,
                                            CheckpointOptions)
-from runtime._src.train.manager import CheckpointManager  # noqa: F401
-from runtime._src.train.reader import (CheckpointReader, list_variables,  # noqa: F401
+from runtime._src.train.manager import CheckpointManager
+from runtime._src.train.reader import (CheckpointReader, list_variables,
                                        load_checkpoint)
-from runtime._src.train.state_file import CheckpointState, latest_checkpoint  # noqa: F401
+from runtime._src.train.state_file import CheckpointState, latest_checkpoint
 from runtime._src.train.state_file import read as _read_state
 
 

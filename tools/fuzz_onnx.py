@@ -27,8 +27,8 @@ for _path in (ROOT, os.path.join(ROOT, "tools")):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-from fuzzing import runner as fuzz  # noqa: E402 - the fuzzer's generators, loader and runs
-from fuzzing.gen_default import INPUTS  # noqa: E402
+from fuzzing import runner as fuzz  # the fuzzer's generators, loader and runs
+from fuzzing.gen_default import INPUTS
 
 MODES = ("default", "composites", "closures")
 

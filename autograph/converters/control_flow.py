@@ -381,7 +381,9 @@ class _ControlFlow(ast_util.StatementTransformer):
         (an absent key, an unbound cell): `ag__.peek` reads it as Undefined,
         and `ag__.put_item` / `put_attr` / an Undefined value remove it."""
         slots = []
-        found = [q for block in blocks for q in activity.composite_slots(block)]
+        kinds = self.ctx.kinds          # no attribute or subscript at all: no slot
+        found = [q for block in blocks for q in activity.composite_slots(block)] if (
+            kinds is None or gast.Attribute in kinds or gast.Subscript in kinds) else []
         if found:
             # A slot of an object bound inside the statement and not carried
             # out of it (`nb = Box(); nb.c = 1`) belongs to that object alone.
@@ -451,7 +453,8 @@ class _ControlFlow(ast_util.StatementTransformer):
 
     @staticmethod
     def _tuple(names, ctx=gast.Load):
-        return gast.Tuple(elts=[ast_util.name(n, ctx) for n in names], ctx=ctx())
+        return ast_util.make(gast.Tuple, elts=[ast_util.name(n, ctx) for n in names],
+                             ctx=ast_util.context(ctx))
 
     def _assign(self, outputs, template, **kw):
         return templates.replace("outputs = " + template, outputs=self._tuple(outputs, gast.Store),

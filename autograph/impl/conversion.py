@@ -57,6 +57,10 @@ class Context:
                 for n in nodes):
             _set_aside(node, self)
             nodes = None
+        # The kinds of node the user's tree holds (None once set aside): a
+        # converter with nothing to rewrite is skipped (see convert_tree).
+        self.kinds = None if nodes is None else frozenset(n.__class__ for n in nodes)
+        self.returns = None if nodes is None else [n for n in nodes if n.__class__ is gast.Return]
         self.update_locals(node, nodes)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
@@ -105,20 +109,31 @@ def _cell_value(cell):
 
 
 def convert_tree(node, ctx):
-    """The converter pipeline, in order. Each step relies on the ones before."""
-    checks.check(node, ctx.info)                          # refuse what cannot be converted
+    """The converter pipeline, in order. Each step relies on the ones before.
+    A step whose construct the function does not have is skipped (it would
+    walk the tree and change nothing)."""
+    if _holds(ctx, _REFUSED):
+        checks.check(node, ctx.info)                      # refuse what cannot be converted
     docstring = _docstring(node)
     # Directives first: set_loop_options must still be a loop's first statement.
-    node = directives.transform(node, ctx)
+    if _holds(ctx, (gast.Call,)):
+        node = directives.transform(node, ctx)
     # Jumps first, innermost first: break and continue turn into flags and
     # guards, so that by `return` time every loop ends only through its test.
-    node = break_statements.transform(node, ctx)
-    node = continue_statements.transform(node, ctx)
+    if _holds(ctx, (gast.Break,)):
+        node = break_statements.transform(node, ctx)
+    if _holds(ctx, (gast.Continue,)):
+        node = continue_statements.transform(node, ctx)
     # Returns after break/continue: a return inside a loop adds its own test to
-    # the loop's extra tests, next to the break flag.
-    node = return_statements.transform(node, ctx)
-    node = asserts.transform(node, ctx)
-    ctx.update_locals(node)
+    # the loop's extra tests, next to the break flag. (A lone return ending
+    # the function is left as it is.)
+    if ctx.returns is None or len(ctx.returns) > 1 or (
+            ctx.returns and node.body[-1] is not ctx.returns[0]):
+        node = return_statements.transform(node, ctx)
+    if _holds(ctx, (gast.Assert,)):
+        node = asserts.transform(node, ctx)
+    if _holds(ctx, _REWRITTEN) or ctx.return_names:
+        ctx.update_locals(node)                           # the flags are local names
     # Calls before control flow: the bodies are still the user's statements,
     # and `lst.append(x)` must become an assignment before state is computed.
     node = call_trees.transform(node, ctx)
@@ -141,6 +156,22 @@ def convert_tree(node, ctx):
     if ctx._user_ag is not None or ctx._classes:
         _put_back(node, ctx)
     return node
+
+
+# What checks.check refuses: with none of these, it has nothing to find.
+_REFUSED = (gast.Yield, gast.YieldFrom, gast.Await, gast.AsyncFor, gast.AsyncWith,
+            gast.AsyncFunctionDef)
+
+
+# Statements whose converters may add or drop local names (flags; a walrus
+# in an assert message ends up in a lambda); the return converter's names
+# are in ctx.return_names. (Directives only move a loop's options.)
+_REWRITTEN = (gast.Break, gast.Continue, gast.Assert)
+
+
+def _holds(ctx, kinds):
+    """True unless the function is known to hold no node of `kinds`."""
+    return ctx.kinds is None or any(k in ctx.kinds for k in kinds)
 
 
 def _docstring(node):

@@ -33,29 +33,39 @@ def walk(node):
 def children(node):
     """The child nodes of `node` in field order, like gast.iter_child_nodes,
     but without operator and context nodes (no walk looks for those)."""
-    fields = _CHILD_FIELDS.get(node.__class__)
-    if fields is None:
-        fields = _child_fields(node.__class__)
-    out = []
-    values = node.__dict__
-    for field in fields:
-        value = values.get(field)
-        if value is None:
-            continue
-        if value.__class__ is list:
-            if None in value:
-                value = [c for c in value if c is not None]
-            out.extend(value)
-        else:
-            out.append(value)
-    return out
+    make = _CHILDREN.get(node.__class__)
+    if make is None:
+        make = _children_function(node.__class__)
+    return make(node)
 
 
 # gast class -> its fields that can hold child nodes (not names, numbers,
-# constants, contexts or operators), from gast's field types.
+# constants, contexts or operators), from gast's field types; and a function
+# (node -> list of its children) written for those fields, so that a walk
+# does not loop over field names for every node (walks are most of what
+# converting a function costs).
 _CHILD_FIELDS = {}
+_CHILDREN = {}
 _NOT_NODES = ("str", "int", "object", "expr_context", "operator", "boolop", "unaryop", "cmpop")
 _NAME_NODES = {(gast.ExceptHandler, "name")}     # typed str, but gast makes it a Name
+
+
+def _children_function(cls):
+    fields = _CHILD_FIELDS.get(cls) or _child_fields(cls)
+    lines = ["def children(node):", "    values = node.__dict__", "    out = []"]
+    for field in fields:
+        lines += [f"    value = values.get({field!r})",
+                  "    if value is not None:",
+                  "        if value.__class__ is list:",
+                  "            out.extend(value if None not in value"
+                  " else [c for c in value if c is not None])",
+                  "        else:",
+                  "            out.append(value)"]
+    lines.append("    return out")
+    namespace = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 - our own source, one per class
+    _CHILDREN[cls] = make = namespace["children"]
+    return make
 
 
 def _child_fields(cls):
@@ -121,12 +131,25 @@ def user_line(node):
     return anno.getanno(node, anno.USER_LINE, None)
 
 
+def make(cls, **fields):
+    """`cls(**fields)` without gast's Python-level constructor (converters
+    make thousands of nodes): the node gets exactly `fields`."""
+    node = cls.__new__(cls)
+    node.__dict__ = fields
+    return node
+
+
+def context(ctx):
+    """A fresh `ctx()` (gast.Load, gast.Store, ...), made as `make` does."""
+    return ctx.__new__(ctx)
+
+
 def name(id_, ctx=gast.Load):
-    return gast.Name(id=id_, ctx=ctx(), annotation=None, type_comment=None)
+    return make(gast.Name, id=id_, ctx=ctx.__new__(ctx), annotation=None, type_comment=None)
 
 
 def constant(value):
-    return gast.Constant(value=value, kind=None)
+    return make(gast.Constant, value=value, kind=None)
 
 
 _AST_VISIT_CONSTANT = getattr(gast.NodeVisitor, "visit_Constant", None)

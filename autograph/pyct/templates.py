@@ -16,24 +16,32 @@ import textwrap
 
 import gast
 
+from . import ast_util
+
 
 def _as_expr(value, ctx):
     if isinstance(value, str):
-        return gast.Name(id=value, ctx=ctx(), annotation=None, type_comment=None)
+        return ast_util.name(value, ctx)
     if isinstance(value, gast.AST):
         _set_ctx(value, ctx)
         return value
     raise TypeError(f"template replacement must be a str or AST node, got {type(value).__name__}")
 
 
+_WITH_CTX = (gast.Name, gast.Attribute, gast.Subscript)
+_SEQUENCES = (gast.Tuple, gast.List)
+
+
 def _set_ctx(node, ctx):
-    if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Starred)):
-        node.ctx = ctx()
-    if isinstance(node, (gast.Tuple, gast.List)):
-        node.ctx = ctx()
+    cls = node.__class__
+    if cls in _WITH_CTX:
+        node.ctx = ast_util.context(ctx)
+    elif cls in _SEQUENCES:
+        node.ctx = ast_util.context(ctx)
         for e in node.elts:
             _set_ctx(e, ctx)
-    if isinstance(node, gast.Starred):
+    elif cls is gast.Starred:
+        node.ctx = ast_util.context(ctx)
         _set_ctx(node.value, ctx)
 
 

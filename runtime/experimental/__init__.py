@@ -1,5 +1,5 @@
 """`tf.experimental`: `numpy`, a NumPy-style API over the runtime's ops."""
 
-from runtime.experimental import numpy  # noqa: F401
+from runtime.experimental import numpy
 
 __all__ = ["numpy"]

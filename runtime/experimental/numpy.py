@@ -5,5 +5,5 @@ in runtime/_src/ops/np_ops.py; NumPy's dtype inference and promotion).
     tnp.mean(tnp.asarray([1, 2, 3]))      # tf.Tensor(2.0, shape=(), dtype=float64)
 """
 
-from runtime._src.ops.np_ops import *  # noqa: F401,F403 - the whole namespace
-from runtime._src.ops.np_ops import __all__  # noqa: F401
+from runtime._src.ops.np_ops import *  # noqa: F403 - the whole namespace
+from runtime._src.ops.np_ops import __all__

@@ -190,7 +190,7 @@ def test_a_captured_shuffled_dataset_reshuffles_at_each_call():
     def order():
         out = []
         for x in ds:
-            out.append(x)  # noqa: PERF402 - staged: a tensor list
+            out.append(x)  # staged: a tensor list
         return tf.stack(out)
     a, b = order().numpy().tolist(), order().numpy().tolist()
     assert sorted(a) == sorted(b) == list(range(30)) and a != b

@@ -21,10 +21,10 @@ pytest.importorskip("onnx", reason="onnx is not installed (pip install -e '.[onn
 ort = pytest.importorskip("onnxruntime",
                           reason="onnxruntime is not installed (pip install -e '.[onnx]')")
 
-import runtime as tf  # noqa: E402 - after the skips
-from runtime import onnx as tf_onnx  # noqa: E402
-from runtime._src.graph.op_registry import OPS  # noqa: E402
-from runtime._src.onnx.convert import RULES, WHY_NOT  # noqa: E402
+import runtime as tf  # after the skips
+from runtime import onnx as tf_onnx
+from runtime._src.graph.op_registry import OPS
+from runtime._src.onnx.convert import RULES, WHY_NOT
 
 TABLES = ["test_ops", "test_nn_activations_losses", "test_shapes_indexing", "test_clip_truncate",
           "test_linalg", "test_reductions_scans", "test_math_elementwise", "test_nn_conv_pool"]
@@ -339,7 +339,7 @@ def test_unique_of_small_types_goes_through_a_kernel_onnx_runtime_has(dtype):
 
 def test_scatter_nd_adds_duplicates_and_names_the_opset_it_needs():
     spec = [tf.TensorSpec([3, 1], tf.int32), tf.TensorSpec([3])]
-    fn = lambda i, u: tf.scatter_nd(i, u, [4])  # noqa: E731
+    fn = lambda i, u: tf.scatter_nd(i, u, [4])
     with pytest.raises(tf_onnx.ExportError, match="opset=16 or later"):
         tf_onnx.from_function(fn, spec, opset=15)
     (out,) = _run(lambda i, u: [fn(i, u)], spec, np.array([[1], [3], [1]], np.int32),
@@ -383,7 +383,7 @@ def test_gather_with_batch_dims(axis, batch_dims):
     params = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
     shape = {1: (2, 2), 2: (2, 3, 2)}[batch_dims if batch_dims > 0 else 1]
     indices = (np.arange(np.prod(shape)) % 3).reshape(shape).astype(np.int32)
-    fn = lambda p, i: [tf.gather(p, i, axis=axis, batch_dims=batch_dims)]  # noqa: E731
+    fn = lambda p, i: [tf.gather(p, i, axis=axis, batch_dims=batch_dims)]
     (out,) = _run(fn, [tf.TensorSpec(params.shape), tf.TensorSpec(indices.shape, tf.int32)],
                   params, indices)
     b = batch_dims % indices.ndim

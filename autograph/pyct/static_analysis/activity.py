@@ -36,6 +36,26 @@ class _Activity(ast_util.NodeVisitor):
             self.written.add(node.id)
         # Param names belong to the function that declares them.
 
+    def generic_visit(self, node):
+        """The nodes under `node`, in one loop: names are noted here, and
+        only nodes with a visit_ method of their own are dispatched (the
+        result is a pair of sets: the order of the walk does not matter)."""
+        read, written, special = self.read, self.written, _SPECIAL
+        stack = ast_util.children(node)
+        while stack:
+            n = stack.pop()
+            cls = n.__class__
+            if cls is gast.Name:
+                ctx = n.ctx.__class__
+                if ctx is gast.Load:
+                    read.add(n.id)
+                elif ctx is gast.Store or ctx is gast.Del:
+                    written.add(n.id)
+            elif cls in special:
+                self.visit(n)
+            else:
+                stack.extend(ast_util.children(n))
+
     def visit_AugAssign(self, node):
         if isinstance(node.target, gast.Name):
             self.read.add(node.target.id)
@@ -131,6 +151,11 @@ class _Activity(ast_util.NodeVisitor):
         self.written |= inner.written - bound   # walrus targets leak out
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+
+# The node classes _Activity has a visit_ method for (see generic_visit).
+_SPECIAL = frozenset(getattr(gast, name[len("visit_"):]) for name in vars(_Activity)
+                     if name.startswith("visit_") and hasattr(gast, name[len("visit_"):]))
 
 
 def _params(node):

@@ -179,6 +179,12 @@ def object_writes(fn_node, info):
     none. Names declared global or nonlocal are outer_writes' business."""
     if fn_node.name in _CONSTRUCTORS:
         return ()
-    aliases = mutator_aliases(ast_util.walk_scope(fn_node.body))
+    nodes = list(ast_util.walk_scope(fn_node.body))
+    aliases = mutator_aliases(nodes)
+    # A cheap first pass (nothing counted as the function's own, which only
+    # removes hits): most functions change nothing outside, and skip `find`.
+    if not any(isinstance(n, _CANDIDATES) and _found(n, frozenset(), aliases, slots=True)
+               for n in nodes):
+        return ()
     return tuple((line, text) for line, text, _ in find(fn_node.body, info, aliases,
                                                          slots=True) if line)

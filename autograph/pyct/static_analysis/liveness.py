@@ -20,80 +20,96 @@ from .. import anno
 from . import activity
 
 
-def analyze(fn_node):
-    _block(fn_node.body, frozenset())
+def analyze(fn_node, memo=None):
+    """`memo`: {id(node): (reads, writes)} shared by the whole analysis (a
+    loop's body is analyzed again until its head set is stable, and nested
+    loops multiply that; the tree does not change meanwhile)."""
+    _block(fn_node.body, frozenset(), {} if memo is None else memo)
 
 
-def _block(stmts, out):
+def _activity(node, memo):
+    """activity.analyze(node), once per node of this analysis."""
+    found = memo.get(id(node))
+    if found is None:
+        found = memo[id(node)] = activity.analyze(node)
+    return found
+
+
+def _reads(node, memo):
+    return _activity(node, memo)[0] if node is not None else set()
+
+
+def _block(stmts, out, memo):
     for s in reversed(stmts):
-        out = _stmt(s, out)
+        out = _stmt(s, out, memo)
     return out
 
 
-def _extra_reads(node):
-    return set().union(*(activity.reads(e) for e in anno.getanno(node, anno.EXTRA_LOOP_TEST, [])))
+def _extra_reads(node, memo):
+    return set().union(*(_reads(e, memo) for e in anno.getanno(node, anno.EXTRA_LOOP_TEST, [])))
 
 
-def _stmt(s, out):
+def _stmt(s, out, memo):
     anno.setanno(s, anno.LIVE_OUT, frozenset(out), replace=True)
-    live_in = _live_in(s, out)
+    live_in = _live_in(s, out, memo)
     anno.setanno(s, anno.LIVE_IN, live_in, replace=True)
     return live_in
 
 
-def _live_in(s, out):
+def _live_in(s, out, memo):
     if isinstance(s, gast.If):
-        return frozenset(activity.reads(s.test) | _block(s.body, out) | _block(s.orelse, out))
+        return frozenset(_reads(s.test, memo) | _block(s.body, out, memo)
+                         | _block(s.orelse, out, memo))
     if isinstance(s, gast.While):
-        after = _block(s.orelse, out)
-        head = frozenset(activity.reads(s.test) | _extra_reads(s) | after)
+        after = _block(s.orelse, out, memo)
+        head = frozenset(_reads(s.test, memo) | _extra_reads(s, memo) | after)
         while True:
-            new = head | _block(s.body, head)
+            new = head | _block(s.body, head, memo)
             if new == head:
                 break
             head = new
         anno.setanno(s, anno.LOOP_HEAD, head, replace=True)
         return head
     if isinstance(s, gast.For):
-        after = _block(s.orelse, out)
+        after = _block(s.orelse, out, memo)
         target = activity.writes(s.target)
-        head = frozenset(after | _extra_reads(s))
+        head = frozenset(after | _extra_reads(s, memo))
         while True:
-            new = head | (_block(s.body, head) - target)
+            new = head | (_block(s.body, head, memo) - target)
             if new == head:
                 break
             head = new
         anno.setanno(s, anno.LOOP_HEAD, head, replace=True)
-        return frozenset(head | activity.reads(s.iter))
+        return frozenset(head | _reads(s.iter, memo))
     if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef)):
-        analyze(s)
-        r, w = activity.analyze(s)
+        analyze(s, memo)
+        r, w = _activity(s, memo)
         return frozenset((out - w) | r)
     if isinstance(s, (gast.Return, gast.Raise)):
-        return frozenset(activity.reads(s))
+        return frozenset(_reads(s, memo))
     if isinstance(s, gast.Try):
-        after = _block(s.finalbody, out)
+        after = _block(s.finalbody, out, memo)
         handlers = set()
         for h in s.handlers:
             # `except E as e` binds e for the handler only (Python unbinds it).
             bound = {h.name.id if isinstance(h.name, gast.Name) else h.name} if h.name else set()
-            handlers |= (_block(h.body, after) - bound) | activity.reads(h.type)
-        body_in = _block(s.body, _block(s.orelse, after) | handlers)
+            handlers |= (_block(h.body, after, memo) - bound) | activity.reads(h.type)
+        body_in = _block(s.body, _block(s.orelse, after, memo) | handlers, memo)
         return frozenset(body_in | handlers)
     if isinstance(s, gast.Match):
         # No case may match: what is live after stays live.
         live = set(out) | activity.reads(s.subject)
         for case in s.cases:
             bound = activity.writes(case.pattern)
-            live |= (_block(case.body, out) - bound) | activity.reads(case.pattern)
+            live |= (_block(case.body, out, memo) - bound) | activity.reads(case.pattern)
             if case.guard is not None:
                 live |= activity.reads(case.guard) - bound
         return frozenset(live)
     if isinstance(s, (gast.With, gast.AsyncWith)):
         r, w = activity.analyze([i for i in s.items])
-        return frozenset(r | (_block(s.body, out) - w))
+        return frozenset(r | (_block(s.body, out, memo) - w))
     if isinstance(s, gast.Delete):      # `del z` needs z bound: a read
-        r, w = activity.analyze(s)
+        r, w = _activity(s, memo)
         return frozenset(out | r | {t.id for t in s.targets if isinstance(t, gast.Name)})
-    r, w = activity.analyze(s)
+    r, w = _activity(s, memo)
     return frozenset((out - w) | r)

@@ -342,6 +342,8 @@ def to_numpy_value(value, dtype=None):
     if dtype.is_integer and not isinstance(value, bool):
         _check_integral(value, dtype)
     try:
+        if dtype.is_integer or dtype.is_bool:      # in range (checked above): no overflow
+            return np.asarray(value, dtype=dtype.np_dtype)
         with np.errstate(over="ignore"):            # 1e300 -> float32 is inf, as in TF
             return np.asarray(value, dtype=dtype.np_dtype)
     except (TypeError, ValueError) as e:

@@ -1,7 +1,7 @@
 """`tf.data`: input pipelines (see dataset.py). Importing this package
 imports every node module, which registers its nodes in `dataset.NODES`."""
 
-from runtime._src.data import (  # noqa: F401
+from runtime._src.data import (
                                arguments,
                                batching,
                                dataset,

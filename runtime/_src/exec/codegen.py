@@ -34,6 +34,7 @@ runtime/_src/function/variables.py).
 """
 
 import builtins
+import functools
 import itertools
 import keyword
 import linecache
@@ -165,6 +166,22 @@ _IDENT = re.compile(r"[^0-9a-zA-Z_]")
 _RESERVED = set(keyword.kwlist) | set(dir(builtins))
 
 
+@functools.lru_cache(maxsize=4096)
+def _local_base(base):
+    """A node name made an identifier that is no keyword or builtin (node
+    names repeat across graphs: each is worked out once)."""
+    name = _IDENT.sub("_", base).lstrip("_") or "t"
+    if name[0].isdigit() or name in _RESERVED:
+        name = "t_" + name
+    return name
+
+
+@functools.lru_cache(maxsize=4096)
+def _global_base(base):
+    """The global name for `base`: `_` and an identifier."""
+    return "_" + (_IDENT.sub("_", base).strip("_") or "g")
+
+
 class Emitter:
     """Builds the source of one compiled function (torch.fx style).
 
@@ -189,9 +206,7 @@ class Emitter:
     # -- naming --
     def local(self, base):
         """A fresh local variable name derived from `base`."""
-        name = _IDENT.sub("_", base).lstrip("_") or "t"
-        if name[0].isdigit() or name in _RESERVED:
-            name = "t_" + name
+        name = _local_base(base)
         candidate, n = name, 1
         while candidate in self.used:
             candidate = f"{name}_{n}"
@@ -201,7 +216,7 @@ class Emitter:
 
     def bind(self, base, value):
         """A global name for `value` (kernels, constants, non-literal attrs)."""
-        name = "_" + (_IDENT.sub("_", base).strip("_") or "g")
+        name = _global_base(base)
         candidate, n = name, 1
         while candidate in self.globals and self.globals[candidate] is not value:
             candidate = f"{name}_{n}"
@@ -420,7 +435,12 @@ def _location_comment(node):
     loc = node.location
     if not loc:
         return ""
-    return f"  # {os.path.basename(str(loc[0]))}:{loc[1]}"
+    return _location_text(loc[0], loc[1])
+
+
+@functools.lru_cache(maxsize=4096)
+def _location_text(filename, line):
+    return f"  # {os.path.basename(str(filename))}:{line}"
 
 
 def _is_plain_literal(value):

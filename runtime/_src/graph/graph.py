@@ -137,7 +137,8 @@ class Graph:
 
     def add_node(self, opdef, inputs, attrs, name=None):
         """Infer output dtypes/shapes, append a node, return it."""
-        inputs = [self._own(t, opdef.name) for t in inputs]
+        inputs = [t if t.__class__ is SymbolicTensor and t.node.graph is self
+                  else self._own(t, opdef.name) for t in inputs]
         try:
             specs = opdef.infer(inputs, attrs)
         except (TypeError, ValueError) as e:
@@ -334,7 +335,13 @@ def memoized_flags():
         _state.flag_memo = previous
 
 
-def forget_flags():
-    """Drop remembered flags (a graph gained or lost nodes)."""
-    if getattr(_state, "flag_memo", None) is not None:
-        _state.flag_memo = {}
+def forget_flags(name=None):
+    """Drop remembered flags (a graph gained or lost nodes); `name`: only
+    that flag ("stateful" or "side_effect")."""
+    memo = getattr(_state, "flag_memo", None)
+    if memo:
+        if name is None:
+            _state.flag_memo = {}
+        else:
+            for key in [k for k in memo if k[1] == name]:
+                del memo[key]

@@ -106,7 +106,7 @@ def _exponential_linear(ctx, node, x, scale, alpha):
     """x < 0 ? scale * alpha * expm1(x) : scale * x, as ours and TF (ONNX
     Runtime's Elu and Selu compute exp(x) - 1, losing small x)."""
     dtype = node.inputs[0].dtype
-    const = lambda v: ctx.b.const(np.asarray(v, dtype.np_dtype))  # noqa: E731
+    const = lambda v: ctx.b.const(np.asarray(v, dtype.np_dtype))
     negative = ctx.b.add1("Less", [x, const(0)])
     low = expm1(ctx, x, dtype)
     high = x

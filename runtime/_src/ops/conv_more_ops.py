@@ -43,7 +43,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     return conv2d(input, flat, strides, padding, data_format or "NHWC", dilations)
 
 
-def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,  # noqa: A002
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,
                      data_format=None, dilations=None, name=None):
     """`tf.nn.separable_conv2d`: depthwise_conv2d, then a 1x1 conv2d with
     `pointwise_filter` [1, 1, C*M, out]."""
@@ -51,7 +51,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
     return conv2d(y, pointwise_filter, [1, 1, 1, 1], "VALID", data_format or "NHWC")
 
 
-def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",
                      data_format="NHWC", dilations=None, name=None):
     """`tf.nn.conv2d_transpose`: the transpose (gradient) of conv2d; `filters`
     is [height, width, output_channels, in_channels]; `output_shape` the
@@ -74,7 +74,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     return _to_channels_first(y, first)
 
 
-def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",
                      data_format="NWC", dilations=None, name=None):
     """`tf.nn.conv1d_transpose`: conv2d_transpose over a height of 1; `filters`
     is [width, output_channels, in_channels]."""
@@ -89,7 +89,7 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     return squeeze(y, [axis])
 
 
-def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0,  # noqa: A002
+def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0,
                                  beta=0.5, name=None):
     """`tf.nn.local_response_normalization` (lrn): input / (bias + alpha *
     sqr_sum) ** beta, sqr_sum summing squares over channels d-r..d+r."""

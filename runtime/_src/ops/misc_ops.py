@@ -67,7 +67,7 @@ def ensure_shape(x, shape, name=None):
     return apply("EnsureShape", [x], {"shape": shape, "label": label})
 
 
-def identity_n(input, name=None):  # noqa: A002 - TensorFlow's name
+def identity_n(input, name=None):  # TensorFlow's name
     """`tf.identity_n`: a list of identities of the tensors in `input`."""
     return [identity(t) for t in input]
 

@@ -101,7 +101,7 @@ def divide(x1, x2):
 true_divide = divide
 
 
-def abs(x):  # noqa: A001 - NumPy's name
+def abs(x):  # NumPy's name
     return math_ops.abs(asarray(x))
 
 
@@ -158,7 +158,7 @@ def linspace(start, stop, num=50, dtype=float64):
                                             num), dtype)
 
 
-def eye(N, M=None, dtype=float64):  # noqa: N803 - NumPy's names
+def eye(N, M=None, dtype=float64):  # NumPy's names
     return array_ops.eye(N, M, dtype=dtype)
 
 

@@ -79,17 +79,17 @@ def _string_map_op(name, x, *fn):
     return apply("StringMap", [string_tensor(x, name)], {"fn": (name,) + fn})
 
 
-def lower(input, encoding="", name=None):  # noqa: A002 - TensorFlow's name
+def lower(input, encoding="", name=None):  # TensorFlow's name
     """`tf.strings.lower`: ASCII lower case (all of Unicode with encoding='utf-8')."""
     return _string_map_op("lower", input, bool(encoding))
 
 
-def upper(input, encoding="", name=None):  # noqa: A002
+def upper(input, encoding="", name=None):
     """`tf.strings.upper`: ASCII upper case (all of Unicode with encoding='utf-8')."""
     return _string_map_op("upper", input, bool(encoding))
 
 
-def strip(input, name=None):  # noqa: A002
+def strip(input, name=None):
     """`tf.strings.strip`: leading and trailing whitespace removed."""
     return _string_map_op("strip", input)
 
@@ -114,7 +114,7 @@ def _check_unit(unit, op):
     return unit
 
 
-def length(input, unit="BYTE", name=None):  # noqa: A002
+def length(input, unit="BYTE", name=None):
     """`tf.strings.length`: bytes (or UTF-8 characters) in each string."""
     return apply("StringLength", [string_tensor(input, "length")],
                  {"unit": _check_unit(unit, "length")})
@@ -163,7 +163,7 @@ def _regex_replace(x, *, pattern, rewrite, replace_global):
     return _map(lambda b: rx.sub(repl, b, count=0 if replace_global else 1), x)
 
 
-def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
     """`tf.strings.regex_replace`: matches of `pattern` replaced by `rewrite`
     (\\1 names a group); only the first when replace_global=False."""
     for what, v in (("pattern", pattern), ("rewrite", rewrite)):
@@ -180,7 +180,7 @@ def _regex_full_match(x, *, pattern):
     return _map(lambda b: rx.fullmatch(b) is not None, x, bool)
 
 
-def regex_full_match(input, pattern, name=None):  # noqa: A002
+def regex_full_match(input, pattern, name=None):
     """`tf.strings.regex_full_match`: whether all of each string matches `pattern`."""
     if not isinstance(pattern, (str, bytes)):
         raise TypeError(f"regex_full_match: pattern must be a Python string, got {pattern!r}")
@@ -214,7 +214,7 @@ def _string_to_number(x, *, out_type):
     return _map(lambda b: _to_number(b, out_type), x, out_type.np_dtype)
 
 
-def to_number(input, out_type=dtypes.float32, name=None):  # noqa: A002
+def to_number(input, out_type=dtypes.float32, name=None):
     """`tf.strings.to_number`: each string parsed as `out_type`."""
     out_type = dtypes.as_dtype(out_type)
     if out_type not in (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64):
@@ -249,7 +249,7 @@ def _as_string(x, *, precision, scientific, shortest, width, fill):
     return out
 
 
-def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,  # noqa: A002
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,
               fill="", name=None):
     """`tf.strings.as_string`: numbers and bools as text (floats with 6 decimals
     unless `precision`/`scientific`/`shortest` say otherwise)."""
@@ -266,7 +266,7 @@ def _hash_bucket(x, *, num_buckets):
     return _map(lambda b: fingerprint64(b) % num_buckets, x, np.int64)
 
 
-def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
+def to_hash_bucket_fast(input, num_buckets, name=None):
     """`tf.strings.to_hash_bucket_fast`: FarmHash Fingerprint64 of each string
     modulo `num_buckets` (the same buckets as TensorFlow's)."""
     n = rules.static_int(num_buckets, "to_hash_bucket_fast", "num_buckets")

@@ -45,6 +45,12 @@ PASSES = [
 ]
 
 DEFAULT_OPTIONS = {name: True for name, _ in PASSES}
+
+# Passes whose edits give no pass new work: dead code elimination only
+# removes nodes nothing uses and that have no side effect; every pass looks at
+# a node and its inputs (loop_optimization also at a loop body's nodes and
+# theirs), which stay as they were. So what it removes needs no new round.
+_NOTHING_FOLLOWS = {"dead_code_elimination"}
 _META_OPTIONS = {"disable_model_pruning", "disable_meta_optimizer"}
 _MAX_ROUNDS = 4  # passes repeat while they keep finding work (rarely more than 2)
 
@@ -148,13 +154,19 @@ def _run_round(graph, passes, wanted, report, check, looked):
             if wanted is not None and key in looked and \
                     max(edited_below[id(g)], g._edit_stamp) < looked[key]:
                 continue
-            looked[key] = next_stamp()
+            before = g._edit_stamp
             messages = module.run(g)
+            # Each pass finishes its own work in one run: its own edits do
+            # not make it look again (the stamp is taken after the run).
+            looked[key] = next_stamp()
             if messages:
                 edited = True
-                changed.add(id(g))
                 report.changes[name].extend(messages)
                 invalidate(g)
+                if name in _NOTHING_FOLLOWS:
+                    g._edit_stamp = before      # no pass finds work in what it removed
+                else:
+                    changed.add(id(g))
         # Edit stamps are read from the second round on; the list of graphs
         # changes only with the nesting.
         if edited and (wanted is not None or nesting_edits() != nesting):

@@ -31,7 +31,11 @@ def walk_graphs(graph):
         yield g
         for node in reversed(g.nodes):
             if node.attrs:
-                stack.extend(reversed(node.subgraph_list()))
+                subs = node._subgraphs           # node.subgraph_list(), without the call
+                if subs is None:
+                    subs = node.subgraph_list()
+                if subs:
+                    stack.extend(reversed(subs))
 
 
 _stamps = itertools.count(1)
@@ -44,10 +48,15 @@ def next_stamp():
 
 def invalidate(graph):
     """Forget any cached run plan or compiled form of `graph` (and the
-    optimizer's remembered statefulness of graphs); stamp the edit."""
+    optimizer's remembered statefulness of graphs); stamp the edit.
+
+    Whether graphs have side effects is kept: the passes never add or
+    remove a side-effecting node (they leave stateful nodes alone, and
+    side-effecting ops are stateful; dead code elimination keeps every node
+    with a side effect). Removing a dead stateful node can change statefulness."""
     graph._compiled = None
     graph._edit_stamp = next(_stamps)
-    forget_flags()
+    forget_flags("stateful")
 
 
 def resolve(mapping, t):

@@ -25,7 +25,7 @@ __all__ = ["split", "unicode_split", "unicode_decode", "bytes_split", "length", 
            "as_string", "to_hash_bucket_fast", "join", "reduce_join"]
 
 
-def _cut(input, flat_op, what):  # noqa: A002
+def _cut(input, flat_op, what):
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(_cut(input.flat_values, flat_op, what))
     t = text_ops.string_tensor(input, what)
@@ -48,7 +48,7 @@ def _cut(input, flat_op, what):  # noqa: A002
     return out
 
 
-def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+def split(input, sep=None, maxsplit=-1, name=None):
     """`tf.strings.split`: each string cut at `sep` (None: runs of whitespace),
     at most `maxsplit` times (-1: no limit)."""
     return _cut(input, lambda t: text_ops.split_flat(t, sep, maxsplit), "split")
@@ -59,27 +59,27 @@ def _check_encoding(encoding, what):
         raise ValueError(f"{what}: only input_encoding='UTF-8' is supported, got {encoding!r}")
 
 
-def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,
                   name=None):
     """`tf.strings.unicode_split`: each string cut into its characters."""
     _check_encoding(input_encoding, "unicode_split")
     return _cut(input, text_ops.unicode_split_flat, "unicode_split")
 
 
-def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,
                    replace_control_characters=False, name=None):
     """`tf.strings.unicode_decode`: the code points (int32) of each string."""
     _check_encoding(input_encoding, "unicode_decode")
     return _cut(input, text_ops.unicode_decode_flat, "unicode_decode")
 
 
-def bytes_split(input, name=None):  # noqa: A002
+def bytes_split(input, name=None):
     """`tf.strings.bytes_split`: each string cut into single bytes."""
     return _cut(input, text_ops.bytes_split_flat, "bytes_split")
 
 
 def _elementwise(op):
-    def f(input, *args, **kwargs):  # noqa: A002
+    def f(input, *args, **kwargs):
         return map_flat_values(op, input, *args, **kwargs)
     f.__name__ = op.__name__
     f.__doc__ = op.__doc__
