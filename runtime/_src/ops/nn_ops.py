@@ -60,7 +60,12 @@ def _relu_grad_grad(op, grad):
 def _sigmoid(x):
     # 1 / (1 + exp(-x)) written with tanh: no overflow for large |x|.
     half = x.dtype.type(0.5)
-    return half * np.tanh(half * x) + half
+    y = np.multiply(half, x)
+    if not isinstance(y, np.ndarray) or y.dtype.kind not in "fc":
+        return half * np.tanh(y) + half
+    np.tanh(y, out=y)                  # the same steps in place: one array, not three
+    np.multiply(half, y, out=y)
+    return np.add(y, half, out=y)
 
 
 @define_grad("Sigmoid")
