@@ -57,18 +57,16 @@ def _backward(d_seq, dh_last, dc_last, saved, rk, steps):
     dtype = gates.dtype
     one = array_ops.constant(1.0, dtype)
     arrays = {name: TensorArray(dtype, size=steps).unstack(v)
-              for name, v in (("gates", gates), ("c", cs), ("h", hs), ("d", d_seq))}
+              for name, v in (("gates", gates), ("c", cs), ("c_prev", _shifted(c0, cs)))}
+    if d_seq is not None:
+        arrays["d"] = TensorArray(dtype, size=steps).unstack(d_seq)
     dz_ta = TensorArray(dtype, size=steps)
 
-    def previous(name, first, t):
-        return _cond_read(arrays[name], first, t)
-
-    def body(t, dh_next, dc_next, d_rk, dz_ta):
+    def body(t, dh_next, dc_next, dz_ta):
         i, f, g, o = shape_ops.split(arrays["gates"].read(t), 4, axis=1)
-        c = arrays["c"].read(t)
-        c_prev, h_prev = previous("c", c0, t), previous("h", h0, t)
+        c, c_prev = arrays["c"].read(t), arrays["c_prev"].read(t)
         tanh_c = math_ops.tanh(c)
-        dh = math_ops.add(arrays["d"].read(t), dh_next)
+        dh = dh_next if d_seq is None else math_ops.add(arrays["d"].read(t), dh_next)
         do = math_ops.multiply(dh, tanh_c)
         dc = math_ops.add(dc_next, math_ops.multiply(
             math_ops.multiply(dh, o), math_ops.subtract(one, math_ops.square(tanh_c))))
@@ -78,15 +76,27 @@ def _backward(d_seq, dh_last, dc_last, saved, rk, steps):
             math_ops.multiply(math_ops.multiply(dc, i), math_ops.subtract(
                 one, math_ops.square(g))),
             math_ops.multiply(do, _sigmoid_slope(o, one))], 1)
-        d_rk = math_ops.add(d_rk, math_ops.matmul(h_prev, dz, transpose_a=True))
         dh_prev = math_ops.matmul(dz, rk, transpose_b=True)
-        return t - 1, dh_prev, math_ops.multiply(dc, f), d_rk, dz_ta.write(t, dz)
+        return t - 1, dh_prev, math_ops.multiply(dc, f), dz_ta.write(t, dz)
 
     start = math_ops.subtract(_as_tensor(steps), array_ops.constant(1))
-    _, dh0, dc0, d_rk, dz_ta = while_loop(
-        lambda t, *_: t >= 0, body,
-        (start, dh_last, dc_last, array_ops.zeros_like(rk), dz_ta))
-    return dz_ta.stack(), dh0, dc0, d_rk
+    _, dh0, dc0, dz_ta = while_loop(lambda t, *_: t >= 0, body,
+                                    (start, dh_last, dc_last, dz_ta))
+    dz = stacked(dz_ta, steps)
+    return dz, dh0, dc0, _all_steps_product(_shifted(h0, hs), dz, rk)
+
+
+def _shifted(first, seq):
+    """[first, seq[0], ..., seq[-2]]: each step's previous value, time-major."""
+    return array_ops.concat([array_ops.expand_dims(first, 0), seq[:-1]], 0)
+
+
+def _all_steps_product(h_prev, dz, rk):
+    """sum over t of h_prev[t]^T dz[t], the recurrent kernel's gradient: one
+    matmul over all steps and the batch, after the loop rather than inside it."""
+    units, width = rk.shape.dims
+    return math_ops.matmul(array_ops.reshape(h_prev, [-1, units]),
+                           array_ops.reshape(dz, [-1, width]), transpose_a=True)
 
 
 def _sigmoid_slope(s, one):
@@ -97,24 +107,20 @@ def _as_tensor(steps):
     return array_ops.constant(steps) if isinstance(steps, int) else steps
 
 
-def _cond_read(ta, first, t):
-    """ta[t - 1], or `first` at t == 0 (a read of index max(t - 1, 0) then a select)."""
-    value = ta.read(math_ops.maximum(math_ops.subtract(t, 1), array_ops.constant(0)))
-    return math_ops.where(math_ops.equal(t, 0), first, value)
-
-
-def lstm_sequence(z_x, h0, c0, rk, steps):
-    """(hs (time, batch, units), h, c) of the LSTM over the projected inputs."""
+def lstm_sequence(z_x, h0, c0, rk, steps, return_sequences=True):
+    """(hs (time, batch, units), h, c) of the LSTM over the projected inputs;
+    hs is None without `return_sequences` (then no gradient flows into it)."""
 
     @custom_gradient
     def run(z_x, h0, c0, rk):
         h, c, gates, cs, hs = _forward(z_x, h0, c0, rk, steps)
 
-        def grad(d_hs, d_h, d_c):
-            d_hs = array_ops.zeros_like(hs) if d_hs is None else d_hs
+        def grad(*upstream):
+            d_hs, d_h, d_c = upstream if return_sequences else (None, *upstream)
             d_h = array_ops.zeros_like(h) if d_h is None else d_h
             d_c = array_ops.zeros_like(c) if d_c is None else d_c
             return _backward(d_hs, d_h, d_c, (gates, cs, hs, h0, c0), rk, steps)
-        return (hs, h, c), grad
+        return ((hs, h, c) if return_sequences else (h, c)), grad
 
-    return run(z_x, h0, c0, rk)
+    results = run(z_x, h0, c0, rk)
+    return tuple(results) if return_sequences else (None, *results)
