@@ -62,11 +62,10 @@ def _lstm_step(z_x, h_prev, c_prev, recurrent_kernel):
     u = np.shape(c_prev)[1]
     z = h_prev @ recurrent_kernel
     np.add(z_x, z, out=z)
-    half = z.dtype.type(0.5)
-    for gate in (z[:, :2 * u], z[:, 3 * u:]):          # i, f and o: sigmoid
-        sigmoid_of_half(np.multiply(half, gate, out=gate))
-    np.tanh(z[:, 2 * u:3 * u], out=z[:, 2 * u:3 * u])    # g: tanh
-    i, f, g, o = z[:, :u], z[:, u:2 * u], z[:, 2 * u:3 * u], z[:, 3 * u:]
+    g = np.tanh(z[:, 2 * u:3 * u])                      # g: tanh, before ...
+    sigmoid_of_half(np.multiply(z.dtype.type(0.5), z, out=z))    # ... all four: sigmoid
+    z[:, 2 * u:3 * u] = g                               # gates [i, f, g, o]
+    i, f, o = z[:, :u], z[:, u:2 * u], z[:, 3 * u:]
     c = f * c_prev
     np.add(c, i * g, out=c)
     h = np.tanh(c)
@@ -79,23 +78,25 @@ def _lstm_step_grad(gates, c, c_prev, dh, dc_next, recurrent_kernel):
     one = gates.dtype.type(1)
     i, f, g, o = gates[:, :u], gates[:, u:2 * u], gates[:, 2 * u:3 * u], gates[:, 3 * u:]
     tanh_c = np.tanh(c)
-    do = dh * tanh_c
     dc = dh * o
     np.multiply(dc, np.subtract(one, np.square(tanh_c)), out=dc)
     np.add(dc_next, dc, out=dc)
-    dz = np.empty_like(gates)
-    for k, (a, b, slope) in enumerate(((dc, g, _sigmoid_slope(i, one)),
-                                       (dc, c_prev, _sigmoid_slope(f, one)),
-                                       (dc, i, np.subtract(one, np.square(g))),
-                                       (do, None, _sigmoid_slope(o, one)))):
-        part = dz[:, k * u:(k + 1) * u]
-        np.multiply(a if b is None else np.multiply(a, b), slope, out=part)
+    dz = np.empty_like(gates)                           # [dc * g, dc * c_prev, dc * i, do] ...
+    for k, (a, b) in enumerate(((dc, g), (dc, c_prev), (dc, i), (dh, tanh_c))):
+        np.multiply(a, b, out=dz[:, k * u:(k + 1) * u])
+    np.multiply(dz, _slopes(gates, one), out=dz)        # ... times each activation's slope
     return dz, dz @ recurrent_kernel.T, dc * f
 
 
-def _sigmoid_slope(s, one):
-    """s * (1 - s): the sigmoid's derivative from its output."""
-    return np.multiply(s, np.subtract(one, s))
+def _slopes(gates, one):
+    """[i(1-i), f(1-f), 1-g^2, o(1-o)]: each activation's derivative from its output."""
+    u = np.shape(gates)[1] // 4
+    slopes = np.subtract(one, gates)
+    np.multiply(gates, slopes, out=slopes)
+    g_slope = slopes[:, 2 * u:3 * u]
+    np.square(gates[:, 2 * u:3 * u], out=g_slope)
+    np.subtract(one, g_slope, out=g_slope)
+    return slopes
 
 
 def lstm_step(z_x, h_prev, c_prev, recurrent_kernel):
