@@ -133,7 +133,9 @@ def _write(storage, index, value):
     if i < 0:
         raise ValueError(f"TensorArray.write: index {i} is negative")
     _grow(storage, i + 1, "write")
-    _check_element_shape(storage, np.shape(value), "write")
+    shape = np.shape(value)
+    if shape != storage.element_shape:     # the same shape as before needs no check
+        _check_element_shape(storage, shape, "write")
     storage.items[i] = value
     return storage
 

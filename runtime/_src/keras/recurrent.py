@@ -89,7 +89,7 @@ class RNNBase(ConfigurableLayer):
         if mask is not None:
             mask = array_ops.transpose(mask, [1, 0])
         if mask is None and hasattr(cell, "fused_loop") and cell._fused_applies():
-            outputs, last, states = cell.fused_loop(projected, states)
+            outputs, last, states = cell.fused_loop(projected, states, self.return_sequences)
         else:
             outputs, last, states = time_loop(cell.step, projected, states, mask=mask,
                                               return_sequences=self.return_sequences,

@@ -224,13 +224,14 @@ class LSTMCell(_Cell):
     def get_initial_state(self, batch_size):
         return super().get_initial_state(batch_size) * 2
 
-    def fused_loop(self, projected, states):
-        """The whole time loop with a hand-written backward loop (lstm_fused.py)."""
+    def fused_loop(self, projected, states, return_sequences=True):
+        """The whole time loop with a hand-written backward loop (lstm_fused.py);
+        the outputs are None without `return_sequences`."""
         dims = projected.shape.dims
         steps = dims[0] if dims is not None and dims[0] is not None \
             else array_ops.shape(projected)[0]
         hs, h, c = lstm_fused.lstm_sequence(projected, states[0], states[1],
-                                            self._loop_kernel, steps)
+                                            self._loop_kernel, steps, return_sequences)
         return hs, h, [h, c]
 
     def _fused_applies(self):

@@ -146,7 +146,7 @@ WHY_NOT = {
 # Ops that only gradients make: a model is exported for inference.
 WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for op in (
     "AvgPoolGrad", "BiasAddGrad", "ConcatGrad", "Conv2DBackpropFilter", "Conv2DBackpropInput",
-    "GatherGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
+    "GatherGrad", "LSTMStepGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
     "ReciprocalGrad", "ReluGrad", "RepeatGrad", "RsqrtGrad", "SliceGrad", "SqrtGrad",
     "StridedSliceGrad", "TileGrad", "TopKGrad", "LoopAccumulator", "LoopAccumulatorPush",
     "LoopAccumulatorRead", "LoopAccumulatorSize", "LoopAccumulatorGradRead",

@@ -14,6 +14,7 @@ import numpy as np
 
 from runtime._src.onnx.builder import ExportError
 from runtime._src.onnx.convert import rule
+from runtime._src.onnx.rules_array import split
 from runtime._src.onnx.rules_math import reduce
 
 __all__ = []
@@ -149,3 +150,19 @@ def _avg_pool(ctx, node, ins):
                    kernel_shape=list(node.attrs["ksize"]), strides=list(node.attrs["strides"]),
                    auto_pad=auto_pad, count_include_pad=0)
     return [ctx.b.add1("Transpose", [y], perm=_NHWC)]
+
+
+@rule("LSTMStep")
+def _lstm_step(ctx, node, ins):
+    """One LSTM step (runtime/_src/ops/rnn_ops.py) in ONNX's elementwise ops:
+    z = z_x + h @ rk; i, f, g, o = sigmoid, sigmoid, tanh, sigmoid of z's
+    quarters; c = f * c_prev + i * g; h = o * tanh(c); gates = [i, f, g, o]."""
+    z_x, h_prev, c_prev, rk = ins
+    b = ctx.b
+    z = b.add1("Add", [z_x, b.add1("MatMul", [h_prev, rk])])
+    i, f, g, o = split(ctx, z, 1, 4)
+    i, f, o = (b.add1("Sigmoid", [v]) for v in (i, f, o))
+    g = b.add1("Tanh", [g])
+    c = b.add1("Add", [b.add1("Mul", [f, c_prev]), b.add1("Mul", [i, g])])
+    h = b.add1("Mul", [o, b.add1("Tanh", [c])])
+    return [b.add1("Concat", [i, f, g, o], axis=1), c, h]

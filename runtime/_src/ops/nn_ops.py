@@ -58,9 +58,21 @@ def _relu_grad_grad(op, grad):
 
 @define_op("Sigmoid", infer=rules.same_as_first)
 def _sigmoid(x):
-    # 1 / (1 + exp(-x)) written with tanh: no overflow for large |x|.
-    half = x.dtype.type(0.5)
-    return half * np.tanh(half * x) + half
+    y = np.multiply(x.dtype.type(0.5), x)
+    if not isinstance(y, np.ndarray) or y.dtype.kind not in "fc":
+        half = x.dtype.type(0.5)
+        return half * np.tanh(y) + half
+    return sigmoid_of_half(y)
+
+
+def sigmoid_of_half(y):
+    """sigmoid(x) computed in place in `y`, a float array holding x * 0.5:
+    1 / (1 + exp(-x)) written as 0.5 * tanh(0.5 * x) + 0.5 (no overflow for
+    large |x|). The Sigmoid kernel and the fused LSTM step (rnn_ops.py) share it."""
+    half = y.dtype.type(0.5)
+    np.tanh(y, out=y)
+    np.multiply(half, y, out=y)
+    return np.add(y, half, out=y)
 
 
 @define_grad("Sigmoid")
