@@ -35,10 +35,10 @@ class _Breaks(ast_util.StatementTransformer):
         node.body = jumps.guard(node.body, gast.Break, flag) or [gast.Pass()]
         tests = anno.getanno(node, anno.EXTRA_LOOP_TEST, [])
         anno.setanno(node, anno.EXTRA_LOOP_TEST,
-                     tests + [templates.replace_as_expression(f"not {flag}")], replace=True)
-        out = ast_util.located(templates.replace(f"{flag} = False"), line) + [node]
+                     tests + [templates.replace_as_expression("not flag", flag=flag)], replace=True)
+        out = ast_util.located(templates.replace("flag = False", flag=flag), line) + [node]
         if orelse:
-            out += ast_util.located(templates.replace(f"if not {flag}:\n    orelse", orelse=orelse),
+            out += ast_util.located(templates.replace("if not flag:\n    orelse", flag=flag, orelse=orelse),
                                     line)
         return out
 

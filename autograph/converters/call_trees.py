@@ -60,7 +60,7 @@ class _Calls(ast_util.NodeTransformer):
                 and self._appendable(call.func.value.id)):
             self.generic_visit(call)
             lst, op = call.func.value.id, f"list_{call.func.attr}"
-            new = templates.replace(f"{lst} = ag__.{op}({lst}, item)", item=call.args[0])
+            new = templates.replace(f"lst = ag__.{op}(lst, item)", lst=lst, item=call.args[0])
             return ast_util.located(new, ast_util.user_line(node))
         self.generic_visit(node)
         return node

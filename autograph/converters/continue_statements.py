@@ -29,7 +29,7 @@ class _Continues(ast_util.StatementTransformer):
         self.ctx.flag_names.add(flag)
         body = jumps.guard(node.body, gast.Continue, flag) or [gast.Pass()]
         if any(isinstance(n, gast.Name) and n.id == flag for n in ast_util.walk_scope(body)):
-            body = ast_util.located(templates.replace(f"{flag} = False"),
+            body = ast_util.located(templates.replace("flag = False", flag=flag),
                                     ast_util.user_line(node)) + body
         node.body = body
         return node

@@ -182,7 +182,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         _, inits = self.scopes.pop()
         prefix = []
         for name in inits:
-            prefix += templates.replace(f"{name} = ag__.Undefined({name!r})")
+            prefix += _undefined(name)
         return ast_util.located(prefix, ast_util.user_line(stmts[0]) if stmts else None) + body
 
     def visit_FunctionDef(self, node):
@@ -204,14 +204,14 @@ class _ControlFlow(ast_util.StatementTransformer):
                              if kind == "nonlocal" and n not in bound and n not in scope.free)
         for name in unbound:
             self.ctx.undefined_names.add(name)
-        node.body = templates.replace("\n".join(
-            f"{n} = ag__.Undefined({n!r})" for n in unbound) or "pass")[:len(unbound)] + node.body
+        node.body = [s for n in unbound for s in _undefined(n)] + node.body
         if scope.reads_namespace:
             self._user_locals(node)
         if scope.rebound:
             # Refused when a staged if/loop traces a call of this function.
             check = templates.replace(
-                f"ag__.outer_writes({node.name!r}, {tuple(scope.rebound)!r})")
+                "ag__.outer_writes(function, names)", function=ast_util.constant(node.name),
+                names=ast_util.constant(tuple(scope.rebound)))
             doc = 1 if (node.body and isinstance(node.body[0], gast.Expr)
                         and isinstance(node.body[0].value, gast.Constant)
                         and isinstance(node.body[0].value.value, str)) else 0
@@ -280,7 +280,8 @@ class _ControlFlow(ast_util.StatementTransformer):
                       if isinstance(t, gast.Name) and t.id in self.ctx.undefined_names]
             if not checks:
                 return node
-            out = templates.replace("\n".join(f"ag__.ld({n})" for n in checks)) + [node]
+            out = [s for n in checks for s in templates.replace("ag__.ld(name)", name=n)]
+            out.append(node)
             return ast_util.located(out, ast_util.user_line(node))
         names = [t for t in node.targets if isinstance(t, gast.Name)
                  and t.id not in self.functions[-1].shared]
@@ -289,7 +290,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         out = []
         for t in node.targets:
             if t in names:
-                out += templates.replace(f"{t.id} = ag__.deleted({t.id}, {t.id!r})")
+                out += templates.replace("name = ag__.deleted(name, label)", name=t.id,
+                                         label=ast_util.constant(t.id))
             else:
                 out.append(gast.Delete(targets=[t]))
         return ast_util.located(out, ast_util.user_line(node))
@@ -395,23 +397,28 @@ class _ControlFlow(ast_util.StatementTransformer):
             return [], {}
         names = [q[0] for q in slots]
         get_state, set_state = self.ctx.namer.new("get_state"), self.ctx.namer.new("set_state")
-        reads = "".join(f"ag__.peek(lambda: {q}), " for q in names)
+        # The template's text holds placeholders only (slot i's expression
+        # s<i>, its object b<i> and key k<i>), so it is one of few texts.
+        parts = {"get_state": get_state, "set_state": set_state}
+        reads = "".join(f"ag__.peek(lambda: s{i}), " for i in range(len(names)))
         writes = ""
         for i, (q, base, key) in enumerate(slots):
+            parts[f"s{i}"] = _expression(q)
             if base is None:
-                writes += f"    {q} = values[{i}]\n"
-            elif isinstance(key, str) and q.endswith("." + key):
-                writes += f"    ag__.put_attr({base}, {key!r}, values[{i}])\n"
-            else:
-                writes += f"    ag__.put_item({base}, {key!r}, values[{i}])\n"
-        code = (f"def {get_state}():\n    return ({reads})\n"
-                f"def {set_state}(values):\n{writes}")
-        stmts = templates.replace(code)
+                writes += f"    s{i} = values[{i}]\n"
+                continue
+            parts[f"b{i}"], parts[f"k{i}"] = _expression(base), ast_util.constant(key)
+            put = "put_attr" if isinstance(key, str) and q.endswith("." + key) else "put_item"
+            writes += f"    ag__.{put}(b{i}, k{i}, values[{i}])\n"
+        code = ("def get_state():\n    return (" + reads + ")\n"
+                "def set_state(values):\n" + writes)
+        stmts = templates.replace(code, **parts)
         decl = self._declarations(shared)
         if decl:
             stmts[1].body = decl + stmts[1].body
         keyword = gast.keyword(arg="composites", value=templates.replace_as_expression(
-            f"({get_state}, {set_state}, names)", names=ast_util.constant(tuple(names))))
+            "(get_state, set_state, names)", get_state=get_state, set_state=set_state,
+            names=ast_util.constant(tuple(names))))
         return stmts, {"keyword": keyword}
 
     @staticmethod
@@ -436,7 +443,7 @@ class _ControlFlow(ast_util.StatementTransformer):
             found += [e for e in effects.find(block, self.ctx.info, fn.aliases, outer)
                       if e not in found and (appends or e[2] is None)]
         if found:
-            value = templates.replace_as_expression(repr(tuple(found)))
+            value = ast_util.constant(tuple(found))
             stmts[-1].value.keywords.append(gast.keyword(arg="effects", value=value))
         return stmts
 
@@ -552,3 +559,14 @@ def definitely_assigned(stmts):
 
 def transform(node, ctx):
     return _ControlFlow(ctx).visit_FunctionDef(node)
+
+
+def _undefined(name):
+    """`name = ag__.Undefined('name')`: the name is not bound yet."""
+    return templates.replace("name = ag__.Undefined(label)", name=name,
+                             label=ast_util.constant(name))
+
+
+def _expression(text):
+    """The expression node of a slot's source text (`d['a']`, `o.x`)."""
+    return gast.parse(text).body[0].value

@@ -23,7 +23,7 @@ def guard(stmts, kind, flag, top=True):
     for i, s in enumerate(stmts):
         rest = stmts[i + 1:]
         if isinstance(s, kind):
-            out.extend(ast_util.located(templates.replace(f"{flag} = True"), ast_util.user_line(s)))
+            out.extend(ast_util.located(templates.replace("flag = True", flag=flag), ast_util.user_line(s)))
             return out        # what follows a jump never runs
         if not ast_util.contains([s], kind, through_loops=False):
             out.append(s)
@@ -38,7 +38,8 @@ def guard(stmts, kind, flag, top=True):
         _guard_inside(s, kind, flag)
         out.append(s)
         if rest:
-            cond = templates.replace(f"if not {flag}:\n    rest", rest=guard(rest, kind, flag, top))
+            cond = templates.replace("if not flag:\n    rest", flag=flag,
+                                     rest=guard(rest, kind, flag, top))
             out.extend(ast_util.located(cond, ast_util.user_line(rest[0])))
         return out
     return out
@@ -66,6 +67,6 @@ def _guard_inside(s, kind, flag):
         # A jump out of the try body skips its else clause.
         orelse = guard(s.orelse, kind, flag, False)
         if orelse and jumps:
-            orelse = templates.replace(f"if not {flag}:\n    orelse", orelse=orelse)
+            orelse = templates.replace("if not flag:\n    orelse", flag=flag, orelse=orelse)
         s.orelse = orelse
         s.finalbody = guard(s.finalbody, kind, flag, False)

@@ -52,10 +52,11 @@ class _Returns:
                 if self.in_try:
                     # The value first: if it raises and an except clause goes
                     # on, the function has not returned (`return f()` in try).
-                    template = f"{self.retval} = value\n{self.flag} = True"
+                    template = "retval = value\nflag = True"
                 else:
-                    template = f"{self.flag} = True\n{self.retval} = value"
-                new = templates.replace(template, value=value)
+                    template = "flag = True\nretval = value"
+                new = templates.replace(template, value=value, retval=self.retval,
+                                        flag=self.flag)
                 out.extend(ast_util.located(new, line))
                 return out
             if not ast_util.contains([s], gast.Return):
@@ -78,7 +79,8 @@ class _Returns:
                 out.append(s)
             if rest:
                 self.flag_used = True
-                guard = templates.replace(f"if not {self.flag}:\n    rest", rest=self.block(rest))
+                guard = templates.replace("if not flag:\n    rest", flag=self.flag,
+                                          rest=self.block(rest))
                 out.extend(ast_util.located(guard, ast_util.user_line(rest[0])))
             return out
         return out
@@ -89,7 +91,7 @@ class _Returns:
             self.flag_used = True
             tests = anno.getanno(s, anno.EXTRA_LOOP_TEST, [])
             anno.setanno(s, anno.EXTRA_LOOP_TEST,
-                         tests + [templates.replace_as_expression(f"not {self.flag}")], replace=True)
+                         tests + [templates.replace_as_expression("not flag", flag=self.flag)], replace=True)
         elif isinstance(s, (gast.With, gast.AsyncWith)):
             s.body = self.block(s.body) or [gast.Pass()]
         elif isinstance(s, gast.Match):
@@ -105,7 +107,7 @@ class _Returns:
             if orelse and returns:
                 # A return from the try body skips its else clause.
                 self.flag_used = True
-                orelse = templates.replace(f"if not {self.flag}:\n    orelse", orelse=orelse)
+                orelse = templates.replace("if not flag:\n    orelse", flag=self.flag, orelse=orelse)
             s.orelse = orelse
             s.finalbody = self.block(s.finalbody)
             self.in_try -= 1
@@ -139,14 +141,14 @@ def _convert_function(node, ctx):
     body = conv.block(node.body)
     prefix = []
     if conv.flag_used:
-        prefix += templates.replace(f"{conv.flag} = False")
+        prefix += templates.replace("flag = False", flag=conv.flag)
     else:
         body = [_DropFlag(conv.flag).visit(s) for s in body]
         body = [s for s in body if s is not None]
     if falls_off:
-        prefix += templates.replace(f"{conv.retval} = None")
+        prefix += templates.replace("retval = None", retval=conv.retval)
     node.body = (ast_util.located(prefix, line) + body
-                 + ast_util.located(templates.replace(f"return {conv.retval}"), line))
+                 + ast_util.located(templates.replace("return retval", retval=conv.retval), line))
     return node
 
 

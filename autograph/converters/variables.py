@@ -27,7 +27,7 @@ class UndefinedLoadRewriter(ast_util.NodeTransformer):
         if (isinstance(node.ctx, gast.Load) and node.id in self.ctx.undefined_names
                 and node.id not in self.ctx.return_names
                 and anno.getanno(node, anno.MAYBE_UNDEFINED, False)):
-            return templates.replace_as_expression(f"ag__.ld({node.id})")
+            return templates.replace_as_expression("ag__.ld(name)", name=node.id)
         return node
 
 

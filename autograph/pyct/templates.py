@@ -172,10 +172,10 @@ def _node(cls, attrs):
     return new
 
 
-# Parsed templates and their builders, kept for the most recent _KEPT texts:
-# some converters write user names into the text (`f"{name} = ag__.Undefined(...)"`),
-# so the texts are not a fixed set, and an unbounded cache would grow with
-# every function converted.
+# Parsed templates and their builders, by text. The converters write user
+# names into placeholders only, never into the text, so the texts are a fixed
+# set (tests/reliability/test_process_state.py checks); the bound is a guard
+# for callers that do otherwise.
 _KEPT = 512
 _PARSED = {}
 _BUILDERS = {}

@@ -100,3 +100,52 @@ def test_the_template_cache_keeps_a_bounded_number_of_texts():
         assert (stmt.targets[0].id, stmt.value.id) == (f"name_{i}", "x")
     assert len(templates._PARSED) <= templates._KEPT
     assert len(templates._BUILDERS) <= templates._KEPT
+
+
+_CONSTRUCTS = """
+def many_{i}(x_{i}, d_{i}, o_{i}, l_{i}):
+    total_{i} = 0
+    while x_{i} > 0:
+        x_{i} = x_{i} - 1
+        if x_{i} == 3:
+            continue
+        if x_{i} == 7:
+            break
+        d_{i}['k'] = x_{i}
+        o_{i}.seen = x_{i}
+        l_{i}.append(x_{i})
+        total_{i} = total_{i} + x_{i}
+    for j_{i} in range(2):
+        if j_{i} > x_{i}:
+            return total_{i}
+    gone_{i} = 1
+    del gone_{i}
+    return total_{i} + len(l_{i})
+"""
+
+
+def _convert_constructs(i):
+    filename = f"/template-test/many_{i}.py"
+    source = _CONSTRUCTS.format(i=i)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {}
+    exec(compile(source, filename, "exec"), namespace)  # the test's own source
+    fn = namespace[f"many_{i}"]
+
+    class Obj:
+        pass
+    args = (9, {}, Obj(), [])
+    assert autograph.to_graph(fn)(*args) == fn(9, {}, Obj(), [])
+    del linecache.cache[filename]
+
+
+def test_templates_hold_placeholders_only_so_user_names_add_no_texts():
+    """Every converter writes the user's names into a template's placeholders,
+    never into its text: functions that differ only in their names use the
+    same template texts (so the cache is a fixed set, not an evicting one)."""
+    from autograph.pyct import templates
+    _convert_constructs(0)
+    texts = set(templates._PARSED)
+    for i in range(1, 20):
+        _convert_constructs(i)
+    assert set(templates._PARSED) - texts == set()
