@@ -24,6 +24,9 @@ from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpS
                                           ZeroPadding2D)
 from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
 from runtime._src.keras.serialization import deserialize_layer as deserialize
+from runtime._src.keras.dot_layer import Dot
+from runtime._src.keras.simple_layers import (ActivityRegularization, Identity, Masking,
+                                              UnitNormalization)
 from runtime._src.keras.serialization import serialize_layer as serialize
 
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
@@ -40,3 +43,4 @@ __all__ += ["AveragePooling1D", "AveragePooling2D", "Conv1D", "Conv2DTranspose",
             "SpatialDropout1D", "SpatialDropout2D", "UpSampling2D", "ZeroPadding2D"]
 __all__ += ["Bidirectional", "TimeDistributed", "GRU", "GRUCell", "LSTM", "LSTMCell",
             "SimpleRNN", "SimpleRNNCell"]
+__all__ += ["ActivityRegularization", "Dot", "Identity", "Masking", "UnitNormalization"]
