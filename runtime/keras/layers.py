@@ -25,6 +25,7 @@ from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpS
 from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
 from runtime._src.keras.serialization import deserialize_layer as deserialize
 from runtime._src.keras.dot_layer import Dot
+from runtime._src.keras.group_normalization import GroupNormalization
 from runtime._src.keras.simple_layers import (ActivityRegularization, Identity, Masking,
                                               UnitNormalization)
 from runtime._src.keras.serialization import serialize_layer as serialize
@@ -44,3 +45,4 @@ __all__ += ["AveragePooling1D", "AveragePooling2D", "Conv1D", "Conv2DTranspose",
 __all__ += ["Bidirectional", "TimeDistributed", "GRU", "GRUCell", "LSTM", "LSTMCell",
             "SimpleRNN", "SimpleRNNCell"]
 __all__ += ["ActivityRegularization", "Dot", "Identity", "Masking", "UnitNormalization"]
+__all__ += ["GroupNormalization"]

@@ -11,7 +11,8 @@ import math
 
 from runtime._src.core import dtypes
 from runtime._src.keras import serialization
-from runtime._src.ops import array_ops, linalg_ops, math_ops, matrix_diag_ops, random_ops
+from runtime._src.ops import (array_ops, linalg_ops, math_ops, matrix_diag_ops, random_ops,
+                              shape_ops)
 
 __all__ = ["Initializer", "GlorotUniform", "HeUniform", "GlorotNormal", "HeNormal",
            "LecunUniform", "LecunNormal", "TruncatedNormal", "Orthogonal", "VarianceScaling",
@@ -62,7 +63,10 @@ class Constant(Initializer):
         return {"value": self.value}
 
     def __call__(self, shape, dtype=None):
-        return array_ops.fill(list(shape), array_ops.constant(self.value, dtype or dtypes.float32))
+        value = array_ops.constant(self.value, dtype or dtypes.float32)
+        if value.shape.rank:                  # Keras 3 broadcasts an array value to shape
+            return shape_ops.broadcast_to(value, list(shape))
+        return array_ops.fill(list(shape), value)
 
 
 class RandomUniform(Initializer):
