@@ -26,6 +26,7 @@ from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
 from runtime._src.keras.serialization import deserialize_layer as deserialize
 from runtime._src.keras.dot_layer import Dot
 from runtime._src.keras.group_normalization import GroupNormalization
+from runtime._src.keras.image_layers import CenterCrop, RandomFlip, Resizing
 from runtime._src.keras.simple_layers import (ActivityRegularization, Identity, Masking,
                                               UnitNormalization)
 from runtime._src.keras.serialization import serialize_layer as serialize
@@ -46,3 +47,4 @@ __all__ += ["Bidirectional", "TimeDistributed", "GRU", "GRUCell", "LSTM", "LSTMC
             "SimpleRNN", "SimpleRNNCell"]
 __all__ += ["ActivityRegularization", "Dot", "Identity", "Masking", "UnitNormalization"]
 __all__ += ["GroupNormalization"]
+__all__ += ["CenterCrop", "RandomFlip", "Resizing"]
