@@ -24,6 +24,7 @@ from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpS
                                           ZeroPadding2D)
 from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
 from runtime._src.keras.serialization import deserialize_layer as deserialize
+from runtime._src.keras.bucketing_layers import Discretization, Hashing
 from runtime._src.keras.dot_layer import Dot
 from runtime._src.keras.group_normalization import GroupNormalization
 from runtime._src.keras.image_layers import CenterCrop, RandomFlip, Resizing
@@ -48,3 +49,4 @@ __all__ += ["Bidirectional", "TimeDistributed", "GRU", "GRUCell", "LSTM", "LSTMC
 __all__ += ["ActivityRegularization", "Dot", "Identity", "Masking", "UnitNormalization"]
 __all__ += ["GroupNormalization"]
 __all__ += ["CenterCrop", "RandomFlip", "Resizing"]
+__all__ += ["Discretization", "Hashing"]
