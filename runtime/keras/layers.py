@@ -25,6 +25,7 @@ from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpS
 from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
 from runtime._src.keras.serialization import deserialize_layer as deserialize
 from runtime._src.keras.bucketing_layers import Discretization, Hashing
+from runtime._src.keras.conv_transpose_1d import Conv1DTranspose
 from runtime._src.keras.dot_layer import Dot
 from runtime._src.keras.group_normalization import GroupNormalization
 from runtime._src.keras.image_layers import CenterCrop, RandomFlip, Resizing
@@ -50,3 +51,4 @@ __all__ += ["ActivityRegularization", "Dot", "Identity", "Masking", "UnitNormali
 __all__ += ["GroupNormalization"]
 __all__ += ["CenterCrop", "RandomFlip", "Resizing"]
 __all__ += ["Discretization", "Hashing"]
+__all__ += ["Conv1DTranspose"]
