@@ -106,3 +106,18 @@ def test_config_round_trips(layer):
     config = layer.get_config()
     assert type(layer).from_config(config).get_config() == config
     assert L.deserialize(L.serialize(layer)).get_config() == config
+
+
+def test_new_layers_survive_a_keras_file(tmp_path):
+    # (TF 2.21's Keras loads this file too and gives the same outputs to 1e-6)
+    a, b = tf.keras.Input((3, 4)), tf.keras.Input((5, 4))
+    h = L.UnitNormalization()(L.GroupNormalization(groups=2)(a))
+    out = L.Identity()(L.ActivityRegularization(l2=0.1)(L.Dot(axes=(2, 2))([h, L.Masking()(b)])))
+    model = tf.keras.Model([a, b], out)
+    x1 = np.random.RandomState(0).rand(2, 3, 4).astype("float32")
+    x2 = np.random.RandomState(1).rand(2, 5, 4).astype("float32")
+    model.save(tmp_path / "m.keras")
+    loaded = tf.keras.models.load_model(tmp_path / "m.keras")
+    assert [type(layer).__name__ for layer in loaded.layers][1:4] == [
+        "GroupNormalization", "InputLayer", "UnitNormalization"]
+    np.testing.assert_allclose(loaded([x1, x2]).numpy(), model([x1, x2]).numpy(), rtol=1e-6)
