@@ -91,3 +91,14 @@ def test_random_flip_defaults_to_training_but_predict_does_not_flip():
     model = tf.keras.Sequential([tf.keras.Input((2, 4, 1)), L.RandomFlip("horizontal")])
     assert 0.25 < (model(x).numpy() != x).any(axis=(1, 2, 3)).mean() < 0.75
     assert (model.predict(x, verbose=0) == x).all()
+
+
+def test_resizing_keeps_integer_images_integer():
+    img = np.arange(48, dtype="int32").reshape(2, 4, 6, 1)
+    for x in (img, img.astype("uint8")):
+        out = L.Resizing(2, 3)(x)
+        assert out.dtype == tf.as_dtype(x.dtype)                    # TF 2.21 keeps the dtype
+        assert out.numpy()[0, ..., 0].tolist() == [[4, 6, 8], [16, 18, 20]]
+    halves = np.array([[[[2], [3]]], [[[3], [4]]]], "int32")        # 2.5 and 3.5
+    assert L.Resizing(1, 1)(halves).numpy()[:, 0, 0, 0].tolist() == [2, 4]   # half to even
+    assert L.CenterCrop(2, 3)(img).dtype == tf.float32               # CenterCrop casts

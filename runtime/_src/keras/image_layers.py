@@ -2,7 +2,8 @@
 
     Resizing(height, width, interpolation="bilinear", crop_to_aspect_ratio=False)
         tf.image.resize to (height, width); crop_to_aspect_ratio first takes the
-        largest centred window of the target's aspect ratio (no distortion)
+        largest centred window of the target's aspect ratio (no distortion);
+        integer images come back rounded (half to even) in their own dtype
     CenterCrop(height, width)
         the centred height x width window; an input smaller than that on a side
         is cropped to the aspect ratio and resized instead (Keras's smart_resize)
@@ -13,6 +14,8 @@
 Inputs are (batch, height, width, channels) or one (height, width, channels)
 image; data_format="channels_first" puts the channels before height.
 """
+
+import numpy as np
 
 from runtime._src.keras.conv_layers import _data_format
 from runtime._src.keras.configurable import ConfigurableLayer
@@ -100,8 +103,14 @@ class Resizing(ConfigurableLayer):
 
     def call(self, inputs):
         _hw_axes(self, inputs.shape.rank)
-        return _resize(self, inputs, self.height, self.width, self.interpolation,
-                       self.crop_to_aspect_ratio)
+        out = _resize(self, inputs, self.height, self.width, self.interpolation,
+                      self.crop_to_aspect_ratio)
+        if not inputs.dtype.is_integer:
+            return out
+        # Keras 3 gives integer images back in their dtype: rounded, then saturated
+        info = np.iinfo(inputs.dtype.as_numpy_dtype)
+        out = math_ops.clip_by_value(math_ops.round(out), float(info.min), float(info.max))
+        return math_ops.cast(out, inputs.dtype)
 
     def compute_output_shape(self, input_shape):
         return _image_output_shape(self, input_shape, self.height, self.width)
