@@ -4,7 +4,9 @@
 An initializer is called as `init(shape, dtype)` and returns a tensor. Random
 ones draw from `tf.random`'s global generator, so `tf.random.set_seed(s)`
 before building a model makes its weights the same on every run (TF's
-semantics); an initializer's own `seed` gives it a fixed stream instead.
+semantics); an initializer's own `seed` makes it draw the same values on
+every call (stateless random ops seeded with (seed, 0)), as Keras 3's seeded
+initializers do.
 """
 
 import math
@@ -12,11 +14,20 @@ import math
 from runtime._src.core import dtypes
 from runtime._src.keras import serialization
 from runtime._src.ops import (array_ops, linalg_ops, math_ops, matrix_diag_ops, random_ops,
-                              shape_ops)
+                              shape_ops, stateless_random_ops)
 
 __all__ = ["Initializer", "GlorotUniform", "HeUniform", "GlorotNormal", "HeNormal",
            "LecunUniform", "LecunNormal", "TruncatedNormal", "Orthogonal", "VarianceScaling",
            "RandomUniform", "RandomNormal", "Zeros", "Ones", "Constant", "get"]
+
+
+def _draw(kind, shape, a, b, dtype, seed):
+    """A random tensor: from the global generator when seed is None, else the
+    same values on every call for the same seed."""
+    if seed is None:
+        return getattr(random_ops, kind)(shape, a, b, dtype)
+    stateless = getattr(stateless_random_ops, "stateless_" + kind)
+    return stateless(shape, [int(seed), 0], a, b, dtype)
 
 
 def compute_fans(shape):
@@ -77,8 +88,8 @@ class RandomUniform(Initializer):
         return {"seed": self.seed, "minval": self.minval, "maxval": self.maxval}
 
     def __call__(self, shape, dtype=None):
-        return random_ops.uniform(shape, self.minval, self.maxval, dtype or dtypes.float32,
-                                  seed=self.seed)
+        return _draw("uniform", shape, self.minval, self.maxval, dtype or dtypes.float32,
+                     self.seed)
 
 
 class RandomNormal(Initializer):
@@ -89,8 +100,8 @@ class RandomNormal(Initializer):
         return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
 
     def __call__(self, shape, dtype=None):
-        return random_ops.normal(shape, self.mean, self.stddev, dtype or dtypes.float32,
-                                 seed=self.seed)
+        return _draw("normal", shape, self.mean, self.stddev, dtype or dtypes.float32,
+                     self.seed)
 
 
 _TRUNCATED_STDDEV = 0.87962566103423978    # stddev of a unit normal cut at +-2
@@ -128,12 +139,12 @@ class VarianceScaling(Initializer):
         variance = self.scale / max(1.0, n)
         dtype = dtype or dtypes.float32
         if self.distribution == "truncated_normal":
-            return random_ops.truncated_normal(shape, 0.0, math.sqrt(variance) / _TRUNCATED_STDDEV,
-                                               dtype, seed=self.seed)
+            return _draw("truncated_normal", shape, 0.0,
+                         math.sqrt(variance) / _TRUNCATED_STDDEV, dtype, self.seed)
         if self.distribution == "untruncated_normal":
-            return random_ops.normal(shape, 0.0, math.sqrt(variance), dtype, seed=self.seed)
+            return _draw("normal", shape, 0.0, math.sqrt(variance), dtype, self.seed)
         limit = math.sqrt(3.0 * variance)
-        return random_ops.uniform(shape, -limit, limit, dtype, seed=self.seed)
+        return _draw("uniform", shape, -limit, limit, dtype, self.seed)
 
 
 class _Preset(VarianceScaling):
@@ -185,8 +196,8 @@ class TruncatedNormal(Initializer):
         return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
 
     def __call__(self, shape, dtype=None):
-        return random_ops.truncated_normal(shape, self.mean, self.stddev,
-                                           dtype or dtypes.float32, seed=self.seed)
+        return _draw("truncated_normal", shape, self.mean, self.stddev,
+                     dtype or dtypes.float32, self.seed)
 
 
 class Orthogonal(Initializer):
@@ -205,8 +216,8 @@ class Orthogonal(Initializer):
             raise ValueError("The tensor to initialize must be at least two-dimensional. "
                              f"Received: shape={shape} of rank {len(shape)}.")
         rows, cols = math.prod(shape[:-1]), shape[-1]
-        a = random_ops.normal((max(rows, cols), min(rows, cols)), 0.0, 1.0,
-                              dtype or dtypes.float32, seed=self.seed)
+        a = _draw("normal", (max(rows, cols), min(rows, cols)), 0.0, 1.0,
+                  dtype or dtypes.float32, self.seed)
         q, r = linalg_ops.qr(a)
         q = q * math_ops.sign(matrix_diag_ops.diag_part(r))
         if rows < cols:
