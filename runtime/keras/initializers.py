@@ -1,7 +1,10 @@
 """`tf.keras.initializers`: weight initializers and `get`."""
 
-from runtime._src.keras.initializers import (Constant, GlorotUniform, HeUniform, Initializer,
-                                             Ones, RandomNormal, RandomUniform, Zeros, get)
+from runtime._src.keras.initializers import (Constant, GlorotNormal, GlorotUniform, HeNormal,
+                                             HeUniform, Initializer, LecunNormal, LecunUniform,
+                                             Ones, Orthogonal, RandomNormal, RandomUniform,
+                                             TruncatedNormal, VarianceScaling, Zeros, get)
 
 __all__ = ["Initializer", "Constant", "GlorotUniform", "HeUniform", "Ones", "RandomNormal",
-           "RandomUniform", "Zeros", "get"]
+           "RandomUniform", "Zeros", "get", "GlorotNormal", "HeNormal", "LecunNormal",
+           "LecunUniform", "Orthogonal", "TruncatedNormal", "VarianceScaling"]

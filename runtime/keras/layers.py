@@ -24,6 +24,13 @@ from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpS
                                           ZeroPadding2D)
 from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
 from runtime._src.keras.serialization import deserialize_layer as deserialize
+from runtime._src.keras.bucketing_layers import Discretization, Hashing
+from runtime._src.keras.conv_transpose_1d import Conv1DTranspose
+from runtime._src.keras.dot_layer import Dot
+from runtime._src.keras.group_normalization import GroupNormalization
+from runtime._src.keras.image_layers import CenterCrop, RandomFlip, Resizing
+from runtime._src.keras.simple_layers import (ActivityRegularization, Identity, Masking,
+                                              UnitNormalization)
 from runtime._src.keras.serialization import serialize_layer as serialize
 
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
@@ -40,3 +47,8 @@ __all__ += ["AveragePooling1D", "AveragePooling2D", "Conv1D", "Conv2DTranspose",
             "SpatialDropout1D", "SpatialDropout2D", "UpSampling2D", "ZeroPadding2D"]
 __all__ += ["Bidirectional", "TimeDistributed", "GRU", "GRUCell", "LSTM", "LSTMCell",
             "SimpleRNN", "SimpleRNNCell"]
+__all__ += ["ActivityRegularization", "Dot", "Identity", "Masking", "UnitNormalization"]
+__all__ += ["GroupNormalization"]
+__all__ += ["CenterCrop", "RandomFlip", "Resizing"]
+__all__ += ["Discretization", "Hashing"]
+__all__ += ["Conv1DTranspose"]

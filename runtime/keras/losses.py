@@ -7,7 +7,8 @@ from runtime._src.keras.losses import (BinaryCrossentropy, CategoricalCrossentro
                                        mean_squared_error, sparse_categorical_crossentropy)
 
 from runtime._src.keras.loss_functions import (BinaryFocalCrossentropy,
-                                              CategoricalFocalCrossentropy, CosineSimilarity,
+                                              CategoricalFocalCrossentropy, CategoricalHinge,
+                                              CosineSimilarity, categorical_hinge,
                                               Hinge, Huber, KLDivergence, LogCosh, Poisson,
                                               SquaredHinge, binary_focal_crossentropy,
                                               categorical_focal_crossentropy, cosine_similarity,
@@ -21,4 +22,4 @@ __all__ = ["Loss", "Huber", "KLDivergence", "LogCosh", "Poisson", "CosineSimilar
            "BinaryCrossentropy", "CategoricalCrossentropy", "MeanAbsoluteError",
            "MeanSquaredError", "SparseCategoricalCrossentropy", "binary_crossentropy",
            "categorical_crossentropy", "mean_absolute_error", "mean_squared_error",
-           "sparse_categorical_crossentropy", "get"]
+           "sparse_categorical_crossentropy", "get", "CategoricalHinge", "categorical_hinge"]

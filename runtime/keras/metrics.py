@@ -4,6 +4,7 @@ from runtime._src.keras.metrics import (Accuracy, BinaryAccuracy, CategoricalAcc
                                         MeanMetricWrapper, Metric, SparseCategoricalAccuracy,
                                         get)
 from runtime._src.keras.confusion_metrics import AUC, F1Score, Precision, Recall
+from runtime._src.keras.iou_metrics import MeanIoU
 from runtime._src.keras.value_metrics import (BinaryCrossentropy, MeanAbsoluteError,
                                               MeanAbsolutePercentageError, MeanSquaredError,
                                               R2Score, RootMeanSquaredError,
@@ -14,4 +15,4 @@ __all__ = ["Metric", "Mean", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "AUC", "F1Score", "Precision",
            "Recall", "BinaryCrossentropy", "MeanAbsoluteError", "MeanAbsolutePercentageError",
            "MeanSquaredError", "R2Score", "RootMeanSquaredError",
-           "SparseTopKCategoricalAccuracy", "Sum", "TopKCategoricalAccuracy", "get"]
+           "SparseTopKCategoricalAccuracy", "Sum", "TopKCategoricalAccuracy", "get", "MeanIoU"]

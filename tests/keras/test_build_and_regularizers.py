@@ -86,7 +86,8 @@ def test_dense_config_matches_keras_3_keys():
                             "bias_regularizer", "kernel_constraint", "bias_constraint"]
     assert config["kernel_initializer"] == {
         "module": "keras.initializers", "class_name": "GlorotUniform",
-        "config": {"seed": None}, "registered_name": None}
+        "config": {"seed": None, "input_axes": None, "output_axes": None},
+        "registered_name": None}
 
 
 def test_regularizer_values_and_configs():

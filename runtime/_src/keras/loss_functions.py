@@ -27,7 +27,8 @@ from runtime._src.keras.losses import EPSILON, LossFunctionWrapper, _as_float, m
 from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 
 __all__ = ["Huber", "LogCosh", "KLDivergence", "Poisson", "CosineSimilarity", "Hinge",
-           "SquaredHinge", "BinaryFocalCrossentropy", "CategoricalFocalCrossentropy", "huber",
+           "SquaredHinge", "CategoricalHinge", "categorical_hinge", "BinaryFocalCrossentropy",
+           "CategoricalFocalCrossentropy", "huber",
            "log_cosh", "kl_divergence", "poisson", "cosine_similarity", "hinge",
            "squared_hinge", "binary_focal_crossentropy", "categorical_focal_crossentropy"]
 
@@ -94,6 +95,14 @@ def squared_hinge(y_true, y_pred):
     y_true, y_pred = _pair(y_true, y_pred)
     margin = math_ops.maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0)
     return reduction_ops.reduce_mean(math_ops.square(margin), -1)
+
+
+def categorical_hinge(y_true, y_pred):
+    """max(max((1 - t) * p) - sum(t * p) + 1, 0) over the last axis (one-hot t)."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    pos = reduction_ops.reduce_sum(y_true * y_pred, -1)
+    neg = reduction_ops.reduce_max((1.0 - y_true) * y_pred, -1)
+    return math_ops.maximum(neg - pos + 1.0, 0.0)
 
 
 def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25,
@@ -179,6 +188,13 @@ class SquaredHinge(LossFunctionWrapper):
 
     def __init__(self, reduction="sum_over_batch_size", name="squared_hinge"):
         super().__init__(squared_hinge, reduction, name)
+
+
+class CategoricalHinge(LossFunctionWrapper):
+    _names = ("categorical_hinge",)
+
+    def __init__(self, reduction="sum_over_batch_size", name="categorical_hinge"):
+        super().__init__(categorical_hinge, reduction, name)
 
 
 class BinaryFocalCrossentropy(LossFunctionWrapper):
