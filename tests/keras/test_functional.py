@@ -382,3 +382,20 @@ def test_functional_merge_helpers_are_the_layers():
     out = model([x, z])
     assert out[0].numpy().tolist() == [[1, 1, 1, 1, 0, 0]] * 3
     assert out[1].numpy().tolist() == [[2, 2, 2, 2]] * 3
+
+
+def test_models_report_their_input_and_output_shapes_as_keras():
+    """TF 2.21's Keras 3: Sequential from an Input has inputs/outputs and both
+    shapes; a functional model has the shapes too."""
+    seq = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(3),
+                               tf.keras.layers.Dense(2)])
+    assert seq.input_shape == (None, 4) and seq.output_shape == (None, 2)
+    assert [tuple(t.shape) for t in seq.inputs] == [(None, 4)]
+    assert [tuple(t.shape) for t in seq.outputs] == [(None, 2)]
+    seq.add(tf.keras.layers.Dense(5))
+    assert seq.output_shape == (None, 5)
+    i = tf.keras.Input((4,))
+    f = tf.keras.Model(i, [tf.keras.layers.Dense(2)(i), tf.keras.layers.Dense(1)(i)])
+    assert f.input_shape == (None, 4) and f.output_shape == [(None, 2), (None, 1)]
+    with pytest.raises(AttributeError, match="has no defined input"):
+        tf.keras.Sequential([tf.keras.layers.Dense(2)]).input_shape

@@ -238,6 +238,16 @@ class Functional(Model):
     def output(self):
         return self._outputs_struct
 
+    @property
+    def input_shape(self):
+        """The inputs' shapes (batch dimension None): a tuple, or a list of
+        them for several inputs, as Keras 3."""
+        return _shapes_of(self.inputs)
+
+    @property
+    def output_shape(self):
+        return _shapes_of(self.outputs)
+
     def _flatten_inputs(self, inputs):
         if isinstance(self._inputs_struct, dict) and not isinstance(inputs, dict) \
                 and len(self.inputs) > 1:
@@ -354,6 +364,11 @@ def _json_default(value):
     raise TypeError(f"to_json: cannot write {value!r} ({type(value).__name__}) as JSON")
 
 
+def _shapes_of(tensors):
+    shapes = [tuple(t.shape) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
+
+
 def _batch_free_spec(x):
     if not isinstance(x, Tensor) or x.shape.dims is None:
         raise ValueError(f"Model: cannot record the input signature of {x!r}")
@@ -466,6 +481,34 @@ class Sequential(Model):
         if shape is not None and not model.weights:
             model.build(tuple(shape))
         return model
+
+    @property
+    def inputs(self):
+        """[the Input's KerasTensor] of a Sequential built from an `Input`."""
+        return [self._symbolic_io()[0]]
+
+    @property
+    def outputs(self):
+        return [self._symbolic_io()[1]]
+
+    @property
+    def input_shape(self):
+        return tuple(self._symbolic_io()[0].shape)
+
+    @property
+    def output_shape(self):
+        return tuple(self._symbolic_io()[1].shape)
+
+    def _symbolic_io(self):
+        """(input, output) KerasTensors of the layers called on the Input."""
+        if self._input_layer is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined input: "
+                                 "start it with tf.keras.Input(shape) to give it one")
+        io = getattr(self, "_io_cache", None)
+        if io is None or io[2] != len(self._layers):
+            x = KerasTensor(self._input_layer.batch_shape, self._input_layer.dtype)
+            io = self._io_cache = (x, self(x), len(self._layers))
+        return io[:2]
 
     def call(self, inputs, training=None):
         x, mask = inputs, None
