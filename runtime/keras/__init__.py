@@ -13,9 +13,9 @@ runtime/_src/keras/.
 from runtime._src.keras.input_layer import Input
 from runtime._src.keras.keras_tensor import KerasTensor
 from runtime._src.keras.models import Model, Sequential
-from runtime.keras import (activations, backend, callbacks, initializers, layers, losses,
-                           metrics, models, optimizers, regularizers, saving, utils)
+from runtime.keras import (activations, backend, callbacks, constraints, initializers, layers,
+                           losses, metrics, models, optimizers, regularizers, saving, utils)
 
 __all__ = ["Input", "KerasTensor", "Model", "Sequential", "activations", "backend",
-           "callbacks", "initializers", "layers", "losses", "metrics", "models", "optimizers",
+           "callbacks", "constraints", "initializers", "layers", "losses", "metrics", "models", "optimizers",
            "regularizers", "saving", "utils"]

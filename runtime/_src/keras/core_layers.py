@@ -22,7 +22,7 @@ import numbers
 from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.function.control_flow import cond
-from runtime._src.keras import activations, initializers, regularizers
+from runtime._src.keras import activations, constraints, initializers, regularizers
 from runtime._src.keras.base_layer import InputSpec, Layer
 from runtime._src.keras.serialization import deserialize_keras_object
 from runtime._src.keras.serialization import serialize_keras_object as _serialize
@@ -91,8 +91,8 @@ def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_i
     layer.bias_initializer = initializers.get(bias_initializer)
     layer.kernel_regularizer = regularizers.get(kernel_regularizer)
     layer.bias_regularizer = regularizers.get(bias_regularizer)
-    layer.kernel_constraint = kernel_constraint
-    layer.bias_constraint = bias_constraint
+    layer.kernel_constraint = constraints.get(kernel_constraint)
+    layer.bias_constraint = constraints.get(bias_constraint)
     layer.kernel = None
     layer.bias = None
 
@@ -275,7 +275,7 @@ class Embedding(Layer):
         self.output_dim = int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = embeddings_constraint
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
         self.mask_zero = bool(mask_zero)
         self.embeddings = None
 
