@@ -25,7 +25,7 @@ from runtime._src.ops.sort_ops import top_k
 from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
                                             reduce_mean, reduce_min, reduce_prod, reduce_sum)
 from runtime._src.ops.special_math_ops import (cumulative_logsumexp, digamma,
-                                               divide_no_nan, lgamma, polyval, xlogy)
+                                               divide_no_nan, lbeta, lgamma, polyval, xlogy)
 from runtime._src.ops.segment_ops import (bincount, confusion_matrix, segment_max,
                                           segment_mean, segment_sum, unsorted_segment_max,
                                           unsorted_segment_mean, unsorted_segment_sum)

@@ -356,3 +356,24 @@ def test_numpy_of_a_scalar_is_a_numpy_scalar_as_in_tensorflow():
     a = t.numpy()
     a[0] = 9
     assert type(a) is np.ndarray and t.numpy().tolist() == [1, 2]
+
+
+def test_lbeta_is_tensorflows_over_the_last_axis():
+    """TF 2.21's values (float32 unless noted), eagerly and in tf.function."""
+    cases = [([1., 2.], -0.6931471824645996),
+             ([[0.5, 3., 2.], [4., 1.5, 7.]], [-2.6923017501831055, -10.484119415283203]),
+             (np.zeros((2, 0), np.float32), [-np.inf, -np.inf]),
+             ([3.0], 0.0)]
+    for value, want in cases:
+        x = tf.constant(np.asarray(value, np.float32))
+        for run in (tf.math.lbeta, tf.function(tf.math.lbeta)):
+            np.testing.assert_allclose(run(x).numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(tf.math.lbeta(tf.constant([1., 2.], tf.float64)).numpy(),
+                               -0.6931471805599453, rtol=1e-14)
+    x = tf.constant([[0.5, 3., 2.]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.lbeta(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(),
+                               [[-3.574604034423828, -0.6883090734481812, -1.1883090734481812]],
+                               rtol=1e-6)

@@ -23,11 +23,12 @@ from runtime._src.graph.op_registry import define_grad, define_op
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.gradient_ops import stop_gradient
 from runtime._src.ops.math_ops import (FLOATS, NUMERIC, _unary, add, convert_pair, equal, exp,
-                                       log, multiply, truediv, where)
-from runtime._src.ops.reduction_ops import cumsum, reduce_max
+                                       log, multiply, subtract, truediv, where)
+from runtime._src.ops.reduction_ops import cumsum, reduce_max, reduce_sum
 from runtime._src.ops.array_ops import zeros_like
 
-__all__ = ["lgamma", "digamma", "xlogy", "divide_no_nan", "cumulative_logsumexp", "polyval"]
+__all__ = ["lgamma", "digamma", "lbeta", "xlogy", "divide_no_nan", "cumulative_logsumexp",
+           "polyval"]
 
 
 def _lgamma_scalar(v):
@@ -115,6 +116,13 @@ def _trigamma_grad(op, grad):
 def lgamma(x, name=None):
     """`tf.math.lgamma`: log |Gamma(x)| elementwise (inf at 0, -1, -2, ...)."""
     return _unary("Lgamma", x, FLOATS)
+
+
+def lbeta(x, name=None):
+    """`tf.math.lbeta`: log |Beta(x)| over the last axis, as TF computes it:
+    sum(lgamma(x)) - lgamma(sum(x)) (an empty last axis gives -inf, as TF)."""
+    x = convert_to_tensor(x)
+    return subtract(reduce_sum(lgamma(x), axis=-1), lgamma(reduce_sum(x, axis=-1)))
 
 
 def digamma(x, name=None):
