@@ -93,6 +93,8 @@ class AutographBackend(Backend):
         return isinstance(value, TensorArray)
 
     def static_truth(self, pred):
+        if isinstance(_as_tensor(pred), SymbolicTensor):
+            return None                 # no test op made here: cond makes it once
         pred = _truth(pred)
         if isinstance(pred, SymbolicTensor):
             return None

@@ -115,7 +115,7 @@ for _cls in (Constraint, MaxNorm, MinMaxNorm, NonNeg, UnitNorm):
 
 _BY_NAME = {"max_norm": MaxNorm, "min_max_norm": MinMaxNorm, "non_neg": NonNeg,
             "unit_norm": UnitNorm, "maxnorm": MaxNorm, "minmaxnorm": MinMaxNorm,
-            "nonneg": NonNeg, "unitnorm": UnitNorm}
+            "nonneg": NonNeg, "unitnorm": UnitNorm}     # names, and class names lowercased
 
 
 def serialize(constraint):
@@ -130,16 +130,5 @@ def deserialize(config, custom_objects=None):
 def get(identifier):
     """A constraint from None, a name ("max_norm", "non_neg", ...), a config
     dict, a Constraint, or a callable taking a weight."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier.lower())
-        if cls is None:
-            raise ValueError(f"Could not interpret constraint identifier: {identifier!r}. "
-                             f"Known names: max_norm, min_max_norm, non_neg, unit_norm")
-        return cls()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret constraint identifier: {identifier!r}")
+    return serialization.get_by_identifier(identifier, "constraint", _BY_NAME,
+                                           "keras.constraints")

@@ -122,16 +122,5 @@ def deserialize(config, custom_objects=None):
 def get(identifier):
     """A regularizer from None, a name ("l1", "l2", "l1_l2"), a config dict, a
     Regularizer, or a callable taking a weight."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier.lower())
-        if cls is None:
-            raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}. "
-                             f"Known names: {', '.join(sorted(_BY_NAME))}")
-        return cls()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}")
+    return serialization.get_by_identifier(identifier, "regularizer", _BY_NAME,
+                                           "keras.regularizers")

@@ -211,6 +211,24 @@ def _lookup(class_name, registered, module, custom_objects):
     return found
 
 
+def get_by_identifier(identifier, kind, by_name, module):
+    """A regularizer or constraint (`kind`) from None, a name in `by_name`, a
+    config dict (deserialized from `module`), or a callable taking a weight."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        return deserialize_keras_object(identifier, None, module=module)
+    if isinstance(identifier, str):
+        cls = by_name.get(identifier.lower())
+        if cls is None:
+            raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}. "
+                             f"Known names: {', '.join(sorted(by_name))}")
+        return cls()
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")
+
+
 def serialize_layer(layer):
     """`tf.keras.layers.serialize`."""
     return serialize_keras_object(layer)
