@@ -1,5 +1,13 @@
-"""`tf.keras.activations`: activation functions and `get` (name -> function)."""
+"""`tf.keras.activations`: activation functions, `get` (name -> function),
+`serialize` and `deserialize`."""
 
-from runtime._src.keras.activations import get, linear, relu, serialize, sigmoid, softmax, tanh
+from runtime._src.keras.activations import (deserialize, elu, exponential, gelu, get,
+                                            hard_sigmoid, hard_silu, hard_swish, leaky_relu,
+                                            linear, log_softmax, mish, relu, relu6, selu,
+                                            serialize, sigmoid, silu, softmax, softplus,
+                                            softsign, swish, tanh)
 
-__all__ = ["get", "serialize", "linear", "relu", "sigmoid", "softmax", "tanh"]
+__all__ = ["get", "serialize", "deserialize", "linear", "relu", "sigmoid", "softmax", "tanh",
+           "exponential", "elu", "selu", "gelu", "softplus", "softsign", "relu6",
+           "leaky_relu", "silu", "swish", "log_softmax", "hard_sigmoid", "hard_silu",
+           "hard_swish", "mish"]

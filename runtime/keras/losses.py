@@ -1,10 +1,14 @@
-"""`tf.keras.losses`: loss classes, their per-sample functions, and `get`."""
+"""`tf.keras.losses`: loss classes, their per-sample functions (and the
+aliases tf.keras has: mse, MAE, kld, logcosh, ...), and `get`."""
 
 from runtime._src.keras.losses import (BinaryCrossentropy, CategoricalCrossentropy, Loss,
-                                       MeanAbsoluteError, MeanSquaredError,
+                                       MeanAbsoluteError, MeanAbsolutePercentageError,
+                                       MeanSquaredError, MeanSquaredLogarithmicError,
                                        SparseCategoricalCrossentropy, binary_crossentropy,
                                        categorical_crossentropy, get, mean_absolute_error,
-                                       mean_squared_error, sparse_categorical_crossentropy)
+                                       mean_absolute_percentage_error, mean_squared_error,
+                                       mean_squared_logarithmic_error,
+                                       sparse_categorical_crossentropy)
 
 from runtime._src.keras.loss_functions import (BinaryFocalCrossentropy,
                                               CategoricalFocalCrossentropy, CategoricalHinge,
@@ -15,6 +19,14 @@ from runtime._src.keras.loss_functions import (BinaryFocalCrossentropy,
                                               hinge, huber, kl_divergence, log_cosh, poisson,
                                               squared_hinge)
 
+# tf.keras's (TF 2.21) short names of the same functions
+mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kullback_leibler_divergence = kl_divergence
+logcosh = log_cosh
+
 __all__ = ["Loss", "Huber", "KLDivergence", "LogCosh", "Poisson", "CosineSimilarity", "Hinge",
            "SquaredHinge", "BinaryFocalCrossentropy", "CategoricalFocalCrossentropy", "huber",
            "kl_divergence", "log_cosh", "poisson", "cosine_similarity", "hinge",
@@ -22,4 +34,8 @@ __all__ = ["Loss", "Huber", "KLDivergence", "LogCosh", "Poisson", "CosineSimilar
            "BinaryCrossentropy", "CategoricalCrossentropy", "MeanAbsoluteError",
            "MeanSquaredError", "SparseCategoricalCrossentropy", "binary_crossentropy",
            "categorical_crossentropy", "mean_absolute_error", "mean_squared_error",
-           "sparse_categorical_crossentropy", "get", "CategoricalHinge", "categorical_hinge"]
+           "sparse_categorical_crossentropy", "get", "CategoricalHinge", "categorical_hinge",
+           "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
+           "mean_absolute_percentage_error", "mean_squared_logarithmic_error",
+           "mse", "MSE", "mae", "MAE", "mape", "MAPE", "msle", "MSLE", "kld", "KLD",
+           "kullback_leibler_divergence", "logcosh"]

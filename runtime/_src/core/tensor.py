@@ -161,9 +161,11 @@ class _TensorRef:
 
 
 class EagerTensor(Tensor):
-    """A tensor with a concrete numpy value."""
+    """A tensor with a concrete numpy value. `_keras_logits` (unset unless a
+    Keras sigmoid/softmax made it) holds the logits behind it, as TF's
+    tensors carry them for Keras 3's cross-entropies."""
 
-    __slots__ = ("_value", "dtype")
+    __slots__ = ("_value", "dtype", "_keras_logits")
 
     def __init__(self, value, dtype=None):
         self._value = value
@@ -232,9 +234,10 @@ class EagerTensor(Tensor):
 
 
 class SymbolicTensor(Tensor):
-    """An output of a graph node; it has a static dtype and a (partial) shape."""
+    """An output of a graph node; it has a static dtype and a (partial) shape
+    (and `_keras_logits` as EagerTensor)."""
 
-    __slots__ = ("node", "index", "dtype", "shape")
+    __slots__ = ("node", "index", "dtype", "shape", "_keras_logits")
 
     def __init__(self, node, index, dtype, shape):
         self.node = node

@@ -196,7 +196,8 @@ class Dropout(Layer):
 
 class ReLU(Layer):
     """`tf.keras.layers.ReLU(max_value=None, negative_slope=0.0, threshold=0.0)`:
-    x for threshold <= x < max_value, max_value above it,
+    `keras.activations.relu` with these arguments: x above threshold (TF 2.21:
+    [0, 0, 2] for [0, 1, 2] and threshold 1), clipped at max_value,
     negative_slope * (x - threshold) below threshold."""
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
@@ -215,16 +216,8 @@ class ReLU(Layer):
                 "negative_slope": self.negative_slope, "threshold": self.threshold}
 
     def call(self, inputs):
-        if self.max_value is None and self.negative_slope == 0 and self.threshold == 0:
-            return nn_ops.relu(inputs)
-        dtype = inputs.dtype
-        threshold = array_ops.constant(self.threshold, dtype)
-        below = math_ops.multiply(array_ops.constant(self.negative_slope, dtype),
-                                  math_ops.subtract(inputs, threshold))
-        out = math_ops.where(math_ops.greater_equal(inputs, threshold), inputs, below)
-        if self.max_value is not None:
-            out = math_ops.minimum(out, array_ops.constant(self.max_value, dtype))
-        return out
+        return activations.relu(inputs, negative_slope=self.negative_slope,
+                                max_value=self.max_value, threshold=self.threshold)
 
     def compute_output_shape(self, input_shape):
         return input_shape

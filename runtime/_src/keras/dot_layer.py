@@ -14,6 +14,7 @@ the end of each input.
 import math
 
 from runtime._src.keras.configurable import ConfigurableLayer
+from runtime._src.keras.loss_functions import normalize
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
 __all__ = ["Dot"]
@@ -81,5 +82,5 @@ class Dot(ConfigurableLayer):
 
 
 def _l2(x, axis):
-    square_sum = reduction_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)
-    return x * math_ops.rsqrt(math_ops.maximum(square_sum, 1e-12))
+    """Keras 3's normalize (epsilon 1e-7), as Dot(normalize=True) uses it."""
+    return normalize(x, axis)

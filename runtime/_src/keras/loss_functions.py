@@ -12,7 +12,8 @@ Loss class (reduced like every Loss, see losses.py).
     binary_focal_crossentropy(apply_class_balancing, alpha=0.25, gamma=2,
         from_logits, label_smoothing)
                             mean((1 - p_t)^gamma * bce) (times alpha / 1 - alpha
-                            when balancing), p_t = t p + (1 - t)(1 - p)
+                            when balancing), p_t = t p + (1 - t)(1 - p); bce
+                            from the logits when p is a sigmoid's (Keras 3)
     categorical_focal_crossentropy(alpha=0.25, gamma=2, from_logits,
         label_smoothing)    sum(alpha (1 - p)^gamma * -t log p), p normalized
                             and clipped to [1e-7, 1 - 1e-7]
@@ -23,7 +24,9 @@ All means and sums are over the last axis (`axis` where given).
 import math
 
 from runtime._src.core.tensor import convert_to_tensor
-from runtime._src.keras.losses import EPSILON, LossFunctionWrapper, _as_float, match_rank
+from runtime._src.keras import activations
+from runtime._src.keras.losses import (EPSILON, LossFunctionWrapper, _as_float, binary_entries,
+                                       match_rank, register_function)
 from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 
 __all__ = ["Huber", "LogCosh", "KLDivergence", "Poisson", "CosineSimilarity", "Hinge",
@@ -67,15 +70,20 @@ def poisson(y_true, y_pred):
     return reduction_ops.reduce_mean(y_pred - y_true * math_ops.log(y_pred + EPSILON), -1)
 
 
-def _l2_normalize(x, axis):
+def normalize(x, axis=-1, epsilon=EPSILON):
+    """Keras 3's L2 normalize: x * min(rsqrt(sum(x^2)), 1 / epsilon). A zero
+    vector gives 0 with the gradient 1 / epsilon (TF 2.21: 1e7 for the
+    losses' epsilon 1e-7, 1e12 for UnitNormalization's 1e-12)."""
     square_sum = reduction_ops.reduce_sum(math_ops.square(x), axis, keepdims=True)
-    return x * math_ops.rsqrt(math_ops.maximum(square_sum, 1e-12))
+    inv_norm = math_ops.minimum(math_ops.rsqrt(square_sum),
+                                array_ops.constant(1.0 / epsilon, x.dtype))
+    return x * inv_norm
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):
     y_true, y_pred = _pair(y_true, y_pred)
     return math_ops.negative(reduction_ops.reduce_sum(
-        _l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis))
+        normalize(y_true, axis) * normalize(y_pred, axis), axis))
 
 
 def _hinge_labels(y_true):
@@ -111,9 +119,8 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:
-        y_pred = nn_ops.sigmoid(y_pred)
-    p = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
-    bce = math_ops.negative(y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
+        y_pred = activations.sigmoid(y_pred)     # marked: the cross-entropy uses the logits
+    bce = binary_entries(y_true, y_pred, False)
     p_t = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
     focal = math_ops.pow(1.0 - p_t, gamma) * bce
     if apply_class_balancing:
@@ -140,28 +147,24 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
 class Huber(LossFunctionWrapper):
     """`tf.keras.losses.Huber(delta=1.0)`."""
 
-    _names = ("huber", "huber_loss")
 
     def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss"):
         super().__init__(huber, reduction, name, delta=delta)
 
 
 class LogCosh(LossFunctionWrapper):
-    _names = ("log_cosh", "logcosh")
 
     def __init__(self, reduction="sum_over_batch_size", name="log_cosh"):
         super().__init__(log_cosh, reduction, name)
 
 
 class KLDivergence(LossFunctionWrapper):
-    _names = ("kl_divergence", "kld", "KLD", "kullback_leibler_divergence")
 
     def __init__(self, reduction="sum_over_batch_size", name="kl_divergence"):
         super().__init__(kl_divergence, reduction, name)
 
 
 class Poisson(LossFunctionWrapper):
-    _names = ("poisson",)
 
     def __init__(self, reduction="sum_over_batch_size", name="poisson"):
         super().__init__(poisson, reduction, name)
@@ -170,28 +173,24 @@ class Poisson(LossFunctionWrapper):
 class CosineSimilarity(LossFunctionWrapper):
     """`tf.keras.losses.CosineSimilarity(axis=-1)`: -cos(y_true, y_pred)."""
 
-    _names = ("cosine_similarity",)
 
     def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity"):
         super().__init__(cosine_similarity, reduction, name, axis=axis)
 
 
 class Hinge(LossFunctionWrapper):
-    _names = ("hinge",)
 
     def __init__(self, reduction="sum_over_batch_size", name="hinge"):
         super().__init__(hinge, reduction, name)
 
 
 class SquaredHinge(LossFunctionWrapper):
-    _names = ("squared_hinge",)
 
     def __init__(self, reduction="sum_over_batch_size", name="squared_hinge"):
         super().__init__(squared_hinge, reduction, name)
 
 
 class CategoricalHinge(LossFunctionWrapper):
-    _names = ("categorical_hinge",)
 
     def __init__(self, reduction="sum_over_batch_size", name="categorical_hinge"):
         super().__init__(categorical_hinge, reduction, name)
@@ -201,7 +200,6 @@ class BinaryFocalCrossentropy(LossFunctionWrapper):
     """`tf.keras.losses.BinaryFocalCrossentropy(apply_class_balancing=False,
     alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1)`."""
 
-    _names = ("binary_focal_crossentropy",)
 
     def __init__(self, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False,
                  label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
@@ -216,7 +214,6 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
     """`tf.keras.losses.CategoricalFocalCrossentropy(alpha=0.25, gamma=2.0,
     from_logits=False, label_smoothing=0.0, axis=-1)`."""
 
-    _names = ("categorical_focal_crossentropy",)
 
     def __init__(self, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0,
                  axis=-1, reduction="sum_over_batch_size",
@@ -225,3 +222,9 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
                          gamma=gamma, from_logits=from_logits, label_smoothing=label_smoothing,
                          axis=axis)
         self.from_logits = from_logits
+
+
+for _fn in (huber, log_cosh, poisson, cosine_similarity, hinge, squared_hinge,
+            categorical_hinge, binary_focal_crossentropy, categorical_focal_crossentropy):
+    register_function(_fn)
+register_function(kl_divergence, "kld", "KLD")

@@ -14,20 +14,38 @@ the number of values, i.e. the mean), "sum", or "none".
     loss([1, 0], [[0.1, 2.0], [1.5, -0.3]])     # a float32 scalar
 
 With `from_logits=True` the cross-entropies use the stable fused ops of
-`tf.nn`; on probabilities they follow Keras: divide by the sum over the
-class axis, clip to [1e-7, 1 - 1e-7], take the log.
+`tf.nn`; on probabilities they follow Keras: (categorical only) divide by
+the sum over the class axis, clip to [1e-7, 1 - 1e-7], take the log.
+
+Keras 3's logits recovery: probabilities that come out of a sigmoid (for
+binary_crossentropy) or a softmax (for the categorical ones) are not used;
+the logits behind them are, with the fused op. That holds for the output
+of `keras.activations.sigmoid` / `softmax` (a Dense or Activation layer's
+too: the output carries `_keras_logits`) and, inside tf.function, for the
+output of any Sigmoid / Softmax op. So at saturation the value and the
+gradient are the logits' (TF 2.21: 30 and 0.5 for sigmoid(30) against a
+label 0, not the clipped 16.1 and 0).
+
+A Loss object computes in `keras.backend.floatx()` (float32): float64
+inputs give a float32 loss, as in Keras 3; the per-sample functions keep
+their input's dtype.
 """
 
+import warnings
+
 from runtime._src.core import dtypes
-from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.keras import serialization
-from runtime._src.keras.layer_config import AutoConfigured, builtin_class
+from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.keras import backend_config, serialization
+from runtime._src.keras.layer_config import AutoConfigured
 from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 
 __all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
            "BinaryCrossentropy", "MeanSquaredError", "MeanAbsoluteError",
+           "MeanSquaredLogarithmicError", "MeanAbsolutePercentageError",
            "sparse_categorical_crossentropy", "categorical_crossentropy",
-           "binary_crossentropy", "mean_squared_error", "mean_absolute_error", "get"]
+           "binary_crossentropy", "mean_squared_error", "mean_absolute_error",
+           "mean_squared_logarithmic_error", "mean_absolute_percentage_error", "get",
+           "as_loss", "register_function"]
 
 EPSILON = 1e-7
 _REDUCTIONS = ("sum_over_batch_size", "sum", "none", None, "mean", "mean_with_sample_weight")
@@ -42,6 +60,15 @@ def _as_float(x, dtype=dtypes.float32):
     elif not x.dtype.is_floating:
         x = math_ops.cast(x, dtype)
     return x
+
+
+def _in_dtype(x, dtype):
+    """x as a tensor of `dtype` (Keras's Loss computes in floatx); a tensor
+    already of that dtype is returned as it is (it may carry `_keras_logits`)."""
+    if isinstance(x, (list, tuple, dict)) and not isinstance(x, Tensor):
+        return x
+    x = convert_to_tensor(x)
+    return x if x.dtype == dtype else math_ops.cast(x, dtype)
 
 
 def match_rank(a, b):
@@ -60,6 +87,24 @@ def match_rank(a, b):
             return array_ops.expand_dims(a, -1), b
         return a, array_ops.squeeze(b, [-1])
     return a, b
+
+
+def logits_behind(output, op_type, from_logits, fn_name):
+    """(tensor, from_logits) as Keras 3's cross-entropies see `output`: the
+    logits a Keras sigmoid/softmax left on it (`_keras_logits`), or inside a
+    traced function the input of the `op_type` op ("Sigmoid" / "Softmax")
+    that made it; otherwise `output` itself."""
+    logits = getattr(output, "_keras_logits", None)
+    if logits is None and isinstance(output, SymbolicTensor) and output.op.type == op_type \
+            and len(output.op.inputs) == 1:
+        logits = output.op.inputs[0]
+    if logits is None:
+        return output, from_logits
+    if from_logits:
+        warnings.warn(f'"`{fn_name}` received `from_logits=True`, but the `output` argument '
+                      f"was produced by a {op_type} activation and thus does not represent "
+                      "logits. Was this intended?", stacklevel=3)
+    return logits, True
 
 
 def _clipped_log_probs(y_pred, axis):
@@ -83,8 +128,11 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     if axis not in (-1, y_pred.shape.rank - 1 if y_pred.shape.rank else -1):
         raise ValueError(f"sparse_categorical_crossentropy: only the last axis is supported "
                          f"as the class axis, got axis={axis}")
-    logits = y_pred if from_logits else _clipped_log_probs(y_pred, -1)
-    return nn_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=logits)
+    y_pred, from_logits = logits_behind(y_pred, "Softmax", from_logits,
+                                        "sparse_categorical_crossentropy")
+    if not from_logits:       # Keras clips without normalizing here
+        y_pred = math_ops.log(math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON))
+    return nn_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -94,6 +142,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     if label_smoothing:
         classes = math_ops.cast(array_ops.shape(y_true)[-1], y_pred.dtype)
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+    y_pred, from_logits = logits_behind(y_pred, "Softmax", from_logits,
+                                        "categorical_crossentropy")
     if from_logits:
         return nn_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     return math_ops.negative(reduction_ops.reduce_sum(
@@ -107,13 +157,18 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     y_true, y_pred = match_rank(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    return reduction_ops.reduce_mean(binary_entries(y_true, y_pred, from_logits), axis)
+
+
+def binary_entries(y_true, y_pred, from_logits):
+    """The binary cross-entropy of each entry (Keras's ops.binary_crossentropy):
+    from the logits (given, or behind a sigmoid), else from probabilities
+    clipped to [1e-7, 1 - 1e-7]."""
+    y_pred, from_logits = logits_behind(y_pred, "Sigmoid", from_logits, "binary_crossentropy")
     if from_logits:
-        per_entry = nn_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
-    else:
-        p = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
-        per_entry = math_ops.negative(
-            y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
-    return reduction_ops.reduce_mean(per_entry, axis)
+        return nn_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    p = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
+    return math_ops.negative(y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
 
 
 def mean_squared_error(y_true, y_pred):
@@ -130,6 +185,28 @@ def mean_absolute_error(y_true, y_pred):
     y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
     y_true, y_pred = match_rank(y_true, y_pred)
     return reduction_ops.reduce_mean(math_ops.abs(y_pred - y_true), -1)
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    """100 * mean(|(y_true - y_pred) / max(|y_true|, 1e-7)|) over the last axis."""
+    y_pred = _as_float(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = match_rank(y_true, y_pred)
+    floor = array_ops.constant(EPSILON, y_pred.dtype)
+    diff = math_ops.abs((y_true - y_pred) / math_ops.maximum(math_ops.abs(y_true), floor))
+    return 100.0 * reduction_ops.reduce_mean(diff, -1)
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    """mean((log(max(y_pred, 1e-7) + 1) - log(max(y_true, 1e-7) + 1)) ** 2) over
+    the last axis."""
+    y_pred = _as_float(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = match_rank(y_true, y_pred)
+    floor = array_ops.constant(EPSILON, y_pred.dtype)
+    first = math_ops.log(math_ops.maximum(y_pred, floor) + 1.0)
+    second = math_ops.log(math_ops.maximum(y_true, floor) + 1.0)
+    return reduction_ops.reduce_mean(math_ops.square(first - second), -1)
 
 
 # --- loss objects -----------------------------------------------------------------
@@ -157,17 +234,10 @@ def _same_rank(values, weights):
 class Loss(AutoConfigured):
     """`Loss(reduction="sum_over_batch_size", name=None)`: call it as
     `loss(y_true, y_pred, sample_weight=None)` for a reduced value.
-    `get_config()` gives the constructor arguments; a subclass's `_names`
-    are the strings `get` (and `compile(loss=...)`) know it by."""
+    `get_config()` gives the constructor arguments. It computes in
+    `keras.backend.floatx()`: inputs of another dtype are cast first."""
 
-    _names = ()
     _config_module = "keras.losses"
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if builtin_class(cls):
-            for name in cls.__dict__.get("_names", ()):
-                _BY_NAME[name] = cls
 
     def __init__(self, reduction="sum_over_batch_size", name=None):
         if reduction not in _REDUCTIONS:
@@ -180,7 +250,8 @@ class Loss(AutoConfigured):
         raise NotImplementedError(f"{type(self).__name__}.call")
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        values = self.call(y_true, y_pred)
+        dtype = dtypes.as_dtype(backend_config.floatx())
+        values = self.call(_in_dtype(y_true, dtype), _in_dtype(y_pred, dtype))
         weights = None
         if sample_weight is not None:
             weights = math_ops.cast(convert_to_tensor(sample_weight), values.dtype)
@@ -222,12 +293,16 @@ class LossFunctionWrapper(Loss):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
 
-_BY_NAME = {}     # name -> Loss class, filled from each class's `_names`
+_FUNCTIONS = {}   # name -> per-sample function (Keras 3's names and aliases)
+
+
+def register_function(fn, *aliases):
+    """Make `get(name)` give `fn` for its own name and each alias."""
+    for name in (fn.__name__,) + aliases:
+        _FUNCTIONS[name] = fn
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
-    _names = ("sparse_categorical_crossentropy",)
-
     def __init__(self, from_logits=False, reduction="sum_over_batch_size",
                  name="sparse_categorical_crossentropy", ignore_class=None):
         if ignore_class is not None:
@@ -239,8 +314,6 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
-    _names = ("categorical_crossentropy",)
-
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
                  reduction="sum_over_batch_size", name="categorical_crossentropy"):
         super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits,
@@ -249,8 +322,6 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
-    _names = ("binary_crossentropy",)
-
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
                  reduction="sum_over_batch_size", name="binary_crossentropy"):
         super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
@@ -259,34 +330,68 @@ class BinaryCrossentropy(LossFunctionWrapper):
 
 
 class MeanSquaredError(LossFunctionWrapper):
-    _names = ("mean_squared_error", "mse")
-
     def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error"):
         super().__init__(mean_squared_error, reduction, name)
 
 
 class MeanAbsoluteError(LossFunctionWrapper):
-    _names = ("mean_absolute_error", "mae")
 
     def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error"):
         super().__init__(mean_absolute_error, reduction, name)
 
 
+class MeanAbsolutePercentageError(LossFunctionWrapper):
+    """`tf.keras.losses.MeanAbsolutePercentageError()`: 100 * mean(|(t - p) / t|),
+    |t| floored at 1e-7."""
+
+    def __init__(self, reduction="sum_over_batch_size",
+                 name="mean_absolute_percentage_error"):
+        super().__init__(mean_absolute_percentage_error, reduction, name)
+
+
+class MeanSquaredLogarithmicError(LossFunctionWrapper):
+    """`tf.keras.losses.MeanSquaredLogarithmicError()`: mean((log(p + 1) -
+    log(t + 1))^2), p and t floored at 1e-7."""
+
+    def __init__(self, reduction="sum_over_batch_size",
+                 name="mean_squared_logarithmic_error"):
+        super().__init__(mean_squared_logarithmic_error, reduction, name)
+
+
+register_function(sparse_categorical_crossentropy)
+register_function(categorical_crossentropy)
+register_function(binary_crossentropy)
+register_function(mean_squared_error, "mse", "MSE")
+register_function(mean_absolute_error, "mae", "MAE")
+register_function(mean_absolute_percentage_error, "mape", "MAPE")
+register_function(mean_squared_logarithmic_error, "msle", "MSLE")
+
+
 def get(identifier):
-    """A Loss from a name ("sparse_categorical_crossentropy", "mse", "huber",
-    ...), a config dict, a Loss, or a function `fn(y_true, y_pred)` giving
-    per-sample values."""
-    if isinstance(identifier, Loss):
+    """As Keras 3: a function's name or alias ("mean_squared_error", "mse",
+    "huber") gives the per-sample function; a class name ("MeanSquaredError")
+    an instance; a config dict its Loss; a Loss or a callable itself; None None."""
+    if identifier is None or isinstance(identifier, Loss):
         return identifier
     if isinstance(identifier, dict):
         return serialization.deserialize_keras_object(identifier, module="keras.losses")
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier) or serialization.BUILTIN.get("keras.losses", {}).get(
-            identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret loss identifier: {identifier!r}. Known "
-                             f"names: {', '.join(sorted(_BY_NAME))}")
+        if identifier in _FUNCTIONS:
+            return _FUNCTIONS[identifier]
+        cls = serialization.BUILTIN.get("keras.losses", {}).get(identifier)
+        if cls is None or not (isinstance(cls, type) and issubclass(cls, Loss)) \
+                or cls in (Loss, LossFunctionWrapper):
+            raise ValueError(f"Could not interpret loss identifier: {identifier}")
         return cls()
     if callable(identifier):
-        return LossFunctionWrapper(identifier)
-    raise ValueError(f"Could not interpret loss identifier: {identifier!r}")
+        return identifier
+    raise ValueError(f"Could not interpret loss identifier: {identifier}")
+
+
+def as_loss(identifier):
+    """What `compile(loss=...)` computes with: `get(identifier)` as a Loss (a
+    per-sample function wrapped, reduced like every Loss)."""
+    loss = get(identifier)
+    if loss is None or isinstance(loss, Loss):
+        return loss
+    return LossFunctionWrapper(loss)

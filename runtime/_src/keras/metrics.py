@@ -17,7 +17,9 @@ from runtime._src.function.variables import Variable
 from runtime._src.core.context import init_scope
 from runtime._src.keras import serialization
 from runtime._src.keras.layer_config import AutoConfigured
-from runtime._src.keras.losses import match_rank, mean_absolute_error, mean_squared_error
+from runtime._src.keras.losses import (match_rank, mean_absolute_error,
+                                       mean_absolute_percentage_error, mean_squared_error,
+                                       mean_squared_logarithmic_error)
 from runtime._src.keras.naming import to_snake_case
 from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
 
@@ -238,7 +240,9 @@ class Accuracy(MeanMetricWrapper):
 
 # Losses as metrics, named as given ("mae" logs as "mae"), as Keras does.
 _LOSS_METRICS = {"mae": mean_absolute_error, "mean_absolute_error": mean_absolute_error,
-                 "mse": mean_squared_error, "mean_squared_error": mean_squared_error}
+                 "mse": mean_squared_error, "mean_squared_error": mean_squared_error,
+                 "mape": mean_absolute_percentage_error,
+                 "msle": mean_squared_logarithmic_error}
 
 _BY_NAME = {
     "sparse_categorical_accuracy": SparseCategoricalAccuracy,

@@ -6,11 +6,12 @@
                                        keepdims=True); the next layers get that mask
     ActivityRegularization(l1=0.0, l2=0.0)   returns its input and adds
                                        (l1 * sum|x| + l2 * sum x**2) / batch to layer.losses
-    UnitNormalization(axis=-1)         x * rsqrt(max(sum x**2 over axis, 1e-12)),
-                                       tf.math.l2_normalize's arithmetic
+    UnitNormalization(axis=-1)         x * min(rsqrt(sum x**2 over axis), 1e12), as
+                                       Keras 3 (a zero slice: 0, gradient 1e12)
 """
 
 from runtime._src.keras import regularizers
+from runtime._src.keras.loss_functions import normalize
 from runtime._src.keras.configurable import ConfigurableLayer
 from runtime._src.ops import math_ops, reduction_ops
 
@@ -97,9 +98,7 @@ class UnitNormalization(ConfigurableLayer):
         self.supports_masking = True
 
     def call(self, inputs):
-        square_sum = reduction_ops.reduce_sum(math_ops.square(inputs), axis=self.axis,
-                                              keepdims=True)
-        return inputs * math_ops.rsqrt(math_ops.maximum(square_sum, 1e-12))
+        return normalize(inputs, axis=self.axis, epsilon=1e-12)
 
     def compute_output_shape(self, input_shape):
         return input_shape

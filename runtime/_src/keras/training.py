@@ -95,7 +95,7 @@ class TrainingMixin:
         if isinstance(loss, (list, tuple, dict)):
             names = self._output_names()
             state.output_losses = [
-                (name, losses_mod.get(fn), 1.0 if w is None else float(w))
+                (name, losses_mod.as_loss(fn), 1.0 if w is None else float(w))
                 for name, fn, w in zip(names, _by_output(loss, names, "loss"),
                                        _by_output(loss_weights, names, "loss_weights"))]
             state.loss = None
@@ -103,7 +103,7 @@ class TrainingMixin:
             state.output_trackers = [metrics_mod.Mean(name=f"{name}_loss")
                                      for name, _, _ in state.output_losses]
         else:
-            state.loss = None if loss is None else losses_mod.get(loss)
+            state.loss = losses_mod.as_loss(loss)
             if isinstance(metrics, dict):
                 raise TypeError("compile: metrics must be a list for a model with one output")
             state.metric_ids = list(metrics or [])

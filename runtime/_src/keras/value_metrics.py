@@ -7,6 +7,8 @@
     MeanSquaredError     the mean of mean((y_pred - y_true)^2) per sample (likewise MAE)
     RootMeanSquaredError sqrt of the mean squared error
     MeanAbsolutePercentageError  100 * mean(|y_true - y_pred| / max(|y_true|, 1e-7))
+    MeanSquaredLogarithmicError  the mean of losses.mean_squared_logarithmic_error
+    CosineSimilarity(axis=-1)    the mean cosine (Keras's normalize: 0 for a zero vector)
     TopKCategoricalAccuracy(k=5)  1 where the true class (argmax of a one-hot
                          y_true; SparseTopK: the integer label) is among the
                          k highest scores; ties at the boundary count as in,
@@ -18,14 +20,17 @@
 """
 
 from runtime._src.core import dtypes
-from runtime._src.keras.losses import (EPSILON, binary_crossentropy, match_rank,
-                                       mean_absolute_error, mean_squared_error)
+from runtime._src.keras.loss_functions import cosine_similarity as cosine_similarity_loss
+from runtime._src.keras.losses import (binary_crossentropy, match_rank, mean_absolute_error,
+                                       mean_absolute_percentage_error, mean_squared_error,
+                                       mean_squared_logarithmic_error)
 from runtime._src.keras.metrics import Mean, MeanMetricWrapper, Metric, _as, samplewise_values
 from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
 
 __all__ = ["Sum", "MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError",
            "MeanAbsolutePercentageError", "BinaryCrossentropy", "TopKCategoricalAccuracy",
            "SparseTopKCategoricalAccuracy", "R2Score", "mean_absolute_percentage_error",
+           "MeanSquaredLogarithmicError", "CosineSimilarity", "cosine_similarity",
            "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy"]
 
 
@@ -54,18 +59,28 @@ class MeanAbsoluteError(MeanMetricWrapper):
         super().__init__(mean_absolute_error, name, dtype)
 
 
-def mean_absolute_percentage_error(y_true, y_pred):
-    """100 * mean(|y_true - y_pred| / max(|y_true|, epsilon)) over the last axis."""
-    y_pred = _as(y_pred, dtypes.float32)
-    y_true = _as(y_true, y_pred.dtype)
-    y_true, y_pred = match_rank(y_true, y_pred)
-    diff = math_ops.abs((y_true - y_pred) / math_ops.maximum(math_ops.abs(y_true), EPSILON))
-    return 100.0 * reduction_ops.reduce_mean(diff, -1)
-
-
 class MeanAbsolutePercentageError(MeanMetricWrapper):
     def __init__(self, name="mean_absolute_percentage_error", dtype=None):
         super().__init__(mean_absolute_percentage_error, name, dtype)
+
+
+class MeanSquaredLogarithmicError(MeanMetricWrapper):
+    def __init__(self, name="mean_squared_logarithmic_error", dtype=None):
+        super().__init__(mean_squared_logarithmic_error, name, dtype)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """sum(normalize(y_true) * normalize(y_pred)) over `axis` (the metric's
+    sign: 1 for the same direction; 0 for a zero vector)."""
+    return math_ops.negative(cosine_similarity_loss(y_true, y_pred, axis=axis))
+
+
+class CosineSimilarity(MeanMetricWrapper):
+    """`tf.keras.metrics.CosineSimilarity(name="cosine_similarity", dtype=None,
+    axis=-1)`: the mean cosine of y_true and y_pred along `axis`."""
+
+    def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
+        super().__init__(cosine_similarity, name, dtype, axis=axis)
 
 
 class RootMeanSquaredError(Mean):

@@ -1,0 +1,339 @@
+"""Keras losses, activations and weighted layers at special points: 0 and +-1,
+bounds of clips and thresholds, saturation, probabilities 0 and 1, zero
+vectors, zero variance, ties and repeated ids.
+
+Shared by tools/tf_special_keras.py (which records TensorFlow 2.21's values
+into tests/data/tf_special_points/keras.json) and by
+tests/keras/test_special_points.py (which replays them on runtime). Each case
+is `name -> (build, inputs)`: `build(tf)` gives `(fn, variables)`, `fn(*xs)`
+one tensor; `inputs` a list of `(values, dtype)`. The gradient is of
+`sum(out * w)`, `w = 1 + arange(out.size) / 4` in out's shape, with respect to
+every floating input and then every variable.
+"""
+
+import numpy as np
+
+F32 = "float32"
+LOGITS0 = ([[0.0], [0.0], [0.0], [0.0]], F32)
+LABELS01 = ([[0.0], [1.0], [1.0], [0.0]], F32)
+POINTS = ([-50.0, -6.0, -3.0, -1.0, -0.0, 0.0, 1.0, 3.0, 6.0, 50.0], F32)
+PROBS = ([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-9, 1.0]], F32)
+ONE_HOT = ([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]], F32)
+ZERO_VECS = ([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0], [0.0, 0.0, 0.0]], F32)
+VECS = ([[1.0, 0.0, -1.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], F32)
+SAT = ([[30.0, -30.0], [-60.0, 60.0]], F32)
+
+
+def _loss(make, *inputs):
+    def build(tf):
+        return make(tf.keras.losses), []
+    return build, list(inputs)
+
+
+def _fn(name, **kwargs):
+    return lambda L: (lambda t, p: getattr(L, name)(t, p, **kwargs))
+
+
+def _obj(name, **kwargs):
+    return lambda L: getattr(L, name)(**kwargs)
+
+
+def loss_cases():
+    c = {}
+    # sigmoid cross-entropy at logit 0 (a zero-initialized output layer's first step)
+    c["BinaryCrossentropy(from_logits)@0"] = _loss(_obj("BinaryCrossentropy", from_logits=True),
+                                                   LABELS01, LOGITS0)
+    c["BinaryCrossentropy(from_logits,ls=0.1)@0"] = _loss(
+        _obj("BinaryCrossentropy", from_logits=True, label_smoothing=0.1), LABELS01, LOGITS0)
+    c["binary_crossentropy(from_logits)@0"] = _loss(
+        _fn("binary_crossentropy", from_logits=True), LABELS01, LOGITS0)
+    c["BinaryCrossentropy@probs01"] = _loss(_obj("BinaryCrossentropy"),
+                                            ([[0.0, 1.0, 1.0, 0.0]], F32),
+                                            ([[0.0, 1.0, 0.0, 1.0]], F32))
+    c["binary_crossentropy(ls=0.2)@probs01"] = _loss(
+        _fn("binary_crossentropy", label_smoothing=0.2), ([[0.0, 1.0, 1.0, 0.0]], F32),
+        ([[0.0, 1.0, 0.0, 1.0]], F32))
+    c["CategoricalCrossentropy@probs01"] = _loss(_obj("CategoricalCrossentropy"), ONE_HOT, PROBS)
+    c["CategoricalCrossentropy(from_logits)@sat"] = _loss(
+        _obj("CategoricalCrossentropy", from_logits=True), ([[1.0, 0.0], [1.0, 0.0]], F32), SAT)
+    c["categorical_crossentropy(ls=0.1)@probs01"] = _loss(
+        _fn("categorical_crossentropy", label_smoothing=0.1), ONE_HOT, PROBS)
+    c["SparseCategoricalCrossentropy@probs01"] = _loss(
+        _obj("SparseCategoricalCrossentropy"), ([0, 0, 1, 0], "int32"), PROBS)
+    c["SparseCategoricalCrossentropy(from_logits)@sat"] = _loss(
+        _obj("SparseCategoricalCrossentropy", from_logits=True), ([0, 1], "int32"), SAT)
+    c["MeanSquaredError@tie"] = _loss(_obj("MeanSquaredError"), VECS, ZERO_VECS)
+    c["MeanAbsoluteError@tie"] = _loss(_obj("MeanAbsoluteError"), VECS, VECS)
+    c["mae@tie"] = _loss(_fn("mae"), VECS, VECS)
+    c["MeanAbsolutePercentageError@0"] = _loss(_obj("MeanAbsolutePercentageError"),
+                                               VECS, ZERO_VECS)
+    c["MeanSquaredLogarithmicError@0"] = _loss(_obj("MeanSquaredLogarithmicError"),
+                                               ZERO_VECS, ([[0.0, -1.0, -2.0], [1.0, 0.0, 3.0],
+                                                            [0.0, 0.0, 0.0]], F32))
+    c["Huber@delta"] = _loss(_obj("Huber"), ([[0.0, 0.0, 0.0, 0.0]], F32),
+                             ([[1.0, -1.0, 0.0, 2.0]], F32))
+    c["LogCosh@0"] = _loss(_obj("LogCosh"), VECS, VECS)
+    c["KLDivergence@probs01"] = _loss(_obj("KLDivergence"), ONE_HOT, PROBS)
+    c["Poisson@0"] = _loss(_obj("Poisson"), VECS, ZERO_VECS)
+    c["CosineSimilarity@zero"] = _loss(_obj("CosineSimilarity"), VECS, ZERO_VECS)
+    c["cosine_similarity@zero"] = _loss(_fn("cosine_similarity"), ZERO_VECS, VECS)
+
+    def metric(tf):
+        m = tf.keras.metrics.CosineSimilarity()
+
+        def fn(t, p):
+            m.reset_state()
+            m.update_state(t, p)
+            return m.result()
+        return fn, []
+    c["metrics.CosineSimilarity@zero"] = (metric, [([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0],
+                                                      [1.0, 0.0, 0.0]], F32), VECS])
+    c["Hinge@margin"] = _loss(_obj("Hinge"), ([[0.0, 1.0, 1.0, 0.0]], F32),
+                              ([[-1.0, 1.0, 0.0, 0.0]], F32))
+    c["SquaredHinge@margin"] = _loss(_obj("SquaredHinge"), ([[0.0, 1.0, 1.0, 0.0]], F32),
+                                     ([[-1.0, 1.0, 0.0, 0.0]], F32))
+    c["CategoricalHinge@tie"] = _loss(_obj("CategoricalHinge"), ONE_HOT,
+                                      ([[0.0, 0.0], [1.0, 0.0], [0.5, 0.5], [0.0, 1.0]], F32))
+    c["BinaryFocalCrossentropy@probs01"] = _loss(_obj("BinaryFocalCrossentropy"),
+                                                 ([[0.0, 1.0, 1.0, 0.0]], F32),
+                                                 ([[0.0, 1.0, 0.0, 1.0]], F32))
+    c["BinaryFocalCrossentropy(from_logits)@0"] = _loss(
+        _obj("BinaryFocalCrossentropy", from_logits=True), LABELS01, LOGITS0)
+    c["BinaryFocalCrossentropy(balanced,from_logits)@sat"] = _loss(
+        _obj("BinaryFocalCrossentropy", apply_class_balancing=True, from_logits=True),
+        ([[1.0, 0.0], [0.0, 1.0]], F32), SAT)
+    c["CategoricalFocalCrossentropy@probs01"] = _loss(_obj("CategoricalFocalCrossentropy"),
+                                                      ONE_HOT, PROBS)
+    c["CategoricalFocalCrossentropy(from_logits)@sat"] = _loss(
+        _obj("CategoricalFocalCrossentropy", from_logits=True),
+        ([[1.0, 0.0], [1.0, 0.0]], F32), SAT)
+    # float64 inputs: Keras computes in floatx (float32)
+    for name in ("MeanSquaredError", "MeanAbsoluteError", "BinaryCrossentropy",
+                 "CategoricalCrossentropy", "Huber", "LogCosh", "KLDivergence", "Poisson",
+                 "CosineSimilarity", "Hinge", "SquaredHinge", "CategoricalHinge",
+                 "MeanSquaredLogarithmicError", "MeanAbsolutePercentageError",
+                 "BinaryFocalCrossentropy", "CategoricalFocalCrossentropy"):
+        c[f"{name}@float64"] = _loss(_obj(name), (ONE_HOT[0], "float64"),
+                                     ([[0.2, 0.8], [1.0, 0.0], [0.5, 0.5], [1e-9, 1.0]],
+                                      "float64"))
+    c["SparseCategoricalCrossentropy@float64"] = _loss(
+        _obj("SparseCategoricalCrossentropy"), ([0, 0, 1, 0], "int32"), (PROBS[0], "float64"))
+    return c
+
+
+def _act(name, x=POINTS, **kwargs):
+    def build(tf):
+        fn = getattr(tf.keras.activations, name)
+        return (lambda t: fn(t, **kwargs)), []
+    return build, [x]
+
+
+def activation_cases():
+    c = {}
+    for name in ("relu", "sigmoid", "tanh", "elu", "selu", "gelu", "softplus", "softsign",
+                 "relu6", "leaky_relu", "silu", "swish", "linear", "hard_sigmoid",
+                 "hard_silu", "mish"):
+        c[f"activations.{name}"] = _act(name)
+    c["activations.exponential"] = _act("exponential", ([-1.0, 0.0, 1.0, 3.0], F32))
+    c["activations.softmax@sat"] = _act("softmax", SAT)
+    c["activations.log_softmax@sat"] = _act("log_softmax", SAT)
+    c["activations.relu(params)"] = _act("relu", negative_slope=0.1, max_value=3.0,
+                                         threshold=1.0)
+    c["activations.relu(max_value=6)"] = _act("relu", max_value=6.0)
+    c["activations.relu(threshold=1)"] = _act("relu", threshold=1.0)
+    c["activations.relu(negative_slope=0.2)"] = _act("relu", negative_slope=0.2)
+    c["activations.relu(max_value=3)"] = _act("relu", max_value=3.0)
+    return c
+
+
+def _named(tf, name):
+    return tf.keras.activations.get(name)
+
+
+def recovery_cases():
+    """A cross-entropy of a sigmoid/softmax output uses the logits behind it."""
+    def act_then(loss, act, **kw):
+        def build(tf):
+            L = getattr(tf.keras.losses, loss)(**kw)
+            a = getattr(tf.keras.activations, act)
+            return (lambda t, z: L(t, a(z))), []
+        return build
+
+    def layer_then(loss, make_layer, **kw):
+        def build(tf):
+            L = getattr(tf.keras.losses, loss)(**kw)
+            layer = make_layer(tf)
+            layer(np.zeros((2, 2), np.float32))
+            return (lambda t, z: L(t, layer(z))), list(layer.trainable_variables)
+        return build
+
+    def dense(act):
+        return lambda tf: tf.keras.layers.Dense(
+            2, activation=act, kernel_initializer=tf.keras.initializers.Constant(3.0),
+            bias_initializer=tf.keras.initializers.Constant(1.0))
+
+    labels = ([[1.0, 0.0], [0.0, 1.0]], F32)
+    wrong = ([[0.0, 1.0], [1.0, 0.0]], F32)
+    c = {
+        "BinaryCrossentropy(activations.sigmoid)@sat": (
+            act_then("BinaryCrossentropy", "sigmoid"), [labels, SAT]),
+        "CategoricalCrossentropy(activations.softmax)@sat": (
+            act_then("CategoricalCrossentropy", "softmax"), [labels, SAT]),
+        "BinaryCrossentropy(Dense(sigmoid))@sat": (
+            layer_then("BinaryCrossentropy", dense("sigmoid")), [labels, SAT]),
+        "CategoricalCrossentropy(Dense(softmax))@sat": (
+            layer_then("CategoricalCrossentropy", dense("softmax")), [labels, SAT]),
+        "SparseCategoricalCrossentropy(Activation(softmax))@sat": (
+            layer_then("SparseCategoricalCrossentropy",
+                       lambda tf: tf.keras.layers.Activation("softmax")),
+            [([0, 1], "int32"), SAT]),
+        "BinaryCrossentropy(Activation(sigmoid))@sat": (
+            layer_then("BinaryCrossentropy", lambda tf: tf.keras.layers.Activation("sigmoid")),
+            [labels, SAT]),
+        "BinaryCrossentropy(tf.sigmoid)@sat": (
+            lambda tf: ((lambda t, z: tf.keras.losses.BinaryCrossentropy()(t, tf.sigmoid(z))),
+                        []), [labels, SAT]),
+        "BinaryFocalCrossentropy(activations.sigmoid)@sat": (
+            act_then("BinaryFocalCrossentropy", "sigmoid"), [labels, SAT]),
+        "BinaryCrossentropy(activations.sigmoid)@sat-wrong": (
+            act_then("BinaryCrossentropy", "sigmoid"), [wrong, SAT]),
+        "CategoricalCrossentropy(activations.softmax)@sat-wrong": (
+            act_then("CategoricalCrossentropy", "softmax"), [wrong, SAT]),
+        "BinaryCrossentropy(Dense(sigmoid))@sat-wrong": (
+            layer_then("BinaryCrossentropy", dense("sigmoid")), [wrong, SAT]),
+        "SparseCategoricalCrossentropy(Activation(softmax))@sat-wrong": (
+            layer_then("SparseCategoricalCrossentropy",
+                       lambda tf: tf.keras.layers.Activation("softmax")),
+            [([1, 0], "int32"), SAT]),
+        "BinaryCrossentropy(from_logits,activations.sigmoid)@sat-wrong": (
+            act_then("BinaryCrossentropy", "sigmoid", from_logits=True), [wrong, SAT]),
+        "BinaryFocalCrossentropy(activations.sigmoid)@sat-wrong": (
+            act_then("BinaryFocalCrossentropy", "sigmoid"), [wrong, SAT]),
+        "BinaryFocalCrossentropy(from_logits)@sat-wrong": (
+            lambda tf: ((lambda t, z: tf.keras.losses.BinaryFocalCrossentropy(
+                from_logits=True)(t, z)), []), [wrong, SAT]),
+        "BinaryCrossentropy(tf.sigmoid)@sat-wrong": (
+            lambda tf: ((lambda t, z: tf.keras.losses.BinaryCrossentropy()(t, tf.sigmoid(z))),
+                        []), [wrong, SAT]),
+    }
+    return c
+
+
+def _layer(make, x, call_kwargs=None):
+    def build(tf):
+        layer = make(tf)
+        kw = call_kwargs or {}
+        layer(np.asarray(x[0], dtype=x[1]), **kw)
+        return (lambda t: layer(t, **kw)), list(layer.trainable_variables)
+    return build, [x]
+
+
+def _const(tf, v):
+    return tf.keras.initializers.Constant(v)
+
+
+def layer_cases():
+    L = "layers"
+    x2 = ([[0.0, 1.0, -1.0], [0.0, 0.0, 0.0]], F32)
+    img = (np.zeros((1, 3, 3, 2)).tolist(), F32)
+    seq = (np.zeros((1, 3, 2)).tolist(), F32)
+    ties = ([[[[1.0], [1.0]], [[1.0], [0.0]]]], F32)
+    const_rows = ([[2.0, 2.0, 2.0, 2.0], [0.0, 0.0, 0.0, 0.0]], F32)
+
+    def mk(cls, **kw):
+        return lambda tf: getattr(getattr(tf.keras, L), cls)(**{
+            k: (_const(tf, v) if k.endswith("_initializer") and isinstance(v, float) else v)
+            for k, v in kw.items()})
+
+    c = {
+        "Dense(zeros)": _layer(mk("Dense", units=2, kernel_initializer="zeros"), x2),
+        "Dense(relu)@0": _layer(mk("Dense", units=2, activation="relu",
+                                   kernel_initializer="zeros"), x2),
+        "Dense(relu,const)": _layer(mk("Dense", units=2, activation="relu",
+                                       kernel_initializer=0.5), x2),
+        "Conv1D@0": _layer(mk("Conv1D", filters=2, kernel_size=2, kernel_initializer=0.5,
+                              activation="relu"), seq),
+        "Conv2D@0": _layer(mk("Conv2D", filters=2, kernel_size=2, kernel_initializer=0.5,
+                              activation="relu"), img),
+        "Conv2DTranspose@0": _layer(mk("Conv2DTranspose", filters=2, kernel_size=2,
+                                       kernel_initializer=0.5), img),
+        "Conv1DTranspose@0": _layer(mk("Conv1DTranspose", filters=2, kernel_size=2,
+                                       kernel_initializer=0.5), seq),
+        "DepthwiseConv2D@0": _layer(mk("DepthwiseConv2D", kernel_size=2,
+                                       depthwise_initializer=0.5), img),
+        "SeparableConv2D@0": _layer(mk("SeparableConv2D", filters=2, kernel_size=2,
+                                       depthwise_initializer=0.5, pointwise_initializer=0.5),
+                                    img),
+        "BatchNormalization(training)@const": _layer(mk("BatchNormalization"),
+                                                     ([[2.0, 1.0], [2.0, 1.0]], F32),
+                                                     {"training": True}),
+        "BatchNormalization(inference)@const": _layer(mk("BatchNormalization"),
+                                                      ([[2.0, 1.0], [2.0, 1.0]], F32)),
+        "LayerNormalization@const": _layer(mk("LayerNormalization"), const_rows),
+        "GroupNormalization@const": _layer(mk("GroupNormalization", groups=2), const_rows),
+        "UnitNormalization@zero": _layer(mk("UnitNormalization"), ZERO_VECS),
+        "PReLU@0": _layer(mk("PReLU", alpha_initializer=0.25), POINTS),
+        "ReLU": _layer(mk("ReLU"), POINTS),
+        "ReLU(threshold=1)": _layer(mk("ReLU", threshold=1.0), ([0.0, 1.0, 2.0], F32)),
+        "ReLU(max_value=3)": _layer(mk("ReLU", max_value=3.0), POINTS),
+        "ReLU(all)": _layer(mk("ReLU", max_value=3.0, negative_slope=0.1, threshold=1.0),
+                            POINTS),
+        "LeakyReLU@0": _layer(mk("LeakyReLU"), POINTS),
+        "ELU(alpha=0.5)@0": _layer(mk("ELU", alpha=0.5), POINTS),
+        "Softmax@sat": _layer(mk("Softmax"), SAT),
+        "Activation(hard_sigmoid)": _layer(mk("Activation", activation="hard_sigmoid"), POINTS),
+        "MaxPooling2D@ties": _layer(mk("MaxPooling2D", pool_size=2), ties),
+        "AveragePooling2D": _layer(mk("AveragePooling2D", pool_size=2), ties),
+        "GlobalMaxPooling2D@ties": _layer(mk("GlobalMaxPooling2D"), ties),
+        "MaxPooling1D@ties": _layer(mk("MaxPooling1D", pool_size=2),
+                                    ([[[1.0], [1.0], [0.0], [0.0]]], F32)),
+        "SimpleRNN@0": _layer(mk("SimpleRNN", units=2, kernel_initializer=0.5,
+                                 recurrent_initializer=0.5), seq),
+        "LSTM@0": _layer(mk("LSTM", units=2, kernel_initializer=0.5,
+                            recurrent_initializer=0.5), seq),
+        "GRU@0": _layer(mk("GRU", units=2, kernel_initializer=0.5,
+                           recurrent_initializer=0.5), seq),
+    }
+
+    def embedding(tf):
+        layer = tf.keras.layers.Embedding(4, 2, embeddings_initializer=_const(tf, 0.5))
+        layer(np.array([0, 0, 3], np.int32))
+        return (lambda ids: layer(ids)), list(layer.trainable_variables)
+    c["Embedding@repeated"] = (embedding, [([0, 0, 3, 0], "int32")])
+
+    def dot(tf):
+        layer = tf.keras.layers.Dot(axes=1, normalize=True)
+        return (lambda a, b: layer([a, b])), []
+    c["Dot(normalize)@zero"] = (dot, [ZERO_VECS, VECS])
+    return c
+
+
+def all_cases():
+    out = {}
+    for group in (loss_cases, activation_cases, recovery_cases, layer_cases):
+        out.update(group())
+    return out
+
+
+def weights_like(out):
+    """The fixed weights of the gradient's objective, in out's shape."""
+    a = np.asarray(out)
+    return (1.0 + np.arange(a.size, dtype=np.float64) / 4.0).reshape(a.shape)
+
+
+def run(tf, build, inputs, mode):
+    """(value, dtype name, grads) of a case, eagerly or in tf.function."""
+    fn, variables = build(tf)
+    xs = [tf.constant(np.asarray(v, dtype=d)) for v, d in inputs]
+    floats = [x for x in xs if x.dtype.is_floating]
+    call = fn if mode == "eager" else tf.function(fn)
+    probe = call(*xs)
+    w = tf.constant(weights_like(probe.numpy()).astype(probe.dtype.as_numpy_dtype))
+    with tf.GradientTape() as tape:
+        for x in floats:
+            tape.watch(x)
+        out = call(*xs)
+        objective = tf.reduce_sum(out * w)
+    grads = tape.gradient(objective, floats + variables)
+    return out.numpy(), out.dtype.name, [None if g is None else
+                                        np.asarray(tf.convert_to_tensor(g)) for g in grads]
