@@ -20,7 +20,8 @@ def test_categorical_hinge(traced):
                                [1.2999999523162842, 1.2999999523162842])
     assert loss.get_config() == {"name": "categorical_hinge",
                                  "reduction": "sum_over_batch_size"}
-    assert type(tf.keras.losses.get("categorical_hinge")) is tf.keras.losses.CategoricalHinge
+    assert tf.keras.losses.get("categorical_hinge") is tf.keras.losses.categorical_hinge
+    assert type(tf.keras.losses.get("CategoricalHinge")) is tf.keras.losses.CategoricalHinge
 
 
 def test_categorical_hinge_gradient():
