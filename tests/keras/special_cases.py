@@ -305,7 +305,85 @@ def layer_cases():
         layer = tf.keras.layers.Dot(axes=1, normalize=True)
         return (lambda a, b: layer([a, b])), []
     c["Dot(normalize)@zero"] = (dot, [ZERO_VECS, VECS])
+    c.update(_more_layer_cases(mk, seq, img, ties))
     return c
+
+
+def _two(make):
+    """A case of a layer (without weights) called on a list of two inputs."""
+    def build(tf):
+        layer = make(tf)
+        return (lambda a, b: layer([a, b])), list(layer.trainable_variables)
+    return build
+
+
+def _more_layer_cases(mk, seq, img, ties):
+    seq1 = ([[[1.0, -1.0], [0.0, 0.0], [2.0, 2.0]]], F32)
+    tie_pair = [([[1.0, 0.0, -1.0], [0.0, 0.0, 0.0]], F32),
+                ([[1.0, 0.0, 1.0], [0.0, -0.0, 2.0]], F32)]
+    c = {
+        "Bidirectional(LSTM)@0": _layer(lambda tf: tf.keras.layers.Bidirectional(
+            tf.keras.layers.LSTM(2, kernel_initializer=_const(tf, 0.5),
+                                 recurrent_initializer=_const(tf, 0.5))), seq1),
+        "TimeDistributed(Dense)@0": _layer(lambda tf: tf.keras.layers.TimeDistributed(
+            tf.keras.layers.Dense(2, kernel_initializer=_const(tf, 0.5), activation="relu")),
+            seq1),
+        "LSTM(return_sequences)@0": _layer(mk("LSTM", units=2, kernel_initializer=0.5,
+                                              recurrent_initializer=-0.5,
+                                              return_sequences=True), seq1),
+        "GRU(reset_after=False)@0": _layer(mk("GRU", units=2, kernel_initializer=0.5,
+                                              recurrent_initializer=-0.5,
+                                              reset_after=False), seq1),
+        "SimpleRNN(relu)@0": _layer(mk("SimpleRNN", units=2, kernel_initializer=0.5,
+                                       recurrent_initializer=-0.5, activation="relu"), seq1),
+        "Conv2D(same,bias)@0": _layer(mk("Conv2D", filters=1, kernel_size=3, padding="same",
+                                         kernel_initializer=0.5, bias_initializer=-1.0,
+                                         activation="relu"), ties),
+        "Normalization(variance=0)": _layer(mk("Normalization", mean=1.0, variance=0.0),
+                                            ([[1.0, 2.0], [0.0, 1.0]], F32)),
+        "LayerNormalization(no center/scale)@const": _layer(
+            mk("LayerNormalization", center=False, scale=False),
+            ([[3.0, 3.0, 3.0], [1.0, 2.0, 3.0]], F32)),
+        "BatchNormalization(axis=1,training)@const": _layer(
+            mk("BatchNormalization", axis=1), (np.ones((2, 2, 2)).tolist(), F32),
+            {"training": True}),
+        "GlobalAveragePooling1D": _layer(mk("GlobalAveragePooling1D"), seq1),
+        "GlobalMaxPooling1D@ties": _layer(mk("GlobalMaxPooling1D"),
+                                          ([[[1.0, 0.0], [1.0, 0.0], [0.0, 0.0]]], F32)),
+        "AveragePooling1D": _layer(mk("AveragePooling1D", pool_size=2), seq1),
+        "UpSampling2D": _layer(mk("UpSampling2D"), ties),
+        "ZeroPadding2D": _layer(mk("ZeroPadding2D"), ties),
+        "Cropping2D": _layer(mk("Cropping2D", cropping=((1, 0), (0, 1))), ties),
+        "Flatten": _layer(mk("Flatten"), ties),
+        "Reshape": _layer(mk("Reshape", target_shape=(4,)), ties),
+        "Permute": _layer(mk("Permute", dims=(2, 1)), seq1),
+        "RepeatVector": _layer(mk("RepeatVector", n=2), ([[1.0, 0.0]], F32)),
+        "Rescaling": _layer(mk("Rescaling", scale=0.5, offset=-1.0), POINTS),
+        "Masking@0": _layer(mk("Masking"), seq1),
+        "Dropout(inference)": _layer(mk("Dropout", rate=0.5), POINTS),
+        "GaussianNoise(inference)": _layer(mk("GaussianNoise", stddev=1.0), POINTS),
+        "ActivityRegularization": _layer(mk("ActivityRegularization", l1=0.1), POINTS),
+        "Maximum@ties": (_two(mk("Maximum")), tie_pair),
+        "Minimum@ties": (_two(mk("Minimum")), tie_pair),
+        "Multiply@0": (_two(mk("Multiply")), tie_pair),
+        "Average": (_two(mk("Average")), tie_pair),
+        "Subtract": (_two(mk("Subtract")), tie_pair),
+        "Concatenate": (_two(mk("Concatenate")), tie_pair),
+        "Attention@ties": (_two(mk("Attention")), [([[[1.0, 0.0], [0.0, 0.0]]], F32),
+                                                     ([[[1.0, 1.0], [1.0, 1.0]]], F32)]),
+        "MultiHeadAttention@const": (
+            lambda tf: _mha(tf), [([[[1.0, 0.0], [0.0, 0.0]]], F32),
+                                  ([[[1.0, 1.0], [1.0, 1.0]]], F32)]),
+    }
+    return c
+
+
+def _mha(tf):
+    layer = tf.keras.layers.MultiHeadAttention(num_heads=1, key_dim=2,
+                                               kernel_initializer=_const(tf, 0.5))
+    zeros = np.zeros((1, 2, 2), np.float32)
+    layer(zeros, zeros)
+    return (lambda q, v: layer(q, v)), list(layer.trainable_variables)
 
 
 def all_cases():

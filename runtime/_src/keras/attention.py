@@ -17,6 +17,7 @@ returns the softmax weights.
 import math
 
 from runtime._src.core import dtypes
+from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.keras.configurable import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops, reduction_ops
 from runtime._src.ops.einsum_ops import einsum
@@ -157,7 +158,8 @@ class MultiHeadAttention(ConfigurableLayer):
     def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
              attention_mask=None, return_attention_scores=False, training=None,
              use_causal_mask=False):
-        key = value if key is None else key
+        query, value = convert_to_tensor(query), convert_to_tensor(value)
+        key = value if key is None else convert_to_tensor(key)
         if self._projections is None:
             self._make_weights(query.shape.dims[-1], key.shape.dims[-1], value.shape.dims[-1])
         (wq, bq), (wk, bk), (wv, bv) = self._projections
