@@ -212,6 +212,12 @@ def recovery_cases():
         "BinaryFocalCrossentropy(from_logits)@sat-wrong": (
             lambda tf: ((lambda t, z: tf.keras.losses.BinaryFocalCrossentropy(
                 from_logits=True)(t, z)), []), [wrong, SAT]),
+        "CategoricalCrossentropy(layers.Softmax)@sat-wrong": (
+            layer_then("CategoricalCrossentropy", lambda tf: tf.keras.layers.Softmax()),
+            [wrong, SAT]),
+        "CategoricalCrossentropy(tf.nn.softmax(axis=0))@sat-wrong": (
+            lambda tf: ((lambda t, z: tf.keras.losses.CategoricalCrossentropy()(
+                t, tf.nn.softmax(z, axis=0))), []), [wrong, SAT]),
         "BinaryCrossentropy(tf.sigmoid)@sat-wrong": (
             lambda tf: ((lambda t, z: tf.keras.losses.BinaryCrossentropy()(t, tf.sigmoid(z))),
                         []), [wrong, SAT]),
@@ -400,7 +406,8 @@ def weights_like(out):
 
 
 def run(tf, build, inputs, mode):
-    """(value, dtype name, grads) of a case, eagerly or in tf.function."""
+    """(value, dtype name, grads) of a case, eagerly or in tf.function (the
+    value of an untaped call, the gradients of a taped one)."""
     fn, variables = build(tf)
     xs = [tf.constant(np.asarray(v, dtype=d)) for v, d in inputs]
     floats = [x for x in xs if x.dtype.is_floating]
@@ -413,5 +420,6 @@ def run(tf, build, inputs, mode):
         out = call(*xs)
         objective = tf.reduce_sum(out * w)
     grads = tape.gradient(objective, floats + variables)
-    return out.numpy(), out.dtype.name, [None if g is None else
-                                        np.asarray(tf.convert_to_tensor(g)) for g in grads]
+    # the value of the untaped call: inside tf.function, the traced graph's
+    return probe.numpy(), probe.dtype.name, [None if g is None else
+                                            np.asarray(tf.convert_to_tensor(g)) for g in grads]

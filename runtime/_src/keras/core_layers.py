@@ -241,7 +241,7 @@ class Softmax(Layer):
                                   math_ops.cast(mask, inputs.dtype)),
                 array_ops.constant(-1e9, inputs.dtype))
             inputs = math_ops.add(inputs, penalty)
-        return nn_ops.softmax(inputs, axis=self.axis)
+        return activations.softmax(inputs, axis=self.axis)
 
     def compute_output_shape(self, input_shape):
         return input_shape

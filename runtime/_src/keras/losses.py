@@ -89,14 +89,23 @@ def match_rank(a, b):
     return a, b
 
 
+def _made_by(output, op_type):
+    """Whether a graph tensor is the output of a one-input `op_type` op (for
+    Softmax: over the last axis, the only one TF's Softmax op has)."""
+    if not isinstance(output, SymbolicTensor) or output.op.type != op_type \
+            or len(output.op.inputs) != 1:
+        return False
+    axis, rank = output.op.attrs.get("axis", -1), output.shape.rank
+    return axis == -1 or (bool(rank) and axis % rank == rank - 1)
+
+
 def logits_behind(output, op_type, from_logits, fn_name):
     """(tensor, from_logits) as Keras 3's cross-entropies see `output`: the
     logits a Keras sigmoid/softmax left on it (`_keras_logits`), or inside a
     traced function the input of the `op_type` op ("Sigmoid" / "Softmax")
     that made it; otherwise `output` itself."""
     logits = getattr(output, "_keras_logits", None)
-    if logits is None and isinstance(output, SymbolicTensor) and output.op.type == op_type \
-            and len(output.op.inputs) == 1:
+    if logits is None and _made_by(output, op_type):
         logits = output.op.inputs[0]
     if logits is None:
         return output, from_logits
