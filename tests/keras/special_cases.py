@@ -116,6 +116,17 @@ def loss_cases():
         c[f"{name}@float64"] = _loss(_obj(name), (ONE_HOT[0], "float64"),
                                      ([[0.2, 0.8], [1.0, 0.0], [0.5, 0.5], [1e-9, 1.0]],
                                       "float64"))
+    # the per-sample functions (tf.keras's names) keep their inputs' dtype
+    for name in ("mse", "mae", "mape", "msle", "kld", "logcosh", "huber", "poisson", "hinge",
+                 "squared_hinge", "categorical_hinge", "binary_crossentropy",
+                 "categorical_crossentropy", "binary_focal_crossentropy",
+                 "categorical_focal_crossentropy", "cosine_similarity"):
+        for dtype in ("float32", "float64"):
+            c[f"{name}@probs01,{dtype}"] = _loss(_fn(name), (ONE_HOT[0], dtype),
+                                                 (PROBS[0], dtype))
+    c["sparse_categorical_crossentropy@probs01,float64"] = _loss(
+        _fn("sparse_categorical_crossentropy"), ([0, 0, 1, 0], "int32"),
+        (PROBS[0], "float64"))
     c["SparseCategoricalCrossentropy@float64"] = _loss(
         _obj("SparseCategoricalCrossentropy"), ([0, 0, 1, 0], "int32"), (PROBS[0], "float64"))
     return c
@@ -134,6 +145,7 @@ def activation_cases():
                  "relu6", "leaky_relu", "silu", "swish", "linear", "hard_sigmoid",
                  "hard_silu", "mish"):
         c[f"activations.{name}"] = _act(name)
+        c[f"activations.{name},float64"] = _act(name, (POINTS[0], "float64"))
     c["activations.exponential"] = _act("exponential", ([-1.0, 0.0, 1.0, 3.0], F32))
     c["activations.softmax@sat"] = _act("softmax", SAT)
     c["activations.log_softmax@sat"] = _act("log_softmax", SAT)
