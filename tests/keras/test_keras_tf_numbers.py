@@ -179,3 +179,39 @@ def test_msle_and_mape():
         "name": "mean_squared_logarithmic_error", "reduction": "sum_over_batch_size"}
     assert K.losses.MeanAbsolutePercentageError().get_config() == {
         "name": "mean_absolute_percentage_error", "reduction": "sum_over_batch_size"}
+
+
+@pytest.mark.parametrize("loss", ["binary_crossentropy", "binary_focal_crossentropy", "bce"])
+def test_fit_through_a_saturated_sigmoid_layer_uses_the_logits(loss):
+    x = np.array([[3.0, 2.0], [-4.0, 1.0], [2.0, 2.0], [-3.0, -3.0]], np.float32)
+    y = np.array([[0.0], [1.0], [1.0], [1.0]], np.float32)
+    model = K.Sequential([K.Input((2,)), K.layers.Dense(
+        1, activation="sigmoid", kernel_initializer=K.initializers.Constant(10.0))])
+    model.compile(optimizer=K.optimizers.SGD(learning_rate=0.1),
+                  loss=K.losses.BinaryCrossentropy() if loss == "bce" else loss)
+    history = model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False)
+    # TF 2.21: the logits' loss and step (clipped probabilities would give ~8 and
+    # no gradient through the saturated sigmoid)
+    np.testing.assert_allclose(history.history["loss"], [35.0], rtol=1e-6)
+    kernel, bias = model.get_weights()
+    np.testing.assert_allclose(kernel.ravel(), [9.75, 9.899999618530273], rtol=1e-6)
+    np.testing.assert_allclose(bias, [0.02500000037252903], rtol=1e-6)
+    assert model.evaluate(x, y, verbose=0) == pytest.approx(34.26874923706055, rel=1e-6)
+
+
+def test_fit_through_a_softmax_layer_with_sparse_labels():
+    x = np.array([[3.0, 2.0], [-4.0, 1.0], [2.0, 2.0], [-3.0, -3.0]], np.float32)
+    model = K.Sequential([K.Input((2,)), K.layers.Dense(
+        3, kernel_initializer=K.initializers.Constant(10.0)), K.layers.Softmax()])
+    model.compile(optimizer=K.optimizers.SGD(learning_rate=0.1),
+                  loss="sparse_categorical_crossentropy")
+    history = model.fit(x, np.array([0, 1, 2, 1]), batch_size=4, epochs=1, verbose=0,
+                        shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [1.0986123085021973], rtol=2e-6)
+    kernel, bias = model.get_weights()
+    np.testing.assert_allclose(kernel.ravel(), [10.091666221618652, 9.841666221618652,
+                                                10.066666603088379, 10.033333778381348,
+                                                9.933333396911621, 10.033333778381348],
+                               rtol=1e-6)
+    np.testing.assert_allclose(bias, [-0.008333335630595684, 0.01666666381061077,
+                                      -0.008333335630595684], rtol=1e-5, atol=1e-8)
