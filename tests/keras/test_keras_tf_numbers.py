@@ -215,3 +215,14 @@ def test_fit_through_a_softmax_layer_with_sparse_labels():
                                rtol=1e-6)
     np.testing.assert_allclose(bias, [-0.008333335630595684, 0.01666666381061077,
                                       -0.008333335630595684], rtol=1e-5, atol=1e-8)
+
+
+def test_cosine_similarity_metric():
+    m = K.metrics.CosineSimilarity()
+    m.update_state(np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0]]),
+                   np.array([[1.0, 0.0, 0.0], [2.0, 4.0, 4.0]]))
+    assert float(m.result()) == pytest.approx(0.5)      # a zero vector counts as 0
+    assert m.get_config() == {"name": "cosine_similarity", "dtype": "float32"}
+    assert K.metrics.MeanSquaredLogarithmicError().get_config() == {
+        "name": "mean_squared_logarithmic_error", "dtype": "float32"}
+    assert isinstance(K.metrics.get("cosine_similarity"), K.metrics.CosineSimilarity)

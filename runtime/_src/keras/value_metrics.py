@@ -82,6 +82,10 @@ class CosineSimilarity(MeanMetricWrapper):
     def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
         super().__init__(cosine_similarity, name, dtype, axis=axis)
 
+    def get_config(self):
+        # Keras 3 (TF 2.21) leaves `axis` out of the config
+        return {"name": self.name, "dtype": self.dtype.name}
+
 
 class RootMeanSquaredError(Mean):
     """`tf.keras.metrics.RootMeanSquaredError()`: sqrt(mean((y_pred - y_true)^2))."""
