@@ -348,7 +348,7 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
     attrs = {"cond": cond_g, "body": body_g, "num_loop_vars": len(inputs),
              "has_maximum_iterations": maximum_iterations is not None}
     if getattr(_context.state, "tapes", None):
-        inputs = inputs + [_add_accumulator(cond_g, body_g)]
+        inputs = inputs + [add_accumulator(cond_g, body_g)]
         attrs["num_loop_vars"] = len(inputs)
         attrs["accumulator"] = True
     node = outer.add_node(get_op(_ops.WHILE), inputs + captured + extra, attrs, name=name)
@@ -372,7 +372,7 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
 # While gradient reads them back in reverse; memory grows with iterations
 # times the loop state and nothing else.
 
-def _add_accumulator(cond_g, body_g):
+def add_accumulator(cond_g, body_g):
     """Add the accumulator loop variable to the traced graphs; return its initial value."""
     state = list(body_g.inputs)
     cond_g.add_placeholder(_dtypes.variant, [], name="accumulator")
