@@ -44,6 +44,7 @@ import numpy as np
 
 from runtime._src.autodiff.backprop import backprop, carries_gradient
 from runtime._src.autodiff.control_flow_grad import replay
+from runtime._src.autodiff.custom_gradient import _REPLAYED
 from runtime._src.core.context import state as _state
 from runtime._src.core.dtypes import variant
 from runtime._src.core.tensor import EagerTensor
@@ -78,12 +79,18 @@ def _call_grad(op, *grads):
 def call_concrete(concrete, tensors, bindings):
     """Outputs (eager tensors) of `concrete`'s graph on `tensors` (one per
     argument placeholder, then per capture), recorded on the recording tapes
-    as one op. `bindings`: (VariableArgument, Variable) pairs bound now."""
+    as one op. `bindings`: (VariableArgument, Variable) pairs bound now.
+
+    None when a tape differentiates through an eager tensor the function
+    closes over: the trace made it a constant (which the optimizer may have
+    folded), so the caller runs the call another way."""
     taped = concrete.__dict__.get("_taped")
     if taped is None:
         graph = concrete._run_graph
         inputs = list(graph.inputs) + [inner for _, inner in graph.captures]
         taped = concrete._taped = TapedGraph(graph, inputs, concrete.name)
+    if taped.closed_over and True in _live_mask(taped.closed_over, _state.tapes):
+        return None
     return taped.call(tensors, bindings)
 
 
@@ -100,6 +107,9 @@ class TapedGraph:
         self.inputs = inputs
         self.name = name
         self.variables = _float_variables(graph)
+        # the eager tensors the trace captured as constants
+        self.closed_over = [t for g in walk_graphs(graph) for t in g._keepalive
+                            if carries_gradient(t)]
         self._forms = {}             # live mask -> _Form
 
     def call(self, tensors, bindings=()):
@@ -140,7 +150,7 @@ def _live_mask(tensors, tapes):
     """Per tensor: whether a recording eager tape differentiates through it."""
     lives = [t._live for t in tapes if getattr(t, "_graph", 1) is None]
     if not lives:
-        return ()
+        return (False,) * len(tensors)
     return tuple(any(id(x) in live for live in lives) for x in tensors)
 
 
@@ -188,7 +198,12 @@ class _Form:
         with fwd.as_default():
             feeds = {id(p): fwd.add_placeholder(p.dtype, p.shape, p.node.name)
                      for p in fn.inputs}
+            before = set(_REPLAYED)
             mapping, _ = replay(fn.graph, feeds, accumulate=True)
+        # custom gradients replayed: each backward built needs their copies
+        self._notes = {k: v for k, v in _REPLAYED.items() if k not in before}
+        for k in self._notes:
+            del _REPLAYED[k]
         self.outputs = [mapping[id(t)] for t in fn.graph.outputs]
         self.intermediates = []
         self._targets = tuple(i for i, t in enumerate(self.outputs) if carries_gradient(t))
@@ -246,8 +261,13 @@ class _Form:
             upstream = [bwd.add_placeholder(every[i].dtype, every[i].shape, "upstream")
                         for i in targets]
             groups, variables = self._groups()
-            found = backprop(list(fwd.nodes), [every[i] for i in targets], upstream,
-                             groups, variables)
+            _REPLAYED.update(self._notes)
+            try:
+                found = backprop(list(fwd.nodes), [every[i] for i in targets], upstream,
+                                 groups, variables)
+            finally:
+                for k in self._notes:
+                    _REPLAYED.pop(k, None)
             results = [(p, bwd._own(g, "Identity")) for p, g in
                        zip(self._sources + [p for p, _ in self._variables], found)
                        if g is not None]

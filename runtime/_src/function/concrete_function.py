@@ -79,10 +79,14 @@ class ConcreteFunction(_types.ConcreteFunction):
         except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
             raise _filtered(e)
 
-    def _call_taped(self, feeds, given):
+    def _call_taped(self, feeds, given, python=None):
         """Run the graph as one op that the recording tapes record, as TF
         records the call (runtime/_src/autodiff/function_call.py): the
-        caller's own tensors feed the placeholders they were passed for."""
+        caller's own tensors feed the placeholders they were passed for.
+
+        When a tape watches an eager tensor the trace captured as a constant,
+        the call runs `python()` (a Function's Python, eagerly) or, for a
+        concrete function, its graph op by op."""
         _notify_observers(self)
         slots = self._variable_slots
         variables = {i for i, _ in slots}
@@ -95,7 +99,12 @@ class ConcreteFunction(_types.ConcreteFunction):
                         for outer, (_, inner) in zip(self._capture_sources,
                                                      self._run_graph.captures)]
             bindings = tuple((slot, feeds[i]) for i, slot in slots)
-            return self._outputs.pack_tensors(record_call(self, tensors, bindings))
+            outs = record_call(self, tensors, bindings)
+            if outs is None:
+                if python is not None:
+                    return python()
+                outs = run_recorded(self._run_graph, tensors[:len(self.graph.inputs)])
+            return self._outputs.pack_tensors(outs)
         finally:
             for (_, slot), before in zip(reversed(slots), reversed(previous)):
                 slot.bind(before)

@@ -200,6 +200,7 @@ class Function(_types.PolymorphicFunction):
             return self._traceable()(*args, **kwargs)
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
+        given = args, kwargs
         n = len(args)
         if kwargs or n != self._fast_arity:
             call_sig = self._call_sig
@@ -213,7 +214,7 @@ class Function(_types.PolymorphicFunction):
         if concrete is None:
             concrete = self._concrete_for(CallArguments(args, key, feeds))
         if _context.state.tapes:     # eager GradientTapes record the call as one op
-            return concrete._call_taped(feeds, args)
+            return concrete._call_taped(feeds, args, lambda: self._call_python(*given, False))
         return concrete._call_flat(feeds)
 
     def _call_python(self, args, kwargs, check=True):
@@ -234,7 +235,8 @@ class Function(_types.PolymorphicFunction):
         feeds = self._signature_feeds(args, kwargs, [])
         concrete = self._signature_concrete(feeds)
         if _context.state.tapes:     # eager GradientTapes record the call as one op
-            return concrete._call_taped(feeds, (args, kwargs))
+            return concrete._call_taped(feeds, (args, kwargs),
+                                        lambda: self._call_python(args, kwargs, False))
         return concrete._call_flat(feeds)
 
     def _signature_feeds(self, args, kwargs, feeds):
