@@ -149,9 +149,17 @@ def _read(variable):
 def _live_mask(tensors, tapes):
     """Per tensor: whether a recording eager tape differentiates through it."""
     lives = [t._live for t in tapes if getattr(t, "_graph", 1) is None]
-    if not lives:
-        return (False,) * len(tensors)
-    return tuple(any(id(x) in live for live in lives) for x in tensors)
+    if len(lives) == 1:
+        live = lives[0]
+        return tuple([id(x) in live for x in tensors])
+    return tuple([any(id(x) in live for live in lives) for x in tensors])
+
+
+def _higher_order(tapes):
+    """True when the backward of a call may be recorded in turn: more than one
+    eager tape records, or a persistent one does."""
+    eager = [t for t in tapes if getattr(t, "_graph", 1) is None]
+    return len(eager) > 1 or any(t._persistent for t in eager)
 
 
 class _building:
@@ -215,32 +223,48 @@ class _Form:
     # --- calling ----------------------------------------------------------------------
 
     def call(self, inputs, bindings):
+        """Run the forward graph and record it; the function's outputs.
+
+        The intermediates are outputs of the record (so that tapes can
+        differentiate the backward in turn) only when a gradient of a
+        gradient is possible: several tapes record, or a persistent one.
+        Otherwise the record keeps their values and the backward reads them."""
         n = len(self.fn.inputs)
         if self.fallback is not None:
             return _concrete.run_recorded(self.forward, inputs[:n])
         values = executor.run(self.forward, [t._value for t in inputs[:n]])
+        if _higher_order(_state.tapes):
+            attrs, count = {"form": self, "bind": bindings, "saved": None}, len(values)
+        else:
+            k = len(self.outputs)
+            attrs, count = {"form": self, "bind": bindings, "saved": values[k:]}, k
         outs = tuple([_wrap(v, t.dtype)
-                      for v, t in zip(values, self.forward.outputs)])
-        record_eager(get_op(_OP), inputs, {"form": self, "bind": bindings}, outs)
+                      for v, t in zip(values[:count], self.forward.outputs)])
+        record_eager(get_op(_OP), inputs, attrs, outs)
         return outs[:len(self.outputs)]
 
     def gradient(self, op, grads):
-        wanted = tuple(i for i, g in enumerate(grads) if g is not None)
-        if all(i < len(self.outputs) for i in wanted):
-            backward = self._full        # the results' gradients (zeros where none came)
-        else:                            # intermediates too: a gradient of a gradient
-            targets = tuple(sorted(set(self._targets) | set(wanted)))
-            backward = self._backwards.get(targets)
-            if backward is None:
-                with _building():
-                    backward = self._backwards[targets] = self._backward(targets)
-        feed = [grads[i] if grads[i] is not None else _zeros(op.outputs[i])
-                for i in backward.targets]
-        feed += [op.inputs[k] if kind == "in" else op.outputs[k] for kind, k in backward.captured]
+        backward = self._backward_for(grads)
+        saved, k = op.attrs["saved"], len(op.outputs)
         bindings = op.attrs["bind"]
         previous = [slot.bind(v) for slot, v in bindings]
         try:
-            found = backward.function.call(feed, bindings)
+            if saved is not None and not _state.tapes:     # first order: plain values
+                feed = [grads[i]._value if grads[i] is not None else _zeros(op.outputs[i])._value
+                        for i in backward.targets]
+                feed += [op.inputs[j]._value if kind == "in" else
+                         op.outputs[j]._value if j < k else saved[j - k]
+                         for kind, j in backward.captured]
+                graph = backward.function.graph
+                found = [_wrap(v, t.dtype) for v, t in
+                         zip(executor.run(graph, feed), graph.outputs)]
+            else:
+                feed = [grads[i] if grads[i] is not None else _zeros(op.outputs[i])
+                        for i in backward.targets]
+                feed += [op.inputs[j] if kind == "in" else op.outputs[j] if j < k else
+                         _wrap(saved[j - k], self.forward.outputs[j].dtype)
+                         for kind, j in backward.captured]
+                found = backward.function.call(feed, bindings)
         finally:
             for (slot, _), before in zip(reversed(bindings), reversed(previous)):
                 slot.bind(before)
@@ -248,6 +272,20 @@ class _Form:
         for position, g in zip(backward.positions, found):
             out[position] = g
         return out
+
+    def _backward_for(self, grads):
+        """The backward graph for the outputs `grads` reach: the results'
+        (zeros fed where none came), or intermediates too (second order)."""
+        k = len(self.outputs)
+        wanted = [i for i, g in enumerate(grads) if g is not None and i >= k]
+        if not wanted:
+            return self._full
+        targets = tuple(sorted(set(self._targets) | set(wanted)))
+        backward = self._backwards.get(targets)
+        if backward is None:
+            with _building():
+                backward = self._backwards[targets] = self._backward(targets)
+        return backward
 
     # --- building a backward graph -----------------------------------------------------
 
