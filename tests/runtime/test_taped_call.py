@@ -526,3 +526,60 @@ def test_the_backward_is_built_once_per_trace():
     finally:
         function_call._Form._backward = real
     assert len(builds) == 1
+
+
+# --- loops over TensorArrays, nested loops, Keras RNN and Dropout -----------------------
+
+def _nested_loops(x):
+    s = tf.constant(0.0)
+    for i in tf.range(2):
+        for j in tf.range(3):        # captures x from two graphs out
+            s += tf.reduce_sum(tf.sin(x * tf.cast(i + j, tf.float32)))
+    return s
+
+
+def _tensor_array(x):
+    arr = tf.TensorArray(tf.float32, size=3)
+    for i in tf.range(3):
+        arr = arr.write(i, x[0] * tf.cast(i, tf.float32) + x[1])
+    return tf.reduce_sum(arr.stack() ** 2)
+
+
+@pytest.mark.parametrize("fn", [
+    _nested_loops, _tensor_array,
+    lambda x: tf.reduce_sum(tf.map_fn(lambda r: tf.sin(r) * r, x)),
+    lambda x: tf.reduce_sum(tf.scan(lambda a, r: a * r + 1.0, x)),
+], ids=["nested_loops", "tensor_array", "map_fn", "scan"])
+def test_loops_match_the_eager_gradients(fn):
+    x = tf.constant(np.linspace(-1, 1, 6).reshape(2, 3).astype(np.float32))
+    staged = _second_order(tf.function(fn), x)
+    eager = _second_order(fn, x)
+    for got, want in zip(staged, eager):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_keras_lstm_under_a_taped_function():
+    """The LSTM's fused custom gradient holds tensors the optimizer removed
+    from the trace (unused by the forward): they are made again for it."""
+    keras = tf.keras
+    model = keras.Sequential([keras.Input((4, 3)), keras.layers.LSTM(5), keras.layers.Dense(1)])
+    x = tf.constant(np.random.default_rng(0).normal(size=(2, 4, 3)).astype(np.float32))
+    results = []
+    for fn in (tf.function(lambda z: model(z)), lambda z: model(z)):
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(fn(x) ** 2)
+        results.append([y] + tape.gradient(y, model.trainable_variables))
+    for got, want in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
+
+
+def test_dropout_gradient_uses_the_forward_mask():
+    drop = tf.keras.layers.Dropout(0.5, seed=3)
+    w = tf.Variable(np.ones((4, 5), np.float32))
+    f = tf.function(lambda x: drop(x * w, training=True))
+    x = tf.constant(np.arange(1, 21, dtype=np.float32).reshape(4, 5))
+    with tf.GradientTape() as tape:
+        y = f(x)
+    g = tape.gradient(y, w)
+    np.testing.assert_allclose(g, y)             # w is ones: dy/dw == x * mask / 0.5 == y
+    assert 0 < int(np.sum(y.numpy() == 0)) < 20

@@ -44,14 +44,16 @@ __all__ = ["replay"]
 
 # --- replaying a subgraph ----------------------------------------------------------
 
-def replay(graph, feeds, skip=None, accumulate=False):
+def replay(graph, feeds, skip=None, accumulate=False, parents=()):
     """Add `graph`'s nodes to the current graph; `feeds` maps id(placeholder)
     to the tensor standing for it. Returns (id(old tensor) -> new tensor,
     the new nodes in order). Nodes of op `skip` are left out (their first
     input stands for their output). With `accumulate`, every `While` traced
     without a gradient tape (here or in nested subgraphs) gets the
     accumulator its gradient reads (function_call.py differentiates a
-    graph traced without a tape)."""
+    graph traced without a tape). `parents`: the mappings of the replays
+    enclosing this one (a nested graph may capture a tensor of any graph
+    around it)."""
     target = current_graph()
     mapping = dict(feeds)
     nodes = []
@@ -63,8 +65,8 @@ def replay(graph, feeds, skip=None, accumulate=False):
             continue
         attrs = node.attrs
         if node.subgraph_list():
-            attrs = {k: _clone(v, target, mapping, accumulate) if isinstance(v, Graph) else v
-                     for k, v in attrs.items()}
+            attrs = {k: _clone(v, target, mapping, accumulate, parents)
+                     if isinstance(v, Graph) else v for k, v in attrs.items()}
         inputs = [mapping.get(id(t), t) for t in node.inputs]
         if accumulate and node.op == "While" and not attrs.get("accumulator"):
             inputs, attrs = _with_accumulator(inputs, attrs)
@@ -86,7 +88,7 @@ def _with_accumulator(inputs, attrs):
     return inputs[:n] + [acc] + inputs[n:], attrs
 
 
-def _clone(graph, outer, outer_mapping, accumulate=False):
+def _clone(graph, outer, outer_mapping, accumulate=False, parents=()):
     """A copy of the subgraph `graph` for a replayed node living in `outer`."""
     new = Graph(graph.name, outer=outer)
     feeds = {}
@@ -96,11 +98,17 @@ def _clone(graph, outer, outer_mapping, accumulate=False):
         for _, inner in graph.captures:
             feeds[id(inner)] = new.add_node(get_op("Placeholder"), [], dict(inner.node.attrs),
                                             name="capture").outputs[0]
-        mapping, _ = replay(graph, feeds, accumulate=accumulate)
+        mapping, _ = replay(graph, feeds, accumulate=accumulate,
+                            parents=(outer_mapping,) + parents)
     new.outputs = [mapping[id(t)] for t in graph.outputs]
     for old_outer, inner in graph.captures:
-        source = outer_mapping.get(id(old_outer), old_outer)
-        owned = outer._own(source, "capture")
+        source = outer_mapping.get(id(old_outer))
+        if source is not None:
+            owned = outer._own(source, "capture")
+        else:        # a tensor of a graph further out: its copy there, if replayed
+            owned = next((m[id(old_outer)] for m in parents if id(old_outer) in m), None)
+            if owned is None:
+                owned = outer._own(old_outer, "capture")
         new.captures.append((owned, feeds[id(inner)]))
         new._capture_map[id(owned)] = feeds[id(inner)]
     return new

@@ -102,9 +102,13 @@ class _replay_scope:
         graph = current_graph()
         if self.mapping is None or graph is None:
             return
-        self.aliases = _state.capture_aliases
-        _state.capture_aliases = self.mapping if self.aliases is None \
-            else {**self.aliases, **self.mapping}
+        self.aliases = previous = _state.capture_aliases
+        mapping = self.mapping
+
+        def alias(t):
+            found = mapping.get(id(t))
+            return found if found is not None or previous is None else previous(t)
+        _state.capture_aliases = alias
         known = graph._capture_map
         for key, new in self.mapping.items():
             if key not in known and getattr(getattr(new, "node", None), "graph", None) is graph:

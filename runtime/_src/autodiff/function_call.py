@@ -208,6 +208,7 @@ class _Form:
                      for p in fn.inputs}
             before = set(_REPLAYED)
             mapping, _ = replay(fn.graph, feeds, accumulate=True)
+        self._mapping = mapping
         # custom gradients replayed: each backward built needs their copies
         self._notes = {k: v for k, v in _REPLAYED.items() if k not in before}
         for k in self._notes:
@@ -300,10 +301,14 @@ class _Form:
                         for i in targets]
             groups, variables = self._groups()
             _REPLAYED.update(self._notes)
+            aliases = _state.capture_aliases
+            if extend:
+                _state.capture_aliases = self._recreate
             try:
                 found = backprop(list(fwd.nodes), [every[i] for i in targets], upstream,
                                  groups, variables)
             finally:
+                _state.capture_aliases = aliases
                 for k in self._notes:
                     _REPLAYED.pop(k, None)
             results = [(p, bwd._own(g, "Identity")) for p, g in
@@ -314,6 +319,27 @@ class _Form:
         optimizer.optimize(bwd, _config.optimizer.get_experimental_options())
         function = TapedGraph(bwd, list(bwd.inputs), bwd.name)
         return _Backward(targets, captured, [p for p, _ in results], function)
+
+    def _recreate(self, t):
+        """The forward graph's copy of `t`, a tensor of the traced graph that
+        the optimizer removed (unused) but a custom gradient's grad_fn holds:
+        its node and what it needs are added to the forward graph again."""
+        node = getattr(t, "node", None)
+        if node is None or node.graph is not self.fn.graph or node.subgraph_list():
+            return None
+        mapping = self._mapping
+        inputs = []
+        for i in node.inputs:
+            found = mapping.get(id(i))
+            if found is None:
+                found = self._recreate(i)
+                if found is None:
+                    return None
+            inputs.append(found)
+        new = self.forward.add_node(node.opdef, inputs, node.attrs, name=node.name)
+        for old, out in zip(node.outputs, new.outputs):
+            mapping[id(old)] = out
+        return mapping[id(t)]
 
     def _groups(self):
         fwd = self.forward

@@ -40,7 +40,8 @@ from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import apply, define_op, get_op
 from runtime._src.exec import control_flow_ops as _ops
-from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor, describe_value
+from runtime._src.core.tensor import (SymbolicTensor, Tensor, VariantValue, convert_to_tensor,
+                                      describe_value)
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import as_shape
 
@@ -386,9 +387,15 @@ def _infer_accumulator(inputs, attrs):
     return [(_dtypes.variant, as_shape([]))]
 
 
+class _Accumulator(list, VariantValue):
+    """A loop's saved states: a list that eager runs keep as a variant value."""
+
+    __slots__ = ()
+
+
 @define_op("LoopAccumulator", infer=_infer_accumulator, stateful=True)
 def _new_accumulator():
-    return []
+    return _Accumulator()
 
 
 @define_op("LoopAccumulatorPush", infer=_infer_accumulator, stateful=True)

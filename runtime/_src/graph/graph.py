@@ -190,7 +190,7 @@ class Graph:
             self._keepalive.append(t)
         else:
             if not self._is_ancestor(t.node.graph):
-                alias = _state.capture_aliases and _state.capture_aliases.get(id(t))
+                alias = _state.capture_aliases and _state.capture_aliases(t)
                 if alias is None or alias is t:
                     raise leaked_tensor_error(t, "capture")
                 inner = self._own(alias, "capture")   # a replayed custom gradient's copy
