@@ -178,7 +178,7 @@ class _building:
         return False
 
 
-class _Uncovered(Exception):
+class _Uncovered(RuntimeError):
     """A backward needs a forward tensor that the forward graph does not output."""
 
 
@@ -370,7 +370,10 @@ class _Form:
             where = position.get(id(outer))
             if where is None:
                 if not extend:
-                    raise _Uncovered(outer)
+                    raise _Uncovered(
+                        f"{self.fn.name}: this gradient of a gradient needs the value of "
+                        f"{outer.node.name} ({outer.node.op}) from the call, which the first "
+                        "gradient did not use and the call did not keep")
                 where = position[id(outer)] = (
                     "out", len(self.outputs) + len(self.intermediates))
                 self.intermediates.append(outer)
