@@ -583,3 +583,28 @@ def test_dropout_gradient_uses_the_forward_mask():
     g = tape.gradient(y, w)
     np.testing.assert_allclose(g, y)             # w is ones: dy/dw == x * mask / 0.5 == y
     assert 0 < int(np.sum(y.numpy() == 0)) < 20
+
+
+def test_loaded_function_with_a_loop_under_a_tape(tmp_path):
+    class Powers(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(1.5)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def __call__(self, x):
+            i = tf.constant(0)
+            while i < 3:
+                x = x * self.w
+                i += 1
+            return x
+
+    tf.saved_model.save(Powers(), str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = loaded(x)
+    assert [r.op for r in tape._records] == ["StatefulPartitionedCall"]
+    gx, gw = tape.gradient(y, [x, loaded.trainable_variables[0]])
+    # x * w**3: TF's values are the calculus: 6.75, 3.375, 13.5
+    assert (float(y), float(gx), float(gw)) == (6.75, 3.375, 13.5)
