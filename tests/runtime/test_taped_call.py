@@ -608,3 +608,30 @@ def test_loaded_function_with_a_loop_under_a_tape(tmp_path):
     gx, gw = tape.gradient(y, [x, loaded.trainable_variables[0]])
     # x * w**3: TF's values are the calculus: 6.75, 3.375, 13.5
     assert (float(y), float(gx), float(gw)) == (6.75, 3.375, 13.5)
+
+
+def test_variables_read_in_a_loop_and_a_branch_to_second_order():
+    w, u = tf.Variable(1.5), tf.Variable(-0.5)
+
+    def f(x):
+        i = tf.constant(0)
+        while i < 3:
+            x = x * w + tf.sin(x)
+            i += 1
+        if x > 0:
+            y = x * u
+        else:
+            y = x * w
+        return y
+
+    x = tf.constant(0.3)
+    results = []
+    for fn in (tf.function(f), f):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                y = fn(x)
+            g = inner.gradient(y, [w, u])
+        assert inner.watched_variables() == (w, u)
+        results.append(g + outer.gradient(g[0], [w, u]))
+    for got, want in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -34,6 +34,10 @@ Options:
   happen and how it changed; tracing 5 times warns (`RetracingWarning`) with
   the same text and the fix.
 
+Under an eager `GradientTape` a call takes the same trace and runs it as one
+op the tape records (runtime/_src/autodiff/function_call.py): the Python
+body does not run again, and the gradient is a graph built from the trace.
+
 Two hooks are the only places other parts plug in: `_autograph_convert`
 (the transpiler) and `_finalize_graph` (the optimizer).
 """
