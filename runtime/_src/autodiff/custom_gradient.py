@@ -96,13 +96,14 @@ class _replay_scope:
     def __init__(self, entry):
         self.mapping = None if entry is None else entry[1]
         self.added = []
-        self.aliases = None
+        self.aliases = self.active = None
 
     def __enter__(self):
         graph = current_graph()
         if self.mapping is None or graph is None:
             return
         self.aliases = previous = _state.capture_aliases
+        self.active = True
         mapping = self.mapping
 
         def alias(t):
@@ -116,7 +117,7 @@ class _replay_scope:
                 self.added.append(key)
 
     def __exit__(self, *exc):
-        if self.mapping is not None and current_graph() is not None:
+        if self.active:
             _state.capture_aliases = self.aliases
         if self.added:
             known = current_graph()._capture_map
