@@ -27,17 +27,23 @@ Variables the graph reads, watched by `watch_accessed_variables` or `watch`):
   optimized like any traced graph.
 
 The record's inputs are the call's tensors and one read of each Variable the
-graph reads (its gradient is the Variable's); its outputs are the results
-and the intermediates. Its gradient rule calls the backward graph the same
-way (a `TapedGraph`), so under a tape still recording (an outer tape, a
-persistent one) the backward is itself one recorded op with a backward of
+graph reads (its gradient is the Variable's); its outputs are the results,
+then the intermediates when a gradient of a gradient is possible (several
+tapes record, or a persistent one); otherwise the record keeps the
+intermediates' values and the backward runs on plain values. Its gradient
+rule calls the backward graph the same way (a `TapedGraph`), so under a tape
+still recording the backward is itself one recorded op with a backward of
 its own: gradients of gradients. A gradient reaching an intermediate (second
 order) gets a backward built for it.
 
-When the backward cannot be built (an op on the way without a gradient rule,
-say), the call falls back to running the forward graph op by op under the
-tapes (`run_recorded`): still one trace, and the error, if a gradient does
-pass through that op, comes from `tape.gradient` as in an eager run.
+Fallbacks (docs/tf_differences.md):
+- the backward cannot be built (an op on the way without a gradient rule,
+  say): the call runs the forward graph op by op under the tapes
+  (`run_recorded`): still one trace, and the error, if a gradient does pass
+  through that op, comes from `tape.gradient` as in an eager run;
+- a tape differentiates through an eager tensor the function closes over
+  (the trace made it a constant): `call_concrete` returns None and the
+  Function runs its Python eagerly.
 """
 
 import numpy as np
@@ -64,7 +70,7 @@ _OP = "StatefulPartitionedCall"
 
 @define_op(_OP, num_outputs=None, stateful=True, side_effect=True,
            infer=lambda inputs, attrs: [(t.dtype, t.shape) for t in attrs["form"].forward.outputs])
-def _call_kernel(*values, form, bind):
+def _call_kernel(*values, form, bind, saved=None):
     """The forward graph's outputs (function results, then intermediates)."""
     return tuple(executor.run(form.forward, list(values[:len(form.fn.inputs)])))
 
@@ -89,7 +95,7 @@ def call_concrete(concrete, tensors, bindings):
         graph = concrete._run_graph
         inputs = list(graph.inputs) + [inner for _, inner in graph.captures]
         taped = concrete._taped = TapedGraph(graph, inputs, concrete.name)
-    if taped.closed_over and True in _live_mask(taped.closed_over, _state.tapes):
+    if taped.closed_over and _any_live(taped.closed_over, _state.tapes):
         return None
     return taped.call(tensors, bindings)
 
@@ -153,6 +159,11 @@ def _live_mask(tensors, tapes):
         live = lives[0]
         return tuple([id(x) in live for x in tensors])
     return tuple([any(id(x) in live for live in lives) for x in tensors])
+
+
+def _any_live(tensors, tapes):
+    lives = [t._live for t in tapes if getattr(t, "_graph", 1) is None]
+    return any(id(x) in live for live in lives for x in tensors)
 
 
 def _higher_order(tapes):
