@@ -635,3 +635,22 @@ def test_variables_read_in_a_loop_and_a_branch_to_second_order():
         results.append(g + outer.gradient(g[0], [w, u]))
     for got, want in zip(*results):
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_outputs_without_gradient_get_a_smaller_backward():
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(tf.sin(x)), tf.matmul(x, x), tf.exp(x)
+
+    x = tf.constant(np.eye(3, dtype=np.float32) * 0.5)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        a, b, c = f(x)
+    np.testing.assert_allclose(tape.gradient(a, x), np.cos(x.numpy()), rtol=1e-6)
+    np.testing.assert_allclose(tape.gradient([a, c], x), np.cos(x.numpy()) + np.exp(x.numpy()),
+                               rtol=1e-6)
+    np.testing.assert_allclose(tape.gradient(b, x), np.ones((3, 3)) @ x.numpy().T
+                               + x.numpy().T @ np.ones((3, 3)), rtol=1e-6)
+    form = next(iter(f.get_concrete_function(x)._taped._forms.values()))
+    ops = {n.op for n in form._backwards[(0,)].function.graph.nodes}
+    assert "MatMul" not in ops and "Exp" not in ops

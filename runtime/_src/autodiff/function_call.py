@@ -283,20 +283,34 @@ class _Form:
         out = [None] * len(op.inputs)
         for position, g in zip(backward.positions, found):
             out[position] = g
+        if backward is not self._full:   # as TF: an input some result depends on gets zeros
+            for position in self._full.positions:
+                if out[position] is None:
+                    out[position] = _zeros(op.inputs[position])
         return out
 
     def _backward_for(self, grads):
-        """The backward graph for the outputs `grads` reach: the results'
-        (zeros fed where none came), or intermediates too (second order)."""
+        """The backward graph for the outputs `grads` reach. Built for those
+        outputs alone when the values it needs are at hand; else the one for
+        all the results (zeros fed where no gradient came), with the
+        intermediates reached (a gradient of a gradient) added."""
         k = len(self.outputs)
-        wanted = [i for i, g in enumerate(grads) if g is not None and i >= k]
-        if not wanted:
+        wanted = tuple(i for i, g in enumerate(grads)
+                       if g is not None and (i >= k or i in self._targets))
+        if wanted == self._targets:
             return self._full
-        targets = tuple(sorted(set(self._targets) | set(wanted)))
-        backward = self._backwards.get(targets)
+        backward = self._backwards.get(wanted)
         if backward is None:
             with _building():
-                backward = self._backwards[targets] = self._backward(targets)
+                try:
+                    backward = self._backward(wanted)
+                except _Uncovered:
+                    if all(i < k for i in wanted):
+                        backward = self._full
+                    else:
+                        backward = self._backward(tuple(sorted(set(self._targets)
+                                                               | set(wanted))))
+            self._backwards[wanted] = backward
         return backward
 
     # --- building a backward graph -----------------------------------------------------
