@@ -257,26 +257,15 @@ class _Form:
 
     def gradient(self, op, grads):
         backward = self._backward_for(grads)
-        saved, k = op.attrs["saved"], len(op.outputs)
         bindings = op.attrs["bind"]
         previous = [slot.bind(v) for slot, v in bindings]
         try:
-            if saved is not None and not _state.tapes:     # first order: plain values
-                feed = [grads[i]._value if grads[i] is not None else _zeros(op.outputs[i])._value
-                        for i in backward.targets]
-                feed += [op.inputs[j]._value if kind == "in" else
-                         op.outputs[j]._value if j < k else saved[j - k]
-                         for kind, j in backward.captured]
+            if op.attrs["saved"] is not None and not _state.tapes:   # first order
                 graph = backward.function.graph
-                found = [_wrap(v, t.dtype) for v, t in
-                         zip(executor.run(graph, feed), graph.outputs)]
+                found = [_wrap(v, t.dtype) for v, t in zip(
+                    executor.run(graph, self._feed(op, grads, backward, True)), graph.outputs)]
             else:
-                feed = [grads[i] if grads[i] is not None else _zeros(op.outputs[i])
-                        for i in backward.targets]
-                feed += [op.inputs[j] if kind == "in" else op.outputs[j] if j < k else
-                         _wrap(saved[j - k], self.forward.outputs[j].dtype)
-                         for kind, j in backward.captured]
-                found = backward.function.call(feed, bindings)
+                found = backward.function.call(self._feed(op, grads, backward, False), bindings)
         finally:
             for (slot, _), before in zip(reversed(bindings), reversed(previous)):
                 slot.bind(before)
@@ -288,6 +277,20 @@ class _Form:
                 if out[position] is None:
                     out[position] = _zeros(op.inputs[position])
         return out
+
+    def _feed(self, op, grads, backward, plain):
+        """The backward graph's inputs for the record `op`: the upstream
+        gradients, then the forward values it uses (numpy values if `plain`,
+        else eager tensors)."""
+        saved, k = op.attrs["saved"], len(op.outputs)
+        feed = [grads[i] if grads[i] is not None else _zeros(op.outputs[i])
+                for i in backward.targets]
+        feed += [op.inputs[j] if kind == "in" else op.outputs[j] if j < k else
+                 saved[j - k] if plain else _wrap(saved[j - k], self.forward.outputs[j].dtype)
+                 for kind, j in backward.captured]
+        if plain:
+            return [t._value if isinstance(t, EagerTensor) else t for t in feed]
+        return feed
 
     def _backward_for(self, grads):
         """The backward graph for the outputs `grads` reach. Built for those
