@@ -384,6 +384,44 @@ def bench_train_step():
                 ratio_target=1.0, note=note, extra=extra)
 
 
+def bench_taped_call():
+    """Issue 31: a tf.function of 20 elementwise ops called under an eager
+    GradientTape (one recorded call of its graph) against the same call
+    untaped (the baseline column); the note adds the taped call with its
+    gradient. The eager column is the same Python run op by op under a tape."""
+    if not hasattr(tf, "GradientTape"):
+        raise Unavailable("tf.GradientTape is not available")
+
+    def body(x):
+        y = x
+        for _ in range(5):
+            y = tf.sin(y) * x + y * 0.5 - x
+        return tf.reduce_sum(y)
+
+    f = tf.function(body)
+    x = constant(np.linspace(0, 1, 16).astype(np.float32))
+
+    def taped(fn):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            fn(x)
+
+    def taped_gradient():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, x)
+
+    f(x)
+    taped_gradient()
+    untaped_t, taped_t = best_of_pair(lambda: f(x), lambda: taped(f))
+    gradient_t = best_of(taped_gradient)
+    return dict(eager=best_of(lambda: taped(body)), graph=taped_t, numpy=untaped_t,
+                ratio_target=3.0, extra={"taped_with_gradient": gradient_t},
+                note=f"baseline column: the untaped call; taped call + tape.gradient "
+                     f"{_fmt(gradient_t)} ({gradient_t / untaped_t:.2f}x the untaped call)")
+
+
 def bench_data_pipeline():
     """Issue 25: one epoch of from_tensor_slices((x, y)).shuffle(10000, seed=1)
     .map(normalize).batch(64).prefetch(AUTOTUNE) over uint8[60000, 784], vs
@@ -948,6 +986,7 @@ WORKLOADS = [
     ("MLP [60,784] -> 128 relu -> 10, float32", bench_mlp),
     ("MLP training step 784-128-10, b64, tape+SGD", bench_train_step),
     ("gradient of a 10,000-iteration while_loop", bench_while_grad),
+    ("taped call of a 20-op tf.function vs untaped", bench_taped_call),
     ("LSTM(64) train step b32x20x16 vs TF Keras", bench_lstm_step),
     ("tf.data epoch: slices.shuffle.map.batch(64).prefetch", bench_data_pipeline),
     ("while_loop counting to 1,000,000", bench_long_loop),

@@ -6,3 +6,4 @@ differentiate subgraphs with the same machinery."""
 
 from runtime._src.autodiff import py_function_grad  # registers py_function's gradient
 from runtime._src.autodiff import custom_gradient  # registers the CustomGradient op
+from runtime._src.autodiff import function_call  # a tf.function under a tape: one recorded op

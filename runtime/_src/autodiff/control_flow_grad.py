@@ -36,7 +36,7 @@ from runtime._src.graph.graph import Graph
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_grad, define_op, get_op
-from runtime._src.function.control_flow import cond, while_loop
+from runtime._src.function.control_flow import add_accumulator, cond, while_loop
 from runtime._src.function.tensor_array import gradient_map
 
 __all__ = ["replay"]
@@ -44,11 +44,16 @@ __all__ = ["replay"]
 
 # --- replaying a subgraph ----------------------------------------------------------
 
-def replay(graph, feeds, skip=None):
+def replay(graph, feeds, skip=None, accumulate=False, parents=()):
     """Add `graph`'s nodes to the current graph; `feeds` maps id(placeholder)
     to the tensor standing for it. Returns (id(old tensor) -> new tensor,
     the new nodes in order). Nodes of op `skip` are left out (their first
-    input stands for their output)."""
+    input stands for their output). With `accumulate`, every `While` traced
+    without a gradient tape (here or in nested subgraphs) gets the
+    accumulator its gradient reads (function_call.py differentiates a
+    graph traced without a tape). `parents`: the mappings of the replays
+    enclosing this one (a nested graph may capture a tensor of any graph
+    around it)."""
     target = current_graph()
     mapping = dict(feeds)
     nodes = []
@@ -60,9 +65,11 @@ def replay(graph, feeds, skip=None):
             continue
         attrs = node.attrs
         if node.subgraph_list():
-            attrs = {k: _clone(v, target, mapping) if isinstance(v, Graph) else v
-                     for k, v in attrs.items()}
+            attrs = {k: _clone(v, target, mapping, accumulate, parents)
+                     if isinstance(v, Graph) else v for k, v in attrs.items()}
         inputs = [mapping.get(id(t), t) for t in node.inputs]
+        if accumulate and node.op == "While" and not attrs.get("accumulator"):
+            inputs, attrs = _with_accumulator(inputs, attrs)
         new = target.add_node(node.opdef, inputs, attrs, name=node.name)
         if node.op == "CustomGradient":     # its grad_fn holds this graph's tensors
             note_replay(new, mapping)
@@ -72,7 +79,16 @@ def replay(graph, feeds, skip=None):
     return mapping, nodes
 
 
-def _clone(graph, outer, outer_mapping):
+def _with_accumulator(inputs, attrs):
+    """The inputs and attrs of a `While` (its subgraphs copies) with the
+    accumulator loop variable that a loop traced under a tape has."""
+    n = attrs["num_loop_vars"]
+    acc = add_accumulator(attrs["cond"], attrs["body"])
+    attrs = dict(attrs, num_loop_vars=n + 1, accumulator=True)
+    return inputs[:n] + [acc] + inputs[n:], attrs
+
+
+def _clone(graph, outer, outer_mapping, accumulate=False, parents=()):
     """A copy of the subgraph `graph` for a replayed node living in `outer`."""
     new = Graph(graph.name, outer=outer)
     feeds = {}
@@ -82,11 +98,17 @@ def _clone(graph, outer, outer_mapping):
         for _, inner in graph.captures:
             feeds[id(inner)] = new.add_node(get_op("Placeholder"), [], dict(inner.node.attrs),
                                             name="capture").outputs[0]
-        mapping, _ = replay(graph, feeds)
+        mapping, _ = replay(graph, feeds, accumulate=accumulate,
+                            parents=(outer_mapping,) + parents)
     new.outputs = [mapping[id(t)] for t in graph.outputs]
     for old_outer, inner in graph.captures:
-        source = outer_mapping.get(id(old_outer), old_outer)
-        owned = outer._own(source, "capture")
+        source = outer_mapping.get(id(old_outer))
+        if source is not None:
+            owned = outer._own(source, "capture")
+        else:        # a tensor of a graph further out: its copy there, if replayed
+            owned = next((m[id(old_outer)] for m in parents if id(old_outer) in m), None)
+            if owned is None:
+                owned = outer._own(old_outer, "capture")
         new.captures.append((owned, feeds[id(inner)]))
         new._capture_map[id(owned)] = feeds[id(inner)]
     return new

@@ -88,16 +88,28 @@ def note_replay(node, mapping):
 
 class _replay_scope:
     """While grad_fn runs: the current graph takes the replayed subgraph's
-    tensors to their copies (as if it had captured them)."""
+    tensors to their copies (as if it had captured them); a copy in an outer
+    graph is captured when used (`Graph.capture` follows
+    `state.capture_aliases`: the backward graph of a taped call,
+    function_call.py, is nested in the forward graph holding the copies)."""
 
     def __init__(self, entry):
         self.mapping = None if entry is None else entry[1]
         self.added = []
+        self.aliases = self.active = None
 
     def __enter__(self):
         graph = current_graph()
         if self.mapping is None or graph is None:
             return
+        self.aliases = previous = _state.capture_aliases
+        self.active = True
+        mapping = self.mapping
+
+        def alias(t):
+            found = mapping.get(id(t))
+            return found if found is not None or previous is None else previous(t)
+        _state.capture_aliases = alias
         known = graph._capture_map
         for key, new in self.mapping.items():
             if key not in known and getattr(getattr(new, "node", None), "graph", None) is graph:
@@ -105,6 +117,8 @@ class _replay_scope:
                 self.added.append(key)
 
     def __exit__(self, *exc):
+        if self.active:
+            _state.capture_aliases = self.aliases
         if self.added:
             known = current_graph()._capture_map
             for key in self.added:

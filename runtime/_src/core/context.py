@@ -26,6 +26,7 @@ class _State(threading.local):
     hit (a getattr with a default that misses costs ~0.3 us on every op)."""
     graph = None
     tapes = None
+    capture_aliases = None  # tensor -> its copy (or None), while a replayed grad_fn runs
     device = ""   # the tf.device scope's canonical spec (core/devices.py)
     log_placement = False  # set on the class: debugging.set_log_device_placement
 

@@ -39,6 +39,12 @@ __all__ = ["ConcreteFunction"]
 call_observers = []
 
 
+# Set by runtime/_src/autodiff/function_call.py: record_call(concrete, tensors,
+# bindings) runs a concrete function's graph under recording GradientTapes as
+# one recorded op and returns its outputs (eager tensors).
+record_call = None
+
+
 def _notify_observers(concrete):
     if call_observers:                      # tf.summary.trace_on (runtime/_src/summary)
         for observe in call_observers:
@@ -68,23 +74,37 @@ class ConcreteFunction(_types.ConcreteFunction):
         try:
             feeds = self._feeds(args, kwargs)
             if getattr(_context.state, "tapes", None):     # a GradientTape is recording
-                return self._call_recorded(feeds, (args, kwargs))
+                return self._call_taped(feeds, (args, kwargs))
             return self._call_flat(feeds)
         except Exception as e:  # noqa: BLE001 - re-raised, traceback filtered
             raise _filtered(e)
 
-    def _call_recorded(self, feeds, given):
-        """Run op by op so the recording tapes see the ops (TF records the call):
-        the caller's own tensors feed the placeholders they were passed for."""
+    def _call_taped(self, feeds, given, python=None):
+        """Run the graph as one op that the recording tapes record, as TF
+        records the call (runtime/_src/autodiff/function_call.py): the
+        caller's own tensors feed the placeholders they were passed for.
+
+        When a tape watches an eager tensor the trace captured as a constant,
+        the call runs `python()` (a Function's Python, eagerly) or, for a
+        concrete function, its graph op by op."""
         _notify_observers(self)
         slots = self._variable_slots
         variables = {i for i, _ in slots}
         previous = [slot.bind(feeds[i]) for i, slot in slots]
         try:
             mine = {id(t._value): t for t in nest.flatten(given) if isinstance(t, EagerTensor)}
-            inputs = [_own_or_new(mine.get(id(f)), f, p.dtype) for f, p in zip(
+            tensors = [_own_or_new(mine.get(id(f)), f, p.dtype) for f, p in zip(
                 [f for i, f in enumerate(feeds) if i not in variables], self.graph.inputs)]
-            return self._outputs.pack_tensors(run_recorded(self._run_graph, inputs))
+            tensors += [_capture_tensor(outer, inner)
+                        for outer, (_, inner) in zip(self._capture_sources,
+                                                     self._run_graph.captures)]
+            bindings = tuple((slot, feeds[i]) for i, slot in slots)
+            outs = record_call(self, tensors, bindings)
+            if outs is None:
+                if python is not None:
+                    return python()
+                outs = run_recorded(self._run_graph, tensors[:len(self.graph.inputs)])
+            return self._outputs.pack_tensors(outs)
         finally:
             for (_, slot), before in zip(reversed(slots), reversed(previous)):
                 slot.bind(before)
@@ -254,6 +274,14 @@ def run_recorded(graph, inputs):
     return [values[id(t)] for t in graph.outputs]
 
 
+def _capture_tensor(outer, inner):
+    """The eager tensor a capture is fed (the captured tensor itself, so a
+    tape watching it differentiates through the call)."""
+    if isinstance(outer, EagerTensor):
+        return outer
+    return EagerTensor(np.asarray(_capture_value(outer)), inner.dtype)
+
+
 def _capture_value(outer):
     """The current numpy value of a captured outer tensor or Variable."""
     if isinstance(outer, EagerTensor):
@@ -311,6 +339,9 @@ class _OutputPlan:
                 flat.append(tensors[slot])
             elif type(slot) is _ArraySlot:
                 flat.append(slot.array._with_flow(tensors[slot.index]))
+            elif type(slot) is _CompositeSlot:
+                flat.append(slot.template._from_components(
+                    list(tensors[slot.index:slot.index + slot.count])))
             else:
                 flat.append(slot.value)
         return nest.pack_sequence_as(self.structure, flat)

@@ -40,7 +40,8 @@ from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import apply, define_op, get_op
 from runtime._src.exec import control_flow_ops as _ops
-from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor, describe_value
+from runtime._src.core.tensor import (SymbolicTensor, Tensor, VariantValue, convert_to_tensor,
+                                      describe_value)
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import as_shape
 
@@ -348,7 +349,7 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
     attrs = {"cond": cond_g, "body": body_g, "num_loop_vars": len(inputs),
              "has_maximum_iterations": maximum_iterations is not None}
     if getattr(_context.state, "tapes", None):
-        inputs = inputs + [_add_accumulator(cond_g, body_g)]
+        inputs = inputs + [add_accumulator(cond_g, body_g)]
         attrs["num_loop_vars"] = len(inputs)
         attrs["accumulator"] = True
     node = outer.add_node(get_op(_ops.WHILE), inputs + captured + extra, attrs, name=name)
@@ -372,7 +373,7 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
 # While gradient reads them back in reverse; memory grows with iterations
 # times the loop state and nothing else.
 
-def _add_accumulator(cond_g, body_g):
+def add_accumulator(cond_g, body_g):
     """Add the accumulator loop variable to the traced graphs; return its initial value."""
     state = list(body_g.inputs)
     cond_g.add_placeholder(_dtypes.variant, [], name="accumulator")
@@ -386,9 +387,15 @@ def _infer_accumulator(inputs, attrs):
     return [(_dtypes.variant, as_shape([]))]
 
 
+class _Accumulator(list, VariantValue):
+    """A loop's saved states: a list that eager runs keep as a variant value."""
+
+    __slots__ = ()
+
+
 @define_op("LoopAccumulator", infer=_infer_accumulator, stateful=True)
 def _new_accumulator():
-    return []
+    return _Accumulator()
 
 
 @define_op("LoopAccumulatorPush", infer=_infer_accumulator, stateful=True)

@@ -34,6 +34,10 @@ Options:
   happen and how it changed; tracing 5 times warns (`RetracingWarning`) with
   the same text and the fix.
 
+Under an eager `GradientTape` a call takes the same trace and runs it as one
+op the tape records (runtime/_src/autodiff/function_call.py): the Python
+body does not run again, and the gradient is a graph built from the trace.
+
 Two hooks are the only places other parts plug in: `_autograph_convert`
 (the transpiler) and `_finalize_graph` (the optimizer).
 """
@@ -198,12 +202,9 @@ class Function(_types.PolymorphicFunction):
     def _call_graph(self, args, kwargs):
         if current_graph() is not None:          # called while tracing: inline it
             return self._traceable()(*args, **kwargs)
-        if getattr(_context.state, "tapes", None):
-            # An eager GradientTape records op by op: run the Python eagerly so
-            # it sees the ops (runtime/_src/autodiff).
-            return self._call_python(args, kwargs, check=False)
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
+        given = args, kwargs
         n = len(args)
         if kwargs or n != self._fast_arity:
             call_sig = self._call_sig
@@ -216,6 +217,8 @@ class Function(_types.PolymorphicFunction):
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._concrete_for(CallArguments(args, key, feeds))
+        if _context.state.tapes:     # eager GradientTapes record the call as one op
+            return concrete._call_taped(feeds, args, lambda: self._call_python(*given, False))
         return concrete._call_flat(feeds)
 
     def _call_python(self, args, kwargs, check=True):
@@ -234,7 +237,11 @@ class Function(_types.PolymorphicFunction):
                                 f"'{self._call_sig.names[0]}'")
             return self.__get__(args[0])(*args[1:], **kwargs)
         feeds = self._signature_feeds(args, kwargs, [])
-        return self._signature_concrete(feeds)._call_flat(feeds)
+        concrete = self._signature_concrete(feeds)
+        if _context.state.tapes:     # eager GradientTapes record the call as one op
+            return concrete._call_taped(feeds, (args, kwargs),
+                                        lambda: self._call_python(args, kwargs, False))
+        return concrete._call_flat(feeds)
 
     def _signature_feeds(self, args, kwargs, feeds):
         """`feeds` for a call checked against the input_signature (TensorFlow's
@@ -439,9 +446,16 @@ class Function(_types.PolymorphicFunction):
             self._by_skeleton.setdefault(c._skeleton, []).append(c)
 
     def _trace(self, template, skeleton, shapes, description, feeds=None):
-        """Build, check and register the graph for one signature."""
-        with paused_gc():
-            return self._trace_unpaused(template, skeleton, shapes, description, feeds)
+        """Build, check and register the graph for one signature. Eager
+        gradient tapes do not see the trace (a call under them records the
+        graph's run), so a trace is the same with or without them."""
+        state = _context.state
+        tapes, state.tapes = state.tapes, None
+        try:
+            with paused_gc():
+                return self._trace_unpaused(template, skeleton, shapes, description, feeds)
+        finally:
+            state.tapes = tapes
 
     def _trace_unpaused(self, template, skeleton, shapes, description, feeds):
         graph, outputs = self._trace_graph(template)

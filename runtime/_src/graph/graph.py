@@ -190,7 +190,12 @@ class Graph:
             self._keepalive.append(t)
         else:
             if not self._is_ancestor(t.node.graph):
-                raise leaked_tensor_error(t, "capture")
+                alias = _state.capture_aliases and _state.capture_aliases(t)
+                if alias is None or alias is t:
+                    raise leaked_tensor_error(t, "capture")
+                inner = self._own(alias, "capture")   # a replayed custom gradient's copy
+                self._capture_map[id(t)] = inner
+                return inner
             inner = self.add_node(get_op("Placeholder"), [],
                                   {"dtype": t.dtype, "shape": t.shape}, name="capture").outputs[0]
             self.captures.append((t, inner))

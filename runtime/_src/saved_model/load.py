@@ -29,6 +29,7 @@ from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
                                              decode_attr)
+from runtime._src.autodiff.function_call import TapedGraph
 from runtime._src.function.concrete_function import run_recorded
 from runtime._src.function.variables import Variable
 from runtime._src.saved_model.options import LoadOptions, check_options
@@ -417,7 +418,7 @@ class LoadedFunction:
                 continue
             if getattr(_context.state, "tapes", None):     # a GradientTape is recording
                 inputs = _input_tensors(graph, feeds, tensor_args, tensor_kwargs)
-                return _pack(graph.output_structure, run_recorded(graph, inputs))
+                return _pack(graph.output_structure, self._taped(graph, inputs))
             outputs = [wrap_numpy(v) for v in executor.run(graph, feeds)]
             return _pack(graph.output_structure, outputs)
         raise NoMatchingFunctionError(
@@ -425,6 +426,16 @@ class LoadedFunction:
             f"Got:\n  Positional arguments ({len(args)} total): {args!r}\n  Keyword arguments: "
             f"{kwargs!r}\n{self.__name__}: the arguments match none of its "
             f"{len(self.graphs)} saved signature(s):\n  " + "\n  ".join(errors))
+
+    def _taped(self, graph, inputs):
+        """The outputs of a call under recording tapes: one recorded op, as a
+        traced function's (autodiff/function_call.py)."""
+        if graph.captures:
+            return run_recorded(graph, inputs)
+        taped = graph.__dict__.get("_taped")
+        if taped is None:
+            taped = graph._taped = TapedGraph(graph, list(graph.inputs), self.__name__)
+        return taped.call(inputs)
 
     def __repr__(self):
         return f"<LoadedFunction {self.__name__} with {len(self.graphs)} signature(s)>"
