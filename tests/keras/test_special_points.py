@@ -28,10 +28,6 @@ _SIGMOID_XENT_AT_0 = {"BinaryCrossentropy(from_logits)@0",
                       "BinaryCrossentropy(from_logits,ls=0.1)@0",
                       "binary_crossentropy(from_logits)@0",
                       "BinaryFocalCrossentropy(from_logits)@0"}
-# A plain tf.sigmoid output: TF recovers its logits only in a graph (the Sigmoid
-# op), and a tf.function called under a GradientTape runs its body eagerly here
-# (issue 31 section 2), so the taped call sees an eager tensor.
-_TAPED_GRAPH = {"BinaryCrossentropy(tf.sigmoid)@sat", "BinaryCrossentropy(tf.sigmoid)@sat-wrong"}
 
 
 def _params():
@@ -41,10 +37,6 @@ def _params():
             if name in _SIGMOID_XENT_AT_0:
                 marks.append(pytest.mark.xfail(
                     strict=True, reason="needs the ops branch: sigmoid CE gradient at 0"))
-            if name in _TAPED_GRAPH and mode == "function":
-                marks.append(pytest.mark.xfail(
-                    strict=True, reason="needs issue 31 section 2: a taped tf.function "
-                                        "call runs as its graph"))
             yield pytest.param(name, mode, marks=marks, id=f"{name}-{mode}")
 
 
