@@ -8,12 +8,13 @@
 
 from types import SimpleNamespace as _Namespace
 
-from runtime._src.ops.lookup_tables import (DenseHashTable, KeyValueTensorInitializer,
-                                            MutableHashTable, StaticHashTable,
+from runtime._src.ops import lookup_tables as _tables
+from runtime._src.ops.lookup_tables import (KeyValueTensorInitializer, StaticHashTable,
                                             StaticVocabularyTable, TextFileIndex,
                                             TextFileInitializer)
 
-experimental = _Namespace(DenseHashTable=DenseHashTable, MutableHashTable=MutableHashTable)
+experimental = _Namespace(DenseHashTable=_tables.DenseHashTable,
+                          MutableHashTable=_tables.MutableHashTable)
 
 __all__ = ["KeyValueTensorInitializer", "StaticHashTable", "StaticVocabularyTable",
            "TextFileIndex", "TextFileInitializer", "experimental"]

@@ -75,7 +75,7 @@ class HashStorage:
             row = items.get(key)
             if row is not None:
                 out[i] = row
-        return out.reshape(shape + self.value_shape)
+        return _scalar(out.reshape(shape + self.value_shape))
 
     def insert(self, keys, values):
         self.check_values(keys, values)
@@ -106,6 +106,11 @@ class HashStorage:
         for i, row in enumerate(self.items.values()):
             values[i] = row
         return keys, values
+
+
+def _scalar(out):
+    """A 0-d numeric result as a numpy scalar, as the other kernels give them."""
+    return out[()] if out.ndim == 0 and out.dtype != object else out
 
 
 def _own(row):
@@ -215,7 +220,7 @@ class DenseStorage:
                     break
                 if found == self.empty:
                     break
-        return out.reshape(np.shape(keys)[:1] + self.value_shape)
+        return _scalar(out.reshape(np.shape(keys)[:1] + self.value_shape))
 
     def insert(self, keys, values):
         flat = _python_keys(keys)

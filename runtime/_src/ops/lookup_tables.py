@@ -187,7 +187,7 @@ class StaticHashTable(_Table):
                                                 dtype=self._value_dtype)
         self._storage = HashStorage(self._key_dtype, self._value_dtype,
                                     tuple(self._default_value.shape.as_list()))
-        self._initializer, self._name = initializer, name
+        self._initializer, self._name = initializer, None   # None in TF 2.21 too
         self._init_op = initializer.initialize(self)
 
     @property
@@ -231,7 +231,7 @@ class StaticVocabularyTable(_Table):
         self._num_oov_buckets = int(num_oov_buckets)
         self._key_dtype = lookup_key_dtype or initializer.key_dtype
         self._value_dtype = dtypes.int64
-        self._name = name
+        self._name = None
 
     def size(self, name=None):
         """The vocabulary's size plus `num_oov_buckets`."""
