@@ -6,6 +6,8 @@ tables is the hash map's in TF (unspecified), so those compare sorted; the
 dense table's export is its bucket array, recorded exactly.
 """
 
+import os
+
 import pytest
 
 import runtime as tf
@@ -424,3 +426,51 @@ def test_lookup_in_dataset_map():
     assert [int(x) for x in ds.as_numpy_iterator()] == [1, 2, 3, -1]
     ds = tf.data.Dataset.from_tensor_slices([WORDS]).map(v.lookup)
     assert [x.tolist() for x in ds.as_numpy_iterator()] == [WORD_IDS]
+
+
+# --- checkpoints -------------------------------------------------------------------------
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TF_TABLES = os.path.join(HERE, "..", "train", "fixtures", "tf221_lookup_ckpt")
+
+
+def test_checkpoint_round_trip_of_mutable_and_dense_tables(tmp_path):
+    m = tf.lookup.experimental.MutableHashTable(tf.string, INT64, -1)
+    m.insert(["a", "b"], tf.constant([1, 2], INT64))
+    d = _dense(initial_num_buckets=4)
+    d.insert(tf.constant([5, 6], INT64), tf.constant([50, 60], INT64))
+    static = _static()
+    path = tf.train.Checkpoint(m=m, d=d, s=static).write(str(tmp_path / "t"))
+    # TF 2.21's keys: the tables' two tensors; a static table saves nothing
+    assert sorted(name for name, _ in tf.train.list_variables(path)
+                  if not name.startswith("_")) == ["d/.ATTRIBUTES/table-keys",
+        "d/.ATTRIBUTES/table-values", "m/.ATTRIBUTES/table-keys", "m/.ATTRIBUTES/table-values"]
+    m2 = tf.lookup.experimental.MutableHashTable(tf.string, INT64, -1)
+    m2.insert(["z"], tf.constant([9], INT64))         # restoring replaces the contents
+    d2 = _dense()
+    status = tf.train.Checkpoint(m=m2, d=d2, s=_static()).read(path)
+    status.assert_consumed()
+    assert sorted(m2.export()[0].numpy().tolist()) == [b"a", b"b"] and m2.size().numpy() == 2
+    assert d2.export()[0].shape == (4, 1) and d2.size().numpy() == 2
+    assert d2.lookup(tf.constant([5, 6, 7], INT64)).numpy().tolist() == [50, 60, -1]
+
+
+def test_restores_tables_written_by_tensorflow():
+    # tests/train/fixtures/make_tf_lookup_checkpoint.py, run with TensorFlow 2.21
+    m = tf.lookup.experimental.MutableHashTable(tf.string, INT64, -1)
+    d = tf.lookup.experimental.DenseHashTable(INT64, tf.float32, -1.0, 0, -1)
+    tf.train.Checkpoint(m=m, d=d).read(TF_TABLES).assert_consumed()
+    assert m.lookup(["a", "b", "c", "q"]).numpy().tolist() == [1, 2, 3, -1]
+    keys, values = (x.numpy().ravel().tolist() for x in d.export())
+    assert keys == [13, 0, 0, 0, 0, 5, -1, 0]
+    assert values == [1.5, 0.0, 0.0, 0.0, 0.0, 0.5, 0.25, 0.0]
+    assert d.size().numpy() == 2
+    assert d.lookup(tf.constant([5, 6, 13], INT64)).numpy().tolist() == [0.5, -1.0, 1.5]
+
+
+def test_a_table_missing_from_the_checkpoint_is_reported(tmp_path):
+    path = tf.train.Checkpoint(v=tf.Variable(1)).write(str(tmp_path / "v"))
+    m = tf.lookup.experimental.MutableHashTable(tf.string, INT64, -1)
+    status = tf.train.Checkpoint(v=tf.Variable(0), m=m).read(path)
+    with pytest.raises(AssertionError, match="m"):
+        status.assert_existing_objects_matched()

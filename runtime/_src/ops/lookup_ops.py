@@ -99,6 +99,11 @@ class HashStorage:
         for key in _python_keys(keys):
             self.items.pop(key, None)
 
+    def restore(self, keys, values):
+        """Replace the contents with a checkpoint's `table-keys`/`table-values`."""
+        self.items = {}
+        self.insert(keys, values)
+
     def export(self):
         n = len(self.items)
         keys = np.array(list(self.items), dtype=self.key_dtype.np_dtype).reshape(n)
@@ -271,6 +276,12 @@ class DenseStorage:
                     break
                 if found == self.empty:
                     break
+
+    def restore(self, keys, values):
+        """Take a checkpoint's buckets as they are (TF's import of a dense table)."""
+        self.keys = _python_keys(keys)
+        self.values = np.array(values).reshape((len(self.keys),) + self.value_shape)
+        self.entries = sum(k != self.empty and k != self.deleted for k in self.keys)
 
     def export(self):
         keys = np.array(self.keys, dtype=self.key_dtype.np_dtype).reshape(-1, 1)

@@ -194,6 +194,9 @@ class StaticHashTable(_Table):
     def default_value(self):
         return self._default_value
 
+    def _checkpoint_children(self):
+        return []                # tracked, with nothing to save (as TF's)
+
     def lookup(self, keys, name=None):
         """The value of each key (`default_value` for a missing key); the
         result has the keys' shape."""
@@ -232,6 +235,9 @@ class StaticVocabularyTable(_Table):
         self._key_dtype = lookup_key_dtype or initializer.key_dtype
         self._value_dtype = dtypes.int64
         self._name = None
+
+    def _checkpoint_children(self):
+        return []
 
     def size(self, name=None):
         """The vocabulary's size plus `num_oov_buckets`."""
@@ -289,6 +295,23 @@ class MutableHashTable(_Table):
     def export(self, name=None):
         """(keys, values): every entry, as two tensors."""
         return apply("LookupTableExportV2", [], {"table": self._storage})
+
+    # tf.train.Checkpoint saves the attribute `table` as `<path>/.ATTRIBUTES/table-keys`
+    # and `table-values`, as TensorFlow's.
+    _checkpoint_attribute = "table"
+
+    def _checkpoint_children(self):
+        return []
+
+    def _serialize_to_tensors(self):
+        keys, values = self._storage.export()
+        return {"-keys": keys, "-values": values}
+
+    def _restore_from_tensors(self, restored_tensors):
+        keys = np.asarray(restored_tensors["-keys"])
+        values = np.asarray(restored_tensors["-values"])
+        self._storage.restore(keys.astype(self._key_dtype.np_dtype, copy=False),
+                              values.astype(self._value_dtype.np_dtype, copy=False))
 
 
 class DenseHashTable(MutableHashTable):
