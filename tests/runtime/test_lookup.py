@@ -126,6 +126,9 @@ def test_vocabulary_one_bucket_and_errors():
     with pytest.raises(TypeError, match=r"Invalid `value_dtype`, expected <dtype: 'int64'> but "
                                         r"got <dtype: 'int32'>."):
         tf.lookup.StaticVocabularyTable(_kv(["a"], [0]), 7)
+    with pytest.raises(TypeError, match=r"Invalid `key_dtype`, expected integer but got "
+                                        r"<dtype: 'string'>."):
+        tf.lookup.StaticVocabularyTable(init, 2, lookup_key_dtype=INT64)
 
 
 # --- TextFileInitializer ---------------------------------------------------------------
@@ -214,6 +217,14 @@ def test_text_file_argument_errors(files):
     with pytest.raises(ValueError, match="`filename` argument required for "
                                          "tf.lookup.TextFileInitializer"):
         make("", tf.string, 0, INT64, 1)
+    with pytest.raises(ValueError, match=r"^`value_index` should be >= -2, received: -3$"):
+        make(v, tf.string, 0, INT64, -3)
+    for size in (0, -1):
+        with pytest.raises(ValueError, match=f"`vocab_size` should be > 0, received: {size}"):
+            make(v, tf.string, 0, INT64, 1, vocab_size=size)
+    with pytest.raises(ValueError, match=r"`key_dtype` should be either integer or string for "
+                                         r"`key_index` -2, received: <dtype: 'float32'>"):
+        make(v, tf.float32, WHOLE, INT64, 1)
     assert make(v, INT64, WHOLE, tf.string, 0).key_dtype == INT64
 
 

@@ -94,7 +94,7 @@ class TextFileInitializer:
         _check_index("value_index", value_index, "value_dtype", value_dtype,
                      "for `value_index`")
         if vocab_size is not None and vocab_size <= 0:
-            raise ValueError(f"`vocab_size` must be > 0, got {vocab_size}.")
+            raise ValueError(f"`vocab_size` should be > 0, received: {vocab_size}")
         self._filename = os.fspath(filename)
         self._key_dtype, self._value_dtype = key_dtype, value_dtype
         self._attrs = {"filename": self._filename, "key_index": int(key_index),
@@ -121,13 +121,15 @@ class TextFileInitializer:
 
 
 def _check_index(name, index, dtype_name, dtype, phrase):
-    if index < lookup_ops.WHOLE_LINE:
-        raise ValueError(f"`{name}` should be >= -2, received: {index}.")
+    if index < lookup_ops.WHOLE_LINE:               # (TF ends only the key's with a period)
+        raise ValueError(f"`{name}` should be >= -2, received: {index}"
+                         + ("." if name == "key_index" else ""))
     if index == lookup_ops.LINE_NUMBER and dtype != dtypes.int64:
         raise ValueError(f"`{dtype_name}` must be int64 {phrase} -1, received: {dtype!s}")
-    if index == lookup_ops.WHOLE_LINE and dtype != dtypes.string and not dtype.is_integer:
-        raise ValueError(f"Signature mismatch. Keys must be dtype {dtype!s}, got "
-                         f"{dtypes.string!s}.")
+    if name == "key_index" and index == lookup_ops.WHOLE_LINE \
+            and dtype != dtypes.string and not dtype.is_integer:
+        raise ValueError(f"`key_dtype` should be either integer or string for `key_index` -2, "
+                         f"received: {dtype!s}")
 
 
 # --- tables --------------------------------------------------------------------------
@@ -227,8 +229,8 @@ class StaticVocabularyTable(_Table):
             lookup_key_dtype = dtypes.as_dtype(lookup_key_dtype)
             if not (lookup_key_dtype == initializer.key_dtype or
                     lookup_key_dtype.is_integer and initializer.key_dtype.is_integer):
-                raise TypeError(f"Invalid `key_dtype`, expected {initializer.key_dtype!s} "
-                                f"but got {lookup_key_dtype!s}.")
+                raise TypeError("Invalid `key_dtype`, expected integer but got "
+                                f"{initializer.key_dtype!s}.")
         self._table = StaticHashTable(initializer, -1)
         self._storage = self._table._storage
         self._num_oov_buckets = int(num_oov_buckets)
