@@ -485,3 +485,24 @@ def test_a_table_missing_from_the_checkpoint_is_reported(tmp_path):
     status = tf.train.Checkpoint(v=tf.Variable(0), m=m).read(path)
     with pytest.raises(AssertionError, match="m"):
         status.assert_existing_objects_matched()
+
+
+def test_dtypes_without_a_tensorflow_kernel_are_not_found():
+    # TF 2.21: NotFoundError "Could not find device for node: {{node HashTableV2}} ..."
+    err = tf.errors.NotFoundError
+    with pytest.raises(err, match=r"Could not find device for node: \{\{node HashTableV2\}\}"):
+        tf.lookup.StaticHashTable(_kv([1.5], [1]), 0)
+    with pytest.raises(err, match=r"\{\{node HashTableV2\}\}"):
+        tf.lookup.StaticHashTable(_kv([True], [1]), 0)
+    with pytest.raises(err, match=r"\{\{node MutableHashTableV2\}\}"):
+        tf.lookup.experimental.MutableHashTable(tf.float64, INT64, 0)
+    with pytest.raises(err, match=r"\{\{node MutableHashTableV2\}\}"):
+        tf.lookup.experimental.MutableHashTable(tf.string, tf.string, "")
+    with pytest.raises(err, match=r"\{\{node MutableDenseHashTableV2\}\}"):
+        tf.lookup.experimental.DenseHashTable(tf.float32, INT64, 0, 0., 1.)
+    m = tf.lookup.experimental.MutableHashTable(INT64, tf.string, "none")
+    m.insert(tf.constant([3, 1], INT64), ["three", "one"])
+    assert m.lookup(tf.constant([1, 2, 3], INT64)).numpy().tolist() == [b"one", b"none",
+                                                                        b"three"]
+    assert tf.lookup.experimental.MutableHashTable(tf.string, tf.bool, False).lookup(
+        ["a"]).numpy().tolist() == [False]

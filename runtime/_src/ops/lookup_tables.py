@@ -19,7 +19,7 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
-from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.errors import InvalidArgumentError, NotFoundError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import apply
@@ -134,6 +134,33 @@ def _check_index(name, index, dtype_name, dtype, phrase):
 
 # --- tables --------------------------------------------------------------------------
 
+# The key -> value dtypes TensorFlow 2.21 has kernels for, per table op.
+_NUMBERS = ("int32", "float32", "float64")
+_KERNELS = {
+    "HashTableV2": {"string": _NUMBERS + ("int64", "bool", "string"),
+                    "int64": _NUMBERS + ("int64", "string"), "int32": _NUMBERS + ("string",)},
+    "MutableHashTableV2": {"string": _NUMBERS + ("int64", "bool"),
+                           "int64": _NUMBERS + ("int64", "string"), "int32": _NUMBERS},
+    "MutableDenseHashTableV2": {"string": _NUMBERS + ("int64", "bool"),
+                                "int64": _NUMBERS + ("int64", "bool"), "int32": _NUMBERS},
+}
+
+
+def _check_kernel(op, key_dtype, value_dtype):
+    """NotFoundError, as TF's, for a table of dtypes it has no kernel for."""
+    if value_dtype.name not in _KERNELS[op].get(key_dtype.name, ()):
+        raise NotFoundError(
+            f"Could not find device for node: {{{{node {op}}}}} = {op}[key_dtype="
+            f"{_enum(key_dtype)}, value_dtype={_enum(value_dtype)}]\nAll kernels registered "
+            f"for op {op}: " + "; ".join(
+                f"key_dtype in [{_enum(k)}]; value_dtype in [{_enum(v)}]"
+                for k, values in _KERNELS[op].items() for v in values))
+
+
+def _enum(dtype):
+    name = dtype if isinstance(dtype, str) else dtype.name
+    return "DT_" + {"float32": "FLOAT", "float64": "DOUBLE"}.get(name, name.upper())
+
 class _Table:
     """What every table has: dtypes, `lookup` (also `table[keys]`), `size`."""
 
@@ -185,6 +212,7 @@ class StaticHashTable(_Table):
 
     def __init__(self, initializer, default_value, name=None, experimental_is_anonymous=False):
         self._key_dtype, self._value_dtype = initializer.key_dtype, initializer.value_dtype
+        _check_kernel("HashTableV2", self._key_dtype, self._value_dtype)
         self._default_value = convert_to_tensor(_tensor(default_value),
                                                 dtype=self._value_dtype)
         self._storage = HashStorage(self._key_dtype, self._value_dtype,
@@ -264,6 +292,7 @@ class MutableHashTable(_Table):
                  checkpoint=True, experimental_is_anonymous=False):
         self._key_dtype, self._value_dtype = dtypes.as_dtype(key_dtype), \
             dtypes.as_dtype(value_dtype)
+        _check_kernel(self._kernel, self._key_dtype, self._value_dtype)
         self._default_value = convert_to_tensor(_tensor(default_value),
                                                 dtype=self._value_dtype)
         self._storage = self._make_storage()
@@ -301,6 +330,7 @@ class MutableHashTable(_Table):
     # tf.train.Checkpoint saves the attribute `table` as `<path>/.ATTRIBUTES/table-keys`
     # and `table-values`, as TensorFlow's.
     _checkpoint_attribute = "table"
+    _kernel = "MutableHashTableV2"
 
     def _checkpoint_children(self):
         return []
@@ -325,6 +355,7 @@ class DenseHashTable(MutableHashTable):
                  initial_num_buckets=None, name="MutableDenseHashTable", checkpoint=True,
                  experimental_is_anonymous=False):
         self._key_dtype = dtypes.as_dtype(key_dtype)
+        _check_kernel("MutableDenseHashTableV2", self._key_dtype, dtypes.as_dtype(value_dtype))
         self._empty_key = convert_to_tensor(_tensor(empty_key), dtype=self._key_dtype)
         self._deleted_key = convert_to_tensor(_tensor(deleted_key), dtype=self._key_dtype)
         if self._empty_key.shape.rank != 0:
@@ -338,6 +369,8 @@ class DenseHashTable(MutableHashTable):
                                        f"got: {buckets}")
         self._num_buckets = buckets
         super().__init__(key_dtype, value_dtype, default_value, name, checkpoint)
+
+    _kernel = "MutableDenseHashTableV2"
 
     def _make_storage(self):
         return DenseStorage(self._key_dtype, self._value_dtype,
