@@ -506,3 +506,14 @@ def test_dtypes_without_a_tensorflow_kernel_are_not_found():
                                                                         b"three"]
     assert tf.lookup.experimental.MutableHashTable(tf.string, tf.bool, False).lookup(
         ["a"]).numpy().tolist() == [False]
+
+
+def test_ragged_keys_keep_their_rows():
+    # TF 2.21: [[1], [2, -1], []], [[0], [1, 3], []] and [[0, 1, 3], [1]]
+    t = tf.lookup.StaticHashTable(_kv(["a", "b"], tf.constant([1, 2], INT64)), -1)
+    v = tf.lookup.StaticVocabularyTable(_kv(["a", "b"], tf.constant([0, 1], INT64)), 3)
+    r = tf.ragged.constant([["a"], ["b", "zz"], []])
+    assert t.lookup(r).to_list() == [[1], [2, -1], []]
+    assert tf.function(lambda x: t.lookup(x))(r).to_list() == [[1], [2, -1], []]
+    assert v.lookup(r).to_list() == [[0], [1, 3], []]
+    assert v.lookup(tf.strings.split(["a b c", "b"])).to_list() == [[0, 1, 3], [1]]

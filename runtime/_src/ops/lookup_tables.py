@@ -229,7 +229,9 @@ class StaticHashTable(_Table):
 
     def lookup(self, keys, name=None):
         """The value of each key (`default_value` for a missing key); the
-        result has the keys' shape."""
+        result has the keys' shape (a RaggedTensor's row structure)."""
+        if _is_ragged(keys):
+            return keys.with_flat_values(self.lookup(keys.flat_values))
         return self._find(self._checked_keys(keys), self._default_value)
 
     def export(self, name=None):
@@ -274,6 +276,9 @@ class StaticVocabularyTable(_Table):
         return add(self._table.size(), np.int64(self._num_oov_buckets))
 
     def lookup(self, keys, name=None):
+        """Each key's id; an out-of-vocabulary key's bucket id."""
+        if _is_ragged(keys):
+            return keys.with_flat_values(self.lookup(keys.flat_values))
         keys = self._checked_keys(keys)
         if keys.dtype != self._table.key_dtype:
             keys = cast(keys, self._table.key_dtype)
@@ -389,6 +394,11 @@ class DenseHashTable(MutableHashTable):
     def erase(self, keys, name=None):
         """The same as `remove`."""
         return self.remove(keys, name)
+
+
+def _is_ragged(value):
+    """A RaggedTensor (known by its interface: the ragged layer sits above ops)."""
+    return hasattr(value, "flat_values") and hasattr(value, "with_flat_values")
 
 
 def _effect(op):
