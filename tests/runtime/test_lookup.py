@@ -7,9 +7,11 @@ dense table's export is its bucket array, recorded exactly.
 """
 
 import os
+import warnings
 
 import pytest
 
+import autograph
 import runtime as tf
 
 INT64 = tf.int64
@@ -517,3 +519,34 @@ def test_ragged_keys_keep_their_rows():
     assert tf.function(lambda x: t.lookup(x))(r).to_list() == [[1], [2, -1], []]
     assert v.lookup(r).to_list() == [[0], [1, 3], []]
     assert v.lookup(tf.strings.split(["a b c", "b"])).to_list() == [[0, 1, 3], [1]]
+
+
+class _Vocab(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = tf.lookup.experimental.MutableHashTable(INT64, INT64, -1)
+
+    @tf.function
+    def fill(self, n):
+        for i in tf.range(n):
+            self.table.insert(tf.reshape(tf.cast(i, INT64), [1]), tf.constant([7], INT64))
+        return self.table.size()
+
+
+def test_insert_in_a_tensor_loop_runs_each_iteration_without_a_side_effect_warning():
+    m = tf.lookup.experimental.MutableHashTable(INT64, INT64, 0)
+
+    @tf.function
+    def fill(n):
+        for i in tf.range(n):
+            k = tf.reshape(tf.cast(i, INT64), [1])
+            m.insert(k + 100, k * k)
+            if i > 1:
+                m.remove(k + 100)
+        return m.size()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", autograph.SideEffectWarning)
+        assert fill(tf.constant(4)).numpy() == 2
+        assert m.lookup(tf.constant([100, 101, 102], INT64)).numpy().tolist() == [0, 1, 0]
+        assert _Vocab().fill(tf.constant(3)).numpy() == 3

@@ -165,6 +165,8 @@ class _Table:
     """What every table has: dtypes, `lookup` (also `table[keys]`), `size`."""
 
     _storage = None
+    # Graph ops, not Python changes: autograph does not warn of them in staged loops.
+    __autograph_staged_methods__ = ("insert", "remove", "insert_or_assign", "erase")
 
     @property
     def key_dtype(self):
