@@ -59,6 +59,20 @@ def current_location(depth=1):
     return None
 
 
+def current_frame(depth=1):
+    """The innermost frame of generated code (the one current_location maps
+    back to the user's line), skipping autograph's own frames; or None."""
+    f = sys._getframe(depth)
+    while f is not None:
+        filename = f.f_code.co_filename
+        if lookup(filename, f.f_lineno) is not None:
+            return f
+        if not filename.startswith(_PACKAGE_DIR) and not filename.startswith("<autograph"):
+            return None
+        f = f.f_back
+    return None
+
+
 def describe(location):
     """' (file:line: text)' for messages, or '' when unknown."""
     if not location:

@@ -74,7 +74,7 @@ from runtime._src.function.type_specs import TensorArraySpec, type_spec_from_val
 from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,
-                     keras, linalg, math, nest, nn, random, saved_model, strings, summary,
+                     keras, linalg, lookup, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
 from runtime import experimental, image, io, ragged
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -99,7 +99,7 @@ __all__ = [
     "floor", "floordiv", "foldl", "foldr", "function", "gather", "gather_nd",
     "grad_pass_through", "gradients", "greater", "greater_equal", "identity", "init_scope",
     "inside_function", "int16", "int32", "int64", "int8", "is_tensor", "keras", "less",
-    "less_equal", "linalg", "linspace", "logical_and", "logical_not", "logical_or", "map_fn",
+    "less_equal", "linalg", "linspace", "lookup", "logical_and", "logical_not", "logical_or", "map_fn",
     "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative",
     "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones",
     "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",

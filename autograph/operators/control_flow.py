@@ -27,6 +27,7 @@ instead. A Python loop whose test becomes a tensor part-way is staged from
 that point on.
 """
 
+import inspect
 import re
 
 from .. import source_map
@@ -164,12 +165,39 @@ def _report_effects(effects, kind, where, backend, values=None, lists_carried=Fa
         value = None if values is None or list_name is None else values.get(list_name)
         if list_name is not None and (backend.is_list(value) or backend.is_tensor(value)):
             continue    # a tensor list, or a stacked one: appending is staged
+        if list_name is None and _staged_method_call(text):
+            continue    # e.g. a lookup table's insert: a graph op, not a Python change
         filename = where[0] if where else "<unknown>"
         side_effects.report(f"'{text}'", (filename, line), kind, where)
 
 
 _LIST_CHANGE = (r"(?<![\w.]){}\s*(\.\s*(pop|insert|remove|clear|sort|reverse)\s*\("
                 r"|\[[^\]]*\]\s*=[^=])")
+
+
+_METHOD_CALL = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.([A-Za-z_]\w*)\s*\(")
+
+
+def _staged_method_call(text):
+    """Whether the call `text` (`table.insert(k, v)`, `self.table.remove(k)`)
+    calls a method its object stages in the graph instead of changing Python
+    state: one its class names in `__autograph_staged_methods__`. The receiver
+    is read, without running any code, in the generated function's frame."""
+    found = _METHOD_CALL.match(text)
+    frame = source_map.current_frame(2) if found else None
+    if frame is None:
+        return False
+    first, *rest = found.group(1).split(".")
+    scope = frame.f_locals if first in frame.f_locals else frame.f_globals
+    if first not in scope:
+        return False
+    obj = scope[first]
+    try:
+        for name in rest:
+            obj = inspect.getattr_static(obj, name)
+    except AttributeError:
+        return False
+    return found.group(2) in getattr(type(obj), "__autograph_staged_methods__", ())
 
 
 def _changed_list(text, carried):

@@ -13,6 +13,10 @@ and what it stores is a symbolic tensor of the trace:
         for i in x:
             l.append(i)     # SideEffectWarning, once; l == [<symbolic i>]
 
+A method that an object stages as a graph op instead (a lookup table's
+`insert`) is not a side effect: the object's class names such methods in
+`__autograph_staged_methods__` (control_flow.py reads it).
+
     report(where_call, call_text, kind, where_statement)   # warn, or raise
     with strict():                                         # refuse instead
         ...

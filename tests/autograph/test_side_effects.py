@@ -113,6 +113,44 @@ def test_dict_update_in_a_tensor_if_runs():
     assert len(messages) == 1 and "'CONFIG.update(b=2)'" in messages[0]
 
 
+class StagedLog:
+    """Stands for an object whose `insert` is a graph op (a lookup table)."""
+
+    __autograph_staged_methods__ = ("insert",)
+
+    def __init__(self):
+        self.calls = 0
+
+    def insert(self, value):
+        self.calls += 1
+        return value
+
+    def clear(self):
+        self.calls = 0
+
+
+STAGED = StagedLog()
+NAMES = ["a"]
+
+
+def staged_and_plain_calls(x):
+    while x > 0:
+        STAGED.insert(x)
+        STAGED.clear()
+        NAMES.insert(0, "b")
+        x -= 1
+    return x
+
+
+def test_methods_an_object_stages_are_not_reported():
+    # `STAGED.insert` is declared staged (`__autograph_staged_methods__`); its
+    # `clear`, and a list's `insert`, are Python changes and still warn.
+    out, messages = _traced(staged_and_plain_calls, tf.constant(2))
+    assert int(out) == 0
+    assert len(messages) == 2
+    assert "'STAGED.clear()'" in messages[0] and "'NAMES.insert(0, \"b\")'" in messages[1]
+
+
 STACK = [1, 2, 3]
 ITEMS = iter([10, 20, 30])
 

@@ -44,6 +44,8 @@ PUBLIC = sorted(PUBLIC + [
 PUBLIC = sorted(PUBLIC + ["histogram_fixed_width", "histogram_fixed_width_bins",
                           "saturate_cast", "timestamp", "dynamic_partition",
                           "dynamic_stitch"])
+# Issue 32: tf.lookup.
+PUBLIC = sorted(PUBLIC + ["lookup"])
 
 
 def test_dir_runtime_is_the_public_list():
@@ -67,6 +69,7 @@ def test_documented_extras_are_reachable():
 
 
 def test_namespaces_hide_engine_modules():
-    for module in (tf.math, tf.nn, tf.debugging, tf.config, tf.saved_model, tf.nest, tf.strings):
+    for module in (tf.math, tf.nn, tf.debugging, tf.config, tf.saved_model, tf.nest, tf.strings,
+                   tf.lookup):
         leaked = {"ops", "graph", "tensor", "executor", "codegen", "op_registry", "_src"}
         assert not leaked & set(dir(module)), module.__name__

@@ -143,6 +143,11 @@ WHY_NOT = {
     "MatrixSolveLs": "ONNX has no least-squares solver",
     "MatrixTriangularSolve": "ONNX has no triangular solver",
 }
+# Lookup tables hold Python state (runtime/_src/ops/lookup_ops.py).
+WHY_NOT.update({op: "ONNX has no hash tables: look the keys up before calling the model"
+                for op in ("LookupTableFindV2", "LookupTableSizeV2", "LookupTableExportV2",
+                           "LookupTableInsertV2", "LookupTableRemoveV2", "InitializeTableV2",
+                           "InitializeTableFromTextFileV2")})
 # Ops that only gradients make: a model is exported for inference.
 WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for op in (
     "AvgPoolGrad", "BiasAddGrad", "ConcatGrad", "Conv2DBackpropFilter", "Conv2DBackpropInput",

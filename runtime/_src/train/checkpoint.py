@@ -25,7 +25,7 @@ from runtime._src.function.variables import Variable
 from runtime._src.keras.optimizers import Optimizer
 from runtime._src.train import checkpoint_io, state_file, tf_bundle
 from runtime._src.train.restore import Restoration
-from runtime._src.train.tracking import (SLOT_MARKER, VALUE_SUFFIX, is_trackable,
+from runtime._src.train.tracking import (ATTRIBUTES, SLOT_MARKER, VALUE_SUFFIX, is_trackable,
                                          slot_variables, walk)
 
 __all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus",
@@ -145,6 +145,11 @@ def serialize(root):
                 key = paths[i] + VALUE_SUFFIX
                 nodes[i]["key"] = key
                 values[key] = np.asarray(obj.numpy())
+            elif hasattr(obj, "_serialize_to_tensors"):      # lookup tables
+                prefix = f"{paths[i]}{ATTRIBUTES}{obj._checkpoint_attribute}"
+                nodes[i]["tensors"] = {obj._checkpoint_attribute: prefix}
+                for suffix, value in obj._serialize_to_tensors().items():
+                    values[prefix + suffix] = np.asarray(value)
         for i, obj in enumerate(objects):
             if not isinstance(obj, Optimizer):
                 continue

@@ -58,6 +58,8 @@ class Restoration:
             node = self.nodes[sid]
             if node.get("key") is not None and isinstance(obj, Variable):
                 self._assign(obj, node["key"])
+            if node.get("tensors") and hasattr(obj, "_restore_from_tensors"):
+                self._restore_tensors(obj, node["tensors"])
             for pid, slot, slot_id in node.get("slots", ()):
                 self.slot_waiting.setdefault(pid, []).append((sid, slot, slot_id))
             stack.extend(self._children_of(obj, node["children"]))
@@ -92,6 +94,18 @@ class Restoration:
         with init_scope():
             variable.assign(value)
         self.assigned.add(key)
+
+    def _restore_tensors(self, obj, attributes):
+        """A lookup table's saved tensors into the table: its attribute's
+        checkpoint key is a prefix, each tensor's key that prefix plus a suffix
+        (`table-keys`, `table-values`)."""
+        for prefix in attributes.values():
+            found = {k[len(prefix):]: v for k, v in self.values.items() if k.startswith(prefix)}
+            if not found:
+                continue
+            with init_scope():
+                obj._restore_from_tensors(found)
+            self.assigned.add(prefix)
 
     # --- deferred restoration -------------------------------------------------
 
@@ -160,7 +174,8 @@ class Restoration:
         TensorFlow."""
         objects, paths, _ = walk(self.root)
         missing = [p for o, p in zip(objects, paths)
-                   if isinstance(o, Variable) and id(o) not in self.live_to_saved]
+                   if (isinstance(o, Variable) or hasattr(o, "_restore_from_tensors"))
+                   and id(o) not in self.live_to_saved]
         for obj in objects:
             if isinstance(obj, Optimizer):
                 for var, name, slot in slot_variables(obj):

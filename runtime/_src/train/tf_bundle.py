@@ -212,8 +212,11 @@ def object_graph(blob):
                 node["children"].append([ref.get(2, b"").decode("utf-8"), ref.get(1, 0)])
             elif n == 2:                                 # attributes: SerializedTensor
                 attr = dict(_fields(value))
-                if attr.get(1, b"") == b"VARIABLE_VALUE":
+                name = attr.get(1, b"").decode("utf-8")
+                if name == "VARIABLE_VALUE":
                     node["key"] = attr.get(3, b"").decode("utf-8")
+                else:                                    # a lookup table's tensors
+                    node.setdefault("tensors", {})[name] = attr.get(3, b"").decode("utf-8")
             elif n == 3:                                 # slot_variables
                 ref = dict(_fields(value))
                 node.setdefault("slots", []).append(

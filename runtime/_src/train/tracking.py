@@ -15,7 +15,10 @@ Starting from the `Checkpoint`, each object has named children:
     list, tuple         "0", "1", ...
     dict                its keys
     anything else       `obj._checkpoint_children()` if it defines it, a list of
-                        (name, child) pairs
+                        (name, child) pairs; such an object with
+                        `_serialize_to_tensors()` (a lookup table) saves its
+                        tensors under `path/.ATTRIBUTES/<its _checkpoint_attribute>`
+                        plus each tensor's suffix, as TensorFlow
 
 A value is tracked when it is one of these kinds (a list or dict only when it
 holds something tracked). The graph is walked breadth first; an object
@@ -30,9 +33,10 @@ from runtime._src.keras.base_layer import _UNTRACKED, Layer
 from runtime._src.keras.optimizers import Optimizer
 
 __all__ = ["children", "is_trackable", "walk", "slot_variables", "short_name",
-           "VALUE_SUFFIX", "SLOT_MARKER"]
+           "ATTRIBUTES", "VALUE_SUFFIX", "SLOT_MARKER"]
 
-VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+ATTRIBUTES = "/.ATTRIBUTES/"
+VALUE_SUFFIX = ATTRIBUTES + "VARIABLE_VALUE"
 SLOT_MARKER = "/.OPTIMIZER_SLOT/"
 
 
