@@ -437,3 +437,45 @@ def test_elu_and_selu_are_tensorflows_kernels_bit_for_bit(fn, want_y, want_dy):
     for y, dy in (run(x), tf.function(run)(x)):
         assert y.numpy().tolist() == want_y and dy.numpy().tolist() == want_dy
         assert np.signbit(y.numpy()[1])                 # -0.0 stays -0.0
+
+
+# TF 2.21's recorded values: sigmoid cross-entropy with logits at logit exactly 0
+# (a zero-initialized output layer's first step). Its gradient is sigmoid(0) - z.
+_SCE_LOGITS = [[0., 0., 0.], [0., 1., -1.]]
+_SCE_LABELS = [[0., 1., 0.5], [1., 0., 1.]]
+_SCE_VALUE = [[0.6931471805599453] * 3, [0.6931471805599453, 1.3132616875182228,
+                                         1.3132616875182228]]
+_SCE_DLOGITS = [[0.5, -0.5, 0.0], [-0.5, 0.7310585786300048, -0.7310585786300048]]
+_SCE_DLABELS = [[-0.0, -0.0, -0.0], [-0.0, -1.0, 1.0]]
+_SCE_SECOND = [[0.25, 0.25, 0.25], [0.25, 0.19661193324148188, 0.19661193324148188]]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+def test_sigmoid_cross_entropy_gradient_at_logit_zero_is_tensorflows(dtype, traced):
+    def run(x, z):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape(persistent=True) as tape:
+                tape.watch([x, z])
+                y = tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x)
+            dx, dz = tape.gradient(y, [x, z])
+        return y, dx, dz, outer.gradient(dx, x)
+    run = tf.function(run) if traced else run
+    y, dx, dz, second = run(tf.constant(np.array(_SCE_LOGITS, dtype)),
+                            tf.constant(np.array(_SCE_LABELS, dtype)))
+    tol = 1e-6 if dtype == np.float32 else 1e-12
+    for got, want in ((y, _SCE_VALUE), (dx, _SCE_DLOGITS), (dz, _SCE_DLABELS),
+                      (second, _SCE_SECOND)):
+        assert got.dtype == tf.as_dtype(dtype)
+        np.testing.assert_allclose(got.numpy(), want, rtol=tol, atol=tol)
+
+
+def test_weighted_cross_entropy_at_logit_zero_keeps_tensorflows_abs_form():
+    # TF 2.21 composes it from abs and relu, whose gradients are 0 at 0: d/dx = 1 - z.
+    x, z = tf.constant(np.array(_SCE_LOGITS)), tf.constant(np.array(_SCE_LABELS))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.weighted_cross_entropy_with_logits(z, x, 2.0)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(),
+                               [[1.0, 0.0, 0.5], [0.0, 0.7310585786300048, -1.4621171572600096]])

@@ -20,7 +20,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.ops import math_ops
+from runtime._src.ops import array_ops, math_ops
 from runtime._src.ops.manipulation_ops import concat, gather
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
@@ -608,12 +608,15 @@ def _binary_xent_inputs(op, labels, logits):
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x and labels z (TF's
-    numerically stable form)."""
+    numerically stable form). As TF, max and -|x| are selects on x >= 0, so at
+    x == 0 the gradient is TF's sigmoid(0) - z = 0.5 - z (abs's would give 1 - z)."""
     if labels is None or logits is None:
         raise ValueError("Both labels and logits must be provided.")
     labels, logits = _binary_xent_inputs("SigmoidCrossEntropyWithLogits", labels, logits)
-    relu_logits = math_ops.maximum(logits, math_ops.cast(0, logits.dtype))
-    neg_abs_logits = math_ops.negative(math_ops.abs(logits))
+    zeros = array_ops.zeros_like(logits)
+    nonnegative = math_ops.greater_equal(logits, zeros)
+    relu_logits = math_ops.where(nonnegative, logits, zeros)
+    neg_abs_logits = math_ops.where(nonnegative, math_ops.negative(logits), logits)
     return math_ops.add(math_ops.subtract(relu_logits, math_ops.multiply(logits, labels)),
                         math_ops.log1p(math_ops.exp(neg_abs_logits)))
 
