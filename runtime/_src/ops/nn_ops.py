@@ -147,6 +147,13 @@ def softplus(features, name=None):
     return apply("Softplus", (_checked("Softplus", features, FLOATS),))
 
 
+def log_sigmoid(x, name=None):
+    """`tf.math.log_sigmoid`: log(1 / (1 + exp(-x))), computed as TF does, as
+    -softplus(-x) (stable for large |x|); floating-point inputs only."""
+    x = _checked("Softplus", x, FLOATS)
+    return math_ops.negative(softplus(math_ops.negative(x)))
+
+
 def softsign(features, name=None):
     """features / (abs(features) + 1); floating-point inputs only."""
     return apply("Softsign", (_checked("Softsign", features, FLOATS),))

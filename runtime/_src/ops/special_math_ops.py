@@ -1,5 +1,6 @@
 """Special functions and safe arithmetic: `math.lgamma`, `math.digamma`,
-`math.xlogy`, `math.divide_no_nan`, `math.cumulative_logsumexp`, `math.polyval`.
+`math.xlogy`, `math.xlog1py`, `math.divide_no_nan`, `math.multiply_no_nan`,
+`math.cumulative_logsumexp`, `math.polyval`.
 
 `lgamma` and `digamma` are ops with numpy kernels (no scipy): `lgamma` is
 Python's `math.lgamma` per element (log |Gamma(x)|, inf at the poles, as
@@ -10,8 +11,11 @@ asymptotic series, with the reflection formula for negative arguments:
     lgamma(constant([0.5, 3.0]))       # [0.5723649, 0.6931472]
     digamma(constant([1.0]))           # [-0.5772157]
 
-The others are compositions of existing ops, so their gradients come from
-theirs: `divide_no_nan(x, 0) == 0`, `xlogy(0, y) == 0` (even for y = 0 or NaN).
+`multiply_no_nan` is an op (`MulNoNan`: x * y, 0 where y == 0 even for x NaN
+or inf) whose gradient is TF's: x * grad for y (not masked, as TF's). The
+others are compositions of existing ops, so their gradients come from
+theirs: `divide_no_nan(x, 0) == 0`, `xlogy(0, y) == 0` and `xlog1py(0, y) == 0`
+(even for y NaN).
 """
 
 import math
@@ -19,16 +23,18 @@ import math
 import numpy as np
 
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.graph.op_registry import define_grad, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.base_ops import dtype_error
 from runtime._src.ops.gradient_ops import stop_gradient
+from runtime._src.ops.gradient_ops import unbroadcast
 from runtime._src.ops.math_ops import (FLOATS, NUMERIC, _unary, add, convert_pair, equal, exp,
-                                       log, multiply, subtract, truediv, where)
+                                       log, log1p, multiply, subtract, truediv, where)
 from runtime._src.ops.reduction_ops import cumsum, reduce_max, reduce_sum
 from runtime._src.ops.array_ops import zeros_like
 
-__all__ = ["lgamma", "digamma", "lbeta", "xlogy", "divide_no_nan", "cumulative_logsumexp",
-           "polyval"]
+__all__ = ["lgamma", "digamma", "lbeta", "xlogy", "xlog1py", "divide_no_nan",
+           "multiply_no_nan", "cumulative_logsumexp", "polyval"]
 
 
 def _lgamma_scalar(v):
@@ -147,6 +153,38 @@ def xlogy(x, y, name=None):
     zero = equal(x, 0)
     out = multiply(x, log(where(zero, convert_to_tensor(1, y.dtype), y)))
     return where(zero, convert_to_tensor(0, out.dtype), out)
+
+
+def xlog1py(x, y, name=None):
+    """`tf.math.xlog1py`: x * log1p(y), and 0 wherever x == 0 (even for y -1 or NaN)."""
+    x, y = convert_pair(x, y, "Xlog1py")
+    if x.dtype not in FLOATS:
+        raise dtype_error("Xlog1py", x.dtype, FLOATS)
+    zero = equal(x, 0)
+    out = multiply(x, log1p(where(zero, convert_to_tensor(0, y.dtype), y)))
+    return where(zero, convert_to_tensor(0, out.dtype), out)
+
+
+@define_op("MulNoNan", infer=rules.elementwise)
+def _mul_no_nan(x, y):
+    with np.errstate(invalid="ignore", over="ignore"):
+        product = np.multiply(x, y)
+    return np.where(y == 0, np.zeros((), product.dtype), product)
+
+
+@define_grad("MulNoNan")
+def _mul_no_nan_grad(op, grad):
+    x, y = op.inputs
+    return [unbroadcast(multiply_no_nan(grad, y), x), unbroadcast(multiply_no_nan(x, grad), y)]
+
+
+def multiply_no_nan(x, y, name=None):
+    """`tf.math.multiply_no_nan`: x * y, and 0 wherever y == 0 (even for x NaN
+    or inf); floating-point inputs only, as TF."""
+    x, y = convert_pair(x, y, "MulNoNan")
+    if x.dtype not in FLOATS:
+        raise dtype_error("MulNoNan", x.dtype, FLOATS)
+    return apply("MulNoNan", (x, y))
 
 
 def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
