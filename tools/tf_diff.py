@@ -2,6 +2,7 @@
 
     /tmp/tfvenv/bin/python tools/tf_diff.py [--ops PATTERN] [--seed S] [--count N] [--gradients]
     /tmp/tfvenv/bin/python tools/tf_diff.py --prints
+    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--ops PATTERN] [--record]
 
 Walks our public namespaces (`tf`, `tf.math`, `tf.nn`, `tf.linalg`, ...,
 as tools/api_listing.py does) and, for each name that TensorFlow also has
@@ -28,6 +29,14 @@ TensorFlow by tests/tools/test_tf_diff.py.
 dtypes, tensors, concrete functions and function types, and the error class
 (and first words) of the binding and tracing errors: the probes of
 tools/tf_diff_prints.py.
+
+`--special` runs the special-point cases of tools/tf_special.py (every op
+with a gradient rule at 0, +-1, ties, bounds, saturation, zero vectors, empty
+segments, -inf ...) with both libraries, values and gradients, eagerly and
+inside `tf.function`; with `--record` it writes TF's results to
+tests/data/tf_special_points/ops.json instead, which
+tests/runtime/test_tf_special_points.py replays without TensorFlow (the
+format is in tools/tf_special.py's docstring).
 
 A recipe is `Recipe(family, cases)`: `cases(rng)` yields `Case`s, each the
 positional and keyword arguments of one call. numpy arrays (also inside
@@ -1284,6 +1293,10 @@ def main(argv=None):
                         help="random draws per recipe (seeds seed .. seed+count-1)")
     parser.add_argument("--gradients", action="store_true",
                         help="compare the tape's gradients of each case instead of its values")
+    parser.add_argument("--special", action="store_true",
+                        help="compare values and gradients at special points (tools/tf_special.py)")
+    parser.add_argument("--record", action="store_true",
+                        help="with --special: write TF's results to the recorded JSON")
     parser.add_argument("--prints", action="store_true",
                         help="compare printed text and error types (tools/tf_diff_prints.py)")
     args = parser.parse_args(argv)
@@ -1292,12 +1305,26 @@ def main(argv=None):
     import runtime as ours
     import tensorflow as theirs
     theirs.get_logger().setLevel("ERROR")
+    if args.special:
+        return _special(ours, theirs, args.ops, args.record)
     if args.prints:
         sys.path.insert(0, str(ROOT / "tools"))
         import tf_diff_prints
         return 1 if tf_diff_prints.run(ours, theirs) else 0
     return 1 if run(ours, theirs, args.ops, args.seed, args.count,
                     gradients=args.gradients) else 0
+
+
+def _special(ours, theirs, pattern, record):
+    sys.path.insert(0, str(ROOT / "tools"))
+    import tf_special
+    tool = sys.modules[__name__]
+    if record:
+        doc = tf_special.record(tool, theirs, pattern)
+        tf_special.write(doc)
+        print(f"{len(doc['records'])} records written to {tf_special.OPS_JSON}")
+        return 0
+    return 1 if tf_special.live(tool, ours, theirs, pattern) else 0
 
 
 if __name__ == "__main__":

@@ -217,7 +217,7 @@ def _rows_scaled(s, x):
 def _safe_reciprocal(x, epsilon=1e-20):
     """1 / x, but 0 where x is 0 (x / (x^2 + epsilon), as TF's rules use it)."""
     return math_ops.multiply(x, math_ops.reciprocal(math_ops.add(math_ops.square(x),
-                                                                 math_ops.cast(epsilon, x.dtype))))
+                                                                 convert_to_tensor(epsilon, x.dtype))))
 
 
 def _pairwise_reciprocal(values):

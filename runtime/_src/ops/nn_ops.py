@@ -53,7 +53,8 @@ def _relu_grad_kernel(grad, y):
 
 @define_grad("ReluGrad")
 def _relu_grad_grad(op, grad):
-    return [apply("ReluGrad", (grad, op.inputs[1])), None]
+    # zeros (not None) for the features, as TF: a second-order gradient is a tensor
+    return [apply("ReluGrad", (grad, op.inputs[1])), array_ops.zeros_like(op.inputs[1])]
 
 
 @define_op("Sigmoid", infer=rules.same_as_first)

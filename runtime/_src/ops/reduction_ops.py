@@ -437,7 +437,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     axis = dim if axis is None else axis
     x = convert_to_tensor(x)
     square_sum = reduce_sum(math_ops.square(x), axis, keepdims=True)
-    x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, math_ops.cast(epsilon, x.dtype)))
+    # epsilon straight in x's dtype, as TF (through float32, 1e-12 is 9.9999999600e-13)
+    x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, convert_to_tensor(epsilon, x.dtype)))
     return math_ops.multiply(x, x_inv_norm)
 
 

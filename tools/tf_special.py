@@ -1,0 +1,557 @@
+"""Special points: TensorFlow 2.21's values and gradients where models sit,
+recorded in the repository and replayed on our runtime (a developer tool).
+
+    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--ops PATTERN]   # ours against TF, live
+    /tmp/tfvenv/bin/python tools/tf_diff.py --special --record          # rewrite the JSON
+    python3 -m pytest -n 0 -q tests/runtime/test_tf_special_points.py   # replay, no TF needed
+
+Random inputs never land on the points where a formula takes a side: 0 and
++-1, ties (max/min, sorting, pooling, maximum(x, x)), each bound of a clip or
+threshold, saturation (logits +-30, +-100), 0 and 1 as probabilities, zero
+vectors and zero variance, empty segments and repeated indices, -inf in
+logsumexp and softmax. `CASES` puts every op with a gradient rule at such
+points (tests/runtime/test_tf_special_points.py checks that each op type of
+the gradient registry appears in some case's traced graph, or in `EXEMPT`
+with the reason). Each case runs in float32 and float64; its value and the
+gradient of sum(output * w) for each floating-point input (w: 1, 2, 3, 1, ...
+over each float output, as `tf_diff.py --gradients`) are compared within
+`tf_diff.TOLERANCE`, eagerly and inside `tf.function`.
+
+A case is `fn(tf, *inputs)`, written once for both libraries, and its inputs
+(float64 numpy arrays, cast to each dtype; integer arrays stay as they are).
+Its key names the op and the point ("nn.relu6 at 0 and 6"); a record is
+`<key>|<dtype>`.
+
+Recorded data (format 1), one JSON file per section under
+tests/data/tf_special_points/ (ops.json here; a Keras section, keras.json,
+plugs in with its own table module):
+
+    {"format": 1, "source": "TensorFlow 2.21.0", "module": "tf_special",
+     "records": [{"id": "<key>|float32", "key": "<key>", "dtype": "float32",
+                  "inputs": [ARRAY, ...],
+                  "value": OUTCOME, "grads": OUTCOME,
+                  "value_function": OUTCOME, "grads_function": OUTCOME}, ...]}
+
+    ARRAY   = {"dtype": "float32", "shape": [2], "data": [0.0, "nan", "-inf"]}
+    OUTCOME = {"leaves": [LEAF, ...]} or {"error": "InvalidArgumentError"}
+    LEAF    = ARRAY, or {"dtype": "None"} for a gradient that is None
+
+`module` names the table under tools/ whose `CASES[key]` gives the function
+(`fn(tf, *inputs)`) and whose `KNOWN[id]` lists the differences kept on
+purpose, each citing its line in docs/tf_differences.md; the replay marks
+those as expected failures (strict). `value`/`grads` are TF's eager results;
+`*_function` are present only where TF's `tf.function` result differs from
+its eager one beyond the tolerance (its graph optimizer rounds differently).
+"""
+
+import fnmatch
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DATA_DIR = ROOT / "tests" / "data" / "tf_special_points"
+OPS_JSON = DATA_DIR / "ops.json"
+FLOAT_DTYPES = ("float32", "float64")
+
+CASES = {}      # key -> Case
+
+
+class Case:
+    """`fn(tf, *inputs)` at one special point; `dtypes`: the float dtypes to run."""
+
+    def __init__(self, fn, inputs, dtypes=FLOAT_DTYPES):
+        self.fn, self.inputs, self.dtypes = fn, inputs, dtypes
+
+    def inputs_as(self, dtype):
+        return [np.asarray(v, dtype) if np.asarray(v).dtype.kind == "f" else np.asarray(v)
+                for v in self.inputs]
+
+
+def case(key, fn, *inputs, dtypes=FLOAT_DTYPES):
+    if key in CASES:
+        raise ValueError(f"special case {key!r} defined twice")
+    CASES[key] = Case(fn, [np.asarray(v) for v in inputs], dtypes)
+
+
+def f(*values):
+    return np.array(values, np.float64)
+
+
+def i32(*values):
+    return np.array(values, np.int32)
+
+
+INF, NAN = np.inf, np.nan
+# 0, +-1, a half, saturation: the points a unary function is checked at
+POINTS = f(0.0, 1.0, -1.0, 0.5, 30.0, -30.0, 100.0, -100.0)
+POSITIVE = f(0.0, 1.0, 0.5, 2.0, 30.0, 100.0)
+UNIT = f(0.0, 1.0, -1.0, 0.5, -0.5)
+PROBS = f(0.0, 1.0, 0.5, 1e-7, 1.0 - 1e-7)
+
+
+def _second(tf, op, x):
+    """The gradient of sum(op(x)) as a function of x: its gradient is op's second order."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(op(x))
+    return tf.convert_to_tensor(tape.gradient(y, x))      # TF's gather gives IndexedSlices
+
+
+# ---------------------------------------------------------------- elementwise unary
+
+for _name in ("abs", "negative", "sign", "square", "exp", "expm1", "sin", "cos", "tan", "sinh",
+              "cosh", "tanh", "atan", "asinh", "erf", "erfc", "sigmoid", "softplus",
+              "softsign", "reciprocal"):
+    case(f"math.{_name} at 0, +-1, +-30, +-100",
+         lambda tf, x, n=_name: getattr(tf.math, n)(x), POINTS)
+for _name in ("sqrt", "rsqrt", "log", "log1p", "lgamma", "digamma"):
+    case(f"math.{_name} at 0, 1 and large", lambda tf, x, n=_name: getattr(tf.math, n)(x),
+         POSITIVE)
+for _name in ("asin", "acos", "atanh"):
+    case(f"math.{_name} at 0 and +-1", lambda tf, x, n=_name: getattr(tf.math, n)(x), UNIT)
+case("math.acosh at 1", lambda tf, x: tf.math.acosh(x), f(1.0, 2.0, 30.0))
+case("math.log1p at -1", lambda tf, x: tf.math.log1p(x), f(-1.0, -0.5))
+case("math.lgamma at poles", lambda tf, x: tf.math.lgamma(x), f(-1.0, -2.0, 1.0, 2.0))
+case("math.log_sigmoid at 0, +-30, +-100", lambda tf, x: tf.math.log_sigmoid(x), POINTS)
+case("math.sign at -0", lambda tf, x: tf.math.sign(x), f(-0.0, 0.0))
+case("math.abs at -0", lambda tf, x: tf.math.abs(x), f(-0.0, 0.0))
+for _name, _op in (("sqrt", "sqrt"), ("rsqrt", "rsqrt"), ("reciprocal", "reciprocal"),
+                   ("tanh", "tanh"), ("sigmoid", "sigmoid"), ("digamma", "digamma")):
+    case(f"math.{_name} second order", lambda tf, x, n=_op: _second(tf, getattr(tf.math, n), x),
+         f(0.5, 1.0, 2.0))
+
+# ---------------------------------------------------------------- activations
+
+case("nn.relu at 0", lambda tf, x: tf.nn.relu(x), f(0.0, -0.0, 1.0, -1.0))
+case("nn.relu second order at 0", lambda tf, x: _second(tf, tf.nn.relu, x), f(0.0, 1.0, -1.0))
+case("nn.relu6 at 0 and 6", lambda tf, x: tf.nn.relu6(x), f(0.0, 6.0, -1.0, 3.0, 7.0))
+case("nn.elu at 0", lambda tf, x: tf.nn.elu(x), POINTS)
+case("nn.elu second order", lambda tf, x: _second(tf, tf.nn.elu, x), f(0.0, 1.0, -1.0))
+case("nn.selu at 0", lambda tf, x: tf.nn.selu(x), POINTS)
+case("nn.selu second order", lambda tf, x: _second(tf, tf.nn.selu, x), f(0.0, 1.0, -1.0))
+case("nn.leaky_relu at 0", lambda tf, x: tf.nn.leaky_relu(x, 0.1), f(0.0, 1.0, -1.0, -100.0))
+case("nn.gelu at 0 and tails", lambda tf, x: tf.nn.gelu(x), POINTS)
+case("nn.gelu approximate", lambda tf, x: tf.nn.gelu(x, approximate=True), POINTS)
+case("nn.silu at 0 and saturation", lambda tf, x: tf.nn.silu(x), POINTS)
+case("nn.softmax with ties", lambda tf, x: tf.nn.softmax(x), f([1.0, 1.0, 1.0], [0.0, 0.0, 5.0]))
+case("nn.softmax saturated", lambda tf, x: tf.nn.softmax(x),
+     f([100.0, -100.0, 0.0], [30.0, -30.0, 30.0]))
+case("nn.softmax with -inf", lambda tf, x: tf.nn.softmax(x), f([-INF, 0.0, 1.0], [-INF, 2.0, 2.0]))
+case("nn.log_softmax with -inf", lambda tf, x: tf.nn.log_softmax(x),
+     f([-INF, 0.0, 1.0], [0.0, 0.0, 0.0]))
+case("nn.log_softmax saturated", lambda tf, x: tf.nn.log_softmax(x),
+     f([100.0, -100.0, 0.0], [30.0, -30.0, 30.0]))
+case("nn.softmax second order", lambda tf, x: _second(tf, lambda t: tf.nn.softmax(t) ** 2, x),
+     f([1.0, 1.0, 1.0], [0.0, 0.0, 5.0]))
+
+# ---------------------------------------------------------------- cross-entropies
+
+_LOGITS = f([0.0, 0.0, 0.0, 0.0], [30.0, -30.0, 100.0, -100.0])
+_LABELS = f([0.0, 1.0, 0.5, 1.0], [1.0, 0.0, 0.0, 1.0])
+case("nn.sigmoid_cross_entropy_with_logits at 0 and saturation",
+     lambda tf, z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
+     _LABELS, _LOGITS)
+case("nn.weighted_cross_entropy_with_logits at 0 and saturation",
+     lambda tf, z, x: tf.nn.weighted_cross_entropy_with_logits(z, x, 2.0), _LABELS, _LOGITS)
+case("nn.softmax_cross_entropy_with_logits at ties and saturation",
+     lambda tf, z, x: tf.nn.softmax_cross_entropy_with_logits(labels=z, logits=x),
+     f([1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.5, 0.5, 0.0, 0.0]),
+     f([0.0, 0.0, 0.0, 0.0], [100.0, -100.0, 0.0, 30.0], [30.0, 30.0, -30.0, 0.0]))
+case("nn.sparse_softmax_cross_entropy_with_logits at ties and saturation",
+     lambda tf, z, x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=z, logits=x),
+     i32(0, 2, 1), f([0.0, 0.0, 0.0, 0.0], [100.0, -100.0, 0.0, 30.0], [30.0, 30.0, -30.0, 0.0]))
+case("nn.sparse_softmax_cross_entropy_with_logits second order",
+     lambda tf, x: _second(tf, lambda t: tf.nn.sparse_softmax_cross_entropy_with_logits(
+         labels=tf.constant([0, 2]), logits=t), x), f([0.0, 0.0, 0.0], [1.0, 1.0, 5.0]))
+case("nn.l2_loss of zeros", lambda tf, x: tf.nn.l2_loss(x), f(0.0, 0.0, 0.0))
+
+# ---------------------------------------------------------------- binary elementwise
+
+_A, _B = f(0.0, 0.0, 1.0, -1.0, 2.0, 0.0), f(0.0, 1.0, 1.0, 1.0, 2.0, -1.0)
+for _name in ("add", "subtract", "multiply", "squared_difference", "divide_no_nan",
+              "multiply_no_nan", "xlogy", "xlog1py", "atan2"):
+    case(f"math.{_name} at 0 and ties", lambda tf, a, b, n=_name: getattr(tf.math, n)(a, b),
+         _A, _B)
+case("math.truediv by 0", lambda tf, a, b: tf.math.truediv(a, b), f(0.0, 1.0, -1.0, 2.0),
+     f(0.0, 0.0, 0.0, 2.0))
+case("math.pow at 0 and 1", lambda tf, a, b: tf.math.pow(a, b), f(0.0, 0.0, 0.0, 1.0, 2.0, -2.0),
+     f(0.0, 1.0, 2.0, 0.0, 0.5, 2.0))
+case("math.maximum at ties", lambda tf, a, b: tf.math.maximum(a, b), _A, _B)
+case("math.minimum at ties", lambda tf, a, b: tf.math.minimum(a, b), _A, _B)
+case("math.maximum(x, x)", lambda tf, x: tf.math.maximum(x, x), f(0.0, 1.0, -2.0))
+case("math.minimum(x, x)", lambda tf, x: tf.math.minimum(x, x), f(0.0, 1.0, -2.0))
+case("math.floormod at 0", lambda tf, a, b: tf.math.floormod(a, b), f(0.0, 3.0, -3.0, 2.5),
+     f(1.0, 1.5, 1.5, -1.0))
+case("truncatemod at 0", lambda tf, a, b: tf.truncatemod(a, b),
+     f(0.0, 3.0, -3.0, 2.5), f(1.0, 1.5, 1.5, -1.0))
+case("clip_by_value at each bound", lambda tf, x: tf.clip_by_value(x, -1.0, 1.0),
+     f(-1.0, 1.0, 0.0, -2.0, 2.0))
+case("clip_by_value tensor bounds at each bound", lambda tf, x, lo, hi: tf.clip_by_value(x, lo, hi),
+     f(-1.0, 1.0, 0.0), f(-1.0, -1.0, 0.0), f(1.0, 1.0, 0.0))
+case("where with NaN in the unselected branch",
+     lambda tf, x: tf.where(x > 0.0, tf.sqrt(x), tf.zeros_like(x)), f(-1.0, 0.0, 4.0))
+case("where safe-division trick",
+     lambda tf, x: tf.where(x > 0.0, 1.0 / tf.where(x > 0.0, x, tf.ones_like(x)), x),
+     f(-1.0, 0.0, 4.0))
+case("add_n of one tensor twice", lambda tf, x: tf.add_n([x, x, x * 2.0]), f(0.0, 1.0))
+case("cast to int and back", lambda tf, x: tf.cast(tf.cast(x, tf.int32), x.dtype) + x,
+     f(0.5, -1.5, 0.0))
+case("stop_gradient", lambda tf, x: tf.stop_gradient(x) * x, f(0.0, 2.0))
+case("identity", lambda tf, x: tf.identity(x) * x, f(0.0, 2.0))
+
+# ---------------------------------------------------------------- reductions and scans
+
+_TIES = f([1.0, 3.0, 3.0], [2.0, 2.0, 2.0])
+case("reduce_max with ties", lambda tf, x: tf.reduce_max(x, axis=1), _TIES)
+case("reduce_min with ties", lambda tf, x: tf.reduce_min(x, axis=0), _TIES)
+case("reduce_max of all, ties", lambda tf, x: tf.reduce_max(x), _TIES)
+case("reduce_sum and reduce_mean", lambda tf, x: tf.reduce_mean(x, 0) + tf.reduce_sum(x, 1)[0],
+     _TIES)
+case("reduce_prod with zeros", lambda tf, x: tf.reduce_prod(x, axis=1),
+     f([0.0, 2.0, 3.0], [0.0, 2.0, 0.0], [1.0, 2.0, 3.0]))
+case("reduce_prod of all with one zero", lambda tf, x: tf.reduce_prod(x),
+     f([1.0, 2.0], [0.0, 3.0]))
+case("cumprod with zeros", lambda tf, x: tf.math.cumprod(x), f(2.0, 0.0, 3.0, 0.0))
+case("cumprod exclusive reverse with a zero",
+     lambda tf, x: tf.math.cumprod(x, exclusive=True, reverse=True), f(2.0, 0.0, 3.0, 0.5))
+case("cumsum exclusive reverse", lambda tf, x: tf.math.cumsum(x, exclusive=True, reverse=True),
+     f(0.0, 1.0, -1.0))
+case("reduce_logsumexp with -inf", lambda tf, x: tf.reduce_logsumexp(x, axis=1),
+     f([-INF, 0.0, 1.0], [-INF, -INF, -INF], [100.0, 100.0, -100.0]))
+case("reduce_logsumexp of ties", lambda tf, x: tf.reduce_logsumexp(x), f(2.0, 2.0, 2.0))
+case("cumulative_logsumexp with -inf", lambda tf, x: tf.math.cumulative_logsumexp(x),
+     f(-INF, 0.0, -INF, 1.0))
+case("reduce_euclidean_norm of zeros", lambda tf, x: tf.math.reduce_euclidean_norm(x, axis=1),
+     f([0.0, 0.0], [3.0, 4.0]))
+case("norm of a zero vector", lambda tf, x: tf.norm(x, axis=1), f([0.0, 0.0], [3.0, 4.0]))
+case("norm ord 1 at 0", lambda tf, x: tf.norm(x, ord=1, axis=1), f([0.0, 1.0], [-2.0, 0.0]))
+case("norm inf with ties", lambda tf, x: tf.norm(x, ord=np.inf), f(1.0, -3.0, 3.0))
+case("l2_normalize of a zero vector", lambda tf, x: tf.math.l2_normalize(x, axis=1),
+     f([0.0, 0.0], [3.0, 4.0]))
+case("reduce_variance of equal values", lambda tf, x: tf.math.reduce_variance(x, axis=1),
+     f([2.0, 2.0, 2.0], [1.0, 2.0, 3.0]))
+case("reduce_std of equal values", lambda tf, x: tf.math.reduce_std(x, axis=1),
+     f([2.0, 2.0, 2.0], [1.0, 2.0, 3.0]))
+case("nn.moments of equal values", lambda tf, x: tf.nn.moments(x, axes=[0]),
+     f([2.0, 1.0], [2.0, 3.0]))
+case("nn.batch_normalization at zero variance",
+     lambda tf, x, m, v: tf.nn.batch_normalization(x, m, v, None, None, 1e-3),
+     f([2.0, 1.0], [2.0, 3.0]), f(2.0, 2.0), f(0.0, 1.0))
+case("nn.batch_normalization of moments, equal values",
+     lambda tf, x: tf.nn.batch_normalization(x, *tf.nn.moments(x, axes=[0]), None, None, 1e-3),
+     f([2.0, 1.0], [2.0, 3.0]))
+
+# ---------------------------------------------------------------- sorting, pooling
+
+case("math.top_k with ties", lambda tf, x: tf.math.top_k(x, 2).values,
+     f([1.0, 3.0, 3.0], [2.0, 2.0, 2.0]))
+case("sort with ties", lambda tf, x: tf.sort(x), f(2.0, 1.0, 2.0, 0.0))
+case("sort descending with ties", lambda tf, x: tf.sort(x, direction="DESCENDING"),
+     f(2.0, 1.0, 2.0, 0.0))
+_IMG = f([[[1.0], [1.0], [0.0]], [[1.0], [1.0], [0.0]], [[2.0], [2.0], [2.0]]])   # [1, 3, 3, 1]
+case("nn.max_pool2d with ties", lambda tf, x: tf.nn.max_pool2d(x, 2, 1, "VALID"), _IMG)
+case("nn.max_pool2d same padding with ties", lambda tf, x: tf.nn.max_pool2d(x, 2, 2, "SAME"),
+     _IMG)
+case("nn.max_pool2d second order",
+     lambda tf, x: _second(tf, lambda t: tf.nn.max_pool2d(t, 2, 1, "VALID") ** 2, x), _IMG)
+case("nn.avg_pool2d at 0", lambda tf, x: tf.nn.avg_pool2d(x, 2, 2, "SAME"), _IMG * 0.0)
+case("nn.avg_pool2d second order",
+     lambda tf, x: _second(tf, lambda t: tf.nn.avg_pool2d(t, 2, 1, "SAME") ** 2, x), _IMG)
+case("nn.max_pool1d with ties", lambda tf, x: tf.nn.max_pool1d(x, 2, 1, "VALID"),
+     f([[1.0], [1.0], [1.0], [0.0]]))
+
+# ---------------------------------------------------------------- segments, gather, scatter
+
+_SEG = f([1.0, 2.0], [1.0, -3.0], [0.0, 5.0], [4.0, 0.0], [-2.0, 0.0])
+_SORTED, _UNSORTED = i32(0, 0, 2, 2, 3), i32(2, 0, 2, -1, 0)
+for _name in ("segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod"):
+    case(f"math.{_name} with an empty segment and zeros",
+         lambda tf, x, ids, n=_name: getattr(tf.math, n)(x, ids), _SEG, _SORTED)
+for _name in ("unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_max",
+              "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"):
+    case(f"math.{_name} with empty segments and a dropped id",
+         lambda tf, x, ids, n=_name: getattr(tf.math, n)(x, ids, 4), _SEG, _UNSORTED)
+case("math.segment_max with ties", lambda tf, x: tf.math.segment_max(x, tf.constant([0, 0, 0])),
+     f(2.0, 2.0, 1.0))
+case("math.unsorted_segment_min with ties",
+     lambda tf, x: tf.math.unsorted_segment_min(x, tf.constant([1, 1, 1]), 2), f(2.0, 2.0, 3.0))
+case("gather with repeated indices", lambda tf, x: tf.gather(x, [2, 0, 2, 2]), f(1.0, 2.0, 3.0))
+case("gather axis 1 with repeated indices", lambda tf, x: tf.gather(x, [1, 1], axis=1),
+     f([1.0, 2.0], [3.0, 4.0]))
+case("gather_nd with repeated indices", lambda tf, x: tf.gather_nd(x, [[0, 1], [0, 1], [1, 0]]),
+     f([1.0, 2.0], [3.0, 4.0]))
+case("scatter_nd with repeated indices", lambda tf, u: tf.scatter_nd([[1], [1], [3]], u, [4]),
+     f(1.0, 2.0, 3.0))
+case("tensor_scatter_nd_add with repeated indices",
+     lambda tf, t, u: tf.tensor_scatter_nd_add(t, [[1], [1]], u), f(0.0, 0.0, 0.0), f(1.0, 2.0))
+case("tensor_scatter_nd_sub with repeated indices",
+     lambda tf, t, u: tf.tensor_scatter_nd_sub(t, [[1], [1]], u), f(0.0, 0.0, 0.0), f(1.0, 2.0))
+case("tensor_scatter_nd_update", lambda tf, t, u: tf.tensor_scatter_nd_update(t, [[0], [2]], u),
+     f(5.0, 6.0, 7.0), f(1.0, 2.0))
+case("tensor_scatter_nd_max with ties",
+     lambda tf, t, u: tf.tensor_scatter_nd_max(t, [[0], [1], [2]], u), f(1.0, 2.0, 0.0),
+     f(1.0, 1.0, 0.0))
+case("tensor_scatter_nd_min with ties",
+     lambda tf, t, u: tf.tensor_scatter_nd_min(t, [[0], [1], [2]], u), f(1.0, 2.0, 0.0),
+     f(1.0, 3.0, 0.0))
+case("dynamic_stitch with a repeated index",
+     lambda tf, a, b: tf.dynamic_stitch([[0, 2], [1, 2]], [a, b]), f(1.0, 2.0), f(3.0, 4.0))
+case("dynamic_partition with an empty partition",
+     lambda tf, x: tf.dynamic_partition(x, [0, 2, 0], 3), f(1.0, 2.0, 3.0))
+case("embedding_lookup with repeated ids", lambda tf, p: tf.nn.embedding_lookup(p, [1, 1, 0]),
+     f([1.0, 2.0], [3.0, 4.0]))
+case("math.confusion_matrix weights on one cell",
+     lambda tf, w: tf.math.confusion_matrix([0, 0, 1], [1, 1, 0], 2, weights=w),
+     f(1.0, 2.0, 0.0))
+
+# ---------------------------------------------------------------- shapes
+
+_M = f([0.0, 1.0, -1.0], [2.0, 0.0, 3.0])
+case("reshape", lambda tf, x: tf.reshape(x, [3, 2]), _M)
+case("transpose", lambda tf, x: tf.transpose(x), _M)
+case("expand_dims and squeeze", lambda tf, x: tf.squeeze(tf.expand_dims(x, 0) * 2.0, [0]), _M)
+case("stack and unstack", lambda tf, x: tf.stack(tf.unstack(x, axis=1)[::-1]), _M)
+case("concat of x with itself", lambda tf, x: tf.concat([x, x], axis=0), _M)
+case("split into equal parts", lambda tf, x: tf.split(x, 3, axis=1)[1], _M)
+case("split by sizes with a 0", lambda tf, x: tf.split(x, [0, 2, 1], axis=1)[1], _M)
+case("slice", lambda tf, x: tf.slice(x, [0, 1], [2, 1]), _M)
+case("slice second order", lambda tf, x: _second(tf, lambda t: tf.slice(t, [0, 1], [2, 1]) ** 2, x),
+     _M)
+case("strided_slice with a negative stride", lambda tf, x: x[:, ::-2], _M)
+case("strided_slice second order", lambda tf, x: _second(tf, lambda t: t[:, 1:] ** 2, x), _M)
+case("tile", lambda tf, x: tf.tile(x, [2, 1]), _M)
+case("tile second order", lambda tf, x: _second(tf, lambda t: tf.tile(t, [2, 1]) ** 2, x), _M)
+case("pad with a constant", lambda tf, x: tf.pad(x, [[1, 0], [0, 2]], constant_values=0.0), _M)
+case("pad second order", lambda tf, x: _second(tf, lambda t: tf.pad(t, [[1, 0], [0, 1]]) ** 2, x),
+     _M)
+case("mirror pad reflect", lambda tf, x: tf.pad(x, [[1, 1], [2, 2]], "REFLECT"), _M)
+case("mirror pad symmetric second order",
+     lambda tf, x: _second(tf, lambda t: tf.pad(t, [[1, 1], [1, 1]], "SYMMETRIC") ** 2, x), _M)
+case("reverse", lambda tf, x: tf.reverse(x, [1]), _M)
+case("roll", lambda tf, x: tf.roll(x, 1, 1), _M)
+case("broadcast_to", lambda tf, x: tf.broadcast_to(x, [2, 2, 3]), _M)
+case("fill from a scalar", lambda tf, x: tf.fill([2, 2], x), np.float64(0.0))
+case("repeat with a 0 count", lambda tf, x: tf.repeat(x, [2, 0, 1], axis=1), _M)
+case("repeat second order",
+     lambda tf, x: _second(tf, lambda t: tf.repeat(t, [2, 0, 1], axis=1) ** 2, x), _M)
+case("concat second order", lambda tf, x: _second(tf, lambda t: tf.concat([t, t], 0) ** 2, x), _M)
+case("gather second order", lambda tf, x: _second(tf, lambda t: tf.gather(t, [1, 1]) ** 2, x), _M)
+case("top_k second order",
+     lambda tf, x: _second(tf, lambda t: tf.math.top_k(t, 2).values ** 2, x), _M)
+case("ensure_shape", lambda tf, x: tf.ensure_shape(x, [2, 3]), _M)
+case("debugging.check_numerics", lambda tf, x: tf.debugging.check_numerics(x, "bad"), _M)
+case("linspace from start to stop", lambda tf, a, b: tf.linspace(a, b, 4), np.float64(0.0),
+     np.float64(1.0))
+
+# ---------------------------------------------------------------- matrices
+
+_EYE, _SING = np.eye(3), f([1.0, 2.0, 0.0], [2.0, 4.0, 0.0], [0.0, 0.0, 1.0])
+case("matmul with zeros", lambda tf, a, b: tf.matmul(a, b), _M, np.zeros((3, 2)))
+case("einsum trace", lambda tf, a: tf.einsum("ii->", a), _EYE)
+case("einsum outer product", lambda tf, a, b: tf.einsum("i,j->ij", a, b), f(0.0, 1.0),
+     f(1.0, 0.0, -1.0))
+case("nn.bias_add at 0", lambda tf, x, b: tf.nn.bias_add(x, b), _M, f(0.0, 0.0, 0.0))
+case("nn.bias_add second order",
+     lambda tf, b: _second(tf, lambda t: tf.nn.bias_add(tf.ones([2, 3], t.dtype), t) ** 2, b),
+     f(0.0, 1.0, -1.0))
+case("nn.conv2d of zeros", lambda tf, x, k: tf.nn.conv2d(x, k, 1, "SAME"), np.zeros((1, 3, 3, 1)),
+     np.ones((2, 2, 1, 1)))
+case("nn.conv2d second order in the filter",
+     lambda tf, k: _second(tf, lambda t: tf.nn.conv2d(tf.ones([1, 3, 3, 1], t.dtype), t, 1,
+                                                      "SAME") ** 2, k), f([[[1.0]], [[0.0]]],
+                                                                          [[[0.0]], [[-1.0]]]))
+case("nn.conv2d second order",
+     lambda tf, x: _second(tf, lambda t: tf.nn.conv2d(t, tf.ones([2, 2, 1, 1], t.dtype), 1,
+                                                      "SAME") ** 2, x), _IMG)
+case("linalg.det of a singular matrix", lambda tf, a: tf.linalg.det(a), _SING)
+case("linalg.det of the identity", lambda tf, a: tf.linalg.det(a), _EYE)
+case("linalg.slogdet of the identity", lambda tf, a: tf.linalg.slogdet(a)[1], _EYE)
+case("linalg.inv of the identity", lambda tf, a: tf.linalg.inv(a), _EYE)
+case("linalg.cholesky of the identity", lambda tf, a: tf.linalg.cholesky(a), _EYE)
+case("linalg.solve with the identity", lambda tf, a, b: tf.linalg.solve(a, b), _EYE,
+     f([1.0], [0.0], [0.0]))
+case("linalg.triangular_solve with the identity",
+     lambda tf, a, b: tf.linalg.triangular_solve(a, b), _EYE, f([1.0], [0.0], [0.0]))
+case("linalg.lstsq with the identity", lambda tf, a, b: tf.linalg.lstsq(a, b), _EYE,
+     f([1.0], [0.0], [0.0]))
+case("linalg.lstsq exact (fast=False) with the identity",
+     lambda tf, a, b: tf.linalg.lstsq(a, b, fast=False), _EYE, f([1.0], [0.0], [0.0]))
+case("linalg.qr of the identity", lambda tf, a: tf.linalg.qr(a).r, _EYE)
+case("linalg.svd singular values of a diagonal matrix", lambda tf, a: tf.linalg.svd(a, compute_uv=False),
+     f([3.0, 0.0], [0.0, 1.0]))
+case("linalg.eigh values of a diagonal matrix", lambda tf, a: tf.linalg.eigh(a)[0],
+     f([3.0, 0.0], [0.0, 1.0]))
+case("linalg.band_part", lambda tf, a: tf.linalg.band_part(a, 0, -1), _SING)
+case("linalg.diag and diag_part", lambda tf, a: tf.linalg.diag(tf.linalg.diag_part(a)), _SING)
+case("linalg.diag_part second order",
+     lambda tf, a: _second(tf, lambda t: tf.linalg.diag_part(t) ** 2, a), _SING)
+case("linalg.tensor_diag", lambda tf, d: tf.linalg.tensor_diag(d), f(0.0, 1.0))
+case("linalg.tensor_diag_part", lambda tf, a: tf.linalg.tensor_diag_part(a), _SING)
+
+# ---------------------------------------------------------------- op types not in a case
+
+# op type -> why no special-point case exercises its gradient rule here
+EXEMPT = {
+    "CustomGradient": "the user's own gradient function (tests/runtime/test_custom_gradient.py)",
+    "EagerPyFunc": "a Python function's gradient (tests/runtime/test_script_ops.py)",
+    "Dropout": "random: no fixed point to record (tests/runtime/test_nn_activations_losses.py)",
+    "LSTMStep": "the fused step of keras LSTM layers (a Keras section's case)",
+    "RaggedToDense": "ragged tensors cannot be a case's inputs",
+    "If": "control flow: tests/runtime/test_gradients_control_flow.py",
+    "While": "control flow: tests/runtime/test_gradients_control_flow.py",
+    "LoopAccumulatorRead": "a while loop's internals",
+    "LoopAccumulatorGradRead": "a while loop's internals",
+    "LoopAccumulatorGradSet": "a while loop's internals",
+    "MaxPoolGradGrad": "third order of max pooling",
+    "Identity": "the graph optimizer removes tf.identity from traced graphs (the 'identity' "
+                "case runs its rule eagerly)",
+}
+EXEMPT.update({name: "emitted only for shapes unknown while tracing (the known-shape path "
+                     "computes the same gradient and is covered)"
+               for name in ("SumLike", "BiasAddGrad", "MatrixSetDiagV3")})
+EXEMPT.update({name: "TensorArray internals (tests/runtime/test_gradients_tensor_array.py)"
+               for name in ("TensorArrayConcatV3", "TensorArrayGatherV3", "TensorArrayGradAdd",
+                            "TensorArrayGradConcat", "TensorArrayGradDrop",
+                            "TensorArrayGradDropFirst", "TensorArrayGradFromStack",
+                            "TensorArrayGradGather", "TensorArrayGradRead",
+                            "TensorArrayGradScatter", "TensorArrayGradSet",
+                            "TensorArrayGradSplit", "TensorArrayGradStack", "TensorArrayReadV3",
+                            "TensorArrayScatterV3", "TensorArraySplitV3", "TensorArrayStackV3",
+                            "TensorArrayUnstackV3", "TensorArrayWriteV3")})
+
+# record id -> the line of docs/tf_differences.md that keeps the difference
+_TRUNCATEMOD = ("docs/tf_differences.md, Gradients: `tf.truncatemod` has a gradient; TF 2.21 "
+                "has no rule for TruncateMod (LookupError)")
+KNOWN = {"truncatemod at 0|float32": _TRUNCATEMOD, "truncatemod at 0|float64": _TRUNCATEMOD}
+
+
+# ---------------------------------------------------------------- running and recording
+
+def records(pattern="*"):
+    """(id, key, dtype, inputs) for every case whose key matches `pattern`."""
+    for key, c in CASES.items():
+        if fnmatch.fnmatch(key, pattern):
+            for dtype in c.dtypes:
+                yield f"{key}|{dtype}", key, dtype, c.inputs_as(dtype)
+
+
+def run(tool, lib, key, inputs, mode):
+    """(value Outcome, gradient Outcome or None) of case `key` with `lib`."""
+    fn = CASES[key].fn
+
+    def op(*tensors):
+        return fn(lib, *tensors)
+    c = tool.Case(key, *inputs)
+    return tool._call(lib, op, c, mode, key), tool._grad_call(lib, op, c, mode, key)
+
+
+def encode_array(value):
+    value = np.asarray(value)
+    data = value.astype(object)
+    if value.dtype.kind == "f":
+        data = np.vectorize(_encode_float, otypes=[object])(value) if value.size else data
+    elif value.dtype.kind == "b":
+        data = value.astype(bool)
+    return {"dtype": value.dtype.name, "shape": list(value.shape), "data": data.tolist()}
+
+
+def _encode_float(v):
+    return "nan" if np.isnan(v) else ("inf" if v == np.inf else ("-inf" if v == -np.inf
+                                                                  else float(v)))
+
+
+def decode_array(d):
+    flat = np.array(d["data"], dtype=object).reshape(-1) if d["shape"] else \
+        np.array([d["data"]], dtype=object)
+    out = np.array([float(v) if isinstance(v, str) else v for v in flat], dtype=d["dtype"])
+    return out.reshape(d["shape"])
+
+
+def encode_outcome(outcome):
+    if outcome is None:
+        return None
+    if outcome.error:
+        return {"error": outcome.error}
+    return {"leaves": [{"dtype": "None"} if dt == "None" else
+                       dict(encode_array(v), dtype=dt) if v is not None else {"dtype": dt}
+                       for v, dt, _ in outcome.leaves]}
+
+
+def decode_outcome(tool, d):
+    if d is None:
+        return None
+    if "error" in d:
+        return tool.Outcome(error=d["error"])
+    leaves = []
+    for leaf in d["leaves"]:
+        if "data" not in leaf:
+            leaves.append((None, leaf["dtype"], None))
+        else:
+            value = decode_array(leaf)
+            leaves.append((value, leaf["dtype"], tuple(leaf["shape"])))
+    return tool.Outcome(leaves)
+
+
+def record(tool, theirs, pattern="*", out=None):
+    """Run every case with TensorFlow and return the JSON document (format 1)."""
+    recs = []
+    for rid, key, dtype, inputs in records(pattern):
+        entry = {"id": rid, "key": key, "dtype": dtype,
+                 "inputs": [encode_array(v) for v in inputs]}
+        value, grads = run(tool, theirs, key, inputs, "eager")
+        fvalue, fgrads = run(tool, theirs, key, inputs, "function")
+        entry["value"], entry["grads"] = encode_outcome(value), encode_outcome(grads)
+        if value.error or (grads is not None and grads.error):
+            print(f"NOTE {rid}: TF raises {value.error or grads.error}", file=sys.stderr)
+        if tool._compare(fvalue, value):
+            entry["value_function"] = encode_outcome(fvalue)
+        if grads is not None and tool._compare(fgrads, grads):
+            entry["grads_function"] = encode_outcome(fgrads)
+        recs.append(entry)
+    return {"format": 1, "source": f"TensorFlow {theirs.__version__}", "module": "tf_special",
+            "records": recs}
+
+
+def write(doc, path=OPS_JSON):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, separators=(",", ":"), allow_nan=False) + "\n")
+
+
+def compare(tool, ours, entry, mode):
+    """The first difference between our run of a record and TF's recorded one, or None."""
+    key = entry["key"]
+    inputs = [decode_array(a) for a in entry["inputs"]]
+    value, grads = run(tool, ours, key, inputs, mode)
+    want_value = decode_outcome(tool, entry.get(f"value_{mode}", entry["value"]))
+    want_grads = decode_outcome(tool, entry.get(f"grads_{mode}", entry["grads"]))
+    diff = tool._compare(value, want_value)
+    if diff:
+        return f"value: {diff}"
+    if (grads is None) != (want_grads is None):
+        return "gradient: one side has no float input"
+    if grads is not None:
+        diff = tool._compare(grads, want_grads)
+        if diff:
+            return f"gradient: {diff}"
+    return None
+
+
+def live(tool, ours, theirs, pattern="*", out=None):
+    """Compare every case with TF, live (`tf_diff.py --special`); the mismatch lines."""
+    out = out or sys.stdout
+    doc = record(tool, theirs, pattern)
+    lines, checked = [], 0
+    for entry in doc["records"]:
+        for mode in ("eager", "function"):
+            checked += 1
+            diff = compare(tool, ours, entry, mode)
+            if diff:
+                known = " (known: " + KNOWN[entry["id"]] + ")" if entry["id"] in KNOWN else ""
+                line = f"MISMATCH {mode} {entry['id']}: {diff}{known}"
+                lines.append(line)
+                print(line, file=out)
+    print(f"\n{len(CASES)} special cases, {checked} checks, {len(lines)} mismatches", file=out)
+    return [line for line in lines if "(known: " not in line]
