@@ -37,9 +37,10 @@ plugs in with its own table module):
     LEAF    = ARRAY, or {"dtype": "None"} for a gradient that is None
 
 `module` names the table under tools/ whose `CASES[key]` gives the function
-(`fn(tf, *inputs)`) and whose `KNOWN[id]` lists the differences kept on
-purpose, each citing its line in docs/tf_differences.md; the replay marks
-those as expected failures (strict). `value`/`grads` are TF's eager results;
+(`fn(tf, *inputs)`) and whose `KNOWN` lists the differences kept on purpose
+(by record id, or "<id>@eager" / "<id>@function" for one mode), each as
+"docs/tf_differences.md: <words of its line there>"; the replay marks those as
+expected failures (strict: fixing one fails until its entry goes). `value`/`grads` are TF's eager results;
 `*_function` are present only where TF's `tf.function` result differs from
 its eager one beyond the tolerance (its graph optimizer rounds differently).
 """
@@ -391,41 +392,151 @@ case("linalg.diag_part second order",
 case("linalg.tensor_diag", lambda tf, d: tf.linalg.tensor_diag(d), f(0.0, 1.0))
 case("linalg.tensor_diag_part", lambda tf, a: tf.linalg.tensor_diag_part(a), _SING)
 
+# ---------------------------------------------------------------- more public functions
+
+case("clip_by_norm of a zero vector", lambda tf, x: tf.clip_by_norm(x, 1.0, axes=[1]),
+     f([0.0, 0.0], [3.0, 4.0], [0.6, 0.8]))
+case("clip_by_global_norm with a zero tensor",
+     lambda tf, a, b: tf.clip_by_global_norm([a, b], 1.0)[0], f(0.0, 0.0), f(3.0, 4.0))
+case("clip_by_global_norm of zeros", lambda tf, a, b: tf.clip_by_global_norm([a, b], 1.0),
+     f(0.0, 0.0), f(0.0))
+case("linalg.global_norm of zeros", lambda tf, a, b: tf.linalg.global_norm([a, b]),
+     f(0.0, 0.0), f(0.0))
+case("divide by 0", lambda tf, a, b: tf.divide(a, b), f(0.0, 1.0, -1.0), f(0.0, 0.0, 0.0))
+for _name in ("floor", "ceil", "round", "rint"):
+    case(f"math.{_name} at halves", lambda tf, x, n=_name: getattr(tf.math, n)(x) * x,
+         f(0.5, -0.5, 1.5, 2.5, 0.0))
+case("floordiv and mod at 0", lambda tf, a, b: tf.math.floordiv(a, b) + tf.math.mod(a, b),
+     f(0.0, 3.0, -3.0), f(1.0, 1.5, 1.5))
+case("math.lbeta at ones", lambda tf, x: tf.math.lbeta(x), f([1.0, 1.0], [0.5, 0.5]))
+case("math.polyval at 0",   # (TF's Python-float coefficients are float32: a clash with float64)
+     lambda tf, x: tf.math.polyval([tf.constant(c, x.dtype) for c in (1.0, 0.0, -1.0)], x),
+     f(0.0, 1.0))
+case("boolean_mask", lambda tf, x: tf.boolean_mask(x, [True, False, True]), f(0.0, 1.0, 2.0))
+case("tensordot", lambda tf, a, b: tf.tensordot(a, b, 1), _M.T, f([0.0, 1.0], [1.0, 0.0]))
+case("meshgrid", lambda tf, a, b: tf.meshgrid(a, b), f(0.0, 1.0), f(-1.0, 0.0, 1.0))
+case("saturate_cast at the bounds", lambda tf, x: tf.cast(tf.saturate_cast(x, tf.uint8), x.dtype)
+     + x, f(0.0, 255.0, 300.0, -1.0))
+case("linalg.trace, adjoint, matrix_transpose",
+     lambda tf, a: tf.linalg.trace(a) + tf.linalg.adjoint(a)[0, 1] * 2.0
+     + tf.linalg.matrix_transpose(a)[1, 0] * 3.0, _SING)
+case("linalg.matvec with zeros", lambda tf, a, v: tf.linalg.matvec(a, v), _SING, f(0.0, 0.0, 1.0))
+case("linalg.logdet of the identity", lambda tf, a: tf.linalg.logdet(a), _EYE)
+case("linalg.cholesky_solve with the identity",
+     lambda tf, c, b: tf.linalg.cholesky_solve(c, b), _EYE, f([1.0], [0.0], [0.0]))
+case("linalg.eigvalsh of a matrix with a repeated eigenvalue",
+     lambda tf, a: tf.linalg.eigvalsh(a), f([2.0, 0.0], [0.0, 2.0]))
+case("linalg.eigh of distinct eigenvalues", lambda tf, a: tf.linalg.eigh(a)[0],
+     f([2.0, 1.0], [1.0, 2.0]))
+case("nn.swish at 0", lambda tf, x: tf.nn.swish(x), POINTS)
+case("nn.lrn of zeros", lambda tf, x: tf.nn.lrn(x, 1), np.zeros((1, 1, 2, 3)))   # float64: an error
+case("nn.avg_pool1d at 0", lambda tf, x: tf.nn.avg_pool1d(x, 2, 1, "VALID"),
+     f([[0.0], [0.0], [1.0]]))
+case("nn.conv1d of zeros", lambda tf, x, k: tf.nn.conv1d(x, k, 1, "SAME"), np.zeros((1, 3, 1)),
+     np.ones((2, 1, 1)))
+case("nn.conv2d_transpose of zeros",
+     lambda tf, x, k: tf.nn.conv2d_transpose(x, k, [1, 4, 4, 1], 2, "SAME"),
+     np.zeros((1, 2, 2, 1)), np.ones((2, 2, 1, 1)))
+case("nn.depthwise_conv2d of zeros",
+     lambda tf, x, k: tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], "SAME"),
+     np.zeros((1, 3, 3, 2)), np.ones((2, 2, 2, 1)))
+case("nn.separable_conv2d of ties",
+     lambda tf, x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "VALID"),
+     np.ones((1, 3, 3, 1)), np.ones((2, 2, 1, 1)), f([[[1.0, 0.0]]]))
+case("nn.compute_average_loss", lambda tf, x: tf.nn.compute_average_loss(x, global_batch_size=4),
+     f(0.0, 1.0))
+case("nn.scale_regularization_loss", lambda tf, x: tf.nn.scale_regularization_loss(x),
+     np.float64(0.0))
+case("gather with batch_dims and repeats",
+     lambda tf, x: tf.gather(x, [[0, 0], [1, 1]], axis=1, batch_dims=1), _M)
+case("one_hot times x", lambda tf, x: tf.one_hot([0, 2, 2], 3, dtype=x.dtype) * x, f(1.0, 0.0, 2.0))
+case("grad_pass_through of a rounding",
+     lambda tf, x: tf.grad_pass_through(lambda t: tf.round(t))(x), f(0.5, 1.4, -0.5))
+case("recompute_grad of a relu", lambda tf, x: tf.recompute_grad(tf.nn.relu)(x), f(0.0, 1.0, -1.0))
+case("custom_gradient (clip the gradient)", lambda tf, x: _clipped(tf)(x), f(0.0, 3.0, -3.0))
+case("map_fn of a square", lambda tf, x: tf.map_fn(lambda t: t * t, x), f(0.0, 1.0, -2.0))
+case("scan of a product with a zero", lambda tf, x: tf.scan(lambda a, t: a * t, x),
+     f(2.0, 0.0, 3.0))
+case("foldl of a maximum with ties", lambda tf, x: tf.foldl(tf.maximum, x), f(1.0, 1.0, 0.0))
+case("while_loop of a square root", lambda tf, x: _sqrt_loop(tf, x), f(0.0, 1.0, 16.0))
+case("cond at the branch point", lambda tf, x: _cond_at_zero(tf, x), np.float64(0.0))
+case("while_loop second order", lambda tf, x: _second(tf, lambda t: _sqrt_loop(tf, t), x),
+     f(1.0, 16.0))
+case("py_function of a square", lambda tf, x: tf.py_function(lambda t: t * t, [x], x.dtype),
+     f(0.0, -1.0, 2.0))
+case("TensorArray scatter, gather, split and concat with repeats",
+     lambda tf, x: _tensor_array(tf, x), f(0.0, 1.0, 2.0, 3.0))
+case("RaggedTensor to_tensor with an empty row",
+     lambda tf, x: tf.RaggedTensor.from_row_splits(x, [0, 2, 2, 3]).to_tensor(),
+     f(1.0, 0.0, 2.0))
+case("nn.max_pool2d third order with ties",
+     lambda tf, x: _second(tf, lambda t: _second(tf, lambda u: tf.nn.max_pool2d(
+         u, 2, 1, "VALID") ** 3, t) ** 2, x), _IMG)
+
+
+def _tensor_array(tf, x):
+    ta = tf.TensorArray(x.dtype, size=4).scatter([0, 2, 1, 3], x)
+    picked = ta.gather([1, 1, 3])
+    parts = tf.TensorArray(x.dtype, size=2, infer_shape=False).split(x, [3, 1])
+    return tf.concat([picked, parts.concat() * 2.0], 0)
+
+
+def _clipped(tf):
+    @tf.custom_gradient
+    def clipped(x):
+        def grad(dy):
+            return tf.clip_by_value(dy, -0.5, 0.5)
+        return x * x, grad
+    return clipped
+
+
+def _sqrt_loop(tf, x):
+    return tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.sqrt(y)), (0, x))[1]
+
+
+def _cond_at_zero(tf, x):
+    return tf.cond(x > 0.0, lambda: x * 2.0, lambda: x * x - x)
+
+
 # ---------------------------------------------------------------- op types not in a case
 
 # op type -> why no special-point case exercises its gradient rule here
 EXEMPT = {
-    "CustomGradient": "the user's own gradient function (tests/runtime/test_custom_gradient.py)",
-    "EagerPyFunc": "a Python function's gradient (tests/runtime/test_script_ops.py)",
     "Dropout": "random: no fixed point to record (tests/runtime/test_nn_activations_losses.py)",
     "LSTMStep": "the fused step of keras LSTM layers (a Keras section's case)",
-    "RaggedToDense": "ragged tensors cannot be a case's inputs",
-    "If": "control flow: tests/runtime/test_gradients_control_flow.py",
-    "While": "control flow: tests/runtime/test_gradients_control_flow.py",
-    "LoopAccumulatorRead": "a while loop's internals",
-    "LoopAccumulatorGradRead": "a while loop's internals",
-    "LoopAccumulatorGradSet": "a while loop's internals",
-    "MaxPoolGradGrad": "third order of max pooling",
     "Identity": "the graph optimizer removes tf.identity from traced graphs (the 'identity' "
                 "case runs its rule eagerly)",
+    "LoopAccumulatorGradRead": "a while loop's gradient internals, differentiated only at "
+                               "third order (tests/runtime/test_gradients_control_flow.py)",
+    "LoopAccumulatorGradSet": "a while loop's gradient internals, differentiated only at "
+                              "third order (tests/runtime/test_gradients_control_flow.py)",
 }
 EXEMPT.update({name: "emitted only for shapes unknown while tracing (the known-shape path "
                      "computes the same gradient and is covered)"
                for name in ("SumLike", "BiasAddGrad", "MatrixSetDiagV3")})
-EXEMPT.update({name: "TensorArray internals (tests/runtime/test_gradients_tensor_array.py)"
-               for name in ("TensorArrayConcatV3", "TensorArrayGatherV3", "TensorArrayGradAdd",
-                            "TensorArrayGradConcat", "TensorArrayGradDrop",
+EXEMPT.update({name: "TensorArray gradient internals (tests/runtime/test_gradients_tensor_array.py)"
+               for name in ("TensorArrayGradAdd", "TensorArrayGradConcat", "TensorArrayGradDrop",
                             "TensorArrayGradDropFirst", "TensorArrayGradFromStack",
                             "TensorArrayGradGather", "TensorArrayGradRead",
                             "TensorArrayGradScatter", "TensorArrayGradSet",
-                            "TensorArrayGradSplit", "TensorArrayGradStack", "TensorArrayReadV3",
-                            "TensorArrayScatterV3", "TensorArraySplitV3", "TensorArrayStackV3",
-                            "TensorArrayUnstackV3", "TensorArrayWriteV3")})
+                            "TensorArrayGradSplit", "TensorArrayGradStack")})
 
-# record id -> the line of docs/tf_differences.md that keeps the difference
-_TRUNCATEMOD = ("docs/tf_differences.md, Gradients: `tf.truncatemod` has a gradient; TF 2.21 "
-                "has no rule for TruncateMod (LookupError)")
-KNOWN = {"truncatemod at 0|float32": _TRUNCATEMOD, "truncatemod at 0|float64": _TRUNCATEMOD}
+# record id ("<key>|<dtype>", both modes) or "<id>@eager" / "<id>@function" (that mode only)
+# -> the line of docs/tf_differences.md that keeps the difference
+_TRUNCATEMOD = "docs/tf_differences.md: `tf.truncatemod` has a gradient"
+_TA_GATHER = ("docs/tf_differences.md: Gradients through `TensorArray.gather` with repeated "
+              "indices in a graph")
+KNOWN = {"truncatemod at 0|float32": _TRUNCATEMOD, "truncatemod at 0|float64": _TRUNCATEMOD,
+         "TensorArray scatter, gather, split and concat with repeats|float32@function":
+             _TA_GATHER,
+         "TensorArray scatter, gather, split and concat with repeats|float64@function":
+             _TA_GATHER}
+
+
+def known(rid, mode, table_known=None):
+    """Why the record `rid` differs from TF in `mode` on purpose, or None."""
+    table_known = KNOWN if table_known is None else table_known
+    return table_known.get(f"{rid}@{mode}") or table_known.get(rid)
 
 
 # ---------------------------------------------------------------- running and recording
@@ -549,8 +660,9 @@ def live(tool, ours, theirs, pattern="*", out=None):
             checked += 1
             diff = compare(tool, ours, entry, mode)
             if diff:
-                known = " (known: " + KNOWN[entry["id"]] + ")" if entry["id"] in KNOWN else ""
-                line = f"MISMATCH {mode} {entry['id']}: {diff}{known}"
+                why = known(entry["id"], mode)
+                known_text = f" (known: {why})" if why else ""
+                line = f"MISMATCH {mode} {entry['id']}: {diff}{known_text}"
                 lines.append(line)
                 print(line, file=out)
     print(f"\n{len(CASES)} special cases, {checked} checks, {len(lines)} mismatches", file=out)

@@ -479,3 +479,27 @@ def test_weighted_cross_entropy_at_logit_zero_keeps_tensorflows_abs_form():
         y = tf.nn.weighted_cross_entropy_with_logits(z, x, 2.0)
     np.testing.assert_allclose(tape.gradient(y, x).numpy(),
                                [[1.0, 0.0, 0.5], [0.0, 0.7310585786300048, -1.4621171572600096]])
+
+
+@pytest.mark.parametrize("dtype,want", [
+    # TF 2.21's recorded sigmoid at -100, -88, -30, -17, -10, 10: relatively exact in the tail
+    (np.float32, [0.0, 0.0, 9.357624267472553e-14, 4.139937104241653e-08,
+                  4.539786095847376e-05, 0.9999545812606812]),
+    (np.float64, [3.7200759760208356e-44, 6.054601895401186e-39, 9.3576229688393e-14,
+                  4.13993754739433e-08, 4.539786870243439e-05, 0.9999546021312976]),
+])
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+def test_sigmoid_keeps_its_relative_precision_in_the_negative_tail(dtype, want, traced):
+    def run(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.sigmoid(x)
+            sp = tf.nn.softplus(x)
+        return y, tape.gradient(sp, x)      # softplus' gradient is sigmoid(x)
+    run = tf.function(run) if traced else run
+    x = tf.constant(np.array([-100., -88., -30., -17., -10., 10.], dtype))
+    y, dsoftplus = run(x)
+    tiny = np.finfo(dtype).tiny              # TF flushes float32 subnormals to 0
+    np.testing.assert_allclose(np.where(np.abs(y.numpy()) < tiny, 0, y.numpy()), want, rtol=2e-7)
+    np.testing.assert_allclose(np.where(np.abs(dsoftplus.numpy()) < tiny, 0, dsoftplus.numpy()),
+                               want, rtol=2e-7)
