@@ -168,6 +168,18 @@ case("nn.sparse_softmax_cross_entropy_with_logits second order",
      lambda tf, x: _second(tf, lambda t: tf.nn.sparse_softmax_cross_entropy_with_logits(
          labels=tf.constant([0, 2]), logits=t), x), f([0.0, 0.0, 0.0], [1.0, 1.0, 5.0]))
 case("nn.l2_loss of zeros", lambda tf, x: tf.nn.l2_loss(x), f(0.0, 0.0, 0.0))
+case("log of probabilities 0 and 1", lambda tf, p: tf.math.log(p), PROBS)
+case("log1p(-p) of probabilities 0 and 1", lambda tf, p: tf.math.log1p(-p), PROBS)
+case("xlogy(z, p) of probabilities 0 and 1", lambda tf, z, p: tf.math.xlogy(z, p),
+     f(0.0, 1.0, 0.5, 0.0, 1.0), PROBS)
+case("binary cross-entropy of probabilities 0 and 1",
+     lambda tf, z, p: -(z * tf.math.log(p) + (1.0 - z) * tf.math.log(1.0 - p)),
+     f(0.0, 1.0, 0.5, 0.0, 1.0), PROBS)
+case("clipped log of probabilities 0 and 1",
+     lambda tf, p: tf.math.log(tf.clip_by_value(p, 1e-7, 1.0 - 1e-7)), PROBS)
+case("sparse cross-entropy of a probability 0",
+     lambda tf, p: -tf.math.log(tf.gather(p, [1, 0], axis=1, batch_dims=0)),
+     f([1.0, 0.0], [0.5, 0.5]))
 
 # ---------------------------------------------------------------- binary elementwise
 
