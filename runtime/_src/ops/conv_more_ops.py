@@ -13,7 +13,6 @@ All are compositions of existing ops (so their gradients are those ops'):
                              # with respect to its input (f [kh, kw, out, in])
 """
 
-from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.graph.op_registry import apply
 from runtime._src.ops import shape_rules as rules
@@ -90,14 +89,11 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",
     return squeeze(y, [axis])
 
 
-_LRN_DTYPES = frozenset((dtypes.float16, dtypes.float32))     # TF's LRN kernels: no float64
-
-
 def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0,
                                  beta=0.5, name=None):
     """`tf.nn.local_response_normalization` (lrn): input / (bias + alpha *
     sqr_sum) ** beta, sqr_sum summing squares over channels d-r..d+r."""
-    x = _checked("LRN", input, _LRN_DTYPES)
+    x = _checked("LRN", input, CONV_DTYPES)
     if x.shape.rank != 4:
         raise ValueError(f"local_response_normalization: input must be 4-D, got {x.shape}")
     r = rules.static_int(depth_radius, "LRN", "depth_radius")
