@@ -110,7 +110,7 @@ SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e
 
 UNARY_FLOAT = ("sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp expm1 log "
                "log1p sqrt rsqrt reciprocal floor ceil round rint erf erfc softplus softsign "
-               "sigmoid is_nan is_inf is_finite")
+               "sigmoid log_sigmoid is_nan is_inf is_finite")
 UNARY_ANY = "abs negative sign square"
 
 
@@ -794,7 +794,7 @@ def _special_unary(rng, name):
     yield Case("i32 (not float)", np.array([1, 2], I32))
 
 
-@recipe("special", "xlogy divide_no_nan")
+@recipe("special", "xlogy xlog1py divide_no_nan multiply_no_nan")
 def _safe_binary(rng, name):
     yield Case("f32 zeros", np.array([0.0, 0.0, 2.0, 1.0], F32), np.array([0.0, 3.0, 0.0, 4.0], F32))
     yield Case("f64 broadcast", _u(rng, (2, 3), F64, 0.1, 3), _u(rng, (3,), F64, 0.1, 3))
@@ -813,14 +813,15 @@ def _polyval(rng):
     yield Case("no coeffs", [], _u(rng, (3,)))
 
 
-@recipe("segment", "segment_sum segment_mean segment_max")
+@recipe("segment", "segment_sum segment_mean segment_max segment_min segment_prod")
 def _segment(rng, name):
     yield Case("f32 rows", _u(rng, (4, 3)), np.array([0, 0, 1, 3], I32))
     yield Case("i32", _i(rng, (5,)), np.array([0, 1, 1, 1, 2], I64))
     yield Case("unsorted ids", _u(rng, (3,)), np.array([1, 0, 2], I32))
 
 
-@recipe("segment", "unsorted_segment_sum unsorted_segment_mean unsorted_segment_max")
+@recipe("segment", "unsorted_segment_sum unsorted_segment_mean unsorted_segment_max "
+        "unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n")
 def _unsorted_segment(rng, name):
     yield Case("f32 negative ids", _u(rng, (4, 3)), np.array([2, -1, 0, 2], I32), 4)
     yield Case("i32", _i(rng, (5,)), np.array([0, 3, 1, 3, 0], I32), 5)
