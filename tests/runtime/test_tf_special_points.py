@@ -125,12 +125,13 @@ def test_every_op_with_a_gradient_rule_has_a_special_point_or_a_reason():
                 except TypeError:
                     continue
             break
-    rules = {name for name, op in OPS.items()
-             if op.grad is not None and op.grad is not NOT_DIFFERENTIABLE}
+    rules = {name for name, op in OPS.items()       # not ops other tests register themselves
+             if op.grad is not None and op.grad is not NOT_DIFFERENTIABLE
+             and not str(getattr(op.kernel, "__module__", "")).startswith(("tests", "test_"))}
     missing = sorted(rules - seen - set(SPECIAL.EXEMPT))
     assert not missing, missing
     assert not set(SPECIAL.EXEMPT) & seen, sorted(set(SPECIAL.EXEMPT) & seen)
-    assert len(rules & seen) >= 135
+    assert len(rules & seen) >= 150
 
 
 def test_arrays_round_trip_through_the_json_encoding():
