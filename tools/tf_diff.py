@@ -2,7 +2,7 @@
 
     /tmp/tfvenv/bin/python tools/tf_diff.py [--ops PATTERN] [--seed S] [--count N] [--gradients]
     /tmp/tfvenv/bin/python tools/tf_diff.py --prints
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--ops PATTERN] [--record]
+    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] [--ops PATTERN] [--record]
 
 Walks our public namespaces (`tf`, `tf.math`, `tf.nn`, `tf.linalg`, ...,
 as tools/api_listing.py does) and, for each name that TensorFlow also has
@@ -1298,6 +1298,9 @@ def main(argv=None):
                         help="compare values and gradients at special points (tools/tf_special.py)")
     parser.add_argument("--record", action="store_true",
                         help="with --special: write TF's results to the recorded JSON")
+    parser.add_argument("--section", default="ops",
+                        help="with --special: the case table, ops (tools/tf_special.py) or S "
+                             "(tools/tf_special_S.py), recorded as S.json")
     parser.add_argument("--prints", action="store_true",
                         help="compare printed text and error types (tools/tf_diff_prints.py)")
     args = parser.parse_args(argv)
@@ -1307,7 +1310,7 @@ def main(argv=None):
     import tensorflow as theirs
     theirs.get_logger().setLevel("ERROR")
     if args.special:
-        return _special(ours, theirs, args.ops, args.record)
+        return _special(ours, theirs, args.ops, args.record, args.section)
     if args.prints:
         sys.path.insert(0, str(ROOT / "tools"))
         import tf_diff_prints
@@ -1316,16 +1319,19 @@ def main(argv=None):
                     gradients=args.gradients) else 0
 
 
-def _special(ours, theirs, pattern, record):
+def _special(ours, theirs, pattern, record, section="ops"):
     sys.path.insert(0, str(ROOT / "tools"))
+    import importlib
     import tf_special
+    table = importlib.import_module("tf_special" if section == "ops" else f"tf_special_{section}")
     tool = sys.modules[__name__]
     if record:
-        doc = tf_special.record(tool, theirs, pattern)
-        tf_special.write(doc)
-        print(f"{len(doc['records'])} records written to {tf_special.OPS_JSON}")
+        doc = tf_special.record(tool, theirs, pattern, table)
+        path = tf_special.DATA_DIR / f"{section}.json"
+        tf_special.write(doc, path)
+        print(f"{len(doc['records'])} records written to {path}")
         return 0
-    return 1 if tf_special.live(tool, ours, theirs, pattern) else 0
+    return 1 if tf_special.live(tool, ours, theirs, pattern, table=table) else 0
 
 
 if __name__ == "__main__":

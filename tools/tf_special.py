@@ -23,8 +23,11 @@ Its key names the op and the point ("nn.relu6 at 0 and 6"); a record is
 `<key>|<dtype>`.
 
 Recorded data (format 1), one JSON file per section under
-tests/data/tf_special_points/ (ops.json here; a Keras section, keras.json,
-plugs in with its own table module):
+tests/data/tf_special_points/: ops.json from this module's table. Another
+section plugs in with its own table module, tools/tf_special_<section>.py,
+defining `CASES` (filled by `case = tf_special.case_adder(CASES)`) and `KNOWN`, and
+`tf_diff.py --special --section <section> [--record]` compares it live or
+writes <section>.json; the replay test picks up every JSON file there:
 
     {"format": 1, "source": "TensorFlow 2.21.0", "module": "tf_special",
      "records": [{"id": "<key>|float32", "key": "<key>", "dtype": "float32",
@@ -71,10 +74,16 @@ class Case:
                 for v in self.inputs]
 
 
-def case(key, fn, *inputs, dtypes=FLOAT_DTYPES):
-    if key in CASES:
-        raise ValueError(f"special case {key!r} defined twice")
-    CASES[key] = Case(fn, [np.asarray(v) for v in inputs], dtypes)
+def case_adder(cases):
+    """`case(key, fn, *inputs, dtypes=...)` adding to `cases` (a table's `CASES`)."""
+    def case(key, fn, *inputs, dtypes=FLOAT_DTYPES):
+        if key in cases:
+            raise ValueError(f"special case {key!r} defined twice")
+        cases[key] = Case(fn, [np.asarray(v) for v in inputs], dtypes)
+    return case
+
+
+case = case_adder(CASES)
 
 
 def f(*values):
@@ -559,17 +568,22 @@ def known(rid, mode, table_known=None):
 
 # ---------------------------------------------------------------- running and recording
 
-def records(pattern="*"):
-    """(id, key, dtype, inputs) for every case whose key matches `pattern`."""
-    for key, c in CASES.items():
+def _this():
+    return sys.modules[__name__]
+
+
+def records(pattern="*", table=None):
+    """(id, key, dtype, inputs) for every case of `table` (a module with `CASES`;
+    this one by default) whose key matches `pattern`."""
+    for key, c in (table or _this()).CASES.items():
         if fnmatch.fnmatch(key, pattern):
             for dtype in c.dtypes:
                 yield f"{key}|{dtype}", key, dtype, c.inputs_as(dtype)
 
 
-def run(tool, lib, key, inputs, mode):
+def run(tool, lib, key, inputs, mode, table=None):
     """(value Outcome, gradient Outcome or None) of case `key` with `lib`."""
-    fn = CASES[key].fn
+    fn = (table or _this()).CASES[key].fn
 
     def op(*tensors):
         return fn(lib, *tensors)
@@ -628,14 +642,15 @@ def decode_outcome(tool, d):
     return tool.Outcome(leaves)
 
 
-def record(tool, theirs, pattern="*"):
-    """Run every case with TensorFlow and return the JSON document (format 1)."""
+def record(tool, theirs, pattern="*", table=None):
+    """Run every case of `table` with TensorFlow; the JSON document (format 1)."""
+    table = table or _this()
     recs = []
-    for rid, key, dtype, inputs in records(pattern):
+    for rid, key, dtype, inputs in records(pattern, table):
         entry = {"id": rid, "key": key, "dtype": dtype,
                  "inputs": [encode_array(v) for v in inputs]}
-        value, grads = run(tool, theirs, key, inputs, "eager")
-        fvalue, fgrads = run(tool, theirs, key, inputs, "function")
+        value, grads = run(tool, theirs, key, inputs, "eager", table)
+        fvalue, fgrads = run(tool, theirs, key, inputs, "function", table)
         entry["value"], entry["grads"] = encode_outcome(value), encode_outcome(grads)
         if value.error or (grads is not None and grads.error):
             print(f"NOTE {rid}: TF raises {value.error or grads.error}", file=sys.stderr)
@@ -644,8 +659,8 @@ def record(tool, theirs, pattern="*"):
         if grads is not None and tool._compare(fgrads, grads):
             entry["grads_function"] = encode_outcome(fgrads)
         recs.append(entry)
-    return {"format": 1, "source": f"TensorFlow {theirs.__version__}", "module": "tf_special",
-            "records": recs}
+    return {"format": 1, "source": f"TensorFlow {theirs.__version__}",
+            "module": table.__name__, "records": recs}
 
 
 def write(doc, path=OPS_JSON):
@@ -654,11 +669,11 @@ def write(doc, path=OPS_JSON):
     path.write_text(json.dumps(doc, separators=(",", ":"), allow_nan=False) + "\n")
 
 
-def compare(tool, ours, entry, mode):
+def compare(tool, ours, entry, mode, table=None):
     """The first difference between our run of a record and TF's recorded one, or None."""
     key = entry["key"]
     inputs = [decode_array(a) for a in entry["inputs"]]
-    value, grads = run(tool, ours, key, inputs, mode)
+    value, grads = run(tool, ours, key, inputs, mode, table)
     want_value = decode_outcome(tool, entry.get(f"value_{mode}", entry["value"]))
     want_grads = decode_outcome(tool, entry.get(f"grads_{mode}", entry["grads"]))
     diff = tool._compare(value, want_value)
@@ -673,22 +688,23 @@ def compare(tool, ours, entry, mode):
     return None
 
 
-def live(tool, ours, theirs, pattern="*", out=None):
-    """Compare every case with TF, live (`tf_diff.py --special`); the mismatch lines."""
-    out = out or sys.stdout
-    doc = record(tool, theirs, pattern)
+def live(tool, ours, theirs, pattern="*", out=None, table=None):
+    """Compare every case of `table` with TF, live (`tf_diff.py --special`); the
+    mismatch lines not explained by its `KNOWN`."""
+    out, table = out or sys.stdout, table or _this()
+    doc = record(tool, theirs, pattern, table)
     lines, checked = [], 0
     for entry in doc["records"]:
         for mode in ("eager", "function"):
             checked += 1
-            diff = compare(tool, ours, entry, mode)
+            diff = compare(tool, ours, entry, mode, table)
             if diff:
-                why = known(entry["id"], mode)
+                why = known(entry["id"], mode, table.KNOWN)
                 known_text = f" (known: {why})" if why else ""
                 line = f"MISMATCH {mode} {entry['id']}: {diff}{known_text}"
                 lines.append(line)
                 print(line, file=out)
     unexplained = [line for line in lines if "(known: " not in line]
-    print(f"\n{len(CASES)} special cases, {checked} checks, {len(lines)} mismatches "
+    print(f"\n{len(table.CASES)} special cases, {checked} checks, {len(lines)} mismatches "
           f"({len(lines) - len(unexplained)} known, in docs/tf_differences.md)", file=out)
     return unexplained

@@ -65,7 +65,7 @@ def test_recorded_special_point_matches(name, entry, mode):
     table = _table(DOCS[name])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        diff = table.compare(TOOL, tf, entry, mode)
+        diff = SPECIAL.compare(TOOL, tf, entry, mode, table)
     assert diff is None, f"{entry['id']} ({mode}): {diff}"
 
 
