@@ -25,9 +25,10 @@ Its key names the op and the point ("nn.relu6 at 0 and 6"); a record is
 Recorded data (format 1), one JSON file per section under
 tests/data/tf_special_points/: ops.json from this module's table. Another
 section plugs in with its own table module, tools/tf_special_<section>.py,
-defining `CASES` (filled by `case = tf_special.case_adder(CASES)`) and `KNOWN`, and
-`tf_diff.py --special --section <section> [--record]` compares it live or
-writes <section>.json; the replay test picks up every JSON file there:
+defining `CASES` (filled by `case = tf_special.case_adder(CASES)`) and
+`KNOWN`, and `tf_diff.py --special --section <section> [--record]` compares
+it live or writes <section>.json; the replay test picks up every JSON file
+there:
 
     {"format": 1, "source": "TensorFlow 2.21.0", "module": "tf_special",
      "records": [{"id": "<key>|float32", "key": "<key>", "dtype": "float32",
@@ -42,10 +43,11 @@ writes <section>.json; the replay test picks up every JSON file there:
 `module` names the table under tools/ whose `CASES[key]` gives the function
 (`fn(tf, *inputs)`) and whose `KNOWN` lists the differences kept on purpose
 (by record id, or "<id>@eager" / "<id>@function" for one mode), each as
-"docs/tf_differences.md: <words of its line there>"; the replay marks those as
-expected failures (strict: fixing one fails until its entry goes). `value`/`grads` are TF's eager results;
-`*_function` are present only where TF's `tf.function` result differs from
-its eager one beyond the tolerance (its graph optimizer rounds differently).
+"docs/tf_differences.md: <words of its line there>"; the replay marks those
+as expected failures (strict: fixing one fails until its entry goes).
+`value`/`grads` are TF's eager results; `*_function` are present only where
+TF's `tf.function` result differs from its eager one beyond the tolerance
+(its graph optimizer rounds differently).
 """
 
 import fnmatch
@@ -407,7 +409,8 @@ case("linalg.lstsq with the identity", lambda tf, a, b: tf.linalg.lstsq(a, b), _
 case("linalg.lstsq exact (fast=False) with the identity",
      lambda tf, a, b: tf.linalg.lstsq(a, b, fast=False), _EYE, f([1.0], [0.0], [0.0]))
 case("linalg.qr of the identity", lambda tf, a: tf.linalg.qr(a).r, _EYE)
-case("linalg.svd singular values of a diagonal matrix", lambda tf, a: tf.linalg.svd(a, compute_uv=False),
+case("linalg.svd singular values of a diagonal matrix",
+     lambda tf, a: tf.linalg.svd(a, compute_uv=False),
      f([3.0, 0.0], [0.0, 1.0]))
 case("linalg.eigh values of a diagonal matrix", lambda tf, a: tf.linalg.eigh(a)[0],
      f([3.0, 0.0], [0.0, 1.0]))
