@@ -69,21 +69,20 @@ def _sigmoid(x):
 def sigmoid_of_half(y):
     """sigmoid(x) computed in place in `y`, a float array holding x * 0.5:
     1 / (1 + exp(-x)) written as 0.5 * tanh(0.5 * x) + 0.5 (no overflow for
-    large |x|), and for x < 0 as exp(x) / (1 + exp(x)), which keeps its relative
-    precision in the tail as TF's (sigmoid(-30) = 9.357624e-14 in float32, where
-    the tanh form rounds to 0). The Sigmoid kernel and the fused LSTM step
-    (rnn_ops.py) share it."""
+    large |x|), and below x = -4, where that form loses relative precision, as
+    exp(x) / (1 + exp(x)), as TF keeps it (sigmoid(-30) = 9.357624e-14 in
+    float32, where the tanh form rounds to 0). The Sigmoid kernel and the fused
+    LSTM step (rnn_ops.py) share it."""
     half = y.dtype.type(0.5)
-    neg = y < 0
-    tail = None
-    if neg.any():
-        e = np.exp(np.multiply(y[neg], y.dtype.type(2)))
-        tail = np.divide(e, np.add(e, y.dtype.type(1), out=np.empty_like(e)), out=e)
+    low = np.flatnonzero(np.less(y, y.dtype.type(-2)))      # x < -4: usually few
+    if low.size:
+        e = np.exp(np.take(y, low) * y.dtype.type(2))
+        tail = e / (e + y.dtype.type(1))
     np.tanh(y, out=y)
     np.multiply(half, y, out=y)
     np.add(y, half, out=y)
-    if tail is not None:
-        y[neg] = tail
+    if low.size:
+        np.put(y, low, tail)
     return y
 
 
