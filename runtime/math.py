@@ -18,17 +18,21 @@ from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh
                                        sin, sinh, sqrt, square, squared_difference, subtract,
                                        tan, tanh, truediv)
 from runtime._src.ops.math_ops import matmul  # tf.linalg.matmul, also reachable here
-from runtime._src.ops.nn_ops import log_softmax, sigmoid, softmax, softplus, softsign
+from runtime._src.ops.nn_ops import (log_sigmoid, log_softmax, sigmoid, softmax, softplus,
+                                     softsign)
 from runtime._src.ops.bitwise_ops import logical_xor
 from runtime._src.ops.complex_ops import angle, conj, imag, real
 from runtime._src.ops.sort_ops import top_k
 from runtime._src.ops.reduction_ops import (argmax, argmin, reduce_all, reduce_any, reduce_max,
                                             reduce_mean, reduce_min, reduce_prod, reduce_sum)
 from runtime._src.ops.special_math_ops import (cumulative_logsumexp, digamma,
-                                               divide_no_nan, lbeta, lgamma, polyval, xlogy)
+                                               divide_no_nan, lbeta, lgamma, multiply_no_nan,
+                                               polyval, xlog1py, xlogy)
 from runtime._src.ops.segment_ops import (bincount, confusion_matrix, segment_max,
-                                          segment_mean, segment_sum, unsorted_segment_max,
-                                          unsorted_segment_mean, unsorted_segment_sum)
+                                          segment_mean, segment_min, segment_prod, segment_sum,
+                                          unsorted_segment_max, unsorted_segment_mean,
+                                          unsorted_segment_min, unsorted_segment_prod,
+                                          unsorted_segment_sqrt_n, unsorted_segment_sum)
 from runtime._src.ops.reduction_ops import (count_nonzero, cumprod, cumsum,
                                             l2_normalize, reduce_euclidean_norm,
                                             reduce_logsumexp, reduce_std, reduce_variance)

@@ -2,6 +2,7 @@
 
     /tmp/tfvenv/bin/python tools/tf_diff.py [--ops PATTERN] [--seed S] [--count N] [--gradients]
     /tmp/tfvenv/bin/python tools/tf_diff.py --prints
+    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] [--ops PATTERN] [--record]
 
 Walks our public namespaces (`tf`, `tf.math`, `tf.nn`, `tf.linalg`, ...,
 as tools/api_listing.py does) and, for each name that TensorFlow also has
@@ -28,6 +29,14 @@ TensorFlow by tests/tools/test_tf_diff.py.
 dtypes, tensors, concrete functions and function types, and the error class
 (and first words) of the binding and tracing errors: the probes of
 tools/tf_diff_prints.py.
+
+`--special` runs the special-point cases of tools/tf_special.py (every op
+with a gradient rule at 0, +-1, ties, bounds, saturation, zero vectors, empty
+segments, -inf ...) with both libraries, values and gradients, eagerly and
+inside `tf.function`; with `--record` it writes TF's results to
+tests/data/tf_special_points/ops.json instead, which
+tests/runtime/test_tf_special_points.py replays without TensorFlow (the
+format is in tools/tf_special.py's docstring).
 
 A recipe is `Recipe(family, cases)`: `cases(rng)` yields `Case`s, each the
 positional and keyword arguments of one call. numpy arrays (also inside
@@ -101,7 +110,7 @@ SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e
 
 UNARY_FLOAT = ("sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp expm1 log "
                "log1p sqrt rsqrt reciprocal floor ceil round rint erf erfc softplus softsign "
-               "sigmoid is_nan is_inf is_finite")
+               "sigmoid log_sigmoid is_nan is_inf is_finite")
 UNARY_ANY = "abs negative sign square"
 
 
@@ -785,7 +794,7 @@ def _special_unary(rng, name):
     yield Case("i32 (not float)", np.array([1, 2], I32))
 
 
-@recipe("special", "xlogy divide_no_nan")
+@recipe("special", "xlogy xlog1py divide_no_nan multiply_no_nan")
 def _safe_binary(rng, name):
     yield Case("f32 zeros", np.array([0.0, 0.0, 2.0, 1.0], F32), np.array([0.0, 3.0, 0.0, 4.0], F32))
     yield Case("f64 broadcast", _u(rng, (2, 3), F64, 0.1, 3), _u(rng, (3,), F64, 0.1, 3))
@@ -804,14 +813,15 @@ def _polyval(rng):
     yield Case("no coeffs", [], _u(rng, (3,)))
 
 
-@recipe("segment", "segment_sum segment_mean segment_max")
+@recipe("segment", "segment_sum segment_mean segment_max segment_min segment_prod")
 def _segment(rng, name):
     yield Case("f32 rows", _u(rng, (4, 3)), np.array([0, 0, 1, 3], I32))
     yield Case("i32", _i(rng, (5,)), np.array([0, 1, 1, 1, 2], I64))
     yield Case("unsorted ids", _u(rng, (3,)), np.array([1, 0, 2], I32))
 
 
-@recipe("segment", "unsorted_segment_sum unsorted_segment_mean unsorted_segment_max")
+@recipe("segment", "unsorted_segment_sum unsorted_segment_mean unsorted_segment_max "
+        "unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n")
 def _unsorted_segment(rng, name):
     yield Case("f32 negative ids", _u(rng, (4, 3)), np.array([2, -1, 0, 2], I32), 4)
     yield Case("i32", _i(rng, (5,)), np.array([0, 3, 1, 3, 0], I32), 5)
@@ -1284,6 +1294,13 @@ def main(argv=None):
                         help="random draws per recipe (seeds seed .. seed+count-1)")
     parser.add_argument("--gradients", action="store_true",
                         help="compare the tape's gradients of each case instead of its values")
+    parser.add_argument("--special", action="store_true",
+                        help="compare values and gradients at special points (tools/tf_special.py)")
+    parser.add_argument("--record", action="store_true",
+                        help="with --special: write TF's results to the recorded JSON")
+    parser.add_argument("--section", default="ops",
+                        help="with --special: the case table, ops (tools/tf_special.py) or S "
+                             "(tools/tf_special_S.py), recorded as S.json")
     parser.add_argument("--prints", action="store_true",
                         help="compare printed text and error types (tools/tf_diff_prints.py)")
     args = parser.parse_args(argv)
@@ -1292,12 +1309,29 @@ def main(argv=None):
     import runtime as ours
     import tensorflow as theirs
     theirs.get_logger().setLevel("ERROR")
+    if args.special:
+        return _special(ours, theirs, args.ops, args.record, args.section)
     if args.prints:
         sys.path.insert(0, str(ROOT / "tools"))
         import tf_diff_prints
         return 1 if tf_diff_prints.run(ours, theirs) else 0
     return 1 if run(ours, theirs, args.ops, args.seed, args.count,
                     gradients=args.gradients) else 0
+
+
+def _special(ours, theirs, pattern, record, section="ops"):
+    sys.path.insert(0, str(ROOT / "tools"))
+    import importlib
+    import tf_special
+    table = importlib.import_module("tf_special" if section == "ops" else f"tf_special_{section}")
+    tool = sys.modules[__name__]
+    if record:
+        doc = tf_special.record(tool, theirs, pattern, table)
+        path = tf_special.DATA_DIR / f"{section}.json"
+        tf_special.write(doc, path)
+        print(f"{len(doc['records'])} records written to {path}")
+        return 0
+    return 1 if tf_special.live(tool, ours, theirs, pattern, table=table) else 0
 
 
 if __name__ == "__main__":

@@ -377,3 +377,32 @@ def test_lbeta_is_tensorflows_over_the_last_axis():
     np.testing.assert_allclose(tape.gradient(y, x).numpy(),
                                [[-3.574604034423828, -0.6883090734481812, -1.1883090734481812]],
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+def test_digamma_and_its_gradients_to_three_orders_are_tensorflows(traced):
+    # TF 2.21's recorded digamma, polygamma(1), (2) and (3) at -0.5, 1, 0.5, 30 and a pole
+    x = tf.constant([-0.5, 1.0, 0.5, 30.0, 0.0], tf.float64)
+
+    def orders(x):
+        with tf.GradientTape() as t3:
+            t3.watch(x)
+            with tf.GradientTape() as t2:
+                t2.watch(x)
+                with tf.GradientTape() as t1:
+                    t1.watch(x)
+                    y = tf.math.digamma(x)
+                g1 = t1.gradient(y, x)
+            g2 = t2.gradient(g1, x)
+        return y, g1, g2, t3.gradient(g2, x)
+    got = (tf.function(orders) if traced else orders)(x)
+    want = [[0.036489973978576451, -0.57721566490153231, -1.9635100260214227,
+             3.3844381326855251, np.nan],
+            [8.934802200544679, 1.6449340668482266, 4.93480220054468, 0.03389506035773995,
+             np.inf],
+            [-0.82879664423431998, -2.4041138063191880, -16.828796644234316,
+             -1.1487652037285997e-03, np.nan],
+            [193.40909103400242, 6.4939394022668289, 97.409091034002415,
+             7.7860036647361269e-05, np.inf]]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.numpy(), w, rtol=1e-13)

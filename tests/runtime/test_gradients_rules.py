@@ -29,6 +29,7 @@ def away_from_zero(*shape):
 W62, W312, W23 = tf.constant(r(6, 2)), tf.constant(r(3, 1, 2)), tf.constant(r(2, 3))
 W35, W27 = tf.constant(r(3, 5)), tf.constant(r(2, 5))
 W56, W65, EYE3 = tf.constant(r(6, 6)), tf.constant(r(6, 5)), tf.constant(np.eye(3))
+SORTED_IDS, UNSORTED_IDS = tf.constant([0, 0, 2, 2, 3]), tf.constant([2, 0, 2, -1, 0])
 
 
 
@@ -194,6 +195,21 @@ CASES = {
         [r(3, 3) + 3 * np.eye(3), r(3, 2)]),
     "mirror_pad_reflect": (lambda x: tf.pad(x, [[2, 1], [1, 2]], "REFLECT") * W56, [r(3, 3)]),
     "mirror_pad_symmetric": (lambda x: tf.pad(x, [[1, 2], [2, 0]], "SYMMETRIC") * W65, [r(3, 3)]),
+    # segments (sorted ids and unsorted ones with a dropped -1 and an empty segment)
+    "segment_sum": (lambda x: tf.math.segment_sum(x, SORTED_IDS), [r(5, 2)]),
+    "segment_max": (lambda x: tf.math.segment_max(x, SORTED_IDS), [r(5, 2)]),
+    "segment_min": (lambda x: tf.math.segment_min(x, SORTED_IDS), [r(5, 2)]),
+    "segment_prod": (lambda x: tf.math.segment_prod(x, SORTED_IDS), [away_from_zero(5, 2)]),
+    "unsorted_segment_min": (  # no empty segment: its value is the dtype's max
+        lambda x: tf.math.unsorted_segment_min(x, tf.constant([2, 0, 1, -1, 0]), 3), [r(5, 2)]),
+    "unsorted_segment_prod": (lambda x: tf.math.unsorted_segment_prod(x, UNSORTED_IDS, 4),
+                              [away_from_zero(5, 2)]),
+    "unsorted_segment_sqrt_n": (lambda x: tf.math.unsorted_segment_sqrt_n(x, UNSORTED_IDS, 4),
+                                [r(5, 2)]),
+    # safe arithmetic
+    "log_sigmoid": (tf.math.log_sigmoid, [r(5) * 3]),
+    "multiply_no_nan": (tf.math.multiply_no_nan, [r(3, 2), r(2)]),
+    "xlog1py": (tf.math.xlog1py, [r(4), pos(4)]),
 }
 
 

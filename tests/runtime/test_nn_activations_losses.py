@@ -437,3 +437,69 @@ def test_elu_and_selu_are_tensorflows_kernels_bit_for_bit(fn, want_y, want_dy):
     for y, dy in (run(x), tf.function(run)(x)):
         assert y.numpy().tolist() == want_y and dy.numpy().tolist() == want_dy
         assert np.signbit(y.numpy()[1])                 # -0.0 stays -0.0
+
+
+# TF 2.21's recorded values: sigmoid cross-entropy with logits at logit exactly 0
+# (a zero-initialized output layer's first step). Its gradient is sigmoid(0) - z.
+_SCE_LOGITS = [[0., 0., 0.], [0., 1., -1.]]
+_SCE_LABELS = [[0., 1., 0.5], [1., 0., 1.]]
+_SCE_VALUE = [[0.6931471805599453] * 3, [0.6931471805599453, 1.3132616875182228,
+                                         1.3132616875182228]]
+_SCE_DLOGITS = [[0.5, -0.5, 0.0], [-0.5, 0.7310585786300048, -0.7310585786300048]]
+_SCE_DLABELS = [[-0.0, -0.0, -0.0], [-0.0, -1.0, 1.0]]
+_SCE_SECOND = [[0.25, 0.25, 0.25], [0.25, 0.19661193324148188, 0.19661193324148188]]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+def test_sigmoid_cross_entropy_gradient_at_logit_zero_is_tensorflows(dtype, traced):
+    def run(x, z):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape(persistent=True) as tape:
+                tape.watch([x, z])
+                y = tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x)
+            dx, dz = tape.gradient(y, [x, z])
+        return y, dx, dz, outer.gradient(dx, x)
+    run = tf.function(run) if traced else run
+    y, dx, dz, second = run(tf.constant(np.array(_SCE_LOGITS, dtype)),
+                            tf.constant(np.array(_SCE_LABELS, dtype)))
+    tol = 1e-6 if dtype == np.float32 else 1e-12
+    for got, want in ((y, _SCE_VALUE), (dx, _SCE_DLOGITS), (dz, _SCE_DLABELS),
+                      (second, _SCE_SECOND)):
+        assert got.dtype == tf.as_dtype(dtype)
+        np.testing.assert_allclose(got.numpy(), want, rtol=tol, atol=tol)
+
+
+def test_weighted_cross_entropy_at_logit_zero_keeps_tensorflows_abs_form():
+    # TF 2.21 composes it from abs and relu, whose gradients are 0 at 0: d/dx = 1 - z.
+    x, z = tf.constant(np.array(_SCE_LOGITS)), tf.constant(np.array(_SCE_LABELS))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.weighted_cross_entropy_with_logits(z, x, 2.0)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(),
+                               [[1.0, 0.0, 0.5], [0.0, 0.7310585786300048, -1.4621171572600096]])
+
+
+@pytest.mark.parametrize("dtype,want", [
+    # TF 2.21's recorded sigmoid at -100, -88, -30, -17, -10, 10: relatively exact in the tail
+    (np.float32, [0.0, 0.0, 9.357624267472553e-14, 4.139937104241653e-08,
+                  4.539786095847376e-05, 0.9999545812606812]),
+    (np.float64, [3.7200759760208356e-44, 6.054601895401186e-39, 9.3576229688393e-14,
+                  4.13993754739433e-08, 4.539786870243439e-05, 0.9999546021312976]),
+])
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+def test_sigmoid_keeps_its_relative_precision_in_the_negative_tail(dtype, want, traced):
+    def run(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.sigmoid(x)
+            sp = tf.nn.softplus(x)
+        return y, tape.gradient(sp, x)      # softplus' gradient is sigmoid(x)
+    run = tf.function(run) if traced else run
+    x = tf.constant(np.array([-100., -88., -30., -17., -10., 10.], dtype))
+    y, dsoftplus = run(x)
+    tiny = np.finfo(dtype).tiny              # TF flushes float32 subnormals to 0
+    np.testing.assert_allclose(np.where(np.abs(y.numpy()) < tiny, 0, y.numpy()), want, rtol=2e-7)
+    np.testing.assert_allclose(np.where(np.abs(dsoftplus.numpy()) < tiny, 0, dsoftplus.numpy()),
+                               want, rtol=2e-7)

@@ -359,3 +359,79 @@ def test_cumsum_axis_must_be_an_int():
 def test_cumsum_of_a_scalar_is_an_error():
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.cumsum(tf.constant(1.0))
+
+
+# TF 2.21's recorded gradients of products over inputs with zeros: finite, each
+# element's gradient the product of its group's others (reduce_prod), and 0 at a
+# zero input for cumprod (TF divides its running sum by x with divide_no_nan).
+_CP_WEIGHTS = [1., 2., 3., 4.]
+_PROD_ZEROS = [
+    ("one zero", [0., 2., 3.], dict(), None, [6., 0., 0.]),
+    ("two zeros", [0., 2., 0.], dict(), None, [0., 0., 0.]),
+    ("axis 1", [[0., 2., 3.], [1., 0., 0.], [1., 2., 3.]], dict(axis=1), None,
+     [[6., 0., 0.], [0., 0., 0.], [6., 3., 2.]]),
+    ("axis 0", [[0., 2., 3.], [1., 0., 0.], [1., 2., 3.]], dict(axis=0), None,
+     [[1., 0., 0.], [0., 4., 9.], [0., 0., 0.]]),
+    ("axes 0 2", [[[0., 2.], [3., 4.]], [[5., 0.], [1., 2.]]], dict(axis=[0, 2]), [1., 2.],
+     [[[0., 0.], [16., 12.]], [[0., 0.], [48., 24.]]]),
+    ("axes -1 0 keepdims", [[[0., 2.], [3., 4.]], [[5., 6.], [1., 2.]]],
+     dict(axis=[-1, 0], keepdims=True), None, [[[60., 0.], [8., 6.]], [[0., 0.], [24., 12.]]]),
+    ("all", [[[1., 2.], [3., 4.]], [[5., 0.], [1., 2.]]], dict(), None,
+     [[[0., 0.], [0., 0.]], [[0., 240.], [0., 0.]]]),
+]
+_CUMPROD_ZEROS = [   # (x, exclusive, reverse, gradient of sum(cumprod(x) * [1, 2, 3, 4]))
+    ([2., 0., 3., 0.5], False, False, [1., 0., 0., 0.]),
+    ([2., 0., 3., 0.], False, False, [1., 0., 0., 0.]),
+    ([2., 0., 3., 0.5], False, True, [0., 0., 1.5, 13.]),
+    ([2., 0., 3., 0.], False, True, [0., 0., 0., 0.]),
+    ([2., 0., 3., 0.5], True, False, [2., 0., 0., 0.]),
+    ([2., 0., 3., 0.], True, False, [2., 0., 0., 0.]),
+    ([2., 0., 3., 0.5], True, True, [0., 0., 1., 9.]),
+    ([2., 0., 3., 0.], True, True, [0., 0., 0., 0.]),
+]
+
+
+def _taped(fn, x, traced):
+    def run(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        return tape.gradient(y, x)
+    return (tf.function(run) if traced else run)(x)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+@pytest.mark.parametrize("label,x,kwargs,weights,want", _PROD_ZEROS,
+                         ids=[c[0] for c in _PROD_ZEROS])
+def test_reduce_prod_gradient_with_zeros_is_tensorflows(label, x, kwargs, weights, want, dtype,
+                                                        traced):
+    def fn(t):
+        y = tf.reduce_prod(t, **kwargs)
+        return y if weights is None else y * tf.constant(np.array(weights, dtype))
+    grad = _taped(fn, tf.constant(np.array(x, dtype)), traced)
+    assert grad.dtype == tf.as_dtype(dtype)
+    np.testing.assert_array_equal(grad.numpy(), np.array(want, dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+@pytest.mark.parametrize("x,exclusive,reverse,want", _CUMPROD_ZEROS)
+def test_cumprod_gradient_with_zeros_is_tensorflows(x, exclusive, reverse, want, dtype, traced):
+    w = tf.constant(np.array(_CP_WEIGHTS, dtype))
+    grad = _taped(lambda t: tf.math.cumprod(t, exclusive=exclusive, reverse=reverse) * w,
+                  tf.constant(np.array(x, dtype)), traced)
+    np.testing.assert_array_equal(grad.numpy(), np.array(want, dtype))
+
+
+def test_reduce_prod_second_order_with_a_zero():
+    # TF 2.21 gives [0, 3, 2] (the exact [5, 3, 2] less x0's row: the second order goes
+    # through cumprod's gradient, 0 at a zero input); ours is TF's.
+    x = tf.constant([0., 2., 3.], tf.float64)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_prod(x)
+        g = tape.gradient(y, x)
+    np.testing.assert_allclose(outer.gradient(g, x).numpy(), [0., 3., 2.])

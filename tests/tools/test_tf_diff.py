@@ -78,6 +78,7 @@ def test_help_works():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
     assert "--ops" in result.stdout and "--seed" in result.stdout
+    assert "--special" in result.stdout and "--record" in result.stdout
 
 
 def test_full_comparison_needs_tensorflow():

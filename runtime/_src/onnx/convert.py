@@ -187,9 +187,9 @@ _same_reason(("Timestamp",),
              "ONNX has no clock: pass the time in as an input")
 _same_reason(("RandomGamma", "RandomPoissonV2"),
              "ONNX's random ops do not reproduce our random streams")
-_same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Trigamma",
+_same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
-              "DynamicStitch"),
+              "DynamicStitch", "MulNoNan"),
              "this op has no ONNX rule yet")
 
 

@@ -216,8 +216,8 @@ def _rows_scaled(s, x):
 
 def _safe_reciprocal(x, epsilon=1e-20):
     """1 / x, but 0 where x is 0 (x / (x^2 + epsilon), as TF's rules use it)."""
-    return math_ops.multiply(x, math_ops.reciprocal(math_ops.add(math_ops.square(x),
-                                                                 math_ops.cast(epsilon, x.dtype))))
+    epsilon = convert_to_tensor(epsilon, x.dtype)      # straight in x's dtype, as TF
+    return math_ops.multiply(x, math_ops.reciprocal(math_ops.add(math_ops.square(x), epsilon)))
 
 
 def _pairwise_reciprocal(values):

@@ -20,7 +20,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.ops import math_ops
+from runtime._src.ops import array_ops, math_ops
 from runtime._src.ops.manipulation_ops import concat, gather
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
@@ -53,7 +53,8 @@ def _relu_grad_kernel(grad, y):
 
 @define_grad("ReluGrad")
 def _relu_grad_grad(op, grad):
-    return [apply("ReluGrad", (grad, op.inputs[1])), None]
+    # zeros (not None) for the features, as TF: a second-order gradient is a tensor
+    return [apply("ReluGrad", (grad, op.inputs[1])), array_ops.zeros_like(op.inputs[1])]
 
 
 @define_op("Sigmoid", infer=rules.same_as_first)
@@ -68,11 +69,21 @@ def _sigmoid(x):
 def sigmoid_of_half(y):
     """sigmoid(x) computed in place in `y`, a float array holding x * 0.5:
     1 / (1 + exp(-x)) written as 0.5 * tanh(0.5 * x) + 0.5 (no overflow for
-    large |x|). The Sigmoid kernel and the fused LSTM step (rnn_ops.py) share it."""
+    large |x|), and below x = -4, where that form loses relative precision, as
+    exp(x) / (1 + exp(x)), as TF keeps it (sigmoid(-30) = 9.357624e-14 in
+    float32, where the tanh form rounds to 0). The Sigmoid kernel and the fused
+    LSTM step (rnn_ops.py) share it."""
     half = y.dtype.type(0.5)
+    low = np.flatnonzero(np.less(y, y.dtype.type(-2)))      # x < -4: usually few
+    if low.size:
+        e = np.exp(np.take(y, low) * y.dtype.type(2))
+        tail = e / (e + y.dtype.type(1))
     np.tanh(y, out=y)
     np.multiply(half, y, out=y)
-    return np.add(y, half, out=y)
+    np.add(y, half, out=y)
+    if low.size:
+        np.put(y, low, tail)
+    return y
 
 
 @define_grad("Sigmoid")
@@ -145,6 +156,13 @@ def sigmoid(x, name=None):
 def softplus(features, name=None):
     """log(exp(features) + 1); floating-point inputs only."""
     return apply("Softplus", (_checked("Softplus", features, FLOATS),))
+
+
+def log_sigmoid(x, name=None):
+    """`tf.math.log_sigmoid`: log(1 / (1 + exp(-x))), computed as TF does, as
+    -softplus(-x) (stable for large |x|); floating-point inputs only."""
+    x = _checked("Softplus", x, FLOATS)
+    return math_ops.negative(softplus(math_ops.negative(x)))
 
 
 def softsign(features, name=None):
@@ -608,12 +626,15 @@ def _binary_xent_inputs(op, labels, logits):
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x and labels z (TF's
-    numerically stable form)."""
+    numerically stable form). As TF, max and -|x| are selects on x >= 0, so at
+    x == 0 the gradient is TF's sigmoid(0) - z = 0.5 - z (abs's would give 1 - z)."""
     if labels is None or logits is None:
         raise ValueError("Both labels and logits must be provided.")
     labels, logits = _binary_xent_inputs("SigmoidCrossEntropyWithLogits", labels, logits)
-    relu_logits = math_ops.maximum(logits, math_ops.cast(0, logits.dtype))
-    neg_abs_logits = math_ops.negative(math_ops.abs(logits))
+    zeros = array_ops.zeros_like(logits)
+    nonnegative = math_ops.greater_equal(logits, zeros)
+    relu_logits = math_ops.where(nonnegative, logits, zeros)
+    neg_abs_logits = math_ops.where(nonnegative, math_ops.negative(logits), logits)
     return math_ops.add(math_ops.subtract(relu_logits, math_ops.multiply(logits, labels)),
                         math_ops.log1p(math_ops.exp(neg_abs_logits)))
 

@@ -26,7 +26,7 @@ from runtime._src.core.tensor import (EagerTensor, Tensor, convert_to_tensor, is
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
 from runtime._src.ops.gradient_ops import broadcast_like
-from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
+from runtime._src.ops.manipulation_ops import concat, expand_dims, squeeze, transpose
 from runtime._src.ops.base_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
@@ -108,9 +108,40 @@ def _prod(x, axis, keepdims):
 
 @define_grad("Prod")
 def _prod_grad(op, grad):
-    # d prod / d x_i = prod / x_i (inputs are taken to be nonzero).
+    # As TF: d prod / d x_i is the product of the group's other elements, finite
+    # with zeros (TF 2.21: [6, 0, 0] for [0, 2, 3]; all 0 for two zeros).
     x = op.inputs[0]
-    return [math_ops.truediv(_grad_back(op, math_ops.multiply(grad, op.outputs[0])), x)]
+    if x.shape.rank is None and op.attrs["axis"] is not None:    # no axis to lay out
+        return [math_ops.truediv(_grad_back(op, math_ops.multiply(grad, op.outputs[0])), x)]
+    return [math_ops.multiply(_grad_back(op, grad), _others_product(x, op.attrs["axis"]))]
+
+
+def _exclusive_both_ways(x, axis):
+    """Each element's product of the others along `axis`: the exclusive running
+    products from both ends, multiplied."""
+    attrs = {"axis": axis, "exclusive": True}
+    return math_ops.multiply(apply("Cumprod", (x,), dict(attrs, reverse=False)),
+                             apply("Cumprod", (x,), dict(attrs, reverse=True)))
+
+
+def _others_product(x, axis):
+    """For each element of `x`, the product of the other elements of its
+    reduction group (the reduced axes laid out as one, as TF does)."""
+    from runtime._src.ops.array_ops import reshape, shape
+    if axis is None:
+        return reshape(_exclusive_both_ways(reshape(x, [-1]), 0), shape(x))
+    rank = x.shape.rank
+    axes = sorted({normalize_axis(a, rank) for a in (axis if isinstance(axis, tuple)
+                                                     else (axis,))})
+    if len(axes) == 1:
+        return _exclusive_both_ways(x, axes[0])
+    perm = [i for i in range(rank) if i not in axes] + axes
+    laid = transpose(x, perm)
+    dims = shape(laid)
+    kept = rank - len(axes)
+    flat = reshape(laid, concat([dims[:kept], [-1]], 0) if kept else [-1])
+    back = reshape(_exclusive_both_ways(flat, kept), dims)
+    return transpose(back, list(np.argsort(perm)))
 
 
 @define_op("Mean", infer=_infer_reduce)
@@ -406,7 +437,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     axis = dim if axis is None else axis
     x = convert_to_tensor(x)
     square_sum = reduce_sum(math_ops.square(x), axis, keepdims=True)
-    x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, math_ops.cast(epsilon, x.dtype)))
+    # epsilon straight in x's dtype, as TF (through float32, 1e-12 is 9.9999999600e-13)
+    x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, convert_to_tensor(epsilon, x.dtype)))
     return math_ops.multiply(x, x_inv_norm)
 
 
@@ -469,10 +501,18 @@ def _cumprod(x, axis, exclusive, reverse):
 
 @define_grad("Cumprod")
 def _cumprod_grad(op, grad):
-    # As TF: the reverse running sum of grad * out, divided by x (x nonzero).
+    # As TF: the reverse running sum of grad * out, divided by x, and 0 where x is 0
+    # (TF 2.21: [1, 0, 0, 0] for cumprod([2, 0, 3, 0.5]) weighted 1, 2, 3, 4).
     attrs = dict(op.attrs, reverse=not op.attrs["reverse"])
     summed = apply("Cumsum", (math_ops.multiply(grad, op.outputs[0]),), attrs)
-    return [math_ops.truediv(summed, op.inputs[0])]
+    return [_divide_no_nan(summed, op.inputs[0])]
+
+
+def _divide_no_nan(x, y):
+    """x / y, 0 where y == 0: TF's cumprod gradient is 0 at a zero input."""
+    zero = math_ops.equal(y, math_ops.cast(0, y.dtype))
+    safe = math_ops.where(zero, math_ops.cast(1, y.dtype), y)
+    return math_ops.where(zero, math_ops.cast(0, x.dtype), math_ops.truediv(x, safe))
 
 
 def _scan_op(op_name, x, axis, exclusive, reverse):

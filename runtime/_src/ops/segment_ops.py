@@ -1,5 +1,6 @@
-"""Segment reductions and counting: `math.segment_sum/mean/max`,
-`math.unsorted_segment_sum/mean/max`, `math.bincount`, `math.confusion_matrix`.
+"""Segment reductions and counting: `math.segment_sum/mean/max/min/prod`,
+`math.unsorted_segment_sum/mean/max/min/prod/sqrt_n`, `math.bincount`,
+`math.confusion_matrix`.
 
 Row i of `data` goes to segment `segment_ids[i]` (for `unsorted_*`, ids may
 have several dimensions, covering data's leading ones, and negative ids are
@@ -10,10 +11,12 @@ dropped); each output row reduces its segment's rows:
     # [-3.4e38, 2, -3.4e38]: an empty segment holds the dtype's lowest value
 
 As TensorFlow: `segment_*` need sorted ids (InvalidArgumentError otherwise)
-and give 0 for an empty segment; an id >= num_segments is an
-InvalidArgumentError. The sums and maxima are ops (`SegmentReduce`) with
-gradients (the gradient of a maximum is shared among the tied rows); means
-divide the sum by the counts.
+and give 0 for an empty segment (1 for a product); an unsorted empty segment
+holds the dtype's lowest (max), highest (min), 1 (prod) or 0; an id >=
+num_segments is an InvalidArgumentError. Sums, products, maxima and minima
+are one op (`SegmentReduce`) with TF's gradients (a maximum's is shared among
+the tied rows; a product's is finite with zeros); means and sqrt_n divide the
+sum by the counts (or their square root).
 """
 
 import numpy as np
@@ -28,11 +31,13 @@ from runtime._src.ops.array_ops import ones_like, reshape, zeros_like
 from runtime._src.ops.manipulation_ops import gather, stack
 from runtime._src.ops.scatter_ops import gather_nd
 from runtime._src.ops.array_ops import shape as shape_of
-from runtime._src.ops.math_ops import (NUMERIC, cast, dtype_error, equal, greater_equal, maximum,
-                                       truediv, where)
+from runtime._src.ops.math_ops import (FLOATS, NUMERIC, cast, dtype_error, equal, greater,
+                                       greater_equal, maximum, rsqrt, truediv, where)
 
-__all__ = ["segment_sum", "segment_mean", "segment_max", "unsorted_segment_sum",
-           "unsorted_segment_mean", "unsorted_segment_max", "bincount", "confusion_matrix"]
+__all__ = ["segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod",
+           "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_max",
+           "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n",
+           "bincount", "confusion_matrix"]
 
 
 def _infer_segment(inputs, attrs):
@@ -51,6 +56,15 @@ def _lowest(dtype):
     return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
 
 
+def _highest(dtype):
+    return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+# kind -> (numpy's accumulating ufunc, an empty unsorted segment's value)
+_KINDS = {"sum": (np.add, lambda dt: 0), "prod": (np.multiply, lambda dt: 1),
+          "max": (np.maximum, _lowest), "min": (np.minimum, _highest)}
+
+
 @define_op("SegmentReduce", infer=_infer_segment)
 def _segment_reduce(data, ids, *num, kind, sorted_ids):
     ids = np.asarray(ids)
@@ -67,13 +81,10 @@ def _segment_reduce(data, ids, *num, kind, sorted_ids):
                                    f"of range [0, {n})", "SegmentReduce")
     keep = ids >= 0
     rows = data[keep] if ids.ndim else data
-    out = np.zeros((n,) + data.shape[ids.ndim:], data.dtype)
-    if kind == "sum":
-        np.add.at(out, ids[keep], rows)
-        return out
-    out[...] = _lowest(data.dtype)
-    np.maximum.at(out, ids[keep], rows)
-    if sorted_ids:                      # TF's sorted segment_max: 0 for an empty segment
+    ufunc, empty = _KINDS[kind]
+    out = np.full((n,) + data.shape[ids.ndim:], empty(data.dtype), data.dtype)
+    ufunc.at(out, ids[keep], rows)
+    if sorted_ids and kind in ("max", "min"):    # TF's sorted max/min: 0 when empty
         seen = np.zeros(n, bool)
         seen[ids[keep]] = True
         out[~seen] = 0
@@ -98,13 +109,31 @@ def _mask_shape(ids, picked):
 def _segment_reduce_grad(op, grad):
     data, ids = op.inputs[0], op.inputs[1]
     nones = [None] * (len(op.inputs) - 1)
-    if op.attrs["kind"] == "sum":
+    kind = op.attrs["kind"]
+    if kind == "sum":
         return [_spread(grad, ids)] + nones
+    if kind == "prod":
+        return [_prod_grad(op, grad)] + nones
     out = op.outputs[0]
-    is_max = equal(data, gather(out, maximum(ids, 0)))
-    counts = _reduce("sum", cast(is_max, grad.dtype), ids, op.inputs[2:], op.attrs["sorted_ids"])
+    is_pick = equal(data, gather(out, maximum(ids, 0)))
+    counts = _reduce("sum", cast(is_pick, grad.dtype), ids, op.inputs[2:], op.attrs["sorted_ids"])
     share = _spread(truediv(grad, maximum(counts, 1)), ids)
-    return [where(is_max, share, zeros_like(share))] + nones
+    return [where(is_pick, share, zeros_like(share))] + nones
+
+
+def _prod_grad(op, grad):
+    """As TF: prod / x for a nonzero x; for the zero of a segment with one zero,
+    the product of the segment's other (nonzero) rows; 0 with two zeros or more."""
+    data, ids, num = op.inputs[0], op.inputs[1], op.inputs[2:]
+    sorted_ids = op.attrs["sorted_ids"]
+    is_zero = equal(data, zeros_like(data))
+    zeros = _reduce("sum", cast(is_zero, dtypes.int32), ids, num, sorted_ids)
+    grad = where(greater(zeros, 1), zeros_like(grad), grad)
+    nonzero_prod = _reduce("prod", where(is_zero, ones_like(data), data), ids, num, sorted_ids)
+    clipped = maximum(ids, 0)
+    partial = where(is_zero, gather(nonzero_prod, clipped),
+                    truediv(gather(op.outputs[0], clipped), data))
+    return _spread(grad, ids) * partial
 
 
 def _reduce(kind, data, ids, num, sorted_ids, name="segment"):
@@ -119,13 +148,18 @@ def _reduce(kind, data, ids, num, sorted_ids, name="segment"):
     return apply("SegmentReduce", inputs, {"kind": kind, "sorted_ids": sorted_ids})
 
 
+def _counts(data, ids, num, sorted_ids, name):
+    """The rows in each segment, in data's dtype, shaped to divide the sums."""
+    counts = _reduce("sum", ones_like(ids, dtype=data.dtype), ids, num, sorted_ids, name)
+    extra = (data.shape.rank or 0) - (ids.shape.rank or 0)
+    return reshape(counts, [-1] + [1] * extra)
+
+
 def _mean(data, ids, num, sorted_ids, name):
     data = convert_to_tensor(data)
     ids = convert_to_tensor(ids)
     total = _reduce("sum", data, ids, num, sorted_ids, name)
-    counts = _reduce("sum", ones_like(ids, dtype=data.dtype), ids, num, sorted_ids, name)
-    extra = (data.shape.rank or 0) - (ids.shape.rank or 0)
-    counts = reshape(counts, [-1] + [1] * extra)
+    counts = _counts(data, ids, num, sorted_ids, name)
     if data.dtype.is_integer and sorted_ids:   # TF's segment_mean truncates integers;
         return where(equal(counts, 0), zeros_like(total), total // maximum(counts, 1))
     return truediv(total, maximum(counts, 1))  # unsorted: true division (int32 -> float64)
@@ -144,6 +178,16 @@ def segment_max(data, segment_ids, name=None):
 def segment_mean(data, segment_ids, name=None):
     """`tf.math.segment_mean`: means of each segment (ids sorted; 0 when empty)."""
     return _mean(data, segment_ids, (), True, "segment")
+
+
+def segment_min(data, segment_ids, name=None):
+    """`tf.math.segment_min`: minima of each segment (ids sorted; 0 when empty)."""
+    return _reduce("min", data, segment_ids, (), True)
+
+
+def segment_prod(data, segment_ids, name=None):
+    """`tf.math.segment_prod`: products of each segment (ids sorted; 1 when empty)."""
+    return _reduce("prod", data, segment_ids, (), True)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
@@ -268,3 +312,24 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     n = None if num_classes is None else rules.static_int(num_classes, "confusion_matrix",
                                                           "num_classes")
     return apply("ConfusionMatrix", inputs, {"num_classes": n, "dtype": dtypes.as_dtype(dtype)})
+
+
+def unsorted_segment_min(data, segment_ids, num_segments, name=None):
+    """`tf.math.unsorted_segment_min`: minima (the dtype's highest when empty)."""
+    return _reduce("min", data, segment_ids, (num_segments,), False, "unsorted_segment")
+
+
+def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
+    """`tf.math.unsorted_segment_prod`: products (1 when empty)."""
+    return _reduce("prod", data, segment_ids, (num_segments,), False, "unsorted_segment")
+
+
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+    """`tf.math.unsorted_segment_sqrt_n`: sums divided by the square root of the
+    segment's row count (0 when empty); floating-point data only, as TF."""
+    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    if data.dtype not in FLOATS:
+        raise dtype_error("unsorted_segment_sqrt_n", data.dtype, FLOATS)
+    total = _reduce("sum", data, ids, (num_segments,), False, "unsorted_segment")
+    counts = _counts(data, ids, (num_segments,), False, "unsorted_segment")
+    return total * rsqrt(maximum(counts, 1))

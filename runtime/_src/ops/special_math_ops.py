@@ -1,17 +1,22 @@
 """Special functions and safe arithmetic: `math.lgamma`, `math.digamma`,
-`math.xlogy`, `math.divide_no_nan`, `math.cumulative_logsumexp`, `math.polyval`.
+`math.xlogy`, `math.xlog1py`, `math.divide_no_nan`, `math.multiply_no_nan`,
+`math.cumulative_logsumexp`, `math.polyval`.
 
 `lgamma` and `digamma` are ops with numpy kernels (no scipy): `lgamma` is
 Python's `math.lgamma` per element (log |Gamma(x)|, inf at the poles, as
-TensorFlow); `digamma` and its derivative `polygamma(1, .)` (used by the
-gradients) shift the argument above 6 by their recurrences and sum the
-asymptotic series, with the reflection formula for negative arguments:
+TensorFlow); `digamma` and its derivatives `polygamma(n, .)` (an internal op
+for the gradients, any order) shift the argument above 12 by their
+recurrences and sum the asymptotic series (digamma reflects negative
+arguments):
 
     lgamma(constant([0.5, 3.0]))       # [0.5723649, 0.6931472]
     digamma(constant([1.0]))           # [-0.5772157]
 
-The others are compositions of existing ops, so their gradients come from
-theirs: `divide_no_nan(x, 0) == 0`, `xlogy(0, y) == 0` (even for y = 0 or NaN).
+`multiply_no_nan` is an op (`MulNoNan`: x * y, 0 where y == 0 even for x NaN
+or inf) whose gradient is TF's: x * grad for y (not masked, as TF's). The
+others are compositions of existing ops, so their gradients come from
+theirs: `divide_no_nan(x, 0) == 0`, `xlogy(0, y) == 0` and `xlog1py(0, y) == 0`
+(even for y NaN).
 """
 
 import math
@@ -19,16 +24,18 @@ import math
 import numpy as np
 
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.graph.op_registry import define_grad, define_op
+from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.base_ops import dtype_error
 from runtime._src.ops.gradient_ops import stop_gradient
+from runtime._src.ops.gradient_ops import unbroadcast
 from runtime._src.ops.math_ops import (FLOATS, NUMERIC, _unary, add, convert_pair, equal, exp,
-                                       log, multiply, subtract, truediv, where)
+                                       log, log1p, multiply, subtract, truediv, where)
 from runtime._src.ops.reduction_ops import cumsum, reduce_max, reduce_sum
 from runtime._src.ops.array_ops import zeros_like
 
-__all__ = ["lgamma", "digamma", "lbeta", "xlogy", "divide_no_nan", "cumulative_logsumexp",
-           "polyval"]
+__all__ = ["lgamma", "digamma", "lbeta", "xlogy", "xlog1py", "divide_no_nan",
+           "multiply_no_nan", "cumulative_logsumexp", "polyval"]
 
 
 def _lgamma_scalar(v):
@@ -48,11 +55,14 @@ def _lgamma(x):
     return np.asarray(_lgamma_vec(np.asarray(x, np.float64)), np.float64).astype(x.dtype)
 
 
+_SHIFT_TO = 12.0     # the asymptotic series are summed at x >= 12 (error < 1e-14)
+
+
 def _shifted(x, step, series):
-    """Sum of `step(x + k)` for k while x + k < 6, plus `series(x shifted >= 6)`."""
+    """Sum of `step(x + k)` for k while x + k < 12, plus `series(x shifted >= 12)`."""
     acc = np.zeros_like(x)
-    for _ in range(6):
-        low = x < 6
+    for _ in range(int(_SHIFT_TO)):
+        low = x < _SHIFT_TO
         acc = np.where(low, acc + step(np.where(low, x, 1.0)), acc)
         x = np.where(low, x + 1, x)
     return acc + series(x)
@@ -73,19 +83,34 @@ def _digamma64(x):
         return np.where(pole, np.nan, np.where(np.isposinf(x), np.inf, out))
 
 
-def _trigamma64(x):
-    def series(z):
-        r = 1.0 / (z * z)
-        return 1 / z + r / 2 + (1 / z) * r * (1 / 6 - r * (1 / 30 - r * (1 / 42 - r / 30)))
+# B_2k / (2k)! for k = 1..7, the asymptotic series' coefficients
+_BERNOULLI = [(1 / 6, 2), (-1 / 30, 24), (1 / 42, 720), (-1 / 30, 40320), (5 / 66, 3628800),
+              (-691 / 2730, 479001600), (7 / 6, 87178291200)]
+_MAX_SHIFT = 4096    # below -4096 + 12 the sum is not taken: NaN
+
+
+def _polygamma64(n, x):
+    """polygamma(n, x) for n >= 1: (-1)^(n+1) n! sum_k 1 / (x + k)^(n+1), the terms
+    below 12 summed and the rest by its asymptotic series. At the poles (0, -1,
+    ...) and at -inf: inf for odd n, NaN for even n, as TF."""
+    sign, fact = (-1.0) ** (n + 1), math.factorial(n)
     with np.errstate(all="ignore"):
-        pos = np.where(x > 0, x, 1.0)
-        right = _shifted(pos, lambda z: 1.0 / (z * z), series)
-        refl = np.where(x > 0, 1.0, 1.0 - x)
-        left = -_shifted(refl, lambda z: 1.0 / (z * z), series) \
-            + (np.pi / np.sin(np.pi * x)) ** 2
-        out = np.where(x > 0, right, left)
-        pole = (x <= 0) & (x == np.floor(x))
-        return np.where(pole, np.inf, np.where(np.isposinf(x), 0.0, out))
+        pole = ((x <= 0) & (x == np.floor(x))) | np.isneginf(x)
+        z = np.where(pole | np.isnan(x) | (x < -_MAX_SHIFT), 1.0, x)
+        acc = np.zeros_like(z)
+        for _ in range(int(_SHIFT_TO - min(z.min(initial=_SHIFT_TO), _SHIFT_TO)) + 1):
+            low = z < _SHIFT_TO
+            if not low.any():
+                break
+            acc = acc + np.where(low, 1.0 / np.where(low, z, 1.0) ** (n + 1), 0.0)
+            z = np.where(low, z + 1, z)
+        tail = math.factorial(n - 1) / z ** n + fact / (2 * z ** (n + 1))
+        for k, (b, even_fact) in enumerate(_BERNOULLI, 1):
+            tail = tail + b * math.factorial(2 * k + n - 1) / even_fact / z ** (2 * k + n)
+        out = sign * (fact * acc + tail)
+        out = np.where(x < -_MAX_SHIFT, np.nan, out)
+        out = np.where(np.isposinf(x), sign * 0.0, out)
+        return np.where(pole, np.inf if n % 2 else np.nan, np.where(np.isnan(x), np.nan, out))
 
 
 @define_op("Digamma", infer=rules.same_as_first)
@@ -93,9 +118,9 @@ def _digamma(x):
     return np.asarray(_digamma64(np.asarray(x, np.float64))).astype(x.dtype)
 
 
-@define_op("Trigamma", infer=rules.same_as_first)
-def _trigamma(x):
-    return np.asarray(_trigamma64(np.asarray(x, np.float64))).astype(x.dtype)
+@define_op("Polygamma", infer=rules.same_as_first)
+def _polygamma(x, n):
+    return np.asarray(_polygamma64(n, np.asarray(x, np.float64))).astype(x.dtype)
 
 
 @define_grad("Lgamma")
@@ -105,12 +130,17 @@ def _lgamma_grad(op, grad):
 
 @define_grad("Digamma")
 def _digamma_grad(op, grad):
-    return [grad * _unary("Trigamma", op.inputs[0], FLOATS)]
+    return [grad * _polygamma_of(1, op.inputs[0])]
 
 
-@define_grad("Trigamma")
-def _trigamma_grad(op, grad):
-    raise LookupError("polygamma(2, x), the gradient of polygamma(1, x), is not implemented")
+@define_grad("Polygamma")
+def _polygamma_grad(op, grad):
+    return [grad * _polygamma_of(op.attrs["n"] + 1, op.inputs[0])]
+
+
+def _polygamma_of(n, x):
+    """polygamma(n, x) for a static order n >= 1 (the gradients of digamma)."""
+    return apply("Polygamma", (x,), {"n": int(n)})
 
 
 def lgamma(x, name=None):
@@ -147,6 +177,38 @@ def xlogy(x, y, name=None):
     zero = equal(x, 0)
     out = multiply(x, log(where(zero, convert_to_tensor(1, y.dtype), y)))
     return where(zero, convert_to_tensor(0, out.dtype), out)
+
+
+def xlog1py(x, y, name=None):
+    """`tf.math.xlog1py`: x * log1p(y), and 0 wherever x == 0 (even for y -1 or NaN)."""
+    x, y = convert_pair(x, y, "Xlog1py")
+    if x.dtype not in FLOATS:
+        raise dtype_error("Xlog1py", x.dtype, FLOATS)
+    zero = equal(x, 0)
+    out = multiply(x, log1p(where(zero, convert_to_tensor(0, y.dtype), y)))
+    return where(zero, convert_to_tensor(0, out.dtype), out)
+
+
+@define_op("MulNoNan", infer=rules.elementwise)
+def _mul_no_nan(x, y):
+    with np.errstate(invalid="ignore", over="ignore"):
+        product = np.multiply(x, y)
+    return np.where(y == 0, np.zeros((), product.dtype), product)
+
+
+@define_grad("MulNoNan")
+def _mul_no_nan_grad(op, grad):
+    x, y = op.inputs
+    return [unbroadcast(multiply_no_nan(grad, y), x), unbroadcast(multiply_no_nan(x, grad), y)]
+
+
+def multiply_no_nan(x, y, name=None):
+    """`tf.math.multiply_no_nan`: x * y, and 0 wherever y == 0 (even for x NaN
+    or inf); floating-point inputs only, as TF."""
+    x, y = convert_pair(x, y, "MulNoNan")
+    if x.dtype not in FLOATS:
+        raise dtype_error("MulNoNan", x.dtype, FLOATS)
+    return apply("MulNoNan", (x, y))
 
 
 def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
