@@ -536,6 +536,9 @@ EXEMPT = {
     "LSTMStep": "the fused step of keras LSTM layers (a Keras section's case)",
     "Identity": "the graph optimizer removes tf.identity from traced graphs (the 'identity' "
                 "case runs its rule eagerly)",
+    "StatefulPartitionedCall": "a tf.function called under an eager GradientTape: an eager "
+                               "tape's record, never in a traced graph (its gradients, to "
+                               "third order, against TF's in tests/runtime/test_taped_call.py)",
     "LoopAccumulatorGradRead": "a while loop's gradient internals, differentiated only at "
                                "third order (tests/runtime/test_gradients_control_flow.py)",
     "LoopAccumulatorGradSet": "a while loop's gradient internals, differentiated only at "

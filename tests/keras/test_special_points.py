@@ -22,22 +22,10 @@ with open(DATA) as _f:
     RECORDED = json.load(_f)["cases"]
 CASES = special_cases.all_cases()
 
-# tf.nn.sigmoid_cross_entropy_with_logits at logit exactly 0: TF's gradient is
-# sigmoid(0) - y = 0.5 - y; the runtime op's is 1 - y (fixed on the ops branch).
-_SIGMOID_XENT_AT_0 = {"BinaryCrossentropy(from_logits)@0",
-                      "BinaryCrossentropy(from_logits,ls=0.1)@0",
-                      "binary_crossentropy(from_logits)@0",
-                      "BinaryFocalCrossentropy(from_logits)@0"}
-
-
 def _params():
     for name in sorted(CASES):
         for mode in ("eager", "function"):
-            marks = []
-            if name in _SIGMOID_XENT_AT_0:
-                marks.append(pytest.mark.xfail(
-                    strict=True, reason="needs the ops branch: sigmoid CE gradient at 0"))
-            yield pytest.param(name, mode, marks=marks, id=f"{name}-{mode}")
+            yield pytest.param(name, mode, id=f"{name}-{mode}")
 
 
 def _close(got, want, what):

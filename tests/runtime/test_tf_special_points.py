@@ -32,7 +32,9 @@ def _documents():
     for name in sorted(os.listdir(DATA)):
         if name.endswith(".json"):
             with open(os.path.join(DATA, name)) as f:
-                docs[name] = json.load(f)
+                doc = json.load(f)
+            if "module" in doc:     # keras.json: tests/keras/test_special_points.py
+                docs[name] = doc
     return docs
 
 
