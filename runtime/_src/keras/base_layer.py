@@ -44,7 +44,7 @@ from runtime._src.function.function import Function
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
-from runtime._src.keras import initializers, regularizers, serialization
+from runtime._src.keras import initializers, naming, regularizers, serialization
 from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
 from runtime._src.keras.layer_config import (AutoConfigured, as_shape_structure,
                                              plain_shape, recording_build)
@@ -57,7 +57,7 @@ __all__ = ["Layer", "InputSpec"]
 _ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast",
                    "activity_regularizer"}
 _context = threading.local()          # .training: the enclosing layer call's value
-#                                       .scopes: names of the layers being called (paths)
+#                                       .layer_scopes: layers being called or built
 
 
 class InputSpec:
@@ -133,24 +133,27 @@ def _call_parameters(layer):
     return True, None if p.default is p.empty else p.default
 
 
-def _scopes():
-    scopes = getattr(_context, "scopes", None)
-    if scopes is None:
-        scopes = _context.scopes = []
-    return scopes
+def _in_layer_call():
+    return getattr(_context, "layer_scopes", 0) > 0
 
 
 class _NameScope:
-    """Pushes a layer's name while it is called or built (the weights' paths)."""
+    """Opens a layer's name scope while it is called or built (the weights'
+    paths; see `naming.current_path`)."""
+
+    override_parent = None
 
     def __init__(self, name):
         self.name = name
+        self.caller = None
 
     def __enter__(self):
-        _scopes().append(self.name)
+        naming.scope_entries().append(self)
+        _context.layer_scopes = getattr(_context, "layer_scopes", 0) + 1
 
     def __exit__(self, *exc):
-        _scopes().pop()
+        naming.scope_entries().pop()
+        _context.layer_scopes -= 1
 
 
 class Layer(AutoConfigured, Module):
@@ -269,7 +272,7 @@ class Layer(AutoConfigured, Module):
         shape = tuple(() if shape is None else shape)
         with init_scope():
             value = init(shape, dtype)
-        scopes = list(_scopes())
+        scopes = [p for p in naming.current_path().split("/") if p]
         if not scopes or scopes[-1] != self.name:
             scopes.append(self.name)
         name = name or "variable"
@@ -394,7 +397,7 @@ class Layer(AutoConfigured, Module):
         return sum(weight_size(w) for w in self.weights)
 
     def __call__(self, *args, **kwargs):
-        if not _scopes():
+        if not _in_layer_call():
             self._clear_losses()          # the outermost call starts afresh, as Keras
         with _NameScope(self.name):
             if any_symbolic(args, kwargs):
