@@ -66,7 +66,7 @@ class KerasVariable(Variable):
                  regularizer=None, constraint=None):
         if name is None:
             name = naming.unique_name("variable")
-        if not isinstance(name, str) or "/" in name:
+        if not isinstance(name, str) or ("/" in name and path is None):
             raise ValueError("Argument `name` must be a string and cannot contain character "
                              f"`/`. Received: name={name}")
         _check_choice("aggregation", aggregation, _AGGREGATIONS)
@@ -79,7 +79,7 @@ class KerasVariable(Variable):
         self._short_name = name
         self.regularizer = regularizer
         self.constraint = constraint
-        self.autocast = bool(autocast)
+        self._autocast = bool(autocast)
         self.aggregation = aggregation or "none"
         self.synchronization = synchronization or "auto"
 
