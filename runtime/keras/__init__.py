@@ -14,6 +14,7 @@ from runtime._src.core.devices import device
 from runtime._src.keras.backend_config import KERAS_VERSION as __version__, version
 from runtime._src.keras.base_layer import InputSpec, Layer
 from runtime._src.keras.dtype_policies import DTypePolicy, FloatDTypePolicy
+from runtime._src.keras.function import Function
 from runtime._src.keras.initializers import Initializer
 from runtime._src.keras.input_layer import Input
 from runtime._src.keras.keras_tensor import KerasTensor
@@ -28,7 +29,7 @@ from runtime.keras import (activations, backend, callbacks, constraints, initial
                            losses, metrics, models, optimizers, random, regularizers, saving,
                            utils)
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "Initializer", "Input", "InputSpec",
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
            "KerasTensor", "Layer", "Loss", "Metric", "Model", "Optimizer", "Regularizer",
            "Sequential", "Variable", "activations", "backend", "callbacks", "constraints",
            "device", "initializers", "layers", "losses", "metrics", "models", "name_scope",

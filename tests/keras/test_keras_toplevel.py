@@ -239,3 +239,56 @@ def test_mixed_policies_are_refused():
     # with float32 weights; layers here have one dtype.
     with pytest.raises(NotImplementedError, match="mixed precision"):
         keras.layers.Dense(2, dtype=keras.DTypePolicy("mixed_float16"))
+
+
+def _two_input_graph():
+    x, y = keras.Input((3,), name="x"), keras.Input((3,), name="y")
+    h = keras.layers.Dense(2, kernel_initializer="ones")(x)
+    out = keras.layers.Add()([h, keras.layers.Dense(2, kernel_initializer="ones")(y)])
+    return x, y, out
+
+
+def test_function_runs_its_graph():
+    keras.backend.clear_session()
+    x, y, out = _two_input_graph()
+    f = keras.Function([x, y], out, name="fn")
+    # TF 2.21's Keras 3: repr, operations in this order, 6.0 everywhere
+    assert repr(f) == "<Operation name=fn>" and f.name == "fn"
+    assert [op.name for op in f.operations] == ["x", "y", "dense", "dense_1", "add"]
+    assert f.inputs == [x, y] and f.outputs == [out]
+    ones = np.ones((1, 3), "float32")
+    assert f([ones, ones]).numpy().tolist() == [[6.0, 6.0]]
+    traced = tf.function(lambda a, b: f([a, b]))
+    assert traced(tf.constant(ones), tf.constant(ones)).numpy().tolist() == [[6.0, 6.0]]
+    named = keras.Function({"a": x, "b": y}, {"o": out})
+    assert named({"a": ones, "b": ones})["o"].numpy().tolist() == [[6.0, 6.0]]
+    g = keras.Function(x, keras.layers.Dense(2, kernel_initializer="ones")(x) * 2 + 1)
+    assert [op.name for op in g.operations] == ["x", "dense_2", "multiply", "add_1"]
+    assert g(np.ones((2, 3), "float32")).numpy().tolist() == [[7.0, 7.0], [7.0, 7.0]]
+
+
+def test_function_shapes_and_symbolic_calls():
+    x, y, out = _two_input_graph()
+    f = keras.Function([x, y], out)
+    spec = f.compute_output_spec([keras.KerasTensor((None, 3)), keras.KerasTensor((None, 3))])
+    assert isinstance(spec, keras.KerasTensor) and spec.shape == (None, 2)
+    assert f.compute_output_shape([(None, 3), (None, 3)]) == (None, 2)
+    a, b = keras.Input((3,)), keras.Input((3,))
+    model = keras.Model([a, b], f([a, b]))
+    ones = np.ones((1, 3), "float32")
+    assert model([ones, ones]).numpy().tolist() == [[6.0, 6.0]]
+
+
+def test_function_errors_as_keras():
+    x, y, out = _two_input_graph()
+    f = keras.Function([x, y], out)
+    ones = np.ones((1, 3))
+    with pytest.raises(ValueError, match="Function was called with an invalid input "
+                                         "structure. Expected input structure: "):
+        f((ones, ones))
+    with pytest.raises(ValueError, match=r"Function was passed incompatible inputs. For input "
+                                         r"'x', expected shape \(None, 3\), but received "
+                                         r"instead a tensor with shape \(1, 4\)."):
+        f([np.ones((1, 4)), ones])
+    with pytest.raises(ValueError, match="`inputs` argument cannot be empty"):
+        keras.Function([], out)
