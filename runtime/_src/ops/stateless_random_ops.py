@@ -1,6 +1,8 @@
 """Stateless random ops: `random.stateless_uniform`, `stateless_normal`,
-`stateless_truncated_normal`, `stateless_categorical`, `stateless_gamma` and
-`stateless_binomial`.
+`stateless_truncated_normal`, `stateless_categorical`; and the gamma and
+binomial draws of `keras.random` (`stateless_gamma`, `stateless_binomial`,
+TF's ops, not exported as `tf.random` names: their argument checks are not
+TF's).
 
 Their values are a function of the inputs alone: the same `seed` (an int32
 or int64 vector of shape [2]) gives the same values, eagerly, in any graph,
@@ -174,7 +176,7 @@ _BINOMIAL = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtype
 
 
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
-    """`tf.random.stateless_gamma`: Gamma(alpha, rate beta) draws of shape
+    """Gamma(alpha, rate beta) draws of shape
     `shape`, whose last dims must be alpha and beta broadcast together.
     No gradient reaches alpha (TF's implicit reparameterization is not
     implemented); beta's does, through the division."""
@@ -189,7 +191,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
 
 
 def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None):
-    """`tf.random.stateless_binomial`: the successes of `counts` trials of
+    """The successes of `counts` trials of
     probability `probs`, shape `shape` (ending with counts and probs
     broadcast together), in `output_dtype`."""
     dtype = _check_dtype(output_dtype, _BINOMIAL, "random.stateless_binomial")
