@@ -10,12 +10,27 @@ runtime/_src/keras/.
     model.fit(x, y, epochs=5)
 """
 
+from runtime._src.core.devices import device
+from runtime._src.keras.backend_config import KERAS_VERSION as __version__, version
+from runtime._src.keras.base_layer import InputSpec, Layer
+from runtime._src.keras.dtype_policies import DTypePolicy, FloatDTypePolicy
+from runtime._src.keras.function import Function
+from runtime._src.keras.initializers import Initializer
 from runtime._src.keras.input_layer import Input
 from runtime._src.keras.keras_tensor import KerasTensor
+from runtime._src.keras.losses import Loss
+from runtime._src.keras.metrics import Metric
 from runtime._src.keras.models import Model, Sequential
+from runtime._src.keras.naming import name_scope
+from runtime._src.keras.optimizers import Optimizer
+from runtime._src.keras.regularizers import Regularizer
+from runtime._src.keras.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, constraints, initializers, layers,
-                           losses, metrics, models, optimizers, regularizers, saving, utils)
+                           losses, metrics, models, optimizers, random, regularizers, saving,
+                           utils)
 
-__all__ = ["Input", "KerasTensor", "Model", "Sequential", "activations", "backend",
-           "callbacks", "constraints", "initializers", "layers", "losses", "metrics", "models", "optimizers",
-           "regularizers", "saving", "utils"]
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
+           "KerasTensor", "Layer", "Loss", "Metric", "Model", "Optimizer", "Regularizer",
+           "Sequential", "Variable", "activations", "backend", "callbacks", "constraints",
+           "device", "initializers", "layers", "losses", "metrics", "models", "name_scope",
+           "optimizers", "random", "regularizers", "saving", "utils", "version"]

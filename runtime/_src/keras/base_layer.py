@@ -44,11 +44,13 @@ from runtime._src.function.function import Function
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
-from runtime._src.keras import initializers, regularizers, serialization
+from runtime._src.keras import (dtype_policies, initializers, naming, regularizers,
+                                serialization)
 from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
 from runtime._src.keras.layer_config import (AutoConfigured, as_shape_structure,
                                              plain_shape, recording_build)
 from runtime._src.keras.naming import to_snake_case, unique_name
+from runtime._src.keras.random import SeedGenerator as _SeedGenerator
 from runtime._src.keras.variables import KerasVariable
 from runtime._src.ops import array_ops, math_ops
 
@@ -57,33 +59,72 @@ __all__ = ["Layer", "InputSpec"]
 _ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast",
                    "activity_regularizer"}
 _context = threading.local()          # .training: the enclosing layer call's value
-#                                       .scopes: names of the layers being called (paths)
+#                                       .layer_scopes: layers being called or built
 
 
 class InputSpec:
-    """What a layer accepts: `ndim`, `min_ndim`, `max_ndim`, and `axes`
-    ({axis: size}) checked on every call."""
+    """`keras.InputSpec(dtype=None, shape=None, ndim=None, max_ndim=None,
+    min_ndim=None, axes=None, allow_last_axis_squeeze=False, name=None,
+    optional=False)`: what a layer accepts (rank, dtype, sizes of `axes`,
+    a shape with None for any size), checked on every call."""
 
-    def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None,
-                 shape=None, name=None):
-        self.name = name
-        self.shape = None if shape is None else tuple(shape)
+    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None,
+                 axes=None, allow_last_axis_squeeze=False, name=None, optional=False):
+        self.dtype = None if dtype is None else dtypes.as_dtype(dtype).name
+        self.shape = None if shape is None else plain_shape(shape)
         self.ndim = len(self.shape) if self.shape is not None else ndim
-        self.min_ndim, self.max_ndim = min_ndim, max_ndim
-        self.axes = dict(axes or {})
-        self.dtype = dtype
+        self.max_ndim, self.min_ndim = max_ndim, min_ndim
+        self.name, self.optional = name, optional
+        self.allow_last_axis_squeeze = allow_last_axis_squeeze
+        try:
+            axes = axes or {}
+            self.axes = {int(k): axes[k] for k in axes}
+        except (ValueError, TypeError):
+            raise TypeError(f"Argument `axes` must be a dict with integer keys. Received: "
+                            f"axes={axes}") from None
+        if self.axes and (self.ndim is not None or self.max_ndim is not None):
+            max_dim = (self.ndim if self.ndim else self.max_ndim) - 1
+            if max(self.axes) > max_dim:
+                raise ValueError(f"Axis {max(self.axes)} is greater than the maximum allowed "
+                                 f"value: {max_dim}")
 
     def __repr__(self):
-        parts = [f"{k}={v}" for k, v in (("shape", self.shape), ("ndim", self.ndim),
-                                          ("min_ndim", self.min_ndim),
-                                          ("max_ndim", self.max_ndim)) if v is not None]
-        if self.axes:
-            parts.append(f"axes={self.axes}")
+        parts = [f"{k}={v}" for k, v in (("dtype", self.dtype), ("shape", self.shape),
+                                          ("ndim", self.ndim), ("max_ndim", self.max_ndim),
+                                          ("min_ndim", self.min_ndim), ("axes", self.axes))
+                 if v]
         return f"InputSpec({', '.join(parts)})"
+
+    def get_config(self):
+        return {"dtype": self.dtype, "shape": self.shape, "ndim": self.ndim,
+                "max_ndim": self.max_ndim, "min_ndim": self.min_ndim, "axes": self.axes,
+                "optional": self.optional}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
 
 def _shape_text(shape):
     return "<unknown>" if shape.dims is None else str(tuple(shape.dims))
+
+
+def _check_spec_dtype(layer, index, spec, x):
+    if spec.dtype is not None and x.dtype.name != spec.dtype:
+        raise ValueError(f"Input {index} with name '{spec.name}' of layer '{layer.name}' is "
+                         f"incompatible with the layer: expected dtype={spec.dtype}, found "
+                         f"dtype={x.dtype.name}")
+
+
+def _squeezed(spec, dims):
+    """(spec shape, input dims), each without a last 1 when the spec allows it."""
+    expected, got = list(spec.shape), list(dims)
+    if spec.allow_last_axis_squeeze:
+        if got and got[-1] == 1:
+            got = got[:-1]
+        if expected and expected[-1] == 1:
+            expected = expected[:-1]
+    return expected, got
 
 
 def check_input_spec(layer, inputs):
@@ -97,10 +138,11 @@ def check_input_spec(layer, inputs):
         if spec is None or not isinstance(x, Tensor) or x.shape.rank is None:
             continue
         shape, rank = x.shape, x.shape.rank
+        _check_spec_dtype(layer, i, spec, x)
         head = (f"Input {i} with name '{spec.name}' of layer '{layer.name}' is incompatible "
                 "with the layer: ")
         tail = f"Full shape received: {_shape_text(shape)}"
-        if spec.ndim is not None and rank != spec.ndim:
+        if spec.ndim is not None and not spec.allow_last_axis_squeeze and rank != spec.ndim:
             raise ValueError(f"{head}expected ndim={spec.ndim}, found ndim={rank}. {tail}")
         if spec.min_ndim is not None and rank < spec.min_ndim:
             raise ValueError(f"{head}expected min_ndim={spec.min_ndim}, found ndim={rank}. "
@@ -114,7 +156,7 @@ def check_input_spec(layer, inputs):
                 raise ValueError(f"{head}expected axis {axis} of input shape to have value "
                                  f"{size}, but received input with shape {_shape_text(shape)}")
         if spec.shape is not None:
-            for expected, got in zip(spec.shape, shape.dims):
+            for expected, got in zip(*_squeezed(spec, shape.dims)):
                 if expected is not None and got is not None and expected != got:
                     raise ValueError(f"{head}expected shape={spec.shape}, found shape="
                                      f"{_shape_text(shape)}")
@@ -133,24 +175,27 @@ def _call_parameters(layer):
     return True, None if p.default is p.empty else p.default
 
 
-def _scopes():
-    scopes = getattr(_context, "scopes", None)
-    if scopes is None:
-        scopes = _context.scopes = []
-    return scopes
+def _in_layer_call():
+    return getattr(_context, "layer_scopes", 0) > 0
 
 
 class _NameScope:
-    """Pushes a layer's name while it is called or built (the weights' paths)."""
+    """Opens a layer's name scope while it is called or built (the weights'
+    paths; see `naming.current_path`)."""
+
+    override_parent = None
 
     def __init__(self, name):
         self.name = name
+        self.caller = None
 
     def __enter__(self):
-        _scopes().append(self.name)
+        naming.scope_entries().append(self)
+        _context.layer_scopes = getattr(_context, "layer_scopes", 0) + 1
 
     def __exit__(self, *exc):
-        _scopes().pop()
+        naming.scope_entries().pop()
+        _context.layer_scopes -= 1
 
 
 class Layer(AutoConfigured, Module):
@@ -174,7 +219,7 @@ class Layer(AutoConfigured, Module):
         self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(serialization.dtype_from_config(dtype) or dtypes.float32)
+        self._dtype = dtypes.as_dtype(dtype_policies.layer_dtype(dtype) or dtypes.float32)
         self.built = False
         self.input_spec = None
         self._batch_input_shape = _batch_input_shape(kwargs)
@@ -186,6 +231,19 @@ class Layer(AutoConfigured, Module):
 
     @property
     def dtype(self):
+        return self._dtype.name
+
+    @property
+    def dtype_policy(self):
+        """The layer's `keras.DTypePolicy` (one dtype for weights and compute)."""
+        return dtype_policies.DTypePolicy(self._dtype.name)
+
+    @property
+    def compute_dtype(self):
+        return self._dtype.name
+
+    @property
+    def variable_dtype(self):
         return self._dtype.name
 
     @property
@@ -213,16 +271,25 @@ class Layer(AutoConfigured, Module):
     def non_trainable_weights(self):
         return self._collect("non_trainable")
 
-    variables = weights
     trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
 
-    def _collect(self, which):
+    @property
+    def variables(self):
+        """Every weight and the state of the `keras.random.SeedGenerator`s held
+        in attributes, as Keras 3's (`weights` leaves the seeds out)."""
+        return self._collect("all", seeds=True)
+
+    @property
+    def non_trainable_variables(self):
+        """The non-trainable weights and the SeedGenerators' states."""
+        return self._collect("non_trainable", seeds=True)
+
+    def _collect(self, which, seeds=False):
         found, seen = [], set()
-        self._collect_into(which, found, seen, self._trainable)
+        self._collect_into(which, found, seen, self._trainable, seeds)
         return found
 
-    def _collect_into(self, which, found, seen, trainable):
+    def _collect_into(self, which, found, seen, trainable, seeds=False):
         def add(v):
             if id(v) in seen:
                 return
@@ -232,12 +299,15 @@ class Layer(AutoConfigured, Module):
                 found.append(v)
         for v in sorted(self._own_weights, key=lambda w: not w.trainable):
             add(v)                       # own trainable weights first, as Keras 3
+        if seeds:
+            for generator in _tracked_values(self, _SeedGenerator):
+                add(generator.state)
         for value in _tracked_values(self):
             if isinstance(value, Variable):
                 add(value)
             elif id(value) not in seen:
                 seen.add(id(value))
-                value._collect_into(which, found, seen, trainable and value._trainable)
+                value._collect_into(which, found, seen, trainable and value._trainable, seeds)
 
     @property
     def layers(self):
@@ -269,7 +339,7 @@ class Layer(AutoConfigured, Module):
         shape = tuple(() if shape is None else shape)
         with init_scope():
             value = init(shape, dtype)
-        scopes = list(_scopes())
+        scopes = [p for p in naming.current_path().split("/") if p]
         if not scopes or scopes[-1] != self.name:
             scopes.append(self.name)
         name = name or "variable"
@@ -394,7 +464,7 @@ class Layer(AutoConfigured, Module):
         return sum(weight_size(w) for w in self.weights)
 
     def __call__(self, *args, **kwargs):
-        if not _scopes():
+        if not _in_layer_call():
             self._clear_losses()          # the outermost call starts afresh, as Keras
         with _NameScope(self.name):
             if any_symbolic(args, kwargs):
@@ -501,12 +571,14 @@ def weight_size(variable):
     return n
 
 
-def _tracked_values(layer):
-    """Layers and Variables in `layer`'s attributes, in the order they were set."""
+def _tracked_values(layer, kinds=None):
+    """Layers and Variables (or `kinds`) in `layer`'s attributes, in the order
+    they were set."""
     out = []
+    kinds = kinds or (Layer, Variable)
 
     def visit(value):
-        if isinstance(value, (Layer, Variable)):
+        if isinstance(value, kinds):
             out.append(value)
         elif isinstance(value, (list, tuple)):
             for item in value:

@@ -24,6 +24,7 @@ import numpy as np
 
 from runtime._src.graph import viewer_assets
 from runtime._src.keras import naming
+from runtime._src.keras import random as keras_random
 from runtime._src.ops import random_ops
 
 __all__ = ["to_categorical", "set_random_seed", "clear_session", "model_to_dot",
@@ -48,18 +49,22 @@ def to_categorical(x, num_classes=None):
 
 
 def set_random_seed(seed):
-    """Seed Python's `random`, numpy's global generator and `tf.random`."""
+    """Seed Python's `random`, numpy's global generator and `tf.random`; the
+    next unseeded `keras.random` draw starts a new SeedGenerator from them."""
     if not isinstance(seed, int):
         raise ValueError("Expected `seed` argument to be an integer. Received: "
                          f"seed={seed} (of type {type(seed)})")
+    keras_random.reset_global_seed_generator()
     random.seed(seed)
     np.random.seed(seed)
     random_ops.set_seed(seed)
 
 
 def clear_session(free_memory=True):
-    """Forget the layer-name counters (the next Dense is "dense" again)."""
+    """Forget the layer-name counters (the next Dense is "dense" again) and
+    the SeedGenerator of unseeded `keras.random` draws."""
     naming.reset_names()
+    keras_random.reset_global_seed_generator()
 
 
 def _quote(text):

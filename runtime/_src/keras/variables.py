@@ -1,28 +1,92 @@
-"""The weights layers create: a `tf.Variable` named as Keras 3 names them.
+"""`keras.Variable`, and the weights layers create: a `tf.Variable` named as
+Keras 3 names them.
 
     d = Dense(2); d.build((None, 3))
     d.kernel.name       # "kernel"
     d.kernel.path       # "dense/kernel" (inside a Sequential: "sequential/dense/kernel")
+    v = keras.Variable(initializer="ones", shape=(2,), name="v")
+    v.value             # the current value, a tensor (a property, as Keras 3)
 
-`path` is the names of the layers being called (or built) when the weight
-was made, then the weight's own name; `regularizer` is the layer's penalty
-for it (or None), `constraint` a function applied after each optimizer step.
+`path` is the names of the scopes open (layers being called or built,
+`keras.name_scope`) when the weight was made, then the weight's own name;
+`regularizer` is the layer's penalty for it (or None), `constraint` a
+function applied after each optimizer step.
 """
 
+from runtime._src.core import dtypes
+from runtime._src.core.context import init_scope
+from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.variables import Variable
+from runtime._src.keras import backend_config, naming
 
 __all__ = ["KerasVariable"]
 
+_AGGREGATIONS = (None, "none", "mean", "sum", "only_first_replica")
+_SYNCHRONIZATIONS = (None, "none", "on_read", "on_write", "auto")
+
+
+def _check_choice(name, value, allowed):
+    if value not in allowed:
+        listed = ", ".join(f"`{a!r}`" if a else "`None`" for a in allowed)
+        raise ValueError(f"Invalid value for argument `{name}`. Expected one of {listed}. "
+                         f"Received: {name}={value}")
+
+
+def _initial_value(initializer, shape, dtype):
+    """The first value: an initializer (a name or a callable) called with
+    `shape` and `dtype` (floatx by default), or a value cast to `dtype`."""
+    from runtime._src.keras import initializers      # initializers use this module's users
+    from runtime._src.ops import math_ops
+    if isinstance(initializer, str) or (callable(initializer) and
+                                        not hasattr(initializer, "dtype")):
+        if shape is None:
+            raise ValueError("When creating a Variable from an initializer, the `shape` "
+                             "argument should be specified. Received: "
+                             f"initializer={initializer} and shape={shape}")
+        init = initializers.get(initializer)
+        with init_scope():
+            return init(tuple(shape), dtypes.as_dtype(dtype or backend_config.floatx()))
+    with init_scope():
+        value = initializer._as_tensor() if isinstance(initializer, Variable) else \
+            convert_to_tensor(initializer)
+        if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
+            value = math_ops.cast(value, dtype)
+    return value
+
 
 class KerasVariable(Variable):
-    """A Variable with Keras 3's `name` (short) and `path` (scoped)."""
+    """`keras.Variable(initializer, shape=None, dtype=None, trainable=True,
+    autocast=True, aggregation="none", synchronization="auto", name=None)`:
+    a Variable with Keras 3's `name` (short), `path` (scoped) and `value`
+    (a property). `initializer` is an initializer (a name or a callable,
+    `shape` then required) or an initial value (whose shape is kept)."""
 
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None, path=None,
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
+                 aggregation="none", synchronization="auto", name=None, *, path=None,
                  regularizer=None, constraint=None):
-        super().__init__(initial_value, trainable=trainable, name=path or name, dtype=dtype)
-        self._short_name = name or "Variable"
+        if name is None:
+            name = naming.unique_name("variable")
+        if not isinstance(name, str) or ("/" in name and path is None):
+            raise ValueError("Argument `name` must be a string and cannot contain character "
+                             f"`/`. Received: name={name}")
+        _check_choice("aggregation", aggregation, _AGGREGATIONS)
+        _check_choice("synchronization", synchronization, _SYNCHRONIZATIONS)
+        if path is None:
+            prefix = naming.current_path()
+            path = f"{prefix}/{name}" if prefix else name
+        value = _initial_value(initializer, shape, dtype)
+        super().__init__(value, trainable=trainable, name=path, dtype=value.dtype)
+        self._short_name = name
         self.regularizer = regularizer
         self.constraint = constraint
+        self._autocast = bool(autocast)
+        self.aggregation = aggregation or "none"
+        self.synchronization = synchronization or "auto"
+
+    @property
+    def value(self):
+        """The current value (a tensor; a read of the variable while tracing)."""
+        return self._as_tensor()
 
     @property
     def name(self):

@@ -1,5 +1,8 @@
 """Stateless random ops: `random.stateless_uniform`, `stateless_normal`,
-`stateless_truncated_normal`, `stateless_categorical`.
+`stateless_truncated_normal`, `stateless_categorical`; and the gamma and
+binomial draws of `keras.random` (`stateless_gamma`, `stateless_binomial`,
+TF's ops, not exported as `tf.random` names: their argument checks are not
+TF's).
 
 Their values are a function of the inputs alone: the same `seed` (an int32
 or int64 vector of shape [2]) gives the same values, eagerly, in any graph,
@@ -14,6 +17,7 @@ Philox numbers; distributions, dtypes, shapes and errors follow TensorFlow.
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops import array_ops
@@ -24,7 +28,7 @@ from runtime._src.ops.random_ops import (FLOATS_AND_INTS, _check_dtype, _scalar_
                                          seeded_rng)
 
 __all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal",
-           "stateless_categorical", "split", "fold_in"]
+           "stateless_categorical", "stateless_gamma", "stateless_binomial", "split", "fold_in"]
 
 
 def _check_seed(seed):
@@ -79,8 +83,36 @@ def _stateless_multinomial(logits, num_samples, seed, *, dtype):
     return draw_categorical(_rng(seed, "StatelessMultinomial"), logits, num_samples, dtype)
 
 
+def _check_suffix(shape, params, op_name):
+    """TF's rule: the parameters, broadcast together, must be the last dims of `shape`."""
+    shape = tuple(int(d) for d in shape)
+    full = np.broadcast_shapes(*(np.shape(p) for p in params))
+    if len(full) > len(shape) or (full and shape[-len(full):] != full):
+        raise InvalidArgumentError(f"Shape passed in must end with broadcasted shape. "
+                                   f"[Op:{op_name}]")
+    return shape
+
+
+@define_op("StatelessRandomGammaV3", infer=_infer_stateless)
+def _stateless_gamma(shape, seed, alpha, *, dtype):
+    shape = _check_suffix(shape, [alpha], "StatelessRandomGammaV3")
+    rng = _rng(seed, "StatelessRandomGammaV3")
+    return rng.gamma(np.broadcast_to(np.asarray(alpha, np.float64), shape)).astype(
+        dtype.np_dtype)
+
+
+@define_op("StatelessRandomBinomial", infer=_infer_stateless)
+def _stateless_binomial(shape, seed, counts, probs, *, dtype):
+    shape = _check_suffix(shape, [counts, probs], "StatelessRandomBinomial")
+    rng = _rng(seed, "StatelessRandomBinomial")
+    n = np.broadcast_to(np.asarray(counts, np.float64), shape).astype(np.int64)
+    p = np.clip(np.broadcast_to(np.asarray(probs, np.float64), shape), 0.0, 1.0)
+    return rng.binomial(n, p).astype(dtype.np_dtype)
+
+
 not_differentiable("StatelessRandomUniform", "StatelessRandomUniformFullInt",
-                   "StatelessRandomNormal", "StatelessTruncatedNormal", "StatelessMultinomial")
+                   "StatelessRandomNormal", "StatelessTruncatedNormal", "StatelessMultinomial",
+                   "StatelessRandomGammaV3", "StatelessRandomBinomial")
 
 
 def _seed_tensor(seed):
@@ -138,6 +170,36 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     return apply("StatelessMultinomial", [logits, num_samples, _seed_tensor(seed)],
                  {"dtype": dtype})
 
+
+_GAMMA = (dtypes.float16, dtypes.float32, dtypes.float64)
+_BINOMIAL = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+
+
+def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
+    """Gamma(alpha, rate beta) draws of shape
+    `shape`, whose last dims must be alpha and beta broadcast together.
+    No gradient reaches alpha (TF's implicit reparameterization is not
+    implemented); beta's does, through the division."""
+    dtype = _check_dtype(dtype, _GAMMA, "random.stateless_gamma")
+    alpha = convert_to_tensor(alpha, dtype)
+    shape = _shape_tensor(shape, "random.stateless_gamma")
+    if beta is not None:
+        beta = convert_to_tensor(beta, dtype)
+        alpha = alpha + array_ops.zeros_like(beta)
+    draw = apply("StatelessRandomGammaV3", [shape, _seed_tensor(seed), alpha], {"dtype": dtype})
+    return draw if beta is None else draw / beta
+
+
+def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None):
+    """The successes of `counts` trials of
+    probability `probs`, shape `shape` (ending with counts and probs
+    broadcast together), in `output_dtype`."""
+    dtype = _check_dtype(output_dtype, _BINOMIAL, "random.stateless_binomial")
+    counts = convert_to_tensor(counts, dtypes.float32 if not hasattr(counts, "dtype") else None)
+    probs = convert_to_tensor(probs, dtypes.float32 if not hasattr(probs, "dtype") else None)
+    return apply("StatelessRandomBinomial", [_shape_tensor(shape, "random.stateless_binomial"),
+                                             _seed_tensor(seed), counts, probs],
+                 {"dtype": dtype})
 
 
 def split(seed, num=2, alg="auto_select"):

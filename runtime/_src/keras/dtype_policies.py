@@ -1,0 +1,96 @@
+"""`keras.DTypePolicy`: the dtypes a layer computes in and keeps its weights in.
+
+    policy = DTypePolicy("float64")
+    policy.compute_dtype, policy.variable_dtype      # "float64", "float64"
+    Dense(2, dtype=policy).dtype_policy              # <DTypePolicy "float64">
+
+A policy is a dtype name, or "mixed_float16" / "mixed_bfloat16" (compute in
+16 bits, weights in float32). Layers here take the single-dtype policies; a
+mixed one is refused (`NotImplementedError`): they do not cast their weights
+to a compute dtype inside `call`.
+"""
+
+from runtime._src.core import dtypes
+from runtime._src.keras import backend_config
+
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_dtype"]
+
+_MIXED = {"mixed_float16": ("float16", "float32"), "mixed_bfloat16": ("bfloat16", "float32")}
+
+
+class DTypePolicy:
+    """`keras.DTypePolicy(name=None)`: `name` ("float32", "mixed_float16",
+    ...; None: floatx) with its `compute_dtype` and `variable_dtype`."""
+
+    def __init__(self, name=None):
+        if name is None:
+            name = backend_config.floatx()
+        self._name = name
+        self._compute_dtype, self._variable_dtype = self._parse_name(name)
+
+    @staticmethod
+    def _parse_name(name):
+        if not isinstance(name, str):
+            raise TypeError("'name' must be a string, such as 'mixed_float16'. "
+                            f"Received: name={name} (of type {type(name)})")
+        if name in _MIXED:
+            return _MIXED[name]
+        try:
+            dtype = dtypes.as_dtype(name).name
+        except (TypeError, ValueError):
+            raise ValueError(f"Cannot convert '{name}' to a mixed precision DTypePolicy. Valid "
+                             "policies include 'mixed_float16', 'mixed_bfloat16', and the name "
+                             "of any float dtype such as 'float32'.") from None
+        return dtype, dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def compute_dtype(self):
+        """The dtype of the layer's inputs, computations and outputs."""
+        return self._compute_dtype
+
+    @property
+    def variable_dtype(self):
+        """The dtype of the layer's weights."""
+        return self._variable_dtype
+
+    @property
+    def quantization_mode(self):
+        """None: these policies are not quantized."""
+        return None
+
+    def get_config(self):
+        return {"name": self._name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f'<DTypePolicy "{self._name}">'
+
+    def __eq__(self, other):
+        return type(other) in (DTypePolicy, FloatDTypePolicy) and other._name == self._name
+
+    __hash__ = None
+
+
+class FloatDTypePolicy(DTypePolicy):
+    """`keras.FloatDTypePolicy`: another name of `DTypePolicy`."""
+
+
+def layer_dtype(dtype):
+    """A layer's `dtype` argument (a name, a DTypePolicy, its config or None)
+    as a dtype name or None; mixed policies are refused."""
+    if isinstance(dtype, dict):
+        dtype = dtype.get("config", {}).get("name")
+    if isinstance(dtype, DTypePolicy):
+        dtype = dtype.name
+    if isinstance(dtype, str) and dtype in _MIXED:
+        raise NotImplementedError(f"dtype={dtype!r}: runtime.keras layers compute in the dtype "
+                                  "of their weights; mixed precision policies are not "
+                                  "supported")
+    return dtype
