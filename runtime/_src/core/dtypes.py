@@ -71,6 +71,22 @@ class DType:
             raise TypeError(f"{self.name} has no minimum or maximum (not a numeric dtype)")
         return self._limits
 
+    def __eq__(self, other):
+        """TF's rule: equal to anything `as_dtype` turns into this dtype (a
+        name, a numpy dtype or type), never an error (`tf.float32 == 'x'` is
+        False)."""
+        if other is self or isinstance(other, DType):
+            return other is self
+        try:
+            return public_as_dtype(other) is self
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = object.__hash__     # the dtypes are singletons (see __reduce__)
+
     def __repr__(self):
         return f"tf.{self.name}"
 
@@ -168,3 +184,48 @@ def _dtype_of_python_int(value):
 variant = DType("variant", np.object_)
 variant.is_string = False
 _BY_NAME["variant"] = variant
+
+
+# TensorFlow's DataType enum numbers (types.proto), which TF's messages and
+# `tf.as_dtype(int)` use.
+_ENUM = {float32: 1, float64: 2, int32: 3, uint8: 4,
+         int16: 5, int8: 6, string: 7, int64: 9, bool: 10,
+         float16: 19, complex64: 8, complex128: 18, uint16: 17,
+         uint32: 22, uint64: 23}
+_BY_ENUM = {v: k for k, v in _ENUM.items()}
+_NAMES = {d.name: d for d in _ENUM}
+_NAMES.update({"float": float32, "double": float64, "half": float16})
+
+
+def public_as_dtype(type_value):
+    """The `DType` for a DType, a TF dtype name ("float32", "double"...), a numpy
+    dtype or scalar type, Python `float`/`bool`/`object`, or a DataType enum number."""
+    if isinstance(type_value, DType):
+        return type_value
+    if isinstance(type_value, (int, np.integer)) and not isinstance(type_value, (_builtin_bool, np.bool_)):
+        found = _BY_ENUM.get(int(type_value))
+    elif isinstance(type_value, str):
+        found = _NAMES.get(type_value)
+        if found is None:            # the CLI shows this message: it lists the names
+            raise TypeError(f"unknown dtype {type_value!r}; expected one of "
+                            f"{', '.join(sorted(_NAMES))}")
+    elif type_value is float:
+        found = float32
+    elif type_value is complex:
+        found = complex128
+    elif type_value is _builtin_bool:
+        found = bool
+    elif type_value is object:
+        found = string
+    elif any(type_value is t for t in (int, str, bytes)) or not isinstance(type_value,
+                                                                         (type, np.dtype)):
+        found = None
+    else:
+        try:
+            found = as_dtype(np.dtype(type_value))
+        except TypeError:
+            found = None
+    if found is None:
+        raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a "
+                        "TensorFlow DType.")
+    return found
