@@ -33,8 +33,10 @@ tools/tf_diff_prints.py.
 `--special` runs the special-point cases of tools/tf_special.py (every op
 with a gradient rule at 0, +-1, ties, bounds, saturation, zero vectors, empty
 segments, -inf ...) with both libraries, values and gradients, eagerly and
-inside `tf.function`; with `--record` it writes TF's results to
-tests/data/tf_special_points/ops.json instead, which
+inside `tf.function`; `--section keras` runs tools/tf_special_keras.py's
+instead (every Keras loss, activation and weighted layer, with the gradients
+of the layer's weights). With `--record` it writes TF's results to
+tests/data/tf_special_points/<section>.json instead, which
 tests/runtime/test_tf_special_points.py replays without TensorFlow (the
 format is in tools/tf_special.py's docstring).
 
@@ -1130,15 +1132,16 @@ def _in_function(lib, op, args, kwargs):
     return static[0] if static else out
 
 
-def _grad_call(lib, op, case, mode, name):
+def _grad_call(lib, op, case, mode, name, variables=()):
     """The tape's gradients of sum(op(...) * w) for each float input (None where
-    the output does not depend on it), as an Outcome; None when the case has
-    no float input or the op fails (the value comparison judges that)."""
+    the output does not depend on it), then for each of `variables` (a layer's
+    weights), as an Outcome; None when the case has no float input and no
+    variable, or the op fails (the value comparison judges that)."""
     args = [_convert(lib, a, None) for a in case.args]
     kwargs = {k: _convert(lib, v, None) for k, v in _fix_dtype_args(lib, case).items()}
     flat = [t for a in args + list(kwargs.values())
             for t in (a if isinstance(a, list) else [a]) if lib.is_tensor(t)]
-    if not any(t.dtype.is_floating for t in flat):
+    if not any(t.dtype.is_floating for t in flat) and not variables:
         return None
 
     def grads(*tensors):
@@ -1160,7 +1163,7 @@ def _grad_call(lib, op, case, mode, name):
                 for t in leaves])
         sparse = getattr(lib, "IndexedSlices", ())   # TF's gather gradient: made dense
         return [lib.convert_to_tensor(g) if isinstance(g, sparse) else g
-                for g in tape.gradient(total, watched)]
+                for g in tape.gradient(total, watched + list(variables))]
 
     try:
         with warnings.catch_warnings():
@@ -1172,8 +1175,9 @@ def _grad_call(lib, op, case, mode, name):
                        if str(exc) else "")
 
 
-def _compare(ours, theirs, up_to_sign=False):
-    """A description of the first difference, or None when they agree."""
+def _compare(ours, theirs, up_to_sign=False, tolerance=None):
+    """A description of the first difference, or None when they agree;
+    `tolerance` (a dtype name) sets the TOLERANCE of every float leaf."""
     if ours.error or theirs.error:
         if ours.error and theirs.error:
             if ours.error != theirs.error:
@@ -1193,7 +1197,7 @@ def _compare(ours, theirs, up_to_sign=False):
         if ov is None:
             continue
         if od in TOLERANCE:
-            rtol, atol = TOLERANCE[od]
+            rtol, atol = TOLERANCE[tolerance or od]
             if up_to_sign:
                 ov, tv = np.abs(ov), np.abs(tv)
             if not np.allclose(ov.astype(np.float64), tv.astype(np.float64), rtol=rtol,
