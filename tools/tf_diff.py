@@ -1136,13 +1136,16 @@ def _grad_call(lib, op, case, mode, name, variables=()):
     """The tape's gradients of sum(op(...) * w) for each float input (None where
     the output does not depend on it), then for each of `variables` (a layer's
     weights), as an Outcome; None when the case has no float input and no
-    variable, or the op fails (the value comparison judges that)."""
+    variable, or the op fails (the value comparison judges that). `mode`:
+    "eager", "function" (the tape inside a `tf.function`) or "taped" (an
+    eager tape around a `tf.function` of `op`)."""
     args = [_convert(lib, a, None) for a in case.args]
     kwargs = {k: _convert(lib, v, None) for k, v in _fix_dtype_args(lib, case).items()}
     flat = [t for a in args + list(kwargs.values())
             for t in (a if isinstance(a, list) else [a]) if lib.is_tensor(t)]
     if not any(t.dtype.is_floating for t in flat) and not variables:
         return None
+    call = lib.function(op) if mode == "taped" else op
 
     def grads(*tensors):
         swap = {id(old): new for old, new in zip(flat, tensors)}
@@ -1153,7 +1156,7 @@ def _grad_call(lib, op, case, mode, name, variables=()):
         watched = [t for t in tensors if t.dtype.is_floating]
         with lib.GradientTape() as tape:
             tape.watch(watched)
-            out = op(*a2, **k2)
+            out = call(*a2, **k2)
             leaves = [t for t in (out if isinstance(out, (tuple, list)) else [out])
                       if lib.is_tensor(t) and t.dtype.is_floating]
             if not leaves:
@@ -1168,7 +1171,7 @@ def _grad_call(lib, op, case, mode, name, variables=()):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out = grads(*flat) if mode == "eager" else lib.function(grads)(*flat)
+            out = lib.function(grads)(*flat) if mode == "function" else grads(*flat)
         return Outcome([(None, "None", None) if g is None else _leaves(lib, g)[0] for g in out])
     except Exception as exc:                           # noqa: BLE001 - compared below
         return Outcome(error=_error_class(exc), message=str(exc).splitlines()[0][:120]
@@ -1303,8 +1306,9 @@ def main(argv=None):
     parser.add_argument("--record", action="store_true",
                         help="with --special: write TF's results to the recorded JSON")
     parser.add_argument("--section", default="ops",
-                        help="with --special: the case table, ops (tools/tf_special.py) or S "
-                             "(tools/tf_special_S.py), recorded as S.json")
+                        help="with --special: the case table, ops (tools/tf_special.py) or "
+                             "keras (tools/tf_special_keras.py; any S: tools/tf_special_S.py), "
+                             "recorded as S.json")
     parser.add_argument("--prints", action="store_true",
                         help="compare printed text and error types (tools/tf_diff_prints.py)")
     args = parser.parse_args(argv)

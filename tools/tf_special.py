@@ -15,21 +15,26 @@ vectors and zero variance, empty segments and repeated indices, -inf in
 logsumexp and softmax. `CASES` puts every op with a gradient rule at such
 points (tests/runtime/test_tf_special_points.py checks that each op type of
 the gradient registry appears in the traced graph of some case of any
-section, or in `EXEMPT` with the reason). Each case runs in float32 and float64; its value and the
-gradient of sum(output * w) for each floating-point input (w: 1, 2, 3, 1, ...
-over each float output, as `tf_diff.py --gradients`) are compared within
+section, or in `EXEMPT` with the reason). Each case runs in its `dtypes`
+(float32 and float64 by default); its value and the gradient of
+sum(output * w) for each floating-point input (w: 1, 2, 3, 1, ... over each
+float output, as `tf_diff.py --gradients`) are compared within
 `tf_diff.TOLERANCE`, eagerly and inside `tf.function`.
 
 A case is `fn(tf, *inputs)`, written once for both libraries, and its inputs
 (float64 numpy arrays, cast to each dtype; integer arrays stay as they are).
 Its key names the op and the point ("nn.relu6 at 0 and 6"); a record is
 `<key>|<dtype>`. Two options extend it (the Keras section uses both):
-`build=True` makes `fn(tf)` a builder, run once per library and mode, that
-returns `(call, variables)`: `call(*inputs)` is the function at the point
-(a built layer, its weights set) and the gradients cover `variables` (its
-trainable weights) after the float inputs; `tolerance="float32"` compares
-every float leaf within float32's tolerance (a Keras loss computes in
-float32 whatever its inputs' dtype).
+
+- `build=True`: `fn(tf)` is a builder, run once per library and mode, that
+  returns `(call, variables)`: `call(*inputs)` is the function at the point
+  (a built layer, its weights set) and the gradients cover `variables` (its
+  trainable weights) after the float inputs. Such a case also runs in a
+  third mode, "taped": an eager tape around a `tf.function` of `call` (a
+  traced Keras `call` in a hand-written training loop), whose value and
+  gradients must be TF's `tf.function` ones.
+- `tolerance="float32"`: every float leaf is compared within float32's
+  tolerance (a Keras loss computes in float32 whatever its inputs' dtype).
 
 Recorded data (format 1), one JSON file per section under
 tests/data/tf_special_points/: ops.json from this module's table. Another
@@ -50,10 +55,11 @@ the replay test picks up every JSON file there:
     LEAF    = ARRAY, or {"dtype": "None"} for a gradient that is None
 
 `module` names the table under tools/ whose `CASES[key]` gives the function
-(`fn(tf, *inputs)`) and whose `KNOWN` lists the differences kept on purpose
-(by record id, or "<id>@eager" / "<id>@function" for one mode), each as
-"docs/tf_differences.md: <words of its line there>"; the replay marks those
-as expected failures (strict: fixing one fails until its entry goes).
+(`fn(tf, *inputs)`, or its builder) and whose `KNOWN` lists the differences
+kept on purpose (by record id, or "<id>@eager" / "<id>@function" /
+"<id>@taped" for one mode), each as "docs/tf_differences.md: <words of its
+line there>"; the replay marks those as expected failures (strict: fixing
+one fails until its entry goes).
 `value`/`grads` are TF's eager results; `*_function` are present only where
 TF's `tf.function` result differs from its eager one beyond the tolerance
 (its graph optimizer rounds differently).
@@ -601,6 +607,11 @@ def records(pattern="*", table=None):
                 yield f"{key}|{dtype}", key, dtype, c.inputs_as(dtype)
 
 
+def modes(case):
+    """The modes a case runs in: eager, function, and taped for a `build` case."""
+    return ("eager", "function", "taped") if case.build else ("eager", "function")
+
+
 def run(tool, lib, key, inputs, mode, table=None):
     """(value Outcome, gradient Outcome or None) of case `key` with `lib`; a
     `build` case is built once, for both."""
@@ -700,8 +711,9 @@ def compare(tool, ours, entry, mode, table=None):
     tolerance = (table or _this()).CASES[key].tolerance
     inputs = [decode_array(a) for a in entry["inputs"]]
     value, grads = run(tool, ours, key, inputs, mode, table)
-    want_value = decode_outcome(tool, entry.get(f"value_{mode}", entry["value"]))
-    want_grads = decode_outcome(tool, entry.get(f"grads_{mode}", entry["grads"]))
+    recorded = "function" if mode == "taped" else mode      # a taped call runs the graph
+    want_value = decode_outcome(tool, entry.get(f"value_{recorded}", entry["value"]))
+    want_grads = decode_outcome(tool, entry.get(f"grads_{recorded}", entry["grads"]))
     diff = tool._compare(value, want_value, tolerance=tolerance)
     if diff:
         return f"value: {diff}"
@@ -721,7 +733,7 @@ def live(tool, ours, theirs, pattern="*", out=None, table=None):
     doc = record(tool, theirs, pattern, table)
     lines, checked = [], 0
     for entry in doc["records"]:
-        for mode in ("eager", "function"):
+        for mode in modes(table.CASES[entry["key"]]):
             checked += 1
             diff = compare(tool, ours, entry, mode, table)
             if diff:
@@ -731,6 +743,7 @@ def live(tool, ours, theirs, pattern="*", out=None, table=None):
                 lines.append(line)
                 print(line, file=out)
     unexplained = [line for line in lines if "(known: " not in line]
-    print(f"\n{len(table.CASES)} special cases, {checked} checks, {len(lines)} mismatches "
+    cases = len({entry["key"] for entry in doc["records"]})
+    print(f"\n{cases} special cases, {checked} checks, {len(lines)} mismatches "
           f"({len(lines) - len(unexplained)} known, in docs/tf_differences.md)", file=out)
     return unexplained

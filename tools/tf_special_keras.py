@@ -10,7 +10,9 @@ tests/data/tf_special_points/keras.json (format 1), which
 tests/runtime/test_tf_special_points.py replays. Each case is a `build` case
 of tf_special: `build(tf)` makes the loss, activation or layer (built, its
 weights set by constant initializers) and returns `(fn, variables)`; the
-gradients are those of the inputs, then of the layer's trainable weights.
+gradients are those of the inputs, then of the layer's trainable weights,
+eagerly, inside `tf.function`, and taped around a traced call (as a
+hand-written training loop calls a traced model).
 A case runs in the one float dtype of its inputs (float64 variants are
 cases of their own). `EXEMPT` gives the reason for each public loss,
 activation and layer name that no case exercises (the replay test checks

@@ -57,7 +57,7 @@ def _params():
     for name, doc in DOCS.items():
         table = _table(doc)
         for entry in doc["records"]:
-            for mode in ("eager", "function"):
+            for mode in SPECIAL.modes(table.CASES[entry["key"]]):
                 why = SPECIAL.known(entry["id"], mode, table.KNOWN)
                 marks = pytest.mark.xfail(strict=True, reason=why) if why else ()
                 params.append(pytest.param(name, entry, mode, marks=marks,

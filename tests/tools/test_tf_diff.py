@@ -89,7 +89,7 @@ def test_full_comparison_needs_tensorflow():
 def test_gradient_mode_runs_our_side_eagerly_and_in_a_function():
     x = np.array([0.5, 1.0, 2.0, -1.0], np.float64)
     case = TOOL.Case("f64", x)
-    for mode in ("eager", "function"):
+    for mode in ("eager", "function", "taped"):     # taped: a traced sin under an eager tape
         out = TOOL._grad_call(tf, tf.sin, case, mode, "sin")
         assert out.error is None
         (value, dtype, shape), = out.leaves
