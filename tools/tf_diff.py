@@ -33,8 +33,10 @@ tools/tf_diff_prints.py.
 `--special` runs the special-point cases of tools/tf_special.py (every op
 with a gradient rule at 0, +-1, ties, bounds, saturation, zero vectors, empty
 segments, -inf ...) with both libraries, values and gradients, eagerly and
-inside `tf.function`; with `--record` it writes TF's results to
-tests/data/tf_special_points/ops.json instead, which
+inside `tf.function`; `--section keras` runs tools/tf_special_keras.py's
+instead (every Keras loss, activation and weighted layer, with the gradients
+of the layer's weights). With `--record` it writes TF's results to
+tests/data/tf_special_points/<section>.json instead, which
 tests/runtime/test_tf_special_points.py replays without TensorFlow (the
 format is in tools/tf_special.py's docstring).
 
@@ -1130,16 +1132,20 @@ def _in_function(lib, op, args, kwargs):
     return static[0] if static else out
 
 
-def _grad_call(lib, op, case, mode, name):
+def _grad_call(lib, op, case, mode, name, variables=()):
     """The tape's gradients of sum(op(...) * w) for each float input (None where
-    the output does not depend on it), as an Outcome; None when the case has
-    no float input or the op fails (the value comparison judges that)."""
+    the output does not depend on it), then for each of `variables` (a layer's
+    weights), as an Outcome; None when the case has no float input and no
+    variable, or the op fails (the value comparison judges that). `mode`:
+    "eager", "function" (the tape inside a `tf.function`) or "taped" (an
+    eager tape around a `tf.function` of `op`)."""
     args = [_convert(lib, a, None) for a in case.args]
     kwargs = {k: _convert(lib, v, None) for k, v in _fix_dtype_args(lib, case).items()}
     flat = [t for a in args + list(kwargs.values())
             for t in (a if isinstance(a, list) else [a]) if lib.is_tensor(t)]
-    if not any(t.dtype.is_floating for t in flat):
+    if not any(t.dtype.is_floating for t in flat) and not variables:
         return None
+    call = lib.function(op) if mode == "taped" else op
 
     def grads(*tensors):
         swap = {id(old): new for old, new in zip(flat, tensors)}
@@ -1150,7 +1156,7 @@ def _grad_call(lib, op, case, mode, name):
         watched = [t for t in tensors if t.dtype.is_floating]
         with lib.GradientTape() as tape:
             tape.watch(watched)
-            out = op(*a2, **k2)
+            out = call(*a2, **k2)
             leaves = [t for t in (out if isinstance(out, (tuple, list)) else [out])
                       if lib.is_tensor(t) and t.dtype.is_floating]
             if not leaves:
@@ -1160,20 +1166,21 @@ def _grad_call(lib, op, case, mode, name):
                 for t in leaves])
         sparse = getattr(lib, "IndexedSlices", ())   # TF's gather gradient: made dense
         return [lib.convert_to_tensor(g) if isinstance(g, sparse) else g
-                for g in tape.gradient(total, watched)]
+                for g in tape.gradient(total, watched + list(variables))]
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out = grads(*flat) if mode == "eager" else lib.function(grads)(*flat)
+            out = lib.function(grads)(*flat) if mode == "function" else grads(*flat)
         return Outcome([(None, "None", None) if g is None else _leaves(lib, g)[0] for g in out])
     except Exception as exc:                           # noqa: BLE001 - compared below
         return Outcome(error=_error_class(exc), message=str(exc).splitlines()[0][:120]
                        if str(exc) else "")
 
 
-def _compare(ours, theirs, up_to_sign=False):
-    """A description of the first difference, or None when they agree."""
+def _compare(ours, theirs, up_to_sign=False, tolerance=None):
+    """A description of the first difference, or None when they agree;
+    `tolerance` (a dtype name) sets the TOLERANCE of every float leaf."""
     if ours.error or theirs.error:
         if ours.error and theirs.error:
             if ours.error != theirs.error:
@@ -1193,7 +1200,7 @@ def _compare(ours, theirs, up_to_sign=False):
         if ov is None:
             continue
         if od in TOLERANCE:
-            rtol, atol = TOLERANCE[od]
+            rtol, atol = TOLERANCE[tolerance or od]
             if up_to_sign:
                 ov, tv = np.abs(ov), np.abs(tv)
             if not np.allclose(ov.astype(np.float64), tv.astype(np.float64), rtol=rtol,
@@ -1299,8 +1306,9 @@ def main(argv=None):
     parser.add_argument("--record", action="store_true",
                         help="with --special: write TF's results to the recorded JSON")
     parser.add_argument("--section", default="ops",
-                        help="with --special: the case table, ops (tools/tf_special.py) or S "
-                             "(tools/tf_special_S.py), recorded as S.json")
+                        help="with --special: the case table, ops (tools/tf_special.py) or "
+                             "keras (tools/tf_special_keras.py; any S: tools/tf_special_S.py), "
+                             "recorded as S.json")
     parser.add_argument("--prints", action="store_true",
                         help="compare printed text and error types (tools/tf_diff_prints.py)")
     args = parser.parse_args(argv)

@@ -1,9 +1,12 @@
 """Special points: TensorFlow 2.21's values and gradients where models sit,
 recorded in the repository and replayed on our runtime (a developer tool).
 
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--ops PATTERN]   # ours against TF, live
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special --record          # rewrite the JSON
+    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] [--ops PATTERN]  # live
+    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] --record   # rewrite S.json
     python3 -m pytest -n 0 -q tests/runtime/test_tf_special_points.py   # replay, no TF needed
+
+Sections: `ops` (this module, the default) and `keras` (tools/tf_special_keras.py:
+every Keras loss, activation and weighted layer).
 
 Random inputs never land on the points where a formula takes a side: 0 and
 +-1, ties (max/min, sorting, pooling, maximum(x, x)), each bound of a clip or
@@ -11,24 +14,35 @@ threshold, saturation (logits +-30, +-100), 0 and 1 as probabilities, zero
 vectors and zero variance, empty segments and repeated indices, -inf in
 logsumexp and softmax. `CASES` puts every op with a gradient rule at such
 points (tests/runtime/test_tf_special_points.py checks that each op type of
-the gradient registry appears in some case's traced graph, or in `EXEMPT`
-with the reason). Each case runs in float32 and float64; its value and the
-gradient of sum(output * w) for each floating-point input (w: 1, 2, 3, 1, ...
-over each float output, as `tf_diff.py --gradients`) are compared within
+the gradient registry appears in the traced graph of some case of any
+section, or in `EXEMPT` with the reason). Each case runs in its `dtypes`
+(float32 and float64 by default); its value and the gradient of
+sum(output * w) for each floating-point input (w: 1, 2, 3, 1, ... over each
+float output, as `tf_diff.py --gradients`) are compared within
 `tf_diff.TOLERANCE`, eagerly and inside `tf.function`.
 
 A case is `fn(tf, *inputs)`, written once for both libraries, and its inputs
 (float64 numpy arrays, cast to each dtype; integer arrays stay as they are).
 Its key names the op and the point ("nn.relu6 at 0 and 6"); a record is
-`<key>|<dtype>`.
+`<key>|<dtype>`. Two options extend it (the Keras section uses both):
+
+- `build=True`: `fn(tf)` is a builder, run once per library and mode, that
+  returns `(call, variables)`: `call(*inputs)` is the function at the point
+  (a built layer, its weights set) and the gradients cover `variables` (its
+  trainable weights) after the float inputs. Such a case also runs in a
+  third mode, "taped": an eager tape around a `tf.function` of `call` (a
+  traced Keras `call` in a hand-written training loop), whose value and
+  gradients must be TF's `tf.function` ones.
+- `tolerance="float32"`: every float leaf is compared within float32's
+  tolerance (a Keras loss computes in float32 whatever its inputs' dtype).
 
 Recorded data (format 1), one JSON file per section under
 tests/data/tf_special_points/: ops.json from this module's table. Another
 section plugs in with its own table module, tools/tf_special_<section>.py,
 defining `CASES` (filled by `case = tf_special.case_adder(CASES)`) and
-`KNOWN`, and `tf_diff.py --special --section <section> [--record]` compares
-it live or writes <section>.json; the replay test picks up every JSON file
-there:
+`KNOWN` (keras.json: tools/tf_special_keras.py), and `tf_diff.py --special
+--section <section> [--record]` compares it live or writes <section>.json;
+the replay test picks up every JSON file there:
 
     {"format": 1, "source": "TensorFlow 2.21.0", "module": "tf_special",
      "records": [{"id": "<key>|float32", "key": "<key>", "dtype": "float32",
@@ -41,10 +55,11 @@ there:
     LEAF    = ARRAY, or {"dtype": "None"} for a gradient that is None
 
 `module` names the table under tools/ whose `CASES[key]` gives the function
-(`fn(tf, *inputs)`) and whose `KNOWN` lists the differences kept on purpose
-(by record id, or "<id>@eager" / "<id>@function" for one mode), each as
-"docs/tf_differences.md: <words of its line there>"; the replay marks those
-as expected failures (strict: fixing one fails until its entry goes).
+(`fn(tf, *inputs)`, or its builder) and whose `KNOWN` lists the differences
+kept on purpose (by record id, or "<id>@eager" / "<id>@function" /
+"<id>@taped" for one mode), each as "docs/tf_differences.md: <words of its
+line there>"; the replay marks those as expected failures (strict: fixing
+one fails until its entry goes).
 `value`/`grads` are TF's eager results; `*_function` are present only where
 TF's `tf.function` result differs from its eager one beyond the tolerance
 (its graph optimizer rounds differently).
@@ -66,10 +81,15 @@ CASES = {}      # key -> Case
 
 
 class Case:
-    """`fn(tf, *inputs)` at one special point; `dtypes`: the float dtypes to run."""
+    """`fn(tf, *inputs)` at one special point; `dtypes`: the float dtypes to run.
+    With `build`, `fn(tf)` makes the case's objects once and returns `(call,
+    variables)`: `call(*inputs)` is the function, `variables` its weights.
+    `tolerance` (a dtype name) compares every float leaf within that dtype's
+    tolerance (float64 results computed in float32)."""
 
-    def __init__(self, fn, inputs, dtypes=FLOAT_DTYPES):
+    def __init__(self, fn, inputs, dtypes=FLOAT_DTYPES, build=False, tolerance=None):
         self.fn, self.inputs, self.dtypes = fn, inputs, dtypes
+        self.build, self.tolerance = build, tolerance
 
     def inputs_as(self, dtype):
         return [np.asarray(v, dtype) if np.asarray(v).dtype.kind == "f" else np.asarray(v)
@@ -77,11 +97,12 @@ class Case:
 
 
 def case_adder(cases):
-    """`case(key, fn, *inputs, dtypes=...)` adding to `cases` (a table's `CASES`)."""
-    def case(key, fn, *inputs, dtypes=FLOAT_DTYPES):
+    """`case(key, fn, *inputs, dtypes=..., build=False, tolerance=None)` adding
+    to `cases` (a table's `CASES`)."""
+    def case(key, fn, *inputs, dtypes=FLOAT_DTYPES, build=False, tolerance=None):
         if key in cases:
             raise ValueError(f"special case {key!r} defined twice")
-        cases[key] = Case(fn, [np.asarray(v) for v in inputs], dtypes)
+        cases[key] = Case(fn, [np.asarray(v) for v in inputs], dtypes, build, tolerance)
     return case
 
 
@@ -533,7 +554,6 @@ def _cond_at_zero(tf, x):
 # op type -> why no special-point case exercises its gradient rule here
 EXEMPT = {
     "Dropout": "random: no fixed point to record (tests/runtime/test_nn_activations_losses.py)",
-    "LSTMStep": "the fused step of keras LSTM layers (a Keras section's case)",
     "Identity": "the graph optimizer removes tf.identity from traced graphs (the 'identity' "
                 "case runs its rule eagerly)",
     "StatefulPartitionedCall": "a tf.function called under an eager GradientTape: an eager "
@@ -587,14 +607,24 @@ def records(pattern="*", table=None):
                 yield f"{key}|{dtype}", key, dtype, c.inputs_as(dtype)
 
 
-def run(tool, lib, key, inputs, mode, table=None):
-    """(value Outcome, gradient Outcome or None) of case `key` with `lib`."""
-    fn = (table or _this()).CASES[key].fn
+def modes(case):
+    """The modes a case runs in: eager, function, and taped for a `build` case."""
+    return ("eager", "function", "taped") if case.build else ("eager", "function")
 
-    def op(*tensors):
-        return fn(lib, *tensors)
+
+def run(tool, lib, key, inputs, mode, table=None):
+    """(value Outcome, gradient Outcome or None) of case `key` with `lib`; a
+    `build` case is built once, for both."""
+    spec = (table or _this()).CASES[key]
+    variables = ()
+    if spec.build:
+        op, variables = spec.fn(lib)
+    else:
+        def op(*tensors):
+            return spec.fn(lib, *tensors)
     c = tool.Case(key, *inputs)
-    return tool._call(lib, op, c, mode, key), tool._grad_call(lib, op, c, mode, key)
+    return (tool._call(lib, op, c, mode, key),
+            tool._grad_call(lib, op, c, mode, key, variables))
 
 
 def encode_array(value):
@@ -678,17 +708,19 @@ def write(doc, path=OPS_JSON):
 def compare(tool, ours, entry, mode, table=None):
     """The first difference between our run of a record and TF's recorded one, or None."""
     key = entry["key"]
+    tolerance = (table or _this()).CASES[key].tolerance
     inputs = [decode_array(a) for a in entry["inputs"]]
     value, grads = run(tool, ours, key, inputs, mode, table)
-    want_value = decode_outcome(tool, entry.get(f"value_{mode}", entry["value"]))
-    want_grads = decode_outcome(tool, entry.get(f"grads_{mode}", entry["grads"]))
-    diff = tool._compare(value, want_value)
+    recorded = "function" if mode == "taped" else mode      # a taped call runs the graph
+    want_value = decode_outcome(tool, entry.get(f"value_{recorded}", entry["value"]))
+    want_grads = decode_outcome(tool, entry.get(f"grads_{recorded}", entry["grads"]))
+    diff = tool._compare(value, want_value, tolerance=tolerance)
     if diff:
         return f"value: {diff}"
     if (grads is None) != (want_grads is None):
         return "gradient: one side has no float input"
     if grads is not None:
-        diff = tool._compare(grads, want_grads)
+        diff = tool._compare(grads, want_grads, tolerance=tolerance)
         if diff:
             return f"gradient: {diff}"
     return None
@@ -701,7 +733,7 @@ def live(tool, ours, theirs, pattern="*", out=None, table=None):
     doc = record(tool, theirs, pattern, table)
     lines, checked = [], 0
     for entry in doc["records"]:
-        for mode in ("eager", "function"):
+        for mode in modes(table.CASES[entry["key"]]):
             checked += 1
             diff = compare(tool, ours, entry, mode, table)
             if diff:
@@ -711,6 +743,7 @@ def live(tool, ours, theirs, pattern="*", out=None, table=None):
                 lines.append(line)
                 print(line, file=out)
     unexplained = [line for line in lines if "(known: " not in line]
-    print(f"\n{len(table.CASES)} special cases, {checked} checks, {len(lines)} mismatches "
+    cases = len({entry["key"] for entry in doc["records"]})
+    print(f"\n{cases} special cases, {checked} checks, {len(lines)} mismatches "
           f"({len(lines) - len(unexplained)} known, in docs/tf_differences.md)", file=out)
     return unexplained

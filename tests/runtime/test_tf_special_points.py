@@ -1,14 +1,18 @@
 """TensorFlow 2.21's values and gradients at special points (0 and +-1, ties,
 bounds, saturation, zero vectors, empty segments, -inf ...), recorded by
-`tools/tf_diff.py --special --record` in tests/data/tf_special_points/*.json,
-replayed on our runtime eagerly and inside `tf.function` (no TensorFlow here).
-The format and the case table are in tools/tf_special.py; each JSON names the
-table module that holds its cases, so a section (ops.json, keras.json) plugs
-in by adding its file and its module."""
+`tools/tf_diff.py --special [--section S] --record` in
+tests/data/tf_special_points/*.json, replayed on our runtime eagerly and
+inside `tf.function` (no TensorFlow here). The format is in
+tools/tf_special.py's docstring; each JSON names the table module that holds
+its cases: ops.json tools/tf_special.py (every op with a gradient rule),
+keras.json tools/tf_special_keras.py (every Keras loss, activation and
+weighted layer), and a new section plugs in by adding its file and its
+module."""
 
 import importlib
 import json
 import os
+import re
 import sys
 import warnings
 
@@ -33,8 +37,7 @@ def _documents():
         if name.endswith(".json"):
             with open(os.path.join(DATA, name)) as f:
                 doc = json.load(f)
-            if "module" in doc:     # keras.json: tests/keras/test_special_points.py
-                docs[name] = doc
+            docs[name] = doc
     return docs
 
 
@@ -54,7 +57,7 @@ def _params():
     for name, doc in DOCS.items():
         table = _table(doc)
         for entry in doc["records"]:
-            for mode in ("eager", "function"):
+            for mode in SPECIAL.modes(table.CASES[entry["key"]]):
                 why = SPECIAL.known(entry["id"], mode, table.KNOWN)
                 marks = pytest.mark.xfail(strict=True, reason=why) if why else ()
                 params.append(pytest.param(name, entry, mode, marks=marks,
@@ -72,7 +75,7 @@ def test_recorded_special_point_matches(name, entry, mode):
 
 
 def test_each_document_has_the_format_and_its_table():
-    assert "ops.json" in DOCS
+    assert {"ops.json", "keras.json"} <= set(DOCS)
     for name, doc in DOCS.items():
         assert doc["format"] == 1 and doc["source"].startswith("TensorFlow 2.21"), name
         table = _table(doc)
@@ -87,11 +90,12 @@ def test_each_document_has_the_format_and_its_table():
         assert known_ids <= set(ids), (name, known_ids - set(ids))
 
 
-def test_recording_is_current_with_the_case_table():
-    recorded = {entry["id"] for entry in DOCS["ops.json"]["records"]}
-    wanted = {rid for rid, _, _, _ in SPECIAL.records()}
-    assert recorded == wanted, ("rerun tools/tf_diff.py --special --record",
-                                sorted(wanted ^ recorded)[:5])
+@pytest.mark.parametrize("name", sorted(DOCS))
+def test_recording_is_current_with_the_case_table(name):
+    recorded = {entry["id"] for entry in DOCS[name]["records"]}
+    wanted = {rid for rid, _, _, _ in SPECIAL.records(table=_table(DOCS[name]))}
+    assert recorded == wanted, (f"rerun tools/tf_diff.py --special --section "
+                                f"{name[:-len('.json')]} --record", sorted(wanted ^ recorded)[:5])
 
 
 def test_known_differences_cite_their_line_in_tf_differences():
@@ -112,14 +116,23 @@ def _op_types(graph, seen):
                 _op_types(value, seen)
 
 
+def _traced(case):
+    """`tf.function` of a case's function (a `build` case built first)."""
+    if case.build:
+        return tf.function(case.fn(tf)[0])
+    return tf.function(lambda *t, fn=case.fn: fn(tf, *t))
+
+
 def test_every_op_with_a_gradient_rule_has_a_special_point_or_a_reason():
-    """Each op type of the gradient registry appears in some case's traced graph
-    (its rule is what the gradient of that case runs), or is in EXEMPT."""
+    """Each op type of the gradient registry appears in some case's traced graph,
+    of any section (its rule is what the gradient of that case runs), or is in
+    tools/tf_special.py's EXEMPT."""
     seen = set()
-    for key, case in SPECIAL.CASES.items():
-        for dtype in ("float32", "float64"):     # (nn.lrn refuses float64, as TF)
+    cases = [case for name in sorted(DOCS) for case in _table(DOCS[name]).CASES.values()]
+    for case in cases:
+        for dtype in case.dtypes:     # (nn.lrn refuses float64, as TF)
             inputs = [tf.constant(v) for v in case.inputs_as(dtype)]
-            fn = tf.function(lambda *t, fn=case.fn: fn(tf, *t))
+            fn = _traced(case)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 try:
@@ -134,6 +147,43 @@ def test_every_op_with_a_gradient_rule_has_a_special_point_or_a_reason():
     assert not missing, missing
     assert not set(SPECIAL.EXEMPT) & seen, sorted(set(SPECIAL.EXEMPT) & seen)
     assert len(rules & seen) >= 150
+
+
+def _keras_names():
+    """("losses.X", object) for each public loss and activation, and each layer class."""
+    for ns in ("losses", "activations", "layers"):
+        module = getattr(tf.keras, ns)
+        for name in sorted(n for n in vars(module) if not n.startswith("_")):
+            obj = getattr(module, name)
+            if ns != "layers" or (isinstance(obj, type) and issubclass(obj, tf.keras.layers.Layer)):
+                yield f"{ns}.{name}", obj
+
+
+def _keras_case_objects(keys):
+    """The objects the case keys name first ("activations.relu,float64",
+    "BinaryCrossentropy(from_logits)@0", "mae@tie", "Dense(zeros)")."""
+    objects = []
+    for key in keys:
+        lead = re.match(r"(activations\.)?(\w+)", key)
+        spaces = ("activations",) if lead.group(1) else ("losses", "layers")
+        objects += [getattr(getattr(tf.keras, ns), lead.group(2)) for ns in spaces
+                    if hasattr(getattr(tf.keras, ns), lead.group(2))]
+    return objects
+
+
+def test_every_keras_loss_activation_and_layer_has_a_special_point_or_a_reason():
+    """Each loss (class and function, aliases by identity), activation and layer
+    class of runtime.keras leads some case's key in tools/tf_special_keras.py,
+    or is in its EXEMPT with the reason."""
+    keras = _table({"module": "tf_special_keras"})
+    objects = _keras_case_objects(keras.CASES)
+    names = dict(_keras_names())
+    covered = {name for name, obj in names.items() if any(obj is o for o in objects)}
+    missing = sorted(set(names) - covered - set(keras.EXEMPT))
+    assert not missing, missing
+    assert not set(keras.EXEMPT) & covered, sorted(set(keras.EXEMPT) & covered)
+    assert set(keras.EXEMPT) <= set(names), sorted(set(keras.EXEMPT) - set(names))
+    assert len(covered) >= 100 and len(keras.CASES) >= 202
 
 
 def test_arrays_round_trip_through_the_json_encoding():

@@ -89,7 +89,7 @@ def test_full_comparison_needs_tensorflow():
 def test_gradient_mode_runs_our_side_eagerly_and_in_a_function():
     x = np.array([0.5, 1.0, 2.0, -1.0], np.float64)
     case = TOOL.Case("f64", x)
-    for mode in ("eager", "function"):
+    for mode in ("eager", "function", "taped"):     # taped: a traced sin under an eager tape
         out = TOOL._grad_call(tf, tf.sin, case, mode, "sin")
         assert out.error is None
         (value, dtype, shape), = out.leaves
@@ -106,6 +106,26 @@ def test_gradient_mode_reports_none_and_missing_rules():
     failing = TOOL._grad_call(tf, lambda a: tf.unique(a)[0],       # Unique has no rule, as in TF
                               TOOL.Case("f32", np.ones(2, np.float32)), "eager", "unique")
     assert failing.error == "LookupError"
+
+
+def test_gradient_mode_takes_the_variables_after_the_inputs():
+    v = tf.Variable([2.0, 0.0])
+    ids = TOOL.Case("ids", np.array([1, 0, 1], np.int32))
+    for mode in ("eager", "function"):       # an integer input: the variable's gradient only
+        out = TOOL._grad_call(tf, lambda i: tf.gather(v, i), ids, mode, "gather", [v])
+        (value, dtype, shape), = out.leaves
+        assert dtype == "float32" and shape == (2,)
+        np.testing.assert_allclose(value, [2.0, 4.0])       # weights 1, 2, 3 at ids 1, 0, 1
+    x = TOOL.Case("x", np.array([3.0, 1.0], np.float32))
+    out = TOOL._grad_call(tf, lambda t: t * v, x, "eager", "mul", [v])
+    np.testing.assert_allclose([leaf[0] for leaf in out.leaves], [[2.0, 0.0], [3.0, 2.0]])
+
+
+def test_compare_takes_another_dtypes_tolerance():
+    a = TOOL.Outcome([(np.array([1.0]), "float64", (1,))])
+    b = TOOL.Outcome([(np.array([1.0 + 1e-7]), "float64", (1,))])
+    assert "value" in TOOL._compare(a, b)                    # float64: rtol 1e-10
+    assert TOOL._compare(a, b, tolerance="float32") is None  # computed in float32
 
 
 def test_print_probes_run_on_our_side():
