@@ -11,7 +11,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "MLP [60,784]",
              "MLP training step", "gradient of a 10,000-iteration while_loop",
-             "LSTM(64) train step", "tf.data epoch",
+             "taped call of a 20-op tf.function", "LSTM(64) train step", "tf.data epoch",
              "while_loop counting to 1,000,000", "convert+trace 30-line fn", "scaling",
              "JAX Collatz(27)", "JAX power(x, n=100)", "JAX nested Python-range loops",
              "JAX first call of a 30-line fn", "Keras fit per epoch", "ONNX Runtime vs ours"]
