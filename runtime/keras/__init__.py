@@ -14,8 +14,9 @@ from runtime._src.keras.input_layer import Input
 from runtime._src.keras.keras_tensor import KerasTensor
 from runtime._src.keras.models import Model, Sequential
 from runtime.keras import (activations, backend, callbacks, constraints, initializers, layers,
-                           losses, metrics, models, optimizers, regularizers, saving, utils)
+                           losses, metrics, models, ops, optimizers, regularizers, saving,
+                           utils)
 
 __all__ = ["Input", "KerasTensor", "Model", "Sequential", "activations", "backend",
-           "callbacks", "constraints", "initializers", "layers", "losses", "metrics", "models", "optimizers",
+           "callbacks", "constraints", "initializers", "layers", "losses", "metrics", "models", "ops", "optimizers",
            "regularizers", "saving", "utils"]

@@ -1,0 +1,96 @@
+"""`keras.ops` math: segment reductions, `top_k`, `logsumexp`, `erf` and
+the other functions of Keras's `ops/math.py`."""
+
+from runtime._src.keras.ops.operation import cast_to, keras_op, tensor, to_float
+from runtime._src.keras.ops.tfops import tf
+
+__all__ = []
+
+
+def _export(fn):
+    __all__.append(fn.__name__)
+    return fn
+
+
+def _segment(name, sorted_fn, unsorted_fn):
+    def fn(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+        data, ids = tensor(data), cast_to(tensor(segment_ids), "int32")
+        if num_segments is None:
+            return sorted_fn(data, ids)
+        return unsorted_fn(data, ids, num_segments)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(data, segment_ids, num_segments=None, sorted=False)`."
+    return _export(keras_op(fn))
+
+
+segment_sum = _segment("segment_sum", tf.segment_sum, tf.unsorted_segment_sum)
+segment_max = _segment("segment_max", tf.segment_max, tf.unsorted_segment_max)
+
+
+@_export
+@keras_op
+def top_k(x, k, sorted=True):  # noqa: A002
+    """`keras.ops.top_k(x, k, sorted=True)`: (values, int32 indices)."""
+    values, indices = tf.top_k(tensor(x), k=k, sorted=sorted)
+    return values, cast_to(indices, "int32")
+
+
+@_export
+@keras_op
+def in_top_k(targets, predictions, k):
+    """`keras.ops.in_top_k(targets, predictions, k)`: bools."""
+    predictions = tensor(predictions)
+    targets = cast_to(tensor(targets), "int32")
+    target_score = tf.gather(predictions, targets, axis=1, batch_dims=1)
+    higher = tf.reduce_sum(cast_to(predictions > tf.expand_dims(target_score, 1), "int32"),
+                           axis=1)
+    return higher < k
+
+
+@_export
+@keras_op
+def logsumexp(x, axis=None, keepdims=False):
+    """`keras.ops.logsumexp(x, axis=None, keepdims=False)`."""
+    return tf.reduce_logsumexp(to_float(x), axis=axis, keepdims=keepdims)
+
+
+@_export
+@keras_op
+def erf(x):
+    """`keras.ops.erf(x)`."""
+    return tf.erf(to_float(x))
+
+
+@_export
+@keras_op
+def erfinv(x):
+    """`keras.ops.erfinv(x)`, by Newton steps from a rational start."""
+    x = to_float(x)
+    a = 0.147
+    ln = tf.log(1.0 - x * x)
+    t = 2.0 / (3.14159265358979 * a) + ln / 2.0
+    y = tf.sign(x) * tf.sqrt(tf.sqrt(t * t - ln / a) - t)
+    for _ in range(3):
+        y = y - (tf.erf(y) - x) / (1.1283791670955126 * tf.exp(-y * y))
+    return y
+
+
+@_export
+@keras_op
+def rsqrt(x):
+    """`keras.ops.rsqrt(x)`."""
+    return tf.rsqrt(to_float(x))
+
+
+@_export
+@keras_op
+def extract_sequences(x, sequence_length, sequence_stride):
+    """`keras.ops.extract_sequences(x, sequence_length, sequence_stride)`: frames
+    of the last axis."""
+    x = tensor(x)
+    n = x.shape.as_list()[-1]
+    starts = range(0, n - sequence_length + 1, sequence_stride)
+    return tf.stack([x[..., s:s + sequence_length] for s in starts], axis=-2)
+
+
+__all__.sort()
