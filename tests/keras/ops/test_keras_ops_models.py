@@ -1,0 +1,91 @@
+"""`keras.ops` in models, as the keras.io guides use them: a functional
+model whose ops are recorded Operations, a custom layer written with ops
+(the "making new layers" guide), and the control-flow ops. Values are Keras
+3.15's (TF 2.21) as worked out by hand for these inputs."""
+
+import numpy as np
+
+import runtime as tf
+from runtime import keras
+from runtime.keras import ops
+
+
+def test_functional_model_from_ops():
+    x = keras.Input((3,))
+    y = ops.sum(ops.square(x), axis=-1)
+    assert isinstance(y, keras.KerasTensor) and y.shape == (None,) and y.dtype == "float32"
+    model = keras.Model(x, y)
+    out = model(tf.constant([[1.0, 2.0, 3.0], [0.0, -1.0, 0.5]]))
+    np.testing.assert_allclose(out.numpy(), [14.0, 1.25])
+    # Keras 3 lists only layers in model.layers; the ops are Operations
+    assert [type(layer).__name__ for layer in model.layers] == ["InputLayer"]
+
+
+def test_functional_model_ops_after_a_layer_and_in_fit():
+    inputs = keras.Input((4,))
+    h = keras.layers.Dense(3, kernel_initializer="ones")(inputs)
+    out = ops.mean(ops.relu(h), axis=-1, keepdims=True)
+    assert out.shape == (None, 1)
+    model = keras.Model(inputs, out)
+    got = model(tf.constant([[1.0, 1.0, 1.0, -1.0]]))
+    np.testing.assert_allclose(got.numpy(), [[2.0]])
+    model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(np.ones((4, 4), "float32"), np.ones((4, 1), "float32"), epochs=1,
+                        verbose=0)
+    assert np.isfinite(history.history["loss"][0])
+
+
+class Linear(keras.layers.Layer):
+    """The keras.io guide's layer: `ops.matmul(inputs, self.w) + self.b`."""
+
+    def __init__(self, units=2):
+        super().__init__()
+        self.units = units
+
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1], self.units), initializer="ones")
+        self.b = self.add_weight(shape=(self.units,), initializer="zeros")
+
+    def call(self, inputs):
+        return ops.matmul(inputs, self.w) + self.b
+
+
+def test_custom_layer_with_ops_eager_traced_and_gradient():
+    layer = Linear(2)
+    x = tf.constant([[1.0, 2.0], [3.0, -1.0]])
+    np.testing.assert_allclose(layer(x).numpy(), [[3.0, 3.0], [2.0, 2.0]])
+    traced = tf.function(lambda t: layer(t))
+    np.testing.assert_allclose(traced(x).numpy(), [[3.0, 3.0], [2.0, 2.0]])
+    with tf.GradientTape() as tape:
+        loss = ops.sum(layer(x))
+    grad_w, grad_b = tape.gradient(loss, [layer.w, layer.b])
+    np.testing.assert_allclose(tf.convert_to_tensor(grad_w).numpy(), [[4.0, 4.0], [1.0, 1.0]])
+    np.testing.assert_allclose(tf.convert_to_tensor(grad_b).numpy(), [2.0, 2.0])
+
+
+def test_control_flow_ops():
+    assert int(ops.cond(ops.convert_to_tensor(True), lambda: 1, lambda: 2)) == 1
+    assert int(ops.while_loop(lambda i: i < 5, lambda i: i + 2, 0)) == 6
+    i, s = ops.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s + i), (0, 0))
+    assert (int(i), int(s)) == (3, 3)
+    assert int(ops.fori_loop(0, 4, lambda i, v: v + i, 0)) == 6
+    carry, ys = ops.scan(lambda c, x: (c + x, c * 2.0), 0.0, ops.convert_to_tensor([1.0, 2.0, 3.0]))
+    assert float(carry) == 6.0
+    np.testing.assert_allclose(ys.numpy(), [0.0, 2.0, 6.0])
+    out = ops.vectorized_map(lambda r: ops.sum(r), ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+    np.testing.assert_allclose(out.numpy(), [3.0, 7.0])
+
+
+def test_control_flow_in_tf_function():
+    @tf.function
+    def f(n):
+        return ops.fori_loop(0, n, lambda i, v: v + ops.cast(i, "float32"), 0.0)
+    assert float(f(tf.constant(4))) == 6.0
+
+
+def test_shape_and_dtype_helpers():
+    x = ops.ones((2, 3))
+    assert ops.shape(x) == (2, 3) and ops.ndim(x) == 2
+    assert ops.dtype(x) == "float32"
+    assert isinstance(ops.convert_to_numpy(x), np.ndarray)
+    assert ops.shape(keras.Input((5,))) == (None, 5)
