@@ -89,3 +89,24 @@ def test_shape_and_dtype_helpers():
     assert ops.dtype(x) == "float32"
     assert isinstance(ops.convert_to_numpy(x), np.ndarray)
     assert ops.shape(keras.Input((5,))) == (None, 5)
+
+
+def test_creation_and_split_helpers():
+    assert ops.shape(ops.empty((2, 3))) == (2, 3) and ops.dtype(ops.empty((1,))) == "float32"
+    assert ops.dtype(ops.empty_like(ops.ones((2,), dtype="int32"))) == "int32"
+    parts = ops.dsplit(ops.reshape(ops.arange(8.0), (1, 2, 4)), 2)
+    assert [ops.shape(p) for p in parts] == [(1, 2, 2), (1, 2, 2)]
+    np.testing.assert_allclose(parts[1].numpy().ravel(), [2.0, 3.0, 6.0, 7.0])
+    out = ops.map(lambda r: r * 2.0, ops.convert_to_tensor([[1.0], [2.0]]))
+    np.testing.assert_allclose(out.numpy(), [[2.0], [4.0]])
+    assert ops.is_tensor(ops.ones(1)) and not ops.is_tensor(np.ones(1))
+
+
+def test_ops_on_keras_tensors_with_several_outputs():
+    x = keras.Input((4,))
+    values, indices = ops.top_k(x, 2)
+    assert values.shape == (None, 2) and indices.dtype == "int32"
+    model = keras.Model(x, [values, indices])
+    v, i = model(tf.constant([[1.0, 4.0, 2.0, 3.0]]))
+    np.testing.assert_allclose(v.numpy(), [[4.0, 3.0]])
+    np.testing.assert_array_equal(i.numpy(), [[1, 3]])

@@ -1,6 +1,8 @@
 """`keras.ops.linalg`: norms, inverses, decompositions and solves over the
 runtime's `tf.linalg` ops; int inputs give float32."""
 
+import numpy as np
+
 from runtime._src.keras.ops.operation import keras_op, to_float
 from runtime._src.keras.ops.tfops import tf
 
@@ -66,6 +68,89 @@ cholesky = _wrap("cholesky", tf.cholesky)
 def solve(a, b):
     """`keras.ops.solve(a, b)`: x with a @ x = b."""
     return tf.solve(to_float(a), to_float(b))
+
+
+
+@_export
+@keras_op
+def qr(x, mode="reduced"):
+    """`keras.ops.qr(x, mode="reduced")`: (q, r)."""
+    return tuple(tf.qr(to_float(x), full_matrices=mode == "complete"))
+
+
+@_export
+@keras_op
+def svd(x, full_matrices=True, compute_uv=True):
+    """`keras.ops.svd(x, full_matrices=True, compute_uv=True)`: (u, s, vh)."""
+    x = to_float(x)
+    if not compute_uv:
+        return tf.svd(x, compute_uv=False)
+    s, u, v = tf.svd(x, full_matrices=full_matrices)
+    return u, s, tf.transpose(v, _swap_last(len(v.shape)))
+
+
+def _swap_last(rank):
+    return list(range(rank - 2)) + [rank - 1, rank - 2]
+
+
+@_export
+@keras_op
+def solve_triangular(a, b, lower=False):
+    """`keras.ops.solve_triangular(a, b, lower=False)`."""
+    a, b = to_float(a), to_float(b)
+    vec = len(b.shape) == len(a.shape) - 1
+    if vec:
+        b = tf.expand_dims(b, -1)
+    out = tf.triangular_solve(a, b, lower=lower)
+    return tf.squeeze(out, [-1]) if vec else out
+
+
+@_export
+@keras_op
+def lstsq(a, b, rcond=None):
+    """`keras.ops.lstsq(a, b, rcond=None)`: the least-squares x of a @ x = b."""
+    a, b = to_float(a), to_float(b)
+    vec = len(b.shape) == 1
+    if vec:
+        b = tf.expand_dims(b, -1)
+    out = tf.matmul(pinv(a), b)
+    return tf.squeeze(out, [-1]) if vec else out
+
+
+@_export
+@keras_op
+def pinv(x, rcond=1e-15):
+    """`keras.ops.pinv(x)`: the pseudo-inverse by SVD."""
+    x = to_float(x)
+    s, u, v = tf.svd(x, full_matrices=False)
+    cutoff = rcond * tf.reduce_max(s, axis=-1, keepdims=True)
+    s_inv = tf.where(s > cutoff, 1.0 / tf.where(s > cutoff, s, tf.ones_like(s)),
+                     tf.zeros_like(s))
+    return tf.matmul(v * tf.expand_dims(s_inv, -2), u, transpose_b=True)
+
+
+@_export
+@keras_op
+def matrix_rank(x, tol=None):
+    """`keras.ops.matrix_rank(x)`: int32 count of singular values over tol."""
+    x = to_float(x)
+    s = tf.svd(x, compute_uv=False)
+    if tol is None:
+        m, n = x.shape.as_list()[-2:]
+        tol = tf.reduce_max(s, axis=-1, keepdims=True) * float(max(m, n)) * \
+            float(np.finfo(x.dtype.np_dtype).eps)
+    return tf.reduce_sum(tf.cast(s > tol, "int32"), axis=-1)
+
+
+@_export
+@keras_op
+def cholesky_inverse(x, upper=False):
+    """`keras.ops.cholesky_inverse(x, upper=False)`: inv(L @ L^T) from its factor."""
+    x = to_float(x)
+    factor = tf.transpose(x, _swap_last(len(x.shape))) if upper else x
+    rows, cols = factor.shape.as_list()[-2:]
+    factor = factor * tf.cast(np.tri(rows, cols), factor.dtype)
+    return tf.inv(tf.matmul(factor, factor, transpose_b=True))
 
 
 __all__.sort()

@@ -1,7 +1,9 @@
 """`keras.ops` math: segment reductions, `top_k`, `logsumexp`, `erf` and
 the other functions of Keras's `ops/math.py`."""
 
-from runtime._src.keras.ops.operation import cast_to, keras_op, tensor, to_float
+from runtime._src.keras.ops.operation import (cast_to, keras_op, standardize_dtype, tensor,
+                                              to_float)
+from runtime._src.ops import image_color
 from runtime._src.keras.ops.tfops import tf
 
 __all__ = []
@@ -91,6 +93,28 @@ def extract_sequences(x, sequence_length, sequence_stride):
     n = x.shape.as_list()[-1]
     starts = range(0, n - sequence_length + 1, sequence_stride)
     return tf.stack([x[..., s:s + sequence_length] for s in starts], axis=-2)
+
+
+
+@_export
+@keras_op
+def erfc(x):
+    """`keras.ops.erfc(x)`."""
+    return tf.erfc(to_float(x))
+
+
+@_export
+@keras_op
+def logdet(x):
+    """`keras.ops.logdet(x)`: log det of a positive-definite matrix."""
+    return tf.logdet(to_float(x))
+
+
+@_export
+@keras_op
+def saturate_cast(x, dtype):
+    """`keras.ops.saturate_cast(x, dtype)`: clipped to dtype's range, then cast."""
+    return image_color.saturate_cast(tensor(x), standardize_dtype(dtype))
 
 
 __all__.sort()

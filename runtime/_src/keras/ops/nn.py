@@ -4,6 +4,8 @@ runtime's `tf.nn` ops. Int inputs of the activations give float32."""
 
 import math
 
+import numpy as np
+
 from runtime._src.keras.ops.operation import cast_to, keras_op, standardize_dtype, tensor, to_float
 from runtime._src.keras.ops.tfops import tf
 
@@ -197,6 +199,185 @@ def normalize(x, axis=-1, order=2, epsilon=None):
     eps = 1e-12 if epsilon is None else epsilon
     sq = tf.reduce_sum(tf.square(x), axis=axis, keepdims=True)
     return x * tf.rsqrt(tf.maximum(sq, eps * eps if epsilon is None else eps))
+
+
+hard_tanh = _activation("hard_tanh", lambda x: tf.clip_by_value(x, -1.0, 1.0))
+
+
+@_export
+@keras_op
+def squareplus(x, b=4):
+    """`keras.ops.squareplus(x, b=4)`: (x + sqrt(x^2 + b)) / 2."""
+    x = to_float(x)
+    return (x + tf.sqrt(x * x + b)) / 2.0
+
+
+@_export
+@keras_op
+def soft_shrink(x, threshold=0.5):
+    """`keras.ops.soft_shrink(x, threshold=0.5)`."""
+    x = to_float(x)
+    return tf.where(x > threshold, x - threshold,
+                    tf.where(x < -threshold, x + threshold, tf.zeros_like(x)))
+
+
+@_export
+@keras_op
+def hard_shrink(x, threshold=0.5):
+    """`keras.ops.hard_shrink(x, threshold=0.5)`."""
+    x = to_float(x)
+    return tf.where(tf.abs(x) > threshold, x, tf.zeros_like(x))
+
+
+@_export
+@keras_op
+def threshold(x, threshold, default_value):
+    """`keras.ops.threshold(x, threshold, default_value)`: x where x > threshold."""
+    x = to_float(x)
+    return tf.where(x > threshold, x, tf.fill(tf.shape(x), tensor(default_value, x.dtype)))
+
+
+@_export
+@keras_op
+def sparse_plus(x):
+    """`keras.ops.sparse_plus(x)`: 0, (x + 1)^2 / 4, x on (-inf, -1], (-1, 1), [1, inf)."""
+    x = to_float(x)
+    return tf.where(x <= -1.0, tf.zeros_like(x),
+                    tf.where(x < 1.0, tf.square(x + 1.0) / 4.0, x))
+
+
+@_export
+@keras_op
+def sparse_sigmoid(x):
+    """`keras.ops.sparse_sigmoid(x)`: 0, (x + 1) / 2, 1."""
+    x = to_float(x)
+    return tf.where(x <= -1.0, tf.zeros_like(x),
+                    tf.where(x >= 1.0, tf.ones_like(x), (x + 1.0) / 2.0))
+
+
+@_export
+@keras_op
+def glu(x, axis=-1):
+    """`keras.ops.glu(x, axis=-1)`: a * sigmoid(b) of x's two halves."""
+    a, b = tf.split(to_float(x), 2, axis=axis)
+    return a * tf.sigmoid(b)
+
+
+@_export
+@keras_op
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
+    """`keras.ops.layer_normalization(x, gamma=None, beta=None, axis=-1,
+    epsilon=None)`: epsilon 1e-7 (Keras's `backend.epsilon()`) by default."""
+    x = to_float(x)
+    eps = 1e-7 if epsilon is None else epsilon
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    mean = tf.reduce_mean(x, axis=axes, keepdims=True)
+    variance = tf.reduce_mean(tf.square(x - mean), axis=axes, keepdims=True)
+    out = (x - mean) * tf.rsqrt(variance + eps)
+    if gamma is not None:
+        out = out * cast_to(tensor(gamma), x.dtype)
+    if beta is not None:
+        out = out + cast_to(tensor(beta), x.dtype)
+    return out
+
+
+@_export
+@keras_op
+def rms_normalization(x, scale=1, axis=-1, epsilon=None):
+    """`keras.ops.rms_normalization(x, scale=1, axis=-1, epsilon=None)`: epsilon
+    defaults to the float's machine epsilon, as Keras's."""
+    x = to_float(x)
+    eps = float(np.finfo(x.dtype.np_dtype).eps) if epsilon is None else epsilon
+    ms = tf.reduce_mean(tf.square(x), axis=axis, keepdims=True)
+    return x * tf.rsqrt(ms + eps) * cast_to(tensor(scale), x.dtype)
+
+
+def _pool_args(inputs, pool_size, strides, padding, data_format):
+    rank = len(inputs.shape) - 2
+    size = [pool_size] * rank if isinstance(pool_size, int) else list(pool_size)
+    strides = size if strides is None else \
+        [strides] * rank if isinstance(strides, int) else list(strides)
+    if data_format == "channels_first":
+        raise ValueError("channels_first pooling is not supported here")
+    return size, strides, padding.upper()
+
+
+@_export
+@keras_op
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    """`keras.ops.max_pool(inputs, pool_size, strides=None, padding="valid")`, channels_last."""
+    inputs = tensor(inputs)
+    size, strides, padding = _pool_args(inputs, pool_size, strides, padding, data_format)
+    return tf.max_pool(inputs, size, strides, padding)
+
+
+@_export
+@keras_op
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    """`keras.ops.average_pool(inputs, pool_size, strides=None, padding="valid")`."""
+    inputs = tensor(inputs)
+    size, strides, padding = _pool_args(inputs, pool_size, strides, padding, data_format)
+    return tf.avg_pool(inputs, size, strides, padding)
+
+
+@_export
+@keras_op
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    """`keras.ops.conv(inputs, kernel, strides=1, padding="valid", dilation_rate=1)`,
+    channels_last; kernel (spatial..., in, out)."""
+    inputs, kernel = tensor(inputs), tensor(kernel)
+    rank = len(inputs.shape) - 2
+    strides = [strides] * rank if isinstance(strides, int) else list(strides)
+    dil = [dilation_rate] * rank if isinstance(dilation_rate, int) else list(dilation_rate)
+    return tf.convolution(inputs, cast_to(kernel, inputs.dtype), strides=strides,
+                          padding=padding.upper(), dilations=dil)
+
+
+@_export
+@keras_op
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
+                   dilation_rate=1):
+    """`keras.ops.depthwise_conv(inputs, kernel, ...)`: 2-D, channels_last."""
+    inputs, kernel = tensor(inputs), tensor(kernel)
+    s = [strides] * 2 if isinstance(strides, int) else list(strides)
+    d = [dilation_rate] * 2 if isinstance(dilation_rate, int) else list(dilation_rate)
+    return tf.depthwise_conv2d(inputs, kernel, [1, *s, 1], padding.upper(), dilations=d)
+
+
+@_export
+@keras_op
+def dot_product_attention(query, key, value, bias=None, mask=None, scale=None,
+                          is_causal=False, **kwargs):
+    """`keras.ops.dot_product_attention(query, key, value, bias=None, mask=None,
+    scale=None, is_causal=False)`: inputs (batch, length, heads, dim)."""
+    q, k, v = to_float(query), to_float(key), to_float(value)
+    dim = q.shape.as_list()[-1]
+    scale = 1.0 / math.sqrt(dim) if scale is None else scale
+    logits = tf.einsum("bthd,bshd->bhts", q, k) * scale
+    if bias is not None:
+        logits = logits + cast_to(tensor(bias), logits.dtype)
+    t, s = logits.shape.as_list()[-2:]
+    allowed = None
+    if mask is not None:
+        allowed = cast_to(tensor(mask), "bool")
+    if is_causal:
+        causal = tensor(np.tril(np.ones((t, s), dtype=bool)))
+        allowed = causal if allowed is None else tf.logical_and(allowed, causal)
+    if allowed is not None:
+        logits = tf.where(allowed, logits, tf.fill(tf.shape(logits),
+                                                   tensor(-1e9 if logits.dtype.name != "float16"
+                                                          else -6e4, logits.dtype)))
+    weights = tf.softmax(logits, axis=-1)
+    return tf.einsum("bhts,bshd->bthd", weights, v)
+
+
+@_export
+@keras_op
+def psnr(x1, x2, max_val):
+    """`keras.ops.psnr(x1, x2, max_val)`: 20 log10(max_val) - 10 log10(mse)."""
+    a, b = to_float(x1), to_float(x2)
+    mse = tf.reduce_mean(tf.square(a - b))
+    return 20.0 * math.log10(max_val) - 10.0 * tf.log(mse) / math.log(10.0)
 
 
 __all__.sort()

@@ -68,10 +68,6 @@ def _heaviside(a, b):
     return tf.where(a < 0, tf.zeros_like(a), tf.where(a > 0, tf.ones_like(a), b))
 
 
-def _copysign(a, b):
-    return tf.where(tf.logical_or(b < 0, _signbit(b)), -tf.abs(a), tf.abs(a))
-
-
 def _logaddexp(a, b):
     big = tf.maximum(a, b)
     return big + tf.log1p(tf.exp(-tf.abs(a - b)))
@@ -104,7 +100,6 @@ arctan2 = _binary("arctan2", tf.atan2, floating=True)
 hypot = _binary("hypot", _hypot, floating=True)
 logaddexp = _binary("logaddexp", _logaddexp, floating=True)
 heaviside = _binary("heaviside", _heaviside)
-copysign = _binary("copysign", _copysign, floating=True)
 
 
 def _logical(name, tf_fn):
@@ -140,7 +135,6 @@ log2 = _unary("log2", lambda x: tf.log(x) / _LN2)
 log10 = _unary("log10", lambda x: tf.log(x) / _LN10)
 log1p = _unary("log1p", tf.log1p)
 sqrt = _unary("sqrt", tf.sqrt)
-rsqrt = _unary("rsqrt", tf.rsqrt)
 sin = _unary("sin", tf.sin)
 cos = _unary("cos", tf.cos)
 tan = _unary("tan", tf.tan)
@@ -164,7 +158,6 @@ floor = _unary("floor", tf.floor)
 ceil = _unary("ceil", tf.ceil)
 trunc = _unary("trunc", lambda x: x if not x.dtype.is_floating
                else tf.where(x < 0, tf.ceil(x), tf.floor(x)), floating=False)
-positive = _unary("positive", tf.identity, floating=False)
 logical_not = _unary("logical_not", lambda x: tf.logical_not(cast_to(x, "bool")),
                      floating=False)
 isnan = _unary("isnan", lambda x: tf.is_nan(x) if x.dtype.is_floating
@@ -642,17 +635,11 @@ def broadcast_to(x, shape):
 
 
 @_export
-def shape(x):
-    """`keras.ops.shape(x)`: a tuple, None where unknown when traced."""
-    if hasattr(x, "shape") and isinstance(x.shape, tuple):
-        return x.shape
-    return tuple(tensor(x).shape.as_list())
-
-
-@_export
 def ndim(x):
     """`keras.ops.ndim(x)`: the rank as an int."""
-    return len(shape(x))
+    if hasattr(x, "shape") and isinstance(x.shape, tuple):
+        return len(x.shape)
+    return len(tensor(x).shape)
 
 
 @_export
@@ -993,6 +980,304 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
         else:
             out = tf.expand_dims(out, axis % rank)
     return out
+
+
+
+# -- more of NumPy ------------------------------------------------------------
+
+fabs = _unary("fabs", tf.abs)
+cbrt = _unary("cbrt", lambda x: tf.sign(x) * tf.pow(tf.abs(x), 1.0 / 3.0))
+sinc = _unary("sinc", lambda x: tf.where(
+    tf.equal(x, 0.0), tf.ones_like(x),
+    tf.sin(math.pi * tf.where(tf.equal(x, 0.0), tf.ones_like(x), x))
+    / (math.pi * tf.where(tf.equal(x, 0.0), tf.ones_like(x), x))))
+isposinf = _unary("isposinf", lambda x: tf.logical_and(tf.is_inf(x), x > 0)
+                  if x.dtype.is_floating else tf.zeros_like(x, dtype="bool"), floating=False)
+isneginf = _unary("isneginf", lambda x: tf.logical_and(tf.is_inf(x), x < 0)
+                  if x.dtype.is_floating else tf.zeros_like(x, dtype="bool"), floating=False)
+fmod = _binary("fmod", tf.truncatemod)
+logaddexp2 = _binary("logaddexp2", lambda a, b: _logaddexp(a * _LN2, b * _LN2) / _LN2,
+                     floating=True)
+divide_no_nan = _binary("divide_no_nan", tf.divide_no_nan, floating=True)
+
+
+def _bitwise(name, tf_fn):
+    def fn(x, y):
+        a, b = _pair(x, y)
+        return tf_fn(a, b)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x, y)` of integers (or bools)."
+    return _export(keras_op(fn))
+
+
+bitwise_and = _bitwise("bitwise_and", lambda a, b: tf.logical_and(a, b) if a.dtype.is_bool
+                       else tf.bitwise_and(a, b))
+bitwise_or = _bitwise("bitwise_or", lambda a, b: tf.logical_or(a, b) if a.dtype.is_bool
+                      else tf.bitwise_or(a, b))
+bitwise_xor = _bitwise("bitwise_xor", lambda a, b: tf.logical_xor(a, b) if a.dtype.is_bool
+                       else tf.bitwise_xor(a, b))
+bitwise_left_shift = _bitwise("bitwise_left_shift", tf.left_shift)
+bitwise_right_shift = _bitwise("bitwise_right_shift", tf.right_shift)
+left_shift = _bitwise("left_shift", tf.left_shift)
+right_shift = _bitwise("right_shift", tf.right_shift)
+
+
+def _invert(name):
+    def fn(x):
+        x = tensor(x)
+        return tf.logical_not(x) if x.dtype.is_bool else tf.invert(x)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x)`: bitwise NOT."
+    return _export(keras_op(fn))
+
+
+bitwise_invert = _invert("bitwise_invert")
+bitwise_not = _invert("bitwise_not")
+
+
+@_export
+@keras_op
+def append(x1, x2, axis=None):
+    """`keras.ops.append(x1, x2, axis=None)`: flattened when axis is None."""
+    a, b = _pair(x1, x2)
+    if axis is None:
+        return tf.concat([tf.reshape(a, [-1]), tf.reshape(b, [-1])], axis=0)
+    return tf.concat([a, b], axis=axis)
+
+
+@_export
+@keras_op
+def diff(a, n=1, axis=-1):
+    """`keras.ops.diff(a, n=1, axis=-1)`."""
+    a = tensor(a)
+    rank = len(a.shape)
+    for _ in range(n):
+        hi = [slice(None)] * rank
+        lo = [slice(None)] * rank
+        hi[axis], lo[axis] = slice(1, None), slice(None, -1)
+        a = a[tuple(hi)] - a[tuple(lo)]
+    return a
+
+
+@_export
+@keras_op
+def ptp(x, axis=None, keepdims=False):
+    """`keras.ops.ptp(x, axis=None, keepdims=False)`: max - min."""
+    x = tensor(x)
+    return tf.reduce_max(x, axis=_axis(axis), keepdims=keepdims) - tf.reduce_min(
+        x, axis=_axis(axis), keepdims=keepdims)
+
+
+@_export
+@keras_op
+def fliplr(x):
+    """`keras.ops.fliplr(x)`: axis 1 reversed."""
+    return tf.reverse(tensor(x), [1])
+
+
+@_export
+@keras_op
+def flipud(x):
+    """`keras.ops.flipud(x)`: axis 0 reversed."""
+    return tf.reverse(tensor(x), [0])
+
+
+@_export
+@keras_op
+def dstack(xs):
+    """`keras.ops.dstack(xs)`: along axis 2, 1-D and 2-D arrays raised to 3-D."""
+    parts = []
+    for x in _promote_all(list(xs)):
+        if len(x.shape) == 1:
+            x = tf.reshape(x, [1, -1, 1])
+        elif len(x.shape) == 2:
+            x = tf.expand_dims(x, 2)
+        parts.append(x)
+    return tf.concat(parts, axis=2)
+
+
+def _split_on(name, axis):
+    def fn(x, indices_or_sections):
+        return split(x, indices_or_sections, axis=axis)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x, indices_or_sections)`: `split` on axis {axis}."
+    return _export(fn)
+
+
+vsplit = _split_on("vsplit", 0)
+hsplit = _split_on("hsplit", 1)
+dsplit = _split_on("dsplit", 2)
+
+
+@_export
+@keras_op
+def array_split(x, indices_or_sections, axis=0):
+    """`keras.ops.array_split(x, indices_or_sections, axis=0)`: sections may be
+    uneven (the first ones one longer)."""
+    x = tensor(x)
+    n = x.shape.as_list()[axis]
+    k = int(indices_or_sections)
+    sizes = [n // k + (1 if i < n % k else 0) for i in range(k)]
+    return list(tf.split(x, sizes, axis=axis))
+
+
+@_export
+@keras_op
+def empty(shape, dtype=None):
+    """`keras.ops.empty(shape, dtype=None)`: zeros here."""
+    return zeros(shape, dtype)
+
+
+@_export
+@keras_op
+def empty_like(x, dtype=None):
+    """`keras.ops.empty_like(x, dtype=None)`: zeros here."""
+    return zeros_like(x, dtype)
+
+
+@_export
+@keras_op
+def kron(x1, x2):
+    """`keras.ops.kron(x1, x2)` of 1-D or 2-D operands."""
+    a, b = _pair(x1, x2)
+    if len(a.shape) == 1:
+        return tf.reshape(tf.reshape(a, [-1, 1]) * tf.reshape(b, [1, -1]), [-1])
+    (m, n), (p, q) = a.shape.as_list(), b.shape.as_list()
+    out = tf.reshape(a, [m, 1, n, 1]) * tf.reshape(b, [1, p, 1, q])
+    return tf.reshape(out, [m * p, n * q])
+
+
+@_export
+@keras_op
+def isin(x1, x2, assume_unique=False, invert=False):
+    """`keras.ops.isin(x1, x2)`: whether each element of x1 is in x2."""
+    a, b = _pair(x1, x2)
+    hit = tf.reduce_any(tf.equal(tf.expand_dims(a, -1), tf.reshape(b, [-1])), axis=-1)
+    return tf.logical_not(hit) if invert else hit
+
+
+@_export
+@keras_op
+def searchsorted(sorted_sequence, values, side="left"):
+    """`keras.ops.searchsorted(sorted_sequence, values, side="left")`: int32."""
+    seq, vals = _pair(sorted_sequence, values)
+    return cast_to(tf.searchsorted(seq, vals, side=side), "int32")
+
+
+@_export
+@keras_op
+def select(condlist, choicelist, default=0):
+    """`keras.ops.select(condlist, choicelist, default=0)`: the first true
+    condition's choice, else default."""
+    choices = _promote_all(list(choicelist))
+    out = tf.fill(tf.shape(choices[0]), tensor(default, choices[0].dtype))
+    for cond, choice in reversed(list(zip(condlist, choices))):
+        out = tf.where(cast_to(tensor(cond), "bool"), choice, out)
+    return out
+
+
+@_export
+@keras_op
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """`keras.ops.trapezoid(y, x=None, dx=1.0, axis=-1)`."""
+    y = to_float(y)
+    rank = len(y.shape)
+    hi = [slice(None)] * rank
+    lo = [slice(None)] * rank
+    hi[axis], lo[axis] = slice(1, None), slice(None, -1)
+    mids = (y[tuple(hi)] + y[tuple(lo)]) / 2.0
+    step = diff(to_float(x)) if x is not None else dx
+    return tf.reduce_sum(mids * step, axis=axis)
+
+
+@_export
+@keras_op
+def vander(x, N=None, increasing=False):  # noqa: N803
+    """`keras.ops.vander(x, N=None, increasing=False)`."""
+    x = tensor(x)
+    n = N or x.shape.as_list()[0]
+    powers = np.arange(n) if increasing else np.arange(n)[::-1]
+    return tf.pow(tf.expand_dims(x, 1), tensor(powers.astype(x.dtype.np_dtype)))
+
+
+@_export
+@keras_op
+def percentile(x, q, axis=None, method="linear", keepdims=False):
+    """`keras.ops.percentile(x, q, axis=None)`: `quantile` at q / 100."""
+    return quantile(x, float(q) / 100.0, axis=axis, method=method, keepdims=keepdims)
+
+
+def _nan_reduce(name, reduce_fn, fill):
+    def fn(x, axis=None, keepdims=False):
+        x = tensor(x)
+        if x.dtype.is_floating:
+            x = tf.where(tf.is_nan(x), tf.fill(tf.shape(x), tensor(fill, x.dtype)), x)
+        return reduce_fn(x, axis=axis, keepdims=keepdims)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x, axis=None, keepdims=False)`: NaNs ignored."
+    return _export(keras_op(fn))
+
+
+nansum = _nan_reduce("nansum", sum, 0.0)
+nanprod = _nan_reduce("nanprod", prod, 1.0)
+nanmax = _nan_reduce("nanmax", max, -np.inf)
+nanmin = _nan_reduce("nanmin", min, np.inf)
+
+
+@_export
+@keras_op
+def nanmean(x, axis=None, keepdims=False):
+    """`keras.ops.nanmean(x, axis=None, keepdims=False)`: NaNs ignored."""
+    x = to_float(x)
+    keep = tf.logical_not(tf.is_nan(x))
+    total = tf.reduce_sum(tf.where(keep, x, tf.zeros_like(x)), axis=_axis(axis),
+                          keepdims=keepdims)
+    return total / tf.reduce_sum(cast_to(keep, x.dtype), axis=_axis(axis), keepdims=keepdims)
+
+
+@_export
+@keras_op
+def get_item(x, key):
+    """`keras.ops.get_item(x, key)`: `x[key]`."""
+    return tensor(x)[key]
+
+
+@_export
+@keras_op
+def bincount(x, weights=None, minlength=0, sparse=False):
+    """`keras.ops.bincount(x, weights=None, minlength=0)`: int32 counts, or
+    weights' dtype."""
+    x = cast_to(tensor(x), "int32")
+    if weights is None:
+        return tf.bincount(x, minlength=minlength, dtype="int32")
+    weights = tensor(weights)
+    return tf.bincount(x, weights=weights, minlength=minlength, dtype=weights.dtype)
+
+
+@_export
+@keras_op
+def correlate(x1, x2, mode="valid"):
+    """`keras.ops.correlate(x1, x2, mode="valid")` of 1-D arrays (float)."""
+    a, b = to_float(x1), to_float(x2)
+    a, b = cast_to(a, result_type(a, b)), cast_to(b, result_type(a, b))
+    n, m = a.shape.as_list()[0], b.shape.as_list()[0]
+    pad_ = {"valid": 0, "same": m // 2, "full": m - 1}[mode]
+    right = pad_ if mode != "same" else m - 1 - m // 2
+    a = tf.pad(a, [[pad_, right]])
+    length = n + pad_ + right - m + 1
+    return tf.stack([tf.reduce_sum(a[i:i + m] * b) for i in range(length)])
+
+
+@_export
+@keras_op
+def unravel_index(indices, shape):
+    """`keras.ops.unravel_index(indices, shape)`: a tuple of coordinate arrays."""
+    idx = tensor(indices)
+    out = []
+    for dim in reversed(list(shape)):
+        out.append(tf.floormod(idx, dim))
+        idx = tf.floordiv(idx, dim)
+    return tuple(reversed(out))
 
 
 __all__.sort()
