@@ -210,6 +210,33 @@ CASES = [
     ("cholesky_inverse", [A([[2.0, 0.0], [1.0, 3.0]])], {}),
     ("erfc", [V], {}), ("logdet", [A([[4.0, 2.0], [2.0, 3.0]])], {}),
     ("saturate_cast", [A([-300.0, 5.5, 300.0]), "uint8"], {}),
+    ("hamming", [5], {}), ("hanning", [4], {}), ("bartlett", [5], {}), ("blackman", [5], {}),
+    ("kaiser", [5, 2.0], {}), ("i0", [V], {}), ("i0", [IV], {}),
+    ("real", [V], {}), ("imag", [V], {}), ("conj", [V], {}), ("conjugate", [IV], {}),
+    ("isreal", [V], {}), ("angle", [V], {}), ("fmax", [A([1.0, float("nan"), 3.0]), A([2.0, 1.0, float("nan")])], {}),
+    ("fmin", [A([1.0, float("nan"), 3.0]), A([2.0, 1.0, float("nan")])], {}),
+    ("gcd", [A([12, 7, 0, -8], "int32"), A([8, 0, 5, 6], "int32")], {}),
+    ("lcm", [A([4, 7, 0, -6], "int32"), A([6, 3, 5, 4], "int32")], {}),
+    ("ldexp", [V, A([1, 2, 0, 3], "int32")], {}), ("ldexp", [IV, A([1, 1, 1, 1], "int32")], {}),
+    ("diagflat", [A([[1.0, 2.0]])], {}), ("diagflat", [A([1.0, 2.0])], {"k": -1}),
+    ("geomspace", [1.0, 100.0, 3], {}), ("geomspace", [2.0, 16.0, 3], {"endpoint": False}),
+    ("corrcoef", [A([[1.0, 2.0, 4.0], [2.0, 1.0, 0.5]])], {}),
+    ("nanargmax", [A([1.0, float("nan"), 3.0])], {}), ("nanargmin", [A([[float("nan"), 1.0], [2.0, 0.5]])], {"axis": 1}),
+    ("nancumsum", [A([1.0, float("nan"), 3.0])], {}), ("nancumprod", [A([2.0, float("nan"), 3.0])], {}),
+    ("nanvar", [A([1.0, float("nan"), 3.0])], {}), ("nanstd", [A([[1.0, float("nan")], [2.0, 4.0]])], {"axis": 1}),
+    ("histogram", [A([1.0, 2.0, 2.0, 3.0, 7.0])], {"bins": 3}),
+    ("histogram", [A([1.0, 2.0, 2.0, 3.0, 7.0])], {"bins": 2, "range": (0.0, 4.0)}),
+    ("segment_prod", [V, A([0, 0, 1, 1], "int32")], {"num_segments": 3}),
+    ("sparsemax", [A([[1.0, 2.0, 0.5], [0.1, 0.2, 0.3]])], {}),
+    ("depth_to_space", [A([[[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]]]), 2], {}),
+    ("space_to_depth", [A([[[[0.0], [1.0]], [[2.0], [3.0]]]]), 2], {}),
+    ("separable_conv", [A([[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]]), A([[[[1.0], [0.5]]]]), A([[[[1.0], [2.0]]]])], {}),
+    ("conv_transpose", [A([[[[1.0], [2.0]], [[3.0], [4.0]]]]), A([[[[1.0]], [[0.5]]], [[[2.0]], [[0.0]]]])], {"strides": 2}),
+    ("conv_transpose", [A([[[[1.0], [2.0]], [[3.0], [4.0]]]]), A([[[[1.0]], [[0.5]]], [[[2.0]], [[0.0]]]])], {"padding": "same"}),
+    ("image.resize", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]]), [3, 3]], {}), ("image.resize", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]]), [4, 4]], {"interpolation": "nearest"}),
+    ("image.rgb_to_grayscale", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]])], {}),
+    ("image.pad_images", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]]), 1, 0, 0, 1], {}), ("image.pad_images", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]])], {"top_padding": 1, "left_padding": 1, "target_height": 4, "target_width": 3}),
+    ("image.crop_images", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]]), 1, 0, 0, 1], {}), ("image.crop_images", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]])], {"top_cropping": 1, "left_cropping": 0, "target_height": 1, "target_width": 1}),
 ]
 
 
@@ -263,16 +290,23 @@ def _record_case(name, args, raw_kwargs, ops, np, tf):
                 tape.watch(x)
                 call = list(inputs)
                 call[first] = x
-                out = getattr(ops, name)(*call, **kwargs)
+                out = _resolve(ops, name)(*call, **kwargs)
                 flat = tf.nest.flatten(out)
                 total = sum(tf.reduce_sum(tf.cast(o, "float32")) for o in flat
                             if o.dtype.is_floating)
             g = tape.gradient(total, x) if not isinstance(total, int) else None
             grad = None if g is None else _encode(g.numpy(), np)
         else:
-            out = getattr(ops, name)(*inputs, **kwargs)
+            out = _resolve(ops, name)(*inputs, **kwargs)
         return {"op": name, "args": args, "kwargs": raw_kwargs,
                 "out": _encode(_to_numpy(out, np), np), "grad": grad}
+
+
+def _resolve(ops, name):
+    """`ops.sum` for "sum", `ops.image.resize` for "image.resize"."""
+    for part in name.split("."):
+        ops = getattr(ops, part)
+    return ops
 
 
 def _to_numpy(out, np):

@@ -14,10 +14,10 @@ from runtime._src.keras.ops import linalg as _linalg
 from runtime._src.keras.ops import math as _math
 from runtime._src.keras.ops import nn as _nn
 from runtime._src.keras.ops import numpy as _numpy
-from runtime.keras.ops import linalg, nn, numpy
+from runtime.keras.ops import image, linalg, nn, numpy
 
 __all__ = sorted({*_numpy.__all__, *_nn.__all__, *_core.__all__, *_math.__all__,
-                  *_linalg.__all__, "linalg", "nn", "numpy"})
+                  *_linalg.__all__, "image", "linalg", "nn", "numpy"})
 for _module in (_numpy, _nn, _math, _linalg, _core):
     globals().update({_n: getattr(_module, _n) for _n in _module.__all__})
 del _module

@@ -117,4 +117,34 @@ def saturate_cast(x, dtype):
     return image_color.saturate_cast(tensor(x), standardize_dtype(dtype))
 
 
+
+def _segment_unsorted(name, combine, init):
+    def fn(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+        data, ids = tensor(data), cast_to(tensor(segment_ids), "int32")
+        if num_segments is None:
+            num_segments = int(tf.reduce_max(ids)) + 1
+        onehot = tf.one_hot(ids, num_segments, dtype="bool")
+        shape = [-1, num_segments] + [1] * (len(data.shape) - 1)
+        mask = tf.reshape(onehot, shape)
+        expanded = tf.expand_dims(data, 1)
+        filled = tf.where(mask, expanded * tf.ones_like(tf.cast(mask, data.dtype)),
+                          tf.fill(tf.shape(expanded * tf.ones_like(tf.cast(mask, data.dtype))),
+                                  tensor(init, data.dtype)))
+        return combine(filled, axis=0)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(data, segment_ids, num_segments=None, sorted=False)`."
+    return _export(keras_op(fn))
+
+
+segment_prod = _segment_unsorted("segment_prod", tf.reduce_prod, 1)
+
+
+@_export
+def switch(index, branches, *operands):
+    """`keras.ops.switch(index, branches, *operands)`: branches[index](*operands),
+    index clamped to the branches."""
+    index = tf.clip_by_value(cast_to(tensor(index), "int32"), 0, len(branches) - 1)
+    return tf.switch_case(index, [lambda b=b: b(*operands) for b in branches])
+
+
 __all__.sort()

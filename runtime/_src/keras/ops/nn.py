@@ -380,4 +380,87 @@ def psnr(x1, x2, max_val):
     return 20.0 * math.log10(max_val) - 10.0 * tf.log(mse) / math.log(10.0)
 
 
+
+@_export
+@keras_op
+def sparsemax(x, axis=-1):
+    """`keras.ops.sparsemax(x, axis=-1)`: the Euclidean projection onto the simplex."""
+    x = to_float(x)
+    rank = len(x.shape)
+    axis %= rank
+    ordered = -tf.sort(-x, axis=axis)
+    cums = tf.cumsum(ordered, axis=axis)
+    n = x.shape.as_list()[axis]
+    shape = [1] * rank
+    shape[axis] = n
+    r = tf.reshape(tf.range(1.0, n + 1.0, 1.0, dtype=x.dtype), shape)
+    support = ordered - (cums - 1.0) / r > 0
+    k = tf.reduce_sum(tf.cast(support, x.dtype), axis=axis, keepdims=True)
+    tau = (tf.reduce_sum(tf.where(support, cums, tf.zeros_like(cums)), axis=axis,
+                         keepdims=True) - 1.0) / k
+    return tf.maximum(x - tau, 0.0)
+
+
+def _to_last(x, data_format):
+    return tf.transpose(x, [0, 2, 3, 1]) if data_format == "channels_first" else x
+
+
+def _from_last(x, data_format):
+    return tf.transpose(x, [0, 3, 1, 2]) if data_format == "channels_first" else x
+
+
+@_export
+@keras_op
+def depth_to_space(x, block_size, data_format="channels_last"):
+    """`keras.ops.depth_to_space(x, block_size, data_format="channels_last")`."""
+    x = _to_last(tensor(x), data_format)
+    n, h, w, c = x.shape.as_list()
+    b = block_size
+    out = tf.reshape(x, [-1, h, w, b, b, c // (b * b)])
+    out = tf.transpose(out, [0, 1, 3, 2, 4, 5])
+    return _from_last(tf.reshape(out, [-1, h * b, w * b, c // (b * b)]), data_format)
+
+
+@_export
+@keras_op
+def space_to_depth(x, block_size, data_format="channels_last"):
+    """`keras.ops.space_to_depth(x, block_size, data_format="channels_last")`."""
+    x = _to_last(tensor(x), data_format)
+    n, h, w, c = x.shape.as_list()
+    b = block_size
+    out = tf.reshape(x, [-1, h // b, b, w // b, b, c])
+    out = tf.transpose(out, [0, 1, 3, 2, 4, 5])
+    return _from_last(tf.reshape(out, [-1, h // b, w // b, c * b * b]), data_format)
+
+
+@_export
+@keras_op
+def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid",
+                   data_format=None, dilation_rate=1):
+    """`keras.ops.separable_conv(...)`: depthwise then pointwise, 2-D channels_last."""
+    x = depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format, dilation_rate)
+    return conv(x, pointwise_kernel)
+
+
+@_export
+@keras_op
+def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None,
+                   data_format=None, dilation_rate=1):
+    """`keras.ops.conv_transpose(inputs, kernel, strides=1, padding="valid")`: 2-D
+    channels_last, kernel (h, w, out, in), no output_padding."""
+    inputs, kernel = tensor(inputs), cast_to(tensor(kernel), tensor(inputs).dtype)
+    if len(inputs.shape) != 4 or output_padding is not None:
+        raise ValueError("conv_transpose here takes 4-D channels_last inputs, no output_padding")
+    s = [strides] * 2 if isinstance(strides, int) else list(strides)
+    n, h, w, _ = inputs.shape.as_list()
+    kh, kw, out_c, _ = kernel.shape.as_list()
+    if padding.lower() == "same":
+        size = [h * s[0], w * s[1]]
+    else:
+        size = [(h - 1) * s[0] + kh, (w - 1) * s[1] + kw]
+    batch = tf.shape(inputs)[:1]
+    shape = tf.concat([batch, tensor(size + [out_c], "int32")], axis=0)
+    return tf.conv2d_transpose(inputs, kernel, shape, [1, *s, 1], padding=padding.upper())
+
+
 __all__.sort()

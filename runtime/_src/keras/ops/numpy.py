@@ -1280,4 +1280,186 @@ def unravel_index(indices, shape):
     return tuple(reversed(out))
 
 
+
+# -- windows, complex parts, nan-aware statistics ----------------------------
+
+def _window(name, make):
+    def fn(x):
+        return tensor(make(int(x)).astype(np.float32))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x)`: the symmetric window of x points, float32."
+    return _export(fn)
+
+
+hamming = _window("hamming", np.hamming)
+hanning = _window("hanning", np.hanning)
+bartlett = _window("bartlett", np.bartlett)
+blackman = _window("blackman", np.blackman)
+
+
+@_export
+def kaiser(x, beta):
+    """`keras.ops.kaiser(x, beta)`: the Kaiser window of x points, float32."""
+    return tensor(np.kaiser(int(x), float(beta)).astype(np.float32))
+
+
+@_export
+@keras_op
+def i0(x):
+    """`keras.ops.i0(x)`: the modified Bessel function of order 0 (float32 for
+    ints, float64 for int64), by its power series."""
+    x = tensor(x)
+    dtype = "float64" if x.dtype.name in ("int64", "float64") else \
+        x.dtype.name if x.dtype.name == "float16" else floatx()
+    half_sq = tf.square(cast_to(x, "float64")) / 4.0
+    term, total = tf.ones_like(half_sq), tf.ones_like(half_sq)
+    for k in range(1, 60):
+        term = term * half_sq / float(k * k)
+        total = total + term
+    return cast_to(total, dtype)
+
+
+conj = _unary("conj", tf.conj, floating=False)
+conjugate = _unary("conjugate", tf.conj, floating=False)
+real = _unary("real", lambda x: tf.real(x) if x.dtype.is_complex else x, floating=False)
+imag = _unary("imag", lambda x: tf.imag(x) if x.dtype.is_complex else tf.zeros_like(x),
+              floating=False)
+isreal = _unary("isreal", lambda x: tf.equal(tf.imag(x), 0.0) if x.dtype.is_complex
+                else tf.ones_like(x, dtype="bool"), floating=False)
+angle = _unary("angle", lambda x: tf.angle(x) if x.dtype.is_complex
+               else tf.atan2(tf.zeros_like(x), x))
+fmax = _binary("fmax", lambda a, b: tf.where(tf.is_nan(a), b, tf.where(tf.is_nan(b), a,
+                                                                        tf.maximum(a, b)))
+               if a.dtype.is_floating else tf.maximum(a, b))
+fmin = _binary("fmin", lambda a, b: tf.where(tf.is_nan(a), b, tf.where(tf.is_nan(b), a,
+                                                                        tf.minimum(a, b)))
+               if a.dtype.is_floating else tf.minimum(a, b))
+
+
+def _gcd(a, b):
+    a, b = tf.abs(a), tf.abs(b)
+    for _ in range(64 if a.dtype.name == "int64" else 48):
+        nonzero_b = tf.not_equal(b, 0)
+        safe_b = tf.where(nonzero_b, b, tf.ones_like(b))
+        a, b = tf.where(nonzero_b, b, a), tf.where(nonzero_b, tf.floormod(a, safe_b), b)
+    return a
+
+
+gcd = _binary("gcd", _gcd)
+lcm = _binary("lcm", lambda a, b: tf.where(
+    tf.logical_or(tf.equal(a, 0), tf.equal(b, 0)), tf.zeros_like(a),
+    tf.abs(a * tf.floordiv(b, tf.where(tf.equal(_gcd(a, b), 0), tf.ones_like(a),
+                                       _gcd(a, b))))))
+
+
+@_export
+@keras_op
+def ldexp(x1, x2):
+    """`keras.ops.ldexp(x1, x2)`: x1 * 2**x2, x2 an integer tensor."""
+    x2 = tensor(x2)
+    if not x2.dtype.is_integer:
+        raise TypeError(f"ldexp exponent must be an integer type. Received: x2 dtype={x2.dtype.name}")
+    x1 = tensor(x1) if not isinstance(x1, (int, float)) else x1
+    dtype = result_type(x1, x2, 1.0)
+    a = tensor(x1, dtype)
+    scaled = a * tf.pow(tensor(2.0, dtype), cast_to(x2, dtype))
+    return tf.where(tf.logical_or(tf.is_inf(a), tf.equal(a, 0.0)), a, scaled)
+
+
+@_export
+@keras_op
+def diagflat(x, k=0):
+    """`keras.ops.diagflat(x, k=0)`: x flattened onto diagonal k."""
+    return diag(tf.reshape(tensor(x), [-1]), k)
+
+
+@_export
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """`keras.ops.geomspace(start, stop, num=50, endpoint=True, dtype=None)`."""
+    lo = tf.log(tf.abs(to_float(start))) / _LN10
+    hi = tf.log(tf.abs(to_float(stop))) / _LN10
+    out = tf.pow(tensor(10.0), linspace(lo, hi, num, endpoint)) * tf.sign(to_float(start))
+    return cast_to(out, standardize_dtype(dtype))
+
+
+@_export
+@keras_op
+def corrcoef(x):
+    """`keras.ops.corrcoef(x)`: Pearson correlation of x's rows, float."""
+    x = to_float(x)
+    centered = x - tf.reduce_mean(x, axis=1, keepdims=True)
+    cov = tf.matmul(centered, centered, transpose_b=True)
+    std_ = tf.sqrt(tf.reduce_sum(tf.square(centered), axis=1))
+    return tf.clip_by_value(cov / (tf.expand_dims(std_, 1) * tf.expand_dims(std_, 0)),
+                            -1.0, 1.0)
+
+
+def _nan_arg(name, pick, fill):
+    def fn(x, axis=None, keepdims=False):
+        x = tensor(x)
+        if not x.dtype.is_floating:
+            return pick(x, axis=axis, keepdims=keepdims)
+        nan = tf.is_nan(x)
+        idx = pick(tf.where(nan, tf.fill(tf.shape(x), tensor(fill, x.dtype)), x),
+                   axis=axis, keepdims=keepdims)
+        all_nan = tf.reduce_all(nan, axis=axis, keepdims=keepdims)
+        return tf.where(all_nan, tf.fill(tf.shape(idx), tensor(-1, "int32")), idx)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x, axis=None, keepdims=False)`: NaNs skipped, -1 if all NaN."
+    return _export(keras_op(fn))
+
+
+nanargmax = _nan_arg("nanargmax", argmax, -np.inf)
+nanargmin = _nan_arg("nanargmin", argmin, np.inf)
+
+
+def _nan_cumulative(name, base, fill):
+    def fn(x, axis=None, dtype=None):
+        x = tensor(x)
+        if x.dtype.is_floating:
+            x = tf.where(tf.is_nan(x), tf.fill(tf.shape(x), tensor(fill, x.dtype)), x)
+        return base(x, axis=axis, dtype=dtype)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x, axis=None, dtype=None)`: NaNs count as {fill}."
+    return _export(keras_op(fn))
+
+
+nancumsum = _nan_cumulative("nancumsum", cumsum, 0.0)
+nancumprod = _nan_cumulative("nancumprod", cumprod, 1.0)
+
+
+@_export
+@keras_op
+def nanvar(x, axis=None, keepdims=False):
+    """`keras.ops.nanvar(x, axis=None, keepdims=False)`: NaNs ignored."""
+    x = to_float(x)
+    valid = tf.logical_not(tf.is_nan(x))
+    mean_ = nanmean(x, axis=axis, keepdims=True)
+    centered = tf.where(valid, x - mean_, tf.zeros_like(x))
+    total = tf.reduce_sum(tf.square(centered), axis=_axis(axis), keepdims=keepdims)
+    return total / tf.reduce_sum(cast_to(valid, x.dtype), axis=_axis(axis), keepdims=keepdims)
+
+
+@_export
+@keras_op
+def nanstd(x, axis=None, keepdims=False):
+    """`keras.ops.nanstd(x, axis=None, keepdims=False)`: NaNs ignored."""
+    return tf.sqrt(nanvar(x, axis=axis, keepdims=keepdims))
+
+
+@_export
+@keras_op
+def histogram(x, bins=10, range=None):  # noqa: A002 (Keras's name)
+    """`keras.ops.histogram(x, bins=10, range=None)`: (counts in x's dtype, edges)."""
+    x = tensor(x)
+    lo, hi = (tf.reduce_min(x), tf.reduce_max(x)) if range is None else \
+        (tensor(range[0], x.dtype), tensor(range[1], x.dtype))
+    edges = cast_to(linspace(lo, hi, bins + 1), x.dtype)
+    inside = tf.logical_and(x >= lo, x <= hi)
+    index = cast_to(tf.searchsorted(edges[1:-1], tf.reshape(x, [-1]), side="right"), "int32")
+    weights = cast_to(tf.reshape(inside, [-1]), x.dtype)
+    counts = tf.unsorted_segment_sum(weights, index, bins)
+    return counts, edges
+
+
 __all__.sort()

@@ -1,0 +1,87 @@
+"""`keras.ops.image`: resizing, color conversion, padding and cropping of
+image batches (channels_last) over the runtime's `tf.image` ops."""
+
+from runtime._src.keras.ops.operation import cast_to, keras_op, tensor, to_float
+from runtime._src.keras.ops.tfops import tf
+from runtime._src.ops import image_color
+
+__all__ = []
+
+
+def _two_of(kind, names, values):
+    """Keras's rule: exactly two of (start, end, target) per axis."""
+    if sum(v is not None for v in values) != 2:
+        raise ValueError(f"Must specify exactly two of {', '.join(names)}. "
+                         f"Received: {kind}")
+
+
+def _export(fn):
+    __all__.append(fn.__name__)
+    return fn
+
+
+@_export
+@keras_op
+def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspect_ratio=False,
+           pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0,
+           data_format=None):
+    """`keras.ops.image.resize(images, size, interpolation="bilinear")`: float output
+    in images' float dtype (float32 for ints)."""
+    if antialias or crop_to_aspect_ratio or pad_to_aspect_ratio:
+        raise ValueError("antialias and aspect-ratio options are not supported here")
+    images = tensor(images)
+    out = tf.resize(images, list(size), method=interpolation)
+    return cast_to(out, images.dtype) if images.dtype.is_floating else out
+
+
+@_export
+@keras_op
+def rgb_to_grayscale(images, data_format=None):
+    """`keras.ops.image.rgb_to_grayscale(images)`: one channel, images' dtype."""
+    images = tensor(images)
+    gray = image_color.rgb_to_grayscale(to_float(images))
+    return cast_to(gray, images.dtype)
+
+
+@_export
+@keras_op
+def pad_images(images, top_padding=None, left_padding=None, bottom_padding=None,
+               right_padding=None, target_height=None, target_width=None, data_format=None):
+    """`keras.ops.image.pad_images(images, top_padding, left_padding, bottom_padding,
+    right_padding, target_height, target_width)`: zero padding."""
+    _two_of("padding", ("top_padding", "bottom_padding", "target_height"),
+            (top_padding, bottom_padding, target_height))
+    _two_of("padding", ("left_padding", "right_padding", "target_width"),
+            (left_padding, right_padding, target_width))
+    images = tensor(images)
+    h, w = images.shape.as_list()[-3:-1]
+    top = top_padding if top_padding is not None else target_height - h - bottom_padding
+    left = left_padding if left_padding is not None else target_width - w - right_padding
+    bottom = bottom_padding if bottom_padding is not None else target_height - h - top
+    right = right_padding if right_padding is not None else target_width - w - left
+    widths = [[top, bottom], [left, right], [0, 0]]
+    if len(images.shape) == 4:
+        widths = [[0, 0]] + widths
+    return tf.pad(images, widths)
+
+
+@_export
+@keras_op
+def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=None,
+                right_cropping=None, target_height=None, target_width=None, data_format=None):
+    """`keras.ops.image.crop_images(images, top_cropping, left_cropping, ...,
+    target_height, target_width)`."""
+    _two_of("cropping", ("top_cropping", "bottom_cropping", "target_height"),
+            (top_cropping, bottom_cropping, target_height))
+    _two_of("cropping", ("left_cropping", "right_cropping", "target_width"),
+            (left_cropping, right_cropping, target_width))
+    images = tensor(images)
+    h, w = images.shape.as_list()[-3:-1]
+    top = top_cropping if top_cropping is not None else h - target_height - bottom_cropping
+    left = left_cropping if left_cropping is not None else w - target_width - right_cropping
+    height = target_height if target_height is not None else h - top - (bottom_cropping or 0)
+    width = target_width if target_width is not None else w - left - (right_cropping or 0)
+    return images[..., top:top + height, left:left + width, :]
+
+
+__all__.sort()
