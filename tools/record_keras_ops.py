@@ -237,6 +237,16 @@ CASES = [
     ("image.rgb_to_grayscale", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]])], {}),
     ("image.pad_images", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]]), 1, 0, 0, 1], {}), ("image.pad_images", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]])], {"top_padding": 1, "left_padding": 1, "target_height": 4, "target_width": 3}),
     ("image.crop_images", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]]), 1, 0, 0, 1], {}), ("image.crop_images", [A([[[[0.0, 0.5, 1.0], [1.0, 0.0, 0.0]], [[0.2, 0.4, 0.6], [1.0, 1.0, 1.0]]]])], {"top_cropping": 1, "left_cropping": 0, "target_height": 1, "target_width": 1}),
+    ("nanmax", [A([[float("nan"), float("nan")], [1.0, float("nan")]])], {"axis": 1}),
+    ("nanmin", [A([[float("nan"), float("nan")], [1.0, float("nan")]])], {"axis": 1}),
+    ("nanquantile", [A([1.0, float("nan"), 3.0, 4.0]), 0.25], {}),
+    ("nanquantile", [A([[1.0, float("nan"), 3.0], [float("nan"), float("nan"), float("nan")]]), 0.5], {"axis": 1}),
+    ("nanmedian", [A([[1.0, float("nan"), 3.0], [2.0, 5.0, 4.0]])], {"axis": 1, "keepdims": True}),
+    ("nanpercentile", [A([1.0, float("nan"), 3.0, 4.0]), 75], {}),
+    ("slogdet", [A([[2.0, 1.0], [1.0, -3.0]])], {}),
+    ("segment_min", [A([1.0, 2.0, 3.0]), A([0, 0, 2], "int32")], {"num_segments": 3}),
+    ("segment_min", [A([4, 2, 3], "int32"), A([0, 0, 2], "int32")], {"num_segments": 3}),
+    ("cdist", [A([[0.0, 0.0], [1.0, 1.0]]), A([[3.0, 4.0], [1.0, 0.0], [0.0, 0.0]])], {}),
 ]
 
 

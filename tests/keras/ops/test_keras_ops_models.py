@@ -110,3 +110,21 @@ def test_ops_on_keras_tensors_with_several_outputs():
     v, i = model(tf.constant([[1.0, 4.0, 2.0, 3.0]]))
     np.testing.assert_allclose(v.numpy(), [[4.0, 3.0]])
     np.testing.assert_array_equal(i.numpy(), [[1, 3]])
+
+
+def test_custom_gradient_and_associative_scan():
+    @ops.custom_gradient
+    def clipped_identity(x):
+        def grad(upstream):
+            return ops.clip(upstream, -0.5, 0.5)
+        return x, grad
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = ops.sum(clipped_identity(x) * 3.0)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [0.5, 0.5])
+    out = ops.associative_scan(lambda a, b: a * b, ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0]))
+    np.testing.assert_allclose(out.numpy(), [1.0, 2.0, 6.0, 24.0])
+    rev = ops.associative_scan(lambda a, b: a + b, ops.convert_to_tensor([1.0, 2.0, 3.0]),
+                               reverse=True)
+    np.testing.assert_allclose(rev.numpy(), [6.0, 5.0, 3.0])

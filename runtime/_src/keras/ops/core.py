@@ -161,4 +161,33 @@ def shape(x):
     return tuple(tensor(x).shape.as_list())
 
 
+
+@_export
+def custom_gradient(f):
+    """`keras.ops.custom_gradient(f)`: f returns (output, grad_fn), as
+    `tf.custom_gradient`; grad_fn takes the upstream gradient."""
+    return tf.custom_gradient(f)
+
+
+@_export
+def associative_scan(f, elems, reverse=False, axis=0):
+    """`keras.ops.associative_scan(f, elems, reverse=False, axis=0)`: the
+    inclusive scan of an associative f along axis (elems a tensor or a
+    structure of tensors), computed in order."""
+    from runtime._src.core import nest
+    leaves = [tensor(e) for e in nest.flatten(elems)]
+    n = leaves[0].shape.as_list()[axis]
+    order = list(range(n - 1, -1, -1)) if reverse else list(range(n))
+
+    def take(i):
+        parts = [tf.gather(t, i, axis=axis) for t in leaves]
+        return nest.pack_sequence_as(elems, parts)
+    carry, outs = None, [None] * n
+    for i in order:
+        carry = take(i) if carry is None else f(carry, take(i))
+        outs[i] = nest.flatten(carry)
+    stacked = [tf.stack([o[j] for o in outs], axis=axis) for j in range(len(leaves))]
+    return nest.pack_sequence_as(elems, stacked)
+
+
 __all__.sort()

@@ -1,6 +1,8 @@
 """`keras.ops` math: segment reductions, `top_k`, `logsumexp`, `erf` and
 the other functions of Keras's `ops/math.py`."""
 
+import numpy as np
+
 from runtime._src.keras.ops.operation import (cast_to, keras_op, standardize_dtype, tensor,
                                               to_float)
 from runtime._src.ops import image_color
@@ -123,13 +125,17 @@ def _segment_unsorted(name, combine, init):
         data, ids = tensor(data), cast_to(tensor(segment_ids), "int32")
         if num_segments is None:
             num_segments = int(tf.reduce_max(ids)) + 1
+        if callable(init):
+            init_value = init(data.dtype)
+        else:
+            init_value = init
         onehot = tf.one_hot(ids, num_segments, dtype="bool")
         shape = [-1, num_segments] + [1] * (len(data.shape) - 1)
         mask = tf.reshape(onehot, shape)
         expanded = tf.expand_dims(data, 1)
         filled = tf.where(mask, expanded * tf.ones_like(tf.cast(mask, data.dtype)),
                           tf.fill(tf.shape(expanded * tf.ones_like(tf.cast(mask, data.dtype))),
-                                  tensor(init, data.dtype)))
+                                  tensor(init_value, data.dtype)))
         return combine(filled, axis=0)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"`keras.ops.{name}(data, segment_ids, num_segments=None, sorted=False)`."
@@ -145,6 +151,30 @@ def switch(index, branches, *operands):
     index clamped to the branches."""
     index = tf.clip_by_value(cast_to(tensor(index), "int32"), 0, len(branches) - 1)
     return tf.switch_case(index, [lambda b=b: b(*operands) for b in branches])
+
+
+
+def _largest(dtype):
+    return (np.finfo if dtype.is_floating else np.iinfo)(dtype.np_dtype).max
+
+
+segment_min = _segment_unsorted("segment_min", tf.reduce_min, _largest)
+
+
+@_export
+@keras_op
+def cdist(x1, x2, p=2.0):
+    """`keras.ops.cdist(x1, x2, p=2.0)`: pairwise p-norm distances of the rows
+    (the last two axes; leading axes are batch)."""
+    a, b = to_float(x1), to_float(x2)
+    diff = tf.abs(tf.expand_dims(a, -2) - tf.expand_dims(b, -3))
+    if p == 2.0:
+        return tf.sqrt(tf.reduce_sum(tf.square(diff), axis=-1))
+    if p == 1.0:
+        return tf.reduce_sum(diff, axis=-1)
+    if p == float("inf"):
+        return tf.reduce_max(diff, axis=-1)
+    return tf.pow(tf.reduce_sum(tf.pow(diff, float(p)), axis=-1), 1.0 / p)
 
 
 __all__.sort()

@@ -1220,8 +1220,25 @@ def _nan_reduce(name, reduce_fn, fill):
 
 nansum = _nan_reduce("nansum", sum, 0.0)
 nanprod = _nan_reduce("nanprod", prod, 1.0)
-nanmax = _nan_reduce("nanmax", max, -np.inf)
-nanmin = _nan_reduce("nanmin", min, np.inf)
+
+
+def _nan_extreme(name, reduce_fn, fill):
+    def fn(x, axis=None, keepdims=False):
+        x = tensor(x)
+        if not x.dtype.is_floating:
+            return reduce_fn(x, axis=axis, keepdims=keepdims)
+        nan = tf.is_nan(x)
+        out = reduce_fn(tf.where(nan, tf.fill(tf.shape(x), tensor(fill, x.dtype)), x),
+                        axis=axis, keepdims=keepdims)
+        all_nan = tf.reduce_all(nan, axis=_axis(axis), keepdims=keepdims)
+        return tf.where(all_nan, tf.fill(tf.shape(out), tensor(np.nan, x.dtype)), out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x, axis=None, keepdims=False)`: NaNs skipped, NaN if all are."
+    return _export(keras_op(fn))
+
+
+nanmax = _nan_extreme("nanmax", max, -np.inf)
+nanmin = _nan_extreme("nanmin", min, np.inf)
 
 
 @_export
@@ -1460,6 +1477,63 @@ def histogram(x, bins=10, range=None):  # noqa: A002 (Keras's name)
     weights = cast_to(tf.reshape(inside, [-1]), x.dtype)
     counts = tf.unsorted_segment_sum(weights, index, bins)
     return counts, edges
+
+
+
+@_export
+@keras_op
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
+    """`keras.ops.nanquantile(x, q, axis=None, keepdims=False)`: NaNs ignored
+    (linear interpolation); NaN where a slice is all NaN."""
+    x = to_float(x)
+    rank = len(x.shape)
+    if axis is None:
+        flat = tf.reshape(x, [1, -1])
+    else:
+        ax = axis % rank
+        perm = [i for i in range(rank) if i != ax] + [ax]
+        flat = tf.transpose(x, perm)
+    nan = tf.is_nan(flat)
+    ordered = tf.sort(tf.where(nan, tf.fill(tf.shape(flat), tensor(np.inf, x.dtype)), flat),
+                      axis=-1)
+    valid = tf.reduce_sum(cast_to(tf.logical_not(nan), "int32"), axis=-1, keepdims=True)
+    pos = float(q) * cast_to(tf.maximum(valid - 1, 0), x.dtype)
+    lo = cast_to(tf.floor(pos), "int32")
+    hi = cast_to(tf.ceil(pos), "int32")
+    batch = len(ordered.shape) - 1
+    low = tf.gather(ordered, lo, axis=-1, batch_dims=batch)
+    high = tf.gather(ordered, hi, axis=-1, batch_dims=batch)
+    frac = pos - tf.floor(pos)
+    out = low + (high - low) * frac
+    out = tf.where(valid > 0, out, tf.fill(tf.shape(out), tensor(np.nan, x.dtype)))
+    out = tf.squeeze(out, [-1])
+    if axis is None:
+        out = tf.reshape(out, [1] * rank if keepdims else [])
+    elif keepdims:
+        out = tf.expand_dims(out, axis % rank)
+    return out
+
+
+@_export
+@keras_op
+def nanmedian(x, axis=None, keepdims=False):
+    """`keras.ops.nanmedian(x, axis=None, keepdims=False)`: NaNs ignored."""
+    return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+@_export
+@keras_op
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    """`keras.ops.nanpercentile(x, q, axis=None)`: `nanquantile` at q / 100."""
+    return nanquantile(x, float(q) / 100.0, axis=axis, keepdims=keepdims)
+
+
+@_export
+@keras_op
+def slogdet(x):
+    """`keras.ops.slogdet(x)`: (sign, log |det|)."""
+    sign, logabs = tf.slogdet(to_float(x))
+    return sign, logabs
 
 
 __all__.sort()

@@ -13,10 +13,11 @@ int64 with float32 is float32, float16 with bfloat16 is float32.
 """
 
 import functools
+from builtins import all as builtins_all
 
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.keras import keras_tensor
 from runtime._src.keras.keras_tensor import KerasTensor, Operation, any_symbolic
@@ -105,7 +106,8 @@ def _python_dtype(value):
 def tensor(x, dtype=None):
     """`x` as a Tensor the way Keras converts it: Python floats float32,
     ints int32, NumPy arrays keep their dtype; cast to `dtype` if given."""
-    if isinstance(x, (list, tuple, int, float, bool)):
+    if isinstance(x, (int, float, bool)) or isinstance(x, (list, tuple)) and builtins_all(
+            isinstance(v, (int, float, bool)) for v in nest.flatten(x)):
         inferred = None
         try:
             inferred = dtype or _python_dtype(x)
