@@ -247,6 +247,16 @@ CASES = [
     ("segment_min", [A([1.0, 2.0, 3.0]), A([0, 0, 2], "int32")], {"num_segments": 3}),
     ("segment_min", [A([4, 2, 3], "int32"), A([0, 0, 2], "int32")], {"num_segments": 3}),
     ("cdist", [A([[0.0, 0.0], [1.0, 1.0]]), A([[3.0, 4.0], [1.0, 0.0], [0.0, 0.0]])], {}),
+    ("rot90", [M], {}), ("rot90", [M], {"k": 3}), ("rot90", [A([[1.0, 2.0], [3.0, 4.0]])], {"k": 2}),
+    ("rot90", [A([[[1.0, 2.0]], [[3.0, 4.0]]])], {"axes": (1, 2)}),
+    ("nextafter", [A([1.0, 0.0, -1.0, 2.0]), A([2.0, -1.0, -2.0, 2.0])], {}),
+    ("nextafter", [A([1.0, 0.0], "float64"), A([2.0, 1.0], "float64")], {}),
+    ("unique", [A([3, 1, 3, 2], "int32")], {}),
+    ("unique", [A([[3.0, 1.0], [3.0, 2.0]])], {"return_inverse": True, "return_counts": True}),
+    ("adaptive_average_pool", [A([[[0.0], [1.0], [2.0], [3.0], [4.0]]]), 3], {}),
+    ("adaptive_max_pool", [A([[[0.0], [1.0], [2.0], [3.0], [4.0]]]), 2], {}),
+    ("adaptive_average_pool", [A([[[[0.0], [1.0], [2.0]], [[3.0], [4.0], [5.0]], [[6.0], [7.0], [8.0]]]]), [2, 2]], {}),
+    ("adaptive_max_pool", [A([[[0.0, 1.0, 2.0, 3.0, 4.0]]]), 2], {"data_format": "channels_first"}),
 ]
 
 
@@ -294,7 +304,7 @@ def _record_case(name, args, raw_kwargs, ops, np, tf):
         first = next((i for i, a in enumerate(inputs) if hasattr(a, "dtype")), None)
         grad = None
         if first is not None and inputs[first].dtype.name == "float32" and name not in (
-                "cast", "stop_gradient", "slice_update", "argsort", "argmax", "argmin", "unstack", "split"):
+                "cast", "stop_gradient", "slice_update", "unique", "argsort", "argmax", "argmin", "unstack", "split"):
             x = inputs[first]
             with tf.GradientTape() as tape:
                 tape.watch(x)

@@ -463,4 +463,31 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
     return tf.conv2d_transpose(inputs, kernel, shape, [1, *s, 1], padding=padding.upper())
 
 
+
+def _adaptive(name, reduce_fn):
+    def fn(inputs, output_size, data_format=None):
+        x = tensor(inputs)
+        rank = len(x.shape) - 2
+        channels_first = data_format == "channels_first"
+        sizes = [output_size] * rank if isinstance(output_size, int) else list(output_size)
+        for d, out_n in enumerate(sizes):
+            axis = d + (2 if channels_first else 1)
+            n = x.shape.as_list()[axis]
+            parts = []
+            for i in range(out_n):
+                start, end = (i * n) // out_n, -((-(i + 1) * n) // out_n)
+                window = tf.gather(x, tensor(np.arange(start, end, dtype=np.int32)), axis=axis)
+                parts.append(reduce_fn(window, axis=axis, keepdims=True))
+            x = tf.concat(parts, axis=axis)
+        return x
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"`keras.ops.{name}(inputs, output_size, data_format=None)`: window i "
+                  "spans [floor(i*n/out), ceil((i+1)*n/out)).")
+    return _export(keras_op(fn))
+
+
+adaptive_average_pool = _adaptive("adaptive_average_pool", tf.reduce_mean)
+adaptive_max_pool = _adaptive("adaptive_max_pool", tf.reduce_max)
+
+
 __all__.sort()

@@ -1536,4 +1536,61 @@ def slogdet(x):
     return sign, logabs
 
 
+
+@_export
+@keras_op
+def rot90(array, k=1, axes=(0, 1)):
+    """`keras.ops.rot90(array, k=1, axes=(0, 1))`: NumPy's rotation (for k=2
+    on a non-square plane Keras 3.15 on TF returns a scrambled array)."""
+    x = tensor(array)
+    if len(x.shape) < 2:
+        raise ValueError(f"Input array must have at least 2 dimensions. "
+                         f"Received: array.ndim={len(x.shape)}")
+    a0, a1 = (a % len(x.shape) for a in axes)
+    for _ in range(k % 4):
+        x = swapaxes(tf.reverse(x, [a1]), a0, a1)
+    return x
+
+
+@_export
+@keras_op
+def nextafter(x1, x2):
+    """`keras.ops.nextafter(x1, x2)`: the next float64 after x1 towards x2, cast
+    to the operands' float dtype (Keras's: float32 inputs mostly come back as x1)."""
+    dtype = result_type(x1, x2, 1.0)
+    a, b = cast_to(tensor(x1), "float64"), cast_to(tensor(x2), "float64")
+    bits = tf.bitcast(a, "int64")
+    away = tf.logical_xor(b > a, a < 0.0)
+    stepped = tf.bitcast(bits + tf.where(away, tf.ones_like(bits), -tf.ones_like(bits)),
+                         "float64")
+    tiny = tf.where(b > a, tf.fill(tf.shape(a), tensor(5e-324, "float64")),
+                    tf.fill(tf.shape(a), tensor(-5e-324, "float64")))
+    out = tf.where(tf.equal(a, b), b, tf.where(tf.equal(a, 0.0), tiny, stepped))
+    # TF's gradient: 1 for x1, none for x2 (the step is exact, so a + (out - a) == out)
+    return cast_to(a + tf.stop_gradient(out - a), dtype)
+
+
+@_export
+@keras_op
+def unique(x, sorted=True, return_inverse=False, return_counts=False, axis=None,  # noqa: A002
+           size=None, fill_value=None):
+    """`keras.ops.unique(x, ...)`: the sorted distinct values of x flattened,
+    with the inverse indices (x's shape) and counts when asked (axis=None)."""
+    if axis is not None or size is not None:
+        raise ValueError("unique here takes neither axis nor size")
+    x = tensor(x)
+    flat = tf.reshape(x, [-1])
+    values, first_idx = tf.unique(flat)
+    order = tf.argsort(values, stable=True)
+    values = tf.gather(values, order)
+    rank_of = tf.argsort(order, stable=True)
+    inverse = cast_to(tf.gather(rank_of, first_idx), "int32")
+    out = [values]
+    if return_inverse:
+        out.append(tf.reshape(inverse, tf.shape(x)))
+    if return_counts:
+        out.append(tf.unsorted_segment_sum(tf.ones_like(inverse), inverse, tf.size(values)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 __all__.sort()
