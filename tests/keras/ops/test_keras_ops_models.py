@@ -4,6 +4,7 @@ model whose ops are recorded Operations, a custom layer written with ops
 3.15's (TF 2.21) as worked out by hand for these inputs."""
 
 import numpy as np
+import pytest
 
 import runtime as tf
 from runtime import keras
@@ -128,3 +129,43 @@ def test_custom_gradient_and_associative_scan():
     rev = ops.associative_scan(lambda a, b: a + b, ops.convert_to_tensor([1.0, 2.0, 3.0]),
                                reverse=True)
     np.testing.assert_allclose(rev.numpy(), [6.0, 5.0, 3.0])
+
+
+_ON_BATCH = {
+    "take_along_axis": lambda x, i: ops.take_along_axis(x, i, axis=2),
+    "reshape": lambda x, i: ops.reshape(x, (-1, 12)),
+    "einsum": lambda x, i: ops.einsum("bij,bkj->bik", x, x),
+    "norm": lambda x, i: ops.norm(x, axis=-1),
+    "split": lambda x, i: ops.split(x, 2, axis=-1)[1],
+    "diagonal": lambda x, i: ops.diagonal(x, axis1=1, axis2=2),
+    "tile": lambda x, i: ops.tile(x, (1, 2, 1)),
+    "pad": lambda x, i: ops.pad(x, ((0, 0), (1, 1), (0, 0))),
+    "take": lambda x, i: ops.take(x, [0, 2], axis=1),
+    "moments": lambda x, i: ops.moments(x, [2])[1],
+    "layer_normalization": lambda x, i: ops.layer_normalization(x),
+    "one_hot": lambda x, i: ops.one_hot(ops.argmax(x, axis=-1), 4),
+    "where": lambda x, i: ops.where(x > 0.5, x, 0.0),
+    "stack": lambda x, i: ops.stack([x, x], axis=1),
+    "top_k": lambda x, i: ops.top_k(x, 2)[0],
+    "dot_product_attention": lambda x, i: ops.dot_product_attention(
+        ops.expand_dims(x, 2), ops.expand_dims(x, 2), ops.expand_dims(x, 2)),
+    "median": lambda x, i: ops.median(x, axis=-1),
+    "conv": lambda x, i: ops.conv(x, ops.ones((2, 4, 5))),
+    "adaptive_average_pool": lambda x, i: ops.adaptive_average_pool(x, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ON_BATCH))
+def test_ops_in_functional_model_with_unknown_batch(name):
+    """Each op on KerasTensors of batch None gives the model that computes
+    what the op gives eagerly on the concrete batch."""
+    fn = _ON_BATCH[name]
+    x, i = keras.Input((3, 4)), keras.Input((3, 1), dtype="int32")
+    symbolic = fn(x, i)
+    model = keras.Model([x, i], symbolic)
+    xv = tf.constant(np.linspace(0.0, 1.0, 24, dtype="float32").reshape(2, 3, 4))
+    iv = tf.constant(np.array([[[1], [3], [0]], [[2], [-1], [1]]], dtype="int32"))
+    got, want = model([xv, iv]), fn(xv, iv)
+    assert tuple(symbolic.shape[1:]) == tuple(want.shape[1:])
+    assert symbolic.dtype == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)

@@ -697,13 +697,13 @@ def take_along_axis(x, indices, axis=None):
         x, axis = tf.reshape(x, [-1]), 0
     rank = len(x.shape)
     axis = axis % rank
-    x_shape = x.shape.as_list()
-    i_shape = indices.shape.as_list()
-    out_shape = [builtins.max(a, b) if j != axis else i_shape[j]
-                 for j, (a, b) in enumerate(zip(x_shape, i_shape))]
-    x = tf.broadcast_to(x, [s if j != axis else x_shape[j] for j, s in enumerate(out_shape)])
-    indices = tf.broadcast_to(indices, out_shape)
-    indices = tf.where(indices < 0, indices + x_shape[axis], indices)
+    first = tuple(slice(0, 1) if j == axis else slice(None) for j in range(rank))
+    # broadcast x and indices against each other on every axis but `axis`
+    # (by adding zeros, so unknown sizes of a functional model's batch work)
+    x = x + tf.zeros_like(cast_to(indices[first], x.dtype))
+    indices = indices + tf.zeros_like(cast_to(x[first], "int32"))
+    size_ = tf.shape(x)[axis]
+    indices = tf.where(indices < 0, indices + size_, indices)
     perm = [j for j in range(rank) if j != axis] + [axis]
     moved_x, moved_i = tf.transpose(x, perm), tf.transpose(indices, perm)
     out = tf.gather(moved_x, moved_i, axis=rank - 1, batch_dims=rank - 1)
