@@ -247,6 +247,12 @@ CASES = [
     ("segment_min", [A([1.0, 2.0, 3.0]), A([0, 0, 2], "int32")], {"num_segments": 3}),
     ("segment_min", [A([4, 2, 3], "int32"), A([0, 0, 2], "int32")], {"num_segments": 3}),
     ("cdist", [A([[0.0, 0.0], [1.0, 1.0]]), A([[3.0, 4.0], [1.0, 0.0], [0.0, 0.0]])], {}),
+    ("polar", [A([1.0, 2.0, 0.5]), A([0.0, 1.0, -2.0])], {}),
+    ("view_as_real", [{"c": [[1.0, 2.0], [-3.0, 0.5]]}], {}),
+    ("view_as_complex", [A([[1.0, 2.0], [3.0, 4.0]])], {}),
+    ("real", [{"c": [[1.0, 2.0], [-3.0, 0.5]]}], {}), ("imag", [{"c": [[1.0, 2.0], [-3.0, 0.5]]}], {}),
+    ("conj", [{"c": [[1.0, 2.0], [-3.0, 0.5]]}], {}), ("angle", [{"c": [[1.0, 2.0], [-3.0, 0.0]]}], {}),
+    ("isreal", [{"c": [[1.0, 2.0], [-3.0, 0.0]]}], {}), ("abs", [{"c": [[3.0, 4.0]]}], {}),
     ("rot90", [M], {}), ("rot90", [M], {"k": 3}), ("rot90", [A([[1.0, 2.0], [3.0, 4.0]])], {"k": 2}),
     ("rot90", [A([[[1.0, 2.0]], [[3.0, 4.0]]])], {"axes": (1, 2)}),
     ("nextafter", [A([1.0, 0.0, -1.0, 2.0]), A([2.0, -1.0, -2.0, 2.0])], {}),
@@ -261,6 +267,9 @@ CASES = [
 
 
 def _convert(value, ops, np):
+    if isinstance(value, dict) and "c" in value:
+        pairs = np.asarray(value["c"], dtype="float32")
+        return ops.convert_to_tensor((pairs[..., 0] + 1j * pairs[..., 1]).astype("complex64"))
     if isinstance(value, dict) and "a" in value:
         return ops.convert_to_tensor(np.asarray(value["a"], dtype=value["dtype"]))
     if isinstance(value, list) and value and isinstance(value[0], dict):
@@ -272,6 +281,9 @@ def _encode(value, np):
     if isinstance(value, (list, tuple)):
         return {"seq": [_encode(v, np) for v in value]}
     arr = np.asarray(value)
+    if arr.dtype.kind == "c":
+        return {"values": np.stack([arr.real, arr.imag], -1).tolist(), "dtype": arr.dtype.name,
+                "shape": list(arr.shape), "complex": True, "nonfinite": None}
     return {"values": np.where(np.isfinite(arr), arr, 0).tolist() if arr.dtype.kind == "f"
             else arr.tolist(), "dtype": str(value.dtype.name if hasattr(value.dtype, "name")
                                            else arr.dtype),

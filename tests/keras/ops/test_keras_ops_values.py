@@ -18,6 +18,9 @@ CASES = DATA["cases"]
 
 
 def _arg(value):
+    if isinstance(value, dict) and "c" in value:
+        pairs = np.asarray(value["c"], dtype="float32")
+        return tf.constant((pairs[..., 0] + 1j * pairs[..., 1]).astype("complex64"))
     if isinstance(value, dict) and "a" in value:
         return tf.constant(np.asarray(value["a"], dtype=value["dtype"]))
     if isinstance(value, list) and value and isinstance(value[0], dict):
@@ -26,6 +29,9 @@ def _arg(value):
 
 
 def _expected(enc):
+    if enc.get("complex"):
+        pairs = np.asarray(enc["values"], dtype="float64").reshape(enc["shape"] + [2])
+        return (pairs[..., 0] + 1j * pairs[..., 1]).astype(enc["dtype"])
     arr = np.asarray(enc["values"], dtype=enc["dtype"]).reshape(enc["shape"])
     if enc.get("nonfinite") is not None:
         marks = np.asarray(enc["nonfinite"], dtype=object).reshape(enc["shape"])
@@ -44,7 +50,7 @@ def _check(got, enc, where):
     assert ops.dtype(got) == enc["dtype"], f"{where}: dtype {ops.dtype(got)} != {enc['dtype']}"
     value = np.asarray(got.numpy())
     assert value.shape == want.shape, f"{where}: shape {value.shape} != {want.shape}"
-    if want.dtype.kind == "f":
+    if want.dtype.kind in "fc":
         np.testing.assert_allclose(value, want, rtol=2e-5, atol=2e-6, err_msg=where)
     else:
         np.testing.assert_array_equal(value, want, err_msg=where)

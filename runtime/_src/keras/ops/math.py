@@ -177,4 +177,21 @@ def cdist(x1, x2, p=2.0):
     return tf.pow(tf.reduce_sum(tf.pow(diff, float(p)), axis=-1), 1.0 / p)
 
 
+
+@_export
+@keras_op
+def view_as_real(x):
+    """`keras.ops.view_as_real(x)`: a complex tensor as (..., 2) floats."""
+    x = tensor(x)
+    return tf.stack([tf.real(x), tf.imag(x)], axis=-1)
+
+
+@_export
+@keras_op
+def view_as_complex(x):
+    """`keras.ops.view_as_complex(x)`: (..., 2) floats as a complex tensor."""
+    x = to_float(x)
+    return tf.complex(x[..., 0], x[..., 1])
+
+
 __all__.sort()

@@ -490,4 +490,13 @@ adaptive_average_pool = _adaptive("adaptive_average_pool", tf.reduce_mean)
 adaptive_max_pool = _adaptive("adaptive_max_pool", tf.reduce_max)
 
 
+
+@_export
+@keras_op
+def polar(abs_, angle):
+    """`keras.ops.polar(abs_, angle)`: abs_ * exp(i angle), complex64 for float32."""
+    r, theta = to_float(abs_), to_float(angle)
+    return tf.complex(r * tf.cos(theta), r * tf.sin(theta))
+
+
 __all__.sort()
