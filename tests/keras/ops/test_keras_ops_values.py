@@ -97,7 +97,9 @@ def test_in_tf_function(case):
 _XFAIL = {"prod": "runtime prod gradient is nan at an element 0",
           "cumprod": "runtime cumprod gradient is nan at an element 0",
           "segment_prod": "runtime prod gradient is nan at an element 0",
-          "sinc": "Keras's sinc gradient at 0 is nan, ours 0"}
+          "sinc": "Keras's sinc gradient at 0 is nan, ours 0",
+          "image.rgb_to_hsv": "TF's RGBToHSV gradient differs from the finite differences "
+                              "(-0.9167 at (0, 0.5, 1) for d(h+s+v)/dr; TF 0.0833)"}
 GRAD_CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=_XFAIL[c["op"]], strict=True))
               if c["op"] in _XFAIL else c for c in CASES if c["grad"] is not None]
 

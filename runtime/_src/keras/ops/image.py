@@ -84,4 +84,39 @@ def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=N
     return images[..., top:top + height, left:left + width, :]
 
 
+
+@_export
+@keras_op
+def rgb_to_hsv(images, data_format=None):
+    """`keras.ops.image.rgb_to_hsv(images)`: float images in [0, 1], channels_last;
+    hue in [0, 1)."""
+    images = to_float(images)
+    r, g, b = images[..., 0], images[..., 1], images[..., 2]
+    value = tf.maximum(tf.maximum(r, g), b)
+    low = tf.minimum(tf.minimum(r, g), b)
+    delta = value - low
+    safe_value = tf.where(value > 0, value, tf.ones_like(value))
+    saturation = tf.where(value > 0, delta / safe_value, tf.zeros_like(value))
+    safe_delta = tf.where(delta > 0, delta, tf.ones_like(delta))
+    hue = tf.where(tf.equal(value, r), (g - b) / safe_delta,
+                   tf.where(tf.equal(value, g), 2.0 + (b - r) / safe_delta,
+                            4.0 + (r - g) / safe_delta)) / 6.0
+    hue = tf.where(delta > 0, hue - tf.floor(hue), tf.zeros_like(hue))
+    return tf.stack([hue, saturation, value], axis=-1)
+
+
+@_export
+@keras_op
+def hsv_to_rgb(images, data_format=None):
+    """`keras.ops.image.hsv_to_rgb(images)`: the inverse of `rgb_to_hsv`."""
+    images = to_float(images)
+    h, s, v = images[..., 0], images[..., 1], images[..., 2]
+    channels = []
+    for n in (5.0, 3.0, 1.0):
+        k = tf.floormod(n + h * 6.0, tensor(6.0, images.dtype))
+        weight = tf.clip_by_value(tf.minimum(k, 4.0 - k), 0.0, 1.0)
+        channels.append(v - v * s * weight)
+    return tf.stack(channels, axis=-1)
+
+
 __all__.sort()

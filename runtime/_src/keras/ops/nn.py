@@ -499,4 +499,83 @@ def polar(abs_, angle):
     return tf.complex(r * tf.cos(theta), r * tf.sin(theta))
 
 
+
+def _pair_arg(v):
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+def _unfold_grid(h, w, kernel, dilation, padding, stride):
+    """The patch grid of `unfold`: output rows, columns and each kernel
+    offset (i, j) as a pixel offset."""
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = kernel, dilation, padding, stride
+    rows = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    cols = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    return rows, cols
+
+
+@_export
+@keras_op
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    """`keras.ops.unfold(x, kernel_size, dilation=1, padding=0, stride=1)`:
+    im2col of an (N, C, H, W) batch to (N, C*kH*kW, L), channel-major."""
+    x = tensor(x)
+    kernel, dil, pad, st = (_pair_arg(v) for v in (kernel_size, dilation, padding, stride))
+    _, c, h, w = x.shape.as_list()
+    x = tf.pad(x, [[0, 0], [0, 0], [pad[0], pad[0]], [pad[1], pad[1]]])
+    rows, cols = _unfold_grid(h, w, kernel, dil, pad, st)
+    blocks = []
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            r0, c0 = i * dil[0], j * dil[1]
+            patch = x[:, :, r0:r0 + (rows - 1) * st[0] + 1:st[0],
+                      c0:c0 + (cols - 1) * st[1] + 1:st[1]]
+            blocks.append(tf.reshape(patch, [-1, c, rows * cols]))
+    out = tf.stack(blocks, axis=2)  # (N, C, kH*kW, L)
+    return tf.reshape(out, [-1, c * kernel[0] * kernel[1], rows * cols])
+
+
+@_export
+@keras_op
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """`keras.ops.fold(x, output_size, kernel_size, ...)`: col2im, the patches
+    of `unfold` summed back into an (N, C, H, W) batch."""
+    x = tensor(x)
+    kernel, dil, pad, st = (_pair_arg(v) for v in (kernel_size, dilation, padding, stride))
+    h, w = _pair_arg(output_size)
+    n_k = kernel[0] * kernel[1]
+    c = x.shape.as_list()[1] // n_k
+    rows, cols = _unfold_grid(h, w, kernel, dil, pad, st)
+    x = tf.reshape(x, [-1, c, n_k, rows, cols])
+    hp, wp = h + 2 * pad[0], w + 2 * pad[1]
+    out = None
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            r0, c0 = i * dil[0], j * dil[1]
+            block = x[:, :, i * kernel[1] + j]
+            # place block at rows r0, r0+s, ... by interleaving zeros then padding
+            spread = _spread(block, st, rows, cols)
+            span_h, span_w = (rows - 1) * st[0] + 1, (cols - 1) * st[1] + 1
+            placed = tf.pad(spread, [[0, 0], [0, 0], [r0, hp - r0 - span_h],
+                                     [c0, wp - c0 - span_w]])
+            out = placed if out is None else out + placed
+    return out[:, :, pad[0]:pad[0] + h, pad[1]:pad[1] + w]
+
+
+def _spread(block, stride, rows, cols):
+    """block (N, C, rows, cols) with stride-1 zeros between its entries."""
+    sh, sw = stride
+    if sh > 1:
+        block = tf.reshape(tf.concat([tf.expand_dims(block, 3)] + [tf.zeros_like(
+            tf.expand_dims(block, 3))] * (sh - 1), axis=3), [-1, block.shape.as_list()[1],
+                                                             rows * sh, cols])
+        block = block[:, :, :(rows - 1) * sh + 1]
+    if sw > 1:
+        n_rows = block.shape.as_list()[2]
+        block = tf.reshape(tf.concat([tf.expand_dims(block, 4)] + [tf.zeros_like(
+            tf.expand_dims(block, 4))] * (sw - 1), axis=4), [-1, block.shape.as_list()[1],
+                                                             n_rows, cols * sw])
+        block = block[:, :, :, :(cols - 1) * sw + 1]
+    return block
+
+
 __all__.sort()

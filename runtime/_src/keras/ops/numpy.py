@@ -1593,4 +1593,27 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, axis=None,
     return out[0] if len(out) == 1 else tuple(out)
 
 
+
+@_export
+@keras_op
+def view(x, dtype=None):
+    """`keras.ops.view(x, dtype=None)`: x's bits read as `dtype`, NumPy's way
+    (the last axis scales by the ratio of the item sizes)."""
+    x = tensor(x)
+    if dtype is None:
+        return x
+    target = standardize_dtype(dtype)
+    old = x.dtype.np_dtype.itemsize
+    new = np.dtype(target).itemsize if target != "bfloat16" else 2
+    if old == new:
+        return tf.bitcast(x, target)
+    shape_ = x.shape.as_list()
+    if old > new:
+        out = tf.bitcast(x, target)
+        return tf.reshape(out, shape_[:-1] + [shape_[-1] * (old // new)])
+    ratio = new // old
+    grouped = tf.reshape(x, shape_[:-1] + [shape_[-1] // ratio, ratio])
+    return tf.bitcast(grouped, target)
+
+
 __all__.sort()
