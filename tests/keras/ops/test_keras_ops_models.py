@@ -169,3 +169,16 @@ def test_ops_in_functional_model_with_unknown_batch(name):
     assert tuple(symbolic.shape[1:]) == tuple(want.shape[1:])
     assert symbolic.dtype == want.dtype.name
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_shape_of_a_traced_unknown_batch_is_a_tensor():
+    """As in the keras.io GAN guide: `batch_size = ops.shape(x)[0]` then used
+    as a shape inside the traced step."""
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], "float32")])
+    def f(x):
+        batch = ops.shape(x)[0]
+        assert ops.shape(x)[1] == 3
+        return ops.zeros((batch, 2)) + ops.sum(x)
+    out = f(tf.constant([[1.0, 2.0, 3.0], [0.0, 0.0, 1.0]]))
+    assert out.shape == (2, 2)
+    np.testing.assert_allclose(out.numpy(), np.full((2, 2), 7.0))

@@ -155,10 +155,17 @@ def unstack(x, num=None, axis=0):
 
 @_export
 def shape(x):
-    """`keras.ops.shape(x)`: a tuple."""
+    """`keras.ops.shape(x)`: a tuple of ints; inside a traced function a size
+    unknown until run time is a scalar int32 tensor (Keras's on TF), and on a
+    KerasTensor None."""
     if hasattr(x, "shape") and isinstance(x.shape, tuple):
         return x.shape
-    return tuple(tensor(x).shape.as_list())
+    x = tensor(x)
+    dims = x.shape.as_list()
+    if all(d is not None for d in dims):
+        return tuple(dims)
+    dynamic = tf.shape(x)
+    return tuple(d if d is not None else dynamic[i] for i, d in enumerate(dims))
 
 
 

@@ -241,14 +241,13 @@ def prod(x, axis=None, keepdims=False, dtype=None):
 @_export
 @keras_op
 def mean(x, axis=None, keepdims=False):
-    """`keras.ops.mean(x, axis=None, keepdims=False)`: ints and bools give float32."""
+    """`keras.ops.mean(x, axis=None, keepdims=False)`: ints and bools give
+    float32; float16 is averaged in float32."""
     x = tensor(x)
     out_dtype = x.dtype.name if x.dtype.is_floating else floatx()
-    return tf.reduce_mean(cast_to(x, "float32" if x.dtype.name in ("float16", "bfloat16")
-                                  else out_dtype), axis=_axis(axis), keepdims=keepdims) \
-        if x.dtype.name not in ("float16",) else cast_to(
-            tf.reduce_mean(cast_to(x, "float32"), axis=_axis(axis), keepdims=keepdims),
-            out_dtype)
+    compute = "float32" if out_dtype in ("float16", "bfloat16") else out_dtype
+    out = tf.reduce_mean(cast_to(x, compute), axis=_axis(axis), keepdims=keepdims)
+    return cast_to(out, out_dtype)
 
 
 def _minmax(name, tf_fn):
