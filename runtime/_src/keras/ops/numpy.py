@@ -411,14 +411,17 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     dtype=None, axis=0)`: float32 unless `dtype`."""
     dtype = standardize_dtype(dtype) if dtype else floatx()
     start, stop = to_float(start), to_float(stop)
+    start, stop = start + tf.zeros_like(stop), stop + tf.zeros_like(start)
     div = (num - 1) if endpoint else num
     step = (stop - start) / float(builtins.max(div, 1))
-    out = start + tf.range(0.0, float(num), 1.0, dtype=start.dtype) * step
+    steps = tf.reshape(tf.range(0.0, float(num), 1.0, dtype=start.dtype),
+                       [num] + [1] * len(start.shape))
+    out = start + steps * step
     if endpoint and num > 1:
-        out = tf.concat([out[:-1], tf.reshape(stop, [1])], axis=0)
+        out = tf.concat([out[:-1], tf.expand_dims(stop, 0)], axis=0)
     out = cast_to(out, dtype)
-    if axis != 0:
-        out = tf.transpose(out) if out.shape.rank and out.shape.rank > 1 else out
+    if axis != 0 and len(out.shape) > 1:
+        out = moveaxis(out, 0, axis)
     return (out, step) if retstep else out
 
 
