@@ -194,4 +194,106 @@ def view_as_complex(x):
     return tf.complex(x[..., 0], x[..., 1])
 
 
+
+# -- Fourier transforms, as products with cos/sin matrices (differentiable,
+# exact to float rounding for the short signals Keras's examples use) -------
+
+def _dot_last(x, matrix):
+    """x's last axis contracted with matrix's first (x may be 1-D)."""
+    return tf.tensordot(x, matrix, [[len(x.shape) - 1], [0]])
+
+
+def _angles(n_out, n_in, sign, dtype):
+    k = np.arange(n_out).reshape(-1, 1)
+    t = np.arange(n_in).reshape(1, -1)
+    theta = 2.0 * np.pi * ((k * t) % max(n_in, 1)) / max(n_in, 1)
+    return (tensor(np.cos(theta).T.astype(dtype)),
+            tensor((sign * np.sin(theta)).T.astype(dtype)))
+
+
+def _dft_last(re, im, inverse=False):
+    """(re, im) transformed along the last axis."""
+    n = re.shape.as_list()[-1]
+    cos, sin = _angles(n, n, 1.0 if inverse else -1.0, re.dtype.np_dtype)
+    out_re = _dot_last(re, cos) - _dot_last(im, sin)
+    out_im = _dot_last(re, sin) + _dot_last(im, cos)
+    if inverse:
+        out_re, out_im = out_re / float(n), out_im / float(n)
+    return out_re, out_im
+
+
+def _complex_pair(x):
+    re, im = x
+    re, im = to_float(re), to_float(im)
+    if re.shape.as_list()[-1] is None:
+        raise ValueError("the transformed axis needs a known length")
+    return re, im
+
+
+def _swap_last_two(t):
+    rank = len(t.shape)
+    return tf.transpose(t, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+@_export
+def fft(x):
+    """`keras.ops.fft(x)`: x = (real, imag); the DFT along the last axis."""
+    return _dft_last(*_complex_pair(x))
+
+
+def _dft2(x, inverse):
+    re, im = _dft_last(*_complex_pair(x), inverse=inverse)
+    re, im = _dft_last(_swap_last_two(re), _swap_last_two(im), inverse=inverse)
+    return _swap_last_two(re), _swap_last_two(im)
+
+
+@_export
+def fft2(x):
+    """`keras.ops.fft2(x)`: x = (real, imag); the DFT over the last two axes."""
+    return _dft2(x, inverse=False)
+
+
+@_export
+def ifft2(x):
+    """`keras.ops.ifft2(x)`: x = (real, imag); the inverse DFT over the last two axes."""
+    return _dft2(x, inverse=True)
+
+
+@_export
+@keras_op
+def rfft(x, fft_length=None):
+    """`keras.ops.rfft(x, fft_length=None)`: (real, imag) of the first
+    fft_length // 2 + 1 frequencies of real x (cut or zero-padded to fft_length)."""
+    x = to_float(x)
+    n = x.shape.as_list()[-1]
+    length = n if fft_length is None else int(fft_length)
+    if length < n:
+        x = x[..., :length]
+    elif length > n:
+        x = tf.pad(x, [[0, 0]] * (len(x.shape) - 1) + [[0, length - n]])
+    cos, sin = _angles(length // 2 + 1, length, -1.0, x.dtype.np_dtype)
+    return _dot_last(x, cos), _dot_last(x, sin)
+
+
+@_export
+def irfft(x, fft_length=None):
+    """`keras.ops.irfft(x, fft_length=None)`: the real signal of length
+    fft_length (2 * (m - 1) by default) whose rfft is x = (real, imag)."""
+    re, im = _complex_pair(x)
+    m = re.shape.as_list()[-1]
+    n = 2 * (m - 1) if fft_length is None else int(fft_length)
+    used = n // 2 + 1
+    if used > m:
+        pad = [[0, 0]] * (len(re.shape) - 1) + [[0, used - m]]
+        re, im = tf.pad(re, pad), tf.pad(im, pad)
+    re, im = re[..., :used], im[..., :used]
+    k = np.arange(used)
+    weights = np.where((k == 0) | ((n % 2 == 0) & (k == n // 2)), 1.0, 2.0)
+    theta = 2.0 * np.pi * ((k.reshape(-1, 1) * np.arange(n).reshape(1, -1)) % n) / n
+    dtype = re.dtype.np_dtype
+    cos = tensor((weights.reshape(-1, 1) * np.cos(theta) / n).astype(dtype))
+    sin = tensor((weights.reshape(-1, 1) * np.sin(theta) / n).astype(dtype))
+    return _dot_last(re, cos) - _dot_last(im, sin)
+
+
 __all__.sort()
