@@ -14,6 +14,8 @@ import json
 import pathlib
 import sys
 
+import numpy as np
+
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "keras_ops.json"
 
 
@@ -275,6 +277,12 @@ CASES = [
     ("irfft", [[A([1.0, 2.0, 3.0]), A([0.5, 1.0, 2.0])]], {}),
     ("irfft", [[A([1.0, 2.0, 3.0]), A([0.5, 1.0, 2.0])]], {"fft_length": 5}),
     ("irfft", [[A([[1.0, 2.0], [0.0, 1.0]]), A([[0.0, 1.0], [1.0, 0.0]])]], {"fft_length": 6}),
+    ("image.extract_patches", [A(np.arange(32.0).reshape(1, 4, 4, 2).tolist()), 2], {}),
+    ("image.extract_patches", [A(np.arange(32.0).reshape(1, 4, 4, 2).tolist()), 3], {"strides": 1, "padding": "same"}),
+    ("image.extract_patches", [A(np.arange(25.0).reshape(5, 5, 1).tolist()), [2, 3]], {"strides": [2, 1]}),
+    ("image.extract_patches", [A(np.arange(25.0).reshape(1, 5, 5, 1).tolist()), 2], {"strides": 1, "dilation_rate": 2}),
+    ("image.gaussian_blur", [A((np.arange(32.0).reshape(1, 4, 4, 2) % 5).tolist())], {}),
+    ("image.gaussian_blur", [A((np.arange(25.0).reshape(5, 5, 1) % 3).tolist())], {"kernel_size": (5, 5), "sigma": (2.0, 2.0)}),
     ("rot90", [M], {}), ("rot90", [M], {"k": 3}), ("rot90", [A([[1.0, 2.0], [3.0, 4.0]])], {"k": 2}),
     ("rot90", [A([[[1.0, 2.0]], [[3.0, 4.0]]])], {"axes": (1, 2)}),
     ("nextafter", [A([1.0, 0.0, -1.0, 2.0]), A([2.0, -1.0, -2.0, 2.0])], {}),

@@ -1,6 +1,8 @@
 """`keras.ops.image`: resizing, color conversion, padding and cropping of
 image batches (channels_last) over the runtime's `tf.image` ops."""
 
+import numpy as np
+
 from runtime._src.keras.ops.operation import cast_to, keras_op, tensor, to_float
 from runtime._src.keras.ops.tfops import tf
 from runtime._src.ops import image_color
@@ -117,6 +119,74 @@ def hsv_to_rgb(images, data_format=None):
         weight = tf.clip_by_value(tf.minimum(k, 4.0 - k), 0.0, 1.0)
         channels.append(v - v * s * weight)
     return tf.stack(channels, axis=-1)
+
+
+
+def _batched(images, data_format):
+    """images as a channels_last batch, and how to undo that."""
+    images = tensor(images)
+    single = len(images.shape) == 3
+    if single:
+        images = tf.expand_dims(images, 0)
+    if data_format == "channels_first":
+        images = tf.transpose(images, [0, 2, 3, 1])
+
+    def undo(out):
+        if data_format == "channels_first":
+            out = tf.transpose(out, [0, 3, 1, 2])
+        return tf.squeeze(out, [0]) if single else out
+    return images, undo
+
+
+@_export
+@keras_op
+def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid",
+                    data_format=None):
+    """`keras.ops.image.extract_patches(images, size, strides=None, dilation_rate=1,
+    padding="valid")`: 2-D patches flattened (row, column, channel) on the last axis."""
+    images, undo = _batched(images, data_format)
+    ph, pw = (size, size) if isinstance(size, int) else tuple(size)
+    sh, sw = (ph, pw) if strides is None else \
+        (strides, strides) if isinstance(strides, int) else tuple(strides)
+    d = int(dilation_rate)
+    _, h, w, c = images.shape.as_list()
+    span_h, span_w = (ph - 1) * d + 1, (pw - 1) * d + 1
+    if padding.lower() == "same":
+        rows, cols = -(-h // sh), -(-w // sw)
+        pad_h = max((rows - 1) * sh + span_h - h, 0)
+        pad_w = max((cols - 1) * sw + span_w - w, 0)
+        images = tf.pad(images, [[0, 0], [pad_h // 2, pad_h - pad_h // 2],
+                                 [pad_w // 2, pad_w - pad_w // 2], [0, 0]])
+    else:
+        rows, cols = (h - span_h) // sh + 1, (w - span_w) // sw + 1
+    parts = []
+    for i in range(ph):
+        for j in range(pw):
+            parts.append(images[:, i * d:i * d + (rows - 1) * sh + 1:sh,
+                                j * d:j * d + (cols - 1) * sw + 1:sw, :])
+    out = tf.stack(parts, axis=3)
+    out = tf.reshape(out, [-1, rows, cols, ph * pw * c])
+    return undo(out)
+
+
+@_export
+@keras_op
+def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None):
+    """`keras.ops.image.gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0))`:
+    a depthwise Gaussian filter with "same" zero padding."""
+    images, undo = _batched(to_float(images), data_format)
+    dtype = images.dtype.np_dtype
+
+    def kernel1d(n, sig):
+        x = np.arange(n, dtype=dtype) - (n - 1) / 2.0
+        k = np.exp(-0.5 * (x / sig) ** 2)
+        return k / k.sum()
+    kernel = np.multiply.outer(kernel1d(kernel_size[1], sigma[1]),
+                               kernel1d(kernel_size[0], sigma[0]))
+    c = images.shape.as_list()[-1]
+    kernel = np.tile(kernel.reshape(kernel_size[0], kernel_size[1], 1, 1), [1, 1, c, 1])
+    out = tf.depthwise_conv2d(images, tensor(kernel.astype(dtype)), [1, 1, 1, 1], "SAME")
+    return undo(out)
 
 
 __all__.sort()
