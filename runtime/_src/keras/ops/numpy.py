@@ -33,11 +33,32 @@ def _pair(x1, x2):
     return tensor(x1, dtype), tensor(x2, dtype)
 
 
-def _binary(name, tf_fn, out_dtype=None, floating=False):
+_WIDE_INTS = ("int64", "uint32", "uint64")
+
+
+def _float_of(dtype_name):
+    """The float Keras computes an int in: float64 for the wide ints."""
+    return "float64" if dtype_name in _WIDE_INTS else floatx()
+
+
+def _binary(name, tf_fn, out_dtype=None, floating=False, strong=False, wide=False,
+            small_int=False):
+    """An elementwise op of two operands. `strong`: Python scalars count as
+    int32/float32 (not weak); `floating`: ints computed as float (`wide`:
+    int64 as float64); `small_int`: int8/int16/uint/bool computed in int32
+    and cast back."""
     def fn(x1, x2):
+        if strong:
+            x1 = tensor(x1) if isinstance(x1, (int, float)) else x1
+            x2 = tensor(x2) if isinstance(x2, (int, float)) else x2
         a, b = _pair(x1, x2)
         if floating and not a.dtype.is_floating:
-            a, b = cast_to(a, floatx()), cast_to(b, floatx())
+            target = _float_of(a.dtype.name) if wide else floatx()
+            a, b = cast_to(a, target), cast_to(b, target)
+        if small_int and a.dtype.name in ("int8", "int16", "uint8", "uint16", "bool"):
+            dtype = "int32" if a.dtype.is_bool else a.dtype.name
+            out = tf_fn(cast_to(a, "int32"), cast_to(b, "int32"))
+            return cast_to(out, dtype)
         out = tf_fn(a, b)
         return out if out_dtype is None else cast_to(out, out_dtype)
     fn.__name__ = fn.__qualname__ = name
@@ -86,7 +107,7 @@ multiply = _binary("multiply", tf.multiply)
 maximum = _binary("maximum", tf.maximum)
 minimum = _binary("minimum", tf.minimum)
 floor_divide = _binary("floor_divide", _floor_divide)
-mod = _binary("mod", tf.floormod)
+mod = _binary("mod", tf.floormod, strong=True, small_int=True)
 power = _binary("power", _power)
 equal = _binary("equal", tf.equal)
 not_equal = _binary("not_equal", tf.not_equal)
@@ -96,10 +117,10 @@ less = _binary("less", tf.less)
 less_equal = _binary("less_equal", tf.less_equal)
 divide = _binary("divide", _divide, floating=True)
 true_divide = _binary("true_divide", _divide, floating=True)
-arctan2 = _binary("arctan2", tf.atan2, floating=True)
-hypot = _binary("hypot", _hypot, floating=True)
-logaddexp = _binary("logaddexp", _logaddexp, floating=True)
-heaviside = _binary("heaviside", _heaviside)
+arctan2 = _binary("arctan2", tf.atan2, floating=True, strong=True)
+hypot = _binary("hypot", _hypot, floating=True, strong=True, wide=True)
+logaddexp = _binary("logaddexp", _logaddexp, floating=True, strong=True)
+heaviside = _binary("heaviside", _heaviside, floating=True, strong=True, wide=True)
 
 
 def _logical(name, tf_fn):
@@ -115,8 +136,11 @@ logical_or = _logical("logical_or", tf.logical_or)
 logical_xor = _logical("logical_xor", tf.logical_xor)
 
 
-def _unary(name, tf_fn, floating=True, out_dtype=None):
+def _unary(name, tf_fn, floating=True, out_dtype=None, wide=False):
     def fn(x):
+        if wide:
+            x = tensor(x)
+            x = x if x.dtype.is_floating else cast_to(x, _float_of(x.dtype.name))
         x = to_float(x) if floating else tensor(x)
         out = tf_fn(x)
         return out if out_dtype is None else cast_to(out, out_dtype)
@@ -148,8 +172,8 @@ arcsinh = _unary("arcsinh", tf.asinh)
 arccosh = _unary("arccosh", tf.acosh)
 arctanh = _unary("arctanh", tf.atanh)
 reciprocal = _unary("reciprocal", tf.reciprocal)
-deg2rad = _unary("deg2rad", lambda x: x * (math.pi / 180.0))
-rad2deg = _unary("rad2deg", lambda x: x * (180.0 / math.pi))
+deg2rad = _unary("deg2rad", lambda x: x * (math.pi / 180.0), wide=True)
+rad2deg = _unary("rad2deg", lambda x: x * (180.0 / math.pi), wide=True)
 negative = _unary("negative", tf.negative, floating=False)
 square = _unary("square", lambda x: tf.square(cast_to(x, "int32")) if x.dtype.is_bool
                 else tf.square(x), floating=False)
@@ -172,8 +196,9 @@ signbit = _unary("signbit", _signbit, floating=False)
 @_export
 @keras_op
 def abs(x):  # noqa: A001 (Keras's name)
-    """`keras.ops.abs(x)`: |x|, in x's dtype."""
-    return tf.abs(tensor(x))
+    """`keras.ops.abs(x)`: |x|, in x's dtype (bools unchanged)."""
+    x = tensor(x)
+    return x if x.dtype.is_bool else tf.abs(x)
 
 
 @_export
@@ -221,12 +246,21 @@ def _sum_dtype(x):
     return name
 
 
+def _via_int64(reduce_fn, x, dtype, **kwargs):
+    """reduce_fn of x in `dtype`; unsigned results computed in int64 (the
+    runtime has no uint32 kernels) and cast back."""
+    if dtype.startswith("uint"):
+        return cast_to(reduce_fn(cast_to(x, "int64"), **kwargs), dtype)
+    return reduce_fn(cast_to(x, dtype), **kwargs)
+
+
 @_export
 @keras_op
 def sum(x, axis=None, keepdims=False):  # noqa: A001
-    """`keras.ops.sum(x, axis=None, keepdims=False)`; bool/int8/int16 sum as int32."""
+    """`keras.ops.sum(x, axis=None, keepdims=False)`; bool/int8/int16 sum as
+    int32, uint8/uint16 as uint32."""
     x = tensor(x)
-    return tf.reduce_sum(cast_to(x, _sum_dtype(x)), axis=_axis(axis), keepdims=keepdims)
+    return _via_int64(tf.reduce_sum, x, _sum_dtype(x), axis=_axis(axis), keepdims=keepdims)
 
 
 @_export
@@ -234,8 +268,8 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001
 def prod(x, axis=None, keepdims=False, dtype=None):
     """`keras.ops.prod(x, axis=None, keepdims=False, dtype=None)`."""
     x = tensor(x)
-    x = cast_to(x, standardize_dtype(dtype) if dtype else _sum_dtype(x))
-    return tf.reduce_prod(x, axis=_axis(axis), keepdims=keepdims)
+    return _via_int64(tf.reduce_prod, x, standardize_dtype(dtype) if dtype else _sum_dtype(x),
+                      axis=_axis(axis), keepdims=keepdims)
 
 
 @_export
@@ -253,6 +287,9 @@ def mean(x, axis=None, keepdims=False):
 def _minmax(name, tf_fn):
     def fn(x, axis=None, keepdims=False, initial=None):
         x = tensor(x)
+        if x.dtype.is_bool:
+            pick = tf.reduce_any if name in ("max", "amax") else tf.reduce_all
+            return pick(x, axis=_axis(axis), keepdims=keepdims)
         out = tf_fn(x, axis=_axis(axis), keepdims=keepdims)
         if initial is not None:
             pick = tf.maximum if name == "max" else tf.minimum
@@ -301,6 +338,8 @@ def any(x, axis=None, keepdims=False):  # noqa: A001
 def _arg(name, tf_fn):
     def fn(x, axis=None, keepdims=False):
         x = tensor(x)
+        if x.dtype.is_bool:
+            x = cast_to(x, "int32")
         if axis is None:
             out = tf_fn(tf.reshape(x, [-1]), axis=0, output_type="int32")
             if keepdims:
@@ -320,10 +359,13 @@ argmin = _arg("argmin", tf.argmin)
 def _cumulative(name, tf_fn):
     def fn(x, axis=None, dtype=None):
         x = tensor(x)
-        x = cast_to(x, standardize_dtype(dtype) if dtype else _sum_dtype(x))
+        dtype = standardize_dtype(dtype) if dtype else "int32" if x.dtype.is_bool \
+            else x.dtype.name
         if axis is None:
             x, axis = tf.reshape(x, [-1]), 0
-        return tf_fn(x, axis=axis)
+        if dtype in ("int8", "int16", "uint8", "uint16", "uint32"):
+            return cast_to(tf_fn(cast_to(x, "int64"), axis=axis), dtype)
+        return tf_fn(cast_to(x, dtype), axis=axis)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"`keras.ops.{name}(x, axis=None, dtype=None)`: flattened when axis is None."
     return _export(keras_op(fn))
@@ -717,7 +759,10 @@ def take_along_axis(x, indices, axis=None):
 @keras_op
 def sort(x, axis=-1):
     """`keras.ops.sort(x, axis=-1)`: ascending."""
-    return tf.sort(tensor(x), axis=axis)
+    x = tensor(x)
+    if x.dtype.is_bool:
+        return cast_to(tf.sort(cast_to(x, "int32"), axis=axis), "bool")
+    return tf.sort(x, axis=axis)
 
 
 @_export
@@ -725,6 +770,8 @@ def sort(x, axis=-1):
 def argsort(x, axis=-1):
     """`keras.ops.argsort(x, axis=-1)`: stable, int32."""
     x = tensor(x)
+    if x.dtype.is_bool:
+        x = cast_to(x, "int32")
     if axis is None:
         x, axis = tf.reshape(x, [-1]), 0
     return cast_to(tf.argsort(x, axis=axis, stable=True), "int32")
@@ -738,8 +785,10 @@ def matmul(x1, x2):
     """`keras.ops.matmul(x1, x2)`: NumPy's, 1-D operands included; ints
     and int8 give int32."""
     a, b = _pair(x1, x2)
-    if a.dtype.name in ("int8", "int16", "uint8", "bool"):
-        a, b = cast_to(a, "int32"), cast_to(b, "int32")
+    dtype = a.dtype.name
+    if dtype in ("int8", "int16", "uint8", "uint16", "bool"):
+        out = matmul(cast_to(a, "int32"), cast_to(b, "int32"))
+        return tf.greater(out, 0) if dtype == "bool" else cast_to(out, dtype)
     vec_a, vec_b = len(a.shape) == 1, len(b.shape) == 1
     if vec_a:
         a = tf.expand_dims(a, 0)
@@ -788,6 +837,8 @@ def inner(x1, x2):
 def outer(x1, x2):
     """`keras.ops.outer(x1, x2)`: of the flattened operands."""
     a, b = _pair(x1, x2)
+    if a.dtype.is_bool:
+        return tf.logical_and(tf.reshape(a, [-1, 1]), tf.reshape(b, [1, -1]))
     return tf.reshape(a, [-1, 1]) * tf.reshape(b, [1, -1])
 
 
@@ -814,8 +865,7 @@ def einsum(subscripts, *operands):
 def trace(x, offset=0, axis1=0, axis2=1):
     """`keras.ops.trace(x, offset=0, axis1=0, axis2=1)`."""
     x = tensor(x)
-    x = cast_to(x, _sum_dtype(x))
-    return tf.reduce_sum(diagonal(x, offset, axis1, axis2), axis=-1)
+    return _via_int64(tf.reduce_sum, diagonal(x, offset, axis1, axis2), _sum_dtype(x), axis=-1)
 
 
 @_export
@@ -988,7 +1038,7 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
 # -- more of NumPy ------------------------------------------------------------
 
 fabs = _unary("fabs", tf.abs)
-cbrt = _unary("cbrt", lambda x: tf.sign(x) * tf.pow(tf.abs(x), 1.0 / 3.0))
+cbrt = _unary("cbrt", lambda x: tf.sign(x) * tf.pow(tf.abs(x), 1.0 / 3.0), wide=True)
 sinc = _unary("sinc", lambda x: tf.where(
     tf.equal(x, 0.0), tf.ones_like(x),
     tf.sin(math.pi * tf.where(tf.equal(x, 0.0), tf.ones_like(x), x))
@@ -997,7 +1047,7 @@ isposinf = _unary("isposinf", lambda x: tf.logical_and(tf.is_inf(x), x > 0)
                   if x.dtype.is_floating else tf.zeros_like(x, dtype="bool"), floating=False)
 isneginf = _unary("isneginf", lambda x: tf.logical_and(tf.is_inf(x), x < 0)
                   if x.dtype.is_floating else tf.zeros_like(x, dtype="bool"), floating=False)
-fmod = _binary("fmod", tf.truncatemod)
+fmod = _binary("fmod", tf.truncatemod, strong=True, small_int=True)
 logaddexp2 = _binary("logaddexp2", lambda a, b: _logaddexp(a * _LN2, b * _LN2) / _LN2,
                      floating=True)
 divide_no_nan = _binary("divide_no_nan", tf.divide_no_nan, floating=True)
@@ -1057,7 +1107,8 @@ def diff(a, n=1, axis=-1):
         hi = [slice(None)] * rank
         lo = [slice(None)] * rank
         hi[axis], lo[axis] = slice(1, None), slice(None, -1)
-        a = a[tuple(hi)] - a[tuple(lo)]
+        a = tf.not_equal(a[tuple(hi)], a[tuple(lo)]) if a.dtype.is_bool \
+            else a[tuple(hi)] - a[tuple(lo)]
     return a
 
 
