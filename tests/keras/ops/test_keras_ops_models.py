@@ -182,3 +182,19 @@ def test_shape_of_a_traced_unknown_batch_is_a_tensor():
     out = f(tf.constant([[1.0, 2.0, 3.0], [0.0, 0.0, 1.0]]))
     assert out.shape == (2, 2)
     np.testing.assert_allclose(out.numpy(), np.full((2, 2), 7.0))
+
+
+def test_conversion_dtypes_as_keras():
+    """Keras 3.15's (TF 2.21) dtypes for convert_to_tensor(v), add(v, 1.0)
+    and add(v, 1), recorded for these values."""
+    values = [np.array([1.0]), [1, 2.5], [[1, 2], [3, 4]], True, [True, False], np.float64(2.0),
+              np.int64(3), np.array([1], "int64"), 3, 2.5]
+    assert [ops.dtype(ops.convert_to_tensor(v)) for v in values] == [
+        "float64", "float32", "int32", "bool", "bool", "float64", "int64", "int64", "int32",
+        "float32"]
+    assert [ops.dtype(ops.add(v, 1.0)) for v in values] == [
+        "float64", "float32", "float32", "float32", "float32", "float64", "float32", "float32",
+        "float32", "float32"]
+    assert [ops.dtype(ops.add(v, 1)) for v in values] == [
+        "float64", "float32", "int32", "int32", "int32", "float64", "int64", "int64", "int32",
+        "float32"]

@@ -64,7 +64,10 @@ def standardize_dtype(dtype):
 
 
 def _lattice_name(x):
-    """The lattice element of a value: "int"/"float" for Python scalars."""
+    """The lattice element of a value: "int"/"float" for Python scalars
+    (a NumPy scalar, np.float64 included, is its own dtype)."""
+    if isinstance(x, np.generic):
+        return standardize_dtype(x.dtype)
     if isinstance(x, bool):
         return "bool"
     if isinstance(x, int):
@@ -106,6 +109,9 @@ def _python_dtype(value):
 def tensor(x, dtype=None):
     """`x` as a Tensor the way Keras converts it: Python floats float32,
     ints int32, NumPy arrays keep their dtype; cast to `dtype` if given."""
+    if isinstance(x, np.generic):
+        t = convert_to_tensor(np.asarray(x))
+        return t if dtype is None else cast_to(t, dtype)
     if isinstance(x, (int, float, bool)) or isinstance(x, (list, tuple)) and builtins_all(
             isinstance(v, (int, float, bool)) for v in nest.flatten(x)):
         inferred = None
