@@ -26,11 +26,11 @@ from runtime._src.keras.optimizers import Optimizer
 from runtime._src.keras.regularizers import Regularizer
 from runtime._src.keras.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, constraints, initializers, layers,
-                           losses, metrics, models, optimizers, random, regularizers, saving,
-                           utils)
+                           losses, metrics, models, ops, optimizers, random, regularizers,
+                           saving, utils)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
            "KerasTensor", "Layer", "Loss", "Metric", "Model", "Optimizer", "Regularizer",
            "Sequential", "Variable", "activations", "backend", "callbacks", "constraints",
            "device", "initializers", "layers", "losses", "metrics", "models", "name_scope",
-           "optimizers", "random", "regularizers", "saving", "utils", "version"]
+           "ops", "optimizers", "random", "regularizers", "saving", "utils", "version"]

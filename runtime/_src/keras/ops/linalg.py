@@ -1,0 +1,156 @@
+"""`keras.ops.linalg`: norms, inverses, decompositions and solves over the
+runtime's `tf.linalg` ops; int inputs give float32."""
+
+import numpy as np
+
+from runtime._src.keras.ops.operation import keras_op, to_float
+from runtime._src.keras.ops.tfops import tf
+
+__all__ = []
+
+
+def _export(fn):
+    __all__.append(fn.__name__)
+    return fn
+
+
+@_export
+@keras_op
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 (Keras's name)
+    """`keras.ops.norm(x, ord=None, axis=None, keepdims=False)`: the 2-norm of
+    the flattened x by default; vector orders on one axis, "fro" on two."""
+    x = to_float(x)
+    if axis is None:
+        axis = list(range(len(x.shape)))
+        if ord is None or len(axis) != 2:
+            x, axis = tf.reshape(x, [-1]), 0
+            if keepdims:
+                raise ValueError("keepdims with axis=None needs a matrix")
+    if isinstance(axis, (list, tuple)) and len(axis) == 2:
+        if ord in (None, "fro"):
+            return tf.sqrt(tf.reduce_sum(tf.square(x), axis=list(axis), keepdims=keepdims))
+        if ord == 1:
+            return tf.reduce_max(tf.reduce_sum(tf.abs(x), axis=axis[0], keepdims=True),
+                                 axis=axis[1], keepdims=True) if keepdims else \
+                tf.reduce_max(tf.reduce_sum(tf.abs(x), axis=axis[0]), axis=axis[1] - 1
+                              if axis[1] > axis[0] else axis[1])
+        raise ValueError(f"Unsupported matrix norm order {ord!r}")
+    if isinstance(axis, (list, tuple)):
+        axis = axis[0]
+    if ord is None or ord == 2:
+        return tf.sqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=keepdims))
+    if ord == 1:
+        return tf.reduce_sum(tf.abs(x), axis=axis, keepdims=keepdims)
+    if ord == float("inf"):
+        return tf.reduce_max(tf.abs(x), axis=axis, keepdims=keepdims)
+    if ord == 0:
+        return tf.reduce_sum(tf.cast(tf.not_equal(x, 0.0), x.dtype), axis=axis,
+                             keepdims=keepdims)
+    return tf.pow(tf.reduce_sum(tf.pow(tf.abs(x), float(ord)), axis=axis, keepdims=keepdims),
+                  1.0 / ord)
+
+
+def _wrap(name, tf_fn):
+    def fn(x):
+        return tf_fn(to_float(x))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`keras.ops.{name}(x)`."
+    return _export(keras_op(fn))
+
+
+inv = _wrap("inv", tf.inv)
+det = _wrap("det", tf.det)
+cholesky = _wrap("cholesky", tf.cholesky)
+
+
+@_export
+@keras_op
+def solve(a, b):
+    """`keras.ops.solve(a, b)`: x with a @ x = b."""
+    return tf.solve(to_float(a), to_float(b))
+
+
+
+@_export
+@keras_op
+def qr(x, mode="reduced"):
+    """`keras.ops.qr(x, mode="reduced")`: (q, r)."""
+    return tuple(tf.qr(to_float(x), full_matrices=mode == "complete"))
+
+
+@_export
+@keras_op
+def svd(x, full_matrices=True, compute_uv=True):
+    """`keras.ops.svd(x, full_matrices=True, compute_uv=True)`: (u, s, vh)."""
+    x = to_float(x)
+    if not compute_uv:
+        return tf.svd(x, compute_uv=False)
+    s, u, v = tf.svd(x, full_matrices=full_matrices)
+    return u, s, tf.transpose(v, _swap_last(len(v.shape)))
+
+
+def _swap_last(rank):
+    return list(range(rank - 2)) + [rank - 1, rank - 2]
+
+
+@_export
+@keras_op
+def solve_triangular(a, b, lower=False):
+    """`keras.ops.solve_triangular(a, b, lower=False)`."""
+    a, b = to_float(a), to_float(b)
+    vec = len(b.shape) == len(a.shape) - 1
+    if vec:
+        b = tf.expand_dims(b, -1)
+    out = tf.triangular_solve(a, b, lower=lower)
+    return tf.squeeze(out, [-1]) if vec else out
+
+
+@_export
+@keras_op
+def lstsq(a, b, rcond=None):
+    """`keras.ops.lstsq(a, b, rcond=None)`: the least-squares x of a @ x = b."""
+    a, b = to_float(a), to_float(b)
+    vec = len(b.shape) == 1
+    if vec:
+        b = tf.expand_dims(b, -1)
+    out = tf.matmul(pinv(a), b)
+    return tf.squeeze(out, [-1]) if vec else out
+
+
+@_export
+@keras_op
+def pinv(x, rcond=1e-15):
+    """`keras.ops.pinv(x)`: the pseudo-inverse by SVD."""
+    x = to_float(x)
+    s, u, v = tf.svd(x, full_matrices=False)
+    cutoff = rcond * tf.reduce_max(s, axis=-1, keepdims=True)
+    s_inv = tf.where(s > cutoff, 1.0 / tf.where(s > cutoff, s, tf.ones_like(s)),
+                     tf.zeros_like(s))
+    return tf.matmul(v * tf.expand_dims(s_inv, -2), u, transpose_b=True)
+
+
+@_export
+@keras_op
+def matrix_rank(x, tol=None):
+    """`keras.ops.matrix_rank(x)`: int32 count of singular values over tol."""
+    x = to_float(x)
+    s = tf.svd(x, compute_uv=False)
+    if tol is None:
+        m, n = x.shape.as_list()[-2:]
+        tol = tf.reduce_max(s, axis=-1, keepdims=True) * float(max(m, n)) * \
+            float(np.finfo(x.dtype.np_dtype).eps)
+    return tf.reduce_sum(tf.cast(s > tol, "int32"), axis=-1)
+
+
+@_export
+@keras_op
+def cholesky_inverse(x, upper=False):
+    """`keras.ops.cholesky_inverse(x, upper=False)`: inv(L @ L^T) from its factor."""
+    x = to_float(x)
+    factor = tf.transpose(x, _swap_last(len(x.shape))) if upper else x
+    rows, cols = factor.shape.as_list()[-2:]
+    factor = factor * tf.cast(np.tri(rows, cols), factor.dtype)
+    return tf.inv(tf.matmul(factor, factor, transpose_b=True))
+
+
+__all__.sort()

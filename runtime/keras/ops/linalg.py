@@ -1,0 +1,6 @@
+"""`keras.ops.linalg`: see runtime/_src/keras/ops/linalg.py."""
+
+from runtime._src.keras.ops import linalg as _impl
+
+__all__ = list(_impl.__all__)
+globals().update({_n: getattr(_impl, _n) for _n in __all__})
