@@ -137,10 +137,71 @@ def test_keras_tensorboard_callback(tmp_path):
         assert [float(v) for _, v in _values(val, f"epoch_{name}")] == pytest.approx(
             history.history[f"val_{name}"])
     assert "epoch_learning_rate" in train.Tags()["tensors"]
-    assert any(t.endswith("kernel/histogram") for t in train.Tags()["tensors"])
+    histograms = [t for t in train.Tags()["tensors"] if t.endswith("/histogram")]
+    assert len(histograms) == 4 and all(t.startswith("sequential") for t in histograms)
     kernel_image = next(t for t in train.Tags()["tensors"] if t.endswith("kernel/image"))
     assert _values(train, kernel_image)[0][1][:2].tolist() == [b"3", b"2"]  # width, height
     assert train.Tags()["graph"] and any(n.op == "MatMul" for n in train.Graph().node)
+
+
+def _batchnorm_model(keras):
+    return keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
+                             keras.layers.BatchNormalization(), keras.layers.Dense(1)])
+
+
+def _nested_model(keras):
+    inner = keras.Sequential([keras.layers.Dense(4), keras.layers.Dense(2)], name="inner")
+    inputs = keras.Input((3,))
+    return keras.Model(inputs, keras.layers.Dense(1)(inner(inputs)))
+
+
+# TF 2.21's Keras 3 (3.15), each model fit for one epoch in a fresh session
+# (keras.backend.clear_session()) with TensorBoard(histogram_freq=1,
+# write_images=True): the tags of the train event file, as written. A weight
+# is named by its path; a bias of one unit squeezes to a scalar: no image.
+_BATCHNORM_TAGS = [
+    "sequential/dense/kernel/histogram", "sequential/dense/kernel/image",
+    "sequential/dense/bias/histogram", "sequential/dense/bias/image",
+    "sequential/batch_normalization/gamma/histogram",
+    "sequential/batch_normalization/gamma/image",
+    "sequential/batch_normalization/beta/histogram",
+    "sequential/batch_normalization/beta/image",
+    "sequential/batch_normalization/moving_mean/histogram",
+    "sequential/batch_normalization/moving_mean/image",
+    "sequential/batch_normalization/moving_variance/histogram",
+    "sequential/batch_normalization/moving_variance/image",
+    "sequential/dense_1/kernel/histogram", "sequential/dense_1/kernel/image",
+    "sequential/dense_1/bias/histogram"]
+_NESTED_TAGS = [
+    "inner/dense/kernel/histogram", "inner/dense/kernel/image",
+    "inner/dense/bias/histogram", "inner/dense/bias/image",
+    "inner/dense_1/kernel/histogram", "inner/dense_1/kernel/image",
+    "inner/dense_1/bias/histogram", "inner/dense_1/bias/image",
+    "dense_2/kernel/histogram", "dense_2/kernel/image", "dense_2/bias/histogram"]
+
+
+@pytest.mark.parametrize("build, tags", [(_batchnorm_model, _BATCHNORM_TAGS),
+                                         (_nested_model, _NESTED_TAGS)])
+def test_keras_tensorboard_names_each_weight_by_its_layers(tmp_path, build, tags):
+    keras = tf.keras
+    keras.backend.clear_session()
+    model = build(keras)
+    model.compile("sgd", "mse")
+    x = np.random.RandomState(0).rand(8, 3).astype("float32")
+    y = np.random.RandomState(1).rand(8, 1).astype("float32")
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0,
+              callbacks=[keras.callbacks.TensorBoard(str(tmp_path), histogram_freq=1,
+                                                     write_images=True)])
+    train = _read(tmp_path / "train")
+    written = [t for t in train.Tags()["tensors"] if t.endswith(("/histogram", "/image"))]
+    assert sorted(written) == sorted(tags)
+    weights = {w.path: w.numpy() for layer in model.layers for w in layer.weights}
+    for tag in tags:
+        if tag.endswith("/histogram"):
+            (step, buckets), = _values(train, tag)
+            # 30 buckets of (left edge, right edge, count), counting every entry
+            assert step == 0 and buckets.shape == (30, 3)
+            assert buckets[:, 2].sum() == weights[tag[:-len("/histogram")]].size
 
 
 def test_a_clear_import_error_without_tensorboard(monkeypatch, tmp_path):
