@@ -233,8 +233,58 @@ def test_seed_tutorial_trace_on_trace_export_runs(tmp_path, monkeypatch):
     with writer.as_default():
         tf.summary.trace_export(name="function_trace", step=0, profiler_outdir=logdir)
     assert z.numpy().tolist() == [[6.0], [7.0]]
-    graph = _read(logdir).Graph()
-    assert graph.node and all(n.op in ("Const", "AddV2", "Placeholder") for n in graph.node)
+    # The function as traced, not as our optimizer folded it (one Const): TF
+    # 2.21's pre-optimization graph is Const, Const_1, add = AddV2(Const,
+    # Const_1) (then its Identity and _Retval, which we have no use for).
+    acc = _read(logdir)
+    for graph in (acc.Graph(), _exported_graphs(acc, "function_trace")[0]):
+        assert sorted(n.op for n in graph.node) == ["AddV2", "Const", "Const"]
+        add, = (n for n in graph.node if n.op == "AddV2")
+        assert sorted(add.input) == sorted(n.name for n in graph.node if n.op == "Const")
+
+
+def _exported_graphs(acc, tag):
+    (event,) = acc.Tensors(tag)
+    blob = tensor_util.make_ndarray(event.tensor_proto)
+    run_metadata = config_pb2.RunMetadata.FromString(blob.reshape(-1)[0])
+    return [f.pre_optimization_graph for f in run_metadata.function_graphs]
+
+
+def test_trace_export_writes_each_function_as_traced(tmp_path):
+    @tf.function
+    def g(x, y):
+        z = x * 2.0 + y
+        w = tf.constant(1.0) + tf.constant(2.0)
+        return z - w
+
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    tf.summary.trace_on(graph=True)
+    assert g(tf.constant(1.0), tf.constant(3.0)).numpy() == 2.0
+    with writer.as_default():
+        tf.summary.trace_export(name="g_trace", step=0)
+    graph, = _exported_graphs(_read(tmp_path), "g_trace")
+    # TF 2.21's pre-optimization graph of g, less its _Arg (our Placeholder),
+    # Identity and _Retval nodes: Mul(x, mul/y), AddV2, Const, Const_1,
+    # add_1 = AddV2(Const, Const_1), sub = Sub(add, add_1). Nothing folded.
+    ops = sorted(n.op for n in graph.node if n.op != "Placeholder")
+    assert ops == ["AddV2", "AddV2", "Const", "Const", "Const", "Mul", "Sub"]
+
+
+def test_trace_export_of_a_function_traced_before_trace_on(tmp_path):
+    """Traced before the trace was on, only the graph that runs is left (the
+    optimizer folded the constants): it is what is written."""
+    @tf.function
+    def h():
+        return tf.constant(1.0) + tf.constant(2.0)
+
+    h()
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    tf.summary.trace_on(graph=True)
+    h()
+    with writer.as_default():
+        tf.summary.trace_export(name="h_trace", step=0)
+    graph, = _exported_graphs(_read(tmp_path), "h_trace")
+    assert [n.op for n in graph.node] == ["Const"]
 
 
 def test_name_scope_prefixes_the_tag(tmp_path):
