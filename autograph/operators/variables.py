@@ -116,7 +116,11 @@ def peek(read):
 
 
 def put_item(container, key, value):
-    """`container[key] = value`; an `Undefined` value removes the key."""
+    """`container[key] = value`; an `Undefined` value removes the key. A
+    container not bound yet (a slot of an object the statement creates)
+    has no slot to restore."""
+    if isinstance(container, Undefined):
+        return
     if isinstance(value, Undefined):
         if _has_item(container, key):
             del container[key]
@@ -125,7 +129,10 @@ def put_item(container, key, value):
 
 
 def put_attr(obj, attr, value):
-    """`setattr(obj, attr, value)`; an `Undefined` value removes the attribute."""
+    """`setattr(obj, attr, value)`; an `Undefined` value removes the attribute
+    (nothing to do on an object not bound yet, as put_item)."""
+    if isinstance(obj, Undefined):
+        return
     if isinstance(value, Undefined):
         if hasattr(obj, attr):
             delattr(obj, attr)

@@ -246,3 +246,30 @@ def test_locals_in_a_staged_body_shows_the_users_names_only():
     its own) to the user's function: a, x and n, as in Python."""
     assert check(locals_in_staged_if, (2,), (2,))[:2] == ("ok", (1, 3))
     assert check(locals_in_staged_if, (-2,), (-2,))[:2] == ("ok", (0, 0))
+
+
+# --- a slot of an object a staged branch creates ------------------------------------
+
+class Box:
+    pass
+
+
+def object_made_in_one_branch(a):
+    o = Box()
+    o.b = 0
+    if a > 0:
+        nb = Box()
+        nb.c = a
+        o.b = nb.c
+    return o.b, nb.c
+
+
+def test_a_slot_of_an_object_one_branch_makes_is_a_clear_refusal():
+    """nb exists after the if on one path only: the staged if refuses it by
+    name (TF 2.21 fails inside its generated code instead: AttributeError
+    "'Undefined' object has no attribute 'c'"); restoring the slot nb.c of
+    the nb not yet bound raised UnboundLocalError before."""
+    assert check(object_made_in_one_branch, (2,))[:2] == ("ok", (2, 2))
+    for a in (2, -2):
+        with pytest.raises(ValueError, match="'nb' must also be initialized in the else branch"):
+            tf.function(object_made_in_one_branch)(tf.constant(a))
