@@ -9,7 +9,8 @@ class CompositeGenerator(_ModeGenerator):
     """--composites: state in dict keys, object attributes and list slots,
     nested (`d['n']['k']`, `o.b.c`, `m[1][0]`) and aliased (`e = d`, `p = o`,
     `m[0] is l`); slots created in one branch only or only inside a loop,
-    read back with `.get`, `in`, `hasattr`, `getattr`, `len` and `vars`.
+    read back with `.get`, `in`, `hasattr`, `getattr`, `len` and `vars`
+    (and, in one program of ten, `len(locals())`).
 
     Helpers `h0(p, q)`, `h1(p, q)` over scalars (issue 31's shape): their
     loops hold `continue`/`break`, and they are called from main's
@@ -119,4 +120,9 @@ class CompositeGenerator(_ModeGenerator):
                 "l = [a % 97, b % 97, 0]", "m = [l, [0, 1]]"]
 
     def readers(self):
-        return self.SLOTS_R + self.MAYBE_R + ["len(vars(o))", "len(vars(o.b))"]
+        out = self.SLOTS_R + self.MAYBE_R + ["len(vars(o))", "len(vars(o.b))"]
+        if self.rng.random() < 0.1:
+            # main reads its own namespace: every local is live (not the
+            # converter's flags, nor slots of objects not bound yet)
+            out.append("len(locals())")
+        return out
