@@ -28,7 +28,7 @@ seed are what they were):
                    called from expressions and conditions (loop conditions
                    too); a `for` over a tensor range with a `continue` inside
                    a `while` that may run zero times (issue 31's shape);
-                   one program in ten reads `len(locals())`
+                   one program in ten reads `int('x' in locals())`
     --closures     lambdas and nested defs over variables that branches and
                    loops assign (late binding), closures made in a loop and
                    called after it, `nonlocal` writes called from loops, and

@@ -190,7 +190,7 @@ def test_mode_generators_are_deterministic_valid_and_terminate_in_range(mode):
                     "d['w'] = ", "o.w = ", "e = d", "p = o", "e = dict(d)", "o.b = nb", "len(d)", "'w' in d",
                     "hasattr(o, 'w')", "getattr(o, 'w', 3)", "for key in ['k', 'j']:",
                     "print('c'", "while ", "for j0 in ", "for d['k'] in ", "def h0(p, q):",
-                    "def h1(p, q):", "len(vars(o))", "'w' in vars(o)", "len(locals())"]),
+                    "def h1(p, q):", "len(vars(o))", "'w' in vars(o)", "int('x' in locals())"]),
     ("closures", ["lambda: ", "lambda j", "fs.append(lambda", "nonlocal acc", "nonlocal y",
                   "bump(", "sety(", "    def g1(p):", "f0()", "g0(", "sum(f() for f in fs)",
                   "print('f'", "while ", "for j0 in "]),
