@@ -23,8 +23,12 @@ seed are what they were):
     --composites   state in dict keys, object attributes (a `Box` class in the
                    program module) and list slots, nested and aliased; slots
                    made in one branch only or only inside a loop, read back
-                   with .get/in/hasattr/getattr/len; a slot as a for target
-                   (`for d['k'] in v:`)
+                   with .get/in/hasattr/getattr/len/vars; a slot as a for target
+                   (`for d['k'] in v:`); scalar helpers h0/h1 with loops,
+                   called from expressions and conditions (loop conditions
+                   too); a `for` over a tensor range with a `continue` inside
+                   a `while` that may run zero times (issue 31's shape);
+                   one program in ten reads `int('x' in locals())`
     --closures     lambdas and nested defs over variables that branches and
                    loops assign (late binding), closures made in a loop and
                    called after it, `nonlocal` writes called from loops, and
@@ -67,8 +71,9 @@ eager or graph run (a ValueError/TypeError/NotImplementedError naming a
 file:line) where Python succeeded is counted as "refused", printed once per
 distinct message with its count; an internal-looking error (AttributeError,
 KeyError, UnboundLocalError, NameError, "belongs to graph", "Undefined(",
-"object has no attribute", "the transpiler failed") where Python did not
-raise is an internal error, counted as a mismatch. Only the first two
+"object has no attribute", "the transpiler failed", or any error naming a
+name conversion made: 'continue_', 'break_', 'do_return', 'retval_', ...)
+where Python did not raise is an internal error, counted as a mismatch. Only the first two
 programs of each kind of mismatch are shrunk. The last line:
 
     fuzz: N programs, seed S, mode M, K mismatches, R refused

@@ -69,9 +69,11 @@ class _Scope:
     which bodies rebind with a `nonlocal`/`global` declaration instead of
     receiving and returning them; `declared` says which; `live`: names every
     statement treats as read afterwards (all of them when the function reads
-    its own namespace with locals() or eval())."""
+    its own namespace with locals() or eval()). `internal`: the names
+    conversion added (jump flags, return slots), never shared nor live
+    through a namespace read."""
 
-    def __init__(self, fn_node):
+    def __init__(self, fn_node, internal=frozenset()):
         # One walk of the function's own nodes, sorted by kind, feeds it all.
         kinds = {}
         for n in ast_util.walk_scope(fn_node.body):
@@ -93,7 +95,8 @@ class _Scope:
             local = activity.local_names(fn_node)
             late = kinds.get("late", [])
             for n in activity.captured_names(fn_node, local, late) | \
-                    _written_under_try(kinds.get("try", ())):
+                    _written_under_try(kinds.get("try", ()), internal,
+                                       self.reads_namespace):
                 if n in local:
                     self.declared.setdefault(n, "nonlocal")
         # `while (v := f()) ...`: the generated loop_test binds v for the
@@ -103,7 +106,9 @@ class _Scope:
         for n in self.walrus:
             self.declared.setdefault(n, "nonlocal")
         self.shared = set(self.declared)
-        self.live = local if self.reads_namespace else set()
+        # locals() shows no jump flag nor return slot (see _user_locals):
+        # reading the namespace makes none of them live.
+        self.live = local - internal if self.reads_namespace else set()
         self.aliases = effects.mutator_aliases(kinds.get("assign", ()))
         self.deletes = "delete" in kinds
         candidates = [n for k in ("call", "delete", "assign", "augassign") for n in kinds.get(k, ())]
@@ -127,17 +132,26 @@ def _root(qualified):
     return qualified
 
 
-def _written_under_try(nodes):
+def _written_under_try(nodes, internal, all_read=False):
     """Names an if/while/for inside a `try` body binds (`nodes`: a function's
-    own): an exception leaving the statement half-way must leave them as
-    Python would (the handlers, `finally` and the code after see each
-    assignment made before it)."""
+    own) that its handlers, its `finally` or the code after it may read: an
+    exception leaving the statement half-way must leave them as Python would
+    (those see each assignment made before it). A name nothing reads there
+    (a loop target, a jump flag: `internal`) stays the statement's state.
+    `all_read`: the function reads its namespace (locals(), eval())."""
     out = set()
     for t in nodes:
-        if isinstance(t, gast.Try):
-            for n in ast_util.walk_scope(t.body):
-                if isinstance(n, (gast.If, gast.While, gast.For)):
-                    out |= activity.writes(n)
+        if not isinstance(t, gast.Try):
+            continue
+        written = set()
+        for n in ast_util.walk_scope(t.body):
+            if isinstance(n, (gast.If, gast.While, gast.For)):
+                written |= activity.writes(n)
+        read = set(written if all_read else anno.getanno(t, anno.LIVE_OUT, written))
+        for block in [h.body for h in t.handlers] + [t.finalbody]:
+            if block:
+                read |= anno.getanno(block[0], anno.LIVE_IN, written)
+        out |= (written & read) - internal
     return out
 
 
@@ -167,12 +181,16 @@ class _ControlFlow(ast_util.StatementTransformer):
 
     def _undefined_inits(self, node, state):
         """Names that may be unbound here start, at the top of the enclosing
-        function, as placeholders (once: a later init would clobber a value)."""
+        function, as placeholders (once: a later init would clobber a value).
+        A jump flag starts as False instead: every read of it follows its
+        own `flag = False`, so no path sees that value, and a staged loop
+        never needs an iteration to define it (nor names it in an error)."""
         defined = anno.getanno(node, anno.DEFINED_IN, frozenset())
         params, inits = self.scopes[-1]
         for name in state:
             if name not in defined and name not in params and name not in inits:
-                self.ctx.undefined_names.add(name)
+                if name not in self.ctx.flag_names:
+                    self.ctx.undefined_names.add(name)
                 inits.append(name)
         return []
 
@@ -182,14 +200,15 @@ class _ControlFlow(ast_util.StatementTransformer):
         _, inits = self.scopes.pop()
         prefix = []
         for name in inits:
-            prefix += _undefined(name)
+            prefix += (templates.replace("name = False", name=name)
+                       if name in self.ctx.flag_names else _undefined(name))
         return ast_util.located(prefix, ast_util.user_line(stmts[0]) if stmts else None) + body
 
     def visit_FunctionDef(self, node):
         a = node.args
         params = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
         params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
-        scope = _Scope(node)
+        scope = _Scope(node, self.ctx.flag_names | self.ctx.return_names)
         self.functions.append(scope)
         self.bodies.append(0)
         node.body = self._scoped_block(params, node.body)
@@ -223,7 +242,11 @@ class _ControlFlow(ast_util.StatementTransformer):
         functions and flags conversion added, nor names still Undefined."""
         made = self.ctx.namer.made
         user_ag = getattr(self.ctx, "_user_ag", None)     # the user's own `ag__`, renamed
-        hidden = sorted((made | self.ctx.flag_names | self.ctx.return_names) - {user_ag})
+        # The operators' `ag__` (a closure cell of the function) is hidden too,
+        # unless the name is the user's own.
+        operators = {"ag__"} if user_ag is None else set()
+        hidden = sorted((made | self.ctx.flag_names | self.ctx.return_names | operators)
+                        - {user_ag})
         found, stack = [], list(node.body)
         while stack:                # into the bodies made functions, not user scopes
             n = stack.pop()

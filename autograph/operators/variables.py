@@ -9,10 +9,7 @@ read that may find it unbound goes through `ld`, which raises the same
     ld(y)        # UnboundLocalError: cannot access local variable 'y' ...
 """
 
-import os
 import sys
-
-_OPERATORS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 __all__ = ["Undefined", "ld", "deleted", "user_locals", "is_undefined", "is_return_slot", "peek", "put_item", "put_attr"]
 
@@ -73,10 +70,12 @@ def user_locals(namespace, hidden=()):
     (`loop_body`, ...), it also shows the names of the function around it,
     as Python's locals() there would."""
     frame = sys._getframe(1)
+    generated = frame.f_code.co_filename     # one file per converted function
     spaces = [namespace]
     while frame.f_code.co_name in hidden:      # a generated body: look outward
         frame = frame.f_back
-        while frame is not None and frame.f_code.co_filename.startswith(_OPERATORS_DIR):
+        # past the operators' and the backend's frames (a staged if or loop)
+        while frame is not None and frame.f_code.co_filename != generated:
             frame = frame.f_back
         if frame is None:
             break
@@ -117,7 +116,11 @@ def peek(read):
 
 
 def put_item(container, key, value):
-    """`container[key] = value`; an `Undefined` value removes the key."""
+    """`container[key] = value`; an `Undefined` value removes the key. A
+    container not bound yet (a slot of an object the statement creates)
+    has no slot to restore."""
+    if isinstance(container, Undefined):
+        return
     if isinstance(value, Undefined):
         if _has_item(container, key):
             del container[key]
@@ -126,7 +129,10 @@ def put_item(container, key, value):
 
 
 def put_attr(obj, attr, value):
-    """`setattr(obj, attr, value)`; an `Undefined` value removes the attribute."""
+    """`setattr(obj, attr, value)`; an `Undefined` value removes the attribute
+    (nothing to do on an object not bound yet, as put_item)."""
+    if isinstance(obj, Undefined):
+        return
     if isinstance(value, Undefined):
         if hasattr(obj, attr):
             delattr(obj, attr)

@@ -189,7 +189,8 @@ def test_mode_generators_are_deterministic_valid_and_terminate_in_range(mode):
     ("composites", ["d['k'] = ", "o.a = ", "o.b.c = ", "d['n']['k'] = ", "l[0] = ", "m[1][0] = ",
                     "d['w'] = ", "o.w = ", "e = d", "p = o", "e = dict(d)", "o.b = nb", "len(d)", "'w' in d",
                     "hasattr(o, 'w')", "getattr(o, 'w', 3)", "for key in ['k', 'j']:",
-                    "print('c'", "while ", "for j0 in ", "for d['k'] in "]),
+                    "print('c'", "while ", "for j0 in ", "for d['k'] in ", "def h0(p, q):",
+                    "def h1(p, q):", "len(vars(o))", "'w' in vars(o)", "int('x' in locals())"]),
     ("closures", ["lambda: ", "lambda j", "fs.append(lambda", "nonlocal acc", "nonlocal y",
                   "bump(", "sety(", "    def g1(p):", "f0()", "g0(", "sum(f() for f in fs)",
                   "print('f'", "while ", "for j0 in "]),
@@ -202,6 +203,23 @@ def test_mode_generators_cover_every_promised_construct(mode, constructs):
     text = "".join(fuzz.GENERATORS[mode](_fixed(k)).program() for k in range(MODE_COUNT))
     for construct in constructs:
         assert construct in text, (mode, construct)
+
+
+def test_composites_generate_issue31s_shape():
+    """Issue 31: a `for` over a tensor range with a `continue` inside a
+    `while` that may run zero times, in main and in helpers; helpers called
+    from loop conditions; `vars(o)` read at the end."""
+    import re
+    texts = [fuzz.GENERATORS["composites"](_fixed(k)).program() for k in range(MODE_COUNT)]
+    nest = re.compile(r"\n( *)while (i\d+) < \d and [^\n]*:\n\1    \2 = \2 \+ 1\n"
+                      r"\1    for j\d+ in range\([^\n]*% 3\):\n(?:\1        [^\n]*\n)*?"
+                      r"\1            continue\n")
+    assert sum(bool(nest.search(t)) for t in texts) >= 30
+    in_helper = re.compile(r"def h\d\(p, q\):\n(?:    [^\n]*\n)*?( +)while (i\d+) < \d and "
+                           r"[^\n]*:\n\1    \2 = \2 \+ 1\n\1    for j\d+ in range\([pq] % 3\):")
+    assert sum(bool(in_helper.search(t)) for t in texts) >= 10
+    called_in_loop_test = re.compile(r"while i\d+ < \d and [^\n]*\bh\d\(")
+    assert sum(bool(called_in_loop_test.search(t)) for t in texts) >= 10
 
 
 def test_default_mode_programs_are_unchanged():
@@ -232,6 +250,13 @@ LOC = "/tmp/autograph_fuzz_x/fuzz_prog_3_9.py:12: if a > b:"
     (("raised", "UnboundLocalError", "cannot access local variable 'y'", ""), "internal"),
     (("raised", "KeyError", "'w'", ""), "internal"),
     (("raised", "RuntimeError", "boom", ""), "mismatch"),
+    # a generated name in a run-time refusal: internal (issue 31)
+    (("raised", "InvalidArgumentError",
+      f"the loop must iterate at least once to define 'continue_' ({LOC})", ""), "internal"),
+    (("raised", "InvalidArgumentError",
+      f"the loop must iterate at least once to define 'j0' ({LOC})", ""), "refused"),
+    (("raised", "ValueError", f"'break_' must also be initialized in the main branch ({LOC})",
+      ""), "internal"),
 ])
 def test_judge_graph_outcomes(other, verdict):
     native = ("ok", 5, "")

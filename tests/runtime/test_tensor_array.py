@@ -125,7 +125,6 @@ def _read_at(i):
 
 
 @pytest.mark.parametrize("index,message", [
-    (I32(1), "element 1 was never written"),
     (I32(3), "index 3 is out of range for a TensorArray of size 3"),
     (I32(-1), "index -1 is out of range"),
 ])

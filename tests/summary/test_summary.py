@@ -137,10 +137,71 @@ def test_keras_tensorboard_callback(tmp_path):
         assert [float(v) for _, v in _values(val, f"epoch_{name}")] == pytest.approx(
             history.history[f"val_{name}"])
     assert "epoch_learning_rate" in train.Tags()["tensors"]
-    assert any(t.endswith("kernel/histogram") for t in train.Tags()["tensors"])
+    histograms = [t for t in train.Tags()["tensors"] if t.endswith("/histogram")]
+    assert len(histograms) == 4 and all(t.startswith("sequential") for t in histograms)
     kernel_image = next(t for t in train.Tags()["tensors"] if t.endswith("kernel/image"))
     assert _values(train, kernel_image)[0][1][:2].tolist() == [b"3", b"2"]  # width, height
     assert train.Tags()["graph"] and any(n.op == "MatMul" for n in train.Graph().node)
+
+
+def _batchnorm_model(keras):
+    return keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
+                             keras.layers.BatchNormalization(), keras.layers.Dense(1)])
+
+
+def _nested_model(keras):
+    inner = keras.Sequential([keras.layers.Dense(4), keras.layers.Dense(2)], name="inner")
+    inputs = keras.Input((3,))
+    return keras.Model(inputs, keras.layers.Dense(1)(inner(inputs)))
+
+
+# TF 2.21's Keras 3 (3.15), each model fit for one epoch in a fresh session
+# (keras.backend.clear_session()) with TensorBoard(histogram_freq=1,
+# write_images=True): the tags of the train event file, as written. A weight
+# is named by its path; a bias of one unit squeezes to a scalar: no image.
+_BATCHNORM_TAGS = [
+    "sequential/dense/kernel/histogram", "sequential/dense/kernel/image",
+    "sequential/dense/bias/histogram", "sequential/dense/bias/image",
+    "sequential/batch_normalization/gamma/histogram",
+    "sequential/batch_normalization/gamma/image",
+    "sequential/batch_normalization/beta/histogram",
+    "sequential/batch_normalization/beta/image",
+    "sequential/batch_normalization/moving_mean/histogram",
+    "sequential/batch_normalization/moving_mean/image",
+    "sequential/batch_normalization/moving_variance/histogram",
+    "sequential/batch_normalization/moving_variance/image",
+    "sequential/dense_1/kernel/histogram", "sequential/dense_1/kernel/image",
+    "sequential/dense_1/bias/histogram"]
+_NESTED_TAGS = [
+    "inner/dense/kernel/histogram", "inner/dense/kernel/image",
+    "inner/dense/bias/histogram", "inner/dense/bias/image",
+    "inner/dense_1/kernel/histogram", "inner/dense_1/kernel/image",
+    "inner/dense_1/bias/histogram", "inner/dense_1/bias/image",
+    "dense_2/kernel/histogram", "dense_2/kernel/image", "dense_2/bias/histogram"]
+
+
+@pytest.mark.parametrize("build, tags", [(_batchnorm_model, _BATCHNORM_TAGS),
+                                         (_nested_model, _NESTED_TAGS)])
+def test_keras_tensorboard_names_each_weight_by_its_layers(tmp_path, build, tags):
+    keras = tf.keras
+    keras.backend.clear_session()
+    model = build(keras)
+    model.compile("sgd", "mse")
+    x = np.random.RandomState(0).rand(8, 3).astype("float32")
+    y = np.random.RandomState(1).rand(8, 1).astype("float32")
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0,
+              callbacks=[keras.callbacks.TensorBoard(str(tmp_path), histogram_freq=1,
+                                                     write_images=True)])
+    train = _read(tmp_path / "train")
+    written = [t for t in train.Tags()["tensors"] if t.endswith(("/histogram", "/image"))]
+    assert sorted(written) == sorted(tags)
+    weights = {w.path: w.numpy() for layer in model.layers for w in layer.weights}
+    for tag in tags:
+        if tag.endswith("/histogram"):
+            (step, buckets), = _values(train, tag)
+            # 30 buckets of (left edge, right edge, count), counting every entry
+            assert step == 0 and buckets.shape == (30, 3)
+            assert buckets[:, 2].sum() == weights[tag[:-len("/histogram")]].size
 
 
 def test_a_clear_import_error_without_tensorboard(monkeypatch, tmp_path):
@@ -172,8 +233,58 @@ def test_seed_tutorial_trace_on_trace_export_runs(tmp_path, monkeypatch):
     with writer.as_default():
         tf.summary.trace_export(name="function_trace", step=0, profiler_outdir=logdir)
     assert z.numpy().tolist() == [[6.0], [7.0]]
-    graph = _read(logdir).Graph()
-    assert graph.node and all(n.op in ("Const", "AddV2", "Placeholder") for n in graph.node)
+    # The function as traced, not as our optimizer folded it (one Const): TF
+    # 2.21's pre-optimization graph is Const, Const_1, add = AddV2(Const,
+    # Const_1) (then its Identity and _Retval, which we have no use for).
+    acc = _read(logdir)
+    for graph in (acc.Graph(), _exported_graphs(acc, "function_trace")[0]):
+        assert sorted(n.op for n in graph.node) == ["AddV2", "Const", "Const"]
+        add, = (n for n in graph.node if n.op == "AddV2")
+        assert sorted(add.input) == sorted(n.name for n in graph.node if n.op == "Const")
+
+
+def _exported_graphs(acc, tag):
+    (event,) = acc.Tensors(tag)
+    blob = tensor_util.make_ndarray(event.tensor_proto)
+    run_metadata = config_pb2.RunMetadata.FromString(blob.reshape(-1)[0])
+    return [f.pre_optimization_graph for f in run_metadata.function_graphs]
+
+
+def test_trace_export_writes_each_function_as_traced(tmp_path):
+    @tf.function
+    def g(x, y):
+        z = x * 2.0 + y
+        w = tf.constant(1.0) + tf.constant(2.0)
+        return z - w
+
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    tf.summary.trace_on(graph=True)
+    assert g(tf.constant(1.0), tf.constant(3.0)).numpy() == 2.0
+    with writer.as_default():
+        tf.summary.trace_export(name="g_trace", step=0)
+    graph, = _exported_graphs(_read(tmp_path), "g_trace")
+    # TF 2.21's pre-optimization graph of g, less its _Arg (our Placeholder),
+    # Identity and _Retval nodes: Mul(x, mul/y), AddV2, Const, Const_1,
+    # add_1 = AddV2(Const, Const_1), sub = Sub(add, add_1). Nothing folded.
+    ops = sorted(n.op for n in graph.node if n.op != "Placeholder")
+    assert ops == ["AddV2", "AddV2", "Const", "Const", "Const", "Mul", "Sub"]
+
+
+def test_trace_export_of_a_function_traced_before_trace_on(tmp_path):
+    """Traced before the trace was on, only the graph that runs is left (the
+    optimizer folded the constants): it is what is written."""
+    @tf.function
+    def h():
+        return tf.constant(1.0) + tf.constant(2.0)
+
+    h()
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    tf.summary.trace_on(graph=True)
+    h()
+    with writer.as_default():
+        tf.summary.trace_export(name="h_trace", step=0)
+    graph, = _exported_graphs(_read(tmp_path), "h_trace")
+    assert [n.op for n in graph.node] == ["Const"]
 
 
 def test_name_scope_prefixes_the_tag(tmp_path):

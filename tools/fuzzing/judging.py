@@ -44,6 +44,13 @@ LEAKED_TEXT = ("object is not subscriptable", "object is not iterable", "is not 
 _LOCATION = re.compile(r"[\w./\\<>-]+\.py:\d+|<[\w ]+>:\d+")
 
 
+# a name conversion made (a jump flag, the return slot, a generated body) in
+# an error message: never a user's name (the programs use none of them)
+_GENERATED_NAME = re.compile(
+    r"'(?:continue_|break_|do_return|retval_|loop_body|loop_test|if_body|else_body"
+    r"|get_state|set_state)\w*'")
+
+
 def _same(native, other, compare_printed=True):
     if native[0] != other[0]:
         return False
@@ -58,7 +65,7 @@ def is_internal(outcome):
     "object has no attribute" is a clear error, not an internal one)."""
     if outcome[0] != "raised":
         return False
-    if any(t in outcome[2] for t in INTERNAL_TEXT):
+    if any(t in outcome[2] for t in INTERNAL_TEXT) or _GENERATED_NAME.search(outcome[2]):
         return True
     if outcome[1] == "AttributeError" and _LOCATION.search(outcome[2]):
         return False

@@ -276,6 +276,7 @@ def composite_slots(stmts):
 
 _LATE = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.GeneratorExp)
 _NAMESPACE_READERS = frozenset({"locals", "eval", "exec", "vars", "dir"})
+_OBJECT_READERS = frozenset({"vars", "dir"})       # with an argument: that object's
 
 
 def captured_names(fn_node, local=None, nodes=None):
@@ -302,9 +303,11 @@ def captured_names(fn_node, local=None, nodes=None):
 def reads_namespace(nodes):
     """True when a function calls locals(), eval(), exec(), vars() or dir()
     itself (`nodes`: its own, from ast_util.walk_scope(fn.body), comprehensions
-    included): any of its names may be read there."""
+    included): any of its names may be read there. `vars(o)` and `dir(o)`
+    read an object, not the namespace."""
     for n in nodes:
         if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) \
-                and n.func.id in _NAMESPACE_READERS:
+                and n.func.id in _NAMESPACE_READERS \
+                and not (n.func.id in _OBJECT_READERS and (n.args or n.keywords)):
             return True
     return False

@@ -51,8 +51,17 @@ def _notify_observers(concrete):
             observe(concrete)
 
 
+def traced_graph_def(graph):
+    """While a summary trace is on: the GraphDef of a newly traced `graph`
+    before the optimizer changes it (what tf.summary.trace_export writes, the
+    function as traced, as TensorFlow shows it); None otherwise."""
+    return graph.as_graph_def(add_shapes=True) if call_observers else None
+
+
 class ConcreteFunction(_types.ConcreteFunction):
     """A traced graph callable with tensors (`tf.types.experimental.ConcreteFunction`)."""
+
+    _traced_graph_def = None     # see traced_graph_def
 
     def __init__(self, name, graph, run_graph, template, call_sig, outputs, skeleton,
                  leaf_shapes):

@@ -63,7 +63,8 @@ from runtime._src.function import function_type as _function_type
 from runtime._src.function import types as _types
 from runtime._src.function import signature as _sig
 from runtime._src.function import variables as _variables
-from runtime._src.function.concrete_function import ConcreteFunction, _OutputPlan
+from runtime._src.function.concrete_function import (ConcreteFunction, _OutputPlan,
+                                                     traced_graph_def)
 from runtime._src.graph.graph import Graph, current_graph, paused_gc
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src import optimizer
@@ -461,9 +462,11 @@ class Function(_types.PolymorphicFunction):
         graph, outputs = self._trace_graph(template)
         if graph.variables:
             graph, outputs = self._check_variable_creation(graph, template, feeds)
+        traced = traced_graph_def(graph)
         run_graph = _finalize_graph(graph)
         concrete = ConcreteFunction(self._name, graph, run_graph, template,
                                     self._call_sig, outputs, skeleton, shapes)
+        concrete._traced_graph_def = traced
         concrete._route_variable_arguments(run_graph)
         concrete._description = description
         self._record_trace(concrete)

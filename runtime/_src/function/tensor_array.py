@@ -16,10 +16,12 @@ ops that change the array return a new flow, so data dependencies order them;
 that `write` returns, as TensorFlow asks. The creation op is stateful: every
 run of a graph starts from a fresh, empty array.
 
-Semantics follow TensorFlow 2's graph mode: reading an index never clears it
-(`clear_after_read` is accepted and ignored), reading an unwritten index or
-one out of range raises `InvalidArgumentError`, and all elements must have
-one shape.
+Semantics follow TensorFlow 2's: reading an index never clears it
+(`clear_after_read` is accepted and ignored), an element never written reads
+(and stacks, gathers, concatenates) as zeros of the element shape (the
+static one, or that of the elements written; `InvalidArgumentError` when
+neither is fully known), reading an index out of range raises
+`InvalidArgumentError`, and all elements must have one shape.
 """
 
 import numpy as np
@@ -87,12 +89,27 @@ def _grow(storage, size, what):
     storage.items.extend([None] * (size - len(storage.items)))
 
 
-def _written(storage, what):
-    for i, v in enumerate(storage.items):
-        if v is None:
-            raise ValueError(f"TensorArray.{what}: element {i} of {len(storage.items)} "
-                             "was never written")
-    return storage.items
+def _unwritten(storage, dtype, what):
+    """The value of an element never written: zeros of the element shape,
+    as in TensorFlow (its shape: the static element shape, or the shape of
+    the elements written; an error when neither is fully known)."""
+    dims = storage.element_shape
+    if dims is None or None in dims:
+        raise ValueError(f"TensorArray.{what}: tried to {what} uninitialized elements, and "
+                         f"the element shape {_dims_text(dims)} is not fully defined (no "
+                         "element was written and no element_shape given)")
+    if dtype == _dtypes.string:
+        return np.full(dims, b"", dtype=object)
+    return np.zeros(dims, dtype.np_dtype)
+
+
+def _elements(storage, dtype, what):
+    """All elements, the ones never written as zeros (see _unwritten)."""
+    items = storage.items
+    if any(v is None for v in items):
+        zeros = _unwritten(storage, dtype, what)
+        items = [zeros if v is None else v for v in items]
+    return items
 
 
 # --- ops ----------------------------------------------------------------------
@@ -144,15 +161,12 @@ def _write(storage, index, value):
 def _read(storage, index, *, dtype, element_shape):
     i = _index(storage, index, "read")
     value = storage.items[i]
-    if value is None:
-        raise ValueError(f"TensorArray.read: element {i} was never written "
-                         f"(the TensorArray has size {len(storage.items)})")
-    return value
+    return _unwritten(storage, dtype, "read") if value is None else value
 
 
 @define_op("TensorArrayStackV3", infer=_infer_stacked, stateful=True)
 def _stack(storage, *, dtype, element_shape):
-    items = _written(storage, "stack")
+    items = _elements(storage, dtype, "stack")
     if items:
         return np.stack(items)
     dims = storage.element_shape
@@ -165,7 +179,7 @@ def _stack(storage, *, dtype, element_shape):
 
 @define_op("TensorArrayConcatV3", infer=_infer_concat, stateful=True)
 def _concat(storage, *, dtype, element_shape):
-    items = _written(storage, "concat")
+    items = _elements(storage, dtype, "concat")
     if not items:
         return np.zeros((0,), dtype.np_dtype)
     if np.ndim(items[0]) == 0:

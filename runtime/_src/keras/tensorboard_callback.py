@@ -5,8 +5,9 @@
 Into `log_dir/train`: `epoch_loss`, `epoch_<metric>` and `epoch_learning_rate`
 at step = epoch, the graph of the traced training step (after the first
 batch, with `write_graph=True`), and with `histogram_freq=n` every n epochs a
-histogram of each weight (`<layer>/<weight>/histogram`), and with
-`write_images=True` the weight as an image (`<layer>/<weight>/image`). Into
+histogram of each weight under its path (`sequential/dense/kernel/histogram`:
+the layers that made it, then its name), and with `write_images=True` the
+weight as an image (`sequential/dense/kernel/image`). Into
 `log_dir/validation`: the `val_` logs, without the prefix (`epoch_loss`), and
 `evaluation_<name>_vs_iterations` at step = the optimizer's iterations.
 With `update_freq="batch"` (or n) `batch_<name>` every (n-th) batch, and
@@ -144,7 +145,7 @@ class TensorBoard(Callback):
         with writer.as_default():
             for layer in self.model.layers:
                 for weight in layer.weights:
-                    name = weight.name[:-2] if weight.name.endswith(":0") else weight.name
+                    name = _tag_name(weight)
                     value = weight.read_value() if isinstance(weight, Variable) else weight
                     summary_ops.histogram(f"{name}/histogram", value, step=epoch)
                     if self.write_images:
@@ -152,6 +153,15 @@ class TensorBoard(Callback):
                         if image is not None:
                             summary_ops.image(f"{name}/image", image, step=epoch)
         writer.flush()
+
+
+def _tag_name(weight):
+    """A weight's tag, as Keras 3 names it: its path (the layers that made it,
+    then its name: `sequential/dense/kernel`), ':' written '_'."""
+    name = getattr(weight, "path", None) or weight.name
+    if name.endswith(":0"):
+        name = name[:-2]
+    return name.replace(":", "_")
 
 
 def _weight_image(w):

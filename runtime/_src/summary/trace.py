@@ -8,7 +8,9 @@ graphs of the tf.functions that ran in between, for TensorBoard's Graphs tab;
         tf.summary.trace_export(name="function_trace", step=0)
 
 As TensorFlow, the export is a summary tagged `name` whose value is a
-`RunMetadata` holding each function's GraphDef (plugin
+`RunMetadata` holding each function's GraphDef as traced, before the
+optimizer folded it (a function traced before `trace_on` and run during it:
+the graph that runs) (plugin
 "graph_run_metadata_graph"); TensorBoard lists it under that tag. Our cond
 branches and loop bodies are the GraphDef's library functions
 (graph/graphdef.py), which TensorBoard draws as function nodes. The profiler
@@ -26,14 +28,18 @@ __all__ = ["trace_on", "trace_off", "trace_export", "graph"]
 
 class _Trace:
     def __init__(self):
-        self.graphs = []          # Graphs of the functions that ran, each once
+        self.graphs = []          # GraphDefs of the functions that ran, each once
         self.seen = set()
 
     def __call__(self, function):
         g = function.graph
         if id(g) not in self.seen:
             self.seen.add(id(g))
-            self.graphs.append(g)
+            # As traced (before the optimizer folded it) when it was traced
+            # while the trace was on; else the graph that runs.
+            traced = function._traced_graph_def
+            self.graphs.append(traced if traced is not None
+                               else g.as_graph_def(add_shapes=True))
 
 
 _active = []
@@ -80,8 +86,7 @@ def trace_export(name, step=None, profiler_outdir=None):
     run_metadata = config_pb2.RunMetadata()
     for g in graphs:
         function_graphs = run_metadata.function_graphs.add()
-        function_graphs.pre_optimization_graph.CopyFrom(
-            g.as_graph_def(add_shapes=True).to_proto())
+        function_graphs.pre_optimization_graph.CopyFrom(g.to_proto())
     meta = summary_pb2.SummaryMetadata()
     meta.plugin_data.plugin_name = "graph_run_metadata_graph"
     meta.plugin_data.content = b"1"
@@ -94,7 +99,7 @@ def trace_export(name, step=None, profiler_outdir=None):
     if graphs:
         writer.write_event(event_pb2.Event(
             wall_time=time.time(), step=int(_numpy(step)),
-            graph_def=graphs[-1].as_graph_def(add_shapes=True).SerializeToString()))
+            graph_def=graphs[-1].SerializeToString()))
 
 
 def graph(graph_data):
