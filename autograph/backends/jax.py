@@ -458,7 +458,8 @@ class JaxBackend(ag.Backend):
             return x.size()
         if isinstance(x, _JaxList):
             raise TypeError("len() of a list being appended to in a JAX loop is not "
-                            "supported; count the appends in a variable instead")
+                            "supported; count the appends in a variable instead"
+                            + ag.describe(ag.current_location()))
         if not jnp.ndim(x):
             raise TypeError(f"len() of a scalar array ({_describe(x)}) is not defined")
         return jnp.shape(x)[0]
@@ -495,7 +496,7 @@ class JaxBackend(ag.Backend):
     def sum0(self, x):
         if isinstance(x, _JaxList):
             raise TypeError("sum() of a list being appended to in a JAX loop is not "
-                            "supported; sum it after the loop")
+                            "supported; sum it after the loop" + ag.describe(ag.current_location()))
         if isinstance(x, _Range):
             raise TypeError("sum() of a range with a traced bound is not supported")
         if not jnp.ndim(x):

@@ -4,6 +4,7 @@ line) where JAX cannot stage them."""
 
 import contextlib
 import io
+import re
 
 import numpy as np
 import pytest
@@ -231,3 +232,32 @@ def test_entry_point_forwards_jit_arguments():
     f = autograph.jax.jit(collatz, donate_argnums=0)
     assert int(f(jnp.int32(27))) == 111
     assert autograph.jax.jit(collatz).lower(27).compile() is not None
+
+
+# --- len() and sum() of a list a JAX loop appends to: refused at the user's line -----
+
+def len_of_appended_list(v):
+    out = []
+    x = 0
+    for e in v:
+        out.append(e)
+        x = x + len(out)
+    return x
+
+
+def sum_of_appended_list(v):
+    out = []
+    x = 0
+    for e in v:
+        out.append(e)
+        x = sum(out)
+    return x
+
+
+@pytest.mark.parametrize("fn,what,line", [
+    (len_of_appended_list, "len", "x = x + len(out)"), (sum_of_appended_list, "sum", "x = sum(out)")])
+def test_len_and_sum_of_an_appended_list_name_the_line(fn, what, line):
+    with pytest.raises(TypeError, match=rf"{what}\(\) of a list being appended to in a JAX loop "
+                                        rf"is not supported.*test_jax_constructs.py:\d+: "
+                                        rf"{re.escape(line)}"):
+        jit(fn)(jnp.arange(3))
