@@ -183,9 +183,13 @@ _same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor"),
 _same_reason(("WriteSummary",),
              "summaries are written by Python (the tensorboard package): export the "
              "function without tf.summary calls")
+_same_reason(("StatefulPartitionedCall",),
+             "the record of a tf.function called under an eager GradientTape: never a node "
+             "of a traced graph")
 _same_reason(("Timestamp",),
              "ONNX has no clock: pass the time in as an input")
-_same_reason(("RandomGamma", "RandomPoissonV2"),
+_same_reason(("RandomGamma", "RandomPoissonV2", "StatelessRandomGammaV3",
+              "StatelessRandomBinomial"),
              "ONNX's random ops do not reproduce our random streams")
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
