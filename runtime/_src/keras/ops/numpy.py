@@ -925,7 +925,7 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     if not x.dtype.is_floating:
         return x
     info = np.finfo(x.dtype.np_dtype)
-    x = tf.where(tf.is_nan(x), tf.fill(tf.shape(x), tensor(nan, x.dtype)), x)
+    x = _nan_as(x, nan)
     big = tensor(info.max if posinf is None else posinf, x.dtype)
     small = tensor(info.min if neginf is None else neginf, x.dtype)
     x = tf.where(tf.logical_and(tf.is_inf(x), x > 0), tf.fill(tf.shape(x), big), x)
@@ -1260,12 +1260,16 @@ def percentile(x, q, axis=None, method="linear", keepdims=False):
     return quantile(x, float(q) / 100.0, axis=axis, method=method, keepdims=keepdims)
 
 
+def _nan_as(x, fill):
+    """`x` (a tensor) with its NaNs replaced by `fill`; integers as they are."""
+    if not x.dtype.is_floating:
+        return x
+    return tf.where(tf.is_nan(x), tf.fill(tf.shape(x), tensor(fill, x.dtype)), x)
+
+
 def _nan_reduce(name, reduce_fn, fill):
     def fn(x, axis=None, keepdims=False):
-        x = tensor(x)
-        if x.dtype.is_floating:
-            x = tf.where(tf.is_nan(x), tf.fill(tf.shape(x), tensor(fill, x.dtype)), x)
-        return reduce_fn(x, axis=axis, keepdims=keepdims)
+        return reduce_fn(_nan_as(tensor(x), fill), axis=axis, keepdims=keepdims)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"`keras.ops.{name}(x, axis=None, keepdims=False)`: NaNs ignored."
     return _export(keras_op(fn))
@@ -1485,10 +1489,7 @@ nanargmin = _nan_arg("nanargmin", argmin, np.inf)
 
 def _nan_cumulative(name, base, fill):
     def fn(x, axis=None, dtype=None):
-        x = tensor(x)
-        if x.dtype.is_floating:
-            x = tf.where(tf.is_nan(x), tf.fill(tf.shape(x), tensor(fill, x.dtype)), x)
-        return base(x, axis=axis, dtype=dtype)
+        return base(_nan_as(tensor(x), fill), axis=axis, dtype=dtype)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"`keras.ops.{name}(x, axis=None, dtype=None)`: NaNs count as {fill}."
     return _export(keras_op(fn))
