@@ -31,18 +31,17 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
     in images' float dtype (float32 for ints)."""
     if antialias or crop_to_aspect_ratio or pad_to_aspect_ratio:
         raise ValueError("antialias and aspect-ratio options are not supported here")
-    images = tensor(images)
+    images, undo = _batched(images, data_format)
     out = tf.resize(images, list(size), method=interpolation)
-    return cast_to(out, images.dtype) if images.dtype.is_floating else out
+    return undo(cast_to(out, images.dtype) if images.dtype.is_floating else out)
 
 
 @_export
 @keras_op
 def rgb_to_grayscale(images, data_format=None):
     """`keras.ops.image.rgb_to_grayscale(images)`: one channel, images' dtype."""
-    images = tensor(images)
-    gray = image_color.rgb_to_grayscale(to_float(images))
-    return cast_to(gray, images.dtype)
+    images, undo = _batched(images, data_format)
+    return undo(cast_to(image_color.rgb_to_grayscale(to_float(images)), images.dtype))
 
 
 @_export
@@ -55,16 +54,13 @@ def pad_images(images, top_padding=None, left_padding=None, bottom_padding=None,
             (top_padding, bottom_padding, target_height))
     _two_of("padding", ("left_padding", "right_padding", "target_width"),
             (left_padding, right_padding, target_width))
-    images = tensor(images)
+    images, undo = _batched(images, data_format)
     h, w = images.shape.as_list()[-3:-1]
     top = top_padding if top_padding is not None else target_height - h - bottom_padding
     left = left_padding if left_padding is not None else target_width - w - right_padding
     bottom = bottom_padding if bottom_padding is not None else target_height - h - top
     right = right_padding if right_padding is not None else target_width - w - left
-    widths = [[top, bottom], [left, right], [0, 0]]
-    if len(images.shape) == 4:
-        widths = [[0, 0]] + widths
-    return tf.pad(images, widths)
+    return undo(tf.pad(images, [[0, 0], [top, bottom], [left, right], [0, 0]]))
 
 
 @_export
@@ -77,22 +73,22 @@ def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=N
             (top_cropping, bottom_cropping, target_height))
     _two_of("cropping", ("left_cropping", "right_cropping", "target_width"),
             (left_cropping, right_cropping, target_width))
-    images = tensor(images)
+    images, undo = _batched(images, data_format)
     h, w = images.shape.as_list()[-3:-1]
     top = top_cropping if top_cropping is not None else h - target_height - bottom_cropping
     left = left_cropping if left_cropping is not None else w - target_width - right_cropping
     height = target_height if target_height is not None else h - top - (bottom_cropping or 0)
     width = target_width if target_width is not None else w - left - (right_cropping or 0)
-    return images[..., top:top + height, left:left + width, :]
+    return undo(images[:, top:top + height, left:left + width, :])
 
 
 
 @_export
 @keras_op
 def rgb_to_hsv(images, data_format=None):
-    """`keras.ops.image.rgb_to_hsv(images)`: float images in [0, 1], channels_last;
+    """`keras.ops.image.rgb_to_hsv(images)`: float images in [0, 1];
     hue in [0, 1)."""
-    images = to_float(images)
+    images, undo = _batched(to_float(images), data_format)
     r, g, b = images[..., 0], images[..., 1], images[..., 2]
     value = tf.maximum(tf.maximum(r, g), b)
     low = tf.minimum(tf.minimum(r, g), b)
@@ -104,21 +100,21 @@ def rgb_to_hsv(images, data_format=None):
                    tf.where(tf.equal(value, g), 2.0 + (b - r) / safe_delta,
                             4.0 + (r - g) / safe_delta)) / 6.0
     hue = tf.where(delta > 0, hue - tf.floor(hue), tf.zeros_like(hue))
-    return tf.stack([hue, saturation, value], axis=-1)
+    return undo(tf.stack([hue, saturation, value], axis=-1))
 
 
 @_export
 @keras_op
 def hsv_to_rgb(images, data_format=None):
     """`keras.ops.image.hsv_to_rgb(images)`: the inverse of `rgb_to_hsv`."""
-    images = to_float(images)
+    images, undo = _batched(to_float(images), data_format)
     h, s, v = images[..., 0], images[..., 1], images[..., 2]
     channels = []
     for n in (5.0, 3.0, 1.0):
         k = tf.floormod(n + h * 6.0, tensor(6.0, images.dtype))
         weight = tf.clip_by_value(tf.minimum(k, 4.0 - k), 0.0, 1.0)
         channels.append(v - v * s * weight)
-    return tf.stack(channels, axis=-1)
+    return undo(tf.stack(channels, axis=-1))
 
 
 

@@ -297,8 +297,6 @@ def _pool_args(inputs, pool_size, strides, padding, data_format):
     size = [pool_size] * rank if isinstance(pool_size, int) else list(pool_size)
     strides = size if strides is None else \
         [strides] * rank if isinstance(strides, int) else list(strides)
-    if data_format == "channels_first":
-        raise ValueError("channels_first pooling is not supported here")
     return size, strides, padding.upper()
 
 
@@ -306,18 +304,18 @@ def _pool_args(inputs, pool_size, strides, padding, data_format):
 @keras_op
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """`keras.ops.max_pool(inputs, pool_size, strides=None, padding="valid")`, channels_last."""
-    inputs = tensor(inputs)
+    inputs = _to_last(tensor(inputs), data_format)
     size, strides, padding = _pool_args(inputs, pool_size, strides, padding, data_format)
-    return tf.max_pool(inputs, size, strides, padding)
+    return _from_last(tf.max_pool(inputs, size, strides, padding), data_format)
 
 
 @_export
 @keras_op
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """`keras.ops.average_pool(inputs, pool_size, strides=None, padding="valid")`."""
-    inputs = tensor(inputs)
+    inputs = _to_last(tensor(inputs), data_format)
     size, strides, padding = _pool_args(inputs, pool_size, strides, padding, data_format)
-    return tf.avg_pool(inputs, size, strides, padding)
+    return _from_last(tf.avg_pool(inputs, size, strides, padding), data_format)
 
 
 @_export
@@ -325,12 +323,12 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """`keras.ops.conv(inputs, kernel, strides=1, padding="valid", dilation_rate=1)`,
     channels_last; kernel (spatial..., in, out)."""
-    inputs, kernel = tensor(inputs), tensor(kernel)
+    inputs, kernel = _to_last(tensor(inputs), data_format), tensor(kernel)
     rank = len(inputs.shape) - 2
     strides = [strides] * rank if isinstance(strides, int) else list(strides)
     dil = [dilation_rate] * rank if isinstance(dilation_rate, int) else list(dilation_rate)
-    return tf.convolution(inputs, cast_to(kernel, inputs.dtype), strides=strides,
-                          padding=padding.upper(), dilations=dil)
+    return _from_last(tf.convolution(inputs, cast_to(kernel, inputs.dtype), strides=strides,
+                                     padding=padding.upper(), dilations=dil), data_format)
 
 
 @_export
@@ -338,10 +336,11 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
                    dilation_rate=1):
     """`keras.ops.depthwise_conv(inputs, kernel, ...)`: 2-D, channels_last."""
-    inputs, kernel = tensor(inputs), tensor(kernel)
+    inputs, kernel = _to_last(tensor(inputs), data_format), tensor(kernel)
     s = [strides] * 2 if isinstance(strides, int) else list(strides)
     d = [dilation_rate] * 2 if isinstance(dilation_rate, int) else list(dilation_rate)
-    return tf.depthwise_conv2d(inputs, kernel, [1, *s, 1], padding.upper(), dilations=d)
+    return _from_last(tf.depthwise_conv2d(inputs, kernel, [1, *s, 1], padding.upper(),
+                                          dilations=d), data_format)
 
 
 @_export
@@ -402,11 +401,18 @@ def sparsemax(x, axis=-1):
 
 
 def _to_last(x, data_format):
-    return tf.transpose(x, [0, 2, 3, 1]) if data_format == "channels_first" else x
+    """A channels_first batch (any rank) as channels_last; others as they are."""
+    if data_format != "channels_first":
+        return x
+    return tf.transpose(x, [0, *range(2, len(x.shape)), 1])
 
 
 def _from_last(x, data_format):
-    return tf.transpose(x, [0, 3, 1, 2]) if data_format == "channels_first" else x
+    """The inverse of `_to_last`."""
+    if data_format != "channels_first":
+        return x
+    n = len(x.shape)
+    return tf.transpose(x, [0, n - 1, *range(1, n - 1)])
 
 
 @_export
@@ -439,7 +445,7 @@ def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, paddin
                    data_format=None, dilation_rate=1):
     """`keras.ops.separable_conv(...)`: depthwise then pointwise, 2-D channels_last."""
     x = depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format, dilation_rate)
-    return conv(x, pointwise_kernel)
+    return conv(x, pointwise_kernel, data_format=data_format)
 
 
 @_export
@@ -447,8 +453,9 @@ def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, paddin
 def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None,
                    data_format=None, dilation_rate=1):
     """`keras.ops.conv_transpose(inputs, kernel, strides=1, padding="valid")`: 2-D
-    channels_last, kernel (h, w, out, in), no output_padding."""
-    inputs, kernel = tensor(inputs), cast_to(tensor(kernel), tensor(inputs).dtype)
+    kernel (h, w, out, in), no output_padding."""
+    inputs = _to_last(tensor(inputs), data_format)
+    kernel = cast_to(tensor(kernel), inputs.dtype)
     if len(inputs.shape) != 4 or output_padding is not None:
         raise ValueError("conv_transpose here takes 4-D channels_last inputs, no output_padding")
     s = [strides] * 2 if isinstance(strides, int) else list(strides)
@@ -460,7 +467,8 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
         size = [(h - 1) * s[0] + kh, (w - 1) * s[1] + kw]
     batch = tf.shape(inputs)[:1]
     shape = tf.concat([batch, tensor(size + [out_c], "int32")], axis=0)
-    return tf.conv2d_transpose(inputs, kernel, shape, [1, *s, 1], padding=padding.upper())
+    return _from_last(tf.conv2d_transpose(inputs, kernel, shape, [1, *s, 1],
+                                          padding=padding.upper()), data_format)
 
 
 
