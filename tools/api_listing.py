@@ -67,8 +67,9 @@ def listing(root):
     return "\n".join(lines)
 
 
-def replace_block(text, block):
-    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+def replace_block(text, block, begin=BEGIN, end=END):
+    """`text` with what lies between the `begin` and `end` markers replaced by `block`."""
+    start, end = text.index(begin) + len(begin), text.index(end)
     return text[:start] + "\n" + block + "\n" + text[end:]
 
 
