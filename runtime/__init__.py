@@ -71,6 +71,22 @@ from runtime._src.core.devices import device
 from runtime._src.core.tf_logging import get_logger
 from runtime._src.function.variable_slices import IndexedSlices
 from runtime._src.function.type_specs import TensorArraySpec, type_spec_from_value
+from runtime._src.function.variable_sync import VariableAggregation, VariableSynchronization
+from runtime._src.autodiff.tape import AggregationMethod, hessians
+from runtime._src.core.context import get_current_name_scope
+from runtime._src.core.device_spec import DeviceSpec
+from runtime._src.core.tensor import is_symbolic_tensor
+from runtime._src.ops.init_ops import (constant_initializer, ones_initializer,
+                                       random_normal_initializer, random_uniform_initializer,
+                                       zeros_initializer)
+from runtime._src.ops.math_ops import realdiv, scalar_mul
+from runtime._src.ops.misc_ops import group, guarantee_const, no_op
+from runtime._src.ops.misc_ops import tuple_ as tuple  # noqa: A004 - TensorFlow's name
+from runtime._src.ops.sequence_ops import (parallel_stack, reverse_sequence, shape_n,
+                                           unravel_index)
+from runtime._src.ops.space_ops import (batch_to_space, required_space_to_batch_paddings,
+                                        space_to_batch, space_to_batch_nd)
+from runtime._src.ops.text_ops import as_string, fingerprint
 from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,
@@ -118,6 +134,13 @@ __all__ = [
     "get_static_value", "histogram_fixed_width", "histogram_fixed_width_bins", "identity_n",
     "image", "saturate_cast", "timestamp", "dynamic_partition", "dynamic_stitch", "IndexedSlices", "io", "TensorArraySpec",
     "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
+    "AggregationMethod", "DeviceSpec", "VariableAggregation", "VariableSynchronization",
+    "as_string", "batch_to_space", "constant_initializer", "fingerprint",
+    "get_current_name_scope", "group", "guarantee_const", "hessians", "is_symbolic_tensor",
+    "no_op", "ones_initializer", "parallel_stack", "random_normal_initializer",
+    "random_uniform_initializer", "realdiv", "required_space_to_batch_paddings",
+    "reverse_sequence", "scalar_mul", "shape_n", "space_to_batch", "space_to_batch_nd",
+    "tuple", "unravel_index", "zeros_initializer",
 ]
 
 

@@ -23,6 +23,7 @@ from runtime._src.ops.conv_more_ops import (compute_average_loss, conv1d_transpo
                                             scale_regularization_loss, separable_conv2d)
 from runtime._src.ops.conv_more_ops import local_response_normalization as lrn
 from runtime._src.ops.sort_ops import top_k  # also tf.math.top_k
+from runtime._src.ops.space_ops import depth_to_space, space_to_batch, space_to_depth
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout

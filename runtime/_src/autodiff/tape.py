@@ -35,7 +35,7 @@ from runtime._src.ops import array_ops, manipulation_ops, math_ops
 from runtime._src.function.control_flow import while_loop
 from runtime._src.function.tensor_array import TensorArray
 
-__all__ = ["GradientTape", "UnconnectedGradients", "gradients"]
+__all__ = ["GradientTape", "UnconnectedGradients", "gradients", "hessians", "AggregationMethod"]
 
 _UNROLLED_JACOBIAN = 32    # larger jacobians in graphs are a loop, not one gradient per element
 
@@ -510,3 +510,37 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     groups = [[x] if _backprop.carries_gradient(x) else [] for x in sources]
     found = _backprop.backprop(records, targets, target_grads, groups)
     return [_unconnected_value(g, x, unconnected) for g, x in zip(found, sources)]
+
+
+class AggregationMethod:
+    """`tf.AggregationMethod`: how `tf.gradients` adds the gradients reaching
+    one tensor along several paths. Every method gives the same sums here
+    (they differ in TF only in memory use)."""
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+def hessians(ys, xs, gate_gradients=False, aggregation_method=None, name="hessians"):
+    """`tf.hessians`: for each x, the matrix of second derivatives of
+    `sum(ys)`, shaped `x.shape + x.shape`; inside a graph only, as TF's.
+    Each x needs a static shape (one gradient is built per element)."""
+    if current_graph() is None:
+        raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
+                           "Use tf.GradientTape instead.")
+    out = []
+    for x in nest.flatten(xs):
+        if not x.shape.is_fully_defined():
+            raise ValueError(f"tf.hessians: {x.name} has shape {x.shape}; a static shape is "
+                             "needed here (one gradient is built per element)")
+        first = gradients(ys, x, aggregation_method=aggregation_method)[0]
+        if first is None:
+            out.append(None)
+            continue
+        flat = array_ops.reshape(first, [-1])
+        rows = [gradients(flat[i], x)[0] for i in range(int(np.prod(x.shape.dims)))]
+        rows = [_zeros_for(x) if r is None else r for r in rows]
+        dims = list(x.shape.dims)
+        out.append(array_ops.reshape(manipulation_ops.stack(rows), dims + dims))
+    return out

@@ -17,7 +17,7 @@ import re
 import threading
 
 __all__ = ["current_graph", "init_scope", "name_scope", "state", "plain_eager",
-           "executing_eagerly", "inside_function"]
+           "executing_eagerly", "inside_function", "get_current_name_scope"]
 
 class _State(threading.local):
     """Per-thread: .graph, the graph being traced; .tapes, the gradient tapes
@@ -118,6 +118,14 @@ class name_scope:  # TensorFlow's name
         owner, previous = self._saved.pop()
         owner.name_scope_prefix = previous
         return False
+
+
+def get_current_name_scope():
+    """`tf.get_current_name_scope`: the full name scope in effect, without the
+    trailing slash (`"a/b"` inside `name_scope("a")` and `name_scope("b")`)."""
+    graph = current_graph()
+    owner = graph if graph is not None else state
+    return getattr(owner, "name_scope_prefix", "").rstrip("/")
 
 
 def _check_scope_name(name, prefix):

@@ -18,7 +18,7 @@ from runtime._src.core.tensor_shape import TensorShape
 
 __all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "VariantValue", "wrap_numpy",
            "convert_to_tensor", "format_value", "is_tensor_like", "unwrap_variable",
-           "dispatch", "DISPATCHED"]
+           "dispatch", "DISPATCHED", "is_symbolic_tensor"]
 
 # The ops behind tensors' Python operators (`a + b` is `dispatch.add(a, b)`),
 # and `dispatch.stack_nested` for `convert_to_tensor([t1, t2])`. The ops layer
@@ -433,6 +433,13 @@ def _string_array(value):
     out = np.empty((), dtype=object)
     out[()] = enc(value)
     return out
+
+
+def is_symbolic_tensor(tensor):
+    """`tf.is_symbolic_tensor`: True for a tensor of a graph being traced (its
+    value known only when the graph runs); False for eager tensors, Variables
+    and anything else."""
+    return isinstance(tensor, SymbolicTensor)
 
 
 def is_tensor_like(value):

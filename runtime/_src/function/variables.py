@@ -39,6 +39,7 @@ from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _nump
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.context import init_scope  # tf.init_scope
 from runtime._src.function.variable_slices import SliceAssignMixin
+from runtime._src.function.variable_sync import sync_arguments
 
 __all__ = ["Variable", "init_scope", "lift_initializers", "VariableArgument",
            "route_variable_arguments"]
@@ -116,17 +117,36 @@ not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariable
 # --- the Variable class ----------------------------------------------------------
 
 class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices.py
-    """`tf.Variable(initial_value, trainable=True, name=None, dtype=None, shape=None)`.
+    """`tf.Variable(initial_value, trainable=None, validate_shape=True,
+    caching_device=None, name=None, variable_def=None, dtype=None,
+    import_scope=None, constraint=None, synchronization=AUTO, aggregation=NONE,
+    shape=None)`, TF's arguments in TF's order.
 
     `shape` may be less specific than the initial value (e.g.
     `TensorShape([None])`) to allow later assignments of other shapes.
+    `constraint` is kept for optimizers to apply after each update (as TF,
+    `assign` does not apply it); `synchronization` and `aggregation` are kept
+    for distribution strategies (variable_sync.py). `variable_def` and
+    `import_scope` (TF1 graphs) are not supported.
     """
 
     __array_priority__ = 100  # numpy defers `ndarray + Variable` to Variable.__radd__
 
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
+                 shape=None, experimental_enable_variable_lifting=True):
         if initial_value is None:
             raise ValueError("Variable: initial_value must be specified")
+        if variable_def is not None or import_scope is not None:
+            raise ValueError("Variable: variable_def and import_scope (TF1 graph protocol "
+                             "buffers) are not supported; pass an initial_value")
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"Argument `constraint` must be None or a callable. a callable. "
+                             f"Got a {type(constraint)}:  {constraint}")
+        trainable, self.synchronization, self.aggregation = sync_arguments(
+            name, trainable, synchronization, aggregation)
+        self.constraint = constraint
         value, self._initializer = _initial_numpy_value(initial_value, dtype)
         if self._initializer is not None:       # lifted once the trace is done
             self._dtype = self._initializer.dtype
@@ -141,7 +161,7 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
             raise ValueError(f"Variable: the initial value has shape {actual}, which is not "
                              f"compatible with the shape argument {self._shape}")
         self._value = value
-        self._trainable = bool(trainable)
+        self._trainable = trainable
         name = name or "Variable"
         self._name = name[:-2] if name.endswith(":0") else name
         _record_creation(self)
@@ -356,6 +376,8 @@ class VariableArgument(Variable):
         self._dtype, self._np_dtype = traced._dtype, traced._np_dtype
         self._shape, self._trainable = traced._shape, traced._trainable
         self._name, self._initializer = traced._name, None
+        self.constraint = traced.constraint
+        self.synchronization, self.aggregation = traced.synchronization, traced.aggregation
         self._local = threading.local()
 
     @property

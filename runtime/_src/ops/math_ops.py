@@ -42,7 +42,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
            "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
            "atanh", "expm1", "log1p", "rsqrt", "reciprocal", "floor", "ceil", "round", "rint",
            "erf", "erfc", "is_nan", "is_inf", "is_finite", "atan2", "squared_difference",
-           "add_n", "clip_by_value", "truncatediv", "truncatemod"]
+           "add_n", "clip_by_value", "truncatediv", "truncatemod", "realdiv", "scalar_mul"]
 
 # TensorFlow computes 1/0 -> inf, log(0) -> -inf and sqrt(-1) -> nan, and lets
 # integers wrap, all silently; numpy's RuntimeWarnings for these, raised inside
@@ -225,6 +225,23 @@ def truediv(x, y, name=None):
 
 def _is_tensor_like(v):
     return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+
+
+def realdiv(x, y, name=None):
+    """`tf.realdiv`: x / y for floating-point and complex tensors only (TF has
+    no integer kernel: use `truediv` or `floordiv` for integers)."""
+    return _binary("RealDiv", x, y, INEXACT)
+
+
+def scalar_mul(scalar, x, name=None):
+    """`tf.scalar_mul`: `scalar * x`, the scalar converted to x's dtype."""
+    x = x._as_tensor() if hasattr(x, "_as_tensor") and not isinstance(x, Tensor) else x
+    x = convert_to_tensor(x)
+    shape = getattr(scalar, "shape", ())
+    if shape is not None and len(shape) != 0:
+        raise ValueError(f"The input scalar must be a 0-D value. Received shape "
+                         f"{tuple(shape)}.")
+    return multiply(convert_to_tensor(scalar, x.dtype), x)
 
 
 def divide(x, y, name=None):

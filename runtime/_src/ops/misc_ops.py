@@ -5,6 +5,10 @@
                                  # whose x is not [?, 3] is InvalidArgumentError
     get_static_value(t)          # t's numpy value if known while tracing, else None
 
+`group(*inputs)` and `no_op()` are a `NoOp` node in a graph (an operation,
+which runs when the graph does, like every side effect) and None eagerly;
+`tuple(tensors)` gives the tensors back once all of them are computed.
+
 `control_dependencies(inputs)` makes the ops created in its scope wait for
 `inputs` in a graph. Our graphs already run every side effect (assign,
 print, assert, ...) in program order, so what the scope adds is the running
@@ -18,18 +22,21 @@ import time
 
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import dtypes, nest
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
+from runtime._src.graph.graph import Node
+from runtime._src.graph.op_registry import (apply, define_grad, define_op, get_op,
+                                            not_differentiable)
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops import array_ops, math_ops
 from runtime._src.ops.math_ops import identity
 
 __all__ = ["ensure_shape", "identity_n", "get_static_value", "control_dependencies",
-           "timestamp", "histogram_fixed_width", "histogram_fixed_width_bins"]
+           "group", "no_op", "tuple_", "guarantee_const", "timestamp",
+           "histogram_fixed_width", "histogram_fixed_width_bins"]
 
 
 def _shape_text(dims):
@@ -101,6 +108,8 @@ def control_dependencies(control_inputs):
     if control_inputs is not None and current_graph() is not None:
         tensors = []
         for c in control_inputs:
+            if isinstance(c, Node):          # an operation (tf.group): it runs anyway
+                continue
             if c is None or callable(c) and not isinstance(c, Tensor) \
                     and not hasattr(c, "_as_tensor"):
                 continue
@@ -108,6 +117,48 @@ def control_dependencies(control_inputs):
         if tensors:
             apply("ControlGate", tensors)
     yield
+
+
+@define_op("NoOp", infer=lambda inputs, attrs: [], side_effect=True, num_outputs=0)
+def _no_op(*values):
+    return ()
+
+
+not_differentiable("NoOp")
+
+
+def _operation(inputs):
+    """A NoOp node on `inputs` in the graph being traced; None eagerly."""
+    graph = current_graph()
+    if graph is None:
+        return None
+    tensors = [convert_to_tensor(t._as_tensor() if hasattr(t, "_as_tensor") else t)
+               for t in inputs if t is not None and not isinstance(t, Node)]
+    return graph.add_node(get_op("NoOp"), tensors, {})
+
+
+def group(*inputs, name=None):
+    """`tf.group`: one operation that runs once all of `inputs` have (an
+    operation in a graph, None eagerly, as TF's)."""
+    return _operation(nest.flatten(list(inputs)))
+
+
+def no_op(name=None):
+    """`tf.no_op`: an operation that does nothing (None eagerly)."""
+    return _operation([])
+
+
+def tuple_(tensors, control_inputs=None, name=None):   # tf.tuple
+    """`tf.tuple`: the same tensors, as a list, each available once all of
+    them (and `control_inputs`) are computed."""
+    if control_inputs is not None and current_graph() is not None:
+        _operation(list(control_inputs))
+    return [None if t is None else identity(t) for t in tensors]
+
+
+def guarantee_const(input, name=None):  # TensorFlow's name
+    """`tf.guarantee_const` (deprecated in TF): the input, unchanged."""
+    return identity(input)
 
 
 # --- timestamp -------------------------------------------------------------------

@@ -30,7 +30,7 @@ from runtime._src.ops.farmhash import fingerprint64
 
 __all__ = ["join", "reduce_join", "length", "lower", "upper", "strip", "substr",
            "regex_replace", "regex_full_match", "to_number", "as_string",
-           "to_hash_bucket_fast", "split_flat", "unicode_split_flat", "unicode_decode_flat",
+           "to_hash_bucket_fast", "fingerprint", "split_flat", "unicode_split_flat", "unicode_decode_flat",
            "bytes_split_flat", "string_tensor"]
 
 
@@ -274,6 +274,49 @@ def to_hash_bucket_fast(input, num_buckets, name=None):
         raise ValueError(f"to_hash_bucket_fast: num_buckets must be >= 1, got {n}")
     return apply("StringToHashBucketFast", [string_tensor(input, "to_hash_bucket_fast")],
                  {"num_buckets": n})
+
+
+# --- fingerprint -----------------------------------------------------------------
+
+def _infer_fingerprint(inputs, attrs):
+    shape = inputs[0].shape
+    if shape.rank == 0:
+        raise ValueError(f"Fingerprint: `data` should have at least one dimension: {shape}")
+    batch = shape.dims[0] if shape.rank is not None else None
+    return [(dtypes.uint8, TensorShape([batch, 8]))]
+
+
+def _row_fingerprint(row):
+    """FarmHash Fingerprint64 of one row: of its bytes (numbers), of its one
+    string, or of the concatenated fingerprints of its strings (as TF's)."""
+    if row.dtype != object:
+        return fingerprint64(np.ascontiguousarray(row).tobytes())
+    strings = [_b(v) for v in row]
+    if len(strings) == 1:
+        return fingerprint64(strings[0])
+    return fingerprint64(np.array([fingerprint64(b) for b in strings], "<u8").tobytes())
+
+
+@define_op("Fingerprint", infer=_infer_fingerprint)
+def _fingerprint(data, *, method):
+    if data.ndim == 0:
+        raise InvalidArgumentError(f"`data` should have at least one dimension: "
+                                   f"{list(data.shape)}", "Fingerprint")
+    rows = data.reshape(len(data), int(np.prod(data.shape[1:], dtype=np.int64)))
+    out = np.array([_row_fingerprint(row) for row in rows], "<u8")
+    return out.view(np.uint8).reshape(len(data), 8)
+
+
+not_differentiable("Fingerprint")
+
+
+def fingerprint(data, method="farmhash64", name=None):
+    """`tf.fingerprint`: an 8-byte FarmHash Fingerprint64 (little-endian
+    uint8) of each row of `data` (its first dimension), as TF's."""
+    if method != "farmhash64":
+        raise ValueError(f"fingerprint: unsupported method {method!r}; TensorFlow knows "
+                         "only 'farmhash64'")
+    return apply("Fingerprint", [convert_to_tensor(data)], {"method": method})
 
 
 # --- joining ----------------------------------------------------------------------------
