@@ -453,3 +453,15 @@ def test_elu_and_selu_keep_small_negative_inputs():
     np.testing.assert_allclose(elu[:3], np.expm1(x[:3].astype(np.float64)), rtol=1e-6)
     np.testing.assert_allclose(selu[:2], 1.0507009873554805 * 1.6732632423543772
                                * np.expm1(x[:2].astype(np.float64)), rtol=1e-6)
+
+
+def test_space_to_depth_depth_to_space_and_reverse_sequence_export():
+    def f(x):
+        moved = tf.nn.depth_to_space(tf.nn.space_to_depth(x, 2) * 2., 2)
+        blocks = tf.nn.space_to_depth(x, 2)
+        return moved, blocks, tf.reverse_sequence(x[0], [1, 3, 4, 2], seq_axis=1, batch_axis=0)
+    x = np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2)
+    moved, blocks, reversed_ = _run(f, [tf.TensorSpec([1, 4, 4, 2], tf.float32)], x)
+    np.testing.assert_array_equal(moved, 2 * x)
+    np.testing.assert_array_equal(blocks, tf.nn.space_to_depth(x, 2).numpy())
+    assert reversed_[1, :3, 0].tolist() == [x[0, 1, 2, 0], x[0, 1, 1, 0], x[0, 1, 0, 0]]

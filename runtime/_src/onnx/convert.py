@@ -193,8 +193,9 @@ _same_reason(("RandomGamma", "RandomPoissonV2", "StatelessRandomGammaV3",
              "ONNX's random ops do not reproduce our random streams")
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
-              "DynamicStitch", "MulNoNan"),
+              "DynamicStitch", "MulNoNan", "SpaceToBatchND", "BatchToSpaceND", "UnravelIndex"),
              "this op has no ONNX rule yet")
+_same_reason(("Fingerprint",), "ONNX has no FarmHash: fingerprint the data before the model")
 
 
 def where(node):

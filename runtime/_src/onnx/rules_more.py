@@ -260,3 +260,38 @@ def _sparse_xent(ctx, node, ins):
     one_hot = ctx.b.cast(ctx.b.add1("Equal", [labels, positions]), node.inputs[0].dtype)
     backprop = ctx.b.add1("Sub", [ctx.b.add1("Softmax", [logits], axis=-1), one_hot])
     return [loss, backprop]
+
+
+def _in_nchw(ctx, node, x, op_type, **attrs):
+    """ONNX's NCHW-only `op_type` on our NHWC (or NCHW) value."""
+    if node.attrs["data_format"] == "NCHW":
+        return ctx.b.add1(op_type, [x], **attrs)
+    nchw = ctx.b.add1("Transpose", [x], perm=[0, 3, 1, 2])
+    return ctx.b.add1("Transpose", [ctx.b.add1(op_type, [nchw], **attrs)], perm=[0, 2, 3, 1])
+
+
+@rule("SpaceToDepth")
+def _space_to_depth(ctx, node, ins):
+    return [_in_nchw(ctx, node, ins[0], "SpaceToDepth", blocksize=node.attrs["block_size"])]
+
+
+@rule("DepthToSpace")
+def _depth_to_space(ctx, node, ins):
+    # TF's channel order within a block is ONNX's "DCR" mode
+    return [_in_nchw(ctx, node, ins[0], "DepthToSpace", blocksize=node.attrs["block_size"],
+                     mode="DCR")]
+
+
+@rule("ReverseSequence")
+def _reverse_sequence(ctx, node, ins):
+    batch, seq = node.attrs["batch_axis"], node.attrs["seq_axis"]
+    if {batch, seq} != {0, 1}:
+        raise ExportError("ONNX's ReverseSequence takes the batch and sequence axes as 0 and 1 "
+                          f"only; this one has batch_axis={batch}, seq_axis={seq}")
+    return [ctx.b.add1("ReverseSequence", [ins[0], ctx.b.cast(ins[1], "int64")],
+                       batch_axis=batch, time_axis=seq)]
+
+
+@rule("NoOp")
+def _no_op(ctx, node, ins):
+    return []
