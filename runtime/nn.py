@@ -24,6 +24,12 @@ from runtime._src.ops.conv_more_ops import (compute_average_loss, conv1d_transpo
 from runtime._src.ops.conv_more_ops import local_response_normalization as lrn
 from runtime._src.ops.sort_ops import top_k  # also tf.math.top_k
 from runtime._src.ops.space_ops import depth_to_space, space_to_batch, space_to_depth
+from runtime._src.ops.nn_stats_ops import (batch_norm_with_global_normalization,
+                                           collapse_repeated, crelu, in_top_k,
+                                           isotonic_regression, log_poisson_loss,
+                                           normalize_moments, sufficient_statistics,
+                                           weighted_moments, zero_fraction)
+from runtime._src.ops.math_ops import tanh
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout

@@ -153,7 +153,7 @@ WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for o
     "AvgPoolGrad", "BiasAddGrad", "ConcatGrad", "Conv2DBackpropFilter", "Conv2DBackpropInput",
     "GatherGrad", "LSTMStepGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
     "ReciprocalGrad", "ReluGrad", "RepeatGrad", "RsqrtGrad", "SliceGrad", "SqrtGrad",
-    "StridedSliceGrad", "TileGrad", "TopKGrad", "LoopAccumulator", "LoopAccumulatorPush",
+    "StridedSliceGrad", "TileGrad", "TopKGrad", "IsotonicRegressionGrad", "LoopAccumulator", "LoopAccumulatorPush",
     "LoopAccumulatorRead", "LoopAccumulatorSize", "LoopAccumulatorGradRead",
     "LoopAccumulatorGradSet", "TensorArrayGradAdd", "TensorArrayGradConcat",
     "TensorArrayGradDrop", "TensorArrayGradDropFirst", "TensorArrayGradEmpty",
@@ -193,7 +193,8 @@ _same_reason(("RandomGamma", "RandomPoissonV2", "StatelessRandomGammaV3",
              "ONNX's random ops do not reproduce our random streams")
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
-              "DynamicStitch", "MulNoNan", "SpaceToBatchND", "BatchToSpaceND", "UnravelIndex"),
+              "DynamicStitch", "MulNoNan", "SpaceToBatchND", "BatchToSpaceND", "UnravelIndex", "InTopKV2",
+              "CollapseRepeated", "IsotonicRegression"),
              "this op has no ONNX rule yet")
 _same_reason(("Fingerprint",), "ONNX has no FarmHash: fingerprint the data before the model")
 
