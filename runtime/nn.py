@@ -30,6 +30,7 @@ from runtime._src.ops.nn_stats_ops import (batch_norm_with_global_normalization,
                                            normalize_moments, sufficient_statistics,
                                            weighted_moments, zero_fraction)
 from runtime._src.ops.math_ops import tanh
+from runtime._src.ops.ctc_ops import ctc_loss, ctc_unique_labels
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout

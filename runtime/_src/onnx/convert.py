@@ -194,7 +194,7 @@ _same_reason(("RandomGamma", "RandomPoissonV2", "StatelessRandomGammaV3",
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
               "DynamicStitch", "MulNoNan", "SpaceToBatchND", "BatchToSpaceND", "UnravelIndex", "InTopKV2",
-              "CollapseRepeated", "IsotonicRegression"),
+              "CollapseRepeated", "IsotonicRegression", "CTCLossDense", "CTCUniqueLabels"),
              "this op has no ONNX rule yet")
 _same_reason(("Fingerprint",), "ONNX has no FarmHash: fingerprint the data before the model")
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from runtime._src.keras.ops.operation import cast_to, keras_op, standardize_dtype, tensor, to_float
 from runtime._src.keras.ops.tfops import tf
+from runtime._src.ops import ctc_ops
 
 __all__ = []
 
@@ -378,6 +379,20 @@ def psnr(x1, x2, max_val):
     mse = tf.reduce_mean(tf.square(a - b))
     return 20.0 * math.log10(max_val) - 10.0 * tf.log(mse) / math.log(10.0)
 
+
+
+@_export
+@keras_op
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    """`keras.ops.ctc_loss`: CTC loss of int `target` [batch, max_label]
+    under logits `output` [batch, frames, classes], class `mask_index` the
+    blank; float32 (float64 output gives float64)."""
+    output = tensor(output)
+    result = "float64" if output.dtype.name == "float64" else "float32"
+    loss = ctc_ops.ctc_loss(cast_to(target, "int32"), cast_to(output, "float32"),
+                            target_length, output_length, logits_time_major=False,
+                            blank_index=mask_index)
+    return cast_to(loss, result)
 
 
 @_export
