@@ -73,6 +73,8 @@ from runtime._src.function.variable_slices import IndexedSlices
 from runtime._src.function.type_specs import TensorArraySpec, type_spec_from_value
 from runtime._src.function.variable_sync import VariableAggregation, VariableSynchronization
 from runtime._src.autodiff.tape import AggregationMethod, hessians
+from runtime._src.autodiff.conv_backprop import (conv2d_backprop_filter_v2,
+                                                 conv2d_backprop_input_v2)
 from runtime._src.core.context import get_current_name_scope
 from runtime._src.core.device_spec import DeviceSpec
 from runtime._src.core.tensor import is_symbolic_tensor
@@ -135,7 +137,8 @@ __all__ = [
     "image", "saturate_cast", "timestamp", "dynamic_partition", "dynamic_stitch", "IndexedSlices", "io", "TensorArraySpec",
     "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
     "AggregationMethod", "DeviceSpec", "VariableAggregation", "VariableSynchronization",
-    "as_string", "batch_to_space", "constant_initializer", "fingerprint",
+    "as_string", "batch_to_space", "constant_initializer", "conv2d_backprop_filter_v2",
+    "conv2d_backprop_input_v2", "fingerprint",
     "get_current_name_scope", "group", "guarantee_const", "hessians", "is_symbolic_tensor",
     "no_op", "ones_initializer", "parallel_stack", "random_normal_initializer",
     "random_uniform_initializer", "realdiv", "required_space_to_batch_paddings",

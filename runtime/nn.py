@@ -31,6 +31,11 @@ from runtime._src.ops.nn_stats_ops import (batch_norm_with_global_normalization,
                                            weighted_moments, zero_fraction)
 from runtime._src.ops.math_ops import tanh
 from runtime._src.ops.ctc_ops import ctc_loss, ctc_unique_labels
+from runtime._src.ops.conv_family_ops import (atrous_conv2d, atrous_conv2d_transpose,
+                                              conv_transpose, max_pool_with_argmax, pool,
+                                              with_space_to_batch)
+from runtime._src.autodiff.conv_backprop import (depthwise_conv2d_backprop_filter,
+                                                 depthwise_conv2d_backprop_input)
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout

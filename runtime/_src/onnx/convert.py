@@ -153,7 +153,7 @@ WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for o
     "AvgPoolGrad", "BiasAddGrad", "ConcatGrad", "Conv2DBackpropFilter", "Conv2DBackpropInput",
     "GatherGrad", "LSTMStepGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
     "ReciprocalGrad", "ReluGrad", "RepeatGrad", "RsqrtGrad", "SliceGrad", "SqrtGrad",
-    "StridedSliceGrad", "TileGrad", "TopKGrad", "IsotonicRegressionGrad", "LoopAccumulator", "LoopAccumulatorPush",
+    "StridedSliceGrad", "TileGrad", "TopKGrad", "IsotonicRegressionGrad", "MaxPoolGradWithArgmax", "LoopAccumulator", "LoopAccumulatorPush",
     "LoopAccumulatorRead", "LoopAccumulatorSize", "LoopAccumulatorGradRead",
     "LoopAccumulatorGradSet", "TensorArrayGradAdd", "TensorArrayGradConcat",
     "TensorArrayGradDrop", "TensorArrayGradDropFirst", "TensorArrayGradEmpty",
@@ -194,7 +194,8 @@ _same_reason(("RandomGamma", "RandomPoissonV2", "StatelessRandomGammaV3",
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
               "DynamicStitch", "MulNoNan", "SpaceToBatchND", "BatchToSpaceND", "UnravelIndex", "InTopKV2",
-              "CollapseRepeated", "IsotonicRegression", "CTCLossDense", "CTCUniqueLabels"),
+              "CollapseRepeated", "IsotonicRegression", "CTCLossDense", "CTCUniqueLabels",
+              "MaxPoolWithArgmax"),
              "this op has no ONNX rule yet")
 _same_reason(("Fingerprint",), "ONNX has no FarmHash: fingerprint the data before the model")
 
