@@ -55,8 +55,7 @@ def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides,
 
 
 def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides,  # noqa: A002
-                                    padding,
-                                    data_format="NHWC", dilations=None, name=None):
+                                    padding, data_format="NHWC", dilations=None, name=None):
     """`tf.nn.depthwise_conv2d_backprop_input`: the gradient of
     `depthwise_conv2d` with respect to an input of shape `input_sizes`."""
     f = convert_to_tensor(unwrap_variable(filter))
