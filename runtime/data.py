@@ -19,6 +19,7 @@ from runtime._src.data.dataset import (
                                        Options,
 )
 from runtime._src.data.iterator import OwnedIterator as Iterator
+from runtime._src.data.options import ThreadingOptions
 
 __all__ = [
                                        "AUTOTUNE",
@@ -28,6 +29,7 @@ __all__ = [
                                        "DatasetSpec",
                                        "DatasetV2",
                                        "Iterator",
+                                       "ThreadingOptions",
                                        "Options",
                                        "experimental",
 ]

@@ -23,6 +23,7 @@ from runtime._src.core.tensor import Tensor, wrap_numpy
 from runtime._src.data import structure
 from runtime._src.data.env import EMPTY, symbolic_leaves
 from runtime._src.data.iterator import OwnedIterator
+from runtime._src.data.options import Options
 
 __all__ = [
     "AUTOTUNE",
@@ -50,30 +51,6 @@ NODES = {}
 def register(*items):
     for item in items:
         NODES[item.__name__] = item
-
-
-class Options:
-    """`tf.data.Options`: accepted and kept; the pipeline runs the same way."""
-
-    def __init__(self):
-        self.deterministic = None
-        self.experimental_deterministic = None
-        self.experimental_optimization = _Bag()
-        self.experimental_distribute = _Bag()
-        self.threading = _Bag()
-
-    def merge(self, other):
-        merged = Options()
-        merged.__dict__.update(self.__dict__)
-        merged.__dict__.update({k: v for k, v in other.__dict__.items() if v is not None})
-        return merged
-
-
-class _Bag:
-    """A namespace of option values that accepts any attribute."""
-
-    def __getattr__(self, name):
-        return None
 
 
 def static_int(value, what, op):
@@ -137,7 +114,13 @@ class Dataset:
         return f"<{type(self).__name__} element_spec={self._spec!r}>"
 
     def options(self):
-        return self._options or Options()
+        """The options set on this dataset or upstream (later ones win)."""
+        if self._options is not None:
+            return self._options
+        out = Options()
+        for source in self._inputs:
+            out = out.merge(source.options())
+        return out
 
     def with_options(self, options):
         return NODES["WithOptions"](self, options)
@@ -252,6 +235,52 @@ class Dataset:
 
     def prefetch(self, buffer_size, name=None):
         return NODES["Prefetch"](self, buffer_size)
+
+    # --- selecting, grouping and mixing (selection.py) ---------------------------
+    def shard(self, num_shards, index, name=None):
+        return NODES["Shard"](self, num_shards, index)
+
+    def take_while(self, predicate, name=None):
+        return NODES["TakeWhile"](self, predicate)
+
+    def unique(self, name=None):
+        return NODES["Unique"](self)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        return NODES["Rebatch"](self, batch_size, drop_remainder)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        return NODES["GroupByWindow"](self, key_func, reduce_func, window_size,
+                                      window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        return NODES["BucketBySequenceLength"](
+            self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+            padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+
+    def get_single_element(self, name=None):
+        return NODES["get_single_element"](self)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        return NODES["ChooseFromDatasets"](datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        return NODES["SampleFromDatasets"](datasets, weights, seed, stop_on_empty_dataset)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=None, name=None):
+        return NODES["Counter"](start, step, "int64" if dtype is None else dtype)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        return NODES["RandomSource"](seed)
 
 
 DatasetV2 = Dataset

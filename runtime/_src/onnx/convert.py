@@ -176,7 +176,8 @@ _same_reason(("AsString", "BytesSplit", "ReduceJoin", "RegexFullMatch", "RegexRe
              "tf.strings ops are not exported: ONNX's few string ops mean other things")
 _same_reason(("RaggedGatherFlat", "RaggedToDense", "RaggedValueRowIds"),
              "ragged tensors are not exported yet")
-_same_reason(("DatasetIterator", "DatasetReduce", "IteratorGetNext", "IteratorGetNextIf"),
+_same_reason(("DatasetIterator", "DatasetReduce", "IteratorGetNext", "IteratorGetNextIf",
+              "DatasetToSingleElement"),
              "a tf.data pipeline runs in Python: export the function that takes one batch")
 _same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor"),
              "file and serialization ops cannot leave Python")
