@@ -89,6 +89,7 @@ from runtime._src.ops.sequence_ops import (parallel_stack, reverse_sequence, sha
 from runtime._src.ops.space_ops import (batch_to_space, required_space_to_batch_paddings,
                                         space_to_batch, space_to_batch_nd)
 from runtime._src.ops.text_ops import as_string, fingerprint
+from runtime._src.core.dtypes import float16 as half, float64 as double, variant
 from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,
@@ -143,7 +144,7 @@ __all__ = [
     "no_op", "ones_initializer", "parallel_stack", "random_normal_initializer",
     "random_uniform_initializer", "realdiv", "required_space_to_batch_paddings",
     "reverse_sequence", "scalar_mul", "shape_n", "space_to_batch", "space_to_batch_nd",
-    "tuple", "unravel_index", "zeros_initializer",
+    "tuple", "unravel_index", "zeros_initializer", "double", "half", "variant",
 ]
 
 

@@ -22,8 +22,10 @@ from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater,
                                         assert_non_positive, assert_none_equal,
                                         assert_positive, assert_rank, assert_rank_at_least,
                                         assert_rank_in, assert_scalar, assert_type,
+                                        assert_proper_iterable, assert_same_float_dtype,
                                         check_numerics, is_numeric_tensor)
 from runtime._src.ops.check_shapes import assert_shapes
+from runtime._src.core.devices import log_device_placement as get_log_device_placement
 from runtime._src.core.devices import set_log_device_placement
 
 from runtime._src.check.equivalence import EquivalenceError, check_equivalence
@@ -37,4 +39,5 @@ __all__ = ["check_equivalence", "EquivalenceError", "disable_traceback_filtering
            "assert_negative", "assert_non_negative", "assert_non_positive", "assert_rank",
            "assert_near", "assert_shapes", "check_numerics", "assert_all_finite",
            "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type",
-           "assert_integer", "is_numeric_tensor", "set_log_device_placement"]
+           "assert_integer", "is_numeric_tensor", "set_log_device_placement",
+           "get_log_device_placement", "assert_proper_iterable", "assert_same_float_dtype"]

@@ -10,9 +10,16 @@ from runtime._src.ops.string_ops import format  # TensorFlow's name
 from runtime._src.ragged.ragged_string_ops import (as_string, bytes_split, join,
                                                    length, lower, reduce_join, regex_full_match,
                                                    regex_replace, split, strip, substr,
-                                                   to_hash_bucket_fast, to_number,
-                                                   unicode_decode, unicode_split, upper)
+                                                   to_hash_bucket, to_hash_bucket_fast,
+                                                   to_hash_bucket_strong, to_number,
+                                                   unicode_decode, unicode_decode_with_offsets,
+                                                   unicode_encode, unicode_split,
+                                                   unicode_split_with_offsets, unicode_transcode,
+                                                   unsorted_segment_join, ngrams, upper)
 
 __all__ = ["format", "split", "join", "reduce_join", "length", "lower", "upper", "strip",
            "substr", "regex_replace", "regex_full_match", "to_number", "as_string",
-           "unicode_split", "unicode_decode", "bytes_split", "to_hash_bucket_fast"]
+           "unicode_split", "unicode_decode", "bytes_split", "to_hash_bucket_fast",
+           "to_hash_bucket", "to_hash_bucket_strong", "unicode_transcode", "unicode_encode",
+           "unicode_decode_with_offsets", "unicode_split_with_offsets", "ngrams",
+           "unsorted_segment_join"]

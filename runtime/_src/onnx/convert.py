@@ -196,9 +196,12 @@ _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
               "DynamicStitch", "MulNoNan", "SpaceToBatchND", "BatchToSpaceND", "UnravelIndex", "InTopKV2",
               "CollapseRepeated", "IsotonicRegression", "CTCLossDense", "CTCUniqueLabels",
-              "MaxPoolWithArgmax"),
+              "MaxPoolWithArgmax", "UnsortedSegmentJoin"),
              "this op has no ONNX rule yet")
-_same_reason(("Fingerprint",), "ONNX has no FarmHash: fingerprint the data before the model")
+_same_reason(("Fingerprint", "StringToHashBucket", "StringToHashBucketStrong"),
+             "ONNX has no FarmHash, MurmurHash or SipHash: hash the strings before the model")
+_same_reason(("UnicodeEncodeDense", "UnicodeTranscode", "UnicodeCharOffsets"),
+             "ONNX has no Unicode encoding ops")
 
 
 def where(node):

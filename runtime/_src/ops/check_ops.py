@@ -38,7 +38,8 @@ __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_greater",
            "assert_positive", "assert_negative", "assert_non_negative",
            "assert_non_positive", "assert_rank", "assert_rank_at_least", "assert_rank_in",
            "assert_scalar", "assert_type", "assert_integer", "is_numeric_tensor",
-           "assert_near", "check_numerics", "assert_all_finite", "is_tensor"]
+           "assert_near", "check_numerics", "assert_all_finite", "is_tensor",
+           "assert_proper_iterable", "assert_same_float_dtype"]
 
 
 def _where():
@@ -410,3 +411,34 @@ def check_numerics(tensor, message, name=None):
 def is_tensor(x):
     """`tf.is_tensor`: True for tensors and Variables, False for Python and numpy values."""
     return isinstance(x, Tensor) or hasattr(type(x), "_as_tensor")
+
+
+# --- static checks -------------------------------------------------------------------
+
+def assert_proper_iterable(values):
+    """`tf.debugging.assert_proper_iterable`: TypeError unless `values` is an
+    iterable that is not a tensor, an array, or a string."""
+    if isinstance(values, (Tensor, np.ndarray, str, bytes)) or hasattr(values, "_as_tensor"):
+        raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: '
+                        f"{type(values)}")
+    if not hasattr(values, "__iter__"):
+        raise TypeError(f'Expected argument "values" to be iterable.  Found: {type(values)}')
+
+
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """`tf.debugging.assert_same_float_dtype`: the one floating dtype of
+    `tensors` (and `dtype`), float32 when neither says; ValueError otherwise."""
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    first = None
+    for t in tensors or ():
+        if dtype is None:
+            dtype, first = t.dtype, t
+        elif t.dtype != dtype:
+            against = f" as {first!s}" if first is not None else ""
+            raise ValueError(f"{t!s}, type={t.dtype!s}, must be of the same type ({dtype!s})"
+                             f"{against}.")
+    if dtype is None:
+        return dtypes.float32
+    if not dtype.is_floating:
+        raise ValueError(f"Expected floating point type, got {dtype!s}.")
+    return dtype

@@ -15,14 +15,16 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
-from runtime._src.ops import text_ops
+from runtime._src.ops import string_more_ops, text_ops
 from runtime._src.ops.array_ops import reshape
 from runtime._src.ragged.ragged_factory import map_flat_values
 from runtime._src.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ["split", "unicode_split", "unicode_decode", "bytes_split", "length", "lower",
            "upper", "strip", "substr", "regex_replace", "regex_full_match", "to_number",
-           "as_string", "to_hash_bucket_fast", "join", "reduce_join"]
+           "as_string", "to_hash_bucket_fast", "join", "reduce_join", "to_hash_bucket",
+           "to_hash_bucket_strong", "unicode_transcode", "unicode_encode",
+           "unicode_decode_with_offsets", "unicode_split_with_offsets", "ngrams"]
 
 
 def _cut(input, flat_op, what):
@@ -73,6 +75,121 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
     return _cut(input, text_ops.unicode_decode_flat, "unicode_decode")
 
 
+def unicode_decode_with_offsets(input, input_encoding, errors="replace",
+                                replacement_char=65533, replace_control_characters=False,
+                                name=None):
+    """`tf.strings.unicode_decode_with_offsets`: (code points, start byte
+    offset of each character), both shaped as `unicode_decode`'s result."""
+    _check_encoding(input_encoding, "unicode_decode_with_offsets")
+    return (_cut(input, text_ops.unicode_decode_flat, "unicode_decode_with_offsets"),
+            _cut(input, string_more_ops.char_offsets_flat, "unicode_decode_with_offsets"))
+
+
+def unicode_split_with_offsets(input, input_encoding, errors="replace",
+                               replacement_char=65533, name=None):
+    """`tf.strings.unicode_split_with_offsets`: (characters, start byte offsets)."""
+    _check_encoding(input_encoding, "unicode_split_with_offsets")
+    return (_cut(input, text_ops.unicode_split_flat, "unicode_split_with_offsets"),
+            _cut(input, string_more_ops.char_offsets_flat, "unicode_split_with_offsets"))
+
+
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,
+                   name=None):
+    """`tf.strings.unicode_encode`: each innermost row of int32 code points (a
+    RaggedTensor's rows, or a dense tensor's last axis) becomes one string."""
+    if not isinstance(input, RaggedTensor):
+        return string_more_ops.unicode_encode(input, output_encoding, errors, replacement_char)
+    codec = string_more_ops._codec(output_encoding, "unicode_encode")
+    string_more_ops._check_errors(errors)
+    inner = input
+    while isinstance(inner.values, RaggedTensor):
+        inner = inner.values
+    points, splits = np.asarray(inner.values), np.asarray(inner.row_splits)
+    strings = np.array([string_more_ops.encode_points(points[a:b], codec, errors,
+                                                      int(replacement_char))
+                        for a, b in zip(splits[:-1], splits[1:])], dtype=object)
+    if inner is input:
+        return convert_to_tensor(strings, dtypes.string)
+    return _replace_innermost(input, convert_to_tensor(strings, dtypes.string))
+
+
+def _replace_innermost(ragged, flat):
+    """`ragged` with its innermost ragged level replaced by the flat `flat`."""
+    if not isinstance(ragged.values.values, RaggedTensor) and not isinstance(
+            ragged.values, RaggedTensor):
+        return flat
+    if not isinstance(ragged.values.values, RaggedTensor):
+        return RaggedTensor.from_row_splits(flat, ragged.row_splits, validate=False)
+    return RaggedTensor.from_row_splits(_replace_innermost(ragged.values, flat),
+                                        ragged.row_splits, validate=False)
+
+
+def _row_ngrams(row, widths, separator, pad_values, padding_width, preserve_short):
+    out = []
+    for width in widths:
+        padded = row
+        if pad_values is not None and width > 1:
+            pad = width - 1 if padding_width is None else min(int(padding_width), width - 1)
+            padded = [pad_values[0]] * pad + row + [pad_values[1]] * pad
+        out.extend(separator.join(padded[i:i + width]) for i in range(len(padded) - width + 1))
+    if not out and preserve_short and row:
+        width = min(widths)
+        pad = 0 if pad_values is None or width == 1 else (
+            width - 1 if padding_width is None else min(int(padding_width), width - 1))
+        padded = ([pad_values[0]] * pad if pad else []) + row + \
+            ([pad_values[1]] * pad if pad else [])
+        out.append(separator.join(padded))
+    return out
+
+
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name=None):
+    """`tf.strings.ngrams`: the `ngram_width`-grams (a width, or a tuple of
+    widths, all of the first then of the next) of each innermost row, joined
+    with `separator`; `pad_values` (one string, or a (left, right) pair)
+    pads each side by `padding_width` (default width - 1; 1-grams unpadded)."""
+    widths = [int(w) for w in (ngram_width if isinstance(ngram_width, (list, tuple))
+                               else [ngram_width])]
+    if any(w < 1 for w in widths):
+        raise ValueError(f"All ngram_widths must be greater than 0. Got {widths}")
+    if pad_values is not None:
+        pairs = pad_values if isinstance(pad_values, (list, tuple)) else (pad_values,) * 2
+        pad_values = [text_ops._b(p) for p in pairs]
+    if padding_width is not None and int(padding_width) < 1:
+        raise ValueError(f"padding_width must be greater than 0. Got {padding_width}")
+    args = (widths, text_ops._b(separator), pad_values, padding_width, preserve_short_sequences)
+    if isinstance(data, RaggedTensor):
+        rows = [[text_ops._b(v) for v in row] for row in _innermost_rows(data)]
+        grams = [_row_ngrams(r, *args) for r in rows]
+        splits = np.cumsum([0] + [len(g) for g in grams])
+        flat = convert_to_tensor(np.array([g for gs in grams for g in gs], dtype=object)
+                                 .reshape(-1), dtypes.string)
+        inner = RaggedTensor.from_row_splits(flat, splits.astype(np.int64), validate=False)
+        return _rewrap_outer(data, inner)
+    t = text_ops.string_tensor(data, "ngrams")
+    values = np.asarray(t.numpy(), dtype=object)
+    if values.ndim == 1:
+        return convert_to_tensor(np.array(_row_ngrams([text_ops._b(v) for v in values],
+                                                      *args), dtype=object).reshape(-1),
+                                 dtypes.string)
+    return ngrams(RaggedTensor.from_tensor(t), ngram_width, separator, pad_values,
+                  padding_width, preserve_short_sequences).to_tensor(default_value=b"")
+
+
+def _innermost_rows(ragged):
+    while isinstance(ragged.values, RaggedTensor):
+        ragged = ragged.values
+    values, splits = np.asarray(ragged.values), np.asarray(ragged.row_splits)
+    return [list(values[a:b]) for a, b in zip(splits[:-1], splits[1:])]
+
+
+def _rewrap_outer(ragged, inner):
+    if not isinstance(ragged.values, RaggedTensor):
+        return inner
+    return RaggedTensor.from_row_splits(_rewrap_outer(ragged.values, inner),
+                                        ragged.row_splits, validate=False)
+
+
 def bytes_split(input, name=None):
     """`tf.strings.bytes_split`: each string cut into single bytes."""
     return _cut(input, text_ops.bytes_split_flat, "bytes_split")
@@ -96,6 +213,9 @@ regex_full_match = _elementwise(text_ops.regex_full_match)
 to_number = _elementwise(text_ops.to_number)
 as_string = _elementwise(text_ops.as_string)
 to_hash_bucket_fast = _elementwise(text_ops.to_hash_bucket_fast)
+to_hash_bucket = _elementwise(string_more_ops.to_hash_bucket)
+to_hash_bucket_strong = _elementwise(string_more_ops.to_hash_bucket_strong)
+unicode_transcode = _elementwise(string_more_ops.unicode_transcode)
 join = text_ops.join
 reduce_join = text_ops.reduce_join
-del dtypes, convert_to_tensor
+unsorted_segment_join = string_more_ops.unsorted_segment_join
