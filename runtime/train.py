@@ -7,6 +7,13 @@ from runtime._src.train.reader import (CheckpointReader, list_variables,
                                        load_checkpoint)
 from runtime._src.train.state_file import CheckpointState, latest_checkpoint
 from runtime._src.train.state_file import read as _read_state
+from runtime._src.train.coordination import ClusterSpec, Coordinator, checkpoints_iterator
+from runtime._src.train.moving_averages import ExponentialMovingAverage
+
+
+def load_variable(ckpt_dir_or_file, name):
+    """The value of the variable `name` in a checkpoint (its latest, for a directory)."""
+    return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
 
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
@@ -16,4 +23,5 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
 
 __all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "CheckpointOptions",
            "CheckpointReader", "CheckpointState", "get_checkpoint_state", "latest_checkpoint",
-           "list_variables", "load_checkpoint"]
+           "list_variables", "load_checkpoint", "ClusterSpec", "Coordinator",
+           "checkpoints_iterator", "ExponentialMovingAverage", "load_variable"]
