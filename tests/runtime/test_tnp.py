@@ -138,13 +138,21 @@ def test_a_sample_inside_tf_function():
         _check(traced, _expected(expr), "traced " + expr)
 
 
+# TF 2.21's sinc has a NaN gradient at 0 (its where() divides by zero on the
+# untaken side); ours is sinc'(0) = 0 (docs/tf_differences.md).
+_NOT_TF = {"tnp.sinc(x)": {3: 0.0}}
+
+
 @pytest.mark.parametrize("expr", list(DATA["grads"]))
 def test_gradients_as_tf(expr):
     x = tf.constant([0.5, -1.5, 2.0, 0.0], tf.float64)
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = tnp.sum(eval(expr, {"tnp": tnp, "x": x}))  # noqa: S307
-    np.testing.assert_allclose(tape.gradient(y, x).numpy(), DATA["grads"][expr], rtol=1e-6,
+    want = list(DATA["grads"][expr])
+    for i, v in _NOT_TF.get(expr, {}).items():
+        want[i] = v
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), want, rtol=1e-6,
                                atol=1e-12, err_msg=expr)
 
 

@@ -221,9 +221,11 @@ def diagflat(v, k=0):
 
 
 def diag_indices(n, ndim=2):
-    """`tnp.diag_indices(n, ndim=2)`: ndim copies of arange(n)."""
-    idx = arange(n)
-    return tuple(idx for _ in range(ndim))
+    """`tnp.diag_indices(n, ndim=2)`: ndim copies of range(n) (int32)."""
+    if n < 0 or ndim < 0:
+        raise ValueError(f"tnp.diag_indices: n and ndim must be non-negative, got {n}, {ndim}")
+    idx = array_ops.range(n)
+    return (idx,) * ndim
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
@@ -362,7 +364,7 @@ def _atleast(name, rank, place):
 
 atleast_1d = _atleast("atleast_1d", 1, lambda r: 0)
 atleast_2d = _atleast("atleast_2d", 2, lambda r: 0)
-atleast_3d = _atleast("atleast_3d", 3, lambda r: 0 if r == 0 else r)
+atleast_3d = _atleast("atleast_3d", 3, lambda r: 0 if r < 2 else r)
 
 
 def broadcast_to(array, shape):
@@ -394,20 +396,20 @@ def stack(arrays, axis=0):
 
 def hstack(tup):
     """`tnp.hstack(tup)`: along axis 1 (axis 0 for 1-D arrays)."""
-    xs = atleast_1d(*promote(*tup))
+    xs = atleast_1d(*promote(*[asarray(t) for t in tup]))
     xs = xs if isinstance(xs, list) else [xs]
     return manipulation_ops.concat(xs, 0 if xs[0].shape.rank == 1 else 1)
 
 
 def vstack(tup):
     """`tnp.vstack(tup)`: along axis 0, 1-D arrays as rows."""
-    xs = atleast_2d(*promote(*tup))
+    xs = atleast_2d(*promote(*[asarray(t) for t in tup]))
     return manipulation_ops.concat(xs if isinstance(xs, list) else [xs], 0)
 
 
 def dstack(tup):
     """`tnp.dstack(tup)`: along axis 2, lower ranks raised to 3."""
-    xs = atleast_3d(*promote(*tup))
+    xs = atleast_3d(*promote(*[asarray(t) for t in tup]))
     return manipulation_ops.concat(xs if isinstance(xs, list) else [xs], 2)
 
 

@@ -30,6 +30,7 @@ from runtime._src.ops.np_dtypes import np_result_type, set_prefer_float32
 from runtime._src.ops.np_indexing import numpy_getitem
 from runtime._src.ops.np_math_ops import around
 from runtime._src.ops.np_reduce_ops import amax, amin, mean
+from runtime._src.ops.np_reduce_ops import matmul as np_matmul
 
 __all__ = ["experimental_enable_numpy_behavior", "disable_numpy_behavior",
            "numpy_behavior_enabled"]
@@ -150,10 +151,12 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
         _set_attr(name, value)
     basic = _saved.get(("dispatch", "getitem"), _tensor.dispatch.getitem)
     _set_dispatch("getitem", lambda t, key: numpy_getitem(t, key, basic))
+    _set_dispatch("matmul", np_matmul)       # NumPy's matmul: 1-D operands too
     if dtype_conversion_mode == "legacy":
         for name in _PROMOTING:
-            _set_dispatch(name, _promoted(_saved.get(("dispatch", name),
-                                                     getattr(_tensor.dispatch, name))))
+            base = np_matmul if name == "matmul" else _saved[("dispatch", name)] \
+                if ("dispatch", name) in _saved else getattr(_tensor.dispatch, name)
+            _set_dispatch(name, _promoted(base))
     set_prefer_float32(prefer_float32)
 
 

@@ -79,8 +79,16 @@ maximum = _binary("maximum", _bool_or(math_ops.logical_or, math_ops.maximum),
                   "the larger, NaN if either is NaN")
 minimum = _binary("minimum", _bool_or(math_ops.logical_and, math_ops.minimum),
                   "the smaller, NaN if either is NaN")
-arctan2 = _binary("arctan2", lambda a, b: math_ops.atan2(*promote(as_float(a), as_float(b))),
-                  "the angle of (x2, x1)")
+def _floats(fn):
+    """fn of two promoted operands, integers and bools cast to float64."""
+    def f(a, b):
+        if not (a.dtype.is_floating or a.dtype.is_complex):
+            a, b = math_ops.cast(a, _FLOAT), math_ops.cast(b, _FLOAT)
+        return fn(a, b)
+    return f
+
+
+arctan2 = _binary("arctan2", _floats(math_ops.atan2), "the angle of (x2, x1)")
 
 
 def _truediv(a, b):
@@ -125,22 +133,12 @@ power = _binary("power", _pow, "x1 ** x2")
 
 
 def float_power(x1, x2):
-    """`tnp.float_power(x1, x2)`: x1 ** x2 in float64 (complex128 for complex)."""
-    x1, x2 = promote(x1, x2)
-    dtype = dtypes.complex128 if x1.dtype.is_complex else _FLOAT
-    return math_ops.pow(math_ops.cast(x1, dtype), math_ops.cast(x2, dtype))
+    """`tnp.float_power(x1, x2)`: power(x1, x2), as TF 2.21's (not computed in float64)."""
+    return power(x1, x2)
 
 
 def _hypot(a, b):
-    big = math_ops.maximum(math_ops.abs(a), math_ops.abs(b))
-    small = math_ops.minimum(math_ops.abs(a), math_ops.abs(b))
-    zero = math_ops.equal(big, 0)
-    ratio = small / math_ops.where(zero, array_ops.ones_like(big), big)
-    return math_ops.where(zero, big, big * math_ops.sqrt(1 + ratio * ratio))
-
-
-def _floats(fn):
-    return lambda a, b: fn(*promote(as_float(a), as_float(b)))
+    return math_ops.sqrt(math_ops.square(a) + math_ops.square(b))
 
 
 hypot = _binary("hypot", _floats(_hypot), "sqrt(x1**2 + x2**2)")
@@ -184,7 +182,9 @@ _BITS = {dtypes.float16: dtypes.int16, dtypes.float32: dtypes.int32,
 def nextafter(x1, x2):
     """`tnp.nextafter(x1, x2)`: the next float after x1 towards x2 (x2 when
     equal, NaN when either is NaN), by stepping x1's bits."""
-    a, b = promote(as_float(x1), as_float(x2))
+    a, b = promote(x1, x2)
+    if not a.dtype.is_floating:
+        a, b = math_ops.cast(a, _FLOAT), math_ops.cast(b, _FLOAT)
     a, b = a + array_ops.zeros_like(b), b + array_ops.zeros_like(a)
     ints = _BITS[a.dtype]
     tiny = bitcast(math_ops.cast(1, ints), a.dtype)          # the smallest subnormal
@@ -242,10 +242,18 @@ def lcm(x1, x2):
 
 equal = _binary("equal", math_ops.equal, "x1 == x2")
 not_equal = _binary("not_equal", math_ops.not_equal, "x1 != x2")
-greater = _binary("greater", math_ops.greater, "x1 > x2")
-greater_equal = _binary("greater_equal", math_ops.greater_equal, "x1 >= x2")
-less = _binary("less", math_ops.less, "x1 < x2")
-less_equal = _binary("less_equal", math_ops.less_equal, "x1 <= x2")
+def _ordered(fn):
+    def f(a, b):
+        if a.dtype.is_bool:
+            a, b = math_ops.cast(a, dtypes.int32), math_ops.cast(b, dtypes.int32)
+        return fn(a, b)
+    return f
+
+
+greater = _binary("greater", _ordered(math_ops.greater), "x1 > x2")
+greater_equal = _binary("greater_equal", _ordered(math_ops.greater_equal), "x1 >= x2")
+less = _binary("less", _ordered(math_ops.less), "x1 < x2")
+less_equal = _binary("less_equal", _ordered(math_ops.less_equal), "x1 <= x2")
 
 
 def _logical(name, fn):
@@ -295,16 +303,13 @@ def bitwise_not(x):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """`tnp.isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)`:
-    |a - b| <= atol + rtol * |b|; infinities close only to themselves."""
+    |a - b| <= atol + rtol * |b| (so inf is not close to inf, as in TF 2.21)."""
     a, b = promote(a, b)
     if not (a.dtype.is_floating or a.dtype.is_complex):
         return math_ops.equal(a, b)
-    close = math_ops.less_equal(math_ops.abs(a - b),
-                                math_ops.cast(atol + rtol * math_ops.abs(b),
-                                              math_ops.abs(a).dtype))
-    same = math_ops.equal(a, b)
-    out = math_ops.logical_or(same, math_ops.logical_and(close, math_ops.is_finite(
-        math_ops.abs(b))))
+    real = math_ops.abs(a).dtype
+    out = math_ops.less_equal(math_ops.abs(a - b),
+                              asarray(atol, real) + asarray(rtol, real) * math_ops.abs(b))
     if equal_nan:
         out = math_ops.logical_or(out, math_ops.logical_and(math_ops.is_nan(math_ops.abs(a)),
                                                             math_ops.is_nan(math_ops.abs(b))))
@@ -383,16 +388,19 @@ def _keep_bool(fn):
 
 abs = _unary("abs", _keep_bool(math_ops.abs), False, "|x|")  # noqa: A001
 absolute = _unary("absolute", _keep_bool(math_ops.abs), False, "|x|")
-fabs = _unary("fabs", math_ops.abs, True, "|x| as a float")
+fabs = _unary("fabs", _keep_bool(math_ops.abs), False, "|x|")
 negative = _unary("negative", math_ops.negative, False, "-x")
 positive = _unary("positive", lambda x: x, False, "+x")
-square = _unary("square", math_ops.square, False, "x * x")
-reciprocal = _unary("reciprocal", math_ops.reciprocal, False, "1 / x")
+square = _unary("square", lambda x: math_ops.square(
+    math_ops.cast(x, dtypes.int8) if x.dtype.is_bool else x), False, "x * x (int8 for bools)")
+reciprocal = _unary("reciprocal", lambda x: math_ops.truncatediv(array_ops.ones_like(x), x)
+                    if x.dtype.is_integer else math_ops.reciprocal(x), False,
+                    "1 / x (truncated for integers)")
 conj = _unary("conj", complex_ops.conj, False, "the complex conjugate")
 conjugate = _unary("conjugate", complex_ops.conj, False, "the complex conjugate")
-signbit = _unary("signbit", lambda x: math_ops.less(x, 0) if not x.dtype.is_floating else
-                 math_ops.less(math_ops.where(math_ops.equal(x, 0), 1 / x, x), 0),
-                 False, "whether the sign bit is set (-0.0 included)")
+signbit = _unary("signbit", lambda x: math_ops.zeros_like(x, dtype=dtypes.bool)
+                 if x.dtype.is_bool else math_ops.less(x, 0), False,
+                 "x < 0 (False for -0.0, as in TF 2.21)")
 
 
 def sign(x, out=None, where=None, **kwargs):
@@ -416,12 +424,15 @@ def imag(val):
 
 
 def angle(z, deg=False):
-    """`tnp.angle(z, deg=False)`: the argument of z (float64 for reals)."""
+    """`tnp.angle(z, deg=False)`: the argument of z; for reals pi or 0 as
+    float32, as TF 2.21 gives."""
     z = as_float(z)
-    out = complex_ops.angle(z) if z.dtype.is_complex else \
-        math_ops.where(math_ops.less(z, 0), math_ops.cast(math.pi, z.dtype) + 0 * z,
-                       0 * z)
-    return out * (180.0 / math.pi) if deg else out
+    if z.dtype.is_complex:
+        out = complex_ops.angle(z)
+    else:
+        out = math_ops.where(math_ops.less(z, 0), asarray(np.pi, dtypes.float32),
+                             asarray(0.0, dtypes.float32))
+    return out * math_ops.cast(180.0 / math.pi, out.dtype) if deg else out
 
 
 def iscomplex(x):
@@ -451,18 +462,16 @@ def isrealobj(x):
 
 
 def around(a, decimals=0):
-    """`tnp.around(a, decimals=0)`: rounded half to even at `decimals` places."""
+    """`tnp.around(a, decimals=0)`: round(a * 10**decimals) / 10**decimals,
+    computed in float64 for integers and cast back to a's dtype, as TF 2.21
+    does (so around([123], -1) is 119: 12.0 / 0.1 truncated)."""
     a = asarray(a)
-    if a.dtype.is_bool:
-        return math_ops.cast(a, dtypes.int64)
-    if not a.dtype.is_floating:
-        if decimals >= 0:
-            return a
-        factor = 10 ** (-decimals)
-        return math_ops.cast(math_ops.round(math_ops.cast(a, _FLOAT) / factor) * factor,
-                             a.dtype)
+    dtype = a.dtype
+    if not (dtype.is_floating or dtype.is_complex):
+        a = math_ops.cast(a, _FLOAT)
     factor = math_ops.cast(10.0 ** decimals, a.dtype)
-    return math_ops.round(a * factor) / factor
+    out = math_ops.round(a * factor) / factor
+    return out if out.dtype == dtype else math_ops.cast(out, dtype)
 
 
 round = around  # noqa: A001 - NumPy's name

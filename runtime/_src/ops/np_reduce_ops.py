@@ -46,6 +46,9 @@ def _reduce(fn, a, axis, dtype, keepdims, promote_int=_TO_INT, bool_fn=None,
         return bool_fn(a, axis=axis, keepdims=keepdims)
     if dtype is None:
         a = _widened(a, promote_int)
+    if a.dtype == dtypes.uint64:     # our sums have no uint64 kernel: int64, the same bits
+        return math_ops.cast(fn(math_ops.cast(a, dtypes.int64), axis=axis, keepdims=keepdims),
+                             dtypes.uint64)
     return fn(a, axis=axis, keepdims=keepdims)
 
 
@@ -272,7 +275,11 @@ def vdot(a, b):
     """`tnp.vdot(a, b)`: the dot of the flattened operands, a conjugated."""
     a, b = promote(a, b)
     a, b = ravel(a), ravel(b)
-    return dot(complex_ops.conj(a) if a.dtype.is_complex else a, b)
+    if a.dtype.is_complex:   # our sums are real: the parts summed apart
+        prod_ = complex_ops.conj(a) * b
+        return complex_ops.complex(reduction_ops.reduce_sum(complex_ops.real(prod_)),
+                                   reduction_ops.reduce_sum(complex_ops.imag(prod_)))
+    return dot(a, b)
 
 
 def inner(a, b):
