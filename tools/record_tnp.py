@@ -62,7 +62,8 @@ CASES = [
     "tnp.diag_indices(3)", "tnp.diagonal(S)", "tnp.diagonal(S, 1, 1, 2)",
     "tnp.vander([1, 2, 3])", "tnp.vander(V, 3, increasing=True)",
     "tnp.meshgrid([1, 2], [3, 4, 5])", "tnp.meshgrid([1, 2], [3, 4, 5], indexing='ij')",
-    "tnp.ix_([0, 1], [2, 0])", "tnp.copy(V)",
+    "tnp.meshgrid([1, 2], [3, 4, 5], sparse=True)", "tnp.ix_([0, 1], [2, 0])",
+    "tnp.ix_(B[:2], [True, False, True])", "tnp.copy(V)",
     # shapes
     "tnp.reshape(S, (4, 6))", "tnp.reshape(M, -1)", "tnp.ravel(M)", "tnp.flatten(S)",
     "tnp.transpose(S)", "tnp.transpose(S, (1, 0, 2))", "tnp.swapaxes(S, 0, 2)",
