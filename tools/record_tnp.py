@@ -181,6 +181,8 @@ GRADS = [
     "tnp.logaddexp(x, 0.5)", "tnp.clip(x, -1, 1)", "tnp.where(x > 0, x, x * x)",
     "tnp.sinc(x)", "tnp.take(x, [0, 0, 3])", "tnp.tril(tnp.reshape(x, (2, 2)))",
     "tnp.kron(x, [1.0, 2.0])", "tnp.average(x, weights=[1.0, 2.0, 3.0, 4.0])",
+    "tnp.nextafter(x, 5.0)", "tnp.take_along_axis(x, [3, 0, 0], 0)",
+    "tnp.logaddexp2(x, x)", "tnp.diff(x, 2)",
 ]
 GRAD_X = [0.5, -1.5, 2.0, 0.0]
 
@@ -199,6 +201,7 @@ METHODS = [
     "x.size", "x.ndim", "round(x)", "x.max()", "x.min(axis=0)", "x.mean(axis=0)", "+x",
     "x[[1, 0]]", "x[:, [1, 0]]", "x[[0, 1], [1, 0]]", "x[x > 2]", "x[tf.constant([1, 0])]",
     "x[np.array([True, False])]", "x[None, [0, 1]]", "x[..., [0]]", "x[1, [0, 1]]",
+    "x[[1, 0], None]", "x[:, None, [1]]", "x[[[0], [1]], [0, 1]]", "x[-1]", "x[0, 1:]",
 ]
 
 
@@ -265,6 +268,14 @@ def main():
     env.update(tensors)
     record["legacy"] = {p: _run(p, env) for p in PROMOTION}
     record["methods"] = {m: _run(m, env) for m in METHODS}
+    record["numpy_index_grads"] = {}
+    for expr in ("x[[0, 0, 1]]", "x[x > 2]", "x[:, [1, 1]]"):
+        with tf.GradientTape() as tape:
+            tape.watch(env["x"])
+            y = tf.reduce_sum(eval(expr, env) * 2.0)  # noqa: S307
+        record["numpy_index_grads"][expr] = tape.gradient(y, env["x"]).numpy().tolist()
+    tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+    record["off"] = {p: _run(p, env) for p in PROMOTION[:12]}
     tnp.experimental_enable_numpy_behavior(prefer_float32=True)
     record["prefer_float32"] = {p: _run(p, env) for p in PROMOTION}
     record["prefer_float32_cases"] = {c: _run(c, env) for c in (

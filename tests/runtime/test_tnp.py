@@ -200,6 +200,22 @@ def test_methods_and_indexing_as_tf(numpy_behavior):
     _check_table(DATA["methods"], _tensors())
 
 
+def test_gradients_through_numpy_indexing(numpy_behavior):
+    numpy_behavior()
+    x = tf.constant([[1.5, 2.5], [3.0, 4.0]])
+    for expr, want in DATA["numpy_index_grads"].items():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(eval(expr, {"x": x}) * 2.0)  # noqa: S307
+        assert tape.gradient(y, x).numpy().tolist() == want, expr
+
+
+def test_mode_off_has_the_methods_but_no_promotion(numpy_behavior):
+    numpy_behavior(dtype_conversion_mode="off")
+    _check_table(DATA["off"], _tensors())
+    assert tf.constant([[1, 2]]).T.shape == (2, 1)
+
+
 def test_operators_inside_tf_function_promote(numpy_behavior):
     numpy_behavior()
     f = tf.function(lambda a, b: (a + b, a.T, a.reshape(-1), a[[1, 0]]))

@@ -570,20 +570,22 @@ def take(a, indices, axis=None, out=None, mode="clip"):
 
 
 def take_along_axis(arr, indices, axis):
-    """`tnp.take_along_axis(arr, indices, axis)`, as NumPy's."""
+    """`tnp.take_along_axis(arr, indices, axis)`, as NumPy's (negative
+    indices count from the end; arr and indices broadcast on the other axes,
+    by adding zeros, so sizes unknown while tracing work)."""
     arr, indices = asarray(arr), asarray(indices)
+    if not indices.dtype.is_integer:
+        raise TypeError(f"tnp.take_along_axis: indices must be integers, got "
+                        f"{indices.dtype.name}")
     if axis is None:
         arr, axis = ravel(arr), 0
     rank = arr.shape.rank
     axis %= rank
-    shape_a, shape_i = arr.shape.as_list(), indices.shape.as_list()
-    common = [builtins.max(x, y) for x, y in zip(shape_a, shape_i)]
-    arr = shape_ops.broadcast_to(arr, [s if j != axis else shape_a[j]
-                                       for j, s in enumerate(common)])
-    indices = shape_ops.broadcast_to(indices, [s if j != axis else shape_i[j]
-                                               for j, s in enumerate(common)])
-    indices = math_ops.where(math_ops.less(indices, 0),
-                             indices + asarray(shape_a[axis], indices.dtype), indices)
+    first = tuple(slice(0, 1) if j == axis else slice(None) for j in range(rank))
+    arr = arr + array_ops.zeros_like(math_ops.cast(indices[first], arr.dtype))
+    indices = indices + array_ops.zeros_like(math_ops.cast(arr[first], indices.dtype))
+    size_ = math_ops.cast(array_ops.shape(arr)[axis], indices.dtype)
+    indices = math_ops.where(math_ops.less(indices, 0), indices + size_, indices)
     perm = [j for j in range(rank) if j != axis] + [axis]
     out = manipulation_ops.gather(manipulation_ops.transpose(arr, perm),
                                   manipulation_ops.transpose(indices, perm),

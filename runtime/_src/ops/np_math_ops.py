@@ -15,7 +15,8 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import EagerTensor
-from runtime._src.ops import array_ops, bitwise_ops, complex_ops, math_ops, reduction_ops
+from runtime._src.ops import (array_ops, bitwise_ops, complex_ops, gradient_ops, math_ops,
+                              reduction_ops)
 from runtime._src.ops.dtype_ops import bitcast
 from runtime._src.ops.np_dtypes import asarray, np_result_type, result_type
 
@@ -180,11 +181,17 @@ _BITS = {dtypes.float16: dtypes.int16, dtypes.float32: dtypes.int32,
 
 
 def nextafter(x1, x2):
-    """`tnp.nextafter(x1, x2)`: the next float after x1 towards x2 (x2 when
-    equal, NaN when either is NaN), by stepping x1's bits."""
+    """`tnp.nextafter(x1, x2)`: the next float after x1 towards x2."""
     a, b = promote(x1, x2)
     if not a.dtype.is_floating:
         a, b = math_ops.cast(a, _FLOAT), math_ops.cast(b, _FLOAT)
+    return step_towards(a, b)
+
+
+def step_towards(a, b):
+    """The next float after a towards b (b when equal, NaN when either is
+    NaN), by stepping a's bits; a and b floats of one dtype. Its gradient is
+    TF's NextAfter's: 1 by a, none by b (the step is exact)."""
     a, b = a + array_ops.zeros_like(b), b + array_ops.zeros_like(a)
     ints = _BITS[a.dtype]
     tiny = bitcast(math_ops.cast(1, ints), a.dtype)          # the smallest subnormal
@@ -195,7 +202,9 @@ def nextafter(x1, x2):
     out = math_ops.where(math_ops.equal(a, 0), from_zero, stepped)
     out = math_ops.where(math_ops.equal(a, b), b, out)
     nan = math_ops.logical_or(math_ops.is_nan(a), math_ops.is_nan(b))
-    return math_ops.where(nan, a + b, out)
+    out = math_ops.where(nan, a + b, out)
+    finite = math_ops.logical_and(math_ops.is_finite(a), math_ops.is_finite(out))
+    return math_ops.where(finite, a + gradient_ops.stop_gradient(out - a), out)
 
 
 def _gcd_step(a, b):
