@@ -15,6 +15,11 @@ TensorFlow's `tf.experimental.numpy` does. Every function returns a `Tensor`,
 so gradients and `tf.function` work with it.
 
     tnp.mean(tnp.asarray([1, 2, 3]))      # 2.0, float64
+
+`keras.ops.numpy` (which has Keras's dtype rules, not NumPy's) calls the
+dtype-preserving kernels here for its shape and selection functions
+(moveaxis, swapaxes, expand_dims, flip, roll, tril/triu, rot90,
+take_along_axis, diff, kron, nextafter's step), so there is one copy of each.
 """
 
 import numpy as _np
