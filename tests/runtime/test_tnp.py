@@ -252,3 +252,25 @@ def test_random_draws_follow_the_seed():
     assert set(k.tolist()) == {3, 4, 5, 6}
     with pytest.raises(ValueError, match="int32 or int64"):
         tnp.random.randint(3, dtype=tnp.float32)
+
+
+DYNAMIC = {
+    "sum": lambda x: tnp.sum(x, axis=0), "take": lambda x: tnp.take(x, [0, 9]),
+    "tril": lambda x: tnp.tril(x, -1), "triu": lambda x: tnp.triu(x, 1),
+    "diagonal": lambda x: tnp.diagonal(x, 1), "kron": lambda x: tnp.kron(x, x),
+    "average": lambda x: tnp.average(x, returned=True), "size": lambda x: tnp.size(x),
+    "take_along_axis": lambda x: tnp.take_along_axis(x, tnp.argsort(x, axis=1), 1),
+    "roll": lambda x: tnp.roll(x, 1), "pad": lambda x: tnp.pad(x, 1, "constant"),
+    "var": lambda x: tnp.var(x, axis=1, ddof=1),
+    "matmul": lambda x: tnp.matmul(x, tnp.transpose(x)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DYNAMIC))
+def test_sizes_unknown_while_tracing(name):
+    x = np.array([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]])
+    f = DYNAMIC[name]
+    traced = tf.function(f, input_signature=[tf.TensorSpec([None, None], tf.float64)])(x)
+    eager = f(tnp.asarray(x))
+    for t, e in zip(tf.nest.flatten(traced), tf.nest.flatten(eager)):
+        np.testing.assert_allclose(np.asarray(t), np.asarray(e), err_msg=name)

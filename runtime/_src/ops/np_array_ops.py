@@ -192,9 +192,12 @@ def _triangle(name, lower):
         m = asarray(m)
         if m.shape.rank is not None and m.shape.rank < 2:
             raise ValueError(f"tnp.{name}: m must have at least 2 axes, got shape {m.shape}")
-        rows, cols = m.shape.as_list()[-2:]
-        mask = np.tri(rows, cols, k if lower else k - 1, dtype=bool)
-        return math_ops.where(asarray(mask if lower else ~mask), m, array_ops.zeros_like(m))
+        dims = array_ops.shape(m)
+        rows = manipulation_ops.expand_dims(array_ops.range(dims[-2]), 1)
+        cols = manipulation_ops.expand_dims(array_ops.range(dims[-1]), 0)
+        keep = math_ops.less_equal(cols - rows, k) if lower else \
+            math_ops.greater_equal(cols - rows, k)
+        return math_ops.where(keep, m, array_ops.zeros_like(m))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"`tnp.{name}(m, k=0)`: m with the elements " + (
         "above diagonal k zeroed." if lower else "below diagonal k zeroed.")
@@ -236,7 +239,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     perm = [i for i in range(rank) if i not in (a1, a2)] + [a1, a2]
     a = manipulation_ops.transpose(a, perm)
     rows, cols = a.shape.as_list()[-2:]
-    if (offset >= 0 and offset >= cols) or (offset < 0 and -offset >= rows):
+    if (offset >= 0 and cols is not None and offset >= cols) or (
+            offset < 0 and rows is not None and -offset >= rows):
         return a[..., 0, :0]
     return matrix_diag_ops.diag_part(a, k=offset)
 
@@ -418,7 +422,7 @@ def split(ary, indices_or_sections, axis=0):
     ary = asarray(ary)
     if isinstance(indices_or_sections, (int, np.integer)):
         n = int(indices_or_sections)
-        if ary.shape.as_list()[axis] % n:
+        if ary.shape.as_list()[axis] is not None and ary.shape.as_list()[axis] % n:
             raise ValueError(f"tnp.split: an axis of size {ary.shape.as_list()[axis]} does "
                              f"not split into {n} equal sections")
         return list(shape_ops.split(ary, n, axis=axis))
@@ -533,13 +537,18 @@ def shape(a):
 
 
 def size(x, axis=None):
-    """`tnp.size(x)`: the number of elements (a Python int)."""
+    """`tnp.size(x)`: the number of elements (a Python int; an int32 tensor
+    when the shape is not known while tracing)."""
     if axis is not None:
         raise NotImplementedError("tnp.size: the axis argument is not supported "
                                   "(as in TensorFlow)")
     if isinstance(x, (int, float, np.integer, np.floating)):
         return 1
-    return int(np.prod(asarray(x).shape.as_list(), dtype=int))
+    x = asarray(x)
+    dims = x.shape.as_list() if x.shape.rank is not None else None
+    if dims is None or None in dims:
+        return array_ops.size(x)             # known only when the graph runs
+    return int(np.prod(dims, dtype=int))
 
 
 def isscalar(num):
@@ -560,12 +569,11 @@ def take(a, indices, axis=None, out=None, mode="clip"):
     if axis is None:
         a, axis = ravel(a), 0
     indices = asarray(indices)
-    n = a.shape.as_list()[axis]
+    n = math_ops.cast(array_ops.shape(a)[axis], indices.dtype)
     if mode == "clip":
-        indices = math_ops.clip_by_value(indices, asarray(0, indices.dtype),
-                                         asarray(n - 1, indices.dtype))
+        indices = math_ops.minimum(math_ops.maximum(indices, asarray(0, indices.dtype)), n - 1)
     else:
-        indices = math_ops.floormod(indices, asarray(n, indices.dtype))
+        indices = math_ops.floormod(indices, n)
     return manipulation_ops.gather(a, indices, axis=axis)
 
 

@@ -117,10 +117,8 @@ def _variance_ddof(ddof):
         squares = math_ops.square(math_ops.abs(centered)) if a.dtype.is_complex else \
             math_ops.square(centered)
         total = reduction_ops.reduce_sum(squares, axis=axis, keepdims=keepdims)
-        shape = a.shape.as_list()
-        axes = range(len(shape)) if axis is None else \
-            [x % len(shape) for x in (axis if isinstance(axis, (list, tuple)) else [axis])]
-        n = int(np.prod([shape[x] for x in axes]))
+        n = array_ops.size(a) if axis is None else reduction_ops.reduce_prod(
+            manipulation_ops.gather(array_ops.shape(a), axis))
         return total / math_ops.cast(n - ddof, total.dtype)
     return fn
 
@@ -154,8 +152,8 @@ def average(a, axis=None, weights=None, returned=False):
     if weights is None:
         a = a if inexact else math_ops.cast(a, result_type(a, float))
         avg = reduction_ops.reduce_mean(a, axis=axis)
-        count = np.prod(a.shape.as_list()) if axis is None else a.shape.as_list()[axis]
-        total = asarray(count, a.dtype)
+        count = array_ops.size(a) if axis is None else array_ops.shape(a)[axis]
+        total = math_ops.cast(count, a.dtype)
     else:
         dtype = result_type(a, weights) if inexact else result_type(a, weights, float)
         a, w = asarray(a, dtype), asarray(weights, dtype)
@@ -323,14 +321,21 @@ def einsum(subscripts, *operands, **kwargs):
 
 
 def kron(a, b):
-    """`tnp.kron(a, b)`: the Kronecker product."""
+    """`tnp.kron(a, b)`: the Kronecker product (of any ranks; sizes may be
+    unknown while tracing)."""
     a, b = promote(a, b)
     rank = np.maximum(a.shape.rank, b.shape.rank)
-    sa = [1] * (rank - a.shape.rank) + a.shape.as_list()
-    sb = [1] * (rank - b.shape.rank) + b.shape.as_list()
-    a = array_ops.reshape(a, [v for s in sa for v in (s, 1)])
-    b = array_ops.reshape(b, [v for s in sb for v in (1, s)])
-    return array_ops.reshape(a * b, [x * y for x, y in zip(sa, sb)])
+    sa, sb = _padded_shape(a, rank), _padded_shape(b, rank)
+    ones = array_ops.ones_like(sa)
+    a = array_ops.reshape(a, array_ops.reshape(manipulation_ops.stack([sa, ones], 1), [-1]))
+    b = array_ops.reshape(b, array_ops.reshape(manipulation_ops.stack([ones, sb], 1), [-1]))
+    return array_ops.reshape(a * b, sa * sb)
+
+
+def _padded_shape(x, rank):
+    """x's shape (an int32 tensor) with leading 1s up to `rank` axes."""
+    ones = array_ops.ones([rank - x.shape.rank], dtypes.int32)
+    return manipulation_ops.concat([ones, array_ops.shape(x)], 0)
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
