@@ -25,12 +25,13 @@ from runtime._src.core import tensor as _tensor
 from runtime._src.core.dtypes import as_dtype
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.ops import math_ops
-from runtime._src.ops.np_array_ops import clip, flatten, ravel, reshape, transpose
+from runtime._src.ops.np_array_ops import flatten, ravel, reshape, transpose
 from runtime._src.ops.np_dtypes import np_result_type, set_prefer_float32
 from runtime._src.ops.np_indexing import numpy_getitem
 from runtime._src.ops.np_math_ops import around
 from runtime._src.ops.np_reduce_ops import amax, amin, mean
 from runtime._src.ops.np_reduce_ops import matmul as np_matmul
+from runtime._src.ops.np_select_ops import clip
 
 __all__ = ["experimental_enable_numpy_behavior", "disable_numpy_behavior",
            "numpy_behavior_enabled"]

@@ -157,11 +157,11 @@ asanyarray = asarray
 
 def array(val, dtype=None, copy=True, ndmin=0):
     """`tnp.array`: asarray, then reshaped with leading 1s to `ndmin` axes."""
+    if ndmin > 32:
+        raise ValueError(f"tnp.array: ndmin must be at most 32, got {ndmin}")
     out = asarray(val, dtype)
-    rank = out.shape.rank
-    if ndmin > rank:
-        from runtime._src.ops import array_ops
-        out = array_ops.reshape(out, [1] * (ndmin - rank) + list(out.shape.as_list()))
+    for _ in range(ndmin - out.shape.rank):
+        out = manipulation_ops.expand_dims(out, 0)
     return out
 
 

@@ -2,7 +2,8 @@
 
     np_dtypes       dtype names, result_type, asarray (NumPy's inference)
     np_math_ops     elementwise math, comparisons, logic, bitwise
-    np_array_ops    creation, shapes, selection
+    np_array_ops    creation and shapes
+    np_select_ops   selection: take, where, nonzero, sort, clip
     np_reduce_ops   reductions, cumulative ops, products (dot, einsum...)
     np_random       tnp.random
     np_config       experimental_enable_numpy_behavior
@@ -39,10 +40,13 @@ from runtime._src.ops.np_math_ops import *  # noqa: F403
 from runtime._src.ops.np_math_ops import __all__ as _math_names
 from runtime._src.ops.np_reduce_ops import *  # noqa: F403
 from runtime._src.ops.np_reduce_ops import __all__ as _reduce_names
+from runtime._src.ops.np_select_ops import *  # noqa: F403
+from runtime._src.ops.np_select_ops import __all__ as _select_names
 
 newaxis, pi, e, inf = None, _np.pi, _np.e, _np.inf
 
-__all__ = sorted(set(_array_names) | set(_math_names) | set(_reduce_names) | {
+__all__ = sorted(set(_array_names) | set(_math_names) | set(_reduce_names) |
+                 set(_select_names) | {
     "asanyarray", "asarray", "array", "ascontiguousarray", "bool_", "complex64",
     "complex128", "complex_", "finfo", "float16", "float32", "float64", "float_", "iinfo",
     "inexact", "int8", "int16", "int32", "int64", "int_", "issubdtype", "object_",

@@ -21,6 +21,7 @@ from runtime._src.keras.ops.tfops import tf
 from runtime._src.ops import np_array_ops as tnp_array  # tnp's kernels, shared
 from runtime._src.ops import np_math_ops as tnp_math
 from runtime._src.ops import np_reduce_ops as tnp_reduce
+from runtime._src.ops import np_select_ops as tnp_select
 
 __all__ = []
 
@@ -713,7 +714,7 @@ def take(x, indices, axis=None):
 @keras_op
 def take_along_axis(x, indices, axis=None):
     """`keras.ops.take_along_axis(x, indices, axis=None)`, as NumPy's."""
-    return tnp_array.take_along_axis(tensor(x), cast_to(tensor(indices), "int32"), axis)
+    return tnp_select.take_along_axis(tensor(x), cast_to(tensor(indices), "int32"), axis)
 
 
 @_export
