@@ -192,7 +192,8 @@ PROMOTION = [
     "i32 ** 0.5", "i64 < 1.5", "i32 == i64", "i32 != 1.5", "i32 > i64", "i32 & i64",
     "b & 1", "i32 @ i64", "i32 % 1.5", "2 ** i32", "1.5 + i32", "i32 - True",
     "i8 * np.int16(2)", "i32 + np.float32(1)", "i32 + np.array([1, 2])", "-i8", "abs(i8)",
-    "u8 + 300", "i32 * f32", "f16 * 2.5",
+    "u8 + 300", "i32 * f32", "f16 * 2.5", "i32 + [1.5, 2]", "f32 + [1, 2]", "[0.5, 1] * i8",
+    "tf.constant(['a']) + 'b'", "i8 + 1000", "f16 + np.float64(1)", "b | True",
 ]
 
 METHODS = [
@@ -226,6 +227,8 @@ def _encode(value):
 
 def _array(a, dtype):
     a = np.asarray(a)
+    if dtype == "string":
+        return {"strings": [v.decode() for v in a.ravel().tolist()], "dtype": dtype}
     if a.dtype.kind == "c":
         return {"re": a.real.tolist(), "im": a.imag.tolist(), "dtype": dtype}
     if a.dtype.kind == "f":

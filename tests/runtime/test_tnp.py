@@ -73,6 +73,9 @@ def _check(got, want, where):
     if "dtype_name" in want:
         assert tf.as_dtype(got).name == want["dtype_name"], where
         return
+    if "strings" in want:
+        assert [v.decode() for v in got.numpy().ravel().tolist()] == want["strings"], where
+        return
     if "dtype" in want:
         assert got.dtype.name == want["dtype"], (where, got.dtype.name, want["dtype"])
         got = got.numpy()

@@ -23,10 +23,10 @@ import numpy as np
 
 from runtime._src.core import tensor as _tensor
 from runtime._src.core.dtypes import as_dtype
-from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.core.tensor import SymbolicTensor, Tensor
 from runtime._src.ops import math_ops
 from runtime._src.ops.np_array_ops import flatten, ravel, reshape, transpose
-from runtime._src.ops.np_dtypes import np_result_type, set_prefer_float32
+from runtime._src.ops.np_dtypes import asarray, np_result_type, set_prefer_float32
 from runtime._src.ops.np_indexing import numpy_getitem
 from runtime._src.ops.np_math_ops import around
 from runtime._src.ops.np_reduce_ops import amax, amin, mean
@@ -44,21 +44,26 @@ _MODES = ("off", "legacy")
 _saved = {}        # what enabling replaced: ("dispatch" | "attr", name) -> old value
 
 
-def _dtype_of_operand(x):
-    """What NumPy's promotion sees of an operand: a tensor's dtype, a Python
-    number itself (weak), a numpy array or scalar as it is."""
+def _numeric(x):
+    """Whether NumPy's promotion applies to x: a non-string tensor, a Python
+    number, a numpy array or scalar of numbers, or a list of numbers (whose
+    elements count as Python numbers, as in TF)."""
     if isinstance(x, Tensor):
-        return x.dtype
-    return x
+        return not x.dtype.is_string
+    if isinstance(x, (list, tuple)):
+        return all(_numeric(v) for v in x)
+    if isinstance(x, (numbers.Number, np.generic, np.ndarray)):
+        return np.asarray(x).dtype.kind in "biufc"
+    return False
 
 
 def _promoted(op):
     def fn(x, y):
-        if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
-            return op(x, y)     # a list takes the tensor's dtype, as TF's operators do
-        if isinstance(x, Tensor) and isinstance(y, Tensor) and x.dtype == y.dtype:
+        # strings and other objects go to the op as they are
+        if not (_numeric(x) and _numeric(y)) or (
+                isinstance(x, Tensor) and isinstance(y, Tensor) and x.dtype == y.dtype):
             return op(x, y)
-        dtype = as_dtype(np_result_type(_dtype_of_operand(x), _dtype_of_operand(y)))
+        dtype = as_dtype(np_result_type(x, y))
         return op(_cast(x, dtype), _cast(y, dtype))
     fn.__name__ = fn.__qualname__ = getattr(op, "__name__", "op")
     return fn
@@ -67,15 +72,7 @@ def _promoted(op):
 def _cast(x, dtype):
     if isinstance(x, Tensor):
         return x if x.dtype == dtype else math_ops.cast(x, dtype)
-    if isinstance(x, numbers.Number) and dtype.is_integer and not isinstance(x, bool):
-        return convert_to_tensor(x, dtype) if _fits(x, dtype) else \
-            math_ops.cast(convert_to_tensor(x), dtype)
-    return math_ops.cast(convert_to_tensor(x), dtype)
-
-
-def _fits(x, dtype):
-    info = np.iinfo(dtype.np_dtype)
-    return isinstance(x, numbers.Integral) and info.min <= x <= info.max
+    return asarray(x, dtype)       # NumPy's conversion: 300 as uint8 wraps to 44, as in TF
 
 
 # -- the methods ----------------------------------------------------------------------
