@@ -213,9 +213,10 @@ def _gcd_step(a, b):
     return math_ops.where(zero, a, b), math_ops.where(zero, b, rest)
 
 
-def _gcd(a, b):
-    """Euclid's algorithm on |a|, |b|: eagerly until every b is 0, in a
-    graph unrolled to the longest run the dtype allows (Fibonacci bound)."""
+def euclid_gcd(a, b):
+    """Euclid's algorithm on |a|, |b| (integers of one dtype): eagerly until
+    every b is 0, in a graph unrolled to the longest run the dtype allows
+    (the Fibonacci bound: 93 steps for int64). keras.ops.gcd/lcm use it too."""
     a, b = math_ops.abs(a), math_ops.abs(b)
     a, b = a + array_ops.zeros_like(b), b + array_ops.zeros_like(a)
     eager = isinstance(b, EagerTensor)
@@ -236,13 +237,13 @@ def _int_operands(name, x1, x2):
 
 def gcd(x1, x2):
     """`tnp.gcd(x1, x2)`: the greatest common divisor of |x1| and |x2|."""
-    return _gcd(*_int_operands("gcd", x1, x2))
+    return euclid_gcd(*_int_operands("gcd", x1, x2))
 
 
 def lcm(x1, x2):
     """`tnp.lcm(x1, x2)`: the least common multiple of |x1| and |x2| (0 if either is 0)."""
     a, b = _int_operands("lcm", x1, x2)
-    g = _gcd(a, b)
+    g = euclid_gcd(a, b)
     safe = math_ops.where(math_ops.equal(g, 0), array_ops.ones_like(g), g)
     return math_ops.abs(math_ops.floordiv(a, safe) * b)
 

@@ -1359,20 +1359,14 @@ fmin = _binary("fmin", lambda a, b: tf.where(tf.is_nan(a), b, tf.where(tf.is_nan
                if a.dtype.is_floating else tf.minimum(a, b))
 
 
-def _gcd(a, b):
-    a, b = tf.abs(a), tf.abs(b)
-    for _ in range(64 if a.dtype.name == "int64" else 48):
-        nonzero_b = tf.not_equal(b, 0)
-        safe_b = tf.where(nonzero_b, b, tf.ones_like(b))
-        a, b = tf.where(nonzero_b, b, a), tf.where(nonzero_b, tf.floormod(a, safe_b), b)
-    return a
+gcd = _binary("gcd", tnp_math.euclid_gcd)
+def _lcm(a, b):
+    g = tnp_math.euclid_gcd(a, b)
+    return tf.where(tf.logical_or(tf.equal(a, 0), tf.equal(b, 0)), tf.zeros_like(g),
+                    tf.abs(a * tf.floordiv(b, tf.where(tf.equal(g, 0), tf.ones_like(g), g))))
 
 
-gcd = _binary("gcd", _gcd)
-lcm = _binary("lcm", lambda a, b: tf.where(
-    tf.logical_or(tf.equal(a, 0), tf.equal(b, 0)), tf.zeros_like(a),
-    tf.abs(a * tf.floordiv(b, tf.where(tf.equal(_gcd(a, b), 0), tf.ones_like(a),
-                                       _gcd(a, b))))))
+lcm = _binary("lcm", _lcm)
 
 
 @_export
