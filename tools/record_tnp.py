@@ -166,6 +166,31 @@ CASES = [
     "tnp.kron(M, np.eye(2))", "tnp.kron(I, M)", "tnp.cross([1, 2, 3], [4, 5, 6])",
     "tnp.cross(M, M[::-1])", "tnp.cross([1, 2], [3, 4])", "tnp.cross([1, 2], [3, 4, 5])",
     "tnp.polyval([1, 2, 3], V)", "tnp.polyval([3.0], I)", "tnp.polyval(I, 2)",
+    # special points: empty, zeros, ties, bounds, NaN
+    "tnp.sum([])", "tnp.prod([])", "tnp.mean(np.zeros((0,)))", "tnp.cumsum(np.zeros((0,)))",
+    "tnp.zeros(0)", "tnp.arange(0)", "tnp.arange(2, 2)", "tnp.linspace(0, 1, 0)",
+    "tnp.linspace(0, 1, 1)", "tnp.linspace(2, 3, 1, endpoint=False)",
+    "tnp.concatenate([np.zeros((0, 3)), M])", "tnp.reshape(np.zeros((0, 3)), (3, 0))",
+    "tnp.diff([5.0])", "tnp.amax(np.zeros((0,)))", "tnp.argmax([2, 7, 7, 1])",
+    "tnp.argmin([[3, 1], [1, 3]], axis=1)", "tnp.sort([2.0, np.nan, 1.0])",
+    "tnp.argsort([1, 1, 0, 1])", "tnp.clip([1, 5, 9], 6, 4)", "tnp.divide(1.0, [0.0, -0.0])",
+    "tnp.divide(0, 0)", "tnp.floor_divide([7, -7], 0)", "tnp.mod([7, -7], 0)",
+    "tnp.mod([7.0, -7.0], 0.0)", "tnp.power(0.0, [0.0, -1.0])", "tnp.sqrt(-1.0)",
+    "tnp.log([0.0, -1.0])", "tnp.maximum(np.nan, [1.0])", "tnp.minimum([0.0], -0.0)",
+    "tnp.sign([np.nan, -0.0, 0.0])", "tnp.around([-2.5, -1.5, 2.675], 1)",
+    "tnp.arctan2([0.0, -0.0], [-0.0, -1.0])", "tnp.hypot(np.inf, np.nan)",
+    "tnp.isclose(1e-9, 0.0)", "tnp.isclose([1.0, 1.00001], 1.0)",
+    "tnp.nextafter([np.inf, -np.inf, np.nan], 0.0)", "tnp.heaviside([0, 0], [0.5, 2])",
+    "tnp.cbrt(-0.0)", "tnp.sinc(0.0)", "tnp.exp(710.0)", "tnp.logaddexp(-np.inf, -np.inf)",
+    "tnp.var([1.0])", "tnp.std(np.zeros((2, 0)), axis=1)", "tnp.average([1, 2], weights=[0, 1])",
+    "tnp.take([1, 2, 3], [])", "tnp.nonzero(np.zeros((2, 2)))", "tnp.count_nonzero([])",
+    "tnp.where([[True, False]], [[1], [2]], [3.5])", "tnp.tile(np.zeros((0, 2)), (2, 2))",
+    "tnp.repeat([1, 2], 0)", "tnp.flip(np.zeros((0,)))", "tnp.roll([1, 2, 3], 5)",
+    "tnp.roll([1, 2, 3], -4)", "tnp.pad(np.zeros((0,)), 1, 'constant')",
+    "tnp.eye(0)", "tnp.tri(0)", "tnp.trace(np.zeros((2, 0)))", "tnp.dot([], [])",
+    "tnp.outer([], [1, 2])", "tnp.matmul(np.zeros((2, 0)), np.zeros((0, 3)))",
+    "tnp.gcd(0, 0)", "tnp.lcm([0, -4], [6, 6])", "tnp.gcd(-12, 18)",
+    "tnp.bitwise_and(np.uint8(255), 15)", "tnp.bitwise_not(np.uint8(0))",
     # constants and random (dtypes, shapes)
     "tnp.pi", "tnp.e", "tnp.inf", "tnp.newaxis",
     "tnp.random.rand(2, 3).shape", "tnp.random.rand(2).dtype", "tnp.random.randn(3).dtype",
@@ -222,7 +247,8 @@ def _encode(value):
     if isinstance(value, tf.TensorShape):
         return {"py": value.as_list()}
     if isinstance(value, (np.generic, np.ndarray)):
-        return {"py": np.asarray(value).tolist()}
+        a = np.asarray(value)
+        return {"py": a.tolist(), "shape": list(a.shape)} if a.size == 0 else {"py": a.tolist()}
     return {"py": value}
 
 
@@ -230,6 +256,8 @@ def _array(a, dtype):
     a = np.asarray(a)
     if dtype == "string":
         return {"strings": [v.decode() for v in a.ravel().tolist()], "dtype": dtype}
+    if a.size == 0:
+        return {"values": [], "shape": list(a.shape), "dtype": dtype}
     if a.dtype.kind == "c":
         return {"re": a.real.tolist(), "im": a.imag.tolist(), "dtype": dtype}
     if a.dtype.kind == "f":

@@ -42,6 +42,10 @@ def take(a, indices, axis=None, out=None, mode="clip"):
     if axis is None:
         a, axis = ravel(a), 0
     indices = asarray(indices)
+    if not indices.dtype.is_integer:
+        if 0 not in (indices.shape.as_list() or [1]):
+            raise TypeError(f"tnp.take: indices must be integers, got {indices.dtype.name}")
+        indices = math_ops.cast(indices, dtypes.int64)     # [] is float64 to NumPy
     n = math_ops.cast(array_ops.shape(a)[axis], indices.dtype)
     if mode == "clip":
         indices = math_ops.minimum(math_ops.maximum(indices, asarray(0, indices.dtype)), n - 1)
@@ -154,5 +158,5 @@ def clip(a, a_min, a_max):
         a, lo = promote(a, a_min)
         return math_ops.maximum(a, lo)
     a, lo, hi = promote(a, a_min, a_max)
-    return math_ops.minimum(math_ops.maximum(a, lo), hi)
+    return math_ops.maximum(math_ops.minimum(a, hi), lo)   # a_min wins over a_max, as TF
 
