@@ -229,6 +229,10 @@ METHODS = [
     "x[[1, 0]]", "x[:, [1, 0]]", "x[[0, 1], [1, 0]]", "x[x > 2]", "x[tf.constant([1, 0])]",
     "x[np.array([True, False])]", "x[None, [0, 1]]", "x[..., [0]]", "x[1, [0, 1]]",
     "x[[1, 0], None]", "x[:, None, [1]]", "x[[[0], [1]], [0, 1]]", "x[-1]", "x[0, 1:]",
+    "y[..., [1, 3]]", "y[[1], ..., [0]]", "y[[0, 1], None, [1, 2]]", "y[:, None, [0, 2], 1:3]",
+    "y[y > 10]", "y[y[:, :, 0] > 3]", "y[1, [0, 2], :]", "y[[0, 1], :, [1, 2]]", "y[[-1, 0]]",
+    "y[:, [True, False, True]]", "y[np.array([1, 0]), 1]", "y[[0, 1], 2, [3, 1]]",
+    "y[..., None, [0]]", "y[[True, False], :, 0]", "y[tf.constant([1, 0]), 0:2]",
 ]
 
 
@@ -296,7 +300,8 @@ def main():
                "i32": tf.constant([1, 2], tf.int32), "i64": tf.constant([1, 2], tf.int64),
                "f16": tf.constant([1, 2], tf.float16), "f32": tf.constant([1, 2], tf.float32),
                "f64": tf.constant([1, 2], tf.float64), "b": tf.constant([True, False]),
-               "x": tf.constant([[1.5, 2.5], [3.0, 4.0]])}
+               "x": tf.constant([[1.5, 2.5], [3.0, 4.0]]),
+               "y": tf.constant(np.arange(24).reshape(2, 3, 4))}
     env.update(tensors)
     record["legacy"] = {p: _run(p, env) for p in PROMOTION}
     record["methods"] = {m: _run(m, env) for m in METHODS}

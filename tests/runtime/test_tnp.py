@@ -190,7 +190,8 @@ def _tensors():
                i32=tf.constant([1, 2], tf.int32), i64=tf.constant([1, 2], tf.int64),
                f16=tf.constant([1, 2], tf.float16), f32=tf.constant([1, 2], tf.float32),
                f64=tf.constant([1, 2], tf.float64), b=tf.constant([True, False]),
-               x=tf.constant([[1.5, 2.5], [3.0, 4.0]]))
+               x=tf.constant([[1.5, 2.5], [3.0, 4.0]]),
+               y=tf.constant(np.arange(24).reshape(2, 3, 4)))
     return env
 
 
