@@ -58,8 +58,10 @@ def _is_bool(k):
 
 
 def _width(k):
-    return np.ndim(k) if _is_bool(k) and not isinstance(k, Tensor) else \
-        (k.shape.rank if _is_bool(k) else 1)
+    """How many axes a key entry consumes: a bool mask its rank, others one."""
+    if not _is_bool(k):
+        return 1
+    return k.shape.rank if isinstance(k, Tensor) else np.ndim(k)
 
 
 def _as_tensor(k, dtype):

@@ -32,9 +32,7 @@ def _widened(a, promote_int):
         return a
     if promote_int == _TO_FLOAT:
         return math_ops.cast(a, dtypes.float64)
-    unsigned = a.dtype.is_unsigned if hasattr(a.dtype, "is_unsigned") else \
-        a.dtype.name.startswith("uint")
-    return math_ops.cast(a, dtypes.uint64 if unsigned else dtypes.int64)
+    return math_ops.cast(a, dtypes.uint64 if a.dtype.is_unsigned else dtypes.int64)
 
 
 def _reduce(fn, a, axis, dtype, keepdims, promote_int=_TO_INT, bool_fn=None,
