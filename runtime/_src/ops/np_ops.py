@@ -19,8 +19,9 @@ so gradients and `tf.function` work with it.
 
 `keras.ops.numpy` (which has Keras's dtype rules, not NumPy's) calls the
 dtype-preserving kernels here for its shape and selection functions
-(moveaxis, swapaxes, expand_dims, flip, roll, tril/triu, rot90,
-take_along_axis, diff, kron, nextafter's step), so there is one copy of each.
+(moveaxis, swapaxes, expand_dims, flip, roll, tile, repeat, ravel,
+tril/triu, rot90, take_along_axis, diff, kron, gcd, nextafter's step), so
+there is one copy of each.
 """
 
 import numpy as _np

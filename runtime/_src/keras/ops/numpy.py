@@ -572,24 +572,14 @@ def hstack(xs):
 @keras_op
 def tile(x, repeats):
     """`keras.ops.tile(x, repeats)`, as NumPy's (repeats may be longer or shorter)."""
-    x = tensor(x)
-    reps = [int(repeats)] if isinstance(repeats, (int, np.integer)) else list(repeats)
-    rank = len(x.shape)
-    if len(reps) < rank:
-        reps = [1] * (rank - len(reps)) + reps
-    while len(x.shape) < len(reps):
-        x = tf.expand_dims(x, 0)
-    return tf.tile(x, reps)
+    return tnp_array.tile(tensor(x), repeats)
 
 
 @_export
 @keras_op
 def repeat(x, repeats, axis=None):
     """`keras.ops.repeat(x, repeats, axis=None)`: flattened when axis is None."""
-    x = tensor(x)
-    if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    return tf.repeat(x, repeats, axis=axis)
+    return tnp_array.repeat(tensor(x), repeats, axis)
 
 
 @_export
@@ -610,7 +600,7 @@ def roll(x, shift, axis=None):
 @keras_op
 def ravel(x):
     """`keras.ops.ravel(x)`: x flattened."""
-    return tf.reshape(tensor(x), [-1])
+    return tnp_array.ravel(tensor(x))
 
 
 @_export
