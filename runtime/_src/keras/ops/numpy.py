@@ -18,6 +18,10 @@ from runtime._src.core.tensor import Tensor
 from runtime._src.keras.ops.operation import (cast_to, dtype_of, floatx, keras_op,
                                               result_type, standardize_dtype, tensor, to_float)
 from runtime._src.keras.ops.tfops import tf
+from runtime._src.ops import np_array_ops as tnp_array  # tnp's kernels, shared
+from runtime._src.ops import np_math_ops as tnp_math
+from runtime._src.ops import np_reduce_ops as tnp_reduce
+from runtime._src.ops import np_select_ops as tnp_select
 
 __all__ = []
 
@@ -486,20 +490,16 @@ def tri(N, M=None, k=0, dtype=None):  # noqa: N803
     return tensor(np.tri(N, M, k), standardize_dtype(dtype))
 
 
-def _triangle(name, lower):
+def _triangle(name, kernel):
     def fn(x, k=0):
-        x = tensor(x)
-        rows, cols = x.shape.as_list()[-2:]
-        mask = np.tri(rows, cols, k if lower else k - 1, dtype=bool)
-        mask = mask if lower else ~mask
-        return tf.where(tensor(mask), x, tf.zeros_like(x))
+        return kernel(tensor(x), k)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"`keras.ops.{name}(x, k=0)`."
     return _export(keras_op(fn))
 
 
-tril = _triangle("tril", True)
-triu = _triangle("triu", False)
+tril = _triangle("tril", tnp_array.tril)
+triu = _triangle("triu", tnp_array.triu)
 
 
 # -- shapes -------------------------------------------------------------------
@@ -522,12 +522,7 @@ def transpose(x, axes=None):
 @keras_op
 def expand_dims(x, axis):
     """`keras.ops.expand_dims(x, axis)`; axis may be a tuple."""
-    x = tensor(x)
-    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
-    rank = len(x.shape) + len(axes)
-    for a in sorted(a % rank for a in axes):
-        x = tf.expand_dims(x, a)
-    return x
+    return tnp_array.expand_dims(tensor(x), axis)
 
 
 @_export
@@ -577,76 +572,49 @@ def hstack(xs):
 @keras_op
 def tile(x, repeats):
     """`keras.ops.tile(x, repeats)`, as NumPy's (repeats may be longer or shorter)."""
-    x = tensor(x)
-    reps = [int(repeats)] if isinstance(repeats, (int, np.integer)) else list(repeats)
-    rank = len(x.shape)
-    if len(reps) < rank:
-        reps = [1] * (rank - len(reps)) + reps
-    while len(x.shape) < len(reps):
-        x = tf.expand_dims(x, 0)
-    return tf.tile(x, reps)
+    return tnp_array.tile(tensor(x), repeats)
 
 
 @_export
 @keras_op
 def repeat(x, repeats, axis=None):
     """`keras.ops.repeat(x, repeats, axis=None)`: flattened when axis is None."""
-    x = tensor(x)
-    if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    return tf.repeat(x, repeats, axis=axis)
+    return tnp_array.repeat(tensor(x), repeats, axis)
 
 
 @_export
 @keras_op
 def flip(x, axis=None):
     """`keras.ops.flip(x, axis=None)`: all axes by default."""
-    x = tensor(x)
-    axes = list(range(len(x.shape))) if axis is None else \
-        list(axis) if isinstance(axis, (list, tuple)) else [axis]
-    return tf.reverse(x, axes)
+    return tnp_array.flip(tensor(x), axis)
 
 
 @_export
 @keras_op
 def roll(x, shift, axis=None):
     """`keras.ops.roll(x, shift, axis=None)`: flattened when axis is None."""
-    x = tensor(x)
-    if axis is None:
-        return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, 0), tf.shape(x))
-    return tf.roll(x, shift, axis)
+    return tnp_array.roll(tensor(x), shift, axis)
 
 
 @_export
 @keras_op
 def ravel(x):
     """`keras.ops.ravel(x)`: x flattened."""
-    return tf.reshape(tensor(x), [-1])
+    return tnp_array.ravel(tensor(x))
 
 
 @_export
 @keras_op
 def swapaxes(x, axis1, axis2):
     """`keras.ops.swapaxes(x, axis1, axis2)`."""
-    x = tensor(x)
-    perm = list(range(len(x.shape)))
-    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
-    return tf.transpose(x, perm)
+    return tnp_array.swapaxes(tensor(x), axis1, axis2)
 
 
 @_export
 @keras_op
 def moveaxis(x, source, destination):
     """`keras.ops.moveaxis(x, source, destination)`."""
-    x = tensor(x)
-    rank = len(x.shape)
-    src = [s % rank for s in (source if isinstance(source, (list, tuple)) else [source])]
-    dst = [d % rank for d in (destination if isinstance(destination, (list, tuple))
-                              else [destination])]
-    perm = [i for i in range(rank) if i not in src]
-    for d, s in sorted(zip(dst, src)):
-        perm.insert(d, s)
-    return tf.transpose(x, perm)
+    return tnp_array.moveaxis(tensor(x), source, destination)
 
 
 @_export
@@ -736,23 +704,7 @@ def take(x, indices, axis=None):
 @keras_op
 def take_along_axis(x, indices, axis=None):
     """`keras.ops.take_along_axis(x, indices, axis=None)`, as NumPy's."""
-    x, indices = tensor(x), cast_to(tensor(indices), "int32")
-    if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    rank = len(x.shape)
-    axis = axis % rank
-    first = tuple(slice(0, 1) if j == axis else slice(None) for j in range(rank))
-    # broadcast x and indices against each other on every axis but `axis`
-    # (by adding zeros, so unknown sizes of a functional model's batch work)
-    x = x + tf.zeros_like(cast_to(indices[first], x.dtype))
-    indices = indices + tf.zeros_like(cast_to(x[first], "int32"))
-    size_ = tf.shape(x)[axis]
-    indices = tf.where(indices < 0, indices + size_, indices)
-    perm = [j for j in range(rank) if j != axis] + [axis]
-    moved_x, moved_i = tf.transpose(x, perm), tf.transpose(indices, perm)
-    out = tf.gather(moved_x, moved_i, axis=rank - 1, batch_dims=rank - 1)
-    back = list(np.argsort(perm))
-    return tf.transpose(out, back)
+    return tnp_select.take_along_axis(tensor(x), cast_to(tensor(indices), "int32"), axis)
 
 
 @_export
@@ -1101,15 +1053,7 @@ def append(x1, x2, axis=None):
 @keras_op
 def diff(a, n=1, axis=-1):
     """`keras.ops.diff(a, n=1, axis=-1)`."""
-    a = tensor(a)
-    rank = len(a.shape)
-    for _ in range(n):
-        hi = [slice(None)] * rank
-        lo = [slice(None)] * rank
-        hi[axis], lo[axis] = slice(1, None), slice(None, -1)
-        a = tf.not_equal(a[tuple(hi)], a[tuple(lo)]) if a.dtype.is_bool \
-            else a[tuple(hi)] - a[tuple(lo)]
-    return a
+    return tnp_reduce.diff(tensor(a), n, axis)
 
 
 @_export
@@ -1125,14 +1069,14 @@ def ptp(x, axis=None, keepdims=False):
 @keras_op
 def fliplr(x):
     """`keras.ops.fliplr(x)`: axis 1 reversed."""
-    return tf.reverse(tensor(x), [1])
+    return tnp_array.fliplr(tensor(x))
 
 
 @_export
 @keras_op
 def flipud(x):
     """`keras.ops.flipud(x)`: axis 0 reversed."""
-    return tf.reverse(tensor(x), [0])
+    return tnp_array.flipud(tensor(x))
 
 
 @_export
@@ -1192,12 +1136,7 @@ def empty_like(x, dtype=None):
 @keras_op
 def kron(x1, x2):
     """`keras.ops.kron(x1, x2)` of 1-D or 2-D operands."""
-    a, b = _pair(x1, x2)
-    if len(a.shape) == 1:
-        return tf.reshape(tf.reshape(a, [-1, 1]) * tf.reshape(b, [1, -1]), [-1])
-    (m, n), (p, q) = a.shape.as_list(), b.shape.as_list()
-    out = tf.reshape(a, [m, 1, n, 1]) * tf.reshape(b, [1, p, 1, q])
-    return tf.reshape(out, [m * p, n * q])
+    return tnp_reduce.kron(*_pair(x1, x2))
 
 
 @_export
@@ -1410,20 +1349,14 @@ fmin = _binary("fmin", lambda a, b: tf.where(tf.is_nan(a), b, tf.where(tf.is_nan
                if a.dtype.is_floating else tf.minimum(a, b))
 
 
-def _gcd(a, b):
-    a, b = tf.abs(a), tf.abs(b)
-    for _ in range(64 if a.dtype.name == "int64" else 48):
-        nonzero_b = tf.not_equal(b, 0)
-        safe_b = tf.where(nonzero_b, b, tf.ones_like(b))
-        a, b = tf.where(nonzero_b, b, a), tf.where(nonzero_b, tf.floormod(a, safe_b), b)
-    return a
+gcd = _binary("gcd", tnp_math.euclid_gcd)
+def _lcm(a, b):
+    g = tnp_math.euclid_gcd(a, b)
+    return tf.where(tf.logical_or(tf.equal(a, 0), tf.equal(b, 0)), tf.zeros_like(g),
+                    tf.abs(a * tf.floordiv(b, tf.where(tf.equal(g, 0), tf.ones_like(g), g))))
 
 
-gcd = _binary("gcd", _gcd)
-lcm = _binary("lcm", lambda a, b: tf.where(
-    tf.logical_or(tf.equal(a, 0), tf.equal(b, 0)), tf.zeros_like(a),
-    tf.abs(a * tf.floordiv(b, tf.where(tf.equal(_gcd(a, b), 0), tf.ones_like(a),
-                                       _gcd(a, b))))))
+lcm = _binary("lcm", _lcm)
 
 
 @_export
@@ -1600,10 +1533,7 @@ def rot90(array, k=1, axes=(0, 1)):
     if len(x.shape) < 2:
         raise ValueError(f"Input array must have at least 2 dimensions. "
                          f"Received: array.ndim={len(x.shape)}")
-    a0, a1 = (a % len(x.shape) for a in axes)
-    for _ in range(k % 4):
-        x = swapaxes(tf.reverse(x, [a1]), a0, a1)
-    return x
+    return tnp_array.rot90(x, k, tuple(a % len(x.shape) for a in axes))
 
 
 @_export
@@ -1613,15 +1543,7 @@ def nextafter(x1, x2):
     to the operands' float dtype (Keras's: float32 inputs mostly come back as x1)."""
     dtype = result_type(x1, x2, 1.0)
     a, b = cast_to(tensor(x1), "float64"), cast_to(tensor(x2), "float64")
-    bits = tf.bitcast(a, "int64")
-    away = tf.logical_xor(b > a, a < 0.0)
-    stepped = tf.bitcast(bits + tf.where(away, tf.ones_like(bits), -tf.ones_like(bits)),
-                         "float64")
-    tiny = tf.where(b > a, tf.fill(tf.shape(a), tensor(5e-324, "float64")),
-                    tf.fill(tf.shape(a), tensor(-5e-324, "float64")))
-    out = tf.where(tf.equal(a, b), b, tf.where(tf.equal(a, 0.0), tiny, stepped))
-    # TF's gradient: 1 for x1, none for x2 (the step is exact, so a + (out - a) == out)
-    return cast_to(a + tf.stop_gradient(out - a), dtype)
+    return cast_to(tnp_math.step_towards(a, b), dtype)
 
 
 @_export
