@@ -300,8 +300,9 @@ def _complex_input(op_name, input):
     """A complex input: Python and numpy real numbers convert to complex64 (TF
     tries its allowed dtypes in order); a real tensor is an error."""
     if not isinstance(input, Tensor) and not hasattr(input, "_as_tensor"):
-        kind = np.asarray(input).dtype.kind
-        input = convert_to_tensor(input, dtypes.complex64 if kind in "biuf" else None)
+        array = np.asarray(input)
+        input = convert_to_tensor(input, dtypes.complex64) if array.dtype.kind in "biuf" \
+            else convert_to_tensor(array)
     x = convert_to_tensor(input)
     if x.dtype not in COMPLEX:
         raise dtype_error(op_name, x.dtype, COMPLEX)

@@ -123,7 +123,7 @@ def _overlap_and_add(frames, frame_step):
 def _overlap_and_add_grad(op, grad):
     frames = op.inputs[0]
     attrs = {"frame_length": frames.shape.dims[-1], "frame_step": op.attrs["frame_step"],
-             "axis": frames.shape.rank - 1, "pad_end": False}
+             "axis": frames.shape.rank - 2, "pad_end": False}
     zero = convert_to_tensor(np.zeros((), grad.dtype.np_dtype))
     return [apply("Frame", (grad, zero), attrs)]
 
