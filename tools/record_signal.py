@@ -1,10 +1,13 @@
-"""Record TensorFlow 2.21's `tf.signal` values for tests/data/signal_tf221.npz.
+"""Record TensorFlow 2.21's `tf.signal` values (and complex gradients) for
+tests/data/signal_tf221.npz.
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
     /tmp/tfvenv/bin/python tools/record_signal.py
 
-Each case is (id, function, array inputs, keyword arguments). Recorded: the
+Each case is (id, function, array inputs, keyword arguments); a few cases are
+complex arithmetic ("x:NAME", EXPRESSIONS) whose gradients tf.signal's build
+on. Recorded: the
 inputs, the output (values and dtype) and, where TF has a gradient, the
 gradient of sum(real(out) * w_re + imag(out) * w_im) (w fixed random weights,
 also recorded) by each input (by its real and imaginary parts for a complex
@@ -105,6 +108,36 @@ CASES = [
     ("mfccs", "mfccs_from_log_mel_spectrograms", [R(2, 3, 10)], {}),
 ]
 
+# Complex arithmetic whose gradients tf.signal's rely on (TF's convention:
+# dL/da + i dL/db for z = a + bi); "x:" names an EXPRESSIONS entry.
+EXPRESSIONS = {
+    "abs": lambda tf, z: tf.abs(z), "angle": lambda tf, z: tf.math.angle(z),
+    "conj": lambda tf, z: tf.math.conj(z), "real": lambda tf, z: tf.math.real(z),
+    "imag": lambda tf, z: tf.math.imag(z), "complex": lambda tf, a, b: tf.complex(a, b),
+    "mul": lambda tf, z, w: z * w, "div": lambda tf, z, w: z / w,
+    "exp": lambda tf, z: tf.exp(z), "log": lambda tf, z: tf.math.log(z),
+    "sqrt": lambda tf, z: tf.sqrt(z), "square": lambda tf, z: tf.square(z),
+    "pow": lambda tf, z, w: tf.pow(z, w),
+    "matmul": lambda tf, z, w: tf.matmul(z, w),
+    "to_real": lambda tf, z: tf.cast(z, z.dtype.real_dtype),
+    "to_complex": lambda tf, x: tf.cast(x, tf.complex64) * tf.complex(x, x * x),
+    "sum": lambda tf, z: tf.reduce_sum(z, 0), "mean": lambda tf, z: tf.reduce_mean(z),
+}
+CASES += [
+    ("abs", "x:abs", [C(4)], {}),
+    ("abs_at_0", "x:abs", [np.array([0, 1j, 3 + 4j], np.complex64)], {}),
+    ("angle", "x:angle", [C(4)], {}), ("conj", "x:conj", [C(3)], {}),
+    ("real", "x:real", [C(3)], {}), ("imag", "x:imag", [C(3, dtype="complex128")], {}),
+    ("complex_broadcast", "x:complex", [R(2, 3), R(3)], {}),
+    ("mul", "x:mul", [C(2, 3), C(3)], {}), ("div", "x:div", [C(4), C(4)], {}),
+    ("exp", "x:exp", [C(3)], {}), ("log", "x:log", [C(3)], {}),
+    ("sqrt", "x:sqrt", [C(3)], {}), ("square", "x:square", [C(3)], {}),
+    ("pow", "x:pow", [C(3), C(3)], {}),
+    ("matmul", "x:matmul", [C(2, 3), C(3, 2)], {}),
+    ("to_real", "x:to_real", [C(3)], {}), ("to_complex", "x:to_complex", [R(3)], {}),
+    ("sum", "x:sum", [C(2, 3)], {}), ("mean", "x:mean", [C(2, 3)], {}),
+]
+
 # No array inputs: windows and the mel matrix.
 CONSTANT_CASES = [
     (f"{fn}_{n}", fn, [], {"window_length": n})
@@ -144,6 +177,8 @@ def resolve_kwargs(tf, kwargs):
 def call(tf, fn, inputs, kwargs):
     """Run case `fn`: inverse_stft_window_fn returns a window of 8 samples."""
     kwargs = resolve_kwargs(tf, kwargs)
+    if fn.startswith("x:"):
+        return EXPRESSIONS[fn[2:]](tf, *inputs)
     if fn == "inverse_stft_window_fn":
         return tf.signal.inverse_stft_window_fn(**kwargs)(8, tf.float32)
     return getattr(tf.signal, fn)(*inputs, **kwargs)
@@ -195,8 +230,8 @@ def main():
     for case_id, fn, arrays, kwargs in CASES + CONSTANT_CASES:
         out = call(tf, fn, [tf.constant(a) for a in arrays], kwargs).numpy()
         real_dtype = out.real.dtype if out.dtype.kind in "fc" else np.float32
-        w_re = _RS.randn(*out.shape).astype(real_dtype)
-        w_im = _RS.randn(*out.shape).astype(real_dtype)
+        w_re = np.asarray(_RS.randn(*out.shape)).astype(real_dtype)
+        w_im = np.asarray(_RS.randn(*out.shape)).astype(real_dtype)
         for i, a in enumerate(arrays):
             data[f"{case_id}/in{i}"] = a
         data[f"{case_id}/out"] = out

@@ -167,3 +167,34 @@ def test_stft_round_trip_and_unknown_batch_in_function():
     spec, back = round_trip(tf.constant(x))
     assert spec.shape == (3, 13, 9) and spec.dtype == tf.complex64
     np.testing.assert_allclose(back.numpy()[:, 12:-12], x[:, 12:-12], atol=1e-5)
+
+
+def test_second_order_gradients_of_frame_and_overlap_and_add():
+    # d/dx of the gradient of sum(overlap_and_add(frame(x) * w)^2) runs the rules of
+    # FrameGrad and of OverlapAndAdd's gradient (Frame);
+    # checked against central differences of the first gradient (float64).
+    rs = np.random.RandomState(3)
+    x, w = rs.randn(9), rs.randn(5, 3)
+    v = rs.randn(9)
+
+    xt = tf.constant(x)
+    with tf.GradientTape() as outer:
+        outer.watch(xt)
+        with tf.GradientTape() as inner:
+            inner.watch(xt)
+            framed = tf.signal.frame(xt, 3, 2, pad_end=True)
+            loss = tf.reduce_sum(tf.square(tf.signal.overlap_and_add(framed * w, 2)))
+        g = inner.gradient(loss, xt)
+        gv = tf.reduce_sum(g * v)
+    hv = outer.gradient(gv, xt).numpy()
+    eps = 1e-6
+
+    def grad_of(xv):
+        xv = tf.constant(xv)
+        with tf.GradientTape() as tape:
+            tape.watch(xv)
+            framed = tf.signal.frame(xv, 3, 2, pad_end=True)
+            inner_loss = tf.reduce_sum(tf.square(tf.signal.overlap_and_add(framed * w, 2)))
+        return tape.gradient(inner_loss, xv).numpy()
+    numeric = (grad_of(x + eps * v) - grad_of(x - eps * v)) / (2 * eps)
+    np.testing.assert_allclose(hv, numeric, rtol=1e-5, atol=1e-6)

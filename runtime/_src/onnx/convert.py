@@ -151,7 +151,7 @@ WHY_NOT.update({op: "ONNX has no hash tables: look the keys up before calling th
 # Ops that only gradients make: a model is exported for inference.
 WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for op in (
     "AvgPoolGrad", "BiasAddGrad", "ConcatGrad", "Conv2DBackpropFilter", "Conv2DBackpropInput",
-    "GatherGrad", "LSTMStepGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
+    "FrameGrad", "GatherGrad", "LSTMStepGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
     "ReciprocalGrad", "ReluGrad", "RepeatGrad", "RsqrtGrad", "SliceGrad", "SqrtGrad",
     "StridedSliceGrad", "TileGrad", "TopKGrad", "LoopAccumulator", "LoopAccumulatorPush",
     "LoopAccumulatorRead", "LoopAccumulatorSize", "LoopAccumulatorGradRead",
@@ -167,7 +167,9 @@ def _same_reason(names, why):
         WHY_NOT.setdefault(name, why)
 
 
-_same_reason(("Angle", "Complex", "ComplexAbs", "Conj", "Imag", "Real"),
+_same_reason(("Angle", "Complex", "ComplexAbs", "Conj", "Imag", "Real", "FFT", "IFFT", "FFT2D",
+              "IFFT2D", "FFT3D", "IFFT3D", "FFTND", "IFFTND", "RFFT", "IRFFT", "RFFT2D",
+              "IRFFT2D", "RFFT3D", "IRFFT3D", "RFFTND", "IRFFTND"),
              "ONNX has no complex tensors")
 _same_reason(("AsString", "BytesSplit", "ReduceJoin", "RegexFullMatch", "RegexReplace",
               "StringJoin", "StringLength", "StringMap", "StringSplitV2",
@@ -193,7 +195,7 @@ _same_reason(("RandomGamma", "RandomPoissonV2", "StatelessRandomGammaV3",
              "ONNX's random ops do not reproduce our random streams")
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
-              "DynamicStitch", "MulNoNan"),
+              "DynamicStitch", "MulNoNan", "Frame", "OverlapAndAdd"),
              "this op has no ONNX rule yet")
 
 

@@ -979,6 +979,8 @@ def _infer_cast(inputs, attrs):
 
 @define_op("Cast", infer=_infer_cast)
 def _cast(x, dtype):
+    if x.dtype.kind == "c" and not dtype.is_complex:
+        x = x.real                     # TF keeps the real part (numpy would warn)
     return x.astype(dtype.np_dtype)
 
 
