@@ -7,7 +7,7 @@ Run under a Python with TensorFlow 2.21 (the oracle):
 
 Each case is (id, function, array inputs, keyword arguments); a few cases are
 complex arithmetic ("x:NAME", EXPRESSIONS) whose gradients tf.signal's build
-on. Recorded: the
+on, and a few are keras.ops's Fourier functions ("k:NAME", KERAS). Recorded: the
 inputs, the output (values and dtype) and, where TF has a gradient, the
 gradient of sum(real(out) * w_re + imag(out) * w_im) (w fixed random weights,
 also recorded) by each input (by its real and imaginary parts for a complex
@@ -138,6 +138,42 @@ CASES += [
     ("sum", "x:sum", [C(2, 3)], {}), ("mean", "x:mean", [C(2, 3)], {}),
 ]
 
+# keras.ops's Fourier functions ("k:NAME", KERAS): (real, imag) pairs in and out,
+# stacked into one output; replayed by tests/keras/ops/test_keras_signal_ops.py.
+KERAS = {
+    "stft": lambda ops, x, **kw: ops.stack(ops.stft(x, **kw)),
+    "istft": lambda ops, re, im, **kw: ops.istft((re, im), **kw),
+    "fft": lambda ops, re, im: ops.stack(ops.fft((re, im))),
+    "fft2": lambda ops, re, im: ops.stack(ops.fft2((re, im))),
+    "ifft2": lambda ops, re, im: ops.stack(ops.ifft2((re, im))),
+    "rfft": lambda ops, x, **kw: ops.stack(ops.rfft(x, **kw)),
+    "irfft": lambda ops, re, im, **kw: ops.irfft((re, im), **kw),
+}
+CASES += [
+    ("k_stft", "k:stft", [R(2, 20)], {"sequence_length": 8, "sequence_stride": 4,
+                                      "fft_length": 8}),
+    ("k_stft_hamming_uncentered", "k:stft", [R(19)],
+     {"sequence_length": 5, "sequence_stride": 3, "fft_length": 8, "window": "hamming",
+      "center": False}),
+    ("k_stft_array_window_f64", "k:stft", [R(12, dtype="float64")],
+     {"sequence_length": 3, "sequence_stride": 2, "fft_length": 4,
+      "window": [0.25, 1.0, 0.5]}),
+    ("k_stft_no_window", "k:stft", [R(10)], {"sequence_length": 4, "sequence_stride": 4,
+                                              "fft_length": 4, "window": None}),
+    ("k_istft", "k:istft", [R(6, 5), R(6, 5)], {"sequence_length": 8, "sequence_stride": 4,
+                                                "fft_length": 8}),
+    ("k_istft_length_uncentered", "k:istft", [R(2, 4, 5), R(2, 4, 5)],
+     {"sequence_length": 6, "sequence_stride": 2, "fft_length": 8, "length": 9,
+      "center": False}),
+    ("k_istft_no_window", "k:istft", [R(3, 3), R(3, 3)],
+     {"sequence_length": 4, "sequence_stride": 2, "fft_length": 4, "window": None,
+      "center": False}),
+    ("k_fft", "k:fft", [R(2, 5), R(2, 5)], {}), ("k_fft2", "k:fft2", [R(3, 4), R(3, 4)], {}),
+    ("k_ifft2", "k:ifft2", [R(2, 3), R(2, 3)], {}),
+    ("k_rfft", "k:rfft", [R(6)], {"fft_length": 5}),
+    ("k_irfft", "k:irfft", [R(2, 4), R(2, 4)], {"fft_length": 7}),
+]
+
 # No array inputs: windows and the mel matrix.
 CONSTANT_CASES = [
     (f"{fn}_{n}", fn, [], {"window_length": n})
@@ -179,6 +215,8 @@ def call(tf, fn, inputs, kwargs):
     kwargs = resolve_kwargs(tf, kwargs)
     if fn.startswith("x:"):
         return EXPRESSIONS[fn[2:]](tf, *inputs)
+    if fn.startswith("k:"):
+        return KERAS[fn[2:]](tf.keras.ops, *inputs, **kwargs)
     if fn == "inverse_stft_window_fn":
         return tf.signal.inverse_stft_window_fn(**kwargs)(8, tf.float32)
     return getattr(tf.signal, fn)(*inputs, **kwargs)
