@@ -1,10 +1,10 @@
 """Fast Fourier transforms: `tf.signal.fft`, `ifft`, `rfft`, `irfft` in 1, 2, 3
 and N dimensions, with TensorFlow's dtype rules and gradients.
 
-    >>> fft(complex(constant([1.0, 2.0, 3.0]), constant([0.0, 0.0, 0.0])))
-    ... [ 6.+0.j -1.5+0.866j -1.5-0.866j] ... complex64
-    >>> rfft(constant([1.0, 2.0, 3.0, 4.0]))            # float32 -> complex64
-    ... [10.+0.j -2.+2.j -2.+0.j] ...
+    >>> fft([1.0, 0.0, -1.0, 0.0])                # Python floats: complex64
+    <tf.Tensor: shape=(4,), dtype=complex64, numpy=array([0.+0.j, 2.+0.j, 0.+0.j, 2.+0.j], dtype=complex64)>
+    >>> rfft(constant([1.0, 2.0, 3.0, 4.0]))      # float32 -> complex64
+    <tf.Tensor: shape=(3,), dtype=complex64, numpy=array([10.+0.j, -2.+2.j, -2.+0.j], dtype=complex64)>
 
 The ops and their numpy kernels (numpy.fft, computed in double precision and
 rounded to the tensor's dtype):

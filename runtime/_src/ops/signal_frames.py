@@ -2,9 +2,11 @@
 that are each other's gradients.
 
     >>> frame(constant([1, 2, 3, 4, 5]), frame_length=3, frame_step=2)
-    ... [[1 2 3] [3 4 5]] ...
+    <tf.Tensor: shape=(2, 3), dtype=int32, numpy=
+    array([[1, 2, 3],
+           [3, 4, 5]], dtype=int32)>
     >>> overlap_and_add(constant([[1, 1, 1], [1, 1, 1]]), frame_step=2)
-    ... [1 1 2 1 1] ...
+    <tf.Tensor: shape=(5,), dtype=int32, numpy=array([1, 1, 2, 1, 1], dtype=int32)>
 
     Frame(signal, pad_value)     frames of `frame_length` samples every `frame_step`
                                  along `axis` ([..., L, ...] -> [..., F, frame_length, ...]);

@@ -3,12 +3,14 @@
 
 A window depends only on its (Python or constant) length, so it is computed
 with numpy in double precision and returned as a constant of `dtype`
-(float32 by default). TensorFlow's special cases are kept:
+(float32 by default). TensorFlow's special cases are kept: a periodic window
+of odd length is symmetric (the period is L + even - 1), a Kaiser-Bessel
+derived window has 2 * (L // 2) samples, and a window of length 1 is [1.]:
 
-    hann_window(5)                       # periodic, but an odd length is
-    ... [0. 0.5 1. 0.5 0.] ...           # symmetric in TF (n = L + even - 1)
-    kaiser_bessel_derived_window(5)      # 2 * (L // 2) samples: 4 here
-    hann_window(1), kaiser_window(1)     # [1.]
+    >>> hann_window(5)
+    <tf.Tensor: shape=(5,), dtype=float32, numpy=array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)>
+    >>> kaiser_bessel_derived_window(5).shape
+    TensorShape([4])
 """
 
 import numpy as np
