@@ -133,6 +133,10 @@ def test_dtype_rules_and_errors():
     assert tf.signal.rfft([1, 2, 3]).dtype == tf.complex64        # ints: float32 first
     assert tf.signal.fft([1.0, 2.0]).dtype == tf.complex64        # floats: complex64 first
     assert tf.signal.fft([1 + 1j, 2]).dtype == tf.complex128
+    # numpy arrays take the first allowed dtype; irfft's wrapper prefers complex64
+    assert tf.signal.fft(np.ones(4, np.complex128)).dtype == tf.complex64
+    assert tf.signal.rfft(np.ones(4)).dtype == tf.complex64
+    assert tf.signal.irfft([1 + 1j, 2]).dtype == tf.float32
     with pytest.raises(tf.errors.InvalidArgumentError, match="complex"):
         tf.signal.fft(tf.constant([1.0, 2.0]))
     with pytest.raises(ValueError, match="RFFT requires tf.float32 or tf.float64"):

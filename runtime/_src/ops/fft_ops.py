@@ -296,13 +296,19 @@ for _name, _rank in _R2C.items():
 
 # --- public functions ------------------------------------------------------------
 
-def _complex_input(op_name, input):
-    """A complex input: Python and numpy real numbers convert to complex64 (TF
-    tries its allowed dtypes in order); a real tensor is an error."""
+def _complex_input(op_name, input, prefer_complex64=False):
+    """A complex input. As TF, which tries the op's dtypes in order: a numpy
+    array and Python real numbers convert to complex64, Python complex numbers
+    to complex128 (complex64 too where TF's wrapper prefers it: the irfft and
+    N-D functions); a real tensor is an error."""
     if not isinstance(input, Tensor) and not hasattr(input, "_as_tensor"):
         array = np.asarray(input)
-        input = convert_to_tensor(input, dtypes.complex64) if array.dtype.kind in "biuf" \
-            else convert_to_tensor(array)
+        numpy_input = isinstance(input, (np.ndarray, np.generic))
+        if array.dtype.kind in "biuf" or (array.dtype.kind == "c" and
+                                          (numpy_input or prefer_complex64)):
+            input = convert_to_tensor(array.astype(np.complex64))
+        else:
+            input = convert_to_tensor(array)
     x = convert_to_tensor(input)
     if x.dtype not in COMPLEX:
         raise dtype_error(op_name, x.dtype, COMPLEX)
@@ -310,7 +316,8 @@ def _complex_input(op_name, input):
 
 
 def _float_input(op_name, input):
-    """A real input: Python numbers convert to float32, as TF's preferred dtype."""
+    """A real input: Python numbers and numpy arrays convert to float32 (TF's
+    preferred dtype)."""
     if not isinstance(input, Tensor) and not hasattr(input, "_as_tensor"):
         kind = np.asarray(input).dtype.kind
         input = convert_to_tensor(input, dtypes.float32 if kind in "biuf" else None)
@@ -330,8 +337,9 @@ def _lengths_tensor(fft_length, x, rank, inverse):
     """fft_length as an int32 tensor; by default the input's last `rank` dims
     (for an inverse real transform the last one is 2 * (m - 1))."""
     if fft_length is not None:
-        return convert_to_tensor(fft_length, dtypes.int32) if not isinstance(
-            fft_length, Tensor) else cast(fft_length, dtypes.int32)
+        if isinstance(fft_length, Tensor):
+            return cast(fft_length, dtypes.int32)
+        return convert_to_tensor(fft_length, dtypes.int32)
     dims = _last_dims(x, rank)
     if not inverse:
         return dims
@@ -371,7 +379,7 @@ def _r2c(op_name, rank):
 
 def _c2r(op_name, rank):
     def transform(input_tensor, fft_length=None, name=None):
-        x = _complex_input(op_name, input_tensor)
+        x = _complex_input(op_name, input_tensor, prefer_complex64=True)
         _check_input_rank(op_name, x, rank)
         return apply(op_name, (x, _lengths_tensor(fft_length, x, rank, True)))
     transform.__name__ = op_name.lower()
@@ -424,7 +432,7 @@ def _nd(op_name, kind):
 
     def transform(input_tensor, fft_length=None, axes=None, norm=None, name=None):
         x = (_float_input("RFFT", input_tensor) if kind == "r2c"
-             else _complex_input(op_name, input_tensor))
+             else _complex_input(op_name, input_tensor, prefer_complex64=True))
         if norm not in (None,) + _NORMS:
             raise ValueError(f"{op_name.lower()}: norm must be one of {', '.join(_NORMS)} or "
                              f"None, got {norm!r}")
