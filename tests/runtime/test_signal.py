@@ -203,3 +203,23 @@ def test_second_order_gradients_of_frame_and_overlap_and_add():
         return tape.gradient(inner_loss, xv).numpy()
     numeric = (grad_of(x + eps * v) - grad_of(x - eps * v)) / (2 * eps)
     np.testing.assert_allclose(hv, numeric, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("spec", [[None, None], None], ids=["unknown_dims", "unknown_rank"])
+def test_fft_gradients_with_shapes_unknown_while_tracing(spec):
+    # padding (rfft to 10) and cropping (irfft of 7 bins to 6 samples) read the
+    # sizes at run time; TF's own rules fail on both. The eager gradients are the reference.
+    x = tf.constant(np.random.RandomState(4).randn(2, 7).astype(np.float32))
+
+    def grads(v):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(v)
+            y = tf.signal.rfft(v, [10])
+            padded = tf.reduce_sum(tf.math.real(y) * 1.5 + tf.math.imag(y) * 0.5)
+            z = tf.signal.irfft(tf.complex(v, v * 0.5), [6])
+            cropped = tf.reduce_sum(z * z)
+        return [tape.gradient(loss, v) for loss in (padded, cropped)]
+
+    traced = tf.function(grads, input_signature=[tf.TensorSpec(spec)])
+    for got, want in zip(traced(x), grads(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-6)

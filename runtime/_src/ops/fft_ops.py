@@ -34,7 +34,8 @@ from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.array_ops import fill, ones_like, range as range_, shape, zeros_like
+from runtime._src.ops.array_ops import (fill, ones_like, range as range_, rank as rank_of, shape,
+                                        zeros_like)
 from runtime._src.ops.base_ops import COMPLEX, dtype_error
 from runtime._src.ops.complex_ops import real
 from runtime._src.ops.manipulation_ops import concat, gather, stack
@@ -237,11 +238,14 @@ def _fit_last(t, dims, rank):
     if known_have is not None and known_want is not None and \
             list(known_have) == list(np.reshape(known_want, -1)):
         return t
-    lead = t.shape.rank - rank
+    if t.shape.rank is not None:
+        lead = convert_to_tensor(np.array([t.shape.rank - rank], np.int32))
+    else:                              # the rank is only known when the graph runs
+        lead = subtract(rank_of(t), rank)[None]
     keep = minimum(have, dims)
-    t = slice_(t, np.zeros(t.shape.rank, np.int32),
-              concat([np.full(lead, -1, np.int32), keep], 0))
-    after = concat([np.zeros(lead, np.int32), subtract(dims, keep)], 0)
+    begin = zeros_like(concat([fill(lead, 0), keep], 0))
+    t = slice_(t, begin, concat([fill(lead, -1), keep], 0))
+    after = concat([fill(lead, 0), subtract(dims, keep)], 0)
     return pad(t, stack([zeros_like(after), after], axis=1))
 
 
