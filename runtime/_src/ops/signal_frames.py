@@ -70,9 +70,13 @@ def _add_frames(frames, length, frame_step):
     count, frame_length = frames.shape[-2:]
     out = np.zeros(frames.shape[:-2] + (max(length, (count - 1) * frame_step + frame_length),),
                    frames.dtype)
-    starts = np.arange(count) * frame_step
-    for j in range(frame_length):     # one sample of every frame at a time: no collisions
-        out[..., starts + j] += frames[..., :, j]
+    if count <= frame_length:          # loop over the shorter of frames and samples
+        for k in range(count):
+            out[..., k * frame_step:k * frame_step + frame_length] += frames[..., k, :]
+    else:
+        starts = np.arange(count) * frame_step
+        for j in range(frame_length):  # one sample of every frame at a time: no collisions
+            out[..., starts + j] += frames[..., :, j]
     return out[..., :length]
 
 
