@@ -55,3 +55,17 @@ def test_keras_fourier_ops_refuse_bad_arguments():
         tf.keras.ops.stft(tf.ones([8], tf.int32), 4, 2, 4)
     with pytest.raises(ValueError, match="tuple of two tensors"):
         tf.keras.ops.fft(x)
+
+
+def test_keras_fourier_ops_on_symbolic_inputs_build_models():
+    # shapes as Keras 3.15 gives them: istft(stft(x)) keeps 16 samples, irfft 2 * (16 - 1)
+    x = tf.keras.Input((16,))
+    spectrum = tf.keras.ops.stft(x, 8, 4, 8)
+    outputs = [tf.keras.ops.fft((x, x))[0], tf.keras.ops.irfft((x, x)),
+               tf.keras.ops.istft(spectrum, 8, 4, 8)]
+    assert [tuple(o.shape) for o in outputs] == [(None, 16), (None, 30), (None, 16)]
+    model = tf.keras.Model(x, outputs)
+    signal = np.random.RandomState(5).randn(2, 16).astype(np.float32)
+    re, _, back = model(tf.constant(signal))
+    np.testing.assert_allclose(re.numpy(), np.fft.fft(signal + 1j * signal).real, atol=1e-5)
+    np.testing.assert_allclose(back.numpy(), signal, atol=1e-5)

@@ -215,18 +215,21 @@ def _parts(z):
 
 
 @_export
+@keras_op
 def fft(x):
     """`keras.ops.fft(x)`: x = (real, imag); the DFT along the last axis."""
     return _parts(fft_ops.fft(_complex_of(x, "fft")))
 
 
 @_export
+@keras_op
 def fft2(x):
     """`keras.ops.fft2(x)`: x = (real, imag); the DFT over the last two axes."""
     return _parts(fft_ops.fft2d(_complex_of(x, "fft2")))
 
 
 @_export
+@keras_op
 def ifft2(x):
     """`keras.ops.ifft2(x)`: x = (real, imag); the inverse DFT over the last two axes."""
     return _parts(fft_ops.ifft2d(_complex_of(x, "ifft2")))
@@ -242,6 +245,7 @@ def rfft(x, fft_length=None):
 
 
 @_export
+@keras_op
 def irfft(x, fft_length=None):
     """`keras.ops.irfft(x, fft_length=None)`: the real signal of length
     fft_length (2 * (m - 1) by default) whose rfft is x = (real, imag)."""
@@ -298,6 +302,7 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
 
 
 @_export
+@keras_op
 def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann",
           center=True):
     """`keras.ops.istft`: the signal whose `stft` is x = (real, imag), with
