@@ -324,10 +324,12 @@ def test_every_public_op_has_a_record():
 def test_docstring_examples_run():
     import doctest
     from runtime import linalg as tf_linalg, math as tf_math, nn as tf_nn
-    from runtime._src.ops import (array_ops, conv_ops, indexing, linalg_ops, manipulation_ops,
-                                  math_ops, matrix_diag_ops, nn_ops, reduction_ops, shape_rules)
+    from runtime._src.ops import (array_ops, conv_ops, fft_ops, indexing, linalg_ops,
+                                  manipulation_ops, math_ops, matrix_diag_ops, nn_ops,
+                                  reduction_ops, shape_rules, signal_frames, signal_windows)
     modules = [array_ops, indexing, manipulation_ops, math_ops, nn_ops, reduction_ops,
-               shape_rules, tf_math, tf_nn, conv_ops, linalg_ops, matrix_diag_ops, tf_linalg]
+               shape_rules, tf_math, tf_nn, conv_ops, linalg_ops, matrix_diag_ops, tf_linalg,
+               fft_ops, signal_frames, signal_windows]
     ran = 0
     for module in modules:
         globs = {**vars(tf), **vars(module), "np": np}

@@ -9,8 +9,10 @@ gradient is made of ordinary ops: eager ops eagerly (recorded in turn by any
 outer tape: gradients of gradients), graph nodes while tracing (optimized,
 printed and drawn like any other).
 
-Only float tensors carry gradients: integer, bool and string values (shapes,
-indices, comparisons) are constants to the backward pass.
+Only float and complex tensors carry gradients: integer, bool and string
+values (shapes, indices, comparisons) are constants to the backward pass. A
+complex value's gradient follows TensorFlow's convention: for z = a + bi it is
+dL/da + i dL/db, so the rules of complex ops multiply by conjugated derivatives.
 """
 
 from runtime._src.core.context import state as _state
@@ -44,10 +46,10 @@ class EagerOp:
 
 
 def carries_gradient(tensor):
-    """True for the dtypes gradients flow through: floats (and the variant
-    flows of TensorArrays and loop accumulators)."""
+    """True for the dtypes gradients flow through: floats, complex numbers (and
+    the variant flows of TensorArrays and loop accumulators)."""
     dtype = tensor.dtype
-    return dtype.is_floating or dtype is variant
+    return dtype.is_floating or dtype.is_complex or dtype is variant
 
 
 def add_all(grads):

@@ -453,9 +453,10 @@ def _as_target(t):
     if not isinstance(t, Tensor):
         raise TypeError(f"GradientTape.gradient: the target must be a Tensor or Variable, got "
                         f"{t!r} of type {type(t).__name__}")
-    if not t.dtype.is_floating:
+    if not (t.dtype.is_floating or t.dtype.is_complex):
         raise TypeError(f"GradientTape.gradient: the target must be a floating-point tensor "
-                        f"(e.g. tf.float32) to be differentiated, got a {t.dtype.name} tensor; "
+                        f"(e.g. tf.float32, or a complex one) to be differentiated, got a "
+                        f"{t.dtype.name} tensor; "
                         "use tf.cast to make it a float")
     return t
 

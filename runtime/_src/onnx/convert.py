@@ -151,7 +151,7 @@ WHY_NOT.update({op: "ONNX has no hash tables: look the keys up before calling th
 # Ops that only gradients make: a model is exported for inference.
 WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for op in (
     "AvgPoolGrad", "BiasAddGrad", "ConcatGrad", "Conv2DBackpropFilter", "Conv2DBackpropInput",
-    "GatherGrad", "LSTMStepGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
+    "FrameGrad", "GatherGrad", "LSTMStepGrad", "MaxPoolGrad", "MaxPoolGradGrad", "MirrorPadGrad", "PadGrad",
     "ReciprocalGrad", "ReluGrad", "RepeatGrad", "RsqrtGrad", "SliceGrad", "SqrtGrad",
     "StridedSliceGrad", "TileGrad", "TopKGrad", "IsotonicRegressionGrad", "MaxPoolGradWithArgmax", "LoopAccumulator", "LoopAccumulatorPush",
     "LoopAccumulatorRead", "LoopAccumulatorSize", "LoopAccumulatorGradRead",
@@ -167,7 +167,9 @@ def _same_reason(names, why):
         WHY_NOT.setdefault(name, why)
 
 
-_same_reason(("Angle", "Complex", "ComplexAbs", "Conj", "Imag", "Real"),
+_same_reason(("Angle", "Complex", "ComplexAbs", "Conj", "Imag", "Real", "FFT", "IFFT", "FFT2D",
+              "IFFT2D", "FFT3D", "IFFT3D", "FFTND", "IFFTND", "RFFT", "IRFFT", "RFFT2D",
+              "IRFFT2D", "RFFT3D", "IRFFT3D", "RFFTND", "IRFFTND"),
              "ONNX has no complex tensors")
 _same_reason(("AsString", "BytesSplit", "ReduceJoin", "RegexFullMatch", "RegexReplace",
               "StringJoin", "StringLength", "StringMap", "StringSplitV2",
@@ -196,7 +198,8 @@ _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
               "DynamicStitch", "MulNoNan", "SpaceToBatchND", "BatchToSpaceND", "UnravelIndex", "InTopKV2",
               "CollapseRepeated", "IsotonicRegression", "CTCLossDense", "CTCUniqueLabels",
-              "MaxPoolWithArgmax", "UnsortedSegmentJoin"),
+              "MaxPoolWithArgmax", "UnsortedSegmentJoin",
+              "Frame", "OverlapAndAdd"),
              "this op has no ONNX rule yet")
 _same_reason(("Fingerprint", "StringToHashBucket", "StringToHashBucketStrong"),
              "ONNX has no FarmHash, MurmurHash or SipHash: hash the strings before the model")

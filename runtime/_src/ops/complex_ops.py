@@ -9,16 +9,19 @@ complex64 tensors have float32 parts, complex128 float64 parts (a Python
     (... [1.], ... [2.], ... [1.-2.j], ... [2.236068])
 
 On a real tensor, `real` and `conj` return it and `imag` returns zeros, as
-in TensorFlow.
+in TensorFlow. Their gradients follow TensorFlow's convention for complex
+values (dL/da + i dL/db for z = a + bi).
 """
 
 import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
-from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.graph.op_registry import apply, define_grad, define_op
+from runtime._src.ops import math_ops
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.array_ops import zeros_like
+from runtime._src.ops.array_ops import ones_like, zeros_like
+from runtime._src.ops.gradient_ops import unbroadcast
 from runtime._src.ops.base_ops import COMPLEX, FLOATS, dtype_error
 
 __all__ = ["complex", "real", "imag", "conj", "angle"]
@@ -49,8 +52,49 @@ def _complex(real_part, imag_part):
                       else np.complex128)
 
 
-# Gradients through complex values are not supported here (docs/tf_differences.md).
-not_differentiable("Real", "Imag", "Angle", "Conj", "Complex", "ComplexAbs")
+# Gradients, in TensorFlow's convention: a complex value z = a + bi gets the
+# gradient dL/da + i dL/db (runtime/_src/autodiff/backprop.py).
+
+@define_grad("Complex")
+def _complex_grad(op, grad):
+    real_part, imag_part = op.inputs
+    return [unbroadcast(apply("Real", (grad,)), real_part),
+            unbroadcast(apply("Imag", (grad,)), imag_part)]
+
+
+@define_grad("Real")
+def _real_grad(op, grad):
+    return [apply("Complex", (grad, zeros_like(grad)))]
+
+
+@define_grad("Imag")
+def _imag_grad(op, grad):
+    return [apply("Complex", (zeros_like(grad), grad))]
+
+
+@define_grad("Conj")
+def _conj_grad(op, grad):
+    return [apply("Conj", (grad,))]
+
+
+@define_grad("ComplexAbs")
+def _complex_abs_grad(op, grad):
+    # d|z|/da = a / |z|, d|z|/db = b / |z|: z * grad / |z| (0 at z = 0, as TF)
+    z, magnitude = op.inputs[0], op.outputs[0]
+    zero = math_ops.equal(magnitude, 0)
+    scale = math_ops.where(zero, zeros_like(grad),
+                           math_ops.truediv(grad, math_ops.where(zero, ones_like(grad), magnitude)))
+    return [math_ops.multiply(z, apply("Complex", (scale, zeros_like(scale))))]
+
+
+@define_grad("Angle")
+def _angle_grad(op, grad):
+    # angle = atan2(b, a): d/da = -b / |z|^2, d/db = a / |z|^2
+    z = op.inputs[0]
+    a, b = apply("Real", (z,)), apply("Imag", (z,))
+    scale = math_ops.truediv(grad, math_ops.add(math_ops.square(a), math_ops.square(b)))
+    return [apply("Complex", (math_ops.negative(math_ops.multiply(b, scale)),
+                              math_ops.multiply(a, scale)))]
 
 
 def complex(real, imag, name=None):  # TensorFlow's public name

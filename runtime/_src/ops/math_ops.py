@@ -83,9 +83,15 @@ def _mul(x, y):
     return np.multiply(x, y)
 
 
+def _conj(t):
+    """conj(t) for a complex t (t itself else): complex gradients multiply by
+    conjugated derivatives (TF's convention, runtime/_src/autodiff/backprop.py)."""
+    return apply("Conj", (t,)) if t.dtype in COMPLEX else t
+
+
 @define_grad("Mul")
 def _mul_grad(op, grad):
-    x, y = op.inputs
+    x, y = _conj(op.inputs[0]), _conj(op.inputs[1])
     return [unbroadcast(multiply(grad, y), x), unbroadcast(multiply(grad, x), y)]
 
 
@@ -100,8 +106,8 @@ def _realdiv(x, y):
 @define_grad("RealDiv")
 def _realdiv_grad(op, grad):
     x, y = op.inputs
-    gx = truediv(grad, y)
-    return [unbroadcast(gx, x), unbroadcast(negative(multiply(gx, op.outputs[0])), y)]
+    gx = truediv(grad, _conj(y))
+    return [unbroadcast(gx, x), unbroadcast(negative(multiply(gx, _conj(op.outputs[0]))), y)]
 
 
 @define_op("FloorDiv", infer=rules.elementwise)
@@ -159,10 +165,11 @@ def _pow(x, y):
 @define_grad("Pow")
 def _pow_grad(op, grad):
     x, y = op.inputs
-    gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
-    positive = greater(x, 0)
-    log_x = where(positive, log(where(positive, x, 1)), 0)
-    return [unbroadcast(gx, x), unbroadcast(multiply(grad, multiply(op.outputs[0], log_x)), y)]
+    xc, yc, out = _conj(x), _conj(y), _conj(op.outputs[0])
+    gx = multiply(grad, multiply(yc, pow(xc, subtract(yc, 1))))
+    positive = not_equal(x, 0) if x.dtype in COMPLEX else greater(x, 0)
+    log_x = where(positive, log(where(positive, xc, 1)), 0)
+    return [unbroadcast(gx, x), unbroadcast(multiply(grad, multiply(out, log_x)), y)]
 
 
 @define_op("Maximum", infer=rules.elementwise)
@@ -313,7 +320,8 @@ _UNARY_GRADS = {
 def _define_unary_grad(name, derivative):
     @define_grad(name)
     def _grad(op, grad):
-        return [derivative(grad, op.inputs[0], op.outputs[0])]
+        # f has real coefficients, so conj(f'(x)) is f' at conj(x), conj(y)
+        return [derivative(grad, _conj(op.inputs[0]), _conj(op.outputs[0]))]
 
 
 for _name, _derivative in _UNARY_GRADS.items():
@@ -895,7 +903,7 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
 
 @define_grad("MatMul")
 def _matmul_grad(op, grad):
-    a, b = op.inputs
+    a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
     ta, tb = op.attrs.get("transpose_a", False), op.attrs.get("transpose_b", False)
     if not ta and not tb:
         ga, gb = _mm(grad, b, False, True), _mm(a, grad, True, False)
@@ -988,13 +996,17 @@ def _infer_cast(inputs, attrs):
 
 @define_op("Cast", infer=_infer_cast)
 def _cast(x, dtype):
+    if x.dtype.kind == "c" and not dtype.is_complex:
+        x = x.real                     # TF keeps the real part (numpy would warn)
     return x.astype(dtype.np_dtype)
 
 
 @define_grad("Cast")
 def _cast_grad(op, grad):
-    source = op.inputs[0].dtype
-    if source.is_floating and op.attrs["dtype"].is_floating:
+    source, target = op.inputs[0].dtype, op.attrs["dtype"]
+    if (source.is_floating or source.is_complex) and (target.is_floating or target.is_complex):
+        if source.is_floating and target.is_complex:
+            grad = apply("Real", (grad,))      # a real source moved only the real part
         return [cast(grad, source)]
     return [None]
 

@@ -27,7 +27,8 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
 from runtime._src.ops.gradient_ops import broadcast_like
 from runtime._src.ops.manipulation_ops import concat, expand_dims, squeeze, transpose
-from runtime._src.ops.base_ops import BOOL, FLOATS, NUMERIC, dtype_error, run_kernel_now
+from runtime._src.ops.base_ops import (ARITHMETIC, BOOL, FLOATS, NUMERIC, dtype_error,
+                                       run_kernel_now)
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
@@ -277,12 +278,12 @@ def _check_axes_now(op_name, axis, rank):
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     """Sum over `axis` (all axes when None)."""
-    return _reduce("Sum", input_tensor, axis, keepdims, NUMERIC)
+    return _reduce("Sum", input_tensor, axis, keepdims, ARITHMETIC)
 
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     """Mean over `axis`; integer inputs give the truncated integer mean."""
-    return _reduce("Mean", input_tensor, axis, keepdims, NUMERIC)
+    return _reduce("Mean", input_tensor, axis, keepdims, ARITHMETIC)
 
 
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):

@@ -5,7 +5,7 @@ import numpy as np
 
 from runtime._src.keras.ops.operation import (cast_to, keras_op, standardize_dtype, tensor,
                                               to_float)
-from runtime._src.ops import image_color
+from runtime._src.ops import fft_ops, image_color, signal_spectral, signal_windows
 from runtime._src.keras.ops.tfops import tf
 
 __all__ = []
@@ -195,68 +195,44 @@ def view_as_complex(x):
 
 
 
-# -- Fourier transforms, as products with cos/sin matrices (differentiable,
-# exact to float rounding for the short signals Keras's examples use) -------
+# -- Fourier transforms: (real, imag) pairs over tf.signal's FFT ops ------------
 
-def _dot_last(x, matrix):
-    """x's last axis contracted with matrix's first (x may be 1-D)."""
-    return tf.tensordot(x, matrix, [[len(x.shape) - 1], [0]])
-
-
-def _angles(n_out, n_in, sign, dtype):
-    k = np.arange(n_out).reshape(-1, 1)
-    t = np.arange(n_in).reshape(1, -1)
-    theta = 2.0 * np.pi * ((k * t) % max(n_in, 1)) / max(n_in, 1)
-    return (tensor(np.cos(theta).T.astype(dtype)),
-            tensor((sign * np.sin(theta)).T.astype(dtype)))
-
-
-def _dft_last(re, im, inverse=False):
-    """(re, im) transformed along the last axis."""
-    n = re.shape.as_list()[-1]
-    cos, sin = _angles(n, n, 1.0 if inverse else -1.0, re.dtype.np_dtype)
-    out_re = _dot_last(re, cos) - _dot_last(im, sin)
-    out_im = _dot_last(re, sin) + _dot_last(im, cos)
-    if inverse:
-        out_re, out_im = out_re / float(n), out_im / float(n)
-    return out_re, out_im
+def _complex_of(x, op_name):
+    """The complex tensor of a (real, imag) pair of float tensors."""
+    if not isinstance(x, (tuple, list)) or len(x) != 2:
+        raise ValueError(f"{op_name}: Input `x` should be a tuple of two tensors - real and "
+                         f"imaginary. Received: x={x}")
+    re, im = to_float(x[0]), to_float(x[1])
+    if re.shape.as_list() != im.shape.as_list():
+        raise ValueError(f"{op_name}: Input `x` should be a tuple of two tensors - real and "
+                         f"imaginary. Both the real and imaginary parts should have the same "
+                         f"shape. Received: x[0].shape = {re.shape}, x[1].shape = {im.shape}")
+    return tf.complex(re, cast_to(im, re.dtype.name))
 
 
-def _complex_pair(x):
-    re, im = x
-    re, im = to_float(re), to_float(im)
-    if re.shape.as_list()[-1] is None:
-        raise ValueError("the transformed axis needs a known length")
-    return re, im
-
-
-def _swap_last_two(t):
-    rank = len(t.shape)
-    return tf.transpose(t, list(range(rank - 2)) + [rank - 1, rank - 2])
+def _parts(z):
+    return tf.real(z), tf.imag(z)
 
 
 @_export
+@keras_op
 def fft(x):
     """`keras.ops.fft(x)`: x = (real, imag); the DFT along the last axis."""
-    return _dft_last(*_complex_pair(x))
-
-
-def _dft2(x, inverse):
-    re, im = _dft_last(*_complex_pair(x), inverse=inverse)
-    re, im = _dft_last(_swap_last_two(re), _swap_last_two(im), inverse=inverse)
-    return _swap_last_two(re), _swap_last_two(im)
+    return _parts(fft_ops.fft(_complex_of(x, "fft")))
 
 
 @_export
+@keras_op
 def fft2(x):
     """`keras.ops.fft2(x)`: x = (real, imag); the DFT over the last two axes."""
-    return _dft2(x, inverse=False)
+    return _parts(fft_ops.fft2d(_complex_of(x, "fft2")))
 
 
 @_export
+@keras_op
 def ifft2(x):
     """`keras.ops.ifft2(x)`: x = (real, imag); the inverse DFT over the last two axes."""
-    return _dft2(x, inverse=True)
+    return _parts(fft_ops.ifft2d(_complex_of(x, "ifft2")))
 
 
 @_export
@@ -264,36 +240,90 @@ def ifft2(x):
 def rfft(x, fft_length=None):
     """`keras.ops.rfft(x, fft_length=None)`: (real, imag) of the first
     fft_length // 2 + 1 frequencies of real x (cut or zero-padded to fft_length)."""
-    x = to_float(x)
-    n = x.shape.as_list()[-1]
-    length = n if fft_length is None else int(fft_length)
-    if length < n:
-        x = x[..., :length]
-    elif length > n:
-        x = tf.pad(x, [[0, 0]] * (len(x.shape) - 1) + [[0, length - n]])
-    cos, sin = _angles(length // 2 + 1, length, -1.0, x.dtype.np_dtype)
-    return _dot_last(x, cos), _dot_last(x, sin)
+    length = None if fft_length is None else [fft_length]
+    return _parts(fft_ops.rfft(to_float(x), length))
 
 
 @_export
+@keras_op
 def irfft(x, fft_length=None):
     """`keras.ops.irfft(x, fft_length=None)`: the real signal of length
     fft_length (2 * (m - 1) by default) whose rfft is x = (real, imag)."""
-    re, im = _complex_pair(x)
-    m = re.shape.as_list()[-1]
-    n = 2 * (m - 1) if fft_length is None else int(fft_length)
-    used = n // 2 + 1
-    if used > m:
-        pad = [[0, 0]] * (len(re.shape) - 1) + [[0, used - m]]
-        re, im = tf.pad(re, pad), tf.pad(im, pad)
-    re, im = re[..., :used], im[..., :used]
-    k = np.arange(used)
-    weights = np.where((k == 0) | ((n % 2 == 0) & (k == n // 2)), 1.0, 2.0)
-    theta = 2.0 * np.pi * ((k.reshape(-1, 1) * np.arange(n).reshape(1, -1)) % n) / n
-    dtype = re.dtype.np_dtype
-    cos = tensor((weights.reshape(-1, 1) * np.cos(theta) / n).astype(dtype))
-    sin = tensor((weights.reshape(-1, 1) * np.sin(theta) / n).astype(dtype))
-    return _dot_last(re, cos) - _dot_last(im, sin)
+    length = None if fft_length is None else [fft_length]
+    return fft_ops.irfft(_complex_of(x, "irfft"), length)
+
+
+def _stft_window(window, sequence_length, fft_length, dtype):
+    """Keras's window (a name, an array or None) centered in fft_length samples."""
+    if window is None:
+        return None
+    if isinstance(window, str):
+        if window not in ("hann", "hamming"):
+            raise ValueError('If a string is passed to `window`, it must be one of `"hann"`, '
+                             f'`"hamming"`. Received: window={window}')
+        make = signal_windows.hann_window if window == "hann" else signal_windows.hamming_window
+        values = make(sequence_length, periodic=True, dtype=dtype)
+    else:
+        values = cast_to(tensor(window), dtype.name)
+    if values.shape.rank != 1 or values.shape.as_list()[0] != sequence_length:
+        raise ValueError("The shape of `window` must be equal to [sequence_length]."
+                         f"Received: window shape={values.shape}")
+    left = (fft_length - sequence_length) // 2
+    return tf.pad(values, [[left, fft_length - sequence_length - left]])
+
+
+def _check_stride(sequence_stride):
+    if not isinstance(sequence_stride, int) or sequence_stride <= 0:
+        raise ValueError("`sequence_stride` must be a positive integer. "
+                         f"Received: sequence_stride={sequence_stride}")
+
+
+@_export
+@keras_op
+def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
+    """`keras.ops.stft`: (real, imag) of the short-time Fourier transform of
+    float x [..., samples] -> [..., frames, fft_length // 2 + 1]; with `center`
+    x is reflect-padded by fft_length // 2 at both ends."""
+    _check_stride(sequence_stride)
+    x = tensor(x)
+    if x.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"Invalid input type. Expected `float32` or `float64`. Received: "
+                        f"input type={x.dtype.name}")
+    if fft_length < sequence_length:
+        raise ValueError("`fft_length` must equal or larger than `sequence_length`. Received: "
+                         f"sequence_length={sequence_length}, fft_length={fft_length}")
+    win = _stft_window(window, sequence_length, fft_length, x.dtype)
+    if center:
+        pads = [[0, 0]] * (x.shape.rank - 1) + [[fft_length // 2, fft_length // 2]]
+        x = tf.pad(x, pads, mode="REFLECT")
+    spectrum = signal_spectral.stft(x, fft_length, sequence_stride, fft_length=fft_length,
+                                    window_fn=None if win is None else lambda n, dtype: win)
+    return _parts(spectrum)
+
+
+@_export
+@keras_op
+def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann",
+          center=True):
+    """`keras.ops.istft`: the signal whose `stft` is x = (real, imag), with
+    the windows' overlap divided out; `length` crops it (after the centering pad)."""
+    _check_stride(sequence_stride)
+    spectrum = _complex_of(x, "istft")
+    dtype = spectrum.dtype.real_dtype
+    win = _stft_window(window, sequence_length, fft_length, dtype)
+    window_fn = None if win is None else signal_spectral.inverse_stft_window_fn(
+        sequence_stride, lambda n, dtype: win)
+    frames = spectrum.shape.as_list()[-2]
+    out = signal_spectral.inverse_stft(spectrum, fft_length, sequence_stride,
+                                       fft_length=fft_length, window_fn=window_fn)
+    start = fft_length // 2 if center else 0
+    if length is not None:
+        return out[..., start:start + length]
+    if center:
+        return out[..., start:-(fft_length // 2)]
+    if frames is None:
+        return out
+    return out[..., start:fft_length + sequence_stride * (frames - 1)]
 
 
 __all__.sort()
