@@ -961,8 +961,10 @@ def _select_grad(op, grad):
 
 def _infer_where(inputs, attrs):
     c = inputs[0]
-    if c.dtype is not dtypes.bool:
-        raise TypeError(f"condition must be a bool tensor, got {c.dtype.name}")
+    if c.dtype is not dtypes.bool and not (c.dtype.is_integer or c.dtype.is_floating
+                                           or c.dtype.is_complex):
+        raise TypeError(f"where: condition must be a bool or numeric tensor (its nonzero "
+                        f"elements count as true), got {c.dtype.name}")
     return [(dtypes.int64, TensorShape([None, c.shape.rank]))]
 
 
@@ -977,13 +979,14 @@ not_differentiable("Where")
 def where(condition, x=None, y=None, name=None):
     """Elements of x where condition is true, else of y (broadcasting all three).
 
-    With only `condition`: the int64 coordinates of its true elements, [N, rank].
+    With only `condition`: the int64 coordinates of its true (or, for a numeric
+    condition, nonzero) elements, [N, rank].
     """
     condition = convert_to_tensor(condition)
+    if x is None and y is None:
+        return apply("Where", (condition,))      # numeric: the nonzero elements, as TF
     if condition.dtype is not dtypes.bool:
         raise TypeError(f"where: condition must be a bool tensor, got {condition.dtype.name}")
-    if x is None and y is None:
-        return apply("Where", (condition,))
     if x is None or y is None:
         raise ValueError("where: x and y must both be given, or neither")
     x, y = convert_pair(x, y, "SelectV2")

@@ -3,7 +3,7 @@ runtime's `tf.linalg` ops; int inputs give float32."""
 
 import numpy as np
 
-from runtime._src.keras.ops.operation import keras_op, to_float
+from runtime._src.keras.ops.operation import cast_to, keras_op, tensor, to_float
 from runtime._src.keras.ops.tfops import tf
 
 __all__ = []
@@ -154,3 +154,29 @@ def cholesky_inverse(x, upper=False):
 
 
 __all__.sort()
+
+
+@_export
+@keras_op
+def eigh(x):
+    """`keras.ops.eigh(x)`: (eigenvalues ascending, eigenvectors) of a
+    symmetric matrix, as `tf.linalg.eigh`."""
+    return tf.eigh(to_float(x))
+
+
+@_export
+def jvp(fun, primals, tangents, has_aux=False):
+    """`keras.ops.jvp(fun, primals, tangents, has_aux=False)`: `(fun(*primals),
+    its derivative along tangents)` (and `aux` with `has_aux`), by forward
+    accumulation (runtime/_src/autodiff/forward.py)."""
+    from runtime._src.autodiff.forward import ForwardAccumulator
+    from runtime._src.core import nest
+    flat_primals = [tensor(p) for p in nest.flatten(primals)]
+    flat_tangents = [cast_to(t, p.dtype.name) for t, p in zip(nest.flatten(tangents),
+                                                             flat_primals)]
+    args = nest.pack_sequence_as(primals, flat_primals)
+    with ForwardAccumulator(flat_primals, flat_tangents) as acc:
+        out = fun(*args)
+        out, aux = out if has_aux else (out, None)
+    tangents_out = acc.jvp(out, unconnected_gradients="zero")
+    return (out, tangents_out, aux) if has_aux else (out, tangents_out)

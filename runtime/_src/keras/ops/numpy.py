@@ -1593,3 +1593,27 @@ def view(x, dtype=None):
 
 
 __all__.sort()
+
+
+@_export
+@keras_op
+def argpartition(x, kth, axis=-1):
+    """`keras.ops.argpartition(x, kth, axis=-1)`: indices that put the
+    `kth + 1` smallest values (as int32, ascending) first, then the rest
+    (descending), computed as Keras 3.15's TensorFlow backend does with two
+    `top_k`s, so the order (and, for rank > 1, Keras's mask summed over the
+    leading axis) is Keras's."""
+    x = cast_to(x, "int32")
+    if axis is None:
+        x, axis, flat = tf.reshape(x, [-1]), 0, True
+    else:
+        flat = False
+    x = swapaxes(x, axis, -1)
+    n = x.shape.dims[-1]
+    kth = int(np.clip(int(kth), 0, n - 1))
+    bottom = tf.top_k(-x, kth + 1).indices
+    mask = tf.reduce_sum(tf.one_hot(bottom, n, dtype="int32"), axis=0)
+    where = tf.where(mask)
+    cleared = tf.tensor_scatter_nd_update(x, where, tf.zeros(tf.shape(where)[:1], "int32"))
+    out = tf.concat([bottom, tf.top_k(cleared, n - kth - 1).indices], axis=-1)
+    return out if flat else swapaxes(out, -1, axis)
