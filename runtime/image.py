@@ -1,19 +1,30 @@
-"""`tf.image`: resizing, flips, rotation and standardization of images
-(defined in runtime/_src/ops/image_ops.py); dtype conversion, brightness,
-contrast, grayscale and central crops (runtime/_src/ops/image_color.py).
+"""`tf.image`: resizing by every TF method (runtime/_src/ops/image_resize.py);
+flips, rotation, crops and pads (image_ops.py); dtype conversion and colour
+(image_color.py).
 
     tf.image.resize(images, [64, 64])              # bilinear, float32
     tf.image.resize(images, [64, 64], "nearest")   # keeps the dtype
 """
 
-from runtime._src.ops.image_ops import (ResizeMethod, flip_left_right,
-                                        flip_up_down, per_image_standardization, resize,
-                                        rot90)
+from runtime._src.ops.image_resize import ResizeMethod, resize
+
+from runtime._src.ops.image_ops import (crop_to_bounding_box, flip_left_right, flip_up_down,
+                                        pad_to_bounding_box, per_image_standardization,
+                                        resize_with_crop_or_pad, resize_with_pad, rot90,
+                                        transpose)
 
 from runtime._src.ops.image_color import (adjust_brightness, adjust_contrast,
                                           central_crop, convert_image_dtype,
                                           grayscale_to_rgb, rgb_to_grayscale)
 
-__all__ = ["adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
-           "grayscale_to_rgb", "rgb_to_grayscale", "resize", "ResizeMethod", "flip_left_right", "flip_up_down", "rot90",
-           "per_image_standardization"]
+from runtime._src.ops.image_hsv import (adjust_gamma, adjust_hue, adjust_saturation,
+                                        hsv_to_rgb, rgb_to_hsv, rgb_to_yiq, rgb_to_yuv,
+                                        yiq_to_rgb, yuv_to_rgb)
+
+__all__ = ["adjust_gamma", "adjust_hue", "adjust_saturation", "hsv_to_rgb", "rgb_to_hsv",
+           "rgb_to_yiq", "rgb_to_yuv", "yiq_to_rgb", "yuv_to_rgb",
+           "adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
+           "grayscale_to_rgb", "rgb_to_grayscale", "resize", "ResizeMethod", "flip_left_right",
+           "flip_up_down", "rot90", "per_image_standardization", "transpose",
+           "crop_to_bounding_box", "pad_to_bounding_box", "resize_with_crop_or_pad",
+           "resize_with_pad"]
