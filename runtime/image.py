@@ -21,7 +21,15 @@ from runtime._src.ops.image_hsv import (adjust_gamma, adjust_hue, adjust_saturat
                                         hsv_to_rgb, rgb_to_hsv, rgb_to_yiq, rgb_to_yuv,
                                         yiq_to_rgb, yuv_to_rgb)
 
-__all__ = ["adjust_gamma", "adjust_hue", "adjust_saturation", "hsv_to_rgb", "rgb_to_hsv",
+from runtime._src.ops.image_nms import (combined_non_max_suppression, non_max_suppression,
+                                        non_max_suppression_overlaps,
+                                        non_max_suppression_padded,
+                                        non_max_suppression_with_scores)
+
+__all__ = ["combined_non_max_suppression", "non_max_suppression",
+           "non_max_suppression_overlaps", "non_max_suppression_padded",
+           "non_max_suppression_with_scores",
+           "adjust_gamma", "adjust_hue", "adjust_saturation", "hsv_to_rgb", "rgb_to_hsv",
            "rgb_to_yiq", "rgb_to_yuv", "yiq_to_rgb", "yuv_to_rgb",
            "adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
            "grayscale_to_rgb", "rgb_to_grayscale", "resize", "ResizeMethod", "flip_left_right",
