@@ -26,7 +26,11 @@ from runtime._src.ops.image_nms import (combined_non_max_suppression, non_max_su
                                         non_max_suppression_padded,
                                         non_max_suppression_with_scores)
 
-__all__ = ["combined_non_max_suppression", "non_max_suppression",
+from runtime._src.ops.image_crops import (crop_and_resize, draw_bounding_boxes,
+                                          extract_glimpse, extract_patches)
+
+__all__ = ["crop_and_resize", "draw_bounding_boxes", "extract_glimpse", "extract_patches",
+           "combined_non_max_suppression", "non_max_suppression",
            "non_max_suppression_overlaps", "non_max_suppression_padded",
            "non_max_suppression_with_scores",
            "adjust_gamma", "adjust_hue", "adjust_saturation", "hsv_to_rgb", "rgb_to_hsv",
