@@ -29,7 +29,12 @@ from runtime._src.ops.image_nms import (combined_non_max_suppression, non_max_su
 from runtime._src.ops.image_crops import (crop_and_resize, draw_bounding_boxes,
                                           extract_glimpse, extract_patches)
 
-__all__ = ["crop_and_resize", "draw_bounding_boxes", "extract_glimpse", "extract_patches",
+from runtime._src.ops.image_metrics import (image_gradients, psnr, sobel_edges, ssim,
+                                            ssim_multiscale, total_variation)
+
+__all__ = ["image_gradients", "psnr", "sobel_edges", "ssim", "ssim_multiscale",
+           "total_variation",
+           "crop_and_resize", "draw_bounding_boxes", "extract_glimpse", "extract_patches",
            "combined_non_max_suppression", "non_max_suppression",
            "non_max_suppression_overlaps", "non_max_suppression_padded",
            "non_max_suppression_with_scores",
