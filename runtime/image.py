@@ -32,7 +32,21 @@ from runtime._src.ops.image_crops import (crop_and_resize, draw_bounding_boxes,
 from runtime._src.ops.image_metrics import (image_gradients, psnr, sobel_edges, ssim,
                                             ssim_multiscale, total_variation)
 
-__all__ = ["image_gradients", "psnr", "sobel_edges", "ssim", "ssim_multiscale",
+from runtime._src.ops.image_random import (
+    random_brightness, random_contrast, random_crop, random_flip_left_right,
+    random_flip_up_down, random_hue, random_saturation, sample_distorted_bounding_box,
+    stateless_random_brightness, stateless_random_contrast, stateless_random_crop,
+    stateless_random_flip_left_right, stateless_random_flip_up_down, stateless_random_hue,
+    stateless_random_saturation, stateless_sample_distorted_bounding_box)
+
+__all__ = ["random_brightness", "random_contrast", "random_crop", "random_flip_left_right",
+           "random_flip_up_down", "random_hue", "random_saturation",
+           "sample_distorted_bounding_box", "stateless_random_brightness",
+           "stateless_random_contrast", "stateless_random_crop",
+           "stateless_random_flip_left_right", "stateless_random_flip_up_down",
+           "stateless_random_hue", "stateless_random_saturation",
+           "stateless_sample_distorted_bounding_box",
+           "image_gradients", "psnr", "sobel_edges", "ssim", "ssim_multiscale",
            "total_variation",
            "crop_and_resize", "draw_bounding_boxes", "extract_glimpse", "extract_patches",
            "combined_non_max_suppression", "non_max_suppression",
