@@ -191,6 +191,12 @@ _same_reason(("Timestamp",),
 _same_reason(("RandomGamma", "RandomPoissonV2", "StatelessRandomGammaV3",
               "StatelessRandomBinomial"),
              "ONNX's random ops do not reproduce our random streams")
+_same_reason(("SampleDistortedBoundingBoxV2", "StatelessSampleDistortedBoundingBox"),
+             "ONNX's random ops do not reproduce our random streams")
+_same_reason(("RGBToHSV", "HSVToRGB", "AdjustHue", "AdjustSaturation", "NonMaxSuppressionV5",
+              "NonMaxSuppressionWithOverlaps", "NonMaxSuppressionPadded",
+              "CombinedNonMaxSuppression", "DrawBoundingBoxesV2"),
+             "this tf.image op has no ONNX rule yet")
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
               "DynamicStitch", "MulNoNan"),

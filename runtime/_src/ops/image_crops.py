@@ -283,5 +283,6 @@ def draw_bounding_boxes(images, boxes, colors, name=None):
                         f"{images.dtype.name}")
     colors = convert_to_tensor(np.zeros([0, 4], np.float32) if colors is None else colors,
                                dtypes.float32)
-    return apply("DrawBoundingBoxesV2", (images, convert_to_tensor(boxes, dtypes.float32),
-                                         colors))
+    args = (images, convert_to_tensor(boxes, dtypes.float32), colors)
+    _infer_draw(args, {})
+    return apply("DrawBoundingBoxesV2", args)

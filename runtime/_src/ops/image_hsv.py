@@ -176,14 +176,19 @@ def _adjust_saturation(x, scale):
 not_differentiable("HSVToRGB", "AdjustHue", "AdjustSaturation")
 
 
+def _apply_rgb(op, *inputs):
+    _infer_rgb(inputs, {})      # the checks, also when running eagerly
+    return apply(op, inputs)
+
+
 def rgb_to_hsv(images, name=None):
     """RGB pixels ([..., 3], float values in [0, 1]) as hue, saturation, value."""
-    return apply("RGBToHSV", (convert_to_tensor(images),))
+    return _apply_rgb("RGBToHSV", convert_to_tensor(images))
 
 
 def hsv_to_rgb(images, name=None):
     """Hue, saturation, value pixels ([..., 3], float) back to RGB."""
-    return apply("HSVToRGB", (convert_to_tensor(images),))
+    return _apply_rgb("HSVToRGB", convert_to_tensor(images))
 
 
 def _float_image(image):
@@ -204,7 +209,7 @@ def adjust_hue(image, delta, name=None):
     if not hasattr(delta, "dtype") and (delta < -1 or delta > 1):
         raise ValueError("delta must be in the interval [-1, 1]")
     image, flt = _float_image(image)
-    out = apply("AdjustHue", (flt, _scalar_float(delta)))
+    out = _apply_rgb("AdjustHue", flt, _scalar_float(delta))
     return convert_image_dtype(out, image.dtype)
 
 
@@ -212,7 +217,7 @@ def adjust_saturation(image, saturation_factor, name=None):
     """The saturation of RGB `image` multiplied by `saturation_factor`,
     clipped to [0, 1]."""
     image, flt = _float_image(image)
-    out = apply("AdjustSaturation", (flt, _scalar_float(saturation_factor)))
+    out = _apply_rgb("AdjustSaturation", flt, _scalar_float(saturation_factor))
     return convert_image_dtype(out, image.dtype)
 
 

@@ -124,6 +124,7 @@ def _nms_call(boxes, scores, max_output_size, iou_threshold, score_threshold, si
             convert_to_tensor(iou_threshold, dtypes.float32),
             convert_to_tensor(score_threshold, dtypes.float32),
             convert_to_tensor(sigma, dtypes.float32))
+    _infer_nms(args, {"pad": bool(pad)})       # the checks, also when running eagerly
     return apply("NonMaxSuppressionV5", args, {"pad": bool(pad)})
 
 
@@ -261,5 +262,6 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
             convert_to_tensor(max_total_size, dtypes.int32),
             convert_to_tensor(iou_threshold, dtypes.float32),
             convert_to_tensor(score_threshold, dtypes.float32))
-    return tuple(apply("CombinedNonMaxSuppression", args,
-                       {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)}))
+    attrs = {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)}
+    _infer_combined(args, attrs)
+    return tuple(apply("CombinedNonMaxSuppression", args, attrs))
