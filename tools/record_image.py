@@ -8,7 +8,10 @@ The cases are tests/runtime/image_cases.py's (`fn(tf, *inputs)`, written for
 both libraries). For each case the file holds, under "<name>/...": `out<i>`
 (each output's values; its dtype in `dtype<i>`), and for `grad=True` cases
 `grad<j>` (the gradient of sum(output * w) by float input j, w as in
-image_cases). tests/runtime/test_image_ops.py replays them on the runtime.
+image_cases); "codec/<name>" holds TF's decoding of image_cases.CODECS's
+PNG/BMP bytes, and "tfpng/<name>" the PNG bytes TF's encode_png (libpng,
+with its filters) makes of image_cases.TO_ENCODE's pixels.
+tests/runtime/test_image_ops.py replays them on the runtime.
 """
 
 import pathlib
@@ -56,6 +59,12 @@ def main():
     for name, (fn, inputs, grad) in image_cases.CASES.items():
         for key, value in record(tf, fn, inputs, grad).items():
             data[f"{name}/{key}"] = value
+    for name, (contents, fn, kwargs) in image_cases.CODECS.items():
+        kwargs = {k: getattr(tf, v) if k == "dtype" else v for k, v in kwargs.items()}
+        data[f"codec/{name}"] = getattr(tf.image, fn)(tf.constant(contents), **kwargs).numpy()
+    for name, pixels in image_cases.TO_ENCODE.items():
+        encoded = tf.io.encode_png(pixels).numpy()
+        data[f"tfpng/{name}"] = np.frombuffer(encoded, np.uint8)
     np.savez_compressed(OUT, **data)
     print(f"{len(image_cases.CASES)} cases written to {OUT}")
 

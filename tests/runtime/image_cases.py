@@ -182,3 +182,150 @@ case("total_variation_3d", lambda tf, a: tf.image.total_variation(a[0]), A)
 case("total_variation", lambda tf, a: tf.image.total_variation(a), IMG, grad=True)
 case("image_gradients", lambda tf, a: tf.image.image_gradients(a), IMG, grad=True)
 case("sobel_edges", lambda tf, a: tf.image.sobel_edges(a), IMG, grad=True)
+
+
+# --- PNG and BMP bytes made here (both sides decode the same files) ---------------------
+
+def _png_chunk(kind, body):
+    import struct
+    import zlib
+    return (struct.pack(">I", len(body)) + kind + body +
+            struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+
+
+def _pack_rows(samples, depth):
+    """Scanline bytes of [h, w, s] integer samples at `depth` bits."""
+    h = samples.shape[0]
+    flat = samples.reshape(h, -1)
+    if depth == 16:
+        return flat.astype(">u2").view(np.uint8).reshape(h, -1)
+    if depth == 8:
+        return flat.astype(np.uint8)
+    bits = ((flat[:, :, None] >> np.arange(depth - 1, -1, -1)) & 1).astype(np.uint8)
+    return np.packbits(bits.reshape(h, -1), axis=1)
+
+
+def _filtered(rows, filt, bpp):
+    """Rows with PNG filter `filt` applied (the reverse of decoding)."""
+    out, prev = [], np.zeros(rows.shape[1], np.int32)
+    for row in rows.astype(np.int32):
+        if filt == 0:
+            line = row
+        else:
+            line = np.zeros_like(row)
+            for i in range(len(row)):
+                a = row[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                if filt == 1:
+                    pred = a
+                elif filt == 2:
+                    pred = b
+                elif filt == 3:
+                    pred = (a + b) >> 1
+                else:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (row[i] - pred) & 255
+        out.append(np.concatenate([[filt], line]).astype(np.uint8))
+        prev = row
+    return np.concatenate(out).tobytes() if out else b""
+
+
+def make_png(samples, depth, color, extra=(), interlace=False, filt=0):
+    """PNG bytes of [h, w, s] samples (colour type `color`), with extra chunks."""
+    import struct
+    import zlib
+    h, w, s = samples.shape
+    bpp = max(1, depth * s // 8)
+    if interlace:
+        passes = [(0, 0, 8, 8), (0, 4, 8, 8), (4, 0, 8, 4), (0, 2, 4, 4), (2, 0, 4, 2),
+                  (0, 1, 2, 2), (1, 0, 2, 1)]
+        raw = b"".join(_filtered(_pack_rows(samples[r::dr, c::dc], depth), filt, bpp)
+                       for r, c, dr, dc in passes if samples[r::dr, c::dc].size)
+    else:
+        raw = _filtered(_pack_rows(samples, depth), filt, bpp)
+    header = struct.pack(">IIBBBBB", w, h, depth, color, 0, 0, int(interlace))
+    body = [_png_chunk(b"IHDR", header)] + [_png_chunk(k, v) for k, v in extra]
+    return (b"\x89PNG\r\n\x1a\n" + b"".join(body) + _png_chunk(b"IDAT", zlib.compress(raw)) +
+            _png_chunk(b"IEND", b""))
+
+
+def make_bmp(pixels, top_down=False):
+    """Uncompressed BMP bytes of [h, w, c] uint8 pixels (c: 1, 3 or 4; RGB order)."""
+    import struct
+    h, w, c = pixels.shape
+    px = pixels[..., [2, 1, 0, 3][:c]] if c >= 3 else pixels
+    rows = px.reshape(h, -1)
+    pad = (-rows.shape[1]) % 4
+    rows = np.concatenate([rows, np.zeros([h, pad], np.uint8)], axis=1)
+    if not top_down:
+        rows = rows[::-1]
+    palette = bytes(np.repeat(np.arange(256, dtype=np.uint8), 4)) if c == 1 else b""
+    offset = 54 + len(palette)
+    data = rows.tobytes()
+    return (b"BM" + struct.pack("<IHHI", offset + len(data), 0, 0, offset) +
+            struct.pack("<IiiHHIIiiII", 40, w, -h if top_down else h, 1, 8 * c, 0, len(data),
+                        2835, 2835, 256 if c == 1 else 0, 0) + palette + data)
+
+
+_pr = np.random.default_rng(7)
+_G8 = _pr.integers(0, 256, [5, 7, 1])
+_RGB8 = _pr.integers(0, 256, [6, 9, 3])
+_RGBA16 = _pr.integers(0, 65536, [4, 5, 4])
+_IDX = _pr.integers(0, 5, [5, 6, 1])
+_PLTE = (b"PLTE", bytes(_pr.integers(0, 256, 15, dtype=np.uint8)))
+_RGB8[0, :3] = [[10, 20, 30], [10, 20, 30], [1, 2, 3]]
+CODECS = {        # name -> (bytes, decode function name, kwargs)
+    "png_gray8": (make_png(_G8, 8, 0), "decode_png", {}),
+    "png_gray8_to_rgb": (make_png(_G8, 8, 0), "decode_png", {"channels": 3}),
+    "png_gray8_to_rgba": (make_png(_G8, 8, 0), "decode_png", {"channels": 4}),
+    "png_gray8_to_16": (make_png(_G8, 8, 0), "decode_png", {"dtype": "uint16"}),
+    "png_gray1": (make_png(_G8 % 2, 1, 0), "decode_png", {}),
+    "png_gray2": (make_png(_G8 % 4, 2, 0), "decode_png", {}),
+    "png_gray4_trns": (make_png(_G8 % 16, 4, 0, [(b"tRNS", b"\x00\x03")]), "decode_png", {}),
+    "png_rgb8_sub": (make_png(_RGB8, 8, 2, filt=1), "decode_png", {}),
+    "png_rgb8_up": (make_png(_RGB8, 8, 2, filt=2), "decode_png", {}),
+    "png_rgb8_avg": (make_png(_RGB8, 8, 2, filt=3), "decode_png", {}),
+    "png_rgb8_paeth": (make_png(_RGB8, 8, 2, filt=4), "decode_png", {}),
+    "png_rgb8_interlaced": (make_png(_RGB8, 8, 2, interlace=True, filt=4), "decode_png", {}),
+    "png_rgb8_to_gray": (make_png(_RGB8, 8, 2), "decode_png", {"channels": 1}),
+    "png_rgb8_trns": (make_png(_RGB8, 8, 2, [(b"tRNS", b"\x00\x0a\x00\x14\x00\x1e")]),
+                      "decode_png", {}),
+    "png_rgba16": (make_png(_RGBA16, 16, 6), "decode_png", {"dtype": "uint16"}),
+    "png_rgba16_to_8": (make_png(_RGBA16, 16, 6), "decode_png", {}),
+    "png_rgba16_to_gray": (make_png(_RGBA16, 16, 6), "decode_png", {"channels": 1,
+                                                                    "dtype": "uint16"}),
+    "png_rgba16_to_gray8": (make_png(_RGBA16, 16, 6), "decode_png", {"channels": 1}),
+    "png_rgba16_to_rgb": (make_png(_RGBA16, 16, 6), "decode_png", {"channels": 3,
+                                                                   "dtype": "uint16"}),
+    "png_gray_alpha8": (make_png(_RGB8[..., :2], 8, 4), "decode_png", {}),
+    "png_gray_alpha8_to_gray": (make_png(_RGB8[..., :2], 8, 4), "decode_png", {"channels": 1}),
+    "png_gray_alpha8_to_rgba": (make_png(_RGB8[..., :2], 8, 4), "decode_png", {"channels": 4}),
+    "png_rgba8_to_gray": (make_png(_RGBA16 // 256, 8, 6), "decode_png", {"channels": 1}),
+    "png_palette_to_gray": (make_png(_IDX, 8, 3, [_PLTE]), "decode_png", {"channels": 1}),
+    "png_palette": (make_png(_IDX, 8, 3, [_PLTE]), "decode_png", {}),
+    "png_palette4": (make_png(_IDX, 4, 3, [_PLTE]), "decode_png", {}),
+    "png_palette_trns": (make_png(_IDX, 8, 3, [_PLTE, (b"tRNS", b"\x00\x80")]), "decode_png",
+                         {}),
+    "png_interlaced_1x1": (make_png(_G8[:1, :1], 8, 0, interlace=True), "decode_png", {}),
+    "png_gray2_interlaced": (make_png(_pr.integers(0, 4, [11, 13, 1]), 2, 0, interlace=True,
+                                      filt=1), "decode_png", {}),
+    "image_png": (make_png(_RGB8, 8, 2), "decode_image", {}),
+    "image_png_float": (make_png(_RGB8, 8, 2), "decode_image", {"dtype": "float32"}),
+    "bmp24": (make_bmp(_RGB8.astype(np.uint8)), "decode_bmp", {}),
+    "bmp32_top_down": (make_bmp(_RGBA16.astype(np.uint8), top_down=True), "decode_bmp", {}),
+    "bmp8": (make_bmp(_G8.astype(np.uint8)), "decode_bmp", {}),
+    "image_bmp": (make_bmp(_RGB8.astype(np.uint8)), "decode_image", {}),
+    "image_bmp_float": (make_bmp(_RGB8.astype(np.uint8)), "decode_image", {"dtype": "float32"}),
+    "image_bmp_uint16": (make_bmp(_RGB8.astype(np.uint8)), "decode_image", {"dtype": "uint16"}),
+    "image_png_uint16": (make_png(_RGB8, 8, 2), "decode_image", {"dtype": "uint16",
+                                                                 "channels": 1}),
+}
+TO_ENCODE = {    # pixels TF's encode_png turns into PNG bytes (libpng's filters)
+    "gray": _pr.integers(0, 256, [7, 5, 1]).astype(np.uint8),
+    "gray_alpha": _pr.integers(0, 256, [4, 6, 2]).astype(np.uint8),
+    "rgb": np.tile(np.arange(40, dtype=np.uint8)[None, :, None] * 6, [9, 1, 3]) +
+    _pr.integers(0, 3, [9, 40, 3]).astype(np.uint8),
+    "rgba16": _pr.integers(0, 65536, [5, 8, 4]).astype(np.uint16),
+}

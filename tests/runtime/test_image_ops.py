@@ -175,3 +175,59 @@ def test_sample_distorted_bounding_box_keeps_its_constraints(stateless):
         assert covered >= 0.6 * 16 * 20
         np.testing.assert_allclose(box.numpy()[0, 0], [y / 40, x / 50, (y + h) / 40,
                                                        (x + w) / 50], rtol=1e-6)
+
+
+# --- PNG and BMP ---------------------------------------------------------------------------
+
+def _decode(fn, contents, kwargs):
+    kwargs = {k: getattr(tf, v) if k == "dtype" else v for k, v in kwargs.items()}
+    return getattr(tf.image, fn)(contents, **kwargs)
+
+
+@pytest.mark.parametrize("name", list(image_cases.CODECS))
+def test_decoding_is_tensorflows(name):
+    contents, fn, kwargs = image_cases.CODECS[name]
+    want = DATA[f"codec/{name}"]
+    for run in (lambda c: _decode(fn, c, kwargs), tf.function(lambda c: _decode(fn, c, kwargs))):
+        got = run(tf.constant(contents))
+        assert got.dtype.as_numpy_dtype == want.dtype
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("name", list(image_cases.TO_ENCODE))
+def test_png_encoding_round_trips_and_reads_tensorflows_files(name):
+    pixels = image_cases.TO_ENCODE[name]
+    tf_bytes = DATA[f"tfpng/{name}"].tobytes()
+    dtype = tf.uint16 if pixels.dtype == np.uint16 else tf.uint8
+    np.testing.assert_array_equal(tf.io.decode_png(tf_bytes, dtype=dtype).numpy(), pixels)
+    ours = tf.io.encode_png(pixels)
+    assert ours.dtype == tf.string and ours.shape == ()
+    data = ours.numpy()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    assert data[16:26] == tf_bytes[16:26]          # width, height, depth, colour type: TF's
+    again = tf.function(lambda p: tf.io.decode_png(tf.io.encode_png(p, compression=9),
+                                                   dtype=dtype))(tf.constant(pixels))
+    np.testing.assert_array_equal(again.numpy(), pixels)
+    np.testing.assert_array_equal(tf.io.decode_image(data, dtype=dtype).numpy(), pixels)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: tf.io.decode_png(b"not a png"), "Invalid PNG data"),
+    (lambda: tf.io.decode_png(image_cases.CODECS["png_gray8"][0], channels=2),
+     "`channels` must be 0, 1, 3 or 4 but got 2"),
+    (lambda: tf.io.decode_bmp(image_cases.CODECS["bmp24"][0], channels=4),
+     "channels attribute 4 does not match bits per pixel from file 3"),
+    (lambda: tf.io.decode_image(b"\xff\xd8\xff\xe0 jpeg data"), "JPEG images are not decoded"),
+    (lambda: tf.io.decode_image(b"GIF89a gif data"), "GIF images are not decoded"),
+    (lambda: tf.io.decode_image(b"what is this"), "Unknown image file format"),
+])
+def test_undecodable_contents_say_why(call, message):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        call()
+
+
+def test_encode_png_checks_the_image():
+    with pytest.raises(ValueError, match="image must have 1, 2, 3, or 4 channels, got 5"):
+        tf.io.encode_png(np.zeros([2, 2, 5], np.uint8))
+    with pytest.raises(TypeError, match="must be uint8 or uint16, got float32"):
+        tf.io.encode_png(np.zeros([2, 2, 1], np.float32))

@@ -178,7 +178,8 @@ _same_reason(("RaggedGatherFlat", "RaggedToDense", "RaggedValueRowIds"),
              "ragged tensors are not exported yet")
 _same_reason(("DatasetIterator", "DatasetReduce", "IteratorGetNext", "IteratorGetNextIf"),
              "a tf.data pipeline runs in Python: export the function that takes one batch")
-_same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor"),
+_same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor", "DecodePng",
+              "EncodePng", "DecodeBmp", "DecodeImage"),
              "file and serialization ops cannot leave Python")
 _same_reason(("WriteSummary",),
              "summaries are written by Python (the tensorboard package): export the "
