@@ -39,9 +39,10 @@ from runtime._src.ops.image_random import (
     stateless_random_flip_left_right, stateless_random_flip_up_down, stateless_random_hue,
     stateless_random_saturation, stateless_sample_distorted_bounding_box)
 
-from runtime._src.ops.image_codecs import decode_bmp, decode_image, decode_png, encode_png
+from runtime._src.ops.image_codecs import (decode_bmp, decode_image, decode_png, encode_png,
+                                           is_jpeg)
 
-__all__ = ["decode_bmp", "decode_image", "decode_png", "encode_png",
+__all__ = ["decode_bmp", "decode_image", "decode_png", "encode_png", "is_jpeg",
            "random_brightness", "random_contrast", "random_crop", "random_flip_left_right",
            "random_flip_up_down", "random_hue", "random_saturation",
            "sample_distorted_bounding_box", "stateless_random_brightness",

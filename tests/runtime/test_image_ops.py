@@ -231,3 +231,12 @@ def test_encode_png_checks_the_image():
         tf.io.encode_png(np.zeros([2, 2, 5], np.uint8))
     with pytest.raises(TypeError, match="must be uint8 or uint16, got float32"):
         tf.io.encode_png(np.zeros([2, 2, 1], np.float32))
+
+
+def test_is_jpeg_reads_the_magic_bytes():
+    # TF 2.21: [True, False, False, False]
+    contents = tf.constant([b"\xff\xd8\xff\xe0abc", b"\xff\xd8", b"", b"\x89PNG\r\n\x1a\n"])
+    for run in (tf.io.is_jpeg, tf.function(tf.image.is_jpeg)):
+        got = run(contents)
+        assert got.dtype == tf.bool
+        assert got.numpy().tolist() == [True, False, False, False]

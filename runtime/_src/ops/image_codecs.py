@@ -1,6 +1,6 @@
 """PNG and BMP images to and from bytes, with zlib and numpy alone:
 `decode_png`, `encode_png`, `decode_bmp`, and `decode_image` for PNG and BMP
-data (`tf.image` and `tf.io` names), as TensorFlow 2.21 decodes them.
+data, and `is_jpeg` (`tf.image` and `tf.io` names), as TensorFlow 2.21 decodes them.
 
     decode_png(tf.io.read_file("a.png"))             # [h, w, channels] uint8
     decode_png(data, channels=3, dtype=tf.uint16)
@@ -27,8 +27,10 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.ops.math_ops import equal
+from runtime._src.ops.text_ops import substr
 
-__all__ = ["decode_png", "encode_png", "decode_bmp", "decode_image", "png_bytes",
+__all__ = ["decode_png", "encode_png", "decode_bmp", "decode_image", "is_jpeg", "png_bytes",
            "png_pixels"]
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -355,3 +357,8 @@ def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
     args = (convert_to_tensor(contents),)
     _infer_decode(args, attrs)
     return apply("DecodeImage", args, attrs)
+
+
+def is_jpeg(contents, name=None):
+    """Whether each string starts with JPEG's magic bytes FF D8 FF (bool)."""
+    return equal(substr(convert_to_tensor(contents), 0, 3), b"\xff\xd8\xff")
