@@ -107,6 +107,9 @@ def test_ops_without_a_gradient_in_tf_have_none_here():
      tf.errors.InvalidArgumentError, "use_image_if_no_bounding_boxes"),
     (lambda: tf.image.random_crop(np.zeros([4, 4, 3]), [5, 2, 3]), ValueError,
      "Need value.shape >= size"),
+    (lambda: tf.image.crop_and_resize(np.zeros([1, 4, 4, 1], np.float32), [[0, 0, 1, 1]], [3],
+                                      [2, 2]), tf.errors.InvalidArgumentError,
+     "box_index has values outside \\[0, batch_size\\)"),
 ])
 def test_bad_arguments_name_the_problem(call, error, message):
     with pytest.raises(error, match=message):

@@ -17,6 +17,7 @@ boxes' from bilinear sampling, as TF approximates them.
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
@@ -111,9 +112,15 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
     if ch <= 0 or cw <= 0:
         raise ValueError(f"{op}: crop dimensions must be positive, got [{ch}, {cw}]")
     boxes = convert_to_tensor(boxes, dtypes.float32)
-    if boxes.shape.rank not in (None, 2) or boxes.shape.dims[-1] not in (None, 4):
+    if boxes.shape.rank is not None and (boxes.shape.rank != 2 or
+                                         boxes.shape.dims[-1] not in (None, 4)):
         raise ValueError(f"{op}: boxes must be [num_boxes, 4], got shape {boxes.shape}")
     box_ind = convert_to_tensor(box_indices, dtypes.int32)
+    known, batch = rules.constant_value(box_ind), image.shape.dims[0]
+    if known is not None and batch is not None and np.any((known < 0) | (known >= batch)):
+        raise InvalidArgumentError(f"box_index has values outside [0, batch_size) "
+                                   f"(batch_size {batch}): {np.asarray(known).tolist()}",
+                                   "CropAndResize")
     flt = image if image.dtype == dtypes.float32 else cast(image, dtypes.float32)
     h, w = image.shape.dims[1:3]
     ys = _positions(boxes[:, 0:1], boxes[:, 2:3], h, ch)
@@ -235,7 +242,8 @@ def _infer_draw(inputs, attrs):
     images, boxes = inputs[0], inputs[1]
     if images.shape.rank not in (None, 4):
         raise ValueError(f"draw_bounding_boxes: images must be 4-D, got shape {images.shape}")
-    if boxes.shape.rank not in (None, 3) or boxes.shape.dims[-1] not in (None, 4):
+    if boxes.shape.rank is not None and (boxes.shape.rank != 3 or
+                                         boxes.shape.dims[-1] not in (None, 4)):
         raise ValueError(f"draw_bounding_boxes: boxes must be [batch, num_boxes, 4], got "
                          f"shape {boxes.shape}")
     return [(images.dtype, TensorShape(images.shape.dims))]

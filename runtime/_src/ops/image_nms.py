@@ -79,7 +79,8 @@ def greedy_nms(overlap, scores, max_out, threshold, score_threshold, sigma=0.0):
 
 def _infer_nms(inputs, attrs):
     boxes, scores = inputs[0], inputs[1]
-    if boxes.shape.rank not in (None, 2) or boxes.shape.dims[-1] not in (None, 4):
+    if boxes.shape.rank is not None and (boxes.shape.rank != 2 or
+                                         boxes.shape.dims[-1] not in (None, 4)):
         raise ValueError(f"boxes must be of shape [num_boxes, 4], got {boxes.shape}")
     if scores.shape.rank not in (None, 1):
         raise ValueError(f"scores must be 1-D, got shape {scores.shape}")
