@@ -69,7 +69,12 @@ def test_ops_without_a_gradient_in_tf_have_none_here():
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         hsv = tf.image.hsv_to_rgb(x)
+        hue = tf.image.adjust_hue(x, 0.2)
+        saturation = tf.image.adjust_saturation(x, 0.5)
     assert tape.gradient(hsv, x) is None          # TF: HSVToRGB is not differentiable
+    for y, op in ((hue, "AdjustHue"), (saturation, "AdjustSaturation")):   # TF: LookupError
+        with pytest.raises(LookupError, match=f"No gradient defined for operation '{op}'"):
+            tape.gradient(y, x)
 
 
 @pytest.mark.parametrize("call, error, message", [

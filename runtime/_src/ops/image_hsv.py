@@ -9,9 +9,10 @@ last axis).
     adjust_saturation(image, 2.0)   # saturation doubled (clipped to 1)
     adjust_gamma(image, 2.2)        # gain * image ** gamma
 
-As in TF, RGBToHSV has a gradient (the max and min channels break ties red,
-green, blue), while HSVToRGB, AdjustHue and AdjustSaturation have none; the
-YIQ/YUV conversions and adjust_gamma are ordinary ops with gradients.
+As in TF, RGBToHSV has a gradient (TF's: ties broken red, green, blue), the
+gradient through HSVToRGB is None, and one through AdjustHue or
+AdjustSaturation is a LookupError; the YIQ/YUV conversions and adjust_gamma
+are ordinary ops with gradients.
 """
 
 import numpy as np
@@ -173,7 +174,7 @@ def _adjust_saturation(x, scale):
     return np.stack(out, axis=-1).astype(dtype)
 
 
-not_differentiable("HSVToRGB", "AdjustHue", "AdjustSaturation")
+not_differentiable("HSVToRGB")     # TF: a None gradient; AdjustHue/Saturation have no entry
 
 
 def _apply_rgb(op, *inputs):
