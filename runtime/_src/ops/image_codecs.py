@@ -83,24 +83,23 @@ def _unfilter(raw, rows, row_bytes, bpp):
 
 
 def _unfilter_serial(line, prev, bpp, kind):
-    cur = line.copy()
-    for i in range(len(line)):
+    """Undo the Average (3) or Paeth (4) filter of one scanline (each byte
+    depends on the one bpp to its left, so this runs on Python ints)."""
+    if kind not in (3, 4):
+        raise InvalidArgumentError(f"Invalid PNG data: unknown filter type {kind}", "DecodePng")
+    cur, up = line.tolist(), prev.tolist()
+    for i in range(len(cur)):
         a = cur[i - bpp] if i >= bpp else 0
-        b = prev[i]
-        c = prev[i - bpp] if i >= bpp else 0
-        if kind == 1:
-            pred = a
-        elif kind == 3:
+        b = up[i]
+        if kind == 3:
             pred = (a + b) >> 1
-        elif kind == 4:
+        else:
+            c = up[i - bpp] if i >= bpp else 0
             p = a + b - c
             pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
             pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-        else:
-            raise InvalidArgumentError(f"Invalid PNG data: unknown filter type {kind}",
-                                       "DecodePng")
-        cur[i] = (line[i] + pred) & 255
-    return cur
+        cur[i] = (cur[i] + pred) & 255
+    return np.array(cur, np.int32)
 
 
 def _samples(rows, width, depth, samples):

@@ -15,20 +15,21 @@ TF 2 samples at half-pixel centres: output pixel i of a side resized from
 
 Everything but nearest returns float32. Since height and width are known
 while tracing, each method but bilinear and nearest is a pair of weight
-matrices computed then and applied with `einsum`, so gradients flow (TF has
+matrices computed then and applied with `matmul`, so gradients flow (TF has
 none for area; we do). Bilinear and nearest are gathers and arithmetic.
 
     resize(images, [64, 64], "lanczos3")
 """
+
+import functools
 
 import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.einsum_ops import einsum
-from runtime._src.ops.manipulation_ops import expand_dims, gather, squeeze
-from runtime._src.ops.math_ops import cast
+from runtime._src.ops.manipulation_ops import expand_dims, gather, squeeze, transpose
+from runtime._src.ops.math_ops import cast, matmul
 
 __all__ = ["resize", "ResizeMethod", "axis_weights"]
 
@@ -158,8 +159,16 @@ def _area_weights(n_in, n_out):
     return weights
 
 
+@functools.lru_cache(maxsize=256)
 def axis_weights(n_in, n_out, method, antialias=False):
-    """The [n_out, n_in] float32 matrix resizing one side by `method`."""
+    """The [n_out, n_in] float32 matrix resizing one side by `method` (cached;
+    read-only)."""
+    weights = _axis_weights(n_in, n_out, method, antialias)
+    weights.flags.writeable = False
+    return weights
+
+
+def _axis_weights(n_in, n_out, method, antialias):
     if method == "bicubic" and not antialias:
         return _bicubic_weights(n_in, n_out)
     if method == "area":
@@ -190,9 +199,13 @@ def _bilinear(x, axis, n_out):
 
 
 def _matrix(x, axis, n_out, method, antialias):
-    w = convert_to_tensor(axis_weights(x.shape.dims[axis], n_out, method, antialias))
-    spec = "bhwc,Hh->bHwc" if axis == 1 else "bhwc,Ww->bhWc"
-    return einsum(spec, x, w)
+    """Side `axis` (1: height, 2: width) of [b, h, w, c] resized by a weight
+    matrix: that side moved last, a matmul, and moved back."""
+    w = axis_weights(x.shape.dims[axis], n_out, method, bool(antialias))
+    perm = [0, 2, 3, 1] if axis == 1 else [0, 1, 3, 2]
+    back = [0, 3, 1, 2] if axis == 1 else [0, 1, 3, 2]
+    moved = matmul(transpose(x, perm), convert_to_tensor(np.ascontiguousarray(w.T)))
+    return transpose(moved, back)
 
 
 def _target_size(size, in_h, in_w, preserve_aspect_ratio):
