@@ -181,7 +181,8 @@ _same_reason(("RaggedGatherFlat", "RaggedToDense", "RaggedValueRowIds"),
 _same_reason(("DatasetIterator", "DatasetReduce", "IteratorGetNext", "IteratorGetNextIf",
               "DatasetToSingleElement"),
              "a tf.data pipeline runs in Python: export the function that takes one batch")
-_same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor"),
+_same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor", "DecodePng",
+              "EncodePng", "DecodeBmp", "DecodeImage"),
              "file and serialization ops cannot leave Python")
 _same_reason(("WriteSummary",),
              "summaries are written by Python (the tensorboard package): export the "
@@ -194,6 +195,12 @@ _same_reason(("Timestamp",),
 _same_reason(("RandomGamma", "RandomPoissonV2", "StatelessRandomGammaV3",
               "StatelessRandomBinomial"),
              "ONNX's random ops do not reproduce our random streams")
+_same_reason(("SampleDistortedBoundingBoxV2", "StatelessSampleDistortedBoundingBox"),
+             "ONNX's random ops do not reproduce our random streams")
+_same_reason(("RGBToHSV", "HSVToRGB", "AdjustHue", "AdjustSaturation", "NonMaxSuppressionV5",
+              "NonMaxSuppressionWithOverlaps", "NonMaxSuppressionPadded",
+              "CombinedNonMaxSuppression", "DrawBoundingBoxesV2"),
+             "this tf.image op has no ONNX rule yet")
 _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma", "Polygamma",
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
               "DynamicStitch", "MulNoNan", "SpaceToBatchND", "BatchToSpaceND", "UnravelIndex", "InTopKV2",

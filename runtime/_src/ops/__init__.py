@@ -8,6 +8,8 @@ from runtime._src.ops import reduction_ops, nn_ops, conv_ops, bitwise_ops
 from runtime._src.ops import shape_ops, scatter_ops, sort_ops, einsum_ops, dtype_ops
 from runtime._src.ops import matrix_diag_ops, linalg_ops, clip_ops
 from runtime._src.ops import complex_ops
+from runtime._src.ops import (image_resize, image_hsv, image_nms, image_crops,
+                             image_metrics, image_random, image_codecs)
 from runtime._src.ops import (special_math_ops, segment_ops, random_dist_ops,
                              conv_more_ops, image_ops, io_ops, misc_ops, text_ops)
 from runtime._src.ops import rnn_ops, lookup_ops

@@ -1,16 +1,13 @@
-"""`tf.image`: `resize` (bilinear, nearest), `flip_left_right`,
-`flip_up_down`, `rot90`, `per_image_standardization`.
+"""`tf.image` geometry: flips, `rot90`, `transpose`, `per_image_standardization`,
+the bounding-box crops and pads (`crop_to_bounding_box`, `pad_to_bounding_box`,
+`resize_with_crop_or_pad`, `resize_with_pad`); `resize` itself lives in
+image_resize.py and is re-exported here.
 
-Images are [height, width, channels] or [batch, height, width, channels].
-`resize` follows TensorFlow 2's rules (half-pixel centers, no antialiasing):
-output pixel i samples the input at (i + 0.5) * in / out - 0.5; bilinear
-blends the two neighbours (clamped at the borders), nearest takes
-floor((i + 0.5) * in / out). Bilinear (and area-free methods generally)
-return float32; nearest keeps the dtype. The sample positions are computed
-while tracing, so height and width must be known then; the resize itself is
-`gather` and arithmetic, so it has a gradient:
+Images are [height, width, channels] or [batch, height, width, channels];
+offsets and target sizes are Python ints or tensors known while tracing:
 
-    resize(constant(np.ones([4, 4, 1])), [2, 8])     # shape (2, 8, 1), float32
+    pad_to_bounding_box(image, 1, 2, 8, 8)        # zeros around, image at (1, 2)
+    resize_with_crop_or_pad(image, 5, 5)          # centred crop or zero pad
 """
 
 import numpy as np
@@ -18,20 +15,16 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.array_ops import transpose
-from runtime._src.ops.manipulation_ops import gather
+from runtime._src.ops.array_ops import transpose as _transpose
+from runtime._src.ops.image_resize import ResizeMethod, resize
+from runtime._src.ops.manipulation_ops import expand_dims, squeeze
 from runtime._src.ops.math_ops import cast, maximum, sqrt
 from runtime._src.ops.reduction_ops import reduce_mean
-from runtime._src.ops.shape_ops import reverse
+from runtime._src.ops.shape_ops import pad, reverse
 
 __all__ = ["resize", "flip_left_right", "flip_up_down", "rot90", "per_image_standardization",
-           "ResizeMethod"]
-
-
-class ResizeMethod:
-    """`tf.image.ResizeMethod`: the method names `resize` accepts."""
-    BILINEAR = "bilinear"
-    NEAREST_NEIGHBOR = "nearest"
+           "ResizeMethod", "transpose", "pad_to_bounding_box", "crop_to_bounding_box",
+           "resize_with_crop_or_pad", "resize_with_pad"]
 
 
 def _image(image, op):
@@ -40,59 +33,6 @@ def _image(image, op):
         raise ValueError(f"{op}: 'image' must have either 3 or 4 dimensions, got shape "
                          f"{image.shape}")
     return image, image.shape.rank == 4
-
-
-def _axis_weights(size_in, size_out, nearest):
-    scale = size_in / size_out
-    centers = (np.arange(size_out) + 0.5) * scale
-    if nearest:
-        return np.minimum(np.floor(centers), size_in - 1).astype(np.int32), None, None
-    pos = centers - 0.5
-    low = np.floor(pos)
-    lerp = (pos - low).astype(np.float32)
-    lo = np.clip(low, 0, size_in - 1).astype(np.int32)
-    hi = np.clip(np.ceil(pos), 0, size_in - 1).astype(np.int32)
-    return lo, hi, lerp
-
-
-def _resize_axis(x, axis, size_out, nearest):
-    size_in = x.shape.dims[axis]
-    lo, hi, lerp = _axis_weights(size_in, size_out, nearest)
-    if nearest:
-        return gather(x, lo, axis=axis)
-    shape = [1] * x.shape.rank
-    shape[axis] = size_out
-    w = convert_to_tensor(lerp.reshape(shape))
-    a, b = gather(x, lo, axis=axis), gather(x, hi, axis=axis)
-    return a + (b - a) * w
-
-
-def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False,
-           antialias=False, name=None):
-    """`tf.image.resize` to `size` = [new_height, new_width] (see the module
-    docstring for the sampling rules)."""
-    x, batched = _image(images, "resize")
-    if method not in ("bilinear", "nearest"):
-        raise ValueError(f"resize: method {method!r} is not supported; use 'bilinear' or "
-                         "'nearest'")
-    if antialias:
-        raise NotImplementedError("resize: antialias=True is not implemented (TF's default "
-                                  "is False)")
-    out_h, out_w = rules.static_ints(size, "resize", "size")
-    dims = x.shape.dims
-    in_h, in_w = dims[-3], dims[-2]
-    if in_h is None or in_w is None:
-        raise ValueError(f"resize: the image's height and width must be known while "
-                         f"tracing, got shape {x.shape}")
-    if preserve_aspect_ratio:
-        scale = min(out_h / in_h, out_w / in_w)
-        out_h, out_w = int(round(in_h * scale)), int(round(in_w * scale))
-    nearest = method == "nearest"
-    if not nearest:
-        x = cast(x, dtypes.float32) if x.dtype != dtypes.float32 else x
-    h_axis = 1 if batched else 0
-    y = _resize_axis(x, h_axis, out_h, nearest)
-    return _resize_axis(y, h_axis + 1, out_w, nearest)
 
 
 def flip_left_right(image):
@@ -117,10 +57,10 @@ def rot90(image, k=1, name=None):
     if k == 0:
         return x
     if k == 1:
-        return transpose(reverse(x, [h + 1]), perm)
+        return _transpose(reverse(x, [h + 1]), perm)
     if k == 2:
         return reverse(x, [h, h + 1])
-    return reverse(transpose(x, perm), [h + 1])
+    return reverse(_transpose(x, perm), [h + 1])
 
 
 def per_image_standardization(image):
@@ -139,3 +79,98 @@ def per_image_standardization(image):
     var = reduce_mean((x - mean) * (x - mean), axes, keepdims=True)
     floor = convert_to_tensor(1.0 / np.sqrt(n), x.dtype)
     return (x - mean) / maximum(sqrt(var), floor)
+
+
+def transpose(image, name=None):
+    """`tf.image.transpose`: height and width swapped."""
+    x, batched = _image(image, "transpose")
+    return _transpose(x, [0, 2, 1, 3] if batched else [1, 0, 2])
+
+
+def _ints(op, **values):
+    return [rules.static_int(v, op, k) for k, v in values.items()]
+
+
+def _hw(x, batched, op):
+    h, w = x.shape.dims[-3:-1]
+    if h is None or w is None:
+        raise ValueError(f"{op}: the image's height and width must be known while tracing, "
+                         f"got shape {x.shape}")
+    return h, w
+
+
+def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """`image` at (offset_height, offset_width) of a zero canvas
+    [target_height, target_width]."""
+    op = "pad_to_bounding_box"
+    x, batched = _image(image, op)
+    oh, ow, th, tw = _ints(op, offset_height=offset_height, offset_width=offset_width,
+                           target_height=target_height, target_width=target_width)
+    h, w = _hw(x, batched, op)
+    for ok, what in ((oh >= 0, "offset_height must be >= 0"),
+                     (ow >= 0, "offset_width must be >= 0"),
+                     (tw - ow - w >= 0, "width must be <= target - offset"),
+                     (th - oh - h >= 0, "height must be <= target - offset")):
+        if not ok:
+            raise ValueError(what)
+    paddings = [[oh, th - oh - h], [ow, tw - ow - w], [0, 0]]
+    return pad(x, ([[0, 0]] if batched else []) + paddings)
+
+
+def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """The [target_height, target_width] window of `image` at
+    (offset_height, offset_width)."""
+    op = "crop_to_bounding_box"
+    x, batched = _image(image, op)
+    oh, ow, th, tw = _ints(op, offset_height=offset_height, offset_width=offset_width,
+                           target_height=target_height, target_width=target_width)
+    h, w = _hw(x, batched, op)
+    for ok, what in ((ow >= 0, "offset_width must be >= 0."),
+                     (oh >= 0, "offset_height must be >= 0."),
+                     (tw > 0, "target_width must be > 0."),
+                     (th > 0, "target_height must be > 0."),
+                     (w >= tw + ow, "width must be >= target + offset."),
+                     (h >= th + oh, "height must be >= target + offset.")):
+        if not ok:
+            raise ValueError(what)
+    window = (slice(oh, oh + th), slice(ow, ow + tw))
+    return x[(slice(None),) + window] if batched else x[window]
+
+
+def resize_with_crop_or_pad(image, target_height, target_width):
+    """`image` centred in [target_height, target_width]: cropped where it is
+    larger, zero-padded where it is smaller."""
+    op = "resize_with_crop_or_pad"
+    x, batched = _image(image, op)
+    th, tw = _ints(op, target_height=target_height, target_width=target_width)
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
+    h, w = _hw(x, batched, op)
+    cropped = crop_to_bounding_box(x, max((h - th) // 2, 0), max((w - tw) // 2, 0),
+                                   min(h, th), min(w, tw))
+    return pad_to_bounding_box(cropped, max((th - h) // 2, 0), max((tw - w) // 2, 0), th, tw)
+
+
+def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR,
+                    antialias=False):
+    """`image` resized to fit [target_height, target_width] with its aspect
+    ratio kept (TF's float32 rounding), then centred on a zero canvas."""
+    op = "resize_with_pad"
+    x, batched = _image(image, op)
+    th, tw = _ints(op, target_height=target_height, target_width=target_width)
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
+    f32 = np.float32
+    h, w = (f32(d) for d in _hw(x, batched, op))
+    ratio = max(w / f32(tw), h / f32(th))
+    rh, rw = h / ratio, w / ratio
+    pad_h = max(0, int(np.floor((f32(th) - rh) / f32(2))))
+    pad_w = max(0, int(np.floor((f32(tw) - rw) / f32(2))))
+    x4 = x if batched else expand_dims(x, 0)
+    resized = resize(x4, [int(np.floor(rh)), int(np.floor(rw))], method, antialias=antialias)
+    padded = pad_to_bounding_box(resized, pad_h, pad_w, th, tw)
+    return padded if batched else squeeze(padded, [0])
