@@ -58,14 +58,23 @@ def _is_composite_key(k):
     return type(k) is tuple and len(k) == 2 and k[0] == "composite"
 
 
+def _is_composite_of_key(k):
+    # call_key's entry of a composite value (a SparseTensor): ("composite_of", spec)
+    return type(k) is tuple and len(k) == 2 and k[0] == "composite_of"
+
+
 def split_shapes(key, specs):
     """The key with each tensor entry's shape replaced by a marker; the shapes
-    are appended to `specs` in leaf order (the order of the feeds)."""
+    are appended to `specs` in leaf order (the order of the feeds). A
+    composite's components have its spec's component shapes."""
     if _is_tensor_key(key):
         specs.append(key[1])
         return (key[0], _sig.ANY_SHAPE)
     if _is_composite_key(key):                  # a Dataset: one variant scalar feed
         specs.append(())
+        return key
+    if _is_composite_of_key(key):
+        specs.extend(c.shape.dims for c in key[1]._component_specs)
         return key
     if type(key) is tuple and key and key[0] != "variable":
         return tuple([split_shapes(k, specs) for k in key])
@@ -83,6 +92,8 @@ def _collect_dtypes(key, out):
         out.append(key[0])
     elif _is_composite_key(key):
         out.append(key[1].dtype)
+    elif _is_composite_of_key(key):
+        out.extend(c.dtype for c in key[1]._component_specs)
     elif type(key) is tuple and key and key[0] != "variable":
         for k in key:
             _collect_dtypes(k, out)
