@@ -10,7 +10,8 @@ Tensor.__mul__ does so): `core.tensor.dispatch.multiply` is wrapped once here.
 """
 
 from runtime._src.core import tensor as _tensor
-from runtime._src.sparse import sparse_cross, sparse_more, sparse_ops, sparse_tensor  # noqa: F401
+from runtime._src.sparse import (sparse_cross, sparse_cwise, sparse_more,  # noqa: F401
+                                 sparse_ops, sparse_tensor)
 
 _multiply = _tensor.dispatch.multiply
 
@@ -18,7 +19,7 @@ _multiply = _tensor.dispatch.multiply
 def _multiply_dispatch(x, y):
     """`x * y` of tensors; a dense x times a SparseTensor y is sparse, as in TF."""
     if y.__class__ is sparse_tensor.SparseTensor:
-        return sparse_ops.cwise_with_dense(y, x, "Mul")
+        return sparse_cwise.cwise_with_dense(y, x, "Mul")
     return _multiply(x, y)
 
 

@@ -106,7 +106,7 @@ def _cross(inputs, hashed, num_buckets=0, hash_key=None, separator="_X_"):
     sparse = [x for x in inputs if isinstance(x, SparseTensor)]
     dense = [_as_tensor(x) for x in inputs if not isinstance(x, SparseTensor)]
     for t in [s.values for s in sparse] + dense:
-        if not (t.dtype in (dtypes.string, dtypes.int64, dtypes.int32)):
+        if t.dtype not in (dtypes.string, dtypes.int64, dtypes.int32):
             raise TypeError(f"tf.sparse.cross: features must be strings or integers, got "
                             f"{t.dtype.name}")
     parts = [s.indices for s in sparse] + [s.values for s in sparse] + \

@@ -25,7 +25,7 @@ from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor
 
 __all__ = ["to_dense", "from_dense", "reorder", "add", "concat", "reduce_sum", "reduce_max",
-           "sparse_dense_matmul", "cwise_with_dense", "sparse_parts", "make",
+           "sparse_dense_matmul", "sparse_parts", "make",
            "check_sparse"]
 
 
@@ -101,7 +101,7 @@ def check_order(indices, shape, op, require_order=True):
 # --- to_dense ------------------------------------------------------------------------------
 
 def _infer_to_dense(inputs, attrs):
-    indices, shape, values = inputs[0], inputs[1], inputs[2]
+    shape, values = inputs[1], inputs[2]
     known = constant_value(shape)
     if known is not None:
         return [_spec(values.dtype, [int(d) for d in np.asarray(known).reshape(-1)])]
@@ -328,107 +328,6 @@ def add(a, b, threshold=0):
     sp, dense = (a, b) if sparse_a else (b, a)
     dense = _as_tensor(dense, sp.dtype)
     return apply("SparseTensorDenseAdd", (sp.indices, sp.values, sp.dense_shape, dense))
-
-
-# --- elementwise with a dense operand: sp * d, sp / d ----------------------------------------
-
-def _infer_cwise(inputs, attrs):
-    return [_spec(inputs[1].dtype, inputs[1].shape.dims)]
-
-
-def _cwise_kernel(fn):
-    def kernel(indices, values, shape, dense):
-        shape = tuple(int(d) for d in np.asarray(shape))
-        dense = np.asarray(dense)
-        if dense.ndim > len(shape):
-            raise InvalidArgumentError(
-                f"The dense operand of shape {list(dense.shape)} cannot broadcast to the "
-                f"SparseTensor's shape {list(shape)} (only the dense side broadcasts)",
-                "SparseDenseCwise")
-        try:
-            full = np.broadcast_to(dense, shape)
-        except ValueError:
-            raise InvalidArgumentError(
-                f"SparseDenseBinaryOpShared broadcasts dense to sparse only; got incompatible "
-                f"shapes: [{','.join(map(str, shape))}] vs. [{','.join(map(str, dense.shape))}]",
-                "SparseDenseCwise") from None
-        picked = full[tuple(np.asarray(indices).T)] if len(indices) else full.reshape(-1)[:0]
-        return fn(np.asarray(values), picked).astype(np.asarray(values).dtype)
-    return kernel
-
-
-define_op("SparseDenseCwiseMul", infer=_infer_cwise)(_cwise_kernel(np.multiply))
-
-
-def _divide(a, b):
-    if np.issubdtype(a.dtype, np.integer):
-        if np.any(b == 0):
-            raise InvalidArgumentError("Integer division by zero", "SparseDenseCwiseDiv")
-        return np.floor_divide(a, b)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return a / b
-
-
-define_op("SparseDenseCwiseDiv", infer=_infer_cwise)(_cwise_kernel(_divide))
-
-
-def _dense_grad(op, values_grad_part, grad):
-    """The dense operand's gradient: scattered per value, then summed over
-    the dimensions it was broadcast along."""
-    indices, shape, dense = op.inputs[0], op.inputs[2], op.inputs[3]
-    scattered = scatter_nd(indices, values_grad_part, shape)
-    rank = dense.shape.rank
-    full_rank = _rank_of(indices, shape)
-    if rank is None or full_rank is None:
-        raise ValueError("the gradient of a sparse * dense product needs known ranks")
-    lead = list(range(full_rank - rank))
-    if lead:
-        scattered = dense_reduce_sum(scattered, axis=lead)
-    axes = [i for i, d in enumerate(dense.shape.dims) if d == 1]
-    if axes:
-        scattered = dense_reduce_sum(scattered, axis=axes, keepdims=True)
-    return reshape(scattered, shape_of(dense))
-
-
-def _picked(op):
-    indices, shape, dense = op.inputs[0], op.inputs[2], op.inputs[3]
-    ones = apply("SparseDenseCwiseMul", (indices, math_ops.cast(
-        _ones_like_values(op.inputs[1]), dense.dtype), shape, dense))
-    return ones
-
-
-def _ones_like_values(values):
-    return math_ops.add(zeros_like(values), 1)
-
-
-@define_grad("SparseDenseCwiseMul")
-def _cwise_mul_grad(op, grad):
-    values = op.inputs[1]
-    dense_at = _picked(op)
-    return [None, math_ops.multiply(grad, dense_at), None,
-            _dense_grad(op, math_ops.multiply(grad, values), grad)]
-
-
-@define_grad("SparseDenseCwiseDiv")
-def _cwise_div_grad(op, grad):
-    values = op.inputs[1]
-    dense_at = _picked(op)
-    values_grad = math_ops.truediv(grad, dense_at)
-    part = math_ops.negative(math_ops.truediv(math_ops.multiply(grad, values),
-                                              math_ops.square(dense_at)))
-    return [None, values_grad, None, _dense_grad(op, part, grad)]
-
-
-def cwise_with_dense(sp, other, kind):
-    """`sp * other` / `sp / other` (TF's SparseTensor operators): the values
-    times (over) the dense operand broadcast to sp's shape, at sp's indices."""
-    if isinstance(other, SparseTensor):
-        raise TypeError(f"SparseTensor {'*' if kind == 'Mul' else '/'} SparseTensor is not "
-                        "supported (as in TensorFlow); use tf.sparse.to_dense on one side")
-    dense = _as_tensor(other, sp.dtype)
-    values = apply(f"SparseDenseCwise{kind}", (sp.indices, sp.values, sp.dense_shape, dense))
-    out = sp.with_values(values)
-    return out
 
 
 # --- concat --------------------------------------------------------------------------------

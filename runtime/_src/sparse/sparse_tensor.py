@@ -22,6 +22,7 @@ from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec, as_shape
 from runtime._src.ops import math_ops
 from runtime._src.ops.shape_rules import constant_value
+from runtime._src.sparse.sparse_cwise import cwise_with_dense
 
 __all__ = ["SparseTensor", "SparseTensorSpec", "is_sparse"]
 
@@ -221,12 +222,10 @@ class SparseTensor:
         return self.with_values(fn(self._values))
 
     def __mul__(self, other):
-        from runtime._src.sparse import sparse_ops
-        return sparse_ops.cwise_with_dense(self, other, "Mul")
+        return cwise_with_dense(self, other, "Mul")
 
     def __truediv__(self, other):
-        from runtime._src.sparse import sparse_ops
-        return sparse_ops.cwise_with_dense(self, other, "Div")
+        return cwise_with_dense(self, other, "Div")
 
     __div__ = __truediv__
 
