@@ -174,6 +174,12 @@ def reset_shape(sp_input, new_shape=None):
     the indices when new_shape is None."""
     sp = check_sparse(sp_input, "tf.sparse.reset_shape")
     extra = () if new_shape is None else (_int64(new_shape, "new_shape"),)
+    old, new = _known(sp.dense_shape), extra and _known(extra[0])
+    if old is not None and new and len(old) == len(new) and \
+            any(n < o for n, o in zip(new, old)):
+        raise ValueError(f"Requested new_shape should have dimension sizes >= sp_input.shape. "
+                         f" Found new_shape ({np.array(new)}), sp_input.shape "
+                         f"({np.array(old)}).")
     return make(sp.indices, sp.values, apply("SparseResetShape",
                                              (sp.indices, sp.dense_shape) + extra))
 

@@ -111,8 +111,8 @@ def _infer_to_dense(inputs, attrs):
 
 @define_op("SparseToDense", infer=_infer_to_dense)
 def _sparse_to_dense(indices, shape, values, default, validate_indices):
-    indices = np.asarray(indices, np.int64).reshape(len(indices), -1)
     shape = np.asarray(shape, np.int64)
+    indices = np.asarray(indices, np.int64).reshape(-1, len(shape))
     if np.any(shape < 0):
         raise InvalidArgumentError(f"Dimension {int(shape.min())} must be >= 0", "SparseToDense")
     if validate_indices:
@@ -425,8 +425,8 @@ def _groups(indices, shape, axes, keepdims):
 
 def _reduce_kernel(kind, sparse_out):
     def kernel(indices, values, shape, axis, keepdims):
-        indices, values = np.asarray(indices).reshape(len(values), -1), np.asarray(values)
         shape = np.asarray(shape)
+        indices, values = np.asarray(indices).reshape(-1, len(shape)), np.asarray(values)
         axes = _reduction_axes(axis, len(shape))
         out_shape, ids, group_rows = _groups(indices, shape, axes, keepdims)
         n = len(group_rows)
