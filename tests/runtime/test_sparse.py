@@ -171,3 +171,18 @@ def test_nest_expand_composites():
     assert tf.nest.flatten(sp) == [sp]
     doubled = tf.nest.map_structure(lambda t: t, [sp], expand_composites=True)
     np.testing.assert_array_equal(doubled[0].values.numpy(), [1.0, 2.0])
+
+
+def test_print_sparse(capsys):
+    sp = tf.sparse.SparseTensor([[0, 1], [2, 3]], [-1.5, 2.0], [3, 4])
+    text = "'SparseTensor(indices=[[0 1]\n [2 3]], values=[-1.5 2], shape=[3 4])'"
+    tf.print("x", sp)
+    assert capsys.readouterr().err == f"x {text}\n"
+
+    @tf.function
+    def f(s):
+        tf.print(s)
+        return tf.sparse.reduce_sum(s)
+
+    f(sp)
+    assert capsys.readouterr().err == text + "\n"      # TF 2.21 prints the same, quotes too
