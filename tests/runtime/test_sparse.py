@@ -186,3 +186,25 @@ def test_print_sparse(capsys):
 
     f(sp)
     assert capsys.readouterr().err == text + "\n"      # TF 2.21 prints the same, quotes too
+
+
+def test_sparse_and_ragged_out_of_a_tensor_if():
+    @tf.function
+    def f(x, sp):
+        if x > 0:
+            out = tf.sparse.map_values(tf.math.square, sp)
+        else:
+            out = tf.sparse.SparseTensor([[0, 0]], [9.0], [3, 5])
+        assert out.shape.as_list() == [3, None]       # the branches' common shape
+        return tf.sparse.to_dense(out)
+
+    sp = tf.sparse.SparseTensor([[0, 1], [2, 3]], [1.0, 2.0], [3, 4])
+    # TF 2.21's values.
+    assert f(tf.constant(1), sp).numpy().tolist() == [[0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]
+    assert f(tf.constant(-1), sp).numpy().tolist() == [[9, 0, 0, 0, 0], [0] * 5, [0] * 5]
+    g = tf.function(lambda p: tf.cond(p, lambda: tf.ragged.constant([[1, 2], [3]]),
+                                      lambda: tf.ragged.constant([[4], [5, 6]])))
+    assert g(tf.constant(False)).to_list() == [[4], [5, 6]]
+    with pytest.raises(TypeError, match="in the true branch but"):
+        tf.function(lambda p: tf.cond(p, lambda: sp, lambda: tf.ones([3, 4])))(
+            tf.constant(True))

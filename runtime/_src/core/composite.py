@@ -73,6 +73,25 @@ class CompositeSpec:
             return False
         return all(_subtype(a, b) for a, b in zip(self._serialize(), other._serialize()))
 
+    @classmethod
+    def _deserialize(cls, fields):
+        """The spec of `_serialize()` fields (by default, the constructor's arguments)."""
+        return cls(*fields)
+
+    def most_specific_common_supertype(self, others):
+        """The narrowest spec every one of self and `others` fits (shapes
+        relaxed where they differ), or None when their dtypes or flags differ."""
+        fields = list(self._serialize())
+        for other in others:
+            if type(other) is not type(self):
+                return None
+            for i, (a, b) in enumerate(zip(fields, other._serialize())):
+                if isinstance(a, TensorShape):
+                    fields[i] = a.most_specific_compatible_shape(b)
+                elif a != b:
+                    return None
+        return self._deserialize(fields)
+
     def __eq__(self, other):
         return type(other) is type(self) and self._serialize() == other._serialize()
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from runtime._src.core import context as _context
 from runtime._src.core import nest
+from runtime._src.core.composite import type_spec_of
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import apply, define_op, get_op
@@ -188,6 +189,8 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
                      "has a different structure in the true and false branches")
     labels = _leaf_names(then_out, names, "output")
     then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
+    then_leaves, else_leaves, labels, rebuild = _expand_composites(then_leaves, else_leaves,
+                                                                   labels)
     pairs = [_branch_pair(then_g, else_g, a, b, label)
              for a, b, label in zip(then_leaves, else_leaves, labels)]
     kept = [p for p in pairs if p is not None]
@@ -207,7 +210,44 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
                 b.element_shape)))
         else:
             results.append(next(outs))
-    return nest.pack_sequence_as(then_out, results)
+    return nest.pack_sequence_as(then_out, rebuild(results))
+
+
+def _expand_composites(then_leaves, else_leaves, labels):
+    """Branch outputs with each composite (a SparseTensor, a RaggedTensor:
+    core/composite.py) replaced by its component tensors, and a function
+    rebuilding the composites from the If's outputs (their specs' common
+    supertype gives the static shape)."""
+    if not any(type_spec_of(a) is not None for a in then_leaves + else_leaves):
+        return then_leaves, else_leaves, labels, lambda results: results
+    plan, ta, tb, names = [], [], [], []
+    for a, b, label in zip(then_leaves, else_leaves, labels):
+        sa, sb = type_spec_of(a), type_spec_of(b)
+        if sa is None and sb is None:
+            plan.append(None)
+            ta.append(a), tb.append(b), names.append(label)
+            continue
+        common = sa.most_specific_common_supertype([sb]) if sa is not None and \
+            sb is not None else None
+        if common is None:
+            raise TypeError(f"'{label}' is {_describe(a)} in the true branch but "
+                            f"{_describe(b)} in the false branch")
+        parts_a, parts_b = sa._to_components(a), sb._to_components(b)
+        plan.append((common, len(parts_a)))
+        ta += parts_a
+        tb += parts_b
+        names += [f"{label} (component {i})" for i in range(len(parts_a))]
+
+    def rebuild(results):
+        out, it = [], iter(results)
+        for step in plan:
+            if step is None:
+                out.append(next(it))
+            else:
+                spec, n = step
+                out.append(spec._from_components([next(it) for _ in range(n)]))
+        return out
+    return ta, tb, names, rebuild
 
 
 def _static_truth(pred, what):
