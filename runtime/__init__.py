@@ -76,7 +76,7 @@ from runtime._src.function import autograph_backend as _autograph_backend  # reg
 from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,
                      keras, linalg, lookup, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
-from runtime import experimental, image, io, ragged, sparse
+from runtime import experimental, image, io, ragged, sets, sparse
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 
@@ -119,7 +119,7 @@ __all__ = [
     "get_static_value", "histogram_fixed_width", "histogram_fixed_width_bins", "identity_n",
     "image", "saturate_cast", "timestamp", "dynamic_partition", "dynamic_stitch", "IndexedSlices", "io", "TensorArraySpec",
     "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
-    "sparse", "SparseTensor", "SparseTensorSpec",
+    "sets", "sparse", "SparseTensor", "SparseTensorSpec",
 ]
 
 

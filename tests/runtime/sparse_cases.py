@@ -1,4 +1,4 @@
-"""The cases of tests/runtime/test_sparse.py: each builds its inputs with the
+"""The cases of tests/runtime/test_sparse.py (tf.sparse, tf.sets): each builds its inputs with the
 module it is given (`tf`: TensorFlow when tools/record_sparse.py records,
 `runtime` when the test replays) and returns a SparseTensor, a tensor, or a
 list/tuple of them. TF 2.21's results are in tests/data/sparse_ops.json.
@@ -25,6 +25,14 @@ def _unordered(tf):
 
 def _dup(tf):
     return tf.sparse.SparseTensor([[0, 1], [0, 1]], [1.0, 2.0], [3, 4])
+
+
+def _sets_ab(tf):
+    return tf.constant([[1, 2, 2, 0], [3, 3, 4, 5]]), tf.constant([[2, 7], [5, 3]])
+
+
+def _sets_sp(tf):
+    return tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], [2, 9, 3], [2, 3])
 
 
 def _grad(tf, fn, *xs):
@@ -214,6 +222,33 @@ CASES = {
     "mask": lambda tf: tf.sparse.mask(tf.IndexedSlices(
         tf.constant([[1.0], [2.0], [3.0]]), tf.constant([0, 4, 7]), tf.constant([10, 1])),
         [4]).values,
+    # tf.sets
+    "sets_size": lambda tf: tf.sets.size(_sets_sp(tf)),
+    "sets_size_dense": lambda tf: tf.sets.size(tf.constant([[1, 2]])),
+    "sets_size_unordered": lambda tf: tf.sets.size(tf.sparse.SparseTensor(
+        [[1, 0], [0, 0]], [1, 2], [2, 2])),
+    "sets_size_novalidate": lambda tf: tf.sets.size(tf.sparse.SparseTensor(
+        [[1, 0], [0, 0]], [1, 2], [2, 2]), validate_indices=False),
+    "sets_intersection": lambda tf: tf.sets.intersection(*_sets_ab(tf)),
+    "sets_union": lambda tf: tf.sets.union(*_sets_ab(tf)),
+    "sets_difference": lambda tf: tf.sets.difference(*_sets_ab(tf)),
+    "sets_difference_b": lambda tf: tf.sets.difference(*_sets_ab(tf), aminusb=False),
+    "sets_intersection_sparse": lambda tf: tf.sets.intersection(_sets_ab(tf)[0],
+                                                                _sets_sp(tf)),
+    "sets_difference_dense_sparse": lambda tf: tf.sets.difference(_sets_ab(tf)[0],
+                                                                  _sets_sp(tf)),
+    "sets_difference_sparse_dense": lambda tf: tf.sets.difference(_sets_sp(tf),
+                                                                  _sets_ab(tf)[0]),
+    "sets_union_strings": lambda tf: tf.sets.union(tf.constant([["a", "b"]]),
+                                                   tf.constant([["c", "a"]])),
+    "sets_intersection_3d": lambda tf: tf.sets.intersection(
+        tf.constant([[[1, 2], [3, 4]]]), tf.constant([[[2, 2], [4, 5]]])),
+    "sets_intersection_empty": lambda tf: tf.sets.intersection(tf.constant([[1], [2]]),
+                                                               tf.constant([[3], [4]])),
+    "sets_float": lambda tf: tf.sets.union(tf.constant([[1.0]]), tf.constant([[2.0]])),
+    "sets_dtype_mismatch": lambda tf: tf.sets.union(tf.constant([[1]]),
+                                                    tf.constant([[1]], tf.int64)),
+    "sets_rank1": lambda tf: tf.sets.union(tf.constant([1]), tf.constant([1])),
     # gradients
     "grad_to_dense": lambda tf: _grad(tf, lambda v: tf.reduce_sum(tf.sparse.to_dense(
         tf.sparse.SparseTensor([[0, 1], [1, 0]], v, [2, 2])) * tf.constant(

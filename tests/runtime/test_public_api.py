@@ -45,7 +45,7 @@ PUBLIC = sorted(PUBLIC + ["histogram_fixed_width", "histogram_fixed_width_bins",
                           "saturate_cast", "timestamp", "dynamic_partition",
                           "dynamic_stitch"])
 # Issue 32: tf.lookup; tf.sparse.
-PUBLIC = sorted(PUBLIC + ["lookup", "sparse", "SparseTensor", "SparseTensorSpec"])
+PUBLIC = sorted(PUBLIC + ["lookup", "sets", "sparse", "SparseTensor", "SparseTensorSpec"])
 
 
 def test_dir_runtime_is_the_public_list():

@@ -469,8 +469,8 @@ def size(input, out_type=dtypes.int32, name=None):
     """The number of elements of `input`, an int32 scalar."""
     dense_shape = _sparse_dense_shape(input)
     if dense_shape is not None:
-        from runtime._src.ops.reduction_ops import reduce_prod
-        return _cast(reduce_prod(dense_shape), dtypes.as_dtype(out_type))
+        total = apply("Prod", (dense_shape,), {"axis": None, "keepdims": False})
+        return _cast(total, dtypes.as_dtype(out_type))
     return apply("Size", (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
 
 

@@ -1,5 +1,5 @@
-"""Layer beside ragged, above ops: `tf.SparseTensor`, `tf.SparseTensorSpec`
-and the `tf.sparse` ops.
+"""Layer beside ragged, above ops: `tf.SparseTensor`, `tf.SparseTensorSpec`,
+the `tf.sparse` ops and `tf.sets` (whose results are SparseTensors).
 
 A SparseTensor is a composite (runtime/_src/core/composite.py) of three
 ordinary tensors, indices, values and dense_shape, so every op on it is an
@@ -10,8 +10,8 @@ Tensor.__mul__ does so): `core.tensor.dispatch.multiply` is wrapped once here.
 """
 
 from runtime._src.core import tensor as _tensor
-from runtime._src.sparse import (sparse_cross, sparse_cwise, sparse_more,  # noqa: F401
-                                 sparse_ops, sparse_tensor)
+from runtime._src.sparse import (sets_ops, sparse_cross, sparse_cwise,  # noqa: F401
+                                 sparse_more, sparse_ops, sparse_tensor)
 
 _multiply = _tensor.dispatch.multiply
 
