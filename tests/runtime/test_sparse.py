@@ -208,3 +208,32 @@ def test_sparse_and_ragged_out_of_a_tensor_if():
     with pytest.raises(TypeError, match="in the true branch but"):
         tf.function(lambda p: tf.cond(p, lambda: sp, lambda: tf.ones([3, 4])))(
             tf.constant(True))
+
+
+def test_sparse_and_ragged_loop_variables():
+    # TF 2.21's values. (TF itself refuses the first loop: its map_values loses
+    # the static dense shape; ours keeps it, so the loop variable keeps its spec.)
+    @tf.function
+    def f(sp, n):
+        i = tf.constant(0)
+        while i < n:
+            sp = tf.sparse.map_values(tf.math.multiply, sp, 2.0)
+            i += 1
+        return sp
+
+    sp = tf.sparse.SparseTensor([[0, 1], [2, 3]], [1.0, 2.0], [3, 4])
+    out = f(sp, tf.constant(3))
+    assert out.values.numpy().tolist() == [8.0, 16.0]
+    assert out.dense_shape.numpy().tolist() == [3, 4]
+    g = tf.function(lambda s: tf.while_loop(lambda i, s: i < 2,
+                                            lambda i, s: (i + 1, tf.sparse.add(s, s)), [0, s]))
+    i, s = g(sp)
+    assert int(i) == 2 and s.values.numpy().tolist() == [4.0, 8.0]
+
+    @tf.function
+    def h(rt):
+        for _ in tf.range(2):
+            rt = rt * 3
+        return rt
+
+    assert h(tf.ragged.constant([[1, 2], [3]])).to_list() == [[9, 18], [27]]

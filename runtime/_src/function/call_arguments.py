@@ -53,11 +53,6 @@ def _is_tensor_key(k):
     return type(k) is tuple and len(k) == 2 and type(k[0]) is DType
 
 
-def _is_composite_key(k):
-    # call_key's entry of a value fed as one variant tensor: ("composite", spec)
-    return type(k) is tuple and len(k) == 2 and k[0] == "composite"
-
-
 def _is_composite_of_key(k):
     # call_key's entry of a composite value (a SparseTensor): ("composite_of", spec)
     return type(k) is tuple and len(k) == 2 and k[0] == "composite_of"
@@ -70,9 +65,6 @@ def split_shapes(key, specs):
     if _is_tensor_key(key):
         specs.append(key[1])
         return (key[0], _sig.ANY_SHAPE)
-    if _is_composite_key(key):                  # a Dataset: one variant scalar feed
-        specs.append(())
-        return key
     if _is_composite_of_key(key):
         specs.extend(c.shape.dims for c in key[1]._component_specs)
         return key
@@ -90,8 +82,6 @@ def _leaf_dtypes(key):
 def _collect_dtypes(key, out):
     if _is_tensor_key(key):
         out.append(key[0])
-    elif _is_composite_key(key):
-        out.append(key[1].dtype)
     elif _is_composite_of_key(key):
         out.extend(c.dtype for c in key[1]._component_specs)
     elif type(key) is tuple and key and key[0] != "variable":

@@ -315,8 +315,35 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                         f"{type(cond).__name__} and {type(body).__name__}")
     if current_graph() is None:
         return _eager_while(cond, body, loop_vars, maximum_iterations)
+    if any(type_spec_of(v) is not None for v in nest.flatten(loop_vars)):
+        return _composite_while(cond, body, loop_vars, maximum_iterations, name)
     return _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations,
                          name, names)
+
+
+def _composite_while(cond, body, loop_vars, maximum_iterations, name):
+    """A traced loop over composites (SparseTensors, RaggedTensors): the loop
+    variables are their component tensors, and cond and body see the
+    composites rebuilt with the initial values' specs (so a SparseTensor's
+    static dense shape is the one it entered with, as in TF)."""
+    flat = nest.flatten(loop_vars, expand_composites=True)
+
+    def unpack(parts):
+        return nest.pack_sequence_as(loop_vars, list(parts), expand_composites=True)
+
+    def flat_cond(*parts):
+        return _call(cond, unpack(parts))
+
+    def flat_body(*parts):
+        result = _normalize_result(_call(body, unpack(parts)), loop_vars)
+        out = nest.flatten(result, expand_composites=True)
+        if len(out) != len(parts):
+            raise TypeError(f"while_loop: the body returned {len(out)} component tensors for "
+                            f"{len(parts)} loop variable components; a composite loop "
+                            "variable (a SparseTensor, a RaggedTensor) must keep its kind")
+        return out
+    return unpack(_traced_while(flat_cond, flat_body, flat, None, maximum_iterations, name,
+                                None))
 
 
 def _call(fn, loop_vars):

@@ -13,7 +13,7 @@ turns the arguments of a call into:
   that cannot be weakly referenced is kept alive by the cache).
   numpy arrays and scalars count as tensors. Tensor leaves are collected into
   `feeds` in the same order the graph's placeholders are made. A composite
-  value (a SparseTensor, a RaggedTensor: core/composite.py) keys by its spec
+  value (a SparseTensor, a RaggedTensor, a Dataset: core/composite.py) keys by its spec
   and feeds its component tensors; in the template it is a `CompositeArgument`
   (its spec and a placeholder name per component), and the traced function
   gets the value rebuilt from those placeholders.
@@ -227,16 +227,6 @@ def _key_uncommon(v, feeds, on_dead, specs):
     spec = composite_spec(v)
     if spec is not None:
         return _composite_key(v, spec, feeds, specs)
-    composite = getattr(v, "_composite_spec", None)
-    if composite is not None:
-        # A value fed as one `variant` tensor and keyed by its spec (a
-        # tf.data.Dataset by its DatasetSpec), as TensorFlow's TypeSpecs.
-        spec = composite()
-        feeds.append(spec.feed(v, "", ""))
-        if specs is None:
-            return ("composite", spec)
-        specs.append((spec.dtype, ()))
-        return ("composite", spec, _ANY_SHAPE)
     return IdentityKey(v, on_dead)
 
 
@@ -349,13 +339,10 @@ def _template(v, name, specs, namer, on_dead):
         return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape),
                            v.trainable, alias)
     spec = composite_spec(v)
-    if spec is not None:                       # a SparseTensor, a RaggedTensor
+    if spec is not None:                       # a SparseTensor, a RaggedTensor, a Dataset
         for _ in spec._component_specs:
             next(specs)
         return CompositeArgument(spec, [namer(name) for _ in spec._component_specs])
-    if hasattr(v, "_composite_spec"):          # a Dataset: see _key_uncommon
-        next(specs)
-        return v._composite_spec().named(namer(name))
     if isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic)):
         dtype, shape = next(specs)
         spec_name = v.name if isinstance(v, TensorSpec) and v.name else name
@@ -401,9 +388,7 @@ def map_template(template, on_spec, specs_only=False):
             return template.spec
         return template.spec._from_components([on_spec(c) for c in template.components()])
     if isinstance(template, TensorSpec):
-        value = on_spec(template)
-        # a composite's spec (a TensorSpec subclass) rebuilds its value from the tensor
-        return template.wrap(value) if hasattr(template, "wrap") else value
+        return on_spec(template)
     if isinstance(template, VariableRef):
         return _live(template.key)
     if isinstance(template, IdentityKey):
@@ -493,7 +478,9 @@ def _match_composite(template, value, path, feeds, where):
     given = type_spec_of(value)
     if given is None or not spec.is_compatible_with(given):
         text = repr(given) if given is not None else _given(value)
-        raise _mismatch(where, path, repr(spec), text, f"Can not cast {text} to {spec!r}")
+        kind = getattr(spec.value_type, "__name__", "value")
+        raise _mismatch(where, path, f"{_article(kind.lower())} {kind} of {spec!r}", text,
+                        f"Can not cast {text} to {spec!r}")
     for c, c_spec in zip(given._to_components(value), spec._component_specs):
         feeds.append(_tensor_for_spec(c_spec, c, path, where))
 
@@ -526,8 +513,6 @@ def _same_literal(expected, value):
 
 def _tensor_for_spec(spec, value, path, where):
     """The numpy value to feed for `value` at `spec` (converted when Python)."""
-    if hasattr(spec, "feed"):                  # a composite's spec checks its value
-        return spec.feed(value, path, where)
     if is_variable(value):
         value = value._as_tensor()
     if isinstance(value, SymbolicTensor):
@@ -669,8 +654,6 @@ def format_type(t):
     if spec is not None:                       # a returned SparseTensor / RaggedTensor
         return repr(spec)
     if isinstance(t, TensorSpec):
-        if hasattr(t, "feed"):                 # a composite's spec (DatasetSpec)
-            return repr(t)
         return repr(TensorSpec(t.shape, t.dtype))
     if isinstance(t, SymbolicTensor):
         return repr(TensorSpec(t.shape, t.dtype))
