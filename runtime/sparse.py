@@ -14,7 +14,7 @@ from runtime._src.sparse.sparse_more import (bincount, expand_dims, eye, fill_em
                                              segment_sqrt_n, segment_sum, softmax, split,
                                              to_indicator, transpose)
 from runtime._src.sparse.sparse_more import reshape_sparse as reshape
-from runtime._src.sparse.sparse_more import slice_sparse as slice  # noqa: A004 - TF's name
+from runtime._src.sparse.sparse_more import slice_sparse as slice
 from runtime._src.sparse.sparse_ops import (add, concat, from_dense, reduce_max, reduce_sum,
                                             reorder, sparse_dense_matmul, to_dense)
 from runtime._src.sparse.sparse_tensor import SparseTensor

@@ -25,7 +25,7 @@ from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor
 
 __all__ = ["to_dense", "from_dense", "reorder", "add", "concat", "reduce_sum", "reduce_max",
-           "sparse_dense_matmul", "sparse_parts", "make",
+           "sparse_dense_matmul", "make",
            "check_sparse"]
 
 
@@ -35,10 +35,6 @@ def check_sparse(value, where, arg="sp_input"):
     if not isinstance(value, SparseTensor):
         raise TypeError(f"{where}: {arg} must be a SparseTensor, got {type(value).__name__}")
     return value
-
-
-def sparse_parts(sp):
-    return sp.indices, sp.values, sp.dense_shape
 
 
 def make(indices, values, dense_shape):
@@ -69,10 +65,6 @@ def _spec(dtype, dims):
 def _sparse_out(dtype, rank, nnz=None):
     """The shape rule's (dtype, shape) triple of a sparse result."""
     return [_spec(dtypes.int64, [nnz, rank]), _spec(dtype, [nnz]), _spec(dtypes.int64, [rank])]
-
-
-def _ids(t, what):
-    return convert_to_tensor(t, dtypes.int64) if not isinstance(t, Tensor) else t
 
 
 def _index_text(row):
@@ -557,7 +549,7 @@ def _sparse_dense_matmul(indices, values, shape, b, adjoint_a, adjoint_b):
         raise InvalidArgumentError(
             f"Cannot multiply A and B because inner dimension does not match: {n_inner} vs. "
             f"{b.shape[0] if b.ndim else 0}.  Did you forget a transpose?  Dimensions of A: "
-            f"[{shape[0]}, {shape[1]}).  Dimensions of B: {list(np.asarray(b).shape)}",
+            f"[{shape[0]}, {shape[1]}).  Dimensions of B: [{', '.join(map(str, b.shape))})",
             "SparseTensorDenseMatMul")
     if len(rows) and (np.any(cols >= n_inner) or np.any(rows >= n_rows) or np.any(rows < 0)
                       or np.any(cols < 0)):
