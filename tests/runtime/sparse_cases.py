@@ -222,6 +222,57 @@ CASES = {
     "mask": lambda tf: tf.sparse.mask(tf.IndexedSlices(
         tf.constant([[1.0], [2.0], [3.0]]), tf.constant([0, 4, 7]), tf.constant([10, 1])),
         [4]).values,
+    # orders, dtypes and errors at the edges
+    "edge_int32_indices": lambda tf: tf.sparse.SparseTensor(
+        tf.constant([[0, 1]], tf.int32), [1.0], [2, 2]),
+    "edge_bool_to_dense": lambda tf: tf.sparse.to_dense(
+        tf.sparse.SparseTensor([[0, 1]], [True], [2, 2])),
+    "edge_int_reduce": lambda tf: tf.sparse.reduce_sum(
+        tf.sparse.SparseTensor([[0, 1], [1, 1]], [3, 4], [2, 2]), axis=0),
+    "edge_int_matmul": lambda tf: tf.sparse.sparse_dense_matmul(
+        tf.sparse.SparseTensor([[0, 1]], [3], [2, 2]), tf.constant([[1, 2], [3, 4]])),
+    "edge_1d_to_dense": lambda tf: tf.sparse.to_dense(tf.sparse.SparseTensor([[3]], [5], [6])),
+    "edge_concat_unordered0": lambda tf: tf.sparse.concat(0, [_unordered(tf), _sp(tf)]),
+    "edge_concat_unordered1": lambda tf: tf.sparse.concat(1, [_unordered(tf), _sp(tf)]),
+    "edge_slice_unordered": lambda tf: tf.sparse.slice(_unordered(tf), [0, 0], [2, 4]),
+    "edge_split_unordered": lambda tf: tf.sparse.split(sp_input=_unordered(tf), num_split=2,
+                                                       axis=1),
+    "edge_reshape_unordered": lambda tf: tf.sparse.reshape(_unordered(tf), [12]),
+    "edge_add_unordered": lambda tf: tf.sparse.add(_unordered(tf), _sp(tf)),
+    "edge_maximum_unordered": lambda tf: tf.sparse.maximum(_unordered(tf), _sp(tf)),
+    "edge_softmax_unordered": lambda tf: tf.sparse.softmax(_unordered(tf)),
+    "edge_reduce_max_unordered": lambda tf: tf.sparse.reduce_max(
+        _unordered(tf), axis=1, output_is_sparse=True),
+    "edge_transpose_1d": lambda tf: tf.sparse.transpose(tf.sparse.SparseTensor([[1]], [1], [3])),
+    "edge_expand_dims_1d": lambda tf: tf.sparse.expand_dims(
+        tf.sparse.SparseTensor([[1]], [1], [3])),
+    "edge_eye0": lambda tf: tf.sparse.eye(0),
+    "edge_split_bad": lambda tf: tf.sparse.split(sp_input=_sp(tf), num_split=5, axis=0),
+    "edge_retain_bad": lambda tf: tf.sparse.retain(_sp(tf), [True]),
+    "edge_to_indicator_float": lambda tf: tf.sparse.to_indicator(_sp(tf), 3),
+    "edge_to_indicator_float_ok": lambda tf: tf.sparse.to_indicator(
+        tf.sparse.SparseTensor([[0, 0], [1, 0]], [2.0, 0.0], [2, 1]), 3),
+    "edge_map_values_other_indices": lambda tf: tf.sparse.map_values(
+        tf.add, _sp(tf), _unordered(tf)),
+    "edge_fill_empty_string": lambda tf: tf.sparse.fill_empty_rows(
+        tf.sparse.SparseTensor([[1, 0]], ["a"], [2, 2]), "z"),
+    "edge_add_int_cancel": lambda tf: tf.sparse.add(tf.sparse.SparseTensor([[0]], [1], [2]),
+                                                    tf.sparse.SparseTensor([[0]], [-1], [2])),
+    "edge_add_dtypes": lambda tf: tf.sparse.add(_sp(tf), tf.sparse.SparseTensor(
+        [[0, 0]], [1], [3, 4])),
+    "edge_reorder_dup": lambda tf: tf.sparse.reorder(tf.sparse.SparseTensor(
+        [[1], [0], [1]], [1, 2, 3], [2])),
+    "edge_segment_unsorted": lambda tf: tf.sparse.segment_sum(tf.constant([1.0, 2.0]), [0, 1],
+                                                              [1, 0]),
+    "edge_bincount_negative": lambda tf: tf.sparse.bincount(tf.constant([-1, 2])),
+    "edge_bincount_empty": lambda tf: tf.sparse.bincount(tf.constant([], tf.int32)),
+    "edge_from_dense_scalar": lambda tf: tf.sparse.from_dense(tf.constant(3)),
+    "edge_reduce_sum_3d_keep": lambda tf: tf.sparse.reduce_sum(tf.sparse.SparseTensor(
+        [[0, 0, 1], [1, 1, 0]], [1.0, 2.0], [2, 2, 2]), axis=[0, 2], keepdims=True),
+    "edge_minimum_disjoint": lambda tf: tf.sparse.minimum(
+        tf.sparse.SparseTensor([[0]], [3.0], [2]), tf.sparse.SparseTensor([[1]], [-3.0], [2])),
+    "edge_matmul_3d": lambda tf: tf.sparse.sparse_dense_matmul(
+        tf.sparse.SparseTensor([[0, 0, 0]], [1.0], [1, 2, 2]), tf.ones([2, 2])),
     # tf.sets
     "sets_size": lambda tf: tf.sets.size(_sets_sp(tf)),
     "sets_size_dense": lambda tf: tf.sets.size(tf.constant([[1, 2]])),

@@ -21,7 +21,8 @@ from runtime._src.ops.segment_ops import segment_sum as dense_segment_sum
 from runtime._src.ops.segment_ops import unsorted_segment_sum
 from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_ops import (_index_text, _rank_of, _sparse_out, _spec,
-                                            check_sparse, make, reorder, row_major_order)
+                                            check_sparse, make, merge_sorted, reorder,
+                                            row_major_order)
 from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor, _int64
 
 __all__ = ["reshape_sparse", "slice_sparse", "retain", "fill_empty_rows", "reset_shape",
@@ -142,8 +143,8 @@ def retain(sp_input, to_retain):
         raise ValueError(f"tf.sparse.retain: to_retain must be a vector, got shape {keep.shape}")
     n, m = keep.shape.dims and keep.shape.dims[0], sp.values.shape.dims[0]
     if n is not None and m is not None and n != m:
-        raise ValueError(f"tf.sparse.retain: to_retain has {n} entries but sp_input has {m} "
-                         "values")
+        raise ValueError(f"Dimensions {m} and {n} are not compatible (tf.sparse.retain: "
+                         f"to_retain must have one entry per value)")
     return make(boolean_mask(sp.indices, keep), boolean_mask(sp.values, keep), sp.dense_shape)
 
 
@@ -250,8 +251,8 @@ def _sparse_split(indices, values, shape, axis, num_split):
                                    f"{axis}", "SparseSplit")
     size = int(shape[ax])
     if num_split < 1 or num_split > size:
-        raise InvalidArgumentError(f"num_split must be in the interval [1, {size}]",
-                                   "SparseSplit")
+        raise InvalidArgumentError(f"Input num_split should be between 1 and the splitting "
+                                   f"dimension size ({size}), got {num_split}", "SparseSplit")
     base, extra = divmod(size, num_split)
     sizes = [base + (1 if k < extra else 0) for k in range(num_split)]
     starts = np.concatenate([[0], np.cumsum(sizes)])
@@ -348,6 +349,8 @@ not_differentiable("SparseEye")
 # --- maximum / minimum ---------------------------------------------------------------------
 
 def _union_kernel(fn):
+    """TF's SparseSparseMaximum/Minimum: the indices merged as if both were in
+    row-major order (as TF's kernel assumes), an absent side counting as 0."""
     def kernel(a_ind, a_val, a_shape, b_ind, b_val, b_shape):
         if not np.array_equal(a_shape, b_shape):
             raise InvalidArgumentError(
@@ -356,16 +359,14 @@ def _union_kernel(fn):
         rank = len(a_shape)
         a_ind = np.asarray(a_ind, np.int64).reshape(-1, rank)
         b_ind = np.asarray(b_ind, np.int64).reshape(-1, rank)
-        both = np.concatenate([a_ind, b_ind])
-        if len(both) == 0:
-            return both, np.asarray(a_val)[:0]
-        uniq, inv = np.unique(both, axis=0, return_inverse=True)
-        inv = inv.reshape(-1)
-        zero = np.zeros(len(uniq), np.asarray(a_val).dtype)
-        av, bv = zero.copy(), zero.copy()
-        av[inv[:len(a_ind)]] = a_val
-        bv[inv[len(a_ind):]] = b_val
-        return uniq.astype(np.int64), fn(av, bv)
+        a_val, b_val = np.asarray(a_val), np.asarray(b_val)
+        zero = np.zeros((), a_val.dtype)
+        rows, vals = [], []
+        for i, j in merge_sorted(a_ind, b_ind):
+            rows.append(a_ind[i] if i >= 0 else b_ind[j])
+            vals.append(fn(a_val[i] if i >= 0 else zero, b_val[j] if j >= 0 else zero))
+        return (np.array(rows, np.int64).reshape(-1, rank),
+                np.array(vals, a_val.dtype).reshape(-1))
     return kernel
 
 
@@ -378,7 +379,9 @@ for _name, _fn in (("SparseSparseMaximum", np.maximum), ("SparseSparseMinimum", 
     _spec(inputs[0].dtype, [None]), _spec(inputs[0].dtype, [None])], num_outputs=2)
 def _select_grad(grad, a_ind, a_val, b_ind, b_val, out_ind, out_val):
     """Each output value's gradient goes to the input it came from (a when tied)."""
-    pos = {tuple(r): k for k, r in enumerate(np.asarray(out_ind))}
+    pos = {}
+    for k, r in enumerate(np.asarray(out_ind)):
+        pos.setdefault(tuple(r), k)
     ga = np.zeros(len(a_val), np.asarray(grad).dtype)
     gb = np.zeros(len(b_val), np.asarray(grad).dtype)
     taken = set()
@@ -489,10 +492,8 @@ def to_indicator(sp_input, vocab_size, name=None):
     """`tf.sparse.to_indicator`: a dense bool tensor [..., vocab_size] with
     True at [i..., value] for each entry at [i..., j] (int values)."""
     sp = check_sparse(sp_input, "tf.sparse.to_indicator")
-    if not sp.dtype.is_integer:
-        raise TypeError(f"tf.sparse.to_indicator: the values must be int32 or int64, got "
-                        f"{sp.dtype.name}")
-    return apply("SparseToIndicator", (sp.indices, sp.values, sp.dense_shape),
+    values = sp.values if sp.dtype == dtypes.int64 else math_ops.cast(sp.values, dtypes.int64)
+    return apply("SparseToIndicator", (sp.indices, values, sp.dense_shape),
                  {"vocab_size": int(constant_value(_as_tensor(vocab_size)))})
 
 
@@ -548,9 +549,9 @@ not_differentiable("SparseMaskKeep")
 def _sparse_bincount(values, *weights, axis, minlength, maxlength, binary, dtype):
     values = np.asarray(values, np.int64)
     if len(values.reshape(-1)) and values.min() < 0:
-        raise InvalidArgumentError("Input arr must be non-negative!", "SparseBincount")
+        raise InvalidArgumentError("Input values must all be non-negative", "SparseBincount")
     w = np.asarray(weights[0]) if weights else None
-    top = int(values.max()) + 1 if values.size else 0
+    top = int(values.max()) + 1 if values.size else 1
     size = max(top, minlength or 0)
     if maxlength is not None:
         size = min(size, maxlength)

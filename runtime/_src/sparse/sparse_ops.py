@@ -15,6 +15,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import reshape, shape as shape_of, zeros_like
@@ -25,7 +26,7 @@ from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor
 
 __all__ = ["to_dense", "from_dense", "reorder", "add", "concat", "reduce_sum", "reduce_max",
-           "sparse_dense_matmul", "make",
+           "sparse_dense_matmul", "make", "merge_sorted",
            "check_sparse"]
 
 
@@ -151,8 +152,8 @@ def from_dense(tensor, name=None):
     """`tf.sparse.from_dense`: the nonzero (non-empty for strings) entries of `tensor`."""
     t = _as_tensor(tensor)
     if t.shape.rank == 0:
-        raise ValueError("tf.sparse.from_dense: the tensor must have rank >= 1 "
-                         "(a scalar has no indices)")
+        raise InvalidArgumentError("tf.sparse.from_dense: the tensor must have rank >= 1 "
+                                   "(a scalar has no indices)", "Where")
     zero = _as_tensor(_zero_of(t.dtype), t.dtype)
     indices = dense_where(math_ops.not_equal(t, zero))
     return make(indices, gather_nd(t, indices), shape_of(t, dtypes.int64))
@@ -214,7 +215,7 @@ def _cmp(a, b):
     return 0
 
 
-def _merge(a_idx, b_idx):
+def merge_sorted(a_idx, b_idx):
     """TF's merge of two index lists assumed ordered: (from_a, position) per
     output entry, and for matched pairs the position in b (-1 otherwise)."""
     out, i, j = [], 0, 0
@@ -240,7 +241,7 @@ def _sparse_add(a_ind, a_val, a_shape, b_ind, b_val, b_shape, thresh):
         raise InvalidArgumentError(
             f"Operands' shapes do not match: A.shape = {_index_text(a_shape)} and B.shape = "
             f"{_index_text(b_shape)}", "SparseAdd")
-    pairs = _merge(np.asarray(a_ind), np.asarray(b_ind))
+    pairs = merge_sorted(np.asarray(a_ind), np.asarray(b_ind))
     rows, vals = [], []
     zero = np.zeros((), np.asarray(a_val).dtype)
     for i, j in pairs:
@@ -309,9 +310,11 @@ def add(a, b, threshold=0):
     smaller in magnitude than `threshold` dropped); sparse + dense is dense."""
     sparse_a, sparse_b = isinstance(a, SparseTensor), isinstance(b, SparseTensor)
     if sparse_a and sparse_b:
-        if a.dtype != b.dtype:
-            raise TypeError(f"tf.sparse.add: the two SparseTensors have different dtypes "
-                            f"({a.dtype.name} and {b.dtype.name})")
+        if a.dtype != b.dtype:       # TF: InvalidArgumentError eagerly, TypeError traced
+            error = TypeError if current_graph() is not None else InvalidArgumentError
+            text = (f"tf.sparse.add: the two SparseTensors have different dtypes "
+                    f"({a.dtype.name} and {b.dtype.name})")
+            raise error(text) if error is TypeError else error(text, "SparseAdd")
         thresh = _as_tensor(threshold, a.dtype.real_dtype if a.dtype.is_complex else a.dtype)
         return make(*apply("SparseAdd", (a.indices, a.values, a.dense_shape, b.indices,
                                          b.values, b.dense_shape, thresh)))
@@ -354,13 +357,16 @@ def _sparse_concat(*parts, n, axis, expand):
                 f"got {int(s[d])} at position {i}", "SparseConcat")
     offsets = np.concatenate([[0], np.cumsum([s[ax] for s in shapes])])
     out_shape[ax] = offsets[-1]
-    moved = []
-    for k, ind in enumerate(inds):
+    moved, moved_values = [], []
+    for k, (ind, val) in enumerate(zip(inds, vals)):
         ind = np.array(ind, np.int64).reshape(-1, rank)
+        order = row_major_order(ind)          # TF reorders each input first
+        ind = ind[order]
         ind[:, ax] += offsets[k]
         moved.append(ind)
+        moved_values.append(np.asarray(val)[order])
     indices = np.concatenate(moved) if moved else np.zeros((0, rank), np.int64)
-    values = np.concatenate([np.asarray(v) for v in vals])
+    values = np.concatenate(moved_values)
     if ax != 0:
         # TF's output order: by the dimensions before the concat axis, then input
         # by input (each input's own order kept).
@@ -540,6 +546,10 @@ def _infer_matmul(inputs, attrs):
 @define_op("SparseTensorDenseMatMul", infer=_infer_matmul)
 def _sparse_dense_matmul(indices, values, shape, b, adjoint_a, adjoint_b):
     indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(shape)
+    if len(shape) != 2:
+        raise InvalidArgumentError(f"Tensor 'a_shape' must have 2 elements (sp_a must be a "
+                                   f"matrix), got shape {_index_text(shape)}",
+                                   "SparseTensorDenseMatMul")
     b = np.asarray(b)
     if adjoint_b:
         b = np.conj(b.T)

@@ -20,7 +20,6 @@ from runtime._src.core import dtypes
 from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec, as_shape
-from runtime._src.ops import math_ops
 from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_cwise import cwise_with_dense
 
@@ -88,14 +87,14 @@ def _as_tensor(value, dtype=None):
 
 
 def _int64(value, what):
-    """`value` as an int64 tensor (an int32 tensor is cast, as TF's SparseTensor does)."""
+    """`value` as an int64 tensor. A tensor of another dtype is refused with
+    TF's ValueError (Python lists convert)."""
     if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
         t = _as_tensor(value)
-        if t.dtype == dtypes.int64:
-            return t
-        if t.dtype.is_integer:
-            return math_ops.cast(t, dtypes.int64)
-        raise TypeError(f"SparseTensor: {what} must be int64 (or int32), got {t.dtype.name}")
+        if t.dtype != dtypes.int64:
+            raise ValueError(f"{what}: Tensor conversion requested dtype int64 for Tensor with "
+                             f"dtype {t.dtype.name}: {t!r}")
+        return t
     try:
         return _as_tensor(value, dtypes.int64)
     except (TypeError, ValueError) as e:
