@@ -238,3 +238,42 @@ def test_sparse_and_ragged_loop_variables():
         return rt
 
     assert h(tf.ragged.constant([[1, 2], [3]])).to_list() == [[9, 18], [27]]
+
+
+def test_saved_model_takes_and_returns_composites(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda s: tf.sparse.reduce_sum(s, axis=1),
+                      input_signature=[tf.SparseTensorSpec([None, 4], tf.float32)])
+    m.g = tf.function(lambda x: tf.sparse.from_dense(x),
+                      input_signature=[tf.TensorSpec([None, 2], tf.int32)])
+    m.h = tf.function(lambda r: r * 2,
+                      input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    tf.saved_model.save(m, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    sp = tf.sparse.SparseTensor([[0, 1], [2, 3]], [1.0, 2.0], [3, 4])
+    assert loaded.f(sp).numpy().tolist() == [1.0, 0.0, 2.0]
+    out = loaded.g(tf.constant([[0, 1], [2, 0]]))
+    assert isinstance(out, tf.SparseTensor)
+    assert out.indices.numpy().tolist() == [[0, 1], [1, 0]]
+    assert out.values.numpy().tolist() == [1, 2]
+    assert loaded.h(tf.ragged.constant([[1, 2], [3]])).to_list() == [[2, 4], [6]]
+    with pytest.raises(TypeError, match="must be a value of SparseTensorSpec"):
+        loaded.f(tf.ones([2]))
+
+
+def test_reduce_retracing_relaxes_a_composite_spec():
+    # TF 2.21: 2 traces each, the second for SparseTensorSpec(TensorShape([3, None])).
+    f = tf.function(lambda s: tf.sparse.reduce_sum(s), reduce_retracing=True)
+    for n in [4, 5, 6]:
+        f(tf.sparse.SparseTensor([[0, 1]], [1.0], [3, n]))
+    assert f.experimental_get_tracing_count() == 2
+    assert "SparseTensorSpec(TensorShape([3, None]), tf.float32)" in \
+        f.pretty_printed_concrete_signatures()
+    g = tf.function(lambda s: tf.sparse.reduce_sum(s))
+    for n in [4, 5, 4]:
+        g(tf.sparse.SparseTensor([[0, 1]], [1.0], [3, n]))
+    assert g.experimental_get_tracing_count() == 2
+    h = tf.function(lambda r: r * 2, reduce_retracing=True)
+    for rows in ([[1], [2]], [[1], [2], [3]], [[1]] * 4):
+        h(tf.ragged.constant(rows))
+    assert h.experimental_get_tracing_count() == 2

@@ -18,11 +18,17 @@ number of values, for one dense shape and dtype); an `input_signature` entry
 that is a spec accepts the values `is_compatible_with` it. The component specs
 give the placeholders a trace makes; a traced body gets the value rebuilt from
 them, and a returned composite comes back rebuilt from the graph's outputs.
+
+A spec class registered with `register_spec` (fields: TensorShapes, DTypes,
+Python literals) can also be written to a SavedModel (`spec_to_json`,
+`spec_from_json`), so saved functions take and return its values.
 """
 
+from runtime._src.core.dtypes import DType, as_dtype
 from runtime._src.core.tensor_shape import TensorShape
 
-__all__ = ["CompositeSpec", "type_spec_of", "is_composite"]
+__all__ = ["CompositeSpec", "type_spec_of", "is_composite", "register_spec", "spec_to_json",
+           "spec_from_json"]
 
 
 class CompositeSpec:
@@ -127,3 +133,56 @@ def type_spec_of(value):
 
 def is_composite(value):
     return type_spec_of(value) is not None
+
+
+# --- specs in SavedModels ----------------------------------------------------------------
+
+_SPEC_TYPES = {}        # class name -> a registered CompositeSpec subclass
+
+
+def register_spec(cls):
+    """Class decorator: `cls` (a CompositeSpec whose `_serialize()` fields are
+    TensorShapes, DTypes and Python literals) may be saved and loaded."""
+    _SPEC_TYPES[cls.__name__] = cls
+    return cls
+
+
+def spec_to_json(spec):
+    """JSON data for a registered spec: {"type": name, "fields": [...]}."""
+    name = type(spec).__name__
+    if _SPEC_TYPES.get(name) is not type(spec):
+        raise TypeError(f"a {name} cannot be saved (only registered composite specs)")
+    return {"type": name, "fields": [_field_to_json(f) for f in spec._serialize()]}
+
+
+def spec_from_json(data):
+    """The spec of `spec_to_json` data; ValueError when it is not one."""
+    if not isinstance(data, dict) or data.get("type") not in _SPEC_TYPES or \
+            not isinstance(data.get("fields"), list):
+        raise ValueError(f"not a saved composite spec: {data!r:.80}")
+    return _SPEC_TYPES[data["type"]]._deserialize([_field_from_json(f) for f in data["fields"]])
+
+
+def _field_to_json(field):
+    if isinstance(field, TensorShape):
+        return {"shape": None if field.dims is None else list(field.dims)}
+    if isinstance(field, DType):
+        return {"dtype": field.name}
+    if field is None or isinstance(field, (bool, int, float, str)):
+        return {"py": field}
+    raise TypeError(f"a composite spec field {field!r} cannot be saved")
+
+
+def _field_from_json(data):
+    if not isinstance(data, dict) or len(data) != 1:
+        raise ValueError(f"bad composite spec field {data!r:.60}")
+    (kind, value), = data.items()
+    if kind == "shape" and (value is None or (isinstance(value, list) and all(
+            d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
+            for d in value))):
+        return TensorShape(value)
+    if kind == "dtype" and isinstance(value, str):
+        return as_dtype(value)
+    if kind == "py" and (value is None or isinstance(value, (bool, int, float, str))):
+        return value
+    raise ValueError(f"bad composite spec field {data!r:.60}")

@@ -61,13 +61,14 @@ def _is_composite_of_key(k):
 def split_shapes(key, specs):
     """The key with each tensor entry's shape replaced by a marker; the shapes
     are appended to `specs` in leaf order (the order of the feeds). A
-    composite's components have its spec's component shapes."""
+    composite contributes its spec's shapes (so reduce_retracing relaxes a
+    SparseTensor's dense shape as a tensor's shape)."""
     if _is_tensor_key(key):
         specs.append(key[1])
         return (key[0], _sig.ANY_SHAPE)
-    if _is_composite_of_key(key):
-        specs.extend(c.shape.dims for c in key[1]._component_specs)
-        return key
+    if _is_composite_of_key(key):            # the spec's shapes (a SparseTensor's dense shape)
+        specs.extend(s.dims for s in _sig.spec_shapes(key[1]))
+        return ("composite_of", _sig.spec_skeleton(key[1]))
     if type(key) is tuple and key and key[0] != "variable":
         return tuple([split_shapes(k, specs) for k in key])
     return key
@@ -83,7 +84,7 @@ def _collect_dtypes(key, out):
     if _is_tensor_key(key):
         out.append(key[0])
     elif _is_composite_of_key(key):
-        out.extend(c.dtype for c in key[1]._component_specs)
+        out.extend(None for _ in _sig.spec_shapes(key[1]))
     elif type(key) is tuple and key and key[0] != "variable":
         for k in key:
             _collect_dtypes(k, out)

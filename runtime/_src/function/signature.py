@@ -243,8 +243,31 @@ def _composite_key(v, spec, feeds, specs):
                                 "that trace")
             feeds.append(c._value if isinstance(c, EagerTensor) else convert_to_tensor(c)._value)
     if specs is not None:
-        specs.extend((c.dtype, c.shape.dims) for c in spec._component_specs)
+        specs.extend((None, shape.dims) for shape in spec_shapes(spec))
+        return ("composite_of", spec_skeleton(spec))
     return ("composite_of", spec)
+
+
+def spec_shapes(spec):
+    """The TensorShape fields of a composite spec (a SparseTensorSpec's dense shape)."""
+    return [f for f in spec._serialize() if isinstance(f, TensorShape)]
+
+
+def spec_skeleton(spec):
+    """A composite spec without its shapes: the part of a cache key that
+    shape relaxation keeps."""
+    return (type(spec),) + tuple(_ANY_SHAPE if isinstance(f, TensorShape) else f
+                                 for f in spec._serialize())
+
+
+def spec_with_shapes(spec, shapes):
+    """`spec` with its TensorShape fields replaced by `shapes` (relaxed ones)."""
+    shapes = [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
+    if shapes == spec_shapes(spec):
+        return spec
+    it = iter(shapes)
+    return spec._deserialize([next(it) if isinstance(f, TensorShape) else f
+                              for f in spec._serialize()])
 
 
 _aliases = threading.local()     # .current: (the feeds list being keyed, {id: alias})
@@ -340,8 +363,8 @@ def _template(v, name, specs, namer, on_dead):
                            v.trainable, alias)
     spec = composite_spec(v)
     if spec is not None:                       # a SparseTensor, a RaggedTensor, a Dataset
-        for _ in spec._component_specs:
-            next(specs)
+        spec = spec_with_shapes(spec, [shape for _, shape in
+                                       (next(specs) for _ in spec_shapes(spec))])
         return CompositeArgument(spec, [namer(name) for _ in spec._component_specs])
     if isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic)):
         dtype, shape = next(specs)

@@ -18,7 +18,7 @@ back to the flat values.
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.composite import CompositeSpec
+from runtime._src.core.composite import CompositeSpec, register_spec
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -35,6 +35,7 @@ from runtime._src.ops.segment_ops import bincount
 __all__ = ["RaggedTensor", "RaggedTensorSpec"]
 
 
+@register_spec
 class RaggedTensorSpec(CompositeSpec):
     """`tf.RaggedTensorSpec(shape, dtype, ragged_rank, row_splits_dtype)`: a
     composite spec (core/composite.py) whose components are the flat values

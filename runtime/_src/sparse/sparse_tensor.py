@@ -17,7 +17,7 @@ functions and `input_signature`s. The ops on it are in sparse_ops.py.
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.composite import CompositeSpec
+from runtime._src.core.composite import CompositeSpec, register_spec
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec, as_shape
 from runtime._src.ops.shape_rules import constant_value
@@ -26,6 +26,7 @@ from runtime._src.sparse.sparse_cwise import cwise_with_dense
 __all__ = ["SparseTensor", "SparseTensorSpec", "is_sparse"]
 
 
+@register_spec
 class SparseTensorSpec(CompositeSpec):
     """`tf.SparseTensorSpec(shape=None, dtype=tf.float32)`: the type of SparseTensors
     of a (partly known) dense shape and a dtype."""
