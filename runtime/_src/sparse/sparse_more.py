@@ -21,8 +21,8 @@ from runtime._src.ops.segment_ops import segment_sum as dense_segment_sum
 from runtime._src.ops.segment_ops import unsorted_segment_sum
 from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_ops import (_index_text, _rank_of, _sparse_out, _spec,
-                                            check_sparse, make, merge_sorted, reorder,
-                                            row_major_order)
+                                            check_sparse, make, merge_ordered,
+                                            merge_sorted, reorder, row_major_order)
 from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor, _int64
 
 __all__ = ["reshape_sparse", "slice_sparse", "retain", "fill_empty_rows", "reset_shape",
@@ -360,6 +360,9 @@ def _union_kernel(fn):
         a_ind = np.asarray(a_ind, np.int64).reshape(-1, rank)
         b_ind = np.asarray(b_ind, np.int64).reshape(-1, rank)
         a_val, b_val = np.asarray(a_val), np.asarray(b_val)
+        fast = merge_ordered(a_ind, a_val, b_ind, b_val, a_shape, fn)
+        if fast is not None:
+            return fast
         zero = np.zeros((), a_val.dtype)
         rows, vals = [], []
         for i, j in merge_sorted(a_ind, b_ind):

@@ -26,7 +26,7 @@ from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor
 
 __all__ = ["to_dense", "from_dense", "reorder", "add", "concat", "reduce_sum", "reduce_max",
-           "sparse_dense_matmul", "make", "merge_sorted",
+           "sparse_dense_matmul", "make", "merge_sorted", "merge_ordered",
            "check_sparse"]
 
 
@@ -73,22 +73,34 @@ def _index_text(row):
 
 
 def check_order(indices, shape, op, require_order=True):
-    """TF's SparseToDense validation: in bounds, then ordered and unique."""
-    for i, row in enumerate(indices):
-        if np.any(row < 0) or np.any(row >= shape):
-            raise InvalidArgumentError(
-                f"indices[{i}] = {_index_text(row)} is out of bounds: need 0 <= index < "
-                f"{_index_text(shape)}", op)
-        if i and require_order:
-            prev = indices[i - 1]
-            diff = np.nonzero(row != prev)[0]
-            if diff.size == 0:
-                raise InvalidArgumentError(f"indices[{i}] = {_index_text(row)} is repeated", op)
-            if row[diff[0]] < prev[diff[0]]:
-                raise InvalidArgumentError(
-                    f"indices[{i}] = {_index_text(row)} is out of order. Many sparse ops "
-                    "require sorted indices.\n    Use `tf.sparse.reorder` to create a correctly "
-                    "ordered copy.\n\n", op)
+    """TF's SparseToDense validation, row by row: in bounds, then (with
+    require_order) after the previous row and not equal to it."""
+    n = len(indices)
+    if n == 0:
+        return
+    bad = np.nonzero(np.any((indices < 0) | (indices >= shape), axis=1))[0]
+    first_bad = int(bad[0]) if len(bad) else n
+    first_order, repeated = n, False
+    if require_order and n > 1:
+        diff = indices[1:] - indices[:-1]
+        differs = diff != 0
+        col = np.argmax(differs, axis=1)
+        same = ~np.any(differs, axis=1)
+        backwards = diff[np.arange(n - 1), col] < 0
+        wrong = np.nonzero(same | backwards)[0]
+        if len(wrong):
+            first_order, repeated = int(wrong[0]) + 1, bool(same[wrong[0]])
+    if first_bad <= first_order and first_bad < n:
+        raise InvalidArgumentError(
+            f"indices[{first_bad}] = {_index_text(indices[first_bad])} is out of bounds: need "
+            f"0 <= index < {_index_text(shape)}", op)
+    if first_order < n:
+        row = _index_text(indices[first_order])
+        if repeated:
+            raise InvalidArgumentError(f"indices[{first_order}] = {row} is repeated", op)
+        raise InvalidArgumentError(
+            f"indices[{first_order}] = {row} is out of order. Many sparse ops require sorted "
+            "indices.\n    Use `tf.sparse.reorder` to create a correctly ordered copy.\n\n", op)
 
 
 # --- to_dense ------------------------------------------------------------------------------
@@ -235,13 +247,64 @@ def merge_sorted(a_idx, b_idx):
     return out
 
 
+def _ordered_keys(indices, shape):
+    """Row-major linear keys of index rows that are in order and unique, else
+    None (then the merge walks pairs, as TF's kernel does)."""
+    try:
+        keys = np.ravel_multi_index(tuple(indices.T), tuple(int(d) for d in shape)) \
+            if len(indices) else np.zeros(0, np.int64)
+    except ValueError:                     # out of bounds, or too large to linearize
+        return None
+    return keys if np.all(np.diff(keys) > 0) else None
+
+
+def merge_ordered(a_ind, a_val, b_ind, b_val, shape, combine, thresh=None):
+    """The merge of two SparseTensors with ordered unique indices, vectorized:
+    (indices, values) with `combine(a, b)` at shared indices (dropped when its
+    magnitude is below `thresh`) and `combine(a, 0)` / `combine(0, b)` (or the
+    value itself, with thresh) elsewhere. None when an input is not ordered."""
+    ka, kb = _ordered_keys(a_ind, shape), _ordered_keys(b_ind, shape)
+    if ka is None or kb is None or not len(shape):
+        return None
+    keys = np.concatenate([ka, kb])
+    if len(keys) == 0:
+        return np.zeros((0, len(shape)), np.int64), np.asarray(a_val)[:0]
+    order = np.argsort(keys, kind="stable")       # a's entry first at a shared index
+    keys = keys[order]
+    rows = np.concatenate([a_ind, b_ind])[order]
+    from_a = (np.arange(len(keys)) < len(ka))[order]
+    vals = np.concatenate([a_val, b_val])[order]
+    first = np.r_[keys[1:] == keys[:-1], False]   # the a-half of a shared index
+    second = np.r_[False, first[:-1]]
+    zero = np.zeros_like(vals)
+    if thresh is None:
+        a_side = np.where(from_a, vals, zero)
+        b_side = np.where(from_a, zero, vals)
+        b_side[first] = vals[second]
+        out = combine(a_side, b_side)
+    else:
+        out = vals.copy()
+        out[first] = combine(vals[first], vals[second])
+    keep = ~second
+    if thresh is not None:
+        keep &= ~(first & (np.abs(out) < thresh))
+    return rows[keep], out[keep].astype(np.asarray(a_val).dtype)
+
+
 @define_op("SparseAdd", infer=_infer_sparse_add, num_outputs=3)
 def _sparse_add(a_ind, a_val, a_shape, b_ind, b_val, b_shape, thresh):
     if not np.array_equal(a_shape, b_shape):
         raise InvalidArgumentError(
             f"Operands' shapes do not match: A.shape = {_index_text(a_shape)} and B.shape = "
             f"{_index_text(b_shape)}", "SparseAdd")
-    pairs = merge_sorted(np.asarray(a_ind), np.asarray(b_ind))
+    rank = len(a_shape)
+    a_ind = np.asarray(a_ind, np.int64).reshape(-1, rank)
+    b_ind = np.asarray(b_ind, np.int64).reshape(-1, rank)
+    fast = merge_ordered(a_ind, np.asarray(a_val), b_ind, np.asarray(b_val), a_shape,
+                         np.add, thresh)
+    if fast is not None:
+        return fast[0], fast[1], np.asarray(a_shape, np.int64)
+    pairs = merge_sorted(a_ind, b_ind)
     rows, vals = [], []
     zero = np.zeros((), np.asarray(a_val).dtype)
     for i, j in pairs:
