@@ -277,3 +277,13 @@ def test_reduce_retracing_relaxes_a_composite_spec():
     for rows in ([[1], [2]], [[1], [2], [3]], [[1]] * 4):
         h(tf.ragged.constant(rows))
     assert h.experimental_get_tracing_count() == 2
+
+
+def test_nest_assert_same_structure_expand_composites():
+    sp = tf.sparse.SparseTensor([[0, 1], [2, 3]], [1.0, 2.0], [3, 4])
+    tf.nest.assert_same_structure(sp, sp, expand_composites=True)
+    tf.nest.assert_same_structure(sp, tf.sparse.SparseTensor([[0]], [1.0], [3]),
+                                  expand_composites=True)       # TF 2.21: same structure
+    for other in (tf.ragged.constant([[1.0]]), tf.constant(1.0)):
+        with pytest.raises(ValueError, match="don't have the same nested structure"):
+            tf.nest.assert_same_structure(sp, other, expand_composites=True)

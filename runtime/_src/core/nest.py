@@ -105,8 +105,12 @@ def _pack_expanded(structure, flat):
     return pack_sequence_as(structure, [build(leaf) for leaf in flatten(structure)])
 
 
-def assert_same_structure(a, b, check_types=True):
-    """Raise ValueError (or TypeError for differing types) when shapes differ."""
+def assert_same_structure(a, b, check_types=True, expand_composites=False):
+    """Raise ValueError (or TypeError for differing types) when shapes differ.
+    With expand_composites, composite leaves must be composites of one kind
+    and rank (a SparseTensor and a tensor differ)."""
+    if expand_composites:
+        _assert_same_composites(a, b)
     if is_nested(a) != is_nested(b):
         raise ValueError(f"The two structures don't have the same nested structure: "
                          f"{a!r} and {b!r}")
@@ -125,6 +129,19 @@ def assert_same_structure(a, b, check_types=True):
                          f"{a!r} ({len(ca)}) and {b!r} ({len(cb)})")
     for x, y in zip(ca, cb):
         assert_same_structure(x, y, check_types)
+
+
+def _assert_same_composites(a, b):
+    assert_same_structure(a, b)
+    for x, y in zip(flatten(a), flatten(b)):
+        sx, sy = type_spec_of(x), type_spec_of(y)
+        if sx is None and sy is None:
+            continue
+        if sx is None or sy is None or type(sx) is not type(sy) or \
+                len(sx._component_specs) != len(sy._component_specs):
+            raise ValueError(f"The two structures don't have the same nested structure.\n\n"
+                             f"First structure: type={type(x).__name__} str={x!r:.80}\n\n"
+                             f"Second structure: type={type(y).__name__} str={y!r:.80}")
 
 
 def map_structure(func, *structures, expand_composites=False):
