@@ -153,6 +153,11 @@ CASES = {
     "dense_mul_sparse": lambda tf: tf.fill([3, 4], 3.0) * _sp(tf),
     "div_scalar": lambda tf: _sp(tf) / 2.0,
     "divide_fn": lambda tf: tf.math.divide(_sp(tf), 4.0),
+    "div_int": lambda tf: _sp(tf, tf.int32) / 2,
+    "div_int16_dense": lambda tf: _sp(tf, tf.int16) / tf.constant([1, 2, 4, 8], tf.int16),
+    "div_dense_with_zero": lambda tf: _sp(tf) / tf.constant([1.0, 0.0, 2.0, 4.0]),
+    "mul_dense_higher_rank": lambda tf: tf.sparse.SparseTensor([[0], [1]], [-3.0, 7.0], [3])
+    * tf.ones([2, 3]),
     "abs": lambda tf: tf.abs(_sp(tf)),
     "negative": lambda tf: tf.math.negative(_sp(tf)),
     "square": lambda tf: tf.math.square(_sp(tf)),

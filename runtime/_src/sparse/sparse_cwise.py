@@ -45,12 +45,9 @@ def _cwise_kernel(fn):
     def kernel(indices, values, shape, dense):
         shape = tuple(int(d) for d in np.asarray(shape))
         dense = np.asarray(dense)
-        if dense.ndim > len(shape):
-            raise InvalidArgumentError(
-                f"The dense operand of shape {list(dense.shape)} cannot broadcast to the "
-                f"SparseTensor's shape {list(shape)} (only the dense side broadcasts)",
-                "SparseDenseCwise")
         try:
+            if dense.ndim > len(shape):
+                raise ValueError("the dense operand has the higher rank")
             full = np.broadcast_to(dense, shape)
         except ValueError:
             raise InvalidArgumentError(
@@ -66,15 +63,23 @@ define_op("SparseDenseCwiseMul", infer=_infer_cwise)(_cwise_kernel(np.multiply))
 
 
 def _divide(a, b):
-    if np.issubdtype(a.dtype, np.integer):
-        if np.any(b == 0):
-            raise InvalidArgumentError("Integer division by zero", "SparseDenseCwiseDiv")
-        return np.floor_divide(a, b)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return a / b
+    return a / b
 
 
-define_op("SparseDenseCwiseDiv", infer=_infer_cwise)(_cwise_kernel(_divide))
+def _check_no_zero(dense):
+    """TF's SparseDenseCwiseDiv refuses a dense operand holding a zero anywhere."""
+    if np.any(np.asarray(dense) == 0):
+        raise InvalidArgumentError("SparseDenseCwiseDiv cannot divide by zero,but input dense "
+                                   "tensor contains zero ", "SparseDenseCwiseDiv")
+
+
+_div_kernel = _cwise_kernel(_divide)
+
+
+@define_op("SparseDenseCwiseDiv", infer=_infer_cwise)
+def _sparse_dense_div(indices, values, shape, dense):
+    _check_no_zero(dense)
+    return _div_kernel(indices, values, shape, dense)
 
 
 def _dense_grad(op, values_grad_part, grad):
@@ -131,5 +136,9 @@ def cwise_with_dense(sp, other, kind):
         raise TypeError(f"SparseTensor {'*' if kind == 'Mul' else '/'} SparseTensor is not "
                         "supported (as in TensorFlow); use tf.sparse.to_dense on one side")
     dense = _as_tensor(other, sp.dtype)
-    values = apply(f"SparseDenseCwise{kind}", (sp.indices, sp.values, sp.dense_shape, dense))
+    values = sp.values
+    if kind == "Div" and sp.dtype.is_integer:      # `/` of integers: floats, as TF's truediv
+        out = dtypes.float64 if sp.dtype.np_dtype.itemsize >= 4 else dtypes.float32
+        values, dense = math_ops.cast(values, out), math_ops.cast(dense, out)
+    values = apply(f"SparseDenseCwise{kind}", (sp.indices, values, sp.dense_shape, dense))
     return sp.with_values(values)
