@@ -287,3 +287,18 @@ def test_nest_assert_same_structure_expand_composites():
     for other in (tf.ragged.constant([[1.0]]), tf.constant(1.0)):
         with pytest.raises(ValueError, match="don't have the same nested structure"):
             tf.nest.assert_same_structure(sp, other, expand_composites=True)
+
+
+def test_op_and_graph_only_while_tracing():
+    sp = tf.sparse.SparseTensor([[0, 1]], [1.0], [3, 4])
+    with pytest.raises(AttributeError):
+        sp.op
+    seen = []
+
+    @tf.function
+    def f(s):
+        seen.append((s.op is s.indices.op, s.graph is s.values.graph))
+        return s.values
+
+    f(sp)
+    assert seen == [(True, True)]

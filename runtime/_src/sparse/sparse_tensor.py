@@ -199,6 +199,16 @@ class SparseTensor:
         out._shape_default = self._shape_default
         return out
 
+    @property
+    def op(self):
+        """The op that made `indices` (while tracing; eagerly an AttributeError, as TF)."""
+        return self._indices.op
+
+    @property
+    def graph(self):
+        """The graph the components belong to (while tracing)."""
+        return self._indices.graph
+
     def consumers(self):
         """The ops that use this value's tensors: none are tracked here (TF
         lists graph consumers; eagerly it is [])."""
