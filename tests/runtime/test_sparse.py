@@ -302,3 +302,35 @@ def test_op_and_graph_only_while_tracing():
 
     f(sp)
     assert seen == [(True, True)]
+
+
+_SYMBOLIC_OPS = {
+    "to_dense": lambda s, t: tf.sparse.to_dense(s),
+    "add": lambda s, t: tf.sparse.add(s, t),
+    "concat": lambda s, t: tf.sparse.concat(1, [s, t]),
+    "reduce_sum_sparse": lambda s, t: tf.sparse.reduce_sum(s, 1, output_is_sparse=True),
+    "matmul": lambda s, t: tf.sparse.sparse_dense_matmul(s, tf.ones([4, 2])),
+    "reshape": lambda s, t: tf.sparse.reshape(s, [2, -1]),
+    "slice": lambda s, t: tf.sparse.slice(s, [1, 0], [2, 3]),
+    "retain": lambda s, t: tf.sparse.retain(s, s.values > 0),
+    "fill_empty_rows": lambda s, t: tf.sparse.fill_empty_rows(s, 0.0),
+    "split": lambda s, t: tf.sparse.split(sp_input=s, num_split=2, axis=1),
+    "transpose": lambda s, t: tf.sparse.transpose(s),
+    "maximum": lambda s, t: tf.sparse.maximum(s, t),
+    "softmax": lambda s, t: tf.sparse.softmax(s),
+    "shape_size": lambda s, t: [tf.shape(s), tf.size(s), tf.rank(s)],
+    "sets_union": lambda s, t: tf.sets.union(tf.cast(s, tf.int32), tf.cast(t, tf.int32)),
+    "cross": lambda s, t: tf.sparse.cross([tf.cast(s, tf.int64), tf.cast(t, tf.int64)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SYMBOLIC_OPS))
+def test_ops_on_sparse_arguments_of_unknown_shape(name):
+    """Traced with SparseTensorSpec([None, None]) arguments (no static nnz or
+    dense shape), each op gives what it gives eagerly (checked against TF above)."""
+    sp = tf.sparse.SparseTensor([[0, 1], [1, 0], [1, 2], [2, 3]], [1.0, -2.0, 3.0, 4.0], [3, 4])
+    other = tf.sparse.SparseTensor([[0, 0], [1, 0], [2, 3]], [5.0, 2.0, 1.0], [3, 4])
+    spec = tf.SparseTensorSpec([None, None], tf.float32)
+    fn = _SYMBOLIC_OPS[name]
+    traced = tf.function(fn, input_signature=[spec, spec])
+    _same(serialize(traced(sp, other)), serialize(fn(sp, other)))
