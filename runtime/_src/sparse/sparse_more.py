@@ -496,8 +496,12 @@ def to_indicator(sp_input, vocab_size, name=None):
     True at [i..., value] for each entry at [i..., j] (int values)."""
     sp = check_sparse(sp_input, "tf.sparse.to_indicator")
     values = sp.values if sp.dtype == dtypes.int64 else math_ops.cast(sp.values, dtypes.int64)
+    vocab = constant_value(_as_tensor(vocab_size))
+    if vocab is None:
+        raise ValueError("tf.sparse.to_indicator: vocab_size must be known while tracing "
+                         "(a Python int or a constant)")
     return apply("SparseToIndicator", (sp.indices, values, sp.dense_shape),
-                 {"vocab_size": int(constant_value(_as_tensor(vocab_size)))})
+                 {"vocab_size": int(vocab)})
 
 
 def map_values(op, *args, **kwargs):
