@@ -1,8 +1,11 @@
-"""Composite values: one Python value made of several tensors (`tf.SparseTensor`,
-`tf.RaggedTensor`), described by a spec (TensorFlow's `TypeSpec`).
+"""Composite values: one Python value made of tensors (`tf.SparseTensor`,
+`tf.RaggedTensor`, a `tf.data.Dataset` as one variant tensor), described by a
+spec (TensorFlow's `TypeSpec`).
 
 This is the one protocol by which the function layer passes such values into
-and out of traced functions, and `nest` expands them (`expand_composites`):
+and out of traced functions (arguments, input_signature, results, `cond`
+outputs, `while_loop` variables), `nest` expands them (`expand_composites`)
+and SavedModels store them:
 
     spec = type_spec_of(value)          # value._type_spec, a CompositeSpec (None: not one)
     spec._component_specs               # [TensorSpec, ...]: what each component may be
@@ -15,7 +18,8 @@ A value joins by having a `_type_spec` property that returns an instance of a
 hash by their type and `_serialize()`, so a `tf.function` keyed by a spec
 reuses its trace for every value the spec describes (a SparseTensor of any
 number of values, for one dense shape and dtype); an `input_signature` entry
-that is a spec accepts the values `is_compatible_with` it. The component specs
+that is a spec accepts the values `is_compatible_with` it; reduce_retracing
+relaxes the spec's TensorShape fields (`most_specific_common_supertype`). The component specs
 give the placeholders a trace makes; a traced body gets the value rebuilt from
 them, and a returned composite comes back rebuilt from the graph's outputs.
 
