@@ -95,8 +95,9 @@ from runtime._src.function import autograph_backend as _autograph_backend  # reg
 from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,
                      keras, linalg, lookup, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
-from runtime import autodiff, experimental, image, io, ragged, signal
+from runtime import autodiff, experimental, image, io, ragged, sets, signal, sparse
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
@@ -146,6 +147,7 @@ __all__ = [
     "reverse_sequence", "scalar_mul", "shape_n", "space_to_batch", "space_to_batch_nd",
     "tuple", "unravel_index", "zeros_initializer", "double", "half", "variant",
     "signal", "autodiff",
+    "sets", "sparse", "SparseTensor", "SparseTensorSpec",
 ]
 
 

@@ -58,6 +58,13 @@ def get_source(fn):
         raise NoSourceError(f"no source code for {getattr(fn, '__qualname__', fn)!r}: {e}") from None
     first = max(first, 1)
     all_lines = linecache.getlines(filename) or lines
+    if getattr(target, "co_name", None) == "<lambda>":
+        # inspect stops a lambda at the end of its first line's logical block,
+        # which for `lambda x: x\n * 2` inside brackets drops `* 2`: take the
+        # lines up to the last one its code spans.
+        last = _last_line(target)
+        if last > first + len(lines) - 1 and len(all_lines) >= last:
+            lines = all_lines[first - 1:last]
     return "".join(lines), SourceInfo(filename, first, all_lines)
 
 

@@ -44,6 +44,19 @@ def test_lambda_spanning_lines_in_a_for_header_keeps_its_whole_body():
     assert got == [7, 5]
 
 
+TABLE = {
+    "scaled": lambda v: v
+    * 3,
+}
+
+
+def test_lambda_whose_body_continues_on_the_next_line_keeps_it():
+    # inspect gives only the first line of this lambda (`lambda v: v`); the
+    # source must run to the last line its code spans, or `* 3` is lost.
+    assert "return v * 3" in autograph.to_code(TABLE["scaled"])
+    assert autograph.to_graph(TABLE["scaled"])(2) == 6
+
+
 class Scaler:
     def __init__(self, k):
         self.k = k

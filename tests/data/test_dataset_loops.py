@@ -177,7 +177,7 @@ def test_a_dataset_argument_traces_once_per_element_spec():
     assert cf(D.range(5)).numpy() == 10
     assert "ds (POSITIONAL_OR_KEYWORD): DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, " \
         "name=None), TensorShape([]))" in total.pretty_printed_concrete_signatures()
-    with pytest.raises(TypeError, match="must be a dataset of DatasetSpec"):
+    with pytest.raises(TypeError, match="expected a Dataset of DatasetSpec"):
         cf(D.range(5).map(lambda x: tf.cast(x, tf.int32)))
 
 

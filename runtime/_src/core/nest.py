@@ -1,12 +1,16 @@
 """Nested structures (`tf.nest`): lists, tuples, namedtuples and dicts of leaves.
 
 Dicts flatten in sorted-key order, as TensorFlow does; `None` is a leaf.
+With `expand_composites=True`, a composite value (a SparseTensor, a
+RaggedTensor: see core/composite.py) is its component tensors.
 
     >>> flatten({"b": 2, "a": (1, [3])})
     [1, 3, 2]
     >>> pack_sequence_as(((0, 0), 0), [1, 2, 3])
     ((1, 2), 3)
 """
+
+from runtime._src.core.composite import type_spec_of
 
 __all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure",
            "is_nested"]
@@ -29,8 +33,10 @@ def _sorted_keys(d):
         return sorted(d, key=repr)
 
 
-def flatten(structure):
+def flatten(structure, expand_composites=False):
     """The leaves of `structure`, depth first, left to right."""
+    if expand_composites:
+        return _flatten_expanded(structure)
     if not is_nested(structure):
         return [structure]
     out = []
@@ -44,6 +50,17 @@ def flatten(structure):
     return out
 
 
+def _flatten_expanded(structure):
+    out = []
+    for leaf in flatten(structure):
+        spec = type_spec_of(leaf)
+        if spec is None:
+            out.append(leaf)
+        else:
+            out.extend(_flatten_expanded(spec._to_components(leaf)))
+    return out
+
+
 def _rebuild(template, children):
     if isinstance(template, dict):
         return type(template)((k, c) for k, c in zip(_sorted_keys(template), children))
@@ -52,9 +69,11 @@ def _rebuild(template, children):
     return type(template)(children)
 
 
-def pack_sequence_as(structure, flat_sequence):
+def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """A structure shaped like `structure` with leaves from `flat_sequence`."""
     flat_sequence = list(flat_sequence)
+    if expand_composites:
+        return _pack_expanded(structure, flat_sequence)
     n = len(flatten(structure))
     if n != len(flat_sequence):
         raise ValueError(f"Structure had {n} elements, but flat_sequence had "
@@ -69,8 +88,29 @@ def pack_sequence_as(structure, flat_sequence):
     return build(structure)
 
 
-def assert_same_structure(a, b, check_types=True):
-    """Raise ValueError (or TypeError for differing types) when shapes differ."""
+def _pack_expanded(structure, flat):
+    n = len(_flatten_expanded(structure))
+    if n != len(flat):
+        raise ValueError(f"Structure had {n} elements, but flat_sequence had {len(flat)} "
+                         f"elements. Structure: {structure!r}")
+    it = iter(flat)
+
+    def build(leaf):
+        spec = type_spec_of(leaf)
+        if spec is None:
+            return next(it)
+        parts = spec._to_components(leaf)
+        return spec._from_components([build(p) for p in parts])
+
+    return pack_sequence_as(structure, [build(leaf) for leaf in flatten(structure)])
+
+
+def assert_same_structure(a, b, check_types=True, expand_composites=False):
+    """Raise ValueError (or TypeError for differing types) when shapes differ.
+    With expand_composites, composite leaves must be composites of one kind
+    and rank (a SparseTensor and a tensor differ)."""
+    if expand_composites:
+        _assert_same_composites(a, b)
     if is_nested(a) != is_nested(b):
         raise ValueError(f"The two structures don't have the same nested structure: "
                          f"{a!r} and {b!r}")
@@ -91,11 +131,25 @@ def assert_same_structure(a, b, check_types=True):
         assert_same_structure(x, y, check_types)
 
 
-def map_structure(func, *structures):
+def _assert_same_composites(a, b):
+    assert_same_structure(a, b)
+    for x, y in zip(flatten(a), flatten(b)):
+        sx, sy = type_spec_of(x), type_spec_of(y)
+        if sx is None and sy is None:
+            continue
+        if sx is None or sy is None or type(sx) is not type(sy) or \
+                len(sx._component_specs) != len(sy._component_specs):
+            raise ValueError(f"The two structures don't have the same nested structure.\n\n"
+                             f"First structure: type={type(x).__name__} str={x!r:.80}\n\n"
+                             f"Second structure: type={type(y).__name__} str={y!r:.80}")
+
+
+def map_structure(func, *structures, expand_composites=False):
     """Apply `func` to corresponding leaves; the result has the first's shape."""
     if not structures:
         raise ValueError("map_structure needs at least one structure")
     for s in structures[1:]:
         assert_same_structure(structures[0], s)
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
+    flats = [flatten(s, expand_composites) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)],
+                            expand_composites)

@@ -12,6 +12,7 @@ import types
 import numpy as np
 
 from runtime._src.core import dtypes as _dtypes
+from runtime._src.core.composite import is_composite
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
 from runtime._src.core.tensor_shape import TensorShape
@@ -353,7 +354,15 @@ def to_numpy_value(value, dtype=None):
         if "inhomogeneous" in str(e):
             raise ValueError(f"Can't convert non-rectangular Python sequence to a tensor: "
                              f"{value!r}") from None
+        if is_composite(value):
+            raise _composite_error(value) from None
         raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: {e}") from None
+
+
+def _composite_error(value):
+    """TF's words for converting a SparseTensor / RaggedTensor to a tensor."""
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                      f"({type(value)}) to a Tensor.")
 
 
 def _shape_as_list(shape):
@@ -391,6 +400,8 @@ def _infer_python_dtype(value):
         if any(k.is_floating for k in kinds):
             return next((k for k in kinds if k.is_floating), _dtypes.float32)
         return _dtypes.int64 if _dtypes.int64 in kinds else _dtypes.int32
+    if is_composite(value):
+        raise _composite_error(value)
     raise TypeError(f"Cannot convert {describe_value(value)} (of type {type(value).__name__}) "
                     f"to a tensor")
 

@@ -16,6 +16,8 @@ import itertools
 
 import numpy as np
 
+from runtime._src.core import dtypes
+from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.data import structure
@@ -87,12 +89,28 @@ def _chunks(order, size):
         yield rows
 
 
-class DatasetSpec:
-    """`tf.data.DatasetSpec`: the type of a dataset (its element_spec)."""
+class DatasetSpec(CompositeSpec):
+    """`tf.data.DatasetSpec`: the type of a dataset (its element_spec).
+
+    A composite spec (core/composite.py) of one `variant` scalar component:
+    a dataset passed to a tf.function is fed as a handle and read back from
+    its placeholder while tracing (data/arguments.py gives the two methods).
+    """
 
     def __init__(self, element_spec, dataset_shape=()):
         self.element_spec = element_spec
         self.shape = TensorShape(dataset_shape)
+
+    @property
+    def value_type(self):
+        return Dataset
+
+    def _serialize(self):
+        return (repr(self.element_spec), self.shape)
+
+    @property
+    def _component_specs(self):
+        return [TensorSpec([], dtypes.variant)]
 
     @staticmethod
     def from_value(value):

@@ -53,20 +53,22 @@ def _is_tensor_key(k):
     return type(k) is tuple and len(k) == 2 and type(k[0]) is DType
 
 
-def _is_composite_key(k):
-    # call_key's entry of a value fed as one variant tensor: ("composite", spec)
-    return type(k) is tuple and len(k) == 2 and k[0] == "composite"
+def _is_composite_of_key(k):
+    # call_key's entry of a composite value (a SparseTensor): ("composite_of", spec)
+    return type(k) is tuple and len(k) == 2 and k[0] == "composite_of"
 
 
 def split_shapes(key, specs):
     """The key with each tensor entry's shape replaced by a marker; the shapes
-    are appended to `specs` in leaf order (the order of the feeds)."""
+    are appended to `specs` in leaf order (the order of the feeds). A
+    composite contributes its spec's shapes (so reduce_retracing relaxes a
+    SparseTensor's dense shape as a tensor's shape)."""
     if _is_tensor_key(key):
         specs.append(key[1])
         return (key[0], _sig.ANY_SHAPE)
-    if _is_composite_key(key):                  # a Dataset: one variant scalar feed
-        specs.append(())
-        return key
+    if _is_composite_of_key(key):            # the spec's shapes (a SparseTensor's dense shape)
+        specs.extend(s.dims for s in _sig.spec_shapes(key[1]))
+        return ("composite_of", _sig.spec_skeleton(key[1]))
     if type(key) is tuple and key and key[0] != "variable":
         return tuple([split_shapes(k, specs) for k in key])
     return key
@@ -81,8 +83,8 @@ def _leaf_dtypes(key):
 def _collect_dtypes(key, out):
     if _is_tensor_key(key):
         out.append(key[0])
-    elif _is_composite_key(key):
-        out.append(key[1].dtype)
+    elif _is_composite_of_key(key):
+        out.extend(None for _ in _sig.spec_shapes(key[1]))
     elif type(key) is tuple and key and key[0] != "variable":
         for k in key:
             _collect_dtypes(k, out)

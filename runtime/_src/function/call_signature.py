@@ -16,6 +16,7 @@ import inspect
 import numpy as np
 
 from runtime._src.core import nest
+from runtime._src.core.composite import CompositeSpec
 from runtime._src.function import function_type as _function_type
 from runtime._src.function import signature as _sig
 from runtime._src.core.tensor_shape import TensorSpec
@@ -146,7 +147,7 @@ def check_input_signature(input_signature, call_sig, where):
         raise TypeError(f"{where}: input_signature must be a list or tuple of TensorSpec, "
                         f"got {type(input_signature).__name__}")
     for leaf in nest.flatten(list(input_signature)):
-        if not isinstance(leaf, TensorSpec):
+        if not isinstance(leaf, (TensorSpec, CompositeSpec)):
             raise TypeError(f"{where}: input_signature must contain only TensorSpec "
                             f"objects (possibly nested), got {leaf!r}")
     for p in call_sig.params:
@@ -167,9 +168,13 @@ def signature_template(input_signature, call_sig):
     template = []
     namer = _sig._Namer()
 
+    def leaf(s, base):
+        if isinstance(s, CompositeSpec):      # a SparseTensorSpec, a RaggedTensorSpec
+            return _sig.CompositeArgument(s, [namer(base) for _ in s._component_specs])
+        return TensorSpec(s.shape, s.dtype, namer(s.name or base))
+
     def named(spec, base):
-        return nest.map_structure(lambda s: TensorSpec(s.shape, s.dtype, namer(s.name or base)),
-                                  spec)
+        return nest.map_structure(lambda s: leaf(s, base), spec)
     for p in call_sig.params:
         if p.kind == inspect.Parameter.VAR_POSITIONAL:
             template.append(tuple(named(s, f"{p.name}_{i}") for i, s in enumerate(specs)))

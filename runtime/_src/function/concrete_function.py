@@ -18,6 +18,7 @@ from autograph.integration import filtered as _filtered
 
 from runtime._src.exec import executor as _executor
 from runtime._src.core import nest
+from runtime._src.core.composite import type_spec_of
 from runtime._src.function import call_signature as _calls
 from runtime._src.function import function_type as _function_type
 from runtime._src.function import signature as _sig
@@ -101,7 +102,8 @@ class ConcreteFunction(_types.ConcreteFunction):
         variables = {i for i, _ in slots}
         previous = [slot.bind(feeds[i]) for i, slot in slots]
         try:
-            mine = {id(t._value): t for t in nest.flatten(given) if isinstance(t, EagerTensor)}
+            mine = {id(t._value): t for t in nest.flatten(given, expand_composites=True)
+                    if isinstance(t, EagerTensor)}
             tensors = [_own_or_new(mine.get(id(f)), f, p.dtype) for f, p in zip(
                 [f for i, f in enumerate(feeds) if i not in variables], self.graph.inputs)]
             tensors += [_capture_tensor(outer, inner)
@@ -208,7 +210,8 @@ class ConcreteFunction(_types.ConcreteFunction):
     @property
     def structured_input_signature(self):
         """(args, kwargs) as traced: TensorSpecs for tensors, Python values as given."""
-        values = [_sig.map_template(t, lambda spec: spec) for t in self._template]
+        values = [_sig.map_template(t, lambda spec: spec, specs_only=True)
+                  for t in self._template]
         args, kwargs = self._call_sig.split(values)
         return tuple(args), kwargs
 
@@ -321,9 +324,10 @@ class _OutputPlan:
                 self.tensors.append(t)
                 structured.append(leaf)
                 continue
-            if hasattr(leaf, "_to_components"):     # a composite (RaggedTensor): its tensors
-                parts = [_as_graph_output(c, graph, where) for c in leaf._to_components()]
-                self.slots.append(_CompositeSlot(len(self.tensors), len(parts), leaf))
+            spec = type_spec_of(leaf)
+            if spec is not None:      # a composite (SparseTensor, RaggedTensor): its tensors
+                parts = [_as_graph_output(c, graph, where) for c in spec._to_components(leaf)]
+                self.slots.append(_CompositeSlot(len(self.tensors), len(parts), spec))
                 self.tensors.extend(parts)
                 structured.append(leaf)
                 continue
@@ -392,8 +396,8 @@ class _ArraySlot:
 
 
 class _CompositeSlot:
-    """A returned composite (a RaggedTensor): the output indices of its
-    component tensors and the traced value, which rebuilds it from them."""
+    """A returned composite (a SparseTensor, a RaggedTensor): the output
+    indices of its component tensors and its spec, which rebuilds it from them."""
 
     __slots__ = ("index", "count", "template")
 

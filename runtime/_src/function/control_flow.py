@@ -36,6 +36,7 @@ import numpy as np
 
 from runtime._src.core import context as _context
 from runtime._src.core import nest
+from runtime._src.core.composite import type_spec_of
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import apply, define_op, get_op
@@ -188,6 +189,8 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
                      "has a different structure in the true and false branches")
     labels = _leaf_names(then_out, names, "output")
     then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
+    then_leaves, else_leaves, labels, rebuild = _expand_composites(then_leaves, else_leaves,
+                                                                   labels)
     pairs = [_branch_pair(then_g, else_g, a, b, label)
              for a, b, label in zip(then_leaves, else_leaves, labels)]
     kept = [p for p in pairs if p is not None]
@@ -207,7 +210,44 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
                 b.element_shape)))
         else:
             results.append(next(outs))
-    return nest.pack_sequence_as(then_out, results)
+    return nest.pack_sequence_as(then_out, rebuild(results))
+
+
+def _expand_composites(then_leaves, else_leaves, labels):
+    """Branch outputs with each composite (a SparseTensor, a RaggedTensor:
+    core/composite.py) replaced by its component tensors, and a function
+    rebuilding the composites from the If's outputs (their specs' common
+    supertype gives the static shape)."""
+    if not any(type_spec_of(a) is not None for a in then_leaves + else_leaves):
+        return then_leaves, else_leaves, labels, lambda results: results
+    plan, ta, tb, names = [], [], [], []
+    for a, b, label in zip(then_leaves, else_leaves, labels):
+        sa, sb = type_spec_of(a), type_spec_of(b)
+        if sa is None and sb is None:
+            plan.append(None)
+            ta.append(a), tb.append(b), names.append(label)
+            continue
+        common = sa.most_specific_common_supertype([sb]) if sa is not None and \
+            sb is not None else None
+        if common is None:
+            raise TypeError(f"'{label}' is {_describe(a)} in the true branch but "
+                            f"{_describe(b)} in the false branch")
+        parts_a, parts_b = sa._to_components(a), sb._to_components(b)
+        plan.append((common, len(parts_a)))
+        ta += parts_a
+        tb += parts_b
+        names += [f"{label} (component {i})" for i in range(len(parts_a))]
+
+    def rebuild(results):
+        out, it = [], iter(results)
+        for step in plan:
+            if step is None:
+                out.append(next(it))
+            else:
+                spec, n = step
+                out.append(spec._from_components([next(it) for _ in range(n)]))
+        return out
+    return ta, tb, names, rebuild
 
 
 def _static_truth(pred, what):
@@ -275,8 +315,35 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                         f"{type(cond).__name__} and {type(body).__name__}")
     if current_graph() is None:
         return _eager_while(cond, body, loop_vars, maximum_iterations)
+    if any(type_spec_of(v) is not None for v in nest.flatten(loop_vars)):
+        return _composite_while(cond, body, loop_vars, maximum_iterations, name)
     return _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations,
                          name, names)
+
+
+def _composite_while(cond, body, loop_vars, maximum_iterations, name):
+    """A traced loop over composites (SparseTensors, RaggedTensors): the loop
+    variables are their component tensors, and cond and body see the
+    composites rebuilt with the initial values' specs (so a SparseTensor's
+    static dense shape is the one it entered with, as in TF)."""
+    flat = nest.flatten(loop_vars, expand_composites=True)
+
+    def unpack(parts):
+        return nest.pack_sequence_as(loop_vars, list(parts), expand_composites=True)
+
+    def flat_cond(*parts):
+        return _call(cond, unpack(parts))
+
+    def flat_body(*parts):
+        result = _normalize_result(_call(body, unpack(parts)), loop_vars)
+        out = nest.flatten(result, expand_composites=True)
+        if len(out) != len(parts):
+            raise TypeError(f"while_loop: the body returned {len(out)} component tensors for "
+                            f"{len(parts)} loop variable components; a composite loop "
+                            "variable (a SparseTensor, a RaggedTensor) must keep its kind")
+        return out
+    return unpack(_traced_while(flat_cond, flat_body, flat, None, maximum_iterations, name,
+                                None))
 
 
 def _call(fn, loop_vars):

@@ -160,8 +160,6 @@ def _constraint(template):
     """A template entry as a type constraint: TensorSpecs without their
     placeholder names (TF prints `name=None`), the rest as traced."""
     if isinstance(template, _sig.TensorSpec):
-        if hasattr(template, "feed"):          # a composite's spec (DatasetSpec) prints itself
-            return template
         return _sig.TensorSpec(template.shape, template.dtype)
     if isinstance(template, (list, tuple)) and not isinstance(template, _sig.VariableRef):
         return _sig._rebuild(template, [_constraint(x) for x in template])

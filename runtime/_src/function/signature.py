@@ -12,7 +12,11 @@ turns the arguments of a call into:
   identity, through a weak reference where the object allows one (an object
   that cannot be weakly referenced is kept alive by the cache).
   numpy arrays and scalars count as tensors. Tensor leaves are collected into
-  `feeds` in the same order the graph's placeholders are made.
+  `feeds` in the same order the graph's placeholders are made. A composite
+  value (a SparseTensor, a RaggedTensor, a Dataset: core/composite.py) keys by its spec
+  and feeds its component tensors; in the template it is a `CompositeArgument`
+  (its spec and a placeholder name per component), and the traced function
+  gets the value rebuilt from those placeholders.
 * a **template** (`make_template`): the arguments with every tensor leaf
   replaced by a named `TensorSpec`. Tracing makes a placeholder per spec;
   `ConcreteFunction.structured_input_signature` is the template.
@@ -34,6 +38,7 @@ import weakref
 
 import numpy as np
 
+from runtime._src.core.composite import CompositeSpec, type_spec_of
 from runtime._src.core.nest import _sorted_keys
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.function.tensor_array import TensorArray
@@ -41,7 +46,7 @@ from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 
 __all__ = ["InputSignatureMismatchError", "call_key", "make_template", "match_template",
            "describe", "explain_difference", "format_type", "shape_accepts",
-           "IdentityKey", "VariableRef", "is_variable"]
+           "IdentityKey", "VariableRef", "CompositeArgument", "is_variable"]
 
 _NAN = ("nan",)          # every NaN is one key (NaN != NaN would defeat the cache)
 _ANY_SHAPE = "shape"     # the shape slot of a tensor key when shapes are collected apart
@@ -111,6 +116,39 @@ class VariableRef:
         # TensorFlow 2.21's text of a VariableSpec.
         return (f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, "
                 f"trainable={self.trainable}, alias_id={self.alias})")
+
+
+class CompositeArgument:
+    """A composite argument in a template: its spec (TensorFlow's TypeSpec,
+    what signatures print) and the placeholder name of each component."""
+
+    __slots__ = ("spec", "names")
+
+    def __init__(self, spec, names):
+        self.spec = spec
+        self.names = tuple(names)
+
+    def components(self):
+        """The named TensorSpec of each component, in placeholder order."""
+        return [TensorSpec(c.shape, c.dtype, n)
+                for c, n in zip(self.spec._component_specs, self.names)]
+
+    def __eq__(self, other):
+        return isinstance(other, CompositeArgument) and self.spec == other.spec \
+            and self.names == other.names
+
+    def __hash__(self):
+        return hash((self.spec, self.names))
+
+    def __repr__(self):
+        return repr(self.spec)
+
+
+def composite_spec(value):
+    """The CompositeSpec of a composite value or the spec itself; else None."""
+    if isinstance(value, CompositeSpec):
+        return value
+    return type_spec_of(value)
 
 
 def is_variable(value):
@@ -186,17 +224,50 @@ def _key_uncommon(v, feeds, on_dead, specs):
     if isinstance(v, dict):
         return (type(v),) + tuple([(k, _key(x, feeds, on_dead, specs))
                                    for k, x in dict_items(v)])
-    composite = getattr(v, "_composite_spec", None)
-    if composite is not None:
-        # A value fed as one `variant` tensor and keyed by its spec (a
-        # tf.data.Dataset by its DatasetSpec), as TensorFlow's TypeSpecs.
-        spec = composite()
-        feeds.append(spec.feed(v, "", ""))
-        if specs is None:
-            return ("composite", spec)
-        specs.append((spec.dtype, ()))
-        return ("composite", spec, _ANY_SHAPE)
+    spec = composite_spec(v)
+    if spec is not None:
+        return _composite_key(v, spec, feeds, specs)
     return IdentityKey(v, on_dead)
+
+
+def _composite_key(v, spec, feeds, specs):
+    """A composite's key: ("composite_of", its spec); its component tensors
+    (or, for a spec, the component specs) are fed in order."""
+    if v is spec:
+        feeds.extend(spec._component_specs)
+    else:
+        for c in spec._to_components(v):
+            if isinstance(c, SymbolicTensor):
+                raise TypeError(f"tensor {c.name} is symbolic: it belongs to a graph being "
+                                "traced and cannot be passed to a function called outside "
+                                "that trace")
+            feeds.append(c._value if isinstance(c, EagerTensor) else convert_to_tensor(c)._value)
+    if specs is not None:
+        specs.extend((None, shape.dims) for shape in spec_shapes(spec))
+        return ("composite_of", spec_skeleton(spec))
+    return ("composite_of", spec)
+
+
+def spec_shapes(spec):
+    """The TensorShape fields of a composite spec (a SparseTensorSpec's dense shape)."""
+    return [f for f in spec._serialize() if isinstance(f, TensorShape)]
+
+
+def spec_skeleton(spec):
+    """A composite spec without its shapes: the part of a cache key that
+    shape relaxation keeps."""
+    return (type(spec),) + tuple(_ANY_SHAPE if isinstance(f, TensorShape) else f
+                                 for f in spec._serialize())
+
+
+def spec_with_shapes(spec, shapes):
+    """`spec` with its TensorShape fields replaced by `shapes` (relaxed ones)."""
+    shapes = [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
+    if shapes == spec_shapes(spec):
+        return spec
+    it = iter(shapes)
+    return spec._deserialize([next(it) if isinstance(f, TensorShape) else f
+                              for f in spec._serialize()])
 
 
 _aliases = threading.local()     # .current: (the feeds list being keyed, {id: alias})
@@ -290,9 +361,11 @@ def _template(v, name, specs, namer, on_dead):
             namer.variables.append(v)
         return VariableRef(IdentityKey(v, on_dead), v.dtype, TensorShape(v.shape),
                            v.trainable, alias)
-    if hasattr(v, "_composite_spec"):          # a Dataset: see _key_uncommon
-        next(specs)
-        return v._composite_spec().named(namer(name))
+    spec = composite_spec(v)
+    if spec is not None:                       # a SparseTensor, a RaggedTensor, a Dataset
+        spec = spec_with_shapes(spec, [shape for _, shape in
+                                       (next(specs) for _ in spec_shapes(spec))])
+        return CompositeArgument(spec, [namer(name) for _ in spec._component_specs])
     if isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic)):
         dtype, shape = next(specs)
         spec_name = v.name if isinstance(v, TensorSpec) and v.name else name
@@ -328,21 +401,25 @@ def _rebuild_dict(template, new):
         return dict(ordered)
 
 
-def map_template(template, on_spec):
+def map_template(template, on_spec, specs_only=False):
     """The template with each TensorSpec leaf replaced by `on_spec(spec)`, and
-    identity/variable references replaced by their objects (tracing uses it)."""
+    identity/variable references replaced by their objects (tracing uses it).
+    A composite argument is rebuilt from `on_spec` of its components, or is
+    its spec with `specs_only` (structured_input_signature)."""
+    if isinstance(template, CompositeArgument):
+        if specs_only:
+            return template.spec
+        return template.spec._from_components([on_spec(c) for c in template.components()])
     if isinstance(template, TensorSpec):
-        value = on_spec(template)
-        # a composite's spec (a TensorSpec subclass) rebuilds its value from the tensor
-        return template.wrap(value) if hasattr(template, "wrap") else value
+        return on_spec(template)
     if isinstance(template, VariableRef):
         return _live(template.key)
     if isinstance(template, IdentityKey):
         return _live(template)
     if isinstance(template, (list, tuple)):
-        return _rebuild(template, [map_template(x, on_spec) for x in template])
+        return _rebuild(template, [map_template(x, on_spec, specs_only) for x in template])
     if isinstance(template, dict):
-        return _rebuild_dict(template, {k: map_template(x, on_spec)
+        return _rebuild_dict(template, {k: map_template(x, on_spec, specs_only)
                                         for k, x in dict_items(template)})
     return template
 
@@ -373,6 +450,9 @@ def feed_leaves(template):
 def map_template_specs(template, visit, also=()):
     if isinstance(template, TensorSpec) or (also and isinstance(template, also)):
         visit(template)
+    elif isinstance(template, CompositeArgument):
+        for c in template.components():
+            visit(c)
     elif isinstance(template, (list, tuple)):
         for x in template:
             map_template_specs(x, visit, also)
@@ -389,7 +469,9 @@ def match_template(template, value, path, feeds, where):
     Python values at a TensorSpec convert to the spec's dtype. `where` names
     the function for messages. Raises InputSignatureMismatchError.
     """
-    if isinstance(template, TensorSpec):
+    if isinstance(template, CompositeArgument):
+        _match_composite(template, value, path, feeds, where)
+    elif isinstance(template, TensorSpec):
         try:
             feeds.append(_tensor_for_spec(template, value, path, where))
         except InputSignatureMismatchError as e:
@@ -411,6 +493,19 @@ def match_template(template, value, path, feeds, where):
     elif not _same_literal(template, value):
         raise _mismatch(where, path, f"the Python value {template!r} it was traced with",
                         _given(value), f"Can not cast {value!r} to {format_type(template)}")
+
+
+def _match_composite(template, value, path, feeds, where):
+    """A composite value against its template's spec: the components are fed."""
+    spec = template.spec
+    given = type_spec_of(value)
+    if given is None or not spec.is_compatible_with(given):
+        text = repr(given) if given is not None else _given(value)
+        kind = getattr(spec.value_type, "__name__", "value")
+        raise _mismatch(where, path, f"{_article(kind.lower())} {kind} of {spec!r}", text,
+                        f"Can not cast {text} to {spec!r}")
+    for c, c_spec in zip(given._to_components(value), spec._component_specs):
+        feeds.append(_tensor_for_spec(c_spec, c, path, where))
 
 
 def _match_structure(template, value, path, feeds, where):
@@ -441,8 +536,6 @@ def _same_literal(expected, value):
 
 def _tensor_for_spec(spec, value, path, where):
     """The numpy value to feed for `value` at `spec` (converted when Python)."""
-    if hasattr(spec, "feed"):                  # a composite's spec checks its value
-        return spec.feed(value, path, where)
     if is_variable(value):
         value = value._as_tensor()
     if isinstance(value, SymbolicTensor):
@@ -513,7 +606,9 @@ def describe(template, names):
 
 
 def _describe(t, path, out):
-    if isinstance(t, TensorSpec):
+    if isinstance(t, CompositeArgument):
+        out[path] = ("composite", repr(t.spec))
+    elif isinstance(t, TensorSpec):
         out[path] = ("tensor", (t.dtype.name, str(t.shape)))
     elif isinstance(t, VariableRef):
         out[path] = ("variable", f"a {t.dtype.name} Variable of shape {t.shape}"
@@ -576,9 +671,12 @@ def _text(desc):
 
 def format_type(t):
     """TensorFlow-style type text: TensorSpec(...), Literal[2], List[...]."""
+    if isinstance(t, CompositeArgument):
+        return repr(t.spec)
+    spec = composite_spec(t)
+    if spec is not None:                       # a returned SparseTensor / RaggedTensor
+        return repr(spec)
     if isinstance(t, TensorSpec):
-        if hasattr(t, "feed"):                 # a composite's spec (DatasetSpec)
-            return repr(t)
         return repr(TensorSpec(t.shape, t.dtype))
     if isinstance(t, SymbolicTensor):
         return repr(TensorSpec(t.shape, t.dtype))

@@ -429,8 +429,23 @@ def _shape(x, out_type):
 
 
 def shape(input, out_type=dtypes.int32, name=None):  # TensorFlow's name
-    """The shape of `input` as a 1-D int32 tensor (known only at run time in graphs)."""
+    """The shape of `input` as a 1-D int32 tensor (known only at run time in graphs);
+    of a SparseTensor, its dense_shape."""
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        return _cast(dense_shape, dtypes.as_dtype(out_type))
     return apply("Shape", (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
+
+
+def _sparse_dense_shape(value):
+    """A SparseTensor's dense_shape (TF's tf.shape/size/rank accept one); else None."""
+    if isinstance(value, Tensor) or not hasattr(value, "_map_values_op"):
+        return None
+    return getattr(value, "dense_shape", None)
+
+
+def _cast(t, dtype):
+    return t if t.dtype is dtype else apply("Cast", (t,), {"dtype": dtype})
 
 
 def _infer_scalar_of(inputs, attrs):
@@ -452,11 +467,18 @@ not_differentiable("Shape", "Size", "Rank")
 
 def size(input, out_type=dtypes.int32, name=None):
     """The number of elements of `input`, an int32 scalar."""
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        total = apply("Prod", (dense_shape,), {"axis": None, "keepdims": False})
+        return _cast(total, dtypes.as_dtype(out_type))
     return apply("Size", (convert_to_tensor(input),), {"out_type": dtypes.as_dtype(out_type)})
 
 
 def rank(input, name=None):
     """The number of dimensions of `input`, an int32 scalar."""
+    dense_shape = _sparse_dense_shape(input)
+    if dense_shape is not None:
+        return apply("Size", (dense_shape,), {"out_type": dtypes.int32})
     return apply("Rank", (convert_to_tensor(input),), {"out_type": dtypes.int32})
 
 

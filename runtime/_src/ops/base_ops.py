@@ -138,10 +138,25 @@ def unary(name, x, allowed, attrs=None, out_dtype=None):
             return EagerTensor(OPS[name].kernel(x._value), out_dtype or x.dtype)
         except Exception as e:  # re-raised naming the op
             raise eager_kernel_error(OPS[name], (x,), None, e) from e
+    if not isinstance(x, Tensor):
+        mapped = map_composite_values(x, name, lambda v: unary(name, v, allowed, attrs,
+                                                               out_dtype))
+        if mapped is not NotImplemented:
+            return mapped
     x = convert_to_tensor(x)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
     return apply(name, (x,), attrs)
+
+
+def map_composite_values(x, op_name, fn):
+    """Op `op_name` on a composite value's values (`tf.abs(sparse)` is sparse,
+    as TF dispatches it): the value's `_map_values_op` says whether TF runs
+    that op so; NotImplemented when it does not (or x is not such a value)."""
+    method = getattr(x, "_map_values_op", None)
+    if method is None:
+        return NotImplemented
+    return method(op_name, fn)
 
 
 def run_kernel_now(name, inputs, attrs, dtype):

@@ -28,6 +28,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import define_grad, not_differentiable  # gradients
+from runtime._src.core.composite import is_composite
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.ops.logging_ops import format_element, summarize_v1
 from runtime._src.ops.base_ops import convert_pair
@@ -409,8 +410,9 @@ def check_numerics(tensor, message, name=None):
 # --- is_tensor ------------------------------------------------------------------------
 
 def is_tensor(x):
-    """`tf.is_tensor`: True for tensors and Variables, False for Python and numpy values."""
-    return isinstance(x, Tensor) or hasattr(type(x), "_as_tensor")
+    """`tf.is_tensor`: True for tensors, Variables and composite tensors
+    (SparseTensor, RaggedTensor), False for Python and numpy values."""
+    return isinstance(x, Tensor) or hasattr(type(x), "_as_tensor") or is_composite(x)
 
 
 # --- static checks -------------------------------------------------------------------

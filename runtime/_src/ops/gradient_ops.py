@@ -50,6 +50,11 @@ def _stop_gradient_grad(op, grad):
 
 def stop_gradient(input, name=None):  # TensorFlow's argument name
     """`input` unchanged, but gradients do not flow back through it."""
+    mapped = getattr(input, "_map_values_op", None)     # a SparseTensor: its values
+    if mapped is not None:
+        out = mapped("StopGradient", stop_gradient)
+        if out is not NotImplemented:
+            return out
     return apply("StopGradient", (convert_to_tensor(input),))
 
 

@@ -223,9 +223,15 @@ def _template(inputs, sep):
             if isinstance(leaf, Tensor) or hasattr(leaf, "_as_tensor"):
                 tensors.append(convert_to_tensor(leaf))
                 leaves.append(placeholder)
+            elif hasattr(leaf, "dense_shape") and hasattr(leaf, "_map_values_op"):
+                # A SparseTensor prints as TF prints it: its parts in a quoted string.
+                tensors += [leaf.indices, leaf.values, leaf.dense_shape]
+                leaves.append(placeholder + "S")
             else:
                 leaves.append(leaf)
         text = pprint.pformat(nest.pack_sequence_as(item, leaves))
+        text = text.replace(repr(placeholder + "S"), f"'SparseTensor(indices={placeholder}, "
+                            f"values={placeholder}, shape={placeholder})'")
         templates.append(text.replace(repr(placeholder), placeholder))
     return tensors, tuple(sep.join(templates).split(placeholder))
 

@@ -32,6 +32,7 @@ from runtime._src.ops.base_ops import (ANY, ARITHMETIC, BOOL, COMPLEX, FLOATS, I
                                        INTEGERS, NUMERIC, ORDERED, TRUNCATE, convert_pair,
                                        dtype_error, eager_values, run_kernel_now)
 from runtime._src.ops.base_ops import binary as _binary, unary as _unary  # short local names
+from runtime._src.ops.base_ops import map_composite_values
 from runtime._src.ops.gradient_ops import unbroadcast
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod",
@@ -252,7 +253,10 @@ def scalar_mul(scalar, x, name=None):
 
 
 def divide(x, y, name=None):
-    """`tf.math.divide`: Python 3 division, same as `truediv`."""
+    """`tf.math.divide`: Python 3 division, same as `truediv` (a SparseTensor's
+    values divided, as TF's `x / y`)."""
+    if hasattr(x, "_map_values_op") and not isinstance(x, Tensor):
+        return x / y
     return truediv(x, y)
 
 
@@ -1017,6 +1021,10 @@ def _cast_grad(op, grad):
 def cast(x, dtype, name=None):
     """x converted to `dtype` (floats truncate toward zero; nonzero -> True)."""
     dtype = dtypes.as_dtype(dtype)
+    if not isinstance(x, Tensor):
+        mapped = map_composite_values(x, "Cast", lambda v: cast(v, dtype))
+        if mapped is not NotImplemented:
+            return mapped
     x = convert_to_tensor(x)
     if x.dtype is dtype:
         return x
@@ -1037,4 +1045,8 @@ def _identity_grad(op, grad):
 
 def identity(input, name=None):  # TensorFlow's argument name
     """A tensor with the same value as `input` (a new node when tracing)."""
+    if not isinstance(input, Tensor):
+        mapped = map_composite_values(input, "Identity", identity)
+        if mapped is not NotImplemented:
+            return mapped
     return apply("Identity", (convert_to_tensor(input),))

@@ -18,10 +18,11 @@ back to the flat values.
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.composite import CompositeSpec, register_spec
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import concat, shape as shape_of
@@ -34,8 +35,12 @@ from runtime._src.ops.segment_ops import bincount
 __all__ = ["RaggedTensor", "RaggedTensorSpec"]
 
 
-class RaggedTensorSpec:
-    """`tf.RaggedTensorSpec(shape, dtype, ragged_rank, row_splits_dtype)`."""
+@register_spec
+class RaggedTensorSpec(CompositeSpec):
+    """`tf.RaggedTensorSpec(shape, dtype, ragged_rank, row_splits_dtype)`: a
+    composite spec (core/composite.py) whose components are the flat values
+    and one row_splits vector per ragged dimension, so RaggedTensors go into
+    and out of `tf.function`s."""
 
     def __init__(self, shape=None, dtype=dtypes.float32, ragged_rank=None,
                  row_splits_dtype=dtypes.int64):
@@ -46,14 +51,36 @@ class RaggedTensorSpec:
             rank - 1 if rank else 1)
         self.row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
 
-    def _key(self):
-        return (self.shape.dims, self.dtype, self.ragged_rank, self.row_splits_dtype)
+    @property
+    def value_type(self):
+        return RaggedTensor
 
-    def __eq__(self, other):
-        return isinstance(other, RaggedTensorSpec) and self._key() == other._key()
+    def _serialize(self):
+        return (self.shape, self.dtype, self.ragged_rank, self.row_splits_dtype)
 
-    def __hash__(self):
-        return hash(self._key())
+    @property
+    def _component_specs(self):
+        dims = self.shape.dims
+        inner = None if dims is None else [None] + list(dims[self.ragged_rank + 1:])
+        nrows = None if dims is None else dims[0]
+        splits = [TensorSpec([None if nrows is None else nrows + 1], self.row_splits_dtype)]
+        splits += [TensorSpec([None], self.row_splits_dtype)
+                   for _ in range(self.ragged_rank - 1)]
+        return [TensorSpec(inner, self.dtype)] + splits
+
+    def _to_components(self, value):
+        """[flat_values, row_splits of each ragged dimension, outermost first]."""
+        return [value.flat_values] + list(value.nested_row_splits)
+
+    def _from_components(self, components):
+        values = components[0]
+        for splits in reversed(components[1:]):
+            values = RaggedTensor(values, splits, internal=True)
+        return values
+
+    @classmethod
+    def from_value(cls, value):
+        return value._type_spec
 
     def __repr__(self):
         return (f"RaggedTensorSpec({self.shape!r}, tf.{self.dtype.name}, {self.ragged_rank}, "
@@ -215,19 +242,6 @@ class RaggedTensor:
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.with_flat_values(new_values))
         return self.with_values(_tensor(new_values))
-
-    # --- components (how tf.function returns one) -----------------------------------------
-
-    def _to_components(self):
-        """[flat_values, row_splits of each ragged dimension, outermost first]."""
-        return [self.flat_values] + list(self.nested_row_splits)
-
-    def _from_components(self, components):
-        """A RaggedTensor of the same structure over `components`."""
-        values = components[0]
-        for splits in reversed(components[1:]):
-            values = RaggedTensor(values, splits, internal=True)
-        return values
 
     # --- conversion ---------------------------------------------------------------------
 

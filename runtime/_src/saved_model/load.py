@@ -25,6 +25,7 @@ from runtime._src.graph.graph import Graph, Node
 from runtime._src.core import context as _context
 from runtime._src.graph.op_registry import OPS
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
+from runtime._src.core.composite import spec_from_json, type_spec_of
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
@@ -203,8 +204,21 @@ class _Reader:
         elif kind == "dict" and isinstance(v, dict):
             for x in v.values():
                 self._parameter_value(x, tensors)
+        elif kind == "composite" and isinstance(v, dict):
+            parts = v.get("tensors")
+            spec = self._composite_spec(v)
+            if not isinstance(parts, list) or len(parts) != len(spec._component_specs) or \
+                    not all(isinstance(i, int) and not isinstance(i, bool) for i in parts):
+                raise self.error(f"bad composite parameter {value!r:.60}")
+            tensors.extend(parts)
         else:
             raise self.error(f"bad parameter value {value!r:.60}")
+
+    def _composite_spec(self, v):
+        try:
+            return spec_from_json(v.get("spec"))
+        except (ValueError, TypeError) as e:
+            raise self.error(str(e)) from None
 
     def _graph(self, data):
         data = self.typed(data, dict, "graph")
@@ -387,6 +401,14 @@ def _check_structure(s, n, ctx):
     elif tag == "py":
         if value is not None and not isinstance(value, (bool, int, float, str)):
             raise ctx.error(f"bad constant {value!r:.60} in the output structure")
+    elif tag == "composite":
+        value = ctx.typed(value, dict, "composite output")
+        spec = ctx._composite_spec(value)
+        outs = ctx.typed(value.get("outputs"), list, "composite outputs")
+        if len(outs) != len(spec._component_specs):
+            raise ctx.error(f"composite output {spec!r} lists {len(outs)} outputs")
+        for i in outs:
+            _check_structure({"output": i}, n, ctx)
     else:
         raise ctx.error(f"bad output structure {s!r:.60}")
 
@@ -492,7 +514,7 @@ def _has_tensor(value):
         return True
     if kind in ("list", "tuple"):
         return any(_has_tensor(x) for x in v)
-    return kind == "dict" and any(_has_tensor(x) for x in v.values())
+    return kind == "composite" or kind == "dict" and any(_has_tensor(x) for x in v.values())
 
 
 def _match(name, path, value, given, tensors):
@@ -504,6 +526,14 @@ def _match(name, path, value, given, tensors):
         if not _same_literal(v, given):
             raise TypeError(f"{name}: argument {path!r} was traced as the Python value "
                             f"{v!r}, got {given!r}")
+    elif kind == "composite":
+        spec = spec_from_json(v["spec"])
+        given_spec = type_spec_of(given)
+        if given_spec is None or not spec.is_compatible_with(given_spec):
+            raise TypeError(f"{name}: argument {path!r} must be a value of {spec!r}, got "
+                            f"{given_spec if given_spec is not None else given!r:.80}")
+        for i, part in zip(v["tensors"], given_spec._to_components(given)):
+            tensors[i] = part
     elif kind in ("list", "tuple"):
         if not isinstance(given, (list, tuple)) or len(given) != len(v):
             raise TypeError(f"{name}: argument {path!r} was traced as a {kind} of {len(v)} "
@@ -553,6 +583,9 @@ def _pack(s, outputs):
         return [_pack(v, outputs) for v in s["list"]]
     if "tuple" in s:
         return tuple(_pack(v, outputs) for v in s["tuple"])
+    if "composite" in s:
+        spec = spec_from_json(s["composite"]["spec"])
+        return spec._from_components([outputs[i] for i in s["composite"]["outputs"]])
     return {k: _pack(v, outputs) for k, v in s["dict"].items()}
 
 

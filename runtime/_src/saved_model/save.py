@@ -20,7 +20,9 @@ from runtime._src.graph.graph import Graph
 from runtime._src.function.function import function
 from runtime._src.function.module import Module, is_variable
 from runtime._src.core.tensor import Tensor
+from runtime._src.core.composite import spec_to_json, type_spec_of
 from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.function.signature import CompositeArgument
 from runtime._src.saved_model.options import SaveOptions, check_options
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
@@ -233,6 +235,13 @@ def _parameters(cf):
 
 
 def _encode_parameter(t, counter):
+    if isinstance(t, CompositeArgument):      # a SparseTensor, a RaggedTensor
+        try:
+            spec = spec_to_json(t.spec)
+        except TypeError:
+            return None
+        first, counter[0] = counter[0], counter[0] + len(t.names)
+        return {"composite": {"spec": spec, "tensors": list(range(first, counter[0]))}}
     if isinstance(t, TensorSpec):
         counter[0] += 1
         return {"tensor": counter[0] - 1}
@@ -282,6 +291,14 @@ def _output_structure(cf, graph, name):
         if isinstance(v, Tensor):
             counter[0] += 1
             return {"output": index_of[id(v)] if by_identity else counter[0] - 1}
+        spec = type_spec_of(v)
+        if spec is not None:                   # a SparseTensor, a RaggedTensor
+            try:
+                data = spec_to_json(spec)
+            except TypeError as e:
+                raise SavedModelError(f"save: function {name!r} returns {e}") from None
+            return {"composite": {"spec": data, "outputs": [
+                encode(c)["output"] for c in spec._to_components(v)]}}
         if v is None or isinstance(v, (bool, int, float, str)):
             return {"py": v}
         if isinstance(v, (list, tuple)):
