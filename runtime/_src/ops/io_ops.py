@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core import protowire as wire
 from runtime._src.core.errors import InvalidArgumentError, NotFoundError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -82,79 +83,33 @@ def write_file(filename, contents, name=None):
                         _string_scalar(contents, "write_file", "contents")])
 
 
-# --- TensorProto bytes -------------------------------------------------------------------
-
-def _varint(n):
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def _field(number, payload):
-    """A length-delimited field."""
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
+# --- TensorProto bytes (wire format: runtime/_src/core/protowire.py) --------------------
 
 def encode_tensor_proto(value, dtype):
     """TensorProto bytes of numpy `value` with our `dtype`."""
     value = np.asarray(value)
-    shape = b"".join(_field(2, b"\x08" + _varint(d) if d else b"") for d in value.shape)
-    out = _varint(1 << 3) + _varint(_TYPE_CODES[dtype.name]) + _field(2, shape)
+    shape = b"".join(wire.length_field(2, wire.varint_field(1, d) if d else b"")
+                     for d in value.shape)
+    out = wire.varint_field(1, _TYPE_CODES[dtype.name]) + wire.length_field(2, shape)
     if dtype == dtypes.string:
         for v in value.ravel():
-            out += _field(8, v if isinstance(v, bytes) else str(v).encode("utf-8"))
+            out += wire.length_field(8, v if isinstance(v, bytes) else str(v).encode("utf-8"))
     elif value.size:
-        out += _field(4, value.astype(value.dtype.newbyteorder("<"), copy=False).tobytes())
+        out += wire.length_field(
+            4, value.astype(value.dtype.newbyteorder("<"), copy=False).tobytes())
     return out
-
-
-def _read_varint(data, pos):
-    shift = result = 0
-    while True:
-        if pos >= len(data):
-            raise ValueError("truncated varint")
-        b = data[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            return result, pos
-
-
-def _fields(data):
-    """(field number, wire type, value) of each field of a message."""
-    pos = 0
-    while pos < len(data):
-        key, pos = _read_varint(data, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _read_varint(data, pos)
-        elif wire == 2:
-            size, pos = _read_varint(data, pos)
-            if pos + size > len(data):
-                raise ValueError("truncated field")
-            value, pos = data[pos:pos + size], pos + size
-        else:
-            raise ValueError(f"unsupported wire type {wire}")
-        yield number, wire, value
 
 
 def decode_tensor_proto(data):
     """(numpy value, dtype name) of TensorProto bytes."""
     code, dims, content, strings = None, [], None, []
-    for number, _, value in _fields(data):
+    for number, _, value in wire.fields(data):
         if number == 1:
             code = value
         elif number == 2:
-            for n, _, dim in _fields(value):
+            for n, _, dim in wire.fields(value):
                 if n == 2:
-                    dims.append(next((v for k, _, v in _fields(dim) if k == 1), 0))
+                    dims.append(next((v for k, _, v in wire.fields(dim) if k == 1), 0))
         elif number == 4:
             content = value
         elif number == 8:
