@@ -19,6 +19,9 @@ from runtime._src.data.dataset import (
                                        Options,
 )
 from runtime._src.data.iterator import OwnedIterator as Iterator
+from runtime._src.data.readers import FixedLengthRecordDatasetV2 as FixedLengthRecordDataset
+from runtime._src.data.readers import TextLineDatasetV2 as TextLineDataset
+from runtime._src.data.readers import TFRecordDatasetV2 as TFRecordDataset
 
 __all__ = [
                                        "AUTOTUNE",
@@ -27,7 +30,10 @@ __all__ = [
                                        "Dataset",
                                        "DatasetSpec",
                                        "DatasetV2",
+                                       "FixedLengthRecordDataset",
                                        "Iterator",
                                        "Options",
+                                       "TFRecordDataset",
+                                       "TextLineDataset",
                                        "experimental",
 ]

@@ -5,7 +5,9 @@
     tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32)   # x again
 """
 
+from runtime._src.io.tfrecord import TFRecordOptions, TFRecordWriter
 from runtime._src.ops.io_ops import (parse_tensor, read_file, serialize_tensor,
                                      write_file)
 
-__all__ = ["read_file", "write_file", "serialize_tensor", "parse_tensor"]
+__all__ = ["TFRecordOptions", "TFRecordWriter", "parse_tensor", "read_file",
+           "serialize_tensor", "write_file"]

@@ -1,0 +1,166 @@
+"""Datasets read from files: `tf.data.TFRecordDataset`, `TextLineDataset`
+and `FixedLengthRecordDataset`. Each element is one record, a scalar string.
+
+    TFRecordDataset(["a.tfrecord", "b.tfrecord"], compression_type="GZIP")
+    TextLineDataset("lines.txt")                    # each line, without \\n or \\r\\n
+    FixedLengthRecordDataset("x.bin", record_bytes=4, header_bytes=2)
+
+`filenames` is a string, a list of them, a string tensor, or a dataset of
+strings; files are read when the dataset is iterated (inside a tf.function,
+when the graph runs). With `num_parallel_reads` > 1 the records of that many
+files interleave, one record from each in turn, as TensorFlow's
+deterministic order gives.
+"""
+
+import os
+
+import numpy as np
+
+from runtime._src.core import dtypes
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.data import structure
+from runtime._src.data.dataset import AUTOTUNE, Dataset, register, static_int
+from runtime._src.io.tfrecord import compression_of, open_stream, read_records
+
+__all__ = ["FixedLengthRecordDatasetV2", "TFRecordDatasetV2", "TextLineDatasetV2"]
+
+
+class _FileDataset(Dataset):
+    """The records of a list of files, read by `_records(path)`."""
+
+    _WHAT = "Dataset"
+
+    def __init__(self, filenames, compression_type, num_parallel_reads):
+        if isinstance(filenames, Dataset):
+            spec = filenames.element_spec
+            if not isinstance(spec, TensorSpec) or spec.dtype != dtypes.string:
+                raise TypeError(f"{self._WHAT}: `filenames` must be a dataset of tf.string "
+                                f"scalars, got element_spec {spec!r}")
+            self._inputs = (filenames,)
+        else:
+            names = structure.normalize(filenames, self._WHAT)
+            if getattr(names, "dtype", None) != dtypes.string:
+                got = getattr(getattr(names, "dtype", None), "name", type(names).__name__)
+                raise TypeError("The `filenames` argument must contain `tf.string` elements. "
+                                f"Got `tf.{got}` elements.")
+            self._params = (names,)
+        self._compression = compression_of(compression_type)
+        self._parallel = 1
+        if num_parallel_reads is not None:
+            n = static_int(num_parallel_reads, "num_parallel_reads", self._WHAT)
+            self._parallel = (os.cpu_count() or 1) if n == AUTOTUNE else max(1, n)
+        super().__init__(TensorSpec([], dtypes.string))
+
+    def _filenames(self, env):
+        if self._inputs:
+            for name in self._inputs[0]._iterate(env):
+                yield _text(name)
+        else:
+            for name in np.ravel(env.value(self._params[0])):
+                yield _text(name)
+
+    def _iterate(self, env):
+        files = self._filenames(env)
+        if self._parallel == 1:
+            for path in files:
+                yield from self._records(path)
+            return
+        yield from _round_robin((self._records(p) for p in files), self._parallel)
+
+    def _records(self, path):
+        raise NotImplementedError(type(self).__name__)
+
+
+def _text(name):
+    name = name.item() if isinstance(name, np.ndarray) else name
+    return name.decode("utf-8") if isinstance(name, bytes) else str(name)
+
+
+def _round_robin(sources, cycle):
+    """One item from each of `cycle` open sources in turn; an exhausted slot
+    takes the next source when its turn comes again."""
+    slots = [None] * cycle
+    done, i = False, 0
+    while True:
+        if slots[i] is None and not done:
+            slots[i] = next(sources, None)
+            done = slots[i] is None
+        if slots[i] is not None:
+            item = next(slots[i], _END)
+            if item is _END:
+                slots[i] = None
+            else:
+                yield item
+        elif done and all(s is None for s in slots):
+            return
+        i = (i + 1) % cycle
+
+
+_END = object()
+
+
+class TFRecordDatasetV2(_FileDataset):
+    """`tf.data.TFRecordDataset(filenames, compression_type=None,
+    buffer_size=None, num_parallel_reads=None)`: the records of TFRecord files."""
+
+    _WHAT = "TFRecordDataset"
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None,
+                 num_parallel_reads=None, name=None):
+        super().__init__(filenames, compression_type, num_parallel_reads)
+
+    def _records(self, path):
+        yield from read_records(path, self._compression)
+
+
+class TextLineDatasetV2(_FileDataset):
+    """`tf.data.TextLineDataset(filenames, compression_type=None,
+    buffer_size=None, num_parallel_reads=None)`: the lines of text files,
+    without their line ending ('\\n' or '\\r\\n')."""
+
+    _WHAT = "TextLineDataset"
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None,
+                 num_parallel_reads=None, name=None):
+        super().__init__(filenames, compression_type, num_parallel_reads)
+
+    def _records(self, path):
+        data = open_stream(path, self._compression)
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        for line in lines:
+            yield line[:-1] if line.endswith(b"\r") else line
+
+
+class FixedLengthRecordDatasetV2(_FileDataset):
+    """`tf.data.FixedLengthRecordDataset(filenames, record_bytes,
+    header_bytes=None, footer_bytes=None, buffer_size=None,
+    compression_type=None, num_parallel_reads=None)`: records of
+    `record_bytes` bytes each, after a header and before a footer."""
+
+    _WHAT = "FixedLengthRecordDataset"
+
+    def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None,
+                 buffer_size=None, compression_type=None, num_parallel_reads=None, name=None):
+        self._record = static_int(record_bytes, "record_bytes", self._WHAT)
+        self._header = static_int(header_bytes or 0, "header_bytes", self._WHAT)
+        self._footer = static_int(footer_bytes or 0, "footer_bytes", self._WHAT)
+        if self._record <= 0:
+            raise InvalidArgumentError(f"record_bytes must be positive, got {self._record}")
+        super().__init__(filenames, compression_type, num_parallel_reads)
+
+    def _records(self, path):
+        data = open_stream(path, self._compression)
+        body = len(data) - self._header - self._footer
+        if body % self._record:
+            raise InvalidArgumentError(
+                f"Excluding the header ({self._header} bytes) and footer ({self._footer} "
+                f'bytes), input file "{path}" has body length {body} bytes, which is not an '
+                f"exact multiple of the record length ({self._record} bytes).")
+        for start in range(self._header, self._header + body, self._record):
+            yield data[start:start + self._record]
+
+
+register(TFRecordDatasetV2, TextLineDatasetV2, FixedLengthRecordDatasetV2)
