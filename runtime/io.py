@@ -5,9 +5,13 @@
     tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32)   # x again
 """
 
+from runtime._src.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature,
+                                            RaggedFeature)
+from runtime._src.io.parsing_ops import parse_example, parse_single_example
 from runtime._src.io.tfrecord import TFRecordOptions, TFRecordWriter
 from runtime._src.ops.io_ops import (parse_tensor, read_file, serialize_tensor,
                                      write_file)
 
-__all__ = ["TFRecordOptions", "TFRecordWriter", "parse_tensor", "read_file",
-           "serialize_tensor", "write_file"]
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "TFRecordOptions",
+           "TFRecordWriter", "parse_example", "parse_single_example", "parse_tensor",
+           "read_file", "serialize_tensor", "write_file"]
