@@ -5,6 +5,9 @@
     tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32)   # x again
 """
 
+from runtime._src.io import gfile
+from runtime._src.io.decode_ops import (decode_base64, decode_compressed, decode_csv,
+                                        decode_raw, encode_base64, matching_files)
 from runtime._src.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature,
                                             RaggedFeature)
 from runtime._src.io.parsing_ops import parse_example, parse_single_example
@@ -13,5 +16,6 @@ from runtime._src.ops.io_ops import (parse_tensor, read_file, serialize_tensor,
                                      write_file)
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "TFRecordOptions",
-           "TFRecordWriter", "parse_example", "parse_single_example", "parse_tensor",
-           "read_file", "serialize_tensor", "write_file"]
+           "TFRecordWriter", "decode_base64", "decode_compressed", "decode_csv", "decode_raw",
+           "encode_base64", "gfile", "matching_files", "parse_example", "parse_single_example",
+           "parse_tensor", "read_file", "serialize_tensor", "write_file"]
