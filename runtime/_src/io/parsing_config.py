@@ -18,7 +18,8 @@ import collections
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 
-__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "check"]
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "check",
+           "feature_dtype", "feature_shape"]
 
 
 class FixedLenFeature(collections.namedtuple("FixedLenFeature",
@@ -88,7 +89,7 @@ _PARTITIONS = (_RowSplits, _RowLengths, _RowStarts, _RowLimits, _ValueRowIds,
 _ALLOWED = (dtypes.float32, dtypes.int64, dtypes.string)
 
 
-def _shape(key, feature):
+def feature_shape(key, feature):
     if feature.shape is None:
         raise ValueError(f"Missing shape for feature {key}. Received feature={feature!r}.")
     dims = [int(d) for d in (feature.shape.as_list() if hasattr(feature.shape, "as_list")
@@ -99,7 +100,7 @@ def _shape(key, feature):
     return tuple(dims)
 
 
-def _dtype(feature):
+def feature_dtype(feature):
     dtype = dtypes.as_dtype(feature.dtype)
     if dtype not in _ALLOWED:
         raise InvalidArgumentError(f"Value for attr 'Tdense' of {dtype.name} is not in the "
@@ -119,12 +120,12 @@ def check(features):
     for key in sorted(features):
         feature = features[key]
         if isinstance(feature, RaggedFeature):
-            out.append((key, feature, _dtype(feature), None))
+            out.append((key, feature, feature_dtype(feature), None))
         elif isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
             if isinstance(feature, FixedLenSequenceFeature) and not feature.allow_missing:
                 raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing "
                                  "to be True.")
-            out.append((key, feature, _dtype(feature), _shape(key, feature)))
+            out.append((key, feature, feature_dtype(feature), feature_shape(key, feature)))
         else:
             raise ValueError(f"Unsupported feature type for {key!r}: "
                              f"{type(feature).__name__} (VarLenFeature and SparseFeature, "

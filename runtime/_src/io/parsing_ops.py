@@ -30,7 +30,9 @@ from runtime._src.io.parsing_config import (FixedLenSequenceFeature, RaggedFeatu
 from runtime._src.ops.array_ops import reshape
 from runtime._src.ragged.ragged_tensor import RaggedTensor
 
-__all__ = ["parse_example", "parse_single_example"]
+__all__ = ["Where", "as_array", "assemble", "default_tensor", "dense_feature", "entry_shapes",
+           "parse_example", "parse_single_example", "ragged_feature", "serialized_tensor",
+           "spec_entry"]
 
 _LIST_OF = {dtypes.int64: "int64_list", dtypes.float32: "float_list",
             dtypes.string: "bytes_list"}
@@ -40,32 +42,33 @@ _COUNT_WORD = {"int64_list": "int64", "float_list": "float", "bytes_list": "byte
 
 # --- shape rule --------------------------------------------------------------------------
 
-def _n_splits(entry, batched):
+def n_splits(entry, batched):
     partitions = entry[6]
     return int(batched) + sum(p[0] != "UniformRowLength" for p in partitions)
+
+
+def entry_shapes(entry, lead, batched):
+    """(dtype, shape) of each output of one feature; `lead` is [batch] or []."""
+    kind, dtype, shape = entry[1:4]
+    if kind == "dense":
+        return [(dtype, TensorShape(lead + list(shape)))]
+    if kind == "seq":
+        return [(dtype, TensorShape(lead + [None] + list(shape)))]
+    uniform = [p[1] for p in entry[6] if p[0] == "UniformRowLength"]
+    return [(dtype, TensorShape([None] + uniform))] + [
+        (entry[7], TensorShape([None])) for _ in range(n_splits(entry, batched))]
 
 
 def _infer(inputs, attrs):
     batched = attrs["batched"]
     batch = inputs[0].shape.dims[0] if batched and inputs[0].shape.dims else None
     lead = [batch] if batched else []
-    out = []
-    for entry in attrs["spec"]:
-        key, kind, dtype, shape = entry[:4]
-        if kind == "dense":
-            out.append((dtype, TensorShape(lead + list(shape))))
-        elif kind == "seq":
-            out.append((dtype, TensorShape(lead + [None] + list(shape))))
-        else:
-            uniform = [p[1] for p in entry[6] if p[0] == "UniformRowLength"]
-            out.append((dtype, TensorShape([None] + uniform)))
-            out.extend((entry[7], TensorShape([None])) for _ in range(_n_splits(entry, batched)))
-    return out
+    return [s for entry in attrs["spec"] for s in entry_shapes(entry, lead, batched)]
 
 
 # --- the kernel ----------------------------------------------------------------------------
 
-class _Where:
+class Where:
     """Which example an error is about, in TensorFlow's words."""
 
     def __init__(self, batched, names):
@@ -82,7 +85,7 @@ class _Where:
             return f"Key: {key}.  "
         return f"Name: {self.name()}, Key: {key}, Index: {self.index}.  "
 
-    def missing(self, key, dtype):
+    def missing(self, key, dtype, size):
         lead = "" if not self.batched else f"Name: {self.name()}, "
         return InvalidArgumentError(f"{lead}Feature: {key} (data type: "
                                     f"{_TYPE_WORD[_LIST_OF[dtype]]}) is required but could "
@@ -100,7 +103,7 @@ def _parse_records(serialized):
     return out
 
 
-def _typed(example, key, dtype, where, ragged=False):
+def typed_values(example, key, dtype, where, ragged=False):
     """The values of `key` in one parsed example, None when it is missing."""
     kind, values = example.get(key, (None, None))
     if kind is None:
@@ -113,7 +116,7 @@ def _typed(example, key, dtype, where, ragged=False):
     return values
 
 
-def _array(values, dtype):
+def as_array(values, dtype):
     if dtype == dtypes.string:
         out = np.empty(len(values), object)
         out[:] = values
@@ -121,20 +124,20 @@ def _array(values, dtype):
     return np.asarray(values, dtype.np_dtype)
 
 
-def _dense(examples, entry, default, where):
+def dense_feature(examples, entry, default, where):
     key, _, dtype, shape, has_default = entry[:5]
     size = int(np.prod(shape, dtype=np.int64))
     rows = []
     for where.index, example in enumerate(examples):
-        values = _typed(example, key, dtype, where)
+        values = typed_values(example, key, dtype, where)
         if values is None:
             if not has_default:
-                raise where.missing(key, dtype)
+                raise where.missing(key, dtype, size)
             rows.append(default.reshape(shape))
             continue
         if len(values) != size:
             raise _count_error(key, dtype, len(values), size, shape, where)
-        rows.append(_array(values, dtype).reshape(shape))
+        rows.append(as_array(values, dtype).reshape(shape))
     if not where.batched:
         return rows[0]
     return _stack(rows, (len(examples),) + tuple(shape), dtype)
@@ -165,8 +168,8 @@ def _sequence(examples, entry, default, where):
     stride = int(np.prod(shape, dtype=np.int64))
     rows = []
     for where.index, example in enumerate(examples):
-        values = _typed(example, key, dtype, where)
-        values = _array([] if values is None else values, dtype)
+        values = typed_values(example, key, dtype, where)
+        values = as_array([] if values is None else values, dtype)
         if stride == 0 or len(values) % stride:
             raise InvalidArgumentError(
                 f"{where.key(key)}Number of {_COUNT_WORD[_LIST_OF[dtype]]} values is not a "
@@ -202,8 +205,8 @@ def _partition_splits(kind, ids, count):
 def _ragged_one(example, entry, where):
     """(values, [splits innermost first]) of a ragged feature in one example."""
     key, _, dtype, _, _, value_key, partitions = entry[:7]
-    values = _typed(example, value_key, dtype, where, ragged=True)
-    values = _array([] if values is None else values, dtype)
+    values = typed_values(example, value_key, dtype, where, ragged=True)
+    values = as_array([] if values is None else values, dtype)
     levels = []
     for kind, arg in reversed(partitions):
         if kind == "UniformRowLength":
@@ -213,12 +216,12 @@ def _ragged_one(example, entry, where):
             values = values.reshape((-1, arg) + values.shape[1:])
             continue
         count = len(values) if not levels else len(levels[-1]) - 1
-        found = _typed(example, arg, dtypes.int64, where, ragged=True)
+        found = typed_values(example, arg, dtypes.int64, where, ragged=True)
         levels.append(_partition_splits(kind, [] if found is None else found, count))
     return values, levels
 
 
-def _ragged(examples, entry, where):
+def ragged_feature(examples, entry, where):
     dtype, splits_dtype = entry[2], entry[7]
     uniform = tuple(p[1] for p in entry[6] if p[0] == "UniformRowLength")
     parts = []
@@ -228,7 +231,7 @@ def _ragged(examples, entry, where):
         values, levels = parts[0]
         return [values] + [s.astype(splits_dtype.np_dtype) for s in reversed(levels)]
     values = (np.concatenate([p[0] for p in parts]) if parts else
-              _array([], dtype).reshape((0,) + uniform))
+              as_array([], dtype).reshape((0,) + uniform))
     levels, sizes = [], [len(p[0]) for p in parts]
     for level in range(len(entry[6]) - len(uniform)):
         joined, offset, counts = [np.zeros(1, np.int64)], 0, []
@@ -249,15 +252,15 @@ def _parse_example(serialized, names, *defaults, spec, batched):
         raise InvalidArgumentError("Expected serialized to be a scalar or vector, got shape: "
                                    f"[{','.join(str(d) for d in serialized.shape)}]")
     examples = _parse_records(serialized.reshape(-1) if batched else [serialized.item()])
-    where = _Where(batched, list(np.asarray(names, object).reshape(-1)))
+    where = Where(batched, list(np.asarray(names, object).reshape(-1)))
     out, defaults = [], iter(defaults)
     for entry in spec:
         if entry[1] == "dense":
-            out.append(_dense(examples, entry, np.asarray(next(defaults)), where))
+            out.append(dense_feature(examples, entry, np.asarray(next(defaults)), where))
         elif entry[1] == "seq":
             out.append(_sequence(examples, entry, np.asarray(next(defaults)), where))
         else:
-            out.extend(_ragged(examples, entry, where))
+            out.extend(ragged_feature(examples, entry, where))
     return out
 
 
@@ -266,7 +269,7 @@ not_differentiable("ParseExampleV2")
 
 # --- the public functions ---------------------------------------------------------------------
 
-def _default(feature, dtype, shape):
+def default_tensor(feature, dtype, shape):
     """The default tensor of a fixed-length feature ([0] of `dtype` when none)."""
     value = feature.default_value
     if value is None:
@@ -274,18 +277,17 @@ def _default(feature, dtype, shape):
                                  else np.array([], object), dtype)
     if isinstance(feature, FixedLenSequenceFeature):
         return reshape(convert_to_tensor(value, dtype), [])
-    if isinstance(value, Tensor) and not hasattr(value, "_value"):
-        return reshape(value, list(shape))
-    array = np.asarray(value._value if isinstance(value, Tensor) else value)
+    t = value if isinstance(value, Tensor) else convert_to_tensor(value, dtype)
+    if not hasattr(t, "_value"):
+        return reshape(t, list(shape))
     size = int(np.prod(shape, dtype=np.int64))
-    if array.size != size:
-        raise InvalidArgumentError(f"Input to reshape is a tensor with {array.size} values, "
+    if t._value.size != size:
+        raise InvalidArgumentError(f"Input to reshape is a tensor with {t._value.size} values, "
                                    f"but the requested shape has {size}")
-    return convert_to_tensor(array.reshape(shape) if dtype != dtypes.string else
-                             np.array(array.reshape(shape), object), dtype)
+    return convert_to_tensor(t._value.reshape(shape), dtype)
 
 
-def _spec_entry(key, feature, dtype, shape):
+def spec_entry(key, feature, dtype, shape):
     if isinstance(feature, RaggedFeature):
         partitions = tuple((type(p).__name__, p[0]) for p in feature.partitions)
         kinds = [p[0] for p in partitions]
@@ -301,28 +303,33 @@ def _spec_entry(key, feature, dtype, shape):
 
 def _parse(serialized, features, example_names, batched):
     entries = check(features)
-    spec = tuple(_spec_entry(*e) for e in entries)
-    defaults = [_default(f, d, s) for _, f, d, s in entries if not isinstance(f, RaggedFeature)]
+    spec = tuple(spec_entry(*e) for e in entries)
+    defaults = [default_tensor(f, d, s) for _, f, d, s in entries if not isinstance(f, RaggedFeature)]
     names = convert_to_tensor(np.array([], object) if example_names is None else
                               example_names, dtypes.string)
     outs = apply("ParseExampleV2", [serialized, names] + defaults,
                  {"spec": spec, "batched": batched})
+    return assemble(outs, spec, batched)[0]
+
+
+def assemble(outs, spec, batched):
+    """({key: tensor or RaggedTensor}, outputs left) from an op's outputs."""
     result, pos = {}, 0
     for entry in spec:
         if entry[1] != "ragged":
             result[entry[0]] = outs[pos]
             pos += 1
             continue
-        n = _n_splits(entry, batched)
+        n = n_splits(entry, batched)
         value, splits = outs[pos], outs[pos + 1:pos + 1 + n]
         for s in reversed(splits):
             value = RaggedTensor.from_row_splits(value, s, validate=False)
         result[entry[0]] = value
         pos += 1 + n
-    return result
+    return result, outs[pos:]
 
 
-def _serialized(value):
+def serialized_tensor(value):
     t = convert_to_tensor(value, dtypes.string) if not isinstance(value, Tensor) else value
     if t.dtype != dtypes.string:
         raise TypeError(f"serialized must be a string tensor, got {t.dtype.name}")
@@ -332,7 +339,7 @@ def _serialized(value):
 def parse_example(serialized, features, example_names=None, name=None):
     """`tf.io.parse_example`: a dict of tensors (and RaggedTensors) from a
     vector (or a scalar) of serialized Example protos."""
-    t = _serialized(serialized)
+    t = serialized_tensor(serialized)
     rank = t.shape.rank
     if rank is not None and rank > 1:
         raise InvalidArgumentError("Expected serialized to be a scalar or vector, got shape: "
@@ -343,7 +350,7 @@ def parse_example(serialized, features, example_names=None, name=None):
 def parse_single_example(serialized, features, example_names=None, name=None):
     """`tf.io.parse_single_example`: a dict of tensors from one serialized
     Example (a scalar string)."""
-    t = _serialized(serialized)
+    t = serialized_tensor(serialized)
     if t.shape.rank not in (None, 0):
         raise ValueError("Input serialized must be a scalar")
     return _parse(t, features, example_names, False)
