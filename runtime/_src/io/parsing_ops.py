@@ -170,6 +170,10 @@ def _sequence(examples, entry, default, where):
     for where.index, example in enumerate(examples):
         values = typed_values(example, key, dtype, where)
         values = as_array([] if values is None else values, dtype)
+        if (stride == 0 or len(values) % stride) and not where.batched:
+            raise InvalidArgumentError(f"Error while parsing feature with key {key}: number of "
+                                       f"elements should be divisible by {stride}, found "
+                                       f"{len(values)} instead")
         if stride == 0 or len(values) % stride:
             raise InvalidArgumentError(
                 f"{where.key(key)}Number of {_COUNT_WORD[_LIST_OF[dtype]]} values is not a "
