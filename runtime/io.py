@@ -8,6 +8,7 @@
 from runtime._src.io import gfile
 from runtime._src.io.decode_ops import (decode_base64, decode_compressed, decode_csv,
                                         decode_raw, encode_base64, matching_files)
+from runtime._src.io.json_example import decode_json_example
 from runtime._src.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature,
                                             RaggedFeature)
 from runtime._src.io.parsing_ops import parse_example, parse_single_example
@@ -17,8 +18,9 @@ from runtime._src.io.tfrecord import TFRecordOptions, TFRecordWriter
 from runtime._src.ops.io_ops import (parse_tensor, read_file, serialize_tensor,
                                      write_file)
 
-__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "TFRecordOptions",
-           "TFRecordWriter", "decode_base64", "decode_compressed", "decode_csv", "decode_raw",
-           "encode_base64", "gfile", "matching_files", "parse_example", "parse_sequence_example",
-           "parse_single_example", "parse_single_sequence_example",
-           "parse_tensor", "read_file", "serialize_tensor", "write_file"]
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature",
+           "TFRecordOptions", "TFRecordWriter", "decode_base64", "decode_compressed",
+           "decode_csv", "decode_json_example", "decode_raw", "encode_base64", "gfile",
+           "matching_files", "parse_example", "parse_sequence_example",
+           "parse_single_example", "parse_single_sequence_example", "parse_tensor",
+           "read_file", "serialize_tensor", "write_file"]

@@ -243,6 +243,11 @@ DECODE = [
      {"compression_type": "ZLIB"}),
     ("inflate_none", "decode_compressed", [B(b"abc")], {}),
     ("inflate_bad", "decode_compressed", [B(b"abc")], {"compression_type": "ZLIB"}),
+    ("json_example", "decode_json_example",
+     ['{"features": {"feature": {"a": {"int64List": {"value": ["1", 2]}}, "b": {"floatList": '
+      '{"value": [1.5, "NaN", "-Infinity", 1]}}, "c": {"bytesList": {"value": ["aGk=", '
+      '"-_8"]}}, "d": {"int64_list": {}}, "e": {}}}}'], {}),
+    ("json_example_vector", "decode_json_example", [["{}", '{"features": {}}']], {}),
 ]
 
 

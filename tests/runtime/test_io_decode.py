@@ -47,6 +47,15 @@ def test_decode_argument_errors(call, error, message):
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize("text", ['{"foo": 1}', "{", '{"features": {"feature": {"c": '
+                                  '{"bytesList": {"value": ["a"]}}}}}',
+                                  '{"features": {"feature": {"b": {"int64List": '
+                                  '{"value": [1.5]}}}}}'])
+def test_decode_json_example_refuses_what_tf_refuses(text):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^Error while parsing JSON: "):
+        tf.io.decode_json_example(text)
+
+
 def test_decode_compressed_gzip_and_traced_shapes():
     import gzip
     out = tf.io.decode_compressed([gzip.compress(b"abc"), gzip.compress(b"")], "GZIP")
