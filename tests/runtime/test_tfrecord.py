@@ -112,6 +112,21 @@ def test_message_errors_are_tfs(call, error, message):
     assert str(info.value) == message
 
 
+def test_message_values_from_tensors_and_numpy_views():
+    assert T.Int64List(value=[tf.constant(3), np.int32(4)]).value == [3, 4]
+    assert T.Int64List(value=tf.constant([1, 2])).value == [1, 2]
+    assert T.FloatList(value=[tf.constant(1.5, tf.float64), np.float16(2.5), True]).value == \
+        [1.5, 2.5, 1.0]
+    for bad, name in [(np.bool_(True), "numpy.bool"), (np.float64(1), "numpy.float64")]:
+        with pytest.raises(TypeError, match=f"^'{name}' object cannot be interpreted as an "
+                                            "integer$"):
+            T.Int64List(value=[bad])
+    assert np.array(T.FloatList(value=[0.5]).value).dtype == np.float32
+    assert np.array(T.Int64List().value).dtype == np.int64
+    assert np.array(T.BytesList(value=[b"ab"]).value).dtype == np.dtype("S2")
+    assert np.array(T.BytesList().value).dtype == np.dtype("S1")
+
+
 def test_message_copy_pickle_and_bytes_keys():
     ex = CASES.message(tf, "several")
     assert copy.deepcopy(ex) == ex and pickle.loads(pickle.dumps(ex)) == ex
@@ -213,6 +228,23 @@ def test_crc32c_and_tfrecord_frame():
         crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
     assert crc32c(data) == crc ^ 0xFFFFFFFF            # the blockwise path, bytewise
     assert struct.pack("<I", masked_crc32c(b"hello")) == b"\xbb\x1f\x1c\x19"
+
+
+def test_dataset_tfrecord_writer_eagerly_and_traced(tmp_path):
+    records = tf.data.Dataset.from_tensor_slices(RECORDS)
+    path = str(tmp_path / "w.tfrecord")
+    assert tf.data.experimental.TFRecordWriter(path, "GZIP").write(records) is None
+    with open(path, "rb") as ours, open(os.path.join(DATA, FILES["GZIP"]), "rb") as tfs:
+        assert ours.read() == tfs.read()
+
+    @tf.function
+    def write(p):
+        tf.data.experimental.TFRecordWriter(p).write(records.take(2))
+    write(tf.constant(str(tmp_path / "t.tfrecord")))
+    assert [r.numpy() for r in tf.data.TFRecordDataset(str(tmp_path / "t.tfrecord"))] == \
+        RECORDS[:2]
+    with pytest.raises(TypeError, match="`dataset` must produce scalar `DT_STRING` tensors"):
+        tf.data.experimental.TFRecordWriter(path).write(tf.data.Dataset.range(3))
 
 
 def test_reader_datasets_match_tf(tmp_path):

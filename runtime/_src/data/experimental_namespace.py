@@ -5,8 +5,10 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
 )
+from runtime._src.data.readers import TFRecordWriter
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "TFRecordWriter", "UNKNOWN_CARDINALITY",
+           "cardinality"]
 
 
 def cardinality(dataset):

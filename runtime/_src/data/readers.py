@@ -18,12 +18,18 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.dataset import AUTOTUNE, Dataset, register, static_int
+from runtime._src.data.env import Env
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.io.tfrecord import TFRecordOptions
+from runtime._src.io.tfrecord import TFRecordWriter as RecordFileWriter
 from runtime._src.io.tfrecord import compression_of, open_stream, read_records
 
-__all__ = ["FixedLengthRecordDatasetV2", "TFRecordDatasetV2", "TextLineDatasetV2"]
+__all__ = ["FixedLengthRecordDatasetV2", "TFRecordDatasetV2", "TFRecordWriter",
+           "TextLineDatasetV2"]
 
 
 class _FileDataset(Dataset):
@@ -164,3 +170,37 @@ class FixedLengthRecordDatasetV2(_FileDataset):
 
 
 register(TFRecordDatasetV2, TextLineDatasetV2, FixedLengthRecordDatasetV2)
+
+
+# --- writing a dataset -------------------------------------------------------------------------
+
+@define_op("DatasetToTFRecord", infer=lambda inputs, attrs: [], side_effect=True,
+           num_outputs=0)
+def _dataset_to_tfrecord(filename, *values, dataset, compression):
+    env = Env({id(t): v for t, v in zip(dataset._symbolic(), values)})
+    with RecordFileWriter(_text(filename), TFRecordOptions(compression)) as w:
+        for record in dataset._iterate(env):
+            w.write(bytes(record))
+    return ()
+
+
+not_differentiable("DatasetToTFRecord")
+
+
+class TFRecordWriter:
+    """`tf.data.experimental.TFRecordWriter(filename, compression_type=None)`:
+    `write(dataset)` writes a dataset of scalar strings to a TFRecord file
+    (eagerly at once; inside a tf.function when the graph runs)."""
+
+    def __init__(self, filename, compression_type=None):
+        self._filename = convert_to_tensor(filename, dtypes.string)
+        self._compression = compression_of(compression_type)
+
+    def write(self, dataset):
+        spec = getattr(dataset, "element_spec", None)
+        if not isinstance(spec, TensorSpec) or spec.dtype != dtypes.string or \
+                spec.shape.rank not in (0, None):
+            raise TypeError("`dataset` must produce scalar `DT_STRING` tensors whereas it "
+                            f"produces {spec!r}")
+        apply("DatasetToTFRecord", [self._filename] + list(dataset._symbolic()),
+              {"dataset": dataset, "compression": self._compression})

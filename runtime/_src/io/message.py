@@ -20,6 +20,8 @@ per-process hash order; `deterministic=True` there gives ours) and print
 with keys in descending order, as TensorFlow's protobuf prints them.
 """
 
+import operator
+
 import numpy as np
 
 from runtime._src.core import protowire as wire
@@ -49,25 +51,34 @@ class Field:
 def _check_scalar(field, owner, value):
     kind = field.kind
     if kind == "int64":
-        if isinstance(value, (bool, np.bool_)):
+        if isinstance(value, bool):
             raise TypeError(f"Field {owner._FULL_NAME}.{field.name}: Expected an int, got a "
                             "boolean.")
-        if not isinstance(value, (int, np.integer)):
-            raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an "
-                            "integer")
-        value = int(value)
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise TypeError(f"'{_type_name(value)}' object cannot be interpreted as an "
+                            "integer") from None
         if not _INT64_MIN <= value <= _INT64_MAX:
             raise ValueError(f"Value out of range: {value}")
         return value
     if kind == "float":
-        if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number)):
-            raise TypeError(f"must be real number, not {type(value).__name__}")
-        return float(np.float32(value))
+        try:
+            if isinstance(value, (str, bytes)):
+                raise TypeError
+            return float(np.float32(float(value)))
+        except TypeError:
+            raise TypeError(f"must be real number, not {_type_name(value)}") from None
     if isinstance(value, str):
         raise TypeError("expected bytes, str found")
     if not isinstance(value, bytes):
-        raise TypeError(f"expected bytes, {type(value).__name__} found")
+        raise TypeError(f"expected bytes, {_type_name(value)} found")
     return bytes(value)
+
+
+def _type_name(value):
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
 
 
 # --- containers ----------------------------------------------------------------------
@@ -135,6 +146,11 @@ class RepeatedScalars:
 
     def __repr__(self):
         return repr(self._items)
+
+    def __array__(self, dtype=None, copy=None):
+        """numpy's view: float32, int64 or bytes_ by the field's kind (as protobuf's)."""
+        natural = {"float": np.float32, "int64": np.int64}.get(self._field.kind, np.bytes_)
+        return np.array(self._items, dtype=dtype or natural)
 
 
 class RepeatedMessages:
