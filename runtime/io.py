@@ -1,8 +1,12 @@
-"""`tf.io`: files and tensor serialization (defined in runtime/_src/ops/io_ops.py).
+"""`tf.io`: files, TFRecord files, Example parsing and decoding (defined in
+runtime/_src/io/ and runtime/_src/ops/io_ops.py).
 
     tf.io.write_file("out.txt", "hello")
     tf.io.read_file("out.txt")                       # b'hello'
     tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32)   # x again
+    with tf.io.TFRecordWriter("data.tfrecord") as w:
+        w.write(example.SerializeToString())
+    tf.io.parse_single_example(record, {"x": tf.io.FixedLenFeature([2], tf.int64)})
 """
 
 from runtime._src.io import gfile
