@@ -41,6 +41,7 @@ MESSAGES = {
     "row2": {"x": ("int64", [5, 6]), "name": ("bytes", [b"f"]), "v": ("int64", [7]),
              "len": ("int64", [1])},
     "no_features": {},
+    "unicode_keys": {"é\"\n'\\\x01": ("bytes", ["é".encode()]), "日本": ("int64", [1])},
 }
 
 SEQUENCES = {

@@ -9,7 +9,8 @@ Text format is protobuf's as TensorFlow's protobuf (upb) prints it: floats
 with 6 significant digits unless that does not read back as the same
 float32, then 9 ('1.1', '3.40282347e+38'); bytes in double quotes with
 printable ASCII kept, \\n \\r \\t \\" \\' \\\\ escaped and every other byte
-in three octal digits; map entries by descending key.
+in three octal digits (a string map key keeps its non-ASCII characters);
+map entries by descending key.
 """
 
 import struct
@@ -18,7 +19,7 @@ import numpy as np
 
 from runtime._src.core import protowire as wire
 
-__all__ = ["decode_into", "encode", "escape_bytes", "float_text", "text"]
+__all__ = ["decode_into", "encode", "escape_bytes", "escape_text", "float_text", "text"]
 
 
 # --- bytes ----------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def text(msg, indent=0):
         if f.kind == "map":
             inner = pad + "  "
             for k in sorted(v._items, reverse=True):
-                out.append(f'{pad}{f.name} {{\n{inner}key: "{escape_bytes(k.encode())}"\n'
+                out.append(f'{pad}{f.name} {{\n{inner}key: "{escape_text(k)}"\n'
                            f"{inner}value {{\n{text(v._items[k], indent + 4)}{inner}}}\n"
                            f"{pad}}}\n")
         elif f.kind == "message":
@@ -189,3 +190,8 @@ _BYTE_TEXT = [_ESCAPES.get(b, chr(b) if 0x20 <= b < 0x7F else f"\\{b:03o}")
 def escape_bytes(data):
     """`data` as text-format string contents (without the quotes)."""
     return "".join(_BYTE_TEXT[b] for b in data)
+
+
+def escape_text(text):
+    """A `string` field's text: as bytes, but non-ASCII characters kept as they are."""
+    return "".join(c if ord(c) >= 0x80 else _BYTE_TEXT[ord(c)] for c in text)
