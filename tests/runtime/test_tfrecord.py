@@ -308,6 +308,17 @@ def test_parse_inside_dataset_map_reads_tf_files():
                                                 [0, 0, 0]]
 
 
+def test_parse_example_dataset_and_compression_as_a_tensor():
+    features = {"x": tf.io.FixedLenFeature([2], tf.int64, default_value=[-1, -1])}
+    ds = tf.data.TFRecordDataset(os.path.join(DATA, FILES["ZLIB"]), tf.constant("ZLIB"))
+    parsed = ds.batch(6).apply(tf.data.experimental.parse_example_dataset(features))
+    assert parsed.element_spec == {"x": tf.TensorSpec([None, 2], tf.int64)}
+    assert [b["x"].shape.as_list()[0] for b in parsed] == [6, len(RECORDS) - 6]
+    with pytest.raises(TypeError, match="Input dataset should be a dataset of vectors of "
+                                        "strings. Instead it is `TensorSpec"):
+        ds.apply(tf.data.experimental.parse_example_dataset(features))
+
+
 @pytest.mark.parametrize("features, error, message", [
     ({}, ValueError, "Invalid argument: features cannot be empty."),
     ({"a": tf.io.FixedLenFeature(None, tf.int64)}, ValueError, "Missing shape for feature a. "

@@ -5,10 +5,11 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
 )
+from runtime._src.data.example_parsing import parse_example_dataset
 from runtime._src.data.readers import TFRecordWriter
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "TFRecordWriter", "UNKNOWN_CARDINALITY",
-           "cardinality"]
+           "cardinality", "parse_example_dataset"]
 
 
 def cardinality(dataset):

@@ -16,11 +16,12 @@ import zlib
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.errors import DataLossError, InvalidArgumentError
+from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.io.csv_record import split_record
+from runtime._src.io.tfrecord import inflate_error
 
 __all__ = ["decode_base64", "decode_compressed", "decode_csv", "decode_raw",
            "encode_base64", "matching_files"]
@@ -218,9 +219,7 @@ def _inflate(data, compression_type):
     try:
         return zlib.decompress(data, _WBITS[compression_type])
     except zlib.error as e:
-        code, _, why = str(e).partition(" while decompressing data: ")
-        raise DataLossError(f"inflate() failed with error {code.replace('Error ', '')}: "
-                            f"{why or e}") from None
+        raise inflate_error(e) from None
 
 
 @define_op("DecodeCompressed", infer=_same_shape)

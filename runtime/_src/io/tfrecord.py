@@ -22,8 +22,8 @@ import zlib
 from runtime._src.core.errors import DataLossError, NotFoundError
 from runtime._src.io.crc32c import masked_crc32c
 
-__all__ = ["TFRecordOptions", "TFRecordWriter", "compression_of", "frame", "read_records",
-           "open_stream"]
+__all__ = ["TFRecordOptions", "TFRecordWriter", "compression_of", "frame", "inflate_error",
+           "open_stream", "read_records"]
 
 _COMPRESSIONS = {None: "", "": "", "ZLIB": "ZLIB", "GZIP": "GZIP"}
 _WBITS = {"ZLIB": zlib.MAX_WBITS, "GZIP": 16 + zlib.MAX_WBITS}
@@ -66,7 +66,10 @@ class TFRecordOptions:
 
 
 def compression_of(value):
-    """'', 'ZLIB' or 'GZIP' from a compression_type argument."""
+    """'', 'ZLIB' or 'GZIP' from a compression_type argument (a string, bytes,
+    an eager string tensor, None or TFRecordOptions)."""
+    if hasattr(value, "_value") and hasattr(value, "dtype"):
+        value = value._value.item() if hasattr(value._value, "item") else value._value
     if isinstance(value, bytes):
         value = value.decode()
     if isinstance(value, TFRecordOptions):
@@ -137,47 +140,95 @@ def _path(path):
 
 # --- reading -------------------------------------------------------------------------------
 
-def open_stream(path, compression):
-    """The bytes of a file, decompressed ('' / 'ZLIB' / 'GZIP'); NotFoundError
-    if it is missing, DataLossError if it does not decompress."""
+def _open(path):
     path = _path(path)
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        return open(path, "rb")
     except FileNotFoundError:
         raise NotFoundError(f"{path}; No such file or directory") from None
     except IsADirectoryError:
         raise DataLossError(f"{path}; Is a directory") from None
-    if not compression:
-        return raw
+
+
+def inflate_error(e):
+    """TF's words for a zlib error ("Error -3 while decompressing data: why")."""
+    code, _, why = str(e).partition(" while decompressing data: ")
+    return DataLossError(f"inflate() failed with error {code.replace('Error ', '')}: "
+                         f"{why or e}")
+
+
+class _Stream:
+    """Bytes of a file, inflated as they are read ('' / 'ZLIB' / 'GZIP')."""
+
+    _CHUNK = 1 << 16
+
+    def __init__(self, path, compression):
+        self._file = _open(path)
+        self._inflater = zlib.decompressobj(_WBITS[compression]) if compression else None
+        self._buffer = b""
+
+    def read(self, n):
+        """The next `n` bytes, or fewer at the end of the file."""
+        if self._inflater is None:
+            return self._file.read(n)
+        while len(self._buffer) < n:
+            chunk = self._file.read(self._CHUNK)
+            try:
+                self._buffer += (self._inflater.decompress(chunk) if chunk else
+                                 self._inflater.flush())
+            except zlib.error as e:
+                raise inflate_error(e) from None
+            if not chunk:
+                break
+        out, self._buffer = self._buffer[:n], self._buffer[n:]
+        return out
+
+    def close(self):
+        self._file.close()
+
+
+def open_stream(path, compression):
+    """The whole bytes of a file, inflated; NotFoundError if it is missing,
+    DataLossError if it does not inflate."""
+    stream = _Stream(path, compression)
     try:
-        inflater = zlib.decompressobj(_WBITS[compression])
-        return inflater.decompress(raw) + inflater.flush()
-    except zlib.error as e:           # "Error -3 while decompressing data: incorrect header check"
-        code, _, why = str(e).partition(" while decompressing data: ")
-        raise DataLossError(f"inflate() failed with error {code.replace('Error ', '')}: "
-                            f"{why or e}") from None
+        parts = []
+        while True:
+            part = stream.read(_Stream._CHUNK)
+            if not part:
+                return b"".join(parts)
+            parts.append(part)
+    finally:
+        stream.close()
+
+
+def _truncated(pos):
+    return DataLossError(f"truncated record at {pos}' failed with Read less bytes than "
+                         "requested")
 
 
 def read_records(path, compression=""):
-    """Yield each record's bytes of a TFRecord file, checking both CRCs."""
-    data = open_stream(path, compression)
-    pos, end = 0, len(data)
-    while pos < end:
-        if pos + 12 > end:
-            raise DataLossError(f"truncated record at {pos}' failed with Read less bytes "
-                                "than requested")
-        header = data[pos:pos + 8]
-        if struct.unpack_from("<I", data, pos + 8)[0] != masked_crc32c(header):
-            hint = " (Is this even a TFRecord file?)" if pos == 0 else ""
-            raise DataLossError(f"corrupted record at {pos}{hint}")
-        length = struct.unpack("<Q", header)[0]
-        start, stop = pos + 12, pos + 12 + length
-        if stop + 4 > end:
-            raise DataLossError(f"truncated record at {pos}' failed with Read less bytes "
-                                "than requested")
-        record = data[start:stop]
-        if struct.unpack_from("<I", data, stop)[0] != masked_crc32c(record):
-            raise DataLossError(f"corrupted record at {start}")
-        yield record
-        pos = stop + 4
+    """Yield each record's bytes of a TFRecord file as it is read, checking
+    both CRCs."""
+    stream, pos = _Stream(path, compression), 0
+    try:
+        while True:
+            header = stream.read(12)
+            if not header:
+                return
+            if len(header) < 12:
+                raise _truncated(pos)
+            if struct.unpack_from("<I", header, 8)[0] != masked_crc32c(header[:8]):
+                hint = " (Is this even a TFRecord file?)" if pos == 0 else ""
+                raise DataLossError(f"corrupted record at {pos}{hint}")
+            length = struct.unpack_from("<Q", header)[0]
+            body = stream.read(length + 4)
+            if len(body) < length + 4:
+                raise _truncated(pos)
+            record = body[:length]
+            if struct.unpack_from("<I", body, length)[0] != masked_crc32c(record):
+                raise DataLossError(f"corrupted record at {pos + 12}")
+            yield record
+            pos += length + 16
+    finally:
+        stream.close()
