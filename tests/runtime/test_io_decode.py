@@ -136,3 +136,20 @@ def test_gfile_folders_copy_rename_remove_as_tf(tmp_path):
         G.rmtree(d + "/nope")
     assert G.join("a", "b", "c") == "a/b/c" and G.join("/a/", "b") == "/a/b"
     assert os.path.exists(d + "/h.txt")
+
+
+@pytest.mark.parametrize("data, dtype, want", [      # TensorProtos made by TF 2.21's protobuf
+    (b"\x08\x01\x12\x00*\x04\x00\x00\xc0?", tf.float32, 1.5),               # make_tensor_proto
+    (b"\x08\n\x12\x00Z\x01\x01", tf.bool, True),
+    (b"\x08\x01\x12\x04\x12\x02\x08\x03*\x04\x00\x00\xe0@", tf.float32, [7.0, 7.0, 7.0]),
+    (b"\x08\x03\x12\x04\x12\x02\x08\x03:\x0b\x01\xfe\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+     tf.int32, [1, -2, -2]),                                     # the last value fills
+    (b"\x08\n\x12\x04\x12\x02\x08\x02Z\x02\x01\x00", tf.bool, [True, False]),
+    (b"\x08\x13\x12\x04\x12\x02\x08\x02j\x05\x80x\x80\x80\x01", tf.float16, [1.0, 2.0]),
+    (b"\x08\x01\x12\x04\x12\x02\x08\x03", tf.float32, [0.0, 0.0, 0.0]),     # no values
+])
+def test_parse_tensor_reads_typed_value_fields(data, dtype, want):
+    got = tf.io.parse_tensor(data, dtype)
+    assert got.dtype == dtype and got.numpy().tolist() == want
+    traced = tf.function(lambda s: tf.io.parse_tensor(s, dtype))(tf.constant(data))
+    assert traced.numpy().tolist() == want

@@ -100,10 +100,31 @@ def encode_tensor_proto(value, dtype):
     return out
 
 
+# The typed value fields of TensorProto: number -> (wire element, numpy type read)
+_TYPED = {5: ("<f4", None), 6: ("<f8", None), 7: ("varint", np.int64), 10: ("varint", np.int64),
+          11: ("varint", np.int64), 13: ("varint", np.uint16), 16: ("varint", np.uint64),
+          17: ("varint", np.uint64)}
+
+
+def _typed_values(number, wt, value):
+    """The values one occurrence of a typed field holds (packed or not)."""
+    element, kind = _TYPED[number]
+    if element != "varint":
+        width = np.dtype(element).itemsize
+        raw = value if wt == 2 else value.to_bytes(width, "little")
+        return list(np.frombuffer(raw, element))
+    ints = wire.packed_varints(value) if wt == 2 else [value]
+    if kind is np.int64:
+        return [wire.signed64(v) for v in ints]
+    return ints
+
+
 def decode_tensor_proto(data):
-    """(numpy value, dtype name) of TensorProto bytes."""
-    code, dims, content, strings = None, [], None, []
-    for number, _, value in wire.fields(data):
+    """(numpy value, dtype name) of TensorProto bytes: values from
+    `tensor_content`, or from the typed fields (float_val, int_val, ...),
+    whose last value fills the rest of the shape, as TensorFlow reads them."""
+    code, dims, content, strings, typed = None, [], None, [], []
+    for number, wt, value in wire.fields(data):
         if number == 1:
             code = value
         elif number == 2:
@@ -114,16 +135,30 @@ def decode_tensor_proto(data):
             content = value
         elif number == 8:
             strings.append(bytes(value))
+        elif number in _TYPED:
+            typed.append((number, _typed_values(number, wt, value)))
     name = _CODE_TYPES.get(code)
     if name is None:
         raise ValueError(f"unsupported dtype code {code}")
+    size = int(np.prod(dims, dtype=np.int64))
     if name == "string":
-        return np.array(strings, dtype=object).reshape(dims), name
-    np_dtype = dtypes.as_dtype(name).np_dtype.newbyteorder("<")
-    flat = np.frombuffer(content or b"", np_dtype) if content or not int(np.prod(dims)) else None
-    if flat is None:
-        raise ValueError("values in typed fields (float_val, ...) are not supported")
-    return flat.astype(np_dtype.newbyteorder("="), copy=True).reshape(dims), name
+        return np.array(_filled(strings, size, b""), dtype=object).reshape(dims), name
+    np_dtype = dtypes.as_dtype(name).np_dtype
+    if content is not None:
+        flat = np.frombuffer(content, np_dtype.newbyteorder("<"))
+        return flat.astype(np_dtype, copy=True).reshape(dims), name
+    values = [v for _, vs in typed for v in vs]
+    if name == "float16":
+        values = np.array(values, np.uint16).view(np.float16).tolist()
+    return np.array(_filled(values, size, 0), np_dtype).reshape(dims), name
+
+
+def _filled(values, size, zero):
+    if len(values) > size:
+        raise ValueError(f"{len(values)} values for a tensor of {size} elements")
+    if not values:
+        return [zero] * size
+    return list(values) + [values[-1]] * (size - len(values))
 
 
 @define_op("SerializeTensor", infer=_scalar_string)
