@@ -19,6 +19,7 @@ from runtime._src.io.parsing_ops import parse_example, parse_single_example
 from runtime._src.io.parsing_sequence import (parse_sequence_example,
                                               parse_single_sequence_example)
 from runtime._src.io.tfrecord import TFRecordOptions, TFRecordWriter
+from runtime._src.io.write_graph import write_graph
 from runtime._src.ops.io_ops import (parse_tensor, read_file, serialize_tensor,
                                      write_file)
 
@@ -27,4 +28,4 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature",
            "decode_csv", "decode_json_example", "decode_raw", "encode_base64", "gfile",
            "matching_files", "parse_example", "parse_sequence_example",
            "parse_single_example", "parse_single_sequence_example", "parse_tensor",
-           "read_file", "serialize_tensor", "write_file"]
+           "read_file", "serialize_tensor", "write_file", "write_graph"]

@@ -153,3 +153,13 @@ def test_parse_tensor_reads_typed_value_fields(data, dtype, want):
     assert got.dtype == dtype and got.numpy().tolist() == want
     traced = tf.function(lambda s: tf.io.parse_tensor(s, dtype))(tf.constant(data))
     assert traced.numpy().tolist() == want
+
+
+def test_write_graph_writes_the_graph_def_text(tmp_path):
+    graph = tf.function(lambda x: x + 1).get_concrete_function(tf.TensorSpec([], tf.int32)).graph
+    path = tf.io.write_graph(graph, str(tmp_path / "a" / "b"), "g.pbtxt")
+    assert path == str(tmp_path / "a" / "b" / "g.pbtxt")
+    with open(path) as f:
+        assert f.read() == str(graph.as_graph_def())
+    with pytest.raises(TypeError, match="expected a Graph or a GraphDef, got int"):
+        tf.io.write_graph(3, str(tmp_path), "x")
