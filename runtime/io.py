@@ -11,7 +11,8 @@ runtime/_src/io/ and runtime/_src/ops/io_ops.py).
 
 from runtime._src.io import gfile
 from runtime._src.io.decode_ops import (decode_base64, decode_compressed, decode_csv,
-                                        decode_raw, encode_base64, matching_files)
+                                        decode_raw, encode_base64, match_filenames_once,
+                                        matching_files)
 from runtime._src.io.json_example import decode_json_example
 from runtime._src.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature,
                                             RaggedFeature)
@@ -26,6 +27,6 @@ from runtime._src.ops.io_ops import (parse_tensor, read_file, serialize_tensor,
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature",
            "TFRecordOptions", "TFRecordWriter", "decode_base64", "decode_compressed",
            "decode_csv", "decode_json_example", "decode_raw", "encode_base64", "gfile",
-           "matching_files", "parse_example", "parse_sequence_example",
+           "match_filenames_once", "matching_files", "parse_example", "parse_sequence_example",
            "parse_single_example", "parse_single_sequence_example", "parse_tensor",
            "read_file", "serialize_tensor", "write_file", "write_graph"]

@@ -130,6 +130,9 @@ def test_gfile_folders_copy_rename_remove_as_tf(tmp_path):
                       "/a/b": ([], []), "/c": ([], [])}
     assert [p for p, _, _ in G.walk(d, topdown=False)][-1] == d
     assert list(G.walk(d + "/nope")) == []
+    v = tf.io.match_filenames_once(d + "/*.txt")
+    assert not v.trainable and v.numpy().tolist() == [(d + "/f.txt").encode(),
+                                                      (d + "/h.txt").encode()]
     G.rmtree(d + "/a")
     assert not G.exists(d + "/a")
     with pytest.raises(tf.errors.NotFoundError, match="nope not found"):

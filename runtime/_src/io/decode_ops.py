@@ -19,12 +19,13 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.function.variables import Variable
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.io.csv_record import split_record
 from runtime._src.io.tfrecord import inflate_error
 
 __all__ = ["decode_base64", "decode_compressed", "decode_csv", "decode_raw",
-           "encode_base64", "matching_files"]
+           "encode_base64", "match_filenames_once", "matching_files"]
 
 
 def _strings(value, what):
@@ -287,6 +288,12 @@ def matching_files(pattern, name=None):
     """`tf.io.matching_files`: the paths matching a glob pattern (or each of
     a vector of them), sorted per pattern."""
     return apply("MatchingFiles", [_strings(pattern, "pattern")])
+
+
+def match_filenames_once(pattern, name=None):
+    """`tf.io.match_filenames_once`: a non-trainable string Variable holding
+    the files matching `pattern` now."""
+    return Variable(matching_files(pattern), trainable=False, name=name)
 
 
 not_differentiable("DecodeRaw", "DecodeCSV", "DecodeCompressed", "EncodeBase64",
