@@ -16,8 +16,6 @@ A message is a sequence of fields; each starts with a varint key
     packed_varints(b'\\x01\\xff\\x01')     # [1, 255]
 """
 
-import struct
-
 import numpy as np
 
 __all__ = [
@@ -129,8 +127,3 @@ def packed_floats(data):
     if len(data) % 4:
         raise DecodeError("packed float field of a length not a multiple of 4")
     return np.frombuffer(data, "<f4").astype(np.float32)
-
-
-def float32_bits(value):
-    """The 4 little-endian bytes of `value` as a float32."""
-    return struct.pack("<f", value)
