@@ -19,7 +19,7 @@ of those frames (zlib's default level, as TensorFlow writes it).
 import struct
 import zlib
 
-from runtime._src.core.errors import DataLossError, NotFoundError
+from runtime._src.core.errors import DataLossError, FailedPreconditionError, NotFoundError
 from runtime._src.io.crc32c import masked_crc32c
 
 __all__ = ["TFRecordOptions", "TFRecordWriter", "compression_of", "frame", "inflate_error",
@@ -95,6 +95,7 @@ class TFRecordWriter:
         opts = options if isinstance(options, TFRecordOptions) else TFRecordOptions(options)
         self._file = open(_path(path), "wb")
         self._zip = opts._compressor() if opts.compression_type else None
+        self._flush_mode = zlib.Z_PARTIAL_FLUSH if opts.flush_mode is None else opts.flush_mode
 
     def write(self, record):
         """Write one record (bytes, or a str written as UTF-8)."""
@@ -103,13 +104,20 @@ class TFRecordWriter:
         elif not isinstance(record, (bytes, bytearray, memoryview)):
             raise TypeError(f"TFRecordWriter.write: the record must be bytes, got "
                             f"{type(record).__name__}")
+        self._check_open()
         data = frame(bytes(record))
         self._file.write(self._zip.compress(data) if self._zip else data)
 
     def flush(self):
+        """Write what is buffered (a compressed stream: zlib's partial flush, as TF)."""
+        self._check_open()
         if self._zip:
-            self._file.write(self._zip.flush(zlib.Z_SYNC_FLUSH))
+            self._file.write(self._zip.flush(self._flush_mode))
         self._file.flush()
+
+    def _check_open(self):
+        if self._file.closed:
+            raise FailedPreconditionError("Writer is closed.")
 
     def close(self):
         if self._file.closed:
