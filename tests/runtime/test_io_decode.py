@@ -5,6 +5,7 @@ matching_files against TF 2.21's behaviour (written as literals)."""
 
 import os
 
+import numpy as np
 import pytest
 
 import runtime as tf
@@ -166,3 +167,50 @@ def test_write_graph_writes_the_graph_def_text(tmp_path):
         assert f.read() == str(graph.as_graph_def())
     with pytest.raises(TypeError, match="expected a Graph or a GraphDef, got int"):
         tf.io.write_graph(3, str(tmp_path), "x")
+
+
+def _rows(ds):
+    return [tuple(np.asarray(v.numpy(), object if v.dtype == tf.string else None).tolist()
+                  for v in row) for row in ds]
+
+
+def test_csv_dataset_matches_tf(tmp_path):
+    f = tmp_path / "c.csv"
+    f.write_bytes(b'a,b,c\n1,2.5,x\n3,,"y,z"\n')
+    CSV = tf.data.experimental.CsvDataset
+    typed = CSV(str(f), [tf.int32, tf.float32, tf.string], header=True)
+    assert typed.element_spec == (tf.TensorSpec([], tf.int32), tf.TensorSpec([], tf.float32),
+                                  tf.TensorSpec([], tf.string))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="^Field 1 is required but missing in record!$"):
+        _rows(typed)
+    assert _rows(CSV(str(f), [[0], [0.0], [""]], header=True)) == [(1, 2.5, b"x"),
+                                                                  (3, 0.0, b"y,z")]
+    assert _rows(CSV(str(f), [[0], [""]], header=True, select_cols=[0, 2])) == \
+        [(1, b"x"), (3, b"y,z")]
+    assert _rows(CSV(str(f), [[0], [""]], header=True, exclude_cols=[1])) == \
+        [(1, b"x"), (3, b"y,z")]
+    assert _rows(CSV(str(f), [[""]] * 3)) == [(b"a", b"b", b"c"), (b"1", b"2.5", b"x"),
+                                              (b"3", b"", b"y,z")]
+    na = CSV(str(f), [tf.constant([7], tf.int64), tf.constant([-1.0], tf.float64), [""]],
+             header=True, na_value="2.5")
+    assert _rows(na) == [(1, -1.0, b"x"), (3, -1.0, b"y,z")]
+    for defaults, message in [([[""], [""]], "Expect 2 fields but have more in record"),
+                              ([[0], [""], [""]], "Field 0 in record is not a valid int32: a")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=f"^{message}$"):
+            _rows(CSV(str(f), defaults))
+    (tmp_path / "q.csv").write_bytes(b'"a\nb",1\n')                  # a newline in quotes
+    assert _rows(CSV(str(tmp_path / "q.csv"), [[""], [0]])) == [(b"a\nb", 1)]
+    (tmp_path / "e.csv").write_bytes(b"1,2\n\n3,4\r\n")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="^Expect 2 fields but have 1 in record$"):
+        _rows(CSV(str(tmp_path / "e.csv"), [[0], [0]]))
+    total = tf.function(lambda: CSV(str(f), [[0], [0.0], [""]], header=True).reduce(
+        tf.constant(0), lambda s, row: s + row[0]))
+    assert int(total()) == 4
+
+
+def test_dataset_reduce_and_scan_keep_tuple_elements_whole():
+    ds = tf.data.Dataset.from_tensor_slices(([1, 2], [3, 4]))
+    assert int(ds.reduce(tf.constant(0), lambda s, x: s + x[0] * x[1])) == 11   # TF 2.21
+    assert [int(v) for v in ds.scan(tf.constant(0), lambda s, x: (s + x[0], x[1]))] == [3, 4]

@@ -6,10 +6,11 @@ from runtime._src.data.dataset import (
     UNKNOWN_CARDINALITY,
 )
 from runtime._src.data.example_parsing import parse_example_dataset
+from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
 from runtime._src.data.readers import TFRecordWriter
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "TFRecordWriter", "UNKNOWN_CARDINALITY",
-           "cardinality", "parse_example_dataset"]
+__all__ = ["AUTOTUNE", "CsvDataset", "INFINITE_CARDINALITY", "TFRecordWriter",
+           "UNKNOWN_CARDINALITY", "cardinality", "parse_example_dataset"]
 
 
 def cardinality(dataset):

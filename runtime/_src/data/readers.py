@@ -1,5 +1,6 @@
-"""Datasets read from files: `tf.data.TFRecordDataset`, `TextLineDataset`
-and `FixedLengthRecordDataset`. Each element is one record, a scalar string.
+"""Datasets read from files: `tf.data.TFRecordDataset`, `TextLineDataset`,
+`FixedLengthRecordDataset` (each element one record, a scalar string) and
+`tf.data.experimental.CsvDataset` (a tuple of scalars per CSV record).
 
     TFRecordDataset(["a.tfrecord", "b.tfrecord"], compression_type="GZIP")
     TextLineDataset("lines.txt")                    # each line, without \\n or \\r\\n
@@ -17,6 +18,7 @@ import os
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.context import init_scope
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorSpec
@@ -24,11 +26,13 @@ from runtime._src.data import structure
 from runtime._src.data.dataset import AUTOTUNE, Dataset, register, static_int
 from runtime._src.data.env import Env
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.io.csv_record import csv_lines, split_record
+from runtime._src.io.decode_ops import csv_default, csv_field
 from runtime._src.io.tfrecord import TFRecordOptions
 from runtime._src.io.tfrecord import TFRecordWriter as RecordFileWriter
 from runtime._src.io.tfrecord import compression_of, open_stream, read_records
 
-__all__ = ["FixedLengthRecordDatasetV2", "TFRecordDatasetV2", "TFRecordWriter",
+__all__ = ["CsvDatasetV2", "FixedLengthRecordDatasetV2", "TFRecordDatasetV2", "TFRecordWriter",
            "TextLineDatasetV2"]
 
 
@@ -169,7 +173,69 @@ class FixedLengthRecordDatasetV2(_FileDataset):
             yield data[start:start + self._record]
 
 
-register(TFRecordDatasetV2, TextLineDatasetV2, FixedLengthRecordDatasetV2)
+class CsvDatasetV2(_FileDataset):
+    """`tf.data.experimental.CsvDataset(filenames, record_defaults,
+    compression_type=None, buffer_size=None, header=False, field_delim=',',
+    use_quote_delim=True, na_value='', select_cols=None, exclude_cols=None)`:
+    a tuple of scalars per CSV record; each column's dtype and default come
+    from `record_defaults` (a dtype, or an empty tensor, makes it required)."""
+
+    _WHAT = "CsvDataset"
+
+    def __init__(self, filenames, record_defaults, compression_type=None, buffer_size=None,
+                 header=False, field_delim=",", use_quote_delim=True, na_value="",
+                 select_cols=None, exclude_cols=None, name=None):
+        with init_scope():          # Python defaults stay eager inside a trace
+            self._defaults = [_csv_default(v, i) for i, v in enumerate(record_defaults)]
+        if not all(hasattr(d, "_value") for d in self._defaults):
+            raise TypeError("CsvDataset: record_defaults must be known when the dataset is "
+                            "built (Python values or eager tensors)")
+        if select_cols is not None and exclude_cols is not None:
+            raise InvalidArgumentError("Either select_cols or exclude_cols should be empty")
+        self._select = None if select_cols is None else [int(c) for c in select_cols]
+        self._exclude = set() if exclude_cols is None else {int(c) for c in exclude_cols}
+        if self._select is not None and len(self._select) != len(self._defaults):
+            raise InvalidArgumentError("select_cols should match output size")
+        self._header, self._quotes = bool(header), bool(use_quote_delim)
+        self._delim = field_delim.encode() if isinstance(field_delim, str) else field_delim
+        self._na = na_value.encode() if isinstance(na_value, str) else na_value
+        super().__init__(filenames, compression_type, None)
+        self._spec = tuple(TensorSpec([], d.dtype) for d in self._defaults)
+
+    def _columns(self, count):
+        if self._select is not None:
+            return self._select
+        return [c for c in range(count) if c not in self._exclude]
+
+    def _records(self, path):
+        lines = csv_lines(open_stream(path, self._compression), self._quotes)
+        wanted = len(self._defaults)
+        for line in lines[1:] if self._header else lines:
+            fields = split_record(line, self._delim, self._quotes) or [b""]
+            columns = self._columns(len(fields))
+            if len(columns) != wanted or (self._select and self._select[-1] >= len(fields)):
+                more = "more" if len(columns) > wanted else len(fields)
+                raise InvalidArgumentError(f"Expect {wanted} fields but have {more} in record")
+            yield tuple(self._value(fields[c], i) for i, c in enumerate(columns))
+
+    def _value(self, text, i):
+        default = self._defaults[i]
+        if text == b"" or text == self._na:
+            if np.asarray(default._value).size == 0:
+                raise InvalidArgumentError(f"Field {i} is required but missing in record!")
+            return np.asarray(default._value).reshape(-1)[0]
+        value = csv_field(text, default.dtype, i, "record")
+        return value if default.dtype == dtypes.string else default.dtype.np_dtype.type(value)
+
+
+def _csv_default(value, i):
+    if isinstance(value, dtypes.DType):
+        return convert_to_tensor(np.zeros(0, value.np_dtype) if value != dtypes.string
+                                 else np.array([], object), value)
+    return csv_default(value, i)
+
+
+register(TFRecordDatasetV2, TextLineDatasetV2, FixedLengthRecordDatasetV2, CsvDatasetV2)
 
 
 # --- writing a dataset -------------------------------------------------------------------------

@@ -5,12 +5,13 @@
 A quoted field (with `use_quote_delim`) runs to a closing quote that must
 be followed by the delimiter or the end; `""` inside it is one quote. An
 unquoted field may hold no quote (with `use_quote_delim`) and no CR or LF.
-An empty record has no fields.
+An empty record has no fields. `csv_lines` cuts a CSV file into records at
+line ends outside quoted fields (`\n` or `\r\n`).
 """
 
 from runtime._src.core.errors import InvalidArgumentError
 
-__all__ = ["split_record"]
+__all__ = ["csv_lines", "split_record"]
 
 _QUOTE = ord('"')
 
@@ -56,3 +57,22 @@ def split_record(record, delim, use_quote_delim):
         if pos == n:
             fields.append(b"")
     return fields
+
+
+def csv_lines(data, use_quote_delim):
+    """The records of a CSV file's bytes: lines, except that a newline inside a
+    quoted field (with `use_quote_delim`) belongs to the record."""
+    if not use_quote_delim or b'"' not in data:
+        lines = data.split(b"\n")
+    else:
+        lines, start, quoted = [], 0, False
+        for i, c in enumerate(data):
+            if c == _QUOTE:
+                quoted = not quoted
+            elif c == 10 and not quoted:
+                lines.append(data[start:i])
+                start = i + 1
+        lines.append(data[start:])
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]

@@ -24,8 +24,8 @@ from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.io.csv_record import split_record
 from runtime._src.io.tfrecord import inflate_error
 
-__all__ = ["decode_base64", "decode_compressed", "decode_csv", "decode_raw",
-           "encode_base64", "match_filenames_once", "matching_files"]
+__all__ = ["csv_default", "csv_field", "decode_base64", "decode_compressed", "decode_csv",
+           "decode_raw", "encode_base64", "match_filenames_once", "matching_files"]
 
 
 def _strings(value, what):
@@ -115,7 +115,9 @@ _FLOAT = re.compile(rb"\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|in
                     rb"\s*\Z", re.IGNORECASE)
 
 
-def _convert(text, dtype, col, row):
+def csv_field(text, dtype, col, record):
+    """The value of one CSV field of `dtype`; `record` words the error ("record
+    3" for decode_csv, "record" for CsvDataset)."""
     if dtype == dtypes.string:
         return text
     pattern = _FLOAT if dtype.is_floating else _INT
@@ -127,7 +129,7 @@ def _convert(text, dtype, col, row):
             value = value if info.min <= value <= info.max else None
     if value is None:
         word = {"float32": "float", "float64": "double"}.get(dtype.name, dtype.name)
-        raise InvalidArgumentError(f"Field {col} in record {row} is not a valid {word}: "
+        raise InvalidArgumentError(f"Field {col} in {record} is not a valid {word}: "
                                    f"{text.decode('utf-8', 'replace')}")
     return value
 
@@ -156,7 +158,7 @@ def _decode_csv(records, *defaults, types, field_delim, use_quote_delim, na_valu
                                                f"{row}!")
                 columns[i].append(np.asarray(defaults[i]).reshape(-1)[0])
             else:
-                columns[i].append(_convert(text, dtype, i, row))
+                columns[i].append(csv_field(text, dtype, i, f"record {row}"))
     out = []
     for values, dtype in zip(columns, types):
         array = np.empty(len(values), object if dtype == dtypes.string else dtype.np_dtype)
@@ -165,7 +167,7 @@ def _decode_csv(records, *defaults, types, field_delim, use_quote_delim, na_valu
     return out
 
 
-def _csv_default(value, i):
+def csv_default(value, i):
     t = value if isinstance(value, Tensor) else convert_to_tensor(value)
     if t.dtype not in _CSV_TYPES:
         raise InvalidArgumentError(f"Value for attr 'OUT_TYPE' of {t.dtype.name} is not in the "
@@ -197,7 +199,7 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
     """`tf.io.decode_csv`: one tensor per column of CSV records; each
     column's dtype and default (used for an empty or `na_value` field; an
     empty default makes the field required) come from `record_defaults`."""
-    defaults = [_csv_default(v, i) for i, v in enumerate(record_defaults)]
+    defaults = [csv_default(v, i) for i, v in enumerate(record_defaults)]
     cols = _check_select(select_cols, len(defaults))
     if len(field_delim) != 1:
         raise InvalidArgumentError("field_delim should be only 1 char")
