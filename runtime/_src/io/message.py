@@ -326,7 +326,6 @@ class Message:
         super().__init_subclass__(**kwargs)
         cls._BY_NAME = {f.name: f for f in cls.FIELDS}
         cls._BY_NUMBER = {f.number: f for f in cls.FIELDS}
-        cls.__slots__ = ()
 
     def _init_field(self, field, value):
         if field.kind == "message" and not field.repeated:
@@ -395,8 +394,9 @@ class Message:
             raise AttributeError(f'Protocol message {type(self).__name__} has no "{name}" '
                                  'field.')
         if field.repeated or field.kind in ("message", "map"):
-            raise AttributeError(f'Assignment not allowed to {"repeated" if field.repeated else "message"} '
-                                 f'field "{name}" in protocol message object.')
+            what = "repeated" if field.repeated else "message"
+            raise AttributeError(f'Assignment not allowed to {what} field "{name}" in protocol '
+                                 'message object.')
         self._values[name] = _check_scalar(field, self, value)
         self._modified()
 
