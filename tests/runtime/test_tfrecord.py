@@ -97,6 +97,10 @@ def test_message_presence_and_oneof_follow_protobuf():
     (lambda: T.Example(foo=1), ValueError, 'Protocol message Example has no "foo" field.'),
     (lambda: setattr(T.Example(), "features", T.Features()), AttributeError,
      'Assignment not allowed to message field "features" in protocol message object.'),
+    (lambda: setattr(T.Int64List(), "value", [1]), AttributeError, 'Assignment not allowed '
+     'to map, or repeated field "value" in protocol message object.'),
+    (lambda: setattr(T.Features(), "feature", {}), AttributeError, 'Assignment not allowed '
+     'to map, or repeated field "feature" in protocol message object.'),
     (lambda: T.Features().feature.__setitem__("x", T.Feature()), ValueError,
      "Message objects may not be assigned"),
     (lambda: T.Features(feature={1: T.Feature()}), TypeError,

@@ -394,7 +394,8 @@ class Message:
             raise AttributeError(f'Protocol message {type(self).__name__} has no "{name}" '
                                  'field.')
         if field.repeated or field.kind in ("message", "map"):
-            what = "repeated" if field.repeated else "message"
+            what = "message" if field.kind == "message" and not field.repeated else \
+                "map, or repeated"
             raise AttributeError(f'Assignment not allowed to {what} field "{name}" in protocol '
                                  'message object.')
         self._values[name] = _check_scalar(field, self, value)
