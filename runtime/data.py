@@ -20,6 +20,9 @@ from runtime._src.data.dataset import (
 )
 from runtime._src.data.iterator import OwnedIterator as Iterator
 from runtime._src.data.options import ThreadingOptions
+from runtime._src.data.readers import FixedLengthRecordDatasetV2 as FixedLengthRecordDataset
+from runtime._src.data.readers import TextLineDatasetV2 as TextLineDataset
+from runtime._src.data.readers import TFRecordDatasetV2 as TFRecordDataset
 
 __all__ = [
                                        "AUTOTUNE",
@@ -28,8 +31,11 @@ __all__ = [
                                        "Dataset",
                                        "DatasetSpec",
                                        "DatasetV2",
+                                       "FixedLengthRecordDataset",
                                        "Iterator",
                                        "ThreadingOptions",
                                        "Options",
+                                       "TFRecordDataset",
+                                       "TextLineDataset",
                                        "experimental",
 ]

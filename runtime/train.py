@@ -1,5 +1,9 @@
-"""`tf.train`: checkpoints (runtime/_src/train; format in docs/checkpoint_format.md)."""
+"""`tf.train`: checkpoints (runtime/_src/train; format in docs/checkpoint_format.md) and
+the Example protos (runtime/_src/io/example_proto.py)."""
 
+from runtime._src.io.example_proto import (BytesList, Example, Feature, FeatureList,
+                                           FeatureLists, Features, FloatList, Int64List,
+                                           SequenceExample)
 from runtime._src.train.checkpoint import (Checkpoint, CheckpointLoadStatus,
                                            CheckpointOptions)
 from runtime._src.train.manager import CheckpointManager
@@ -21,7 +25,8 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     return _read_state(checkpoint_dir, latest_filename)
 
 
-__all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "CheckpointOptions",
+__all__ = ["BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features",
+           "FloatList", "Int64List", "SequenceExample", "Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "CheckpointOptions",
            "CheckpointReader", "CheckpointState", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "ClusterSpec", "Coordinator",
            "checkpoints_iterator", "ExponentialMovingAverage", "load_variable"]

@@ -149,3 +149,18 @@ def test_py_function_can_read_variables_eagerly_inside():
     assert executor.run(g, [np.int32(1)])[0] == 11
     v.assign(20)
     assert executor.run(g, [np.int32(1)])[0] == 21
+
+
+def test_py_function_and_numpy_function_as_decorators():
+    # TF 2.21: func=None gives a decorator (the TFRecord tutorial decorates
+    # serialize_example with @tf.py_function(Tout=tf.string)).
+    @tf.py_function(Tout=tf.int32)
+    def double(x):
+        return x * 2
+
+    @tf.numpy_function(Tout=tf.int32)
+    def triple(x):
+        return x * 3
+
+    assert double.__name__ == "double" and int(double(tf.constant(3))) == 6
+    assert int(tf.function(lambda x: double(x) + triple(x))(tf.constant(2))) == 10

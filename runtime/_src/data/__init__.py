@@ -7,6 +7,7 @@ from runtime._src.data import (
                                dataset,
                                iterator_ops,
                                mapping,
+                               readers,
                                selection,
                                shuffling,
                                sources,

@@ -19,6 +19,9 @@ from runtime._src.data.dataset import (
     NODES,
     Dataset,
 )
+from runtime._src.data.example_parsing import parse_example_dataset
+from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
+from runtime._src.data.readers import TFRecordWriter
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "assert_cardinality", "at", "bucket_by_sequence_length", "choose_from_datasets",
@@ -28,7 +31,7 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "sample_from_datasets", "scan", "shuffle_and_repeat", "take_while", "unbatch",
            "unique", "AutoShardPolicy", "ExternalStatePolicy", "AutotuneAlgorithm",
            "AutotuneOptions", "DistributeOptions", "OptimizationOptions", "ThreadingOptions",
-           "SHARD_HINT"]
+           "SHARD_HINT", "CsvDataset", "TFRecordWriter", "parse_example_dataset"]
 
 SHARD_HINT = -1
 

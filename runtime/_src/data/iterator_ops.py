@@ -180,7 +180,7 @@ Dataset._autograph_stream = _dataset_stream
 def _reduce(*values, dataset, fn, n_state, specs):
     state = structure.pack(fn.out_structure, list(values[:n_state]))
     for e in dataset._iterate(_env(dataset, values[n_state:])):
-        state = fn.call((state,) + (tuple(e) if type(e) is tuple else (e,)))
+        state = fn.call((state, e))
     return tuple(structure.flatten(state))
 
 

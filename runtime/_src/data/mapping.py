@@ -277,8 +277,8 @@ class Scan(Dataset):
         self._init = structure.normalize(initial_state, "Dataset.scan")
         self._params = structure.flatten(self._init)
         state_spec = structure.spec_of(self._init)
-        self._fn = TracedFunction(lambda s, *e: func(s, *e), (state_spec,) + _args(
-            source.element_spec), "Dataset.scan")
+        self._fn = TracedFunction(func, (state_spec, source.element_spec),   # element not
+                                  "Dataset.scan")                         # unpacked, as TF
         out = self._fn.out_structure
         if not isinstance(out, tuple) or len(out) != 2:
             raise TypeError(f"Dataset.scan: the function {_where(func)} must return "
@@ -291,7 +291,7 @@ class Scan(Dataset):
     def _iterate(self, env):
         state = structure.pack(self._init, [env.value(t) for t in self._params])
         for e in self._source._iterate(env):
-            state, out = self._fn.call((state,) + _args(e))
+            state, out = self._fn.call((state, e))
             yield out
 
 
@@ -299,7 +299,7 @@ def reduce(dataset, initial_state, func):
     """`Dataset.reduce`: fold `func(state, element)` over the dataset."""
     init = structure.normalize(initial_state, "Dataset.reduce")
     spec = dataset.element_spec
-    fn = TracedFunction(lambda s, *e: func(s, *e), (structure.spec_of(init),) + _args(spec),
+    fn = TracedFunction(func, (structure.spec_of(init), spec),   # the element stays whole
                         "Dataset.reduce")
     return iterator_ops.reduce_dataset(dataset, init, fn)
 

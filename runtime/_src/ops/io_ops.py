@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core import protowire as wire
 from runtime._src.core.errors import InvalidArgumentError, NotFoundError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -82,93 +83,82 @@ def write_file(filename, contents, name=None):
                         _string_scalar(contents, "write_file", "contents")])
 
 
-# --- TensorProto bytes -------------------------------------------------------------------
-
-def _varint(n):
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def _field(number, payload):
-    """A length-delimited field."""
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
+# --- TensorProto bytes (wire format: runtime/_src/core/protowire.py) --------------------
 
 def encode_tensor_proto(value, dtype):
     """TensorProto bytes of numpy `value` with our `dtype`."""
     value = np.asarray(value)
-    shape = b"".join(_field(2, b"\x08" + _varint(d) if d else b"") for d in value.shape)
-    out = _varint(1 << 3) + _varint(_TYPE_CODES[dtype.name]) + _field(2, shape)
+    shape = b"".join(wire.length_field(2, wire.varint_field(1, d) if d else b"")
+                     for d in value.shape)
+    out = wire.varint_field(1, _TYPE_CODES[dtype.name]) + wire.length_field(2, shape)
     if dtype == dtypes.string:
         for v in value.ravel():
-            out += _field(8, v if isinstance(v, bytes) else str(v).encode("utf-8"))
+            out += wire.length_field(8, v if isinstance(v, bytes) else str(v).encode("utf-8"))
     elif value.size:
-        out += _field(4, value.astype(value.dtype.newbyteorder("<"), copy=False).tobytes())
+        out += wire.length_field(
+            4, value.astype(value.dtype.newbyteorder("<"), copy=False).tobytes())
     return out
 
 
-def _read_varint(data, pos):
-    shift = result = 0
-    while True:
-        if pos >= len(data):
-            raise ValueError("truncated varint")
-        b = data[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            return result, pos
+# The typed value fields of TensorProto: number -> (wire element, numpy type read)
+_TYPED = {5: ("<f4", None), 6: ("<f8", None), 7: ("varint", np.int64), 10: ("varint", np.int64),
+          11: ("varint", np.int64), 13: ("varint", np.uint16), 16: ("varint", np.uint64),
+          17: ("varint", np.uint64)}
 
 
-def _fields(data):
-    """(field number, wire type, value) of each field of a message."""
-    pos = 0
-    while pos < len(data):
-        key, pos = _read_varint(data, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _read_varint(data, pos)
-        elif wire == 2:
-            size, pos = _read_varint(data, pos)
-            if pos + size > len(data):
-                raise ValueError("truncated field")
-            value, pos = data[pos:pos + size], pos + size
-        else:
-            raise ValueError(f"unsupported wire type {wire}")
-        yield number, wire, value
+def _typed_values(number, wt, value):
+    """The values one occurrence of a typed field holds (packed or not)."""
+    element, kind = _TYPED[number]
+    if element != "varint":
+        width = np.dtype(element).itemsize
+        raw = value if wt == 2 else value.to_bytes(width, "little")
+        return list(np.frombuffer(raw, element))
+    ints = wire.packed_varints(value) if wt == 2 else [value]
+    if kind is np.int64:
+        return [wire.signed64(v) for v in ints]
+    return ints
 
 
 def decode_tensor_proto(data):
-    """(numpy value, dtype name) of TensorProto bytes."""
-    code, dims, content, strings = None, [], None, []
-    for number, _, value in _fields(data):
+    """(numpy value, dtype name) of TensorProto bytes: values from
+    `tensor_content`, or from the typed fields (float_val, int_val, ...),
+    whose last value fills the rest of the shape, as TensorFlow reads them."""
+    code, dims, content, strings, typed = None, [], None, [], []
+    for number, wt, value in wire.fields(data):
         if number == 1:
             code = value
         elif number == 2:
-            for n, _, dim in _fields(value):
+            for n, _, dim in wire.fields(value):
                 if n == 2:
-                    dims.append(next((v for k, _, v in _fields(dim) if k == 1), 0))
+                    dims.append(next((v for k, _, v in wire.fields(dim) if k == 1), 0))
         elif number == 4:
             content = value
         elif number == 8:
             strings.append(bytes(value))
+        elif number in _TYPED:
+            typed.append((number, _typed_values(number, wt, value)))
     name = _CODE_TYPES.get(code)
     if name is None:
         raise ValueError(f"unsupported dtype code {code}")
+    size = int(np.prod(dims, dtype=np.int64))
     if name == "string":
-        return np.array(strings, dtype=object).reshape(dims), name
-    np_dtype = dtypes.as_dtype(name).np_dtype.newbyteorder("<")
-    flat = np.frombuffer(content or b"", np_dtype) if content or not int(np.prod(dims)) else None
-    if flat is None:
-        raise ValueError("values in typed fields (float_val, ...) are not supported")
-    return flat.astype(np_dtype.newbyteorder("="), copy=True).reshape(dims), name
+        return np.array(_filled(strings, size, b""), dtype=object).reshape(dims), name
+    np_dtype = dtypes.as_dtype(name).np_dtype
+    if content is not None:
+        flat = np.frombuffer(content, np_dtype.newbyteorder("<"))
+        return flat.astype(np_dtype, copy=True).reshape(dims), name
+    values = [v for _, vs in typed for v in vs]
+    if name == "float16":
+        values = np.array(values, np.uint16).view(np.float16).tolist()
+    return np.array(_filled(values, size, 0), np_dtype).reshape(dims), name
+
+
+def _filled(values, size, zero):
+    if len(values) > size:
+        raise ValueError(f"{len(values)} values for a tensor of {size} elements")
+    if not values:
+        return [zero] * size
+    return list(values) + [values[-1]] * (size - len(values))
 
 
 @define_op("SerializeTensor", infer=_scalar_string)

@@ -18,6 +18,8 @@ user's line, with the original message (and the original exception as its
 `__cause__`).
 """
 
+import functools
+
 import numpy as np
 
 from runtime._src.core import dtypes
@@ -123,20 +125,36 @@ def _stage(op_name, func, inp, Tout):
     return outs[0] if single else list(outs)
 
 
-def py_function(func, inp, Tout, name=None):
+def _decorator(op_name, Tout):
+    """`@tf.py_function(Tout=...)`: the decorated function, called with
+    tensors, runs as the op on them."""
+    def decorate(func):
+        @functools.wraps(func)
+        def staged(*args):
+            return _stage(op_name, func, list(args), Tout)
+        return staged
+    return decorate
+
+
+def py_function(func=None, inp=None, Tout=None, name=None):
     """`tf.py_function`: call `func` on EagerTensors at every run.
 
     The outputs are converted to `Tout`: a tensor output must already have
     that dtype; Python values and numpy numbers of the same kind convert.
+    Without `func`, a decorator: `@tf.py_function(Tout=tf.string)`.
     """
+    if func is None:
+        return _decorator("EagerPyFunc", Tout)
     return _stage("EagerPyFunc", func, inp, Tout)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """`tf.numpy_function`: call `func` on numpy arrays at every run.
 
     Numpy outputs of the same kind are cast to `Tout` (friendlier than
     TensorFlow, which rejects an int64 array for an int32 Tout). The node
-    always runs, whatever `stateful` says.
+    always runs, whatever `stateful` says. Without `func`, a decorator.
     """
+    if func is None:
+        return _decorator("PyFunc", Tout)
     return _stage("PyFunc", func, inp, Tout)

@@ -21,6 +21,7 @@ import struct
 
 import numpy as np
 
+from runtime._src.core import protowire as wire
 from runtime._src.core.errors import DataLossError
 
 __all__ = ["is_tf_index", "read_index", "read_tensor", "Entry"]
@@ -54,16 +55,10 @@ def is_tf_index(data):
 # --- the SSTable --------------------------------------------------------------------
 
 def _varint(data, pos):
-    result = shift = 0
-    while True:
-        if pos >= len(data):
-            raise DataLossError("truncated varint in a TensorFlow checkpoint")
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return result, pos
-        shift += 7
+    try:
+        return wire.read_varint(data, pos)
+    except wire.DecodeError:
+        raise DataLossError("truncated varint in a TensorFlow checkpoint") from None
 
 
 def _block_entries(data, offset, size):
@@ -104,22 +99,11 @@ def _table(data):
 def _fields(msg):
     """(field number, value) of a protobuf message: ints for varints and fixed
     widths, bytes for length-delimited fields."""
-    pos = 0
-    while pos < len(msg):
-        tag, pos = _varint(msg, pos)
-        number, wire = tag >> 3, tag & 7
-        if wire == 0:
-            value, pos = _varint(msg, pos)
-        elif wire == 1:
-            value, pos = struct.unpack_from("<Q", msg, pos)[0], pos + 8
-        elif wire == 2:
-            n, pos = _varint(msg, pos)
-            value, pos = msg[pos:pos + n], pos + n
-        elif wire == 5:
-            value, pos = struct.unpack_from("<I", msg, pos)[0], pos + 4
-        else:
-            raise DataLossError(f"unsupported protobuf wire type {wire}")
-        yield number, value
+    try:
+        for number, _, value in wire.fields(msg):
+            yield number, value
+    except wire.DecodeError as e:
+        raise DataLossError(f"a malformed protobuf in a TensorFlow checkpoint ({e})") from None
 
 
 def _shape(msg):
