@@ -212,6 +212,22 @@ _same_reason(("Fingerprint", "StringToHashBucket", "StringToHashBucketStrong"),
              "ONNX has no FarmHash, MurmurHash or SipHash: hash the strings before the model")
 _same_reason(("UnicodeEncodeDense", "UnicodeTranscode", "UnicodeCharOffsets"),
              "ONNX has no Unicode encoding ops")
+_same_reason(("SparseAdd", "SparseAddGrad", "SparseBincountDense", "SparseBincountRows",
+              "SparseConcat", "SparseCross", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
+              "SparseExpandDims", "SparseEye", "SparseFillEmptyRows", "SparseMaskKeep",
+              "SparseRange", "SparseReduceKeepIndices", "SparseReduceMax",
+              "SparseReduceMaxSparse", "SparseReduceSum", "SparseReduceSumSparse",
+              "SparseReorder", "SparseResetShape", "SparseReshape", "SparseRowIds",
+              "SparseSlice", "SparseSliceGrad", "SparseSparseMaximum", "SparseSparseMinimum",
+              "SparseSparseSelectGrad", "SparseSplit", "SparseTensorDenseAdd",
+              "SparseTensorDenseMatMul", "SparseToDense", "SparseToIndicator", "SetOperation",
+              "SetSize"),
+             "sparse tensors are not exported yet: pass dense inputs (tf.sparse.to_dense)")
+_same_reason(("DatasetToTFRecord", "MatchingFiles"),
+             "files are read and written in Python: export the function that takes the data")
+_same_reason(("DecodeBase64", "EncodeBase64", "DecodeCSV", "DecodeCompressed",
+              "DecodeJSONExample", "DecodeRaw", "ParseExampleV2", "ParseSequenceExampleV2"),
+             "ONNX has no decoders for these formats: parse the records before the model")
 
 
 def where(node):
