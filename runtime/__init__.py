@@ -78,6 +78,9 @@ from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors
                      train, types)
 from runtime import experimental, image, io, ragged
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from runtime._src.core.memory import keep_freed_memory as _keep_freed_memory
+
+_keep_freed_memory()  # glibc keeps numpy's freed buffers for the next step
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
