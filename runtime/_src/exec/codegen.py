@@ -88,7 +88,7 @@ class CompiledGraph:
     """A graph's generated source and the compiled function that runs it."""
 
     __slots__ = ("fn", "source", "filename", "line_nodes", "inlined", "num_inputs",
-                 "graph_name", "__weakref__")
+                 "graph_name", "blas_work", "__weakref__")
 
     def __init__(self, fn, source, filename, line_nodes, inlined, num_inputs, graph_name):
         self.fn = fn
@@ -98,6 +98,7 @@ class CompiledGraph:
         self.inlined = inlined            # subgraphs whose code is in `source`
         self.num_inputs = num_inputs
         self.graph_name = graph_name
+        self.blas_work = -1               # set by executor.compiled_form
 
     def is_stale(self):
         """True when an inlined subgraph was edited since compilation."""
