@@ -45,10 +45,10 @@ def _find():
     try:
         import numpy  # noqa: F401 - loads the BLAS library numpy links
         with open("/proc/self/maps") as maps:
-            paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
+            paths = {line.split()[-1] for line in maps}
     except OSError:
         return None
-    for path in sorted(p for p in paths if os.path.basename(p).lower().find("openblas") >= 0):
+    for path in sorted(p for p in paths if "openblas" in os.path.basename(p).lower()):
         try:
             lib = ctypes.CDLL(path)
         except OSError:
