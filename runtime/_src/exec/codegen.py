@@ -27,7 +27,9 @@ not per iteration).
 Memory is reused the way hand-written numpy reuses it. A float temporary made
 by an infix op and used once, by an elementwise add/subtract/multiply of its own
 shape, is written in place (`Mul_2 = _np.multiply(MatMul_5, _Const, out=MatMul_5)`):
-the same ufunc loop, so the same bits, without a fresh array. And a Variable
+the same ufunc loop, so the same bits, without a fresh array; so are BiasAdd,
+Relu and ReluGrad on a fresh Conv2D / MatMul / BiasAdd / MaxPoolGrad result
+(`BiasAdd = _np.add(Conv2D, b, out=Conv2D)`). And a Variable
 read that a later `assign_add`/`assign_sub` in the same function overwrites is
 deleted after its last use, so the update can run in place (see
 runtime/_src/function/variables.py).
