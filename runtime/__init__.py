@@ -98,6 +98,9 @@ from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors
 from runtime import autodiff, experimental, image, io, ragged, sets, signal, sparse
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+from runtime._src.core.memory import keep_freed_memory as _keep_freed_memory
+
+_keep_freed_memory()  # glibc keeps numpy's freed buffers for the next step
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 

@@ -937,15 +937,16 @@ def _lstm_step(tf):
     return step, x, y
 
 
-def _tf_keras_lstm_time():
-    """TensorFlow's time for _lstm_step: in this process when tensorflow
-    imports, else with the interpreter in $BENCH_TF_PYTHON; None without."""
+def _tf_keras_time(builder, *args):
+    """TensorFlow's time for the step `builder(tf, *args)` returns (step, x, y):
+    in this process when tensorflow imports, else with the interpreter in
+    $BENCH_TF_PYTHON; None without."""
     try:
         import tensorflow as tf_real
     except ImportError:
         tf_real = None
     if tf_real is not None:
-        step, x, y = _lstm_step(tf_real)
+        step, x, y = builder(tf_real, *args)
         return best_of(lambda: step(x, y), repeat=3)
     python = os.environ.get("BENCH_TF_PYTHON")
     if not python:
@@ -953,8 +954,8 @@ def _tf_keras_lstm_time():
     import inspect
     import subprocess
     src = (f"import os, time\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
-           f"import tensorflow as tf\n{inspect.getsource(_lstm_step)}\n"
-           "step, x, y = _lstm_step(tf)\nbest = 1e9\n"
+           f"import tensorflow as tf\n{inspect.getsource(builder)}\n"
+           f"step, x, y = {builder.__name__}(tf, *{args!r})\nbest = 1e9\n"
            "for _ in range(3):\n    t = time.perf_counter()\n"
            "    for _ in range(10):\n        step(x, y)\n"
            "    best = min(best, (time.perf_counter() - t) / 10)\nprint(best)\n")
@@ -970,12 +971,71 @@ def bench_lstm_step():
     or its interpreter in $BENCH_TF_PYTHON); the time loop is one While node."""
     step, x, y = _lstm_step(tf)
     graph_t = best_of(lambda: step(x, y), repeat=3)
-    tf_t = _tf_keras_lstm_time()
+    tf_t = _tf_keras_time(_lstm_step)
     if tf_t is None:
         return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
                     "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
     return dict(graph=graph_t, numpy=tf_t, ratio_target=1.0,
                 note="baseline column: TensorFlow Keras, the same step in tf.function")
+
+
+def _model_step(tf, which):
+    """Issue 34's model workloads, for `tf` = runtime or TensorFlow, with the
+    same initial weights (a seeded numpy draw) on both sides; returns
+    (step, x, y). "cnn": Conv2D(32, 3, relu) - MaxPool 2 - Conv2D(64, 3,
+    relu) - MaxPool 2 - Flatten - Dense(10), batch 32 of 28x28x1, a training
+    step with SGD; "cnn_inference": the same model's call, batch 16; "mlp":
+    Dense 784-256-256-10 (relu), batch 128, a training step with Adam. The
+    losses are sparse categorical cross-entropy from logits."""
+    import numpy as np
+    rng = np.random.default_rng(34)
+    layers = tf.keras.layers
+    if which.startswith("cnn"):
+        batch = 16 if which == "cnn_inference" else 32
+        xv = rng.standard_normal((batch, 28, 28, 1)).astype("float32")
+        model = tf.keras.Sequential([
+            layers.Conv2D(32, 3, activation="relu"), layers.MaxPooling2D(2),
+            layers.Conv2D(64, 3, activation="relu"), layers.MaxPooling2D(2),
+            layers.Flatten(), layers.Dense(10)])
+        optimizer = tf.keras.optimizers.SGD(0.01)
+    else:
+        batch = 128
+        xv = rng.standard_normal((batch, 784)).astype("float32")
+        model = tf.keras.Sequential([layers.Dense(256, activation="relu"),
+                                     layers.Dense(256, activation="relu"), layers.Dense(10)])
+        optimizer = tf.keras.optimizers.Adam(1e-3)
+    x = tf.constant(xv)
+    y = tf.constant(rng.integers(0, 10, batch).astype("int32"))
+    model(x)
+    model.set_weights([rng.standard_normal(w.shape).astype("float32") * 0.05
+                       for w in model.get_weights()])
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    if which == "cnn_inference":
+        step = tf.function(lambda x, y: model(x, training=False))
+    else:
+        @tf.function
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x, training=True))
+            grads = tape.gradient(loss, model.trainable_weights)
+            optimizer.apply_gradients(zip(grads, model.trainable_weights))
+            return loss
+    step(x, y)
+    return step, x, y
+
+
+def _bench_model(which):
+    """A bench row for `_model_step(which)`: ours in the graph column,
+    TensorFlow's Keras (when reachable) in the baseline column."""
+    step, x, y = _model_step(tf, which)
+    graph_t = best_of(lambda: step(x, y))
+    tf_t = _tf_keras_time(_model_step, which)
+    if tf_t is None:
+        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+                    "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
+    return dict(graph=graph_t, numpy=tf_t, ratio_target=1.5,
+                note="baseline column: TensorFlow Keras, the same step in tf.function "
+                     "(issue 34's goal: within 1.5x)")
 
 
 WORKLOADS = [
@@ -988,6 +1048,9 @@ WORKLOADS = [
     ("gradient of a 10,000-iteration while_loop", bench_while_grad),
     ("taped call of a 20-op tf.function vs untaped", bench_taped_call),
     ("LSTM(64) train step b32x20x16 vs TF Keras", bench_lstm_step),
+    ("CNN train step b32 28x28, SGD, vs TF Keras", lambda: _bench_model("cnn")),
+    ("CNN inference b16 28x28 vs TF Keras", lambda: _bench_model("cnn_inference")),
+    ("MLP 784-256-256-10 train step b128, Adam, vs TF Keras", lambda: _bench_model("mlp")),
     ("tf.data epoch: slices.shuffle.map.batch(64).prefetch", bench_data_pipeline),
     ("while_loop counting to 1,000,000", bench_long_loop),
     ("convert+trace 30-line fn; to_code 1,000 lines", bench_transpiler),

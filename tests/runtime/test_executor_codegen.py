@@ -553,3 +553,60 @@ def test_temporaries_with_an_unknown_batch_size_are_reused_when_safe():
     # A (None, 2) temp times a (None, 1) operand can be (1, 2) * (2, 1) = (2, 2).
     wide = f(tf.constant(x[:1]), tf.constant(col))
     np.testing.assert_array_equal(wide[1].numpy(), (x[:1] @ w2) * col)
+
+
+def test_bias_add_and_relu_write_into_a_fresh_conv_or_matmul_result():
+    x = np.random.default_rng(1).standard_normal((2, 5, 5, 2)).astype(np.float32)
+    f = np.random.default_rng(2).standard_normal((3, 3, 2, 4)).astype(np.float32)
+    b = np.array([0.5, -0.5, 0.0, 1.0], np.float32)
+
+    def layer(x, f, b):
+        return tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, f, 1, "VALID"), b))
+
+    src, got = _src_and_run(layer, x, f, b)
+    assert "_np.add(Conv2D, b, out=Conv2D)" in src
+    assert "_np.maximum(BiasAdd, _zero_float32, out=BiasAdd)" in src
+    want = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, f, 1, "VALID"), b))   # eager kernels
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    w = np.ones((3, 4), np.float32)
+    src, got = _src_and_run(lambda x, w, b: tf.nn.relu(tf.nn.bias_add(x @ w, b)),
+                            x[0, 0, :3, :1].T.copy().repeat(2, 0), w, b)
+    assert src.count("out=") == 2
+
+
+def test_a_conv_result_read_twice_or_returned_is_not_overwritten():
+    x = np.random.default_rng(1).standard_normal((1, 4, 4, 1)).astype(np.float32)
+    f = np.ones((2, 2, 1, 2), np.float32)
+    b = np.array([1.0, -100.0], np.float32)
+
+    def both(x, f, b):
+        y = tf.nn.conv2d(x, f, 1, "VALID")
+        return tf.nn.relu(tf.nn.bias_add(y, b)), y
+
+    src, (r, y) = _src_and_run(both, x, f, b)
+    assert "out=Conv2D" not in src                    # y is returned: BiasAdd makes a new array
+    assert "out=BiasAdd" in src                       # its result is still a fresh temporary
+    conv = tf.nn.conv2d(x, f, 1, "VALID").numpy()
+    np.testing.assert_array_equal(y.numpy(), conv)
+    np.testing.assert_array_equal(r.numpy(), np.maximum(conv + b, 0))
+    nan_x = np.full((1, 2, 2, 1), np.nan, np.float32)
+    _, got = _src_and_run(lambda x, f, b: tf.nn.relu(tf.nn.bias_add(
+        tf.nn.conv2d(x, f, 1, "VALID"), b)), nan_x, f, b)
+    assert np.isnan(got.numpy()).all()                # relu keeps NaN, as the kernel does
+
+
+def test_relu_grad_writes_into_a_fresh_max_pool_gradient():
+    x = np.random.default_rng(3).standard_normal((2, 4, 4, 3)).astype(np.float32)
+    x[0, 0, 0, 0] = x[0, 0, 1, 0]                      # a tie inside a window
+
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.nn.max_pool2d(tf.nn.relu(x * 2.0), 2, 2, "VALID")
+            loss = tf.reduce_sum(y * y)
+        return tape.gradient(loss, x)
+
+    src, got = _src_and_run(grad, x)
+    assert "_np.multiply(MaxPoolGrad, Relu > 0, out=MaxPoolGrad)" in src
+    xt = tf.constant(x)
+    np.testing.assert_array_equal(got.numpy(), grad(xt).numpy())      # eager: the kernels

@@ -3,14 +3,17 @@
 Ops run one after another on the calling thread (the executor has no
 inter-op pool), so `inter_op_parallelism_threads` is stored and reported
 only. The work inside an op is numpy's, whose matrix products use the BLAS
-library's threads: `set_intra_op_parallelism_threads(n)` limits those to n
-through `threadpoolctl` when that package is installed (0: the library's
-default again); without it the value is stored and reported only (see
+library's threads: `set_intra_op_parallelism_threads(n)` fixes those at n
+(0: the automatic choice of runtime/_src/core/blas.py again), through numpy's
+OpenBLAS directly or else `threadpoolctl` when that package is installed;
+without either the value is stored and reported only (see
 docs/tf_differences.md).
 
     set_intra_op_parallelism_threads(2)
     get_intra_op_parallelism_threads()      # 2
 """
+
+from runtime._src.core import blas
 
 __all__ = ["set_intra_op_parallelism_threads", "get_intra_op_parallelism_threads",
            "set_inter_op_parallelism_threads", "get_inter_op_parallelism_threads"]
@@ -26,7 +29,11 @@ def _count(value, what):
 
 
 def _limit_blas(n):
-    """Limit the BLAS threads to n (0: undo); False when threadpoolctl is absent."""
+    """Limit the BLAS threads to n (0: undo): numpy's OpenBLAS directly when
+    it can be reached (runtime/_src/core/blas.py), else through threadpoolctl;
+    False when neither can."""
+    if blas.set_fixed(n):
+        return True
     try:
         import threadpoolctl
     except ImportError:

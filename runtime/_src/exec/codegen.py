@@ -27,7 +27,9 @@ not per iteration).
 Memory is reused the way hand-written numpy reuses it. A float temporary made
 by an infix op and used once, by an elementwise add/subtract/multiply of its own
 shape, is written in place (`Mul_2 = _np.multiply(MatMul_5, _Const, out=MatMul_5)`):
-the same ufunc loop, so the same bits, without a fresh array. And a Variable
+the same ufunc loop, so the same bits, without a fresh array; so are BiasAdd,
+Relu and ReluGrad on a fresh Conv2D / MatMul / BiasAdd / MaxPoolGrad result
+(`BiasAdd = _np.add(Conv2D, b, out=Conv2D)`). And a Variable
 read that a later `assign_add`/`assign_sub` in the same function overwrites is
 deleted after its last use, so the update can run in place (see
 runtime/_src/function/variables.py).
@@ -71,6 +73,10 @@ INFIX = {
     "LogicalNot": "~{0}",
 }
 _IN_PLACE = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply"}
+# Kernels whose result is always a new array that nothing else holds: a
+# temporary a later in-place op may overwrite (see `Emitter.in_place_kernel`).
+_FRESH_KERNELS = {"Conv2D", "BiasAdd", "Relu", "ReluGrad", "MaxPoolGrad"}
+_ZEROS = {}                    # dtype name -> its numpy zero (one global per dtype)
 _ARITHMETIC = {"AddV2", "Add", "Sub", "Mul", "Neg", "MatMul", "FloorDiv", "FloorMod"}
 _LOGICAL = {"LogicalAnd", "LogicalOr", "LogicalNot"}
 _DIVISIONS = {"FloorDiv", "FloorMod"}
@@ -88,7 +94,7 @@ class CompiledGraph:
     """A graph's generated source and the compiled function that runs it."""
 
     __slots__ = ("fn", "source", "filename", "line_nodes", "inlined", "num_inputs",
-                 "graph_name", "__weakref__")
+                 "graph_name", "blas_work", "__weakref__")
 
     def __init__(self, fn, source, filename, line_nodes, inlined, num_inputs, graph_name):
         self.fn = fn
@@ -98,6 +104,7 @@ class CompiledGraph:
         self.inlined = inlined            # subgraphs whose code is in `source`
         self.num_inputs = num_inputs
         self.graph_name = graph_name
+        self.blas_work = -1               # set by executor.compiled_form
 
     def is_stale(self):
         """True when an inlined subgraph was edited since compilation."""
@@ -201,7 +208,7 @@ class Emitter:
         self.fn_name = self.local("graph_" + graph.name)
         self.params = []
         self.uses = {}             # id(SymbolicTensor) -> how many times the code reads it
-        self.fresh = set()         # ids of float temporaries made by an infix op
+        self.fresh = set()         # ids of float temporaries nothing else holds
 
     # -- naming --
     def local(self, base):
@@ -304,7 +311,10 @@ class Emitter:
                 return
         template = self.template_for(node)
         args = [self.expr(t) for t in node.inputs]
-        if template is not None:
+        in_place = self.in_place_kernel(node, args)
+        if in_place is not None:
+            call = in_place
+        elif template is not None:
             donor = self.donor(node)
             if donor is not None:
                 call = f"_np.{_IN_PLACE[node.op]}({args[0]}, {args[1]}, out={args[donor]})"
@@ -316,10 +326,39 @@ class Emitter:
         else:
             kernel = self.bind(node.op, node.opdef.kernel)
             call = f"{kernel}({', '.join(args + self.attr_args(node))})"
+        if node.op in _FRESH_KERNELS and node.outputs[0].dtype.is_floating \
+                and _rank_at_least(node.outputs[0], 1):
+            self.fresh.add(id(node.outputs[0]))
         if not node.outputs:
             self.emit(indent, call, node)
         else:
             self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+
+    def in_place_kernel(self, node, args):
+        """`BiasAdd` / `Relu` / `ReluGrad` as the ufunc its kernel calls, written
+        into its first input when that is a fresh temporary nothing else reads
+        (the same ufunc loop, so the same bits); None otherwise."""
+        if node.op not in ("BiasAdd", "Relu", "ReluGrad"):
+            return None
+        value = node.inputs[0]
+        if not (id(value) in self.fresh and self.uses.get(id(value)) == 1
+                and value.dtype.is_floating and _rank_at_least(value, 1)):
+            return None
+        if node.op == "ReluGrad":
+            y = node.inputs[1]
+            if y.dtype is not value.dtype or not _broadcasts_into(y, value):
+                return None
+            return f"_np.multiply({args[0]}, {args[1]} > 0, out={args[0]})"
+        if node.op == "Relu":
+            zero = self.bind(f"zero_{value.dtype.name}",
+                             _ZEROS.setdefault(value.dtype.name, value.dtype.as_numpy_dtype(0)))
+            return f"_np.maximum({args[0]}, {zero}, out={args[0]})"
+        bias, dims = node.inputs[1], value.shape.dims
+        if (str(node.attrs.get("data_format", "NHWC")).startswith("NC") or len(dims) < 2
+                or bias.dtype is not value.dtype or bias.shape.rank != 1
+                or dims[-1] is None or dims[-1] != bias.shape.dims[0]):
+            return None
+        return f"_np.add({args[0]}, {args[1]}, out={args[0]})"
 
     def donor(self, node):
         """The input `node` may overwrite with its result: a fresh temporary that

@@ -13,10 +13,17 @@ function directly.
 A kernel that fails inside the generated code is reported as an
 `InvalidArgumentError` naming the node and the user's source line: the
 traceback's line in the generated code maps back to its node.
+
+Before a run of a graph with matrix products, the BLAS threads are chosen
+from the size of its largest product and the machine's load
+(runtime/_src/core/blas.py): one thread for small products or a busy
+machine, the library's count otherwise.
 """
 
 import linecache
+import math
 
+from runtime._src.core import blas
 from runtime._src.exec.codegen import INLINED, compile_graph, plan
 from runtime._src.core.errors import OpError
 from runtime._src.graph.graph import RENDERERS, kernel_error, paused_gc
@@ -30,7 +37,50 @@ def compiled_form(graph):
     if compiled is None or compiled is INLINED or compiled.is_stale():
         with paused_gc():
             compiled = graph._compiled = compile_graph(graph)
+    if compiled.blas_work == -1:
+        compiled.blas_work = largest_product(graph)
     return compiled
+
+
+# Ops whose kernels are matrix products, and the size of the dimension each
+# output element sums over, from the nodes' static shapes.
+_PRODUCT_DEPTH = {
+    "MatMul": lambda n: n.inputs[0].shape.dims[-2 if n.attrs.get("transpose_a") else -1],
+    "Conv2D": lambda n: _prod(n.inputs[1].shape.dims[:3]),
+    "Conv2DBackpropInput": lambda n: _prod(n.inputs[2].shape.dims[:3]),
+    "Conv2DBackpropFilter": lambda n: _prod(n.inputs[2].shape.dims[:3]),
+}
+
+
+def largest_product(graph):
+    """The multiply-adds of the largest matrix product in `graph` and its
+    subgraphs, from static shapes; None when a product's size is unknown
+    (taken as large) and 0 when there is none. It chooses BLAS threads
+    (runtime/_src/core/blas.py)."""
+    largest = 0
+    for node in graph.nodes:
+        depth = _PRODUCT_DEPTH.get(node.op)
+        if depth is not None:
+            ref = node.inputs[0] if node.op.startswith("Conv2DBackprop") else node.outputs[0]
+            try:
+                work = _prod(ref.shape.dims) * depth(node)
+            except (TypeError, IndexError):
+                work = None
+            if work is None:
+                return None
+            largest = max(largest, work)
+        for sub in node.subgraph_list():
+            work = largest_product(sub)
+            if work is None:
+                return None
+            largest = max(largest, work)
+    return largest
+
+
+def _prod(dims):
+    if dims is None or any(d is None for d in dims):
+        return None
+    return math.prod(dims)
 
 
 def run(graph, inputs):
@@ -39,8 +89,11 @@ def run(graph, inputs):
     Returns the list of numpy values of `graph.outputs`.
     """
     compiled = graph._compiled
-    if compiled is None or compiled is INLINED or (compiled.inlined and compiled.is_stale()):
+    if compiled is None or compiled is INLINED or (compiled.inlined and compiled.is_stale()) \
+            or compiled.blas_work == -1:
         compiled = compiled_form(graph)
+    if compiled.blas_work != 0:       # a graph with no matrix product leaves the threads be
+        blas.use(blas.threads_for(compiled.blas_work))
     if len(inputs) != compiled.num_inputs:
         raise ValueError(f"graph {graph.name!r} takes {compiled.num_inputs} inputs "
                          f"({len(graph.inputs)} arguments and {len(graph.captures)} "

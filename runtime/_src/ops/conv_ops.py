@@ -184,9 +184,27 @@ def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
     f = f.astype(work, copy=False)
     padded, out = _padded(x, f.shape[:2], strides, dilations, padding, explicit_paddings, 0)
     cols = patches(padded, f.shape[:2], strides, dilations, out)
-    y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3)
-                 for i, o in _group_slices(x.shape[-1], f)])
+    groups = _group_slices(x.shape[-1], f)
+    if len(groups) == 1:          # im2col: one copy of the patches, one matrix product
+        rows = _patch_matrix(cols)
+        y = (rows @ f.reshape(rows.shape[1], -1)).reshape(cols.shape[:3] + f.shape[3:])
+    else:
+        y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3) for i, o in groups])
     return y.reshape(lead + y.shape[1:]).astype(dtype, copy=False)
+
+
+def _patch_matrix(cols):
+    """The patch view `cols` (N, OH, OW, KH, KW, C) copied once into an
+    (N*OH*OW, KH*KW*C) matrix for a matrix product (im2col). The copy runs
+    along the longer contiguous stretch of the input: the channels when there
+    are 4 or more; else the image's columns, into a (KH*KW*C, N*OH*OW) array
+    returned transposed (a 1- or 3-channel image copies several times faster
+    so, and the product takes either layout)."""
+    n, oh, ow, kh, kw, c = cols.shape
+    if c >= 4:
+        return cols.reshape(n * oh * ow, kh * kw * c)
+    by_tap = np.ascontiguousarray(cols.transpose(3, 4, 5, 0, 1, 2))
+    return by_tap.reshape(kh * kw * c, n * oh * ow).T
 
 
 def _group_slices(depth, f):
@@ -242,15 +260,28 @@ def _infer_like_input(index):
 
 @define_op("Conv2DBackpropInput", infer=_infer_like_input(1))
 def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilations):
-    """dL/dx of Conv2D(x, f) given dL/dy (grouped ones too)."""
+    """dL/dx of Conv2D(x, f) given dL/dy (grouped ones too).
+
+    One matrix product per tap of the filter, dy (N*OH*OW, O) . f[a, b]^T,
+    added straight onto the (strided) positions that tap reads: col2im
+    without the (N, OH, OW, KH, KW, C) array of all the taps."""
     dy, lead = _unbatched(dy)
     xs, _ = _unbatched(x)
     pads, _ = _pads(xs.shape, f.shape[:2], strides, dilations, padding, explicit_paddings)
-    cols = _joined([np.tensordot(dy[..., o], f[..., o], axes=([3], [3]))   # N, OH, OW, KH, KW, C
-                    for _, o in _group_slices(xs.shape[-1], f)])
     padded = (xs.shape[0], xs.shape[1] + sum(pads[0]), xs.shape[2] + sum(pads[1]), xs.shape[3])
-    grad = _crop(add_patches(cols, padded, strides, dilations), pads)
-    return grad.reshape(x.shape).astype(x.dtype, copy=False)
+    grad = np.zeros(padded, np.result_type(dy, f))
+    n, oh, ow, _ = dy.shape
+    rows = dy.reshape(n * oh * ow, dy.shape[3])
+    groups = _group_slices(xs.shape[-1], f)
+    for a in range(f.shape[0]):
+        for b in range(f.shape[1]):
+            top, left = a * dilations[0], b * dilations[1]
+            target = grad[:, top:top + (oh - 1) * strides[0] + 1:strides[0],
+                          left:left + (ow - 1) * strides[1] + 1:strides[1], :]
+            for i, o in groups:
+                part = rows[:, o] @ f[a, b][:, o].T
+                target[..., i] += part.reshape(n, oh, ow, part.shape[1])
+    return _crop(grad, pads).reshape(x.shape).astype(x.dtype, copy=False)
 
 
 @define_grad("Conv2DBackpropInput")
@@ -267,8 +298,13 @@ def _conv2d_backprop_filter(dy, x, f, strides, padding, explicit_paddings, dilat
     xs, _ = _unbatched(x)
     padded, out = _padded(xs, f.shape[:2], strides, dilations, padding, explicit_paddings, 0)
     cols = patches(padded, f.shape[:2], strides, dilations, out)
-    grad = _joined([np.tensordot(cols[..., i], dy[..., o], axes=([0, 1, 2], [0, 1, 2]))
-                    for i, o in _group_slices(xs.shape[-1], f)])
+    groups = _group_slices(xs.shape[-1], f)
+    if len(groups) == 1:          # im2col^T . dy: one matrix product
+        rows = _patch_matrix(cols)
+        grad = (rows.T @ dy.reshape(rows.shape[0], -1)).reshape(f.shape[:3] + dy.shape[3:])
+    else:
+        grad = _joined([np.tensordot(cols[..., i], dy[..., o], axes=([0, 1, 2], [0, 1, 2]))
+                        for i, o in groups])
     return grad.astype(f.dtype, copy=False)
 
 
@@ -329,9 +365,33 @@ def _max_pool(x, ksize, strides, padding, explicit_paddings):
                                "explicit_paddings": explicit_paddings})
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     result = None
-    for tap in _pool_taps(x, ksize, strides, padding, explicit_paddings, fill):
+    tiles = _tiles(x, ksize, strides, padding, explicit_paddings)
+    taps = _tile_taps(tiles) if tiles is not None else \
+        _pool_taps(x, ksize, strides, padding, explicit_paddings, fill)
+    for tap in taps:
         result = tap.copy() if result is None else np.maximum(result, tap, out=result)
     return result
+
+
+def _tiles(x, ksize, strides, padding, explicit):
+    """`x` (NHWC) as non-overlapping windows (N, OH, KH, OW, KW, C), a view, when
+    the pooling's windows tile the input without padding (strides == ksize, no
+    padding needed; rows and columns past the last window are left out), else
+    None. Each tap of a window is then a plain slice of that view."""
+    if tuple(strides) != tuple(ksize) or x.ndim != 4:
+        return None
+    pads, out = _pads(x.shape, ksize, strides, (1, 1), padding, explicit)
+    if any(p for pair in pads for p in pair) or min(out) <= 0:
+        return None
+    (kh, kw), (oh, ow) = ksize, out
+    return x[:, :oh * kh, :ow * kw, :].reshape(x.shape[0], oh, kh, ow, kw, x.shape[3])
+
+
+def _tile_taps(tiles):
+    """The KH*KW taps (N, OH, OW, C) of tiled windows, in the window's row-major order."""
+    for a in range(tiles.shape[2]):
+        for b in range(tiles.shape[4]):
+            yield tiles[:, :, a, :, b, :]
 
 
 def _first_maxima(x, y, ksize, strides, padding, explicit):
@@ -354,12 +414,45 @@ def _first_maxima(x, y, ksize, strides, padding, explicit):
 @define_op("MaxPoolGrad", infer=_infer_like_input(1))
 def _max_pool_grad(dy, x, y, ksize, strides, padding, explicit_paddings):
     """dL/dx of MaxPool: each window's gradient goes to its first maximal element."""
+    if _tiles(x, ksize, strides, padding, explicit_paddings) is not None:
+        return _tiled_max_pool_grad(dy, x, y, ksize)
+    return _scattered_max_pool_grad(dy, x, y, ksize, strides, padding, explicit_paddings)
+
+
+def _scattered_max_pool_grad(dy, x, y, ksize, strides, padding, explicit_paddings):
+    """MaxPoolGrad for any windows (overlapping, padded): the taps' shares
+    gathered per window, then added back onto the input (`add_patches`)."""
     padded_shape, taps = _first_maxima(x, y, ksize, strides, padding, explicit_paddings)
     cols = np.zeros(y.shape[:3] + tuple(ksize) + y.shape[3:], dy.dtype)
     for a, b, hit in taps:
         cols[:, :, :, a, b, :] = np.where(hit, dy, 0)
     pads, _ = _pads(x.shape, ksize, strides, (1, 1), padding, explicit_paddings)
     return _crop(add_patches(cols, padded_shape, strides, (1, 1)), pads)
+
+
+def _tiled_max_pool_grad(dy, x, y, ksize):
+    """MaxPoolGrad for windows that tile `x` (see `_tiles`): each tap's
+    gradient is written straight into its slice of the result, with no
+    scatter and no overlap to add up. With a finite `dy` a tap's share is
+    `dy * hit` (a multiply is several times faster than a masked copy); a
+    NaN or infinite `dy` must reach only the maxima, so it is copied under
+    the mask."""
+    grad = np.zeros(x.shape, dy.dtype)
+    finite = dy.dtype.kind != "f" or bool(np.isfinite(dy).all())
+    taken = None
+    for tap, out in zip(_tile_taps(_tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))),
+                        _tile_taps(_tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0))))):
+        hit = tap == y
+        if taken is None:
+            taken = hit
+        else:
+            hit &= ~taken
+            taken |= hit
+        if finite:
+            np.multiply(dy, hit, out=out)
+        else:
+            np.copyto(out, dy, where=hit)
+    return grad
 
 
 @define_grad("MaxPool")

@@ -1,0 +1,132 @@
+"""How many threads numpy's OpenBLAS may use, chosen per graph run.
+
+OpenBLAS splits every matrix product above a small size across its threads,
+which then wait for one another. On an idle machine that pays for large
+products; on a busy one a thread that is not scheduled stalls the product
+for a time slice, and a training step of small products slows down many
+times over (issue 34: a CNN step took 1.4 s with the default threads on a
+loaded 2-core machine against 47 ms with one). So a graph run uses:
+
+- one thread when its largest product is small (under `SMALL_WORK`
+  multiply-adds, where threads gain little and risk a stall), or when the
+  machine is busy (the 1-minute load average above the CPU count plus a
+  half, checked at most once a second; back to several threads below the
+  count less a half);
+- else the library's own count (OPENBLAS_NUM_THREADS or its default).
+
+It never uses more threads than the library was started with. It is off
+where it cannot be done safely: no OpenBLAS loaded by numpy (found by name
+in /proc/self/maps, Linux only, with its set/get functions), or
+`RUNTIME_BLAS_THREADS=0` in the environment, or a count fixed with
+`tf.config.threading.set_intra_op_parallelism_threads(n)` (see
+`set_fixed`). threadpoolctl is not needed.
+
+    threads_for(work)     # 1 or the library's count
+    use(threads_for(w))   # sets it when it differs from the current count
+"""
+
+import ctypes
+import os
+import sys
+import time
+
+__all__ = ["available", "threads_for", "use", "set_fixed", "current", "SMALL_WORK"]
+
+SMALL_WORK = 1 << 22              # multiply-adds: about 0.2 ms on one core
+_CHECK_SECONDS = 1.0
+_state = {"set": None, "get": None, "default": 1, "current": None, "fixed": None,
+          "busy": False, "checked": -1.0, "cpus": 1}
+
+
+def _find():
+    """(set, get) of the OpenBLAS numpy loaded, or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import numpy  # noqa: F401 - loads the BLAS library numpy links
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps}
+    except OSError:
+        return None
+    for path in sorted(p for p in paths if "openblas" in os.path.basename(p).lower()):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for prefix in ("scipy_openblas", "openblas"):
+            for suffix in ("64_", "_64_", ""):
+                setter = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
+                getter = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+                if setter is not None and getter is not None:
+                    setter.argtypes, setter.restype = (ctypes.c_int,), None
+                    getter.argtypes, getter.restype = (), ctypes.c_int
+                    return setter, getter
+    return None
+
+
+def _init():
+    if os.environ.get("RUNTIME_BLAS_THREADS", "1").strip() == "0":
+        return
+    found = _find()
+    if found is None:
+        return
+    setter, getter = found
+    default = getter()
+    if not isinstance(default, int) or default < 1:
+        return
+    _state.update(set=setter, get=getter, default=default, current=default,
+                  cpus=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                  else (os.cpu_count() or 1))
+
+
+def available():
+    """True when the thread count can be chosen (OpenBLAS found, not opted out)."""
+    return _state["set"] is not None
+
+
+def _busy():
+    now = time.monotonic()
+    if now - _state["checked"] >= _CHECK_SECONDS:
+        _state["checked"] = now
+        try:
+            load = os.getloadavg()[0]
+        except OSError:
+            return _state["busy"]
+        cpus = _state["cpus"]
+        _state["busy"] = load > cpus - 0.5 if _state["busy"] else load > cpus + 0.5
+    return _state["busy"]
+
+
+def threads_for(work):
+    """The threads for a run whose largest product is `work` multiply-adds
+    (None: unknown, taken as large)."""
+    if _state["fixed"] is not None:
+        return _state["fixed"]
+    if _state["default"] == 1 or (work is not None and work < SMALL_WORK) or _busy():
+        return 1
+    return _state["default"]
+
+
+def use(n):
+    """Set the library's thread count to `n` when it differs (no-op when unavailable)."""
+    if n != _state["current"] and _state["set"] is not None:
+        _state["set"](n)
+        _state["current"] = n
+
+
+def current():
+    """The library's thread count now, as it reports it (None when unavailable)."""
+    return None if _state["get"] is None else _state["get"]()
+
+
+def set_fixed(n):
+    """Fix the count at `n` (0: back to the automatic choice); False when
+    the library cannot be reached."""
+    if _state["set"] is None:
+        return False
+    _state["fixed"] = n or None
+    use(n or _state["default"])
+    return True
+
+
+_init()
