@@ -161,6 +161,7 @@ def worker(notebook, ours):
     if ours:
         _alias_runtime()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    os.environ.setdefault("MPLBACKEND", "Agg")        # plots draw off screen
     signal.signal(signal.SIGALRM, _on_alarm)
     os.chdir(os.environ.get("TF_GUIDES_WORKDIR", "."))
     namespace = {"__name__": "__main__"}

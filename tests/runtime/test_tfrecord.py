@@ -374,3 +374,33 @@ def test_feature_configs_print_as_tfs():
     with pytest.raises(ValueError, match="Both context_features and sequence_features are "
                                          "None, but at least one should have values."):
         tf.io.parse_single_sequence_example(b"")
+
+
+def test_var_len_features_are_sparse_tensors_as_tf():
+    # TF 2.21's indices, values and dense shapes for the same records
+    def example(values):
+        feature = {k: tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+                   if isinstance(v[0], int) else
+                   tf.train.Feature(bytes_list=tf.train.BytesList(value=v))
+                   for k, v in values.items()}
+        return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+    records = [example({"v": [1, 2, 3], "s": [b"a"]}), example({"v": [4], "s": [b"b", b"c"]}),
+               example({"s": [b"d"]})]
+    features = {"v": tf.io.VarLenFeature(tf.int64), "s": tf.io.VarLenFeature(tf.string)}
+    out = tf.io.parse_example(records, features)
+    assert out["v"].indices.numpy().tolist() == [[0, 0], [0, 1], [0, 2], [1, 0]]
+    assert out["v"].values.numpy().tolist() == [1, 2, 3, 4]
+    assert out["v"].dense_shape.numpy().tolist() == [3, 3]
+    assert out["s"].indices.numpy().tolist() == [[0, 0], [1, 0], [1, 1], [2, 0]]
+    assert out["s"].dense_shape.numpy().tolist() == [3, 2]
+    one = tf.io.parse_single_example(records[0], features)
+    assert one["v"].indices.numpy().tolist() == [[0], [1], [2]]
+    assert one["v"].dense_shape.numpy().tolist() == [3]
+    empty = tf.io.parse_example(records[2:], {"v": tf.io.VarLenFeature(tf.int64)})["v"]
+    assert empty.indices.numpy().tolist() == [] and empty.dense_shape.numpy().tolist() == [1, 0]
+    traced = tf.function(lambda r: tf.io.parse_example(r, features)["v"])
+    assert traced(tf.constant(records)).dense_shape.numpy().tolist() == [3, 3]
+    rows = tf.data.Dataset.from_tensor_slices(records).map(
+        lambda r: tf.io.parse_single_example(r, {"v": tf.io.VarLenFeature(tf.int64)})["v"].values)
+    assert [x.numpy().tolist() for x in rows] == [[1, 2, 3], [4], []]
+    assert repr(tf.io.VarLenFeature(tf.int64)) == "VarLenFeature(dtype=tf.int64)"

@@ -9,8 +9,8 @@ each Example and what tensor to make of it.
                   partitions=[RaggedFeature.RowLengths("lens")])   # nested rows
 
 `check(features)` validates a features dict as TensorFlow does and returns
-its entries in key order. VarLenFeature and SparseFeature (SparseTensor
-results) are not here.
+its entries in key order. A `VarLenFeature` is read as a one-level
+RaggedFeature and handed back as a SparseTensor (parsing_ops.py).
 """
 
 import collections
@@ -18,8 +18,8 @@ import collections
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 
-__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "check",
-           "feature_dtype", "feature_shape"]
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature",
+           "check", "feature_dtype", "feature_shape"]
 
 
 class FixedLenFeature(collections.namedtuple("FixedLenFeature",
@@ -29,6 +29,14 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature",
 
     def __new__(cls, shape, dtype, default_value=None):
         return super().__new__(cls, shape, dtype, default_value)
+
+
+class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
+    """`tf.io.VarLenFeature(dtype)`: all of a feature's values, as a
+    SparseTensor ([batch, longest] indices for a batch, [n] for one example)."""
+
+    def __repr__(self):
+        return f"VarLenFeature(dtype={dtypes.as_dtype(self.dtype)!r})"
 
 
 class FixedLenSequenceFeature(collections.namedtuple(

@@ -26,8 +26,11 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.io.example_proto import read_example
 from runtime._src.io.parsing_config import (FixedLenSequenceFeature, RaggedFeature,
-                                            check)
-from runtime._src.ops.array_ops import reshape
+                                            VarLenFeature, check)
+from runtime._src.ops import manipulation_ops, math_ops, reduction_ops
+from runtime._src.ops.array_ops import range as arange
+from runtime._src.ops.array_ops import reshape, shape
+from runtime._src.sparse.sparse_tensor import SparseTensor
 from runtime._src.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ["Where", "as_array", "assemble", "default_tensor", "dense_feature", "entry_shapes",
@@ -306,6 +309,36 @@ def spec_entry(key, feature, dtype, shape):
 
 
 def _parse(serialized, features, example_names, batched):
+    if not isinstance(features, dict):
+        return _parse_dense(serialized, features, example_names, batched)
+    sparse = [k for k, f in features.items() if isinstance(f, VarLenFeature)]
+    if not sparse:
+        return _parse_dense(serialized, features, example_names, batched)
+    as_ragged = {k: RaggedFeature(f.dtype) if k in sparse else f for k, f in features.items()}
+    result = _parse_dense(serialized, as_ragged, example_names, batched)
+    for key in sparse:
+        result[key] = _ragged_to_sparse(result[key], batched)
+    return result
+
+
+def _ragged_to_sparse(value, batched):
+    """A VarLenFeature's SparseTensor from its ragged rows (or flat values)."""
+    if not batched:
+        count = shape(value, dtypes.int64)
+        return SparseTensor(reshape(arange(count[0], dtype=dtypes.int64), [-1, 1]), value, count)
+    splits = math_ops.cast(value.row_splits, dtypes.int64)
+    rows = math_ops.cast(value.value_rowids(), dtypes.int64)
+    starts = manipulation_ops.gather(splits, rows)
+    columns = math_ops.subtract(arange(shape(value.flat_values, dtypes.int64)[0],
+                                       dtype=dtypes.int64), starts)
+    lengths = math_ops.subtract(splits[1:], splits[:-1])
+    width = reduction_ops.reduce_max(manipulation_ops.concat([lengths, [0]], 0))
+    dense_shape = manipulation_ops.stack([shape(splits, dtypes.int64)[0] - 1, width])
+    return SparseTensor(manipulation_ops.stack([rows, columns], 1), value.flat_values,
+                        dense_shape)
+
+
+def _parse_dense(serialized, features, example_names, batched):
     entries = check(features)
     spec = tuple(spec_entry(*e) for e in entries)
     defaults = [default_tensor(f, d, s) for _, f, d, s in entries if not isinstance(f, RaggedFeature)]
