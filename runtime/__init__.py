@@ -45,6 +45,7 @@ from runtime._src.ops.einsum_ops import einsum, tensordot
 from runtime._src.ops.dtype_ops import as_dtype, bitcast
 from runtime._src.ops.clip_ops import clip_by_global_norm, clip_by_norm
 from runtime._src.ops.math_ops import truncatediv, truncatemod
+from runtime._src.ops.math_more_ops import scalar_mul
 from runtime._src.ops.logging_ops import print_v2 as print  # tf.print
 from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,
                                         assert_rank, is_tensor)
@@ -105,7 +106,7 @@ __all__ = [
     "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",
     "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
     "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse",
-    "roll", "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask",
+    "roll", "round", "saved_model", "scalar_mul", "scan", "scatter_nd", "searchsorted", "sequence_mask",
     "shape", "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt",
     "square", "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings",
     "subtract", "summary", "switch_case", "tan", "tanh", "tensor_scatter_nd_add",

@@ -24,7 +24,7 @@ PUBLIC = [
     "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",
     "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
     "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse",
-    "roll", "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask",
+    "roll", "round", "saved_model", "scalar_mul", "scan", "scatter_nd", "searchsorted", "sequence_mask",
     "shape", "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt",
     "square", "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings",
     "subtract", "summary", "switch_case", "tan", "tanh", "tensor_scatter_nd_add",
