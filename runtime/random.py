@@ -19,8 +19,20 @@ from runtime._src.ops.stateless_random_ops import (fold_in, split,
 from runtime._src.function.random_generator import (Generator,
                                                     create_rng_state, get_global_generator,
                                                     set_global_generator)
+from runtime._src.ops.stateless_shuffle_ops import Algorithm, index_shuffle, stateless_shuffle
+
+import types as _types
+
+experimental = _types.SimpleNamespace(
+    Algorithm=Algorithm, Generator=Generator, create_rng_state=create_rng_state,
+    get_global_generator=get_global_generator, set_global_generator=set_global_generator,
+    index_shuffle=index_shuffle, stateless_fold_in=fold_in, stateless_shuffle=stateless_shuffle,
+    stateless_split=split,
+)
+del index_shuffle, stateless_shuffle
 
 __all__ = ["uniform", "normal", "truncated_normal", "categorical", "shuffle", "set_seed",
            "stateless_uniform", "stateless_normal", "stateless_truncated_normal",
            "stateless_categorical", "Generator", "create_rng_state", "get_global_generator",
-           "set_global_generator", "split", "fold_in", "poisson", "gamma"]
+           "set_global_generator", "split", "fold_in", "poisson", "gamma", "Algorithm",
+           "experimental"]

@@ -170,6 +170,12 @@ class Generator:
         """Integers over the whole range of `dtype` (int32 or int64)."""
         return self.uniform(shape, None, None, dtype)
 
+    def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
+        """The successes of `counts` trials of probability `probs` (shape ending
+        with counts and probs broadcast together)."""
+        return stateless_random_ops.stateless_binomial(shape, self._next_seed(), counts, probs,
+                                                       dtype)
+
     def make_seeds(self, count=1):
         """An int64 [2, count] tensor of seeds for the stateless ops."""
         return self.uniform_full_int([2, count], dtypes.int64)
