@@ -21,6 +21,7 @@ from runtime._src.function.function import function
 from runtime._src.function.module import Module, is_variable
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.saved_model.asset import Asset, copy_assets
 from runtime._src.saved_model.options import SaveOptions, check_options
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
@@ -57,6 +58,10 @@ def save(obj, export_dir, signatures=None, options=None):
                                   for cf in concretes]
     doc["variables"] = writer.variables_json
     os.makedirs(export_dir, exist_ok=True)
+    found = obj._flatten(lambda x: isinstance(x, Asset), with_path=True) \
+        if isinstance(obj, Module) else []
+    if found:
+        doc["assets"] = copy_assets(found, export_dir)
     np.savez(os.path.join(export_dir, CONSTANTS_FILE), **writer.arrays)
     np.savez(os.path.join(export_dir, VARIABLES_FILE), **writer.variable_values)
     with open(os.path.join(export_dir, JSON_FILE), "w", encoding="utf-8") as f:
