@@ -1,13 +1,78 @@
-"""tf.random.Algorithm, tf.random.experimental (index_shuffle, stateless_shuffle,
-stateless_split, stateless_fold_in and the Generator names) and
-Generator.binomial. The numbers are ours (numpy's), not TF's Philox ones
-(docs/tf_differences.md), so these check what TF 2.21 guarantees: names,
-shapes, dtypes, permutations, determinism in the seed, errors."""
+"""tf.random.Generator's values against TF 2.21's (TF's Philox numbers,
+recorded by tools/record_random_generator.py), eagerly and in tf.function;
+and tf.random.Algorithm, tf.random.experimental (index_shuffle,
+stateless_shuffle, stateless_split, stateless_fold_in, the Generator names),
+Generator.binomial: there the numbers are ours (numpy's), so those tests
+check what TF guarantees: names, shapes, dtypes, permutations, determinism in
+the seed, errors."""
+
+import pathlib
+import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import record_random_generator as table  # noqa: E402  (the shared case table)
+
+TF_VALUES = {  # TF 2.21, printed by tools/record_random_generator.py
+    'uniform': [0.7874951362609863, 0.3906511068344116, 0.29263055324554443, 0.9921692609786987, 0.9581042528152466, 0.5562331676483154],
+    'uniform_bounds': [0.8350801467895508, -0.9614570140838623, -1.088805913925171],
+    'uniform_f16': [0.16015625, 0.2138671875, 0.2294921875, 0.8505859375, 0.7900390625],
+    'uniform_f64': [0.2999614354048876, 0.3410444613400274, 0.664834327169197],
+    'normal': [0.4384227395057678, -0.5343984365463257, -0.07710261642932892, 1.5658046007156372, -0.10123450309038162],
+    'normal_mean': [[-0.20795774459838867, 0.6466146111488342, 1.0844206809997559], [1.5807592868804932, 0.40791070461273193, 0.5773159265518188]],
+    'normal_f64': [1.3047755394201908, -0.8400973242485322, 0.8239721517327651],
+    'normal_f16': [-0.4365234375, -1.9638671875, -0.06451416015625, -1.056640625],
+    'truncated': [0.4384227395057678, -0.5343984365463257, -0.07710261642932892, 1.5658046007156372, 1.6272374391555786, 0.041380707174539566, -0.10412996262311935, 0.7932631373405457, 1.6307176351547241],
+    'truncated_f64': [0.8239721517327651, -0.37081625645504807, 0.19386710240056673, -1.4158235008933526, -0.16592619348329557],
+    'full_int64': [6679402142117448868, 684265014234019051, 5892734326067077929],
+    'full_int32': [-119223132, 1555169499, -1314556693],
+    'int32_range': [4, 9, 3, 3, 3],
+    'int64_range': [844, 80, 168, 27],
+    'list_seed': [0.45901167392730713, 0.5334248542785645],
+    'negative_seed': [0.11839067935943604, 0.5643022060394287],
+    'make_seeds': [[6679402142117448868, 684265014234019051], [0, 0]],
+    'split_then_draw': [[0.09531247615814209, 0.5083633661270142], [0.6289156675338745, 0.3812309503555298], [0.26456964015960693]],
+    'skip_then_draw': [0.6941341161727905, 0.7800472974777222],
+    'state_after': [1281, 0, 0],
+}
+# normal's float32 sin and cos are numpy's, TF's may differ in the last bit
+ULP_CASES = {"normal", "normal_mean", "truncated", "normal_f16"}
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+@pytest.mark.parametrize("name", sorted(TF_VALUES))
+def test_generator_values_are_tfs(name, mode):
+    seed, fn = table.cases(tf)[name]
+    g = tf.random.Generator.from_seed(seed)
+    if mode == "function" and name not in ("split_then_draw", "state_after"):
+        fn = tf.function(fn, autograph=False)
+    out = fn(g)
+    got = [np.asarray(v).tolist() for v in out] if isinstance(out, list) else \
+        np.asarray(out).tolist()
+    if name in ULP_CASES:
+        np.testing.assert_allclose(got, TF_VALUES[name], rtol=1e-6)
+    else:
+        assert got == TF_VALUES[name]
+
+
+def test_generator_state_is_tfs():
+    assert tf.random.create_rng_state(1).tolist() == [1, 0, 0]
+    assert tf.random.create_rng_state(-1).tolist() == [-1, -1, -1]
+    assert tf.random.create_rng_state([1, 2]).tolist() == [0, 1, 2]
+    assert tf.random.create_rng_state(2 ** 64 + 5).tolist() == [5, 1, 0]
+    g = tf.random.Generator.from_seed(1)
+    g.normal([2])
+    assert g.state.numpy().tolist() == [513, 0, 0]          # TF 2.21: +256 a value
+    g.normal([1000])
+    g.uniform([3], dtype=tf.float64)
+    assert g.state.numpy().tolist() == [257281, 0, 0]
+    children = g.split(2)
+    assert [c.state.numpy()[:2].tolist() for c in children] == [[0, 0], [0, 0]]
+    assert g.state.numpy().tolist() == [257793, 0, 0]
 
 
 def test_algorithm_and_experimental_names_are_tfs():

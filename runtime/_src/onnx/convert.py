@@ -131,6 +131,7 @@ WHY_NOT = {
     "StatelessRandomUniformFullInt": "ONNX's random ops do not reproduce our random streams",
     "StatelessMultinomial": "ONNX's random ops do not reproduce our random streams",
     "RngNextSeed": "ONNX's random ops do not reproduce our random streams",
+    "StatefulPhiloxDraw": "ONNX's random ops do not reproduce TF's Philox streams",
     "Bitcast": "ONNX has no bitcast (reinterpreting a tensor's bytes as another type)",
     "Erfc": "ONNX has no erfc, and 1 - erf(x) loses every digit for x above 4: use "
             "1 - tf.math.erf(x) in the function if that precision is enough",
