@@ -196,6 +196,22 @@ _same_reason(("Bincount", "ConfusionMatrix", "SegmentReduce", "Digamma", "Lgamma
               "EnsureShape", "ControlGate", "HistogramFixedWidth", "DynamicPartition",
               "DynamicStitch", "MulNoNan"),
              "this op has no ONNX rule yet")
+_same_reason(("BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1",
+              "BesselK0", "BesselK0e", "BesselK1", "BesselK1e", "BesselY0", "BesselY1",
+              "Betainc", "Dawsn", "Erfinv", "Expint", "FresnelCos", "FresnelSin", "Igamma",
+              "IgammaGradA", "Igammac", "Ndtri", "PolygammaOrder", "Spence", "Zeta"),
+             "ONNX has no special functions beyond erf (Bessel, incomplete gamma and beta, "
+             "zeta, inverse erf, ...)")
+_same_reason(("Eig", "Lu", "MatrixExponential", "MatrixLogarithm", "MatrixSquareRoot",
+              "MatrixSquareRootGrad", "TridiagonalSolve"),
+             "ONNX has no matrix decompositions, matrix functions or linear solvers")
+_same_reason(("QueueCloseV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueDequeueV2",
+              "QueueEnqueueManyV2", "QueueEnqueueV2", "QueueIsClosedV2", "QueueSizeV2"),
+             "ONNX has no queues: a tf.queue holds Python state")
+_same_reason(("DecodeWav", "EncodeWav"), "ONNX has no audio file codecs")
+_same_reason(("RandomIndexShuffle", "StatelessShuffle"),
+             "ONNX's random ops do not reproduce our random streams")
+_same_reason(("InTopKV2", "InvertPermutation", "NextAfter"), "this op has no ONNX rule yet")
 
 
 def where(node):

@@ -15,8 +15,8 @@ Special values follow TensorFlow 2.21 (its Eigen/Cephes kernels): Y and K at
 x <= 0 are -inf and inf, I0(inf) is NaN (exp(inf) * 0), J(inf) and Y(inf)
 are NaN.
 
-    >>> float(i0e(np.float64(1.0)))
-    0.46575960759364043
+    >>> round(float(i0e(np.float64(1.0))), 12)
+    0.465759607594
 """
 
 import numpy as np
