@@ -25,6 +25,8 @@ from runtime._src.ops.conv_more_ops import local_response_normalization as lrn
 from runtime._src.ops.sort_ops import top_k  # also tf.math.top_k
 from runtime._src.ops.math_more_ops import (approx_max_k, approx_min_k,  # also tf.math's
                                             in_top_k, zero_fraction)
+from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
+    all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler)
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout

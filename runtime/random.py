@@ -20,6 +20,11 @@ from runtime._src.function.random_generator import (Generator,
                                                     create_rng_state, get_global_generator,
                                                     set_global_generator)
 from runtime._src.ops.stateless_shuffle_ops import Algorithm, index_shuffle, stateless_shuffle
+from runtime._src.ops.candidate_sampling_ops import (all_candidate_sampler,
+                                                     fixed_unigram_candidate_sampler,
+                                                     learned_unigram_candidate_sampler,
+                                                     log_uniform_candidate_sampler,
+                                                     uniform_candidate_sampler)
 
 import types as _types
 
@@ -35,4 +40,6 @@ __all__ = ["uniform", "normal", "truncated_normal", "categorical", "shuffle", "s
            "stateless_uniform", "stateless_normal", "stateless_truncated_normal",
            "stateless_categorical", "Generator", "create_rng_state", "get_global_generator",
            "set_global_generator", "split", "fold_in", "poisson", "gamma", "Algorithm",
-           "experimental"]
+           "experimental", "all_candidate_sampler", "fixed_unigram_candidate_sampler",
+           "learned_unigram_candidate_sampler", "log_uniform_candidate_sampler",
+           "uniform_candidate_sampler"]
