@@ -132,3 +132,41 @@ def test_generator_binomial():
                                                       probs=0.5)
     assert again.numpy().tolist() == values.tolist()
     assert np.all(tf.random.Generator.from_seed(2).binomial([1000], 10.0, 0.0).numpy() == 0)
+
+
+# TF 2.21's stateless values (tf.random.stateless_* with the same arguments)
+STATELESS = [
+    (lambda: tf.random.stateless_uniform([6], seed=[1, 2]),
+     [0.8440604209899902, 0.19204533100128174, 0.9962232112884521, 0.16038739681243896,
+      0.27199018001556396, 0.6493459939956665]),
+    (lambda: tf.random.stateless_uniform([3], seed=[3, 4], minval=-2.0, maxval=5.0),
+     [-0.2969878911972046, 4.884544372558594, -0.4570791721343994]),
+    (lambda: tf.random.stateless_uniform([3], seed=[3, 4], minval=-7, maxval=50,
+                                         dtype=tf.int32), [-3, 3, 35]),
+    (lambda: tf.random.stateless_uniform([3], seed=[3, 4], minval=None, maxval=None,
+                                         dtype=tf.int64),
+     [-2882898006462487541, 4520458231610095266, -3428664559879909945]),
+    (lambda: tf.random.stateless_normal([4], seed=[1, 2], mean=1.0, stddev=2.0),
+     [2.0882201194763184, 1.4147605895996094, 1.1471285820007324, 1.0928690433502197]),
+    (lambda: tf.random.stateless_normal([3], seed=[1, 2], dtype=tf.float64),
+     [-0.1423118100189212, 0.7406072461585091, -1.469047669443883]),
+    (lambda: tf.random.stateless_truncated_normal([6], seed=[5, 6]),
+     [1.023984432220459, -0.5387885570526123, 1.2795534133911133, 0.9120098948478699,
+      -1.5643606185913086, 1.6708266735076904]),
+    (lambda: tf.random.split([1, 2], 3),
+     [[1105988140, 1738052849], [-335576002, 370444179], [10670227, -246211131]]),
+    (lambda: tf.random.fold_in([1, 2], 7), [1105988140, 7]),
+    (lambda: tf.random.stateless_uniform([2], seed=tf.constant([1, 2], tf.int32)),
+     [0.8440604209899902, 0.19204533100128174]),
+]
+
+
+@pytest.mark.parametrize("index", range(len(STATELESS)))
+def test_stateless_values_are_tfs(index):
+    make, want = STATELESS[index]
+    got = make().numpy().tolist()
+    if isinstance(np.ravel(want)[0], float):
+        np.testing.assert_allclose(got, want, rtol=1e-6)      # normal: sin's last bit
+    else:
+        assert got == want
+    assert tf.function(make)().numpy().tolist() == got

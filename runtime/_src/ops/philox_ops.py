@@ -29,7 +29,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import define_op, not_differentiable
 from runtime._src.ops.shape_rules import shape_from_tensor
 
-__all__ = ["philox_words", "SKIP_PER_ELEMENT"]
+__all__ = ["philox_words", "SKIP_PER_ELEMENT", "draw_values", "stateless_key_counter"]
 
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
@@ -165,6 +165,30 @@ _DRAWS = {"uniform": _uniform, "normal": _normal, "truncated_normal": _truncated
           "full_int": _full_int}
 
 
+def draw_values(counter, key, dims, dist, dtype, bounds=()):
+    """An array of shape `dims` from `dist` ('uniform', 'normal',
+    'truncated_normal', 'full_int', 'bounded_int' with bounds (low, high))."""
+    size = int(np.prod(dims)) if len(dims) else 1
+    if dist == "bounded_int":
+        flat = _bounded_int(counter, key, size, dtype, *(int(b) for b in bounds))
+    else:
+        flat = _DRAWS[dist](counter, key, size, dtype)
+    return np.asarray(flat, dtype.np_dtype).reshape(dims)
+
+
+_SEED_KEY = 0x3EC8F720 | (0x02461E29 << 32)
+
+
+def stateless_key_counter(seed):
+    """TF's (counter, key) of a stateless op's seed pair: one Philox round of
+    the seed (as a counter) under a fixed key; its first two words are the
+    key, its last two the counter's high 64 bits."""
+    s0, s1 = (int(v) & _MASK64 for v in np.asarray(seed).ravel()[:2])
+    mix = philox_words(s0 | (s1 << 64), _SEED_KEY, 1)[0]
+    key = int(mix[0]) | (int(mix[1]) << 32)
+    return (int(mix[2]) | (int(mix[3]) << 32)) << 64, key
+
+
 # --- the op ------------------------------------------------------------------------
 
 def _infer_draw(inputs, attrs):
@@ -178,14 +202,11 @@ def _draw(state, shape, *bounds, dist, dtype):
     size = int(np.prod(dims)) if dims else 1
     low, high, key = (int(v) & _MASK64 for v in state)
     counter = low | (high << 64)
-    if dist == "bounded_int":
-        flat = _bounded_int(counter, key, size, dtype, *(int(b) for b in bounds))
-    else:
-        flat = _DRAWS[dist](counter, key, size, dtype)
+    values = draw_values(counter, key, dims, dist, dtype, bounds)
     advanced = (counter + SKIP_PER_ELEMENT * size) & ((1 << 128) - 1)
     words = [advanced & _MASK64, advanced >> 64, key]
     new_state = np.array([w - (1 << 64) if w >= 1 << 63 else w for w in words], np.int64)
-    return np.asarray(flat, dtype.np_dtype).reshape(dims), new_state
+    return values, new_state
 
 
 not_differentiable("StatefulPhiloxDraw")
