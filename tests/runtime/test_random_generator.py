@@ -170,3 +170,27 @@ def test_stateless_values_are_tfs(index):
     else:
         assert got == want
     assert tf.function(make)().numpy().tolist() == got
+
+
+def test_stateless_gamma_binomial_poisson_and_parameterized_truncated_normal():
+    # TF 2.21: shapes end with the parameters' shape; dtypes as below
+    gamma = tf.random.stateless_gamma([2, 3], seed=[1, 2], alpha=[1.0, 2.0, 3.0])
+    assert gamma.dtype == tf.float32 and gamma.shape == (2, 3) and (gamma.numpy() > 0).all()
+    assert tf.random.stateless_gamma([3], [1, 2], 2.0, beta=[1.0, 2.0, 4.0],
+                                     dtype=tf.float64).dtype == tf.float64
+    counts = tf.random.stateless_binomial([3], seed=[1, 2], counts=[10.0, 20, 30], probs=0.5,
+                                          output_dtype=tf.int64)
+    assert counts.dtype == tf.int64 and (counts.numpy() <= [10, 20, 30]).all()
+    poisson = tf.random.stateless_poisson([4000], seed=[1, 2], lam=3.0)
+    assert poisson.dtype == tf.int32 and abs(poisson.numpy().mean() - 3.0) < 0.15
+    assert tf.random.stateless_poisson([3], [1, 2], [1.0, 2.0, 3.0]).numpy().tolist() == \
+        tf.random.stateless_poisson([3], [1, 2], [1.0, 2.0, 3.0]).numpy().tolist()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must end with broadcasted shape"):
+        tf.random.stateless_poisson([3], seed=[1, 2], lam=[1.0, 2.0])
+    tail = tf.random.stateless_parameterized_truncated_normal([20000], seed=[1, 2], minvals=3.0,
+                                                              maxvals=40.0).numpy()
+    assert tail.min() >= 3.0 and abs(tail.mean() - 3.2831) < 0.02    # E[z | z > 3]
+    bounded = tf.random.stateless_parameterized_truncated_normal(
+        [2, 3], seed=[1, 2], means=[0.0, 1, 2], stddevs=1.0, minvals=-1.0, maxvals=[1.0, 2, 3])
+    assert bounded.dtype == tf.float32 and bounded.shape == (2, 3)
+    assert ((bounded.numpy() >= -1) & (bounded.numpy() <= [1, 2, 3])).all()

@@ -210,7 +210,8 @@ _same_reason(("QueueCloseV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "Queue
              "ONNX has no queues: a tf.queue holds Python state")
 _same_reason(("DecodeWav", "EncodeWav"), "ONNX has no audio file codecs")
 _same_reason(("RandomIndexShuffle", "StatelessShuffle", "CandidateSampler",
-              "AllCandidateSampler"),
+              "AllCandidateSampler", "StatelessRandomPoisson",
+              "StatelessParameterizedTruncatedNormal"),
              "ONNX's random ops do not reproduce our random streams")
 _same_reason(("InTopKV2", "InvertPermutation", "NextAfter"), "this op has no ONNX rule yet")
 

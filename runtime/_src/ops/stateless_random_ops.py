@@ -1,8 +1,7 @@
 """Stateless random ops: `random.stateless_uniform`, `stateless_normal`,
-`stateless_truncated_normal`, `stateless_categorical`; and the gamma and
-binomial draws of `keras.random` (`stateless_gamma`, `stateless_binomial`,
-TF's ops, not exported as `tf.random` names: their argument checks are not
-TF's).
+`stateless_truncated_normal`, `stateless_categorical`, `stateless_gamma`,
+`stateless_binomial` (also used by `keras.random`); `stateless_poisson` and
+the parameterized truncated normal are in stateless_dist_ops.py.
 
 Their values are a function of the inputs alone: the same `seed` (an int32
 or int64 vector of shape [2]) gives the same values, eagerly, in any graph,
