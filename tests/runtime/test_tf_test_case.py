@@ -161,3 +161,34 @@ def test_build_queries_and_benchmark():
                                     min_iters=2, name="add")
     assert report["iters"] == 2 and report["name"] == "add" and report["wall_time"] > 0
     assert bench.evaluate([tf.constant(2)]) == [2]
+
+
+def _graph_def(fn):
+    spec = tf.TensorSpec([], tf.float32)
+    return tf.function(fn).get_concrete_function(spec, spec).graph.as_graph_def()
+
+
+def _add(x, y):
+    return x + y
+
+
+def _mul(x, y):
+    return x * y
+
+
+def _add_reversed(x, y):
+    return y + x
+
+
+def test_assert_equal_graph_def_messages_are_tfs():
+    tf.test.assert_equal_graph_def(_graph_def(_add), _graph_def(_add))
+    # nodes match by name: x * y's node is Mul, x + y's AddV2 (TF names them alike)
+    with pytest.raises(AssertionError, match=r"Found unexpected node '\{\{node Mul\}\} = "
+                                             r"Mul\[T=.*\]\(x, y\)'"):
+        tf.test.assert_equal_graph_def(_graph_def(_add), _graph_def(_mul))
+    with pytest.raises(AssertionError, match=r"Did not find expected node '\{\{node Mul\}\}"):
+        tf.test.assert_equal_graph_def(_graph_def(lambda x, y: (x + y, x * y)), _graph_def(_add))
+    with pytest.raises(AssertionError, match=r"has input 0 'y' that doesn't match expected 'x'"):
+        tf.test.assert_equal_graph_def(_graph_def(_add), _graph_def(_add_reversed))
+    with pytest.raises(TypeError, match="Expected tf.GraphDef for expected, got int"):
+        tf.test.assert_equal_graph_def(1, _graph_def(_add))

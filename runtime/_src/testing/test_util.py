@@ -18,8 +18,9 @@ import numpy as np
 from runtime._src.autodiff.tape import GradientTape
 from runtime._src.core import nest
 from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.graph.graphdef import GraphDef
 
-__all__ = ["main", "compute_gradient", "Benchmark", "is_gpu_available", "gpu_device_name",
+__all__ = ["main", "compute_gradient", "Benchmark", "assert_equal_graph_def", "is_gpu_available", "gpu_device_name",
            "is_built_with_cuda", "is_built_with_gpu_support", "is_built_with_rocm",
            "is_built_with_xla", "is_cpu_target_available", "with_eager_op_as_function",
            "disable_with_predicate", "benchmark_config", "sync_devices"]
@@ -79,6 +80,69 @@ def compute_gradient(f, x, delta=None):
         raise ValueError("compute_gradient: x must be a list or tuple of tensors")
     delta = 1.0 / 1024 if delta is None else delta
     return _theoretical(f, x), _numerical(f, x, delta)
+
+
+def _attr_text(value):
+    return " ".join(str(value).split())
+
+
+def _node_text(node):
+    """TF's one-line summary: {{node d}} = Identity[T=DT_INT32](a)."""
+    attrs = ", ".join(f"{k}={_attr_text(v)}" for k, v in sorted(node.attr.items()))
+    return f"{{{{node {node.name}}}}} = {node.op}[{attrs}]({', '.join(node.input)})"
+
+
+def _node_difference(actual, expected):
+    """TF's message for the first difference of two same-named NodeDefs, or None."""
+    name = actual.name
+    if actual.op != expected.op:
+        return f"Node named '{name}' has op '{actual.op}' that is not expected '{expected.op}'"
+    data = [[i for i in n.input if not i.startswith("^")] for n in (actual, expected)]
+    for i, (a, e) in enumerate(zip(*data)):
+        if a != e:
+            return f"Node named '{name}' has input {i} '{a}' that doesn't match expected '{e}'"
+    if len(data[0]) != len(data[1]):
+        i = min(len(data[0]), len(data[1]))
+        if len(data[0]) > len(data[1]):
+            return f"Node named '{name}' has unexpected input {i} '{data[0][i]}'"
+        return f"Node named '{name}' missing expected input {i} '{data[1][i]}'"
+    controls = [sorted(i for i in n.input if i.startswith("^")) for n in (actual, expected)]
+    if controls[0] != controls[1]:
+        return (f"Node named '{name}' has control inputs {controls[0]} that don't match "
+                f"expected {controls[1]}")
+    if actual.device != expected.device:
+        return (f"Node named '{name}' has device '{actual.device}' that does not match "
+                f"expected '{expected.device}'")
+    for key in sorted(set(actual.attr) | set(expected.attr)):
+        if key not in expected.attr:
+            return f"Node named '{name}' has unexpected attr '{key}'"
+        if key not in actual.attr:
+            return f"Node named '{name}' missing expected attr '{key}'"
+        a, e = _attr_text(actual.attr[key]), _attr_text(expected.attr[key])
+        if a != e:
+            return (f"Node named '{name}' has attr '{key}' with value: {a} that does not "
+                    f"match expected: {e}")
+    return None
+
+
+def assert_equal_graph_def(expected, actual, checkpoint_v2=False,
+                           hash_table_shared_name=False):
+    """`tf.test.assert_equal_graph_def`: the two GraphDefs have the same nodes
+    (by name, in any order): ops, inputs (control inputs in any order),
+    devices and attrs; AssertionError with TF's message at the first difference."""
+    for what, value in (("actual", actual), ("expected", expected)):
+        if not isinstance(value, GraphDef):
+            raise TypeError(f"Expected tf.GraphDef for {what}, got {type(value).__name__}")
+    wanted = {n.name: n for n in expected.node}
+    for node in actual.node:
+        other = wanted.pop(node.name, None)
+        if other is None:
+            raise AssertionError(f"Found unexpected node '{_node_text(node)}'")
+        problem = _node_difference(node, other)
+        if problem:
+            raise AssertionError(problem)
+    if wanted:
+        raise AssertionError(f"Did not find expected node '{_node_text(next(iter(wanted.values())))}'")
 
 
 class Benchmark:
