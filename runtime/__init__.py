@@ -96,6 +96,7 @@ from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors
                      keras, linalg, lookup, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
 from runtime import autodiff, experimental, image, io, ragged, sets, signal, sparse
+from runtime import audio, queue, test
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from runtime._src.core.memory import keep_freed_memory as _keep_freed_memory
@@ -113,7 +114,7 @@ __all__ = [
     "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "abs",
     "acos", "acosh", "add", "add_n", "argmax", "argmin", "argsort", "as_dtype", "asin",
     "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan",
-    "atan2", "atanh", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
+    "atan2", "atanh", "audio", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "complex", "complex128",
     "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cosh",
@@ -125,15 +126,15 @@ __all__ = [
     "less_equal", "linalg", "linspace", "lookup", "logical_and", "logical_not", "logical_or", "map_fn",
     "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative",
     "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones",
-    "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank",
+    "ones_like", "pad", "pow", "print", "py_function", "queue", "random", "range", "rank",
     "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
     "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse",
-    "roll", "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask",
+    "roll", "round", "saved_model", "scalar_mul", "scan", "scatter_nd", "searchsorted", "sequence_mask",
     "shape", "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt",
     "square", "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings",
     "subtract", "summary", "switch_case", "tan", "tanh", "tensor_scatter_nd_add",
     "tensor_scatter_nd_max", "tensor_scatter_nd_min", "tensor_scatter_nd_sub",
-    "tensor_scatter_nd_update", "tensordot", "tile", "train", "transpose", "truediv",
+    "tensor_scatter_nd_update", "tensordot", "test", "tile", "train", "transpose", "truediv",
     "truncatediv", "truncatemod", "types", "uint16", "uint32", "uint64", "uint8",
     "unique", "unique_with_counts", "unstack", "vectorized_map", "visualize", "where",
     "while_loop", "zeros", "zeros_like",
@@ -147,7 +148,7 @@ __all__ = [
     "get_current_name_scope", "group", "guarantee_const", "hessians", "is_symbolic_tensor",
     "no_op", "ones_initializer", "parallel_stack", "random_normal_initializer",
     "random_uniform_initializer", "realdiv", "required_space_to_batch_paddings",
-    "reverse_sequence", "scalar_mul", "shape_n", "space_to_batch", "space_to_batch_nd",
+    "reverse_sequence", "shape_n", "space_to_batch", "space_to_batch_nd",
     "tuple", "unravel_index", "zeros_initializer", "double", "half", "variant",
     "signal", "autodiff",
     "sets", "sparse", "SparseTensor", "SparseTensorSpec",

@@ -23,8 +23,24 @@ from runtime._src.core.devices import (LogicalDevice, PhysicalDevice,
                                        get_memory_growth, get_visible_devices,
                                        list_logical_devices, list_physical_devices,
                                        set_memory_growth, set_visible_devices)
+from runtime._src.core import device_config as _device_config
+from runtime._src.core.device_config import (LogicalDeviceConfiguration,
+                                             get_logical_device_configuration,
+                                             set_logical_device_configuration)
 from runtime._src.function.config import (functions_run_eagerly, optimizer,
                                           run_functions_eagerly)
+
+
+def experimental_run_functions_eagerly(run_eagerly):
+    """`tf.config.experimental_run_functions_eagerly`: the old name of
+    `run_functions_eagerly`."""
+    return run_functions_eagerly(run_eagerly)
+
+
+def experimental_functions_run_eagerly():
+    """`tf.config.experimental_functions_run_eagerly`: the old name of
+    `functions_run_eagerly`."""
+    return functions_run_eagerly()
 
 _soft_placement = {"on": True}
 
@@ -46,13 +62,30 @@ threading = types.SimpleNamespace(
     get_inter_op_parallelism_threads=_threads.get_inter_op_parallelism_threads,
 )
 
+_dc = _device_config
 experimental = types.SimpleNamespace(
     set_memory_growth=set_memory_growth, get_memory_growth=get_memory_growth,
     list_physical_devices=list_physical_devices, list_logical_devices=list_logical_devices,
     get_visible_devices=get_visible_devices, set_visible_devices=set_visible_devices,
+    VirtualDeviceConfiguration=LogicalDeviceConfiguration,
+    get_virtual_device_configuration=get_logical_device_configuration,
+    set_virtual_device_configuration=set_logical_device_configuration,
+    ClusterDeviceFilters=_dc.ClusterDeviceFilters,
+    set_device_policy=_dc.set_device_policy, get_device_policy=_dc.get_device_policy,
+    set_synchronous_execution=_dc.set_synchronous_execution,
+    get_synchronous_execution=_dc.get_synchronous_execution,
+    enable_tensor_float_32_execution=_dc.enable_tensor_float_32_execution,
+    tensor_float_32_execution_enabled=_dc.tensor_float_32_execution_enabled,
+    enable_op_determinism=_dc.enable_op_determinism,
+    enable_mlir_bridge=_dc.enable_mlir_bridge, disable_mlir_bridge=_dc.disable_mlir_bridge,
+    get_device_details=_dc.get_device_details, get_memory_info=_dc.get_memory_info,
+    get_memory_usage=_dc.get_memory_usage, reset_memory_stats=_dc.reset_memory_stats,
 )
 
 __all__ = ["run_functions_eagerly", "functions_run_eagerly", "experimental_check_equivalence",
            "optimizer", "list_physical_devices", "list_logical_devices", "get_visible_devices",
            "set_visible_devices", "PhysicalDevice", "LogicalDevice", "experimental",
-           "threading", "set_soft_device_placement", "get_soft_device_placement"]
+           "threading", "set_soft_device_placement", "get_soft_device_placement",
+           "LogicalDeviceConfiguration", "get_logical_device_configuration",
+           "set_logical_device_configuration", "experimental_run_functions_eagerly",
+           "experimental_functions_run_eagerly"]

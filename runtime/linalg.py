@@ -1,6 +1,8 @@
 """`tf.linalg`: linear algebra on (batches of) matrices, batching over the
 leading dimensions (defined in runtime/_src/ops/linalg_ops.py and
-matrix_diag_ops.py; `matmul` in math_ops.py, `norm` in reduction_ops.py).
+matrix_diag_ops.py, linalg_more_ops.py (LU, eig, tridiagonal and banded
+solves, pinv, rank) and matrix_functions_ops.py (expm, sqrtm, logm); `matmul`
+in math_ops.py, `norm` in reduction_ops.py).
 
     >>> import runtime as tf
     >>> tf.linalg.matmul(tf.eye(2), tf.ones([2, 1])).shape
@@ -20,8 +22,18 @@ from runtime._src.ops.matrix_diag_ops import (adjoint, band_part, diag, diag_par
                                               matrix_transpose, tensor_diag, tensor_diag_part,
                                               trace)
 from runtime._src.ops.reduction_ops import l2_normalize, norm
+from runtime._src.ops.matrix_diag_ops import set_diag
+from runtime._src.ops.matrix_functions_ops import expm, logm, sqrtm
+from runtime._src.ops.linalg_more_ops import (banded_triangular_solve, cross, eig, eigvals,
+                                              eigh_tridiagonal, lu, lu_matrix_inverse,
+                                              lu_reconstruct, lu_solve, matrix_rank, normalize,
+                                              pinv, tridiagonal_matmul, tridiagonal_solve)
 
 __all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part",
            "eigh", "eigvalsh", "einsum", "eye", "global_norm", "inv", "l2_normalize", "logdet", "lstsq", "matmul",
            "matrix_transpose", "matvec", "norm", "qr", "slogdet", "solve", "svd",
-           "tensor_diag", "tensor_diag_part", "tensordot", "trace", "triangular_solve"]
+           "tensor_diag", "tensor_diag_part", "tensordot", "trace", "triangular_solve",
+           "banded_triangular_solve", "cross", "eig", "eigvals", "eigh_tridiagonal", "expm",
+           "logm", "lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve", "matrix_rank",
+           "normalize", "pinv", "set_diag", "sqrtm", "tridiagonal_matmul",
+           "tridiagonal_solve"]

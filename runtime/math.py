@@ -6,7 +6,12 @@
 
 Every name is defined in `runtime.ops`; this module only gathers them under
 TensorFlow's `tf.math.` spelling (explicit imports, one place to grep).
+
+`math.special` holds the special functions TF keeps there (Bessel J, Y, K,
+Dawson, Ei, Fresnel, Spence), as a namespace object like `config.experimental`.
 """
+
+import types
 
 from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh, atan,
                                        atan2, atanh, ceil, cos, cosh, divide, equal, erf,
@@ -36,3 +41,24 @@ from runtime._src.ops.segment_ops import (bincount, confusion_matrix, segment_ma
 from runtime._src.ops.reduction_ops import (count_nonzero, cumprod, cumsum,
                                             l2_normalize, reduce_euclidean_norm,
                                             reduce_logsumexp, reduce_std, reduce_variance)
+from runtime._src.ops.special_ops import (bessel_i0, bessel_i0e, bessel_i1, bessel_i1e,
+                                          bessel_j0, bessel_j1, bessel_k0, bessel_k0e,
+                                          bessel_k1, bessel_k1e, bessel_y0, bessel_y1,
+                                          betainc, dawsn, erfcinv, erfinv, expint,
+                                          fresnel_cos, fresnel_sin, igamma, igammac, ndtri,
+                                          polygamma, spence, zeta)
+from runtime._src.ops.math_more_ops import (accumulate_n, approx_max_k, approx_min_k,
+                                            in_top_k, invert_permutation, is_non_decreasing,
+                                            is_strictly_increasing, nextafter,
+                                            reciprocal_no_nan, scalar_mul, xdivy,
+                                            zero_fraction)
+
+special = types.SimpleNamespace(
+    bessel_i0=bessel_i0, bessel_i0e=bessel_i0e, bessel_i1=bessel_i1, bessel_i1e=bessel_i1e,
+    bessel_j0=bessel_j0, bessel_j1=bessel_j1, bessel_y0=bessel_y0, bessel_y1=bessel_y1,
+    bessel_k0=bessel_k0, bessel_k0e=bessel_k0e, bessel_k1=bessel_k1, bessel_k1e=bessel_k1e,
+    dawsn=dawsn, expint=expint, fresnel_cos=fresnel_cos, fresnel_sin=fresnel_sin,
+    spence=spence,
+)
+del bessel_j0, bessel_j1, bessel_y0, bessel_y1, bessel_k0, bessel_k0e, bessel_k1, bessel_k1e
+del dawsn, expint, fresnel_cos, fresnel_sin, spence

@@ -25,10 +25,9 @@ from runtime._src.ops.conv_more_ops import local_response_normalization as lrn
 from runtime._src.ops.sort_ops import top_k  # also tf.math.top_k
 from runtime._src.ops.space_ops import depth_to_space, space_to_batch, space_to_depth
 from runtime._src.ops.nn_stats_ops import (batch_norm_with_global_normalization,
-                                           collapse_repeated, crelu, in_top_k,
-                                           isotonic_regression, log_poisson_loss,
-                                           normalize_moments, sufficient_statistics,
-                                           weighted_moments, zero_fraction)
+                                           collapse_repeated, crelu, isotonic_regression,
+                                           log_poisson_loss, normalize_moments,
+                                           sufficient_statistics, weighted_moments)
 from runtime._src.ops.math_ops import tanh
 from runtime._src.ops.ctc_ops import ctc_loss, ctc_unique_labels
 from runtime._src.ops.conv_family_ops import (atrous_conv2d, atrous_conv2d_transpose,
@@ -36,6 +35,10 @@ from runtime._src.ops.conv_family_ops import (atrous_conv2d, atrous_conv2d_trans
                                               with_space_to_batch)
 from runtime._src.autodiff.conv_backprop import (depthwise_conv2d_backprop_filter,
                                                  depthwise_conv2d_backprop_input)
+from runtime._src.ops.math_more_ops import (approx_max_k, approx_min_k,  # also tf.math's
+                                            in_top_k, zero_fraction)
+from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
+    all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler)
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout

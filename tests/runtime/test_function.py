@@ -301,12 +301,14 @@ def test_optimizer_options_round_trip():
         tf.config.optimizer.set_experimental_options({"constant_folding": False})
         tf.config.optimizer.set_experimental_options({"debug_stripper": True})
         assert tf.config.optimizer.get_experimental_options() == {
-            "constant_folding": False, "debug_stripper": True}
+            "constant_folding": False, "debug_stripper": True,
+            "disable_model_pruning": False, "disable_meta_optimizer": False}
         with pytest.raises(TypeError, match="expected a dict"):
             tf.config.optimizer.set_experimental_options(["constant_folding"])
     finally:
         tf.config.optimizer.reset_experimental_options()
-    assert tf.config.optimizer.get_experimental_options() == {}
+    assert tf.config.optimizer.get_experimental_options() == {      # TF 2.21's defaults
+        "disable_model_pruning": False, "disable_meta_optimizer": False}
 
 
 def test_autograph_hook_converts_once_and_only_when_asked(monkeypatch):

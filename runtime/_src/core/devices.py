@@ -61,7 +61,7 @@ class LogicalDevice(PhysicalDevice):
 
 
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
-_settings = {"visible": [_CPU]}
+_settings = {"visible": [_CPU], "logical_counts": {}}   # counts: set by device_config
 
 
 def _check_type(device_type, what):
@@ -77,10 +77,14 @@ def list_physical_devices(device_type=None):
 
 
 def list_logical_devices(device_type=None):
-    """The logical devices of `device_type` (one per visible physical device)."""
+    """The logical devices of `device_type`: one per visible physical device,
+    or as many as `set_logical_device_configuration` split it into."""
     _check_type(device_type, "list_logical_devices")
-    return [LogicalDevice(d.name.replace("/physical_device:", "/device:"), d.device_type)
-            for d in get_visible_devices(device_type)]
+    out = []
+    for d in get_visible_devices(device_type):
+        for i in range(_settings["logical_counts"].get(d, 1)):
+            out.append(LogicalDevice(f"/device:{d.device_type}:{i}", d.device_type))
+    return out
 
 
 def get_visible_devices(device_type=None):

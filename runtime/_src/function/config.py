@@ -75,9 +75,26 @@ def _set_experimental_options(options):
 
 
 def _get_experimental_options():
-    """A copy of the optimizer options set so far (empty: all defaults)."""
+    """The optimizer options set so far, then TF's two defaults
+    (disable_model_pruning and disable_meta_optimizer, False) unless set."""
     with _lock:
-        return dict(_optimizer_options)
+        options = dict(_optimizer_options)
+    options.setdefault("disable_model_pruning", False)
+    options.setdefault("disable_meta_optimizer", False)
+    return options
+
+
+_jit = {"value": ""}
+
+
+def _set_jit(enabled):
+    """`tf.config.optimizer.set_jit`: XLA auto-clustering on (True or
+    'autoclustering') or off; recorded (jit_compile is per function here)."""
+    _jit["value"] = "autoclustering" if enabled is True or enabled == "autoclustering" else ""
+
+
+def _get_jit():
+    return _jit["value"]
 
 
 def _reset_experimental_options():
@@ -90,4 +107,6 @@ optimizer = types.SimpleNamespace(
     set_experimental_options=_set_experimental_options,
     get_experimental_options=_get_experimental_options,
     reset_experimental_options=_reset_experimental_options,
+    set_jit=_set_jit,
+    get_jit=_get_jit,
 )

@@ -1,10 +1,13 @@
 """`random.Generator`: a random number generator whose state is a Variable.
 
-The state is an int64 Variable of shape [3] (counter, counter high word,
-key). Each draw reads it, turns it into a seed pair (key, counter) for the
-matching stateless op, and writes the state back with the counter advanced.
-So a Generator works eagerly and inside `tf.function` alike: the graph reads
-and writes the Variable when it runs, and the values advance across calls.
+The state is an int64 Variable of shape [3], laid out as TF's Philox state
+(a 128-bit counter, its low word first, and the key; `from_seed(1)` is
+[1, 0, 0]). Each draw reads it, computes TF's Philox numbers from it
+(runtime/_src/ops/philox_ops.py) and writes it back with the counter advanced
+by 256 per value, as TF does. So the values are TF's for the same seed (to
+float32's last bit in normal's sin and cos), and a Generator works eagerly and
+inside `tf.function` alike: the graph reads and writes the Variable when it
+runs, and the values advance across calls.
 
     g = Generator.from_seed(1)
     g.normal([2])        # the same values for every Generator.from_seed(1)
@@ -14,9 +17,9 @@ and writes the Variable when it runs, and the values advance across calls.
     def f():
         return g.uniform([3])   # new values at every call
 
-`split(count)` makes `count` new Generators seeded from this one (eagerly,
+`split(count)` makes `count` new Generators keyed from this one (eagerly,
 also when called while tracing, as their state Variables must exist before
-any graph runs). The numbers are numpy's, not TensorFlow's Philox numbers.
+any graph runs). `binomial` draws numpy's numbers (seeded by the state).
 """
 
 import os
@@ -28,7 +31,8 @@ from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
-from runtime._src.ops import stateless_random_ops
+from runtime._src.ops import array_ops, stateless_random_ops
+from runtime._src.ops.philox_ops import SKIP_PER_ELEMENT
 from runtime._src.function.variables import Variable
 
 __all__ = ["Generator", "get_global_generator", "set_global_generator", "create_rng_state"]
@@ -43,12 +47,20 @@ def _as_int64(u):
 
 
 def create_rng_state(seed, alg=None):
-    """`tf.random.create_rng_state`: the int64[3] state of `from_seed(seed)`."""
-    words = [int(w) & _MASK for w in np.asarray(seed).reshape(-1).tolist()]
-    if not words:
-        raise ValueError("create_rng_state: seed must hold at least one integer")
-    key = int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0])
-    return np.array([0, 0, _as_int64(key)], np.int64)
+    """`tf.random.create_rng_state`: the int64[3] state of `from_seed(seed)`,
+    laid out as TF's: an int is its 192-bit two's complement in little-endian
+    64-bit words (1 -> [1, 0, 0], -1 -> [-1, -1, -1]); a list of up to 3 ints
+    is padded with zeros in front ([1, 2] -> [0, 1, 2])."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        value = int(seed) & ((1 << 192) - 1)
+        words = [(value >> (64 * i)) & _MASK for i in range(3)]
+    else:
+        given = [int(w) & _MASK for w in np.asarray(seed).reshape(-1).tolist()]
+        if not given or len(given) > 3:
+            raise ValueError(f"create_rng_state: seed must be an int or 1 to 3 ints, got "
+                             f"{seed!r}")
+        words = [0] * (3 - len(given)) + given
+    return np.array([_as_int64(w) for w in words], np.int64)
 
 
 # --- the op that turns a state into a seed pair ------------------------------------
@@ -143,45 +155,80 @@ class Generator:
         self._state_var.assign(new_state, read_value=False)
         return seed
 
+    def _draw(self, shape, dist, dtype, bounds=()):
+        """Values from TF's Philox kernels (philox_ops.py), advancing the state."""
+        shape = stateless_random_ops._shape_tensor(shape, f"Generator.{dist}")
+        values, new_state = apply("StatefulPhiloxDraw",
+                                  [self._state_var._as_tensor(), shape, *bounds],
+                                  {"dist": dist, "dtype": dtypes.as_dtype(dtype)})
+        self._state_var.assign(new_state, read_value=False)
+        return values
+
     def skip(self, delta):
-        """Advance the state as `delta` draws would."""
-        self._next_seed(int(delta))
+        """Advance the state as drawing `delta` values would (256 a value, as TF)."""
+        self._next_seed(SKIP_PER_ELEMENT * int(delta))
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-        return stateless_random_ops.stateless_normal(shape, self._next_seed(), mean, stddev,
-                                                     dtype)
+        dtype = _float_dtype(dtype, "normal")
+        values = self._draw(shape, "normal", dtype)
+        return values * convert_to_tensor(stddev, dtype) + convert_to_tensor(mean, dtype)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-        return stateless_random_ops.stateless_truncated_normal(shape, self._next_seed(), mean,
-                                                               stddev, dtype)
+        dtype = _float_dtype(dtype, "truncated_normal")
+        values = self._draw(shape, "truncated_normal", dtype)
+        return values * convert_to_tensor(stddev, dtype) + convert_to_tensor(mean, dtype)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
         """Values in [minval, maxval); for integers give both bounds, or both
         as None for the whole range of the dtype."""
         dtype = dtypes.as_dtype(dtype)
-        if dtype.is_integer and (minval is None) != (maxval is None):
-            raise ValueError(f"Generator.uniform: For integer dtype {dtype!r}, minval and maxval "
-                             "must be both `None` or both non-`None`; got "
-                             f"minval={minval} and maxval={maxval}")
-        return stateless_random_ops.stateless_uniform(shape, self._next_seed(), minval, maxval,
-                                                      dtype)
+        if dtype.is_integer:
+            if (minval is None) != (maxval is None):
+                raise ValueError(f"Generator.uniform: For integer dtype {dtype!r}, minval and "
+                                 "maxval must be both `None` or both non-`None`; got "
+                                 f"minval={minval} and maxval={maxval}")
+            if maxval is None:
+                return self.uniform_full_int(shape, dtype)
+            bounds = (convert_to_tensor(minval, dtype), convert_to_tensor(maxval, dtype))
+            return self._draw(shape, "bounded_int", dtype, bounds)
+        dtype = _float_dtype(dtype, "uniform")
+        maxval = 1 if maxval is None else maxval
+        low, high = convert_to_tensor(minval, dtype), convert_to_tensor(maxval, dtype)
+        return self._draw(shape, "uniform", dtype) * (high - low) + low
 
     def uniform_full_int(self, shape, dtype=dtypes.int64, name=None):
-        """Integers over the whole range of `dtype` (int32 or int64)."""
-        return self.uniform(shape, None, None, dtype)
+        """Integers over the whole range of `dtype` (int32, int64, uint32, uint64)."""
+        return self._draw(shape, "full_int", dtype)
+
+    def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
+        """The successes of `counts` trials of probability `probs` (shape ending
+        with counts and probs broadcast together; numpy's numbers)."""
+        return stateless_random_ops.stateless_binomial(shape, self._next_seed(SKIP_PER_ELEMENT),
+                                                       counts, probs, dtype)
 
     def make_seeds(self, count=1):
-        """An int64 [2, count] tensor of seeds for the stateless ops."""
-        return self.uniform_full_int([2, count], dtypes.int64)
+        """An int64 [2, count] tensor of seeds for the stateless ops: random
+        keys over zeros, as TF's."""
+        keys = self.uniform_full_int([count], dtypes.int64)
+        return array_ops.stack([keys, array_ops.zeros_like(keys)])
 
     def split(self, count=1):
-        """`count` new Generators seeded from this one (which advances)."""
+        """`count` new Generators, each with a random key and a zero counter
+        (eagerly, also while tracing); this one advances."""
         with init_scope():
-            seeds = np.asarray(self.make_seeds(count))
-        return [Generator.from_seed(seeds[:, i], self._alg) for i in range(count)]
+            keys = np.asarray(self.uniform_full_int([count], dtypes.int64))
+        return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys]
 
     def __repr__(self):
         return f"<runtime.random.Generator state={self._state_var.numpy().tolist()}>"
+
+
+def _float_dtype(dtype, what):
+    dtype = dtypes.as_dtype(dtype)
+    if dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+        raise TypeError(f"Generator.{what}: dtype must be a floating-point type, got "
+                        f"{dtype.name}")
+    return dtype
 
 
 def _state_array(state):

@@ -131,6 +131,7 @@ WHY_NOT = {
     "StatelessRandomUniformFullInt": "ONNX's random ops do not reproduce our random streams",
     "StatelessMultinomial": "ONNX's random ops do not reproduce our random streams",
     "RngNextSeed": "ONNX's random ops do not reproduce our random streams",
+    "StatefulPhiloxDraw": "ONNX's random ops do not reproduce TF's Philox streams",
     "Bitcast": "ONNX has no bitcast (reinterpreting a tensor's bytes as another type)",
     "Erfc": "ONNX has no erfc, and 1 - erf(x) loses every digit for x above 4: use "
             "1 - tf.math.erf(x) in the function if that precision is enough",
@@ -228,6 +229,24 @@ _same_reason(("DatasetToTFRecord", "MatchingFiles"),
 _same_reason(("DecodeBase64", "EncodeBase64", "DecodeCSV", "DecodeCompressed",
               "DecodeJSONExample", "DecodeRaw", "ParseExampleV2", "ParseSequenceExampleV2"),
              "ONNX has no decoders for these formats: parse the records before the model")
+_same_reason(("BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1",
+              "BesselK0", "BesselK0e", "BesselK1", "BesselK1e", "BesselY0", "BesselY1",
+              "Betainc", "Dawsn", "Erfinv", "Expint", "FresnelCos", "FresnelSin", "Igamma",
+              "IgammaGradA", "Igammac", "Ndtri", "PolygammaOrder", "Spence", "Zeta"),
+             "ONNX has no special functions beyond erf (Bessel, incomplete gamma and beta, "
+             "zeta, inverse erf, ...)")
+_same_reason(("Eig", "Lu", "MatrixExponential", "MatrixLogarithm", "MatrixSquareRoot",
+              "MatrixSquareRootGrad", "TridiagonalSolve"),
+             "ONNX has no matrix decompositions, matrix functions or linear solvers")
+_same_reason(("QueueCloseV2", "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueDequeueV2",
+              "QueueEnqueueManyV2", "QueueEnqueueV2", "QueueIsClosedV2", "QueueSizeV2"),
+             "ONNX has no queues: a tf.queue holds Python state")
+_same_reason(("DecodeWav", "EncodeWav"), "ONNX has no audio file codecs")
+_same_reason(("RandomIndexShuffle", "StatelessShuffle", "CandidateSampler",
+              "AllCandidateSampler", "StatelessRandomPoisson",
+              "StatelessParameterizedTruncatedNormal"),
+             "ONNX's random ops do not reproduce our random streams")
+_same_reason(("InvertPermutation", "NextAfter"), "this op has no ONNX rule yet")
 
 
 def where(node):

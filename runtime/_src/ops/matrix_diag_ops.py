@@ -23,7 +23,7 @@ from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.manipulation_ops import transpose
 from runtime._src.ops.reduction_ops import reduce_sum
 
-__all__ = ["band_part", "diag", "diag_part", "trace", "tensor_diag", "tensor_diag_part",
+__all__ = ["band_part", "diag", "diag_part", "trace", "set_diag", "tensor_diag", "tensor_diag_part",
            "matrix_transpose", "adjoint"]
 
 
@@ -311,6 +311,17 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     x = convert_to_tensor(input)
     return apply("MatrixDiagPartV3", (x,),
                  _diag_attrs("MatrixDiagPartV3", k, padding_value, align, x.dtype))
+
+
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
+    """`tf.linalg.set_diag`: input with its k-th diagonal (or the band k =
+    (lower, upper), stacked from the top as `diag_part` gives it) replaced."""
+    op = "MatrixSetDiagV3"
+    x = convert_to_tensor(input)
+    d = convert_to_tensor(diagonal, x.dtype)
+    attrs = _diag_attrs(op, k, 0, align, x.dtype)
+    del attrs["padding_value"]
+    return apply(op, (x, d), attrs)
 
 
 def trace(x, name=None):

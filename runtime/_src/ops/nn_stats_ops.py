@@ -1,10 +1,10 @@
 """`tf.nn` statistics, small losses and label ops: `sufficient_statistics`,
-`normalize_moments`, `weighted_moments`, `zero_fraction`, `crelu`,
-`log_poisson_loss`, `batch_norm_with_global_normalization`, `in_top_k`,
-`collapse_repeated` and `isotonic_regression`.
+`normalize_moments`, `weighted_moments`, `crelu`, `log_poisson_loss`,
+`batch_norm_with_global_normalization`, `collapse_repeated` and
+`isotonic_regression` (`in_top_k` and `zero_fraction` are tf.math's, in
+math_more_ops.py).
 
     tf.nn.weighted_moments(x, [0], frequency_weights=[[1.], [3.]])   # (mean, variance)
-    tf.nn.in_top_k(targets=[0, 2], predictions=p, k=1)              # [True, True]
     tf.nn.isotonic_regression([[1., 3., 2., 4.]])                    # non-increasing fit
 
 The differentiable ones are built from differentiable ops the way TF builds
@@ -27,9 +27,9 @@ from runtime._src.ops.nn_ops import batch_normalization, relu
 from runtime._src.ops.reduction_ops import reduce_mean, reduce_prod, reduce_sum, static_axis
 from runtime._src.ops.special_math_ops import divide_no_nan
 
-__all__ = ["sufficient_statistics", "normalize_moments", "weighted_moments", "zero_fraction",
-           "crelu", "log_poisson_loss", "batch_norm_with_global_normalization", "in_top_k",
-           "collapse_repeated", "isotonic_regression"]
+__all__ = ["sufficient_statistics", "normalize_moments", "weighted_moments", "crelu",
+           "log_poisson_loss", "batch_norm_with_global_normalization", "collapse_repeated",
+           "isotonic_regression"]
 
 
 def _tensor(x):
@@ -95,14 +95,6 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     return mean, variance
 
 
-def zero_fraction(value, name=None):
-    """The fraction of `value`'s elements that are zero, as float32 (NaN for
-    an empty tensor); no gradient, as TF's."""
-    value = _tensor(value)
-    zero = math_ops.equal(value, convert_to_tensor(0, value.dtype))
-    return reduce_mean(math_ops.cast(zero, dtypes.float32))
-
-
 # --- activations and losses -----------------------------------------------------------
 
 def crelu(features, axis=-1, name=None):
@@ -139,41 +131,6 @@ def batch_norm_with_global_normalization(input, mean, variance, beta, gamma,
     `scale_after_normalization` (TF 1's argument order)."""
     return batch_normalization(input, mean, variance, beta,
                                gamma if scale_after_normalization else None, variance_epsilon)
-
-
-# --- in_top_k ---------------------------------------------------------------------------
-
-def _infer_in_top_k(inputs, attrs):
-    predictions = inputs[0]
-    batch = predictions.shape.dims[0] if predictions.shape.rank == 2 else None
-    return [(dtypes.bool, TensorShape([batch]))]
-
-
-@define_op("InTopKV2", infer=_infer_in_top_k)
-def _in_top_k(predictions, targets, k):
-    rows = np.arange(len(predictions))
-    inside = (targets >= 0) & (targets < predictions.shape[1])
-    picked = predictions[rows, np.where(inside, targets, 0)]
-    above = (predictions > picked[:, None]).sum(axis=1)
-    finite = np.isfinite(picked) & np.isfinite(predictions).all(axis=1)
-    return inside & finite & (above < k)
-
-
-not_differentiable("InTopKV2")
-
-
-def in_top_k(targets, predictions, k, name=None):
-    """`tf.nn.in_top_k`: whether each target class is among the row's `k`
-    largest predictions (ties with the k-th count as in; a non-finite row or
-    an out-of-range target is False)."""
-    predictions = _tensor(predictions)
-    targets = _tensor(targets)
-    if predictions.dtype != dtypes.float32:
-        raise TypeError(f"in_top_k: predictions must be float32, got {predictions.dtype.name}")
-    if predictions.shape.rank not in (None, 2):
-        raise ValueError(f"in_top_k: predictions must be 2-D, got shape {predictions.shape}")
-    k = convert_to_tensor(k, targets.dtype)
-    return apply("InTopKV2", [predictions, targets, k])
 
 
 # --- collapse_repeated ----------------------------------------------------------------

@@ -1,8 +1,7 @@
 """Stateless random ops: `random.stateless_uniform`, `stateless_normal`,
-`stateless_truncated_normal`, `stateless_categorical`; and the gamma and
-binomial draws of `keras.random` (`stateless_gamma`, `stateless_binomial`,
-TF's ops, not exported as `tf.random` names: their argument checks are not
-TF's).
+`stateless_truncated_normal`, `stateless_categorical`, `stateless_gamma`,
+`stateless_binomial` (also used by `keras.random`); `stateless_poisson` and
+the parameterized truncated normal are in stateless_dist_ops.py.
 
 Their values are a function of the inputs alone: the same `seed` (an int32
 or int64 vector of shape [2]) gives the same values, eagerly, in any graph,
@@ -10,8 +9,12 @@ whatever the global seed or other random ops did.
 
     stateless_uniform([2], seed=[1, 2])   # the same two values every time
 
-The numbers are numpy's (a PCG64 stream per seed and op), not TensorFlow's
-Philox numbers; distributions, dtypes, shapes and errors follow TensorFlow.
+`stateless_uniform` (floats, bounded and full-range integers),
+`stateless_normal`, `stateless_truncated_normal`, `split` and `fold_in` give
+TensorFlow's Philox numbers (the seed turned into a key and counter as TF's
+kernels do, philox_ops.py); categorical, gamma and binomial draws are numpy's
+(a PCG64 stream per seed and op). Distributions, dtypes, shapes and errors
+follow TensorFlow.
 """
 
 import numpy as np
@@ -21,6 +24,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops import array_ops
+from runtime._src.ops.philox_ops import draw_values, stateless_key_counter
 from runtime._src.ops.random_ops import (FLOATS_AND_INTS, _check_dtype, _scalar_arg,
                                          _shape_tensor, _static_shape, categorical_args,
                                          draw_categorical, draw_normal, draw_truncated_normal,
@@ -52,25 +56,46 @@ def _rng(seed, op_name):
     return seeded_rng(seed, op_name)
 
 
+def _philox(seed, op_name, dims, dist, dtype, bounds=()):
+    """TF's Philox values for a stateless op (philox_ops.py)."""
+    _rng(seed, op_name)                                   # the seed's checks
+    counter, key = stateless_key_counter(seed)
+    return draw_values(counter, key, [int(d) for d in np.asarray(dims).ravel()], dist, dtype,
+                       bounds)
+
+
 @define_op("StatelessRandomUniform", infer=_infer_stateless)
 def _stateless_uniform(shape, seed, minval, maxval, *, dtype):
-    return draw_uniform(_rng(seed, "StatelessRandomUniform"), shape, minval, maxval, dtype)
+    if dtype.is_integer:
+        if np.any(minval >= maxval):
+            raise ValueError(f"Need minval < maxval, got {minval} >= {maxval}")
+        return _philox(seed, "StatelessRandomUniform", shape, "bounded_int", dtype,
+                       (minval, maxval))
+    unit = _philox(seed, "StatelessRandomUniform", shape, "uniform", dtype)
+    span = np.asarray(maxval, dtype.np_dtype) - np.asarray(minval, dtype.np_dtype)
+    return (unit * span + np.asarray(minval, dtype.np_dtype)).astype(dtype.np_dtype)
 
 
 @define_op("StatelessRandomUniformFullInt", infer=_infer_stateless)
 def _stateless_uniform_full_int(shape, seed, *, dtype):
-    return draw_uniform(_rng(seed, "StatelessRandomUniformFullInt"), shape, None, None, dtype)
+    return _philox(seed, "StatelessRandomUniformFullInt", shape, "full_int", dtype)
+
+
+def _scaled(unit, mean, stddev, dtype):
+    return (unit * np.asarray(stddev, dtype.np_dtype) +
+            np.asarray(mean, dtype.np_dtype)).astype(dtype.np_dtype)
 
 
 @define_op("StatelessRandomNormal", infer=_infer_stateless)
 def _stateless_normal(shape, seed, mean, stddev, *, dtype):
-    return draw_normal(_rng(seed, "StatelessRandomNormal"), shape, mean, stddev, dtype)
+    return _scaled(_philox(seed, "StatelessRandomNormal", shape, "normal", dtype), mean, stddev,
+                   dtype)
 
 
 @define_op("StatelessTruncatedNormal", infer=_infer_stateless)
 def _stateless_truncated_normal(shape, seed, mean, stddev, *, dtype):
-    return draw_truncated_normal(_rng(seed, "StatelessTruncatedNormal"), shape, mean, stddev,
-                                 dtype)
+    return _scaled(_philox(seed, "StatelessTruncatedNormal", shape, "truncated_normal", dtype),
+                   mean, stddev, dtype)
 
 
 def _infer_stateless_categorical(inputs, attrs):

@@ -11,10 +11,11 @@ The on-disk format (versioned JSON + .npz) is described in
 docs/saved_model_format.md and in `runtime.saved_model.format`.
 """
 
+from runtime._src.saved_model.asset import Asset
 from runtime._src.saved_model.format import FORMAT_VERSION, SavedModelError
 from runtime._src.saved_model.load import load
 from runtime._src.saved_model.options import LoadOptions, SaveOptions, contains_saved_model
 from runtime._src.saved_model.save import save
 
 __all__ = ["save", "load", "SavedModelError", "FORMAT_VERSION", "SaveOptions", "LoadOptions",
-           "contains_saved_model"]
+           "contains_saved_model", "Asset"]

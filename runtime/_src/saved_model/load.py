@@ -33,6 +33,7 @@ from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT
 from runtime._src.autodiff.function_call import TapedGraph
 from runtime._src.function.concrete_function import run_recorded
 from runtime._src.function.variables import Variable
+from runtime._src.saved_model.asset import ASSETS_DIRECTORY, Asset
 from runtime._src.saved_model.options import LoadOptions, check_options
 
 __all__ = ["load", "LoadedModel", "LoadedFunction", "NoMatchingFunctionError"]
@@ -49,6 +50,7 @@ def load(export_dir, tags=None, options=None):
     arrays = _read_npz(os.path.join(export_dir, CONSTANTS_FILE))
     values = _read_npz(os.path.join(export_dir, VARIABLES_FILE))
     ctx = _Reader(os.path.join(export_dir, JSON_FILE), arrays)
+    assets = ctx.assets(doc.get("assets", []), export_dir)
     variables = ctx.variables(doc.get("variables"), values, os.path.join(export_dir, VARIABLES_FILE))
     functions = {}
     for name, concretes in ctx.typed(doc.get("functions"), dict, "functions").items():
@@ -63,7 +65,11 @@ def load(export_dir, tags=None, options=None):
         raise ctx.error(f"expected a list of function names, found {signature_names!r:.60}")
     signatures = {n: functions[n] for n in signature_names if n in functions}
     kind = CallableLoadedModel if "__call__" in functions else LoadedModel
-    return kind(functions, signatures, variables, ctx.var_paths)
+    model = kind(functions, signatures, variables, ctx.var_paths)
+    for path, asset in assets.items():
+        if path.isidentifier() and not hasattr(model, path):
+            setattr(model, path, asset)
+    return model
 
 
 def _read_json(path):
@@ -112,6 +118,24 @@ class _Reader:
         self.loaded_variables = []
         self.var_paths = {}
         self._scopes = []
+        self._moved = {}           # an asset's saved path (bytes) -> its copy's path
+
+    def assets(self, entries, export_dir):
+        """The Assets (attribute path -> Asset of the copy in assets/)."""
+        out = {}
+        for i, e in enumerate(self.typed(entries, list, "assets")):
+            self.where = f"asset {i}"
+            e = self.typed(e, dict, "asset")
+            name, path, source = e.get("filename"), e.get("path"), e.get("source")
+            if not all(isinstance(v, str) for v in (name, path, source)) or \
+                    os.path.basename(name) != name or name in ("", ".", ".."):
+                raise self.error(f"bad asset entry {e!r:.80}")
+            copy = os.path.join(export_dir, ASSETS_DIRECTORY, name)
+            if not os.path.isfile(copy):
+                raise self.error(f"asset file {copy} is missing")
+            out[path] = Asset(copy)
+            self._moved[source.encode("utf-8")] = copy.encode("utf-8")
+        return out
 
     def error(self, message):
         return SavedModelError(f"load: {self.path}: {self.where}: {message}")
@@ -267,6 +291,8 @@ class _Reader:
             raise self.error(f"unknown op {op!r} (not registered in this runtime)")
         inputs = [self._ref(scope, r) for r in self.typed(nd.get("inputs"), list, "inputs")]
         attrs = {k: decode_attr(v, self) for k, v in self.typed(nd.get("attrs"), dict, "attrs").items()}
+        if op == "Const" and self._moved:
+            attrs = self._asset_constant(attrs)
         self.where = where      # decoding a subgraph attr moved it to the subgraph's nodes
         node = Node(graph, name, OPS[op], inputs, attrs, None)
         outs = []
@@ -282,6 +308,17 @@ class _Reader:
         node.outputs = tuple(outs)
         self._check_node(node)
         return node
+
+    def _asset_constant(self, attrs):
+        """A string constant naming a saved asset now names its copy."""
+        value = attrs.get("value")
+        if isinstance(value, np.ndarray) and value.dtype == object and value.shape == ():
+            moved = self._moved.get(value.item())
+            if moved is not None:
+                attrs = dict(attrs, value=np.array(moved, dtype=object))
+        elif isinstance(value, bytes) and value in self._moved:
+            attrs = dict(attrs, value=self._moved[value])
+        return attrs
 
     def _check_node(self, node):
         """The node is one its op could have made (see the module docstring)."""

@@ -23,6 +23,7 @@ from runtime._src.core.tensor import Tensor
 from runtime._src.core.composite import spec_to_json, type_spec_of
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.function.signature import CompositeArgument
+from runtime._src.saved_model.asset import Asset, copy_assets
 from runtime._src.saved_model.options import SaveOptions, check_options
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
@@ -59,6 +60,10 @@ def save(obj, export_dir, signatures=None, options=None):
                                   for cf in concretes]
     doc["variables"] = writer.variables_json
     os.makedirs(export_dir, exist_ok=True)
+    found = obj._flatten(lambda x: isinstance(x, Asset), with_path=True) \
+        if isinstance(obj, Module) else []
+    if found:
+        doc["assets"] = copy_assets(found, export_dir)
     np.savez(os.path.join(export_dir, CONSTANTS_FILE), **writer.arrays)
     np.savez(os.path.join(export_dir, VARIABLES_FILE), **writer.variable_values)
     with open(os.path.join(export_dir, JSON_FILE), "w", encoding="utf-8") as f:
