@@ -1,0 +1,76 @@
+"""More layer cases (3-D convolution and pooling, causal Conv1D, the 1-D and
+3-D reshaping layers, adaptive pooling, RNN with user cells), shared by
+tests/keras/test_keras3_layers_more.py and the script that records their
+expected values from Keras 3.15 (tools/record_keras_layers_more.py).
+
+As in layer_cases.py: each case builds a model with the same code for
+`tf.keras` and `runtime.keras`, sets every weight to `weight_value(shape, k)`,
+feeds `case_inputs(kind)`, and measures the outputs and the gradients of
+`sum(output ** 2)` with respect to `model.trainable_weights`.
+"""
+
+import numpy as np
+
+from tests.keras.layer_cases import case_inputs as _base_inputs
+from tests.keras.layer_cases import weight_value
+
+
+def case_inputs(kind):
+    if kind == "vol":
+        return np.cos(0.3 * np.arange(2 * 4 * 5 * 6 * 3)).reshape(2, 4, 5, 6, 3).astype(
+            "float32")
+    if kind == "vol_first":     # channels_first, last axis not the filters' count
+        return np.sin(0.2 * np.arange(2 * 3 * 4 * 5 * 3) + 1).reshape(2, 3, 4, 5, 3).astype(
+            "float32")
+    return _base_inputs(kind)
+
+
+CASES = {
+    "conv1d_causal": ("seq", lambda L: [L.Conv1D(2, 3, padding="causal")]),
+    "conv1d_causal_dilated": ("seq", lambda L: [L.Conv1D(2, 2, padding="causal",
+                                                         dilation_rate=2, activation="relu")]),
+    "conv3d": ("vol", lambda L: [L.Conv3D(2, (2, 3, 2))]),
+    "conv3d_same_strided": ("vol", lambda L: [L.Conv3D(2, 3, strides=2, padding="same")]),
+    "conv3d_dilated": ("vol", lambda L: [L.Conv3D(2, 2, dilation_rate=(2, 1, 2),
+                                                  activation="tanh")]),
+    "conv3d_channels_first": ("vol_first", lambda L: [L.Conv3D(
+        3, 2, data_format="channels_first", use_bias=False)]),
+    "conv3d_transpose": ("vol", lambda L: [L.Conv3DTranspose(2, (3, 2, 2), strides=2)]),
+    "conv3d_transpose_same": ("vol", lambda L: [L.Conv3DTranspose(
+        2, (3, 1, 2), strides=(2, 3, 1), padding="same")]),
+    "conv3d_transpose_small_kernel": ("vol", lambda L: [L.Conv3DTranspose(
+        2, (1, 2, 2), strides=(3, 2, 2))]),
+    "max_pooling3d": ("vol", lambda L: [L.Conv3D(2, 1), L.MaxPooling3D()]),
+    "max_pooling3d_same": ("vol", lambda L: [L.Conv3D(2, 1), L.MaxPooling3D(
+        3, strides=(2, 2, 1), padding="same")]),
+    "average_pooling3d": ("vol", lambda L: [L.Conv3D(2, 1), L.AveragePooling3D(
+        (2, 2, 3))]),
+    "average_pooling3d_same": ("vol", lambda L: [L.Conv3D(2, 1), L.AveragePooling3D(
+        3, strides=2, padding="same")]),
+    "global_max_pooling3d": ("vol", lambda L: [L.Conv3D(2, 1), L.GlobalMaxPooling3D()]),
+    "global_average_pooling3d": ("vol", lambda L: [L.Conv3D(2, 1), L.GlobalAveragePooling3D(
+        keepdims=True)]),
+    "up_sampling1d": ("seq", lambda L: [L.Dense(2), L.UpSampling1D(3)]),
+    "up_sampling3d": ("vol", lambda L: [L.Conv3D(1, 2), L.UpSampling3D((1, 2, 3))]),
+    "zero_padding1d": ("seq", lambda L: [L.Dense(2), L.ZeroPadding1D((2, 1))]),
+    "zero_padding3d": ("vol", lambda L: [L.Conv3D(1, 2), L.ZeroPadding3D(((1, 0), 2, (0, 1)))]),
+    "cropping1d": ("seq", lambda L: [L.Dense(2), L.Cropping1D((1, 2))]),
+    "cropping3d": ("vol", lambda L: [L.Conv3D(1, 1), L.Cropping3D(((1, 0), (1, 2), 1))]),
+    "adaptive_average_pooling1d": ("seq", lambda L: [L.Dense(2),
+                                                     L.AdaptiveAveragePooling1D(3)]),
+    "adaptive_max_pooling2d": ("image", lambda L: [L.Conv2D(2, 1),
+                                                   L.AdaptiveMaxPooling2D((2, 4))]),
+    "adaptive_average_pooling3d": ("vol", lambda L: [L.Conv3D(2, 1),
+                                                     L.AdaptiveAveragePooling3D((3, 2, 4))]),
+}
+
+
+def build(keras, name):
+    """(model, inputs) for case `name`, weights set."""
+    kind, make = CASES[name]
+    model = keras.Sequential(make(keras.layers))
+    x = case_inputs(kind)
+    model(x)
+    for k, w in enumerate(model.weights):
+        w.assign(weight_value(tuple(w.shape), k))
+    return model, x

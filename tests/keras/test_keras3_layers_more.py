@@ -1,0 +1,94 @@
+"""Conv3D/Conv3DTranspose, causal Conv1D, the 3-D and adaptive pooling layers
+and the 1-D/3-D reshaping layers against Keras 3.15: outputs and gradients for
+identical weights and inputs (the cases of layer_cases_more.py, values
+recorded from TensorFlow 2.21 / Keras 3.15 into layer_expected_more.py by
+tools/record_keras_layers_more.py), eagerly and inside a traced step."""
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from tests.keras import layer_cases_more
+from tests.keras.layer_expected_more import EXPECTED
+
+
+def _loss_and_grads(model, x):
+    with tf.GradientTape() as tape:
+        out = model(x)
+        loss = tf.reduce_sum(tf.square(out))
+    return out, tape.gradient(loss, model.trainable_weights)
+
+
+def _check(name, out, grads):
+    want = EXPECTED[name]
+    np.testing.assert_allclose(np.asarray(out), np.array(want["output"]), atol=2e-5)
+    assert len(grads) == len(want["grads"])
+    for got, value in zip(grads, want["grads"]):
+        np.testing.assert_allclose(np.asarray(tf.convert_to_tensor(got)), np.array(value),
+                                   rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("name", list(layer_cases_more.CASES))
+def test_eager_matches_keras(name):
+    model, x = layer_cases_more.build(tf.keras, name)
+    _check(name, *_loss_and_grads(model, x))
+
+
+@pytest.mark.parametrize("name", ["conv1d_causal", "conv3d_same_strided",
+                                  "conv3d_transpose_same", "max_pooling3d_same",
+                                  "average_pooling3d_same", "zero_padding3d",
+                                  "adaptive_average_pooling3d"])
+def test_traced_step_matches_keras(name):
+    model, x = layer_cases_more.build(tf.keras, name)
+    step = tf.function(lambda x: _loss_and_grads(model, x))
+    _check(name, *step(tf.constant(x)))
+
+
+def test_functional_shapes_and_configs():
+    L = tf.keras.layers
+    inp = tf.keras.Input((4, 5, 6, 3))
+    y = L.Conv3D(2, 3, padding="same", strides=(1, 2, 2))(inp)
+    assert y.shape == (None, 4, 3, 3, 2)
+    y = L.Conv3DTranspose(2, 2, strides=2)(y)
+    assert y.shape == (None, 8, 6, 6, 2)
+    y = L.MaxPooling3D()(y)
+    assert y.shape == (None, 4, 3, 3, 2)
+    y = L.AdaptiveMaxPooling3D(2)(y)
+    assert y.shape == (None, 2, 2, 2, 2)
+    model = tf.keras.Model(inp, L.GlobalAveragePooling3D()(y))
+    assert model(np.ones((3, 4, 5, 6, 3), "float32")).shape == (3, 2)
+    conv = L.Conv1D(4, 3, padding="causal")
+    assert conv.get_config()["padding"] == "causal"
+    assert L.Conv1D.from_config(conv.get_config()).padding == "causal"
+    assert L.MaxPooling3D().get_config()["strides"] == (2, 2, 2)
+    assert L.ZeroPadding3D(2).get_config()["padding"] == ((2, 2), (2, 2), (2, 2))
+    assert L.Cropping1D().get_config()["cropping"] == (1, 1)
+    assert L.AdaptiveAveragePooling2D(3).get_config()["output_size"] == (3, 3)
+    assert L.MaxPool3D is L.MaxPooling3D and L.Convolution3D is L.Conv3D
+
+
+def test_dropouts_identity_at_inference_and_noisy_in_training():
+    L = tf.keras.layers
+    x = np.linspace(-1, 1, 60).reshape(2, 3, 2, 5, 1).astype("float32") * np.ones(
+        (1, 1, 1, 1, 4), "float32")
+    for layer in (L.GaussianDropout(0.4, seed=1), L.AlphaDropout(0.3, seed=2),
+                  L.SpatialDropout3D(0.5, seed=3)):
+        np.testing.assert_array_equal(layer(x), x)
+        y = np.asarray(layer(x, training=True))
+        assert y.shape == x.shape and not np.allclose(y, x)
+    y = np.asarray(L.SpatialDropout3D(0.5, seed=3)(x, training=True))
+    kept = y != 0                     # one decision per (sample, channel)
+    assert (kept == kept[:, :1, :1, :1, :]).all() or (x == 0).any()
+    y = np.asarray(L.AlphaDropout(0.5, seed=4)(np.zeros((200, 50), "float32"), training=True))
+    assert len(np.unique(np.round(y, 5))) == 2    # a * 0 + b and a * alpha_p + b
+    assert L.AlphaDropout(0.3).get_config()["noise_shape"] is None
+
+
+def test_bad_arguments_are_value_errors():
+    L = tf.keras.layers
+    with pytest.raises(ValueError, match="kernel_size"):
+        L.Conv3D(2, (2, 2))
+    with pytest.raises(ValueError, match="padding"):
+        L.Conv3D(2, 2, padding="causal")
+    with pytest.raises(ValueError, match="rate"):
+        L.GaussianDropout(1.5)
