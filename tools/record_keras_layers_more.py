@@ -35,7 +35,7 @@ def main():
           f'{tf.__version__} (Keras {tf.keras.version()})\nby '
           'tools/record_keras_layers_more.py; do not edit by hand."""\n')
     print("EXPECTED = {")
-    for name in layer_cases_more.CASES:
+    for name in layer_cases_more.NAMES:
         out, grads = measure(name)
         print(f"    {name!r}: {{\n        'output': {out!r},\n        'grads': {grads!r}}},")
     print("}")

@@ -65,10 +65,65 @@ CASES = {
 }
 
 
+def minimal_cell(keras, units, output_size=None):
+    """The keras.io RNN guide's MinimalRNNCell (a user cell), with an optional
+    output narrower than its state."""
+    ops = keras.ops
+
+    class MinimalRNNCell(keras.layers.Layer):
+        def __init__(self, units, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+            self.state_size = units
+            if output_size is not None:
+                self.output_size = output_size
+
+        def build(self, input_shape):
+            self.kernel = self.add_weight(shape=(input_shape[-1], self.units),
+                                          initializer="uniform", name="kernel")
+            self.recurrent_kernel = self.add_weight(shape=(self.units, self.units),
+                                                    initializer="uniform",
+                                                    name="recurrent_kernel")
+
+        def call(self, inputs, states):
+            h = ops.matmul(inputs, self.kernel)
+            output = ops.tanh(h + ops.matmul(states[0], self.recurrent_kernel))
+            if output_size is not None:
+                return output[:, :output_size], [output]
+            return output, [output]
+
+    return MinimalRNNCell(units)
+
+
+# name -> (input kind, function of the keras module returning the layers of a Sequential)
+KERAS_CASES = {
+    "rnn_user_cell_seq": ("seq", lambda K: [K.layers.RNN(minimal_cell(K, 2),
+                                                         return_sequences=True)]),
+    "rnn_user_cell_narrow_output": ("seq", lambda K: [K.layers.RNN(
+        minimal_cell(K, 3, output_size=2), return_sequences=True)]),
+    "rnn_stacked_user_cells": ("seq", lambda K: [K.layers.RNN(
+        [minimal_cell(K, 2), minimal_cell(K, 3)], go_backwards=True)]),
+    "rnn_stacked_builtin_cells": ("seq", lambda K: [K.layers.RNN(
+        K.layers.StackedRNNCells([K.layers.LSTMCell(2), K.layers.GRUCell(3)]),
+        return_sequences=True)]),
+    "rnn_lstm_cell_masked": ("ids", lambda K: [K.layers.Embedding(6, 3, mask_zero=True),
+                                               K.layers.RNN(K.layers.LSTMCell(2))]),
+    "rnn_user_cell_masked": ("ids", lambda K: [K.layers.Embedding(6, 3, mask_zero=True),
+                                               K.layers.RNN(minimal_cell(K, 2),
+                                                            return_sequences=True)]),
+}
+
+NAMES = list(CASES) + list(KERAS_CASES)
+
+
 def build(keras, name):
     """(model, inputs) for case `name`, weights set."""
-    kind, make = CASES[name]
-    model = keras.Sequential(make(keras.layers))
+    if name in CASES:
+        kind, make = CASES[name]
+        model = keras.Sequential(make(keras.layers))
+    else:
+        kind, make = KERAS_CASES[name]
+        model = keras.Sequential(make(keras))
     x = case_inputs(kind)
     model(x)
     for k, w in enumerate(model.weights):

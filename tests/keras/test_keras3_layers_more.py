@@ -28,7 +28,7 @@ def _check(name, out, grads):
                                    rtol=1e-5, atol=1e-4)
 
 
-@pytest.mark.parametrize("name", list(layer_cases_more.CASES))
+@pytest.mark.parametrize("name", list(layer_cases_more.NAMES))
 def test_eager_matches_keras(name):
     model, x = layer_cases_more.build(tf.keras, name)
     _check(name, *_loss_and_grads(model, x))
@@ -37,7 +37,8 @@ def test_eager_matches_keras(name):
 @pytest.mark.parametrize("name", ["conv1d_causal", "conv3d_same_strided",
                                   "conv3d_transpose_same", "max_pooling3d_same",
                                   "average_pooling3d_same", "zero_padding3d",
-                                  "adaptive_average_pooling3d"])
+                                  "adaptive_average_pooling3d", "rnn_user_cell_seq",
+                                  "rnn_stacked_builtin_cells", "rnn_user_cell_masked"])
 def test_traced_step_matches_keras(name):
     model, x = layer_cases_more.build(tf.keras, name)
     step = tf.function(lambda x: _loss_and_grads(model, x))
@@ -92,3 +93,25 @@ def test_bad_arguments_are_value_errors():
         L.Conv3D(2, 2, padding="causal")
     with pytest.raises(ValueError, match="rate"):
         L.GaussianDropout(1.5)
+
+
+def test_rnn_states_config_and_functional_shape():
+    L = tf.keras.layers
+    layer = L.RNN([L.LSTMCell(2), L.SimpleRNNCell(3)], return_state=True)
+    out = layer(np.ones((2, 4, 3), "float32"))
+    # as Keras 3.15: output, [h, c] of the LSTM cell, [h] of the SimpleRNN cell
+    assert len(out) == 3 and out[0].shape == (2, 3)
+    assert [s.shape for s in out[1]] == [(2, 2), (2, 2)] and [s.shape for s in out[2]] == [
+        (2, 3)]
+    np.testing.assert_allclose(out[0], out[2][0])
+    config = layer.get_config()
+    assert sorted(config) == ["cell", "dtype", "go_backwards", "name", "return_sequences",
+                              "return_state", "stateful", "trainable", "unroll",
+                              "zero_output_for_mask"]
+    assert config["cell"]["class_name"] == "StackedRNNCells"
+    again = L.RNN.from_config(config)
+    assert [type(c).__name__ for c in again.cell.cells] == ["LSTMCell", "SimpleRNNCell"]
+    inp = tf.keras.Input((5, 3))
+    assert L.RNN(L.GRUCell(4), return_sequences=True)(inp).shape == (None, 5, 4)
+    with pytest.raises(ValueError, match="state_size"):
+        L.RNN(L.Dense(2))
