@@ -44,6 +44,7 @@ from runtime._src.keras.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1
                                              UpSampling3D, ZeroPadding1D, ZeroPadding3D)
 
 from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
+from runtime._src.keras.text_vectorization import TextVectorization
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
@@ -84,4 +85,5 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "Convolution1DTranspose", "Convolution2DTranspose", "Convolution3DTranspose",
             "SeparableConvolution2D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D",
             "AvgPool2D", "AvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
-            "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "RNN", "StackedRNNCells"]
+            "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "RNN", "StackedRNNCells",
+            "TextVectorization"]
