@@ -45,6 +45,11 @@ from runtime._src.keras.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1
 
 from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
 from runtime._src.keras.text_vectorization import TextVectorization
+from runtime._src.keras.image_augmentation import (AutoContrast, Pipeline, RandomBrightness,
+                                                   RandomContrast, RandomCrop, RandomGrayscale,
+                                                   RandomInvert, RandomPosterization,
+                                                   RandomRotation, RandomTranslation, RandomZoom,
+                                                   Solarization)
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
@@ -86,4 +91,7 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "SeparableConvolution2D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D",
             "AvgPool2D", "AvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
             "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "RNN", "StackedRNNCells",
-            "TextVectorization"]
+            "TextVectorization", "AutoContrast", "Pipeline", "RandomBrightness",
+            "RandomContrast", "RandomCrop", "RandomGrayscale", "RandomInvert",
+            "RandomPosterization", "RandomRotation", "RandomTranslation", "RandomZoom",
+            "Solarization"]

@@ -1,0 +1,428 @@
+"""Keras 3's image augmentation layers (RandomFlip, Resizing and CenterCrop are
+in image_layers.py). Called directly they augment (training=True, as Keras's);
+in `predict`/`evaluate` (training=False) they give their input as float32,
+except AutoContrast, which always applies.
+
+    RandomRotation(factor)       rotate by factor * 360 degrees about the centre,
+                                 factor drawn in [lower, upper] (a number f: [-f, f])
+    RandomZoom(height_factor, width_factor=None)   scale by 1 + factor (the same
+                                 draw for both axes without width_factor)
+    RandomTranslation(height_factor, width_factor) shift by factor * size
+        (these three: image_transform.affine_transform, bilinear or nearest,
+        fill_mode reflect / wrap / nearest / constant with fill_value)
+    RandomContrast(factor)       (x - mean) * c + mean per image and channel,
+                                 c in [1 - lower, 1 + upper], clipped to value_range
+    RandomBrightness(factor)     x + delta * (value_range width), clipped
+    RandomCrop(height, width)    a random height x width window (one per batch);
+                                 from a smaller input the window from a centred
+                                 start, resized
+    RandomGrayscale(factor=0.5)  each image to grayscale (3 channels) with prob. factor
+    RandomInvert(factor=1.0)     value_range[1] - x, for each image with a probability
+                                 drawn in factor's range
+    Solarization(addition_factor=0, threshold_factor=0)   x + addition, then
+                                 255 - x at or above a threshold (on a 0..255 scale)
+    AutoContrast(value_range)    each image and channel stretched to the whole range
+    RandomPosterization(factor)  keep the top `bits` bits of each 0..255 value
+    Pipeline(layers)             the layers one after the other
+
+Images are (batch, height, width, channels) or one (height, width, channels);
+data_format="channels_first" puts the channels first.
+"""
+
+import math
+import numbers
+
+from runtime._src.core import dtypes
+from runtime._src.keras import serialization
+from runtime._src.keras.configurable import ConfigurableLayer, base_config
+from runtime._src.keras.conv_layers import _data_format
+from runtime._src.keras.image_transform import FILL_MODES, INTERPOLATIONS, affine_transform
+from runtime._src.keras.noise import _when_training
+from runtime._src.keras.ops import image as keras_image
+from runtime._src.ops import (array_ops, bitwise_ops, image_ops, math_ops, random_ops,
+                              reduction_ops)
+
+__all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
+           "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
+           "Solarization", "AutoContrast", "RandomPosterization", "Pipeline"]
+
+
+def _factor(factor, bounds, name="factor"):
+    """(lower, upper) as Keras's `_set_factor`: a pair sorted, a number f (-|f|, |f|)
+    with the lower end raised to bounds[0]."""
+    error = (f"The `{name}` argument should be a number (or a list of two numbers) in the "
+             f"range [{bounds[0]}, {bounds[1]}]. Received: {name}={factor}")
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2 or factor[0] > bounds[1] or factor[1] < bounds[0]:
+            raise ValueError(error)
+        return tuple(sorted(factor))
+    if isinstance(factor, numbers.Number):
+        if factor < bounds[0] or factor > bounds[1]:
+            raise ValueError(error)
+        factor = abs(factor)
+        return (max(-factor, bounds[0]), factor)
+    raise ValueError(error)
+
+
+def _value_range(value_range):
+    if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+        raise ValueError("The `value_range` argument should be a list of two numbers. "
+                         f"Received: value_range={value_range}")
+    return value_range
+
+
+def _rescaled(x, source, target):
+    """x mapped linearly from the range `source` to `target`."""
+    if tuple(source) == tuple(target):
+        return x
+    x = (x - source[0]) / (source[1] - source[0])
+    return x * (target[1] - target[0]) + target[0]
+
+
+class _Augment(ConfigurableLayer):
+    """The shared call: cast to float32, one image as a batch of one, channels last,
+    the augmentation only when training."""
+
+    _always = False      # AutoContrast: applied at inference too
+
+    def __init__(self, data_format=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = _data_format(data_format)
+        self.seed = seed
+
+    def call(self, inputs, training=True):
+        x = math_ops.cast(inputs, dtypes.float32)
+        rank = x.shape.rank
+        if rank not in (3, 4):
+            raise ValueError("Expected the input image to be rank 3 or 4. Received "
+                             f"inputs.shape={tuple(x.shape.as_list())}")
+        if rank == 3:
+            x = array_ops.expand_dims(x, 0)
+        if self.data_format == "channels_first":
+            x = array_ops.transpose(x, [0, 2, 3, 1])
+        out = self._augment(x) if self._always else \
+            _when_training(training, lambda: self._augment(x), x)
+        if self.data_format == "channels_first":
+            out = array_ops.transpose(out, [0, 3, 1, 2])
+        return out[0] if rank == 3 else out
+
+    def _uniform(self, x, low, high, per_image=True):
+        shape = array_ops.shape(x)[:1] if per_image else []
+        return random_ops.uniform(shape, low, high, dtypes.float32, seed=self.seed)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class _Geometric(_Augment):
+    """A random affine transform per image (image_transform.affine_transform)."""
+
+    def __init__(self, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, data_format=None, **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        if fill_mode not in FILL_MODES:
+            raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one "
+                                      f"{FILL_MODES}.")
+        if interpolation not in INTERPOLATIONS:
+            raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Expected of "
+                                      f"one {INTERPOLATIONS}.")
+        self.fill_mode, self.interpolation = fill_mode, interpolation
+        self.fill_value = fill_value
+
+    def _augment(self, x):
+        h, w = x.shape.as_list()[1:3]
+        return affine_transform(x, self._transforms(x, h, w), self.interpolation,
+                                self.fill_mode, self.fill_value)
+
+
+def _rows(*columns):
+    """(batch, 8) transforms from per-image columns (tensors or numbers)."""
+    ref = next(c for c in columns if not isinstance(c, numbers.Number))
+    return array_ops.stack([c if not isinstance(c, numbers.Number) else
+                            array_ops.fill(array_ops.shape(ref), float(c))
+                            for c in columns], axis=1)
+
+
+class RandomRotation(_Geometric):
+    """`keras.layers.RandomRotation(factor, fill_mode="reflect",
+    interpolation="bilinear", seed=None, fill_value=0.0)`."""
+
+    _config_keys = ("data_format", "factor", "fill_mode", "fill_value", "interpolation",
+                    "seed")
+
+    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, data_format=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.factor = _factor(factor, (-1, 1))
+
+    def _transforms(self, x, h, w):
+        angle = self._uniform(x, self.factor[0] * 360.0, self.factor[1] * 360.0)
+        angle = angle * (math.pi / 180.0)
+        cos, sin = math_ops.cos(angle), math_ops.sin(angle)
+        cx, cy = 0.5 * (w - 1), 0.5 * (h - 1)
+        return _rows(cos, -sin, cx - cx * cos + cy * sin, sin, cos,
+                     cy - cx * sin - cy * cos, 0.0, 0.0)
+
+
+def _zoom_factor(factor, name):
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2:
+            raise ValueError(f"The `{name}` argument should be a number (or a list of two "
+                             f"numbers) in the range (-1.0, 1.0]. Received: {name}={factor}")
+        values = list(factor)
+    elif isinstance(factor, numbers.Number):
+        values = [abs(factor)]
+    else:
+        raise ValueError(f"The `{name}` argument should be a number (or a list of two "
+                         f"numbers) in the range (-1.0, 1.0]. Received: {name}={factor}")
+    for v in values:
+        if v > 1.0 or v <= -1.0:
+            raise ValueError(f"The `{name}` argument should be in the range (-1.0, 1.0]. "
+                             f"Received: {name}={factor}")
+    return tuple(sorted(factor)) if len(values) == 2 else (-values[0], values[0])
+
+
+class RandomZoom(_Geometric):
+    """`keras.layers.RandomZoom(height_factor, width_factor=None, fill_mode="reflect",
+    interpolation="bilinear", seed=None, fill_value=0.0)`: factor < 0 zooms in."""
+
+    _config_keys = ("data_format", "height_factor", "width_factor", "fill_mode",
+                    "interpolation", "seed", "fill_value")
+
+    def __init__(self, height_factor, width_factor=None, fill_mode="reflect",
+                 interpolation="bilinear", seed=None, fill_value=0.0, data_format=None,
+                 **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self._height = _zoom_factor(height_factor, "height_factor")
+        self._width = None if width_factor is None else _zoom_factor(width_factor,
+                                                                     "width_factor")
+
+    def _transforms(self, x, h, w):
+        zy = self._uniform(x, 1.0 + self._height[0], 1.0 + self._height[1])
+        zx = zy if self._width is None else \
+            self._uniform(x, 1.0 + self._width[0], 1.0 + self._width[1])
+        return _rows(zx, 0.0, (w - 1.0) / 2.0 * (1.0 - zx), 0.0, zy,
+                     (h - 1.0) / 2.0 * (1.0 - zy), 0.0, 0.0)
+
+
+class RandomTranslation(_Geometric):
+    """`keras.layers.RandomTranslation(height_factor, width_factor, fill_mode="reflect",
+    interpolation="bilinear", seed=None, fill_value=0.0)`: shifts of factor * size."""
+
+    _config_keys = ("data_format", "height_factor", "width_factor", "fill_mode",
+                    "interpolation", "seed", "fill_value")
+
+    def __init__(self, height_factor, width_factor, fill_mode="reflect",
+                 interpolation="bilinear", seed=None, fill_value=0.0, data_format=None,
+                 **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self._height = _zoom_factor(height_factor, "height_factor")
+        self._width = _zoom_factor(width_factor, "width_factor")
+
+    def _transforms(self, x, h, w):
+        dy = self._uniform(x, self._height[0], self._height[1]) * float(h)
+        dx = self._uniform(x, self._width[0], self._width[1]) * float(w)
+        return _rows(1.0, 0.0, -dx, 0.0, 1.0, -dy, 0.0, 0.0)
+
+
+class _Valued(_Augment):
+    """Layers with a factor range and a value_range."""
+
+    _bounds = (-1, 1)
+    _config_keys = ("data_format", "factor", "value_range", "seed")
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, data_format=None, **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        self.factor = _factor(factor, self._bounds)
+        self.value_range = _value_range(value_range)
+
+
+class RandomContrast(_Valued):
+    """`keras.layers.RandomContrast(factor, value_range=(0, 255), seed=None)`."""
+
+    _bounds = (0, 1)
+
+    def _augment(self, x):
+        c = array_ops.reshape(self._uniform(x, 1.0 - self.factor[0], 1.0 + self.factor[1]),
+                              [-1, 1, 1, 1])
+        mean = reduction_ops.reduce_mean(x, axis=[1, 2], keepdims=True)
+        return math_ops.clip_by_value((x - mean) * c + mean, float(self.value_range[0]),
+                                      float(self.value_range[1]))
+
+
+class RandomBrightness(_Valued):
+    """`keras.layers.RandomBrightness(factor, value_range=(0, 255), seed=None)`."""
+
+    def _augment(self, x):
+        low, high = self.value_range
+        delta = self._uniform(x, self.factor[0], self.factor[1]) * float(high - low)
+        return math_ops.clip_by_value(x + array_ops.reshape(delta, [-1, 1, 1, 1]),
+                                      float(low), float(high))
+
+
+class RandomInvert(_Valued):
+    """`keras.layers.RandomInvert(factor=1.0, value_range=(0, 255), seed=None)`."""
+
+    _bounds = (0, 1)
+
+    def __init__(self, factor=1.0, value_range=(0, 255), seed=None, data_format=None,
+                 **kwargs):
+        super().__init__(factor, value_range, seed, data_format, **kwargs)
+
+    def _augment(self, x):
+        chance = self._uniform(x, self.factor[0], self.factor[1])
+        draw = self._uniform(x, 0.0, 1.0)
+        flip = array_ops.reshape(math_ops.less(draw, chance), [-1, 1, 1, 1])
+        return math_ops.where(flip, float(self.value_range[1]) - x, x)
+
+
+class RandomPosterization(_Valued):
+    """`keras.layers.RandomPosterization(factor, value_range=(0, 255), seed=None)`:
+    `bits` drawn from [lower, upper) (the value itself when they are equal)."""
+
+    _bounds = (1, 8)
+
+    def _augment(self, x):
+        low, high = self.factor
+        if low == high:
+            bits = array_ops.fill(array_ops.shape(x)[:1], int(low))
+        else:
+            bits = math_ops.cast(math_ops.floor(self._uniform(x, float(low), float(high))),
+                                 dtypes.int32)
+        shift = math_ops.cast(array_ops.reshape(8 - bits, [-1, 1, 1, 1]), dtypes.uint8)
+        values = math_ops.cast(_rescaled(x, self.value_range, (0, 255)), dtypes.uint8)
+        values = bitwise_ops.left_shift(bitwise_ops.right_shift(values, shift), shift)
+        return _rescaled(math_ops.cast(values, dtypes.float32), (0, 255), self.value_range)
+
+
+class RandomGrayscale(_Augment):
+    """`keras.layers.RandomGrayscale(factor=0.5, seed=None)`: RGB images."""
+
+    _config_keys = ("data_format", "factor")
+
+    def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        if not 0 <= factor <= 1:
+            raise ValueError("`factor` should be between 0 and 1. "
+                             f"Received: factor={factor}")
+        self.factor = factor
+
+    def _augment(self, x):
+        apply = array_ops.reshape(math_ops.less(self._uniform(x, 0.0, 1.0), self.factor),
+                                  [-1, 1, 1, 1])
+        gray = keras_image.rgb_to_grayscale(x)
+        return math_ops.where(apply, gray * array_ops.ones_like(x), x)
+
+
+class Solarization(_Augment):
+    """`keras.layers.Solarization(addition_factor=0.0, threshold_factor=0.0,
+    value_range=(0, 255), seed=None)`."""
+
+    _config_keys = ("data_format", "value_range", "addition_factor", "threshold_factor",
+                    "seed")
+
+    def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255),
+                 seed=None, **kwargs):
+        data_format = kwargs.pop("data_format", None)
+        super().__init__(data_format, seed, **kwargs)
+        self.addition_factor = _factor(addition_factor, (0, 1), "addition_factor")
+        self.threshold_factor = _factor(threshold_factor, (0, 1), "threshold_factor")
+        self.value_range = _value_range(value_range)
+
+    def _augment(self, x):
+        add = self._uniform(x, self.addition_factor[0], self.addition_factor[1] * 255)
+        threshold = self._uniform(x, self.threshold_factor[0], self.threshold_factor[1] * 255)
+        x = _rescaled(x, self.value_range, (0, 255))
+        out = math_ops.clip_by_value(x + array_ops.reshape(add, [-1, 1, 1, 1]), 0.0, 255.0)
+        out = math_ops.where(out < array_ops.reshape(threshold, [-1, 1, 1, 1]), out,
+                             255.0 - out)
+        return _rescaled(out, (0, 255), self.value_range)
+
+
+class AutoContrast(_Augment):
+    """`keras.layers.AutoContrast(value_range=(0, 255))`: each image and channel
+    stretched to the whole value range (a constant channel is left as it is)."""
+
+    _always = True
+    _config_keys = ("data_format", "value_range")
+
+    def __init__(self, value_range=(0, 255), **kwargs):
+        data_format = kwargs.pop("data_format", None)
+        super().__init__(data_format, None, **kwargs)
+        self.value_range = _value_range(value_range)
+
+    def _augment(self, x):
+        scaled = _rescaled(x, self.value_range, (0, 255))
+        low = reduction_ops.reduce_min(scaled, axis=[1, 2], keepdims=True)
+        high = reduction_ops.reduce_max(scaled, axis=[1, 2], keepdims=True)
+        scale = 255.0 / (high - low)
+        out = math_ops.clip_by_value(scaled * scale - low * scale, 0.0, 255.0)
+        out = _rescaled(out, (0, 255), self.value_range)
+        return math_ops.where(math_ops.is_nan(out), x, out)
+
+
+class RandomCrop(_Augment):
+    """`keras.layers.RandomCrop(height, width, seed=None)`: in training a random
+    window (the same for the whole batch); the input as it is otherwise."""
+
+    _config_keys = ("data_format", "height", "width", "seed")
+
+    def __init__(self, height, width, seed=None, data_format=None, **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        self.height, self.width = int(height), int(width)
+
+    def _augment(self, x):
+        in_h, in_w = x.shape.as_list()[1:3]
+        if in_h is None or in_w is None:
+            raise ValueError("RandomCrop requires the input to have a fully defined height "
+                             f"and width. Received: images.shape={x.shape.as_list()}")
+        if in_h > self.height and in_w > self.width:
+            top = math_ops.cast(self._uniform(x, 0.0, float(in_h - self.height + 1),
+                                              per_image=False), dtypes.int32)
+            left = math_ops.cast(self._uniform(x, 0.0, float(in_w - self.width + 1),
+                                               per_image=False), dtypes.int32)
+            return x[:, top:top + self.height, left:left + self.width, :]
+        crop_h = max(min(in_h, int(float(in_w * self.height) / self.width)), 1)
+        crop_w = max(min(in_w, int(float(in_h * self.width) / self.height)), 1)
+        top, left = int(float(in_h - crop_h) / 2), int(float(in_w - crop_w) / 2)
+        # as Keras 3.15: a window of the target size from the centred start (cut by
+        # the image's edges), resized to the target size
+        window = x[:, top:top + self.height, left:left + self.width, :]
+        if window.shape.as_list()[1:3] == [self.height, self.width]:
+            return window
+        return image_ops.resize(window, [self.height, self.width])
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class Pipeline(ConfigurableLayer):
+    """`keras.layers.Pipeline(layers)`: the layers applied in order."""
+
+    def __init__(self, layers, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.layers_list = list(layers)
+
+    @property
+    def layers(self):
+        return self.layers_list
+
+    def call(self, inputs, training=True):
+        for layer in self.layers_list:
+            inputs = layer(inputs, training=training)
+        return inputs
+
+    def get_config(self):
+        return {**base_config(self), "layers": [serialization.serialize_keras_object(layer)
+                                                for layer in self.layers_list]}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        layers = [serialization.deserialize_keras_object(c, custom_objects)
+                  for c in config.pop("layers")]
+        for key in ("trainable", "dtype"):
+            config.pop(key, None)
+        return cls(layers, **config)

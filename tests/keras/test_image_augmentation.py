@@ -1,0 +1,89 @@
+"""Keras 3.15's image augmentation layers: the results of deterministic factor
+ranges match the outputs recorded from TensorFlow 2.21 / Keras 3.15
+(tests/data/keras_augmentation.npz, by tools/record_keras_augmentation.py from
+augment_cases.py), eagerly and inside tf.function; random ranges stay within
+their bounds; inference (predict) is the identity in float32; configs."""
+
+import os
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from tests.keras import augment_cases as cases
+
+RECORDED = np.load(os.path.join(os.path.dirname(__file__), "..", "data",
+                                "keras_augmentation.npz"))
+L = tf.keras.layers
+X = cases.IMAGES
+
+
+@pytest.mark.parametrize("name", list(cases.CASES))
+def test_deterministic_case_matches_keras(name):
+    np.testing.assert_allclose(cases.run(tf.keras, name), RECORDED[name], rtol=1e-5,
+                               atol=2e-4)
+
+
+@pytest.mark.parametrize("name", ["rotation_45", "zoom_out_wrap", "translation_constant",
+                                  "posterization", "crop_upscale"])
+def test_inside_tf_function(name):
+    layer = cases.CASES[name](L)
+    out = tf.function(lambda x: layer(x, training=True))(tf.constant(X))
+    np.testing.assert_allclose(out, RECORDED[name], rtol=1e-5, atol=2e-4)
+
+
+def test_random_ranges_and_inference_identity():
+    x = np.round(X).astype("uint8")
+    for layer in (L.RandomRotation(0.2, seed=1), L.RandomZoom(0.3, seed=2),
+                  L.RandomTranslation(0.2, 0.2, seed=3), L.RandomContrast(0.5, seed=4),
+                  L.RandomBrightness(0.2, seed=5), L.RandomCrop(3, 4, seed=6),
+                  L.RandomInvert(0.5, seed=7), L.RandomGrayscale(0.5, seed=8),
+                  L.Solarization(0.2, 0.5, seed=9), L.RandomPosterization(4, seed=10)):
+        same = layer(x, training=False)
+        assert same.dtype == tf.float32
+        np.testing.assert_array_equal(same, x.astype("float32"))
+        out = np.asarray(layer(x, training=True))
+        assert out.dtype == np.float32 and np.isfinite(out).all()
+    mean = X.mean(axis=(1, 2), keepdims=True)
+    out = np.asarray(L.RandomContrast(0.5, seed=1)(X))
+    for i in range(2):     # one factor per image, in [1 - 0, 1 + 0.5] (Keras 3.15's range)
+        keep = (out[i] > 0) & (out[i] < 255) & (np.abs(X[i] - mean[i]) > 1)
+        f = ((out[i] - mean[i]) / (X[i] - mean[i]))[keep]
+        assert np.allclose(f, f[0], atol=1e-3) and 1.0 <= f[0] <= 1.5
+    out = np.asarray(L.RandomBrightness(0.2, seed=3)(X))
+    delta = (out - X)[(out > 0) & (out < 255)]
+    assert np.abs(delta).max() <= 0.2 * 255 + 1e-3
+    crop = np.asarray(L.RandomCrop(3, 4, seed=2)(X))
+    windows = [X[:, i:i + 3, j:j + 4] for i in range(3) for j in range(3)]
+    assert any(np.array_equal(crop, w) for w in windows)
+
+
+def test_in_a_model_predict_is_identity_and_fit_runs():
+    model = tf.keras.Sequential([tf.keras.Input((5, 6, 3)),
+                                 L.RandomRotation(0.1, seed=1), L.RandomZoom(0.1, seed=2),
+                                 L.RandomTranslation(0.1, 0.1, seed=3),
+                                 L.Rescaling(1 / 255.0), L.Flatten(), L.Dense(1)])
+    np.testing.assert_allclose(model.predict(X, verbose=0),
+                               model(X / 255.0 * 255.0, training=False), rtol=1e-5)
+    model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(X, np.ones((2, 1), "float32"), epochs=1, verbose=0)
+    assert np.isfinite(history.history["loss"]).all()
+    pipeline = L.Pipeline([L.AutoContrast(), L.RandomInvert((1.0, 1.0))])
+    np.testing.assert_allclose(pipeline(X), RECORDED["auto_contrast"] * -1 + 255,
+                               atol=2e-4)
+
+
+def test_configs_and_errors():
+    assert L.RandomRotation(0.1).get_config()["factor"] == (-0.1, 0.1)
+    assert L.RandomContrast(0.5).get_config()["factor"] == (0, 0.5)
+    config = L.RandomZoom(0.2).get_config()
+    assert config["height_factor"] == 0.2 and config["width_factor"] is None
+    assert config["fill_mode"] == "reflect" and config["interpolation"] == "bilinear"
+    assert L.RandomCrop(3, 4).get_config()["height"] == 3
+    assert L.RandomPosterization(4).get_config()["factor"] == (1, 4)
+    again = L.Pipeline.from_config(L.Pipeline([L.RandomFlip(), L.AutoContrast()]).get_config())
+    assert [type(layer).__name__ for layer in again.layers] == ["RandomFlip", "AutoContrast"]
+    with pytest.raises(ValueError, match="factor"):
+        L.RandomRotation(1.5)
+    with pytest.raises(NotImplementedError, match="fill_mode"):
+        L.RandomZoom(0.1, fill_mode="mirror")
