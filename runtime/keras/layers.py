@@ -50,6 +50,9 @@ from runtime._src.keras.image_augmentation import (AutoContrast, Pipeline, Rando
                                                    RandomInvert, RandomPosterization,
                                                    RandomRotation, RandomTranslation, RandomZoom,
                                                    Solarization)
+from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
+                                            RMSNormalization, SeparableConv1D,
+                                            SpectralNormalization, Wrapper, dot)
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
@@ -73,7 +76,7 @@ __all__ += ["Conv1DTranspose"]
 Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
 Convolution1DTranspose, Convolution2DTranspose = Conv1DTranspose, Conv2DTranspose
 Convolution3DTranspose = Conv3DTranspose
-SeparableConvolution2D = SeparableConv2D
+SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
 MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
 AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePooling3D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
@@ -94,4 +97,6 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "TextVectorization", "AutoContrast", "Pipeline", "RandomBrightness",
             "RandomContrast", "RandomCrop", "RandomGrayscale", "RandomInvert",
             "RandomPosterization", "RandomRotation", "RandomTranslation", "RandomZoom",
-            "Solarization"]
+            "Solarization", "AdditiveAttention", "DepthwiseConv1D", "RMSNormalization",
+            "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
+            "dot"]

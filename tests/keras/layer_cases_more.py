@@ -113,7 +113,33 @@ KERAS_CASES = {
                                                             return_sequences=True)]),
 }
 
+KERAS_CASES.update({
+    "additive_attention": ("seq", "functional", lambda K, x: K.layers.AdditiveAttention()(
+        [K.layers.Dense(3)(x), x])),
+    "additive_attention_unscaled_key": ("seq", "functional", lambda K, x: K.layers.
+                                        AdditiveAttention(use_scale=False)(
+                                            [K.layers.Dense(3)(x), x, K.layers.Dense(3)(x)])),
+    "rms_normalization": ("seq", lambda K: [K.layers.Dense(4), K.layers.RMSNormalization()]),
+    "rms_normalization_axes": ("image", lambda K: [K.layers.Conv2D(2, 1),
+                                                   K.layers.RMSNormalization(axis=(2, 3))]),
+    "depthwise_conv1d": ("seq", lambda K: [K.layers.DepthwiseConv1D(2, depth_multiplier=2,
+                                                                    activation="tanh")]),
+    "depthwise_conv1d_same": ("seq", lambda K: [K.layers.DepthwiseConv1D(
+        3, strides=2, padding="same")]),
+    "separable_conv1d": ("seq", lambda K: [K.layers.SeparableConv1D(4, 2, depth_multiplier=2,
+                                                                    padding="same")]),
+    "spectral_normalization": ("flat", lambda K: [K.layers.SpectralNormalization(
+        K.layers.Dense(3), power_iterations=2)]),
+    "dot_function": ("seq", "functional", lambda K, x: K.layers.dot(
+        [K.layers.Dense(3)(x), x], axes=(2, 2))),
+})
+TRAINING = {"spectral_normalization"}      # called with training=True
+
 NAMES = list(CASES) + list(KERAS_CASES)
+
+
+def call(model, x, name):
+    return model(x, training=True) if name in TRAINING else model(x)
 
 
 def build(keras, name):
@@ -121,6 +147,11 @@ def build(keras, name):
     if name in CASES:
         kind, make = CASES[name]
         model = keras.Sequential(make(keras.layers))
+    elif len(KERAS_CASES[name]) == 3:
+        kind, _, make = KERAS_CASES[name]
+        x = case_inputs(kind)
+        inp = keras.Input(shape=x.shape[1:], dtype=x.dtype.name)
+        model = keras.Model(inp, make(keras, inp))
     else:
         kind, make = KERAS_CASES[name]
         model = keras.Sequential(make(keras))

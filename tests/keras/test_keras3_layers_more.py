@@ -12,9 +12,9 @@ from tests.keras import layer_cases_more
 from tests.keras.layer_expected_more import EXPECTED
 
 
-def _loss_and_grads(model, x):
+def _loss_and_grads(model, x, name):
     with tf.GradientTape() as tape:
-        out = model(x)
+        out = layer_cases_more.call(model, x, name)
         loss = tf.reduce_sum(tf.square(out))
     return out, tape.gradient(loss, model.trainable_weights)
 
@@ -31,17 +31,19 @@ def _check(name, out, grads):
 @pytest.mark.parametrize("name", list(layer_cases_more.NAMES))
 def test_eager_matches_keras(name):
     model, x = layer_cases_more.build(tf.keras, name)
-    _check(name, *_loss_and_grads(model, x))
+    _check(name, *_loss_and_grads(model, x, name))
 
 
 @pytest.mark.parametrize("name", ["conv1d_causal", "conv3d_same_strided",
                                   "conv3d_transpose_same", "max_pooling3d_same",
                                   "average_pooling3d_same", "zero_padding3d",
                                   "adaptive_average_pooling3d", "rnn_user_cell_seq",
-                                  "rnn_stacked_builtin_cells", "rnn_user_cell_masked"])
+                                  "rnn_stacked_builtin_cells", "rnn_user_cell_masked",
+                                  "additive_attention", "spectral_normalization",
+                                  "separable_conv1d", "rms_normalization_axes"])
 def test_traced_step_matches_keras(name):
     model, x = layer_cases_more.build(tf.keras, name)
-    step = tf.function(lambda x: _loss_and_grads(model, x))
+    step = tf.function(lambda x: _loss_and_grads(model, x, name))
     _check(name, *step(tf.constant(x)))
 
 
@@ -115,3 +117,21 @@ def test_rnn_states_config_and_functional_shape():
     assert L.RNN(L.GRUCell(4), return_sequences=True)(inp).shape == (None, 5, 4)
     with pytest.raises(ValueError, match="state_size"):
         L.RNN(L.Dense(2))
+
+
+def test_more_layer_configs():
+    L = tf.keras.layers
+    assert L.AdditiveAttention().get_config()["use_scale"] is True
+    assert "score_mode" not in L.AdditiveAttention().get_config()
+    assert L.RMSNormalization().get_config()["epsilon"] == 1e-6
+    layer = L.SpectralNormalization(L.Dense(3), power_iterations=2)
+    config = layer.get_config()
+    assert config["power_iterations"] == 2 and config["layer"]["class_name"] == "Dense"
+    again = L.SpectralNormalization.from_config(config)
+    assert type(again.layer) is L.Dense and again.layer.units == 3
+    assert L.DepthwiseConv1D(3).get_config()["depth_multiplier"] == 1
+    assert L.SeparableConvolution1D is L.SeparableConv1D
+    with pytest.raises(ValueError, match="power_iterations"):
+        L.SpectralNormalization(L.Dense(2), power_iterations=0)
+    with pytest.raises(ValueError, match="layer"):
+        L.Wrapper("dense")
