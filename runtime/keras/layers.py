@@ -53,6 +53,7 @@ from runtime._src.keras.image_augmentation import (AutoContrast, Pipeline, Rando
 from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
                                             RMSNormalization, SeparableConv1D,
                                             SpectralNormalization, Wrapper, dot)
+from runtime._src.keras.einsum_dense import EinsumDense
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
@@ -99,4 +100,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomPosterization", "RandomRotation", "RandomTranslation", "RandomZoom",
             "Solarization", "AdditiveAttention", "DepthwiseConv1D", "RMSNormalization",
             "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
-            "dot"]
+            "dot", "EinsumDense"]

@@ -133,6 +133,15 @@ KERAS_CASES.update({
     "dot_function": ("seq", "functional", lambda K, x: K.layers.dot(
         [K.layers.Dense(3)(x), x], axes=(2, 2))),
 })
+KERAS_CASES.update({
+    "einsum_dense_matrix": ("flat", lambda K: [K.layers.EinsumDense("ab,bc->ac", 4,
+                                                                    bias_axes="c")]),
+    "einsum_dense_heads": ("seq", lambda K: [K.layers.EinsumDense(
+        "abc,cde->abde", (None, 2, 3), bias_axes="de", activation="relu")]),
+    "einsum_dense_ellipsis": ("image", lambda K: [K.layers.EinsumDense("...b,bc->...c", 2)]),
+    "einsum_dense_right_ellipsis": ("seq", lambda K: [K.layers.EinsumDense(
+        "ab...,bc->ac...", (2, 3), bias_axes="c")]),
+})
 TRAINING = {"spectral_normalization"}      # called with training=True
 
 NAMES = list(CASES) + list(KERAS_CASES)

@@ -135,3 +135,23 @@ def test_more_layer_configs():
         L.SpectralNormalization(L.Dense(2), power_iterations=0)
     with pytest.raises(ValueError, match="layer"):
         L.Wrapper("dense")
+
+
+def test_einsum_dense_shapes_config_and_initializer_fans():
+    L = tf.keras.layers
+    layer = L.EinsumDense("abc,cde->abde", (None, 2, 3), bias_axes="de")
+    inp = tf.keras.Input((4, 5))
+    assert layer(inp).shape == (None, 4, 2, 3)
+    assert [tuple(w.shape) for w in layer.weights] == [(5, 2, 3), (2, 3)]
+    config = layer.get_config()
+    assert config["output_shape"] == (None, 2, 3) and config["bias_axes"] == "de"
+    again = L.EinsumDense.from_config(config)
+    assert again.equation == "abc,cde->abde"
+    # glorot over fan_in 5 (axis c) and fan_out 6 (axes d, e): limit sqrt(6 / 11)
+    big = L.EinsumDense("ab,bcd->acd", (40, 50), kernel_initializer="glorot_uniform")
+    big.build((None, 30))
+    kernel = big.kernel.numpy()
+    assert np.abs(kernel).max() <= np.sqrt(6 / (30 + 2000)) + 1e-6
+    assert np.abs(kernel).max() > 0.9 * np.sqrt(6 / (30 + 2000))
+    with pytest.raises(ValueError, match="einsum equation"):
+        L.EinsumDense("ab->b", 3)
