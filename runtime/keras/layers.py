@@ -54,6 +54,7 @@ from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
                                             RMSNormalization, SeparableConv1D,
                                             SpectralNormalization, Wrapper, dot)
 from runtime._src.keras.einsum_dense import EinsumDense
+from runtime._src.keras.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
@@ -100,4 +101,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomPosterization", "RandomRotation", "RandomTranslation", "RandomZoom",
             "Solarization", "AdditiveAttention", "DepthwiseConv1D", "RMSNormalization",
             "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
-            "dot", "EinsumDense"]
+            "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]

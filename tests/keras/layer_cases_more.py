@@ -22,6 +22,11 @@ def case_inputs(kind):
     if kind == "vol_first":     # channels_first, last axis not the filters' count
         return np.sin(0.2 * np.arange(2 * 3 * 4 * 5 * 3) + 1).reshape(2, 3, 4, 5, 3).astype(
             "float32")
+    if kind == "seq4":          # (batch, time, steps, channels)
+        return np.sin(0.4 * np.arange(2 * 3 * 5 * 2)).reshape(2, 3, 5, 2).astype("float32")
+    if kind == "frames":        # (batch, time, rows, cols, channels)
+        return np.cos(0.3 * np.arange(2 * 3 * 4 * 5 * 2)).reshape(2, 3, 4, 5, 2).astype(
+            "float32")
     return _base_inputs(kind)
 
 
@@ -141,6 +146,14 @@ KERAS_CASES.update({
     "einsum_dense_ellipsis": ("image", lambda K: [K.layers.EinsumDense("...b,bc->...c", 2)]),
     "einsum_dense_right_ellipsis": ("seq", lambda K: [K.layers.EinsumDense(
         "ab...,bc->ac...", (2, 3), bias_axes="c")]),
+})
+KERAS_CASES.update({
+    "conv_lstm1d_seq": ("seq4", lambda K: [K.layers.ConvLSTM1D(2, 2, return_sequences=True)]),
+    "conv_lstm2d_same": ("frames", lambda K: [K.layers.ConvLSTM2D(2, 3, padding="same")]),
+    "conv_lstm2d_strided_backwards": ("frames", lambda K: [K.layers.ConvLSTM2D(
+        3, 2, strides=(2, 1), go_backwards=True, return_sequences=True)]),
+    "conv_lstm2d_channels_first": ("frames", lambda K: [K.layers.ConvLSTM2D(
+        2, 2, data_format="channels_first", return_sequences=True)]),
 })
 TRAINING = {"spectral_normalization"}      # called with training=True
 

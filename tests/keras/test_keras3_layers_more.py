@@ -40,7 +40,8 @@ def test_eager_matches_keras(name):
                                   "adaptive_average_pooling3d", "rnn_user_cell_seq",
                                   "rnn_stacked_builtin_cells", "rnn_user_cell_masked",
                                   "additive_attention", "spectral_normalization",
-                                  "separable_conv1d", "rms_normalization_axes"])
+                                  "separable_conv1d", "rms_normalization_axes",
+                                  "conv_lstm2d_strided_backwards", "einsum_dense_heads"])
 def test_traced_step_matches_keras(name):
     model, x = layer_cases_more.build(tf.keras, name)
     step = tf.function(lambda x: _loss_and_grads(model, x, name))
@@ -155,3 +156,21 @@ def test_einsum_dense_shapes_config_and_initializer_fans():
     assert np.abs(kernel).max() > 0.9 * np.sqrt(6 / (30 + 2000))
     with pytest.raises(ValueError, match="einsum equation"):
         L.EinsumDense("ab->b", 3)
+
+
+def test_conv_lstm_shapes_config_and_states():
+    L = tf.keras.layers
+    layer = L.ConvLSTM2D(2, 3, return_state=True)
+    outs = layer(tf.keras.Input((3, 4, 5, 2)))
+    assert [o.shape for o in outs] == [(None, 2, 3, 2)] * 3
+    assert [tuple(w.shape) for w in layer.weights] == [(3, 3, 2, 8), (3, 3, 2, 8), (8,)]
+    np.testing.assert_array_equal(layer.weights[2].numpy(), [0, 0, 1, 1, 0, 0, 0, 0])
+    config = layer.get_config()
+    assert config["filters"] == 2 and config["kernel_size"] == (3, 3)
+    assert config["recurrent_initializer"] == "orthogonal" and config["return_state"]
+    again = L.ConvLSTM2D.from_config(config)
+    assert again.cell.kernel_size == (3, 3)
+    x = np.ones((2, 3, 4, 5, 2), "float32")
+    y = np.asarray(L.ConvLSTM1D(2, 2, dropout=0.5, recurrent_dropout=0.5, seed=1)(
+        x[:, :, 0], training=True))
+    assert y.shape == (2, 4, 2) and np.isfinite(y).all()

@@ -184,7 +184,7 @@ class RNN(Layer):
             mask=None if mask is None else array_ops.transpose(mask, [1, 0]),
             return_sequences=self.return_sequences, zero_output=self.zero_output_for_mask,
             output_size=_output_size(self.cell))
-        output = array_ops.transpose(outputs, [1, 0, 2]) if self.return_sequences else last
+        output = array_ops.transpose(outputs, perm) if self.return_sequences else last
         if self.return_state:
             return [output, *nest.pack_sequence_as(structure, states)]
         return output
