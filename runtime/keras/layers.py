@@ -47,7 +47,8 @@ from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
 from runtime._src.keras.text_vectorization import TextVectorization
 from runtime._src.keras.image_augmentation import (AutoContrast, Pipeline, RandomBrightness,
                                                    RandomContrast, RandomCrop, RandomGrayscale,
-                                                   RandomInvert, RandomPosterization,
+                                                   RandomColorDegeneration, RandomInvert,
+                                                   RandomPosterization, RandomSaturation,
                                                    RandomRotation, RandomTranslation, RandomZoom,
                                                    Solarization)
 from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
@@ -101,4 +102,5 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomPosterization", "RandomRotation", "RandomTranslation", "RandomZoom",
             "Solarization", "AdditiveAttention", "DepthwiseConv1D", "RMSNormalization",
             "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
-            "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
+            "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
+            "RandomSaturation", "RandomColorDegeneration"]

@@ -28,6 +28,9 @@ CASES = {
     "auto_contrast": lambda L: L.AutoContrast(),
     "auto_contrast_range": lambda L: L.AutoContrast(value_range=(0, 300)),
     "posterization": lambda L: L.RandomPosterization((3, 3)),
+    "saturation": lambda L: L.RandomSaturation((0.3, 0.3)),
+    "saturation_unit_range": lambda L: L.RandomSaturation((0.7, 0.7), value_range=(0, 1)),
+    "color_degeneration": lambda L: L.RandomColorDegeneration((0.6, 0.6)),
     "crop_upscale": lambda L: L.RandomCrop(8, 9),
     "crop_same_size": lambda L: L.RandomCrop(5, 6),
 }

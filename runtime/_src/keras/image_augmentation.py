@@ -22,6 +22,8 @@ except AutoContrast, which always applies.
     Solarization(addition_factor=0, threshold_factor=0)   x + addition, then
                                  255 - x at or above a threshold (on a 0..255 scale)
     AutoContrast(value_range)    each image and channel stretched to the whole range
+    RandomSaturation(factor)     HSV saturation scaled by f / (1 - f), f in the range
+    RandomColorDegeneration(factor)   x + f * (grayscale(x) - x)
     RandomPosterization(factor)  keep the top `bits` bits of each 0..255 value
     Pipeline(layers)             the layers one after the other
 
@@ -44,7 +46,8 @@ from runtime._src.ops import (array_ops, bitwise_ops, image_ops, math_ops, rando
 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
-           "Solarization", "AutoContrast", "RandomPosterization", "Pipeline"]
+           "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
+           "RandomColorDegeneration"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -295,6 +298,31 @@ class RandomPosterization(_Valued):
         values = math_ops.cast(_rescaled(x, self.value_range, (0, 255)), dtypes.uint8)
         values = bitwise_ops.left_shift(bitwise_ops.right_shift(values, shift), shift)
         return _rescaled(math_ops.cast(values, dtypes.float32), (0, 255), self.value_range)
+
+
+class RandomSaturation(_Valued):
+    """`keras.layers.RandomSaturation(factor, value_range=(0, 255), seed=None)`: the
+    HSV saturation times f / (1 - f + epsilon), f drawn in the factor range, clipped
+    to value_range (as Keras 3.15)."""
+
+    def _augment(self, x):
+        f = self._uniform(x, self.factor[0], self.factor[1])
+        f = array_ops.reshape(f / (1.0 - f + 1e-7), [-1, 1, 1])
+        hsv = keras_image.rgb_to_hsv(x)
+        s = math_ops.clip_by_value(hsv[..., 1] * f, float(self.value_range[0]),
+                                   float(self.value_range[1]))
+        return keras_image.hsv_to_rgb(array_ops.stack([hsv[..., 0], s, hsv[..., 2]], -1))
+
+
+class RandomColorDegeneration(_Valued):
+    """`keras.layers.RandomColorDegeneration(factor, value_range=(0, 255), seed=None)`:
+    x + f * (grayscale(x) - x), clipped to value_range."""
+
+    def _augment(self, x):
+        f = array_ops.reshape(self._uniform(x, self.factor[0], self.factor[1]), [-1, 1, 1, 1])
+        gray = keras_image.rgb_to_grayscale(x)
+        return math_ops.clip_by_value(x + f * (gray - x), float(self.value_range[0]),
+                                      float(self.value_range[1]))
 
 
 class RandomGrayscale(_Augment):
