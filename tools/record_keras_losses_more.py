@@ -24,6 +24,7 @@ def main():
     out = {"keras": keras.version(), "losses": {}, "activations": {}}
     for name in cases.LOSSES:
         out["losses"][name] = np.round(cases.loss_value(keras, name), 7).tolist()
+    out["ctc_gradient"] = np.round(cases.ctc_gradient(keras, tf), 7).tolist()
     for name in cases.ACTIVATIONS:
         y, g = cases.activation_value_and_grad(keras, tf, name)
         out["activations"][name] = {"value": np.round(y, 7).tolist(),

@@ -12,6 +12,9 @@ _EMB = _R.randn(6, 4)
 EMB = (_EMB / np.linalg.norm(_EMB, axis=1, keepdims=True)).astype("float32")
 EMB_LABELS = np.array([0, 1, 0, 2, 1, 0], "int32")
 
+CTC_LABELS = np.array([[1, 2, 2, 0], [3, 0, 0, 0], [2, 1, 3, 1]], "int32")
+CTC_LOGITS = np.sin(np.arange(3 * 9 * 4) * 0.7).reshape(3, 9, 4).astype("float32") * 2
+
 # name -> (class name, constructor kwargs, y_true, y_pred, sample_weight)
 LOSSES = {
     "dice": ("Dice", {}, MASKS, PROBS, None),
@@ -23,6 +26,8 @@ LOSSES = {
     "gce_weighted": ("CategoricalGeneralizedCrossEntropy", {},
                      LABELS, SOFT, np.arange(5.0).astype("float32")),
     "circle": ("Circle", {}, EMB_LABELS, EMB, None),
+    "ctc": ("CTC", {"reduction": "none"}, CTC_LABELS, CTC_LOGITS, None),
+    "ctc_mean": ("CTC", {}, CTC_LABELS[:2], CTC_LOGITS[:2, :5], None),
     "circle_keep_diagonal": ("Circle", {"gamma": 10.0, "margin": 0.25,
                                         "remove_diagonal": False}, EMB_LABELS, EMB, None),
 }
@@ -61,3 +66,12 @@ def activation_value_and_grad(keras, tape_module, name):
         w = np.linspace(0.5, 1.5, int(np.prod(y.shape))).reshape(y.shape).astype("float32")
         total = tape_module.reduce_sum(y * w)
     return np.asarray(y, np.float64), np.asarray(tape.gradient(total, x), np.float64)
+
+
+def ctc_gradient(keras, tape_module):
+    """d sum(ctc(CTC_LABELS, logits)) / d logits."""
+    x = tape_module.constant(CTC_LOGITS)
+    with tape_module.GradientTape() as tape:
+        tape.watch(x)
+        total = tape_module.reduce_sum(keras.losses.ctc(CTC_LABELS, x))
+    return np.asarray(tape.gradient(total, x), np.float64)

@@ -25,7 +25,7 @@ def test_loss_matches_keras(name):
                                rtol=2e-5)
 
 
-@pytest.mark.parametrize("name", ["dice", "tversky_axis_sum", "gce", "circle"])
+@pytest.mark.parametrize("name", ["dice", "tversky_axis_sum", "gce", "circle", "ctc_mean"])
 def test_loss_inside_tf_function_with_gradient(name):
     cls, kwargs, y_true, y_pred, weight = cases.LOSSES[name]
     loss = getattr(tf.keras.losses, cls)(**kwargs)
@@ -39,6 +39,11 @@ def test_loss_inside_tf_function_with_gradient(name):
     value, grad = value_and_grad(tf.constant(y_pred))
     np.testing.assert_allclose(value, RECORDED["losses"][name], rtol=2e-5)
     assert grad.shape == y_pred.shape and np.isfinite(grad.numpy()).all()
+
+
+def test_ctc_gradient_matches_keras():
+    np.testing.assert_allclose(cases.ctc_gradient(tf.keras, tf), RECORDED["ctc_gradient"],
+                               rtol=1e-4, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", list(cases.ACTIVATIONS))

@@ -12,6 +12,11 @@
         softplus(logsumexp of the weighted positive-pair terms + logsumexp of the
         negative-pair ones), over cosine distances of L2-normalized embeddings
 
+    ctc(y_true, y_pred)
+        the negative log-likelihood of the labels y_true (batch, max_length), 0 the
+        blank and the padding, under the per-step logits y_pred (batch, steps,
+        classes): the CTC forward recursion over the labels with blanks between
+
 axis=None sums over every axis (one value for the batch); Dice(axis=...) and
 Tversky(axis=...) sum over the axes given.
 """
@@ -22,8 +27,10 @@ from runtime._src.keras import backend_config
 from runtime._src.keras.losses import LossFunctionWrapper, register_function
 from runtime._src.ops import array_ops, manipulation_ops, math_ops, nn_ops, reduction_ops
 
-__all__ = ["dice", "tversky", "categorical_generalized_cross_entropy", "circle", "Dice",
-           "Tversky", "CategoricalGeneralizedCrossEntropy", "Circle"]
+__all__ = ["dice", "tversky", "categorical_generalized_cross_entropy", "circle", "ctc", "Dice",
+           "Tversky", "CategoricalGeneralizedCrossEntropy", "Circle", "CTC"]
+
+_NEG = -1e30       # log(0), finite so that the gradient of a logsumexp stays defined
 
 
 def _pair(y_true, y_pred):
@@ -97,6 +104,54 @@ def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal
     return nn_ops.softplus(p_loss + n_loss)
 
 
+def _logsumexp(*terms):
+    return reduction_ops.reduce_logsumexp(array_ops.stack(terms, 0), axis=0)
+
+
+def ctc(y_true, y_pred):
+    y_pred = convert_to_tensor(y_pred)
+    labels = math_ops.cast(convert_to_tensor(y_true), dtypes.int32)
+    if labels.shape.rank != 2:
+        raise ValueError("Targets `y_true` are expected to be a tensor of shape "
+                         "`(batch_size, max_length)` in integer format. Received: "
+                         f"y_true.shape={tuple(labels.shape.as_list())}")
+    if y_pred.shape.rank != 3:
+        raise ValueError("Logits `y_pred` are expected to be a tensor of shape "
+                         "`(batch_size, max_length, num_classes)`. Received: "
+                         f"y_pred.shape={tuple(y_pred.shape.as_list())}")
+    logp = nn_ops.log_softmax(math_ops.cast(y_pred, dtypes.float32), axis=-1)
+    steps, n = y_pred.shape.as_list()[1], labels.shape.as_list()[1]
+    lengths = reduction_ops.reduce_sum(math_ops.cast(math_ops.not_equal(labels, 0),
+                                                     dtypes.int32), axis=1)
+    # the extended labels: blank, l1, blank, l2, ..., blank  (2n + 1)
+    blanks = array_ops.zeros_like(labels)
+    ext = array_ops.reshape(array_ops.stack([blanks, labels], 2), [-1, 2 * n])
+    ext = array_ops.concat([ext, blanks[:, :1]], 1)
+    size = 2 * n + 1
+    # a skip from s - 2 is allowed onto a label different from the one two back
+    two_back = array_ops.concat([array_ops.fill(array_ops.stack(
+        [array_ops.shape(ext)[0], 2]), -1), ext[:, :-2]], 1)
+    skip = math_ops.logical_and(math_ops.not_equal(ext, 0), math_ops.not_equal(ext, two_back))
+    neg = array_ops.fill(array_ops.shape(ext), _NEG)
+    position = array_ops.reshape(array_ops.range(size), [1, -1])
+
+    def emit(t):
+        return array_ops.gather(logp[:, t], ext, batch_dims=1)
+    alpha = math_ops.where(position < 2, emit(0), neg)
+    alpha = math_ops.where(position < 1 + array_ops.reshape(
+        math_ops.minimum(lengths, 1), [-1, 1]), alpha, neg)
+    pad1 = array_ops.fill(array_ops.stack([array_ops.shape(ext)[0], 1]), _NEG)
+    pad2 = array_ops.concat([pad1, pad1], 1)
+    for t in range(1, steps):
+        from_one = array_ops.concat([pad1, alpha[:, :-1]], 1)
+        from_two = math_ops.where(skip, array_ops.concat([pad2, alpha[:, :-2]], 1), neg)
+        alpha = _logsumexp(alpha, from_one, from_two) + emit(t)
+    last = array_ops.gather(alpha, 2 * lengths, batch_dims=1)
+    before = array_ops.gather(alpha, math_ops.maximum(2 * lengths - 1, 0), batch_dims=1)
+    before = math_ops.where(lengths > 0, before, array_ops.fill(array_ops.shape(last), _NEG))
+    return math_ops.cast(-_logsumexp(last, before), y_pred.dtype)
+
+
 class _Wrapper(LossFunctionWrapper):
     """Takes Keras's `dtype=` (the computation is in floatx) and leaves it out of
     the config, as Keras 3.15 does."""
@@ -158,5 +213,12 @@ class Circle(_Wrapper):
         return values * (total / (valid + backend_config.epsilon()))
 
 
-for _fn in (dice, tversky, categorical_generalized_cross_entropy, circle):
+class CTC(_Wrapper):
+    """`keras.losses.CTC(reduction="sum_over_batch_size", name="ctc")`: see `ctc`."""
+
+    def __init__(self, reduction="sum_over_batch_size", name="ctc", dtype=None):
+        super().__init__(ctc, reduction, name)
+
+
+for _fn in (dice, tversky, categorical_generalized_cross_entropy, circle, ctc):
     register_function(_fn)
