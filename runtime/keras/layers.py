@@ -56,6 +56,7 @@ from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
                                             SpectralNormalization, Wrapper, dot)
 from runtime._src.keras.einsum_dense import EinsumDense
 from runtime._src.keras.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
+from runtime._src.keras.reversible_embedding import ReversibleEmbedding
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
@@ -103,4 +104,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "Solarization", "AdditiveAttention", "DepthwiseConv1D", "RMSNormalization",
             "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
             "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
-            "RandomSaturation", "RandomColorDegeneration"]
+            "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding"]

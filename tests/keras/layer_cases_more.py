@@ -155,9 +155,19 @@ KERAS_CASES.update({
     "conv_lstm2d_channels_first": ("frames", lambda K: [K.layers.ConvLSTM2D(
         2, 2, data_format="channels_first", return_sequences=True)]),
 })
+KERAS_CASES.update({
+    "reversible_embedding_tied": ("ids", "functional", lambda K, x: _reversible(K, x, True)),
+    "reversible_embedding_untied_capped": ("ids", "functional", lambda K, x: _reversible(
+        K, x, False, 0.5)),
+})
 TRAINING = {"spectral_normalization"}      # called with training=True
 
 NAMES = list(CASES) + list(KERAS_CASES)
+
+
+def _reversible(K, ids, tie, cap=None):
+    layer = K.layers.ReversibleEmbedding(6, 3, tie_weights=tie, logit_soft_cap=cap)
+    return layer(K.layers.Dense(3)(layer(ids)), reverse=True)
 
 
 def call(model, x, name):
