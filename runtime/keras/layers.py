@@ -48,7 +48,8 @@ from runtime._src.keras.text_vectorization import TextVectorization
 from runtime._src.keras.image_augmentation import (AutoContrast, Pipeline, RandomBrightness,
                                                    RandomContrast, RandomCrop, RandomGrayscale,
                                                    RandomColorDegeneration, RandomInvert,
-                                                   RandomPosterization, RandomSaturation,
+                                                   RandomHue, RandomPosterization,
+                                                   RandomSaturation, RandomSharpness,
                                                    RandomRotation, RandomTranslation, RandomZoom,
                                                    Solarization)
 from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
@@ -104,4 +105,5 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "Solarization", "AdditiveAttention", "DepthwiseConv1D", "RMSNormalization",
             "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
             "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
-            "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding"]
+            "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
+            "RandomHue"]

@@ -31,6 +31,8 @@ CASES = {
     "saturation": lambda L: L.RandomSaturation((0.3, 0.3)),
     "saturation_unit_range": lambda L: L.RandomSaturation((0.7, 0.7), value_range=(0, 1)),
     "color_degeneration": lambda L: L.RandomColorDegeneration((0.6, 0.6)),
+    "sharpness": lambda L: L.RandomSharpness((0.8, 0.8)),
+    "blur_by_sharpness": lambda L: L.RandomSharpness((0.1, 0.1), value_range=(0, 200)),
     "crop_upscale": lambda L: L.RandomCrop(8, 9),
     "crop_same_size": lambda L: L.RandomCrop(5, 6),
 }

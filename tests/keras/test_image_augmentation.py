@@ -87,3 +87,15 @@ def test_configs_and_errors():
         L.RandomRotation(1.5)
     with pytest.raises(NotImplementedError, match="fill_mode"):
         L.RandomZoom(0.1, fill_mode="mirror")
+
+
+def test_random_hue_turns_each_image_by_half_its_factor():
+    x = np.clip(X, 0, 255)
+    out = np.asarray(L.RandomHue((0.4, 0.4), seed=3)(x))
+    to_hsv = tf.keras.ops.image.rgb_to_hsv
+    before, after = np.asarray(to_hsv(x / 255.0)), np.asarray(to_hsv(out / 255.0))
+    for i in range(2):
+        colourful = before[i, ..., 1] > 0.05
+        turn = np.mod(after[i, ..., 0] - before[i, ..., 0], 1.0)[colourful]
+        assert np.allclose(turn, turn[0], atol=2e-3)
+        assert min(abs(turn[0] - 0.2), abs(turn[0] - 0.8)) < 2e-3

@@ -24,6 +24,8 @@ except AutoContrast, which always applies.
     AutoContrast(value_range)    each image and channel stretched to the whole range
     RandomSaturation(factor)     HSV saturation scaled by f / (1 - f), f in the range
     RandomColorDegeneration(factor)   x + f * (grayscale(x) - x)
+    RandomSharpness(factor)      x + (1 - 2f) * (3x3 smoothed x - x)
+    RandomHue(factor)            the hue shifted by +-f/2 of the colour circle
     RandomPosterization(factor)  keep the top `bits` bits of each 0..255 value
     Pipeline(layers)             the layers one after the other
 
@@ -34,6 +36,8 @@ data_format="channels_first" puts the channels first.
 import math
 import numbers
 
+import numpy as np
+
 from runtime._src.core import dtypes
 from runtime._src.keras import serialization
 from runtime._src.keras.configurable import ConfigurableLayer, base_config
@@ -41,13 +45,13 @@ from runtime._src.keras.conv_layers import _data_format
 from runtime._src.keras.image_transform import FILL_MODES, INTERPOLATIONS, affine_transform
 from runtime._src.keras.noise import _when_training
 from runtime._src.keras.ops import image as keras_image
-from runtime._src.ops import (array_ops, bitwise_ops, image_ops, math_ops, random_ops,
+from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops, math_ops, random_ops,
                               reduction_ops)
 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
-           "RandomColorDegeneration"]
+           "RandomColorDegeneration", "RandomSharpness", "RandomHue"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -323,6 +327,43 @@ class RandomColorDegeneration(_Valued):
         gray = keras_image.rgb_to_grayscale(x)
         return math_ops.clip_by_value(x + f * (gray - x), float(self.value_range[0]),
                                       float(self.value_range[1]))
+
+
+class RandomSharpness(_Valued):
+    """`keras.layers.RandomSharpness(factor, value_range=(0, 255), seed=None)`:
+    x + (1 - 2f) * (smoothed(x) - x), smoothed by the 3x3 kernel
+    [[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13 ("same" zero padding), clipped."""
+
+    _bounds = (0, 1)
+
+    def _augment(self, x):
+        f = array_ops.reshape(self._uniform(x, self.factor[0], self.factor[1]) * 2.0,
+                              [-1, 1, 1, 1])
+        channels = x.shape.as_list()[-1]
+        kernel = np.full((3, 3, 1, 1), 1.0 / 13.0, np.float32)
+        kernel[1, 1] = 5.0 / 13.0
+        kernel = array_ops.constant(np.tile(kernel, [1, 1, channels, 1]))
+        smoothed = conv_more_ops.depthwise_conv2d(x, kernel, [1, 1, 1, 1], "SAME")
+        return math_ops.clip_by_value(x + (1.0 - f) * (smoothed - x),
+                                      float(self.value_range[0]), float(self.value_range[1]))
+
+
+class RandomHue(_Valued):
+    """`keras.layers.RandomHue(factor, value_range=(0, 255), seed=None)`: the HSV
+    hue (on a 0..1 scale) shifted by +-f/2 (the sign drawn per image), wrapped."""
+
+    _bounds = (0, 1)
+
+    def _augment(self, x):
+        sign = math_ops.where(self._uniform(x, 0.0, 1.0) > 0.5, -1.0, 1.0)
+        shift = array_ops.reshape(sign * self._uniform(x, self.factor[0], self.factor[1])
+                                  * 0.5, [-1, 1, 1])
+        hsv = keras_image.rgb_to_hsv(_rescaled(x, self.value_range, (0, 1)))
+        hue = hsv[..., 0] + shift
+        hue = math_ops.where(hue > 1.0, hue - 1.0, hue)
+        hue = math_ops.where(hue < 0.0, hue + 1.0, hue)
+        rgb = keras_image.hsv_to_rgb(array_ops.stack([hue, hsv[..., 1], hsv[..., 2]], -1))
+        return _rescaled(math_ops.clip_by_value(rgb, 0.0, 1.0), (0, 1), self.value_range)
 
 
 class RandomGrayscale(_Augment):
