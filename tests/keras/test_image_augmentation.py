@@ -99,3 +99,18 @@ def test_random_hue_turns_each_image_by_half_its_factor():
         turn = np.mod(after[i, ..., 0] - before[i, ..., 0], 1.0)[colourful]
         assert np.allclose(turn, turn[0], atol=2e-3)
         assert min(abs(turn[0] - 0.2), abs(turn[0] - 0.8)) < 2e-3
+
+
+def test_mix_up_mixes_images_and_labels_alike():
+    values = np.array([1.0, 10.0, 100.0, 1000.0], "float32")
+    images = values.reshape(4, 1, 1, 1) * np.ones((4, 2, 3, 3), "float32")
+    layer = L.MixUp(alpha=0.4, seed=5)
+    for call in (layer, tf.function(lambda d: layer(d))):
+        out = call({"images": images, "labels": np.eye(4, dtype="float32")})
+        labels = np.asarray(out["labels"])
+        np.testing.assert_allclose(labels.sum(axis=1), 1.0, rtol=1e-6)
+        assert ((labels > 0).sum(axis=1) <= 2).all()
+        np.testing.assert_allclose(np.asarray(out["images"])[:, 0, 0, 0], labels @ values,
+                                   rtol=1e-5)
+    np.testing.assert_array_equal(layer(images, training=False), images)
+    assert layer.get_config()["alpha"] == 0.4

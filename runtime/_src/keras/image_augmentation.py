@@ -27,6 +27,7 @@ except AutoContrast, which always applies.
     RandomSharpness(factor)      x + (1 - 2f) * (3x3 smoothed x - x)
     RandomHue(factor)            the hue shifted by +-f/2 of the colour circle
     RandomPosterization(factor)  keep the top `bits` bits of each 0..255 value
+    MixUp(alpha=0.2)             each image (and label) mixed with another of the batch
     Pipeline(layers)             the layers one after the other
 
 Images are (batch, height, width, channels) or one (height, width, channels);
@@ -39,6 +40,7 @@ import numbers
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.keras import random as keras_random
 from runtime._src.keras import serialization
 from runtime._src.keras.configurable import ConfigurableLayer, base_config
 from runtime._src.keras.conv_layers import _data_format
@@ -51,7 +53,7 @@ from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops, 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
-           "RandomColorDegeneration", "RandomSharpness", "RandomHue"]
+           "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -462,6 +464,50 @@ class RandomCrop(_Augment):
         if window.shape.as_list()[1:3] == [self.height, self.width]:
             return window
         return image_ops.resize(window, [self.height, self.width])
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class MixUp(ConfigurableLayer):
+    """`keras.layers.MixUp(alpha=0.2, seed=None)`: in training each image (and, for
+    a dict {"images", "labels"}, its label) becomes w * x + (1 - w) * x[perm], w ~
+    Beta(alpha, alpha) per image, perm a random order of the batch."""
+
+    _config_keys = ("alpha", "seed", "data_format")
+
+    def __init__(self, alpha=0.2, data_format=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.alpha, self.seed = alpha, seed
+        self.data_format = _data_format(data_format)
+        self._generator = keras_random.SeedGenerator(seed)
+
+    def call(self, data, training=True):
+        images = data["images"] if isinstance(data, dict) else data
+        images = math_ops.cast(images, dtypes.float32)
+
+        def mixed():
+            batch = array_ops.shape(images)[0]
+            weight = keras_random.beta(array_ops.reshape(batch, [1]), self.alpha, self.alpha,
+                                       seed=self._generator)
+            order = keras_random.shuffle(array_ops.range(batch), seed=self._generator)
+            w = array_ops.reshape(weight, [-1, 1, 1, 1])
+            out = {"images": w * images + (1.0 - w) * array_ops.gather(images, order)}
+            if isinstance(data, dict) and "labels" in data:
+                labels = math_ops.cast(data["labels"], dtypes.float32)
+                w = array_ops.reshape(weight, [-1, 1])
+                out["labels"] = w * labels + (1.0 - w) * array_ops.gather(labels, order)
+            return out
+        if not isinstance(training, bool) or training:
+            out = mixed() if isinstance(training, bool) else _when_training(
+                training, lambda: mixed()["images"], images)
+        else:
+            out = {"images": images}
+        if not isinstance(out, dict):
+            return out
+        if isinstance(data, dict):
+            return {**data, **out}
+        return out["images"]
 
     def compute_output_shape(self, input_shape):
         return input_shape
