@@ -49,7 +49,8 @@ from runtime._src.keras.image_augmentation import (AutoContrast, MixUp, Pipeline
                                                    RandomBrightness,
                                                    RandomContrast, RandomCrop, RandomGrayscale,
                                                    RandomColorDegeneration, RandomInvert,
-                                                   RandomHue, RandomPosterization,
+                                                   RandomGaussianBlur, RandomHue,
+                                                   RandomPosterization,
                                                    RandomSaturation, RandomSharpness,
                                                    RandomRotation, RandomTranslation, RandomZoom,
                                                    Solarization)
@@ -107,4 +108,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
             "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
             "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
-            "RandomHue", "MixUp"]
+            "RandomHue", "MixUp", "RandomGaussianBlur"]

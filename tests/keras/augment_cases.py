@@ -33,6 +33,9 @@ CASES = {
     "color_degeneration": lambda L: L.RandomColorDegeneration((0.6, 0.6)),
     "sharpness": lambda L: L.RandomSharpness((0.8, 0.8)),
     "blur_by_sharpness": lambda L: L.RandomSharpness((0.1, 0.1), value_range=(0, 200)),
+    "gaussian_blur": lambda L: L.RandomGaussianBlur((1.0, 1.0), sigma=(0.6, 0.6)),
+    "gaussian_blur_wide": lambda L: L.RandomGaussianBlur((1.0, 1.0), kernel_size=5,
+                                                         sigma=(0.9, 0.9)),
     "crop_upscale": lambda L: L.RandomCrop(8, 9),
     "crop_same_size": lambda L: L.RandomCrop(5, 6),
 }

@@ -26,6 +26,7 @@ except AutoContrast, which always applies.
     RandomColorDegeneration(factor)   x + f * (grayscale(x) - x)
     RandomSharpness(factor)      x + (1 - 2f) * (3x3 smoothed x - x)
     RandomHue(factor)            the hue shifted by +-f/2 of the colour circle
+    RandomGaussianBlur(factor=1.0, kernel_size=3, sigma=1.0)   a Gaussian blur
     RandomPosterization(factor)  keep the top `bits` bits of each 0..255 value
     MixUp(alpha=0.2)             each image (and label) mixed with another of the batch
     Pipeline(layers)             the layers one after the other
@@ -53,7 +54,7 @@ from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops, 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
-           "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp"]
+           "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -366,6 +367,53 @@ class RandomHue(_Valued):
         hue = math_ops.where(hue < 0.0, hue + 1.0, hue)
         rgb = keras_image.hsv_to_rgb(array_ops.stack([hue, hsv[..., 1], hsv[..., 2]], -1))
         return _rescaled(math_ops.clip_by_value(rgb, 0.0, 1.0), (0, 1), self.value_range)
+
+
+def _odd_sizes(kernel_size):
+    sizes = tuple(kernel_size) if isinstance(kernel_size, (tuple, list)) else \
+        (kernel_size, kernel_size)
+    if len(sizes) != 2 or any(int(k) % 2 == 0 for k in sizes):
+        raise ValueError(f"kernel_size must be an odd number. Received: "
+                         f"kernel_size={kernel_size}")
+    return tuple(int(k) for k in sizes)
+
+
+def _gaussian(size, sigma):
+    x = array_ops.range(size, dtype=dtypes.float32) - (size - 1) / 2.0
+    k = math_ops.exp(-0.5 * math_ops.square(x / sigma))
+    return k / reduction_ops.reduce_sum(k)
+
+
+class RandomGaussianBlur(_Augment):
+    """`keras.layers.RandomGaussianBlur(factor=1.0, kernel_size=3, sigma=1.0,
+    value_range=(0, 255), seed=None)`: each image blurred with probability drawn in
+    the factor range, by a Gaussian whose sigma (one per axis, for the batch) is
+    drawn in the sigma range; "same" zero padding."""
+
+    _config_keys = ("data_format", "factor", "kernel_size", "sigma", "value_range", "seed")
+
+    def __init__(self, factor=1.0, kernel_size=3, sigma=1.0, value_range=(0, 255),
+                 data_format=None, seed=None, **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        self.factor = _factor(factor, (0, 1))
+        self.kernel_size = _odd_sizes(kernel_size)
+        self.sigma = _factor(sigma, (0, 1), "sigma")
+        self.value_range = _value_range(value_range)
+
+    def _augment(self, x):
+        chance = self._uniform(x, self.factor[0], self.factor[1])
+        apply = math_ops.less(self._uniform(x, 0.0, 1.0), chance)
+        sigma = random_ops.uniform([2], self.sigma[0], self.sigma[1], dtypes.float32,
+                                   seed=self.seed) + 1e-6
+        kx, ky = self.kernel_size
+        kernel = array_ops.reshape(_gaussian(ky, sigma[1]), [-1, 1]) * \
+            array_ops.reshape(_gaussian(kx, sigma[0]), [1, -1])
+        channels = x.shape.as_list()[-1]
+        kernel = array_ops.tile(array_ops.reshape(kernel, [kx, ky, 1, 1]), [1, 1, channels, 1])
+        blurred = conv_more_ops.depthwise_conv2d(x, kernel, [1, 1, 1, 1], "SAME")
+        out = math_ops.where(array_ops.reshape(apply, [-1, 1, 1, 1]), blurred, x)
+        return math_ops.clip_by_value(out, float(self.value_range[0]),
+                                      float(self.value_range[1]))
 
 
 class RandomGrayscale(_Augment):
