@@ -499,7 +499,7 @@ EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "image augmentation, random in tr
                "(tests/keras/test_image_augmentation.py)"
                for name in ("AutoContrast", "MixUp", "Pipeline", "RandomBrightness",
                             "RandomColorDegeneration", "RandomContrast", "RandomCrop",
-                            "RandomGaussianBlur",
+                            "RandomGaussianBlur", "RandomShear",
                             "RandomGrayscale", "RandomHue", "RandomInvert",
                             "RandomPosterization", "RandomRotation", "RandomSaturation",
                             "RandomSharpness", "RandomTranslation", "RandomZoom",

@@ -52,7 +52,8 @@ from runtime._src.keras.image_augmentation import (AutoContrast, MixUp, Pipeline
                                                    RandomGaussianBlur, RandomHue,
                                                    RandomPosterization,
                                                    RandomSaturation, RandomSharpness,
-                                                   RandomRotation, RandomTranslation, RandomZoom,
+                                                   RandomRotation, RandomShear,
+                                                   RandomTranslation, RandomZoom,
                                                    Solarization)
 from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
                                             RMSNormalization, SeparableConv1D,
@@ -108,4 +109,5 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
             "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
             "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
-            "RandomHue", "MixUp", "RandomGaussianBlur"]
+            "RandomHue", "MixUp", "RandomGaussianBlur",
+            "RandomShear"]

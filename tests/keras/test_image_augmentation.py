@@ -114,3 +114,14 @@ def test_mix_up_mixes_images_and_labels_alike():
                                    rtol=1e-5)
     np.testing.assert_array_equal(layer(images, training=False), images)
     assert layer.get_config()["alpha"] == 0.4
+
+
+def test_random_shear_is_one_of_the_two_signed_shears():
+    from runtime._src.keras.image_transform import affine_transform
+    out = np.asarray(L.RandomShear((0.3, 0.3), (0.1, 0.1), seed=2)(X))
+    assert L.RandomShear(0.3).get_config()["x_factor"] == (-0.3, 0.3)
+    for i in range(2):
+        options = [np.asarray(affine_transform(
+            tf.constant(X[i:i + 1]), tf.constant([[1, 0.3 * s, 0, 0.1 * s, 1, 0, 0, 0]],
+                                                tf.float32)))[0] for s in (1.0, -1.0)]
+        assert any(np.allclose(out[i], o, atol=1e-4) for o in options)

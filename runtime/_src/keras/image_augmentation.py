@@ -8,6 +8,7 @@ except AutoContrast, which always applies.
     RandomZoom(height_factor, width_factor=None)   scale by 1 + factor (the same
                                  draw for both axes without width_factor)
     RandomTranslation(height_factor, width_factor) shift by factor * size
+    RandomShear(x_factor, y_factor)   shear by the drawn factors, one sign per image
         (these three: image_transform.affine_transform, bilinear or nearest,
         fill_mode reflect / wrap / nearest / constant with fill_value)
     RandomContrast(factor)       (x - mean) * c + mean per image and channel,
@@ -54,7 +55,8 @@ from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops, 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
-           "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur"]
+           "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur",
+           "RandomShear"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -235,6 +237,37 @@ class RandomTranslation(_Geometric):
         dy = self._uniform(x, self._height[0], self._height[1]) * float(h)
         dx = self._uniform(x, self._width[0], self._width[1]) * float(w)
         return _rows(1.0, 0.0, -dx, 0.0, 1.0, -dy, 0.0, 0.0)
+
+
+def _shear_factor(factor, name):
+    values = list(factor) if isinstance(factor, (tuple, list)) else [factor]
+    if len(values) not in (1, 2) or not all(isinstance(v, numbers.Number) and 0 <= v <= 1
+                                            for v in values):
+        raise ValueError(f"The `{name}` argument should be a number (or a list of two "
+                         f"numbers) in the range [0, 1]. Received: {name}={factor}")
+    return tuple(sorted(values)) if len(values) == 2 else (-abs(values[0]), abs(values[0]))
+
+
+class RandomShear(_Geometric):
+    """`keras.layers.RandomShear(x_factor=0.0, y_factor=0.0, interpolation="bilinear",
+    fill_mode="reflect", fill_value=0.0, seed=None)`: output (x, y) reads the input
+    at (x + s * sx * y, y + s * sy * x), sx and sy drawn in their ranges and one
+    sign s = +-1 per image."""
+
+    _config_keys = ("data_format", "x_factor", "y_factor", "fill_mode", "interpolation",
+                    "seed", "fill_value")
+
+    def __init__(self, x_factor=0.0, y_factor=0.0, interpolation="bilinear",
+                 fill_mode="reflect", fill_value=0.0, data_format=None, seed=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.x_factor = _shear_factor(x_factor, "x_factor")
+        self.y_factor = _shear_factor(y_factor, "y_factor")
+
+    def _transforms(self, x, h, w):
+        sign = math_ops.where(self._uniform(x, 0.0, 1.0) > 0.5, -1.0, 1.0)
+        sy = self._uniform(x, self.y_factor[0], self.y_factor[1]) * sign
+        sx = self._uniform(x, self.x_factor[0], self.x_factor[1]) * sign
+        return _rows(1.0, sx, 0.0, sy, 1.0, 0.0, 0.0, 0.0)
 
 
 class _Valued(_Augment):
