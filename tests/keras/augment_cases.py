@@ -36,6 +36,8 @@ CASES = {
     "gaussian_blur": lambda L: L.RandomGaussianBlur((1.0, 1.0), sigma=(0.6, 0.6)),
     "gaussian_blur_wide": lambda L: L.RandomGaussianBlur((1.0, 1.0), kernel_size=5,
                                                          sigma=(0.9, 0.9)),
+    "equalization": lambda L: L.Equalization(),
+    "equalization_range_bins": lambda L: L.Equalization(value_range=(0, 300), bins=32),
     "crop_upscale": lambda L: L.RandomCrop(8, 9),
     "crop_same_size": lambda L: L.RandomCrop(5, 6),
 }

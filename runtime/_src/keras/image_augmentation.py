@@ -23,6 +23,7 @@ except AutoContrast, which always applies.
     Solarization(addition_factor=0, threshold_factor=0)   x + addition, then
                                  255 - x at or above a threshold (on a 0..255 scale)
     AutoContrast(value_range)    each image and channel stretched to the whole range
+    Equalization(value_range, bins=256)   histogram equalization per channel
     RandomSaturation(factor)     HSV saturation scaled by f / (1 - f), f in the range
     RandomColorDegeneration(factor)   x + f * (grayscale(x) - x)
     RandomSharpness(factor)      x + (1 - 2f) * (3x3 smoothed x - x)
@@ -49,14 +50,14 @@ from runtime._src.keras.conv_layers import _data_format
 from runtime._src.keras.image_transform import FILL_MODES, INTERPOLATIONS, affine_transform
 from runtime._src.keras.noise import _when_training
 from runtime._src.keras.ops import image as keras_image
-from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops, math_ops, random_ops,
-                              reduction_ops)
+from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops,
+                              manipulation_ops, math_ops, random_ops, reduction_ops)
 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
            "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur",
-           "RandomShear"]
+           "RandomShear", "Equalization"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -513,6 +514,42 @@ class AutoContrast(_Augment):
         out = math_ops.clip_by_value(scaled * scale - low * scale, 0.0, 255.0)
         out = _rescaled(out, (0, 255), self.value_range)
         return math_ops.where(math_ops.is_nan(out), x, out)
+
+
+class Equalization(_Augment):
+    """`keras.layers.Equalization(value_range=(0, 255), bins=256)`: histogram
+    equalization of each channel, the histogram taken over the whole batch (as
+    Keras 3.15); a channel with one occupied bin is left as it is."""
+
+    _config_keys = ("value_range", "bins", "data_format")
+
+    def __init__(self, value_range=(0, 255), bins=256, data_format=None, **kwargs):
+        super().__init__(data_format, None, **kwargs)
+        self.value_range, self.bins = _value_range(value_range), int(bins)
+
+    def _channel(self, values):
+        bins = self.bins
+        values = _rescaled(values, self.value_range, (0, 255))
+        index = math_ops.cast(values * (bins - 1) / 255.0, dtypes.int32)
+        index = math_ops.minimum(math_ops.maximum(index, 0), bins - 1)
+        hist = reduction_ops.reduce_sum(manipulation_ops.one_hot(
+            array_ops.reshape(index, [-1]), bins, dtype=dtypes.float32), 0)
+        cdf = reduction_ops.cumsum(hist)
+        cdf_min = reduction_ops.reduce_min(math_ops.where(cdf > 0, cdf, cdf[-1] + 1.0))
+        denominator = cdf[-1] - cdf_min
+        denominator = math_ops.where(denominator == 0, 1.0, denominator)
+        table = math_ops.clip_by_value(math_ops.round((cdf - cdf_min) * 255.0 / denominator),
+                                       0.0, 255.0)
+        lookup = math_ops.cast(math_ops.clip_by_value(values / 255.0 * (bins - 1), 0.0,
+                                                      bins - 1.0), dtypes.int32)
+        equalized = array_ops.gather(table, lookup)
+        occupied = reduction_ops.reduce_sum(math_ops.cast(hist > 0, dtypes.int32))
+        out = math_ops.where(occupied <= 1, values, equalized)
+        return _rescaled(out, (0, 255), self.value_range)
+
+    def _augment(self, x):
+        channels = x.shape.as_list()[-1]
+        return array_ops.stack([self._channel(x[..., i]) for i in range(channels)], -1)
 
 
 class RandomCrop(_Augment):
