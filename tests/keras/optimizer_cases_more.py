@@ -18,6 +18,10 @@ CASES = {
     "adafactor_schedule": lambda O: O.Adafactor(O.schedules.ExponentialDecay(0.2, 1, 0.5)),
     "lamb": lambda O: O.Lamb(0.1),
     "lamb_weight_decay": lambda O: O.Lamb(0.05, weight_decay=0.1, beta_1=0.8),
+    "muon": lambda O: O.Muon(0.1),
+    "muon_plain": lambda O: O.Muon(0.05, nesterov=False, rms_rate=None, ns_steps=3,
+                                   weight_decay=None, adam_weight_decay=0.1,
+                                   adam_lr_ratio=0.5),
 }
 
 # LossScaleOptimizer(SGD(0.1), initial_scale=8, dynamic_growth_steps=2): the
@@ -29,7 +33,10 @@ LSO_GRADS = [GRADS[0] * 8, GRADS[1] * 8, np.full_like(W0, np.inf), GRADS[2] * 4,
 def run(keras, tf, name, step_fn=None):
     """[[w, b] after each step] of case `name`."""
     opt = CASES[name](keras.optimizers)
-    w, b = tf.Variable(W0), tf.Variable(B0)
+    if name.startswith("muon"):     # Muon reads the variables' Keras paths
+        w, b = keras.Variable(W0, name="kernel"), keras.Variable(B0, name="bias")
+    else:
+        w, b = tf.Variable(W0), tf.Variable(B0)
 
     def step(g, bg):
         opt.apply_gradients([(g, w), (bg, b)])

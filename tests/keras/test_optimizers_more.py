@@ -50,6 +50,12 @@ def test_configs():
     again = O.deserialize(O.serialize(lso))
     assert type(again.inner_optimizer) is O.Adam and again.initial_scale == 4.0
     np.testing.assert_allclose(lso.scale_loss(tf.constant(1.5)), 6.0)
+    muon = O.Muon(exclude_layers=["dense_.*bias"])
+    assert muon.get_config()["rms_rate"] == 0.2 and muon.get_config()["ns_steps"] == 5
+    model = tf.keras.Sequential([tf.keras.layers.Embedding(5, 3), tf.keras.layers.Dense(2)])
+    model.build((None, 4))
+    assert set(muon.build_slots(model.weights[0])) == {"momentum", "velocity"}  # embedding
+    assert set(muon.build_slots(model.weights[1])) == {"momentum"}              # a matrix
     with pytest.raises(ValueError, match="clipnorm"):
         O.LossScaleOptimizer(O.SGD(), clipnorm=1.0)
 
