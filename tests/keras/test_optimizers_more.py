@@ -72,3 +72,33 @@ def test_loss_scale_optimizer_in_fit_trains_like_its_inner_optimizer():
         weights.append(model.get_weights())
     for a, b in zip(*weights):
         np.testing.assert_allclose(a, b, rtol=1e-5)
+
+
+def test_multi_optimizer_gives_each_variable_its_optimizer():
+    O = tf.keras.optimizers
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, name="encoder"),
+                                 tf.keras.layers.Dense(1, name="head")])
+    x = np.linspace(-1, 1, 12).reshape(6, 2).astype("float32")
+    model(x)
+    start = [w.numpy() for w in model.weights]
+    grads = [np.full(w.shape, 0.5, "float32") for w in start]
+    adam, sgd = O.Adam(0.1), O.SGD(0.1)
+    multi = O.MultiOptimizer(O.OptimizerMap(sgd, {".*/encoder/.*": adam}))
+    step = tf.function(lambda: multi.apply_gradients(zip(grads, model.weights)))
+    step()
+    step()
+    lone_adam, lone_sgd = O.Adam(0.1), O.SGD(0.1)
+    want = [tf.Variable(w) for w in start]
+    for _ in range(2):
+        lone_adam.apply_gradients(zip(grads[:2], want[:2]))
+        lone_sgd.apply_gradients(zip(grads[2:], want[2:]))
+    for got, expected in zip(model.weights, want):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6)
+    assert int(multi.iterations.numpy()) == 2 and int(adam.iterations.numpy()) == 2
+    assert multi.optimizers == [adam, sgd]
+    with pytest.raises(AttributeError, match="sub-optimizers"):
+        multi.learning_rate
+    mapping = O.OptimizerMap(sgd, {"a/.*": adam, ".*/kernel": O.Adam()})
+    with pytest.raises(ValueError, match="Multiple optimizers"):
+        mapping["a/kernel"]
+    assert mapping["b/bias"] is sgd and mapping["a/bias"] is adam
