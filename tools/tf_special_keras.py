@@ -498,7 +498,8 @@ EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "image augmentation, random in tr
                "identity at inference; deterministic ranges against Keras 3.15's outputs "
                "(tests/keras/test_image_augmentation.py)"
                for name in ("AutoContrast", "Equalization", "MixUp", "Pipeline", "RandomBrightness",
-                            "RandomColorDegeneration", "RandomContrast", "RandomCrop",
+                            "RandomColorDegeneration", "RandomColorJitter", "RandomContrast",
+                            "RandomCrop",
                             "RandomGaussianBlur", "RandomShear",
                             "RandomGrayscale", "RandomHue", "RandomInvert",
                             "RandomPosterization", "RandomRotation", "RandomSaturation",

@@ -48,7 +48,8 @@ from runtime._src.keras.text_vectorization import TextVectorization
 from runtime._src.keras.image_augmentation import (AutoContrast, Equalization, MixUp, Pipeline,
                                                    RandomBrightness,
                                                    RandomContrast, RandomCrop, RandomGrayscale,
-                                                   RandomColorDegeneration, RandomInvert,
+                                                   RandomColorDegeneration,
+                                                   RandomColorJitter, RandomInvert,
                                                    RandomGaussianBlur, RandomHue,
                                                    RandomPosterization,
                                                    RandomSaturation, RandomSharpness,
@@ -110,4 +111,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
             "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
             "RandomHue", "MixUp", "RandomGaussianBlur",
-            "RandomShear", "Equalization"]
+            "RandomShear", "Equalization", "RandomColorJitter"]

@@ -38,6 +38,8 @@ CASES = {
                                                          sigma=(0.9, 0.9)),
     "equalization": lambda L: L.Equalization(),
     "equalization_range_bins": lambda L: L.Equalization(value_range=(0, 300), bins=32),
+    "color_jitter": lambda L: L.RandomColorJitter(brightness_factor=(0.1, 0.1),
+                                                  saturation_factor=(0.2, 0.2)),
     "crop_upscale": lambda L: L.RandomCrop(8, 9),
     "crop_same_size": lambda L: L.RandomCrop(5, 6),
 }

@@ -30,6 +30,8 @@ except AutoContrast, which always applies.
     RandomHue(factor)            the hue shifted by +-f/2 of the colour circle
     RandomGaussianBlur(factor=1.0, kernel_size=3, sigma=1.0)   a Gaussian blur
     RandomPosterization(factor)  keep the top `bits` bits of each 0..255 value
+    RandomColorJitter(value_range, brightness_factor, contrast_factor,
+                      saturation_factor, hue_factor)   those four, in that order
     MixUp(alpha=0.2)             each image (and label) mixed with another of the batch
     Pipeline(layers)             the layers one after the other
 
@@ -57,7 +59,7 @@ __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast"
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
            "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur",
-           "RandomShear", "Equalization"]
+           "RandomShear", "Equalization", "RandomColorJitter"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -585,6 +587,34 @@ class RandomCrop(_Augment):
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+
+class RandomColorJitter(_Augment):
+    """`keras.layers.RandomColorJitter(value_range=(0, 255), brightness_factor=None,
+    contrast_factor=None, saturation_factor=None, hue_factor=None, seed=None)`:
+    RandomBrightness, RandomContrast, RandomSaturation and RandomHue (those whose
+    factor is given), in that order."""
+
+    _config_keys = ("data_format", "value_range", "brightness_factor", "contrast_factor",
+                    "saturation_factor", "hue_factor", "seed")
+
+    def __init__(self, value_range=(0, 255), brightness_factor=None, contrast_factor=None,
+                 saturation_factor=None, hue_factor=None, seed=None, data_format=None,
+                 **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        self.value_range = _value_range(value_range)
+        self.brightness_factor, self.contrast_factor = brightness_factor, contrast_factor
+        self.saturation_factor, self.hue_factor = saturation_factor, hue_factor
+        self._steps = [cls(factor, value_range=value_range, seed=seed)
+                       for cls, factor in ((RandomBrightness, brightness_factor),
+                                           (RandomContrast, contrast_factor),
+                                           (RandomSaturation, saturation_factor),
+                                           (RandomHue, hue_factor)) if factor is not None]
+
+    def _augment(self, x):
+        for step in self._steps:
+            x = step._augment(x)
+        return x
 
 
 class MixUp(ConfigurableLayer):
