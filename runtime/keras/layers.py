@@ -45,7 +45,8 @@ from runtime._src.keras.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1
 
 from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
 from runtime._src.keras.text_vectorization import TextVectorization
-from runtime._src.keras.image_augmentation import (AutoContrast, Equalization, MixUp, Pipeline,
+from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equalization, MixUp,
+                                                   Pipeline,
                                                    RandomBrightness,
                                                    RandomContrast, RandomCrop, RandomGrayscale,
                                                    RandomColorDegeneration,
@@ -111,4 +112,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
             "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
             "RandomHue", "MixUp", "RandomGaussianBlur",
-            "RandomShear", "Equalization", "RandomColorJitter"]
+            "RandomShear", "Equalization", "RandomColorJitter", "CutMix"]

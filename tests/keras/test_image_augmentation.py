@@ -125,3 +125,22 @@ def test_random_shear_is_one_of_the_two_signed_shears():
             tf.constant(X[i:i + 1]), tf.constant([[1, 0.3 * s, 0, 0.1 * s, 1, 0, 0, 0]],
                                                 tf.float32)))[0] for s in (1.0, -1.0)]
         assert any(np.allclose(out[i], o, atol=1e-4) for o in options)
+
+
+def test_cut_mix_pastes_one_box_and_mixes_labels_by_area():
+    values = np.array([1.0, 10.0, 100.0, 1000.0], "float32")
+    images = values.reshape(4, 1, 1, 1) * np.ones((4, 6, 8, 3), "float32")
+    layer = L.CutMix(seed=4)
+    for call in (layer, tf.function(lambda d: layer(d))):
+        out = call({"images": images, "labels": np.eye(4, dtype="float32")})
+        got, labels = np.asarray(out["images"]), np.asarray(out["labels"])
+        for i in range(4):
+            pasted = got[i, ..., 0] != values[i]
+            assert set(np.unique(got[i])) <= set(values)
+            if pasted.any():                 # one rectangle, from one other image
+                rows, cols = np.where(pasted)
+                assert pasted[rows.min():rows.max() + 1, cols.min():cols.max() + 1].all()
+                assert len(np.unique(got[i][pasted])) == 1
+        np.testing.assert_allclose(labels.sum(axis=1), 1.0, rtol=1e-5)
+    np.testing.assert_array_equal(layer(images, training=False), images)
+    assert layer.get_config()["factor"] == (0, 1.0)

@@ -33,6 +33,7 @@ except AutoContrast, which always applies.
     RandomColorJitter(value_range, brightness_factor, contrast_factor,
                       saturation_factor, hue_factor)   those four, in that order
     MixUp(alpha=0.2)             each image (and label) mixed with another of the batch
+    CutMix(factor=1.0)           a box of each image from another, labels by area
     Pipeline(layers)             the layers one after the other
 
 Images are (batch, height, width, channels) or one (height, width, channels);
@@ -59,7 +60,8 @@ __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast"
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
            "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur",
-           "RandomShear", "Equalization", "RandomColorJitter"]
+           "RandomShear", "Equalization", "RandomColorJitter",
+           "CutMix"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -630,35 +632,79 @@ class MixUp(ConfigurableLayer):
         self.data_format = _data_format(data_format)
         self._generator = keras_random.SeedGenerator(seed)
 
+    def _mix(self, images):
+        """(mixed images, per-image label weight w, the batch order)."""
+        batch = array_ops.shape(images)[0]
+        weight = keras_random.beta(array_ops.reshape(batch, [1]), self.alpha, self.alpha,
+                                   seed=self._generator)
+        order = keras_random.shuffle(array_ops.range(batch), seed=self._generator)
+        w = array_ops.reshape(weight, [-1, 1, 1, 1])
+        return w * images + (1.0 - w) * array_ops.gather(images, order), weight, order
+
     def call(self, data, training=True):
         images = data["images"] if isinstance(data, dict) else data
         images = math_ops.cast(images, dtypes.float32)
+        if images.shape.rank != 4 or (isinstance(training, bool) and not training):
+            return {**data, "images": images} if isinstance(data, dict) else images
 
         def mixed():
-            batch = array_ops.shape(images)[0]
-            weight = keras_random.beta(array_ops.reshape(batch, [1]), self.alpha, self.alpha,
-                                       seed=self._generator)
-            order = keras_random.shuffle(array_ops.range(batch), seed=self._generator)
-            w = array_ops.reshape(weight, [-1, 1, 1, 1])
-            out = {"images": w * images + (1.0 - w) * array_ops.gather(images, order)}
+            out, weight, order = self._mix(images)
+            out = {"images": out}
             if isinstance(data, dict) and "labels" in data:
                 labels = math_ops.cast(data["labels"], dtypes.float32)
                 w = array_ops.reshape(weight, [-1, 1])
                 out["labels"] = w * labels + (1.0 - w) * array_ops.gather(labels, order)
             return out
-        if not isinstance(training, bool) or training:
-            out = mixed() if isinstance(training, bool) else _when_training(
-                training, lambda: mixed()["images"], images)
-        else:
-            out = {"images": images}
-        if not isinstance(out, dict):
-            return out
-        if isinstance(data, dict):
-            return {**data, **out}
-        return out["images"]
+        if not isinstance(training, bool):
+            return _when_training(training, lambda: mixed()["images"], images)
+        out = mixed()
+        return {**data, **out} if isinstance(data, dict) else out["images"]
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+
+class CutMix(MixUp):
+    """`keras.layers.CutMix(factor=1.0, seed=None)`: in training a box of each image
+    (sides sqrt(1 - w) of the image's, at a random place) comes from another image
+    of the batch, w ~ Beta(a, a), a drawn in the factor range; labels are mixed by
+    the share of the image each keeps."""
+
+    _config_keys = ("data_format", "factor", "seed")
+
+    def __init__(self, factor=1.0, seed=None, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, seed=seed, **kwargs)
+        self.factor = _factor(factor, (0, 1))
+
+    def _bounds(self, batch, length, ratio):
+        crop = ratio * float(length)
+        start = keras_random.uniform(array_ops.reshape(batch, [1]), 0.0, 1.0,
+                                     seed=self._generator) * (float(length) - crop)
+        return start, start + crop
+
+    def _mix(self, images):
+        h, w = images.shape.as_list()[1:3]
+        batch = array_ops.shape(images)[0]
+        alpha = keras_random.uniform([], self.factor[0], self.factor[1],
+                                     seed=self._generator) + 1e-6
+        weight = keras_random.beta(array_ops.reshape(batch, [1]), alpha, alpha,
+                                   seed=self._generator)
+        ratio = math_ops.sqrt(1.0 - weight)
+        x0, x1 = self._bounds(batch, w, ratio)
+        y0, y1 = self._bounds(batch, h, ratio)
+        gy = array_ops.reshape(array_ops.range(h, dtype=dtypes.float32), [1, -1, 1, 1])
+        gx = array_ops.reshape(array_ops.range(w, dtype=dtypes.float32), [1, 1, -1, 1])
+
+        def col(v):
+            return array_ops.reshape(v, [-1, 1, 1, 1])
+        box = math_ops.logical_and(
+            math_ops.logical_and(gx >= col(x0), gx < col(x1)),
+            math_ops.logical_and(gy >= col(y0), gy < col(y1)))
+        order = keras_random.shuffle(array_ops.range(batch), seed=self._generator)
+        box = math_ops.logical_and(box, array_ops.ones_like(images, dtypes.bool))
+        out = math_ops.where(box, array_ops.gather(images, order), images)
+        kept = 1.0 - (x1 - x0) * (y1 - y0) / float(w * h)
+        return out, kept, order
 
 
 class Pipeline(ConfigurableLayer):
