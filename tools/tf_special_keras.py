@@ -500,7 +500,7 @@ EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "image augmentation, random in tr
                for name in ("AutoContrast", "CutMix", "Equalization", "MixUp", "Pipeline", "RandomBrightness",
                             "RandomColorDegeneration", "RandomColorJitter", "RandomContrast",
                             "RandomCrop",
-                            "RandomGaussianBlur", "RandomShear",
+                            "RandomErasing", "RandomGaussianBlur", "RandomShear",
                             "RandomGrayscale", "RandomHue", "RandomInvert",
                             "RandomPosterization", "RandomRotation", "RandomSaturation",
                             "RandomSharpness", "RandomTranslation", "RandomZoom",

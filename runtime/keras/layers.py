@@ -50,7 +50,8 @@ from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equaliz
                                                    RandomBrightness,
                                                    RandomContrast, RandomCrop, RandomGrayscale,
                                                    RandomColorDegeneration,
-                                                   RandomColorJitter, RandomInvert,
+                                                   RandomColorJitter, RandomErasing,
+                                                   RandomInvert,
                                                    RandomGaussianBlur, RandomHue,
                                                    RandomPosterization,
                                                    RandomSaturation, RandomSharpness,
@@ -112,4 +113,5 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
             "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
             "RandomHue", "MixUp", "RandomGaussianBlur",
-            "RandomShear", "Equalization", "RandomColorJitter", "CutMix"]
+            "RandomShear", "Equalization", "RandomColorJitter", "CutMix",
+            "RandomErasing"]

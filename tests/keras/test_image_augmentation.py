@@ -144,3 +144,18 @@ def test_cut_mix_pastes_one_box_and_mixes_labels_by_area():
         np.testing.assert_allclose(labels.sum(axis=1), 1.0, rtol=1e-5)
     np.testing.assert_array_equal(layer(images, training=False), images)
     assert layer.get_config()["factor"] == (0, 1.0)
+
+
+def test_random_erasing_fills_one_box_per_image():
+    x = np.full((3, 10, 12, 3), 50.0, "float32")
+    out = np.asarray(L.RandomErasing((1.0, 1.0), scale=(0.1, 0.2),
+                                     fill_value=(1.0, 2.0, 300.0), seed=2)(x))
+    for i in range(3):
+        erased = out[i, ..., 0] != 50.0
+        rows, cols = np.where(erased)
+        assert erased[rows.min():rows.max() + 1, cols.min():cols.max() + 1].all()
+        np.testing.assert_array_equal(out[i][erased], [[1.0, 2.0, 255.0]] * erased.sum())
+    noisy = np.asarray(L.RandomErasing(seed=1)(x))
+    assert noisy.min() >= 0 and noisy.max() <= 255
+    np.testing.assert_array_equal(L.RandomErasing(factor=(0.0, 0.0))(x), x)
+    assert L.RandomErasing().get_config()["scale"] == (0.02, 0.33)

@@ -34,6 +34,7 @@ except AutoContrast, which always applies.
                       saturation_factor, hue_factor)   those four, in that order
     MixUp(alpha=0.2)             each image (and label) mixed with another of the batch
     CutMix(factor=1.0)           a box of each image from another, labels by area
+    RandomErasing(factor=1.0, scale=(0.02, 0.33), fill_value=None)   a box filled
     Pipeline(layers)             the layers one after the other
 
 Images are (batch, height, width, channels) or one (height, width, channels);
@@ -61,7 +62,7 @@ __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast"
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
            "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur",
            "RandomShear", "Equalization", "RandomColorJitter",
-           "CutMix"]
+           "CutMix", "RandomErasing"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -591,6 +592,59 @@ class RandomCrop(_Augment):
         return input_shape
 
 
+def _box_mask(h, w, x0, x1, y0, y1):
+    """(batch, h, w, 1) bool: x0 <= column < x1 and y0 <= row < y1, per image."""
+    gy = array_ops.reshape(array_ops.range(h, dtype=dtypes.float32), [1, -1, 1, 1])
+    gx = array_ops.reshape(array_ops.range(w, dtype=dtypes.float32), [1, 1, -1, 1])
+
+    def col(v):
+        return array_ops.reshape(v, [-1, 1, 1, 1])
+    return math_ops.logical_and(math_ops.logical_and(gx >= col(x0), gx < col(x1)),
+                                math_ops.logical_and(gy >= col(y0), gy < col(y1)))
+
+
+class RandomErasing(_Augment):
+    """`keras.layers.RandomErasing(factor=1.0, scale=(0.02, 0.33), fill_value=None,
+    value_range=(0, 255), seed=None)`: with a probability drawn in the factor range,
+    a box of each image (sides sqrt(s) of the image's, s drawn in `scale` per side)
+    is filled with fill_value (a number or one per channel), or with normal noise
+    times value_range[1], clipped to value_range."""
+
+    _config_keys = ("data_format", "factor", "scale", "fill_value", "value_range", "seed")
+
+    def __init__(self, factor=1.0, scale=(0.02, 0.33), fill_value=None, value_range=(0, 255),
+                 seed=None, data_format=None, **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        self.factor = _factor(factor, (0, 1))
+        self.scale = _factor(scale, (0, 1), "scale")
+        if isinstance(fill_value, (tuple, list)) and len(fill_value) != 3:
+            raise ValueError("The `fill_value` argument should be a number (or a list of "
+                             f"three numbers). Received: fill_value={fill_value}")
+        self.fill_value = fill_value
+        self.value_range = _value_range(value_range)
+
+    def _augment(self, x):
+        h, w = x.shape.as_list()[1:3]
+        batch = array_ops.shape(x)[:1]
+        sides = math_ops.sqrt(random_ops.uniform(array_ops.concat([batch, [2]], 0),
+                                                 self.scale[0], self.scale[1],
+                                                 dtypes.float32, seed=self.seed))
+        x0 = self._uniform(x, 0.0, 1.0) * (float(w) - sides[:, 0] * w)
+        y0 = self._uniform(x, 0.0, 1.0) * (float(h) - sides[:, 1] * h)
+        box = _box_mask(h, w, x0, x0 + sides[:, 0] * w, y0, y0 + sides[:, 1] * h)
+        apply = self._uniform(x, 0.0, 1.0) < self._uniform(x, self.factor[0], self.factor[1])
+        if self.fill_value is None:
+            fill = random_ops.normal(array_ops.shape(x), 0.0, 1.0, dtypes.float32,
+                                     seed=self.seed) * float(self.value_range[1])
+        else:
+            fill = array_ops.ones_like(x) * array_ops.constant(self.fill_value, dtypes.float32)
+        fill = math_ops.clip_by_value(fill, float(self.value_range[0]),
+                                      float(self.value_range[1]))
+        erase = math_ops.logical_and(box, array_ops.reshape(apply, [-1, 1, 1, 1]))
+        return math_ops.where(math_ops.logical_and(erase, array_ops.ones_like(x, dtypes.bool)),
+                              fill, x)
+
+
 class RandomColorJitter(_Augment):
     """`keras.layers.RandomColorJitter(value_range=(0, 255), brightness_factor=None,
     contrast_factor=None, saturation_factor=None, hue_factor=None, seed=None)`:
@@ -692,14 +746,7 @@ class CutMix(MixUp):
         ratio = math_ops.sqrt(1.0 - weight)
         x0, x1 = self._bounds(batch, w, ratio)
         y0, y1 = self._bounds(batch, h, ratio)
-        gy = array_ops.reshape(array_ops.range(h, dtype=dtypes.float32), [1, -1, 1, 1])
-        gx = array_ops.reshape(array_ops.range(w, dtype=dtypes.float32), [1, 1, -1, 1])
-
-        def col(v):
-            return array_ops.reshape(v, [-1, 1, 1, 1])
-        box = math_ops.logical_and(
-            math_ops.logical_and(gx >= col(x0), gx < col(x1)),
-            math_ops.logical_and(gy >= col(y0), gy < col(y1)))
+        box = _box_mask(h, w, x0, x1, y0, y1)
         order = keras_random.shuffle(array_ops.range(batch), seed=self._generator)
         box = math_ops.logical_and(box, array_ops.ones_like(images, dtypes.bool))
         out = math_ops.where(box, array_ops.gather(images, order), images)
