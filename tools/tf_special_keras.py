@@ -489,7 +489,7 @@ EXEMPT.update({f"layers.{name}": _RECORDED.format("tests/keras/test_keras3_layer
                    "AvgPool3D", "Conv3D", "Conv3DTranspose", "ConvLSTM1D", "ConvLSTM2D",
                    "ConvLSTM3D", "Convolution3D", "Convolution3DTranspose", "Cropping1D",
                    "Cropping3D", "DepthwiseConv1D", "EinsumDense", "GlobalAveragePooling3D",
-                   "GlobalAvgPool3D", "GlobalMaxPool3D", "GlobalMaxPooling3D", "MaxPool3D",
+                   "GlobalAvgPool3D", "GlobalMaxPool3D", "GroupQueryAttention", "GlobalMaxPooling3D", "MaxPool3D",
                    "MaxPooling3D", "RMSNormalization", "RNN", "ReversibleEmbedding",
                    "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization",
                    "StackedRNNCells", "UpSampling1D", "UpSampling3D", "Wrapper",

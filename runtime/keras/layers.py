@@ -64,6 +64,8 @@ from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
 from runtime._src.keras.einsum_dense import EinsumDense
 from runtime._src.keras.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 from runtime._src.keras.reversible_embedding import ReversibleEmbedding
+from runtime._src.keras.group_query_attention import \
+    GroupedQueryAttention as GroupQueryAttention
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
@@ -114,4 +116,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
             "RandomHue", "MixUp", "RandomGaussianBlur",
             "RandomShear", "Equalization", "RandomColorJitter", "CutMix",
-            "RandomErasing"]
+            "RandomErasing", "GroupQueryAttention"]

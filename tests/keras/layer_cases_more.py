@@ -160,6 +160,17 @@ KERAS_CASES.update({
     "reversible_embedding_untied_capped": ("ids", "functional", lambda K, x: _reversible(
         K, x, False, 0.5)),
 })
+KERAS_CASES.update({
+    "group_query_attention_self": ("seq", "functional", lambda K, x: K.layers.
+                                   GroupQueryAttention(2, 4, 2)(x, x)),
+    "group_query_attention_causal_gate": ("seq", "functional", lambda K, x: K.layers.
+                                          GroupQueryAttention(3, 2, 1, use_gate=True)(
+                                              K.layers.Dense(3)(x), x,
+                                              use_causal_mask=True)),
+    "group_query_attention_window": ("seq", "functional", lambda K, x: K.layers.
+                                     GroupQueryAttention(2, 2, 2, sliding_window=2,
+                                                         use_bias=False)(x, x)),
+})
 TRAINING = {"spectral_normalization"}      # called with training=True
 
 NAMES = list(CASES) + list(KERAS_CASES)

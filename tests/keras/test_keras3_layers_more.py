@@ -41,7 +41,8 @@ def test_eager_matches_keras(name):
                                   "rnn_stacked_builtin_cells", "rnn_user_cell_masked",
                                   "additive_attention", "spectral_normalization",
                                   "separable_conv1d", "rms_normalization_axes",
-                                  "conv_lstm2d_strided_backwards", "einsum_dense_heads"])
+                                  "conv_lstm2d_strided_backwards", "einsum_dense_heads",
+                                  "group_query_attention_causal_gate"])
 def test_traced_step_matches_keras(name):
     model, x = layer_cases_more.build(tf.keras, name)
     step = tf.function(lambda x: _loss_and_grads(model, x, name))
@@ -174,3 +175,20 @@ def test_conv_lstm_shapes_config_and_states():
     y = np.asarray(L.ConvLSTM1D(2, 2, dropout=0.5, recurrent_dropout=0.5, seed=1)(
         x[:, :, 0], training=True))
     assert y.shape == (2, 4, 2) and np.isfinite(y).all()
+
+
+def test_group_query_attention_config_scores_and_errors():
+    L = tf.keras.layers
+    layer = L.GroupQueryAttention(4, 4, 2)
+    x = np.ones((2, 3, 5), "float32")
+    out, scores = layer(x, x, return_attention_scores=True)
+    assert out.shape == (2, 3, 5) and scores.shape == (2, 4, 3, 3)
+    paths = [w.path.split("/", 1)[1] for w in layer.weights]
+    assert layer.name.startswith("grouped_query_attention")
+    assert paths == ["query/kernel", "query/bias", "key/kernel", "key/bias", "value/kernel",
+                     "value/bias", "attention_output/kernel", "attention_output/bias"]
+    config = layer.get_config()
+    assert config["num_key_value_heads"] == 2 and config["sliding_window"] is None
+    assert L.GroupQueryAttention.from_config(config).num_repeats == 2
+    with pytest.raises(ValueError, match="divisible"):
+        L.GroupQueryAttention(4, 3, 2)
