@@ -19,6 +19,10 @@ from tests.keras import augment_cases as cases  # noqa: E402
 
 def main():
     out = {name: cases.run(keras, name).astype(np.float32) for name in cases.CASES}
+    for interpolation in ("bilinear", "nearest"):
+        out[f"perspective_{interpolation}"] = np.asarray(keras.ops.image.perspective_transform(
+            cases.IMAGES, cases.PERSPECTIVE_START, cases.PERSPECTIVE_END,
+            interpolation=interpolation, fill_value=3.0))
     path = os.path.join(os.path.dirname(__file__), "..", "tests", "data",
                         "keras_augmentation.npz")
     np.savez_compressed(path, **out)

@@ -51,7 +51,7 @@ from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equaliz
                                                    RandomContrast, RandomCrop, RandomGrayscale,
                                                    RandomColorDegeneration,
                                                    RandomColorJitter, RandomErasing,
-                                                   RandomInvert,
+                                                   RandomInvert, RandomPerspective,
                                                    RandomGaussianBlur, RandomHue,
                                                    RandomPosterization,
                                                    RandomSaturation, RandomSharpness,
@@ -116,4 +116,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
             "RandomHue", "MixUp", "RandomGaussianBlur",
             "RandomShear", "Equalization", "RandomColorJitter", "CutMix",
-            "RandomErasing", "GroupQueryAttention"]
+            "RandomErasing", "GroupQueryAttention", "RandomPerspective"]

@@ -49,3 +49,10 @@ def run(keras, name, images=IMAGES):
     layer = CASES[name](keras.layers)
     x = np.transpose(images, (0, 3, 1, 2)) if "channels_first" in name else images
     return np.asarray(layer(x, training=True), np.float64)
+
+
+# fixed corner moves for keras.ops.image.perspective_transform (RandomPerspective's warp)
+PERSPECTIVE_START = np.array([[[0, 0], [5, 0], [0, 4], [5, 4]]] * 2, "float32")
+PERSPECTIVE_END = PERSPECTIVE_START + np.array(
+    [[[0.5, 0.3], [-0.8, 0.2], [0.1, -0.6], [-0.4, -0.9]],
+     [[-0.2, 0.0], [0.7, 0.4], [0.0, 0.5], [0.3, -0.2]]], "float32")

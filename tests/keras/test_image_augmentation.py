@@ -159,3 +159,20 @@ def test_random_erasing_fills_one_box_per_image():
     assert noisy.min() >= 0 and noisy.max() <= 255
     np.testing.assert_array_equal(L.RandomErasing(factor=(0.0, 0.0))(x), x)
     assert L.RandomErasing().get_config()["scale"] == (0.02, 0.33)
+
+
+@pytest.mark.parametrize("interpolation", ["bilinear", "nearest"])
+def test_perspective_warp_matches_keras(interpolation):
+    from runtime._src.keras.image_transform import perspective_transform
+    out = perspective_transform(tf.constant(X), cases.PERSPECTIVE_START, cases.PERSPECTIVE_END,
+                                interpolation, 3.0)
+    np.testing.assert_allclose(out, RECORDED[f"perspective_{interpolation}"], rtol=1e-4,
+                               atol=2e-3)
+
+
+def test_random_perspective_warps_or_keeps_each_image():
+    out = np.asarray(L.RandomPerspective(scale=0.3, seed=1)(X))
+    assert out.shape == X.shape and np.isfinite(out).all()
+    np.testing.assert_array_equal(L.RandomPerspective(factor=(0.0, 0.0))(X), X)
+    np.testing.assert_allclose(L.RandomPerspective(scale=0.0)(X), X, atol=1e-3)
+    assert L.RandomPerspective().get_config()["scale"] == 1.0

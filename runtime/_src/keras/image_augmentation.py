@@ -9,6 +9,7 @@ except AutoContrast, which always applies.
                                  draw for both axes without width_factor)
     RandomTranslation(height_factor, width_factor) shift by factor * size
     RandomShear(x_factor, y_factor)   shear by the drawn factors, one sign per image
+    RandomPerspective(factor=1.0, scale=1.0)   corners moved at random, image warped
         (these three: image_transform.affine_transform, bilinear or nearest,
         fill_mode reflect / wrap / nearest / constant with fill_value)
     RandomContrast(factor)       (x - mean) * c + mean per image and channel,
@@ -51,7 +52,8 @@ from runtime._src.keras import random as keras_random
 from runtime._src.keras import serialization
 from runtime._src.keras.configurable import ConfigurableLayer, base_config
 from runtime._src.keras.conv_layers import _data_format
-from runtime._src.keras.image_transform import FILL_MODES, INTERPOLATIONS, affine_transform
+from runtime._src.keras.image_transform import (FILL_MODES, INTERPOLATIONS, affine_transform,
+                                                perspective_transform)
 from runtime._src.keras.noise import _when_training
 from runtime._src.keras.ops import image as keras_image
 from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops,
@@ -62,7 +64,7 @@ __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast"
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
            "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur",
            "RandomShear", "Equalization", "RandomColorJitter",
-           "CutMix", "RandomErasing"]
+           "CutMix", "RandomErasing", "RandomPerspective"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -274,6 +276,40 @@ class RandomShear(_Geometric):
         sy = self._uniform(x, self.y_factor[0], self.y_factor[1]) * sign
         sx = self._uniform(x, self.x_factor[0], self.x_factor[1]) * sign
         return _rows(1.0, sx, 0.0, sy, 1.0, 0.0, 0.0, 0.0)
+
+
+class RandomPerspective(_Augment):
+    """`keras.layers.RandomPerspective(factor=1.0, scale=1.0, interpolation="bilinear",
+    fill_value=0.0, seed=None)`: with a probability drawn in the factor range, each
+    image's corners moved by up to scale / 2 of their coordinates, the image warped
+    to match (constant fill)."""
+
+    _config_keys = ("data_format", "factor", "scale", "interpolation", "fill_value", "seed")
+
+    def __init__(self, factor=1.0, scale=1.0, interpolation="bilinear", fill_value=0.0,
+                 seed=None, data_format=None, **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        self.factor = _factor(factor, (0, 1))
+        if not 0 <= scale <= 1:
+            raise ValueError("The `scale` argument should be a number in the range [0, 1]. "
+                             f"Received: scale={scale}")
+        if interpolation not in INTERPOLATIONS:
+            raise ValueError(f"Invalid interpolation mode. Expected one of "
+                             f"{INTERPOLATIONS}. Received: interpolation={interpolation}")
+        self.scale, self.interpolation, self.fill_value = scale, interpolation, fill_value
+
+    def _augment(self, x):
+        h, w = x.shape.as_list()[1:3]
+        batch = array_ops.shape(x)[:1]
+        apply = self._uniform(x, 0.0, 1.0) < self._uniform(x, self.factor[0], self.factor[1])
+        shift = random_ops.uniform(array_ops.concat([batch, [4, 2]], 0), -0.5 * self.scale,
+                                   0.5 * self.scale, dtypes.float32, seed=self.seed)
+        corners = np.array([[0.0, 0.0], [w - 1, 0.0], [0.0, h - 1], [w - 1, h - 1]],
+                           np.float32)
+        start = array_ops.ones_like(shift) * array_ops.constant(corners)
+        out = perspective_transform(x, start, start + start * shift, self.interpolation,
+                                    self.fill_value)
+        return math_ops.where(array_ops.reshape(apply, [-1, 1, 1, 1]), out, x)
 
 
 class _Valued(_Augment):

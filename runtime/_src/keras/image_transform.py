@@ -18,9 +18,9 @@ mapped back in by `fill_mode`:
 """
 
 from runtime._src.core import dtypes
-from runtime._src.ops import array_ops, manipulation_ops, math_ops
+from runtime._src.ops import array_ops, linalg_ops, manipulation_ops, math_ops
 
-__all__ = ["affine_transform", "FILL_MODES", "INTERPOLATIONS"]
+__all__ = ["affine_transform", "perspective_transform", "FILL_MODES", "INTERPOLATIONS"]
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")
@@ -118,3 +118,29 @@ def affine_transform(images, transforms, interpolation="bilinear", fill_mode="re
 
 def _round_half_away(x):
     return math_ops.sign(x) * math_ops.floor(math_ops.abs(x) + 0.5)
+
+
+def homography(start_points, end_points):
+    """(batch, 8) transforms taking each end point (x, y) to its start point (both
+    (batch, 4, 2)): the 8x8 linear system of the four correspondences, solved."""
+    rows, rhs = [], []
+    zero = array_ops.zeros_like(start_points[:, 0, 0])
+    one = array_ops.ones_like(zero)
+    for i in range(4):
+        sx, sy = start_points[:, i, 0], start_points[:, i, 1]
+        ex, ey = end_points[:, i, 0], end_points[:, i, 1]
+        rows.append(array_ops.stack([ex, ey, one, zero, zero, zero, -sx * ex, -sx * ey], -1))
+        rows.append(array_ops.stack([zero, zero, zero, ex, ey, one, -sy * ex, -sy * ey], -1))
+        rhs += [sx, sy]
+    matrix = array_ops.stack(rows, 1)
+    target = array_ops.expand_dims(array_ops.stack(rhs, 1), -1)
+    return array_ops.reshape(linalg_ops.solve(matrix, target), [-1, 8])
+
+
+def perspective_transform(images, start_points, end_points, interpolation="bilinear",
+                          fill_value=0.0):
+    """Keras's `ops.image.perspective_transform` on channels_last batches: the output
+    takes the input at the homography of start_points -> end_points, constant fill."""
+    transforms = homography(math_ops.cast(start_points, dtypes.float32),
+                            math_ops.cast(end_points, dtypes.float32))
+    return affine_transform(images, transforms, interpolation, "constant", fill_value)
