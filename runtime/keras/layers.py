@@ -45,8 +45,8 @@ from runtime._src.keras.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1
 
 from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
 from runtime._src.keras.text_vectorization import TextVectorization
-from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equalization, MixUp,
-                                                   Pipeline,
+from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equalization,
+                                                   MaxNumBoundingBoxes, MixUp, Pipeline,
                                                    RandomBrightness,
                                                    RandomContrast, RandomCrop, RandomGrayscale,
                                                    RandomColorDegeneration,
@@ -116,4 +116,5 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
             "RandomHue", "MixUp", "RandomGaussianBlur",
             "RandomShear", "Equalization", "RandomColorJitter", "CutMix",
-            "RandomErasing", "GroupQueryAttention", "RandomPerspective"]
+            "RandomErasing", "GroupQueryAttention", "RandomPerspective",
+            "MaxNumBoundingBoxes"]

@@ -176,3 +176,19 @@ def test_random_perspective_warps_or_keeps_each_image():
     np.testing.assert_array_equal(L.RandomPerspective(factor=(0.0, 0.0))(X), X)
     np.testing.assert_allclose(L.RandomPerspective(scale=0.0)(X), X, atol=1e-3)
     assert L.RandomPerspective().get_config()["scale"] == 1.0
+
+
+def test_max_num_bounding_boxes_cuts_and_pads_as_keras():
+    layer = L.MaxNumBoundingBoxes(3, bounding_box_format="xyxy")
+    boxes = np.arange(2 * 5 * 4, dtype="float32").reshape(2, 5, 4)
+    labels = np.arange(10, dtype="float32").reshape(2, 5)
+    out = layer({"images": X, "bounding_boxes": {"boxes": boxes, "labels": labels}})
+    np.testing.assert_array_equal(out["bounding_boxes"]["boxes"], boxes[:, :3])   # Keras 3.15
+    np.testing.assert_array_equal(out["bounding_boxes"]["labels"], [[0, 1, 2], [5, 6, 7]])
+    out = layer({"images": X, "bounding_boxes": {"boxes": boxes[:, :2], "labels": labels[:, :2]}})
+    np.testing.assert_array_equal(out["bounding_boxes"]["labels"], [[0, 1, -1], [5, 6, -1]])
+    np.testing.assert_array_equal(out["bounding_boxes"]["boxes"][:, 2], -np.ones((2, 4)))
+    assert layer.get_config()["max_number"] == 3
+    with pytest.raises(ValueError, match="bounding_box_format"):
+        L.MaxNumBoundingBoxes(3)({"images": X, "bounding_boxes": {"boxes": boxes,
+                                                                  "labels": labels}})

@@ -36,6 +36,7 @@ except AutoContrast, which always applies.
     MixUp(alpha=0.2)             each image (and label) mixed with another of the batch
     CutMix(factor=1.0)           a box of each image from another, labels by area
     RandomErasing(factor=1.0, scale=(0.02, 0.33), fill_value=None)   a box filled
+    MaxNumBoundingBoxes(max_number)   a dict's bounding boxes cut or padded to max_number
     Pipeline(layers)             the layers one after the other
 
 Images are (batch, height, width, channels) or one (height, width, channels);
@@ -48,6 +49,7 @@ import numbers
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.keras import random as keras_random
 from runtime._src.keras import serialization
 from runtime._src.keras.configurable import ConfigurableLayer, base_config
@@ -57,14 +59,15 @@ from runtime._src.keras.image_transform import (FILL_MODES, INTERPOLATIONS, affi
 from runtime._src.keras.noise import _when_training
 from runtime._src.keras.ops import image as keras_image
 from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops,
-                              manipulation_ops, math_ops, random_ops, reduction_ops)
+                              manipulation_ops, math_ops, random_ops, reduction_ops, shape_ops)
 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
            "Solarization", "AutoContrast", "RandomPosterization", "Pipeline", "RandomSaturation",
            "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur",
            "RandomShear", "Equalization", "RandomColorJitter",
-           "CutMix", "RandomErasing", "RandomPerspective"]
+           "CutMix", "RandomErasing", "RandomPerspective",
+           "MaxNumBoundingBoxes"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -788,6 +791,46 @@ class CutMix(MixUp):
         out = math_ops.where(box, array_ops.gather(images, order), images)
         kept = 1.0 - (x1 - x0) * (y1 - y0) / float(w * h)
         return out, kept, order
+
+
+class MaxNumBoundingBoxes(ConfigurableLayer):
+    """`keras.layers.MaxNumBoundingBoxes(max_number, fill_value=-1)`: the
+    "bounding_boxes" of a dict input cut or padded (with fill_value) to max_number
+    boxes and labels per image; everything else passes as it is."""
+
+    _config_keys = ("data_format", "bounding_box_format", "max_number")
+
+    def __init__(self, max_number, fill_value=-1, bounding_box_format=None, data_format=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.max_number, self.fill_value = int(max_number), int(fill_value)
+        self.bounding_box_format = bounding_box_format
+        self.data_format = _data_format(data_format)
+
+    def _fit(self, x, rank):
+        x = convert_to_tensor(x)[:, :self.max_number]
+        short = self.max_number - array_ops.shape(x)[1]
+        pads = array_ops.stack([array_ops.constant([0, 0]), array_ops.stack([0, short])] +
+                               [array_ops.constant([0, 0])] * (rank - 2))
+        return shape_ops.pad(x, pads, constant_values=math_ops.cast(self.fill_value,
+                                                                     x.dtype))
+
+    def call(self, data):
+        if not isinstance(data, dict) or "bounding_boxes" not in data:
+            return data
+        if self.bounding_box_format is None:
+            raise ValueError("You passed an input with a 'bounding_boxes' key, but you didn't "
+                             "specify a bounding box format. Pass a `bounding_box_format` "
+                             f"argument to your {type(self).__name__} layer, e.g. "
+                             "`bounding_box_format='xyxy'`.")
+        boxes = dict(data["bounding_boxes"])
+        extra = set(boxes) - {"boxes", "labels"}
+        if extra:
+            raise KeyError(f"There are unsupported keys in `bounding_boxes`: {sorted(extra)}. "
+                           "Only `boxes` and `labels` are supported.")
+        boxes["boxes"] = self._fit(boxes["boxes"], 3)
+        boxes["labels"] = self._fit(boxes["labels"], 2)
+        return {**data, "bounding_boxes": boxes}
 
 
 class Pipeline(ConfigurableLayer):
