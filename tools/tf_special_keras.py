@@ -498,7 +498,7 @@ EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "image augmentation, random in tr
                "identity at inference; deterministic ranges against Keras 3.15's outputs "
                "(tests/keras/test_image_augmentation.py)"
                for name in ("AutoContrast", "CutMix", "Equalization", "MaxNumBoundingBoxes",
-                            "MixUp", "Pipeline", "RandomBrightness",
+                            "MixUp", "RandAugment", "Pipeline", "RandomBrightness",
                             "RandomColorDegeneration", "RandomColorJitter", "RandomContrast",
                             "RandomCrop",
                             "RandomErasing", "RandomGaussianBlur", "RandomPerspective",

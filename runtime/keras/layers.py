@@ -47,6 +47,7 @@ from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
 from runtime._src.keras.text_vectorization import TextVectorization
 from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equalization,
                                                    MaxNumBoundingBoxes, MixUp, Pipeline,
+                                                   RandAugment,
                                                    RandomBrightness,
                                                    RandomContrast, RandomCrop, RandomGrayscale,
                                                    RandomColorDegeneration,
@@ -117,4 +118,4 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomHue", "MixUp", "RandomGaussianBlur",
             "RandomShear", "Equalization", "RandomColorJitter", "CutMix",
             "RandomErasing", "GroupQueryAttention", "RandomPerspective",
-            "MaxNumBoundingBoxes"]
+            "MaxNumBoundingBoxes", "RandAugment"]

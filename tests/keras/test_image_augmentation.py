@@ -192,3 +192,12 @@ def test_max_num_bounding_boxes_cuts_and_pads_as_keras():
     with pytest.raises(ValueError, match="bounding_box_format"):
         L.MaxNumBoundingBoxes(3)({"images": X, "bounding_boxes": {"boxes": boxes,
                                                                   "labels": labels}})
+
+
+def test_rand_augment_applies_ops_of_its_list():
+    x = np.clip(X, 0, 255)
+    layer = L.RandAugment(num_ops=1, factor=0.3, seed=3)
+    out = np.asarray(layer(x[:1, :3, :4]))
+    assert out.shape == (1, 3, 4, 3) and np.isfinite(out).all()
+    np.testing.assert_array_equal(layer(x, training=False), x)
+    assert layer.get_config()["factor"] == (0, 0.3) and layer.get_config()["num_ops"] == 1

@@ -33,6 +33,7 @@ except AutoContrast, which always applies.
     RandomPosterization(factor)  keep the top `bits` bits of each 0..255 value
     RandomColorJitter(value_range, brightness_factor, contrast_factor,
                       saturation_factor, hue_factor)   those four, in that order
+    RandAugment(num_ops=2, factor=0.5)   num_ops augmentations drawn from eleven
     MixUp(alpha=0.2)             each image (and label) mixed with another of the batch
     CutMix(factor=1.0)           a box of each image from another, labels by area
     RandomErasing(factor=1.0, scale=(0.02, 0.33), fill_value=None)   a box filled
@@ -67,7 +68,7 @@ __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast"
            "RandomColorDegeneration", "RandomSharpness", "RandomHue", "MixUp", "RandomGaussianBlur",
            "RandomShear", "Equalization", "RandomColorJitter",
            "CutMix", "RandomErasing", "RandomPerspective",
-           "MaxNumBoundingBoxes"]
+           "MaxNumBoundingBoxes", "RandAugment"]
 
 
 def _factor(factor, bounds, name="factor"):
@@ -709,6 +710,46 @@ class RandomColorJitter(_Augment):
     def _augment(self, x):
         for step in self._steps:
             x = step._augment(x)
+        return x
+
+
+class RandAugment(_Augment):
+    """`keras.layers.RandAugment(value_range=(0, 255), num_ops=2, factor=0.5,
+    interpolation="bilinear", seed=None)`: num_ops times, one of RandomShear,
+    RandomTranslation, RandomRotation, RandomBrightness, RandomColorDegeneration,
+    RandomContrast, RandomSharpness, RandomPosterization, Solarization, AutoContrast
+    and Equalization (drawn for the whole batch), at strength `factor`."""
+
+    _config_keys = ("data_format", "value_range", "num_ops", "factor", "interpolation",
+                    "seed")
+
+    def __init__(self, value_range=(0, 255), num_ops=2, factor=0.5, interpolation="bilinear",
+                 seed=None, data_format=None, **kwargs):
+        super().__init__(data_format, seed, **kwargs)
+        self.value_range, self.num_ops = _value_range(value_range), int(num_ops)
+        self.factor = _factor(factor, (0, 1))
+        self.interpolation = interpolation
+        f, vr = self.factor, value_range
+        self._ops = [
+            RandomShear(f, f, interpolation=interpolation, seed=seed),
+            RandomTranslation(f, f, interpolation=interpolation, seed=seed),
+            RandomRotation(f, interpolation=interpolation, seed=seed),
+            RandomBrightness(f, value_range=vr, seed=seed),
+            RandomColorDegeneration(f, value_range=vr, seed=seed),
+            RandomContrast(f, value_range=vr, seed=seed),
+            RandomSharpness(f, value_range=vr, seed=seed),
+            RandomPosterization(max(1, int(8 * f[1])), value_range=vr, seed=seed),
+            Solarization(f, f, value_range=vr, seed=seed),
+            AutoContrast(value_range=vr), Equalization(value_range=vr)]
+
+    def _augment(self, x):
+        picks = math_ops.cast(math_ops.floor(random_ops.uniform(
+            [self.num_ops], 0.0, float(len(self._ops)), dtypes.float32, seed=self.seed)),
+            dtypes.int32)
+        for i in range(self.num_ops):
+            current = x
+            for k, op in enumerate(self._ops):
+                x = math_ops.where(math_ops.equal(picks[i], k), op._augment(current), x)
         return x
 
 
