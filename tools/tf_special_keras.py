@@ -87,6 +87,16 @@ def loss_cases():
     c["Poisson@0"] = _loss(_obj("Poisson"), VECS, ZERO_VECS)
     c["CosineSimilarity@zero"] = _loss(_obj("CosineSimilarity"), VECS, ZERO_VECS)
     c["cosine_similarity@zero"] = _loss(_fn("cosine_similarity"), ZERO_VECS, VECS)
+    c["Dice@probs01"] = _loss(_obj("Dice"), ONE_HOT, PROBS)
+    c["dice(axis=1)@zero"] = _loss(_fn("dice", axis=1), ZERO_VECS, ZERO_VECS)
+    c["Tversky@probs01"] = _loss(_obj("Tversky", alpha=0.3, beta=0.7), ONE_HOT, PROBS)
+    c["tversky@zero"] = _loss(_fn("tversky"), ZERO_VECS, VECS)
+    c["CategoricalGeneralizedCrossEntropy@probs"] = _loss(
+        _obj("CategoricalGeneralizedCrossEntropy", q=0.7), ([0, 0, 1, 1], "int32"),
+        ([[0.25, 0.75], [1.0, 0.0], [0.5, 0.5], [1e-3, 0.999]], F32))
+    c["categorical_generalized_cross_entropy@probs"] = _loss(
+        _fn("categorical_generalized_cross_entropy", q=0.3), ([1, 0, 1, 0], "int32"),
+        ([[0.25, 0.75], [0.9, 0.1], [0.5, 0.5], [0.999, 1e-3]], F32))
 
     def metric(tf):
         m = tf.keras.metrics.CosineSimilarity()
@@ -165,6 +175,18 @@ def activation_cases():
     c["activations.relu(threshold=1)"] = _act("relu", threshold=1.0)
     c["activations.relu(negative_slope=0.2)"] = _act("relu", negative_slope=0.2)
     c["activations.relu(max_value=3)"] = _act("relu", max_value=3.0)
+    for name in ("celu", "hard_shrink", "hard_tanh", "log_sigmoid", "soft_shrink",
+                 "sparse_plus", "sparse_sigmoid", "squareplus", "tanh_shrink"):
+        c[f"activations.{name}"] = _act(name)
+    c["activations.celu(alpha=2)"] = _act("celu", alpha=2.0)
+    c["activations.hard_shrink(threshold=1)"] = _act("hard_shrink", threshold=1.0)
+    c["activations.soft_shrink(threshold=1)"] = _act("soft_shrink", threshold=1.0)
+    c["activations.threshold"] = _act("threshold", threshold=1.0, default_value=-2.0)
+    c["activations.glu@sat"] = _act("glu", ([[30.0, -30.0, 1.0, -1.0], [0.0, 0.0, -60.0,
+                                                                         60.0]], F32))
+    c["activations.sparsemax@sat"] = _act("sparsemax", SAT)
+    c["activations.sparsemax@tie"] = _act("sparsemax", ([[1.0, 1.0, 0.0], [0.0, 0.0, 0.0],
+                                                         [2.0, -1.0, 2.0]], F32))
     return c
 
 
@@ -455,3 +477,49 @@ EXEMPT.update({f"layers.{name}": "preprocessing: no weights, integer or string o
                                  "test_bucketing_layers.py)"
                for name in ("CategoryEncoding", "Discretization", "Hashing", "IntegerLookup",
                             "StringLookup")})
+
+# Keras 3.15 names checked against recorded Keras values in their own test files
+_RECORDED = ("outputs and gradients for identical weights, eager and traced, against "
+             "Keras 3.15's recorded values ({})")
+EXEMPT.update({f"layers.{name}": _RECORDED.format("tests/keras/test_keras3_layers_more.py")
+               for name in (
+                   "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D",
+                   "AdaptiveAveragePooling3D", "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D",
+                   "AdaptiveMaxPooling3D", "AdditiveAttention", "AveragePooling3D",
+                   "AvgPool3D", "Conv3D", "Conv3DTranspose", "ConvLSTM1D", "ConvLSTM2D",
+                   "ConvLSTM3D", "Convolution3D", "Convolution3DTranspose", "Cropping1D",
+                   "Cropping3D", "DepthwiseConv1D", "EinsumDense", "GlobalAveragePooling3D",
+                   "GlobalAvgPool3D", "GlobalMaxPool3D", "GroupQueryAttention", "GlobalMaxPooling3D", "MaxPool3D",
+                   "MaxPooling3D", "RMSNormalization", "RNN", "ReversibleEmbedding",
+                   "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization",
+                   "StackedRNNCells", "UpSampling1D", "UpSampling3D", "Wrapper",
+                   "ZeroPadding1D", "ZeroPadding3D")})
+EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "image augmentation, random in training, the "
+               "identity at inference; deterministic ranges against Keras 3.15's outputs "
+               "(tests/keras/test_image_augmentation.py)"
+               for name in ("AutoContrast", "CutMix", "Equalization", "MaxNumBoundingBoxes",
+                            "MixUp", "RandAugment", "Pipeline", "RandomBrightness",
+                            "RandomColorDegeneration", "RandomColorJitter", "RandomContrast",
+                            "RandomCrop",
+                            "RandomErasing", "RandomGaussianBlur", "RandomPerspective",
+                            "RandomShear",
+                            "RandomGrayscale", "RandomHue", "RandomInvert",
+                            "RandomPosterization", "RandomRotation", "RandomSaturation",
+                            "RandomSharpness", "RandomTranslation", "RandomZoom",
+                            "Solarization")})
+EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "random in training, the identity in inference "
+               "(tests/keras/test_keras3_layers_more.py)"
+               for name in ("AlphaDropout", "GaussianDropout", "SpatialDropout3D")})
+EXEMPT.update({
+    "layers.GlobalAvgPool2D": _NO_WEIGHTS + "GlobalAveragePooling2D under Keras's other name",
+    "layers.TextVectorization": "preprocessing: string inputs, integer or count outputs without "
+                                "a gradient (tests/keras/test_text_vectorization.py)",
+    "losses.Circle": "pairs of embeddings: values and gradients against Keras 3.15's "
+                     "(tests/keras/test_losses_activations_more.py)",
+    "losses.circle": "the function of Circle (tests/keras/test_losses_activations_more.py)",
+    "losses.CTC": "a sequence loss: values and gradients against Keras 3.15's "
+                  "(tests/keras/test_losses_activations_more.py)",
+    "losses.ctc": "the function of CTC (tests/keras/test_losses_activations_more.py)",
+    "losses.serialize": "a loss's config (tests/keras/test_losses_activations_more.py)",
+    "losses.deserialize": "a loss from its config (tests/keras/test_losses_activations_more.py)",
+})

@@ -33,6 +33,40 @@ from runtime._src.keras.simple_layers import (ActivityRegularization, Identity, 
                                               UnitNormalization)
 from runtime._src.keras.serialization import serialize_layer as serialize
 
+from runtime._src.keras.conv3d import Conv3D, Conv3DTranspose
+from runtime._src.keras.dropout_more import AlphaDropout, GaussianDropout, SpatialDropout3D
+from runtime._src.keras.pooling3d import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2D,
+                                          AdaptiveAveragePooling3D, AdaptiveMaxPooling1D,
+                                          AdaptiveMaxPooling2D, AdaptiveMaxPooling3D,
+                                          AveragePooling3D, GlobalAveragePooling3D,
+                                          GlobalMaxPooling3D, MaxPooling3D)
+from runtime._src.keras.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D,
+                                             UpSampling3D, ZeroPadding1D, ZeroPadding3D)
+
+from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
+from runtime._src.keras.text_vectorization import TextVectorization
+from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equalization,
+                                                   MaxNumBoundingBoxes, MixUp, Pipeline,
+                                                   RandAugment,
+                                                   RandomBrightness,
+                                                   RandomContrast, RandomCrop, RandomGrayscale,
+                                                   RandomColorDegeneration,
+                                                   RandomColorJitter, RandomErasing,
+                                                   RandomInvert, RandomPerspective,
+                                                   RandomGaussianBlur, RandomHue,
+                                                   RandomPosterization,
+                                                   RandomSaturation, RandomSharpness,
+                                                   RandomRotation, RandomShear,
+                                                   RandomTranslation, RandomZoom,
+                                                   Solarization)
+from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
+                                            RMSNormalization, SeparableConv1D,
+                                            SpectralNormalization, Wrapper, dot)
+from runtime._src.keras.einsum_dense import EinsumDense
+from runtime._src.keras.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
+from runtime._src.keras.reversible_embedding import ReversibleEmbedding
+from runtime._src.keras.group_query_attention import \
+    GroupedQueryAttention as GroupQueryAttention
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",
@@ -52,3 +86,36 @@ __all__ += ["GroupNormalization"]
 __all__ += ["CenterCrop", "RandomFlip", "Resizing"]
 __all__ += ["Discretization", "Hashing"]
 __all__ += ["Conv1DTranspose"]
+# Keras's other names for the same classes
+Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
+Convolution1DTranspose, Convolution2DTranspose = Conv1DTranspose, Conv2DTranspose
+Convolution3DTranspose = Conv3DTranspose
+SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
+MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
+AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePooling3D
+GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
+GlobalMaxPool3D = GlobalMaxPooling3D
+GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
+GlobalAvgPool3D = GlobalAveragePooling3D
+
+__all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "SpatialDropout3D",
+            "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
+            "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D",
+            "AveragePooling3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "MaxPooling3D",
+            "Cropping1D", "Cropping3D", "UpSampling1D", "UpSampling3D", "ZeroPadding1D",
+            "ZeroPadding3D", "Convolution1D", "Convolution2D", "Convolution3D",
+            "Convolution1DTranspose", "Convolution2DTranspose", "Convolution3DTranspose",
+            "SeparableConvolution2D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D",
+            "AvgPool2D", "AvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
+            "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "RNN", "StackedRNNCells",
+            "TextVectorization", "AutoContrast", "Pipeline", "RandomBrightness",
+            "RandomContrast", "RandomCrop", "RandomGrayscale", "RandomInvert",
+            "RandomPosterization", "RandomRotation", "RandomTranslation", "RandomZoom",
+            "Solarization", "AdditiveAttention", "DepthwiseConv1D", "RMSNormalization",
+            "SeparableConv1D", "SeparableConvolution1D", "SpectralNormalization", "Wrapper",
+            "dot", "EinsumDense", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
+            "RandomSaturation", "RandomColorDegeneration", "ReversibleEmbedding", "RandomSharpness",
+            "RandomHue", "MixUp", "RandomGaussianBlur",
+            "RandomShear", "Equalization", "RandomColorJitter", "CutMix",
+            "RandomErasing", "GroupQueryAttention", "RandomPerspective",
+            "MaxNumBoundingBoxes", "RandAugment"]

@@ -19,6 +19,11 @@ from runtime._src.keras.loss_functions import (BinaryFocalCrossentropy,
                                               hinge, huber, kl_divergence, log_cosh, poisson,
                                               squared_hinge)
 
+from runtime._src.keras.losses_more import (CTC, CategoricalGeneralizedCrossEntropy, Circle,
+                                            Dice, Tversky, categorical_generalized_cross_entropy,
+                                            circle, ctc, dice, tversky)
+from runtime._src.keras.losses_serialization import deserialize, serialize
+
 # tf.keras's (TF 2.21) short names of the same functions
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
@@ -39,3 +44,6 @@ __all__ = ["Loss", "Huber", "KLDivergence", "LogCosh", "Poisson", "CosineSimilar
            "mean_absolute_percentage_error", "mean_squared_logarithmic_error",
            "mse", "MSE", "mae", "MAE", "mape", "MAPE", "msle", "MSLE", "kld", "KLD",
            "kullback_leibler_divergence", "logcosh"]
+__all__ += ["CategoricalGeneralizedCrossEntropy", "Circle", "Dice", "Tversky",
+            "categorical_generalized_cross_entropy", "circle", "dice", "tversky", "serialize",
+            "deserialize", "CTC", "ctc"]

@@ -12,9 +12,46 @@ from runtime._src.keras.value_metrics import (BinaryCrossentropy, CosineSimilari
                                               SparseTopKCategoricalAccuracy, Sum,
                                               TopKCategoricalAccuracy)
 
+from runtime._src.keras.metrics import categorical_accuracy, sparse_categorical_accuracy
+from runtime._src.keras.metrics_more import (BinaryIoU, CategoricalCrossentropy,
+                                             CategoricalHinge, ConcordanceCorrelation,
+                                             FalseNegatives, FalsePositives, FBetaScore, Hinge,
+                                             IoU, KLDivergence, LogCoshError, OneHotIoU,
+                                             OneHotMeanIoU, PearsonCorrelation, Poisson,
+                                             PrecisionAtRecall, RecallAtPrecision,
+                                             SensitivityAtSpecificity,
+                                             SparseCategoricalCrossentropy,
+                                             SpecificityAtSensitivity, SquaredHinge,
+                                             TrueNegatives, TruePositives, binary_accuracy,
+                                             concordance_correlation, pearson_correlation)
+from runtime._src.keras.value_metrics import (sparse_top_k_categorical_accuracy,
+                                              top_k_categorical_accuracy)
+from runtime._src.keras.losses import (binary_crossentropy, categorical_crossentropy,
+                                       mean_absolute_error, mean_absolute_percentage_error,
+                                       mean_squared_error, mean_squared_logarithmic_error,
+                                       sparse_categorical_crossentropy)
+from runtime._src.keras.loss_functions import (binary_focal_crossentropy,
+                                               categorical_focal_crossentropy,
+                                               categorical_hinge, hinge, huber, kl_divergence,
+                                               log_cosh, poisson, squared_hinge)
+from runtime._src.keras.metrics_serialization import deserialize, serialize
 __all__ = ["Metric", "Mean", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "AUC", "F1Score", "Precision",
            "Recall", "BinaryCrossentropy", "MeanAbsoluteError", "MeanAbsolutePercentageError",
            "MeanSquaredError", "R2Score", "RootMeanSquaredError",
            "SparseTopKCategoricalAccuracy", "Sum", "TopKCategoricalAccuracy", "get", "MeanIoU",
            "CosineSimilarity", "MeanSquaredLogarithmicError"]
+__all__ += ["BinaryIoU", "CategoricalCrossentropy", "CategoricalHinge",
+            "ConcordanceCorrelation", "FalseNegatives", "FalsePositives", "FBetaScore", "Hinge",
+            "IoU", "KLDivergence", "LogCoshError", "OneHotIoU", "OneHotMeanIoU",
+            "PearsonCorrelation", "Poisson", "PrecisionAtRecall", "RecallAtPrecision",
+            "SensitivityAtSpecificity", "SparseCategoricalCrossentropy",
+            "SpecificityAtSensitivity", "SquaredHinge", "TrueNegatives", "TruePositives",
+            "binary_accuracy", "binary_crossentropy", "binary_focal_crossentropy",
+            "categorical_accuracy", "categorical_crossentropy", "categorical_focal_crossentropy",
+            "categorical_hinge", "concordance_correlation", "hinge", "huber", "kl_divergence",
+            "log_cosh", "mean_absolute_error", "mean_absolute_percentage_error",
+            "mean_squared_error", "mean_squared_logarithmic_error", "pearson_correlation",
+            "poisson", "sparse_categorical_accuracy", "sparse_categorical_crossentropy",
+            "sparse_top_k_categorical_accuracy", "squared_hinge", "top_k_categorical_accuracy",
+            "serialize", "deserialize"]

@@ -21,7 +21,7 @@ from runtime._src.keras import activations
 from runtime._src.keras.base_layer import InputSpec
 from runtime._src.keras.conv_layers import _data_format, _padding, _pair
 from runtime._src.keras.configurable import ConfigurableLayer
-from runtime._src.ops import array_ops, conv_ops, nn_ops
+from runtime._src.ops import array_ops, conv_ops, nn_ops, shape_ops
 
 __all__ = ["Conv1D", "Conv2DTranspose", "DepthwiseConv2D", "SeparableConv2D"]
 
@@ -91,14 +91,18 @@ class _Conv(ConfigurableLayer):
 
 class Conv1D(_Conv):
     """`keras.layers.Conv1D(filters, kernel_size, strides=1, padding="valid",
-    dilation_rate=1, activation=None, use_bias=True)`."""
+    dilation_rate=1, activation=None, use_bias=True)`; padding "valid", "same" or
+    "causal" (zeros before the first step only)."""
 
     _rank = 1
     _config_keys = ("filters",) + _Conv._config_keys
 
-    def __init__(self, filters, kernel_size, **kwargs):
+    def __init__(self, filters, kernel_size, padding="valid", **kwargs):
         self.filters = _positive(filters, "filters")
-        super().__init__(kernel_size, **kwargs)
+        causal = str(padding).lower() == "causal"
+        super().__init__(kernel_size, padding="valid" if causal else padding, **kwargs)
+        if causal:
+            self.padding = "causal"
 
     def build(self, input_shape):
         self.kernel = self.add_weight(
@@ -110,8 +114,13 @@ class Conv1D(_Conv):
 
     def call(self, inputs):
         fmt = "NWC" if self.data_format == "channels_last" else "NCW"
+        padding = self.padding
+        if padding == "causal":     # left zeros, so step t sees steps <= t only
+            left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+            pads = [[0, 0], [left, 0], [0, 0]] if fmt == "NWC" else [[0, 0], [0, 0], [left, 0]]
+            inputs, padding = shape_ops.pad(inputs, pads), "valid"
         out = conv_ops.conv1d(inputs, self.kernel, stride=self.strides[0],
-                              padding=self.padding.upper(), data_format=fmt,
+                              padding=padding.upper(), data_format=fmt,
                               dilations=self.dilation_rate[0])
         return self._finish(out)
 

@@ -25,6 +25,9 @@ class Conv1DTranspose(Conv1D):
             raise NotImplementedError("Conv1DTranspose: output_padding is not supported")
         super().__init__(_positive(filters, "filters"), kernel_size, **kwargs)
         self.output_padding = None
+        if self.padding == "causal":
+            raise ValueError("Conv1DTranspose: padding must be 'valid' or 'same'; "
+                             "received padding='causal'")
         if self.data_format != "channels_last" or self.dilation_rate != (1,):
             raise NotImplementedError("Conv1DTranspose: only channels_last inputs and "
                                       "dilation_rate=1 are supported")

@@ -30,10 +30,14 @@ def _draw(kind, shape, a, b, dtype, seed):
     return stateless(shape, [int(seed), 0], a, b, dtype)
 
 
-def compute_fans(shape):
+def compute_fans(shape, input_axes=None, output_axes=None):
     """(fan_in, fan_out) of a weight shape: a matrix's rows and columns; for a
-    convolution kernel (..., in, out) each times the receptive field size."""
+    convolution kernel (..., in, out) each times the receptive field size; with
+    input_axes and output_axes the products of those axes' sizes (EinsumDense)."""
     shape = tuple(shape)
+    if input_axes is not None and output_axes is not None:
+        return (math.prod(shape[a] for a in input_axes),
+                math.prod(shape[a] for a in output_axes))
     if len(shape) == 0:
         return 1, 1
     if len(shape) == 1:
@@ -134,7 +138,7 @@ class VarianceScaling(Initializer):
                 "output_axes": self.output_axes}
 
     def __call__(self, shape, dtype=None):
-        fan_in, fan_out = compute_fans(shape)
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         variance = self.scale / max(1.0, n)
         dtype = dtype or dtypes.float32

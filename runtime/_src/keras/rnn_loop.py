@@ -37,12 +37,14 @@ def _steps(inputs):
     return array_ops.shape(inputs)[0]
 
 
-def time_loop(step, inputs, states, mask=None, return_sequences=True, zero_output=False):
+def time_loop(step, inputs, states, mask=None, return_sequences=True, zero_output=False,
+              output_size=None):
     """Run `step(x_t, states) -> (output, new_states)` over the time-major
     `inputs`; `mask` is (time, batch) bool or None. Returns (outputs stacked
     time-major or None, the last output, the final states). With
     `zero_output` a masked step outputs zeros instead of the previous output
-    (Keras's `zero_output_for_mask`, which `Bidirectional` turns on)."""
+    (Keras's `zero_output_for_mask`, which `Bidirectional` turns on). The
+    output is as wide as states[0] unless `output_size` says otherwise."""
     steps = _steps(inputs)
     inputs_ta = TensorArray(inputs.dtype, size=steps).unstack(inputs)
     mask_ta = None
@@ -53,6 +55,10 @@ def time_loop(step, inputs, states, mask=None, return_sequences=True, zero_outpu
     outs = TensorArray(inputs.dtype, size=steps) if return_sequences \
         else array_ops.constant(0)
     zero = array_ops.zeros_like(states[0])     # every Keras cell's output is its state 0
+    if output_size is not None and output_size != states[0].shape.dims[-1]:
+        zero = array_ops.zeros(array_ops.stack([array_ops.shape(states[0])[0],
+                                                array_ops.constant(int(output_size))]),
+                               states[0].dtype)
 
     def body(t, prev, state, outs):
         output, new_states = step(inputs_ta.read(t), list(state))

@@ -238,9 +238,11 @@ class TrainingMixin:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
+            scaled = self.optimizer.scale_loss(loss) if hasattr(self.optimizer, "scale_loss") \
+                else loss           # LossScaleOptimizer, as Keras's train step
         variables = self.trainable_variables
         if variables:
-            grads = tape.gradient(loss, variables)
+            grads = tape.gradient(scaled, variables)
             self.optimizer.apply_gradients(zip(grads, variables))
         else:
             warnings.warn("The model does not have any trainable weights.", stacklevel=2)

@@ -3,7 +3,13 @@
 from runtime._src.keras.adaptive_optimizers import (Adadelta, Adagrad, Adamax, AdamW, Ftrl,
                                                     Lion, Nadam)
 from runtime._src.keras.optimizers import SGD, Adam, Optimizer, RMSprop, get
+from runtime._src.keras.optimizers_more import (Adafactor, Lamb, LossScaleOptimizer, Muon,
+                                                ScheduleFreeAdamW)
+from runtime._src.keras.multi_optimizer import MultiOptimizer, OptimizerMap
+from runtime._src.keras.optimizers_serialization import deserialize, serialize
 from runtime.keras.optimizers import schedules
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adadelta", "Adagrad", "Adamax", "Ftrl",
-           "Lion", "Nadam", "RMSprop", "get", "schedules"]
+           "Lion", "Nadam", "RMSprop", "get", "schedules", "Adafactor", "Lamb",
+           "LossScaleOptimizer", "Muon", "ScheduleFreeAdamW", "serialize", "deserialize",
+           "MultiOptimizer", "OptimizerMap"]
