@@ -18,6 +18,7 @@ import builtins
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
@@ -223,12 +224,18 @@ not_differentiable("ZerosLike", "OnesLike")
 
 def zeros_like(input, dtype=None, name=None):  # TensorFlow's name
     """Zeros with the shape (and, by default, dtype) of `input`."""
+    out = dispatch_api("zeros_like", (input,), input, dtype)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     return apply("ZerosLike", (convert_to_tensor(input),), {"dtype": dtype})
 
 
 def ones_like(input, dtype=None, name=None):  # TensorFlow's name
     """Ones with the shape (and, by default, dtype) of `input`."""
+    out = dispatch_api("ones_like", (input,), input, dtype)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     return apply("OnesLike", (convert_to_tensor(input),), {"dtype": dtype})
 
@@ -467,6 +474,9 @@ not_differentiable("Shape", "Size", "Rank")
 
 def size(input, out_type=dtypes.int32, name=None):
     """The number of elements of `input`, an int32 scalar."""
+    out = dispatch_api("size", (input,), input, out_type)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     dense_shape = _sparse_dense_shape(input)
     if dense_shape is not None:
         total = apply("Prod", (dense_shape,), {"axis": None, "keepdims": False})
@@ -476,6 +486,9 @@ def size(input, out_type=dtypes.int32, name=None):
 
 def rank(input, name=None):
     """The number of dimensions of `input`, an int32 scalar."""
+    out = dispatch_api("rank", (input,), input)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     dense_shape = _sparse_dense_shape(input)
     if dense_shape is not None:
         return apply("Size", (dense_shape,), {"out_type": dtypes.int32})
@@ -542,5 +555,8 @@ def _tile_grad_grad(op, grad):
 
 def tile(input, multiples, name=None):  # TensorFlow's name
     """`input` repeated `multiples[i]` times along each dimension i."""
+    out = dispatch_api("tile", (input,), input, multiples)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     multiples = _check_vector(_shape_tensor(multiples, "Tile", "multiples"), "Tile: multiples")
     return apply("Tile", (convert_to_tensor(input), multiples))

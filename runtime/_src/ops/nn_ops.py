@@ -16,6 +16,7 @@ and pooling in conv_ops.py.
 import numpy as np
 
 from runtime._src.graph.op_registry import apply, define_grad, define_op
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
@@ -660,6 +661,9 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     of tensors sharded along dimension 0 the way TF2 shards them ('div': the
     first `total % n` shards hold one row more); with `max_norm`, each looked-up
     embedding whose L2 norm exceeds it is scaled down to it."""
+    out = dispatch_api("embedding_lookup", (ids,), params, ids, max_norm)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     shards = [convert_to_tensor(p) for p in params] if isinstance(params, (list, tuple)) \
         else [convert_to_tensor(params)]
     if not shards:

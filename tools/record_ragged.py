@@ -1,0 +1,152 @@
+"""Record TensorFlow's results for the ragged cases of tests/runtime/test_ragged_more.py.
+
+Each case is a Python expression over `tf` (and the ragged values `D`, `W`, `R`
+defined in SETUP); this script evaluates them with TensorFlow and writes
+tests/data/ragged_cases.json, which the test replays against the runtime
+(eagerly and inside tf.function). Rerun with TensorFlow 2.21:
+
+    /tmp/tfvenv/bin/python tools/record_ragged.py
+"""
+
+import json
+import os
+import sys
+
+SETUP = """
+D = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])
+F = tf.ragged.constant([[1.5, -2.0], [0.0], [3.25, 4.0, -1.0]])
+W = tf.ragged.constant([["So", "long"], ["thanks", "for", "all", "the", "fish"]])
+R = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]], []])
+U = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+"""
+
+CASES = [
+    # elementwise: function forms, operators, ragged+dense broadcasting
+    "tf.add(D, 3)", "D * 2 - 1", "3 - D", "-D", "abs(F)", "tf.math.square(F)",
+    "tf.math.exp(F)", "tf.cast(D, tf.float32) / 2", "tf.math.maximum(D, 4)",
+    "tf.math.equal(D, 1)", "D > 2", "tf.logical_not(D > 2)", "(D > 2) & (D < 6)",
+    "D + D", "tf.math.multiply(F, F)", "tf.math.pow(F, 2.0)", "D // 2", "D % 3",
+    "tf.ragged.constant([[10, 87, 12], [19, 53], [12, 32]]) + [[1000], [2000], [3000]]",
+    "U + tf.constant([[10]])", "U * tf.constant([1, -1])", "R + tf.constant(100)",
+    "tf.math.sqrt(tf.abs(F))", "tf.math.sign(F)", "tf.zeros_like(D)", "tf.ones_like(F)",
+    # reductions
+    "tf.reduce_sum(D, axis=1)", "tf.reduce_sum(D, axis=0)", "tf.reduce_sum(D)",
+    "tf.reduce_mean(D, axis=1)", "tf.reduce_mean(D, axis=0)", "tf.reduce_mean(F)",
+    "tf.reduce_max(D, axis=1)", "tf.reduce_min(D, axis=1)", "tf.reduce_max(D, axis=0)",
+    "tf.reduce_prod(D, axis=1)", "tf.reduce_any(D > 3, axis=1)", "tf.reduce_all(D > 3, axis=1)",
+    "tf.reduce_sum(R, axis=0)", "tf.reduce_sum(R, axis=1)", "tf.reduce_sum(R, axis=2)",
+    "tf.reduce_sum(R, axis=-1)", "tf.reduce_sum(R, axis=[1, 2])", "tf.reduce_mean(R, axis=[0, 2])",
+    "tf.reduce_max(R, axis=1)", "tf.reduce_sum(U, axis=2)", "tf.reduce_sum(U, axis=1)",
+    "tf.reduce_sum(D, axis=1, keepdims=True)", "tf.reduce_max(F, axis=-1)",
+    # structure
+    "D.bounding_shape()", "R.bounding_shape()", "D.nrows()", "D.row_lengths()",
+    "D.row_starts()", "D.row_limits()", "D.value_rowids()", "R.nested_row_lengths()",
+    "R.row_lengths(axis=2)", "R.nested_value_rowids()", "R.merge_dims(1, 2)",
+    "R.merge_dims(0, 1)", "R.merge_dims(0, -1)", "U.merge_dims(1, 2)", "D.to_tensor(shape=[3, 2])",
+    "R.to_tensor(-1)", "D.with_values(D.values * 10)", "R.with_flat_values(R.flat_values + 1)",
+    "tf.RaggedTensor.from_nested_row_splits([10, 11, 12, 13, 14, 15, 16, 17, 18, 19], "
+    "([0, 1, 1, 5], [0, 3, 3, 5, 9, 10]))",
+    "tf.RaggedTensor.from_nested_row_lengths([1, 2, 3, 4, 5], ([2, 0, 1], [1, 1, 3]))",
+    "tf.RaggedTensor.from_nested_value_rowids([1, 2, 3, 4], ([0, 0, 2], [0, 1, 1, 2]))",
+    "tf.RaggedTensor.from_row_starts([1, 2, 3, 4], [0, 2, 2])",
+    "tf.RaggedTensor.from_row_limits([1, 2, 3, 4], [1, 1, 4])",
+    "tf.RaggedTensor.from_tensor([[1, 0, 0], [2, 3, 0]], padding=0)",
+    "D.to_sparse()", "tf.RaggedTensor.from_sparse(tf.SparseTensor([[0, 0], [2, 0], [2, 1]], "
+    "['a', 'b', 'c'], [3, 3]))",
+    "tf.RaggedTensor.from_tensor(tf.constant([[[1, 2], [3, 4]], [[5, 6], [7, 8]]]), "
+    "lengths=[1, 2])",
+    "tf.shape(D)[0]", "tf.size(D)", "tf.rank(R)", "tf.size(U)", "tf.rank(D)",
+    # indexing
+    "D[:, :2]", "D[:, -2:]", "D[:, 1:]", "D[2, 1]", "D[0, -1]", "R[:, 1:3]", "R[:, -1:]",
+    "R[:, :, :1]", "U[:, :, 0]", "U[:, 0]", "R[1:, 0]", "D[::2]", "D[-2:]", "U[1, 0, 1]",
+    # array ops
+    "tf.concat([D, [[5, 3]]], axis=0)", "tf.concat([D, D], axis=1)", "tf.concat([R, R], 0)",
+    "tf.concat([W, W], axis=1)", "tf.stack([D, D], axis=0)", "tf.stack([D, D * 2], axis=1)",
+    "tf.tile(D, [1, 2])", "tf.tile(D, [2, 1])", "tf.gather(D, [2, 0])", "tf.gather(R, [0, 0])",
+    "tf.gather(D, [[2, 0], [1, 3]])", "tf.gather_nd(D, [[2, 1], [0, 0]])",
+    "tf.gather_nd(D, [[2], [0]])", "tf.where(D > 2, D, -D)", "tf.where(D > 2)",
+    "tf.expand_dims(D, 0)", "tf.expand_dims(D, 1)", "tf.expand_dims(D, -1)",
+    "tf.boolean_mask(D, D > 2)", "tf.boolean_mask(D, [True, False, True, False, True])",
+    "tf.ragged.boolean_mask(D, D > 2)", "tf.ragged.boolean_mask(D, [True, False, True, False, True])",
+    "tf.strings.substr(W, 0, 2)", "tf.strings.length(W)", "tf.strings.upper(W)",
+    "tf.strings.join([W, W], separator='-')", "tf.strings.reduce_join(W, axis=1)",
+    "tf.strings.to_hash_bucket_fast(W, 10)", "tf.strings.as_string(D)",
+    "tf.map_fn(tf.math.square, D)", "tf.nn.embedding_lookup(tf.constant([[0., 1.], [2., 3.], [4., 5.], "
+    "[6., 7.], [8., 9.], [10., 11.], [12., 13.], [14., 15.], [16., 17.], [18., 19.]]), D)",
+    "tf.squeeze(tf.expand_dims(D, -1), -1)",
+    # tf.ragged
+    "tf.ragged.range([3, 0, 2])", "tf.ragged.range([1, 5], [4, 2], [1, -1])",
+    "tf.ragged.range(3, [5, 4, 3], 1)", "tf.ragged.range([0.5, 1.0], 2.0, 0.5)",
+    "tf.ragged.row_splits_to_segment_ids([0, 2, 2, 5])",
+    "tf.ragged.segment_ids_to_row_splits([0, 0, 2, 2, 2])",
+    "tf.ragged.segment_ids_to_row_splits([0, 1, 1], num_segments=4)",
+    "tf.ragged.stack([D, D], axis=0)", "tf.ragged.stack([[1, 2], [3, 4, 5]])",
+    "tf.ragged.stack([D, D], axis=1)",
+    "tf.ragged.stack_dynamic_partitions([1, 2, 3, 4, 5], [2, 0, 2, 1, 0], 3)",
+    "tf.ragged.stack_dynamic_partitions(D, [1, 0, 1, 1, 0], 2)",
+    "tf.ragged.cross([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])])",
+    "tf.ragged.cross([tf.ragged.constant([['a'], ['b', 'c']]), tf.constant([['d'], ['e']])])",
+    "tf.ragged.cross([tf.ragged.constant([[1, 2], [3]]), tf.ragged.constant([['x'], ['y', 'z']])])",
+    "tf.ragged.cross_hashed([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])])",
+    "tf.ragged.cross_hashed([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])], "
+    "num_buckets=10, hash_key=7)",
+    "tf.ragged.map_flat_values(tf.math.add, D, 1)",
+    # printing
+    "repr(D)", "str(W)", "repr(R)", "repr(U)", "repr(F)", "repr(tf.ragged.constant([[], []]))",
+    "repr(tf.ragged.constant([[1, 2], [3, 4]]))", "str(D.numpy())",
+    # errors
+    "D + tf.ragged.constant([[1], [2], [3], [4], [5]])",
+    "tf.ragged.constant([[1, 2], [3, 4, 5, 6], [7]]) + tf.constant([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])",
+]
+
+
+def encode(value, tf, np):
+    """A JSON form of a result: ragged (list, dtype, shape), tensor, sparse, text."""
+    if isinstance(value, str):
+        return {"text": value}
+    if isinstance(value, tf.RaggedTensor):
+        return {"ragged": _plain(value.to_list()), "dtype": value.dtype.name,
+                "shape": str(value.shape), "ragged_rank": value.ragged_rank}
+    if isinstance(value, tf.SparseTensor):
+        return {"sparse": [_plain(value.indices.numpy().tolist()),
+                           _plain(value.values.numpy().tolist()),
+                           _plain(value.dense_shape.numpy().tolist())],
+                "dtype": value.dtype.name}
+    if isinstance(value, (tuple, list)):
+        return {"tuple": [encode(v, tf, np) for v in value]}
+    t = tf.convert_to_tensor(value)
+    return {"tensor": _plain(t.numpy().tolist()), "dtype": t.dtype.name,
+            "shape": str(t.shape)}
+
+
+def _plain(x):
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    if isinstance(x, bytes):
+        return {"b": x.decode("latin-1")}
+    if isinstance(x, float) and x != x:
+        return "nan"
+    if isinstance(x, float) and x in (float("inf"), float("-inf")):
+        return str(x)
+    return x
+
+
+def main():
+    import numpy as np
+    import tensorflow as tf
+    env = {"tf": tf, "np": np}
+    exec(SETUP, env)
+    out = {}
+    for case in CASES:
+        try:
+            out[case] = encode(eval(case, env), tf, np)
+        except Exception as e:  # recorded: TF raises for this case
+            out[case] = {"error": type(e).__name__}
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "ragged_cases.json")
+    with open(path, "w") as f:
+        json.dump({"setup": SETUP, "cases": out}, f, indent=0)
+    print(f"{len(out)} cases -> {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
