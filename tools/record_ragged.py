@@ -91,6 +91,7 @@ CASES = [
     "tf.ragged.cross_hashed([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])], "
     "num_buckets=10, hash_key=7)",
     "tf.ragged.map_flat_values(tf.math.add, D, 1)",
+    "tf.reverse(D, [1])", "tf.reverse(R, [0, 1, 2])", "tf.reverse(U, [2])",
     # printing
     "repr(D)", "str(W)", "repr(R)", "repr(U)", "repr(F)", "repr(tf.ragged.constant([[], []]))",
     "repr(tf.ragged.constant([[1, 2], [3, 4]]))", "str(D.numpy())",
@@ -98,6 +99,34 @@ CASES = [
     "D + tf.ragged.constant([[1], [2], [3], [4], [5]])",
     "tf.ragged.constant([[1, 2], [3, 4, 5, 6], [7]]) + tf.constant([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])",
 ]
+
+
+# Gradients: d(sum of the result's values)/d v, where G is the RaggedTensor
+# with flat values v = [1.5, -2.0, 0.0, 3.25, 4.0, -1.0] and rows [2, 1, 3].
+GRAD_SETUP = "G = tf.RaggedTensor.from_row_lengths(v, [2, 1, 3])"
+GRAD_CASES = [
+    "G * G", "tf.reduce_sum(G * G, axis=1)", "tf.reduce_max(G, axis=1)",
+    "tf.reduce_mean(G, axis=0)", "tf.reduce_min(G, axis=0)", "tf.reduce_prod(G, axis=1)",
+    "G.to_tensor() * [[1.0, 2.0, 3.0]]", "G[:, 1:] * 3.0", "tf.gather(G, [2, 2, 0]) * G[2:3, :1].flat_values[0]",
+    "tf.concat([G, G * 2.0], axis=1)", "tf.math.exp(G) + tf.math.sin(G)",
+    "G + [[1.0], [2.0], [3.0]]", "tf.where(G > 0, G * G, -G)", "tf.reduce_mean(G)",
+    "tf.nn.relu(G) * tf.math.tanh(G)", "tf.reduce_sum(tf.stack([G, G * G], axis=1), axis=2)",
+]
+
+
+def gradients(tf, np):
+    """TensorFlow's gradient of each GRAD_CASES expression."""
+    out = {}
+    for case in GRAD_CASES:
+        v = tf.constant([1.5, -2.0, 0.0, 3.25, 4.0, -1.0])
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            env = {"tf": tf, "v": v}
+            exec(GRAD_SETUP, env)
+            y = eval(case, env)
+            total = tf.reduce_sum(y.flat_values if isinstance(y, tf.RaggedTensor) else y)
+        out[case] = _plain(tf.convert_to_tensor(tape.gradient(total, v)).numpy().tolist())
+    return out
 
 
 def encode(value, tf, np):
@@ -144,7 +173,8 @@ def main():
             out[case] = {"error": type(e).__name__}
     path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "ragged_cases.json")
     with open(path, "w") as f:
-        json.dump({"setup": SETUP, "cases": out}, f, indent=0)
+        json.dump({"setup": SETUP, "cases": out, "grad_setup": GRAD_SETUP,
+                   "gradients": gradients(tf, np)}, f, indent=0)
     print(f"{len(out)} cases -> {path}", file=sys.stderr)
 
 

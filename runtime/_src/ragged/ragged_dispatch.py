@@ -26,7 +26,7 @@ from runtime._src.ragged.ragged_tensor import RaggedTensor, _gather_rows, _tenso
 
 __all__ = ["binary", "reduce", "concat", "stack", "expand_dims", "squeeze", "tile", "gather",
            "gather_nd", "where", "size", "rank", "embedding_lookup", "segment_ids",
-           "zeros_like", "ones_like"]
+           "zeros_like", "ones_like", "reverse", "map_fn"]
 
 _I64 = dtypes.int64
 
@@ -256,10 +256,11 @@ def expand_dims(rt, axis):
     axis = axis + rank + 1 if axis < 0 else axis
     if axis == 0:
         return RaggedTensor(rt, math_ops.cast(convert_to_tensor([0, 1]), _I64) *
-                            rt.nrows(), internal=True)
+                            rt.nrows(), internal=True, uniform_row_length=rt.shape.dims[0])
     if axis == 1:
         n = rt.nrows()
-        return RaggedTensor(rt, range_(n + 1, dtype=_I64), internal=True)
+        return RaggedTensor(rt, range_(n + 1, dtype=_I64), internal=True,
+                            uniform_row_length=1)
     from runtime._src.ops.manipulation_ops import expand_dims as dense_expand
     inner = rt.values
     new = expand_dims(inner, axis - 1) if isinstance(inner, RaggedTensor) else \
@@ -321,16 +322,19 @@ def gather_nd(params, indices, batch_dims=0):
     indices = _tensor(indices)
     if batch_dims or indices.shape.rank != 2:
         raise ValueError("tf.gather_nd of a RaggedTensor: only 2-D indices, batch_dims=0")
+    idx = math_ops.cast(indices, _I64)
     depth = indices.shape.dims[1]
-    if depth == 1:
-        return gather(params, indices[:, 0])
-    from runtime._src.ops.array_ops import stack as dense_stack
-    picked = [params[tuple(int(v) for v in row)] for row in indices.numpy()] \
-        if isinstance(indices, EagerTensor) else None
-    if picked is None:
-        raise ValueError("tf.gather_nd of a RaggedTensor in a function: only rows "
-                         "(indices of depth 1)")
-    return dense_stack(picked)
+    pos, k, values = idx[:, 0], 1, params
+    while k < depth and isinstance(values, RaggedTensor):
+        pos = dense_gather(values.row_splits, pos) + idx[:, k]
+        values, k = values.values, k + 1
+    if isinstance(values, RaggedTensor):
+        return _gather_rows(values, pos) if k > 1 else gather(params, pos)
+    if k == depth:
+        return dense_gather(values, pos)
+    from runtime._src.ops.scatter_ops import gather_nd as dense_gather_nd
+    from runtime._src.ops.manipulation_ops import expand_dims as dense_expand
+    return dense_gather_nd(values, dense_concat([dense_expand(pos, 1), idx[:, k:]], 1))
 
 
 @register_api(RaggedTensor, "where")
@@ -380,3 +384,55 @@ def zeros_like(rt, dtype=None):
 def ones_like(rt, dtype=None):
     from runtime._src.ops.array_ops import ones_like as dense_ones_like
     return rt.with_flat_values(dense_ones_like(rt.flat_values, dtype))
+
+
+@register_api(RaggedTensor, "reverse")
+def reverse(rt, axis):
+    """`tf.reverse`: the rows' order (axis 0), each row's items (axis 1), or
+    dimensions of the values."""
+    from runtime._src.ops.shape_ops import reverse as dense_reverse
+    rank = rt.shape.rank
+    out = rt
+    for a in sorted({int(a) + rank if int(a) < 0 else int(a) for a in axis}):
+        if a == 0:
+            out = _gather_rows(out, range_(out.nrows() - 1, -1, -1, dtype=_I64))
+        elif a == 1:
+            owner = segment_ids(out.row_splits)
+            position = range_(_nitems(out.values), dtype=_I64)
+            mirrored = dense_gather(out.row_splits, owner) + \
+                dense_gather(out.row_splits[1:], owner) - 1 - position
+            from runtime._src.ragged.ragged_tensor import _gather_values
+            out = out.with_values(_gather_values(out.values, mirrored))
+        elif isinstance(out.values, RaggedTensor):
+            out = out.with_values(reverse(out.values, [a - 1]))
+        else:
+            out = out.with_values(dense_reverse(out.values, [a - 1]))
+    return out
+
+
+@register_api(RaggedTensor, "map_fn")
+def map_fn(fn, rt, signature=None):
+    """`tf.map_fn` over the rows of a RaggedTensor (unrolled: the number of rows
+    must be known); rows of one length stack densely only when the signature
+    is a TensorSpec, else the result is ragged as in TF."""
+    from runtime._src.core.tensor_shape import TensorSpec
+    n = rt.shape.dims[0]
+    if n is None:
+        raise ValueError("tf.map_fn over a RaggedTensor: the number of rows must be known "
+                         "when the function is traced")
+    results = [fn(rt[i]) for i in range(n)]
+    if isinstance(signature, TensorSpec) or (signature is not None and not hasattr(
+            signature, "ragged_rank")):
+        from runtime._src.ops.manipulation_ops import stack as dense_stack
+        return dense_stack(results)
+    if not results:
+        return rt
+    if all(isinstance(r, RaggedTensor) for r in results):
+        return stack(results, 0)
+    from runtime._src.ops.array_ops import shape
+    results = [_tensor(r) for r in results]
+    if results[0].shape.rank == 0:
+        from runtime._src.ops.manipulation_ops import stack as dense_stack
+        return dense_stack(results)
+    lengths = dense_concat([shape(r, _I64)[:1] for r in results], 0)
+    return RaggedTensor.from_row_lengths(dense_concat(results, 0), lengths, validate=False)

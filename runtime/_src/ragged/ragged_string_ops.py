@@ -240,8 +240,13 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     while isinstance(inner.values, RaggedTensor):
         outer.append(inner.row_splits)
         inner = inner.values
-    joined = string_more_ops.unsorted_segment_join(flat, inner.value_rowids(), inner.nrows(),
-                                                   separator)
+    nrows = inner.shape.dims[0]
+    if nrows is None:
+        nrows = inner.nrows()
+        if not hasattr(nrows, "numpy"):
+            raise ValueError("tf.strings.reduce_join of a RaggedTensor in a function: the "
+                             "number of rows must be known when it is traced")
+    joined = string_more_ops.unsorted_segment_join(flat, inner.value_rowids(), nrows, separator)
     for splits in reversed(outer):
         joined = RaggedTensor.from_row_splits(joined, splits, validate=False)
     return joined

@@ -74,8 +74,10 @@ class RaggedTensorSpec(CompositeSpec):
 
     def _from_components(self, components):
         values = components[0]
-        for splits in reversed(components[1:]):
-            values = RaggedTensor(values, splits, internal=True)
+        dims = self.shape.dims
+        for level, splits in reversed(list(enumerate(components[1:]))):
+            uniform = None if dims is None else dims[level + 1]
+            values = RaggedTensor(values, splits, internal=True, uniform_row_length=uniform)
         return values
 
     @classmethod
@@ -99,12 +101,13 @@ class RaggedTensor:
 
     __array_priority__ = 200
 
-    def __init__(self, values, row_splits, internal=False):
+    def __init__(self, values, row_splits, internal=False, uniform_row_length=None):
         if not internal:
             raise ValueError("RaggedTensor: use RaggedTensor.from_row_splits (or another "
                              "from_* factory) or tf.ragged.constant to build one")
         self._values = values
         self._row_splits = row_splits
+        self._uniform = uniform_row_length     # a static row length (shape shows it), or None
 
     # --- factories --------------------------------------------------------------------
 
@@ -196,8 +199,10 @@ class RaggedTensor:
         if total is None:
             raise ValueError("from_uniform_row_length: the number of values must be known")
         n = (total // length if length else 0) if nrows is None else int(_static(nrows))
-        return cls.from_row_splits(values, np.arange(n + 1, dtype=np.int64) * length,
-                                   validate=validate)
+        out = cls.from_row_splits(values, np.arange(n + 1, dtype=np.int64) * length,
+                                  validate=validate)
+        out._uniform = length
+        return out
 
     @classmethod
     def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
@@ -277,7 +282,7 @@ class RaggedTensor:
         rest = list(inner.dims[1:]) if inner.rank is not None else None
         if rest is None:
             return TensorShape(None)
-        return TensorShape([None if n is None else n - 1, None] + rest)
+        return TensorShape([None if n is None else n - 1, self._uniform] + rest)
 
     def get_shape(self):
         return self.shape
@@ -352,7 +357,8 @@ class RaggedTensor:
     def with_values(self, new_values):
         if not isinstance(new_values, RaggedTensor):
             new_values = _tensor(new_values)
-        return RaggedTensor(new_values, self._row_splits, internal=True)
+        return RaggedTensor(new_values, self._row_splits, internal=True,
+                            uniform_row_length=self._uniform)
 
     def with_row_splits_dtype(self, dtype):
         return self
@@ -414,13 +420,8 @@ class RaggedTensor:
         rows = [values[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
         if not rows:
             return np.zeros((0, 0) + np.shape(values)[1:], dtype=self.dtype.np_dtype)
-        if all(len(r) == len(rows[0]) for r in rows) and not any(
-                isinstance(r, np.ndarray) and r.dtype == object for r in rows):
-            return np.stack(rows)
-        out = np.empty(len(rows), object)
-        for i, r in enumerate(rows):
-            out[i] = r
-        return out
+        variable = any(len(r) != len(rows[0]) for r in rows)
+        return np.array(rows, dtype=object if variable else None)
 
     def __repr__(self):
         if isinstance(self.flat_values, EagerTensor):
