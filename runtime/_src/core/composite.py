@@ -32,7 +32,7 @@ from runtime._src.core.dtypes import DType, as_dtype
 from runtime._src.core.tensor_shape import TensorShape
 
 __all__ = ["CompositeSpec", "type_spec_of", "is_composite", "register_spec", "spec_to_json",
-           "spec_from_json", "register_api", "dispatch_api"]
+           "spec_from_json", "register_api", "dispatch_api", "registered_spec"]
 
 
 # --- TensorFlow's dispatch of public ops on composite values ------------------------------
@@ -173,6 +173,12 @@ def is_composite(value):
 # --- specs in SavedModels ----------------------------------------------------------------
 
 _SPEC_TYPES = {}        # class name -> a registered CompositeSpec subclass
+
+
+def registered_spec(name):
+    """The CompositeSpec subclass registered under class name `name` (a layer
+    builds another layer's values through it: ragged's `to_sparse`)."""
+    return _SPEC_TYPES[name]
 
 
 def register_spec(cls):

@@ -165,11 +165,17 @@ def _filled(shape, dtype, value, op_name):
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of `shape` filled with 0 (float32 by default)."""
+    out = dispatch_api("zeros", (shape,), shape, dtype)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     return _filled(shape, dtype, 0, "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of `shape` filled with 1 (float32 by default)."""
+    out = dispatch_api("ones", (shape,), shape, dtype)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     return _filled(shape, dtype, 1, "ones")
 
 
@@ -201,6 +207,9 @@ def _fill_grad(op, grad):
 
 def fill(dims, value, name=None):
     """A tensor of shape `dims` with every element `value` (its dtype)."""
+    out = dispatch_api("fill", (dims,), dims, value)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     value = convert_to_tensor(value)
     return apply("Fill", (_shape_tensor(dims, "Fill"), value))
 
@@ -413,6 +422,9 @@ def _reshape_grad(op, grad):
 
 def reshape(tensor, shape, name=None):
     """`tensor` with a new shape of the same size; one dimension may be -1."""
+    out = dispatch_api("reshape", (shape,), tensor, shape)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     tensor = convert_to_tensor(tensor)
     if tensor.__class__ is EagerTensor and plain_eager() \
             and isinstance(shape, (list, tuple)) and all(type(d) is int for d in shape):
@@ -438,6 +450,9 @@ def _shape(x, out_type):
 def shape(input, out_type=dtypes.int32, name=None):  # TensorFlow's name
     """The shape of `input` as a 1-D int32 tensor (known only at run time in graphs);
     of a SparseTensor, its dense_shape."""
+    out = dispatch_api("shape", (input,), input, out_type)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     dense_shape = _sparse_dense_shape(input)
     if dense_shape is not None:
         return _cast(dense_shape, dtypes.as_dtype(out_type))

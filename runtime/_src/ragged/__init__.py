@@ -6,4 +6,4 @@ vector per ragged dimension, all ordinary tensors (eager values, or graph
 tensors while tracing), so every op on it is an ordinary op.
 """
 
-from runtime._src.ragged import ragged_dispatch  # noqa: F401,E402 - registers the handlers
+from runtime._src.ragged import dynamic_ragged_shape, ragged_dispatch  # noqa: F401,E402 - registers the handlers

@@ -18,7 +18,7 @@ back to the flat values.
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.composite import CompositeSpec, register_spec
+from runtime._src.core.composite import CompositeSpec, register_spec, registered_spec
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -384,7 +384,6 @@ class RaggedTensor:
     def to_sparse(self, name=None):
         """A SparseTensor with a value at each of this tensor's positions."""
         from runtime._src.ops.array_ops import stack
-        from runtime._src.sparse.sparse_tensor import SparseTensor
         flat = self.flat_values
         cols, v = [], self
         from runtime._src.ops.array_ops import range as range_
@@ -398,7 +397,9 @@ class RaggedTensor:
         if flat.shape.rank and flat.shape.rank > 1:
             raise ValueError("RaggedTensor.to_sparse: only flat values of rank 1 are "
                              "supported")
-        return SparseTensor(stack(cols, axis=1), flat, self.bounding_shape())
+        spec = registered_spec("SparseTensorSpec")(TensorShape([None] * self.shape.rank),
+                                                   self.dtype)
+        return spec._from_components([stack(cols, axis=1), flat, self.bounding_shape()])
 
     def to_list(self):
         """The rows as nested Python lists (eagerly only)."""
