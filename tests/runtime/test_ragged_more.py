@@ -72,7 +72,7 @@ def _close(got, want):
 def _run(case, env):
     try:
         return _encode(eval(case, env))
-    except Exception as e:  # compared with the error TF raised
+    except Exception as e:  # noqa: BLE001 - compared with the error TF raised
         return {"error": type(e).__name__, "message": str(e)}
 
 

@@ -383,11 +383,9 @@ class RaggedTensor:
 
     def to_sparse(self, name=None):
         """A SparseTensor with a value at each of this tensor's positions."""
-        from runtime._src.ops.array_ops import stack
-        flat = self.flat_values
-        cols, v = [], self
-        from runtime._src.ops.array_ops import range as range_
+        from runtime._src.ops.array_ops import range as range_, stack
         from runtime._src.ops.manipulation_ops import gather
+        flat, cols = self.flat_values, []
         index = range_(shape_of(flat, dtypes.int64)[0], dtype=dtypes.int64)
         for splits in reversed(self.nested_row_splits):
             rows = gather(apply("RaggedValueRowIds", [splits]), index)
