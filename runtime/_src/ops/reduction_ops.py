@@ -17,6 +17,7 @@ integer mean truncates toward zero; `argmax`/`argmin` return int64 unless
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
@@ -250,9 +251,9 @@ def _euclidean_norm_grad(op, grad):
 
 
 def _reduce(op_name, input_tensor, axis, keepdims, allowed):
-    ragged = getattr(input_tensor, "_ragged_reduce", None)    # a tf.RaggedTensor
-    if ragged is not None:
-        return ragged(op_name, axis, keepdims)
+    out = dispatch_api("reduce", (input_tensor,), input_tensor, op_name, axis, keepdims)
+    if out is not NotImplemented:                              # a tf.RaggedTensor
+        return out
     x = convert_to_tensor(input_tensor)
     if x.dtype not in allowed:
         raise dtype_error(op_name, x.dtype, allowed)

@@ -119,6 +119,7 @@ _SEGMENT = {"Sum": segment_ops.unsorted_segment_sum, "Max": segment_ops.unsorted
             "Min": segment_ops.unsorted_segment_min, "Prod": segment_ops.unsorted_segment_prod}
 
 
+@register_api(RaggedTensor, "reduce")
 def reduce(rt, op_name, axis, keepdims):
     """`tf.reduce_<op>(rt, axis)`: axis None reduces all values; other axes
     reduce each in turn, largest first (empty rows give TF's values: 0, 1,

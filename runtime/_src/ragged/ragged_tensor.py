@@ -498,12 +498,7 @@ class RaggedTensor:
         values = _slice_values(self._values, splits[0], splits[-1])
         return RaggedTensor(values, splits - splits[0], internal=True)
 
-    # --- TensorFlow's dispatch: reductions, unary ops (see ragged_dispatch for the rest) --
-
-    def _ragged_reduce(self, op_name, axis, keepdims):
-        """tf.reduce_* over any axes (see ragged_dispatch.reduce)."""
-        from runtime._src.ragged import ragged_dispatch
-        return ragged_dispatch.reduce(self, op_name, axis, keepdims)
+    # --- TensorFlow's dispatch: unary ops (ragged_dispatch registers the rest) ----------
 
     def _map_values_op(self, op_name, fn):
         """A unary elementwise op (or cast) on the flat values, rows kept."""
