@@ -134,3 +134,17 @@ def test_printing_inside_function():
 def test_mismatched_rows_name_both_partitions():
     with pytest.raises(tf.errors.InvalidArgumentError, match="row partitions differ"):
         _ENV["D"] + tf.ragged.constant([[1], [2], [3], [4], [5]])
+
+
+def test_tf_print_of_ragged(capsys):
+    """TF 2.21 prints `[[3, 1, 4, 1], [], [5, 9, 2], [6], []]` eagerly and in a
+    function, and [['a', 'b'], []] for strings."""
+    @tf.function(autograph=False)
+    def f(rt, words):
+        tf.print(rt, "|", words)
+        return rt
+
+    f(_ENV["D"], tf.ragged.constant([["a", "b"], []]))
+    tf.print(_ENV["R"])
+    assert capsys.readouterr().err == ("[[3, 1, 4, 1], [], [5, 9, 2], [6], []] | [['a', 'b'], []]\n"
+                                       "[[[1, 2], [3]], [[4, 5, 6]], []]\n")

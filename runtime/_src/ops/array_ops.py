@@ -91,7 +91,9 @@ def _shape_tensor(shape, op_name, what="shape"):
     if isinstance(shape, TensorShape):
         shape = list(_static_dims(shape, op_name))
     if isinstance(shape, (list, tuple)) and any(is_tensor_like(d) for d in shape):
-        return stack([convert_to_tensor(d, dtypes.int32) for d in shape])
+        kind = dtypes.int64 if any(getattr(d, "dtype", None) == dtypes.int64 for d in shape) \
+            else dtypes.int32                  # [rt.nrows(), 1]: int64, as TF packs it
+        return stack([convert_to_tensor(d, kind) for d in shape])
     if isinstance(shape, (int, np.integer)):
         shape = [shape]
     try:
