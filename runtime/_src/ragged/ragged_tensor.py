@@ -361,10 +361,18 @@ class RaggedTensor:
                             uniform_row_length=self._uniform)
 
     def with_row_splits_dtype(self, dtype):
+        """This tensor; row splits are int64 here (docs/tf_differences.md)."""
+        if dtypes.as_dtype(dtype) != dtypes.int64:
+            raise ValueError(f"with_row_splits_dtype: row splits are always int64 in this "
+                             f"runtime, got {dtypes.as_dtype(dtype).name}")
         return self
 
-    def consumers(self):
-        return self.flat_values.consumers()
+    @property
+    def uniform_row_length(self):
+        """The length of every row when it is fixed (from_uniform_row_length,
+        expand_dims), as an int64 scalar; else None."""
+        return None if self._uniform is None else convert_to_tensor(self._uniform,
+                                                                    dtypes.int64)
 
     def with_flat_values(self, new_values):
         if isinstance(self._values, RaggedTensor):
