@@ -110,7 +110,8 @@ GRAD_CASES = [
     "G.to_tensor() * [[1.0, 2.0, 3.0]]", "G[:, 1:] * 3.0", "tf.gather(G, [2, 2, 0]) * G[2:3, :1].flat_values[0]",
     "tf.concat([G, G * 2.0], axis=1)", "tf.math.exp(G) + tf.math.sin(G)",
     "G + [[1.0], [2.0], [3.0]]", "tf.where(G > 0, G * G, -G)", "tf.reduce_mean(G)",
-    "tf.nn.relu(G) * tf.math.tanh(G)", "tf.reduce_sum(tf.stack([G, G * G], axis=1), axis=2)",
+    "tf.nn.relu(G) * tf.math.tanh(G)", "G.to_tensor(shape=[2, 2]) * [[1.0, 2.0], [3.0, 4.0]]",
+    "G.to_tensor(shape=[4, 4], default_value=9.0) * 2.0", "tf.reduce_sum(G * G, axis=0)", "tf.reduce_sum(tf.stack([G, G * G], axis=1), axis=2)",
 ]
 
 

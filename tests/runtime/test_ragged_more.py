@@ -104,16 +104,22 @@ def test_in_function_matches_tf(case):
     assert _close(got, want), f"{case}: got {got}, TF {want}"
 
 
-@pytest.mark.parametrize("case", sorted(_DATA["gradients"]))
-def test_gradient_matches_tf(case):
-    v = tf.constant([1.5, -2.0, 0.0, 3.25, 4.0, -1.0])
+def _gradient(case, v):
     with tf.GradientTape() as tape:
         tape.watch(v)
         env = {"tf": tf, "v": v}
         exec(_DATA["grad_setup"], env)
         y = eval(case, env)
         total = tf.reduce_sum(y.flat_values if isinstance(y, tf.RaggedTensor) else y)
-    grad = tf.convert_to_tensor(tape.gradient(total, v)).numpy()
+    return tf.convert_to_tensor(tape.gradient(total, v))
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+@pytest.mark.parametrize("case", sorted(_DATA["gradients"]))
+def test_gradient_matches_tf(case, traced):
+    v = tf.constant([1.5, -2.0, 0.0, 3.25, 4.0, -1.0])
+    run = tf.function(_gradient, autograph=False) if traced else _gradient
+    grad = run(case, v).numpy()
     np.testing.assert_allclose(grad, _DATA["gradients"][case], rtol=1e-5, atol=1e-6)
 
 

@@ -100,9 +100,14 @@ def _spread(grad, ids):
 
 
 def _mask_shape(ids, picked):
+    """ids' shape with a 1 for each further dimension of picked (a tensor when
+    the number of ids is known only when the graph runs)."""
     rank_ids, rank = ids.shape.rank, picked.shape.rank
-    return list(ids.shape.dims) + [1] * (rank - rank_ids) if None not in ids.shape.dims \
-        else None
+    if None not in ids.shape.dims:
+        return list(ids.shape.dims) + [1] * (rank - rank_ids)
+    from runtime._src.ops.array_ops import shape
+    from runtime._src.ops.manipulation_ops import concat
+    return concat([shape(ids), convert_to_tensor([1] * (rank - rank_ids), dtypes.int32)], 0)
 
 
 @define_grad("SegmentReduce")

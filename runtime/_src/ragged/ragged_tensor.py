@@ -720,15 +720,20 @@ def _ragged_to_dense(flat, default, *splits, shape):
     (inputs[0].dtype, TensorShape([None] + list(inputs[0].shape.dims[1 + len(inputs) - 1:])
                                   if inputs[0].shape.rank is not None else None))])
 def _ragged_gather_flat(dense, *splits):
+    """The entry of `dense` at each flat value's position (0 where `dense`, a
+    to_tensor(shape=...) result, cropped that position away)."""
     _, coords = _dense_positions([np.asarray(s) for s in splits])
-    return dense[coords]
+    inside = np.ones(len(coords[0]), bool)
+    for c, d in zip(coords, dense.shape):
+        inside &= c < d
+    out = np.zeros((len(inside),) + dense.shape[len(coords):], dense.dtype)
+    out[inside] = dense[tuple(c[inside] for c in coords)]
+    return out
 
 
 @define_grad("RaggedToDense")
 def _ragged_to_dense_grad(op, grad):
     splits = list(op.inputs[2:])
-    if op.attrs["shape"] is not None:
-        return [None] * len(op.inputs)
     return [apply("RaggedGatherFlat", [grad] + splits), None] + [None] * len(splits)
 
 
