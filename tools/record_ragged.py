@@ -18,6 +18,7 @@ F = tf.ragged.constant([[1.5, -2.0], [0.0], [3.25, 4.0, -1.0]])
 W = tf.ragged.constant([["So", "long"], ["thanks", "for", "all", "the", "fish"]])
 R = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]], []])
 U = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+E = tf.ragged.constant([[], []], dtype=tf.float32)
 """
 
 CASES = [
@@ -38,6 +39,9 @@ CASES = [
     "tf.reduce_sum(R, axis=-1)", "tf.reduce_sum(R, axis=[1, 2])", "tf.reduce_mean(R, axis=[0, 2])",
     "tf.reduce_max(R, axis=1)", "tf.reduce_sum(U, axis=2)", "tf.reduce_sum(U, axis=1)",
     "tf.reduce_sum(D, axis=1, keepdims=True)", "tf.reduce_max(F, axis=-1)",
+    "tf.reduce_sum(E, axis=0)", "tf.reduce_max(E, axis=1)", "tf.reduce_mean(E, axis=1)",
+    "tf.reduce_sum(E)", "E + 1.0", "E.to_tensor()", "E.bounding_shape()", "E[:, 1:]",
+    "tf.concat([E, F], 0)", "tf.reduce_min(F * 0.0, axis=1)",
     # structure
     "D.bounding_shape()", "R.bounding_shape()", "D.nrows()", "D.row_lengths()",
     "D.row_starts()", "D.row_limits()", "D.value_rowids()", "R.nested_row_lengths()",
@@ -111,7 +115,11 @@ GRAD_CASES = [
     "tf.concat([G, G * 2.0], axis=1)", "tf.math.exp(G) + tf.math.sin(G)",
     "G + [[1.0], [2.0], [3.0]]", "tf.where(G > 0, G * G, -G)", "tf.reduce_mean(G)",
     "tf.nn.relu(G) * tf.math.tanh(G)", "G.to_tensor(shape=[2, 2]) * [[1.0, 2.0], [3.0, 4.0]]",
-    "G.to_tensor(shape=[4, 4], default_value=9.0) * 2.0", "tf.reduce_sum(G * G, axis=0)", "tf.reduce_sum(tf.stack([G, G * G], axis=1), axis=2)",
+    "G.to_tensor(shape=[4, 4], default_value=9.0) * 2.0", 
+    "tf.reduce_max(tf.RaggedTensor.from_row_lengths(tf.gather(v, [0, 0, 2, 4, 4, 5]), [2, 1, 3]), "
+    "axis=1)",
+    "tf.reduce_min(tf.RaggedTensor.from_row_lengths(tf.gather(v, [2, 2, 2, 5, 5, 5]), [2, 1, 3]), "
+    "axis=0)", "tf.reduce_sum(G * G, axis=0)", "tf.reduce_sum(tf.stack([G, G * G], axis=1), axis=2)",
 ]
 
 
