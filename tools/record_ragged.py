@@ -42,6 +42,11 @@ CASES = [
     "tf.reduce_sum(E, axis=0)", "tf.reduce_max(E, axis=1)", "tf.reduce_mean(E, axis=1)",
     "tf.reduce_sum(E)", "E + 1.0", "E.to_tensor()", "E.bounding_shape()", "E[:, 1:]",
     "tf.concat([E, F], 0)", "tf.reduce_min(F * 0.0, axis=1)",
+    "tf.math.reduce_std(F, axis=1)", "tf.math.reduce_variance(F, axis=-1)",
+    "tf.math.reduce_variance(F)", "tf.nn.softmax(F)", "tf.nn.log_softmax(F)",
+    "tf.math.reduce_logsumexp(F, axis=1)", "tf.nn.softmax(tf.cast(R, tf.float32))",
+    "tf.math.unsorted_segment_sum(F, [0, 0, 1], 2)", "tf.math.unsorted_segment_max(D, [1, 0, 1, 1, 0], 3)",
+    "D == D", "D != 3", "tf.math.not_equal(F, 0.0)",
     # structure
     "D.bounding_shape()", "R.bounding_shape()", "D.nrows()", "D.row_lengths()",
     "D.row_starts()", "D.row_limits()", "D.value_rowids()", "R.nested_row_lengths()",
@@ -114,7 +119,8 @@ GRAD_CASES = [
     "G.to_tensor() * [[1.0, 2.0, 3.0]]", "G[:, 1:] * 3.0", "tf.gather(G, [2, 2, 0]) * G[2:3, :1].flat_values[0]",
     "tf.concat([G, G * 2.0], axis=1)", "tf.math.exp(G) + tf.math.sin(G)",
     "G + [[1.0], [2.0], [3.0]]", "tf.where(G > 0, G * G, -G)", "tf.reduce_mean(G)",
-    "tf.nn.relu(G) * tf.math.tanh(G)", "G.to_tensor(shape=[2, 2]) * [[1.0, 2.0], [3.0, 4.0]]",
+    "tf.nn.relu(G) * tf.math.tanh(G)", "tf.nn.softmax(G) * G",
+    "tf.math.reduce_std(G, axis=1)", "tf.math.unsorted_segment_sum(G * G, [1, 0, 1], 2)", "G.to_tensor(shape=[2, 2]) * [[1.0, 2.0], [3.0, 4.0]]",
     "G.to_tensor(shape=[4, 4], default_value=9.0) * 2.0", 
     "tf.reduce_max(tf.RaggedTensor.from_row_lengths(tf.gather(v, [0, 0, 2, 4, 4, 5]), [2, 1, 3]), "
     "axis=1)",

@@ -185,6 +185,9 @@ def softsign(features, name=None):
 
 def softmax(logits, axis=None, name=None):
     """exp(logits) / sum(exp(logits)) along `axis` (the last one when None)."""
+    out = dispatch_api("softmax", (logits,), logits, axis)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     logits = _checked("Softmax", logits, FLOATS)
     axis = -1 if axis is None else rules.static_int(axis, "Softmax", "axis")
     return apply("Softmax", (logits,), {"axis": axis})

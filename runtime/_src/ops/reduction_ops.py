@@ -328,6 +328,9 @@ def _float_input(op_name, input_tensor):
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) over `axis`, computed stably around the (finite) maximum."""
+    out = dispatch_api("reduce_logsumexp", (input_tensor,), input_tensor, axis, keepdims)
+    if out is not NotImplemented:                              # a tf.RaggedTensor
+        return out
     x = _float_input("ReduceLogSumExp", input_tensor)
     raw_max = reduce_max(x, axis, keepdims=True)
     my_max = math_ops.where(math_ops.is_finite(raw_max), raw_max, math_ops.cast(0, x.dtype))
@@ -338,6 +341,9 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Mean squared deviation from the mean over `axis`; floating-point only, as in TF."""
+    out = dispatch_api("reduce_variance", (input_tensor,), input_tensor, axis, keepdims)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     x = convert_to_tensor(input_tensor)
     if x.dtype in NUMERIC and x.dtype not in FLOATS:
         raise TypeError(f"Input must be either real or complex. Received integer type "

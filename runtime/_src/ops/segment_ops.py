@@ -21,6 +21,7 @@ sum by the counts (or their square root).
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
@@ -142,6 +143,10 @@ def _prod_grad(op, grad):
 
 
 def _reduce(kind, data, ids, num, sorted_ids, name="segment"):
+    if num:                           # an unsorted segment op of a tf.RaggedTensor
+        out = dispatch_api("segment_reduce", (data,), kind, data, ids, num[0])
+        if out is not NotImplemented:
+            return out
     data = convert_to_tensor(data)
     ids = convert_to_tensor(ids)
     if data.dtype not in NUMERIC:

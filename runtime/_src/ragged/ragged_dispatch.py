@@ -26,7 +26,8 @@ from runtime._src.ragged.ragged_tensor import RaggedTensor, _gather_rows, _tenso
 
 __all__ = ["binary", "reduce", "concat", "stack", "expand_dims", "squeeze", "tile", "gather",
            "gather_nd", "where", "size", "rank", "embedding_lookup", "segment_ids",
-           "zeros_like", "ones_like", "reverse", "map_fn"]
+           "zeros_like", "ones_like", "reverse", "map_fn", "segment_reduce",
+           "reduce_variance", "softmax", "reduce_logsumexp"]
 
 _I64 = dtypes.int64
 
@@ -437,3 +438,86 @@ def map_fn(fn, rt, signature=None):
         return dense_stack(results)
     lengths = dense_concat([shape(r, _I64)[:1] for r in results], 0)
     return RaggedTensor.from_row_lengths(dense_concat(results, 0), lengths, validate=False)
+
+
+@register_api(RaggedTensor, "segment_reduce")
+def segment_reduce(kind, data, ids, num_segments):
+    """`tf.math.unsorted_segment_<kind>` of ragged rows: rows with one id
+    combined elementwise (a ragged result)."""
+    return _segment_reduce(data, math_ops.cast(_tensor(ids), _I64), num_segments,
+                           kind.capitalize())
+
+
+def _innermost_rows(rt, axis, what):
+    """The innermost row splits when `axis` is rt's last dimension and it is
+    ragged (flat values of rank 1); else ValueError naming `what`."""
+    rank = rt.shape.rank
+    a = -1 if axis is None else axis
+    if (a + rank if a < 0 else a) != rank - 1 or rt.flat_values.shape.rank != 1:
+        raise ValueError(f"{what} of a RaggedTensor: only its last axis, when ragged, is "
+                         f"supported (got axis {axis}, shape {rt.shape})")
+    inner = rt
+    while isinstance(inner.values, RaggedTensor):
+        inner = inner.values
+    return inner.row_splits
+
+
+def _row_spread(flat, splits, op):
+    """op over each innermost row, gathered back to every value of the row."""
+    ids = segment_ids(splits)
+    n = shape_of(splits, _I64)[0] - 1
+    return dense_gather(op(flat, ids, n), ids)
+
+
+@register_api(RaggedTensor, "reduce_variance")
+def reduce_variance(rt, axis=None, keepdims=False):
+    """`tf.math.reduce_variance` over all values or the last (ragged) axis."""
+    from runtime._src.ops.reduction_ops import reduce_variance as dense_variance
+    if axis is None:
+        return dense_variance(rt.flat_values, None, keepdims)
+    splits = _innermost_rows(rt, axis, "reduce_variance")
+    flat = rt.flat_values
+    mean = _row_spread(flat, splits, segment_ops.unsorted_segment_mean)
+    return reduce(rt.with_flat_values(math_ops.square(flat - mean)), "Mean", axis, keepdims)
+
+
+def _logsumexp_rows(flat, splits):
+    top = _row_spread(flat, splits, segment_ops.unsorted_segment_max)
+    total = _row_spread(math_ops.exp(flat - top), splits, segment_ops.unsorted_segment_sum)
+    return top + math_ops.log(total)
+
+
+@register_api(RaggedTensor, "softmax")
+def softmax(rt, axis=None):
+    """`tf.nn.softmax` along the last (ragged) axis."""
+    splits = _innermost_rows(rt, axis, "softmax")
+    flat = rt.flat_values
+    return rt.with_flat_values(math_ops.exp(flat - _logsumexp_rows(flat, splits)))
+
+
+@register_api(RaggedTensor, "reduce_logsumexp")
+def reduce_logsumexp(rt, axis=None, keepdims=False):
+    """`tf.math.reduce_logsumexp` over all values or the last (ragged) axis."""
+    from runtime._src.ops.reduction_ops import reduce_logsumexp as dense_logsumexp
+    if axis is None:
+        return dense_logsumexp(rt.flat_values, None, keepdims)
+    splits = _innermost_rows(rt, axis, "reduce_logsumexp")
+    flat = rt.flat_values
+    ids = segment_ids(splits)
+    n = shape_of(splits, _I64)[0] - 1
+    top = segment_ops.unsorted_segment_max(flat, ids, n)
+    top = math_ops.where(math_ops.is_finite(top), top, top * 0)
+    total = segment_ops.unsorted_segment_sum(math_ops.exp(flat - dense_gather(top, ids)), ids, n)
+    out = math_ops.log(total) + top
+    rows = rt
+    outer = []
+    while isinstance(rows.values, RaggedTensor):
+        outer.append(rows.row_splits)
+        rows = rows.values
+    for s in reversed(outer):
+        out = RaggedTensor(out, s, internal=True)
+    if keepdims:
+        from runtime._src.ops.manipulation_ops import expand_dims as dense_expand
+        out = dense_expand(out, -1) if not isinstance(out, RaggedTensor) else \
+            out.with_flat_values(dense_expand(out.flat_values, -1))
+    return out

@@ -532,6 +532,8 @@ class RaggedTensor:
     def __le__(self, o): return math_ops.less_equal(self, o)
     def __gt__(self, o): return math_ops.greater(self, o)
     def __ge__(self, o): return math_ops.greater_equal(self, o)
+    def __eq__(self, o): return math_ops.equal(self, o)
+    def __ne__(self, o): return math_ops.not_equal(self, o)
     def __and__(self, o): return math_ops.logical_and(self, o)
     def __rand__(self, o): return math_ops.logical_and(o, self)
     def __or__(self, o): return math_ops.logical_or(self, o)
