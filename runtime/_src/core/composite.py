@@ -32,7 +32,38 @@ from runtime._src.core.dtypes import DType, as_dtype
 from runtime._src.core.tensor_shape import TensorShape
 
 __all__ = ["CompositeSpec", "type_spec_of", "is_composite", "register_spec", "spec_to_json",
-           "spec_from_json"]
+           "spec_from_json", "register_api", "dispatch_api", "registered_spec"]
+
+
+# --- TensorFlow's dispatch of public ops on composite values ------------------------------
+# A layer above ops (ragged/) registers, for its value class, handlers of op names
+# ("concat", "binary", ...); the op's front function asks `dispatch_api` first, so
+# `tf.concat([rt1, rt2], 0)` runs the ragged handler though ops cannot import ragged.
+
+_API = {}            # (value class, api name) -> handler
+_API_TYPES = set()   # the classes that have handlers
+
+
+def register_api(value_type, name):
+    """Decorator: `handler(*args, **kwargs)` runs api `name` when one of the
+    probed arguments is a `value_type`."""
+    def register(handler):
+        _API[(value_type, name)] = handler
+        _API_TYPES.add(value_type)
+        return handler
+    return register
+
+
+def dispatch_api(name, probe, *args, **kwargs):
+    """The registered handler's result for api `name` when a value in `probe`
+    (a tuple or list of the arguments to look at) has one; else NotImplemented."""
+    for v in probe:
+        cls = v.__class__
+        if cls in _API_TYPES:
+            handler = _API.get((cls, name))
+            if handler is not None:
+                return handler(*args, **kwargs)
+    return NotImplemented
 
 
 class CompositeSpec:
@@ -142,6 +173,12 @@ def is_composite(value):
 # --- specs in SavedModels ----------------------------------------------------------------
 
 _SPEC_TYPES = {}        # class name -> a registered CompositeSpec subclass
+
+
+def registered_spec(name):
+    """The CompositeSpec subclass registered under class name `name` (a layer
+    builds another layer's values through it: ragged's `to_sparse`)."""
+    return _SPEC_TYPES[name]
 
 
 def register_spec(cls):

@@ -29,6 +29,7 @@ rather than vectorizing.
 
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.core import nest
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core.context import name_scope
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
@@ -154,6 +155,9 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     """
     if not callable(fn):
         raise TypeError(f"map_fn: fn must be callable, got {type(fn).__name__}")
+    out = dispatch_api("map_fn", (elems,), fn, elems, fn_output_signature or dtype)
+    if out is not NotImplemented:                    # a tf.RaggedTensor's rows
+        return out
     flat_elems = _flat_elems(elems, "map_fn")
     specs = _output_specs(elems, flat_elems, dtype, fn_output_signature)
     fn = _converted(fn)

@@ -18,6 +18,7 @@ import builtins
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
@@ -90,7 +91,9 @@ def _shape_tensor(shape, op_name, what="shape"):
     if isinstance(shape, TensorShape):
         shape = list(_static_dims(shape, op_name))
     if isinstance(shape, (list, tuple)) and any(is_tensor_like(d) for d in shape):
-        return stack([convert_to_tensor(d, dtypes.int32) for d in shape])
+        kind = dtypes.int64 if any(getattr(d, "dtype", None) == dtypes.int64 for d in shape) \
+            else dtypes.int32                  # [rt.nrows(), 1]: int64, as TF packs it
+        return stack([convert_to_tensor(d, kind) for d in shape])
     if isinstance(shape, (int, np.integer)):
         shape = [shape]
     try:
@@ -164,11 +167,17 @@ def _filled(shape, dtype, value, op_name):
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of `shape` filled with 0 (float32 by default)."""
+    out = dispatch_api("zeros", (shape,), shape, dtype)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     return _filled(shape, dtype, 0, "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of `shape` filled with 1 (float32 by default)."""
+    out = dispatch_api("ones", (shape,), shape, dtype)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     return _filled(shape, dtype, 1, "ones")
 
 
@@ -200,6 +209,9 @@ def _fill_grad(op, grad):
 
 def fill(dims, value, name=None):
     """A tensor of shape `dims` with every element `value` (its dtype)."""
+    out = dispatch_api("fill", (dims,), dims, value)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     value = convert_to_tensor(value)
     return apply("Fill", (_shape_tensor(dims, "Fill"), value))
 
@@ -223,12 +235,18 @@ not_differentiable("ZerosLike", "OnesLike")
 
 def zeros_like(input, dtype=None, name=None):  # TensorFlow's name
     """Zeros with the shape (and, by default, dtype) of `input`."""
+    out = dispatch_api("zeros_like", (input,), input, dtype)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     return apply("ZerosLike", (convert_to_tensor(input),), {"dtype": dtype})
 
 
 def ones_like(input, dtype=None, name=None):  # TensorFlow's name
     """Ones with the shape (and, by default, dtype) of `input`."""
+    out = dispatch_api("ones_like", (input,), input, dtype)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     return apply("OnesLike", (convert_to_tensor(input),), {"dtype": dtype})
 
@@ -406,6 +424,9 @@ def _reshape_grad(op, grad):
 
 def reshape(tensor, shape, name=None):
     """`tensor` with a new shape of the same size; one dimension may be -1."""
+    out = dispatch_api("reshape", (shape,), tensor, shape)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     tensor = convert_to_tensor(tensor)
     if tensor.__class__ is EagerTensor and plain_eager() \
             and isinstance(shape, (list, tuple)) and all(type(d) is int for d in shape):
@@ -431,6 +452,9 @@ def _shape(x, out_type):
 def shape(input, out_type=dtypes.int32, name=None):  # TensorFlow's name
     """The shape of `input` as a 1-D int32 tensor (known only at run time in graphs);
     of a SparseTensor, its dense_shape."""
+    out = dispatch_api("shape", (input,), input, out_type)    # ragged shapes
+    if out is not NotImplemented:
+        return out
     dense_shape = _sparse_dense_shape(input)
     if dense_shape is not None:
         return _cast(dense_shape, dtypes.as_dtype(out_type))
@@ -467,6 +491,9 @@ not_differentiable("Shape", "Size", "Rank")
 
 def size(input, out_type=dtypes.int32, name=None):
     """The number of elements of `input`, an int32 scalar."""
+    out = dispatch_api("size", (input,), input, out_type)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     dense_shape = _sparse_dense_shape(input)
     if dense_shape is not None:
         total = apply("Prod", (dense_shape,), {"axis": None, "keepdims": False})
@@ -476,6 +503,9 @@ def size(input, out_type=dtypes.int32, name=None):
 
 def rank(input, name=None):
     """The number of dimensions of `input`, an int32 scalar."""
+    out = dispatch_api("rank", (input,), input)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     dense_shape = _sparse_dense_shape(input)
     if dense_shape is not None:
         return apply("Size", (dense_shape,), {"out_type": dtypes.int32})
@@ -542,5 +572,8 @@ def _tile_grad_grad(op, grad):
 
 def tile(input, multiples, name=None):  # TensorFlow's name
     """`input` repeated `multiples[i]` times along each dimension i."""
+    out = dispatch_api("tile", (input,), input, multiples)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     multiples = _check_vector(_shape_tensor(multiples, "Tile", "multiples"), "Tile: multiples")
     return apply("Tile", (convert_to_tensor(input), multiples))

@@ -8,6 +8,7 @@ functions (`binary`, `unary`, `run_kernel_now`).
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.composite import _API_TYPES, dispatch_api
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -124,6 +125,11 @@ def binary(name, x, y, allowed, out_dtype=None):
             except Exception as e:  # re-raised naming the op
                 pair = convert_pair(x, y, name)
                 raise eager_kernel_error(OPS[name], pair, None, e) from e
+    if x.__class__ in _API_TYPES or y.__class__ in _API_TYPES:    # a tf.RaggedTensor
+        out = dispatch_api("binary", (x, y), name, x, y,
+                           lambda a, b: binary(name, a, b, allowed, out_dtype))
+        if out is not NotImplemented:
+            return out
     x, y = convert_pair(x, y, name)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)

@@ -161,16 +161,30 @@ def _v1_dim(shape, dim, flat, limit, index, parts):
 # --- the PrintV2 op ------------------------------------------------------------
 
 @define_op("PrintV2", infer=lambda inputs, attrs: [], side_effect=True, num_outputs=0)
-def _print_v2(*values, parts, summarize, output_stream, end):
-    pieces = [parts[0]]
-    for value, text in zip(values, parts[1:]):
-        pieces.append(summarize_v2(value, summarize))
+def _print_v2(*values, parts, summarize, output_stream, end, groups=None):
+    pieces, at = [parts[0]], 0
+    for k, text in enumerate(parts[1:]):
+        size = 1 if groups is None else groups[k]
+        if size == 1:
+            pieces.append(summarize_v2(values[at], summarize))
+        else:                               # a RaggedTensor: flat values, row splits
+            pieces.append(_ragged_text(values[at], values[at + 1:at + size]))
+        at += size
         pieces.append(text)
     _write("".join(pieces) + end, output_stream)
     return ()
 
 
 not_differentiable("PrintV2")        # no outputs
+
+
+def _ragged_text(flat, splits):
+    """A RaggedTensor's values as nested lists, as tf.print shows one."""
+    rows = [v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+            for v in np.asarray(flat).tolist()]
+    for s in reversed(splits):
+        rows = [rows[a:b] for a, b in zip(s[:-1], s[1:])]
+    return str(rows)
 
 
 def _write(text, output_stream):
@@ -213,7 +227,7 @@ def _template(inputs, sep):
     while any(placeholder in str(x) for x in nest.flatten(list(inputs))
               if isinstance(x, str)):
         placeholder += "_"
-    tensors, templates = [], []
+    tensors, templates, groups = [], [], []
     for item in inputs:
         if isinstance(item, str):
             templates.append(item)
@@ -223,17 +237,24 @@ def _template(inputs, sep):
             if isinstance(leaf, Tensor) or hasattr(leaf, "_as_tensor"):
                 tensors.append(convert_to_tensor(leaf))
                 leaves.append(placeholder)
+                groups.append(1)
+            elif hasattr(leaf, "nested_row_splits") and hasattr(leaf, "flat_values"):
+                splits = list(leaf.nested_row_splits)     # a RaggedTensor
+                tensors += [leaf.flat_values] + splits
+                leaves.append(placeholder)
+                groups.append(1 + len(splits))
             elif hasattr(leaf, "dense_shape") and hasattr(leaf, "_map_values_op"):
                 # A SparseTensor prints as TF prints it: its parts in a quoted string.
                 tensors += [leaf.indices, leaf.values, leaf.dense_shape]
                 leaves.append(placeholder + "S")
+                groups += [1, 1, 1]
             else:
                 leaves.append(leaf)
         text = pprint.pformat(nest.pack_sequence_as(item, leaves))
         text = text.replace(repr(placeholder + "S"), f"'SparseTensor(indices={placeholder}, "
                             f"values={placeholder}, shape={placeholder})'")
         templates.append(text.replace(repr(placeholder), placeholder))
-    return tensors, tuple(sep.join(templates).split(placeholder))
+    return tensors, tuple(sep.join(templates).split(placeholder)), tuple(groups)
 
 
 def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):
@@ -248,9 +269,11 @@ def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=N
     stream = _resolve_stream(output_stream)
     if summarize is None:
         summarize = 3
-    tensors, parts = _template(inputs, sep)
+    tensors, parts, groups = _template(inputs, sep)
     attrs = {"parts": parts, "summarize": static_int(summarize, "print", "summarize"),
              "output_stream": stream,
              "end": end}
+    if len(groups) != len(tensors):
+        attrs["groups"] = groups
     apply("PrintV2", tensors, attrs)
     return None

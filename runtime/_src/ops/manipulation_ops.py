@@ -11,6 +11,7 @@ functions are re-exported by `array_ops`.
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
@@ -118,6 +119,9 @@ def _concat_grad_grad(op, *grads):
 
 def concat(values, axis, name="concat"):
     """Join tensors along an existing dimension `axis`."""
+    out = dispatch_api("concat", (values if isinstance(values, (list, tuple)) else ()), values, axis)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     values = convert_all(values, "ConcatV2")
     return apply("ConcatV2", values, {"axis": rules.static_int(axis, "ConcatV2", "axis")})
 
@@ -146,6 +150,9 @@ def _pack_grad(op, grad):
 def stack(values, axis=0, name="stack"):
     """Join same-shaped tensors along a new dimension `axis`. A tensor (a list
     stacked by a staged loop) is its own stack along axis 0, as in TensorFlow."""
+    out = dispatch_api("stack", (values if isinstance(values, (list, tuple)) else ()), values, axis)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     if isinstance(values, Tensor):
         if rules.static_int(axis, "Pack", "axis") == 0:
             return values
@@ -301,6 +308,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     `axis` defaults to `batch_dims`; both may be negative (counted from the end
     of params' and indices' shapes).
     """
+    out = dispatch_api("gather", (params, indices), params, indices, axis, batch_dims)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     params = convert_to_tensor(params)
     indices = convert_to_tensor(indices)
     if not indices.dtype.is_integer:
@@ -353,6 +363,9 @@ def _expand_dims_grad(op, grad):
 
 def expand_dims(input, axis, name=None):  # TensorFlow's name
     """`input` with a new dimension of size 1 inserted at `axis`."""
+    out = dispatch_api("expand_dims", (input,), input, axis)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     axis = rules.static_int(axis, "ExpandDims", "axis")
     return apply("ExpandDims", (convert_to_tensor(input),), {"axis": axis})
 
@@ -386,6 +399,9 @@ def _squeeze_grad(op, grad):
 
 def squeeze(input, axis=None, name=None):  # TensorFlow's name
     """`input` without its size-1 dimensions (only those in `axis` if given)."""
+    out = dispatch_api("squeeze", (input,), input, axis)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     if axis is not None:
         axis = rules.static_ints(axis, "Squeeze", "axis")
     return apply("Squeeze", (convert_to_tensor(input),), {"axis": axis})

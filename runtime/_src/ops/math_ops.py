@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError, NotFoundError
 from runtime._src.graph.graph import current_graph
@@ -986,6 +987,9 @@ def where(condition, x=None, y=None, name=None):
     With only `condition`: the int64 coordinates of its true (or, for a numeric
     condition, nonzero) elements, [N, rank].
     """
+    out = dispatch_api("where", (condition, x, y), condition, x, y)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     condition = convert_to_tensor(condition)
     if x is None and y is None:
         return apply("Where", (condition,))      # numeric: the nonzero elements, as TF

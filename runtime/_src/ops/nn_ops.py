@@ -16,6 +16,7 @@ and pooling in conv_ops.py.
 import numpy as np
 
 from runtime._src.graph.op_registry import apply, define_grad, define_op
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
@@ -23,7 +24,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import array_ops, math_ops
 from runtime._src.ops.manipulation_ops import concat, gather
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
+from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error, map_composite_values
 from runtime._src.ops.reduction_ops import reduce_sum
 from runtime._src.ops.gradient_ops import broadcast_like, broadcast_scalar
 
@@ -145,16 +146,25 @@ def _checked(op_name, x, allowed):
 
 def relu(features, name=None):
     """max(features, 0) elementwise."""
+    mapped = map_composite_values(features, "Relu", lambda v: relu(v))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     return apply("Relu", (_checked("Relu", features, NUMERIC),))
 
 
 def sigmoid(x, name=None):
     """1 / (1 + exp(-x)); floating-point inputs only."""
+    mapped = map_composite_values(x, "Sigmoid", lambda v: sigmoid(v))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     return apply("Sigmoid", (_checked("Sigmoid", x, FLOATS),))
 
 
 def softplus(features, name=None):
     """log(exp(features) + 1); floating-point inputs only."""
+    mapped = map_composite_values(features, "Softplus", lambda v: softplus(v))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     return apply("Softplus", (_checked("Softplus", features, FLOATS),))
 
 
@@ -167,11 +177,17 @@ def log_sigmoid(x, name=None):
 
 def softsign(features, name=None):
     """features / (abs(features) + 1); floating-point inputs only."""
+    mapped = map_composite_values(features, "Softsign", lambda v: softsign(v))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     return apply("Softsign", (_checked("Softsign", features, FLOATS),))
 
 
 def softmax(logits, axis=None, name=None):
     """exp(logits) / sum(exp(logits)) along `axis` (the last one when None)."""
+    out = dispatch_api("softmax", (logits,), logits, axis)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     logits = _checked("Softmax", logits, FLOATS)
     axis = -1 if axis is None else rules.static_int(axis, "Softmax", "axis")
     return apply("Softmax", (logits,), {"axis": axis})
@@ -285,21 +301,33 @@ def _const(value, dtype):
 
 def relu6(features, name=None):
     """min(max(features, 0), 6) elementwise."""
+    mapped = map_composite_values(features, "Relu6", lambda v: relu6(v))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     return apply("Relu6", (_checked("Relu6", features, NUMERIC),))
 
 
 def elu(features, name=None):
     """features if > 0, else exp(features) - 1; floating-point inputs only."""
+    mapped = map_composite_values(features, "Elu", lambda v: elu(v))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     return apply("Elu", (_checked("Elu", features, FLOATS),))
 
 
 def selu(features, name=None):
     """scale * elu-like(features) with TF's fixed alpha and scale; floats only."""
+    mapped = map_composite_values(features, "Selu", lambda v: selu(v))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     return apply("Selu", (_checked("Selu", features, FLOATS),))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
     """features if > 0, else alpha * features. Integers are cast to float32, as in TF."""
+    mapped = map_composite_values(features, "LeakyRelu", lambda v: leaky_relu(v, alpha))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     features = convert_to_tensor(features)
     if features.dtype.is_integer:
         features = math_ops.cast(features, dtypes.float32)
@@ -314,6 +342,9 @@ def leaky_relu(features, alpha=0.2, name=None):
 def gelu(features, approximate=False, name=None):
     """x * Phi(x): TF's erfc form (exact far into the negative tail), or with
     `approximate=True` its tanh form. Not a float: ValueError, as in TF."""
+    mapped = map_composite_values(features, "Gelu", lambda v: gelu(v, approximate))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     x = convert_to_tensor(features)
     if not x.dtype.is_floating:
         raise ValueError(f"`features.dtype` must be a floating point tensor. Received: "
@@ -332,6 +363,9 @@ def gelu(features, approximate=False, name=None):
 
 def silu(features, beta=1.0, name=None):
     """features * sigmoid(beta * features); floating-point inputs only."""
+    mapped = map_composite_values(features, "Silu", lambda v: silu(v, beta))    # a RaggedTensor
+    if mapped is not NotImplemented:
+        return mapped
     x = _checked("Silu", features, FLOATS)
     beta = math_ops.cast(beta, x.dtype) if hasattr(beta, "dtype") else _const(beta, x.dtype)
     return math_ops.multiply(x, sigmoid(math_ops.multiply(beta, x)))
@@ -660,6 +694,9 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     of tensors sharded along dimension 0 the way TF2 shards them ('div': the
     first `total % n` shards hold one row more); with `max_norm`, each looked-up
     embedding whose L2 norm exceeds it is scaled down to it."""
+    out = dispatch_api("embedding_lookup", (ids,), params, ids, max_norm)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     shards = [convert_to_tensor(p) for p in params] if isinstance(params, (list, tuple)) \
         else [convert_to_tensor(params)]
     if not shards:

@@ -17,6 +17,7 @@ integer mean truncates toward zero; `argmax`/`argmin` return int64 unless
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
@@ -250,9 +251,9 @@ def _euclidean_norm_grad(op, grad):
 
 
 def _reduce(op_name, input_tensor, axis, keepdims, allowed):
-    ragged = getattr(input_tensor, "_ragged_reduce", None)    # a tf.RaggedTensor
-    if ragged is not None:
-        return ragged(op_name, axis, keepdims)
+    out = dispatch_api("reduce", (input_tensor,), input_tensor, op_name, axis, keepdims)
+    if out is not NotImplemented:                              # a tf.RaggedTensor
+        return out
     x = convert_to_tensor(input_tensor)
     if x.dtype not in allowed:
         raise dtype_error(op_name, x.dtype, allowed)
@@ -327,6 +328,9 @@ def _float_input(op_name, input_tensor):
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) over `axis`, computed stably around the (finite) maximum."""
+    out = dispatch_api("reduce_logsumexp", (input_tensor,), input_tensor, axis, keepdims)
+    if out is not NotImplemented:                              # a tf.RaggedTensor
+        return out
     x = _float_input("ReduceLogSumExp", input_tensor)
     raw_max = reduce_max(x, axis, keepdims=True)
     my_max = math_ops.where(math_ops.is_finite(raw_max), raw_max, math_ops.cast(0, x.dtype))
@@ -337,6 +341,9 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Mean squared deviation from the mean over `axis`; floating-point only, as in TF."""
+    out = dispatch_api("reduce_variance", (input_tensor,), input_tensor, axis, keepdims)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     x = convert_to_tensor(input_tensor)
     if x.dtype in NUMERIC and x.dtype not in FLOATS:
         raise TypeError(f"Input must be either real or complex. Received integer type "

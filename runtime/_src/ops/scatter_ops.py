@@ -14,6 +14,7 @@ as TF's CPU kernels do.
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import tensor as _tensor
 
 from runtime._src.core import dtypes
@@ -143,6 +144,9 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
     Output shape: indices.shape[:-1] + params.shape[batch_dims + M:].
     """
+    out = dispatch_api("gather_nd", (params,), params, indices, batch_dims)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     params = convert_to_tensor(params)
     indices = int_tensor(indices, "GatherNd", "indices")
     batch = rules.static_int(batch_dims, "GatherNd", "batch_dims")
@@ -360,6 +364,9 @@ def where(condition, x=None, y=None, name=None):
     With only `condition`: the int64 coordinates of its true (nonzero) elements,
     shape [N, rank].
     """
+    out = dispatch_api("where", (condition, x, y), condition, x, y)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     if x is None and y is None:
         condition = convert_to_tensor(condition)
         if condition.dtype.is_string:

@@ -21,6 +21,7 @@ sum by the counts (or their square root).
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
@@ -100,9 +101,14 @@ def _spread(grad, ids):
 
 
 def _mask_shape(ids, picked):
+    """ids' shape with a 1 for each further dimension of picked (a tensor when
+    the number of ids is known only when the graph runs)."""
     rank_ids, rank = ids.shape.rank, picked.shape.rank
-    return list(ids.shape.dims) + [1] * (rank - rank_ids) if None not in ids.shape.dims \
-        else None
+    if None not in ids.shape.dims:
+        return list(ids.shape.dims) + [1] * (rank - rank_ids)
+    from runtime._src.ops.array_ops import shape
+    from runtime._src.ops.manipulation_ops import concat
+    return concat([shape(ids), convert_to_tensor([1] * (rank - rank_ids), dtypes.int32)], 0)
 
 
 @define_grad("SegmentReduce")
@@ -137,6 +143,10 @@ def _prod_grad(op, grad):
 
 
 def _reduce(kind, data, ids, num, sorted_ids, name="segment"):
+    if num:                           # an unsorted segment op of a tf.RaggedTensor
+        out = dispatch_api("segment_reduce", (data,), kind, data, ids, num[0])
+        if out is not NotImplemented:
+            return out
     data = convert_to_tensor(data)
     ids = convert_to_tensor(ids)
     if data.dtype not in NUMERIC:

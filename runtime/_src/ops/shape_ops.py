@@ -16,6 +16,7 @@ import builtins
 
 import numpy as np
 
+from runtime._src.core.composite import dispatch_api
 from runtime._src.core import tensor as _tensor
 
 from runtime._src.core import dtypes
@@ -347,6 +348,9 @@ def _reverse_grad(op, grad):
 
 def reverse(tensor, axis, name=None):
     """`tensor` with the dimensions in `axis` (a list; negative from the end) reversed."""
+    out = dispatch_api("reverse", (tensor,), tensor, axis)    # a tf.RaggedTensor
+    if out is not NotImplemented:
+        return out
     tensor = convert_to_tensor(tensor)
     axis = unwrap_variable(axis)
     if isinstance(axis, (int, np.integer)) or (isinstance(axis, Tensor) and axis.shape.rank == 0):

@@ -29,8 +29,7 @@ def _split_level(rows):
     splits, children = [0], []
     for r in rows:
         if not isinstance(r, (list, tuple, np.ndarray)):
-            raise ValueError(f"ragged.constant: all scalar values must have the same nesting "
-                             f"depth, got {r!r} beside lists")
+            raise ValueError("all scalar values must have the same nesting depth")
         children.extend(list(r))
         splits.append(len(children))
     return children, splits
@@ -62,6 +61,11 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
         except ValueError:
             raise ValueError("ragged.constant: the inner (uniform) dimensions have rows of "
                              "different lengths; raise ragged_rank") from None
+        except TypeError as e:
+            if "mixes strings and numbers" not in str(e):
+                raise
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.") \
+                from None
     for splits in reversed(levels):
         values = RaggedTensor.from_row_splits(values, np.array(splits, np.int64))
     return values

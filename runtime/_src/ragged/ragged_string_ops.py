@@ -216,6 +216,39 @@ to_hash_bucket_fast = _elementwise(text_ops.to_hash_bucket_fast)
 to_hash_bucket = _elementwise(string_more_ops.to_hash_bucket)
 to_hash_bucket_strong = _elementwise(string_more_ops.to_hash_bucket_strong)
 unicode_transcode = _elementwise(string_more_ops.unicode_transcode)
-join = text_ops.join
-reduce_join = text_ops.reduce_join
+
+
+def join(inputs, separator="", name=None):
+    """`tf.strings.join`, of RaggedTensors too (with one row partition)."""
+    return map_flat_values(lambda *parts: text_ops.join(list(parts), separator), *inputs)
+
+
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """`tf.strings.reduce_join`; of a RaggedTensor, over all values or its
+    last (ragged) axis."""
+    if not isinstance(inputs, RaggedTensor):
+        return text_ops.reduce_join(inputs, axis, keepdims, separator)
+    flat = inputs.flat_values
+    if axis is None:
+        return text_ops.reduce_join(flat, None, keepdims, separator)
+    rank = inputs.shape.rank
+    if (axis + rank if axis < 0 else axis) != rank - 1 or flat.shape.rank != 1 or keepdims:
+        raise ValueError("tf.strings.reduce_join of a RaggedTensor: only axis=None or the "
+                         "last axis (a ragged one) without keepdims")
+    inner = inputs
+    outer = []
+    while isinstance(inner.values, RaggedTensor):
+        outer.append(inner.row_splits)
+        inner = inner.values
+    nrows = inner.shape.dims[0]
+    if nrows is None:
+        nrows = inner.nrows()
+        if not hasattr(nrows, "numpy"):
+            raise ValueError("tf.strings.reduce_join of a RaggedTensor in a function: the "
+                             "number of rows must be known when it is traced")
+    joined = string_more_ops.unsorted_segment_join(flat, inner.value_rowids(), nrows, separator)
+    for splits in reversed(outer):
+        joined = RaggedTensor.from_row_splits(joined, splits, validate=False)
+    return joined
+
 unsorted_segment_join = string_more_ops.unsorted_segment_join
