@@ -13,7 +13,7 @@
 
 Calling a layer (`Layer.__call__`):
 1. converts numpy arrays and Python values to tensors, and floating inputs to
-   the layer's dtype (float32);
+   the layer's dtype (float32, or `keras.config.dtype_policy()`'s);
 2. checks the input against `input_spec` (rank, last dimension): a wrong input
    is a ValueError naming the layer and what it expects;
 3. builds the layer on its first call (`build(input_shape)`, which creates
@@ -44,6 +44,7 @@ from runtime._src.function.function import Function
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
+from runtime._src.keras import config as keras_config
 from runtime._src.keras import (dtype_policies, initializers, naming, regularizers,
                                 serialization)
 from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
@@ -219,7 +220,8 @@ class Layer(AutoConfigured, Module):
         self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(dtype_policies.layer_dtype(dtype) or dtypes.float32)
+        self._dtype = dtypes.as_dtype(dtype_policies.layer_dtype(
+            dtype or keras_config.dtype_policy()))
         self.built = False
         self.input_spec = None
         self._batch_input_shape = _batch_input_shape(kwargs)

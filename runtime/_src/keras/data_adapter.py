@@ -21,14 +21,35 @@ import numpy as np
 from runtime._src.core import nest
 from runtime._src.data.dataset import Dataset
 from runtime._src.keras import callbacks as callbacks_mod
+from runtime._src.keras import config as keras_config
+from runtime._src.keras import io_utils
 
-__all__ = ["evaluate", "fit", "is_stream", "predict"]
+__all__ = ["capped_epochs", "capped_steps", "evaluate", "fit", "is_stream", "predict"]
 
 
 def is_stream(x):
     """True for what this module handles: a Dataset, generator or iterator."""
     return isinstance(x, (Dataset, types.GeneratorType)) or (
         hasattr(x, "__next__") and hasattr(x, "__iter__"))
+
+
+def capped_epochs(epochs):
+    """`epochs`, cut to `keras.config.max_epochs()` (with Keras's warning)."""
+    limit = keras_config.max_epochs()
+    if limit and limit < epochs:
+        warnings.warn(f"Limiting epochs to {limit}", stacklevel=3)
+        return limit
+    return epochs
+
+
+def capped_steps(steps_per_epoch):
+    """`steps_per_epoch`, cut to `keras.config.max_steps_per_epoch()` (None
+    stays None without a limit); Keras warns whenever the limit applies."""
+    limit = keras_config.max_steps_per_epoch()
+    if limit and (not steps_per_epoch or limit < steps_per_epoch):
+        warnings.warn(f"Limiting steps_per_epoch to {limit}", stacklevel=3)
+        return limit
+    return steps_per_epoch
 
 
 def _refuse_arrays_args(what, y, sample_weight=None):
@@ -82,6 +103,8 @@ class _Source:
 def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epoch,
         steps_per_epoch, sample_weight, progress_line, to_floats):
     _refuse_arrays_args("fit", y, sample_weight)
+    epochs = capped_epochs(epochs)
+    steps_per_epoch = capped_steps(steps_per_epoch)
     source = _Source(x, steps_per_epoch)
     if validation_data is not None and not is_stream(validation_data):
         # arrays (x, y[, sample_weight]) beside a dataset: batches of 32, as Keras
@@ -97,7 +120,7 @@ def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epo
         model.reset_metrics()
         hooks.call("on_epoch_begin", epoch, {})
         if verbose and epochs > 1:
-            print(f"Epoch {epoch + 1}/{epochs}", flush=True)
+            io_utils.print_msg(f"Epoch {epoch + 1}/{epochs}")
         start, logs, steps = time.perf_counter(), {}, 0
         for step, batch in enumerate(source.epoch()):
             hooks.call("on_train_batch_begin", step, {})
@@ -114,7 +137,7 @@ def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epo
             val = _evaluate_logs(model, validation_data, None, hooks, to_floats)
             epoch_logs.update({f"val_{k}": v for k, v in val.items()})
         if verbose:
-            print(progress_line(steps, elapsed, epoch_logs, verbose), flush=True)
+            io_utils.print_msg(progress_line(steps, elapsed, epoch_logs, verbose))
         hooks.call("on_epoch_end", epoch, epoch_logs)
         if model.stop_training or source.exhausted:
             break
