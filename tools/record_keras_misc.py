@@ -7,6 +7,7 @@ tests/keras/test_keras_config.py, test_keras_tree.py and test_keras_utils_breadt
 Runs where TensorFlow 2.21 and Keras 3.15 are installed (never a dependency).
 """
 
+import collections
 import contextlib
 import io
 import json
@@ -67,9 +68,66 @@ def record_config(keras):
     return out
 
 
+P = collections.namedtuple("P", "a b")
+OD = collections.OrderedDict([("z", 1), ("a", 2)])
+STRUCTURES = ["42", "None", "[1]", "(1,)", "[[1]]", "{'b': 2, 'a': (1, [3])}", "OD",
+              "P(1, [2, 3])", "[]", "{}", "()", "[None, (None,)]",
+              "collections.deque([1, 2])", "collections.defaultdict(int, {'y': 1, 'x': 2})",
+              "'str'"]
+TREE_CASES = [f"T.{fn}({s})" for s in STRUCTURES
+              for fn in ("is_nested", "flatten", "flatten_with_path", "lists_to_tuples")]
+TREE_CASES += [f"T.map_structure(lambda v: ('m', v), {s})" for s in STRUCTURES] + [
+    "T.map_structure(lambda v: v, [1, None], none_is_leaf=False)",
+    "T.map_structure(lambda a, b: a + b, [1, (2, 3)], [10, (20, 30)])",
+    "T.map_structure(lambda x, y: 0, {'a': 1}, OD.__class__(a=1))",
+    "T.pack_sequence_as({'b': 0, 'a': (0, [0])}, [1, 2, 3])",
+    "T.pack_sequence_as(OD, [5, 6])", "T.pack_sequence_as(P(0, [0, 0]), [1, 2, 3])",
+    "T.pack_sequence_as(0, [7])", "T.pack_sequence_as([0, 0], [1])",
+    "T.pack_sequence_as([0], [1, 2])", "T.pack_sequence_as(0, [1, 2])",
+    "T.map_structure_up_to([1, 2], lambda a, b: (a, b), [[1, 1], [2]], [10, [20, 30]])",
+    "T.map_structure_up_to({'a': 1}, str, {'a': [1, 2]})",
+    "T.map_structure_up_to([1, [2]], str, [1, 2])",
+    "T.map_structure_up_to([1, [2]], str, [1, [2, 3]])",
+    "T.map_shape_structure(lambda s: ('S', s), [(1, 2), (None, 3), {'a': (4,)}, [5, 6], ()])",
+    "T.map_shape_structure(lambda s: ('S', s), (1, 2))",
+    "T.traverse(lambda x: 'X' if isinstance(x, tuple) and len(x) == 2 else None, "
+    "[(1, 2), [3, (4, 5)], 6])",
+    "T.traverse(lambda x: 'X' if isinstance(x, tuple) and len(x) == 2 else None, "
+    "[(1, 2), [3, (4, 5)], 6], top_down=False)",
+    "T.traverse(lambda x: T.MAP_TO_NONE if x == 3 else None, [1, [3, 4]])",
+    "T.traverse(lambda x: T.MAP_TO_NONE if x == 3 else None, [1, [3, 4]], top_down=False)",
+    "T.traverse(lambda x: x * 10 if isinstance(x, int) else None, {'b': [1, 2], 'a': 3}, "
+    "top_down=False)",
+    "T.traverse(lambda x: x * 10 if isinstance(x, int) else None, {'b': [1, 2], 'a': 3})",
+    "T.traverse(lambda x: x if x == 1 else None, [[1], 1], top_down=False)",
+    "T.flatten(P(a=[1], b={'q': 2}))",
+]
+PAIRS = ["[1], (1,)", "[1, 2], [1]", "{'a': 1}, {'b': 1}", "P(1, 2), (1, 2)",
+         "{'a': 1}, OD.__class__(a=1)", "[1, [2]], [1, 2]", "[1, 2], [1, [2]]",
+         "(1, [2, 3]), (4, [5, 6])"]
+TREE_CASES += [f"T.{fn}({p})" for p in PAIRS
+               for fn in ("assert_same_structure", "assert_same_paths")]
+TREE_CASES += [f"T.map_structure(lambda x, y: 0, {p})" for p in PAIRS]
+
+
+def tree_outcome(T, case):
+    """repr of the result of `case`, or [exception name, message]."""
+    try:
+        # the cases are the literal strings of TREE_CASES above
+        return repr(eval(case, {"T": T, "P": P, "OD": OD,  # noqa: S307
+                                "collections": collections}))
+    except Exception as e:          # noqa: BLE001
+        return [type(e).__name__, str(e)]
+
+
+def record_tree(keras):
+    return {case: tree_outcome(keras.tree, case) for case in TREE_CASES}
+
+
 def main():
     import keras
-    data = {"keras": keras.__version__, "config": record_config(keras)}
+    data = {"keras": keras.__version__, "config": record_config(keras),
+            "tree": record_tree(keras)}
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
