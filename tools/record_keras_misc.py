@@ -124,10 +124,164 @@ def record_tree(keras):
     return {case: tree_outcome(keras.tree, case) for case in TREE_CASES}
 
 
+class FakeClock:
+    """time.time() that moves only when told: Progbar's output becomes exact."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+# (Progbar kwargs, [(seconds to advance, method, args, kwargs)])
+PROGBAR_CASES = {
+    "basic": ({"target": 5}, [(0.5, "update", [i], {"values": [("loss", 1.0 / i)]})
+                              for i in range(1, 6)]),
+    "unknown_target": ({"target": None}, [(0.002, "update", [i], {"values": [("acc", 0.5)]})
+                                          for i in (1, 2, 3)] +
+                       [(0.0, "update", [3], {"finalize": True})]),
+    "verbose2_stateful": ({"target": 3, "verbose": 2, "stateful_metrics": ["acc"]},
+                          [(1.5, "update", [i], {"values": [("loss", 2.0 * i), ("acc", i / 4)]})
+                           for i in (1, 2, 3)]),
+    "add_and_interval": ({"target": 100, "interval": 1.0, "width": 10},
+                         [(0.3, "add", [10], {"values": [("m", 1e-5)]}) for _ in range(10)]),
+    "long_eta_samples": ({"target": 10000, "unit_name": "sample"},
+                         [(2.0, "update", [1], {}), (90.0, "update", [2], {}),
+                          (0.00001, "update", [3], {}), (5000.0, "update", [9000], {}),
+                          (1.0, "update", [10000], {"values": [("v", -0.5)]})]),
+    "stateless_list": ({"target": 2, "stateless_metrics": ["a"]},
+                       [(0.1, "update", [1], {"values": [("a", 1.0), ("b", 3.0)]}),
+                        (0.1, "update", [2], {"values": [("a", 3.0), ("b", 5.0)]})]),
+    "zero_target": ({"target": 0}, [(0.1, "update", [0], {"values": [("x", 1.0)]})]),
+    "silent": ({"target": 2, "verbose": 0}, [(0.1, "update", [2], {})]),
+    "shrinking_line": ({"target": 3}, [(0.1, "update", [1], {"values": [("loss", 12345.0)]}),
+                                       (0.1, "update", [2], {"values": [("loss", -99999.0)]}),
+                                       (0.1, "update", [3], {})]),
+}
+
+
+def run_progbar(progbar_cls, time_module, case):
+    """The text a Progbar prints for `case`, under a fake clock."""
+    kwargs, steps = PROGBAR_CASES[case]
+    clock = FakeClock()
+    real, time_module.time = time_module.time, clock
+    try:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            bar = progbar_cls(**kwargs)
+            for advance, method, args, kw in steps:
+                clock.now += advance
+                getattr(bar, method)(*args, **kw)
+    finally:
+        time_module.time = real
+    return buf.getvalue()
+
+
+def record_progbar(keras):
+    import time
+    return {case: run_progbar(keras.utils.Progbar, time, case) for case in PROGBAR_CASES}
+
+
+def show(ds):
+    """A dataset's elements as nested Python lists."""
+    out = []
+    for b in ds:
+        if isinstance(b, tuple):
+            out.append(tuple(np.asarray(t).tolist() for t in b))
+        else:
+            out.append(np.asarray(b).tolist())
+    return out
+
+
+UTILS_CASES = [
+    "U.pack_x_y_sample_weight(1)", "U.pack_x_y_sample_weight(1, 2)",
+    "U.pack_x_y_sample_weight(1, 2, 3)", "U.pack_x_y_sample_weight((1, 2))",
+    "U.pack_x_y_sample_weight([1], None, 3)",
+    "U.unpack_x_y_sample_weight(1)", "U.unpack_x_y_sample_weight((1,))",
+    "U.unpack_x_y_sample_weight((1, 2))", "U.unpack_x_y_sample_weight([1, 2, 3])",
+    "U.unpack_x_y_sample_weight([[1, 2]])", "U.unpack_x_y_sample_weight((1, 2, 3, 4))",
+] + [f"U.standardize_dtype({v})" for v in (
+    "'float'", "'int'", "'float32'", "np.float64", "'bool'", "'str'", "int", "float", "bool",
+    "str", "complex", "np.dtype('int8')", "'double'", "None", "'uint8'", "'string'",
+    "'bfloat16'", "'foo'", "'float8_e4m3fn'")] + [
+    "U.Config(a=1, b=[2])", "U.Config(a=1).a", "U.Config(a=1, b=[2])['b']",
+    "U.Config(a=1, b=[2]).to_json()", "dict(U.Config(a=1, b=[2]))", "len(U.Config(a=1, b=2))",
+    "list(U.Config(a=1, b=2).keys())", "'a' in U.Config(a=1)", "U.Config(a=1).as_dict()",
+    "U.Config(a=1).xx", "U.Config(a=1)['xx']", "U.Config(a=1).frozen",
+    "U.Config(a=1).get('b', 5)", "U.Config(a=1).pop('a')",
+] + [f"show(U.split_dataset(np.arange(10), **{kw})[{i}])" for i in (0, 1) for kw in (
+    "dict(left_size=0.8)", "dict(right_size=3)", "dict(left_size=4, right_size=2)",
+    "dict(left_size=0.25, right_size=0.75)", "dict(left_size=7)", "dict(left_size=0.35)",
+    "dict(right_size=0.35)", "dict(left_size=0.45)")] + [
+    f"U.split_dataset(np.arange(10), **{kw})" for kw in (
+        "dict()", "dict(left_size=11)", "dict(left_size=0)", "dict(left_size=1.5)",
+        "dict(left_size=-1)", "dict(left_size=0.8, right_size=0.8)",
+        "dict(left_size=6, right_size=6)")] + [
+    "[show(d) for d in U.split_dataset((np.arange(6).reshape(3, 2), np.arange(3)), 2)]",
+    "[show(d) for d in U.split_dataset([np.arange(2), np.arange(2) + 5, np.arange(2) + 9], "
+    "left_size=0.5)]",
+    "[show(d) for d in U.split_dataset(np.arange(3), right_size=0.5)]",
+    "[show(d) for d in U.split_dataset(np.arange(7), left_size=0.5)]",
+    "sorted(sum((show(d) for d in U.split_dataset(np.arange(9), 0.5, shuffle=True, seed=1)),"
+    " []))",
+] + [f"show(U.timeseries_dataset_from_array(np.arange(10), **{kw}))" for kw in (
+    "dict(targets=None, sequence_length=3, batch_size=2)",
+    "dict(targets=np.arange(10) * 10, sequence_length=4, sequence_stride=2, batch_size=3)",
+    "dict(targets=None, sequence_length=3, sampling_rate=2, batch_size=None)",
+    "dict(targets=np.arange(3, 10), sequence_length=3, start_index=2, end_index=8, "
+    "batch_size=4)",
+    "dict(targets=None, sequence_length=11)",
+    "dict(targets=None, sequence_length=3, sequence_stride=0)",
+    "dict(targets=None, sequence_length=3, sampling_rate=0)")] + [
+    "show(U.timeseries_dataset_from_array(np.arange(12.).reshape(6, 2), None, 2, "
+    "batch_size=2))",
+    "sorted(sum(show(U.timeseries_dataset_from_array(np.arange(8), None, 3, batch_size=2, "
+    "shuffle=True, seed=7)), []))",
+]
+
+
+def utils_outcome(U, case):
+    """repr of the result of `case` (one of UTILS_CASES), or [exception, message]."""
+    try:
+        # the cases are the literal strings of UTILS_CASES above
+        return repr(eval(case, {"U": U, "np": np, "show": show}))  # noqa: S307
+    except Exception as e:          # noqa: BLE001
+        return [type(e).__name__, str(e)]
+
+
+def record_pydataset(keras):
+    """Losses, weights and predictions of a Dense(1) trained on a PyDataset."""
+    class Batches(keras.utils.PyDataset):
+        def __init__(self, x, y, batch_size, **kwargs):
+            super().__init__(**kwargs)
+            self.x, self.y, self.batch_size = x, y, batch_size
+
+        def __len__(self):
+            return -(-len(self.x) // self.batch_size)
+
+        def __getitem__(self, i):
+            s = slice(i * self.batch_size, (i + 1) * self.batch_size)
+            return self.x[s], self.y[s]
+
+    x = np.linspace(-1, 1, 30, dtype="float32").reshape(10, 3)
+    y = (x.sum(1, keepdims=True) * 0.5).astype("float32")
+    m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(
+        1, kernel_initializer="ones", bias_initializer="zeros")])
+    m.compile(keras.optimizers.SGD(0.1), "mse")
+    h = m.fit(Batches(x, y, 4, workers=2), epochs=2, verbose=0, shuffle=False)
+    return {"loss": h.history["loss"], "kernel": m.get_weights()[0].ravel().tolist(),
+            "evaluate": float(m.evaluate(Batches(x, y, 4), verbose=0)),
+            "predict": m.predict(Batches(x, y, 4), verbose=0).ravel().tolist()}
+
+
 def main():
     import keras
     data = {"keras": keras.__version__, "config": record_config(keras),
-            "tree": record_tree(keras)}
+            "tree": record_tree(keras),
+            "progbar": record_progbar(keras),
+            "utils": {c: utils_outcome(keras.utils, c) for c in UTILS_CASES},
+            "pydataset": record_pydataset(keras)}
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
