@@ -275,13 +275,69 @@ def record_pydataset(keras):
             "predict": m.predict(Batches(x, y, 4), verbose=0).ravel().tolist()}
 
 
+TEXT_FILES = {"a_cls/2.txt": "hello world", "a_cls/10.txt": "zzz", "a_cls/sub/n.txt": "nested",
+              "b_cls/x.txt": "bee text here", "b_cls/y.md": "ignored", "root.txt": "root",
+              "empty/.keep": ""}
+TEXT_CASES = [
+    "dict(shuffle=False)", "dict(shuffle=False, label_mode='categorical')",
+    "dict(shuffle=False, label_mode=None, batch_size=2)",
+    "dict(shuffle=False, max_length=4, batch_size=None)",
+    "dict(shuffle=False, class_names=['b_cls', 'a_cls'])",
+    "dict(shuffle=False, class_names=['b_cls', 'a_cls'], label_mode='binary')",
+    "dict(shuffle=False, validation_split=0.5, subset='training', seed=1)",
+    "dict(shuffle=False, validation_split=0.5, subset='validation', seed=1)",
+    "dict(shuffle=False, validation_split=0.25, subset='both', seed=1)",
+    "dict(shuffle=False, label_mode='binary')", "dict(labels=[0, 1, 1], shuffle=False)",
+    "dict(labels=[0, 1, 1, 0, 1], shuffle=False)", "dict(labels=None, shuffle=False)",
+    "dict(shuffle=False, validation_split=0.5)", "dict(labels='foo')",
+    "dict(shuffle=True, seed=3, batch_size=None)", "dict(shuffle=False, verbose=False)",
+]
+
+
+def make_text_folder(root):
+    """The folder of TEXT_FILES under `root` (pathlib.Path)."""
+    for name, text in TEXT_FILES.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def text_outcome(make_dataset, root, case):
+    """What text_dataset_from_directory(root, **case) prints and returns
+    (the folder's path written <DIR>); a shuffled dataset's texts sorted."""
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buf):
+            # the cases are the literal strings of TEXT_CASES above
+            kwargs = eval(case)  # noqa: S307
+            result = make_dataset(str(root), **kwargs)
+        datasets = result if isinstance(result, list) else [result]
+        shown = [[getattr(d, "class_names", None), show(d)] for d in datasets]
+        if kwargs.get("shuffle", True):
+            shown = [[names, sorted(repr(e) for e in elements)] for names, elements in shown]
+        out = repr(shown)
+    except Exception as e:          # noqa: BLE001
+        out = repr([type(e).__name__, str(e)])
+    return (buf.getvalue() + out).replace(str(root), "<DIR>")
+
+
+def record_text(keras):
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        root = pathlib.Path(tmp) / "texts"
+        make_text_folder(root)
+        return {c: text_outcome(keras.utils.text_dataset_from_directory, root, c)
+                for c in TEXT_CASES}
+
+
 def main():
     import keras
     data = {"keras": keras.__version__, "config": record_config(keras),
             "tree": record_tree(keras),
             "progbar": record_progbar(keras),
             "utils": {c: utils_outcome(keras.utils, c) for c in UTILS_CASES},
-            "pydataset": record_pydataset(keras)}
+            "pydataset": record_pydataset(keras),
+            "text_dataset": record_text(keras)}
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 

@@ -26,11 +26,12 @@ from runtime._src.keras.optimizers import Optimizer
 from runtime._src.keras.regularizers import Regularizer
 from runtime._src.keras.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, config, constraints, initializers,
-                           layers, losses, metrics, models, ops, optimizers, random, regularizers,
-                           saving, tree, utils)
+                           layers, losses, metrics, models, ops, optimizers, preprocessing,
+                           random, regularizers, saving, tree, utils)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
            "KerasTensor", "Layer", "Loss", "Metric", "Model", "Optimizer", "Regularizer",
            "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints",
            "device", "initializers", "layers", "losses", "metrics", "models", "name_scope",
-           "ops", "optimizers", "random", "regularizers", "saving", "tree", "utils", "version"]
+           "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
+           "utils", "version"]

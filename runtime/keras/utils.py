@@ -18,6 +18,7 @@ from runtime._src.keras.serialization import (CustomObjectScope, custom_object_s
                                               get_registered_name, get_registered_object,
                                               register_keras_serializable,
                                               serialize_keras_object)
+from runtime._src.keras.text_dataset import text_dataset_from_directory
 from runtime._src.keras.tensor_utils import get_source_inputs, is_keras_tensor, standardize_dtype
 from runtime._src.keras.utils import (clear_session, model_to_dot, plot_model, set_random_seed,
                                       to_categorical)
@@ -30,4 +31,4 @@ __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "is_interactive_logging_enabled", "Progbar", "PyDataset", "Sequence", "Config",
            "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "split_dataset",
            "timeseries_dataset_from_array", "get_source_inputs", "is_keras_tensor",
-           "standardize_dtype", "clear_session"]
+           "standardize_dtype", "clear_session", "text_dataset_from_directory"]

@@ -1,7 +1,7 @@
 """keras.utils against Keras 3.15: Progbar's exact output under a fake clock,
 PyDataset in fit/evaluate/predict, Config, pack/unpack_x_y_sample_weight,
 standardize_dtype, split_dataset, timeseries_dataset_from_array,
-CustomObjectScope, get_source_inputs. Keras 3.15's outputs were recorded by
+text_dataset_from_directory, CustomObjectScope, get_source_inputs. Keras 3.15's outputs were recorded by
 tools/record_keras_misc.py into tests/data/keras_misc.json."""
 
 import json
@@ -16,8 +16,8 @@ import pytest
 import runtime as tf
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
-from record_keras_misc import (PROGBAR_CASES, UTILS_CASES, run_progbar,  # noqa: E402
-                               utils_outcome)
+from record_keras_misc import (PROGBAR_CASES, TEXT_CASES, UTILS_CASES,  # noqa: E402
+                               make_text_folder, run_progbar, text_outcome, utils_outcome)
 
 keras = tf.keras
 U = keras.utils
@@ -120,3 +120,18 @@ def test_keras_tensor_helpers():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         U.clear_session()
+
+
+@pytest.mark.parametrize("case", TEXT_CASES)
+def test_text_dataset_from_directory_as_keras(case, tmp_path):
+    root = tmp_path / "texts"
+    make_text_folder(root)
+    assert text_outcome(U.text_dataset_from_directory, root, case) == \
+        REC["text_dataset"][case]
+
+
+def test_preprocessing_namespace():
+    P = keras.preprocessing
+    assert P.text_dataset_from_directory is U.text_dataset_from_directory
+    assert P.timeseries_dataset_from_array is U.timeseries_dataset_from_array
+    assert P.sequence.pad_sequences is U.pad_sequences
