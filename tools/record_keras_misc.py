@@ -330,6 +330,46 @@ def record_text(keras):
                 for c in TEXT_CASES}
 
 
+def get_file_outcomes(get_file):
+    """What get_file returns and prints for local origins in a fresh cache
+    (paths relative to the temporary folder, the download speed masked)."""
+    import hashlib
+    import os
+    import re
+    import tarfile
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = pathlib.Path(tmp_name)
+        src, cache = tmp / "src", tmp / "cache"
+        src.mkdir()
+        cache.mkdir()
+        (src / "data.csv").write_text("a,b\n1,2\n")
+        with tarfile.open(src / "pack.tar.gz", "w:gz") as t:
+            t.add(src / "data.csv", arcname="inner/data.csv")
+
+        def run(*args, **kwargs):
+            buf = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(buf):
+                    result = os.path.relpath(get_file(*args, cache_dir=str(cache), **kwargs),
+                                             tmp)
+            except Exception as e:          # noqa: BLE001
+                result = [type(e).__name__, str(e).replace(str(tmp), "<T>")]
+            printed = re.sub(r"\d+us/step", "Nus/step", buf.getvalue())
+            return [result, printed.replace(str(tmp), "<T>")]
+        url = (src / "data.csv").as_uri()
+        sha = hashlib.sha256(b"a,b\n1,2\n").hexdigest()
+        md5 = hashlib.md5(b"a,b\n1,2\n").hexdigest()
+        tar = (src / "pack.tar.gz").as_uri()
+        out = [run("data.csv", url), run("data.csv", url), run(origin=url),
+               run("data.csv", url, file_hash=sha), run("d2.csv", url, md5_hash=md5),
+               run("d3.csv", url, file_hash="0" * 64), run("data.csv", url, file_hash="0" * 32),
+               run("pack.tar.gz", tar, extract=True), run("pk", tar, untar=True),
+               run("sub/x.csv", url), run("x.csv")]
+        out.append(sorted(str(p.relative_to(cache)) for p in cache.rglob("*")))
+    return out
+
+
 def main():
     import keras
     data = {"keras": keras.__version__, "config": record_config(keras),
@@ -337,7 +377,8 @@ def main():
             "progbar": record_progbar(keras),
             "utils": {c: utils_outcome(keras.utils, c) for c in UTILS_CASES},
             "pydataset": record_pydataset(keras),
-            "text_dataset": record_text(keras)}
+            "text_dataset": record_text(keras),
+            "get_file": get_file_outcomes(keras.utils.get_file)}
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 

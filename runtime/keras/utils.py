@@ -7,6 +7,7 @@ from runtime._src.keras.config_object import Config
 from runtime._src.keras.data_utils import (pack_x_y_sample_weight, split_dataset,
                                            timeseries_dataset_from_array,
                                            unpack_x_y_sample_weight)
+from runtime._src.keras.file_utils import get_file
 from runtime._src.keras.io_utils import (disable_interactive_logging,
                                          enable_interactive_logging,
                                          is_interactive_logging_enabled)
@@ -31,4 +32,4 @@ __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "is_interactive_logging_enabled", "Progbar", "PyDataset", "Sequence", "Config",
            "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "split_dataset",
            "timeseries_dataset_from_array", "get_source_inputs", "is_keras_tensor",
-           "standardize_dtype", "clear_session", "text_dataset_from_directory"]
+           "standardize_dtype", "clear_session", "text_dataset_from_directory", "get_file"]

@@ -17,7 +17,8 @@ import runtime as tf
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 from record_keras_misc import (PROGBAR_CASES, TEXT_CASES, UTILS_CASES,  # noqa: E402
-                               make_text_folder, run_progbar, text_outcome, utils_outcome)
+                               get_file_outcomes, make_text_folder, run_progbar,
+                               text_outcome, utils_outcome)
 
 keras = tf.keras
 U = keras.utils
@@ -135,3 +136,15 @@ def test_preprocessing_namespace():
     assert P.text_dataset_from_directory is U.text_dataset_from_directory
     assert P.timeseries_dataset_from_array is U.timeseries_dataset_from_array
     assert P.sequence.pad_sequences is U.pad_sequences
+
+
+def test_get_file_from_local_origins_as_keras():
+    assert get_file_outcomes(U.get_file) == REC["get_file"]
+
+
+def test_get_file_does_not_download(tmp_path):
+    with pytest.raises(ValueError, match="does not use the network"):
+        U.get_file("x.zip", origin="https://example.com/x.zip", cache_dir=str(tmp_path))
+    (tmp_path / "datasets" / "x.zip").write_bytes(b"cached")
+    assert U.get_file("x.zip", origin="https://example.com/x.zip",
+                      cache_dir=str(tmp_path)) == str(tmp_path / "datasets" / "x.zip")
