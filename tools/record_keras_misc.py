@@ -355,7 +355,7 @@ def get_file_outcomes(get_file):
                                              tmp)
             except Exception as e:          # noqa: BLE001
                 result = [type(e).__name__, str(e).replace(str(tmp), "<T>")]
-            printed = re.sub(r"\d+us/step", "Nus/step", buf.getvalue())
+            printed = re.sub(r"\d+(us|ms)/step", "N/step", buf.getvalue())
             return [result, printed.replace(str(tmp), "<T>")]
         url = (src / "data.csv").as_uri()
         sha = hashlib.sha256(b"a,b\n1,2\n").hexdigest()
