@@ -370,6 +370,55 @@ def get_file_outcomes(get_file):
     return out
 
 
+PAD_CASES = [
+    "P([[1], [2, 3], [4, 5, 6]])", "P([[1], [2, 3], [4, 5, 6]], padding='post')",
+    "P([[1], [2, 3], [4, 5, 6]], maxlen=2)",
+    "P([[1], [2, 3], [4, 5, 6]], maxlen=2, truncating='post')",
+    "P([[1], [2, 3], [4, 5, 6]], value=-1, padding='post', maxlen=4)",
+    "P([[1.5], [2.5, 3]])", "P([[1.5], [2.5, 3]], dtype='float32')",
+    "P([['a'], ['b', 'c']], dtype=object, value='x')", "P([['a'], ['b', 'c']], value='x')",
+    "P([['a'], ['b', 'c']], dtype='<U1', value='x')", "P([[], [1]])", "P([])", "P([[], []])",
+    "P([[1], [2, 3]], maxlen=0)", "P([[1], [2, 3]], padding='middle')",
+    "P([[1], [2, 3]], truncating='middle', maxlen=1)", "P([np.ones((2, 3)), np.ones((1, 3))])",
+    "P([np.ones((2, 3)), np.ones((1, 2))])", "P(np.array([[1, 2], [3, 4]]), maxlen=3)",
+    "P([(1, 2), (3,)])", "P([[1], [2, 3]], value=0.5)", "P([[True], [False, True]])",
+    "P([[1], [2, 3]], dtype='int64').dtype", "P([[1], [2, 3]]).dtype", "P([1, 2])",
+]
+
+
+def pad_outcome(pad_sequences, case):
+    """repr of pad_sequences' array (value, dtype) for `case`, or [exception, message]."""
+    try:
+        # the cases are the literal strings of PAD_CASES above
+        out = eval(case, {"P": pad_sequences, "np": np})  # noqa: S307
+        return repr(out) if not isinstance(out, np.ndarray) else [out.tolist(), str(out.dtype)]
+    except Exception as e:          # noqa: BLE001
+        return [type(e).__name__, str(e)]
+
+
+def schedules_and_regularizers(keras):
+    """CosineDecayRestarts' rates, schedule (de)serialization, OrthogonalRegularizer."""
+    S, R = keras.optimizers.schedules, keras.regularizers
+    out = {}
+    for kw in ("dict()", "dict(t_mul=1.0)", "dict(t_mul=1.5, m_mul=0.5, alpha=0.1)",
+               "dict(t_mul=3.0, m_mul=0.9)"):
+        schedule = S.CosineDecayRestarts(0.1, 4, **eval(kw))  # noqa: S307 - literal above
+        out[kw] = [float(schedule(i)) for i in (0, 1, 2, 3, 4, 5, 7, 11, 12, 13, 27, 28, 100)]
+    back = S.deserialize(S.serialize(S.CosineDecayRestarts(0.1, 4, t_mul=1.5)))
+    out["round_trip"] = [type(back).__name__, back.get_config(), S.serialize(back)]
+    w = keras.ops.convert_to_tensor(np.array([[1.0, 2.0, 0.5], [0.0, 0.0, 0.0],
+                                              [-1.0, 0.3, 2.0], [0.2, -0.7, 1.1]], "float32"))
+    out["orthogonal"] = [float(R.OrthogonalRegularizer()(w)),
+                         float(R.OrthogonalRegularizer(0.5, "columns")(w)),
+                         float(R.OrthogonalRegularizer(2.0)(keras.ops.eye(3)))]
+    out["orthogonal_config"] = [R.OrthogonalRegularizer(0.5, "columns").get_config(),
+                                R.serialize(R.OrthogonalRegularizer(0.5))]
+    out["errors"] = [_error(R.OrthogonalRegularizer, mode="x"),
+                     _error(R.OrthogonalRegularizer(), keras.ops.ones(3)),
+                     _error(S.CosineDecayRestarts, 0.1, 0)]
+    return out
+
+
 def main():
     import keras
     data = {"keras": keras.__version__, "config": record_config(keras),
@@ -378,7 +427,10 @@ def main():
             "utils": {c: utils_outcome(keras.utils, c) for c in UTILS_CASES},
             "pydataset": record_pydataset(keras),
             "text_dataset": record_text(keras),
-            "get_file": get_file_outcomes(keras.utils.get_file)}
+            "get_file": get_file_outcomes(keras.utils.get_file),
+            "pad_sequences": {c: pad_outcome(keras.preprocessing.sequence.pad_sequences, c)
+                              for c in PAD_CASES},
+            "schedules_regularizers": schedules_and_regularizers(keras)}
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
