@@ -22,6 +22,7 @@ from runtime._src.keras.losses import Loss
 from runtime._src.keras.metrics import Metric
 from runtime._src.keras.models import Model, Sequential
 from runtime._src.keras.naming import name_scope
+from runtime._src.keras.operation import Operation, RematScope, remat
 from runtime._src.keras.optimizers import Optimizer
 from runtime._src.keras.regularizers import Regularizer
 from runtime._src.keras.variables import KerasVariable as Variable
@@ -30,7 +31,8 @@ from runtime.keras import (activations, backend, callbacks, config, constraints,
                            random, regularizers, saving, tree, utils)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
-           "KerasTensor", "Layer", "Loss", "Metric", "Model", "Optimizer", "Regularizer",
+           "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer",
+           "Regularizer", "RematScope", "remat",
            "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints",
            "device", "initializers", "layers", "losses", "metrics", "models", "name_scope",
            "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",

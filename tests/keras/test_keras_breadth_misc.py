@@ -60,3 +60,70 @@ def test_orthogonal_regularizer_on_a_dense_kernel_has_a_gradient():
     layer = keras.layers.Dense(2, kernel_regularizer=keras.regularizers.OrthogonalRegularizer())
     layer(np.ones((1, 3), "float32"))
     assert len(layer.losses) == 1
+
+
+def test_saving_save_and_load_weights_functions(tmp_path):
+    def model():
+        return keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    a, b = model(), model()
+    path = str(tmp_path / "m.weights.h5")
+    keras.saving.save_weights(a, path)
+    keras.saving.load_weights(b, path)
+    for x, y in zip(a.get_weights(), b.get_weights()):
+        np.testing.assert_array_equal(x, y)
+    with pytest.raises(TypeError, match="max_shard_size"):
+        keras.saving.save_weights(a, path, max_shard_size=1)
+
+
+def test_callback_list_as_keras():
+    # Keras 3.15: ['Callback', 'History', 'ProgbarLogger'], the params as given,
+    # and the logs' numbers as Python floats ({'a': 1} -> {'a': 1.0})
+    m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    cl = keras.callbacks.CallbackList([keras.callbacks.Callback()], add_history=True,
+                                      add_progbar=True, model=m, epochs=3, verbose=1, steps=2)
+    assert [type(c).__name__ for c in cl.callbacks] == ["Callback", "History", "ProgbarLogger"]
+    assert cl.params == {"epochs": 3, "verbose": 1, "steps": 2}
+    assert cl.callbacks[1].model is m and isinstance(cl, keras.callbacks.Callback)
+    seen = []
+    cb = keras.callbacks.LambdaCallback(on_epoch_end=lambda e, logs: seen.append((e, logs)))
+    keras.callbacks.CallbackList([cb]).on_epoch_end(3, {"a": 1})
+    assert seen == [(3, {"a": 1.0})] and isinstance(seen[0][1]["a"], float)
+
+
+class _Scale(keras.Operation):
+    def call(self, x):
+        return x * 2.0
+
+
+def test_operation_eager_and_functional():
+    # Keras 3.15: the name "__scale" (snake case of "_Scale"), (None, 3),
+    # op.input/op.output, the model's layers only "input_layer", predict 2s
+    keras.utils.clear_session()
+    op = _Scale()
+    assert op.name == "__scale"
+    inputs = keras.Input((3,))
+    out = op(inputs)
+    assert out.shape == (None, 3) and op.output is out and op.input is inputs
+    model = keras.Model(inputs, out)
+    np.testing.assert_array_equal(model.predict(np.ones((1, 3)), verbose=0), [[2.0] * 3])
+    assert [layer.name for layer in model.layers] == ["input_layer"]
+    np.testing.assert_array_equal(_Scale()(np.ones(2)), [2.0, 2.0])
+    assert _Scale(name="s").get_config() == {"name": "s"}
+
+
+def test_remat_and_remat_scope():
+    f = keras.remat(lambda x: tf.sin(x) * x)
+    x = tf.constant([0.5, 1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    v = np.array([0.5, 1.0])
+    np.testing.assert_allclose(y.numpy(), np.sin(v) * v, rtol=1e-6)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), np.cos(v) * v + np.sin(v),
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match="Invalid mode 'x'. Supported modes are"):
+        keras.RematScope(mode="x")
+    from runtime._src.keras.operation import get_current_remat_mode
+    with keras.RematScope(mode="larger_than", output_size_threshold=8) as scope:
+        assert get_current_remat_mode() is scope
+    assert get_current_remat_mode() is None

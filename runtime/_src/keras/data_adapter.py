@@ -137,7 +137,8 @@ def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epo
     verbose = 1 if verbose == "auto" else verbose
     history = callbacks_mod.History()
     params = {"verbose": verbose, "epochs": epochs, "steps": steps_per_epoch}
-    hooks = callbacks_mod.CallbackList(list(callbacks or []) + [history], model, params)
+    hooks = callbacks_mod.CallbackList(list(callbacks or []) + [history], model=model,
+                                       **params)
     model.stop_training = False
     hooks.call("on_train_begin", {})
     epoch_logs = None
@@ -185,8 +186,8 @@ def _evaluate_logs(model, x, steps, hooks, to_floats):
 
 def evaluate(model, x, y, *, steps, callbacks, sample_weight, to_floats):
     _refuse_arrays_args("evaluate", y, sample_weight)
-    hooks = callbacks_mod.CallbackList(callbacks, model, {"verbose": 0, "epochs": 1,
-                                                          "steps": steps})
+    hooks = callbacks_mod.CallbackList(callbacks, model=model, verbose=0, epochs=1,
+                                       steps=steps)
     return _evaluate_logs(model, x, steps, hooks, to_floats)
 
 

@@ -308,8 +308,8 @@ class TrainingMixin:
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_mod.History()
         params = {"verbose": verbose, "epochs": epochs, "steps": steps}
-        hooks = callbacks_mod.CallbackList(_with_defaults(callbacks, history, verbose), self,
-                                           params)
+        hooks = callbacks_mod.CallbackList(_with_defaults(callbacks, history, verbose),
+                                           model=self, **params)
         batch_logs = hooks.overrides("on_batch_begin", "on_batch_end", "on_train_batch_begin",
                                      "on_train_batch_end")
         train = self._step_function("train", arrays)
@@ -358,8 +358,8 @@ class TrainingMixin:
         batches = max(1, -(-_num_samples(arrays) // (batch_size or 32)))
         limit = data_adapter.capped_steps(None)
         batches = min(batches, limit or batches)
-        hooks = callbacks_mod.CallbackList(callbacks, self,
-                                           {"verbose": verbose, "epochs": 1, "steps": batches})
+        hooks = callbacks_mod.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
+                                           steps=batches)
         start = time.perf_counter()
         logs = self._evaluate_arrays(arrays, batch_size or 32, hooks, limit)
         if verbose:
@@ -426,8 +426,8 @@ class TrainingMixin:
         arrays = (_as_array_structure(x, "predict"),)
         predict = self._step_function("predict", arrays)
         n = _num_samples(arrays)
-        hooks = callbacks_mod.CallbackList(callbacks, self, {
-            "verbose": verbose, "epochs": 1, "steps": max(1, -(-n // (batch_size or 32)))})
+        hooks = callbacks_mod.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
+                                           steps=max(1, -(-n // (batch_size or 32))))
         hooks.call("on_predict_begin", {})
         outputs = []
         for step, batch in enumerate(_batches(arrays, batch_size or 32, np.arange(n))):
