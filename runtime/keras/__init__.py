@@ -26,14 +26,15 @@ from runtime._src.keras.operation import Operation, RematScope, remat
 from runtime._src.keras.optimizers import Optimizer
 from runtime._src.keras.regularizers import Regularizer
 from runtime._src.keras.variables import KerasVariable as Variable
-from runtime.keras import (activations, backend, callbacks, config, constraints, initializers,
-                           layers, losses, metrics, models, ops, optimizers, preprocessing,
-                           random, regularizers, saving, tree, utils)
+from runtime.keras import (activations, backend, callbacks, config, constraints,
+                           dtype_policies, initializers, layers, losses, metrics,
+                           mixed_precision, models, ops, optimizers, preprocessing, random,
+                           regularizers, saving, tree, utils)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
            "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer",
            "Regularizer", "RematScope", "remat",
-           "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints",
-           "device", "initializers", "layers", "losses", "metrics", "models", "name_scope",
+           "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints", "dtype_policies",
+           "device", "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "name_scope",
            "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
            "utils", "version"]

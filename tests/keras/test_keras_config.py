@@ -125,3 +125,29 @@ def test_interactive_logging_switch(restore, caplog):
     with contextlib.redirect_stdout(buf):
         m.fit(x, y, epochs=2, verbose=1)
     assert buf.getvalue().startswith("Epoch 1/2\n2/2 ")
+
+
+def test_bfloat16_floatx_is_refused_clearly():
+    with pytest.raises(ValueError, match="no bfloat16"):
+        C.set_floatx("bfloat16")
+    assert C.floatx() == "float32"
+
+
+def test_dtype_policies_and_mixed_precision_names(restore):
+    # Keras 3.15: get(None) is the global policy, a config dict or a name is
+    # parsed, and serialize writes module "keras"
+    D, M = keras.dtype_policies, keras.mixed_precision
+    assert D.get(None) == C.dtype_policy() and D.get("float16") == D.DTypePolicy("float16")
+    assert D.get({"class_name": "DTypePolicy", "config": {"name": "float64"}}).name == "float64"
+    assert D.serialize(D.DTypePolicy("mixed_float16")) == {
+        "module": "keras", "class_name": "DTypePolicy", "config": {"name": "mixed_float16"},
+        "registered_name": None}
+    assert D.deserialize(D.serialize(D.DTypePolicy("float64"))) == D.DTypePolicy("float64")
+    with pytest.raises(ValueError, match="Cannot interpret `dtype` argument. Expected a string"):
+        D.get(3)
+    with pytest.raises(ValueError, match="Cannot convert 'foo' to a mixed precision"):
+        D.get("foo")
+    assert M.Policy is M.DTypePolicy is D.DTypePolicy
+    assert M.set_global_policy is C.set_dtype_policy and M.global_policy is C.dtype_policy
+    M.set_global_policy("float64")
+    assert keras.layers.Dense(1).dtype == "float64"

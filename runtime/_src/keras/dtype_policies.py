@@ -11,9 +11,9 @@ to a compute dtype inside `call`.
 """
 
 from runtime._src.core import dtypes
-from runtime._src.keras import backend_config
+from runtime._src.keras import backend_config, serialization
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_dtype"]
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_dtype", "get", "serialize", "deserialize"]
 
 _MIXED = {"mixed_float16": ("float16", "float32"), "mixed_bfloat16": ("bfloat16", "float32")}
 
@@ -94,3 +94,36 @@ def layer_dtype(dtype):
                                   "of their weights; mixed precision policies are not "
                                   "supported")
     return dtype
+
+
+for _cls in (DTypePolicy, FloatDTypePolicy):
+    serialization.register_builtin("keras", _cls)
+    serialization.register_builtin("keras.dtype_policies", _cls)
+
+
+def serialize(dtype_policy):
+    """`keras.dtype_policies.serialize`: {"module": "keras", "class_name":
+    "DTypePolicy", "config": {"name": ...}, "registered_name": None}."""
+    return serialization.serialize_keras_object(dtype_policy)
+
+
+def deserialize(config, custom_objects=None):
+    """`keras.dtype_policies.deserialize`: the policy `config` describes."""
+    return serialization.deserialize_keras_object(config, custom_objects,
+                                                  module="keras.dtype_policies")
+
+
+def get(identifier):
+    """A DTypePolicy from a policy, its name, its config, or None (the global
+    policy, `keras.config.dtype_policy()`)."""
+    if identifier is None:
+        from runtime._src.keras import config
+        return config.dtype_policy()
+    if isinstance(identifier, DTypePolicy):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        return DTypePolicy(identifier)
+    raise ValueError("Cannot interpret `dtype` argument. Expected a string or an instance of "
+                     f"DTypePolicy. Received: dtype={identifier}")
