@@ -419,6 +419,32 @@ def schedules_and_regularizers(keras):
     return out
 
 
+def mixed_float16_run(keras):
+    """A two-Dense model under the global "mixed_float16" policy: its float16
+    predictions, then two epochs of SGD (weights kept in float32)."""
+    keras.config.set_dtype_policy("mixed_float16")
+    try:
+        x = np.linspace(-1, 1, 24, dtype="float32").reshape(8, 3)
+        y = x @ np.array([[0.5], [-1.0], [2.0]], "float32")
+        k1 = np.array([[0.1, -0.2, 0.3, 0.4], [0.5, 0.6, -0.7, 0.8], [-0.9, 1.0, 0.2, -0.1]],
+                      "float32")
+        m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(
+            4, activation="relu", kernel_initializer=keras.initializers.Constant(k1)),
+            keras.layers.Dense(1, kernel_initializer="ones")])
+        before = m.predict(x, verbose=0)
+        m.compile(keras.optimizers.SGD(0.05), "mse")
+        h = m.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+        return {"predict_dtype": str(before.dtype), "predict": before.ravel().tolist(),
+                "loss": h.history["loss"], "evaluate": float(m.evaluate(x, y, verbose=0)),
+                "weights": [w.ravel().tolist() for w in m.get_weights()],
+                "weight_dtypes": [str(w.dtype) for w in m.get_weights()],
+                "layer": [m.layers[0].dtype, m.layers[0].compute_dtype,
+                          str(m.layers[0].dtype_policy),
+                          m.layers[0].get_config()["dtype"]["config"]["name"]]}
+    finally:
+        keras.config.set_dtype_policy("float32")
+
+
 def main():
     import keras
     data = {"keras": keras.__version__, "config": record_config(keras),
@@ -430,7 +456,8 @@ def main():
             "get_file": get_file_outcomes(keras.utils.get_file),
             "pad_sequences": {c: pad_outcome(keras.preprocessing.sequence.pad_sequences, c)
                               for c in PAD_CASES},
-            "schedules_regularizers": schedules_and_regularizers(keras)}
+            "schedules_regularizers": schedules_and_regularizers(keras),
+            "mixed_float16": mixed_float16_run(keras)}
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 

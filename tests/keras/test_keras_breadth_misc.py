@@ -127,3 +127,32 @@ def test_remat_and_remat_scope():
     with keras.RematScope(mode="larger_than", output_size_threshold=8) as scope:
         assert get_current_remat_mode() is scope
     assert get_current_remat_mode() is None
+
+
+def test_mixed_float16_policy_as_keras():
+    # Keras 3.15 (which also wraps SGD in a LossScaleOptimizer: the same steps
+    # here, without overflow): float16 predictions, float32 weights
+    from record_keras_misc import mixed_float16_run
+    got, rec = mixed_float16_run(keras), REC["mixed_float16"]
+    assert got["predict_dtype"] == rec["predict_dtype"] == "float16"
+    assert got["weight_dtypes"] == rec["weight_dtypes"] and got["layer"] == rec["layer"]
+    np.testing.assert_allclose(got["predict"], rec["predict"], rtol=1e-3)
+    np.testing.assert_allclose(got["loss"], rec["loss"], rtol=1e-3)
+    np.testing.assert_allclose(got["evaluate"], rec["evaluate"], rtol=1e-3)
+    for ours, theirs in zip(got["weights"], rec["weights"]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-3, atol=1e-4)
+    assert keras.config.dtype_policy().name == "float32"
+
+
+def test_mixed_float16_layer_reads_weights_in_float16():
+    d = keras.layers.Dense(2, dtype="mixed_float16", kernel_initializer="ones")
+    x = tf.constant(np.ones((1, 3), "float32"))
+    with tf.GradientTape() as tape:
+        y = d(x)
+        loss = tf.reduce_sum(tf.cast(y, tf.float32))
+    assert y.dtype == tf.float16 and d.kernel.dtype == tf.float32
+    grad = tape.gradient(loss, d.kernel)
+    assert grad.dtype == tf.float32
+    np.testing.assert_array_equal(grad.numpy(), np.ones((3, 2)))
+    assert tf.function(lambda t: d(t))(x).dtype == tf.float16
+    assert d.kernel.dtype == tf.float32           # outside the call: its own dtype

@@ -52,7 +52,7 @@ from runtime._src.keras.layer_config import (AutoConfigured, as_shape_structure,
                                              plain_shape, recording_build)
 from runtime._src.keras.naming import to_snake_case, unique_name
 from runtime._src.keras.random import SeedGenerator as _SeedGenerator
-from runtime._src.keras.variables import KerasVariable
+from runtime._src.keras.variables import KerasVariable, autocast_scope
 from runtime._src.ops import array_ops, math_ops
 
 __all__ = ["Layer", "InputSpec"]
@@ -220,8 +220,10 @@ class Layer(AutoConfigured, Module):
         self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(dtype_policies.layer_dtype(
-            dtype or keras_config.dtype_policy()))
+        compute, variable, self._policy_name = dtype_policies.layer_policy(
+            dtype or keras_config.dtype_policy())
+        self._dtype = dtypes.as_dtype(compute)              # inputs and outputs
+        self._variable_dtype = dtypes.as_dtype(variable)    # weights
         self.built = False
         self.input_spec = None
         self._batch_input_shape = _batch_input_shape(kwargs)
@@ -233,12 +235,13 @@ class Layer(AutoConfigured, Module):
 
     @property
     def dtype(self):
-        return self._dtype.name
+        """The dtype of the weights (Keras's `variable_dtype`)."""
+        return self._variable_dtype.name
 
     @property
     def dtype_policy(self):
-        """The layer's `keras.DTypePolicy` (one dtype for weights and compute)."""
-        return dtype_policies.DTypePolicy(self._dtype.name)
+        """The layer's `keras.DTypePolicy`."""
+        return dtype_policies.DTypePolicy(self._policy_name)
 
     @property
     def compute_dtype(self):
@@ -246,7 +249,7 @@ class Layer(AutoConfigured, Module):
 
     @property
     def variable_dtype(self):
-        return self._dtype.name
+        return self._variable_dtype.name
 
     @property
     def trainable(self):
@@ -334,7 +337,7 @@ class Layer(AutoConfigured, Module):
         if unknown:
             raise TypeError(f'Layer "{self.name}": add_weight() got an unexpected keyword '
                             f"argument {sorted(unknown)[0]!r}")
-        dtype = dtypes.as_dtype(dtype or self._dtype)
+        dtype = dtypes.as_dtype(dtype or self._variable_dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
@@ -397,7 +400,7 @@ class Layer(AutoConfigured, Module):
         dtype; a layer adds its own). A user layer whose `__init__` takes only
         plain values gets them automatically, as in Keras 3."""
         config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": serialization.dtype_policy_config(self.dtype)}
+                  "dtype": serialization.dtype_policy_config(self._policy_name)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = serialization.serialize_keras_object(
                 self.activity_regularizer)
@@ -516,11 +519,14 @@ class Layer(AutoConfigured, Module):
             self.add_loss(loss)
 
     def _run_call(self, *args, **kwargs):
-        """`call`, converted by autograph while a graph is traced."""
+        """`call`, converted by autograph while a graph is traced; under a mixed
+        policy the weights read as the compute dtype."""
         call = self.call
-        if current_graph() is None or isinstance(call, Function):
-            return call(*args, **kwargs)
-        return _ag_call(call, *args, **kwargs)
+        mixed = self._dtype if self._dtype != self._variable_dtype else None
+        with autocast_scope(mixed):
+            if current_graph() is None or isinstance(call, Function):
+                return call(*args, **kwargs)
+            return _ag_call(call, *args, **kwargs)
 
     def _convert_input(self, x):
         if isinstance(x, Variable):

@@ -5,15 +5,15 @@
     Dense(2, dtype=policy).dtype_policy              # <DTypePolicy "float64">
 
 A policy is a dtype name, or "mixed_float16" / "mixed_bfloat16" (compute in
-16 bits, weights in float32). Layers here take the single-dtype policies; a
-mixed one is refused (`NotImplementedError`): they do not cast their weights
-to a compute dtype inside `call`.
+16 bits, weights in float32). A layer with "mixed_float16" keeps float32
+weights, casts its inputs to float16 and reads its weights as float16 inside
+`call` (runtime has no bfloat16: "mixed_bfloat16" layers cannot be made).
 """
 
 from runtime._src.core import dtypes
 from runtime._src.keras import backend_config, serialization
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_dtype", "get", "serialize", "deserialize"]
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_policy", "get", "serialize", "deserialize"]
 
 _MIXED = {"mixed_float16": ("float16", "float32"), "mixed_bfloat16": ("bfloat16", "float32")}
 
@@ -82,19 +82,15 @@ class FloatDTypePolicy(DTypePolicy):
     """`keras.FloatDTypePolicy`: another name of `DTypePolicy`."""
 
 
-def layer_dtype(dtype):
-    """A layer's `dtype` argument (a name, a DTypePolicy, its config or None)
-    as a dtype name or None; mixed policies are refused."""
+def layer_policy(dtype):
+    """A layer's `dtype` argument (a name, a DTypePolicy or its config) as
+    (compute dtype name, variable dtype name, policy name)."""
     if isinstance(dtype, dict):
         dtype = dtype.get("config", {}).get("name")
-    if isinstance(dtype, DTypePolicy):
-        dtype = dtype.name
-    if isinstance(dtype, str) and dtype in _MIXED:
-        raise NotImplementedError(f"dtype={dtype!r}: runtime.keras layers compute in the dtype "
-                                  "of their weights; mixed precision policies are not "
-                                  "supported")
-    return dtype
-
+    if not isinstance(dtype, (str, DTypePolicy)):
+        dtype = dtypes.as_dtype(dtype).name
+    policy = dtype if isinstance(dtype, DTypePolicy) else DTypePolicy(dtype)
+    return policy.compute_dtype, policy.variable_dtype, policy.name
 
 for _cls in (DTypePolicy, FloatDTypePolicy):
     serialization.register_builtin("keras", _cls)

@@ -10,8 +10,13 @@ Keras 3 names them.
 `path` is the names of the scopes open (layers being called or built,
 `keras.name_scope`) when the weight was made, then the weight's own name;
 `regularizer` is the layer's penalty for it (or None), `constraint` a
-function applied after each optimizer step.
+function applied after each optimizer step. Inside the call of a layer with
+a mixed policy ("mixed_float16") a float variable reads as the compute dtype
+(`autocast_scope`), as Keras autocasts.
 """
+
+import contextlib
+import threading
 
 from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
@@ -19,7 +24,7 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.keras import backend_config, naming
 
-__all__ = ["KerasVariable"]
+__all__ = ["KerasVariable", "autocast_scope"]
 
 _AGGREGATIONS = (None, "none", "mean", "sum", "only_first_replica")
 _SYNCHRONIZATIONS = (None, "none", "on_read", "on_write", "auto")
@@ -52,6 +57,21 @@ def _initial_value(initializer, shape, dtype):
         if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
             value = math_ops.cast(value, dtype)
     return value
+
+
+_autocast = threading.local()
+
+
+@contextlib.contextmanager
+def autocast_scope(dtype):
+    """Inside: float KerasVariables (made with autocast=True) read as `dtype`
+    (None: as they are). Layers with a mixed policy run `call` in one."""
+    outer = getattr(_autocast, "dtype", None)
+    _autocast.dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    try:
+        yield
+    finally:
+        _autocast.dtype = outer
 
 
 class KerasVariable(Variable):
@@ -87,6 +107,29 @@ class KerasVariable(Variable):
     def value(self):
         """The current value (a tensor; a read of the variable while tracing)."""
         return self._as_tensor()
+
+    def _autocast_dtype(self):
+        target = getattr(_autocast, "dtype", None)
+        if target is not None and self._autocast and self._dtype.is_floating \
+                and self._dtype != target:
+            return target
+        return None
+
+    @property
+    def dtype(self):
+        """The dtype (inside a mixed layer's call: the compute dtype it reads as,
+        as Keras's autocast variables report)."""
+        return self._autocast_dtype() or self._dtype
+
+    def _as_tensor(self):
+        """The value, cast to the compute dtype inside the call of a layer whose
+        policy is mixed (Keras's autocast of float variables)."""
+        target = self._autocast_dtype()
+        if target is None:
+            return super()._as_tensor()
+        from runtime._src.ops import math_ops
+        with autocast_scope(None):       # the read itself is of the stored dtype
+            return math_ops.cast(super()._as_tensor(), target)
 
     @property
     def name(self):
