@@ -25,6 +25,7 @@ from runtime._src.keras.naming import name_scope
 from runtime._src.keras.operation import Operation, RematScope, remat
 from runtime._src.keras.optimizers import Optimizer
 from runtime._src.keras.regularizers import Regularizer
+from runtime._src.keras.stateless_scope import StatelessScope
 from runtime._src.keras.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, config, constraints,
                            dtype_policies, initializers, layers, losses, metrics,
@@ -33,7 +34,7 @@ from runtime.keras import (activations, backend, callbacks, config, constraints,
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
            "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer",
-           "Regularizer", "RematScope", "remat",
+           "Regularizer", "RematScope", "StatelessScope", "remat",
            "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints", "dtype_policies",
            "device", "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "name_scope",
            "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",

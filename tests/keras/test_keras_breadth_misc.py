@@ -156,3 +156,32 @@ def test_mixed_float16_layer_reads_weights_in_float16():
     np.testing.assert_array_equal(grad.numpy(), np.ones((3, 2)))
     assert tf.function(lambda t: d(t))(x).dtype == tf.float16
     assert d.kernel.dtype == tf.float32           # outside the call: its own dtype
+
+
+def test_stateless_scope_as_keras():
+    # Keras 3.15: reads see the mapping ([3, 3], v + 1 = [4, 4]); assign and
+    # assign_add inside are kept in the scope ([1, 1]); v itself stays [1, 1]
+    v = keras.Variable(np.ones(2, "float32"), name="v")
+    with keras.StatelessScope(state_mapping=[(v, np.full(2, 3.0, "float32"))]) as scope:
+        np.testing.assert_array_equal(np.asarray(v.value), [3.0, 3.0])
+        np.testing.assert_array_equal(np.asarray(v + 1.0), [4.0, 4.0])
+        v.assign(np.zeros(2, "float32"))
+        v.assign_add(np.ones(2, "float32"))
+        np.testing.assert_array_equal(np.asarray(v.value), [1.0, 1.0])
+    v.assign([7.0, 7.0])
+    np.testing.assert_array_equal(v.numpy(), [7.0, 7.0])
+    np.testing.assert_array_equal(scope.get_current_value(v).numpy(), [1.0, 1.0])
+    with pytest.raises(ValueError, match="Invalid reference variable in StatelessScope"):
+        keras.StatelessScope(state_mapping=[(1, 2)])
+    with pytest.raises(ValueError, match=r"received invalid value \[1. 1. 1.\] with shape"):
+        keras.StatelessScope(state_mapping=[(v, np.ones(3))])
+    layer = keras.layers.Dense(1, kernel_initializer="ones")
+    layer.build((None, 2))
+    with keras.StatelessScope(state_mapping=[(layer.kernel, np.full((2, 1), 2.0, "float32"))],
+                              collect_losses=True) as scope:
+        np.testing.assert_array_equal(np.asarray(layer(np.ones((1, 2)))), [[4.0]])
+        layer.add_loss(tf.constant(5.0))
+        with pytest.raises(ValueError, match="create a variable while in a stateless scope"):
+            keras.Variable(np.ones(2, "float32"))
+    assert [float(x) for x in scope.losses] == [5.0]
+    np.testing.assert_array_equal(np.asarray(layer(np.ones((1, 2)))), [[2.0]])

@@ -52,6 +52,7 @@ from runtime._src.keras.layer_config import (AutoConfigured, as_shape_structure,
                                              plain_shape, recording_build)
 from runtime._src.keras.naming import to_snake_case, unique_name
 from runtime._src.keras.random import SeedGenerator as _SeedGenerator
+from runtime._src.keras.stateless_scope import get_stateless_scope
 from runtime._src.keras.variables import KerasVariable, autocast_scope
 from runtime._src.ops import array_ops, math_ops
 
@@ -359,8 +360,12 @@ class Layer(AutoConfigured, Module):
 
     def add_loss(self, loss):
         """Add a scalar (or a tensor, summed) to `losses`: `fit` adds it to the
-        compiled loss. Losses added in `call` are kept until the next call."""
+        compiled loss. Losses added in `call` are kept until the next call (and
+        gathered by a StatelessScope with `collect_losses`)."""
         self._losses.append(loss)
+        scope = get_stateless_scope()
+        if scope is not None and scope.collect_losses:
+            scope.add_loss(loss)
 
     @property
     def losses(self):

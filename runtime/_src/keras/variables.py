@@ -23,6 +23,7 @@ from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.keras import backend_config, naming
+from runtime._src.keras.stateless_scope import get_stateless_scope
 
 __all__ = ["KerasVariable", "autocast_scope"]
 
@@ -84,6 +85,11 @@ class KerasVariable(Variable):
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
                  aggregation="none", synchronization="auto", name=None, *, path=None,
                  regularizer=None, constraint=None):
+        if get_stateless_scope() is not None:
+            raise ValueError(
+                "You are attempting to create a variable while in a stateless scope. This is "
+                "disallowed. Make sure that all variables are created before you start using "
+                "your layer/model objects.")
         if name is None:
             name = naming.unique_name("variable")
         if not isinstance(name, str) or ("/" in name and path is None):
@@ -121,15 +127,43 @@ class KerasVariable(Variable):
         as Keras's autocast variables report)."""
         return self._autocast_dtype() or self._dtype
 
+    def _read(self):
+        """The stored value, or the one a StatelessScope gives it."""
+        scope = get_stateless_scope()
+        value = scope.get_current_value(self) if scope is not None else None
+        return super()._as_tensor() if value is None else value
+
     def _as_tensor(self):
         """The value, cast to the compute dtype inside the call of a layer whose
         policy is mixed (Keras's autocast of float variables)."""
         target = self._autocast_dtype()
         if target is None:
-            return super()._as_tensor()
+            return self._read()
         from runtime._src.ops import math_ops
         with autocast_scope(None):       # the read itself is of the stored dtype
-            return math_ops.cast(super()._as_tensor(), target)
+            return math_ops.cast(self._read(), target)
+
+    def _scoped_assign(self, value, read_value):
+        """An assignment inside a StatelessScope: recorded there."""
+        get_stateless_scope().add_update((self, value))
+        return self._read() if read_value else None
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        if get_stateless_scope() is None:
+            return super().assign(value, use_locking, name, read_value)
+        return self._scoped_assign(value, read_value)
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        if get_stateless_scope() is None:
+            return super().assign_add(delta, use_locking, name, read_value)
+        from runtime._src.ops import math_ops
+        return self._scoped_assign(math_ops.add(self._read(), delta), read_value)
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        if get_stateless_scope() is None:
+            return super().assign_sub(delta, use_locking, name, read_value)
+        from runtime._src.ops import math_ops
+        return self._scoped_assign(math_ops.subtract(self._read(), delta), read_value)
 
     @property
     def name(self):
