@@ -31,7 +31,7 @@ __all__ = ["backend", "disable_flash_attention", "disable_interactive_logging",
            "max_steps_per_epoch", "set_backend", "set_dtype_policy", "set_epsilon",
            "set_floatx", "set_image_data_format", "set_max_epochs", "set_max_steps_per_epoch"]
 
-_STATE = {"dtype_policy": None, "traceback_filtering": True, "max_epochs": None,
+_STATE = {"traceback_filtering": True, "max_epochs": None,
           "max_steps_per_epoch": None, "flash_attention": None, "safe_mode": True}
 
 
@@ -53,29 +53,8 @@ def is_nnx_enabled():
     return False
 
 
-def dtype_policy():
-    """The global DTypePolicy; unset, `DTypePolicy(floatx())`, which is then kept
-    (a later `set_floatx` no longer changes it, as in Keras)."""
-    if _STATE["dtype_policy"] is None:
-        _STATE["dtype_policy"] = dtype_policies.DTypePolicy(floatx())
-    return _STATE["dtype_policy"]
-
-
-def set_dtype_policy(policy):
-    """Set the policy of layers made without `dtype`: a DTypePolicy or its name."""
-    if isinstance(policy, str):
-        policy = dtype_policies.DTypePolicy(policy)
-    if not isinstance(policy, dtype_policies.DTypePolicy):
-        raise ValueError("Invalid `policy` argument. Expected the string name of a policy "
-                         "(such as 'mixed_float16') or a `DTypePolicy` instance. Received: "
-                         f"policy={policy} (of type {type(policy)})")
-    _STATE["dtype_policy"] = policy
-
-
-def default_layer_dtype():
-    """The dtype name of a layer made without `dtype`: the global policy's."""
-    policy = _STATE["dtype_policy"]
-    return policy.name if policy is not None else floatx()
+dtype_policy = dtype_policies.global_policy
+set_dtype_policy = dtype_policies.set_global_policy
 
 
 def enable_traceback_filtering():

@@ -20,6 +20,7 @@ import numpy as np
 
 from runtime._src.core import nest
 from runtime._src.data.dataset import Dataset
+from runtime._src.keras import callback_list
 from runtime._src.keras import callbacks as callbacks_mod
 from runtime._src.keras import config as keras_config
 from runtime._src.keras import io_utils, py_dataset
@@ -137,7 +138,7 @@ def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epo
     verbose = 1 if verbose == "auto" else verbose
     history = callbacks_mod.History()
     params = {"verbose": verbose, "epochs": epochs, "steps": steps_per_epoch}
-    hooks = callbacks_mod.CallbackList(list(callbacks or []) + [history], model=model,
+    hooks = callback_list.CallbackList(list(callbacks or []) + [history], model=model,
                                        **params)
     model.stop_training = False
     hooks.call("on_train_begin", {})
@@ -186,7 +187,7 @@ def _evaluate_logs(model, x, steps, hooks, to_floats):
 
 def evaluate(model, x, y, *, steps, callbacks, sample_weight, to_floats):
     _refuse_arrays_args("evaluate", y, sample_weight)
-    hooks = callbacks_mod.CallbackList(callbacks, model=model, verbose=0, epochs=1,
+    hooks = callback_list.CallbackList(callbacks, model=model, verbose=0, epochs=1,
                                        steps=steps)
     return _evaluate_logs(model, x, steps, hooks, to_floats)
 

@@ -13,7 +13,8 @@ weights, casts its inputs to float16 and reads its weights as float16 inside
 from runtime._src.core import dtypes
 from runtime._src.keras import backend_config, serialization
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_policy", "get", "serialize", "deserialize"]
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_policy", "global_policy",
+           "set_global_policy", "get", "serialize", "deserialize"]
 
 _MIXED = {"mixed_float16": ("float16", "float32"), "mixed_bfloat16": ("bfloat16", "float32")}
 
@@ -97,6 +98,29 @@ for _cls in (DTypePolicy, FloatDTypePolicy):
     serialization.register_builtin("keras.dtype_policies", _cls)
 
 
+_GLOBAL = {"policy": None}
+
+
+def global_policy():
+    """The global DTypePolicy (`keras.config.dtype_policy()`); unset,
+    `DTypePolicy(floatx())`, which is then kept (a later `set_floatx` no longer
+    changes it, as in Keras)."""
+    if _GLOBAL["policy"] is None:
+        _GLOBAL["policy"] = DTypePolicy(backend_config.floatx())
+    return _GLOBAL["policy"]
+
+
+def set_global_policy(policy):
+    """Set the policy of layers made without `dtype`: a DTypePolicy or its name."""
+    if isinstance(policy, str):
+        policy = DTypePolicy(policy)
+    if not isinstance(policy, DTypePolicy):
+        raise ValueError("Invalid `policy` argument. Expected the string name of a policy "
+                         "(such as 'mixed_float16') or a `DTypePolicy` instance. Received: "
+                         f"policy={policy} (of type {type(policy)})")
+    _GLOBAL["policy"] = policy
+
+
 def serialize(dtype_policy):
     """`keras.dtype_policies.serialize`: {"module": "keras", "class_name":
     "DTypePolicy", "config": {"name": ...}, "registered_name": None}."""
@@ -113,8 +137,7 @@ def get(identifier):
     """A DTypePolicy from a policy, its name, its config, or None (the global
     policy, `keras.config.dtype_policy()`)."""
     if identifier is None:
-        from runtime._src.keras import config
-        return config.dtype_policy()
+        return global_policy()
     if isinstance(identifier, DTypePolicy):
         return identifier
     if isinstance(identifier, dict):

@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.function.variables import Variable
 
 __all__ = ["StatelessScope", "get_stateless_scope"]
 
@@ -34,13 +35,12 @@ class StatelessScope:
     initialize_variables=True)`."""
 
     def __init__(self, state_mapping=None, collect_losses=False, initialize_variables=True):
-        from runtime._src.keras.variables import KerasVariable
         self.collect_losses = collect_losses
         self.initialize_variables = initialize_variables
         self.losses = []
         self.state_mapping = {}
         for variable, value in state_mapping or ():
-            if not isinstance(variable, KerasVariable):
+            if not (isinstance(variable, Variable) and hasattr(variable, "path")):
                 raise ValueError("Invalid reference variable in StatelessScope: all keys in "
                                  "argument `mapping` must be Variable instances. Received "
                                  f"instead: {variable}")

@@ -39,6 +39,7 @@ from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.function import function
+from runtime._src.keras import callback_list
 from runtime._src.keras import callbacks as callbacks_mod
 from runtime._src.keras import data_adapter, io_utils, optimizers, saving
 from runtime._src.keras import losses as losses_mod
@@ -308,7 +309,7 @@ class TrainingMixin:
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_mod.History()
         params = {"verbose": verbose, "epochs": epochs, "steps": steps}
-        hooks = callbacks_mod.CallbackList(_with_defaults(callbacks, history, verbose),
+        hooks = callback_list.CallbackList(_with_defaults(callbacks, history, verbose),
                                            model=self, **params)
         batch_logs = hooks.overrides("on_batch_begin", "on_batch_end", "on_train_batch_begin",
                                      "on_train_batch_end")
@@ -358,7 +359,7 @@ class TrainingMixin:
         batches = max(1, -(-_num_samples(arrays) // (batch_size or 32)))
         limit = data_adapter.capped_steps(None)
         batches = min(batches, limit or batches)
-        hooks = callbacks_mod.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
+        hooks = callback_list.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
                                            steps=batches)
         start = time.perf_counter()
         logs = self._evaluate_arrays(arrays, batch_size or 32, hooks, limit)
@@ -426,7 +427,7 @@ class TrainingMixin:
         arrays = (_as_array_structure(x, "predict"),)
         predict = self._step_function("predict", arrays)
         n = _num_samples(arrays)
-        hooks = callbacks_mod.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
+        hooks = callback_list.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
                                            steps=max(1, -(-n // (batch_size or 32))))
         hooks.call("on_predict_begin", {})
         outputs = []
