@@ -22,15 +22,20 @@ from runtime._src.keras.losses import Loss
 from runtime._src.keras.metrics import Metric
 from runtime._src.keras.models import Model, Sequential
 from runtime._src.keras.naming import name_scope
+from runtime._src.keras.operation import Operation, RematScope, remat
 from runtime._src.keras.optimizers import Optimizer
 from runtime._src.keras.regularizers import Regularizer
+from runtime._src.keras.stateless_scope import StatelessScope
 from runtime._src.keras.variables import KerasVariable as Variable
-from runtime.keras import (activations, backend, callbacks, constraints, initializers, layers,
-                           losses, metrics, models, ops, optimizers, random, regularizers,
-                           saving, utils)
+from runtime.keras import (activations, backend, callbacks, config, constraints,
+                           dtype_policies, initializers, layers, losses, metrics,
+                           mixed_precision, models, ops, optimizers, preprocessing, random,
+                           regularizers, saving, tree, utils)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
-           "KerasTensor", "Layer", "Loss", "Metric", "Model", "Optimizer", "Regularizer",
-           "Sequential", "Variable", "activations", "backend", "callbacks", "constraints",
-           "device", "initializers", "layers", "losses", "metrics", "models", "name_scope",
-           "ops", "optimizers", "random", "regularizers", "saving", "utils", "version"]
+           "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer",
+           "Regularizer", "RematScope", "StatelessScope", "remat",
+           "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints", "dtype_policies",
+           "device", "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "name_scope",
+           "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
+           "utils", "version"]

@@ -1,8 +1,8 @@
 """`tf.keras.saving`: `.keras` files and the registry of user classes
 (runtime/_src/keras/model_file.py, runtime/_src/keras/serialization.py)."""
 
-from runtime._src.keras.model_file import load_model, save_model
-from runtime._src.keras.serialization import (custom_object_scope, deserialize_keras_object,
+from runtime._src.keras.model_file import load_model, load_weights, save_model, save_weights
+from runtime._src.keras.serialization import (CustomObjectScope, custom_object_scope, deserialize_keras_object,
                                               get_custom_objects, get_registered_name,
                                               get_registered_object,
                                               register_keras_serializable,
@@ -11,4 +11,4 @@ from runtime._src.keras.serialization import (custom_object_scope, deserialize_k
 __all__ = ["load_model", "save_model", "register_keras_serializable", "get_registered_name",
            "get_registered_object", "get_custom_objects", "serialize_keras_object",
            "deserialize_keras_object",
-           "custom_object_scope"]
+           "custom_object_scope", "CustomObjectScope", "save_weights", "load_weights"]

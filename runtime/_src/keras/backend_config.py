@@ -1,17 +1,19 @@
-"""`keras.backend`'s global numbers: the fuzz factor `epsilon()` (1e-07) and
-the default float type `floatx()` ("float32"), with their setters (`set_floatx` accepts only
-"float32": the layers' default dtype is fixed), and `version()`, the Keras
-version whose API `runtime.keras` follows ("3.15.1").
+"""`keras.backend`'s (and `keras.config`'s) global numbers: the fuzz factor
+`epsilon()` (1e-07), the default float type `floatx()` ("float32"; a layer
+without `dtype` takes it, through `keras.config.dtype_policy()`), the image
+layout `image_data_format()` ("channels_last"), with their setters, and
+`version()`, the Keras version whose API `runtime.keras` follows ("3.15.1").
 
     keras.backend.epsilon()            # 1e-07, used by normalize and some losses
     keras.backend.set_epsilon(1e-5)
 """
 
-__all__ = ["epsilon", "set_epsilon", "floatx", "set_floatx", "version", "KERAS_VERSION"]
+__all__ = ["epsilon", "set_epsilon", "floatx", "set_floatx", "image_data_format",
+           "set_image_data_format", "version", "KERAS_VERSION"]
 
 KERAS_VERSION = "3.15.1"
 
-_STATE = {"epsilon": 1e-7, "floatx": "float32"}
+_STATE = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channels_last"}
 _FLOATS = ("bfloat16", "float16", "float32", "float64")
 
 
@@ -31,15 +33,30 @@ def floatx():
 
 
 def set_floatx(value):
-    """Set the default float type name. Only "float32" is accepted: the
-    layers here default to float32 (pass `dtype=` to a layer for another)."""
-    value = str(value)
+    """Set the default float type name: "float16", "float32" or "float64"
+    ("bfloat16", which Keras also takes, does not exist in runtime). Layers made afterwards take it, unless a global dtype policy
+    was already fixed (`keras.config.dtype_policy()` fixes it when first read,
+    as Keras's does)."""
     if value not in _FLOATS:
         raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {set(_FLOATS)}")
-    if value != "float32":
-        raise NotImplementedError(f"set_floatx({value!r}): runtime.keras layers default to "
-                                  f"float32; pass dtype={value!r} to the layers instead")
-    _STATE["floatx"] = value
+    if value == "bfloat16":
+        raise ValueError("set_floatx('bfloat16'): runtime has no bfloat16 dtype (numpy has "
+                         "none); use 'float16', 'float32' or 'float64'")
+    _STATE["floatx"] = str(value)
+
+
+def image_data_format():
+    """The default layout of images: "channels_last" (NHWC) or "channels_first"."""
+    return _STATE["image_data_format"]
+
+
+def set_image_data_format(data_format):
+    """Set the value `image_data_format()` returns."""
+    data_format = str(data_format).lower()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError("The `data_format` argument must be one of {'channels_first', "
+                         f"'channels_last'}}. Received: data_format={data_format}")
+    _STATE["image_data_format"] = data_format
 
 
 def version():

@@ -13,7 +13,7 @@
 
 Calling a layer (`Layer.__call__`):
 1. converts numpy arrays and Python values to tensors, and floating inputs to
-   the layer's dtype (float32);
+   the layer's dtype (float32, or `keras.config.dtype_policy()`'s);
 2. checks the input against `input_spec` (rank, last dimension): a wrong input
    is a ValueError naming the layer and what it expects;
 3. builds the layer on its first call (`build(input_shape)`, which creates
@@ -44,6 +44,7 @@ from runtime._src.function.function import Function
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
+from runtime._src.keras import config as keras_config
 from runtime._src.keras import (dtype_policies, initializers, naming, regularizers,
                                 serialization)
 from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
@@ -51,7 +52,8 @@ from runtime._src.keras.layer_config import (AutoConfigured, as_shape_structure,
                                              plain_shape, recording_build)
 from runtime._src.keras.naming import to_snake_case, unique_name
 from runtime._src.keras.random import SeedGenerator as _SeedGenerator
-from runtime._src.keras.variables import KerasVariable
+from runtime._src.keras.stateless_scope import get_stateless_scope
+from runtime._src.keras.variables import KerasVariable, autocast_scope
 from runtime._src.ops import array_ops, math_ops
 
 __all__ = ["Layer", "InputSpec"]
@@ -219,7 +221,10 @@ class Layer(AutoConfigured, Module):
         self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(dtype_policies.layer_dtype(dtype) or dtypes.float32)
+        compute, variable, self._policy_name = dtype_policies.layer_policy(
+            dtype or keras_config.dtype_policy())
+        self._dtype = dtypes.as_dtype(compute)              # inputs and outputs
+        self._variable_dtype = dtypes.as_dtype(variable)    # weights
         self.built = False
         self.input_spec = None
         self._batch_input_shape = _batch_input_shape(kwargs)
@@ -231,12 +236,13 @@ class Layer(AutoConfigured, Module):
 
     @property
     def dtype(self):
-        return self._dtype.name
+        """The dtype of the weights (Keras's `variable_dtype`)."""
+        return self._variable_dtype.name
 
     @property
     def dtype_policy(self):
-        """The layer's `keras.DTypePolicy` (one dtype for weights and compute)."""
-        return dtype_policies.DTypePolicy(self._dtype.name)
+        """The layer's `keras.DTypePolicy`."""
+        return dtype_policies.DTypePolicy(self._policy_name)
 
     @property
     def compute_dtype(self):
@@ -244,7 +250,7 @@ class Layer(AutoConfigured, Module):
 
     @property
     def variable_dtype(self):
-        return self._dtype.name
+        return self._variable_dtype.name
 
     @property
     def trainable(self):
@@ -332,7 +338,7 @@ class Layer(AutoConfigured, Module):
         if unknown:
             raise TypeError(f'Layer "{self.name}": add_weight() got an unexpected keyword '
                             f"argument {sorted(unknown)[0]!r}")
-        dtype = dtypes.as_dtype(dtype or self._dtype)
+        dtype = dtypes.as_dtype(dtype or self._variable_dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
@@ -354,8 +360,12 @@ class Layer(AutoConfigured, Module):
 
     def add_loss(self, loss):
         """Add a scalar (or a tensor, summed) to `losses`: `fit` adds it to the
-        compiled loss. Losses added in `call` are kept until the next call."""
+        compiled loss. Losses added in `call` are kept until the next call (and
+        gathered by a StatelessScope with `collect_losses`)."""
         self._losses.append(loss)
+        scope = get_stateless_scope()
+        if scope is not None and scope.collect_losses:
+            scope.add_loss(loss)
 
     @property
     def losses(self):
@@ -395,7 +405,7 @@ class Layer(AutoConfigured, Module):
         dtype; a layer adds its own). A user layer whose `__init__` takes only
         plain values gets them automatically, as in Keras 3."""
         config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": serialization.dtype_policy_config(self.dtype)}
+                  "dtype": serialization.dtype_policy_config(self._policy_name)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = serialization.serialize_keras_object(
                 self.activity_regularizer)
@@ -514,11 +524,14 @@ class Layer(AutoConfigured, Module):
             self.add_loss(loss)
 
     def _run_call(self, *args, **kwargs):
-        """`call`, converted by autograph while a graph is traced."""
+        """`call`, converted by autograph while a graph is traced; under a mixed
+        policy the weights read as the compute dtype."""
         call = self.call
-        if current_graph() is None or isinstance(call, Function):
-            return call(*args, **kwargs)
-        return _ag_call(call, *args, **kwargs)
+        mixed = self._dtype if self._dtype != self._variable_dtype else None
+        with autocast_scope(mixed):
+            if current_graph() is None or isinstance(call, Function):
+                return call(*args, **kwargs)
+            return _ag_call(call, *args, **kwargs)
 
     def _convert_input(self, x):
         if isinstance(x, Variable):

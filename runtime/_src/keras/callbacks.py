@@ -37,7 +37,7 @@ import numpy as np
 
 from runtime._src.keras import saving
 
-__all__ = ["Callback", "CallbackList", "History", "EarlyStopping", "LambdaCallback",
+__all__ = ["Callback", "History", "EarlyStopping", "LambdaCallback",
            "ModelCheckpoint", "MonitorCallback"]
 
 
@@ -105,29 +105,6 @@ class Callback:
 
     def on_predict_end(self, logs=None):
         """`predict` ends."""
-
-
-class CallbackList:
-    """Calls a hook on each callback in order."""
-
-    def __init__(self, callbacks, model, params):
-        self.callbacks = list(callbacks or [])
-        for cb in self.callbacks:
-            if not isinstance(cb, Callback):
-                raise TypeError("callbacks must be tf.keras.callbacks.Callback instances; "
-                                f"got {cb!r} of type {type(cb).__name__}")
-            cb.set_model(model)
-            cb.set_params(params)
-
-    def call(self, hook, *args):
-        for cb in self.callbacks:
-            getattr(cb, hook)(*args)
-
-    def overrides(self, *hooks):
-        """Whether some callback defines one of `hooks` itself (batch logs, which
-        cost a conversion per batch, are made only then)."""
-        return any(getattr(type(cb), h) is not getattr(Callback, h) or h in vars(cb)
-                   for cb in self.callbacks for h in hooks)
 
 
 class History(Callback):

@@ -1,5 +1,5 @@
-"""`fit`, `evaluate` and `predict` on a `tf.data.Dataset` or a Python
-generator, as Keras 3 does: each element is one batch, `(x, y)`,
+"""`fit`, `evaluate` and `predict` on a `tf.data.Dataset`, a
+`keras.utils.PyDataset` or a Python generator, as Keras 3 does: each element is one batch, `(x, y)`,
 `(x, y, sample_weight)` or `x`.
 
     model.fit(ds.batch(32), epochs=3, validation_data=val_ds.batch(32))
@@ -20,15 +20,38 @@ import numpy as np
 
 from runtime._src.core import nest
 from runtime._src.data.dataset import Dataset
+from runtime._src.keras import callback_list
 from runtime._src.keras import callbacks as callbacks_mod
+from runtime._src.keras import config as keras_config
+from runtime._src.keras import io_utils, py_dataset
+from runtime._src.keras.py_dataset import PyDataset
 
-__all__ = ["evaluate", "fit", "is_stream", "predict"]
+__all__ = ["capped_epochs", "capped_steps", "evaluate", "fit", "is_stream", "predict"]
 
 
 def is_stream(x):
     """True for what this module handles: a Dataset, generator or iterator."""
-    return isinstance(x, (Dataset, types.GeneratorType)) or (
+    return isinstance(x, (Dataset, PyDataset, types.GeneratorType)) or (
         hasattr(x, "__next__") and hasattr(x, "__iter__"))
+
+
+def capped_epochs(epochs):
+    """`epochs`, cut to `keras.config.max_epochs()` (with Keras's warning)."""
+    limit = keras_config.max_epochs()
+    if limit and limit < epochs:
+        warnings.warn(f"Limiting epochs to {limit}", stacklevel=3)
+        return limit
+    return epochs
+
+
+def capped_steps(steps_per_epoch):
+    """`steps_per_epoch`, cut to `keras.config.max_steps_per_epoch()` (None
+    stays None without a limit); Keras warns whenever the limit applies."""
+    limit = keras_config.max_steps_per_epoch()
+    if limit and (not steps_per_epoch or limit < steps_per_epoch):
+        warnings.warn(f"Limiting steps_per_epoch to {limit}", stacklevel=3)
+        return limit
+    return steps_per_epoch
 
 
 def _refuse_arrays_args(what, y, sample_weight=None):
@@ -49,16 +72,40 @@ def _as_batch(element):
     return tuple(nest.map_structure(np.asarray, p) for p in parts)
 
 
+class _PyDatasetEpochs:
+    """A PyDataset as an iterable: each iteration one epoch of its batches."""
+
+    def __init__(self, dataset, shuffle):
+        self.dataset, self.shuffle = dataset, shuffle
+
+    def __iter__(self):
+        return py_dataset.epoch_batches(self.dataset, self.shuffle)
+
+
 class _Source:
     """Batches from a dataset (a fresh iteration per epoch) or an iterator."""
 
-    def __init__(self, x, steps):
+    def __init__(self, x, steps, shuffle=False):
+        self.py_dataset = x if isinstance(x, PyDataset) else None
+        if self.py_dataset is not None:
+            if steps is None and x.num_batches is None:
+                raise ValueError("This PyDataset has no end (num_batches is None): pass "
+                                 "`steps_per_epoch` (or `steps`)")
+            x = _PyDatasetEpochs(x, shuffle)
         self.x, self.steps = x, steps
-        self.dataset = isinstance(x, Dataset)
+        self.dataset = isinstance(x, (Dataset, _PyDatasetEpochs))
         self.it = iter(x) if steps is not None or not self.dataset else None
         self.exhausted = False
 
     def epoch(self):
+        """One epoch's batches, with the PyDataset's epoch hooks around them."""
+        if self.py_dataset is not None:
+            self.py_dataset.on_epoch_begin()
+        yield from self._batches()
+        if self.py_dataset is not None:
+            self.py_dataset.on_epoch_end()
+
+    def _batches(self):
         if self.steps is None:
             it = iter(self.x) if self.dataset else self.it
             for element in it:
@@ -72,7 +119,7 @@ class _Source:
                     self.exhausted = True
                     warnings.warn("Your input ran out of data; interrupting training. Make "
                                   "sure that your dataset or generator can generate at least "
-                                  "`steps_per_epoch * epochs` batches.", stacklevel=4)
+                                  "`steps_per_epoch * epochs` batches.", stacklevel=5)
                     return
                 self.it = iter(self.x)
                 element = next(self.it)
@@ -80,16 +127,19 @@ class _Source:
 
 
 def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epoch,
-        steps_per_epoch, sample_weight, progress_line, to_floats):
+        steps_per_epoch, sample_weight, shuffle, progress_line, to_floats):
     _refuse_arrays_args("fit", y, sample_weight)
-    source = _Source(x, steps_per_epoch)
+    epochs = capped_epochs(epochs)
+    steps_per_epoch = capped_steps(steps_per_epoch)
+    source = _Source(x, steps_per_epoch, shuffle)
     if validation_data is not None and not is_stream(validation_data):
         # arrays (x, y[, sample_weight]) beside a dataset: batches of 32, as Keras
         validation_data = Dataset.from_tensor_slices(tuple(validation_data)).batch(32)
     verbose = 1 if verbose == "auto" else verbose
     history = callbacks_mod.History()
     params = {"verbose": verbose, "epochs": epochs, "steps": steps_per_epoch}
-    hooks = callbacks_mod.CallbackList(list(callbacks or []) + [history], model, params)
+    hooks = callback_list.CallbackList(list(callbacks or []) + [history], model=model,
+                                       **params)
     model.stop_training = False
     hooks.call("on_train_begin", {})
     epoch_logs = None
@@ -97,7 +147,7 @@ def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epo
         model.reset_metrics()
         hooks.call("on_epoch_begin", epoch, {})
         if verbose and epochs > 1:
-            print(f"Epoch {epoch + 1}/{epochs}", flush=True)
+            io_utils.print_msg(f"Epoch {epoch + 1}/{epochs}")
         start, logs, steps = time.perf_counter(), {}, 0
         for step, batch in enumerate(source.epoch()):
             hooks.call("on_train_batch_begin", step, {})
@@ -114,7 +164,7 @@ def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epo
             val = _evaluate_logs(model, validation_data, None, hooks, to_floats)
             epoch_logs.update({f"val_{k}": v for k, v in val.items()})
         if verbose:
-            print(progress_line(steps, elapsed, epoch_logs, verbose), flush=True)
+            io_utils.print_msg(progress_line(steps, elapsed, epoch_logs, verbose))
         hooks.call("on_epoch_end", epoch, epoch_logs)
         if model.stop_training or source.exhausted:
             break
@@ -137,8 +187,8 @@ def _evaluate_logs(model, x, steps, hooks, to_floats):
 
 def evaluate(model, x, y, *, steps, callbacks, sample_weight, to_floats):
     _refuse_arrays_args("evaluate", y, sample_weight)
-    hooks = callbacks_mod.CallbackList(callbacks, model, {"verbose": 0, "epochs": 1,
-                                                          "steps": steps})
+    hooks = callback_list.CallbackList(callbacks, model=model, verbose=0, epochs=1,
+                                       steps=steps)
     return _evaluate_logs(model, x, steps, hooks, to_floats)
 
 

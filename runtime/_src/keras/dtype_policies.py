@@ -5,15 +5,16 @@
     Dense(2, dtype=policy).dtype_policy              # <DTypePolicy "float64">
 
 A policy is a dtype name, or "mixed_float16" / "mixed_bfloat16" (compute in
-16 bits, weights in float32). Layers here take the single-dtype policies; a
-mixed one is refused (`NotImplementedError`): they do not cast their weights
-to a compute dtype inside `call`.
+16 bits, weights in float32). A layer with "mixed_float16" keeps float32
+weights, casts its inputs to float16 and reads its weights as float16 inside
+`call` (runtime has no bfloat16: "mixed_bfloat16" layers cannot be made).
 """
 
 from runtime._src.core import dtypes
-from runtime._src.keras import backend_config
+from runtime._src.keras import backend_config, serialization
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_dtype"]
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "layer_policy", "global_policy",
+           "set_global_policy", "get", "serialize", "deserialize"]
 
 _MIXED = {"mixed_float16": ("float16", "float32"), "mixed_bfloat16": ("bfloat16", "float32")}
 
@@ -82,15 +83,66 @@ class FloatDTypePolicy(DTypePolicy):
     """`keras.FloatDTypePolicy`: another name of `DTypePolicy`."""
 
 
-def layer_dtype(dtype):
-    """A layer's `dtype` argument (a name, a DTypePolicy, its config or None)
-    as a dtype name or None; mixed policies are refused."""
+def layer_policy(dtype):
+    """A layer's `dtype` argument (a name, a DTypePolicy or its config) as
+    (compute dtype name, variable dtype name, policy name)."""
     if isinstance(dtype, dict):
         dtype = dtype.get("config", {}).get("name")
-    if isinstance(dtype, DTypePolicy):
-        dtype = dtype.name
-    if isinstance(dtype, str) and dtype in _MIXED:
-        raise NotImplementedError(f"dtype={dtype!r}: runtime.keras layers compute in the dtype "
-                                  "of their weights; mixed precision policies are not "
-                                  "supported")
-    return dtype
+    if not isinstance(dtype, (str, DTypePolicy)):
+        dtype = dtypes.as_dtype(dtype).name
+    policy = dtype if isinstance(dtype, DTypePolicy) else DTypePolicy(dtype)
+    return policy.compute_dtype, policy.variable_dtype, policy.name
+
+for _cls in (DTypePolicy, FloatDTypePolicy):
+    serialization.register_builtin("keras", _cls)
+    serialization.register_builtin("keras.dtype_policies", _cls)
+
+
+_GLOBAL = {"policy": None}
+
+
+def global_policy():
+    """The global DTypePolicy (`keras.config.dtype_policy()`); unset,
+    `DTypePolicy(floatx())`, which is then kept (a later `set_floatx` no longer
+    changes it, as in Keras)."""
+    if _GLOBAL["policy"] is None:
+        _GLOBAL["policy"] = DTypePolicy(backend_config.floatx())
+    return _GLOBAL["policy"]
+
+
+def set_global_policy(policy):
+    """Set the policy of layers made without `dtype`: a DTypePolicy or its name."""
+    if isinstance(policy, str):
+        policy = DTypePolicy(policy)
+    if not isinstance(policy, DTypePolicy):
+        raise ValueError("Invalid `policy` argument. Expected the string name of a policy "
+                         "(such as 'mixed_float16') or a `DTypePolicy` instance. Received: "
+                         f"policy={policy} (of type {type(policy)})")
+    _GLOBAL["policy"] = policy
+
+
+def serialize(dtype_policy):
+    """`keras.dtype_policies.serialize`: {"module": "keras", "class_name":
+    "DTypePolicy", "config": {"name": ...}, "registered_name": None}."""
+    return serialization.serialize_keras_object(dtype_policy)
+
+
+def deserialize(config, custom_objects=None):
+    """`keras.dtype_policies.deserialize`: the policy `config` describes."""
+    return serialization.deserialize_keras_object(config, custom_objects,
+                                                  module="keras.dtype_policies")
+
+
+def get(identifier):
+    """A DTypePolicy from a policy, its name, its config, or None (the global
+    policy, `keras.config.dtype_policy()`)."""
+    if identifier is None:
+        return global_policy()
+    if isinstance(identifier, DTypePolicy):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        return DTypePolicy(identifier)
+    raise ValueError("Cannot interpret `dtype` argument. Expected a string or an instance of "
+                     f"DTypePolicy. Received: dtype={identifier}")

@@ -17,6 +17,7 @@ import time
 
 import numpy as np
 
+from runtime._src.keras import io_utils
 from runtime._src.keras.callbacks import Callback
 
 __all__ = ["ProgbarLogger", "CSVLogger", "TerminateOnNaN", "progress_line"]
@@ -67,14 +68,14 @@ class ProgbarLogger(Callback):
     def on_epoch_begin(self, epoch, logs=None):
         self._start = time.perf_counter()
         if self.verbose and self.epochs > 1:
-            print(f"Epoch {epoch + 1}/{self.epochs}", flush=True)
+            io_utils.print_msg(f"Epoch {epoch + 1}/{self.epochs}")
 
     def on_epoch_end(self, epoch, logs=None):
         if self.verbose:
             elapsed = time.perf_counter() - (self._start or time.perf_counter())
             shown = {k: v for k, v in (logs or {}).items() if k != "learning_rate"}
-            print(progress_line(self.params.get("steps") or 1, elapsed, shown, self.verbose),
-                  flush=True)
+            io_utils.print_msg(progress_line(self.params.get("steps") or 1, elapsed, shown,
+                                             self.verbose))
 
 
 class TerminateOnNaN(Callback):

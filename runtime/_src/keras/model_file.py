@@ -34,7 +34,7 @@ import numpy as np
 from runtime._src.keras import keras_weights_file, saving, serialization
 
 __all__ = ["save_model", "load_model", "model_from_json", "clone_model", "FORMAT_VERSION",
-           "SavingMixin"]
+           "SavingMixin", "save_weights", "load_weights"]
 
 FORMAT_VERSION = "3.0 (runtime.keras)"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
@@ -162,3 +162,19 @@ class SavingMixin:
         """Write the model to a `.keras` file; `tf.keras.models.load_model`
         reads it back (here or in Keras 3)."""
         save_model(self, filepath, overwrite)
+
+
+def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs):
+    """`keras.saving.save_weights(model, filepath)`: `model.save_weights(filepath)`
+    (`.weights.h5`, Keras 3's format, or `.weights.npz`). Sharding is not
+    implemented: `max_shard_size` must stay None."""
+    if max_shard_size is not None or kwargs:
+        given = "max_shard_size" if max_shard_size is not None else sorted(kwargs)[0]
+        raise TypeError(f"save_weights: argument {given!r} is not supported by runtime.keras "
+                        "(weights are written to one file)")
+    model.save_weights(filepath, overwrite=overwrite)
+
+
+def load_weights(model, filepath, skip_mismatch=False, **kwargs):
+    """`keras.saving.load_weights(model, filepath)`: `model.load_weights(filepath)`."""
+    model.load_weights(filepath, skip_mismatch=skip_mismatch, **kwargs)

@@ -15,11 +15,11 @@ import numpy as np
 
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
-from runtime._src.keras import serialization
+from runtime._src.keras import backend_config, serialization
 from runtime._src.ops import math_ops, reduction_ops
 
-__all__ = ["Regularizer", "L1", "L2", "L1L2", "l1", "l2", "l1_l2", "get", "serialize",
-           "deserialize"]
+__all__ = ["Regularizer", "L1", "L2", "L1L2", "OrthogonalRegularizer", "l1", "l2", "l1_l2",
+           "orthogonal_regularizer", "get", "serialize", "deserialize"]
 
 
 def _factor(value, name):
@@ -102,12 +102,50 @@ class L1L2(Regularizer):
         return {"l1": self.l1, "l2": self.l2}
 
 
-l1, l2, l1_l2 = L1, L2, L1L2
+class OrthogonalRegularizer(Regularizer):
+    """`keras.regularizers.OrthogonalRegularizer(factor=0.01, mode="rows")`:
+    factor * 0.5 * (mean over pairs i != j of |<r_i, r_j>|) * 2 for the
+    L2-normalized rows (or columns) r of a rank-2 weight, i.e. factor * 0.5 *
+    sum(|off-diagonal of R R^T|) / (n (n - 1) / 2)."""
 
-for _cls in (Regularizer, L1, L2, L1L2):
+    def __init__(self, factor=0.01, mode="rows"):
+        self.factor = _factor(factor, "factor")
+        if mode not in ("rows", "columns"):
+            raise ValueError('Invalid value for argument `mode`. Expected one of {"rows", '
+                             f'"columns"}}. Received: mode={mode}')
+        self.mode = mode
+
+    def __call__(self, x):
+        x = _tensor(x)
+        if x.shape.rank != 2:
+            raise ValueError("Inputs to OrthogonalRegularizer must have rank 2. Received: "
+                             f"inputs.shape={tuple(x.shape.as_list())}")
+        axis = 1 if self.mode == "rows" else 0
+        eps = backend_config.epsilon()
+        inv_norm = math_ops.minimum(math_ops.rsqrt(reduction_ops.reduce_sum(
+            math_ops.square(x), axis=axis, keepdims=True)), math_ops.cast(1.0 / eps, x.dtype))
+        x = math_ops.multiply(x, inv_norm)
+        product = math_ops.matmul(x, x, transpose_b=True) if axis == 1 else \
+            math_ops.matmul(x, x, transpose_a=True)
+        size = x.shape.as_list()[1 - axis]
+        off_diagonal = math_ops.multiply(
+            product, math_ops.cast(1.0 - np.eye(size), x.dtype))
+        pairs = size * (size - 1.0) / 2.0
+        return math_ops.divide(math_ops.multiply(
+            math_ops.cast(self.factor * 0.5, x.dtype),
+            reduction_ops.reduce_sum(math_ops.abs(off_diagonal))), math_ops.cast(pairs, x.dtype))
+
+    def get_config(self):
+        return {"factor": self.factor, "mode": self.mode}
+
+
+l1, l2, l1_l2, orthogonal_regularizer = L1, L2, L1L2, OrthogonalRegularizer
+
+for _cls in (Regularizer, L1, L2, L1L2, OrthogonalRegularizer):
     serialization.register_builtin("keras.regularizers", _cls)
 
-_BY_NAME = {"l1": L1, "l2": L2, "l1_l2": L1L2}
+_BY_NAME = {"l1": L1, "l2": L2, "l1_l2": L1L2,
+            "orthogonal_regularizer": OrthogonalRegularizer}
 
 
 def serialize(regularizer):

@@ -20,6 +20,10 @@ Formulas (step: the number of updates applied so far, as float32):
                              lr0 * ((1 - alpha) * 0.5 * (1 + cos(pi * s / decay_steps)) + alpha);
                              with warmup_target: first a line from lr0 to warmup_target
                              over warmup_steps, then the cosine from warmup_target
+    CosineDecayRestarts      f = step / first_decay_steps; i restarts so far
+                             (floor(f), or floor(log(1 - f (1 - t_mul)) / log t_mul)),
+                             f the fraction of the current period; lr0 * ((1 - alpha) *
+                             0.5 m_mul**i (1 + cos(pi f)) + alpha)
 """
 
 import math
@@ -31,7 +35,8 @@ from runtime._src.keras import serialization
 from runtime._src.ops import math_ops
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "InverseTimeDecay",
-           "PiecewiseConstantDecay", "CosineDecay", "PolynomialDecay"]
+           "PiecewiseConstantDecay", "CosineDecay", "CosineDecayRestarts", "PolynomialDecay",
+           "serialize", "deserialize"]
 
 
 def _float(value):
@@ -167,6 +172,63 @@ class CosineDecay(LearningRateSchedule):
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "alpha": self.alpha, "name": self.name,
                 "warmup_target": self.warmup_target, "warmup_steps": self.warmup_steps}
+
+
+class CosineDecayRestarts(LearningRateSchedule):
+    """`CosineDecayRestarts(initial_learning_rate, first_decay_steps, t_mul=2.0,
+    m_mul=1.0, alpha=0.0, name="SGDRDecay")`: cosine decay that restarts,
+    each period `t_mul` times longer and its peak `m_mul` times lower."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                 alpha=0.0, name="SGDRDecay"):
+        if first_decay_steps <= 0:
+            raise ValueError("Argument `first_decay_steps` must be > 0. Received: "
+                             f"first_decay_steps={first_decay_steps}")
+        self.initial_learning_rate, self.first_decay_steps = initial_learning_rate, \
+            first_decay_steps
+        self.t_mul, self.m_mul, self.alpha, self.name = t_mul, m_mul, alpha, name
+
+    def _period(self, fraction):
+        """(restarts so far, the fraction of the current period done)."""
+        if self.t_mul == 1.0:
+            restarts = math_ops.floor(fraction)
+            return restarts, math_ops.subtract(fraction, restarts)
+        t_mul = _float(self.t_mul)
+        restarts = math_ops.floor(math_ops.divide(
+            math_ops.log(math_ops.subtract(_float(1.0), math_ops.multiply(
+                fraction, math_ops.subtract(_float(1.0), t_mul)))),
+            math_ops.log(t_mul)))
+        done = math_ops.divide(math_ops.subtract(_float(1.0), math_ops.pow(t_mul, restarts)),
+                               math_ops.subtract(_float(1.0), t_mul))
+        return restarts, math_ops.divide(math_ops.subtract(fraction, done),
+                                         math_ops.pow(t_mul, restarts))
+
+    def __call__(self, step):
+        fraction = math_ops.divide(_float(step), _float(self.first_decay_steps))
+        restarts, fraction = self._period(fraction)
+        peak = math_ops.pow(_float(self.m_mul), restarts)
+        cosine = math_ops.multiply(math_ops.multiply(_float(0.5), peak), math_ops.add(
+            _float(1.0), math_ops.cos(math_ops.multiply(_float(math.pi), fraction))))
+        decayed = math_ops.add(math_ops.multiply(_float(1.0 - self.alpha), cosine),
+                               _float(self.alpha))
+        return math_ops.multiply(_float(self.initial_learning_rate), decayed)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "first_decay_steps": self.first_decay_steps, "t_mul": self.t_mul,
+                "m_mul": self.m_mul, "alpha": self.alpha, "name": self.name}
+
+
+def serialize(learning_rate_schedule):
+    """`keras.optimizers.schedules.serialize`: the schedule's
+    {"module", "class_name", "config", "registered_name"}."""
+    return serialization.serialize_keras_object(learning_rate_schedule)
+
+
+def deserialize(config, custom_objects=None):
+    """`keras.optimizers.schedules.deserialize`: the schedule `config` describes."""
+    return serialization.deserialize_keras_object(config, custom_objects,
+                                                  module="keras.optimizers.schedules")
 
 
 class PolynomialDecay(LearningRateSchedule):

@@ -21,12 +21,12 @@ classes with `get_config`), user classes through
 `custom_objects` of the call, or a `custom_object_scope`.
 """
 
-import contextlib
 import threading
 
 __all__ = ["BUILTIN", "register_builtin", "register_keras_serializable", "get_custom_objects",
            "get_registered_name", "get_registered_object", "serialize_keras_object",
-           "deserialize_keras_object", "custom_object_scope", "dtype_policy_config",
+           "deserialize_keras_object", "custom_object_scope", "CustomObjectScope",
+           "dtype_policy_config",
            "dtype_from_config", "CUSTOM_OBJECTS", "serialize_layer", "deserialize_layer"]
 
 # module ("keras.layers", "keras.losses", ...) -> {class name: class}
@@ -90,20 +90,27 @@ def _lookup_tables(custom_objects):
     return tables
 
 
-@contextlib.contextmanager
-def custom_object_scope(*scopes):
-    """`with custom_object_scope({"MyLayer": MyLayer}):` loads see those names."""
-    stack = getattr(_scope, "stack", None)
-    if stack is None:
-        stack = _scope.stack = []
-    merged = {}
-    for s in scopes:
-        merged.update(s or {})
-    stack.append(merged)
-    try:
-        yield
-    finally:
-        stack.pop()
+class CustomObjectScope:
+    """`with CustomObjectScope({"MyLayer": MyLayer}):` deserialization inside
+    finds those names (`custom_object_scope` is the same class, as in Keras)."""
+
+    def __init__(self, *custom_objects):
+        self.custom_objects = {}
+        for table in custom_objects:
+            self.custom_objects.update(table or {})
+
+    def __enter__(self):
+        stack = getattr(_scope, "stack", None)
+        if stack is None:
+            stack = _scope.stack = []
+        stack.append(self.custom_objects)
+        return self
+
+    def __exit__(self, *exc_info):
+        _scope.stack.pop()
+
+
+custom_object_scope = CustomObjectScope
 
 
 def _is_registered_custom(obj):

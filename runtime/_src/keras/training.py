@@ -39,8 +39,9 @@ from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.function import function
+from runtime._src.keras import callback_list
 from runtime._src.keras import callbacks as callbacks_mod
-from runtime._src.keras import data_adapter, optimizers, saving
+from runtime._src.keras import data_adapter, io_utils, optimizers, saving
 from runtime._src.keras import losses as losses_mod
 from runtime._src.keras import metrics as metrics_mod
 from runtime._src.keras.logging_callbacks import ProgbarLogger, progress_line
@@ -305,12 +306,13 @@ class TrainingMixin:
                                          val[2] if len(val) > 2 else None)
         n = _num_samples(arrays)
         batch_size = batch_size or 32
-        steps = steps_per_epoch or max(1, -(-n // batch_size))
+        epochs = data_adapter.capped_epochs(epochs)
+        steps = data_adapter.capped_steps(steps_per_epoch) or max(1, -(-n // batch_size))
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_mod.History()
         params = {"verbose": verbose, "epochs": epochs, "steps": steps}
-        hooks = callbacks_mod.CallbackList(_with_defaults(callbacks, history, verbose), self,
-                                           params)
+        hooks = callback_list.CallbackList(_with_defaults(callbacks, history, verbose),
+                                           model=self, **params)
         batch_logs = hooks.overrides("on_batch_begin", "on_batch_end", "on_train_batch_begin",
                                      "on_train_batch_end")
         train = self._step_function("train", arrays)
@@ -318,6 +320,7 @@ class TrainingMixin:
         self._initial_epoch = None          # BackupAndRestore sets it in on_train_begin
         hooks.call("on_train_begin", {})
         epoch_logs = None
+        val_steps = data_adapter.capped_steps(None) if validation_data is not None else None
         for epoch in range(self._initial_epoch or initial_epoch, epochs):
             self.reset_metrics()
             hooks.call("on_epoch_begin", epoch, {})
@@ -335,7 +338,7 @@ class TrainingMixin:
                     break
             epoch_logs = _to_floats(logs)
             if validation_data is not None:
-                val = self._evaluate_arrays(validation_data, batch_size, hooks)
+                val = self._evaluate_arrays(validation_data, batch_size, hooks, val_steps)
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
             hooks.call("on_epoch_end", epoch, epoch_logs)
             if self.stop_training:
@@ -356,13 +359,15 @@ class TrainingMixin:
         arrays = _as_arrays(x, y, "evaluate", sample_weight)
         verbose = 1 if verbose == "auto" else verbose
         batches = max(1, -(-_num_samples(arrays) // (batch_size or 32)))
-        hooks = callbacks_mod.CallbackList(callbacks, self,
-                                           {"verbose": verbose, "epochs": 1, "steps": batches})
+        limit = data_adapter.capped_steps(None)
+        batches = min(batches, limit or batches)
+        hooks = callback_list.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
+                                           steps=batches)
         start = time.perf_counter()
-        logs = self._evaluate_arrays(arrays, batch_size or 32, hooks)
+        logs = self._evaluate_arrays(arrays, batch_size or 32, hooks, limit)
         if verbose:
-            print(progress_line(batches, time.perf_counter() - start, logs, verbose),
-                  flush=True)
+            io_utils.print_msg(progress_line(batches, time.perf_counter() - start, logs,
+                                             verbose))
         return self._returned_logs(logs, return_dict)
 
     def _returned_logs(self, logs, return_dict):
@@ -396,7 +401,7 @@ class TrainingMixin:
         logs = _to_floats(self._step_function(kind, arrays)(*arrays))
         return self._returned_logs(logs, return_dict)
 
-    def _evaluate_arrays(self, arrays, batch_size, hooks):
+    def _evaluate_arrays(self, arrays, batch_size, hooks, steps=None):
         self.reset_metrics()
         test = self._step_function("test", arrays)
         batch_logs = hooks.overrides("on_test_batch_begin", "on_test_batch_end")
@@ -404,6 +409,8 @@ class TrainingMixin:
         logs = {}
         for step, batch in enumerate(_batches(arrays, batch_size,
                                               np.arange(_num_samples(arrays)))):
+            if steps and step >= steps:
+                break
             if batch_logs:
                 hooks.call("on_test_batch_begin", step, {})
             logs = test(*batch)
@@ -422,8 +429,8 @@ class TrainingMixin:
         arrays = (_as_array_structure(x, "predict"),)
         predict = self._step_function("predict", arrays)
         n = _num_samples(arrays)
-        hooks = callbacks_mod.CallbackList(callbacks, self, {
-            "verbose": verbose, "epochs": 1, "steps": max(1, -(-n // (batch_size or 32)))})
+        hooks = callback_list.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
+                                           steps=max(1, -(-n // (batch_size or 32))))
         hooks.call("on_predict_begin", {})
         outputs = []
         for step, batch in enumerate(_batches(arrays, batch_size or 32, np.arange(n))):

@@ -10,16 +10,22 @@ Keras 3 names them.
 `path` is the names of the scopes open (layers being called or built,
 `keras.name_scope`) when the weight was made, then the weight's own name;
 `regularizer` is the layer's penalty for it (or None), `constraint` a
-function applied after each optimizer step.
+function applied after each optimizer step. Inside the call of a layer with
+a mixed policy ("mixed_float16") a float variable reads as the compute dtype
+(`autocast_scope`), as Keras autocasts.
 """
+
+import contextlib
+import threading
 
 from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.keras import backend_config, naming
+from runtime._src.keras.stateless_scope import get_stateless_scope
 
-__all__ = ["KerasVariable"]
+__all__ = ["KerasVariable", "autocast_scope"]
 
 _AGGREGATIONS = (None, "none", "mean", "sum", "only_first_replica")
 _SYNCHRONIZATIONS = (None, "none", "on_read", "on_write", "auto")
@@ -54,6 +60,21 @@ def _initial_value(initializer, shape, dtype):
     return value
 
 
+_autocast = threading.local()
+
+
+@contextlib.contextmanager
+def autocast_scope(dtype):
+    """Inside: float KerasVariables (made with autocast=True) read as `dtype`
+    (None: as they are). Layers with a mixed policy run `call` in one."""
+    outer = getattr(_autocast, "dtype", None)
+    _autocast.dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    try:
+        yield
+    finally:
+        _autocast.dtype = outer
+
+
 class KerasVariable(Variable):
     """`keras.Variable(initializer, shape=None, dtype=None, trainable=True,
     autocast=True, aggregation="none", synchronization="auto", name=None)`:
@@ -64,6 +85,11 @@ class KerasVariable(Variable):
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
                  aggregation="none", synchronization="auto", name=None, *, path=None,
                  regularizer=None, constraint=None):
+        if get_stateless_scope() is not None:
+            raise ValueError(
+                "You are attempting to create a variable while in a stateless scope. This is "
+                "disallowed. Make sure that all variables are created before you start using "
+                "your layer/model objects.")
         if name is None:
             name = naming.unique_name("variable")
         if not isinstance(name, str) or ("/" in name and path is None):
@@ -87,6 +113,57 @@ class KerasVariable(Variable):
     def value(self):
         """The current value (a tensor; a read of the variable while tracing)."""
         return self._as_tensor()
+
+    def _autocast_dtype(self):
+        target = getattr(_autocast, "dtype", None)
+        if target is not None and self._autocast and self._dtype.is_floating \
+                and self._dtype != target:
+            return target
+        return None
+
+    @property
+    def dtype(self):
+        """The dtype (inside a mixed layer's call: the compute dtype it reads as,
+        as Keras's autocast variables report)."""
+        return self._autocast_dtype() or self._dtype
+
+    def _read(self):
+        """The stored value, or the one a StatelessScope gives it."""
+        scope = get_stateless_scope()
+        value = scope.get_current_value(self) if scope is not None else None
+        return super()._as_tensor() if value is None else value
+
+    def _as_tensor(self):
+        """The value, cast to the compute dtype inside the call of a layer whose
+        policy is mixed (Keras's autocast of float variables)."""
+        target = self._autocast_dtype()
+        if target is None:
+            return self._read()
+        from runtime._src.ops import math_ops
+        with autocast_scope(None):       # the read itself is of the stored dtype
+            return math_ops.cast(self._read(), target)
+
+    def _scoped_assign(self, value, read_value):
+        """An assignment inside a StatelessScope: recorded there."""
+        get_stateless_scope().add_update((self, value))
+        return self._read() if read_value else None
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        if get_stateless_scope() is None:
+            return super().assign(value, use_locking, name, read_value)
+        return self._scoped_assign(value, read_value)
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        if get_stateless_scope() is None:
+            return super().assign_add(delta, use_locking, name, read_value)
+        from runtime._src.ops import math_ops
+        return self._scoped_assign(math_ops.add(self._read(), delta), read_value)
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        if get_stateless_scope() is None:
+            return super().assign_sub(delta, use_locking, name, read_value)
+        from runtime._src.ops import math_ops
+        return self._scoped_assign(math_ops.subtract(self._read(), delta), read_value)
 
     @property
     def name(self):

@@ -177,7 +177,8 @@ _same_reason(("AsString", "BytesSplit", "ReduceJoin", "RegexFullMatch", "RegexRe
               "StringToHashBucketFast", "StringToNumber", "Substr", "UnicodeDecode",
               "UnicodeSplit"),
              "tf.strings ops are not exported: ONNX's few string ops mean other things")
-_same_reason(("RaggedGatherFlat", "RaggedToDense", "RaggedValueRowIds"),
+_same_reason(("RaggedGatherFlat", "RaggedToDense", "RaggedValueRowIds", "RaggedCross",
+              "RaggedRange"),
              "ragged tensors are not exported yet")
 _same_reason(("DatasetIterator", "DatasetReduce", "IteratorGetNext", "IteratorGetNextIf",
               "DatasetToSingleElement"),

@@ -1,8 +1,10 @@
 """`tf.keras.optimizers.schedules`: learning rates that change with the step."""
 
-from runtime._src.keras.schedules import (CosineDecay, ExponentialDecay, InverseTimeDecay,
-                                          LearningRateSchedule, PiecewiseConstantDecay,
-                                          PolynomialDecay)
+from runtime._src.keras.schedules import (CosineDecay, CosineDecayRestarts, ExponentialDecay,
+                                          InverseTimeDecay, LearningRateSchedule,
+                                          PiecewiseConstantDecay, PolynomialDecay, deserialize,
+                                          serialize)
 
 __all__ = ["LearningRateSchedule", "CosineDecay", "ExponentialDecay", "InverseTimeDecay",
-           "PiecewiseConstantDecay", "PolynomialDecay"]
+           "PiecewiseConstantDecay", "PolynomialDecay", "CosineDecayRestarts", "serialize",
+           "deserialize"]
