@@ -97,20 +97,15 @@ def source_hash(source):
 def _alias_runtime():
     """Make `import tensorflow` (and its namespaces) and `import keras` give ours."""
     sys.path.insert(0, str(ROOT))
-    import types
-
     import runtime
-    pending = [("tensorflow", runtime)]
-    while pending:
-        name, module = pending.pop()
-        sys.modules[name] = module
-        for attr in dir(module):
-            value = getattr(module, attr, None)
-            if isinstance(value, types.ModuleType) and value.__name__.startswith("runtime") \
-                    and f"{name}.{attr}" not in sys.modules:
-                pending.append((f"{name}.{attr}", value))
-    keras = runtime.keras
-    pending = [("keras", keras)]
+    _alias("tensorflow", runtime)
+    _alias("keras", runtime.keras)
+
+
+def _alias(name, module):
+    """Register `module` and its public submodules under `name` in sys.modules."""
+    import types
+    pending = [(name, module)]
     while pending:
         name, module = pending.pop()
         sys.modules[name] = module

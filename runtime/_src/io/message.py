@@ -83,7 +83,36 @@ def _type_name(value):
 
 # --- containers ----------------------------------------------------------------------
 
-class RepeatedScalars:
+class _Repeated:
+    """What both repeated fields share: a list of `_items`, compared with
+    lists, tuples and repeated fields of the same kind."""
+
+    __slots__ = ()
+
+    def __delitem__(self, index):
+        del self._items[index]
+
+    def __getitem__(self, index):
+        return self._items[index]
+
+    def __len__(self):
+        return len(self._items)
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __eq__(self, other):
+        if isinstance(other, type(self)):
+            other = other._items
+        return isinstance(other, (list, tuple)) and self._items == list(other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+
+class RepeatedScalars(_Repeated):
     """A repeated int64/float/bytes field: a list that checks what goes in."""
 
     __slots__ = ("_owner", "_field", "_items")
@@ -122,28 +151,6 @@ class RepeatedScalars:
             self._items[index] = self._check(value)
         self._owner._modified()
 
-    def __delitem__(self, index):
-        del self._items[index]
-
-    def __getitem__(self, index):
-        return self._items[index]
-
-    def __len__(self):
-        return len(self._items)
-
-    def __iter__(self):
-        return iter(self._items)
-
-    def __eq__(self, other):
-        if isinstance(other, RepeatedScalars):
-            other = other._items
-        return isinstance(other, (list, tuple)) and self._items == list(other)
-
-    def __ne__(self, other):
-        return not self == other
-
-    __hash__ = None
-
     def __repr__(self):
         return repr(self._items)
 
@@ -153,7 +160,7 @@ class RepeatedScalars:
         return np.array(self._items, dtype=dtype or natural)
 
 
-class RepeatedMessages:
+class RepeatedMessages(_Repeated):
     """A repeated message field: `add(**fields)`, `append`, `extend`, indexing."""
 
     __slots__ = ("_owner", "_field", "_items")
@@ -178,28 +185,6 @@ class RepeatedMessages:
 
     def pop(self, index=-1):
         return self._items.pop(index)
-
-    def __delitem__(self, index):
-        del self._items[index]
-
-    def __getitem__(self, index):
-        return self._items[index]
-
-    def __len__(self):
-        return len(self._items)
-
-    def __iter__(self):
-        return iter(self._items)
-
-    def __eq__(self, other):
-        if isinstance(other, RepeatedMessages):
-            other = other._items
-        return isinstance(other, (list, tuple)) and self._items == list(other)
-
-    def __ne__(self, other):
-        return not self == other
-
-    __hash__ = None
 
     def __repr__(self):
         return "[" + ", ".join(str(m) for m in self._items) + "]"
