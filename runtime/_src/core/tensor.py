@@ -338,6 +338,8 @@ def to_numpy_value(value, dtype=None):
         return value.astype(dtype.np_dtype)
     if isinstance(value, TensorShape):
         value = _shape_as_list(value)
+    elif isinstance(value, range):          # TF converts a range as its list
+        value = list(value)
     if dtype is None:
         dtype = _infer_python_dtype(value)
     if dtype.is_string:

@@ -247,9 +247,7 @@ class Unbatch(Dataset):
                                  f"dimension, but the element_spec is {source.element_spec!r}")
         self._inputs = (source,)
         self._source = source
-        super().__init__(structure.pack(source.element_spec, [
-            TensorSpec(None if s.shape.dims is None else s.shape.dims[1:], s.dtype)
-            for s in leaves]))
+        super().__init__(structure.unbatched_spec(source.element_spec))
 
     def _cardinality(self):
         n = self._source._cardinality()

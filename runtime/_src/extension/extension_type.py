@@ -195,6 +195,19 @@ def _value_parts(v, out):
             _value_parts(v[k], out)
 
 
+def _parts_by_spec(s, v, out):
+    if isinstance(s, TensorSpec):
+        out.append(v)
+    elif isinstance(s, CompositeSpec):
+        out.extend(s._to_components(v))
+    elif isinstance(s, tuple):
+        for x, y in zip(s, v):
+            _parts_by_spec(x, y, out)
+    elif isinstance(s, ImmutableDict):
+        for k in sorted(s, key=repr):
+            _parts_by_spec(s[k], v[k], out)
+
+
 def _spec_parts(s, out):
     if isinstance(s, TensorSpec):
         out.append(s)
@@ -253,7 +266,12 @@ class ExtensionTypeSpec(_Frozen, CompositeSpec):
         return out
 
     def _to_components(self, value):
-        return _components(value)
+        """The value's component tensors, found where this spec has them (the
+        components may be numpy arrays inside a tf.data pipeline)."""
+        out = []
+        for f, s in zip(type(self)._tf_extension_type_field_list, self._field_values()):
+            _parts_by_spec(s, value.__dict__[f.name], out)
+        return out
 
     def _from_components(self, components):
         it = iter(components)
@@ -423,11 +441,15 @@ class ExtensionTypeBatchEncoder:
         return spec._component_specs
 
 
+def _prepend(n, shape):
+    return TensorShape(None if shape.dims is None else [n] + list(shape.dims))
+
+
 def _batch(v, n):
     if isinstance(v, TensorSpec):
-        return TensorSpec(TensorShape([n]).concatenate(v.shape), v.dtype)
+        return TensorSpec(_prepend(n, v.shape), v.dtype)
     if isinstance(v, TensorShape):
-        return TensorShape([n]).concatenate(v)
+        return _prepend(n, v)
     if isinstance(v, CompositeSpec):
         if not hasattr(v, "_batch"):
             raise ValueError(f"a {type(v).__name__} field cannot be batched")
@@ -441,9 +463,9 @@ def _batch(v, n):
 
 def _unbatch(v):
     if isinstance(v, TensorSpec):
-        return TensorSpec(v.shape[1:] if v.shape.rank else None, v.dtype)
+        return TensorSpec(None if not v.shape.dims else v.shape.dims[1:], v.dtype)
     if isinstance(v, TensorShape):
-        return v[1:] if v.rank else v
+        return TensorShape(None if not v.dims else v.dims[1:])
     if isinstance(v, CompositeSpec):
         if not hasattr(v, "_unbatch"):
             raise ValueError(f"a {type(v).__name__} field cannot be unbatched")
