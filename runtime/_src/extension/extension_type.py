@@ -22,7 +22,7 @@ value and calls `__validate__`.
 
 import inspect
 
-from runtime._src.core.composite import CompositeSpec, type_spec_of
+from runtime._src.core.composite import CompositeSpec, register_spec, type_spec_of
 from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.extension import fields as _fields
@@ -288,7 +288,7 @@ class ExtensionTypeSpec(_Frozen, CompositeSpec):
     def _deserialize(cls, field_values):
         spec = object.__new__(cls)
         for f, v in zip(cls._tf_extension_type_field_list, field_values):
-            spec.__dict__[f.name] = v
+            spec.__dict__[f.name] = _immutable(v)
         return spec
 
     def __eq__(self, other):
@@ -324,6 +324,15 @@ class ExtensionTypeSpec(_Frozen, CompositeSpec):
 
 
 _NONE = object()
+
+
+def _immutable(v):
+    """Field values read back from a SavedModel: dicts as ImmutableDicts."""
+    if isinstance(v, dict):
+        return ImmutableDict((k, _immutable(x)) for k, x in v.items())
+    if isinstance(v, tuple):
+        return tuple(_immutable(x) for x in v)
+    return v
 
 
 def _key(v):
@@ -413,6 +422,9 @@ def _build_spec_class(cls):
     spec.__init__ = _make_init(user_init, cls._tf_extension_type_field_list, spec.__qualname__,
                                _finish_spec)
     cls.Spec = spec
+    saved_name = cls.__dict__.get("__name__")
+    register_spec(spec, saved_name if isinstance(saved_name, str) else
+                  f"{cls.__module__}.{cls.__qualname__}")
 
 
 ExtensionType.Spec = ExtensionTypeSpec
