@@ -67,6 +67,8 @@ class Plan:
         else:
             chunks = _chunks(iter(order), group)
         out_spec = self.maps[-1].element_spec if self.maps else self.spec
+        if structure.has_extensions(out_spec):     # rebuilt with their batched specs
+            out_spec = structure.batched_spec(out_spec, size if drop_remainder else None)
         for rows in chunks:
             n = len(rows)
             flat = [a[rows] for a in self.arrays]
@@ -171,7 +173,7 @@ class Batch(Dataset):
         if plan is not None:
             yield from plan.blocks(self._size, self._drop)
             return
-        spec = self._source.element_spec
+        spec = self.element_spec
         it = self._source._iterate(env)
         while True:
             items = list(itertools.islice(it, self._size))
@@ -254,7 +256,7 @@ class Unbatch(Dataset):
         return INFINITE_CARDINALITY if n == INFINITE_CARDINALITY else UNKNOWN_CARDINALITY
 
     def _iterate(self, env):
-        spec = self._source.element_spec
+        spec = self.element_spec
         for e in self._source._iterate(env):
             flat = structure.flatten(e)
             n = len(flat[0])

@@ -37,6 +37,8 @@ __all__ = [
     "to_numpy",
     "to_tensors",
     "unbatched_spec",
+    "has_extensions",
+    "is_extension",
 ]
 
 _EXTENSIONS_SEEN = []          # non-empty once an extension type value entered a dataset
@@ -44,6 +46,11 @@ _EXTENSIONS_SEEN = []          # non-empty once an extension type value entered 
 
 def is_extension(v):
     return isinstance(v, (ExtensionType, ExtensionTypeSpec))
+
+
+def has_extensions(spec):
+    """True when a spec structure holds extension type specs."""
+    return bool(_EXTENSIONS_SEEN) and any(is_extension(v) for v in nest.flatten(spec))
 
 
 def _note(value):
@@ -201,9 +208,8 @@ def batched_spec(spec, size):
 
 
 def _batchable(s):
-    if not hasattr(s, "_batch"):
-        raise ValueError(f"{s.value_type.__name__} is not a BatchableExtensionType: its "
-                         "values cannot be batched or unbatched")
+    if not hasattr(s, "_batch"):            # TF's words (only BatchableExtensionTypes batch)
+        raise AttributeError(f"'{type(s).__name__}' object has no attribute '_batch'")
     return s
 
 

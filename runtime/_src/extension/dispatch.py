@@ -32,7 +32,7 @@ from runtime._src.core.tensor import Tensor
 
 __all__ = ["dispatch_for_api", "unregister_dispatch_for", "dispatch_for_unary_elementwise_apis",
            "dispatch_for_binary_elementwise_apis", "dispatch_for_binary_elementwise_assert_apis",
-           "set_namespaces", "UNARY_ELEMENTWISE_APIS", "BINARY_ELEMENTWISE_APIS",
+           "set_namespaces", "registered_targets", "UNARY_ELEMENTWISE_APIS", "BINARY_ELEMENTWISE_APIS",
            "BINARY_ELEMENTWISE_ASSERT_APIS"]
 
 _ROOT = []                   # the public top-level module (set_namespaces)
@@ -90,6 +90,26 @@ def _wrapper_for(api):
             if value is original:
                 setattr(module, name, wrapper)
     return wrapper
+
+
+def _uninstall(original):
+    """Put `original` back where its wrapper was (no registration is left)."""
+    wrapper = _WRAPPERS.pop(original, None)
+    _TARGETS.pop(original, None)
+    if wrapper is None:
+        return
+    for module in _public_modules():
+        for name, value in list(vars(module).items()):
+            if value is wrapper:
+                setattr(module, name, original)
+
+
+def registered_targets():
+    """Every function registered with a `dispatch_for_*` decorator."""
+    out = [handler for handler, _ in _ELEMENTWISE.values()]
+    for entries in _TARGETS.values():
+        out += [getattr(e[1], "_tf_dispatch_target", None) for e in entries]
+    return [t for t in dict.fromkeys(out) if t is not None]
 
 
 def _api_signature(api):
@@ -224,11 +244,13 @@ def _without_name(target, api_sig):
 def unregister_dispatch_for(dispatch_target):
     """`tf.experimental.unregister_dispatch_for`: undo a `dispatch_for_*` registration."""
     found = False
-    for original, entries in _TARGETS.items():
+    for original, entries in list(_TARGETS.items()):
         kept = [e for e in entries if getattr(e[1], "_tf_dispatch_target", None)
                 is not dispatch_target]
         found = found or len(kept) != len(entries)
         entries[:] = kept
+        if not kept:
+            _uninstall(original)
     for key, (handler, targets) in list(_ELEMENTWISE.items()):
         if handler is dispatch_target:
             for target in targets:

@@ -320,10 +320,21 @@ class ExtensionTypeSpec(_Frozen, CompositeSpec):
         return self._deserialize(values)
 
     def __repr__(self):
-        return f"{self.value_type.__name__}.Spec({_field_text(self)})"
+        text = ", ".join(f"{f.name}={_plain(self.__dict__.get(f.name))!r}"
+                         for f in type(self)._tf_extension_type_field_list)
+        return f"{self.value_type.__name__}.Spec({text})"
 
 
 _NONE = object()
+
+
+def _plain(v):
+    """A spec's field value as its repr shows it (mappings as dicts, as TF)."""
+    if isinstance(v, ImmutableDict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return tuple(_plain(x) for x in v)
+    return v
 
 
 def _immutable(v):
@@ -415,7 +426,7 @@ def _build_spec_class(cls):
     user = cls.__dict__.get("Spec")
     bases = (parent,) if user is None or issubclass(user, ExtensionTypeSpec) \
         else (user, parent)
-    spec = type("Spec", bases, {
+    spec = type(f"{cls.__name__}.Spec", bases, {
         "__qualname__": f"{cls.__qualname__}.Spec", "__module__": cls.__module__,
         "value_type": cls, "_tf_extension_type_field_list": cls._tf_extension_type_field_list})
     user_init = user.__dict__.get("__init__") if user is not None else None
