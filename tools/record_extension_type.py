@@ -227,6 +227,22 @@ print(list(ds.map(lambda x: tf.reduce_sum(x.v))))
 print(ds.map(lambda x: B(x.v * 10)).element_spec)''',
     "dataset_from_tensors": "next(iter(tf.data.Dataset.from_tensors(mt)))",
     "dataset_not_batchable": "tf.data.Dataset.from_tensors(mt).batch(2)",
+    "reduce_retracing": '''
+@tf.function(reduce_retracing=True)
+def f(x):
+    return x.values * 2
+print(f(MT([1.0], [True])), f(MT([1.0, 2.0], [True, True])), f(MT([3.0, 4.0, 5.0], [True] * 3)))
+print(f.experimental_get_tracing_count())
+f.get_concrete_function(MT([1.0], [True])).structured_input_signature''',
+    "gradient": '''
+x = MT([1.0, 2.0, 3.0], [True, False, True])
+@tf.function
+def f(m):
+    return tf.reduce_sum(tf.where(m.mask, m.values * m.values, 0.0))
+with tf.GradientTape() as tape:
+    tape.watch(x.values)
+    y = f(x)
+tape.gradient(y, x.values)''',
     "map_fn": '''
 b = B([[1.0, 2.0], [3.0, 4.0]])
 tf.map_fn(lambda x: B(x.v + tf.reduce_sum(x.v)), b)''',

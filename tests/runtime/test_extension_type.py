@@ -94,3 +94,18 @@ def test_spec_batches_shape_fields_and_saves(tmp_path):
     # TF 2.21 prints the same (the saved name leaves the class name alone)
     assert repr(batched.element_spec) == ("Net.Spec(shape=TensorShape([3]), work=TensorSpec("
                                           "shape=(3, 2), dtype=tf.float32, name=None))")
+
+
+def test_dataset_of_extension_types_in_a_staged_loop():
+    class B(tf.experimental.BatchableExtensionType):
+        v: tf.Tensor
+
+    ds = tf.data.Dataset.from_tensor_slices(B([[1.0, 2.0], [3.0, 4.0]]))
+
+    @tf.function
+    def total(ds):
+        s = tf.constant(0.0)
+        for x in ds:
+            s += tf.reduce_sum(x.v)
+        return s
+    assert total(ds).numpy() == 10.0        # 1 + 2 + 3 + 4

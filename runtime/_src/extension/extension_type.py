@@ -319,6 +319,21 @@ class ExtensionTypeSpec(_Frozen, CompositeSpec):
                 return None
         return self._deserialize(values)
 
+    # --- the shapes a tf.function's reduce_retracing relaxes ---------------------------
+
+    def _tensor_shapes(self):
+        out = []
+        for v in self._field_values():
+            _shapes_of(v, out)
+        return out
+
+    def _shape_skeleton(self):
+        return tuple(_skeleton(v) for v in self._field_values())
+
+    def _with_tensor_shapes(self, shapes):
+        it = iter(shapes)
+        return self._deserialize([_reshaped(v, it) for v in self._field_values()])
+
     def __repr__(self):
         text = ", ".join(f"{f.name}={_plain(self.__dict__.get(f.name))!r}"
                          for f in type(self)._tf_extension_type_field_list)
@@ -326,6 +341,50 @@ class ExtensionTypeSpec(_Frozen, CompositeSpec):
 
 
 _NONE = object()
+
+
+def _shapes_of(v, out):
+    if isinstance(v, TensorSpec):
+        out.append(v.shape)
+    elif isinstance(v, TensorShape):
+        out.append(v)
+    elif isinstance(v, ExtensionTypeSpec):
+        out.extend(v._tensor_shapes())
+    elif isinstance(v, tuple):
+        for x in v:
+            _shapes_of(x, out)
+    elif isinstance(v, ImmutableDict):
+        for k in sorted(v, key=repr):
+            _shapes_of(v[k], out)
+
+
+def _skeleton(v):
+    if isinstance(v, TensorSpec):
+        return ("T", v.dtype)
+    if isinstance(v, TensorShape):
+        return ("S",)
+    if isinstance(v, ExtensionTypeSpec):
+        return (type(v), v._shape_skeleton())
+    if isinstance(v, tuple):
+        return tuple(_skeleton(x) for x in v)
+    if isinstance(v, ImmutableDict):
+        return tuple((k, _skeleton(v[k])) for k in sorted(v, key=repr))
+    return _key(v)
+
+
+def _reshaped(v, it):
+    if isinstance(v, TensorSpec):
+        return TensorSpec(next(it), v.dtype)
+    if isinstance(v, TensorShape):
+        return next(it)
+    if isinstance(v, ExtensionTypeSpec):
+        return v._with_tensor_shapes([next(it) for _ in v._tensor_shapes()])
+    if isinstance(v, tuple):
+        return tuple(_reshaped(x, it) for x in v)
+    if isinstance(v, ImmutableDict):
+        built = {k: _reshaped(v[k], it) for k in sorted(v, key=repr)}
+        return ImmutableDict((k, built[k]) for k in v)
+    return v
 
 
 def _plain(v):
