@@ -10,6 +10,8 @@ namespaces next to this file (`math`, `nn`, `linalg`, `bitwise`, `random`,
 per layer (docs/architecture.md).
 """
 
+import sys as _sys
+
 from runtime._src import ops as _ops  # registers every op, fills tensor dispatch
 from runtime._src.core.dtypes import (DType, bool, complex64, complex128,
                                       float16, float32, float64, int8, int16, int32, int64,
@@ -100,8 +102,10 @@ from runtime import audio, queue, test
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from runtime._src.core.memory import keep_freed_memory as _keep_freed_memory
+from runtime._src.extension import dispatch as _dispatch
 
 _keep_freed_memory()  # glibc keeps numpy's freed buffers for the next step
+_dispatch.set_namespaces(_sys.modules[__name__])    # where dispatch_for_api finds the APIs
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 

@@ -24,12 +24,15 @@ give the placeholders a trace makes; a traced body gets the value rebuilt from
 them, and a returned composite comes back rebuilt from the graph's outputs.
 
 A spec class registered with `register_spec` (fields: TensorShapes, DTypes,
-Python literals) can also be written to a SavedModel (`spec_to_json`,
+TensorSpecs, Python literals, registered specs, and tuples and mappings of
+those) can also be written to a SavedModel (`spec_to_json`,
 `spec_from_json`), so saved functions take and return its values.
 """
 
+import collections.abc
+
 from runtime._src.core.dtypes import DType, as_dtype
-from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 
 __all__ = ["CompositeSpec", "type_spec_of", "is_composite", "register_spec", "spec_to_json",
            "spec_from_json", "register_api", "dispatch_api", "registered_spec"]
@@ -181,16 +184,19 @@ def registered_spec(name):
     return _SPEC_TYPES[name]
 
 
-def register_spec(cls):
+def register_spec(cls, name=None):
     """Class decorator: `cls` (a CompositeSpec whose `_serialize()` fields are
-    TensorShapes, DTypes and Python literals) may be saved and loaded."""
-    _SPEC_TYPES[cls.__name__] = cls
+    those the module docstring lists) may be saved and loaded, under `name`
+    (by default its class name; a later class of one name replaces it)."""
+    name = name or cls.__name__
+    cls._saved_name = name
+    _SPEC_TYPES[name] = cls
     return cls
 
 
 def spec_to_json(spec):
     """JSON data for a registered spec: {"type": name, "fields": [...]}."""
-    name = type(spec).__name__
+    name = getattr(type(spec), "_saved_name", type(spec).__name__)
     if _SPEC_TYPES.get(name) is not type(spec):
         raise TypeError(f"a {name} cannot be saved (only registered composite specs)")
     return {"type": name, "fields": [_field_to_json(f) for f in spec._serialize()]}
@@ -211,6 +217,14 @@ def _field_to_json(field):
         return {"dtype": field.name}
     if field is None or isinstance(field, (bool, int, float, str)):
         return {"py": field}
+    if isinstance(field, TensorSpec):
+        return {"tensor_spec": [_field_to_json(field.shape), _field_to_json(field.dtype)]}
+    if isinstance(field, CompositeSpec):
+        return {"spec": spec_to_json(field)}
+    if isinstance(field, tuple):
+        return {"tuple": [_field_to_json(f) for f in field]}
+    if isinstance(field, collections.abc.Mapping):
+        return {"mapping": [[_field_to_json(k), _field_to_json(v)] for k, v in field.items()]}
     raise TypeError(f"a composite spec field {field!r} cannot be saved")
 
 
@@ -226,4 +240,13 @@ def _field_from_json(data):
         return as_dtype(value)
     if kind == "py" and (value is None or isinstance(value, (bool, int, float, str))):
         return value
+    if kind == "tensor_spec" and isinstance(value, list) and len(value) == 2:
+        return TensorSpec(_field_from_json(value[0]), _field_from_json(value[1]))
+    if kind == "spec":
+        return spec_from_json(value)
+    if kind == "tuple" and isinstance(value, list):
+        return tuple(_field_from_json(f) for f in value)
+    if kind == "mapping" and isinstance(value, list) and all(
+            isinstance(kv, list) and len(kv) == 2 for kv in value):
+        return {_field_from_json(k): _field_from_json(v) for k, v in value}
     raise ValueError(f"bad composite spec field {data!r:.60}")

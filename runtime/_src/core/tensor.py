@@ -338,6 +338,8 @@ def to_numpy_value(value, dtype=None):
         return value.astype(dtype.np_dtype)
     if isinstance(value, TensorShape):
         value = _shape_as_list(value)
+    elif isinstance(value, range):          # TF converts a range as its list
+        value = list(value)
     if dtype is None:
         dtype = _infer_python_dtype(value)
     if dtype.is_string:
@@ -545,8 +547,8 @@ def _bytes_object_array(value):
 
 def _numpy_repr(value):
     arr = np.asarray(value)
-    if arr.ndim == 0:
-        return repr(_as_bytes(arr[()])) if arr.dtype.kind in "OSU" else str(arr[()])
+    if arr.ndim == 0:       # TF 2.21: the repr of the Python scalar (float32 0.1 prints 0.10000000149011612)
+        return repr(_as_bytes(arr[()])) if arr.dtype.kind in "OSU" else repr(arr.item())
     if arr.dtype.kind in "SU":
         arr = _as_bytes_array(arr)
     return repr(arr)

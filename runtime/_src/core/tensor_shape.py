@@ -53,6 +53,11 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self.dims, other.dims))
 
+    def assert_is_compatible_with(self, other):
+        """Raise ValueError unless `other` is compatible with this shape."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
     def merge_with(self, other):
         """The most specific shape compatible with both (raises if none)."""
         other = as_shape(other)

@@ -67,6 +67,8 @@ class Plan:
         else:
             chunks = _chunks(iter(order), group)
         out_spec = self.maps[-1].element_spec if self.maps else self.spec
+        if structure.has_extensions(out_spec):     # rebuilt with their batched specs
+            out_spec = structure.batched_spec(out_spec, size if drop_remainder else None)
         for rows in chunks:
             n = len(rows)
             flat = [a[rows] for a in self.arrays]
@@ -171,7 +173,7 @@ class Batch(Dataset):
         if plan is not None:
             yield from plan.blocks(self._size, self._drop)
             return
-        spec = self._source.element_spec
+        spec = self.element_spec
         it = self._source._iterate(env)
         while True:
             items = list(itertools.islice(it, self._size))
@@ -247,16 +249,14 @@ class Unbatch(Dataset):
                                  f"dimension, but the element_spec is {source.element_spec!r}")
         self._inputs = (source,)
         self._source = source
-        super().__init__(structure.pack(source.element_spec, [
-            TensorSpec(None if s.shape.dims is None else s.shape.dims[1:], s.dtype)
-            for s in leaves]))
+        super().__init__(structure.unbatched_spec(source.element_spec))
 
     def _cardinality(self):
         n = self._source._cardinality()
         return INFINITE_CARDINALITY if n == INFINITE_CARDINALITY else UNKNOWN_CARDINALITY
 
     def _iterate(self, env):
-        spec = self._source.element_spec
+        spec = self.element_spec
         for e in self._source._iterate(env):
             flat = structure.flatten(e)
             n = len(flat[0])

@@ -33,6 +33,8 @@ class OwnedIterator:
     def __next__(self):
         return structure.to_tensors(next(self._it))
 
+    next = __next__             # TF keeps `iterator.next()` (StopIteration at the end)
+
     def get_next(self):
         try:
             return next(self)

@@ -20,6 +20,7 @@ import itertools
 import numpy as np
 
 from autograph.integration import user_location
+from runtime._src.core import nest
 from runtime._src.core.context import init_scope
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -84,6 +85,10 @@ class TracedFunction:
         self.out_structure = out
         self.out_spec = structure.pack(out, [TensorSpec(t.shape, t.dtype)
                                              for t in self.out_leaves])
+        if any(structure.is_extension(v) for v in nest.flatten(out)):
+            self.out_structure = nest.map_structure(     # extension types by their specs
+                lambda v: v._type_spec if structure.is_extension(v) else v, out)
+            self.out_spec = structure.spec_of(out)
         self.stateful = self.concrete.graph.is_stateful()
         # per output leaf: its index among the graph's outputs, None for a constant
         self.out_slots = [i if type(i) is int else None

@@ -45,9 +45,7 @@ class TensorSlices(Dataset):
                                  f"dimension (the number of elements)")
             n = first if n is None else n
         self._value, self._params, self._n = value, leaves, n
-        super().__init__(structure.pack(value, [
-            TensorSpec(None if t.shape.dims is None else t.shape.dims[1:], t.dtype)
-            for t in leaves]))
+        super().__init__(structure.unbatched_spec(structure.spec_of(value)))
 
     def _cardinality(self):
         return UNKNOWN_CARDINALITY if self._n is None else self._n
@@ -128,6 +126,7 @@ class FromGenerator(Dataset):
             if shapes is None:
                 shapes = _map(lambda _: None, output_types)
             output_signature = _map2(lambda t, s: TensorSpec(s, t), output_types, shapes)
+        structure.spec_of(output_signature)          # notes extension type specs
         for s in structure.flatten(output_signature):
             if not isinstance(s, TensorSpec):
                 raise TypeError(f"Dataset.from_generator: output_signature must hold "
@@ -138,7 +137,8 @@ class FromGenerator(Dataset):
     def _iterate(self, env):
         leaves = structure.flatten(self._spec)
         for item in self._generator(*self._args):
-            flat = structure.flatten(item) if isinstance(item, (tuple, dict)) else [item]
+            flat = structure.flatten(item) if isinstance(item, (tuple, dict)) or \
+                structure.is_extension(item) else [item]
             if len(flat) != len(leaves):
                 raise InvalidArgumentError(
                     f"Dataset.from_generator: the generator yielded {item!r:.80}, whose "

@@ -8,6 +8,12 @@ Inside a pipeline elements stay numpy (no tensor objects per element); the
 user sees EagerTensors (`to_tensors`) or numpy (`as_numpy_iterator`). A list
 given to a source is one tensor, as in TensorFlow; tuples and dicts are
 structure.
+
+An extension type value (core/composite.py's protocol) is an element or part
+of one: `flatten` gives its component tensors (of a spec: their TensorSpecs)
+and `pack` rebuilds it from them with its spec, so the pipeline carries only
+numpy components. These checks run only once an extension type has entered a
+dataset (`_EXTENSIONS_SEEN`).
 """
 
 import numpy as np
@@ -16,6 +22,7 @@ from runtime._src.core import nest
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap_numpy
 from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.extension.extension_type import ExtensionType, ExtensionTypeSpec
 
 __all__ = [
     "batched_spec",
@@ -29,10 +36,56 @@ __all__ = [
     "spec_text",
     "to_numpy",
     "to_tensors",
+    "unbatched_spec",
+    "has_extensions",
+    "is_extension",
 ]
+
+_EXTENSIONS_SEEN = []          # non-empty once an extension type value entered a dataset
+
+
+def is_extension(v):
+    return isinstance(v, (ExtensionType, ExtensionTypeSpec))
+
+
+def has_extensions(spec):
+    """True when a spec structure holds extension type specs."""
+    return bool(_EXTENSIONS_SEEN) and any(is_extension(v) for v in nest.flatten(spec))
+
+
+def _note(value):
+    if not _EXTENSIONS_SEEN and any(is_extension(v) for v in nest.flatten(value)):
+        _EXTENSIONS_SEEN.append(True)
+
+
+def _flatten_extensions(structure):
+    out = []
+    for leaf in nest.flatten(structure):
+        if isinstance(leaf, ExtensionTypeSpec):
+            out.extend(leaf._component_specs)
+        elif isinstance(leaf, ExtensionType):
+            out.extend(leaf._type_spec._to_components(leaf))
+        else:
+            out.append(leaf)
+    return out
+
+
+def _pack_extensions(spec, flat):
+    it = iter(flat)
+    leaves = []
+    for leaf in nest.flatten(spec):
+        if isinstance(leaf, ExtensionTypeSpec):
+            leaves.append(leaf._from_components([next(it) for _ in leaf._component_specs]))
+        else:
+            leaves.append(next(it))
+    if not isinstance(spec, (tuple, list, dict)):
+        return leaves[0]
+    return nest.pack_sequence_as(spec, leaves)
 
 
 def flatten(structure):
+    if _EXTENSIONS_SEEN:
+        return _flatten_extensions(structure)
     if type(structure) is tuple and not any(type(v) in _NESTED for v in structure):
         return list(structure)          # the common (x, y) element, without nest's walk
     if type(structure) not in _NESTED and not isinstance(structure, (tuple, list, dict)):
@@ -41,6 +94,8 @@ def flatten(structure):
 
 
 def pack(structure, flat):
+    if _EXTENSIONS_SEEN:
+        return _pack_extensions(structure, flat)
     if type(structure) is tuple and not any(type(v) in _NESTED for v in structure):
         return tuple(flat) if len(flat) == len(structure) else nest.pack_sequence_as(
             structure, flat)
@@ -64,6 +119,9 @@ def normalize(value, what):
     in errors."""
     if isinstance(value, dict):
         return type(value)((k, normalize(v, what)) for k, v in value.items())
+    if isinstance(value, ExtensionType):
+        _note(value)
+        return value
     if isinstance(value, tuple):
         items = [normalize(v, what) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
@@ -87,6 +145,9 @@ def spec_of(structure):
 def _leaf_spec(v):
     if isinstance(v, TensorSpec):
         return v
+    if is_extension(v):
+        _note(v)
+        return v if isinstance(v, ExtensionTypeSpec) else v._type_spec
     if isinstance(v, Tensor):
         return TensorSpec(v.shape, v.dtype)
     t = convert_to_tensor(v)
@@ -108,6 +169,9 @@ def to_tensors(element):
 def _wrap(v):
     if isinstance(v, Tensor) or hasattr(v, "_iterate"):      # a tensor, or a window's dataset
         return v
+    if isinstance(v, ExtensionType):
+        spec = v._type_spec
+        return spec._from_components([_wrap(c) for c in spec._to_components(v)])
     if not isinstance(v, (np.ndarray, np.generic)):
         v = np.array(v, dtype=object)        # a string element (bytes)
     return wrap_numpy(v)
@@ -136,8 +200,25 @@ def relaxed(a, b):
 def batched_spec(spec, size):
     """`spec` with a leading dimension `size` (None when unknown)."""
     def one(s):
+        if isinstance(s, ExtensionTypeSpec):
+            return _batchable(s)._batch(size)
         dims = s.shape.dims
         return TensorSpec(None if dims is None else [size] + list(dims), s.dtype)
+    return nest.map_structure(one, spec)
+
+
+def _batchable(s):
+    if not hasattr(s, "_batch"):            # TF's words (only BatchableExtensionTypes batch)
+        raise AttributeError(f"'{type(s).__name__}' object has no attribute '_batch'")
+    return s
+
+
+def unbatched_spec(spec):
+    """`spec` without its leading dimension (each element of a batch)."""
+    def one(s):
+        if isinstance(s, ExtensionTypeSpec):
+            return _batchable(s)._unbatch()
+        return TensorSpec(None if s.shape.dims is None else s.shape.dims[1:], s.dtype)
     return nest.map_structure(one, spec)
 
 

@@ -29,7 +29,7 @@ rather than vectorizing.
 
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.core import nest
-from runtime._src.core.composite import dispatch_api
+from runtime._src.core.composite import CompositeSpec, dispatch_api, type_spec_of
 from runtime._src.core.context import name_scope
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
@@ -158,6 +158,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     out = dispatch_api("map_fn", (elems,), fn, elems, fn_output_signature or dtype)
     if out is not NotImplemented:                    # a tf.RaggedTensor's rows
         return out
+    if any(type_spec_of(v) is not None for v in nest.flatten(elems)):
+        return _composite_map_fn(fn, elems, fn_output_signature or dtype, infer_shape, name)
     flat_elems = _flat_elems(elems, "map_fn")
     specs = _output_specs(elems, flat_elems, dtype, fn_output_signature)
     fn = _converted(fn)
@@ -174,6 +176,60 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
         _, out_tas = while_loop(lambda i, _: i < n, body, (0, out_tas), name="while",
                                 names=("i", "outputs"))
         return nest.pack_sequence_as(specs, [ta.stack() for ta in out_tas])
+
+
+def _composite_map_fn(fn, elems, signature, infer_shape, name):
+    """map_fn over batchable composites (BatchableExtensionTypes): mapped as
+    their component tensors, each row rebuilt with the unbatched spec, and
+    the outputs rebuilt with their spec batched (TF: the output signature is
+    that of an element of `elems` unless `fn_output_signature` says otherwise)."""
+    in_specs = nest.map_structure(_row_spec, elems)
+    out_specs = in_specs if signature is None else signature
+    flat_out_specs = _component_specs(out_specs)
+
+    def flat_fn(parts):
+        row = nest.pack_sequence_as(in_specs, _rebuilt(in_specs, parts))
+        return nest.flatten(fn(row), expand_composites=True)
+
+    parts = nest.flatten(elems, expand_composites=True)
+    outs = map_fn(flat_fn, parts, fn_output_signature=flat_out_specs, infer_shape=infer_shape,
+                  name=name)
+    n = parts[0].shape.dims[0] if parts[0].shape.dims else None
+    batched = nest.map_structure(
+        lambda s: s._batch(n) if isinstance(s, CompositeSpec) else s, out_specs)
+    return nest.pack_sequence_as(batched, _rebuilt(batched, list(outs)))
+
+
+def _row_spec(value):
+    spec = type_spec_of(value)
+    if spec is None:
+        t = convert_to_tensor(_as_tensor(value))
+        return TensorSpec(None if not t.shape.dims else t.shape.dims[1:], t.dtype)
+    if not hasattr(spec, "_unbatch"):
+        raise TypeError(f"map_fn: a {type(value).__name__} cannot be unbatched (only "
+                        "BatchableExtensionTypes and tensors)")
+    return spec._unbatch()
+
+
+def _component_specs(specs):
+    out = []
+    for s in nest.flatten(specs):
+        if isinstance(s, CompositeSpec):
+            out.extend(s._component_specs)
+        else:
+            out.append(s if isinstance(s, TensorSpec) else TensorSpec(None, s))
+    return out
+
+
+def _rebuilt(specs, parts):
+    """The leaves of `specs` built from the flat component tensors `parts`."""
+    it, out = iter(parts), []
+    for s in nest.flatten(specs):
+        if isinstance(s, CompositeSpec):
+            out.append(s._from_components([next(it) for _ in s._component_specs]))
+        else:
+            out.append(next(it))
+    return out
 
 
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):

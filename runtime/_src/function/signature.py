@@ -249,13 +249,19 @@ def _composite_key(v, spec, feeds, specs):
 
 
 def spec_shapes(spec):
-    """The TensorShape fields of a composite spec (a SparseTensorSpec's dense shape)."""
+    """The TensorShape fields of a composite spec (a SparseTensorSpec's dense
+    shape); a spec with nested shapes (an ExtensionType's) lists them itself
+    (`_tensor_shapes`, `_shape_skeleton`, `_with_tensor_shapes`)."""
+    if hasattr(spec, "_tensor_shapes"):
+        return spec._tensor_shapes()
     return [f for f in spec._serialize() if isinstance(f, TensorShape)]
 
 
 def spec_skeleton(spec):
     """A composite spec without its shapes: the part of a cache key that
     shape relaxation keeps."""
+    if hasattr(spec, "_shape_skeleton"):
+        return (type(spec), spec._shape_skeleton())
     return (type(spec),) + tuple(_ANY_SHAPE if isinstance(f, TensorShape) else f
                                  for f in spec._serialize())
 
@@ -265,6 +271,8 @@ def spec_with_shapes(spec, shapes):
     shapes = [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
     if shapes == spec_shapes(spec):
         return spec
+    if hasattr(spec, "_with_tensor_shapes"):
+        return spec._with_tensor_shapes(shapes)
     it = iter(shapes)
     return spec._deserialize([next(it) if isinstance(f, TensorShape) else f
                               for f in spec._serialize()])

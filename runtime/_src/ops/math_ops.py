@@ -929,8 +929,10 @@ def _mm(a, b, transpose_a, transpose_b):
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
-    """Matrix product of the last two dims (batched over leading dims); `a @ b`."""
+           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
+           name=None):
+    """Matrix product of the last two dims (batched over leading dims); `a @ b`.
+    `grad_a`/`grad_b` (TF's hints that the product is a gradient) change nothing."""
     flag = rules.static_bool
     transpose_a = flag(transpose_a, "MatMul", "transpose_a") or flag(adjoint_a, "MatMul", "adjoint_a")
     transpose_b = flag(transpose_b, "MatMul", "transpose_b") or flag(adjoint_b, "MatMul", "adjoint_b")
