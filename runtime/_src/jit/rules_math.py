@@ -1,0 +1,392 @@
+"""JAX rules of the math, array and reduction ops (see lower.py).
+
+Each rule takes `(node, ins)` and returns what our numpy kernel of the op
+returns, computed with `jax.numpy` / `jax.lax` (the lowering casts the result
+to the node's dtype)."""
+
+import numpy as np
+
+from runtime._src.jit import lower
+from runtime._src.jit.lower import Unsupported, is_static, rule, static_ints
+
+
+def _np():
+    return lower.jnp
+
+
+# --- elementwise ---------------------------------------------------------------------
+
+_UNARY = {
+    "Abs": "abs", "Neg": "negative", "Exp": "exp", "Log": "log", "Log1p": "log1p",
+    "Expm1": "expm1", "Sqrt": "sqrt", "Square": "square", "Tanh": "tanh", "Sin": "sin",
+    "Cos": "cos", "Tan": "tan", "Asin": "arcsin", "Acos": "arccos", "Atan": "arctan",
+    "Sinh": "sinh", "Cosh": "cosh", "Asinh": "arcsinh", "Acosh": "arccosh",
+    "Atanh": "arctanh", "Floor": "floor", "Ceil": "ceil", "Round": "round", "Rint": "rint",
+    "Sign": "sign", "Reciprocal": "reciprocal", "LogicalNot": "logical_not",
+    "IsNan": "isnan", "IsInf": "isinf", "IsFinite": "isfinite",
+}
+_BINARY = {
+    "AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply",
+    "Maximum": "maximum", "Minimum": "minimum", "Less": "less", "LessEqual": "less_equal",
+    "Greater": "greater", "GreaterEqual": "greater_equal", "Equal": "equal",
+    "NotEqual": "not_equal", "LogicalAnd": "logical_and", "LogicalOr": "logical_or",
+    "Atan2": "arctan2", "FloorMod": "mod", "Pow": "power",
+}
+
+
+def _unary(name):
+    def lowered(node, ins):
+        return getattr(_np(), name)(ins[0])
+    return lowered
+
+
+def _binary(name):
+    def lowered(node, ins):
+        return getattr(_np(), name)(ins[0], ins[1])
+    return lowered
+
+
+for _op, _fn in _UNARY.items():
+    rule(_op)(_unary(_fn))
+for _op, _fn in _BINARY.items():
+    rule(_op)(_binary(_fn))
+
+
+@rule("RealDiv")
+def _real_div(node, ins):
+    return _np().true_divide(ins[0], ins[1])
+
+
+@rule("FloorDiv")
+def _floor_div(node, ins):
+    x, y = ins
+    if node.outputs[0].dtype.np_dtype.kind == "f":
+        return _np().floor(_np().true_divide(x, y))
+    return _np().floor_divide(x, y)
+
+
+@rule("SquaredDifference")
+def _squared_difference(node, ins):
+    d = ins[0] - ins[1]
+    return d * d
+
+
+@rule("Rsqrt")
+def _rsqrt(node, ins):
+    return lower.lax.rsqrt(ins[0])
+
+
+@rule("Erf")
+def _erf(node, ins):
+    return lower.lax.erf(ins[0])
+
+
+@rule("Sigmoid")
+def _sigmoid(node, ins):
+    import jax
+    return jax.nn.sigmoid(ins[0])
+
+
+@rule("AddN")
+def _add_n(node, ins):
+    total = ins[0]
+    for x in ins[1:]:
+        total = total + x
+    return total
+
+
+@rule("SelectV2")
+def _select(node, ins):
+    return _np().where(ins[0], ins[1], ins[2])
+
+
+@rule("ClipByValue")
+def _clip(node, ins):
+    return _np().minimum(_np().maximum(ins[0], ins[1]), ins[2])
+
+
+@rule("Cast")
+def _cast(node, ins):
+    x = ins[0]
+    if _np().iscomplexobj(x) and not node.attrs["dtype"].is_complex:
+        x = _np().real(x)
+    return x.astype(node.attrs["dtype"].np_dtype)
+
+
+@rule("Identity", "StopGradient", "EnsureShape")
+def _identity(node, ins):
+    return ins[0]
+
+
+@rule("Const")
+def _const(node, ins):
+    return np.asarray(node.attrs["value"])
+
+
+# --- gradient helpers ---------------------------------------------------------------
+
+def _derivative_grad(fn):
+    def lowered(node, ins):
+        y, dy = ins
+        return _np().where(dy == 0, _np().zeros_like(dy), fn(y, dy))
+    return lowered
+
+
+rule("SqrtGrad")(_derivative_grad(lambda y, dy: dy * 0.5 / y))
+rule("RsqrtGrad")(_derivative_grad(lambda y, dy: dy * (-0.5) * y * y * y))
+rule("ReciprocalGrad")(_derivative_grad(lambda y, dy: -dy * y * y))
+
+
+@rule("SumLike")
+def _sum_like(node, ins):
+    grad, x = ins
+    shape = np.shape(x)
+    if grad.shape == shape:
+        return grad
+    lead = grad.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape)
+                                      if d == 1 and grad.shape[lead + i] != 1)
+    return _np().sum(grad, axis=axes).reshape(shape)
+
+
+@rule("BroadcastLike")
+def _broadcast_like(node, ins):
+    grad, x = ins
+    axes = node.attrs["axes"]
+    if axes:
+        rank = np.ndim(x)
+        grad = _np().expand_dims(grad, tuple(sorted(a % rank for a in axes)))
+    return _np().broadcast_to(grad, np.shape(x))
+
+
+@rule("ZerosLike")
+def _zeros_like(node, ins):
+    return _np().zeros(np.shape(ins[0]), node.outputs[0].dtype.np_dtype)
+
+
+@rule("OnesLike")
+def _ones_like(node, ins):
+    return _np().ones(np.shape(ins[0]), node.outputs[0].dtype.np_dtype)
+
+
+# --- shapes (known while lowering: numpy) ----------------------------------------------
+
+@rule("Shape")
+def _shape(node, ins):
+    return np.asarray(np.shape(ins[0]), node.attrs["out_type"].np_dtype)
+
+
+@rule("Size")
+def _size(node, ins):
+    return np.asarray(np.size(ins[0]), node.attrs["out_type"].np_dtype)
+
+
+@rule("Rank")
+def _rank(node, ins):
+    return np.asarray(np.ndim(ins[0]), node.attrs["out_type"].np_dtype)
+
+
+# --- arrays ---------------------------------------------------------------------------
+
+@rule("Reshape")
+def _reshape(node, ins):
+    return _np().reshape(ins[0], static_ints(ins[1], "Reshape's shape"))
+
+
+@rule("BroadcastTo")
+def _broadcast_to(node, ins):
+    return _np().broadcast_to(ins[0], static_ints(ins[1], "BroadcastTo's shape"))
+
+
+@rule("Fill")
+def _fill(node, ins):
+    return _np().full(static_ints(ins[0], "Fill's dims"), ins[1])
+
+
+@rule("Transpose")
+def _transpose(node, ins):
+    perm = ins[1] if len(ins) > 1 else node.attrs.get("perm")
+    perm = None if perm is None else static_ints(perm, "Transpose's perm")
+    return _np().transpose(ins[0], perm)
+
+
+@rule("ExpandDims")
+def _expand_dims(node, ins):
+    return _np().expand_dims(ins[0], node.attrs["axis"])
+
+
+@rule("Squeeze")
+def _squeeze(node, ins):
+    return _np().squeeze(ins[0], node.attrs["axis"])
+
+
+@rule("ConcatV2")
+def _concat(node, ins):
+    return _np().concatenate(ins, axis=node.attrs["axis"])
+
+
+@rule("ConcatGrad")
+def _concat_grad(node, ins):
+    grad, values, axis = ins[0], ins[1:], node.attrs["axis"]
+    ends = np.cumsum([np.shape(v)[axis] for v in values])[:-1]
+    return list(_np().split(grad, ends, axis=axis))
+
+
+@rule("Pack")
+def _pack(node, ins):
+    return _np().stack(ins, axis=node.attrs["axis"])
+
+
+@rule("Unpack")
+def _unpack(node, ins):
+    axis = node.attrs["axis"]
+    return [_np().squeeze(p, axis) for p in
+            _np().split(ins[0], np.shape(ins[0])[axis], axis=axis)]
+
+
+@rule("Tile")
+def _tile(node, ins):
+    return _np().tile(ins[0], static_ints(ins[1], "Tile's multiples"))
+
+
+@rule("TileGrad")
+def _tile_grad(node, ins):
+    grad, x = ins
+    split = []
+    for g, d in zip(grad.shape, np.shape(x)):
+        split.extend((g // d if d else 0, d))
+    return _np().sum(grad.reshape(split), axis=tuple(range(0, len(split), 2)))
+
+
+@rule("Slice")
+def _slice(node, ins):
+    x = ins[0]
+    begin, sizes = static_ints(ins[1], "Slice's begin"), static_ints(ins[2], "Slice's size")
+    key = tuple(slice(b, d if s == -1 else b + s) for d, b, s in zip(x.shape, begin, sizes))
+    return x[key]
+
+
+@rule("SliceGrad")
+def _slice_grad(node, ins):
+    grad, x, begin = ins
+    begin = static_ints(begin, "Slice's begin")
+    key = tuple(slice(b, b + d) for b, d in zip(begin, grad.shape))
+    return _np().zeros(np.shape(x), grad.dtype).at[key].set(grad)
+
+
+def _strided_key(spec, dynamic):
+    from runtime._src.ops import indexing
+    if any(is_static(v) is False for v in dynamic):
+        raise Unsupported("StridedSlice with indices computed at run time")
+    return tuple(indexing._numpy_key_part(s, dynamic) for s in spec)
+
+
+@rule("StridedSlice")
+def _strided_slice(node, ins):
+    return ins[0][_strided_key(node.attrs["spec"], ins[1:])]
+
+
+@rule("StridedSliceGrad")
+def _strided_slice_grad(node, ins):
+    grad, x = ins[0], ins[1]
+    key = _strided_key(node.attrs["spec"], ins[2:])
+    return _np().zeros(np.shape(x), grad.dtype).at[key].set(grad)
+
+
+@rule("GatherV2")
+def _gather(node, ins):
+    params, indices = ins
+    axis, batch_dims = node.attrs["axis"], node.attrs.get("batch_dims", 0)
+    if batch_dims:
+        raise Unsupported("GatherV2 with batch_dims")
+    return _np().take(params, indices, axis=axis, mode="clip")
+
+
+@rule("GatherGrad")
+def _gather_grad(node, ins):
+    grad, params, indices = ins
+    axis, batch_dims = node.attrs["axis"], node.attrs.get("batch_dims", 0)
+    if batch_dims:
+        raise Unsupported("GatherGrad with batch_dims")
+    axis = axis % max(np.ndim(params), 1)
+    out = _np().zeros(np.shape(params), grad.dtype)
+    index = (slice(None),) * axis + (indices,)
+    return out.at[index].add(grad)
+
+
+@rule("OneHot")
+def _one_hot(node, ins):
+    if len(ins) == 4:
+        indices, depth, on, off = ins
+        depth = static_ints(depth, "OneHot's depth")[0]
+    else:
+        (indices, on, off), depth = ins, node.attrs["depth"]
+    axis = node.attrs["axis"]
+    hot = _np().expand_dims(indices, -1) == _np().arange(depth)
+    out = _np().where(hot, on, off)
+    return out if axis in (-1, np.ndim(indices)) else _np().moveaxis(out, -1, axis)
+
+
+@rule("Range")
+def _range(node, ins):
+    raise Unsupported("Range with bounds computed at run time (XLA needs static shapes)")
+
+
+# --- reductions ----------------------------------------------------------------------
+
+def _reduction(name):
+    def lowered(node, ins):
+        return getattr(_np(), name)(ins[0], axis=node.attrs["axis"],
+                                    keepdims=node.attrs["keepdims"])
+    return lowered
+
+
+for _op, _fn in {"Sum": "sum", "Prod": "prod", "Max": "max", "Min": "min", "All": "all",
+                 "Any": "any"}.items():
+    rule(_op)(_reduction(_fn))
+
+
+@rule("Mean")
+def _mean(node, ins):
+    x = ins[0]
+    if x.dtype.kind in "iu":
+        raise Unsupported("an integer Mean (TF truncates toward zero)")
+    return _np().mean(x, axis=node.attrs["axis"], keepdims=node.attrs["keepdims"])
+
+
+@rule("ArgMax")
+def _argmax(node, ins):
+    return _np().argmax(ins[0], axis=node.attrs["axis"])
+
+
+@rule("ArgMin")
+def _argmin(node, ins):
+    return _np().argmin(ins[0], axis=node.attrs["axis"])
+
+
+@rule("Cumsum")
+def _cumsum(node, ins):
+    x, axis = ins[0], node.attrs["axis"]
+    if node.attrs["reverse"]:
+        x = _np().flip(x, axis)
+    out = _np().cumsum(x, axis=axis)
+    if node.attrs["exclusive"]:
+        out = out - x
+    return _np().flip(out, axis) if node.attrs["reverse"] else out
+
+
+# --- linear algebra -----------------------------------------------------------------
+
+@rule("MatMul")
+def _matmul(node, ins):
+    a, b = ins
+    if node.attrs.get("transpose_a"):
+        a = _np().swapaxes(a, -1, -2)
+    if node.attrs.get("transpose_b"):
+        b = _np().swapaxes(b, -1, -2)
+    return _np().matmul(a, b)
+
+
+@rule("Einsum")
+def _einsum(node, ins):
+    return _np().einsum(node.attrs["equation"], *ins)
