@@ -274,16 +274,37 @@ def _slice_grad(node, ins):
     return _np().zeros(np.shape(x), grad.dtype).at[key].set(grad)
 
 
+def _key_value(v, dynamic, what):
+    """A spec entry's index: an int, or an entry of `dynamic` (a run-time
+    scalar: JAX indexes with it; a slice bound must be known)."""
+    if not isinstance(v, tuple):
+        return v
+    value = dynamic[v[1] - 1]
+    if is_static(value):
+        return int(value)
+    if what != "index":
+        raise Unsupported("a slice whose bounds are computed at run time (XLA needs static "
+                          "shapes)")
+    return value.reshape(())
+
+
 def _strided_key(spec, dynamic):
-    from runtime._src.ops import indexing
-    if any(is_static(v) is False for v in dynamic):
-        raise Unsupported("StridedSlice with indices computed at run time")
-    return tuple(indexing._numpy_key_part(s, dynamic) for s in spec)
+    key = []
+    for s in spec:
+        kind = s[0]
+        if kind == "index":
+            key.append(_key_value(s[1], dynamic, kind))
+        elif kind == "slice":
+            key.append(slice(*(_key_value(b, dynamic, kind) for b in s[1:4])))
+        else:
+            key.append(None if kind == "newaxis" else Ellipsis)
+    return tuple(key)
 
 
 @rule("StridedSlice")
 def _strided_slice(node, ins):
-    return ins[0][_strided_key(node.attrs["spec"], ins[1:])]
+    x = ins[0] if not is_static(ins[0]) else _np().asarray(ins[0])
+    return x[_strided_key(node.attrs["spec"], ins[1:])]
 
 
 @rule("StridedSliceGrad")
@@ -316,11 +337,8 @@ def _gather_grad(node, ins):
 
 @rule("OneHot")
 def _one_hot(node, ins):
-    if len(ins) == 4:
-        indices, depth, on, off = ins
-        depth = static_ints(depth, "OneHot's depth")[0]
-    else:
-        (indices, on, off), depth = ins, node.attrs["depth"]
+    indices, attrs = ins[0], node.attrs
+    depth, on, off = attrs["depth"], attrs["on_value"], attrs["off_value"]
     axis = node.attrs["axis"]
     hot = _np().expand_dims(indices, -1) == _np().arange(depth)
     out = _np().where(hot, on, off)
