@@ -12,6 +12,10 @@ pytest.importorskip("jax")
 import runtime as tf  # noqa: E402
 from runtime._src.jit.program import JitCompileWarning  # noqa: E402
 
+# A function here that falls back to the executor fails its test (but the one
+# that expects the warning).
+pytestmark = pytest.mark.filterwarnings("error::runtime._src.jit.program.JitCompileWarning")
+
 RNG = np.random.default_rng(7)
 X = RNG.standard_normal((4, 5)).astype(np.float32)
 W = RNG.standard_normal((5, 3)).astype(np.float32)
@@ -129,9 +133,7 @@ def _numpy(result):
                                                  enumerate(CASES)])
 def test_jit_compile_gives_the_executors_values(fn, args):
     want = _numpy(tf.function(fn)(*args()))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", JitCompileWarning)
-        got = _numpy(tf.function(fn, jit_compile=True)(*args()))
+    got = _numpy(tf.function(fn, jit_compile=True)(*args()))
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and g.shape == w.shape
@@ -184,10 +186,8 @@ def test_keras_compile_jit_compile_true_trains_as_the_executor():
                   loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
         models.append(m)
     models[1].set_weights(models[0].get_weights())
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", JitCompileWarning)
-        losses = [[float(m.train_on_batch(x, y)) for _ in range(3)] for m in models]
-        preds = [m.predict(x, verbose=0) for m in models]
+    losses = [[float(m.train_on_batch(x, y)) for _ in range(3)] for m in models]
+    preds = [m.predict(x, verbose=0) for m in models]
     np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
     np.testing.assert_allclose(preds[1], preds[0], rtol=1e-4, atol=1e-5)
     for a, b in zip(models[1].get_weights(), models[0].get_weights()):
@@ -209,3 +209,24 @@ def test_an_op_without_a_jax_rule_warns_once_and_runs_on_the_executor():
     with warnings.catch_warnings():
         warnings.simplefilter("error", JitCompileWarning)
         np.testing.assert_array_equal(f(tf.constant([4, 55, 666])).numpy(), [1, 2, 3])
+
+
+def test_variables_in_loops_branches_and_arguments():
+    def bump(v, x):
+        for _ in tf.range(3):
+            v.assign_add(x)
+        if tf.reduce_sum(v) > 0:
+            v.assign(v * 2.0)
+        else:
+            v.assign_sub(tf.ones_like(v))
+        return v.read_value()
+
+    results = []
+    for jit in (False, True):
+        f = tf.function(bump, jit_compile=jit)
+        a, b = tf.Variable([1.0, -2.0]), tf.Variable([-5.0, 0.5])
+        outs = [f(a, tf.constant([0.5, 0.25])), f(b, tf.constant([0.5, 0.25])),
+                f(a, tf.constant([-3.0, 0.0]))]
+        results.append(([o.numpy() for o in outs], a.numpy(), b.numpy()))
+    for got, want in zip(tf.nest.flatten(results[1]), tf.nest.flatten(results[0])):
+        np.testing.assert_allclose(got, want, rtol=1e-6)

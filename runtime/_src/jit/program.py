@@ -99,6 +99,10 @@ class JitProgram:
                     if node.op in _WRITES:
                         written.add(self._index[id(variable)])
         self.written = sorted(written)
+        # Per Variable: the host array last seen and its device copy, so a
+        # Variable nothing else changed is not copied to the device again.
+        self._host = [None] * len(self.variables)
+        self._device = [None] * len(self.variables)
         self._plans = {}
         self._jitted = None
         self.failed = None             # why JAX could not compile it, once it could not
@@ -134,12 +138,18 @@ class JitProgram:
         if self._jitted is None:
             self._jax = jax
             self._jitted = jax.jit(self._lowered)
-        state = [v._value for v in self.variables]
+        host, device = self._host, self._device
+        state = []
+        for i, v in enumerate(self.variables):
+            value = v._value
+            state.append(device[i] if host[i] is value else value)
         with jax.enable_x64(True):
             outs, written = self._jitted(list(inputs), state)
         variables = self.variables
         for i, value in zip(self.written, written):
-            variables[i]._write(np.asarray(value))
+            variable = variables[i]
+            variable._write(np.asarray(value))
+            host[i], device[i] = variable._value, value
         return [np.asarray(v) for v in outs]
 
 
