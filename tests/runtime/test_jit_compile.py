@@ -230,3 +230,24 @@ def test_variables_in_loops_branches_and_arguments():
         results.append(([o.numpy() for o in outs], a.numpy(), b.numpy()))
     for got, want in zip(tf.nest.flatten(results[1]), tf.nest.flatten(results[0])):
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_random_ops_compile_and_follow_the_global_seed():
+    def noisy(x):
+        return (tf.nn.dropout(x, 0.5), tf.random.uniform([3, 2]),
+                tf.random.normal([2], mean=1.0, stddev=0.0))
+
+    x = tf.constant(np.ones((200, 4), np.float32))
+    runs = []
+    for _ in range(2):
+        tf.random.set_seed(4)
+        f = tf.function(noisy, jit_compile=True)
+        runs.append([_numpy(f(x)) for _ in range(2)])
+    (a, b), (c, _) = runs
+    for got, want in zip(a, c):
+        np.testing.assert_array_equal(got, want)        # the same seed, the same values
+    assert not np.array_equal(a[0], b[0])               # a new draw each call
+    drop = a[0]
+    assert set(np.unique(drop)) <= {0.0, 2.0} and 0.4 < np.mean(drop == 0) < 0.6
+    assert np.all((a[1] >= 0) & (a[1] < 1)) and a[1].dtype == np.float32
+    np.testing.assert_array_equal(a[2], [1.0, 1.0])

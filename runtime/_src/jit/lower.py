@@ -11,6 +11,10 @@ stateless op whose inputs are all known is computed with our own numpy
 kernel (the executor's semantics exactly), so `Reshape(x, Shape(y))` and
 friends see static shapes, as XLA wants them.
 
+Random ops draw from a JAX key that is the last entry of the state (fed each
+call from our own random stream, so `tf.random.set_seed` makes a compiled
+function reproducible; its values are not the executor's).
+
 Variables are state threaded through the program: `Lowering.state` holds
 the current value of each Variable the graph touches (the program's
 inputs); `ReadVariableOp` reads it, `Assign*` replace it, and the final
@@ -112,6 +116,13 @@ class Lowering:
     def read(self, node):
         return self.state[self.program.variable_index(node.attrs["variable"])]
 
+    def random_key(self):
+        """A new JAX key for one random op (the state's key moves on)."""
+        import jax
+        key, sub = jax.random.split(self.state[-1])
+        self.state[-1] = key
+        return sub
+
     def write(self, node, value):
         i = self.program.variable_index(node.attrs["variable"])
         dtype = node.attrs["variable"]._np_dtype
@@ -207,7 +218,39 @@ def _while(low, node, ins):
     return values
 
 
-_STATEFUL = {"ReadVariableOp": _read_variable, "AssignVariableOp": _assign,
+# --- random ---------------------------------------------------------------------
+
+def _dropout(low, node, ins):
+    import jax
+    x, rate = ins
+    shape = np.shape(x)
+    noise = node.attrs["noise_shape"]
+    noise = shape if noise is None else tuple(
+        shape[i] if d is None else d for i, d in enumerate(noise))
+    keep = jax.random.uniform(low.random_key(), noise, x.dtype) >= rate
+    return jnp.where(keep, x / (1 - jnp.asarray(rate, x.dtype)), jnp.zeros((), x.dtype))
+
+
+def _random_uniform(low, node, ins):
+    import jax
+    shape, lo, hi = ins
+    dtype = node.attrs["dtype"].np_dtype
+    shape = static_ints(shape, "the shape of a random op")
+    if np.dtype(dtype).kind in "iu":
+        return jax.random.randint(low.random_key(), shape, lo, hi, dtype)
+    return jax.random.uniform(low.random_key(), shape, dtype) * (hi - lo) + lo
+
+
+def _random_normal(low, node, ins):
+    import jax
+    shape, mean, stddev = ins
+    dtype = node.attrs["dtype"].np_dtype
+    shape = static_ints(shape, "the shape of a random op")
+    return jax.random.normal(low.random_key(), shape, dtype) * stddev + mean
+
+
+_STATEFUL = {"Dropout": _dropout, "RandomUniform": _random_uniform,
+             "RandomNormal": _random_normal, "ReadVariableOp": _read_variable, "AssignVariableOp": _assign,
              "AssignAddVariableOp": _assign_add, "AssignSubVariableOp": _assign_sub,
              "If": _if, "While": _while}
 SUPPORTED_SPECIAL = frozenset(_STATEFUL)
