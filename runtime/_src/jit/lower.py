@@ -102,6 +102,8 @@ class Lowering:
 
     def node(self, node, ins):
         """The output values of `node` given its input values."""
+        if node.op not in _CLOSES_OVER and any(v.__class__ is LazyRange for v in ins):
+            return [LazyRange.use(node, ins)]
         if (ins and node.op not in _NEVER_FOLDED and all(is_static(v) for v in ins)
                 and not node.stateful and not node.subgraph_list()):
             result = node.opdef.kernel(*ins, **node.attrs)
@@ -130,8 +132,46 @@ class Lowering:
         return self.state[i]
 
 
+class LazyRange:
+    """A `Range` whose bounds are known only at run time: XLA cannot make an
+    array of that length, but the loop autograph stages for `for i in
+    range(n)` only asks for its length and its i-th element."""
+
+    def __init__(self, node, start, limit, delta):
+        self.dtype = node.outputs[0].dtype.np_dtype
+        self.start, self.limit, self.delta = start, limit, delta
+
+    def length(self):
+        span = jnp.asarray(self.limit) - jnp.asarray(self.start)
+        if np.dtype(self.dtype).kind == "f":
+            n = jnp.ceil(span / self.delta)
+        else:
+            n = -((-span) // self.delta)
+        return jnp.maximum(n, 0)
+
+    @staticmethod
+    def use(node, ins):
+        """The output of `node` (Shape, Size or an index) on a LazyRange."""
+        r = ins[0]
+        out = node.outputs[0].dtype.np_dtype
+        if node.op == "Shape" and len(ins) == 1:
+            return jnp.reshape(r.length(), (1,)).astype(out)
+        if node.op == "Size" and len(ins) == 1:
+            return r.length().astype(out)
+        spec = node.attrs.get("spec")
+        if node.op == "StridedSlice" and len(spec) == 1 and spec[0][0] == "index":
+            i = spec[0][1]
+            i = jnp.asarray(ins[i[1]] if isinstance(i, tuple) else i).reshape(())
+            i = jnp.where(i < 0, i + r.length().astype(i.dtype), i)
+            return (r.start + i * r.delta).astype(out)
+        raise Unsupported("a Range with bounds computed at run time used by "
+                          f"{node.op} (XLA needs static shapes)")
+
+
 def _as_dtype(value, tensor):
     """`value` with `tensor`'s dtype (numpy stays numpy, JAX stays JAX)."""
+    if value.__class__ is LazyRange:
+        return value
     want = tensor.dtype.np_dtype
     if is_static(value):
         value = np.asarray(value)
@@ -173,15 +213,14 @@ def _if(low, node, ins):
     dtypes = [t.dtype.np_dtype for t in node.outputs]
 
     def branch(graph):
-        def lowered(operands):
-            caps, state = operands
+        def lowered(state):          # the captures are closed over (JAX allows it)
             inner = Lowering(low.program, list(state))
-            outs = inner.run(graph, [], caps)
+            outs = inner.run(graph, [], captured)
             return [dynamic(v, d) for v, d in zip(outs, dtypes)], tuple(inner.state)
         return lowered
 
     outs, state = lax.cond(jnp.asarray(pred, bool).reshape(()), branch(then_g),
-                           branch(else_g), (list(captured), tuple(low.state)))
+                           branch(else_g), tuple(low.state))
     low.state[:] = list(state)
     return outs
 
@@ -248,6 +287,9 @@ def _random_normal(low, node, ins):
     shape = static_ints(shape, "the shape of a random op")
     return jax.random.normal(low.random_key(), shape, dtype) * stddev + mean
 
+
+# Ops whose subgraphs close over their captures (a LazyRange may be one).
+_CLOSES_OVER = frozenset({"If", "While"})
 
 _STATEFUL = {"Dropout": _dropout, "RandomUniform": _random_uniform,
              "RandomNormal": _random_normal, "ReadVariableOp": _read_variable, "AssignVariableOp": _assign,

@@ -347,7 +347,7 @@ def _one_hot(node, ins):
 
 @rule("Range")
 def _range(node, ins):
-    raise Unsupported("Range with bounds computed at run time (XLA needs static shapes)")
+    return lower.LazyRange(node, *ins)      # bounds known only at run time
 
 
 # --- reductions ----------------------------------------------------------------------

@@ -1,0 +1,176 @@
+"""Differential fuzzing of `tf.function(jit_compile=True)`: random programs
+(tools/fuzz.py's generators) run natively and compiled with XLA through JAX
+(runtime/_src/jit).
+
+Each program's `main(a, b, v)` is traced with `runtime.function(...,
+jit_compile=True)` on int32 tensors and compared with the plain Python result.
+Rows where Python raises, or where the executor refuses or fails to run the
+program, are skipped (the runtime fuzzer judges those). A program that falls
+back to the executor (a `JitCompileWarning`) is counted as refused, with the
+warning's reason.
+
+    python tools/fuzz_xla.py --count 200 --seed 1 [--composites | --closures | --mutations]
+    python tools/fuzz.py --backend xla ...       # the same
+    python tools/fuzz_xla.py --corpus            # tests/autograph/functions.py's
+                                                 # tensor cases, compiled
+
+Exit status 1 when a program disagrees (printed with its inputs).
+"""
+
+import argparse
+import contextlib
+import io
+import os
+import re
+import sys
+import warnings
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for _path in (ROOT, os.path.join(ROOT, "tools")):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from fuzzing import runner as fuzz  # noqa: E402 - the fuzzer's generators, loader and runs
+from fuzzing.gen_default import INPUTS  # noqa: E402
+from fuzz_onnx import _plain  # noqa: E402
+
+MODES = ("default", "composites", "closures", "mutations")
+
+
+def _values(result):
+    import runtime as tf
+    return _plain(tf.nest.map_structure(lambda t: t.numpy() if hasattr(t, "numpy") else t,
+                                        result))
+
+
+def _reason(message):
+    """The part of a fallback warning that says why (lines and names dropped)."""
+    reason = message.split("not compiled with XLA: ")[-1]
+    return re.sub(r" at \S+:\d+", "", reason)[:120]
+
+
+def xla_row(main, a, b, v):
+    """(verdict, detail) of one input triple: 'ok', 'skipped', 'refused' or
+    'mismatch'."""
+    import runtime as tf
+    from autograph.operators import side_effects
+    from runtime._src.jit.program import JitCompileWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        native = fuzz._outcome4(lambda: main(a, b, list(v)), plain=lambda x: x)
+        if native[0] != "ok":
+            return "skipped", "python raised"
+        args = (tf.constant(a), tf.constant(b), tf.constant(np.asarray(v, np.int32)))
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), side_effects.strict():
+                expected = _values(tf.function(main)(*args))
+        except Exception as e:  # noqa: BLE001 - the runtime fuzzer judges these
+            return "skipped", f"runtime: {type(e).__name__}"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("always", JitCompileWarning)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), side_effects.strict():
+                got = _values(tf.function(main, jit_compile=True)(*args))
+        except Exception as e:  # noqa: BLE001 - the compiled path failing is a mismatch
+            return "mismatch", f"jit_compile raised {type(e).__name__}: {str(e)[:300]}"
+    fallback = [w for w in caught if issubclass(w.category, JitCompileWarning)]
+    want = _plain(native[1])
+    if got != want:
+        return "mismatch", f"python={want!r} xla={got!r} runtime={expected!r}"
+    if fallback:
+        return "refused", _reason(str(fallback[0].message))
+    return "ok", None
+
+
+def run(count, seed, mode="default", quiet=False):
+    """Fuzz `count` programs; returns {'programs', 'mismatches', 'refused',
+    'refusals': {reason: n}, 'failing': [(seed, source, detail)]}."""
+    gen = fuzz.GENERATORS[mode]
+    stats = {"programs": count, "mismatches": 0, "refused": 0, "refusals": {}, "failing": []}
+    for k in range(count):
+        s = seed * 1_000_003 + k
+        source = gen(s).program()
+        main = fuzz.load(source, s)["main"]
+        verdicts = [xla_row(main, a, b, v) for a, b, v in INPUTS]
+        bad = [(inputs, d) for inputs, (verdict, d) in zip(INPUTS, verdicts)
+               if verdict == "mismatch"]
+        for verdict, detail in verdicts:
+            if verdict == "refused":
+                stats["refusals"][detail] = stats["refusals"].get(detail, 0) + 1
+        if bad:
+            stats["mismatches"] += 1
+            stats["failing"].append((s, source, bad))
+            if not quiet:
+                print(f"MISMATCH (seed {s}, backend xla)\n{source}")
+                for inputs, detail in bad:
+                    print(f"  inputs {inputs}: {detail}")
+        elif any(v == "refused" for v, _ in verdicts):
+            stats["refused"] += 1
+    return stats
+
+
+def corpus():
+    """The equivalence corpus's tensor cases (tests/autograph/functions.py)
+    compiled with jit_compile=True against the executor's values; returns
+    {'cases', 'ok', 'refused': {reason: n}, 'mismatches': [(name, detail)]}."""
+    import runtime as tf
+    from runtime._src.jit.program import JitCompileWarning
+    from tests.autograph.functions import CORPUS
+    stats = {"cases": 0, "ok": 0, "refused": {}, "mismatches": []}
+    for fn, cases, tensor in CORPUS:
+        for args in cases if tensor else ():
+            stats["cases"] += 1
+            feeds = [tf.constant(np.array(a, np.int32) if isinstance(a, list) else a)
+                     for a in args]
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = _values(tf.function(fn)(*feeds))
+                warnings.simplefilter("error", JitCompileWarning)
+                try:
+                    got = _values(tf.function(fn, jit_compile=True)(*feeds))
+                except JitCompileWarning as w:
+                    reason = _reason(str(w))
+                    stats["refused"][reason] = stats["refused"].get(reason, 0) + 1
+                    continue
+                except Exception as e:  # noqa: BLE001 - a failure is a mismatch
+                    got = f"raised {type(e).__name__}: {e}"
+            if got == want:
+                stats["ok"] += 1
+            else:
+                stats["mismatches"].append((f"{fn.__name__}{args}", f"{got!r} != {want!r}"))
+    return stats
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    modes = parser.add_mutually_exclusive_group()
+    for mode in MODES[1:]:
+        modes.add_argument(f"--{mode}", dest="mode", action="store_const", const=mode)
+    parser.add_argument("--corpus", action="store_true",
+                        help="the equivalence corpus instead of random programs")
+    args = parser.parse_args(argv)
+    if args.corpus:
+        stats = corpus()
+        for reason, n in sorted(stats["refused"].items(), key=lambda e: -e[1]):
+            print(f"REFUSED x{n}: {reason}")
+        for name, detail in stats["mismatches"]:
+            print(f"MISMATCH {name}: {detail}")
+        print(f"corpus: {stats['cases']} tensor cases, {stats['ok']} compiled and equal, "
+              f"{sum(stats['refused'].values())} refused, {len(stats['mismatches'])} mismatches")
+        return 1 if stats["mismatches"] else 0
+    mode = args.mode or "default"
+    stats = run(args.count, args.seed, mode)
+    for reason, n in sorted(stats["refusals"].items(), key=lambda e: -e[1]):
+        print(f"REFUSED x{n}: {reason}")
+    print(f"fuzz: {args.count} programs, seed {args.seed}, mode {mode}, backend xla, "
+          f"{stats['mismatches']} mismatches, {stats['refused']} refused")
+    return 1 if stats["mismatches"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
