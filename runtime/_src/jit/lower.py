@@ -11,9 +11,8 @@ stateless op whose inputs are all known is computed with our own numpy
 kernel (the executor's semantics exactly), so `Reshape(x, Shape(y))` and
 friends see static shapes, as XLA wants them.
 
-Random ops draw from a JAX key that is the last entry of the state (fed each
-call from our own random stream, so `tf.random.set_seed` makes a compiled
-function reproducible; its values are not the executor's).
+Random ops draw on the host from the executor's own streams, when the
+program runs (an ordered `io_callback`): the same values as the executor.
 
 Variables are state threaded through the program: `Lowering.state` holds
 the current value of each Variable the graph touches (the program's
@@ -117,13 +116,6 @@ class Lowering:
 
     def read(self, node):
         return self.state[self.program.variable_index(node.attrs["variable"])]
-
-    def random_key(self):
-        """A new JAX key for one random op (the state's key moves on)."""
-        import jax
-        key, sub = jax.random.split(self.state[-1])
-        self.state[-1] = key
-        return sub
 
     def write(self, node, value):
         i = self.program.variable_index(node.attrs["variable"])
@@ -258,41 +250,48 @@ def _while(low, node, ins):
 
 
 # --- random ---------------------------------------------------------------------
+#
+# Random ops draw on the host, from the very stream the executor draws from,
+# through an ordered `io_callback` when the program runs: the compiled
+# function gives the executor's random values (and follows tf.random.set_seed).
+
+def _host_draw(node, fn, shape, dtype, *args):
+    from jax.experimental import io_callback
+    import jax
+    result = jax.ShapeDtypeStruct(tuple(shape), np.dtype(dtype))
+    return io_callback(lambda *a: np.asarray(fn(*a), dtype), result, *args, ordered=True)
+
 
 def _dropout(low, node, ins):
-    import jax
+    from runtime._src.ops.random_ops import _generator
+    from runtime._src.core import dtypes
     x, rate = ins
+    attrs = node.attrs
     shape = np.shape(x)
-    noise = node.attrs["noise_shape"]
+    noise = attrs["noise_shape"]
     noise = shape if noise is None else tuple(
         shape[i] if d is None else d for i, d in enumerate(noise))
-    keep = jax.random.uniform(low.random_key(), noise, x.dtype) >= rate
-    return jnp.where(keep, x / (1 - jnp.asarray(rate, x.dtype)), jnp.zeros((), x.dtype))
+    dtype = dtypes.as_dtype(np.dtype(x.dtype))
+
+    def draw():
+        return _generator("Dropout", dtype, attrs["seeds"], attrs["stream"]).random(noise)
+    keep = _host_draw(node, draw, noise, np.float64) >= jnp.asarray(rate, np.float64)
+    scale = (1 / (1 - jnp.asarray(rate, np.float64))).astype(x.dtype)
+    return x * scale * keep
 
 
-def _random_uniform(low, node, ins):
-    import jax
-    shape, lo, hi = ins
-    dtype = node.attrs["dtype"].np_dtype
-    shape = static_ints(shape, "the shape of a random op")
-    if np.dtype(dtype).kind in "iu":
-        return jax.random.randint(low.random_key(), shape, lo, hi, dtype)
-    return jax.random.uniform(low.random_key(), shape, dtype) * (hi - lo) + lo
-
-
-def _random_normal(low, node, ins):
-    import jax
-    shape, mean, stddev = ins
-    dtype = node.attrs["dtype"].np_dtype
-    shape = static_ints(shape, "the shape of a random op")
-    return jax.random.normal(low.random_key(), shape, dtype) * stddev + mean
+def _random_op(low, node, ins):
+    shape = static_ints(ins[0], "the shape of a random op")
+    kernel, attrs = node.opdef.kernel, node.attrs
+    return _host_draw(node, lambda *a: kernel(np.asarray(shape, np.int64), *a, **attrs), shape,
+                      node.outputs[0].dtype.np_dtype, *ins[1:])
 
 
 # Ops whose subgraphs close over their captures (a LazyRange may be one).
 _CLOSES_OVER = frozenset({"If", "While"})
 
-_STATEFUL = {"Dropout": _dropout, "RandomUniform": _random_uniform,
-             "RandomNormal": _random_normal, "ReadVariableOp": _read_variable, "AssignVariableOp": _assign,
+_STATEFUL = {"Dropout": _dropout, "RandomUniform": _random_op, "RandomNormal": _random_op,
+             "TruncatedNormal": _random_op, "ReadVariableOp": _read_variable, "AssignVariableOp": _assign,
              "AssignAddVariableOp": _assign_add, "AssignSubVariableOp": _assign_sub,
              "If": _if, "While": _while}
 SUPPORTED_SPECIAL = frozenset(_STATEFUL)

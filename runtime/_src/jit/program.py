@@ -26,7 +26,6 @@ from runtime._src.jit.lower import RULES, SUPPORTED_SPECIAL, Lowering, Unsupport
 
 __all__ = ["compile_graph", "JitProgram", "JitCompileWarning", "unsupported_ops"]
 
-_RANDOM = frozenset({"Dropout", "RandomUniform", "RandomNormal"})
 _WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
 
 
@@ -101,7 +100,6 @@ class JitProgram:
                     if node.op in _WRITES:
                         written.add(self._index[id(variable)])
         self.written = sorted(written)
-        self.random = [n for g in _walk(graph) for n in g.nodes if n.op in _RANDOM]
         # Per Variable: the host array last seen and its device copy, so a
         # Variable nothing else changed is not copied to the device again.
         self._host = [None] * len(self.variables)
@@ -115,17 +113,6 @@ class JitProgram:
             self._index[id(variable)] = len(self.variables)
             self.variables.append(variable)
 
-    def _key(self):
-        """This call's JAX key (raw uint32 pair), drawn from the stream of the
-        graph's first random op (as the executor would draw from it)."""
-        if not self.random:
-            return np.zeros(2, np.uint32)
-        from runtime._src.ops.random_ops import _generator
-        node = self.random[0]
-        dtype = node.attrs.get("dtype") or node.outputs[0].dtype
-        rng = _generator(node.op, dtype, node.attrs["seeds"], node.attrs["stream"])
-        return rng.integers(0, 1 << 32, 2, dtype=np.uint32)
-
     def variable_index(self, variable):
         return self._index[id(variable)]
 
@@ -138,8 +125,8 @@ class JitProgram:
                 n for n in graph.nodes if id(n) in needed and n.op != "Placeholder"]
         return found
 
-    def _lowered(self, inputs, state, key):
-        low = Lowering(self, list(state) + [key])
+    def _lowered(self, inputs, state):
+        low = Lowering(self, list(state))
         n = len(self.graph.inputs)
         outs = low.run(self.graph, inputs[:n], inputs[n:])
         outs = [lower.jnp.asarray(v) for v in outs]
@@ -158,7 +145,7 @@ class JitProgram:
             value = v._value
             state.append(device[i] if host[i] is value else value)
         with jax.enable_x64(True):
-            outs, written = self._jitted(list(inputs), state, self._key())
+            outs, written = self._jitted(list(inputs), state)
         variables = self.variables
         for i, value in zip(self.written, written):
             variable = variables[i]
