@@ -13,6 +13,8 @@ warning's reason.
     python tools/fuzz.py --backend xla ...       # the same
     python tools/fuzz_xla.py --corpus            # tests/autograph/functions.py's
                                                  # tensor cases, compiled
+    python tools/fuzz_xla.py --records           # the op records of tests/runtime
+                                                 # (TF's values), compiled
 
 Exit status 1 when a program disagrees (printed with its inputs).
 """
@@ -144,6 +146,42 @@ def corpus():
     return stats
 
 
+RECORD_MODULES = {"test_clip_truncate": 1e-3, "test_everyday_ops": 1e-3, "test_linalg": 1e-3,
+                  "test_nn_conv_pool": 0.1, "test_rnn_ops": 1e-3, "test_math_elementwise": 1e-3,
+                  "test_nn_activations_losses": 1e-3, "test_reductions_scans": 1e-3,
+                  "test_shapes_indexing": 1e-3, "test_ops": 1e-3}
+
+
+def records():
+    """Every op record of tests/runtime (`RECORDS`: TF's values) run with
+    jit_compile=True and checked as the suite checks it inside tf.function;
+    returns {'records', 'ok', 'refused': {reason: n}, 'mismatches': [(name, detail)]}."""
+    import importlib
+    import runtime as tf
+    from runtime._src.jit.program import JitCompileWarning
+    from tests.runtime.op_records import check_record
+    stats = {"records": 0, "ok": 0, "refused": {}, "mismatches": []}
+    for module, atol_factor in RECORD_MODULES.items():
+        for rec in importlib.import_module(f"tests.runtime.{module}").RECORDS:
+            stats["records"] += 1
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                warnings.simplefilter("error", JitCompileWarning)
+                try:
+                    fn = tf.function(lambda *a, r=rec: r.fn(*a, **r.kw), jit_compile=True)
+                    check_record(rec, fn(*[tf.constant(a) for a in rec.args]), atol_factor)
+                except JitCompileWarning as w:
+                    reason = _reason(str(w))
+                    stats["refused"][reason] = stats["refused"].get(reason, 0) + 1
+                    continue
+                except Exception as e:  # noqa: BLE001 - a failure is a mismatch
+                    stats["mismatches"].append((f"{module}:{rec.name}",
+                                                f"{type(e).__name__}: {str(e)[:200]}"))
+                    continue
+            stats["ok"] += 1
+    return stats
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100)
@@ -153,7 +191,18 @@ def main(argv=None):
         modes.add_argument(f"--{mode}", dest="mode", action="store_const", const=mode)
     parser.add_argument("--corpus", action="store_true",
                         help="the equivalence corpus instead of random programs")
+    parser.add_argument("--records", action="store_true",
+                        help="the op records of tests/runtime instead of random programs")
     args = parser.parse_args(argv)
+    if args.records:
+        stats = records()
+        for reason, n in sorted(stats["refused"].items(), key=lambda e: -e[1]):
+            print(f"REFUSED x{n}: {reason}")
+        for name, detail in stats["mismatches"]:
+            print(f"MISMATCH {name}: {detail}")
+        print(f"records: {stats['records']} op records, {stats['ok']} compiled and equal, "
+              f"{sum(stats['refused'].values())} refused, {len(stats['mismatches'])} mismatches")
+        return 1 if stats["mismatches"] else 0
     if args.corpus:
         stats = corpus()
         for reason, n in sorted(stats["refused"].items(), key=lambda e: -e[1]):
