@@ -20,9 +20,14 @@ inputs); `ReadVariableOp` reads it, `Assign*` replace it, and the final
 state is the program's second output. `If` and `While` carry that state
 through `lax.cond` / `lax.while_loop` with their own values:
 
-    If(pred, *caps)     ->  lax.cond(pred, then, else, (caps, state))
-                            (a pred known while lowering: that branch inline)
+    If(pred, *caps)     ->  lax.cond(pred, then, else, state), the branches
+                            closing over the captures (a pred known while
+                            lowering: that branch inline)
     While(*vars, *caps) ->  lax.while_loop over (vars, state, iteration)
+
+`for i in range(n)` with `n` known only at run time makes a `Range` XLA
+cannot build (its length is dynamic); it stays a `LazyRange`, which the
+loop reads only for its length and its i-th element.
 """
 
 import numpy as np
@@ -106,9 +111,10 @@ class Lowering:
         if (ins and node.op not in _NEVER_FOLDED and all(is_static(v) for v in ins)
                 and not node.stateful and not node.subgraph_list()):
             result = node.opdef.kernel(*ins, **node.attrs)
+        elif node.op in _STATEFUL:
+            result = _STATEFUL[node.op](self, node, ins)
         else:
-            result = RULES[node.op](node, ins) if node.op not in _STATEFUL else \
-                _STATEFUL[node.op](self, node, ins)
+            result = RULES[node.op](node, ins)
         values = list(result) if isinstance(result, (list, tuple)) else [result]
         return [_as_dtype(v, t) for v, t in zip(values, node.outputs)]
 
