@@ -372,14 +372,21 @@ def _mean(node, ins):
     return _np().mean(x, axis=node.attrs["axis"], keepdims=node.attrs["keepdims"])
 
 
+def _nan_skipped(x, fill):
+    """NaNs never win an arg reduction (as our kernel and TF)."""
+    if x.dtype.kind != "f":
+        return x
+    return _np().where(_np().isnan(x), fill, x)
+
+
 @rule("ArgMax")
 def _argmax(node, ins):
-    return _np().argmax(ins[0], axis=node.attrs["axis"])
+    return _np().argmax(_nan_skipped(ins[0], -np.inf), axis=node.attrs["axis"])
 
 
 @rule("ArgMin")
 def _argmin(node, ins):
-    return _np().argmin(ins[0], axis=node.attrs["axis"])
+    return _np().argmin(_nan_skipped(ins[0], np.inf), axis=node.attrs["axis"])
 
 
 @rule("Cumsum")

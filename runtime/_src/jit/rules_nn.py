@@ -57,8 +57,9 @@ def _softsign(node, ins):
 
 @rule("LeakyRelu")
 def _leaky_relu(node, ins):
+    from runtime._src.ops.nn_ops import _alpha
     x = ins[0]
-    return _np().where(x > 0, x, x * node.attrs["alpha"])
+    return _np().where(x > 0, x, x * np.asarray(_alpha(node.attrs["alpha"]), x.dtype))
 
 
 @rule("L2Loss")
