@@ -172,7 +172,8 @@ def _close(got, want):
             return False
         if w.dtype.kind in "fc":
             rtol = 1e-10 if w.dtype.itemsize >= 8 * (2 if w.dtype.kind == "c" else 1) else 1e-5
-            scale = float(np.nanmax(np.abs(w), initial=1.0)) if w.size else 1.0
+            finite = np.abs(w[np.isfinite(w)])
+            scale = max(float(finite.max(initial=0.0)), 1.0)
             if not np.allclose(g, w, rtol=rtol, atol=rtol * scale, equal_nan=True):
                 return False
         elif not np.array_equal(g, w):

@@ -115,6 +115,16 @@ def _one_hot_stack(x):
     return tf.stack([hot, tf.ones_like(hot)], axis=1), tf.unstack(x, axis=1)[1], tf.tile(x, [1, 2])
 
 
+def _more_ops(x, xi):
+    return (tf.reverse(x, [1]), tf.pad(x, [[1, 0], [0, 2]], constant_values=2.0),
+            tf.pad(x, [[1, 1], [1, 1]], mode="REFLECT"), tf.split(x, [1, -1], axis=1),
+            tf.roll(x, 1, axis=0), tf.math.cumprod(x, axis=1, reverse=True),
+            tf.linalg.band_part(x, 1, 0), tf.truncatediv(x, 0.3), tf.truncatemod(x, 0.3),
+            tf.truncatediv(xi, 2), tf.truncatemod(xi, -3), tf.math.lgamma(tf.abs(x) + 0.1),
+            tf.math.erfc(x), tf.math.multiply_no_nan(x, x - x),
+            tf.argmax(tf.where(x > 1.0, np.nan, x), axis=1), tf.nn.leaky_relu(tf.cast(x, tf.float64)))
+
+
 CASES = [
     (_collatz, lambda: (tf.constant(27),)),
     (_branchy, lambda: (tf.constant(X),)),
@@ -131,6 +141,7 @@ CASES = [
     (_elementwise, lambda: (tf.constant(X),)),
     (_nested_cond_in_loop, lambda: (tf.constant(X),)),
     (_one_hot_stack, lambda: (tf.constant(X),)),
+    (_more_ops, lambda: (tf.constant(X), tf.constant(np.array([[-7, 7, -8, 9]], np.int32)))),
 ]
 
 

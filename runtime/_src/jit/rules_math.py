@@ -415,3 +415,110 @@ def _matmul(node, ins):
 @rule("Einsum")
 def _einsum(node, ins):
     return _np().einsum(node.attrs["equation"], *ins)
+
+
+# --- more elementwise, scans and array ops -----------------------------------------------
+
+@rule("TruncateDiv")
+def _truncate_div(node, ins):
+    x, y = ins
+    if node.outputs[0].dtype.np_dtype.kind == "f":
+        return _np().trunc(_np().true_divide(x, y))
+    return lower.lax.div(*_np().broadcast_arrays(x, y))     # XLA's integer division truncates
+
+
+@rule("TruncateMod")
+def _truncate_mod(node, ins):
+    return _np().fmod(ins[0], ins[1])
+
+
+@rule("MulNoNan")
+def _mul_no_nan(node, ins):
+    x, y = ins
+    product = x * y
+    return _np().where(y == 0, _np().zeros((), product.dtype), product)
+
+
+@rule("Erfc")
+def _erfc(node, ins):
+    return lower.lax.erfc(ins[0])
+
+
+@rule("Lgamma")
+def _lgamma(node, ins):
+    return lower.lax.lgamma(ins[0])
+
+
+@rule("Digamma")
+def _digamma(node, ins):
+    return lower.lax.digamma(ins[0])
+
+
+@rule("Cumprod")
+def _cumprod(node, ins):
+    x, axis = ins[0], node.attrs["axis"]
+    if node.attrs["exclusive"]:
+        raise Unsupported("an exclusive Cumprod")
+    if node.attrs["reverse"]:
+        return _np().flip(_np().cumprod(_np().flip(x, axis), axis=axis), axis)
+    return _np().cumprod(x, axis=axis)
+
+
+@rule("ReverseV2")
+def _reverse(node, ins):
+    axes = node.attrs["axis"]
+    return _np().flip(ins[0], tuple(a % ins[0].ndim for a in axes)) if axes else ins[0]
+
+
+def _pads(paddings):
+    return [tuple(int(v) for v in p) for p in np.asarray(static_ints(
+        paddings, "the paddings")).reshape(-1, 2)]
+
+
+@rule("PadV2")
+def _pad(node, ins):
+    x, paddings, value = ins
+    return _np().pad(x, _pads(paddings), constant_values=value) if x.ndim else x
+
+
+@rule("MirrorPad")
+def _mirror_pad(node, ins):
+    x, paddings = ins
+    return _np().pad(x, _pads(paddings), mode=node.attrs["mode"].lower()) if x.ndim else x
+
+
+@rule("Split")
+def _split(node, ins):
+    return list(_np().split(ins[0], node.attrs["num_split"], axis=node.attrs["axis"]))
+
+
+@rule("SplitV")
+def _split_v(node, ins):
+    x, sizes = ins
+    axis = node.attrs["axis"]
+    sizes = list(static_ints(sizes, "SplitV's sizes"))
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = x.shape[axis] - (sum(sizes) + 1)
+    return list(_np().split(x, np.cumsum(sizes)[:-1], axis=axis))
+
+
+@rule("Roll")
+def _roll(node, ins):
+    x, shift, axis = ins
+    return _np().roll(x, static_ints(shift, "Roll's shift"), static_ints(axis, "Roll's axis"))
+
+
+@rule("MatrixBandPart")
+def _band_part(node, ins):
+    x, low, up = ins
+    low, up = static_ints(low, "the band")[0], static_ints(up, "the band")[0]
+    rows, cols = x.shape[-2:]
+    i = np.arange(rows)[:, None]
+    j = np.arange(cols)[None, :]
+    keep = ((low < 0) | (i - j <= low)) & ((up < 0) | (j - i <= up))
+    return _np().where(keep, x, _np().zeros((), x.dtype))
+
+
+@rule("MatrixDeterminant")
+def _determinant(node, ins):
+    return _np().linalg.det(ins[0])
