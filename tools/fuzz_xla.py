@@ -160,6 +160,12 @@ def _record_call(module, rec):
     return (lambda *a: rec.fn(*a, **kw)), rec.args
 
 
+# Float tolerance per dtype: a few units in the last place (XLA's own
+# approximations of the transcendental functions).
+_RTOL = {"float16": 2e-3, "bfloat16": 1e-2, "float32": 1e-5, "complex64": 1e-5,
+         "float64": 1e-10, "complex128": 1e-10}
+
+
 def _close(got, want):
     """The compiled result equals the executor's to float rounding."""
     import runtime as tf
@@ -171,7 +177,7 @@ def _close(got, want):
         if g.dtype != w.dtype or g.shape != w.shape:
             return False
         if w.dtype.kind in "fc":
-            rtol = 1e-10 if w.dtype.itemsize >= 8 * (2 if w.dtype.kind == "c" else 1) else 1e-5
+            rtol = _RTOL.get(np.dtype(w.dtype).name, 1e-5)
             finite = np.abs(w[np.isfinite(w)])
             scale = max(float(finite.max(initial=0.0)), 1.0)
             if not np.allclose(g, w, rtol=rtol, atol=rtol * scale, equal_nan=True):

@@ -54,7 +54,9 @@ for _op, _fn in _BINARY.items():
 
 @rule("RealDiv")
 def _real_div(node, ins):
-    return _np().true_divide(ins[0], ins[1])
+    out = node.outputs[0].dtype.np_dtype          # int32 / int32 is float64, as TF
+    x, y = (v.astype(out) if v.dtype.kind in "iu" else v for v in ins)
+    return _np().true_divide(x, y)
 
 
 @rule("FloorDiv")
@@ -102,7 +104,7 @@ def _select(node, ins):
 
 @rule("ClipByValue")
 def _clip(node, ins):
-    return _np().minimum(_np().maximum(ins[0], ins[1]), ins[2])
+    return _np().maximum(_np().minimum(ins[0], ins[2]), ins[1])     # lo wins where lo > hi
 
 
 @rule("Cast")
