@@ -34,6 +34,7 @@ sys.path.insert(0, ROOT)
 
 import runtime as tf
 from tools.bench_keras import bench_keras_fit
+from tools.bench_jit import bench_jit_rows
 from runtime._src.exec import executor
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import OPS, apply
@@ -1062,6 +1063,8 @@ WORKLOADS = [
     ("Keras fit per epoch, README classifier, vs TF", lambda: bench_keras_fit(Unavailable,
                                                                           REPEAT)),
     ("ONNX Runtime vs ours: Keras MLP, conv net; export", bench_onnx),
+    ("jit_compile=True (XLA via JAX) vs executor: CNN, MLP", lambda: bench_jit_rows(
+        Unavailable, best_of_pair, best_of)),
 ]
 
 

@@ -85,6 +85,10 @@ message; the last line adds "backend jax":
 
     python tools/fuzz.py --backend jax --count 2000
 
+--backend xla traces each program with `tf.function(jit_compile=True)` and runs
+it compiled by XLA through JAX (tools/fuzz_xla.py): values must equal Python's;
+a program that falls back to the executor (with its warning) counts as refused.
+
 The implementation is the package tools/fuzzing/ (one module per generator,
 the runner, the judging rules, the shrinker, the numpy stand-in); this file
 is its command line and re-exports its names (`fuzz.four_runs`, ...).
@@ -152,11 +156,12 @@ def main(argv=None):
     modes.add_argument("--variables", dest="mode", action="store_const", const="variables",
                        help="float vectors and tf.Variables: reads held across updates, "
                             "reused temporaries, matmul, gradient tapes")
-    parser.add_argument("--backend", choices=("runtime", "jax", "onnx"), default="runtime",
+    parser.add_argument("--backend", choices=("runtime", "jax", "onnx", "xla"), default="runtime",
                         help="jax: run each program natively and as "
                              "jax.jit(autograph.to_graph(main)) on int32 arrays; onnx: "
                              "traced, exported to ONNX and run by ONNX Runtime "
-                             "(tools/fuzz_onnx.py)")
+                             "(tools/fuzz_onnx.py); xla: traced with jit_compile=True, "
+                             "compiled with XLA through JAX (tools/fuzz_xla.py)")
     args = parser.parse_args(argv)
     mode = args.mode or "default"
     if mode == "datasets":
@@ -171,6 +176,12 @@ def main(argv=None):
         import fuzz_onnx
         flag = [] if mode == "default" else [f"--{mode}"]
         return fuzz_onnx.main(["--count", str(args.count), "--seed", str(args.seed), *flag])
+    if args.backend == "xla":
+        import fuzz_xla
+        if mode not in fuzz_xla.MODES:
+            parser.error(f"--backend xla runs the modes {', '.join(fuzz_xla.MODES)}")
+        flag = [] if mode == "default" else [f"--{mode}"]
+        return fuzz_xla.main(["--count", str(args.count), "--seed", str(args.seed), *flag])
     if args.backend == "jax":
         if mode == "variables":
             parser.error("--variables runs on the runtime only (its programs use tf.Variable)")

@@ -63,6 +63,9 @@ class ConcreteFunction(_types.ConcreteFunction):
     """A traced graph callable with tensors (`tf.types.experimental.ConcreteFunction`)."""
 
     _traced_graph_def = None     # see traced_graph_def
+    # What runs the graph: the executor, or (jit_compile=True) a compiled
+    # program's `run` (runtime/_src/jit), set by `use_compiler`.
+    _run = staticmethod(_executor.run)
 
     def __init__(self, name, graph, run_graph, template, call_sig, outputs, skeleton,
                  leaf_shapes):
@@ -177,7 +180,7 @@ class ConcreteFunction(_types.ConcreteFunction):
             return self._call_bound(feeds)
         if self._capture_sources:
             feeds = feeds + [_capture_value(t) for t in self._capture_sources]
-        return self._outputs.pack(_executor.run(self._run_graph, feeds))
+        return self._outputs.pack(self._run(self._run_graph, feeds))
 
     def _call_bound(self, feeds):
         slots = self._variable_slots
@@ -187,10 +190,19 @@ class ConcreteFunction(_types.ConcreteFunction):
         try:
             if self._capture_sources:
                 values = values + [_capture_value(t) for t in self._capture_sources]
-            return self._outputs.pack(_executor.run(self._run_graph, values))
+            return self._outputs.pack(self._run(self._run_graph, values))
         finally:
             for (_, slot), before in zip(reversed(slots), reversed(previous)):
                 slot.bind(before)
+
+    def use_compiler(self):
+        """jit_compile=True: run the graph as one XLA program (through JAX),
+        or on the executor after a warning saying why not (runtime/_src/jit)."""
+        from runtime._src.jit import program as _jit
+        compiled = _jit.compile_graph(self._run_graph, self.name)
+        if compiled is not None:
+            self._run = lambda graph, inputs: _jit.try_run(compiled, graph, inputs,
+                                                           _executor.run)
 
     # --- description ------------------------------------------------------
 

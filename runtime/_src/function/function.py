@@ -123,8 +123,11 @@ def function(func: Callable | None = None, *,
              name: str | None = None) -> Function | Callable[[Callable], Function]:
     """Make `func` run as traced graphs (`tf.function`).
 
-    Usable as `@function`, `@function(...)` and `function(f)`. `jit_compile`
-    is accepted and ignored (there is no XLA here). `experimental_autograph_options`:
+    Usable as `@function`, `@function(...)` and `function(f)`. `jit_compile=True`
+    compiles each traced graph with XLA through JAX (the `[jax]` extra;
+    runtime/_src/jit), Variables passed in and written back; a graph XLA
+    cannot take runs on the executor after a `JitCompileWarning` naming the
+    ops. `experimental_autograph_options`:
     a `tf.autograph.experimental.Feature`, a tuple or list of them, or a dict
     of options for `autograph.convert` (`{"recursive": False}`).
     """
@@ -468,6 +471,8 @@ class Function(_types.PolymorphicFunction):
                                     self._call_sig, outputs, skeleton, shapes)
         concrete._traced_graph_def = traced
         concrete._route_variable_arguments(run_graph)
+        if self._jit_compile:
+            concrete.use_compiler()
         concrete._description = description
         self._record_trace(concrete)
         self._concretes.append(concrete)

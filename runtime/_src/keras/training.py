@@ -115,6 +115,10 @@ class TrainingMixin:
         state.weighted_metric_ids = list(weighted_metrics or [])
         state.functions = {}
         state.run_eagerly = bool(run_eagerly)
+        # True: the train/test/predict steps are compiled with XLA through JAX
+        # (tf.function(jit_compile=True)); "auto" (Keras 3's default) and
+        # False run on our executor.
+        state.jit_compile = jit_compile is True
         state.compiled = True
 
     def _output_names(self):
@@ -278,8 +282,9 @@ class TrainingMixin:
                 def run_step(x, y, sample_weight):
                     return step((x, y, sample_weight))
             run_step.__name__ = f"{kind}_function"
-            fn = run_step if state.run_eagerly else function(run_step,
-                                                             input_signature=list(specs))
+            fn = run_step if state.run_eagerly else function(
+                run_step, input_signature=list(specs),
+                jit_compile=getattr(state, "jit_compile", False))
             state.functions[key] = fn
         return fn
 

@@ -1,0 +1,216 @@
+"""JAX rules of the neural-network ops: activations and their gradients,
+softmax and cross-entropy, BiasAdd, convolutions and pooling (see lower.py).
+
+The gradient ops of convolution and pooling are the vector-Jacobian products
+of the forward op (`jax.vjp`), which XLA turns into its own backward
+convolutions; max pooling's gradient goes to the first maximal element of
+each window, as our kernel's does."""
+
+import numpy as np
+
+from runtime._src.jit import lower
+from runtime._src.jit.lower import Unsupported, rule
+from runtime._src.ops.conv_ops import window_padding
+
+
+def _np():
+    return lower.jnp
+
+
+@rule("Relu")
+def _relu(node, ins):
+    return _np().maximum(ins[0], 0)
+
+
+@rule("ReluGrad")
+def _relu_grad(node, ins):
+    grad, y = ins
+    return _np().where(y > 0, grad, _np().zeros_like(grad))
+
+
+@rule("Relu6")
+def _relu6(node, ins):
+    return _np().minimum(_np().maximum(ins[0], 0), 6)
+
+
+@rule("Elu")
+def _elu(node, ins):
+    x = ins[0]
+    return _np().where(x < 0, _np().expm1(x), x)
+
+
+@rule("Selu")
+def _selu(node, ins):
+    import jax
+    return jax.nn.selu(ins[0])
+
+
+@rule("Softplus")
+def _softplus(node, ins):
+    return _np().logaddexp(0, ins[0])
+
+
+@rule("Softsign")
+def _softsign(node, ins):
+    return ins[0] / (1 + _np().abs(ins[0]))
+
+
+@rule("LeakyRelu")
+def _leaky_relu(node, ins):
+    from runtime._src.ops.nn_ops import _alpha
+    x = ins[0]
+    return _np().where(x > 0, x, x * np.asarray(_alpha(node.attrs["alpha"]), x.dtype))
+
+
+@rule("L2Loss")
+def _l2_loss(node, ins):
+    return _np().sum(_np().square(ins[0])) / 2
+
+
+@rule("Softmax")
+def _softmax(node, ins):
+    x, axis = ins[0], node.attrs["axis"]
+    e = _np().exp(x - _np().max(x, axis=axis, keepdims=True))
+    return e / _np().sum(e, axis=axis, keepdims=True)
+
+
+@rule("LogSoftmax")
+def _log_softmax(node, ins):
+    x, axis = ins[0], node.attrs["axis"]
+    shifted = x - _np().max(x, axis=axis, keepdims=True)
+    return shifted - _np().log(_np().sum(_np().exp(shifted), axis=axis, keepdims=True))
+
+
+@rule("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent(node, ins):
+    logits, labels = ins
+    jnp = _np()
+    top = jnp.max(logits, axis=-1, keepdims=True)
+    e = jnp.exp(logits - top)
+    total = jnp.sum(e, axis=-1, keepdims=True)
+    classes = logits.shape[-1]
+    hot = jnp.expand_dims(labels, -1) == jnp.arange(classes)
+    picked = jnp.sum(jnp.where(hot, logits, 0), axis=-1)
+    loss = (jnp.log(total) + top)[..., 0] - picked
+    backprop = e / total - hot.astype(logits.dtype)
+    return loss, backprop
+
+
+# --- BiasAdd ---------------------------------------------------------------------------
+
+def _bias_axis(data_format, rank):
+    return 1 if data_format.startswith("NC") and rank > 2 else rank - 1
+
+
+@rule("BiasAdd")
+def _bias_add(node, ins):
+    value, bias = ins
+    shape = [1] * value.ndim
+    shape[_bias_axis(node.attrs["data_format"], value.ndim)] = bias.shape[0]
+    return value + bias.reshape(shape)
+
+
+@rule("BiasAddGrad")
+def _bias_add_grad(node, ins):
+    grad = ins[0]
+    keep = _bias_axis(node.attrs["data_format"], grad.ndim)
+    return _np().sum(grad, axis=tuple(i for i in range(grad.ndim) if i != keep))
+
+
+# --- convolution ------------------------------------------------------------------------
+
+def _padding(shape, window, attrs, dilations=(1, 1)):
+    """XLA's explicit (low, high) pairs for the spatial dims of NHWC `shape`."""
+    explicit = attrs.get("explicit_paddings", ((0, 0), (0, 0)))
+    pads = []
+    for d in range(2):
+        before, after, _ = window_padding(shape[1 + d], window[d], attrs["strides"][d],
+                                          dilations[d], attrs["padding"], explicit[d])
+        pads.append((before, after))
+    return pads
+
+
+def _conv(x, f, attrs):
+    if x.ndim != 4:
+        raise Unsupported("Conv2D on inputs of rank other than 4")
+    dilations = tuple(attrs.get("dilations", (1, 1)))
+    groups = x.shape[-1] // f.shape[2] if f.shape[2] else 1
+    return lower.lax.conv_general_dilated(
+        x, f, window_strides=tuple(attrs["strides"]),
+        padding=_padding(x.shape, f.shape[:2], attrs, dilations), rhs_dilation=dilations,
+        dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups,
+        precision=lower.lax.Precision.HIGHEST)
+
+
+@rule("Conv2D")
+def _conv2d(node, ins):
+    return _conv(ins[0], ins[1], node.attrs)
+
+
+def _vjp(fn, primals, cotangent):
+    import jax
+    _, back = jax.vjp(fn, *primals)
+    return back(cotangent)
+
+
+@rule("Conv2DBackpropInput")
+def _conv2d_backprop_input(node, ins):
+    dy, x, f = ins
+    x = _np().zeros(np.shape(x), dy.dtype)
+    return _vjp(lambda a: _conv(a, f, node.attrs), (x,), dy)[0]
+
+
+@rule("Conv2DBackpropFilter")
+def _conv2d_backprop_filter(node, ins):
+    dy, x, f = ins
+    f = _np().zeros(np.shape(f), dy.dtype)
+    return _vjp(lambda b: _conv(x, b, node.attrs), (f,), dy)[0]
+
+
+# --- pooling ----------------------------------------------------------------------------
+
+def _pool(x, attrs, init, op):
+    ksize, strides = tuple(attrs["ksize"]), tuple(attrs["strides"])
+    pads = _padding(x.shape, ksize, attrs)
+    return lower.lax.reduce_window(x, np.array(init, x.dtype), op, (1,) + ksize + (1,), (1,) + strides + (1,),
+                                   [(0, 0)] + pads + [(0, 0)])
+
+
+def _max_pool(x, attrs):
+    if x.dtype.kind != "f":
+        raise Unsupported("MaxPool of integers")
+    return _pool(x, attrs, -np.inf, lower.lax.max)
+
+
+@rule("MaxPool")
+def _max_pool_rule(node, ins):
+    return _max_pool(ins[0], node.attrs)
+
+
+@rule("MaxPoolGrad")
+def _max_pool_grad(node, ins):
+    dy, x, _ = ins
+    return _vjp(lambda a: _max_pool(a, node.attrs), (x,), dy)[0]
+
+
+def _avg_pool(x, attrs):
+    attrs = dict(attrs, explicit_paddings=((0, 0), (0, 0)))
+    total = _pool(x, attrs, 0.0, lower.lax.add)
+    if attrs["padding"] == "SAME":
+        ones = _np().ones((1,) + x.shape[1:3] + (1,), x.dtype)
+        count = _pool(ones, attrs, 0.0, lower.lax.add)
+    else:
+        count = attrs["ksize"][0] * attrs["ksize"][1]
+    return total / count
+
+
+@rule("AvgPool")
+def _avg_pool_rule(node, ins):
+    return _avg_pool(ins[0], node.attrs)
+
+
+@rule("AvgPoolGrad")
+def _avg_pool_grad(node, ins):
+    dy, x = ins
+    x = _np().zeros(np.shape(x), dy.dtype)
+    return _vjp(lambda a: _avg_pool(a, node.attrs), (x,), dy)[0]
