@@ -546,7 +546,12 @@ def _bytes_object_array(value):
 def _numpy_repr(value):
     arr = np.asarray(value)
     if arr.ndim == 0:
-        return repr(_as_bytes(arr[()])) if arr.dtype.kind in "OSU" else str(arr[()])
+        if arr.dtype.kind in "OSU":
+            return repr(_as_bytes(arr[()]))
+        # TensorFlow 2.21 shows a scalar as the Python number it holds:
+        # float32 0.1 is numpy=0.10000000149011612 (its str stays 0.1).
+        item = arr.item()
+        return repr(item if isinstance(item, (bool, int, float, complex)) else float(item))
     if arr.dtype.kind in "SU":
         arr = _as_bytes_array(arr)
     return repr(arr)
