@@ -261,8 +261,10 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
             raise TypeError(f"Variable {self.name!r} has dtype {self._dtype.name}; cannot "
                             f"assign a {dtype.name} value. Use tf.cast to convert it.")
         if not self._shape.is_compatible_with(shape):
-            raise ValueError(f"Cannot assign to variable {self.name!r}: its shape {self._shape} "
-                             f"and the value's shape {shape} are incompatible.")
+            # TensorFlow 2.21's words, its odd space and missing one included.
+            raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch."
+                             f"The variable shape {self._shape}, and the assigned value "
+                             f"shape {shape} are incompatible.")
 
     def _write(self, value):
         """Kernel side of an assignment: check the run-time value and store it."""
