@@ -352,8 +352,8 @@ def to_numpy_value(value, dtype=None):
             return np.asarray(value, dtype=dtype.np_dtype)
     except (TypeError, ValueError) as e:
         if "inhomogeneous" in str(e):
-            raise ValueError(f"Can't convert non-rectangular Python sequence to a tensor: "
-                             f"{value!r}") from None
+            # TensorFlow 2.21's message, verbatim
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
         if is_composite(value):
             raise _composite_error(value) from None
         raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: {e}") from None
