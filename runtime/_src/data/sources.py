@@ -26,6 +26,7 @@ __all__ = ["Concatenate", "FromGenerator", "FromTensors", "Range", "TensorSlices
 
 class TensorSlices(Dataset):
     """One element per row of the given tensors (all with one first dimension)."""
+    _tf_class = "_TensorSliceDataset"   # TensorFlow's repr
 
     def __init__(self, tensors):
         value = structure.normalize(tensors, "Dataset.from_tensor_slices")
@@ -74,6 +75,7 @@ class TensorSlices(Dataset):
 
 class FromTensors(Dataset):
     """A single element: the given structure."""
+    _tf_class = "_TensorDataset"   # TensorFlow's repr
 
     def __init__(self, tensors):
         self._value = structure.normalize(tensors, "Dataset.from_tensors")
@@ -115,6 +117,7 @@ class Range(Dataset):
 
 class FromGenerator(Dataset):
     """Elements from calling a Python generator function (again per iteration)."""
+    _tf_class = "_FlatMapDataset"   # TensorFlow's repr
 
     def __init__(self, generator, output_types, output_shapes, args, output_signature):
         if not callable(generator):
