@@ -267,3 +267,15 @@ _R = D.range(8)
 def test_repr_names_tensorflows_class(make, name):
     ds = make()
     assert repr(ds) == f"<{name} element_spec={ds.element_spec!r}>"
+
+
+def test_from_generator_shapes_end_where_types_have_leaves():
+    # TensorFlow 2.21 (guide data): output_types=tf.int32 with output_shapes=()
+    # is one scalar; a shape is a leaf of output_shapes, not a structure.
+    ds = D.from_generator(lambda stop: iter(range(stop)), args=[3], output_types=tf.int32,
+                          output_shapes=())
+    assert ds.element_spec == tf.TensorSpec((), tf.int32)
+    assert [int(x) for x in ds] == [0, 1, 2]
+    ds = D.from_generator(lambda: iter([(1, [2.0])]), output_types=(tf.int32, tf.float32),
+                          output_shapes=((), (None,)))
+    assert ds.element_spec == (tf.TensorSpec((), tf.int32), tf.TensorSpec((None,), tf.float32))

@@ -164,8 +164,24 @@ def _map(fn, s):
 
 
 def _map2(fn, a, b):
-    return structure.pack(a, [fn(x, y) for x, y in zip(structure.flatten(a),
-                                                      structure.flatten(b))])
+    """`fn` of each leaf of `a` and the part of `b` at its place: `b` may end
+    in shapes where `a` has leaves (output_types=tf.int32, output_shapes=())."""
+    leaves = []
+
+    def walk(x, y):
+        if isinstance(x, dict):
+            for k in sorted(x):
+                walk(x[k], y[k])
+        elif isinstance(x, (tuple, list)):
+            if not isinstance(y, (tuple, list)) or len(x) != len(y):
+                raise ValueError(f"Dataset.from_generator: output_shapes {b!r} does not "
+                                 f"match the structure of output_types {a!r}")
+            for xi, yi in zip(x, y):
+                walk(xi, yi)
+        else:
+            leaves.append(fn(x, y))
+    walk(a, b)
+    return structure.pack(a, leaves)
 
 
 class Zip(Dataset):
