@@ -14,6 +14,7 @@ import numpy as np
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.core.composite import is_composite
 from runtime._src.core.context import current_graph
+from runtime._src.core.devices import EAGER_DEVICE
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
 from runtime._src.core.tensor_shape import TensorShape
 
@@ -176,6 +177,11 @@ class EagerTensor(Tensor):
     def shape(self):
         return TensorShape(np.shape(self._value))
 
+    @property
+    def device(self):
+        """Where the value lives: TensorFlow's name of the one CPU."""
+        return EAGER_DEVICE
+
     def numpy(self):
         """A copy of the value: an ndarray, or for a scalar a numpy scalar
         (np.float32(1.0), b'a'), as TensorFlow returns."""
@@ -245,6 +251,12 @@ class SymbolicTensor(Tensor):
         self.index = index
         self.dtype = dtype
         self.shape = shape
+
+    @property
+    def device(self):
+        """"" as TensorFlow's graph tensors outside a `tf.device` scope (we
+        place nothing)."""
+        return ""
 
     @property
     def graph(self):

@@ -32,6 +32,7 @@ import numpy as np
 from runtime._src.core import context as _context
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph import graph as _graph
+from runtime._src.core.devices import EAGER_DEVICE
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _numpy_repr,
@@ -171,6 +172,11 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
     @property
     def dtype(self):
         return self._dtype
+
+    @property
+    def device(self):
+        """TensorFlow's name of the one CPU, where the value lives."""
+        return EAGER_DEVICE
 
     @property
     def shape(self):
