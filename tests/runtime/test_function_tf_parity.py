@@ -176,9 +176,10 @@ def test_numpy_of_a_symbolic_tensor_is_an_attribute_error():
         return x.numpy()
 
     # TensorFlow 2.21: AttributeError: 'SymbolicTensor' object has no attribute 'numpy'
-    with pytest.raises(AttributeError, match="^'SymbolicTensor' object has no attribute "
-                                             "'numpy'.*tf.print"):
+    with pytest.raises(AttributeError) as info:
         f(tf.constant(1))
+    assert str(info.value) == "'SymbolicTensor' object has no attribute 'numpy'"
+    assert "tf.print" in info.value.__notes__[0]
 
 
 def test_a_variable_created_on_every_call_fails_on_the_first():

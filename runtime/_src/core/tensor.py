@@ -297,10 +297,12 @@ class SymbolicTensor(Tensor):
     def numpy(self):
         # TensorFlow 2.21 raises AttributeError ('SymbolicTensor' object has no
         # attribute 'numpy'), so hasattr(t, "numpy") is False while tracing.
-        raise AttributeError(
-            f"'SymbolicTensor' object has no attribute 'numpy': numpy() is only available "
-            f"for eager tensors; {self.name} is symbolic (inside a traced function). Use "
-            "tf.print to see its value at run time.")
+        # Its message is TF's; what to do instead is a note (in tracebacks).
+        error = AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
+        error.add_note(f"numpy() is only available for eager tensors; {self.name} is "
+                       "symbolic (inside a traced function). Use tf.print to see its "
+                       "value at run time.")
+        raise error
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy "
