@@ -263,6 +263,13 @@ class Dataset:
         return NODES["GroupByWindow"](self, key_func, reduce_func, window_size,
                                       window_size_func)
 
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                           name=None):
+        """(class, element) pairs resampled to the class distribution `target_dist`
+        (tf.data.experimental.rejection_resample as a method)."""
+        return NODES["RejectionResample"](self, class_func, np.asarray(target_dist, np.float64),
+                                          initial_dist, seed)
+
     def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
                                   bucket_batch_sizes, padded_shapes=None, padding_values=None,
                                   pad_to_bucket_boundary=False, no_padding=False,

@@ -498,4 +498,4 @@ def get_single_element(dataset):
 
 register(Shard, TakeWhile, Unique, Rebatch, GroupByWindow, BucketBySequenceLength,
          ChooseFromDatasets, SampleFromDatasets, Counter, RandomSource, AssertCardinality,
-         get_single_element)
+         RejectionResample, get_single_element)
