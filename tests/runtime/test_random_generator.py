@@ -207,3 +207,16 @@ def test_generator_checkpoints_its_state(tmp_path):
     first = g.normal([]).numpy()
     cp.restore(path)
     assert g.normal([]).numpy() == first
+
+
+def test_normal_float32_is_bitwise_tfs_at_the_guides_draws():
+    # TensorFlow 2.21 (guide random_numbers): Generator.from_seed(1).normal([2, 3])
+    # and stateless_normal([2, 3], seed=[1, 2]), to the last bit.
+    got = tf.random.Generator.from_seed(1).normal([2, 3]).numpy()
+    want = np.array([[0.43842274, -0.53439844, -0.07710262],
+                     [1.5658046, -0.1012345, -0.2744976]], np.float32)
+    assert got.tobytes() == want.tobytes()
+    got = tf.random.stateless_normal([2, 3], seed=[1, 2]).numpy()
+    want = np.array([[0.5441101, 0.20738031, 0.07356432],
+                     [0.04643455, -1.3015898, -0.9538565]], np.float32)
+    assert got.tobytes() == want.tobytes()
