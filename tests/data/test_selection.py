@@ -125,6 +125,10 @@ def test_random_sources():
     pairs = _elements(D.range(40).apply(experimental.rejection_resample(
         lambda x: tf.cast(x % 2, tf.int32), [0.0, 1.0], seed=0)))
     assert pairs and all(label == 1 and value % 2 == 1 for label, value in pairs)
+    # TensorFlow 2.21 also has it as a method, (class, element) pairs
+    pairs = _elements(D.range(40).rejection_resample(
+        lambda x: tf.cast(x % 2, tf.int32), [0.0, 1.0], seed=0))
+    assert pairs and all(label == 1 and value % 2 == 1 for label, value in pairs)
 
 
 def test_options_fields_as_tf():

@@ -245,3 +245,37 @@ def test_prefetch_keeps_order_hands_over_and_raises_errors():
     ds = D.from_generator(broken, output_signature=tf.TensorSpec((), tf.int32)).prefetch(2)
     with pytest.raises(RuntimeError, match="generator broke"):
         list(ds)
+
+
+_R = D.range(8)
+
+
+@pytest.mark.parametrize("make, name", [
+    # TensorFlow 2.21's repr class names (tools: /tmp/tfvenv, repr(ds).split()[0]).
+    (lambda: D.from_tensor_slices([1, 2]), "_TensorSliceDataset"),
+    (lambda: D.from_tensors(1), "_TensorDataset"), (lambda: _R, "_RangeDataset"),
+    (lambda: D.zip((_R, _R)), "_ZipDataset"), (lambda: _R.enumerate(), "_ZipDataset"),
+    (lambda: _R.cache(), "CacheDataset"), (lambda: _R.map(lambda x: x), "_MapDataset"),
+    (lambda: _R.map(lambda x: x, num_parallel_calls=2), "_ParallelMapDataset"),
+    (lambda: _R.batch(2), "_BatchDataset"), (lambda: _R.batch(2, num_parallel_calls=2),
+                                             "_ParallelBatchDataset"),
+    (lambda: _R.with_options(tf.data.Options()), "_OptionsDataset"),
+    (lambda: D.counter(), "_ScanDataset"), (lambda: D.random(), "_RandomDataset"),
+    (lambda: D.sample_from_datasets([_R, _R]), "_DirectedInterleaveDataset"),
+    (lambda: next(iter(_R.window(2))), "_VariantDataset"),
+])
+def test_repr_names_tensorflows_class(make, name):
+    ds = make()
+    assert repr(ds) == f"<{name} element_spec={ds.element_spec!r}>"
+
+
+def test_from_generator_shapes_end_where_types_have_leaves():
+    # TensorFlow 2.21 (guide data): output_types=tf.int32 with output_shapes=()
+    # is one scalar; a shape is a leaf of output_shapes, not a structure.
+    ds = D.from_generator(lambda stop: iter(range(stop)), args=[3], output_types=tf.int32,
+                          output_shapes=())
+    assert ds.element_spec == tf.TensorSpec((), tf.int32)
+    assert [int(x) for x in ds] == [0, 1, 2]
+    ds = D.from_generator(lambda: iter([(1, [2.0])]), output_types=(tf.int32, tf.float32),
+                          output_shapes=((), (None,)))
+    assert ds.element_spec == (tf.TensorSpec((), tf.int32), tf.TensorSpec((None,), tf.float32))

@@ -105,3 +105,14 @@ def test_optimizer_options_take_tensorflows_keys():
     finally:
         tf.config.optimizer.reset_experimental_options()
     assert np.array_equal(tf.function(lambda: tf.constant(2) * 3)().numpy(), 6)
+
+
+def test_tensor_and_variable_device_names():
+    # TensorFlow 2.21 on CPU: eager tensors and variables name the CPU; graph
+    # tensors outside a tf.device scope have "".
+    cpu = "/job:localhost/replica:0/task:0/device:CPU:0"
+    assert tf.constant(1).device == cpu and (tf.constant(1.0) + 1).device == cpu
+    assert tf.Variable(1).device == cpu
+    seen = []
+    tf.function(lambda x: seen.append((x.device, (x + 1).device)) or x)(tf.constant(1))
+    assert seen == [("", "")]

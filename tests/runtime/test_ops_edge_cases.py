@@ -354,8 +354,8 @@ def test_shape_errors_name_the_op_eagerly_and_while_tracing(fn, args, text):
 
 
 @pytest.mark.parametrize("fn, exc, text", [
-    (lambda: tf.constant([[1], [1, 2]]), ValueError, "Can't convert non-rectangular Python "
-                                                     "sequence to a tensor"),
+    (lambda: tf.constant([[1], [1, 2]]), ValueError, "^Can't convert non-rectangular Python "
+                                                     "sequence to Tensor\\.$"),
     (lambda: tf.constant(1.0) + [[1.0], [2.0, 3.0]], ValueError, "non-rectangular"),
     (lambda: tf.constant("a") + 1, TypeError, "Cannot convert 1 to a tensor of dtype string: "
                                               "expected str or bytes, got 1 of type int"),

@@ -194,3 +194,29 @@ def test_stateless_gamma_binomial_poisson_and_parameterized_truncated_normal():
         [2, 3], seed=[1, 2], means=[0.0, 1, 2], stddevs=1.0, minvals=-1.0, maxvals=[1.0, 2, 3])
     assert bounded.dtype == tf.float32 and bounded.shape == (2, 3)
     assert ((bounded.numpy() >= -1) & (bounded.numpy() <= [1, 2, 3])).all()
+
+
+def test_generator_checkpoints_its_state(tmp_path):
+    # TensorFlow 2.21 (guide random_numbers): the key, and the draw after a
+    # restore repeats the draw after the save.
+    g = tf.random.Generator.from_seed(1)
+    cp = tf.train.Checkpoint(generator=g)
+    path = cp.write(str(tmp_path / "ckpt"))
+    assert tf.train.list_variables(path) == [
+        ("generator/_state_var/.ATTRIBUTES/VARIABLE_VALUE", [3])]
+    first = g.normal([]).numpy()
+    cp.restore(path)
+    assert g.normal([]).numpy() == first
+
+
+def test_normal_float32_is_bitwise_tfs_at_the_guides_draws():
+    # TensorFlow 2.21 (guide random_numbers): Generator.from_seed(1).normal([2, 3])
+    # and stateless_normal([2, 3], seed=[1, 2]), to the last bit.
+    got = tf.random.Generator.from_seed(1).normal([2, 3]).numpy()
+    want = np.array([[0.43842274, -0.53439844, -0.07710262],
+                     [1.5658046, -0.1012345, -0.2744976]], np.float32)
+    assert got.tobytes() == want.tobytes()
+    got = tf.random.stateless_normal([2, 3], seed=[1, 2]).numpy()
+    want = np.array([[0.5441101, 0.20738031, 0.07356432],
+                     [0.04643455, -1.3015898, -0.9538565]], np.float32)
+    assert got.tobytes() == want.tobytes()

@@ -127,3 +127,16 @@ def test_ops_accept_a_tensor_shape():
     with pytest.raises(ValueError, match=r"^Cannot convert a partially known TensorShape "
                                          r"\(None, 3\) to a Tensor\.$"):
         tf.reduce_prod(tf.TensorShape([None, 3]))
+
+
+@pytest.mark.parametrize("value, dtype, shown", [
+    # TensorFlow 2.21's reprs: a scalar shows the Python number it holds.
+    (0.1, "float32", "0.10000000149011612"), (27.3, "float16", "27.296875"),
+    (27.3, "float64", "27.3"), (-0.0, "float32", "-0.0"), (1e20, "float32", "1.0000000200408773e+20"),
+    (0.1 + 1j, "complex64", "(0.10000000149011612+1j)"), (3, "uint8", "3"), (True, "bool", "True"),
+])
+def test_scalar_repr_is_the_python_number(value, dtype, shown):
+    t = tf.constant(value, dtype)
+    assert repr(t) == f"<tf.Tensor: shape=(), dtype={dtype}, numpy={shown}>"
+    assert repr(tf.Variable(t)).endswith(f"numpy={shown}>")
+    assert str(tf.constant(0.1)) == "tf.Tensor(0.1, shape=(), dtype=float32)"

@@ -11,7 +11,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "MLP [60,784]",
              "MLP training step", "gradient of a 10,000-iteration while_loop",
-             "taped call of a 20-op tf.function", "LSTM(64) train step", "tf.data epoch",
+             "taped call of a 20-op tf.function", "LSTM(64) train step", "CNN train step",
+             "CNN inference", "MLP 784-256-256-10 train step", "tf.data epoch",
              "while_loop counting to 1,000,000", "convert+trace 30-line fn", "scaling",
              "JAX Collatz(27)", "JAX power(x, n=100)", "JAX nested Python-range loops",
              "JAX first call of a 30-line fn", "Keras fit per epoch", "ONNX Runtime vs ours",
@@ -44,7 +45,8 @@ def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
         if title.startswith("ONNX") and not HAS_ORT:
             assert row["note"].startswith("n/a (the onnx extra"), row
             continue
-        if title.startswith("LSTM") and row.get("note", "").startswith("n/a (TensorFlow"):
+        if title.startswith(("LSTM", "CNN", "MLP 784-256")) \
+                and row.get("note", "").startswith("n/a (TensorFlow"):
             assert row["graph"] > 0, row        # our step timed; no baseline to compare
             continue
         assert not row.get("note", "").startswith(("failed", "n/a")), row

@@ -14,6 +14,7 @@ import numpy as np
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.core.composite import is_composite
 from runtime._src.core.context import current_graph
+from runtime._src.core.devices import EAGER_DEVICE
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
 from runtime._src.core.tensor_shape import TensorShape
 
@@ -176,6 +177,11 @@ class EagerTensor(Tensor):
     def shape(self):
         return TensorShape(np.shape(self._value))
 
+    @property
+    def device(self):
+        """Where the value lives: TensorFlow's name of the one CPU."""
+        return EAGER_DEVICE
+
     def numpy(self):
         """A copy of the value: an ndarray, or for a scalar a numpy scalar
         (np.float32(1.0), b'a'), as TensorFlow returns."""
@@ -247,6 +253,12 @@ class SymbolicTensor(Tensor):
         self.shape = shape
 
     @property
+    def device(self):
+        """"" as TensorFlow's graph tensors outside a `tf.device` scope (we
+        place nothing)."""
+        return ""
+
+    @property
     def graph(self):
         return self.node.graph
 
@@ -285,10 +297,12 @@ class SymbolicTensor(Tensor):
     def numpy(self):
         # TensorFlow 2.21 raises AttributeError ('SymbolicTensor' object has no
         # attribute 'numpy'), so hasattr(t, "numpy") is False while tracing.
-        raise AttributeError(
-            f"'SymbolicTensor' object has no attribute 'numpy': numpy() is only available "
-            f"for eager tensors; {self.name} is symbolic (inside a traced function). Use "
-            "tf.print to see its value at run time.")
+        # Its message is TF's; what to do instead is a note (in tracebacks).
+        error = AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
+        error.add_note(f"numpy() is only available for eager tensors; {self.name} is "
+                       "symbolic (inside a traced function). Use tf.print to see its "
+                       "value at run time.")
+        raise error
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy "
@@ -354,8 +368,8 @@ def to_numpy_value(value, dtype=None):
             return np.asarray(value, dtype=dtype.np_dtype)
     except (TypeError, ValueError) as e:
         if "inhomogeneous" in str(e):
-            raise ValueError(f"Can't convert non-rectangular Python sequence to a tensor: "
-                             f"{value!r}") from None
+            # TensorFlow 2.21's message, verbatim
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
         if is_composite(value):
             raise _composite_error(value) from None
         raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: {e}") from None
@@ -547,8 +561,13 @@ def _bytes_object_array(value):
 
 def _numpy_repr(value):
     arr = np.asarray(value)
-    if arr.ndim == 0:       # TF 2.21: the repr of the Python scalar (float32 0.1 prints 0.10000000149011612)
-        return repr(_as_bytes(arr[()])) if arr.dtype.kind in "OSU" else repr(arr.item())
+    if arr.ndim == 0:
+        if arr.dtype.kind in "OSU":
+            return repr(_as_bytes(arr[()]))
+        # TensorFlow 2.21 shows a scalar as the Python number it holds:
+        # float32 0.1 is numpy=0.10000000149011612 (its str stays 0.1).
+        item = arr.item()
+        return repr(item if isinstance(item, (bool, int, float, complex)) else float(item))
     if arr.dtype.kind in "SU":
         arr = _as_bytes_array(arr)
     return repr(arr)

@@ -37,6 +37,7 @@ class DatasetHandle(VariantValue):
 class FromHandle(Dataset):
     """While tracing: the dataset argument, read from its placeholder when the
     graph runs."""
+    _tf_class = "_VariantDataset"   # TensorFlow's repr
 
     def __init__(self, placeholder, element_spec):
         self._params = (placeholder,)

@@ -269,6 +269,7 @@ class Unbatch(Dataset):
 
 class Stored(Dataset):
     """A finite dataset of given elements (the windows of `window`)."""
+    _tf_class = "_VariantDataset"   # TensorFlow's repr
 
     def __init__(self, items, spec):
         self._items = items

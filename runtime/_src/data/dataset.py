@@ -110,8 +110,15 @@ class Dataset:
     def __bool__(self):
         return True
 
+    # The class TensorFlow's repr names: `_<Ours>Dataset` unless set (a class
+    # named like TF's own, `TFRecordDatasetV2`, keeps its name).
+    _tf_class = None
+
     def __repr__(self):
-        return f"<{type(self).__name__} element_spec={self._spec!r}>"
+        name = self._tf_class or type(self).__name__
+        if not (name.endswith("Dataset") or name.endswith("DatasetV2")):
+            name = f"_{name}Dataset"
+        return f"<{name} element_spec={self._spec!r}>"
 
     def options(self):
         """The options set on this dataset or upstream (later ones win)."""
@@ -185,7 +192,7 @@ class Dataset:
 
     # --- transformations ---------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        return NODES["Map"](self, map_func)
+        return _parallel(NODES["Map"](self, map_func), num_parallel_calls, "_ParallelMapDataset")
 
     def filter(self, predicate, name=None):
         return NODES["Filter"](self, predicate)
@@ -195,14 +202,16 @@ class Dataset:
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
-        return NODES["Interleave"](self, map_func, cycle_length, block_length)
+        return _parallel(NODES["Interleave"](self, map_func, cycle_length, block_length),
+                         num_parallel_calls, "_ParallelInterleaveDataset")
 
     def scan(self, initial_state, scan_func, name=None):
         return NODES["Scan"](self, initial_state, scan_func)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
-        return NODES["Batch"](self, batch_size, drop_remainder)
+        return _parallel(NODES["Batch"](self, batch_size, drop_remainder),
+                         num_parallel_calls, "_ParallelBatchDataset")
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):
@@ -254,6 +263,13 @@ class Dataset:
         return NODES["GroupByWindow"](self, key_func, reduce_func, window_size,
                                       window_size_func)
 
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                           name=None):
+        """(class, element) pairs resampled to the class distribution `target_dist`
+        (tf.data.experimental.rejection_resample as a method)."""
+        return NODES["RejectionResample"](self, class_func, np.asarray(target_dist, np.float64),
+                                          initial_dist, seed)
+
     def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
                                   bucket_batch_sizes, padded_shapes=None, padding_values=None,
                                   pad_to_bucket_boundary=False, no_padding=False,
@@ -284,6 +300,14 @@ class Dataset:
 
 
 DatasetV2 = Dataset
+
+
+def _parallel(dataset, num_parallel_calls, tf_class):
+    """TensorFlow makes another class for a parallel map, interleave or batch;
+    its repr shows it (our datasets compute the same elements either way)."""
+    if num_parallel_calls is not None:
+        dataset._tf_class = tf_class
+    return dataset
 
 
 def check_error(op):

@@ -6,6 +6,11 @@
     it.get_next()               # errors.OutOfRangeError at the end (as TF)
     opt = it.get_next_as_optional()
     opt.has_value()             # a bool tensor; opt.get_value() the element
+
+A `tf.train.Checkpoint` saves an iterator's position (how many elements it
+gave) under `<path>/.ATTRIBUTES/ITERATOR_STATE`, TensorFlow's key; restoring
+starts the dataset again and skips that many, so the next element is the one
+after the save (for a dataset that gives the same elements each pass).
 """
 
 import numpy as np
@@ -22,6 +27,7 @@ class OwnedIterator:
     def __init__(self, dataset):
         self._dataset = dataset
         self._it = dataset._iterate(EMPTY)
+        self._produced = 0
 
     @property
     def element_spec(self):
@@ -31,7 +37,30 @@ class OwnedIterator:
         return self
 
     def __next__(self):
-        return structure.to_tensors(next(self._it))
+        element = next(self._it)
+        self._produced += 1
+        return structure.to_tensors(element)
+
+    # --- tf.train.Checkpoint ------------------------------------------------
+
+    _checkpoint_attribute = "ITERATOR_STATE"
+
+    def _checkpoint_children(self):
+        return []
+
+    def _serialize_to_tensors(self):
+        return {"": np.int64(self._produced)}
+
+    def _restore_from_tensors(self, restored_tensors):
+        count = int(np.asarray(restored_tensors[""]))
+        self._it = self._dataset._iterate(EMPTY)
+        self._produced = 0
+        for _ in range(count):
+            try:
+                next(self._it)
+            except StopIteration:
+                break
+            self._produced += 1
 
     next = __next__             # TF keeps `iterator.next()` (StopIteration at the end)
 

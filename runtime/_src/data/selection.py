@@ -227,6 +227,7 @@ class BucketBySequenceLength(_Grouping):
     """`Dataset.bucket_by_sequence_length`: bucket i holds the elements whose
     length is in [boundaries[i-1], boundaries[i]); each bucket is
     padded-batched (or batched, with `no_padding`) by its own batch size."""
+    _tf_class = "_GroupByWindowDataset"   # TensorFlow's repr
 
     def __init__(self, source, element_length_func, bucket_boundaries, bucket_batch_sizes,
                  padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
@@ -293,6 +294,7 @@ class ChooseFromDatasets(Dataset):
     """At each element of `choice_dataset` (int64 scalars), the next element
     of `datasets[choice]`; a chosen dataset's end stops it (or, without
     `stop_on_empty_dataset`, that choice is skipped)."""
+    _tf_class = "_DirectedInterleaveDataset"   # TensorFlow's repr
 
     def __init__(self, datasets, choice_dataset, stop_on_empty_dataset):
         op = "Dataset.choose_from_datasets"
@@ -331,6 +333,7 @@ class ChooseFromDatasets(Dataset):
 
 class SampleFromDatasets(Dataset):
     """Elements of `datasets` drawn at random with probabilities `weights`."""
+    _tf_class = "_DirectedInterleaveDataset"   # TensorFlow's repr
 
     def __init__(self, datasets, weights, seed, stop_on_empty_dataset):
         spec = _common_spec(list(datasets), "Dataset.sample_from_datasets")
@@ -366,6 +369,7 @@ class SampleFromDatasets(Dataset):
 
 class Counter(Dataset):
     """`start`, `start + step`, ... forever."""
+    _tf_class = "_ScanDataset"   # TensorFlow's repr
 
     def __init__(self, start, step, dtype):
         self._start = static_int(start, "start", "Dataset.counter")
@@ -385,6 +389,7 @@ class Counter(Dataset):
 
 class RandomSource(Dataset):
     """Random int64 scalars forever (numpy's generator, seeded by `seed`)."""
+    _tf_class = "_RandomDataset"   # TensorFlow's repr
 
     def __init__(self, seed):
         self._seed = seed
@@ -430,6 +435,7 @@ class RejectionResample(_Unary):
     """`(class, element)` pairs, each element kept with probability
     `a[class] = (target / initial)[class] / max(target / initial)`; without an
     initial distribution, it is estimated from the classes seen so far."""
+    _tf_class = "_DirectedInterleaveDataset"   # TensorFlow's repr
 
     def __init__(self, source, class_func, target, initial, seed):
         self._class = TracedFunction(class_func, source.element_spec,
@@ -492,4 +498,4 @@ def get_single_element(dataset):
 
 register(Shard, TakeWhile, Unique, Rebatch, GroupByWindow, BucketBySequenceLength,
          ChooseFromDatasets, SampleFromDatasets, Counter, RandomSource, AssertCardinality,
-         get_single_element)
+         RejectionResample, get_single_element)

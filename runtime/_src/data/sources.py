@@ -26,6 +26,7 @@ __all__ = ["Concatenate", "FromGenerator", "FromTensors", "Range", "TensorSlices
 
 class TensorSlices(Dataset):
     """One element per row of the given tensors (all with one first dimension)."""
+    _tf_class = "_TensorSliceDataset"   # TensorFlow's repr
 
     def __init__(self, tensors):
         value = structure.normalize(tensors, "Dataset.from_tensor_slices")
@@ -72,6 +73,7 @@ class TensorSlices(Dataset):
 
 class FromTensors(Dataset):
     """A single element: the given structure."""
+    _tf_class = "_TensorDataset"   # TensorFlow's repr
 
     def __init__(self, tensors):
         self._value = structure.normalize(tensors, "Dataset.from_tensors")
@@ -113,6 +115,7 @@ class Range(Dataset):
 
 class FromGenerator(Dataset):
     """Elements from calling a Python generator function (again per iteration)."""
+    _tf_class = "_FlatMapDataset"   # TensorFlow's repr
 
     def __init__(self, generator, output_types, output_shapes, args, output_signature):
         if not callable(generator):
@@ -161,8 +164,24 @@ def _map(fn, s):
 
 
 def _map2(fn, a, b):
-    return structure.pack(a, [fn(x, y) for x, y in zip(structure.flatten(a),
-                                                      structure.flatten(b))])
+    """`fn` of each leaf of `a` and the part of `b` at its place: `b` may end
+    in shapes where `a` has leaves (output_types=tf.int32, output_shapes=())."""
+    leaves = []
+
+    def walk(x, y):
+        if isinstance(x, dict):
+            for k in sorted(x):
+                walk(x[k], y[k])
+        elif isinstance(x, (tuple, list)):
+            if not isinstance(y, (tuple, list)) or len(x) != len(y):
+                raise ValueError(f"Dataset.from_generator: output_shapes {b!r} does not "
+                                 f"match the structure of output_types {a!r}")
+            for xi, yi in zip(x, y):
+                walk(xi, yi)
+        else:
+            leaves.append(fn(x, y))
+    walk(a, b)
+    return structure.pack(a, leaves)
 
 
 class Zip(Dataset):

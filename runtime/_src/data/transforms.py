@@ -136,6 +136,7 @@ class Skip(_Unary):
 
 
 class Enumerate(_Unary):
+    _tf_class = "_ZipDataset"   # TensorFlow's repr
     def __init__(self, source, start):
         self._start = static_int(start, "start", "Dataset.enumerate")
         super().__init__(source, (TensorSpec([], "int64"), source.element_spec))
@@ -151,6 +152,7 @@ class Enumerate(_Unary):
 class Cache(_Unary):
     """The elements of the first complete iteration, kept in memory for the
     next ones (a `filename` is accepted; the cache stays in memory)."""
+    _tf_class = "CacheDataset"   # TensorFlow's repr
 
     def __init__(self, source, filename):
         super().__init__(source)
@@ -305,6 +307,7 @@ def _background(iterator, chunks, chunk, adaptive):
 
 
 class WithOptions(_Unary):
+    _tf_class = "_OptionsDataset"   # TensorFlow's repr
     def __init__(self, source, options):
         super().__init__(source)
         self._options = source.options().merge(options)

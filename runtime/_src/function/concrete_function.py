@@ -141,7 +141,31 @@ class ConcreteFunction(_types.ConcreteFunction):
     def _bind(self, args, kwargs):
         """Parameter values. Parameters traced with Python values may be left
         out (they were bound when tracing, as in TensorFlow); others take their
-        default."""
+        default. A call that does not bind so falls back, as TensorFlow's does,
+        to the flat signature: the positional arguments are the tensor ones
+        (`cf(x)` for `get_concrete_function(model, x)`)."""
+        try:
+            return self._bind_structured(args, kwargs)
+        except TypeError:
+            flat = self._bind_flat(args, kwargs)
+            if flat is None:
+                raise
+            return flat
+
+    def _bind_flat(self, args, kwargs):
+        """Values for a call with exactly the traced tensor parameters,
+        positionally; None where the call is not one."""
+        tensor_params = [_sig.feed_leaves(t) for t in self._template]
+        if kwargs or any(len(leaves) > 1 or (leaves and not isinstance(t, TensorSpec))
+                         for t, leaves in zip(self._template, tensor_params)):
+            return None
+        if sum(1 for leaves in tensor_params if leaves) != len(args):
+            return None
+        rest = iter(args)
+        return [next(rest) if leaves else _sig.map_template(t, None)
+                for t, leaves in zip(self._template, tensor_params)]
+
+    def _bind_structured(self, args, kwargs):
         try:
             bound = self._call_sig.signature.bind_partial(*args, **kwargs)
         except TypeError as e:

@@ -74,9 +74,6 @@ class Module:
             _collect(value, key, predicate, seen, found)
         return found if with_path else [obj for _, obj in found]
 
-    def __repr__(self):
-        return f"<{type(self).__name__} name={self._name!r}>"
-
 
 def _attributes(module):
     """(name, value) of a module's attributes, sorted by name (its own name excluded)."""

@@ -100,6 +100,11 @@ class Generator:
             self._state_var = Variable(_state_array(state), trainable=False, name="StateVar",
                                        dtype=dtypes.int64)
 
+    def _checkpoint_children(self):
+        # A checkpoint saves the state, as TensorFlow's, under
+        # generator/_state_var/.ATTRIBUTES/VARIABLE_VALUE.
+        return [("_state_var", self._state_var)]
+
     # --- construction ---------------------------------------------------------
 
     @classmethod

@@ -32,6 +32,7 @@ import numpy as np
 from runtime._src.core import context as _context
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph import graph as _graph
+from runtime._src.core.devices import EAGER_DEVICE
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _numpy_repr,
@@ -173,6 +174,11 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
         return self._dtype
 
     @property
+    def device(self):
+        """TensorFlow's name of the one CPU, where the value lives."""
+        return EAGER_DEVICE
+
+    @property
     def shape(self):
         return self._shape
 
@@ -261,8 +267,10 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
             raise TypeError(f"Variable {self.name!r} has dtype {self._dtype.name}; cannot "
                             f"assign a {dtype.name} value. Use tf.cast to convert it.")
         if not self._shape.is_compatible_with(shape):
-            raise ValueError(f"Cannot assign to variable {self.name!r}: its shape {self._shape} "
-                             f"and the value's shape {shape} are incompatible.")
+            # TensorFlow 2.21's words, its odd space and missing one included.
+            raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch."
+                             f"The variable shape {self._shape}, and the assigned value "
+                             f"shape {shape} are incompatible.")
 
     def _write(self, value):
         """Kernel side of an assignment: check the run-time value and store it."""

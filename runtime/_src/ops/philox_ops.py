@@ -80,8 +80,15 @@ def _unit_double(high, low):
 def _box_muller_float(x0, x1):
     u1 = np.maximum(_unit_float(x0), np.float32(1e-7))
     v1 = (2.0 * np.pi * _unit_float(x1).astype(np.float64)).astype(np.float32)
-    u2 = np.sqrt(np.float32(-2.0) * np.log(u1))
-    return np.sin(v1) * u2, np.cos(v1) * u2
+    # float32 log, sin and cos correctly rounded (glibc's logf/sinf/cosf, which
+    # TensorFlow's kernel calls): in float64, then rounded; numpy's own float32
+    # versions can be an ulp off.
+    u2 = np.sqrt(np.float32(-2.0) * _f32(np.log, u1))
+    return _f32(np.sin, v1) * u2, _f32(np.cos, v1) * u2
+
+
+def _f32(fn, x):
+    return fn(x.astype(np.float64)).astype(np.float32)
 
 
 def _box_muller_double(x0, x1, x2, x3):
