@@ -145,10 +145,33 @@ def _truncated_normal(counter, key, size, dtype):
     wide = dtype == dtypes.float64
     per_group = 2 if wide else 4
     skip = per_group * SKIP_PER_ELEMENT // 4
-    values = []
-    for g in range(-(-size // per_group) if size else 0):
-        values += _truncated_group(counter + g * skip, key, wide, per_group)
-    return np.asarray(values[:size], np.float64 if wide else np.float32)
+    groups = -(-size // per_group) if size else 0
+    if not groups:
+        return np.zeros(0, np.float64 if wide else np.float32)
+    rows = _truncated_first_blocks(counter, key, wide, groups, skip)
+    accepted = np.abs(rows) < _TRUNCATE
+    out = np.empty((groups, per_group), rows.dtype)
+    short = accepted.sum(axis=1) < per_group
+    first = accepted & (np.cumsum(accepted, axis=1) <= per_group)   # the first kept, in order
+    out[~short] = rows[~short][first[~short]].reshape(-1, per_group)
+    for g in np.flatnonzero(short):            # rare: more than the first blocks needed
+        out[g] = _truncated_group(counter + int(g) * skip, key, wide, per_group)
+    return out.ravel()[:size].astype(np.float64 if wide else np.float32)
+
+
+def _truncated_first_blocks(counter, key, wide, groups, skip, blocks=4):
+    """[groups, candidates]: each group's Box-Muller values from its first
+    `blocks` Philox blocks, in the order `_truncated_group` walks them."""
+    starts = [counter + g * skip for g in range(groups)]
+    words = philox_words(0, key, offsets=[s + b for s in starts for b in range(blocks)])
+    words = words.reshape(groups, blocks * 4)
+    if wide:
+        quads = words.reshape(groups, blocks, 4)
+        d0, d1 = _box_muller_double(quads[..., 0], quads[..., 1], quads[..., 2],
+                                    quads[..., 3])
+        return np.stack([d0, d1], axis=-1).reshape(groups, -1)
+    f0, f1 = _box_muller_float(words[:, 0::2], words[:, 1::2])
+    return np.stack([f0, f1], axis=-1).reshape(groups, -1)
 
 
 def _full_int(counter, key, size, dtype):
