@@ -75,18 +75,24 @@ class CompositeSpec:
     __slots__ = ()
     value_type = None       # the class of the values this spec describes
 
+    # The four methods every spec defines (the protocol); a spec that lacks
+    # one says which.
     @property
     def _component_specs(self):
-        raise NotImplementedError
+        raise self._missing("_component_specs")
 
     def _to_components(self, value):
-        raise NotImplementedError
+        raise self._missing("_to_components")
 
     def _from_components(self, components):
-        raise NotImplementedError
+        raise self._missing("_from_components")
 
     def _serialize(self):
-        raise NotImplementedError
+        raise self._missing("_serialize")
+
+    def _missing(self, method):
+        return NotImplementedError(f"{type(self).__name__} must define {method} (the "
+                                   "composite protocol, runtime/_src/core/composite.py)")
 
     # --- TensorFlow's public TypeSpec names over the protocol -------------------------
 

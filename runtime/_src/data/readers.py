@@ -79,7 +79,8 @@ class _FileDataset(Dataset):
         yield from _round_robin((self._records(p) for p in files), self._parallel)
 
     def _records(self, path):
-        raise NotImplementedError(type(self).__name__)
+        """The records of one file: each reader class defines it."""
+        raise NotImplementedError(f"{type(self).__name__} must define _records")
 
 
 def _text(name):

@@ -18,6 +18,8 @@ Both are made of differentiable ops, so gradients come from them.
 import numbers
 
 from runtime._src.keras.conv_more import _Conv, _positive
+from runtime._src.keras.ops.nn import from_channels_last as from_last
+from runtime._src.keras.ops.nn import to_channels_last as to_last
 from runtime._src.keras.ops.tfops import tf
 
 __all__ = ["Conv3D", "Conv3DTranspose", "conv3d", "conv3d_transpose", "to_last", "from_last",
@@ -33,21 +35,6 @@ def ntuple(value, n, name):
         raise ValueError(f"The `{name}` argument must be a tuple of {n} positive integers. "
                          f"Received {name}={value}")
     return tuple(int(v) for v in value)
-
-
-def to_last(x, data_format):
-    """A channels_first batch as channels_last (others unchanged)."""
-    if data_format != "channels_first":
-        return x
-    return tf.transpose(x, [0, *range(2, len(x.shape)), 1])
-
-
-def from_last(x, data_format):
-    """The inverse of `to_last`."""
-    if data_format != "channels_first":
-        return x
-    n = len(x.shape)
-    return tf.transpose(x, [0, n - 1, *range(1, n - 1)])
 
 
 def same_pads(size, window, stride, dilation=1):

@@ -164,7 +164,21 @@ class Conv2DTranspose(_Conv):
         return self._finish(out)
 
 
-class DepthwiseConv2D(_Conv):
+class DepthwiseWeights:
+    """The weights of a depthwise convolution (1-D or 2-D): a kernel of
+    kernel_size + (channels, depth_multiplier) and a bias per output channel."""
+
+    def build(self, input_shape):
+        channels = self._channels(input_shape)
+        self.kernel = self.add_weight(
+            shape=self.kernel_size + (channels, self.depth_multiplier),
+            initializer=self.kernel_initializer, name="kernel",
+            **self._weight_options["depthwise"])
+        self._add_bias(channels * self.depth_multiplier)
+        self.built = True
+
+
+class DepthwiseConv2D(DepthwiseWeights, _Conv):
     """`keras.layers.DepthwiseConv2D(kernel_size, strides=(1, 1), padding="valid",
     depth_multiplier=1, activation=None, use_bias=True)`."""
 
@@ -175,15 +189,6 @@ class DepthwiseConv2D(_Conv):
         self.depth_multiplier = _positive(depth_multiplier, "depth_multiplier")
         kwargs.setdefault("kernel_initializer", depthwise_initializer)
         super().__init__(kernel_size, strides=strides, padding=padding, **kwargs)
-
-    def build(self, input_shape):
-        channels = self._channels(input_shape)
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (channels, self.depth_multiplier),
-            initializer=self.kernel_initializer, name="kernel",
-            **self._weight_options["depthwise"])
-        self._add_bias(channels * self.depth_multiplier)
-        self.built = True
 
     def call(self, inputs):
         return self._finish(_depthwise(self, inputs, self.kernel))

@@ -19,7 +19,7 @@ from runtime._src.keras.attention import Attention
 from runtime._src.keras.base_layer import Layer
 from runtime._src.keras.configurable import ConfigurableLayer, base_config
 from runtime._src.keras.conv3d import ntuple
-from runtime._src.keras.conv_more import _Conv, _positive
+from runtime._src.keras.conv_more import DepthwiseWeights, _Conv, _positive
 from runtime._src.keras.dot_layer import Dot
 from runtime._src.ops import array_ops, conv_ops, gradient_ops, math_ops, reduction_ops
 
@@ -164,7 +164,7 @@ class SpectralNormalization(Wrapper):
         return {**super().get_config(), "power_iterations": self.power_iterations}
 
 
-class DepthwiseConv1D(_Conv):
+class DepthwiseConv1D(DepthwiseWeights, _Conv):
     """`keras.layers.DepthwiseConv1D(kernel_size, strides=1, padding="valid",
     depth_multiplier=1, dilation_rate=1, activation=None, use_bias=True)`."""
 
@@ -177,15 +177,6 @@ class DepthwiseConv1D(_Conv):
         kwargs.setdefault("kernel_initializer", depthwise_initializer)
         super().__init__(ntuple(kernel_size, 1, "kernel_size"), strides=strides,
                          padding=padding, **kwargs)
-
-    def build(self, input_shape):
-        channels = self._channels(input_shape)
-        self.kernel = self.add_weight(shape=self.kernel_size + (channels,
-                                                                self.depth_multiplier),
-                                      initializer=self.kernel_initializer, name="kernel",
-                                      **self._weight_options["depthwise"])
-        self._add_bias(channels * self.depth_multiplier)
-        self.built = True
 
     def call(self, inputs):
         return self._finish(_depthwise1d(self, inputs, self.kernel))

@@ -305,18 +305,18 @@ def _pool_args(inputs, pool_size, strides, padding, data_format):
 @keras_op
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """`keras.ops.max_pool(inputs, pool_size, strides=None, padding="valid")`, channels_last."""
-    inputs = _to_last(tensor(inputs), data_format)
+    inputs = to_channels_last(tensor(inputs), data_format)
     size, strides, padding = _pool_args(inputs, pool_size, strides, padding, data_format)
-    return _from_last(tf.max_pool(inputs, size, strides, padding), data_format)
+    return from_channels_last(tf.max_pool(inputs, size, strides, padding), data_format)
 
 
 @_export
 @keras_op
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """`keras.ops.average_pool(inputs, pool_size, strides=None, padding="valid")`."""
-    inputs = _to_last(tensor(inputs), data_format)
+    inputs = to_channels_last(tensor(inputs), data_format)
     size, strides, padding = _pool_args(inputs, pool_size, strides, padding, data_format)
-    return _from_last(tf.avg_pool(inputs, size, strides, padding), data_format)
+    return from_channels_last(tf.avg_pool(inputs, size, strides, padding), data_format)
 
 
 @_export
@@ -324,11 +324,11 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """`keras.ops.conv(inputs, kernel, strides=1, padding="valid", dilation_rate=1)`,
     channels_last; kernel (spatial..., in, out)."""
-    inputs, kernel = _to_last(tensor(inputs), data_format), tensor(kernel)
+    inputs, kernel = to_channels_last(tensor(inputs), data_format), tensor(kernel)
     rank = len(inputs.shape) - 2
     strides = [strides] * rank if isinstance(strides, int) else list(strides)
     dil = [dilation_rate] * rank if isinstance(dilation_rate, int) else list(dilation_rate)
-    return _from_last(tf.convolution(inputs, cast_to(kernel, inputs.dtype), strides=strides,
+    return from_channels_last(tf.convolution(inputs, cast_to(kernel, inputs.dtype), strides=strides,
                                      padding=padding.upper(), dilations=dil), data_format)
 
 
@@ -337,10 +337,10 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
                    dilation_rate=1):
     """`keras.ops.depthwise_conv(inputs, kernel, ...)`: 2-D, channels_last."""
-    inputs, kernel = _to_last(tensor(inputs), data_format), tensor(kernel)
+    inputs, kernel = to_channels_last(tensor(inputs), data_format), tensor(kernel)
     s = [strides] * 2 if isinstance(strides, int) else list(strides)
     d = [dilation_rate] * 2 if isinstance(dilation_rate, int) else list(dilation_rate)
-    return _from_last(tf.depthwise_conv2d(inputs, kernel, [1, *s, 1], padding.upper(),
+    return from_channels_last(tf.depthwise_conv2d(inputs, kernel, [1, *s, 1], padding.upper(),
                                           dilations=d), data_format)
 
 
@@ -415,15 +415,15 @@ def sparsemax(x, axis=-1):
     return tf.maximum(x - tau, 0.0)
 
 
-def _to_last(x, data_format):
+def to_channels_last(x, data_format):
     """A channels_first batch (any rank) as channels_last; others as they are."""
     if data_format != "channels_first":
         return x
     return tf.transpose(x, [0, *range(2, len(x.shape)), 1])
 
 
-def _from_last(x, data_format):
-    """The inverse of `_to_last`."""
+def from_channels_last(x, data_format):
+    """The inverse of `to_channels_last`."""
     if data_format != "channels_first":
         return x
     n = len(x.shape)
@@ -434,24 +434,24 @@ def _from_last(x, data_format):
 @keras_op
 def depth_to_space(x, block_size, data_format="channels_last"):
     """`keras.ops.depth_to_space(x, block_size, data_format="channels_last")`."""
-    x = _to_last(tensor(x), data_format)
+    x = to_channels_last(tensor(x), data_format)
     n, h, w, c = x.shape.as_list()
     b = block_size
     out = tf.reshape(x, [-1, h, w, b, b, c // (b * b)])
     out = tf.transpose(out, [0, 1, 3, 2, 4, 5])
-    return _from_last(tf.reshape(out, [-1, h * b, w * b, c // (b * b)]), data_format)
+    return from_channels_last(tf.reshape(out, [-1, h * b, w * b, c // (b * b)]), data_format)
 
 
 @_export
 @keras_op
 def space_to_depth(x, block_size, data_format="channels_last"):
     """`keras.ops.space_to_depth(x, block_size, data_format="channels_last")`."""
-    x = _to_last(tensor(x), data_format)
+    x = to_channels_last(tensor(x), data_format)
     n, h, w, c = x.shape.as_list()
     b = block_size
     out = tf.reshape(x, [-1, h // b, b, w // b, b, c])
     out = tf.transpose(out, [0, 1, 3, 2, 4, 5])
-    return _from_last(tf.reshape(out, [-1, h // b, w // b, c * b * b]), data_format)
+    return from_channels_last(tf.reshape(out, [-1, h // b, w // b, c * b * b]), data_format)
 
 
 @_export
@@ -469,7 +469,7 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
                    data_format=None, dilation_rate=1):
     """`keras.ops.conv_transpose(inputs, kernel, strides=1, padding="valid")`: 2-D
     kernel (h, w, out, in), no output_padding."""
-    inputs = _to_last(tensor(inputs), data_format)
+    inputs = to_channels_last(tensor(inputs), data_format)
     kernel = cast_to(tensor(kernel), inputs.dtype)
     if len(inputs.shape) != 4 or output_padding is not None:
         raise ValueError("conv_transpose here takes 4-D channels_last inputs, no output_padding")
@@ -482,7 +482,7 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
         size = [(h - 1) * s[0] + kh, (w - 1) * s[1] + kw]
     batch = tf.shape(inputs)[:1]
     shape = tf.concat([batch, tensor(size + [out_c], "int32")], axis=0)
-    return _from_last(tf.conv2d_transpose(inputs, kernel, shape, [1, *s, 1],
+    return from_channels_last(tf.conv2d_transpose(inputs, kernel, shape, [1, *s, 1],
                                           padding=padding.upper()), data_format)
 
 
