@@ -270,7 +270,7 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
         implicit conversions'); one that promotes to another stays as it is
         and is refused below."""
         from runtime._src.ops.math_ops import cast
-        from runtime._src.ops.weak_tensor import operand_type
+        from runtime._src.ops.weak_ops import operand_type
         if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
             kind = operand_type(value)
             value = value._as_tensor()

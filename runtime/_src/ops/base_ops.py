@@ -5,6 +5,8 @@ error, operand conversion (`convert_pair`), and the eager fast path of front
 functions (`binary`, `unary`, `run_kernel_now`).
 """
 
+import types
+
 import numpy as np
 
 from runtime._src.core import dtype_promotion, dtypes
@@ -114,9 +116,10 @@ def eager_values(x, y):
     return None
 
 
-# TF's auto dtype conversion ('all'/'safe' modes): ops/weak_tensor.py puts its
-# promoting binary here; it runs while core.dtype_promotion's mode is on.
-promoted_binary = [None]
+# TF's auto dtype conversion ('all'/'safe' modes): ops/weak_ops.py puts its
+# promoting binary, its unary of Python values and the WeakTensor class here;
+# they run while core.dtype_promotion's mode is on.
+auto_conversion = types.SimpleNamespace(binary=None, unary=None, wrap=None)
 
 
 def binary(name, x, y, allowed, out_dtype=None):
@@ -136,7 +139,7 @@ def binary(name, x, y, allowed, out_dtype=None):
         if out is not NotImplemented:
             return out
     if dtype_promotion.mode() is not None:
-        return promoted_binary[0](name, x, y,
+        return auto_conversion.binary(name, x, y,
                                   lambda a, b: _converted_binary(name, a, b, allowed))
     return _converted_binary(name, x, y, allowed)
 
@@ -175,16 +178,14 @@ def weak_input(value):
     found = dtype_promotion.python_type(value)
     if found is None:
         return value
-    from runtime._src.ops.weak_tensor import WeakTensor
     tensor = convert_to_tensor(value, found[0])
-    return WeakTensor(tensor) if found[1] else tensor
+    return auto_conversion.wrap(tensor) if found[1] else tensor
 
 
 def map_python_value(x, op_name, fn):
     """Op `op_name` of a Python value under auto dtype conversion: weak when
-    the value's type is (ops/weak_tensor.py)."""
-    from runtime._src.ops.weak_tensor import weak_unary
-    return weak_unary(x, fn, op_name)
+    the value's type is (ops/weak_ops.py)."""
+    return auto_conversion.unary(x, fn, op_name)
 
 
 def map_composite_values(x, op_name, fn):

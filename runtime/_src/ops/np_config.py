@@ -8,7 +8,7 @@ Turning it on (process-wide and for good, as in TensorFlow) does three things:
     np_indexing.py);
   - with dtype_conversion_mode='all' or 'safe', TF's auto dtype conversion:
     Python numbers make weak tensors, and ops promote by a lattice
-    (core/dtype_promotion.py, ops/weak_tensor.py);
+    (core/dtype_promotion.py, ops/weak_ops.py);
   - with dtype_conversion_mode='legacy' (the default), the Python operators
     of two operands of different dtypes promote them by NumPy's rules
     (`int32 + int64` is int64, `int32 + 1.5` float64, `float32 + 1.5`
@@ -36,7 +36,7 @@ from runtime._src.ops.np_math_ops import around
 from runtime._src.ops.np_reduce_ops import amax, amin, mean
 from runtime._src.ops.np_reduce_ops import matmul as np_matmul
 from runtime._src.ops.np_select_ops import clip
-from runtime._src.ops import weak_tensor
+from runtime._src.ops import weak_ops
 
 __all__ = ["experimental_enable_numpy_behavior", "disable_numpy_behavior",
            "numpy_behavior_enabled"]
@@ -139,7 +139,7 @@ def _set_dispatch(name, value):
 
 
 _MISSING = object()
-weak_tensor.install()
+weak_ops.install()
 
 
 def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
@@ -147,7 +147,7 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
     dtype_conversion_mode='legacy')`: see the module docstring. The modes
     are 'legacy' (NumPy's promotion in operators), 'off' (none), and TF's auto
     dtype conversion 'all' and 'safe' (weak tensors and a lattice:
-    core/dtype_promotion.py, ops/weak_tensor.py)."""
+    core/dtype_promotion.py, ops/weak_ops.py)."""
     if dtype_conversion_mode not in _MODES:
         raise ValueError(f"experimental_enable_numpy_behavior: dtype_conversion_mode must be "
                          f"one of {', '.join(map(repr, _MODES))}, got {dtype_conversion_mode!r}")

@@ -12,31 +12,29 @@ Where it comes from and where it stays weak:
   - `tf.constant` and `tnp.asarray`/`tnp.array` of Python numbers (no dtype);
   - the binary ops (operators and `tf.math.add` ... `maximum`) whose operands
     promote to a weak type (two weak operands, a weak float with an integer);
-  - the unary math ops of TF's list (`_WEAK_UNARY`) of a weak or Python input,
+  - the unary math ops of TF's list (`WEAK_UNARY`) of a weak or Python input,
     and reductions, `expand_dims`, `squeeze`, `zeros_like`/`ones_like` of a weak
     input.
 Any other op takes its strong tensor (`tf.cast(w, ...)`, `w[0]`).
+
+This module is the value; ops/weak_ops.py gives ops their weak forms.
 """
 
-import numpy as np
-
-from runtime._src.core import dtype_promotion
-from runtime._src.core.composite import CompositeSpec, register_api
+from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.dtypes import as_dtype
-from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.tensor import Tensor
 from runtime._src.core.tensor_shape import TensorSpec
-from runtime._src.ops import base_ops
 
-__all__ = ["WeakTensor", "WeakTensorSpec", "operand_type", "install"]
+__all__ = ["WeakTensor", "WeakTensorSpec", "WEAK_UNARY", "WEAK_BINARY"]
 
 # Unary ops (kernel names) whose result is weak for a weak input, after TF's list.
-_WEAK_UNARY = frozenset(
+WEAK_UNARY = frozenset(
     "Abs Acos Acosh Angle Asin Asinh Atan Atanh Ceil Conj Cos Cosh Digamma Elu Erf Erfc "
     "Erfinv Exp Expm1 Floor Imag Invert LeakyRelu Lgamma Log Log1p Neg Ndtri Real "
     "Reciprocal Relu Relu6 Rint Round Rsqrt Selu Sigmoid Sign Sin Sinh Softplus Softsign "
     "Sqrt Square Tan Tanh Identity StopGradient".split())
 # Binary ops whose result keeps the promoted weakness (comparisons give strong bools).
-_WEAK_BINARY = frozenset(
+WEAK_BINARY = frozenset(
     "AddV2 Sub Mul MulNoNan MatMul RealDiv DivNoNan TruncateDiv FloorDiv TruncateMod "
     "FloorMod Pow Maximum Minimum".split())
 
@@ -107,7 +105,7 @@ class WeakTensor:
     def _map_values_op(self, op_name, fn):
         """A unary op of TF's weak list on this value: weak in, weak out."""
         out = fn(self._tensor)
-        return WeakTensor(out) if op_name in _WEAK_UNARY else out
+        return WeakTensor(out) if op_name in WEAK_UNARY else out
 
 
 # The operators: Tensor's own (each calls the op through core.tensor.dispatch,
@@ -145,95 +143,3 @@ class WeakTensorSpec(CompositeSpec):
 
     def __repr__(self):
         return f"WeakTensorSpec(shape={self.shape}, dtype={self.dtype!r})"
-
-
-def operand_type(x):
-    """(DType, weak) of a binary op's operand under auto dtype conversion."""
-    if isinstance(x, WeakTensor):
-        return x.dtype, True
-    dtype = getattr(x, "dtype", None)
-    if dtype is not None:
-        return as_dtype(dtype), False
-    found = dtype_promotion.python_type(x)
-    if found is None:
-        return convert_to_tensor(x).dtype, False
-    return found
-
-
-# The dtypes TF cannot convert a Python bool to (so `True + tf.constant(1, tf.int8)`
-# is a TypeError there).
-_NO_BOOL_CONVERSION = frozenset(("int8", "int16", "uint8", "uint16", "uint32", "complex64"))
-
-
-def _strong(x, dtype):
-    """Operand `x` as a strong tensor of `dtype`."""
-    from runtime._src.ops.math_ops import cast
-    if isinstance(x, WeakTensor):
-        x = x._tensor
-    elif hasattr(x, "_as_tensor") and not isinstance(x, Tensor):
-        x = x._as_tensor()
-    if isinstance(x, Tensor):
-        return x if x.dtype is dtype else cast(x, dtype)
-    if isinstance(x, bool) and dtype.name in _NO_BOOL_CONVERSION:
-        raise TypeError(f"Cannot convert {x} to EagerTensor of dtype {dtype.name}")
-    if dtype_promotion.python_type(x) is None and hasattr(x, "dtype"):
-        return cast(convert_to_tensor(x), dtype)       # a numpy value of another dtype
-    if dtype.is_integer and not isinstance(x, bool) and isinstance(x, int):
-        # a Python int wraps into a narrower int, as in TF (int8 10 + 1000 is -19)
-        return convert_to_tensor(np.asarray(x, np.int64).astype(dtype.np_dtype))
-    return convert_to_tensor(x, dtype)
-
-
-def promoted_binary(name, x, y, fn):
-    """Binary op `name` (its plain form `fn`) with the operands promoted by
-    TF's lattice; weak when the promotion is and the op keeps it."""
-    from runtime._src.ops.math_ops import truediv
-    dtype, weak = dtype_promotion.result_type(operand_type(x), operand_type(y))
-    if name == "RealDiv":
-        fn = truediv                # integers divide to floats: truediv knows which
-    out = fn(_strong(x, dtype), _strong(y, dtype))
-    return WeakTensor(out) if weak and name in _WEAK_BINARY else out
-
-
-def _keep_weak(op):
-    def handler(value, *args):
-        return WeakTensor(op(value._tensor, *args))
-    return handler
-
-
-_REDUCTIONS = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
-               "Min": "reduce_min", "Prod": "reduce_prod", "All": "reduce_all",
-               "Any": "reduce_any", "EuclideanNorm": "reduce_euclidean_norm"}
-
-
-def _weak_reduce(value, op_name, axis, keepdims):
-    from runtime._src.ops import reduction_ops
-    reduce = getattr(reduction_ops, _REDUCTIONS[op_name])
-    return WeakTensor(reduce(value._tensor, axis, keepdims))
-
-
-def install():
-    """Register the weak forms of ops (np_config calls this once at import)."""
-    from runtime._src.ops import array_ops, manipulation_ops
-    register_api(WeakTensor, "expand_dims")(_keep_weak(manipulation_ops.expand_dims))
-    register_api(WeakTensor, "squeeze")(_keep_weak(manipulation_ops.squeeze))
-    register_api(WeakTensor, "zeros_like")(
-        lambda v, dtype=None: array_ops.zeros_like(v._tensor, dtype) if dtype is not None
-        else WeakTensor(array_ops.zeros_like(v._tensor)))
-    register_api(WeakTensor, "ones_like")(
-        lambda v, dtype=None: array_ops.ones_like(v._tensor, dtype) if dtype is not None
-        else WeakTensor(array_ops.ones_like(v._tensor)))
-    register_api(WeakTensor, "reduce")(_weak_reduce)
-    register_api(WeakTensor, "binary")(promoted_binary)
-    base_ops.promoted_binary[0] = promoted_binary
-
-
-def weak_unary(value, fn, op_name):
-    """A unary op of a Python value under auto dtype conversion: weak when the
-    value's type is weak and the op is on TF's list."""
-    found = dtype_promotion.python_type(value)
-    if found is None:
-        return None
-    out = fn(convert_to_tensor(value, found[0]))
-    return WeakTensor(out) if found[1] and op_name in _WEAK_UNARY else out
-
