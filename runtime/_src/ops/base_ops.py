@@ -41,10 +41,16 @@ COMPLEX = frozenset((dtypes.complex64, dtypes.complex128))
 ARITHMETIC = NUMERIC | COMPLEX          # + - * / ** neg square matmul (TF's kernels)
 INEXACT = FLOATS | COMPLEX              # sqrt exp log
 BOOL = frozenset((dtypes.bool,))
+# uint16/32/64: TF's kernels of + - * / // %, maximum/minimum, comparisons,
+# square, TruncateDiv and the reductions take them; negation, abs, sign, pow,
+# matmul and TruncateMod do not.
+WIDE_UINTS = frozenset((dtypes.uint16, dtypes.uint32, dtypes.uint64))
+ARITHMETIC_UINTS = ARITHMETIC | WIDE_UINTS
+NUMERIC_UINTS = NUMERIC | WIDE_UINTS
 # TF's TruncateDiv/TruncateMod kernels: no 8- or 16-bit integers.
 TRUNCATE = FLOATS | frozenset((dtypes.int32, dtypes.int64))
-ORDERED = NUMERIC
-ANY = NUMERIC | COMPLEX | BOOL | frozenset((dtypes.string,))
+ORDERED = NUMERIC_UINTS
+ANY = NUMERIC_UINTS | COMPLEX | BOOL | frozenset((dtypes.string,))
 _FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
                 NUMERIC: "a numeric tensor (an integer or floating-point dtype)",
                 BOOL: "a bool tensor",
