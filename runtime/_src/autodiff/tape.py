@@ -29,6 +29,7 @@ from runtime._src.autodiff import control_flow_grad  # registers the If / While 
 from runtime._src.core import nest
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.locations import user_location
 from runtime._src.graph.op_registry import apply
 from runtime._src.ops import array_ops, manipulation_ops, math_ops
@@ -47,7 +48,7 @@ class UnconnectedGradients(enum.Enum):
 
 
 def _is_variable(value):
-    return not isinstance(value, Tensor) and hasattr(value, "_as_tensor") \
+    return not isinstance(value, Tensor) and reads_as_tensor(value) \
         and hasattr(value, "trainable")
 
 

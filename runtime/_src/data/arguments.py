@@ -6,20 +6,19 @@ DatasetSpec), and the graph holds no dataset of its own.
     f(Dataset.range(3)); f(Dataset.range(10))     # one trace: same element_spec
     f(Dataset.range(3).map(to_float))             # a second trace
 
-This module gives `Dataset` its `_type_spec` and `DatasetSpec` the two
-protocol methods that need the dataset classes: `_to_components` (the
-dataset as a `DatasetHandle` run-time value) and `_from_components` (the
-dataset again from a handle, or, while tracing, a `FromHandle` dataset that
-reads its placeholder when the graph runs).
+This module holds what `DatasetSpec`'s two protocol methods (batching.py)
+need beyond the dataset classes: `to_components` (the dataset as a
+`DatasetHandle` run-time value) and `from_components` (the dataset again from
+a handle, or, while tracing, a `FromHandle` dataset that reads its
+placeholder when the graph runs). `Dataset._type_spec` is the DatasetSpec.
 """
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import EagerTensor, VariantValue
-from runtime._src.data.batching import DatasetSpec
 from runtime._src.data.dataset import UNKNOWN_CARDINALITY, Dataset
 from runtime._src.data.env import EMPTY
 
-__all__ = ["DatasetHandle", "FromHandle"]
+__all__ = ["DatasetHandle", "FromHandle", "from_components", "to_components"]
 
 
 class DatasetHandle(VariantValue):
@@ -50,17 +49,15 @@ class FromHandle(Dataset):
         return env.value(self._params[0]).dataset._iterate(EMPTY)
 
 
-def _to_components(spec, dataset):
+def to_components(dataset):
+    """DatasetSpec._to_components: the dataset as a handle tensor."""
     return [EagerTensor(DatasetHandle(dataset), dtypes.variant)]
 
 
-def _from_components(spec, components):
+def from_components(spec, components):
+    """DatasetSpec._from_components: the dataset of a handle (eager), or while
+    tracing a FromHandle dataset reading the placeholder."""
     (handle,) = components
     if isinstance(handle, EagerTensor):
         return handle._value.dataset
     return FromHandle(handle, spec.element_spec)
-
-
-DatasetSpec._to_components = _to_components
-DatasetSpec._from_components = _from_components
-Dataset._type_spec = property(DatasetSpec.from_value)

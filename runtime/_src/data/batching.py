@@ -25,7 +25,6 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     Dataset,
-    register,
     static_int,
 )
 
@@ -96,7 +95,7 @@ class DatasetSpec(CompositeSpec):
 
     A composite spec (core/composite.py) of one `variant` scalar component:
     a dataset passed to a tf.function is fed as a handle and read back from
-    its placeholder while tracing (data/arguments.py gives the two methods).
+    its placeholder while tracing (data/arguments.py has the handle classes).
     """
 
     def __init__(self, element_spec, dataset_shape=()):
@@ -117,6 +116,14 @@ class DatasetSpec(CompositeSpec):
     @staticmethod
     def from_value(value):
         return DatasetSpec(value.element_spec)
+
+    def _to_components(self, value):
+        from runtime._src.data.arguments import to_components
+        return to_components(value)
+
+    def _from_components(self, components):
+        from runtime._src.data.arguments import from_components
+        return from_components(self, components)
 
     def __eq__(self, other):
         return isinstance(other, DatasetSpec) and repr(self) == repr(other)
@@ -312,6 +319,3 @@ class Window(Dataset):
             columns = list(zip(*[structure.flatten(e) for e in window]))
             yield structure.pack(self._source.element_spec,
                                  [Stored(list(c), s) for c, s in zip(columns, leaves)])
-
-
-register(Batch, PaddedBatch, Unbatch, Window)

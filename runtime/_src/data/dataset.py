@@ -7,8 +7,9 @@ Each node knows its `element_spec`, its static cardinality, and how to
 iterate: `_iterate(env)` yields elements as nested structures of numpy
 values (`env` binds the symbolic tensors a dataset built while tracing holds,
 see env.py). Nodes live in sources.py, transforms.py, batching.py,
-shuffling.py and mapping.py; this file holds the public methods, which only
-build nodes.
+shuffling.py, mapping.py and selection.py; this file holds the public
+methods, which only build nodes. Those modules subclass Dataset, so each
+method imports its node class where it runs.
 
 Inside a tf.function, iterating a dataset stages iterator ops (see
 iterator_ops.py): the graph node holds the dataset, the pipeline runs on the
@@ -28,30 +29,16 @@ from runtime._src.data.options import Options
 __all__ = [
     "AUTOTUNE",
     "INFINITE_CARDINALITY",
-    "NODES",
     "UNKNOWN_CARDINALITY",
     "Dataset",
     "DatasetV2",
     "Options",
-    "register",
     "static_int",
 ]
 
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
 AUTOTUNE = -1
-
-# The node classes and functions of the modules above this one (sources,
-# transforms, mapping, batching, shuffling, iterator_ops), by name: those
-# modules subclass Dataset, so they fill this table when imported
-# (runtime/_src/data/__init__.py imports them all).
-NODES = {}
-
-
-def register(*items):
-    for item in items:
-        NODES[item.__name__] = item
-
 
 def static_int(value, what, op):
     """A Python int from an int, numpy integer or eager scalar tensor."""
@@ -130,7 +117,8 @@ class Dataset:
         return out
 
     def with_options(self, options):
-        return NODES["WithOptions"](self, options)
+        from runtime._src.data.transforms import WithOptions
+        return WithOptions(self, options)
 
     def _symbolic(self):
         """The symbolic tensors this pipeline was built from (inputs of its
@@ -140,10 +128,24 @@ class Dataset:
             symbolic_leaves(d._symbolic(), out)
         return symbolic_leaves(self._params, out)
 
+    # --- the protocols of core/protocols.py ------------------------------------
+    @property
+    def _type_spec(self):
+        """CompositeValue: a DatasetSpec of one variant component (arguments.py
+        holds what a dataset passed to a tf.function is fed as and read back as)."""
+        from runtime._src.data.batching import DatasetSpec
+        return DatasetSpec.from_value(self)
+
+    def _autograph_stream(self):
+        """Streamable: a staged `for` reads the dataset through a graph iterator."""
+        from runtime._src.data.iterator_ops import DatasetStream, GraphIterator
+        return DatasetStream(GraphIterator(self))
+
     # --- iteration -------------------------------------------------------------
     def __iter__(self):
         if current_graph() is not None:
-            return NODES["GraphIterator"](self)
+            from runtime._src.data.iterator_ops import GraphIterator
+            return GraphIterator(self)
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
@@ -153,7 +155,8 @@ class Dataset:
         return (structure.to_numpy(e) for e in self._iterate(EMPTY))
 
     def reduce(self, initial_state, reduce_func):
-        return NODES["reduce"](self, initial_state, reduce_func)
+        from runtime._src.data.mapping import reduce
+        return reduce(self, initial_state, reduce_func)
 
     def apply(self, transformation_func):
         out = transformation_func(self)
@@ -165,138 +168,169 @@ class Dataset:
     # --- sources ---------------------------------------------------------------
     @staticmethod
     def from_tensor_slices(tensors, name=None):
-        return NODES["TensorSlices"](tensors)
+        from runtime._src.data.sources import TensorSlices
+        return TensorSlices(tensors)
 
     @staticmethod
     def from_tensors(tensors, name=None):
-        return NODES["FromTensors"](tensors)
+        from runtime._src.data.sources import FromTensors
+        return FromTensors(tensors)
 
     @staticmethod
     def range(*args, output_type=None, name=None):
-        return NODES["Range"](args, output_type)
+        from runtime._src.data.sources import Range
+        return Range(args, output_type)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
                        output_signature=None, name=None):
-        return NODES["FromGenerator"](generator, output_types, output_shapes, args,
-                                      output_signature)
+        from runtime._src.data.sources import FromGenerator
+        return FromGenerator(generator, output_types, output_shapes, args, output_signature)
 
     @staticmethod
     def zip(*datasets, name=None):
         if len(datasets) == 1 and not isinstance(datasets[0], Dataset):
             datasets = datasets[0]
-        return NODES["Zip"](datasets)
+        from runtime._src.data.sources import Zip
+        return Zip(datasets)
 
     def concatenate(self, dataset, name=None):
-        return NODES["Concatenate"](self, dataset)
+        from runtime._src.data.sources import Concatenate
+        return Concatenate(self, dataset)
 
     # --- transformations ---------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        return _parallel(NODES["Map"](self, map_func), num_parallel_calls, "_ParallelMapDataset")
+        from runtime._src.data.mapping import Map
+        return _parallel(Map(self, map_func), num_parallel_calls, "_ParallelMapDataset")
 
     def filter(self, predicate, name=None):
-        return NODES["Filter"](self, predicate)
+        from runtime._src.data.mapping import Filter
+        return Filter(self, predicate)
 
     def flat_map(self, map_func, name=None):
-        return NODES["FlatMap"](self, map_func)
+        from runtime._src.data.mapping import FlatMap
+        return FlatMap(self, map_func)
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
-        return _parallel(NODES["Interleave"](self, map_func, cycle_length, block_length),
+        from runtime._src.data.mapping import Interleave
+        return _parallel(Interleave(self, map_func, cycle_length, block_length),
                          num_parallel_calls, "_ParallelInterleaveDataset")
 
     def scan(self, initial_state, scan_func, name=None):
-        return NODES["Scan"](self, initial_state, scan_func)
+        from runtime._src.data.mapping import Scan
+        return Scan(self, initial_state, scan_func)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
-        return _parallel(NODES["Batch"](self, batch_size, drop_remainder),
+        from runtime._src.data.batching import Batch
+        return _parallel(Batch(self, batch_size, drop_remainder),
                          num_parallel_calls, "_ParallelBatchDataset")
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):
-        return NODES["PaddedBatch"](self, batch_size, padded_shapes, padding_values,
-                                     drop_remainder)
+        from runtime._src.data.batching import PaddedBatch
+        return PaddedBatch(self, batch_size, padded_shapes, padding_values, drop_remainder)
 
     def unbatch(self, name=None):
-        return NODES["Unbatch"](self)
+        from runtime._src.data.batching import Unbatch
+        return Unbatch(self)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
-        return NODES["Window"](self, size, shift, stride, drop_remainder)
+        from runtime._src.data.batching import Window
+        return Window(self, size, shift, stride, drop_remainder)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
-        return NODES["Shuffle"](self, buffer_size, seed, reshuffle_each_iteration)
+        from runtime._src.data.shuffling import Shuffle
+        return Shuffle(self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count=None, name=None):
-        return NODES["Repeat"](self, count)
+        from runtime._src.data.transforms import Repeat
+        return Repeat(self, count)
 
     def take(self, count, name=None):
-        return NODES["Take"](self, count)
+        from runtime._src.data.transforms import Take
+        return Take(self, count)
 
     def skip(self, count, name=None):
-        return NODES["Skip"](self, count)
+        from runtime._src.data.transforms import Skip
+        return Skip(self, count)
 
     def enumerate(self, start=0, name=None):
-        return NODES["Enumerate"](self, start)
+        from runtime._src.data.transforms import Enumerate
+        return Enumerate(self, start)
 
     def cache(self, filename="", name=None):
-        return NODES["Cache"](self, filename)
+        from runtime._src.data.transforms import Cache
+        return Cache(self, filename)
 
     def prefetch(self, buffer_size, name=None):
-        return NODES["Prefetch"](self, buffer_size)
+        from runtime._src.data.transforms import Prefetch
+        return Prefetch(self, buffer_size)
 
     # --- selecting, grouping and mixing (selection.py) ---------------------------
     def shard(self, num_shards, index, name=None):
-        return NODES["Shard"](self, num_shards, index)
+        from runtime._src.data.selection import Shard
+        return Shard(self, num_shards, index)
 
     def take_while(self, predicate, name=None):
-        return NODES["TakeWhile"](self, predicate)
+        from runtime._src.data.selection import TakeWhile
+        return TakeWhile(self, predicate)
 
     def unique(self, name=None):
-        return NODES["Unique"](self)
+        from runtime._src.data.selection import Unique
+        return Unique(self)
 
     def rebatch(self, batch_size, drop_remainder=False, name=None):
-        return NODES["Rebatch"](self, batch_size, drop_remainder)
+        from runtime._src.data.selection import Rebatch
+        return Rebatch(self, batch_size, drop_remainder)
 
     def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
                         name=None):
-        return NODES["GroupByWindow"](self, key_func, reduce_func, window_size,
-                                      window_size_func)
+        from runtime._src.data.selection import GroupByWindow
+        return GroupByWindow(self, key_func, reduce_func, window_size, window_size_func)
 
     def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
                            name=None):
         """(class, element) pairs resampled to the class distribution `target_dist`
         (tf.data.experimental.rejection_resample as a method)."""
-        return NODES["RejectionResample"](self, class_func, np.asarray(target_dist, np.float64),
-                                          initial_dist, seed)
+        from runtime._src.data.selection import RejectionResample
+        return RejectionResample(self, class_func, np.asarray(target_dist, np.float64),
+                                 initial_dist, seed)
 
     def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
                                   bucket_batch_sizes, padded_shapes=None, padding_values=None,
                                   pad_to_bucket_boundary=False, no_padding=False,
                                   drop_remainder=False, name=None):
-        return NODES["BucketBySequenceLength"](
+        from runtime._src.data.selection import BucketBySequenceLength
+        return BucketBySequenceLength(
             self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
             padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
 
     def get_single_element(self, name=None):
-        return NODES["get_single_element"](self)
+        from runtime._src.data.selection import get_single_element
+        return get_single_element(self)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
-        return NODES["ChooseFromDatasets"](datasets, choice_dataset, stop_on_empty_dataset)
+        from runtime._src.data.selection import ChooseFromDatasets
+        return ChooseFromDatasets(datasets, choice_dataset, stop_on_empty_dataset)
 
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
-        return NODES["SampleFromDatasets"](datasets, weights, seed, stop_on_empty_dataset)
+        from runtime._src.data.selection import SampleFromDatasets
+        return SampleFromDatasets(datasets, weights, seed, stop_on_empty_dataset)
 
     @staticmethod
     def counter(start=0, step=1, dtype=None, name=None):
-        return NODES["Counter"](start, step, "int64" if dtype is None else dtype)
+        from runtime._src.data.selection import Counter
+        return Counter(start, step, "int64" if dtype is None else dtype)
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None):
-        return NODES["RandomSource"](seed)
+        from runtime._src.data.selection import RandomSource
+        return RandomSource(seed)
 
 
 DatasetV2 = Dataset

@@ -25,7 +25,6 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     Dataset,
-    register,
     static_int,
 )
 from runtime._src.data.env import EMPTY
@@ -494,8 +493,3 @@ def get_single_element(dataset):
                 {"dataset": dataset, "specs": specs})
     out = list(out) if isinstance(out, (tuple, list)) else [out]
     return structure.pack(dataset.element_spec, out)
-
-
-register(Shard, TakeWhile, Unique, Rebatch, GroupByWindow, BucketBySequenceLength,
-         ChooseFromDatasets, SampleFromDatasets, Counter, RandomSource, AssertCardinality,
-         RejectionResample, get_single_element)

@@ -22,7 +22,6 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     Dataset,
-    register,
     static_int,
 )
 
@@ -320,6 +319,3 @@ class WithOptions(_Unary):
 
     def _plan(self, env):
         return self._source._plan(env)
-
-
-register(Repeat, Take, Skip, Enumerate, Cache, Prefetch, WithOptions)

@@ -32,6 +32,7 @@ from runtime._src.graph.graph import leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, convert_to_tensor, wrap_numpy
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["ConcreteFunction"]
 
@@ -334,7 +335,7 @@ def _capture_value(outer):
     """The current numpy value of a captured outer tensor or Variable."""
     if isinstance(outer, EagerTensor):
         return outer._value
-    if hasattr(outer, "_as_tensor"):
+    if reads_as_tensor(outer):
         return outer._as_tensor()._value
     return np.asarray(outer)
 
