@@ -22,13 +22,7 @@ TensorLike is read with `core.tensor.unwrap_variable` or `convert_to_tensor`);
 composite values are found with `core.composite.type_spec_of`.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any, Protocol, Sequence, Tuple, runtime_checkable
-
-if TYPE_CHECKING:  # for the annotations only: core/tensor.py imports this module
-    from runtime._src.core.composite import CompositeSpec
-    from runtime._src.core.tensor import Tensor
+from typing import Any, Protocol, Sequence, Tuple, runtime_checkable
 
 __all__ = ["CompositeValue", "Stream", "Streamable", "TensorLike", "is_streamable",
            "reads_as_tensor"]
@@ -40,7 +34,7 @@ class TensorLike(Protocol):
     as a Tensor (a Variable's read, recorded on the tape and in a traced graph),
     or raises the error that says why it cannot be one."""
 
-    def _as_tensor(self) -> Tensor:
+    def _as_tensor(self):
         ...
 
 
@@ -51,7 +45,7 @@ class CompositeValue(Protocol):
     the value again (core/composite.py)."""
 
     @property
-    def _type_spec(self) -> CompositeSpec:
+    def _type_spec(self):
         ...
 
 
@@ -65,10 +59,10 @@ class Stream(Protocol):
 
     kind: str
 
-    def next(self, want: Tensor) -> Tuple[Tensor, Sequence[Tensor]]:
+    def next(self, want) -> Tuple[Any, Sequence[Any]]:
         ...
 
-    def pack(self, flat: Sequence[Tensor]) -> Any:
+    def pack(self, flat: Sequence[Any]) -> Any:
         ...
 
 
@@ -77,7 +71,7 @@ class Streamable(Protocol):
     """An iterable that a staged `for` loop reads as a `Stream` (a graph
     loop reading one element a step) rather than unrolling it."""
 
-    def _autograph_stream(self) -> Stream:
+    def _autograph_stream(self) -> "Stream":
         ...
 
 

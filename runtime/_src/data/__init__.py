@@ -1,9 +1,7 @@
 """`tf.data`: input pipelines (see dataset.py). Importing this package
-imports every node module (Dataset's methods import their node classes where
-they run) and `arguments`, which makes datasets composite values."""
+imports every node module, which registers its nodes in `dataset.NODES`."""
 
 from runtime._src.data import (
-                               arguments,
                                batching,
                                dataset,
                                iterator_ops,

@@ -7,9 +7,8 @@ Each node knows its `element_spec`, its static cardinality, and how to
 iterate: `_iterate(env)` yields elements as nested structures of numpy
 values (`env` binds the symbolic tensors a dataset built while tracing holds,
 see env.py). Nodes live in sources.py, transforms.py, batching.py,
-shuffling.py, mapping.py and selection.py; this file holds the public
-methods, which only build nodes. Those modules subclass Dataset, so each
-method imports its node class where it runs.
+shuffling.py and mapping.py; this file holds the public methods, which only
+build nodes.
 
 Inside a tf.function, iterating a dataset stages iterator ops (see
 iterator_ops.py): the graph node holds the dataset, the pipeline runs on the
@@ -18,27 +17,48 @@ host when the graph runs, a fresh iteration per run.
 
 import numpy as np
 
+from runtime._src.core import dtypes
+from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.core.tensor import Tensor, wrap_numpy
+from runtime._src.core.tensor import EagerTensor, Tensor, VariantValue, wrap_numpy
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.env import EMPTY, symbolic_leaves
 from runtime._src.data.iterator import OwnedIterator
+from runtime._src.data.iterator_ops import DatasetStream, GraphIterator
 from runtime._src.data.options import Options
 
 __all__ = [
     "AUTOTUNE",
     "INFINITE_CARDINALITY",
+    "NODES",
     "UNKNOWN_CARDINALITY",
     "Dataset",
+    "DatasetHandle",
+    "DatasetSpec",
     "DatasetV2",
+    "FromHandle",
     "Options",
+    "register",
     "static_int",
 ]
 
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
 AUTOTUNE = -1
+
+# The node classes and functions of the modules above this one (sources,
+# transforms, mapping, batching, shuffling, selection, readers), by name: those
+# modules subclass Dataset, so they fill this table when imported
+# (runtime/_src/data/__init__.py imports them all).
+NODES = {}
+
+
+def register(*items):
+    for item in items:
+        NODES[item.__name__] = item
+
 
 def static_int(value, what, op):
     """A Python int from an int, numpy integer or eager scalar tensor."""
@@ -117,8 +137,7 @@ class Dataset:
         return out
 
     def with_options(self, options):
-        from runtime._src.data.transforms import WithOptions
-        return WithOptions(self, options)
+        return NODES["WithOptions"](self, options)
 
     def _symbolic(self):
         """The symbolic tensors this pipeline was built from (inputs of its
@@ -131,20 +150,17 @@ class Dataset:
     # --- the protocols of core/protocols.py ------------------------------------
     @property
     def _type_spec(self):
-        """CompositeValue: a DatasetSpec of one variant component (arguments.py
-        holds what a dataset passed to a tf.function is fed as and read back as)."""
-        from runtime._src.data.batching import DatasetSpec
+        """CompositeValue: a DatasetSpec, of one variant component (the dataset
+        passed to a tf.function as a handle, see FromHandle)."""
         return DatasetSpec.from_value(self)
 
     def _autograph_stream(self):
         """Streamable: a staged `for` reads the dataset through a graph iterator."""
-        from runtime._src.data.iterator_ops import DatasetStream, GraphIterator
         return DatasetStream(GraphIterator(self))
 
     # --- iteration -------------------------------------------------------------
     def __iter__(self):
         if current_graph() is not None:
-            from runtime._src.data.iterator_ops import GraphIterator
             return GraphIterator(self)
         return OwnedIterator(self)
 
@@ -155,8 +171,7 @@ class Dataset:
         return (structure.to_numpy(e) for e in self._iterate(EMPTY))
 
     def reduce(self, initial_state, reduce_func):
-        from runtime._src.data.mapping import reduce
-        return reduce(self, initial_state, reduce_func)
+        return NODES["reduce"](self, initial_state, reduce_func)
 
     def apply(self, transformation_func):
         out = transformation_func(self)
@@ -168,169 +183,138 @@ class Dataset:
     # --- sources ---------------------------------------------------------------
     @staticmethod
     def from_tensor_slices(tensors, name=None):
-        from runtime._src.data.sources import TensorSlices
-        return TensorSlices(tensors)
+        return NODES["TensorSlices"](tensors)
 
     @staticmethod
     def from_tensors(tensors, name=None):
-        from runtime._src.data.sources import FromTensors
-        return FromTensors(tensors)
+        return NODES["FromTensors"](tensors)
 
     @staticmethod
     def range(*args, output_type=None, name=None):
-        from runtime._src.data.sources import Range
-        return Range(args, output_type)
+        return NODES["Range"](args, output_type)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
                        output_signature=None, name=None):
-        from runtime._src.data.sources import FromGenerator
-        return FromGenerator(generator, output_types, output_shapes, args, output_signature)
+        return NODES["FromGenerator"](generator, output_types, output_shapes, args,
+                                      output_signature)
 
     @staticmethod
     def zip(*datasets, name=None):
         if len(datasets) == 1 and not isinstance(datasets[0], Dataset):
             datasets = datasets[0]
-        from runtime._src.data.sources import Zip
-        return Zip(datasets)
+        return NODES["Zip"](datasets)
 
     def concatenate(self, dataset, name=None):
-        from runtime._src.data.sources import Concatenate
-        return Concatenate(self, dataset)
+        return NODES["Concatenate"](self, dataset)
 
     # --- transformations ---------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        from runtime._src.data.mapping import Map
-        return _parallel(Map(self, map_func), num_parallel_calls, "_ParallelMapDataset")
+        return _parallel(NODES["Map"](self, map_func), num_parallel_calls, "_ParallelMapDataset")
 
     def filter(self, predicate, name=None):
-        from runtime._src.data.mapping import Filter
-        return Filter(self, predicate)
+        return NODES["Filter"](self, predicate)
 
     def flat_map(self, map_func, name=None):
-        from runtime._src.data.mapping import FlatMap
-        return FlatMap(self, map_func)
+        return NODES["FlatMap"](self, map_func)
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
-        from runtime._src.data.mapping import Interleave
-        return _parallel(Interleave(self, map_func, cycle_length, block_length),
+        return _parallel(NODES["Interleave"](self, map_func, cycle_length, block_length),
                          num_parallel_calls, "_ParallelInterleaveDataset")
 
     def scan(self, initial_state, scan_func, name=None):
-        from runtime._src.data.mapping import Scan
-        return Scan(self, initial_state, scan_func)
+        return NODES["Scan"](self, initial_state, scan_func)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
-        from runtime._src.data.batching import Batch
-        return _parallel(Batch(self, batch_size, drop_remainder),
+        return _parallel(NODES["Batch"](self, batch_size, drop_remainder),
                          num_parallel_calls, "_ParallelBatchDataset")
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):
-        from runtime._src.data.batching import PaddedBatch
-        return PaddedBatch(self, batch_size, padded_shapes, padding_values, drop_remainder)
+        return NODES["PaddedBatch"](self, batch_size, padded_shapes, padding_values,
+                                     drop_remainder)
 
     def unbatch(self, name=None):
-        from runtime._src.data.batching import Unbatch
-        return Unbatch(self)
+        return NODES["Unbatch"](self)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
-        from runtime._src.data.batching import Window
-        return Window(self, size, shift, stride, drop_remainder)
+        return NODES["Window"](self, size, shift, stride, drop_remainder)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
-        from runtime._src.data.shuffling import Shuffle
-        return Shuffle(self, buffer_size, seed, reshuffle_each_iteration)
+        return NODES["Shuffle"](self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count=None, name=None):
-        from runtime._src.data.transforms import Repeat
-        return Repeat(self, count)
+        return NODES["Repeat"](self, count)
 
     def take(self, count, name=None):
-        from runtime._src.data.transforms import Take
-        return Take(self, count)
+        return NODES["Take"](self, count)
 
     def skip(self, count, name=None):
-        from runtime._src.data.transforms import Skip
-        return Skip(self, count)
+        return NODES["Skip"](self, count)
 
     def enumerate(self, start=0, name=None):
-        from runtime._src.data.transforms import Enumerate
-        return Enumerate(self, start)
+        return NODES["Enumerate"](self, start)
 
     def cache(self, filename="", name=None):
-        from runtime._src.data.transforms import Cache
-        return Cache(self, filename)
+        return NODES["Cache"](self, filename)
 
     def prefetch(self, buffer_size, name=None):
-        from runtime._src.data.transforms import Prefetch
-        return Prefetch(self, buffer_size)
+        return NODES["Prefetch"](self, buffer_size)
 
     # --- selecting, grouping and mixing (selection.py) ---------------------------
     def shard(self, num_shards, index, name=None):
-        from runtime._src.data.selection import Shard
-        return Shard(self, num_shards, index)
+        return NODES["Shard"](self, num_shards, index)
 
     def take_while(self, predicate, name=None):
-        from runtime._src.data.selection import TakeWhile
-        return TakeWhile(self, predicate)
+        return NODES["TakeWhile"](self, predicate)
 
     def unique(self, name=None):
-        from runtime._src.data.selection import Unique
-        return Unique(self)
+        return NODES["Unique"](self)
 
     def rebatch(self, batch_size, drop_remainder=False, name=None):
-        from runtime._src.data.selection import Rebatch
-        return Rebatch(self, batch_size, drop_remainder)
+        return NODES["Rebatch"](self, batch_size, drop_remainder)
 
     def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
                         name=None):
-        from runtime._src.data.selection import GroupByWindow
-        return GroupByWindow(self, key_func, reduce_func, window_size, window_size_func)
+        return NODES["GroupByWindow"](self, key_func, reduce_func, window_size,
+                                      window_size_func)
 
     def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
                            name=None):
         """(class, element) pairs resampled to the class distribution `target_dist`
         (tf.data.experimental.rejection_resample as a method)."""
-        from runtime._src.data.selection import RejectionResample
-        return RejectionResample(self, class_func, np.asarray(target_dist, np.float64),
-                                 initial_dist, seed)
+        return NODES["RejectionResample"](self, class_func, np.asarray(target_dist, np.float64),
+                                          initial_dist, seed)
 
     def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
                                   bucket_batch_sizes, padded_shapes=None, padding_values=None,
                                   pad_to_bucket_boundary=False, no_padding=False,
                                   drop_remainder=False, name=None):
-        from runtime._src.data.selection import BucketBySequenceLength
-        return BucketBySequenceLength(
+        return NODES["BucketBySequenceLength"](
             self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
             padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
 
     def get_single_element(self, name=None):
-        from runtime._src.data.selection import get_single_element
-        return get_single_element(self)
+        return NODES["get_single_element"](self)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
-        from runtime._src.data.selection import ChooseFromDatasets
-        return ChooseFromDatasets(datasets, choice_dataset, stop_on_empty_dataset)
+        return NODES["ChooseFromDatasets"](datasets, choice_dataset, stop_on_empty_dataset)
 
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
-        from runtime._src.data.selection import SampleFromDatasets
-        return SampleFromDatasets(datasets, weights, seed, stop_on_empty_dataset)
+        return NODES["SampleFromDatasets"](datasets, weights, seed, stop_on_empty_dataset)
 
     @staticmethod
     def counter(start=0, step=1, dtype=None, name=None):
-        from runtime._src.data.selection import Counter
-        return Counter(start, step, "int64" if dtype is None else dtype)
+        return NODES["Counter"](start, step, "int64" if dtype is None else dtype)
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None):
-        from runtime._src.data.selection import RandomSource
-        return RandomSource(seed)
+        return NODES["RandomSource"](seed)
 
 
 DatasetV2 = Dataset
@@ -351,3 +335,84 @@ def check_error(op):
     return make
 
 
+# --- a dataset passed to a tf.function --------------------------------------------
+# A composite value (core/composite.py) whose spec is its DatasetSpec and whose
+# one component is a variant scalar, so a new dataset with the same
+# element_spec reuses the trace (TensorFlow's DatasetSpec) and the graph holds
+# no dataset of its own:
+#
+#     f(Dataset.range(3)); f(Dataset.range(10))     # one trace: same element_spec
+#     f(Dataset.range(3).map(to_float))             # a second trace
+
+class DatasetSpec(CompositeSpec):
+    """`tf.data.DatasetSpec`: the type of a dataset (its element_spec).
+
+    A composite spec (core/composite.py) of one `variant` scalar component:
+    a dataset passed to a tf.function is fed as a handle and read back from
+    its placeholder while tracing (FromHandle).
+    """
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec = element_spec
+        self.shape = TensorShape(dataset_shape)
+
+    @property
+    def value_type(self):
+        return Dataset
+
+    def _serialize(self):
+        return (repr(self.element_spec), self.shape)
+
+    @property
+    def _component_specs(self):
+        return [TensorSpec([], dtypes.variant)]
+
+    @staticmethod
+    def from_value(value):
+        return DatasetSpec(value.element_spec)
+
+    def _to_components(self, value):
+        return [EagerTensor(DatasetHandle(value), dtypes.variant)]
+
+    def _from_components(self, components):
+        (handle,) = components
+        if isinstance(handle, EagerTensor):
+            return handle._value.dataset
+        return FromHandle(handle, self.element_spec)
+
+    def __eq__(self, other):
+        return isinstance(other, DatasetSpec) and repr(self) == repr(other)
+
+    def __hash__(self):
+        return hash(repr(self))
+
+    def __repr__(self):
+        return f"DatasetSpec({self.element_spec!r}, {self.shape!r})"
+
+
+class DatasetHandle(VariantValue):
+    """The run-time value of a dataset argument's placeholder."""
+
+    __slots__ = ("dataset",)
+
+    def __init__(self, dataset):
+        self.dataset = dataset
+
+    def __repr__(self):
+        return f"<dataset handle {self.dataset!r}>"
+
+
+class FromHandle(Dataset):
+    """While tracing: the dataset argument, read from its placeholder when the
+    graph runs."""
+    _tf_class = "_VariantDataset"   # TensorFlow's repr
+
+    def __init__(self, placeholder, element_spec):
+        self._params = (placeholder,)
+        super().__init__(element_spec)
+
+    def _cardinality(self):
+        return UNKNOWN_CARDINALITY
+
+    def _iterate(self, env):
+        return env.value(self._params[0]).dataset._iterate(EMPTY)

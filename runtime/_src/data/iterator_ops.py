@@ -26,7 +26,6 @@ from runtime._src.core.errors import OutOfRangeError
 from runtime._src.core.tensor import Tensor, VariantValue, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.data import structure
-from runtime._src.data.dataset import Dataset
 from runtime._src.data.env import Env
 from runtime._src.data.iterator import Optional
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable

@@ -31,6 +31,7 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     Dataset,
+    register,
     static_int,
 )
 from runtime._src.exec import executor
@@ -306,3 +307,6 @@ def reduce(dataset, initial_state, func):
     fn = TracedFunction(func, (structure.spec_of(init), spec),   # the element stays whole
                         "Dataset.reduce")
     return iterator_ops.reduce_dataset(dataset, init, fn)
+
+
+register(Map, Filter, FlatMap, Interleave, Scan, reduce)

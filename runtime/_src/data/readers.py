@@ -23,7 +23,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.data import structure
-from runtime._src.data.dataset import AUTOTUNE, Dataset, static_int
+from runtime._src.data.dataset import AUTOTUNE, Dataset, register, static_int
 from runtime._src.data.env import Env
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.io.csv_record import csv_lines, split_record
@@ -236,6 +236,7 @@ def _csv_default(value, i):
     return csv_default(value, i)
 
 
+register(TFRecordDatasetV2, TextLineDatasetV2, FixedLengthRecordDatasetV2, CsvDatasetV2)
 
 
 # --- writing a dataset -------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     Dataset,
+    register,
     static_int,
 )
 from runtime._src.data.env import EMPTY
@@ -493,3 +494,8 @@ def get_single_element(dataset):
                 {"dataset": dataset, "specs": specs})
     out = list(out) if isinstance(out, (tuple, list)) else [out]
     return structure.pack(dataset.element_spec, out)
+
+
+register(Shard, TakeWhile, Unique, Rebatch, GroupByWindow, BucketBySequenceLength,
+         ChooseFromDatasets, SampleFromDatasets, Counter, RandomSource, AssertCardinality,
+         RejectionResample, get_single_element)

@@ -16,7 +16,7 @@ import threading
 
 import numpy as np
 
-from runtime._src.data.dataset import Dataset, static_int
+from runtime._src.data.dataset import Dataset, register, static_int
 
 __all__ = ["Shuffle", "buffered_shuffle"]
 
@@ -102,3 +102,6 @@ class Shuffle(Dataset):
                                                                 self._rng()))
         return plan.with_order(lambda order: buffered_shuffle(iter(order), self._buffer(),
                                                               self._rng()))
+
+
+register(Shuffle)

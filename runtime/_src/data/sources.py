@@ -17,6 +17,7 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     Dataset,
+    register,
     static_int,
 )
 
@@ -232,3 +233,6 @@ class Concatenate(Dataset):
     def _iterate(self, env):
         for d in self._inputs:
             yield from d._iterate(env)
+
+
+register(TensorSlices, FromTensors, Range, FromGenerator, Zip, Concatenate)

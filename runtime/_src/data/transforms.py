@@ -22,6 +22,7 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     Dataset,
+    register,
     static_int,
 )
 
@@ -319,3 +320,6 @@ class WithOptions(_Unary):
 
     def _plan(self, env):
         return self._source._plan(env)
+
+
+register(Repeat, Take, Skip, Enumerate, Cache, Prefetch, WithOptions)
