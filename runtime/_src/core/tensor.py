@@ -99,7 +99,7 @@ class Tensor:
     def __ge__(self, other): return dispatch.greater_equal(self, other)
     def __eq__(self, other): return dispatch.equal(self, other)
     def __ne__(self, other): return dispatch.not_equal(self, other)
-    # Logical on bool tensors, bitwise on integer ones (runtime.ops.bitwise_ops).
+    # Logical on bool tensors, bitwise on integer ones (runtime._src.ops.bitwise_ops).
     def __and__(self, other): return dispatch.and_(self, other)
     def __rand__(self, other): return dispatch.and_(other, self)
     def __or__(self, other): return dispatch.or_(self, other)

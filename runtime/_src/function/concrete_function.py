@@ -1,6 +1,6 @@
 """`ConcreteFunction`: one traced graph plus how to feed it and rebuild results.
 
-A `Function` (runtime/function.py) makes one per signature. Calling it checks
+A `Function` (runtime/_src/function/function.py) makes one per signature. Calling it checks
 the arguments against the traced signature (Python values convert to the
 spec's dtype), runs the graph with `executor.run`, and packs the outputs back
 into the structure the Python function returned, as EagerTensors:
