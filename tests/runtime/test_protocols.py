@@ -53,6 +53,28 @@ def test_tensor_like_reads_wherever_a_tensor_goes():
     assert hotter(c).numpy().tolist() == [3.0, 0.0]
 
 
+_C = Celsius([[1.5, -2.0]])
+
+
+@pytest.mark.parametrize("use, expected", [
+    (lambda c: tf.concat([c, c], 0), [[1.5, -2.0], [1.5, -2.0]]),
+    (lambda c: tf.math.add_n([c, c]), [[3.0, -4.0]]),
+    (lambda c: tf.matmul(c, c, transpose_b=True), [[6.25]]),
+    (lambda c: tf.cast(c, tf.int32), [[1, -2]]),
+    (lambda c: tf.where(tf.greater(c, 0.0), c, 0.0), [[1.5, 0.0]]),
+    (lambda c: tf.tile(c, [1, 2]), [[1.5, -2.0, 1.5, -2.0]]),
+    (lambda c: tf.pad(c, [[0, 0], [1, 0]]), [[0.0, 1.5, -2.0]]),
+    (lambda c: tf.split(c, 2, axis=1)[1], [[-2.0]]),
+    (lambda c: tf.einsum("ij->j", c), [1.5, -2.0]),
+    (lambda c: tf.sort(c), [[-2.0, 1.5]]),
+    (lambda c: tf.gather(c, [0, 0]), [[1.5, -2.0], [1.5, -2.0]]),
+    (lambda c: tf.nn.relu(c), [[1.5, 0.0]]),
+])
+def test_tensor_like_in_ops_that_read_dtype_and_shape_first(use, expected):
+    assert use(_C).numpy().tolist() == expected
+    assert tf.function(use)(_C).numpy().tolist() == expected
+
+
 @pytest.mark.parametrize("use", [tf.convert_to_tensor, tf.exp, lambda s: tf.add(s, 1.0),
                                  lambda s: tf.stack([s])])
 def test_tensor_like_may_refuse_with_its_own_error(use):

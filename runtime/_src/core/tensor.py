@@ -471,12 +471,13 @@ def is_symbolic_tensor(tensor):
 
 
 def is_tensor_like(value):
-    """True for a Tensor or a Variable (anything that reads as a tensor)."""
+    """True for a Tensor or a TensorLike (core/protocols.py: a Variable, ...)."""
     return isinstance(value, Tensor) or reads_as_tensor(value)
 
 
 def unwrap_variable(value):
-    """A Variable as its current value (a tensor); any other value unchanged.
+    """A TensorLike (core/protocols.py: a Variable, ...) as its tensor (a
+    Variable's current value); any other value unchanged.
 
     Ops that inspect `.dtype`, `.shape` or the value of an argument before
     converting it call this first, so Variables go wherever tensors go.
