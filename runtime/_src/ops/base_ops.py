@@ -14,6 +14,7 @@ from runtime._src.core.composite import _API_TYPES, dispatch_api
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import OPS, apply, define_op, eager_kernel_error
 
@@ -73,9 +74,9 @@ def dtype_error(op_name, dtype, allowed):
 
 def convert_pair(x, y, op_name):
     """Convert two operands of a binary op to tensors of one dtype."""
-    if not isinstance(x, Tensor) and hasattr(x, "_as_tensor"):
+    if not isinstance(x, Tensor) and reads_as_tensor(x):
         x = x._as_tensor()
-    if not isinstance(y, Tensor) and hasattr(y, "_as_tensor"):
+    if not isinstance(y, Tensor) and reads_as_tensor(y):
         y = y._as_tensor()
     if isinstance(x, Tensor):
         if not isinstance(y, Tensor):

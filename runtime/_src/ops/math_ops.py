@@ -28,6 +28,7 @@ from runtime._src.graph.op_registry import (apply, define_grad, define_op,
                                             not_differentiable)
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.base_ops import (ANY, ARITHMETIC, ARITHMETIC_UINTS, BOOL, COMPLEX,
                                        FLOATS, INEXACT, INTEGERS, NUMERIC, NUMERIC_UINTS,
@@ -234,7 +235,7 @@ def truediv(x, y, name=None):
 
 
 def _is_tensor_like(v):
-    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+    return isinstance(v, Tensor) or reads_as_tensor(v)
 
 
 def realdiv(x, y, name=None):
@@ -245,7 +246,7 @@ def realdiv(x, y, name=None):
 
 def scalar_mul(scalar, x, name=None):
     """`tf.scalar_mul`: `scalar * x`, the scalar converted to x's dtype."""
-    x = x._as_tensor() if hasattr(x, "_as_tensor") and not isinstance(x, Tensor) else x
+    x = x._as_tensor() if reads_as_tensor(x) and not isinstance(x, Tensor) else x
     x = convert_to_tensor(x)
     shape = getattr(scalar, "shape", ())
     if shape is not None and len(shape) != 0:
