@@ -135,11 +135,41 @@ def _conv(x, f, attrs):
         raise Unsupported("Conv2D on inputs of rank other than 4")
     dilations = tuple(attrs.get("dilations", (1, 1)))
     groups = x.shape[-1] // f.shape[2] if f.shape[2] else 1
+    pads = _padding(x.shape, f.shape[:2], attrs, dilations)
+    if groups == 1 and _patches_fit(x.shape, f.shape, attrs, pads):
+        return _conv_as_product(x, f, tuple(attrs["strides"]), dilations, pads)
     return lower.lax.conv_general_dilated(
-        x, f, window_strides=tuple(attrs["strides"]),
-        padding=_padding(x.shape, f.shape[:2], attrs, dilations), rhs_dilation=dilations,
+        x, f, window_strides=tuple(attrs["strides"]), padding=pads, rhs_dilation=dilations,
         dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups,
         precision=lower.lax.Precision.HIGHEST)
+
+
+# Largest patch matrix (elements) a convolution is lowered to a product for.
+PATCH_LIMIT = 1 << 26
+
+
+def _patches_fit(x_shape, f_shape, attrs, pads):
+    out = [(x_shape[1 + d] + sum(pads[d]) - (f_shape[d] - 1) * attrs.get(
+        "dilations", (1, 1))[d] - 1) // attrs["strides"][d] + 1 for d in range(2)]
+    return min(out) > 0 and x_shape[0] * out[0] * out[1] * int(np.prod(f_shape[:3])) <= PATCH_LIMIT
+
+
+def _conv_as_product(x, f, strides, dilations, pads):
+    """Conv2D as one matrix product of the input's patches (im2col) with the
+    filter: XLA:CPU runs that product, and its gradients (a product and the
+    patches' adjoint, pads and adds it fuses), faster than its convolution."""
+    jnp = _np()
+    x = jnp.pad(x, [(0, 0), pads[0], pads[1], (0, 0)])
+    kh, kw, c, o = f.shape
+    n, h, w, _ = x.shape
+    oh = (h - (kh - 1) * dilations[0] - 1) // strides[0] + 1
+    ow = (w - (kw - 1) * dilations[1] - 1) // strides[1] + 1
+    taps = [x[:, a * dilations[0]:a * dilations[0] + (oh - 1) * strides[0] + 1:strides[0],
+              b * dilations[1]:b * dilations[1] + (ow - 1) * strides[1] + 1:strides[1], :]
+            for a in range(kh) for b in range(kw)]
+    rows = jnp.stack(taps, axis=3).reshape(n * oh * ow, kh * kw * c)
+    y = jnp.dot(rows, f.reshape(kh * kw * c, o), precision=lower.lax.Precision.HIGHEST)
+    return y.reshape(n, oh, ow, o)
 
 
 @rule("Conv2D")
@@ -179,7 +209,27 @@ def _pool(x, attrs, init, op):
 def _max_pool(x, attrs):
     if x.dtype.kind != "f":
         raise Unsupported("MaxPool of integers")
+    tiles = _tiles(x, attrs)
+    if tiles is not None:
+        return _np().max(tiles, axis=(2, 4))
     return _pool(x, attrs, -np.inf, lower.lax.max)
+
+
+def _tiles(x, attrs):
+    """`x` (NHWC) as its windows (N, OH, KH, OW, KW, C) when they tile it (strides
+    equal to the window, no padding; the rows and columns past the last
+    window left out), else None: a reshape, and a max over two axes that
+    XLA fuses, where `reduce_window` and its gradient are slow on CPU."""
+    ksize, strides = tuple(attrs["ksize"]), tuple(attrs["strides"])
+    if ksize != strides:
+        return None
+    pads = _padding(x.shape, ksize, attrs)
+    out = [x.shape[1 + d] // ksize[d] for d in range(2)]
+    if any(p for pair in pads for p in pair) or min(out) <= 0:
+        return None
+    (kh, kw), (oh, ow) = ksize, out
+    n, c = x.shape[0], x.shape[3]
+    return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c)
 
 
 @rule("MaxPool")
@@ -189,8 +239,31 @@ def _max_pool_rule(node, ins):
 
 @rule("MaxPoolGrad")
 def _max_pool_grad(node, ins):
-    dy, x, _ = ins
+    dy, x, y = ins
+    if x.dtype.kind == "f" and _tiles(x, node.attrs) is not None:
+        return _tiled_max_pool_grad(dy, x, y, node.attrs)
     return _vjp(lambda a: _max_pool(a, node.attrs), (x,), dy)[0]
+
+
+def _tiled_max_pool_grad(dy, x, y, attrs):
+    """MaxPoolGrad for tiling windows: each window's gradient to its first
+    element (row-major) equal to the maximum, as the kernel's."""
+    jnp = _np()
+    tiles = _tiles(x, attrs)
+    n, oh, kh, ow, kw, c = tiles.shape
+    maxima = y[:, :, None, :, None, :]
+    dy = dy[:, :, None, :, None, :]
+    taken = jnp.zeros(y.shape, bool)[:, :, None, :, None, :]
+    rows = []
+    for a in range(kh):
+        row = []
+        for b in range(kw):
+            hit = (tiles[:, :, a:a + 1, :, b:b + 1, :] == maxima) & ~taken
+            taken = taken | hit
+            row.append(jnp.where(hit, dy, jnp.zeros((), dy.dtype)))
+        rows.append(jnp.concatenate(row, axis=4))
+    grad = jnp.concatenate(rows, axis=2).reshape(n, oh * kh, ow * kw, c)
+    return jnp.pad(grad, [(0, 0), (0, x.shape[1] - oh * kh), (0, x.shape[2] - ow * kw), (0, 0)])
 
 
 def _avg_pool(x, attrs):
