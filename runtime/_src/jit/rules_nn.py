@@ -149,6 +149,11 @@ PATCH_LIMIT = 1 << 26
 
 
 def _patches_fit(x_shape, f_shape, attrs, pads):
+    """True on a CPU backend when the patch matrix has at most `PATCH_LIMIT`
+    elements (elsewhere the device's own convolutions are the faster)."""
+    import jax
+    if jax.default_backend() != "cpu":
+        return False
     out = [(x_shape[1 + d] + sum(pads[d]) - (f_shape[d] - 1) * attrs.get(
         "dilations", (1, 1))[d] - 1) // attrs["strides"][d] + 1 for d in range(2)]
     return min(out) > 0 and x_shape[0] * out[0] * out[1] * int(np.prod(f_shape[:3])) <= PATCH_LIMIT
@@ -157,7 +162,8 @@ def _patches_fit(x_shape, f_shape, attrs, pads):
 def _conv_as_product(x, f, strides, dilations, pads):
     """Conv2D as one matrix product of the input's patches (im2col) with the
     filter: XLA:CPU runs that product, and its gradients (a product and the
-    patches' adjoint, pads and adds it fuses), faster than its convolution."""
+    patches' adjoint, pads and adds it fuses), a little faster than its
+    convolution (CNN train step: 13.8-17.5 ms CPU against 15.9-18.2)."""
     jnp = _np()
     x = jnp.pad(x, [(0, 0), pads[0], pads[1], (0, 0)])
     kh, kw, c, o = f.shape
