@@ -7,8 +7,7 @@ library's threads: `set_intra_op_parallelism_threads(n)` fixes those at n
 (0: the automatic choice of runtime/_src/core/blas.py again), through numpy's
 OpenBLAS directly or else `threadpoolctl` when that package is installed;
 without either the value is stored and reported only (see
-docs/tf_differences.md). Large pooling kernels split their batch over that
-many threads too (runtime/_src/core/parallel.py).
+docs/tf_differences.md).
 
     set_intra_op_parallelism_threads(2)
     get_intra_op_parallelism_threads()      # 2

@@ -24,7 +24,6 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from runtime._src.core import dtypes
-from runtime._src.core.parallel import over_batch
 from runtime._src.core.errors import InvalidArgumentError, UnimplementedError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -198,18 +197,12 @@ def _patch_matrix(cols):
     """The patch view `cols` (N, OH, OW, KH, KW, C) copied once into an
     (N*OH*OW, KH*KW*C) matrix for a matrix product (im2col). The copy runs
     along the longer contiguous stretch of the input: the channels when there
-    are 4 or more (each thread copying a slice of the batch); else the
-    image's columns, into a (KH*KW*C, N*OH*OW) array returned transposed (a
-    1- or 3-channel image copies several times faster so, and the product
-    takes either layout)."""
+    are 4 or more; else the image's columns, into a (KH*KW*C, N*OH*OW) array
+    returned transposed (a 1- or 3-channel image copies several times faster
+    so, and the product takes either layout)."""
     n, oh, ow, kh, kw, c = cols.shape
     if c >= 4:
-        rows = np.empty(cols.shape, cols.dtype)
-
-        def part(start, stop):
-            np.copyto(rows[start:stop], cols[start:stop])
-        over_batch(part, n, rows.size)
-        return rows.reshape(n * oh * ow, kh * kw * c)
+        return cols.reshape(n * oh * ow, kh * kw * c)
     by_tap = np.ascontiguousarray(cols.transpose(3, 4, 5, 0, 1, 2))
     return by_tap.reshape(kh * kw * c, n * oh * ow).T
 
@@ -370,29 +363,13 @@ def _check_pool(op, x, attrs):
 def _max_pool(x, ksize, strides, padding, explicit_paddings):
     _check_pool("MaxPool", x, {"ksize": ksize, "strides": strides, "padding": padding,
                                "explicit_paddings": explicit_paddings})
-    tiles = _tiles(x, ksize, strides, padding, explicit_paddings)
-    if tiles is not None:
-        return _tiled_max_pool(tiles)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     result = None
-    for tap in _pool_taps(x, ksize, strides, padding, explicit_paddings, fill):
+    tiles = _tiles(x, ksize, strides, padding, explicit_paddings)
+    taps = _tile_taps(tiles) if tiles is not None else \
+        _pool_taps(x, ksize, strides, padding, explicit_paddings, fill)
+    for tap in taps:
         result = tap.copy() if result is None else np.maximum(result, tap, out=result)
-    return result
-
-
-def _tiled_max_pool(tiles):
-    """MaxPool of windows that tile the input (see `_tiles`): the maximum of
-    the taps, each thread taking a slice of the batch (core/parallel.py)."""
-    n, oh, _, ow, _, c = tiles.shape
-    result = np.empty((n, oh, ow, c), tiles.dtype)
-
-    def part(start, stop):
-        out = result[start:stop]
-        taps = _tile_taps(tiles[start:stop])
-        np.copyto(out, next(taps))
-        for tap in taps:
-            np.maximum(out, tap, out=out)
-    over_batch(part, n, tiles.size)
     return result
 
 
@@ -456,30 +433,25 @@ def _scattered_max_pool_grad(dy, x, y, ksize, strides, padding, explicit_padding
 def _tiled_max_pool_grad(dy, x, y, ksize):
     """MaxPoolGrad for windows that tile `x` (see `_tiles`): each tap's
     gradient is written straight into its slice of the result, with no
-    scatter and no overlap to add up, each thread taking a slice of the
-    batch (core/parallel.py). With a finite `dy` a tap's share is `dy * hit`
-    (a multiply is several times faster than a masked copy); a NaN or
-    infinite `dy` must reach only the maxima, so it is copied under the mask."""
+    scatter and no overlap to add up. With a finite `dy` a tap's share is
+    `dy * hit` (a multiply is several times faster than a masked copy); a
+    NaN or infinite `dy` must reach only the maxima, so it is copied under
+    the mask."""
     grad = np.zeros(x.shape, dy.dtype)
     finite = dy.dtype.kind != "f" or bool(np.isfinite(dy).all())
-    x_tiles = _tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))
-    grad_tiles = _tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0)))
-
-    def part(start, stop):
-        taken, dy_part, y_part = None, dy[start:stop], y[start:stop]
-        for tap, out in zip(_tile_taps(x_tiles[start:stop]),
-                            _tile_taps(grad_tiles[start:stop])):
-            hit = tap == y_part
-            if taken is None:
-                taken = hit
-            else:
-                np.greater(hit, taken, out=hit)      # hit and not taken before
-                taken |= hit
-            if finite:
-                np.multiply(dy_part, hit, out=out)
-            else:
-                np.copyto(out, dy_part, where=hit)
-    over_batch(part, x.shape[0], x.size)
+    taken = None
+    for tap, out in zip(_tile_taps(_tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))),
+                        _tile_taps(_tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0))))):
+        hit = tap == y
+        if taken is None:
+            taken = hit
+        else:
+            np.greater(hit, taken, out=hit)      # hit and not taken before
+            taken |= hit
+        if finite:
+            np.multiply(dy, hit, out=out)
+        else:
+            np.copyto(out, dy, where=hit)
     return grad
 
 
