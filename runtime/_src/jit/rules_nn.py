@@ -135,47 +135,11 @@ def _conv(x, f, attrs):
         raise Unsupported("Conv2D on inputs of rank other than 4")
     dilations = tuple(attrs.get("dilations", (1, 1)))
     groups = x.shape[-1] // f.shape[2] if f.shape[2] else 1
-    pads = _padding(x.shape, f.shape[:2], attrs, dilations)
-    if groups == 1 and _patches_fit(x.shape, f.shape, attrs, pads):
-        return _conv_as_product(x, f, tuple(attrs["strides"]), dilations, pads)
     return lower.lax.conv_general_dilated(
-        x, f, window_strides=tuple(attrs["strides"]), padding=pads, rhs_dilation=dilations,
+        x, f, window_strides=tuple(attrs["strides"]),
+        padding=_padding(x.shape, f.shape[:2], attrs, dilations), rhs_dilation=dilations,
         dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups,
         precision=lower.lax.Precision.HIGHEST)
-
-
-# Largest patch matrix (elements) a convolution is lowered to a product for.
-PATCH_LIMIT = 1 << 26
-
-
-def _patches_fit(x_shape, f_shape, attrs, pads):
-    """True on a CPU backend when the patch matrix has at most `PATCH_LIMIT`
-    elements (elsewhere the device's own convolutions are the faster)."""
-    import jax
-    if jax.default_backend() != "cpu":
-        return False
-    out = [(x_shape[1 + d] + sum(pads[d]) - (f_shape[d] - 1) * attrs.get(
-        "dilations", (1, 1))[d] - 1) // attrs["strides"][d] + 1 for d in range(2)]
-    return min(out) > 0 and x_shape[0] * out[0] * out[1] * int(np.prod(f_shape[:3])) <= PATCH_LIMIT
-
-
-def _conv_as_product(x, f, strides, dilations, pads):
-    """Conv2D as one matrix product of the input's patches (im2col) with the
-    filter: XLA:CPU runs that product, and its gradients (a product and the
-    patches' adjoint, pads and adds it fuses), a little faster than its
-    convolution (CNN train step: 13.8-17.5 ms CPU against 15.9-18.2)."""
-    jnp = _np()
-    x = jnp.pad(x, [(0, 0), pads[0], pads[1], (0, 0)])
-    kh, kw, c, o = f.shape
-    n, h, w, _ = x.shape
-    oh = (h - (kh - 1) * dilations[0] - 1) // strides[0] + 1
-    ow = (w - (kw - 1) * dilations[1] - 1) // strides[1] + 1
-    taps = [x[:, a * dilations[0]:a * dilations[0] + (oh - 1) * strides[0] + 1:strides[0],
-              b * dilations[1]:b * dilations[1] + (ow - 1) * strides[1] + 1:strides[1], :]
-            for a in range(kh) for b in range(kw)]
-    rows = jnp.stack(taps, axis=3).reshape(n * oh * ow, kh * kw * c)
-    y = jnp.dot(rows, f.reshape(kh * kw * c, o), precision=lower.lax.Precision.HIGHEST)
-    return y.reshape(n, oh, ow, o)
 
 
 @rule("Conv2D")
