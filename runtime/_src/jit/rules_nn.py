@@ -4,7 +4,11 @@ softmax and cross-entropy, BiasAdd, convolutions and pooling (see lower.py).
 The gradient ops of convolution and pooling are the vector-Jacobian products
 of the forward op (`jax.vjp`), which XLA turns into its own backward
 convolutions; max pooling's gradient goes to the first maximal element of
-each window, as our kernel's does."""
+each window, as our kernel's does. Max pooling over windows that tile the
+input (strides equal to the window, no padding: the usual MaxPooling2D(2))
+is a reshape and a max, and its gradient one select per tap, all of which
+XLA fuses: `reduce_window` and its select-and-scatter gradient made a CNN
+train step 1.5x slower than the executor on XLA:CPU, this 0.8x."""
 
 import numpy as np
 
