@@ -1063,6 +1063,10 @@ WORKLOADS = [
     ("JAX first call of a 30-line fn: conversion", bench_jax_conversion),
     ("Keras fit per epoch, README classifier, vs TF", lambda: bench_keras_fit(Unavailable,
                                                                           REPEAT)),
+    ("Keras fit per epoch, CNN 2,048 images b32, vs TF", lambda: bench_keras_fit(
+        Unavailable, REPEAT, "cnn")),
+    ("Keras fit per epoch, CNN, jit_compile=True, vs TF", lambda: bench_keras_fit(
+        Unavailable, REPEAT, "cnn_jit")),
     ("ONNX Runtime vs ours: Keras MLP, conv net; export", bench_onnx),
     ("jit_compile=True (XLA via JAX) vs executor: CNN, MLP", lambda: bench_jit_rows(
         Unavailable, best_of_pair, best_of)),

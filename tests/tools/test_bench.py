@@ -15,7 +15,8 @@ WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "ML
              "CNN inference", "MLP 784-256-256-10 train step", "tf.data epoch",
              "while_loop counting to 1,000,000", "convert+trace 30-line fn", "scaling",
              "JAX Collatz(27)", "JAX power(x, n=100)", "JAX nested Python-range loops",
-             "JAX first call of a 30-line fn", "Keras fit per epoch", "ONNX Runtime vs ours",
+             "JAX first call of a 30-line fn", "Keras fit per epoch", "Keras fit per epoch, CNN",
+             "Keras fit per epoch, CNN, jit_compile", "ONNX Runtime vs ours",
              "jit_compile=True"]
 HAS_JAX = importlib.util.find_spec("jax") is not None
 HAS_ORT = importlib.util.find_spec("onnxruntime") is not None
