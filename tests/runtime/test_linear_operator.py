@@ -1,0 +1,134 @@
+"""tf.linalg's LinearOperator family against TensorFlow 2.21's values.
+
+The table is tools/record_linear_operator.py's `cases` (written once for
+both libraries), TF's results recorded in tests/data/linear_operator_tf221.npz:
+each operator runs its methods (matmul, matvec, solve, determinant,
+to_dense, diag_part, trace, add_to_tensor, eigvals, inverse, adjoint,
+cholesky, cond: the letters of its row) eagerly and inside tf.function, with
+the gradient of some of them, and its static facts (shape, hints, the class
+each derived operator has) match TF's text. float64 agrees to 1e-10
+relative, float32 to 2e-5 (TF's Toeplitz and Kronecker compute through
+other factorizations than ours: rounding differs).
+"""
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import record_linear_operator as table  # noqa: E402  (the shared case table)
+
+DATA = np.load(table.OUT)
+NAMES = sorted({k.split("/")[0] for k in DATA.files})
+
+
+def _modes():
+    return {"eager": lambda f: f, "function": lambda f: tf.function(f, autograph=False)}
+
+
+@pytest.fixture(scope="module", params=["eager", "function"])
+def results(request):
+    return table.cases(tf, _modes()[request.param])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_linear_operator_methods_are_tfs(results, name):
+    got = results[name]
+    keys = [k for k in DATA.files if k.split("/")[0] == name]
+    assert sorted(k.split("/")[1] for k in keys) == sorted(got)
+    for key in keys:
+        want, value = DATA[key], got[key.split("/")[1]]
+        if key.endswith("/facts"):
+            assert value == str(want), key
+            continue
+        assert value.shape == want.shape and value.dtype == want.dtype, (key, value, want)
+        single = want.dtype in (np.float32, np.complex64)
+        np.testing.assert_allclose(value, want, rtol=2e-5 if single else 1e-10,
+                                   atol=2e-5 if single else 1e-10, err_msg=key)
+
+
+# --- hints, errors and special points ---------------------------------------------------------
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: tf.linalg.LinearOperatorDiag([1.0], is_self_adjoint=False),
+     "A real diagonal operator is always self adjoint."),
+    (lambda: tf.linalg.LinearOperatorFullMatrix([[1.0]], is_positive_definite=True,
+                                                is_non_singular=False),
+     "A positive definite matrix is always non-singular."),
+    (lambda: tf.linalg.LinearOperatorIdentity(2, is_square=False),
+     "An identity operator is always square."),
+    (lambda: tf.linalg.LinearOperatorZeros(2, is_non_singular=True),
+     "A zero operator is always singular."),
+    (lambda: tf.linalg.LinearOperatorHouseholder([1.0, 0.0], is_positive_definite=True),
+     "A Householder operator is always non-positive definite."),
+    (lambda: tf.linalg.LinearOperatorPermutation([0, 0, 1]),
+     "must be a vector of unique integers from 0 to 2"),
+    (lambda: tf.linalg.LinearOperatorTridiag([[1.0]], diagonals_format="banded"),
+     "must be one of compact, matrix, or sequence"),
+    (lambda: tf.linalg.LinearOperatorKronecker([tf.linalg.LinearOperatorIdentity(2)],
+                                               is_non_singular=False),
+     "The Kronecker product of non-singular operators is always non-singular."),
+    (lambda: tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0]]).cholesky(),
+     "Cannot take the Cholesky decomposition"),
+    (lambda: tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0]]).inverse(),
+     "Cannot take the Inverse: This operator represents a non square matrix."),
+    (lambda: tf.linalg.LinearOperatorDiag([1.0, 2.0]).matmul(
+        tf.linalg.LinearOperatorIdentity(3)), "Operators are incompatible"),
+])
+def test_bad_hints_and_arguments_raise_tfs_messages(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_methods_refused_as_tf_refuses_them():
+    rect = tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0]])
+    with pytest.raises(NotImplementedError, match="not be square"):
+        rect.determinant()
+    with pytest.raises(NotImplementedError, match="Only self-adjoint"):
+        tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0], [0.0, 1.0]]).eigvals()
+    with pytest.raises(NotImplementedError, match="expected to be singular"):
+        tf.linalg.LinearOperatorZeros(2).solve(tf.ones([2, 1]))
+    with pytest.raises(TypeError, match="Expected argument to have dtype float32"):
+        tf.linalg.LinearOperatorDiag([1.0, 2.0]).matvec(tf.constant([1.0, 2.0], tf.float64))
+
+
+def test_special_points_zeros_singular_empty_and_variables():
+    # TF 2.21: a zero diagonal gives det 0, log|det| -inf, and an inf solve
+    d = tf.linalg.LinearOperatorDiag([0.0, 2.0])
+    assert d.determinant().numpy() == 0.0
+    assert d.log_abs_determinant().numpy() == -np.inf
+    np.testing.assert_array_equal(d.solvevec([1.0, 1.0]).numpy(), [np.inf, 0.5])
+    # an empty operator: shape (0, 0), det 1, trace 0
+    e = tf.linalg.LinearOperatorDiag(tf.zeros([0]))
+    assert e.shape.as_list() == [0, 0] and e.determinant().numpy() == 1.0
+    assert e.trace().numpy() == 0.0 and e.to_dense().shape == (0, 0)
+    # a variable's current value is read at each call, and its gradient flows
+    v = tf.Variable([1.0, 2.0])
+    op = tf.linalg.LinearOperatorDiag(v)
+    v.assign([3.0, 4.0])
+    np.testing.assert_array_equal(op.diag_part().numpy(), [3.0, 4.0])
+    with tf.GradientTape() as tape:
+        y = op.log_abs_determinant()
+    np.testing.assert_allclose(tape.gradient(y, v).numpy(), [1 / 3, 1 / 4])
+    assert op.trainable_variables == (v,)
+
+
+def test_operator_algebra_returns_tfs_classes():
+    diag = tf.linalg.LinearOperatorDiag([1.0, 2.0])
+    ident = tf.linalg.LinearOperatorIdentity(2)
+    assert (diag @ ident) is diag and (ident @ diag) is diag
+    assert type(diag @ diag).__name__ == "LinearOperatorDiag"
+    full = tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0], [3.0, 4.0]])
+    assert type(full.H).__name__ == "LinearOperatorAdjoint" and full.H.H is full
+    assert type(full.inverse()).__name__ == "LinearOperatorInversion"
+    assert full.inverse().inverse() is full
+    comp = full @ full
+    np.testing.assert_allclose(comp.to_dense().numpy(), [[7.0, 10.0], [15.0, 22.0]])
+    np.testing.assert_allclose(full.solve(full).to_dense().numpy(), np.eye(2), atol=1e-6)
+    assert diag.parameters["diag"] == [1.0, 2.0] and diag.name == "LinearOperatorDiag"
+    assert diag.shape_tensor().numpy().tolist() == [2, 2]
+    assert diag.domain_dimension == 2 and diag.batch_shape.as_list() == []
