@@ -132,3 +132,28 @@ def test_operator_algebra_returns_tfs_classes():
     assert diag.parameters["diag"] == [1.0, 2.0] and diag.name == "LinearOperatorDiag"
     assert diag.shape_tensor().numpy().tolist() == [2, 2]
     assert diag.domain_dimension == 2 and diag.batch_shape.as_list() == []
+
+
+# --- the ops the family runs on, where they were wrong before (TF 2.21's values) --------------
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_ops_under_the_family_are_tfs(mode):
+    def run(v, a, z):
+        idx = tf.constant([[2, 1, 0], [3, 2, 1], [4, 3, 2]])
+        w = tf.reshape(tf.range(9.0), [3, 3])
+        with tf.GradientTape() as tape:
+            tape.watch([v, z])
+            gathered = tf.reduce_sum(tf.gather(v, idx, axis=-1) * w)
+            prod = tf.math.reduce_prod(z)
+            loss = tf.cast(gathered, tf.float64) + tf.math.real(prod)
+        gv, gz = tape.gradient(loss, [v, z])
+        return gv, tf.linalg.matmul(a, a, adjoint_a=True), tf.linalg.adjoint(a), prod, gz
+    run = _modes()[mode](run)
+    gv, aha, adj, prod, gz = run(tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]),
+                                 tf.constant([[1 + 1j, 2 + 0j], [3 + 0j, 4j]]),
+                                 tf.constant([1 + 2j, 3j, 2 - 1j]))
+    np.testing.assert_array_equal(gv.numpy(), [2.0, 6.0, 12.0, 10.0, 6.0])
+    np.testing.assert_array_equal(aha.numpy(), [[11, 2 + 10j], [2 - 10j, 20]])
+    np.testing.assert_array_equal(adj.numpy(), [[1 - 1j, 3], [2, -4j]])
+    assert prod.numpy() == -9 + 12j
+    np.testing.assert_array_equal(gz.numpy(), [3 - 6j, 4 - 3j, -6 - 3j])

@@ -191,10 +191,10 @@ def _num_rows(value, name):
         raise TypeError(f"Argument {name} must be integer type.  Found: {value}")
     if hasattr(value, "numpy"):
         value = value.numpy()
-    if isinstance(value, float) or getattr(value, "ndim", 0) != 0:
-        raise (TypeError if isinstance(value, float) else ValueError)(
-            f"Argument {name} must be {'integer type' if isinstance(value, float) else 'a 0-D Tensor'}."
-            f"  Found: {value}")
+    if isinstance(value, float):
+        raise TypeError(f"Argument {name} must be integer type.  Found: {value}")
+    if getattr(value, "ndim", 0) != 0:
+        raise ValueError(f"Argument {name} must be a 0-D Tensor.  Found: {value}")
     value = int(value)
     if value < 0:
         raise ValueError(f"Argument {name} must be non-negative.  Found: {value}")

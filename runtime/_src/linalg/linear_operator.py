@@ -26,8 +26,6 @@ registries do: a class may define `_linop_adjoint`, `_linop_inverse`,
 result (the inverse of a diagonal is a diagonal).
 """
 
-import numpy as np
-
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -682,10 +680,3 @@ def _check_same_dtype(operators, who):
         raise TypeError(f"{who}: expected all operators to have the same dtype, found "
                         f"{sorted(d.name for d in dts)}")
 
-
-def static_value(x):
-    """The numpy value of a tensor known at trace time, else None."""
-    try:
-        return np.asarray(x.numpy())
-    except (AttributeError, TypeError, ValueError, NotImplementedError):
-        return None

@@ -21,9 +21,11 @@ from runtime._src.ops.array_ops import ones, reshape, zeros
 from runtime._src.ops.complex_ops import complex as make_complex, conj, imag, real
 from runtime._src.ops.fft_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
 from runtime._src.ops.linalg_more_ops import tridiagonal_matmul, tridiagonal_solve
-from runtime._src.ops.manipulation_ops import concat, expand_dims, gather, transpose
-from runtime._src.ops.matrix_diag_ops import diag, diag_part
-from runtime._src.ops.reduction_ops import l2_normalize, reduce_max, reduce_min, reduce_sum
+from runtime._src.ops.check_ops import assert_less_equal
+from runtime._src.ops.manipulation_ops import concat, expand_dims, gather, stack, transpose
+from runtime._src.ops.matrix_diag_ops import diag, diag_part, set_diag
+from runtime._src.ops.reduction_ops import (l2_normalize, reduce_max, reduce_min, reduce_prod,
+                                            reduce_sum)
 from runtime._src.ops.shape_ops import broadcast_static_shape, broadcast_to, reverse
 from runtime._src.ops.sort_ops import argsort
 
@@ -140,7 +142,6 @@ class _BaseCirculant(LinearOperator):
         return list(range(-self._depth, 0))
 
     def _determinant(self):
-        from runtime._src.ops.reduction_ops import reduce_prod
         return math_ops.cast(reduce_prod(self._spectrum, axis=self._axes()), self.dtype)
 
     def _log_abs_determinant(self):
@@ -174,7 +175,6 @@ class _BaseCirculant(LinearOperator):
 
     def assert_hermitian_spectrum(self, name="assert_hermitian_spectrum"):
         """An op raising unless the spectrum is Hermitian (its kernel real)."""
-        from runtime._src.ops.check_ops import assert_less_equal
         kernel = _FFT[self._depth][1](_to_complex(self._spectrum))
         return assert_less_equal(math_ops.abs(imag(kernel)),
                                  math_ops.cast(1e-5 if kernel.dtype == dtypes.complex64
@@ -290,9 +290,7 @@ class LinearOperatorToeplitz(LinearOperator):
         col = broadcast_to(self._col, batch.concatenate([n]))
         both = concat([reverse(row[..., 1:], [-1]), col], -1)      # v[n-1+i-j] = T[i, j]
         index = (n - 1) + np.arange(n)[:, None] - np.arange(n)[None, :]
-        return gather(both, convert_to_tensor(index.astype(np.int32)), axis=-1,
-                      batch_dims=0) if batch.rank == 0 else \
-            gather(both, convert_to_tensor(index.astype(np.int32)), axis=-1)
+        return gather(both, convert_to_tensor(index.astype(np.int32)), axis=-1)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         dense, x = broadcast_batch(self._to_dense(), x)
@@ -366,7 +364,6 @@ class LinearOperatorHouseholder(LinearOperator):
         v = self._unit()
         two = math_ops.cast(2.0, self.dtype)
         outer = math_ops.multiply(math_ops.negative(two), math_ops.matmul(v, v, adjoint_b=True))
-        from runtime._src.ops.matrix_diag_ops import set_diag
         return set_diag(outer, math_ops.add(math_ops.cast(1.0, self.dtype), diag_part(outer)))
 
     def _diag_part(self):
@@ -543,7 +540,6 @@ class LinearOperatorTridiag(LinearOperator):
             return diag_part(m, k=(-1, 1), align="LEFT_RIGHT")
         n = self.domain_dimension
         parts = [broadcast_to(d, self.batch_shape.concatenate([n])) for d in self._diagonals]
-        from runtime._src.ops.manipulation_ops import stack
         return stack(parts, axis=-2)
 
     def _to_dense(self):
