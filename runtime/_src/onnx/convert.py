@@ -160,7 +160,14 @@ WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for o
     "TensorArrayGradDrop", "TensorArrayGradDropFirst", "TensorArrayGradEmpty",
     "TensorArrayGradFromStack", "TensorArrayGradGather", "TensorArrayGradRead",
     "TensorArrayGradScatter", "TensorArrayGradSet", "TensorArrayGradSplit",
-    "TensorArrayGradStack")})
+    "TensorArrayGradStack", "FakeQuantWithMinMaxArgsGradient",
+    "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient",
+    "QuantizeAndDequantizeV4Grad")})
+WHY_NOT.update({op: "ONNX's QuantizeLinear/DequantizeLinear round half to even over an "
+                    "un-nudged range, so they would not give TF's values: export the float "
+                    "model without fake quantization" for op in (
+    "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
+    "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4")})
 
 
 def _same_reason(names, why):
