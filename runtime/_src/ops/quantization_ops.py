@@ -88,14 +88,14 @@ def _check_args_range(lo, hi):
 
 
 @define_op("FakeQuantWithMinMaxArgs", infer=rules.same_as_first)
-def _fake_quant_args(x, min, max, num_bits, narrow_range):
+def _fake_quant_args(x, min, max, num_bits, narrow_range):  # noqa: A002
     qmin, qmax = _levels(num_bits, narrow_range)
     _check_args_range(min, max)
     return _snap(x, min, max, qmin, qmax, divide=False)
 
 
 @define_op("FakeQuantWithMinMaxArgsGradient", infer=rules.same_as_first)
-def _fake_quant_args_gradient(grad, x, min, max, num_bits, narrow_range):
+def _fake_quant_args_gradient(grad, x, min, max, num_bits, narrow_range):  # noqa: A002
     qmin, qmax = _levels(num_bits, narrow_range)
     _check_args_range(min, max)
     return np.where(_inside(x, min, max, qmin, qmax)[0], grad, F32(0)).astype(F32)
@@ -109,23 +109,24 @@ def _fake_quant_args_grad(op, grad):
 not_differentiable("FakeQuantWithMinMaxArgsGradient")
 
 
-def _args_attrs(min, max, num_bits, narrow_range):
+def _args_attrs(lo, hi, num_bits, narrow_range):
     what = "FakeQuantWithMinMaxArgs"
-    return {"min": float(min), "max": float(max),
+    return {"min": float(lo), "max": float(hi),
             "num_bits": rules.static_int(num_bits, what, "num_bits"),
             "narrow_range": rules.static_bool(narrow_range, what, "narrow_range")}
 
 
-def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8, narrow_range=False,
-                                 name=None):
+def fake_quant_with_min_max_args(inputs, min=-6, max=6,  # noqa: A002 - TF's names
+                                 num_bits=8, narrow_range=False, name=None):
     """`inputs` (float32) fake-quantized to `2**num_bits` levels over
     [min, max] nudged so that 0 is a level."""
     return apply("FakeQuantWithMinMaxArgs", (_float32_input("fake_quant", inputs),),
                  _args_attrs(min, max, num_bits, narrow_range))
 
 
-def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6, num_bits=8,
-                                          narrow_range=False, name=None):
+def fake_quant_with_min_max_args_gradient(gradients, inputs,
+                                          min=-6, max=6,  # noqa: A002 - TF's names
+                                          num_bits=8, narrow_range=False, name=None):
     """The gradient of fake_quant_with_min_max_args: `gradients` where
     `inputs` is inside the nudged range, 0 elsewhere."""
     return apply("FakeQuantWithMinMaxArgsGradient",
@@ -230,19 +231,20 @@ def _vars_attrs(op, num_bits, narrow_range):
             "narrow_range": rules.static_bool(narrow_range, op, "narrow_range")}
 
 
-def _vars_inputs(inputs, min, max):
-    return tuple(convert_to_tensor(t, dtype=dtypes.float32) for t in (inputs, min, max))
+def _vars_inputs(inputs, lo, hi):
+    return tuple(convert_to_tensor(t, dtype=dtypes.float32) for t in (inputs, lo, hi))
 
 
-def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8, narrow_range=False, name=None):
+def fake_quant_with_min_max_vars(inputs, min, max,  # noqa: A002 - TF's names
+                                 num_bits=8, narrow_range=False, name=None):
     """fake_quant_with_min_max_args with the range as float32 scalar tensors
     (trainable: their gradients sum the gradient below and above the range)."""
     return apply("FakeQuantWithMinMaxVars", _vars_inputs(inputs, min, max),
                  _vars_attrs("FakeQuantWithMinMaxVars", num_bits, narrow_range))
 
 
-def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=8,
-                                          narrow_range=False, name=None):
+def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max,  # noqa: A002
+                                          num_bits=8, narrow_range=False, name=None):
     """(backprops_wrt_input, backprop_wrt_min, backprop_wrt_max) of
     fake_quant_with_min_max_vars."""
     grads = convert_to_tensor(gradients, dtype=dtypes.float32)
@@ -251,16 +253,18 @@ def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=
                        _vars_attrs("FakeQuantWithMinMaxVarsGradient", num_bits, narrow_range)))
 
 
-def fake_quant_with_min_max_vars_per_channel(inputs, min, max, num_bits=8, narrow_range=False,
-                                             name=None):
+def fake_quant_with_min_max_vars_per_channel(inputs, min, max,  # noqa: A002 - TF's names
+                                             num_bits=8, narrow_range=False, name=None):
     """fake_quant_with_min_max_vars with one range per channel (the last
     dimension of `inputs`; `min` and `max` vectors of its size)."""
     return apply("FakeQuantWithMinMaxVarsPerChannel", _vars_inputs(inputs, min, max),
                  _vars_attrs("FakeQuantWithMinMaxVarsPerChannel", num_bits, narrow_range))
 
 
-def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, max, num_bits=8,
-                                                      narrow_range=False, name=None):
+def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs,
+                                                      min, max,  # noqa: A002
+                                                      num_bits=8, narrow_range=False,
+                                                      name=None):
     """(backprops_wrt_input, backprop_wrt_min, backprop_wrt_max) of the
     per-channel fake quantization, the range's per channel."""
     grads = convert_to_tensor(gradients, dtype=dtypes.float32)
