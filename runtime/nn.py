@@ -42,3 +42,11 @@ from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
 
 # tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout
+
+import types as _types
+
+from runtime._src.ops.dropout_ops import general_dropout as _general_dropout
+from runtime._src.ops.dropout_ops import stateless_dropout as _stateless_dropout
+
+experimental = _types.SimpleNamespace(general_dropout=_general_dropout,
+                                      stateless_dropout=_stateless_dropout)

@@ -157,3 +157,12 @@ def test_ops_under_the_family_are_tfs(mode):
     np.testing.assert_array_equal(adj.numpy(), [[1 - 1j, 3], [2, -4j]])
     assert prod.numpy() == -9 + 12j
     np.testing.assert_array_equal(gz.numpy(), [3 - 6j, 4 - 3j, -6 - 3j])
+
+
+def test_top_level_linalg_aliases_are_tfs():
+    # TF 2.21: tf.eig is tf.linalg.eig, tf.eigvals is tf.linalg.eigvals,
+    # tf.matrix_square_root is tf.linalg.sqrtm
+    assert tf.eig is tf.linalg.eig and tf.eigvals is tf.linalg.eigvals
+    assert tf.matrix_square_root is tf.linalg.sqrtm
+    np.testing.assert_array_equal(tf.matrix_square_root([[4.0, 0.0], [0.0, 9.0]]).numpy(),
+                                  [[2.0, 0.0], [0.0, 3.0]])
