@@ -166,3 +166,27 @@ def test_top_level_linalg_aliases_are_tfs():
     assert tf.matrix_square_root is tf.linalg.sqrtm
     np.testing.assert_array_equal(tf.matrix_square_root([[4.0, 0.0], [0.0, 9.0]]).numpy(),
                                   [[2.0, 0.0], [0.0, 3.0]])
+
+
+def test_operators_are_composites_traced_once_per_spec():
+    traces = []
+
+    @tf.function
+    def apply(op, x):
+        traces.append(1)
+        return op.matvec(x), op.inverse()
+
+    x = tf.constant([1.0, 1.0])
+    y1, inv = apply(tf.linalg.LinearOperatorDiag([1.0, 2.0]), x)
+    y2, _ = apply(tf.linalg.LinearOperatorDiag([3.0, 4.0]), x)
+    assert len(traces) == 1                      # TF 2.21: one trace for one spec
+    np.testing.assert_array_equal(y1.numpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(y2.numpy(), [3.0, 4.0])
+    assert type(inv).__name__ == "LinearOperatorDiag"      # returned through the graph
+    np.testing.assert_array_equal(inv.diag_part().numpy(), [1.0, 0.5])
+    kron = tf.linalg.LinearOperatorKronecker([tf.linalg.LinearOperatorDiag([1.0, 2.0]),
+                                              tf.linalg.LinearOperatorFullMatrix(
+                                                  [[1.0, 2.0], [3.0, 4.0]])])
+    parts = tf.nest.flatten(kron, expand_composites=True)     # TF: [diag, matrix]
+    assert [p.shape.as_list() for p in parts] == [[2], [2, 2]]
+    np.testing.assert_array_equal(apply(kron, tf.ones([4]))[0].numpy(), [3.0, 7.0, 6.0, 14.0])

@@ -67,6 +67,8 @@ def _params(**kw):
 class LinearOperatorFullMatrix(LinearOperator):
     """The operator of a dense [batch] matrix."""
 
+    _component_attrs = {"matrix": "_matrix"}
+
     def __init__(self, matrix, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorFullMatrix"):
         params = _params(matrix=matrix, is_non_singular=is_non_singular,
@@ -96,6 +98,8 @@ class LinearOperatorFullMatrix(LinearOperator):
 @register_made("diag")
 class LinearOperatorDiag(LinearOperator):
     """The diagonal [batch] matrix of `diag` (shape `batch + [N]`)."""
+
+    _component_attrs = {"diag": "_diag"}
 
     def __init__(self, diag, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorDiag"):
@@ -302,6 +306,8 @@ class LinearOperatorIdentity(_BaseIdentity):
 class LinearOperatorScaledIdentity(_BaseIdentity):
     """`multiplier` (shape `batch`) times the `num_rows` identity."""
 
+    _component_attrs = {"multiplier": "_multiplier"}
+
     def __init__(self, num_rows, multiplier, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, assert_proper_shapes=False,
                  name="LinearOperatorScaledIdentity"):
@@ -396,6 +402,8 @@ class LinearOperatorScaledIdentity(_BaseIdentity):
 @register_made("lower_triangular")
 class LinearOperatorLowerTriangular(LinearOperator):
     """The lower triangle of `tril` (entries above the diagonal are ignored)."""
+
+    _component_attrs = {"tril": "_tril"}
 
     def __init__(self, tril, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None,

@@ -101,6 +101,8 @@ def _kron_vec(a, b):
 class LinearOperatorKronecker(LinearOperator):
     """The Kronecker product `A1 x A2 x ... x An` of operators."""
 
+    _component_attrs = {"operators": "_operators"}
+
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
         operators = _check_operators(operators, "LinearOperatorKronecker")
@@ -195,6 +197,8 @@ def _blocks(x, sizes, axis):
 
 class LinearOperatorBlockDiag(LinearOperator):
     """The block diagonal operator (direct sum) of square operators."""
+
+    _component_attrs = {"operators": "_operators"}
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name=None):
@@ -332,6 +336,8 @@ class LinearOperatorBlockDiag(LinearOperator):
 class LinearOperatorBlockLowerTriangular(LinearOperator):
     """The block lower triangular operator of `operators`, a list of rows:
     row i holds the i+1 blocks `L_i0 ... L_ii`, the diagonal ones square."""
+
+    _component_attrs = {"operators": "_rows"}
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None,
@@ -485,6 +491,8 @@ class LinearOperatorLowRankUpdate(LinearOperator):
     """`A = L + U D V^H`: a base operator L (M x N), U (M x K), V (N x K)
     (V = U when None) and a diagonal D (K; the identity when None)."""
 
+    _component_attrs = {"base_operator": "_base", "u": "_u", "diag_update": "_diag_update", "v": "_v_param"}
+
     def __init__(self, base_operator, u, diag_update=None, v=None,
                  is_diag_update_positive=None, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorLowRankUpdate"):
@@ -515,6 +523,7 @@ class LinearOperatorLowRankUpdate(LinearOperator):
             is_positive_definite = is_self_adjoint = True
         self._u = convert_to_tensor(u, dtype=dtype)
         self._v = self._u if v is None else convert_to_tensor(v, dtype=dtype)
+        self._v_param = None if v is None else self._v
         self._diag_update = None if diag_update is None else convert_to_tensor(diag_update,
                                                                                dtype=dtype)
         self._base = base_operator

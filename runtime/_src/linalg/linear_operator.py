@@ -27,8 +27,9 @@ result (the inverse of a diagonal is a diagonal).
 """
 
 from runtime._src.core import dtypes
+from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.tensor import convert_to_tensor
-from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.ops import math_ops
@@ -451,9 +452,112 @@ class LinearOperator(Module):
             values = math_ops.abs(self._eigvals())
         return math_ops.truediv(reduce_max(values, axis=-1), reduce_min(values, axis=-1))
 
+    # --- a composite value: tf.function traces once per spec ---------------------------
+
+    # parameter name -> the attribute holding its tensor(s) or operator(s)
+    _component_attrs = {}
+
+    @property
+    def _type_spec(self):
+        return LinearOperatorSpec(type(self), tuple(
+            (key, _field_spec(getattr(self, self._component_attrs[key]))
+             if key in self._component_attrs else ("py", _static_param(value)))
+            for key, value in sorted(self._parameters.items())))
+
     def __repr__(self):
         return (f"<tf.linalg.{type(self).__name__} '{self.name}' shape={self.shape} "
                 f"dtype={self.dtype.name if self.dtype else None}>")
+
+
+def _field_spec(value):
+    """A parameter's spec: ("op", spec) of an operator, ("seq", specs) of a
+    list, ("t", TensorSpec) of a tensor, ("py", None) of None."""
+    if value is None:
+        return ("py", None)
+    if isinstance(value, LinearOperator):
+        return ("op", value._type_spec)
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_field_spec(v) for v in value))
+    return ("t", TensorSpec(value.shape, value.dtype))
+
+
+def _static_param(value):
+    """A static parameter, hashable (lists as tuples; a dtype as itself)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_static_param(v) for v in value)
+    if hasattr(value, "numpy"):
+        return _static_param(value.numpy().tolist())
+    return value
+
+
+def _field_parts(field, value):
+    """The component tensors of one parameter's value, in the spec's order."""
+    kind, spec = field
+    if kind == "t":
+        return [convert_to_tensor(value)]
+    if kind == "op":
+        return spec._to_components(value)
+    if kind == "seq":
+        return [t for f, v in zip(spec, value) for t in _field_parts(f, v)]
+    return []
+
+
+def _field_value(field, parts):
+    """One parameter's value rebuilt from the `parts` iterator."""
+    kind, spec = field
+    if kind == "t":
+        return next(parts)
+    if kind == "op":
+        return spec._from_components([next(parts) for _ in spec._component_specs])
+    if kind == "seq":
+        return [_field_value(f, parts) for f in spec]
+    return spec
+
+
+def _field_component_specs(field):
+    kind, spec = field
+    if kind == "t":
+        return [spec]
+    if kind == "op":
+        return list(spec._component_specs)
+    if kind == "seq":
+        return [s for f in spec for s in _field_component_specs(f)]
+    return []
+
+
+class LinearOperatorSpec(CompositeSpec):
+    """The spec of a LinearOperator: its class, and for each parameter a
+    TensorSpec, a nested operator's spec, or the static value."""
+
+    __slots__ = ("_cls", "_fields")
+
+    def __init__(self, cls, fields):
+        self._cls = cls
+        self._fields = tuple(fields)
+
+    @property
+    def value_type(self):
+        return self._cls
+
+    @property
+    def _component_specs(self):
+        return [s for _, field in self._fields for s in _field_component_specs(field)]
+
+    def _to_components(self, value):
+        attrs = value._component_attrs
+        return [t for key, field in self._fields if key in attrs
+                for t in _field_parts(field, getattr(value, attrs[key]))]
+
+    def _from_components(self, components):
+        parts = iter(components)
+        params = {key: _field_value(field, parts) for key, field in self._fields}
+        return self._cls(**params)
+
+    def _serialize(self):
+        return (self._cls, self._fields)
+
+    def __repr__(self):
+        return f"LinearOperatorSpec({self._cls.__name__})"
 
 
 def _square_pair(left, right):
@@ -479,6 +583,8 @@ def register_made(kind):
 
 class LinearOperatorAdjoint(LinearOperator):
     """`A^H` of a LinearOperator `A`, computed with `A`'s own methods."""
+
+    _component_attrs = {"operator": "_operator"}
 
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
@@ -545,6 +651,8 @@ class LinearOperatorInversion(LinearOperator):
     """`A^{-1}` of a square, non-singular LinearOperator `A`: its matmul is
     `A`'s solve and its solve `A`'s matmul."""
 
+    _component_attrs = {"operator": "_operator"}
+
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
         params = dict(operator=operator, is_non_singular=is_non_singular,
@@ -608,6 +716,8 @@ def _inherited_hints(operator, kind, **given):
 
 class LinearOperatorComposition(LinearOperator):
     """The product `A1 A2 ... An` of operators, applied right to left."""
+
+    _component_attrs = {"operators": "_operators"}
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):

@@ -57,6 +57,8 @@ class _BaseCirculant(LinearOperator):
     """A [nested block] circulant `F^H diag(spectrum) F`, with `F` the DFT of
     `block_depth` dimensions: `spectrum` has shape `batch + block_shape`."""
 
+    _component_attrs = {"spectrum": "_spectrum"}
+
     _depth = 1
 
     def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None,
@@ -252,6 +254,8 @@ class LinearOperatorToeplitz(LinearOperator):
     """The Toeplitz matrix with first column `col` and first row `row`
     (`row[0]` is ignored: the diagonal is `col[0]`)."""
 
+    _component_attrs = {"col": "_col", "row": "_row"}
+
     def __init__(self, col, row, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorToeplitz"):
         params = _params(col=col, row=row, is_non_singular=is_non_singular,
@@ -310,6 +314,8 @@ class LinearOperatorToeplitz(LinearOperator):
 class LinearOperatorHouseholder(LinearOperator):
     """The reflection `I - 2 v v^H / |v|^2` about the hyperplane orthogonal
     to `reflection_axis` (v)."""
+
+    _component_attrs = {"reflection_axis": "_axis"}
 
     def __init__(self, reflection_axis, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorHouseholder"):
@@ -398,6 +404,8 @@ class LinearOperatorHouseholder(LinearOperator):
 
 class LinearOperatorPermutation(LinearOperator):
     """The permutation matrix `P` with `P[i, perm[i]] = 1`: `(P x)[i] = x[perm[i]]`."""
+
+    _component_attrs = {"perm": "_perm"}
 
     def __init__(self, perm, dtype=dtypes.float32, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorPermutation"):
@@ -489,6 +497,8 @@ class LinearOperatorTridiag(LinearOperator):
     formats: "compact" `[..., 3, N]` (superdiagonal, diagonal, subdiagonal;
     the superdiagonal's last and the subdiagonal's first entries ignored),
     "matrix" `[..., N, N]` or "sequence" (a list of those three vectors)."""
+
+    _component_attrs = {"diagonals": "_diagonals"}
 
     def __init__(self, diagonals, diagonals_format="compact", is_non_singular=None,
                  is_self_adjoint=None, is_positive_definite=None, is_square=None,
