@@ -99,6 +99,10 @@ from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors
                      train, types)
 from runtime import autodiff, experimental, image, io, ragged, sets, signal, sparse
 from runtime import audio, queue, test
+from runtime import quantization
+from runtime._src.ops.linalg_more_ops import eig, eigvals  # also tf.linalg's
+from runtime._src.ops.matrix_functions_ops import sqrtm as matrix_square_root
+from runtime._src.sparse.edit_distance import edit_distance
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from runtime._src.core.memory import keep_freed_memory as _keep_freed_memory
@@ -154,7 +158,8 @@ __all__ = [
     "random_uniform_initializer", "realdiv", "required_space_to_batch_paddings",
     "reverse_sequence", "shape_n", "space_to_batch", "space_to_batch_nd",
     "tuple", "unravel_index", "zeros_initializer", "double", "half", "variant",
-    "signal", "autodiff",
+    "signal", "autodiff", "quantization", "eig", "eigvals", "matrix_square_root",
+    "edit_distance",
     "sets", "sparse", "SparseTensor", "SparseTensorSpec",
 ]
 

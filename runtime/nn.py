@@ -40,5 +40,16 @@ from runtime._src.ops.math_more_ops import (approx_max_k, approx_min_k,  # also 
 from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
     all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler)
 
+from runtime._src.ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
+from runtime._src.sparse.ctc_decode import compute_accidental_hits, ctc_greedy_decoder
+
 # tf.nn.dropout is defined with the random ops (runtime/_src/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout
+
+import types as _types
+
+from runtime._src.ops.dropout_ops import general_dropout as _general_dropout
+from runtime._src.ops.dropout_ops import stateless_dropout as _stateless_dropout
+
+experimental = _types.SimpleNamespace(general_dropout=_general_dropout,
+                                      stateless_dropout=_stateless_dropout)
