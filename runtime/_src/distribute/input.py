@@ -1,0 +1,111 @@
+"""Distributed datasets: `experimental_distribute_dataset` splits each
+global batch across the replicas (as TF: replica i gets rows
+[i*k, (i+1)*k) with k = ceil(batch / replicas), the last ones fewer or
+none); `distribute_datasets_from_function` gives each replica the next
+element of the dataset `dataset_fn(InputContext)` made.
+"""
+
+import numpy as np
+
+from runtime._src.core.nest import map_structure
+from runtime._src.core.tensor import EagerTensor, Tensor
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.distribute.values import InputContext, PerReplica, PerReplicaSpec
+
+__all__ = ["DistributedDataset", "DistributedDatasetsFromFunction"]
+
+
+class _Distributed:
+    """Iterable of the per-replica elements (PerReplica leaves)."""
+
+    def __init__(self, strategy):
+        self._strategy = strategy
+
+    def __iter__(self):
+        return DistributedIterator(self._elements())
+
+    @property
+    def num_replicas_in_sync(self):
+        return self._strategy.num_replicas_in_sync
+
+
+class DistributedIterator:
+    """`tf.distribute.DistributedIterator`: next() is one step's input."""
+
+    def __init__(self, elements):
+        self._elements = elements
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._elements)
+
+    def get_next(self):
+        return next(self._elements)
+
+    def get_next_as_optional(self):
+        raise NotImplementedError("DistributedIterator.get_next_as_optional")
+
+
+class DistributedDataset(_Distributed):
+    """`tf.distribute.DistributedDataset` of a dataset of global batches."""
+
+    def __init__(self, strategy, dataset):
+        super().__init__(strategy)
+        self._dataset = dataset
+
+    def _elements(self):
+        n = self.num_replicas_in_sync
+        for element in self._dataset:
+            yield element if n == 1 else map_structure(lambda t: _split(t, n), element)
+
+    @property
+    def element_spec(self):
+        n = self.num_replicas_in_sync
+        spec = self._dataset.element_spec
+        if n == 1:
+            return spec
+        return map_structure(lambda s: PerReplicaSpec(*[TensorSpec(
+            TensorShape([None] + list(s.shape.dims[1:])) if s.shape.rank else s.shape,
+            s.dtype)] * n), spec)
+
+
+def _split(tensor, n):
+    if not isinstance(tensor, Tensor) or not tensor.shape.rank:
+        return PerReplica([tensor] * n)
+    value = tensor._value if isinstance(tensor, EagerTensor) else np.asarray(tensor)
+    size = -(-len(value) // n)
+    return PerReplica([EagerTensor(value[i * size:(i + 1) * size], tensor.dtype)
+                       for i in range(n)])
+
+
+class DistributedDatasetsFromFunction(_Distributed):
+    """The dataset of `dataset_fn(InputContext)`, each replica taking the
+    next element."""
+
+    def __init__(self, strategy, dataset_fn):
+        super().__init__(strategy)
+        n = strategy.num_replicas_in_sync
+        self._dataset = dataset_fn(InputContext(1, 0, n))
+
+    def _elements(self):
+        n = self.num_replicas_in_sync
+        it = iter(self._dataset)
+        while True:
+            group = []
+            for _ in range(n):
+                try:
+                    group.append(next(it))
+                except StopIteration:
+                    break
+            if len(group) < n:
+                return
+            yield group[0] if n == 1 else map_structure(
+                lambda *vs: PerReplica(vs), *group)
+
+    @property
+    def element_spec(self):
+        n = self.num_replicas_in_sync
+        spec = self._dataset.element_spec
+        return spec if n == 1 else map_structure(lambda s: PerReplicaSpec(*[s] * n), spec)
