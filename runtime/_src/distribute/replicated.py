@@ -181,10 +181,17 @@ class ReplicaProgram:
         return [list(np.asarray(o)) for o in outs]
 
 
+# Keras variables name their aggregation with a string.
+_KERAS_AGGREGATIONS = {"none": VariableAggregation.NONE, "sum": VariableAggregation.SUM,
+                       "mean": VariableAggregation.MEAN,
+                       "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA}
+
+
 def _combine_write(node, old, new):
     """The value all replicas write, from each replica's `new` (see the
     module docstring)."""
     aggregation = getattr(node.attrs["variable"], "aggregation", None)
+    aggregation = _KERAS_AGGREGATIONS.get(aggregation, aggregation)
     if aggregation in (None, VariableAggregation.NONE):
         return new
     lax, jnp = _lower.lax, _lower.jnp
