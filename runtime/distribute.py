@@ -18,6 +18,7 @@ from runtime._src.distribute.context import (ReplicaContext, get_replica_context
                                              get_strategy, has_strategy,
                                              in_cross_replica_context)
 from runtime._src.distribute.input import DistributedDataset, DistributedIterator
+from runtime._src.distribute.multi_worker import MultiWorkerMirroredStrategy
 from runtime._src.distribute.strategy import (MirroredStrategy, OneDeviceStrategy, Strategy,
                                               StrategyExtended)
 from runtime._src.distribute.values import (DistributedValues, InputContext,
@@ -26,6 +27,6 @@ from runtime._src.distribute.values import (DistributedValues, InputContext,
 experimental = _types.SimpleNamespace(ValueContext=ValueContext)
 
 __all__ = ["DistributedDataset", "DistributedIterator", "DistributedValues", "InputContext",
-           "InputReplicationMode", "MirroredStrategy", "OneDeviceStrategy", "ReduceOp",
+           "InputReplicationMode", "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp",
            "ReplicaContext", "Strategy", "StrategyExtended", "experimental",
            "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]

@@ -2,15 +2,17 @@
 (tests/distribute/programs.py run under TF with its CPU split into 1, 4 and
 8 logical devices) into tests/data/distribute_tf221.json.
 
-    /tmp/tfvenv/bin/python tools/record_distribute.py
+    /tmp/tfvenv/bin/python tools/record_distribute.py [N ...]   # default: 1 4 8
 
-Each device count runs in its own process (a split is fixed once TF starts).
+Each device count runs in its own process (a split is fixed once TF starts);
+the counts given replace theirs in the file, the others are kept.
 """
 
 import json
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "distribute_tf221.json")
@@ -32,7 +34,9 @@ def record(n):
     out = {"custom_loop": programs.custom_loop(tf, strategy)}
     if n > 1:
         out["checks"] = programs.checks(tf, strategy)
-    out.update(programs.extra(tf, strategy) if hasattr(programs, "extra") else {})
+    if n in (1, 4):
+        with tempfile.TemporaryDirectory() as tmp:
+            out["keras_fit"] = programs.keras_fit(tf, strategy, os.path.join(tmp, "model"))
     return out
 
 
@@ -40,8 +44,12 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--devices":
         print("RESULT" + json.dumps(record(int(sys.argv[2]))))
         return
+    counts = [int(a) for a in sys.argv[1:]] or [1, 4, 8]
     results = {}
-    for n in (1, 4, 8):
+    if os.path.exists(OUT):
+        with open(OUT) as f:
+            results = json.load(f)["devices"]
+    for n in counts:
         run = subprocess.run([sys.executable, __file__, "--devices", str(n)],
                              capture_output=True, text=True, check=True)
         line = [x for x in run.stdout.splitlines() if x.startswith("RESULT")][-1]

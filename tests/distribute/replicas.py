@@ -8,6 +8,7 @@ its own process), printing one JSON line of results:
 import json
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -32,8 +33,12 @@ def main(n):
     strategy = tf.distribute.MirroredStrategy()
     out["custom_loop"] = programs.custom_loop(tf, strategy)
     out["checks"] = programs.checks(tf, strategy)
-    if hasattr(programs, "extra"):
-        out.update(programs.extra(tf, strategy))
+    if n == 4:
+        with tempfile.TemporaryDirectory() as tmp:
+            out["keras_single"] = programs.keras_fit(tf, tf.distribute.get_strategy(),
+                                                     os.path.join(tmp, "one"))
+            out["keras_fit"] = programs.keras_fit(tf, strategy, os.path.join(tmp, "model"))
+            out["restored"] = programs.restored(tf, os.path.join(tmp, "model"))
     print("RESULT" + json.dumps(out))
 
 

@@ -57,8 +57,11 @@ class DistributedDataset(_Distributed):
 
     def _elements(self):
         n = self.num_replicas_in_sync
+        local = self._strategy._local_replicas
+        first = getattr(self._strategy, "_worker", 0) * local   # multi-worker: this worker's
         for element in self._dataset:
-            yield element if n == 1 else map_structure(lambda t: _split(t, n), element)
+            yield element if n == 1 else map_structure(
+                lambda t: _split(t, n, first, local), element)
 
     @property
     def element_spec(self):
@@ -71,13 +74,14 @@ class DistributedDataset(_Distributed):
             s.dtype)] * n), spec)
 
 
-def _split(tensor, n):
+def _split(tensor, n, first, local):
+    """Replicas first .. first + local - 1's parts of a global batch of n parts."""
     if not isinstance(tensor, Tensor) or not tensor.shape.rank:
-        return PerReplica([tensor] * n)
+        return PerReplica([tensor] * local)
     value = tensor._value if isinstance(tensor, EagerTensor) else np.asarray(tensor)
     size = -(-len(value) // n)
     return PerReplica([EagerTensor(value[i * size:(i + 1) * size], tensor.dtype)
-                       for i in range(n)])
+                       for i in range(first, first + local)])
 
 
 class DistributedDatasetsFromFunction(_Distributed):

@@ -45,7 +45,7 @@ def run_replicated(strategy, fn, args, kwargs):
     """`strategy.run(fn, args, kwargs)` for several replicas: a PerReplica
     for each tensor of fn's result."""
     structure = (tuple(args), dict(kwargs or {}))
-    n = strategy.num_replicas_in_sync
+    n = strategy._local_replicas        # this process's replicas (all but in multi-worker)
     template, feeds = [], []
     for leaf in nest.flatten(structure):
         if isinstance(leaf, PerReplica):
@@ -142,6 +142,7 @@ class ReplicaProgram:
         self.captures = concrete._capture_sources
         self.outputs = list(graph.outputs)
         self.devices = strategy._jax_devices()
+        self.local = strategy._local_replicas
         self._fn = None
         self._host = [None] * len(self.jit.variables)
         self._device = [None] * len(self.jit.variables)
@@ -158,6 +159,8 @@ class ReplicaProgram:
 
         self._jax = jax
         self._replicated = NamedSharding(mesh, P())
+        self._split = NamedSharding(mesh, P(_ctx.AXIS))
+        self._processes = jax.process_count()
         self._fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(P(_ctx.AXIS), P(), P()),
                                          out_specs=(P(_ctx.AXIS), P()), check_vma=False))
 
@@ -167,18 +170,38 @@ class ReplicaProgram:
         if self._fn is None:
             self._compile()
         jax = self._jax
-        stacked = [np.stack(values) for values in feeds]
-        captured = [_capture_value(c) for c in self.captures]
+        stacked = [self._sharded(np.stack(values)) for values in feeds]
+        captured = [self._everywhere(_capture_value(c)) for c in self.captures]
         variables, host, device = self.jit.variables, self._host, self._device
         with jax.enable_x64(True):
             for i, v in enumerate(variables):
                 if host[i] is not v._value:
-                    host[i], device[i] = v._value, jax.device_put(v._value, self._replicated)
+                    host[i], device[i] = v._value, self._everywhere(v._value)
             outs, written = self._fn(stacked, captured, list(device))
         for i, value in zip(self.jit.written, written):
-            variables[i]._write(np.asarray(value))
+            variables[i]._write(np.asarray(value.addressable_shards[0].data))
             host[i], device[i] = variables[i]._value, value
-        return [list(np.asarray(o)) for o in outs]
+        return [self._local_values(o) for o in outs]
+
+    # One process: arrays placed on its devices. Several (multi-worker):
+    # global arrays each process gives its replicas' part of.
+
+    def _sharded(self, stacked):
+        if self._processes == 1:
+            return stacked
+        shape = (len(self.devices),) + stacked.shape[1:]
+        return self._jax.make_array_from_process_local_data(self._split, stacked, shape)
+
+    def _everywhere(self, value):
+        if self._processes == 1:
+            return self._jax.device_put(value, self._replicated)
+        return self._jax.make_array_from_process_local_data(self._replicated, np.asarray(value))
+
+    def _local_values(self, out):
+        if self._processes == 1:
+            return list(np.asarray(out))
+        shards = sorted(out.addressable_shards, key=lambda s: s.index[0].start)
+        return [np.asarray(s.data)[0] for s in shards]
 
 
 # Keras variables name their aggregation with a string.
@@ -210,13 +233,13 @@ def _combine_write(node, old, new):
 
 def _infer_run(inputs, attrs):
     program = attrs["program"]
-    n = len(program.devices)
+    n = program.local
     return [(t.dtype, t.shape) for t in program.outputs for _ in range(n)]
 
 
 @define_op("ReplicatedRun", infer=_infer_run, side_effect=True, num_outputs=None)
 def _replicated_run(*values, program):
-    n = len(program.devices)
+    n = program.local
     feeds = [list(values[i:i + n]) for i in range(0, len(values), n)]
     return tuple(v for per in program.run(feeds) for v in per)
 

@@ -81,6 +81,11 @@ class Strategy:
         self._traces = {}
 
     @property
+    def _local_replicas(self):
+        """The replicas this process runs (all of them but in multi-worker)."""
+        return self.num_replicas_in_sync
+
+    @property
     def extended(self):
         return self._extended
 

@@ -1,0 +1,219 @@
+"""tf.distribute against TF 2.21's recorded values (tests/data/distribute_tf221.json,
+tools/record_distribute.py: the programs of programs.py under TF's
+MirroredStrategy on 4 and 8 logical CPUs).
+
+JAX fixes its device count when it starts, so the runs on 4 and 8 devices
+and the 2-process MultiWorkerMirroredStrategy run each in their own
+processes (replicas.py, worker.py), all started at once by one fixture;
+each test checks a part of their results. The default strategy and
+OneDeviceStrategy run here, without JAX.
+"""
+
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "..", "data", "distribute_tf221.json")) as _f:
+    TF = json.load(_f)["devices"]
+
+needs_jax = pytest.mark.skipif(importlib.util.find_spec("jax") is None,
+                               reason="jax is not installed (pip install 'autograph-runtime[jax]')")
+
+
+def _free_ports(n):
+    socks = [socket.socket() for _ in range(n)]
+    for s in socks:
+        s.bind(("localhost", 0))
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports
+
+
+def _result(proc):
+    out, err = proc.communicate(timeout=600)
+    lines = [x for x in out.splitlines() if x.startswith("RESULT")]
+    assert proc.returncode == 0 and lines, err[-3000:]
+    return json.loads(lines[-1][len("RESULT"):])
+
+
+@pytest.fixture(scope="module")
+def runs():
+    """{"4": ..., "8": ..., "workers": [w0, w1]}: every process started at once."""
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(HERE)))
+    env.pop("TF_CONFIG", None)
+    procs = {str(n): subprocess.Popen([sys.executable, os.path.join(HERE, "replicas.py"),
+                                       str(n)], env=env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True) for n in (4, 8)}
+    addresses = [f"localhost:{p}" for p in _free_ports(2)]
+    workers = []
+    for i in range(2):
+        config = {"cluster": {"worker": addresses}, "task": {"type": "worker", "index": i}}
+        workers.append(subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "worker.py")],
+            env=dict(env, TF_CONFIG=json.dumps(config)), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True))
+    out = {k: _result(p) for k, p in procs.items()}
+    out["workers"] = [_result(p) for p in workers]
+    return out
+
+
+def _close(a, b, tol=1e-5):
+    for x, y in zip(a, b):
+        np.testing.assert_allclose(np.asarray(x, np.float64), np.asarray(y, np.float64),
+                                   rtol=tol, atol=tol)
+
+
+# --- several devices (subprocesses) -----------------------------------------------------
+
+@needs_jax
+@pytest.mark.parametrize("n", ["4", "8"])
+def test_the_cpu_splits_into_jax_devices_after_listing_it(runs, n):
+    run = runs[n]
+    assert run["physical_before_split"] == ["/physical_device:CPU:0"]
+    assert run["jax_started_before_split"] is False
+    assert run["logical"] == [f"/device:CPU:{i}" for i in range(int(n))]
+    assert run["second_split"] == "Virtual devices cannot be modified after being initialized"
+
+
+CHECKS = sorted(TF["4"]["checks"])
+
+
+@needs_jax
+@pytest.mark.parametrize("n", ["4", "8"])
+@pytest.mark.parametrize("name", CHECKS)
+def test_strategy_behaviour_as_tf(runs, n, name):
+    ours, theirs = runs[n]["checks"][name], TF[n]["checks"][name]
+    if isinstance(theirs, str):
+        assert ours == theirs
+    else:
+        assert json.dumps(ours) == json.dumps(theirs) or np.allclose(
+            np.asarray(ours, dtype=object).tolist(), theirs), (ours, theirs)
+
+
+@needs_jax
+@pytest.mark.parametrize("n", ["4", "8"])
+def test_custom_loop_gives_tf_and_single_device_weights(runs, n):
+    ours, theirs, single = runs[n]["custom_loop"], TF[n]["custom_loop"], runs[n]["single"]
+    _close(ours["losses"], theirs["losses"])
+    _close(ours["weights"], theirs["weights"])
+    _close(ours["weights"], single["weights"])
+    _close(single["weights"], TF["1"]["custom_loop"]["weights"])
+    assert ours["accuracy"] == pytest.approx(theirs["accuracy"], abs=1e-6)
+    assert ours["iterations"] == theirs["iterations"] == 8
+
+
+@needs_jax
+def test_keras_fit_on_4_replicas_as_tf_and_restored_on_one(runs):
+    ours, theirs = runs["4"]["keras_fit"], TF["4"]["keras_fit"]
+    for key in ("loss", "accuracy"):
+        _close(ours["history"][key], theirs["history"][key])
+    _close(ours["evaluate"], theirs["evaluate"])
+    _close(ours["predict"], theirs["predict"])
+    _close(ours["weights"], theirs["weights"])
+    _close(ours["weights"], runs["4"]["keras_single"]["weights"])
+    restored = runs["4"]["restored"]
+    _close(restored["loaded_predict"], ours["predict"][:8])
+    _close(restored["weights_predict"], ours["predict"][:8])
+
+
+@needs_jax
+def test_multi_worker_two_processes(runs):
+    w0, w1 = runs["workers"]
+    assert w0["num_replicas"] == w1["num_replicas"] == 2
+    assert w0["worker_devices"] == ["/job:worker/replica:0/task:0/device:CPU:0",
+                                    "/job:worker/replica:0/task:1/device:CPU:0"]
+    assert (w0["local_ids"], w1["local_ids"]) == ([1.0], [2.0])
+    assert w0["reduce_sum"] == w1["reduce_sum"] == 3.0
+    assert w0["gather"] == w1["gather"] == [0.0, 0.0, 1.0, 1.0]
+    for w in (w0, w1):
+        _close(w["custom_loop"]["losses"], TF["1"]["custom_loop"]["losses"])
+        _close(w["custom_loop"]["weights"], TF["1"]["custom_loop"]["weights"])
+
+
+# --- one replica, here (no JAX) ----------------------------------------------------------
+
+def test_default_strategy_and_contexts():
+    strategy = tf.distribute.get_strategy()
+    assert not tf.distribute.has_strategy()
+    assert not tf.distribute.in_cross_replica_context()
+    ctx = tf.distribute.get_replica_context()
+    assert (ctx.num_replicas_in_sync, int(ctx.replica_id_in_sync_group)) == (1, 0)
+    assert ctx.replica_id_in_sync_group.dtype == tf.int32
+    assert float(ctx.all_reduce("SUM", tf.constant(2.0))) == 2.0
+    assert strategy.num_replicas_in_sync == 1
+    assert float(strategy.run(lambda x: x + 1, args=(1.0,))) == 2.0
+    assert float(strategy.reduce("SUM", tf.constant([1.0, 2.0]), axis=0)) == 3.0
+    assert strategy.experimental_local_results(3) == (3,)
+    with strategy.scope():
+        assert not tf.distribute.in_cross_replica_context()
+    assert float(tf.nn.compute_average_loss([1.0, 2.0, 3.0])) == 2.0
+    assert float(tf.nn.scale_regularization_loss(4.0)) == 4.0
+
+
+def test_one_device_strategy():
+    strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert strategy.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)
+    with strategy.scope():
+        assert tf.distribute.has_strategy() and tf.distribute.in_cross_replica_context()
+        assert tf.distribute.get_replica_context() is None
+        assert tf.distribute.get_strategy() is strategy
+        v = tf.Variable(1.0)
+
+    @tf.function
+    def step(x):
+        ctx = tf.distribute.get_replica_context()
+        v.assign_add(x)
+        return ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync
+
+    replica, count = strategy.run(step, args=(tf.constant(2.0),))
+    assert (int(replica), count, float(v.numpy())) == (0, 1, 3.0)
+    batches = list(strategy.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2)))
+    assert [b.numpy().tolist() for b in batches] == [[0, 1], [2, 3]]
+    with pytest.raises(ValueError, match="not among this process's logical devices"):
+        tf.distribute.OneDeviceStrategy("/cpu:5")
+
+
+def test_small_types():
+    ctx = tf.distribute.InputContext(4, 1, 8)
+    assert str(ctx) == "tf.distribute.InputContext(input pipeline id 1, total: 4)"
+    assert ctx.get_per_replica_batch_size(64) == 8
+    with pytest.raises(ValueError, match="is not divisible by `num_replicas_in_sync` 8"):
+        ctx.get_per_replica_batch_size(12)
+    assert tf.distribute.ReduceOp("SUM") is tf.distribute.ReduceOp.SUM
+    assert tf.distribute.ReduceOp.from_variable_aggregation(
+        tf.VariableAggregation.MEAN) is tf.distribute.ReduceOp.MEAN
+    assert tf.distribute.InputReplicationMode.PER_WORKER.value == "PER_WORKER"
+    with pytest.raises(ValueError, match="reduce_op must be"):
+        tf.distribute.get_strategy().reduce("MAX", tf.constant(1.0))
+
+
+def test_mirrored_strategy_without_jax_names_the_extra(monkeypatch):
+    from runtime._src.distribute import strategy as strategy_mod
+    real = strategy_mod.importlib.util.find_spec
+    monkeypatch.setattr(strategy_mod.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "jax" else real(name, *a))
+    for cls in (tf.distribute.MirroredStrategy, tf.distribute.MultiWorkerMirroredStrategy):
+        with pytest.raises(ImportError, match=r"autograph-runtime\[jax\]"):
+            cls()
+
+
+def test_tf_config_cluster():
+    from runtime._src.distribute.multi_worker import cluster_of
+    config = {"cluster": {"chief": ["a:1"], "worker": ["b:2", "c:3"]},
+              "task": {"type": "worker", "index": 1}}
+    assert cluster_of(json.dumps(config)) == (["a:1", "b:2", "c:3"], 2)
+    assert cluster_of("{}") == ([], 0)
+    with pytest.raises(ValueError, match="is not in its cluster"):
+        cluster_of({"cluster": {"worker": ["a:1"]}, "task": {"type": "worker", "index": 3}})
+    with pytest.raises(ValueError, match=r"job\(s\) \['ps'\]"):
+        cluster_of({"cluster": {"worker": ["a:1"], "ps": ["b:2"]}, "task": {}})
