@@ -106,7 +106,7 @@ class _Traced:
             finally:
                 _ctx.pop()
             self.result = result
-            return [convert_to_tensor(x) for x in nest.flatten(result) if x is not None]
+            return [convert_to_tensor(x) for x in nest.flatten(result) if _is_tensor(x)]
 
         name = getattr(fn, "__name__", type(fn).__name__)
         with init_scope():
@@ -114,9 +114,15 @@ class _Traced:
         self.program = ReplicaProgram(concrete, strategy)
 
     def pack(self, per_replica):
+        """fn's result with a PerReplica for each tensor (other values, the
+        same on every replica, as they are)."""
         it = iter(per_replica)
-        leaves = [None if x is None else next(it) for x in nest.flatten(self.result)]
+        leaves = [next(it) if _is_tensor(x) else x for x in nest.flatten(self.result)]
         return nest.pack_sequence_as(self.result, leaves)
+
+
+def _is_tensor(value):
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
 
 
 def _converted(fn):
