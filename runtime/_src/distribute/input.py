@@ -44,9 +44,6 @@ class DistributedIterator:
     def get_next(self):
         return next(self._elements)
 
-    def get_next_as_optional(self):
-        raise NotImplementedError("DistributedIterator.get_next_as_optional")
-
 
 class DistributedDataset(_Distributed):
     """`tf.distribute.DistributedDataset` of a dataset of global batches."""
