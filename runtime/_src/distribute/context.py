@@ -39,15 +39,16 @@ class _Stack(threading.local):
 
 
 _stack = _Stack()
-_default = {}              # "strategy", "replica": made by strategy.py on first use
+_default = {}              # "strategy", "replica": set by strategy.py when it loads
+
+
+def set_default_strategy(strategy):
+    """The strategy outside any scope (strategy.py's `_DefaultStrategy`)."""
+    _default["strategy"] = strategy
+    _default["replica"] = ReplicaContext(strategy, 0)
 
 
 def default_strategy():
-    if "strategy" not in _default:
-        from runtime._src.distribute.strategy import _DefaultStrategy
-        strategy = _DefaultStrategy()
-        _default["strategy"] = strategy
-        _default["replica"] = ReplicaContext(strategy, 0)
     return _default["strategy"]
 
 
@@ -81,7 +82,6 @@ def get_replica_context():
     `strategy.run`, the default strategy's outside any scope, None in
     cross-replica context."""
     if not _stack.entries:
-        default_strategy()
         return _default["replica"]
     return _stack.entries[-1][1]
 

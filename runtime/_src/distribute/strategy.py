@@ -206,6 +206,9 @@ class _DefaultStrategy(Strategy):
         yield self
 
 
+_ctx.set_default_strategy(_DefaultStrategy())
+
+
 class OneDeviceStrategy(Strategy):
     """`tf.distribute.OneDeviceStrategy(device)`: one replica on `device`."""
 

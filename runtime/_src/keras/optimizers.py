@@ -30,6 +30,7 @@ import warnings
 from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.distribute import strategy as _strategy  # noqa: F401 - the default strategy
 from runtime._src.distribute.context import all_reduce_list
 from runtime._src.function.variables import Variable
 from runtime._src.keras import serialization
