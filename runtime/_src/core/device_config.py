@@ -110,8 +110,11 @@ def configure_jax(jax, count=None):
         if count > 1 or jax.config.jax_num_cpu_devices > 1:
             jax.config.update("jax_num_cpu_devices", count)
         return
-    if count > 1 and len(jax.devices("cpu")) < count:
-        raise RuntimeError("Virtual devices cannot be modified after being initialized")
+    have = len(jax.devices("cpu"))
+    if count > 1 and have < count:
+        raise RuntimeError(f"Virtual devices cannot be modified after being initialized: JAX "
+                           f"started with {have} CPU device(s) before the split into {count} "
+                           "reached it (split the CPU before JAX's first use)")
 
 
 _POLICIES = (None, "explicit", "warn", "silent", "silent_for_int32")
