@@ -1,7 +1,8 @@
 """Run tests/distribute/programs.py on the runtime with the CPU split into 8
 logical devices, under MirroredStrategy on all 8 and on the first 4 (JAX
 fixes its device count per process, so this runs in its own process),
-printing one JSON line of results:
+printing one JSON line of results (test_distribute.py forks a process
+that calls `run` when it can):
 
     python tests/distribute/replicas.py
 """
@@ -18,7 +19,8 @@ import programs  # noqa: E402
 import runtime as tf  # noqa: E402
 
 
-def main():
+def run():
+    """The results (a dict of plain values)."""
     before = [d.name for d in tf.config.list_physical_devices("CPU")]
     from jax._src import xla_bridge
     started_early = xla_bridge.backends_are_initialized()
@@ -40,8 +42,8 @@ def main():
                                                  os.path.join(tmp, "one"))
         out["keras_fit"] = programs.keras_fit(tf, strategy, os.path.join(tmp, "model"))
         out["restored"] = programs.restored(tf, os.path.join(tmp, "model"))
-    print("RESULT" + json.dumps(out))
+    return out
 
 
 if __name__ == "__main__":
-    main()
+    print("RESULT" + json.dumps(run()))

@@ -2,10 +2,11 @@
 tools/record_distribute.py: the programs of programs.py under TF's
 MirroredStrategy on 4 and 8 logical CPUs).
 
-JAX fixes its device count when it starts, so the runs on 4 and 8 devices
-and the 2-process MultiWorkerMirroredStrategy run each in their own
-processes (replicas.py, worker.py), all started at once by one fixture;
-each test checks a part of their results. The default strategy and
+JAX fixes its device count when it starts, so the runs on 8 logical CPUs
+(MirroredStrategy on 8 and on 4 of them) and the 2-process
+MultiWorkerMirroredStrategy run in their own processes (replicas.py,
+worker.py), all started at once by one fixture (forked from this one when
+JAX has not started here); each test checks a part of their results. The default strategy and
 OneDeviceStrategy run here, without JAX.
 """
 
@@ -39,29 +40,65 @@ def _free_ports(n):
     return ports
 
 
-def _result(proc):
-    out, err = proc.communicate(timeout=600)
-    lines = [x for x in out.splitlines() if x.startswith("RESULT")]
-    assert proc.returncode == 0 and lines, err[-3000:]
-    return json.loads(lines[-1][len("RESULT"):])
+class _Forked:
+    """A forked child calling `run()` of replicas.py or worker.py (the
+    runtime already imported: faster than a new interpreter)."""
+
+    def __init__(self, script, env):
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork")
+        self._recv, send = ctx.Pipe(False)
+        self._proc = ctx.Process(target=_child, args=(send, script, env))
+        self._proc.start()
+
+    def result(self):
+        text = self._recv.recv() if self._recv.poll(600) else "no result in 600 s"
+        self._proc.join(60)
+        assert text.startswith("{"), text
+        return json.loads(text)
+
+
+def _child(send, script, env):
+    try:
+        os.environ.update(env)
+        sys.path.insert(0, HERE)
+        module = __import__(script)
+        send.send(json.dumps(module.run()))
+    except BaseException:  # noqa: BLE001 - reported to the test
+        import traceback
+        send.send(traceback.format_exc())
+    finally:
+        os._exit(0)
+
+
+class _Spawned:
+    """A new interpreter running replicas.py or worker.py (when JAX already
+    started in this process: a fork would inherit its device count)."""
+
+    def __init__(self, script, env):
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(HERE)), **env)
+        self._proc = subprocess.Popen([sys.executable, os.path.join(HERE, script + ".py")],
+                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True)
+
+    def result(self):
+        out, err = self._proc.communicate(timeout=600)
+        lines = [x for x in out.splitlines() if x.startswith("RESULT")]
+        assert self._proc.returncode == 0 and lines, err[-3000:]
+        return json.loads(lines[-1][len("RESULT"):])
 
 
 @pytest.fixture(scope="module")
 def runs():
     """{"replicas": ..., "workers": [w0, w1]}: the three processes started at once."""
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(HERE)))
-    env.pop("TF_CONFIG", None)
-    replicas = subprocess.Popen([sys.executable, os.path.join(HERE, "replicas.py")], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    start = _Spawned if "jax" in sys.modules else _Forked
+    os.environ.pop("TF_CONFIG", None)
+    replicas = start("replicas", {})
     addresses = [f"localhost:{p}" for p in _free_ports(2)]
-    workers = []
-    for i in range(2):
-        config = {"cluster": {"worker": addresses}, "task": {"type": "worker", "index": i}}
-        workers.append(subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "worker.py")],
-            env=dict(env, TF_CONFIG=json.dumps(config)), stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True))
-    return {"replicas": _result(replicas), "workers": [_result(p) for p in workers]}
+    workers = [start("worker", {"TF_CONFIG": json.dumps(
+        {"cluster": {"worker": addresses}, "task": {"type": "worker", "index": i}})})
+        for i in range(2)]
+    return {"replicas": replicas.result(), "workers": [w.result() for w in workers]}
 
 
 def _close(a, b, tol=1e-5):

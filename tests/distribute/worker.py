@@ -16,7 +16,8 @@ import programs  # noqa: E402
 import runtime as tf  # noqa: E402
 
 
-def main():
+def run():
+    """This worker's results (a dict of plain values)."""
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     out = {"num_replicas": strategy.num_replicas_in_sync,
            "worker_devices": list(strategy.extended.worker_devices)}
@@ -28,8 +29,8 @@ def main():
         tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)),
         axis=0).numpy().tolist()
     out["custom_loop"] = programs.custom_loop(tf, strategy)
-    print("RESULT" + json.dumps(out))
+    return out
 
 
 if __name__ == "__main__":
-    main()
+    print("RESULT" + json.dumps(run()))
