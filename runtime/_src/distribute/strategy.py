@@ -32,7 +32,11 @@ _HOST = "/job:localhost/replica:0/task:0"
 
 def require_jax(what):
     """ImportError naming the extra when JAX is not installed."""
-    if importlib.util.find_spec("jax") is None:
+    try:
+        found = importlib.util.find_spec("jax") is not None
+    except ImportError:
+        found = False
+    if not found:
         raise ImportError(f"{what} runs its replicas on JAX's devices, and JAX is not "
                           "installed: pip install 'autograph-runtime[jax]'")
 
