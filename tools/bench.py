@@ -1067,7 +1067,7 @@ WORKLOADS = [
     ("jit_compile=True (XLA via JAX) vs executor: CNN, MLP", lambda: bench_jit_rows(
         Unavailable, best_of_pair, best_of)),
     ("tf.distribute per example: 4 CPU replicas vs 1 (MLP)", lambda: bench_distribute_row(
-        Unavailable)),
+        Unavailable, REPEAT)),
 ]
 
 

@@ -72,7 +72,7 @@ def _best(fn, repeat=7, number=5):
     return best
 
 
-def measure(n):
+def measure(n, repeat=7):
     """{'one', 'many', 'per_example_one', 'per_example_many', 'ratio', 'weights_diff'}."""
     import runtime as tf
     cpu = tf.config.list_physical_devices("CPU")[0]
@@ -92,21 +92,22 @@ def measure(n):
     diff = max(float(np.abs(a - b).max()) for a, b in zip(one_model.get_weights(),
                                                           many_model.get_weights()))
     x1, y1 = tf.constant(x[:PER_REPLICA]), tf.constant(y[:PER_REPLICA])
-    t_one = _best(lambda: one(x1, y1))
-    t_many = _best(lambda: many(*dist))
+    t_one = _best(lambda: one(x1, y1), repeat)
+    t_many = _best(lambda: many(*dist), repeat)
     per_one, per_many = t_one / PER_REPLICA, t_many / (n * PER_REPLICA)
     return {"n": n, "one": t_one, "many": t_many, "per_example_one": per_one,
             "per_example_many": per_many, "ratio": per_many / per_one, "weights_diff": diff}
 
 
-def bench_distribute_row(unavailable, n=4):
+def bench_distribute_row(unavailable, repeat=7, n=4):
     """A bench.py row (run in a subprocess): graph = N replicas' per-example
     time, numpy column = one device's."""
     try:
         import jax  # noqa: F401
     except ImportError:
         raise unavailable("JAX is not installed (pip install -e '.[jax]')") from None
-    run = subprocess.run([sys.executable, os.path.abspath(__file__), str(n), "--json"],
+    run = subprocess.run([sys.executable, os.path.abspath(__file__), str(n), "--json",
+                          f"--repeat={repeat}"],
                          capture_output=True, text=True, timeout=900)
     lines = [x for x in run.stdout.splitlines() if x.startswith("{")]
     if run.returncode or not lines:
@@ -121,8 +122,9 @@ def bench_distribute_row(unavailable, n=4):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--json"]
-    f = measure(int(args[0]) if args else 4)
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    repeat = [int(a.split("=")[1]) for a in sys.argv[1:] if a.startswith("--repeat=")]
+    f = measure(int(args[0]) if args else 4, *repeat)
     if "--json" in sys.argv:
         print(json.dumps(f))
     else:
