@@ -11,6 +11,7 @@ from runtime._src.core.nest import map_structure
 from runtime._src.core.tensor import EagerTensor, Tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.distribute.values import InputContext, PerReplica, PerReplicaSpec
+from runtime._src.ops import array_ops
 
 __all__ = ["DistributedDataset", "DistributedDatasetsFromFunction"]
 
@@ -60,6 +61,11 @@ class DistributedDataset(_Distributed):
             yield element if n == 1 else map_structure(
                 lambda t: _split(t, n, first, local), element)
 
+    def _autograph_stream(self):
+        """`for x in dist_dataset` inside a tf.function: the dataset's staged
+        loop, each element split across the replicas with graph ops."""
+        return _DistributedStream(self._dataset._autograph_stream(), self._strategy)
+
     @property
     def element_spec(self):
         n = self.num_replicas_in_sync
@@ -79,6 +85,35 @@ def _split(tensor, n, first, local):
     size = -(-len(value) // n)
     return PerReplica([EagerTensor(value[i * size:(i + 1) * size], tensor.dtype)
                        for i in range(first, first + local)])
+
+
+class _DistributedStream:
+    """The staged loop of a dataset whose elements are split as `_split`
+    does, with slicing ops (the batch size is known when the graph runs)."""
+
+    kind = "distributed dataset"
+
+    def __init__(self, stream, strategy):
+        self._stream = stream
+        self._n = strategy.num_replicas_in_sync
+        self._local = strategy._local_replicas
+        self._first = getattr(strategy, "_worker", 0) * self._local
+
+    def next(self, want):
+        return self._stream.next(want)
+
+    def pack(self, flat):
+        element = self._stream.pack(flat)
+        if self._n == 1:
+            return element
+        return map_structure(self._split, element)
+
+    def _split(self, tensor):
+        if not tensor.shape.rank:
+            return PerReplica([tensor] * self._local)
+        size = (array_ops.shape(tensor)[0] + (self._n - 1)) // self._n
+        return PerReplica([tensor[i * size:(i + 1) * size]
+                           for i in range(self._first, self._first + self._local)])
 
 
 class DistributedDatasetsFromFunction(_Distributed):

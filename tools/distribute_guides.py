@@ -1,0 +1,103 @@
+"""Run TF's custom-training-loop tutorial with tf.distribute
+(site/en/tutorials/distribute/custom_training.ipynb of github.com/tensorflow/docs)
+cell by cell on 4 logical CPUs, here or on TF, and print what each cell
+prints, so the two can be compared:
+
+    python3 tools/distribute_guides.py --docs /tmp/tfdocs
+    /tmp/tfvenv/bin/python tools/distribute_guides.py --docs /tmp/tfdocs --tf
+
+The cells run as written, with three changes: the CPU is split into 4
+logical devices first; Fashion-MNIST (a download) is replaced by 2,048
+training and 1,024 test images of seeded random pixels and labels, of its
+shapes and dtypes; and EPOCHS is 2 after the cell that sets it.
+"""
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NOTEBOOK = "site/en/tutorials/distribute/custom_training.ipynb"
+SPLIT = ("cpu = tf.config.list_physical_devices('CPU')[0]\n"
+         "tf.config.set_logical_device_configuration(cpu, "
+         "[tf.config.LogicalDeviceConfiguration()] * 4)\n")
+DATA = ("_rng = np.random.RandomState(0)\n"
+        "train_images = _rng.randint(0, 256, (2048, 28, 28)).astype(np.uint8)\n"
+        "train_labels = _rng.randint(0, 10, 2048).astype(np.uint8)\n"
+        "test_images = _rng.randint(0, 256, (1024, 28, 28)).astype(np.uint8)\n"
+        "test_labels = _rng.randint(0, 10, 1024).astype(np.uint8)")
+REPLACE = {"fashion_mnist = tf.keras.datasets.fashion_mnist": "",
+           "(train_images, train_labels), (test_images, test_labels) = "
+           "fashion_mnist.load_data()": DATA}
+AFTER = {"EPOCHS = 10": "EPOCHS = 2\n"}
+
+
+def cells(docs):
+    with open(os.path.join(docs, NOTEBOOK)) as f:
+        notebook = json.load(f)
+    out = []
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        source = "\n".join(line for line in source.splitlines()
+                           if not line.lstrip().startswith(("!", "%")))
+        if "import tensorflow as tf" in source:
+            source = source + "\n" + SPLIT
+        for key, new in REPLACE.items():
+            source = source.replace(key, new)
+        for key, extra in AFTER.items():
+            if key in source:
+                source = source + "\n" + extra
+        out.append(source)
+    return out
+
+
+def run(docs, use_tf):
+    if not use_tf:
+        sys.path.insert(0, ROOT)
+        import runtime
+        sys.modules["tensorflow"] = runtime
+    namespace = {"__name__": "__main__"}
+    os.chdir(tempfile.mkdtemp())
+    results = []
+    for i, source in enumerate(cells(docs)):
+        buffer = io.StringIO()
+        start = time.time()
+        try:
+            path = os.path.abspath(f"cell_{i}.py")     # a file: autograph reads the source
+            with open(path, "w") as f:
+                f.write(source)
+            with contextlib.redirect_stdout(buffer):
+                exec(compile(source, path, "exec"), namespace)  # noqa: S102 - running the cell
+            error = None
+        except Exception as e:  # noqa: BLE001 - reported per cell
+            error = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            traceback.print_exc(limit=-3)
+        printed = re.sub(r"0x[0-9a-f]+", "0x...", buffer.getvalue())
+        results.append({"cell": i, "error": error, "printed": printed,
+                        "seconds": round(time.time() - start, 1)})
+        print(f"--- cell {i} ({results[-1]['seconds']} s){' ERROR ' + error if error else ''}")
+        print(printed, end="")
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", required=True, help="a checkout of tensorflow/docs")
+    parser.add_argument("--tf", action="store_true", help="run on TensorFlow itself")
+    args = parser.parse_args()
+    results = run(args.docs, args.tf)
+    failed = [r["cell"] for r in results if r["error"]]
+    print(f"{len(results) - len(failed)} of {len(results)} cells ran; failed: {failed}")
+
+
+if __name__ == "__main__":
+    main()
