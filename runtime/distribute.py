@@ -19,14 +19,22 @@ from runtime._src.distribute.context import (ReplicaContext, get_replica_context
                                              in_cross_replica_context)
 from runtime._src.distribute.input import DistributedDataset, DistributedIterator
 from runtime._src.distribute.multi_worker import MultiWorkerMirroredStrategy
-from runtime._src.distribute.strategy import (MirroredStrategy, OneDeviceStrategy, Strategy,
-                                              StrategyExtended)
-from runtime._src.distribute.values import (DistributedValues, InputContext,
-                                            InputReplicationMode, ReduceOp, ValueContext)
+from runtime._src.distribute.strategy import (CentralStorageStrategy, MirroredStrategy,
+                                              OneDeviceStrategy, Strategy, StrategyExtended)
+from runtime._src.distribute.values import (CommunicationImplementation, CommunicationOptions,
+                                            CrossDeviceOps, DistributedValues,
+                                            HierarchicalCopyAllReduce, InputContext,
+                                            InputReplicationMode, NcclAllReduce, ReduceOp,
+                                            ReductionToOneDevice, ValueContext)
 
-experimental = _types.SimpleNamespace(ValueContext=ValueContext)
+experimental = _types.SimpleNamespace(
+    ValueContext=ValueContext, CentralStorageStrategy=CentralStorageStrategy,
+    CommunicationOptions=CommunicationOptions,
+    CommunicationImplementation=CommunicationImplementation,
+    MultiWorkerMirroredStrategy=MultiWorkerMirroredStrategy)
 
-__all__ = ["DistributedDataset", "DistributedIterator", "DistributedValues", "InputContext",
+__all__ = ["CrossDeviceOps", "HierarchicalCopyAllReduce", "NcclAllReduce",
+           "ReductionToOneDevice", "DistributedDataset", "DistributedIterator", "DistributedValues", "InputContext",
            "InputReplicationMode", "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp",
            "ReplicaContext", "Strategy", "StrategyExtended", "experimental",
            "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]

@@ -1,9 +1,10 @@
-"""Run TF's custom-training-loop tutorial with tf.distribute
-(site/en/tutorials/distribute/custom_training.ipynb of github.com/tensorflow/docs)
-cell by cell on 4 logical CPUs, here or on TF, and print what each cell
-prints, so the two can be compared:
+"""Run TF's tf.distribute notebooks (github.com/tensorflow/docs: the
+custom-training-loop tutorial, site/en/tutorials/distribute/custom_training.ipynb,
+and the guide, site/en/guide/distributed_training.ipynb) cell by cell on 4
+logical CPUs, here or on TF, and print what each cell prints, so the two
+can be compared:
 
-    python3 tools/distribute_guides.py --docs /tmp/tfdocs
+    python3 tools/distribute_guides.py --docs /tmp/tfdocs [--notebook distributed_training]
     /tmp/tfvenv/bin/python tools/distribute_guides.py --docs /tmp/tfdocs --tf
 
 The cells run as written, with three changes: the CPU is split into 4
@@ -24,7 +25,8 @@ import time
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOTEBOOK = "site/en/tutorials/distribute/custom_training.ipynb"
+NOTEBOOKS = {"custom_training": "site/en/tutorials/distribute/custom_training.ipynb",
+             "distributed_training": "site/en/guide/distributed_training.ipynb"}
 SPLIT = ("cpu = tf.config.list_physical_devices('CPU')[0]\n"
          "tf.config.set_logical_device_configuration(cpu, "
          "[tf.config.LogicalDeviceConfiguration()] * 4)\n")
@@ -39,8 +41,8 @@ REPLACE = {"fashion_mnist = tf.keras.datasets.fashion_mnist": "",
 AFTER = {"EPOCHS = 10": "EPOCHS = 2\n"}
 
 
-def cells(docs):
-    with open(os.path.join(docs, NOTEBOOK)) as f:
+def cells(docs, name):
+    with open(os.path.join(docs, NOTEBOOKS[name])) as f:
         notebook = json.load(f)
     out = []
     for cell in notebook["cells"]:
@@ -60,7 +62,7 @@ def cells(docs):
     return out
 
 
-def run(docs, use_tf):
+def run(docs, name, use_tf):
     if not use_tf:
         sys.path.insert(0, ROOT)
         import runtime
@@ -68,7 +70,7 @@ def run(docs, use_tf):
     namespace = {"__name__": "__main__"}
     os.chdir(tempfile.mkdtemp())
     results = []
-    for i, source in enumerate(cells(docs)):
+    for i, source in enumerate(cells(docs, name)):
         buffer = io.StringIO()
         start = time.time()
         try:
@@ -93,8 +95,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", required=True, help="a checkout of tensorflow/docs")
     parser.add_argument("--tf", action="store_true", help="run on TensorFlow itself")
+    parser.add_argument("--notebook", choices=sorted(NOTEBOOKS), default="custom_training")
     args = parser.parse_args()
-    results = run(args.docs, args.tf)
+    results = run(args.docs, args.notebook, args.tf)
     failed = [r["cell"] for r in results if r["error"]]
     print(f"{len(results) - len(failed)} of {len(results)} cells ran; failed: {failed}")
 

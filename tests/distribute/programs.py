@@ -168,6 +168,16 @@ def checks(tf, strategy):
         return strategy.reduce("SUM", per, axis=0)
     data = tf.data.Dataset.range(16).map(lambda v: tf.cast(v, tf.float32)).batch(16)
     out["in_function"] = [float(step(x)) for x in strategy.experimental_distribute_dataset(data)]
+
+    @tf.function
+    def epoch(dataset):          # the loop over the distributed dataset is staged
+        total = tf.constant(0.0)
+        for x in dataset:
+            per = strategy.run(lambda v: tf.reduce_sum(v) * (replica_id() + 1.0), args=(x,))
+            total += strategy.reduce("SUM", per, axis=None)
+        return total
+    batches = data.unbatch().batch(2 * strategy.num_replicas_in_sync)
+    out["staged_loop"] = float(epoch(strategy.experimental_distribute_dataset(batches)))
     return out
 
 

@@ -25,7 +25,7 @@ from runtime._src.distribute.values import (DistributedValues, PerReplica, Reduc
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
 __all__ = ["Strategy", "StrategyExtended", "OneDeviceStrategy", "MirroredStrategy",
-           "require_jax"]
+           "CentralStorageStrategy", "require_jax"]
 
 _HOST = "/job:localhost/replica:0/task:0"
 
@@ -239,3 +239,14 @@ class MirroredStrategy(Strategy):
             raise ValueError(f"MirroredStrategy: a device is given twice in {devices}")
         super().__init__(devices)
         self._cpu_count = cpu_device_count()
+        self._cross_device_ops = cross_device_ops
+
+
+class CentralStorageStrategy(MirroredStrategy):
+    """`tf.distribute.experimental.CentralStorageStrategy(compute_devices=None,
+    parameter_device=None)`: replicas on the compute devices, Variables on one
+    device. Here every Variable is one value already, so it computes as
+    MirroredStrategy does."""
+
+    def __init__(self, compute_devices=None, parameter_device=None):
+        super().__init__(compute_devices)

@@ -18,7 +18,9 @@ from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.function.variable_sync import VariableAggregation
 
 __all__ = ["DistributedValues", "PerReplica", "PerReplicaSpec", "ReduceOp", "InputContext",
-           "InputReplicationMode", "ValueContext", "local_values"]
+           "InputReplicationMode", "ValueContext", "local_values", "CrossDeviceOps",
+           "ReductionToOneDevice", "HierarchicalCopyAllReduce", "NcclAllReduce",
+           "CommunicationImplementation", "CommunicationOptions"]
 
 
 class ReduceOp(enum.Enum):
@@ -174,3 +176,43 @@ class ValueContext:
                 f"in sync: {self._num_replicas})")
 
     __repr__ = __str__
+
+
+class CrossDeviceOps:
+    """`tf.distribute.CrossDeviceOps`: how MirroredStrategy all-reduces.
+    Here XLA's all-reduce always does (the choice is accepted and kept)."""
+
+    def __init__(self, *args, **kwargs):
+        self._args, self._kwargs = args, kwargs
+
+
+class ReductionToOneDevice(CrossDeviceOps):
+    """`tf.distribute.ReductionToOneDevice(reduce_to_device=None, accumulation_fn=None)`."""
+
+
+class HierarchicalCopyAllReduce(CrossDeviceOps):
+    """`tf.distribute.HierarchicalCopyAllReduce(num_packs=1)`."""
+
+
+class NcclAllReduce(CrossDeviceOps):
+    """`tf.distribute.NcclAllReduce(num_packs=1)`."""
+
+
+class CommunicationImplementation(enum.Enum):
+    """`tf.distribute.experimental.CommunicationImplementation`."""
+    AUTO = "AUTO"
+    RING = "RING"
+    NCCL = "NCCL"
+
+
+class CommunicationOptions:
+    """`tf.distribute.experimental.CommunicationOptions(bytes_per_pack=0,
+    timeout_seconds=None, implementation=AUTO)`: kept; XLA's collectives run."""
+
+    def __init__(self, bytes_per_pack=0, timeout_seconds=None,
+                 implementation=CommunicationImplementation.AUTO):
+        if bytes_per_pack < 0:
+            raise ValueError(f"bytes_per_pack must be non-negative, got {bytes_per_pack}")
+        self.bytes_per_pack = bytes_per_pack
+        self.timeout_seconds = timeout_seconds
+        self.implementation = implementation
