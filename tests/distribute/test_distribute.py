@@ -218,8 +218,9 @@ def test_one_device_strategy():
     assert (int(replica), count, float(v.numpy())) == (0, 1, 3.0)
     batches = list(strategy.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2)))
     assert [b.numpy().tolist() for b in batches] == [[0, 1], [2, 3]]
-    with pytest.raises(ValueError, match="not among this process's logical devices"):
-        tf.distribute.OneDeviceStrategy("/cpu:5")
+    other = tf.distribute.OneDeviceStrategy("/cpu:5")      # accepted, as TF (soft placement)
+    assert other.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:5",)
+    assert float(other.run(lambda: tf.constant(1.0) + 1)) == 2.0
 
 
 def test_small_types():

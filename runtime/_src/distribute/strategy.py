@@ -42,15 +42,10 @@ def require_jax(what):
 
 
 def _full_name(spec):
-    """'/job:localhost/replica:0/task:0/device:CPU:1' for 'cpu:1' (ValueError
-    for a device this process does not have)."""
+    """'/job:localhost/replica:0/task:0/device:CPU:1' for 'cpu:1' (a device
+    this process lacks is accepted, as TF: `run` says when it needs it)."""
     name = _devices.canonical_device(spec)
     kind, index = name.rsplit("/", 1)[-1].split(":")[1:]
-    known = [d.name for d in _devices.list_logical_devices(kind)]
-    if f"/device:{kind}:{index}" not in known:
-        raise ValueError(f"Device {spec!r} is not among this process's logical devices "
-                         f"{known}; split the CPU first with "
-                         "tf.config.set_logical_device_configuration")
     return f"{_HOST}/device:{kind}:{index}"
 
 
@@ -189,7 +184,16 @@ class Strategy:
         out = []
         for name in self._extended.worker_devices:
             kind, index = name.rsplit("/", 1)[-1].split(":")[1:]
-            out.append(jax.devices(kind.lower())[int(index)])
+            try:
+                found = jax.devices(kind.lower())
+            except RuntimeError:
+                found = []
+            if int(index) >= len(found):
+                raise ValueError(
+                    f"{type(self).__name__}: no device {name!r} to run a replica on: JAX has "
+                    f"{len(found)} {kind} device(s); split the CPU with "
+                    "tf.config.set_logical_device_configuration before JAX's first use")
+            out.append(found[int(index)])
         return out
 
 
