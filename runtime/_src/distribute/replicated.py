@@ -39,6 +39,7 @@ from runtime._src.jit.program import JitProgram, unsupported_ops
 __all__ = ["run_replicated"]
 
 _TENSOR = object()      # a template slot fed a tensor
+_MAX_TRACES = 64        # traced replica functions a strategy keeps
 
 
 def run_replicated(strategy, fn, args, kwargs):
@@ -63,6 +64,8 @@ def run_replicated(strategy, fn, args, kwargs):
     key = (fn, repr(template), specs)
     traced = strategy._traces.get(key)
     if traced is None:
+        if len(strategy._traces) >= _MAX_TRACES:      # a new lambda per call: keep the last
+            del strategy._traces[next(iter(strategy._traces))]
         traced = strategy._traces[key] = _Traced(strategy, fn, structure, template, specs)
     if current_graph() is None:
         outs = traced.program.run([[t._value for t in values] for values in feeds])
