@@ -8,9 +8,9 @@ can be compared:
     /tmp/tfvenv/bin/python tools/distribute_guides.py --docs /tmp/tfdocs --tf
 
 The cells run as written, with three changes: the CPU is split into 4
-logical devices first; Fashion-MNIST (a download) is replaced by 2,048
+logical devices first; Fashion-MNIST (a download) is replaced by 3,072
 training and 1,024 test images of seeded random pixels and labels, of its
-shapes and dtypes; and EPOCHS is 2 after the cell that sets it.
+shapes and dtypes; and EPOCHS is 1 after the cell that sets it.
 """
 
 import argparse
@@ -31,14 +31,14 @@ SPLIT = ("cpu = tf.config.list_physical_devices('CPU')[0]\n"
          "tf.config.set_logical_device_configuration(cpu, "
          "[tf.config.LogicalDeviceConfiguration()] * 4)\n")
 DATA = ("_rng = np.random.RandomState(0)\n"
-        "train_images = _rng.randint(0, 256, (2048, 28, 28)).astype(np.uint8)\n"
-        "train_labels = _rng.randint(0, 10, 2048).astype(np.uint8)\n"
+        "train_images = _rng.randint(0, 256, (3072, 28, 28)).astype(np.uint8)\n"
+        "train_labels = _rng.randint(0, 10, 3072).astype(np.uint8)\n"
         "test_images = _rng.randint(0, 256, (1024, 28, 28)).astype(np.uint8)\n"
         "test_labels = _rng.randint(0, 10, 1024).astype(np.uint8)")
 REPLACE = {"fashion_mnist = tf.keras.datasets.fashion_mnist": "",
            "(train_images, train_labels), (test_images, test_labels) = "
            "fashion_mnist.load_data()": DATA}
-AFTER = {"EPOCHS = 10": "EPOCHS = 2\n"}
+AFTER = {"EPOCHS = 10": "EPOCHS = 1\n"}
 
 
 def cells(docs, name):
