@@ -17,10 +17,11 @@ from runtime._src.ops.nn_ops import (batch_normalization, bias_add, elu,
 from runtime._src.ops.conv_ops import (avg_pool, avg_pool1d, avg_pool2d, conv1d,
                                        conv2d, convolution, max_pool, max_pool1d, max_pool2d)
 
-from runtime._src.ops.conv_more_ops import (compute_average_loss, conv1d_transpose,
+from runtime._src.ops.conv_more_ops import (conv1d_transpose,
                                             conv2d_transpose, depthwise_conv2d,
                                             local_response_normalization,
-                                            scale_regularization_loss, separable_conv2d)
+                                            separable_conv2d)
+from runtime._src.distribute.losses import compute_average_loss, scale_regularization_loss
 from runtime._src.ops.conv_more_ops import local_response_normalization as lrn
 from runtime._src.ops.sort_ops import top_k  # also tf.math.top_k
 from runtime._src.ops.space_ops import depth_to_space, space_to_batch, space_to_depth

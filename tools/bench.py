@@ -36,6 +36,7 @@ sys.path.insert(0, ROOT)
 import runtime as tf
 from tools.bench_keras import bench_keras_fit
 from tools.bench_jit import bench_jit_rows
+from tools.bench_distribute import bench_distribute_row
 from runtime._src.exec import executor
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import OPS, apply
@@ -1070,6 +1071,8 @@ WORKLOADS = [
     ("ONNX Runtime vs ours: Keras MLP, conv net; export", bench_onnx),
     ("jit_compile=True (XLA via JAX) vs executor: CNN, MLP", lambda: bench_jit_rows(
         Unavailable, best_of_pair, best_of)),
+    ("tf.distribute per example: 4 CPU replicas vs 1 (MLP)", lambda: bench_distribute_row(
+        Unavailable, REPEAT)),
 ]
 
 
