@@ -503,6 +503,35 @@ def match_template(template, value, path, feeds, where):
                         _given(value), f"Can not cast {value!r} to {format_type(template)}")
 
 
+def checked_feeds(values, direct, check):
+    """The feeds of a call checked against a fixed template, cheaply.
+
+    `check()` is the full check (`match_template` over `values`), returning
+    the feeds or raising. `direct` is a set of call keys for which the feeds
+    `call_key` collects are exactly the ones `check` returns (the same
+    objects: tensors of the spec's dtype and an accepted shape, literals
+    equal to the traced ones). A call whose key is in it skips `check`; the
+    key holds everything the check looks at (dtypes, shapes, literal values,
+    structure), so the answer would be the same.
+    """
+    feeds = []
+    try:
+        key = call_key(values, feeds)
+    except Exception:  # noqa: BLE001 - the full check says what is wrong
+        return check()
+    if key in direct:
+        return feeds
+    checked = check()
+    if len(checked) == len(feeds) and all(a is b for a, b in zip(checked, feeds)):
+        if len(direct) >= _MAX_DIRECT:
+            direct.clear()
+        direct.add(key)
+    return checked
+
+
+_MAX_DIRECT = 1024       # keys a `checked_feeds` set keeps before it starts again
+
+
 def _match_composite(template, value, path, feeds, where):
     """A composite value against its template's spec: the components are fed."""
     spec = template.spec
