@@ -171,7 +171,7 @@ def call_key(values, feeds, on_dead=None, specs=None):
     the key and `(dtype, shape)` pairs are appended to `specs` instead: that
     key groups calls that differ only in shapes.
     """
-    return tuple([_key(v, feeds, on_dead, specs) for v in values])
+    return _sequence_key(None, values, feeds, on_dead, specs)[1:]
 
 
 def _key(v, feeds, on_dead, specs):
@@ -190,10 +190,42 @@ def _key(v, feeds, on_dead, specs):
     if v is None or t is str or t is bytes:
         return v
     if t is list or t is tuple:
-        return (t,) + tuple([_key(x, feeds, on_dead, specs) for x in v])
+        return _sequence_key(t, v, feeds, on_dead, specs)
     if t is dict:
-        return (dict,) + tuple([(k, _key(x, feeds, on_dead, specs)) for k, x in dict_items(v)])
+        return _dict_key(v, feeds, on_dead, specs)
     return _key_uncommon(v, feeds, on_dead, specs)
+
+
+def _sequence_key(t, v, feeds, on_dead, specs):
+    """A list's or tuple's key; tensor leaves keyed in line (the common case
+    of a nested argument, without a call per leaf)."""
+    out = [t]
+    for x in v:
+        if type(x) is EagerTensor and specs is None:
+            value = x._value
+            feeds.append(value)
+            out.append((x.dtype, value.shape))
+        else:
+            out.append(_key(x, feeds, on_dead, specs))
+    return tuple(out)
+
+
+def _dict_key(v, feeds, on_dead, specs):
+    """A dict's key: (dict, (key, value's key)...) in sorted key order."""
+    try:
+        keys = sorted(v)
+    except TypeError:
+        keys = sorted(v, key=repr)
+    out = [dict]
+    for k in keys:
+        x = v[k]
+        if type(x) is EagerTensor and specs is None:
+            value = x._value
+            feeds.append(value)
+            out.append((k, (x.dtype, value.shape)))
+        else:
+            out.append((k, _key(x, feeds, on_dead, specs)))
+    return tuple(out)
 
 
 def _key_uncommon(v, feeds, on_dead, specs):
