@@ -66,7 +66,7 @@ from runtime._src.function import signature as _sig
 from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import (ConcreteFunction, _OutputPlan,
                                                      traced_graph_def)
-from runtime._src.graph.graph import Graph, current_graph, paused_gc
+from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src import optimizer
 import autograph
@@ -469,12 +469,11 @@ class Function(_types.PolymorphicFunction):
         state = _context.state
         tapes, state.tapes = state.tapes, None
         try:
-            with paused_gc():
-                return self._trace_unpaused(template, skeleton, shapes, description, feeds)
+            return self._trace_untaped(template, skeleton, shapes, description, feeds)
         finally:
             state.tapes = tapes
 
-    def _trace_unpaused(self, template, skeleton, shapes, description, feeds):
+    def _trace_untaped(self, template, skeleton, shapes, description, feeds):
         graph, outputs = self._trace_graph(template)
         if graph.variables:
             graph, outputs = self._check_variable_creation(graph, template, feeds)
