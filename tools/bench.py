@@ -733,10 +733,12 @@ def bench_transpiler():
     module_t = time.perf_counter() - start
     first = min(firsts)
     return dict(eager=None, graph=first, numpy=None,
-                extra={"convert_trace_30_lines": first, "to_code_module": module_t,
-                       "module_lines": lines},
+                extra={"convert_trace_30_lines": first, "first_call_ok": first < 5e-3,
+                       "to_code_module": module_t, "module_lines": lines},
                 ok=first < 5e-3 and module_t < 1.0,
-                note=f"convert+trace 30 lines {first * 1e3:.2f} ms (target < 5 ms); "
+                note=f"first call of a new 30-line fn (convert, trace, optimize, compile, "
+                     f"run) {first * 1e3:.2f} ms (target < 5 ms: "
+                     f"{'met' if first < 5e-3 else 'NOT met'}); "
                      f"to_code of {lines} lines {module_t:.3f} s (target < 1 s)")
 
 
