@@ -9,7 +9,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "MLP [60,784]",
+WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "call forms vs positional",
+             "MLP [60,784]",
              "MLP training step", "gradient of a 10,000-iteration while_loop",
              "taped call of a 20-op tf.function", "LSTM(64) train step", "CNN train step",
              "CNN inference", "MLP 784-256-256-10 train step", "tf.data epoch",
@@ -62,6 +63,9 @@ def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
     by_title = {title: row for title, row in zip(WORKLOADS, rows)}
     assert by_title["while_loop counting to 1,000,000"]["extra"]["peak_bytes"] > 0
     assert by_title["MLP training step"]["extra"]["trace"] > 0
+    forms = by_title["call forms vs positional"]["extra"]
+    assert forms["ratios"]["positional"] == 1.0 and len(forms["times"]) == 8
+    assert all(t > 0 for t in forms["times"].values())
     loop_grad = by_title["gradient of a 10,000-iteration while_loop"]["extra"]
     assert loop_grad["forward"] > 0 and loop_grad["peak_10000"] > loop_grad["peak_5000"] > 0
     if HAS_ORT:
