@@ -32,11 +32,28 @@ CELL_SECONDS = 60
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 _TIMING = re.compile(r"\b\d+(\.\d+)?\s*(ms|s|us|µs|ns)(/step)?\b")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _as_displayed(text):
+    """The lines a terminal shows: a line rewritten after `\\r` (Keras's dynamic
+    progress bar, which backspaces over its last line first) shows its last
+    version; colour codes are dropped. Records made before this rendering kept
+    the overwritten versions as lines ending in backspaces: those are dropped."""
+    lines = []
+    for line in _ANSI.sub("", text).split("\n"):
+        parts = line.split("\r")
+        if len(parts) > 1 or not line.endswith("\b"):
+            shown = next((part for part in reversed(parts) if part), "")
+            lines.append(shown.replace("\b", ""))
+    return "\n".join(lines)
 
 
 def normalize(text):
-    """Output with addresses and timings blanked, trailing spaces dropped."""
-    text = _TIMING.sub("<time>", _ADDRESS.sub("0x?", text))
+    """Output as displayed, with addresses and timings blanked, trailing spaces
+    dropped. Applying it again changes nothing, so records are compared after
+    normalizing them once more (with any rule added since they were made)."""
+    text = _TIMING.sub("<time>", _ADDRESS.sub("0x?", _as_displayed(text)))
     return "\n".join(line.rstrip() for line in text.strip().splitlines())
 
 
@@ -149,7 +166,7 @@ def compare(recorded, ours):
         if mine is None or mine["error"] is not None:
             continue
         ran += 1
-        same += mine["output"] == tf_cell["output"]
+        same += normalize(mine["output"]) == normalize(tf_cell["output"])
     return ran_tf, ran, same
 
 
@@ -172,10 +189,12 @@ def table(rows):
 def _show(recorded, ours):
     for i, (tf_cell, mine) in enumerate(zip(recorded, ours)):
         status = ("tf-error" if tf_cell["error"] else "error" if mine["error"]
-                  else "same" if mine["output"] == tf_cell["output"] else "differs")
+                  else "same" if normalize(mine["output"]) == normalize(tf_cell["output"])
+                  else "differs")
         print(f"--- cell {i}: {status} {mine['error'] or ''}")
         if status == "differs":
-            print("TF:\n" + tf_cell["output"][:800] + "\nours:\n" + mine["output"][:800])
+            print("TF:\n" + normalize(tf_cell["output"])[:800] + "\nours:\n"
+                  + normalize(mine["output"])[:800])
 
 
 class Guides:

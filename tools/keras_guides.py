@@ -7,8 +7,8 @@
     python3 tools/keras_guides.py --guides KERAS --show functional_api
 
 KERAS is a checkout of github.com/keras-team/keras-io, or of keras-team/keras,
-whose guides/ holds the same Keras 3 guides (the ones in keras-io only are
-skipped when absent). A guide is a .py file whose top-level string literals are
+whose guides/ holds the same Keras 3 guides (serialization_and_saving and
+migrating_to_keras_3 are in keras-io only, and skipped when absent). A guide is a .py file whose top-level string literals are
 its markdown; the code between two of them is one cell. The cells run in order
 in one namespace, in a subprocess per guide, with `keras` as `runtime.keras` and
 `tensorflow` as `runtime` here, and on TF with `TF_PYTHON` (default
@@ -46,8 +46,6 @@ GUIDES = {name: f"guides/{name}.py" for name in [
     "serialization_and_saving",
     "writing_your_own_callbacks",
     "understanding_masking_and_padding",
-    "working_with_rnns",
-    "preprocessing_layers",
     "transfer_learning",
     "distributed_training_with_tensorflow",
     "migrating_to_keras_3",

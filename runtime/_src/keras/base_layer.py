@@ -200,11 +200,34 @@ class _NameScope:
         _context.layer_scopes -= 1
 
 
+class _FirstCallTensors:
+    """`layer.input` / `layer.output`: the KerasTensors of the layer's first call
+    on KerasTensors (one tensor alone, else a list), as Keras 3.15. A non-data
+    descriptor, so a layer that sets its own `output` (InputLayer) keeps it."""
+
+    def __init__(self, attr):
+        self.attr = attr
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, layer, owner=None):
+        if layer is None:
+            return self
+        if not layer._inbound_nodes:
+            raise AttributeError(f"The layer {layer.name} has never been called and thus "
+                                 f"has no defined {self.name}.")
+        values = getattr(layer._inbound_nodes[0], self.attr)
+        return values[0] if len(values) == 1 else values
+
+
 class Layer(AutoConfigured, Module):
     """`tf.keras.layers.Layer(trainable=True, name=None, dtype=None,
     activity_regularizer=None)`."""
 
     _config_module = "keras.layers"
+    input = _FirstCallTensors("input_tensors")
+    output = _FirstCallTensors("output_tensors")
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -231,6 +254,13 @@ class Layer(AutoConfigured, Module):
         self._call_has_training, self._training_default = _call_parameters(self)
         self._inbound_nodes = []     # calls on KerasTensors (the functional API)
         self._build_output_shape = None   # the first call's output shape (summary)
+
+    @staticmethod
+    def _check_name(name):
+        """Keras's rule, not tf.Module's: any string without `/` (`"3_layer_mlp"`)."""
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError("Argument `name` must be a string and cannot contain character "
+                             f"`/`. Received: name={name} (of type {type(name)})")
 
     # --- properties -----------------------------------------------------------
 

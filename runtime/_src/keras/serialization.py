@@ -155,16 +155,18 @@ def serialize_keras_object(obj):
 
 
 def _serialize_function(fn):
-    """A function by name (Keras 3: {"class_name": "function", "config": name})."""
-    registered = get_registered_name(fn) if any(v is fn for v in CUSTOM_OBJECTS.values()) \
-        else None
+    """A function by name, as Keras 3.15: {"module": "builtins", "class_name":
+    "function", "config": its registered name ("package>name") or its __name__,
+    "registered_name": "function"}."""
     name = getattr(fn, "__name__", None)
     if name is None or name == "<lambda>":
         raise ValueError(f"Cannot serialize {fn!r}: a lambda has no name to save it by; "
                          "define it with `def` (and register it with "
                          "`tf.keras.saving.register_keras_serializable()`)")
-    return {"module": getattr(fn, "__module__", None), "class_name": "function",
-            "config": name, "registered_name": registered}
+    if any(v is fn for v in CUSTOM_OBJECTS.values()):
+        name = get_registered_name(fn)
+    return {"module": "builtins", "class_name": "function", "config": name,
+            "registered_name": "function"}
 
 
 def deserialize_keras_object(config, custom_objects=None, module=None):
@@ -180,8 +182,9 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
     class_name = config["class_name"]
     inner = config.get("config")
     if class_name == "function":
-        return _lookup(inner, config.get("registered_name") or inner,
-                       config.get("module"), custom_objects)
+        registered = config.get("registered_name")
+        registered = inner if registered in (None, "function") else registered
+        return _lookup(inner, registered, config.get("module"), custom_objects)
     if class_name == "__lambda__":
         raise ValueError(
             "Requested the deserialization of a Python lambda. This carries a potential risk "

@@ -1,0 +1,102 @@
+"""Behaviours the keras.io guides rely on (tools/keras_guides.py), each checked
+against Keras 3.15 on TF 2.21 (/tmp/tfvenv): the values below are its outputs
+for the same code."""
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+keras = tf.keras
+layers = keras.layers
+
+
+# --- layer.input / layer.output: the first call's KerasTensors -------------------------
+
+def test_layer_input_output_are_the_first_calls_tensors():
+    inputs = keras.Input((3,))
+    dense = layers.Dense(2)
+    first = dense(inputs)
+    dense(keras.Input((3,)))                   # a second call: still the first one's
+    assert dense.output is first and dense.input is inputs
+    assert inputs._keras_history[0].output is inputs      # the InputLayer's own
+    with pytest.raises(AttributeError, match="^The layer unused has never been called "
+                       "and thus has no defined output.$"):
+        layers.Dense(2, name="unused").output
+
+
+def test_sequential_layers_outputs_make_a_feature_extractor():
+    # sequential_model guide: Keras 3.15 gives these shapes
+    model = keras.Sequential([
+        keras.Input(shape=(25, 25, 3)),
+        layers.Conv2D(4, 5, strides=2, activation="relu"),
+        layers.Conv2D(4, 3, activation="relu", name="my_intermediate_layer"),
+        layers.Conv2D(4, 3, activation="relu"),
+    ])
+    extractor = keras.Model(inputs=model.inputs,
+                            outputs=[layer.output for layer in model.layers])
+    features = extractor(np.ones((1, 25, 25, 3), "float32"))
+    assert [tuple(f.shape) for f in features] == [(1, 11, 11, 4), (1, 9, 9, 4), (1, 7, 7, 4)]
+    one = keras.Model(inputs=model.inputs,
+                      outputs=model.get_layer(name="my_intermediate_layer").output)
+    np.testing.assert_allclose(one(np.ones((1, 25, 25, 3), "float32")).numpy(),
+                               features[1].numpy(), rtol=1e-6)
+
+
+# --- names: Keras's rule (no "/"), not tf.Module's --------------------------------------
+
+def test_layer_and_model_names_follow_keras():
+    inputs = keras.Input(shape=(4,), name="digits")
+    outputs = layers.Dense(2, name="dense_1")(inputs)
+    model = keras.Model(inputs, outputs, name="3_layer_mlp")     # serialization guide
+    assert model.name == "3_layer_mlp"
+    assert layers.Dense(1, name="a b").name == "a b"
+    with pytest.raises(ValueError, match="^Argument `name` must be a string and cannot "
+                       "contain character `/`. Received: name=x/y"):
+        layers.Dense(1, name="x/y")
+    with pytest.raises(ValueError, match="not a valid module name"):
+        tf.Module(name="3_module")             # tf.Module keeps its own rule
+
+
+# --- functions in configs, as Keras 3.15 writes them -------------------------------------
+
+@pytest.fixture
+def custom_fn():
+    def custom_fn(x):
+        return x ** 2
+    keras.saving.register_keras_serializable(package="my_package", name="custom_fn")(
+        custom_fn)
+    yield custom_fn
+    keras.saving.get_custom_objects().pop("my_package>custom_fn", None)
+
+
+def test_function_config_is_keras_3_15s(custom_fn):
+    def plain(x):
+        return x
+    assert layers.Dense(1, activation=custom_fn).get_config()["activation"] == {
+        "module": "builtins", "class_name": "function", "config": "my_package>custom_fn",
+        "registered_name": "function"}
+    assert keras.saving.serialize_keras_object(plain) == {
+        "module": "builtins", "class_name": "function", "config": "plain",
+        "registered_name": "function"}
+    assert layers.Dense(1, activation="relu").get_config()["activation"] == "relu"
+    config = layers.Dense(1, activation=custom_fn).get_config()
+    assert layers.Dense.from_config(config).activation is custom_fn
+    with pytest.raises(ValueError, match="Could not interpret activation function "
+                       "identifier"):
+        keras.activations.get("my_package>custom_fn")    # names: built-ins only
+    assert keras.saving.deserialize_keras_object(
+        keras.saving.serialize_keras_object(plain), custom_objects={"plain": plain}) is plain
+
+
+def test_saved_model_with_registered_or_passed_activation_loads(custom_fn, tmp_path):
+    inputs = keras.Input(shape=(4,))
+    outputs = layers.Dense(1, activation=custom_fn)(inputs)
+    model = keras.Model(inputs, outputs)
+    x = np.linspace(-1, 1, 8, dtype="float32").reshape(2, 4)
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    for loaded in (keras.models.load_model(path),
+                   keras.models.load_model(path, custom_objects={"custom_fn": custom_fn})):
+        np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+        assert loaded.layers[-1].activation is custom_fn
