@@ -47,7 +47,9 @@ from runtime._src.graph.graph import current_graph
 from runtime._src.keras import config as keras_config
 from runtime._src.keras import (dtype_policies, initializers, naming, regularizers,
                                 serialization)
-from runtime._src.keras.keras_tensor import any_symbolic, symbolic_call
+from runtime._src.keras import masking
+from runtime._src.keras.keras_tensor import (KerasTensor, any_symbolic, symbolic_call,
+                                             symbolic_value)
 from runtime._src.keras.layer_config import (AutoConfigured, as_shape_structure,
                                              plain_shape, recording_build)
 from runtime._src.keras.naming import to_snake_case, unique_name
@@ -198,6 +200,41 @@ class _NameScope:
     def __exit__(self, *exc):
         naming.scope_entries().pop()
         _context.layer_scopes -= 1
+
+
+def _propagated_mask(layer, args, kwargs):
+    """(the input's mask, the call's keyword arguments): the mask is `mask=` when
+    given, else the first input's `_keras_mask`, passed on as `mask=` to a `call`
+    that takes one (Keras 3)."""
+    mask = kwargs.get("mask")
+    if mask is not None or not args or not isinstance(args[0], (Tensor, KerasTensor)):
+        return mask, kwargs
+    mask = getattr(args[0], "_keras_mask", None)
+    if mask is not None and masking.accepts_mask(layer):
+        return mask, {**kwargs, "mask": mask}
+    return mask, kwargs
+
+
+def _set_output_mask(layer, inputs, mask, outputs):
+    """Each output's `_keras_mask`: `compute_mask(inputs, mask)` of a layer that
+    defines it, the input's mask through a layer that `supports_masking`
+    (traced on placeholders for KerasTensors), as Keras 3 sets it."""
+    if not isinstance(outputs, (Tensor, KerasTensor, list, tuple)):
+        return
+    compute = getattr(layer, "compute_mask", None)
+    if compute is None:
+        out_mask = mask if getattr(layer, "supports_masking", False) else None
+    elif any_symbolic((inputs, mask), {}):
+        out_mask = symbolic_value(layer.name, compute, (inputs, mask), {})
+    else:
+        out_mask = compute(inputs, mask)
+    if out_mask is None:
+        return
+    masks = out_mask if isinstance(out_mask, (list, tuple)) else [out_mask]
+    for tensor, m in zip(nest.flatten(outputs), masks):
+        if m is not None and isinstance(tensor, (Tensor, KerasTensor)) \
+                and getattr(tensor, "_keras_mask", None) is None:
+            tensor._keras_mask = m
 
 
 class _FirstCallTensors:
@@ -507,11 +544,17 @@ class Layer(AutoConfigured, Module):
         if not _in_layer_call():
             self._clear_losses()          # the outermost call starts afresh, as Keras
         with _NameScope(self.name):
+            mask, call_kwargs = _propagated_mask(self, args, kwargs)
             if any_symbolic(args, kwargs):
                 declared = type(self).compute_output_shape is not Layer.compute_output_shape
-                return symbolic_call(self, self._call_tensors, args, kwargs,
-                                     self.compute_output_shape if declared else None)
-            return self._call_tensors(*args, **kwargs)
+                outputs = symbolic_call(self, self._call_tensors, args, call_kwargs,
+                                        self.compute_output_shape if declared else None,
+                                        recorded=kwargs)
+            else:
+                outputs = self._call_tensors(*args, **call_kwargs)
+            if args:
+                _set_output_mask(self, args[0], mask, outputs)
+            return outputs
 
     def _call_tensors(self, *args, **kwargs):
         if not args:
