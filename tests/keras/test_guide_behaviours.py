@@ -100,3 +100,58 @@ def test_saved_model_with_registered_or_passed_activation_loads(custom_fn, tmp_p
                    keras.models.load_model(path, custom_objects={"custom_fn": custom_fn})):
         np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
         assert loaded.layers[-1].activation is custom_fn
+
+
+# --- _keras_mask on outputs (understanding_masking_and_padding) --------------------------
+
+PADDED = np.array([[711, 632, 71, 0, 0, 0], [73, 8, 3215, 55, 927, 0],
+                   [83, 91, 1, 645, 1253, 927]], "int32")
+MASK = [[True, True, True, False, False, False], [True, True, True, True, True, False],
+        [True] * 6]                                   # Keras 3.15's mask of PADDED
+
+
+class _TemporalSplit(layers.Layer):
+    def call(self, inputs):
+        return keras.ops.split(inputs, 2, axis=1)
+
+    def compute_mask(self, inputs, mask=None):
+        return None if mask is None else keras.ops.split(mask, 2, axis=1)
+
+
+class _MaskUser(layers.Layer):
+    supports_masking = True
+
+    def call(self, inputs, mask=None):
+        assert mask is not None                     # Keras passes the mask, also at build
+        return inputs * keras.ops.expand_dims(keras.ops.cast(mask, "float32"), -1)
+
+
+def test_masks_ride_on_eager_outputs():
+    out = layers.Embedding(input_dim=5000, output_dim=4, mask_zero=True)(PADDED)
+    assert out._keras_mask.dtype == tf.bool and out._keras_mask.numpy().tolist() == MASK
+    dense = layers.Dense(2)(out)                    # Dense supports masking: passed on
+    assert dense._keras_mask.numpy().tolist() == MASK
+    masked = layers.Masking()(keras.ops.cast(keras.ops.tile(
+        keras.ops.expand_dims(PADDED, -1), [1, 1, 3]), "float32"))
+    assert masked._keras_mask.numpy().tolist() == MASK
+    first, second = _TemporalSplit()(masked)
+    assert first._keras_mask.numpy().tolist() == [[True] * 3] * 3
+    assert second._keras_mask.numpy().tolist() == [[False] * 3, [True, True, False],
+                                                   [True] * 3]
+    assert not hasattr(layers.Dense(2)(np.ones((1, 3), "float32")), "_keras_mask")
+    assert not hasattr(layers.Flatten()(out), "_keras_mask")      # no masking support
+
+
+def test_masks_in_a_functional_model_and_a_traced_call():
+    inputs = keras.Input(shape=(None,), dtype="int32")
+    x = layers.Embedding(input_dim=10, output_dim=4, mask_zero=True)(inputs)
+    assert (x._keras_mask.shape, x._keras_mask.dtype) == ((None, None), "bool")
+    x = layers.Dense(1)(x)
+    outputs = _MaskUser()(x)
+    model = keras.Model(inputs, outputs)
+    ids = np.array([[1, 2, 0], [3, 0, 0]], "int32")
+    y = model(ids).numpy()
+    assert y.shape == (2, 3, 1) and (y[:, :, 0] == 0).tolist() == [[False, False, True],
+                                                                    [False, True, True]]
+    traced = tf.function(lambda t: model(t))(tf.constant(ids))
+    np.testing.assert_allclose(traced.numpy(), y, rtol=1e-6)
