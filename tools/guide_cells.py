@@ -14,6 +14,7 @@ nothing, and "prints the same" if its normalized output equals TF's.
 import argparse
 import ast
 import contextlib
+import difflib
 import hashlib
 import io
 import json
@@ -193,8 +194,10 @@ def _show(recorded, ours):
                   else "differs")
         print(f"--- cell {i}: {status} {mine['error'] or ''}")
         if status == "differs":
-            print("TF:\n" + normalize(tf_cell["output"])[:800] + "\nours:\n"
-                  + normalize(mine["output"])[:800])
+            diff = difflib.unified_diff(normalize(tf_cell["output"]).splitlines(),
+                                        normalize(mine["output"]).splitlines(),
+                                        "TF", "ours", n=1, lineterm="")
+            print("\n".join(list(diff)[:40]))
 
 
 class Guides:

@@ -22,6 +22,7 @@ classes with `get_config`), user classes through
 """
 
 import threading
+import types
 
 __all__ = ["BUILTIN", "register_builtin", "register_keras_serializable", "get_custom_objects",
            "get_registered_name", "get_registered_object", "serialize_keras_object",
@@ -128,6 +129,33 @@ def _module_of(obj):
     return cls.__module__
 
 
+def _is_builtin(cls):
+    """A class of runtime.keras (a user's class has its registered name saved,
+    or its own name when it is not registered, as Keras 3.15)."""
+    return "_keras_module" in cls.__dict__ or any(
+        table.get(cls.__name__) is cls for table in BUILTIN.values()) \
+        or cls.__module__.startswith("runtime.")
+
+
+def _serialize_values(config):
+    """A config with the Keras objects among its values (a layer, a regularizer,
+    a function, in lists and dicts too) serialized, as Keras 3.15's
+    `serialize_dict`; everything else as it is."""
+    def one(value):
+        if isinstance(value, dict):
+            return {k: one(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [one(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(one(v) for v in value)
+        if not isinstance(value, type) and hasattr(value, "get_config"):
+            return serialize_keras_object(value)
+        if isinstance(value, types.FunctionType):
+            return _serialize_function(value)
+        return value
+    return one(config) if isinstance(config, dict) else config
+
+
 def serialize_keras_object(obj):
     """`obj` as {"module", "class_name", "config", "registered_name"} (Keras 3's
     layout); None, numbers, strings, lists and dicts as they are."""
@@ -141,10 +169,13 @@ def serialize_keras_object(obj):
         return _serialize_function(obj)
     if not hasattr(obj, "get_config"):
         raise TypeError(f"Cannot serialize {obj!r}: it has no get_config() method")
-    config = obj.get_config()
+    config = _serialize_values(obj.get_config())
     cls = type(obj)
-    registered = get_registered_name(cls) if _is_registered_custom(obj) else None
-    out = {"module": _module_of(obj), "class_name": cls.__name__,
+    module = _module_of(obj)
+    builtin = _is_builtin(cls)
+    registered = None if builtin and not _is_registered_custom(obj) \
+        else get_registered_name(cls)
+    out = {"module": None if module == "__main__" else module, "class_name": cls.__name__,
            "config": config, "registered_name": registered}
     build = getattr(obj, "get_build_config", None)
     if build is not None:
