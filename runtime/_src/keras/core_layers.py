@@ -57,7 +57,8 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2)
 
     def get_config(self):
-        return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self)}
+        return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self),
+                "quantization_config": None}           # Keras 3.15 writes it
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
@@ -287,7 +288,7 @@ class Embedding(Layer):
                 "embeddings_regularizer": _serialize(self.embeddings_regularizer),
                 "activity_regularizer": _serialize(self.activity_regularizer),
                 "embeddings_constraint": _serialize(self.embeddings_constraint),
-                "mask_zero": self.mask_zero}
+                "mask_zero": self.mask_zero, "quantization_config": None}
 
     def compute_mask(self, inputs, mask=None):
         """True where the id is not 0 (with mask_zero=True), else None."""
