@@ -155,3 +155,95 @@ def test_masks_in_a_functional_model_and_a_traced_call():
                                                                     [False, True, True]]
     traced = tf.function(lambda t: model(t))(tf.constant(ids))
     np.testing.assert_allclose(traced.numpy(), y, rtol=1e-6)
+
+
+# --- printing as Keras 3.15 prints --------------------------------------------------------
+
+WRAP_SUMMARY = """\
+Model: "wrap"
+┏━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┓
+┃ Layer (type)        ┃ Output Shape      ┃    Param # ┃ Connected to      ┃
+┡━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━┩
+│ img (InputLayer)    │ (None, 4, 4, 3)   │          0 │ -                 │
+├─────────────────────┼───────────────────┼────────────┼───────────────────┤
+│ global_average_poo… │ (None, 3)         │          0 │ img[0][0]         │
+│ (GlobalAveragePool… │                   │            │                   │
+├─────────────────────┼───────────────────┼────────────┼───────────────────┤
+│ a_rather_long_dens… │ (None, 3)         │         12 │ global_average_p… │
+│ (Dense)             │                   │            │                   │
+├─────────────────────┼───────────────────┼────────────┼───────────────────┤
+│ add (Add)           │ (None, 3)         │          0 │ global_average_p… │
+│                     │                   │            │ a_rather_long_de… │
+└─────────────────────┴───────────────────┴────────────┴───────────────────┘
+ Total params: 12 (48.00 B)
+ Trainable params: 12 (48.00 B)
+ Non-trainable params: 0 (0.00 B)
+"""
+
+
+def test_summary_cuts_long_words_with_an_ellipsis(capsys):
+    inputs = keras.Input((4, 4, 3), name="img")
+    x = layers.GlobalAveragePooling2D()(inputs)
+    y = layers.Dense(3, name="a_rather_long_dense_layer_name")(x)
+    keras.Model(inputs, layers.add([x, y]), name="wrap").summary()
+    assert capsys.readouterr().out == WRAP_SUMMARY
+
+
+def test_predict_prints_its_progress_line_and_callbacks_print_as_keras(capsys):
+    inputs = keras.Input((3,))
+    model = keras.Model(inputs, layers.Dense(1)(inputs))
+    model.predict(np.ones((70, 3), "float32"), verbose=2)
+    out = capsys.readouterr().out
+    assert out.startswith("3/3 - ") and out.endswith("/step\n") and " - loss" not in out
+    model.predict(np.ones((70, 3), "float32"), verbose=0)
+    assert capsys.readouterr().out == ""
+    history = keras.callbacks.History()
+    assert repr(history) == f"<keras.src.callbacks.history.History object at {hex(id(history))}>"
+
+    class Mine(keras.callbacks.Callback):
+        pass
+    assert repr(Mine()).startswith(f"<{__name__}.")
+
+
+def test_config_serializes_nested_keras_objects_and_user_module_as_none():
+    @keras.saving.register_keras_serializable(package="MyLayers", name="KernelMult")
+    class MyDense(layers.Layer):
+        def __init__(self, units, nested=None, reg=None, **kwargs):
+            super().__init__(**kwargs)
+            self.units, self.nested, self.reg = units, nested, reg
+
+        def get_config(self):
+            return {**super().get_config(), "units": self.units, "nested": self.nested,
+                    "reg": self.reg}
+    MyDense.__module__ = "__main__"                  # as the guide's class in a notebook
+    try:
+        inner = MyDense(3, reg=keras.regularizers.L1(0.5), name="inner")
+        config = layers.serialize(MyDense(4, nested=inner, name="outer"))
+    finally:
+        keras.saving.get_custom_objects().pop("MyLayers>KernelMult", None)
+    # Keras 3.15's layout for the same objects
+    assert config["module"] is None and config["registered_name"] == "MyLayers>KernelMult"
+    nested = config["config"]["nested"]
+    assert (nested["module"], nested["class_name"], nested["registered_name"]) == (
+        None, "MyDense", "MyLayers>KernelMult")
+    assert nested["config"]["reg"] == {"module": "keras.regularizers", "class_name": "L1",
+                                       "config": {"l1": 0.5}, "registered_name": None}
+    assert layers.Dense(2).get_config()["quantization_config"] is None
+    assert layers.Embedding(3, 2).get_config()["quantization_config"] is None
+
+
+def test_a_layer_without_build_is_traced_once_to_build_its_sublayers(capsys):
+    class Printing(layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.dense = layers.Dense(2)
+
+        def call(self, x):
+            print("call", tuple(x.shape))
+            return self.dense(x)
+    layer = Printing()
+    layer(np.ones((1, 3), "float32"))
+    layer(np.ones((1, 3), "float32"))
+    # Keras 3.15 builds the Dense by running call on symbolic inputs first
+    assert capsys.readouterr().out == "call (1, 3)\ncall (1, 3)\ncall (1, 3)\n"
+    assert len(layer.weights) == 2

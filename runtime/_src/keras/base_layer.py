@@ -628,6 +628,26 @@ class Layer(AutoConfigured, Module):
         self._build_input_shape = shapes
         self.build(shapes)
         self.built = True
+        if type(self).build is Layer.build and any(not lay.built for lay in self.layers):
+            self._build_by_tracing(inputs)
+
+    def _build_by_tracing(self, inputs):
+        """Build the sublayers of a layer without a `build` of its own by running
+        its `call` once on placeholders of the inputs' shapes, as Keras 3.15 does
+        (so a `print` in `call` shows twice on the first call there too); a call
+        that cannot run so is left to build them in the real call."""
+        specs = nest.map_structure(
+            lambda t: KerasTensor(t.shape.dims, t.dtype, name="build_input")  # no counter
+            if isinstance(t, Tensor) and t.shape.dims is not None else t, inputs)
+        everyone = [self] + self._all_sublayers()
+        losses = [list(layer._losses) for layer in everyone]
+        try:
+            symbolic_value(self.name, self._run_call, (specs,), {})
+        except Exception:  # noqa: BLE001 - as Keras: the eager call builds them instead
+            pass
+        finally:
+            for layer, kept in zip(everyone, losses):
+                layer._losses = kept
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

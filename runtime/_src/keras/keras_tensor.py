@@ -207,9 +207,8 @@ def symbolic_call(layer, call, args, kwargs, compute_output_shape=None, recorded
     recorded = kwargs if recorded is None else recorded
     outputs = _on_placeholders(layer.name, call, args, kwargs)
     declared = _declared_output_shape(compute_output_shape, args, recorded, outputs)
-    outputs = _as_keras_tensors(outputs)
-    if declared is not None:
-        outputs = KerasTensor(declared, outputs.dtype)
+    outputs = _as_keras_tensors(outputs) if declared is None \
+        else KerasTensor(declared, outputs.dtype)     # one KerasTensor (and name) each
     Node(layer, tuple(args), dict(recorded), outputs)
     return outputs
 
