@@ -247,3 +247,10 @@ def test_a_layer_without_build_is_traced_once_to_build_its_sublayers(capsys):
     # Keras 3.15 builds the Dense by running call on symbolic inputs first
     assert capsys.readouterr().out == "call (1, 3)\ncall (1, 3)\ncall (1, 3)\n"
     assert len(layer.weights) == 2
+
+
+def test_squeeze_of_a_keras_tensor_keeps_its_unknown_sizes():
+    inputs = keras.layers.Input([2, 2, 1])       # migrating_to_keras_3: Keras 3.15's shape
+    assert keras.ops.squeeze(inputs).shape == (None, 2, 2)
+    assert keras.ops.squeeze(keras.Input([1, 3]), axis=1).shape == (None, 3)
+    assert keras.ops.squeeze(np.ones((1, 2, 1), "float32")).shape == (2,)
