@@ -160,9 +160,11 @@ def get(identifier):
     if identifier is None:
         return linear
     if isinstance(identifier, dict):          # Keras 3's {"class_name": "function", ...}
-        identifier = identifier.get("config")
+        if identifier.get("config") in _BY_NAME:
+            return _BY_NAME[identifier["config"]]
+        return serialization.deserialize_keras_object(identifier)
     if isinstance(identifier, str):
-        fn = _BY_NAME.get(identifier)
+        fn = _BY_NAME.get(identifier)     # Keras 3.15 looks up no custom object here
         if fn is None:
             raise ValueError(f"Could not interpret activation function identifier: "
                              f"{identifier!r}. Known names: {', '.join(sorted(_BY_NAME))}")

@@ -38,6 +38,8 @@ class Dense(Layer):
     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
     kernel_constraint=None, bias_constraint=None)`."""
 
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
+
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
@@ -55,7 +57,8 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2)
 
     def get_config(self):
-        return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self)}
+        return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self),
+                "quantization_config": None}           # Keras 3.15 writes it
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
@@ -161,6 +164,8 @@ class Dropout(Layer):
     only when called with `training=True` (directly or from an enclosing
     layer's call)."""
 
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
+
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(rate, numbers.Real) or not 0 <= rate <= 1:
@@ -200,6 +205,8 @@ class ReLU(Layer):
     [0, 0, 2] for [0, 1, 2] and threshold 1), clipped at max_value,
     negative_slope * (x - threshold) below threshold."""
 
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
+
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
         for arg, value in (("max_value", max_value), ("negative_slope", negative_slope),
@@ -226,6 +233,8 @@ class ReLU(Layer):
 class Softmax(Layer):
     """`tf.keras.layers.Softmax(axis=-1)`; `mask` (True = keep) pushes masked
     logits down by 1e9 first, as Keras does."""
+
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -279,7 +288,7 @@ class Embedding(Layer):
                 "embeddings_regularizer": _serialize(self.embeddings_regularizer),
                 "activity_regularizer": _serialize(self.activity_regularizer),
                 "embeddings_constraint": _serialize(self.embeddings_constraint),
-                "mask_zero": self.mask_zero}
+                "mask_zero": self.mask_zero, "quantization_config": None}
 
     def compute_mask(self, inputs, mask=None):
         """True where the id is not 0 (with mask_zero=True), else None."""
@@ -348,6 +357,8 @@ class Reshape(Layer):
 class Activation(Layer):
     """`tf.keras.layers.Activation(activation)`: the activation (a name such as
     "relu", or a callable) applied to the input."""
+
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
