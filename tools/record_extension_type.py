@@ -1,5 +1,5 @@
 """Record what TensorFlow 2.21 prints for the extension type cases of
-tests/runtime/test_extension_type.py (tests/data/extension_type_tf221.json).
+tests/runtime/extension/test_extension_type.py (tests/data/extension_type_tf221.json).
 
     /tmp/tfvenv/bin/python tools/record_extension_type.py        # rewrite the record
 

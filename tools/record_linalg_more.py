@@ -6,7 +6,7 @@
 `tf.linalg` function at fixed inputs under a GradientTape (through `wrap`:
 the identity, or `tf.function` in the test's traced mode) and returns its
 outputs and the gradients of their sum with respect to the float inputs
-(None where TF has none). tests/runtime/test_linalg_more.py replays them.
+(None where TF has none). tests/runtime/ops/math/test_linalg_more.py replays them.
 """
 
 import pathlib

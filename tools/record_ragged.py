@@ -1,4 +1,4 @@
-"""Record TensorFlow's results for the ragged cases of tests/runtime/test_ragged_more.py.
+"""Record TensorFlow's results for the ragged cases of tests/runtime/ragged/test_ragged.py.
 
 Each case is a Python expression over `tf` (and the ragged values `D`, `W`, `R`
 defined in SETUP); this script evaluates them with TensorFlow and writes

@@ -11,7 +11,7 @@ on, and a few are keras.ops's Fourier functions ("k:NAME", KERAS). Recorded: the
 inputs, the output (values and dtype) and, where TF has a gradient, the
 gradient of sum(real(out) * w_re + imag(out) * w_im) (w fixed random weights,
 also recorded) by each input (by its real and imaginary parts for a complex
-one). tests/runtime/test_signal.py replays them on the runtime, eagerly and
+one). tests/runtime/ops/test_signal.py replays them on the runtime, eagerly and
 in tf.function. A keyword value "fn:NAME" is tf.signal.NAME, and
 "inverse_fn:STEP" is tf.signal.inverse_stft_window_fn(STEP).
 """

@@ -1,6 +1,6 @@
 """Record TensorFlow 2.21's Example protos, TFRecord files and tf.io parsing
-and decoding results for tests/runtime/test_tfrecord.py and
-tests/runtime/test_io_decode.py.
+and decoding results for tests/runtime/io/test_tfrecord.py and
+tests/runtime/io/test_io_decode.py.
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 

@@ -10,7 +10,7 @@ is evaluated eagerly (value and dtype recorded, or the exception's type).
 GRADS are expressions of `x` whose sum's gradient by x is recorded.
 PROMOTION are operator expressions of tensors recorded after
 `experimental_enable_numpy_behavior()`, and again with prefer_float32=True.
-tests/runtime/test_tnp.py replays them on the runtime.
+tests/runtime/ops/math/test_tnp.py replays them on the runtime.
 """
 
 import json

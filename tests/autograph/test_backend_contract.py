@@ -18,9 +18,9 @@ from tests.autograph.equivalence import ELSE_FIRST, traced_order
 
 ROOT = Path(__file__).resolve().parents[2]
 
-CORPUS = ["tests/autograph", "tests/runtime/test_control_flow.py",
-          "tests/runtime/test_function.py", "tests/runtime/test_gradients_control_flow.py",
-          "tests/runtime/test_seeds_runtime.py", "tests/runtime/test_tensor_array_return.py"]
+CORPUS = ["tests/autograph", "tests/runtime/function/test_control_flow.py",
+          "tests/runtime/function/test_function.py", "tests/runtime/autodiff/test_gradients_control_flow.py",
+          "tests/runtime/test_seeds_runtime.py", "tests/runtime/function/test_tensor_array_return.py"]
 
 
 def both_branches(x):

@@ -16,7 +16,7 @@ import pytest
 
 import runtime as tf
 
-from seed_programs import counter_function, iterator_function, mean_of_squares, print_function
+from tests.runtime.seed_programs import counter_function, iterator_function, mean_of_squares, print_function
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
