@@ -5,8 +5,8 @@ Dense(2), Adam, sparse cross-entropy from logits, accuracy; 512 samples,
 batch 64, so 8 steps an epoch) is no slower per epoch than TensorFlow's Keras
 on this machine. Each side runs in its own process: a warm-up `fit` (which
 traces the step), then best-of-N of `fit(epochs=5)` divided by 5. TensorFlow
-runs from the interpreter in $TF_PYTHON (default /work/tfvenv/bin/python);
-without it the row says n/a.
+runs from the interpreter named by $BENCH_TF_PYTHON (as tools/bench.py's
+other TensorFlow rows); without it the row says n/a.
 
     python tools/bench.py --only "fit per epoch"
 """
@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TF_PYTHON = os.environ.get("TF_PYTHON", "/work/tfvenv/bin/python")
+TF_PYTHON = os.environ.get("BENCH_TF_PYTHON", "")
 
 _SCRIPT = r'''
 import os, sys, time, json
@@ -56,8 +56,9 @@ def _seconds_per_epoch(python, which, repeat):
 
 def bench_keras_fit(unavailable, repeat):
     """A bench.py row: graph = our fit per epoch, numpy column = TF Keras's."""
-    if not os.path.exists(TF_PYTHON):
-        raise unavailable(f"TensorFlow's Keras not found at {TF_PYTHON} (set TF_PYTHON)")
+    if not TF_PYTHON or not os.path.exists(TF_PYTHON):
+        raise unavailable("TensorFlow's Keras not found (set BENCH_TF_PYTHON to a python with "
+                          f"tensorflow; it is {TF_PYTHON!r})")
     ours = _seconds_per_epoch(sys.executable, "ours", repeat)
     theirs = _seconds_per_epoch(TF_PYTHON, "tf", repeat)
     note = (f"ours {ours * 1e3:.2f} ms/epoch vs TF Keras {theirs * 1e3:.2f} ms/epoch "

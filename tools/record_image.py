@@ -2,7 +2,7 @@
 
 Run under a Python with TensorFlow 2.21 (the oracle), from the repository root:
 
-    /tmp/tfvenv/bin/python tools/record_image.py
+    $BENCH_TF_PYTHON tools/record_image.py
 
 The cases are tests/runtime/ops/image/image_cases.py's (`fn(tf, *inputs)`, written for
 both libraries). For each case the file holds, under "<name>/...": `out<i>`

@@ -1,6 +1,6 @@
 """Record TensorFlow 2.21's values for tests/data/linalg_more.npz.
 
-    /tmp/tfvenv/bin/python tools/record_linalg_more.py
+    $BENCH_TF_PYTHON tools/record_linalg_more.py
 
 `cases(tf, wrap)` is written once for both libraries: each case runs a
 `tf.linalg` function at fixed inputs under a GradientTape (through `wrap`:

@@ -2,7 +2,7 @@
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_math_special.py
+    $BENCH_TF_PYTHON tools/record_math_special.py
 
 For each case (a name of `tf.math` or `tf.math.special` and its float64
 inputs, special points included: 0, poles, the domain's edges, +-inf, NaN,

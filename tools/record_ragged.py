@@ -5,7 +5,7 @@ defined in SETUP); this script evaluates them with TensorFlow and writes
 tests/data/ragged_cases.json, which the test replays against the runtime
 (eagerly and inside tf.function). Rerun with TensorFlow 2.21:
 
-    /tmp/tfvenv/bin/python tools/record_ragged.py
+    $BENCH_TF_PYTHON tools/record_ragged.py
 """
 
 import json

@@ -3,7 +3,7 @@ tests/data/signal_tf221.npz.
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_signal.py
+    $BENCH_TF_PYTHON tools/record_signal.py
 
 Each case is (id, function, array inputs, keyword arguments); a few cases are
 complex arithmetic ("x:NAME", EXPRESSIONS) whose gradients tf.signal's build

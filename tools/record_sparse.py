@@ -1,6 +1,6 @@
 """Record TensorFlow's results of the tf.sparse cases into tests/data/sparse_ops.json.
 
-    /tmp/tfvenv/bin/python tools/record_sparse.py
+    $BENCH_TF_PYTHON tools/record_sparse.py
 
 The cases are tests/runtime/sparse/sparse_cases.py (each builds its inputs with the
 module it gets); tests/runtime/sparse/test_sparse.py replays them on runtime, eagerly

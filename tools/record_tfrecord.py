@@ -4,7 +4,7 @@ tests/runtime/io/test_io_decode.py.
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_tfrecord.py
+    $BENCH_TF_PYTHON tools/record_tfrecord.py
 
 It writes tests/data/tfrecord/recorded.json and three small TFRecord files
 (plain, GZIP, ZLIB) of the MESSAGES' Examples, written by TF's own

@@ -3,7 +3,7 @@ tests/data/tnp_tf221.json.
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_tnp.py
+    $BENCH_TF_PYTHON tools/record_tnp.py
 
 Each case is a Python expression over `tnp`, `np` and the arrays below; it
 is evaluated eagerly (value and dtype recorded, or the exception's type).

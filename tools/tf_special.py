@@ -1,8 +1,8 @@
 """Special points: TensorFlow 2.21's values and gradients where models sit,
 recorded in the repository and replayed on our runtime (a developer tool).
 
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] [--ops PATTERN]  # live
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] --record   # rewrite S.json
+    $BENCH_TF_PYTHON tools/tf_diff.py --special [--section S] [--ops PATTERN]  # live
+    $BENCH_TF_PYTHON tools/tf_diff.py --special [--section S] --record   # rewrite S.json
     python3 -m pytest -n 0 -q tests/runtime/test_tf_special_points.py   # replay, no TF needed
 
 Sections: `ops` (this module, the default) and `keras` (tools/tf_special_keras.py:

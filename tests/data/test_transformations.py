@@ -251,7 +251,7 @@ _R = D.range(8)
 
 
 @pytest.mark.parametrize("make, name", [
-    # TensorFlow 2.21's repr class names (tools: /tmp/tfvenv, repr(ds).split()[0]).
+    # TensorFlow 2.21's repr class names (repr(ds).split()[0] under $BENCH_TF_PYTHON).
     (lambda: D.from_tensor_slices([1, 2]), "_TensorSliceDataset"),
     (lambda: D.from_tensors(1), "_TensorDataset"), (lambda: _R, "_RangeDataset"),
     (lambda: D.zip((_R, _R)), "_ZipDataset"), (lambda: _R.enumerate(), "_ZipDataset"),

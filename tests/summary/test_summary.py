@@ -214,7 +214,7 @@ def test_a_clear_import_error_without_tensorboard(monkeypatch, tmp_path):
 
 
 def test_seed_tutorial_trace_on_trace_export_runs(tmp_path, monkeypatch):
-    # /work/shared/seeds/002: "Plot a graph for function() using Tensorboard"
+    # seed tutorial 002: "Plot a graph for function() using Tensorboard"
     monkeypatch.chdir(tmp_path)
     from datetime import datetime
 

@@ -2,7 +2,7 @@
 and other tf.function attributes are kept, the loaded object is callable,
 Python arguments of a trace are accepted again, `save` returns None,
 `SaveOptions` and `contains_saved_model` exist. Expected behaviour recorded
-from TensorFlow 2.21 (/work/tfvenv/bin/python)."""
+from TensorFlow 2.21 ($BENCH_TF_PYTHON)."""
 
 import json
 import os

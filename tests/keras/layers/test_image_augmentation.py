@@ -12,7 +12,7 @@ import pytest
 import runtime as tf
 from tests.keras import augment_cases as cases
 
-RECORDED = np.load(os.path.join(os.path.dirname(__file__), "..", "data",
+RECORDED = np.load(os.path.join(os.path.dirname(__file__), "..", "..", "data",
                                 "keras_augmentation.npz"))
 L = tf.keras.layers
 X = cases.IMAGES

@@ -11,7 +11,7 @@ import pytest
 
 import runtime as tf
 
-with open(os.path.join(os.path.dirname(__file__), "..", "data",
+with open(os.path.join(os.path.dirname(__file__), "..", "..", "data",
                        "keras_text_vectorization.json")) as _f:
     RECORDED = json.load(_f)
 CASES = RECORDED["cases"]

@@ -1,4 +1,4 @@
-"""GroupNormalization against TF 2.21's Keras 3 (/work/tfvenv): outputs for
+"""GroupNormalization against TF 2.21's Keras 3: outputs for
 the same inputs and weights, and the gradient of gamma and beta."""
 
 import numpy as np

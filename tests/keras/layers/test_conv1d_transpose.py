@@ -1,4 +1,4 @@
-"""Conv1DTranspose against TF 2.21's Keras 3 (/work/tfvenv): outputs and the
+"""Conv1DTranspose against TF 2.21's Keras 3: outputs and the
 kernel gradient for the same inputs and weights."""
 
 import numpy as np
