@@ -443,7 +443,7 @@ def test_lookup_in_dataset_map():
 
 # --- checkpoints -------------------------------------------------------------------------
 
-TF_TABLES = str(ROOT_PATH / "tests" / "train" / "fixtures" / "tf221_lookup_ckpt")
+TF_TABLES = str(ROOT_PATH / "tests" / "runtime" / "train" / "fixtures" / "tf221_lookup_ckpt")
 
 
 def test_checkpoint_round_trip_of_mutable_and_dense_tables(tmp_path):
@@ -468,7 +468,7 @@ def test_checkpoint_round_trip_of_mutable_and_dense_tables(tmp_path):
 
 
 def test_restores_tables_written_by_tensorflow():
-    # tests/train/fixtures/make_tf_lookup_checkpoint.py, run with TensorFlow 2.21
+    # tests/runtime/train/fixtures/make_tf_lookup_checkpoint.py, run with TensorFlow 2.21
     m = tf.lookup.experimental.MutableHashTable(tf.string, INT64, -1)
     d = tf.lookup.experimental.DenseHashTable(INT64, tf.float32, -1.0, 0, -1)
     tf.train.Checkpoint(m=m, d=d).read(TF_TABLES).assert_consumed()

@@ -5,7 +5,9 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.paths import ROOT as ROOT_PATH
+
+ROOT = str(ROOT_PATH)
 
 
 def test_readme_data_example(tmp_path):

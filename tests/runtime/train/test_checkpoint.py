@@ -204,7 +204,7 @@ FIXTURE = os.path.join(HERE, "fixtures", "tf221_ckpt")
 
 
 def test_reads_a_checkpoint_written_by_tensorflow():
-    # written by tests/train/fixtures/make_tf_checkpoint.py with TensorFlow 2.21;
+    # written by tests/runtime/train/fixtures/make_tf_checkpoint.py with TensorFlow 2.21;
     # tf.train.list_variables there printed exactly this
     assert tf.train.list_variables(FIXTURE) == [
         ("_CHECKPOINTABLE_OBJECT_GRAPH", []), ("d/.ATTRIBUTES/VARIABLE_VALUE", []),

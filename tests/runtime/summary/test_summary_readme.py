@@ -7,11 +7,13 @@ import sys
 
 import pytest
 
+from tests.paths import ROOT as ROOT_PATH
+
 pytest.importorskip("tensorboard",
                     reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
 from tensorboard.backend.event_processing import event_accumulator as ea
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = str(ROOT_PATH)
 
 
 def test_readme_checkpoints_and_tensorboard_example(tmp_path):

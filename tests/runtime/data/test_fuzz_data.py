@@ -4,7 +4,9 @@ eagerly and staged agree, and the programs are what the docstring says."""
 import importlib.util
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.paths import ROOT as ROOT_PATH
+
+ROOT = str(ROOT_PATH)
 _spec = importlib.util.spec_from_file_location("fuzz_data",
                                                os.path.join(ROOT, "tools", "fuzz_data.py"))
 fuzz_data = importlib.util.module_from_spec(_spec)

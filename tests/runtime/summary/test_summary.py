@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import ROOT as ROOT_PATH
 
 pytest.importorskip("tensorboard",
                     reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
@@ -296,7 +297,7 @@ def test_name_scope_prefixes_the_tag(tmp_path):
 
 def test_what_is_queued_is_written_when_the_program_ends(tmp_path):
     import subprocess
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = str(ROOT_PATH)
     code = ("import sys, runtime as tf\n"
             "tf.summary.create_file_writer(sys.argv[1]).set_as_default(step=1)\n"
             "tf.summary.scalar('late', 3.0)\n")
