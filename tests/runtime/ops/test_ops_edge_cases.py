@@ -412,3 +412,27 @@ def test_range_of_a_non_number_names_the_argument():
         tf.range(None)
     with pytest.raises(TypeError, match="Range: delta must be a number"):
         tf.range(0, 5, [1])
+
+
+def test_scatter_indices_and_updates_pack_lists_of_tensors():
+    # TF 2.21 packs a nested list holding tensors, as convert_to_tensor does:
+    # tensor_scatter_nd_update(steps, [[i]], [x[i] * 2]) in a tf.range loop gives [2 4 6]
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def doubled(x):
+        steps = tf.zeros_like(x)
+        for i in tf.range(tf.size(x)):
+            steps = tf.tensor_scatter_nd_update(steps, [[i]], [x[i] * 2])
+        return steps
+
+    assert doubled(tf.constant([1, 2, 3])).numpy().tolist() == [2, 4, 6]
+    eager = tf.tensor_scatter_nd_add(tf.zeros([3], tf.int32), [[tf.constant(1)]], [tf.constant(5)])
+    assert eager.numpy().tolist() == [0, 5, 0]
+
+
+def test_float_floordiv_by_a_constant_in_a_graph_keeps_infinities():
+    # TF 2.21: inf // 2.0 is inf and -inf // 2.0 is -inf, eagerly and in tf.function
+    # (numpy's float // gives nan there; the graph once inlined it)
+    x = tf.constant([np.inf, -np.inf, 5.0, -7.5], tf.float32)
+    want = [np.inf, -np.inf, 2.0, -4.0]
+    assert (x // 2.0).numpy().tolist() == want
+    assert tf.function(lambda v: v // 2.0)(x).numpy().tolist() == want
