@@ -1,8 +1,8 @@
 """Helpers for the CLI tests: run `python -m autograph` as a subprocess, or,
-for the commands that import runtime (`graph`, `export`) when nothing of the
-process matters (no stdin, the usual PATH), `autograph.cli.main` in this
-process: a fresh interpreter spends a second or more importing runtime, and
-these tests make about fifty such calls. `main` catches every error itself
+when nothing of the process matters (no stdin, the usual PATH),
+`autograph.cli.main` in this process: a fresh interpreter spends a second or
+more importing autograph (and runtime, for `graph` and `export`), and these
+tests make about 150 calls. `main` catches every error itself
 (one line on stderr, an exit status); the call runs in the same working
 directory and environment, and the folders and modules it imports for the
 user's file are dropped afterwards."""
@@ -23,12 +23,9 @@ MODULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "modules")
 _imports = itertools.count()
 
 
-IN_PROCESS = {"graph", "export"}
-
-
 def run_cli(*args, stdin=None, cwd=None, env_path=None):
     """Run the CLI; return CompletedProcess with text stdout/stderr."""
-    if args and args[0] in IN_PROCESS and stdin is None and env_path is None:
+    if stdin is None and env_path is None:
         return _run_in_process(args, cwd or ROOT)
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
