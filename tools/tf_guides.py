@@ -1,7 +1,7 @@
 """Run TensorFlow's guide notebooks cell by cell, here and on TF, and compare.
 
     # once, where TF is installed: record what each cell prints on TF 2.21
-    /tmp/tfvenv/bin/python tools/tf_guides.py --docs DOCS --record
+    $BENCH_TF_PYTHON tools/tf_guides.py --docs DOCS --record
     # then, with only this project installed:
     python3 tools/tf_guides.py --docs DOCS                  # the table
     python3 tools/tf_guides.py --docs DOCS --show data      # each cell of one guide

@@ -51,7 +51,7 @@ from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
 __all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED"]
 
 # Op name -> template over the input expressions. The numpy kernel of each of
-# these ops is the plain numpy operation; tests/runtime/test_executor_codegen.py
+# these ops is the plain numpy operation; tests/runtime/exec/test_executor_codegen.py
 # checks the template against the kernel for every entry.
 INFIX = {
     "AddV2": "{0} + {1}",
