@@ -33,7 +33,7 @@ sys.exit(pytest.main(sys.argv[2:]))
 """
 
 EXTRAS = [
-    ("jax", "jax,jaxlib", ["tests/jax_backend", "tests/distribute"]),
+    ("jax", "jax,jaxlib", ["tests/jax_backend", "tests/runtime/distribute"]),
     ("onnx", "onnx,onnxruntime", ["tests/onnx_export"]),
     ("tensorboard", "tensorboard", ["tests/runtime/summary"]),
 ]

@@ -5,7 +5,7 @@ logical CPUs, here or on TF, and print what each cell prints, so the two
 can be compared:
 
     python3 tools/distribute_guides.py --docs /tmp/tfdocs [--notebook distributed_training]
-    /tmp/tfvenv/bin/python tools/distribute_guides.py --docs /tmp/tfdocs --tf
+    $BENCH_TF_PYTHON tools/distribute_guides.py --docs /tmp/tfdocs --tf
 
 The cells run as written, with three changes: the CPU is split into 4
 logical devices first; Fashion-MNIST (a download) is replaced by 3,072

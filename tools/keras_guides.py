@@ -1,7 +1,7 @@
 """Run the keras.io developer guides cell by cell, here and on TF, and compare.
 
     # once, where TF is installed: record what each cell prints on Keras 3.15/TF 2.21
-    python3 tools/keras_guides.py --guides KERAS --record    # runs /tmp/tfvenv/bin/python
+    python3 tools/keras_guides.py --guides KERAS --record    # runs $BENCH_TF_PYTHON
     # then, with only this project installed:
     python3 tools/keras_guides.py --guides KERAS               # the table
     python3 tools/keras_guides.py --guides KERAS --show functional_api
@@ -11,8 +11,8 @@ whose guides/ holds the same Keras 3 guides (serialization_and_saving and
 migrating_to_keras_3 are in keras-io only, and skipped when absent). A guide is a .py file whose top-level string literals are
 its markdown; the code between two of them is one cell. The cells run in order
 in one namespace, in a subprocess per guide, with `keras` as `runtime.keras` and
-`tensorflow` as `runtime` here, and on TF with `TF_PYTHON` (default
-/tmp/tfvenv/bin/python) and KERAS_BACKEND=tensorflow. Lines importing torch,
+`tensorflow` as `runtime` here, and on TF with the interpreter named by
+$BENCH_TF_PYTHON and KERAS_BACKEND=tensorflow. Lines importing torch,
 jax or tensorflow_datasets are dropped (none of them is installed beside TF;
 cells that use them fail on TF too and are left out). Cells that need a
 download (keras.datasets, pretrained weights) fail on TF, where nothing is
@@ -35,7 +35,7 @@ from guide_cells import ROOT, Guides, compare, normalize, run_file, table  # noq
 
 __all__ = ["code_cells", "compare", "normalize", "run_guide_file", "table"]
 RECORD = ROOT / "tests" / "data" / "keras_guides.json"
-TF_PYTHON = os.environ.get("TF_PYTHON", "/tmp/tfvenv/bin/python")
+TF_PYTHON = os.environ.get("BENCH_TF_PYTHON", "")
 GUIDES = {name: f"guides/{name}.py" for name in [
     "functional_api",
     "sequential_model",

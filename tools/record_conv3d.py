@@ -1,6 +1,6 @@
 """Record TensorFlow 2.21's values for tests/data/conv3d_tf221.npz.
 
-    /tmp/tfvenv/bin/python tools/record_conv3d.py
+    $BENCH_TF_PYTHON tools/record_conv3d.py
 
 `cases(tf, wrap)` is written once for both libraries: each case runs
 tf.nn.conv3d, conv3d_transpose, max_pool3d or avg_pool3d on fixed inputs
@@ -8,7 +8,7 @@ tf.nn.conv3d, conv3d_transpose, max_pool3d or avg_pool3d on fixed inputs
 kernels refuse NCDHW and dilations, which the test checks otherwise) under a GradientTape, through `wrap` (the identity, or tf.function
 in the test's traced mode), and returns the output and the gradients of
 its weighted sum with respect to the float inputs.
-tests/runtime/test_conv3d.py replays them.
+tests/runtime/ops/nn/test_conv3d.py replays them.
 """
 
 import pathlib

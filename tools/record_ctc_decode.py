@@ -1,7 +1,7 @@
-"""Print TensorFlow 2.21's values for tests/runtime/test_ctc_greedy_decoder.py
+"""Print TensorFlow 2.21's values for tests/runtime/sparse/test_ctc_greedy_decoder.py
 (its TF_221 literals, line by line), or ours to compare:
 
-    /tmp/tfvenv/bin/python tools/record_ctc_decode.py tensorflow
+    $BENCH_TF_PYTHON tools/record_ctc_decode.py tensorflow
     PYTHONPATH=. python3 tools/record_ctc_decode.py runtime
 """
 

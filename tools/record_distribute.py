@@ -1,8 +1,8 @@
 """Record TF 2.21's values for the tf.distribute tests
-(tests/distribute/programs.py run under TF with its CPU split into 1, 4 and
+(tests/runtime/distribute/programs.py run under TF with its CPU split into 1, 4 and
 8 logical devices) into tests/data/distribute_tf221.json.
 
-    /tmp/tfvenv/bin/python tools/record_distribute.py [N ...]   # default: 1 4 8
+    $BENCH_TF_PYTHON tools/record_distribute.py [N ...]   # default: 1 4 8
 
 Each device count runs in its own process (a split is fixed once TF starts);
 the counts given replace theirs in the file, the others are kept.
@@ -21,7 +21,7 @@ OUT = os.path.join(ROOT, "tests", "data", "distribute_tf221.json")
 def record(n):
     """The programs' values on `n` logical CPUs under MirroredStrategy (1:
     the default strategy)."""
-    sys.path.insert(0, os.path.join(ROOT, "tests", "distribute"))
+    sys.path.insert(0, os.path.join(ROOT, "tests", "runtime", "distribute"))
     import tensorflow as tf
     import programs
     cpu = tf.config.list_physical_devices("CPU")[0]

@@ -1,8 +1,8 @@
-"""Print TensorFlow 2.21's values for tests/runtime/test_nn_experimental_dropout.py
+"""Print TensorFlow 2.21's values for tests/runtime/ops/nn/test_nn_experimental_dropout.py
 (the literals in its TF_221 table, in order; the sixth line is the same call in
 tf.function, the seventh the gradient), or ours to compare:
 
-    /tmp/tfvenv/bin/python tools/record_dropout.py tensorflow
+    $BENCH_TF_PYTHON tools/record_dropout.py tensorflow
     PYTHONPATH=. python3 tools/record_dropout.py runtime
 """
 

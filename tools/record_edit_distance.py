@@ -1,7 +1,7 @@
-"""Print TensorFlow 2.21's values for tests/runtime/test_edit_distance.py (its TF_221
+"""Print TensorFlow 2.21's values for tests/runtime/sparse/test_edit_distance.py (its TF_221
 literals, line by line), or ours to compare:
 
-    /tmp/tfvenv/bin/python tools/record_edit_distance.py tensorflow
+    $BENCH_TF_PYTHON tools/record_edit_distance.py tensorflow
     PYTHONPATH=. python3 tools/record_edit_distance.py runtime
 """
 

@@ -1,11 +1,11 @@
 """Record TensorFlow 2.21's values for tests/data/embedding_sparse_tf221.json.
 
-    /tmp/tfvenv/bin/python tools/record_embedding_sparse.py
+    $BENCH_TF_PYTHON tools/record_embedding_sparse.py
 
 `cases(tf)` is written once for both libraries: tf.nn.embedding_lookup_sparse
 and safe_embedding_lookup_sparse with each combiner, with and without
 weights, invalid ids and non-positive weights, default_id, 3-D ids,
-max_norm, tf.function and a gradient. tests/runtime/test_embedding_sparse.py
+max_norm, tf.function and a gradient. tests/runtime/sparse/test_embedding_sparse.py
 replays them.
 """
 

@@ -1,6 +1,6 @@
 """Record TensorFlow 2.21's values for tests/data/linear_operator_tf221.npz.
 
-    /tmp/tfvenv/bin/python tools/record_linear_operator.py
+    $BENCH_TF_PYTHON tools/record_linear_operator.py
 
 `cases(tf, wrap)` is written once for both libraries: each case builds a
 `tf.linalg.LinearOperator*` from fixed inputs (inside `wrap`: the identity,
@@ -8,7 +8,7 @@ or `tf.function` in the test's traced mode), runs the methods its letters
 name on fixed right-hand sides, and returns their values, the gradient of
 the listed methods' summed real parts with respect to the float inputs, and
 the operator's facts (shape, hints, the classes `adjoint()`, `inverse()`,
-`cholesky()` and `op @ op` return). tests/runtime/test_linear_operator.py
+`cholesky()` and `op @ op` return). tests/runtime/linalg/test_linear_operator.py
 replays them.
 """
 

@@ -1,12 +1,12 @@
 """Record TensorFlow 2.21's values for tests/data/morphology_tf221.npz.
 
-    /tmp/tfvenv/bin/python tools/record_morphology.py
+    $BENCH_TF_PYTHON tools/record_morphology.py
 
 `cases(tf, wrap)` is written once for both libraries: tf.nn.dilation2d and
 erosion2d on random images (no ties) with VALID and SAME padding, strides
 and rates, through `wrap` (the identity, or tf.function in the test), with
 the gradients of a weighted sum with respect to the image and the filters.
-tests/runtime/test_morphology.py replays them.
+tests/runtime/ops/nn/test_morphology.py replays them.
 """
 
 import pathlib

@@ -1,13 +1,13 @@
 """Record TensorFlow 2.21's values for tests/data/quantization_tf221.npz.
 
-    /tmp/tfvenv/bin/python tools/record_quantization.py
+    $BENCH_TF_PYTHON tools/record_quantization.py
 
 `cases(tf, wrap)` is written once for both libraries: each case runs a
 `tf.quantization` function on fixed inputs (random normals, the
 the range's ends, zeros, infinities, NaN)
 under a GradientTape, through `wrap` (the identity, or `tf.function` in the
 test's traced mode), and returns its outputs and the gradients of their sum
-with respect to the float inputs. tests/runtime/test_quantization.py replays
+with respect to the float inputs. tests/runtime/ops/math/test_quantization.py replays
 them and asks for equal bits.
 """
 

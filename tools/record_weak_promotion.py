@@ -1,6 +1,6 @@
 """Record TF 2.21's new type promotion (`dtype_conversion_mode` 'all' and 'safe').
 
-    /tmp/tfvenv/bin/python tools/record_weak_promotion.py   # writes tests/data/weak_promotion.json
+    $BENCH_TF_PYTHON tools/record_weak_promotion.py   # writes tests/data/weak_promotion.json
 
 For every pair of operand kinds (a strong dtype, a weak tensor, or a Python
 scalar) it records what `a + b` gives under each mode: the result's dtype and

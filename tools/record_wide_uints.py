@@ -1,6 +1,6 @@
 """Record TF 2.21's arithmetic on uint16, uint32 and uint64 tensors.
 
-    /tmp/tfvenv/bin/python tools/record_wide_uints.py   # writes tests/data/wide_uints.json
+    $BENCH_TF_PYTHON tools/record_wide_uints.py   # writes tests/data/wide_uints.json
 
 Each op runs on operands holding 0, 1, a middle value and the dtype's
 maximum (so wrap-around, division by zero and the bounds are covered); the

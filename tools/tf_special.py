@@ -567,7 +567,7 @@ EXEMPT = {
 EXEMPT.update({name: "fake quantization and quantize-dequantize: TF 2.21's values and "
                      "gradients bit for bit at random points, the nudged range's ends, zeros, "
                      "+-inf, NaN and empty inputs in tests/data/quantization_tf221.npz "
-                     "(tests/runtime/test_quantization.py)"
+                     "(tests/runtime/ops/math/test_quantization.py)"
                for name in ("FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars",
                             "FakeQuantWithMinMaxVarsPerChannel", "QuantizeAndDequantizeV2",
                             "QuantizeAndDequantizeV4")})

@@ -5,6 +5,7 @@ Each layer imports only the layers below it (enforced by import-linter, see
 
     train        tf.train: checkpoints
     check        the eager-vs-graph equivalence mode, wrapping Function calls
+    distribute   tf.distribute: strategies on JAX's devices and collectives
     keras        tf.keras: layers, models, losses, metrics, optimizers, fit
     onnx         export to ONNX (runtime.onnx)
     testing      tf.test: TestCase and its helpers
@@ -12,6 +13,7 @@ Each layer imports only the layers below it (enforced by import-linter, see
     saved_model  save traced functions and Variables; load them back
     data         tf.data: datasets, iterators, staged dataset loops
     autodiff     GradientTape, the backward pass, control-flow gradients
+    linalg       tf.linalg's LinearOperator family
     io           tf.io: Example protos, TFRecord files, gfile, parse and
                  decode ops
     function     tracing, Function, ConcreteFunction, signatures, cond /

@@ -1,5 +1,5 @@
 """Behaviours the keras.io guides rely on (tools/keras_guides.py), each checked
-against Keras 3.15 on TF 2.21 (/tmp/tfvenv): the values below are its outputs
+against Keras 3.15 on TF 2.21 ($BENCH_TF_PYTHON): the values below are its outputs
 for the same code."""
 
 import numpy as np

@@ -2,7 +2,7 @@
 the lower ones, written down as `typing.Protocol`s.
 
 A class joins a protocol by defining its members; nothing registers it and no
-base class is needed (tests/runtime/test_protocols.py checks each protocol
+base class is needed (tests/runtime/core/test_protocols.py checks each protocol
 with a class written in the test itself). The layers below never import the
 classes that implement these protocols: they only ask for the members.
 

@@ -7,6 +7,8 @@ without a GPU (recorded by hand from TF)."""
 
 import copy
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -136,6 +138,13 @@ def fresh_config():
     devices._settings.update(saved[1])
 
 
+def _jax_started_with_one_cpu():
+    if "jax" not in sys.modules:
+        return False
+    from jax._src import xla_bridge
+    return xla_bridge.backends_are_initialized() and len(sys.modules["jax"].devices("cpu")) < 2
+
+
 def test_logical_device_configuration_as_tf(fresh_config):
     config = tf.config.LogicalDeviceConfiguration(memory_limit=1024)
     assert repr(config) == ("LogicalDeviceConfiguration(memory_limit=1024, "
@@ -144,6 +153,14 @@ def test_logical_device_configuration_as_tf(fresh_config):
     cpu = tf.config.list_physical_devices("CPU")[0]
     assert tf.config.get_logical_device_configuration(cpu) is None
     two = [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()]
+    if _jax_started_with_one_cpu():
+        # another test of this process started JAX: as TF once its runtime has
+        # started, the split is refused (tests/runtime/distribute splits in fresh processes)
+        with pytest.raises(RuntimeError, match="Virtual devices cannot be modified after "
+                                               "being initialized: JAX started with 1 CPU"):
+            tf.config.set_logical_device_configuration(cpu, two)
+        assert tf.config.get_logical_device_configuration(cpu) is None
+        return
     tf.config.set_logical_device_configuration(cpu, two)
     assert tf.config.get_logical_device_configuration(cpu) == two
     assert [d.name for d in tf.config.list_logical_devices("CPU")] == ["/device:CPU:0",

@@ -3,15 +3,14 @@ results (tests/data/wide_uints.json, tools/record_wide_uints.py): 0, 1, the
 maximum and wrap-around, division by zero, and the ops TF refuses for them."""
 
 import json
-import pathlib
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import DATA
 
-RECORD = json.loads((pathlib.Path(__file__).parent.parent / "data" /
-                     "wide_uints.json").read_text())
+RECORD = json.loads((DATA / "wide_uints.json").read_text())
 BINARY = {"add", "subtract", "multiply", "floordiv", "floormod", "truediv", "maximum",
           "minimum", "truncatediv", "truncatemod", "divide_no_nan", "pow", "less",
           "less_equal", "greater", "greater_equal", "equal", "not_equal",

@@ -5,15 +5,15 @@ combiner with and without weights, invalid ids and non-positive weights,
 default_id, 3-D ids, max_norm, tf.function and a gradient (to 1e-5)."""
 
 import json
-import pathlib
 import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import TOOLS
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+sys.path.insert(0, str(TOOLS))
 import record_embedding_sparse as table  # noqa: E402  (the shared case table)
 
 WANT = json.loads(table.OUT.read_text())

@@ -2,7 +2,7 @@
 starts two, with TF_CONFIG set): prints one JSON line of results.
 
     TF_CONFIG='{"cluster": {"worker": [...]}, "task": {"type": "worker", "index": 0}}' \\
-        python tests/distribute/worker.py
+        python tests/runtime/distribute/worker.py
 """
 
 import json
@@ -11,7 +11,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))))
 
 import programs  # noqa: E402
 import runtime as tf  # noqa: E402

@@ -1,6 +1,6 @@
 """The programs the tf.distribute tests run, written against `tf` (TF 2.21
 itself in tools/record_distribute.py, which records their values; the
-runtime in tests/distribute/replicas.py): each returns plain lists/floats.
+runtime in tests/runtime/distribute/replicas.py): each returns plain lists/floats.
 
     custom_loop(tf, strategy)    TF's custom training loop tutorial, small:
                                  losses per epoch, final weights, accuracy

@@ -1,10 +1,10 @@
-"""Run tests/distribute/programs.py on the runtime with the CPU split into 8
+"""Run tests/runtime/distribute/programs.py on the runtime with the CPU split into 8
 logical devices, under MirroredStrategy on all 8 and on the first 4 (JAX
 fixes its device count per process, so this runs in its own process),
 printing one JSON line of results (test_distribute.py forks a process
 that calls `run` when it can):
 
-    python tests/distribute/replicas.py
+    python tests/runtime/distribute/replicas.py
 """
 
 import json
@@ -13,7 +13,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))))
 
 import programs  # noqa: E402
 import runtime as tf  # noqa: E402

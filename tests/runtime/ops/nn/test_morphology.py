@@ -5,15 +5,15 @@ strides and rates, random images without ties, eagerly and inside
 tf.function, with the gradients of a weighted sum with respect to the image
 and the filters. float64 agrees to 1e-10, float32 to 1e-5."""
 
-import pathlib
 import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import TOOLS
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+sys.path.insert(0, str(TOOLS))
 import record_morphology as table  # noqa: E402  (the shared case table)
 
 DATA = np.load(table.OUT)

@@ -11,15 +11,15 @@ relative, float32 to 2e-5 (TF's Toeplitz and Kronecker compute through
 other factorizations than ours: rounding differs).
 """
 
-import pathlib
 import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import TOOLS
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+sys.path.insert(0, str(TOOLS))
 import record_linear_operator as table  # noqa: E402  (the shared case table)
 
 DATA = np.load(table.OUT)

@@ -5,18 +5,17 @@ every pair of operand kinds under `+`, eagerly and traced, and the
 constructor and op cases of TF's type-promotion guide."""
 
 import json
-import pathlib
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import DATA
 import runtime.experimental.numpy as tnp
 from runtime._src.ops.np_config import disable_numpy_behavior
 from runtime._src.ops.weak_tensor import WeakTensor
 
-RECORD = json.loads((pathlib.Path(__file__).parent.parent / "data" /
-                     "weak_promotion.json").read_text())
+RECORD = json.loads((DATA / "weak_promotion.json").read_text())
 PY = {"int": 3, "float": 1.5, "complex": 2 + 1j, "bool": True}
 
 

@@ -21,9 +21,10 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import DATA
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "..", "data", "distribute_tf221.json")) as _f:
+with open(DATA / "distribute_tf221.json") as _f:
     TF = json.load(_f)["devices"]
 
 def _has_jax():

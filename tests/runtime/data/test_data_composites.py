@@ -4,17 +4,15 @@ printed as TF 2.21 prints them (tests/data/data_composites.json, recorded by
 tools/record_data_composites.py), and iterated inside tf.function."""
 
 import json
-import pathlib
-import sys
 
 import pytest
 
 import runtime as tf
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-from tools.record_data_composites import CASES, run  # noqa: E402
+from tests.paths import DATA
+from tools.record_data_composites import CASES, run
 
-RECORD = json.loads((pathlib.Path(__file__).parent / "data_composites.json").read_text())
+RECORD = json.loads((DATA / "data_composites.json").read_text())
 # The static shape of a RaggedTensor built inside a function is less precise here.
 SPEC_LESS_PRECISE = {"map_to_ragged"}
 

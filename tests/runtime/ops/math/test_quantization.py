@@ -13,15 +13,15 @@ float32 rounding. Points halfway between two levels are left out (see
 docs/tf_differences.md).
 """
 
-import pathlib
 import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import TOOLS
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+sys.path.insert(0, str(TOOLS))
 import record_quantization as table  # noqa: E402  (the shared case table)
 
 DATA = np.load(table.OUT)

@@ -10,15 +10,15 @@ and dilations (ours compute them: checked here against NDHWC and against a
 dilated kernel written out with zeros).
 """
 
-import pathlib
 import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import TOOLS
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+sys.path.insert(0, str(TOOLS))
 import record_conv3d as table  # noqa: E402  (the shared case table)
 
 DATA = np.load(table.OUT)
