@@ -451,6 +451,7 @@ _CELL = "the weights of the {} case's layer (an RNN layer runs its cell at each 
 _NO_WEIGHTS = "no weights and no gradient of its own: "
 EXEMPT = {
     "losses.Loss": "the base class: each subclass has its cases",
+    "losses.Reduction": "an enum of reduction names (tf.keras.losses.Reduction), no values",
     "losses.get": "looks a loss up by name (tests/keras/test_keras_tf_numbers.py)",
     "activations.get": "looks an activation up by name (tests/keras/test_keras_tf_numbers.py)",
     "activations.serialize": "an activation's name (tests/keras/test_keras_tf_numbers.py)",

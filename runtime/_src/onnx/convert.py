@@ -163,6 +163,9 @@ WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for o
     "TensorArrayGradStack", "FakeQuantWithMinMaxArgsGradient",
     "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient",
     "QuantizeAndDequantizeV4Grad")})
+WHY_NOT.update({op: "a tf.distribute collective: it runs across a strategy's replicas, "
+                    "which an ONNX model (one device, no strategy) does not have" for op in (
+    "ReplicaAllReduce", "ReplicaAllGather", "ReplicaId")})
 WHY_NOT["EditDistance"] = "ONNX has no edit distance (a dynamic-programming loop over strings)"
 WHY_NOT["CTCGreedyDecoder"] = "its result is a SparseTensor of data-dependent size: decode the " \
                               "model's logits after running it"

@@ -58,6 +58,9 @@ _FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
                 BOOL: "a bool tensor",
                 INTEGERS: "an integer tensor (int8, int16, int32, int64, uint8)",
                 ARITHMETIC: "a numeric tensor (an integer, floating-point or complex dtype)",
+                ARITHMETIC_UINTS: "a numeric tensor (an integer, floating-point or complex "
+                                  "dtype)",
+                NUMERIC_UINTS: "a numeric tensor (an integer or floating-point dtype)",
                 INEXACT: "a floating-point tensor (float16, float32, float64) or a complex one"}
 
 

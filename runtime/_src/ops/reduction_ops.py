@@ -159,7 +159,7 @@ def _mean(x, axis, keepdims):
         total = np.sum(x, axis=axis, dtype=wide, keepdims=keepdims)
         count = _count(x.shape, axis)
         if count == 0:
-            return total                         # an empty integer mean is 0, as in TF
+            return total.astype(x.dtype)         # an empty integer mean is 0, as in TF
         quotient = np.abs(total) // count        # integer mean truncates toward zero
         return (np.sign(total) * quotient).astype(x.dtype)
     if x.size == 0:                              # 0 / 0: NaN, without numpy's warning
