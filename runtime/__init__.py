@@ -99,6 +99,7 @@ from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors
                      train, types)
 from runtime import autodiff, experimental, image, io, ragged, sets, signal, sparse
 from runtime import audio, queue, test
+from runtime._src.data.iterator import OptionalSpec
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from runtime._src.core.memory import keep_freed_memory as _keep_freed_memory
@@ -155,7 +156,7 @@ __all__ = [
     "reverse_sequence", "shape_n", "space_to_batch", "space_to_batch_nd",
     "tuple", "unravel_index", "zeros_initializer", "double", "half", "variant",
     "signal", "autodiff",
-    "sets", "sparse", "SparseTensor", "SparseTensorSpec",
+    "sets", "sparse", "SparseTensor", "SparseTensorSpec", "OptionalSpec",
 ]
 
 

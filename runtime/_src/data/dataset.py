@@ -25,7 +25,7 @@ from runtime._src.core.tensor import EagerTensor, Tensor, VariantValue, wrap_num
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.env import EMPTY, symbolic_leaves
-from runtime._src.data.iterator import OwnedIterator
+from runtime._src.data.iterator import NumpyIterator, OwnedIterator
 from runtime._src.data.iterator_ops import DatasetStream, GraphIterator
 from runtime._src.data.options import Options
 
@@ -168,7 +168,7 @@ class Dataset:
         if current_graph() is not None:
             raise RuntimeError("as_numpy_iterator() is not supported inside a tf.function; "
                                "iterate the dataset directly (for x in ds)")
-        return (structure.to_numpy(e) for e in self._iterate(EMPTY))
+        return NumpyIterator(self)
 
     def reduce(self, initial_state, reduce_func):
         return NODES["reduce"](self, initial_state, reduce_func)
