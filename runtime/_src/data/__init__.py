@@ -6,6 +6,7 @@ from runtime._src.data import (
                                dataset,
                                iterator_ops,
                                mapping,
+                               passthrough,
                                readers,
                                selection,
                                shuffling,

@@ -305,6 +305,10 @@ class Dataset:
             self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
             padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
 
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements whose computation raised no error (passthrough.py)."""
+        return NODES["IgnoreErrors"](self, log_warning)
+
     def get_single_element(self, name=None):
         return NODES["get_single_element"](self)
 

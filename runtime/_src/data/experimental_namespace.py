@@ -19,6 +19,9 @@ from runtime._src.data.dataset import (
     Dataset,
 )
 from runtime._src.data.example_parsing import parse_example_dataset
+from runtime._src.data.iterator import Optional, get_next_as_optional
+from runtime._src.data.mapping import enable_debug_mode
+from runtime._src.data.passthrough import copy_to_device, ignore_errors, prefetch_to_device
 from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
 from runtime._src.data.readers import TFRecordWriter
 from runtime._src.data.selection import AssertCardinality
@@ -32,7 +35,9 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "sample_from_datasets", "scan", "shuffle_and_repeat", "take_while", "unbatch",
            "unique", "AutoShardPolicy", "ExternalStatePolicy", "AutotuneAlgorithm",
            "AutotuneOptions", "DistributeOptions", "OptimizationOptions", "ThreadingOptions",
-           "SHARD_HINT", "CsvDataset", "TFRecordWriter", "parse_example_dataset"]
+           "SHARD_HINT", "CsvDataset", "TFRecordWriter", "parse_example_dataset",
+           "Optional", "get_next_as_optional", "enable_debug_mode", "copy_to_device",
+           "ignore_errors", "prefetch_to_device"]
 
 SHARD_HINT = -1
 
