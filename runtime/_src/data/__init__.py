@@ -11,5 +11,6 @@ from runtime._src.data import (
                                selection,
                                shuffling,
                                sources,
+                               sql,
                                transforms,
 )

@@ -25,6 +25,7 @@ from runtime._src.data.passthrough import copy_to_device, ignore_errors, prefetc
 from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
 from runtime._src.data.readers import TFRecordWriter
 from runtime._src.data.selection import AssertCardinality
+from runtime._src.data.sql import SqlDatasetV2 as SqlDataset
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "assert_cardinality", "at", "bucket_by_sequence_length", "choose_from_datasets",
@@ -37,7 +38,7 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "AutotuneOptions", "DistributeOptions", "OptimizationOptions", "ThreadingOptions",
            "SHARD_HINT", "CsvDataset", "TFRecordWriter", "parse_example_dataset",
            "Optional", "get_next_as_optional", "enable_debug_mode", "copy_to_device",
-           "ignore_errors", "prefetch_to_device"]
+           "ignore_errors", "prefetch_to_device", "SqlDataset"]
 
 SHARD_HINT = -1
 
