@@ -7,6 +7,7 @@ from runtime._src.data import (
                                iterator_ops,
                                mapping,
                                passthrough,
+                               persistence,
                                readers,
                                selection,
                                shuffling,

@@ -309,6 +309,20 @@ class Dataset:
         """The elements whose computation raised no error (passthrough.py)."""
         return NODES["IgnoreErrors"](self, log_warning)
 
+    # --- saving and snapshots (persistence.py) ------------------------------------
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Write the elements to the directory `path` (Dataset.load reads it)."""
+        return NODES["save"](self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
+        """The dataset `Dataset.save` wrote to `path`."""
+        return NODES["Load"](path, element_spec, compression, reader_func)
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None):
+        """The same elements, written under `path` on the first pass and read after."""
+        return NODES["Snapshot"](self, path, compression, reader_func, shard_func)
+
     def get_single_element(self, name=None):
         return NODES["get_single_element"](self)
 

@@ -24,6 +24,7 @@ from runtime._src.data.mapping import enable_debug_mode
 from runtime._src.data.passthrough import copy_to_device, ignore_errors, prefetch_to_device
 from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
 from runtime._src.data.readers import TFRecordWriter
+from runtime._src.data.persistence import load, save, snapshot
 from runtime._src.data.selection import AssertCardinality
 from runtime._src.data.sql import SqlDatasetV2 as SqlDataset
 
@@ -38,7 +39,8 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "AutotuneOptions", "DistributeOptions", "OptimizationOptions", "ThreadingOptions",
            "SHARD_HINT", "CsvDataset", "TFRecordWriter", "parse_example_dataset",
            "Optional", "get_next_as_optional", "enable_debug_mode", "copy_to_device",
-           "ignore_errors", "prefetch_to_device", "SqlDataset"]
+           "ignore_errors", "prefetch_to_device", "SqlDataset",
+           "save", "load", "snapshot"]
 
 SHARD_HINT = -1
 
