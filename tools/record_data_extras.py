@@ -67,7 +67,23 @@ def save_load():
     print("snapshot:", repr(s), int(s.cardinality()))
 
 
+def sparse_serialization():
+    st = tf.sparse.SparseTensor([[0, 1], [2, 3]], [1.5, -2.], [3, 4])
+    print("serialize_sparse:", tf.io.serialize_sparse(st).numpy().tolist())
+    batch = tf.sparse.SparseTensor([[0, 0, 1], [1, 1, 0], [1, 2, 2]], [1, 2, 3], [2, 3, 4])
+    print("serialize_many_sparse:", tf.io.serialize_many_sparse(batch).numpy().tolist())
+    empty = tf.sparse.SparseTensor(tf.zeros([0, 1], tf.int64), tf.constant([], tf.string), [5])
+    print("serialize_sparse empty:", tf.io.serialize_sparse(empty).numpy().tolist())
+    strings = tf.sparse.SparseTensor([[0, 0], [2, 1]], ["a", "bc"], [3, 2])
+    m = tf.io.serialize_many_sparse(strings)
+    print("strings, row 1 empty:", m.numpy().tolist())
+    d = tf.io.deserialize_many_sparse(m, tf.string)
+    print("back:", d.indices.numpy().tolist(), d.values.numpy().tolist(),
+          d.dense_shape.numpy().tolist())
+
+
 if __name__ == "__main__":
+    sparse_serialization()
     optional_and_iterators()
     ignore_errors_and_devices()
     sql()
