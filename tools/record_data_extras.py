@@ -1,6 +1,7 @@
 """Print TensorFlow 2.21's values for tests/runtime/test_data_extras.py
 (Optional, IteratorSpec, NumpyIterator, ignore_errors, copy/prefetch_to_device,
-SqlDataset, save/load/snapshot). Run with the TensorFlow venv:
+SqlDataset, save/load/snapshot), tests/runtime/test_io_sparse_serialize.py
+and tests/runtime/test_summary_audio.py. Run with the TensorFlow venv:
 
     /tmp/tfvenv/bin/python tools/record_data_extras.py
 
@@ -82,7 +83,24 @@ def sparse_serialization():
           d.dense_shape.numpy().tolist())
 
 
+def summary_audio():
+    import glob
+
+    import numpy as np
+    from tensorflow.core.util import event_pb2
+    logdir = tempfile.mkdtemp()
+    clips = np.array([[[0.], [0.5], [-1.]], [[1.], [0.25], [0.]]], np.float32)
+    with tf.summary.create_file_writer(logdir).as_default():
+        tf.summary.audio("snd", clips, 8000, step=3, description="hi")
+        tf.summary.flush()
+    for path in glob.glob(logdir + "/*"):
+        for record in tf.data.TFRecordDataset(path):
+            for v in event_pb2.Event.FromString(record.numpy()).summary.value:
+                print("audio:", v.tag, v.metadata.plugin_data, tf.make_ndarray(v.tensor).tolist())
+
+
 if __name__ == "__main__":
+    summary_audio()
     sparse_serialization()
     optional_and_iterators()
     ignore_errors_and_devices()
