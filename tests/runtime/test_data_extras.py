@@ -241,3 +241,48 @@ def test_snapshot_writes_once_then_reads(tmp_path):
     assert int(tf.data.Dataset.range(10).snapshot(str(tmp_path / "r")).cardinality()) == 10
     other = tf.data.Dataset.range(3).apply(tf.data.experimental.snapshot(str(tmp_path / "r")))
     assert _values(other) == [0, 1, 2]                       # another pipeline, another run
+
+
+# --- lookup tables from datasets ------------------------------------------------------
+
+def test_table_from_dataset():
+    keys = tf.data.Dataset.range(100)
+    ds = tf.data.Dataset.zip((keys, keys.map(lambda x: tf.strings.as_string(x * 2))))
+    table = tf.data.experimental.table_from_dataset(ds, default_value="n/a",
+                                                    key_dtype=tf.int64)
+    assert table.lookup(tf.constant([0, 1, 2, 200], tf.int64)).numpy().tolist() == \
+        [b"0", b"2", b"4", b"n/a"]
+    assert int(table.size()) == 100
+    init = tf.data.experimental.DatasetInitializer(ds)
+    assert (init.key_dtype, init.value_dtype) == (tf.int64, tf.string)
+    assert tf.lookup.StaticHashTable(init, "z").lookup(
+        tf.constant([4], tf.int64)).numpy().tolist() == [b"8"]
+    with pytest.raises(ValueError, match="produces 1 components instead of two"):
+        tf.data.experimental.DatasetInitializer(keys)
+    with pytest.raises(ValueError, match="`default_value` must be specified"):
+        tf.data.experimental.table_from_dataset(tf.data.Dataset.zip((keys, keys.map(
+            tf.strings.as_string))).map(lambda k, v: (tf.strings.as_string(k), v)))
+
+
+# TF 2.21's ids: (vocabulary, kwargs, lookups, ids)
+INDEX_CASES = [
+    (["x", "y"], {}, ["x", "y", "z"], [0, 1, -1]),
+    (["x", "y"], {"num_oov_buckets": 1}, ["x", "y", "z"], [0, 1, 2]),
+    (["x", "y"], {"num_oov_buckets": 3}, ["x", "y", "w", "hello", "q"], [0, 1, 4, 3, 4]),
+    (["x", "y", "w", "v"], {"vocab_size": 2}, ["x", "y", "w"], [0, 1, -1]),
+]
+
+
+@pytest.mark.parametrize("vocab,kwargs,lookups,ids", INDEX_CASES)
+def test_index_table_from_dataset(vocab, kwargs, lookups, ids):
+    table = tf.data.experimental.index_table_from_dataset(
+        tf.data.Dataset.from_tensor_slices(vocab), **kwargs)
+    assert table.lookup(tf.constant(lookups)).numpy().tolist() == ids
+
+
+def test_index_table_from_dataset_repeated_key():
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match="different value for same key. Key a has 0 and trying to add "
+                             "value 3"):
+        tf.data.experimental.index_table_from_dataset(
+            tf.data.Dataset.from_tensor_slices(["a", "b", "c", "a"]))

@@ -27,6 +27,8 @@ from runtime._src.data.readers import TFRecordWriter
 from runtime._src.data.persistence import load, save, snapshot
 from runtime._src.data.selection import AssertCardinality
 from runtime._src.data.sql import SqlDatasetV2 as SqlDataset
+from runtime._src.data.tables import (DatasetInitializer, index_table_from_dataset,
+                                      table_from_dataset)
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "assert_cardinality", "at", "bucket_by_sequence_length", "choose_from_datasets",
@@ -40,7 +42,8 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "SHARD_HINT", "CsvDataset", "TFRecordWriter", "parse_example_dataset",
            "Optional", "get_next_as_optional", "enable_debug_mode", "copy_to_device",
            "ignore_errors", "prefetch_to_device", "SqlDataset",
-           "save", "load", "snapshot"]
+           "save", "load", "snapshot", "DatasetInitializer", "table_from_dataset",
+           "index_table_from_dataset"]
 
 SHARD_HINT = -1
 
