@@ -286,3 +286,21 @@ def test_index_table_from_dataset_repeated_key():
                              "value 3"):
         tf.data.experimental.index_table_from_dataset(
             tf.data.Dataset.from_tensor_slices(["a", "b", "c", "a"]))
+
+
+@tf.function
+def _variant_sum(v):
+    ds = tf.data.experimental.from_variant(v, tf.TensorSpec([], tf.int64))
+    return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+
+
+def test_to_and_from_variant():
+    ds = tf.data.Dataset.range(3)
+    v = tf.data.experimental.to_variant(ds)
+    assert v.dtype == tf.variant and v.shape == []
+    back = tf.data.experimental.from_variant(v, ds.element_spec)
+    assert repr(back) == f"<_VariantDataset element_spec={I64}>"
+    assert _values(back) == [0, 1, 2] and int(back.cardinality()) == 3
+    assert int(_variant_sum(v)) == 3
+    with pytest.raises(TypeError, match="to_variant: expected a tf.data.Dataset"):
+        tf.data.experimental.to_variant(tf.constant(1))

@@ -421,6 +421,7 @@ class DatasetHandle(VariantValue):
     """The run-time value of a dataset argument's placeholder."""
 
     __slots__ = ("dataset",)
+    shape = ()          # a scalar (a variant tensor of to_variant passed to a tf.function)
 
     def __init__(self, dataset):
         self.dataset = dataset

@@ -21,7 +21,8 @@ from runtime._src.data.dataset import (
 from runtime._src.data.example_parsing import parse_example_dataset
 from runtime._src.data.iterator import Optional, get_next_as_optional
 from runtime._src.data.mapping import enable_debug_mode
-from runtime._src.data.passthrough import copy_to_device, ignore_errors, prefetch_to_device
+from runtime._src.data.passthrough import (copy_to_device, from_variant, ignore_errors,
+                                           prefetch_to_device, to_variant)
 from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
 from runtime._src.data.readers import TFRecordWriter
 from runtime._src.data.persistence import load, save, snapshot
@@ -43,7 +44,7 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "Optional", "get_next_as_optional", "enable_debug_mode", "copy_to_device",
            "ignore_errors", "prefetch_to_device", "SqlDataset",
            "save", "load", "snapshot", "DatasetInitializer", "table_from_dataset",
-           "index_table_from_dataset"]
+           "index_table_from_dataset", "from_variant", "to_variant"]
 
 SHARD_HINT = -1
 
