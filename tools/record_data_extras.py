@@ -99,7 +99,18 @@ def summary_audio():
                 print("audio:", v.tag, v.metadata.plugin_data, tf.make_ndarray(v.tensor).tolist())
 
 
+def csv_dataset():
+    path = os.path.join(tempfile.mkdtemp(), "t.csv")
+    with open(path, "w") as f:
+        f.write("a,b,c,lab\n1,2.5,x,0\n3,,yy,1\n5,4.0,z,0\n")
+    ds = tf.data.experimental.make_csv_dataset(path, batch_size=2, label_name="lab",
+                                               shuffle=False, num_epochs=1)
+    print("make_csv_dataset:", repr(ds), [({k: v.numpy().tolist() for k, v in f.items()},
+                                           label.numpy().tolist()) for f, label in ds])
+
+
 if __name__ == "__main__":
+    csv_dataset()
     summary_audio()
     sparse_serialization()
     optional_and_iterators()

@@ -304,3 +304,44 @@ def test_to_and_from_variant():
     assert int(_variant_sum(v)) == 3
     with pytest.raises(TypeError, match="to_variant: expected a tf.data.Dataset"):
         tf.data.experimental.to_variant(tf.constant(1))
+
+
+# --- make_csv_dataset ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def csv_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("csv") / "t.csv"
+    path.write_text("a,b,c,lab\n1,2.5,x,0\n3,,yy,1\n5,4.0,z,0\n")
+    return str(path)
+
+
+def _batches(ds):
+    out = []
+    for element in ds:
+        features, label = element if isinstance(element, tuple) else (element, None)
+        row = {k: v.numpy().tolist() for k, v in features.items()}
+        out.append(row if label is None else (row, label.numpy().tolist()))
+    return out
+
+
+def test_make_csv_dataset(csv_file):
+    make = tf.data.experimental.make_csv_dataset
+    ds = make(csv_file, batch_size=2, label_name="lab", shuffle=False, num_epochs=1)
+    assert repr(ds) == (    # TF 2.21's
+        "<_PrefetchDataset element_spec=(OrderedDict([('a', TensorSpec(shape=(None,), "
+        "dtype=tf.int32, name=None)), ('b', TensorSpec(shape=(None,), dtype=tf.float32, "
+        "name=None)), ('c', TensorSpec(shape=(None,), dtype=tf.string, name=None))]), "
+        "TensorSpec(shape=(None,), dtype=tf.int32, name=None))>")
+    assert _batches(ds) == [({"a": [1, 3], "b": [2.5, 0.0], "c": [b"x", b"yy"]}, [0, 1]),
+                            ({"a": [5], "b": [4.0], "c": [b"z"]}, [0])]
+    picked = make(os.path.dirname(csv_file) + "/*.csv", batch_size=2, shuffle=False,
+                  num_epochs=1, select_columns=["a", "c"], column_defaults=[0, "q"])
+    assert _batches(picked) == [{"a": [1, 3], "c": [b"x", b"yy"]}, {"a": [5], "c": [b"z"]}]
+    na = make(csv_file, batch_size=3, shuffle=False, num_epochs=2, na_value="x")
+    assert _batches(na) == [{"a": [1, 3, 5], "b": [2.5, 0.0, 4.0], "c": [b"", b"yy", b"z"],
+                             "lab": [0, 1, 0]}] * 2
+    shuffled = make(csv_file, batch_size=3, num_epochs=1, shuffle_seed=1, label_name="lab")
+    assert sorted(_batches(shuffled)[0][0]["a"]) == [1, 3, 5]
+    with pytest.raises(ValueError, match=r"`label_name` provided must be one of the columns: "
+                                         r"\['a', 'b', 'c', 'lab'\]. Received: nope."):
+        make(csv_file, batch_size=2, label_name="nope")

@@ -18,6 +18,7 @@ from runtime._src.data.dataset import (
     UNKNOWN_CARDINALITY,
     Dataset,
 )
+from runtime._src.data.csv_dataset import make_csv_dataset
 from runtime._src.data.example_parsing import parse_example_dataset
 from runtime._src.data.iterator import Optional, get_next_as_optional
 from runtime._src.data.mapping import enable_debug_mode
@@ -44,7 +45,8 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "Optional", "get_next_as_optional", "enable_debug_mode", "copy_to_device",
            "ignore_errors", "prefetch_to_device", "SqlDataset",
            "save", "load", "snapshot", "DatasetInitializer", "table_from_dataset",
-           "index_table_from_dataset", "from_variant", "to_variant"]
+           "index_table_from_dataset", "from_variant", "to_variant",
+           "make_csv_dataset"]
 
 SHARD_HINT = -1
 
