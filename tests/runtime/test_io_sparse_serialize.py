@@ -84,3 +84,50 @@ def test_string_values_in_tensor_content():
     s = tf.io.serialize_sparse(tf.sparse.SparseTensor([[0], [1]], ["ab", "c"], [2]))
     assert s[1].numpy() == b'\x08\x07\x12\x04\x12\x02\x08\x02"\x05\x02\x01abc'
     assert tf.io.parse_tensor(s[1], tf.string).numpy().tolist() == [b"ab", b"c"]
+
+
+# --- tf.io.SparseFeature in parse_example / parse_single_example ----------------------
+
+def _example(ix, val, iy=None):
+    feature = {"ix": tf.train.Feature(int64_list=tf.train.Int64List(value=ix)),
+               "val": tf.train.Feature(float_list=tf.train.FloatList(value=val))}
+    if iy is not None:
+        feature["iy"] = tf.train.Feature(int64_list=tf.train.Int64List(value=iy))
+    return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+
+RECORDS = [_example([3, 1], [0.5, 1.5]), _example([], []), _example([4], [2.0])]
+
+# TF 2.21's (indices, values, dense_shape)
+SPARSE_FEATURE_CASES = [
+    ("batch", RECORDS, tf.io.SparseFeature("ix", "val", tf.float32, 5),
+     ([[0, 1], [0, 3], [2, 4]], [1.5, 0.5, 2.0], [3, 5])),
+    ("single", RECORDS[0], tf.io.SparseFeature("ix", "val", tf.float32, 5),
+     ([[1], [3]], [1.5, 0.5], [5])),
+    ("sorted", RECORDS, tf.io.SparseFeature("ix", "val", tf.float32, 5, already_sorted=True),
+     ([[0, 3], [0, 1], [2, 4]], [0.5, 1.5, 2.0], [3, 5])),
+    ("2-d", [_example([0, 1], [1., 2.], [2, 0])],
+     tf.io.SparseFeature(["ix", "iy"], "val", tf.float32, [2, 3]),
+     ([[0, 0, 2], [0, 1, 0]], [1.0, 2.0], [1, 2, 3])),
+]
+
+
+@pytest.mark.parametrize("what,records,feature,expected", SPARSE_FEATURE_CASES)
+def test_sparse_feature(what, records, feature, expected):
+    features = {"sp": feature, "val": tf.io.VarLenFeature(tf.float32)}
+    parse = tf.io.parse_single_example if what == "single" else tf.io.parse_example
+    for run in (lambda: parse(records, features),
+                tf.function(lambda: parse(tf.constant(records), features))):
+        sp = run()["sp"]
+        got = (sp.indices.numpy().tolist(), sp.values.numpy().tolist(),
+               sp.dense_shape.numpy().tolist())
+        assert got == expected and sp.values.dtype == tf.float32
+
+
+def test_sparse_feature_repr_and_mismatch():
+    feature = tf.io.SparseFeature("ix", "val", tf.float32, 5)
+    assert repr(feature) == ("SparseFeature(index_key='ix', value_key='val', "
+                             "dtype=tf.float32, size=5, already_sorted=False)")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="SparseFeature 'sp': example 0 has 1 values but"):
+        tf.io.parse_example([_example([1, 2], [1.])], {"sp": feature})
