@@ -345,3 +345,39 @@ def test_make_csv_dataset(csv_file):
     with pytest.raises(ValueError, match=r"`label_name` provided must be one of the columns: "
                                          r"\['a', 'b', 'c', 'lab'\]. Received: nope."):
         make(csv_file, batch_size=2, label_name="nope")
+
+
+# --- make_batched_features_dataset ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("records")
+
+    def example(a, v):
+        return tf.train.Example(features=tf.train.Features(feature={
+            "a": tf.train.Feature(int64_list=tf.train.Int64List(value=[a])),
+            "v": tf.train.Feature(float_list=tf.train.FloatList(value=v))})).SerializeToString()
+    with tf.io.TFRecordWriter(str(folder / "r0.tfrecord")) as w:
+        for a, v in [(1, [0.5]), (2, []), (3, [1., 2.])]:
+            w.write(example(a, v))
+    return str(folder / "*.tfrecord")
+
+
+def test_make_batched_features_dataset(records):
+    make = tf.data.experimental.make_batched_features_dataset
+    features = {"a": tf.io.FixedLenFeature([], tf.int64), "v": tf.io.VarLenFeature(tf.float32)}
+    ds = make(records, 2, features, label_key="a", num_epochs=1, shuffle=False)
+    assert repr(ds) == (    # TF 2.21's
+        "<_PrefetchDataset element_spec=({'v': SparseTensorSpec(TensorShape([None, None]), "
+        "tf.float32)}, TensorSpec(shape=(None,), dtype=tf.int64, name=None))>")
+    got = [((f["v"].indices.numpy().tolist(), f["v"].values.numpy().tolist(),
+             f["v"].dense_shape.numpy().tolist()), label.numpy().tolist()) for f, label in ds]
+    assert got == [(([[0, 0]], [0.5], [2, 1]), [1, 2]),
+                   (([[0, 0], [0, 1]], [1.0, 2.0], [1, 2]), [3])]
+    dropped = make(records, 2, features, num_epochs=1, shuffle=False, drop_final_batch=True)
+    assert len(list(dropped)) == 1
+    twice = make(records, 3, features, num_epochs=2, shuffle_seed=3)
+    assert sorted(sum((b["a"].numpy().tolist() for b in twice), [])) == [1, 1, 2, 2, 3, 3]
+    with pytest.raises(ValueError, match=r"The `label_key` provided \(zz\) must be one of the "
+                                         r"`features` keys"):
+        make(records, 2, features, label_key="zz")

@@ -20,6 +20,7 @@ from runtime._src.data.dataset import (
 )
 from runtime._src.data.csv_dataset import make_csv_dataset
 from runtime._src.data.example_parsing import parse_example_dataset
+from runtime._src.data.features_dataset import make_batched_features_dataset
 from runtime._src.data.iterator import Optional, get_next_as_optional
 from runtime._src.data.mapping import enable_debug_mode
 from runtime._src.data.passthrough import (copy_to_device, from_variant, ignore_errors,
@@ -46,7 +47,7 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "ignore_errors", "prefetch_to_device", "SqlDataset",
            "save", "load", "snapshot", "DatasetInitializer", "table_from_dataset",
            "index_table_from_dataset", "from_variant", "to_variant",
-           "make_csv_dataset"]
+           "make_csv_dataset", "make_batched_features_dataset"]
 
 SHARD_HINT = -1
 
