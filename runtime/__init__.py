@@ -103,6 +103,7 @@ from runtime import quantization
 from runtime._src.ops.linalg_more_ops import eig, eigvals  # also tf.linalg's
 from runtime._src.ops.matrix_functions_ops import sqrtm as matrix_square_root
 from runtime._src.sparse.edit_distance import edit_distance
+from runtime._src.data.iterator import OptionalSpec
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from runtime._src.core.memory import keep_freed_memory as _keep_freed_memory
@@ -160,7 +161,7 @@ __all__ = [
     "tuple", "unravel_index", "zeros_initializer", "double", "half", "variant",
     "signal", "autodiff", "quantization", "eig", "eigvals", "matrix_square_root",
     "edit_distance",
-    "sets", "sparse", "SparseTensor", "SparseTensorSpec",
+    "sets", "sparse", "SparseTensor", "SparseTensorSpec", "OptionalSpec",
 ]
 
 

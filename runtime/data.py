@@ -18,6 +18,7 @@ from runtime._src.data.dataset import (
                                        DatasetV2,
                                        Options,
 )
+from runtime._src.data.iterator import IteratorSpec, NumpyIterator
 from runtime._src.data.iterator import OwnedIterator as Iterator
 from runtime._src.data.options import ThreadingOptions
 from runtime._src.data.readers import FixedLengthRecordDatasetV2 as FixedLengthRecordDataset
@@ -33,6 +34,8 @@ __all__ = [
                                        "DatasetV2",
                                        "FixedLengthRecordDataset",
                                        "Iterator",
+                                       "IteratorSpec",
+                                       "NumpyIterator",
                                        "ThreadingOptions",
                                        "Options",
                                        "TFRecordDataset",

@@ -16,18 +16,22 @@ from runtime._src.io.decode_ops import (decode_base64, decode_compressed, decode
                                         matching_files)
 from runtime._src.io.json_example import decode_json_example
 from runtime._src.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature,
-                                            RaggedFeature, VarLenFeature)
+                                            RaggedFeature, SparseFeature,
+                                            VarLenFeature)
 from runtime._src.io.parsing_ops import parse_example, parse_single_example
 from runtime._src.io.parsing_sequence import (parse_sequence_example,
                                               parse_single_sequence_example)
 from runtime._src.io.tfrecord import TFRecordOptions, TFRecordWriter
 from runtime._src.io.write_graph import write_graph
+from runtime._src.sparse.sparse_serialize import (deserialize_many_sparse, serialize_many_sparse,
+                                                  serialize_sparse)
 from runtime._src.ops.image_codecs import (decode_bmp, decode_image, decode_png, encode_png,
                                            is_jpeg)
 from runtime._src.ops.io_ops import (parse_tensor, read_file, serialize_tensor,
                                      write_file)
 
-__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature",
+__all__ = ["serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
+           "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature", "VarLenFeature",
            "TFRecordOptions", "TFRecordWriter", "decode_base64", "decode_compressed",
            "decode_csv", "decode_json_example", "decode_raw", "encode_base64", "gfile",
            "match_filenames_once", "matching_files", "parse_example", "parse_sequence_example",

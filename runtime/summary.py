@@ -3,7 +3,7 @@
 
 from types import SimpleNamespace as _Namespace
 
-from runtime._src.summary.summary_ops import (histogram, image, record_if,
+from runtime._src.summary.summary_ops import (audio, histogram, image, record_if,
                                               scalar, should_record_summaries, text, write)
 from runtime._src.summary.summary_ops import get_step as _get_step
 from runtime._src.summary.summary_ops import set_step as _set_step
@@ -23,6 +23,6 @@ def flush(writer=None, name=None):
 # tf.summary.experimental
 experimental = _Namespace(get_step=_get_step, set_step=_set_step)
 
-__all__ = ["SummaryWriter", "create_file_writer", "create_noop_writer", "experimental",
+__all__ = ["audio", "SummaryWriter", "create_file_writer", "create_noop_writer", "experimental",
            "flush", "graph", "histogram", "image", "record_if", "scalar",
            "should_record_summaries", "text", "trace_export", "trace_off", "trace_on", "write"]

@@ -6,9 +6,12 @@ from runtime._src.data import (
                                dataset,
                                iterator_ops,
                                mapping,
+                               passthrough,
+                               persistence,
                                readers,
                                selection,
                                shuffling,
                                sources,
+                               sql,
                                transforms,
 )

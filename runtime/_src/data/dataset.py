@@ -25,7 +25,7 @@ from runtime._src.core.tensor import EagerTensor, Tensor, VariantValue, wrap_num
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.env import EMPTY, symbolic_leaves
-from runtime._src.data.iterator import OwnedIterator
+from runtime._src.data.iterator import NumpyIterator, OwnedIterator
 from runtime._src.data.iterator_ops import DatasetStream, GraphIterator
 from runtime._src.data.options import Options
 
@@ -168,7 +168,7 @@ class Dataset:
         if current_graph() is not None:
             raise RuntimeError("as_numpy_iterator() is not supported inside a tf.function; "
                                "iterate the dataset directly (for x in ds)")
-        return (structure.to_numpy(e) for e in self._iterate(EMPTY))
+        return NumpyIterator(self)
 
     def reduce(self, initial_state, reduce_func):
         return NODES["reduce"](self, initial_state, reduce_func)
@@ -305,6 +305,24 @@ class Dataset:
             self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
             padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
 
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements whose computation raised no error (passthrough.py)."""
+        return NODES["IgnoreErrors"](self, log_warning)
+
+    # --- saving and snapshots (persistence.py) ------------------------------------
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Write the elements to the directory `path` (Dataset.load reads it)."""
+        return NODES["save"](self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
+        """The dataset `Dataset.save` wrote to `path`."""
+        return NODES["Load"](path, element_spec, compression, reader_func)
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None):
+        """The same elements, written under `path` on the first pass and read after."""
+        return NODES["Snapshot"](self, path, compression, reader_func, shard_func)
+
     def get_single_element(self, name=None):
         return NODES["get_single_element"](self)
 
@@ -403,6 +421,7 @@ class DatasetHandle(VariantValue):
     """The run-time value of a dataset argument's placeholder."""
 
     __slots__ = ("dataset",)
+    shape = ()          # a scalar (a variant tensor of to_variant passed to a tf.function)
 
     def __init__(self, dataset):
         self.dataset = dataset

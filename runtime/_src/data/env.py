@@ -14,11 +14,12 @@ import numpy as np
 
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor
 
-__all__ = ["EMPTY", "Env", "symbolic_leaves"]
+__all__ = ["DEBUG_MODE", "EMPTY", "Env", "symbolic_leaves"]
 
 
 class Env:
     __slots__ = ("values",)
+    ignore_errors = False       # passthrough.IgnoringEnv: map functions drop failed elements
 
     def __init__(self, values=None):
         self.values = values or {}
@@ -40,6 +41,10 @@ class Env:
 
 
 EMPTY = Env()
+
+# tf.data.experimental.enable_debug_mode (mapping.py): the functions of the
+# datasets built after it run as Python (eagerly), prefetching on one thread.
+DEBUG_MODE = [False]
 
 
 def symbolic_leaves(values, out):

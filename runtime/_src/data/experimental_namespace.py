@@ -18,10 +18,20 @@ from runtime._src.data.dataset import (
     UNKNOWN_CARDINALITY,
     Dataset,
 )
+from runtime._src.data.csv_dataset import make_csv_dataset
 from runtime._src.data.example_parsing import parse_example_dataset
+from runtime._src.data.features_dataset import make_batched_features_dataset
+from runtime._src.data.iterator import Optional, get_next_as_optional
+from runtime._src.data.mapping import enable_debug_mode
+from runtime._src.data.passthrough import (copy_to_device, from_variant, ignore_errors,
+                                           prefetch_to_device, to_variant)
 from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
 from runtime._src.data.readers import TFRecordWriter
+from runtime._src.data.persistence import load, save, snapshot
 from runtime._src.data.selection import AssertCardinality
+from runtime._src.data.sql import SqlDatasetV2 as SqlDataset
+from runtime._src.data.tables import (DatasetInitializer, index_table_from_dataset,
+                                      table_from_dataset)
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "assert_cardinality", "at", "bucket_by_sequence_length", "choose_from_datasets",
@@ -32,7 +42,12 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "sample_from_datasets", "scan", "shuffle_and_repeat", "take_while", "unbatch",
            "unique", "AutoShardPolicy", "ExternalStatePolicy", "AutotuneAlgorithm",
            "AutotuneOptions", "DistributeOptions", "OptimizationOptions", "ThreadingOptions",
-           "SHARD_HINT", "CsvDataset", "TFRecordWriter", "parse_example_dataset"]
+           "SHARD_HINT", "CsvDataset", "TFRecordWriter", "parse_example_dataset",
+           "Optional", "get_next_as_optional", "enable_debug_mode", "copy_to_device",
+           "ignore_errors", "prefetch_to_device", "SqlDataset",
+           "save", "load", "snapshot", "DatasetInitializer", "table_from_dataset",
+           "index_table_from_dataset", "from_variant", "to_variant",
+           "make_csv_dataset", "make_batched_features_dataset"]
 
 SHARD_HINT = -1
 

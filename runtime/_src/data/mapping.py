@@ -21,12 +21,13 @@ import numpy as np
 
 from autograph.integration import user_location
 from runtime._src.core import nest
-from runtime._src.core.context import init_scope
 from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.data import iterator_ops, structure
 from runtime._src.data.batching import DatasetSpec, Stored, stack
+from runtime._src.data.env import DEBUG_MODE
 from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
@@ -37,7 +38,8 @@ from runtime._src.data.dataset import (
 from runtime._src.exec import executor
 from runtime._src.function.function import function
 
-__all__ = ["Filter", "FlatMap", "Interleave", "Map", "Scan", "TracedFunction", "reduce"]
+__all__ = ["Filter", "FlatMap", "Interleave", "Map", "Scan", "TracedFunction", "reduce",
+           "enable_debug_mode"]
 
 
 def _where(func):
@@ -64,7 +66,8 @@ class TracedFunction:
         if not callable(func):
             raise TypeError(f"{op}: expected a function, got {type(func).__name__}")
         self.func, self.op = func, op
-        in_spec = structure.batched_spec(spec, None) if batched else spec
+        self.debug = DEBUG_MODE[0]          # tf.data.experimental.enable_debug_mode
+        in_spec = self.in_spec = structure.batched_spec(spec, None) if batched else spec
         try:
             with init_scope():
                 self.concrete = function(func).get_concrete_function(*_args(in_spec))
@@ -117,6 +120,8 @@ class TracedFunction:
 
     def call_flat(self, leaves):
         """The function on an element's flat numpy leaves: the flat outputs."""
+        if self.debug:
+            return self._call_eagerly(leaves)
         feeds = [np.asarray(v, dtype=object) if type(v) is bytes else v for v in leaves]
         try:
             if self.concrete._capture_sources:
@@ -132,6 +137,35 @@ class TracedFunction:
                           e.op_name) from e
 
 
+    def _call_eagerly(self, leaves):
+        """Debug mode: the Python function itself on EagerTensors (TF wraps it in
+        a py_function), its outputs cast to the traced ones' dtypes."""
+        element = structure.to_tensors(structure.pack(self.in_spec, list(leaves)))
+        flat = structure.flatten(self.func(*_args(element)))
+        return [np.asarray(v._value if isinstance(v, EagerTensor) else v,
+                           dtype=c.dtype.as_numpy_dtype)[()]
+                for v, c in zip(flat, self.out_leaves)]
+
+
+def enable_debug_mode():
+    """`tf.data.experimental.enable_debug_mode`: the functions of the datasets
+    built after this call run eagerly (their Python body, so `print` and
+    breakpoints work per element), and prefetching runs on the consumer's thread."""
+    if current_graph() is not None:
+        raise ValueError("`enable_debug_mode() is only supported in eager mode.")
+    DEBUG_MODE[0] = True
+
+
+def _dropping_errors(call, elements):
+    """`call` of each element, dropping those it raises on (under ignore_errors)."""
+    for e in elements:
+        try:
+            out = call(e)
+        except Exception:  # noqa: BLE001 - Dataset.ignore_errors drops the element
+            continue
+        yield out
+
+
 class Map(Dataset):
     def __init__(self, source, func):
         self._inputs = (source,)
@@ -145,11 +179,14 @@ class Map(Dataset):
 
     def _iterate(self, env):
         call = self._fn.call
+        if env.ignore_errors:
+            yield from _dropping_errors(call, self._source._iterate(env))
+            return
         for e in self._source._iterate(env):
             yield call(e)
 
     def _plan(self, env):
-        if self._fn.stateful or self._batched is False:
+        if self._fn.stateful or self._fn.debug or self._batched is False:
             return None
         plan = self._source._plan(env)
         return None if plan is None else plan.with_map(self)

@@ -16,6 +16,8 @@ numpy components. These checks run only once an extension type has entered a
 dataset (`_EXTENSIONS_SEEN`).
 """
 
+import collections
+
 import numpy as np
 
 from runtime._src.core import nest
@@ -137,7 +139,7 @@ def pack(structure, flat):
     return nest.pack_sequence_as(structure, flat)
 
 
-_NESTED = (tuple, list, dict)
+_NESTED = (tuple, list, dict, collections.OrderedDict)
 
 
 def _is_structure(value):

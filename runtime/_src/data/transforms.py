@@ -17,6 +17,7 @@ import numpy as np
 
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.data.batching import Plan
+from runtime._src.data.env import DEBUG_MODE
 from runtime._src.data.dataset import (
     AUTOTUNE,
     INFINITE_CARDINALITY,
@@ -203,7 +204,7 @@ class Prefetch(_Unary):
         return self._source._cardinality()
 
     def _iterate(self, env):
-        if self._size == 0:
+        if self._size == 0 or DEBUG_MODE[0]:
             yield from self._source._iterate(env)
             return
         chunk = max(1, self._size // 2)

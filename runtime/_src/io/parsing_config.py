@@ -18,7 +18,8 @@ import collections
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 
-__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature",
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature",
+           "VarLenFeature",
            "check", "feature_dtype", "feature_shape"]
 
 
@@ -37,6 +38,27 @@ class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
 
     def __repr__(self):
         return f"VarLenFeature(dtype={dtypes.as_dtype(self.dtype)!r})"
+
+
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """`tf.io.SparseFeature(index_key, value_key, dtype, size,
+    already_sorted=False)`: a SparseTensor of dense shape `size` (a list for
+    several index keys) whose indices are the int64 values of `index_key`
+    and whose values are those of `value_key`; [batch] + size in a batch.
+    Unless `already_sorted`, each example's entries are sorted by index."""
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtypes.as_dtype(dtype), size,
+                               already_sorted)
+
+    @property
+    def index_keys(self):
+        return [self.index_key] if isinstance(self.index_key, str) else list(self.index_key)
+
+    @property
+    def sizes(self):
+        return [self.size] if isinstance(self.size, int) else [int(d) for d in self.size]
 
 
 class FixedLenSequenceFeature(collections.namedtuple(

@@ -26,7 +26,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.io.example_proto import read_example
 from runtime._src.io.parsing_config import (FixedLenSequenceFeature, RaggedFeature,
-                                            VarLenFeature, check)
+                                            SparseFeature, VarLenFeature, check)
 from runtime._src.ops import manipulation_ops, math_ops, reduction_ops
 from runtime._src.ops.array_ops import range as arange
 from runtime._src.ops.array_ops import reshape, shape
@@ -312,13 +312,82 @@ def _parse(serialized, features, example_names, batched):
     if not isinstance(features, dict):
         return _parse_dense(serialized, features, example_names, batched)
     sparse = [k for k, f in features.items() if isinstance(f, VarLenFeature)]
-    if not sparse:
+    indexed = {k: f for k, f in features.items() if isinstance(f, SparseFeature)}
+    if not sparse and not indexed:
         return _parse_dense(serialized, features, example_names, batched)
-    as_ragged = {k: RaggedFeature(f.dtype) if k in sparse else f for k, f in features.items()}
+    as_ragged = {k: RaggedFeature(f.dtype) if k in sparse else f for k, f in features.items()
+                 if k not in indexed}
+    for key, f in indexed.items():
+        as_ragged.update(_sparse_feature_parts(key, f))
     result = _parse_dense(serialized, as_ragged, example_names, batched)
     for key in sparse:
         result[key] = _ragged_to_sparse(result[key], batched)
+    for key, f in indexed.items():
+        result[key] = _sparse_feature(result, key, f, batched)
     return result
+
+
+def _part(key, i):
+    return f"\0{key}\0{i}"        # a dict key no Example feature name collides with
+
+
+def _sparse_feature_parts(key, feature):
+    """The RaggedFeatures a SparseFeature is read from: its values, then each index key."""
+    parts = {_part(key, "v"): RaggedFeature(feature.dtype, value_key=feature.value_key)}
+    for i, index_key in enumerate(feature.index_keys):
+        parts[_part(key, i)] = RaggedFeature(dtypes.int64, value_key=index_key)
+    return parts
+
+
+def _sparse_feature(result, key, feature, batched):
+    """A SparseFeature's SparseTensor from its parts (popped from `result`)."""
+    ragged = [result.pop(_part(key, "v"))] + [result.pop(_part(key, i))
+                                               for i in range(len(feature.index_keys))]
+    flats = [r.flat_values if batched else r for r in ragged]
+    splits = [math_ops.cast(r.row_splits, dtypes.int64) for r in ragged] if batched else []
+    indices, values, dense_shape = apply(
+        "SparseFeatureIndices", flats + splits,
+        {"sizes": tuple(feature.sizes), "sorted": bool(feature.already_sorted),
+         "batched": batched, "key": key})
+    return SparseTensor(indices, values, dense_shape)
+
+
+def _infer_sparse_feature(inputs, attrs):
+    rank = len(attrs["sizes"]) + (1 if attrs["batched"] else 0)
+    return [(dtypes.int64, TensorShape([None, rank])), (inputs[0].dtype, TensorShape([None])),
+            (dtypes.int64, TensorShape([rank]))]
+
+
+@define_op("SparseFeatureIndices", infer=_infer_sparse_feature, num_outputs=3)
+def _sparse_feature_indices(*parts, sizes, sorted, batched, key):
+    count = len(sizes) + 1
+    shape_of_row = range(len(sizes) + (1 if batched else 0))
+    flats = parts[:count]
+    splits = parts[count:] if batched else [np.array([0, len(f)], np.int64) for f in flats]
+    rows_i, rows_v = [], []
+    for b in range(len(splits[0]) - 1):
+        values = flats[0][splits[0][b]:splits[0][b + 1]]
+        index = [f[s[b]:s[b + 1]] for f, s in zip(flats[1:], splits[1:])]
+        if any(len(i) != len(values) for i in index):
+            raise InvalidArgumentError(
+                f"SparseFeature {key!r}: example {b} has {len(values)} values but "
+                f"{[len(i) for i in index]} indices", "ParseExample")
+        at = np.stack(index, axis=1).astype(np.int64) if index else np.zeros((0, 0), np.int64)
+        order = np.lexsort(at.T[::-1]) if not sorted and len(at) else np.arange(len(at))
+        at, values = at[order], values[order]
+        if batched:
+            at = np.concatenate([np.full((len(at), 1), b, np.int64), at], axis=1)
+        rows_i.append(at.reshape(len(values), len(shape_of_row)))
+        rows_v.append(values)
+    shape = ([len(splits[0]) - 1] if batched else []) + list(sizes)
+    width = len(shape)
+    indices = np.concatenate(rows_i).reshape(-1, width) if rows_i else np.zeros((0, width),
+                                                                               np.int64)
+    values = np.concatenate(rows_v) if rows_v else flats[0][:0]
+    return indices.astype(np.int64), values, np.array(shape, np.int64)
+
+
+not_differentiable("SparseFeatureIndices")
 
 
 def _ragged_to_sparse(value, batched):

@@ -143,6 +143,8 @@ def decode_tensor_proto(data):
         raise ValueError(f"unsupported dtype code {code}")
     size = int(np.prod(dims, dtype=np.int64))
     if name == "string":
+        if content is not None:
+            strings = _string_content(bytes(content), size)
         return np.array(_filled(strings, size, b""), dtype=object).reshape(dims), name
     np_dtype = dtypes.as_dtype(name).np_dtype
     if content is not None:
@@ -152,6 +154,26 @@ def decode_tensor_proto(data):
     if name == "float16":
         values = np.array(values, np.uint16).view(np.float16).tolist()
     return np.array(_filled(values, size, 0), np_dtype).reshape(dims), name
+
+
+def _string_content(content, size):
+    """The strings of a string tensor's `tensor_content`: `size` varint
+    lengths, then the bytes of each (as serialize_sparse writes them)."""
+    lengths, pos = [], 0
+    for _ in range(size):
+        n, pos = wire.read_varint(content, pos)
+        lengths.append(n)
+    out = []
+    for n in lengths:
+        out.append(content[pos:pos + n])
+        pos += n
+    return out
+
+
+def string_content_field(values):
+    """TensorProto's `tensor_content` field (4) for string values."""
+    data = [v if isinstance(v, bytes) else str(v).encode("utf-8") for v in values]
+    return wire.length_field(4, b"".join(wire.varint(len(v)) for v in data) + b"".join(data))
 
 
 def _filled(values, size, zero):

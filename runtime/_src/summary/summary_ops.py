@@ -179,6 +179,31 @@ def image(name, data, step=None, max_outputs=3, description=None):
                   max_outputs=int(max_outputs))
 
 
+def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None, description=None):
+    """Write up to `max_outputs` clips of a float `[k, t, c]` batch (values in
+    [-1, 1]) as 16-bit WAV files at `sample_rate` Hz (TensorBoard's Audio tab):
+    a string `[k, 2]` tensor of (wav, label ""), as TensorBoard's summary."""
+    _checked_name(name, "audio")
+    if encoding not in (None, "wav"):
+        raise ValueError(f"Unknown encoding: {encoding!r}")
+    data = convert_to_tensor(data, dtypes.float32)
+    if data.shape.rank is not None and data.shape.rank != 3:
+        raise ValueError(f"Tensor  must have rank 3.  Received rank {data.shape.rank}, shape "
+                         f"{tuple(data.shape.as_list())}")
+    return _stage("audio", name, data, step, description=description,
+                  sample_rate=_static_int(sample_rate, "sample_rate"),
+                  max_outputs=_static_int(max_outputs, "max_outputs"))
+
+
+def _static_int(value, what):
+    if isinstance(value, Tensor):
+        if not hasattr(value, "_value"):
+            raise TypeError(f"tf.summary.audio: {what} must be known when the summary is "
+                            f"staged (a Python number or an eager tensor), got {value!r}")
+        value = value._value
+    return int(np.asarray(value))
+
+
 def write(tag, tensor, step=None, metadata=None, name=None):
     """Write `tensor` as is under `tag` (TensorBoard needs plugin metadata to show it)."""
     _checked_name(tag, "write")

@@ -6,6 +6,8 @@
                 (TensorBoard's summary_v2 rule; one value: every edge is it)
     text        the string tensor, plugin "text"
     image       a string tensor [width, height, png, png, ...], plugin "images"
+    audio       a string tensor [k, 2] of (16-bit WAV, label ""), plugin "audio"
+                (content: AudioPluginData, encoding WAV)
     tensor      the tensor as given (`tf.summary.write`)
 
 Built with the `tensorboard` package's protos (writer.require_tensorboard).
@@ -17,6 +19,8 @@ import zlib
 
 import numpy as np
 
+from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.ops.audio_ops import _encode_wav
 from runtime._src.summary.writer import require_tensorboard
 
 __all__ = ["event", "buckets", "png"]
@@ -25,10 +29,12 @@ __all__ = ["event", "buckets", "png"]
 def _metadata(kind, options):
     _, _, summary_pb2 = require_tensorboard("tf.summary")
     plugin = {"scalar": "scalars", "histogram": "histograms", "text": "text",
-              "image": "images"}.get(kind, options.get("plugin"))
+              "image": "images", "audio": "audio"}.get(kind, options.get("plugin"))
     meta = summary_pb2.SummaryMetadata(summary_description=options.get("description") or "")
     if plugin:
         meta.plugin_data.plugin_name = plugin
+    if kind == "audio":
+        meta.plugin_data.content = b"\x10\x0b"     # AudioPluginData(encoding=WAV)
     return meta
 
 
@@ -41,6 +47,8 @@ def event(kind, tag, value, step, options):
         value = buckets(value, options.get("buckets", 30))
     elif kind == "image":
         value = _images(value, options.get("max_outputs", 3))
+    elif kind == "audio":
+        value = _clips(value, options["sample_rate"], options.get("max_outputs", 3))
     elif kind == "scalar":
         value = np.float32(value)
     proto = tensor_util.make_tensor_proto(value)
@@ -78,6 +86,14 @@ def _images(batch, max_outputs):
     height, width = batch.shape[1], batch.shape[2]
     pngs = [png(img) for img in batch[:max_outputs]]
     return np.array([str(width).encode(), str(height).encode()] + pngs, dtype=object)
+
+
+def _clips(batch, sample_rate, max_outputs):
+    if max_outputs < 0:
+        raise InvalidArgumentError(f"max_outputs must be non-negative, got {max_outputs}",
+                                   "WriteSummary")
+    wavs = [_encode_wav(clip, sample_rate).item() for clip in batch[:max_outputs]]
+    return np.array([[w, b""] for w in wavs], dtype=object).reshape(-1, 2)
 
 
 def png(image):
