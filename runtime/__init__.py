@@ -44,6 +44,7 @@ from runtime._src.ops.scatter_ops import (boolean_mask, gather_nd, scatter_nd,
                                           tensor_scatter_nd_update, where)
 from runtime._src.graph.tensor_util import make_ndarray, make_tensor_proto
 from runtime._src.ops.image_crops import extract_volume_patches
+from runtime._src.function.variable_creator import variable_creator_scope
 from runtime._src.ops.math_more_ops import approx_top_k
 from runtime._src.ops.sort_ops import argsort, searchsorted, sort, unique, unique_with_counts
 from runtime._src.ops.einsum_ops import einsum, tensordot
