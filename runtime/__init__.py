@@ -67,6 +67,7 @@ from runtime._src.function.function import function, Function, ConcreteFunction
 from runtime._src.ops.gradient_ops import stop_gradient
 from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients, gradients
 from runtime._src.autodiff.custom_gradient import custom_gradient
+from runtime._src.autodiff.register_gradient import RegisterGradient, no_gradient
 from runtime._src.autodiff.recompute import grad_pass_through, recompute_grad
 from runtime._src.ops.misc_ops import (control_dependencies, ensure_shape, get_static_value,
                                        histogram_fixed_width, histogram_fixed_width_bins,
