@@ -42,6 +42,10 @@ from runtime._src.ops.scatter_ops import (boolean_mask, gather_nd, scatter_nd,
                                           tensor_scatter_nd_add, tensor_scatter_nd_max,
                                           tensor_scatter_nd_min, tensor_scatter_nd_sub,
                                           tensor_scatter_nd_update, where)
+from runtime._src.graph.tensor_util import make_ndarray, make_tensor_proto
+from runtime._src.ops.image_crops import extract_volume_patches
+from runtime._src.function.variable_creator import variable_creator_scope
+from runtime._src.ops.math_more_ops import approx_top_k
 from runtime._src.ops.sort_ops import argsort, searchsorted, sort, unique, unique_with_counts
 from runtime._src.ops.einsum_ops import einsum, tensordot
 from runtime._src.ops.dtype_ops import as_dtype, bitcast
@@ -63,6 +67,7 @@ from runtime._src.function.function import function, Function, ConcreteFunction
 from runtime._src.ops.gradient_ops import stop_gradient
 from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients, gradients
 from runtime._src.autodiff.custom_gradient import custom_gradient
+from runtime._src.autodiff.register_gradient import RegisterGradient, no_gradient
 from runtime._src.autodiff.recompute import grad_pass_through, recompute_grad
 from runtime._src.ops.misc_ops import (control_dependencies, ensure_shape, get_static_value,
                                        histogram_fixed_width, histogram_fixed_width_bins,

@@ -44,6 +44,11 @@ class EagerOp:
     def name(self):
         return self.opdef.name
 
+    @property
+    def type(self):
+        """TF's `op.type`: the op type's name (for tf.RegisterGradient functions)."""
+        return self.opdef.name
+
 
 def carries_gradient(tensor):
     """True for the dtypes gradients flow through: floats, complex numbers (and

@@ -41,8 +41,10 @@ from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, _nump
                                       _own_line, convert_to_tensor)
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.context import init_scope  # tf.init_scope
+from runtime._src.function.variable_creator import VariableMeta
 from runtime._src.function.variable_slices import SliceAssignMixin
-from runtime._src.function.variable_sync import sync_arguments
+from runtime._src.function.variable_sync import (VariableAggregation, VariableSynchronization,
+                                                  sync_arguments)
 
 __all__ = ["Variable", "init_scope", "lift_initializers", "VariableArgument",
            "route_variable_arguments"]
@@ -119,7 +121,7 @@ not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariable
 
 # --- the Variable class ----------------------------------------------------------
 
-class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices.py
+class Variable(SliceAssignMixin, metaclass=VariableMeta):   # v[0].assign(x): variable_slices.py
     """`tf.Variable(initial_value, trainable=None, validate_shape=True,
     caching_device=None, name=None, variable_def=None, dtype=None,
     import_scope=None, constraint=None, synchronization=AUTO, aggregation=NONE,
@@ -133,6 +135,10 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
     `import_scope` (TF1 graphs) are not supported.
     """
 
+    _THROUGH_CREATORS = True   # tf.Variable(...) itself, not subclasses: variable_creator.py
+    _CREATOR_DEFAULTS = {"synchronization": VariableSynchronization.AUTO,   # as TF passes them
+                         "aggregation": VariableAggregation.NONE,
+                         "experimental_enable_variable_lifting": None}
     __array_priority__ = 100  # numpy defers `ndarray + Variable` to Variable.__radd__
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,

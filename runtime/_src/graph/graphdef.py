@@ -27,6 +27,7 @@ op (inside a function, a `shared_name` attr names it).
 
 import numpy as np
 
+from runtime._src.core import protowire as wire
 from runtime._src.core.dtypes import DType
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.graph import RENDERERS, Graph
@@ -49,9 +50,37 @@ class TensorShapeProto(Message):
 class TensorProto(Message):
     FIELDS = (("dtype", "enum:DataType"), ("tensor_shape", None), ("tensor_content", "bytes"),
               ("float_val", "*float"), ("double_val", "*double"), ("int_val", "*int"),
-              ("string_val", "*bytes"), ("int64_val", "*int"), ("bool_val", "*bool"),
-              ("half_val", "*int"), ("uint32_val", "*int"), ("uint64_val", "*int"))
+              ("string_val", "*bytes"), ("scomplex_val", "*float"), ("int64_val", "*int"),
+              ("bool_val", "*bool"), ("dcomplex_val", "*double"), ("half_val", "*int"),
+              ("uint32_val", "*int"), ("uint64_val", "*int"))
     ALWAYS = ("tensor_shape",)
+
+    def SerializeToString(self):
+        """The protobuf wire bytes TensorFlow's TensorProto writes (packed values)."""
+        dims = [] if self.tensor_shape is None else self.tensor_shape.dim
+        shape = b"".join(wire.length_field(2, wire.varint_field(1, d.size) if d.size else b"")
+                         for d in dims)
+        if self.tensor_shape is not None and self.tensor_shape.unknown_rank:
+            shape += wire.varint_field(3, 1)
+        out = (wire.varint_field(1, self.dtype) if self.dtype else b"") + wire.length_field(2, shape)
+        if self.tensor_content:
+            out += wire.length_field(4, bytes(self.tensor_content))
+        for number, name in _VALUE_FIELDS:
+            values = getattr(self, name)
+            if name == "string_val":
+                out += b"".join(wire.length_field(8, bytes(v)) for v in values)
+            elif values:
+                packed = (np.asarray(values, _FLOAT_FIELDS[name]).tobytes() if name in _FLOAT_FIELDS
+                          else b"".join(wire.varint(int(v)) for v in values))
+                out += wire.length_field(number, packed)
+        return out
+
+
+_VALUE_FIELDS = ((5, "float_val"), (6, "double_val"), (7, "int_val"), (8, "string_val"),
+                 (9, "scomplex_val"), (10, "int64_val"), (11, "bool_val"), (12, "dcomplex_val"),
+                 (13, "half_val"), (16, "uint32_val"), (17, "uint64_val"))
+_FLOAT_FIELDS = {"float_val": "<f4", "double_val": "<f8", "scomplex_val": "<f4",
+                 "dcomplex_val": "<f8"}
 
 
 class NameAttrList(Message):

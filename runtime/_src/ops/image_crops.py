@@ -32,7 +32,8 @@ from runtime._src.ops.reduction_ops import reduce_max, reduce_mean, reduce_min, 
 from runtime._src.ops.scatter_ops import gather_nd
 from runtime._src.ops.shape_ops import broadcast_to, pad
 
-__all__ = ["crop_and_resize", "extract_patches", "extract_glimpse", "draw_bounding_boxes"]
+__all__ = ["crop_and_resize", "extract_patches", "extract_volume_patches", "extract_glimpse",
+           "draw_bounding_boxes"]
 
 _F32 = np.float32
 
@@ -181,6 +182,44 @@ def extract_patches(images, sizes, strides, rates, padding, name=None):
     depth = -1 if channels is None else kh * kw * channels
     batch = x.shape.dims[0]
     return reshape(y, [-1 if batch is None else batch, len(rows), len(cols), depth])
+
+
+def extract_volume_patches(input, ksizes, strides, padding, name=None):  # noqa: A002
+    """`tf.extract_volume_patches`: patches of a 5-D `input` [B, D, H, W, C] as
+    [B, out_d, out_h, out_w, kd * kh * kw * C] (TF's ExtractVolumePatches, in
+    depth, row, column, channel order; SAME pads zeros), gathered so the
+    gradient sums back over overlapping patches."""
+    op = "extract_volume_patches"
+    x = convert_to_tensor(input)
+    if x.shape.rank != 5:
+        raise ValueError(f"{op}: input must be 5-D [batch, planes, rows, cols, depth], "
+                         f"got shape {x.shape}")
+    if padding not in ("VALID", "SAME"):
+        raise ValueError(f"{op}: padding must be 'VALID' or 'SAME', got {padding!r}")
+    k, s = (_five(v, op, n) for v, n in ((ksizes, "ksizes"), (strides, "strides")))
+    if min(k + s) <= 0:
+        raise ValueError(f"{op}: ksizes and strides must be positive, got {list(k)}, {list(s)}")
+    sizes = x.shape.dims[1:4]
+    if any(d is None for d in sizes):
+        raise ValueError(f"{op}: the planes, rows and cols of input must be known, got {x.shape}")
+    windows = [_window(k[i], s[i], 1, sizes[i], padding) for i in range(3)]
+    if any(before or after for _, before, after in windows):
+        x = pad(x, [[0, 0]] + [[before, after] for _, before, after in windows] + [[0, 0]])
+    y = x
+    for i, (starts, _, _) in enumerate(windows):        # -> [B, od, kd, oh, kh, ow, kw, C]
+        idx = (starts[:, None] + np.arange(k[i])[None, :]).astype(np.int32)
+        y = gather(y, idx, axis=1 + 2 * i)
+    y = transpose(y, [0, 1, 3, 5, 2, 4, 6, 7])
+    channels, batch = x.shape.dims[4], x.shape.dims[0]
+    depth = -1 if channels is None else k[0] * k[1] * k[2] * channels
+    return reshape(y, [-1 if batch is None else batch] + [len(w[0]) for w in windows] + [depth])
+
+
+def _five(value, op, what):
+    v = list(rules.static_ints(value, op, what))
+    if len(v) != 5 or v[0] != 1 or v[4] != 1:
+        raise ValueError(f"{op}: {what} must be [1, planes, rows, cols, 1], got {v}")
+    return v[1:4]
 
 
 def _glimpse_start(offsets, side, size, centered, normalized):

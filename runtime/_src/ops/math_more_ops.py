@@ -1,7 +1,7 @@
 """The smaller `tf.math` functions: `accumulate_n`, `scalar_mul`, `xdivy`,
 `reciprocal_no_nan`, `nextafter`, `zero_fraction`, `is_non_decreasing`,
 `is_strictly_increasing`, `invert_permutation`, `in_top_k`, `approx_max_k`,
-`approx_min_k`.
+`approx_min_k`, `approx_top_k`.
 
 Most are compositions of existing ops (their gradients come from those);
 `nextafter`, `invert_permutation` and `in_top_k` are ops of their own:
@@ -38,7 +38,7 @@ from runtime._src.ops.special_math_ops import divide_no_nan
 
 __all__ = ["accumulate_n", "scalar_mul", "xdivy", "reciprocal_no_nan", "nextafter",
            "zero_fraction", "is_non_decreasing", "is_strictly_increasing",
-           "invert_permutation", "in_top_k", "approx_max_k", "approx_min_k"]
+           "invert_permutation", "in_top_k", "approx_max_k", "approx_min_k", "approx_top_k"]
 
 
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
@@ -233,3 +233,18 @@ def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
     if isinstance(k, Tensor):
         k = rules.static_int(k, "approx_min_k", "k")
     return _approx_k(operand, k, reduction_dimension, False, "approx_min_k")
+
+
+def approx_top_k(input, k, reduction_dimension=-1, recall_target=0.95, is_max_k=True,  # noqa: A002
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """`tf.approx_top_k` (the `ApproxTopK` op): `approx_max_k` or, with
+    `is_max_k=False`, `approx_min_k` of a float16 or float32 `input`; exact here
+    (TF's CPU kernel is exact for the max along the last dimension; the others are
+    TF's XLA results)."""
+    input = convert_to_tensor(input)  # noqa: A001
+    if input.dtype not in (dtypes.float16, dtypes.float32):
+        raise InvalidArgumentError(f"approx_top_k: input must be float16 or float32 "
+                                   f"(TF's ApproxTopK types), got {input.dtype.name}")
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 0:
+        raise InvalidArgumentError(f"approx_top_k: k must be a Python int >= 0, got {k!r}")
+    return _approx_k(input, int(k), reduction_dimension, bool(is_max_k), "approx_top_k")
