@@ -1,6 +1,6 @@
-"""Print TF's `tf.approx_top_k` values for tests/runtime/test_approx_top_k.py.
+"""Print TF's `tf.approx_top_k` values for tests/runtime/ops/nn/test_approx_top_k.py.
 
-Run under TensorFlow (2.21 recorded): `/tmp/tfvenv/bin/python tools/record_approx_top_k.py`.
+Run under TensorFlow (2.21 recorded): `$BENCH_TF_PYTHON tools/record_approx_top_k.py`.
 TF's CPU kernel takes only the max along the last dimension; the other cases run
 under XLA (`jit_compile=True`), as TF does them.
 """

@@ -1,9 +1,9 @@
-"""Print TensorFlow 2.21's values for tests/runtime/test_data_extras.py
+"""Print TensorFlow 2.21's values for tests/runtime/data/test_data_extras.py
 (Optional, IteratorSpec, NumpyIterator, ignore_errors, copy/prefetch_to_device,
-SqlDataset, save/load/snapshot), tests/runtime/test_io_sparse_serialize.py
-and tests/runtime/test_summary_audio.py. Run with the TensorFlow venv:
+SqlDataset, save/load/snapshot), tests/runtime/sparse/test_io_sparse_serialize.py
+and tests/runtime/summary/test_summary_audio.py. Run with the TensorFlow venv:
 
-    /tmp/tfvenv/bin/python tools/record_data_extras.py
+    $BENCH_TF_PYTHON tools/record_data_extras.py
 
 The tests hold these values as literals; rerun this to check them again.
 """

@@ -1,8 +1,8 @@
 """Record TF's `tf.nn.nce_loss` / `sampled_softmax_loss` values and gradients
-for tests/runtime/test_sampled_losses.py, with the sampler's values given as
+for tests/runtime/sparse/test_sampled_losses.py, with the sampler's values given as
 `sampled_values` (TF's own draws are its random numbers).
 
-Run under TensorFlow (2.21 recorded): `/tmp/tfvenv/bin/python tools/record_sampled_losses.py`
+Run under TensorFlow (2.21 recorded): `$BENCH_TF_PYTHON tools/record_sampled_losses.py`
 writes tests/data/sampled_losses_tf221.json: each case's losses and the gradients
 of sum(loss * [1, 2, 3]) for weights, biases and inputs. The test holds the
 same W, B, X, LABELS, SAMPLED and CASES.

@@ -1,7 +1,7 @@
 """Record TF's `tf.make_tensor_proto` / `tf.make_ndarray` results into
-tests/data/tensor_proto_tf221.json (for tests/runtime/test_tensor_proto.py).
+tests/data/tensor_proto_tf221.json (for tests/runtime/graph/test_tensor_proto.py).
 
-Run under TensorFlow (2.21 recorded): `/tmp/tfvenv/bin/python tools/record_tensor_proto.py`.
+Run under TensorFlow (2.21 recorded): `$BENCH_TF_PYTHON tools/record_tensor_proto.py`.
 Each case is a Python expression over `tf` and `np`; the file holds its
 SerializeToString() bytes (hex), str() text, and make_ndarray's dtype and
 `repr(tolist())`, or the error's class.

@@ -1,7 +1,7 @@
 """Record TF's `tf.extract_volume_patches` values and gradients into
-tests/data/volume_patches_tf221.npz (for tests/runtime/test_volume_patches.py).
+tests/data/volume_patches_tf221.npz (for tests/runtime/ops/image/test_volume_patches.py).
 
-Run under TensorFlow (2.21 recorded): `/tmp/tfvenv/bin/python tools/record_volume_patches.py`.
+Run under TensorFlow (2.21 recorded): `$BENCH_TF_PYTHON tools/record_volume_patches.py`.
 Case i stores `y{i}` (the patches) and `g{i}` (d sum(patches * w) / d input, with
 w = range(size) % 7 in the patches' shape); the input is `x`.
 """

@@ -4,15 +4,15 @@ TensorProto bytes (SerializeToString), text (str), and the array read back;
 and both inside a tf.function."""
 
 import json
-import os
 import re
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import DATA
 
-with open(os.path.join(os.path.dirname(__file__), "..", "data", "tensor_proto_tf221.json")) as f:
+with open(DATA / "tensor_proto_tf221.json") as f:
     CASES = json.load(f)
 
 

@@ -6,14 +6,14 @@ weights in 'div' shards, a zero input row; eagerly and inside tf.function. With
 no `sampled_values` the draw is numpy's: shapes, dtypes and finiteness only."""
 
 import json
-import os
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import DATA
 
-with open(os.path.join(os.path.dirname(__file__), "..", "data", "sampled_losses_tf221.json")) as f:
+with open(DATA / "sampled_losses_tf221.json") as f:
     RECORDS = json.load(f)
 
 # the inputs of tools/record_sampled_losses.py

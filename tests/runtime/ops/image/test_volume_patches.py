@@ -3,14 +3,14 @@
 and SAME, strides, a window as large as the input and one deeper than it (no
 patches), eagerly and inside tf.function."""
 
-import os
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests.paths import DATA as TEST_DATA
 
-DATA = np.load(os.path.join(os.path.dirname(__file__), "..", "data", "volume_patches_tf221.npz"))
+DATA = np.load(TEST_DATA / "volume_patches_tf221.npz")
 CASES = [   # (ksizes, strides, padding), as tools/record_volume_patches.py
     ([1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID"),
     ([1, 2, 3, 2, 1], [1, 2, 2, 3, 1], "SAME"),
