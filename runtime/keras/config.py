@@ -1,8 +1,8 @@
 """`tf.keras.config`: Keras's global settings (floatx, epsilon, the image
 layout, the dtype policy, interactive logging, fit's epoch and step caps, ...),
-defined in runtime/_src/keras/config.py."""
+defined in runtime/_src/keras/backend/keras_config.py."""
 
-from runtime._src.keras.config import (backend, disable_flash_attention,
+from runtime._src.keras.backend.keras_config import (backend, disable_flash_attention,
                                        disable_interactive_logging,
                                        disable_traceback_filtering, dtype_policy,
                                        enable_flash_attention, enable_interactive_logging,

@@ -1,7 +1,7 @@
 """`tf.keras.constraints`: weight constraints applied after each optimizer
-step (runtime/_src/keras/constraints.py)."""
+step (runtime/_src/keras/constraints/constraints.py)."""
 
-from runtime._src.keras.constraints import (Constraint, MaxNorm, MinMaxNorm, NonNeg, UnitNorm,
+from runtime._src.keras.constraints.constraints import (Constraint, MaxNorm, MinMaxNorm, NonNeg, UnitNorm,
                                             deserialize, get, max_norm, min_max_norm, non_neg,
                                             serialize, unit_norm)
 

@@ -1,51 +1,51 @@
 """`tf.keras.layers`: `Layer`, `InputSpec` and the layers (runtime/_src/keras/)."""
 
-from runtime._src.keras.base_layer import InputSpec, Layer
-from runtime._src.keras.conv_layers import Conv2D, MaxPooling2D
-from runtime._src.keras.core_layers import (Activation, Dense, Dropout, Embedding, Flatten,
+from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.layers.convolutional.conv2d import Conv2D, MaxPooling2D
+from runtime._src.keras.layers.core.core_layers import (Activation, Dense, Dropout, Embedding, Flatten,
                                             Lambda, ReLU, Reshape, Softmax)
-from runtime._src.keras.input_layer import Input, InputLayer
-from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
+from runtime._src.keras.layers.core.input_layer import Input, InputLayer
+from runtime._src.keras.layers.merging.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
                                         Subtract, add, average, concatenate, maximum, minimum,
                                         multiply, subtract)
-from runtime._src.keras.normalization import BatchNormalization, LayerNormalization
-from runtime._src.keras.activation_layers import ELU, LeakyReLU, PReLU
-from runtime._src.keras.attention import Attention, MultiHeadAttention
-from runtime._src.keras.conv_more import Conv1D, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
-from runtime._src.keras.noise import GaussianNoise, SpatialDropout1D, SpatialDropout2D
-from runtime._src.keras.pooling import (AveragePooling1D, AveragePooling2D,
+from runtime._src.keras.layers.normalization.normalization import BatchNormalization, LayerNormalization
+from runtime._src.keras.layers.activations.activation_layers import ELU, LeakyReLU, PReLU
+from runtime._src.keras.layers.attention.attention import Attention, MultiHeadAttention
+from runtime._src.keras.layers.convolutional.conv_more import Conv1D, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
+from runtime._src.keras.layers.regularization.noise import GaussianNoise, SpatialDropout1D, SpatialDropout2D
+from runtime._src.keras.layers.pooling.pooling import (AveragePooling1D, AveragePooling2D,
                                         GlobalAveragePooling1D, GlobalAveragePooling2D,
                                         GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D)
-from runtime._src.keras.preprocessing import (CategoryEncoding, IntegerLookup, Normalization,
+from runtime._src.keras.layers.preprocessing.preprocessing import (CategoryEncoding, IntegerLookup, Normalization,
                                               Rescaling, StringLookup)
-from runtime._src.keras.recurrent import GRU, LSTM, SimpleRNN
-from runtime._src.keras.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
-from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,
+from runtime._src.keras.layers.rnn.recurrent import GRU, LSTM, SimpleRNN
+from runtime._src.keras.layers.rnn.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime._src.keras.layers.reshaping.reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,
                                           ZeroPadding2D)
-from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
-from runtime._src.keras.serialization import deserialize_layer as deserialize
-from runtime._src.keras.bucketing_layers import Discretization, Hashing
-from runtime._src.keras.conv_transpose_1d import Conv1DTranspose
-from runtime._src.keras.dot_layer import Dot
-from runtime._src.keras.group_normalization import GroupNormalization
-from runtime._src.keras.image_layers import CenterCrop, RandomFlip, Resizing
-from runtime._src.keras.simple_layers import (ActivityRegularization, Identity, Masking,
+from runtime._src.keras.layers.rnn.rnn_wrappers import Bidirectional, TimeDistributed
+from runtime._src.keras.saving.serialization_lib import deserialize_layer as deserialize
+from runtime._src.keras.layers.preprocessing.bucketing import Discretization, Hashing
+from runtime._src.keras.layers.convolutional.conv1d_transpose import Conv1DTranspose
+from runtime._src.keras.layers.merging.dot import Dot
+from runtime._src.keras.layers.normalization.group_normalization import GroupNormalization
+from runtime._src.keras.layers.preprocessing.image_preprocessing.image_layers import CenterCrop, RandomFlip, Resizing
+from runtime._src.keras.layers.core.simple_layers import (ActivityRegularization, Identity, Masking,
                                               UnitNormalization)
-from runtime._src.keras.serialization import serialize_layer as serialize
+from runtime._src.keras.saving.serialization_lib import serialize_layer as serialize
 
-from runtime._src.keras.conv3d import Conv3D, Conv3DTranspose
-from runtime._src.keras.dropout_more import AlphaDropout, GaussianDropout, SpatialDropout3D
-from runtime._src.keras.pooling3d import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2D,
+from runtime._src.keras.layers.convolutional.conv3d import Conv3D, Conv3DTranspose
+from runtime._src.keras.layers.regularization.dropout import AlphaDropout, GaussianDropout, SpatialDropout3D
+from runtime._src.keras.layers.pooling.pooling3d import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2D,
                                           AdaptiveAveragePooling3D, AdaptiveMaxPooling1D,
                                           AdaptiveMaxPooling2D, AdaptiveMaxPooling3D,
                                           AveragePooling3D, GlobalAveragePooling3D,
                                           GlobalMaxPooling3D, MaxPooling3D)
-from runtime._src.keras.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D,
+from runtime._src.keras.layers.reshaping.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D,
                                              UpSampling3D, ZeroPadding1D, ZeroPadding3D)
 
-from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
-from runtime._src.keras.text_vectorization import TextVectorization
-from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equalization,
+from runtime._src.keras.layers.rnn.rnn import RNN, StackedRNNCells
+from runtime._src.keras.layers.preprocessing.text_vectorization import TextVectorization
+from runtime._src.keras.layers.preprocessing.image_preprocessing.image_augmentation import (AutoContrast, CutMix, Equalization,
                                                    MaxNumBoundingBoxes, MixUp, Pipeline,
                                                    RandAugment,
                                                    RandomBrightness,
@@ -59,13 +59,13 @@ from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equaliz
                                                    RandomRotation, RandomShear,
                                                    RandomTranslation, RandomZoom,
                                                    Solarization)
-from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
+from runtime._src.keras.layers.layers_more import (AdditiveAttention, DepthwiseConv1D,
                                             RMSNormalization, SeparableConv1D,
                                             SpectralNormalization, Wrapper, dot)
-from runtime._src.keras.einsum_dense import EinsumDense
-from runtime._src.keras.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
-from runtime._src.keras.reversible_embedding import ReversibleEmbedding
-from runtime._src.keras.group_query_attention import \
+from runtime._src.keras.layers.core.einsum_dense import EinsumDense
+from runtime._src.keras.layers.rnn.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
+from runtime._src.keras.layers.core.reversible_embedding import ReversibleEmbedding
+from runtime._src.keras.layers.attention.grouped_query_attention import \
     GroupedQueryAttention as GroupQueryAttention
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",

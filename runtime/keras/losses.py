@@ -1,7 +1,7 @@
 """`tf.keras.losses`: loss classes, their per-sample functions (and the
 aliases tf.keras has: mse, MAE, kld, logcosh, ...), and `get`."""
 
-from runtime._src.keras.losses import (BinaryCrossentropy, CategoricalCrossentropy, Loss,
+from runtime._src.keras.losses.losses import (BinaryCrossentropy, CategoricalCrossentropy, Loss,
                                        MeanAbsoluteError, MeanAbsolutePercentageError,
                                        MeanSquaredError, MeanSquaredLogarithmicError,
                                        SparseCategoricalCrossentropy, binary_crossentropy,
@@ -10,7 +10,7 @@ from runtime._src.keras.losses import (BinaryCrossentropy, CategoricalCrossentro
                                        mean_squared_logarithmic_error,
                                        sparse_categorical_crossentropy)
 
-from runtime._src.keras.loss_functions import (BinaryFocalCrossentropy,
+from runtime._src.keras.losses.loss_functions import (BinaryFocalCrossentropy,
                                               CategoricalFocalCrossentropy, CategoricalHinge,
                                               CosineSimilarity, categorical_hinge,
                                               Hinge, Huber, KLDivergence, LogCosh, Poisson,
@@ -19,10 +19,10 @@ from runtime._src.keras.loss_functions import (BinaryFocalCrossentropy,
                                               hinge, huber, kl_divergence, log_cosh, poisson,
                                               squared_hinge)
 
-from runtime._src.keras.losses_more import (CTC, CategoricalGeneralizedCrossEntropy, Circle,
+from runtime._src.keras.losses.losses_more import (CTC, CategoricalGeneralizedCrossEntropy, Circle,
                                             Dice, Tversky, categorical_generalized_cross_entropy,
                                             circle, ctc, dice, tversky)
-from runtime._src.keras.losses_serialization import deserialize, serialize
+from runtime._src.keras.losses.serialization import deserialize, serialize
 
 # tf.keras's (TF 2.21) short names of the same functions
 mse = MSE = mean_squared_error

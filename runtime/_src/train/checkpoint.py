@@ -22,7 +22,7 @@ from runtime._src.core.context import init_scope
 from runtime._src.core.errors import NotFoundError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.variables import Variable
-from runtime._src.keras.optimizers import Optimizer
+from runtime._src.keras.optimizers.optimizer import Optimizer
 from runtime._src.train import checkpoint_io, state_file, tf_bundle
 from runtime._src.train.restore import Restoration
 from runtime._src.train.tracking import (ATTRIBUTES, SLOT_MARKER, VALUE_SUFFIX, is_trackable,

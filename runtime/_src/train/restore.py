@@ -19,8 +19,8 @@ import numpy as np
 
 from runtime._src.core.context import init_scope
 from runtime._src.function.variables import Variable
-from runtime._src.keras.base_layer import Layer
-from runtime._src.keras.optimizers import Optimizer
+from runtime._src.keras.layers.layer import Layer
+from runtime._src.keras.optimizers.optimizer import Optimizer
 from runtime._src.train.tracking import children, slot_variables, walk
 
 __all__ = ["Restoration"]

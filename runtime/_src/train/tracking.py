@@ -29,8 +29,8 @@ as TensorFlow names them.
 
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
-from runtime._src.keras.base_layer import _UNTRACKED, Layer
-from runtime._src.keras.optimizers import Optimizer
+from runtime._src.keras.layers.layer import _UNTRACKED, Layer
+from runtime._src.keras.optimizers.optimizer import Optimizer
 
 __all__ = ["children", "is_trackable", "walk", "slot_variables", "short_name",
            "ATTRIBUTES", "VALUE_SUFFIX", "SLOT_MARKER"]

@@ -1,0 +1,131 @@
+"""Image layers: `Conv2D` and `MaxPooling2D` over (batch, height, width, channels).
+
+    Conv2D(filters, kernel_size, strides=(1, 1), padding="valid", activation=None)
+        y = activation(bias_add(conv2d(x, kernel), bias)), kernel
+        (kh, kw, in_channels, filters) glorot-uniform, bias (filters,) zeros
+    MaxPooling2D(pool_size=(2, 2), strides=None, padding="valid")
+        the maximum of each pool_size window; strides default to pool_size
+
+`data_format="channels_first"` takes (batch, channels, height, width).
+"""
+
+import numbers
+
+from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.saving import serialization_lib as serialization
+from runtime._src.keras.layers.core.core_layers import (add_kernel_and_bias, init_kernel_and_bias,
+                                            kernel_and_bias_config)
+from runtime._src.ops import conv_ops, nn_ops
+
+__all__ = ["Conv2D", "MaxPooling2D"]
+
+
+def _pair(value, name):
+    """An int or a pair of ints as a pair (Keras's `standardize_tuple`)."""
+    if isinstance(value, numbers.Integral):
+        value = (value, value)
+    value = tuple(value)
+    if len(value) != 2 or not all(isinstance(v, numbers.Integral) and v > 0 for v in value):
+        raise ValueError(f"The `{name}` argument must be a tuple of 2 positive integers. "
+                         f"Received {name}={value}")
+    return tuple(int(v) for v in value)
+
+
+def _padding(value):
+    padding = str(value).lower()
+    if padding not in ("valid", "same"):
+        raise ValueError("The `padding` argument must be one of 'valid', 'same'. Received: "
+                         f"padding={value!r}")
+    return padding
+
+
+def _data_format(value):
+    value = value or "channels_last"
+    if value not in ("channels_last", "channels_first"):
+        raise ValueError("The `data_format` argument must be one of 'channels_first', "
+                         f"'channels_last'. Received: data_format={value!r}")
+    return value
+
+
+class Conv2D(Layer):
+    """`tf.keras.layers.Conv2D(filters, kernel_size, strides=(1, 1), padding="valid",
+    data_format=None, dilation_rate=(1, 1), activation=None, use_bias=True)`."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
+                 data_format=None, dilation_rate=(1, 1), groups=1, activation=None,
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(filters, numbers.Integral) or filters <= 0:
+            raise ValueError("Invalid value for argument `filters`. Expected a strictly "
+                             f"positive value. Received filters={filters}.")
+        self.filters = int(filters)
+        self.kernel_size = _pair(kernel_size, "kernel_size")
+        self.strides = _pair(strides, "strides")
+        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
+        self.padding = _padding(padding)
+        self.data_format = _data_format(data_format)
+        self.groups = int(groups)
+        init_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer,
+                             kernel_regularizer, bias_regularizer, kernel_constraint,
+                             bias_constraint)
+        self.input_spec = InputSpec(min_ndim=4)
+
+    def get_config(self):
+        config = {**super().get_config(), "filters": self.filters,
+                  "kernel_size": self.kernel_size, "strides": self.strides,
+                  "padding": self.padding, "data_format": self.data_format,
+                  "dilation_rate": self.dilation_rate, "groups": self.groups,
+                  **kernel_and_bias_config(self)}
+        config["activity_regularizer"] = serialization.serialize_keras_object(
+            self.activity_regularizer)
+        return config
+
+    def _channel_axis(self):
+        return -1 if self.data_format == "channels_last" else 1
+
+    def build(self, input_shape):
+        channels = input_shape[self._channel_axis()]
+        if channels is None:
+            raise ValueError(f'Layer "{self.name}": the channel dimension of its input must '
+                             f"be known to build the kernel; got input shape {input_shape}")
+        if channels % self.groups or self.filters % self.groups:
+            raise ValueError(f'Layer "{self.name}": groups={self.groups} must divide both '
+                             f"the input channels ({channels}) and filters ({self.filters})")
+        add_kernel_and_bias(self, self.kernel_size + (channels // self.groups, self.filters),
+                            (self.filters,))
+        self.input_spec = InputSpec(min_ndim=4, axes={self._channel_axis(): channels})
+        self.built = True
+
+    def call(self, inputs):
+        fmt = "NHWC" if self.data_format == "channels_last" else "NCHW"
+        outputs = conv_ops.conv2d(inputs, self.kernel, strides=self.strides,
+                                  padding=self.padding.upper(), data_format=fmt,
+                                  dilations=self.dilation_rate)
+        if self.use_bias:
+            outputs = nn_ops.bias_add(outputs, self.bias, data_format=fmt)
+        return self.activation(outputs)
+
+
+class MaxPooling2D(Layer):
+    """`tf.keras.layers.MaxPooling2D(pool_size=(2, 2), strides=None, padding="valid",
+    data_format=None)`."""
+
+    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.pool_size = _pair(pool_size, "pool_size")
+        self.strides = self.pool_size if strides is None else _pair(strides, "strides")
+        self.padding = _padding(padding)
+        self.data_format = _data_format(data_format)
+        self.input_spec = InputSpec(ndim=4)
+
+    def get_config(self):
+        return {**super().get_config(), "pool_size": self.pool_size, "padding": self.padding,
+                "strides": self.strides, "data_format": self.data_format}
+
+    def call(self, inputs):
+        fmt = "NHWC" if self.data_format == "channels_last" else "NCHW"
+        return conv_ops.max_pool2d(inputs, ksize=self.pool_size, strides=self.strides,
+                                   padding=self.padding.upper(), data_format=fmt)
