@@ -14,7 +14,7 @@ from runtime._src.core.devices import device
 from runtime._src.keras.backend.config import KERAS_VERSION as __version__, version
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.dtype_policies.dtype_policy import DTypePolicy, FloatDTypePolicy
-from runtime._src.keras.ops.function import Function
+from runtime._src.keras.models.function import Function
 from runtime._src.keras.initializers.initializers import Initializer
 from runtime._src.keras.layers.core.input_layer import Input
 from runtime._src.keras.backend.keras_tensor import KerasTensor

@@ -37,7 +37,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.keras.backend import config as backend_config
 from runtime._src.keras.saving import serialization_lib as serialization
-from runtime._src.keras.layers.layer_config import AutoConfigured
+from runtime._src.keras.saving.auto_config import AutoConfigured
 from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 
 __all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",

@@ -16,7 +16,7 @@ from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
 from runtime._src.core.context import init_scope
 from runtime._src.keras.saving import serialization_lib as serialization
-from runtime._src.keras.layers.layer_config import AutoConfigured
+from runtime._src.keras.saving.auto_config import AutoConfigured
 from runtime._src.keras.losses.losses import (match_rank, mean_absolute_error,
                                        mean_absolute_percentage_error, mean_squared_error,
                                        mean_squared_logarithmic_error)
