@@ -11,7 +11,10 @@ from runtime._src.keras.layers.merging.merging import (Add, Average, Concatenate
 from runtime._src.keras.layers.normalization.normalization import BatchNormalization, LayerNormalization
 from runtime._src.keras.layers.activations.activation_layers import ELU, LeakyReLU, PReLU
 from runtime._src.keras.layers.attention.attention import Attention, MultiHeadAttention
-from runtime._src.keras.layers.convolutional.conv_more import Conv1D, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
+from runtime._src.keras.layers.convolutional.separable_conv import SeparableConv2D
+from runtime._src.keras.layers.convolutional.depthwise_conv import DepthwiseConv2D
+from runtime._src.keras.layers.convolutional.conv2d_transpose import Conv2DTranspose
+from runtime._src.keras.layers.convolutional.conv1d import Conv1D
 from runtime._src.keras.layers.regularization.noise import GaussianNoise, SpatialDropout1D, SpatialDropout2D
 from runtime._src.keras.layers.pooling.pooling import (AveragePooling1D, AveragePooling2D,
                                         GlobalAveragePooling1D, GlobalAveragePooling2D,
@@ -59,9 +62,13 @@ from runtime._src.keras.layers.preprocessing.image_preprocessing.image_augmentat
                                                    RandomRotation, RandomShear,
                                                    RandomTranslation, RandomZoom,
                                                    Solarization)
-from runtime._src.keras.layers.layers_more import (AdditiveAttention, DepthwiseConv1D,
-                                            RMSNormalization, SeparableConv1D,
-                                            SpectralNormalization, Wrapper, dot)
+from runtime._src.keras.layers.merging.dot import dot
+from runtime._src.keras.layers.convolutional.separable_conv import SeparableConv1D
+from runtime._src.keras.layers.convolutional.depthwise_conv import DepthwiseConv1D
+from runtime._src.keras.layers.normalization.spectral_normalization import SpectralNormalization
+from runtime._src.keras.layers.core.wrapper import Wrapper
+from runtime._src.keras.layers.normalization.rms_normalization import RMSNormalization
+from runtime._src.keras.layers.attention.additive_attention import AdditiveAttention
 from runtime._src.keras.layers.core.einsum_dense import EinsumDense
 from runtime._src.keras.layers.rnn.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 from runtime._src.keras.layers.core.reversible_embedding import ReversibleEmbedding

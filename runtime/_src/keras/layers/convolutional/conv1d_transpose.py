@@ -9,7 +9,8 @@ TensorFlow's Conv2DBackpropInput on a height-1 image.
 """
 
 from runtime._src.graph.op_registry import apply
-from runtime._src.keras.layers.convolutional.conv_more import Conv1D, _positive
+from runtime._src.keras.layers.convolutional.conv1d import Conv1D
+from runtime._src.keras.layers.convolutional.base_conv import _positive
 from runtime._src.ops import array_ops
 
 __all__ = ["Conv1DTranspose"]

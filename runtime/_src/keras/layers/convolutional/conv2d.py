@@ -16,35 +16,9 @@ from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.core.core_layers import (add_kernel_and_bias, init_kernel_and_bias,
                                             kernel_and_bias_config)
 from runtime._src.ops import conv_ops, nn_ops
+from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair
 
 __all__ = ["Conv2D", "MaxPooling2D"]
-
-
-def _pair(value, name):
-    """An int or a pair of ints as a pair (Keras's `standardize_tuple`)."""
-    if isinstance(value, numbers.Integral):
-        value = (value, value)
-    value = tuple(value)
-    if len(value) != 2 or not all(isinstance(v, numbers.Integral) and v > 0 for v in value):
-        raise ValueError(f"The `{name}` argument must be a tuple of 2 positive integers. "
-                         f"Received {name}={value}")
-    return tuple(int(v) for v in value)
-
-
-def _padding(value):
-    padding = str(value).lower()
-    if padding not in ("valid", "same"):
-        raise ValueError("The `padding` argument must be one of 'valid', 'same'. Received: "
-                         f"padding={value!r}")
-    return padding
-
-
-def _data_format(value):
-    value = value or "channels_last"
-    if value not in ("channels_last", "channels_first"):
-        raise ValueError("The `data_format` argument must be one of 'channels_first', "
-                         f"'channels_last'. Received: data_format={value!r}")
-    return value
 
 
 class Conv2D(Layer):

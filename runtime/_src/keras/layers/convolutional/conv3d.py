@@ -15,26 +15,14 @@ Both are made of differentiable ops, so gradients come from them.
         ("valid") or n * stride ("same") on each axis
 """
 
-import numbers
 
-from runtime._src.keras.layers.convolutional.conv_more import _Conv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import _Conv, _positive
 from runtime._src.keras.ops.nn import from_channels_last as from_last
 from runtime._src.keras.ops.nn import to_channels_last as to_last
 from runtime._src.keras.ops.tfops import tf
+from runtime._src.keras.utils.argument_validation import ntuple
 
-__all__ = ["Conv3D", "Conv3DTranspose", "conv3d", "conv3d_transpose", "to_last", "from_last",
-           "ntuple"]
-
-
-def ntuple(value, n, name):
-    """An int or n ints as a tuple of n positive ints (Keras's `standardize_tuple`)."""
-    if isinstance(value, numbers.Integral):
-        value = (value,) * n
-    value = tuple(value)
-    if len(value) != n or not all(isinstance(v, numbers.Integral) and v > 0 for v in value):
-        raise ValueError(f"The `{name}` argument must be a tuple of {n} positive integers. "
-                         f"Received {name}={value}")
-    return tuple(int(v) for v in value)
+__all__ = ["Conv3D", "Conv3DTranspose", "conv3d", "conv3d_transpose", "to_last", "from_last"]
 
 
 def same_pads(size, window, stride, dilation=1):

@@ -15,9 +15,9 @@ import math
 
 from runtime._src.keras.layers.configurable import ConfigurableLayer
 from runtime._src.keras.losses.loss_functions import normalize
-from runtime._src.ops import array_ops, math_ops, reduction_ops
+from runtime._src.ops import array_ops, math_ops
 
-__all__ = ["Dot"]
+__all__ = ["Dot", "dot"]
 
 
 def _to_last(x, axis):
@@ -84,3 +84,8 @@ class Dot(ConfigurableLayer):
 def _l2(x, axis):
     """Keras 3's normalize (epsilon 1e-7), as Dot(normalize=True) uses it."""
     return normalize(x, axis)
+
+
+def dot(inputs, axes=-1, **kwargs):
+    """`keras.layers.dot(inputs, axes=-1, normalize=False)`: Dot(axes)(inputs)."""
+    return Dot(axes=axes, **kwargs)(inputs)

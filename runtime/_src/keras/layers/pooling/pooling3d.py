@@ -17,8 +17,9 @@ import numpy as np
 
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.layers.configurable import ConfigurableLayer
-from runtime._src.keras.layers.convolutional.conv3d import from_last, ntuple, same_pads, to_last
-from runtime._src.keras.layers.convolutional.conv2d import _data_format, _padding
+from runtime._src.keras.layers.convolutional.conv3d import from_last, same_pads, to_last
+from runtime._src.keras.utils.argument_validation import ntuple
+from runtime._src.keras.utils.argument_validation import _data_format, _padding
 from runtime._src.keras.ops import nn as keras_nn
 from runtime._src.keras.ops.tfops import tf
 from runtime._src.keras.layers.pooling.pooling import _GlobalPooling

@@ -12,7 +12,7 @@ Kept values are scaled by 1 / (1 - rate), as `Dropout`. With training False
 from runtime._src.core.tensor import Tensor
 from runtime._src.function.control_flow import cond
 from runtime._src.keras.layers.layer import InputSpec
-from runtime._src.keras.layers.convolutional.conv2d import _data_format
+from runtime._src.keras.utils.argument_validation import _data_format
 from runtime._src.keras.layers.configurable import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, random_ops
 

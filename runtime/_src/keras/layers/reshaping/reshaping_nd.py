@@ -13,8 +13,8 @@ import numbers
 
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.layers.configurable import ConfigurableLayer
-from runtime._src.keras.layers.convolutional.conv3d import ntuple
-from runtime._src.keras.layers.convolutional.conv2d import _data_format
+from runtime._src.keras.utils.argument_validation import ntuple
+from runtime._src.keras.utils.argument_validation import _data_format
 from runtime._src.ops import shape_ops
 
 __all__ = ["UpSampling1D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding3D", "Cropping1D",

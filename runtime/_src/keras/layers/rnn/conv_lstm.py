@@ -17,8 +17,9 @@ draw one mask per gate and sequence, as Keras. The time loop is RNN's.
 from runtime._src.keras.activations import activations
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.layers.layer import Layer
-from runtime._src.keras.layers.convolutional.conv3d import conv3d, from_last, ntuple, same_pads
-from runtime._src.keras.layers.convolutional.conv2d import _data_format
+from runtime._src.keras.layers.convolutional.conv3d import conv3d, from_last, same_pads
+from runtime._src.keras.utils.argument_validation import ntuple
+from runtime._src.keras.utils.argument_validation import _data_format
 from runtime._src.keras.layers.rnn.recurrent_cells import Orthogonal
 from runtime._src.keras.layers.rnn.rnn import RNN
 from runtime._src.ops import array_ops, conv_ops, random_ops, shape_ops

@@ -54,7 +54,7 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.keras.random import random as keras_random
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.configurable import ConfigurableLayer, base_config
-from runtime._src.keras.layers.convolutional.conv2d import _data_format
+from runtime._src.keras.utils.argument_validation import _data_format
 from runtime._src.keras.layers.preprocessing.image_preprocessing.image_transform import (FILL_MODES, INTERPOLATIONS, affine_transform,
                                                 perspective_transform)
 from runtime._src.keras.layers.regularization.noise import _when_training
