@@ -1,9 +1,14 @@
 """`tf.keras.layers`: `Layer`, `InputSpec` and the layers (runtime/_src/keras/)."""
 
 from runtime._src.keras.layers.layer import InputSpec, Layer
-from runtime._src.keras.layers.convolutional.conv2d import Conv2D, MaxPooling2D
-from runtime._src.keras.layers.core.core_layers import (Activation, Dense, Dropout, Embedding, Flatten,
-                                            Lambda, ReLU, Reshape, Softmax)
+from runtime._src.keras.layers.convolutional.conv2d import Conv2D
+from runtime._src.keras.layers.pooling.pooling import MaxPooling2D
+from runtime._src.keras.layers.core.dense import Dense
+from runtime._src.keras.layers.activations.activation_layers import Activation, ReLU, Softmax
+from runtime._src.keras.layers.regularization.dropout import Dropout
+from runtime._src.keras.layers.reshaping.reshaping import Flatten, Reshape
+from runtime._src.keras.layers.core.lambda_layer import Lambda
+from runtime._src.keras.layers.core.embedding import Embedding
 from runtime._src.keras.layers.core.input_layer import Input, InputLayer
 from runtime._src.keras.layers.merging.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
                                         Subtract, add, average, concatenate, maximum, minimum,
@@ -32,8 +37,10 @@ from runtime._src.keras.layers.convolutional.conv1d_transpose import Conv1DTrans
 from runtime._src.keras.layers.merging.dot import Dot
 from runtime._src.keras.layers.normalization.group_normalization import GroupNormalization
 from runtime._src.keras.layers.preprocessing.image_preprocessing.image_layers import CenterCrop, RandomFlip, Resizing
-from runtime._src.keras.layers.core.simple_layers import (ActivityRegularization, Identity, Masking,
-                                              UnitNormalization)
+from runtime._src.keras.layers.core.identity import Identity
+from runtime._src.keras.layers.normalization.unit_normalization import UnitNormalization
+from runtime._src.keras.layers.regularization.activity_regularization import ActivityRegularization
+from runtime._src.keras.layers.core.masking import Masking
 from runtime._src.keras.saving.serialization_lib import serialize_layer as serialize
 
 from runtime._src.keras.layers.convolutional.conv3d import Conv3D, Conv3DTranspose

@@ -1,24 +1,20 @@
-"""Image layers: `Conv2D` and `MaxPooling2D` over (batch, height, width, channels).
+"""`keras.layers.Conv2D(filters, kernel_size, strides=(1, 1), padding="valid",
+activation=None)` over (batch, height, width, channels):
+y = activation(bias_add(conv2d(x, kernel), bias)), kernel
+(kh, kw, in_channels, filters) glorot-uniform, bias (filters,) zeros.
 
-    Conv2D(filters, kernel_size, strides=(1, 1), padding="valid", activation=None)
-        y = activation(bias_add(conv2d(x, kernel), bias)), kernel
-        (kh, kw, in_channels, filters) glorot-uniform, bias (filters,) zeros
-    MaxPooling2D(pool_size=(2, 2), strides=None, padding="valid")
-        the maximum of each pool_size window; strides default to pool_size
-
-`data_format="channels_first"` takes (batch, channels, height, width).
-"""
+`data_format="channels_first"` takes (batch, channels, height, width)."""
 
 import numbers
 
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.saving import serialization_lib as serialization
-from runtime._src.keras.layers.core.core_layers import (add_kernel_and_bias, init_kernel_and_bias,
+from runtime._src.keras.layers.core.dense import (add_kernel_and_bias, init_kernel_and_bias,
                                             kernel_and_bias_config)
 from runtime._src.ops import conv_ops, nn_ops
 from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair
 
-__all__ = ["Conv2D", "MaxPooling2D"]
+__all__ = ["Conv2D"]
 
 
 class Conv2D(Layer):
@@ -82,24 +78,3 @@ class Conv2D(Layer):
         return self.activation(outputs)
 
 
-class MaxPooling2D(Layer):
-    """`tf.keras.layers.MaxPooling2D(pool_size=(2, 2), strides=None, padding="valid",
-    data_format=None)`."""
-
-    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
-                 **kwargs):
-        super().__init__(**kwargs)
-        self.pool_size = _pair(pool_size, "pool_size")
-        self.strides = self.pool_size if strides is None else _pair(strides, "strides")
-        self.padding = _padding(padding)
-        self.data_format = _data_format(data_format)
-        self.input_spec = InputSpec(ndim=4)
-
-    def get_config(self):
-        return {**super().get_config(), "pool_size": self.pool_size, "padding": self.padding,
-                "strides": self.strides, "data_format": self.data_format}
-
-    def call(self, inputs):
-        fmt = "NHWC" if self.data_format == "channels_last" else "NCHW"
-        return conv_ops.max_pool2d(inputs, ksize=self.pool_size, strides=self.strides,
-                                   padding=self.padding.upper(), data_format=fmt)

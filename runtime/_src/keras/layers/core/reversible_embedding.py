@@ -9,7 +9,7 @@ over the vocabulary (a language model's input and output layer in one).
 """
 
 from runtime._src.core import dtypes
-from runtime._src.keras.layers.core.core_layers import Embedding
+from runtime._src.keras.layers.core.embedding import Embedding
 from runtime._src.ops import einsum_ops, math_ops
 
 __all__ = ["ReversibleEmbedding"]

@@ -1,5 +1,7 @@
-"""Pooling layers beyond MaxPooling2D (layers/convolutional/conv2d.py).
+"""The 1-D and 2-D pooling layers (pooling3d.py has the 3-D and adaptive ones).
 
+    MaxPooling2D(pool_size=(2, 2), strides=None, padding="valid")
+        the maximum of each pool_size window
     AveragePooling2D(pool_size, strides=None, padding="valid")
     AveragePooling1D(pool_size) / MaxPooling1D(pool_size=2)    (batch, steps, channels)
     GlobalAveragePooling1D/2D(keepdims=False)   the mean over the steps / height and width
@@ -14,10 +16,11 @@ from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair
 from runtime._src.keras.layers.configurable import ConfigurableLayer
 from runtime._src.ops import array_ops, conv_ops, math_ops, reduction_ops
+from runtime._src.keras.layers.layer import Layer
 
 __all__ = ["AveragePooling1D", "AveragePooling2D", "GlobalAveragePooling1D",
            "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
-           "MaxPooling1D"]
+           "MaxPooling1D", "MaxPooling2D"]
 
 
 def _single(value, name):
@@ -140,3 +143,24 @@ class GlobalAveragePooling1D(_GlobalPooling):
         return None
 
 
+class MaxPooling2D(Layer):
+    """`tf.keras.layers.MaxPooling2D(pool_size=(2, 2), strides=None, padding="valid",
+    data_format=None)`."""
+
+    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.pool_size = _pair(pool_size, "pool_size")
+        self.strides = self.pool_size if strides is None else _pair(strides, "strides")
+        self.padding = _padding(padding)
+        self.data_format = _data_format(data_format)
+        self.input_spec = InputSpec(ndim=4)
+
+    def get_config(self):
+        return {**super().get_config(), "pool_size": self.pool_size, "padding": self.padding,
+                "strides": self.strides, "data_format": self.data_format}
+
+    def call(self, inputs):
+        fmt = "NHWC" if self.data_format == "channels_last" else "NCHW"
+        return conv_ops.max_pool2d(inputs, ksize=self.pool_size, strides=self.strides,
+                                   padding=self.padding.upper(), data_format=fmt)

@@ -1,22 +1,26 @@
-"""More regularization layers active only with `training=True` (layers/regularization/noise.py has
-GaussianNoise and SpatialDropout1D/2D):
+"""The dropout layers, active only with `training=True` (noise.py has GaussianNoise
+and SpatialDropout1D/2D):
 
+    Dropout(rate)             tf.nn.dropout(x, rate)
     GaussianDropout(rate)     x * normal(1, sqrt(rate / (1 - rate))) noise
     AlphaDropout(rate)        dropped values set to SELU's negative saturation
                               -alpha * scale, then an affine map a * x + b that keeps
                               the mean and variance (for SELU networks)
     SpatialDropout3D(rate)    whole channels of (batch, d, h, w, channels) dropped
 
-With training False each returns its input.
-"""
+With training False each returns its input."""
 
 import math
 
 from runtime._src.keras.layers.configurable import ConfigurableLayer
 from runtime._src.keras.layers.regularization.noise import _SpatialDropout, _when_training
 from runtime._src.ops import array_ops, math_ops, random_ops
+import numbers
+from runtime._src.core.tensor import Tensor
+from runtime._src.function.control_flow import cond
+from runtime._src.keras.layers.layer import Layer
 
-__all__ = ["GaussianDropout", "AlphaDropout", "SpatialDropout3D"]
+__all__ = ["GaussianDropout", "AlphaDropout", "SpatialDropout3D", "Dropout"]
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -88,3 +92,41 @@ class SpatialDropout3D(_SpatialDropout):
 
     _rank = 3
     _config_keys = ("rate", "seed", "data_format")
+
+
+class Dropout(Layer):
+    """`tf.keras.layers.Dropout(rate, noise_shape=None, seed=None)`: active
+    only when called with `training=True` (directly or from an enclosing
+    layer's call)."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(rate, numbers.Real) or not 0 <= rate <= 1:
+            raise ValueError("Invalid value received for argument `rate`. Expected a float "
+                             f"value between 0 and 1. Received: rate={rate!r}")
+        self.rate = rate
+        self.noise_shape = noise_shape
+        self.seed = seed
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed,
+                "noise_shape": self.noise_shape}
+
+    def call(self, inputs, training=False):
+        if self.rate == 0:
+            return inputs
+        if isinstance(training, Tensor):
+            return cond(training, lambda: self._drop(inputs),
+                        lambda: math_ops.identity(inputs))
+        if training:
+            return self._drop(inputs)
+        return inputs
+
+    def _drop(self, inputs):
+        if self.rate == 1:
+            return array_ops.zeros_like(inputs)
+        return random_ops.dropout(inputs, self.rate, noise_shape=self.noise_shape,
+                                  seed=self.seed)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape

@@ -1,13 +1,15 @@
-"""Layers that move values around: `UpSampling2D`, `ZeroPadding2D`,
-`Cropping2D`, `RepeatVector`, `Permute`.
+"""Layers that move values around: `Flatten`, `Reshape`, `UpSampling2D`,
+`ZeroPadding2D`, `Cropping2D`, `RepeatVector`, `Permute`.
 
+    Flatten()                        (batch, d1, d2, ...) -> (batch, d1 * d2 * ...);
+                                     (n,) -> (n, 1)
+    Reshape(target_shape)            (batch, ...) -> (batch, *target_shape), one -1 allowed
     UpSampling2D(size=(2, 2))        each pixel repeated size[0] x size[1] times (nearest)
     ZeroPadding2D(padding=(1, 1))    zeros around height and width; an int, a pair
                                      (symmetric) or ((top, bottom), (left, right))
     Cropping2D(cropping=((0, 0), (0, 0)))  remove rows/columns, same argument forms
     RepeatVector(n)                  (batch, features) -> (batch, n, features)
-    Permute(dims)                    the non-batch axes reordered; dims count from 1
-"""
+    Permute(dims)                    the non-batch axes reordered; dims count from 1"""
 
 import numbers
 
@@ -15,8 +17,11 @@ from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.utils.argument_validation import _data_format, _pair
 from runtime._src.keras.layers.configurable import ConfigurableLayer
 from runtime._src.ops import array_ops, shape_ops
+import math
+from runtime._src.keras.layers.layer import Layer
 
-__all__ = ["Cropping2D", "Permute", "RepeatVector", "UpSampling2D", "ZeroPadding2D"]
+__all__ = ["Cropping2D", "Permute", "RepeatVector", "UpSampling2D", "ZeroPadding2D", "Flatten",
+           "Reshape"]
 
 
 def _pairs(value, name):
@@ -138,3 +143,71 @@ class Permute(ConfigurableLayer):
 
     def call(self, inputs):
         return array_ops.transpose(inputs, [0, *self.dims])
+
+
+class Flatten(Layer):
+    """`tf.keras.layers.Flatten()`: keep the batch axis, flatten the rest."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = data_format
+        self.input_spec = InputSpec(min_ndim=1)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format or "channels_last"}
+
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        if rank == 1:
+            return array_ops.expand_dims(inputs, 1)
+        dims = inputs.shape.dims
+        if dims is not None and None not in dims[1:]:
+            return array_ops.reshape(inputs, [-1, math.prod(dims[1:])])
+        batch = array_ops.shape(inputs)[:1]
+        return array_ops.reshape(inputs, array_ops.concat(
+            [batch, array_ops.constant([-1])], 0))
+
+    def compute_output_shape(self, input_shape):
+        rest = input_shape[1:]
+        return (input_shape[0], None if None in rest else math.prod(rest))
+
+
+class Reshape(Layer):
+    """`tf.keras.layers.Reshape(target_shape)`: each sample reshaped to
+    `target_shape` (one entry may be -1, inferred from the size)."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(int(d) for d in target_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "target_shape": self.target_shape}
+
+    def _resolved(self, sample_shape):
+        """target_shape with its -1 filled in from `sample_shape` (None if unknown)."""
+        target = self.target_shape
+        unknown = [i for i, d in enumerate(target) if d == -1]
+        if len(unknown) > 1:
+            raise ValueError("There must be at most one unknown dimension (-1) in "
+                             f"`target_shape`. Received: target_shape={target}.")
+        if None in sample_shape:
+            return tuple(None if d == -1 else d for d in target)
+        size = math.prod(sample_shape)
+        known = math.prod(d for d in target if d != -1)
+        if (unknown and (known == 0 or size % known)) or (not unknown and size != known):
+            raise ValueError("The total size of the tensor must be unchanged. Received: "
+                             f"input_shape={tuple(sample_shape)}, target_shape={target}")
+        return tuple(size // known if d == -1 else d for d in target)
+
+    def call(self, inputs):
+        dims = inputs.shape.dims
+        if dims is not None:
+            resolved = self._resolved(dims[1:])
+            if None not in resolved:
+                return array_ops.reshape(inputs, [-1, *resolved])
+        batch = array_ops.shape(inputs)[:1]
+        return array_ops.reshape(inputs, array_ops.concat(
+            [batch, array_ops.constant(list(self.target_shape))], 0))
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0],) + self._resolved(tuple(input_shape[1:]))
