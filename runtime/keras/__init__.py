@@ -18,7 +18,7 @@ from runtime._src.keras.models.function import Function
 from runtime._src.keras.initializers.initializers import Initializer
 from runtime._src.keras.layers.core.input_layer import Input
 from runtime._src.keras.backend.keras_tensor import KerasTensor
-from runtime._src.keras.losses.losses import Loss
+from runtime._src.keras.losses.loss import Loss
 from runtime._src.keras.metrics.metrics import Metric
 from runtime._src.keras.models.model import Model, Sequential
 from runtime._src.keras.utils.naming import name_scope

@@ -30,10 +30,7 @@ from runtime._src.keras.losses.losses import (binary_crossentropy, categorical_c
                                        mean_absolute_error, mean_absolute_percentage_error,
                                        mean_squared_error, mean_squared_logarithmic_error,
                                        sparse_categorical_crossentropy)
-from runtime._src.keras.losses.loss_functions import (binary_focal_crossentropy,
-                                               categorical_focal_crossentropy,
-                                               categorical_hinge, hinge, huber, kl_divergence,
-                                               log_cosh, poisson, squared_hinge)
+from runtime._src.keras.losses.losses import binary_focal_crossentropy, categorical_focal_crossentropy, categorical_hinge, hinge, huber, kl_divergence, log_cosh, poisson, squared_hinge
 from runtime._src.keras.metrics.serialization import deserialize, serialize
 __all__ = ["Metric", "Mean", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "AUC", "F1Score", "Precision",

@@ -23,8 +23,7 @@ from runtime._src.keras.backend import config as backend_config
 from runtime._src.keras.metrics.confusion_metrics import (F1Score, _confusion_counts,
                                                   _divide_no_nan, _thresholds)
 from runtime._src.keras.metrics.iou_metrics import MeanIoU
-from runtime._src.keras.losses.loss_functions import (categorical_hinge, hinge, kl_divergence,
-                                               log_cosh, poisson, squared_hinge)
+from runtime._src.keras.losses.losses import categorical_hinge, hinge, kl_divergence, log_cosh, poisson, squared_hinge
 from runtime._src.keras.losses.losses import (categorical_crossentropy, match_rank,
                                        sparse_categorical_crossentropy)
 from runtime._src.keras.metrics.metrics import Mean, MeanMetricWrapper, Metric, _as

@@ -20,7 +20,7 @@
 """
 
 from runtime._src.core import dtypes
-from runtime._src.keras.losses.loss_functions import cosine_similarity as cosine_similarity_loss
+from runtime._src.keras.losses.losses import cosine_similarity as cosine_similarity_loss
 from runtime._src.keras.losses.losses import (binary_crossentropy, match_rank, mean_absolute_error,
                                        mean_absolute_percentage_error, mean_squared_error,
                                        mean_squared_logarithmic_error)

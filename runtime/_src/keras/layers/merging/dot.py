@@ -14,7 +14,7 @@ the end of each input.
 import math
 
 from runtime._src.keras.layers.configurable import ConfigurableLayer
-from runtime._src.keras.losses.loss_functions import normalize
+from runtime._src.keras.losses.losses import normalize
 from runtime._src.ops import array_ops, math_ops
 
 __all__ = ["Dot", "dot"]

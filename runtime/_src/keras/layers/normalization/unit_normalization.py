@@ -1,7 +1,7 @@
 """`keras.layers.UnitNormalization(axis=-1)`: x * min(rsqrt(sum x**2 over axis),
 1e12), as Keras 3 (a zero slice: 0, gradient 1e12)."""
 
-from runtime._src.keras.losses.loss_functions import normalize
+from runtime._src.keras.losses.losses import normalize
 from runtime._src.keras.layers.configurable import ConfigurableLayer
 
 __all__ = ["UnitNormalization"]
