@@ -1,4 +1,6 @@
-"""Metrics counted from a confusion matrix: `Precision`, `Recall`, `AUC`, `F1Score`.
+"""Metrics counted from a confusion matrix: `Precision`, `Recall`, `AUC`, `F1Score`,
+`FBetaScore`, the counts (`TruePositives`, ...) and the rates at a value of another
+(`SensitivityAtSpecificity`, ...).
 
     m = AUC(num_thresholds=200, curve="ROC")
     m.update_state([0, 1, 1], [0.2, 0.7, 0.4])
@@ -17,13 +19,21 @@ i / (num_thresholds - 1) for i = 1 .. num_thresholds - 2, then 1 + 1e-7.
     F1Score    per class 2 * p * r / (p + r) (with 1e-7 guards), averaged as asked
                (None: per class, "micro", "macro", "weighted"); the prediction is
                the row's maximum when threshold=None, else p > threshold
+    FBetaScore(average=None, beta=1.0, threshold=None)   F1Score with any beta
+    TruePositives, FalsePositives, TrueNegatives, FalseNegatives(thresholds=None)
+               weighted counts of y_pred > threshold against y_true != 0, one per threshold
+    SensitivityAtSpecificity(specificity), SpecificityAtSensitivity(sensitivity),
+    PrecisionAtRecall(recall), RecallAtPrecision(precision)   (num_thresholds=200)
+               the best of one rate over the thresholds where the other is >= the value
 """
 
 from runtime._src.keras.losses.losses import match_rank
 from runtime._src.keras.metrics.metrics import Metric, _as
 from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 
-__all__ = ["Precision", "Recall", "AUC", "F1Score"]
+__all__ = ["Precision", "Recall", "AUC", "F1Score", "TruePositives", "FalsePositives",
+           "TrueNegatives", "FalseNegatives", "SensitivityAtSpecificity",
+           "SpecificityAtSensitivity", "PrecisionAtRecall", "RecallAtPrecision", "FBetaScore"]
 
 EPSILON = 1e-7
 
@@ -269,3 +279,154 @@ class F1Score(Metric):
         return {"name": self.name, "dtype": self.dtype.name, "average": self.average,
                 "threshold": self.threshold}
 
+
+class _Count(Metric):
+    """One confusion count per threshold."""
+
+    _key = None
+
+    def __init__(self, thresholds=None, name=None, dtype=None):
+        super().__init__(name, dtype)
+        self.init_thresholds = thresholds
+        self.thresholds, self._scalar = _thresholds(thresholds)
+        self.accumulator = self.add_variable("accumulator", shape=(len(self.thresholds),))
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        counts = _confusion_counts(y_true, y_pred, self.thresholds, sample_weight, self.dtype)
+        self.accumulator.assign_add(counts[self._key])
+
+    def result(self):
+        value = self.accumulator.read_value()
+        return value[0] if self._scalar else value
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype.name,
+                "thresholds": self.init_thresholds}
+
+
+def _count_class(class_name, key, default_name):
+    doc = (f"`keras.metrics.{class_name}(thresholds=None, name={default_name!r})`: the "
+           f"weighted number of {default_name.replace('_', ' ')}.")
+
+    def __init__(self, thresholds=None, name=None, dtype=None):
+        _Count.__init__(self, thresholds, name or default_name, dtype)
+    return type(class_name, (_Count,), {"_key": key, "__init__": __init__, "__doc__": doc,
+                                        "__module__": __name__})
+
+
+TruePositives = _count_class("TruePositives", "tp", "true_positives")
+
+
+FalsePositives = _count_class("FalsePositives", "fp", "false_positives")
+
+
+TrueNegatives = _count_class("TrueNegatives", "tn", "true_negatives")
+
+
+FalseNegatives = _count_class("FalseNegatives", "fn", "false_negatives")
+
+
+class _AtValue(Metric):
+    """The best `_maximized` rate over the thresholds where `_constrained` >= value."""
+
+    _direction = "up"
+    _value_name = None
+
+    def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
+        super().__init__(name, dtype)
+        if num_thresholds <= 0:
+            raise ValueError("Argument `num_thresholds` must be an integer > 0. "
+                             f"Received: num_thresholds={num_thresholds}")
+        if not 0 <= value <= 1:
+            raise ValueError(f"Argument `{self._value_name}` must be in the range [0, 1]. "
+                             f"Received: {self._value_name}={value}")
+        if class_id is not None:
+            raise ValueError(f"{type(self).__name__} here takes class_id=None only")
+        self.value, self.num_thresholds, self.class_id = value, num_thresholds, class_id
+        self.thresholds = [0.5] if num_thresholds == 1 else \
+            [0.0] + [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)] + [1.0]
+        self._counts = {k: self.add_variable(name, shape=(len(self.thresholds),))
+                        for k, name in (("tp", "true_positives"), ("fp", "false_positives"),
+                                        ("tn", "true_negatives"), ("fn", "false_negatives"))}
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        counts = _confusion_counts(y_true, y_pred, self.thresholds, sample_weight, self.dtype)
+        for key, variable in self._counts.items():
+            variable.assign_add(counts[key])
+
+    def _rates(self):
+        tp, fp, tn, fn = (self._counts[k].read_value() for k in ("tp", "fp", "tn", "fn"))
+        return {"sensitivity": _divide_no_nan(tp, tp + fn),
+                "specificity": _divide_no_nan(tn, tn + fp),
+                "recall": _divide_no_nan(tp, tp + fn),
+                "precision": _divide_no_nan(tp, tp + fp)}
+
+    def result(self):
+        rates = self._rates()
+        feasible = math_ops.greater_equal(rates[self._value_name], self.value)
+        best = math_ops.where(feasible, rates[self._maximized],
+                              array_ops.zeros_like(rates[self._maximized]))
+        return math_ops.maximum(reduction_ops.reduce_max(best), 0.0)
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype.name, "class_id": self.class_id,
+                "num_thresholds": self.num_thresholds, self._value_name: self.value}
+
+
+class SensitivityAtSpecificity(_AtValue):
+    """`keras.metrics.SensitivityAtSpecificity(specificity, num_thresholds=200)`: the
+    best sensitivity where the specificity is at least `specificity`."""
+
+    _maximized, _value_name = "sensitivity", "specificity"
+
+    def __init__(self, specificity, num_thresholds=200, class_id=None, name=None,
+                 dtype=None):
+        super().__init__(specificity, num_thresholds, class_id,
+                         name or "sensitivity_at_specificity", dtype)
+
+
+class SpecificityAtSensitivity(_AtValue):
+    """`keras.metrics.SpecificityAtSensitivity(sensitivity, num_thresholds=200)`."""
+
+    _maximized, _value_name = "specificity", "sensitivity"
+
+    def __init__(self, sensitivity, num_thresholds=200, class_id=None, name=None,
+                 dtype=None):
+        super().__init__(sensitivity, num_thresholds, class_id,
+                         name or "specificity_at_sensitivity", dtype)
+
+
+class PrecisionAtRecall(_AtValue):
+    """`keras.metrics.PrecisionAtRecall(recall, num_thresholds=200)`."""
+
+    _maximized, _value_name = "precision", "recall"
+
+    def __init__(self, recall, num_thresholds=200, class_id=None, name=None, dtype=None):
+        super().__init__(recall, num_thresholds, class_id, name or "precision_at_recall",
+                         dtype)
+
+
+class RecallAtPrecision(_AtValue):
+    """`keras.metrics.RecallAtPrecision(precision, num_thresholds=200)`."""
+
+    _maximized, _value_name = "recall", "precision"
+
+    def __init__(self, precision, num_thresholds=200, class_id=None, name=None, dtype=None):
+        super().__init__(precision, num_thresholds, class_id, name or "recall_at_precision",
+                         dtype)
+
+
+class FBetaScore(F1Score):
+    """`keras.metrics.FBetaScore(average=None, beta=1.0, threshold=None)`:
+    (1 + beta^2) precision recall / (beta^2 precision + recall) per class."""
+
+    def __init__(self, average=None, beta=1.0, threshold=None, name="fbeta_score", dtype=None):
+        if not isinstance(beta, float) or beta <= 0:
+            raise ValueError("Invalid `beta` argument value. It should be a Python float "
+                             f"greater than 0. Received: beta={beta}")
+        super().__init__(average=average, threshold=threshold, name=name, dtype=dtype)
+        self.beta = beta
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype.name, "average": self.average,
+                "beta": self.beta, "threshold": self.threshold}

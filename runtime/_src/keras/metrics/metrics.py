@@ -6,7 +6,8 @@
     m.result()          # 2.0 (float32)
     m.reset_state()
 
-`Mean` keeps a total and a count; `SparseCategoricalAccuracy`,
+`Mean` keeps a total and a count, `Sum` the (weighted) sum of everything
+seen; `SparseCategoricalAccuracy`,
 `CategoricalAccuracy`, `BinaryAccuracy` and `Accuracy` are means of a
 per-sample 0/1 match. Calling a metric updates it and returns the result.
 """
@@ -24,7 +25,7 @@ from runtime._src.keras.utils.naming import to_snake_case
 from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
 
 __all__ = ["Metric", "Mean", "MeanMetricWrapper", "SparseCategoricalAccuracy",
-           "CategoricalAccuracy", "BinaryAccuracy", "Accuracy", "get"]
+           "CategoricalAccuracy", "BinaryAccuracy", "Accuracy", "get", "Sum"]
 
 
 class Metric(AutoConfigured):
@@ -301,3 +302,33 @@ def _accuracy_for(y_true, y_pred):
     if len(true_dims) < len(pred_dims) or tuple(true_dims[-1:]) == (1,):
         return SparseCategoricalAccuracy
     return CategoricalAccuracy
+
+
+def _loss_metric(class_name, fn, default_name, direction="down"):
+    def __init__(self, name=default_name, dtype=None):
+        MeanMetricWrapper.__init__(self, fn, name, dtype)
+    doc = f"`keras.metrics.{class_name}(name={default_name!r})`: the mean of {fn.__name__}."
+    return type(class_name, (MeanMetricWrapper,), {
+        "__init__": __init__, "__doc__": doc, "__module__": __name__, "_direction": direction})
+
+
+def _float_pair(y_true, y_pred):
+    y_pred = convert_to_tensor(y_pred)
+    if not y_pred.dtype.is_floating:
+        y_pred = math_ops.cast(y_pred, dtypes.float32)
+    return match_rank(_as(y_true, y_pred.dtype), y_pred)
+
+
+class Sum(Metric):
+    """`tf.keras.metrics.Sum(name="sum")`: the (weighted) sum of the values."""
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(name, dtype)
+        self.total = self.add_variable("total")
+
+    def update_state(self, values, sample_weight=None):
+        values, _ = samplewise_values(values, sample_weight, self.dtype)
+        self.total.assign_add(reduction_ops.reduce_sum(values))
+
+    def result(self):
+        return self.total.read_value()

@@ -1,52 +1,32 @@
-"""Metrics of values and errors: `Sum`, `MeanSquaredError`,
-`RootMeanSquaredError`, `MeanAbsoluteError`, `MeanAbsolutePercentageError`,
-`BinaryCrossentropy`, `TopKCategoricalAccuracy`,
-`SparseTopKCategoricalAccuracy`, `R2Score`.
+"""Regression metrics: `MeanSquaredError`, `RootMeanSquaredError`,
+`MeanAbsoluteError`, `MeanAbsolutePercentageError`, `MeanSquaredLogarithmicError`,
+`CosineSimilarity`, `LogCoshError`, `R2Score`.
 
-    Sum                  the (weighted) sum of everything seen
     MeanSquaredError     the mean of mean((y_pred - y_true)^2) per sample (likewise MAE)
     RootMeanSquaredError sqrt of the mean squared error
     MeanAbsolutePercentageError  100 * mean(|y_true - y_pred| / max(|y_true|, 1e-7))
     MeanSquaredLogarithmicError  the mean of losses.mean_squared_logarithmic_error
     CosineSimilarity(axis=-1)    the mean cosine (Keras's normalize: 0 for a zero vector)
-    TopKCategoricalAccuracy(k=5)  1 where the true class (argmax of a one-hot
-                         y_true; SparseTopK: the integer label) is among the
-                         k highest scores; ties at the boundary count as in,
-                         as tf.math.in_top_k
+    LogCoshError         the mean of losses.log_cosh
     R2Score              1 - sum((y_true - y_pred)^2) / sum((y_true - mean)^2) per
                          output column, then averaged ("uniform_average"),
                          weighted by the column variances
                          ("variance_weighted_average"), or per column (None)
 """
 
-from runtime._src.core import dtypes
 from runtime._src.keras.losses.losses import cosine_similarity as cosine_similarity_loss
-from runtime._src.keras.losses.losses import (binary_crossentropy, match_rank, mean_absolute_error,
+from runtime._src.keras.losses.losses import (match_rank, mean_absolute_error,
                                        mean_absolute_percentage_error, mean_squared_error,
                                        mean_squared_logarithmic_error)
-from runtime._src.keras.metrics.metrics import Mean, MeanMetricWrapper, Metric, _as, samplewise_values
+from runtime._src.keras.metrics.metrics import Mean, MeanMetricWrapper, Metric, _as
 from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
+from runtime._src.keras.losses.losses import log_cosh
+from runtime._src.keras.metrics.metrics import _loss_metric
 
-__all__ = ["Sum", "MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError",
-           "MeanAbsolutePercentageError", "BinaryCrossentropy", "TopKCategoricalAccuracy",
-           "SparseTopKCategoricalAccuracy", "R2Score", "mean_absolute_percentage_error",
+__all__ = ["MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError",
+           "MeanAbsolutePercentageError", "R2Score", "mean_absolute_percentage_error",
            "MeanSquaredLogarithmicError", "CosineSimilarity", "cosine_similarity",
-           "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy"]
-
-
-class Sum(Metric):
-    """`tf.keras.metrics.Sum(name="sum")`: the (weighted) sum of the values."""
-
-    def __init__(self, name="sum", dtype=None):
-        super().__init__(name, dtype)
-        self.total = self.add_variable("total")
-
-    def update_state(self, values, sample_weight=None):
-        values, _ = samplewise_values(values, sample_weight, self.dtype)
-        self.total.assign_add(reduction_ops.reduce_sum(values))
-
-    def result(self):
-        return self.total.read_value()
+           "LogCoshError"]
 
 
 class MeanSquaredError(MeanMetricWrapper):
@@ -101,65 +81,6 @@ class RootMeanSquaredError(Mean):
 
     def result(self):
         return math_ops.sqrt(super().result())
-
-
-class BinaryCrossentropy(MeanMetricWrapper):
-    """`tf.keras.metrics.BinaryCrossentropy(from_logits=False, label_smoothing=0)`."""
-
-    def __init__(self, name="binary_crossentropy", dtype=None, from_logits=False,
-                 label_smoothing=0):
-        super().__init__(binary_crossentropy, name, dtype, from_logits=from_logits,
-                         label_smoothing=label_smoothing)
-
-
-def _in_top_k(targets, predictions, k):
-    """1.0 where predictions[i, targets[i]] is among the row's k largest (ties in)."""
-    classes = predictions.shape.dims[-1]
-    picked = array_ops.one_hot(math_ops.cast(targets, dtypes.int32), classes,
-                               dtype=predictions.dtype)
-    target_score = reduction_ops.reduce_sum(predictions * picked, -1, keepdims=True)
-    above = reduction_ops.reduce_sum(math_ops.cast(
-        math_ops.greater(predictions, target_score), dtypes.float32), -1)
-    return math_ops.cast(math_ops.less(above, float(k)), dtypes.float32)
-
-
-def _flat_rows(y_pred):
-    if y_pred.shape.rank is not None and y_pred.shape.rank > 2:
-        return array_ops.reshape(y_pred, [-1, y_pred.shape.dims[-1]])
-    return y_pred
-
-
-def top_k_categorical_accuracy(y_true, y_pred, k=5):
-    """1.0 where argmax(y_true) is among the k highest of y_pred."""
-    y_pred = _flat_rows(_as(y_pred, dtypes.float32))
-    labels = array_ops.reshape(reduction_ops.argmax(_as(y_true, dtypes.float32), -1), [-1])
-    return _in_top_k(labels, y_pred, k)
-
-
-def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
-    """1.0 where the integer label y_true is among the k highest of y_pred."""
-    y_pred = _flat_rows(_as(y_pred, dtypes.float32))
-    return _in_top_k(array_ops.reshape(_as(y_true, dtypes.int32), [-1]), y_pred, k)
-
-
-class TopKCategoricalAccuracy(MeanMetricWrapper):
-    _direction = "up"
-
-    def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
-        super().__init__(top_k_categorical_accuracy, name, dtype, k=k)
-        self.k = k
-
-
-class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
-    _direction = "up"
-
-    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None,
-                 from_sorted_ids=False):
-        if from_sorted_ids:
-            raise TypeError("SparseTopKCategoricalAccuracy: from_sorted_ids=True is not "
-                            "supported by runtime.keras")
-        super().__init__(sparse_top_k_categorical_accuracy, name, dtype, k=k)
-        self.k = k
 
 
 class R2Score(Metric):
@@ -229,3 +150,6 @@ class R2Score(Metric):
         return {"name": self.name, "dtype": self.dtype.name,
                 "class_aggregation": self.class_aggregation,
                 "num_regressors": self.num_regressors}
+
+
+LogCoshError = _loss_metric("LogCoshError", log_cosh, "logcosh")
