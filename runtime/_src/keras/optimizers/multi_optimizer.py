@@ -19,7 +19,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.optimizers.optimizer import Optimizer
-from runtime._src.keras.optimizers.optimizers_more import LossScaleOptimizer
+from runtime._src.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 
 __all__ = ["MultiOptimizer", "OptimizerMap"]
 

@@ -1,4 +1,5 @@
-"""Optimizers: `SGD`, `Adam`, `RMSprop`, with Keras 3's update rules.
+"""`keras.optimizers.Optimizer`: the base of the optimizers (sgd.py, adam.py, ...
+one module each, as Keras 3).
 
     opt = SGD(learning_rate=0.1, momentum=0.9)
     opt.apply_gradients(zip(grads, model.trainable_variables))
@@ -12,19 +13,8 @@ traced by `tf.function` creates Variables only on its first trace.
 It may also be a schedule (runtime/_src/keras/optimizers/schedules/learning_rate_schedule.py), called on
 `iterations` in every `apply_gradients`, so the traced step reads the step
 count from the Variable and is not traced again as the rate changes.
-
-Update rules (g: the gradient, lr: the learning rate, t: iterations + 1):
-
-    SGD       m = momentum * m - lr * g
-              var += momentum * m - lr * g (nesterov)  |  var += m  |  var -= lr * g (no momentum)
-    Adam      m += (g - m) * (1 - beta_1);  v += (g^2 - v) * (1 - beta_2)
-              var -= lr * sqrt(1 - beta_2^t) / (1 - beta_1^t) * m / (sqrt(v) + epsilon)
-    RMSprop   v = rho * v + (1 - rho) * g^2;  increment = lr * g / sqrt(v + epsilon)
-              (centered: a = rho * a + (1 - rho) * g, the denominator is v - a^2 + epsilon)
-              var -= increment   |   mom = momentum * mom + increment; var -= mom
 """
 
-import numbers
 import warnings
 
 from runtime._src.core import dtypes
@@ -37,7 +27,7 @@ from runtime._src.keras.optimizers.schedules.learning_rate_schedule import Learn
 from runtime._src.keras.backend.variables import KerasVariable
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
-__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
+__all__ = ["Optimizer"]
 
 
 class Optimizer:
@@ -265,139 +255,5 @@ def _clip_by_global_norm(grads, clip_norm):
     return [g * math_ops.cast(scale, g.dtype) for g in grads]
 
 
-def _check_fraction(name, value):
-    if not isinstance(value, numbers.Real) or not 0 <= value <= 1:
-        raise ValueError(f"`{name}` must be a float between [0, 1]. Received: "
-                         f"{name}={value!r} (of type {type(value)})")
 
 
-class SGD(Optimizer):
-    """`tf.keras.optimizers.SGD(learning_rate=0.01, momentum=0.0, nesterov=False)`."""
-
-    _slot_groups = (("momentum",),)
-
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
-        _check_fraction("momentum", momentum)
-        super().__init__(learning_rate, name, **kwargs)
-        self.momentum = float(momentum)
-        self.nesterov = bool(nesterov)
-
-    def _own_config(self):
-        return {"momentum": self.momentum, "nesterov": self.nesterov}
-
-    def build_slots(self, variable):
-        return {"momentum": self.add_slot(variable, "momentum")} if self.momentum else {}
-
-    def update_step(self, grad, variable, lr, slots):
-        if not self.momentum:
-            variable.assign_sub(grad * lr)
-            return
-        m = slots["momentum"]
-        m_new = m.assign(m.read_value() * self.momentum - grad * lr)
-        if self.nesterov:
-            variable.assign_add(m_new * self.momentum - grad * lr)
-        else:
-            variable.assign_add(m_new)
-
-
-class Adam(Optimizer):
-    """`tf.keras.optimizers.Adam(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
-    epsilon=1e-7, amsgrad=False)`."""
-
-    _slot_groups = (("momentum", "velocity"), ("velocity_hat",))
-
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, name="adam", **kwargs):
-        super().__init__(learning_rate, name, **kwargs)
-        self.beta_1, self.beta_2 = float(beta_1), float(beta_2)
-        self.epsilon = float(epsilon)
-        self.amsgrad = bool(amsgrad)
-
-    def _own_config(self):
-        return {"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon,
-                "amsgrad": self.amsgrad}
-
-    def build_slots(self, variable):
-        slots = {"momentum": self.add_slot(variable, "momentum"),
-                 "velocity": self.add_slot(variable, "velocity")}
-        if self.amsgrad:
-            slots["velocity_hat"] = self.add_slot(variable, "velocity_hat")
-        return slots
-
-    def update_step(self, grad, variable, lr, slots):
-        dtype = variable.dtype
-        step = self._local_step(dtype)
-        beta_1_power = math_ops.pow(array_ops.constant(self.beta_1, dtype), step)
-        beta_2_power = math_ops.pow(array_ops.constant(self.beta_2, dtype), step)
-        alpha = lr * math_ops.sqrt(1.0 - beta_2_power) / (1.0 - beta_1_power)
-        m, v = slots["momentum"], slots["velocity"]
-        m_new = m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
-        v_new = v.assign_add((math_ops.square(grad) - v.read_value()) * (1.0 - self.beta_2))
-        if self.amsgrad:
-            v_hat = slots["velocity_hat"]
-            v_new = v_hat.assign(math_ops.maximum(v_hat.read_value(), v_new))
-        variable.assign_sub(m_new * alpha / (math_ops.sqrt(v_new) + self.epsilon))
-
-
-class RMSprop(Optimizer):
-    """`tf.keras.optimizers.RMSprop(learning_rate=0.001, rho=0.9, momentum=0.0,
-    epsilon=1e-7, centered=False)`."""
-
-    _slot_groups = (("velocity",), ("momentum",), ("average_gradient",))
-
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
-                 centered=False, name="rmsprop", **kwargs):
-        super().__init__(learning_rate, name, **kwargs)
-        self.rho, self.momentum = float(rho), float(momentum)
-        self.epsilon = float(epsilon)
-        self.centered = bool(centered)
-
-    def _own_config(self):
-        return {"rho": self.rho, "momentum": self.momentum, "epsilon": self.epsilon,
-                "centered": self.centered}
-
-    def build_slots(self, variable):
-        slots = {"velocity": self.add_slot(variable, "velocity")}
-        if self.momentum > 0:
-            slots["momentum"] = self.add_slot(variable, "momentum")
-        if self.centered:
-            slots["average_gradient"] = self.add_slot(variable, "average_gradient")
-        return slots
-
-    def update_step(self, grad, variable, lr, slots):
-        rho = self.rho
-        v = slots["velocity"]
-        v_new = v.assign(v.read_value() * rho + math_ops.square(grad) * (1.0 - rho))
-        if self.centered:
-            a = slots["average_gradient"]
-            a_new = a.assign(a.read_value() * rho + grad * (1.0 - rho))
-            denominator = v_new - math_ops.square(a_new) + self.epsilon
-        else:
-            denominator = v_new + self.epsilon
-        increment = lr * grad / math_ops.sqrt(denominator)
-        if self.momentum > 0:
-            mom = slots["momentum"]
-            variable.assign_sub(mom.assign(mom.read_value() * self.momentum + increment))
-        else:
-            variable.assign_sub(increment)
-
-
-def _by_name():
-    """{lowercase class name: class} of the built-in optimizers."""
-    return {name.lower(): cls for name, cls in
-            serialization.BUILTIN.get("keras.optimizers", {}).items()
-            if isinstance(cls, type) and issubclass(cls, Optimizer) and cls is not Optimizer}
-
-
-def get(identifier):
-    """An optimizer from a name ("sgd", "adam", "adamw", ...), a config dict,
-    or an Optimizer."""
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if isinstance(identifier, dict):
-        return serialization.deserialize_keras_object(identifier, module="keras.optimizers")
-    known = _by_name()
-    if isinstance(identifier, str) and identifier.lower() in known:
-        return known[identifier.lower()]()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Known names: "
-                     f"{', '.join(sorted(known))}")

@@ -1,10 +1,16 @@
-"""`keras.optimizers.serialize` / `deserialize`: an optimizer as Keras's config
-dict and back (a name gives what `keras.optimizers.get` gives)."""
+"""`keras.optimizers.get`, `serialize` and `deserialize`: an optimizer by name
+("sgd", "adam", "adamw", ...), as Keras's config dict and back. It imports every
+built-in optimizer, so that each name is known."""
 
 from runtime._src.keras.saving import serialization_lib as serialization
-from runtime._src.keras.optimizers.optimizer import get
+from runtime._src.keras.optimizers.optimizer import Optimizer
 
-__all__ = ["serialize", "deserialize"]
+# The built-in optimizers, registered by name as they are defined.
+from runtime._src.keras.optimizers import (adadelta, adafactor, adagrad, adam, adamax,  # noqa: F401
+                                           adamw, ftrl, lamb, lion, loss_scale_optimizer,
+                                           muon, nadam, rmsprop, schedule_free_adamw, sgd)
+
+__all__ = ["serialize", "deserialize", "get"]
 
 
 def serialize(optimizer):
@@ -20,3 +26,24 @@ def deserialize(config, custom_objects=None, **kwargs):
         return get(config)
     return serialization.deserialize_keras_object(config, custom_objects,
                                                   module="keras.optimizers")
+
+
+def _by_name():
+    """{lowercase class name: class} of the built-in optimizers."""
+    return {name.lower(): cls for name, cls in
+            serialization.BUILTIN.get("keras.optimizers", {}).items()
+            if isinstance(cls, type) and issubclass(cls, Optimizer) and cls is not Optimizer}
+
+
+def get(identifier):
+    """An optimizer from a name ("sgd", "adam", "adamw", ...), a config dict,
+    or an Optimizer."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, dict):
+        return serialization.deserialize_keras_object(identifier, module="keras.optimizers")
+    known = _by_name()
+    if isinstance(identifier, str) and identifier.lower() in known:
+        return known[identifier.lower()]()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Known names: "
+                     f"{', '.join(sorted(known))}")

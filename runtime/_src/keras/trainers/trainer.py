@@ -43,7 +43,7 @@ from runtime._src.keras.callbacks import callback_list
 from runtime._src.keras.callbacks import callback as callbacks_mod
 from runtime._src.keras.trainers.data_adapters import data_adapter
 from runtime._src.keras.utils import io_utils
-from runtime._src.keras.optimizers import optimizer as optimizers
+from runtime._src.keras.optimizers import serialization as optimizers
 from runtime._src.keras.saving import weights_file as saving
 from runtime._src.keras.losses import losses as losses_mod
 from runtime._src.keras.metrics import metrics as metrics_mod
