@@ -5,7 +5,7 @@ from runtime._src.keras.initializers.initializers import (Constant, GlorotNormal
                                              Ones, Orthogonal, RandomNormal, RandomUniform,
                                              TruncatedNormal, VarianceScaling, Zeros, get,
                                              serialize)
-from runtime._src.keras.initializers.identity import Identity, deserialize
+from runtime._src.keras.initializers.initializers import Identity, deserialize
 
 # Keras 3's other names of the same classes
 IdentityInitializer = identity = Identity

@@ -7,6 +7,12 @@ before building a model makes its weights the same on every run (TF's
 semantics); an initializer's own `seed` makes it draw the same values on
 every call (stateless random ops seeded with (seed, 0)), as Keras 3's seeded
 initializers do.
+
+`Identity(gain=1.0)` (also `IdentityInitializer`, `identity`): gain times the
+identity matrix of a 2-D shape (ones on the main diagonal of a non-square one).
+Keras 3 names each initializer class in lower case too
+(`keras.initializers.glorot_uniform is GlorotUniform`); runtime/keras/initializers.py
+gives those names.
 """
 
 import math
@@ -18,7 +24,8 @@ from runtime._src.ops import (array_ops, linalg_ops, math_ops, matrix_diag_ops, 
 
 __all__ = ["Initializer", "GlorotUniform", "HeUniform", "GlorotNormal", "HeNormal",
            "LecunUniform", "LecunNormal", "TruncatedNormal", "Orthogonal", "VarianceScaling",
-           "RandomUniform", "RandomNormal", "Zeros", "Ones", "Constant", "get"]
+           "RandomUniform", "RandomNormal", "Zeros", "Ones", "Constant", "get", "Identity",
+           "deserialize"]
 
 
 def _draw(kind, shape, a, b, dtype, seed):
@@ -264,3 +271,34 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+
+
+class Identity(Initializer):
+    """`keras.initializers.Identity(gain=1.0)`: gain * eye(rows, cols)."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None):
+        shape = tuple(shape)
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        dtype = dtypes.as_dtype(dtype or "float32")
+        eye = linalg_ops.eye(shape[0], shape[1], dtype=dtype)
+        return eye if self.gain == 1 else eye * array_ops.constant(self.gain, dtype)
+
+
+serialization.register_builtin("keras.initializers", Identity)
+serialization.register_builtin("keras.initializers", Identity, "IdentityInitializer")
+_BY_NAME["identity"] = Identity
+
+
+def deserialize(config, custom_objects=None):
+    """The initializer a `serialize` dict (or a name) describes."""
+    if isinstance(config, str):
+        if custom_objects and config in custom_objects:
+            return custom_objects[config]
+        return get(config)
+    return serialization.deserialize_keras_object(config, custom_objects,
+                                                  module="keras.initializers")
