@@ -3,8 +3,9 @@
 from runtime._src.keras.callbacks.backup_and_restore import BackupAndRestore
 from runtime._src.keras.callbacks.callback_list import CallbackList
 from runtime._src.keras.callbacks.callback import (Callback, EarlyStopping, History, LambdaCallback,
-                                          ModelCheckpoint)
-from runtime._src.keras.callbacks.learning_rate_callbacks import LearningRateScheduler, ReduceLROnPlateau
+                                                   ModelCheckpoint)
+from runtime._src.keras.callbacks.learning_rate_callbacks import (LearningRateScheduler,
+                                                                  ReduceLROnPlateau)
 from runtime._src.keras.callbacks.logging_callbacks import CSVLogger, ProgbarLogger, TerminateOnNaN
 from runtime._src.keras.callbacks.tensorboard import TensorBoard
 

@@ -1,10 +1,11 @@
 """`tf.keras.initializers`: weight initializers and `get`."""
 
-from runtime._src.keras.initializers.initializers import (Constant, GlorotNormal, GlorotUniform, HeNormal,
-                                             HeUniform, Initializer, LecunNormal, LecunUniform,
-                                             Ones, Orthogonal, RandomNormal, RandomUniform,
-                                             TruncatedNormal, VarianceScaling, Zeros, get,
-                                             serialize)
+from runtime._src.keras.initializers.initializers import (Constant, GlorotNormal, GlorotUniform,
+                                                          HeNormal, HeUniform, Initializer,
+                                                          LecunNormal, LecunUniform, Ones,
+                                                          Orthogonal, RandomNormal, RandomUniform,
+                                                          TruncatedNormal, VarianceScaling, Zeros,
+                                                          get, serialize)
 from runtime._src.keras.initializers.initializers import Identity, deserialize
 
 # Keras 3's other names of the same classes

@@ -10,33 +10,40 @@ from runtime._src.keras.layers.reshaping.reshaping import Flatten, Reshape
 from runtime._src.keras.layers.core.lambda_layer import Lambda
 from runtime._src.keras.layers.core.embedding import Embedding
 from runtime._src.keras.layers.core.input_layer import Input, InputLayer
-from runtime._src.keras.layers.merging.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
-                                        Subtract, add, average, concatenate, maximum, minimum,
-                                        multiply, subtract)
-from runtime._src.keras.layers.normalization.normalization import BatchNormalization, LayerNormalization
+from runtime._src.keras.layers.merging.merging import (Add, Average, Concatenate, Maximum, Minimum,
+                                                       Multiply, Subtract, add, average,
+                                                       concatenate, maximum, minimum, multiply,
+                                                       subtract)
+from runtime._src.keras.layers.normalization.normalization import (BatchNormalization,
+                                                                   LayerNormalization)
 from runtime._src.keras.layers.activations.activation_layers import ELU, LeakyReLU, PReLU
 from runtime._src.keras.layers.attention.attention import Attention, MultiHeadAttention
 from runtime._src.keras.layers.convolutional.separable_conv import SeparableConv2D
 from runtime._src.keras.layers.convolutional.depthwise_conv import DepthwiseConv2D
 from runtime._src.keras.layers.convolutional.conv2d_transpose import Conv2DTranspose
 from runtime._src.keras.layers.convolutional.conv1d import Conv1D
-from runtime._src.keras.layers.regularization.noise import GaussianNoise, SpatialDropout1D, SpatialDropout2D
+from runtime._src.keras.layers.regularization.noise import (GaussianNoise, SpatialDropout1D,
+                                                            SpatialDropout2D)
 from runtime._src.keras.layers.pooling.pooling import (AveragePooling1D, AveragePooling2D,
-                                        GlobalAveragePooling1D, GlobalAveragePooling2D,
-                                        GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D)
-from runtime._src.keras.layers.preprocessing.preprocessing import (CategoryEncoding, IntegerLookup, Normalization,
-                                              Rescaling, StringLookup)
+                                                       GlobalAveragePooling1D,
+                                                       GlobalAveragePooling2D, GlobalMaxPooling1D,
+                                                       GlobalMaxPooling2D, MaxPooling1D)
+from runtime._src.keras.layers.preprocessing.preprocessing import (CategoryEncoding, IntegerLookup,
+                                                                   Normalization, Rescaling,
+                                                                   StringLookup)
 from runtime._src.keras.layers.rnn.recurrent import GRU, LSTM, SimpleRNN
 from runtime._src.keras.layers.rnn.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
-from runtime._src.keras.layers.reshaping.reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,
-                                          ZeroPadding2D)
+from runtime._src.keras.layers.reshaping.reshaping import (Cropping2D, Permute, RepeatVector,
+                                                           UpSampling2D, ZeroPadding2D)
 from runtime._src.keras.layers.rnn.rnn_wrappers import Bidirectional, TimeDistributed
 from runtime._src.keras.saving.serialization_lib import deserialize_layer as deserialize
 from runtime._src.keras.layers.preprocessing.bucketing import Discretization, Hashing
 from runtime._src.keras.layers.convolutional.conv1d_transpose import Conv1DTranspose
 from runtime._src.keras.layers.merging.dot import Dot
 from runtime._src.keras.layers.normalization.group_normalization import GroupNormalization
-from runtime._src.keras.layers.preprocessing.image_preprocessing.image_layers import CenterCrop, RandomFlip, Resizing
+from runtime._src.keras.layers.preprocessing.image_preprocessing.image_layers import (CenterCrop,
+                                                                                      RandomFlip,
+                                                                                      Resizing)
 from runtime._src.keras.layers.core.identity import Identity
 from runtime._src.keras.layers.normalization.unit_normalization import UnitNormalization
 from runtime._src.keras.layers.regularization.activity_regularization import ActivityRegularization
@@ -44,31 +51,47 @@ from runtime._src.keras.layers.core.masking import Masking
 from runtime._src.keras.saving.serialization_lib import serialize_layer as serialize
 
 from runtime._src.keras.layers.convolutional.conv3d import Conv3D, Conv3DTranspose
-from runtime._src.keras.layers.regularization.dropout import AlphaDropout, GaussianDropout, SpatialDropout3D
-from runtime._src.keras.layers.pooling.pooling3d import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2D,
-                                          AdaptiveAveragePooling3D, AdaptiveMaxPooling1D,
-                                          AdaptiveMaxPooling2D, AdaptiveMaxPooling3D,
-                                          AveragePooling3D, GlobalAveragePooling3D,
-                                          GlobalMaxPooling3D, MaxPooling3D)
+from runtime._src.keras.layers.regularization.dropout import (AlphaDropout, GaussianDropout,
+                                                              SpatialDropout3D)
+from runtime._src.keras.layers.pooling.pooling3d import (AdaptiveAveragePooling1D,
+                                                         AdaptiveAveragePooling2D,
+                                                         AdaptiveAveragePooling3D,
+                                                         AdaptiveMaxPooling1D, AdaptiveMaxPooling2D,
+                                                         AdaptiveMaxPooling3D, AveragePooling3D,
+                                                         GlobalAveragePooling3D, GlobalMaxPooling3D,
+                                                         MaxPooling3D)
 from runtime._src.keras.layers.reshaping.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D,
-                                             UpSampling3D, ZeroPadding1D, ZeroPadding3D)
+                                                              UpSampling3D, ZeroPadding1D,
+                                                              ZeroPadding3D)
 
 from runtime._src.keras.layers.rnn.rnn import RNN, StackedRNNCells
 from runtime._src.keras.layers.preprocessing.text_vectorization import TextVectorization
-from runtime._src.keras.layers.preprocessing.image_preprocessing.image_augmentation import (AutoContrast, CutMix, Equalization,
-                                                   MaxNumBoundingBoxes, MixUp, Pipeline,
-                                                   RandAugment,
-                                                   RandomBrightness,
-                                                   RandomContrast, RandomCrop, RandomGrayscale,
-                                                   RandomColorDegeneration,
-                                                   RandomColorJitter, RandomErasing,
-                                                   RandomInvert, RandomPerspective,
-                                                   RandomGaussianBlur, RandomHue,
-                                                   RandomPosterization,
-                                                   RandomSaturation, RandomSharpness,
-                                                   RandomRotation, RandomShear,
-                                                   RandomTranslation, RandomZoom,
-                                                   Solarization)
+from runtime._src.keras.layers.preprocessing.image_preprocessing.image_augmentation import (AutoContrast,
+                                                                                            CutMix,
+                                                                                            Equalization,
+                                                                                            MaxNumBoundingBoxes,
+                                                                                            MixUp,
+                                                                                            Pipeline,
+                                                                                            RandAugment,
+                                                                                            RandomBrightness,
+                                                                                            RandomContrast,
+                                                                                            RandomCrop,
+                                                                                            RandomGrayscale,
+                                                                                            RandomColorDegeneration,
+                                                                                            RandomColorJitter,
+                                                                                            RandomErasing,
+                                                                                            RandomInvert,
+                                                                                            RandomPerspective,
+                                                                                            RandomGaussianBlur,
+                                                                                            RandomHue,
+                                                                                            RandomPosterization,
+                                                                                            RandomSaturation,
+                                                                                            RandomSharpness,
+                                                                                            RandomRotation,
+                                                                                            RandomShear,
+                                                                                            RandomTranslation,
+                                                                                            RandomZoom,
+                                                                                            Solarization)
 from runtime._src.keras.layers.merging.dot import dot
 from runtime._src.keras.layers.convolutional.separable_conv import SeparableConv1D
 from runtime._src.keras.layers.convolutional.depthwise_conv import DepthwiseConv1D
@@ -79,8 +102,7 @@ from runtime._src.keras.layers.attention.additive_attention import AdditiveAtten
 from runtime._src.keras.layers.core.einsum_dense import EinsumDense
 from runtime._src.keras.layers.rnn.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 from runtime._src.keras.layers.core.reversible_embedding import ReversibleEmbedding
-from runtime._src.keras.layers.attention.grouped_query_attention import \
-    GroupedQueryAttention as GroupQueryAttention
+from runtime._src.keras.layers.attention.grouped_query_attention import (GroupedQueryAttention as GroupQueryAttention)
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",

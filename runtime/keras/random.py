@@ -7,8 +7,8 @@
 """
 
 from runtime._src.keras.random.random import (SeedGenerator, beta, binomial, categorical, dropout,
-                                       gamma, normal, randint, shuffle, truncated_normal,
-                                       uniform)
+                                              gamma, normal, randint, shuffle, truncated_normal,
+                                              uniform)
 
 __all__ = ["SeedGenerator", "beta", "binomial", "categorical", "dropout", "gamma", "normal",
            "randint", "shuffle", "truncated_normal", "uniform"]

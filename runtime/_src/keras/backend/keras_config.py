@@ -19,8 +19,8 @@ from runtime._src.keras.dtype_policies import dtype_policy as dtype_policies
 from runtime._src.keras.backend.config import (epsilon, floatx, image_data_format, set_epsilon,
                                                set_floatx, set_image_data_format)
 from runtime._src.keras.utils.io_utils import (disable_interactive_logging,
-                                         enable_interactive_logging,
-                                         is_interactive_logging_enabled)
+                                               enable_interactive_logging,
+                                               is_interactive_logging_enabled)
 
 __all__ = ["backend", "disable_flash_attention", "disable_interactive_logging",
            "disable_traceback_filtering", "dtype_policy", "enable_flash_attention",

@@ -51,8 +51,8 @@ from runtime._src.keras.utils import naming
 from runtime._src.keras.regularizers import regularizers
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.backend.keras_tensor import any_symbolic, symbolic_call
-from runtime._src.keras.saving.auto_config import (AutoConfigured, as_shape_structure,
-                                             plain_shape, recording_build)
+from runtime._src.keras.saving.auto_config import (AutoConfigured, as_shape_structure, plain_shape,
+                                                   recording_build)
 from runtime._src.keras.utils.naming import to_snake_case, unique_name
 from runtime._src.keras.random.random import SeedGenerator as _SeedGenerator
 from runtime._src.keras.backend.stateless_scope import get_stateless_scope

@@ -19,8 +19,8 @@ from runtime._src.core.context import init_scope
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.saving.auto_config import AutoConfigured
 from runtime._src.keras.losses.losses import (match_rank, mean_absolute_error,
-                                       mean_absolute_percentage_error, mean_squared_error,
-                                       mean_squared_logarithmic_error)
+                                              mean_absolute_percentage_error, mean_squared_error,
+                                              mean_squared_logarithmic_error)
 from runtime._src.keras.utils.naming import to_snake_case
 from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
 

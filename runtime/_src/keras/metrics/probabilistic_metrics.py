@@ -4,11 +4,12 @@ of the loss function of the same name."""
 
 from runtime._src.core import dtypes
 from runtime._src.keras.losses.losses import kl_divergence, poisson
-from runtime._src.keras.losses.losses import (categorical_crossentropy, sparse_categorical_crossentropy)
+from runtime._src.keras.losses.losses import (categorical_crossentropy,
+                                              sparse_categorical_crossentropy)
 from runtime._src.keras.metrics.metrics import Mean, MeanMetricWrapper, _as
 from runtime._src.ops import array_ops, math_ops
 from runtime._src.keras.metrics.metrics import _loss_metric
-from runtime._src.keras.losses.losses import (binary_crossentropy)
+from runtime._src.keras.losses.losses import binary_crossentropy
 
 __all__ = ["KLDivergence", "Poisson", "CategoricalCrossentropy",
            "SparseCategoricalCrossentropy", "BinaryCrossentropy"]

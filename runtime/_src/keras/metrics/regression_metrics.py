@@ -16,8 +16,8 @@
 
 from runtime._src.keras.losses.losses import cosine_similarity as cosine_similarity_loss
 from runtime._src.keras.losses.losses import (match_rank, mean_absolute_error,
-                                       mean_absolute_percentage_error, mean_squared_error,
-                                       mean_squared_logarithmic_error)
+                                              mean_absolute_percentage_error, mean_squared_error,
+                                              mean_squared_logarithmic_error)
 from runtime._src.keras.metrics.metrics import Mean, MeanMetricWrapper, Metric, _as
 from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
 from runtime._src.keras.losses.losses import log_cosh

@@ -31,7 +31,8 @@ import zipfile
 
 import numpy as np
 
-from runtime._src.keras.saving import keras_weights_file, weights_file as saving, serialization_lib as serialization
+from runtime._src.keras.saving import (keras_weights_file, weights_file as saving,
+                                       serialization_lib as serialization)
 
 __all__ = ["save_model", "load_model", "model_from_json", "clone_model", "FORMAT_VERSION",
            "SavingMixin", "save_weights", "load_weights"]

@@ -10,7 +10,7 @@ import numbers
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.core.dense import (add_kernel_and_bias, init_kernel_and_bias,
-                                            kernel_and_bias_config)
+                                                  kernel_and_bias_config)
 from runtime._src.ops import conv_ops, nn_ops
 from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair
 

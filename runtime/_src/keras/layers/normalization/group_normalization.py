@@ -10,8 +10,9 @@ by `beta` (one per channel; weights in Keras's order gamma, beta).
 
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.layers.layer import Layer
-from runtime._src.keras.layers.normalization.normalization import (_add_gamma_and_beta, _pop_regularizers,
-                                              _regularizer_config)
+from runtime._src.keras.layers.normalization.normalization import (_add_gamma_and_beta,
+                                                                   _pop_regularizers,
+                                                                   _regularizer_config)
 from runtime._src.keras.saving.serialization_lib import serialize_keras_object as _serialize
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 

@@ -55,8 +55,10 @@ from runtime._src.keras.random import random as keras_random
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.configurable import ConfigurableLayer, base_config
 from runtime._src.keras.utils.argument_validation import _data_format
-from runtime._src.keras.layers.preprocessing.image_preprocessing.image_transform import (FILL_MODES, INTERPOLATIONS, affine_transform,
-                                                perspective_transform)
+from runtime._src.keras.layers.preprocessing.image_preprocessing.image_transform import (FILL_MODES,
+                                                                                         INTERPOLATIONS,
+                                                                                         affine_transform,
+                                                                                         perspective_transform)
 from runtime._src.keras.layers.regularization.noise import _when_training
 from runtime._src.keras.ops import image as keras_image
 from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops,
