@@ -1,14 +1,34 @@
-"""The convolution base: arguments, weights options, bias and activation shared by the
-convolution layers (`Conv1D`, the transposed, depthwise and separable ones)."""
+"""`BaseConv`, the one base of the convolution layers (Keras 3's `BaseConv` and
+`BaseConvTranspose` in one), parameterised by `_rank` (1, 2, 3) and `_transpose`:
+
+    arguments     kernel_size, strides and dilation_rate as `_rank` ints, padding,
+                  data_format, activation, use_bias, the initializers, and the
+                  regularizers and constraints of each weight (`_weight_options`)
+    weights       kernel kernel_size + (in, filters), or + (filters, in) with
+                  `_transpose` (the kernel of the convolution whose gradient the
+                  layer computes), and bias (filters,)
+    output        bias added and activation applied after the convolution (`_finish`)
+
+Conv1D/2D/3D, their transposes, and the depthwise and separable layers derive
+from it and write `call` (and `build` where their weights differ).
+"""
 
 import numbers
+
 from runtime._src.keras.activations import activations
-from runtime._src.keras.layers.layer import InputSpec
-from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair
 from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import InputSpec
+from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair, ntuple
 from runtime._src.ops import nn_ops
 
-__all__ = []
+__all__ = ["BaseConv"]
+
+
+_NORMS = {     # kernel_size, strides, dilation_rate as `_rank` positive ints
+    1: lambda v, n: _pair(v[0] if isinstance(v, (list, tuple)) else v, n)[:1],
+    2: _pair,
+    3: lambda v, n: ntuple(v, 3, n),
+}
 
 
 def _positive(value, name):
@@ -18,10 +38,12 @@ def _positive(value, name):
     return int(value)
 
 
-class _Conv(ConfigurableLayer):
-    """Arguments and bias shared by the layers here."""
+class BaseConv(ConfigurableLayer):
+    """Arguments, weights, bias and activation of a convolution of rank `_rank`
+    (transposed with `_transpose`)."""
 
     _rank = 2
+    _transpose = False
     _config_keys = ("kernel_size", "strides", "padding", "data_format", "dilation_rate",
                     "activation", "use_bias", "kernel_initializer", "bias_initializer")
 
@@ -33,8 +55,7 @@ class _Conv(ConfigurableLayer):
                    for what in ("regularizer", "constraint")}
             for part in ("kernel", "bias", "depthwise", "pointwise")}
         super().__init__(**kwargs)
-        norm = _pair if self._rank == 2 else (lambda v, n: _pair(
-            v[0] if isinstance(v, (list, tuple)) else v, n)[:1])
+        norm = _NORMS[self._rank]
         self.kernel_size = norm(kernel_size, "kernel_size")
         self.strides = norm(strides, "strides")
         self.dilation_rate = norm(dilation_rate, "dilation_rate")
@@ -54,6 +75,18 @@ class _Conv(ConfigurableLayer):
             raise ValueError(f'Layer "{self.name}": the channel dimension of its input must '
                              f"be known to build the kernel; got input shape {input_shape}")
         return channels
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + ((self.filters, channels) if self._transpose
+                                   else (channels, self.filters))
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(
+            shape=self._kernel_shape(self._channels(input_shape)),
+            initializer=self.kernel_initializer, name="kernel",
+            **self._weight_options["kernel"])
+        self._add_bias(self.filters)
+        self.built = True
 
     def _add_bias(self, n):
         self.bias = self.add_weight(shape=(n,), initializer=self.bias_initializer,

@@ -3,18 +3,18 @@
 (zeros before the first step only)."""
 
 from runtime._src.ops import conv_ops, shape_ops
-from runtime._src.keras.layers.convolutional.base_conv import _Conv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
 
 __all__ = ["Conv1D"]
 
 
-class Conv1D(_Conv):
+class Conv1D(BaseConv):
     """`keras.layers.Conv1D(filters, kernel_size, strides=1, padding="valid",
     dilation_rate=1, activation=None, use_bias=True)`; padding "valid", "same" or
     "causal" (zeros before the first step only)."""
 
     _rank = 1
-    _config_keys = ("filters",) + _Conv._config_keys
+    _config_keys = ("filters",) + BaseConv._config_keys
 
     def __init__(self, filters, kernel_size, padding="valid", **kwargs):
         self.filters = _positive(filters, "filters")
@@ -23,13 +23,6 @@ class Conv1D(_Conv):
         if causal:
             self.padding = "causal"
 
-    def build(self, input_shape):
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (self._channels(input_shape), self.filters),
-            initializer=self.kernel_initializer, name="kernel",
-            **self._weight_options["kernel"])
-        self._add_bias(self.filters)
-        self.built = True
 
     def call(self, inputs):
         fmt = "NWC" if self.data_format == "channels_last" else "NCW"

@@ -19,6 +19,7 @@ __all__ = ["Conv1DTranspose"]
 class Conv1DTranspose(Conv1D):
     """See the module docstring (no output_padding, dilation or channels_first)."""
 
+    _transpose = True
     _config_keys = Conv1D._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, output_padding=None, **kwargs):
@@ -33,13 +34,6 @@ class Conv1DTranspose(Conv1D):
             raise NotImplementedError("Conv1DTranspose: only channels_last inputs and "
                                       "dilation_rate=1 are supported")
 
-    def build(self, input_shape):
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (self.filters, self._channels(input_shape)),
-            initializer=self.kernel_initializer, name="kernel",
-            **self._weight_options["kernel"])
-        self._add_bias(self.filters)
-        self.built = True
 
     def call(self, inputs):
         shape = array_ops.shape(inputs)

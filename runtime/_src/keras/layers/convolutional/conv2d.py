@@ -5,37 +5,34 @@ y = activation(bias_add(conv2d(x, kernel), bias)), kernel
 
 `data_format="channels_first"` takes (batch, channels, height, width)."""
 
-import numbers
 
-from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
+from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.core.dense import (add_kernel_and_bias, init_kernel_and_bias,
                                                   kernel_and_bias_config)
 from runtime._src.ops import conv_ops, nn_ops
-from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair
 
 __all__ = ["Conv2D"]
 
 
-class Conv2D(Layer):
+class Conv2D(BaseConv):
     """`tf.keras.layers.Conv2D(filters, kernel_size, strides=(1, 1), padding="valid",
-    data_format=None, dilation_rate=(1, 1), activation=None, use_bias=True)`."""
+    data_format=None, dilation_rate=(1, 1), activation=None, use_bias=True)`.
+
+    Its config is Keras's full one (initializers, regularizers and constraints
+    serialized, `groups`), written out in `get_config`."""
+
+    _config_keys = ()
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
                  data_format=None, dilation_rate=(1, 1), groups=1, activation=None,
                  use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(**kwargs)
-        if not isinstance(filters, numbers.Integral) or filters <= 0:
-            raise ValueError("Invalid value for argument `filters`. Expected a strictly "
-                             f"positive value. Received filters={filters}.")
-        self.filters = int(filters)
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.strides = _pair(strides, "strides")
-        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
-        self.padding = _padding(padding)
-        self.data_format = _data_format(data_format)
+        super().__init__(kernel_size, strides=strides, padding=padding,
+                         data_format=data_format, dilation_rate=dilation_rate, **kwargs)
+        self.filters = _positive(filters, "filters")
         self.groups = int(groups)
         init_kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer,
                              kernel_regularizer, bias_regularizer, kernel_constraint,

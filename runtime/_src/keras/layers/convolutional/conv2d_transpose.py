@@ -4,16 +4,17 @@ pixel spreads over a kh x kw window of the (larger) output."""
 
 from runtime._src.graph.op_registry import apply
 from runtime._src.ops import array_ops
-from runtime._src.keras.layers.convolutional.base_conv import _Conv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
 
 __all__ = ["Conv2DTranspose"]
 
 
-class Conv2DTranspose(_Conv):
+class Conv2DTranspose(BaseConv):
     """`keras.layers.Conv2DTranspose(filters, kernel_size, strides=(1, 1),
     padding="valid", activation=None, use_bias=True)` (no output_padding)."""
 
-    _config_keys = ("filters",) + _Conv._config_keys
+    _transpose = True
+    _config_keys = ("filters",) + BaseConv._config_keys
 
     def __init__(self, filters, kernel_size, output_padding=None, **kwargs):
         self.filters = _positive(filters, "filters")
@@ -24,13 +25,6 @@ class Conv2DTranspose(_Conv):
             raise NotImplementedError("Conv2DTranspose: only channels_last inputs and "
                                       "dilation_rate=(1, 1) are supported")
 
-    def build(self, input_shape):
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (self.filters, self._channels(input_shape)),
-            initializer=self.kernel_initializer, name="kernel",
-            **self._weight_options["kernel"])
-        self._add_bias(self.filters)
-        self.built = True
 
     def call(self, inputs):
         shape = array_ops.shape(inputs)

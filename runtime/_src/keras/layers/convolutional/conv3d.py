@@ -16,11 +16,10 @@ Both are made of differentiable ops, so gradients come from them.
 """
 
 
-from runtime._src.keras.layers.convolutional.base_conv import _Conv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
 from runtime._src.keras.ops.nn import from_channels_last as from_last
 from runtime._src.keras.ops.nn import to_channels_last as to_last
 from runtime._src.keras.ops.tfops import tf
-from runtime._src.keras.utils.argument_validation import ntuple
 
 __all__ = ["Conv3D", "Conv3DTranspose", "conv3d", "conv3d_transpose", "to_last", "from_last"]
 
@@ -100,12 +99,12 @@ def conv3d_transpose(x, kernel, strides, padding):
     return tf.add_n(parts)[:, before:before + sizes[0]]
 
 
-class Conv3D(_Conv):
+class Conv3D(BaseConv):
     """`keras.layers.Conv3D(filters, kernel_size, strides=(1, 1, 1), padding="valid",
     data_format=None, dilation_rate=(1, 1, 1), activation=None, use_bias=True)`."""
 
     _rank = 3
-    _config_keys = ("filters",) + _Conv._config_keys + ("groups",)
+    _config_keys = ("filters",) + BaseConv._config_keys + ("groups",)
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  data_format=None, dilation_rate=(1, 1, 1), groups=1, **kwargs):
@@ -113,24 +112,11 @@ class Conv3D(_Conv):
         if groups != 1:
             raise ValueError(f"Conv3D here takes groups=1 only; received groups={groups}")
         self.groups = 1
-        super().__init__(1, padding=padding, data_format=data_format, **kwargs)
-        self.kernel_size = ntuple(kernel_size, 3, "kernel_size")
-        self.strides = ntuple(strides, 3, "strides")
-        self.dilation_rate = ntuple(dilation_rate, 3, "dilation_rate")
+        super().__init__(kernel_size, strides=strides, padding=padding,
+                         data_format=data_format, dilation_rate=dilation_rate, **kwargs)
         if self.padding == "same" and max(self.strides) > 1 and max(self.dilation_rate) > 1:
             raise ValueError("`strides > 1` not supported in conjunction with "
                              "`dilation_rate > 1`.")
-
-    def _kernel_shape(self, channels):
-        return self.kernel_size + (channels, self.filters)
-
-    def build(self, input_shape):
-        self.kernel = self.add_weight(
-            shape=self._kernel_shape(self._channels(input_shape)),
-            initializer=self.kernel_initializer, name="kernel",
-            **self._weight_options["kernel"])
-        self._add_bias(self.filters)
-        self.built = True
 
     def call(self, inputs):
         x = to_last(inputs, self.data_format)
@@ -149,6 +135,7 @@ class Conv3DTranspose(Conv3D):
     padding="valid", data_format=None, activation=None, use_bias=True)`
     (no output_padding or dilation)."""
 
+    _transpose = True
     _config_keys = Conv3D._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
@@ -160,9 +147,6 @@ class Conv3DTranspose(Conv3D):
                          data_format=data_format, dilation_rate=dilation_rate, **kwargs)
         if self.dilation_rate != (1, 1, 1):
             raise ValueError("Conv3DTranspose here takes dilation_rate=(1, 1, 1) only")
-
-    def _kernel_shape(self, channels):
-        return self.kernel_size + (self.filters, channels)
 
     def _convolve(self, x, kernel):
         return conv3d_transpose(x, tf.cast(kernel, x.dtype), self.strides, self.padding)

@@ -7,7 +7,7 @@
         kernel (k, in, multiplier)"""
 
 from runtime._src.ops import array_ops, conv_ops
-from runtime._src.keras.layers.convolutional.base_conv import _Conv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
 from runtime._src.keras.utils.argument_validation import ntuple
 
 __all__ = ["DepthwiseWeights", "DepthwiseConv2D", "DepthwiseConv1D"]
@@ -27,11 +27,11 @@ class DepthwiseWeights:
         self.built = True
 
 
-class DepthwiseConv2D(DepthwiseWeights, _Conv):
+class DepthwiseConv2D(DepthwiseWeights, BaseConv):
     """`keras.layers.DepthwiseConv2D(kernel_size, strides=(1, 1), padding="valid",
     depth_multiplier=1, activation=None, use_bias=True)`."""
 
-    _config_keys = ("depth_multiplier",) + _Conv._config_keys
+    _config_keys = ("depth_multiplier",) + BaseConv._config_keys
 
     def __init__(self, kernel_size, strides=(1, 1), padding="valid", depth_multiplier=1,
                  depthwise_initializer="glorot_uniform", **kwargs):
@@ -52,12 +52,12 @@ def _depthwise(layer, inputs, kernel):
                            dilations=layer.dilation_rate)
 
 
-class DepthwiseConv1D(DepthwiseWeights, _Conv):
+class DepthwiseConv1D(DepthwiseWeights, BaseConv):
     """`keras.layers.DepthwiseConv1D(kernel_size, strides=1, padding="valid",
     depth_multiplier=1, dilation_rate=1, activation=None, use_bias=True)`."""
 
     _rank = 1
-    _config_keys = ("depth_multiplier",) + _Conv._config_keys
+    _config_keys = ("depth_multiplier",) + BaseConv._config_keys
 
     def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
                  depthwise_initializer="glorot_uniform", **kwargs):
