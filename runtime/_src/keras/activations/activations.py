@@ -175,19 +175,13 @@ _BY_NAME = {
 
 def get(identifier):
     """The activation function `identifier` names (or is)."""
-    if identifier is None:
-        return linear
     if isinstance(identifier, dict):          # Keras 3's {"class_name": "function", ...}
         identifier = identifier.get("config")
-    if isinstance(identifier, str):
-        fn = _BY_NAME.get(identifier)
-        if fn is None:
-            raise ValueError(f"Could not interpret activation function identifier: "
-                             f"{identifier!r}. Known names: {', '.join(sorted(_BY_NAME))}")
-        return fn
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret activation function identifier: {identifier!r}")
+        none = serialization.REJECT
+    else:
+        none = linear
+    return serialization.get_by_identifier(identifier, "activation function", _BY_NAME, None,
+                                           none=none)
 
 
 def serialize(fn):

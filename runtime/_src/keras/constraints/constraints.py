@@ -132,4 +132,4 @@ def get(identifier):
     """A constraint from None, a name ("max_norm", "non_neg", ...), a config
     dict, a Constraint, or a callable taking a weight."""
     return serialization.get_by_identifier(identifier, "constraint", _BY_NAME,
-                                           "keras.constraints")
+                                           "keras.constraints", fold_case=True)

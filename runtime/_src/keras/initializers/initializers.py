@@ -260,17 +260,8 @@ def serialize(initializer):
 def get(identifier):
     """An initializer from a name ("glorot_uniform", "zeros", ...), a config
     dict, an Initializer, or a callable taking (shape, dtype)."""
-    if isinstance(identifier, dict):
-        return serialization.deserialize_keras_object(identifier, module="keras.initializers")
-    if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret initializer identifier: {identifier!r}. "
-                             f"Known names: {', '.join(sorted(_BY_NAME))}")
-        return cls()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+    return serialization.get_by_identifier(identifier, "initializer", _BY_NAME,
+                                           "keras.initializers", none=serialization.REJECT)
 
 
 class Identity(Initializer):

@@ -332,21 +332,11 @@ def get(identifier):
     """As Keras 3: a function's name or alias ("mean_squared_error", "mse",
     "huber") gives the per-sample function; a class name ("MeanSquaredError")
     an instance; a config dict its Loss; a Loss or a callable itself; None None."""
-    if identifier is None or isinstance(identifier, Loss):
-        return identifier
-    if isinstance(identifier, dict):
-        return serialization.deserialize_keras_object(identifier, module="keras.losses")
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        cls = serialization.BUILTIN.get("keras.losses", {}).get(identifier)
-        if cls is None or not (isinstance(cls, type) and issubclass(cls, Loss)) \
-                or cls in (Loss, LossFunctionWrapper):
-            raise ValueError(f"Could not interpret loss identifier: {identifier}")
-        return cls()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret loss identifier: {identifier}")
+    classes = {name: cls for name, cls in serialization.BUILTIN.get("keras.losses", {}).items()
+               if isinstance(cls, type) and issubclass(cls, Loss)
+               and cls not in (Loss, LossFunctionWrapper)}
+    return serialization.get_by_identifier(identifier, "loss", {**classes, **_FUNCTIONS},
+                                           "keras.losses", base=Loss, quote=False, known=False)
 
 
 def as_loss(identifier):

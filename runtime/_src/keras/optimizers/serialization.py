@@ -38,12 +38,6 @@ def _by_name():
 def get(identifier):
     """An optimizer from a name ("sgd", "adam", "adamw", ...), a config dict,
     or an Optimizer."""
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if isinstance(identifier, dict):
-        return serialization.deserialize_keras_object(identifier, module="keras.optimizers")
-    known = _by_name()
-    if isinstance(identifier, str) and identifier.lower() in known:
-        return known[identifier.lower()]()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Known names: "
-                     f"{', '.join(sorted(known))}")
+    return serialization.get_by_identifier(identifier, "optimizer", _by_name(),
+                                           "keras.optimizers", none=serialization.REJECT,
+                                           base=Optimizer, fold_case=True, callables=False)

@@ -162,4 +162,4 @@ def get(identifier):
     """A regularizer from None, a name ("l1", "l2", "l1_l2"), a config dict, a
     Regularizer, or a callable taking a weight."""
     return serialization.get_by_identifier(identifier, "regularizer", _BY_NAME,
-                                           "keras.regularizers")
+                                           "keras.regularizers", fold_case=True)

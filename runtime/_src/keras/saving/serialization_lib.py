@@ -218,22 +218,41 @@ def _lookup(class_name, registered, module, custom_objects):
     return found
 
 
-def get_by_identifier(identifier, kind, by_name, module):
-    """A regularizer or constraint (`kind`) from None, a name in `by_name`, a
-    config dict (deserialized from `module`), or a callable taking a weight."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
+REJECT = object()    # get_by_identifier(none=REJECT): None is not an identifier of the kind
+
+
+def get_by_identifier(identifier, kind, by_name, module, *, none=None, base=(),
+                      fold_case=False, callables=True, quote=True, known=True):
+    """The one identifier lookup behind `keras.activations.get`, `initializers`,
+    `regularizers`, `constraints`, `losses` and `optimizers.get`:
+
+        None            `none` (a ValueError with none=REJECT)
+        an instance of `base`, or any callable (unless callables=False): itself
+        a config dict   the object it describes (deserialized from `module`; with
+                        module=None a dict is not an identifier)
+        a name          by_name[name] (lowercased first with fold_case): a class
+                        is instantiated, a function returned as it is
+
+    Anything else is a ValueError naming `kind` ("Could not interpret loss
+    identifier: ..."), the identifier (its repr with quote) and, for a name or
+    when callables are refused, the known names (with known)."""
+    if identifier is None and none is not REJECT:
+        return none
+    if base and isinstance(identifier, base):
+        return identifier
+    if isinstance(identifier, dict) and module is not None:
         return deserialize_keras_object(identifier, None, module=module)
     if isinstance(identifier, str):
-        cls = by_name.get(identifier.lower())
-        if cls is None:
-            raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}. "
-                             f"Known names: {', '.join(sorted(by_name))}")
-        return cls()
-    if callable(identifier):
+        entry = by_name.get(identifier.lower() if fold_case else identifier)
+        if entry is not None:
+            return entry() if isinstance(entry, type) else entry
+    elif callables and callable(identifier):
         return identifier
-    raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")
+    message = f"Could not interpret {kind} identifier: " + \
+        (repr(identifier) if quote else str(identifier))
+    if known and (isinstance(identifier, str) or not callables):
+        message += f". Known names: {', '.join(sorted(by_name))}"
+    raise ValueError(message)
 
 
 def serialize_layer(layer):
