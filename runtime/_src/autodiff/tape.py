@@ -115,6 +115,8 @@ class GradientTape:
             if _is_variable(leaf):
                 self._watched_vars[id(leaf)] = leaf
                 continue
+            if not isinstance(leaf, Tensor) and hasattr(leaf, "_as_tensor"):
+                leaf = leaf._as_tensor()         # a tf.WeakTensor: its tensor
             if not isinstance(leaf, Tensor):
                 raise ValueError(f"Passed in object {leaf!r} of type '{type(leaf).__name__}', "
                                  "not tf.Tensor or tf.Variable")
@@ -213,7 +215,7 @@ class GradientTape:
                             "None.")
         flat_targets = nest.flatten(target)
         targets = [self._own(_as_target(t)) for t in flat_targets]
-        flat_sources = nest.flatten(sources)
+        flat_sources = [_source(s) for s in nest.flatten(sources)]
         groups = self._source_groups(flat_sources, flat_targets, targets)
         target_grads = self._target_grads(target, targets, output_gradients)
         if self._recording and not self._persistent:
@@ -438,6 +440,14 @@ class _Paused:
         return False
 
 
+def _source(value):
+    """A gradient source: a Variable or tensor as it is, a tensor-like value
+    (a tf.WeakTensor) as its tensor."""
+    if isinstance(value, Tensor) or _is_variable(value) or not hasattr(value, "_as_tensor"):
+        return value
+    return value._as_tensor()
+
+
 def _unconnected(value):
     if isinstance(value, UnconnectedGradients):
         return value
@@ -448,8 +458,8 @@ def _unconnected(value):
 
 
 def _as_target(t):
-    if _is_variable(t):
-        t = t._as_tensor()
+    if _is_variable(t) or (not isinstance(t, Tensor) and hasattr(t, "_as_tensor")):
+        t = t._as_tensor()                  # a Variable's value; a tf.WeakTensor's tensor
     if not isinstance(t, Tensor):
         raise TypeError(f"GradientTape.gradient: the target must be a Tensor or Variable, got "
                         f"{t!r} of type {type(t).__name__}")

@@ -30,6 +30,7 @@ import weakref
 import numpy as np
 
 from runtime._src.core import context as _context
+from runtime._src.core import dtype_promotion as _dtype_promotion
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph import graph as _graph
 from runtime._src.core.devices import EAGER_DEVICE
@@ -247,6 +248,8 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
     def _update(self, op_name, value, read_value):
         if isinstance(value, Variable):
             value = value._as_tensor()
+        if _dtype_promotion.mode() is not None:
+            value = self._auto_converted(value)
         if not isinstance(value, Tensor):
             value = convert_to_tensor(value, self._dtype)
         if op_name != "AssignVariableOp" and _graph.current_graph() is None \
@@ -260,6 +263,26 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
         # The result is a read of the Variable after the write, as TF's (so a
         # gradient through it reaches the Variable, not the value written).
         return self._as_tensor() if read_value else None
+
+    def _auto_converted(self, value):
+        """Under auto dtype conversion, a value that promotes to this
+        variable's dtype, cast to it (TF: 'tf.Variable in-place ops allow
+        implicit conversions'); one that promotes to another stays as it is
+        and is refused below."""
+        from runtime._src.ops.math_ops import cast
+        from runtime._src.ops.weak_ops import operand_type
+        if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+            kind = operand_type(value)
+            value = value._as_tensor()
+        else:
+            kind = operand_type(value)
+        if kind[0] is self._dtype:
+            return value
+        promoted, _ = _dtype_promotion.result_type((self._dtype, False), kind)
+        if promoted is not self._dtype:
+            return value
+        return cast(value, self._dtype) if isinstance(value, Tensor) else \
+            convert_to_tensor(value, self._dtype)
 
     def _check_spec(self, dtype, shape):
         """Raise TypeError/ValueError when a value cannot be written here."""

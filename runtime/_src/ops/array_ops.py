@@ -19,7 +19,8 @@ import builtins
 import numpy as np
 
 from runtime._src.core.composite import dispatch_api
-from runtime._src.core import dtypes
+from runtime._src.core import dtype_promotion, dtypes
+from runtime._src.ops.weak_tensor import WeakTensor
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import current_graph
@@ -115,6 +116,10 @@ def constant(value, dtype=None, shape=None, name=None):
 
     `shape` reshapes a value with that many elements or broadcasts a single one.
     """
+    if dtype_promotion.mode() is not None:
+        auto = _auto_converted_constant(value, dtype, shape)
+        if auto is not None:
+            return auto
     if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
         return _constant_of_variable(value, dtype, shape)
     if isinstance(value, (list, tuple)) and any(
@@ -140,6 +145,23 @@ def constant(value, dtype=None, shape=None, name=None):
             raise TypeError(f"constant: cannot reshape or broadcast a value with "
                             f"{np.size(array)} elements to shape {list(dims)}")
     return _as_graph_value(array, dtype)
+
+
+def _auto_converted_constant(value, dtype, shape):
+    """`tf.constant` under auto dtype conversion: a WeakTensor of a Python
+    number or list (no dtype), and a tensor of another dtype cast to `dtype`."""
+    if isinstance(value, WeakTensor):
+        value = value.to_tensor()
+    if dtype is None:
+        found = dtype_promotion.python_type(value)
+        if found is not None and found[1]:
+            return WeakTensor(constant(value, found[0], shape))
+        return None
+    dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor) and value.dtype is not dtype:
+        out = cast(value, dtype)
+        return out if shape is None else reshape(out, shape)
+    return None
 
 
 def _constant_of_variable(variable, dtype, shape):
@@ -424,6 +446,8 @@ def _reshape_grad(op, grad):
 
 def reshape(tensor, shape, name=None):
     """`tensor` with a new shape of the same size; one dimension may be -1."""
+    if tensor.__class__ is WeakTensor:
+        return WeakTensor(reshape(tensor.to_tensor(), shape))
     out = dispatch_api("reshape", (shape,), tensor, shape)    # ragged shapes
     if out is not NotImplemented:
         return out

@@ -5,9 +5,11 @@ error, operand conversion (`convert_pair`), and the eager fast path of front
 functions (`binary`, `unary`, `run_kernel_now`).
 """
 
+import types
+
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import dtype_promotion, dtypes
 from runtime._src.core.composite import _API_TYPES, dispatch_api
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
@@ -114,6 +116,12 @@ def eager_values(x, y):
     return None
 
 
+# TF's auto dtype conversion ('all'/'safe' modes): ops/weak_ops.py puts its
+# promoting binary, its unary of Python values and the WeakTensor class here;
+# they run while core.dtype_promotion's mode is on.
+auto_conversion = types.SimpleNamespace(binary=None, unary=None, wrap=None)
+
+
 def binary(name, x, y, allowed, out_dtype=None):
     """Run binary op `name`: eagerly on the fast path, else convert and apply."""
     if plain_eager():
@@ -130,6 +138,13 @@ def binary(name, x, y, allowed, out_dtype=None):
                            lambda a, b: binary(name, a, b, allowed, out_dtype))
         if out is not NotImplemented:
             return out
+    if dtype_promotion.mode() is not None:
+        return auto_conversion.binary(name, x, y,
+                                  lambda a, b: _converted_binary(name, a, b, allowed))
+    return _converted_binary(name, x, y, allowed)
+
+
+def _converted_binary(name, x, y, allowed):
     x, y = convert_pair(x, y, name)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
@@ -149,10 +164,28 @@ def unary(name, x, allowed, attrs=None, out_dtype=None):
                                                                out_dtype))
         if mapped is not NotImplemented:
             return mapped
+        if dtype_promotion.mode() is not None and dtype_promotion.python_type(x) is not None:
+            return map_python_value(x, name, lambda v: unary(name, v, allowed, attrs, out_dtype))
     x = convert_to_tensor(x)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
     return apply(name, (x,), attrs)
+
+
+def weak_input(value):
+    """Under auto dtype conversion, a Python number or list as the WeakTensor
+    (or strong tensor) it stands for; any other value as it is."""
+    found = dtype_promotion.python_type(value)
+    if found is None:
+        return value
+    tensor = convert_to_tensor(value, found[0])
+    return auto_conversion.wrap(tensor) if found[1] else tensor
+
+
+def map_python_value(x, op_name, fn):
+    """Op `op_name` of a Python value under auto dtype conversion: weak when
+    the value's type is (ops/weak_ops.py)."""
+    return auto_conversion.unary(x, fn, op_name)
 
 
 def map_composite_values(x, op_name, fn):

@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 
 from runtime._src.core.composite import dispatch_api
-from runtime._src.core import dtypes
+from runtime._src.core import dtype_promotion, dtypes
 from runtime._src.core.errors import InvalidArgumentError, NotFoundError
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import (apply, define_grad, define_op,
@@ -224,7 +224,7 @@ def truediv(x, y, name=None):
     Two tensors of different dtypes raise TypeError, eagerly too (as TF)."""
     dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
     if (isinstance(dx, dtypes.DType) and isinstance(dy, dtypes.DType) and dx is not dy
-            and _is_tensor_like(x) and _is_tensor_like(y)):
+            and _is_tensor_like(x) and _is_tensor_like(y) and dtype_promotion.mode() is None):
         raise TypeError(f"RealDiv: `x` and `y` must have the same dtype, "
                         f"got tf.{dx.name} != tf.{dy.name}")
     found = eager_values(x, y) if current_graph() is None else None

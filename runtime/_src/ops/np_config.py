@@ -6,6 +6,9 @@ Turning it on (process-wide and for good, as in TensorFlow) does three things:
     `min`, `mean`, `round()`, unary `+` and `data`;
   - tensors index as NumPy arrays do (integer arrays, boolean masks;
     np_indexing.py);
+  - with dtype_conversion_mode='all' or 'safe', TF's auto dtype conversion:
+    Python numbers make weak tensors, and ops promote by a lattice
+    (core/dtype_promotion.py, ops/weak_ops.py);
   - with dtype_conversion_mode='legacy' (the default), the Python operators
     of two operands of different dtypes promote them by NumPy's rules
     (`int32 + int64` is int64, `int32 + 1.5` float64, `float32 + 1.5`
@@ -21,6 +24,7 @@ import numbers
 
 import numpy as np
 
+from runtime._src.core import dtype_promotion
 from runtime._src.core import tensor as _tensor
 from runtime._src.core.dtypes import as_dtype
 from runtime._src.core.tensor import SymbolicTensor, Tensor
@@ -32,6 +36,7 @@ from runtime._src.ops.np_math_ops import around
 from runtime._src.ops.np_reduce_ops import amax, amin, mean
 from runtime._src.ops.np_reduce_ops import matmul as np_matmul
 from runtime._src.ops.np_select_ops import clip
+from runtime._src.ops import weak_ops
 
 __all__ = ["experimental_enable_numpy_behavior", "disable_numpy_behavior",
            "numpy_behavior_enabled"]
@@ -40,7 +45,7 @@ __all__ = ["experimental_enable_numpy_behavior", "disable_numpy_behavior",
 _PROMOTING = ("add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow",
               "matmul", "less", "less_equal", "greater", "greater_equal", "equal",
               "not_equal", "and_", "or_", "xor_")
-_MODES = ("off", "legacy")
+_MODES = ("off", "legacy", "all", "safe")
 _saved = {}        # what enabling replaced: ("dispatch" | "attr", name) -> old value
 
 
@@ -134,17 +139,20 @@ def _set_dispatch(name, value):
 
 
 _MISSING = object()
+weak_ops.install()
 
 
 def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
     """`tnp.experimental_enable_numpy_behavior(prefer_float32=False,
     dtype_conversion_mode='legacy')`: see the module docstring. The modes
-    are 'legacy' (NumPy's promotion in operators) and 'off' (none)."""
+    are 'legacy' (NumPy's promotion in operators), 'off' (none), and TF's auto
+    dtype conversion 'all' and 'safe' (weak tensors and a lattice:
+    core/dtype_promotion.py, ops/weak_ops.py)."""
     if dtype_conversion_mode not in _MODES:
         raise ValueError(f"experimental_enable_numpy_behavior: dtype_conversion_mode must be "
-                         f"'legacy' or 'off' here, got {dtype_conversion_mode!r} (the 'safe' "
-                         "and 'all' modes of TF's auto dtype conversion are not supported)")
+                         f"one of {', '.join(map(repr, _MODES))}, got {dtype_conversion_mode!r}")
     _restore_dispatch()
+    dtype_promotion.set_mode(dtype_conversion_mode)
     for name, value in _METHODS.items():
         _set_attr(name, value)
     basic = _saved.get(("dispatch", "getitem"), _tensor.dispatch.getitem)
@@ -155,7 +163,8 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
             base = np_matmul if name == "matmul" else _saved[("dispatch", name)] \
                 if ("dispatch", name) in _saved else getattr(_tensor.dispatch, name)
             _set_dispatch(name, _promoted(base))
-    set_prefer_float32(prefer_float32)
+    # TF's auto dtype conversion makes tnp's default float float32, as prefer_float32 does.
+    set_prefer_float32(prefer_float32 or dtype_conversion_mode in ("all", "safe"))
 
 
 def _restore_dispatch():
@@ -175,6 +184,7 @@ def disable_numpy_behavior():
             setattr(Tensor, name, old)
         del _saved[(kind, name)]
     set_prefer_float32(False)
+    dtype_promotion.set_mode(None)
 
 
 def numpy_behavior_enabled():

@@ -15,7 +15,8 @@ import numbers
 
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import dtype_promotion, dtypes
+from runtime._src.ops.base_ops import weak_input
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.ops import manipulation_ops, math_ops
 
@@ -137,6 +138,10 @@ def asarray(a, dtype=None):
     the one NumPy infers (Python ints int64, floats float64 or float32 under
     prefer_float32); a tensor of that dtype is returned as it is."""
     dtype = _tf_dtype(dtype)
+    if dtype is None and dtype_promotion.mode() is not None:
+        weak = weak_input(a)
+        if weak is not a:
+            return weak
     if hasattr(a, "_as_tensor") and not isinstance(a, Tensor):
         a = a._as_tensor()
     if isinstance(a, Tensor):

@@ -18,7 +18,7 @@ integer mean truncates toward zero; `argmax`/`argmin` return int64 unless
 import numpy as np
 
 from runtime._src.core.composite import dispatch_api
-from runtime._src.core import dtypes
+from runtime._src.core import dtype_promotion, dtypes
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
@@ -28,7 +28,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
 from runtime._src.ops.gradient_ops import broadcast_like
 from runtime._src.ops.manipulation_ops import concat, expand_dims, squeeze, transpose
-from runtime._src.ops.base_ops import (ARITHMETIC, BOOL, FLOATS, NUMERIC, dtype_error,
+from runtime._src.ops.base_ops import (ARITHMETIC, BOOL, FLOATS, NUMERIC, dtype_error, weak_input,
                                        run_kernel_now)
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
@@ -251,6 +251,8 @@ def _euclidean_norm_grad(op, grad):
 
 
 def _reduce(op_name, input_tensor, axis, keepdims, allowed):
+    if dtype_promotion.mode() is not None and not isinstance(input_tensor, Tensor):
+        input_tensor = weak_input(input_tensor)
     out = dispatch_api("reduce", (input_tensor,), input_tensor, op_name, axis, keepdims)
     if out is not NotImplemented:                              # a tf.RaggedTensor
         return out
