@@ -59,7 +59,7 @@ from runtime._src.keras.backend.stateless_scope import get_stateless_scope
 from runtime._src.keras.backend.variables import KerasVariable, autocast_scope
 from runtime._src.ops import array_ops, math_ops
 
-__all__ = ["Layer", "InputSpec"]
+__all__ = ["Layer", "InputSpec", "base_config", "ConfigurableLayer"]
 
 _ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast",
                    "activity_regularizer"}
@@ -208,6 +208,7 @@ class Layer(AutoConfigured, Module):
     activity_regularizer=None)`."""
 
     _config_module = "keras.layers"
+    _config_keys = None     # a tuple: the attributes get_config lists (no automatic config)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -404,15 +405,16 @@ class Layer(AutoConfigured, Module):
     # --- config -----------------------------------------------------------------
 
     def get_config(self):
-        """The constructor arguments (Keras 3's base keys: name, trainable,
-        dtype; a layer adds its own). A user layer whose `__init__` takes only
-        plain values gets them automatically, as in Keras 3."""
-        config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": serialization.dtype_policy_config(self._policy_name)}
-        if self.activity_regularizer is not None:
-            config["activity_regularizer"] = serialization.serialize_keras_object(
-                self.activity_regularizer)
-        if getattr(type(self).get_config, "_automatic", False):
+        """The constructor arguments, in one way for every layer: Keras 3's base
+        keys (name, trainable, dtype), then the attributes the class lists in
+        `_config_keys`; a layer that lists none and keeps this method (a user
+        layer whose `__init__` takes only plain values) gets its constructor
+        arguments automatically, as in Keras 3. A layer may also extend the
+        dict in its own `get_config`."""
+        config = self._base_config()
+        if self._config_keys is not None:
+            config.update({key: getattr(self, key) for key in self._config_keys})
+        elif getattr(type(self).get_config, "_automatic", False):
             auto = getattr(self, "_auto_config", None)
             if auto is None:
                 raise NotImplementedError(
@@ -424,6 +426,15 @@ class Layer(AutoConfigured, Module):
         return config
 
     get_config._automatic = True        # Model.get_config is this one too
+
+    def _base_config(self):
+        """Keras 3's base keys: name, trainable, dtype (and activity_regularizer)."""
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serialization.dtype_policy_config(self._policy_name)}
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = serialization.serialize_keras_object(
+                self.activity_regularizer)
+        return config
 
     @classmethod
     def from_config(cls, config):
@@ -606,3 +617,17 @@ def _tracked_values(layer, kinds=None):
         if key not in _UNTRACKED:
             visit(value)
     return out
+
+
+def base_config(layer):
+    """The config entries every layer has: name, trainable, dtype (for a layer
+    that writes its own `get_config`)."""
+    return Layer._base_config(layer)
+
+
+class ConfigurableLayer(Layer):
+    """A Layer whose `get_config()` lists the constructor arguments kept as the
+    attributes named in `_config_keys`, so `type(layer).from_config(layer.get_config())`
+    builds an equal layer."""
+
+    _config_keys = ()

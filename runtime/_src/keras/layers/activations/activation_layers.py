@@ -9,7 +9,7 @@ PReLU(alpha_initializer="zeros", shared_axes=None)
     x if x >= 0 else alpha * x, alpha a weight of the input's shape without
     the batch axis (size 1 along shared_axes)"""
 
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, nn_ops
 from runtime._src.keras.activations import activations
 from runtime._src.keras.layers.layer import Layer

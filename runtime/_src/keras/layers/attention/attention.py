@@ -18,7 +18,7 @@ import math
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops, reduction_ops
 from runtime._src.ops.einsum_ops import einsum
 

@@ -16,7 +16,7 @@ from it and write `call` (and `build` where their weights differ).
 import numbers
 
 from runtime._src.keras.activations import activations
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair, ntuple
 from runtime._src.ops import nn_ops

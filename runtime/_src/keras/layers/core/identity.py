@@ -1,6 +1,6 @@
 """`keras.layers.Identity()`: returns its input (and its mask)."""
 
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 
 __all__ = ["Identity"]
 

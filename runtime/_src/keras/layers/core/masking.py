@@ -1,7 +1,7 @@
 """`keras.layers.Masking(mask_value=0.0)`: inputs * any(inputs != mask_value,
 axis=-1, keepdims=True); the next layers get that mask."""
 
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import math_ops, reduction_ops
 
 __all__ = ["Masking"]

@@ -2,7 +2,7 @@
 
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import Layer
-from runtime._src.keras.layers.configurable import base_config
+from runtime._src.keras.layers.layer import base_config
 
 __all__ = ["Wrapper"]
 

@@ -13,7 +13,7 @@ the end of each input.
 
 import math
 
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.losses.losses import normalize
 from runtime._src.ops import array_ops, math_ops
 

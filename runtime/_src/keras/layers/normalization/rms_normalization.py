@@ -1,7 +1,7 @@
 """`keras.layers.RMSNormalization(axis=-1, epsilon=1e-6)`:
 x / sqrt(mean(x^2) + epsilon) * scale."""
 
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
 __all__ = ["RMSNormalization"]

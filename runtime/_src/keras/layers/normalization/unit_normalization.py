@@ -2,7 +2,7 @@
 1e12), as Keras 3 (a zero slice: 0, gradient 1e12)."""
 
 from runtime._src.keras.losses.losses import normalize
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 
 __all__ = ["UnitNormalization"]
 

@@ -14,7 +14,7 @@ channels before the spatial axes. GlobalAveragePooling1D takes `mask=`
 
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, conv_ops, math_ops, reduction_ops
 from runtime._src.keras.layers.layer import Layer
 

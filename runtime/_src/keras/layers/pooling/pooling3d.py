@@ -16,7 +16,7 @@ depth axis (max and mean over a box are done axis by axis).
 import numpy as np
 
 from runtime._src.keras.layers.layer import InputSpec
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.convolutional.conv3d import from_last, same_pads, to_last
 from runtime._src.keras.utils.argument_validation import ntuple
 from runtime._src.keras.utils.argument_validation import _data_format, _padding

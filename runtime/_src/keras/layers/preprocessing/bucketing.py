@@ -13,7 +13,7 @@
 """
 
 from runtime._src.core import dtypes
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.preprocessing.preprocessing import encode
 from runtime._src.ops import array_ops, math_ops, reduction_ops, text_ops
 

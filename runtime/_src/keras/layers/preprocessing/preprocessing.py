@@ -24,7 +24,7 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
 __all__ = ["CategoryEncoding", "IntegerLookup", "Normalization", "Rescaling", "StringLookup"]

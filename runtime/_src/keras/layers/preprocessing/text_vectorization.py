@@ -31,7 +31,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import (array_ops, manipulation_ops, math_ops, reduction_ops, shape_ops,
                               sort_ops, text_ops)
 from runtime._src.ops.lookup_tables import KeyValueTensorInitializer, StaticHashTable

@@ -2,7 +2,7 @@
 adds (l1 * sum|x| + l2 * sum x**2) / batch to layer.losses."""
 
 from runtime._src.keras.regularizers import regularizers
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 
 __all__ = ["ActivityRegularization"]
 

@@ -12,7 +12,7 @@ With training False each returns its input."""
 
 import math
 
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.regularization.noise import _SpatialDropout, _when_training
 from runtime._src.ops import array_ops, math_ops, random_ops
 import numbers

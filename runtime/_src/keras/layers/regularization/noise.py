@@ -13,7 +13,7 @@ from runtime._src.core.tensor import Tensor
 from runtime._src.function.control_flow import cond
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.utils.argument_validation import _data_format
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, random_ops
 
 __all__ = ["GaussianNoise", "SpatialDropout1D", "SpatialDropout2D"]

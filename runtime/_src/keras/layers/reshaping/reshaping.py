@@ -15,7 +15,7 @@ import numbers
 
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.utils.argument_validation import _data_format, _pair
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, shape_ops
 import math
 from runtime._src.keras.layers.layer import Layer

@@ -12,7 +12,7 @@ layers/reshaping/reshaping.py): `UpSampling1D/3D`, `ZeroPadding1D/3D`, `Cropping
 import numbers
 
 from runtime._src.keras.layers.layer import InputSpec
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.utils.argument_validation import ntuple
 from runtime._src.keras.utils.argument_validation import _data_format
 from runtime._src.ops import shape_ops

@@ -20,7 +20,7 @@ hand-written backward loop in place of the autodiff of the step.
 """
 
 from runtime._src.keras.layers.layer import InputSpec
-from runtime._src.keras.layers.configurable import ConfigurableLayer, base_config
+from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
 from runtime._src.keras.layers.rnn.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
 from runtime._src.keras.layers.rnn.rnn_loop import time_loop
 from runtime._src.ops import array_ops, shape_ops

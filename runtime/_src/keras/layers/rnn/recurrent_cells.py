@@ -26,7 +26,7 @@ from runtime._src.core import dtypes
 from runtime._src.keras.activations import activations
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.layers.rnn import lstm_fused
-from runtime._src.keras.layers.configurable import ConfigurableLayer, base_config
+from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
 from runtime._src.ops import array_ops, math_ops, random_ops, shape_ops
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "Orthogonal"]

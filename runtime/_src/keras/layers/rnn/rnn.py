@@ -20,7 +20,7 @@ cells (SimpleRNNCell, LSTMCell, GRUCell) run as in SimpleRNN, LSTM and GRU.
 from runtime._src.core import nest
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import InputSpec, Layer, _call_parameters
-from runtime._src.keras.layers.configurable import base_config
+from runtime._src.keras.layers.layer import base_config
 from runtime._src.keras.layers.rnn.recurrent import RNNBase
 from runtime._src.keras.layers.rnn.recurrent_cells import _Cell
 from runtime._src.keras.layers.rnn.rnn_loop import time_loop

@@ -16,7 +16,7 @@ directions (Keras forces `zero_output_for_mask`).
 
 from runtime._src.core import nest
 from runtime._src.keras.layers.layer import Layer
-from runtime._src.keras.layers.configurable import ConfigurableLayer, base_config
+from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
 from runtime._src.ops import array_ops, math_ops, shape_ops
 
 __all__ = ["Bidirectional", "TimeDistributed"]

@@ -18,7 +18,7 @@ image; data_format="channels_first" puts the channels before height.
 import numpy as np
 
 from runtime._src.keras.utils.argument_validation import _data_format
-from runtime._src.keras.layers.configurable import ConfigurableLayer
+from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.regularization.noise import _when_training
 from runtime._src.ops import array_ops, image_ops, math_ops, random_ops, shape_ops
 
