@@ -23,8 +23,10 @@ from runtime._src.keras.saving.serialization_lib import (CustomObjectScope, cust
 from runtime._src.keras.utils.text_dataset_utils import text_dataset_from_directory
 from runtime._src.keras.utils.tensor_utils import (get_source_inputs, is_keras_tensor,
                                                    standardize_dtype)
-from runtime._src.keras.utils.utils import (clear_session, model_to_dot, plot_model,
-                                            set_random_seed, to_categorical)
+from runtime._src.keras.utils.model_visualization import model_to_dot, plot_model
+from runtime._src.keras.backend.global_state import clear_session
+from runtime._src.keras.utils.rng_utils import set_random_seed
+from runtime._src.keras.utils.numerical_utils import to_categorical
 
 __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "custom_object_scope", "CustomObjectScope", "register_keras_serializable",

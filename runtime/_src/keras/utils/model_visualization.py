@@ -1,8 +1,5 @@
-"""`tf.keras.utils` and `tf.keras.backend` helpers.
+"""`keras.utils.plot_model`, `model_to_dot` and `model_to_html`: the layer graph.
 
-    to_categorical([0, 2, 1], num_classes=3)   # one-hot rows (float64, as Keras 3)
-    set_random_seed(1)        # Python's random, numpy's and tf.random's seeds
-    clear_session()           # layer names start again at "dense", "dense_1", ...
     plot_model(model, "model.dot", show_shapes=True)   # the layers as a Graphviz graph
 
 `plot_model` draws the layer graph (one box per layer, an arrow per
@@ -16,55 +13,13 @@ program when it is installed.
 import html
 import json
 import os
-import random
 import shutil
 import subprocess
 
-import numpy as np
 
 from runtime._src.graph import viewer_assets
-from runtime._src.keras.utils import naming
-from runtime._src.keras.random import random as keras_random
-from runtime._src.ops import random_ops
 
-__all__ = ["to_categorical", "set_random_seed", "clear_session", "model_to_dot",
-           "model_to_html", "plot_model"]
-
-
-def to_categorical(x, num_classes=None):
-    """One-hot rows for integer labels `x` (a trailing axis of 1 is dropped)."""
-    x = np.asarray(x, dtype="int64")
-    if x.ndim > 1 and x.shape[-1] == 1:
-        x = x.reshape(x.shape[:-1])
-    if x.size and x.min() < 0:
-        raise ValueError(f"to_categorical: labels must be >= 0; got {int(x.min())}")
-    if num_classes is None:
-        num_classes = int(x.max()) + 1 if x.size else 0
-    if x.size and x.max() >= num_classes:
-        raise ValueError(f"to_categorical: label {int(x.max())} is out of range for "
-                         f"num_classes={num_classes}")
-    out = np.zeros(x.shape + (num_classes,), dtype="float64")
-    np.put_along_axis(out, x[..., None], 1.0, axis=-1)
-    return out
-
-
-def set_random_seed(seed):
-    """Seed Python's `random`, numpy's global generator and `tf.random`; the
-    next unseeded `keras.random` draw starts a new SeedGenerator from them."""
-    if not isinstance(seed, int):
-        raise ValueError("Expected `seed` argument to be an integer. Received: "
-                         f"seed={seed} (of type {type(seed)})")
-    keras_random.reset_global_seed_generator()
-    random.seed(seed)
-    np.random.seed(seed)
-    random_ops.set_seed(seed)
-
-
-def clear_session(free_memory=True):
-    """Forget the layer-name counters (the next Dense is "dense" again) and
-    the SeedGenerator of unseeded `keras.random` draws."""
-    naming.reset_names()
-    keras_random.reset_global_seed_generator()
+__all__ = ["model_to_dot", "model_to_html", "plot_model"]
 
 
 def _quote(text):
