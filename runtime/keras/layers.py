@@ -28,9 +28,10 @@ from runtime._src.keras.layers.pooling.pooling import (AveragePooling1D, Average
                                                        GlobalAveragePooling1D,
                                                        GlobalAveragePooling2D, GlobalMaxPooling1D,
                                                        GlobalMaxPooling2D, MaxPooling1D)
-from runtime._src.keras.layers.preprocessing.preprocessing import (CategoryEncoding, IntegerLookup,
-                                                                   Normalization, Rescaling,
-                                                                   StringLookup)
+from runtime._src.keras.layers.preprocessing.index_lookup import IntegerLookup, StringLookup
+from runtime._src.keras.layers.preprocessing.normalization import Normalization
+from runtime._src.keras.layers.preprocessing.rescaling import Rescaling
+from runtime._src.keras.layers.preprocessing.category_encoding import CategoryEncoding
 from runtime._src.keras.layers.rnn.recurrent import GRU, LSTM, SimpleRNN
 from runtime._src.keras.layers.rnn.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
 from runtime._src.keras.layers.reshaping.reshaping import (Cropping2D, Permute, RepeatVector,

@@ -14,7 +14,7 @@
 
 from runtime._src.core import dtypes
 from runtime._src.keras.layers.layer import ConfigurableLayer
-from runtime._src.keras.layers.preprocessing.preprocessing import encode
+from runtime._src.keras.layers.preprocessing.category_encoding import encode
 from runtime._src.ops import array_ops, math_ops, reduction_ops, text_ops
 
 __all__ = ["Discretization", "Hashing"]
