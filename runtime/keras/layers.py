@@ -17,7 +17,8 @@ from runtime._src.keras.layers.merging.merging import (Add, Average, Concatenate
 from runtime._src.keras.layers.normalization.normalization import (BatchNormalization,
                                                                    LayerNormalization)
 from runtime._src.keras.layers.activations.activation_layers import ELU, LeakyReLU, PReLU
-from runtime._src.keras.layers.attention.attention import Attention, MultiHeadAttention
+from runtime._src.keras.layers.attention.attention import Attention
+from runtime._src.keras.layers.attention.multi_head_attention import MultiHeadAttention
 from runtime._src.keras.layers.convolutional.separable_conv import SeparableConv2D
 from runtime._src.keras.layers.convolutional.depthwise_conv import DepthwiseConv2D
 from runtime._src.keras.layers.convolutional.conv2d_transpose import Conv2DTranspose
