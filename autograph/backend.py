@@ -2,7 +2,7 @@
 
 Converted code calls `autograph.operators`, which run plain Python semantics
 unless a value is a tensor of a registered backend; then they call that
-backend's methods. `runtime` registers one (`runtime/autograph_backend.py`);
+backend's methods. `runtime` registers one (`runtime/_src/function/autograph_backend.py`);
 tests register fakes. A backend implements the methods of `Backend` below:
 the three abstract ones are required, the others are needed only by the
 constructs that use them (a missing one raises NotImplementedError naming it).

@@ -4,7 +4,7 @@
     >>> tf.bitwise.left_shift(tf.constant([1, 2]), 3)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 8, 16], dtype=int32)>
 
-Every name is defined in `runtime.ops.bitwise_ops`; this module only gathers
+Every name is defined in `runtime._src.ops.bitwise_ops`; this module only gathers
 them under TensorFlow's `tf.bitwise.` spelling.
 """
 

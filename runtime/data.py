@@ -9,7 +9,7 @@ Implemented in runtime/_src/data/.
 """
 
 from runtime._src.data import experimental_namespace as experimental
-from runtime._src.data.batching import DatasetSpec
+from runtime._src.data.dataset import DatasetSpec
 from runtime._src.data.dataset import (
                                        AUTOTUNE,
                                        INFINITE_CARDINALITY,

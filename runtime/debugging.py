@@ -1,4 +1,4 @@
-"""`tf.debugging`: run-time checks (see `runtime.ops.check_ops`) and the
+"""`tf.debugging`: run-time checks (see `runtime._src.ops.check_ops`) and the
 traceback filter switch (see `autograph.integration`).
 
     debugging.assert_equal(x, 3, message="x must be 3")
@@ -31,7 +31,7 @@ from runtime._src.core.devices import set_log_device_placement
 from runtime._src.check.equivalence import EquivalenceError, check_equivalence
 
 register_internal_path(os.path.dirname(os.path.abspath(__file__)))
-register_internal_prefix("<graph ")        # graphs lowered to Python (runtime.codegen)
+register_internal_prefix("<graph ")        # graphs lowered to Python (runtime._src.exec.codegen)
 
 __all__ = ["check_equivalence", "EquivalenceError", "disable_traceback_filtering", "enable_traceback_filtering",
            "is_traceback_filtering_enabled", "Assert", "assert_equal", "assert_none_equal", "assert_greater",

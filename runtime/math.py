@@ -4,7 +4,7 @@
     >>> tf.math.floormod(tf.constant([5, -5]), 3)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 1], dtype=int32)>
 
-Every name is defined in `runtime.ops`; this module only gathers them under
+Every name is defined in `runtime._src.ops`; this module only gathers them under
 TensorFlow's `tf.math.` spelling (explicit imports, one place to grep).
 
 `math.special` holds the special functions TF keeps there (Bessel J, Y, K,

@@ -40,5 +40,5 @@ from runtime._src.ops.math_more_ops import (approx_max_k, approx_min_k,  # also 
 from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
     all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler)
 
-# tf.nn.dropout is defined with the random ops (runtime/ops/random_ops.py).
+# tf.nn.dropout is defined with the random ops (runtime/_src/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout

@@ -1,4 +1,5 @@
-"""Benchmark: every workload of issue 6 in one process, as a table.
+"""Benchmark: every workload (the executor's, training, data, models) in one
+process, as a table.
 
 For each workload it measures the eager time, the graph time (a traced graph
 run by the code-generating executor), the hand-written numpy time (the
@@ -317,7 +318,7 @@ def bench_mlp():
 
 
 def bench_train_step():
-    """Issue 17's training step: a 784-128-10 MLP, batch 64, sparse softmax
+    """A training step: a 784-128-10 MLP, batch 64, sparse softmax
     cross-entropy, SGD; a tape inside one tf.function vs the same step with
     its backward pass written by hand in numpy (and JAX's jit(value_and_grad)
     when JAX is installed). Both update their weights in place every call."""
@@ -386,7 +387,7 @@ def bench_train_step():
 
 
 def bench_taped_call():
-    """Issue 31: a tf.function of 20 elementwise ops called under an eager
+    """A tf.function of 20 elementwise ops called under an eager
     GradientTape (one recorded call of its graph) against the same call
     untaped (the baseline column); the note adds the taped call with its
     gradient. The eager column is the same Python run op by op under a tape."""
@@ -424,7 +425,7 @@ def bench_taped_call():
 
 
 def bench_data_pipeline():
-    """Issue 25: one epoch of from_tensor_slices((x, y)).shuffle(10000, seed=1)
+    """One epoch of from_tensor_slices((x, y)).shuffle(10000, seed=1)
     .map(normalize).batch(64).prefetch(AUTOTUNE) over uint8[60000, 784], vs
     the same batches made by hand in numpy (a permutation, then one fancy
     index and one divide per batch), and TensorFlow's tf.data if importable."""
@@ -513,8 +514,8 @@ def _jax_train_step(init, xv, yv, lr):
 
 
 def bench_while_grad():
-    """Issue 17: the gradient of a 10,000-iteration while_loop (state: 16 float64)
-    takes at most 3x the forward loop's time, and its memory grows linearly with
+    """The gradient of a 10,000-iteration while_loop (state: 16 float64)
+    should take at most 3x the forward loop's time, and its memory grows linearly with
     the iterations (the per-iteration values the backward loop needs, and no
     per-iteration graph copies): peak(10,000) / peak(5,000) near 2."""
     if not hasattr(tf, "GradientTape"):
@@ -967,7 +968,7 @@ def _tf_keras_time(builder, *args):
 
 
 def bench_lstm_step():
-    """Issue 27: an LSTM(64) training step (batch 32 x 20 steps x 16 features)
+    """An LSTM(64) training step (batch 32 x 20 steps x 16 features)
     vs TensorFlow's Keras in the baseline column (tensorflow importable here,
     or its interpreter in $BENCH_TF_PYTHON); the time loop is one While node."""
     step, x, y = _lstm_step(tf)
@@ -981,7 +982,7 @@ def bench_lstm_step():
 
 
 def _model_step(tf, which):
-    """Issue 34's model workloads, for `tf` = runtime or TensorFlow, with the
+    """The model workloads (cnn, mlp), for `tf` = runtime or TensorFlow, with the
     same initial weights (a seeded numpy draw) on both sides; returns
     (step, x, y). "cnn": Conv2D(32, 3, relu) - MaxPool 2 - Conv2D(64, 3,
     relu) - MaxPool 2 - Flatten - Dense(10), batch 32 of 28x28x1, a training
@@ -1036,7 +1037,7 @@ def _bench_model(which):
                     "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
     return dict(graph=graph_t, numpy=tf_t, ratio_target=1.5,
                 note="baseline column: TensorFlow Keras, the same step in tf.function "
-                     "(issue 34's goal: within 1.5x)")
+                     "(the goal: within 1.5x)")
 
 
 WORKLOADS = [

@@ -1,6 +1,6 @@
 """Benchmark rows: model train steps with `tf.function(jit_compile=True)`
 (XLA through JAX, runtime/_src/jit) against the same step on our executor,
-and the same step written by hand in JAX (issue 34's table).
+and the same step written by hand in JAX (the README's jit_compile table).
 
 Workloads (one tf.function each: forward, tape gradient, optimizer update):
   CNN  Conv2D 32 - MaxPool - Conv2D 64 - MaxPool - Dense 10, batch 32 of

@@ -1,6 +1,6 @@
 """Benchmark row: `fit` on the README's classifier, per epoch, vs TensorFlow's Keras.
 
-Issue 27's goal: `model.fit` on the README's first model (Dense(16, relu) ->
+The goal: `model.fit` on the README's first model (Dense(16, relu) ->
 Dense(2), Adam, sparse cross-entropy from logits, accuracy; 512 samples,
 batch 64, so 8 steps an epoch) is no slower per epoch than TensorFlow's Keras
 on this machine. Each side runs in its own process: a warm-up `fit` (which

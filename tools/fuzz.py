@@ -27,7 +27,8 @@ seed are what they were):
                    (`for d['k'] in v:`); scalar helpers h0/h1 with loops,
                    called from expressions and conditions (loop conditions
                    too); a `for` over a tensor range with a `continue` inside
-                   a `while` that may run zero times (issue 31's shape);
+                   a `while` that may run zero times (a shape that once
+                   leaked the internal flag `continue_` into an error);
                    one program in ten reads `int('x' in locals())`
     --closures     lambdas and nested defs over variables that branches and
                    loops assign (late binding), closures made in a loop and

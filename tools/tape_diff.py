@@ -37,7 +37,8 @@ PROGRAMS = {}
 
 # Differences we keep on purpose: program -> why.
 EXPECTED = {
-    "integer_target": "issue 17 asks for a TypeError; TensorFlow returns None",
+    "integer_target": "an integer target cannot have a gradient: we raise TypeError; "
+                      "TensorFlow returns None",
     "numpy_source": "TensorFlow fails with an accidental AttributeError; we raise a TypeError "
                     "that names the source",
     "custom_gradient_wrong_count": "in a graph TensorFlow raises an InternalError about the "

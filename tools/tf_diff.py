@@ -786,7 +786,7 @@ def _as_dtype(rng):
     yield Case("unknown", "float128x")
 
 
-# ---------------------------------------------------------------- issue 26: everyday ops
+# ---------------------------------------------------------------- everyday ops
 
 @recipe("special", "lgamma digamma")
 def _special_unary(rng, name):
@@ -934,7 +934,7 @@ def _identity_n(rng):
     yield Case("two", [_u(rng, (2,)), _i(rng, (3,))])
 
 
-# ---------------------------------------------------------------- issue 26: strings
+# ---------------------------------------------------------------- strings
 
 _TEXT = np.array([b"a b  c", b"", b" d ", "h\u00e9llo".encode()], object)
 
@@ -1307,7 +1307,7 @@ def main(argv=None):
                         help="with --special: write TF's results to the recorded JSON")
     parser.add_argument("--section", default="ops",
                         help="with --special: the case table, ops (tools/tf_special.py) or "
-                             "keras (tools/tf_special_keras.py; any S: tools/tf_special_S.py), "
+                             "keras (tools/tf_special_keras.py; any S: tools/tf_special_<S>.py), "
                              "recorded as S.json")
     parser.add_argument("--prints", action="store_true",
                         help="compare printed text and error types (tools/tf_diff_prints.py)")

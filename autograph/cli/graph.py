@@ -19,6 +19,7 @@ standard error, so standard output (`> out.txt`) holds the graph alone.
 
 import contextlib
 import importlib.util
+import inspect
 import os
 import re
 import shutil
@@ -165,13 +166,19 @@ def load_module(path):
     return module
 
 
+def _functions_in(module):
+    """Sorted names of the public functions `module` defines (plain or tf.function)."""
+    return sorted(k for k, v in vars(module).items()
+                  if not k.startswith("_")
+                  and isinstance(getattr(v, "python_function", v), types.FunctionType)
+                  and getattr(v, "__module__", None) == module.__name__)
+
+
 def _lookup(module, func, path):
     obj = module
     for part in func.split("."):
         if not hasattr(obj, part):
-            known = sorted(k for k, v in vars(module).items()
-                           if callable(v) and not k.startswith("_")
-                           and getattr(v, "__module__", None) == module.__name__)
+            known = _functions_in(module)
             raise CliError(f"{path}: no function named '{func}' "
                            f"(functions found: {', '.join(known) or 'none'})")
         obj = getattr(obj, part)
@@ -185,6 +192,39 @@ def _lookup(module, func, path):
                        "the instance and calls the method (a staticmethod or classmethod "
                        "can be traced directly)")
     return obj
+
+
+def _positional_range(fn):
+    """(required, most) positional arguments `fn` takes; most is None with *args."""
+    target = getattr(fn, "python_function", fn)
+    try:
+        params = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):  # a builtin or callable without a signature
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    positional = [p for p in params if p.kind in kinds]
+    required = sum(p.default is inspect.Parameter.empty for p in positional)
+    star = any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
+    return required, None if star else len(positional)
+
+
+def _check_arity(fn, count, where):
+    """A CliError (status 2) when `count` specs cannot bind to `fn`'s arguments."""
+    bounds = _positional_range(fn)
+    if bounds is None:
+        return
+    required, most = bounds
+    if required <= count and (most is None or count <= most):
+        return
+    if most is None:
+        takes = f"at least {required}"
+    elif required == most:
+        takes = str(most)
+    else:
+        takes = f"{required} to {most}"
+    plural = "" if (required if most is None else most) == 1 else "s"
+    raise CliError(f"--signature: {count} spec{'' if count == 1 else 's'} for {where}, "
+                   f"which takes {takes} positional argument{plural}")
 
 
 def trace(path, func, signature):
@@ -208,6 +248,7 @@ def trace_concrete(path, func, signature):
     with contextlib.redirect_stdout(sys.stderr):
         module = load_module(path)
         fn = _lookup(module, func, path)
+        _check_arity(fn, len(specs), f"{path}::{func}")
         traced = fn if hasattr(fn, "get_concrete_function") else runtime.function(fn)
         try:
             concrete = traced.get_concrete_function(*specs)

@@ -13,7 +13,3 @@ class IfExpRewriter(ast_util.NodeTransformer):
         return templates.replace_as_expression(
             "ag__.if_exp(test, lambda: body, lambda: orelse)",
             test=node.test, body=node.body, orelse=node.orelse)
-
-
-def transform(node, ctx):
-    return IfExpRewriter().visit(node)

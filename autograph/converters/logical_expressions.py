@@ -52,7 +52,3 @@ class LogicalRewriter(ast_util.NodeTransformer):
         for p in parts[1:]:
             call.args.append(templates.replace_as_expression("lambda: value", value=p))
         return call
-
-
-def transform(node, ctx):
-    return LogicalRewriter().visit(node)

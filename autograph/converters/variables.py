@@ -29,7 +29,3 @@ class UndefinedLoadRewriter(ast_util.NodeTransformer):
                 and anno.getanno(node, anno.MAYBE_UNDEFINED, False)):
             return templates.replace_as_expression("ag__.ld(name)", name=node.id)
         return node
-
-
-def transform(node, ctx):
-    return UndefinedLoadRewriter(ctx).visit(node)

@@ -20,9 +20,8 @@ import gast
 
 from .. import operators, source_map
 from ..operators import tracking
-from ..converters import (asserts, break_statements, call_trees, conditional_expressions,
-                          continue_statements, control_flow, directives, logical_expressions,
-                          return_statements, variables)
+from ..converters import (asserts, break_statements, call_trees, continue_statements,
+                          control_flow, directives, expressions, return_statements)
 from ..pyct import ast_util, comments, naming, parser, pauses, unparser
 from ..pyct.static_analysis import activity, effects, liveness, reaching_definitions
 from . import checks
@@ -142,12 +141,9 @@ def convert_tree(node, ctx):
     reaching_definitions.analyze(node)
     node = control_flow.transform(node, ctx)
     # Expressions after control flow: they may appear in tests the control-flow
-    # converter moved into loop_test functions; they need no state. Then
-    # variables: it wraps reads marked by definedness analysis of names the
-    # control-flow converter gave an Undefined placeholder. The three run as
-    # one bottom-up walk (see _Expressions), which gives the same tree as
-    # conditional_expressions, logical_expressions, variables in turn.
-    node = _Expressions(ctx).visit(node)
+    # converter moved into loop_test functions, and `ld` wraps reads of the
+    # names that converter gave an Undefined placeholder (converters/expressions.py).
+    node = expressions.transform(node, ctx)
     # Converters put their set-up (`do_return = False`) above everything:
     # the docstring goes back in front, so `__doc__` is kept.
     if docstring is not None and node.body[:1] != [docstring] and docstring in node.body:
@@ -329,13 +325,6 @@ def _put_back(node, ctx):
     if ctx._classes:          # after the renaming: a class body keeps its names
         for i, s in enumerate(node.body):
             node.body[i] = _PutBackClasses(ctx._classes).visit(s)
-
-
-class _Expressions(conditional_expressions.IfExpRewriter, logical_expressions.LogicalRewriter,
-                   variables.UndefinedLoadRewriter):
-    """`x if c else y`, `and`/`or`/`not`/chained comparisons and possibly
-    unbound reads, rewritten in one walk: every visit rewrites a node after
-    its children, and no rewrite creates a node another one matches."""
 
 
 class ConvertedEntity:

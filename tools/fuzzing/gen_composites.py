@@ -12,7 +12,8 @@ class CompositeGenerator(_ModeGenerator):
     read back with `.get`, `in`, `hasattr`, `getattr`, `len` and `vars`
     (and, in one program of ten, `int('x' in locals())`).
 
-    Helpers `h0(p, q)`, `h1(p, q)` over scalars (issue 31's shape): their
+    Helpers `h0(p, q)`, `h1(p, q)` over scalars (the shape that once leaked an
+    internal jump flag, `continue_`, into an error message): their
     loops hold `continue`/`break`, and they are called from main's
     expressions and conditions, loop conditions included. Main and the
     helpers hold a `for` over a tensor range with a `continue` inside a

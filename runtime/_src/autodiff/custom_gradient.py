@@ -226,7 +226,7 @@ class CustomGradientFunction:
         if kwargs:
             raise ValueError("The custom_gradient decorator currently supports keywords "
                              "arguments only when eager execution is enabled.")
-        args = nest.map_structure(_as_tensor, args)
+        args = nest.map_structure(_to_tensor, args)
         from autograph.integration import converted_callable   # as map_fn: f is user code
         f = converted_callable(self._f, user_requested=False)
         result, grad_fn, read = _results_and_grad_fn(*_run_graph(f, args, {}, graph))
@@ -238,7 +238,7 @@ class CustomGradientFunction:
         if variables and not _accepts_variables(grad_fn):
             raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
                             f"'variables', since function uses variables: {variables}")
-        flat = [_as_tensor(t) for t in nest.flatten(result)]
+        flat = [_to_tensor(t) for t in nest.flatten(result)]
         reads = [v._as_tensor() for v in variables]
         compute = _grad_computation(grad_fn, len(inputs), variables)
         if graph is None:
@@ -299,5 +299,5 @@ def _grad_computation(grad_fn, num_inputs, variables):
     return compute
 
 
-def _as_tensor(value):
+def _to_tensor(value):
     return value if isinstance(value, Tensor) else convert_to_tensor(value)

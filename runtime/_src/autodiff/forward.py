@@ -16,6 +16,7 @@ forward mode to rounding.
 from runtime._src.autodiff.tape import GradientTape, UnconnectedGradients
 from runtime._src.core import nest
 from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
 __all__ = ["ForwardAccumulator"]
@@ -55,7 +56,7 @@ class ForwardAccumulator:
         return nest.map_structure(lambda y: self._one(y, unconnected_gradients), primals)
 
     def _one(self, target, unconnected):
-        target = convert_to_tensor(target._as_tensor() if hasattr(target, "_as_tensor")
+        target = convert_to_tensor(target._as_tensor() if reads_as_tensor(target)
                                    else target)
         with GradientTape() as outer:
             cotangent = array_ops.zeros_like(target)

@@ -41,7 +41,7 @@ def _eager_py_func_grad(op, *grads):
             tape.watch([xs[i] for i in wrt])
             result = func(*xs)
         outs = result if isinstance(result, (list, tuple)) else [result]
-        targets = [_as_tensor(outs[i]) for i in weighed]
+        targets = [_to_tensor(outs[i]) for i in weighed]
         found = tape.gradient(targets, [xs[i] for i in wrt], output_gradients=list(gs))
         return [np.zeros(xs[i].shape, xs[i].dtype.np_dtype) if g is None else g
                 for i, g in zip(wrt, nest.flatten(found))]
@@ -55,5 +55,5 @@ def _eager_py_func_grad(op, *grads):
     return out
 
 
-def _as_tensor(value):
+def _to_tensor(value):
     return value if isinstance(value, Tensor) else convert_to_tensor(value)

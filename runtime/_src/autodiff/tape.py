@@ -29,6 +29,7 @@ from runtime._src.autodiff import control_flow_grad  # registers the If / While 
 from runtime._src.core import nest
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.locations import user_location
 from runtime._src.graph.op_registry import apply
 from runtime._src.ops import array_ops, manipulation_ops, math_ops
@@ -47,7 +48,7 @@ class UnconnectedGradients(enum.Enum):
 
 
 def _is_variable(value):
-    return not isinstance(value, Tensor) and hasattr(value, "_as_tensor") \
+    return not isinstance(value, Tensor) and reads_as_tensor(value) \
         and hasattr(value, "trainable")
 
 
@@ -115,7 +116,7 @@ class GradientTape:
             if _is_variable(leaf):
                 self._watched_vars[id(leaf)] = leaf
                 continue
-            if not isinstance(leaf, Tensor) and hasattr(leaf, "_as_tensor"):
+            if not isinstance(leaf, Tensor) and reads_as_tensor(leaf):
                 leaf = leaf._as_tensor()         # a tf.WeakTensor: its tensor
             if not isinstance(leaf, Tensor):
                 raise ValueError(f"Passed in object {leaf!r} of type '{type(leaf).__name__}', "
@@ -443,7 +444,7 @@ class _Paused:
 def _source(value):
     """A gradient source: a Variable or tensor as it is, a tensor-like value
     (a tf.WeakTensor) as its tensor."""
-    if isinstance(value, Tensor) or _is_variable(value) or not hasattr(value, "_as_tensor"):
+    if isinstance(value, Tensor) or _is_variable(value) or not reads_as_tensor(value):
         return value
     return value._as_tensor()
 
@@ -458,7 +459,7 @@ def _unconnected(value):
 
 
 def _as_target(t):
-    if _is_variable(t) or (not isinstance(t, Tensor) and hasattr(t, "_as_tensor")):
+    if _is_variable(t) or (not isinstance(t, Tensor) and reads_as_tensor(t)):
         t = t._as_tensor()                  # a Variable's value; a tf.WeakTensor's tensor
     if not isinstance(t, Tensor):
         raise TypeError(f"GradientTape.gradient: the target must be a Tensor or Variable, got "

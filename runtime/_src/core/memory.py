@@ -4,7 +4,7 @@ numpy allocates every result with `malloc`. With glibc's defaults a large
 array (a conv activation, a weight gradient) is served by `mmap` and handed
 back to the kernel when freed, or the heap's top is trimmed back after each
 step; the next step then page-faults the same memory in again, zeroed by the
-kernel. On the CNN and MLP training steps of issue 34 this doubled or tripled
+kernel. On the CNN and MLP training steps of tools/bench.py this doubled or tripled
 the step time, depending on how the allocator's dynamic threshold happened to
 move. TensorFlow keeps its buffers in its own allocator.
 

@@ -17,6 +17,7 @@ from runtime._src.core.context import current_graph
 from runtime._src.core.devices import EAGER_DEVICE
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "VariantValue", "wrap_numpy",
            "convert_to_tensor", "format_value", "is_tensor_like", "unwrap_variable",
@@ -98,7 +99,7 @@ class Tensor:
     def __ge__(self, other): return dispatch.greater_equal(self, other)
     def __eq__(self, other): return dispatch.equal(self, other)
     def __ne__(self, other): return dispatch.not_equal(self, other)
-    # Logical on bool tensors, bitwise on integer ones (runtime.ops.bitwise_ops).
+    # Logical on bool tensors, bitwise on integer ones (runtime._src.ops.bitwise_ops).
     def __and__(self, other): return dispatch.and_(self, other)
     def __rand__(self, other): return dispatch.and_(other, self)
     def __or__(self, other): return dispatch.or_(self, other)
@@ -470,17 +471,18 @@ def is_symbolic_tensor(tensor):
 
 
 def is_tensor_like(value):
-    """True for a Tensor or a Variable (anything that reads as a tensor)."""
-    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+    """True for a Tensor or a TensorLike (core/protocols.py: a Variable, ...)."""
+    return isinstance(value, Tensor) or reads_as_tensor(value)
 
 
 def unwrap_variable(value):
-    """A Variable as its current value (a tensor); any other value unchanged.
+    """A TensorLike (core/protocols.py: a Variable, ...) as its tensor (a
+    Variable's current value); any other value unchanged.
 
     Ops that inspect `.dtype`, `.shape` or the value of an argument before
     converting it call this first, so Variables go wherever tensors go.
     """
-    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
+    if not isinstance(value, Tensor) and reads_as_tensor(value):
         return value._as_tensor()
     return value
 
@@ -495,7 +497,7 @@ def convert_to_tensor(value, dtype=None, name=None):
             raise ValueError(f"Tensor conversion requested dtype {_dtypes.as_dtype(dtype).name} "
                              f"for Tensor with dtype {value.dtype.name}: {value!r}")
         return value
-    if hasattr(value, "_as_tensor"):  # Variables
+    if reads_as_tensor(value):  # Variables
         t = value._as_tensor()
         return convert_to_tensor(t, dtype)
     if isinstance(value, (list, tuple)) and any(is_tensor_like(v) for v in flatten_lists(value)):

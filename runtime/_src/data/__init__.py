@@ -2,7 +2,6 @@
 imports every node module, which registers its nodes in `dataset.NODES`."""
 
 from runtime._src.data import (
-                               arguments,
                                batching,
                                dataset,
                                iterator_ops,

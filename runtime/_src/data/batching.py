@@ -17,7 +17,6 @@ import itertools
 import numpy as np
 
 from runtime._src.core import dtypes
-from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.data import structure
@@ -25,6 +24,7 @@ from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     Dataset,
+    DatasetSpec,
     register,
     static_int,
 )
@@ -89,43 +89,6 @@ def _chunks(order, size):
         if not len(rows):
             return
         yield rows
-
-
-class DatasetSpec(CompositeSpec):
-    """`tf.data.DatasetSpec`: the type of a dataset (its element_spec).
-
-    A composite spec (core/composite.py) of one `variant` scalar component:
-    a dataset passed to a tf.function is fed as a handle and read back from
-    its placeholder while tracing (data/arguments.py gives the two methods).
-    """
-
-    def __init__(self, element_spec, dataset_shape=()):
-        self.element_spec = element_spec
-        self.shape = TensorShape(dataset_shape)
-
-    @property
-    def value_type(self):
-        return Dataset
-
-    def _serialize(self):
-        return (repr(self.element_spec), self.shape)
-
-    @property
-    def _component_specs(self):
-        return [TensorSpec([], dtypes.variant)]
-
-    @staticmethod
-    def from_value(value):
-        return DatasetSpec(value.element_spec)
-
-    def __eq__(self, other):
-        return isinstance(other, DatasetSpec) and repr(self) == repr(other)
-
-    def __hash__(self):
-        return hash(repr(self))
-
-    def __repr__(self):
-        return f"DatasetSpec({self.element_spec!r}, {self.shape!r})"
 
 
 def stack(items, op):

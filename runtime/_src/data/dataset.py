@@ -17,12 +17,16 @@ host when the graph runs, a fresh iteration per run.
 
 import numpy as np
 
+from runtime._src.core import dtypes
+from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.core.tensor import Tensor, wrap_numpy
+from runtime._src.core.tensor import EagerTensor, Tensor, VariantValue, wrap_numpy
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.env import EMPTY, symbolic_leaves
 from runtime._src.data.iterator import OwnedIterator
+from runtime._src.data.iterator_ops import DatasetStream, GraphIterator
 from runtime._src.data.options import Options
 
 __all__ = [
@@ -31,7 +35,10 @@ __all__ = [
     "NODES",
     "UNKNOWN_CARDINALITY",
     "Dataset",
+    "DatasetHandle",
+    "DatasetSpec",
     "DatasetV2",
+    "FromHandle",
     "Options",
     "register",
     "static_int",
@@ -42,7 +49,7 @@ UNKNOWN_CARDINALITY = -2
 AUTOTUNE = -1
 
 # The node classes and functions of the modules above this one (sources,
-# transforms, mapping, batching, shuffling, iterator_ops), by name: those
+# transforms, mapping, batching, shuffling, selection, readers), by name: those
 # modules subclass Dataset, so they fill this table when imported
 # (runtime/_src/data/__init__.py imports them all).
 NODES = {}
@@ -140,10 +147,21 @@ class Dataset:
             symbolic_leaves(d._symbolic(), out)
         return symbolic_leaves(self._params, out)
 
+    # --- the protocols of core/protocols.py ------------------------------------
+    @property
+    def _type_spec(self):
+        """CompositeValue: a DatasetSpec, of one variant component (the dataset
+        passed to a tf.function as a handle, see FromHandle)."""
+        return DatasetSpec.from_value(self)
+
+    def _autograph_stream(self):
+        """Streamable: a staged `for` reads the dataset through a graph iterator."""
+        return DatasetStream(GraphIterator(self))
+
     # --- iteration -------------------------------------------------------------
     def __iter__(self):
         if current_graph() is not None:
-            return NODES["GraphIterator"](self)
+            return GraphIterator(self)
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
@@ -317,3 +335,84 @@ def check_error(op):
     return make
 
 
+# --- a dataset passed to a tf.function --------------------------------------------
+# A composite value (core/composite.py) whose spec is its DatasetSpec and whose
+# one component is a variant scalar, so a new dataset with the same
+# element_spec reuses the trace (TensorFlow's DatasetSpec) and the graph holds
+# no dataset of its own:
+#
+#     f(Dataset.range(3)); f(Dataset.range(10))     # one trace: same element_spec
+#     f(Dataset.range(3).map(to_float))             # a second trace
+
+class DatasetSpec(CompositeSpec):
+    """`tf.data.DatasetSpec`: the type of a dataset (its element_spec).
+
+    A composite spec (core/composite.py) of one `variant` scalar component:
+    a dataset passed to a tf.function is fed as a handle and read back from
+    its placeholder while tracing (FromHandle).
+    """
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec = element_spec
+        self.shape = TensorShape(dataset_shape)
+
+    @property
+    def value_type(self):
+        return Dataset
+
+    def _serialize(self):
+        return (repr(self.element_spec), self.shape)
+
+    @property
+    def _component_specs(self):
+        return [TensorSpec([], dtypes.variant)]
+
+    @staticmethod
+    def from_value(value):
+        return DatasetSpec(value.element_spec)
+
+    def _to_components(self, value):
+        return [EagerTensor(DatasetHandle(value), dtypes.variant)]
+
+    def _from_components(self, components):
+        (handle,) = components
+        if isinstance(handle, EagerTensor):
+            return handle._value.dataset
+        return FromHandle(handle, self.element_spec)
+
+    def __eq__(self, other):
+        return isinstance(other, DatasetSpec) and repr(self) == repr(other)
+
+    def __hash__(self):
+        return hash(repr(self))
+
+    def __repr__(self):
+        return f"DatasetSpec({self.element_spec!r}, {self.shape!r})"
+
+
+class DatasetHandle(VariantValue):
+    """The run-time value of a dataset argument's placeholder."""
+
+    __slots__ = ("dataset",)
+
+    def __init__(self, dataset):
+        self.dataset = dataset
+
+    def __repr__(self):
+        return f"<dataset handle {self.dataset!r}>"
+
+
+class FromHandle(Dataset):
+    """While tracing: the dataset argument, read from its placeholder when the
+    graph runs."""
+    _tf_class = "_VariantDataset"   # TensorFlow's repr
+
+    def __init__(self, placeholder, element_spec):
+        self._params = (placeholder,)
+        super().__init__(element_spec)
+
+    def _cardinality(self):
+        return UNKNOWN_CARDINALITY
+
+    def _iterate(self, env):
+        return env.value(self._params[0]).dataset._iterate(EMPTY)

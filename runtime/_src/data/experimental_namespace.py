@@ -16,12 +16,12 @@ from runtime._src.data.dataset import (
     AUTOTUNE,
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
-    NODES,
     Dataset,
 )
 from runtime._src.data.example_parsing import parse_example_dataset
 from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
 from runtime._src.data.readers import TFRecordWriter
+from runtime._src.data.selection import AssertCardinality
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "assert_cardinality", "at", "bucket_by_sequence_length", "choose_from_datasets",
@@ -45,7 +45,7 @@ def assert_cardinality(expected_cardinality):
     """A transformation checking, as the elements are produced, that there are
     exactly `expected_cardinality` of them (FailedPreconditionError if not);
     the result's cardinality is that number."""
-    return lambda dataset: NODES["AssertCardinality"](dataset, expected_cardinality)
+    return lambda dataset: AssertCardinality(dataset, expected_cardinality)
 
 
 def at(dataset, index):

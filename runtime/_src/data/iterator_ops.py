@@ -26,7 +26,6 @@ from runtime._src.core.errors import OutOfRangeError
 from runtime._src.core.tensor import Tensor, VariantValue, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.data import structure
-from runtime._src.data.dataset import Dataset, register
 from runtime._src.data.env import Env
 from runtime._src.data.iterator import Optional
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
@@ -168,13 +167,6 @@ class DatasetStream:
         return structure.pack(self._iterator.element_spec, list(flat))
 
 
-def _dataset_stream(dataset):
-    return DatasetStream(GraphIterator(dataset))
-
-
-Dataset._autograph_stream = _dataset_stream
-
-
 @define_op("DatasetReduce", infer=lambda inputs, attrs: [
     (s.dtype, s.shape) for s in attrs["specs"]], side_effect=True, num_outputs=None)
 def _reduce(*values, dataset, fn, n_state, specs):
@@ -194,6 +186,3 @@ def reduce_dataset(dataset, init, fn):
                 {"dataset": dataset, "fn": fn, "n_state": len(flat), "specs": specs})
     out = (out,) if isinstance(out, Tensor) else out
     return structure.pack(fn.out_structure, list(out))
-
-
-register(GraphIterator)

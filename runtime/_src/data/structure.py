@@ -22,6 +22,7 @@ from runtime._src.core import nest
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap_numpy
 from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.extension.extension_type import ExtensionType, ExtensionTypeSpec
 
 __all__ = [
@@ -125,7 +126,7 @@ def normalize(value, what):
     if isinstance(value, tuple):
         items = [normalize(v, what) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
-    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+    if reads_as_tensor(value) and not isinstance(value, Tensor):
         value = value._as_tensor()
     if isinstance(value, Tensor):
         return value

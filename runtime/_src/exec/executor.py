@@ -3,7 +3,7 @@
 A run executes only the nodes its outputs need plus every node with a side
 effect (print, assert, variable writes, random, py_function) and what those
 need, in program order. On the first run the graph is lowered once into
-Python source (see `runtime.codegen`), compiled and cached on the graph as
+Python source (see `runtime._src.exec.codegen`), compiled and cached on the graph as
 `graph._compiled` (editing the graph resets it); later runs call that
 function directly.
 

@@ -344,7 +344,7 @@ def dispatch_for_binary_elementwise_assert_apis(x_type, y_type):
 
 
 # TensorFlow 2.21's elementwise APIs (tensorflow/python/util/dispatch.py's lists,
-# by their public names; recorded with tools/record_dispatch_apis.py).
+# _UNARY_ELEMENTWISE_APIS and its siblings, each function by its public name).
 UNARY_ELEMENTWISE_APIS = (
     "abs acos acosh as_string asin asinh atan atanh bitwise.invert cast clip_by_value cos cosh "
     "debugging.check_numerics dtypes.cast dtypes.saturate_cast exp floor "

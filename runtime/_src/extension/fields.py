@@ -19,6 +19,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.composite import CompositeSpec, type_spec_of
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["Field", "ImmutableDict", "class_fields", "convert_field", "convert_spec_field",
            "to_spec_value", "NO_DEFAULT"]
@@ -160,7 +161,7 @@ def _tensor_spec(value, path):
 def _tensor(value, path):
     if isinstance(value, Tensor):
         return value
-    if hasattr(value, "_as_tensor"):
+    if reads_as_tensor(value):
         return value._as_tensor()
     try:
         return convert_to_tensor(value)

@@ -20,16 +20,12 @@ from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 from runtime._src.ops.check_ops import Assert
 from runtime._src.ops.script_ops import py_function
-from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
+                                      unwrap_variable)
+from runtime._src.core.protocols import is_streamable, reads_as_tensor
 from runtime._src.function.tensor_array import TensorArray
 
 __all__ = ["AutographBackend", "BACKEND"]
-
-
-def _as_tensor(value):
-    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
-        return value._as_tensor()
-    return value
 
 
 class ListInLoop(TensorArray):
@@ -44,7 +40,7 @@ class ListInLoop(TensorArray):
             raise TypeError("a list appended to in a tensor loop can be indexed with a "
                             "number (lst[i], lst[-1]) inside the loop, not sliced; slice it "
                             "after the loop, where it is a tensor")
-        index = convert_to_tensor(_as_tensor(index))
+        index = convert_to_tensor(unwrap_variable(index))
         size = self.size()
         return self.read(math_ops.where(index < 0, size + index, index))
 
@@ -58,7 +54,7 @@ def _truth(value):
     list appended to in a staged loop when it is not empty."""
     if isinstance(value, TensorArray):
         return math_ops.greater(value.size(), 0)
-    value = _as_tensor(value)
+    value = unwrap_variable(value)
     if isinstance(value, Tensor) and value.shape.rank is not None and value.shape.rank > 0:
         raise TypeError(
             f"the truth value of a tensor of shape {value.shape} is ambiguous in a condition "
@@ -80,8 +76,8 @@ class AutographBackend(Backend):
         if current_graph() is None:
             return False
         # A dataset (or its iterator) while tracing: `for x in ds` is staged.
-        return isinstance(value, Tensor) or hasattr(value, "_as_tensor") or \
-            hasattr(value, "_autograph_stream")
+        return isinstance(value, Tensor) or reads_as_tensor(value) or \
+            is_streamable(value)
 
     def stream(self, iterable):
         """A dataset or iterator while tracing: `for` stages a loop over its
@@ -93,7 +89,7 @@ class AutographBackend(Backend):
         return isinstance(value, TensorArray)
 
     def static_truth(self, pred):
-        if isinstance(_as_tensor(pred), SymbolicTensor):
+        if isinstance(unwrap_variable(pred), SymbolicTensor):
             return None                 # no test op made here: cond makes it once
         pred = _truth(pred)
         if isinstance(pred, SymbolicTensor):
@@ -118,9 +114,9 @@ class AutographBackend(Backend):
         return math_ops.logical_not(_truth(x))
 
     def len(self, x):
-        if hasattr(x, "_autograph_stream") and hasattr(x, "__len__"):
+        if is_streamable(x) and hasattr(x, "__len__"):
             return len(x)               # a dataset's length (TypeError when unknown)
-        x = _as_tensor(x)
+        x = unwrap_variable(x)
         if isinstance(x, TensorArray):      # a list being appended to in a tensor loop
             return x.size()
         dims = x.shape.dims
@@ -132,7 +128,7 @@ class AutographBackend(Backend):
 
     def size0(self, x):
         _refuse_stream(x)
-        x = _as_tensor(x)
+        x = unwrap_variable(x)
         if isinstance(x, TensorArray):
             return x.size()
         if x.shape.rank == 0:
@@ -142,12 +138,12 @@ class AutographBackend(Backend):
     def getitem(self, x, i):
         if isinstance(x, TensorArray):
             return _index(x, i)
-        return _as_tensor(x)[i]
+        return unwrap_variable(x)[i]
 
     def sum0(self, x):
         if isinstance(x, TensorArray):
             x = x.stack()
-        x = _as_tensor(x)
+        x = unwrap_variable(x)
         if x.shape.rank == 0:
             raise TypeError(f"sum() of a scalar tensor ({x!r}) is not defined: it is not "
                             f"iterable")
@@ -157,23 +153,23 @@ class AutographBackend(Backend):
         # Python's range is empty when start is past limit; tf.range raises.
         if isinstance(delta, (int, float)):
             clamp = math_ops.maximum if delta > 0 else math_ops.minimum
-            start_t = convert_to_tensor(_as_tensor(start))
-            limit = clamp(convert_to_tensor(_as_tensor(limit)), start_t)
+            start_t = convert_to_tensor(unwrap_variable(start))
+            limit = clamp(convert_to_tensor(unwrap_variable(limit)), start_t)
         return array_ops.range(start, limit, delta)
 
     def cast(self, x, kind):
-        return math_ops.cast(_as_tensor(x), dtypes.int32 if kind == "int" else dtypes.float32)
+        return math_ops.cast(unwrap_variable(x), dtypes.int32 if kind == "int" else dtypes.float32)
 
     def reduce(self, kind, x):
         fn = reduction_ops.reduce_min if kind == "min" else reduction_ops.reduce_max
-        return fn(_as_tensor(x))
+        return fn(unwrap_variable(x))
 
     def elementwise(self, kind, a, b):
         fn = math_ops.minimum if kind == "min" else math_ops.maximum
-        return fn(_as_tensor(a), _as_tensor(b))
+        return fn(unwrap_variable(a), unwrap_variable(b))
 
     def assert_(self, cond, message):
-        return Assert(_as_tensor(cond), [message])
+        return Assert(unwrap_variable(cond), [message])
 
     def print_(self, objects, kwargs):
         """TensorFlow's converted print (Feature.BUILTIN_FUNCTIONS): a
@@ -191,7 +187,7 @@ class AutographBackend(Backend):
                     v = v.item()
                 out[i] = v.decode("utf-8") if isinstance(v, bytes) else v
             print(*out, **kwargs)
-        py_function(run, [_as_tensor(objects[i]) for i in slots], None)
+        py_function(run, [unwrap_variable(objects[i]) for i in slots], None)
 
     def new_list(self, items, like):
         sample = items[0] if items else like
@@ -209,10 +205,10 @@ class AutographBackend(Backend):
         one row longer."""
         if isinstance(lst, TensorArray):
             return lst.write(lst.size(), x)
-        lst = _as_tensor(lst)
+        lst = unwrap_variable(lst)
         if lst.shape.rank == 0:
             raise TypeError(f"cannot append to a scalar tensor ({lst!r}): it is not a list")
-        row = array_ops.expand_dims(convert_to_tensor(_as_tensor(x), lst.dtype), 0)
+        row = array_ops.expand_dims(convert_to_tensor(unwrap_variable(x), lst.dtype), 0)
         return array_ops.concat([lst, row], 0)
 
     def list_stack(self, lst):
@@ -228,8 +224,8 @@ class AutographBackend(Backend):
     @staticmethod
     def _placeholder(graph, value):
         if isinstance(value, (bool, int, float, np.number, np.bool_)) or \
-                (hasattr(value, "_as_tensor") and not isinstance(value, Tensor)):
-            value = convert_to_tensor(_as_tensor(value))
+                (reads_as_tensor(value) and not isinstance(value, Tensor)):
+            value = convert_to_tensor(unwrap_variable(value))
         if isinstance(value, Tensor):
             return graph.add_placeholder(value.dtype, value.shape, "probe")
         return value
@@ -237,7 +233,7 @@ class AutographBackend(Backend):
     def dummy_like(self, value):
         if isinstance(value, (tuple, list)):        # `return a, b` in a loop
             return type(value)(self.dummy_like(v) for v in value)
-        value = _as_tensor(value)
+        value = unwrap_variable(value)
         if isinstance(value, TensorArray):
             return TensorArray(value.dtype, size=0, dynamic_size=True)
         if not isinstance(value, Tensor):
@@ -250,7 +246,7 @@ class AutographBackend(Backend):
 def _refuse_stream(x):
     """enumerate() / zip() over a dataset inside a tf.function index it, which
     a dataset cannot be: say what to write instead."""
-    if hasattr(x, "_autograph_stream"):
+    if is_streamable(x):
         raise TypeError(
             "a tf.data dataset (or its iterator) cannot be indexed inside a tf.function: "
             "enumerate() and zip() over it are not staged; write `for i, x in "
@@ -279,7 +275,8 @@ def _element_dtype(sample):
     element). Only dtypes are read: `sample` may come from another graph."""
     if isinstance(sample, (tuple, list)):
         kinds = {_element_dtype(v) for v in sample}
-        tensors = {_as_tensor(v).dtype for v in sample if isinstance(_as_tensor(v), Tensor)}
+        reads = [unwrap_variable(v) for v in sample]
+        tensors = {v.dtype for v in reads if isinstance(v, Tensor)}
         if len(tensors) == 1:
             return tensors.pop()       # numbers take the dtype of the tensors beside them
         if len(kinds) != 1:
@@ -287,7 +284,7 @@ def _element_dtype(sample):
             raise TypeError(f"the elements appended are {type(sample).__name__}s mixing "
                             f"{names}: a tensor list holds one dtype (use tf.cast)")
         return kinds.pop()
-    sample = _as_tensor(sample)
+    sample = unwrap_variable(sample)
     if isinstance(sample, Tensor):
         return sample.dtype
     return convert_to_tensor(sample).dtype

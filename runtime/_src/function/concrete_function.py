@@ -1,6 +1,6 @@
 """`ConcreteFunction`: one traced graph plus how to feed it and rebuild results.
 
-A `Function` (runtime/function.py) makes one per signature. Calling it checks
+A `Function` (runtime/_src/function/function.py) makes one per signature. Calling it checks
 the arguments against the traced signature (Python values convert to the
 spec's dtype), runs the graph with `executor.run`, and packs the outputs back
 into the structure the Python function returned, as EagerTensors:
@@ -32,6 +32,7 @@ from runtime._src.graph.graph import leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, convert_to_tensor, wrap_numpy
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["ConcreteFunction"]
 
@@ -334,7 +335,7 @@ def _capture_value(outer):
     """The current numpy value of a captured outer tensor or Variable."""
     if isinstance(outer, EagerTensor):
         return outer._value
-    if hasattr(outer, "_as_tensor"):
+    if reads_as_tensor(outer):
         return outer._as_tensor()._value
     return np.asarray(outer)
 

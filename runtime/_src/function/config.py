@@ -11,7 +11,7 @@ that a traced function and its Python original agree:
     >>> tf.config.run_functions_eagerly(False)
 
 `optimizer.set_experimental_options({...})` stores options for the graph
-optimizer (option names as in `runtime.optimizer`, e.g.
+optimizer (option names as in `runtime._src.optimizer`, e.g.
 `{"constant_folding": False}`); `optimizer.get_experimental_options()` returns
 a copy of what was set. Options apply to graphs traced after they are set.
 

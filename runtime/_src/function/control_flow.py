@@ -42,9 +42,10 @@ from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.graph.op_registry import apply, define_op, get_op
 from runtime._src.exec import control_flow_ops as _ops
 from runtime._src.core.tensor import (SymbolicTensor, Tensor, VariantValue, convert_to_tensor,
-                                      describe_value)
+                                      describe_value, unwrap_variable)
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import as_shape
+from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["cond", "cond_branches", "while_loop"]
 
@@ -103,13 +104,6 @@ def _check_structure(a, b, names, error, what):
         raise error(f"{what}: {e}") from None
 
 
-def _as_tensor(value):
-    """Variables read as tensors; everything else is left as is."""
-    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
-        return value._as_tensor()
-    return value
-
-
 def _own(graph, t):
     """`t` as a tensor of `graph` (captures outer and eager tensors)."""
     if isinstance(t, SymbolicTensor) and t.node.graph is graph:
@@ -147,7 +141,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
     if not callable(true_fn) or not callable(false_fn):
         raise TypeError("cond: true_fn and false_fn must be callables, got "
                         f"{type(true_fn).__name__} and {type(false_fn).__name__}")
-    pred = _as_tensor(pred)
+    pred = unwrap_variable(pred)
     if not isinstance(pred, SymbolicTensor):
         return true_fn() if _static_truth(pred, "cond") else false_fn()
     if pred.shape.rank not in (0, None):
@@ -258,7 +252,7 @@ def _static_truth(pred, what):
 
 def _branch_pair(then_g, else_g, a, b, label):
     """The (true, false) output tensors for one leaf, or None when both are None."""
-    a, b = _as_tensor(a), _as_tensor(b)
+    a, b = unwrap_variable(a), unwrap_variable(b)
     if a is None and b is None:
         return None
     if a is None or b is None:
@@ -369,7 +363,7 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
     limit = None if maximum_iterations is None else int(maximum_iterations)
     count = 0
     while limit is None or count < limit:
-        if not _static_truth(_as_tensor(_call(cond, loop_vars)), "while_loop"):
+        if not _static_truth(unwrap_variable(_call(cond, loop_vars)), "while_loop"):
             break
         loop_vars = _normalize_result(_call(body, loop_vars), loop_vars)
         count += 1
@@ -488,7 +482,7 @@ def _loop_vars_in(loop_vars, shape_invariants, names):
     invariants = _flat_invariants(loop_vars, shape_invariants)
     lvars = []
     for leaf, label, invariant in zip(nest.flatten(loop_vars), labels, invariants):
-        leaf = _as_tensor(leaf)
+        leaf = unwrap_variable(leaf)
         if leaf is None:
             lvars.append(_LoopVar(label, "none"))
             continue
@@ -586,7 +580,7 @@ def _int_made_float(body, loop_vars, lvars, outer):
             with scratch.as_default():
                 result = _normalize_result(_call(body, _loop_args(scratch, loop_vars, trial)),
                                            loop_vars)
-            leaf = _as_tensor(nest.flatten(result)[i])
+            leaf = unwrap_variable(nest.flatten(result)[i])
         except Exception:  # noqa: BLE001 - this variable is not (alone) the cause
             continue
         if isinstance(leaf, float):
@@ -613,7 +607,7 @@ def _node_name(label):
 
 
 def _loop_pred(graph, pred):
-    pred = _as_tensor(pred)
+    pred = unwrap_variable(pred)
     if not isinstance(pred, Tensor):
         if not isinstance(pred, (bool, np.bool_)):
             raise TypeError(f"while_loop: cond must return a bool scalar, got {_describe(pred)}")
@@ -627,7 +621,7 @@ def _loop_pred(graph, pred):
 
 def _body_output(graph, v, leaf):
     """Check one value the body returned against its loop variable."""
-    leaf = _as_tensor(leaf)
+    leaf = unwrap_variable(leaf)
     label = v.label
     if v.kind == "none" or leaf is None:
         if v.kind == "none" and leaf is None:
@@ -683,7 +677,7 @@ def _loop_element_shape(v, out_ta):
 
 
 def _maximum_iterations_tensor(value):
-    value = _as_tensor(value)
+    value = unwrap_variable(value)
     if isinstance(value, Tensor):
         if not value.dtype.is_integer or value.shape.rank not in (0, None):
             raise TypeError("while_loop: maximum_iterations must be an integer scalar, got "

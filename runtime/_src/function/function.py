@@ -11,7 +11,7 @@
 
 A `Function` keeps a cache of `ConcreteFunction`s (a traced `Graph` plus how
 to feed it and how to rebuild the Python result). Cache keys come from
-`runtime.signature`: tensors (and numpy arrays) by dtype and shape, Python
+`runtime._src.function.signature`: tensors (and numpy arrays) by dtype and shape, Python
 scalars/strings/None by value (`f(x, 2)` and `f(x, 2.0)` share a trace, but
 `True` and `1` do not, so a traced bool never comes back as an int32),
 Variables and other objects by identity (held weakly), containers by
@@ -96,7 +96,7 @@ def _autograph_convert(python_function, options=None):
     a construct it cannot convert raises `autograph.ConversionError` naming it,
     the file and the line. `options` (`experimental_autograph_options`) are
     passed on: a dict (e.g. `{"recursive": False}`) or
-    `tf.autograph.experimental.Feature`s (accepted; see `autograph.Feature`).
+    `tf.autograph.experimental.Feature`s (accepted; see `autograph.experimental.Feature`).
     """
     return autograph.convert(python_function, options)
 
@@ -105,7 +105,7 @@ def _finalize_graph(graph):
     """Called once on each newly traced graph before its first run.
 
     Returns the graph to execute: `graph` itself, optimized in place by
-    `runtime.optimizer.optimize` with the options from
+    `runtime._src.optimizer.optimize` with the options from
     `config.optimizer.set_experimental_options` (what it did is kept as
     `graph.optimization_report`). Passes may replace entries of
     `graph.outputs`; results are mapped back by position.

@@ -31,8 +31,9 @@ from runtime._src.core import dtypes as _dtypes
 from runtime._src.core import nest
 from runtime._src.core.composite import CompositeSpec, dispatch_api, type_spec_of
 from runtime._src.core.context import name_scope
-from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor, unwrap_variable
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 from runtime._src.ops.check_ops import Assert
@@ -44,15 +45,9 @@ __all__ = ["map_fn", "scan", "foldl", "foldr", "vectorized_map", "switch_case", 
 
 # --- elems ----------------------------------------------------------------------
 
-def _as_tensor(value):
-    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
-        return value._as_tensor()
-    return value
-
-
 def _flat_elems(elems, op_name):
     """The leaves of `elems` as tensors of rank >= 1 with one leading size."""
-    flat = [convert_to_tensor(_as_tensor(e)) for e in nest.flatten(elems)]
+    flat = [convert_to_tensor(unwrap_variable(e)) for e in nest.flatten(elems)]
     if not flat:
         raise ValueError(f"{op_name}: elems must contain at least one tensor, got {elems!r}")
     for e in flat:
@@ -128,7 +123,7 @@ def _output_leaves(result, specs, op_name):
                          f"fn_output_signature): {e}") from None
     leaves = []
     for k, (spec, value) in enumerate(zip(nest.flatten(specs), nest.flatten(result))):
-        value = _as_tensor(value)
+        value = unwrap_variable(value)
         if value is None:
             raise ValueError(f"{op_name}: fn returned None for output {k}; it must return "
                              "tensors")
@@ -203,7 +198,7 @@ def _composite_map_fn(fn, elems, signature, infer_shape, name):
 def _row_spec(value):
     spec = type_spec_of(value)
     if spec is None:
-        t = convert_to_tensor(_as_tensor(value))
+        t = convert_to_tensor(unwrap_variable(value))
         return TensorSpec(None if not t.shape.dims else t.shape.dims[1:], t.dtype)
     if not hasattr(spec, "_unbatch"):
         raise TypeError(f"map_fn: a {type(value).__name__} cannot be unbatched (only "
@@ -246,7 +241,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
                                       else e.shape.dims[1:]) for e in flat_elems]
         result = fn(nest.pack_sequence_as(elems, rows))
         result = nest.map_structure(
-            lambda v: convert_to_tensor(_as_tensor(v)), result)
+            lambda v: convert_to_tensor(unwrap_variable(v)), result)
     specs = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), result)
     return map_fn(fn, elems, fn_output_signature=specs, name="vectorized_map")
 
@@ -256,7 +251,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
 def _start(elems, in_tas, n, initializer, reverse):
     """(first accumulator, first index to read, whether elems[first] is an output)."""
     if initializer is not None:
-        acc = nest.map_structure(lambda v: convert_to_tensor(_as_tensor(v)), initializer)
+        acc = nest.map_structure(lambda v: convert_to_tensor(unwrap_variable(v)), initializer)
         return acc, (n - 1 if reverse else 0), False
     first = n - 1 if reverse else 0
     return _read(elems, in_tas, first), (first - 1 if reverse else first + 1), True
@@ -291,7 +286,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
         in_tas = _unstacked(flat_elems)
         n = in_tas[0].size()
         acc, i0, emit_first = _start(elems, in_tas, n, initializer, reverse)
-        out_tas = [TensorArray(_as_tensor(a).dtype, size=n, infer_shape=infer_shape)
+        out_tas = [TensorArray(unwrap_variable(a).dtype, size=n, infer_shape=infer_shape)
                    for a in nest.flatten(acc)]
         if emit_first:
             out_tas = [ta.write(i0 + 1 if reverse else i0 - 1, a)
@@ -370,7 +365,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """`tf.switch_case`: run `branch_fns[branch_index]()`; an index out of
     range runs `default`, or the last branch when there is no default."""
     fns = _branches(branch_fns)
-    index = _as_tensor(branch_index)
+    index = unwrap_variable(branch_index)
     if not isinstance(index, Tensor):
         raise TypeError(f"switch_case: 'branch_index' must be a Tensor, got {type(index)}")
     if not index.dtype.is_integer:
@@ -412,7 +407,7 @@ def _pred_fn_pairs(pred_fn_pairs):
         if not isinstance(entry, (list, tuple)) or len(entry) != 2:
             raise TypeError(f"case: Each entry in 'pred_fn_pairs' must be a 2-tuple. "
                             f"Received {entry!r}.")
-        pred, fn = _as_tensor(entry[0]), entry[1]
+        pred, fn = unwrap_variable(entry[0]), entry[1]
         if not isinstance(pred, Tensor):
             raise TypeError(f"case: pred must be a Tensor, got: {pred!r}")
         if pred.dtype != _dtypes.bool:

@@ -30,6 +30,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops import array_ops, stateless_random_ops
 from runtime._src.ops.philox_ops import SKIP_PER_ELEMENT
@@ -237,7 +238,7 @@ def _float_dtype(dtype, what):
 
 
 def _state_array(state):
-    if isinstance(state, Tensor) or hasattr(state, "_as_tensor"):
+    if isinstance(state, Tensor) or reads_as_tensor(state):
         if current_graph() is not None:
             raise TypeError("Generator: the state must be known (eager), not a symbolic tensor")
         state = np.asarray(state)

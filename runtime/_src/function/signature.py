@@ -43,6 +43,7 @@ from runtime._src.core.nest import _sorted_keys
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["InputSignatureMismatchError", "call_key", "make_template", "match_template",
            "describe", "explain_difference", "format_type", "shape_accepts",
@@ -153,7 +154,7 @@ def composite_spec(value):
 
 def is_variable(value):
     """True for Variables: they convert to tensors and can be assigned."""
-    return hasattr(value, "_as_tensor") and hasattr(value, "assign")
+    return reads_as_tensor(value) and hasattr(value, "assign")
 
 
 def dict_items(d):

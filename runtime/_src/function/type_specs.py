@@ -12,6 +12,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["type_spec_from_value", "TensorArraySpec"]
 
@@ -56,7 +57,7 @@ def type_spec_from_value(value):
     spec = getattr(value, "_type_spec", None)
     if spec is not None:
         return spec
-    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+    if reads_as_tensor(value) and not isinstance(value, Tensor):
         value = value._as_tensor()
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)

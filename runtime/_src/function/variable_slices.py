@@ -18,6 +18,7 @@ import numpy as np
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import get_op, record_eager
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import reshape
@@ -45,8 +46,8 @@ def _static_key(key):
         return tuple(_static_key(k) for k in key)
     if isinstance(key, slice):
         return slice(_static_key(key.start), _static_key(key.stop), _static_key(key.step))
-    if isinstance(key, Tensor) or hasattr(key, "_as_tensor"):
-        t = key._as_tensor() if hasattr(key, "_as_tensor") else key
+    if isinstance(key, Tensor) or reads_as_tensor(key):
+        t = key._as_tensor() if reads_as_tensor(key) else key
         value = rules.constant_value(t)
         if value is None:
             raise TypeError("Variable slice assignment: the index must be known while "
@@ -67,7 +68,7 @@ def assign_slice(variable, key, value):
     except IndexError as e:
         raise ValueError(f"Variable slice assignment: index {key!r} is out of range for "
                          f"shape {shape}: {e}") from None
-    value = convert_to_tensor(value._as_tensor() if hasattr(value, "_as_tensor") else value,
+    value = convert_to_tensor(value._as_tensor() if reads_as_tensor(value) else value,
                               variable.dtype)
     if not value.shape.is_compatible_with(picked.shape):
         try:

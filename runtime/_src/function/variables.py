@@ -29,6 +29,7 @@ import weakref
 
 import numpy as np
 
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.core import context as _context
 from runtime._src.core import dtype_promotion as _dtype_promotion
 from runtime._src.core import dtypes as _dtypes
@@ -271,7 +272,7 @@ class Variable(SliceAssignMixin):   # v[0].assign(x), scatter_*: variable_slices
         and is refused below."""
         from runtime._src.ops.math_ops import cast
         from runtime._src.ops.weak_ops import operand_type
-        if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+        if reads_as_tensor(value) and not isinstance(value, Tensor):
             kind = operand_type(value)
             value = value._as_tensor()
         else:

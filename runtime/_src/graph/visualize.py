@@ -1,7 +1,7 @@
 """`visualize(fn_or_concrete, "out.svg" | "out.html" | "out.dot")`: a picture
 of a traced graph in one call.
 
-- `.svg`: the DOT text of `runtime.dot` rendered by Graphviz's `dot`
+- `.svg`: the DOT text of `runtime._src.graph.dot` rendered by Graphviz's `dot`
   (`apt-get install graphviz`); a clear error when `dot` is missing.
 - `.html`: one self-contained page (inline CSS and JS, no network) that lays
   the graph out in layers and draws it as SVG with arrowheads, scaled to the

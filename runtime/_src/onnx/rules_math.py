@@ -310,12 +310,11 @@ def _mean(ctx, node, ins):
     axes = _axes(ctx, node, node.attrs["axis"])
     dtype = node.inputs[0].dtype
     if dtype.is_integer:
-        # the sum wraps in dtype as TF's (computed in int64: ONNX's ReduceSum takes
-        # no int8/int16), then divides by how many were summed, at least 1
+        # the sum in int64, unwrapped for narrower ints as TF's (ONNX's ReduceSum
+        # takes no int8/int16), then divided by how many were summed, at least 1
         # (ours: 0 // 0 -> 0)
         total = reduce(ctx, "ReduceSum", ctx.b.cast(ins[0], "int64"), axes,
                        node.attrs["keepdims"])
-        total = ctx.b.cast(ctx.b.cast(total, dtype), "int64")
         count = ctx.b.add1("Div", [ctx.b.add1("Size", ins), ctx.b.add1(
             "Max", [ctx.b.add1("Size", [total]), ctx.b.const(np.int64(1))])])
         count = ctx.b.add1("Max", [count, ctx.b.const(np.int64(1))])

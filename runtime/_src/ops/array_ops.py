@@ -29,6 +29,7 @@ from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, conve
                                       flatten_lists, is_tensor_like, to_numpy_value,
                                       unwrap_variable)
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.gradient_ops import reshape_like
 from runtime._src.ops.indexing import getitem
@@ -120,7 +121,7 @@ def constant(value, dtype=None, shape=None, name=None):
         auto = _auto_converted_constant(value, dtype, shape)
         if auto is not None:
             return auto
-    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
+    if not isinstance(value, Tensor) and reads_as_tensor(value):
         return _constant_of_variable(value, dtype, shape)
     if isinstance(value, (list, tuple)) and any(
             is_tensor_like(v) and not isinstance(v, EagerTensor) for v in flatten_lists(value)):

@@ -14,6 +14,7 @@ from runtime._src.core.composite import _API_TYPES, dispatch_api
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import OPS, apply, define_op, eager_kernel_error
 
@@ -41,10 +42,16 @@ COMPLEX = frozenset((dtypes.complex64, dtypes.complex128))
 ARITHMETIC = NUMERIC | COMPLEX          # + - * / ** neg square matmul (TF's kernels)
 INEXACT = FLOATS | COMPLEX              # sqrt exp log
 BOOL = frozenset((dtypes.bool,))
+# uint16/32/64: TF's kernels of + - * / // %, maximum/minimum, comparisons,
+# square, TruncateDiv and the reductions take them; negation, abs, sign, pow,
+# matmul and TruncateMod do not.
+WIDE_UINTS = frozenset((dtypes.uint16, dtypes.uint32, dtypes.uint64))
+ARITHMETIC_UINTS = ARITHMETIC | WIDE_UINTS
+NUMERIC_UINTS = NUMERIC | WIDE_UINTS
 # TF's TruncateDiv/TruncateMod kernels: no 8- or 16-bit integers.
 TRUNCATE = FLOATS | frozenset((dtypes.int32, dtypes.int64))
-ORDERED = NUMERIC
-ANY = NUMERIC | COMPLEX | BOOL | frozenset((dtypes.string,))
+ORDERED = NUMERIC_UINTS
+ANY = NUMERIC_UINTS | COMPLEX | BOOL | frozenset((dtypes.string,))
 _FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
                 NUMERIC: "a numeric tensor (an integer or floating-point dtype)",
                 BOOL: "a bool tensor",
@@ -67,9 +74,9 @@ def dtype_error(op_name, dtype, allowed):
 
 def convert_pair(x, y, op_name):
     """Convert two operands of a binary op to tensors of one dtype."""
-    if not isinstance(x, Tensor) and hasattr(x, "_as_tensor"):
+    if not isinstance(x, Tensor) and reads_as_tensor(x):
         x = x._as_tensor()
-    if not isinstance(y, Tensor) and hasattr(y, "_as_tensor"):
+    if not isinstance(y, Tensor) and reads_as_tensor(y):
         y = y._as_tensor()
     if isinstance(x, Tensor):
         if not isinstance(y, Tensor):

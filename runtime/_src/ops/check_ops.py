@@ -30,6 +30,7 @@ from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import define_grad, not_differentiable  # gradients
 from runtime._src.core.composite import is_composite
 from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops.logging_ops import format_element, summarize_v1
 from runtime._src.ops.base_ops import convert_pair
 from runtime._src.ops.shape_rules import broadcast_shapes, static_int
@@ -81,7 +82,7 @@ def Assert(condition, data, summarize=None, name=None):  # TensorFlow's name
     condition = convert_to_tensor(condition)
     if not condition.dtype.is_bool:
         raise TypeError(f"Assert: condition must be a bool tensor, got {condition.dtype.name}")
-    if isinstance(data, (Tensor, str)) or hasattr(data, "_as_tensor"):
+    if isinstance(data, (Tensor, str)) or reads_as_tensor(data):
         data = [data]
     tensors = [convert_to_tensor(d) for d in data]
     attrs = {"summarize": _summarize(summarize, "Assert"), "where": _where()}
@@ -347,7 +348,7 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     |x - y| <= atol + rtol * |y| elementwise. rtol and atol default to 10 *
     the machine epsilon of the (floating) dtype."""
     x = convert_to_tensor(x)
-    if not isinstance(y, Tensor) and not hasattr(y, "_as_tensor"):
+    if not isinstance(y, Tensor) and not reads_as_tensor(y):
         y = convert_to_tensor(y, x.dtype)
     y = convert_to_tensor(y)
     if y.dtype != x.dtype:
@@ -412,7 +413,7 @@ def check_numerics(tensor, message, name=None):
 def is_tensor(x):
     """`tf.is_tensor`: True for tensors, Variables and composite tensors
     (SparseTensor, RaggedTensor), False for Python and numpy values."""
-    return isinstance(x, Tensor) or hasattr(type(x), "_as_tensor") or is_composite(x)
+    return isinstance(x, Tensor) or reads_as_tensor(x) or is_composite(x)
 
 
 # --- static checks -------------------------------------------------------------------
@@ -420,7 +421,7 @@ def is_tensor(x):
 def assert_proper_iterable(values):
     """`tf.debugging.assert_proper_iterable`: TypeError unless `values` is an
     iterable that is not a tensor, an array, or a string."""
-    if isinstance(values, (Tensor, np.ndarray, str, bytes)) or hasattr(values, "_as_tensor"):
+    if isinstance(values, (Tensor, np.ndarray, str, bytes)) or reads_as_tensor(values):
         raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: '
                         f"{type(values)}")
     if not hasattr(values, "__iter__"):

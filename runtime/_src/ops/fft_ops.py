@@ -32,6 +32,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import (fill, ones_like, range as range_, rank as rank_of, shape,
@@ -305,7 +306,7 @@ def _complex_input(op_name, input, prefer_complex64=False):
     array and Python real numbers convert to complex64, Python complex numbers
     to complex128 (complex64 too where TF's wrapper prefers it: the irfft and
     N-D functions); a real tensor is an error."""
-    if not isinstance(input, Tensor) and not hasattr(input, "_as_tensor"):
+    if not isinstance(input, Tensor) and not reads_as_tensor(input):
         array = np.asarray(input)
         numpy_input = isinstance(input, (np.ndarray, np.generic))
         if array.dtype.kind in "biuf" or (array.dtype.kind == "c" and
@@ -322,7 +323,7 @@ def _complex_input(op_name, input, prefer_complex64=False):
 def _float_input(op_name, input):
     """A real input: Python numbers and numpy arrays convert to float32 (TF's
     preferred dtype)."""
-    if not isinstance(input, Tensor) and not hasattr(input, "_as_tensor"):
+    if not isinstance(input, Tensor) and not reads_as_tensor(input):
         kind = np.asarray(input).dtype.kind
         input = convert_to_tensor(input, dtypes.float32 if kind in "biuf" else None)
     x = convert_to_tensor(input)

@@ -22,6 +22,7 @@ from runtime._src.core import protowire as wire
 from runtime._src.core.errors import InvalidArgumentError, NotFoundError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 
 __all__ = ["read_file", "write_file", "serialize_tensor", "parse_tensor"]
@@ -185,7 +186,7 @@ not_differentiable("ReadFile", "WriteFile", "SerializeTensor", "ParseTensor")
 
 def serialize_tensor(tensor, name=None):
     """`tf.io.serialize_tensor`: TensorFlow's TensorProto bytes of `tensor`."""
-    t = convert_to_tensor(tensor._as_tensor() if hasattr(tensor, "_as_tensor") else tensor)
+    t = convert_to_tensor(tensor._as_tensor() if reads_as_tensor(tensor) else tensor)
     return apply("SerializeTensor", [t], {"dtype": t.dtype})
 
 

@@ -30,6 +30,7 @@ import numpy as np
 from runtime._src.core import nest
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops.shape_rules import static_int
 
 __all__ = ["print_v2", "format_element", "summarize_v2", "summarize_v1"]
@@ -234,7 +235,7 @@ def _template(inputs, sep):
             continue
         leaves = []
         for leaf in nest.flatten(item):
-            if isinstance(leaf, Tensor) or hasattr(leaf, "_as_tensor"):
+            if isinstance(leaf, Tensor) or reads_as_tensor(leaf):
                 tensors.append(convert_to_tensor(leaf))
                 leaves.append(placeholder)
                 groups.append(1)

@@ -21,6 +21,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.errors import InvalidArgumentError, NotFoundError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import current_graph
 from runtime._src.graph.op_registry import apply
 from runtime._src.ops import lookup_ops
@@ -41,7 +42,7 @@ class TextFileIndex:
 
 
 def _tensor(value):
-    return value._as_tensor() if hasattr(value, "_as_tensor") else value
+    return value._as_tensor() if reads_as_tensor(value) else value
 
 
 # --- initializers --------------------------------------------------------------------

@@ -31,11 +31,11 @@ def convert_all(values, op_name, dtype=None):
         raise TypeError(f"{op_name}: expected a list of tensors, got {type(values).__name__}")
     if not values:
         raise ValueError(f"{op_name}: expected a non-empty list of tensors")
+    values = [unwrap_variable(v) for v in values]   # a TensorLike read once
     if dtype is None:
-        dtype = next((v.dtype for v in values if is_tensor_like(v)), None)
+        dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
     out = []
     for v in values:
-        v = unwrap_variable(v)
         if isinstance(v, Tensor) and dtype is not None and v.dtype is not dtype:
             message = (f"{op_name}: all inputs must have the same dtype, got {dtype.name} and "
                        f"{v.dtype.name}; use tf.cast to convert one of them")

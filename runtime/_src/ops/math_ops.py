@@ -28,9 +28,11 @@ from runtime._src.graph.op_registry import (apply, define_grad, define_op,
                                             not_differentiable)
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.base_ops import (ANY, ARITHMETIC, BOOL, COMPLEX, FLOATS, INEXACT,
-                                       INTEGERS, NUMERIC, ORDERED, TRUNCATE, convert_pair,
+from runtime._src.ops.base_ops import (ANY, ARITHMETIC, ARITHMETIC_UINTS, BOOL, COMPLEX,
+                                       FLOATS, INEXACT, INTEGERS, NUMERIC, NUMERIC_UINTS,
+                                       ORDERED, TRUNCATE, WIDE_UINTS, convert_pair,
                                        dtype_error, eager_values, run_kernel_now)
 from runtime._src.ops.base_ops import binary as _binary, unary as _unary  # short local names
 from runtime._src.ops.base_ops import map_composite_values
@@ -200,7 +202,7 @@ def _select_grads(op, grad, x_wins):
     return [unbroadcast(where(x_wins, grad, 0), x), unbroadcast(where(x_wins, 0, grad), y)]
 
 
-_ADDABLE = ARITHMETIC | frozenset((dtypes.string,))
+_ADDABLE = ARITHMETIC_UINTS | frozenset((dtypes.string,))
 
 
 def add(x, y, name=None):
@@ -210,12 +212,12 @@ def add(x, y, name=None):
 
 def subtract(x, y, name=None):
     """x - y elementwise, with broadcasting."""
-    return _binary("Sub", x, y, ARITHMETIC)
+    return _binary("Sub", x, y, ARITHMETIC_UINTS)
 
 
 def multiply(x, y, name=None):
     """x * y elementwise, with broadcasting."""
-    return _binary("Mul", x, y, ARITHMETIC)
+    return _binary("Mul", x, y, ARITHMETIC_UINTS)
 
 
 def truediv(x, y, name=None):
@@ -229,11 +231,11 @@ def truediv(x, y, name=None):
                         f"got tf.{dx.name} != tf.{dy.name}")
     found = eager_values(x, y) if current_graph() is None else None
     out = rules.true_div_dtype(found[2]) if found is not None else None
-    return _binary("RealDiv", x, y, ARITHMETIC, out)
+    return _binary("RealDiv", x, y, ARITHMETIC_UINTS, out)
 
 
 def _is_tensor_like(v):
-    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+    return isinstance(v, Tensor) or reads_as_tensor(v)
 
 
 def realdiv(x, y, name=None):
@@ -244,7 +246,7 @@ def realdiv(x, y, name=None):
 
 def scalar_mul(scalar, x, name=None):
     """`tf.scalar_mul`: `scalar * x`, the scalar converted to x's dtype."""
-    x = x._as_tensor() if hasattr(x, "_as_tensor") and not isinstance(x, Tensor) else x
+    x = x._as_tensor() if reads_as_tensor(x) and not isinstance(x, Tensor) else x
     x = convert_to_tensor(x)
     shape = getattr(scalar, "shape", ())
     if shape is not None and len(shape) != 0:
@@ -263,12 +265,12 @@ def divide(x, y, name=None):
 
 def floordiv(x, y, name=None):
     """x // y, rounding toward -inf. Integer division by zero raises."""
-    return _binary("FloorDiv", x, y, NUMERIC)
+    return _binary("FloorDiv", x, y, NUMERIC_UINTS)
 
 
 def truncatediv(x, y, name=None):
     """`tf.truncatediv`: x / y rounded toward zero (C's integer division)."""
-    return _binary("TruncateDiv", x, y, TRUNCATE)
+    return _binary("TruncateDiv", x, y, TRUNCATE | WIDE_UINTS)
 
 
 def truncatemod(x, y, name=None):
@@ -278,7 +280,7 @@ def truncatemod(x, y, name=None):
 
 def floormod(x, y, name=None):
     """x % y with the sign of y (Python's %). Integer modulo by zero raises."""
-    return _binary("FloorMod", x, y, NUMERIC)
+    return _binary("FloorMod", x, y, NUMERIC_UINTS)
 
 
 mod = floormod
@@ -291,12 +293,12 @@ def pow(x, y, name=None):  # TensorFlow's public name
 
 def maximum(x, y, name=None):
     """The elementwise larger of x and y."""
-    return _binary("Maximum", x, y, NUMERIC)
+    return _binary("Maximum", x, y, NUMERIC_UINTS)
 
 
 def minimum(x, y, name=None):
     """The elementwise smaller of x and y."""
-    return _binary("Minimum", x, y, NUMERIC)
+    return _binary("Minimum", x, y, NUMERIC_UINTS)
 
 
 # --- unary math ----------------------------------------------------------------
@@ -362,7 +364,7 @@ def sign(x, name=None):
 
 def square(x, name=None):
     """x * x elementwise."""
-    return _unary("Square", x, ARITHMETIC)
+    return _unary("Square", x, ARITHMETIC_UINTS)
 
 
 def sqrt(x, name=None):

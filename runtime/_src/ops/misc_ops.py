@@ -27,6 +27,7 @@ from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import Node
 from runtime._src.graph.op_registry import (apply, define_grad, define_op, get_op,
                                             not_differentiable)
@@ -68,7 +69,7 @@ def _ensure_shape_grad(op, grad):
 def ensure_shape(x, shape, name=None):
     """`tf.ensure_shape`: x, checked (when it runs) to have a shape compatible
     with `shape` (None for an unknown dimension); the static shape is refined."""
-    x = convert_to_tensor(x._as_tensor() if hasattr(x, "_as_tensor") else x)
+    x = convert_to_tensor(x._as_tensor() if reads_as_tensor(x) else x)
     shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
     label = "x" if current_graph() is not None else "input"
     return apply("EnsureShape", [x], {"shape": shape, "label": label})
@@ -83,7 +84,7 @@ def get_static_value(tensor, partial=False):
     """`tf.get_static_value`: the numpy value of `tensor` if it is known without
     running a graph (an eager tensor, a constant, a known shape), else None.
     A non-tensor is returned as it is (as TF)."""
-    if hasattr(tensor, "_as_tensor") and not isinstance(tensor, Tensor):
+    if reads_as_tensor(tensor) and not isinstance(tensor, Tensor):
         if current_graph() is not None:
             return None
         tensor = tensor._as_tensor()
@@ -111,9 +112,9 @@ def control_dependencies(control_inputs):
             if isinstance(c, Node):          # an operation (tf.group): it runs anyway
                 continue
             if c is None or callable(c) and not isinstance(c, Tensor) \
-                    and not hasattr(c, "_as_tensor"):
+                    and not reads_as_tensor(c):
                 continue
-            tensors.append(convert_to_tensor(c._as_tensor() if hasattr(c, "_as_tensor") else c))
+            tensors.append(convert_to_tensor(c._as_tensor() if reads_as_tensor(c) else c))
         if tensors:
             apply("ControlGate", tensors)
     yield
@@ -132,7 +133,7 @@ def _operation(inputs):
     graph = current_graph()
     if graph is None:
         return None
-    tensors = [convert_to_tensor(t._as_tensor() if hasattr(t, "_as_tensor") else t)
+    tensors = [convert_to_tensor(t._as_tensor() if reads_as_tensor(t) else t)
                for t in inputs if t is not None and not isinstance(t, Node)]
     return graph.add_node(get_op("NoOp"), tensors, {})
 

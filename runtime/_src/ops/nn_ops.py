@@ -9,7 +9,7 @@ cross-entropies) are composed here the same way; the others are kernels.
     >>> relu(constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 
-`dropout` lives with the random ops (runtime/ops/random_ops.py), convolutions
+`dropout` lives with the random ops (runtime/_src/ops/random_ops.py), convolutions
 and pooling in conv_ops.py.
 """
 

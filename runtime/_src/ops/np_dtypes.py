@@ -18,6 +18,7 @@ import numpy as np
 from runtime._src.core import dtype_promotion, dtypes
 from runtime._src.ops.base_ops import weak_input
 from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops import manipulation_ops, math_ops
 
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -58,7 +59,7 @@ def default_float_type():
 def _as_np_type(x):
     """What np.result_type is given for one operand: a tensor's or DType's
     numpy dtype, a Python float as float32 under prefer_float32, else x."""
-    if hasattr(x, "_as_tensor") and not isinstance(x, Tensor):
+    if reads_as_tensor(x) and not isinstance(x, Tensor):
         x = x._as_tensor()
     if isinstance(x, (Tensor, dtypes.DType)) or (
             hasattr(x, "dtype") and isinstance(x.dtype, dtypes.DType)):
@@ -124,7 +125,7 @@ def _tf_dtype(dtype):
 def _has_tensor(value):
     if isinstance(value, (list, tuple)):
         return any(_has_tensor(v) for v in value)
-    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+    return isinstance(value, Tensor) or reads_as_tensor(value)
 
 
 def _stack(value, dtype):
@@ -142,7 +143,7 @@ def asarray(a, dtype=None):
         weak = weak_input(a)
         if weak is not a:
             return weak
-    if hasattr(a, "_as_tensor") and not isinstance(a, Tensor):
+    if reads_as_tensor(a) and not isinstance(a, Tensor):
         a = a._as_tensor()
     if isinstance(a, Tensor):
         return a if dtype is None or dtype == a.dtype else math_ops.cast(a, dtype)

@@ -41,7 +41,7 @@ def _expand_key(key, rank):
         if k is Ellipsis:
             out.extend([slice(None)] * (rank - used))
         elif _is_bool(k):
-            mask = _as_tensor(k, None)
+            mask = _cast_to_tensor(k, None)
             idx = scatter_ops.where(mask)
             out.extend(idx[:, i] for i in range(mask.shape.rank))
         else:
@@ -64,7 +64,7 @@ def _width(k):
     return k.shape.rank if isinstance(k, Tensor) else np.ndim(k)
 
 
-def _as_tensor(k, dtype):
+def _cast_to_tensor(k, dtype):
     if isinstance(k, Tensor):
         return k if dtype is None or k.dtype == dtype else math_ops.cast(k, dtype)
     return convert_to_tensor(np.asarray(k) if dtype is None
@@ -89,7 +89,7 @@ def numpy_getitem(tensor, key, basic_getitem):
     dims = tensor.shape.as_list()
     indices = []
     for i in advanced:
-        idx = _as_tensor(key[i], None)
+        idx = _cast_to_tensor(key[i], None)
         idx = math_ops.cast(idx, dtypes.int64) if idx.dtype != dtypes.int64 else idx
         indices.append(math_ops.where(math_ops.less(idx, 0), idx + dims[i], idx))
     shape = _broadcast_shapes([ix.shape for ix in indices])

@@ -18,6 +18,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops.random_ops import (_check_dtype, _generator, _seed_attrs, _shape_tensor,
                                          _static_shape)
@@ -56,7 +57,7 @@ _POISSON = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes
 def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
     """`tf.random.poisson`: Poisson draws with rates `lam`, shape `shape + lam.shape`."""
     dtype = _check_dtype(dtype, _POISSON, "random.poisson")
-    lam = convert_to_tensor(lam._as_tensor() if hasattr(lam, "_as_tensor") else lam,
+    lam = convert_to_tensor(lam._as_tensor() if reads_as_tensor(lam) else lam,
                             None if hasattr(lam, "dtype") else dtypes.float32)
     if not lam.dtype.is_floating and not lam.dtype.is_integer:
         raise TypeError(f"random.poisson: lam must be numeric, got {lam.dtype.name}")

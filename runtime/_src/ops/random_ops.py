@@ -43,6 +43,7 @@ from runtime._src.graph.op_registry import apply, define_grad, define_op, not_di
 from runtime._src.ops import math_ops
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops.shape_rules import static_int, static_value
 
 __all__ = ["uniform", "normal", "truncated_normal", "categorical", "shuffle", "set_seed",
@@ -259,7 +260,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
 
 def _scalar_arg(value, dtype, op_name, arg):
-    if hasattr(value, "_as_tensor"):
+    if reads_as_tensor(value):
         value = value._as_tensor()
     if isinstance(value, Tensor):
         if value.dtype != dtype:
@@ -326,8 +327,8 @@ def categorical_args(logits, num_samples, dtype, op_name):
     """(logits tensor, num_samples tensor, output dtype) checked as TF does."""
     dtype = _check_dtype(dtypes.int64 if dtype is None else dtype,
                          (dtypes.int32, dtypes.int64), op_name)
-    logits = convert_to_tensor(logits._as_tensor() if hasattr(logits, "_as_tensor") else logits)
-    if isinstance(num_samples, Tensor) or hasattr(num_samples, "_as_tensor"):
+    logits = convert_to_tensor(logits._as_tensor() if reads_as_tensor(logits) else logits)
+    if isinstance(num_samples, Tensor) or reads_as_tensor(num_samples):
         num_samples = convert_to_tensor(num_samples)
         if not num_samples.dtype.is_integer or num_samples.shape.rank not in (0, None):
             raise TypeError(f"{op_name}: num_samples must be an integer scalar, got "
@@ -364,7 +365,7 @@ def _random_shuffle(value, *, dtype, seeds, stream):
 
 def shuffle(value, seed=None, name=None):
     """`tf.random.shuffle`: `value` with its first dimension randomly permuted."""
-    value = convert_to_tensor(value._as_tensor() if hasattr(value, "_as_tensor") else value)
+    value = convert_to_tensor(value._as_tensor() if reads_as_tensor(value) else value)
     return apply("RandomShuffle", [value],
                  {"dtype": value.dtype, **_seed_attrs(seed, "random.shuffle")})
 

@@ -28,8 +28,8 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.ops import math_ops
 from runtime._src.ops.gradient_ops import broadcast_like
 from runtime._src.ops.manipulation_ops import concat, expand_dims, squeeze, transpose
-from runtime._src.ops.base_ops import (ARITHMETIC, BOOL, FLOATS, NUMERIC, dtype_error, weak_input,
-                                       run_kernel_now)
+from runtime._src.ops.base_ops import (ARITHMETIC, ARITHMETIC_UINTS, BOOL, FLOATS, NUMERIC,
+                                       NUMERIC_UINTS, dtype_error, run_kernel_now, weak_input)
 from runtime._src.ops.shape_rules import normalize_axis, static_bool, static_int, static_value
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
@@ -149,7 +149,11 @@ def _others_product(x, axis):
 @define_op("Mean", infer=_infer_reduce)
 def _mean(x, axis, keepdims):
     if x.dtype.kind in "iu":
-        total = np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+        # TF sums integers narrower than 64 bits without wrapping (int32
+        # [max, max, 1] means max); 64-bit sums wrap.
+        wide = x.dtype if x.dtype.itemsize == 8 else np.int64 if x.dtype.kind == "i" \
+            else np.uint64
+        total = np.sum(x, axis=axis, dtype=wide, keepdims=keepdims)
         count = _count(x.shape, axis)
         if count == 0:
             return total                         # an empty integer mean is 0, as in TF
@@ -281,27 +285,27 @@ def _check_axes_now(op_name, axis, rank):
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     """Sum over `axis` (all axes when None)."""
-    return _reduce("Sum", input_tensor, axis, keepdims, ARITHMETIC)
+    return _reduce("Sum", input_tensor, axis, keepdims, ARITHMETIC_UINTS)
 
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     """Mean over `axis`; integer inputs give the truncated integer mean."""
-    return _reduce("Mean", input_tensor, axis, keepdims, ARITHMETIC)
+    return _reduce("Mean", input_tensor, axis, keepdims, ARITHMETIC_UINTS)
 
 
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
     """Maximum over `axis`."""
-    return _reduce("Max", input_tensor, axis, keepdims, NUMERIC)
+    return _reduce("Max", input_tensor, axis, keepdims, NUMERIC_UINTS)
 
 
 def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
     """Minimum over `axis`."""
-    return _reduce("Min", input_tensor, axis, keepdims, NUMERIC)
+    return _reduce("Min", input_tensor, axis, keepdims, NUMERIC_UINTS)
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     """Product over `axis`."""
-    return _reduce("Prod", input_tensor, axis, keepdims, NUMERIC)
+    return _reduce("Prod", input_tensor, axis, keepdims, NUMERIC_UINTS)
 
 
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
@@ -527,8 +531,8 @@ def _divide_no_nan(x, y):
 
 def _scan_op(op_name, x, axis, exclusive, reverse):
     x = convert_to_tensor(x)
-    if x.dtype not in NUMERIC:
-        raise dtype_error(op_name, x.dtype, NUMERIC)
+    if x.dtype not in NUMERIC_UINTS:
+        raise dtype_error(op_name, x.dtype, NUMERIC_UINTS)
     axis = static_int(axis, op_name, "axis")
     attrs = {"axis": axis, "exclusive": static_bool(exclusive, op_name, "exclusive"),
              "reverse": static_bool(reverse, op_name, "reverse")}
@@ -588,8 +592,8 @@ def _check_arg_axis(op_name, x, axis):
 
 def _arg(op_name, x, axis, output_type):
     x = convert_to_tensor(x)
-    if x.dtype not in NUMERIC:
-        raise dtype_error(op_name, x.dtype, NUMERIC)
+    if x.dtype not in NUMERIC_UINTS:
+        raise dtype_error(op_name, x.dtype, NUMERIC_UINTS)
     axis = 0 if axis is None else static_axis(axis, op_name)
     if isinstance(axis, tuple):
         if len(axis) != 1:

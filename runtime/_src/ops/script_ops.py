@@ -29,6 +29,7 @@ from runtime._src.core.tensor import (EagerTensor, Tensor, convert_to_tensor, to
                                       wrap_numpy)
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.context import init_scope
+from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["py_function", "numpy_function"]
 
@@ -69,7 +70,7 @@ def _same_kind(a, b):
 
 
 def _convert(value, dtype, index, name, kind):
-    if hasattr(value, "_as_tensor"):
+    if reads_as_tensor(value):
         value = value._as_tensor()
     if isinstance(value, EagerTensor):
         found = value.dtype
@@ -116,7 +117,7 @@ def _stage(op_name, func, inp, Tout):
         raise TypeError(f"{op_name}: func must be callable, got {type(func).__name__}")
     single = Tout is not None and not isinstance(Tout, (list, tuple))
     tout = () if Tout is None else tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
-    if isinstance(inp, (Tensor, np.ndarray)) or hasattr(inp, "_as_tensor"):
+    if isinstance(inp, (Tensor, np.ndarray)) or reads_as_tensor(inp):
         inp = [inp]
     tensors = [convert_to_tensor(x) for x in (inp or [])]
     outs = apply(op_name, tensors, {"func": func, "Tout": tout})

@@ -22,6 +22,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops import array_ops
 from runtime._src.ops.philox_ops import draw_values, stateless_key_counter
@@ -141,7 +142,7 @@ not_differentiable("StatelessRandomUniform", "StatelessRandomUniformFullInt",
 
 
 def _seed_tensor(seed):
-    if hasattr(seed, "_as_tensor"):
+    if reads_as_tensor(seed):
         seed = seed._as_tensor()
     return seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
 

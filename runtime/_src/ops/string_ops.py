@@ -15,6 +15,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_op
 from runtime._src.graph.op_registry import not_differentiable  # gradients
 from runtime._src.ops.logging_ops import summarize_v2
@@ -38,7 +39,7 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # TF's 
     text of the next tensor in `inputs` (a tensor or a list of them)."""
     if not isinstance(template, str):
         raise TypeError(f"strings.format: template must be a Python string, got {template!r}")
-    if isinstance(inputs, Tensor) or hasattr(inputs, "_as_tensor"):
+    if isinstance(inputs, Tensor) or reads_as_tensor(inputs):
         inputs = [inputs]
     if not isinstance(inputs, (list, tuple)):
         raise TypeError(f"strings.format: inputs must be a tensor or a list of tensors, got "
@@ -48,7 +49,7 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # TF's 
         raise ValueError(f"strings.format: The template expects {len(parts) - 1} tensors, but "
                          f"the inputs only has {len(inputs)}. Please ensure the number of "
                          "placeholders in template matches inputs length.")
-    tensors = [convert_to_tensor(v._as_tensor() if hasattr(v, "_as_tensor") else v)
+    tensors = [convert_to_tensor(v._as_tensor() if reads_as_tensor(v) else v)
                for v in inputs]
     summarize = static_int(summarize, "strings.format", "summarize")
     return apply("StringFormat", tensors, {"parts": tuple(parts), "summarize": summarize})

@@ -24,6 +24,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.farmhash import fingerprint64
@@ -45,7 +46,7 @@ def _map(fn, value, out_dtype=object):
 
 
 def string_tensor(value, op):
-    t = convert_to_tensor(value._as_tensor() if hasattr(value, "_as_tensor") else value)
+    t = convert_to_tensor(value._as_tensor() if reads_as_tensor(value) else value)
     if t.dtype != dtypes.string:
         raise TypeError(f"{op}: expected a string tensor, got {t.dtype.name}")
     return t
@@ -253,7 +254,7 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,
               fill="", name=None):
     """`tf.strings.as_string`: numbers and bools as text (floats with 6 decimals
     unless `precision`/`scientific`/`shortest` say otherwise)."""
-    t = convert_to_tensor(input._as_tensor() if hasattr(input, "_as_tensor") else input)
+    t = convert_to_tensor(input._as_tensor() if reads_as_tensor(input) else input)
     if t.dtype == dtypes.string:
         raise TypeError("as_string: the input is already a string tensor")
     return apply("AsString", [t], {"precision": int(precision), "scientific": bool(scientific),

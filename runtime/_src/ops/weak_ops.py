@@ -7,6 +7,7 @@ dispatch and base_ops' hooks; they act only while the mode is on.
 
 import numpy as np
 
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.core import dtype_promotion
 from runtime._src.core.composite import register_api
 from runtime._src.core.dtypes import as_dtype
@@ -40,7 +41,7 @@ def _strong(x, dtype):
     """Operand `x` as a strong tensor of `dtype`."""
     if isinstance(x, WeakTensor):
         x = x._tensor
-    elif hasattr(x, "_as_tensor") and not isinstance(x, Tensor):
+    elif reads_as_tensor(x) and not isinstance(x, Tensor):
         x = x._as_tensor()
     if isinstance(x, Tensor):
         return x if x.dtype is dtype else cast(x, dtype)

@@ -3,8 +3,8 @@
 `optimize(graph, options)` edits `graph` in place (and every graph nested
 in it: cond branches, loop bodies), then returns an `OptimizationReport`
 saying what each pass did; the report is also kept as
-`graph.optimization_report` and logged at DEBUG level on the
-`runtime.optimizer` logger.
+`graph.optimization_report` and logged at DEBUG level on the logger named
+"runtime.optimizer".
 
     report = optimize(graph, {"constant_folding": False})
     print(report)      # arithmetic_optimization: Mul by a neutral constant: ...

@@ -23,6 +23,7 @@ from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import concat, shape as shape_of
@@ -90,7 +91,7 @@ class RaggedTensorSpec(CompositeSpec):
 
 
 def _tensor(value, dtype=None):
-    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+    if reads_as_tensor(value) and not isinstance(value, Tensor):
         value = value._as_tensor()
     return convert_to_tensor(value, dtype)
 

@@ -8,7 +8,7 @@ load (no pickle, no eval): ops are looked up by name in the op registry.
     loaded.signatures["f"](x=tf.constant(3))
 
 The on-disk format (versioned JSON + .npz) is described in
-docs/saved_model_format.md and in `runtime.saved_model.format`.
+docs/saved_model_format.md and in `runtime._src.saved_model.format`.
 """
 
 from runtime._src.saved_model.asset import Asset

@@ -1,5 +1,5 @@
 """`save(obj, export_dir, signatures=None)`: write traced functions and
-variables of `obj` in the format of `runtime.saved_model.format`.
+variables of `obj` in the format of `runtime._src.saved_model.format`.
 
 Saved functions: attributes of `obj` that are concrete functions (they have
 a `.graph`) or `runtime.function`s with an `input_signature` or already

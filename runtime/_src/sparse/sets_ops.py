@@ -17,7 +17,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.sparse.sparse_ops import _sparse_out, _spec, check_order, make
-from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor
+from runtime._src.sparse.sparse_tensor import SparseTensor, _to_tensor
 
 __all__ = ["size", "intersection", "union", "difference"]
 
@@ -106,7 +106,7 @@ def _operand(x, name):
     if isinstance(x, SparseTensor):
         _check_dtype(x, name)
         return [x.indices, x.values, x.dense_shape], False, x.dtype
-    t = _as_tensor(x)
+    t = _to_tensor(x)
     _check_dtype(t, name)
     return [t], True, t.dtype
 

@@ -22,7 +22,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops.farmhash import fingerprint64
 from runtime._src.sparse.sparse_ops import _sparse_out, make
-from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor
+from runtime._src.sparse.sparse_tensor import SparseTensor, _to_tensor
 
 __all__ = ["cross", "cross_hashed"]
 
@@ -104,7 +104,7 @@ def _cross(inputs, hashed, num_buckets=0, hash_key=None, separator="_X_"):
     if not isinstance(inputs, (list, tuple)):
         raise TypeError("tf.sparse.cross: inputs must be a list of SparseTensors and tensors")
     sparse = [x for x in inputs if isinstance(x, SparseTensor)]
-    dense = [_as_tensor(x) for x in inputs if not isinstance(x, SparseTensor)]
+    dense = [_to_tensor(x) for x in inputs if not isinstance(x, SparseTensor)]
     for t in [s.values for s in sparse] + dense:
         if t.dtype not in (dtypes.string, dtypes.int64, dtypes.int32):
             raise TypeError(f"tf.sparse.cross: features must be strings or integers, got "

@@ -10,6 +10,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import reshape, shape as shape_of, zeros_like
@@ -29,8 +30,8 @@ def _rank_of(*tensors):
     return None
 
 
-def _as_tensor(value, dtype=None):
-    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+def _to_tensor(value, dtype=None):
+    if reads_as_tensor(value) and not isinstance(value, Tensor):
         value = value._as_tensor()
     return convert_to_tensor(value, dtype)
 
@@ -135,7 +136,7 @@ def cwise_with_dense(sp, other, kind):
     if hasattr(other, "dense_shape") and hasattr(other, "indices"):    # a SparseTensor
         raise TypeError(f"SparseTensor {'*' if kind == 'Mul' else '/'} SparseTensor is not "
                         "supported (as in TensorFlow); use tf.sparse.to_dense on one side")
-    dense = _as_tensor(other, sp.dtype)
+    dense = _to_tensor(other, sp.dtype)
     values = sp.values
     if kind == "Div" and sp.dtype.is_integer:      # `/` of integers: floats, as TF's truediv
         out = dtypes.float64 if sp.dtype.np_dtype.itemsize >= 4 else dtypes.float32

@@ -23,7 +23,7 @@ from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_ops import (_index_text, _rank_of, _sparse_out, _spec,
                                             check_sparse, make, merge_ordered,
                                             merge_sorted, reorder, row_major_order)
-from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor, _int64
+from runtime._src.sparse.sparse_tensor import SparseTensor, _to_tensor, _int64
 
 __all__ = ["reshape_sparse", "slice_sparse", "retain", "fill_empty_rows", "reset_shape",
            "split", "transpose", "expand_dims", "eye", "maximum", "minimum", "softmax",
@@ -138,7 +138,7 @@ def slice_sparse(sp_input, start, size, name=None):
 def retain(sp_input, to_retain):
     """`tf.sparse.retain`: the entries where the bool vector `to_retain` is True."""
     sp = check_sparse(sp_input, "tf.sparse.retain")
-    keep = _as_tensor(to_retain, dtypes.bool)
+    keep = _to_tensor(to_retain, dtypes.bool)
     if keep.shape.rank not in (None, 1):
         raise ValueError(f"tf.sparse.retain: to_retain must be a vector, got shape {keep.shape}")
     n, m = keep.shape.dims and keep.shape.dims[0], sp.values.shape.dims[0]
@@ -230,7 +230,7 @@ def fill_empty_rows(sp_input, default_value, name=None):
     """`tf.sparse.fill_empty_rows`: (the SparseTensor with `default_value` at
     [row, 0, ...] of every row without entries, the bool indicator of those rows)."""
     sp = check_sparse(sp_input, "tf.sparse.fill_empty_rows")
-    default = _as_tensor(default_value, sp.dtype)
+    default = _to_tensor(default_value, sp.dtype)
     indices, values, empty, _ = apply("SparseFillEmptyRows",
                                       (sp.indices, sp.values, sp.dense_shape, default))
     return make(indices, values, sp.dense_shape), empty
@@ -291,7 +291,7 @@ def transpose(sp_input, perm=None, name=None):
         if rank is None:
             raise ValueError("tf.sparse.transpose: perm is needed when the rank is unknown")
         perm = list(range(rank))[::-1]
-    perm_t = _as_tensor(perm, dtypes.int64)
+    perm_t = _to_tensor(perm, dtypes.int64)
     indices = gather(sp.indices, perm_t, axis=1)
     dense_shape = gather(sp.dense_shape, perm_t)
     return reorder(make(indices, sp.values, dense_shape))
@@ -324,10 +324,10 @@ not_differentiable("SparseExpandDims")
 
 def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
     """`tf.sparse.eye`: the identity matrix [num_rows, num_columns] as a SparseTensor."""
-    rows = _as_tensor(num_rows, dtypes.int64) if not isinstance(num_rows, Tensor) else \
+    rows = _to_tensor(num_rows, dtypes.int64) if not isinstance(num_rows, Tensor) else \
         math_ops.cast(num_rows, dtypes.int64)
     cols = rows if num_columns is None else (
-        _as_tensor(num_columns, dtypes.int64) if not isinstance(num_columns, Tensor)
+        _to_tensor(num_columns, dtypes.int64) if not isinstance(num_columns, Tensor)
         else math_ops.cast(num_columns, dtypes.int64))
     dtype = dtypes.as_dtype(dtype)
     indices, values, shape = apply("SparseEye", (rows, cols), {"dtype": dtype})
@@ -496,7 +496,7 @@ def to_indicator(sp_input, vocab_size, name=None):
     True at [i..., value] for each entry at [i..., j] (int values)."""
     sp = check_sparse(sp_input, "tf.sparse.to_indicator")
     values = sp.values if sp.dtype == dtypes.int64 else math_ops.cast(sp.values, dtypes.int64)
-    vocab = constant_value(_as_tensor(vocab_size))
+    vocab = constant_value(_to_tensor(vocab_size))
     if vocab is None:
         raise ValueError("tf.sparse.to_indicator: vocab_size must be known while tracing "
                          "(a Python int or a constant)")
@@ -534,7 +534,7 @@ def _check_same_indices(a, b):
 def mask(a, mask_indices, name=None):
     """`tf.sparse.mask`: the IndexedSlices `a` without the slices whose index
     is in `mask_indices`."""
-    keep = apply("SparseMaskKeep", (_as_tensor(a.indices), _as_tensor(mask_indices)))
+    keep = apply("SparseMaskKeep", (_to_tensor(a.indices), _to_tensor(mask_indices)))
     indices = boolean_mask(a.indices, keep)
     values = boolean_mask(a.values, keep)
     return type(a)(values, indices, getattr(a, "dense_shape", None))   # an IndexedSlices
@@ -599,11 +599,11 @@ def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
         if weights is not None and isinstance(weights, SparseTensor):
             weights = weights.values
         return _bincount_sparse(values, weights, axis, minlength, maxlength, binary_output)
-    v = _as_tensor(values)
+    v = _to_tensor(values)
     if not v.dtype.is_integer:
         raise TypeError(f"tf.sparse.bincount: values must be integers, got {v.dtype.name}")
-    dtype = v.dtype if weights is None else _as_tensor(weights).dtype
-    inputs = (v,) if weights is None else (v, _as_tensor(weights))
+    dtype = v.dtype if weights is None else _to_tensor(weights).dtype
+    inputs = (v,) if weights is None else (v, _to_tensor(weights))
     axis = 0 if axis is None else int(axis)
     if axis not in (0, -1):
         raise ValueError(f"tf.sparse.bincount: axis must be 0 or -1, got {axis}")
@@ -617,9 +617,9 @@ def _bincount_sparse(sp, weights, axis, minlength, maxlength, binary):
     if axis == 0:
         return bincount(sp.values, weights, 0, minlength, maxlength, binary)
     rows = gather(sp.indices, 0, axis=1)
-    dtype = sp.dtype if weights is None else _as_tensor(weights).dtype
+    dtype = sp.dtype if weights is None else _to_tensor(weights).dtype
     inputs = (rows, sp.values, sp.dense_shape) + (() if weights is None else
-                                                   (_as_tensor(weights),))
+                                                   (_to_tensor(weights),))
     return make(*apply("SparseBincountRows", inputs, {
         "minlength": minlength, "maxlength": maxlength, "binary": bool(binary),
         "dtype": dtype}))
@@ -651,9 +651,9 @@ not_differentiable("SparseBincountRows")
 # --- segment reductions of gathered rows -------------------------------------------------------
 
 def _segment(kind, data, indices, segment_ids, num_segments):
-    data = _as_tensor(data)
-    rows = gather(data, _as_tensor(indices))
-    ids = _as_tensor(segment_ids)
+    data = _to_tensor(data)
+    rows = gather(data, _to_tensor(indices))
+    ids = _to_tensor(segment_ids)
     if num_segments is None:
         total = dense_segment_sum(rows, ids)
         count = dense_segment_sum(ones_like(ids, dtype=data.dtype), ids)
@@ -698,14 +698,14 @@ def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0,
     beta * values; returns (indices, values, dense_shape) as TF does."""
     from runtime._src.ops.math_ops import matmul
     from runtime._src.ops.scatter_ops import gather_nd
-    mat1, mat2 = _as_tensor(mat1), _as_tensor(mat2)
+    mat1, mat2 = _to_tensor(mat1), _to_tensor(mat2)
     product = matmul(mat1, mat2)
-    indices = _as_tensor(indices)
+    indices = _to_tensor(indices)
     picked = gather_nd(product, indices, batch_dims=max((indices.shape.rank or 2) - 2, 0))
-    values = _as_tensor(values, product.dtype)
-    out = math_ops.add(math_ops.multiply(_as_tensor(alpha, product.dtype), picked),
-                       math_ops.multiply(_as_tensor(beta, product.dtype), values))
-    return indices, math_ops.cast(out, output_type), _as_tensor(dense_shape)
+    values = _to_tensor(values, product.dtype)
+    out = math_ops.add(math_ops.multiply(_to_tensor(alpha, product.dtype), picked),
+                       math_ops.multiply(_to_tensor(beta, product.dtype), values))
+    return indices, math_ops.cast(out, output_type), _to_tensor(dense_shape)
 
 
 del scatter_nd, shape_of, TensorShape

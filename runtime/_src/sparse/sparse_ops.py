@@ -23,7 +23,7 @@ from runtime._src.ops.manipulation_ops import gather, transpose as dense_transpo
 from runtime._src.ops.reduction_ops import reduce_sum as dense_reduce_sum
 from runtime._src.ops.scatter_ops import gather_nd, scatter_nd, where as dense_where
 from runtime._src.ops.shape_rules import constant_value
-from runtime._src.sparse.sparse_tensor import SparseTensor, _as_tensor
+from runtime._src.sparse.sparse_tensor import SparseTensor, _to_tensor
 
 __all__ = ["to_dense", "from_dense", "reorder", "add", "concat", "reduce_sum", "reduce_max",
            "sparse_dense_matmul", "make", "merge_sorted", "merge_ordered",
@@ -146,7 +146,7 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """`tf.sparse.to_dense`: the dense tensor, `default_value` (0) where no value is.
     With validate_indices, unordered or repeated indices are an error."""
     sp = check_sparse(sp_input, "tf.sparse.to_dense")
-    default = _as_tensor(_zero_of(sp.dtype) if default_value is None else default_value,
+    default = _to_tensor(_zero_of(sp.dtype) if default_value is None else default_value,
                          sp.dtype)
     return apply("SparseToDense", (sp.indices, sp.dense_shape, sp.values, default),
                  {"validate_indices": bool(validate_indices)})
@@ -162,11 +162,11 @@ def _zero_of(dtype):
 
 def from_dense(tensor, name=None):
     """`tf.sparse.from_dense`: the nonzero (non-empty for strings) entries of `tensor`."""
-    t = _as_tensor(tensor)
+    t = _to_tensor(tensor)
     if t.shape.rank == 0:
         raise InvalidArgumentError("tf.sparse.from_dense: the tensor must have rank >= 1 "
                                    "(a scalar has no indices)", "Where")
-    zero = _as_tensor(_zero_of(t.dtype), t.dtype)
+    zero = _to_tensor(_zero_of(t.dtype), t.dtype)
     indices = dense_where(math_ops.not_equal(t, zero))
     return make(indices, gather_nd(t, indices), shape_of(t, dtypes.int64))
 
@@ -378,13 +378,13 @@ def add(a, b, threshold=0):
             text = (f"tf.sparse.add: the two SparseTensors have different dtypes "
                     f"({a.dtype.name} and {b.dtype.name})")
             raise error(text) if error is TypeError else error(text, "SparseAdd")
-        thresh = _as_tensor(threshold, a.dtype.real_dtype if a.dtype.is_complex else a.dtype)
+        thresh = _to_tensor(threshold, a.dtype.real_dtype if a.dtype.is_complex else a.dtype)
         return make(*apply("SparseAdd", (a.indices, a.values, a.dense_shape, b.indices,
                                          b.values, b.dense_shape, thresh)))
     if not (sparse_a or sparse_b):
         raise TypeError("tf.sparse.add: at least one of a and b must be a SparseTensor")
     sp, dense = (a, b) if sparse_a else (b, a)
-    dense = _as_tensor(dense, sp.dtype)
+    dense = _to_tensor(dense, sp.dtype)
     return apply("SparseTensorDenseAdd", (sp.indices, sp.values, sp.dense_shape, dense))
 
 
@@ -660,11 +660,11 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     (and conjugate) an operand first."""
     if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
         # dense A @ sparse B == (B^T A^T)^T
-        a = _as_tensor(sp_a, b.dtype)
+        a = _to_tensor(sp_a, b.dtype)
         out = sparse_dense_matmul(b, a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a)
         return dense_transpose(out)
     sp = check_sparse(sp_a, "tf.sparse.sparse_dense_matmul", "sp_a")
-    b = _as_tensor(b, sp.dtype)
+    b = _to_tensor(b, sp.dtype)
     if sp.dtype != b.dtype:
         raise TypeError(f"tf.sparse.sparse_dense_matmul: sp_a is {sp.dtype.name} but b is "
                         f"{b.dtype.name}")

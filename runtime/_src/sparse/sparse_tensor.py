@@ -20,6 +20,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.composite import CompositeSpec, register_spec
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec, as_shape
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_cwise import cwise_with_dense
 
@@ -81,8 +82,8 @@ def is_sparse(value):
     return isinstance(value, SparseTensor)
 
 
-def _as_tensor(value, dtype=None):
-    if hasattr(value, "_as_tensor") and not isinstance(value, Tensor):
+def _to_tensor(value, dtype=None):
+    if reads_as_tensor(value) and not isinstance(value, Tensor):
         value = value._as_tensor()
     return convert_to_tensor(value, dtype)
 
@@ -90,14 +91,14 @@ def _as_tensor(value, dtype=None):
 def _int64(value, what):
     """`value` as an int64 tensor. A tensor of another dtype is refused with
     TF's ValueError (Python lists convert)."""
-    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
-        t = _as_tensor(value)
+    if isinstance(value, Tensor) or reads_as_tensor(value):
+        t = _to_tensor(value)
         if t.dtype != dtypes.int64:
             raise ValueError(f"{what}: Tensor conversion requested dtype int64 for Tensor with "
                              f"dtype {t.dtype.name}: {t!r}")
         return t
     try:
-        return _as_tensor(value, dtypes.int64)
+        return _to_tensor(value, dtypes.int64)
     except (TypeError, ValueError) as e:
         raise TypeError(f"SparseTensor: {what} must be integers: {e}") from None
 
@@ -120,7 +121,7 @@ class SparseTensor:
 
     def __init__(self, indices, values, dense_shape):
         indices = _int64(indices, "indices")
-        values = _as_tensor(values)
+        values = _to_tensor(values)
         dense_shape = _int64(dense_shape, "dense_shape")
         _require_rank(indices.shape, 2, "indices")
         _require_rank(values.shape, 1, "values")
@@ -192,7 +193,7 @@ class SparseTensor:
 
     def with_values(self, new_values):
         """The same indices and dense_shape with `new_values` (of any dtype)."""
-        new_values = _as_tensor(new_values)
+        new_values = _to_tensor(new_values)
         _require_rank(new_values.shape, 1, "values")
         _same_dim(_dim(self._indices, 0), _dim(new_values, 0), "indices rows and values")
         out = SparseTensor._make(self._indices, new_values, self._dense_shape)

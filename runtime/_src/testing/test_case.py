@@ -34,6 +34,7 @@ from runtime._src.core import dtypes
 from runtime._src.core import nest
 from runtime._src.core.errors import OpError
 from runtime._src.core.tensor import Tensor
+from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops.random_ops import set_seed
 
 __all__ = ["TestCase"]
@@ -42,7 +43,7 @@ DEFAULT_SEED = 87654321         # TF's random_seed.DEFAULT_GRAPH_SEED
 
 
 def _to_numpy(value):
-    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+    if isinstance(value, Tensor) or reads_as_tensor(value):
         return value.numpy()
     return value
 
@@ -52,7 +53,7 @@ def _is_mapping(x):
 
 
 def _is_sequence(x):
-    return isinstance(x, (list, tuple)) and not hasattr(x, "_as_tensor")
+    return isinstance(x, (list, tuple)) and not reads_as_tensor(x)
 
 
 class _EagerSession:

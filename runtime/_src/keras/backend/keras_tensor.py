@@ -61,6 +61,11 @@ class KerasTensor:
 
     __array__ = numpy
 
+    def _as_tensor(self):
+        """The TensorLike protocol (core/protocols.py), joined to refuse: a runtime
+        op given a KerasTensor raises Keras 3's ValueError."""
+        raise ValueError(_TF_FUNCTION_ERROR)
+
 
 _TF_FUNCTION_ERROR = (
     "A KerasTensor cannot be used as input to a TensorFlow function. A KerasTensor is a "
@@ -70,14 +75,6 @@ _TF_FUNCTION_ERROR = (
     "something like:\n\n```\nx = Input(...)\n...\ntf_fn(x)  # Invalid.\n```\n\nWhat you "
     "should do instead is wrap `tf_fn` in a layer:\n\n```\nclass MyLayer(Layer):\n    "
     "def call(self, x):\n        return tf_fn(x)\n\nx = MyLayer()(x)\n```\n")
-
-
-def _refuse_conversion(self):
-    """A runtime op given a KerasTensor: Keras 3's ValueError."""
-    raise ValueError(_TF_FUNCTION_ERROR)
-
-
-KerasTensor._as_tensor = _refuse_conversion
 
 
 class Operation:
