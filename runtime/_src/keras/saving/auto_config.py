@@ -1,6 +1,7 @@
-"""How a layer describes itself (Keras 3's `get_config` machinery beside
-layers/layer.py): the constructor arguments recorded when a layer is made, the
-shapes it was built with, and the `build` wrapper that records them.
+"""The automatic config of Keras objects: the constructor arguments recorded
+when a layer, loss or metric is made (`AutoConfigured`), the shapes a layer was
+built with, and the `build` wrapper that records them (Layer.get_config in
+layers/layer.py uses them).
 
     config_arguments(Dense, (4,), {"activation": "relu"})
     # {"units": 4, "activation": "relu", "use_bias": True, ...} (plain values only)
