@@ -8,7 +8,7 @@
 - every module path (runtime/..., autograph/..., tools/..., docs/..., tests/...,
   examples/...) and dotted name (runtime.x.y, autograph.x) cited in the
   modules of runtime/, autograph/ and tools/ (docstrings, comments, code) or
-  in docs/*.md exists.
+  in docs/*.md or README.md exists.
 """
 
 import ast
@@ -69,12 +69,13 @@ def test_layer_numbers_in_docstrings_match_the_contract():
 def _texts():
     """(file, text) of every module of runtime/, autograph/ and tools/ (their
     docstrings and comments, and code, which cites only names that import)
-    and of docs/*.md."""
+    and of docs/*.md and README.md."""
     for base in ("runtime", "autograph", "tools"):
         for path in sorted((ROOT / base).rglob("*.py")):
             yield str(path.relative_to(ROOT)), path.read_text()
     for path in sorted((ROOT / "docs").glob("*.md")):
         yield f"docs/{path.name}", path.read_text()
+    yield "README.md", (ROOT / "README.md").read_text()
 
 
 def _path_exists(cited):

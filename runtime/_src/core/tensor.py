@@ -144,6 +144,17 @@ class Tensor:
     def get_shape(self):
         return self.shape
 
+    def set_shape(self, shape):
+        """`Tensor.set_shape`: a symbolic tensor's static shape merged with
+        `shape`; an eager tensor's shape is only checked against it."""
+        from runtime._src.core.tensor_shape import as_shape
+        shape = as_shape(shape)
+        if isinstance(self, SymbolicTensor):
+            self.shape = _merged_shapes(self.shape, shape)
+        elif not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied "
+                             f"shape {shape}.")
+
 
 class _TensorRef:
     """A hashable reference to a tensor (`tensor.ref()`)."""
@@ -315,6 +326,21 @@ class SymbolicTensor(Tensor):
         return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
 
     __str__ = __repr__
+
+
+def _merged_shapes(have, given):
+    """`have` merged with `given`, or TF's ValueError naming the clashing dimension."""
+    if have.dims is not None and given.dims is not None:
+        if len(have.dims) != len(given.dims):
+            raise ValueError(f"Shapes must be equal rank, but are {len(have.dims)} and "
+                             f"{len(given.dims)}")
+        for i, (a, b) in enumerate(zip(have.dims, given.dims)):
+            if a is not None and b is not None and a != b:
+                def text(s):
+                    return "[" + ",".join("?" if d is None else str(d) for d in s.dims) + "]"
+                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} "
+                                 f"and {b}. Shapes are {text(have)} and {text(given)}.")
+    return have.merge_with(given)
 
 
 class VariantValue:

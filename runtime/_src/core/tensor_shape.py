@@ -69,6 +69,44 @@ class TensorShape:
             return self
         return TensorShape([a if a is not None else b for a, b in zip(self.dims, other.dims)])
 
+    def num_elements(self):
+        """The number of elements (None unless the shape is fully defined)."""
+        if not self.is_fully_defined():
+            return None
+        count = 1
+        for d in self.dims:
+            count *= d
+        return count
+
+    def assert_has_rank(self, rank):
+        if self.dims is not None and len(self.dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other):
+        other = as_shape(other)
+        if self.dims is not None and other.dims is not None and \
+                len(self.dims) != len(other.dims):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_is_fully_defined(self):
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def with_rank(self, rank):
+        """This shape, of `rank` dimensions when its rank is unknown."""
+        self.assert_has_rank(rank)
+        return TensorShape([None] * rank) if self.dims is None else self
+
+    def with_rank_at_least(self, rank):
+        if self.dims is not None and len(self.dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank):
+        if self.dims is not None and len(self.dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
     def most_specific_compatible_shape(self, other):
         """The least relaxed shape that both shapes are compatible with."""
         other = as_shape(other)

@@ -16,10 +16,12 @@ import itertools
 
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import dtypes, nest
 from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.tensor import wrap_numpy
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
-from runtime._src.data import structure
+from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+from runtime._src.data import composite_rows, structure
 from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
@@ -132,7 +134,8 @@ class Batch(Dataset):
         return _batched_cardinality(self._source._cardinality(), self._size, self._drop)
 
     def _iterate(self, env):
-        plan = self._source._plan(env)
+        row_specs = self._row_specs()
+        plan = None if row_specs else self._source._plan(env)
         if plan is not None:
             yield from plan.blocks(self._size, self._drop)
             return
@@ -142,8 +145,23 @@ class Batch(Dataset):
             items = list(itertools.islice(it, self._size))
             if not items or (self._drop and len(items) < self._size):
                 return
+            if row_specs:
+                yield self._stack_by_rows(items, row_specs)
+                continue
             columns = zip(*[structure.flatten(e) for e in items])
             yield structure.pack(spec, [stack(list(c), "Dataset.batch") for c in columns])
+
+    def _row_specs(self):
+        """The source's leaf specs when some batch by rows (RaggedTensorSpec,
+        SparseTensorSpec: composite_rows.py), else None."""
+        spec = self._source.element_spec
+        return structure.row_leaves(spec) if structure.has_row_composites(spec) else None
+
+    def _stack_by_rows(self, items, row_specs):
+        columns = zip(*[structure.row_leaves(e) for e in items])
+        leaves = [composite_rows.stack_rows(list(c), s) if composite_rows.is_row_spec(s)
+                  else stack(list(c), "Dataset.batch") for c, s in zip(columns, row_specs)]
+        return structure.pack_leaves(self.element_spec, leaves)
 
 
 class PaddedBatch(Batch):
@@ -205,7 +223,7 @@ def _flat_like(spec, value, what):
 
 class Unbatch(Dataset):
     def __init__(self, source):
-        leaves = structure.flatten(source.element_spec)
+        leaves = structure.row_leaves(source.element_spec)
         for s in leaves:
             if s.shape.dims is not None and not s.shape.dims:
                 raise ValueError("Dataset.unbatch: the elements must have at least one "
@@ -220,6 +238,12 @@ class Unbatch(Dataset):
 
     def _iterate(self, env):
         spec = self.element_spec
+        if structure.has_row_composites(self._source.element_spec):
+            for e in self._source._iterate(env):
+                columns = [composite_rows.rows(v) for v in structure.row_leaves(e)]
+                for row in zip(*columns):
+                    yield structure.pack_leaves(spec, list(row))
+            return
         for e in self._source._iterate(env):
             flat = structure.flatten(e)
             n = len(flat[0])
@@ -277,4 +301,73 @@ class Window(Dataset):
                                  [Stored(list(c), s) for c, s in zip(columns, leaves)])
 
 
-register(Batch, PaddedBatch, Unbatch, Window)
+class RaggedBatch(Batch):
+    """`Dataset.ragged_batch`: a batch whose dense leaves become RaggedTensors
+    (elements of any shapes), as TF's."""
+
+    def __init__(self, source, batch_size, drop_remainder, row_splits_dtype):
+        self._row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        super().__init__(source, batch_size, drop_remainder)
+        structure.note(self._ragged_spec())
+        self._spec = structure.batched_spec(self._ragged_spec(),
+                                            self._size if self._drop else None)
+
+    def _ragged_spec(self):
+        return nest.map_structure(
+            lambda s: composite_rows.as_ragged_row_spec(s, self._row_splits_dtype),
+            self._source.element_spec)
+
+    def _row_specs(self):
+        return structure.row_leaves(self._ragged_spec())
+
+
+class SparseBatch(Dataset):
+    """`Dataset.sparse_batch(batch_size, row_shape)`: batches of dense elements
+    of any shapes within `row_shape`, as SparseTensors holding every value."""
+
+    def __init__(self, source, batch_size, row_shape):
+        self._size = _batch_size(batch_size, "Dataset.sparse_batch")
+        self._row_shape = [static_int(d, "Dataset.sparse_batch", "row_shape") for d in
+                           (row_shape.as_list() if isinstance(row_shape, TensorShape)
+                            else list(row_shape))]
+        if any(d < 0 for d in self._row_shape):
+            raise ValueError(f"Dimension {min(self._row_shape)} must be >= 0")
+        spec = source.element_spec
+        if not isinstance(spec, TensorSpec):
+            raise TypeError(f"Dataset.sparse_batch: the elements must be single tensors, got "
+                            f"element_spec {spec!r}")
+        self._inputs = (source,)
+        self._source = source
+        out = SparseTensorSpec([None] + self._row_shape, spec.dtype)
+        structure.note(out)
+        super().__init__(out)
+
+    def _cardinality(self):
+        return _batched_cardinality(self._source._cardinality(), self._size, False)
+
+    def _iterate(self, env):
+        it = self._source._iterate(env)
+        while True:
+            items = list(itertools.islice(it, self._size))
+            if not items:
+                return
+            yield self._sparse(items)
+
+    def _sparse(self, items):
+        rank = len(self._row_shape)
+        indices, values = [], []
+        for i, item in enumerate(items):
+            v = np.asarray(item)
+            if v.ndim != rank or any(n > m for n, m in zip(v.shape, self._row_shape)):
+                raise InvalidArgumentError(
+                    f"Dataset.sparse_batch: an element of shape {list(v.shape)} does not fit "
+                    f"row_shape {self._row_shape}", "DenseToSparseBatchDataset")
+            at = np.indices(v.shape).reshape(rank, -1).T
+            indices.append(np.hstack([np.full((len(at), 1), i), at]).astype(np.int64))
+            values.append(v.reshape(-1))
+        return SparseTensor._make(
+            wrap_numpy(np.concatenate(indices)), wrap_numpy(np.concatenate(values)),
+            wrap_numpy(np.array([len(items)] + self._row_shape, np.int64)))
+
+
+register(Batch, PaddedBatch, RaggedBatch, SparseBatch, Unbatch, Window)

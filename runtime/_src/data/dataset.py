@@ -236,6 +236,15 @@ class Dataset:
         return NODES["PaddedBatch"](self, batch_size, padded_shapes, padding_values,
                                      drop_remainder)
 
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64,
+                     name=None):
+        """Batches of elements of any shapes, their leaves as RaggedTensors."""
+        return NODES["RaggedBatch"](self, batch_size, drop_remainder, row_splits_dtype)
+
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        """Batches of dense elements as SparseTensors of shape [batch] + row_shape."""
+        return NODES["SparseBatch"](self, batch_size, row_shape)
+
     def unbatch(self, name=None):
         return NODES["Unbatch"](self)
 

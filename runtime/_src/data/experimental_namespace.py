@@ -25,6 +25,7 @@ from runtime._src.data.selection import AssertCardinality
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "assert_cardinality", "at", "bucket_by_sequence_length", "choose_from_datasets",
+           "dense_to_ragged_batch", "dense_to_sparse_batch",
            "Counter", "enumerate_dataset", "from_list", "get_single_element", "get_structure",
            "group_by_reducer", "group_by_window", "map_and_batch", "pad_to_cardinality",
            "parallel_interleave", "RandomDataset", "rejection_resample", "Reducer",
@@ -69,6 +70,8 @@ unique = _method("unique", "`Dataset.unique`, for `Dataset.apply`.")
 unbatch = _method("unbatch", "`Dataset.unbatch`, for `Dataset.apply`.")
 scan = _method("scan", "`Dataset.scan`, for `Dataset.apply`.")
 enumerate_dataset = _method("enumerate", "`Dataset.enumerate`, for `Dataset.apply`.")
+dense_to_ragged_batch = _method("ragged_batch", "`Dataset.ragged_batch`, for `Dataset.apply`.")
+dense_to_sparse_batch = _method("sparse_batch", "`Dataset.sparse_batch`, for `Dataset.apply`.")
 
 
 def get_single_element(dataset):

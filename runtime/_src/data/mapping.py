@@ -78,6 +78,7 @@ class TracedFunction:
                 f"dataset instead (Dataset.zip with Dataset.from_tensors(value).repeat()), "
                 f"or build the dataset outside the tf.function") from None
         out = self.concrete.structured_outputs
+        structure.note(out)                 # composite outputs flatten to their components
         self.out_leaves = [self._leaf(v) for v in structure.flatten(out)]
         if out is None or not self.out_leaves:
             raise TypeError(f"{op}: the function {_where(func)} returned {out!r}; it must "
@@ -91,8 +92,15 @@ class TracedFunction:
             self.out_spec = structure.spec_of(out)
         self.stateful = self.concrete.graph.is_stateful()
         # per output leaf: its index among the graph's outputs, None for a constant
-        self.out_slots = [i if type(i) is int else None
-                          for i in self.concrete._outputs.slots]
+        # (a returned composite's components fill `count` outputs from `index`)
+        self.out_slots = []
+        for slot in self.concrete._outputs.slots:
+            if type(slot) is int:
+                self.out_slots.append(slot)
+            elif hasattr(slot, "count"):
+                self.out_slots.extend(range(slot.index, slot.index + slot.count))
+            else:
+                self.out_slots.append(None)
 
     def _leaf(self, v):
         if isinstance(v, Tensor):

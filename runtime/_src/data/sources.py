@@ -11,7 +11,8 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
-from runtime._src.data import structure
+from runtime._src.core.tensor import EagerTensor
+from runtime._src.data import composite_rows, structure
 from runtime._src.data.batching import Plan
 from runtime._src.data.dataset import (
     INFINITE_CARDINALITY,
@@ -30,7 +31,8 @@ class TensorSlices(Dataset):
 
     def __init__(self, tensors):
         value = structure.normalize(tensors, "Dataset.from_tensor_slices")
-        leaves = structure.flatten(value)
+        by_rows = structure.has_row_composites(structure.spec_of(value))
+        leaves = structure.row_leaves(value) if by_rows else structure.flatten(value)
         if not leaves:
             raise ValueError("Dataset.from_tensor_slices: the structure has no tensors")
         n = None
@@ -45,7 +47,7 @@ class TensorSlices(Dataset):
                                  f"not compatible: every component must have the same first "
                                  f"dimension (the number of elements)")
             n = first if n is None else n
-        self._value, self._params, self._n = value, leaves, n
+        self._value, self._params, self._n, self._by_rows = value, leaves, n, by_rows
         super().__init__(structure.unbatched_spec(structure.spec_of(value)))
 
     def _cardinality(self):
@@ -59,6 +61,9 @@ class TensorSlices(Dataset):
         return arrays
 
     def _iterate(self, env):
+        if self._by_rows:
+            yield from self._rows()
+            return
         arrays = self._arrays(env)
         spec = self._spec
         if isinstance(spec, TensorSpec):
@@ -67,7 +72,19 @@ class TensorSlices(Dataset):
         for i in range(len(arrays[0])):
             yield structure.pack(spec, [a[i] for a in arrays])
 
+    def _rows(self):
+        """Elements sliced leaf by leaf (RaggedTensor and SparseTensor rows)."""
+        columns = [composite_rows.rows(t if not isinstance(t, EagerTensor) else t._value)
+                   for t in self._params]
+        if len({len(c) for c in columns}) > 1:
+            raise InvalidArgumentError("Dataset.from_tensor_slices: the components have "
+                                       f"different first dimensions {[len(c) for c in columns]}")
+        for row in zip(*columns):
+            yield structure.pack_leaves(self._spec, list(row))
+
     def _plan(self, env):
+        if self._by_rows:
+            return None
         return Plan.all_rows(self._arrays(env), self._spec)
 
 

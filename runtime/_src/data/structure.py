@@ -23,7 +23,10 @@ from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap_numpy
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
+from runtime._src.data import composite_rows
 from runtime._src.extension.extension_type import ExtensionType, ExtensionTypeSpec
+from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 
 __all__ = [
     "batched_spec",
@@ -39,14 +42,30 @@ __all__ = [
     "to_tensors",
     "unbatched_spec",
     "has_extensions",
+    "has_row_composites",
     "is_extension",
+    "note",
+    "pack_leaves",
+    "row_leaves",
 ]
 
 _EXTENSIONS_SEEN = []          # non-empty once an extension type value entered a dataset
 
 
+# The composite values a dataset carries as their components: extension types,
+# RaggedTensors and SparseTensors (the last two slice and batch by rows:
+# composite_rows.py).
+_COMPOSITES = (ExtensionType, RaggedTensor, SparseTensor)
+_COMPOSITE_SPECS = (ExtensionTypeSpec, RaggedTensorSpec, SparseTensorSpec)
+
+
 def is_extension(v):
-    return isinstance(v, (ExtensionType, ExtensionTypeSpec))
+    return isinstance(v, _COMPOSITES + _COMPOSITE_SPECS)
+
+
+def note(value):
+    """Record that a structure holds composite values (flatten then expands them)."""
+    _note(value)
 
 
 def has_extensions(spec):
@@ -62,10 +81,13 @@ def _note(value):
 def _flatten_extensions(structure):
     out = []
     for leaf in nest.flatten(structure):
-        if isinstance(leaf, ExtensionTypeSpec):
+        if isinstance(leaf, _COMPOSITE_SPECS):
             out.extend(leaf._component_specs)
         elif isinstance(leaf, ExtensionType):
             out.extend(leaf._type_spec._to_components(leaf))
+        elif isinstance(leaf, (RaggedTensor, SparseTensor)):
+            out.extend(c._value if isinstance(c, EagerTensor) else c
+                       for c in leaf._type_spec._to_components(leaf))
         else:
             out.append(leaf)
     return out
@@ -77,6 +99,14 @@ def _pack_extensions(spec, flat):
     for leaf in nest.flatten(spec):
         if isinstance(leaf, ExtensionTypeSpec):
             leaves.append(leaf._from_components([next(it) for _ in leaf._component_specs]))
+        elif isinstance(leaf, composite_rows.ROW_SPECS):
+            parts = [next(it) for _ in leaf._component_specs]
+            if isinstance(leaf, RaggedTensorSpec) and leaf.ragged_rank == 0:
+                leaves.append(parts[0])              # a row of a 2-D RaggedTensor: dense
+            else:
+                leaves.append(leaf._from_components(
+                    [wrap_numpy(np.asarray(c)) if not isinstance(c, Tensor) else c
+                     for c in parts]))
         else:
             leaves.append(next(it))
     if not isinstance(spec, (tuple, list, dict)):
@@ -120,7 +150,7 @@ def normalize(value, what):
     in errors."""
     if isinstance(value, dict):
         return type(value)((k, normalize(v, what)) for k, v in value.items())
-    if isinstance(value, ExtensionType):
+    if isinstance(value, _COMPOSITES):
         _note(value)
         return value
     if isinstance(value, tuple):
@@ -148,7 +178,7 @@ def _leaf_spec(v):
         return v
     if is_extension(v):
         _note(v)
-        return v if isinstance(v, ExtensionTypeSpec) else v._type_spec
+        return v if isinstance(v, _COMPOSITE_SPECS) else v._type_spec
     if isinstance(v, Tensor):
         return TensorSpec(v.shape, v.dtype)
     t = convert_to_tensor(v)
@@ -168,8 +198,8 @@ def to_tensors(element):
 
 
 def _wrap(v):
-    if isinstance(v, Tensor) or hasattr(v, "_iterate"):      # a tensor, or a window's dataset
-        return v
+    if isinstance(v, (Tensor, RaggedTensor, SparseTensor)) or hasattr(v, "_iterate"):
+        return v                    # a tensor, a row composite, or a window's dataset
     if isinstance(v, ExtensionType):
         spec = v._type_spec
         return spec._from_components([_wrap(c) for c in spec._to_components(v)])
@@ -184,6 +214,8 @@ def to_numpy(element):
 
 
 def _np(v):
+    if isinstance(v, (RaggedTensor, SparseTensor)):
+        return composite_rows.to_numpy(v)
     if isinstance(v, EagerTensor):
         v = v._value
     if isinstance(v, np.ndarray) and v.dtype == object:
@@ -203,6 +235,8 @@ def batched_spec(spec, size):
     def one(s):
         if isinstance(s, ExtensionTypeSpec):
             return _batchable(s)._batch(size)
+        if composite_rows.is_row_spec(s):
+            return composite_rows.batched_row_spec(s, size)
         dims = s.shape.dims
         return TensorSpec(None if dims is None else [size] + list(dims), s.dtype)
     return nest.map_structure(one, spec)
@@ -219,6 +253,8 @@ def unbatched_spec(spec):
     def one(s):
         if isinstance(s, ExtensionTypeSpec):
             return _batchable(s)._unbatch()
+        if composite_rows.is_row_spec(s):
+            return composite_rows.unbatched_row_spec(s)
         return TensorSpec(None if s.shape.dims is None else s.shape.dims[1:], s.dtype)
     return nest.map_structure(one, spec)
 
@@ -239,3 +275,22 @@ def compatible(a, b):
     """True when specs `a` and `b` have one structure and the same dtypes."""
     return same_structure(a, b) and all(
         x.dtype == y.dtype for x, y in zip(flatten(a), flatten(b)))
+
+
+def has_row_composites(spec):
+    """True when a spec structure holds RaggedTensorSpecs or SparseTensorSpecs,
+    which slice and batch by rows (composite_rows.py)."""
+    return bool(_EXTENSIONS_SEEN) and any(composite_rows.is_row_spec(v)
+                                          for v in nest.flatten(spec))
+
+
+def row_leaves(structure):
+    """The leaves of an element or spec, composite values as single leaves."""
+    return nest.flatten(structure)
+
+
+def pack_leaves(spec, leaves):
+    """An element from its leaves (composite values as single leaves)."""
+    if not isinstance(spec, (tuple, list, dict)):
+        return leaves[0]
+    return nest.pack_sequence_as(spec, leaves)

@@ -62,6 +62,8 @@ class RaggedTensorSpec(CompositeSpec):
     @property
     def _component_specs(self):
         dims = self.shape.dims
+        if self.ragged_rank == 0:              # TF's spec of a row of a 2-D RaggedTensor
+            return [TensorSpec(self.shape, self.dtype)]
         inner = None if dims is None else [None] + list(dims[self.ragged_rank + 1:])
         nrows = None if dims is None else dims[0]
         splits = [TensorSpec([None if nrows is None else nrows + 1], self.row_splits_dtype)]

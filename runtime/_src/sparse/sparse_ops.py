@@ -148,8 +148,13 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     sp = check_sparse(sp_input, "tf.sparse.to_dense")
     default = _to_tensor(_zero_of(sp.dtype) if default_value is None else default_value,
                          sp.dtype)
-    return apply("SparseToDense", (sp.indices, sp.dense_shape, sp.values, default),
-                 {"validate_indices": bool(validate_indices)})
+    out = apply("SparseToDense", (sp.indices, sp.dense_shape, sp.values, default),
+                {"validate_indices": bool(validate_indices)})
+    if not out.shape.is_fully_defined() and sp.shape.rank is not None \
+            and sp.shape.is_fully_defined():
+        from runtime._src.ops.misc_ops import ensure_shape
+        out = ensure_shape(out, sp.shape)             # the static shape TF knows
+    return out
 
 
 def _zero_of(dtype):
