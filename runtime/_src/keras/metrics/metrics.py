@@ -253,17 +253,16 @@ _BY_NAME = {
 }
 
 
-def _builtin_by_name(identifier):
-    """A built-in metric class named `identifier` ("AUC", "auc", "precision")."""
+def _builtin_by_name():
+    """{name: class} of the built-in metrics: each class by its name ("AUC"), its
+    snake-case and lower-case names ("auc", "precision"), and the names above."""
     table = serialization.BUILTIN.get("keras.metrics", {})
-    if identifier in _BY_NAME:
-        return _BY_NAME[identifier]
-    if identifier in table and identifier not in ("Metric",):
-        return table[identifier]
-    for name, cls in table.items():
-        if to_snake_case(name) == identifier or name.lower() == identifier:
-            return cls
-    return None
+    found = {}
+    for name, cls in reversed(table.items()):         # the first class a name fits wins
+        found[to_snake_case(name)] = found[name.lower()] = cls
+    found.update({name: cls for name, cls in table.items() if name != "Metric"})
+    found.update(_BY_NAME)
+    return found
 
 
 def get(identifier, loss=None, y_true=None, y_pred=None):
@@ -271,25 +270,17 @@ def get(identifier, loss=None, y_true=None, y_pred=None):
     picks the accuracy that fits the labels, as Keras does: binary when
     predictions have one column, sparse categorical when labels have one
     fewer axis than predictions (or a last axis of 1), categorical otherwise."""
-    if isinstance(identifier, Metric):
-        return identifier
-    if isinstance(identifier, dict):
-        return serialization.deserialize_keras_object(identifier, module="keras.metrics")
-    if identifier in ("accuracy", "acc"):
+    if isinstance(identifier, str) and identifier in ("accuracy", "acc"):
         return _accuracy_for(y_true, y_pred)(name=identifier)
-    if identifier in _LOSS_METRICS:
+    if isinstance(identifier, str) and identifier in _LOSS_METRICS:
         return MeanMetricWrapper(_LOSS_METRICS[identifier], name=identifier)
-    if isinstance(identifier, str):
-        cls = _builtin_by_name(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret metric identifier: {identifier!r}. Known "
-                             f"names: accuracy, "
-                             f"{', '.join(sorted(list(_BY_NAME) + list(_LOSS_METRICS)))}, "
-                             "and the metric classes' names")
-        return cls()
-    if callable(identifier):
+    if callable(identifier) and not isinstance(identifier, Metric):
         return MeanMetricWrapper(identifier)
-    raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
+    names = (f"accuracy, {', '.join(sorted(list(_BY_NAME) + list(_LOSS_METRICS)))}, "
+             "and the metric classes' names")
+    return serialization.get_by_identifier(identifier, "metric", _builtin_by_name(),
+                                           "keras.metrics", none=serialization.REJECT,
+                                           base=Metric, names=names)
 
 
 def _accuracy_for(y_true, y_pred):

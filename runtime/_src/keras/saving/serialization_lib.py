@@ -222,9 +222,9 @@ REJECT = object()    # get_by_identifier(none=REJECT): None is not an identifier
 
 
 def get_by_identifier(identifier, kind, by_name, module, *, none=None, base=(),
-                      fold_case=False, callables=True, quote=True, known=True):
+                      fold_case=False, callables=True, quote=True, known=True, names=None):
     """The one identifier lookup behind `keras.activations.get`, `initializers`,
-    `regularizers`, `constraints`, `losses` and `optimizers.get`:
+    `regularizers`, `constraints`, `losses`, `metrics` and `optimizers.get`:
 
         None            `none` (a ValueError with none=REJECT)
         an instance of `base`, or any callable (unless callables=False): itself
@@ -235,7 +235,8 @@ def get_by_identifier(identifier, kind, by_name, module, *, none=None, base=(),
 
     Anything else is a ValueError naming `kind` ("Could not interpret loss
     identifier: ..."), the identifier (its repr with quote) and, for a name or
-    when callables are refused, the known names (with known)."""
+    when callables are refused, the known names (with known; `names` in place
+    of the table's keys)."""
     if identifier is None and none is not REJECT:
         return none
     if base and isinstance(identifier, base):
@@ -251,7 +252,7 @@ def get_by_identifier(identifier, kind, by_name, module, *, none=None, base=(),
     message = f"Could not interpret {kind} identifier: " + \
         (repr(identifier) if quote else str(identifier))
     if known and (isinstance(identifier, str) or not callables):
-        message += f". Known names: {', '.join(sorted(by_name))}"
+        message += f". Known names: {names or ', '.join(sorted(by_name))}"
     raise ValueError(message)
 
 
