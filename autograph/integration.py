@@ -30,8 +30,8 @@ The names, by what they are for:
 - tracebacks: `filtered`, `enable_traceback_filtering`,
   `disable_traceback_filtering`, `is_traceback_filtering_enabled`,
   `register_internal_path`, `register_internal_prefix`;
-- tracing: `paused_gc` (the collector paused while tracing, shared with
-  conversion so nested pauses count).
+- code generation: `paused_gc` (the collector paused while a graph is
+  lowered to Python; shared with conversion, so nested pauses count).
 """
 
 from .backend import (Backend, Branches, register_backend, register_lazy_backend,

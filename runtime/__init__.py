@@ -94,11 +94,15 @@ from runtime._src.ops.text_ops import as_string, fingerprint
 from runtime._src.core.dtypes import float16 as half, float64 as double, variant
 from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
 
-from runtime import (autograph, bitwise, config, data, debugging, dtypes, errors,
+from runtime import (autograph, bitwise, config, data, debugging, distribute, dtypes, errors,
                      linalg, lookup, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
 from runtime import autodiff, experimental, image, io, ragged, sets, signal, sparse
 from runtime import audio, queue, test
+from runtime import quantization
+from runtime._src.ops.linalg_more_ops import eig, eigvals  # also tf.linalg's
+from runtime._src.ops.matrix_functions_ops import sqrtm as matrix_square_root
+from runtime._src.sparse.edit_distance import edit_distance
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from runtime._src.core.memory import keep_freed_memory as _keep_freed_memory
@@ -122,7 +126,7 @@ __all__ = [
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "complex", "complex128",
     "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cosh",
-    "cumsum", "custom_gradient", "data", "debugging", "divide", "dtypes", "einsum", "equal", "errors",
+    "cumsum", "custom_gradient", "data", "debugging", "distribute", "divide", "dtypes", "einsum", "equal", "errors",
     "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floor", "floordiv", "foldl", "foldr", "function", "gather", "gather_nd",
     "grad_pass_through", "gradients", "greater", "greater_equal", "identity", "init_scope",
@@ -154,7 +158,8 @@ __all__ = [
     "random_uniform_initializer", "realdiv", "required_space_to_batch_paddings",
     "reverse_sequence", "shape_n", "space_to_batch", "space_to_batch_nd",
     "tuple", "unravel_index", "zeros_initializer", "double", "half", "variant",
-    "signal", "autodiff",
+    "signal", "autodiff", "quantization", "eig", "eigvals", "matrix_square_root",
+    "edit_distance",
     "sets", "sparse", "SparseTensor", "SparseTensorSpec",
 ]
 

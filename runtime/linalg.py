@@ -2,7 +2,8 @@
 leading dimensions (defined in runtime/_src/ops/linalg_ops.py and
 matrix_diag_ops.py, linalg_more_ops.py (LU, eig, tridiagonal and banded
 solves, pinv, rank) and matrix_functions_ops.py (expm, sqrtm, logm); `matmul`
-in math_ops.py, `norm` in reduction_ops.py).
+in math_ops.py, `norm` in reduction_ops.py), and the LinearOperator family
+(runtime/_src/linalg/).
 
     >>> import runtime as tf
     >>> tf.linalg.matmul(tf.eye(2), tf.ones([2, 1])).shape
@@ -11,6 +12,20 @@ in math_ops.py, `norm` in reduction_ops.py).
     array([1., 1.], dtype=float32)
 """
 
+from runtime._src.linalg.basic import (LinearOperatorDiag, LinearOperatorFullMatrix,
+                                       LinearOperatorIdentity, LinearOperatorLowerTriangular,
+                                       LinearOperatorScaledIdentity, LinearOperatorZeros)
+from runtime._src.linalg.combined import (LinearOperatorBlockDiag,
+                                          LinearOperatorBlockLowerTriangular,
+                                          LinearOperatorKronecker, LinearOperatorLowRankUpdate)
+from runtime._src.linalg.linear_operator import (LinearOperator, LinearOperatorAdjoint,
+                                                 LinearOperatorComposition,
+                                                 LinearOperatorInversion)
+from runtime._src.linalg.structured import (LinearOperatorCirculant, LinearOperatorCirculant2D,
+                                            LinearOperatorCirculant3D,
+                                            LinearOperatorHouseholder,
+                                            LinearOperatorPermutation, LinearOperatorToeplitz,
+                                            LinearOperatorTridiag)
 from runtime._src.ops.array_ops import eye
 from runtime._src.ops.clip_ops import global_norm
 from runtime._src.ops.einsum_ops import einsum, tensordot
@@ -36,4 +51,13 @@ __all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", 
            "banded_triangular_solve", "cross", "eig", "eigvals", "eigh_tridiagonal", "expm",
            "logm", "lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve", "matrix_rank",
            "normalize", "pinv", "set_diag", "sqrtm", "tridiagonal_matmul",
-           "tridiagonal_solve"]
+           "tridiagonal_solve",
+           "LinearOperator", "LinearOperatorAdjoint", "LinearOperatorBlockDiag",
+           "LinearOperatorBlockLowerTriangular", "LinearOperatorCirculant",
+           "LinearOperatorCirculant2D", "LinearOperatorCirculant3D",
+           "LinearOperatorComposition", "LinearOperatorDiag", "LinearOperatorFullMatrix",
+           "LinearOperatorHouseholder", "LinearOperatorIdentity", "LinearOperatorInversion",
+           "LinearOperatorKronecker", "LinearOperatorLowRankUpdate",
+           "LinearOperatorLowerTriangular", "LinearOperatorPermutation",
+           "LinearOperatorScaledIdentity", "LinearOperatorToeplitz", "LinearOperatorTridiag",
+           "LinearOperatorZeros"]

@@ -17,10 +17,11 @@ from runtime._src.ops.nn_ops import (batch_normalization, bias_add, elu,
 from runtime._src.ops.conv_ops import (avg_pool, avg_pool1d, avg_pool2d, conv1d,
                                        conv2d, convolution, max_pool, max_pool1d, max_pool2d)
 
-from runtime._src.ops.conv_more_ops import (compute_average_loss, conv1d_transpose,
+from runtime._src.ops.conv_more_ops import (conv1d_transpose,
                                             conv2d_transpose, depthwise_conv2d,
                                             local_response_normalization,
-                                            scale_regularization_loss, separable_conv2d)
+                                            separable_conv2d)
+from runtime._src.distribute.losses import compute_average_loss, scale_regularization_loss
 from runtime._src.ops.conv_more_ops import local_response_normalization as lrn
 from runtime._src.ops.sort_ops import top_k  # also tf.math.top_k
 from runtime._src.ops.space_ops import depth_to_space, space_to_batch, space_to_depth
@@ -40,5 +41,16 @@ from runtime._src.ops.math_more_ops import (approx_max_k, approx_min_k,  # also 
 from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
     all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler)
 
+from runtime._src.ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
+from runtime._src.sparse.ctc_decode import compute_accidental_hits, ctc_greedy_decoder
+
 # tf.nn.dropout is defined with the random ops (runtime/_src/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout
+
+import types as _types
+
+from runtime._src.ops.dropout_ops import general_dropout as _general_dropout
+from runtime._src.ops.dropout_ops import stateless_dropout as _stateless_dropout
+
+experimental = _types.SimpleNamespace(general_dropout=_general_dropout,
+                                      stateless_dropout=_stateless_dropout)

@@ -1,4 +1,5 @@
-"""Benchmark row: `fit` on the README's classifier, per epoch, vs TensorFlow's Keras.
+"""Benchmark rows: `fit` per epoch vs TensorFlow's Keras, on the README's
+classifier and on issue 34's CNN.
 
 The goal: `model.fit` on the README's first model (Dense(16, relu) ->
 Dense(2), Adam, sparse cross-entropy from logits, accuracy; 512 samples,
@@ -7,6 +8,14 @@ on this machine. Each side runs in its own process: a warm-up `fit` (which
 traces the step), then best-of-N of `fit(epochs=5)` divided by 5. TensorFlow
 runs from the interpreter in $TF_PYTHON (default /work/tfvenv/bin/python);
 without it the row says n/a.
+
+Issue 34's row: one epoch of `fit` on the CNN of tools/bench.py's model rows
+(Conv2D 32 - MaxPool - Conv2D 64 - MaxPool - Dense 10, SGD(0.01), sparse
+cross-entropy from logits) over 2,048 images of 28x28x1, batch 32 (64 steps),
+the same seeded weights on both sides; best-of-N of one epoch (N at most 3:
+an epoch is long). Its goal: within 1.5x of TensorFlow. With `--jit` in the
+script ours compiles with `jit_compile=True` (TensorFlow's Keras keeps its
+default, which on a CPU-only machine does not use XLA).
 
     python tools/bench.py --only "fit per epoch"
 """
@@ -28,38 +37,58 @@ if sys.argv[1] == "ours":
     keras = tf.keras
 else:
     import keras
-x = np.random.default_rng(0).normal(size=(512, 2)).astype(np.float32)
-y = (x[:, 0] * x[:, 1] > 0).astype(np.int32)
-model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(16, activation="relu"),
-                          keras.layers.Dense(2)])
-model.compile(optimizer="adam",
-              loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-              metrics=["accuracy"])
-model.fit(x, y, batch_size=64, epochs=2, verbose=0)
+repeat, kind = int(sys.argv[2]), sys.argv[3]
+if kind == "readme":
+    x = np.random.default_rng(0).normal(size=(512, 2)).astype(np.float32)
+    y = (x[:, 0] * x[:, 1] > 0).astype(np.int32)
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(16, activation="relu"),
+                              keras.layers.Dense(2)])
+    model.compile(optimizer="adam",
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    batch, epochs, warm = 64, 5, 2
+else:
+    rng = np.random.default_rng(34)
+    x = rng.standard_normal((2048, 28, 28, 1)).astype(np.float32)
+    y = rng.integers(0, 10, 2048).astype(np.int32)
+    layers = keras.layers
+    model = keras.Sequential([
+        keras.Input((28, 28, 1)), layers.Conv2D(32, 3, activation="relu"),
+        layers.MaxPooling2D(2), layers.Conv2D(64, 3, activation="relu"),
+        layers.MaxPooling2D(2), layers.Flatten(), layers.Dense(10)])
+    model.set_weights([rng.standard_normal(w.shape).astype(np.float32) * 0.05
+                       for w in model.get_weights()])
+    extra = {"jit_compile": True} if kind == "cnn_jit" else {}
+    model.compile(optimizer=keras.optimizers.SGD(0.01),
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), **extra)
+    batch, epochs, warm, repeat = 32, 1, 1, min(repeat, 3)
+model.fit(x, y, batch_size=batch, epochs=warm, verbose=0, shuffle=False)
 times = []
-for _ in range(int(sys.argv[2])):
+for _ in range(repeat):
     start = time.perf_counter()
-    model.fit(x, y, batch_size=64, epochs=5, verbose=0)
-    times.append((time.perf_counter() - start) / 5)
+    model.fit(x, y, batch_size=batch, epochs=epochs, verbose=0, shuffle=False)
+    times.append((time.perf_counter() - start) / epochs)
 print(json.dumps(min(times)))
 '''
 
 
-def _seconds_per_epoch(python, which, repeat):
+def _seconds_per_epoch(python, which, repeat, kind="readme"):
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run([python, "-c", _SCRIPT, which, str(repeat)], capture_output=True,
+    done = subprocess.run([python, "-c", _SCRIPT, which, str(repeat), kind], capture_output=True,
                           text=True, env=env, timeout=600, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{which}: {done.stderr.strip().splitlines()[-1:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def bench_keras_fit(unavailable, repeat):
-    """A bench.py row: graph = our fit per epoch, numpy column = TF Keras's."""
+def bench_keras_fit(unavailable, repeat, kind="readme"):
+    """A bench.py row: graph = our fit per epoch, numpy column = TF Keras's.
+    `kind`: "readme" (issue 27's classifier, goal 1.0x), "cnn" (issue 34's
+    CNN, goal 1.5x) or "cnn_jit" (ours with jit_compile=True, goal 1.0x)."""
     if not os.path.exists(TF_PYTHON):
         raise unavailable(f"TensorFlow's Keras not found at {TF_PYTHON} (set TF_PYTHON)")
-    ours = _seconds_per_epoch(sys.executable, "ours", repeat)
-    theirs = _seconds_per_epoch(TF_PYTHON, "tf", repeat)
+    ours = _seconds_per_epoch(sys.executable, "ours", repeat, kind)
+    theirs = _seconds_per_epoch(TF_PYTHON, "tf", repeat, "cnn" if kind == "cnn_jit" else kind)
     note = (f"ours {ours * 1e3:.2f} ms/epoch vs TF Keras {theirs * 1e3:.2f} ms/epoch "
             "(the numpy column is TF Keras)")
-    return dict(graph=ours, numpy=theirs, ratio_target=1.0, note=note)
+    return dict(graph=ours, numpy=theirs, ratio_target=1.5 if kind == "cnn" else 1.0, note=note)

@@ -131,8 +131,14 @@ def convert_tree(node, ctx):
         node = return_statements.transform(node, ctx)
     if _holds(ctx, (gast.Assert,)):
         node = asserts.transform(node, ctx)
-    if _holds(ctx, _REWRITTEN) or ctx.return_names:
-        ctx.update_locals(node)                           # the flags are local names
+    if _holds(ctx, (gast.Assert,)):
+        ctx.update_locals(node)         # a walrus in an assert message moves into a lambda
+    elif _holds(ctx, _REWRITTEN) or ctx.return_names:
+        # The jump converters add local names of their own only: the flags
+        # and return slots (no walk of the whole tree to find them again; a
+        # flag made but left unused is harmless: the namer made it unlike any
+        # name the function uses).
+        ctx.local_names |= ctx.flag_names | ctx.return_names
     # Calls before control flow: the bodies are still the user's statements,
     # and `lst.append(x)` must become an assignment before state is computed.
     node = call_trees.transform(node, ctx)

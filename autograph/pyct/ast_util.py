@@ -98,9 +98,26 @@ def walk_scope(nodes, stop=FUNCTIONS):
 
 def contains(stmts, kind, through_loops=True):
     """True when `stmts` hold a `kind` node of this function (and, unless
-    through_loops is False, of this loop level only)."""
-    stop = FUNCTIONS if through_loops else FUNCTIONS + LOOPS
-    return any(isinstance(n, kind) for n in walk_scope(stmts, stop))
+    through_loops is False, of this loop level only). (`walk_scope`'s walk,
+    written out: the jump converters ask this of every statement.)"""
+    stop = FUNCTIONS if through_loops else _FUNCTIONS_AND_LOOPS
+    stack = list(stmts) if isinstance(stmts, list) else [stmts]
+    get = _CHILDREN.get
+    while stack:
+        n = stack.pop()
+        if isinstance(n, kind):
+            return True
+        if isinstance(n, FUNCTIONS):
+            continue      # a nested function: its body is its own
+        cls = n.__class__
+        make = get(cls) or _children_function(cls)
+        for c in make(n):
+            if not isinstance(c, stop) or isinstance(c, FUNCTIONS):
+                stack.append(c)
+    return False
+
+
+_FUNCTIONS_AND_LOOPS = FUNCTIONS + LOOPS
 
 
 def always_exits(stmts):

@@ -22,7 +22,7 @@ from runtime._src.keras.losses.losses import (BinaryFocalCrossentropy, Categoric
 from runtime._src.keras.losses.losses import (CTC, CategoricalGeneralizedCrossEntropy, Circle, Dice,
                                               Tversky, categorical_generalized_cross_entropy,
                                               circle, ctc, dice, tversky)
-from runtime._src.keras.losses.serialization import deserialize, serialize
+from runtime._src.keras.losses.serialization import Reduction, deserialize, serialize
 
 # tf.keras's (TF 2.21) short names of the same functions
 mse = MSE = mean_squared_error
@@ -46,4 +46,4 @@ __all__ = ["Loss", "Huber", "KLDivergence", "LogCosh", "Poisson", "CosineSimilar
            "kullback_leibler_divergence", "logcosh"]
 __all__ += ["CategoricalGeneralizedCrossEntropy", "Circle", "Dice", "Tversky",
             "categorical_generalized_cross_entropy", "circle", "dice", "tversky", "serialize",
-            "deserialize", "CTC", "ctc"]
+            "deserialize", "CTC", "ctc", "Reduction"]

@@ -9,14 +9,16 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "MLP [60,784]",
+WORKLOADS = ["eager tf.add", "power(x, 100)", "Collatz steps", "tiny a + b", "call forms vs positional",
+             "MLP [60,784]",
              "MLP training step", "gradient of a 10,000-iteration while_loop",
              "taped call of a 20-op tf.function", "LSTM(64) train step", "CNN train step",
              "CNN inference", "MLP 784-256-256-10 train step", "tf.data epoch",
              "while_loop counting to 1,000,000", "convert+trace 30-line fn", "scaling",
              "JAX Collatz(27)", "JAX power(x, n=100)", "JAX nested Python-range loops",
-             "JAX first call of a 30-line fn", "Keras fit per epoch", "ONNX Runtime vs ours",
-             "jit_compile=True"]
+             "JAX first call of a 30-line fn", "Keras fit per epoch", "Keras fit per epoch, CNN",
+             "Keras fit per epoch, CNN, jit_compile", "ONNX Runtime vs ours",
+             "jit_compile=True", "tf.distribute per example"]
 HAS_JAX = importlib.util.find_spec("jax") is not None
 HAS_ORT = importlib.util.find_spec("onnxruntime") is not None
 
@@ -36,7 +38,7 @@ def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
     assert len(rows) == len(WORKLOADS)
     for row, title in zip(rows, WORKLOADS):
         assert row["workload"].startswith(title)
-        if title.startswith(("JAX", "jit_compile")) and not HAS_JAX:
+        if title.startswith(("JAX", "jit_compile", "tf.distribute")) and not HAS_JAX:
             assert row["note"].startswith("n/a (JAX is not installed"), row
             continue
         if title.startswith("Keras fit"):
@@ -61,6 +63,9 @@ def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
     by_title = {title: row for title, row in zip(WORKLOADS, rows)}
     assert by_title["while_loop counting to 1,000,000"]["extra"]["peak_bytes"] > 0
     assert by_title["MLP training step"]["extra"]["trace"] > 0
+    forms = by_title["call forms vs positional"]["extra"]
+    assert forms["ratios"]["positional"] == 1.0 and len(forms["times"]) == 8
+    assert all(t > 0 for t in forms["times"].values())
     loop_grad = by_title["gradient of a 10,000-iteration while_loop"]["extra"]
     assert loop_grad["forward"] > 0 and loop_grad["peak_10000"] > loop_grad["peak_5000"] > 0
     if HAS_ORT:

@@ -45,7 +45,10 @@ _OP = "CustomGradient"
 # The "gradient" attr of a graph node -> its grad function. Weakly held: the
 # graph keeps its own grad functions (`_keep_with`), so they go with it.
 _GRAPH_GRAD_FNS = weakref.WeakValueDictionary()
-_REPLAYED = {}                       # id(replayed node) -> (node, forward tensor -> copy)
+# A replayed CustomGradient node's mapping (forward tensor -> its copy) lives
+# on the node's graph, under this name, as {id(node): (node, mapping)}: it
+# goes with the graph, whether or not the node's gradient is ever taken.
+_REPLAYED = "_replayed_custom_gradients"
 _names = itertools.count(1)
 
 
@@ -70,7 +73,9 @@ def _custom_gradient_grad(op, *grads):
                 f"No gradient for the custom gradient '{op.name}' ({gradient}): its grad_fn is "
                 "Python code of the process that traced it and is not saved with a graph; "
                 "trace the function again (not a loaded one) to differentiate it")
-    with _replay_scope(_REPLAYED.pop(id(op), None)):
+    graph = getattr(op, "graph", None)              # an eager op has none
+    notes = None if graph is None else graph.__dict__.get(_REPLAYED)
+    with _replay_scope(None if notes is None else notes.get(id(op))):
         found = compute(list(grads[:n]))
     out = [None] * n
     for t, g in zip(op.inputs[n:], found):
@@ -82,8 +87,14 @@ def _custom_gradient_grad(op, *grads):
 
 def note_replay(node, mapping):
     """Called by `replay` for a replayed custom-gradient node: `mapping` takes
-    the forward subgraph's tensors (which grad_fn may hold) to their copies."""
-    _REPLAYED[id(node)] = (node, mapping)
+    the forward subgraph's tensors (which grad_fn may hold) to their copies.
+    It is kept on the node's graph (every gradient of the node uses it)."""
+    _replayed(node.graph)[id(node)] = (node, mapping)
+
+
+def _replayed(graph):
+    """{id(node): (node, mapping)} of the replayed nodes of `graph`."""
+    return graph.__dict__.setdefault(_REPLAYED, {})
 
 
 class _replay_scope:

@@ -50,7 +50,6 @@ import numpy as np
 
 from runtime._src.autodiff.backprop import backprop, carries_gradient
 from runtime._src.autodiff.control_flow_grad import replay
-from runtime._src.autodiff.custom_gradient import _REPLAYED
 from runtime._src.core.context import state as _state
 from runtime._src.core.dtypes import variant
 from runtime._src.core.tensor import EagerTensor
@@ -58,7 +57,7 @@ from runtime._src.exec import executor
 from runtime._src.function import concrete_function as _concrete
 from runtime._src.function import config as _config
 from runtime._src.function.variables import VariableArgument
-from runtime._src.graph.graph import Graph, paused_gc
+from runtime._src.graph.graph import Graph
 from runtime._src.graph.op_registry import define_grad, define_op, get_op, record_eager
 from runtime._src import optimizer
 from runtime._src.optimizer.rewrite import walk_graphs
@@ -174,17 +173,15 @@ def _higher_order(tapes):
 
 
 class _building:
-    """While a form is built: no tape records, no graph is current, and the
-    garbage collector pauses (as while tracing)."""
+    """While a form is built: no tape records and no graph is current. (The
+    collector runs: a custom gradient's grad_fn, user code, may run here;
+    code generation pauses it, `executor.compiled_form`.)"""
 
     def __enter__(self):
         self.saved = _state.tapes, _state.graph
         _state.tapes = _state.graph = None
-        self.gc = paused_gc()
-        self.gc.__enter__()
 
     def __exit__(self, *exc):
-        self.gc.__exit__(*exc)
         _state.tapes, _state.graph = self.saved
         return False
 
@@ -217,13 +214,8 @@ class _Form:
         with fwd.as_default():
             feeds = {id(p): fwd.add_placeholder(p.dtype, p.shape, p.node.name)
                      for p in fn.inputs}
-            before = set(_REPLAYED)
             mapping, _ = replay(fn.graph, feeds, accumulate=True)
-        self._mapping = mapping
-        # custom gradients replayed: each backward built needs their copies
-        self._notes = {k: v for k, v in _REPLAYED.items() if k not in before}
-        for k in self._notes:
-            del _REPLAYED[k]
+        self._mapping = mapping      # (replayed custom gradients note theirs on `fwd`)
         self.outputs = [mapping[id(t)] for t in fn.graph.outputs]
         self.intermediates = []
         self._targets = tuple(i for i, t in enumerate(self.outputs) if carries_gradient(t))
@@ -328,7 +320,6 @@ class _Form:
             upstream = [bwd.add_placeholder(every[i].dtype, every[i].shape, "upstream")
                         for i in targets]
             groups, variables = self._groups()
-            _REPLAYED.update(self._notes)
             aliases = _state.capture_aliases
             if extend:
                 _state.capture_aliases = self._recreate
@@ -337,8 +328,6 @@ class _Form:
                                  groups, variables)
             finally:
                 _state.capture_aliases = aliases
-                for k in self._notes:
-                    _REPLAYED.pop(k, None)
             results = [(p, bwd._own(g, "Identity")) for p, g in
                        zip(self._sources + [p for p, _ in self._variables], found)
                        if g is not None]

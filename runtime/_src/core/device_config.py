@@ -7,11 +7,17 @@ Everything runs on one CPU, in order and deterministically, so these store
 what the user set and report it back as TF does; the switches change nothing
 else. Splitting the CPU into several logical devices is recorded, and
 `list_logical_devices` lists them (/device:CPU:0, /device:CPU:1, ...), as TF.
+The split is also JAX's count of CPU devices (`jax_num_cpu_devices`), which
+tf.distribute runs its replicas on (runtime/_src/distribute): set on JAX
+when it is first loaded (`configure_jax`), or at once if it is loaded and
+has not started; JAX fixes the count when it starts, so a later, different
+split is TF's RuntimeError.
 
     set_logical_device_configuration(cpu, [LogicalDeviceConfiguration()] * 2)
     list_logical_devices("CPU")     # two LogicalDevices
 """
 
+import sys
 import threading
 
 from runtime._src.core import devices
@@ -22,7 +28,7 @@ __all__ = ["LogicalDeviceConfiguration", "get_logical_device_configuration",
            "enable_tensor_float_32_execution", "tensor_float_32_execution_enabled",
            "enable_op_determinism", "enable_mlir_bridge", "disable_mlir_bridge",
            "get_device_details", "get_memory_info", "get_memory_usage", "reset_memory_stats",
-           "ClusterDeviceFilters"]
+           "ClusterDeviceFilters", "cpu_device_count", "configure_jax"]
 
 _lock = threading.Lock()
 _state = {"logical": {}, "policy": "silent", "synchronous": True, "tf32": True,
@@ -82,8 +88,33 @@ def set_logical_device_configuration(device, logical_devices):
     with _lock:
         if device in _state["logical"]:
             raise RuntimeError("Virtual devices cannot be modified after being initialized")
+        count = max(len(logical_devices or []), 1)
+        if device.device_type == "CPU" and "jax" in sys.modules:
+            configure_jax(sys.modules["jax"], count)
         _state["logical"][device] = list(logical_devices or [])
-        devices._settings["logical_counts"][device] = max(len(logical_devices or []), 1)
+        devices._settings["logical_counts"][device] = count
+
+
+def cpu_device_count():
+    """How many logical devices the CPU is split into (1 unless split)."""
+    return devices._settings["logical_counts"].get(devices.list_physical_devices("CPU")[0], 1)
+
+
+def configure_jax(jax, count=None):
+    """Give JAX `count` (default: the split's) CPU devices, before it starts.
+    Once it has started with another count: TF's RuntimeError for a split
+    made after the runtime started."""
+    count = cpu_device_count() if count is None else count
+    from jax._src import xla_bridge
+    if not xla_bridge.backends_are_initialized():
+        if count > 1 or jax.config.jax_num_cpu_devices > 1:
+            jax.config.update("jax_num_cpu_devices", count)
+        return
+    have = len(jax.devices("cpu"))
+    if count > 1 and have < count:
+        raise RuntimeError(f"Virtual devices cannot be modified after being initialized: JAX "
+                           f"started with {have} CPU device(s) before the split into {count} "
+                           "reached it (split the CPU before JAX's first use)")
 
 
 _POLICIES = (None, "explicit", "warn", "silent", "silent_for_int32")

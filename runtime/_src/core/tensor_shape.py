@@ -58,6 +58,14 @@ class TensorShape:
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {other} are incompatible")
 
+    def concatenate(self, other):
+        """This shape's dimensions followed by `other`'s (unknown rank when
+        either rank is unknown), as TF's TensorShape.concatenate."""
+        other = as_shape(other)
+        if self.dims is None or other.dims is None:
+            return TensorShape(None)
+        return TensorShape(self.dims + other.dims)
+
     def merge_with(self, other):
         """The most specific shape compatible with both (raises if none)."""
         other = as_shape(other)

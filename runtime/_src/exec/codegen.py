@@ -173,7 +173,13 @@ _IDENT = re.compile(r"[^0-9a-zA-Z_]")
 _RESERVED = set(keyword.kwlist) | set(dir(builtins))
 
 
-@functools.lru_cache(maxsize=4096)
+# The name caches below are bounded small: node names repeat across graphs
+# (`add`, `while/body`), but each graph also brings names of its own
+# (`graph_<function>`), which must not pile up as traced functions come and go.
+_NAME_CACHE = 512
+
+
+@functools.lru_cache(maxsize=_NAME_CACHE)
 def _local_base(base):
     """A node name made an identifier that is no keyword or builtin (node
     names repeat across graphs: each is worked out once)."""
@@ -183,7 +189,7 @@ def _local_base(base):
     return name
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_NAME_CACHE)
 def _global_base(base):
     """The global name for `base`: `_` and an identifier."""
     return "_" + (_IDENT.sub("_", base).strip("_") or "g")
@@ -474,12 +480,13 @@ def _location_comment(node):
     loc = node.location
     if not loc:
         return ""
-    return _location_text(loc[0], loc[1])
+    return f"  # {_base_name(loc[0])}:{loc[1]}"
 
 
-@functools.lru_cache(maxsize=4096)
-def _location_text(filename, line):
-    return f"  # {os.path.basename(str(filename))}:{line}"
+@functools.lru_cache(maxsize=64)
+def _base_name(filename):
+    """The file name a location comment shows (a few files, many lines each)."""
+    return os.path.basename(str(filename))
 
 
 def _is_plain_literal(value):

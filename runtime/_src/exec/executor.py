@@ -27,6 +27,7 @@ from runtime._src.core import blas
 from runtime._src.exec.codegen import INLINED, compile_graph, plan
 from runtime._src.core.errors import OpError
 from runtime._src.graph.graph import RENDERERS, kernel_error, paused_gc
+from runtime._src.graph.op_registry import run_quietly
 
 __all__ = ["run", "plan", "compiled_form", "python_source"]
 
@@ -100,6 +101,15 @@ def run(graph, inputs):
                          f"captures), got {len(inputs)}")
     try:
         return compiled.fn(*inputs)
+    except RuntimeWarning as e:     # a warnings filter made numpy's warning an error
+        if graph.is_stateful():     # a rerun would repeat its effects: say what happened
+            error = _run_error(compiled, e)
+            error.add_note("A warnings filter (-W error or warnings.simplefilter('error')) "
+                           "turned numpy's RuntimeWarning into an exception; TensorFlow gives "
+                           "inf or NaN here. A graph with state (Variables, prints) is not "
+                           "run twice, so filter RuntimeWarning out to get that value.")
+            raise error from e
+        return run_quietly(compiled.fn, *inputs)
     except OpError as e:
         if not getattr(e, "_located", False):
             _locate(compiled, e)

@@ -4,8 +4,9 @@
     values = sig.bind((t,), {}, "fn")       # [t, 2, (), {}]: one per parameter
     args, kwargs = sig.split(values)        # back to a call of fn
 
-Positional calls with the exact (or default-completed) arity skip
-`inspect.Signature.bind`, the hot path of `Function.__call__`. A numpy
+Positional calls with the exact arity skip binding, the hot path of
+`Function.__call__`; other calls bind through a `binder.Binder`, which
+runs `bind` once per shape of the arguments. A numpy
 ufunc takes its `nin` inputs only; a callable without a signature takes
 `*args, **kwargs`. `input_signature` is checked against the parameters here
 and turned into one template entry per parameter.
@@ -44,23 +45,18 @@ class CallSignature:
         self.kinds = [p.kind for p in params]
         simple = all(p.kind in self._POSITIONAL for p in params)
         self.fast_arity = len(params) if simple else -1   # positional calls skip binding
-        # Positional calls that leave out trailing defaulted parameters skip
-        # binding too: default_tails[k] completes a call of min_arity + k args.
-        self.min_arity = self.fast_arity
-        while simple and self.min_arity > 0 and \
-                params[self.min_arity - 1].default is not inspect.Parameter.empty:
-            self.min_arity -= 1
-        self.default_tails = [tuple(p.default for p in params[n:])
-                              for n in range(self.min_arity, max(self.fast_arity, 0))]
 
     def bind(self, args, kwargs, where, function_type=None):
         """The value of every parameter, defaults filled in. A call that does not
-        bind raises TensorFlow's TypeError (`binding_error`)."""
+        bind raises TensorFlow's TypeError (`binding_error`), which shows
+        `function_type()` (a callable: the type is built only for the error).
+        Calls go through a `binder.Binder` of this method, which runs it once
+        per shape of the arguments."""
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
-            if function_type is None:
-                function_type = _function_type.polymorphic_type(self)
+            function_type = (function_type() if function_type is not None
+                             else _function_type.polymorphic_type(self))
             raise binding_error(str(e), args, kwargs, function_type,
                                 f"{where}(): {e}") from None
         bound.apply_defaults()

@@ -56,6 +56,7 @@ from autograph.integration import filtered as _filtered
 
 from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
+from runtime._src.function.binder import Binder
 from runtime._src.function.call_arguments import CallArguments
 from runtime._src.function import config as _config
 from runtime._src.function import trace_errors as _errors
@@ -65,7 +66,7 @@ from runtime._src.function import signature as _sig
 from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import (ConcreteFunction, _OutputPlan,
                                                      traced_graph_def)
-from runtime._src.graph.graph import Graph, current_graph, paused_gc
+from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src import optimizer
 import autograph
@@ -165,6 +166,8 @@ class Function(_types.PolymorphicFunction):
         self._instance_ref = _instance
         self._call_sig = _calls.CallSignature(python_function, drop_first=_instance is not None)
         self._fast_arity = self._call_sig.fast_arity
+        self._binder = Binder(self._bind_slowly)   # the other calls: a plan per shape
+        self._direct = set()         # input_signature: call keys that need no check
         self._input_signature = None
         self._signature_template = None
         # A function whose first parameter is `self`/`cls` is taken to be a
@@ -209,13 +212,8 @@ class Function(_types.PolymorphicFunction):
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
         given = args, kwargs
-        n = len(args)
-        if kwargs or n != self._fast_arity:
-            call_sig = self._call_sig
-            if not kwargs and call_sig.min_arity <= n < self._fast_arity:
-                args = args + call_sig.default_tails[n - call_sig.min_arity]
-            else:
-                args = call_sig.bind(args, kwargs, self._name, self.function_type)
+        if kwargs or len(args) != self._fast_arity:
+            args = self._binder(args, kwargs)
         feeds = []
         key = _sig.call_key(args, feeds, self._on_dead)
         concrete = self._cache.get(key)
@@ -224,6 +222,14 @@ class Function(_types.PolymorphicFunction):
         if _context.state.tapes:     # eager GradientTapes record the call as one op
             return concrete._call_taped(feeds, args, lambda: self._call_python(*given, False))
         return concrete._call_flat(feeds)
+
+    def _bind_slowly(self, args, kwargs):
+        """Every parameter's value (`CallSignature.bind`); the binder runs this
+        once per shape of the arguments and a plan after that."""
+        return self._call_sig.bind(args, kwargs, self._name, self._function_type_now)
+
+    def _function_type_now(self):
+        return self.function_type
 
     def _call_python(self, args, kwargs, check=True):
         hook = _config.call_hook          # installed by the check layer, if on
@@ -240,24 +246,31 @@ class Function(_types.PolymorphicFunction):
                 raise TypeError(f"{self._name}(): missing the instance argument "
                                 f"'{self._call_sig.names[0]}'")
             return self.__get__(args[0])(*args[1:], **kwargs)
-        feeds = self._signature_feeds(args, kwargs, [])
+        feeds = self._signature_feeds(args, kwargs)
         concrete = self._signature_concrete(feeds)
         if _context.state.tapes:     # eager GradientTapes record the call as one op
             return concrete._call_taped(feeds, (args, kwargs),
                                         lambda: self._call_python(args, kwargs, False))
         return concrete._call_flat(feeds)
 
-    def _signature_feeds(self, args, kwargs, feeds):
-        """`feeds` for a call checked against the input_signature (TensorFlow's
-        binding TypeError when it does not fit)."""
-        function_type = self.function_type
-        values = self._call_sig.bind(args, kwargs, self._name, function_type)
+    def _signature_feeds(self, args, kwargs):
+        """The feeds of a call checked against the input_signature (TensorFlow's
+        binding TypeError when it does not fit); a call whose key passed the
+        check before skips it (`signature.checked_feeds`)."""
+        values = args
+        if kwargs or len(args) != self._fast_arity:
+            values = self._binder(args, kwargs)
+        return _sig.checked_feeds(values, self._direct,
+                                  lambda: self._check_signature(values, args, kwargs))
+
+    def _check_signature(self, values, args, kwargs):
+        feeds = []
         try:
             for template, value, name in zip(self._signature_template, values,
                                              self._call_sig.names):
                 _sig.match_template(template, value, name, feeds, self._name)
         except InputSignatureMismatchError as e:
-            raise _calls.mismatch_error(e, args, kwargs, function_type) from None
+            raise _calls.mismatch_error(e, args, kwargs, self.function_type) from None
         return feeds
 
     def _signature_concrete(self, feeds=None):
@@ -302,9 +315,9 @@ class Function(_types.PolymorphicFunction):
     def _get_concrete_function(self, args, kwargs):
         if self._input_signature is not None:
             if args or kwargs:
-                self._signature_feeds(args, kwargs, [])
+                self._signature_feeds(args, kwargs)
             return self._signature_concrete()
-        values = self._call_sig.bind(args, kwargs, self._name, self.function_type)
+        values = self._binder(args, kwargs)
         feeds = []
         key = _sig.call_key(values, feeds, self._on_dead)
         return self._cache.get(key) or self._concrete_for(CallArguments(values, key, feeds))
@@ -456,12 +469,11 @@ class Function(_types.PolymorphicFunction):
         state = _context.state
         tapes, state.tapes = state.tapes, None
         try:
-            with paused_gc():
-                return self._trace_unpaused(template, skeleton, shapes, description, feeds)
+            return self._trace_untaped(template, skeleton, shapes, description, feeds)
         finally:
             state.tapes = tapes
 
-    def _trace_unpaused(self, template, skeleton, shapes, description, feeds):
+    def _trace_untaped(self, template, skeleton, shapes, description, feeds):
         graph, outputs = self._trace_graph(template)
         if graph.variables:
             graph, outputs = self._check_variable_creation(graph, template, feeds)

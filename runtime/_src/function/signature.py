@@ -172,7 +172,7 @@ def call_key(values, feeds, on_dead=None, specs=None):
     the key and `(dtype, shape)` pairs are appended to `specs` instead: that
     key groups calls that differ only in shapes.
     """
-    return tuple([_key(v, feeds, on_dead, specs) for v in values])
+    return _sequence_key(None, values, feeds, on_dead, specs)[1:]
 
 
 def _key(v, feeds, on_dead, specs):
@@ -191,10 +191,42 @@ def _key(v, feeds, on_dead, specs):
     if v is None or t is str or t is bytes:
         return v
     if t is list or t is tuple:
-        return (t,) + tuple([_key(x, feeds, on_dead, specs) for x in v])
+        return _sequence_key(t, v, feeds, on_dead, specs)
     if t is dict:
-        return (dict,) + tuple([(k, _key(x, feeds, on_dead, specs)) for k, x in dict_items(v)])
+        return _dict_key(v, feeds, on_dead, specs)
     return _key_uncommon(v, feeds, on_dead, specs)
+
+
+def _sequence_key(t, v, feeds, on_dead, specs):
+    """A list's or tuple's key; tensor leaves keyed in line (the common case
+    of a nested argument, without a call per leaf)."""
+    out = [t]
+    for x in v:
+        if type(x) is EagerTensor and specs is None:
+            value = x._value
+            feeds.append(value)
+            out.append((x.dtype, value.shape))
+        else:
+            out.append(_key(x, feeds, on_dead, specs))
+    return tuple(out)
+
+
+def _dict_key(v, feeds, on_dead, specs):
+    """A dict's key: (dict, (key, value's key)...) in sorted key order."""
+    try:
+        keys = sorted(v)
+    except TypeError:
+        keys = sorted(v, key=repr)
+    out = [dict]
+    for k in keys:
+        x = v[k]
+        if type(x) is EagerTensor and specs is None:
+            value = x._value
+            feeds.append(value)
+            out.append((k, (x.dtype, value.shape)))
+        else:
+            out.append((k, _key(x, feeds, on_dead, specs)))
+    return tuple(out)
 
 
 def _key_uncommon(v, feeds, on_dead, specs):
@@ -502,6 +534,35 @@ def match_template(template, value, path, feeds, where):
     elif not _same_literal(template, value):
         raise _mismatch(where, path, f"the Python value {template!r} it was traced with",
                         _given(value), f"Can not cast {value!r} to {format_type(template)}")
+
+
+def checked_feeds(values, direct, check):
+    """The feeds of a call checked against a fixed template, cheaply.
+
+    `check()` is the full check (`match_template` over `values`), returning
+    the feeds or raising. `direct` is a set of call keys for which the feeds
+    `call_key` collects are exactly the ones `check` returns (the same
+    objects: tensors of the spec's dtype and an accepted shape, literals
+    equal to the traced ones). A call whose key is in it skips `check`; the
+    key holds everything the check looks at (dtypes, shapes, literal values,
+    structure), so the answer would be the same.
+    """
+    feeds = []
+    try:
+        key = call_key(values, feeds)
+    except Exception:  # noqa: BLE001 - the full check says what is wrong
+        return check()
+    if key in direct:
+        return feeds
+    checked = check()
+    if len(checked) == len(feeds) and all(a is b for a, b in zip(checked, feeds)):
+        if len(direct) >= _MAX_DIRECT:
+            direct.clear()
+        direct.add(key)
+    return checked
+
+
+_MAX_DIRECT = 1024       # keys a `checked_feeds` set keeps before it starts again
 
 
 def _match_composite(template, value, path, feeds, where):

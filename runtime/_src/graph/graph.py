@@ -301,12 +301,13 @@ class _AsDefault:
 
 def paused_gc():
     """`with paused_gc():` runs its block with the cyclic garbage collector
-    off. Tracing, optimizing and lowering a graph allocate thousands of
-    objects that live as long as the graph: left on, the collector would scan
-    them, and each time also older generations, several times per trace.
-    Reference counting still frees what dies at once. The pause is
-    process-wide and reference-counted across threads (autograph's
-    pyct/pauses.py): the collector comes back when the last pause ends."""
+    off. Lowering a graph to Python (the executor's code generation) makes
+    thousands of short-lived, acyclic objects in our own code only: left
+    on, the collector would scan them several times. Reference counting
+    still frees what dies at once. The pause is process-wide and
+    reference-counted across threads (autograph's pyct/pauses.py), so it is
+    kept to our own AST and code-generation work: tracing, which runs user
+    code, runs with the collector on."""
     return _paused_gc()
 
 

@@ -31,6 +31,10 @@ gets numpy values positionally and attrs as keywords, and returns one numpy
 value, or a tuple when the op has several outputs.
 """
 
+import warnings
+
+import numpy as np
+
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.devices import log_placement
 from runtime._src.core.errors import InvalidArgumentError, OpError
@@ -38,7 +42,7 @@ from runtime._src.graph.locations import kernel_error, leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
 __all__ = ["OpDef", "define_op", "define_grad", "not_differentiable", "NOT_DIFFERENTIABLE",
-           "get_op", "apply", "OPS", "eager_kernel_error", "record_eager"]
+           "get_op", "apply", "OPS", "eager_kernel_error", "record_eager", "run_quietly"]
 
 OPS = {}
 
@@ -137,6 +141,8 @@ def _run_eagerly(opdef, inputs, attrs):
             raise TypeError(f"{opdef.name}: expected a Tensor input, got {type(t).__name__}")
     try:
         out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
+    except RuntimeWarning:          # a warnings filter made numpy's warning an error
+        out = run_quietly(opdef.kernel, *values, **(attrs or {}))
     except Exception as e:  # re-raised with the op named
         raise eager_kernel_error(opdef, inputs, attrs, e) from e
     if opdef.num_outputs == 1:
@@ -153,6 +159,19 @@ def record_eager(opdef, inputs, attrs, outputs):
     """Tell the gradient tapes recording on this thread that an op ran eagerly."""
     for tape in _state.tapes:
         tape.record_eager(opdef, inputs, attrs or {}, outputs)
+
+
+def run_quietly(kernel, *args, **kwargs):
+    """`kernel` run again with numpy's floating-point warnings off.
+
+    Kernels give TF's inf and NaN where numpy warns; a user's warnings filter
+    that makes warnings errors (`-W error`, `simplefilter("error")`) turns that
+    warning into an exception out of the kernel, and the callers that catch it
+    run the kernel again through here, so the user's filter changes nothing.
+    """
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return kernel(*args, **kwargs)
 
 
 def eager_kernel_error(opdef, inputs, attrs, error):

@@ -43,6 +43,9 @@ def load_jax():
     """Import JAX (once); returns the `jax` module."""
     global jnp, lax
     import jax
+    if jnp is None:       # JAX's CPU device count: the split tf.config made
+        from runtime._src.core.device_config import configure_jax
+        configure_jax(jax)
     import jax.numpy
     jnp, lax = jax.numpy, jax.lax
     return jax
@@ -124,9 +127,15 @@ class Lowering:
         return self.state[self.program.variable_index(node.attrs["variable"])]
 
     def write(self, node, value):
+        """Set the Variable's state; a replicated program (tf.distribute)
+        first combines the replicas' writes (`program.combine_write`)."""
         i = self.program.variable_index(node.attrs["variable"])
         dtype = node.attrs["variable"]._np_dtype
-        self.state[i] = jnp.asarray(value, dtype)
+        value = jnp.asarray(value, dtype)
+        combine = self.program.combine_write
+        if combine is not None:
+            value = combine(node, self.state[i], value)
+        self.state[i] = value
         return self.state[i]
 
 

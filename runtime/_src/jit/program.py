@@ -86,6 +86,10 @@ def compile_graph(graph, name):
 class JitProgram:
     """A graph lowered to JAX and compiled with `jax.jit` on its first run."""
 
+    # f(node, old, new) -> the value an Assign* node writes, or None: as
+    # lowered (tf.distribute sets it to combine the replicas' writes).
+    combine_write = None
+
     def __init__(self, graph, name):
         self.name = name
         self.graph = graph

@@ -4,7 +4,11 @@ softmax and cross-entropy, BiasAdd, convolutions and pooling (see lower.py).
 The gradient ops of convolution and pooling are the vector-Jacobian products
 of the forward op (`jax.vjp`), which XLA turns into its own backward
 convolutions; max pooling's gradient goes to the first maximal element of
-each window, as our kernel's does."""
+each window, as our kernel's does. Max pooling over windows that tile the
+input (strides equal to the window, no padding: the usual MaxPooling2D(2))
+is a reshape and a max, and its gradient one select per tap, all of which
+XLA fuses: `reduce_window` and its select-and-scatter gradient made a CNN
+train step 1.5x slower than the executor on XLA:CPU, this 0.8x."""
 
 import numpy as np
 
@@ -179,7 +183,27 @@ def _pool(x, attrs, init, op):
 def _max_pool(x, attrs):
     if x.dtype.kind != "f":
         raise Unsupported("MaxPool of integers")
+    tiles = _tiles(x, attrs)
+    if tiles is not None:
+        return _np().max(tiles, axis=(2, 4))
     return _pool(x, attrs, -np.inf, lower.lax.max)
+
+
+def _tiles(x, attrs):
+    """`x` (NHWC) as its windows (N, OH, KH, OW, KW, C) when they tile it (strides
+    equal to the window, no padding; the rows and columns past the last
+    window left out), else None: a reshape, and a max over two axes that
+    XLA fuses, where `reduce_window` and its gradient are slow on CPU."""
+    ksize, strides = tuple(attrs["ksize"]), tuple(attrs["strides"])
+    if ksize != strides:
+        return None
+    pads = _padding(x.shape, ksize, attrs)
+    out = [x.shape[1 + d] // ksize[d] for d in range(2)]
+    if any(p for pair in pads for p in pair) or min(out) <= 0:
+        return None
+    (kh, kw), (oh, ow) = ksize, out
+    n, c = x.shape[0], x.shape[3]
+    return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c)
 
 
 @rule("MaxPool")
@@ -189,8 +213,31 @@ def _max_pool_rule(node, ins):
 
 @rule("MaxPoolGrad")
 def _max_pool_grad(node, ins):
-    dy, x, _ = ins
+    dy, x, y = ins
+    if x.dtype.kind == "f" and _tiles(x, node.attrs) is not None:
+        return _tiled_max_pool_grad(dy, x, y, node.attrs)
     return _vjp(lambda a: _max_pool(a, node.attrs), (x,), dy)[0]
+
+
+def _tiled_max_pool_grad(dy, x, y, attrs):
+    """MaxPoolGrad for tiling windows: each window's gradient to its first
+    element (row-major) equal to the maximum, as the kernel's."""
+    jnp = _np()
+    tiles = _tiles(x, attrs)
+    n, oh, kh, ow, kw, c = tiles.shape
+    maxima = y[:, :, None, :, None, :]
+    dy = dy[:, :, None, :, None, :]
+    taken = jnp.zeros(y.shape, bool)[:, :, None, :, None, :]
+    rows = []
+    for a in range(kh):
+        row = []
+        for b in range(kw):
+            hit = (tiles[:, :, a:a + 1, :, b:b + 1, :] == maxima) & ~taken
+            taken = taken | hit
+            row.append(jnp.where(hit, dy, jnp.zeros((), dy.dtype)))
+        rows.append(jnp.concatenate(row, axis=4))
+    grad = jnp.concatenate(rows, axis=2).reshape(n, oh * kh, ow * kw, c)
+    return jnp.pad(grad, [(0, 0), (0, x.shape[1] - oh * kh), (0, x.shape[2] - ow * kw), (0, 0)])
 
 
 def _avg_pool(x, attrs):

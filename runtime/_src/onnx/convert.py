@@ -160,7 +160,18 @@ WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for o
     "TensorArrayGradDrop", "TensorArrayGradDropFirst", "TensorArrayGradEmpty",
     "TensorArrayGradFromStack", "TensorArrayGradGather", "TensorArrayGradRead",
     "TensorArrayGradScatter", "TensorArrayGradSet", "TensorArrayGradSplit",
-    "TensorArrayGradStack")})
+    "TensorArrayGradStack", "FakeQuantWithMinMaxArgsGradient",
+    "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient",
+    "QuantizeAndDequantizeV4Grad")})
+WHY_NOT["EditDistance"] = "ONNX has no edit distance (a dynamic-programming loop over strings)"
+WHY_NOT["CTCGreedyDecoder"] = "its result is a SparseTensor of data-dependent size: decode the " \
+                              "model's logits after running it"
+WHY_NOT["ComputeAccidentalHits"] = "a training-time sampling helper, not part of inference"
+WHY_NOT.update({op: "ONNX's QuantizeLinear/DequantizeLinear round half to even over an "
+                    "un-nudged range, so they would not give TF's values: export the float "
+                    "model without fake quantization" for op in (
+    "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
+    "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4")})
 
 
 def _same_reason(names, why):

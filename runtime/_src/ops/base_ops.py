@@ -16,7 +16,8 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import current_graph
-from runtime._src.graph.op_registry import OPS, apply, define_op, eager_kernel_error
+from runtime._src.graph.op_registry import (OPS, apply, define_op, eager_kernel_error,
+                                            run_quietly)
 
 
 def _infer_attr_spec(inputs, attrs):
@@ -137,6 +138,8 @@ def binary(name, x, y, allowed, out_dtype=None):
             xv, yv, dtype = found
             try:
                 return EagerTensor(OPS[name].kernel(xv, yv), out_dtype or dtype)
+            except RuntimeWarning:  # a warnings filter made numpy's warning an error
+                return EagerTensor(run_quietly(OPS[name].kernel, xv, yv), out_dtype or dtype)
             except Exception as e:  # re-raised naming the op
                 pair = convert_pair(x, y, name)
                 raise eager_kernel_error(OPS[name], pair, None, e) from e
@@ -147,7 +150,7 @@ def binary(name, x, y, allowed, out_dtype=None):
             return out
     if dtype_promotion.mode() is not None:
         return auto_conversion.binary(name, x, y,
-                                  lambda a, b: _converted_binary(name, a, b, allowed))
+                                      lambda a, b: _converted_binary(name, a, b, allowed))
     return _converted_binary(name, x, y, allowed)
 
 
@@ -164,6 +167,8 @@ def unary(name, x, allowed, attrs=None, out_dtype=None):
             and attrs is None:
         try:
             return EagerTensor(OPS[name].kernel(x._value), out_dtype or x.dtype)
+        except RuntimeWarning:      # a warnings filter made numpy's warning an error
+            return EagerTensor(run_quietly(OPS[name].kernel, x._value), out_dtype or x.dtype)
         except Exception as e:  # re-raised naming the op
             raise eager_kernel_error(OPS[name], (x,), None, e) from e
     if not isinstance(x, Tensor):
@@ -211,7 +216,10 @@ def run_kernel_now(name, inputs, attrs, dtype):
     The eager fast path of front functions: the caller has checked that no
     graph is being traced and that `dtype` is the op's output dtype.
     """
+    values = [t._value for t in inputs]
     try:
-        return EagerTensor(OPS[name].kernel(*[t._value for t in inputs], **attrs), dtype)
+        return EagerTensor(OPS[name].kernel(*values, **attrs), dtype)
+    except RuntimeWarning:          # a warnings filter made numpy's warning an error
+        return EagerTensor(run_quietly(OPS[name].kernel, *values, **attrs), dtype)
     except Exception as e:  # re-raised naming the op
         raise eager_kernel_error(OPS[name], inputs, attrs, e) from e

@@ -446,7 +446,7 @@ def _tiled_max_pool_grad(dy, x, y, ksize):
         if taken is None:
             taken = hit
         else:
-            hit &= ~taken
+            np.greater(hit, taken, out=hit)      # hit and not taken before
             taken |= hit
         if finite:
             np.multiply(dy, hit, out=out)

@@ -262,6 +262,7 @@ def _gather_grad_kernel(grad, params, indices, axis, batch_dims=0):
     """Zeros like params with each gathered slice's gradient added back at its
     index (repeated indices add up)."""
     out = np.zeros(np.shape(params), grad.dtype)
+    axis = axis % max(np.ndim(params), 1)     # a negative axis counts from params' end
     if batch_dims == 0:
         _scatter_add(out, indices, grad, axis)
         return out

@@ -930,12 +930,23 @@ def _mm(a, b, transpose_a, transpose_b):
     return apply("MatMul", (a, b), attrs or None)
 
 
+def _conjugated(x, adjoint):
+    """`x` conjugated when `adjoint` is set and it is complex (an adjoint is
+    the conjugate transpose; real values pass through)."""
+    if not adjoint or (isinstance(x, Tensor) and not x.dtype.is_complex):
+        return x
+    x = convert_to_tensor(x)
+    return apply("Conj", (x,)) if x.dtype.is_complex else x
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
            name=None):
     """Matrix product of the last two dims (batched over leading dims); `a @ b`.
     `grad_a`/`grad_b` (TF's hints that the product is a gradient) change nothing."""
     flag = rules.static_bool
+    if flag(adjoint_a, "MatMul", "adjoint_a") or flag(adjoint_b, "MatMul", "adjoint_b"):
+        a, b = _conjugated(a, adjoint_a), _conjugated(b, adjoint_b)
     transpose_a = flag(transpose_a, "MatMul", "transpose_a") or flag(adjoint_a, "MatMul", "adjoint_a")
     transpose_b = flag(transpose_b, "MatMul", "transpose_b") or flag(adjoint_b, "MatMul", "adjoint_b")
     if not (transpose_a or transpose_b):

@@ -405,10 +405,10 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     if rank is None or rank < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received "
                          f"`a` with shape: {a.shape}")
-    return transpose(a, list(range(rank - 2)) + [rank - 1, rank - 2])
+    swapped = transpose(a, list(range(rank - 2)) + [rank - 1, rank - 2])
+    return apply("Conj", (swapped,)) if conjugate and a.dtype.is_complex else swapped
 
 
 def adjoint(matrix, name=None):
-    """The conjugate transpose of the last two dimensions (the transpose: no
-    complex dtypes here)."""
-    return matrix_transpose(matrix)
+    """The conjugate transpose of the last two dimensions."""
+    return matrix_transpose(matrix, conjugate=True)

@@ -115,7 +115,10 @@ def _prod_grad(op, grad):
     x = op.inputs[0]
     if x.shape.rank is None and op.attrs["axis"] is not None:    # no axis to lay out
         return [math_ops.truediv(_grad_back(op, math_ops.multiply(grad, op.outputs[0])), x)]
-    return [math_ops.multiply(_grad_back(op, grad), _others_product(x, op.attrs["axis"]))]
+    others = _others_product(x, op.attrs["axis"])
+    if x.dtype.is_complex:         # TF: the conjugate of the others' product
+        others = apply("Conj", (others,), {})
+    return [math_ops.multiply(_grad_back(op, grad), others)]
 
 
 def _exclusive_both_ways(x, axis):
@@ -304,8 +307,8 @@ def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
-    """Product over `axis`."""
-    return _reduce("Prod", input_tensor, axis, keepdims, NUMERIC_UINTS)
+    """Product over `axis` (complex too, as TF's kernel)."""
+    return _reduce("Prod", input_tensor, axis, keepdims, ARITHMETIC_UINTS)
 
 
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):

@@ -43,10 +43,14 @@ def _key(node):
     # A node holding subgraphs would be keyed by their identity: it never matches.
     if node.op == "Placeholder" or node.subgraph_list() or node.opdef.stateful:
         return None
-    try:
-        attrs = tuple(sorted((k, _attr_key(v)) for k, v in node.attrs.items()))
-    except _Unhashable:
-        return None
+    attrs = node.attrs
+    if attrs:
+        try:
+            attrs = tuple(sorted([(k, _attr_key(v)) for k, v in attrs.items()]))
+        except _Unhashable:
+            return None
+    else:
+        attrs = ()
     return (node.op, tuple(id(t) for t in node.inputs), attrs)
 
 

@@ -96,7 +96,7 @@ def substitute_nodes(graph, replacement):
     dead = set()
     messages = []
     for node in graph.nodes:
-        if node.inputs and any(id(t) in mapping for t in node.inputs):
+        if mapping and node.inputs and any(id(t) in mapping for t in node.inputs):
             node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
         found = replacement(node)
         if found is None:

@@ -10,8 +10,9 @@ Tensor.__mul__ does so): `core.tensor.dispatch.multiply` is wrapped once here.
 """
 
 from runtime._src.core import tensor as _tensor
-from runtime._src.sparse import (sets_ops, sparse_cross, sparse_cwise,  # noqa: F401
-                                 sparse_more, sparse_ops, sparse_tensor)
+from runtime._src.sparse import (ctc_decode, edit_distance, sets_ops,  # noqa: F401
+                                 sparse_cross, sparse_cwise, sparse_more, sparse_ops,
+                                 sparse_tensor)
 
 _multiply = _tensor.dispatch.multiply
 

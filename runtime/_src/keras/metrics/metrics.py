@@ -15,6 +15,7 @@ per-sample 0/1 match. Calling a metric updates it and returns the result.
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
+from runtime._src.function.variable_sync import VariableAggregation
 from runtime._src.core.context import init_scope
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.saving.auto_config import AutoConfigured
@@ -42,12 +43,15 @@ class Metric(AutoConfigured):
 
     def add_variable(self, name, shape=(), initializer="zeros", dtype=None):
         """A non-trainable state Variable of this metric, filled with
-        `initializer` ("zeros", "ones" or a number); `reset_state` refills it."""
+        `initializer` ("zeros", "ones" or a number); `reset_state` refills it.
+        Its aggregation is SUM, as Keras 3's: under a tf.distribute strategy
+        the replicas' updates add up."""
         fill = {"zeros": 0.0, "ones": 1.0}.get(initializer, initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
         with init_scope():
             value = array_ops.fill(list(shape), array_ops.constant(fill, dtype))
-        v = Variable(value, trainable=False, name=f"{self.name}/{name}")
+        v = Variable(value, trainable=False, name=f"{self.name}/{name}",
+                     aggregation=VariableAggregation.SUM)
         self._variables.append(v)
         self._initial_values.append(fill)
         return v

@@ -20,6 +20,8 @@ import warnings
 from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.distribute import strategy as _strategy  # noqa: F401 - the default strategy
+from runtime._src.distribute.context import all_reduce_list
 from runtime._src.function.variables import Variable
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.utils.naming import to_snake_case, unique_name
@@ -153,6 +155,15 @@ class Optimizer:
         """{slot name: Variable} for a variable seen for the first time."""
         return {}
 
+    def build(self, var_list):
+        """Create the slots of `var_list` now (Keras 3's `build`; under a
+        strategy's scope they are made there); a built optimizer is kept."""
+        if self.built:
+            return
+        for variable in var_list:
+            self._slots_of(variable)
+        self.built = True
+
     def _slots_of(self, variable):
         entry = self._slots.get(id(variable))
         if entry is None or entry[0] is not variable:
@@ -179,6 +190,9 @@ class Optimizer:
         if isinstance(lr, Variable):
             lr = lr.read_value()
         grads = self._clipped([math_ops.cast(convert_to_tensor(g), v.dtype) for g, v in pairs])
+        # Under a tf.distribute strategy's run: the replicas' gradients summed
+        # (Keras 3 all-reduces after clipping); nothing added with one replica.
+        grads = all_reduce_list("SUM", grads)
         pairs = [(g, v) for g, (_, v) in zip(grads, pairs)]
         slots = [self._slots_of(var) for _, var in pairs]
         self._apply_weight_decay([v for _, v in pairs], lr)

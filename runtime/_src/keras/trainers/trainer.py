@@ -48,6 +48,7 @@ from runtime._src.keras.saving import weights_file as saving
 from runtime._src.keras.losses import losses as losses_mod
 from runtime._src.keras.metrics import metrics as metrics_mod
 from runtime._src.keras.callbacks.logging_callbacks import ProgbarLogger, progress_line
+from runtime._src.keras.trainers import distributed_steps
 from runtime._src.ops import array_ops, math_ops, random_ops, reduction_ops
 
 __all__ = ["TrainingMixin", "TrainingState"]
@@ -122,6 +123,7 @@ class TrainingMixin:
         # (tf.function(jit_compile=True)); "auto" (Keras 3's default) and
         # False run on our executor.
         state.jit_compile = jit_compile is True
+        state.strategy = distributed_steps.strategy_of_scope()   # compiled under strategy.scope()
         state.compiled = True
 
     def _output_names(self):
@@ -248,6 +250,9 @@ class TrainingMixin:
             loss = self.compute_loss(x, y, y_pred, sample_weight)
             scaled = self.optimizer.scale_loss(loss) if hasattr(self.optimizer, "scale_loss") \
                 else loss           # LossScaleOptimizer, as Keras's train step
+            replicas = distributed_steps.replicas_in_sync()
+            if replicas > 1:        # the replicas' gradients are summed
+                scaled = scaled / replicas
         variables = self.trainable_variables
         if variables:
             grads = tape.gradient(scaled, variables)
@@ -288,6 +293,10 @@ class TrainingMixin:
             fn = run_step if state.run_eagerly else function(
                 run_step, input_signature=list(specs),
                 jit_compile=getattr(state, "jit_compile", False))
+            strategy = getattr(state, "strategy", None)
+            if strategy is not None and strategy.num_replicas_in_sync > 1 \
+                    and not state.run_eagerly:
+                fn = distributed_steps.distributed_step(strategy, run_step, kind, fn)
             state.functions[key] = fn
         return fn
 

@@ -1,0 +1,256 @@
+"""`strategy.run(fn, args)` over several replicas, on JAX's SPMD engine.
+
+    traced = trace(strategy, fn, structure, specs)    # fn as one graph, once
+    outputs = traced.program.run(feeds)               # one XLA program, N devices
+
+The replica function is traced once per argument signature into a graph
+(with the strategy's ReplicaContext current, so `all_reduce` and
+`replica_id_in_sync_group` are the collective ops of context.py), lowered
+to JAX by the `jit_compile=True` path (runtime/_src/jit) and run by
+`jax.shard_map` over a mesh of the strategy's devices: each device gets its
+replica's slice of the stacked arguments and the Variables' values
+(replicated), and XLA's collectives carry the all-reduces.
+
+Variables are mirrored: every replica starts from the one value, and a
+write combines the replicas' values as the Variable's `aggregation` says
+(`combine_write`: SUM / MEAN of the new values for `assign`, of the deltas
+for `assign_add`/`assign_sub`; ONLY_FIRST_REPLICA: replica 0's; NONE:
+replica 0's, the replicas being in step), so the value written back is one.
+
+Called while another function is traced, `run` adds one `ReplicatedRun`
+node to that graph, whose kernel runs the program.
+"""
+
+import numpy as np
+
+from runtime._src.core import nest
+from runtime._src.core.context import current_graph, init_scope
+from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.distribute import context as _ctx
+from runtime._src.distribute.values import PerReplica
+from runtime._src.function.concrete_function import _capture_value
+from runtime._src.function.function import Function, _autograph_convert, function
+from runtime._src.function.variable_sync import VariableAggregation
+from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.jit import lower as _lower
+from runtime._src.jit.program import JitProgram, unsupported_ops
+
+__all__ = ["run_replicated"]
+
+_TENSOR = object()      # a template slot fed a tensor
+_MAX_TRACES = 64        # traced replica functions a strategy keeps
+
+
+def run_replicated(strategy, fn, args, kwargs):
+    """`strategy.run(fn, args, kwargs)` for several replicas: a PerReplica
+    for each tensor of fn's result."""
+    structure = (tuple(args), dict(kwargs or {}))
+    n = strategy._local_replicas        # this process's replicas (all but in multi-worker)
+    template, feeds = [], []
+    for leaf in nest.flatten(structure):
+        if isinstance(leaf, PerReplica):
+            if len(leaf.values) != n:
+                raise ValueError(f"strategy.run: a PerReplica of {len(leaf.values)} values "
+                                 f"given to a strategy of {n} replicas")
+            feeds.append([convert_to_tensor(v) for v in leaf.values])
+        elif isinstance(leaf, (Tensor, np.ndarray)) or hasattr(leaf, "_as_tensor"):
+            feeds.append([convert_to_tensor(leaf)] * n)
+        else:
+            template.append(leaf)
+            continue
+        template.append(_TENSOR)
+    specs = tuple(_spec_of(values) for values in feeds)
+    key = (fn, repr(template), specs)
+    traced = strategy._traces.get(key)
+    if traced is None:
+        if len(strategy._traces) >= _MAX_TRACES:      # a new lambda per call: keep the last
+            del strategy._traces[next(iter(strategy._traces))]
+        traced = strategy._traces[key] = _Traced(strategy, fn, structure, template, specs)
+    if current_graph() is None:
+        outs = traced.program.run([[t._value for t in values] for values in feeds])
+        outs = [[EagerTensor(v, t.dtype) for v in per] for per, t in
+                zip(outs, traced.program.outputs)]
+    else:
+        flat = apply("ReplicatedRun", [t for values in feeds for t in values],
+                     {"program": traced.program})
+        flat = list(flat) if isinstance(flat, (list, tuple)) else [flat]
+        outs = [flat[j * n:(j + 1) * n] for j in range(len(traced.program.outputs))]
+    return traced.pack([PerReplica(values) for values in outs])
+
+
+def _spec_of(values):
+    first = values[0]
+    for v in values[1:]:
+        if v.shape != first.shape or v.dtype != first.dtype:
+            raise ValueError(
+                "strategy.run: the replicas' values differ in shape or dtype "
+                f"({first.shape} {first.dtype.name} and {v.shape} {v.dtype.name}); the "
+                "replicas run as one XLA program, which needs one shape: batch the "
+                "dataset so that the global batch divides by the number of replicas "
+                "(e.g. drop_remainder=True)")
+    return TensorSpec(first.shape, first.dtype)
+
+
+class _Traced:
+    """fn traced once for one argument signature, and its ReplicaProgram."""
+
+    def __init__(self, strategy, fn, structure, template, specs):
+        body = fn if isinstance(fn, Function) else _converted(fn)
+        self.result = None
+
+        def flat(*tensors):
+            it = iter(tensors)
+            a, kw = nest.pack_sequence_as(
+                structure, [next(it) if t is _TENSOR else t for t in template])
+            _ctx.push(strategy, _ctx.ReplicaContext(strategy, None))
+            try:
+                result = body(*a, **kw)
+            finally:
+                _ctx.pop()
+            self.result = result
+            return [convert_to_tensor(x) for x in nest.flatten(result) if _is_tensor(x)]
+
+        name = getattr(fn, "__name__", type(fn).__name__)
+        with init_scope():
+            concrete = function(flat, autograph=False, name=name).get_concrete_function(*specs)
+        self.program = ReplicaProgram(concrete, strategy)
+
+    def pack(self, per_replica):
+        """fn's result with a PerReplica for each tensor (other values, the
+        same on every replica, as they are)."""
+        it = iter(per_replica)
+        leaves = [next(it) if _is_tensor(x) else x for x in nest.flatten(self.result)]
+        return nest.pack_sequence_as(self.result, leaves)
+
+
+def _is_tensor(value):
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
+def _converted(fn):
+    try:
+        return _autograph_convert(fn)
+    except Exception:  # noqa: BLE001 - a callable autograph cannot take is traced as it is
+        return fn
+
+
+class ReplicaProgram:
+    """A replica function's graph lowered to JAX and run with `shard_map`."""
+
+    def __init__(self, concrete, strategy):
+        graph = concrete._run_graph
+        missing = unsupported_ops(graph)
+        if missing:
+            ops = ", ".join(op for op, _ in missing)
+            raise NotImplementedError(
+                f"{type(strategy).__name__}.run: the replica function {concrete.name!r} uses "
+                f"op(s) with no XLA lowering ({ops}); the replicas run as one XLA program")
+        self.jit = JitProgram(graph, concrete.name)
+        self.jit.combine_write = _combine_write
+        self.captures = concrete._capture_sources
+        self.outputs = list(graph.outputs)
+        self.devices = strategy._jax_devices()
+        self.local = strategy._local_replicas
+        self._fn = None
+        self._host = [None] * len(self.jit.variables)
+        self._device = [None] * len(self.jit.variables)
+
+    def _compile(self):
+        jax = _lower.load_jax()
+        from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+        mesh = Mesh(np.array(self.devices), (_ctx.AXIS,))
+        lowered = self.jit._lowered
+
+        def body(args, captured, state):
+            outs, written = lowered([a[0] for a in args] + list(captured), state)
+            return [o[None] for o in outs], written
+
+        self._jax = jax
+        self._replicated = NamedSharding(mesh, P())
+        self._split = NamedSharding(mesh, P(_ctx.AXIS))
+        self._processes = jax.process_count()
+        self._fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(P(_ctx.AXIS), P(), P()),
+                                         out_specs=(P(_ctx.AXIS), P()), check_vma=False))
+
+    def run(self, feeds):
+        """`feeds`: per argument tensor, the replicas' numpy values. Returns
+        per output, the replicas' numpy values; writes the Variables."""
+        if self._fn is None:
+            self._compile()
+        jax = self._jax
+        stacked = [self._sharded(np.stack(values)) for values in feeds]
+        captured = [self._everywhere(_capture_value(c)) for c in self.captures]
+        variables, host, device = self.jit.variables, self._host, self._device
+        with jax.enable_x64(True):
+            for i, v in enumerate(variables):
+                if host[i] is not v._value:
+                    host[i], device[i] = v._value, self._everywhere(v._value)
+            outs, written = self._fn(stacked, captured, list(device))
+        for i, value in zip(self.jit.written, written):
+            variables[i]._write(np.asarray(value.addressable_shards[0].data))
+            host[i], device[i] = variables[i]._value, value
+        return [self._local_values(o) for o in outs]
+
+    # One process: arrays placed on its devices. Several (multi-worker):
+    # global arrays each process gives its replicas' part of.
+
+    def _sharded(self, stacked):
+        if self._processes == 1:
+            return stacked
+        shape = (len(self.devices),) + stacked.shape[1:]
+        return self._jax.make_array_from_process_local_data(self._split, stacked, shape)
+
+    def _everywhere(self, value):
+        if self._processes == 1:
+            return self._jax.device_put(value, self._replicated)
+        return self._jax.make_array_from_process_local_data(self._replicated, np.asarray(value))
+
+    def _local_values(self, out):
+        if self._processes == 1:
+            return list(np.asarray(out))
+        shards = sorted(out.addressable_shards, key=lambda s: s.index[0].start)
+        return [np.asarray(s.data)[0] for s in shards]
+
+
+# Keras variables name their aggregation with a string.
+_KERAS_AGGREGATIONS = {"none": VariableAggregation.NONE, "sum": VariableAggregation.SUM,
+                       "mean": VariableAggregation.MEAN,
+                       "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA}
+
+
+def _combine_write(node, old, new):
+    """The value all replicas write, from each replica's `new` (see the
+    module docstring)."""
+    aggregation = getattr(node.attrs["variable"], "aggregation", None)
+    aggregation = _KERAS_AGGREGATIONS.get(aggregation, aggregation)
+    if aggregation in (None, VariableAggregation.NONE):
+        return new
+    lax, jnp = _lower.lax, _lower.jnp
+    base, delta = (0, new) if node.op == "AssignVariableOp" else (old, new - old)
+    if aggregation is VariableAggregation.SUM:
+        combined = lax.psum(delta, _ctx.AXIS)
+    elif aggregation is VariableAggregation.MEAN and delta.dtype.kind in "iub":
+        combined = lax.psum(delta, _ctx.AXIS) // lax.psum(1, _ctx.AXIS)
+    elif aggregation is VariableAggregation.MEAN:
+        combined = lax.pmean(delta, _ctx.AXIS)
+    else:
+        first = lax.axis_index(_ctx.AXIS) == 0
+        combined = lax.psum(jnp.where(first, delta, jnp.zeros_like(delta)), _ctx.AXIS)
+    return jnp.asarray(base + combined, new.dtype)
+
+
+def _infer_run(inputs, attrs):
+    program = attrs["program"]
+    n = program.local
+    return [(t.dtype, t.shape) for t in program.outputs for _ in range(n)]
+
+
+@define_op("ReplicatedRun", infer=_infer_run, side_effect=True, num_outputs=None)
+def _replicated_run(*values, program):
+    n = program.local
+    feeds = [list(values[i:i + n]) for i in range(0, len(values), n)]
+    return tuple(v for per in program.run(feeds) for v in per)
+
+
+not_differentiable("ReplicatedRun")

@@ -1,0 +1,259 @@
+"""tf.distribute against TF 2.21's recorded values (tests/data/distribute_tf221.json,
+tools/record_distribute.py: the programs of programs.py under TF's
+MirroredStrategy on 4 and 8 logical CPUs).
+
+JAX fixes its device count when it starts, so the runs on 8 logical CPUs
+(MirroredStrategy on 8 and on 4 of them) and the 2-process
+MultiWorkerMirroredStrategy run in their own processes (replicas.py,
+worker.py), all started at once by one fixture (forked from this one when
+JAX has not started here); each test checks a part of their results. The default strategy and
+OneDeviceStrategy run here, without JAX.
+"""
+
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import runtime as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "..", "data", "distribute_tf221.json")) as _f:
+    TF = json.load(_f)["devices"]
+
+def _has_jax():
+    try:
+        return importlib.util.find_spec("jax") is not None
+    except ImportError:
+        return False
+
+
+needs_jax = pytest.mark.skipif(not _has_jax(),
+                               reason="jax is not installed (pip install 'autograph-runtime[jax]')")
+
+
+def _free_ports(n):
+    socks = [socket.socket() for _ in range(n)]
+    for s in socks:
+        s.bind(("localhost", 0))
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports
+
+
+class _Forked:
+    """A forked child calling `run()` of replicas.py or worker.py (the
+    runtime already imported: faster than a new interpreter)."""
+
+    def __init__(self, script, env):
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork")
+        self._recv, send = ctx.Pipe(False)
+        self._proc = ctx.Process(target=_child, args=(send, script, env))
+        self._proc.start()
+
+    def result(self):
+        text = self._recv.recv() if self._recv.poll(600) else "no result in 600 s"
+        self._proc.join(60)
+        assert text.startswith("{"), text
+        return json.loads(text)
+
+
+def _child(send, script, env):
+    try:
+        os.environ.update(env)
+        sys.path.insert(0, HERE)
+        module = __import__(script)
+        send.send(json.dumps(module.run()))
+    except BaseException:  # noqa: BLE001 - reported to the test
+        import traceback
+        send.send(traceback.format_exc())
+    finally:
+        os._exit(0)
+
+
+class _Spawned:
+    """A new interpreter running replicas.py or worker.py (when JAX already
+    started in this process: a fork would inherit its device count)."""
+
+    def __init__(self, script, env):
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(HERE)), **env)
+        self._proc = subprocess.Popen([sys.executable, os.path.join(HERE, script + ".py")],
+                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True)
+
+    def result(self):
+        out, err = self._proc.communicate(timeout=600)
+        lines = [x for x in out.splitlines() if x.startswith("RESULT")]
+        assert self._proc.returncode == 0 and lines, err[-3000:]
+        return json.loads(lines[-1][len("RESULT"):])
+
+
+@pytest.fixture(scope="module")
+def runs():
+    """{"replicas": ..., "workers": [w0, w1]}: the three processes started at once."""
+    start = _Spawned if "jax" in sys.modules else _Forked
+    os.environ.pop("TF_CONFIG", None)
+    replicas = start("replicas", {})
+    addresses = [f"localhost:{p}" for p in _free_ports(2)]
+    workers = [start("worker", {"TF_CONFIG": json.dumps(
+        {"cluster": {"worker": addresses}, "task": {"type": "worker", "index": i}})})
+        for i in range(2)]
+    return {"replicas": replicas.result(), "workers": [w.result() for w in workers]}
+
+
+def _close(a, b, tol=1e-5):
+    for x, y in zip(a, b):
+        np.testing.assert_allclose(np.asarray(x, np.float64), np.asarray(y, np.float64),
+                                   rtol=tol, atol=tol)
+
+
+# --- several devices (subprocesses) -----------------------------------------------------
+
+@needs_jax
+def test_the_cpu_splits_into_jax_devices_after_listing_it(runs):
+    run = runs["replicas"]
+    assert run["physical_before_split"] == ["/physical_device:CPU:0"]
+    assert run["jax_started_before_split"] is False
+    assert run["logical"] == [f"/device:CPU:{i}" for i in range(8)]
+    assert run["second_split"] == "Virtual devices cannot be modified after being initialized"
+
+
+CHECKS = sorted(TF["4"]["checks"])
+
+
+@needs_jax
+@pytest.mark.parametrize("n", ["4", "8"])
+@pytest.mark.parametrize("name", CHECKS)
+def test_strategy_behaviour_as_tf(runs, n, name):
+    ours, theirs = runs["replicas"][n]["checks"][name], TF[n]["checks"][name]
+    assert json.dumps(ours) == json.dumps(theirs) or np.allclose(
+        np.asarray(ours, dtype=float), np.asarray(theirs, dtype=float)), (ours, theirs)
+
+
+@needs_jax
+@pytest.mark.parametrize("n", ["4", "8"])
+def test_custom_loop_gives_tf_and_single_device_weights(runs, n):
+    ours, theirs = runs["replicas"][n]["custom_loop"], TF[n]["custom_loop"]
+    single = runs["replicas"]["single"]
+    _close(ours["losses"], theirs["losses"])
+    _close(ours["weights"], theirs["weights"])
+    _close(ours["weights"], single["weights"])
+    _close(single["weights"], TF["1"]["custom_loop"]["weights"])
+    assert ours["accuracy"] == pytest.approx(theirs["accuracy"], abs=1e-6)
+    assert ours["iterations"] == theirs["iterations"] == 8
+
+
+@needs_jax
+def test_keras_fit_on_4_replicas_as_tf_and_restored_on_one(runs):
+    run = runs["replicas"]
+    ours, theirs = run["keras_fit"], TF["4"]["keras_fit"]
+    for key in ("loss", "accuracy"):
+        _close(ours["history"][key], theirs["history"][key])
+    _close(ours["evaluate"], theirs["evaluate"])
+    _close(ours["predict"], theirs["predict"])
+    _close(ours["weights"], theirs["weights"])
+    _close(ours["weights"], run["keras_single"]["weights"])
+    _close(run["keras_single"]["history"]["loss"], TF["1"]["keras_fit"]["history"]["loss"])
+    _close(run["restored"]["loaded_predict"], ours["predict"][:8])
+    _close(run["restored"]["weights_predict"], ours["predict"][:8])
+
+
+@needs_jax
+def test_multi_worker_two_processes(runs):
+    w0, w1 = runs["workers"]
+    assert w0["num_replicas"] == w1["num_replicas"] == 2
+    assert w0["worker_devices"] == ["/job:worker/replica:0/task:0/device:CPU:0",
+                                    "/job:worker/replica:0/task:1/device:CPU:0"]
+    assert (w0["local_ids"], w1["local_ids"]) == ([1.0], [2.0])
+    assert w0["reduce_sum"] == w1["reduce_sum"] == 3.0
+    assert w0["gather"] == w1["gather"] == [0.0, 0.0, 1.0, 1.0]
+    for w in (w0, w1):
+        _close(w["custom_loop"]["losses"], TF["1"]["custom_loop"]["losses"])
+        _close(w["custom_loop"]["weights"], TF["1"]["custom_loop"]["weights"])
+
+
+# --- one replica, here (no JAX) ----------------------------------------------------------
+
+def test_default_strategy_and_contexts():
+    strategy = tf.distribute.get_strategy()
+    assert not tf.distribute.has_strategy()
+    assert not tf.distribute.in_cross_replica_context()
+    ctx = tf.distribute.get_replica_context()
+    assert (ctx.num_replicas_in_sync, int(ctx.replica_id_in_sync_group)) == (1, 0)
+    assert ctx.replica_id_in_sync_group.dtype == tf.int32
+    assert float(ctx.all_reduce("SUM", tf.constant(2.0))) == 2.0
+    assert strategy.num_replicas_in_sync == 1
+    assert float(strategy.run(lambda x: x + 1, args=(1.0,))) == 2.0
+    assert float(strategy.reduce("SUM", tf.constant([1.0, 2.0]), axis=0)) == 3.0
+    assert strategy.experimental_local_results(3) == (3,)
+    with strategy.scope():
+        assert not tf.distribute.in_cross_replica_context()
+    assert float(tf.nn.compute_average_loss([1.0, 2.0, 3.0])) == 2.0
+    assert float(tf.nn.scale_regularization_loss(4.0)) == 4.0
+
+
+def test_one_device_strategy():
+    strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert strategy.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)
+    with strategy.scope():
+        assert tf.distribute.has_strategy() and tf.distribute.in_cross_replica_context()
+        assert tf.distribute.get_replica_context() is None
+        assert tf.distribute.get_strategy() is strategy
+        v = tf.Variable(1.0)
+
+    @tf.function
+    def step(x):
+        ctx = tf.distribute.get_replica_context()
+        v.assign_add(x)
+        return ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync
+
+    replica, count = strategy.run(step, args=(tf.constant(2.0),))
+    assert (int(replica), count, float(v.numpy())) == (0, 1, 3.0)
+    batches = list(strategy.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2)))
+    assert [b.numpy().tolist() for b in batches] == [[0, 1], [2, 3]]
+    other = tf.distribute.OneDeviceStrategy("/cpu:5")      # accepted, as TF (soft placement)
+    assert other.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:5",)
+    assert float(other.run(lambda: tf.constant(1.0) + 1)) == 2.0
+
+
+def test_small_types():
+    ctx = tf.distribute.InputContext(4, 1, 8)
+    assert str(ctx) == "tf.distribute.InputContext(input pipeline id 1, total: 4)"
+    assert ctx.get_per_replica_batch_size(64) == 8
+    with pytest.raises(ValueError, match="is not divisible by `num_replicas_in_sync` 8"):
+        ctx.get_per_replica_batch_size(12)
+    assert tf.distribute.ReduceOp("SUM") is tf.distribute.ReduceOp.SUM
+    assert tf.distribute.ReduceOp.from_variable_aggregation(
+        tf.VariableAggregation.MEAN) is tf.distribute.ReduceOp.MEAN
+    assert tf.distribute.InputReplicationMode.PER_WORKER.value == "PER_WORKER"
+    with pytest.raises(ValueError, match="reduce_op must be"):
+        tf.distribute.get_strategy().reduce("MAX", tf.constant(1.0))
+
+
+def test_mirrored_strategy_without_jax_names_the_extra(monkeypatch):
+    from runtime._src.distribute import strategy as strategy_mod
+    real = strategy_mod.importlib.util.find_spec
+    monkeypatch.setattr(strategy_mod.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "jax" else real(name, *a))
+    for cls in (tf.distribute.MirroredStrategy, tf.distribute.MultiWorkerMirroredStrategy):
+        with pytest.raises(ImportError, match=r"autograph-runtime\[jax\]"):
+            cls()
+
+
+def test_tf_config_cluster():
+    from runtime._src.distribute.multi_worker import cluster_of
+    config = {"cluster": {"chief": ["a:1"], "worker": ["b:2", "c:3"]},
+              "task": {"type": "worker", "index": 1}}
+    assert cluster_of(json.dumps(config)) == (["a:1", "b:2", "c:3"], 2)
+    assert cluster_of("{}") == ([], 0)
+    with pytest.raises(ValueError, match="is not in its cluster"):
+        cluster_of({"cluster": {"worker": ["a:1"]}, "task": {"type": "worker", "index": 3}})
+    with pytest.raises(ValueError, match=r"job\(s\) \['ps'\]"):
+        cluster_of({"cluster": {"worker": ["a:1"], "ps": ["b:2"]}, "task": {}})

@@ -1,0 +1,36 @@
+"""One worker of a 2-process MultiWorkerMirroredStrategy run (the test
+starts two, with TF_CONFIG set): prints one JSON line of results.
+
+    TF_CONFIG='{"cluster": {"worker": [...]}, "task": {"type": "worker", "index": 0}}' \\
+        python tests/distribute/worker.py
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+import programs  # noqa: E402
+import runtime as tf  # noqa: E402
+
+
+def run():
+    """This worker's results (a dict of plain values)."""
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    out = {"num_replicas": strategy.num_replicas_in_sync,
+           "worker_devices": list(strategy.extended.worker_devices)}
+    ids = strategy.run(lambda: tf.cast(
+        tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 1.0)
+    out["local_ids"] = [float(v) for v in strategy.experimental_local_results(ids)]
+    out["reduce_sum"] = float(strategy.reduce("SUM", ids, axis=None))
+    out["gather"] = strategy.gather(strategy.run(lambda: tf.ones([2]) * tf.cast(
+        tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)),
+        axis=0).numpy().tolist()
+    out["custom_loop"] = programs.custom_loop(tf, strategy)
+    return out
+
+
+if __name__ == "__main__":
+    print("RESULT" + json.dumps(run()))
