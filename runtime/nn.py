@@ -42,7 +42,10 @@ from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
     all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler)
 
 from runtime._src.ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
+from runtime._src.ops.morphology_ops import dilation2d, erosion2d
 from runtime._src.sparse.ctc_decode import compute_accidental_hits, ctc_greedy_decoder
+from runtime._src.sparse.embedding_sparse import (embedding_lookup_sparse,
+                                                  safe_embedding_lookup_sparse)
 
 # tf.nn.dropout is defined with the random ops (runtime/_src/ops/random_ops.py).
 from runtime._src.ops.random_ops import dropout

@@ -35,7 +35,7 @@ sys.exit(pytest.main(sys.argv[2:]))
 EXTRAS = [
     ("jax", "jax,jaxlib", ["tests/jax_backend", "tests/distribute"]),
     ("onnx", "onnx,onnxruntime", ["tests/onnx_export"]),
-    ("tensorboard", "tensorboard", ["tests/summary"]),
+    ("tensorboard", "tensorboard", ["tests/runtime/summary"]),
 ]
 
 

@@ -1,6 +1,6 @@
 """How much of TensorFlow 2.21's and Keras 3.15's public names `runtime` has.
 
-    /tmp/tfvenv/bin/python tools/api_coverage.py --record   # TF's names -> tests/data
+    $BENCH_TF_PYTHON tools/api_coverage.py --record   # TF's names -> tests/data
     python3 tools/api_coverage.py                           # print the table
     python3 tools/api_coverage.py --write                   # replace the block in README.md
     python3 tools/api_coverage.py --check                   # exit 1 when README.md is stale

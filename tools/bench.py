@@ -1130,7 +1130,7 @@ WORKLOADS = [
         Unavailable, REPEAT, "cnn_jit")),
     ("ONNX Runtime vs ours: Keras MLP, conv net; export", bench_onnx),
     ("jit_compile=True (XLA via JAX) vs executor: CNN, MLP", lambda: bench_jit_rows(
-        Unavailable, best_of_pair, best_of)),
+        Unavailable, best_of_pair, best_of, lambda kind: _tf_keras_time(_model_step, kind))),
     ("tf.distribute per example: 4 CPU replicas vs 1 (MLP)", lambda: bench_distribute_row(
         Unavailable, REPEAT)),
 ]

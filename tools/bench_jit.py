@@ -142,8 +142,10 @@ def measure(kind, best_of_pair, best_of):
     return figures
 
 
-def bench_jit_rows(unavailable, best_of_pair, best_of):
-    """A bench.py row: graph = jit_compile=True, numpy column = the executor."""
+def bench_jit_rows(unavailable, best_of_pair, best_of, tf_time=None):
+    """A bench.py row: graph = jit_compile=True, numpy column = the executor.
+    `tf_time(kind)`: TensorFlow's time for the same step (None: not reachable),
+    shown in the note with the jit/TF ratio (issue 34's goal: at most 1.0)."""
     try:
         import jax  # noqa: F401
     except ImportError:
@@ -153,6 +155,10 @@ def bench_jit_rows(unavailable, best_of_pair, best_of):
         f = measure(kind, best_of_pair, best_of)
         extra.update({f"{kind}_{k}": v for k, v in f.items() if k != "losses"})
         hand = f" (JAX by hand {f['jax'] * 1e3:.2f} ms)" if "jax" in f else ""
+        theirs = tf_time(kind) if tf_time is not None else None
+        if theirs:
+            extra[f"{kind}_tf"] = theirs
+            hand += f"; TF {theirs * 1e3:.2f} ms, jit/TF {f['jit'] / theirs:.2f}"
         notes.append(f"{kind}: executor {f['executor'] * 1e3:.2f} ms, jit_compile "
                      f"{f['jit'] * 1e3:.2f} ms, ratio {f['jit'] / f['executor']:.2f}{hand}")
     return dict(eager=None, graph=extra["cnn_jit"], numpy=extra["cnn_executor"], extra=extra,

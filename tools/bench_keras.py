@@ -6,10 +6,10 @@ Dense(2), Adam, sparse cross-entropy from logits, accuracy; 512 samples,
 batch 64, so 8 steps an epoch) is no slower per epoch than TensorFlow's Keras
 on this machine. Each side runs in its own process: a warm-up `fit` (which
 traces the step), then best-of-N of `fit(epochs=5)` divided by 5. TensorFlow
-runs from the interpreter in $TF_PYTHON (default /work/tfvenv/bin/python);
-without it the row says n/a.
+runs from the interpreter named by $BENCH_TF_PYTHON (as tools/bench.py's
+other TensorFlow rows); without it the row says n/a.
 
-Issue 34's row: one epoch of `fit` on the CNN of tools/bench.py's model rows
+The CNN row: one epoch of `fit` on the CNN of tools/bench.py's model rows
 (Conv2D 32 - MaxPool - Conv2D 64 - MaxPool - Dense 10, SGD(0.01), sparse
 cross-entropy from logits) over 2,048 images of 28x28x1, batch 32 (64 steps),
 the same seeded weights on both sides; best-of-N of one epoch (N at most 3:
@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TF_PYTHON = os.environ.get("TF_PYTHON", "/work/tfvenv/bin/python")
+TF_PYTHON = os.environ.get("BENCH_TF_PYTHON", "")
 
 _SCRIPT = r'''
 import os, sys, time, json
@@ -83,10 +83,11 @@ def _seconds_per_epoch(python, which, repeat, kind="readme"):
 
 def bench_keras_fit(unavailable, repeat, kind="readme"):
     """A bench.py row: graph = our fit per epoch, numpy column = TF Keras's.
-    `kind`: "readme" (issue 27's classifier, goal 1.0x), "cnn" (issue 34's
-    CNN, goal 1.5x) or "cnn_jit" (ours with jit_compile=True, goal 1.0x)."""
-    if not os.path.exists(TF_PYTHON):
-        raise unavailable(f"TensorFlow's Keras not found at {TF_PYTHON} (set TF_PYTHON)")
+    `kind`: "readme" (the README classifier, goal 1.0x), "cnn" (the model
+    rows' CNN, goal 1.5x) or "cnn_jit" (ours with jit_compile=True, goal 1.0x)."""
+    if not TF_PYTHON or not os.path.exists(TF_PYTHON):
+        raise unavailable("TensorFlow's Keras not found (set BENCH_TF_PYTHON to a python with "
+                          f"tensorflow; it is {TF_PYTHON!r})")
     ours = _seconds_per_epoch(sys.executable, "ours", repeat, kind)
     theirs = _seconds_per_epoch(TF_PYTHON, "tf", repeat, "cnn" if kind == "cnn_jit" else kind)
     note = (f"ours {ours * 1e3:.2f} ms/epoch vs TF Keras {theirs * 1e3:.2f} ms/epoch "

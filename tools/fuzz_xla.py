@@ -146,9 +146,10 @@ def corpus():
     return stats
 
 
-RECORD_MODULES = ("test_clip_truncate", "test_everyday_ops", "test_linalg", "test_nn_conv_pool",
-                  "test_rnn_ops", "test_math_elementwise", "test_nn_activations_losses",
-                  "test_reductions_scans", "test_shapes_indexing", "test_ops")
+RECORD_MODULES = ("ops.math.test_clip_truncate", "ops.test_everyday_ops", "ops.math.test_linalg",
+                  "ops.nn.test_nn_conv_pool", "ops.nn.test_rnn_ops", "ops.math.test_math_elementwise",
+                  "ops.nn.test_nn_activations_losses", "ops.math.test_reductions_scans",
+                  "ops.array.test_shapes_indexing", "ops.test_ops")
 
 
 def _record_call(module, rec):

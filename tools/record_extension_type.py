@@ -1,7 +1,7 @@
 """Record what TensorFlow 2.21 prints for the extension type cases of
-tests/runtime/test_extension_type.py (tests/data/extension_type_tf221.json).
+tests/runtime/extension/test_extension_type.py (tests/data/extension_type_tf221.json).
 
-    /tmp/tfvenv/bin/python tools/record_extension_type.py        # rewrite the record
+    $BENCH_TF_PYTHON tools/record_extension_type.py        # rewrite the record
 
 Each case is a snippet run after PRELUDE in one namespace per case; its
 result is what it prints plus the repr of a final expression, or

@@ -2,16 +2,16 @@
 
 Run under a Python with TensorFlow 2.21 (the oracle), from the repository root:
 
-    /tmp/tfvenv/bin/python tools/record_image.py
+    $BENCH_TF_PYTHON tools/record_image.py
 
-The cases are tests/runtime/image_cases.py's (`fn(tf, *inputs)`, written for
+The cases are tests/runtime/ops/image/image_cases.py's (`fn(tf, *inputs)`, written for
 both libraries). For each case the file holds, under "<name>/...": `out<i>`
 (each output's values; its dtype in `dtype<i>`), and for `grad=True` cases
 `grad<j>` (the gradient of sum(output * w) by float input j, w as in
 image_cases); "codec/<name>" holds TF's decoding of image_cases.CODECS's
 PNG/BMP bytes, and "tfpng/<name>" the PNG bytes TF's encode_png (libpng,
 with its filters) makes of image_cases.TO_ENCODE's pixels.
-tests/runtime/test_image_ops.py replays them on the runtime.
+tests/runtime/ops/image/test_image_ops.py replays them on the runtime.
 """
 
 import pathlib
@@ -53,7 +53,7 @@ def record(tf, fn, inputs, grad):
 
 def main():
     import tensorflow as tf
-    sys.path.insert(0, str(ROOT / "tests" / "runtime"))
+    sys.path.insert(0, str(ROOT / "tests" / "runtime" / "ops" / "image"))
     import image_cases
     data = {}
     for name, (fn, inputs, grad) in image_cases.CASES.items():

@@ -1,7 +1,7 @@
 """Record Keras 3.15's outputs of tests/keras/augment_cases.py into
 tests/data/keras_augmentation.npz.
 
-    PYTHONPATH=. /tmp/tfvenv/bin/python tools/record_keras_augmentation.py
+    PYTHONPATH=. $BENCH_TF_PYTHON tools/record_keras_augmentation.py
 
 Needs TensorFlow 2.21 with Keras 3.15; the project's tests never import it.
 """

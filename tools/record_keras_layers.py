@@ -1,6 +1,6 @@
 """Record the expected values of tests/keras/layer_cases.py from Keras 3.
 
-    /work/tfvenv/bin/python tools/record_keras_layers.py > tests/keras/layer_expected.py
+    $BENCH_TF_PYTHON tools/record_keras_layers.py > tests/keras/layer_expected.py
 
 Needs TensorFlow (2.21 with Keras 3); the project's tests never import it.
 """

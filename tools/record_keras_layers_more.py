@@ -1,6 +1,6 @@
 """Record the expected values of tests/keras/layer_cases_more.py from Keras 3.15.
 
-    PYTHONPATH=. /tmp/tfvenv/bin/python tools/record_keras_layers_more.py \
+    PYTHONPATH=. $BENCH_TF_PYTHON tools/record_keras_layers_more.py \
         > tests/keras/layer_expected_more.py
 
 Needs TensorFlow (2.21 with Keras 3.15); the project's tests never import it.

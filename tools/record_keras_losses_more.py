@@ -2,7 +2,7 @@
 and activations, with the activations' gradients) into
 tests/data/keras_losses_activations_more.json.
 
-    PYTHONPATH=. /tmp/tfvenv/bin/python tools/record_keras_losses_more.py
+    PYTHONPATH=. $BENCH_TF_PYTHON tools/record_keras_losses_more.py
 
 Needs TensorFlow 2.21 with Keras 3.15; the project's tests never import it.
 """

@@ -1,7 +1,7 @@
 """Record Keras 3.15's results of tests/keras/metric_cases_more.py into
 tests/data/keras_metrics_more.json.
 
-    PYTHONPATH=. /tmp/tfvenv/bin/python tools/record_keras_metrics_more.py
+    PYTHONPATH=. $BENCH_TF_PYTHON tools/record_keras_metrics_more.py
 
 Needs TensorFlow 2.21 with Keras 3.15; the project's tests never import it.
 """

@@ -2,7 +2,7 @@
 (Progbar, PyDataset, pad_sequences, ...) and the other names of
 tests/keras/test_keras_config.py, test_keras_tree.py and test_keras_utils_breadth.py.
 
-    /tmp/tfvenv/bin/python tools/record_keras_misc.py     # -> tests/data/keras_misc.json
+    $BENCH_TF_PYTHON tools/record_keras_misc.py     # -> tests/data/keras_misc.json
 
 Runs where TensorFlow 2.21 and Keras 3.15 are installed (never a dependency).
 """

@@ -2,7 +2,7 @@
 
 Run under a Python with TensorFlow 2.21 and Keras 3.15 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_keras_ops.py
+    $BENCH_TF_PYTHON tools/record_keras_ops.py
 
 Each case is (op, args, kwargs); an arg is a literal or {"a": values,
 "dtype": name} for an array. Recorded: the output's values and dtype, and for

@@ -1,7 +1,7 @@
 """Record Keras 3.15's trajectories of tests/keras/optimizer_cases_more.py
 (Adafactor, Lamb, LossScaleOptimizer) into tests/data/keras_optimizers_more.json.
 
-    PYTHONPATH=. /tmp/tfvenv/bin/python tools/record_keras_optimizers_more.py
+    PYTHONPATH=. $BENCH_TF_PYTHON tools/record_keras_optimizers_more.py
 
 Needs TensorFlow 2.21 with Keras 3.15; the project's tests never import it.
 """

@@ -1,8 +1,8 @@
 """Record Keras 3.15's TextVectorization behaviour into
 tests/data/keras_text_vectorization.json (read by
-tests/keras/test_text_vectorization.py).
+tests/keras/layers/test_text_vectorization.py).
 
-    /tmp/tfvenv/bin/python tools/record_keras_text.py
+    $BENCH_TF_PYTHON tools/record_keras_text.py
 
 Needs TensorFlow 2.21 with Keras 3.15; the project's tests never import it.
 """

@@ -1,12 +1,12 @@
 """Record TensorFlow 2.21's values for tests/data/linalg_more.npz.
 
-    /tmp/tfvenv/bin/python tools/record_linalg_more.py
+    $BENCH_TF_PYTHON tools/record_linalg_more.py
 
 `cases(tf, wrap)` is written once for both libraries: each case runs a
 `tf.linalg` function at fixed inputs under a GradientTape (through `wrap`:
 the identity, or `tf.function` in the test's traced mode) and returns its
 outputs and the gradients of their sum with respect to the float inputs
-(None where TF has none). tests/runtime/test_linalg_more.py replays them.
+(None where TF has none). tests/runtime/ops/math/test_linalg_more.py replays them.
 """
 
 import pathlib

@@ -2,7 +2,7 @@
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_math_special.py
+    $BENCH_TF_PYTHON tools/record_math_special.py
 
 For each case (a name of `tf.math` or `tf.math.special` and its float64
 inputs, special points included: 0, poles, the domain's edges, +-inf, NaN,
@@ -10,7 +10,7 @@ and each side of the ranges where our kernels change method) it records, in
 float32 and float64, the values and the gradient of sum(output) with respect
 to each input. The inputs are float32 numbers, so both dtypes see the same points. Keys: `<case>/in<i>`,
 `<case>/<dtype>/value`, `<case>/<dtype>/grad<i>` and `<case>/<dtype>/nograd<i>`
-(a flag: TF returns None there). tests/runtime/test_math_special.py replays them.
+(a flag: TF returns None there). tests/runtime/ops/math/test_math_special.py replays them.
 """
 
 import pathlib

@@ -1,11 +1,11 @@
-"""Record TensorFlow's results for the ragged cases of tests/runtime/test_ragged_more.py.
+"""Record TensorFlow's results for the ragged cases of tests/runtime/ragged/test_ragged.py.
 
 Each case is a Python expression over `tf` (and the ragged values `D`, `W`, `R`
 defined in SETUP); this script evaluates them with TensorFlow and writes
 tests/data/ragged_cases.json, which the test replays against the runtime
 (eagerly and inside tf.function). Rerun with TensorFlow 2.21:
 
-    /tmp/tfvenv/bin/python tools/record_ragged.py
+    $BENCH_TF_PYTHON tools/record_ragged.py
 """
 
 import json

@@ -1,7 +1,7 @@
 """Print TensorFlow 2.21's tf.random.Generator values for the literals of
-tests/runtime/test_random_generator.py (Philox draws from fixed seeds).
+tests/runtime/function/test_random_generator.py (Philox draws from fixed seeds).
 
-    /tmp/tfvenv/bin/python tools/record_random_generator.py
+    $BENCH_TF_PYTHON tools/record_random_generator.py
 """
 
 import numpy as np

@@ -3,7 +3,7 @@ tests/data/signal_tf221.npz.
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_signal.py
+    $BENCH_TF_PYTHON tools/record_signal.py
 
 Each case is (id, function, array inputs, keyword arguments); a few cases are
 complex arithmetic ("x:NAME", EXPRESSIONS) whose gradients tf.signal's build
@@ -11,7 +11,7 @@ on, and a few are keras.ops's Fourier functions ("k:NAME", KERAS). Recorded: the
 inputs, the output (values and dtype) and, where TF has a gradient, the
 gradient of sum(real(out) * w_re + imag(out) * w_im) (w fixed random weights,
 also recorded) by each input (by its real and imaginary parts for a complex
-one). tests/runtime/test_signal.py replays them on the runtime, eagerly and
+one). tests/runtime/ops/test_signal.py replays them on the runtime, eagerly and
 in tf.function. A keyword value "fn:NAME" is tf.signal.NAME, and
 "inverse_fn:STEP" is tf.signal.inverse_stft_window_fn(STEP).
 """

@@ -1,9 +1,9 @@
 """Record TensorFlow's results of the tf.sparse cases into tests/data/sparse_ops.json.
 
-    /tmp/tfvenv/bin/python tools/record_sparse.py
+    $BENCH_TF_PYTHON tools/record_sparse.py
 
-The cases are tests/runtime/sparse_cases.py (each builds its inputs with the
-module it gets); tests/runtime/test_sparse.py replays them on runtime, eagerly
+The cases are tests/runtime/sparse/sparse_cases.py (each builds its inputs with the
+module it gets); tests/runtime/sparse/test_sparse.py replays them on runtime, eagerly
 and in tf.function, and compares with these values. An error is recorded as
 its class name.
 """
@@ -15,7 +15,7 @@ import sys
 import tensorflow as tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests", "runtime"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "runtime", "sparse"))
 
 from sparse_cases import CASES, serialize  # noqa: E402
 

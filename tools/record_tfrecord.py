@@ -1,10 +1,10 @@
 """Record TensorFlow 2.21's Example protos, TFRecord files and tf.io parsing
-and decoding results for tests/runtime/test_tfrecord.py and
-tests/runtime/test_io_decode.py.
+and decoding results for tests/runtime/io/test_tfrecord.py and
+tests/runtime/io/test_io_decode.py.
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_tfrecord.py
+    $BENCH_TF_PYTHON tools/record_tfrecord.py
 
 It writes tests/data/tfrecord/recorded.json and three small TFRecord files
 (plain, GZIP, ZLIB) of the MESSAGES' Examples, written by TF's own

@@ -3,14 +3,14 @@ tests/data/tnp_tf221.json.
 
 Run under a Python with TensorFlow 2.21 (the oracle):
 
-    /tmp/tfvenv/bin/python tools/record_tnp.py
+    $BENCH_TF_PYTHON tools/record_tnp.py
 
 Each case is a Python expression over `tnp`, `np` and the arrays below; it
 is evaluated eagerly (value and dtype recorded, or the exception's type).
 GRADS are expressions of `x` whose sum's gradient by x is recorded.
 PROMOTION are operator expressions of tensors recorded after
 `experimental_enable_numpy_behavior()`, and again with prefer_float32=True.
-tests/runtime/test_tnp.py replays them on the runtime.
+tests/runtime/ops/math/test_tnp.py replays them on the runtime.
 """
 
 import json

@@ -1,6 +1,6 @@
 """Differential check of `GradientTape` against real TensorFlow (a developer tool).
 
-    /tmp/tfvenv/bin/python tools/tape_diff.py [--only PATTERN] [-v]
+    $BENCH_TF_PYTHON tools/tape_diff.py [--only PATTERN] [-v]
 
 Runs each small tape program of `PROGRAMS` with our runtime and with
 TensorFlow, eagerly and as a `tf.function`, and prints one line per

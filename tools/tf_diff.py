@@ -1,8 +1,8 @@
 """Differential check of our ops against real TensorFlow (a developer tool).
 
-    /tmp/tfvenv/bin/python tools/tf_diff.py [--ops PATTERN] [--seed S] [--count N] [--gradients]
-    /tmp/tfvenv/bin/python tools/tf_diff.py --prints
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] [--ops PATTERN] [--record]
+    $BENCH_TF_PYTHON tools/tf_diff.py [--ops PATTERN] [--seed S] [--count N] [--gradients]
+    $BENCH_TF_PYTHON tools/tf_diff.py --prints
+    $BENCH_TF_PYTHON tools/tf_diff.py --special [--section S] [--ops PATTERN] [--record]
 
 Walks our public namespaces (`tf`, `tf.math`, `tf.nn`, `tf.linalg`, ...,
 as tools/api_listing.py does) and, for each name that TensorFlow also has

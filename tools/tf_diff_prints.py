@@ -7,7 +7,7 @@ trace numbers aside), or both raise, ours an error of TensorFlow's class (by
 name, a subclass allowed) and both with the probe's words in their text.
 Run it with TensorFlow:
 
-    /work/tfvenv/bin/python tools/tf_diff.py --prints
+    $BENCH_TF_PYTHON tools/tf_diff.py --prints
 
 The table's own structure is tested without TensorFlow by
 tests/tools/test_tf_diff.py.

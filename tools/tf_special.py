@@ -1,8 +1,8 @@
 """Special points: TensorFlow 2.21's values and gradients where models sit,
 recorded in the repository and replayed on our runtime (a developer tool).
 
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] [--ops PATTERN]  # live
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special [--section S] --record   # rewrite S.json
+    $BENCH_TF_PYTHON tools/tf_diff.py --special [--section S] [--ops PATTERN]  # live
+    $BENCH_TF_PYTHON tools/tf_diff.py --special [--section S] --record   # rewrite S.json
     python3 -m pytest -n 0 -q tests/runtime/test_tf_special_points.py   # replay, no TF needed
 
 Sections: `ops` (this module, the default) and `keras` (tools/tf_special_keras.py:
@@ -553,16 +553,16 @@ def _cond_at_zero(tf, x):
 
 # op type -> why no special-point case exercises its gradient rule here
 EXEMPT = {
-    "Dropout": "random: no fixed point to record (tests/runtime/test_nn_activations_losses.py)",
+    "Dropout": "random: no fixed point to record (tests/runtime/ops/nn/test_nn_activations_losses.py)",
     "Identity": "the graph optimizer removes tf.identity from traced graphs (the 'identity' "
                 "case runs its rule eagerly)",
     "StatefulPartitionedCall": "a tf.function called under an eager GradientTape: an eager "
                                "tape's record, never in a traced graph (its gradients, to "
-                               "third order, against TF's in tests/runtime/test_taped_call.py)",
+                               "third order, against TF's in tests/runtime/autodiff/test_taped_call.py)",
     "LoopAccumulatorGradRead": "a while loop's gradient internals, differentiated only at "
-                               "third order (tests/runtime/test_gradients_control_flow.py)",
+                               "third order (tests/runtime/autodiff/test_gradients_control_flow.py)",
     "LoopAccumulatorGradSet": "a while loop's gradient internals, differentiated only at "
-                              "third order (tests/runtime/test_gradients_control_flow.py)",
+                              "third order (tests/runtime/autodiff/test_gradients_control_flow.py)",
 }
 EXEMPT.update({name: "fake quantization and quantize-dequantize: TF 2.21's values and "
                      "gradients bit for bit at random points, the nudged range's ends, zeros, "
@@ -572,16 +572,16 @@ EXEMPT.update({name: "fake quantization and quantize-dequantize: TF 2.21's value
                             "FakeQuantWithMinMaxVarsPerChannel", "QuantizeAndDequantizeV2",
                             "QuantizeAndDequantizeV4")})
 EXEMPT["RGBToHSV"] = ("its gradient against TF's at ties and zero channels in "
-                      "tests/runtime/test_image_ops.py (recorded in tests/data/image_ops.npz)")
+                      "tests/runtime/ops/image/test_image_ops.py (recorded in tests/data/image_ops.npz)")
 EXEMPT.update({name: "special functions: TF's values and gradients at their special points "
-                     "(poles, domain edges, +-inf, NaN) in tests/runtime/test_math_special.py"
+                     "(poles, domain edges, +-inf, NaN) in tests/runtime/ops/math/test_math_special.py"
                for name in ("BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0",
                             "BesselJ1", "BesselY0", "BesselY1", "BesselK0", "BesselK0e",
                             "BesselK1", "BesselK1e", "Erfinv", "Ndtri", "Dawsn", "Expint",
                             "FresnelCos", "FresnelSin", "Spence", "Igamma", "Igammac",
                             "Betainc", "Zeta", "PolygammaOrder", "NextAfter")})
 EXEMPT.update({name: "matrix functions and solvers: TF's values and gradients in "
-                     "tests/runtime/test_linalg_more.py"
+                     "tests/runtime/ops/math/test_linalg_more.py"
                for name in ("MatrixExponential", "MatrixSquareRoot", "TridiagonalSolve")})
 EXEMPT.update({name: "emitted only for shapes unknown while tracing (the known-shape path "
                      "computes the same gradient and is covered)"
@@ -589,12 +589,12 @@ EXEMPT.update({name: "emitted only for shapes unknown while tracing (the known-s
 EXEMPT.update({name: "complex values and tf.signal: TF 2.21's values and tape gradients at "
                      "random and special points (length 1, odd, cropped/padded fft_length, "
                      "empty batch, |z| = 0) in tests/data/signal_tf221.npz "
-                     "(tests/runtime/test_signal.py)"
+                     "(tests/runtime/ops/test_signal.py)"
                for name in ("Angle", "Complex", "ComplexAbs", "Conj", "Imag", "Real", "FFT",
                             "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D", "RFFT", "IRFFT",
                             "RFFT2D", "IRFFT2D", "RFFT3D", "IRFFT3D", "Frame", "FrameGrad",
                             "OverlapAndAdd")})
-EXEMPT.update({name: "TensorArray gradient internals (tests/runtime/test_gradients_tensor_array.py)"
+EXEMPT.update({name: "TensorArray gradient internals (tests/runtime/autodiff/test_gradients_tensor_array.py)"
                for name in ("TensorArrayGradAdd", "TensorArrayGradConcat", "TensorArrayGradDrop",
                             "TensorArrayGradDropFirst", "TensorArrayGradFromStack",
                             "TensorArrayGradGather", "TensorArrayGradRead",
@@ -780,15 +780,15 @@ EXEMPT.update({name: "data movement with inverse-move gradients, checked against
                             "SpaceToBatchND", "SpaceToDepth")})
 EXEMPT.update({
     "CTCLossDense": "TF's recorded losses and gradients (blank indices, an impossible "
-                    "alignment, an empty label) in tests/runtime/test_ctc.py",
+                    "alignment, an empty label) in tests/runtime/ops/nn/test_ctc.py",
     "IsotonicRegression": "TF's recorded values and segment-mean gradients (ties, both "
-                          "directions, axis 0) in tests/runtime/test_nn_stats.py",
+                          "directions, axis 0) in tests/runtime/ops/nn/test_nn_stats.py",
     "MaxPoolWithArgmax": "TF's recorded values, argmax ties and gradient in "
-                         "tests/runtime/test_conv_family.py",
+                         "tests/runtime/ops/nn/test_conv_family.py",
 })
 EXEMPT.update({name: "sparse tensors: TF 2.21's values and gradients (empty, unordered, "
                      "duplicate indices, zero dense shapes) in tests/data/sparse_ops.json "
-                     "(tests/runtime/test_sparse.py)"
+                     "(tests/runtime/sparse/test_sparse.py)"
                for name in ("SparseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
                             "SparseFillEmptyRows", "SparseReduceSum", "SparseReorder",
                             "SparseSlice", "SparseSparseMaximum", "SparseSparseMinimum",

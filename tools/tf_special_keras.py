@@ -3,7 +3,7 @@ Keras loss, activation and weighted layer at 0 and +-1, bounds of clips and
 thresholds, saturation, probabilities 0 and 1, zero vectors, zero variance,
 ties and repeated ids.
 
-    /tmp/tfvenv/bin/python tools/tf_diff.py --special --section keras [--record]
+    $BENCH_TF_PYTHON tools/tf_diff.py --special --section keras [--record]
 
 `--record` writes TF 2.21's (Keras 3) values and gradients to
 tests/data/tf_special_points/keras.json (format 1), which
@@ -468,12 +468,12 @@ EXEMPT = {
                                              "(Dropout(inference)'s case)",
     "layers.SpatialDropout2D": _NO_WEIGHTS + "random in training, the identity in inference "
                                              "(Dropout(inference)'s case)",
-    "layers.RandomFlip": _NO_WEIGHTS + "random (tests/keras/test_image_layers.py)",
-    "layers.Resizing": _NO_WEIGHTS + "image resizing (tests/keras/test_image_layers.py)",
-    "layers.CenterCrop": _NO_WEIGHTS + "a slice (tests/keras/test_image_layers.py)",
+    "layers.RandomFlip": _NO_WEIGHTS + "random (tests/keras/layers/test_image_layers.py)",
+    "layers.Resizing": _NO_WEIGHTS + "image resizing (tests/keras/layers/test_image_layers.py)",
+    "layers.CenterCrop": _NO_WEIGHTS + "a slice (tests/keras/layers/test_image_layers.py)",
 }
 EXEMPT.update({f"layers.{name}": "preprocessing: no weights, integer or string outputs "
-                                 "without a gradient (tests/keras/test_keras3_preprocessing.py, "
+                                 "without a gradient (tests/keras/layers/test_keras3_preprocessing.py, "
                                  "test_bucketing_layers.py)"
                for name in ("CategoryEncoding", "Discretization", "Hashing", "IntegerLookup",
                             "StringLookup")})
@@ -481,7 +481,7 @@ EXEMPT.update({f"layers.{name}": "preprocessing: no weights, integer or string o
 # Keras 3.15 names checked against recorded Keras values in their own test files
 _RECORDED = ("outputs and gradients for identical weights, eager and traced, against "
              "Keras 3.15's recorded values ({})")
-EXEMPT.update({f"layers.{name}": _RECORDED.format("tests/keras/test_keras3_layers_more.py")
+EXEMPT.update({f"layers.{name}": _RECORDED.format("tests/keras/layers/test_keras3_layers_more.py")
                for name in (
                    "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D",
                    "AdaptiveAveragePooling3D", "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D",
@@ -496,7 +496,7 @@ EXEMPT.update({f"layers.{name}": _RECORDED.format("tests/keras/test_keras3_layer
                    "ZeroPadding1D", "ZeroPadding3D")})
 EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "image augmentation, random in training, the "
                "identity at inference; deterministic ranges against Keras 3.15's outputs "
-               "(tests/keras/test_image_augmentation.py)"
+               "(tests/keras/layers/test_image_augmentation.py)"
                for name in ("AutoContrast", "CutMix", "Equalization", "MaxNumBoundingBoxes",
                             "MixUp", "RandAugment", "Pipeline", "RandomBrightness",
                             "RandomColorDegeneration", "RandomColorJitter", "RandomContrast",
@@ -508,12 +508,12 @@ EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "image augmentation, random in tr
                             "RandomSharpness", "RandomTranslation", "RandomZoom",
                             "Solarization")})
 EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "random in training, the identity in inference "
-               "(tests/keras/test_keras3_layers_more.py)"
+               "(tests/keras/layers/test_keras3_layers_more.py)"
                for name in ("AlphaDropout", "GaussianDropout", "SpatialDropout3D")})
 EXEMPT.update({
     "layers.GlobalAvgPool2D": _NO_WEIGHTS + "GlobalAveragePooling2D under Keras's other name",
     "layers.TextVectorization": "preprocessing: string inputs, integer or count outputs without "
-                                "a gradient (tests/keras/test_text_vectorization.py)",
+                                "a gradient (tests/keras/layers/test_text_vectorization.py)",
     "losses.Circle": "pairs of embeddings: values and gradients against Keras 3.15's "
                      "(tests/keras/test_losses_activations_more.py)",
     "losses.circle": "the function of Circle (tests/keras/test_losses_activations_more.py)",

@@ -9,6 +9,7 @@
 """
 
 _KEY = "_ag_anno"
+ANNOTATIONS = _KEY      # the node attribute holding a node's annotations (a dict)
 
 # Well-known keys, so they can be grepped.
 LIVE_OUT = "live_out"            # names live after a statement

@@ -23,10 +23,10 @@ def walk(node):
     """Every node under `node` (itself included; operator and context nodes
     left out), as a list in `gast.walk`'s order (breadth first)."""
     out = [node]
-    i = 0
-    while i < len(out):
-        out.extend(children(out[i]))
-        i += 1
+    get = _CHILDREN.get
+    for n in out:                  # the list grows while it is walked: breadth first
+        cls = n.__class__
+        out.extend((get(cls) or _children_function(cls))(n))
     return out
 
 
@@ -137,10 +137,19 @@ def located(stmts, line):
     if line is None:
         return stmts
     stack = list(stmts)
-    while stack:
+    get, key, user_line = _CHILDREN.get, anno.ANNOTATIONS, anno.USER_LINE
+    while stack:            # anno.setdefault, written out: this runs for every new node
         n = stack.pop()
-        if anno.setdefault(n, anno.USER_LINE, line):
-            stack.extend(children(n))
+        values = n.__dict__
+        annos = values.get(key)
+        if annos is None:
+            values[key] = {user_line: line}
+        elif user_line in annos:
+            continue
+        else:
+            annos[user_line] = line
+        cls = n.__class__
+        stack.extend((get(cls) or _children_function(cls))(n))
     return stmts
 
 

@@ -306,11 +306,12 @@ def _to_gast(node):
     if node.__class__ is list:
         return [_to_gast(n) if isinstance(n, ast.AST) else n for n in node]
     cls = node.__class__
-    if cls is ast.Name:
-        return _copy_location(gast.Name(node.id, _to_gast(node.ctx), None, None), node)
+    if cls is ast.Name:              # the commonest node: made without gast's constructor
+        ctx = _gast_class(node.ctx.__class__)
+        return _copy_location(_name(node.id, ctx.__new__(ctx), None, None), node)
     if cls is ast.arg:
-        return _copy_location(gast.Name(node.arg, gast.Param(), _convert(node.annotation),
-                                        node.type_comment), node)
+        return _copy_location(_name(node.arg, gast.Param(), _convert(node.annotation),
+                                    node.type_comment), node)
     if cls is ast.ExceptHandler and node.name:
         return _copy_location(gast.ExceptHandler(_convert(node.type),
                                                  gast.Name(node.name, gast.Store(), None, None),
@@ -336,6 +337,14 @@ def _to_gast(node):
     for attr in cls._attributes:
         if attr in values:
             d[attr] = values[attr]
+    return new
+
+
+def _name(id_, ctx, annotation, type_comment):
+    """gast.Name(id_, ctx, annotation, type_comment), built as its fields."""
+    new = gast.Name.__new__(gast.Name)
+    new.__dict__ = {"id": id_, "ctx": ctx, "annotation": annotation,
+                    "type_comment": type_comment}
     return new
 
 

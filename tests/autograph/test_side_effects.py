@@ -16,9 +16,8 @@ import warnings
 import pytest
 
 import autograph
+import runtime as tf
 from tests.autograph.equivalence import traced_order
-
-tf = pytest.importorskip("runtime")
 
 
 def _traced(fn, *args):

@@ -13,8 +13,8 @@ import warnings
 import pytest
 
 import autograph
+import runtime as tf
 
-tf = pytest.importorskip("runtime")
 Feature = tf.autograph.experimental.Feature
 
 

@@ -177,6 +177,10 @@ def test_multi_worker_two_processes(runs):
     for w in (w0, w1):
         _close(w["custom_loop"]["losses"], TF["1"]["custom_loop"]["losses"])
         _close(w["custom_loop"]["weights"], TF["1"]["custom_loop"]["weights"])
+        keras, theirs = w["keras_fit"], TF["1"]["keras_fit"]
+        _close(keras["history"]["loss"], theirs["history"]["loss"])
+        _close(keras["weights"], theirs["weights"])
+        _close(keras["predict"], theirs["predict"])        # every worker's rows
 
 
 # --- one replica, here (no JAX) ----------------------------------------------------------

@@ -8,6 +8,7 @@ starts two, with TF_CONFIG set): prints one JSON line of results.
 import json
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -29,6 +30,8 @@ def run():
         tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)),
         axis=0).numpy().tolist()
     out["custom_loop"] = programs.custom_loop(tf, strategy)
+    with tempfile.TemporaryDirectory() as tmp:
+        out["keras_fit"] = programs.keras_fit(tf, strategy, os.path.join(tmp, "model"))
     return out
 
 

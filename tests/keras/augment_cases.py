@@ -1,5 +1,5 @@
 """Image augmentation cases with a deterministic result (the factor ranges of one
-value, or probability 1), shared by tests/keras/test_image_augmentation.py and
+value, or probability 1), shared by tests/keras/layers/test_image_augmentation.py and
 tools/record_keras_augmentation.py (Keras 3.15's outputs)."""
 
 import numpy as np

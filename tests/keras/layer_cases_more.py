@@ -1,6 +1,6 @@
 """More layer cases (3-D convolution and pooling, causal Conv1D, the 1-D and
 3-D reshaping layers, adaptive pooling, RNN with user cells), shared by
-tests/keras/test_keras3_layers_more.py and the script that records their
+tests/keras/layers/test_keras3_layers_more.py and the script that records their
 expected values from Keras 3.15 (tools/record_keras_layers_more.py).
 
 As in layer_cases.py: each case builds a model with the same code for

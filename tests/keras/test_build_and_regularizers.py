@@ -80,10 +80,12 @@ def test_every_layer_round_trips_through_its_config(layer):
 
 def test_dense_config_matches_keras_3_keys():
     config = layers.Dense(4, activation="relu", name="d").get_config()
-    # The keys of Keras 3's Dense config (TF 2.21), less quantization_config
+    # The keys of Keras 3's Dense config (TF 2.21)
     assert list(config) == ["name", "trainable", "dtype", "units", "activation", "use_bias",
                             "kernel_initializer", "bias_initializer", "kernel_regularizer",
-                            "bias_regularizer", "kernel_constraint", "bias_constraint"]
+                            "bias_regularizer", "kernel_constraint", "bias_constraint",
+                            "quantization_config"]
+    assert config["quantization_config"] is None
     assert config["kernel_initializer"] == {
         "module": "keras.initializers", "class_name": "GlorotUniform",
         "config": {"seed": None, "input_axes": None, "output_axes": None},

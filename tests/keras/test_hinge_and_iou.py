@@ -1,5 +1,5 @@
 """CategoricalHinge and MeanIoU. Expected values come from TF 2.21's Keras 3
-(/work/tfvenv) for the same inputs."""
+for the same inputs."""
 
 import numpy as np
 import pytest

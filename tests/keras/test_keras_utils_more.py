@@ -1,5 +1,5 @@
 """keras.utils.pad_sequences / normalize and keras.backend.epsilon / floatx.
-Expected values come from TF 2.21's Keras 3 (/work/tfvenv) for the same inputs."""
+Expected values come from TF 2.21's Keras 3 for the same inputs."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """The variance-scaling family, TruncatedNormal and Orthogonal. Seeded values
 need not match TF's bit for bit; the statistics, bounds and configs below are
-TF 2.21's Keras 3 (/work/tfvenv) for the same shapes."""
+TF 2.21's Keras 3 for the same shapes."""
 
 import numpy as np
 import pytest

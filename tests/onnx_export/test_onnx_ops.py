@@ -1,6 +1,6 @@
 """Every op record of the runtime's op tables through ONNX.
 
-For each record (tests/runtime/test_ops*.py and the other tables built on
+For each record (tests/runtime/ops/test_ops.py and the other tables built on
 tests/runtime/op_records.py), its function is traced in a tf.function whose
 input_signature is the record's arguments, exported with
 `runtime.onnx.from_function`, run in ONNX Runtime and compared with our
@@ -26,9 +26,9 @@ from runtime import onnx as tf_onnx
 from runtime._src.graph.op_registry import OPS
 from runtime._src.onnx.convert import RULES, WHY_NOT
 
-TABLES = ["test_ops", "test_nn_activations_losses", "test_shapes_indexing", "test_clip_truncate",
-          "test_linalg", "test_reductions_scans", "test_math_elementwise", "test_nn_conv_pool",
-          "test_rnn_ops"]
+TABLES = ["ops.test_ops", "ops.nn.test_nn_activations_losses", "ops.array.test_shapes_indexing",
+          "ops.math.test_clip_truncate", "ops.math.test_linalg", "ops.math.test_reductions_scans",
+          "ops.math.test_math_elementwise", "ops.nn.test_nn_conv_pool", "ops.nn.test_rnn_ops"]
 
 # op -> the words of the exporter's refusal
 REFUSED = {
@@ -87,7 +87,7 @@ def _records():
     for table in TABLES:
         module = importlib.import_module(f"tests.runtime.{table}")
         for rec in module.RECORDS:
-            yield pytest.param(rec, id=f"{table}:{rec.name}")
+            yield pytest.param(rec, id=f"{table.rpartition('.')[2]}:{rec.name}")
 
 
 def _traced(rec):

@@ -9,9 +9,9 @@ import runtime as tf
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Beyond TF 2.21's top level: the graph picture (README, "Graphs are data");
-# `types` (a TF namespace the record leaves out); `Function`/`ConcreteFunction`
+# `types` and `distribute` (TF namespaces the record leaves out); `Function`/`ConcreteFunction`
 # (TF's are under tf.types.experimental) and `floordiv` (TF's is tf.math's).
-EXTRAS = {"visualize", "types", "Function", "ConcreteFunction", "floordiv"}
+EXTRAS = {"visualize", "types", "distribute", "Function", "ConcreteFunction", "floordiv"}
 
 
 def _tf_names():

@@ -1,6 +1,6 @@
 """The seed tutorials' examples that need no autograph, run with `import runtime as tf`.
 
-Each test is one scenario from /work/shared/seeds (000: tf.function overview,
+Each test is one scenario from the seed tutorials (000: tf.function overview,
 001: the tf.function API doc, 002: a tf.function tutorial, 003: the "Intro to
 graphs" guide), asserting the behaviour the seed describes. Control flow the
 seeds write as Python `if` is written here with explicit `tf.cond` /
@@ -16,7 +16,7 @@ import pytest
 
 import runtime as tf
 
-from seed_programs import counter_function, iterator_function, mean_of_squares, print_function
+from tests.runtime.seed_programs import counter_function, iterator_function, mean_of_squares, print_function
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

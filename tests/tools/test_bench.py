@@ -31,7 +31,7 @@ def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
                           "--repeat", "1", "--json", str(out)],
                          capture_output=True, text=True, timeout=300,
                          env=dict(os.environ, TMPDIR=str(scratch),
-                                  TF_PYTHON=str(tmp_path / "no-tf")))   # skip TF's Keras
+                                  BENCH_TF_PYTHON=""))   # skip TensorFlow's rows
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("best of N=1 batches")
     rows = json.loads(out.read_text())["rows"]

@@ -177,9 +177,10 @@ class _TensorRef:
 class EagerTensor(Tensor):
     """A tensor with a concrete numpy value. `_keras_logits` (unset unless a
     Keras sigmoid/softmax made it) holds the logits behind it, as TF's
-    tensors carry them for Keras 3's cross-entropies."""
+    tensors carry them for Keras 3's cross-entropies; `_keras_mask` (unset
+    unless a masking Keras layer made it) its Keras mask, as on TF's."""
 
-    __slots__ = ("_value", "dtype", "_keras_logits")
+    __slots__ = ("_value", "dtype", "_keras_logits", "_keras_mask")
 
     def __init__(self, value, dtype=None):
         self._value = value
@@ -254,9 +255,9 @@ class EagerTensor(Tensor):
 
 class SymbolicTensor(Tensor):
     """An output of a graph node; it has a static dtype and a (partial) shape
-    (and `_keras_logits` as EagerTensor)."""
+    (and `_keras_logits` and `_keras_mask` as EagerTensor)."""
 
-    __slots__ = ("node", "index", "dtype", "shape", "_keras_logits")
+    __slots__ = ("node", "index", "dtype", "shape", "_keras_logits", "_keras_mask")
 
     def __init__(self, node, index, dtype, shape):
         self.node = node

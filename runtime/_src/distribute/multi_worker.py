@@ -13,6 +13,8 @@ device of each process: `num_replicas_in_sync` counts them all, a
 PerReplica holds this process's replicas. A distributed dataset gives this
 worker its replicas' slices of each global batch (every worker reads the
 whole dataset); `reduce` and `gather` combine the replicas of all workers.
+Keras `fit` splits each batch the same way; `predict` gathers every worker's
+rows.
 """
 
 import json

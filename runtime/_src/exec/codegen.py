@@ -51,7 +51,7 @@ from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
 __all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED"]
 
 # Op name -> template over the input expressions. The numpy kernel of each of
-# these ops is the plain numpy operation; tests/runtime/test_executor_codegen.py
+# these ops is the plain numpy operation; tests/runtime/exec/test_executor_codegen.py
 # checks the template against the kernel for every entry.
 INFIX = {
     "AddV2": "{0} + {1}",
@@ -352,7 +352,8 @@ class Emitter:
             return None
         if node.op == "ReluGrad":
             y = node.inputs[1]
-            if y.dtype is not value.dtype or not _broadcasts_into(y, value):
+            if y.dtype is not value.dtype or not (_broadcasts_into(y, value)
+                                                  or _same_dims(y, value)):
                 return None
             return f"_np.multiply({args[0]}, {args[1]} > 0, out={args[0]})"
         if node.op == "Relu":
@@ -497,6 +498,16 @@ def _is_plain_literal(value):
     if isinstance(value, tuple):
         return all(_is_plain_literal(v) for v in value)
     return False
+
+
+def _same_dims(a, b):
+    """True when `a` and `b` have the same rank and each dimension is known and
+    equal or unknown in both (a gradient and its forward value, batch unknown):
+    at run time they are equal, or an `out=` ufunc fails on the mismatch, as
+    TensorFlow's kernel does."""
+    mine, theirs = a.shape.dims, b.shape.dims
+    return mine is not None and theirs is not None and len(mine) == len(theirs) \
+        and all(m == t for m, t in zip(mine, theirs))
 
 
 def _rank_at_least(tensor, rank):

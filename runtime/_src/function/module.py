@@ -39,10 +39,14 @@ class Module:
     def __init__(self, name=None):
         if name is None:
             name = _snake_case(type(self).__name__)
+        self._check_name(name)
+        self._name = name
+
+    @staticmethod
+    def _check_name(name):
         if not _NAME.match(name):
             raise ValueError(f"Module: {name!r} is not a valid module name; use letters, "
                              "digits and underscores, starting with a letter")
-        self._name = name
 
     @property
     def name(self):

@@ -5,7 +5,7 @@
 solve divides, a triangle's solve substitutes).
 
     >>> import runtime as tf
-    >>> tf.linalg.LinearOperatorScaledIdentity(3, 2.0).determinant().numpy()
+    >>> float(tf.linalg.LinearOperatorScaledIdentity(3, 2.0).determinant())
     8.0
 """
 

@@ -5,7 +5,7 @@
 
     >>> import runtime as tf
     >>> a = tf.linalg.LinearOperatorDiag([1.0, 2.0])
-    >>> tf.linalg.LinearOperatorBlockDiag([a, a]).determinant().numpy()
+    >>> float(tf.linalg.LinearOperatorBlockDiag([a, a]).determinant())
     4.0
 """
 

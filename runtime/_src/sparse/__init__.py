@@ -10,9 +10,9 @@ Tensor.__mul__ does so): `core.tensor.dispatch.multiply` is wrapped once here.
 """
 
 from runtime._src.core import tensor as _tensor
-from runtime._src.sparse import (ctc_decode, edit_distance, sets_ops,  # noqa: F401
-                                 sparse_cross, sparse_cwise, sparse_more, sparse_ops,
-                                 sparse_tensor)
+from runtime._src.sparse import (ctc_decode, edit_distance, embedding_sparse,  # noqa: F401
+                                 sets_ops, sparse_cross, sparse_cwise, sparse_more,
+                                 sparse_ops, sparse_tensor)
 
 _multiply = _tensor.dispatch.multiply
 

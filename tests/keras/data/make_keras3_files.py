@@ -1,5 +1,5 @@
 """Writes the Keras 3 files in this folder with TensorFlow 2.21's Keras (run it
-with /work/tfvenv/bin/python, from this folder). The `.keras` zips were then
+with $BENCH_TF_PYTHON, from this folder). The `.keras` zips were then
 recompressed with deflate (their members unchanged), to keep them small.
 tests/keras/test_keras3_files.py holds what Keras printed."""
 

@@ -176,12 +176,11 @@ _BY_NAME = {
 def get(identifier):
     """The activation function `identifier` names (or is)."""
     if isinstance(identifier, dict):          # Keras 3's {"class_name": "function", ...}
-        identifier = identifier.get("config")
-        none = serialization.REJECT
-    else:
-        none = linear
+        if identifier.get("config") in _BY_NAME:
+            return _BY_NAME[identifier["config"]]
+        return serialization.deserialize_keras_object(identifier)
     return serialization.get_by_identifier(identifier, "activation function", _BY_NAME, None,
-                                           none=none)
+                                           none=linear)
 
 
 def serialize(fn):

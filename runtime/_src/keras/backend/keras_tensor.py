@@ -26,7 +26,8 @@ from runtime._src.core.tensor import Tensor
 from runtime._src.graph.graph import Graph
 from runtime._src.keras.utils.naming import unique_name
 
-__all__ = ["KerasTensor", "Node", "Operation", "any_symbolic", "symbolic_call"]
+__all__ = ["KerasTensor", "Node", "Operation", "any_symbolic", "symbolic_call",
+           "symbolic_value"]
 
 
 class KerasTensor:
@@ -194,21 +195,37 @@ def _declared_output_shape(compute_output_shape, args, kwargs, outputs):
     return tuple(shape)
 
 
-def symbolic_call(layer, call, args, kwargs, compute_output_shape=None):
+def symbolic_call(layer, call, args, kwargs, compute_output_shape=None, recorded=None):
     """`call(*args, **kwargs)` with each KerasTensor replaced by a placeholder of a
-    scratch graph; the outputs as KerasTensors, recorded as a Node of `layer`.
-    A single output takes its shape from `compute_output_shape` when given."""
-    graph = Graph(f"{layer.name}_symbolic")
+    scratch graph; the outputs as KerasTensors, recorded as a Node of `layer`
+    (with `recorded` as its keyword arguments when given: a propagated mask is
+    passed to the call but not recorded). A single output takes its shape from
+    `compute_output_shape` when given."""
+    recorded = kwargs if recorded is None else recorded
+    outputs = _on_placeholders(layer.name, call, args, kwargs)
+    declared = _declared_output_shape(compute_output_shape, args, recorded, outputs)
+    outputs = _as_keras_tensors(outputs) if declared is None \
+        else KerasTensor(declared, outputs.dtype)     # one KerasTensor (and name) each
+    Node(layer, tuple(args), dict(recorded), outputs)
+    return outputs
+
+
+def symbolic_value(name, fn, args, kwargs):
+    """`fn(*args, **kwargs)` on placeholders of a scratch graph, its tensors
+    turned into KerasTensors (shape and dtype only); no Node is recorded."""
+    return _as_keras_tensors(_on_placeholders(name, fn, args, kwargs))
+
+
+def _on_placeholders(name, fn, args, kwargs):
+    graph = Graph(f"{name}_symbolic")
     with graph.as_default():
         concrete = nest.map_structure(
             lambda v: graph.add_placeholder(dtypes.as_dtype(v.dtype), list(v.shape))
             if isinstance(v, KerasTensor) else v, (list(args), kwargs))
-        outputs = call(*concrete[0], **concrete[1])
-    declared = _declared_output_shape(compute_output_shape, args, kwargs, outputs)
-    outputs = nest.map_structure(
+        return fn(*concrete[0], **concrete[1])
+
+
+def _as_keras_tensors(outputs):
+    return nest.map_structure(
         lambda t: KerasTensor(t.shape.dims if t.shape.dims is not None else (), t.dtype)
         if isinstance(t, Tensor) else t, outputs)
-    if declared is not None:
-        outputs = KerasTensor(declared, outputs.dtype)
-    Node(layer, tuple(args), dict(kwargs), outputs)
-    return outputs

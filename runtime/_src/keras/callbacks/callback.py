@@ -41,12 +41,35 @@ __all__ = ["Callback", "History", "EarlyStopping", "LambdaCallback",
            "ModelCheckpoint", "MonitorCallback"]
 
 
+# built-in callback -> the keras.src.callbacks module Keras 3.15 defines it in
+_KERAS_FILES = {
+    "Callback": "callback", "History": "history", "TensorBoard": "tensorboard",
+    "EarlyStopping": "early_stopping", "LambdaCallback": "lambda_callback",
+    "ModelCheckpoint": "model_checkpoint", "MonitorCallback": "monitor_callback",
+    "CallbackList": "callback_list", "ProgbarLogger": "progbar_logger",
+    "TerminateOnNaN": "terminate_on_nan", "CSVLogger": "csv_logger",
+    "LearningRateScheduler": "learning_rate_scheduler",
+    "ReduceLROnPlateau": "reduce_lr_on_plateau", "BackupAndRestore": "backup_and_restore",
+    "RemoteMonitor": "remote_monitor", "SwapEMAWeights": "swap_ema_weights",
+}
+
+
 class Callback:
     """`tf.keras.callbacks.Callback`: override the `on_...` methods you need."""
 
     def __init__(self):
         self.params = None
         self._model = None
+
+    def __repr__(self):
+        """Python's default repr, with Keras's module for a built-in callback
+        (`<keras.src.callbacks.history.History object at 0x...>`, as printed
+        by `fit`'s return value in a notebook)."""
+        cls = type(self)
+        module = cls.__module__
+        if module.startswith("runtime.") and cls.__name__ in _KERAS_FILES:
+            module = f"keras.src.callbacks.{_KERAS_FILES[cls.__name__]}"
+        return f"<{module}.{cls.__qualname__} object at {hex(id(self))}>"
 
     def set_params(self, params):
         self.params = params
@@ -124,9 +147,6 @@ class History(Callback):
         for key, value in (logs or {}).items():
             self.history.setdefault(key, []).append(value)
         self.model.history = self
-
-    def __repr__(self):
-        return f"<History epochs={len(self.epoch)} keys={sorted(self.history)}>"
 
 
 class MonitorCallback(Callback):

@@ -41,12 +41,13 @@ def _log_value(value):
 
 def progress_line(steps, elapsed, logs, verbose):
     """The finished progress line of an epoch (verbose=1) or its bare form (2)."""
-    metrics = " - ".join(f"{k}: {_log_value(v)}" for k, v in sorted(logs.items()))
+    metrics = " - ".join(f"{k}: {_log_value(v)}" for k, v in logs.items())
     timing = f"{elapsed:.0f}s"
     per_step = _per_step(elapsed / max(steps, 1))
+    tail = f" - {metrics}" if metrics else ""          # predict has no metrics
     if verbose == 2:
-        return f"{steps}/{steps} - {timing} - {per_step} - {metrics}"
-    return f"{steps}/{steps} {_BAR} {timing} {per_step} - {metrics}"
+        return f"{steps}/{steps} - {timing} - {per_step}{tail}"
+    return f"{steps}/{steps} {_BAR} {timing} {per_step}{tail}"
 
 
 class ProgbarLogger(Callback):

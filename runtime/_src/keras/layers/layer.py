@@ -50,7 +50,9 @@ from runtime._src.keras.initializers import initializers
 from runtime._src.keras.utils import naming
 from runtime._src.keras.regularizers import regularizers
 from runtime._src.keras.saving import serialization_lib as serialization
-from runtime._src.keras.backend.keras_tensor import any_symbolic, symbolic_call
+from runtime._src.keras.backend import masking
+from runtime._src.keras.backend.keras_tensor import (KerasTensor, any_symbolic, symbolic_call,
+                                                    symbolic_value)
 from runtime._src.keras.saving.auto_config import (AutoConfigured, as_shape_structure, plain_shape,
                                                    recording_build)
 from runtime._src.keras.utils.naming import to_snake_case, unique_name
@@ -203,12 +205,70 @@ class _NameScope:
         _context.layer_scopes -= 1
 
 
+def _propagated_mask(layer, args, kwargs):
+    """(the input's mask, the call's keyword arguments): the mask is `mask=` when
+    given, else the first input's `_keras_mask`, passed on as `mask=` to a `call`
+    that takes one (Keras 3)."""
+    mask = kwargs.get("mask")
+    if mask is not None or not args or not isinstance(args[0], (Tensor, KerasTensor)):
+        return mask, kwargs
+    mask = getattr(args[0], "_keras_mask", None)
+    if mask is not None and masking.accepts_mask(layer):
+        return mask, {**kwargs, "mask": mask}
+    return mask, kwargs
+
+
+def _set_output_mask(layer, inputs, mask, outputs):
+    """Each output's `_keras_mask`: `compute_mask(inputs, mask)` of a layer that
+    defines it, the input's mask through a layer that `supports_masking`
+    (traced on placeholders for KerasTensors), as Keras 3 sets it."""
+    if not isinstance(outputs, (Tensor, KerasTensor, list, tuple)):
+        return
+    compute = getattr(layer, "compute_mask", None)
+    if compute is None:
+        out_mask = mask if getattr(layer, "supports_masking", False) else None
+    elif any_symbolic((inputs, mask), {}):
+        out_mask = symbolic_value(layer.name, compute, (inputs, mask), {})
+    else:
+        out_mask = compute(inputs, mask)
+    if out_mask is None:
+        return
+    masks = out_mask if isinstance(out_mask, (list, tuple)) else [out_mask]
+    for tensor, m in zip(nest.flatten(outputs), masks):
+        if m is not None and isinstance(tensor, (Tensor, KerasTensor)) \
+                and getattr(tensor, "_keras_mask", None) is None:
+            tensor._keras_mask = m
+
+
+class _FirstCallTensors:
+    """`layer.input` / `layer.output`: the KerasTensors of the layer's first call
+    on KerasTensors (one tensor alone, else a list), as Keras 3.15. A non-data
+    descriptor, so a layer that sets its own `output` (InputLayer) keeps it."""
+
+    def __init__(self, attr):
+        self.attr = attr
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, layer, owner=None):
+        if layer is None:
+            return self
+        if not layer._inbound_nodes:
+            raise AttributeError(f"The layer {layer.name} has never been called and thus "
+                                 f"has no defined {self.name}.")
+        values = getattr(layer._inbound_nodes[0], self.attr)
+        return values[0] if len(values) == 1 else values
+
+
 class Layer(AutoConfigured, Module):
     """`tf.keras.layers.Layer(trainable=True, name=None, dtype=None,
     activity_regularizer=None)`."""
 
     _config_module = "keras.layers"
     _config_keys = None     # a tuple: the attributes get_config lists (no automatic config)
+    input = _FirstCallTensors("input_tensors")
+    output = _FirstCallTensors("output_tensors")
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -235,6 +295,13 @@ class Layer(AutoConfigured, Module):
         self._call_has_training, self._training_default = _call_parameters(self)
         self._inbound_nodes = []     # calls on KerasTensors (the functional API)
         self._build_output_shape = None   # the first call's output shape (summary)
+
+    @staticmethod
+    def _check_name(name):
+        """Keras's rule, not tf.Module's: any string without `/` (`"3_layer_mlp"`)."""
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError("Argument `name` must be a string and cannot contain character "
+                             f"`/`. Received: name={name} (of type {type(name)})")
 
     # --- properties -----------------------------------------------------------
 
@@ -491,11 +558,17 @@ class Layer(AutoConfigured, Module):
         if not _in_layer_call():
             self._clear_losses()          # the outermost call starts afresh, as Keras
         with _NameScope(self.name):
+            mask, call_kwargs = _propagated_mask(self, args, kwargs)
             if any_symbolic(args, kwargs):
                 declared = type(self).compute_output_shape is not Layer.compute_output_shape
-                return symbolic_call(self, self._call_tensors, args, kwargs,
-                                     self.compute_output_shape if declared else None)
-            return self._call_tensors(*args, **kwargs)
+                outputs = symbolic_call(self, self._call_tensors, args, call_kwargs,
+                                        self.compute_output_shape if declared else None,
+                                        recorded=kwargs)
+            else:
+                outputs = self._call_tensors(*args, **call_kwargs)
+            if args:
+                _set_output_mask(self, args[0], mask, outputs)
+            return outputs
 
     def _call_tensors(self, *args, **kwargs):
         if not args:
@@ -569,6 +642,26 @@ class Layer(AutoConfigured, Module):
         self._build_input_shape = shapes
         self.build(shapes)
         self.built = True
+        if type(self).build is Layer.build and any(not lay.built for lay in self.layers):
+            self._build_by_tracing(inputs)
+
+    def _build_by_tracing(self, inputs):
+        """Build the sublayers of a layer without a `build` of its own by running
+        its `call` once on placeholders of the inputs' shapes, as Keras 3.15 does
+        (so a `print` in `call` shows twice on the first call there too); a call
+        that cannot run so is left to build them in the real call."""
+        specs = nest.map_structure(
+            lambda t: KerasTensor(t.shape.dims, t.dtype, name="build_input")  # no counter
+            if isinstance(t, Tensor) and t.shape.dims is not None else t, inputs)
+        everyone = [self] + self._all_sublayers()
+        losses = [list(layer._losses) for layer in everyone]
+        try:
+            symbolic_value(self.name, self._run_call, (specs,), {})
+        except Exception:  # noqa: BLE001 - as Keras: the eager call builds them instead
+            pass
+        finally:
+            for layer, kept in zip(everyone, losses):
+                layer._losses = kept
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

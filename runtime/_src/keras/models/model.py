@@ -420,6 +420,8 @@ class Sequential(Model):
         if shape is None or None in shape[1:]:
             return
         self(KerasTensor(shape, dtype))
+        if self._input_layer is not None:
+            self._symbolic_io()       # the layers' `input`/`output`, from the Input's tensor
 
     def pop(self):
         if not self._layers:
@@ -509,8 +511,10 @@ class Sequential(Model):
                                  "start it with tf.keras.Input(shape) to give it one")
         io = getattr(self, "_io_cache", None)
         if io is None or io[2] != len(self._layers):
-            x = KerasTensor(self._input_layer.batch_shape, self._input_layer.dtype)
-            io = self._io_cache = (x, self(x), len(self._layers))
+            x = y = self._input_layer.output
+            for layer in self._layers:       # each layer's node, as in a functional model
+                y = layer(y)
+            io = self._io_cache = (x, y, len(self._layers))
         return io[:2]
 
     def call(self, inputs, training=None):

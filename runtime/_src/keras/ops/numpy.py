@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from runtime._src.core.tensor import Tensor
+from runtime._src.keras.backend.keras_tensor import KerasTensor
 from runtime._src.keras.ops.operation import (cast_to, dtype_of, floatx, keras_op,
                                               result_type, standardize_dtype, tensor, to_float)
 from runtime._src.keras.ops.tfops import tf
@@ -525,12 +526,19 @@ def expand_dims(x, axis):
     return tnp_array.expand_dims(tensor(x), axis)
 
 
-@_export
-@keras_op
-def squeeze(x, axis=None):
-    """`keras.ops.squeeze(x, axis=None)`."""
+@keras_op(name="squeeze")
+def _squeeze(x, axis=None):
     axes = None if axis is None else list(axis) if isinstance(axis, (list, tuple)) else [axis]
     return tf.squeeze(tensor(x), axis=axes)
+
+
+@_export
+def squeeze(x, axis=None):
+    """`keras.ops.squeeze(x, axis=None)`; on a KerasTensor with unknown sizes,
+    axis=None squeezes its static 1s (Keras 3.15: (None, 2, 2, 1) -> (None, 2, 2))."""
+    if axis is None and isinstance(x, KerasTensor) and None in x.shape:
+        axis = tuple(i for i, d in enumerate(x.shape) if d == 1)
+    return _squeeze(x, axis)
 
 
 def _promote_all(xs):

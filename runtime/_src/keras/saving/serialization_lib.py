@@ -22,6 +22,7 @@ classes with `get_config`), user classes through
 """
 
 import threading
+import types
 
 __all__ = ["BUILTIN", "register_builtin", "register_keras_serializable", "get_custom_objects",
            "get_registered_name", "get_registered_object", "serialize_keras_object",
@@ -128,6 +129,33 @@ def _module_of(obj):
     return cls.__module__
 
 
+def _is_builtin(cls):
+    """A class of runtime.keras (a user's class has its registered name saved,
+    or its own name when it is not registered, as Keras 3.15)."""
+    return "_keras_module" in cls.__dict__ or any(
+        table.get(cls.__name__) is cls for table in BUILTIN.values()) \
+        or cls.__module__.startswith("runtime.")
+
+
+def _serialize_values(config):
+    """A config with the Keras objects among its values (a layer, a regularizer,
+    a function, in lists and dicts too) serialized, as Keras 3.15's
+    `serialize_dict`; everything else as it is."""
+    def one(value):
+        if isinstance(value, dict):
+            return {k: one(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [one(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(one(v) for v in value)
+        if not isinstance(value, type) and hasattr(value, "get_config"):
+            return serialize_keras_object(value)
+        if isinstance(value, types.FunctionType):
+            return _serialize_function(value)
+        return value
+    return one(config) if isinstance(config, dict) else config
+
+
 def serialize_keras_object(obj):
     """`obj` as {"module", "class_name", "config", "registered_name"} (Keras 3's
     layout); None, numbers, strings, lists and dicts as they are."""
@@ -141,10 +169,13 @@ def serialize_keras_object(obj):
         return _serialize_function(obj)
     if not hasattr(obj, "get_config"):
         raise TypeError(f"Cannot serialize {obj!r}: it has no get_config() method")
-    config = obj.get_config()
+    config = _serialize_values(obj.get_config())
     cls = type(obj)
-    registered = get_registered_name(cls) if _is_registered_custom(obj) else None
-    out = {"module": _module_of(obj), "class_name": cls.__name__,
+    module = _module_of(obj)
+    builtin = _is_builtin(cls)
+    registered = None if builtin and not _is_registered_custom(obj) \
+        else get_registered_name(cls)
+    out = {"module": None if module == "__main__" else module, "class_name": cls.__name__,
            "config": config, "registered_name": registered}
     build = getattr(obj, "get_build_config", None)
     if build is not None:
@@ -155,16 +186,18 @@ def serialize_keras_object(obj):
 
 
 def _serialize_function(fn):
-    """A function by name (Keras 3: {"class_name": "function", "config": name})."""
-    registered = get_registered_name(fn) if any(v is fn for v in CUSTOM_OBJECTS.values()) \
-        else None
+    """A function by name, as Keras 3.15: {"module": "builtins", "class_name":
+    "function", "config": its registered name ("package>name") or its __name__,
+    "registered_name": "function"}."""
     name = getattr(fn, "__name__", None)
     if name is None or name == "<lambda>":
         raise ValueError(f"Cannot serialize {fn!r}: a lambda has no name to save it by; "
                          "define it with `def` (and register it with "
                          "`tf.keras.saving.register_keras_serializable()`)")
-    return {"module": getattr(fn, "__module__", None), "class_name": "function",
-            "config": name, "registered_name": registered}
+    if any(v is fn for v in CUSTOM_OBJECTS.values()):
+        name = get_registered_name(fn)
+    return {"module": "builtins", "class_name": "function", "config": name,
+            "registered_name": "function"}
 
 
 def deserialize_keras_object(config, custom_objects=None, module=None):
@@ -180,8 +213,9 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
     class_name = config["class_name"]
     inner = config.get("config")
     if class_name == "function":
-        return _lookup(inner, config.get("registered_name") or inner,
-                       config.get("module"), custom_objects)
+        registered = config.get("registered_name")
+        registered = inner if registered in (None, "function") else registered
+        return _lookup(inner, registered, config.get("module"), custom_objects)
     if class_name == "__lambda__":
         raise ValueError(
             "Requested the deserialization of a Python lambda. This carries a potential risk "

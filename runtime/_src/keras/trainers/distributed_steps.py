@@ -40,13 +40,17 @@ def distributed_step(strategy, step, kind, single):
     """The step function over the replicas of `strategy`; `single` runs a
     batch that does not split evenly."""
     n = strategy.num_replicas_in_sync
+    local = strategy._local_replicas                   # multi-worker: this worker's
+    first = getattr(strategy, "_worker", 0) * local
 
     def run(*arrays):
         batch = _batch_size(arrays)
         if batch is None or batch % n:
             return single(*arrays)
-        per = [nest.map_structure(lambda a: _split(a, n), a) for a in arrays]
+        per = [nest.map_structure(lambda a: _split(a, n, first, local), a) for a in arrays]
         outs = strategy.run(step, args=tuple(per))
+        if kind == "predict" and local < n:          # every worker's rows, in order
+            return strategy.gather(outs, 0)
         if kind == "predict":
             return nest.map_structure(
                 lambda v: array_ops.concat(list(v.values), 0) if isinstance(v, PerReplica)
@@ -65,8 +69,10 @@ def _batch_size(arrays):
     return None
 
 
-def _split(array, n):
+def _split(array, n, first, local):
+    """Replicas first .. first + local - 1's parts of a batch of n equal parts."""
     t = convert_to_tensor(array)
     value = t._value
     size = len(value) // n
-    return PerReplica([EagerTensor(value[i * size:(i + 1) * size], t.dtype) for i in range(n)])
+    return PerReplica([EagerTensor(value[i * size:(i + 1) * size], t.dtype)
+                       for i in range(first, first + local)])

@@ -446,8 +446,10 @@ class TrainingMixin:
         arrays = (_as_array_structure(x, "predict"),)
         predict = self._step_function("predict", arrays)
         n = _num_samples(arrays)
+        batches = max(1, -(-n // (batch_size or 32)))
         hooks = callback_list.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
-                                           steps=max(1, -(-n // (batch_size or 32))))
+                                           steps=batches)
+        start = time.perf_counter()
         hooks.call("on_predict_begin", {})
         outputs = []
         for step, batch in enumerate(_batches(arrays, batch_size or 32, np.arange(n))):
@@ -457,6 +459,10 @@ class TrainingMixin:
         hooks.call("on_predict_end", {})
         if not outputs:
             raise ValueError("predict: x has no samples")
+        verbose = 1 if verbose == "auto" else verbose
+        if verbose:              # Keras 3.15's line: "3/3 ━━━━ 0s 2ms/step"
+            io_utils.print_msg(progress_line(len(outputs), time.perf_counter() - start, {},
+                                             verbose))
         return nest.map_structure(lambda *parts: np.concatenate([np.asarray(p) for p in parts]),
                                   *outputs)
 
@@ -656,9 +662,11 @@ class _CompileMetrics:
 
 
 def _flat_logs(logs):
-    """Nested dicts of results (a step returning compile_metrics' dict) as one."""
+    """Nested dicts of results (a step returning compile_metrics' dict) as one,
+    in Keras 3.15's order: each level's keys sorted, a nested dict's entries
+    where its key sorts ({"loss", "compile_metrics": {"mae"}} -> mae, loss)."""
     out = {}
-    for k, v in logs.items():
+    for k, v in sorted(logs.items()):
         if isinstance(v, dict):
             out.update(_flat_logs(v))
         else:
@@ -670,7 +678,7 @@ def _to_floats(logs):
     """Scalars as floats; a metric with several values (Precision with several
     thresholds, F1Score per class) as a list of them."""
     out = {}
-    for k, v in sorted(_flat_logs(logs).items()):
+    for k, v in _flat_logs(logs).items():
         value = np.asarray(v)
         out[k] = float(value) if value.ndim == 0 else value.astype(float).tolist()
     return out

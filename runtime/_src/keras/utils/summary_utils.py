@@ -53,7 +53,9 @@ def _column_widths(positions, line_length):
 
 
 def _wrap(text, width):
-    """Lines of at most `width` characters, broken at spaces (long words folded)."""
+    """Lines of at most `width` characters, broken at spaces; a longer word has a
+    line of its own, cut to `width` with an ellipsis (rich's default overflow,
+    as Keras 3.15 prints "global_average_poo…")."""
     lines, line = [], ""
     for word in text.split(" "):
         candidate = word if not line else f"{line} {word}"
@@ -62,11 +64,12 @@ def _wrap(text, width):
             continue
         if line:
             lines.append(line)
-        while len(word) > width:
-            lines.append(word[:width])
-            word = word[width:]
         line = word
-    lines.append(line)
+        if len(word) > width:
+            lines.append(word[:width - 1] + "…")
+            line = ""
+    if line or not lines:
+        lines.append(line)
     return lines
 
 

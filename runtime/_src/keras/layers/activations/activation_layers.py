@@ -91,6 +91,8 @@ class ReLU(Layer):
     [0, 0, 2] for [0, 1, 2] and threshold 1), clipped at max_value,
     negative_slope * (x - threshold) below threshold."""
 
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
+
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
         for arg, value in (("max_value", max_value), ("negative_slope", negative_slope),
@@ -118,6 +120,8 @@ class Softmax(Layer):
     """`tf.keras.layers.Softmax(axis=-1)`; `mask` (True = keep) pushes masked
     logits down by 1e9 first, as Keras does."""
 
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
+
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
@@ -141,6 +145,8 @@ class Softmax(Layer):
 class Activation(Layer):
     """`tf.keras.layers.Activation(activation)`: the activation (a name such as
     "relu", or a callable) applied to the input."""
+
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)

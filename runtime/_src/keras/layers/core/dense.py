@@ -24,6 +24,8 @@ class Dense(Layer):
     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
     kernel_constraint=None, bias_constraint=None)`."""
 
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
+
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
@@ -41,7 +43,8 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2)
 
     def get_config(self):
-        return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self)}
+        return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self),
+                "quantization_config": None}           # Keras 3.15 writes it
 
     def build(self, input_shape):
         input_dim = input_shape[-1]

@@ -45,7 +45,7 @@ class Embedding(Layer):
                 "embeddings_regularizer": _serialize(self.embeddings_regularizer),
                 "activity_regularizer": _serialize(self.activity_regularizer),
                 "embeddings_constraint": _serialize(self.embeddings_constraint),
-                "mask_zero": self.mask_zero}
+                "mask_zero": self.mask_zero, "quantization_config": None}
 
     def compute_mask(self, inputs, mask=None):
         """True where the id is not 0 (with mask_zero=True), else None."""

@@ -75,6 +75,8 @@ class BatchNormalization(Layer):
     center=True, scale=True, beta_initializer="zeros", gamma_initializer="ones",
     moving_mean_initializer="zeros", moving_variance_initializer="ones")`."""
 
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones",
@@ -153,6 +155,8 @@ class BatchNormalization(Layer):
 class LayerNormalization(Layer):
     """`tf.keras.layers.LayerNormalization(axis=-1, epsilon=1e-3, center=True,
     scale=True, beta_initializer="zeros", gamma_initializer="ones")`."""
+
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", **kwargs):

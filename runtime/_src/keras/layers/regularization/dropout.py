@@ -99,6 +99,8 @@ class Dropout(Layer):
     only when called with `training=True` (directly or from an enclosing
     layer's call)."""
 
+    supports_masking = True         # the input's mask passes on (Keras 3.15)
+
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(rate, numbers.Real) or not 0 <= rate <= 1:
