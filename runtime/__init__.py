@@ -100,7 +100,7 @@ from runtime._src.core.dtypes import float16 as half, float64 as double, variant
 from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
 
 from runtime import (autograph, bitwise, config, data, debugging, distribute, dtypes, errors,
-                     keras, linalg, lookup, math, nest, nn, random, saved_model, strings, summary,
+                     linalg, lookup, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
 from runtime import autodiff, experimental, image, io, ragged, sets, signal, sparse
 from runtime import audio, queue, test
@@ -168,6 +168,14 @@ __all__ = [
     "edit_distance",
     "sets", "sparse", "SparseTensor", "SparseTensorSpec", "OptionalSpec",
 ]
+
+
+def __getattr__(name):
+    """`tf.keras` on first use: `import runtime` loads no Keras module."""
+    if name == "keras":
+        import importlib
+        return importlib.import_module("runtime.keras")
+    raise AttributeError(f"module 'runtime' has no attribute {name!r}")
 
 
 def __dir__():

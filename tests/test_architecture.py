@@ -5,6 +5,7 @@ placed inside functions (which import-linter's layers contract also counts,
 but a cycle inside one layer would pass it)."""
 
 import ast
+import configparser
 import importlib.util
 import os
 import shutil
@@ -28,6 +29,41 @@ def test_import_linter_contracts_are_kept():
     proc = subprocess.run(cmd + ["--no-cache"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# --- Keras: loaded on first use, every module in a layer ------------------------
+
+def test_import_runtime_loads_no_keras_module():
+    code = ("import sys, runtime; print(sorted(m for m in sys.modules "
+            "if m.startswith(('runtime.keras', 'runtime._src.keras'))))")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def _keras_contract_layers():
+    """The modules the keras contracts of .importlinter place, as full names."""
+    config = configparser.ConfigParser()
+    config.read(os.path.join(ROOT, ".importlinter"))
+    placed = []
+    for name, container in (("keras-layers", "runtime._src.keras"),
+                            ("keras-layer-kinds", "runtime._src.keras.layers")):
+        for line in config[f"importlinter:contract:{name}"]["layers"].split("\n"):
+            for entry in line.replace(":", "|").split("|"):
+                if entry.strip():
+                    placed.append(f"{container}.{entry.strip()}")
+    return placed
+
+
+def test_keras_contracts_place_every_keras_module():
+    placed = _keras_contract_layers()
+    assert "runtime._src.keras.models" in placed and "runtime._src.keras.layers.core" in placed
+    unplaced = [m for m, path in _modules().items()
+                if m.startswith("runtime._src.keras.") and not path.endswith("__init__.py")
+                and not any(m == p or m.startswith(p + ".") for p in placed)]
+    assert unplaced == []
 
 
 # --- no cycles, function-level imports included ----------------------------------

@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "architecture.md"
-CONTRACTS = ("runtime-layers", "autograph-layers")
+CONTRACTS = ("runtime-layers", "keras-layers", "keras-layer-kinds", "autograph-layers")
 WIDTH = 92
 _BLOCK_RE = re.compile(r"(<!-- layer map: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end layer map -->)",
                        re.S)
@@ -35,14 +35,23 @@ def contract(name, path=ROOT / ".importlinter"):
     parser.read(path)
     section = parser[f"importlinter:contract:{name}"]
     container = section["containers"].split()[0]
-    rows = [[part.strip() for part in line.split("|")]
+    rows = [[part.strip() for part in re.split(r"[|:]", line)]   # independent | or not :
             for line in section["layers"].strip().splitlines() if line.strip()]
     return container, rows
 
 
+def separators(name, path=ROOT / ".importlinter"):
+    """Each row's separator: "|" (independent siblings) or ":" (siblings that
+    may import each other)."""
+    parser = configparser.ConfigParser()
+    parser.read(path)
+    lines = parser[f"importlinter:contract:{name}"]["layers"].strip().splitlines()
+    return [":" if ":" in line else "|" for line in lines if line.strip()]
+
+
 def source_of(container, name):
     """The file of `container.name`: a package's __init__.py or a module."""
-    base = ROOT.joinpath(*container.split("."), name)
+    base = ROOT.joinpath(*container.split("."), *name.split("."))
     return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
 
 
@@ -61,12 +70,13 @@ def render(name):
     container, rows = contract(name)
     lines = ["```", f"layer  {container.replace('.', '/')}/ (each imports only the layers "
              "below it)"]
-    for number, row in zip(range(len(rows), 0, -1), rows):
+    width = max([21] + [len(part) + 8 for row in rows for part in row])
+    for number, row, sep in zip(range(len(rows), 0, -1), rows, separators(name)):
         for i, part in enumerate(row):
-            head = f"{number:>5}  {part}" if i == 0 else f"{'|':>7} {part}"
-            wrapped = textwrap.wrap(summary(container, part), WIDTH - 22) or [""]
-            lines.append(f"{head:<21} {wrapped[0]}".rstrip())
-            lines.extend(f"{'':<21} {more}" for more in wrapped[1:])
+            head = f"{number:>5}  {part}" if i == 0 else f"{sep:>7} {part}"
+            wrapped = textwrap.wrap(summary(container, part), WIDTH - width - 1) or [""]
+            lines.append(f"{head:<{width}} {wrapped[0]}".rstrip())
+            lines.extend(f"{'':<{width}} {more}" for more in wrapped[1:])
     lines.append("```")
     return "\n".join(lines) + "\n"
 

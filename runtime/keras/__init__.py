@@ -11,22 +11,22 @@ runtime/_src/keras/.
 """
 
 from runtime._src.core.devices import device
-from runtime._src.keras.backend_config import KERAS_VERSION as __version__, version
-from runtime._src.keras.base_layer import InputSpec, Layer
-from runtime._src.keras.dtype_policies import DTypePolicy, FloatDTypePolicy
-from runtime._src.keras.function import Function
-from runtime._src.keras.initializers import Initializer
-from runtime._src.keras.input_layer import Input
-from runtime._src.keras.keras_tensor import KerasTensor
-from runtime._src.keras.losses import Loss
-from runtime._src.keras.metrics import Metric
-from runtime._src.keras.models import Model, Sequential
-from runtime._src.keras.naming import name_scope
-from runtime._src.keras.operation import Operation, RematScope, remat
-from runtime._src.keras.optimizers import Optimizer
-from runtime._src.keras.regularizers import Regularizer
-from runtime._src.keras.stateless_scope import StatelessScope
-from runtime._src.keras.variables import KerasVariable as Variable
+from runtime._src.keras.backend.config import KERAS_VERSION as __version__, version
+from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.dtype_policies.dtype_policy import DTypePolicy, FloatDTypePolicy
+from runtime._src.keras.models.function import Function
+from runtime._src.keras.initializers.initializers import Initializer
+from runtime._src.keras.layers.core.input_layer import Input
+from runtime._src.keras.backend.keras_tensor import KerasTensor
+from runtime._src.keras.losses.loss import Loss
+from runtime._src.keras.metrics.metrics import Metric
+from runtime._src.keras.models.model import Model, Sequential
+from runtime._src.keras.utils.naming import name_scope
+from runtime._src.keras.ops.keras_operation import Operation, RematScope, remat
+from runtime._src.keras.optimizers.optimizer import Optimizer
+from runtime._src.keras.regularizers.regularizers import Regularizer
+from runtime._src.keras.backend.stateless_scope import StatelessScope
+from runtime._src.keras.backend.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, config, constraints,
                            dtype_policies, initializers, layers, losses, metrics,
                            mixed_precision, models, ops, optimizers, preprocessing, random,

@@ -1,12 +1,13 @@
-"""`tf.keras.callbacks`: hooks `fit` calls (runtime/_src/keras/callbacks.py)."""
+"""`tf.keras.callbacks`: hooks `fit` calls (runtime/_src/keras/callbacks/callback.py)."""
 
-from runtime._src.keras.backup_and_restore import BackupAndRestore
-from runtime._src.keras.callback_list import CallbackList
-from runtime._src.keras.callbacks import (Callback, EarlyStopping, History, LambdaCallback,
-                                          ModelCheckpoint)
-from runtime._src.keras.learning_rate_callbacks import LearningRateScheduler, ReduceLROnPlateau
-from runtime._src.keras.logging_callbacks import CSVLogger, ProgbarLogger, TerminateOnNaN
-from runtime._src.keras.tensorboard_callback import TensorBoard
+from runtime._src.keras.callbacks.backup_and_restore import BackupAndRestore
+from runtime._src.keras.callbacks.callback_list import CallbackList
+from runtime._src.keras.callbacks.callback import (Callback, EarlyStopping, History, LambdaCallback,
+                                                   ModelCheckpoint)
+from runtime._src.keras.callbacks.learning_rate_callbacks import (LearningRateScheduler,
+                                                                  ReduceLROnPlateau)
+from runtime._src.keras.callbacks.logging_callbacks import CSVLogger, ProgbarLogger, TerminateOnNaN
+from runtime._src.keras.callbacks.tensorboard import TensorBoard
 
 __all__ = ["Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "ModelCheckpoint",
            "BackupAndRestore", "CSVLogger", "LearningRateScheduler", "ProgbarLogger",

@@ -1,11 +1,12 @@
 """`tf.keras.initializers`: weight initializers and `get`."""
 
-from runtime._src.keras.initializers import (Constant, GlorotNormal, GlorotUniform, HeNormal,
-                                             HeUniform, Initializer, LecunNormal, LecunUniform,
-                                             Ones, Orthogonal, RandomNormal, RandomUniform,
-                                             TruncatedNormal, VarianceScaling, Zeros, get,
-                                             serialize)
-from runtime._src.keras.initializers_more import Identity, deserialize
+from runtime._src.keras.initializers.initializers import (Constant, GlorotNormal, GlorotUniform,
+                                                          HeNormal, HeUniform, Initializer,
+                                                          LecunNormal, LecunUniform, Ones,
+                                                          Orthogonal, RandomNormal, RandomUniform,
+                                                          TruncatedNormal, VarianceScaling, Zeros,
+                                                          get, serialize)
+from runtime._src.keras.initializers.initializers import Identity, deserialize
 
 # Keras 3's other names of the same classes
 IdentityInitializer = identity = Identity

@@ -1,72 +1,110 @@
 """`tf.keras.layers`: `Layer`, `InputSpec` and the layers (runtime/_src/keras/)."""
 
-from runtime._src.keras.base_layer import InputSpec, Layer
-from runtime._src.keras.conv_layers import Conv2D, MaxPooling2D
-from runtime._src.keras.core_layers import (Activation, Dense, Dropout, Embedding, Flatten,
-                                            Lambda, ReLU, Reshape, Softmax)
-from runtime._src.keras.input_layer import Input, InputLayer
-from runtime._src.keras.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
-                                        Subtract, add, average, concatenate, maximum, minimum,
-                                        multiply, subtract)
-from runtime._src.keras.normalization import BatchNormalization, LayerNormalization
-from runtime._src.keras.activation_layers import ELU, LeakyReLU, PReLU
-from runtime._src.keras.attention import Attention, MultiHeadAttention
-from runtime._src.keras.conv_more import Conv1D, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
-from runtime._src.keras.noise import GaussianNoise, SpatialDropout1D, SpatialDropout2D
-from runtime._src.keras.pooling import (AveragePooling1D, AveragePooling2D,
-                                        GlobalAveragePooling1D, GlobalAveragePooling2D,
-                                        GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D)
-from runtime._src.keras.preprocessing import (CategoryEncoding, IntegerLookup, Normalization,
-                                              Rescaling, StringLookup)
-from runtime._src.keras.recurrent import GRU, LSTM, SimpleRNN
-from runtime._src.keras.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
-from runtime._src.keras.reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,
-                                          ZeroPadding2D)
-from runtime._src.keras.rnn_wrappers import Bidirectional, TimeDistributed
-from runtime._src.keras.serialization import deserialize_layer as deserialize
-from runtime._src.keras.bucketing_layers import Discretization, Hashing
-from runtime._src.keras.conv_transpose_1d import Conv1DTranspose
-from runtime._src.keras.dot_layer import Dot
-from runtime._src.keras.group_normalization import GroupNormalization
-from runtime._src.keras.image_layers import CenterCrop, RandomFlip, Resizing
-from runtime._src.keras.simple_layers import (ActivityRegularization, Identity, Masking,
-                                              UnitNormalization)
-from runtime._src.keras.serialization import serialize_layer as serialize
+from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.layers.convolutional.conv2d import Conv2D
+from runtime._src.keras.layers.pooling.pooling import MaxPooling2D
+from runtime._src.keras.layers.core.dense import Dense
+from runtime._src.keras.layers.activations.activation_layers import Activation, ReLU, Softmax
+from runtime._src.keras.layers.regularization.dropout import Dropout
+from runtime._src.keras.layers.reshaping.reshaping import Flatten, Reshape
+from runtime._src.keras.layers.core.lambda_layer import Lambda
+from runtime._src.keras.layers.core.embedding import Embedding
+from runtime._src.keras.layers.core.input_layer import Input, InputLayer
+from runtime._src.keras.layers.merging.merging import (Add, Average, Concatenate, Maximum, Minimum,
+                                                       Multiply, Subtract, add, average,
+                                                       concatenate, maximum, minimum, multiply,
+                                                       subtract)
+from runtime._src.keras.layers.normalization.normalization import (BatchNormalization,
+                                                                   LayerNormalization)
+from runtime._src.keras.layers.activations.activation_layers import ELU, LeakyReLU, PReLU
+from runtime._src.keras.layers.attention.attention import Attention
+from runtime._src.keras.layers.attention.multi_head_attention import MultiHeadAttention
+from runtime._src.keras.layers.convolutional.separable_conv import SeparableConv2D
+from runtime._src.keras.layers.convolutional.depthwise_conv import DepthwiseConv2D
+from runtime._src.keras.layers.convolutional.conv2d_transpose import Conv2DTranspose
+from runtime._src.keras.layers.convolutional.conv1d import Conv1D
+from runtime._src.keras.layers.regularization.noise import (GaussianNoise, SpatialDropout1D,
+                                                            SpatialDropout2D)
+from runtime._src.keras.layers.pooling.pooling import (AveragePooling1D, AveragePooling2D,
+                                                       GlobalAveragePooling1D,
+                                                       GlobalAveragePooling2D, GlobalMaxPooling1D,
+                                                       GlobalMaxPooling2D, MaxPooling1D)
+from runtime._src.keras.layers.preprocessing.index_lookup import IntegerLookup, StringLookup
+from runtime._src.keras.layers.preprocessing.normalization import Normalization
+from runtime._src.keras.layers.preprocessing.rescaling import Rescaling
+from runtime._src.keras.layers.preprocessing.category_encoding import CategoryEncoding
+from runtime._src.keras.layers.rnn.recurrent import GRU, LSTM, SimpleRNN
+from runtime._src.keras.layers.rnn.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime._src.keras.layers.reshaping.reshaping import (Cropping2D, Permute, RepeatVector,
+                                                           UpSampling2D, ZeroPadding2D)
+from runtime._src.keras.layers.rnn.rnn_wrappers import Bidirectional, TimeDistributed
+from runtime._src.keras.saving.serialization_lib import deserialize_layer as deserialize
+from runtime._src.keras.layers.preprocessing.bucketing import Discretization, Hashing
+from runtime._src.keras.layers.convolutional.conv1d_transpose import Conv1DTranspose
+from runtime._src.keras.layers.merging.dot import Dot
+from runtime._src.keras.layers.normalization.group_normalization import GroupNormalization
+from runtime._src.keras.layers.preprocessing.image_preprocessing.image_layers import (CenterCrop,
+                                                                                      RandomFlip,
+                                                                                      Resizing)
+from runtime._src.keras.layers.core.identity import Identity
+from runtime._src.keras.layers.normalization.unit_normalization import UnitNormalization
+from runtime._src.keras.layers.regularization.activity_regularization import ActivityRegularization
+from runtime._src.keras.layers.core.masking import Masking
+from runtime._src.keras.saving.serialization_lib import serialize_layer as serialize
 
-from runtime._src.keras.conv3d import Conv3D, Conv3DTranspose
-from runtime._src.keras.dropout_more import AlphaDropout, GaussianDropout, SpatialDropout3D
-from runtime._src.keras.pooling3d import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2D,
-                                          AdaptiveAveragePooling3D, AdaptiveMaxPooling1D,
-                                          AdaptiveMaxPooling2D, AdaptiveMaxPooling3D,
-                                          AveragePooling3D, GlobalAveragePooling3D,
-                                          GlobalMaxPooling3D, MaxPooling3D)
-from runtime._src.keras.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D,
-                                             UpSampling3D, ZeroPadding1D, ZeroPadding3D)
+from runtime._src.keras.layers.convolutional.conv3d import Conv3D, Conv3DTranspose
+from runtime._src.keras.layers.regularization.dropout import (AlphaDropout, GaussianDropout,
+                                                              SpatialDropout3D)
+from runtime._src.keras.layers.pooling.pooling3d import (AdaptiveAveragePooling1D,
+                                                         AdaptiveAveragePooling2D,
+                                                         AdaptiveAveragePooling3D,
+                                                         AdaptiveMaxPooling1D, AdaptiveMaxPooling2D,
+                                                         AdaptiveMaxPooling3D, AveragePooling3D,
+                                                         GlobalAveragePooling3D, GlobalMaxPooling3D,
+                                                         MaxPooling3D)
+from runtime._src.keras.layers.reshaping.reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D,
+                                                              UpSampling3D, ZeroPadding1D,
+                                                              ZeroPadding3D)
 
-from runtime._src.keras.rnn_layer import RNN, StackedRNNCells
-from runtime._src.keras.text_vectorization import TextVectorization
-from runtime._src.keras.image_augmentation import (AutoContrast, CutMix, Equalization,
-                                                   MaxNumBoundingBoxes, MixUp, Pipeline,
-                                                   RandAugment,
-                                                   RandomBrightness,
-                                                   RandomContrast, RandomCrop, RandomGrayscale,
-                                                   RandomColorDegeneration,
-                                                   RandomColorJitter, RandomErasing,
-                                                   RandomInvert, RandomPerspective,
-                                                   RandomGaussianBlur, RandomHue,
-                                                   RandomPosterization,
-                                                   RandomSaturation, RandomSharpness,
-                                                   RandomRotation, RandomShear,
-                                                   RandomTranslation, RandomZoom,
-                                                   Solarization)
-from runtime._src.keras.layers_more import (AdditiveAttention, DepthwiseConv1D,
-                                            RMSNormalization, SeparableConv1D,
-                                            SpectralNormalization, Wrapper, dot)
-from runtime._src.keras.einsum_dense import EinsumDense
-from runtime._src.keras.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
-from runtime._src.keras.reversible_embedding import ReversibleEmbedding
-from runtime._src.keras.group_query_attention import \
-    GroupedQueryAttention as GroupQueryAttention
+from runtime._src.keras.layers.rnn.rnn import RNN, StackedRNNCells
+from runtime._src.keras.layers.preprocessing.text_vectorization import TextVectorization
+from runtime._src.keras.layers.preprocessing.image_preprocessing.image_augmentation import (AutoContrast,
+                                                                                            CutMix,
+                                                                                            Equalization,
+                                                                                            MaxNumBoundingBoxes,
+                                                                                            MixUp,
+                                                                                            Pipeline,
+                                                                                            RandAugment,
+                                                                                            RandomBrightness,
+                                                                                            RandomContrast,
+                                                                                            RandomCrop,
+                                                                                            RandomGrayscale,
+                                                                                            RandomColorDegeneration,
+                                                                                            RandomColorJitter,
+                                                                                            RandomErasing,
+                                                                                            RandomInvert,
+                                                                                            RandomPerspective,
+                                                                                            RandomGaussianBlur,
+                                                                                            RandomHue,
+                                                                                            RandomPosterization,
+                                                                                            RandomSaturation,
+                                                                                            RandomSharpness,
+                                                                                            RandomRotation,
+                                                                                            RandomShear,
+                                                                                            RandomTranslation,
+                                                                                            RandomZoom,
+                                                                                            Solarization)
+from runtime._src.keras.layers.merging.dot import dot
+from runtime._src.keras.layers.convolutional.separable_conv import SeparableConv1D
+from runtime._src.keras.layers.convolutional.depthwise_conv import DepthwiseConv1D
+from runtime._src.keras.layers.normalization.spectral_normalization import SpectralNormalization
+from runtime._src.keras.layers.core.wrapper import Wrapper
+from runtime._src.keras.layers.normalization.rms_normalization import RMSNormalization
+from runtime._src.keras.layers.attention.additive_attention import AdditiveAttention
+from runtime._src.keras.layers.core.einsum_dense import EinsumDense
+from runtime._src.keras.layers.rnn.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
+from runtime._src.keras.layers.core.reversible_embedding import ReversibleEmbedding
+from runtime._src.keras.layers.attention.grouped_query_attention import (GroupedQueryAttention as GroupQueryAttention)
 __all__ = ["Layer", "InputSpec", "Activation", "Add", "Average", "BatchNormalization",
            "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "Input",
            "InputLayer", "Lambda", "LayerNormalization", "MaxPooling2D", "Maximum", "Minimum",

@@ -1,28 +1,28 @@
 """`tf.keras.losses`: loss classes, their per-sample functions (and the
 aliases tf.keras has: mse, MAE, kld, logcosh, ...), and `get`."""
 
-from runtime._src.keras.losses import (BinaryCrossentropy, CategoricalCrossentropy, Loss,
-                                       MeanAbsoluteError, MeanAbsolutePercentageError,
-                                       MeanSquaredError, MeanSquaredLogarithmicError,
-                                       SparseCategoricalCrossentropy, binary_crossentropy,
-                                       categorical_crossentropy, get, mean_absolute_error,
-                                       mean_absolute_percentage_error, mean_squared_error,
-                                       mean_squared_logarithmic_error,
-                                       sparse_categorical_crossentropy)
+from runtime._src.keras.losses.losses import (BinaryCrossentropy, CategoricalCrossentropy,
+                                              MeanAbsoluteError, MeanAbsolutePercentageError,
+                                              MeanSquaredError, MeanSquaredLogarithmicError,
+                                              SparseCategoricalCrossentropy, binary_crossentropy,
+                                              categorical_crossentropy, get, mean_absolute_error,
+                                              mean_absolute_percentage_error, mean_squared_error,
+                                              mean_squared_logarithmic_error,
+                                              sparse_categorical_crossentropy)
+from runtime._src.keras.losses.loss import Loss
 
-from runtime._src.keras.loss_functions import (BinaryFocalCrossentropy,
-                                              CategoricalFocalCrossentropy, CategoricalHinge,
-                                              CosineSimilarity, categorical_hinge,
+from runtime._src.keras.losses.losses import (BinaryFocalCrossentropy, CategoricalFocalCrossentropy,
+                                              CategoricalHinge, CosineSimilarity, categorical_hinge,
                                               Hinge, Huber, KLDivergence, LogCosh, Poisson,
                                               SquaredHinge, binary_focal_crossentropy,
                                               categorical_focal_crossentropy, cosine_similarity,
                                               hinge, huber, kl_divergence, log_cosh, poisson,
                                               squared_hinge)
 
-from runtime._src.keras.losses_more import (CTC, CategoricalGeneralizedCrossEntropy, Circle,
-                                            Dice, Tversky, categorical_generalized_cross_entropy,
-                                            circle, ctc, dice, tversky)
-from runtime._src.keras.losses_serialization import Reduction, deserialize, serialize
+from runtime._src.keras.losses.losses import (CTC, CategoricalGeneralizedCrossEntropy, Circle, Dice,
+                                              Tversky, categorical_generalized_cross_entropy,
+                                              circle, ctc, dice, tversky)
+from runtime._src.keras.losses.serialization import Reduction, deserialize, serialize
 
 # tf.keras's (TF 2.21) short names of the same functions
 mse = MSE = mean_squared_error

@@ -3,26 +3,30 @@
 helpers (`split_dataset`, `timeseries_dataset_from_array`, ...), and the
 serialization helpers Keras also lists here."""
 
-from runtime._src.keras.config_object import Config
-from runtime._src.keras.data_utils import (pack_x_y_sample_weight, split_dataset,
-                                           timeseries_dataset_from_array,
-                                           unpack_x_y_sample_weight)
-from runtime._src.keras.file_utils import get_file
-from runtime._src.keras.io_utils import (disable_interactive_logging,
-                                         enable_interactive_logging,
-                                         is_interactive_logging_enabled)
-from runtime._src.keras.progbar import Progbar
-from runtime._src.keras.py_dataset import PyDataset, Sequence
-from runtime._src.keras.sequence_utils import normalize, pad_sequences
-from runtime._src.keras.serialization import (CustomObjectScope, custom_object_scope,
-                                              deserialize_keras_object, get_custom_objects,
-                                              get_registered_name, get_registered_object,
-                                              register_keras_serializable,
-                                              serialize_keras_object)
-from runtime._src.keras.text_dataset import text_dataset_from_directory
-from runtime._src.keras.tensor_utils import get_source_inputs, is_keras_tensor, standardize_dtype
-from runtime._src.keras.utils import (clear_session, model_to_dot, plot_model, set_random_seed,
-                                      to_categorical)
+from runtime._src.keras.utils.config import Config
+from runtime._src.keras.utils.dataset_utils import (pack_x_y_sample_weight, split_dataset,
+                                                    timeseries_dataset_from_array,
+                                                    unpack_x_y_sample_weight)
+from runtime._src.keras.utils.file_utils import get_file
+from runtime._src.keras.utils.io_utils import (disable_interactive_logging,
+                                               enable_interactive_logging,
+                                               is_interactive_logging_enabled)
+from runtime._src.keras.utils.progbar import Progbar
+from runtime._src.keras.trainers.data_adapters.py_dataset import PyDataset, Sequence
+from runtime._src.keras.utils.sequence_utils import normalize, pad_sequences
+from runtime._src.keras.saving.serialization_lib import (CustomObjectScope, custom_object_scope,
+                                                         deserialize_keras_object,
+                                                         get_custom_objects, get_registered_name,
+                                                         get_registered_object,
+                                                         register_keras_serializable,
+                                                         serialize_keras_object)
+from runtime._src.keras.utils.text_dataset_utils import text_dataset_from_directory
+from runtime._src.keras.utils.tensor_utils import (get_source_inputs, is_keras_tensor,
+                                                   standardize_dtype)
+from runtime._src.keras.utils.model_visualization import model_to_dot, plot_model
+from runtime._src.keras.backend.global_state import clear_session
+from runtime._src.keras.utils.rng_utils import set_random_seed
+from runtime._src.keras.utils.numerical_utils import to_categorical
 
 __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "custom_object_scope", "CustomObjectScope", "register_keras_serializable",

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime._src.keras import naming
+from runtime._src.keras.utils import naming
 
 keras = tf.keras
 layers = tf.keras.layers

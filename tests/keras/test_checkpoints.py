@@ -70,7 +70,7 @@ def test_weights_h5_round_trips_and_holds_keras_paths(tmp_path):
     trained.fit(X, Y, epochs=1, verbose=0)
     path = str(tmp_path / "w.weights.h5")
     trained.save_weights(path)
-    from runtime._src.keras import hdf5
+    from runtime._src.keras.saving import hdf5
     with open(path, "rb") as f:
         datasets = hdf5.read_datasets(f.read())
     # Keras 3's layout of this Sequential (TF 2.21 writes these paths); SGD without

@@ -64,7 +64,7 @@ def test_our_weights_h5_has_the_datasets_keras_wrote(tmp_path):
     """Re-saved by us, the subclassed model's file holds the same datasets at the
     same paths as Keras's (less the optimizer's state, which we do not write);
     Keras 3 in TF 2.21 loads such files (checked by hand: same predictions)."""
-    from runtime._src.keras import hdf5
+    from runtime._src.keras.saving import hdf5
 
     class Sub(tf.keras.Model):
         def __init__(self, **kwargs):
@@ -92,7 +92,7 @@ def test_our_weights_h5_has_the_datasets_keras_wrote(tmp_path):
 
 
 def test_hdf5_reader_errors_name_the_problem(tmp_path):
-    from runtime._src.keras import hdf5
+    from runtime._src.keras.saving import hdf5
 
     with pytest.raises(ValueError, match="not an HDF5 file"):
         hdf5.read_datasets(b"PK\x03\x04 not hdf5")

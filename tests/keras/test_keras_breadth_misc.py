@@ -123,7 +123,7 @@ def test_remat_and_remat_scope():
                                rtol=1e-6)
     with pytest.raises(ValueError, match="Invalid mode 'x'. Supported modes are"):
         keras.RematScope(mode="x")
-    from runtime._src.keras.operation import get_current_remat_mode
+    from runtime._src.keras.ops.keras_operation import get_current_remat_mode
     with keras.RematScope(mode="larger_than", output_size_threshold=8) as scope:
         assert get_current_remat_mode() is scope
     assert get_current_remat_mode() is None

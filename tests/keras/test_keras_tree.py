@@ -16,7 +16,7 @@ from record_keras_misc import TREE_CASES, tree_outcome  # noqa: E402
 REC = json.loads((pathlib.Path(__file__).parent.parent / "data" / "keras_misc.json")
                  .read_text())["tree"]
 # Keras's module path in the class repr of MAP_TO_NONE differs; the object is the same kind
-_RENAMES = {"keras.src.tree.tree_api.": "runtime._src.keras.tree."}
+_RENAMES = {"keras.src.tree.tree_api.": "runtime._src.keras.tree.tree_api."}
 
 
 @pytest.mark.parametrize("case", TREE_CASES)

@@ -1,7 +1,7 @@
 """TensorFlow's own initializers: `tf.constant_initializer`,
 `tf.zeros_initializer`, `tf.ones_initializer`, `tf.random_normal_initializer`
 and `tf.random_uniform_initializer` (not Keras's, which live in
-runtime/_src/keras/initializers.py).
+runtime/_src/keras/initializers/initializers.py).
 
     init = tf.random_normal_initializer(stddev=0.1, seed=3)
     tf.Variable(init(shape=[2, 3]))      # the same values each call, with a seed

@@ -1,6 +1,6 @@
 """One step of an LSTM (Keras's gate order i, f, g, o; sigmoid gates, tanh
 cell activation) and its backward step, each as one op: the loops of
-runtime/_src/keras/lstm_fused.py run one node per step instead of twenty,
+runtime/_src/keras/layers/rnn/lstm_fused.py run one node per step instead of twenty,
 with the same numpy operations in the same order, so the same values.
 
     gates, c, h = lstm_step(z_x, h_prev, c_prev, recurrent_kernel)

@@ -22,11 +22,11 @@ from runtime._src.core.context import init_scope
 from runtime._src.core.errors import NotFoundError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.variables import Variable
-from runtime._src.keras.optimizers import Optimizer
 from runtime._src.train import checkpoint_io, state_file, tf_bundle
 from runtime._src.train.restore import Restoration
-from runtime._src.train.tracking import (ATTRIBUTES, SLOT_MARKER, VALUE_SUFFIX, is_trackable,
-                                         slot_variables, walk)
+from runtime._src.train.tracking import (ATTRIBUTES, SLOT_MARKER, VALUE_SUFFIX,
+                                         is_keras_optimizer, is_trackable, slot_variables,
+                                         walk)
 
 __all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus",
            "load_saved", "CheckpointOptions"]
@@ -151,7 +151,7 @@ def serialize(root):
                 for suffix, value in obj._serialize_to_tensors().items():
                     values[prefix + suffix] = np.asarray(value)
         for i, obj in enumerate(objects):
-            if not isinstance(obj, Optimizer):
+            if not is_keras_optimizer(obj):
                 continue
             slots = []
             for variable, name, slot in slot_variables(obj):

@@ -19,9 +19,8 @@ import numpy as np
 
 from runtime._src.core.context import init_scope
 from runtime._src.function.variables import Variable
-from runtime._src.keras.base_layer import Layer
-from runtime._src.keras.optimizers import Optimizer
-from runtime._src.train.tracking import children, slot_variables, walk
+from runtime._src.train.tracking import (children, is_keras_layer, is_keras_optimizer,
+                                          slot_variables, walk)
 
 __all__ = ["Restoration"]
 
@@ -111,7 +110,7 @@ class Restoration:
 
     def _defer(self, obj, missing):
         self.waiting.setdefault(id(obj), []).extend(missing)
-        if isinstance(obj, Layer) and not _wrapped_by(obj, "build", self):
+        if is_keras_layer(obj) and not _wrapped_by(obj, "build", self):
             _wrap(obj, "build", lambda result: self._retry(obj), self)
 
     def _retry(self, obj):
@@ -177,7 +176,7 @@ class Restoration:
                    if (isinstance(o, Variable) or hasattr(o, "_restore_from_tensors"))
                    and id(o) not in self.live_to_saved]
         for obj in objects:
-            if isinstance(obj, Optimizer):
+            if is_keras_optimizer(obj):
                 for var, name, slot in slot_variables(obj):
                     if id(slot) not in self.live_to_saved and id(var) in self.live_to_saved:
                         missing.append(f"slot {name!r} of {var.name}")

@@ -27,21 +27,41 @@ a value's key in the checkpoint: `model/layers/0/kernel/.ATTRIBUTES/VARIABLE_VAL
 as TensorFlow names them.
 """
 
+import sys
+
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
-from runtime._src.keras.base_layer import _UNTRACKED, Layer
-from runtime._src.keras.optimizers import Optimizer
 
 __all__ = ["children", "is_trackable", "walk", "slot_variables", "short_name",
-           "ATTRIBUTES", "VALUE_SUFFIX", "SLOT_MARKER"]
+           "is_keras_layer", "is_keras_optimizer", "ATTRIBUTES", "VALUE_SUFFIX",
+           "SLOT_MARKER"]
 
 ATTRIBUTES = "/.ATTRIBUTES/"
 VALUE_SUFFIX = ATTRIBUTES + "VARIABLE_VALUE"
 SLOT_MARKER = "/.OPTIMIZER_SLOT/"
 
+_LAYER_MODULE = "runtime._src.keras.layers.layer"
+_OPTIMIZER_MODULE = "runtime._src.keras.optimizers.optimizer"
+
+
+def _keras_isinstance(obj, module, name):
+    """isinstance(obj, <Keras class>), without importing Keras: until its module
+    is loaded (`tf.keras` first touched) no object can be one."""
+    loaded = sys.modules.get(module)
+    cls = getattr(loaded, name, None)
+    return cls is not None and isinstance(obj, cls)
+
+
+def is_keras_layer(obj):
+    return _keras_isinstance(obj, _LAYER_MODULE, "Layer")
+
+
+def is_keras_optimizer(obj):
+    return _keras_isinstance(obj, _OPTIMIZER_MODULE, "Optimizer")
+
 
 def is_trackable(value):
-    if isinstance(value, (Variable, Module, Optimizer)) or \
+    if isinstance(value, (Variable, Module)) or is_keras_optimizer(value) or \
             hasattr(value, "_checkpoint_children"):
         return True
     if isinstance(value, (list, tuple)):
@@ -64,12 +84,12 @@ def children(obj):
     custom = getattr(obj, "_checkpoint_children", None)
     if custom is not None:
         return list(custom())
-    if isinstance(obj, Layer):
+    if is_keras_layer(obj):
         return _layer_children(obj)
     if isinstance(obj, Module):
         return [(k, v) for k, v in sorted(vars(obj).items())
                 if k != "_name" and is_trackable(v)]
-    if isinstance(obj, Optimizer):
+    if is_keras_optimizer(obj):
         found = [("iter", obj.iterations)]
         if isinstance(obj.learning_rate, Variable):
             found.append(("learning_rate", obj.learning_rate))
@@ -82,13 +102,14 @@ def children(obj):
 
 
 def _layer_children(layer):
+    untracked = sys.modules[_LAYER_MODULE]._UNTRACKED
     found, names, own = [], set(), set()
     for weight in layer.__dict__.get("_own_weights", ()):
         name = _unique(short_name(weight), names)
         found.append((name, weight))
         own.add(id(weight))
     for key, value in vars(layer).items():
-        if key in _UNTRACKED or callable(value) and not is_trackable(value):
+        if key in untracked or callable(value) and not is_trackable(value):
             continue
         if id(value) in own or not is_trackable(value):
             continue

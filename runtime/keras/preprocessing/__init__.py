@@ -3,8 +3,8 @@ from arrays of time steps, and `preprocessing.sequence.pad_sequences`.
 (Image loading needs PIL, which runtime does not depend on: the image
 helpers are absent.)"""
 
-from runtime._src.keras.data_utils import timeseries_dataset_from_array
-from runtime._src.keras.text_dataset import text_dataset_from_directory
+from runtime._src.keras.utils.dataset_utils import timeseries_dataset_from_array
+from runtime._src.keras.utils.text_dataset_utils import text_dataset_from_directory
 from runtime.keras.preprocessing import sequence
 
 __all__ = ["sequence", "text_dataset_from_directory", "timeseries_dataset_from_array"]

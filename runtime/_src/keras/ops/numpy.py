@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from runtime._src.core.tensor import Tensor
-from runtime._src.keras.keras_tensor import KerasTensor
+from runtime._src.keras.backend.keras_tensor import KerasTensor
 from runtime._src.keras.ops.operation import (cast_to, dtype_of, floatx, keras_op,
                                               result_type, standardize_dtype, tensor, to_float)
 from runtime._src.keras.ops.tfops import tf

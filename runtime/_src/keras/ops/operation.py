@@ -19,8 +19,8 @@ import numpy as np
 
 from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.keras import keras_tensor
-from runtime._src.keras.keras_tensor import KerasTensor, Operation, any_symbolic
+from runtime._src.keras.backend import keras_tensor
+from runtime._src.keras.backend.keras_tensor import KerasTensor, Operation, any_symbolic
 from runtime._src.ops import math_ops
 
 __all__ = ["keras_op", "tensor", "result_type", "dtype_of", "cast_to", "floatx",

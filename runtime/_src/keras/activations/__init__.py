@@ -1,0 +1,1 @@
+"""`keras.activations`: activation functions by name."""

@@ -1,0 +1,1 @@
+"""`keras.callbacks`: the hooks `fit`, `evaluate` and `predict` call."""

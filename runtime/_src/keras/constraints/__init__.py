@@ -1,0 +1,1 @@
+"""`keras.constraints`: weight constraints."""

@@ -1,0 +1,1 @@
+"""`keras.dtype_policies`: the dtypes a layer computes in and keeps its weights in."""

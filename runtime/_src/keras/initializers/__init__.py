@@ -1,0 +1,1 @@
+"""`keras.initializers`: weight initializers."""

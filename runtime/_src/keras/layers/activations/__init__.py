@@ -1,0 +1,1 @@
+"""Activation layers (`LeakyReLU`, `PReLU`, `ELU`, ...)."""

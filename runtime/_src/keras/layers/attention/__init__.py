@@ -1,0 +1,1 @@
+"""Attention layers (`Attention`, `MultiHeadAttention`, `GroupedQueryAttention`, ...)."""

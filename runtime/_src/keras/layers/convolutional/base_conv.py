@@ -1,0 +1,107 @@
+"""`BaseConv`, the one base of the convolution layers (Keras 3's `BaseConv` and
+`BaseConvTranspose` in one), parameterised by `_rank` (1, 2, 3) and `_transpose`:
+
+    arguments     kernel_size, strides and dilation_rate as `_rank` ints, padding,
+                  data_format, activation, use_bias, the initializers, and the
+                  regularizers and constraints of each weight (`_weight_options`)
+    weights       kernel kernel_size + (in, filters), or + (filters, in) with
+                  `_transpose` (the kernel of the convolution whose gradient the
+                  layer computes), and bias (filters,)
+    output        bias added and activation applied after the convolution (`_finish`)
+
+Conv1D/2D/3D, their transposes, and the depthwise and separable layers derive
+from it and write `call` (and `build` where their weights differ).
+"""
+
+import numbers
+
+from runtime._src.keras.activations import activations
+from runtime._src.keras.layers.layer import ConfigurableLayer
+from runtime._src.keras.layers.layer import InputSpec
+from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair, ntuple
+from runtime._src.ops import nn_ops
+
+__all__ = ["BaseConv"]
+
+
+_NORMS = {     # kernel_size, strides, dilation_rate as `_rank` positive ints
+    1: lambda v, n: _pair(v[0] if isinstance(v, (list, tuple)) else v, n)[:1],
+    2: _pair,
+    3: lambda v, n: ntuple(v, 3, n),
+}
+
+
+def _positive(value, name):
+    if not isinstance(value, numbers.Integral) or value <= 0:
+        raise ValueError(f"Invalid value for argument `{name}`. Expected a strictly positive "
+                         f"value. Received {name}={value}.")
+    return int(value)
+
+
+class BaseConv(ConfigurableLayer):
+    """Arguments, weights, bias and activation of a convolution of rank `_rank`
+    (transposed with `_transpose`)."""
+
+    _rank = 2
+    _transpose = False
+    _config_keys = ("kernel_size", "strides", "padding", "data_format", "dilation_rate",
+                    "activation", "use_bias", "kernel_initializer", "bias_initializer")
+
+    def __init__(self, kernel_size, strides=1, padding="valid", data_format=None,
+                 dilation_rate=1, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+        self._weight_options = {      # passed to add_weight
+            part: {what: kwargs.pop(f"{part}_{what}", None)
+                   for what in ("regularizer", "constraint")}
+            for part in ("kernel", "bias", "depthwise", "pointwise")}
+        super().__init__(**kwargs)
+        norm = _NORMS[self._rank]
+        self.kernel_size = norm(kernel_size, "kernel_size")
+        self.strides = norm(strides, "strides")
+        self.dilation_rate = norm(dilation_rate, "dilation_rate")
+        self.padding = _padding(padding)
+        self.data_format = _data_format(data_format)
+        self.activation = activation
+        self._activation_fn = activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = kernel_initializer
+        self.bias_initializer = bias_initializer
+        self.input_spec = InputSpec(ndim=self._rank + 2)
+
+    def _channels(self, input_shape):
+        axis = -1 if self.data_format == "channels_last" else 1
+        channels = input_shape[axis]
+        if channels is None:
+            raise ValueError(f'Layer "{self.name}": the channel dimension of its input must '
+                             f"be known to build the kernel; got input shape {input_shape}")
+        return channels
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + ((self.filters, channels) if self._transpose
+                                   else (channels, self.filters))
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(
+            shape=self._kernel_shape(self._channels(input_shape)),
+            initializer=self.kernel_initializer, name="kernel",
+            **self._weight_options["kernel"])
+        self._add_bias(self.filters)
+        self.built = True
+
+    def _add_bias(self, n):
+        self.bias = self.add_weight(shape=(n,), initializer=self.bias_initializer,
+                                    name="bias", **self._weight_options["bias"]) \
+            if self.use_bias else None
+
+    def _finish(self, outputs):
+        if self.use_bias:
+            fmt = "NHWC" if self.data_format == "channels_last" else "NCHW"
+            if self._rank == 1:
+                fmt = "NWC" if fmt == "NHWC" else "NCW"
+            outputs = nn_ops.bias_add(outputs, self.bias,
+                                      data_format="NHWC" if fmt in ("NHWC", "NWC")
+                                      else "NCHW")
+        return self._activation_fn(outputs)
+
+    def _fmt(self):
+        return "NHWC" if self.data_format == "channels_last" else "NCHW"

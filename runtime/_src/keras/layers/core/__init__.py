@@ -1,0 +1,1 @@
+"""Core layers (`Dense`, `EinsumDense`, `Embedding`, `Input`, `Identity`, `Masking`, ...)."""

@@ -1,0 +1,70 @@
+"""`keras.layers.Embedding(input_dim, output_dim)`: gather(embeddings, ids),
+embeddings (input_dim, output_dim) uniform in [-0.05, 0.05]."""
+
+import numbers
+from runtime._src.core import dtypes
+from runtime._src.keras.constraints import constraints
+from runtime._src.keras.initializers import initializers
+from runtime._src.keras.regularizers import regularizers
+from runtime._src.keras.layers.layer import Layer
+from runtime._src.keras.saving.serialization_lib import serialize_keras_object as _serialize
+from runtime._src.ops import array_ops, math_ops
+
+__all__ = ["Embedding"]
+
+
+class Embedding(Layer):
+    """`tf.keras.layers.Embedding(input_dim, output_dim,
+    embeddings_initializer="uniform", mask_zero=False)`: row `i` of the table
+    for each id `i`; mask_zero=True makes id 0 padding (backend/masking.py)."""
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
+                 **kwargs):
+        kwargs.pop("input_length", None)
+        kwargs.pop("quantization_config", None)
+        kwargs.pop("lora_rank", None)
+        super().__init__(**kwargs)
+        for arg, value in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if not isinstance(value, numbers.Integral) or value <= 0:
+                raise ValueError(f"Both `input_dim` and `output_dim` should be positive, "
+                                 f"Received input_dim = {input_dim} and "
+                                 f"output_dim = {output_dim}")
+        self.input_dim = int(input_dim)
+        self.output_dim = int(output_dim)
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        self.mask_zero = bool(mask_zero)
+        self.embeddings = None
+
+    def get_config(self):
+        return {**super().get_config(), "input_dim": self.input_dim,
+                "output_dim": self.output_dim,
+                "embeddings_initializer": _serialize(self.embeddings_initializer),
+                "embeddings_regularizer": _serialize(self.embeddings_regularizer),
+                "activity_regularizer": _serialize(self.activity_regularizer),
+                "embeddings_constraint": _serialize(self.embeddings_constraint),
+                "mask_zero": self.mask_zero, "quantization_config": None}
+
+    def compute_mask(self, inputs, mask=None):
+        """True where the id is not 0 (with mask_zero=True), else None."""
+        if not self.mask_zero:
+            return None
+        return math_ops.not_equal(inputs, array_ops.zeros_like(inputs))
+
+    def build(self, input_shape=None):
+        self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint,
+                                          name="embeddings")
+        self.built = True
+
+    def call(self, inputs):
+        if inputs.dtype not in (dtypes.int32, dtypes.int64):
+            inputs = math_ops.cast(inputs, dtypes.int32)
+        return array_ops.gather(self.embeddings, inputs)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape) + (self.output_dim,)

@@ -1,0 +1,1 @@
+"""Merge layers (`Add`, `Concatenate`, `Dot`, ...)."""

@@ -1,0 +1,1 @@
+"""Normalization layers (`BatchNormalization`, `LayerNormalization`, `GroupNormalization`, ...)."""

@@ -1,0 +1,1 @@
+"""Preprocessing layers (`Normalization`, lookups, `TextVectorization`, `Discretization`, `Hashing`, image layers)."""

@@ -1,0 +1,110 @@
+"""Layers that map values to bin indices: `Discretization` and `Hashing`.
+
+    Discretization(bin_boundaries=[0.0, 1.0, 2.5])
+        x < 0 -> 0, 0 <= x < 1 -> 1, 1 <= x < 2.5 -> 2, x >= 2.5 -> 3 (int32)
+    Hashing(num_bins, mask_value=None)
+        FarmHash Fingerprint64 of each value (numbers as their decimal text,
+        floats cast to int64 first) modulo num_bins (tf.strings.to_hash_bucket_fast);
+        with mask_value, that value is bin 0 and the others 1 + hash % (num_bins - 1)
+
+`output_mode` "one_hot", "multi_hot" or "count" encode the indices as
+`CategoryEncoding` does (float32). Discretization needs its `bin_boundaries`
+(no `adapt`), Hashing no `salt` (TF's strong SipHash is not implemented).
+"""
+
+from runtime._src.core import dtypes
+from runtime._src.keras.layers.layer import ConfigurableLayer
+from runtime._src.keras.layers.preprocessing.category_encoding import encode
+from runtime._src.ops import array_ops, math_ops, reduction_ops, text_ops
+
+__all__ = ["Discretization", "Hashing"]
+
+_MODES = ("int", "one_hot", "multi_hot", "count")
+
+
+def _check_mode(layer, mode):
+    if mode not in _MODES:
+        raise ValueError(f"Invalid value for argument `output_mode`. Expected one of "
+                         f"{list(_MODES)}. Received: output_mode={mode}")
+    return mode
+
+
+class Discretization(ConfigurableLayer):
+    """`keras.layers.Discretization(bin_boundaries, output_mode="int")`."""
+
+    def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
+                 sparse=False, dtype=None, name=None, **kwargs):
+        kwargs.pop("trainable", None)
+        super().__init__(name=name, **kwargs)
+        if bin_boundaries is None:
+            raise NotImplementedError(f'Layer "{self.name}": pass `bin_boundaries`; '
+                                      "learning them with adapt(num_bins=...) is not supported")
+        if sparse:
+            raise NotImplementedError(f'Layer "{self.name}": sparse=True is not supported')
+        self.bin_boundaries = [float(b) for b in bin_boundaries]
+        if sorted(self.bin_boundaries) != self.bin_boundaries:
+            raise ValueError("`bin_boundaries` must be sorted. Received: "
+                             f"bin_boundaries={self.bin_boundaries}")
+        self.num_bins, self.epsilon, self.sparse = num_bins, epsilon, sparse
+        self.output_mode = _check_mode(self, output_mode)
+
+    def get_config(self):
+        # Keras 3's keys and order (its dtype is the input's, a string)
+        return {"bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins,
+                "epsilon": self.epsilon, "output_mode": self.output_mode,
+                "sparse": self.sparse, "name": self.name, "dtype": "float32"}
+
+    def call(self, inputs):
+        x = math_ops.cast(inputs, dtypes.float32)
+        bounds = array_ops.constant(self.bin_boundaries, dtypes.float32)
+        above = math_ops.greater_equal(array_ops.expand_dims(x, -1), bounds)
+        ids = reduction_ops.reduce_sum(math_ops.cast(above, dtypes.int32), -1)
+        if self.output_mode == "int":
+            return ids
+        return encode(ids, len(self.bin_boundaries) + 1, self.output_mode, dtypes.float32)
+
+
+class Hashing(ConfigurableLayer):
+    """`keras.layers.Hashing(num_bins, mask_value=None, output_mode="int")`."""
+
+    _config_keys = ("num_bins", "salt", "mask_value", "output_mode", "sparse")
+
+    def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False,
+                 **kwargs):
+        kwargs.pop("dtype", None)
+        super().__init__(**kwargs)
+        if not isinstance(num_bins, int) or num_bins <= 0:
+            raise ValueError("The `num_bins` for `Hashing` cannot be `None` or non-positive "
+                             f"values. Received: num_bins={num_bins}.")
+        if salt is not None:
+            raise NotImplementedError(f'Layer "{self.name}": `salt` (a keyed SipHash) is not '
+                                      "supported; leave it None")
+        if sparse:
+            raise NotImplementedError(f'Layer "{self.name}": sparse=True is not supported')
+        self.num_bins, self.salt, self.mask_value = num_bins, salt, mask_value
+        self.sparse = sparse
+        self.output_mode = _check_mode(self, output_mode)
+
+    def get_config(self):
+        config = super().get_config()
+        if isinstance(config.get("dtype"), dict):       # Keras 3's Hashing policy is int64
+            config["dtype"] = {**config["dtype"], "config": {"name": "int64"}}
+        return config
+
+    def call(self, inputs):
+        values = inputs
+        bins = self.num_bins
+        mask = None
+        if self.mask_value is not None and bins > 1:
+            bins -= 1
+            mask = math_ops.equal(values, self.mask_value)
+        if values.dtype.is_floating:
+            values = math_ops.cast(values, dtypes.int64)
+        if values.dtype != dtypes.string:
+            values = text_ops.as_string(values)
+        ids = text_ops.to_hash_bucket_fast(values, bins)
+        if mask is not None:
+            ids = math_ops.where(mask, array_ops.zeros_like(ids), ids + 1)
+        if self.output_mode == "int":
+            return ids
+        return encode(ids, self.num_bins, self.output_mode, dtypes.float32)

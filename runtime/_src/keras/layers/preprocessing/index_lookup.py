@@ -1,0 +1,156 @@
+"""The lookup layers: `StringLookup` and `IntegerLookup` (Keras 3's index_lookup).
+
+    StringLookup(vocabulary=None, mask_token=None, oov_token="[UNK]",
+                 output_mode="int", invert=False)
+    IntegerLookup(vocabulary=None, mask_token=None, oov_token=-1, ...)
+        token -> index: the mask token (when given) is 0, then one
+        out-of-vocabulary index, then the vocabulary in order; `adapt(data)`
+        takes the vocabulary by decreasing count (ties: larger token first),
+        as Keras; invert=True maps indices back to tokens.
+
+Lookups compare each token with the vocabulary (a [..., vocabulary]
+comparison), so they run in graphs too; they suit the small vocabularies
+of tests and examples.
+"""
+
+import numpy as np
+
+from runtime._src.core import dtypes
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+from runtime._src.keras.layers.layer import ConfigurableLayer
+from runtime._src.ops import array_ops, math_ops, reduction_ops
+from runtime._src.keras.layers.preprocessing.category_encoding import encode
+
+__all__ = ["IntegerLookup", "StringLookup"]
+
+
+def _as_numpy(data):
+    if isinstance(data, Tensor):
+        return data.numpy()
+    if hasattr(data, "as_numpy_iterator"):
+        return np.concatenate([np.asarray(b) for b in data.as_numpy_iterator()])
+    return np.asarray(data)
+
+
+class _Lookup(ConfigurableLayer):
+    _token_dtype = None
+    _config_keys = ("num_oov_indices", "mask_token", "oov_token", "output_mode", "invert")
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=None,
+                 vocabulary=None, output_mode="int", invert=False, **kwargs):
+        kwargs.pop("dtype", None)
+        super().__init__(**kwargs)
+        if num_oov_indices != 1:
+            raise NotImplementedError(f"{type(self).__name__}: only num_oov_indices=1 is "
+                                      f"supported, got {num_oov_indices}")
+        if output_mode not in ("int", "one_hot", "multi_hot", "count"):
+            raise ValueError(f"Unknown arg for output_mode: {output_mode!r}")
+        self.max_tokens, self.num_oov_indices = max_tokens, num_oov_indices
+        self.mask_token, self.oov_token = mask_token, oov_token
+        self.output_mode, self.invert = output_mode, bool(invert)
+        self._vocabulary = []
+        if vocabulary is not None:
+            self.set_vocabulary(vocabulary)
+
+    def set_vocabulary(self, vocabulary):
+        self._vocabulary = [self._token(v) for v in _as_numpy(vocabulary).reshape(-1)]
+
+    def _token(self, value):
+        return value.decode() if isinstance(value, bytes) else value
+
+    def adapt(self, data):
+        """The vocabulary: `data`'s tokens by decreasing count (ties: larger first)."""
+        tokens, counts = np.unique(_as_numpy(data).reshape(-1), return_counts=True)
+        tokens = [self._token(t.item() if hasattr(t, "item") else t) for t in tokens]
+        keep = [(c, t) for t, c in zip(tokens, counts)
+                if t != self.mask_token and t != self.oov_token]
+        keep.sort(reverse=True)
+        if self.max_tokens is not None:
+            keep = keep[:self.max_tokens - self.num_oov_indices - (self.mask_token is not None)]
+        self._vocabulary = [t for _, t in keep]
+
+    def get_vocabulary(self):
+        head = [] if self.mask_token is None else [self.mask_token]
+        return head + [self.oov_token] * self.num_oov_indices + list(self._vocabulary)
+
+    def vocabulary_size(self):
+        return len(self.get_vocabulary())
+
+    def call(self, inputs):
+        full = self.get_vocabulary()
+        if self.invert:
+            table = array_ops.constant(np.array(full, dtype=object if isinstance(
+                full[0], str) else "int64"))
+            return array_ops.gather(table, math_ops.cast(inputs, dtypes.int64))
+        first = len(full) - len(self._vocabulary)
+        x = convert_to_tensor(inputs)
+        if self._token_dtype is dtypes.int64:
+            x = math_ops.cast(x, dtypes.int64)
+        index = self._lookup(x, first)
+        if self.output_mode == "int":
+            return index
+        return encode(index, len(full), self.output_mode, dtypes.int64
+                      if self.output_mode != "count" else dtypes.int64)
+
+    def _lookup(self, x, first):
+        oov = array_ops.constant(first - 1, dtypes.int64)
+        if not self._vocabulary:
+            index = array_ops.fill(array_ops.shape(x), oov)
+        else:
+            hits = _matches(array_ops.expand_dims(x, -1), self._vocabulary)
+            found = reduction_ops.reduce_any(hits, axis=-1)
+            pos = math_ops.add(reduction_ops.argmax(math_ops.cast(hits, dtypes.int32), axis=-1),
+                               array_ops.constant(first, dtypes.int64))
+            index = math_ops.where(found, pos, array_ops.fill(array_ops.shape(x), oov))
+        if self.mask_token is not None:
+            mask = _matches(x, self.mask_token)
+            index = math_ops.where(mask, array_ops.zeros_like(index), index)
+        return index
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"max_tokens": self.max_tokens, "vocabulary": list(self._vocabulary)})
+        return config
+
+
+def _matches(x, tokens):
+    """x == tokens (a token or a list), elementwise. A string tensor made from
+    a numpy str array holds str where one from Python strings holds bytes and
+    the two never compare equal here, so strings are compared in both forms."""
+    if isinstance(tokens, list) and tokens and not isinstance(tokens[0], str) or \
+            isinstance(tokens, int):
+        return math_ops.equal(x, array_ops.constant(np.array(tokens, "int64")))
+    texts = np.array(tokens, dtype=object)
+    raw = np.array([t.encode() for t in np.reshape(texts, -1)], dtype=object).reshape(
+        texts.shape)
+    return math_ops.logical_or(math_ops.equal(x, array_ops.constant(texts)),
+                               math_ops.equal(x, array_ops.constant(raw)))
+
+
+class StringLookup(_Lookup):
+    """`keras.layers.StringLookup(max_tokens=None, num_oov_indices=1,
+    mask_token=None, oov_token="[UNK]", vocabulary=None, output_mode="int",
+    invert=False)`."""
+
+    _token_dtype = dtypes.string
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None,
+                 oov_token="[UNK]", vocabulary=None, **kwargs):
+        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary,
+                         **kwargs)
+
+
+class IntegerLookup(_Lookup):
+    """`keras.layers.IntegerLookup(max_tokens=None, num_oov_indices=1,
+    mask_token=None, oov_token=-1, vocabulary=None, output_mode="int",
+    invert=False)`."""
+
+    _token_dtype = dtypes.int64
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1,
+                 vocabulary=None, **kwargs):
+        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary,
+                         **kwargs)
+
+    def _token(self, value):
+        return int(value)

@@ -1,0 +1,1 @@
+"""Regularization layers (dropouts and noise, active only in training)."""

@@ -1,0 +1,1 @@
+"""`keras.losses`: the `Loss` base, per-sample loss functions and their classes."""

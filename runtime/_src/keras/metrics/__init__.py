@@ -1,0 +1,1 @@
+"""`keras.metrics`: the `Metric` base and the metrics."""

@@ -1,0 +1,1 @@
+"""`Model`, `Sequential` and the functional graph."""

@@ -1,0 +1,1 @@
+"""`keras.optimizers`: the `Optimizer` base, the optimizers and their schedules."""

@@ -1,0 +1,1 @@
+"""`keras.optimizers.schedules`: learning-rate schedules."""

@@ -1,0 +1,1 @@
+"""`keras.random`: random functions and `SeedGenerator`."""

@@ -1,0 +1,1 @@
+"""`keras.regularizers`: weight penalties."""

@@ -1,0 +1,1 @@
+"""The training loop (`compile`, `fit`, `evaluate`, `predict`) and its data adapters."""

@@ -1,0 +1,1 @@
+"""What `fit` takes as data: datasets, generators and `PyDataset`."""

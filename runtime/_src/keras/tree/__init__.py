@@ -1,0 +1,1 @@
+"""`keras.tree`: nested-structure utilities."""

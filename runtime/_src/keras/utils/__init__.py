@@ -1,0 +1,1 @@
+"""`keras.utils`: naming, progress bars, file and dataset helpers, `Config`, model summaries."""

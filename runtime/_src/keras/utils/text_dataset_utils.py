@@ -1,0 +1,161 @@
+"""`keras.utils.text_dataset_from_directory` (also in
+`keras.preprocessing`): the `.txt` files under a folder as a `tf.data.Dataset`
+of (text, label) batches.
+
+    main/
+      neg/ a.txt b.txt ...       -> label 0
+      pos/ c.txt ...             -> label 1
+    ds = text_dataset_from_directory("main", batch_size=32)
+    ds.class_names                                # ["neg", "pos"]
+
+With `labels="inferred"` each subfolder (in alphanumeric order, or the order
+of `class_names`) is a class and its `.txt` files, searched recursively in
+sorted order, are its samples; `labels=None` (or `label_mode=None`) takes every
+`.txt` file under the folder; a list gives each file's label (files in the
+same sorted order; `class_names` are then the labels' strings).
+`label_mode` is "int" (int32), "categorical" (float32 one-hot), "binary"
+(float32, shape (n, 1), exactly two classes) or None. `validation_split` with
+`subset` "training" / "validation" / "both" keeps the first / last part of
+the (shuffled, when `shuffle`) files. Shuffling uses numpy's generator seeded
+by `seed`, so the order differs from Keras's for the same seed.
+"""
+
+import os
+
+import numpy as np
+
+from runtime._src.data.dataset import Dataset
+from runtime._src.keras.utils import io_utils
+
+__all__ = ["text_dataset_from_directory"]
+
+
+def _text_files(folder, follow_links):
+    """The .txt files under `folder`, recursively: each folder's files in
+    sorted order, then its subfolders in sorted order."""
+    found = []
+    for root, dirs, files in os.walk(folder, followlinks=follow_links):
+        dirs.sort()
+        found.extend(os.path.join(root, f) for f in sorted(files)
+                     if f.lower().endswith(".txt"))
+    return found
+
+
+def _index(directory, labels, class_names, follow_links, say):
+    """(paths, integer labels or None, class names)."""
+    if labels != "inferred":
+        paths = _text_files(directory, follow_links)
+        if labels is not None and len(labels) != len(paths):
+            raise ValueError("Expected the lengths of `labels` to match the number of files "
+                             f"in the target directory. len(labels) is {len(labels)} while "
+                             f"we found {len(paths)} files in directory {directory}.")
+        if labels is None:
+            say(f"Found {len(paths)} files.")
+            return paths, None, None
+        names = [str(c) for c in sorted(set(labels))]
+        say(f"Found {len(paths)} files belonging to {len(names)} classes.")
+        return paths, list(labels), names
+    subdirs = sorted(d for d in os.listdir(directory)
+                     if os.path.isdir(os.path.join(directory, d)))
+    if class_names is not None:
+        missing = [c for c in class_names if c not in subdirs]
+        if missing:
+            raise ValueError("The `class_names` passed did not match the names of the "
+                             f"subdirectories of the target directory. Expected: {subdirs} "
+                             f"(or a subset of it), but received: class_names={class_names}")
+        subdirs = list(class_names)
+    paths, found = [], []
+    for label, name in enumerate(subdirs):
+        files = _text_files(os.path.join(directory, name), follow_links)
+        paths.extend(files)
+        found.extend([label] * len(files))
+    say(f"Found {len(paths)} files belonging to {len(subdirs)} classes.")
+    return paths, found, subdirs
+
+
+def _check(labels, label_mode, class_names, validation_split, subset):
+    if labels not in ("inferred", None) and not isinstance(labels, (list, tuple)):
+        raise ValueError("`labels` argument should be a list/tuple of integer labels, of the "
+                         "same size as the number of text files in the target directory. If "
+                         "you wish to infer the labels from the subdirectory names in the "
+                         'target directory, pass `labels="inferred"`. If you wish to get a '
+                         "dataset that only contains text samples (no labels), pass "
+                         f"`labels=None`. Received: labels={labels}")
+    if label_mode not in ("int", "categorical", "binary", None):
+        raise ValueError('`label_mode` argument must be one of "int", "categorical", '
+                         f'"binary", or None. Received: label_mode={label_mode}')
+    if class_names is not None and labels != "inferred":
+        raise ValueError("You can only pass `class_names` if `labels='inferred'`. Received: "
+                         f"labels={labels}, and class_names={class_names}")
+    if (subset is None) != (validation_split is None):
+        raise ValueError("If `subset` is set, `validation_split` must be set, and inversely.")
+    if subset not in (None, "training", "validation", "both"):
+        raise ValueError('`subset` must be either "training", "validation" or "both". '
+                         f"Received: subset={subset}")
+    if validation_split is not None and not 0 < validation_split < 1:
+        raise ValueError("`validation_split` must be between 0 and 1, received: "
+                         f"{validation_split}")
+
+
+def _labels_array(labels, label_mode, num_classes):
+    labels = np.asarray(labels, dtype="int32")
+    if label_mode == "binary":
+        return labels.astype("float32").reshape(-1, 1)
+    if label_mode == "categorical":
+        return np.eye(num_classes, dtype="float32")[labels].reshape(-1, num_classes)
+    return labels
+
+
+def _dataset(paths, labels, label_mode, num_classes, batch_size, max_length):
+    texts = []
+    for path in paths:
+        with open(path, "rb") as f:
+            text = f.read()
+        texts.append(text[:max_length] if max_length is not None else text)
+    texts = np.array(texts, dtype=object)
+    if labels is None or label_mode is None:
+        ds = Dataset.from_tensor_slices(texts)
+    else:
+        ds = Dataset.from_tensor_slices((texts, _labels_array(labels, label_mode,
+                                                                num_classes)))
+    return ds if batch_size is None else ds.batch(batch_size)
+
+
+def text_dataset_from_directory(directory, labels="inferred", label_mode="int",
+                                class_names=None, batch_size=32, max_length=None,
+                                shuffle=True, seed=None, validation_split=None, subset=None,
+                                follow_links=False, format="tf", verbose=True):
+    """The texts under `directory` as a batched Dataset with `class_names`
+    (see the module's docstring)."""
+    _check(labels, label_mode, class_names, validation_split, subset)
+    if format != "tf":
+        raise ValueError(f"format={format!r}: runtime.keras makes tf.data datasets ('tf')")
+    if labels is None:
+        label_mode = None
+    elif label_mode is None and labels == "inferred":
+        labels = None           # no labels wanted: every file under `directory`
+    say = io_utils.print_msg if verbose else (lambda message: None)
+    paths, found, names = _index(directory, labels, class_names, follow_links, say)
+    if label_mode == "binary" and len(names or ()) != 2:
+        raise ValueError('When passing `label_mode="binary"`, there must be exactly 2 '
+                         f"class_names. Received: class_names={names}")
+    if shuffle:
+        order = np.random.RandomState(seed).permutation(len(paths))
+        paths = [paths[i] for i in order]
+        found = None if found is None else [found[i] for i in order]
+    num_classes = len(names) if names else (max(found) + 1 if found else 0)
+    parts = {"all": (paths, found)}
+    if validation_split is not None:
+        cut = len(paths) - int(validation_split * len(paths))
+        parts = {"training": (paths[:cut], found and found[:cut]),
+                 "validation": (paths[cut:], found and found[cut:])}
+    chosen = ["training", "validation"] if subset == "both" else [subset or "all"]
+    datasets = []
+    for part in chosen:
+        part_paths, part_labels = parts[part]
+        if part != "all":
+            say(f"Using {len(part_paths)} files for {part}.")
+        ds = _dataset(part_paths, part_labels, label_mode, num_classes, batch_size, max_length)
+        ds.class_names = names
+        datasets.append(ds)
+    return datasets if subset == "both" else datasets[0]
