@@ -166,6 +166,9 @@ WHY_NOT.update({op: "a gradient op: export the function, not its gradient" for o
 WHY_NOT.update({op: "a tf.distribute collective: it runs across a strategy's replicas, "
                     "which an ONNX model (one device, no strategy) does not have" for op in (
     "ReplicaAllReduce", "ReplicaAllGather", "ReplicaId")})
+WHY_NOT.update({op: "a SparseTensor's serialized (string) form, for input pipelines: ONNX "
+                    "has no protocol buffer parsing; export the model after parsing" for op in (
+    "SerializeSparse", "SerializeManySparse", "DeserializeManySparse", "SparseFeatureIndices")})
 WHY_NOT["EditDistance"] = "ONNX has no edit distance (a dynamic-programming loop over strings)"
 WHY_NOT["CTCGreedyDecoder"] = "its result is a SparseTensor of data-dependent size: decode the " \
                               "model's logits after running it"

@@ -9,7 +9,8 @@ import pytest
 
 import runtime as tf
 
-pytest.importorskip("tensorboard")
+pytest.importorskip("tensorboard",
+                    reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
 from tensorboard.compat.proto import event_pb2  # noqa: E402
 from tensorboard.util import tensor_util  # noqa: E402
 
