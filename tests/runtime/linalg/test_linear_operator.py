@@ -11,28 +11,15 @@ relative, float32 to 2e-5 (TF's Toeplitz and Kronecker compute through
 other factorizations than ours: rounding differs).
 """
 
-import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
-from tests.paths import TOOLS
+from tests.recorded_table import MODES, load, results_fixture
 
-sys.path.insert(0, str(TOOLS))
-import record_linear_operator as table  # noqa: E402  (the shared case table)
-
-DATA = np.load(table.OUT)
-NAMES = sorted({k.split("/")[0] for k in DATA.files})
-
-
-def _modes():
-    return {"eager": lambda f: f, "function": lambda f: tf.function(f, autograph=False)}
-
-
-@pytest.fixture(scope="module", params=["eager", "function"])
-def results(request):
-    return table.cases(tf, _modes()[request.param])
+table, DATA, NAMES = load("record_linear_operator")
+results = results_fixture(table)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -148,7 +135,7 @@ def test_ops_under_the_family_are_tfs(mode):
             loss = tf.cast(gathered, tf.float64) + tf.math.real(prod)
         gv, gz = tape.gradient(loss, [v, z])
         return gv, tf.linalg.matmul(a, a, adjoint_a=True), tf.linalg.adjoint(a), prod, gz
-    run = _modes()[mode](run)
+    run = MODES[mode](run)
     gv, aha, adj, prod, gz = run(tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]),
                                  tf.constant([[1 + 1j, 2 + 0j], [3 + 0j, 4j]]),
                                  tf.constant([1 + 2j, 3j, 2 - 1j]))

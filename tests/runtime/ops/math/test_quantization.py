@@ -13,28 +13,15 @@ float32 rounding. Points halfway between two levels are left out (see
 docs/tf_differences.md).
 """
 
-import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
-from tests.paths import TOOLS
+from tests.recorded_table import load, results_fixture
 
-sys.path.insert(0, str(TOOLS))
-import record_quantization as table  # noqa: E402  (the shared case table)
-
-DATA = np.load(table.OUT)
-NAMES = sorted({k.split("/")[0] for k in DATA.files})
-
-
-def _modes():
-    return {"eager": lambda f: f, "function": lambda f: tf.function(f, autograph=False)}
-
-
-@pytest.fixture(scope="module", params=["eager", "function"])
-def results(request):
-    return table.cases(tf, _modes()[request.param])
+table, DATA, NAMES = load("record_quantization")
+results = results_fixture(table)
 
 
 @pytest.mark.parametrize("name", NAMES)

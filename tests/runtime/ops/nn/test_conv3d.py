@@ -10,28 +10,15 @@ and dilations (ours compute them: checked here against NDHWC and against a
 dilated kernel written out with zeros).
 """
 
-import sys
 
 import numpy as np
 import pytest
 
 import runtime as tf
-from tests.paths import TOOLS
+from tests.recorded_table import load, results_fixture
 
-sys.path.insert(0, str(TOOLS))
-import record_conv3d as table  # noqa: E402  (the shared case table)
-
-DATA = np.load(table.OUT)
-NAMES = sorted({k.split("/")[0] for k in DATA.files})
-
-
-def _modes():
-    return {"eager": lambda f: f, "function": lambda f: tf.function(f, autograph=False)}
-
-
-@pytest.fixture(scope="module", params=["eager", "function"])
-def results(request):
-    return table.cases(tf, _modes()[request.param])
+table, DATA, NAMES = load("record_conv3d")
+results = results_fixture(table)
 
 
 @pytest.mark.parametrize("name", NAMES)
