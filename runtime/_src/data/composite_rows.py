@@ -73,8 +73,8 @@ def stack_rows(items, spec):
         return _stack_sparse(items, spec)
     if spec.ragged_rank == 0 or not isinstance(items[0], RaggedTensor):
         dense = [_dense(v) if isinstance(v, Tensor) else np.asarray(v) for v in items]
-        lengths = np.array([len(v) if np.ndim(v) else 1 for v in dense], spec.row_splits_dtype
-                           .np_dtype)
+        splits_dtype = spec.row_splits_dtype.np_dtype
+        lengths = np.array([len(v) if np.ndim(v) else 1 for v in dense], splits_dtype)
         flat = np.concatenate([np.reshape(v, (-1,) + np.shape(v)[1:]) for v in dense]) \
             if dense else np.zeros((0,), spec.dtype.np_dtype)
         splits = np.concatenate([[0], np.cumsum(lengths)]).astype(lengths.dtype)
