@@ -63,5 +63,8 @@ def test_conv1d_transpose_shape_and_config():
         "output_padding": None, "dilation_rate": (1,)}
     clone = tf.keras.layers.deserialize(tf.keras.layers.serialize(layer))
     assert clone.get_config() == config
-    with pytest.raises(NotImplementedError, match="output_padding"):
+    padded = tf.keras.layers.Conv1DTranspose(2, 3, strides=2, output_padding=1)
+    assert tuple(padded(tf.keras.Input((5, 3))).shape) == (None, 12, 2)   # Keras 3.15's
+    with pytest.raises(ValueError, match="`output_padding` must be strictly less than "
+                                         "`strides`"):
         tf.keras.layers.Conv1DTranspose(2, 3, output_padding=1)

@@ -105,3 +105,30 @@ class BaseConv(ConfigurableLayer):
 
     def _fmt(self):
         return "NHWC" if self.data_format == "channels_last" else "NCHW"
+
+
+def checked_output_padding(value, strides):
+    """A transposed convolution's `output_padding` as Keras keeps it: None, or a
+    tuple of one int per dimension, each strictly below its stride."""
+    if value is None:
+        return None
+    value = (value,) * len(strides) if isinstance(value, int) else tuple(value)
+    if len(value) != len(strides):
+        raise ValueError(f"The `output_padding` argument must be a tuple of {len(strides)} "
+                         f"integers. Received output_padding={value}")
+    for i, (p, s) in enumerate(zip(value, strides)):
+        if p >= s:
+            raise ValueError(f"`output_padding` must be strictly less than `strides` for all "
+                             f"dimensions. At dimension {i}, `output_padding` is {p} but "
+                             f"`strides` is {s}. Received: output_padding={value}, "
+                             f"strides={tuple(strides)}")
+    return value
+
+
+def transposed_length(length, kernel, stride, padding, output_padding, axis):
+    """The output length of a transposed convolution along `axis`, as Keras's
+    `deconv_output_length` (without `output_padding`: the input's times the stride)."""
+    if output_padding is None:
+        return length * stride if padding == "same" else length * stride + max(kernel - stride, 0)
+    pad = kernel // 2 if padding == "same" else 0
+    return (length - 1) * stride + kernel - 2 * pad + output_padding[axis]

@@ -10,23 +10,22 @@ TensorFlow's Conv2DBackpropInput on a height-1 image.
 
 from runtime._src.graph.op_registry import apply
 from runtime._src.keras.layers.convolutional.conv1d import Conv1D
-from runtime._src.keras.layers.convolutional.base_conv import _positive
+from runtime._src.keras.layers.convolutional.base_conv import (_positive, checked_output_padding,
+                                                               transposed_length)
 from runtime._src.ops import array_ops
 
 __all__ = ["Conv1DTranspose"]
 
 
 class Conv1DTranspose(Conv1D):
-    """See the module docstring (no output_padding, dilation or channels_first)."""
+    """See the module docstring (no dilation or channels_first)."""
 
     _transpose = True
     _config_keys = Conv1D._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, output_padding=None, **kwargs):
-        if output_padding is not None:
-            raise NotImplementedError("Conv1DTranspose: output_padding is not supported")
         super().__init__(_positive(filters, "filters"), kernel_size, **kwargs)
-        self.output_padding = None
+        self.output_padding = checked_output_padding(output_padding, self.strides)
         if self.padding == "causal":
             raise ValueError("Conv1DTranspose: padding must be 'valid' or 'same'; "
                              "received padding='causal'")
@@ -38,7 +37,7 @@ class Conv1DTranspose(Conv1D):
     def call(self, inputs):
         shape = array_ops.shape(inputs)
         k, s = self.kernel_size[0], self.strides[0]
-        width = shape[1] * s if self.padding == "same" else shape[1] * s + max(k - s, 0)
+        width = transposed_length(shape[1], k, s, self.padding, self.output_padding, 0)
         like = array_ops.zeros(array_ops.stack([shape[0], 1, width,
                                                 array_ops.constant(self.filters)]), inputs.dtype)
         attrs = {"strides": (1, s), "padding": self.padding.upper(),

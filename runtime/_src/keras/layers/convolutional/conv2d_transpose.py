@@ -4,23 +4,24 @@ pixel spreads over a kh x kw window of the (larger) output."""
 
 from runtime._src.graph.op_registry import apply
 from runtime._src.ops import array_ops
-from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import (BaseConv, _positive,
+                                                               checked_output_padding,
+                                                               transposed_length)
 
 __all__ = ["Conv2DTranspose"]
 
 
 class Conv2DTranspose(BaseConv):
     """`keras.layers.Conv2DTranspose(filters, kernel_size, strides=(1, 1),
-    padding="valid", activation=None, use_bias=True)` (no output_padding)."""
+    padding="valid", output_padding=None, activation=None, use_bias=True)`."""
 
     _transpose = True
-    _config_keys = ("filters",) + BaseConv._config_keys
+    _config_keys = ("filters",) + BaseConv._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, output_padding=None, **kwargs):
         self.filters = _positive(filters, "filters")
-        if output_padding is not None:
-            raise NotImplementedError("Conv2DTranspose: output_padding is not supported")
         super().__init__(kernel_size, **kwargs)
+        self.output_padding = checked_output_padding(output_padding, self.strides)
         if self.data_format != "channels_last" or self.dilation_rate != (1, 1):
             raise NotImplementedError("Conv2DTranspose: only channels_last inputs and "
                                       "dilation_rate=(1, 1) are supported")
@@ -28,11 +29,9 @@ class Conv2DTranspose(BaseConv):
 
     def call(self, inputs):
         shape = array_ops.shape(inputs)
-        (kh, kw), (sh, sw) = self.kernel_size, self.strides
-        if self.padding == "same":
-            h, w = shape[1] * sh, shape[2] * sw
-        else:
-            h, w = shape[1] * sh + max(kh - sh, 0), shape[2] * sw + max(kw - sw, 0)
+        (sh, sw) = self.strides
+        h, w = (transposed_length(shape[i + 1], k, s, self.padding, self.output_padding, i)
+                for i, (k, s) in enumerate(zip(self.kernel_size, self.strides)))
         like = array_ops.zeros(array_ops.stack([shape[0], h, w,
                                                 array_ops.constant(self.filters)]),
                                inputs.dtype)
