@@ -14,6 +14,8 @@ fixed-point tables, so every pixel equals TF's. Arithmetic coding, 12-bit
 samples and lossless JPEG are refused with an InvalidArgumentError.
 """
 
+import functools
+
 import numpy as np
 
 from runtime._src.core.errors import InvalidArgumentError
@@ -141,21 +143,42 @@ def _read_dqt(frame, seg):
 
 
 class Huffman:
-    """A decoding table: `lut[16 bits] = length << 8 | symbol` (length 0 for
-    bits that start no code)."""
+    """A decoding table. `lut[16 bits] = length << 8 | symbol` (length 0 for
+    bits that start no code); `fast[16 bits] = (bits, symbol, value)`: the
+    code and its magnitude bits read at once, `value` already sign-extended
+    (bits < 0: only the code, -bits long, fits in the window)."""
 
-    def __init__(self, bits, values):
-        lut = [0] * 65536
+    def __init__(self, bits, values, is_ac):
+        lut = np.zeros(65536, np.int64)
         code = k = 0
         for length in range(1, 17):
             for _ in range(bits[length - 1]):
-                lo = code << (16 - length)
-                hi = (code + 1) << (16 - length)
-                lut[lo:hi] = [(length << 8) | values[k]] * (hi - lo)
+                lut[code << (16 - length):(code + 1) << (16 - length)] = (
+                    (length << 8) | values[k])
                 code += 1
                 k += 1
             code <<= 1
-        self.lut = lut
+        self.lut = lut.tolist()
+        self.fast = _fast_table(lut, is_ac)
+
+
+def _fast_table(lut, is_ac):
+    peek = np.arange(65536, dtype=np.int64)
+    length, symbol = lut >> 8, lut & 255
+    size = symbol & 15 if is_ac else symbol
+    total = length + size
+    whole = (length > 0) & (total <= 16)
+    raw = (peek >> np.clip(16 - total, 0, 16)) & ((1 << size) - 1)
+    half = 1 << np.maximum(size - 1, 0)
+    value = np.where(size == 0, 0, np.where(raw < half, raw - (1 << size) + 1, raw))
+    bits = np.where(whole, total, -length)
+    return list(zip(bits.tolist(), symbol.tolist(), np.where(whole, value, 0).tolist()))
+
+
+@functools.lru_cache(maxsize=32)
+def _huffman(bits, values, is_ac):
+    """Tables are built once per distinct table (most files share Annex K's)."""
+    return Huffman(list(bits), list(values), is_ac)
 
 
 def _read_dht(frame, seg):
@@ -165,7 +188,7 @@ def _read_dht(frame, seg):
         bits = list(seg[pos + 1:pos + 17])
         count = sum(bits)
         values = list(seg[pos + 17:pos + 17 + count])
-        frame.huffman[(kind, ident)] = Huffman(bits, values)
+        frame.huffman[(kind, ident)] = _huffman(bytes(bits), bytes(values), kind == 1)
         pos += 17 + count
 
 

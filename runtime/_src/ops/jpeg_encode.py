@@ -148,23 +148,22 @@ def _mcu_blocks(comps):
 
 
 def _encode_block(out, block, last_dc, dc, ac):
-    diff = int(block[0]) - last_dc
-    mag = abs(diff)
-    nbits = mag.bit_length()
+    """jchuff.c encode_one_block: `block` is 64 ints in zig-zag order."""
+    diff = block[0] - last_dc
+    nbits = abs(diff).bit_length()
     out.symbol(dc, nbits)
     if nbits:
         out.bits(diff if diff >= 0 else diff - 1, nbits)
     run = 0
     for k in range(1, 64):
-        v = int(block[T.ZIGZAG[k]])
+        v = block[k]
         if v == 0:
             run += 1
             continue
         while run > 15:
             out.symbol(ac, 0xF0)
             run -= 16
-        mag = abs(v)
-        nbits = mag.bit_length()
+        nbits = abs(v).bit_length()
         out.symbol(ac, (run << 4) + nbits)
         out.bits(v if v >= 0 else v - 1, nbits)
         run = 0
@@ -175,14 +174,15 @@ def _encode_block(out, block, last_dc, dc, ac):
 def _sequential_scan(comps, coefs, tables):
     """The entropy-coded data of one interleaved baseline scan."""
     order = _mcu_blocks(comps)
+    zigzag = [c[..., T.ZIGZAG].tolist() for c in coefs]
 
     def run(out):
         last = [0] * len(comps)
         for i, r, c in order:
-            block = coefs[i][r, c]
+            block = zigzag[i][r][c]
             dc, ac = tables[comps[i].tq]
             _encode_block(out, block, last[i], dc, ac)
-            last[i] = int(block[0])
+            last[i] = block[0]
     return run
 
 

@@ -36,7 +36,7 @@ class _Counting:
 def _dc_first(out, comps, coefs, order, al, tables):
     last = [0] * len(comps)
     for i, r, c in order:
-        value = int(coefs[i][r, c, 0]) >> al
+        value = coefs[i][r][c][0] >> al
         diff = value - last[i]
         last[i] = value
         nbits = abs(diff).bit_length()
@@ -47,7 +47,7 @@ def _dc_first(out, comps, coefs, order, al, tables):
 
 def _dc_refine(out, coefs, order, al):
     for i, r, c in order:
-        out.bits(int(coefs[i][r, c, 0]) >> al, 1)
+        out.bits(coefs[i][r][c][0] >> al, 1)
 
 
 class _ACState:
@@ -71,7 +71,7 @@ class _ACState:
 def _ac_first(state, block, ss, se, al):
     out, table, run = state.out, state.table, 0
     for k in range(ss, se + 1):
-        v = int(block[ZIGZAG[k]])
+        v = block[k]
         if v == 0:
             run += 1
             continue
@@ -95,7 +95,7 @@ def _ac_first(state, block, ss, se, al):
 
 def _ac_refine(state, block, ss, se, al):
     out, table = state.out, state.table
-    values = [int(block[ZIGZAG[k]]) for k in range(ss, se + 1)]
+    values = block[ss:se + 1]
     absolute = [abs(v) >> al for v in values]
     eob = -1
     for k, a in enumerate(absolute):
@@ -161,12 +161,13 @@ def _run_scan(out, comps, coefs, indices, ss, se, ah, al, tables):
     state = _ACState(out, tables[comps[indices[0]].tq])
     step = _ac_first if ah == 0 else _ac_refine
     for _, r, c in _blocks_of(comps[indices[0]]):
-        step(state, scoefs[0][r, c], ss, se, al)
+        step(state, scoefs[0][r][c], ss, se, al)
     state.emit_eobrun()
 
 
 def progressive_scans(comps, coefs, dht, sos):
     """The DHT, SOS and entropy-coded data of every scan of the script."""
+    coefs = [c[..., ZIGZAG].tolist() for c in coefs]      # [row][col][k], zig-zag order
     parts = []
     for indices, ss, se, ah, al in _script(len(comps)):
         used = sorted({comps[i].tq for i in indices})

@@ -101,7 +101,7 @@ def _table(frame, kind, ident):
     if table is None:
         _fail(f"Invalid JPEG data: Huffman table {'AC' if kind else 'DC'} {ident} is "
               f"not defined")
-    return table.lut
+    return table
 
 
 def _extend(v, s):
@@ -111,38 +111,47 @@ def _extend(v, s):
 def _baseline(frame, flats, owners, offsets, tables, chunk, ss, se, ah, al):
     win = _windows(chunk)
     limit = len(chunk) * 8
-    dcs = [_table(frame, 0, td) for td, _ in tables]
-    acs = [_table(frame, 1, ta) for _, ta in tables]
+    dcs = [_table(frame, 0, td).fast for td, _ in tables]
+    acs = [_table(frame, 1, ta).fast for _, ta in tables]
     preds = [0] * len(flats)
     bp = 0
     for owner, base in zip(owners, offsets):
         if bp > limit:
             return False
-        flat, dc, ac = flats[owner], dcs[owner], acs[owner]
-        e = dc[win[bp]]
-        s = e & 255
-        bp += e >> 8
-        if s:
-            diff = _extend(win[bp] >> (16 - s), s)
-            bp += s
-            preds[owner] += diff
+        flat, ac = flats[owner], acs[owner]
+        t, s, v = dcs[owner][win[bp]]
+        if t < 0:
+            bp -= t
+            v = _extend(win[bp] >> (16 - s), s)
+            t = s
+        bp += t
+        preds[owner] += v
         flat[base] = preds[owner]
         k = 1
         while k < 64:
-            e = ac[win[bp]]
-            bp += e >> 8
-            rs = e & 255
-            s = rs & 15
-            if s:
+            t, rs, v = ac[win[bp]]
+            if t > 0:
+                bp += t
+                if rs & 15:
+                    k += rs >> 4
+                    if k > 63:
+                        break
+                    flat[base + k] = v
+                    k += 1
+                elif rs == 0xF0:
+                    k += 16
+                else:
+                    break
+            elif t < 0:                  # the magnitude bits run past the window
+                bp -= t
+                s = rs & 15
                 k += rs >> 4
                 if k > 63:
                     break
                 flat[base + k] = _extend(win[bp] >> (16 - s), s)
                 bp += s
                 k += 1
-            elif rs == 0xF0:
-                k += 16
-            else:
+            else:                        # bits that start no code
                 break
     return bp <= limit
 
@@ -152,7 +161,7 @@ def _progressive(frame, flats, owners, offsets, tables, chunk, ss, se, ah, al):
     limit = len(chunk) * 8
     if ss == 0:
         if ah == 0:
-            dcs = [_table(frame, 0, td) for td, _ in tables]
+            dcs = [_table(frame, 0, td).lut for td, _ in tables]
             preds = [0] * len(flats)
             bp = 0
             for owner, base in zip(owners, offsets):
@@ -173,7 +182,7 @@ def _progressive(frame, flats, owners, offsets, tables, chunk, ss, se, ah, al):
             if win[i] & 0x8000:
                 flats[owner][base] |= bit
         return len(offsets) <= limit
-    ac = _table(frame, 1, tables[0][1])
+    ac = _table(frame, 1, tables[0][1]).lut
     if ah == 0:
         return _ac_first(flats[0], offsets, ac, win, limit, ss, se, al)
     return _ac_refine(flats[0], offsets, ac, win, limit, ss, se, al)
