@@ -287,10 +287,10 @@ def _samples(frame, comp, dct_method, size):
 def _upsampled(plane, fx, fy, real, out, fancy):
     """A component's real samples (`real`: rows, columns) at the output's
     size `out`, as libjpeg's jdsample.c: fancy (triangle) filters for 2x1,
-    1x2 and 2x2 (2x1 and 2x2 only over more than 2 columns), else replication."""
+    1x2 and 2x2 where `fancy`, else replication."""
     (real_h, real_w), (height, width) = real, out
     plane = plane[:real_h, :real_w].astype(np.int32)
-    if fancy and ((fx, fy) == (1, 2) or (fx, fy) in ((2, 1), (2, 2)) and real_w > 2):
+    if fancy and (fx, fy) in ((2, 1), (1, 2), (2, 2)):
         if fy == 2:
             up = np.concatenate([plane[:1], plane[:-1]])
             down = np.concatenate([plane[1:], plane[-1:]])
@@ -334,21 +334,33 @@ def _color_space(frame):
     return "other"
 
 
-def _component_pixels(frame, comp, dct_method, min_size, fancy):
-    """One component's samples at the output size (the image scaled by min_size / 8)."""
+def _component_pixels(frame, comp, dct_method, min_size, fancy, columns):
+    """One component's samples at the output size (the image scaled by
+    min_size / 8), over output `columns` (start, width) as libjpeg-turbo's
+    jpeg_crop_scanline decodes them: the edges of the window are the
+    upsampler's edges."""
     hmax, vmax = frame.hmax, frame.vmax
     size = jpeg_idct.scaled_size(min_size, comp.h, comp.v, hmax, vmax)
     plane = _samples(frame, comp, dct_method, size)
-    real = (-(-frame.height * comp.v * size // (vmax * 8)),
-            -(-frame.width * comp.h * size // (hmax * 8)))
-    out = (-(-frame.height * min_size // 8), -(-frame.width * min_size // 8))
+    per = comp.h * size, hmax * min_size          # component columns per output column
+    full_w = -(-frame.width * comp.h * size // (hmax * 8))
+    start, width = columns
+    real_w = -(-width * per[0] // per[1])
+    plane = plane[:, start * per[0] // per[1]:]
+    real = (-(-frame.height * comp.v * size // (vmax * 8)), real_w)
+    out = (-(-frame.height * min_size // 8), width)
     fx, fy = hmax * min_size // (comp.h * size), vmax * min_size // (comp.v * size)
-    return _upsampled(plane, fx, fy, real, out, fancy and min_size > 1)
+    # jdsample.c: 2x1 and 2x2 are fancy over more than 2 columns; a crop keeps the
+    # full image's choice unless it leaves fewer than 2 (jpeg_crop_scanline re-inits)
+    wide = (real_w if real_w < 2 <= full_w else full_w) > 2
+    fancy = fancy and min_size > 1 and (fx == 1 or wide)
+    return _upsampled(plane, fx, fy, real, out, fancy)
 
 
 def decode(data, channels=0, dct_method="", fancy=True, ratio=1, try_recover_truncated=False,
-           acceptable_fraction=1.0, op=_OP):
-    """[h, w, channels] uint8 pixels of JPEG bytes (channels 0: the file's)."""
+           acceptable_fraction=1.0, crop=None, op=_OP):
+    """[h, w, channels] uint8 pixels of JPEG bytes (channels 0: the file's),
+    or of the window crop = (y, x, height, width) of them."""
     frame = read_frame(data, op)
     if frame.truncated and not try_recover_truncated:
         _fail("jpeg::Uncompress failed. Invalid JPEG data or crop window.", op)
@@ -356,9 +368,19 @@ def decode(data, channels=0, dct_method="", fancy=True, ratio=1, try_recover_tru
     if space in ("cmyk", "ycck", "other"):
         _fail(f"Unsupported JPEG colour space ({space}, {len(frame.components)} components)",
               op)
+    min_size = 8 // ratio
+    out_h = -(-frame.height * min_size // 8)
+    out_w = -(-frame.width * min_size // 8)
+    y, x, h, w = crop if crop is not None else (0, 0, out_h, out_w)
+    if min(y, x, h, w) < 0 or h == 0 or w == 0 or y + h > out_h or x + w > out_w:
+        _fail("jpeg::Uncompress failed. Invalid JPEG data or crop window.", op)
+    align = min_size * (frame.hmax if len(frame.components) > 1 else 1)
+    start = x // align * align
+    columns = (start, x + w - start)
     want = channels or (1 if space == "gray" else 3)
     comps = frame.components[:1] if want == 1 else frame.components
-    planes = [_component_pixels(frame, comp, dct_method, 8 // ratio, fancy) for comp in comps]
+    planes = [_component_pixels(frame, comp, dct_method, min_size, fancy, columns)[
+        y:y + h, x - start:] for comp in comps]
     if want == 1 or space == "gray":
         gray = planes[0].astype(np.uint8)
         return gray[..., None] if want == 1 else np.repeat(gray[..., None], 3, axis=-1)
