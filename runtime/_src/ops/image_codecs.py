@@ -13,8 +13,8 @@ the channel, RGB to grey is libpng's 0.299 R + 0.587 G + 0.114 B (15-bit fixed
 point), alpha is dropped or added opaque. 16-bit samples to uint8 keep the high byte,
 8-bit ones to uint16 are scaled by 257 (decode_image's float32: the uint16
 value / 65535). BMP: uncompressed 8, 24 or 32 bits per
-pixel, bottom-up or top-down. JPEG, GIF and WebP are not decoded (decode_image
-says so).
+pixel, bottom-up or top-down. JPEG data goes to the JPEG decoder
+(ops/jpeg_decode.py); GIF and WebP are not decoded (decode_image says so).
 """
 
 import struct
@@ -27,10 +27,11 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.ops.jpeg_decode import decode as decode_jpeg_bytes
 from runtime._src.ops.math_ops import equal
 from runtime._src.ops.text_ops import substr
 
-__all__ = ["decode_png", "encode_png", "decode_bmp", "decode_image", "is_jpeg", "png_bytes",
+__all__ = ["decode_png", "encode_png", "decode_bmp", "decode_image", "is_jpeg", "is_jpeg_bytes", "png_bytes",
            "png_pixels"]
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -200,6 +201,8 @@ def _infer_decode(inputs, attrs):
 
 @define_op("DecodePng", infer=_infer_decode)
 def _decode_png(contents, *, channels, dtype):
+    if is_jpeg_bytes(_bytes(contents)):     # TF's kernel decodes any image format
+        return _decode_image(contents, channels=channels, dtype=dtype)
     px, depth = png_pixels(_bytes(contents))
     px = _convert_channels(px, channels)       # at the file's depth, as libpng
     if dtype == dtypes.uint8 and depth == 16:
@@ -331,8 +334,14 @@ def _decode_image(contents, *, channels, dtype):
         if dtype == dtypes.float32:
             return px.astype(np.float32) * np.float32(1 / 255)
         return px.astype(np.uint16) * np.uint16(256) if dtype == dtypes.uint16 else px
-    kind = ("JPEG" if data[:3] == b"\xff\xd8\xff" else "GIF" if data[:4] == b"GIF8" else
-            "WebP" if data[8:12] == b"WEBP" else None)
+    if is_jpeg_bytes(data):
+        if channels == 4:
+            raise InvalidArgumentError("JPEG does not support 4 channels", "DecodeImage")
+        px = decode_jpeg_bytes(data, channels=channels, op="DecodeImage")
+        if dtype == dtypes.float32:
+            return px.astype(np.float32) * np.float32(1 / 255)
+        return px.astype(np.uint16) * np.uint16(256) if dtype == dtypes.uint16 else px
+    kind = "GIF" if data[:4] == b"GIF8" else "WebP" if data[8:12] == b"WEBP" else None
     if kind:
         raise InvalidArgumentError(f"decode_image: {kind} images are not decoded here (PNG "
                                    f"and BMP are)", "DecodeImage")
@@ -356,6 +365,11 @@ def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
     args = (convert_to_tensor(contents),)
     _infer_decode(args, attrs)
     return apply("DecodeImage", args, attrs)
+
+
+def is_jpeg_bytes(data):
+    """Whether bytes start with JPEG's magic FF D8 FF."""
+    return data[:3] == b"\xff\xd8\xff"
 
 
 def is_jpeg(contents, name=None):
