@@ -146,20 +146,39 @@ class Huffman:
     """A decoding table. `lut[16 bits] = length << 8 | symbol` (length 0 for
     bits that start no code); `fast[16 bits] = (bits, symbol, value)`: the
     code and its magnitude bits read at once, `value` already sign-extended
-    (bits < 0: only the code, -bits long, fits in the window)."""
+    (bits < 0: only the code, -bits long, fits in the window). Both are
+    built when first used."""
 
     def __init__(self, bits, values, is_ac):
-        lut = np.zeros(65536, np.int64)
-        code = k = 0
-        for length in range(1, 17):
-            for _ in range(bits[length - 1]):
-                lut[code << (16 - length):(code + 1) << (16 - length)] = (
-                    (length << 8) | values[k])
-                code += 1
-                k += 1
-            code <<= 1
-        self.lut = lut.tolist()
-        self.fast = _fast_table(lut, is_ac)
+        self.bits, self.values, self.is_ac = bits, values, is_ac
+        self._codes = self._lut = self._fast = None
+
+    @property
+    def codes(self):
+        if self._codes is None:
+            codes = np.zeros(65536, np.int64)
+            code = k = 0
+            for length in range(1, 17):
+                for _ in range(self.bits[length - 1]):
+                    codes[code << (16 - length):(code + 1) << (16 - length)] = (
+                        (length << 8) | self.values[k])
+                    code += 1
+                    k += 1
+                code <<= 1
+            self._codes = codes
+        return self._codes
+
+    @property
+    def lut(self):
+        if self._lut is None:
+            self._lut = self.codes.tolist()
+        return self._lut
+
+    @property
+    def fast(self):
+        if self._fast is None:
+            self._fast = _fast_table(self.codes, self.is_ac)
+        return self._fast
 
 
 def _fast_table(lut, is_ac):
@@ -361,9 +380,13 @@ def decode(data, channels=0, dct_method="", fancy=True, ratio=1, try_recover_tru
            acceptable_fraction=1.0, crop=None, op=_OP):
     """[h, w, channels] uint8 pixels of JPEG bytes (channels 0: the file's),
     or of the window crop = (y, x, height, width) of them."""
-    frame = read_frame(data, op)
+    try:
+        frame = read_frame(data, op)
+    except InvalidArgumentError as e:
+        _fail(f"jpeg::Uncompress failed. Invalid JPEG data or crop window. ({e.message})", op)
     if frame.truncated and not try_recover_truncated:
-        _fail("jpeg::Uncompress failed. Invalid JPEG data or crop window.", op)
+        _fail("jpeg::Uncompress failed. Invalid JPEG data or crop window. (the data ends "
+              "early: pass try_recover_truncated=True to decode what is there)", op)
     space = _color_space(frame)
     if space in ("cmyk", "ycck", "other"):
         _fail(f"Unsupported JPEG colour space ({space}, {len(frame.components)} components)",

@@ -16,9 +16,13 @@ from runtime._src.ops.jpeg_tables import ZIGZAG
 __all__ = ["read_scan"]
 
 
+_PAST_END = 400      # bytes of zeros after an interval: more than one block can read
+
+
 def _windows(chunk):
     """win[i]: the 16 bits starting at bit i of chunk (zeros past its end)."""
-    raw = np.frombuffer(chunk + b"\x00\x00\x00", np.uint8).astype(np.int32)
+    # zero bytes past the end: a block cut short reads zeros, as libjpeg fills it
+    raw = np.frombuffer(chunk + bytes(_PAST_END), np.uint8).astype(np.int32)
     three = (raw[:-2] << 16) | (raw[1:-1] << 8) | raw[2:]
     shifts = np.arange(8, 0, -1, dtype=np.int32)
     return ((three[:-1, None] >> shifts) & 0xFFFF).ravel().tolist()
