@@ -65,7 +65,8 @@ def _jpeg_attrs(channels, ratio, fancy_upscaling, try_recover_truncated, accepta
 def _decode_jpeg(contents, **attrs):
     data = _bytes(contents)
     if not is_jpeg_bytes(data):          # TF's kernel decodes any image format
-        return _decode_image(contents, channels=attrs["channels"], dtype=dtypes.uint8)
+        return _decode_image(contents, channels=attrs["channels"], dtype=dtypes.uint8,
+                             expand_animations=False, op="DecodeJpeg")
     return _decode_kernel(data, attrs, None, "DecodeJpeg")
 
 
