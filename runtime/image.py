@@ -41,8 +41,13 @@ from runtime._src.ops.image_random import (
 
 from runtime._src.ops.image_codecs import (decode_bmp, decode_image, decode_png, encode_png,
                                            is_jpeg)
+from runtime._src.ops.image_gif import decode_gif
+from runtime._src.ops.image_jpeg import (adjust_jpeg_quality, decode_and_crop_jpeg, decode_jpeg,
+                                        encode_jpeg, extract_jpeg_shape, random_jpeg_quality,
+                                        stateless_random_jpeg_quality)
 
-__all__ = ["decode_bmp", "decode_image", "decode_png", "encode_png", "is_jpeg",
+__all__ = ["decode_gif", "adjust_jpeg_quality", "decode_and_crop_jpeg", "decode_jpeg", "encode_jpeg", "extract_jpeg_shape", "random_jpeg_quality", "stateless_random_jpeg_quality",
+           "decode_bmp", "decode_image", "decode_png", "encode_png", "is_jpeg",
            "random_brightness", "random_contrast", "random_crop", "random_flip_left_right",
            "random_flip_up_down", "random_hue", "random_saturation",
            "sample_distorted_bounding_box", "stateless_random_brightness",

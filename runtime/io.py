@@ -27,10 +27,14 @@ from runtime._src.sparse.sparse_serialize import (deserialize_many_sparse, seria
                                                   serialize_sparse)
 from runtime._src.ops.image_codecs import (decode_bmp, decode_image, decode_png, encode_png,
                                            is_jpeg)
+from runtime._src.ops.image_gif import decode_gif
+from runtime._src.ops.image_jpeg import (decode_and_crop_jpeg, decode_jpeg, encode_jpeg,
+                                        extract_jpeg_shape)
 from runtime._src.ops.io_ops import (parse_tensor, read_file, serialize_tensor,
                                      write_file)
 
-__all__ = ["serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
+__all__ = ["decode_gif", "decode_and_crop_jpeg", "decode_jpeg", "encode_jpeg", "extract_jpeg_shape",
+           "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
            "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature", "VarLenFeature",
            "TFRecordOptions", "TFRecordWriter", "decode_base64", "decode_compressed",
            "decode_csv", "decode_json_example", "decode_raw", "encode_base64", "gfile",

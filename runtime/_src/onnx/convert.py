@@ -201,7 +201,8 @@ _same_reason(("DatasetIterator", "DatasetReduce", "IteratorGetNext", "IteratorGe
               "DatasetToSingleElement"),
              "a tf.data pipeline runs in Python: export the function that takes one batch")
 _same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor", "DecodePng",
-              "EncodePng", "DecodeBmp", "DecodeImage"),
+              "EncodePng", "DecodeBmp", "DecodeImage", "DecodeJpeg", "DecodeAndCropJpeg",
+              "ExtractJpegShape", "EncodeJpeg", "EncodeJpegVariableQuality", "DecodeGif"),
              "file and serialization ops cannot leave Python")
 _same_reason(("WriteSummary",),
              "summaries are written by Python (the tensorboard package): export the "

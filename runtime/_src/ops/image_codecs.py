@@ -13,8 +13,9 @@ the channel, RGB to grey is libpng's 0.299 R + 0.587 G + 0.114 B (15-bit fixed
 point), alpha is dropped or added opaque. 16-bit samples to uint8 keep the high byte,
 8-bit ones to uint16 are scaled by 257 (decode_image's float32: the uint16
 value / 65535). BMP: uncompressed 8, 24 or 32 bits per
-pixel, bottom-up or top-down. JPEG, GIF and WebP are not decoded (decode_image
-says so).
+pixel, bottom-up or top-down. JPEG data goes to the JPEG decoder
+(ops/jpeg_decode.py), GIF data to ops/image_gif.py; WebP is not decoded
+(decode_image says so).
 """
 
 import struct
@@ -27,10 +28,12 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.ops.image_gif import gif_frames
+from runtime._src.ops.jpeg_decode import decode as decode_jpeg_bytes
 from runtime._src.ops.math_ops import equal
 from runtime._src.ops.text_ops import substr
 
-__all__ = ["decode_png", "encode_png", "decode_bmp", "decode_image", "is_jpeg", "png_bytes",
+__all__ = ["decode_png", "encode_png", "decode_bmp", "decode_image", "is_jpeg", "is_jpeg_bytes", "png_bytes",
            "png_pixels"]
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -200,6 +203,9 @@ def _infer_decode(inputs, attrs):
 
 @define_op("DecodePng", infer=_infer_decode)
 def _decode_png(contents, *, channels, dtype):
+    if not _bytes(contents).startswith(_PNG_MAGIC):   # TF's kernel decodes any format
+        return _decode_image(contents, channels=channels, dtype=dtype,
+                             expand_animations=False, op="DecodePng")
     px, depth = png_pixels(_bytes(contents))
     px = _convert_channels(px, channels)       # at the file's depth, as libpng
     if dtype == dtypes.uint8 and depth == 16:
@@ -315,8 +321,31 @@ def decode_bmp(contents, channels=0, name=None):
     return apply("DecodeBmp", args, attrs)
 
 
-@define_op("DecodeImage", infer=_infer_decode)
-def _decode_image(contents, *, channels, dtype):
+def _from_8_bits(px, dtype):
+    """8-bit pixels in decode_image's dtype, as TF's kernel scales them."""
+    if dtype == dtypes.float32:
+        return px.astype(np.float32) * np.float32(1 / 255)
+    return px.astype(np.uint16) * np.uint16(256) if dtype == dtypes.uint16 else px
+
+
+def _gif(data, channels, expand_animations, op):
+    if channels not in (0, 3):
+        raise InvalidArgumentError(f"channels must be 0 or 3 for GIF, got {channels}", op)
+    frames = gif_frames(data, first_only=not expand_animations)
+    if not expand_animations and op != "DecodeImage" and len(gif_frames(data)) > 1:
+        raise InvalidArgumentError(f"Got {len(gif_frames(data))} frames, but animated gifs "
+                                   f"can only be decoded by tf.io.decode_gif or "
+                                   f"tf.io.decode_image", op)
+    return frames if expand_animations else frames[0]
+
+
+def _infer_decode_image(inputs, attrs):
+    [(dtype, shape)] = _infer_decode(inputs, attrs)
+    return [(dtype, TensorShape(None) if attrs.get("expand_animations", True) else shape)]
+
+
+@define_op("DecodeImage", infer=_infer_decode_image)
+def _decode_image(contents, *, channels, dtype, expand_animations=True, op="DecodeImage"):
     data = _bytes(contents)
     if data[:8] == _PNG_MAGIC:
         if dtype != dtypes.float32:
@@ -326,18 +355,19 @@ def _decode_image(contents, *, channels, dtype):
     if data[:2] == b"BM":
         if channels not in (0, 3, 4):
             raise InvalidArgumentError(f"`channels` must be 0, 3 or 4 for BMP, but got "
-                                       f"{channels}", "DecodeImage")
-        px = bmp_pixels(data, channels, "DecodeImage")
-        if dtype == dtypes.float32:
-            return px.astype(np.float32) * np.float32(1 / 255)
-        return px.astype(np.uint16) * np.uint16(256) if dtype == dtypes.uint16 else px
-    kind = ("JPEG" if data[:3] == b"\xff\xd8\xff" else "GIF" if data[:4] == b"GIF8" else
-            "WebP" if data[8:12] == b"WEBP" else None)
-    if kind:
-        raise InvalidArgumentError(f"decode_image: {kind} images are not decoded here (PNG "
-                                   f"and BMP are)", "DecodeImage")
-    raise InvalidArgumentError("Unknown image file format. One of JPEG, PNG, GIF, BMP "
-                               "required.", "DecodeImage")
+                                       f"{channels}", op)
+        return _from_8_bits(bmp_pixels(data, channels, op), dtype)
+    if is_jpeg_bytes(data):
+        if channels == 4:
+            raise InvalidArgumentError("JPEG does not support 4 channels", op)
+        return _from_8_bits(decode_jpeg_bytes(data, channels=channels, op=op), dtype)
+    if data[:4] == b"GIF8":
+        return _from_8_bits(_gif(data, channels, expand_animations, op), dtype)
+    if data[8:12] == b"WEBP":
+        raise InvalidArgumentError("decode_image: WebP images are not decoded here (PNG, "
+                                   "JPEG, GIF and BMP are)", op)
+    raise InvalidArgumentError("Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, "
+                               "BMP, WebP required.", op)
 
 
 not_differentiable("DecodePng", "EncodePng", "DecodeBmp", "DecodeImage")
@@ -345,17 +375,24 @@ not_differentiable("DecodePng", "EncodePng", "DecodeBmp", "DecodeImage")
 
 def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
                  expand_animations=True):
-    """A PNG or BMP image (told apart by its first bytes) as [h, w, c] uint8,
-    uint16 or float32 (in [0, 1], scaled as TF's kernel scales)."""
+    """A PNG, JPEG, GIF or BMP image (told apart by its first bytes) as
+    [h, w, c] uint8, uint16 or float32 (in [0, 1], scaled as TF's kernel
+    scales); an animated GIF as [frames, h, w, 3] unless not expand_animations
+    (then its first frame)."""
     dtype = dtypes.as_dtype(dtype)
     if dtype not in (dtypes.uint8, dtypes.uint16, dtypes.float32):
         raise ValueError(f"decode_image: dtype must be uint8, uint16 or float32, got "
                          f"{dtype.name}")
     attrs = {"channels": _check_channels(channels, (0, 1, 3, 4), "decode_image"),
-             "dtype": dtype}
+             "dtype": dtype, "expand_animations": bool(expand_animations)}
     args = (convert_to_tensor(contents),)
-    _infer_decode(args, attrs)
+    _infer_decode_image(args, attrs)
     return apply("DecodeImage", args, attrs)
+
+
+def is_jpeg_bytes(data):
+    """Whether bytes start with JPEG's magic FF D8 FF."""
+    return data[:3] == b"\xff\xd8\xff"
 
 
 def is_jpeg(contents, name=None):
