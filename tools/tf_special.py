@@ -575,6 +575,9 @@ EXEMPT.update({name: "tf.distribute's collectives: they exist only under a strat
                      "replicas (JAX's shard_map), checked against TF 2.21's MirroredStrategy "
                      "in tests/runtime/distribute"
                for name in ("ReplicaAllReduce", "ReplicaAllGather", "ReplicaId")})
+EXEMPT["ResizeAxis"] = ("a resize of an image whose size is known only at run time: its "
+                        "values and gradients equal the static resize's, every method, in "
+                        "tests/runtime/ops/image/test_resize_dynamic.py")
 EXEMPT["RGBToHSV"] = ("its gradient against TF's at ties and zero channels in "
                       "tests/runtime/ops/image/test_image_ops.py (recorded in tests/data/image_ops.npz)")
 EXEMPT.update({name: "special functions: TF's values and gradients at their special points "

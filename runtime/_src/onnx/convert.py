@@ -204,6 +204,9 @@ _same_reason(("ReadFile", "WriteFile", "ParseTensor", "SerializeTensor", "Decode
               "EncodePng", "DecodeBmp", "DecodeImage", "DecodeJpeg", "DecodeAndCropJpeg",
               "ExtractJpegShape", "EncodeJpeg", "EncodeJpegVariableQuality", "DecodeGif"),
              "file and serialization ops cannot leave Python")
+_same_reason(("ResizeAxis", "ResizeAxisGrad"),
+             "a resize of an image whose size is known only at run time: export with a "
+             "known image size (the static resize exports)")
 _same_reason(("WriteSummary",),
              "summaries are written by Python (the tensorboard package): export the "
              "function without tf.summary calls")

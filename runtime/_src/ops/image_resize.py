@@ -13,10 +13,13 @@ TF 2 samples at half-pixel centres: output pixel i of a side resized from
     antialias=True: TF's ScaleAndTranslate kernels (triangle, keyscubic),
     widened by the downscale factor when antialiasing
 
-Everything but nearest returns float32. Since height and width are known
+Everything but nearest returns float32. Where height and width are known
 while tracing, each method but bilinear and nearest is a pair of weight
 matrices computed then and applied with `matmul`, so gradients flow (TF has
-none for area; we do). Bilinear and nearest are gathers and arithmetic.
+none for area; we do); bilinear and nearest are gathers and arithmetic.
+Where they are not (a decoded file in a tf.data map), each side is one
+`ResizeAxis` op computing the same sampling when it runs
+(image_resize_dynamic.py).
 
     resize(images, [64, 64], "lanczos3")
 """
@@ -226,11 +229,18 @@ def _batched(images, op):
     if x.shape.rank not in (3, 4):
         raise ValueError(f"{op}: 'images' must have either 3 or 4 dimensions, got shape "
                          f"{x.shape}")
-    dims = x.shape.dims
-    if dims[-3] is None or dims[-2] is None:
-        raise ValueError(f"{op}: the image's height and width must be known while tracing, "
-                         f"got shape {x.shape}")
     return (x, True) if x.shape.rank == 4 else (expand_dims(x, 0), False)
+
+
+def _dynamic(x, out, method, antialias):
+    """Resize of a [b, h, w, c] image whose size is known only at run time:
+    the same sampling, computed by each ResizeAxis op when it runs."""
+    from runtime._src.ops.image_resize_dynamic import resize_axis
+    if method != "nearest" and x.dtype != dtypes.float32:
+        x = cast(x, dtypes.float32)
+    first, second = (1, 2) if method == "bicubic" and not antialias else (2, 1)
+    y = resize_axis(x, first, out[first - 1], method, antialias)
+    return resize_axis(y, second, out[second - 1], method, antialias)
 
 
 def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False,
@@ -241,6 +251,12 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         raise ValueError(f"Resize method is not implemented: {method}")
     x, batched = _batched(images, "resize")
     in_h, in_w = x.shape.dims[1:3]
+    if in_h is None or in_w is None:
+        if preserve_aspect_ratio:
+            raise ValueError("resize: preserve_aspect_ratio needs the image's height and "
+                             f"width while tracing, got shape {x.shape}")
+        y = _dynamic(x, _target_size(size, 1, 1, False), method, antialias)
+        return y if batched else squeeze(y, [0])
     out_h, out_w = _target_size(size, in_h, in_w, preserve_aspect_ratio)
     if method == "nearest":
         y = _nearest(_nearest(x, 1, out_h), 2, out_w)
