@@ -20,6 +20,7 @@ from runtime._src.keras.saving.serialization_lib import (CustomObjectScope, cust
                                                          get_registered_object,
                                                          register_keras_serializable,
                                                          serialize_keras_object)
+from runtime._src.keras.utils.image_dataset_utils import image_dataset_from_directory
 from runtime._src.keras.utils.text_dataset_utils import text_dataset_from_directory
 from runtime._src.keras.utils.tensor_utils import (get_source_inputs, is_keras_tensor,
                                                    standardize_dtype)
@@ -36,4 +37,5 @@ __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "is_interactive_logging_enabled", "Progbar", "PyDataset", "Sequence", "Config",
            "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "split_dataset",
            "timeseries_dataset_from_array", "get_source_inputs", "is_keras_tensor",
-           "standardize_dtype", "clear_session", "text_dataset_from_directory", "get_file"]
+           "standardize_dtype", "clear_session", "text_dataset_from_directory",
+           "image_dataset_from_directory", "get_file"]

@@ -15,13 +15,15 @@ draws numpy's permutation, not Keras's.
 
 import numbers
 
+import os
+
 import numpy as np
 
 from runtime._src.core import nest
 from runtime._src.data.dataset import Dataset
 
-__all__ = ["pack_x_y_sample_weight", "split_dataset", "timeseries_dataset_from_array",
-           "unpack_x_y_sample_weight"]
+__all__ = ["files_under", "index_directory", "labels_array", "pack_x_y_sample_weight",
+           "split_dataset", "timeseries_dataset_from_array", "unpack_x_y_sample_weight"]
 
 
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
@@ -173,3 +175,57 @@ def timeseries_dataset_from_array(data, targets, sequence_length, sequence_strid
         elements = (windows, targets[starts] if len(starts) else targets[:0])
     ds = Dataset.from_tensor_slices(elements)
     return ds if batch_size is None else ds.batch(batch_size)
+
+
+def files_under(folder, follow_links, formats):
+    """The files under `folder` whose names end in one of `formats`,
+    recursively: each folder's files in sorted order, then its subfolders in
+    sorted order (as Keras's index_directory)."""
+    found = []
+    for root, dirs, files in os.walk(folder, followlinks=follow_links):
+        dirs.sort()
+        found.extend(os.path.join(root, f) for f in sorted(files)
+                     if f.lower().endswith(formats))
+    return found
+
+
+def index_directory(directory, labels, formats, class_names, follow_links, say):
+    """(paths, integer labels or None, class names) of the files under
+    `directory` (see text_dataset_from_directory for `labels`)."""
+    if labels != "inferred":
+        paths = files_under(directory, follow_links, formats)
+        if labels is not None and len(labels) != len(paths):
+            raise ValueError("Expected the lengths of `labels` to match the number of files "
+                             f"in the target directory. len(labels) is {len(labels)} while "
+                             f"we found {len(paths)} files in directory {directory}.")
+        if labels is None:
+            say(f"Found {len(paths)} files.")
+            return paths, None, None
+        names = [str(c) for c in sorted(set(labels))]
+        say(f"Found {len(paths)} files belonging to {len(names)} classes.")
+        return paths, list(labels), names
+    subdirs = sorted(d for d in os.listdir(directory)
+                     if os.path.isdir(os.path.join(directory, d)))
+    if class_names is not None:
+        missing = [c for c in class_names if c not in subdirs]
+        if missing:
+            raise ValueError("The `class_names` passed did not match the names of the "
+                             f"subdirectories of the target directory. Expected: {subdirs} "
+                             f"(or a subset of it), but received: class_names={class_names}")
+        subdirs = list(class_names)
+    paths, found = [], []
+    for label, name in enumerate(subdirs):
+        files = files_under(os.path.join(directory, name), follow_links, formats)
+        paths.extend(files)
+        found.extend([label] * len(files))
+    say(f"Found {len(paths)} files belonging to {len(subdirs)} classes.")
+    return paths, found, subdirs
+
+
+def labels_array(labels, label_mode, num_classes):
+    labels = np.asarray(labels, dtype="int32")
+    if label_mode == "binary":
+        return labels.astype("float32").reshape(-1, 1)
+    if label_mode == "categorical":
+        return np.eye(num_classes, dtype="float32")[labels].reshape(-1, num_classes)
+    return labels

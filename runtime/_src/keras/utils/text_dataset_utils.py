@@ -20,57 +20,13 @@ the (shuffled, when `shuffle`) files. Shuffling uses numpy's generator seeded
 by `seed`, so the order differs from Keras's for the same seed.
 """
 
-import os
-
 import numpy as np
 
 from runtime._src.data.dataset import Dataset
 from runtime._src.keras.utils import io_utils
+from runtime._src.keras.utils.dataset_utils import index_directory, labels_array
 
 __all__ = ["text_dataset_from_directory"]
-
-
-def _text_files(folder, follow_links):
-    """The .txt files under `folder`, recursively: each folder's files in
-    sorted order, then its subfolders in sorted order."""
-    found = []
-    for root, dirs, files in os.walk(folder, followlinks=follow_links):
-        dirs.sort()
-        found.extend(os.path.join(root, f) for f in sorted(files)
-                     if f.lower().endswith(".txt"))
-    return found
-
-
-def _index(directory, labels, class_names, follow_links, say):
-    """(paths, integer labels or None, class names)."""
-    if labels != "inferred":
-        paths = _text_files(directory, follow_links)
-        if labels is not None and len(labels) != len(paths):
-            raise ValueError("Expected the lengths of `labels` to match the number of files "
-                             f"in the target directory. len(labels) is {len(labels)} while "
-                             f"we found {len(paths)} files in directory {directory}.")
-        if labels is None:
-            say(f"Found {len(paths)} files.")
-            return paths, None, None
-        names = [str(c) for c in sorted(set(labels))]
-        say(f"Found {len(paths)} files belonging to {len(names)} classes.")
-        return paths, list(labels), names
-    subdirs = sorted(d for d in os.listdir(directory)
-                     if os.path.isdir(os.path.join(directory, d)))
-    if class_names is not None:
-        missing = [c for c in class_names if c not in subdirs]
-        if missing:
-            raise ValueError("The `class_names` passed did not match the names of the "
-                             f"subdirectories of the target directory. Expected: {subdirs} "
-                             f"(or a subset of it), but received: class_names={class_names}")
-        subdirs = list(class_names)
-    paths, found = [], []
-    for label, name in enumerate(subdirs):
-        files = _text_files(os.path.join(directory, name), follow_links)
-        paths.extend(files)
-        found.extend([label] * len(files))
-    say(f"Found {len(paths)} files belonging to {len(subdirs)} classes.")
-    return paths, found, subdirs
 
 
 def _check(labels, label_mode, class_names, validation_split, subset):
@@ -97,15 +53,6 @@ def _check(labels, label_mode, class_names, validation_split, subset):
                          f"{validation_split}")
 
 
-def _labels_array(labels, label_mode, num_classes):
-    labels = np.asarray(labels, dtype="int32")
-    if label_mode == "binary":
-        return labels.astype("float32").reshape(-1, 1)
-    if label_mode == "categorical":
-        return np.eye(num_classes, dtype="float32")[labels].reshape(-1, num_classes)
-    return labels
-
-
 def _dataset(paths, labels, label_mode, num_classes, batch_size, max_length):
     texts = []
     for path in paths:
@@ -116,7 +63,7 @@ def _dataset(paths, labels, label_mode, num_classes, batch_size, max_length):
     if labels is None or label_mode is None:
         ds = Dataset.from_tensor_slices(texts)
     else:
-        ds = Dataset.from_tensor_slices((texts, _labels_array(labels, label_mode,
+        ds = Dataset.from_tensor_slices((texts, labels_array(labels, label_mode,
                                                                 num_classes)))
     return ds if batch_size is None else ds.batch(batch_size)
 
@@ -135,7 +82,8 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int",
     elif label_mode is None and labels == "inferred":
         labels = None           # no labels wanted: every file under `directory`
     say = io_utils.print_msg if verbose else (lambda message: None)
-    paths, found, names = _index(directory, labels, class_names, follow_links, say)
+    paths, found, names = index_directory(directory, labels, (".txt",), class_names,
+                                         follow_links, say)
     if label_mode == "binary" and len(names or ()) != 2:
         raise ValueError('When passing `label_mode="binary"`, there must be exactly 2 '
                          f"class_names. Received: class_names={names}")
