@@ -200,6 +200,24 @@ class Dataset:
                                       output_signature)
 
     @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        """The files matching a glob pattern (or any of several), sorted, then
+        shuffled each epoch unless shuffle=False (TF's default is to shuffle)."""
+        from runtime._src.io.decode_ops import matching_files
+        files = matching_files(file_pattern)
+        if files.shape[0] == 0:
+            patterns = np.asarray(getattr(file_pattern, "numpy", lambda: file_pattern)(),
+                                  object).reshape(-1)
+            shown = ", ".join(p.decode() if isinstance(p, bytes) else str(p) for p in patterns)
+            raise InvalidArgumentError("Expected 'tf.Tensor(False, shape=(), dtype=bool)' to "
+                                       f"be true. Summarized data: b'No files matched "
+                                       f"pattern: {shown}'", "Dataset.list_files")
+        dataset = Dataset.from_tensor_slices(files)
+        if shuffle is None or shuffle:
+            dataset = dataset.shuffle(int(files.shape[0]), seed=seed)
+        return dataset
+
+    @staticmethod
     def zip(*datasets, name=None):
         if len(datasets) == 1 and not isinstance(datasets[0], Dataset):
             datasets = datasets[0]

@@ -282,13 +282,13 @@ def decode_base64(input, name=None):  # noqa: A002 - TF's name
 def _matching_files(patterns):
     out = []
     for p in np.asarray(patterns, object).reshape(-1):
-        out.extend(sorted(glob.glob(bytes(p).decode("utf-8"))))
-    return np.array([f.encode("utf-8") for f in out], object).reshape(-1)
+        out.extend(glob.glob(bytes(p).decode("utf-8")))
+    return np.array([f.encode("utf-8") for f in sorted(out)], object).reshape(-1)
 
 
 def matching_files(pattern, name=None):
-    """`tf.io.matching_files`: the paths matching a glob pattern (or each of
-    a vector of them), sorted per pattern."""
+    """`tf.io.matching_files`: the paths matching a glob pattern (or any of
+    a vector of them), sorted."""
     return apply("MatchingFiles", [_strings(pattern, "pattern")])
 
 
