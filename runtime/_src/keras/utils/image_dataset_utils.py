@@ -81,8 +81,8 @@ def _check(labels, label_mode, class_names, color_mode, image_size, interpolatio
 def _centre_crop(image, height, width):
     """Keras's smart_resize window: the largest centred crop of aspect height:width."""
     in_h, in_w = image.shape[:2]
-    crop_h = min(in_h, int(float(in_w * height) / width))
-    crop_w = min(in_w, int(float(in_h * width) / height))
+    crop_h = max(min(in_h, int(float(in_w * height) / width)), 1)
+    crop_w = max(min(in_w, int(float(in_h * width) / height)), 1)
     top, left = int(float(in_h - crop_h) / 2), int(float(in_w - crop_w) / 2)
     return image[top:top + crop_h, left:left + crop_w]
 
