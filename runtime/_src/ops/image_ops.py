@@ -4,7 +4,9 @@ the bounding-box crops and pads (`crop_to_bounding_box`, `pad_to_bounding_box`,
 image_resize.py and is re-exported here.
 
 Images are [height, width, channels] or [batch, height, width, channels];
-offsets and target sizes are Python ints or tensors known while tracing:
+offsets and target sizes are Python ints or tensors known while tracing; the
+image's own height and width may be known only at run time (a decoded file),
+but for `resize_with_pad`:
 
     pad_to_bounding_box(image, 1, 2, 8, 8)        # zeros around, image at (1, 2)
     resize_with_crop_or_pad(image, 5, 5)          # centred crop or zero pad
@@ -15,12 +17,14 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.ops import shape_rules as rules
+from runtime._src.ops.array_ops import shape as _shape
 from runtime._src.ops.array_ops import transpose as _transpose
 from runtime._src.ops.image_resize import ResizeMethod, resize
-from runtime._src.ops.manipulation_ops import expand_dims, squeeze
-from runtime._src.ops.math_ops import cast, maximum, sqrt
-from runtime._src.ops.reduction_ops import reduce_mean
+from runtime._src.ops.manipulation_ops import expand_dims, squeeze, stack
+from runtime._src.ops.math_ops import cast, maximum, minimum, rsqrt, sqrt
+from runtime._src.ops.reduction_ops import reduce_mean, reduce_prod
 from runtime._src.ops.shape_ops import pad, reverse
+from runtime._src.ops.shape_ops import slice as _slice
 
 __all__ = ["resize", "flip_left_right", "flip_up_down", "rot90", "per_image_standardization",
            "ResizeMethod", "transpose", "pad_to_bounding_box", "crop_to_bounding_box",
@@ -71,13 +75,12 @@ def per_image_standardization(image):
         x = cast(x, dtypes.float32)
     axes = [-1, -2, -3]
     dims = x.shape.dims[-3:]
-    if None in dims:
-        raise ValueError(f"per_image_standardization: the image shape must be known while "
-                         f"tracing, got {x.shape}")
-    n = float(np.prod(dims))
     mean = reduce_mean(x, axes, keepdims=True)
     var = reduce_mean((x - mean) * (x - mean), axes, keepdims=True)
-    floor = convert_to_tensor(1.0 / np.sqrt(n), x.dtype)
+    if None in dims:         # known at run time: 1 / sqrt(N) from the image's shape
+        floor = rsqrt(cast(reduce_prod(_shape(x)[-3:]), x.dtype))
+    else:
+        floor = convert_to_tensor(1.0 / np.sqrt(float(np.prod(dims))), x.dtype)
     return (x - mean) / maximum(sqrt(var), floor)
 
 
@@ -99,6 +102,28 @@ def _hw(x, batched, op):
     return h, w
 
 
+def _static(y, x, batched, th, tw):
+    """y with TF's static shape [(batch,) th, tw, channels]."""
+    y.set_shape(([x.shape.dims[0]] if batched else []) + [th, tw, x.shape.dims[-1]])
+    return y
+
+
+def _dynamic_pad(x, batched, top, left, th, tw):
+    """x zero-padded to [th, tw] at (top, left) when its size is known only
+    at run time (negative paddings fail there, as TF's assertions do)."""
+    size = _shape(x)
+    h, w = size[-3], size[-2]
+    rows = [stack([top, th - top - h]), stack([left, tw - left - w]), [0, 0]]
+    return _static(pad(x, stack(([[0, 0]] if batched else []) + rows)), x, batched, th, tw)
+
+
+def _dynamic_crop(x, batched, top, left, th, tw):
+    begin = ([0] if batched else []) + [top, left, 0]
+    size = ([-1] if batched else []) + [th, tw, -1]
+    return _static(_slice(x, stack(begin), stack(size)), x, batched,
+                   *(d if isinstance(d, int) else None for d in (th, tw)))
+
+
 def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """`image` at (offset_height, offset_width) of a zero canvas
     [target_height, target_width]."""
@@ -106,6 +131,8 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
     x, batched = _image(image, op)
     oh, ow, th, tw = _ints(op, offset_height=offset_height, offset_width=offset_width,
                            target_height=target_height, target_width=target_width)
+    if None in x.shape.dims[-3:-1]:
+        return _dynamic_pad(x, batched, oh, ow, th, tw)
     h, w = _hw(x, batched, op)
     for ok, what in ((oh >= 0, "offset_height must be >= 0"),
                      (ow >= 0, "offset_width must be >= 0"),
@@ -124,6 +151,8 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
     x, batched = _image(image, op)
     oh, ow, th, tw = _ints(op, offset_height=offset_height, offset_width=offset_width,
                            target_height=target_height, target_width=target_width)
+    if None in x.shape.dims[-3:-1]:
+        return _dynamic_crop(x, batched, oh, ow, th, tw)
     h, w = _hw(x, batched, op)
     for ok, what in ((ow >= 0, "offset_width must be >= 0."),
                      (oh >= 0, "offset_height must be >= 0."),
@@ -147,6 +176,13 @@ def resize_with_crop_or_pad(image, target_height, target_width):
         raise ValueError("target_width must be > 0.")
     if th <= 0:
         raise ValueError("target_height must be > 0.")
+    if None in x.shape.dims[-3:-1]:
+        size = _shape(x)
+        h, w = size[-3], size[-2]
+        cropped = _dynamic_crop(x, batched, maximum((h - th) // 2, 0),
+                                maximum((w - tw) // 2, 0), minimum(h, th), minimum(w, tw))
+        return _dynamic_pad(cropped, batched, maximum((th - h) // 2, 0),
+                            maximum((tw - w) // 2, 0), th, tw)
     h, w = _hw(x, batched, op)
     cropped = crop_to_bounding_box(x, max((h - th) // 2, 0), max((w - tw) // 2, 0),
                                    min(h, th), min(w, tw))
