@@ -20,6 +20,7 @@ from runtime._src.keras.saving.serialization_lib import (CustomObjectScope, cust
                                                          get_registered_object,
                                                          register_keras_serializable,
                                                          serialize_keras_object)
+from runtime._src.keras.utils.audio_dataset_utils import audio_dataset_from_directory
 from runtime._src.keras.utils.image_dataset_utils import image_dataset_from_directory
 from runtime._src.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from runtime._src.keras.utils.text_dataset_utils import text_dataset_from_directory
@@ -40,4 +41,4 @@ __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "timeseries_dataset_from_array", "get_source_inputs", "is_keras_tensor",
            "standardize_dtype", "clear_session", "text_dataset_from_directory",
            "image_dataset_from_directory", "get_file", "array_to_img", "img_to_array",
-           "load_img", "save_img"]
+           "load_img", "save_img", "audio_dataset_from_directory"]

@@ -175,7 +175,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
         if part != "all":
             say(f"Using {len(part_paths)} files for {part}.")
         ds = _paths_dataset(part_paths, part_labels, label_mode, num_classes, load, spec,
-                            shuffle and part != "validation", seed,
+                            shuffle and not (subset == "both" and part == "validation"), seed,
                             batch_size * 8 if batch_size is not None else 1024)
         if batch_size is not None:
             ds = ds.batch(batch_size)
