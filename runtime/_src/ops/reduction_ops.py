@@ -595,7 +595,7 @@ def _check_arg_axis(op_name, x, axis):
 
 def _arg(op_name, x, axis, output_type):
     x = convert_to_tensor(x)
-    if x.dtype not in NUMERIC_UINTS:
+    if x.dtype not in NUMERIC_UINTS and x.dtype != dtypes.bool:     # TF takes bools too
         raise dtype_error(op_name, x.dtype, NUMERIC_UINTS)
     axis = 0 if axis is None else static_axis(axis, op_name)
     if isinstance(axis, tuple):

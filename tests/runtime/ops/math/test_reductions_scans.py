@@ -435,3 +435,13 @@ def test_reduce_prod_second_order_with_a_zero():
             y = tf.reduce_prod(x)
         g = tape.gradient(y, x)
     np.testing.assert_allclose(outer.gradient(g, x).numpy(), [0., 3., 2.])
+
+
+def test_argmax_and_argmin_take_bools_as_tf():
+    # TF 2.21: tf.argmax([False, True, False]) == 1, tf.math.argmin([True, False]) == 1
+    flags = tf.constant([[False, True, False], [True, True, False]])
+    assert tf.argmax(flags[0]).numpy() == 1 and tf.argmax(flags[0]).dtype == tf.int64
+    assert tf.math.argmin([True, False]).numpy() == 1
+    traced = tf.function(lambda x: (tf.argmax(x, axis=1), tf.argmin(x, axis=0)))
+    high, low = traced(flags)
+    assert high.numpy().tolist() == [1, 0] and low.numpy().tolist() == [0, 0, 0]
