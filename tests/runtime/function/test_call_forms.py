@@ -49,7 +49,7 @@ def test_a_plan_keeps_shared_defaults_and_fresh_kwargs():
         seen.append((memo, named))
         return x
 
-    bind = binder.Binder(tf.function(g)._bind_slowly)
+    bind = binder.make_binder(tf.function(g)._bind_slowly)
     first, second = bind((1,), {}), bind((2,), {})
     assert first[1] is second[1]             # the default: one object, as Python passes it
     assert first[2] == {} and second[2] == {} and first[2] is not second[2]
