@@ -63,7 +63,6 @@ def make_binder(slow):
             return first(args, kwargs)
         return plan(args, kwargs)
 
-    binder.plans = plans
     return binder
 
 
