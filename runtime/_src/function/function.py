@@ -354,7 +354,7 @@ class Function(_types.PolymorphicFunction):
         if entry is None or entry.ref() is not instance:
             entry = self._binding(instance)
         method = entry.method()
-        if method is None:       # `_BoundMethod.view`, in line: this runs on every call
+        if method is None:       # a new view (in line: this runs on every call)
             method = _new_object(_BoundMethod)
             method.__dict__ = entry.traces.__dict__
             method._self = instance
@@ -573,15 +573,7 @@ class _BoundMethod(Function):
     keeps instances alive.
     """
 
-    __slots__ = ("_self",)
-
-    @classmethod
-    def view(cls, traces, instance):
-        """A view of the per-instance Function `traces` holding `instance`."""
-        method = object.__new__(cls)
-        method.__dict__ = traces.__dict__
-        method._self = instance
-        return method
+    __slots__ = ("_self",)      # made by Function.__get__ (object.__new__, no __init__)
 
 
 class _Binding:
