@@ -1,7 +1,7 @@
 """Binders: a call's arguments to one value per parameter, compiled once per
 shape of the arguments.
 
-    bind = Binder(lambda args, kwargs: call_sig.bind(args, kwargs, "f"))
+    bind = make_binder(lambda args, kwargs: call_sig.bind(args, kwargs, "f"))
     bind((x,), {"y": y})      # first call of this shape: the slow binder, then a plan
     bind((x2,), {"y": y2})    # later calls of the shape: the plan, [x2, y2, <default>]
 
@@ -21,7 +21,7 @@ and must return the same object for a default on every call, as
 `inspect.BoundArguments.apply_defaults` does.
 """
 
-__all__ = ["Binder"]
+__all__ = ["make_binder"]
 
 _MAX_PLANS = 64        # shapes kept per binder before the plans are dropped
 
@@ -36,32 +36,34 @@ class _Probe:
         self.source = source
 
 
-class Binder:
+def make_binder(slow):
     """`binder(args, kwargs)`: the parameter values of a call, from the plan
-    of its arguments' shape (made on the first call of that shape)."""
+    of its arguments' shape (made on the first call of that shape by `slow`).
 
-    __slots__ = ("_slow", "_plans")
+    The binder is a plain function (a closure), not an object with
+    `__call__`: calling a Python-level `__call__` costs an extra bound-method
+    hop on every call, and a binder runs on every non-positional call."""
+    plans = {}
+    get = plans.get
 
-    def __init__(self, slow):
-        self._slow = slow
-        self._plans = {}
-
-    def __call__(self, args, kwargs):
-        plan = self._plans.get((len(args), *kwargs))
-        if plan is None:
-            return self._first(args, kwargs)
-        return plan(args, kwargs)
-
-    def _first(self, args, kwargs):
+    def first(args, kwargs):
         """A call of a new shape: bind it slowly (errors come from here), then
         keep the plan for its shape."""
-        values = self._slow(args, kwargs)
-        plan = _plan(self._slow, len(args), tuple(kwargs))
+        values = slow(args, kwargs)
+        plan = _plan(slow, len(args), tuple(kwargs))
         if plan is not None:
-            if len(self._plans) >= _MAX_PLANS:
-                self._plans = {}
-            self._plans[(len(args), *kwargs)] = plan
+            if len(plans) >= _MAX_PLANS:
+                plans.clear()
+            plans[(len(args), *kwargs)] = plan
         return values
+
+    def binder(args, kwargs):
+        plan = get((len(args), *kwargs))
+        if plan is None:
+            return first(args, kwargs)
+        return plan(args, kwargs)
+
+    return binder
 
 
 def _plan(slow, n_args, names):

@@ -5,8 +5,8 @@
     args, kwargs = sig.split(values)        # back to a call of fn
 
 Positional calls with the exact arity skip binding, the hot path of
-`Function.__call__`; other calls bind through a `binder.Binder`, which
-runs `bind` once per shape of the arguments. A numpy
+`Function.__call__`; other calls bind through a `binder.make_binder`
+closure, which runs `bind` once per shape of the arguments. A numpy
 ufunc takes its `nin` inputs only; a callable without a signature takes
 `*args, **kwargs`. `input_signature` is checked against the parameters here
 and turned into one template entry per parameter.
@@ -50,8 +50,8 @@ class CallSignature:
         """The value of every parameter, defaults filled in. A call that does not
         bind raises TensorFlow's TypeError (`binding_error`), which shows
         `function_type()` (a callable: the type is built only for the error).
-        Calls go through a `binder.Binder` of this method, which runs it once
-        per shape of the arguments."""
+        Calls go through a `binder.make_binder` closure of this method, which
+        runs it once per shape of the arguments."""
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:

@@ -20,7 +20,7 @@ from runtime._src.exec import executor as _executor
 from runtime._src.core import nest
 from runtime._src.core.composite import type_spec_of
 from runtime._src.function import call_signature as _calls
-from runtime._src.function.binder import Binder
+from runtime._src.function.binder import make_binder
 from runtime._src.function import function_type as _function_type
 from runtime._src.function import signature as _sig
 from runtime._src.function import types as _types
@@ -82,7 +82,7 @@ class ConcreteFunction(_types.ConcreteFunction):
         self._description = None         # per-argument description, for retrace reports
         self._capture_sources = [outer for outer, _ in run_graph.captures]
         self._variable_slots = ()        # (feed index, VariableArgument) per Variable argument
-        self._binder = Binder(self._bind)  # a call's parameter values, a plan per shape
+        self._binder = make_binder(self._bind)  # a call's parameter values, a plan per shape
         self._direct = set()             # call keys whose feeds need no check
 
     # --- calling ----------------------------------------------------------
@@ -133,8 +133,7 @@ class ConcreteFunction(_types.ConcreteFunction):
         fit. A call whose key passed the check before skips it
         (`signature.checked_feeds`)."""
         values = self._binder(args, kwargs)
-        return _sig.checked_feeds(values, self._direct,
-                                  lambda: self._check(values, args, kwargs))
+        return _sig.checked_feeds(values, self._direct, self._check, args, kwargs)
 
     def _check(self, values, args, kwargs):
         feeds = []

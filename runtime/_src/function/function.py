@@ -56,7 +56,7 @@ from autograph.integration import filtered as _filtered
 
 from runtime._src.core import context as _context
 from runtime._src.function import call_signature as _calls
-from runtime._src.function.binder import Binder
+from runtime._src.function.binder import make_binder
 from runtime._src.function.call_arguments import CallArguments
 from runtime._src.function import config as _config
 from runtime._src.function import trace_errors as _errors
@@ -76,6 +76,7 @@ __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "InputSignatureMismatchError"]
 
 InputSignatureMismatchError = _sig.InputSignatureMismatchError
+_new_object = object.__new__
 RETRACING_WARNING_THRESHOLD = 5   # traces of one Function before it warns (once)
 _MAX_MEMO = 4096                  # exact-key memo entries kept before a reset
 _EXPLAIN_WINDOW = 64              # recent traces a retrace explanation compares with
@@ -166,7 +167,7 @@ class Function(_types.PolymorphicFunction):
         self._instance_ref = _instance
         self._call_sig = _calls.CallSignature(python_function, drop_first=_instance is not None)
         self._fast_arity = self._call_sig.fast_arity
-        self._binder = Binder(self._bind_slowly)   # the other calls: a plan per shape
+        self._binder = make_binder(self._bind_slowly)   # the other calls: a plan per shape
         self._direct = set()         # input_signature: call keys that need no check
         self._input_signature = None
         self._signature_template = None
@@ -260,8 +261,7 @@ class Function(_types.PolymorphicFunction):
         values = args
         if kwargs or len(args) != self._fast_arity:
             values = self._binder(args, kwargs)
-        return _sig.checked_feeds(values, self._direct,
-                                  lambda: self._check_signature(values, args, kwargs))
+        return _sig.checked_feeds(values, self._direct, self._check_signature, args, kwargs)
 
     def _check_signature(self, values, args, kwargs):
         feeds = []
@@ -354,8 +354,10 @@ class Function(_types.PolymorphicFunction):
         if entry is None or entry.ref() is not instance:
             entry = self._binding(instance)
         method = entry.method()
-        if method is None:
-            method = _BoundMethod.view(entry.traces, instance)
+        if method is None:       # a new view (in line: this runs on every call)
+            method = _new_object(_BoundMethod)
+            method.__dict__ = entry.traces.__dict__
+            method._self = instance
             entry.method = weakref.ref(method)
         return method
 
@@ -571,15 +573,7 @@ class _BoundMethod(Function):
     keeps instances alive.
     """
 
-    __slots__ = ("_self",)
-
-    @classmethod
-    def view(cls, traces, instance):
-        """A view of the per-instance Function `traces` holding `instance`."""
-        method = object.__new__(cls)
-        method.__dict__ = traces.__dict__
-        method._self = instance
-        return method
+    __slots__ = ("_self",)      # made by Function.__get__ (object.__new__, no __init__)
 
 
 class _Binding:

@@ -270,7 +270,15 @@ def needed_nodes(graph):
     every side-effecting node and what it needs (non-strict execution)."""
     needed = set()
     stack = [t.node for t in graph.outputs]
-    stack.extend(n for n in graph.nodes if n.side_effect)
+    for n in graph.nodes:        # `n.side_effect`, in line: asked of every node
+        if n.opdef.side_effect:
+            stack.append(n)
+            continue
+        subs = n._subgraphs
+        if subs is None:
+            subs = n.subgraph_list()
+        if subs and any(g.has_side_effects() for g in subs):
+            stack.append(n)
     while stack:
         n = stack.pop()
         if id(n) in needed:

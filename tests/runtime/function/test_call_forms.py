@@ -4,6 +4,7 @@ per shape of the arguments (runtime/_src/function/binder.py), build no
 `function_type` unless there is an error, and give the same values and the
 same errors as binding each call with `inspect`."""
 
+import numpy as np
 import pytest
 
 import runtime as tf
@@ -49,7 +50,7 @@ def test_a_plan_keeps_shared_defaults_and_fresh_kwargs():
         seen.append((memo, named))
         return x
 
-    bind = binder.Binder(tf.function(g)._bind_slowly)
+    bind = binder.make_binder(tf.function(g)._bind_slowly)
     first, second = bind((1,), {}), bind((2,), {})
     assert first[1] is second[1]             # the default: one object, as Python passes it
     assert first[2] == {} and second[2] == {} and first[2] is not second[2]
@@ -130,3 +131,32 @@ def test_nested_arguments_key_like_flat_ones():
     assert signature.call_key([(x, {"y": y, "b": 1})], feeds) == \
         ((tuple, (tf.float32, ()), (dict, ("b", 1), ("y", (tf.float32, ())))),)
     assert [float(v) for v in feeds] == [2.0, 3.0]
+
+
+@pytest.mark.parametrize("value", [
+    [(1.0, {"y": 2})], [[1, (2.0, [3])], {"a": [4.0, {"b": 5}]}], [float("nan"), [float("nan")]],
+    [True, [False, 1]], [None, ("s", b"b", (None,))], [{"k": {"j": (1, 2.5)}}],
+    [2 ** 70, [-0.0, float("inf")]],
+])
+def test_keys_made_in_line_equal_the_general_rule(value):
+    """`_sequence_key` and `_dict_key` key tensors, numbers and containers in
+    line; each answer is the one `_key` gives (the general dispatch)."""
+    x = tf.constant([1.0, 2.0])
+    value = [x, *value, {"t": x, "n": 3}]
+    inline, general = [], []
+    key = signature.call_key(value, inline)
+    assert key == tuple(signature._key(v, general, None, None) for v in value)
+    assert len(inline) == len(general) == 2
+    assert all(a is b for a, b in zip(inline, general))
+
+
+def test_nested_literals_key_by_value_and_nan_once():
+    traces = []
+    f = tf.function(lambda pair: traces.append(1) or pair[0] * pair[1][0])
+    x = tf.constant(2.0)
+    assert float(f((x, [3.0]))) == 6.0
+    assert float(f((x, [3]))) == 6.0                    # 3 == 3.0: one key, as TF
+    assert np.isnan(float(f((x, [float("nan")]))))
+    assert np.isnan(float(f((x, [float("nan")]))))     # every NaN: one key
+    assert float(f((x, [True]))) == 2.0                 # a bool is not the int 1
+    assert len(traces) == 3
