@@ -17,12 +17,13 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.array_ops import tile
+from runtime._src.ops.array_ops import shape, tile
 from runtime._src.ops.einsum_ops import tensordot
-from runtime._src.ops.manipulation_ops import expand_dims
+from runtime._src.ops.manipulation_ops import expand_dims, stack
 from runtime._src.ops.math_ops import (add, cast, clip_by_value, floordiv, identity, is_nan,
                                        multiply, subtract, where)
 from runtime._src.ops.reduction_ops import reduce_mean
+from runtime._src.ops.shape_ops import slice as slice_
 
 __all__ = ["convert_image_dtype", "adjust_brightness", "adjust_contrast", "rgb_to_grayscale",
            "grayscale_to_rgb", "central_crop", "saturate_cast"]
@@ -152,13 +153,26 @@ def central_crop(image, central_fraction):
         raise ValueError(f"central_crop: 'image' must have either 3 or 4 dimensions, got "
                          f"shape {image.shape}")
     h_axis = rank - 3
+    if None in image.shape.dims[h_axis:h_axis + 2]:
+        return _central_crop_at_run_time(image, h_axis, fraction)
     cuts = []
     for size in image.shape.dims[h_axis:h_axis + 2]:
-        if size is None:
-            raise ValueError(f"central_crop: the image's height and width must be known "
-                             f"while tracing, got shape {image.shape}")
         start = int((size - size * fraction) / 2)
         cuts.append(slice(start, size - start))
     index = (slice(None),) * h_axis + tuple(cuts)
     return image[index]
+
+
+def _central_crop_at_run_time(image, h_axis, fraction):
+    """central_crop of an image sized only at run time: TF's float64 start."""
+    sizes = shape(image)[h_axis:h_axis + 2]
+    wide = cast(sizes, dtypes.float64)
+    starts = cast((wide - wide * fraction) / 2, dtypes.int32)
+    begin = [0] * h_axis + [starts[0], starts[1], 0]
+    size = [-1] * h_axis + [sizes[0] - 2 * starts[0], sizes[1] - 2 * starts[1], -1]
+    out = slice_(image, stack(begin), stack(size))
+    dims = list(image.shape.dims)
+    dims[h_axis:h_axis + 2] = [None, None]
+    out.set_shape(dims)
+    return out
 

@@ -16,6 +16,8 @@ CASES = {
     "crop_or_pad_larger": (lambda x: tf.image.resize_with_crop_or_pad(x, 16, 20), [16, 20]),
     "crop_or_pad_mixed": (lambda x: tf.image.resize_with_crop_or_pad(x, 7, 30), [7, 30]),
     "standardization": (tf.image.per_image_standardization, [None, None]),
+    "central_crop": (lambda x: tf.image.central_crop(x, 0.875), [None, None]),
+    "central_crop_half": (lambda x: tf.image.central_crop(x, 0.5), [None, None]),
 }
 
 
