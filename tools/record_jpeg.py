@@ -6,7 +6,7 @@ The images are made here from fixed seeds (`images()`); the test imports
 this module for them. Recorded:
 - `enc|<image>|<options>`: what `tf.io.encode_jpeg` writes (uint8 bytes);
 - `file|<name>`: JPEG files to decode: TF's own, plus Pillow's 4:2:2 and
-  4:4:4 files, progressive, with restart markers and Adobe RGB (Pillow is in
+  4:4:4 files, progressive, with restart markers and Adobe CMYK (Pillow is in
   TF's environment; the project does not use it);
 - `dec|<name>|<options>`: `tf.io.decode_jpeg`'s pixels for those files;
 - `crop|<name>|<window>`: `tf.io.decode_and_crop_jpeg`'s pixels;
@@ -70,6 +70,10 @@ def _pillow_files(images):
     out = io.BytesIO()
     Image.fromarray(images["noise"]).save(out, "JPEG", subsampling=1, quality=70)
     files["pil_noise_422"] = out.getvalue()
+    out = io.BytesIO()
+    inks = np.concatenate([images["noise"], images["noise"][..., :1]], axis=-1)
+    Image.fromarray(inks, "CMYK").save(out, "JPEG", quality=80)      # Adobe CMYK
+    files["pil_cmyk"] = out.getvalue()
     return files
 
 
@@ -92,6 +96,8 @@ def record(tf):
                 encoded, try_recover_truncated=True, acceptable_fraction=0.5).numpy()
             continue
         for option, kwargs in DECODE_OPTIONS.items():
+            if name == "pil_cmyk" and option == "gray":
+                continue                 # TF: "Unsupported color conversion request"
             data[f"dec|{name}|{option}"] = tf.io.decode_jpeg(encoded, **kwargs).numpy()
     for name in ("smooth_default", "smooth_444", "gray_default", "pil_422", "smooth_progressive"):
         for window in WINDOWS:

@@ -10,8 +10,9 @@ factors, restart intervals. The inverse DCTs are libjpeg's integer ones
 (`jidctfst.c`, TF's default; `jidctint.c` for INTEGER_ACCURATE; the reduced
 `jidctred.c` sizes for `ratio` 2, 4 and 8), the chroma upsampling its "fancy"
 triangle filters (or box replication), and the colour conversion its 16-bit
-fixed-point tables, so every pixel equals TF's. Arithmetic coding, 12-bit
-samples and lossless JPEG are refused with an InvalidArgumentError.
+fixed-point tables, so every pixel equals TF's; CMYK and YCCK files become
+RGB by TF's formula. Arithmetic coding, 12-bit samples and lossless JPEG are
+refused with an InvalidArgumentError.
 """
 
 import functools
@@ -388,9 +389,9 @@ def decode(data, channels=0, dct_method="", fancy=True, ratio=1, try_recover_tru
         _fail("jpeg::Uncompress failed. Invalid JPEG data or crop window. (the data ends "
               "early: pass try_recover_truncated=True to decode what is there)", op)
     space = _color_space(frame)
-    if space in ("cmyk", "ycck", "other"):
-        _fail(f"Unsupported JPEG colour space ({space}, {len(frame.components)} components)",
-              op)
+    if space == "other" or (space in ("cmyk", "ycck") and channels == 1):
+        _fail("jpeg::Uncompress failed. Invalid JPEG data or crop window. (Unsupported "
+              f"color conversion request: {space} to {channels} channel(s))", op)
     min_size = 8 // ratio
     out_h = -(-frame.height * min_size // 8)
     out_w = -(-frame.width * min_size // 8)
@@ -409,4 +410,22 @@ def decode(data, channels=0, dct_method="", fancy=True, ratio=1, try_recover_tru
         return gray[..., None] if want == 1 else np.repeat(gray[..., None], 3, axis=-1)
     if space == "rgb":
         return np.stack(planes, axis=-1).astype(np.uint8)
+    if space in ("cmyk", "ycck"):
+        return _cmyk_to_rgb(planes, space, frame.adobe is not None)
     return ycc_to_rgb(*(p.astype(np.uint8) for p in planes))
+
+
+def _cmyk_to_rgb(planes, space, adobe):
+    """TF's RGB of a four-component JPEG: libjpeg's CMYK (YCCK converted by
+    its jdcolor.c ycck_cmyk_convert), then TF's jpeg_mem.cc formula, which
+    reads Adobe files' inverted inks."""
+    c, m, y, k = (p.astype(np.int64) for p in planes)
+    if space == "ycck":
+        rgb = ycc_to_rgb(*(p.astype(np.uint8) for p in (c, m, y))).astype(np.int64)
+        c, m, y = (255 - rgb[..., i] for i in range(3))
+    if adobe:
+        rgb = [k * c // 255, k * m // 255, k * y // 255]
+    else:
+        rgb = [(255 - k) * (255 - c) // 255, (255 - k) * (255 - m) // 255,
+               (255 - k) * (255 - y) // 255]
+    return np.stack(rgb, axis=-1).astype(np.uint8)

@@ -146,3 +146,8 @@ def test_random_quality_range_is_checked_as_tf_does():
         tf.image.random_jpeg_quality(IMAGES["tiny"], 50, 40)
     with pytest.raises(ValueError, match="between 0 and 100"):
         tf.image.stateless_random_jpeg_quality(IMAGES["tiny"], 0, 101, seed=(1, 2))
+
+
+def test_cmyk_has_no_grey_conversion_as_in_tf():
+    with pytest.raises(InvalidArgumentError, match="Unsupported color conversion request"):
+        tf.io.decode_jpeg(_file("pil_cmyk"), channels=1)
