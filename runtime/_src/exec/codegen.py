@@ -215,6 +215,8 @@ class Emitter:
         self.params = []
         self.uses = {}             # id(SymbolicTensor) -> how many times the code reads it
         self.fresh = set()         # ids of float temporaries nothing else holds
+        self.readers = {}          # id(SymbolicTensor) -> the planned nodes that read it
+        self.aliases = {}          # id(output) -> expression: a node folded into another
 
     # -- naming --
     def local(self, base):
@@ -293,6 +295,7 @@ class Emitter:
         for node in nodes:
             for t in node.inputs:
                 self.uses[id(t)] = self.uses.get(id(t), 0) + 1
+                self.readers.setdefault(id(t), []).append(node)
         for t in graph.outputs:
             self.uses[id(t)] = self.uses.get(id(t), 0) + 1
         drops = _dead_reads(nodes, graph.outputs) if self.depth == 0 else {}
@@ -310,6 +313,10 @@ class Emitter:
         if node.op == "Const":
             self.names[id(node.outputs[0])] = self.bind(node.name, _scalar(node.attrs["value"]))
             return
+        folded = self.aliases.get(id(node.outputs[0])) if node.outputs else None
+        if folded is not None:
+            self.names[id(node.outputs[0])] = folded
+            return
         special = CONTROL_FLOW.get(node.op)
         if special is not None and self.depth < _MAX_INLINE_DEPTH:
             emitted = special(self, node, indent)
@@ -317,6 +324,9 @@ class Emitter:
                 return
         template = self.template_for(node)
         args = [self.expr(t) for t in node.inputs]
+        relu_grad = self.relu_grad_after_pool(node)
+        if relu_grad is not None:       # ReluGrad on the pooled gradient (see the method)
+            args[0] = f"_np.multiply({args[0]}, {args[2]} > 0)"
         in_place = self.in_place_kernel(node, args)
         if in_place is not None:
             call = in_place
@@ -339,6 +349,32 @@ class Emitter:
             self.emit(indent, call, node)
         else:
             self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+        if relu_grad is not None:
+            self.aliases[id(relu_grad.outputs[0])] = self.expr(node.outputs[0])
+
+    def relu_grad_after_pool(self, node):
+        """The ReluGrad that is the only reader of this MaxPoolGrad's result and
+        masks it by the pooled input `x` (ReluGrad(MaxPoolGrad(dy, x, y), x)), when
+        the windows tile `x` (strides == ksize, VALID); else None.
+
+        Each window's gradient lands on one element equal to the window's maximum
+        y, so `x > 0` there is `y > 0`: the mask is applied to dy (y's shape, a
+        quarter of x's for 2x2 windows) before the routing, which gives the same
+        values, zeros' signs included, and saves a pass over x and its mask."""
+        if node.op != "MaxPoolGrad" or self.uses.get(id(node.outputs[0])) != 1:
+            return None
+        readers = self.readers.get(id(node.outputs[0]), ())
+        if len(readers) != 1 or readers[0].op != "ReluGrad":
+            return None
+        relu_grad, (dy, x, y) = readers[0], node.inputs
+        attrs = node.attrs
+        if (relu_grad.inputs[0] is not node.outputs[0] or relu_grad.inputs[1] is not x
+                or attrs.get("padding") != "VALID"
+                or tuple(attrs.get("strides", ())) != tuple(attrs.get("ksize", ()))
+                or not (dy.dtype is x.dtype is y.dtype and x.dtype.is_floating)
+                or not _same_dims(dy, y)):
+            return None
+        return relu_grad
 
     def in_place_kernel(self, node, args):
         """`BiasAdd` / `Relu` / `ReluGrad` as the ufunc its kernel calls, written
