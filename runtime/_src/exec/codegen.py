@@ -47,6 +47,7 @@ import weakref
 import numpy as np
 
 from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
+from runtime._src.ops import conv_ops
 
 __all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED"]
 
@@ -217,6 +218,7 @@ class Emitter:
         self.fresh = set()         # ids of float temporaries nothing else holds
         self.readers = {}          # id(SymbolicTensor) -> the planned nodes that read it
         self.aliases = {}          # id(output) -> expression: a node folded into another
+        self.kept_patches = {}     # id(Conv2D or its filter gradient) -> the patch matrix local
 
     # -- naming --
     def local(self, base):
@@ -299,6 +301,9 @@ class Emitter:
         for t in graph.outputs:
             self.uses[id(t)] = self.uses.get(id(t), 0) + 1
         drops = _dead_reads(nodes, graph.outputs) if self.depth == 0 else {}
+        for conv, grad in _shared_patches(nodes):
+            self.kept_patches[id(conv)] = self.kept_patches[id(grad)] = self.local(
+                "patches_" + conv.name)
         for i, node in enumerate(nodes):
             self.emit_node(node, indent)
             for t in drops.get(i, ()):
@@ -324,6 +329,9 @@ class Emitter:
                 return
         template = self.template_for(node)
         args = [self.expr(t) for t in node.inputs]
+        if id(node) in self.kept_patches:
+            self.emit_shared_patches(node, args, indent)
+            return
         relu_grad = self.relu_grad_after_pool(node)
         if relu_grad is not None:       # ReluGrad on the pooled gradient (see the method)
             args[0] = f"_np.multiply({args[0]}, {args[2]} > 0)"
@@ -351,6 +359,23 @@ class Emitter:
             self.emit(indent, f"{self.out_targets(node)} = {call}", node)
         if relu_grad is not None:
             self.aliases[id(relu_grad.outputs[0])] = self.expr(node.outputs[0])
+
+    def emit_shared_patches(self, node, args, indent):
+        """A Conv2D that keeps its im2col matrix for the filter gradient of the
+        same input and filter, or that gradient taking it (see `_shared_patches`)."""
+        rows = self.kept_patches[id(node)]
+        attrs = self.attr_args(node)
+        if node.op == "Conv2D":
+            kernel = self.bind("conv2d_keeping_patches", conv_ops.conv2d_keeping_patches)
+            out = self.out_targets(node)
+            self.emit(indent, f"{out}, {rows} = {kernel}({', '.join(args + attrs)})", node)
+            self.fresh.add(id(node.outputs[0]))
+            return
+        kernel = self.bind("conv2d_backprop_filter_from_patches",
+                           conv_ops.conv2d_backprop_filter_from_patches)
+        call = f"{kernel}({', '.join([args[0], rows] + args[1:] + attrs)})"
+        self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+        self.emit(indent, f"del {rows}  # the patch matrix's last use")
 
     def relu_grad_after_pool(self, node):
         """The ReluGrad that is the only reader of this MaxPoolGrad's result and
@@ -645,6 +670,25 @@ def _captures_match(graphs, outer):
 
 
 CONTROL_FLOW = {"If": emit_if, "While": emit_while}
+
+
+def _shared_patches(nodes):
+    """(Conv2D, Conv2DBackpropFilter) pairs of `nodes` (one graph's plan) on the
+    same input and filter tensors with the same attrs: a training step's forward
+    convolution and its filter gradient, which multiply the same im2col matrix
+    of the input. The Conv2D keeps the matrix for the gradient, later in the
+    plan, which then does not copy it again (runtime/_src/ops/conv_ops.py)."""
+    pairs, taken = [], set()
+    convs = {}
+    for node in nodes:
+        if node.op == "Conv2D" and node.outputs[0].dtype.name in ("float32", "float64"):
+            convs.setdefault((id(node.inputs[0]), id(node.inputs[1])), node)
+        elif node.op == "Conv2DBackpropFilter":
+            conv = convs.get((id(node.inputs[1]), id(node.inputs[2])))
+            if conv is not None and id(conv) not in taken and conv.attrs == node.attrs:
+                taken.add(id(conv))
+                pairs.append((conv, node))
+    return pairs
 
 
 def _dead_reads(nodes, outputs):

@@ -35,7 +35,8 @@ from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
 
 __all__ = ["conv1d", "conv2d", "convolution", "max_pool1d", "max_pool2d", "avg_pool1d",
-           "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches"]
+           "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches",
+           "conv2d_keeping_patches", "conv2d_backprop_filter_from_patches"]
 
 CONV_DTYPES = FLOATS | frozenset((dtypes.int32,))
 
@@ -173,6 +174,16 @@ def _infer_conv2d(inputs, attrs):
 
 @define_op("Conv2D", infer=_infer_conv2d)
 def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
+    return conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations)[0]
+
+
+def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations):
+    """Conv2D's kernel, returning (result, its im2col patch matrix or None).
+
+    The generated code of a graph keeps the matrix for the Conv2DBackpropFilter
+    of the same input and filter (`conv2d_backprop_filter_from_patches`), which
+    then skips copying the same patches again. None for a grouped convolution
+    or a float16 input (computed in float32, which the filter gradient is not)."""
     attrs = {"strides": strides, "padding": padding, "explicit_paddings": explicit_paddings,
              "dilations": dilations}
     problem, _ = _conv_problem(TensorShape(x.shape), TensorShape(f.shape), attrs, running=True)
@@ -185,12 +196,26 @@ def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
     padded, out = _padded(x, f.shape[:2], strides, dilations, padding, explicit_paddings, 0)
     cols = patches(padded, f.shape[:2], strides, dilations, out)
     groups = _group_slices(x.shape[-1], f)
+    rows = None
     if len(groups) == 1:          # im2col: one copy of the patches, one matrix product
         rows = _patch_matrix(cols)
         y = (rows @ f.reshape(rows.shape[1], -1)).reshape(cols.shape[:3] + f.shape[3:])
     else:
         y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3) for i, o in groups])
-    return y.reshape(lead + y.shape[1:]).astype(dtype, copy=False)
+    return (y.reshape(lead + y.shape[1:]).astype(dtype, copy=False),
+            rows if work == dtype else None)
+
+
+def conv2d_backprop_filter_from_patches(dy, rows, x, f, strides, padding, explicit_paddings,
+                                        dilations):
+    """Conv2DBackpropFilter's kernel given the patch matrix `rows` of `x` that
+    `conv2d_keeping_patches` returned (the same product on the same matrix, so
+    the same bits); the plain kernel when `rows` is None."""
+    if rows is None:
+        return _conv2d_backprop_filter(dy, x, f, strides, padding, explicit_paddings, dilations)
+    dy, _ = _unbatched(dy)
+    grad = (rows.T @ dy.reshape(rows.shape[0], -1)).reshape(f.shape[:3] + dy.shape[3:])
+    return grad.astype(f.dtype, copy=False)
 
 
 def _patch_matrix(cols):
