@@ -36,7 +36,7 @@ import numpy as np
 
 __all__ = ["MIN_BYTES", "activate", "active", "empty", "zeros", "out_for", "give", "release"]
 
-MIN_BYTES = 64 * 1024
+MIN_BYTES = 16 * 1024
 _state = threading.local()
 _getrefcount = sys.getrefcount
 
@@ -90,17 +90,30 @@ def give(array):
     is the base's only holder. Anything else (not an ndarray, small, held
     elsewhere) is left be."""
     pool = getattr(_state, "pool", None)
-    # 3 references: the caller's local, this parameter, getrefcount's argument.
-    if pool is None or type(array) is not np.ndarray or _getrefcount(array) > 3:
+    if pool is None or type(array) is not np.ndarray or _getrefcount(array) != _ONE_HOLDER:
         return
     base = array.base
     if base is not None:
-        # 3 references: the view's base pointer, `base`, getrefcount's argument.
-        if type(base) is not np.ndarray or base.base is not None or _getrefcount(base) > 3:
+        if type(base) is not np.ndarray or base.base is not None \
+                or _getrefcount(base) != _VIEW_ONLY:
             return
         array = base
     if array.nbytes >= MIN_BYTES and array.flags.c_contiguous and array.flags.writeable:
         pool.setdefault((array.size, array.dtype), []).append(array)
+
+
+def _one_holder_count(array):
+    """getrefcount of an array its caller holds in one local, counted the way
+    `give` counts (the local, this parameter, getrefcount's argument: 3 on
+    CPython 3.11)."""
+    return _getrefcount(array)
+
+
+def _view_only_count(view):
+    """getrefcount of the base of `view` when the view is its only holder,
+    counted the way `give` counts (the base pointer, `base`, the argument)."""
+    base = view.base
+    return _getrefcount(base)
 
 
 def release(array):
@@ -115,3 +128,14 @@ def release(array):
             return
     if array.nbytes >= MIN_BYTES:
         pool.setdefault((array.size, array.dtype), []).append(array)
+
+
+def _calibrate():
+    """The counts `give` requires, measured once on this Python, so that a
+    Python that counts references differently still pools only arrays that no
+    one else holds (it then pools nothing rather than too much)."""
+    held = np.empty(4)
+    return _one_holder_count(held), _view_only_count(np.empty(4)[1:])
+
+
+_ONE_HOLDER, _VIEW_ONLY = _calibrate()
