@@ -455,6 +455,7 @@ class Emitter:
                            conv_ops.conv2d_backprop_filter_from_patches)
         call = f"{kernel}({', '.join([args[0], rows] + args[1:] + attrs)})"
         self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+        self.fresh.add(id(node.outputs[0]))
         self.globals["_give"] = workspace.give
         self.pooled = True
         self.emit(indent, f"_give({rows}); del {rows}  # the patch matrix's last use")

@@ -420,16 +420,18 @@ def _max_pool(x, ksize, strides, padding, explicit_paddings):
     _check_pool("MaxPool", x, {"ksize": ksize, "strides": strides, "padding": padding,
                                "explicit_paddings": explicit_paddings})
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    result = None
     tiles = _tiles(x, ksize, strides, padding, explicit_paddings)
     taps = _tile_taps(tiles) if tiles is not None else \
         _pool_taps(x, ksize, strides, padding, explicit_paddings, fill)
+    first = next(taps)
+    result = workspace.empty(first.shape, first.dtype)
+    second = next(taps, None)
+    if second is None:
+        np.copyto(result, first)
+    else:                          # the first two taps' maximum, with no copy before it
+        np.maximum(first, second, out=result)
     for tap in taps:
-        if result is None:
-            result = workspace.empty(tap.shape, tap.dtype)
-            np.copyto(result, tap)
-        else:
-            np.maximum(result, tap, out=result)
+        np.maximum(result, tap, out=result)
     return result
 
 
@@ -497,10 +499,11 @@ def _tiled_max_pool_grad(dy, x, y, ksize):
     `dy * hit` (a multiply is several times faster than a masked copy); a
     NaN or infinite `dy` must reach only the maxima, so it is copied under
     the mask."""
-    grad = workspace.zeros(x.shape, dy.dtype)
     # The sum of dy is finite only when all of dy is (an overflow to inf only
     # sends a finite dy down the masked copy, which gives the same values).
     finite = dy.dtype.kind != "f" or bool(np.isfinite(np.add.reduce(dy, axis=None)))
+    grad = _tiled_grad_array(x, ksize, dy.dtype) if finite else workspace.zeros(x.shape,
+                                                                                 dy.dtype)
     taken, hit = workspace.empty(y.shape, bool), workspace.empty(y.shape, bool)
     first = True
     for tap, out in zip(_tile_taps(_tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))),
@@ -519,6 +522,17 @@ def _tiled_max_pool_grad(dy, x, y, ksize):
             np.copyto(out, dy, where=mask)
     workspace.release(taken)
     workspace.release(hit)
+    return grad
+
+
+def _tiled_grad_array(x, ksize, dtype):
+    """An array of x's shape for a tiled max-pool gradient of a finite dy: the
+    windows' taps write every element they cover (dy times the mask), so only
+    the rows and columns past the last window (an odd size) are zeroed."""
+    grad = workspace.empty(x.shape, dtype)
+    (kh, kw), (h, w) = ksize, x.shape[1:3]
+    grad[:, h - h % kh:] = 0
+    grad[:, :, w - w % kw:] = 0
     return grad
 
 
