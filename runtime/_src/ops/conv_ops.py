@@ -23,7 +23,7 @@ with 'SAME' divides by the number of real (unpadded) elements in each window.
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from runtime._src.core import dtypes, workspace
+from runtime._src.core import dtypes, parallel, workspace
 from runtime._src.core.errors import InvalidArgumentError, UnimplementedError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -244,10 +244,14 @@ def _patch_matrix(cols):
     n, oh, ow, kh, kw, c = cols.shape
     if c >= 4:
         owner = workspace.empty((n * oh * ow, kh * kw * c), cols.dtype)
-        np.copyto(owner.reshape(cols.shape), cols)
+        target = owner.reshape(cols.shape)
+        parallel.split(n, lambda lo, hi: np.copyto(target[lo:hi], cols[lo:hi]), owner.size)
         return owner
     owner = workspace.empty((kh * kw * c, n * oh * ow), cols.dtype)
-    np.copyto(owner.reshape(kh, kw, c, n, oh, ow), cols.transpose(3, 4, 5, 0, 1, 2))
+    by_tap = owner.reshape(kh, kw, c, n, oh, ow)
+    source = cols.transpose(3, 4, 5, 0, 1, 2)
+    parallel.split(n, lambda lo, hi: np.copyto(by_tap[:, :, :, lo:hi], source[:, :, :, lo:hi]),
+                   owner.size)
     return owner
 
 
@@ -332,11 +336,17 @@ def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilati
                           left:left + (ow - 1) * strides[1] + 1:strides[1], :]
             for i, o in groups:
                 np.matmul(rows[:, o], f[a, b][:, o].T, out=part)
-                target[..., i] += part.reshape(n, oh, ow, width)
+                _add_split(target[..., i], part.reshape(n, oh, ow, width))
     workspace.release(part)
     if any(p for pair in pads for p in pair):
         grad = _crop(grad, pads)
     return grad.reshape(x.shape).astype(x.dtype, copy=False)
+
+
+def _add_split(target, value):
+    """target += value, the batch split over the idle cores (runtime/_src/core/parallel.py)."""
+    parallel.split(len(target), lambda lo, hi: np.add(target[lo:hi], value[lo:hi],
+                                                      out=target[lo:hi]), target.size)
 
 
 @define_grad("Conv2DBackpropInput")
@@ -421,10 +431,19 @@ def _max_pool(x, ksize, strides, padding, explicit_paddings):
                                "explicit_paddings": explicit_paddings})
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     tiles = _tiles(x, ksize, strides, padding, explicit_paddings)
-    taps = _tile_taps(tiles) if tiles is not None else \
-        _pool_taps(x, ksize, strides, padding, explicit_paddings, fill)
+    if tiles is None:
+        return _window_max(_pool_taps(x, ksize, strides, padding, explicit_paddings, fill))
+    result = workspace.empty(tiles.shape[:2] + tiles.shape[3:4] + tiles.shape[5:], x.dtype)
+    parallel.split(len(x), lambda lo, hi: _window_max(_tile_taps(tiles[lo:hi]), result[lo:hi]),
+                   x.size)
+    return result
+
+
+def _window_max(taps, result=None):
+    """The elementwise maximum of the window's taps, into `result` (made when None)."""
     first = next(taps)
-    result = workspace.empty(first.shape, first.dtype)
+    if result is None:
+        result = workspace.empty(first.shape, first.dtype)
     second = next(taps, None)
     if second is None:
         np.copyto(result, first)
@@ -505,21 +524,25 @@ def _tiled_max_pool_grad(dy, x, y, ksize):
     grad = _tiled_grad_array(x, ksize, dy.dtype) if finite else workspace.zeros(x.shape,
                                                                                  dy.dtype)
     taken, hit = workspace.empty(y.shape, bool), workspace.empty(y.shape, bool)
-    first = True
-    for tap, out in zip(_tile_taps(_tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))),
-                        _tile_taps(_tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0))))):
-        if first:
-            np.equal(tap, y, out=taken)
-            first, mask = False, taken
-        else:
-            np.equal(tap, y, out=hit)
-            np.greater(hit, taken, out=hit)      # hit and not taken before
-            taken |= hit
-            mask = hit
-        if finite:
-            np.multiply(dy, mask, out=out)
-        else:
-            np.copyto(out, dy, where=mask)
+    x_tiles = _tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))
+    grad_tiles = _tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0)))
+
+    def route(lo, hi):          # the batch slice [lo, hi)
+        first, part_taken, part_hit, part_y = True, taken[lo:hi], hit[lo:hi], y[lo:hi]
+        for tap, out in zip(_tile_taps(x_tiles[lo:hi]), _tile_taps(grad_tiles[lo:hi])):
+            if first:
+                np.equal(tap, part_y, out=part_taken)
+                first, mask = False, part_taken
+            else:
+                np.equal(tap, part_y, out=part_hit)
+                np.greater(part_hit, part_taken, out=part_hit)   # hit, not taken before
+                part_taken |= part_hit
+                mask = part_hit
+            if finite:
+                np.multiply(dy[lo:hi], mask, out=out)
+            else:
+                np.copyto(out, dy[lo:hi], where=mask)
+    parallel.split(len(y), route, x.size)
     workspace.release(taken)
     workspace.release(hit)
     return grad
