@@ -756,8 +756,8 @@ CONTROL_FLOW = {"If": emit_if, "While": emit_while}
 
 
 def _large(tensor):
-    """True for a numeric tensor of at least workspace.MIN_BYTES by its known
-    dims (an unknown one counted as 1; unknown rank: False)."""
+    """True for a numeric tensor of at least workspace.MIN_BYTES by its dims,
+    an unknown one (a batch traced as None) counted as 32 (unknown rank: False)."""
     dims, dtype = tensor.shape.dims, tensor.dtype
     if dims is None or not (dtype.is_floating or dtype.is_integer or dtype.is_bool
                             or dtype.is_complex):
@@ -767,7 +767,7 @@ def _large(tensor):
     except TypeError:
         return False
     for d in dims:
-        size *= d if d is not None else 1
+        size *= d if d is not None else 32
     return size >= workspace.MIN_BYTES
 
 
