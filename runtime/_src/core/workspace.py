@@ -34,9 +34,11 @@ import threading
 
 import numpy as np
 
-__all__ = ["MIN_BYTES", "activate", "active", "empty", "zeros", "out_for", "give", "release"]
+__all__ = ["MIN_BYTES", "activate", "active", "empty", "zeros", "out_for", "give", "release",
+           "trim"]
 
 MIN_BYTES = 16 * 1024
+_GIVEN = None                   # pool key: the bytes handed back during this run
 _state = threading.local()
 _getrefcount = sys.getrefcount
 
@@ -99,7 +101,23 @@ def give(array):
             return
         array = base
     if array.nbytes >= MIN_BYTES and array.flags.c_contiguous and array.flags.writeable:
-        pool.setdefault((array.size, array.dtype), []).append(array)
+        _add(pool, array)
+
+
+def _add(pool, array):
+    pool.setdefault((array.size, array.dtype), []).append(array)
+    pool[_GIVEN] = pool.get(_GIVEN, 0) + array.nbytes
+
+
+def trim(pool):
+    """End a run with `pool`: empty it when it holds more than twice what the
+    run handed back (arrays of sizes the last runs no longer make: a batch
+    size that changed), so a graph run with many shapes keeps no more than
+    one run's arrays."""
+    given = pool.pop(_GIVEN, 0)
+    held = sum(array.nbytes for arrays in pool.values() for array in arrays)
+    if held > 2 * given:
+        pool.clear()
 
 
 def _one_holder_count(array):
@@ -127,7 +145,7 @@ def release(array):
         if type(array) is not np.ndarray or array.base is not None:
             return
     if array.nbytes >= MIN_BYTES:
-        pool.setdefault((array.size, array.dtype), []).append(array)
+        _add(pool, array)
 
 
 def _calibrate():

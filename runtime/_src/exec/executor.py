@@ -134,6 +134,7 @@ def _pooled_call(compiled, inputs):
         return compiled.fn(*inputs)
     finally:
         workspace.activate(previous)
+        workspace.trim(pool)
         pools.append(pool)
 
 
