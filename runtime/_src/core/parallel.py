@@ -70,6 +70,15 @@ def _pool():
     return pool
 
 
+def _forget_pool():
+    """In a forked child: the parent's pool threads do not exist here."""
+    _state["pool"], _state["lock"], _state["workers"] = None, threading.Lock(), set()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 def split(n, work, elements):
     """Run `work(lo, hi)` over the batch range [0, n) in contiguous slices, one
     per thread (see `threads_for(elements)`), the first slice on this thread;

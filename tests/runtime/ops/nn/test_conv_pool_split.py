@@ -4,6 +4,8 @@ pooling and its gradient (ties, an odd size, inf and NaN in dy), the im2col
 copy of Conv2D and its filter gradient (1 and 8 channels), and the adds of
 Conv2DBackpropInput. The split is forced here; a busy machine never splits."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -59,3 +61,19 @@ def test_split_covers_the_range_and_raises_a_part_error(monkeypatch):
 
 def test_small_work_stays_on_the_calling_thread():
     assert parallel.threads_for(parallel.MIN_ELEMENTS - 1) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
+def test_a_forked_child_splits_with_threads_of_its_own(monkeypatch):
+    monkeypatch.setattr(parallel, "threads_for", lambda elements: 2)
+    out = np.zeros(10)
+
+    def fill(lo, hi):
+        out[lo:hi] += 1
+    parallel.split(10, fill, 1 << 20)          # the parent's pool threads start
+    pid = os.fork()
+    if pid == 0:                                # the child: a pool of its own, no hang
+        parallel.split(10, fill, 1 << 20)
+        os._exit(0 if out.sum() == 20 else 3)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
