@@ -33,6 +33,19 @@ Relu and ReluGrad on a fresh Conv2D / MatMul / BiasAdd / MaxPoolGrad result
 read that a later `assign_add`/`assign_sub` in the same function overwrites is
 deleted after its last use, so the update can run in place (see
 runtime/_src/function/variables.py).
+
+Across runs, large arrays go through the run's workspace pool
+(runtime/_src/core/workspace.py): after its last read each large local is
+handed back (`_give(Conv2D); del Conv2D`; the pool takes it only when nothing
+else holds it), and products, elementwise ops and unary ufuncs of large
+results write into a pooled array (`_np.matmul(a, b, out=_out(shape, dtype))`),
+as the conv and pooling kernels do for theirs.
+
+Two training-step patterns get fused forms: a Conv2D and the filter gradient
+of the same input and filter share one im2col matrix
+(`conv2d_keeping_patches`), and a ReluGrad that masks a tiling MaxPoolGrad's
+result folds into it (`max_pool_grad_of_relu`: the mask on the pooled
+gradient, a quarter of the size).
 """
 
 import builtins
