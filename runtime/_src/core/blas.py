@@ -30,7 +30,8 @@ import os
 import sys
 import time
 
-__all__ = ["available", "threads_for", "use", "set_fixed", "current", "SMALL_WORK"]
+__all__ = ["available", "threads_for", "use", "set_fixed", "current", "SMALL_WORK",
+           "machine_busy", "fixed_threads"]
 
 SMALL_WORK = 1 << 22              # multiply-adds: about 0.2 ms on one core
 _CHECK_SECONDS = 1.0
@@ -74,9 +75,7 @@ def _init():
     default = getter()
     if not isinstance(default, int) or default < 1:
         return
-    _state.update(set=setter, get=getter, default=default, current=default,
-                  cpus=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                  else (os.cpu_count() or 1))
+    _state.update(set=setter, get=getter, default=default, current=default)
 
 
 def available():
@@ -95,6 +94,18 @@ def _busy():
         cpus = _state["cpus"]
         _state["busy"] = load > cpus - 0.5 if _state["busy"] else load > cpus + 0.5
     return _state["busy"]
+
+
+def machine_busy():
+    """True when the 1-minute load average is above the CPU count (checked at
+    most once a second, with a half-CPU hysteresis): extra threads would wait
+    for a core. runtime/_src/core/parallel.py asks it too."""
+    return _busy()
+
+
+def fixed_threads():
+    """The count fixed with `set_fixed` (intra-op parallelism), or None."""
+    return _state["fixed"]
 
 
 def threads_for(work):
@@ -129,4 +140,6 @@ def set_fixed(n):
     return True
 
 
+_state["cpus"] = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                 else (os.cpu_count() or 1))
 _init()

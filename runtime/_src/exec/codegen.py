@@ -33,6 +33,19 @@ Relu and ReluGrad on a fresh Conv2D / MatMul / BiasAdd / MaxPoolGrad result
 read that a later `assign_add`/`assign_sub` in the same function overwrites is
 deleted after its last use, so the update can run in place (see
 runtime/_src/function/variables.py).
+
+Across runs, large arrays go through the run's workspace pool
+(runtime/_src/core/workspace.py): after its last read each large local is
+handed back (`_give(Conv2D); del Conv2D`; the pool takes it only when nothing
+else holds it), and products, elementwise ops and unary ufuncs of large
+results write into a pooled array (`_np.matmul(a, b, out=_out(shape, dtype))`),
+as the conv and pooling kernels do for theirs.
+
+Two training-step patterns get fused forms: a Conv2D and the filter gradient
+of the same input and filter share one im2col matrix
+(`conv2d_keeping_patches`), and a ReluGrad that masks a tiling MaxPoolGrad's
+result folds into it (`max_pool_grad_of_relu`: the mask on the pooled
+gradient, a quarter of the size).
 """
 
 import builtins
@@ -46,7 +59,9 @@ import weakref
 
 import numpy as np
 
+from runtime._src.core import workspace
 from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
+from runtime._src.ops import conv_ops
 
 __all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED"]
 
@@ -75,8 +90,12 @@ INFIX = {
 _IN_PLACE = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply"}
 # Kernels whose result is always a new array that nothing else holds: a
 # temporary a later in-place op may overwrite (see `Emitter.in_place_kernel`).
-_FRESH_KERNELS = {"Conv2D", "BiasAdd", "Relu", "ReluGrad", "MaxPoolGrad"}
+_FRESH_KERNELS = {"Conv2D", "BiasAdd", "Relu", "ReluGrad", "MaxPoolGrad", "MaxPool",
+                  "Conv2DBackpropInput", "Conv2DBackpropFilter"}
 _ZEROS = {}                    # dtype name -> its numpy zero (one global per dtype)
+# Binary ops written into a pooled array (`Emitter.pooled_call`): the ufunc of each.
+_POOLED_BINARY = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply",
+                  "RealDiv": "true_divide"}
 _ARITHMETIC = {"AddV2", "Add", "Sub", "Mul", "Neg", "MatMul", "FloorDiv", "FloorMod"}
 _LOGICAL = {"LogicalAnd", "LogicalOr", "LogicalNot"}
 _DIVISIONS = {"FloorDiv", "FloorMod"}
@@ -94,7 +113,7 @@ class CompiledGraph:
     """A graph's generated source and the compiled function that runs it."""
 
     __slots__ = ("fn", "source", "filename", "line_nodes", "inlined", "num_inputs",
-                 "graph_name", "blas_work", "__weakref__")
+                 "graph_name", "blas_work", "pools", "__weakref__")
 
     def __init__(self, fn, source, filename, line_nodes, inlined, num_inputs, graph_name):
         self.fn = fn
@@ -105,6 +124,7 @@ class CompiledGraph:
         self.num_inputs = num_inputs
         self.graph_name = graph_name
         self.blas_work = -1               # set by executor.compiled_form
+        self.pools = None                 # free workspace pools, when the code uses them
 
     def is_stale(self):
         """True when an inlined subgraph was edited since compilation."""
@@ -150,6 +170,8 @@ def compile_graph(graph):
             g._compiled = INLINED
     compiled = CompiledGraph(namespace[em.fn_name], source, filename, line_nodes,
                              tuple(em.inlined), len(em.params), graph.name)
+    if em.pooled:
+        compiled.pools = []
     weakref.finalize(compiled, _dead_sources.append, filename)
     return compiled
 
@@ -215,6 +237,10 @@ class Emitter:
         self.params = []
         self.uses = {}             # id(SymbolicTensor) -> how many times the code reads it
         self.fresh = set()         # ids of float temporaries nothing else holds
+        self.readers = {}          # id(SymbolicTensor) -> the planned nodes that read it
+        self.aliases = {}          # id(output) -> expression: a node folded into another
+        self.kept_patches = {}     # id(Conv2D or its filter gradient) -> the patch matrix local
+        self.pooled = False        # the code hands large arrays to a pool (emit_gives)
 
     # -- naming --
     def local(self, base):
@@ -293,13 +319,49 @@ class Emitter:
         for node in nodes:
             for t in node.inputs:
                 self.uses[id(t)] = self.uses.get(id(t), 0) + 1
+                self.readers.setdefault(id(t), []).append(node)
         for t in graph.outputs:
             self.uses[id(t)] = self.uses.get(id(t), 0) + 1
         drops = _dead_reads(nodes, graph.outputs) if self.depth == 0 else {}
+        for conv, grad in _shared_patches(nodes):
+            self.kept_patches[id(conv)] = self.kept_patches[id(grad)] = self.local(
+                "patches_" + conv.name)
+        ends = []
         for i, node in enumerate(nodes):
             self.emit_node(node, indent)
             for t in drops.get(i, ()):
                 self.emit(indent, f"del {self.expr(t)}  # last use: the update can be in place")
+            ends.append(len(self.lines))
+        if self.depth == 0:
+            self.emit_gives(nodes, graph.outputs, ends, indent)
+
+    def emit_gives(self, nodes, outputs, ends, indent):
+        """After the last read of each large local, hand it to the run's pool
+        (`_give`, runtime/_src/core/workspace.py: taken only when no one else
+        holds it) and delete the name, so later ops and runs reuse the array."""
+        keep = {self.expr(t) for t in outputs} | set(self.params)
+        last, large = {}, set()
+        for i, node in enumerate(nodes):
+            for t in node.inputs:
+                name = self.names.get(id(t))
+                if name is None or not name.isidentifier() or name.startswith("_"):
+                    continue
+                last[name] = i
+                if t.node.op == "ReadVariableOp":
+                    keep.add(name)       # a Variable's value (and _dead_reads' `del`)
+                elif _large(t):
+                    large.add(name)
+        at = {}
+        for name in large - keep:
+            at.setdefault(last[name], []).append(name)
+        if not at:
+            return
+        self.globals["_give"] = workspace.give
+        self.pooled = True
+        for i in sorted(at, reverse=True):
+            names = sorted(at[i])
+            text = "; ".join(f"_give({n})" for n in names) + f"; del {', '.join(names)}"
+            self.lines.insert(ends[i], (indent, text, None))
 
     def emit_node(self, node, indent):
         if node.op == "Placeholder":
@@ -310,6 +372,10 @@ class Emitter:
         if node.op == "Const":
             self.names[id(node.outputs[0])] = self.bind(node.name, _scalar(node.attrs["value"]))
             return
+        folded = self.aliases.get(id(node.outputs[0])) if node.outputs else None
+        if folded is not None:
+            self.names[id(node.outputs[0])] = folded
+            return
         special = CONTROL_FLOW.get(node.op)
         if special is not None and self.depth < _MAX_INLINE_DEPTH:
             emitted = special(self, node, indent)
@@ -317,21 +383,30 @@ class Emitter:
                 return
         template = self.template_for(node)
         args = [self.expr(t) for t in node.inputs]
+        if id(node) in self.kept_patches:
+            self.emit_shared_patches(node, args, indent)
+            return
+        relu_grad = self.relu_grad_after_pool(node)
         in_place = self.in_place_kernel(node, args)
-        if in_place is not None:
+        if relu_grad is not None:       # ReluGrad on the pooled gradient (see the method)
+            kernel = self.bind("max_pool_grad_of_relu", conv_ops.max_pool_grad_of_relu)
+            call = f"{kernel}({', '.join(args + self.attr_args(node))})"
+        elif in_place is not None:
             call = in_place
         elif template is not None:
             donor = self.donor(node)
             if donor is not None:
                 call = f"_np.{_IN_PLACE[node.op]}({args[0]}, {args[1]}, out={args[donor]})"
             else:
-                call = template.format(*args)
+                call = self.pooled_call(node, args) or template.format(*args)
             out = node.outputs[0]
             if node.op in _ARITHMETIC and out.dtype.is_floating and _rank_at_least(out, 1):
                 self.fresh.add(id(out))
         else:
-            kernel = self.bind(node.op, node.opdef.kernel)
-            call = f"{kernel}({', '.join(args + self.attr_args(node))})"
+            call = self.pooled_call(node, args)
+            if call is None:
+                kernel = self.bind(node.op, node.opdef.kernel)
+                call = f"{kernel}({', '.join(args + self.attr_args(node))})"
         if node.op in _FRESH_KERNELS and node.outputs[0].dtype.is_floating \
                 and _rank_at_least(node.outputs[0], 1):
             self.fresh.add(id(node.outputs[0]))
@@ -339,6 +414,88 @@ class Emitter:
             self.emit(indent, call, node)
         else:
             self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+        if relu_grad is not None:
+            self.aliases[id(relu_grad.outputs[0])] = self.expr(node.outputs[0])
+
+    def pooled_call(self, node, args):
+        """A large float result written into an array from the run's pool
+        (`out=_out(shape, dtype)`, runtime/_src/core/workspace.py; numpy
+        allocates when the pool has none): a matrix product of two matrices,
+        an elementwise add/subtract/multiply/divide whose result has one input's
+        shape and dtype, or a unary ufunc kernel (Square, Sqrt, Exp...) of a
+        float. The same ufunc or product, so the same bits; None otherwise."""
+        if len(node.outputs) != 1 or not _large(node.outputs[0]):
+            return None
+        out = node.outputs[0]
+        if not out.dtype.is_floating or any(t.dtype is not out.dtype for t in node.inputs):
+            return None
+        self.globals["_out"] = workspace.out_for
+        dtype = self.bind(f"dtype_{out.dtype.name}", out.dtype.as_numpy_dtype)
+        if node.op == "MatMul":
+            if self.template_for(node) is None or not all(t.shape.rank == 2 for t in node.inputs):
+                return None
+            a, b = (f"{e}.T" if node.attrs.get(k) else e
+                    for e, k in zip(args, ("transpose_a", "transpose_b")))
+            return f"_np.matmul({a}, {b}, out=_out(({a}.shape[0], {b}.shape[1]), {dtype}))"
+        ufunc = _POOLED_BINARY.get(node.op)
+        if ufunc is not None:
+            if node.op != "RealDiv" and self.template_for(node) is None:
+                return None
+            for i in (0, 1):
+                if _broadcasts_into(node.inputs[1 - i], node.inputs[i]):
+                    return (f"_np.{ufunc}({args[0]}, {args[1]}, "
+                            f"out=_out({args[i]}.shape, {dtype}))")
+            return None
+        kernel = getattr(node.opdef, "kernel", None)
+        if isinstance(kernel, np.ufunc) and kernel.nin == 1 and kernel.nout == 1 \
+                and len(args) == 1 and not node.attrs:
+            name = self.bind(node.op, kernel)
+            return f"{name}({args[0]}, out=_out({args[0]}.shape, {dtype}))"
+        return None
+
+    def emit_shared_patches(self, node, args, indent):
+        """A Conv2D that keeps its im2col matrix for the filter gradient of the
+        same input and filter, or that gradient taking it (see `_shared_patches`)."""
+        rows = self.kept_patches[id(node)]
+        attrs = self.attr_args(node)
+        if node.op == "Conv2D":
+            kernel = self.bind("conv2d_keeping_patches", conv_ops.conv2d_keeping_patches)
+            out = self.out_targets(node)
+            self.emit(indent, f"{out}, {rows} = {kernel}({', '.join(args + attrs)})", node)
+            self.fresh.add(id(node.outputs[0]))
+            return
+        kernel = self.bind("conv2d_backprop_filter_from_patches",
+                           conv_ops.conv2d_backprop_filter_from_patches)
+        call = f"{kernel}({', '.join([args[0], rows] + args[1:] + attrs)})"
+        self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+        self.fresh.add(id(node.outputs[0]))
+        self.globals["_give"] = workspace.give
+        self.pooled = True
+        self.emit(indent, f"_give({rows}); del {rows}  # the patch matrix's last use")
+
+    def relu_grad_after_pool(self, node):
+        """The ReluGrad that is the only reader of this MaxPoolGrad's result and
+        masks it by the pooled input `x` (ReluGrad(MaxPoolGrad(dy, x, y), x)), when
+        the windows tile `x` (strides == ksize, VALID); else None.
+
+        Each window's gradient lands on one element equal to the window's maximum
+        y, so `x > 0` there is `y > 0`: the mask is applied to dy (y's shape, a
+        quarter of x's for 2x2 windows) before the routing, which gives the same
+        values, zeros' signs included, and saves a pass over x and its mask."""
+        if node.op != "MaxPoolGrad" or self.uses.get(id(node.outputs[0])) != 1:
+            return None
+        readers = self.readers.get(id(node.outputs[0]), ())
+        if len(readers) != 1 or readers[0].op != "ReluGrad":
+            return None
+        relu_grad, (dy, x, y) = readers[0], node.inputs
+        attrs = node.attrs
+        if (relu_grad.inputs[0] is not node.outputs[0] or relu_grad.inputs[1] is not x
+                or attrs.get("padding") != "VALID"
+                or tuple(attrs.get("strides", ())) != tuple(attrs.get("ksize", ()))
+                or not (dy.dtype is x.dtype is y.dtype and x.dtype.is_floating)
+                or not _same_dims(dy, y)):
+            return None
+        return relu_grad
 
     def in_place_kernel(self, node, args):
         """`BiasAdd` / `Relu` / `ReluGrad` as the ufunc its kernel calls, written
@@ -609,6 +766,41 @@ def _captures_match(graphs, outer):
 
 
 CONTROL_FLOW = {"If": emit_if, "While": emit_while}
+
+
+def _large(tensor):
+    """True for a numeric tensor of at least workspace.MIN_BYTES by its dims,
+    an unknown one (a batch traced as None) counted as 32 (unknown rank: False)."""
+    dims, dtype = tensor.shape.dims, tensor.dtype
+    if dims is None or not (dtype.is_floating or dtype.is_integer or dtype.is_bool
+                            or dtype.is_complex):
+        return False
+    try:
+        size = np.dtype(dtype.as_numpy_dtype).itemsize
+    except TypeError:
+        return False
+    for d in dims:
+        size *= d if d is not None else 32
+    return size >= workspace.MIN_BYTES
+
+
+def _shared_patches(nodes):
+    """(Conv2D, Conv2DBackpropFilter) pairs of `nodes` (one graph's plan) on the
+    same input and filter tensors with the same attrs: a training step's forward
+    convolution and its filter gradient, which multiply the same im2col matrix
+    of the input. The Conv2D keeps the matrix for the gradient, later in the
+    plan, which then does not copy it again (runtime/_src/ops/conv_ops.py)."""
+    pairs, taken = [], set()
+    convs = {}
+    for node in nodes:
+        if node.op == "Conv2D" and node.outputs[0].dtype.name in ("float32", "float64"):
+            convs.setdefault((id(node.inputs[0]), id(node.inputs[1])), node)
+        elif node.op == "Conv2DBackpropFilter":
+            conv = convs.get((id(node.inputs[1]), id(node.inputs[2])))
+            if conv is not None and id(conv) not in taken and conv.attrs == node.attrs:
+                taken.add(id(conv))
+                pairs.append((conv, node))
+    return pairs
 
 
 def _dead_reads(nodes, outputs):

@@ -23,7 +23,7 @@ machine, the library's count otherwise.
 import linecache
 import math
 
-from runtime._src.core import blas
+from runtime._src.core import blas, workspace
 from runtime._src.exec.codegen import INLINED, compile_graph, plan
 from runtime._src.core.errors import OpError
 from runtime._src.graph.graph import RENDERERS, kernel_error, paused_gc
@@ -100,7 +100,9 @@ def run(graph, inputs):
                          f"({len(graph.inputs)} arguments and {len(graph.captures)} "
                          f"captures), got {len(inputs)}")
     try:
-        return compiled.fn(*inputs)
+        if compiled.pools is None:
+            return compiled.fn(*inputs)
+        return _pooled_call(compiled, inputs)
     except RuntimeWarning as e:     # a warnings filter made numpy's warning an error
         if graph.is_stateful():     # a rerun would repeat its effects: say what happened
             error = _run_error(compiled, e)
@@ -116,6 +118,24 @@ def run(graph, inputs):
         raise
     except Exception as e:  # re-raised naming the op and the user's line
         raise _run_error(compiled, e) from e
+
+
+def _pooled_call(compiled, inputs):
+    """Run the compiled code with a workspace pool of its own (one per thread
+    and run: concurrent or nested runs take different pools), then keep the
+    pool, holding the arrays this run handed back, for the next run."""
+    pools = compiled.pools
+    try:
+        pool = pools.pop()
+    except IndexError:
+        pool = {}
+    previous = workspace.activate(pool)
+    try:
+        return compiled.fn(*inputs)
+    finally:
+        workspace.activate(previous)
+        workspace.trim(pool)
+        pools.append(pool)
 
 
 def _run_error(compiled, error):

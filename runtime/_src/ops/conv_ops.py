@@ -23,7 +23,7 @@ with 'SAME' divides by the number of real (unpadded) elements in each window.
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from runtime._src.core import dtypes
+from runtime._src.core import dtypes, parallel, workspace
 from runtime._src.core.errors import InvalidArgumentError, UnimplementedError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -35,7 +35,9 @@ from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
 
 __all__ = ["conv1d", "conv2d", "convolution", "max_pool1d", "max_pool2d", "avg_pool1d",
-           "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches"]
+           "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches",
+           "conv2d_keeping_patches", "conv2d_backprop_filter_from_patches",
+           "max_pool_grad_of_relu"]
 
 CONV_DTYPES = FLOATS | frozenset((dtypes.int32,))
 
@@ -173,6 +175,19 @@ def _infer_conv2d(inputs, attrs):
 
 @define_op("Conv2D", infer=_infer_conv2d)
 def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
+    y, owner = conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations)
+    if owner is not None:
+        workspace.release(owner)
+    return y
+
+
+def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations):
+    """Conv2D's kernel, returning (result, its im2col patch matrix or None).
+
+    The generated code of a graph keeps the matrix for the Conv2DBackpropFilter
+    of the same input and filter (`conv2d_backprop_filter_from_patches`), which
+    then skips copying the same patches again; it is the array `_patch_matrix`
+    made (see `_rows`). None for a grouped convolution."""
     attrs = {"strides": strides, "padding": padding, "explicit_paddings": explicit_paddings,
              "dilations": dilations}
     problem, _ = _conv_problem(TensorShape(x.shape), TensorShape(f.shape), attrs, running=True)
@@ -185,26 +200,65 @@ def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
     padded, out = _padded(x, f.shape[:2], strides, dilations, padding, explicit_paddings, 0)
     cols = patches(padded, f.shape[:2], strides, dilations, out)
     groups = _group_slices(x.shape[-1], f)
+    owner = None
     if len(groups) == 1:          # im2col: one copy of the patches, one matrix product
-        rows = _patch_matrix(cols)
-        y = (rows @ f.reshape(rows.shape[1], -1)).reshape(cols.shape[:3] + f.shape[3:])
+        owner = _patch_matrix(cols)
+        rows = _rows(owner, cols.shape)
+        y = workspace.empty((rows.shape[0], f.shape[3]), rows.dtype)
+        np.matmul(rows, f.reshape(rows.shape[1], -1), out=y)
+        y = y.reshape(cols.shape[:3] + f.shape[3:])
     else:
         y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3) for i, o in groups])
-    return y.reshape(lead + y.shape[1:]).astype(dtype, copy=False)
+    return y.reshape(lead + y.shape[1:]).astype(dtype, copy=False), owner
+
+
+def conv2d_backprop_filter_from_patches(dy, patches_, x, f, strides, padding,
+                                        explicit_paddings, dilations):
+    """Conv2DBackpropFilter's kernel given the patch matrix of `x` that
+    `conv2d_keeping_patches` returned (the same product on the same matrix, so
+    the same bits); the plain kernel when that is None."""
+    if patches_ is None or patches_.dtype != x.dtype:
+        return _conv2d_backprop_filter(dy, x, f, strides, padding, explicit_paddings, dilations)
+    dy, _ = _unbatched(dy)
+    xs, _ = _unbatched(x)
+    _, out = _pads(xs.shape, f.shape[:2], strides, dilations, padding, explicit_paddings)
+    rows = _rows(patches_, (xs.shape[0], out[0], out[1]) + f.shape[:3])
+    return _filter_product(rows, dy, f)
+
+
+def _filter_product(rows, dy, f):
+    """patches^T . dy: the filter gradient (KH, KW, C, O) from the patch matrix."""
+    grad = workspace.empty((rows.shape[1], dy.shape[-1]), rows.dtype)
+    np.matmul(rows.T, dy.reshape(rows.shape[0], -1), out=grad)
+    return grad.reshape(f.shape[:3] + dy.shape[3:]).astype(f.dtype, copy=False)
 
 
 def _patch_matrix(cols):
-    """The patch view `cols` (N, OH, OW, KH, KW, C) copied once into an
-    (N*OH*OW, KH*KW*C) matrix for a matrix product (im2col). The copy runs
-    along the longer contiguous stretch of the input: the channels when there
-    are 4 or more; else the image's columns, into a (KH*KW*C, N*OH*OW) array
-    returned transposed (a 1- or 3-channel image copies several times faster
-    so, and the product takes either layout)."""
+    """The patch view `cols` (N, OH, OW, KH, KW, C) copied once into a new
+    array (a workspace one in a graph's run) for a matrix product (im2col);
+    `_rows` makes it the (N*OH*OW, KH*KW*C) matrix. The copy runs along the
+    longer contiguous stretch of the input: the channels when there are 4 or
+    more, into that matrix; else the image's columns, into a (KH*KW*C,
+    N*OH*OW) array used transposed (a 1- or 3-channel image copies several
+    times faster so, and the product takes either layout)."""
     n, oh, ow, kh, kw, c = cols.shape
     if c >= 4:
-        return cols.reshape(n * oh * ow, kh * kw * c)
-    by_tap = np.ascontiguousarray(cols.transpose(3, 4, 5, 0, 1, 2))
-    return by_tap.reshape(kh * kw * c, n * oh * ow).T
+        owner = workspace.empty((n * oh * ow, kh * kw * c), cols.dtype)
+        target = owner.reshape(cols.shape)
+        parallel.split(n, lambda lo, hi: np.copyto(target[lo:hi], cols[lo:hi]), owner.size)
+        return owner
+    owner = workspace.empty((kh * kw * c, n * oh * ow), cols.dtype)
+    by_tap = owner.reshape(kh, kw, c, n, oh, ow)
+    source = cols.transpose(3, 4, 5, 0, 1, 2)
+    parallel.split(n, lambda lo, hi: np.copyto(by_tap[:, :, :, lo:hi], source[:, :, :, lo:hi]),
+                   owner.size)
+    return owner
+
+
+def _rows(owner, cols_shape):
+    """The (N*OH*OW, KH*KW*C) patch matrix in `_patch_matrix`'s array `owner`."""
+    n, oh, ow, kh, kw, c = cols_shape
+    return owner if c >= 4 else owner.T
 
 
 def _group_slices(depth, f):
@@ -269,19 +323,30 @@ def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilati
     xs, _ = _unbatched(x)
     pads, _ = _pads(xs.shape, f.shape[:2], strides, dilations, padding, explicit_paddings)
     padded = (xs.shape[0], xs.shape[1] + sum(pads[0]), xs.shape[2] + sum(pads[1]), xs.shape[3])
-    grad = np.zeros(padded, np.result_type(dy, f))
+    grad = workspace.zeros(padded, np.result_type(dy, f))
     n, oh, ow, _ = dy.shape
     rows = dy.reshape(n * oh * ow, dy.shape[3])
     groups = _group_slices(xs.shape[-1], f)
+    width = groups[0][0].stop - groups[0][0].start
+    part = workspace.empty((n * oh * ow, width), grad.dtype)
     for a in range(f.shape[0]):
         for b in range(f.shape[1]):
             top, left = a * dilations[0], b * dilations[1]
             target = grad[:, top:top + (oh - 1) * strides[0] + 1:strides[0],
                           left:left + (ow - 1) * strides[1] + 1:strides[1], :]
             for i, o in groups:
-                part = rows[:, o] @ f[a, b][:, o].T
-                target[..., i] += part.reshape(n, oh, ow, part.shape[1])
-    return _crop(grad, pads).reshape(x.shape).astype(x.dtype, copy=False)
+                np.matmul(rows[:, o], f[a, b][:, o].T, out=part)
+                _add_split(target[..., i], part.reshape(n, oh, ow, width))
+    workspace.release(part)
+    if any(p for pair in pads for p in pair):
+        grad = _crop(grad, pads)
+    return grad.reshape(x.shape).astype(x.dtype, copy=False)
+
+
+def _add_split(target, value):
+    """target += value, the batch split over the idle cores (runtime/_src/core/parallel.py)."""
+    parallel.split(len(target), lambda lo, hi: np.add(target[lo:hi], value[lo:hi],
+                                                      out=target[lo:hi]), target.size)
 
 
 @define_grad("Conv2DBackpropInput")
@@ -300,11 +365,12 @@ def _conv2d_backprop_filter(dy, x, f, strides, padding, explicit_paddings, dilat
     cols = patches(padded, f.shape[:2], strides, dilations, out)
     groups = _group_slices(xs.shape[-1], f)
     if len(groups) == 1:          # im2col^T . dy: one matrix product
-        rows = _patch_matrix(cols)
-        grad = (rows.T @ dy.reshape(rows.shape[0], -1)).reshape(f.shape[:3] + dy.shape[3:])
-    else:
-        grad = _joined([np.tensordot(cols[..., i], dy[..., o], axes=([0, 1, 2], [0, 1, 2]))
-                        for i, o in groups])
+        owner = _patch_matrix(cols)
+        grad = _filter_product(_rows(owner, cols.shape), dy, f)
+        workspace.release(owner)
+        return grad
+    grad = _joined([np.tensordot(cols[..., i], dy[..., o], axes=([0, 1, 2], [0, 1, 2]))
+                    for i, o in groups])
     return grad.astype(f.dtype, copy=False)
 
 
@@ -364,12 +430,27 @@ def _max_pool(x, ksize, strides, padding, explicit_paddings):
     _check_pool("MaxPool", x, {"ksize": ksize, "strides": strides, "padding": padding,
                                "explicit_paddings": explicit_paddings})
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    result = None
     tiles = _tiles(x, ksize, strides, padding, explicit_paddings)
-    taps = _tile_taps(tiles) if tiles is not None else \
-        _pool_taps(x, ksize, strides, padding, explicit_paddings, fill)
+    if tiles is None:
+        return _window_max(_pool_taps(x, ksize, strides, padding, explicit_paddings, fill))
+    result = workspace.empty(tiles.shape[:2] + tiles.shape[3:4] + tiles.shape[5:], x.dtype)
+    parallel.split(len(x), lambda lo, hi: _window_max(_tile_taps(tiles[lo:hi]), result[lo:hi]),
+                   x.size)
+    return result
+
+
+def _window_max(taps, result=None):
+    """The elementwise maximum of the window's taps, into `result` (made when None)."""
+    first = next(taps)
+    if result is None:
+        result = workspace.empty(first.shape, first.dtype)
+    second = next(taps, None)
+    if second is None:
+        np.copyto(result, first)
+    else:                          # the first two taps' maximum, with no copy before it
+        np.maximum(first, second, out=result)
     for tap in taps:
-        result = tap.copy() if result is None else np.maximum(result, tap, out=result)
+        np.maximum(result, tap, out=result)
     return result
 
 
@@ -437,21 +518,59 @@ def _tiled_max_pool_grad(dy, x, y, ksize):
     `dy * hit` (a multiply is several times faster than a masked copy); a
     NaN or infinite `dy` must reach only the maxima, so it is copied under
     the mask."""
-    grad = np.zeros(x.shape, dy.dtype)
-    finite = dy.dtype.kind != "f" or bool(np.isfinite(dy).all())
-    taken = None
-    for tap, out in zip(_tile_taps(_tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))),
-                        _tile_taps(_tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0))))):
-        hit = tap == y
-        if taken is None:
-            taken = hit
-        else:
-            np.greater(hit, taken, out=hit)      # hit and not taken before
-            taken |= hit
-        if finite:
-            np.multiply(dy, hit, out=out)
-        else:
-            np.copyto(out, dy, where=hit)
+    # The sum of dy is finite only when all of dy is (an overflow to inf only
+    # sends a finite dy down the masked copy, which gives the same values).
+    finite = dy.dtype.kind != "f" or bool(np.isfinite(np.add.reduce(dy, axis=None)))
+    grad = _tiled_grad_array(x, ksize, dy.dtype) if finite else workspace.zeros(x.shape,
+                                                                                 dy.dtype)
+    taken, hit = workspace.empty(y.shape, bool), workspace.empty(y.shape, bool)
+    x_tiles = _tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))
+    grad_tiles = _tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0)))
+
+    def route(lo, hi):          # the batch slice [lo, hi)
+        first, part_taken, part_hit, part_y = True, taken[lo:hi], hit[lo:hi], y[lo:hi]
+        for tap, out in zip(_tile_taps(x_tiles[lo:hi]), _tile_taps(grad_tiles[lo:hi])):
+            if first:
+                np.equal(tap, part_y, out=part_taken)
+                first, mask = False, part_taken
+            else:
+                np.equal(tap, part_y, out=part_hit)
+                np.greater(part_hit, part_taken, out=part_hit)   # hit, not taken before
+                part_taken |= part_hit
+                mask = part_hit
+            if finite:
+                np.multiply(dy[lo:hi], mask, out=out)
+            else:
+                np.copyto(out, dy[lo:hi], where=mask)
+    parallel.split(len(y), route, x.size)
+    workspace.release(taken)
+    workspace.release(hit)
+    return grad
+
+
+def _tiled_grad_array(x, ksize, dtype):
+    """An array of x's shape for a tiled max-pool gradient of a finite dy: the
+    windows' taps write every element they cover (dy times the mask), so only
+    the rows and columns past the last window (an odd size) are zeroed."""
+    grad = workspace.empty(x.shape, dtype)
+    (kh, kw), (h, w) = ksize, x.shape[1:3]
+    grad[:, h - h % kh:] = 0
+    grad[:, :, w - w % kw:] = 0
+    return grad
+
+
+def max_pool_grad_of_relu(dy, x, y, ksize, strides, padding, explicit_paddings):
+    """ReluGrad(MaxPoolGrad(dy, x, y), x) for windows that tile `x`, as the
+    generated code folds it (runtime/_src/exec/codegen.py): the mask `y > 0`
+    applied to dy (y's shape) before the routing; the same values, zeros'
+    signs included, as the two kernels one after the other."""
+    mask = workspace.empty(y.shape, bool)
+    np.greater(y, 0, out=mask)
+    masked = workspace.empty(dy.shape, np.result_type(dy, mask))
+    np.multiply(dy, mask, out=masked)
+    workspace.release(mask)
+    grad = _max_pool_grad(masked, x, y, ksize, strides, padding, explicit_paddings)
+    workspace.release(masked)
     return grad
 
 

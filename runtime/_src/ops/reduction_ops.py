@@ -83,7 +83,31 @@ def _infer_reduce(inputs, attrs):
 
 @define_op("Sum", infer=_infer_reduce)
 def _sum(x, axis, keepdims):
+    if _over_leading_axes(x, axis):
+        return _leading_sum(x, len(axis), keepdims)
     return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # np.sum, less overhead
+
+
+_EINSUM_SUM_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _over_leading_axes(x, axis):
+    """True for a float32/64 C-contiguous `x` summed over its first k axes (k < rank),
+    keeping at least 2 elements: a bias gradient (N, H, W, C) -> (C,)."""
+    return (type(axis) is tuple and 0 < len(axis) < x.ndim and axis == tuple(range(len(axis)))
+            and x.dtype in _EINSUM_SUM_DTYPES and x.flags.c_contiguous
+            and x.size >= 2 * int(np.prod(x.shape[len(axis):]))
+            and int(np.prod(x.shape[len(axis):])) >= 2)
+
+
+def _leading_sum(x, k, keepdims):
+    """`x` summed over its first `k` axes as einsum over its (rows, rest) matrix:
+    the rows are added one after another in order, as numpy's add.reduce adds
+    them when the kept axes are the contiguous ones (the same bits), at about
+    2.5x its speed."""
+    kept = x.shape[k:]
+    total = np.einsum("ij->j", x.reshape(-1, int(np.prod(kept)))).reshape(kept)
+    return total.reshape((1,) * k + kept) if keepdims else total
 
 
 def _grad_back(op, grad):

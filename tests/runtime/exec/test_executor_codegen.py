@@ -595,18 +595,24 @@ def test_a_conv_result_read_twice_or_returned_is_not_overwritten():
     assert np.isnan(got.numpy()).all()                # relu keeps NaN, as the kernel does
 
 
-def test_relu_grad_writes_into_a_fresh_max_pool_gradient():
+@pytest.mark.parametrize("window, stride, padding, form", [
+    (2, 2, "VALID", "_max_pool_grad_of_relu(AddV2, Relu, MaxPool"),  # folded
+    (3, 2, "SAME", "_np.multiply(MaxPoolGrad, Relu > 0, out=MaxPoolGrad)"),     # in place
+])
+def test_relu_grad_after_a_max_pool_gradient(window, stride, padding, form):
     x = np.random.default_rng(3).standard_normal((2, 4, 4, 3)).astype(np.float32)
     x[0, 0, 0, 0] = x[0, 0, 1, 0]                      # a tie inside a window
+    x[1, 2:, 2:, 0] = -1.0                             # a window of ReLU zeros
 
     def grad(x):
         with tf.GradientTape() as tape:
             tape.watch(x)
-            y = tf.nn.max_pool2d(tf.nn.relu(x * 2.0), 2, 2, "VALID")
+            y = tf.nn.max_pool2d(tf.nn.relu(x * 2.0), window, stride, padding)
             loss = tf.reduce_sum(y * y)
         return tape.gradient(loss, x)
 
     src, got = _src_and_run(grad, x)
-    assert "_np.multiply(MaxPoolGrad, Relu > 0, out=MaxPoolGrad)" in src
-    xt = tf.constant(x)
-    np.testing.assert_array_equal(got.numpy(), grad(xt).numpy())      # eager: the kernels
+    assert form in src
+    want = grad(tf.constant(x)).numpy()               # eager: the kernels
+    np.testing.assert_array_equal(got.numpy(), want)
+    np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want))

@@ -1,0 +1,97 @@
+"""A kernel's elementwise work split over the batch across the idle cores.
+
+numpy runs a ufunc or a copy on one thread; TensorFlow's kernels use every
+core. The convolution and pooling kernels (runtime/_src/ops/conv_ops.py) hand
+their copies, masks and adds, which are not matrix products, to `split`: the
+batch is cut into one slice per thread and each thread works on its own
+slices of the same arrays (numpy releases the GIL in those loops). Each
+element is computed by the same loop either way, so the values do not depend
+on the split; matrix products are never split (BLAS's own threads take them,
+and a product's rounding may depend on its rows).
+
+The work stays on the calling thread when:
+
+- it is small (under `MIN_ELEMENTS` elements);
+- the machine is busy (runtime/_src/core/blas.py's load check: a thread that
+  is not scheduled would stall the whole kernel), or the threads were fixed
+  with `tf.config.threading.set_intra_op_parallelism_threads`;
+- the process may use one core, or `RUNTIME_PARALLEL=0` is set;
+- the caller is itself one of the pool's threads.
+
+    split(len(x), lambda lo, hi: np.add(x[lo:hi], y[lo:hi], out=z[lo:hi]), x.size)
+"""
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from runtime._src.core import blas
+
+__all__ = ["split", "threads_for", "MIN_ELEMENTS"]
+
+MIN_ELEMENTS = 1 << 17
+_MAX_THREADS = 8
+_state = {"pool": None, "lock": threading.Lock(), "workers": set()}
+
+
+def _cores():
+    if os.environ.get("RUNTIME_PARALLEL", "1").strip() == "0":
+        return 1
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+_CORES = min(_cores(), _MAX_THREADS)
+
+
+def threads_for(elements):
+    """How many threads a kernel's elementwise pass over `elements` should use."""
+    if _CORES == 1 or elements < MIN_ELEMENTS:
+        return 1
+    fixed = blas.fixed_threads()
+    if fixed is not None:
+        return max(1, min(fixed, _CORES))
+    if blas.machine_busy() or threading.get_ident() in _state["workers"]:
+        return 1
+    return _CORES
+
+
+def _pool():
+    pool = _state["pool"]
+    if pool is None:
+        with _state["lock"]:
+            if _state["pool"] is None:
+                _state["pool"] = ThreadPoolExecutor(
+                    _CORES - 1, thread_name_prefix="runtime-kernel",
+                    initializer=lambda: _state["workers"].add(threading.get_ident()))
+            pool = _state["pool"]
+    return pool
+
+
+def _forget_pool():
+    """In a forked child: the parent's pool threads do not exist here."""
+    _state["pool"], _state["lock"], _state["workers"] = None, threading.Lock(), set()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
+def split(n, work, elements):
+    """Run `work(lo, hi)` over the batch range [0, n) in contiguous slices, one
+    per thread (see `threads_for(elements)`), the first slice on this thread;
+    returns when all are done (an exception in any is raised here)."""
+    parts = min(threads_for(elements), n)
+    if parts <= 1:
+        work(0, n)
+        return
+    bounds = [n * i // parts for i in range(parts + 1)]
+    pool = _pool()
+    pending = [pool.submit(work, bounds[i], bounds[i + 1]) for i in range(1, parts)]
+    try:
+        work(bounds[0], bounds[1])
+    finally:
+        for future in pending:
+            future.result()
