@@ -38,6 +38,7 @@ import numpy as np
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.devices import log_placement
 from runtime._src.core.errors import InvalidArgumentError, OpError
+from runtime._src.core.fp_quiet import quiet, restore
 from runtime._src.graph.locations import kernel_error, leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
@@ -139,12 +140,15 @@ def _run_eagerly(opdef, inputs, attrs):
             raise leaked_tensor_error(t, opdef.name)
         else:
             raise TypeError(f"{opdef.name}: expected a Tensor input, got {type(t).__name__}")
+    token = quiet()                 # TF's inf and NaN come silently
     try:
         out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
-    except RuntimeWarning:          # a warnings filter made numpy's warning an error
+    except RuntimeWarning:          # a warnings filter made numpy's own warning an error
         out = run_quietly(opdef.kernel, *values, **(attrs or {}))
     except Exception as e:  # re-raised with the op named
         raise eager_kernel_error(opdef, inputs, attrs, e) from e
+    finally:
+        restore(token)
     if opdef.num_outputs == 1:
         result = wrap_numpy(out)
         outs = (result,)
@@ -162,12 +166,14 @@ def record_eager(opdef, inputs, attrs, outputs):
 
 
 def run_quietly(kernel, *args, **kwargs):
-    """`kernel` run again with numpy's floating-point warnings off.
+    """`kernel` run again with numpy's warnings off.
 
-    Kernels give TF's inf and NaN where numpy warns; a user's warnings filter
-    that makes warnings errors (`-W error`, `simplefilter("error")`) turns that
-    warning into an exception out of the kernel, and the callers that catch it
-    run the kernel again through here, so the user's filter changes nothing.
+    Kernels run with numpy's floating-point errors ignored (core/fp_quiet), but
+    a few numpy functions warn in Python (`np.mean` of nothing: "Mean of empty
+    slice"); a user's warnings filter that makes warnings errors (`-W error`,
+    `simplefilter("error")`) turns that warning into an exception out of the
+    kernel, and the callers that catch it run the kernel again through here,
+    so the user's filter changes nothing.
     """
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -16,7 +16,6 @@ an op costs little more than the numpy call.
 """
 
 import math
-import warnings
 
 import numpy as np
 
@@ -48,10 +47,6 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
            "erf", "erfc", "is_nan", "is_inf", "is_finite", "atan2", "squared_difference",
            "add_n", "clip_by_value", "truncatediv", "truncatemod", "realdiv", "scalar_mul"]
 
-# TensorFlow computes 1/0 -> inf, log(0) -> -inf and sqrt(-1) -> nan, and lets
-# integers wrap, all silently; numpy's RuntimeWarnings for these, raised inside
-# our kernels (not the user's numpy code), are ignored to match.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"runtime\.(_src\.)?ops\.")
 
 def _check_int_divisor(y, op_name):
     if y.dtype.kind in "iu" and not np.all(y):
