@@ -2,7 +2,7 @@
 leading dimensions (defined in runtime/_src/ops/linalg_ops.py and
 matrix_diag_ops.py, linalg_more_ops.py (LU, eig, tridiagonal and banded
 solves, pinv, rank) and matrix_functions_ops.py (expm, sqrtm, logm); `matmul`
-in math_ops.py, `norm` in reduction_ops.py), and the LinearOperator family
+in matmul_ops.py, `norm` in reduction_ops.py), and the LinearOperator family
 (runtime/_src/linalg/).
 
     >>> import runtime as tf
