@@ -10,7 +10,7 @@ from runtime._src.ops import reduction_ops, nn_ops, cross_entropy_ops, conv_ops,
 from runtime._src.ops import bitwise_ops
 from runtime._src.ops import shape_ops, shape_args, split_slice_ops, meshgrid_ops
 from runtime._src.ops import scatter_ops, sort_ops, einsum_ops, dtype_ops
-from runtime._src.ops import matrix_diag_ops, linalg_ops, clip_ops
+from runtime._src.ops import matrix_diag_ops, linalg_ops, linalg_solve_ops, clip_ops
 from runtime._src.ops import complex_ops
 from runtime._src.ops import (image_resize, image_hsv, image_nms, image_crops,
                              image_metrics, image_random, image_codecs)
