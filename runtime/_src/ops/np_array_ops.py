@@ -16,7 +16,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor
 from runtime._src.ops import (array_ops, manipulation_ops, math_ops, matrix_diag_ops,
-                             meshgrid_ops, shape_ops)
+                             meshgrid_ops, shape_ops, tile_ops)
 from runtime._src.ops.np_dtypes import asarray, result_type
 from runtime._src.ops.np_math_ops import promote
 
@@ -446,7 +446,7 @@ def tile(a, reps):
     reps = [1] * (a.shape.rank - len(reps)) + reps
     while a.shape.rank < len(reps):
         a = manipulation_ops.expand_dims(a, 0)
-    return array_ops.tile(a, reps)
+    return tile_ops.tile(a, reps)
 
 
 def repeat(a, repeats, axis=None):
