@@ -17,6 +17,7 @@ from runtime._src.ops import (image_resize, image_hsv, image_nms, image_crops,
 from runtime._src.ops import (special_math_ops, segment_ops, random_dist_ops,
                              conv_more_ops, image_ops, io_ops, misc_ops, text_ops)
 from runtime._src.ops import rnn_ops, lookup_ops, quantization_ops
+from runtime._src.ops import tensor_array_ops, tensor_array_grad_ops
 from runtime._src.ops import (fft_ops, signal_dct, signal_frames, signal_spectral,
                              signal_windows)
 
