@@ -315,8 +315,10 @@ _UNARY_GRADS = {
 }
 
 
-def _define_unary_grad(name, derivative):
-    @define_grad(name)
+def _define_unary_grad(name, derivative, module=__name__):
+    """Register `derivative(grad, conj(x), conj(y))` as op `name`'s gradient
+    (`module`: the one that defines the op, for the op map)."""
+    @define_grad(name, module=module)
     def _grad(op, grad):
         # f has real coefficients, so conj(f'(x)) is f' at conj(x), conj(y)
         return [derivative(grad, _conj(op.inputs[0]), _conj(op.outputs[0]))]
@@ -338,14 +340,6 @@ def abs(x, name=None):  # TensorFlow's public name
     if dtype in COMPLEX:
         return _unary("ComplexAbs", x, COMPLEX, out_dtype=dtype.real_dtype)
     return _unary("Abs", x, NUMERIC)
-
-
-def _real_part_shape(inputs, attrs):
-    """Shape rule of ComplexAbs, Real, Imag, Angle: the input's shape, real dtype."""
-    return [(inputs[0].dtype.real_dtype, inputs[0].shape)]
-
-
-define_op("ComplexAbs", infer=_real_part_shape)(np.abs)
 
 
 def sign(x, name=None):

@@ -96,7 +96,7 @@ _UNARY_MATH_GRADS = {
                                                   exp(negative(square(x))))),
 }
 for _name, _derivative in _UNARY_MATH_GRADS.items():
-    _define_unary_grad(_name, _derivative)
+    _define_unary_grad(_name, _derivative, __name__)
 
 
 # The backward kernels of sqrt, rsqrt and reciprocal, as TensorFlow's: from the
