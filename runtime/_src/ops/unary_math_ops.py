@@ -1,12 +1,16 @@
-"""Elementwise unary math under TensorFlow's names, one table row per op:
-trigonometric and hyperbolic functions, expm1/log1p, rsqrt/reciprocal,
-rounding (floor, ceil, round half to even, rint), erf/erfc and the
-is_nan/is_inf/is_finite predicates, with their gradients.
+"""Elementwise unary math under TensorFlow's names: trigonometric and
+hyperbolic functions, expm1/log1p, rsqrt/reciprocal, rounding (floor, ceil,
+round half to even, rint), erf/erfc and the is_nan/is_inf/is_finite
+predicates.
 
-Which dtypes each accepts is in its public function (TF: the transcendental
-ops, floor, ceil, rint, the predicates and erf are float-only)."""
+Each op is one record of `_ROWS`: its kernel, its derivative (the gradient
+rule) and what its public function says; the dtype rule is the same for all
+(floating-point inputs only, as TF's) and the shape rule is the input's shape
+(bools for the predicates). The op, its gradient and its public function are
+made from the record; `reciprocal` and `round` add TF's integer cases."""
 
 import math
+import typing
 
 import numpy as np
 
@@ -47,56 +51,89 @@ def _predicate(inputs, attrs):
     return [(dtypes.bool, inputs[0].shape)]
 
 
-# op name: (numpy kernel, shape/dtype rule). Which dtypes each accepts is in the
-# public function below (TF: the transcendental ops, floor, ceil, rint, the is_*
-# predicates, erf are float-only; round, sign, square take integers too).
-_UNARY_MATH = {
-    "Sin": (np.sin, rules.same_as_first), "Cos": (np.cos, rules.same_as_first),
-    "Tan": (np.tan, rules.same_as_first), "Asin": (np.arcsin, rules.same_as_first),
-    "Acos": (np.arccos, rules.same_as_first), "Atan": (np.arctan, rules.same_as_first),
-    "Sinh": (np.sinh, rules.same_as_first), "Cosh": (np.cosh, rules.same_as_first),
-    "Asinh": (np.arcsinh, rules.same_as_first), "Acosh": (np.arccosh, rules.same_as_first),
-    "Atanh": (np.arctanh, rules.same_as_first), "Expm1": (np.expm1, rules.same_as_first),
-    "Log1p": (np.log1p, rules.same_as_first), "Rsqrt": (_rsqrt, rules.same_as_first),
-    "Reciprocal": (np.reciprocal, rules.same_as_first),
-    "Floor": (np.floor, rules.same_as_first), "Ceil": (np.ceil, rules.same_as_first),
-    "Round": (np.round, rules.same_as_first),          # half to even, as TF
-    "Rint": (np.rint, rules.same_as_first),
-    "Erf": (_erf_kernel(math.erf), rules.same_as_first),
-    "Erfc": (_erf_kernel(math.erfc), rules.same_as_first),
-    "IsNan": (np.isnan, _predicate), "IsInf": (np.isinf, _predicate),
-    "IsFinite": (np.isfinite, _predicate),
-}
-for _name, (_kernel, _infer) in _UNARY_MATH.items():
-    define_op(_name, infer=_infer)(_kernel)
-
-
 def _one_minus_square(x):
     return subtract(1, square(x))
 
 
-_UNARY_MATH_GRADS = {
-    "Sin": lambda g, x, y: multiply(g, cos(x)),
-    "Cos": lambda g, x, y: negative(multiply(g, sin(x))),
-    "Tan": lambda g, x, y: multiply(g, add(1, square(y))),
-    "Asin": lambda g, x, y: multiply(g, rsqrt(_one_minus_square(x))),
-    "Acos": lambda g, x, y: negative(multiply(g, rsqrt(_one_minus_square(x)))),
-    "Atan": lambda g, x, y: truediv(g, add(1, square(x))),
-    "Sinh": lambda g, x, y: multiply(g, cosh(x)),
-    "Cosh": lambda g, x, y: multiply(g, sinh(x)),
-    "Asinh": lambda g, x, y: truediv(g, cosh(y)),
-    "Acosh": lambda g, x, y: truediv(g, sinh(y)),
-    "Atanh": lambda g, x, y: truediv(g, _one_minus_square(x)),
-    "Expm1": lambda g, x, y: multiply(g, exp(x)),
-    "Log1p": lambda g, x, y: truediv(g, add(1, x)),
-    "Rsqrt": lambda g, x, y: apply("RsqrtGrad", (y, g)),
-    "Reciprocal": lambda g, x, y: apply("ReciprocalGrad", (y, g)),
-    "Erf": lambda g, x, y: multiply(g, multiply(2 / math.sqrt(math.pi), exp(negative(square(x))))),
-    "Erfc": lambda g, x, y: multiply(g, multiply(-2 / math.sqrt(math.pi),
-                                                  exp(negative(square(x))))),
+class _Row(typing.NamedTuple):
+    """One op: its numpy kernel, its derivative `f(grad, conj(x), conj(y))`
+    (None: not differentiable), what its public function computes (the first
+    words of its docstring), and whether it answers with bools (`is_nan`,
+    ...; else its output has the input's dtype and shape). Every op here
+    takes floating-point inputs only, as TF's (the front functions check)."""
+
+    kernel: object
+    derivative: object
+    doc: str
+    predicate: bool = False
+
+
+_2_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+_ROWS = {
+    "Sin": _Row(np.sin, lambda g, x, y: multiply(g, cos(x)), "Sine"),
+    "Cos": _Row(np.cos, lambda g, x, y: negative(multiply(g, sin(x))), "Cosine"),
+    "Tan": _Row(np.tan, lambda g, x, y: multiply(g, add(1, square(y))), "Tangent"),
+    "Asin": _Row(np.arcsin, lambda g, x, y: multiply(g, rsqrt(_one_minus_square(x))),
+                 "Inverse sine (nan outside [-1, 1])"),
+    "Acos": _Row(np.arccos, lambda g, x, y: negative(multiply(g, rsqrt(_one_minus_square(x)))),
+                 "Inverse cosine (nan outside [-1, 1])"),
+    "Atan": _Row(np.arctan, lambda g, x, y: truediv(g, add(1, square(x))), "Inverse tangent"),
+    "Sinh": _Row(np.sinh, lambda g, x, y: multiply(g, cosh(x)), "Hyperbolic sine"),
+    "Cosh": _Row(np.cosh, lambda g, x, y: multiply(g, sinh(x)), "Hyperbolic cosine"),
+    "Asinh": _Row(np.arcsinh, lambda g, x, y: truediv(g, cosh(y)), "Inverse hyperbolic sine"),
+    "Acosh": _Row(np.arccosh, lambda g, x, y: truediv(g, sinh(y)),
+                  "Inverse hyperbolic cosine (nan below 1)"),
+    "Atanh": _Row(np.arctanh, lambda g, x, y: truediv(g, _one_minus_square(x)),
+                  "Inverse hyperbolic tangent (+-inf at +-1, nan beyond)"),
+    "Expm1": _Row(np.expm1, lambda g, x, y: multiply(g, exp(x)),
+                  "exp(x) - 1, accurate near 0"),
+    "Log1p": _Row(np.log1p, lambda g, x, y: truediv(g, add(1, x)),
+                  "log(1 + x), accurate near 0"),
+    "Rsqrt": _Row(_rsqrt, lambda g, x, y: apply("RsqrtGrad", (y, g)), "1 / sqrt(x)"),
+    "Reciprocal": _Row(np.reciprocal, lambda g, x, y: apply("ReciprocalGrad", (y, g)),
+                       "1 / x (inf at 0)"),
+    "Floor": _Row(np.floor, None, "The largest integer not greater than x"),
+    "Ceil": _Row(np.ceil, None, "The smallest integer not less than x"),
+    "Round": _Row(np.round, None, "x rounded to the nearest integer, halves to even"),
+    "Rint": _Row(np.rint, None, "x rounded to the nearest integer, halves to even"),
+    "Erf": _Row(_erf_kernel(math.erf),
+                lambda g, x, y: multiply(g, multiply(_2_OVER_SQRT_PI, exp(negative(square(x))))),
+                "The Gauss error function"),
+    "Erfc": _Row(_erf_kernel(math.erfc),
+                 lambda g, x, y: multiply(g, multiply(-_2_OVER_SQRT_PI,
+                                                      exp(negative(square(x))))),
+                 "1 - erf(x), accurate for large x"),
+    "IsNan": _Row(np.isnan, None, "True where x is nan, as a bool tensor", True),
+    "IsInf": _Row(np.isinf, None, "True where x is +inf or -inf, as a bool tensor", True),
+    "IsFinite": _Row(np.isfinite, None, "True where x is neither inf nor nan, as a bool tensor",
+                     True),
 }
-for _name, _derivative in _UNARY_MATH_GRADS.items():
-    _define_unary_grad(_name, _derivative, __name__)
+
+
+def _register(name, row):
+    """The op `name` and its gradient, from its row."""
+    define_op(name, infer=_predicate if row.predicate else rules.same_as_first)(row.kernel)
+    if row.derivative is None:
+        not_differentiable(name)
+    else:
+        _define_unary_grad(name, row.derivative, __name__)
+
+
+for _name, _row in _ROWS.items():
+    _register(_name, _row)
+
+
+def _front(op_name, fn_name):
+    """The public function `fn_name(x, name=None)` of op `op_name`, from its row."""
+    row = _ROWS[op_name]
+    out_dtype = dtypes.bool if row.predicate else None
+
+    def front(x, name=None):
+        return _unary(op_name, x, FLOATS, out_dtype=out_dtype)
+    front.__name__ = front.__qualname__ = fn_name
+    front.__doc__ = f"{row.doc}; floating-point inputs only."
+    return front
 
 
 # The backward kernels of sqrt, rsqrt and reciprocal, as TensorFlow's: from the
@@ -144,77 +181,18 @@ def _reciprocal_grad_grad(op, grad):
     # out = -dy y^2: d/dy = -2 dy y, d/d(dy) = -y^2
     y, dy = op.inputs
     return [multiply(grad, multiply(-2.0, multiply(dy, y))), negative(multiply(grad, square(y)))]
-not_differentiable("Floor", "Ceil", "Round", "Rint", "IsNan", "IsInf", "IsFinite")
 
 
-def sin(x, name=None):
-    """Sine; floating-point inputs only."""
-    return _unary("Sin", x, FLOATS)
-
-
-def cos(x, name=None):
-    """Cosine; floating-point inputs only."""
-    return _unary("Cos", x, FLOATS)
-
-
-def tan(x, name=None):
-    """Tangent; floating-point inputs only."""
-    return _unary("Tan", x, FLOATS)
-
-
-def asin(x, name=None):
-    """Inverse sine (nan outside [-1, 1]); floating-point inputs only."""
-    return _unary("Asin", x, FLOATS)
-
-
-def acos(x, name=None):
-    """Inverse cosine (nan outside [-1, 1]); floating-point inputs only."""
-    return _unary("Acos", x, FLOATS)
-
-
-def atan(x, name=None):
-    """Inverse tangent; floating-point inputs only."""
-    return _unary("Atan", x, FLOATS)
-
-
-def sinh(x, name=None):
-    """Hyperbolic sine; floating-point inputs only."""
-    return _unary("Sinh", x, FLOATS)
-
-
-def cosh(x, name=None):
-    """Hyperbolic cosine; floating-point inputs only."""
-    return _unary("Cosh", x, FLOATS)
-
-
-def asinh(x, name=None):
-    """Inverse hyperbolic sine; floating-point inputs only."""
-    return _unary("Asinh", x, FLOATS)
-
-
-def acosh(x, name=None):
-    """Inverse hyperbolic cosine (nan below 1); floating-point inputs only."""
-    return _unary("Acosh", x, FLOATS)
-
-
-def atanh(x, name=None):
-    """Inverse hyperbolic tangent (+-inf at +-1, nan beyond); floating-point inputs only."""
-    return _unary("Atanh", x, FLOATS)
-
-
-def expm1(x, name=None):
-    """exp(x) - 1, accurate near 0; floating-point inputs only."""
-    return _unary("Expm1", x, FLOATS)
-
-
-def log1p(x, name=None):
-    """log(1 + x), accurate near 0; floating-point inputs only."""
-    return _unary("Log1p", x, FLOATS)
-
-
-def rsqrt(x, name=None):
-    """1 / sqrt(x); floating-point inputs only."""
-    return _unary("Rsqrt", x, FLOATS)
+# The public functions: one per row, but for reciprocal and round, below.
+sin, cos, tan = _front("Sin", "sin"), _front("Cos", "cos"), _front("Tan", "tan")
+asin, acos, atan = _front("Asin", "asin"), _front("Acos", "acos"), _front("Atan", "atan")
+sinh, cosh = _front("Sinh", "sinh"), _front("Cosh", "cosh")
+asinh, acosh, atanh = _front("Asinh", "asinh"), _front("Acosh", "acosh"), _front("Atanh", "atanh")
+expm1, log1p, rsqrt = _front("Expm1", "expm1"), _front("Log1p", "log1p"), _front("Rsqrt", "rsqrt")
+floor, ceil, rint = _front("Floor", "floor"), _front("Ceil", "ceil"), _front("Rint", "rint")
+erf, erfc = _front("Erf", "erf"), _front("Erfc", "erfc")
+is_nan, is_inf = _front("IsNan", "is_nan"), _front("IsInf", "is_inf")
+is_finite = _front("IsFinite", "is_finite")
 
 
 def reciprocal(x, name=None):
@@ -231,16 +209,6 @@ def reciprocal(x, name=None):
     return _unary("Reciprocal", x, FLOATS)
 
 
-def floor(x, name=None):
-    """The largest integer not greater than x; floating-point inputs only."""
-    return _unary("Floor", x, FLOATS)
-
-
-def ceil(x, name=None):
-    """The smallest integer not less than x; floating-point inputs only."""
-    return _unary("Ceil", x, FLOATS)
-
-
 def round(x, name=None):  # TensorFlow's public name
     """x rounded to the nearest integer, halves to even (banker's rounding).
 
@@ -250,33 +218,3 @@ def round(x, name=None):  # TensorFlow's public name
     if x.dtype in INTEGERS:
         return x
     return _unary("Round", x, FLOATS)
-
-
-def rint(x, name=None):
-    """x rounded to the nearest integer, halves to even; floating-point inputs only."""
-    return _unary("Rint", x, FLOATS)
-
-
-def erf(x, name=None):
-    """The Gauss error function; floating-point inputs only."""
-    return _unary("Erf", x, FLOATS)
-
-
-def erfc(x, name=None):
-    """1 - erf(x), accurate for large x; floating-point inputs only."""
-    return _unary("Erfc", x, FLOATS)
-
-
-def is_nan(x, name=None):
-    """True where x is nan, as a bool tensor; floating-point inputs only."""
-    return _unary("IsNan", x, FLOATS, out_dtype=dtypes.bool)
-
-
-def is_inf(x, name=None):
-    """True where x is +inf or -inf, as a bool tensor; floating-point inputs only."""
-    return _unary("IsInf", x, FLOATS, out_dtype=dtypes.bool)
-
-
-def is_finite(x, name=None):
-    """True where x is neither inf nor nan, as a bool tensor; floating-point inputs only."""
-    return _unary("IsFinite", x, FLOATS, out_dtype=dtypes.bool)
