@@ -19,6 +19,8 @@ function on eager tensors calls the kernel directly (base_ops: `binary`, `unary`
 an op costs little more than the numpy call.
 """
 
+import typing
+
 import numpy as np
 
 from runtime._src.core import dtype_promotion, dtypes
@@ -294,24 +296,34 @@ def minimum(x, y, name=None):
 
 # --- unary math ----------------------------------------------------------------
 
-# Elementwise unary ops whose kernel is the numpy ufunc itself.
-for _name, _ufunc in (("Neg", np.negative), ("Abs", np.abs), ("Sign", np.sign),
-                      ("Square", np.square), ("Sqrt", np.sqrt), ("Exp", np.exp),
-                      ("Log", np.log), ("Tanh", np.tanh)):
-    define_op(_name, infer=rules.same_as_first)(_ufunc)
+class _Row(typing.NamedTuple):
+    """One basic unary op: the numpy ufunc that is its kernel, the dtypes its
+    public function takes, its derivative from the input x and the output y
+    (grad times f', written with the runtime's ops) and what the function
+    says. Shape rule: the input's. The op, its gradient and its function are
+    made from the record; `abs` adds TF's complex magnitude."""
+
+    kernel: object
+    allowed: frozenset
+    derivative: object
+    doc: str
 
 
-# Gradients of the unary ops: grad times the derivative, from the input x and
-# the output y (one rule per op, written with the runtime's ops).
-_UNARY_GRADS = {
-    "Neg": lambda g, x, y: negative(g),
-    "Abs": lambda g, x, y: multiply(g, sign(x)),
-    "Sign": lambda g, x, y: multiply(g, 0),
-    "Square": lambda g, x, y: multiply(g, multiply(x, 2)),
-    "Sqrt": lambda g, x, y: apply("SqrtGrad", (y, g)),
-    "Exp": lambda g, x, y: multiply(g, y),
-    "Log": lambda g, x, y: truediv(g, x),
-    "Tanh": lambda g, x, y: multiply(g, subtract(1, square(y))),
+_UNARY = {
+    "Neg": _Row(np.negative, ARITHMETIC, lambda g, x, y: negative(g), "-x elementwise."),
+    "Abs": _Row(np.abs, NUMERIC, lambda g, x, y: multiply(g, sign(x)), None),
+    "Sign": _Row(np.sign, NUMERIC, lambda g, x, y: multiply(g, 0),
+                 "-1, 0 or 1 by the sign of x (0 for 0, nan for nan)."),
+    "Square": _Row(np.square, ARITHMETIC_UINTS, lambda g, x, y: multiply(g, multiply(x, 2)),
+                   "x * x elementwise."),
+    "Sqrt": _Row(np.sqrt, INEXACT, lambda g, x, y: apply("SqrtGrad", (y, g)),
+                 "Square root; floating-point inputs only."),
+    "Exp": _Row(np.exp, INEXACT, lambda g, x, y: multiply(g, y),
+                "e ** x; floating-point inputs only."),
+    "Log": _Row(np.log, INEXACT, lambda g, x, y: truediv(g, x),
+                "Natural logarithm; floating-point inputs only."),
+    "Tanh": _Row(np.tanh, FLOATS, lambda g, x, y: multiply(g, subtract(1, square(y))),
+                 "Hyperbolic tangent; floating-point inputs only."),
 }
 
 
@@ -324,13 +336,25 @@ def _define_unary_grad(name, derivative, module=__name__):
         return [derivative(grad, _conj(op.inputs[0]), _conj(op.outputs[0]))]
 
 
-for _name, _derivative in _UNARY_GRADS.items():
-    _define_unary_grad(_name, _derivative)
+for _name, _row in _UNARY.items():
+    define_op(_name, infer=rules.same_as_first)(_row.kernel)
+    _define_unary_grad(_name, _row.derivative)
 
 
-def negative(x, name=None):
-    """-x elementwise."""
-    return _unary("Neg", x, ARITHMETIC)
+def _front(op_name, fn_name):
+    """The public function `fn_name(x, name=None)` of op `op_name`, from its record."""
+    allowed = _UNARY[op_name].allowed
+
+    def front(x, name=None):
+        return _unary(op_name, x, allowed)
+    front.__name__ = front.__qualname__ = fn_name
+    front.__doc__ = _UNARY[op_name].doc
+    return front
+
+
+negative, sign = _front("Neg", "negative"), _front("Sign", "sign")
+square, sqrt = _front("Square", "square"), _front("Sqrt", "sqrt")
+exp, log, tanh = _front("Exp", "exp"), _front("Log", "log"), _front("Tanh", "tanh")
 
 
 def abs(x, name=None):  # TensorFlow's public name
@@ -339,37 +363,7 @@ def abs(x, name=None):  # TensorFlow's public name
     dtype = getattr(x, "dtype", None)
     if dtype in COMPLEX:
         return _unary("ComplexAbs", x, COMPLEX, out_dtype=dtype.real_dtype)
-    return _unary("Abs", x, NUMERIC)
-
-
-def sign(x, name=None):
-    """-1, 0 or 1 by the sign of x (0 for 0, nan for nan)."""
-    return _unary("Sign", x, NUMERIC)
-
-
-def square(x, name=None):
-    """x * x elementwise."""
-    return _unary("Square", x, ARITHMETIC_UINTS)
-
-
-def sqrt(x, name=None):
-    """Square root; floating-point inputs only."""
-    return _unary("Sqrt", x, INEXACT)
-
-
-def exp(x, name=None):
-    """e ** x; floating-point inputs only."""
-    return _unary("Exp", x, INEXACT)
-
-
-def log(x, name=None):
-    """Natural logarithm; floating-point inputs only."""
-    return _unary("Log", x, INEXACT)
-
-
-def tanh(x, name=None):
-    """Hyperbolic tangent; floating-point inputs only."""
-    return _unary("Tanh", x, FLOATS)
+    return _unary("Abs", x, _UNARY["Abs"].allowed)
 
 
 @define_op("Atan2", infer=rules.elementwise)
