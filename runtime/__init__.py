@@ -32,12 +32,13 @@ from runtime._src.ops.reduction_ops import (argmax, argmin, cumsum, norm, reduce
                                             reduce_min, reduce_prod, reduce_sum)
 from runtime._src.ops.array_ops import (concat, constant, expand_dims, eye, fill,
                                         gather, one_hot, ones, ones_like, range, rank,
-                                        reshape, shape, size, squeeze, stack, tile,
+                                        reshape, shape, size, squeeze, stack,
                                         transpose, unstack, zeros, zeros_like)
+from runtime._src.ops.tile_ops import tile
 from runtime._src.ops.indexing import strided_slice
+from runtime._src.ops.meshgrid_ops import linspace, meshgrid, sequence_mask
 from runtime._src.ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,
-                                        broadcast_to, linspace, meshgrid, pad, repeat, reverse,
-                                        roll, sequence_mask, slice, split)
+                                        broadcast_to, pad, repeat, reverse, roll, slice, split)
 from runtime._src.ops.scatter_ops import (boolean_mask, gather_nd, scatter_nd,
                                           tensor_scatter_nd_add, tensor_scatter_nd_max,
                                           tensor_scatter_nd_min, tensor_scatter_nd_sub,

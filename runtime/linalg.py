@@ -1,8 +1,8 @@
 """`tf.linalg`: linear algebra on (batches of) matrices, batching over the
-leading dimensions (defined in runtime/_src/ops/linalg_ops.py and
+leading dimensions (defined in runtime/_src/ops/linalg_ops.py, linalg_solve_ops.py,
 matrix_diag_ops.py, linalg_more_ops.py (LU, eig, tridiagonal and banded
 solves, pinv, rank) and matrix_functions_ops.py (expm, sqrtm, logm); `matmul`
-in math_ops.py, `norm` in reduction_ops.py), and the LinearOperator family
+in matmul_ops.py, `norm` in reduction_ops.py), and the LinearOperator family
 (runtime/_src/linalg/).
 
     >>> import runtime as tf
@@ -29,9 +29,10 @@ from runtime._src.linalg.structured import (LinearOperatorCirculant, LinearOpera
 from runtime._src.ops.array_ops import eye
 from runtime._src.ops.clip_ops import global_norm
 from runtime._src.ops.einsum_ops import einsum, tensordot
-from runtime._src.ops.linalg_ops import (cholesky, cholesky_solve, det, eigh,
-                                         eigvalsh, inv, logdet, lstsq, matvec, qr, slogdet,
-                                         solve, svd, triangular_solve)
+from runtime._src.ops.linalg_ops import (cholesky, det, eigh, eigvalsh, inv, logdet, qr,
+                                         slogdet, svd)
+from runtime._src.ops.linalg_solve_ops import (cholesky_solve, lstsq, matvec, solve,
+                                               triangular_solve)
 from runtime._src.ops.math_ops import matmul
 from runtime._src.ops.matrix_diag_ops import (adjoint, band_part, diag, diag_part,
                                               matrix_transpose, tensor_diag, tensor_diag_part,

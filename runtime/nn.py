@@ -7,13 +7,14 @@
 """
 
 from runtime._src.ops.reduction_ops import l2_normalize, moments
+from runtime._src.ops.cross_entropy_ops import (sigmoid_cross_entropy_with_logits,
+                                                softmax_cross_entropy_with_logits,
+                                                sparse_softmax_cross_entropy_with_logits,
+                                                weighted_cross_entropy_with_logits)
 from runtime._src.ops.nn_ops import (batch_normalization, bias_add, elu,
                                      embedding_lookup, gelu, l2_loss, leaky_relu,
                                      log_softmax, relu, relu6, selu, sigmoid,
-                                     sigmoid_cross_entropy_with_logits,
-                                     softmax, softmax_cross_entropy_with_logits, softplus,
-                                     softsign, silu, sparse_softmax_cross_entropy_with_logits,
-                                     swish, weighted_cross_entropy_with_logits)
+                                     softmax, softplus, softsign, silu, swish)
 from runtime._src.ops.conv_ops import (avg_pool, avg_pool1d, avg_pool2d, conv1d,
                                        conv2d, convolution, max_pool, max_pool1d, max_pool2d)
 

@@ -11,7 +11,7 @@ warning's reason.
 
     python tools/fuzz_xla.py --count 200 --seed 1 [--composites | --closures | --mutations]
     python tools/fuzz.py --backend xla ...       # the same
-    python tools/fuzz_xla.py --corpus            # tests/autograph/functions.py's
+    python tools/fuzz_xla.py --corpus            # tests/autograph/corpus/'s
                                                  # tensor cases, compiled
     python tools/fuzz_xla.py --records           # the op records of tests/runtime,
                                                  # compiled vs the executor
@@ -115,15 +115,15 @@ def run(count, seed, mode="default", quiet=False):
 
 
 def corpus():
-    """The equivalence corpus's tensor cases (tests/autograph/functions.py)
+    """The autograph corpus's tensor cases (tests/autograph/corpus/)
     compiled with jit_compile=True against the executor's values; returns
     {'cases', 'ok', 'refused': {reason: n}, 'mismatches': [(name, detail)]}."""
     import runtime as tf
     from runtime._src.jit.program import JitCompileWarning
-    from tests.autograph.functions import CORPUS
+    from tests.autograph.corpus import tensor_cases
     stats = {"cases": 0, "ok": 0, "refused": {}, "mismatches": []}
-    for fn, cases, tensor in CORPUS:
-        for args in cases if tensor else ():
+    for fn, cases, *_ in tensor_cases():
+        for args in cases:
             stats["cases"] += 1
             feeds = [tf.constant(np.array(a, np.int32) if isinstance(a, list) else a)
                      for a in args]

@@ -1,7 +1,7 @@
-"""Three-way equivalence over the corpus in functions.py: the original on
-Python values, the converted function on Python values (same results,
-printed output and exception types), and `runtime.function` on tensors
-(same values)."""
+"""The corpus's tensor programs (`tensor=True`, tests/autograph/corpus/) under
+`runtime.function` on tensors give the values the original gives on Python
+values. (Converted code on Python values is checked for every program,
+tensor ones included, by test_python_corpus.py.)"""
 
 import contextlib
 import copy
@@ -10,16 +10,12 @@ import io
 import numpy as np
 import pytest
 
-import autograph
-from tests.autograph.functions import CORPUS
-
-
-def _ids():
-    return [f"{fn.__name__}{args}" for fn, cases, _ in CORPUS for args in cases]
+from tests.autograph.corpus import tensor_cases
 
 
 def _cases():
-    return [(fn, args, tensor) for fn, cases, tensor in CORPUS for args in cases]
+    return [pytest.param(fn, args, id=f"{fn.__name__}{args}")
+            for fn, inputs, *_ in tensor_cases() for args in inputs]
 
 
 def _run(fn, args):
@@ -36,13 +32,6 @@ def test_corpus_is_large_enough():
     assert len(_cases()) >= 150
 
 
-@pytest.mark.parametrize("fn, args, tensor", _cases(), ids=_ids())
-def test_converted_matches_original(fn, args, tensor):
-    expected = _run(fn, args)
-    converted = autograph.to_graph(fn)
-    assert _run(converted, args) == expected
-
-
 def _to_tensor(tf, value):
     if isinstance(value, bool):
         return tf.constant(value)
@@ -51,9 +40,8 @@ def _to_tensor(tf, value):
     return tf.constant(value)
 
 
-@pytest.mark.parametrize("fn, args, tensor", [c for c in _cases() if c[2]],
-                         ids=[i for i, c in zip(_ids(), _cases()) if c[2]])
-def test_function_on_tensors_matches_original(fn, args, tensor):
+@pytest.mark.parametrize("fn, args", _cases())
+def test_function_on_tensors_matches_original(fn, args):
     import runtime as tf
     (status, expected), _ = _run(fn, args)
     assert status == "ok"

@@ -1,6 +1,7 @@
 """Converted code on plain Python values is exactly the original, for every
-program in python_corpus.py: same result, printed output, exception type
-and arguments afterwards, for each of its inputs (equivalence.check).
+program of the corpus (tests/autograph/corpus/): same result, printed
+output, exception type and arguments afterwards, for each of its inputs
+(equivalence.check).
 
 Programs the converter gets wrong today carry `xfail` in their registration
 and run under a strict xfail: one that starts passing fails here until its
@@ -9,7 +10,7 @@ mark is removed."""
 import pytest
 
 from tests.autograph.equivalence import check
-from tests.autograph.python_corpus import PROGRAMS
+from tests.autograph.corpus import CORPUS
 
 
 def _id(fn):
@@ -18,7 +19,7 @@ def _id(fn):
 
 def _params():
     params = []
-    for fn, inputs, xfail in PROGRAMS:
+    for fn, inputs, _, xfail, _ in CORPUS:
         marks = []
         if xfail:
             reason = xfail if isinstance(xfail, str) else "converter differs from Python"
@@ -27,9 +28,9 @@ def _params():
     return params
 
 
-def test_corpus_has_at_least_300_distinct_programs():
-    names = {_id(fn) for fn, _, _ in PROGRAMS}
-    assert len(names) == len(PROGRAMS) >= 300
+def test_corpus_has_at_least_450_distinct_programs():
+    names = {_id(case.fn) for case in CORPUS}
+    assert len(names) == len(CORPUS) >= 450
 
 
 @pytest.mark.parametrize("fn, inputs", _params())

@@ -5,8 +5,8 @@ short-circuit evaluation kept), conditional return inside a tensor loop."""
 import numpy as np
 import pytest
 
-from tests.autograph.functions import binary_ones as numeric_truth
-from tests.autograph.functions import list_append_while as accumulate_while
+from tests.autograph.corpus.constructs import binary_ones as numeric_truth
+from tests.autograph.corpus.constructs import list_append_while as accumulate_while
 from tests.autograph.equivalence import traced_order
 
 import runtime as tf  # an import error must fail the module loudly

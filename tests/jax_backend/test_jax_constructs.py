@@ -14,7 +14,7 @@ jnp = pytest.importorskip("jax.numpy")
 
 import autograph
 import autograph.jax
-from tests.autograph.functions import collatz
+from tests.autograph.corpus.constructs import collatz
 
 
 def jit(fn, **kwargs):

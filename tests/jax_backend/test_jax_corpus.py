@@ -1,4 +1,5 @@
-"""The equivalence corpus (tests/autograph/functions.py) on the JAX backend:
+"""The autograph corpus's constructs (tests/autograph/corpus/constructs.py) on
+the JAX backend:
 `jax.jit(autograph.to_graph(f))` on JAX arrays agrees with `f` on Python
 values (same values, or the same exception type), for every function JAX
 can stage. Those it cannot are listed below with the error users get."""
@@ -14,7 +15,7 @@ jax = pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.
 jnp = pytest.importorskip("jax.numpy")
 
 import autograph
-from tests.autograph.functions import CORPUS
+from tests.autograph.corpus import cases_of, constructs
 from tests.jax_backend.jax_helpers import assert_same_values, to_jax
 
 _LOOP_LIST = r"'{}' is appended to in a loop whose trip count is only known when the function runs"
@@ -41,7 +42,7 @@ CANNOT_STAGE = {
                                         r"ambiguous"),
     "append_in_loop": (ValueError, _LOOP_LIST.format("out") + r".*Preallocate"),
     "list_append_while": (ValueError, _LOOP_LIST.format("out") + r".*static bound.*"
-                                      r"\(.*functions.py:\d+: while i < n:\)"),
+                                      r"\(.*constructs.py:\d+: while i < n:\)"),
     "list_append_nested": (ValueError, _LOOP_LIST.format("row")),
     "list_filter": (ValueError, r"'out.append\(x\)' .*" + _EFFECT),
     "list_alias_kept": (ValueError, r"'a.append\(i\)' .*" + _EFFECT),
@@ -69,7 +70,7 @@ DIFFERENT_VALUE = {"raises_zero_division"}
 
 def _cases():
     return [pytest.param(fn, args, id=f"{fn.__name__}{args}")
-            for fn, cases, _ in CORPUS for args in cases]
+            for fn, cases, *_ in cases_of(constructs) for args in cases]
 
 
 def _python(fn, args):
@@ -98,7 +99,7 @@ def _strict_side_effects():
 
 
 def test_listed_names_exist():
-    names = {fn.__name__ for fn, _, _ in CORPUS}
+    names = {case.fn.__name__ for case in cases_of(constructs)}
     assert set(CANNOT_STAGE) | DIFFERENT_VALUE <= names
 
 

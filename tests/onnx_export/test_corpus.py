@@ -1,5 +1,5 @@
-"""The equivalence corpus (tests/autograph/functions.py) through ONNX: every
-function that traces on tensors exports, passes onnx.checker, and ONNX
+"""The autograph corpus's tensor programs (tests/autograph/corpus/) through ONNX:
+every function that traces on tensors exports, passes onnx.checker, and ONNX
 Runtime agrees with our executor on each of its inputs (ints exactly, floats
 to 1e-5). The ones that cannot export, and the few inputs on which a function
 does not trace (as in TensorFlow), are listed here with their reason; any
@@ -16,7 +16,7 @@ pytest.importorskip("onnxruntime",
 
 import runtime as tf  # after the skips
 from runtime import onnx as tf_onnx
-from tests.autograph.functions import CORPUS
+from tests.autograph.corpus import tensor_cases
 
 # function name -> why it cannot leave Python (the exporter's words)
 CANNOT_EXPORT = {
@@ -37,11 +37,10 @@ DOES_NOT_TRACE = {
 
 
 def _cases():
-    for fn, inputs, tensor in CORPUS:
-        if tensor:
-            for k, args in enumerate(inputs):
-                case = f"{fn.__name__}-{k}"
-                yield pytest.param(case, fn, args, id=case)
+    for program in tensor_cases():
+        for k, args in enumerate(program.inputs):
+            case = f"{program.fn.__name__}-{k}"
+            yield pytest.param(case, program.fn, args, id=case)
 
 
 def _traced(fn, args):

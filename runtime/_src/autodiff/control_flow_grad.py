@@ -37,7 +37,7 @@ from runtime._src.core import dtypes as _dtypes
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_grad, define_op, get_op
 from runtime._src.function.control_flow import add_accumulator, cond, while_loop
-from runtime._src.function.tensor_array import gradient_map
+from runtime._src.ops.tensor_array_grad_ops import gradient_map
 
 __all__ = ["replay"]
 

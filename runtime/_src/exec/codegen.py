@@ -61,7 +61,7 @@ import numpy as np
 
 from runtime._src.core import workspace
 from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
-from runtime._src.ops import conv_ops
+from runtime._src.ops import conv_ops, pool_ops
 
 __all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED"]
 
@@ -389,7 +389,7 @@ class Emitter:
         relu_grad = self.relu_grad_after_pool(node)
         in_place = self.in_place_kernel(node, args)
         if relu_grad is not None:       # ReluGrad on the pooled gradient (see the method)
-            kernel = self.bind("max_pool_grad_of_relu", conv_ops.max_pool_grad_of_relu)
+            kernel = self.bind("max_pool_grad_of_relu", pool_ops.max_pool_grad_of_relu)
             call = f"{kernel}({', '.join(args + self.attr_args(node))})"
         elif in_place is not None:
             call = in_place

@@ -26,6 +26,7 @@ import math
 from runtime._src.core import blas, workspace
 from runtime._src.exec.codegen import INLINED, compile_graph, plan
 from runtime._src.core.errors import OpError
+from runtime._src.core.fp_quiet import quiet, restore
 from runtime._src.graph.graph import RENDERERS, kernel_error, paused_gc
 from runtime._src.graph.op_registry import run_quietly
 
@@ -99,11 +100,12 @@ def run(graph, inputs):
         raise ValueError(f"graph {graph.name!r} takes {compiled.num_inputs} inputs "
                          f"({len(graph.inputs)} arguments and {len(graph.captures)} "
                          f"captures), got {len(inputs)}")
+    token = quiet()                 # TF's inf and NaN come silently
     try:
         if compiled.pools is None:
             return compiled.fn(*inputs)
         return _pooled_call(compiled, inputs)
-    except RuntimeWarning as e:     # a warnings filter made numpy's warning an error
+    except RuntimeWarning as e:     # a warnings filter made numpy's own warning an error
         if graph.is_stateful():     # a rerun would repeat its effects: say what happened
             error = _run_error(compiled, e)
             error.add_note("A warnings filter (-W error or warnings.simplefilter('error')) "
@@ -118,6 +120,8 @@ def run(graph, inputs):
         raise
     except Exception as e:  # re-raised naming the op and the user's line
         raise _run_error(compiled, e) from e
+    finally:
+        restore(token)
 
 
 def _pooled_call(compiled, inputs):

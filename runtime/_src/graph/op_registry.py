@@ -31,6 +31,7 @@ gets numpy values positionally and attrs as keywords, and returns one numpy
 value, or a tuple when the op has several outputs.
 """
 
+import sys
 import warnings
 
 import numpy as np
@@ -38,6 +39,7 @@ import numpy as np
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.devices import log_placement
 from runtime._src.core.errors import InvalidArgumentError, OpError
+from runtime._src.core.fp_quiet import quiet, restore
 from runtime._src.graph.locations import kernel_error, leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
@@ -48,14 +50,16 @@ OPS = {}
 
 
 class OpDef:
-    """One op: its name, inference rule, kernel and effect flags."""
+    """One op: its name, inference rule, kernel and effect flags, and the modules
+    that define it and its gradient rule (`module`, `grad_module`)."""
 
     __slots__ = ("name", "infer", "kernel", "stateful", "side_effect", "num_outputs", "grad",
-                 "grad_takes_none")
+                 "grad_takes_none", "module", "grad_module")
 
     def __init__(self, name, infer, kernel, stateful=False, side_effect=False,
-                 num_outputs=1):
+                 num_outputs=1, module=None):
         self.name = name
+        self.module = module
         self.infer = infer
         self.kernel = kernel
         self.stateful = stateful or side_effect
@@ -63,6 +67,7 @@ class OpDef:
         self.num_outputs = num_outputs
         self.grad = None             # the gradient rule, NOT_DIFFERENTIABLE, or None (none defined)
         self.grad_takes_none = False  # the rule gets None for unused outputs, not zeros
+        self.grad_module = None
 
     def __repr__(self):
         return f"<op {self.name}>"
@@ -73,9 +78,15 @@ def define_op(name, *, infer, stateful=False, side_effect=False, num_outputs=1):
     def register(kernel):
         if name in OPS:
             raise ValueError(f"op {name!r} is defined twice")
-        OPS[name] = OpDef(name, infer, kernel, stateful, side_effect, num_outputs)
+        OPS[name] = OpDef(name, infer, kernel, stateful, side_effect, num_outputs,
+                          _calling_module())
         return kernel
     return register
+
+
+def _calling_module(depth=2):
+    """The module whose code called the function that calls this one."""
+    return sys._getframe(depth).f_globals.get("__name__")
 
 
 def _not_differentiable_rule(op, *grads):
@@ -85,18 +96,21 @@ def _not_differentiable_rule(op, *grads):
 NOT_DIFFERENTIABLE = _not_differentiable_rule
 
 
-def define_grad(name, *, takes_none=False):
+def define_grad(name, *, takes_none=False, module=None):
     """Decorator registering `rule(op, *output_grads) -> input grads` as op `name`'s gradient.
 
     The rule of an op with several outputs gets zeros for an output no gradient
     reached, unless `takes_none`: then it gets None there and skips that part.
     """
+    module = module or _calling_module()
+
     def register(rule):
         opdef = get_op(name)
         if opdef.grad is not None:
             raise ValueError(f"op {name!r} has two gradients")
         opdef.grad = rule
         opdef.grad_takes_none = takes_none
+        opdef.grad_module = module
         return rule
     return register
 
@@ -104,7 +118,7 @@ def define_grad(name, *, takes_none=False):
 def not_differentiable(*names):
     """Say that ops `names` have no gradient: their inputs get None."""
     for name in names:
-        define_grad(name)(NOT_DIFFERENTIABLE)
+        define_grad(name, module=_calling_module())(NOT_DIFFERENTIABLE)
 
 
 def get_op(name):
@@ -139,12 +153,15 @@ def _run_eagerly(opdef, inputs, attrs):
             raise leaked_tensor_error(t, opdef.name)
         else:
             raise TypeError(f"{opdef.name}: expected a Tensor input, got {type(t).__name__}")
+    token = quiet()                 # TF's inf and NaN come silently
     try:
         out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
-    except RuntimeWarning:          # a warnings filter made numpy's warning an error
+    except RuntimeWarning:          # a warnings filter made numpy's own warning an error
         out = run_quietly(opdef.kernel, *values, **(attrs or {}))
     except Exception as e:  # re-raised with the op named
         raise eager_kernel_error(opdef, inputs, attrs, e) from e
+    finally:
+        restore(token)
     if opdef.num_outputs == 1:
         result = wrap_numpy(out)
         outs = (result,)
@@ -162,12 +179,14 @@ def record_eager(opdef, inputs, attrs, outputs):
 
 
 def run_quietly(kernel, *args, **kwargs):
-    """`kernel` run again with numpy's floating-point warnings off.
+    """`kernel` run again with numpy's warnings off.
 
-    Kernels give TF's inf and NaN where numpy warns; a user's warnings filter
-    that makes warnings errors (`-W error`, `simplefilter("error")`) turns that
-    warning into an exception out of the kernel, and the callers that catch it
-    run the kernel again through here, so the user's filter changes nothing.
+    Kernels run with numpy's floating-point errors ignored (core/fp_quiet), but
+    a few numpy functions warn in Python (`np.mean` of nothing: "Mean of empty
+    slice"); a user's warnings filter that makes warnings errors (`-W error`,
+    `simplefilter("error")`) turns that warning into an exception out of the
+    kernel, and the callers that catch it run the kernel again through here,
+    so the user's filter changes nothing.
     """
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -17,7 +17,7 @@ from runtime._src.linalg.linear_operator import (LinearOperator, as_operand, bro
 from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import eye, ones, zeros
 from runtime._src.ops.complex_ops import conj
-from runtime._src.ops.linalg_ops import triangular_solve
+from runtime._src.ops.linalg_solve_ops import triangular_solve
 from runtime._src.ops.manipulation_ops import expand_dims
 from runtime._src.ops.matrix_diag_ops import band_part, diag, diag_part, set_diag
 from runtime._src.ops.reduction_ops import reduce_max, reduce_min, reduce_prod, reduce_sum

@@ -18,7 +18,8 @@ from runtime._src.linalg.linear_operator import (LinearOperator, _check_same_dty
 from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import reshape, zeros
 from runtime._src.ops.complex_ops import conj
-from runtime._src.ops.linalg_ops import cholesky, cholesky_solve, det
+from runtime._src.ops.linalg_ops import cholesky, det
+from runtime._src.ops.linalg_solve_ops import cholesky_solve
 from runtime._src.ops.manipulation_ops import concat, expand_dims
 from runtime._src.ops.matrix_diag_ops import diag_part
 from runtime._src.ops.reduction_ops import reduce_sum

@@ -36,7 +36,8 @@ from runtime._src.ops import math_ops
 from runtime._src.ops.array_ops import eye
 from runtime._src.ops.check_ops import assert_equal, assert_positive
 from runtime._src.ops.complex_ops import conj, real
-from runtime._src.ops.linalg_ops import cholesky, cholesky_solve, det, eigvalsh, slogdet, solve, svd
+from runtime._src.ops.linalg_ops import cholesky, det, eigvalsh, slogdet, svd
+from runtime._src.ops.linalg_solve_ops import cholesky_solve, solve
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze
 from runtime._src.ops.matrix_diag_ops import adjoint as matrix_adjoint, diag_part
 from runtime._src.ops.reduction_ops import reduce_max, reduce_min, reduce_sum

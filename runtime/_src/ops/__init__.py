@@ -3,16 +3,21 @@ registers every op in `graph.op_registry.OPS` and fills `core.tensor.dispatch`,
 the table behind tensors' Python operators (`a + b`, `a[i]`, `a & b`, ...)."""
 
 from runtime._src.core import tensor as _tensor
-from runtime._src.ops import base_ops, math_ops, array_ops
-from runtime._src.ops import reduction_ops, nn_ops, conv_ops, bitwise_ops
-from runtime._src.ops import shape_ops, scatter_ops, sort_ops, einsum_ops, dtype_ops
-from runtime._src.ops import matrix_diag_ops, linalg_ops, clip_ops
+from runtime._src.ops import base_ops, math_ops, array_ops, tile_ops
+from runtime._src.ops import (arithmetic_ops, unary_math_ops, comparison_ops, matmul_ops,
+                             where_cast_ops)
+from runtime._src.ops import reduction_ops, cumulative_ops, nn_ops, cross_entropy_ops
+from runtime._src.ops import conv_ops, pool_ops, bitwise_ops
+from runtime._src.ops import shape_ops, shape_args, split_slice_ops, meshgrid_ops
+from runtime._src.ops import scatter_ops, sort_ops, einsum_ops, dtype_ops
+from runtime._src.ops import matrix_diag_ops, linalg_ops, linalg_solve_ops, clip_ops
 from runtime._src.ops import complex_ops
 from runtime._src.ops import (image_resize, image_hsv, image_nms, image_crops,
                              image_metrics, image_random, image_codecs)
 from runtime._src.ops import (special_math_ops, segment_ops, random_dist_ops,
                              conv_more_ops, image_ops, io_ops, misc_ops, text_ops)
 from runtime._src.ops import rnn_ops, lookup_ops, quantization_ops
+from runtime._src.ops import tensor_array_ops, tensor_array_grad_ops
 from runtime._src.ops import (fft_ops, signal_dct, signal_frames, signal_spectral,
                              signal_windows)
 

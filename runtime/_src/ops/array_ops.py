@@ -1,5 +1,5 @@
 """Array ops: creation (`constant`, `zeros`, `fill`, `eye`, `range`...), shapes
-(`reshape`, `shape`, `size`, `rank`) and `tile`. Re-exported here so this is
+(`reshape`, `shape`, `size`, `rank`); `tile` is in tile_ops.py. Re-exported here so this is
 the one place to look: `concat`, `stack`, `unstack`, `gather`, `expand_dims`,
 `squeeze`, `transpose`, `one_hot` and `stack_nested` (from
 `manipulation_ops.py`) and `getitem`, tensor indexing (from `indexing.py`).
@@ -40,7 +40,7 @@ from runtime._src.ops.math_ops import cast
 
 __all__ = ["constant", "zeros", "ones", "zeros_like", "ones_like", "fill", "eye", "range",
            "reshape", "shape", "size", "rank", "concat", "stack", "unstack", "gather",
-           "expand_dims", "squeeze", "transpose", "tile", "one_hot", "getitem",
+           "expand_dims", "squeeze", "transpose", "one_hot", "getitem",
            "stack_nested"]
 
 
@@ -303,7 +303,8 @@ def _eye_of_tensors(num_rows, num_columns, batch_shape, dtype):
     if batch_shape is None:
         return matrix
     batch = list(_known_dims(batch_shape, "eye", "batch_shape"))
-    return tile(reshape(matrix, [1] * len(batch) + [rows, cols]), batch + [1, 1])
+    multiples = _shape_tensor(batch + [1, 1], "Tile", "multiples")    # tile_ops' Tile
+    return apply("Tile", (reshape(matrix, [1] * len(batch) + [rows, cols]), multiples))
 
 
 _MAX_DIM = np.iinfo(np.intp).max
@@ -538,67 +539,3 @@ def rank(input, name=None):
 
 
 
-# --- tile ----------------------------------------------------------------------
-
-def _infer_tile(inputs, attrs):
-    x, multiples = inputs
-    reps = rules.shape_from_tensor(multiples)
-    if x.shape.dims is None:
-        return [(x.dtype, TensorShape(None))]
-    rank = len(x.shape.dims)
-    if reps.dims is None:
-        return [(x.dtype, TensorShape([None] * rank))]
-    if len(reps.dims) != rank:
-        raise ValueError(f"multiples must have one entry per dimension of the input "
-                         f"(rank {rank}), got {len(reps.dims)}: {list(reps.dims)}")
-    dims = [None if d is None or r is None else d * r for d, r in zip(x.shape.dims, reps.dims)]
-    return [(x.dtype, TensorShape(dims))]
-
-
-@define_op("Tile", infer=_infer_tile)
-def _tile(x, multiples):
-    reps = tuple(np.reshape(multiples, -1).tolist())
-    if len(reps) != np.ndim(x):
-        raise InvalidArgumentError(f"Tile: Expected multiples argument to be a vector of "
-                                   f"length {np.ndim(x)} but got length {len(reps)}")
-    if builtins.any(r < 0 for r in reps):
-        raise InvalidArgumentError(f"Tile: Expected multiples to be non-negative, got {list(reps)}")
-    return np.tile(x, reps)
-
-
-@define_grad("Tile")
-def _tile_grad(op, grad):
-    return [apply("TileGrad", (grad, op.inputs[0])), None]
-
-
-def _infer_tile_grad(inputs, attrs):
-    return [(inputs[0].dtype, inputs[1].shape)]
-
-
-@define_op("TileGrad", infer=_infer_tile_grad)
-def _tile_grad_kernel(grad, x):
-    """The sum of grad's tiles: grad of shape [m0*d0, m1*d1, ...] summed to [d0, d1, ...]."""
-    dims = np.shape(x)
-    split = []
-    for g, d in zip(grad.shape, dims):
-        split.extend((g // d if d else 0, d))
-    return np.sum(grad.reshape(split), axis=tuple(range(0, len(split), 2)), dtype=grad.dtype)
-
-
-@define_grad("TileGrad")
-def _tile_grad_grad(op, grad):
-    # TileGrad sums the tiles, so its gradient tiles: by shape(grad) / shape(x)
-    # (an empty dimension of x is tiled 0 times, its multiple read as 1).
-    tiled, x = op.inputs
-    multiples = math_ops.floordiv(shape(tiled, dtypes.int64),
-                                  math_ops.maximum(shape(x, dtypes.int64), np.int64(1)))
-    return [apply("Tile", (grad, multiples)), None]
-
-
-def tile(input, multiples, name=None):  # TensorFlow's name
-    """`input` repeated `multiples[i]` times along each dimension i."""
-    out = dispatch_api("tile", (input,), input, multiples)    # a tf.RaggedTensor
-    if out is not NotImplemented:
-        return out
-    multiples = _check_vector(_shape_tensor(multiples, "Tile", "multiples"), "Tile: multiples")
-    return apply("Tile", (convert_to_tensor(input), multiples))

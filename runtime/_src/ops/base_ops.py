@@ -13,6 +13,7 @@ from runtime._src.core import dtype_promotion, dtypes
 from runtime._src.core.composite import _API_TYPES, dispatch_api
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.fp_quiet import quiet, restore
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import current_graph
@@ -139,13 +140,16 @@ def binary(name, x, y, allowed, out_dtype=None):
         found = eager_values(x, y)
         if found is not None and found[2] in allowed:
             xv, yv, dtype = found
+            token = quiet()         # TF's inf and NaN come silently
             try:
                 return EagerTensor(OPS[name].kernel(xv, yv), out_dtype or dtype)
-            except RuntimeWarning:  # a warnings filter made numpy's warning an error
+            except RuntimeWarning:  # a warnings filter made numpy's own warning an error
                 return EagerTensor(run_quietly(OPS[name].kernel, xv, yv), out_dtype or dtype)
             except Exception as e:  # re-raised naming the op
                 pair = convert_pair(x, y, name)
                 raise eager_kernel_error(OPS[name], pair, None, e) from e
+            finally:
+                restore(token)
     if x.__class__ in _API_TYPES or y.__class__ in _API_TYPES:    # a tf.RaggedTensor
         out = dispatch_api("binary", (x, y), name, x, y,
                            lambda a, b: binary(name, a, b, allowed, out_dtype))
@@ -168,12 +172,15 @@ def unary(name, x, allowed, attrs=None, out_dtype=None):
     """Run unary op `name` (same dtype out as in, unless `out_dtype` is given)."""
     if x.__class__ is EagerTensor and plain_eager() and x.dtype in allowed \
             and attrs is None:
+        token = quiet()
         try:
             return EagerTensor(OPS[name].kernel(x._value), out_dtype or x.dtype)
-        except RuntimeWarning:      # a warnings filter made numpy's warning an error
+        except RuntimeWarning:      # a warnings filter made numpy's own warning an error
             return EagerTensor(run_quietly(OPS[name].kernel, x._value), out_dtype or x.dtype)
         except Exception as e:  # re-raised naming the op
             raise eager_kernel_error(OPS[name], (x,), None, e) from e
+        finally:
+            restore(token)
     if not isinstance(x, Tensor):
         mapped = map_composite_values(x, name, lambda v: unary(name, v, allowed, attrs,
                                                                out_dtype))
@@ -220,9 +227,12 @@ def run_kernel_now(name, inputs, attrs, dtype):
     graph is being traced and that `dtype` is the op's output dtype.
     """
     values = [t._value for t in inputs]
+    token = quiet()
     try:
         return EagerTensor(OPS[name].kernel(*values, **attrs), dtype)
-    except RuntimeWarning:          # a warnings filter made numpy's warning an error
+    except RuntimeWarning:          # a warnings filter made numpy's own warning an error
         return EagerTensor(run_quietly(OPS[name].kernel, *values, **attrs), dtype)
     except Exception as e:  # re-raised naming the op
         raise eager_kernel_error(OPS[name], inputs, attrs, e) from e
+    finally:
+        restore(token)

@@ -40,6 +40,7 @@ def _complex_shape(inputs, attrs):
 
 
 define_op("Real", infer=_real_part)(np.real)
+define_op("ComplexAbs", infer=_real_part)(np.abs)     # tf.abs of a complex tensor
 define_op("Imag", infer=_real_part)(np.imag)
 define_op("Angle", infer=_real_part)(np.angle)
 define_op("Conj", infer=rules.same_as_first)(np.conj)

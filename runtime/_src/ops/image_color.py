@@ -17,7 +17,8 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.array_ops import shape, tile
+from runtime._src.ops.array_ops import shape
+from runtime._src.ops.tile_ops import tile
 from runtime._src.ops.einsum_ops import tensordot
 from runtime._src.ops.manipulation_ops import expand_dims, stack
 from runtime._src.ops.math_ops import (add, cast, clip_by_value, floordiv, identity, is_nan,

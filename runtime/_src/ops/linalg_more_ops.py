@@ -23,8 +23,8 @@ from runtime._src.graph.op_registry import apply, define_grad, define_op, not_di
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import eye, ones_like, zeros_like
 from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
-from runtime._src.ops.linalg_ops import (MATRIX_FLOATS, _matrix_rule, eigh, eigvalsh, svd,
-                                         triangular_solve)
+from runtime._src.ops.linalg_ops import MATRIX_FLOATS, _matrix_rule, eigh, eigvalsh, svd
+from runtime._src.ops.linalg_solve_ops import triangular_solve
 from runtime._src.ops.manipulation_ops import concat, gather, stack
 from runtime._src.ops.complex_ops import conj
 from runtime._src.ops.scatter_ops import boolean_mask

@@ -15,7 +15,8 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor
-from runtime._src.ops import array_ops, manipulation_ops, math_ops, matrix_diag_ops, shape_ops
+from runtime._src.ops import (array_ops, manipulation_ops, math_ops, matrix_diag_ops,
+                             meshgrid_ops, shape_ops, tile_ops)
 from runtime._src.ops.np_dtypes import asarray, result_type
 from runtime._src.ops.np_math_ops import promote
 
@@ -145,14 +146,14 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
         start, stop = math_ops.cast(start, dtypes.float64), math_ops.cast(stop, dtypes.float64)
     step = asarray(np.nan, start.dtype)
     if endpoint:
-        out = shape_ops.linspace(start, stop, num, axis=axis)
+        out = meshgrid_ops.linspace(start, stop, num, axis=axis)
         if num > 1:
             step = (stop - start) / (num - 1)
     else:
         if num > 0:
             step = (stop - start) / num
         last = stop - step if num > 1 else stop
-        out = shape_ops.linspace(start, last, num, axis=axis)
+        out = meshgrid_ops.linspace(start, last, num, axis=axis)
     return (out, step) if retstep else out
 
 
@@ -259,7 +260,7 @@ def meshgrid(*xi, **kwargs):
     sparse = kwargs.get("sparse", False)
     xs = [ravel(x) for x in xi]
     if not sparse:
-        return shape_ops.meshgrid(*xs, indexing=indexing)
+        return meshgrid_ops.meshgrid(*xs, indexing=indexing)
     out = []
     for i, x in enumerate(xs):
         shape_ = [1] * len(xs)
@@ -445,7 +446,7 @@ def tile(a, reps):
     reps = [1] * (a.shape.rank - len(reps)) + reps
     while a.shape.rank < len(reps):
         a = manipulation_ops.expand_dims(a, 0)
-    return array_ops.tile(a, reps)
+    return tile_ops.tile(a, reps)
 
 
 def repeat(a, repeats, axis=None):

@@ -32,8 +32,9 @@ from runtime._src.ops.array_ops import ones_like, reshape, zeros_like
 from runtime._src.ops.manipulation_ops import gather, stack
 from runtime._src.ops.scatter_ops import gather_nd
 from runtime._src.ops.array_ops import shape as shape_of
-from runtime._src.ops.math_ops import (FLOATS, NUMERIC, cast, dtype_error, equal, greater,
-                                       greater_equal, maximum, rsqrt, truediv, where)
+from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
+from runtime._src.ops.math_ops import (cast, equal, greater, greater_equal, maximum, rsqrt,
+                                       truediv, where)
 
 __all__ = ["segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod",
            "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_max",

@@ -18,7 +18,8 @@ from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.fft_ops import irfft, rfft
 from runtime._src.ops.manipulation_ops import concat
 from runtime._src.ops.math_ops import equal, multiply, negative, square, subtract, truediv, where
-from runtime._src.ops.array_ops import reshape, tile, zeros_like
+from runtime._src.ops.array_ops import reshape, zeros_like
+from runtime._src.ops.tile_ops import tile
 from runtime._src.ops.reduction_ops import reduce_sum
 from runtime._src.ops.shape_ops import pad, reverse, split
 from runtime._src.ops.signal_dct import dct

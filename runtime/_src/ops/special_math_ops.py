@@ -26,11 +26,11 @@ import numpy as np
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.ops import shape_rules as rules
-from runtime._src.ops.base_ops import dtype_error
 from runtime._src.ops.gradient_ops import stop_gradient
 from runtime._src.ops.gradient_ops import unbroadcast
-from runtime._src.ops.math_ops import (FLOATS, NUMERIC, _unary, add, convert_pair, equal, exp,
-                                       log, log1p, multiply, subtract, truediv, where)
+from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error, unary as _unary
+from runtime._src.ops.math_ops import (add, convert_pair, equal, exp, log, log1p, multiply,
+                                       subtract, truediv, where)
 from runtime._src.ops.reduction_ops import cumsum, reduce_max, reduce_sum
 from runtime._src.ops.array_ops import zeros_like
 

@@ -30,7 +30,8 @@ from runtime._src.ops.array_ops import concat, shape as shape_of
 from runtime._src.ops.array_ops import fill, reshape
 from runtime._src.ops.reduction_ops import cumprod, cumsum, reduce_all, reduce_max, reduce_sum
 from runtime._src.ops.scatter_ops import boolean_mask
-from runtime._src.ops.shape_ops import reverse, sequence_mask
+from runtime._src.ops.meshgrid_ops import sequence_mask
+from runtime._src.ops.shape_ops import reverse
 from runtime._src.ops.segment_ops import bincount
 
 __all__ = ["RaggedTensor", "RaggedTensorSpec"]

@@ -22,8 +22,9 @@ from runtime._src.ops.candidate_sampling_ops import log_uniform_candidate_sample
 from runtime._src.ops.gradient_ops import stop_gradient
 from runtime._src.ops.manipulation_ops import concat, expand_dims, stack
 from runtime._src.ops.math_ops import cast, greater, log, matmul, where
-from runtime._src.ops.nn_ops import (embedding_lookup, sigmoid_cross_entropy_with_logits,
-                                     softmax_cross_entropy_with_logits)
+from runtime._src.ops.cross_entropy_ops import (sigmoid_cross_entropy_with_logits,
+                                                softmax_cross_entropy_with_logits)
+from runtime._src.ops.nn_ops import embedding_lookup
 from runtime._src.ops.reduction_ops import reduce_sum
 from runtime._src.ops.scatter_ops import scatter_nd
 from runtime._src.sparse.ctc_decode import compute_accidental_hits

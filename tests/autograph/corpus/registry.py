@@ -1,26 +1,42 @@
-"""The registry of the plain-Python corpus, and the helpers its programs
-share (a context manager that prints, a mutable box, an exception to stop
-with).
+"""The one registry of the autograph corpus (tests/autograph/corpus/), and
+the helpers its programs share (a context manager that prints, a mutable
+box, an exception to stop with).
 
     @case(([1, 2],), ([],))            # one or more tuples of arguments
     def f(xs): ...
 
+    @case((3,), (0,), tensor=True)     # also run on tensors: same values
+
     @case((3,), xfail="nonlocal write inside a loop body")   # fails today
 
-`xfail` (True or a one-line reason) marks a program the converter gets wrong
-today; the test runs it under `pytest.mark.xfail(strict=True)`, so the mark
-must be removed once it passes.
+Every program is converted and run on Python values, which must give the
+original's results, printed output, exception types and arguments
+afterwards (test_python_corpus.py). `tensor=True` marks a program whose
+arguments may also be tensors: `runtime.function` on tensors must give the
+same values (test_equivalence.py; the ONNX, JAX and XLA checks use these
+too). `xfail` (True or a one-line reason) marks a program the converter gets
+wrong today; the test runs it under `pytest.mark.xfail(strict=True)`, so the
+mark must be removed once it passes.
 """
+
+import collections
+import sys
+
+# `module`: the corpus file that registers the program (golden_targets.py
+# functions are registered from constructs.py).
+Case = collections.namedtuple("Case", ["fn", "inputs", "tensor", "xfail", "module"])
 
 CORPUS = []
 
 
-def case(*inputs, xfail=False):
+def case(*inputs, tensor=False, xfail=False):
     """Register the decorated function with its argument tuples."""
     assert inputs and all(isinstance(args, tuple) for args in inputs), inputs
 
+    module = sys._getframe(1).f_globals["__name__"]
+
     def register(fn):
-        CORPUS.append((fn, inputs, xfail))
+        CORPUS.append(Case(fn, inputs, tensor, xfail, module))
         return fn
     return register
 

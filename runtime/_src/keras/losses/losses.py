@@ -69,7 +69,7 @@ import warnings
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.keras.saving import serialization_lib as serialization
-from runtime._src.ops import array_ops, math_ops, nn_ops, reduction_ops
+from runtime._src.ops import array_ops, cross_entropy_ops, math_ops, nn_ops, reduction_ops
 from runtime._src.keras.losses.loss import Loss, LossFunctionWrapper
 import math
 from runtime._src.keras.activations import activations
@@ -174,7 +174,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
                                         "sparse_categorical_crossentropy")
     if not from_logits:       # Keras clips without normalizing here
         y_pred = math_ops.log(math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON))
-    return nn_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    return cross_entropy_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -187,7 +187,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     y_pred, from_logits = logits_behind(y_pred, "Softmax", from_logits,
                                         "categorical_crossentropy")
     if from_logits:
-        return nn_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+        return cross_entropy_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     return math_ops.negative(reduction_ops.reduce_sum(
         math_ops.multiply(y_true, _clipped_log_probs(y_pred, axis)), axis))
 
@@ -208,7 +208,7 @@ def binary_entries(y_true, y_pred, from_logits):
     clipped to [1e-7, 1 - 1e-7]."""
     y_pred, from_logits = logits_behind(y_pred, "Sigmoid", from_logits, "binary_crossentropy")
     if from_logits:
-        return nn_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+        return cross_entropy_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     p = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
     return math_ops.negative(y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
 

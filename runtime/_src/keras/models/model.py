@@ -168,9 +168,6 @@ class Model(Layer, training.TrainingMixin, model_file.SavingMixin):
                               positions=positions, print_fn=print_fn)
 
 
-_FUNCTIONAL_SUBCLASSES = {}
-
-
 def _functional_arguments(args, kwargs):
     """Keras 3's test for Model(inputs, outputs) arguments."""
     return (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
@@ -179,14 +176,18 @@ def _functional_arguments(args, kwargs):
 
 def _functional_subclass(cls):
     """`cls` (a Model subclass) with Functional beneath it, so that
-    `cls(inputs, outputs)` builds a functional model with `cls`'s methods."""
+    `cls(inputs, outputs)` builds a functional model with `cls`'s methods.
+
+    Made once per class and kept on the class itself (not in a table of this
+    module), so a user's class and its functional form go together when the
+    user drops the class."""
     if issubclass(cls, Functional):
         return cls
-    made = _FUNCTIONAL_SUBCLASSES.get(cls)
+    made = cls.__dict__.get("_keras_functional_form")
     if made is None:
         made = type(cls.__name__, (cls, Functional),
                     {"__module__": cls.__module__, "__qualname__": cls.__qualname__})
-        _FUNCTIONAL_SUBCLASSES[cls] = made
+        cls._keras_functional_form = made
     return made
 
 

@@ -14,7 +14,7 @@ first maximal element only.
 import numpy as np
 import pytest
 
-from runtime._src.ops import conv_ops
+from runtime._src.ops import conv_ops, pool_ops
 
 RNG = np.random.default_rng(34)
 NO_PADS = ((0, 0), (0, 0))
@@ -83,10 +83,10 @@ def test_tiled_max_pool_grad_equals_the_general_path(case, dy_kind):
     shape, ksize, padding, dtype = case
     attrs = dict(ksize=ksize, strides=ksize, padding=padding, explicit_paddings=NO_PADS)
     x = _pool_input(shape, dtype)
-    assert conv_ops._tiles(x, ksize, ksize, padding, NO_PADS) is not None
-    y = conv_ops._max_pool(x, **attrs)
+    assert pool_ops._tiles(x, ksize, ksize, padding, NO_PADS) is not None
+    y = pool_ops._max_pool(x, **attrs)
     general_y = None
-    for tap in conv_ops._pool_taps(x, ksize, ksize, padding, NO_PADS, 0):
+    for tap in pool_ops._pool_taps(x, ksize, ksize, padding, NO_PADS, 0):
         general_y = tap.copy() if general_y is None else np.maximum(general_y, tap)
     np.testing.assert_array_equal(y, general_y)
     dy = RNG.integers(1, 9, y.shape).astype(dtype)
@@ -94,8 +94,8 @@ def test_tiled_max_pool_grad_equals_the_general_path(case, dy_kind):
         if np.dtype(dtype).kind != "f":
             pytest.skip("integers have no NaN")
         dy.flat[0], dy.flat[-1] = np.nan, np.inf
-    fast = conv_ops._max_pool_grad(dy, x, y, **attrs)
-    general = conv_ops._scattered_max_pool_grad(dy, x, y, **attrs)
+    fast = pool_ops._max_pool_grad(dy, x, y, **attrs)
+    general = pool_ops._scattered_max_pool_grad(dy, x, y, **attrs)
     assert fast.dtype == general.dtype == dtype and fast.shape == x.shape
     np.testing.assert_array_equal(fast, general)
 
@@ -103,12 +103,12 @@ def test_tiled_max_pool_grad_equals_the_general_path(case, dy_kind):
 def test_max_pool_grad_sends_a_tie_to_its_first_element():
     x = np.array([[1, 1], [1, 0]], np.float32).reshape(1, 2, 2, 1)
     attrs = dict(ksize=(2, 2), strides=(2, 2), padding="VALID", explicit_paddings=NO_PADS)
-    y = conv_ops._max_pool(x, **attrs)
-    grad = conv_ops._max_pool_grad(np.full(y.shape, 5, np.float32), x, y, **attrs)
+    y = pool_ops._max_pool(x, **attrs)
+    grad = pool_ops._max_pool_grad(np.full(y.shape, 5, np.float32), x, y, **attrs)
     np.testing.assert_array_equal(grad.reshape(2, 2), [[5, 0], [0, 0]])
 
 
 def test_overlapping_windows_take_the_general_path():
     x = RNG.standard_normal((1, 5, 5, 1))
-    assert conv_ops._tiles(x, (3, 3), (2, 2), "VALID", NO_PADS) is None
-    assert conv_ops._tiles(x, (2, 2), (2, 2), "SAME", NO_PADS) is None    # padded
+    assert pool_ops._tiles(x, (3, 3), (2, 2), "VALID", NO_PADS) is None
+    assert pool_ops._tiles(x, (2, 2), (2, 2), "SAME", NO_PADS) is None    # padded

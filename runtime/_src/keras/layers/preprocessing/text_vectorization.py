@@ -32,8 +32,8 @@ from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.keras.layers.layer import ConfigurableLayer
-from runtime._src.ops import (array_ops, manipulation_ops, math_ops, reduction_ops, shape_ops,
-                              sort_ops, text_ops)
+from runtime._src.ops import (array_ops, manipulation_ops, math_ops, meshgrid_ops, reduction_ops,
+                              shape_ops, sort_ops, text_ops)
 from runtime._src.ops.lookup_tables import KeyValueTensorInitializer, StaticHashTable
 from runtime._src.ragged import ragged_string_ops
 from runtime._src.ragged.ragged_tensor import RaggedTensor
@@ -194,7 +194,7 @@ class TextVectorization(ConfigurableLayer):
             parts = ragged_string_ops.unicode_split(x, "UTF-8")
         if isinstance(parts, RaggedTensor):
             tokens = parts.to_tensor(default_value="")
-            valid = shape_ops.sequence_mask(parts.row_lengths(), array_ops.shape(tokens)[1])
+            valid = meshgrid_ops.sequence_mask(parts.row_lengths(), array_ops.shape(tokens)[1])
         else:
             tokens = parts
             valid = math_ops.not_equal(tokens, "")

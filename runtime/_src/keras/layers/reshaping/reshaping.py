@@ -16,7 +16,7 @@ import numbers
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.utils.argument_validation import _data_format, _pair
 from runtime._src.keras.layers.layer import ConfigurableLayer
-from runtime._src.ops import array_ops, shape_ops
+from runtime._src.ops import array_ops, shape_ops, tile_ops
 import math
 from runtime._src.keras.layers.layer import Layer
 
@@ -124,7 +124,7 @@ class RepeatVector(ConfigurableLayer):
         self.input_spec = InputSpec(ndim=2)
 
     def call(self, inputs):
-        return array_ops.tile(array_ops.expand_dims(inputs, 1), [1, self.n, 1])
+        return tile_ops.tile(array_ops.expand_dims(inputs, 1), [1, self.n, 1])
 
 
 class Permute(ConfigurableLayer):

@@ -69,7 +69,7 @@ def _backward(d_seq, dh_last, dc_last, saved, rk, steps):
             dh, dc_next, rk)
         return t - 1, dh_prev, dc_prev, dz_ta.write(t, dz)
 
-    start = math_ops.subtract(_as_tensor(steps), array_ops.constant(1))
+    start = math_ops.subtract(_steps_tensor(steps), array_ops.constant(1))
     _, dh0, dc0, dz_ta = while_loop(lambda t, *_: t >= 0, body,
                                     (start, dh_last, dc_last, dz_ta))
     dz = stacked(dz_ta, steps)
@@ -89,7 +89,7 @@ def _all_steps_product(h_prev, dz, rk):
                            array_ops.reshape(dz, [-1, width]), transpose_a=True)
 
 
-def _as_tensor(steps):
+def _steps_tensor(steps):
     return array_ops.constant(steps) if isinstance(steps, int) else steps
 
 

@@ -27,7 +27,7 @@ from runtime._src.keras.activations import activations
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.layers.rnn import lstm_fused
 from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
-from runtime._src.ops import array_ops, math_ops, random_ops, shape_ops
+from runtime._src.ops import array_ops, math_ops, random_ops, shape_ops, tile_ops
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "Orthogonal"]
 
@@ -131,7 +131,7 @@ class _Cell(ConfigurableLayer):
             return inputs
         if self.recurrent_dropout > 0:
             ones = array_ops.ones_like(inputs[:, 0, :1])
-            ones = array_ops.tile(ones, [1, self.units])
+            ones = tile_ops.tile(ones, [1, self.units])
             self._recurrent_mask = random_ops.dropout(ones, self.recurrent_dropout,
                                                       seed=self.seed)
         if self.dropout > 0:

@@ -62,7 +62,8 @@ from runtime._src.keras.layers.preprocessing.image_preprocessing.image_transform
 from runtime._src.keras.layers.regularization.noise import _when_training
 from runtime._src.keras.ops import image as keras_image
 from runtime._src.ops import (array_ops, bitwise_ops, conv_more_ops, image_ops,
-                              manipulation_ops, math_ops, random_ops, reduction_ops, shape_ops)
+                              manipulation_ops, math_ops, random_ops, reduction_ops, shape_ops,
+                              tile_ops)
 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomGrayscale", "RandomInvert",
@@ -490,7 +491,7 @@ class RandomGaussianBlur(_Augment):
         kernel = array_ops.reshape(_gaussian(ky, sigma[1]), [-1, 1]) * \
             array_ops.reshape(_gaussian(kx, sigma[0]), [1, -1])
         channels = x.shape.as_list()[-1]
-        kernel = array_ops.tile(array_ops.reshape(kernel, [kx, ky, 1, 1]), [1, 1, channels, 1])
+        kernel = tile_ops.tile(array_ops.reshape(kernel, [kx, ky, 1, 1]), [1, 1, channels, 1])
         blurred = conv_more_ops.depthwise_conv2d(x, kernel, [1, 1, 1, 1], "SAME")
         out = math_ops.where(array_ops.reshape(apply, [-1, 1, 1, 1]), blurred, x)
         return math_ops.clip_by_value(out, float(self.value_range[0]),

@@ -18,7 +18,7 @@ mapped back in by `fill_mode`:
 """
 
 from runtime._src.core import dtypes
-from runtime._src.ops import array_ops, linalg_ops, manipulation_ops, math_ops
+from runtime._src.ops import array_ops, linalg_solve_ops, manipulation_ops, math_ops
 
 __all__ = ["affine_transform", "perspective_transform", "FILL_MODES", "INTERPOLATIONS"]
 
@@ -134,7 +134,7 @@ def homography(start_points, end_points):
         rhs += [sx, sy]
     matrix = array_ops.stack(rows, 1)
     target = array_ops.expand_dims(array_ops.stack(rhs, 1), -1)
-    return array_ops.reshape(linalg_ops.solve(matrix, target), [-1, 8])
+    return array_ops.reshape(linalg_solve_ops.solve(matrix, target), [-1, 8])
 
 
 def perspective_transform(images, start_points, end_points, interpolation="bilinear",

@@ -1,33 +1,22 @@
-"""A corpus of small functions for equivalence tests, registered with their
-inputs. Every construct the transpiler handles appears here, nested up to
-three deep, with zero-trip loops and empty lists among the inputs.
-
-    @case((3,), (0,), (-2,))          # inputs; tensor=True: also run on tensors
-    def f(x): ...
-
-`tensor=False` marks functions that only make sense on Python values (strings,
-dicts, exceptions, prints inside branches, ...). Functions that golden_targets.py
-also locks with golden files are registered from there, not written twice.
+"""Every construct the transpiler handles, nested up to three deep, with
+zero-trip loops and empty lists among the inputs: the programs registered
+with `tensor=True` are also run on tensors (test_equivalence.py, and the
+ONNX, JAX and XLA corpus checks), the others (strings, dicts, exceptions,
+prints inside branches, ...) on Python values only. Functions that
+golden_targets.py also locks with golden files are registered from there,
+not written twice.
 """
 
 from tests.autograph import golden_targets
-
-CORPUS = []
-
-
-def case(*inputs, tensor=True):
-    def register(fn):
-        CORPUS.append((fn, inputs, tensor))
-        return fn
-    return register
+from tests.autograph.corpus.registry import case
 
 
 # --- if / elif / else -----------------------------------------------------------
 
-if_else = case((3,), (-2,), (0,))(golden_targets.if_else)
+if_else = case((3,), (-2,), (0,), tensor=True)(golden_targets.if_else)
 
 
-@case((3,), (-2,))
+@case((3,), (-2,), tensor=True)
 def if_no_else(x):
     y = 1
     if x > 0:
@@ -35,7 +24,7 @@ def if_no_else(x):
     return y
 
 
-@case((5,), (1,), (-3,), (0,))
+@case((5,), (1,), (-3,), (0,), tensor=True)
 def if_elif(x):
     if x > 3:
         r = 1
@@ -48,7 +37,7 @@ def if_elif(x):
     return r
 
 
-@case((3, 4), (-1, 2), (2, -5))
+@case((3, 4), (-1, 2), (2, -5), tensor=True)
 def if_two_vars(x, y):
     if x > y:
         a = x
@@ -59,14 +48,14 @@ def if_two_vars(x, y):
     return a - b
 
 
-@case((1,), (-1,))
+@case((1,), (-1,), tensor=True)
 def if_modifies_param(x):
     if x > 0:
         x = x * 10
     return x
 
 
-@case((4,), (-4,))
+@case((4,), (-4,), tensor=True)
 def if_augassign(x):
     s = 0
     if x > 0:
@@ -76,7 +65,7 @@ def if_augassign(x):
     return s
 
 
-@case((2,), (-2,))
+@case((2,), (-2,), tensor=True)
 def if_temp_var(x):
     if x > 0:
         t = x * x
@@ -84,7 +73,7 @@ def if_temp_var(x):
     return x
 
 
-@case((2,), (7,), (12,))
+@case((2,), (7,), (12,), tensor=True)
 def if_nested2(x):
     if x > 5:
         if x > 10:
@@ -96,7 +85,7 @@ def if_nested2(x):
     return r
 
 
-@case((1, 1, 1), (1, 1, -1), (1, -1, 1), (-1, 1, 1), (-1, -1, -1))
+@case((1, 1, 1), (1, 1, -1), (1, -1, 1), (-1, 1, 1), (-1, -1, -1), tensor=True)
 def if_nested3(a, b, c):
     r = 0
     if a > 0:
@@ -113,7 +102,7 @@ def if_nested3(a, b, c):
     return r
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def if_return_both(x):
     if x > 0:
         return x
@@ -121,14 +110,14 @@ def if_return_both(x):
         return -x
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def if_return_early(x):
     if x > 0:
         return x * 2
     return x - 1
 
 
-@case((5,), (1,), (-1,))
+@case((5,), (1,), (-1,), tensor=True)
 def if_return_elif(x):
     if x > 3:
         return 1
@@ -137,13 +126,13 @@ def if_return_elif(x):
     return 3
 
 
-@case((3,), (-3,), tensor=False)
+@case((3,), (-3,))
 def if_return_none_path(x):
     if x > 0:
         return x
 
 
-@case((3,), (0,))
+@case((3,), (0,), tensor=True)
 def if_pass(x):
     if x > 0:
         pass
@@ -152,14 +141,14 @@ def if_pass(x):
     return x
 
 
-@case((1,), (-1,), tensor=False)
+@case((1,), (-1,))
 def if_undefined_read(x):
     if x > 0:
         y = 1
     return y
 
 
-@case((1,), (-1,), tensor=False)
+@case((1,), (-1,))
 def if_defined_one_branch_unused(x):
     if x > 0:
         y = 1
@@ -167,7 +156,7 @@ def if_defined_one_branch_unused(x):
     return x
 
 
-@case((2, 3), (3, 2))
+@case((2, 3), (3, 2), tensor=True)
 def if_bool_test(a, b):
     c = a < b
     if c:
@@ -177,7 +166,7 @@ def if_bool_test(a, b):
     return r
 
 
-@case((2,), (-2,))
+@case((2,), (-2,), tensor=True)
 def if_sequential(x):
     y = 0
     if x > 0:
@@ -189,7 +178,7 @@ def if_sequential(x):
     return y
 
 
-@case((0,), (1,), tensor=False)
+@case((0,), (1,))
 def if_on_list(n):
     items = []
     if n:
@@ -199,7 +188,7 @@ def if_on_list(n):
     return -1
 
 
-@case((1,), (-1,), tensor=False)
+@case((1,), (-1,))
 def if_string_values(x):
     if x > 0:
         s = "pos"
@@ -210,10 +199,10 @@ def if_string_values(x):
 
 # --- while loops -------------------------------------------------------------------
 
-while_sum = case((5,), (0,), (1,))(golden_targets.while_sum)
+while_sum = case((5,), (0,), (1,), tensor=True)(golden_targets.while_sum)
 
 
-@case((10,), (3,), (0,))
+@case((10,), (3,), (0,), tensor=True)
 def while_break(n):
     i = 0
     while i < n:
@@ -223,7 +212,7 @@ def while_break(n):
     return i
 
 
-@case((10,), (0,))
+@case((10,), (0,), tensor=True)
 def while_continue(n):
     i = 0
     s = 0
@@ -235,7 +224,7 @@ def while_continue(n):
     return s
 
 
-@case((10,), (3,), (0,))
+@case((10,), (3,), (0,), tensor=True)
 def while_break_continue(n):
     i = 0
     s = 0
@@ -249,7 +238,7 @@ def while_break_continue(n):
     return s
 
 
-@case((5,), (0,), tensor=False)
+@case((5,), (0,))
 def while_else(n):
     i = 0
     while i < n:
@@ -259,7 +248,7 @@ def while_else(n):
     return i
 
 
-@case((10,), (3,))
+@case((10,), (3,), tensor=True)
 def while_else_break(n):
     i = 0
     found = 0
@@ -273,7 +262,7 @@ def while_else_break(n):
     return found * 100 + i
 
 
-@case((27,), (1,), (6,))
+@case((27,), (1,), (6,), tensor=True)
 def collatz(n):
     steps = 0
     while n > 1:
@@ -285,7 +274,7 @@ def collatz(n):
     return steps
 
 
-@case((3, 4), (0, 5), (5, 0))
+@case((3, 4), (0, 5), (5, 0), tensor=True)
 def while_nested(a, b):
     i = 0
     total = 0
@@ -298,7 +287,7 @@ def while_nested(a, b):
     return total
 
 
-@case((4, 4), (6, 2))
+@case((4, 4), (6, 2), tensor=True)
 def while_nested_break(a, b):
     i = 0
     total = 0
@@ -313,7 +302,7 @@ def while_nested_break(a, b):
     return total
 
 
-@case((20,), (5,))
+@case((20,), (5,), tensor=True)
 def while_return(n):
     i = 0
     while i < n:
@@ -323,7 +312,7 @@ def while_return(n):
     return -1
 
 
-@case((100,), (3,))
+@case((100,), (3,), tensor=True)
 def while_true_break(n):
     i = 0
     while True:
@@ -333,14 +322,14 @@ def while_true_break(n):
     return i
 
 
-@case((12, 18), (7, 5), (0, 4))
+@case((12, 18), (7, 5), (0, 4), tensor=True)
 def gcd(a, b):
     while b != 0:
         a, b = b, a % b
     return a
 
 
-@case((10,), (1,))
+@case((10,), (1,), tensor=True)
 def fib(n):
     a = 0
     b = 1
@@ -351,7 +340,7 @@ def fib(n):
     return a
 
 
-@case((3, 3, 3), (2, 0, 4), (1, 2, 0))
+@case((3, 3, 3), (2, 0, 4), (1, 2, 0), tensor=True)
 def while_nested3(a, b, c):
     t = 0
     i = 0
@@ -367,7 +356,7 @@ def while_nested3(a, b, c):
     return t
 
 
-@case((50,), (0,))
+@case((50,), (0,), tensor=True)
 def while_compound_test(n):
     i = 0
     s = 0
@@ -377,7 +366,7 @@ def while_compound_test(n):
     return s
 
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=True)
 def while_counts_down(n):
     out = 0
     while n > 0:
@@ -386,7 +375,7 @@ def while_counts_down(n):
     return out
 
 
-@case((6,), (9,))
+@case((6,), (9,), tensor=True)
 def while_continue_nested_if(n):
     i = 0
     s = 0
@@ -400,7 +389,7 @@ def while_continue_nested_if(n):
     return s
 
 
-@case((8,), (0,))
+@case((8,), (0,), tensor=True)
 def while_break_in_else_branch(n):
     i = 0
     while i < n:
@@ -413,7 +402,7 @@ def while_break_in_else_branch(n):
 
 # --- for loops ---------------------------------------------------------------------
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=True)
 def for_range_sum(n):
     s = 0
     for i in range(n):
@@ -421,7 +410,7 @@ def for_range_sum(n):
     return s
 
 
-@case(([1, 2, 3],), ([],))
+@case(([1, 2, 3],), ([],), tensor=True)
 def for_list_sum(xs):
     s = 0
     for x in xs:
@@ -429,7 +418,7 @@ def for_list_sum(xs):
     return s
 
 
-@case((10,), (2,))
+@case((10,), (2,), tensor=True)
 def for_break(n):
     s = 0
     for i in range(n):
@@ -439,7 +428,7 @@ def for_break(n):
     return s
 
 
-@case((10,), (0,))
+@case((10,), (0,), tensor=True)
 def for_continue(n):
     s = 0
     for i in range(n):
@@ -449,7 +438,7 @@ def for_continue(n):
     return s
 
 
-@case((6,), (0,), tensor=False)
+@case((6,), (0,))
 def for_else(n):
     s = 0
     for i in range(n):
@@ -459,7 +448,7 @@ def for_else(n):
     return s
 
 
-@case((10,), (3,))
+@case((10,), (3,), tensor=True)
 def for_else_break(n):
     r = 0
     for i in range(n):
@@ -471,7 +460,7 @@ def for_else_break(n):
     return r
 
 
-@case((5,), (0,), tensor=False)
+@case((5,), (0,))
 def for_target_after_loop(n):
     i = -1
     for i in range(n):
@@ -479,7 +468,7 @@ def for_target_after_loop(n):
     return i
 
 
-@case(([3, 1, 2],), ([],))
+@case(([3, 1, 2],), ([],), tensor=True)
 def for_max(xs):
     best = -1000
     for x in xs:
@@ -488,7 +477,7 @@ def for_max(xs):
     return best
 
 
-@case((3, 4), (0, 2))
+@case((3, 4), (0, 2), tensor=True)
 def for_nested(a, b):
     t = 0
     for i in range(a):
@@ -497,7 +486,7 @@ def for_nested(a, b):
     return t
 
 
-@case((3, 3, 3), (2, 0, 2))
+@case((3, 3, 3), (2, 0, 2), tensor=True)
 def for_nested3(a, b, c):
     t = 0
     for i in range(a):
@@ -508,7 +497,7 @@ def for_nested3(a, b, c):
     return t
 
 
-@case((10,), (3,))
+@case((10,), (3,), tensor=True)
 def for_return(n):
     for i in range(n):
         if i * 3 > 10:
@@ -516,7 +505,7 @@ def for_return(n):
     return -1
 
 
-@case(([1, -2, 3],), ([1, 2],), ([],))
+@case(([1, -2, 3],), ([1, 2],), ([],), tensor=True)
 def for_return_negative(xs):
     for x in xs:
         if x < 0:
@@ -524,7 +513,7 @@ def for_return_negative(xs):
     return 0
 
 
-@case((4,), (0,))
+@case((4,), (0,), tensor=True)
 def for_range_start_stop(n):
     s = 0
     for i in range(1, n):
@@ -532,7 +521,7 @@ def for_range_start_stop(n):
     return s
 
 
-@case((10,), (1,))
+@case((10,), (1,), tensor=True)
 def for_range_step(n):
     s = 0
     for i in range(0, n, 3):
@@ -540,7 +529,7 @@ def for_range_step(n):
     return s
 
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=True)
 def for_modifies_outer_two(n):
     a = 0
     b = 1
@@ -549,7 +538,7 @@ def for_modifies_outer_two(n):
     return a + b
 
 
-@case((8,), (2,))
+@case((8,), (2,), tensor=True)
 def for_break_nested_inner(n):
     t = 0
     for i in range(n):
@@ -560,7 +549,7 @@ def for_break_nested_inner(n):
     return t
 
 
-@case((6,), (0,))
+@case((6,), (0,), tensor=True)
 def for_continue_and_break(n):
     s = 0
     for i in range(n):
@@ -572,7 +561,7 @@ def for_continue_and_break(n):
     return s
 
 
-@case(([1, 2, 3, 4],), ([],))
+@case(([1, 2, 3, 4],), ([],), tensor=True)
 def for_enumerate(xs):
     s = 0
     for i, x in enumerate(xs):
@@ -580,7 +569,7 @@ def for_enumerate(xs):
     return s
 
 
-@case(([1, 2, 3], [4, 5, 6]), ([], []))
+@case(([1, 2, 3], [4, 5, 6]), ([], []), tensor=True)
 def for_zip(xs, ys):
     s = 0
     for x, y in zip(xs, ys):
@@ -588,7 +577,7 @@ def for_zip(xs, ys):
     return s
 
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=True)
 def for_while_mix(n):
     t = 0
     for i in range(n):
@@ -599,7 +588,7 @@ def for_while_mix(n):
     return t
 
 
-@case((7,), (0,))
+@case((7,), (0,), tensor=True)
 def for_counter_in_if(n):
     evens = 0
     odds = 0
@@ -611,7 +600,7 @@ def for_counter_in_if(n):
     return evens * 10 + odds
 
 
-@case(([5, 3, 8],), ([],), tensor=False)
+@case(([5, 3, 8],), ([],))
 def for_tuple_target(xs):
     s = 0
     for pair in [(x, x * 2) for x in xs]:
@@ -622,7 +611,7 @@ def for_tuple_target(xs):
 
 # --- returns mixed with loops and branches ----------------------------------------
 
-@case((3,), (0,), (-3,))
+@case((3,), (0,), (-3,), tensor=True)
 def return_in_nested_if(x):
     if x >= 0:
         if x == 0:
@@ -631,7 +620,7 @@ def return_in_nested_if(x):
     return -x * 2
 
 
-@case((5,), (20,))
+@case((5,), (20,), tensor=True)
 def return_in_loop_in_if(n):
     if n > 10:
         for i in range(n):
@@ -640,7 +629,7 @@ def return_in_loop_in_if(n):
     return 0
 
 
-@case((4,), (0,))
+@case((4,), (0,), tensor=True)
 def return_after_loop_with_break(n):
     i = 0
     while i < n:
@@ -652,7 +641,7 @@ def return_after_loop_with_break(n):
     return 0
 
 
-@case((10,), (2,))
+@case((10,), (2,), tensor=True)
 def return_in_while_nested(n):
     i = 0
     while i < n:
@@ -665,7 +654,7 @@ def return_in_while_nested(n):
     return -1
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def return_value_expression(x):
     if x > 0:
         return x * x + 1
@@ -673,7 +662,7 @@ def return_value_expression(x):
         return x * x - 1
 
 
-@case((1,), (2,), (3,), (4,))
+@case((1,), (2,), (3,), (4,), tensor=True)
 def return_chain(x):
     if x == 1:
         return 10
@@ -684,7 +673,7 @@ def return_chain(x):
     return 40
 
 
-@case((6,), (1,))
+@case((6,), (1,), tensor=True)
 def return_from_else(n):
     s = 0
     for i in range(n):
@@ -695,14 +684,14 @@ def return_from_else(n):
     return s
 
 
-@case((2,), (-2,), tensor=False)
+@case((2,), (-2,))
 def return_bare(x):
     if x > 0:
         return
     return x
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def return_with_code_after_if(x):
     y = x
     if x < 0:
@@ -714,32 +703,32 @@ def return_with_code_after_if(x):
 
 # --- logical and conditional expressions ---------------------------------------------
 
-@case((1, 0), (0, 1), (2, 3), (0, 0))
+@case((1, 0), (0, 1), (2, 3), (0, 0), tensor=True)
 def logic_and_or(a, b):
     return a and b or a
 
 
-@case((0,), (5,))
+@case((0,), (5,), tensor=True)
 def logic_not(x):
     return not x
 
 
-@case((3,), (-3,), (0,))
+@case((3,), (-3,), (0,), tensor=True)
 def cond_expr(x):
     return 1 if x > 0 else -1
 
 
-@case((3,), (-3,), (0,))
+@case((3,), (-3,), (0,), tensor=True)
 def cond_expr_nested(x):
     return 1 if x > 0 else (0 if x == 0 else -1)
 
 
-@case((2,), (5,), (9,))
+@case((2,), (5,), (9,), tensor=True)
 def chained_comparison(x):
     return 0 < x < 6
 
 
-@case((2,), (5,), (9,))
+@case((2,), (5,), (9,), tensor=True)
 def chained_comparison_if(x):
     if 1 <= x <= 5:
         r = 1
@@ -748,17 +737,17 @@ def chained_comparison_if(x):
     return r
 
 
-@case((0,), (4,), tensor=False)
+@case((0,), (4,))
 def short_circuit_and(x):
     return x != 0 and 10 // x > 1
 
 
-@case((0,), (4,), tensor=False)
+@case((0,), (4,))
 def short_circuit_or(x):
     return x == 0 or 10 // x > 1
 
 
-@case((1, 2, 3), (3, 2, 1))
+@case((1, 2, 3), (3, 2, 1), tensor=True)
 def logic_three_way(a, b, c):
     if a < b and b < c:
         return 1
@@ -767,7 +756,7 @@ def logic_three_way(a, b, c):
     return 3
 
 
-@case((1,), (-1,))
+@case((1,), (-1,), tensor=True)
 def cond_expr_in_loop(n):
     s = 0
     for i in range(4):
@@ -775,7 +764,7 @@ def cond_expr_in_loop(n):
     return s
 
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=True)
 def not_in_while(n):
     done = False
     i = 0
@@ -786,7 +775,7 @@ def not_in_while(n):
     return i
 
 
-@case(([],), ([1],), tensor=False)
+@case(([],), ([1],))
 def or_default_list(xs):
     ys = xs or [0]
     return len(ys)
@@ -794,17 +783,17 @@ def or_default_list(xs):
 
 # --- builtins ---------------------------------------------------------------------
 
-@case(([1, 2, 3],), ([],))
+@case(([1, 2, 3],), ([],), tensor=True)
 def builtin_len(xs):
     return len(xs)
 
 
-@case((-3,), (4,))
+@case((-3,), (4,), tensor=True)
 def builtin_abs(x):
     return abs(x)
 
 
-@case((3, 5), (5, 3))
+@case((3, 5), (5, 3), tensor=True)
 def builtin_min_max(a, b):
     return max(a, b) - min(a, b)
 
@@ -814,17 +803,17 @@ def builtin_max_list(xs):
     return max(xs)
 
 
-@case((3,), (0,))
+@case((3,), (0,), tensor=True)
 def builtin_range_len(n):
     return len(range(n))
 
 
-@case((7,), (-7,), tensor=False)
+@case((7,), (-7,))
 def builtin_int_float(x):
     return int(x / 2) + float(x) * 0
 
 
-@case(([1, 2, 3],), ([],))
+@case(([1, 2, 3],), ([],), tensor=True)
 def len_in_loop(xs):
     i = 0
     s = 0
@@ -834,12 +823,12 @@ def len_in_loop(xs):
     return s
 
 
-@case(([2, 4],), ([],), tensor=False)
+@case(([2, 4],), ([],))
 def builtin_sum_sorted(xs):
     return sum(sorted(xs))
 
 
-@case(([1, 2, 3],), tensor=False)
+@case(([1, 2, 3],))
 def builtin_enumerate_start(xs):
     out = 0
     for i, x in enumerate(xs, 1):
@@ -849,10 +838,10 @@ def builtin_enumerate_start(xs):
 
 # --- lists -----------------------------------------------------------------------------
 
-list_append_loop = case((4,), (0,), tensor=False)(golden_targets.append_in_loop)
+list_append_loop = case((4,), (0,))(golden_targets.append_in_loop)
 
 
-@case((4,), (0,), tensor=False)
+@case((4,), (0,))
 def list_append_while(n):
     out = []
     i = 0
@@ -862,7 +851,7 @@ def list_append_while(n):
     return out
 
 
-@case((3,), tensor=False)
+@case((3,))
 def list_append_nested(n):
     out = []
     for i in range(n):
@@ -873,7 +862,7 @@ def list_append_nested(n):
     return out
 
 
-@case(([1, -2, 3],), ([],), tensor=False)
+@case(([1, -2, 3],), ([],))
 def list_filter(xs):
     out = []
     for x in xs:
@@ -882,7 +871,7 @@ def list_filter(xs):
     return out
 
 
-@case((3,), tensor=False)
+@case((3,))
 def list_alias_kept(n):
     a = []
     b = a
@@ -891,7 +880,7 @@ def list_alias_kept(n):
     return len(b)
 
 
-@case(([1, 2],), ([],), tensor=False)
+@case(([1, 2],), ([],))
 def list_index_and_slice(xs):
     if xs:
         return xs[0] + len(xs[1:])
@@ -900,7 +889,7 @@ def list_index_and_slice(xs):
 
 # --- prints, asserts, exceptions --------------------------------------------------
 
-@case((3,), (-3,), tensor=False)
+@case((3,), (-3,))
 def print_in_branches(x):
     if x > 0:
         print("positive", x)
@@ -909,7 +898,7 @@ def print_in_branches(x):
     return x
 
 
-@case((3,), (0,), tensor=False)
+@case((3,), (0,))
 def print_in_loop(n):
     for i in range(n):
         print("step", i)
@@ -917,19 +906,19 @@ def print_in_loop(n):
     return n
 
 
-@case((3,), (-3,), tensor=False)
+@case((3,), (-3,))
 def assert_positive(x):
     assert x > 0, "x must be positive"
     return x
 
 
-@case((3,), (-3,), tensor=False)
+@case((3,), (-3,))
 def assert_no_message(x):
     assert x > 0
     return x
 
 
-@case((2,), (0,), tensor=False)
+@case((2,), (0,))
 def raises_zero_division(x):
     if x >= 0:
         y = 10 // x
@@ -938,14 +927,14 @@ def raises_zero_division(x):
     return y
 
 
-@case((1,), (-1,), tensor=False)
+@case((1,), (-1,))
 def raises_value_error(x):
     if x < 0:
         raise ValueError("negative")
     return x
 
 
-@case((3,), (0,), tensor=False)
+@case((3,), (0,))
 def raise_in_loop(n):
     for i in range(n):
         if i == 2:
@@ -953,7 +942,7 @@ def raise_in_loop(n):
     return n
 
 
-@case(({"a": 1},), ({},), tensor=False)
+@case(({"a": 1},), ({},))
 def dict_key_error(d):
     if "a" in d:
         return d["a"]
@@ -968,7 +957,7 @@ def helper_double(x):
     return x
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def calls_helper(x):
     return helper_double(x) + 1
 
@@ -980,7 +969,7 @@ def helper_loop(n):
     return s
 
 
-@case((4,), (0,))
+@case((4,), (0,), tensor=True)
 def calls_helper_loop(n):
     if n > 2:
         r = helper_loop(n)
@@ -989,7 +978,7 @@ def calls_helper_loop(n):
     return r
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def nested_def(x):
     def inner(y):
         if y > 0:
@@ -998,7 +987,7 @@ def nested_def(x):
     return inner(x) * 2
 
 
-@case((3,), (0,))
+@case((3,), (0,), tensor=True)
 def closure_counter(n):
     base = 10
 
@@ -1010,13 +999,13 @@ def closure_counter(n):
     return s
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def lambda_call(x):
     f = lambda v: v * 3
     return f(x) if x > 0 else f(-x)
 
 
-@case((4,), (1,), tensor=False)
+@case((4,), (1,))
 def recursive_helper(n):
     return factorial(n)
 
@@ -1027,12 +1016,12 @@ def factorial(n):
     return n * factorial(n - 1)
 
 
-@case(([3, 1, 2],), tensor=False)
+@case(([3, 1, 2],))
 def sorted_with_key(xs):
     return sorted(xs, key=lambda v: -v)
 
 
-@case((2,), (5,))
+@case((2,), (5,), tensor=True)
 def while_calls_helper(n):
     i = 0
     while helper_double(i) < n:
@@ -1042,7 +1031,7 @@ def while_calls_helper(n):
 
 # --- assorted -------------------------------------------------------------------------
 
-@case((3,), (0,))
+@case((3,), (0,), tensor=True)
 def augassign_many(n):
     a = 1
     for i in range(n):
@@ -1052,7 +1041,7 @@ def augassign_many(n):
     return a
 
 
-@case((5,), (-5,), tensor=False)   # comprehensions over tensors stay Python (as in TF)
+@case((5,), (-5,))   # comprehensions over tensors stay Python (as in TF)
 def comprehension_in_branch(n):
     if n > 0:
         vals = [i * 2 for i in range(n)]
@@ -1062,7 +1051,7 @@ def comprehension_in_branch(n):
     return r
 
 
-@case((3,), tensor=False)
+@case((3,))
 def tuple_result(n):
     a = 0
     b = 0
@@ -1072,7 +1061,7 @@ def tuple_result(n):
     return a, b
 
 
-@case((4,), (0,))
+@case((4,), (0,), tensor=True)
 def float_accumulate(n):
     s = 0.5
     for i in range(n):
@@ -1080,7 +1069,7 @@ def float_accumulate(n):
     return s
 
 
-@case((10,), (4,))
+@case((10,), (4,), tensor=True)
 def triangle_while_for(n):
     t = 0
     i = 0
@@ -1091,7 +1080,7 @@ def triangle_while_for(n):
     return t
 
 
-@case((5,), (0,), tensor=False)
+@case((5,), (0,))
 def string_building(n):
     s = ""
     for i in range(n):
@@ -1099,7 +1088,7 @@ def string_building(n):
     return s
 
 
-@case((3,), (-3,), tensor=False)
+@case((3,), (-3,))
 def global_read(x):
     if x > 0:
         return x + GLOBAL_OFFSET
@@ -1109,7 +1098,7 @@ def global_read(x):
 GLOBAL_OFFSET = 100
 
 
-@case((5,), (12,))
+@case((5,), (12,), tensor=True)
 def multiple_breaks(n):
     i = 0
     while i < 20:
@@ -1121,7 +1110,7 @@ def multiple_breaks(n):
     return i
 
 
-@case((7,), (0,))
+@case((7,), (0,), tensor=True)
 def continue_in_nested_loops(n):
     t = 0
     for i in range(n):
@@ -1134,7 +1123,7 @@ def continue_in_nested_loops(n):
     return t
 
 
-@case((3, 2), (2, 3), (2, 2))
+@case((3, 2), (2, 3), (2, 2), tensor=True)
 def if_in_while_in_for(a, b):
     t = 0
     for i in range(a):
@@ -1148,7 +1137,7 @@ def if_in_while_in_for(a, b):
     return t
 
 
-@case((1,), (-1,), tensor=False)
+@case((1,), (-1,))
 def with_statement(x):
     import contextlib
     with contextlib.suppress(ZeroDivisionError):
@@ -1157,7 +1146,7 @@ def with_statement(x):
     return x
 
 
-@case((6,), (1,))
+@case((6,), (1,), tensor=True)
 def prime_check(n):
     if n < 2:
         return False
@@ -1169,7 +1158,7 @@ def prime_check(n):
     return True
 
 
-@case((30,), (2,))
+@case((30,), (2,), tensor=True)
 def count_primes(n):
     count = 0
     for k in range(2, n):
@@ -1185,7 +1174,7 @@ def count_primes(n):
     return count
 
 
-@case((10,), (0,))
+@case((10,), (0,), tensor=True)
 def digits_sum(n):
     s = 0
     while n > 0:
@@ -1194,7 +1183,7 @@ def digits_sum(n):
     return s
 
 
-@case((13,), (8,))
+@case((13,), (8,), tensor=True)
 def binary_ones(n):
     ones = 0
     while n:
@@ -1205,7 +1194,7 @@ def binary_ones(n):
 
 # --- more mixes of break / continue / return, nested up to three deep -------------
 
-@case((10,), (0,))
+@case((10,), (0,), tensor=True)
 def mix_break_continue_return(n):
     s = 0
     for i in range(n):
@@ -1219,7 +1208,7 @@ def mix_break_continue_return(n):
     return s
 
 
-@case((5, 5), (2, 7), (0, 3))
+@case((5, 5), (2, 7), (0, 3), tensor=True)
 def mix_nested_return_break(a, b):
     for i in range(a):
         for j in range(b):
@@ -1230,7 +1219,7 @@ def mix_nested_return_break(a, b):
     return 0
 
 
-@case((4,), (9,))
+@case((4,), (9,), tensor=True)
 def mix_while_for_continue(n):
     t = 0
     i = 0
@@ -1243,7 +1232,7 @@ def mix_while_for_continue(n):
     return t
 
 
-@case((3,), (-3,), (0,))
+@case((3,), (-3,), (0,), tensor=True)
 def mix_if_in_if_in_loop(n):
     s = 0
     for i in range(4):
@@ -1258,7 +1247,7 @@ def mix_if_in_if_in_loop(n):
     return s
 
 
-@case((20,), (3,))
+@case((20,), (3,), tensor=True)
 def mix_while_break_return(n):
     i = 0
     while i < n:
@@ -1270,7 +1259,7 @@ def mix_while_break_return(n):
     return i
 
 
-@case((6,), (1,))
+@case((6,), (1,), tensor=True)
 def mix_three_loops_break(n):
     t = 0
     for i in range(n):
@@ -1282,7 +1271,7 @@ def mix_three_loops_break(n):
     return t
 
 
-@case((7,), (0,))
+@case((7,), (0,), tensor=True)
 def mix_continue_three_deep(n):
     t = 0
     for i in range(n):
@@ -1300,7 +1289,7 @@ def mix_continue_three_deep(n):
     return t
 
 
-@case((8,), (3,))
+@case((8,), (3,), tensor=True)
 def mix_return_in_else_of_loop_if(n):
     for i in range(n):
         if i < 5:
@@ -1310,7 +1299,7 @@ def mix_return_in_else_of_loop_if(n):
     return -n
 
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=True)
 def mix_flag_loop(n):
     found = False
     i = 0
@@ -1321,7 +1310,7 @@ def mix_flag_loop(n):
     return i
 
 
-@case((4,), (0,))
+@case((4,), (0,), tensor=True)
 def mix_nested_while_return(n):
     i = 0
     while i < n:
@@ -1337,7 +1326,7 @@ def mix_nested_while_return(n):
     return -1
 
 
-@case((3,), (-1,))
+@case((3,), (-1,), tensor=True)
 def mix_if_returns_in_all_branches_nested(x):
     if x > 0:
         if x > 2:
@@ -1350,7 +1339,7 @@ def mix_if_returns_in_all_branches_nested(x):
         return 0
 
 
-@case((9,), (2,))
+@case((9,), (2,), tensor=True)
 def mix_continue_then_break(n):
     s = 0
     i = 0
@@ -1364,7 +1353,7 @@ def mix_continue_then_break(n):
     return s
 
 
-@case((10,), (1,))
+@case((10,), (1,), tensor=True)
 def mix_accumulate_two_branches(n):
     a = 0
     b = 0
@@ -1379,7 +1368,7 @@ def mix_accumulate_two_branches(n):
     return a * 1000 + b
 
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=True)
 def mix_loop_var_swap(n):
     x = 1
     y = 2
@@ -1388,7 +1377,7 @@ def mix_loop_var_swap(n):
     return x
 
 
-@case((6,), (2,))
+@case((6,), (2,), tensor=True)
 def mix_countdown_with_continue(n):
     s = 0
     while n > 0:
@@ -1399,7 +1388,7 @@ def mix_countdown_with_continue(n):
     return s
 
 
-@case((5,), (0,), tensor=False)
+@case((5,), (0,))
 def mix_for_else_no_break_nested(n):
     t = 0
     for i in range(n):
@@ -1412,7 +1401,7 @@ def mix_for_else_no_break_nested(n):
     return t
 
 
-@case((5,), (7,), tensor=False)
+@case((5,), (7,))
 def mix_while_else_with_break(n):
     i = 0
     while i < 6:
@@ -1426,13 +1415,13 @@ def mix_while_else_with_break(n):
 
 # --- functions of several shapes: lambdas, closures, defaults, methods -----------
 
-@case((2,), (-2,))
+@case((2,), (-2,), tensor=True)
 def lambdas_on_one_line(x):
     inc, dec = (lambda v: v + 1), (lambda v: v - 1)
     return inc(x) * 10 + dec(x)
 
 
-@case((3,), (0,))
+@case((3,), (0,), tensor=True)
 def lambda_as_argument(n):
     def apply(f, v):
         return f(v)
@@ -1442,7 +1431,7 @@ def lambda_as_argument(n):
     return s
 
 
-@case((3,), (1,))
+@case((3,), (1,), tensor=True)
 def default_argument(n, step=2):
     s = 0
     for i in range(0, n * step, step):
@@ -1450,7 +1439,7 @@ def default_argument(n, step=2):
     return s
 
 
-@case((4,), (-4,))
+@case((4,), (-4,), tensor=True)
 def closure_reads_outer(x):
     scale = 3
 
@@ -1472,7 +1461,7 @@ class Counter:
         return c
 
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=True)
 def method_call(n):
     return Counter(1).count_to(n)
 
@@ -1488,12 +1477,12 @@ def decorated_helper(x):
     return 0
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def calls_decorated(x):
     return decorated_helper(x) + 1
 
 
-@case((3,), (0,))
+@case((3,), (0,), tensor=True)
 def keyword_call(n):
     return helper_kw(n, scale=3)
 
@@ -1505,7 +1494,7 @@ def helper_kw(n, scale=1):
     return s
 
 
-@case((4,), (1,), tensor=False)
+@case((4,), (1,))
 def star_args(n):
     return helper_star(*list(range(n)))
 
@@ -1517,7 +1506,7 @@ def helper_star(*vals):
     return total
 
 
-@case((3,), (-3,))
+@case((3,), (-3,), tensor=True)
 def nested_def_with_loop(x):
     def inner(n):
         t = 0
@@ -1530,7 +1519,7 @@ def nested_def_with_loop(x):
     return inner(-x) * -1
 
 
-@case((2,), (5,))
+@case((2,), (5,), tensor=True)
 def walrus_in_branch(n):
     s = 0
     for i in range(n):
@@ -1539,7 +1528,7 @@ def walrus_in_branch(n):
     return s
 
 
-@case((3,), tensor=False)
+@case((3,))
 def dict_accumulate(n):
     d = {}
     for i in range(n):
@@ -1547,7 +1536,7 @@ def dict_accumulate(n):
     return d
 
 
-@case((3,), (0,), tensor=False)
+@case((3,), (0,))
 def set_accumulate(n):
     seen = set()
     for i in range(n):
@@ -1555,7 +1544,7 @@ def set_accumulate(n):
     return len(seen)
 
 
-@case((4,), (-4,), tensor=False)   # runtime's `~` on int tensors is logical_not
+@case((4,), (-4,))   # runtime's `~` on int tensors is logical_not
 def unary_ops(x):
     y = -x
     if +y > 0:
@@ -1563,7 +1552,7 @@ def unary_ops(x):
     return y
 
 
-@case((7, 2), (9, 3))
+@case((7, 2), (9, 3), tensor=True)
 def modulo_and_floordiv_loop(a, b):
     q = 0
     while a >= b:
@@ -1578,7 +1567,7 @@ class Box:
         self.items = {"n": 0}
 
 
-@case((4,), (0,), tensor=False)
+@case((4,), (0,))
 def attribute_updates_in_loop(n):
     box = Box()
     for i in range(n):
@@ -1588,7 +1577,7 @@ def attribute_updates_in_loop(n):
     return box.value * 100 + box.items["n"]
 
 
-@case((1,), (-1,), tensor=False)
+@case((1,), (-1,))
 def attribute_created_in_branch(x):
     box = Box()
     if x > 0:
