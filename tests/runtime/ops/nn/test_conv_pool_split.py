@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from runtime._src.core import parallel
-from runtime._src.ops import conv_ops
+from runtime._src.ops import conv_ops, pool_ops
 
 CONV = dict(strides=(1, 1), dilations=(1, 1), padding="VALID", explicit_paddings=((0, 0), (0, 0)))
 POOL = dict(ksize=(2, 2), strides=(2, 2), padding="VALID", explicit_paddings=((0, 0), (0, 0)))
@@ -19,16 +19,16 @@ POOL = dict(ksize=(2, 2), strides=(2, 2), padding="VALID", explicit_paddings=((0
 def _kernels(shape):
     rng = np.random.default_rng(sum(shape))
     x = np.round(rng.standard_normal(shape) * 2).astype(np.float32)     # ties and zeros
-    y = conv_ops._max_pool(x, **POOL)
+    y = pool_ops._max_pool(x, **POOL)
     dy = rng.standard_normal(y.shape).astype(np.float32)
     bad = dy.copy()
     bad[0, 0, 0, 0], bad[-1, -1, -1, -1] = np.inf, np.nan
     f = rng.standard_normal((3, 3, shape[-1], 4)).astype(np.float32)
     dc = rng.standard_normal(conv_ops._conv2d(x, f, **CONV).shape).astype(np.float32)
     return {
-        "MaxPool": lambda: conv_ops._max_pool(x, **POOL),
-        "MaxPoolGrad": lambda: conv_ops._max_pool_grad(dy, x, y, **POOL),
-        "MaxPoolGrad inf/nan": lambda: conv_ops._max_pool_grad(bad, x, y, **POOL),
+        "MaxPool": lambda: pool_ops._max_pool(x, **POOL),
+        "MaxPoolGrad": lambda: pool_ops._max_pool_grad(dy, x, y, **POOL),
+        "MaxPoolGrad inf/nan": lambda: pool_ops._max_pool_grad(bad, x, y, **POOL),
         "Conv2D": lambda: conv_ops._conv2d(x, f, **CONV),
         "Conv2DBackpropInput": lambda: conv_ops._conv2d_backprop_input(dc, x, f, **CONV),
         "Conv2DBackpropFilter": lambda: conv_ops._conv2d_backprop_filter(dc, x, f, **CONV),
