@@ -140,6 +140,18 @@ def test_strategy_behaviour_as_tf(runs, n, name):
 
 @needs_jax
 @pytest.mark.parametrize("n", ["4", "8"])
+def test_steps_xla_cannot_run_whole_warn_once_naming_why(runs, n):
+    strings, uneven = runs["replicas"][n]["fallback_warnings"]
+    assert strings.startswith("MirroredStrategy.run of 'strings' runs replica by replica on "
+                              "the executor (a thread each, as TF)")
+    assert strings.endswith("no XLA lowering: AsString, EagerPyFunc, StringLength")
+    rows = "[(3, 2), (3, 2), (3, 2), (1, 2)]" if n == "4" else \
+        "[(2, 2), (2, 2), (2, 2), (2, 2), (2, 2), (0, 2), (0, 2), (0, 2)]"
+    assert f"the replicas' inputs have different shapes {rows}" in uneven
+
+
+@needs_jax
+@pytest.mark.parametrize("n", ["4", "8"])
 def test_custom_loop_gives_tf_and_single_device_weights(runs, n):
     ours, theirs = runs["replicas"][n]["custom_loop"], TF[n]["custom_loop"]
     single = runs["replicas"]["single"]
