@@ -164,7 +164,15 @@ def _replica_id_in(strategy):
     return ctx.replica_id_in_sync_group
 
 
-_random_generator.distribution.update(strategy=_generator_strategy, replica_id=_replica_id_in)
+def _replica_turn():
+    ctx = get_replica_context()
+    if ctx is None or ctx.num_replicas_in_sync == 1:
+        return None
+    return ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync
+
+
+_random_generator.distribution.update(strategy=_generator_strategy, replica_id=_replica_id_in,
+                                      replica=_replica_turn)
 
 
 # --- the collective ops ---------------------------------------------------------------

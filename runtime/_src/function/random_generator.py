@@ -89,10 +89,14 @@ not_differentiable("RngNextSeed")
 
 # Set by tf.distribute (a layer above): `strategy()` the strategy a Generator
 # made now belongs to (None outside any scope); `replica_id(strategy)` the
-# replica id tensor inside that strategy's `run`, else None. A Generator of a
-# strategy draws on each replica with its key hashed with the replica id, as
-# TF's (each replica gets its own stream).
-distribution = {"strategy": lambda: None, "replica_id": lambda strategy: None}
+# replica id tensor inside that strategy's `run`, else None; `replica()`
+# (replica id tensor, replicas) inside any `run` of several replicas, else
+# None. A Generator of a strategy draws on each replica with its key hashed
+# with the replica id, as TF's (each replica its own stream); one made
+# outside any scope gives replica i the i-th of the replicas' draws, as TF's
+# replicas, which take turns on its state in replica order.
+distribution = {"strategy": lambda: None, "replica_id": lambda strategy: None,
+                "replica": lambda: None}
 
 
 class Generator:
@@ -175,10 +179,16 @@ class Generator:
         shape = stateless_random_ops._shape_tensor(shape, f"Generator.{dist}")
         inputs = [self._state_var._as_tensor(), shape, *bounds]
         attrs = {"dist": dist, "dtype": dtypes.as_dtype(dtype)}
-        replica = None if self._strategy is None else distribution["replica_id"](self._strategy)
-        if replica is not None:
-            inputs.append(replica)
-            attrs["replica_key"] = True
+        if self._strategy is not None:
+            replica = distribution["replica_id"](self._strategy)
+            if replica is not None:
+                inputs.append(replica)
+                attrs["replica_key"] = True
+        else:
+            turns = distribution["replica"]()
+            if turns is not None:
+                inputs.append(turns[0])
+                attrs["replica_turns"] = turns[1]
         values, new_state = apply("StatefulPhiloxDraw", inputs, attrs)
         self._state_var.assign(new_state, read_value=False)
         return values

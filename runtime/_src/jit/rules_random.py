@@ -5,10 +5,11 @@ so a compiled draw (`jit_compile=True`, `strategy.run`) gives the
 executor's values, which are TF's. The shape must be known when the
 program is compiled.
 
-Truncated normals take each output group's values from its group's first 4
-Philox blocks (16 candidates for 4 values, float64: 8 for 2), as the numpy
-kernel does first; the numpy kernel reads further blocks in the case
-(below 1e-9 a group) where fewer are kept.
+Truncated normals take each output group's values from its group's first
+Philox blocks (float32: 4 blocks, 16 candidates for 4 values; float64: 8
+blocks, 16 candidates for 2), the candidates the numpy kernel walks first;
+it, as TF's, reads further blocks in the case (float32: 2e-15 of groups,
+float64: 1e-19) where fewer are in range.
 """
 
 import numpy as np
@@ -23,7 +24,7 @@ __all__ = []
 _M0, _M1 = 0xD2511F53, 0xCD9E8D57
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
 _LOW = 0xFFFFFFFF
-_BLOCKS = 4                    # truncated normal: Philox blocks read per group
+_BLOCKS = {False: 4, True: 8}  # truncated normal: Philox blocks read per group (float64: True)
 
 
 def _u64(value):
@@ -123,8 +124,9 @@ def _truncated_normal(c, size, dtype):
     per_group = 2 if wide else 4
     skip = per_group * SKIP_PER_ELEMENT // 4
     groups = -(-size // per_group)
-    offsets = (np.arange(groups)[:, None] * skip + np.arange(_BLOCKS)[None]).reshape(-1)
-    words = _words(*c, offsets.astype(np.uint64)).reshape(groups, _BLOCKS, 4)
+    blocks = _BLOCKS[wide]
+    offsets = (np.arange(groups)[:, None] * skip + np.arange(blocks)[None]).reshape(-1)
+    words = _words(*c, offsets.astype(np.uint64)).reshape(groups, blocks, 4)
     if wide:
         d0, d1 = _box_muller_double(*(words[..., i] for i in range(4)))
         rows = jnp.stack([d0, d1], axis=-1).reshape(groups, -1)
@@ -169,6 +171,12 @@ def _hashed_key(key, replica_id):
     return w[0] | (w[1] << _u64(32))
 
 
+def _add(low, high, amount):
+    """The 128-bit (low, high) plus the uint64 `amount`."""
+    new_low = low + amount
+    return new_low, high + (new_low < low).astype(np.uint64)
+
+
 @rule("StatefulPhiloxDraw")
 def _draw(node, ins):
     jnp = lower.jnp
@@ -178,15 +186,18 @@ def _draw(node, ins):
     rest = list(ins[2:])
     state = _bits(jnp.asarray(ins[0], np.int64), np.uint64)
     low, high, key = state[0], state[1], state[2]
-    draw_key = _hashed_key(key, jnp.asarray(rest.pop()).astype(np.int64)) \
-        if attrs.get("replica_key") else key
-    c = (low, high, draw_key)
+    turns = attrs.get("replica_turns", 0)
+    replica = jnp.asarray(rest.pop()).astype(np.int64) \
+        if attrs.get("replica_key") or turns else None
+    skip = SKIP_PER_ELEMENT * size
+    draw_key = _hashed_key(key, replica) if attrs.get("replica_key") else key
+    draw_low, draw_high = _add(low, high, _u64(replica) * _u64(skip)) if turns else (low, high)
+    c = (draw_low, draw_high, draw_key)
     dtype = attrs["dtype"]
     if attrs["dist"] == "bounded_int":
         flat = _bounded_int(c, size, dtype, *rest)
     else:
         flat = _DRAWS[attrs["dist"]](c, size, dtype)
     values = jnp.asarray(flat, dtype.np_dtype).reshape(dims)
-    new_low = low + _u64(SKIP_PER_ELEMENT * size)
-    new_high = high + (new_low < low).astype(np.uint64)
+    new_low, new_high = _add(low, high, _u64(skip * max(turns, 1)))
     return values, _bits(jnp.stack([new_low, new_high, key]), np.int64)

@@ -235,17 +235,23 @@ def hashed_replica_key(key, replica_id):
 
 
 @define_op("StatefulPhiloxDraw", infer=_infer_draw, stateful=True, num_outputs=2)
-def _draw(state, shape, *rest, dist, dtype, replica_key=False):
+def _draw(state, shape, *rest, dist, dtype, replica_key=False, replica_turns=0):
     """(values of `shape` from `dist`, the state advanced past them). With
-    `replica_key`, the last input is the replica id the key is hashed with."""
+    `replica_key` or `replica_turns`, the last input is the replica id: the
+    key is hashed with it, or (replica_turns: the number of replicas, which
+    take turns on the state) the replica draws the id-th of their draws and
+    the state advances past all of them."""
     dims = [int(d) for d in np.asarray(shape).ravel()]
     size = int(np.prod(dims)) if dims else 1
     low, high, key = (int(v) & _MASK64 for v in state)
     counter = low | (high << 64)
-    bounds = rest[:-1] if replica_key else rest
-    draw_key = hashed_replica_key(key, rest[-1]) if replica_key else key
-    values = draw_values(counter, draw_key, dims, dist, dtype, bounds)
-    advanced = (counter + SKIP_PER_ELEMENT * size) & ((1 << 128) - 1)
+    replica = int(rest[-1]) if replica_key or replica_turns else 0
+    bounds = rest[:-1] if replica_key or replica_turns else rest
+    draw_key = hashed_replica_key(key, replica) if replica_key else key
+    skip = SKIP_PER_ELEMENT * size
+    values = draw_values((counter + replica * skip if replica_turns else counter)
+                         & ((1 << 128) - 1), draw_key, dims, dist, dtype, bounds)
+    advanced = (counter + skip * max(replica_turns, 1)) & ((1 << 128) - 1)
     words = [advanced & _MASK64, advanced >> 64, key]
     new_state = np.array([w - (1 << 64) if w >= 1 << 63 else w for w in words], np.int64)
     return values, new_state

@@ -126,16 +126,25 @@ def test_the_cpu_splits_into_jax_devices_after_listing_it(runs):
     assert run["second_split"] == "Virtual devices cannot be modified after being initialized"
 
 
-CHECKS = sorted(TF["4"]["checks"])
+CHECKS = [(n, name) for n in ("4", "8") for name in sorted(TF[n]["checks"])]
 
 
 @needs_jax
-@pytest.mark.parametrize("n", ["4", "8"])
-@pytest.mark.parametrize("name", CHECKS)
+@pytest.mark.parametrize("n,name", CHECKS)
 def test_strategy_behaviour_as_tf(runs, n, name):
     ours, theirs = runs["replicas"][n]["checks"][name], TF[n]["checks"][name]
-    assert json.dumps(ours) == json.dumps(theirs) or np.allclose(
-        np.asarray(ours, dtype=float), np.asarray(theirs, dtype=float)), (ours, theirs)
+    assert _same(ours, theirs), (ours, theirs)
+
+
+def _same(ours, theirs):
+    """Equal nests, floats to 1e-5 (float32 sums in another order; TF's
+    float32 sin and cos one ulp off ours at a few points)."""
+    if isinstance(theirs, list):
+        return isinstance(ours, list) and len(ours) == len(theirs) and all(
+            _same(a, b) for a, b in zip(ours, theirs))
+    if isinstance(theirs, float) and isinstance(ours, (int, float)):
+        return bool(np.isclose(ours, theirs, rtol=1e-5, atol=1e-6))
+    return ours == theirs
 
 
 @needs_jax
