@@ -105,10 +105,13 @@ def _uneven(feeds, specs):
     """What makes the replicas' shapes differ ('' when nothing does)."""
     for values, spec in zip(feeds, specs):
         if spec.shape != values[0].shape:
-            sizes = [tuple(v.shape.dims) for v in values]
-            return (f"the replicas' inputs have different shapes {sizes} (a global batch "
-                    "that does not divide by the number of replicas)")
+            return _uneven_message([tuple(v.shape.dims) for v in values])
     return ""
+
+
+def _uneven_message(sizes):
+    return (f"the replicas' inputs have different shapes {sizes} (a global batch that "
+            "does not divide by the number of replicas)")
 
 
 class _Traced:
@@ -167,6 +170,7 @@ class ReplicaProgram:
         graph = concrete._run_graph
         self.jit = JitProgram(graph, concrete.name)
         self.jit.combine_write = _combine_write
+        self._concrete, self._strategy, self._threaded = concrete, strategy, None
         self.captures = concrete._capture_sources
         self.outputs = list(graph.outputs)
         self.devices = strategy._jax_devices()
@@ -202,7 +206,16 @@ class ReplicaProgram:
 
     def run(self, feeds):
         """`feeds`: per argument tensor, the replicas' numpy values. Returns
-        per output, the replicas' numpy values; writes the Variables."""
+        per output, the replicas' numpy values; writes the Variables. Values
+        of different shapes (an uneven batch met inside a tf.function, whose
+        trace knew no row counts) run a thread per replica (threaded.py)."""
+        for values in feeds:
+            if any(np.shape(v) != np.shape(values[0]) for v in values[1:]):
+                if self._threaded is None:
+                    self._threaded = ThreadedProgram(
+                        self._concrete, self._strategy,
+                        _uneven_message([np.shape(v) for v in values]))
+                return self._threaded.run(feeds)
         if self._fn is None:
             self._compile()
         jax = self._jax

@@ -298,6 +298,18 @@ def fallback_checks(tf, strategy, replica_id):
         out["uneven"].append([_local(tf, strategy, loss), _local(tf, strategy, rows),
                               _local(tf, strategy, total)])
     out["uneven_weights"] = w.numpy().tolist()
+
+    @tf.function
+    def epoch(dataset):          # the row counts are known when the graph runs
+        total = tf.constant(0.0)
+        for x in dataset:
+            per = strategy.run(lambda v: tf.reduce_sum(v) * (replica_id() + 1.0)
+                               + tf.cast(tf.shape(v)[0], tf.float32) * 100.0, args=(x,))
+            total += strategy.reduce("SUM", per, axis=None)
+        return total
+    rows = tf.data.Dataset.range(10).map(lambda v: tf.cast(v, tf.float32))
+    out["uneven_in_function"] = float(epoch(strategy.experimental_distribute_dataset(
+        rows.batch(2 * strategy.num_replicas_in_sync + 1))))
     out["uneven_rows"] = float(step_count.numpy())
     return out
 

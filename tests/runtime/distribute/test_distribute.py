@@ -150,13 +150,16 @@ def _same(ours, theirs):
 @needs_jax
 @pytest.mark.parametrize("n", ["4", "8"])
 def test_steps_xla_cannot_run_whole_warn_once_naming_why(runs, n):
-    strings, uneven = runs["replicas"][n]["fallback_warnings"]
+    strings, uneven, in_function = runs["replicas"][n]["fallback_warnings"]
     assert strings.startswith("MirroredStrategy.run of 'strings' runs replica by replica on "
                               "the executor (a thread each, as TF)")
     assert strings.endswith("no XLA lowering: AsString, EagerPyFunc, StringLength")
     rows = "[(3, 2), (3, 2), (3, 2), (1, 2)]" if n == "4" else \
         "[(2, 2), (2, 2), (2, 2), (2, 2), (2, 2), (0, 2), (0, 2), (0, 2)]"
     assert f"the replicas' inputs have different shapes {rows}" in uneven
+    rows = "[(3,), (3,), (3,), (0,)]" if n == "4" else \
+        "[(2,), (2,), (2,), (2,), (2,), (0,), (0,), (0,)]"
+    assert f"the replicas' inputs have different shapes {rows}" in in_function
 
 
 @needs_jax
