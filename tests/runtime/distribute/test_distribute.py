@@ -247,6 +247,13 @@ def test_one_device_strategy():
     assert (int(replica), count, float(v.numpy())) == (0, 1, 3.0)
     batches = list(strategy.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2)))
     assert [b.numpy().tolist() for b in batches] == [[0, 1], [2, 3]]
+    with strategy.scope():
+        g = tf.random.Generator.from_seed(1)
+    # TF 2.21's values: the key hashed with replica id 0 inside run, not outside.
+    np.testing.assert_array_equal(strategy.run(lambda: g.normal([2])).numpy(),
+                                  np.float32([-0.87930447, 1.4680789]))
+    np.testing.assert_array_equal(tf.random.Generator.from_seed(1).normal([2]).numpy(),
+                                  np.float32([0.43842274, -0.53439844]))
     other = tf.distribute.OneDeviceStrategy("/cpu:5")      # accepted, as TF (soft placement)
     assert other.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:5",)
     assert float(other.run(lambda: tf.constant(1.0) + 1)) == 2.0
