@@ -2,9 +2,12 @@
 JAX's multi-device engine.
 
     values.py      PerReplica values, ReduceOp, InputContext and friends
+    variables.py   MirroredVariable and SyncOnReadVariable (what scope() makes)
     context.py     the strategy and replica context a thread is in, and the
                    two collective ops (ReplicaAllReduce, ReplicaId) with their
                    JAX rules (psum / axis_index over the replica axis)
+    threaded.py    `strategy.run` a thread per replica on the executor, where XLA
+                   cannot run the replica function (string ops, uneven batches)
     replicated.py  `strategy.run`: the replica function traced once, lowered
                    to JAX (runtime/_src/jit) and run by `jax.shard_map` over a
                    mesh of the strategy's devices

@@ -23,7 +23,9 @@ from runtime._src.core import dtypes
 from runtime._src.core.nest import flatten, map_structure, pack_sequence_as
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.distribute import threaded as _threaded
 from runtime._src.distribute.values import ReduceOp, reduce_op_of
+from runtime._src.function import random_generator as _random_generator
 from runtime._src.graph.op_registry import apply, define_grad, define_op
 from runtime._src.jit import lower as _lower
 
@@ -151,6 +153,28 @@ def all_reduce_list(reduce_op, tensors):
     return pack_sequence_as(list(tensors), flatten(ctx.all_reduce(reduce_op, list(tensors))))
 
 
+def _generator_strategy():
+    return get_strategy() if has_strategy() else None
+
+
+def _replica_id_in(strategy):
+    ctx = get_replica_context()
+    if ctx is None or ctx.strategy is not strategy:
+        return None
+    return ctx.replica_id_in_sync_group
+
+
+def _replica_turn():
+    ctx = get_replica_context()
+    if ctx is None or ctx.num_replicas_in_sync == 1:
+        return None
+    return ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync
+
+
+_random_generator.distribution.update(strategy=_generator_strategy, replica_id=_replica_id_in,
+                                      replica=_replica_turn)
+
+
 # --- the collective ops ---------------------------------------------------------------
 
 def _same(inputs, attrs):
@@ -168,9 +192,12 @@ def _gathered(inputs, attrs):
     return [(inputs[0].dtype, TensorShape(dims))]
 
 
+# On the executor: one replica, or (threaded.py) a replica's thread.
+
 @define_op("ReplicaAllReduce", infer=_same, stateful=True)
 def _all_reduce_kernel(x, reduce_op):
-    return x       # one replica (the executor never runs a replicated program)
+    bound = _threaded.bound_replica()
+    return x if bound is None else _threaded.all_reduce(*bound, x, reduce_op)
 
 
 @define_grad("ReplicaAllReduce")
@@ -180,13 +207,15 @@ def _all_reduce_grad(op, grad):
 
 @define_op("ReplicaAllGather", infer=_gathered, stateful=True)
 def _all_gather_kernel(x, axis):
-    return x
+    bound = _threaded.bound_replica()
+    return x if bound is None else _threaded.all_gather(*bound, x, axis)
 
 
 @define_op("ReplicaId", infer=lambda inputs, attrs: [(dtypes.int32, TensorShape([]))],
            stateful=True)
 def _replica_id_kernel():
-    return np.int32(0)
+    bound = _threaded.bound_replica()
+    return np.int32(0 if bound is None else bound[0])
 
 
 @_lower.rule("ReplicaAllReduce")

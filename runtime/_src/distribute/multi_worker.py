@@ -72,6 +72,8 @@ class MultiWorkerMirroredStrategy(Strategy):
     communication_options=None)`: a replica per device of every worker of
     TF_CONFIG's cluster (one worker without it)."""
 
+    _MIRRORS_VARIABLES = True
+
     def __init__(self, cluster_resolver=None, communication_options=None):
         require_jax(type(self).__name__)
         from runtime._src.jit.lower import load_jax

@@ -11,11 +11,15 @@ to JAX by the `jit_compile=True` path (runtime/_src/jit) and run by
 replica's slice of the stacked arguments and the Variables' values
 (replicated), and XLA's collectives carry the all-reduces.
 
-Variables are mirrored: every replica starts from the one value, and a
-write combines the replicas' values as the Variable's `aggregation` says
-(`combine_write`: SUM / MEAN of the new values for `assign`, of the deltas
-for `assign_add`/`assign_sub`; ONLY_FIRST_REPLICA: replica 0's; NONE:
-replica 0's, the replicas being in step), so the value written back is one.
+Variables: a MirroredVariable (and any other Variable) is one value every
+replica reads, and a write combines the replicas' values as the Variable's
+`aggregation` says (`combine_write`: SUM / MEAN of the new values for
+`assign`, of the deltas for `assign_add`/`assign_sub`; ONLY_FIRST_REPLICA:
+replica 0's; NONE on a plain tf.Variable: the deltas summed, replica 0's
+`assign`), so the value written back is one. A SyncOnReadVariable, or a
+MirroredVariable of aggregation NONE, is a value per replica (its copies
+stacked, split over the replica axis): each replica reads and writes its own
+copy (variables.py).
 
 Called while another function is traced, `run` adds one `ReplicatedRun`
 node to that graph, whose kernel runs the program.
@@ -28,6 +32,7 @@ from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorSpec
 from runtime._src.distribute import context as _ctx
+from runtime._src.distribute.threaded import ThreadedProgram, write_rule
 from runtime._src.distribute.values import PerReplica
 from runtime._src.function.concrete_function import _capture_value
 from runtime._src.function.function import Function, _autograph_convert, function
@@ -61,12 +66,14 @@ def run_replicated(strategy, fn, args, kwargs):
             continue
         template.append(_TENSOR)
     specs = tuple(_spec_of(values) for values in feeds)
-    key = (fn, repr(template), specs)
+    uneven = _uneven(feeds, specs)
+    key = (fn, repr(template), specs, bool(uneven))
     traced = strategy._traces.get(key)
     if traced is None:
         if len(strategy._traces) >= _MAX_TRACES:      # a new lambda per call: keep the last
             del strategy._traces[next(iter(strategy._traces))]
-        traced = strategy._traces[key] = _Traced(strategy, fn, structure, template, specs)
+        traced = strategy._traces[key] = _Traced(strategy, fn, structure, template, specs,
+                                                 uneven)
     if current_graph() is None:
         outs = traced.program.run([[t._value for t in values] for values in feeds])
         outs = [[EagerTensor(v, t.dtype) for v in per] for per, t in
@@ -80,22 +87,37 @@ def run_replicated(strategy, fn, args, kwargs):
 
 
 def _spec_of(values):
+    """The TensorSpec the replica function is traced with: the values' own
+    one, or (an uneven batch: shapes that differ) the most specific shape
+    they all have."""
     first = values[0]
+    shape = first.shape
     for v in values[1:]:
-        if v.shape != first.shape or v.dtype != first.dtype:
-            raise ValueError(
-                "strategy.run: the replicas' values differ in shape or dtype "
-                f"({first.shape} {first.dtype.name} and {v.shape} {v.dtype.name}); the "
-                "replicas run as one XLA program, which needs one shape: batch the "
-                "dataset so that the global batch divides by the number of replicas "
-                "(e.g. drop_remainder=True)")
-    return TensorSpec(first.shape, first.dtype)
+        if v.dtype != first.dtype:
+            raise ValueError(f"strategy.run: the replicas' values differ in dtype "
+                             f"({first.dtype.name} and {v.dtype.name})")
+        if v.shape != shape:
+            shape = shape.most_specific_compatible_shape(v.shape)
+    return TensorSpec(shape, first.dtype)
+
+
+def _uneven(feeds, specs):
+    """What makes the replicas' shapes differ ('' when nothing does)."""
+    for values, spec in zip(feeds, specs):
+        if spec.shape != values[0].shape:
+            return _uneven_message([tuple(v.shape.dims) for v in values])
+    return ""
+
+
+def _uneven_message(sizes):
+    return (f"the replicas' inputs have different shapes {sizes} (a global batch that "
+            "does not divide by the number of replicas)")
 
 
 class _Traced:
     """fn traced once for one argument signature, and its ReplicaProgram."""
 
-    def __init__(self, strategy, fn, structure, template, specs):
+    def __init__(self, strategy, fn, structure, template, specs, uneven):
         body = fn if isinstance(fn, Function) else _converted(fn)
         self.result = None
 
@@ -114,7 +136,13 @@ class _Traced:
         name = getattr(fn, "__name__", type(fn).__name__)
         with init_scope():
             concrete = function(flat, autograph=False, name=name).get_concrete_function(*specs)
-        self.program = ReplicaProgram(concrete, strategy)
+        missing = unsupported_ops(concrete._run_graph)
+        if missing or uneven:
+            reason = uneven or ("it uses op(s) with no XLA lowering: "
+                                + ", ".join(op for op, _ in missing))
+            self.program = ThreadedProgram(concrete, strategy, reason)
+        else:
+            self.program = ReplicaProgram(concrete, strategy)
 
     def pack(self, per_replica):
         """fn's result with a PerReplica for each tensor (other values, the
@@ -140,14 +168,9 @@ class ReplicaProgram:
 
     def __init__(self, concrete, strategy):
         graph = concrete._run_graph
-        missing = unsupported_ops(graph)
-        if missing:
-            ops = ", ".join(op for op, _ in missing)
-            raise NotImplementedError(
-                f"{type(strategy).__name__}.run: the replica function {concrete.name!r} uses "
-                f"op(s) with no XLA lowering ({ops}); the replicas run as one XLA program")
         self.jit = JitProgram(graph, concrete.name)
         self.jit.combine_write = _combine_write
+        self._concrete, self._strategy, self._threaded = concrete, strategy, None
         self.captures = concrete._capture_sources
         self.outputs = list(graph.outputs)
         self.devices = strategy._jax_devices()
@@ -155,42 +178,81 @@ class ReplicaProgram:
         self._fn = None
         self._host = [None] * len(self.jit.variables)
         self._device = [None] * len(self.jit.variables)
+        # Per Variable: True when each replica keeps its own copy (variables.py).
+        self._local_state = [bool(getattr(v, "per_replica", False)) for v in self.jit.variables]
 
     def _compile(self):
         jax = _lower.load_jax()
         from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
         mesh = Mesh(np.array(self.devices), (_ctx.AXIS,))
-        lowered = self.jit._lowered
+        lowered, local = self.jit._lowered, self._local_state
+        written_local = [local[i] for i in self.jit.written]
 
-        def body(args, captured, state):
+        def body(args, captured, shared, own):
+            shared, own = iter(shared), iter(own)
+            state = [next(own)[0] if per else next(shared) for per in local]
             outs, written = lowered([a[0] for a in args] + list(captured), state)
-            return [o[None] for o in outs], written
+            return ([o[None] for o in outs],
+                    [w for w, per in zip(written, written_local) if not per],
+                    [w[None] for w, per in zip(written, written_local) if per])
 
         self._jax = jax
         self._replicated = NamedSharding(mesh, P())
         self._split = NamedSharding(mesh, P(_ctx.AXIS))
         self._processes = jax.process_count()
-        self._fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(P(_ctx.AXIS), P(), P()),
-                                         out_specs=(P(_ctx.AXIS), P()), check_vma=False))
+        split = P(_ctx.AXIS)
+        self._fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(split, P(), P(), split),
+                                         out_specs=(split, P(), split), check_vma=False))
 
     def run(self, feeds):
         """`feeds`: per argument tensor, the replicas' numpy values. Returns
-        per output, the replicas' numpy values; writes the Variables."""
+        per output, the replicas' numpy values; writes the Variables. Values
+        of different shapes (an uneven batch met inside a tf.function, whose
+        trace knew no row counts) run a thread per replica (threaded.py)."""
+        for values in feeds:
+            if any(np.shape(v) != np.shape(values[0]) for v in values[1:]):
+                if self._threaded is None:
+                    self._threaded = ThreadedProgram(
+                        self._concrete, self._strategy,
+                        _uneven_message([np.shape(v) for v in values]))
+                return self._threaded.run(feeds)
         if self._fn is None:
             self._compile()
         jax = self._jax
         stacked = [self._sharded(np.stack(values)) for values in feeds]
         captured = [self._everywhere(_capture_value(c)) for c in self.captures]
-        variables, host, device = self.jit.variables, self._host, self._device
         with jax.enable_x64(True):
-            for i, v in enumerate(variables):
-                if host[i] is not v._value:
-                    host[i], device[i] = v._value, self._everywhere(v._value)
-            outs, written = self._fn(stacked, captured, list(device))
-        for i, value in zip(self.jit.written, written):
-            variables[i]._write(np.asarray(value.addressable_shards[0].data))
-            host[i], device[i] = variables[i]._value, value
+            shared, own = self._state()
+            outs, written_shared, written_own = self._fn(stacked, captured, shared, own)
+        self._write_back(iter(written_shared), iter(written_own))
         return [self._local_values(o) for o in outs]
+
+    def _state(self):
+        """The Variables' device values: one for a mirrored Variable, the
+        replicas' copies stacked for a per-replica one (each only when its
+        host value changed since the last run)."""
+        shared, own = [], []
+        for i, v in enumerate(self.jit.variables):
+            per = self._local_state[i]
+            key = _host_key(v, per)
+            if self._host[i] is not key:
+                self._host[i] = key
+                self._device[i] = (self._per_device(np.stack(v._replica_values())) if per
+                                   else self._everywhere(v._value))
+            (own if per else shared).append(self._device[i])
+        return shared, own
+
+    def _write_back(self, written_shared, written_own):
+        variables = self.jit.variables
+        for i in self.jit.written:
+            v = variables[i]
+            if self._local_state[i]:
+                value = next(written_own)
+                v._set_copies(self._local_values(value))
+            else:
+                value = next(written_shared)
+                v._write(np.asarray(value.addressable_shards[0].data))
+            self._host[i], self._device[i] = _host_key(v, self._local_state[i]), value
 
     # One process: arrays placed on its devices. Several (multi-worker):
     # global arrays each process gives its replicas' part of.
@@ -200,6 +262,11 @@ class ReplicaProgram:
             return stacked
         shape = (len(self.devices),) + stacked.shape[1:]
         return self._jax.make_array_from_process_local_data(self._split, stacked, shape)
+
+    def _per_device(self, stacked):
+        if self._processes == 1:
+            return self._jax.device_put(stacked, self._split)
+        return self._sharded(stacked)
 
     def _everywhere(self, value):
         if self._processes == 1:
@@ -213,18 +280,21 @@ class ReplicaProgram:
         return [np.asarray(s.data)[0] for s in shards]
 
 
-# Keras variables name their aggregation with a string.
-_KERAS_AGGREGATIONS = {"none": VariableAggregation.NONE, "sum": VariableAggregation.SUM,
-                       "mean": VariableAggregation.MEAN,
-                       "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA}
+def _host_key(variable, per_replica):
+    """What a Variable's device value was made from (compared by identity)."""
+    if per_replica:
+        return variable._copies if variable._copies is not None else variable._primary()
+    return variable._value
 
 
 def _combine_write(node, old, new):
     """The value all replicas write, from each replica's `new` (see the
-    module docstring)."""
-    aggregation = getattr(node.attrs["variable"], "aggregation", None)
-    aggregation = _KERAS_AGGREGATIONS.get(aggregation, aggregation)
-    if aggregation in (None, VariableAggregation.NONE):
+    module docstring); a per-replica Variable's replica keeps its own."""
+    variable = node.attrs["variable"]
+    if getattr(variable, "per_replica", False):
+        return new
+    aggregation = write_rule(variable, node.op)
+    if aggregation == "first":
         return new
     lax, jnp = _lower.lax, _lower.jnp
     base, delta = (0, new) if node.op == "AssignVariableOp" else (old, new - old)

@@ -13,6 +13,7 @@ devices (replicated.py), and the result is PerReplica values.
 """
 
 import contextlib
+import functools
 import importlib.util
 
 from runtime._src.core import devices as _devices
@@ -22,6 +23,8 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.distribute import context as _ctx
 from runtime._src.distribute.values import (DistributedValues, PerReplica, ReduceOp,
                                             ValueContext, local_values, reduce_op_of)
+from runtime._src.distribute.variables import make_distributed_variable
+from runtime._src.function.variable_creator import variable_creator_scope
 from runtime._src.ops import array_ops, math_ops, reduction_ops
 
 __all__ = ["Strategy", "StrategyExtended", "OneDeviceStrategy", "MirroredStrategy",
@@ -96,12 +99,18 @@ class Strategy:
     def cluster_resolver(self):
         return None
 
+    _MIRRORS_VARIABLES = False     # tf.Variable(...) in scope(): a MirroredVariable
+
     @contextlib.contextmanager
     def scope(self):
         """Variables made inside are this strategy's; `get_strategy()` is it."""
         _ctx.push(self, None)
         try:
-            yield self
+            if self._MIRRORS_VARIABLES:
+                with variable_creator_scope(functools.partial(make_distributed_variable, self)):
+                    yield self
+            else:
+                yield self
         finally:
             _ctx.pop()
 
@@ -229,6 +238,8 @@ class MirroredStrategy(Strategy):
     (default: every logical GPU, else every logical CPU), Variables mirrored,
     gradients all-reduced (XLA's all-reduce over JAX's devices)."""
 
+    _MIRRORS_VARIABLES = True
+
     def __init__(self, devices=None, cross_device_ops=None):
         require_jax(type(self).__name__)
         if devices is None:
@@ -251,6 +262,8 @@ class CentralStorageStrategy(MirroredStrategy):
     parameter_device=None)`: replicas on the compute devices, Variables on one
     device. Here every Variable is one value already, so it computes as
     MirroredStrategy does."""
+
+    _MIRRORS_VARIABLES = False
 
     def __init__(self, compute_devices=None, parameter_device=None):
         super().__init__(compute_devices)

@@ -60,7 +60,7 @@ class DistributedValues:
         return self._values
 
     def __repr__(self):
-        inner = ",\n".join(f"  {i}: {v}" for i, v in enumerate(self._values))
+        inner = ",\n".join(f"  {i}: {v!s}" for i, v in enumerate(self._values))
         return f"{type(self).__name__}:{{\n{inner}\n}}"
 
     __str__ = __repr__

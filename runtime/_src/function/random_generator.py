@@ -87,6 +87,18 @@ not_differentiable("RngNextSeed")
 
 # --- Generator ------------------------------------------------------------------------
 
+# Set by tf.distribute (a layer above): `strategy()` the strategy a Generator
+# made now belongs to (None outside any scope); `replica_id(strategy)` the
+# replica id tensor inside that strategy's `run`, else None; `replica()`
+# (replica id tensor, replicas) inside any `run` of several replicas, else
+# None. A Generator of a strategy draws on each replica with its key hashed
+# with the replica id, as TF's (each replica its own stream); one made
+# outside any scope gives replica i the i-th of the replicas' draws, as TF's
+# replicas, which take turns on its state in replica order.
+distribution = {"strategy": lambda: None, "replica_id": lambda strategy: None,
+                "replica": lambda: None}
+
+
 class Generator:
     """`tf.random.Generator`: see the module docstring."""
 
@@ -97,6 +109,7 @@ class Generator:
             raise ValueError("Generator: give a state, copy_from, or use Generator.from_seed / "
                              "Generator.from_non_deterministic_state")
         self._alg = PHILOX if alg is None else alg
+        self._strategy = distribution["strategy"]()
         with init_scope():
             self._state_var = Variable(_state_array(state), trainable=False, name="StateVar",
                                        dtype=dtypes.int64)
@@ -164,9 +177,19 @@ class Generator:
     def _draw(self, shape, dist, dtype, bounds=()):
         """Values from TF's Philox kernels (philox_ops.py), advancing the state."""
         shape = stateless_random_ops._shape_tensor(shape, f"Generator.{dist}")
-        values, new_state = apply("StatefulPhiloxDraw",
-                                  [self._state_var._as_tensor(), shape, *bounds],
-                                  {"dist": dist, "dtype": dtypes.as_dtype(dtype)})
+        inputs = [self._state_var._as_tensor(), shape, *bounds]
+        attrs = {"dist": dist, "dtype": dtypes.as_dtype(dtype)}
+        if self._strategy is not None:
+            replica = distribution["replica_id"](self._strategy)
+            if replica is not None:
+                inputs.append(replica)
+                attrs["replica_key"] = True
+        else:
+            turns = distribution["replica"]()
+            if turns is not None:
+                inputs.append(turns[0])
+                attrs["replica_turns"] = turns[1]
+        values, new_state = apply("StatefulPhiloxDraw", inputs, attrs)
         self._state_var.assign(new_state, read_value=False)
         return values
 

@@ -64,25 +64,44 @@ def _infer_write(inputs, attrs):
     return [(v.dtype, v.shape.merge_with(value.shape))]
 
 
+# Set by tf.distribute while replicas run on threads (distribute/threaded.py):
+# `replica_io(op, variable, value)` reads or writes a Variable for the
+# calling thread's replica, or returns NotImplemented (not a replica's thread).
+replica_io = None
+
+
 @define_op("ReadVariableOp", infer=_infer_read, stateful=True)
 def _read_variable(*, variable):
+    if replica_io is not None:
+        found = replica_io("ReadVariableOp", variable, None)
+        if found is not NotImplemented:
+            return found
     return variable._value
+
+
+def _replica_write(op, variable, value):
+    return NotImplemented if replica_io is None else replica_io(op, variable, value)
 
 
 @define_op("AssignVariableOp", infer=_infer_write, side_effect=True)
 def _assign_variable(value, *, variable):
+    found = _replica_write("AssignVariableOp", variable, value)
+    if found is not NotImplemented:
+        return found
     variable._write(value.copy())
     return variable._value
 
 
 @define_op("AssignAddVariableOp", infer=_infer_write, side_effect=True)
 def _assign_add_variable(delta, *, variable):
-    return _update(np.add, variable, delta)
+    found = _replica_write("AssignAddVariableOp", variable, delta)
+    return _update(np.add, variable, delta) if found is NotImplemented else found
 
 
 @define_op("AssignSubVariableOp", infer=_infer_write, side_effect=True)
 def _assign_sub_variable(delta, *, variable):
-    return _update(np.subtract, variable, delta)
+    found = _replica_write("AssignSubVariableOp", variable, delta)
+    return _update(np.subtract, variable, delta) if found is NotImplemented else found
 
 
 def _update(ufunc, variable, delta):

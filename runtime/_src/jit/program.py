@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 
 from runtime._src.graph.graph import needed_nodes
-from runtime._src.jit import lower, rules_math, rules_nn  # noqa: F401 - fill RULES
+from runtime._src.jit import lower, rules_math, rules_nn, rules_random  # noqa: F401 - fill RULES
 from runtime._src.jit.lower import RULES, SUPPORTED_SPECIAL, Lowering, Unsupported
 
 __all__ = ["compile_graph", "JitProgram", "JitCompileWarning", "unsupported_ops"]

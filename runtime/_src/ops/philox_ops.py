@@ -29,7 +29,8 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import define_op, not_differentiable
 from runtime._src.ops.shape_rules import shape_from_tensor
 
-__all__ = ["philox_words", "SKIP_PER_ELEMENT", "draw_values", "stateless_key_counter"]
+__all__ = ["philox_words", "SKIP_PER_ELEMENT", "draw_values", "stateless_key_counter",
+           "hashed_replica_key"]
 
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
@@ -225,15 +226,32 @@ def _infer_draw(inputs, attrs):
     return [(attrs["dtype"], shape_from_tensor(inputs[1])), (dtypes.int64, TensorShape([3]))]
 
 
+def hashed_replica_key(key, replica_id):
+    """TF's key for a draw on replica `replica_id` of a strategy the
+    Generator was made under: the first 64 bits of Philox of the counter
+    `replica_id` under `key` (its stateless full-int draw)."""
+    w = philox_words(int(replica_id) & _MASK64, key, 1)[0]
+    return int(w[0]) | (int(w[1]) << 32)
+
+
 @define_op("StatefulPhiloxDraw", infer=_infer_draw, stateful=True, num_outputs=2)
-def _draw(state, shape, *bounds, dist, dtype):
-    """(values of `shape` from `dist`, the state advanced past them)."""
+def _draw(state, shape, *rest, dist, dtype, replica_key=False, replica_turns=0):
+    """(values of `shape` from `dist`, the state advanced past them). With
+    `replica_key` or `replica_turns`, the last input is the replica id: the
+    key is hashed with it, or (replica_turns: the number of replicas, which
+    take turns on the state) the replica draws the id-th of their draws and
+    the state advances past all of them."""
     dims = [int(d) for d in np.asarray(shape).ravel()]
     size = int(np.prod(dims)) if dims else 1
     low, high, key = (int(v) & _MASK64 for v in state)
     counter = low | (high << 64)
-    values = draw_values(counter, key, dims, dist, dtype, bounds)
-    advanced = (counter + SKIP_PER_ELEMENT * size) & ((1 << 128) - 1)
+    replica = int(rest[-1]) if replica_key or replica_turns else 0
+    bounds = rest[:-1] if replica_key or replica_turns else rest
+    draw_key = hashed_replica_key(key, replica) if replica_key else key
+    skip = SKIP_PER_ELEMENT * size
+    values = draw_values((counter + replica * skip if replica_turns else counter)
+                         & ((1 << 128) - 1), draw_key, dims, dist, dtype, bounds)
+    advanced = (counter + skip * max(replica_turns, 1)) & ((1 << 128) - 1)
     words = [advanced & _MASK64, advanced >> 64, key]
     new_state = np.array([w - (1 << 64) if w >= 1 << 63 else w for w in words], np.int64)
     return values, new_state

@@ -6,6 +6,9 @@ runtime in tests/runtime/distribute/replicas.py): each returns plain lists/float
                                  losses per epoch, final weights, accuracy
 """
 
+import os
+import tempfile
+
 import numpy as np
 
 GLOBAL_BATCH = 16
@@ -162,6 +165,11 @@ def checks(tf, strategy):
     out["values_from_function"] = _local(tf, strategy, strategy.experimental_distribute_values_from_function(
         lambda c: tf.constant(c.replica_id_in_sync_group * 10)))
 
+    out.update(variable_checks(tf, strategy, replica_id))
+    if strategy.num_replicas_in_sync == 4:         # XLA compiles of Philox: once
+        out.update(random_checks(tf, strategy))
+    out.update(fallback_checks(tf, strategy, replica_id))
+
     @tf.function
     def step(x):
         per = strategy.run(lambda v: v * 2.0 + replica_id(), args=(x,))
@@ -178,6 +186,131 @@ def checks(tf, strategy):
         return total
     batches = data.unbatch().batch(2 * strategy.num_replicas_in_sync)
     out["staged_loop"] = float(epoch(strategy.experimental_distribute_dataset(batches)))
+    return out
+
+
+def _error(fn):
+    try:
+        fn()
+        return "no error"
+    except (ValueError, RuntimeError, TypeError) as e:
+        return f"{type(e).__name__}: {e}"
+
+
+def variable_checks(tf, strategy, replica_id):
+    """MirroredVariable / SyncOnReadVariable: their types, copies and reads."""
+    agg, on_read = tf.VariableAggregation, tf.VariableSynchronization.ON_READ
+    with strategy.scope():
+        w = tf.Variable(1.0, name="w")
+        m = tf.Variable(1.0, synchronization=on_read, aggregation=agg.SUM, name="m")
+        pair = tf.Variable([1.0, 2.0], name="pair")
+        out = {"variable_types": [type(w).__name__, type(m).__name__,
+                                  isinstance(w, tf.Variable), isinstance(m, tf.Variable),
+                                  w.synchronization.name, m.synchronization.name, m.trainable],
+               "mirrored_repr": repr(w), "sync_on_read_repr": repr(m),
+               "local_copies": [repr(c) for c in strategy.experimental_local_results(w)],
+               "copy_names": [c.name for c in strategy.experimental_local_results(m)],
+               "on_read_initial": float(m.numpy()),
+               "mean_int_error": _error(lambda: tf.Variable(1, aggregation=agg.MEAN))}
+
+    def updates():
+        i = replica_id()
+        m.assign_add(i + 1.0)
+        pair.assign(tf.stack([i, i * 2.0]))
+        return m.read_value()
+    reads = strategy.run(updates)
+    out["on_read_replica_reads"] = _local(tf, strategy, reads)
+    out["on_read_sum"] = float(m.numpy())
+    out["on_read_copies"] = _local(tf, strategy, m)
+    out["none_copies"] = _local(tf, strategy, pair)
+    out["none_read"] = pair.numpy().tolist()
+    out["on_read_add_error"] = _error(lambda: m.assign_add(1.0))
+    m.assign(8.0)
+    out["on_read_assigned"] = [float(m.numpy())] + _local(tf, strategy, m)
+    w.assign(3.0)
+    out["mirrored_assigned"] = _local(tf, strategy, w)
+    out["variables_in_function"] = float(tf.function(lambda: w * 2.0 + m)())
+    plain = tf.Variable(0.0)
+    strategy.run(lambda: plain.assign_add(replica_id() + 1.0))
+    out["outside_scope_add"] = float(plain.numpy())
+    path = tf.train.Checkpoint(w=w, m=m).write(os.path.join(tempfile.mkdtemp(), "ckpt"))
+    w2, m2 = tf.Variable(0.0), tf.Variable(0.0)
+    tf.train.Checkpoint(w=w2, m=m2).read(path)
+    out["restored_plain"] = [float(w2.numpy()), float(m2.numpy())]
+    return out
+
+
+def random_checks(tf, strategy):
+    """tf.random.Generator under the strategy: a stream per replica (one
+    replica function of two draws, run twice: one XLA program)."""
+    outside = tf.random.Generator.from_seed(2)     # replicas take turns on its state
+    with strategy.scope():
+        g = tf.random.Generator.from_seed(1)
+        out = {"generator_state_type": type(g.state).__name__}
+        out["generator_cross_replica"] = g.normal([2]).numpy().tolist()
+
+    def draws():
+        return (g.normal([2]), g.uniform([3], minval=0, maxval=100, dtype=tf.int64),
+                outside.normal([2]))
+    for run in ("first", "second"):
+        normal, ints, turns = strategy.run(draws)
+        out[f"generator_{run}"] = [_local(tf, strategy, normal), _local(tf, strategy, ints),
+                                   _local(tf, strategy, turns)]
+    out["generator_state"] = g.state.numpy().tolist() + outside.state.numpy().tolist()
+    out["generator_after_scope"] = g.uniform([2]).numpy().tolist()
+    return out
+
+
+def fallback_checks(tf, strategy, replica_id):
+    """Steps XLA cannot run as one program: a string op or py_function in
+    the replica function, a global batch the replicas do not share evenly."""
+    def strings(x):
+        ctx = tf.distribute.get_replica_context()
+        text = tf.strings.as_string(x * 10.0 + replica_id(), precision=1)
+        total = ctx.all_reduce("SUM", tf.cast(tf.strings.length(text), tf.float32))
+        doubled = tf.py_function(lambda v: v * 2.0, [x + replica_id()], tf.float32)
+        return text, total, doubled
+    x = tf.constant([1.5, 2.0])
+    text, total, doubled = strategy.run(strings, args=(x,))
+    out = {"strings_text": [[t.decode() for t in v.numpy()] for v in
+                            strategy.experimental_local_results(text)],
+           "strings_total": _local(tf, strategy, total),
+           "py_function": _local(tf, strategy, doubled)}
+    with strategy.scope():
+        w = tf.Variable([[0.5], [-0.25]], name="w")
+        step_count = tf.Variable(0.0, aggregation=tf.VariableAggregation.SUM)
+
+    def uneven(batch):
+        ctx = tf.distribute.get_replica_context()
+        with tf.GradientTape() as tape:
+            per_example = tf.reduce_sum(tf.matmul(batch, w), axis=1) ** 2
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=10)
+        grad = ctx.all_reduce("SUM", tape.gradient(loss, w))
+        w.assign_sub(0.1 * grad)
+        step_count.assign_add(tf.cast(tf.shape(batch)[0], tf.float32))
+        return loss, tf.shape(batch)[0], ctx.all_reduce("SUM", tf.reduce_sum(batch))
+
+    data = tf.data.Dataset.range(20).map(lambda v: tf.cast(v, tf.float32) / 10.0)
+    data = data.batch(2).batch(10)
+    out["uneven"] = []
+    for batch in strategy.experimental_distribute_dataset(data):
+        loss, rows, total = strategy.run(uneven, args=(batch,))
+        out["uneven"].append([_local(tf, strategy, loss), _local(tf, strategy, rows),
+                              _local(tf, strategy, total)])
+    out["uneven_weights"] = w.numpy().tolist()
+
+    @tf.function
+    def epoch(dataset):          # the row counts are known when the graph runs
+        total = tf.constant(0.0)
+        for x in dataset:
+            per = strategy.run(lambda v: tf.reduce_sum(v) * (replica_id() + 1.0)
+                               + tf.cast(tf.shape(v)[0], tf.float32) * 100.0, args=(x,))
+            total += strategy.reduce("SUM", per, axis=None)
+        return total
+    rows = tf.data.Dataset.range(10).map(lambda v: tf.cast(v, tf.float32))
+    out["uneven_in_function"] = float(epoch(strategy.experimental_distribute_dataset(
+        rows.batch(2 * strategy.num_replicas_in_sync + 1))))
+    out["uneven_rows"] = float(step_count.numpy())
     return out
 
 

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -36,8 +37,13 @@ def run():
     out["single"] = programs.custom_loop(tf, tf.distribute.get_strategy())
     for n, strategy in ((8, tf.distribute.MirroredStrategy()),
                         (4, tf.distribute.MirroredStrategy([f"cpu:{i}" for i in range(4)]))):
-        out[str(n)] = {"custom_loop": programs.custom_loop(tf, strategy),
-                       "checks": programs.checks(tf, strategy)}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out[str(n)] = {"custom_loop": programs.custom_loop(tf, strategy),
+                           "checks": programs.checks(tf, strategy)}
+        out[str(n)]["fallback_warnings"] = [str(w.message) for w in caught
+                                            if type(w.message).__name__ ==
+                                            "ReplicaFallbackWarning"]
     with tempfile.TemporaryDirectory() as tmp:
         out["keras_single"] = programs.keras_fit(tf, tf.distribute.get_strategy(),
                                                  os.path.join(tmp, "one"))
