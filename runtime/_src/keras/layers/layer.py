@@ -680,7 +680,8 @@ def _batch_input_shape(kwargs):
 
 _UNTRACKED = frozenset({"_own_weights", "_name", "input_spec", "_keras_state", "_nodes",
                         "_inbound_nodes", "_node_depths", "inputs", "outputs", "_losses",
-                        "_auto_config", "activity_regularizer", "_build_input_shape"})
+                        "_auto_config", "activity_regularizer", "_build_input_shape",
+                        "_rnn_states"})
 
 
 def weight_size(variable):
