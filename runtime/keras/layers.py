@@ -157,3 +157,6 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomShear", "Equalization", "RandomColorJitter", "CutMix",
             "RandomErasing", "GroupQueryAttention", "RandomPerspective",
             "MaxNumBoundingBoxes", "RandAugment"]
+
+from runtime._src.keras.layers.preprocessing.hashed_crossing import HashedCrossing  # noqa: E402
+__all__ += ["HashedCrossing"]
