@@ -528,4 +528,9 @@ EXEMPT.update({
     "layers.HashedCrossing": "preprocessing: integer or string features, int64 bins or one-hot "
                              "outputs without a gradient, exact against Keras 3.15's "
                              "(tests/keras/layers/test_hashed_crossing.py)",
+    "layers.STFTSpectrogram": "outputs in every mode and its STFT kernels' gradients, eager and "
+                              "traced, against Keras 3.15's recorded values "
+                              "(tests/keras/layers/test_spectrogram.py)",
+    "layers.MelSpectrogram": _NO_WEIGHTS + "audio to mel decibels, against Keras 3.15's "
+                                           "recorded values (tests/keras/layers/test_spectrogram.py)",
 })

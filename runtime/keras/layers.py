@@ -160,3 +160,6 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
 
 from runtime._src.keras.layers.preprocessing.hashed_crossing import HashedCrossing  # noqa: E402
 __all__ += ["HashedCrossing"]
+from runtime._src.keras.layers.preprocessing.stft_spectrogram import STFTSpectrogram  # noqa: E402
+from runtime._src.keras.layers.preprocessing.mel_spectrogram import MelSpectrogram  # noqa: E402
+__all__ += ["STFTSpectrogram", "MelSpectrogram"]
