@@ -4,9 +4,13 @@
     scores = softmax(q k^T / sqrt(key_dim)) per head   (batch, heads, Tq, Tk)
     out = (scores v) projected back to the query's last dimension
 
-Masked positions (`attention_mask`, or above the diagonal with
-`use_causal_mask=True`) get their scores lowered by 1e9 before the softmax, as
-Keras 3 does (attention.py's helpers). `return_attention_scores=True` also
+Masked positions (`attention_mask`, the Keras masks of the query, value and
+key, which reach `query_mask`, `value_mask` and `key_mask`, or above the
+diagonal with `use_causal_mask=True`) get no weight, as in Keras 3: their
+scores become -0.7 * float max before the softmax (Keras's fused
+`dot_product_attention`), or, with dropout or `return_attention_scores`,
+-1e9 and their softmax weights 0 (Keras's `Softmax` layer with a mask); no
+gradient reaches them. The output keeps the query's mask. `return_attention_scores=True` also
 returns the softmax weights."""
 
 import math
@@ -15,7 +19,7 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops
 from runtime._src.ops.einsum_ops import einsum
-from runtime._src.keras.layers.attention.attention import _causal, _masked
+from runtime._src.keras.layers.attention.attention import _causal
 
 __all__ = ["MultiHeadAttention"]
 
@@ -68,6 +72,10 @@ class MultiHeadAttention(ConfigurableLayer):
                                initializer=self.bias_initializer) if self.use_bias else None
         self._output_projection = (kernel, bias)
 
+    def compute_mask(self, inputs, mask=None):
+        """The query's mask (Keras 3 sets it on the output)."""
+        return mask
+
     @staticmethod
     def _project(x, kernel, bias):
         y = einsum("abc,cde->abde", x, kernel)
@@ -86,10 +94,16 @@ class MultiHeadAttention(ConfigurableLayer):
         v = self._project(value, wv, bv)
         q = math_ops.multiply(q, array_ops.constant(1.0 / math.sqrt(self.key_dim), q.dtype))
         scores = einsum("aecd,abcd->acbe", k, q)
-        keep = self._keep(scores, attention_mask, value_mask, use_causal_mask)
-        if keep is not None:
-            scores = _masked(scores, keep)
+        keep = self._keep(scores, attention_mask, value_mask, use_causal_mask,
+                          query_mask, key_mask)
+        fused = not (self.dropout > 0 or return_attention_scores)
+        if keep is not None:            # Keras's dot_product_attention, or its Softmax layer
+            low = -0.7 * dtypes.as_dtype(scores.dtype).max if fused else -1e9
+            scores = math_ops.where(keep, scores, array_ops.fill(
+                array_ops.shape(scores), array_ops.constant(low, scores.dtype)))
         weights = nn_ops.softmax(scores, axis=-1)
+        if keep is not None and not fused:
+            weights = math_ops.where(keep, weights, array_ops.zeros_like(weights))
         if training and self.dropout > 0:
             weights = random_ops.dropout(weights, self.dropout, seed=self.seed)
         out = einsum("acbe,aecd->abcd", weights, v)
@@ -100,15 +114,22 @@ class MultiHeadAttention(ConfigurableLayer):
         return [out, weights] if return_attention_scores else out
 
     @staticmethod
-    def _keep(scores, attention_mask, value_mask, use_causal_mask):
-        """(batch or 1, 1, Tq, Tk) bool of the scores to keep, or None."""
+    def _keep(scores, attention_mask, value_mask, use_causal_mask, query_mask=None,
+              key_mask=None):
+        """(batch or 1, 1, Tq, Tk) bool of the scores to keep, or None: the
+        attention mask and the masks of the query (rows), value and key (columns)."""
         keep = None
         if attention_mask is not None:
             keep = array_ops.expand_dims(math_ops.cast(attention_mask, dtypes.bool), 1)
-        if value_mask is not None:
-            vm = math_ops.cast(value_mask, dtypes.bool)
-            vm = array_ops.expand_dims(array_ops.expand_dims(vm, 1), 1)
-            keep = vm if keep is None else math_ops.logical_and(keep, vm)
+        if query_mask is not None:
+            qm = math_ops.cast(query_mask, dtypes.bool)
+            qm = array_ops.expand_dims(array_ops.expand_dims(qm, 1), -1)
+            keep = qm if keep is None else math_ops.logical_and(keep, qm)
+        for mask in (value_mask, key_mask):
+            if mask is not None:
+                vm = math_ops.cast(mask, dtypes.bool)
+                vm = array_ops.expand_dims(array_ops.expand_dims(vm, 1), 1)
+                keep = vm if keep is None else math_ops.logical_and(keep, vm)
         if use_causal_mask:
             causal = array_ops.expand_dims(_causal(scores), 0)
             keep = causal if keep is None else math_ops.logical_and(keep, causal)
