@@ -82,8 +82,15 @@ class BaseConv(ConfigurableLayer):
                                    else (channels, self.filters))
 
     def build(self, input_shape):
+        channels = self._channels(input_shape)
+        groups = getattr(self, "groups", 1)
+        if channels % groups:
+            raise ValueError("The number of input channels must be evenly divisible by the "
+                             f"number of groups. Received groups={groups}, but the input has "
+                             f"{channels} channels (full input shape is "
+                             f"{tuple(input_shape)}).")
         self.kernel = self.add_weight(
-            shape=self._kernel_shape(self._channels(input_shape)),
+            shape=self._kernel_shape(channels // groups),
             initializer=self.kernel_initializer, name="kernel",
             **self._weight_options["kernel"])
         self._add_bias(self.filters)
@@ -170,3 +177,12 @@ def finish_channels_last(layer, outputs):
     if layer.use_bias:
         outputs = nn_ops.bias_add(outputs, layer.bias, data_format="NHWC")
     return from_channels_last(layer._activation_fn(outputs), layer.data_format)
+
+
+def checked_groups(groups, filters):
+    """Keras's `groups`: a positive int dividing `filters`."""
+    groups = _positive(groups, "groups")
+    if filters % groups:
+        raise ValueError("The number of filters must be evenly divisible by the number of "
+                         f"groups. Received: groups={groups}, filters={filters}.")
+    return groups

@@ -14,7 +14,7 @@ spelled out with zeros between its taps (its size (kernel_size - 1) * rate + 1).
 from runtime._src.graph.op_registry import apply
 from runtime._src.keras.layers.convolutional.conv1d import Conv1D
 from runtime._src.keras.layers.convolutional.base_conv import (
-    _positive, check_transpose_dilation, checked_output_padding, finish_channels_last,
+    BaseConv, _positive, check_transpose_dilation, checked_output_padding, finish_channels_last,
     transpose_kernel, transposed_length)
 from runtime._src.keras.ops.nn import to_channels_last
 from runtime._src.ops import array_ops
@@ -26,7 +26,7 @@ class Conv1DTranspose(Conv1D):
     """See the module docstring."""
 
     _transpose = True
-    _config_keys = Conv1D._config_keys + ("output_padding",)
+    _config_keys = ("filters",) + BaseConv._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, output_padding=None, **kwargs):
         super().__init__(_positive(filters, "filters"), kernel_size, **kwargs)

@@ -18,8 +18,8 @@ Both are made of differentiable ops, so gradients come from them.
 
 
 from runtime._src.keras.layers.convolutional.base_conv import (
-    BaseConv, _positive, check_transpose_dilation, checked_output_padding, dilated_kernel,
-    transposed_length)
+    BaseConv, _positive, check_transpose_dilation, checked_groups, checked_output_padding,
+    dilated_kernel, transposed_length)
 from runtime._src.keras.ops.nn import from_channels_last as from_last
 from runtime._src.keras.ops.nn import to_channels_last as to_last
 from runtime._src.keras.ops.tfops import tf
@@ -105,7 +105,9 @@ def conv3d_transpose(x, kernel, strides, padding, output_padding=None):
 
 class Conv3D(BaseConv):
     """`keras.layers.Conv3D(filters, kernel_size, strides=(1, 1, 1), padding="valid",
-    data_format=None, dilation_rate=(1, 1, 1), activation=None, use_bias=True)`."""
+    data_format=None, dilation_rate=(1, 1, 1), groups=1, activation=None,
+    use_bias=True)` (with groups, each group of input channels has its own
+    filters / groups filters: a grouped Conv2D per depth tap)."""
 
     _rank = 3
     _config_keys = ("filters",) + BaseConv._config_keys + ("groups",)
@@ -113,9 +115,7 @@ class Conv3D(BaseConv):
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  data_format=None, dilation_rate=(1, 1, 1), groups=1, **kwargs):
         self.filters = _positive(filters, "filters")
-        if groups != 1:
-            raise ValueError(f"Conv3D here takes groups=1 only; received groups={groups}")
-        self.groups = 1
+        self.groups = checked_groups(groups, self.filters)
         super().__init__(kernel_size, strides=strides, padding=padding,
                          data_format=data_format, dilation_rate=dilation_rate, **kwargs)
         if not self._transpose and self.padding == "same" and max(self.strides) > 1 \
