@@ -8,12 +8,14 @@
         with mask_value, that value is bin 0 and the others 1 + hash % (num_bins - 1)
 
 `output_mode` "one_hot", "multi_hot" or "count" encode the indices as
-`CategoryEncoding` does (float32). Discretization needs its `bin_boundaries`
-(no `adapt`), Hashing no `salt` (TF's strong SipHash is not implemented).
+`CategoryEncoding` does (float32). Discretization takes `bin_boundaries`, or
+`num_bins` and learns them with `adapt`; Hashing takes no `salt` (TF's strong
+SipHash is not implemented).
 """
 
 from runtime._src.core import dtypes
 from runtime._src.keras.layers.layer import ConfigurableLayer
+from runtime._src.keras.layers.preprocessing import quantile_summary
 from runtime._src.keras.layers.preprocessing.category_encoding import encode
 from runtime._src.ops import array_ops, math_ops, reduction_ops, text_ops
 
@@ -30,23 +32,48 @@ def _check_mode(layer, mode):
 
 
 class Discretization(ConfigurableLayer):
-    """`keras.layers.Discretization(bin_boundaries, output_mode="int")`."""
+    """`keras.layers.Discretization(bin_boundaries=None, num_bins=None,
+    epsilon=0.01, output_mode="int")`: with `num_bins`, `adapt(data)` learns
+    the boundaries (quantile_summary.py, Keras 3's approximate quantiles)."""
 
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
                  sparse=False, dtype=None, name=None, **kwargs):
         kwargs.pop("trainable", None)
         super().__init__(name=name, **kwargs)
-        if bin_boundaries is None:
-            raise NotImplementedError(f'Layer "{self.name}": pass `bin_boundaries`; '
-                                      "learning them with adapt(num_bins=...) is not supported")
         if sparse:
             raise NotImplementedError(f'Layer "{self.name}": sparse=True is not supported')
-        self.bin_boundaries = [float(b) for b in bin_boundaries]
-        if sorted(self.bin_boundaries) != self.bin_boundaries:
-            raise ValueError("`bin_boundaries` must be sorted. Received: "
-                             f"bin_boundaries={self.bin_boundaries}")
-        self.num_bins, self.epsilon, self.sparse = num_bins, epsilon, sparse
         self.output_mode = _check_mode(self, output_mode)
+        if num_bins is not None and num_bins < 0:
+            raise ValueError("`num_bins` must be greater than or equal to 0. "
+                             f"Received: `num_bins={num_bins}`")
+        if num_bins is not None and bin_boundaries is not None:
+            raise ValueError("Both `num_bins` and `bin_boundaries` should not be set. "
+                             f"Received: `num_bins={num_bins}` and "
+                             f"`bin_boundaries={bin_boundaries}`")
+        if num_bins is None and bin_boundaries is None:
+            raise ValueError("You need to set either `num_bins` or `bin_boundaries`.")
+        self.bin_boundaries = None
+        if bin_boundaries is not None:
+            self.bin_boundaries = [float(b) for b in bin_boundaries]
+            if sorted(self.bin_boundaries) != self.bin_boundaries:
+                raise ValueError("`bin_boundaries` must be sorted. Received: "
+                                 f"bin_boundaries={self.bin_boundaries}")
+        self.num_bins, self.epsilon, self.sparse = num_bins, epsilon, sparse
+        self._summary = quantile_summary.empty()
+
+    def adapt(self, data, steps=None):
+        """Learn `num_bins` - 1 boundaries from `data` (an array, a tensor, a
+        tf.data.Dataset or an iterable of batches, summarized batch by batch)."""
+        if self.num_bins is None:
+            raise ValueError("Cannot adapt a Discretization layer that has been initialized "
+                             "with `bin_boundaries`, use `num_bins` instead.")
+        self._summary = quantile_summary.empty()
+        for i, batch in enumerate(quantile_summary.batches(data)):
+            if steps is not None and i >= steps:
+                break
+            self._summary = quantile_summary.merge(
+                self._summary, quantile_summary.summarize(batch, self.epsilon), self.epsilon)
+        self.bin_boundaries = quantile_summary.boundaries(self._summary, self.num_bins).tolist()
 
     def get_config(self):
         # Keras 3's keys and order (its dtype is the input's, a string)
@@ -54,7 +81,21 @@ class Discretization(ConfigurableLayer):
                 "epsilon": self.epsilon, "output_mode": self.output_mode,
                 "sparse": self.sparse, "name": self.name, "dtype": "float32"}
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        if config.get("bin_boundaries") is not None and config.get("num_bins") is not None:
+            boundaries = config.pop("bin_boundaries")
+            layer = cls(**config)
+            layer.bin_boundaries = boundaries
+            return layer
+        return cls(**config)
+
     def call(self, inputs):
+        if self.bin_boundaries is None:
+            raise ValueError("You need to either pass the `bin_boundaries` argument at "
+                             "construction time or call `adapt(dataset)` before you can start "
+                             "using the `Discretization` layer.")
         x = math_ops.cast(inputs, dtypes.float32)
         bounds = array_ops.constant(self.bin_boundaries, dtypes.float32)
         above = math_ops.greater_equal(array_ops.expand_dims(x, -1), bounds)
