@@ -16,7 +16,8 @@ SipHash is not implemented).
 from runtime._src.core import dtypes
 from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.preprocessing import quantile_summary
-from runtime._src.keras.layers.preprocessing.category_encoding import encode
+from runtime._src.keras.layers.preprocessing.category_encoding import (as_sparse,
+                                                                       check_sparse, encode)
 from runtime._src.ops import array_ops, math_ops, reduction_ops, text_ops
 
 __all__ = ["Discretization", "Hashing"]
@@ -40,9 +41,8 @@ class Discretization(ConfigurableLayer):
                  sparse=False, dtype=None, name=None, **kwargs):
         kwargs.pop("trainable", None)
         super().__init__(name=name, **kwargs)
-        if sparse:
-            raise NotImplementedError(f'Layer "{self.name}": sparse=True is not supported')
         self.output_mode = _check_mode(self, output_mode)
+        sparse = check_sparse(sparse, output_mode)
         if num_bins is not None and num_bins < 0:
             raise ValueError("`num_bins` must be greater than or equal to 0. "
                              f"Received: `num_bins={num_bins}`")
@@ -102,7 +102,8 @@ class Discretization(ConfigurableLayer):
         ids = reduction_ops.reduce_sum(math_ops.cast(above, dtypes.int32), -1)
         if self.output_mode == "int":
             return ids
-        return encode(ids, len(self.bin_boundaries) + 1, self.output_mode, dtypes.float32)
+        return as_sparse(encode(ids, len(self.bin_boundaries) + 1, self.output_mode,
+                                dtypes.float32), self.sparse)
 
 
 class Hashing(ConfigurableLayer):
@@ -120,11 +121,11 @@ class Hashing(ConfigurableLayer):
         if salt is not None:
             raise NotImplementedError(f'Layer "{self.name}": `salt` (a keyed SipHash) is not '
                                       "supported; leave it None")
-        if sparse:
-            raise NotImplementedError(f'Layer "{self.name}": sparse=True is not supported')
         self.num_bins, self.salt, self.mask_value = num_bins, salt, mask_value
-        self.sparse = sparse
         self.output_mode = _check_mode(self, output_mode)
+        self.sparse = check_sparse(sparse, output_mode, (
+            '`sparse` may only be true if `output_mode` is `"one_hot"`, `"multi_hot"`, or '
+            f'`"count"`. Received: sparse={sparse} and output_mode={output_mode}'))
 
     def get_config(self):
         config = super().get_config()
@@ -148,4 +149,5 @@ class Hashing(ConfigurableLayer):
             ids = math_ops.where(mask, array_ops.zeros_like(ids), ids + 1)
         if self.output_mode == "int":
             return ids
-        return encode(ids, self.num_bins, self.output_mode, dtypes.float32)
+        return as_sparse(encode(ids, self.num_bins, self.output_mode, dtypes.float32),
+                         self.sparse)

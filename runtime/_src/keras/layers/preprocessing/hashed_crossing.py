@@ -4,13 +4,14 @@ TensorFlow (`tf.sparse.cross_hashed` of the features, each of shape (),
 (batch,) or (batch, 1), integer or string).
 
     HashedCrossing(5)((["A", "B"], [101, 101]))   -> int64 bins in [0, 5)
-    output_mode="one_hot"                          -> float32 (..., num_bins)
+    output_mode="one_hot"                          -> float32 (..., num_bins), a
+                                                      SparseTensor with sparse=True
 """
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.keras.layers.layer import Layer
-from runtime._src.keras.layers.preprocessing.category_encoding import encode
+from runtime._src.keras.layers.preprocessing.category_encoding import as_sparse, encode
 from runtime._src.ops import array_ops
 from runtime._src.sparse.sparse_cross import cross_hashed
 from runtime._src.sparse.sparse_ops import to_dense
@@ -29,9 +30,6 @@ class HashedCrossing(Layer):
         if output_mode not in ("int", "one_hot"):
             raise ValueError("Invalid value for argument `output_mode`. Expected one of "
                              f"('int', 'one_hot'). Received: output_mode={output_mode}")
-        if sparse:
-            raise ValueError("`sparse=True` is not supported: HashedCrossing returns dense "
-                             "tensors here")
         self.num_bins, self.output_mode, self.sparse = num_bins, output_mode, bool(sparse)
 
     def _convert_input(self, x):
@@ -48,9 +46,11 @@ class HashedCrossing(Layer):
         if self.output_mode == "int":
             return outputs
         if not shape:                  # a scalar's one-hot is (1, num_bins), as Keras's
-            return array_ops.one_hot(array_ops.reshape(outputs, [1]), self.num_bins,
-                                     dtype=self.compute_dtype)
-        return encode(outputs, self.num_bins, "one_hot", dtypes.as_dtype(self.compute_dtype))
+            hot = array_ops.one_hot(array_ops.reshape(outputs, [1]), self.num_bins,
+                                    dtype=self.compute_dtype)
+        else:
+            hot = encode(outputs, self.num_bins, "one_hot", dtypes.as_dtype(self.compute_dtype))
+        return as_sparse(hot, self.sparse)
 
     def compute_output_shape(self, input_shape):
         first = tuple(input_shape[0])
