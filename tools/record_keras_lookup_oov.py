@@ -1,7 +1,7 @@
 """Record Keras 3.15's StringLookup/IntegerLookup with num_oov_indices other
 than 1 on TF 2.21: the indices of unknown tokens (hash buckets for strings,
-floormod or farmhash for integers), with and without a mask token, one-hot
-outputs and the vocabularies.
+floormod or farmhash for integers, SipHash with a salt), with and without a
+mask token, one-hot outputs and the vocabularies; Hashing with a salt.
 
     $BENCH_TF_PYTHON tools/record_keras_lookup_oov.py
     # writes tests/data/keras_lookup_oov.npz
@@ -29,6 +29,11 @@ CASES = {
     "int_2_mask_one_hot": ("IntegerLookup", dict(num_oov_indices=2, mask_token=0,
                                                  output_mode="one_hot"), "int_column"),
     "int_0_mask": ("IntegerLookup", dict(num_oov_indices=0, mask_token=0), "known_ints"),
+    "string_4_salt": ("StringLookup", dict(num_oov_indices=4, salt=[7, 99]), "words"),
+    "int_3_farmhash_salt": ("IntegerLookup", dict(num_oov_indices=3, oov_method="farmhash",
+                                                  salt=5), "ints"),
+    "hashing_salt": ("Hashing", dict(num_bins=7, salt=133), "words"),
+    "hashing_salt_pair_ints": ("Hashing", dict(num_bins=5, salt=[1, 2]), "ints"),
 }
 DATA = {"words": WORDS, "ints": INTS, "known_words": np.array([["a", "c"], ["b", "a"]]),
         "int_column": INTS[:, :1], "known_ints": np.array([[1, 0, 3], [2, 2, 0]], np.int64)}
@@ -37,6 +42,10 @@ VOCAB = {"StringLookup": ["a", "b", "c"], "IntegerLookup": [1, 2, 3]}
 
 def run_case(keras, name, wrap=lambda f: f):
     kind, kwargs, data = CASES[name]
+    if kind == "Hashing":
+        layer = keras.layers.Hashing(**kwargs)
+        return {"y": np.asarray(wrap(layer)(DATA[data])),
+                "vocabulary": np.asarray([str(layer.get_config()["salt"])])}
     layer = getattr(keras.layers, kind)(vocabulary=VOCAB[kind], **kwargs)
     out = wrap(layer)(DATA[data])
     vocab = [v.item() if hasattr(v, "item") else v for v in layer.get_vocabulary()]

@@ -1,4 +1,5 @@
-"""StringLookup/IntegerLookup with num_oov_indices 0, 2, 3, 4, 5 against
+"""StringLookup/IntegerLookup with num_oov_indices 0, 2, 3, 4, 5 (and salts), and
+Hashing with a salt, against
 Keras 3.15 on TF 2.21 (tests/data/keras_lookup_oov.npz, recorded by
 tools/record_keras_lookup_oov.py): exact indices and encodings, and the
 vocabularies, eagerly and in a tf.function; the error for an unknown token

@@ -9,8 +9,8 @@
 
 `output_mode` "one_hot", "multi_hot" or "count" encode the indices as
 `CategoryEncoding` does (float32). Discretization takes `bin_boundaries`, or
-`num_bins` and learns them with `adapt`; Hashing takes no `salt` (TF's strong
-SipHash is not implemented).
+`num_bins` and learns them with `adapt`; Hashing with a `salt` (an int s, as
+[s, s], or a pair) hashes with tf.strings.to_hash_bucket_strong (SipHash-2-4).
 """
 
 from runtime._src.core import dtypes
@@ -18,11 +18,23 @@ from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.preprocessing import quantile_summary
 from runtime._src.keras.layers.preprocessing.category_encoding import (as_sparse,
                                                                        check_sparse, encode)
-from runtime._src.ops import array_ops, math_ops, reduction_ops, text_ops
+from runtime._src.ops import array_ops, math_ops, reduction_ops, string_more_ops, text_ops
 
 __all__ = ["Discretization", "Hashing"]
 
 _MODES = ("int", "one_hot", "multi_hot", "count")
+
+
+def salt_pair(salt, who, what="2 integers"):
+    """Keras's `salt`: None, or [s, s] for an int s, or a list of a pair."""
+    if salt is None:
+        return None
+    if isinstance(salt, (tuple, list)) and len(salt) == 2:
+        return list(salt)
+    if isinstance(salt, int):
+        return [salt, salt]
+    raise ValueError(f"The `salt` argument for `{who}` can only be a tuple of {what}, or a "
+                     f"single integer. Received: salt={salt}.")
 
 
 def _check_mode(layer, mode):
@@ -118,9 +130,7 @@ class Hashing(ConfigurableLayer):
         if not isinstance(num_bins, int) or num_bins <= 0:
             raise ValueError("The `num_bins` for `Hashing` cannot be `None` or non-positive "
                              f"values. Received: num_bins={num_bins}.")
-        if salt is not None:
-            raise NotImplementedError(f'Layer "{self.name}": `salt` (a keyed SipHash) is not '
-                                      "supported; leave it None")
+        salt = salt_pair(salt, "Hashing", "size 2 integers")
         self.num_bins, self.salt, self.mask_value = num_bins, salt, mask_value
         self.output_mode = _check_mode(self, output_mode)
         self.sparse = check_sparse(sparse, output_mode, (
@@ -144,7 +154,8 @@ class Hashing(ConfigurableLayer):
             values = math_ops.cast(values, dtypes.int64)
         if values.dtype != dtypes.string:
             values = text_ops.as_string(values)
-        ids = text_ops.to_hash_bucket_fast(values, bins)
+        ids = text_ops.to_hash_bucket_fast(values, bins) if self.salt is None else \
+            string_more_ops.to_hash_bucket_strong(values, bins, self.salt)
         if mask is not None:
             ids = math_ops.where(mask, array_ops.zeros_like(ids), ids + 1)
         if self.output_mode == "int":

@@ -12,7 +12,8 @@
 An unknown token takes the one OOV index; with several, the
 `to_hash_bucket_fast` bucket of the string (of an integer's decimal text with
 IntegerLookup's oov_method="farmhash"), or the integer modulo their number
-(oov_method="floormod"); with none it is an InvalidArgumentError, as Keras 3.
+(oov_method="floormod"); with a `salt`, the SipHash bucket
+(`to_hash_bucket_strong`); with none it is an InvalidArgumentError, as Keras 3.
 
 Lookups compare each token with the vocabulary (a [..., vocabulary]
 comparison), so they run in graphs too; they suit the small vocabularies
@@ -24,8 +25,9 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.keras.layers.layer import ConfigurableLayer
+from runtime._src.keras.layers.preprocessing.bucketing import salt_pair
 from runtime._src.ops import (array_ops, check_ops, math_ops, reduction_ops, scatter_ops,
-                              text_ops)
+                              string_more_ops, text_ops)
 from runtime._src.keras.layers.preprocessing.category_encoding import encode
 
 __all__ = ["IntegerLookup", "StringLookup"]
@@ -44,9 +46,14 @@ class _Lookup(ConfigurableLayer):
     _config_keys = ("num_oov_indices", "mask_token", "oov_token", "output_mode", "invert")
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=None,
-                 vocabulary=None, output_mode="int", invert=False, **kwargs):
+                 vocabulary=None, output_mode="int", invert=False, salt=None, **kwargs):
         kwargs.pop("dtype", None)
         super().__init__(**kwargs)
+        if salt is not None and self._token_dtype is dtypes.int64 and \
+                getattr(self, "oov_method", "farmhash") != "farmhash":
+            raise ValueError("`salt` can only be used when `oov_method='farmhash'`. "
+                             f"Received: oov_method={self.oov_method}")
+        self.salt = salt_pair(salt, "IndexLookup", "2 integers")
         if num_oov_indices < 0:
             raise ValueError("`num_oov_indices` must be greater than or equal to 0. "
                              f"Received: num_oov_indices={num_oov_indices}")
@@ -133,11 +140,14 @@ class _Lookup(ConfigurableLayer):
         if x.dtype.is_integer and getattr(self, "oov_method", "farmhash") == "floormod":
             return math_ops.floormod(math_ops.cast(x, dtypes.int64), np.int64(n)) + start
         text = x if x.dtype == dtypes.string else text_ops.as_string(x)
+        if self.salt is not None:
+            return string_more_ops.to_hash_bucket_strong(text, n, self.salt) + start
         return text_ops.to_hash_bucket_fast(text, n) + start
 
     def get_config(self):
         config = super().get_config()
-        config.update({"max_tokens": self.max_tokens, "vocabulary": list(self._vocabulary)})
+        config.update({"max_tokens": self.max_tokens, "vocabulary": list(self._vocabulary),
+                       "salt": self.salt})
         return config
 
 
@@ -180,15 +190,12 @@ class IntegerLookup(_Lookup):
         if oov_method not in ("floormod", "farmhash"):
             raise ValueError('`oov_method` must be one of "floormod", "farmhash". '
                              f"Received: oov_method={oov_method}")
-        if salt is not None:
-            raise ValueError("`salt` (a keyed SipHash of the OOV tokens) is not supported "
-                             "here; leave it None")
-        self.oov_method, self.salt = oov_method, salt
+        self.oov_method = oov_method
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary,
-                         **kwargs)
+                         salt=salt, **kwargs)
 
     def get_config(self):
-        return {**super().get_config(), "oov_method": self.oov_method, "salt": self.salt}
+        return {**super().get_config(), "oov_method": self.oov_method}
 
     def _token(self, value):
         return int(value)
