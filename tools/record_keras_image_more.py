@@ -63,14 +63,14 @@ def run_clahe(keras, name, wrap=lambda f: f):
     return np.asarray(wrap(layer)(x))
 
 
-def run_random(keras, tf, name, wrap=lambda f: f):
-    """The mean over CALLS calls of the mean |output - input| on a smooth image,
-    and the outputs' range."""
+def run_random(keras, tf, name, wrap=lambda f: f, calls=CALLS):
+    """The mean over `calls` calls of the mean |output - input| on a smooth
+    image, and the outputs' range."""
     kind, kwargs = {**RANDOM_CASES, **IDENTITIES}[name]
     layer = getattr(keras.layers, kind)(seed=7, **kwargs)
     x = smooth()
     call = wrap(lambda v: layer(v, training=True))
-    outs = [np.asarray(call(tf.constant(x))) for _ in range(CALLS if name in RANDOM_CASES
+    outs = [np.asarray(call(tf.constant(x))) for _ in range(calls if name in RANDOM_CASES
                                                              else 1)]
     changes = [np.abs(o - x).mean() for o in outs]
     return {"change": np.float32(np.mean(changes)), "changed_share": np.float32(np.mean(

@@ -27,7 +27,7 @@ def test_clahe_is_keras(name, mode):
 
 @pytest.mark.parametrize("name", sorted({**RANDOM_CASES, **IDENTITIES}))
 def test_random_layers_behave_as_keras(name):
-    ours = run_random(tf.keras, tf, name, MODES["eager"])
+    ours = run_random(tf.keras, tf, name, MODES["eager"], calls=6)     # Keras's: 16 calls
     want = {k.rsplit("/", 1)[1]: RECORD[k] for k in RECORD.files
             if k.startswith(f"random/{name}/")}
     np.testing.assert_array_equal(ours["shape"], want["shape"])

@@ -57,6 +57,11 @@ class AugMix(_Augment):
                       RandomContrast(f, value_range=vr, seed=seed),
                       RandomSharpness(f, value_range=vr, seed=seed)]
 
+    def build(self, input_shape):
+        for op in self._active_ops():
+            op.build(input_shape)
+        self.built = True
+
     def _active_ops(self):
         return self._ops if self.all_ops else self._ops[:7]
 
