@@ -15,6 +15,7 @@ KerasTensors.
 import inspect
 
 from runtime._src.core import nest
+from runtime._src.core.tensor import Tensor
 from runtime._src.keras.backend.keras_tensor import KerasTensor
 
 __all__ = ["call_masked", "accepts_mask", "output_mask", "input_mask", "argument_masks"]
@@ -24,9 +25,11 @@ def argument_masks(layer, args, kwargs, mask_of=None):
     """Keras 3's `<name>_mask=` keyword arguments of a call with several tensor
     arguments (MultiHeadAttention's query_mask, value_mask, key_mask): the
     mask of each tensor argument whose `<name>_mask` parameter is not given."""
-    from runtime._src.core.tensor import Tensor
+    call = getattr(layer, "call", None)          # a keras.ops operation has none
+    if call is None:
+        return {}
     try:
-        params = list(inspect.signature(layer.call).parameters)
+        params = list(inspect.signature(call).parameters)
     except (TypeError, ValueError):
         return {}
     named = {**dict(zip(params, args)), **kwargs}
