@@ -1,5 +1,6 @@
 """Record Keras 3.15's stateful recurrent layers on TF 2.21: SimpleRNN, LSTM,
-GRU, RNN(LSTMCell) and RNN([GRUCell, SimpleRNNCell]) with `stateful=True`,
+GRU, RNN(LSTMCell), RNN([GRUCell, SimpleRNNCell]) and Bidirectional(GRU) with
+`stateful=True`,
 each in a functional model on `Input(batch_shape=(2, 4, 3))` with weights
 drawn from numpy's seed 0: two `predict` calls (the second starts from the
 states the first left), the states, `reset_states()` then an eager call, a
@@ -20,7 +21,8 @@ import numpy as np
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / \
     "keras_stateful_rnn.npz"
 BATCH_SHAPE = (2, 4, 3)
-CASES = ("simple_rnn", "lstm", "gru", "rnn_lstm_cell", "rnn_stacked", "lstm_sequences")
+CASES = ("simple_rnn", "lstm", "gru", "rnn_lstm_cell", "rnn_stacked", "lstm_sequences",
+         "bidirectional")
 
 
 def make(keras, name):
@@ -35,7 +37,17 @@ def make(keras, name):
         return layers.RNN(layers.LSTMCell(5), stateful=True)
     if name == "rnn_stacked":
         return layers.RNN([layers.GRUCell(4), layers.SimpleRNNCell(5)], stateful=True)
+    if name == "bidirectional":
+        return layers.Bidirectional(layers.GRU(4, stateful=True), merge_mode="sum")
     return layers.LSTM(5, stateful=True, return_sequences=True, go_backwards=True)
+
+
+def state_variables(keras, layer):
+    """The layer's state Variables, flat (both directions' for Bidirectional)."""
+    if hasattr(layer, "forward_layer"):
+        return [v for part in (layer.forward_layer, layer.backward_layer)
+                for v in keras.tree.flatten(part.states)]
+    return keras.tree.flatten(layer.states)
 
 
 def inputs(step):
@@ -52,7 +64,7 @@ def run_case(keras, tf, name):
                        for w in model.get_weights()])
     out = {"first": model.predict(inputs(0), verbose=0),
            "second": model.predict(inputs(1), verbose=0)}
-    states = keras.tree.flatten(layer.states)
+    states = state_variables(keras, layer)
     for i, state in enumerate(states):
         out[f"state{i}"] = np.asarray(state)
     if name == "rnn_stacked":      # Keras 3.15's reset_state fails on nested states
@@ -61,10 +73,11 @@ def run_case(keras, tf, name):
     else:
         layer.reset_states()
     out["after_reset"] = np.asarray(model(inputs(0)))
-    given = keras.tree.map_structure(lambda s: np.full(s.shape, 0.25, np.float32),
-                                     list(layer.states))
+    given = [np.full(s.shape, 0.25, np.float32) for s in states] if name == "bidirectional" \
+        else keras.tree.map_structure(lambda s: np.full(s.shape, 0.25, np.float32),
+                                      list(layer.states))
     out["initial_state"] = np.asarray(layer(inputs(2), initial_state=given))
-    out["kept_after_initial"] = np.asarray(keras.tree.flatten(layer.states)[0])
+    out["kept_after_initial"] = np.asarray(state_variables(keras, layer)[0])
     with tf.GradientTape() as tape:
         total = tf.reduce_sum(model(inputs(1)))
     grads = tape.gradient(total, model.trainable_weights)
