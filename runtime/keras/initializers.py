@@ -7,9 +7,11 @@ from runtime._src.keras.initializers.initializers import (Constant, GlorotNormal
                                                           TruncatedNormal, VarianceScaling, Zeros,
                                                           get, serialize)
 from runtime._src.keras.initializers.initializers import Identity, deserialize
+from runtime._src.keras.initializers.stft_initializer import STFT
 
 # Keras 3's other names of the same classes
 IdentityInitializer = identity = Identity
+STFTInitializer = stft = STFT
 OrthogonalInitializer = orthogonal = Orthogonal
 constant, zeros, ones = Constant, Zeros, Ones
 glorot_normal, glorot_uniform = GlorotNormal, GlorotUniform
@@ -25,3 +27,4 @@ __all__ += ["Identity", "IdentityInitializer", "OrthogonalInitializer", "constan
             "deserialize", "glorot_normal", "glorot_uniform", "he_normal", "he_uniform",
             "identity", "lecun_normal", "lecun_uniform", "ones", "orthogonal", "random_normal",
             "random_uniform", "serialize", "truncated_normal", "variance_scaling", "zeros"]
+__all__ += ["STFT", "STFTInitializer", "stft"]

@@ -157,3 +157,17 @@ __all__ += ["Conv3D", "Conv3DTranspose", "AlphaDropout", "GaussianDropout", "Spa
             "RandomShear", "Equalization", "RandomColorJitter", "CutMix",
             "RandomErasing", "GroupQueryAttention", "RandomPerspective",
             "MaxNumBoundingBoxes", "RandAugment"]
+
+from runtime._src.keras.layers.preprocessing.hashed_crossing import HashedCrossing  # noqa: E402
+__all__ += ["HashedCrossing"]
+from runtime._src.keras.layers.preprocessing.stft_spectrogram import STFTSpectrogram  # noqa: E402
+from runtime._src.keras.layers.preprocessing.mel_spectrogram import MelSpectrogram  # noqa: E402
+__all__ += ["STFTSpectrogram", "MelSpectrogram"]
+from runtime._src.keras.layers.preprocessing.image_preprocessing.clahe import (  # noqa: E402
+    ContrastLimitedAdaptiveHistogramEqualization)
+__all__ += ["ContrastLimitedAdaptiveHistogramEqualization"]
+from runtime._src.keras.layers.preprocessing.image_preprocessing.random_elastic_transform import (  # noqa: E402,E501
+    RandomElasticTransform)
+__all__ += ["RandomElasticTransform"]
+from runtime._src.keras.layers.preprocessing.image_preprocessing.aug_mix import AugMix  # noqa: E402
+__all__ += ["AugMix"]

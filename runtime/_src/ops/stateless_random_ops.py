@@ -123,8 +123,8 @@ def _check_suffix(shape, params, op_name):
 def _stateless_gamma(shape, seed, alpha, *, dtype):
     shape = _check_suffix(shape, [alpha], "StatelessRandomGammaV3")
     rng = _rng(seed, "StatelessRandomGammaV3")
-    return rng.gamma(np.broadcast_to(np.asarray(alpha, np.float64), shape)).astype(
-        dtype.np_dtype)
+    return np.asarray(rng.gamma(np.broadcast_to(np.asarray(alpha, np.float64), shape)),
+                      dtype.np_dtype)           # a scalar shape draws a Python float
 
 
 @define_op("StatelessRandomBinomial", infer=_infer_stateless)
@@ -133,7 +133,7 @@ def _stateless_binomial(shape, seed, counts, probs, *, dtype):
     rng = _rng(seed, "StatelessRandomBinomial")
     n = np.broadcast_to(np.asarray(counts, np.float64), shape).astype(np.int64)
     p = np.clip(np.broadcast_to(np.asarray(probs, np.float64), shape), 0.0, 1.0)
-    return rng.binomial(n, p).astype(dtype.np_dtype)
+    return np.asarray(rng.binomial(n, p), dtype.np_dtype)
 
 
 not_differentiable("StatelessRandomUniform", "StatelessRandomUniformFullInt",

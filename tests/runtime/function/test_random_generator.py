@@ -220,3 +220,11 @@ def test_normal_float32_is_bitwise_tfs_at_the_guides_draws():
     want = np.array([[0.5441101, 0.20738031, 0.07356432],
                      [0.04643455, -1.3015898, -0.9538565]], np.float32)
     assert got.tobytes() == want.tobytes()
+
+
+def test_stateless_gamma_and_binomial_of_a_scalar_shape():
+    # TF 2.21: shape [] draws a scalar (float32 gamma, int32 binomial)
+    gamma = tf.random.stateless_gamma([], [1, 2], 2.0)
+    binomial = tf.random.stateless_binomial([], [1, 2], 5.0, 0.5)
+    assert gamma.shape == () and gamma.dtype == tf.float32 and float(gamma) > 0
+    assert binomial.shape == () and binomial.dtype == tf.int32 and 0 <= int(binomial) <= 5

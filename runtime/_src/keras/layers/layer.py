@@ -207,12 +207,14 @@ class _NameScope:
 
 def _propagated_mask(layer, args, kwargs):
     """(the input's mask, the call's keyword arguments): the mask is `mask=` when
-    given, else the first input's `_keras_mask`, passed on as `mask=` to a `call`
-    that takes one (Keras 3)."""
+    given, else the first argument's `_keras_mask` (a list of them for a list of
+    tensors, as `Attention` takes), passed on as `mask=` to a `call` that takes
+    one (Keras 3)."""
     mask = kwargs.get("mask")
-    if mask is not None or not args or not isinstance(args[0], (Tensor, KerasTensor)):
+    kwargs = {**kwargs, **masking.argument_masks(layer, args, kwargs)}
+    if mask is not None or not args:
         return mask, kwargs
-    mask = getattr(args[0], "_keras_mask", None)
+    mask = masking.input_mask(args[0])
     if mask is not None and masking.accepts_mask(layer):
         return mask, {**kwargs, "mask": mask}
     return mask, kwargs
@@ -680,7 +682,8 @@ def _batch_input_shape(kwargs):
 
 _UNTRACKED = frozenset({"_own_weights", "_name", "input_spec", "_keras_state", "_nodes",
                         "_inbound_nodes", "_node_depths", "inputs", "outputs", "_losses",
-                        "_auto_config", "activity_regularizer", "_build_input_shape"})
+                        "_auto_config", "activity_regularizer", "_build_input_shape",
+                        "_rnn_states"})
 
 
 def weight_size(variable):

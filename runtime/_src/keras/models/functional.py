@@ -98,13 +98,18 @@ def run_graph(nodes, inputs, values, outputs):
             continue
         args = nest.map_structure(value_of, list(node.call_args))
         kwargs = nest.map_structure(value_of, node.call_kwargs)
-        first = nest.flatten(list(node.call_args))[:1]
-        mask = masks.get(id(first[0])) if first else None
+        mask = masking.input_mask(node.call_args[0], lambda t: masks.get(id(t))) \
+            if node.call_args else None
         if "mask" in kwargs:                      # an explicit mask (Keras files record one)
             given = kwargs.pop("mask")
             mask = given if given is not None else mask
-        result, out_mask = masking.call_masked(node.operation, *args, mask, **kwargs) \
-            if len(args) == 1 else (node.operation(*args, **kwargs), None)
+        if len(args) == 1:
+            result, out_mask = masking.call_masked(node.operation, *args, mask, **kwargs)
+        else:
+            kwargs.update(masking.argument_masks(node.operation, node.call_args,
+                                                 node.call_kwargs, lambda t: masks.get(id(t))))
+            result = node.operation(*args, **kwargs)
+            out_mask = masking.output_mask(node.operation, args[0], mask)
         outs = nest.flatten(node.outputs)
         out_masks = out_mask if isinstance(out_mask, list) else [out_mask]
         for t, m in zip(outs, out_masks):

@@ -4,7 +4,7 @@ ints, `padding` and `data_format` by their allowed values."""
 
 import numbers
 
-__all__ = ["ntuple"]
+__all__ = ["ntuple", "check_interpolation", "RESIZE_INTERPOLATIONS"]
 
 
 def _pair(value, name):
@@ -43,3 +43,14 @@ def ntuple(value, n, name):
         raise ValueError(f"The `{name}` argument must be a tuple of {n} positive integers. "
                          f"Received {name}={value}")
     return tuple(int(v) for v in value)
+
+
+RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
+
+
+def check_interpolation(interpolation):
+    """An image resize `interpolation` Keras 3 takes (Resizing, UpSampling2D)."""
+    if interpolation not in RESIZE_INTERPOLATIONS:
+        raise ValueError("Invalid value for argument `interpolation`. Expected of one "
+                         f"{RESIZE_INTERPOLATIONS}. Received: interpolation={interpolation}")
+    return interpolation

@@ -18,8 +18,9 @@ import numbers
 from runtime._src.keras.activations import activations
 from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.layer import InputSpec
+from runtime._src.keras.ops.nn import from_channels_last
 from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair, ntuple
-from runtime._src.ops import nn_ops
+from runtime._src.ops import array_ops, nn_ops
 
 __all__ = ["BaseConv"]
 
@@ -81,8 +82,15 @@ class BaseConv(ConfigurableLayer):
                                    else (channels, self.filters))
 
     def build(self, input_shape):
+        channels = self._channels(input_shape)
+        groups = getattr(self, "groups", 1)
+        if channels % groups:
+            raise ValueError("The number of input channels must be evenly divisible by the "
+                             f"number of groups. Received groups={groups}, but the input has "
+                             f"{channels} channels (full input shape is "
+                             f"{tuple(input_shape)}).")
         self.kernel = self.add_weight(
-            shape=self._kernel_shape(self._channels(input_shape)),
+            shape=self._kernel_shape(channels // groups),
             initializer=self.kernel_initializer, name="kernel",
             **self._weight_options["kernel"])
         self._add_bias(self.filters)
@@ -132,3 +140,49 @@ def transposed_length(length, kernel, stride, padding, output_padding, axis):
         return length * stride if padding == "same" else length * stride + max(kernel - stride, 0)
     pad = kernel // 2 if padding == "same" else 0
     return (length - 1) * stride + kernel - 2 * pad + output_padding[axis]
+
+
+def check_transpose_dilation(strides, dilation_rate):
+    """Keras's rule for a transposed convolution: no dilation with strides."""
+    if max(strides) > 1 and max(dilation_rate) > 1:
+        raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+                         f"Received: strides={tuple(strides)} and "
+                         f"dilation_rate={tuple(dilation_rate)}")
+
+
+def dilated_kernel(kernel, dilation_rate):
+    """`kernel` (spatial axes first) with `rate - 1` zeros between neighbouring
+    taps along each spatial axis: a dilated convolution's kernel as a plain one."""
+    for axis, rate in enumerate(dilation_rate):
+        if rate == 1:
+            continue
+        dims = kernel.shape.as_list()
+        spread = array_ops.stack([kernel] + [array_ops.zeros_like(kernel)] * (rate - 1),
+                                 axis + 1)
+        kernel = array_ops.reshape(spread, dims[:axis] + [dims[axis] * rate] + dims[axis + 1:])
+        keep = (dims[axis] - 1) * rate + 1
+        kernel = kernel[(slice(None),) * axis + (slice(0, keep),)]
+    return kernel
+
+
+def transpose_kernel(layer):
+    """A transposed layer's kernel with its dilation applied, and its spatial sizes."""
+    sizes = tuple((k - 1) * d + 1 for k, d in zip(layer.kernel_size, layer.dilation_rate))
+    return dilated_kernel(layer.kernel.read_value(), layer.dilation_rate), sizes
+
+
+def finish_channels_last(layer, outputs):
+    """Bias and activation on channels_last `outputs`, then back to the layer's
+    data_format."""
+    if layer.use_bias:
+        outputs = nn_ops.bias_add(outputs, layer.bias, data_format="NHWC")
+    return from_channels_last(layer._activation_fn(outputs), layer.data_format)
+
+
+def checked_groups(groups, filters):
+    """Keras's `groups`: a positive int dividing `filters`."""
+    groups = _positive(groups, "groups")
+    if filters % groups:
+        raise ValueError("The number of filters must be evenly divisible by the number of "
+                         f"groups. Received: groups={groups}, filters={filters}.")
+    return groups

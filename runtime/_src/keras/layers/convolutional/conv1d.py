@@ -3,21 +3,22 @@
 (zeros before the first step only)."""
 
 from runtime._src.ops import conv_ops, shape_ops
-from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive, checked_groups
 
 __all__ = ["Conv1D"]
 
 
 class Conv1D(BaseConv):
     """`keras.layers.Conv1D(filters, kernel_size, strides=1, padding="valid",
-    dilation_rate=1, activation=None, use_bias=True)`; padding "valid", "same" or
-    "causal" (zeros before the first step only)."""
+    dilation_rate=1, groups=1, activation=None, use_bias=True)`; padding "valid",
+    "same" or "causal" (zeros before the first step only)."""
 
     _rank = 1
-    _config_keys = ("filters",) + BaseConv._config_keys
+    _config_keys = ("filters",) + BaseConv._config_keys + ("groups",)
 
-    def __init__(self, filters, kernel_size, padding="valid", **kwargs):
+    def __init__(self, filters, kernel_size, padding="valid", groups=1, **kwargs):
         self.filters = _positive(filters, "filters")
+        self.groups = checked_groups(groups, self.filters)
         causal = str(padding).lower() == "causal"
         super().__init__(kernel_size, padding="valid" if causal else padding, **kwargs)
         if causal:

@@ -10,13 +10,16 @@ Both are made of differentiable ops, so gradients come from them.
 
     Conv3D(filters, kernel_size, strides=1, padding="valid", dilation_rate=1)
         kernel (kd, kh, kw, in, filters)
-    Conv3DTranspose(filters, kernel_size, strides=1, padding="valid")
+    Conv3DTranspose(filters, kernel_size, strides=1, padding="valid",
+                    output_padding=None, dilation_rate=1)
         kernel (kd, kh, kw, filters, in); output size n * stride + max(k - stride, 0)
-        ("valid") or n * stride ("same") on each axis
+        ("valid") or n * stride ("same") on each axis without output_padding
 """
 
 
-from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import (
+    BaseConv, _positive, check_transpose_dilation, checked_groups, checked_output_padding,
+    dilated_kernel, transposed_length)
 from runtime._src.keras.ops.nn import from_channels_last as from_last
 from runtime._src.keras.ops.nn import to_channels_last as to_last
 from runtime._src.keras.ops.tfops import tf
@@ -80,16 +83,17 @@ def _spread(y, stride, taps_at, length):
     return tf.pad(y, [[0, 0], [taps_at, length - taps_at - keep]] + [[0, 0]] * 3)
 
 
-def conv3d_transpose(x, kernel, strides, padding):
-    """The transpose of `conv3d` (channels_last), kernel (kd, kh, kw, filters, in)."""
+def conv3d_transpose(x, kernel, strides, padding, output_padding=None):
+    """The transpose of `conv3d` (channels_last), kernel (kd, kh, kw, filters, in);
+    each output axis as long as `transposed_length` says."""
     kd, kh, kw, filters, _ = kernel.shape.as_list()
     b, d, h, w, _ = x.shape.as_list()
-    sizes = [n * s + (max(k - s, 0) if padding == "valid" else 0)
-             for n, s, k in zip((d, h, w), strides, (kd, kh, kw))]
+    sizes = [transposed_length(n, k, s, padding, output_padding, i)
+             for i, (n, s, k) in enumerate(zip((d, h, w), strides, (kd, kh, kw)))]
     images = _as_images(x)
     shape = tf.concat([tf.shape(images)[:1], tf.constant([sizes[1], sizes[2], filters])], 0)
-    before = max(kd - strides[0], 0) // 2 if padding == "same" else 0
     full = (d - 1) * strides[0] + kd
+    before = max(full - sizes[0], 0) // 2 if padding == "same" else 0
     length = max(full, before + sizes[0])
     parts = []
     for i in range(kd):
@@ -101,7 +105,9 @@ def conv3d_transpose(x, kernel, strides, padding):
 
 class Conv3D(BaseConv):
     """`keras.layers.Conv3D(filters, kernel_size, strides=(1, 1, 1), padding="valid",
-    data_format=None, dilation_rate=(1, 1, 1), activation=None, use_bias=True)`."""
+    data_format=None, dilation_rate=(1, 1, 1), groups=1, activation=None,
+    use_bias=True)` (with groups, each group of input channels has its own
+    filters / groups filters: a grouped Conv2D per depth tap)."""
 
     _rank = 3
     _config_keys = ("filters",) + BaseConv._config_keys + ("groups",)
@@ -109,12 +115,11 @@ class Conv3D(BaseConv):
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  data_format=None, dilation_rate=(1, 1, 1), groups=1, **kwargs):
         self.filters = _positive(filters, "filters")
-        if groups != 1:
-            raise ValueError(f"Conv3D here takes groups=1 only; received groups={groups}")
-        self.groups = 1
+        self.groups = checked_groups(groups, self.filters)
         super().__init__(kernel_size, strides=strides, padding=padding,
                          data_format=data_format, dilation_rate=dilation_rate, **kwargs)
-        if self.padding == "same" and max(self.strides) > 1 and max(self.dilation_rate) > 1:
+        if not self._transpose and self.padding == "same" and max(self.strides) > 1 \
+                and max(self.dilation_rate) > 1:
             raise ValueError("`strides > 1` not supported in conjunction with "
                              "`dilation_rate > 1`.")
 
@@ -132,21 +137,20 @@ class Conv3D(BaseConv):
 
 class Conv3DTranspose(Conv3D):
     """`keras.layers.Conv3DTranspose(filters, kernel_size, strides=(1, 1, 1),
-    padding="valid", data_format=None, activation=None, use_bias=True)`
-    (no output_padding or dilation)."""
+    padding="valid", data_format=None, output_padding=None, dilation_rate=(1, 1, 1),
+    activation=None, use_bias=True)` (a dilated kernel is spelled out with zeros
+    between its taps)."""
 
     _transpose = True
     _config_keys = Conv3D._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  data_format=None, output_padding=None, dilation_rate=(1, 1, 1), **kwargs):
-        if output_padding is not None:
-            raise ValueError("Conv3DTranspose here takes output_padding=None only")
-        self.output_padding = None
         super().__init__(filters, kernel_size, strides=strides, padding=padding,
                          data_format=data_format, dilation_rate=dilation_rate, **kwargs)
-        if self.dilation_rate != (1, 1, 1):
-            raise ValueError("Conv3DTranspose here takes dilation_rate=(1, 1, 1) only")
+        self.output_padding = checked_output_padding(output_padding, self.strides)
+        check_transpose_dilation(self.strides, self.dilation_rate)
 
     def _convolve(self, x, kernel):
-        return conv3d_transpose(x, tf.cast(kernel, x.dtype), self.strides, self.padding)
+        kernel = dilated_kernel(tf.cast(kernel, x.dtype), self.dilation_rate)
+        return conv3d_transpose(x, kernel, self.strides, self.padding, self.output_padding)

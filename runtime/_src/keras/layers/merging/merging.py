@@ -10,10 +10,16 @@
 The elementwise layers check that the shapes (after the batch dimension)
 broadcast: `Add()([Input((3,)), Input((4,))])` is "Inputs have incompatible
 shapes. Received shapes (3,) and (4,)", as in Keras.
+
+Masks, as Keras 3's: the output of an elementwise merge is masked where any
+input is (the OR of their masks, None unless every input has one); Maximum and
+Minimum also ignore an input at its masked steps. Concatenate's mask is the OR
+of the inputs' masks (a missing one counts as all True).
 """
 
+from runtime._src.core import dtypes
 from runtime._src.keras.layers.layer import Layer
-from runtime._src.ops import array_ops, math_ops
+from runtime._src.ops import array_ops, math_ops, reduction_ops, shape_ops
 
 __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
            "add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate"]
@@ -59,14 +65,39 @@ def _batch_of(shapes):
     return sizes.pop() if sizes else None
 
 
+def _check_masks(inputs, mask):
+    if not isinstance(mask, (tuple, list)):
+        raise ValueError(f"`mask` should be a list. Received: mask={mask}")
+    if not isinstance(inputs, (tuple, list)):
+        raise ValueError(f"`inputs` should be a list. Received: inputs={inputs}")
+    if len(mask) != len(inputs):
+        raise ValueError("The lists `inputs` and `mask` should have the same length. "
+                         f"Received: inputs={inputs} of length {len(inputs)}, and "
+                         f"mask={mask} of length {len(mask)}")
+
+
 class _Merge(Layer):
     """The elementwise merge layers: `_combine(a, b)` folded over the inputs
     (then `_finish(result, n)`), after checking the shapes broadcast."""
 
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        if mask is None:
+            return None
+        _check_masks(inputs, mask)
+        if any(m is None for m in mask):
+            return None
+        out = mask[0]
+        for m in mask[1:]:
+            out = math_ops.logical_or(out, m)
+        return out
+
     def get_config(self):
         return super().get_config()          # no arguments of its own
 
-    def call(self, inputs):
+    def _checked(self, inputs):
+        """The inputs as a list, after checking that their shapes broadcast."""
         shapes = _shapes(inputs)
         known = [s for s in shapes if s is not None]
         _batch_of(known)
@@ -80,6 +111,10 @@ class _Merge(Layer):
                 result = merged
         inputs = list(inputs)
         self._check_count(inputs)
+        return inputs
+
+    def call(self, inputs):
+        inputs = self._checked(inputs)
         out = inputs[0]
         for x in inputs[1:]:
             out = self._combine(out, x)
@@ -130,13 +165,37 @@ class Average(_Merge):
         return math_ops.divide(result, array_ops.constant(float(n), result.dtype))
 
 
-class Maximum(_Merge):
+class _MaskedExtreme(_Merge):
+    """Maximum/Minimum: with masks, a masked input step takes the other's value."""
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        out, out_mask = None, None
+        for x, m in zip(self._checked(inputs), mask):
+            if m is not None:
+                m = shape_ops.broadcast_to(
+                    array_ops.expand_dims(math_ops.cast(m, dtypes.bool), -1), array_ops.shape(x))
+            if out is None:
+                out, out_mask = x, m
+                continue
+            if m is not None:
+                x = math_ops.where(m, x, out)
+            if out_mask is not None:
+                out = math_ops.where(out_mask, out, x)
+            out_mask = None if m is None or out_mask is None else \
+                math_ops.logical_or(out_mask, m)
+            out = self._combine(out, x)
+        return out
+
+
+class Maximum(_MaskedExtreme):
     """`tf.keras.layers.Maximum()`: the elementwise maximum of its inputs."""
 
     _combine = staticmethod(math_ops.maximum)
 
 
-class Minimum(_Merge):
+class Minimum(_MaskedExtreme):
     """`tf.keras.layers.Minimum()`: the elementwise minimum of its inputs."""
 
     _combine = staticmethod(math_ops.minimum)
@@ -144,6 +203,24 @@ class Minimum(_Merge):
 
 class Concatenate(Layer):
     """`tf.keras.layers.Concatenate(axis=-1)`: the inputs joined along `axis`."""
+
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        if mask is None:
+            return None
+        _check_masks(inputs, mask)
+        if all(m is None for m in mask):
+            return None
+        masks = []
+        for x, m in zip(inputs, mask):
+            if m is None:
+                m = array_ops.ones_like(x, dtype=dtypes.bool)
+            elif m.shape.rank < x.shape.rank:
+                m = math_ops.logical_or(array_ops.expand_dims(math_ops.cast(m, dtypes.bool), -1),
+                                        array_ops.zeros_like(x, dtype=dtypes.bool))
+            masks.append(m)
+        return reduction_ops.reduce_any(array_ops.concat(masks, self.axis), axis=-1)
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

@@ -3,10 +3,17 @@
     StringLookup(vocabulary=None, mask_token=None, oov_token="[UNK]",
                  output_mode="int", invert=False)
     IntegerLookup(vocabulary=None, mask_token=None, oov_token=-1, ...)
-        token -> index: the mask token (when given) is 0, then one
-        out-of-vocabulary index, then the vocabulary in order; `adapt(data)`
-        takes the vocabulary by decreasing count (ties: larger token first),
-        as Keras; invert=True maps indices back to tokens.
+        token -> index: the mask token (when given, with output_mode="int")
+        is 0, then `num_oov_indices` out-of-vocabulary indices, then the
+        vocabulary in order; `adapt(data)` takes the vocabulary by decreasing
+        count (ties: larger token first), as Keras; invert=True maps indices
+        back to tokens.
+
+An unknown token takes the one OOV index; with several, the
+`to_hash_bucket_fast` bucket of the string (of an integer's decimal text with
+IntegerLookup's oov_method="farmhash"), or the integer modulo their number
+(oov_method="floormod"); with a `salt`, the SipHash bucket
+(`to_hash_bucket_strong`); with none it is an InvalidArgumentError, as Keras 3.
 
 Lookups compare each token with the vocabulary (a [..., vocabulary]
 comparison), so they run in graphs too; they suit the small vocabularies
@@ -18,7 +25,9 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.keras.layers.layer import ConfigurableLayer
-from runtime._src.ops import array_ops, math_ops, reduction_ops
+from runtime._src.keras.layers.preprocessing.bucketing import salt_pair
+from runtime._src.ops import (array_ops, check_ops, math_ops, reduction_ops, scatter_ops,
+                              string_more_ops, text_ops)
 from runtime._src.keras.layers.preprocessing.category_encoding import encode
 
 __all__ = ["IntegerLookup", "StringLookup"]
@@ -37,12 +46,17 @@ class _Lookup(ConfigurableLayer):
     _config_keys = ("num_oov_indices", "mask_token", "oov_token", "output_mode", "invert")
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=None,
-                 vocabulary=None, output_mode="int", invert=False, **kwargs):
+                 vocabulary=None, output_mode="int", invert=False, salt=None, **kwargs):
         kwargs.pop("dtype", None)
         super().__init__(**kwargs)
-        if num_oov_indices != 1:
-            raise NotImplementedError(f"{type(self).__name__}: only num_oov_indices=1 is "
-                                      f"supported, got {num_oov_indices}")
+        if salt is not None and self._token_dtype is dtypes.int64 and \
+                getattr(self, "oov_method", "farmhash") != "farmhash":
+            raise ValueError("`salt` can only be used when `oov_method='farmhash'`. "
+                             f"Received: oov_method={self.oov_method}")
+        self.salt = salt_pair(salt, "IndexLookup", "2 integers")
+        if num_oov_indices < 0:
+            raise ValueError("`num_oov_indices` must be greater than or equal to 0. "
+                             f"Received: num_oov_indices={num_oov_indices}")
         if output_mode not in ("int", "one_hot", "multi_hot", "count"):
             raise ValueError(f"Unknown arg for output_mode: {output_mode!r}")
         self.max_tokens, self.num_oov_indices = max_tokens, num_oov_indices
@@ -69,8 +83,11 @@ class _Lookup(ConfigurableLayer):
             keep = keep[:self.max_tokens - self.num_oov_indices - (self.mask_token is not None)]
         self._vocabulary = [t for _, t in keep]
 
+    def _oov_start(self):
+        return 1 if self.mask_token is not None and self.output_mode == "int" else 0
+
     def get_vocabulary(self):
-        head = [] if self.mask_token is None else [self.mask_token]
+        head = [self.mask_token] if self._oov_start() else []
         return head + [self.oov_token] * self.num_oov_indices + list(self._vocabulary)
 
     def vocabulary_size(self):
@@ -93,23 +110,44 @@ class _Lookup(ConfigurableLayer):
                       if self.output_mode != "count" else dtypes.int64)
 
     def _lookup(self, x, first):
-        oov = array_ops.constant(first - 1, dtypes.int64)
+        oov = self._oov_index(x)
         if not self._vocabulary:
-            index = array_ops.fill(array_ops.shape(x), oov)
+            index, found = oov, array_ops.zeros_like(oov, dtype=dtypes.bool)
         else:
             hits = _matches(array_ops.expand_dims(x, -1), self._vocabulary)
             found = reduction_ops.reduce_any(hits, axis=-1)
             pos = math_ops.add(reduction_ops.argmax(math_ops.cast(hits, dtypes.int32), axis=-1),
                                array_ops.constant(first, dtypes.int64))
-            index = math_ops.where(found, pos, array_ops.fill(array_ops.shape(x), oov))
+            index = math_ops.where(found, pos, oov)
         if self.mask_token is not None:
             mask = _matches(x, self.mask_token)
-            index = math_ops.where(mask, array_ops.zeros_like(index), index)
+            found = math_ops.logical_or(found, mask)
+            dropped = 0 if self.output_mode == "int" else -1   # no column in the encodings
+            index = math_ops.where(mask, array_ops.fill(array_ops.shape(index), np.int64(
+                dropped)), index)
+        if self.num_oov_indices == 0:
+            check_ops.Assert(reduction_ops.reduce_all(found), [
+                "When `num_oov_indices=0` all inputs should be in vocabulary, found OOV "
+                "values", scatter_ops.boolean_mask(x, math_ops.logical_not(found)),
+                "consider setting `num_oov_indices=1`."], summarize=-1)
         return index
+
+    def _oov_index(self, x):
+        """The index of each token if it is out of the vocabulary."""
+        n, start = self.num_oov_indices, np.int64(self._oov_start())
+        if n <= 1:
+            return array_ops.fill(array_ops.shape(x), np.int64(start if n else -1))
+        if x.dtype.is_integer and getattr(self, "oov_method", "farmhash") == "floormod":
+            return math_ops.floormod(math_ops.cast(x, dtypes.int64), np.int64(n)) + start
+        text = x if x.dtype == dtypes.string else text_ops.as_string(x)
+        if self.salt is not None:
+            return string_more_ops.to_hash_bucket_strong(text, n, self.salt) + start
+        return text_ops.to_hash_bucket_fast(text, n) + start
 
     def get_config(self):
         config = super().get_config()
-        config.update({"max_tokens": self.max_tokens, "vocabulary": list(self._vocabulary)})
+        config.update({"max_tokens": self.max_tokens, "vocabulary": list(self._vocabulary),
+                       "salt": self.salt})
         return config
 
 
@@ -143,14 +181,21 @@ class StringLookup(_Lookup):
 class IntegerLookup(_Lookup):
     """`keras.layers.IntegerLookup(max_tokens=None, num_oov_indices=1,
     mask_token=None, oov_token=-1, vocabulary=None, output_mode="int",
-    invert=False)`."""
+    invert=False, oov_method="floormod")`."""
 
     _token_dtype = dtypes.int64
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1,
-                 vocabulary=None, **kwargs):
+                 vocabulary=None, oov_method="floormod", salt=None, **kwargs):
+        if oov_method not in ("floormod", "farmhash"):
+            raise ValueError('`oov_method` must be one of "floormod", "farmhash". '
+                             f"Received: oov_method={oov_method}")
+        self.oov_method = oov_method
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary,
-                         **kwargs)
+                         salt=salt, **kwargs)
+
+    def get_config(self):
+        return {**super().get_config(), "oov_method": self.oov_method}
 
     def _token(self, value):
         return int(value)

@@ -4,7 +4,9 @@
     Flatten()                        (batch, d1, d2, ...) -> (batch, d1 * d2 * ...);
                                      (n,) -> (n, 1)
     Reshape(target_shape)            (batch, ...) -> (batch, *target_shape), one -1 allowed
-    UpSampling2D(size=(2, 2))        each pixel repeated size[0] x size[1] times (nearest)
+    UpSampling2D(size=(2, 2))        each pixel repeated size[0] x size[1] times (nearest),
+                                     or tf.image.resize by size (interpolation="bilinear",
+                                     "bicubic", "area", "lanczos3", "lanczos5")
     ZeroPadding2D(padding=(1, 1))    zeros around height and width; an int, a pair
                                      (symmetric) or ((top, bottom), (left, right))
     Cropping2D(cropping=((0, 0), (0, 0)))  remove rows/columns, same argument forms
@@ -14,9 +16,9 @@
 import numbers
 
 from runtime._src.keras.layers.layer import InputSpec
-from runtime._src.keras.utils.argument_validation import _data_format, _pair
+from runtime._src.keras.utils.argument_validation import _data_format, _pair, check_interpolation
 from runtime._src.keras.layers.layer import ConfigurableLayer
-from runtime._src.ops import array_ops, shape_ops, tile_ops
+from runtime._src.ops import array_ops, image_ops, math_ops, shape_ops, tile_ops
 import math
 from runtime._src.keras.layers.layer import Layer
 
@@ -58,14 +60,20 @@ class UpSampling2D(ConfigurableLayer):
         super().__init__(**kwargs)
         self.size = _pair(size, "size")
         self.data_format = _data_format(data_format)
-        if interpolation != "nearest":
-            raise NotImplementedError(f'Layer "{self.name}": interpolation={interpolation!r} '
-                                      'is not supported; use "nearest"')
-        self.interpolation = interpolation
+        self.interpolation = check_interpolation(interpolation.lower())
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
         h, w = _spatial(self, 4)
+        if self.interpolation != "nearest":         # tf.image.resize to the larger size
+            x = inputs if self.data_format == "channels_last" else \
+                array_ops.transpose(inputs, [0, 2, 3, 1])
+            dims = x.shape.dims
+            out = image_ops.resize(x, [dims[1] * self.size[0], dims[2] * self.size[1]],
+                                   method=self.interpolation)
+            out = math_ops.cast(out, inputs.dtype)
+            return out if self.data_format == "channels_last" else \
+                array_ops.transpose(out, [0, 3, 1, 2])
         out = shape_ops.repeat(inputs, self.size[0], axis=h)
         return shape_ops.repeat(out, self.size[1], axis=w)
 

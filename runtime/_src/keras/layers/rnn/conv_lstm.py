@@ -178,6 +178,7 @@ class _ConvLSTM(RNN):
 
     def build(self, input_shape):
         self.cell.build((input_shape[0],) + tuple(input_shape[2:]))
+        self._build_states(input_shape)
         self.built = True
 
     def call(self, sequences, initial_state=None, mask=None, training=False):
@@ -185,6 +186,8 @@ class _ConvLSTM(RNN):
         if self.cell.data_format == "channels_first":     # (b, t, c, ...) -> (b, t, ..., c)
             x = array_ops.transpose(x, [0, 1, *range(3, self._rank + 3), 2])
         batch = array_ops.shape(x)[0]
+        if initial_state is None and self.stateful:
+            initial_state = self._stored_states(x)
         states = initial_state or self.cell.get_initial_state(batch)
         self.cell.draw_masks(x[:, 0], states[0], training)
         saved, self.cell.data_format = self.cell.data_format, "channels_last"

@@ -1,6 +1,7 @@
 """The recurrent layers: `SimpleRNN`, `LSTM`, `GRU` (Keras 3's defaults).
 
-    LSTM(units, return_sequences=False, return_state=False, go_backwards=False)
+    LSTM(units, return_sequences=False, return_state=False, go_backwards=False,
+         stateful=False)
         inputs (batch, time, features) -> (batch, units), or (batch, time, units)
         with return_sequences; return_state adds the final states ([h, c] for
         LSTM, [h] for GRU and SimpleRNN): [output, *states]
@@ -9,7 +10,8 @@
 (batch, time) bool marks the steps to use; a masked step keeps the previous
 output and states. `Embedding(..., mask_zero=True)` before the layer in a
 `Sequential` or functional model passes its mask on. `dropout` and
-`recurrent_dropout` draw one mask per call, used at every step.
+`recurrent_dropout` draw one mask per call, used at every step. With
+`stateful=True` the last states carry over from call to call (rnn_state.py).
 
 The time loop is `rnn_loop.time_loop`: one staged `while_loop` in a graph
 (the step is traced once, whatever the sequence length), a Python loop
@@ -23,6 +25,7 @@ from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
 from runtime._src.keras.layers.rnn.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
 from runtime._src.keras.layers.rnn.rnn_loop import time_loop
+from runtime._src.keras.layers.rnn.rnn_state import StatefulRNN
 from runtime._src.ops import array_ops, shape_ops
 
 __all__ = ["SimpleRNN", "LSTM", "GRU", "RNNBase"]
@@ -33,7 +36,7 @@ _LAYER_KEYS = ("name", "trainable", "dtype", "input_shape", "batch_input_shape",
                "batch_size", "input_dim", "activity_regularizer")
 
 
-class RNNBase(ConfigurableLayer):
+class RNNBase(StatefulRNN, ConfigurableLayer):
     """A recurrent layer around one of the cells in layers/rnn/recurrent_cells.py."""
 
     _cell_class = None
@@ -50,9 +53,6 @@ class RNNBase(ConfigurableLayer):
         self.stateful = bool(rnn.get("stateful", False))
         self.unroll = bool(rnn.get("unroll", False))
         self.zero_output_for_mask = bool(rnn.get("zero_output_for_mask", False))
-        if self.stateful:
-            raise NotImplementedError(f'Layer "{self.name}": stateful=True is not supported; '
-                                      "pass the states with initial_state= instead")
         self.cell = self._cell_class(units, name=self._cell_name,
                                      dtype=layer.get("dtype"), **kwargs)
         self.input_spec = InputSpec(ndim=3)
@@ -68,7 +68,11 @@ class RNNBase(ConfigurableLayer):
             raise ValueError(f'Layer "{self.name}": the last dimension of its input must be '
                              f"known to build the kernel; got input shape {input_shape}")
         self.cell.build(tuple(input_shape))
+        self._build_states(input_shape)
         self.built = True
+
+    def _zero_states(self, batch_size):
+        return self.cell.get_initial_state(batch_size)
 
     def call(self, inputs, initial_state=None, mask=None, training=False):
         cell = self.cell
@@ -79,7 +83,9 @@ class RNNBase(ConfigurableLayer):
             if mask is not None:
                 mask = shape_ops.reverse(mask, [1])
         inputs = cell.prepare(inputs, training)
-        if initial_state is None:
+        if initial_state is None and self.stateful:
+            states = list(self._stored_states(inputs))
+        elif initial_state is None:
             states = cell.get_initial_state(array_ops.shape(inputs)[0])
         else:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
@@ -94,6 +100,7 @@ class RNNBase(ConfigurableLayer):
             outputs, last, states = time_loop(cell.step, projected, states, mask=mask,
                                               return_sequences=self.return_sequences,
                                               zero_output=self.zero_output_for_mask)
+        self._keep_states(states)
         output = array_ops.transpose(outputs, [1, 0, 2]) if self.return_sequences else last
         if self.return_state:
             return [output, *states]

@@ -18,12 +18,14 @@ cells (SimpleRNNCell, LSTMCell, GRUCell) run as in SimpleRNN, LSTM and GRU.
 """
 
 from runtime._src.core import nest
+from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import InputSpec, Layer, _call_parameters
 from runtime._src.keras.layers.layer import base_config
 from runtime._src.keras.layers.rnn.recurrent import RNNBase
 from runtime._src.keras.layers.rnn.recurrent_cells import _Cell
 from runtime._src.keras.layers.rnn.rnn_loop import time_loop
+from runtime._src.keras.layers.rnn.rnn_state import StatefulRNN
 from runtime._src.ops import array_ops, shape_ops
 
 __all__ = ["RNN", "StackedRNNCells"]
@@ -117,7 +119,7 @@ class StackedRNNCells(Layer):
         return cls(cells, **config)
 
 
-class RNN(Layer):
+class RNN(StatefulRNN, Layer):
     """`keras.layers.RNN(cell, return_sequences=False, return_state=False,
     go_backwards=False, stateful=False, unroll=False, zero_output_for_mask=False)`."""
 
@@ -132,12 +134,9 @@ class RNN(Layer):
             raise ValueError("state_size must be an integer, or a list/tuple of integers "
                              "(one for each state tensor).")
         super().__init__(**kwargs)
-        if stateful:
-            raise NotImplementedError(f'Layer "{self.name}": stateful=True is not supported; '
-                                      "pass the states with initial_state= instead")
         self.cell = cell
         self.return_sequences, self.return_state = bool(return_sequences), bool(return_state)
-        self.go_backwards, self.stateful = bool(go_backwards), False
+        self.go_backwards, self.stateful = bool(go_backwards), bool(stateful)
         self.unroll, self.zero_output_for_mask = bool(unroll), bool(zero_output_for_mask)
         self.input_spec = InputSpec(min_ndim=3)
 
@@ -152,7 +151,11 @@ class RNN(Layer):
             input_shape = input_shape[0]
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build((input_shape[0],) + tuple(input_shape[2:]))
+        self._build_states(input_shape)
         self.built = True
+
+    def _zero_states(self, batch_size):
+        return self.get_initial_state(batch_size)
 
     def get_initial_state(self, batch_size):
         states = _initial_state(self.cell, batch_size, self.compute_dtype)
@@ -163,11 +166,14 @@ class RNN(Layer):
             return RNNBase.call(self, sequences, initial_state, mask, training)
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
-        if initial_state is None:
+        if initial_state is None and self.stateful:
+            initial_state = list(self._stored_states(sequences))
+        elif initial_state is None:
             initial_state = self.get_initial_state(array_ops.shape(sequences)[0])
         elif not isinstance(initial_state, (list, tuple)):
             initial_state = [initial_state]
-        structure = list(initial_state)
+        structure = nest.map_structure(
+            lambda s: convert_to_tensor(s, dtype=self.compute_dtype), list(initial_state))
         if self.go_backwards:
             sequences = shape_ops.reverse(sequences, [1])
             mask = None if mask is None else shape_ops.reverse(mask, [1])
@@ -184,6 +190,7 @@ class RNN(Layer):
             mask=None if mask is None else array_ops.transpose(mask, [1, 0]),
             return_sequences=self.return_sequences, zero_output=self.zero_output_for_mask,
             output_size=_output_size(self.cell))
+        self._keep_states(nest.pack_sequence_as(structure, states))
         output = array_ops.transpose(outputs, perm) if self.return_sequences else last
         if self.return_state:
             return [output, *nest.pack_sequence_as(structure, states)]

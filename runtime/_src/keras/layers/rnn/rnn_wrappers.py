@@ -86,6 +86,17 @@ class Bidirectional(ConfigurableLayer):
         self.backward_layer.build(input_shape)
         self.built = True
 
+    @property
+    def stateful(self):
+        return self.forward_layer.stateful
+
+    def reset_state(self):
+        """Zero the states of both directions' stateful layers."""
+        for layer in (self.forward_layer, self.backward_layer):
+            layer.reset_state()
+
+    reset_states = reset_state
+
     def call(self, inputs, initial_state=None, mask=None, training=None):
         kwargs = {}
         if training is not None:

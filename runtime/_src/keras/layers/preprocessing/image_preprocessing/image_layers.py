@@ -1,8 +1,11 @@
 """Image preprocessing layers: `Resizing`, `CenterCrop`, `RandomFlip`.
 
-    Resizing(height, width, interpolation="bilinear", crop_to_aspect_ratio=False)
-        tf.image.resize to (height, width); crop_to_aspect_ratio first takes the
-        largest centred window of the target's aspect ratio (no distortion);
+    Resizing(height, width, interpolation="bilinear", crop_to_aspect_ratio=False,
+             pad_to_aspect_ratio=False, fill_value=0.0, antialias=False)
+        tf.image.resize to (height, width) (bilinear, nearest, bicubic, area,
+        lanczos3, lanczos5); crop_to_aspect_ratio first takes the largest
+        centred window of the target's aspect ratio, pad_to_aspect_ratio pads
+        both sides of the short axis with fill_value to it (no distortion);
         integer images come back rounded (half to even) in their own dtype
     CenterCrop(height, width)
         the centred height x width window; an input smaller than that on a side
@@ -17,7 +20,7 @@ image; data_format="channels_first" puts the channels before height.
 
 import numpy as np
 
-from runtime._src.keras.utils.argument_validation import _data_format
+from runtime._src.keras.utils.argument_validation import _data_format, check_interpolation
 from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.keras.layers.regularization.noise import _when_training
 from runtime._src.ops import array_ops, image_ops, math_ops, random_ops, shape_ops
@@ -63,11 +66,26 @@ def _crop_to_aspect(x, h_axis, height, width):
                  int(float(in_w - crop_w) / 2), crop_w)
 
 
-def _resize(layer, x, height, width, interpolation, crop):
+def _pad_to_aspect(x, h_axis, height, width, fill_value):
+    """x with fill_value rows (columns) added evenly on both sides, toward the
+    aspect height:width, as Keras 3.15 pads (its float32 arithmetic)."""
+    in_h, in_w = x.shape.dims[h_axis], x.shape.dims[h_axis + 1]
+    pad_h = max(in_h, int(np.float32(in_w * height) / np.float32(width)))
+    pad_w = max(in_w, int(np.float32(in_h * width) / np.float32(height)))
+    top, left = int(np.float32(pad_h - in_h) / 2), int(np.float32(pad_w - in_w) / 2)
+    pads = [[0, 0]] * x.shape.rank
+    pads[h_axis], pads[h_axis + 1] = [top, top], [left, left]
+    return shape_ops.pad(x, pads, constant_values=math_ops.cast(fill_value, x.dtype))
+
+
+def _resize(layer, x, height, width, interpolation, crop, pad=False, antialias=False,
+            fill_value=0.0):
     x = _as_channels_last(layer, x)
     if crop:
         x = _crop_to_aspect(x, x.shape.rank - 3, height, width)
-    out = image_ops.resize(x, [height, width], method=interpolation)
+    elif pad:
+        x = _pad_to_aspect(x, x.shape.rank - 3, height, width, fill_value)
+    out = image_ops.resize(x, [height, width], method=interpolation, antialias=antialias)
     return _back(layer, math_ops.cast(out, layer.dtype))
 
 
@@ -89,12 +107,13 @@ class Resizing(ConfigurableLayer):
                  pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0,
                  antialias=False, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if interpolation not in ("bilinear", "nearest"):
-            raise NotImplementedError(f'Layer "{self.name}": interpolation={interpolation!r} '
-                                      'is not supported; use "bilinear" or "nearest"')
-        if pad_to_aspect_ratio or antialias:
-            raise NotImplementedError(f'Layer "{self.name}": pad_to_aspect_ratio and '
-                                      "antialias are not supported")
+        check_interpolation(interpolation)
+        if fill_mode != "constant":
+            raise ValueError("Invalid value for argument `fill_mode`. Only `'constant'` is "
+                             f"supported. Received: fill_mode={fill_mode}")
+        if pad_to_aspect_ratio and crop_to_aspect_ratio:
+            raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can "
+                             "be `True`.")
         self.height, self.width = int(height), int(width)
         self.interpolation, self.crop_to_aspect_ratio = interpolation, crop_to_aspect_ratio
         self.pad_to_aspect_ratio, self.antialias = pad_to_aspect_ratio, antialias
@@ -104,7 +123,8 @@ class Resizing(ConfigurableLayer):
     def call(self, inputs):
         _hw_axes(self, inputs.shape.rank)
         out = _resize(self, inputs, self.height, self.width, self.interpolation,
-                      self.crop_to_aspect_ratio)
+                      self.crop_to_aspect_ratio, self.pad_to_aspect_ratio, self.antialias,
+                      self.fill_value)
         if not inputs.dtype.is_integer:
             return out
         # Keras 3 gives integer images back in their dtype: rounded, then saturated
