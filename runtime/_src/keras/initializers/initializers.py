@@ -276,7 +276,7 @@ class Identity(Initializer):
             raise ValueError("Identity matrix initializer can only be used for 2D matrices. "
                              f"Received: shape={shape} of rank {len(shape)}.")
         dtype = dtypes.as_dtype(dtype or "float32")
-        eye = linalg_ops.eye(shape[0], shape[1], dtype=dtype)
+        eye = array_ops.eye(shape[0], shape[1], dtype=dtype)
         return eye if self.gain == 1 else eye * array_ops.constant(self.gain, dtype)
 
 
