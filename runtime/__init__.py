@@ -13,7 +13,7 @@ per layer (docs/architecture.md).
 import sys as _sys
 
 from runtime._src import ops as _ops  # registers every op, fills tensor dispatch
-from runtime._src.core.dtypes import (DType, bool, complex64, complex128,
+from runtime._src.core.dtypes import (DType, bfloat16, bool, complex64, complex128,
                                       float16, float32, float64, int8, int16, int32, int64,
                                       string, uint8, uint16, uint32, uint64)
 from runtime._src.core.tensor import Tensor, convert_to_tensor
@@ -128,7 +128,7 @@ __all__ = [
     "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "abs",
     "acos", "acosh", "add", "add_n", "argmax", "argmin", "argsort", "as_dtype", "asin",
     "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan",
-    "atan2", "atanh", "audio", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
+    "atan2", "atanh", "audio", "autograph", "bfloat16", "bitcast", "bitwise", "bool", "boolean_mask",
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "complex", "complex128",
     "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cosh",

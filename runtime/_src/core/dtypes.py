@@ -15,12 +15,13 @@ as in TensorFlow.
     tf.int64
 """
 
+import ml_dtypes
 import numpy as np
 
 __all__ = [
     "DType", "as_dtype", "dtype_of_python",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128", "string",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string",
 ]
 
 _builtin_bool = bool
@@ -32,17 +33,17 @@ class DType:
     __slots__ = ("name", "np_dtype", "is_integer", "is_floating", "is_bool",
                  "is_string", "is_unsigned", "is_complex", "_limits")
 
-    def __init__(self, name, np_dtype):
+    def __init__(self, name, np_dtype, kind=None):
         self.name = name
         self.np_dtype = np.dtype(np_dtype)
-        kind = self.np_dtype.kind
+        kind = kind or self.np_dtype.kind     # ml_dtypes' types are kind "V" to numpy
         self.is_integer = kind in "iu"
         self.is_unsigned = kind == "u"
         self.is_floating = kind == "f"
         self.is_complex = kind == "c"
         self.is_bool = kind == "b"
         self.is_string = kind in "OUS"
-        info = np.iinfo if self.is_integer else np.finfo if self.is_floating else None
+        info = ml_dtypes.iinfo if self.is_integer else ml_dtypes.finfo if self.is_floating else None
         self._limits = None if info is None else (info(self.np_dtype).min, info(self.np_dtype).max)
 
     @property
@@ -107,14 +108,15 @@ uint16 = DType("uint16", np.uint16)
 uint32 = DType("uint32", np.uint32)
 uint64 = DType("uint64", np.uint64)
 float16 = DType("float16", np.float16)
+bfloat16 = DType("bfloat16", ml_dtypes.bfloat16, "f")   # numpy's via ml_dtypes, as TF's
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 string = DType("string", np.object_)
 
-_ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
-        float64, complex64, complex128, string)
+_ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16,
+        float32, float64, complex64, complex128, string)
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NUMPY = {d.np_dtype: d for d in _ALL if d is not string}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int32})
@@ -190,7 +192,7 @@ _BY_NAME["variant"] = variant
 # `tf.as_dtype(int)` use.
 _ENUM = {float32: 1, float64: 2, int32: 3, uint8: 4,
          int16: 5, int8: 6, string: 7, int64: 9, bool: 10,
-         float16: 19, complex64: 8, complex128: 18, uint16: 17,
+         float16: 19, bfloat16: 14, complex64: 8, complex128: 18, uint16: 17,
          uint32: 22, uint64: 23}
 _BY_ENUM = {v: k for k, v in _ENUM.items()}
 _NAMES = {d.name: d for d in _ENUM}

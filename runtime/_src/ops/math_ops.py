@@ -111,7 +111,8 @@ def _realdiv(x, y):
 def _realdiv_grad(op, grad):
     x, y = op.inputs
     gx = truediv(grad, _conj(y))
-    return [unbroadcast(gx, x), unbroadcast(negative(multiply(gx, _conj(op.outputs[0]))), y)]
+    gy = multiply(grad, truediv(truediv(negative(_conj(x)), _conj(y)), _conj(y)))  # TF's form
+    return [unbroadcast(gx, x), unbroadcast(gy, y)]
 
 
 @define_op("FloorDiv", infer=rules.elementwise)
@@ -170,10 +171,10 @@ def _pow(x, y):
 def _pow_grad(op, grad):
     x, y = op.inputs
     xc, yc, out = _conj(x), _conj(y), _conj(op.outputs[0])
-    gx = multiply(grad, multiply(yc, pow(xc, subtract(yc, 1))))
+    gx = multiply(multiply(grad, yc), pow(xc, subtract(yc, 1)))      # TF's order
     positive = not_equal(x, 0) if x.dtype in COMPLEX else greater(x, 0)
     log_x = where(positive, log(where(positive, xc, 1)), 0)
-    return [unbroadcast(gx, x), unbroadcast(multiply(grad, multiply(out, log_x)), y)]
+    return [unbroadcast(gx, x), unbroadcast(multiply(multiply(grad, out), log_x), y)]
 
 
 @define_op("Maximum", infer=rules.elementwise)
@@ -319,7 +320,7 @@ _UNARY_GRADS = {
     "Square": lambda g, x, y: multiply(g, multiply(x, 2)),
     "Sqrt": lambda g, x, y: apply("SqrtGrad", (y, g)),
     "Exp": lambda g, x, y: multiply(g, y),
-    "Log": lambda g, x, y: truediv(g, x),
+    "Log": lambda g, x, y: multiply(g, reciprocal(x)),     # TF's form (its rounding)
     "Tanh": lambda g, x, y: multiply(g, subtract(1, square(y))),
 }
 
@@ -451,9 +452,10 @@ _UNARY_MATH_GRADS = {
     "Log1p": lambda g, x, y: truediv(g, add(1, x)),
     "Rsqrt": lambda g, x, y: apply("RsqrtGrad", (y, g)),
     "Reciprocal": lambda g, x, y: apply("ReciprocalGrad", (y, g)),
-    "Erf": lambda g, x, y: multiply(g, multiply(2 / math.sqrt(math.pi), exp(negative(square(x))))),
-    "Erfc": lambda g, x, y: multiply(g, multiply(-2 / math.sqrt(math.pi),
-                                                  exp(negative(square(x))))),
+    "Erf": lambda g, x, y: multiply(multiply(g, 2 / math.sqrt(math.pi)),
+                                    exp(negative(square(x)))),
+    "Erfc": lambda g, x, y: multiply(multiply(g, -2 / math.sqrt(math.pi)),
+                                     exp(negative(square(x)))),
 }
 for _name, _derivative in _UNARY_MATH_GRADS.items():
     _define_unary_grad(_name, _derivative)
@@ -470,12 +472,12 @@ def _zero_where_no_gradient(dy, out):
 
 @define_op("SqrtGrad", infer=rules.same_as_first)
 def _sqrt_grad_kernel(y, dy):
-    return _zero_where_no_gradient(dy, dy * y.dtype.type(0.5) / y)
+    return _zero_where_no_gradient(dy, dy * (y.dtype.type(0.5) / y))
 
 
 @define_op("RsqrtGrad", infer=rules.same_as_first)
 def _rsqrt_grad_kernel(y, dy):
-    return _zero_where_no_gradient(dy, dy * y.dtype.type(-0.5) * (y * y * y))
+    return _zero_where_no_gradient(dy, y.dtype.type(-0.5) * (dy * y) * (y * y))
 
 
 @define_op("ReciprocalGrad", infer=rules.same_as_first)
@@ -1024,6 +1026,8 @@ def _infer_cast(inputs, attrs):
 def _cast(x, dtype):
     if x.dtype.kind == "c" and not dtype.is_complex:
         x = x.real                     # TF keeps the real part (numpy would warn)
+    if dtype is dtypes.bfloat16 and x.dtype.kind in "iuf":
+        x = x.astype(np.float32)       # TF rounds through float32 (twice: 1 + 2**-8 + 2**-30 -> 1)
     return x.astype(dtype.np_dtype)
 
 
