@@ -60,7 +60,8 @@ def _grad_cases(tf):
 
 
 def _value_cases(tf):
-    """name -> (function, inputs): cases with no gradient to record."""
+    """name -> (function, inputs): cases with no gradient to record (the Generator
+    made here, outside `wrap`)."""
     return {
         "cast_special": (lambda a: tf.cast(a, tf.bfloat16), [(SPECIAL, "float32")]),
         "cast_special_f64": (lambda a: tf.cast(a, tf.bfloat16), [(SPECIAL, "float64")]),
@@ -79,6 +80,22 @@ def _value_cases(tf):
                                               tf.fill([2], tf.constant(0.3, tf.bfloat16))]), []),
         "constant_python": (lambda: tf.constant([0.1, 1e10, 1 / 3], tf.bfloat16), []),
         "is_nan": (lambda a: tf.math.is_nan(a), [(SPECIAL, None)]),
+        "stateless_uniform": (lambda: tf.random.stateless_uniform(
+            [5], seed=[1, 2], minval=-2, maxval=5, dtype=tf.bfloat16), []),
+        "stateless_normal": (lambda: tf.random.stateless_normal([5], seed=[3, 4],
+                                                                dtype=tf.bfloat16), []),
+        "generator_uniform": (lambda gen=tf.random.Generator.from_seed(1): gen.uniform(
+            [5], dtype=tf.bfloat16), []),
+        "as_string": (lambda a: tf.strings.as_string(a), [([2.5, -0.1, 3e38], None)]),
+        "saturate_cast": (lambda a: tf.dtypes.saturate_cast(a, tf.bfloat16),
+                          [([1e30, -1e39, 3.4e38, 7.0], "float64")]),
+        "bitcast": (lambda a: tf.bitcast(a, tf.int16), [([1.0, -2.5, np.inf], None)]),
+        "max_pool": (lambda a: tf.nn.max_pool2d(a, 2, 1, "SAME"), [(_values([1, 3, 3, 1], 11), None)]),
+        "einsum": (lambda a, b: tf.einsum("ij,jk->ik", a, b),
+                   [(_values([2, 3], 12), None), (_values([3, 2], 13), None)]),
+        "cumsum_in_bfloat16": (lambda a: tf.cumsum(a), [(np.ones(300), None)]),
+        "segment_max": (lambda a: tf.math.unsorted_segment_max(a, [0, 0, 2], 3),
+                        [([1.5, -2.0, 3.0], None)]),
     }
 
 
@@ -89,6 +106,8 @@ def _tensor(tf, values, dtype):
 
 def _stored(t):
     value = np.asarray(t.numpy())
+    if t.dtype.name == "string":          # bytes, as text (npz holds no objects)
+        return np.array([v.decode() for v in value.ravel()]).reshape(value.shape)
     return value.astype(np.float32) if t.dtype.name == "bfloat16" else value
 
 

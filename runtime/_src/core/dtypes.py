@@ -19,7 +19,7 @@ import ml_dtypes
 import numpy as np
 
 __all__ = [
-    "DType", "as_dtype", "dtype_of_python",
+    "DType", "as_dtype", "dtype_of_python", "is_float_array",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string",
 ]
@@ -58,6 +58,33 @@ class DType:
     def real_dtype(self):
         """float32 for complex64, float64 for complex128, else the dtype itself."""
         return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    @property
+    def size(self):
+        """Bytes a value takes: 2 for bfloat16; 0 for string and variant, as TF."""
+        return 0 if self.np_dtype.kind == "O" else self.np_dtype.itemsize
+
+    @property
+    def as_datatype_enum(self):
+        """TF's DataType enum number (types.proto): 1 for float32, 14 for bfloat16."""
+        return 21 if self is variant else _ENUM[self]      # 21: DT_VARIANT
+
+    @property
+    def base_dtype(self):
+        return self                  # no reference dtypes here
+
+    @property
+    def is_quantized(self):
+        return False                 # TF's qint8 and kin do not exist here
+
+    @property
+    def is_numpy_compatible(self):
+        return self is not variant
+
+    def is_compatible_with(self, other):
+        """Whether `other` (a DType or anything `tf.as_dtype` takes) is this dtype;
+        TypeError for what is no dtype, as TF."""
+        return public_as_dtype(other) is self
 
     @property
     def min(self):
@@ -154,6 +181,12 @@ def as_dtype(value):
         raise TypeError(f"dtype {npd} is not supported") from None
 
 
+def is_float_array(np_dtype):
+    """Whether numpy dtype `np_dtype` holds floats: numpy's own or bfloat16 (ml_dtypes'
+    types are kind "V" to numpy)."""
+    return np_dtype.kind == "f" or np_dtype == bfloat16.np_dtype
+
+
 def dtype_of_python(value):
     """The dtype a Python or numpy value converts to, by TensorFlow's rules."""
     if isinstance(value, _builtin_bool) or isinstance(value, np.bool_):
@@ -196,7 +229,8 @@ _ENUM = {float32: 1, float64: 2, int32: 3, uint8: 4,
          uint32: 22, uint64: 23}
 _BY_ENUM = {v: k for k, v in _ENUM.items()}
 _NAMES = {d.name: d for d in _ENUM}
-_NAMES.update({"float": float32, "double": float64, "half": float16})
+_NAMES.update({"float": float32, "double": float64, "half": float16, "variant": variant})
+_BY_ENUM[21] = variant
 
 
 def public_as_dtype(type_value):

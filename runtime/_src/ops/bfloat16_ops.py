@@ -27,7 +27,7 @@ _BF16, _F32 = dtypes.bfloat16.np_dtype, np.dtype(np.float32)
 
 # Ops whose TF kernel computes bfloat16 in float32 and rounds once.
 FLOAT32_COMPUTED = (
-    "MatMul", "Sum", "Mean", "EuclideanNorm", "Cumsum", "L2Loss",
+    "MatMul", "Sum", "Mean", "EuclideanNorm", "L2Loss",
     "Softmax", "Softsign", "Elu", "Selu",
     "Rsqrt", "Conv2D", "Conv2DBackpropFilter",
     "Conv2DBackpropInput", "AvgPool", "AvgPoolGrad", "Einsum",

@@ -363,7 +363,7 @@ def _check_pool(op, x, attrs):
 def _max_pool(x, ksize, strides, padding, explicit_paddings):
     _check_pool("MaxPool", x, {"ksize": ksize, "strides": strides, "padding": padding,
                                "explicit_paddings": explicit_paddings})
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill = -np.inf if dtypes.is_float_array(x.dtype) else np.iinfo(x.dtype).min
     result = None
     tiles = _tiles(x, ksize, strides, padding, explicit_paddings)
     taps = _tile_taps(tiles) if tiles is not None else \
@@ -398,7 +398,7 @@ def _first_maxima(x, y, ksize, strides, padding, explicit):
     """Where each window's maximum comes from: (the padded input's shape, a list
     of (a, b, hit) for every tap (a, b) of the window, `hit` (y's shape) true
     where that tap is the window's first element equal to its maximum `y`)."""
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill = -np.inf if dtypes.is_float_array(x.dtype) else np.iinfo(x.dtype).min
     padded, out = _padded(x, ksize, strides, (1, 1), padding, explicit, fill)
     view = patches(padded, ksize, strides, (1, 1), out)
     taken = np.zeros(y.shape, bool)

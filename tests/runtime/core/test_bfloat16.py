@@ -44,6 +44,20 @@ def test_the_dtype_is_tfs():
     assert (float(b.min), float(b.max)) == (-3.3895313892515355e38, 3.3895313892515355e38)
 
 
+@pytest.mark.parametrize("name, size, enum, numpy_compatible", [
+    ("bfloat16", 2, 14, True), ("float32", 4, 1, True), ("string", 0, 7, True),
+    ("bool", 1, 10, True), ("complex128", 16, 18, True), ("int8", 1, 6, True),
+    ("variant", 0, 21, False)])
+def test_dtype_size_enum_and_compatibility_are_tfs(name, size, enum, numpy_compatible):
+    d = getattr(tf.dtypes, name)       # TF 2.21's values
+    assert (d.size, d.as_datatype_enum, d.is_numpy_compatible) == (size, enum, numpy_compatible)
+    assert d.base_dtype is d and not d.is_quantized
+    assert d.is_compatible_with(name) and d.is_compatible_with(d)
+    assert d.is_compatible_with("float32") == (name == "float32")
+    with pytest.raises(TypeError, match="nope"):
+        d.is_compatible_with("nope")
+
+
 def test_bfloat16_tensors_print_as_tfs():
     t = tf.constant([1.5, 2.3, -0.0, 3.0e38], tf.bfloat16)
     assert repr(t) == ("<tf.Tensor: shape=(4,), dtype=bfloat16, numpy=array([1.5, 2.29688, "
