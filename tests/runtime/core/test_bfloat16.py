@@ -70,3 +70,24 @@ def test_bfloat16_tensors_print_as_tfs():
 def test_mixing_bfloat16_with_float32_is_refused_as_in_tf():
     with pytest.raises(tf.errors.InvalidArgumentError, match="bfloat16 tensor and a float32"):
         tf.constant(1.0, tf.bfloat16) + tf.constant(1.0)
+
+
+def test_bfloat16_tensor_protos_are_tfs():
+    # TF 2.21's bytes: serialize_tensor, a GraphDef's Const values (half_val holds
+    # a scalar's 16 bits, tensor_content an array's), make_tensor_proto/make_ndarray.
+    t = tf.constant([1.5, 2.0], tf.bfloat16)
+    assert tf.io.serialize_tensor(t).numpy() == b'\x08\x0e\x12\x04\x12\x02\x08\x02"\x04\xc0?\x00@'
+    assert tf.io.serialize_tensor(tf.constant(-2.5, tf.bfloat16)).numpy() == \
+        b'\x08\x0e\x12\x00"\x02 \xc0'
+    back = tf.io.parse_tensor(b'\x08\x0e\x12\x04\x12\x02\x08\x02"\x04\xc0?\x00@', tf.bfloat16)
+    assert back.dtype == tf.bfloat16 and back.numpy().tolist() == [1.5, 2.0]
+    proto = tf.make_tensor_proto(t)
+    assert (proto.dtype, bytes(proto.tensor_content)) == (14, b"\xc0?\x00@")
+    assert tf.make_ndarray(proto).tolist() == [1.5, 2.0]
+    assert tf.make_ndarray(proto).dtype == ml_dtypes.bfloat16
+    f = tf.function(lambda x: x * tf.constant(2.5, tf.bfloat16) + tf.constant([1.5, -2.0],
+                                                                               tf.bfloat16))
+    graph = f.get_concrete_function(tf.TensorSpec([2], tf.bfloat16)).graph.as_graph_def()
+    consts = [n.attr["value"].tensor for n in graph.node if n.op == "Const"]
+    assert [list(c.half_val) for c in consts] == [[16416], []]
+    assert bytes(consts[1].tensor_content) == b"\xc0?\x00\xc0"
