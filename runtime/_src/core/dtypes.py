@@ -22,6 +22,8 @@ __all__ = [
     "DType", "as_dtype", "dtype_of_python", "is_float_array",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string",
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2fnuz",
+    "int4", "uint4", "float4_e2m1fn", "int2", "uint2", "NARROW",
 ]
 
 _builtin_bool = bool
@@ -142,8 +144,23 @@ complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 string = DType("string", np.object_)
 
+# tf.experimental's 8-bit floats and 4-bit integers (ml_dtypes' types, as TF's):
+# they are cast to and from and moved (reshape, concat, gather...), not computed with.
+float8_e4m3fn = DType("float8_e4m3fn", ml_dtypes.float8_e4m3fn, "f")
+float8_e5m2 = DType("float8_e5m2", ml_dtypes.float8_e5m2, "f")
+float8_e4m3fnuz = DType("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz, "f")
+float8_e4m3b11fnuz = DType("float8_e4m3b11fnuz", ml_dtypes.float8_e4m3b11fnuz, "f")
+float8_e5m2fnuz = DType("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz, "f")
+int4 = DType("int4", ml_dtypes.int4, "i")
+uint4 = DType("uint4", ml_dtypes.uint4, "u")
+float4_e2m1fn = DType("float4_e2m1fn", ml_dtypes.float4_e2m1fn, "f")
+int2 = DType("int2", ml_dtypes.int2, "i")
+uint2 = DType("uint2", ml_dtypes.uint2, "u")
+NARROW = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz,
+          float4_e2m1fn, int4, uint4, int2, uint2)
+
 _ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16,
-        float32, float64, complex64, complex128, string)
+        float32, float64, complex64, complex128, string) + NARROW
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NUMPY = {d.np_dtype: d for d in _ALL if d is not string}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int32})
@@ -184,7 +201,10 @@ def as_dtype(value):
 def is_float_array(np_dtype):
     """Whether numpy dtype `np_dtype` holds floats: numpy's own or bfloat16 (ml_dtypes'
     types are kind "V" to numpy)."""
-    return np_dtype.kind == "f" or np_dtype == bfloat16.np_dtype
+    return np_dtype.kind == "f" or np_dtype in _ML_FLOATS
+
+
+_ML_FLOATS = frozenset(d.np_dtype for d in (bfloat16,) + NARROW[:6])
 
 
 def dtype_of_python(value):
@@ -225,7 +245,10 @@ _BY_NAME["variant"] = variant
 # `tf.as_dtype(int)` use.
 _ENUM = {float32: 1, float64: 2, int32: 3, uint8: 4,
          int16: 5, int8: 6, string: 7, int64: 9, bool: 10,
-         float16: 19, bfloat16: 14, complex64: 8, complex128: 18, uint16: 17,
+         float16: 19, bfloat16: 14, float8_e5m2: 24, float8_e4m3fn: 25,
+         float8_e4m3fnuz: 26, float8_e4m3b11fnuz: 27, float8_e5m2fnuz: 28, int4: 29, uint4: 30,
+         int2: 31, uint2: 32, float4_e2m1fn: 33,
+         complex64: 8, complex128: 18, uint16: 17,
          uint32: 22, uint64: 23}
 _BY_ENUM = {v: k for k, v in _ENUM.items()}
 _NAMES = {d.name: d for d in _ENUM}

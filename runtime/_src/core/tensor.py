@@ -365,7 +365,7 @@ def wrap_numpy(value):
 _NUMPY_TO_DTYPE = {d.np_dtype: d for d in (
     _dtypes.bool, _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64, _dtypes.uint8,
     _dtypes.uint16, _dtypes.uint32, _dtypes.uint64, _dtypes.float16, _dtypes.bfloat16,
-    _dtypes.float32, _dtypes.float64, _dtypes.complex64, _dtypes.complex128)}
+    _dtypes.float32, _dtypes.float64, _dtypes.complex64, _dtypes.complex128) + _dtypes.NARROW}
 
 
 def to_numpy_value(value, dtype=None):
