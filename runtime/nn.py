@@ -43,7 +43,8 @@ from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
 
 from runtime._src.ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from runtime._src.ops.morphology_ops import dilation2d, erosion2d
-from runtime._src.sparse.ctc_decode import compute_accidental_hits, ctc_greedy_decoder
+from runtime._src.sparse.ctc_decode import (compute_accidental_hits, ctc_beam_search_decoder,
+                                            ctc_greedy_decoder)
 from runtime._src.sparse.sampled_losses import nce_loss, sampled_softmax_loss
 from runtime._src.sparse.embedding_sparse import (embedding_lookup_sparse,
                                                   safe_embedding_lookup_sparse)
