@@ -43,6 +43,7 @@ from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
 
 from runtime._src.ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from runtime._src.ops.morphology_ops import dilation2d, erosion2d
+from runtime._src.ops.fractional_pool_ops import fractional_avg_pool, fractional_max_pool
 from runtime._src.sparse.ctc_decode import (compute_accidental_hits, ctc_beam_search_decoder,
                                             ctc_greedy_decoder)
 from runtime._src.sparse.sampled_losses import nce_loss, sampled_softmax_loss
