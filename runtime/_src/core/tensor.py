@@ -545,7 +545,7 @@ def _registered_conversion(value, dtype, name):
     """The tensor a `register_tensor_conversion_function` function makes of
     `value`, or None when none is registered for it (or all pass)."""
     wanted = None if dtype is None else _dtypes.as_dtype(dtype)
-    for types, fn in _conversion.conversion_functions(value):
+    for _, fn in _conversion.conversion_functions(value):
         out = fn(value, dtype=wanted, name=name, as_ref=False)
         if out is NotImplemented:
             continue
