@@ -98,6 +98,7 @@ from runtime._src.ops.space_ops import (batch_to_space, required_space_to_batch_
 from runtime._src.ops.text_ops import as_string, fingerprint
 from runtime._src.ops.conv_general_ops import conv
 from runtime._src.core.tensor_conversion import register_tensor_conversion_function
+from runtime._src.sparse.sparse_more import ragged_fill_empty_rows, ragged_fill_empty_rows_grad
 from runtime._src.core.dtypes import float16 as half, float64 as double, variant
 from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
 
@@ -144,7 +145,8 @@ __all__ = [
     "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones",
     "ones_like", "pad", "pow", "print", "py_function", "queue", "random", "range", "rank",
     "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
-    "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "register_tensor_conversion_function", "repeat", "reshape", "reverse",
+    "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "ragged_fill_empty_rows", "ragged_fill_empty_rows_grad",
+    "register_tensor_conversion_function", "repeat", "reshape", "reverse",
     "roll", "round", "saved_model", "scalar_mul", "scan", "scatter_nd", "searchsorted", "sequence_mask",
     "shape", "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt",
     "square", "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings",
