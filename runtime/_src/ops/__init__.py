@@ -15,7 +15,7 @@ from runtime._src.ops import (special_math_ops, segment_ops, random_dist_ops,
 from runtime._src.ops import rnn_ops, lookup_ops, quantization_ops
 from runtime._src.ops import (fft_ops, signal_dct, signal_frames, signal_spectral,
                              signal_windows)
-from runtime._src.ops import fractional_pool_ops
+from runtime._src.ops import fractional_pool_ops, numerics_check
 from runtime._src.ops import bfloat16_ops     # after every op: wraps some kernels
 
 _d = _tensor.dispatch
