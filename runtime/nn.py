@@ -60,3 +60,18 @@ from runtime._src.ops.dropout_ops import stateless_dropout as _stateless_dropout
 
 experimental = _types.SimpleNamespace(general_dropout=_general_dropout,
                                       stateless_dropout=_stateless_dropout)
+
+_CELL_WRAPPERS = ("RNNCellDeviceWrapper", "RNNCellDropoutWrapper", "RNNCellResidualWrapper")
+
+
+def __getattr__(name):
+    """The RNN cell wrappers (Keras layers) on first use: `import runtime` loads no
+    Keras module."""
+    if name in _CELL_WRAPPERS:
+        from runtime._src.keras.layers.rnn import cell_wrappers
+        return getattr(cell_wrappers, name)
+    raise AttributeError(f"module 'runtime.nn' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_CELL_WRAPPERS))
