@@ -98,6 +98,7 @@ from runtime._src.ops.space_ops import (batch_to_space, required_space_to_batch_
 from runtime._src.ops.text_ops import as_string, fingerprint
 from runtime._src.ops.conv_general_ops import conv
 from runtime._src.core.tensor_conversion import register_tensor_conversion_function
+from runtime._src.ops.critical_section import CriticalSection
 from runtime._src.sparse.sparse_more import ragged_fill_empty_rows, ragged_fill_empty_rows_grad
 from runtime._src.core.dtypes import float16 as half, float64 as double, variant
 from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
@@ -134,7 +135,7 @@ __all__ = [
     "atan2", "atanh", "audio", "autograph", "bfloat16", "bitcast", "bitwise", "bool", "boolean_mask",
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "complex", "complex128",
-    "complex64", "concat", "cond", "conv", "config", "constant", "convert_to_tensor", "cos", "cosh",
+    "complex64", "concat", "cond", "conv", "CriticalSection", "config", "constant", "convert_to_tensor", "cos", "cosh",
     "cumsum", "custom_gradient", "data", "debugging", "distribute", "divide", "dtypes", "einsum", "equal", "errors",
     "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floor", "floordiv", "foldl", "foldr", "function", "gather", "gather_nd",
