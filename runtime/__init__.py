@@ -13,7 +13,7 @@ per layer (docs/architecture.md).
 import sys as _sys
 
 from runtime._src import ops as _ops  # registers every op, fills tensor dispatch
-from runtime._src.core.dtypes import (DType, bool, complex64, complex128,
+from runtime._src.core.dtypes import (DType, bfloat16, bool, complex64, complex128,
                                       float16, float32, float64, int8, int16, int32, int64,
                                       string, uint8, uint16, uint32, uint64)
 from runtime._src.core.tensor import Tensor, convert_to_tensor
@@ -97,6 +97,10 @@ from runtime._src.ops.sequence_ops import (parallel_stack, reverse_sequence, sha
 from runtime._src.ops.space_ops import (batch_to_space, required_space_to_batch_paddings,
                                         space_to_batch, space_to_batch_nd)
 from runtime._src.ops.text_ops import as_string, fingerprint
+from runtime._src.ops.conv_general_ops import conv
+from runtime._src.core.tensor_conversion import register_tensor_conversion_function
+from runtime._src.ops.critical_section import CriticalSection
+from runtime._src.sparse.sparse_more import ragged_fill_empty_rows, ragged_fill_empty_rows_grad
 from runtime._src.core.dtypes import float16 as half, float64 as double, variant
 from runtime._src.function import autograph_backend as _autograph_backend  # registers runtime with autograph
 
@@ -129,10 +133,10 @@ __all__ = [
     "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "abs",
     "acos", "acosh", "add", "add_n", "argmax", "argmin", "argsort", "as_dtype", "asin",
     "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan",
-    "atan2", "atanh", "audio", "autograph", "bitcast", "bitwise", "bool", "boolean_mask",
+    "atan2", "atanh", "audio", "autograph", "bfloat16", "bitcast", "bitwise", "bool", "boolean_mask",
     "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case", "cast",
     "clip_by_global_norm", "clip_by_norm", "clip_by_value", "complex", "complex128",
-    "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cosh",
+    "complex64", "concat", "cond", "conv", "CriticalSection", "config", "constant", "convert_to_tensor", "cos", "cosh",
     "cumsum", "custom_gradient", "data", "debugging", "distribute", "divide", "dtypes", "einsum", "equal", "errors",
     "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floor", "floordiv", "foldl", "foldr", "function", "gather", "gather_nd",
@@ -143,7 +147,8 @@ __all__ = [
     "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones",
     "ones_like", "pad", "pow", "print", "py_function", "queue", "random", "range", "rank",
     "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
-    "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "repeat", "reshape", "reverse",
+    "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "ragged_fill_empty_rows", "ragged_fill_empty_rows_grad",
+    "register_tensor_conversion_function", "repeat", "reshape", "reverse",
     "roll", "round", "saved_model", "scalar_mul", "scan", "scatter_nd", "searchsorted", "sequence_mask",
     "shape", "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "split", "sqrt",
     "square", "squeeze", "stack", "stop_gradient", "strided_slice", "string", "strings",

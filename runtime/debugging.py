@@ -25,6 +25,7 @@ from runtime._src.ops.check_ops import (Assert, assert_equal, assert_greater,
                                         assert_proper_iterable, assert_same_float_dtype,
                                         check_numerics, is_numeric_tensor)
 from runtime._src.ops.check_shapes import assert_shapes
+from runtime._src.ops.numerics_check import disable_check_numerics, enable_check_numerics
 from runtime._src.core.devices import log_device_placement as get_log_device_placement
 from runtime._src.core.devices import set_log_device_placement
 
@@ -40,4 +41,5 @@ __all__ = ["check_equivalence", "EquivalenceError", "disable_traceback_filtering
            "assert_near", "assert_shapes", "check_numerics", "assert_all_finite",
            "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type",
            "assert_integer", "is_numeric_tensor", "set_log_device_placement",
-           "get_log_device_placement", "assert_proper_iterable", "assert_same_float_dtype"]
+           "get_log_device_placement", "assert_proper_iterable", "assert_same_float_dtype",
+           "enable_check_numerics", "disable_check_numerics"]

@@ -7,7 +7,7 @@ with TF's rules (runtime/_src/ops/dtype_ops.py).
 """
 
 from runtime._src.ops.dtype_ops import as_dtype  # TF's rules (no `int`, enum numbers)
-from runtime._src.core.dtypes import (DType, bool, complex64, complex128,
+from runtime._src.core.dtypes import (DType, bfloat16, bool, complex64, complex128,
                                       dtype_of_python, float16, float32, float64, int8, int16,
                                       int32, int64, string, uint8, uint16, uint32, uint64,
                                       variant)
@@ -18,6 +18,6 @@ from runtime._src.ops.math_ops import cast
 double, half = float64, float16     # TF's other names for them
 
 __all__ = ["DType", "as_dtype", "dtype_of_python", "bool", "int8", "int16", "int32", "int64",
-           "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64",
+           "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32", "float64",
            "complex64", "complex128", "string", "double", "half", "variant", "cast", "complex",
            "saturate_cast"]

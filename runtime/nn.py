@@ -44,7 +44,9 @@ from runtime._src.ops.candidate_sampling_ops import (  # also tf.random's
 
 from runtime._src.ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from runtime._src.ops.morphology_ops import dilation2d, erosion2d
-from runtime._src.sparse.ctc_decode import compute_accidental_hits, ctc_greedy_decoder
+from runtime._src.ops.fractional_pool_ops import fractional_avg_pool, fractional_max_pool
+from runtime._src.sparse.ctc_decode import (compute_accidental_hits, ctc_beam_search_decoder,
+                                            ctc_greedy_decoder)
 from runtime._src.sparse.sampled_losses import nce_loss, sampled_softmax_loss
 from runtime._src.sparse.embedding_sparse import (embedding_lookup_sparse,
                                                   safe_embedding_lookup_sparse)
@@ -59,3 +61,18 @@ from runtime._src.ops.dropout_ops import stateless_dropout as _stateless_dropout
 
 experimental = _types.SimpleNamespace(general_dropout=_general_dropout,
                                       stateless_dropout=_stateless_dropout)
+
+_CELL_WRAPPERS = ("RNNCellDeviceWrapper", "RNNCellDropoutWrapper", "RNNCellResidualWrapper")
+
+
+def __getattr__(name):
+    """The RNN cell wrappers (Keras layers) on first use: `import runtime` loads no
+    Keras module."""
+    if name in _CELL_WRAPPERS:
+        from runtime._src.keras.layers.rnn import cell_wrappers
+        return getattr(cell_wrappers, name)
+    raise AttributeError(f"module 'runtime.nn' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_CELL_WRAPPERS))

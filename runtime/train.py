@@ -13,6 +13,7 @@ from runtime._src.train.state_file import CheckpointState, latest_checkpoint
 from runtime._src.train.state_file import read as _read_state
 from runtime._src.train.coordination import ClusterSpec, Coordinator, checkpoints_iterator
 from runtime._src.train.moving_averages import ExponentialMovingAverage
+from runtime._src.train.tracking import TrackableView
 
 
 def load_variable(ckpt_dir_or_file, name):
@@ -25,7 +26,7 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     return _read_state(checkpoint_dir, latest_filename)
 
 
-__all__ = ["BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features",
+__all__ = ["TrackableView", "BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features",
            "FloatList", "Int64List", "SequenceExample", "Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "CheckpointOptions",
            "CheckpointReader", "CheckpointState", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "ClusterSpec", "Coordinator",

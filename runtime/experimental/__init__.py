@@ -1,7 +1,12 @@
 """`tf.experimental`: `numpy`, a NumPy-style API over the runtime's ops;
 `ExtensionType` and `BatchableExtensionType` (user-defined composite values)
 with their specs; dispatch of TensorFlow's APIs to user functions; and the
-ragged shape types (`DynamicRaggedShape`, `RowPartition`); tf.data's `Optional`."""
+ragged shape types (`DynamicRaggedShape`, `RowPartition`); tf.data's `Optional`;
+the narrow floats and integers (`float8_e4m3fn`, `int4`, `float4_e2m1fn`, `int2`, ...)."""
+
+from runtime._src.core.dtypes import (float4_e2m1fn, float8_e4m3b11fnuz, float8_e4m3fn,
+                                      float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, int2, int4,
+                                      uint2, uint4)
 
 from runtime._src.extension.dispatch import (dispatch_for_api,
                                              dispatch_for_binary_elementwise_apis,
@@ -18,4 +23,5 @@ __all__ = ["numpy", "extension_type", "ExtensionType", "BatchableExtensionType",
            "ExtensionTypeSpec", "ExtensionTypeBatchEncoder", "dispatch_for_api",
            "dispatch_for_unary_elementwise_apis", "dispatch_for_binary_elementwise_apis",
            "dispatch_for_binary_elementwise_assert_apis", "unregister_dispatch_for",
-           "DynamicRaggedShape", "RowPartition", "Optional"]
+           "DynamicRaggedShape", "RowPartition", "Optional", "float8_e4m3fn", "float8_e5m2",
+           "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2fnuz", "float4_e2m1fn", "int4", "uint4", "int2", "uint2"]

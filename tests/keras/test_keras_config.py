@@ -127,10 +127,14 @@ def test_interactive_logging_switch(restore, caplog):
     assert buf.getvalue().startswith("Epoch 1/2\n2/2 ")
 
 
-def test_bfloat16_floatx_is_refused_clearly():
-    with pytest.raises(ValueError, match="no bfloat16"):
-        C.set_floatx("bfloat16")
-    assert C.floatx() == "float32"
+def test_bfloat16_floatx_is_taken_as_keras_takes_it():
+    C.set_floatx("bfloat16")
+    try:
+        assert C.floatx() == "bfloat16"
+    finally:
+        C.set_floatx("float32")
+    with pytest.raises(ValueError, match="Unknown `floatx` value"):
+        C.set_floatx("bfloat17")
 
 
 def test_dtype_policies_and_mixed_precision_names(restore):

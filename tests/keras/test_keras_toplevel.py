@@ -236,11 +236,36 @@ def test_layers_take_dtype_policies():
 
 def test_mixed_policy_layer():
     # Keras 3.15: float32 weights, float16 compute (tests/keras/test_keras_breadth_misc.py
-    # compares a training run); runtime has no bfloat16 for "mixed_bfloat16"
+    # compares a training run; tests/runtime/core/test_bfloat16.py "mixed_bfloat16")
     layer = keras.layers.Dense(2, dtype=keras.DTypePolicy("mixed_float16"))
     assert (layer.dtype, layer.compute_dtype) == ("float32", "float16")
-    with pytest.raises(TypeError, match="bfloat16"):
-        keras.layers.Dense(2, dtype="mixed_bfloat16")
+    layer = keras.layers.Dense(2, dtype="mixed_bfloat16")
+    assert (layer.dtype, layer.compute_dtype) == ("float32", "bfloat16")
+
+
+def test_bfloat16_dense_layers_compute_as_keras_on_tf():
+    # Keras 3.15 on TF 2.21: a sigmoid Dense under "mixed_bfloat16" (float32 kernel)
+    # and under "bfloat16"; the outputs bit for bit, the kernel after two SGD
+    # steps to 1e-4 (TF's graph fuses MatMul+BiasAdd+Sigmoid, rounding once).
+    x = np.random.default_rng(0).uniform(-1, 1, (3, 4)).astype(np.float32)
+    want = [0.55859375, 0.46484375, 0.375, 0.57421875, 0.66796875, 0.74609375, 0.484375,
+            0.51171875, 0.5390625]
+    trained = {"mixed_bfloat16": [-0.99533689, -0.81404364, -0.63281137, -0.44802690],
+               "bfloat16": [-0.9921875, -0.80859375, -0.63671875, -0.447265625]}
+    for policy, kernel in trained.items():
+        layer = keras.layers.Dense(3, dtype=policy, activation="sigmoid",
+                                   kernel_initializer=keras.initializers.Constant(
+                                       np.linspace(-1, 1, 12).reshape(4, 3)),
+                                   bias_initializer="ones")
+        y = layer(x)
+        assert y.dtype == tf.bfloat16
+        assert layer.kernel.dtype == ("float32" if policy.startswith("mixed") else "bfloat16")
+        assert np.asarray(y).astype(np.float32).ravel().tolist() == want
+        model = keras.Sequential([keras.Input((4,)), layer])
+        model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+        model.fit(x, np.ones((3, 3), np.float32), epochs=2, verbose=0)
+        np.testing.assert_allclose(np.asarray(layer.kernel).astype(np.float32).ravel()[:4],
+                                   kernel, atol=1e-4)
 
 
 def _two_input_graph():

@@ -29,6 +29,7 @@ class _State(threading.local):
     capture_aliases = None  # tensor -> its copy (or None), while a replayed grad_fn runs
     device = ""   # the tf.device scope's canonical spec (core/devices.py)
     log_placement = False  # set on the class: debugging.set_log_device_placement
+    check_numerics = None  # set on the class: debugging.enable_check_numerics's hook
 
 
 state = _State()
@@ -43,7 +44,8 @@ def plain_eager():
     """True when ops run eagerly and no gradient tape records them: an op's
     front function may then call its kernel directly (an eager fast path);
     otherwise it must go through `op_registry.apply`, which stages or records."""
-    return state.graph is None and not state.tapes and not state.log_placement
+    return (state.graph is None and not state.tapes and not state.log_placement
+            and state.check_numerics is None)
 
 
 def executing_eagerly():

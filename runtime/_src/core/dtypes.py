@@ -15,12 +15,15 @@ as in TensorFlow.
     tf.int64
 """
 
+import ml_dtypes
 import numpy as np
 
 __all__ = [
-    "DType", "as_dtype", "dtype_of_python",
+    "DType", "as_dtype", "dtype_of_python", "is_float_array",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128", "string",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string",
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2fnuz",
+    "int4", "uint4", "float4_e2m1fn", "int2", "uint2", "NARROW",
 ]
 
 _builtin_bool = bool
@@ -32,17 +35,17 @@ class DType:
     __slots__ = ("name", "np_dtype", "is_integer", "is_floating", "is_bool",
                  "is_string", "is_unsigned", "is_complex", "_limits")
 
-    def __init__(self, name, np_dtype):
+    def __init__(self, name, np_dtype, kind=None):
         self.name = name
         self.np_dtype = np.dtype(np_dtype)
-        kind = self.np_dtype.kind
+        kind = kind or self.np_dtype.kind     # ml_dtypes' types are kind "V" to numpy
         self.is_integer = kind in "iu"
         self.is_unsigned = kind == "u"
         self.is_floating = kind == "f"
         self.is_complex = kind == "c"
         self.is_bool = kind == "b"
         self.is_string = kind in "OUS"
-        info = np.iinfo if self.is_integer else np.finfo if self.is_floating else None
+        info = ml_dtypes.iinfo if self.is_integer else ml_dtypes.finfo if self.is_floating else None
         self._limits = None if info is None else (info(self.np_dtype).min, info(self.np_dtype).max)
 
     @property
@@ -57,6 +60,33 @@ class DType:
     def real_dtype(self):
         """float32 for complex64, float64 for complex128, else the dtype itself."""
         return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    @property
+    def size(self):
+        """Bytes a value takes: 2 for bfloat16; 0 for string and variant, as TF."""
+        return 0 if self.np_dtype.kind == "O" else self.np_dtype.itemsize
+
+    @property
+    def as_datatype_enum(self):
+        """TF's DataType enum number (types.proto): 1 for float32, 14 for bfloat16."""
+        return 21 if self is variant else _ENUM[self]      # 21: DT_VARIANT
+
+    @property
+    def base_dtype(self):
+        return self                  # no reference dtypes here
+
+    @property
+    def is_quantized(self):
+        return False                 # TF's qint8 and kin do not exist here
+
+    @property
+    def is_numpy_compatible(self):
+        return self is not variant
+
+    def is_compatible_with(self, other):
+        """Whether `other` (a DType or anything `tf.as_dtype` takes) is this dtype;
+        TypeError for what is no dtype, as TF."""
+        return public_as_dtype(other) is self
 
     @property
     def min(self):
@@ -107,14 +137,30 @@ uint16 = DType("uint16", np.uint16)
 uint32 = DType("uint32", np.uint32)
 uint64 = DType("uint64", np.uint64)
 float16 = DType("float16", np.float16)
+bfloat16 = DType("bfloat16", ml_dtypes.bfloat16, "f")   # numpy's via ml_dtypes, as TF's
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 string = DType("string", np.object_)
 
-_ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
-        float64, complex64, complex128, string)
+# tf.experimental's 8-bit floats and 4-bit integers (ml_dtypes' types, as TF's):
+# they are cast to and from and moved (reshape, concat, gather...), not computed with.
+float8_e4m3fn = DType("float8_e4m3fn", ml_dtypes.float8_e4m3fn, "f")
+float8_e5m2 = DType("float8_e5m2", ml_dtypes.float8_e5m2, "f")
+float8_e4m3fnuz = DType("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz, "f")
+float8_e4m3b11fnuz = DType("float8_e4m3b11fnuz", ml_dtypes.float8_e4m3b11fnuz, "f")
+float8_e5m2fnuz = DType("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz, "f")
+int4 = DType("int4", ml_dtypes.int4, "i")
+uint4 = DType("uint4", ml_dtypes.uint4, "u")
+float4_e2m1fn = DType("float4_e2m1fn", ml_dtypes.float4_e2m1fn, "f")
+int2 = DType("int2", ml_dtypes.int2, "i")
+uint2 = DType("uint2", ml_dtypes.uint2, "u")
+NARROW = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz,
+          float4_e2m1fn, int4, uint4, int2, uint2)
+
+_ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16,
+        float32, float64, complex64, complex128, string) + NARROW
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NUMPY = {d.np_dtype: d for d in _ALL if d is not string}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int32})
@@ -150,6 +196,15 @@ def as_dtype(value):
         return _BY_NUMPY[npd]
     except KeyError:
         raise TypeError(f"dtype {npd} is not supported") from None
+
+
+def is_float_array(np_dtype):
+    """Whether numpy dtype `np_dtype` holds floats: numpy's own or bfloat16 (ml_dtypes'
+    types are kind "V" to numpy)."""
+    return np_dtype.kind == "f" or np_dtype in _ML_FLOATS
+
+
+_ML_FLOATS = frozenset(d.np_dtype for d in (bfloat16,) + NARROW[:6])
 
 
 def dtype_of_python(value):
@@ -190,11 +245,15 @@ _BY_NAME["variant"] = variant
 # `tf.as_dtype(int)` use.
 _ENUM = {float32: 1, float64: 2, int32: 3, uint8: 4,
          int16: 5, int8: 6, string: 7, int64: 9, bool: 10,
-         float16: 19, complex64: 8, complex128: 18, uint16: 17,
+         float16: 19, bfloat16: 14, float8_e5m2: 24, float8_e4m3fn: 25,
+         float8_e4m3fnuz: 26, float8_e4m3b11fnuz: 27, float8_e5m2fnuz: 28, int4: 29, uint4: 30,
+         int2: 31, uint2: 32, float4_e2m1fn: 33,
+         complex64: 8, complex128: 18, uint16: 17,
          uint32: 22, uint64: 23}
 _BY_ENUM = {v: k for k, v in _ENUM.items()}
 _NAMES = {d.name: d for d in _ENUM}
-_NAMES.update({"float": float32, "double": float64, "half": float16})
+_NAMES.update({"float": float32, "double": float64, "half": float16, "variant": variant})
+_BY_ENUM[21] = variant
 
 
 def public_as_dtype(type_value):

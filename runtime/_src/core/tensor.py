@@ -12,6 +12,7 @@ import types
 import numpy as np
 
 from runtime._src.core import dtypes as _dtypes
+from runtime._src.core import tensor_conversion as _conversion
 from runtime._src.core.composite import is_composite
 from runtime._src.core.context import current_graph
 from runtime._src.core.devices import EAGER_DEVICE
@@ -364,8 +365,8 @@ def wrap_numpy(value):
 
 _NUMPY_TO_DTYPE = {d.np_dtype: d for d in (
     _dtypes.bool, _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64, _dtypes.uint8,
-    _dtypes.uint16, _dtypes.uint32, _dtypes.uint64, _dtypes.float16, _dtypes.float32,
-    _dtypes.float64, _dtypes.complex64, _dtypes.complex128)}
+    _dtypes.uint16, _dtypes.uint32, _dtypes.uint64, _dtypes.float16, _dtypes.bfloat16,
+    _dtypes.float32, _dtypes.float64, _dtypes.complex64, _dtypes.complex128) + _dtypes.NARROW}
 
 
 def to_numpy_value(value, dtype=None):
@@ -527,6 +528,10 @@ def convert_to_tensor(value, dtype=None, name=None):
     if reads_as_tensor(value):  # Variables
         t = value._as_tensor()
         return convert_to_tensor(t, dtype)
+    if _conversion.REGISTRY:
+        converted = _registered_conversion(value, dtype, name)
+        if converted is not None:
+            return converted
     if isinstance(value, (list, tuple)) and any(is_tensor_like(v) for v in flatten_lists(value)):
         return dispatch.stack_nested(value, dtype)
     eager = EagerTensor(to_numpy_value(value, dtype))
@@ -534,6 +539,26 @@ def convert_to_tensor(value, dtype=None, name=None):
     if graph is not None:
         return graph.capture(eager)
     return eager
+
+
+def _registered_conversion(value, dtype, name):
+    """The tensor a `register_tensor_conversion_function` function makes of
+    `value`, or None when none is registered for it (or all pass)."""
+    wanted = None if dtype is None else _dtypes.as_dtype(dtype)
+    for _, fn in _conversion.conversion_functions(value):
+        out = fn(value, dtype=wanted, name=name, as_ref=False)
+        if out is NotImplemented:
+            continue
+        out = convert_to_tensor(out)
+        if wanted is not None and out.dtype is not wanted:
+            raise RuntimeError(f"Conversion function {fn!r} for type {type(value)} returned "
+                               f"incompatible dtype: requested = {wanted.name}, actual = "
+                               f"{out.dtype.name}")
+        return out
+    if _conversion.conversion_functions(value):
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
+    return None
 
 
 # --- value formatting, shared by str(tensor) and tf.print -------------------

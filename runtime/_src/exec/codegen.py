@@ -587,8 +587,9 @@ class Emitter:
                 return None
         elif not all(d.is_integer or d.is_floating for d in dtypes):
             return None       # arithmetic and ordering: numbers only, as the kernels
-        if node.op == "MatMul" and not all(_rank_at_least(t, 2) for t in node.inputs):
-            return None
+        if node.op == "MatMul" and (not all(_rank_at_least(t, 2) for t in node.inputs)
+                                    or dtypes[0].name == "bfloat16"):
+            return None       # numpy's bfloat16 `@` gives float32 (the kernel rounds back)
         if node.op in _DIVISIONS and not _nonzero_const(node.inputs[1]):
             return None
         if node.op in _DIVISIONS and node.outputs[0].dtype.is_floating:

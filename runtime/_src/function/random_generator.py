@@ -254,7 +254,7 @@ class Generator:
 
 def _float_dtype(dtype, what):
     dtype = dtypes.as_dtype(dtype)
-    if dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+    if dtype not in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64):
         raise TypeError(f"Generator.{what}: dtype must be a floating-point type, got "
                         f"{dtype.name}")
     return dtype

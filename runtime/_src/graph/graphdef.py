@@ -175,10 +175,11 @@ def tensor_proto(value, dtype=None):
                             for v in arr.reshape(-1).tolist()]
     elif (arr.size == 1 or name == "bool") and arr.dtype.kind != "c":
         field = {"float64": "double_val", "int64": "int64_val", "float16": "half_val",
+                 "bfloat16": "half_val",
                  "uint32": "uint32_val", "uint64": "uint64_val"}.get(
                      name, _VAL_FIELD.get(arr.dtype.kind, "int_val"))
         flat = arr.reshape(-1)
-        if name == "float16":
+        if name in ("float16", "bfloat16"):
             flat = flat.view(np.uint16)
         setattr(proto, field, flat.tolist())
     else:

@@ -136,9 +136,14 @@ def apply(name, inputs, attrs=None):
     opdef = OPS[name]
     graph = current_graph()
     if graph is None:
-        return _run_eagerly(opdef, inputs, attrs)
+        result = _run_eagerly(opdef, inputs, attrs)
+        if _state.check_numerics is not None:   # tf.debugging.enable_check_numerics
+            _state.check_numerics(opdef, inputs, result, None)
+        return result
     node = graph.add_node(opdef, inputs, attrs or {})
     outs = node.outputs
+    if _state.check_numerics is not None:
+        outs = _state.check_numerics(opdef, inputs, outs, graph)
     return outs[0] if opdef.num_outputs == 1 else outs
 
 

@@ -25,7 +25,7 @@ __all__ = ["make_tensor_proto", "make_ndarray"]
 
 _CONTENT_KINDS = "fiuc"   # numeric but bool and complex128: raw bytes past one element
 _VAL_FIELDS = {"float32": "float_val", "float64": "double_val", "int64": "int64_val",
-               "bool": "bool_val", "float16": "half_val", "uint32": "uint32_val",
+               "bool": "bool_val", "float16": "half_val", "bfloat16": "half_val", "uint32": "uint32_val",
                "uint64": "uint64_val", "complex64": "scomplex_val",
                "complex128": "dcomplex_val", "string": "string_val"}
 _CODES = {code: name for name, code in DATA_TYPES.items()}
@@ -42,13 +42,14 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
     _check_shape(arr, dims, verify_shape, allow_broadcast)
     proto = TensorProto(dtype=DATA_TYPES[name], tensor_shape=shape_proto(dims))
     same_size = arr.size == int(np.prod(dims, dtype=np.int64))
-    if name not in ("bool", "complex128") and arr.dtype.kind in _CONTENT_KINDS and same_size \
+    if name not in ("bool", "complex128") and (arr.dtype.kind in _CONTENT_KINDS
+                                               or name == "bfloat16") and same_size \
             and arr.size > 1:
         proto.tensor_content = np.ascontiguousarray(arr, arr.dtype.newbyteorder("<")).tobytes()
         return proto
     flat = arr.reshape(-1)
-    if name == "float16":
-        flat = flat.view(np.uint16)
+    if name in ("float16", "bfloat16"):
+        flat = flat.view(np.uint16)          # half_val holds the 16 bits
     elif arr.dtype.kind == "c":
         flat = np.stack([flat.real, flat.imag], -1).reshape(-1)
     if name == "string":
@@ -91,7 +92,7 @@ def make_ndarray(tensor):
     if not isinstance(tensor, TensorProto):
         raise TypeError(f"make_ndarray: expected a TensorProto, got {type(tensor).__name__}")
     name = _CODES.get(tensor.dtype)
-    if name is None or name in ("resource", "variant", "bfloat16"):
+    if name is None or name in ("resource", "variant"):
         raise TypeError(f"make_ndarray: unsupported tensor type {tensor.dtype}")
     dims = tuple(int(d.size) for d in tensor.tensor_shape.dim)
     size = int(np.prod(dims, dtype=np.int64))
@@ -100,8 +101,8 @@ def make_ndarray(tensor):
         flat = np.frombuffer(bytes(tensor.tensor_content), np.dtype(np_dtype).newbyteorder("<"))
         return flat.astype(np_dtype).reshape(dims)
     values = getattr(tensor, _VAL_FIELDS.get(name, "int_val"))
-    if name == "float16":
-        values = np.asarray(values, np.uint16).view(np.float16)
+    if name in ("float16", "bfloat16"):
+        values = np.asarray(values, np.uint16).view(np_dtype)
     elif name.startswith("complex"):
         pairs = np.asarray(values, np.float64).reshape(-1, 2)
         values = pairs[:, 0] + 1j * pairs[:, 1]

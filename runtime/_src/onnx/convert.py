@@ -172,6 +172,11 @@ WHY_NOT.update({op: "a SparseTensor's serialized (string) form, for input pipeli
 WHY_NOT["EditDistance"] = "ONNX has no edit distance (a dynamic-programming loop over strings)"
 WHY_NOT["CTCGreedyDecoder"] = "its result is a SparseTensor of data-dependent size: decode the " \
                               "model's logits after running it"
+WHY_NOT["CTCBeamSearchDecoder"] = WHY_NOT["CTCGreedyDecoder"]
+WHY_NOT.update({op: "fractional pooling draws random region sizes each run, a training-time "
+                    "regularizer ONNX has no op for; export the model with regular pooling"
+                for op in ("FractionalMaxPool", "FractionalAvgPool", "FractionalMaxPoolGrad",
+                           "FractionalAvgPoolGrad")})
 WHY_NOT["ComputeAccidentalHits"] = "a training-time sampling helper, not part of inference"
 WHY_NOT.update({op: "ONNX's QuantizeLinear/DequantizeLinear round half to even over an "
                     "un-nudged range, so they would not give TF's values: export the float "

@@ -20,6 +20,8 @@ from runtime._src.ops import rnn_ops, lookup_ops, quantization_ops
 from runtime._src.ops import tensor_array_ops, tensor_array_grad_ops
 from runtime._src.ops import (fft_ops, signal_dct, signal_frames, signal_spectral,
                              signal_windows)
+from runtime._src.ops import fractional_pool_ops, numerics_check
+from runtime._src.ops import bfloat16_ops     # after every op: wraps some kernels
 
 _d = _tensor.dispatch
 _d.add, _d.subtract, _d.multiply = math_ops.add, math_ops.subtract, math_ops.multiply

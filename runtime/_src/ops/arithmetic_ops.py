@@ -104,7 +104,8 @@ def _realdiv(x, y):
 def _realdiv_grad(op, grad):
     x, y = op.inputs
     gx = truediv(grad, _conj(y))
-    return [unbroadcast(gx, x), unbroadcast(negative(multiply(gx, _conj(op.outputs[0]))), y)]
+    gy = multiply(grad, truediv(truediv(negative(_conj(x)), _conj(y)), _conj(y)))  # TF's form
+    return [unbroadcast(gx, x), unbroadcast(gy, y)]
 
 
 @define_op("FloorDiv", infer=rules.elementwise)
@@ -163,10 +164,10 @@ def _pow(x, y):
 def _pow_grad(op, grad):
     x, y = op.inputs
     xc, yc, out = _conj(x), _conj(y), _conj(op.outputs[0])
-    gx = multiply(grad, multiply(yc, pow(xc, subtract(yc, 1))))
+    gx = multiply(multiply(grad, yc), pow(xc, subtract(yc, 1)))      # TF's order
     positive = not_equal(x, 0) if x.dtype in COMPLEX else greater(x, 0)
     log_x = where(positive, log(where(positive, xc, 1)), 0)
-    return [unbroadcast(gx, x), unbroadcast(multiply(grad, multiply(out, log_x)), y)]
+    return [unbroadcast(gx, x), unbroadcast(multiply(multiply(grad, out), log_x), y)]
 
 
 @define_op("Maximum", infer=rules.elementwise)
@@ -320,7 +321,7 @@ _UNARY = {
                  "Square root; floating-point inputs only."),
     "Exp": _Row(np.exp, INEXACT, lambda g, x, y: multiply(g, y),
                 "e ** x; floating-point inputs only."),
-    "Log": _Row(np.log, INEXACT, lambda g, x, y: truediv(g, x),
+    "Log": _Row(np.log, INEXACT, lambda g, x, y: multiply(g, apply("Reciprocal", (x,))),
                 "Natural logarithm; floating-point inputs only."),
     "Tanh": _Row(np.tanh, FLOATS, lambda g, x, y: multiply(g, subtract(1, square(y))),
                  "Hyperbolic tangent; floating-point inputs only."),

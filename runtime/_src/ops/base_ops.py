@@ -38,7 +38,7 @@ def _const(*, value, dtype):
 # Dtype families, as sets of DType singletons (membership is an identity test).
 INTEGERS = frozenset(d for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
                                  dtypes.uint8))
-FLOATS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64))
+FLOATS = frozenset((dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64))
 NUMERIC = INTEGERS | FLOATS
 COMPLEX = frozenset((dtypes.complex64, dtypes.complex128))
 ARITHMETIC = NUMERIC | COMPLEX          # + - * / ** neg square matmul (TF's kernels)
@@ -54,7 +54,7 @@ NUMERIC_UINTS = NUMERIC | WIDE_UINTS
 TRUNCATE = FLOATS | frozenset((dtypes.int32, dtypes.int64))
 ORDERED = NUMERIC_UINTS
 ANY = NUMERIC_UINTS | COMPLEX | BOOL | frozenset((dtypes.string,))
-_FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
+_FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, bfloat16, float32, float64)",
                 NUMERIC: "a numeric tensor (an integer or floating-point dtype)",
                 BOOL: "a bool tensor",
                 INTEGERS: "an integer tensor (int8, int16, int32, int64, uint8)",
@@ -62,7 +62,7 @@ _FAMILY_TEXT = {FLOATS: "a floating-point tensor (float16, float32, float64)",
                 ARITHMETIC_UINTS: "a numeric tensor (an integer, floating-point or complex "
                                   "dtype)",
                 NUMERIC_UINTS: "a numeric tensor (an integer or floating-point dtype)",
-                INEXACT: "a floating-point tensor (float16, float32, float64) or a complex one"}
+                INEXACT: "a floating-point tensor (float16, bfloat16, float32, float64) or a complex one"}
 
 
 def dtype_error(op_name, dtype, allowed):

@@ -381,7 +381,7 @@ def _infer_numerics(inputs, attrs):
 
 @define_op("CheckNumerics", infer=_infer_numerics, side_effect=True)
 def _check_numerics(x, *, message, where):
-    if np.asarray(x).dtype.kind != "f":
+    if not dtypes.is_float_array(np.asarray(x).dtype):
         raise TypeError("CheckNumerics needs a floating point tensor")
     nan, inf = bool(np.isnan(x).any()), bool(np.isinf(x).any())
     if not (nan or inf):

@@ -149,7 +149,7 @@ def _max_pool_with_argmax(x, *, ksize, strides, padding, output_dtype, include_b
         ((cols >= 0) & (cols < w))[None, :, None, :]                          # [oh, ow, kh, kw]
     taps = x[:, np.clip(rows, 0, h - 1)[:, None, :, None],
              np.clip(cols, 0, w - 1)[None, :, None, :], :]                    # [n,oh,ow,kh,kw,c]
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill = -np.inf if dtypes.is_float_array(x.dtype) else np.iinfo(x.dtype).min
     taps = np.where(inside[None, ..., None], taps, fill).reshape(n, oh, ow, kh * kw, c)
     best = np.argmax(taps, axis=3)                                            # first maximum
     values = np.take_along_axis(taps, best[:, :, :, None, :], axis=3)[:, :, :, 0, :]

@@ -21,7 +21,7 @@ from runtime._src.ops.shape_ops import kernel_error, op_error
 
 __all__ = ["bitcast", "as_dtype"]
 
-_BITCASTABLE = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16,
+_BITCASTABLE = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.int8, dtypes.int16,
                 dtypes.int32, dtypes.int64, dtypes.uint8)
 
 

@@ -27,7 +27,7 @@ from runtime._src.ops.shape_ops import kernel_error, op_error
 
 __all__ = ["einsum", "tensordot"]
 
-_EINSUM_DTYPES = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+_EINSUM_DTYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
 
 
 def parse_equation(equation, count):

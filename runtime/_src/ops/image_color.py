@@ -31,9 +31,7 @@ __all__ = ["convert_image_dtype", "adjust_brightness", "adjust_contrast", "rgb_t
 
 
 def _bounds(dtype):
-    d = dtype.np_dtype
-    info = np.finfo(d) if dtype.is_floating else np.iinfo(d)
-    return info.min, info.max
+    return dtype.min, dtype.max
 
 
 def _representable_below(bound, np_dtype, up):

@@ -29,7 +29,7 @@ __all__ = ["read_file", "write_file", "serialize_tensor", "parse_tensor"]
 
 # TensorFlow's DataType enum values (types.proto).
 _TYPE_CODES = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
-               "string": 7, "int64": 9, "bool": 10, "float16": 19}
+               "string": 7, "int64": 9, "bool": 10, "bfloat16": 14, "float16": 19}
 _CODE_TYPES = {v: k for k, v in _TYPE_CODES.items()}
 
 
@@ -151,8 +151,8 @@ def decode_tensor_proto(data):
         flat = np.frombuffer(content, np_dtype.newbyteorder("<"))
         return flat.astype(np_dtype, copy=True).reshape(dims), name
     values = [v for _, vs in typed for v in vs]
-    if name == "float16":
-        values = np.array(values, np.uint16).view(np.float16).tolist()
+    if name in ("float16", "bfloat16"):
+        values = list(np.array(values, np.uint16).view(np_dtype))
     return np.array(_filled(values, size, 0), np_dtype).reshape(dims), name
 
 

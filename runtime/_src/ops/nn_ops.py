@@ -57,6 +57,8 @@ def _relu_grad_grad(op, grad):
 
 @define_op("Sigmoid", infer=rules.same_as_first)
 def _sigmoid(x):
+    if x.dtype == dtypes.bfloat16.np_dtype:
+        return _sigmoid_bfloat16(x)
     y = np.multiply(x.dtype.type(0.5), x)
     if not isinstance(y, np.ndarray) or y.dtype.kind not in "fc":
         half = x.dtype.type(0.5)
@@ -84,6 +86,14 @@ def sigmoid_of_half(y):
     return y
 
 
+def _sigmoid_bfloat16(x):
+    """TF's bfloat16 sigmoid: exp(x) / (exp(x) + 1), each step rounded to
+    bfloat16 (Eigen's), 1 where exp(x) overflows."""
+    e = np.exp(x)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isinf(e), x.dtype.type(1), e / (e + x.dtype.type(1)))
+
+
 @define_grad("Sigmoid")
 def _sigmoid_grad(op, grad):
     y = op.outputs[0]
@@ -92,8 +102,18 @@ def _sigmoid_grad(op, grad):
 
 @define_op("Softplus", infer=rules.same_as_first)
 def _softplus(x):
+    if x.dtype == dtypes.bfloat16.np_dtype:
+        return _softplus_bfloat16(x)
     # log(1 + exp(x)) as logaddexp(0, x): no overflow for large x, exact for small.
     return np.logaddexp(x.dtype.type(0), x)
+
+
+def _softplus_bfloat16(x):
+    """TF's bfloat16 softplus, each step rounded to bfloat16: x above
+    2 - log(eps) (eps = 2**-7), exp(x) below log(eps) - 2, else log1p(exp(x))."""
+    bound = x.dtype.type(2.0 - np.log(2.0 ** -7))
+    with np.errstate(over="ignore"):
+        return np.where(x > bound, x, np.where(x < -bound, np.exp(x), np.log1p(np.exp(x))))
 
 
 @define_grad("Softplus")
@@ -427,7 +447,7 @@ def _bias_add(value, bias, data_format):
 def _bias_add_grad(op, grad):
     value = op.inputs[0]
     rank = value.shape.rank if value.shape.rank is not None else grad.shape.rank
-    if rank is None:
+    if rank is None or grad.dtype is dtypes.bfloat16:     # TF's sums bfloat16 in bfloat16
         return [grad, apply("BiasAddGrad", (grad,), {"data_format": op.attrs["data_format"]})]
     keep = _bias_axis(op.attrs["data_format"], rank)
     axes = tuple(i for i in range(rank) if i != keep)

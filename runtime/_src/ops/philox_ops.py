@@ -72,6 +72,11 @@ def _unit_half(words):
     return bits.view(np.float16) - np.float16(1.0)
 
 
+def _unit_bfloat16(words):
+    bits = ((words & np.uint32(0x7F)) | np.uint32(0x3F80)).astype(np.uint16)
+    return bits.view(dtypes.bfloat16.np_dtype) - dtypes.bfloat16.np_dtype.type(1.0)
+
+
 def _unit_double(high, low):
     mantissa = ((high.astype(np.uint64) & np.uint64(0xFFFFF)) << np.uint64(32)) | \
         low.astype(np.uint64)
@@ -109,6 +114,8 @@ def _uniform(counter, key, size, dtype):
         w = _groups(counter, key, size, 2).reshape(-1, 2)
         return _unit_double(w[:, 0], w[:, 1])[:size]
     words = _groups(counter, key, size, 4).ravel()[:size]
+    if dtype == dtypes.bfloat16:
+        return _unit_bfloat16(words)
     return _unit_half(words) if dtype == dtypes.float16 else _unit_float(words)
 
 
@@ -120,7 +127,7 @@ def _normal(counter, key, size, dtype):
     w = _groups(counter, key, size, 4)
     f0, f1 = _box_muller_float(w[:, [0, 2]].ravel(), w[:, [1, 3]].ravel())
     out = np.stack([f0.reshape(-1, 2), f1.reshape(-1, 2)], axis=-1).ravel()[:size]
-    return out.astype(np.float16) if dtype == dtypes.float16 else out
+    return out.astype(dtype.np_dtype) if dtype in (dtypes.float16, dtypes.bfloat16) else out
 
 
 def _truncated_group(counter, key, wide, count):

@@ -6,7 +6,7 @@ and the window arithmetic they share with the convolutions are in conv_ops."""
 
 import numpy as np
 
-from runtime._src.core import parallel, workspace
+from runtime._src.core import dtypes, parallel, workspace
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op
@@ -58,7 +58,7 @@ def _check_pool(op, x, attrs):
 def _max_pool(x, ksize, strides, padding, explicit_paddings):
     _check_pool("MaxPool", x, {"ksize": ksize, "strides": strides, "padding": padding,
                                "explicit_paddings": explicit_paddings})
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill = -np.inf if dtypes.is_float_array(x.dtype) else np.iinfo(x.dtype).min
     tiles = _tiles(x, ksize, strides, padding, explicit_paddings)
     if tiles is None:
         return _window_max(_pool_taps(x, ksize, strides, padding, explicit_paddings, fill))
@@ -108,7 +108,7 @@ def _first_maxima(x, y, ksize, strides, padding, explicit):
     """Where each window's maximum comes from: (the padded input's shape, a list
     of (a, b, hit) for every tap (a, b) of the window, `hit` (y's shape) true
     where that tap is the window's first element equal to its maximum `y`)."""
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill = -np.inf if dtypes.is_float_array(x.dtype) else np.iinfo(x.dtype).min
     padded, out = _padded(x, ksize, strides, (1, 1), padding, explicit, fill)
     view = patches(padded, ksize, strides, (1, 1), out)
     taken = np.zeros(y.shape, bool)

@@ -233,7 +233,8 @@ def _check_dtype(dtype, allowed, op_name):
     return dtype
 
 
-FLOATS_AND_INTS = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+FLOATS_AND_INTS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.int32,
+                   dtypes.int64)
 
 
 # --- uniform ------------------------------------------------------------------------

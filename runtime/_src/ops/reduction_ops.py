@@ -249,11 +249,11 @@ define_grad("Min")(_max_grad)
 
 
 def _lowest(np_dtype):
-    return -np.inf if np_dtype.kind == "f" else np.iinfo(np_dtype).min
+    return -np.inf if dtypes.is_float_array(np_dtype) else np.iinfo(np_dtype).min
 
 
 def _highest(np_dtype):
-    return np.inf if np_dtype.kind == "f" else np.iinfo(np_dtype).max
+    return np.inf if dtypes.is_float_array(np_dtype) else np.iinfo(np_dtype).max
 
 
 @define_op("All", infer=_infer_reduce)
@@ -509,7 +509,7 @@ def _infer_arg(inputs, attrs):
 
 def _nan_skipped(x, fill):
     """As TF, argmax/argmin pass over NaNs (all NaN: index 0)."""
-    if x.dtype.kind == "f" and x.size:
+    if dtypes.is_float_array(x.dtype) and x.size:
         return np.where(np.isnan(x), fill, x)
     return x
 

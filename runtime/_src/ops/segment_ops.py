@@ -55,11 +55,11 @@ def _infer_segment(inputs, attrs):
 
 
 def _lowest(dtype):
-    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
+    return dtypes.as_dtype(dtype).min
 
 
 def _highest(dtype):
-    return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
+    return dtypes.as_dtype(dtype).max
 
 
 # kind -> (numpy's accumulating ufunc, an empty unsorted segment's value)

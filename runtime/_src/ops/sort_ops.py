@@ -72,7 +72,7 @@ def descending_order(x):
     """Indices sorting the last axis of `x` from largest to smallest, ties (and
     NaNs, which count as smallest) by lower index first."""
     n = np.shape(x)[-1]
-    if x.dtype.kind == "f":
+    if dtypes.is_float_array(x.dtype):
         nan = np.isnan(x)
         keys = np.where(nan, 0, -x.astype(np.float64) if x.dtype.itemsize < 8 else -x)
         position = np.broadcast_to(np.arange(n), np.shape(x))

@@ -240,7 +240,7 @@ def _as_string(x, *, precision, scientific, shortest, width, fill):
         v = x[i]
         if x.dtype == np.bool_:
             text = "true" if v else "false"
-        elif x.dtype.kind == "f":
+        elif x.dtype.kind == "f" or x.dtype == dtypes.bfloat16.np_dtype:
             text = _float_text(v, precision, scientific, shortest)
         else:
             text = str(int(v))

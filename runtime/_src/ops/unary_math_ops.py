@@ -98,11 +98,11 @@ _ROWS = {
     "Round": _Row(np.round, None, "x rounded to the nearest integer, halves to even"),
     "Rint": _Row(np.rint, None, "x rounded to the nearest integer, halves to even"),
     "Erf": _Row(_erf_kernel(math.erf),
-                lambda g, x, y: multiply(g, multiply(_2_OVER_SQRT_PI, exp(negative(square(x))))),
+                lambda g, x, y: multiply(multiply(g, _2_OVER_SQRT_PI), exp(negative(square(x)))),
                 "The Gauss error function"),
     "Erfc": _Row(_erf_kernel(math.erfc),
-                 lambda g, x, y: multiply(g, multiply(-_2_OVER_SQRT_PI,
-                                                      exp(negative(square(x))))),
+                 lambda g, x, y: multiply(multiply(g, -_2_OVER_SQRT_PI),
+                                          exp(negative(square(x)))),
                  "1 - erf(x), accurate for large x"),
     "IsNan": _Row(np.isnan, None, "True where x is nan, as a bool tensor", True),
     "IsInf": _Row(np.isinf, None, "True where x is +inf or -inf, as a bool tensor", True),
@@ -147,12 +147,12 @@ def _zero_where_no_gradient(dy, out):
 
 @define_op("SqrtGrad", infer=rules.same_as_first)
 def _sqrt_grad_kernel(y, dy):
-    return _zero_where_no_gradient(dy, dy * y.dtype.type(0.5) / y)
+    return _zero_where_no_gradient(dy, dy * (y.dtype.type(0.5) / y))
 
 
 @define_op("RsqrtGrad", infer=rules.same_as_first)
 def _rsqrt_grad_kernel(y, dy):
-    return _zero_where_no_gradient(dy, dy * y.dtype.type(-0.5) * (y * y * y))
+    return _zero_where_no_gradient(dy, y.dtype.type(-0.5) * (dy * y) * (y * y))
 
 
 @define_op("ReciprocalGrad", infer=rules.same_as_first)

@@ -9,6 +9,7 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.composite import dispatch_api
+from runtime._src.core.errors import UnimplementedError
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import (apply, define_grad, define_op,
@@ -85,9 +86,53 @@ def _infer_cast(inputs, attrs):
 
 @define_op("Cast", infer=_infer_cast)
 def _cast(x, dtype):
+    source = dtypes.as_dtype(x.dtype)
+    if source in dtypes.NARROW or dtype in dtypes.NARROW:
+        return _narrow_cast(x, source, dtype)
     if x.dtype.kind == "c" and not dtype.is_complex:
         x = x.real                     # TF keeps the real part (numpy would warn)
+    if dtype is dtypes.bfloat16 and x.dtype.kind in "iuf":
+        x = x.astype(np.float32)       # TF rounds through float32 (twice: 1 + 2**-8 + 2**-30 -> 1)
     return x.astype(dtype.np_dtype)
+
+
+_FLOAT8_CASTS = (dtypes.float8_e4m3fn, dtypes.float8_e5m2)
+_INT4 = (dtypes.int4, dtypes.uint4)
+# TF's names of dtypes in its kernels' messages ("Cast float to int4 is not supported").
+_KERNEL_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _narrow_cast_supported(source, target):
+    """TF 2.21's CPU Cast kernels of the narrow dtypes: e4m3fn/e5m2 from the wider
+    floats and to any number or bool; int4/uint4 to and from integers only; the
+    others (the fnuz floats, float4, int2, uint2) only to themselves."""
+    if source is target:
+        return True
+    if source not in _FLOAT8_CASTS + _INT4 and source in dtypes.NARROW or \
+            target not in _FLOAT8_CASTS + _INT4 and target in dtypes.NARROW:
+        return False
+    if target in _FLOAT8_CASTS:
+        return source in _FLOAT8_CASTS or source in (dtypes.float16, dtypes.bfloat16,
+                                                     dtypes.float32, dtypes.float64)
+    if source in _FLOAT8_CASTS:
+        return target not in _INT4 and not target.is_string
+    return (source.is_integer and target.is_integer and not source.is_bool
+            and not target.is_bool)
+
+
+def _narrow_cast(x, source, target):
+    if not _narrow_cast_supported(source, target):
+        names = [_KERNEL_NAMES.get(d.name, d.name) for d in (source, target)]
+        raise UnimplementedError(f"Cast {names[0]} to {names[1]} is not supported", "Cast")
+    if source is target:
+        return x
+    if source in _FLOAT8_CASTS:          # as float32, by float32's rules from there
+        return _cast(x.astype(np.float32), target)
+    if source in _INT4:
+        x = x.astype(np.int8)
+    elif target in _INT4:
+        x = x.astype(np.int64)           # wraps to the low 4 bits, as TF
+    return x.astype(target.np_dtype)
 
 
 @define_grad("Cast")

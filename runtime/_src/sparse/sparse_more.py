@@ -10,7 +10,7 @@ import numpy as np
 
 from runtime._src.core import dtypes, nest
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.core.tensor import Tensor
+from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import math_ops
@@ -28,7 +28,8 @@ from runtime._src.sparse.sparse_tensor import SparseTensor, _to_tensor, _int64
 __all__ = ["reshape_sparse", "slice_sparse", "retain", "fill_empty_rows", "reset_shape",
            "split", "transpose", "expand_dims", "eye", "maximum", "minimum", "softmax",
            "to_indicator", "map_values", "mask", "bincount", "segment_sum", "segment_mean",
-           "segment_sqrt_n", "sampled_addmm"]
+           "segment_sqrt_n", "sampled_addmm", "ragged_fill_empty_rows",
+           "ragged_fill_empty_rows_grad"]
 
 
 def _known(t):
@@ -234,6 +235,30 @@ def fill_empty_rows(sp_input, default_value, name=None):
     indices, values, empty, _ = apply("SparseFillEmptyRows",
                                       (sp.indices, sp.values, sp.dense_shape, default))
     return make(indices, values, sp.dense_shape), empty
+
+
+def ragged_fill_empty_rows(value_rowids, values, nrows, default_value, name=None):
+    """`tf.ragged_fill_empty_rows`: (value_rowids, values) with `default_value` in
+    each of the `nrows` rows that had none, rows sorted (stably); the bool indicator
+    of those rows; and where each input value went (reverse_index_map)."""
+    rowids = convert_to_tensor(value_rowids, dtype=dtypes.int64)
+    vals = convert_to_tensor(values)
+    default = _to_tensor(default_value, vals.dtype)
+    if default.shape.rank not in (None, 0):
+        raise InvalidArgumentError(f"default_value must be a scalar, saw: "
+                                   f"{default.shape.as_list()}", "RaggedFillEmptyRows")
+    shape = reshape(convert_to_tensor(nrows, dtype=dtypes.int64), [1])
+    indices, out_values, empty, reverse = apply(
+        "SparseFillEmptyRows", (reshape(rowids, [-1, 1]), vals, shape, default))
+    return reshape(indices, [-1]), out_values, empty, reverse
+
+
+def ragged_fill_empty_rows_grad(reverse_index_map, grad_values, name=None):
+    """`tf.ragged_fill_empty_rows_grad`: (the gradient of the input values, of the
+    default value) from that of the filled values."""
+    grad = convert_to_tensor(grad_values)
+    d_values = gather(grad, convert_to_tensor(reverse_index_map, dtype=dtypes.int64))
+    return d_values, math_ops.subtract(_total(grad), _total(d_values))
 
 
 # --- split, transpose, expand_dims, eye -------------------------------------------------------

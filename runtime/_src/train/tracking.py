@@ -32,7 +32,7 @@ import sys
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 
-__all__ = ["children", "is_trackable", "walk", "slot_variables", "short_name",
+__all__ = ["children", "is_trackable", "walk", "slot_variables", "short_name", "TrackableView",
            "is_keras_layer", "is_keras_optimizer", "ATTRIBUTES", "VALUE_SUFFIX",
            "SLOT_MARKER"]
 
@@ -153,3 +153,23 @@ def walk(root):
             edges[i].append((name, j))
         i += 1
     return objects, paths, edges
+
+
+class TrackableView:
+    """`tf.train.TrackableView(root)`: the object graph a checkpoint of `root`
+    saves: `children(obj)` (a dict, name -> child) and `descendants()` (every
+    object reached from the root, breadth first, the root first)."""
+
+    def __init__(self, root):
+        self._root = root
+
+    @property
+    def root(self):
+        return self._root
+
+    @classmethod
+    def children(cls, obj, save_type="checkpoint", **kwargs):
+        return dict(children(obj))
+
+    def descendants(self):
+        return walk(self._root)[0]

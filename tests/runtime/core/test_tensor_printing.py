@@ -8,8 +8,8 @@ import pytest
 import runtime as tf
 
 # TensorFlow 2.21: (str(dtype), repr(dtype)) of every dtype both have
-# (bfloat16, variant and resource are TensorFlow's only: docs/tf_differences.md).
-DTYPES = ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+# (variant and resource are TensorFlow's only: docs/tf_differences.md).
+DTYPES = ["float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
           "uint16", "uint32", "uint64", "bool", "string", "complex64", "complex128"]
 
 

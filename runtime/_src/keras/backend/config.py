@@ -33,15 +33,12 @@ def floatx():
 
 
 def set_floatx(value):
-    """Set the default float type name: "float16", "float32" or "float64"
-    ("bfloat16", which Keras also takes, does not exist in runtime). Layers made afterwards take it, unless a global dtype policy
+    """Set the default float type name: "bfloat16", "float16", "float32" or
+    "float64". Layers made afterwards take it, unless a global dtype policy
     was already fixed (`keras.config.dtype_policy()` fixes it when first read,
     as Keras's does)."""
     if value not in _FLOATS:
         raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {set(_FLOATS)}")
-    if value == "bfloat16":
-        raise ValueError("set_floatx('bfloat16'): runtime has no bfloat16 dtype (numpy has "
-                         "none); use 'float16', 'float32' or 'float64'")
     _STATE["floatx"] = str(value)
 
 

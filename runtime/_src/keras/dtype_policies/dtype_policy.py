@@ -5,9 +5,9 @@
     Dense(2, dtype=policy).dtype_policy              # <DTypePolicy "float64">
 
 A policy is a dtype name, or "mixed_float16" / "mixed_bfloat16" (compute in
-16 bits, weights in float32). A layer with "mixed_float16" keeps float32
-weights, casts its inputs to float16 and reads its weights as float16 inside
-`call` (runtime has no bfloat16: "mixed_bfloat16" layers cannot be made).
+16 bits, weights in float32). A layer with a mixed policy keeps float32
+weights, casts its inputs to its 16-bit dtype and reads its weights in it
+inside `call`.
 """
 
 from runtime._src.core import dtypes

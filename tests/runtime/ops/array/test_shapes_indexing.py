@@ -441,7 +441,7 @@ def test_as_dtype_rejects_what_tf_rejects(value):
 
 @pytest.mark.parametrize("name", ["int", "flot32", "uint128"])
 def test_as_dtype_unknown_names_list_the_known_ones(name):
-    with pytest.raises(TypeError, match=f"unknown dtype '{name}'; expected one of bool, complex128, complex64, double"):
+    with pytest.raises(TypeError, match=f"unknown dtype '{name}'; expected one of bfloat16, bool, complex128, complex64, double"):
         tf.as_dtype(name)
 
 

@@ -402,7 +402,7 @@ def test_pool_rank_error():
 def test_dtype_errors():
     with pytest.raises(TypeError, match="Conv2D: input and filters must have the same dtype"):
         tf.nn.conv2d(X, f64(F), 1, "SAME")
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Conv2D: expected one of float16, float32, float64, "
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Conv2D: expected one of bfloat16, float16, float32, float64, "
                                         "int32, got a int64 tensor"):
         tf.nn.conv2d(X.astype(np.int64), F.astype(np.int64), 1, "SAME")
     with pytest.raises(tf.errors.InvalidArgumentError, match="AvgPool: expected a floating-point tensor"):
