@@ -6,6 +6,7 @@ but a cycle inside one layer would pass it)."""
 
 import ast
 import configparser
+import functools
 import importlib.util
 import os
 import shutil
@@ -100,8 +101,10 @@ def _targets(node, module, is_package, modules):
     return [t for t in out if t in modules]
 
 
+@functools.lru_cache(maxsize=1)
 def import_graph():
-    """{module: set of modules it imports anywhere in its source}."""
+    """{module: set of modules it imports anywhere in its source} (parsed once
+    per process: two tests read it; neither changes it)."""
     modules = _modules()
     graph = {}
     for module, path in modules.items():

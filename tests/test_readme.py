@@ -2,8 +2,8 @@
 
 import os
 import re
-import subprocess
-import sys
+
+from tests import fresh_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
@@ -14,8 +14,8 @@ def _run(code, tmp_path, name="demo.py", env=None):
     path.write_text(code, encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
                PYTHONIOENCODING="utf-8", **(env or {}))
-    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, encoding="utf-8",
-                         cwd=tmp_path, env=env, timeout=300)
+    run = fresh_process.run([str(path)], capture_output=True, text=True, encoding="utf-8",
+                            cwd=tmp_path, env=env, timeout=300)
     assert run.returncode == 0, run.stderr
     return run.stdout
 

@@ -59,36 +59,30 @@ def _plain(value):
     return value
 
 
-def onnx_row(main, a, b, v):
+def onnx_row(main, a, b, v, exported=None):
     """(verdict, detail) of one input triple: 'ok', 'skipped', 'refused' or
-    'mismatch'."""
-    import onnxruntime
+    'mismatch'. `exported` (a dict) keeps the trace, export and session per
+    length of `v` across the calls for one program: the a and b values do not
+    change the graph, so each program is traced and exported once per length."""
     import runtime as tf
     from autograph.operators import side_effects
-    from runtime.onnx import ExportError, from_function
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         native = fuzz._outcome4(lambda: main(a, b, list(v)), plain=lambda x: x)
         if native[0] != "ok":
             return "skipped", "python raised"
         args = (tf.constant(a), tf.constant(b), tf.constant(np.asarray(v, np.int32)))
+        exported = {} if exported is None else exported
+        if len(v) not in exported:
+            exported[len(v)] = _export(main, args)
+        verdict, concrete, session = exported[len(v)]
+        if verdict is not None:
+            return verdict
         try:
-            # Exactness against Python: a side effect in a staged statement is
-            # refused (autograph's strict side effects, as tools/fuzz.py runs).
             with contextlib.redirect_stdout(io.StringIO()), side_effects.strict():
-                concrete = tf.function(main).get_concrete_function(*args)
                 expected = concrete(*args)
         except Exception as e:  # noqa: BLE001 - the runtime fuzzer judges these
             return "skipped", f"runtime: {type(e).__name__}"
-        try:
-            model, _ = from_function(concrete)
-        except ExportError as e:
-            reason = str(e).split(" to ONNX: ")[-1].splitlines()[0]
-            if reason.startswith(BY_DESIGN):
-                return "skipped", f"by design: {reason}"
-            return "refused", reason
-        session = onnxruntime.InferenceSession(model.SerializeToString(),
-                                               providers=["CPUExecutionProvider"])
         feeds = dict(zip([i.name for i in session.get_inputs()],
                          [np.asarray(x.numpy()) for x in args]))
         try:
@@ -103,6 +97,32 @@ def onnx_row(main, a, b, v):
     return "mismatch", f"python={want!r} onnx={mine!r} runtime={ours!r}"
 
 
+def _export(main, args):
+    """(verdict or None, concrete function, ONNX Runtime session) of `main`
+    traced on `args`: a verdict where it cannot be traced or exported."""
+    import onnxruntime
+    import runtime as tf
+    from autograph.operators import side_effects
+    from runtime.onnx import ExportError, from_function
+    try:
+        # Exactness against Python: a side effect in a staged statement is
+        # refused (autograph's strict side effects, as tools/fuzz.py runs).
+        with contextlib.redirect_stdout(io.StringIO()), side_effects.strict():
+            concrete = tf.function(main).get_concrete_function(*args)
+    except Exception as e:  # noqa: BLE001 - the runtime fuzzer judges these
+        return ("skipped", f"runtime: {type(e).__name__}"), None, None
+    try:
+        model, _ = from_function(concrete)
+    except ExportError as e:
+        reason = str(e).split(" to ONNX: ")[-1].splitlines()[0]
+        if reason.startswith(BY_DESIGN):
+            return ("skipped", f"by design: {reason}"), None, None
+        return ("refused", reason), None, None
+    session = onnxruntime.InferenceSession(model.SerializeToString(),
+                                           providers=["CPUExecutionProvider"])
+    return None, concrete, session
+
+
 def run(count, seed, mode="default", quiet=False):
     """Fuzz `count` programs; returns {'programs', 'mismatches', 'refused',
     'refusals': {reason: n}, 'failing': [(seed, source, detail)]}."""
@@ -112,7 +132,8 @@ def run(count, seed, mode="default", quiet=False):
         s = seed * 1_000_003 + k
         source = gen(s).program()
         main = fuzz.load(source, s)["main"]
-        verdicts = [onnx_row(main, a, b, v) for a, b, v in INPUTS]
+        exported = {}
+        verdicts = [onnx_row(main, a, b, v, exported) for a, b, v in INPUTS]
         bad = [(inputs, d) for inputs, (verdict, d) in zip(INPUTS, verdicts)
                if verdict == "mismatch"]
         for verdict, detail in verdicts:

@@ -6,7 +6,6 @@ exceptions, same printed output.
 import glob
 import os
 import re
-import sys
 import warnings
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 import autograph
 
 from conftest import MODULES, ROOT, import_file, run_cli
+from tests import fresh_process
 
 
 # (module, expression evaluated in the module's namespace)
@@ -160,10 +160,9 @@ def test_method_with_multiline_string_keeps_its_text(tmp_path):
 
 
 def _run_script(path, *args):
-    import subprocess
     env = dict(os.environ, PYTHONPATH=ROOT)
-    return subprocess.run([sys.executable, path, *args], capture_output=True, text=True,
-                          env=env, timeout=120, cwd=os.path.dirname(path))
+    return fresh_process.run([path, *args], capture_output=True, text=True,
+                             env=env, timeout=120, cwd=os.path.dirname(path))
 
 
 def test_main_block_runs_the_same(converted):

@@ -2,16 +2,16 @@
 
 import os
 import re
-import subprocess
-import sys
+
+from tests import fresh_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run_example(name, *args):
     env = dict(os.environ, PYTHONPATH=ROOT, OPENBLAS_NUM_THREADS="1")
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "examples", name), *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    proc = fresh_process.run([os.path.join(ROOT, "examples", name), *args],
+                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

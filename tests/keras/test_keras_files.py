@@ -4,8 +4,6 @@ recorded from TensorFlow 2.21's Keras (`model.to_json()`)."""
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 import zipfile
 
@@ -13,6 +11,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from tests import fresh_process
 
 layers = tf.keras.layers
 
@@ -37,8 +36,8 @@ _USER_CODE = textwrap.dedent('''
 def _run(code, tmp_path):
     script = tmp_path / "script.py"
     script.write_text(_USER_CODE + textwrap.dedent(code))
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=120, check=False)
+    done = fresh_process.run([str(script)], capture_output=True, text=True,
+                             cwd=tmp_path, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

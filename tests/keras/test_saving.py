@@ -4,14 +4,13 @@ dimension is free)."""
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
 
 import runtime as tf
+from tests import fresh_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -25,8 +24,8 @@ def load_and_predict(export_dir, x):
         out = fn(tf.constant(np.array({x.tolist()!r}, np.float32)))
         print(json.dumps({{k: np.asarray(v).tolist() for k, v in out.items()}}))
     """)
-    proc = subprocess.run([sys.executable, "-c", script], cwd="/", capture_output=True,
-                          text=True, timeout=120, env=dict(os.environ, PYTHONPATH=ROOT))
+    proc = fresh_process.run(["-c", script], cwd="/", capture_output=True,
+                             text=True, timeout=120, env=dict(os.environ, PYTHONPATH=ROOT))
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 

@@ -8,8 +8,6 @@ seeds write as Python `if` is written here with explicit `tf.cond` /
 """
 
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -17,6 +15,7 @@ import pytest
 import runtime as tf
 
 from tests.runtime.seed_programs import counter_function, iterator_function, mean_of_squares, print_function
+from tests import fresh_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -364,7 +363,7 @@ EXAMPLES = [
 @pytest.mark.parametrize("script,expected", EXAMPLES, ids=[e[0] for e in EXAMPLES])
 def test_example_script_runs(script, expected):
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "examples", script)],
-                          capture_output=True, text=True, env=env, timeout=120)
+    proc = fresh_process.run([os.path.join(ROOT, "examples", script)],
+                             capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert expected in proc.stdout + proc.stderr

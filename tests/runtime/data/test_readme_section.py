@@ -2,10 +2,9 @@
 
 import os
 import re
-import subprocess
-import sys
 
 from tests.paths import ROOT as ROOT_PATH
+from tests import fresh_process
 
 ROOT = str(ROOT_PATH)
 
@@ -21,9 +20,9 @@ def test_readme_data_example(tmp_path):
     path.write_text(code + "print(tf.autograph.report(total_until.python_function))\n",
                     encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = subprocess.run([sys.executable, str(path)], check=False, capture_output=True,
-                         text=True,
-                         env=env, timeout=120, cwd=tmp_path)
+    run = fresh_process.run([str(path)], check=False, capture_output=True,
+                            text=True,
+                            env=env, timeout=120, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(printed)
     assert "staged as a dataset loop (1x)" in run.stdout

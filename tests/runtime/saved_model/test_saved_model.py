@@ -3,8 +3,6 @@ original code), and clear errors for every kind of bad directory."""
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -18,6 +16,7 @@ from runtime.saved_model import SavedModelError
 from tests.paths import ROOT as ROOT_PATH
 
 from tests.runtime.graphdata_helpers import build, two_level_graph
+from tests import fresh_process
 
 ROOT = str(ROOT_PATH)
 
@@ -112,8 +111,8 @@ def test_round_trip_in_a_fresh_process_without_the_original_code(saved, tmp_path
         print(m.affine(np.ones((1, 2), np.float32)).numpy().tolist())
         print(int(m.nested(np.int32(3))["y"]))
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=str(tmp_path), timeout=120, check=False)
+    done = fresh_process.run(["-c", script], capture_output=True, text=True,
+                             cwd=str(tmp_path), timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[[3.0, 4.0]]", "-6"]
 

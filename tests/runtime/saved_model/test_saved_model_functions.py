@@ -8,8 +8,6 @@ import io
 import contextlib
 import json
 import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -23,6 +21,7 @@ from runtime.saved_model import SavedModelError
 from tests.paths import ROOT
 
 from tests.example_runs import main_kwargs
+from tests import fresh_process
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 
@@ -47,9 +46,9 @@ PRELUDE = textwrap.dedent(f"""
 
 
 def run_fresh(script, tmp_path):
-    done = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(script)],
-                          capture_output=True, text=True, cwd=str(tmp_path), timeout=120,
-                          check=False)
+    done = fresh_process.run(["-c", PRELUDE + textwrap.dedent(script)],
+                             capture_output=True, text=True, cwd=str(tmp_path), timeout=120,
+                             check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

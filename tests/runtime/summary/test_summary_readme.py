@@ -2,8 +2,6 @@
 
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -12,6 +10,7 @@ from tests.paths import ROOT as ROOT_PATH
 pytest.importorskip("tensorboard",
                     reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
 from tensorboard.backend.event_processing import event_accumulator as ea
+from tests import fresh_process
 
 ROOT = str(ROOT_PATH)
 
@@ -25,8 +24,8 @@ def test_readme_checkpoints_and_tensorboard_example(tmp_path):
                               re.S).groups()
     (tmp_path / "demo.py").write_text(code, encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = subprocess.run([sys.executable, "demo.py"], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=120)
+    run = fresh_process.run(["demo.py"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout == printed
     train = ea.EventAccumulator(str(tmp_path / "logs" / "train"))

@@ -3,7 +3,6 @@ statuses, errors; TensorFlow's behaviour recorded from TensorFlow 2.21."""
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
 
@@ -19,6 +18,7 @@ HERE = os.path.dirname(__file__)
 # The model, data and training step, shared by this process and the fresh one.
 sys.path.insert(0, HERE)
 import ckpt_model as _ns
+from tests import fresh_process
 
 FRESH_PROCESS = textwrap.dedent("""\
     import json, sys
@@ -60,8 +60,8 @@ def test_round_trip_in_a_fresh_process_gives_identical_weights_and_next_step(tmp
     script = FRESH_PROCESS.format(here=HERE)
     root = os.path.dirname(os.path.dirname(HERE))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    out = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True,
-                         text=True, timeout=60, env=env)
+    out = fresh_process.run(["-c", script, str(tmp_path)], capture_output=True,
+                            text=True, timeout=60, env=env)
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     assert np.array_equal(np.float32(got["w"]), net.w.numpy())
