@@ -48,6 +48,8 @@ def load_jax():
         configure_jax(jax)
     import jax.numpy
     jnp, lax = jax.numpy, jax.lax
+    from runtime._src.jit.rules_tensor_array import register_pytrees
+    register_pytrees(jax)
     return jax
 
 
@@ -176,8 +178,9 @@ class LazyRange:
 
 
 def _as_dtype(value, tensor):
-    """`value` with `tensor`'s dtype (numpy stays numpy, JAX stays JAX)."""
-    if value.__class__ is LazyRange:
+    """`value` with `tensor`'s dtype (numpy stays numpy, JAX stays JAX); a
+    LazyRange or a TensorArray (rules_tensor_array.py) as it is."""
+    if value.__class__ is LazyRange or getattr(value, "jit_opaque", False):
         return value
     want = tensor.dtype.np_dtype
     if is_static(value):
@@ -187,7 +190,9 @@ def _as_dtype(value, tensor):
 
 
 def dynamic(value, dtype=None):
-    """`value` as a JAX array (of `dtype` when given)."""
+    """`value` as a JAX array (of `dtype` when given); a TensorArray as it is."""
+    if getattr(value, "jit_opaque", False):
+        return value
     return jnp.asarray(value, dtype)
 
 
@@ -234,9 +239,6 @@ def _if(low, node, ins):
 
 def _while(low, node, ins):
     attrs = node.attrs
-    if attrs.get("accumulator"):
-        raise Unsupported("a loop recording its iterations for a gradient (the While of a "
-                          "tape inside the function) has no JAX lowering yet")
     cond, body, n = attrs["cond"], attrs["body"], attrs["num_loop_vars"]
     limit = None
     if attrs["has_maximum_iterations"]:
@@ -258,10 +260,29 @@ def _while(low, node, ins):
         outs = inner.run(body, values, captured)
         return [dynamic(v, d) for v, d in zip(outs, dtypes)], tuple(inner.state), count + 1
 
-    values, state, _ = lax.while_loop(test, step, (initial, tuple(low.state),
-                                                   jnp.asarray(0, np.int64)))
+    carry = (initial, tuple(low.state), jnp.asarray(0, np.int64))
+    carry = _allocate_arrays(step, carry)
+    values, state, _ = lax.while_loop(test, step, carry)
     low.state[:] = list(state)
     return values
+
+
+def _allocate_arrays(step, carry):
+    """`carry` with the buffers of its TensorArrays whose element shape is
+    not known yet allocated, their shapes found by tracing `step` once."""
+    from runtime._src.jit.rules_tensor_array import ArrayValue
+    values = carry[0]
+    pending = [i for i, v in enumerate(values)
+               if v.__class__ is ArrayValue and v.buffer is None]
+    if not pending:
+        return carry
+    import jax
+    shapes = jax.eval_shape(step, carry)[0]
+    values = list(values)
+    for i in pending:
+        if shapes[i].buffer is not None:
+            values[i] = values[i].allocated(shapes[i].buffer.shape[1:])
+    return (values,) + carry[1:]
 
 
 # --- random ---------------------------------------------------------------------

@@ -207,8 +207,10 @@ def _fill(node, ins):
 
 @rule("Transpose")
 def _transpose(node, ins):
-    perm = ins[1] if len(ins) > 1 else node.attrs.get("perm")
-    perm = None if perm is None else static_ints(perm, "Transpose's perm")
+    perm = node.attrs.get("perm")           # an attribute, or a second input
+    if len(ins) > 1:
+        perm = static_ints(ins[1], "Transpose's perm")
+    perm = None if perm is None else tuple(int(p) for p in perm)
     return _np().transpose(ins[0], perm)
 
 
@@ -524,3 +526,10 @@ def _band_part(node, ins):
 @rule("MatrixDeterminant")
 def _determinant(node, ins):
     return _np().linalg.det(ins[0])
+
+
+@rule("CustomGradient")
+def _custom_gradient(node, ins):
+    """tf.custom_gradient's forward: its first `num_results` inputs (its
+    gradient is in the graph already, as ops the tape added)."""
+    return list(ins[:node.attrs["num_results"]])

@@ -261,3 +261,35 @@ def _avg_pool_grad(node, ins):
     dy, x = ins
     x = _np().zeros(np.shape(x), dy.dtype)
     return _vjp(lambda a: _avg_pool(a, node.attrs), (x,), dy)[0]
+
+
+# --- the fused LSTM step (ops/rnn_ops.py) -------------------------------------------------
+
+def _sigmoid_gates(z):
+    """sigmoid as the kernel's (0.5 * tanh(0.5 z) + 0.5)."""
+    half = np.asarray(0.5, z.dtype)
+    return half * _np().tanh(half * z) + half
+
+
+@rule("LSTMStep")
+def _lstm_step(node, ins):
+    z_x, h_prev, c_prev, kernel = ins
+    u = c_prev.shape[1]
+    z = z_x + _np().matmul(h_prev, kernel)
+    i, f, o = (_sigmoid_gates(z[:, a * u:(a + 1) * u]) for a in (0, 1, 3))
+    g = _np().tanh(z[:, 2 * u:3 * u])
+    c = f * c_prev + i * g
+    return _np().concatenate([i, f, g, o], axis=1), c, o * _np().tanh(c)
+
+
+@rule("LSTMStepGrad")
+def _lstm_step_grad(node, ins):
+    gates, c, c_prev, dh, dc_next, kernel = ins
+    u = c.shape[1]
+    one = np.asarray(1, gates.dtype)
+    i, f, g, o = (gates[:, a * u:(a + 1) * u] for a in range(4))
+    tanh_c = _np().tanh(c)
+    dc = dc_next + dh * o * (one - tanh_c * tanh_c)
+    dz = _np().concatenate([dc * g * i * (one - i), dc * c_prev * f * (one - f),
+                            dc * i * (one - g * g), dh * tanh_c * o * (one - o)], axis=1)
+    return dz, _np().matmul(dz, kernel.T), dc * f
