@@ -358,9 +358,22 @@ def _range(node, ins):
 
 def _reduction(name):
     def lowered(node, ins):
-        return getattr(_np(), name)(ins[0], axis=node.attrs["axis"],
-                                    keepdims=node.attrs["keepdims"])
+        x, kw = ins[0], {}
+        if name in ("max", "min") and np.size(x) == 0:     # the identity, as the kernel
+            kw["initial"] = _extreme(x.dtype, name == "min")
+        return getattr(_np(), name)(x, axis=node.attrs["axis"],
+                                    keepdims=node.attrs["keepdims"], **kw)
     return lowered
+
+
+def _extreme(dtype, high):
+    """The identity of max (high False: the lowest value) or min over `dtype`."""
+    if dtype.kind == "f":
+        return np.inf if high else -np.inf
+    if dtype.kind == "b":
+        return bool(high)
+    info = np.iinfo(dtype)
+    return info.max if high else info.min
 
 
 for _op, _fn in {"Sum": "sum", "Prod": "prod", "Max": "max", "Min": "min", "All": "all",
