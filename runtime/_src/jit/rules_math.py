@@ -308,7 +308,25 @@ def _strided_key(spec, dynamic):
 @rule("StridedSlice")
 def _strided_slice(node, ins):
     x = ins[0] if not is_static(ins[0]) else _np().asarray(ins[0])
-    return x[_strided_key(node.attrs["spec"], ins[1:])]
+    spec = node.attrs["spec"]
+    empty = [axis for axis, s in _spec_axes(spec, x.ndim)
+             if s[0] == "index" and x.shape[axis] == 0]
+    if empty:     # only in a loop body that runs zero times (`for v in empty`)
+        x = _np().zeros([1 if a in empty else d for a, d in enumerate(x.shape)], x.dtype)
+    return x[_strided_key(spec, ins[1:])]
+
+
+def _spec_axes(spec, ndim):
+    """[(axis of x, spec entry)] of the entries that index or slice an axis."""
+    named = sum(s[0] in ("index", "slice") for s in spec)
+    axis, out = 0, []
+    for s in spec:
+        if s[0] in ("index", "slice"):
+            out.append((axis, s))
+            axis += 1
+        elif s[0] == "ellipsis":
+            axis += ndim - named
+    return out
 
 
 @rule("StridedSliceGrad")
