@@ -56,6 +56,18 @@ def load_jax():
 class Unsupported(Exception):
     """The graph holds something the compiled path cannot take."""
 
+    node = None
+
+    def at(self, node):
+        """This error naming `node` (its op and the user's line), once."""
+        if self.node is not None:
+            return self
+        loc = node.location
+        where = f" at {loc[0]}:{loc[1]}" if loc else ""
+        error = Unsupported(f"{self} (op {node.op}{where})")
+        error.node = node
+        return error
+
 
 def rule(*names):
     """Register `fn(node, ins) -> output or list of outputs` for ops `names`."""
@@ -112,14 +124,21 @@ class Lowering:
     def node(self, node, ins):
         """The output values of `node` given its input values."""
         if node.op not in _CLOSES_OVER and any(v.__class__ is LazyRange for v in ins):
-            return [LazyRange.use(node, ins)]
+            try:
+                return [LazyRange.use(node, ins)]
+            except Unsupported as e:
+                raise e.at(node) from None
         if (ins and node.op not in _NEVER_FOLDED and all(is_static(v) for v in ins)
                 and not node.stateful and not node.subgraph_list()):
             result = node.opdef.kernel(*ins, **node.attrs)
-        elif node.op in _STATEFUL:
-            result = _STATEFUL[node.op](self, node, ins)
         else:
-            result = RULES[node.op](node, ins)
+            try:
+                if node.op in _STATEFUL:
+                    result = _STATEFUL[node.op](self, node, ins)
+                else:
+                    result = RULES[node.op](node, ins)
+            except Unsupported as e:
+                raise e.at(node) from None
         values = list(result) if isinstance(result, (list, tuple)) else [result]
         return [_as_dtype(v, t) for v, t in zip(values, node.outputs)]
 

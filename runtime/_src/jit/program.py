@@ -140,9 +140,11 @@ class JitProgram:
         low = Lowering(self, list(state))
         n = len(self.graph.inputs)
         outs = low.run(self.graph, inputs[:n], inputs[n:])
-        if any(v.__class__ is lower.LazyRange for v in outs):
-            raise Unsupported("a Range with bounds computed at run time is an output (its "
-                              "length is known only at run time; XLA needs static shapes)")
+        for value, tensor in zip(outs, self.graph.outputs):
+            if value.__class__ is lower.LazyRange:
+                raise Unsupported("a Range with bounds computed at run time is an output (its "
+                                  "length is known only at run time; XLA needs static "
+                                  "shapes)").at(tensor.node)
         outs = [lower.jnp.asarray(v) for v in outs]
         return outs, [low.state[i] for i in self.written]
 

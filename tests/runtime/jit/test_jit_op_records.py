@@ -41,7 +41,7 @@ NO_RULE = {
 }
 
 # record -> the words of the lowering's refusal (the function runs on the
-# executor after a JitCompileWarning saying them)
+# executor after a JitCompileWarning saying them, the op and its line)
 REFUSED = {
     "reduce_mean_int": "an integer Mean",
     "range_tensor_limit": "a Range with bounds computed at run time is an output",
@@ -96,7 +96,7 @@ def test_the_records_the_lowering_refuses_say_why(traced):
     by_name = {rec.name: (inputs, graph) for rec, inputs, _, graph, _ in traced}
     for name, words in REFUSED.items():
         inputs, graph = by_name[name]
-        with pytest.raises(lower.Unsupported, match=words):
+        with pytest.raises(lower.Unsupported, match=rf"{words}.* \(op \w+ at \S+:\d+\)"):
             _lowered(graph, inputs)
 
 
