@@ -6,6 +6,8 @@ Workloads (one tf.function each: forward, tape gradient, optimizer update):
   CNN  Conv2D 32 - MaxPool - Conv2D 64 - MaxPool - Dense 10, batch 32 of
        28x28x1, sparse cross-entropy from logits, SGD(0.01)
   MLP  784 - 256 relu - 256 relu - 10, batch 128, sparse cross-entropy, Adam
+  LSTM LSTM(64) - Dense(1), batch 32 x 20 steps x 16 features, mse, SGD(0.01)
+       (the time loops, TensorArrays and the fused LSTM step in the program)
 
 The executor and the compiled step start from the same weights; their losses
 after three steps must agree to 1e-5. Times are interleaved best-of-N (the
@@ -40,9 +42,15 @@ def _mlp(keras):
         keras.layers.Dense(256, activation="relu"), keras.layers.Dense(10)])
 
 
+def _lstm(keras):
+    return keras.Sequential([keras.Input((20, 16)), keras.layers.LSTM(64),
+                             keras.layers.Dense(1)])
+
+
 WORKLOADS = {
     "cnn": (_cnn, lambda keras: keras.optimizers.SGD(0.01), (32, 28, 28, 1)),
     "mlp": (_mlp, lambda keras: keras.optimizers.Adam(0.001), (128, 784)),
+    "lstm": (_lstm, lambda keras: keras.optimizers.SGD(0.01), (32, 20, 16)),
 }
 
 
@@ -52,11 +60,15 @@ def keras_step(kind, jit, weights=None):
     keras = tf.keras
     rng = np.random.default_rng(0)
     x = tf.constant(rng.standard_normal(shape).astype(np.float32))
-    y = tf.constant(rng.integers(0, 10, shape[0]).astype(np.int32))
+    if kind == "lstm":
+        y = tf.constant(rng.standard_normal((shape[0], 1)).astype(np.float32))
+        loss_fn = keras.losses.MeanSquaredError()
+    else:
+        y = tf.constant(rng.integers(0, 10, shape[0]).astype(np.int32))
+        loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
     model, opt = build(keras), optimizer(keras)
     if weights is not None:
         model.set_weights(weights)
-    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
     @tf.function(jit_compile=jit)
     def step(x, y):
@@ -74,6 +86,8 @@ def jax_step(kind, weights, x, y):
     try:
         import jax
     except ImportError:
+        return None
+    if kind == "lstm":
         return None
     jnp, lax = jax.numpy, jax.lax
 

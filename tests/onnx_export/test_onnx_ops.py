@@ -11,7 +11,6 @@ Then the places where ONNX's operators differ from TensorFlow's meaning,
 with TensorFlow 2.21's values, and a few ops under opsets 13 and 21.
 """
 
-import importlib
 import warnings
 
 import numpy as np
@@ -25,10 +24,8 @@ import runtime as tf  # after the skips
 from runtime import onnx as tf_onnx
 from runtime._src.graph.op_registry import OPS
 from runtime._src.onnx.convert import RULES, WHY_NOT
+from tests.runtime.op_records import inputs_and_call, table_records
 
-TABLES = ["ops.test_ops", "ops.nn.test_nn_activations_losses", "ops.array.test_shapes_indexing",
-          "ops.math.test_clip_truncate", "ops.math.test_linalg", "ops.math.test_reductions_scans",
-          "ops.math.test_math_elementwise", "ops.nn.test_nn_conv_pool", "ops.nn.test_rnn_ops"]
 
 # op -> the words of the exporter's refusal
 REFUSED = {
@@ -55,43 +52,13 @@ NO_DOUBLE_KERNEL = {"Erf", "MatrixDeterminant", "LogMatrixDeterminant", "Tan",
                     "Softplus", "Softsign", "Conv2D", "AvgPool"}
 
 
-def _is_input(a):
-    return isinstance(a, (np.ndarray, np.generic))
-
-
-def _inputs_and_call(rec):
-    """(the record's numpy inputs, a function of those tensors calling it)."""
-    inputs = []
-    for a in rec.args:
-        if _is_input(a):
-            inputs.append(np.asarray(a))
-        elif isinstance(a, list):
-            inputs.extend(np.asarray(v) for v in a if _is_input(v))
-    kwargs = getattr(rec, "kw", None) or getattr(rec, "kwargs", None) or {}
-
-    def call(*tensors):
-        it = iter(tensors)
-        args = []
-        for a in rec.args:
-            if _is_input(a):
-                args.append(next(it))
-            elif isinstance(a, list) and any(_is_input(v) for v in a):
-                args.append([next(it) if _is_input(v) else v for v in a])
-            else:
-                args.append(a)
-        return rec.fn(args) if getattr(rec, "listarg", False) else rec.fn(*args, **kwargs)
-    return inputs, call
-
-
 def _records():
-    for table in TABLES:
-        module = importlib.import_module(f"tests.runtime.{table}")
-        for rec in module.RECORDS:
-            yield pytest.param(rec, id=f"{table.rpartition('.')[2]}:{rec.name}")
+    for table, rec in table_records():
+        yield pytest.param(rec, id=f"{table.rpartition('.')[2]}:{rec.name}")
 
 
 def _traced(rec):
-    inputs, call = _inputs_and_call(rec)
+    inputs, call = inputs_and_call(rec)
     signature = [tf.TensorSpec(a.shape, tf.as_dtype(a.dtype)) for a in inputs]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

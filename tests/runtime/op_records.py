@@ -10,7 +10,14 @@ values within rtol (atol = rtol * atol_factor).
 `Rec` is such a record; `check_eager(rec)` and `check_in_function(rec)` run
 its function on constants eagerly and inside `tf.function` (there also
 checking the static shapes seen while tracing).
+
+`TABLES` names the modules holding such tables (each a `RECORDS` list), and
+`inputs_and_call(rec)` gives a record's array inputs and a function of those
+tensors calling it: the ONNX export and the jit_compile tests replay every
+table through their paths.
 """
+
+import importlib
 
 import numpy as np
 
@@ -58,3 +65,45 @@ def check_in_function(rec, atol_factor=1e-3):
     refs = rec.ref
     want = tuple(np.shape(r) for r in refs) if isinstance(refs, tuple) else np.shape(refs)
     assert traced == [want]                        # the static shape while tracing
+
+
+TABLES = ["ops.test_ops", "ops.nn.test_nn_activations_losses", "ops.array.test_shapes_indexing",
+          "ops.math.test_clip_truncate", "ops.math.test_linalg", "ops.math.test_reductions_scans",
+          "ops.math.test_math_elementwise", "ops.nn.test_nn_conv_pool", "ops.nn.test_rnn_ops"]
+
+
+def table_records():
+    """[(table, record)] of every table in `TABLES`."""
+    out = []
+    for table in TABLES:
+        module = importlib.import_module(f"tests.runtime.{table}")
+        out.extend((table, rec) for rec in module.RECORDS)
+    return out
+
+
+def _is_input(a):
+    return isinstance(a, (np.ndarray, np.generic))
+
+
+def inputs_and_call(rec):
+    """(the record's numpy inputs, a function of those tensors calling it)."""
+    inputs = []
+    for a in rec.args:
+        if _is_input(a):
+            inputs.append(np.asarray(a))
+        elif isinstance(a, list):
+            inputs.extend(np.asarray(v) for v in a if _is_input(v))
+    kwargs = getattr(rec, "kw", None) or getattr(rec, "kwargs", None) or {}
+
+    def call(*tensors):
+        it = iter(tensors)
+        args = []
+        for a in rec.args:
+            if _is_input(a):
+                args.append(next(it))
+            elif isinstance(a, list) and any(_is_input(v) for v in a):
+                args.append([next(it) if _is_input(v) else v for v in a])
+            else:
+                args.append(a)
+        return rec.fn(args) if getattr(rec, "listarg", False) else rec.fn(*args, **kwargs)
+    return inputs, call

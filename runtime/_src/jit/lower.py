@@ -48,11 +48,25 @@ def load_jax():
         configure_jax(jax)
     import jax.numpy
     jnp, lax = jax.numpy, jax.lax
+    from runtime._src.jit.rules_tensor_array import register_pytrees
+    register_pytrees(jax)
     return jax
 
 
 class Unsupported(Exception):
     """The graph holds something the compiled path cannot take."""
+
+    node = None
+
+    def at(self, node):
+        """This error naming `node` (its op and the user's line), once."""
+        if self.node is not None:
+            return self
+        loc = node.location
+        where = f" at {loc[0]}:{loc[1]}" if loc else ""
+        error = Unsupported(f"{self} (op {node.op}{where})")
+        error.node = node
+        return error
 
 
 def rule(*names):
@@ -110,14 +124,21 @@ class Lowering:
     def node(self, node, ins):
         """The output values of `node` given its input values."""
         if node.op not in _CLOSES_OVER and any(v.__class__ is LazyRange for v in ins):
-            return [LazyRange.use(node, ins)]
+            try:
+                return [LazyRange.use(node, ins)]
+            except Unsupported as e:
+                raise e.at(node) from None
         if (ins and node.op not in _NEVER_FOLDED and all(is_static(v) for v in ins)
                 and not node.stateful and not node.subgraph_list()):
             result = node.opdef.kernel(*ins, **node.attrs)
-        elif node.op in _STATEFUL:
-            result = _STATEFUL[node.op](self, node, ins)
         else:
-            result = RULES[node.op](node, ins)
+            try:
+                if node.op in _STATEFUL:
+                    result = _STATEFUL[node.op](self, node, ins)
+                else:
+                    result = RULES[node.op](node, ins)
+            except Unsupported as e:
+                raise e.at(node) from None
         values = list(result) if isinstance(result, (list, tuple)) else [result]
         return [_as_dtype(v, t) for v, t in zip(values, node.outputs)]
 
@@ -176,8 +197,9 @@ class LazyRange:
 
 
 def _as_dtype(value, tensor):
-    """`value` with `tensor`'s dtype (numpy stays numpy, JAX stays JAX)."""
-    if value.__class__ is LazyRange:
+    """`value` with `tensor`'s dtype (numpy stays numpy, JAX stays JAX); a
+    LazyRange or a TensorArray (rules_tensor_array.py) as it is."""
+    if value.__class__ is LazyRange or getattr(value, "jit_opaque", False):
         return value
     want = tensor.dtype.np_dtype
     if is_static(value):
@@ -187,7 +209,9 @@ def _as_dtype(value, tensor):
 
 
 def dynamic(value, dtype=None):
-    """`value` as a JAX array (of `dtype` when given)."""
+    """`value` as a JAX array (of `dtype` when given); a TensorArray as it is."""
+    if getattr(value, "jit_opaque", False):
+        return value
     return jnp.asarray(value, dtype)
 
 
@@ -234,9 +258,6 @@ def _if(low, node, ins):
 
 def _while(low, node, ins):
     attrs = node.attrs
-    if attrs.get("accumulator"):
-        raise Unsupported("a loop recording its iterations for a gradient (the While of a "
-                          "tape inside the function) has no JAX lowering yet")
     cond, body, n = attrs["cond"], attrs["body"], attrs["num_loop_vars"]
     limit = None
     if attrs["has_maximum_iterations"]:
@@ -258,10 +279,29 @@ def _while(low, node, ins):
         outs = inner.run(body, values, captured)
         return [dynamic(v, d) for v, d in zip(outs, dtypes)], tuple(inner.state), count + 1
 
-    values, state, _ = lax.while_loop(test, step, (initial, tuple(low.state),
-                                                   jnp.asarray(0, np.int64)))
+    carry = (initial, tuple(low.state), jnp.asarray(0, np.int64))
+    carry = _allocate_arrays(step, carry)
+    values, state, _ = lax.while_loop(test, step, carry)
     low.state[:] = list(state)
     return values
+
+
+def _allocate_arrays(step, carry):
+    """`carry` with the buffers of its TensorArrays whose element shape is
+    not known yet allocated, their shapes found by tracing `step` once."""
+    from runtime._src.jit.rules_tensor_array import ArrayValue
+    values = carry[0]
+    pending = [i for i, v in enumerate(values)
+               if v.__class__ is ArrayValue and v.buffer is None]
+    if not pending:
+        return carry
+    import jax
+    shapes = jax.eval_shape(step, carry)[0]
+    values = list(values)
+    for i in pending:
+        if shapes[i].buffer is not None:
+            values[i] = values[i].allocated(shapes[i].buffer.shape[1:])
+    return (values,) + carry[1:]
 
 
 # --- random ---------------------------------------------------------------------

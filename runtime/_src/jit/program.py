@@ -22,11 +22,16 @@ import numpy as np
 
 from runtime._src.graph.graph import needed_nodes
 from runtime._src.jit import lower, rules_math, rules_nn, rules_random  # noqa: F401 - fill RULES
+from runtime._src.jit import rules_tensor_array
 from runtime._src.jit.lower import RULES, SUPPORTED_SPECIAL, Lowering, Unsupported
 
 __all__ = ["compile_graph", "JitProgram", "JitCompileWarning", "unsupported_ops"]
 
 _WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+
+# Ops whose variant values lower (TensorArrays and loop accumulators,
+# rules_tensor_array.py, and the ops that carry them).
+_VARIANT_OK = rules_tensor_array.OPS | {"While", "If", "Identity"}
 
 
 class JitCompileWarning(UserWarning):
@@ -54,6 +59,8 @@ def unsupported_ops(graph):
                 found.setdefault(node.op, node)
                 continue
             for t in node.outputs:
+                if t.dtype.name == "variant" and node.op in _VARIANT_OK:
+                    continue
                 if t.dtype.name in ("string", "variant", "resource"):
                     found.setdefault(f"{node.op} (a {t.dtype.name} value)", node)
     return sorted(found.items())
@@ -133,6 +140,11 @@ class JitProgram:
         low = Lowering(self, list(state))
         n = len(self.graph.inputs)
         outs = low.run(self.graph, inputs[:n], inputs[n:])
+        for value, tensor in zip(outs, self.graph.outputs):
+            if value.__class__ is lower.LazyRange:
+                raise Unsupported("a Range with bounds computed at run time is an output (its "
+                                  "length is known only at run time; XLA needs static "
+                                  "shapes)").at(tensor.node)
         outs = [lower.jnp.asarray(v) for v in outs]
         return outs, [low.state[i] for i in self.written]
 

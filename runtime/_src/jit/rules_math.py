@@ -207,8 +207,10 @@ def _fill(node, ins):
 
 @rule("Transpose")
 def _transpose(node, ins):
-    perm = ins[1] if len(ins) > 1 else node.attrs.get("perm")
-    perm = None if perm is None else static_ints(perm, "Transpose's perm")
+    perm = node.attrs.get("perm")           # an attribute, or a second input
+    if len(ins) > 1:
+        perm = static_ints(ins[1], "Transpose's perm")
+    perm = None if perm is None else tuple(int(p) for p in perm)
     return _np().transpose(ins[0], perm)
 
 
@@ -306,7 +308,25 @@ def _strided_key(spec, dynamic):
 @rule("StridedSlice")
 def _strided_slice(node, ins):
     x = ins[0] if not is_static(ins[0]) else _np().asarray(ins[0])
-    return x[_strided_key(node.attrs["spec"], ins[1:])]
+    spec = node.attrs["spec"]
+    empty = [axis for axis, s in _spec_axes(spec, x.ndim)
+             if s[0] == "index" and x.shape[axis] == 0]
+    if empty:     # only in a loop body that runs zero times (`for v in empty`)
+        x = _np().zeros([1 if a in empty else d for a, d in enumerate(x.shape)], x.dtype)
+    return x[_strided_key(spec, ins[1:])]
+
+
+def _spec_axes(spec, ndim):
+    """[(axis of x, spec entry)] of the entries that index or slice an axis."""
+    named = sum(s[0] in ("index", "slice") for s in spec)
+    axis, out = 0, []
+    for s in spec:
+        if s[0] in ("index", "slice"):
+            out.append((axis, s))
+            axis += 1
+        elif s[0] == "ellipsis":
+            axis += ndim - named
+    return out
 
 
 @rule("StridedSliceGrad")
@@ -356,9 +376,22 @@ def _range(node, ins):
 
 def _reduction(name):
     def lowered(node, ins):
-        return getattr(_np(), name)(ins[0], axis=node.attrs["axis"],
-                                    keepdims=node.attrs["keepdims"])
+        x, kw = ins[0], {}
+        if name in ("max", "min") and np.size(x) == 0:     # the identity, as the kernel
+            kw["initial"] = _extreme(x.dtype, name == "min")
+        return getattr(_np(), name)(x, axis=node.attrs["axis"],
+                                    keepdims=node.attrs["keepdims"], **kw)
     return lowered
+
+
+def _extreme(dtype, high):
+    """The identity of max (high False: the lowest value) or min over `dtype`."""
+    if dtype.kind == "f":
+        return np.inf if high else -np.inf
+    if dtype.kind == "b":
+        return bool(high)
+    info = np.iinfo(dtype)
+    return info.max if high else info.min
 
 
 for _op, _fn in {"Sum": "sum", "Prod": "prod", "Max": "max", "Min": "min", "All": "all",
@@ -524,3 +557,10 @@ def _band_part(node, ins):
 @rule("MatrixDeterminant")
 def _determinant(node, ins):
     return _np().linalg.det(ins[0])
+
+
+@rule("CustomGradient")
+def _custom_gradient(node, ins):
+    """tf.custom_gradient's forward: its first `num_results` inputs (its
+    gradient is in the graph already, as ops the tape added)."""
+    return list(ins[:node.attrs["num_results"]])

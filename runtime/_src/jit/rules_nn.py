@@ -3,7 +3,9 @@ softmax and cross-entropy, BiasAdd, convolutions and pooling (see lower.py).
 
 The gradient ops of convolution and pooling are the vector-Jacobian products
 of the forward op (`jax.vjp`), which XLA turns into its own backward
-convolutions; max pooling's gradient goes to the first maximal element of
+convolutions, except where a matrix product measured faster on XLA:CPU (the
+input gradient of a unit-step convolution, and the filter gradient of a
+narrow one: see their rules); max pooling's gradient goes to the first maximal element of
 each window, as our kernel's does. Max pooling over windows that tile the
 input (strides equal to the window, no padding: the usual MaxPooling2D(2))
 is a reshape and a max, and its gradient one select per tap, all of which
@@ -151,24 +153,76 @@ def _conv2d(node, ins):
     return _conv(ins[0], ins[1], node.attrs)
 
 
+def _windows(x, f_shape, attrs):
+    """The KH x KW windows of NHWC `x` (padded as `attrs` say) stacked on a
+    new axis 3: (N, OH, OW, KH * KW, C), for a unit-step convolution."""
+    jnp = _np()
+    kh, kw = f_shape[:2]
+    pads = _padding(np.shape(x), (kh, kw), attrs)
+    x = jnp.pad(x, [(0, 0)] + pads + [(0, 0)])
+    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
+    return jnp.stack([x[:, a:a + oh, b:b + ow, :] for a in range(kh) for b in range(kw)], axis=3)
+
+
 def _vjp(fn, primals, cotangent):
     import jax
     _, back = jax.vjp(fn, *primals)
     return back(cotangent)
 
 
+def _unit_steps(x_shape, f_shape, attrs):
+    """True for a convolution with unit strides and dilations and one
+    group: its gradients have the dot forms below."""
+    return (tuple(attrs["strides"]) == (1, 1) and tuple(attrs.get("dilations", (1, 1))) == (1, 1)
+            and len(x_shape) == 4 and x_shape[-1] == f_shape[2])
+
+
 @rule("Conv2DBackpropInput")
 def _conv2d_backprop_input(node, ins):
     dy, x, f = ins
+    if _unit_steps(np.shape(x), np.shape(f), node.attrs):
+        return _input_grad_by_dot(dy, np.shape(x), f, node.attrs)
     x = _np().zeros(np.shape(x), dy.dtype)
     return _vjp(lambda a: _conv(a, f, node.attrs), (x,), dy)[0]
+
+
+def _input_grad_by_dot(dy, x_shape, f, attrs):
+    """The input gradient of a unit-step convolution as one matrix product
+    (each output position's gradient to its KH x KW x C window) and a sum of
+    the windows shifted into place, which XLA fuses into one loop: 2x faster
+    on XLA:CPU than its transposed convolution."""
+    jnp = _np()
+    kh, kw = f.shape[:2]
+    cols = jnp.einsum("nhwo,abco->nhwabc", dy, f, precision=lower.lax.Precision.HIGHEST)
+    total = None
+    for a in range(kh):
+        for b in range(kw):
+            part = jnp.pad(cols[:, :, :, a, b, :],
+                           ((0, 0), (a, kh - 1 - a), (b, kw - 1 - b), (0, 0)))
+            total = part if total is None else total + part
+    (top, _), (left, _) = _padding(x_shape, (kh, kw), attrs)
+    return total[:, top:top + x_shape[1], left:left + x_shape[2], :]
 
 
 @rule("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(node, ins):
     dy, x, f = ins
+    if _unit_steps(np.shape(x), np.shape(f), node.attrs) and np.prod(np.shape(f)[:3]) <= 64:
+        return _filter_grad_by_dot(dy, x, np.shape(f), node.attrs)
     f = _np().zeros(np.shape(f), dy.dtype)
     return _vjp(lambda b: _conv(x, b, node.attrs), (f,), dy)[0]
+
+
+def _filter_grad_by_dot(dy, x, f_shape, attrs):
+    """The filter gradient of a unit-step convolution with a narrow window
+    (KH x KW x C at most 64: a first layer) as one matrix product of the
+    input's windows (im2col) and the output gradient: 1.7x faster on XLA:CPU
+    than its convolution over the batch, whose transposes dominate there."""
+    jnp = _np()
+    kh, kw, c, o = f_shape
+    cols = _windows(x, f_shape, attrs)
+    grad = jnp.einsum("nhwkc,nhwo->kco", cols, dy, precision=lower.lax.Precision.HIGHEST)
+    return grad.reshape(kh, kw, c, o)
 
 
 # --- pooling ----------------------------------------------------------------------------
@@ -261,3 +315,35 @@ def _avg_pool_grad(node, ins):
     dy, x = ins
     x = _np().zeros(np.shape(x), dy.dtype)
     return _vjp(lambda a: _avg_pool(a, node.attrs), (x,), dy)[0]
+
+
+# --- the fused LSTM step (ops/rnn_ops.py) -------------------------------------------------
+
+def _sigmoid_gates(z):
+    """sigmoid as the kernel's (0.5 * tanh(0.5 z) + 0.5)."""
+    half = np.asarray(0.5, z.dtype)
+    return half * _np().tanh(half * z) + half
+
+
+@rule("LSTMStep")
+def _lstm_step(node, ins):
+    z_x, h_prev, c_prev, kernel = ins
+    u = c_prev.shape[1]
+    z = z_x + _np().matmul(h_prev, kernel)
+    i, f, o = (_sigmoid_gates(z[:, a * u:(a + 1) * u]) for a in (0, 1, 3))
+    g = _np().tanh(z[:, 2 * u:3 * u])
+    c = f * c_prev + i * g
+    return _np().concatenate([i, f, g, o], axis=1), c, o * _np().tanh(c)
+
+
+@rule("LSTMStepGrad")
+def _lstm_step_grad(node, ins):
+    gates, c, c_prev, dh, dc_next, kernel = ins
+    u = c.shape[1]
+    one = np.asarray(1, gates.dtype)
+    i, f, g, o = (gates[:, a * u:(a + 1) * u] for a in range(4))
+    tanh_c = _np().tanh(c)
+    dc = dc_next + dh * o * (one - tanh_c * tanh_c)
+    dz = _np().concatenate([dc * g * i * (one - i), dc * c_prev * f * (one - f),
+                            dc * i * (one - g * g), dh * tanh_c * o * (one - o)], axis=1)
+    return dz, _np().matmul(dz, kernel.T), dc * f
