@@ -37,6 +37,12 @@ INPUTS = {
                     "float32"),
     "vol": rng.uniform(-1, 1, (2, 5, 6, 7, 2)).astype("float32"),
     "vol1": rng.uniform(-1, 1, (4, 5, 6, 3)).astype("float32"),
+    "grid": rng.uniform(-1, 1, (5, 6)).astype("float32"),
+    "grid_i": rng.integers(0, 100, (5, 6)).astype("int32"),
+    "coords": np.stack([rng.uniform(-2, 7, (3, 4)), rng.uniform(-2, 8, (3, 4))]).astype(
+        "float32"),
+    "coords3": np.stack([rng.uniform(-1, 5, (7,)), rng.uniform(-1, 6, (7,)),
+                         rng.uniform(0, 4, (7,)), rng.integers(0, 3, (7,))]).astype("float32"),
     "vol_cf": rng.uniform(-1, 1, (1, 2, 4, 5, 6)).astype("float32"),
 }
 CASES = {
@@ -71,6 +77,14 @@ CASES = {
                                                             "dilation_rate": 2}),
     "patches3d_cf": ("extract_patches_3d", ["vol_cf"], {"size": 2,
                                                          "data_format": "channels_first"}),
+    "map_linear": ("map_coordinates", ["grid", "coords"], {"order": 1}),
+    "map_nearest": ("map_coordinates", ["grid", "coords"], {"order": 0, "fill_value": -2}),
+    "map_edge": ("map_coordinates", ["grid", "coords"], {"order": 1, "fill_mode": "nearest"}),
+    "map_wrap": ("map_coordinates", ["grid", "coords"], {"order": 1, "fill_mode": "wrap"}),
+    "map_reflect": ("map_coordinates", ["grid", "coords"], {"order": 0,
+                                                            "fill_mode": "reflect"}),
+    "map_int": ("map_coordinates", ["grid_i", "coords"], {"order": 1}),
+    "map_3d": ("map_coordinates", ["vol1", "coords3"], {"order": 1, "fill_mode": "wrap"}),
 }
 
 

@@ -47,6 +47,14 @@ CASES = {
                                                             "dilation_rate": 2}),
     "patches3d_cf": ("extract_patches_3d", ["vol_cf"], {"size": 2,
                                                          "data_format": "channels_first"}),
+    "map_linear": ("map_coordinates", ["grid", "coords"], {"order": 1}),
+    "map_nearest": ("map_coordinates", ["grid", "coords"], {"order": 0, "fill_value": -2}),
+    "map_edge": ("map_coordinates", ["grid", "coords"], {"order": 1, "fill_mode": "nearest"}),
+    "map_wrap": ("map_coordinates", ["grid", "coords"], {"order": 1, "fill_mode": "wrap"}),
+    "map_reflect": ("map_coordinates", ["grid", "coords"], {"order": 0,
+                                                            "fill_mode": "reflect"}),
+    "map_int": ("map_coordinates", ["grid_i", "coords"], {"order": 1}),
+    "map_3d": ("map_coordinates", ["vol1", "coords3"], {"order": 1, "fill_mode": "wrap"}),
 }
 
 
@@ -68,7 +76,7 @@ def test_recorded(case):
 
 
 @pytest.mark.parametrize("case", ["affine_wrap", "perspective_batch", "sobel_cf", "ssim_small",
-                                  "patches3d_strides"])
+                                  "patches3d_strides", "map_linear", "map_reflect"])
 def test_recorded_in_function(case):
     _check(case, _run(case, tf.function))
 
@@ -100,3 +108,12 @@ def test_bad_input():
         ops.image.ssim(img[0, 0], img[0, 0])
     with pytest.raises(TypeError, match="size"):
         ops.image.extract_patches_3d(DATA["patches3d:vol"], (2, 2))
+    grid, coords = DATA["map_linear:grid"], DATA["map_linear:coords"]
+    with pytest.raises(ValueError, match="fill_mode"):
+        ops.image.map_coordinates(grid, coords, 1, fill_mode="edge")
+    with pytest.raises(NotImplementedError, match="order<=1"):
+        ops.image.map_coordinates(grid, coords, 3)
+    with pytest.raises(ValueError, match="leading dim of 3"):
+        ops.image.map_coordinates(grid, np.zeros((3, 2), "float32"), 1)
+    with pytest.raises(tf.errors.InvalidArgumentError):  # as Keras on TF: index == size
+        ops.image.map_coordinates(grid, [[0.0], [5.5]], 1, fill_mode="mirror")

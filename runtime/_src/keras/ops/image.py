@@ -3,6 +3,10 @@ image batches (channels_last) over the runtime's `tf.image` ops; affine and
 perspective warps (ImageProjectiveTransformV3's rules, as Keras runs on TF),
 Sobel edges, SSIM and 3-D patches."""
 
+import functools
+import itertools
+import operator
+
 import numpy as np
 
 from runtime._src.keras.ops.operation import cast_to, keras_op, tensor, to_float
@@ -356,6 +360,79 @@ def extract_patches_3d(volumes, size, strides=None, dilation_rate=1, padding="va
     if data_format == "channels_first":
         out = tf.transpose(out, [0, 4, 1, 2, 3])
     return tf.squeeze(out, [0]) if single else out
+
+
+MAP_COORDINATES_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
+
+
+def _nodes(coordinate, order):
+    """The (index, weight) pairs of one axis: the rounded coordinate (half to
+    even) for order 0, the two neighbours for order 1."""
+    if order == 0:
+        rounded = coordinate if coordinate.dtype.is_integer else tf.round(coordinate)
+        return [(cast_to(rounded, "int32"), tensor(1, coordinate.dtype))]
+    lower = tf.floor(coordinate)
+    upper_weight = coordinate - lower
+    index = cast_to(lower, "int32")
+    return [(index, 1 - upper_weight), (index + 1, upper_weight)]
+
+
+def _fixed_index(index, size, fill_mode):
+    """The index read for `index` on an axis of `size`, and whether it is inside
+    (only "constant" reads `fill_value` outside), as Keras on TF maps them."""
+    inside = tf.ones_like(index, dtype="bool")
+    if fill_mode == "constant":
+        inside = tf.logical_and(index >= 0, index < size)
+        return tf.clip_by_value(index, 0, size - 1), inside
+    if fill_mode == "nearest":
+        return tf.clip_by_value(index, 0, size - 1), inside
+    if fill_mode == "wrap":
+        return tf.floormod(index, size), inside
+    mod = tf.floormod(tf.abs(index), 2 * size)
+    fixed = tf.where(mod < size, mod, 2 * size - mod)
+    if fill_mode == "reflect":
+        fixed = tf.where(mod < size, fixed, fixed - 1)
+    return fixed, inside
+
+
+@_export
+@keras_op
+def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value=0):
+    """`keras.ops.image.map_coordinates(inputs, coordinates, order, fill_mode="constant",
+    fill_value=0)`: inputs read at `coordinates` (one row of positions per input
+    axis), order 0 (nearest) or 1 (linear); integer inputs round the result."""
+    inputs, coords = tensor(inputs), tensor(coordinates)
+    if coords.shape.as_list()[0] != len(inputs.shape):
+        raise ValueError("First dim of `coordinates` must be the same as the rank of "
+                         f"`inputs`. Received inputs with shape: "
+                         f"{tuple(inputs.shape.as_list())} and coordinate leading dim of "
+                         f"{coords.shape.as_list()[0]}")
+    if len(coords.shape) < 2:
+        raise ValueError("Invalid coordinates rank: expected at least rank 2. Received "
+                         f"input with shape: {tuple(coords.shape.as_list())}")
+    if fill_mode not in MAP_COORDINATES_FILL_MODES:
+        raise ValueError("Invalid value for argument `fill_mode`. Expected one of "
+                         f"{set(MAP_COORDINATES_FILL_MODES)}. Received: fill_mode={fill_mode}")
+    if order not in (0, 1):
+        raise NotImplementedError("map_coordinates currently requires order<=1")
+    axes = []
+    for axis, size in enumerate(inputs.shape.as_list()):
+        axes.append([(*_fixed_index(index, size, fill_mode), weight)
+                     for index, weight in _nodes(coords[axis], order)])
+    result = None
+    for combo in itertools.product(*axes):
+        indices, insides, weights = zip(*combo)
+        weight = functools.reduce(operator.mul, weights)
+        value = cast_to(tf.gather_nd(inputs, tf.stack(indices, axis=-1)), weight.dtype)
+        if fill_mode == "constant":
+            inside = functools.reduce(tf.logical_and, insides)
+            value = tf.where(inside, value, cast_to(cast_to(fill_value, inputs.dtype),
+                                                    weight.dtype))
+        term = weight * value
+        result = term if result is None else result + term
+    if inputs.dtype.is_integer:
+        result = tf.round(result)
+    return cast_to(result, inputs.dtype)
 
 
 __all__.sort()
