@@ -85,6 +85,18 @@ CASES = {
                                                             "fill_mode": "reflect"}),
     "map_int": ("map_coordinates", ["grid_i", "coords"], {"order": 1}),
     "map_3d": ("map_coordinates", ["vol1", "coords3"], {"order": 1, "fill_mode": "wrap"}),
+    "sat_linear": ("scale_and_translate", ["img"], {
+        "output_shape": (2, 9, 5, 3), "scale": [1.6, 0.7], "translation": [0.3, -0.2],
+        "spatial_dims": (1, 2), "method": "linear"}),
+    "sat_cubic_noaa": ("scale_and_translate", ["img"], {
+        "output_shape": (2, 4, 10, 3), "scale": [0.6, 1.5], "translation": [1.0, 0.0],
+        "spatial_dims": (1, 2), "method": "bicubic", "antialias": False}),
+    "sat_lanczos3": ("scale_and_translate", ["img"], {
+        "output_shape": (2, 3, 7, 3), "scale": [0.5, 1.0], "translation": [0.0, 0.5],
+        "spatial_dims": (1, 2), "method": "lanczos3"}),
+    "sat_lanczos5_neg": ("scale_and_translate", ["grid"], {
+        "output_shape": (8, 6), "scale": [1.7], "translation": [-0.4],
+        "spatial_dims": (-2,), "method": "lanczos5"}),
 }
 
 

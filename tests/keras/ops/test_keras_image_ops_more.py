@@ -55,6 +55,18 @@ CASES = {
                                                             "fill_mode": "reflect"}),
     "map_int": ("map_coordinates", ["grid_i", "coords"], {"order": 1}),
     "map_3d": ("map_coordinates", ["vol1", "coords3"], {"order": 1, "fill_mode": "wrap"}),
+    "sat_linear": ("scale_and_translate", ["img"], {
+        "output_shape": (2, 9, 5, 3), "scale": [1.6, 0.7], "translation": [0.3, -0.2],
+        "spatial_dims": (1, 2), "method": "linear"}),
+    "sat_cubic_noaa": ("scale_and_translate", ["img"], {
+        "output_shape": (2, 4, 10, 3), "scale": [0.6, 1.5], "translation": [1.0, 0.0],
+        "spatial_dims": (1, 2), "method": "bicubic", "antialias": False}),
+    "sat_lanczos3": ("scale_and_translate", ["img"], {
+        "output_shape": (2, 3, 7, 3), "scale": [0.5, 1.0], "translation": [0.0, 0.5],
+        "spatial_dims": (1, 2), "method": "lanczos3"}),
+    "sat_lanczos5_neg": ("scale_and_translate", ["grid"], {
+        "output_shape": (8, 6), "scale": [1.7], "translation": [-0.4],
+        "spatial_dims": (-2,), "method": "lanczos5"}),
 }
 
 
@@ -76,7 +88,8 @@ def test_recorded(case):
 
 
 @pytest.mark.parametrize("case", ["affine_wrap", "perspective_batch", "sobel_cf", "ssim_small",
-                                  "patches3d_strides", "map_linear", "map_reflect"])
+                                  "patches3d_strides", "map_linear", "map_reflect",
+                                  "sat_lanczos3"])
 def test_recorded_in_function(case):
     _check(case, _run(case, tf.function))
 
@@ -117,3 +130,18 @@ def test_bad_input():
         ops.image.map_coordinates(grid, np.zeros((3, 2), "float32"), 1)
     with pytest.raises(tf.errors.InvalidArgumentError):  # as Keras on TF: index == size
         ops.image.map_coordinates(grid, [[0.0], [5.5]], 1, fill_mode="mirror")
+
+
+def test_scale_and_translate_integers():
+    """Keras 3.15 on TF fails for integer images (a float/uint8 Minimum); here
+    they give the float result rounded and clipped to the image's own range."""
+    img = DATA["affine_u8:img_u8"]
+    kwargs = dict(output_shape=(2, 12, 14, 3), scale=[2.0, 2.0], translation=[0.0, 0.0],
+                  spatial_dims=(1, 2), method="cubic")
+    out = ops.image.scale_and_translate(img, **kwargs).numpy()
+    ref = ops.image.scale_and_translate(img.astype("float32"), **kwargs).numpy()
+    assert out.dtype == np.uint8
+    np.testing.assert_array_equal(out, np.clip(np.round(ref), img.min(), img.max()))
+    with pytest.raises(ValueError, match="method"):
+        ops.image.scale_and_translate(img, method="area", **{k: v for k, v in kwargs.items()
+                                                             if k != "method"})

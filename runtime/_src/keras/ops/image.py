@@ -9,7 +9,7 @@ import operator
 
 import numpy as np
 
-from runtime._src.keras.ops.operation import cast_to, keras_op, tensor, to_float
+from runtime._src.keras.ops.operation import cast_to, keras_op, result_type, tensor, to_float
 from runtime._src.keras.ops import image_transform
 from runtime._src.keras.ops.tfops import tf
 from runtime._src.ops import conv3d_ops, image_color, image_metrics
@@ -433,6 +433,87 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     if inputs.dtype.is_integer:
         result = tf.round(result)
     return cast_to(result, inputs.dtype)
+
+
+def _triangle(x):
+    return tf.maximum(tf.zeros_like(x), 1 - tf.abs(x))
+
+
+def _keys_cubic(x):
+    near = ((1.5 * x - 2.5) * x) * x + 1.0
+    far = ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0
+    out = tf.where(x >= 1.0, far, near)
+    return tf.where(x >= 2.0, tf.zeros_like(x), out)
+
+
+def _lanczos(radius):
+    def kernel(x):
+        y = radius * tf.sin(np.pi * x) * tf.sin(np.pi * x / radius)
+        safe = tf.where(tf.not_equal(x, 0.0), np.pi ** 2 * x * x, tf.ones_like(x))
+        out = tf.where(x > 1e-3, y / safe, tf.ones_like(x))
+        return tf.where(x > radius, tf.zeros_like(x), out)
+    return kernel
+
+
+_SCALE_KERNELS = {"linear": _triangle, "bilinear": _triangle, "trilinear": _triangle,
+                  "cubic": _keys_cubic, "bicubic": _keys_cubic, "tricubic": _keys_cubic,
+                  "lanczos3": _lanczos(3.0), "lanczos5": _lanczos(5.0)}
+
+
+def _weight_matrix(in_size, out_size, scale, translation, kernel, antialias):
+    """(in_size, out_size) weights: output sample j (center (j + 0.5) / scale -
+    translation / scale - 0.5 in input pixels) mixes the inputs by `kernel`,
+    widened by 1 / scale when shrinking with `antialias`, normalized; samples
+    whose center is outside [-0.5, in_size - 0.5] get none."""
+    dtype = scale.dtype
+    inv_scale = 1.0 / scale
+    width = tf.maximum(inv_scale, tensor(1.0, dtype)) if antialias else 1.0
+    sample = ((tf.range(out_size, dtype=dtype) + 0.5) * inv_scale - translation * inv_scale
+              - 0.5)
+    distance = tf.abs(sample[None, :] - tf.range(in_size, dtype=dtype)[:, None]) / width
+    weights = kernel(distance)
+    total = tf.reduce_sum(weights, axis=0, keepdims=True)
+    safe_total = tf.where(tf.not_equal(total, 0.0), total, tf.ones_like(total))
+    eps = 1000.0 * float(np.finfo(np.float32).eps)
+    weights = tf.where(tf.abs(total) > eps, weights / safe_total, tf.zeros_like(weights))
+    inside = tf.logical_and(sample >= -0.5, sample <= float(in_size) - 0.5)[None, :]
+    return tf.where(inside, weights, tf.zeros_like(weights))
+
+
+@_export
+@keras_op
+def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method,
+                        antialias=True):
+    """`keras.ops.image.scale_and_translate(images, output_shape, scale, translation,
+    spatial_dims, method, antialias=True)`: JAX's resampling: each axis of
+    `spatial_dims` resized to its `output_shape` entry, the output at
+    (input + 0.5) * scale + translation - 0.5, filtered by `method` (linear,
+    cubic: Keys a=-0.5, lanczos3/5); integer images are rounded and clipped to
+    their own range."""
+    if method not in _SCALE_KERNELS:
+        raise ValueError("Invalid value for argument `method`. Expected of one "
+                         f"{set(_SCALE_KERNELS)}. Received: method={method}")
+    images = tensor(images)
+    scale, translation = tensor(scale), tensor(translation)
+    dtype = result_type(scale.dtype.name, translation.dtype.name)
+    scale, translation = cast_to(scale, dtype), cast_to(translation, dtype)
+    if len(spatial_dims) == 0:
+        return images
+    rank = len(images.shape)
+    out = to_float(images) if images.dtype.is_integer else images
+    for i, axis in enumerate(spatial_dims):
+        axis %= rank
+        weights = _weight_matrix(images.shape.as_list()[axis], output_shape[axis], scale[i],
+                                 translation[i], _SCALE_KERNELS[method], antialias)
+        out = tf.tensordot(out, cast_to(weights, out.dtype), [[axis], [0]])
+        order = list(range(rank - 1))
+        order.insert(axis, rank - 1)
+        out = tf.transpose(out, order)
+    if images.dtype.is_integer:
+        low = cast_to(tf.reduce_min(images), out.dtype)
+        high = cast_to(tf.reduce_max(images), out.dtype)
+        out = cast_to(tf.clip_by_value(tf.round(out), low, high), images.dtype)
+    return out
 
 
 __all__.sort()
