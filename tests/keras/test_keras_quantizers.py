@@ -1,0 +1,87 @@
+"""keras.quantizers against Keras 3.15's (TF 2.21) recorded values
+(tools/record_keras_quantizers.py prints them): abs-max int8 quantization,
+AbsMaxQuantizer, float8 scale bookkeeping, int4 packing, get/serialize."""
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from runtime.keras import quantizers as q
+
+X = np.array([[0.1, -0.5, 0.25], [2.0, 1.0, -3.0], [0.0, 0.0, 0.0]], "float32")
+# kwargs, quantized, its dtype, scale (TF 2.21's Keras 3.15)
+ABS_MAX = [
+    ({"axis": -1}, [[25, -127, 63], [85, 42, -127], [0, 0, 0]], "int8",
+     [[253.99993896484375], [42.33333206176758], [1270000000.0]]),
+    ({"axis": 0}, [[6, -63, 11], [127, 127, -127], [0, 0, 0]], "int8",
+     [[63.5, 126.99998474121094, 42.33333206176758]]),
+    ({"axis": -1, "value_range": (-8, 7)}, [[1, -7, 3], [5, 2, -7], [0, 0, 0]], "int8",
+     [[13.99999713897705], [2.3333332538604736], [70000000.0]]),
+    ({"axis": (0, 1), "dtype": "int32", "value_range": (-1000, 1000)},
+     [[33, -167, 83], [667, 333, -1000], [0, 0, 0]], "int32", [[333.3333435058594]]),
+    ({"axis": -1, "to_numpy": True}, [[25, -127, 63], [85, 42, -127], [0, 0, 0]], "int8",
+     [[253.99993896484375], [42.33333206176758], [1270000000.0]]),
+]
+# array, axis, dtype, packed, packed shape, original length
+PACK = [
+    ([[-3, 7], [2, -8], [1, 0]], 0, "int8", [[45, -121], [1, 0]], (2, 2), 3),
+    ([[-3, 7, 2], [-8, 1, 0]], 1, "int8", [[125, 2], [24, 0]], (2, 2), 3),
+    ([[1, 15], [8, 0], [3, 4], [9, 10]], 0, "uint8", [[129, 15], [147, 164]], (2, 2), 4),
+    ([[[1, -2, 3]], [[4, 5, -6]]], -1, "int8", [[[-31, 3]], [[84, 10]]], (2, 1, 2), 3),
+]
+
+
+@pytest.mark.parametrize("kwargs,quantized,dtype,scale", ABS_MAX)
+@pytest.mark.parametrize("traced", [False, True])
+def test_abs_max_quantize(kwargs, quantized, dtype, scale, traced):
+    fn = (lambda x: q.abs_max_quantize(x, **kwargs))
+    out, got_scale = (tf.function(fn) if traced and not kwargs.get("to_numpy") else fn)(X)
+    assert out.dtype.name == dtype and got_scale.dtype == tf.float32
+    assert np.asarray(out).tolist() == quantized
+    np.testing.assert_allclose(np.asarray(got_scale), scale, rtol=1e-6)
+
+
+def test_abs_max_quantizer_and_serialization():
+    quantizer = q.AbsMaxQuantizer(axis=0)
+    out, scale = quantizer(X)
+    assert np.asarray(out).tolist() == ABS_MAX[1][1]
+    assert quantizer.get_config() == {"value_range": (-127, 127), "epsilon": 1e-07,
+                                      "output_dtype": "int8", "axis": (0,)}
+    config = q.serialize(q.AbsMaxQuantizer(axis=1, value_range=(-7, 7)))
+    assert config == {"module": "keras.quantizers", "class_name": "AbsMaxQuantizer",
+                      "config": {"value_range": (-7, 7), "epsilon": 1e-07,
+                                 "output_dtype": "int8", "axis": (1,)},
+                      "registered_name": None}
+    back = q.deserialize(config)
+    assert isinstance(back, q.AbsMaxQuantizer) and back.axis == (1,)
+    assert isinstance(q.get("abs_max_quantizer"), q.AbsMaxQuantizer)
+    assert q.get(None) is None and q.Quantizer()(X) is X
+    with pytest.raises(ValueError, match="interval"):
+        q.AbsMaxQuantizer(value_range=(-200, 127))
+    with pytest.raises(ValueError, match="Could not interpret"):
+        q.get("nope")
+
+
+def test_float8_helpers():
+    scale = q.compute_float8_scale(np.array([2.0, 0.0, np.inf, 448.0], "float32"),
+                                   np.array([0.5, 0.25, 2.0, 1.0], "float32"), 448.0, margin=1)
+    np.testing.assert_allclose(np.asarray(scale), [0.008928571827709675, 0.25, 2.0, 2.0],
+                               rtol=1e-6)
+    history = q.compute_float8_amax_history(X, np.array([1.0, 2.0, 3.0, 4.0], "float32"))
+    assert np.asarray(history).tolist() == [3.0, 3.0, 4.0, 1.0]
+
+
+@pytest.mark.parametrize("arr,axis,dtype,packed,shape,length", PACK)
+def test_pack_unpack_int4(arr, axis, dtype, packed, shape, length):
+    out, got_shape, n = q.pack_int4(np.array(arr, dtype), axis=axis, dtype=dtype)
+    assert np.asarray(out).tolist() == packed and out.dtype.name == dtype
+    assert got_shape == shape and n == length
+    back = tf.function(lambda p: q.unpack_int4(p, n, axis=axis, dtype=dtype))(out)
+    assert np.asarray(back).tolist() == arr and back.dtype.name == dtype
+
+
+def test_pack_errors():
+    with pytest.raises(TypeError, match="Expected int8 tensor"):
+        q.pack_int4(np.zeros((2, 2), "int32"))
+    with pytest.raises(ValueError, match="'int8' or 'uint8'"):
+        q.unpack_int4(np.zeros((2, 2), "int8"), 4, dtype="int16")
