@@ -36,3 +36,17 @@ for arr, axis, dtype in (([[-3, 7], [2, -8], [1, 0]], 0, "int8"),
     print("pack", axis, dtype, np.asarray(packed).tolist(), shape, n,
           np.asarray(back).tolist())
 print("serialize", q.serialize(q.AbsMaxQuantizer(axis=1, value_range=(-7, 7))))
+Y = np.array([[-1.2, 0.0, 0.33, 2.5], [0.7, -0.05, 5.0, -3.0]], "float32")
+for kwargs in ({"min_vals": -1.0, "max_vals": 2.0},
+               {"min_vals": -1.0, "max_vals": 2.0, "num_bits": 4, "narrow_range": True},
+               {"min_vals": [-1.0, 0.0], "max_vals": [1.0, 4.0], "axis": 0},
+               {"min_vals": [-1.0, -2.0, 0.1, 0.0], "max_vals": [1.0, 1.0, 1.0, 3.0],
+                "axis": -1, "num_bits": 3}):
+    print("fake_quant", kwargs, np.round(np.asarray(
+        q.fake_quant_with_min_max_vars(Y, **kwargs)), 6).tolist())
+tf = importlib.import_module("runtime" if sys.argv[1:] == ["runtime.keras"] else "tensorflow")
+lo, hi, y = tf.Variable([-1.0, 0.0]), tf.Variable([1.0, 4.0]), tf.Variable(Y)
+with tf.GradientTape() as tape:
+    out = q.fake_quant_with_min_max_vars(y * 1.0, lo, hi, axis=0)
+    loss = tf.reduce_sum(out * np.arange(8, dtype="float32").reshape(2, 4))
+print("fake_quant grads", [np.asarray(g).tolist() for g in tape.gradient(loss, [y, lo, hi])])

@@ -85,3 +85,32 @@ def test_pack_errors():
         q.pack_int4(np.zeros((2, 2), "int32"))
     with pytest.raises(ValueError, match="'int8' or 'uint8'"):
         q.unpack_int4(np.zeros((2, 2), "int8"), 4, dtype="int16")
+
+
+Y = np.array([[-1.2, 0.0, 0.33, 2.5], [0.7, -0.05, 5.0, -3.0]], "float32")
+FAKE_QUANT = [  # kwargs, TF 2.21's Keras 3.15 output
+    ({"min_vals": -1.0, "max_vals": 2.0},
+     [[-1.0, 0.0, 0.329412, 2.0], [0.705882, -0.047059, 2.0, -1.0]]),
+    ({"min_vals": -1.0, "max_vals": 2.0, "num_bits": 4, "narrow_range": True},
+     [[-1.071428, 0.0, 0.428571, 1.928572], [0.642857, 0.0, 1.928572, -1.071428]]),
+    ({"min_vals": [-1.0, 0.0], "max_vals": [1.0, 4.0], "axis": 0},
+     [[-0.996078, 0.0, 0.329412, 1.003922], [0.705882, 0.0, 4.0, 0.0]]),
+    ({"min_vals": [-1.0, -2.0, 0.1, 0.0], "max_vals": [1.0, 1.0, 1.0, 3.0], "axis": -1,
+      "num_bits": 3}, [[-0.857143, 0.0, 0.385714, 2.571428], [0.571429, 0.0, 0.9, 0.0]]),
+]
+
+
+@pytest.mark.parametrize("kwargs,want", FAKE_QUANT)
+def test_fake_quant_with_min_max_vars(kwargs, want):
+    out = q.fake_quant_with_min_max_vars(Y, **kwargs)
+    assert out.dtype == tf.float32
+    np.testing.assert_allclose(np.asarray(out), want, atol=2e-6)
+
+
+def test_fake_quant_gradients():
+    lo, hi, y = tf.Variable([-1.0, 0.0]), tf.Variable([1.0, 4.0]), tf.Variable(Y)
+    with tf.GradientTape() as tape:
+        out = tf.function(lambda: q.fake_quant_with_min_max_vars(y, lo, hi, axis=0))()
+        loss = tf.reduce_sum(out * np.arange(8, dtype="float32").reshape(2, 4))
+    grads = [np.asarray(g).tolist() for g in tape.gradient(loss, [y, lo, hi])]
+    assert grads == [[[0.0, 1.0, 2.0, 0.0], [4.0, 0.0, 0.0, 0.0]], [0.0, 12.0], [3.0, 6.0]]

@@ -18,9 +18,10 @@ from runtime._src.keras.ops import numpy as knp
 from runtime._src.keras.ops.operation import standardize_dtype
 from runtime._src.keras.saving import serialization_lib
 from runtime._src.keras.utils.naming import to_snake_case
+from runtime._src.ops import quantization_ops
 
 __all__ = ["AbsMaxQuantizer", "Quantizer", "abs_max_quantize", "compute_float8_amax_history",
-           "compute_float8_scale", "deserialize", "get", "pack_int4", "serialize",
+           "compute_float8_scale", "deserialize", "fake_quant_with_min_max_vars", "get", "pack_int4", "serialize",
            "unpack_int4"]
 
 _EPSILON = 1e-7
@@ -114,6 +115,30 @@ def compute_float8_amax_history(x, amax_history):
     amax = kcore.cast(knp.max(knp.abs(x)), amax_history.dtype.name)
     return kcore.scatter_update(knp.roll(amax_history, shift=-1), [[0]],
                                 knp.reshape(amax, [1]))
+
+
+def fake_quant_with_min_max_vars(inputs, min_vals, max_vals, num_bits=8, narrow_range=False,
+                                 axis=None):
+    """`keras.quantizers.fake_quant_with_min_max_vars(inputs, min_vals, max_vals,
+    num_bits=8, narrow_range=False, axis=None)`: TF's fake quantization (float32,
+    range nudged so 0 is a level; per channel along `axis` when given), in the
+    inputs' dtype; min and max get gradients."""
+    inputs = kcore.convert_to_tensor(inputs)
+    dtype = inputs.dtype.name
+    low, high = kcore.convert_to_tensor(min_vals), kcore.convert_to_tensor(max_vals)
+    x = kcore.cast(inputs, "float32")
+    if axis is None:
+        out = quantization_ops.fake_quant_with_min_max_vars(
+            x, kcore.cast(knp.reshape(low, ()), "float32"),
+            kcore.cast(knp.reshape(high, ()), "float32"), num_bits=int(num_bits),
+            narrow_range=narrow_range)
+        return kcore.cast(out, dtype)
+    rank = len(inputs.shape)
+    axis = axis + rank if axis < 0 else axis
+    out = quantization_ops.fake_quant_with_min_max_vars_per_channel(
+        knp.swapaxes(x, axis, rank - 1), kcore.cast(low, "float32"),
+        kcore.cast(high, "float32"), num_bits=int(num_bits), narrow_range=narrow_range)
+    return knp.swapaxes(kcore.cast(out, dtype), rank - 1, axis)
 
 
 def _check_pack_dtype(dtype):
