@@ -102,8 +102,10 @@ def compute_float8_scale(amax, scale, dtype_max, margin=0):
     the new scale amax / dtype_max * 2**margin; the old `scale` where amax is 0 or
     not finite."""
     old = knp.reciprocal(scale)
-    factor = knp.divide(knp.divide(dtype_max, amax), 2 ** margin)
-    factor = knp.where(knp.greater(amax, 0.0), factor, old)
+    positive = knp.greater(amax, 0.0)
+    safe_amax = knp.where(positive, amax, knp.ones_like(amax))
+    factor = knp.divide(knp.divide(dtype_max, safe_amax), 2 ** margin)
+    factor = knp.where(positive, factor, old)
     factor = knp.where(knp.isfinite(amax), factor, old)
     return knp.reciprocal(factor)
 
