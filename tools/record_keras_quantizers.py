@@ -50,3 +50,10 @@ with tf.GradientTape() as tape:
     out = q.fake_quant_with_min_max_vars(y * 1.0, lo, hi, axis=0)
     loss = tf.reduce_sum(out * np.arange(8, dtype="float32").reshape(2, 4))
 print("fake_quant grads", [np.asarray(g).tolist() for g in tape.gradient(loss, [y, lo, hi])])
+K = np.random.default_rng(0).normal(size=(10, 3)).astype("float32")
+for kwargs in ({"block_size": 4}, {"block_size": 5, "to_numpy": True},
+               {"block_size": 3, "value_range": (-128, 127)}):
+    out, scale, zero = q.abs_max_quantize_grouped_with_zero_point(K, **kwargs)
+    print("grouped", kwargs, np.asarray(out).tolist(), np.asarray(out).dtype,
+          np.asarray(scale).round(6).tolist(), np.asarray(zero).tolist(),
+          np.asarray(zero).dtype)

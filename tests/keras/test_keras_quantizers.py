@@ -114,3 +114,21 @@ def test_fake_quant_gradients():
         loss = tf.reduce_sum(out * np.arange(8, dtype="float32").reshape(2, 4))
     grads = [np.asarray(g).tolist() for g in tape.gradient(loss, [y, lo, hi])]
     assert grads == [[[0.0, 1.0, 2.0, 0.0], [4.0, 0.0, 0.0, 0.0]], [0.0, 12.0], [3.0, 6.0]]
+
+
+def test_abs_max_quantize_grouped_with_zero_point():
+    kernel = np.random.default_rng(0).normal(size=(10, 3)).astype("float32")
+    for to_numpy in (False, True):
+        out, scale, zero = q.abs_max_quantize_grouped_with_zero_point(kernel, 4,
+                                                                      to_numpy=to_numpy)
+        assert (out.dtype, scale.dtype, zero.dtype) == (tf.int8, tf.float32, tf.int8)
+        assert np.asarray(out).tolist() == [[0, -3, 7], [0, -7, 4], [7, 7, -8], [-8, -8, 0],
+                                            [-8, -4, -8], [-2, -7, 1], [3, 7, 3], [7, -8, 7],
+                                            [7, 7, -8], [-8, -8, 7]]
+        np.testing.assert_allclose(np.asarray(scale), [[0.171295, 0.10469, 0.089611],
+                                                       [0.2461, 0.113847, 0.106495],
+                                                       [0.12168, 0.036783, 0.064246]],
+                                   atol=1e-6)
+        assert np.asarray(zero).tolist() == [[-1, -2, 0], [1, -2, 4], [0, 4, 4]]
+    with pytest.raises(ValueError, match="2-D"):
+        q.abs_max_quantize_grouped_with_zero_point(kernel[0], 4)

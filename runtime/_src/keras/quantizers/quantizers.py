@@ -20,7 +20,8 @@ from runtime._src.keras.saving import serialization_lib
 from runtime._src.keras.utils.naming import to_snake_case
 from runtime._src.ops import quantization_ops
 
-__all__ = ["AbsMaxQuantizer", "Quantizer", "abs_max_quantize", "compute_float8_amax_history",
+__all__ = ["AbsMaxQuantizer", "Quantizer", "abs_max_quantize",
+           "abs_max_quantize_grouped_with_zero_point", "compute_float8_amax_history",
            "compute_float8_scale", "deserialize", "fake_quant_with_min_max_vars", "get", "pack_int4", "serialize",
            "unpack_int4"]
 
@@ -65,6 +66,33 @@ def abs_max_quantize(inputs, axis, value_range=(-127, 127), dtype="int8", epsilo
     scale = kcore.cast(scale, inputs.dtype.name)
     out = knp.clip(knp.round(knp.multiply(inputs, scale)), value_range[0], value_range[1])
     return kcore.cast(out, dtype), scale
+
+
+def abs_max_quantize_grouped_with_zero_point(inputs, block_size, value_range=(-8, 7),
+                                             dtype="int8", epsilon=_EPSILON, to_numpy=False):
+    """`keras.quantizers.abs_max_quantize_grouped_with_zero_point(inputs, block_size,
+    value_range=(-8, 7), dtype="int8", epsilon=1e-7, to_numpy=False)`: asymmetric
+    quantization of a 2-D kernel in groups of `block_size` rows (the last group
+    padded by zeros): (quantized, scale, int8 zero point), scale =
+    (max - min + epsilon) / (qmax - qmin) per group and column, in x's dtype."""
+    inputs = kcore.convert_to_tensor(inputs)
+    if len(inputs.shape) != 2:
+        raise ValueError("abs_max_quantize_grouped_with_zero_point expects a 2-D tensor. "
+                         f"Received: inputs.shape={tuple(inputs.shape.as_list())}")
+    rows, cols = inputs.shape.as_list()
+    groups = -(-rows // block_size)
+    qmin, qmax = value_range
+    padded = knp.concatenate([inputs, knp.zeros((groups * block_size - rows, cols),
+                                                inputs.dtype.name)], axis=0)
+    blocks = knp.reshape(padded, (groups, block_size, cols))
+    low = knp.min(blocks, axis=1, keepdims=True)
+    high = knp.max(blocks, axis=1, keepdims=True)
+    scale = knp.divide(high - low + epsilon, qmax - qmin)
+    zero = knp.clip(knp.round(knp.divide(-low, scale)) + qmin, qmin, qmax)
+    out = knp.clip(knp.round(knp.divide(blocks, scale)) + zero, qmin, qmax)
+    out = knp.reshape(kcore.cast(out, dtype), (groups * block_size, cols))[:rows]
+    return (out, kcore.cast(knp.squeeze(scale, axis=1), inputs.dtype.name),
+            kcore.cast(knp.squeeze(zero, axis=1), "int8"))
 
 
 class AbsMaxQuantizer(Quantizer):
