@@ -24,18 +24,19 @@ from runtime._src.keras.models.model import Model, Sequential
 from runtime._src.keras.utils.naming import name_scope
 from runtime._src.keras.ops.keras_operation import Operation, RematScope, remat
 from runtime._src.keras.optimizers.optimizer import Optimizer
+from runtime._src.keras.quantizers.quantizers import Quantizer
 from runtime._src.keras.regularizers.regularizers import Regularizer
 from runtime._src.keras.backend.stateless_scope import StatelessScope
 from runtime._src.keras.backend.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, config, constraints,
                            dtype_policies, initializers, layers, losses, metrics,
-                           mixed_precision, models, ops, optimizers, preprocessing, random,
-                           regularizers, saving, tree, utils)
+                           mixed_precision, models, ops, optimizers, preprocessing, quantizers,
+                           random, regularizers, saving, tree, utils)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
-           "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer",
+           "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer", "Quantizer",
            "Regularizer", "RematScope", "StatelessScope", "remat",
            "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints", "dtype_policies",
            "device", "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "name_scope",
-           "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
+           "ops", "optimizers", "preprocessing", "quantizers", "random", "regularizers", "saving", "tree",
            "utils", "version"]

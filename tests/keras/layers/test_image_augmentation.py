@@ -117,7 +117,7 @@ def test_mix_up_mixes_images_and_labels_alike():
 
 
 def test_random_shear_is_one_of_the_two_signed_shears():
-    from runtime._src.keras.layers.preprocessing.image_preprocessing.image_transform import (affine_transform)
+    from runtime._src.keras.ops.image_transform import (affine_transform)
     out = np.asarray(L.RandomShear((0.3, 0.3), (0.1, 0.1), seed=2)(X))
     assert L.RandomShear(0.3).get_config()["x_factor"] == (-0.3, 0.3)
     for i in range(2):
@@ -163,7 +163,7 @@ def test_random_erasing_fills_one_box_per_image():
 
 @pytest.mark.parametrize("interpolation", ["bilinear", "nearest"])
 def test_perspective_warp_matches_keras(interpolation):
-    from runtime._src.keras.layers.preprocessing.image_preprocessing.image_transform import (perspective_transform)
+    from runtime._src.keras.ops.image_transform import (perspective_transform)
     out = perspective_transform(tf.constant(X), cases.PERSPECTIVE_START, cases.PERSPECTIVE_END,
                                 interpolation, 3.0)
     np.testing.assert_allclose(out, RECORDED[f"perspective_{interpolation}"], rtol=1e-4,

@@ -5,6 +5,7 @@ import numpy as np
 
 from runtime._src.keras.ops.operation import cast_to, keras_op, tensor, to_float
 from runtime._src.keras.ops.tfops import tf
+from runtime._src.ops import linalg_more_ops, math_more_ops
 
 __all__ = []
 
@@ -180,3 +181,36 @@ def jvp(fun, primals, tangents, has_aux=False):
         out, aux = out if has_aux else (out, None)
     tangents_out = acc.jvp(out, unconnected_gradients="zero")
     return (out, tangents_out, aux) if has_aux else (out, tangents_out)
+
+
+def _square_matrices(x):
+    """x as float, checked as Keras checks: rank >= 2, square."""
+    x = to_float(x)
+    shape = tuple(x.shape.as_list())
+    if len(shape) < 2:
+        raise ValueError(f"Expected input to have rank >= 2. Received input with shape {shape}.")
+    if shape[-1] != shape[-2]:
+        raise ValueError(f"Expected a square matrix. Received non-square input with shape "
+                         f"{shape}")
+    return x
+
+
+@_export
+@keras_op
+def eig(x):
+    """`keras.ops.eig(x)`: (eigenvalues, eigenvectors) of square matrices,
+    complex (complex64 for float32), as `tf.linalg.eig`."""
+    return tuple(linalg_more_ops.eig(_square_matrices(x)))
+
+
+@_export
+@keras_op
+def lu_factor(x):
+    """`keras.ops.lu_factor(x)`: (lu, pivots) of square matrices: L (unit diagonal,
+    below) and U packed in one matrix, and the inverse of `tf.linalg.lu`'s int32
+    row permutation, as Keras on TF returns it (batches too, where TF's
+    invert_permutation takes only vectors)."""
+    lu, perm = linalg_more_ops.lu(_square_matrices(x))
+    if len(perm.shape) == 1:
+        return lu, math_more_ops.invert_permutation(perm)
+    return lu, tf.cast(tf.argsort(perm, axis=-1), perm.dtype)

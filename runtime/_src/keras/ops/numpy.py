@@ -1625,3 +1625,8 @@ def argpartition(x, kth, axis=-1):
     cleared = tf.tensor_scatter_nd_update(x, where, tf.zeros(tf.shape(where)[:1], "int32"))
     out = tf.concat([bottom, tf.top_k(cleared, n - kth - 1).indices], axis=-1)
     return out if flat else swapaxes(out, -1, axis)
+
+
+from runtime._src.keras.ops.vectorize import vectorize  # noqa: E402 - NumPy's name here
+
+__all__.append("vectorize")

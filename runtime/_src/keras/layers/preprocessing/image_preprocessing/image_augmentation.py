@@ -55,7 +55,7 @@ from runtime._src.keras.random import random as keras_random
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
 from runtime._src.keras.utils.argument_validation import _data_format
-from runtime._src.keras.layers.preprocessing.image_preprocessing.image_transform import (FILL_MODES,
+from runtime._src.keras.ops.image_transform import (FILL_MODES,
                                                                                          INTERPOLATIONS,
                                                                                          affine_transform,
                                                                                          perspective_transform)
