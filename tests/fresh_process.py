@@ -92,7 +92,8 @@ def _start():
     if _zygote is None or _zygote.poll() is not None:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-        env["OPENBLAS_NUM_THREADS"] = "1"         # as tests/keras/test_examples.py ran them
+        # BLAS threads as the test process has them: a fork's sums must give the
+        # same bits as the parent's (a saved model's outputs are compared so)
         _zygote = subprocess.Popen([sys.executable, "-c", _ZYGOTE], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, text=True, cwd=str(ROOT), env=env)
         atexit.register(_stop, _zygote)

@@ -39,6 +39,13 @@ RULES = {}
 jnp = lax = None      # jax.numpy and jax.lax, set by `load_jax` (JAX is optional)
 
 
+# Hooks that rule modules register, so this module imports none of them:
+# ON_LOAD(jax) runs when JAX is loaded (pytree registrations), and
+# CARRY_PREPARERS(step, carry) -> carry before a while loop's lowering.
+ON_LOAD = []
+CARRY_PREPARERS = []
+
+
 def load_jax():
     """Import JAX (once); returns the `jax` module."""
     global jnp, lax
@@ -48,8 +55,8 @@ def load_jax():
         configure_jax(jax)
     import jax.numpy
     jnp, lax = jax.numpy, jax.lax
-    from runtime._src.jit.rules_tensor_array import register_pytrees
-    register_pytrees(jax)
+    for hook in ON_LOAD:
+        hook(jax)
     return jax
 
 
@@ -287,21 +294,11 @@ def _while(low, node, ins):
 
 
 def _allocate_arrays(step, carry):
-    """`carry` with the buffers of its TensorArrays whose element shape is
-    not known yet allocated, their shapes found by tracing `step` once."""
-    from runtime._src.jit.rules_tensor_array import ArrayValue
-    values = carry[0]
-    pending = [i for i, v in enumerate(values)
-               if v.__class__ is ArrayValue and v.buffer is None]
-    if not pending:
-        return carry
-    import jax
-    shapes = jax.eval_shape(step, carry)[0]
-    values = list(values)
-    for i in pending:
-        if shapes[i].buffer is not None:
-            values[i] = values[i].allocated(shapes[i].buffer.shape[1:])
-    return (values,) + carry[1:]
+    """`carry` as the registered preparers leave it (rules_tensor_array.py
+    allocates its TensorArrays' buffers, their shapes found by tracing `step`)."""
+    for prepare in CARRY_PREPARERS:
+        carry = prepare(step, carry)
+    return carry
 
 
 # --- random ---------------------------------------------------------------------

@@ -167,3 +167,24 @@ OPS = frozenset({"TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3",
                  "LoopAccumulatorPush"})
 """The ops this module lowers: their variant values (and those of While, If
 and Identity carrying them) are `ArrayValue` / `NoAccumulator`."""
+
+
+def _allocate_arrays(step, carry):
+    """`carry` with the buffers of its TensorArrays whose element shape is
+    not known yet allocated, their shapes found by tracing `step` once."""
+    values = carry[0]
+    pending = [i for i, v in enumerate(values)
+               if v.__class__ is ArrayValue and v.buffer is None]
+    if not pending:
+        return carry
+    import jax
+    shapes = jax.eval_shape(step, carry)[0]
+    values = list(values)
+    for i in pending:
+        if shapes[i].buffer is not None:
+            values[i] = values[i].allocated(shapes[i].buffer.shape[1:])
+    return (values,) + carry[1:]
+
+
+lower.ON_LOAD.append(register_pytrees)
+lower.CARRY_PREPARERS.append(_allocate_arrays)

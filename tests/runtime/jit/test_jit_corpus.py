@@ -1,4 +1,4 @@
-"""The equivalence corpus (tests/autograph/functions.py, its tensor cases)
+"""The equivalence corpus (tests/autograph/corpus, its tensor cases)
 under `tf.function(jit_compile=True)`: XLA's values equal the executor's.
 
 The corpus's functions are compiled together, as one XLA program (one
@@ -19,7 +19,7 @@ pytest.importorskip("jax")
 
 import runtime as tf  # noqa: E402
 from runtime._src.jit.program import JitCompileWarning  # noqa: E402
-from tests.autograph.functions import CORPUS  # noqa: E402
+from tests.autograph.corpus import tensor_cases  # noqa: E402
 
 # function -> the op its warning names (its cases run on the executor)
 REFUSED = {"walrus_in_branch": "Assert"}
@@ -29,8 +29,8 @@ def _entries():
     """[(function, [cases])]: the corpus's tensor cases, one entry per
     function and argument shapes."""
     entries = {}
-    for fn, cases, tensor in CORPUS:
-        if not tensor or fn.__name__ in REFUSED:
+    for fn, cases, *_ in tensor_cases():
+        if fn.__name__ in REFUSED:
             continue
         for args in cases:
             shapes = tuple(np.shape(a) for a in args)
@@ -79,9 +79,9 @@ def test_the_corpus_compiled_equals_the_executor():
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_the_refused_functions_warn_naming_the_op(name):
-    fn, cases = next((fn, cases) for fn, cases, _ in CORPUS if fn.__name__ == name)
+    fn, cases = next((fn, cases) for fn, cases, *_ in tensor_cases() if fn.__name__ == name)
     with contextlib.redirect_stdout(io.StringIO()):
-        with pytest.warns(JitCompileWarning, match=rf"{REFUSED[name]} at \S+functions.py:\d+"):
+        with pytest.warns(JitCompileWarning, match=rf"{REFUSED[name]} at \S+constructs.py:\d+"):
             got = tf.function(fn, jit_compile=True)(*_feeds(cases[0]))
         want = tf.function(fn)(*_feeds(cases[0]))
     for x, y in zip(_plain(want), _plain(got), strict=True):
