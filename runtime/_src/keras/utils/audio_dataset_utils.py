@@ -20,7 +20,8 @@ import numpy as np
 
 from runtime._src.data.dataset import Dataset
 from runtime._src.keras.utils import io_utils
-from runtime._src.keras.utils.dataset_utils import index_directory, labels_array
+from runtime._src.keras.utils.dataset_utils import (chosen_subsets, index_directory,
+                                                     labels_array)
 from runtime._src.ops.audio_ops import decode_wav
 from runtime._src.ops.io_ops import read_file
 from runtime._src.ragged.ragged_tensor import RaggedTensor
@@ -101,28 +102,17 @@ def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
     if label_mode == "binary" and len(names or ()) != 2:
         raise ValueError('When passing `label_mode="binary"`, there must be exactly 2 '
                          f"class_names. Received: class_names={names}")
-    if shuffle:
-        order = np.random.RandomState(seed).permutation(len(paths))
-        paths = [paths[i] for i in order]
-        found = None if found is None else [found[i] for i in order]
-    parts = {"all": (paths, found)}
-    if validation_split is not None:
-        cut = len(paths) - int(validation_split * len(paths))
-        parts = {"training": (paths[:cut], found and found[:cut]),
-                 "validation": (paths[cut:], found and found[cut:])}
-    chosen = ["training", "validation"] if subset == "both" else [subset or "all"]
     datasets = []
-    for part in chosen:
-        part_paths, part_labels = parts[part]
+    for part, part_paths, part_labels in chosen_subsets(paths, found, shuffle, seed,
+                                                        validation_split, subset, say):
         if not part_paths:
             kind = {"all": "", "training": "training ", "validation": "validation "}[part]
             raise ValueError(f"No {kind}audio files found in directory {directory}. Allowed "
                              f"format(s): {ALLOWED_FORMATS}")
-        if part != "all":
-            say(f"Using {len(part_paths)} files for {part}.")
         ds = _paths_dataset(part_paths, part_labels, label_mode, len(names) if names else 0,
-                            output_sequence_length, ragged, shuffle and not (subset == "both" and part == "validation"),
-                            seed, batch_size * 8 if batch_size is not None else 1024)
+                            output_sequence_length, ragged,
+                            shuffle and not (subset == "both" and part == "validation"), seed,
+                            batch_size * 8 if batch_size is not None else 1024)
         ds = ds.prefetch(-1)
         if batch_size is not None:
             fixed = output_sequence_length is not None or ragged

@@ -22,7 +22,8 @@ import numpy as np
 from runtime._src.core import nest
 from runtime._src.data.dataset import Dataset
 
-__all__ = ["files_under", "index_directory", "labels_array", "pack_x_y_sample_weight",
+__all__ = ["chosen_subsets", "files_under", "index_directory", "labels_array",
+           "pack_x_y_sample_weight",
            "split_dataset", "timeseries_dataset_from_array", "unpack_x_y_sample_weight"]
 
 
@@ -229,3 +230,25 @@ def labels_array(labels, label_mode, num_classes):
     if label_mode == "categorical":
         return np.eye(num_classes, dtype="float32")[labels].reshape(-1, num_classes)
     return labels
+
+
+def chosen_subsets(paths, labels, shuffle, seed, validation_split, subset, say):
+    """[(part, paths, labels)] of the indexed files that `subset` asks for:
+    shuffled first by numpy's RandomState(seed) as Keras shuffles them, the
+    last `validation_split` of them for validation, each part said as Keras
+    says it ("Using 7 files for training.")."""
+    if shuffle:
+        order = np.random.RandomState(seed).permutation(len(paths))
+        paths = [paths[i] for i in order]
+        labels = None if labels is None else [labels[i] for i in order]
+    parts = {"all": (paths, labels)}
+    if validation_split is not None:
+        cut = len(paths) - int(validation_split * len(paths))
+        parts = {"training": (paths[:cut], labels and labels[:cut]),
+                 "validation": (paths[cut:], labels and labels[cut:])}
+    chosen = []
+    for part in ["training", "validation"] if subset == "both" else [subset or "all"]:
+        if part != "all":
+            say(f"Using {len(parts[part][0])} files for {part}.")
+        chosen.append((part,) + parts[part])
+    return chosen

@@ -26,7 +26,8 @@ from runtime._src.core import dtypes
 from runtime._src.data.dataset import Dataset
 from runtime._src.keras.backend import config
 from runtime._src.keras.utils import io_utils
-from runtime._src.keras.utils.dataset_utils import index_directory, labels_array
+from runtime._src.keras.utils.dataset_utils import (chosen_subsets, index_directory,
+                                                     labels_array)
 from runtime._src.ops import image_codecs, image_ops, io_ops
 from runtime._src.ops.manipulation_ops import transpose
 from runtime._src.ops.script_ops import py_function
@@ -150,30 +151,18 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     if label_mode == "binary" and len(names or ()) != 2:
         raise ValueError('When passing `label_mode="binary"`, there must be exactly 2 '
                          f"class_names. Received: class_names={names}")
-    if shuffle:
-        order = np.random.RandomState(seed).permutation(len(paths))
-        paths = [paths[i] for i in order]
-        found = None if found is None else [found[i] for i in order]
     load = _loader(size, channels, interpolation.lower(), data_format, crop_to_aspect_ratio,
                    pad_to_aspect_ratio)
     shape = (size + (channels,)) if data_format == "channels_last" else (channels,) + size
     spec = shape, dtypes.uint8 if interpolation.lower() == "nearest" else dtypes.float32
     num_classes = len(names) if names else 0
-    parts = {"all": (paths, found)}
-    if validation_split is not None:
-        cut = len(paths) - int(validation_split * len(paths))
-        parts = {"training": (paths[:cut], found and found[:cut]),
-                 "validation": (paths[cut:], found and found[cut:])}
-    chosen = ["training", "validation"] if subset == "both" else [subset or "all"]
     datasets = []
-    for part in chosen:
-        part_paths, part_labels = parts[part]
+    for part, part_paths, part_labels in chosen_subsets(paths, found, shuffle, seed,
+                                                        validation_split, subset, say):
         if not part_paths:
             kind = {"all": "", "training": "training ", "validation": "validation "}[part]
             raise ValueError(f"No {kind}images found in directory {directory}. Allowed "
                              f"formats: {ALLOWLIST_FORMATS}")
-        if part != "all":
-            say(f"Using {len(part_paths)} files for {part}.")
         ds = _paths_dataset(part_paths, part_labels, label_mode, num_classes, load, spec,
                             shuffle and not (subset == "both" and part == "validation"), seed,
                             batch_size * 8 if batch_size is not None else 1024)

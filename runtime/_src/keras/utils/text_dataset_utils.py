@@ -24,7 +24,8 @@ import numpy as np
 
 from runtime._src.data.dataset import Dataset
 from runtime._src.keras.utils import io_utils
-from runtime._src.keras.utils.dataset_utils import index_directory, labels_array
+from runtime._src.keras.utils.dataset_utils import (chosen_subsets, index_directory,
+                                                     labels_array)
 
 __all__ = ["text_dataset_from_directory"]
 
@@ -87,22 +88,10 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int",
     if label_mode == "binary" and len(names or ()) != 2:
         raise ValueError('When passing `label_mode="binary"`, there must be exactly 2 '
                          f"class_names. Received: class_names={names}")
-    if shuffle:
-        order = np.random.RandomState(seed).permutation(len(paths))
-        paths = [paths[i] for i in order]
-        found = None if found is None else [found[i] for i in order]
     num_classes = len(names) if names else (max(found) + 1 if found else 0)
-    parts = {"all": (paths, found)}
-    if validation_split is not None:
-        cut = len(paths) - int(validation_split * len(paths))
-        parts = {"training": (paths[:cut], found and found[:cut]),
-                 "validation": (paths[cut:], found and found[cut:])}
-    chosen = ["training", "validation"] if subset == "both" else [subset or "all"]
     datasets = []
-    for part in chosen:
-        part_paths, part_labels = parts[part]
-        if part != "all":
-            say(f"Using {len(part_paths)} files for {part}.")
+    for _, part_paths, part_labels in chosen_subsets(paths, found, shuffle, seed,
+                                                     validation_split, subset, say):
         ds = _dataset(part_paths, part_labels, label_mode, num_classes, batch_size, max_length)
         ds.class_names = names
         datasets.append(ds)
