@@ -254,3 +254,30 @@ def test_squeeze_of_a_keras_tensor_keeps_its_unknown_sizes():
     assert keras.ops.squeeze(inputs).shape == (None, 2, 2)
     assert keras.ops.squeeze(keras.Input([1, 3]), axis=1).shape == (None, 3)
     assert keras.ops.squeeze(np.ones((1, 2, 1), "float32")).shape == (2,)
+
+
+# --- a plain tf.Variable in a Keras layer is not a weight ---------------------------------
+
+def test_plain_tf_variable_in_a_layer_is_not_a_weight_but_is_checkpointed(tmp_path):
+    # TF's intro_to_modules guide: Keras 3.15 on TF 2.21 lists no variables and
+    # zero parameters for such a layer; its tf.train.Checkpoint still saves it.
+    class Flexible(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(tf.ones([3, 2]), name="w")
+            self.k = keras.Variable(tf.ones([2]), name="k")
+
+        def call(self, x):
+            return tf.matmul(x, self.w)
+
+    layer = Flexible()
+    assert [v.name for v in layer.variables] == ["k"]
+    assert [v.name for v in layer.trainable_weights] == ["k"]
+    np.testing.assert_array_equal(layer(tf.ones([1, 3])).numpy(), [[3.0, 3.0]])
+    path = tf.train.Checkpoint(l=layer).write(str(tmp_path / "c"))
+    assert [k for k, _ in tf.train.list_variables(path)] == [
+        "l/k/.ATTRIBUTES/VARIABLE_VALUE", "l/w/.ATTRIBUTES/VARIABLE_VALUE"]
+    model = keras.Sequential([keras.Input((3,)), Flexible()])
+    model.compile(loss="mse", optimizer="sgd")
+    with pytest.raises(ValueError, match="No gradients provided for any variable"):
+        model.fit(tf.ones([4, 3]), tf.ones([4, 2]), verbose=0)

@@ -382,7 +382,7 @@ class Layer(AutoConfigured, Module):
             for generator in _tracked_values(self, _SeedGenerator):
                 add(generator.state)
         for value in _tracked_values(self):
-            if isinstance(value, Variable):
+            if isinstance(value, KerasVariable):
                 add(value)
             elif id(value) not in seen:
                 seen.add(id(value))
@@ -695,10 +695,11 @@ def weight_size(variable):
 
 
 def _tracked_values(layer, kinds=None):
-    """Layers and Variables (or `kinds`) in `layer`'s attributes, in the order
-    they were set."""
+    """Layers and Keras variables (or `kinds`) in `layer`'s attributes, in the
+    order they were set. A plain `tf.Variable` is not a weight, as in Keras 3 on
+    TF: `layer.variables` leaves it out (a `tf.train.Checkpoint` still saves it)."""
     out = []
-    kinds = kinds or (Layer, Variable)
+    kinds = kinds or (Layer, KerasVariable)
 
     def visit(value):
         if isinstance(value, kinds):

@@ -172,19 +172,17 @@ class Optimizer:
 
     def apply_gradients(self, grads_and_vars, **kwargs):
         """Apply each (gradient, variable) pair; returns `iterations`."""
-        pairs = []
+        pairs, missing = [], []
         for grad, var in grads_and_vars:
             if not isinstance(var, Variable):
                 raise TypeError(f"{type(self).__name__}.apply_gradients: expected "
                                 f"(gradient, tf.Variable) pairs, got a {type(var).__name__} "
                                 "where the variable should be")
             if grad is None:
+                missing.append(var)
                 continue
             pairs.append((grad, var))
-        if not pairs:
-            warnings.warn(f"{type(self).__name__}.apply_gradients: no gradient was given "
-                          "(all were None); nothing is updated.", UserWarning, stacklevel=2)
-            return self._iterations
+        _check_some_gradients(pairs, missing)
         self.built = True
         lr = self._current_learning_rate()
         if isinstance(lr, Variable):
@@ -269,5 +267,12 @@ def _clip_by_global_norm(grads, clip_norm):
     return [g * math_ops.cast(scale, g.dtype) for g in grads]
 
 
-
-
+def _check_some_gradients(pairs, missing):
+    """Keras 3's rule for None gradients: none at all is an error, some missing
+    is a warning naming their variables."""
+    if not pairs:
+        raise ValueError("No gradients provided for any variable.")
+    if missing:
+        warnings.warn(f"Gradients do not exist for variables {[v.name for v in missing]} "
+                      "when minimizing the loss. If using `model.compile()`, did you "
+                      "forget to provide a `loss` argument?", UserWarning, stacklevel=3)
