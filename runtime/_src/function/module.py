@@ -23,7 +23,8 @@ tuples and dicts of them), in sorted attribute order, each object once:
 import re
 from runtime._src.function.variables import Variable
 
-__all__ = ["Module", "is_variable"]
+__all__ = ["Module", "is_variable", "ListWrapper", "DictWrapper", "track_containers",
+           "child_added"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/]*$")
 
@@ -41,6 +42,17 @@ class Module:
             name = _snake_case(type(self).__name__)
         self._check_name(name)
         self._name = name
+
+    def __setattr__(self, name, value):
+        """A list or dict set on a Module is wrapped so that it stays tracked
+        when it grows, as TF's `ListWrapper`/`DictWrapper`; a checkpoint
+        restored earlier gives a new child its saved value."""
+        if self._wraps_containers:
+            value = track_containers(value)
+        object.__setattr__(self, name, value)
+        child_added(self)
+
+    _wraps_containers = True      # a Keras layer tracks its own way (Keras 3)
 
     @staticmethod
     def _check_name(name):
@@ -81,7 +93,8 @@ class Module:
 
 def _attributes(module):
     """(name, value) of a module's attributes, sorted by name (its own name excluded)."""
-    return sorted(((k, v) for k, v in vars(module).items() if k != "_name"),
+    return sorted(((k, v) for k, v in vars(module).items()
+                   if k != "_name" and k != _DEFERRED),
                   key=lambda kv: kv[0])
 
 
@@ -102,6 +115,77 @@ def _collect(value, path, predicate, seen, found):
     elif isinstance(value, dict):
         for key in sorted(value, key=str):
             _collect(value[key], f"{path}[{key!r}]", predicate, seen, found)
+
+
+# --- containers that stay tracked ----------------------------------------------------
+
+_DEFERRED = "_deferred_restores"
+
+
+def child_added(owner):
+    """Run the deferred restorations waiting on `owner` (a checkpoint restored
+    before this child existed; see train/restore.py)."""
+    waiting = owner.__dict__.get(_DEFERRED)
+    if waiting:
+        for restore in list(waiting):
+            restore(owner)
+
+
+def track_containers(value):
+    """A plain list or dict as a ListWrapper or DictWrapper; anything else as is."""
+    if type(value) is list:
+        return ListWrapper(value)
+    if type(value) is dict:
+        return DictWrapper(value)
+    return value
+
+
+class ListWrapper(list):
+    """A list held by a Module or Checkpoint (TF's `ListWrapper`): a list whose
+    additions are new children of the object graph."""
+
+    def __repr__(self):
+        return f"ListWrapper({list.__repr__(self)})"
+
+    def append(self, value):
+        list.append(self, value)
+        child_added(self)
+
+    def extend(self, values):
+        list.extend(self, values)
+        child_added(self)
+
+    def insert(self, index, value):
+        list.insert(self, index, value)
+        child_added(self)
+
+    def __setitem__(self, index, value):
+        list.__setitem__(self, index, value)
+        child_added(self)
+
+    def __iadd__(self, values):
+        self.extend(values)
+        return self
+
+
+class DictWrapper(dict):
+    """A dict held by a Module or Checkpoint (TF's `_DictWrapper`)."""
+
+    def __repr__(self):
+        return f"DictWrapper({dict.__repr__(self)})"
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, value)
+        child_added(self)
+
+    def update(self, *args, **kwargs):
+        dict.update(self, *args, **kwargs)
+        child_added(self)
+
+    def setdefault(self, key, default=None):
+        value = dict.setdefault(self, key, default)
+        child_added(self)
+        return value
 
 
 def _snake_case(name):

@@ -21,6 +21,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.errors import NotFoundError
 from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.function.module import child_added, track_containers
 from runtime._src.function.variables import Variable
 from runtime._src.train import checkpoint_io, state_file, tf_bundle
 from runtime._src.train.restore import Restoration
@@ -61,10 +62,15 @@ class Checkpoint:
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name, value):
-        """`ckpt.step = tf.Variable(0)` adds a dependency, as in TensorFlow."""
-        if not name.startswith("_") and is_trackable(value) and "_objects" in self.__dict__:
-            self._objects[name] = value
+        """`ckpt.step = tf.Variable(0)` adds a dependency, as in TensorFlow; a
+        list or dict is wrapped to stay tracked as it grows, and a checkpoint
+        restored earlier gives the new child its saved value."""
+        if not name.startswith("_") and "_objects" in self.__dict__:
+            value = track_containers(value)
+            if is_trackable(value):
+                self._objects[name] = value
         object.__setattr__(self, name, value)
+        child_added(self)
 
     def _checkpoint_children(self):
         found = list(self._objects.items())

@@ -7,7 +7,9 @@ TensorFlow: a Keras layer that is not built has no `kernel` until `build`
 runs, an optimizer has no slot variables until its first step. For those the
 restoration wraps the object's `build` (a layer) or `build_slots` (an
 optimizer) on that instance only; when the method has made the variables,
-the saved values are assigned and the wrapper removes itself.
+the saved values are assigned and the wrapper removes itself. A Module, a
+Checkpoint or a tracked list or dict tries again whenever it gets a new child
+(`ckpt.listed = []` then `ckpt.listed.append(v)` restores `v`).
 
     status = Restoration(nodes, values, path).start(root)
     status.assert_existing_objects_matched()
@@ -23,6 +25,8 @@ from runtime._src.train.tracking import (children, is_keras_layer, is_keras_opti
                                           slot_variables, walk)
 
 __all__ = ["Restoration"]
+
+_DEFERRED = "_deferred_restores"     # function/module.py's child_added runs these
 
 
 class Restoration:
@@ -109,9 +113,15 @@ class Restoration:
     # --- deferred restoration -------------------------------------------------
 
     def _defer(self, obj, missing):
+        first = id(obj) not in self.waiting
         self.waiting.setdefault(id(obj), []).extend(missing)
-        if is_keras_layer(obj) and not _wrapped_by(obj, "build", self):
-            _wrap(obj, "build", lambda result: self._retry(obj), self)
+        if is_keras_layer(obj):
+            if not _wrapped_by(obj, "build", self):
+                _wrap(obj, "build", lambda result: self._retry(obj), self)
+        elif first and hasattr(obj, "__dict__"):
+            # a Module, Checkpoint or ListWrapper/DictWrapper: tried again each
+            # time it gets a new child (function/module.py's child_added)
+            obj.__dict__.setdefault(_DEFERRED, []).append(self._retry)
 
     def _retry(self, obj):
         missing = self.waiting.pop(id(obj), [])
@@ -119,6 +129,9 @@ class Restoration:
             self._match(cid, child)
         if id(obj) not in self.waiting:
             _unwrap(obj, "build")
+            waiting = getattr(obj, "__dict__", {}).get(_DEFERRED)
+            if waiting and self._retry in waiting:
+                waiting.remove(self._retry)
 
     def _restore_slots(self):
         for pid, entries in list(self.slot_waiting.items()):

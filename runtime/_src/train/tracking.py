@@ -13,7 +13,8 @@ Starting from the `Checkpoint`, each object has named children:
                         Variable); its slot variables hang off the variables they
                         belong to (see `slot_variables`)
     list, tuple         "0", "1", ...
-    dict                its keys
+    dict                its keys (a list or dict set on a Module or Checkpoint
+                        is a ListWrapper or DictWrapper: tracked even empty)
     anything else       `obj._checkpoint_children()` if it defines it, a list of
                         (name, child) pairs; such an object with
                         `_serialize_to_tensors()` (a lookup table) saves its
@@ -29,7 +30,7 @@ as TensorFlow names them.
 
 import sys
 
-from runtime._src.function.module import Module
+from runtime._src.function.module import DictWrapper, ListWrapper, Module
 from runtime._src.function.variables import Variable
 
 __all__ = ["children", "is_trackable", "walk", "slot_variables", "short_name", "TrackableView",
@@ -61,8 +62,8 @@ def is_keras_optimizer(obj):
 
 
 def is_trackable(value):
-    if isinstance(value, (Variable, Module)) or is_keras_optimizer(value) or \
-            hasattr(value, "_checkpoint_children"):
+    if isinstance(value, (Variable, Module, ListWrapper, DictWrapper)) or \
+            is_keras_optimizer(value) or hasattr(value, "_checkpoint_children"):
         return True
     if isinstance(value, (list, tuple)):
         return any(is_trackable(v) for v in value)

@@ -268,6 +268,7 @@ class Layer(AutoConfigured, Module):
     activity_regularizer=None)`."""
 
     _config_module = "keras.layers"
+    _wraps_containers = False   # lists and dicts stay plain, as in Keras 3's layers
     _config_keys = None     # a tuple: the attributes get_config lists (no automatic config)
     input = _FirstCallTensors("input_tensors")
     output = _FirstCallTensors("output_tensors")
