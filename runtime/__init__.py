@@ -108,7 +108,7 @@ from runtime import (autograph, bitwise, config, data, debugging, distribute, dt
                      linalg, lookup, math, nest, nn, random, saved_model, strings, summary,
                      train, types)
 from runtime import autodiff, experimental, image, io, ragged, sets, signal, sparse
-from runtime import audio, queue, test
+from runtime import audio, profiler, queue, test
 from runtime import quantization
 from runtime._src.ops.linalg_more_ops import eig, eigvals  # also tf.linalg's
 from runtime._src.ops.matrix_functions_ops import sqrtm as matrix_square_root
@@ -145,7 +145,7 @@ __all__ = [
     "less_equal", "linalg", "linspace", "lookup", "logical_and", "logical_not", "logical_or", "map_fn",
     "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative",
     "nest", "newaxis", "nn", "norm", "not_equal", "numpy_function", "one_hot", "ones",
-    "ones_like", "pad", "pow", "print", "py_function", "queue", "random", "range", "rank",
+    "ones_like", "pad", "pow", "print", "profiler", "py_function", "queue", "random", "range", "rank",
     "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
     "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "ragged_fill_empty_rows", "ragged_fill_empty_rows_grad",
     "register_tensor_conversion_function", "repeat", "reshape", "reverse",

@@ -30,6 +30,7 @@ class _State(threading.local):
     device = ""   # the tf.device scope's canonical spec (core/devices.py)
     log_placement = False  # set on the class: debugging.set_log_device_placement
     check_numerics = None  # set on the class: debugging.enable_check_numerics's hook
+    profiler = None        # set on the class: a tf.profiler session's Recorder (core/trace_events.py)
 
 
 state = _State()
@@ -45,7 +46,7 @@ def plain_eager():
     front function may then call its kernel directly (an eager fast path);
     otherwise it must go through `op_registry.apply`, which stages or records."""
     return (state.graph is None and not state.tapes and not state.log_placement
-            and state.check_numerics is None)
+            and state.check_numerics is None and state.profiler is None)
 
 
 def executing_eagerly():

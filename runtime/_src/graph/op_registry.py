@@ -32,10 +32,12 @@ value, or a tuple when the op has several outputs.
 """
 
 import sys
+import time
 import warnings
 
 import numpy as np
 
+from runtime._src.core import trace_events
 from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.devices import log_placement
 from runtime._src.core.errors import InvalidArgumentError, OpError
@@ -136,6 +138,8 @@ def apply(name, inputs, attrs=None):
     opdef = OPS[name]
     graph = current_graph()
     if graph is None:
+        if _state.profiler is not None:         # a tf.profiler session
+            return _profiled(opdef, inputs, attrs)
         result = _run_eagerly(opdef, inputs, attrs)
         if _state.check_numerics is not None:   # tf.debugging.enable_check_numerics
             _state.check_numerics(opdef, inputs, result, None)
@@ -145,6 +149,19 @@ def apply(name, inputs, attrs=None):
     if _state.check_numerics is not None:
         outs = _state.check_numerics(opdef, inputs, outs, graph)
     return outs[0] if opdef.num_outputs == 1 else outs
+
+
+def _profiled(opdef, inputs, attrs):
+    """An eager op under a tf.profiler session: run as usual, recorded as an
+    event named by the op's type (core/trace_events.py)."""
+    profiler = _state.profiler
+    start = time.perf_counter_ns()
+    result = _run_eagerly(opdef, inputs, attrs)
+    if _state.check_numerics is not None:
+        _state.check_numerics(opdef, inputs, result, None)
+    if profiler.records(trace_events.op_level):
+        profiler.add(opdef.name, start)
+    return result
 
 
 def _run_eagerly(opdef, inputs, attrs):

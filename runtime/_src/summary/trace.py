@@ -13,14 +13,19 @@ optimizer folded it (a function traced before `trace_on` and run during it:
 the graph that runs) (plugin
 "graph_run_metadata_graph"); TensorBoard lists it under that tag. Our cond
 branches and loop bodies are the GraphDef's library functions
-(graph/graphdef.py), which TensorBoard draws as function nodes. The profiler
-is not available: `profiler=True` warns and records the graph only.
+(graph/graphdef.py), which TensorBoard draws as function nodes.
+
+`trace_on(profiler=True, profiler_outdir=logdir)` also starts a
+`tf.profiler` session (summary/profiler.py); `trace_export` and `trace_off`
+stop it and write its profile under `logdir`, as TensorFlow.
 """
 
 import time
 import warnings
 
+from runtime._src.core.tf_logging import get_logger
 from runtime._src.function import concrete_function
+from runtime._src.summary import profiler as _profiler
 from runtime._src.summary.writer import require_tensorboard, state
 
 __all__ = ["trace_on", "trace_off", "trace_export", "graph"]
@@ -45,25 +50,37 @@ class _Trace:
 _active = []
 
 
+_profiling = []     # True while trace_on(profiler=True) runs a profiler session
+
+
 def trace_on(graph=True, profiler=False, profiler_outdir=None):
-    """Start recording the graphs of the tf.functions that run."""
-    if profiler:
-        warnings.warn("tf.summary.trace_on: the profiler is not available in this runtime; "
-                      "only the graph is recorded.", UserWarning, stacklevel=2)
-    if _active:
+    """Start recording the graphs of the tf.functions that run (and, with
+    `profiler`, a profile written under `profiler_outdir`)."""
+    if _active or _profiling:
         warnings.warn("Cannot enable trace inside a tf.function or while a trace is "
                       "already on.", UserWarning, stacklevel=2)
         return
-    if graph:
+    if profiler and profiler_outdir is None:
+        get_logger().warning("No `profiler_outdir` passed to trace_on(). Profiler won't "
+                             "be enabled.")
+    elif profiler:
+        _profiler.start(profiler_outdir)
+        _profiling.append(True)
+    if graph or profiler:
         trace = _Trace()
         _active.append(trace)
         concrete_function.call_observers.append(trace)
 
 
 def trace_off():
-    """Stop recording and forget what was recorded."""
+    """Stop recording and forget what was recorded (a profiler session started
+    by `trace_on` is stopped and written, as TF's)."""
     while _active:
         concrete_function.call_observers.remove(_active.pop())
+    if _profiling:
+        _profiling.clear()
+        if _profiler.active():
+            _profiler.stop()
 
 
 def trace_export(name, step=None, profiler_outdir=None):
@@ -73,6 +90,9 @@ def trace_export(name, step=None, profiler_outdir=None):
     if step is None:
         raise ValueError("No step set. Please specify one either through the `step` "
                          "argument or through tf.summary.experimental.set_step()")
+    if profiler_outdir:
+        get_logger().warning("Ignoring `profiler_outdir` passed to trace_export(). Please "
+                             "pass it to trace_on() instead.")
     graphs = list(_active[0].graphs) if _active else []
     trace_off()
     writer = state.writer
