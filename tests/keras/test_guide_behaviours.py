@@ -281,3 +281,33 @@ def test_plain_tf_variable_in_a_layer_is_not_a_weight_but_is_checkpointed(tmp_pa
     model.compile(loss="mse", optimizer="sgd")
     with pytest.raises(ValueError, match="No gradients provided for any variable"):
         model.fit(tf.ones([4, 3]), tf.ones([4, 2]), verbose=0)
+
+
+# --- TF's custom_layers guide: input_shape with free dimensions, name="" --------------------
+
+def test_sequential_with_input_shape_of_free_dims_builds_at_once():
+    # Keras 3.15: a warning, and the model is built before any call, its output
+    # shapes keep every free dimension (summary: (None, None, None, 1), 4 + 4 params)
+    with pytest.warns(UserWarning, match="^Do not pass an `input_shape`/`input_dim` argument "
+                      "to a layer. When using Sequential models, prefer using an "
+                      "`Input\\(shape\\)` object as the first layer in the model instead.$"):
+        conv = layers.Conv2D(1, (1, 1), input_shape=(None, None, 3))
+    model = keras.Sequential([conv, layers.BatchNormalization()])
+    assert model.built and len(model.weights) == 6
+    assert [tuple(layer.output.shape) for layer in model.layers] == [(None, None, None, 1)] * 2
+    model(tf.zeros([1, 2, 3, 3]))
+    assert tuple(model.layers[0].output.shape) == (None, None, None, 1)
+
+
+def test_an_empty_name_is_kept():
+    class Block(keras.Model):
+        def __init__(self):
+            super().__init__(name="")
+            self.dense = layers.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+
+    block = Block()
+    block(tf.zeros([1, 3]))
+    assert block.name == "" and layers.Dense(2, name="").name == ""

@@ -32,6 +32,7 @@ does; `tf.Module` sorts attribute names instead).
 
 import inspect
 import threading
+import warnings
 
 import numpy as np
 
@@ -283,7 +284,8 @@ class Layer(AutoConfigured, Module):
         if unknown:
             raise TypeError(f"{type(self).__name__}: keyword argument not understood: "
                             f"{sorted(unknown)[0]!r}")
-        super().__init__(name=name or unique_name(to_snake_case(type(self).__name__)))
+        super().__init__(name=name if name is not None else
+                         unique_name(to_snake_case(type(self).__name__)))
         self._losses = []
         self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
@@ -295,6 +297,10 @@ class Layer(AutoConfigured, Module):
         self.built = False
         self.input_spec = None
         self._batch_input_shape = _batch_input_shape(kwargs)
+        if kwargs.get("input_shape") is not None or kwargs.get("input_dim") is not None:
+            warnings.warn("Do not pass an `input_shape`/`input_dim` argument to a layer. When "
+                          "using Sequential models, prefer using an `Input(shape)` object as "
+                          "the first layer in the model instead.", UserWarning, stacklevel=3)
         self._call_has_training, self._training_default = _call_parameters(self)
         self._inbound_nodes = []     # calls on KerasTensors (the functional API)
         self._build_output_shape = None   # the first call's output shape (summary)

@@ -418,11 +418,10 @@ class Sequential(Model):
             shape, dtype = self._input_layer.batch_shape, self._input_layer.dtype
         else:
             shape, dtype = self._layers[0]._batch_input_shape, "float32"
-        if shape is None or None in shape[1:]:
+        if shape is None:
             return
         self(KerasTensor(shape, dtype))
-        if self._input_layer is not None:
-            self._symbolic_io()       # the layers' `input`/`output`, from the Input's tensor
+        self._symbolic_io()       # the layers' `input`/`output`, from the Input's tensor
 
     def pop(self):
         if not self._layers:
@@ -506,17 +505,24 @@ class Sequential(Model):
         return tuple(self._symbolic_io()[1].shape)
 
     def _symbolic_io(self):
-        """(input, output) KerasTensors of the layers called on the Input."""
-        if self._input_layer is None:
-            raise AttributeError(f"Sequential model '{self.name}' has no defined input: "
-                                 "start it with tf.keras.Input(shape) to give it one")
+        """(input, output) KerasTensors of the layers called on the Input (or,
+        as Keras, on an Input made from the first layer's `input_shape`)."""
         io = getattr(self, "_io_cache", None)
         if io is None or io[2] != len(self._layers):
-            x = y = self._input_layer.output
+            x = y = self._symbolic_input()
             for layer in self._layers:       # each layer's node, as in a functional model
                 y = layer(y)
             io = self._io_cache = (x, y, len(self._layers))
         return io[:2]
+
+    def _symbolic_input(self):
+        if self._input_layer is not None:
+            return self._input_layer.output
+        shape = self._layers[0]._batch_input_shape if self._layers else None
+        if shape is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined input: "
+                                 "start it with tf.keras.Input(shape) to give it one")
+        return InputLayer(batch_shape=shape, dtype="float32").output
 
     def call(self, inputs, training=None):
         x, mask = inputs, None
