@@ -29,7 +29,7 @@ from runtime._src.keras.regularizers.regularizers import Regularizer
 from runtime._src.keras.backend.stateless_scope import StatelessScope
 from runtime._src.keras.backend.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, config, constraints,
-                           dtype_policies, initializers, layers, losses, metrics,
+                           dtype_policies, export, initializers, layers, losses, metrics,
                            mixed_precision, models, ops, optimizers, preprocessing, quantizers,
                            random, regularizers, saving, tree, utils)
 
@@ -37,6 +37,6 @@ __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input"
            "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer", "Quantizer",
            "Regularizer", "RematScope", "StatelessScope", "remat",
            "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints", "dtype_policies",
-           "device", "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "name_scope",
+           "device", "export", "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "name_scope",
            "ops", "optimizers", "preprocessing", "quantizers", "random", "regularizers", "saving", "tree",
            "utils", "version"]

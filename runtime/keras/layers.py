@@ -171,3 +171,5 @@ from runtime._src.keras.layers.preprocessing.image_preprocessing.random_elastic_
 __all__ += ["RandomElasticTransform"]
 from runtime._src.keras.layers.preprocessing.image_preprocessing.aug_mix import AugMix  # noqa: E402
 __all__ += ["AugMix"]
+from runtime._src.keras.export.tfsm_layer import TFSMLayer  # noqa: E402
+__all__ += ["TFSMLayer"]

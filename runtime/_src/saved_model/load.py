@@ -24,12 +24,14 @@ from runtime._src.core.dtypes import as_dtype
 from runtime._src.graph.graph import Graph, Node
 from runtime._src.core import context as _context
 from runtime._src.graph.op_registry import OPS
-from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
+from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
+                                      wrap_numpy)
 from runtime._src.core.composite import spec_from_json, type_spec_of
 from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
                                              decode_attr)
+from runtime._src.autodiff.control_flow_grad import replay
 from runtime._src.autodiff.function_call import TapedGraph
 from runtime._src.function.concrete_function import run_recorded
 from runtime._src.function.variables import Variable
@@ -468,9 +470,14 @@ class LoadedFunction:
 
     def __call__(self, *args, **kwargs):
         errors = []
+        tracing = _context.state.graph is not None
         for graph in self.graphs:
             try:
                 tensor_args, tensor_kwargs = _bind(self.__name__, graph, args, kwargs)
+                if tracing:      # inside a tf.function: the saved graph joins the trace
+                    return _pack(graph.output_structure, _inlined(
+                        graph, _symbolic_feeds(self.__name__, graph, tensor_args,
+                                               tensor_kwargs)))
                 feeds = _feeds(self.__name__, graph, tensor_args, tensor_kwargs)
             except (TypeError, ValueError) as e:
                 errors.append(str(e))
@@ -589,14 +596,7 @@ _MISSING = object()
 
 
 def _feeds(name, graph, args, kwargs):
-    names = [t.node.name for t in graph.inputs]
-    values = list(args)
-    for key in names[len(args):]:
-        if key in kwargs:
-            values.append(kwargs.pop(key))
-    if kwargs or len(values) != len(names):
-        raise TypeError(f"{name} takes {len(names)} argument(s) ({', '.join(names)}), got "
-                        f"{len(values)}{' and unknown ' + ', '.join(kwargs) if kwargs else ''}")
+    names, values = _ordered(name, graph, args, kwargs)
     feeds = []
     for arg_name, t, v in zip(names, graph.inputs, values):
         arr = np.asarray(v._value if isinstance(v, Tensor) and hasattr(v, "_value") else v)
@@ -609,6 +609,41 @@ def _feeds(name, graph, args, kwargs):
                              f"{TensorShape(arr.shape)}")
         feeds.append(arr)
     return feeds
+
+
+def _ordered(name, graph, args, kwargs):
+    names = [t.node.name for t in graph.inputs]
+    kwargs = dict(kwargs)
+    values = list(args)
+    for key in names[len(args):]:
+        if key in kwargs:
+            values.append(kwargs.pop(key))
+    if kwargs or len(values) != len(names):
+        raise TypeError(f"{name} takes {len(names)} argument(s) ({', '.join(names)}), got "
+                        f"{len(values)}{' and unknown ' + ', '.join(kwargs) if kwargs else ''}")
+    return names, values
+
+
+def _symbolic_feeds(name, graph, args, kwargs):
+    """{id(placeholder): tensor} of a call made while a function is traced."""
+    names, values = _ordered(name, graph, args, kwargs)
+    feeds = {}
+    for arg_name, t, v in zip(names, graph.inputs, values):
+        if isinstance(v, Tensor) and v.dtype != t.dtype:
+            raise TypeError(f"{name}: argument {arg_name!r} must be {t.dtype.name}, got "
+                            f"{v.dtype.name}")
+        tensor = convert_to_tensor(v, dtype=t.dtype)
+        if not t.shape.is_compatible_with(tensor.shape):
+            raise ValueError(f"{name}: argument {arg_name!r} must have shape {t.shape}, got "
+                             f"{tensor.shape}")
+        feeds[id(t)] = tensor
+    return feeds
+
+
+def _inlined(graph, feeds):
+    """The saved graph's nodes added to the graph being traced; its outputs there."""
+    mapping, _ = replay(graph, feeds)
+    return [mapping.get(id(t), t) for t in graph.outputs]
 
 
 def _pack(s, outputs):

@@ -37,6 +37,7 @@ from runtime._src.keras.trainers import trainer as training
 from runtime._src.keras.layers.layer import Layer
 from runtime._src.keras.layers.core.input_layer import InputLayer
 from runtime._src.keras.backend.keras_tensor import KerasTensor
+from runtime._src.keras.export.saved_model import export_saved_model
 from runtime._src.keras.utils.naming import unique_name
 
 __all__ = ["Model", "Functional", "Sequential"]
@@ -160,6 +161,23 @@ class Model(Layer, training.TrainingMixin, model_file.SavingMixin):
             flat = nest.flatten(outputs)
             return {f"output_{i}": t for i, t in enumerate(flat)}
         return function(serve, input_signature=[specs])
+
+    def export(self, filepath, format="tf_saved_model", verbose=None,  # noqa: A002
+               input_signature=None, **kwargs):
+        """Write the model's inference as a SavedModel with the endpoint "serve"
+        (`keras.export.ExportArchive`); `tf.saved_model.load(filepath).serve(x)`
+        and `keras.layers.TFSMLayer(filepath)` run it. ONNX: `runtime.onnx.from_keras`."""
+        formats = ("tf_saved_model", "onnx", "openvino", "litert", "torch")
+        if format not in formats:
+            raise ValueError(f"Unrecognized format={format}. Supported formats are: "
+                             f"{list(formats)}.")
+        if format == "torch":
+            raise ValueError("Torch export requires PyTorch backend.")
+        if format != "tf_saved_model":
+            raise ValueError(f"model.export(format={format!r}) is not available in this "
+                             "runtime: export a SavedModel (format='tf_saved_model'), or ONNX "
+                             "with runtime.onnx.from_keras(model, output_path=...)")
+        export_saved_model(self, filepath, verbose, input_signature=input_signature, **kwargs)
 
     def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
         """Print Keras's table: each layer's name and type, output shape and
