@@ -129,7 +129,11 @@ def serialize(dtype_policy):
 
 
 def deserialize(config, custom_objects=None):
-    """`keras.dtype_policies.deserialize`: the policy `config` describes."""
+    """`keras.dtype_policies.deserialize`: the policy `config` describes (a
+    string is returned as it is, as Keras does)."""
+    if isinstance(config, str):
+        return serialization.deserialize_name(config, custom_objects,
+                                              module="keras.dtype_policies")
     return serialization.deserialize_keras_object(config, custom_objects,
                                                   module="keras.dtype_policies")
 

@@ -232,6 +232,23 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
     return obj
 
 
+def deserialize_name(name, custom_objects=None, by_name=None, module=None):
+    """Keras's `<namespace>.deserialize(name)` for a string: the custom or
+    registered object of that name as it is, else the namespace's built-in one
+    (`by_name`, then the classes of `module`: a class instantiated with its
+    defaults, a function as it is), else the string itself, unchanged (Keras
+    takes a name it does not know for a value already deserialized)."""
+    found = get_registered_object(name, custom_objects)
+    if found is not None:
+        return found
+    found = (by_name or {}).get(name)
+    if found is None and module is not None:
+        found = BUILTIN.get(module, {}).get(name)
+    if found is None:
+        return name
+    return found() if isinstance(found, type) else found
+
+
 def _lookup(class_name, registered, module, custom_objects):
     found = get_registered_object(registered, custom_objects)
     if found is None:
