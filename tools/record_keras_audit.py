@@ -182,6 +182,12 @@ METRICS = {
 }
 
 IMG = "np.arange(2 * 5 * 6 * 3, dtype='float32').reshape(2, 5, 6, 3)"
+# two sequences of 5 frames over 4 classes (a tie at frame 3 of the first)
+PROBS = ("np.array([[[0.1, 0.6, 0.2, 0.1], [0.1, 0.6, 0.2, 0.1], [0.4, 0.4, 0.1, 0.1], "
+         "[0.2, 0.1, 0.6, 0.1], [0.1, 0.1, 0.2, 0.6]], [[0.7, 0.1, 0.1, 0.1], "
+         "[0.1, 0.1, 0.1, 0.7], [0.1, 0.1, 0.1, 0.7], [0.1, 0.7, 0.1, 0.1], "
+         "[0.25, 0.25, 0.25, 0.25]]], 'float32')")
+CTC = f"K.ops.ctc_decode(np.log({PROBS}), np.array([5, 4])"
 # (source, traced too): run eagerly, and inside tf.function where marked
 CASES = [
     ("K.activations.exponential(np.array([-2.0, 0.0, 0.5, 3.0], 'float32'))", True),
@@ -222,6 +228,19 @@ CASES = [
     (f"K.ops.image.extract_patches({IMG}, 2, strides=1, dilation_rate=2)", True),
     (f"K.ops.image.extract_patches(np.transpose({IMG}, (0, 3, 1, 2)), 2, "
      "data_format='channels_first')", True),
+    (f"{CTC})", True),
+    (f"{CTC}, merge_repeated=False)", True),
+    (f"{CTC}, mask_index=3)", True),
+    (f"{CTC}, mask_index=None)", True),
+    (f"K.ops.nn.ctc_decode({PROBS}, np.array([3, 5]))", True),
+    (f"{CTC}, strategy='beam_search', beam_width=4, top_paths=3)", True),
+    (f"{CTC}, strategy='beam_search', mask_index=2, top_paths=2)", True),
+    (f"K.ops.ctc_decode(np.log({PROBS}).astype('float64'), np.array([5, 5]))", True),
+    (f"{CTC}, strategy='viterbi')", False),
+    ("[t.shape for t in K.ops.ctc_decode(K.Input((5, 4)), K.Input((), dtype='int32'))]",
+     False),
+    ("[t.shape for t in K.ops.ctc_decode(K.Input((5, 4)), K.Input((), dtype='int32'), "
+     "strategy='beam_search', top_paths=2)]", False),
     ("[K.optimizers.schedules.InverseTimeDecay(0.1, 10, 0.5)(s) for s in (0, 5, 25)]", True),
     ("[K.optimizers.schedules.InverseTimeDecay(0.1, 10, 0.5, staircase=True)(s) "
      "for s in (0, 5, 25)]", True),
