@@ -63,8 +63,8 @@ def bad_outcome(K, source):
     return None
 
 
-def _model(K, ema=True, momentum=0.6):
-    model = K.Sequential([K.Input((3,)), K.layers.Dense(2, name="d")])
+def _model(K, ema=True, momentum=0.6, name=None):
+    model = K.Sequential([K.Input((3,)), K.layers.Dense(2, name="d")], name=name)
     for k, w in enumerate(model.weights):
         n = int(np.prod(w.shape))
         w.assign((0.5 * np.sin(0.37 * np.arange(n) + k)).reshape(tuple(w.shape)))
@@ -119,7 +119,7 @@ def main():
 
 
 def _names(K):
-    model = _model(K)
+    model = _model(K, name="net")
     model.fit(X, Y, epochs=1, verbose=0)
     return model.optimizer.variables
 
