@@ -11,6 +11,7 @@ tests/keras/test_keras_audit.py runs the same cases on runtime.keras.
 import json
 import os
 import pathlib
+import re
 
 import numpy as np
 
@@ -187,6 +188,10 @@ PROBS = ("np.array([[[0.1, 0.6, 0.2, 0.1], [0.1, 0.6, 0.2, 0.1], [0.4, 0.4, 0.1,
          "[0.2, 0.1, 0.6, 0.1], [0.1, 0.1, 0.2, 0.6]], [[0.7, 0.1, 0.1, 0.1], "
          "[0.1, 0.1, 0.1, 0.7], [0.1, 0.1, 0.1, 0.7], [0.1, 0.7, 0.1, 0.1], "
          "[0.25, 0.25, 0.25, 0.25]]], 'float32')")
+# a DTypePolicyMap with an exact key and a pattern (each case builds its own)
+MAP = ("(K.dtype_policies.DTypePolicyMap('float32', {'encoder/dense': "
+       "K.dtype_policies.DTypePolicy('bfloat16'), 'decoder/.*': "
+       "K.dtype_policies.DTypePolicy('float16')}))")
 CTC = f"K.ops.ctc_decode(np.log({PROBS}), np.array([5, 4])"
 # (source, traced too): run eagerly, and inside tf.function where marked
 CASES = [
@@ -208,6 +213,29 @@ CASES = [
      "K.dtype_policies.DTypePolicy('mixed_float16'))).name", False),
     ("K.dtype_policies.deserialize({'module': 'keras', 'class_name': 'FloatDTypePolicy', "
      "'config': {'name': 'float16'}, 'registered_name': None}).name", False),
+    (f"[{MAP}[k].name for k in ('encoder/dense', 'decoder/attention', 'decoder', 'head')]",
+     False),
+    (f"[{MAP}.name, len({MAP}), list({MAP}), 'decoder/.*' in {MAP}, 'decoder' in {MAP}]",
+     False),
+    (f"((m := {MAP}).__setitem__('decoder/att.*', 'float64'), m['decoder/attention'])", False),
+    (f"((m := {MAP}).__setitem__('decoder/att.*', 'float64'), m['decoder/x'].name, "
+     "m['decoder/attention/q'].name)", False),
+    (f"{MAP}.__setitem__('encoder/dense', 'float16')", False),
+    (f"{MAP}.__setitem__('new', 3)", False),
+    (f"((m := {MAP}).__delitem__('encoder/dense').name, m['encoder/dense'].name, len(m))",
+     False),
+    ("[(m := K.dtype_policies.DTypePolicyMap('mixed_bfloat16')).name, m.compute_dtype, "
+     "m.variable_dtype, m.quantization_mode, m.default_policy.name]", False),
+    ("[(m := K.dtype_policies.DTypePolicyMap()).name, m['any/path'].name]", False),
+    ("K.dtype_policies.DTypePolicyMap(K.dtype_policies.DTypePolicyMap())", False),
+    ("K.dtype_policies.DTypePolicyMap(policy_map=[('a', 'float16')])", False),
+    (f"K.dtype_policies.serialize({MAP})", False),
+    (f"[(m := K.dtype_policies.deserialize(K.dtype_policies.serialize({MAP}))).name, "
+     "m['decoder/x'].name, m['encoder/dense'].name, list(m)]", False),
+    (f"(m := {MAP}) is K.dtype_policies.get(m)", False),
+    ("[(d := K.layers.Dense(2, dtype=K.dtype_policies.DTypePolicyMap('float64'))).compute_dtype,"
+     " d.variable_dtype, d(np.ones((1, 3))).dtype.name]", False),
+    (f"re.sub('0x[0-9a-f]+', 'ID', repr({MAP}))", False),
     ("K.losses.categorical_generalized_cross_entropy("
      "np.array([0, 1, 2], 'int32'), np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], "
      "[0.3, 0.3, 0.4]], 'float32'), 0.5)", True),
@@ -302,7 +330,7 @@ def encode(value):
 def outcome(K, case, fn=lambda f: f):
     """encode() of `case` evaluated with K as the keras module, through `fn`."""
     try:
-        return encode(fn(lambda: eval(case, {"K": K, "np": np}))())   # noqa: S307
+        return encode(fn(lambda: eval(case, {"K": K, "np": np, "re": re}))())   # noqa: S307
     except Exception as e:          # noqa: BLE001 - recording the exception is the point
         return [type(e).__name__, str(e).splitlines()[0] if str(e) else ""]
 

@@ -92,6 +92,7 @@ def layer_policy(dtype):
     if not isinstance(dtype, (str, DTypePolicy)):
         dtype = dtypes.as_dtype(dtype).name
     policy = dtype if isinstance(dtype, DTypePolicy) else DTypePolicy(dtype)
+    policy = getattr(policy, "default_policy", policy)     # a DTypePolicyMap: its default
     return policy.compute_dtype, policy.variable_dtype, policy.name
 
 for _cls in (DTypePolicy, FloatDTypePolicy):

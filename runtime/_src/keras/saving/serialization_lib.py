@@ -208,8 +208,11 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
         return config
     if isinstance(config, str):
         return _lookup(config, config, module, custom_objects)
-    if not isinstance(config, dict) or "class_name" not in config:
+    if not isinstance(config, dict):
         raise TypeError(f"Could not parse config: {config!r}")
+    if "class_name" not in config:           # a plain dict: each value deserialized, as Keras
+        return {k: deserialize_keras_object(v, custom_objects, module)
+                for k, v in config.items()}
     class_name = config["class_name"]
     inner = config.get("config")
     if class_name == "function":
