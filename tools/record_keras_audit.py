@@ -188,6 +188,8 @@ PROBS = ("np.array([[[0.1, 0.6, 0.2, 0.1], [0.1, 0.6, 0.2, 0.1], [0.4, 0.4, 0.1,
          "[0.2, 0.1, 0.6, 0.1], [0.1, 0.1, 0.2, 0.6]], [[0.7, 0.1, 0.1, 0.1], "
          "[0.1, 0.1, 0.1, 0.7], [0.1, 0.1, 0.1, 0.7], [0.1, 0.7, 0.1, 0.1], "
          "[0.25, 0.25, 0.25, 0.25]]], 'float32')")
+SEG_IMG = "(np.arange(2 * 3 * 4 * 3) * 7 % 256).reshape(2, 3, 4, 3).astype('float32')"
+SEG = "(np.arange(24) % 5 - 1).reshape(2, 3, 4, 1).astype('int32')"
 # a DTypePolicyMap with an exact key and a pattern (each case builds its own)
 MAP = ("(K.dtype_policies.DTypePolicyMap('float32', {'encoder/dense': "
        "K.dtype_policies.DTypePolicy('bfloat16'), 'decoder/.*': "
@@ -236,6 +238,18 @@ CASES = [
     ("[(d := K.layers.Dense(2, dtype=K.dtype_policies.DTypePolicyMap('float64'))).compute_dtype,"
      " d.variable_dtype, d(np.ones((1, 3))).dtype.name]", False),
     (f"re.sub('0x[0-9a-f]+', 'ID', repr({MAP}))", False),
+    (f"K.visualization.draw_segmentation_masks({SEG_IMG}, {SEG})", False),
+    (f"K.visualization.draw_segmentation_masks({SEG_IMG}, {SEG}, num_classes=4, alpha=0.5)",
+     False),
+    (f"K.visualization.draw_segmentation_masks({SEG_IMG}, {SEG}, num_classes=4, "
+     "ignore_index=2, color_mapping=[(255, 0, 0), (0, 255, 0), (0, 0, 255), (9, 9, 9)])",
+     False),
+    (f"K.visualization.draw_segmentation_masks({SEG_IMG}, {SEG}, num_classes=4, blend=False)",
+     False),
+    (f"K.visualization.draw_segmentation_masks(np.transpose({SEG_IMG}, (0, 3, 1, 2)), "
+     f"np.transpose({SEG}, (0, 3, 1, 2)), num_classes=3, data_format='channels_first')", False),
+    (f"K.visualization.draw_segmentation_masks({SEG_IMG}, {SEG}.astype('float32'))", False),
+    (f"K.visualization.draw_segmentation_masks({SEG_IMG}[0], {SEG}[0])", False),
     ("K.losses.categorical_generalized_cross_entropy("
      "np.array([0, 1, 2], 'int32'), np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], "
      "[0.3, 0.3, 0.4]], 'float32'), 0.5)", True),

@@ -31,7 +31,7 @@ from runtime._src.keras.backend.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, config, constraints,
                            dtype_policies, initializers, layers, losses, metrics,
                            mixed_precision, models, ops, optimizers, preprocessing, quantizers,
-                           random, regularizers, saving, tree, utils)
+                           random, regularizers, saving, tree, utils, visualization)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
            "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer", "Quantizer",
@@ -39,4 +39,4 @@ __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input"
            "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints", "dtype_policies",
            "device", "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "name_scope",
            "ops", "optimizers", "preprocessing", "quantizers", "random", "regularizers", "saving", "tree",
-           "utils", "version"]
+           "utils", "version", "visualization"]
