@@ -250,6 +250,11 @@ CASES = [
      f"np.transpose({SEG}, (0, 3, 1, 2)), num_classes=3, data_format='channels_first')", False),
     (f"K.visualization.draw_segmentation_masks({SEG_IMG}, {SEG}.astype('float32'))", False),
     (f"K.visualization.draw_segmentation_masks({SEG_IMG}[0], {SEG}[0])", False),
+    ("[(s := K.SymbolicScope()).__enter__() is s, type(s).__name__, s.original_scope, "
+     "s.__exit__(None, None, None)]", False),
+    ("[(s := K.SymbolicScope()).__enter__() is s, (t := K.SymbolicScope()).__enter__() is t, "
+     "t.original_scope is s, t.__exit__(None, None, None), s.__exit__(None, None, None)]",
+     False),
     ("K.losses.categorical_generalized_cross_entropy("
      "np.array([0, 1, 2], 'int32'), np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], "
      "[0.3, 0.3, 0.4]], 'float32'), 0.5)", True),
