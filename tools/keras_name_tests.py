@@ -3,7 +3,12 @@
     python3 tools/keras_name_tests.py            # per namespace: names, tested, untested
     python3 tools/keras_name_tests.py --write    # record the untested list (the ratchet)
 
-A static check over tests/: a name counts as tested when a test module
+A static check over tests/. Only the test modules that check against
+Keras's recorded values count: those that say "recorded" (or name Keras 3.1x /
+TF 2.2x, whose values they hold), read a keras_*.json/.npz file or tests/data,
+or take their expected values from a module of them (layer_expected.py); with
+them count the recorders under tools/ they import their cases from. A name
+counts as tested when such a module
 - uses it dotted through a Keras namespace (`tf.keras.layers.Dense(`,
   `keras.ops.add(`, `layers.Dense(`, `L.Dense(` where `L = tf.keras.layers`
   or is a one-letter parameter such as `lambda L:`,
@@ -38,7 +43,7 @@ _LAMBDA = re.compile(r"(?:\blambda\s+|\bdef \w+\()([A-Z])\s*[:,)]")
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)")
 # a test module that compares with Keras's recorded values says so, reads a
 # recorded-data file, or takes its cases from a recorder or an expected-values module
-_RECORDED = re.compile(r"recorded|tests/data|[\"']data[\"']|_expected|Keras 3\.1\d|"
+_RECORDED = re.compile(r"recorded|tests/data|_expected|Keras 3\.1\d|"
                        r"TF 2\.2\d|keras_\w+\.(?:json|npz)", re.I)
 _TOOL_IMPORT = re.compile(r"^\s*from (record_\w+) import", re.M)
 
