@@ -319,6 +319,9 @@ CASES = [
      "type('Other', (), {'get_config': lambda self: {}})))", False),
     ("K.saving.get_registered_name(K.activations.relu)", False),
     ("K.regularizers.deserialize('L1').get_config()", False),
+    ("K.regularizers.get({'l1': 0.1})", False),
+    ("K.saving.deserialize_keras_object({'a': {'class_name': 'L2', 'module': "
+     "'keras.regularizers', 'config': {'l2': 0.5}, 'registered_name': None}, 'b': 3})", False),
     ("K.regularizers.deserialize('no_such_regularizer')", False),
     ("K.constraints.deserialize('non_neg')", False),
     ("K.constraints.deserialize('no_such_constraint')", False),

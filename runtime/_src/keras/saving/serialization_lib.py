@@ -210,8 +210,10 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
         return _lookup(config, config, module, custom_objects)
     if not isinstance(config, dict):
         raise TypeError(f"Could not parse config: {config!r}")
-    if "class_name" not in config:           # a plain dict: each value deserialized, as Keras
-        return {k: deserialize_keras_object(v, custom_objects, module)
+    if "class_name" not in config:
+        if module is not None:               # a namespace's deserialize: not a config
+            raise ValueError(f"Unknown `config` as a `dict`, config={config}")
+        return {k: deserialize_keras_object(v, custom_objects)      # a plain dict, as Keras
                 for k, v in config.items()}
     class_name = config["class_name"]
     inner = config.get("config")
