@@ -26,17 +26,17 @@ from runtime._src.keras.ops.keras_operation import Operation, RematScope, remat
 from runtime._src.keras.optimizers.optimizer import Optimizer
 from runtime._src.keras.quantizers.quantizers import Quantizer
 from runtime._src.keras.regularizers.regularizers import Regularizer
-from runtime._src.keras.backend.stateless_scope import StatelessScope
+from runtime._src.keras.backend.stateless_scope import StatelessScope, SymbolicScope
 from runtime._src.keras.backend.variables import KerasVariable as Variable
 from runtime.keras import (activations, backend, callbacks, config, constraints,
                            dtype_policies, export, initializers, layers, losses, metrics,
                            mixed_precision, models, ops, optimizers, preprocessing, quantizers,
-                           random, regularizers, saving, tree, utils)
+                           random, regularizers, saving, tree, utils, visualization)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Function", "Initializer", "Input", "InputSpec",
            "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation", "Optimizer", "Quantizer",
-           "Regularizer", "RematScope", "StatelessScope", "remat",
+           "Regularizer", "RematScope", "StatelessScope", "SymbolicScope", "remat",
            "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints", "dtype_policies",
            "device", "export", "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "name_scope",
            "ops", "optimizers", "preprocessing", "quantizers", "random", "regularizers", "saving", "tree",
-           "utils", "version"]
+           "utils", "version", "visualization"]

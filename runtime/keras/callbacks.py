@@ -7,8 +7,10 @@ from runtime._src.keras.callbacks.callback import (Callback, EarlyStopping, Hist
 from runtime._src.keras.callbacks.learning_rate_callbacks import (LearningRateScheduler,
                                                                   ReduceLROnPlateau)
 from runtime._src.keras.callbacks.logging_callbacks import CSVLogger, ProgbarLogger, TerminateOnNaN
+from runtime._src.keras.callbacks.remote_monitor import RemoteMonitor
+from runtime._src.keras.callbacks.swap_ema_weights import SwapEMAWeights
 from runtime._src.keras.callbacks.tensorboard import TensorBoard
 
 __all__ = ["Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "ModelCheckpoint",
            "BackupAndRestore", "CSVLogger", "LearningRateScheduler", "ProgbarLogger",
-           "ReduceLROnPlateau", "TensorBoard", "TerminateOnNaN"]
+           "ReduceLROnPlateau", "RemoteMonitor", "SwapEMAWeights", "TensorBoard", "TerminateOnNaN"]

@@ -193,8 +193,8 @@ def serialize(fn):
 
 def deserialize(config, custom_objects=None):
     """The function a `serialize` result names."""
-    if isinstance(config, str) and custom_objects and config in custom_objects:
-        return custom_objects[config]
+    if isinstance(config, str):
+        return serialization.deserialize_name(config, custom_objects, _BY_NAME)
     if isinstance(config, dict) and not isinstance(config.get("config"), str):
         return serialization.deserialize_keras_object(config, custom_objects=custom_objects)
     return get(config)

@@ -9,7 +9,7 @@ of changing them.
 
 With `collect_losses=True` the losses layers add inside the scope are also
 gathered in `scope.losses`. Creating a variable inside the scope is an error,
-as in Keras.
+as in Keras. `keras.SymbolicScope` marks the symbolic stage the same way.
 """
 
 import threading
@@ -19,7 +19,8 @@ import numpy as np
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.variables import Variable
 
-__all__ = ["StatelessScope", "get_stateless_scope"]
+__all__ = ["StatelessScope", "SymbolicScope", "get_stateless_scope", "get_symbolic_scope",
+           "in_symbolic_scope"]
 
 _state = threading.local()
 
@@ -80,3 +81,26 @@ class StatelessScope:
         """The value `variable` has in this scope (given or assigned), or None."""
         found = self.state_mapping.get(id(variable))
         return None if found is None else found[1]
+
+
+class SymbolicScope:
+    """`keras.SymbolicScope()`: marks the symbolic stage (Keras opens one while it
+    infers output specs); `in_symbolic_scope()` says whether one is open in this
+    thread. Exiting restores the scope that was open before."""
+
+    def __enter__(self):
+        self.original_scope = get_symbolic_scope()
+        _state.symbolic = self
+        return self
+
+    def __exit__(self, *exc_info):
+        _state.symbolic = self.original_scope
+
+
+def get_symbolic_scope():
+    """The SymbolicScope open in this thread, or None."""
+    return getattr(_state, "symbolic", None)
+
+
+def in_symbolic_scope():
+    return get_symbolic_scope() is not None

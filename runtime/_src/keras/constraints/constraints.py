@@ -124,6 +124,9 @@ def serialize(constraint):
 
 
 def deserialize(config, custom_objects=None):
+    if isinstance(config, str):
+        return serialization.deserialize_name(config, custom_objects, _BY_NAME,
+                                              "keras.constraints")
     return serialization.deserialize_keras_object(config, custom_objects,
                                                   module="keras.constraints")
 

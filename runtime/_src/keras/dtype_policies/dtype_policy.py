@@ -92,6 +92,7 @@ def layer_policy(dtype):
     if not isinstance(dtype, (str, DTypePolicy)):
         dtype = dtypes.as_dtype(dtype).name
     policy = dtype if isinstance(dtype, DTypePolicy) else DTypePolicy(dtype)
+    policy = getattr(policy, "default_policy", policy)     # a DTypePolicyMap: its default
     return policy.compute_dtype, policy.variable_dtype, policy.name
 
 for _cls in (DTypePolicy, FloatDTypePolicy):
@@ -129,7 +130,11 @@ def serialize(dtype_policy):
 
 
 def deserialize(config, custom_objects=None):
-    """`keras.dtype_policies.deserialize`: the policy `config` describes."""
+    """`keras.dtype_policies.deserialize`: the policy `config` describes (a
+    string is returned as it is, as Keras does)."""
+    if isinstance(config, str):
+        return serialization.deserialize_name(config, custom_objects,
+                                              module="keras.dtype_policies")
     return serialization.deserialize_keras_object(config, custom_objects,
                                                   module="keras.dtype_policies")
 

@@ -288,8 +288,7 @@ _BY_NAME["identity"] = Identity
 def deserialize(config, custom_objects=None):
     """The initializer a `serialize` dict (or a name) describes."""
     if isinstance(config, str):
-        if custom_objects and config in custom_objects:
-            return custom_objects[config]
-        return get(config)
+        return serialization.deserialize_name(config, custom_objects, _BY_NAME,
+                                              "keras.initializers")
     return serialization.deserialize_keras_object(config, custom_objects,
                                                   module="keras.initializers")

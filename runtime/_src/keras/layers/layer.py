@@ -291,7 +291,7 @@ class Layer(AutoConfigured, Module):
         self._own_weights = []
         self._trainable = bool(trainable)
         compute, variable, self._policy_name = dtype_policies.layer_policy(
-            dtype or keras_config.dtype_policy())
+            keras_config.dtype_policy() if dtype is None else dtype)
         self._dtype = dtypes.as_dtype(compute)              # inputs and outputs
         self._variable_dtype = dtypes.as_dtype(variable)    # weights
         self.built = False

@@ -15,8 +15,12 @@ def serialize(metric):
 def deserialize(config, custom_objects=None):
     """The metric `config` describes (a `serialize` dict or a name)."""
     if isinstance(config, str):
-        if custom_objects and config in custom_objects:
-            return custom_objects[config]
-        return get(config)
+        found = serialization.deserialize_name(config, custom_objects)
+        if found is not config:
+            return found
+        try:
+            return get(config)
+        except ValueError:          # a name Keras does not know comes back as it is
+            return config
     return serialization.deserialize_keras_object(config, custom_objects,
                                                   module="keras.metrics")

@@ -152,6 +152,9 @@ def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid"
     sh, sw = (ph, pw) if strides is None else \
         (strides, strides) if isinstance(strides, int) else tuple(strides)
     d = int(dilation_rate)
+    if max(sh, sw) > 1 and d > 1:       # Keras's convolution refuses the two together
+        raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+                         f"Received: strides=[{sh} {sw}] and dilation_rate=[{d} {d}]")
     _, h, w, c = images.shape.as_list()
     span_h, span_w = (ph - 1) * d + 1, (pw - 1) * d + 1
     if padding.lower() == "same":

@@ -8,9 +8,10 @@ import numpy as np
 
 from runtime._src.keras.ops.operation import cast_to, keras_op, standardize_dtype, tensor, to_float
 from runtime._src.keras.ops.tfops import tf
+from runtime._src.keras.ops.ctc import ctc_decode
 from runtime._src.ops import ctc_ops
 
-__all__ = []
+__all__ = ["ctc_decode"]
 
 
 def _export(fn):

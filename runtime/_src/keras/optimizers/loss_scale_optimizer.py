@@ -61,6 +61,9 @@ class LossScaleOptimizer(Optimizer):
     def learning_rate(self, value):
         self.inner_optimizer.learning_rate = value
 
+    def finalize_variable_values(self, var_list):
+        self.inner_optimizer.finalize_variable_values(var_list)
+
     def scale_loss(self, loss):
         """loss * the current scale."""
         loss = convert_to_tensor(loss)

@@ -137,6 +137,12 @@ class MultiOptimizer(Optimizer):
             self._assigned[id(variable)] = opt
         return opt
 
+    def finalize_variable_values(self, var_list):
+        """Each inner optimizer's, on the variables it updates."""
+        for opt in self._inner_optimizers:
+            opt.finalize_variable_values(
+                [v for v in var_list if self._assigned.get(id(v)) is opt])
+
     def apply_gradients(self, grads_and_vars, **kwargs):
         groups = {}
         for grad, var in grads_and_vars:

@@ -40,16 +40,19 @@ class Optimizer:
     _slot_groups = ()
 
     def __init__(self, learning_rate, name=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, weight_decay=None, **kwargs):
+                 global_clipnorm=None, weight_decay=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, **kwargs):
         for key in kwargs:
-            if key not in ("use_ema", "ema_momentum", "ema_overwrite_frequency", "jit_compile",
-                           "loss_scale_factor", "gradient_accumulation_steps"):
+            if key not in ("jit_compile", "loss_scale_factor", "gradient_accumulation_steps"):
                 raise TypeError(f"{type(self).__name__}: keyword argument not understood: "
                                 f"{key!r}")
-            if key in ("use_ema", "loss_scale_factor", "gradient_accumulation_steps") \
-                    and kwargs[key]:
+            if key in ("loss_scale_factor", "gradient_accumulation_steps") and kwargs[key]:
                 raise TypeError(f"{type(self).__name__}: {key}={kwargs[key]!r} is not "
                                 "supported by runtime.keras")
+        if use_ema:
+            _check_ema(ema_momentum, ema_overwrite_frequency)
+        self.use_ema, self.ema_momentum = bool(use_ema), ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
         if sum(v is not None for v in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can "
                              f"be set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
@@ -71,6 +74,7 @@ class Optimizer:
                     convert_to_tensor(float(learning_rate), dtypes.float32),
                     trainable=False, name="learning_rate", path=f"{self.name}/learning_rate")
         self._slots = {}         # id(variable) -> (variable, {slot name: Variable})
+        self._averages = {}      # with use_ema: id(variable) -> (variable, its average)
         self._extra_variables = []   # Nadam's u_product
         self.built = False       # set by the first apply_gradients (Model.summary)
 
@@ -88,8 +92,9 @@ class Optimizer:
             rate = float(rate.numpy())
         return {"name": self.name, "learning_rate": rate, "weight_decay": self.weight_decay,
                 "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,
-                "clipvalue": self.clipvalue, "use_ema": False, "ema_momentum": 0.99,
-                "ema_overwrite_frequency": None, "loss_scale_factor": None,
+                "clipvalue": self.clipvalue, "use_ema": self.use_ema,
+                "ema_momentum": self.ema_momentum,
+                "ema_overwrite_frequency": self.ema_overwrite_frequency, "loss_scale_factor": None,
                 "gradient_accumulation_steps": None, **self._own_config()}
 
     def _own_config(self):
@@ -126,12 +131,14 @@ class Optimizer:
 
     @property
     def variables(self):
-        """Keras 3's order: iterations, the learning rate, then for each group
-        of `_slot_groups` each variable's slots of that group (variables in the
-        order they were first updated), then Nadam's u_product."""
+        """Keras 3's order: iterations, the learning rate, the moving averages
+        (use_ema), then for each group of `_slot_groups` each variable's slots
+        of that group (variables in the order they were first updated), then
+        Nadam's u_product."""
         found = [self._iterations]
         if isinstance(self._learning_rate, Variable):
             found.append(self._learning_rate)
+        found.extend(average for _, average in self._averages.values())
         groups = self._slot_groups or (tuple(n for _, slots in self._slots.values()
                                              for n in slots),)
         for group in groups:
@@ -167,6 +174,8 @@ class Optimizer:
     def _slots_of(self, variable):
         entry = self._slots.get(id(variable))
         if entry is None or entry[0] is not variable:
+            if self.use_ema:
+                self._averages[id(variable)] = (variable, self.add_slot(variable, "average"))
             entry = self._slots[id(variable)] = (variable, self.build_slots(variable))
         return entry[1]
 
@@ -198,12 +207,43 @@ class Optimizer:
         for (grad, var), var_slots in zip(pairs, slots):
             rate = lr if var.dtype == dtypes.float32 else math_ops.cast(lr, var.dtype)
             self.update_step(grad, var, rate, var_slots)
+        if self.use_ema:
+            self._update_averages()
         self._iterations.assign_add(convert_to_tensor(1, dtypes.int64))
         for _, var in pairs:
             constraint = getattr(var, "constraint", None)
             if constraint is not None:
                 var.assign(constraint(var))
         return self._iterations
+
+    def _update_averages(self):
+        """Keras's EMA, after each step's update: average = m * average + (1 - m) *
+        variable, m = ema_momentum (0 on the first step, so it starts at the
+        variable); every `ema_overwrite_frequency` steps the variables take their
+        averages."""
+        step = self._iterations.read_value()
+        for var, average in self._averages.values():
+            m = math_ops.cast(math_ops.not_equal(step, 0), var.dtype) * math_ops.cast(
+                self.ema_momentum, var.dtype)
+            average.assign(m * average.read_value() + (1 - m) * var.read_value())
+        if self.ema_overwrite_frequency:
+            due = math_ops.equal((step + 1) % self.ema_overwrite_frequency, 0)
+            for var, average in self._averages.values():
+                var.assign(math_ops.where(due, average.read_value(), var.read_value()))
+
+    def finalize_variable_values(self, var_list):
+        """At the end of `fit`: with use_ema, each variable takes its moving average."""
+        if not self.use_ema:
+            return
+        averages = [self._averages.get(id(v)) for v in var_list]
+        if len(var_list) != len(self._averages) or None in averages:
+            raise ValueError(
+                f"The length of model variables ({len(var_list)}) to override does not match "
+                "the length of model variables stored in the optimizer "
+                f"({len(self._averages)}). Please check if the optimizer was called on your "
+                "model.")
+        for var, (_, average) in zip(var_list, averages):
+            var.assign(average.read_value())
 
     def _before_updates(self):
         """A hook run once per step before the variables are updated (Nadam)."""
@@ -245,6 +285,16 @@ class Optimizer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
+
+
+def _check_ema(momentum, overwrite_frequency):
+    if momentum > 1 or momentum < 0:
+        raise ValueError("`ema_momentum` must be in the range [0, 1]. "
+                         f"Received: ema_momentum={momentum}")
+    if overwrite_frequency and (not isinstance(overwrite_frequency, int)
+                                or overwrite_frequency < 1):
+        raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None. "
+                         f"Received: ema_overwrite_frequency={overwrite_frequency}")
 
 
 def _clip_by_norm(grad, clip_norm):

@@ -154,6 +154,9 @@ def serialize(regularizer):
 
 
 def deserialize(config, custom_objects=None):
+    if isinstance(config, str):
+        return serialization.deserialize_name(config, custom_objects, _BY_NAME,
+                                              "keras.regularizers")
     return serialization.deserialize_keras_object(config, custom_objects,
                                                   module="keras.regularizers")
 

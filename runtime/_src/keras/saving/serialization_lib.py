@@ -208,8 +208,13 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
         return config
     if isinstance(config, str):
         return _lookup(config, config, module, custom_objects)
-    if not isinstance(config, dict) or "class_name" not in config:
+    if not isinstance(config, dict):
         raise TypeError(f"Could not parse config: {config!r}")
+    if "class_name" not in config:
+        if module is not None:               # a namespace's deserialize: not a config
+            raise ValueError(f"Unknown `config` as a `dict`, config={config}")
+        return {k: deserialize_keras_object(v, custom_objects)      # a plain dict, as Keras
+                for k, v in config.items()}
     class_name = config["class_name"]
     inner = config.get("config")
     if class_name == "function":
@@ -230,6 +235,23 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
     if build_config and hasattr(obj, "build_from_config"):
         obj.build_from_config(build_config)
     return obj
+
+
+def deserialize_name(name, custom_objects=None, by_name=None, module=None):
+    """Keras's `<namespace>.deserialize(name)` for a string: the custom or
+    registered object of that name as it is, else the namespace's built-in one
+    (`by_name`, then the classes of `module`: a class instantiated with its
+    defaults, a function as it is), else the string itself, unchanged (Keras
+    takes a name it does not know for a value already deserialized)."""
+    found = get_registered_object(name, custom_objects)
+    if found is not None:
+        return found
+    found = (by_name or {}).get(name)
+    if found is None and module is not None:
+        found = BUILTIN.get(module, {}).get(name)
+    if found is None:
+        return name
+    return found() if isinstance(found, type) else found
 
 
 def _lookup(class_name, registered, module, custom_objects):

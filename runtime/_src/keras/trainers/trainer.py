@@ -360,8 +360,16 @@ class TrainingMixin:
             hooks.call("on_epoch_end", epoch, epoch_logs)
             if self.stop_training:
                 break
+        self._finalize_optimizer(epochs)
         hooks.call("on_train_end", epoch_logs)
         return history
+
+    def _finalize_optimizer(self, epochs):
+        """fit's last step before on_train_end, as Keras's: the optimizer's final
+        values (with use_ema, the weights take their moving averages)."""
+        finalize = getattr(self.optimizer, "finalize_variable_values", None)
+        if finalize is not None and epochs > 0:
+            finalize(self.trainable_weights)
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict=False, **kwargs):

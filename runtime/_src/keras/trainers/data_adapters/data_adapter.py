@@ -169,6 +169,7 @@ def fit(model, x, y, *, epochs, verbose, callbacks, validation_data, initial_epo
         hooks.call("on_epoch_end", epoch, epoch_logs)
         if model.stop_training or source.exhausted:
             break
+    model._finalize_optimizer(epochs)
     hooks.call("on_train_end", epoch_logs)
     return history
 

@@ -1,0 +1,1 @@
+"""`keras.visualization`: drawing on images."""
