@@ -30,7 +30,7 @@ import numpy as np
 from runtime._src.core import nest
 from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.distribute import context as _ctx
 from runtime._src.distribute.threaded import ThreadedProgram, shapes_across, write_rule
 from runtime._src.distribute.values import PerReplica
@@ -68,7 +68,10 @@ def run_replicated(strategy, fn, args, kwargs):
     specs = tuple(_spec_of(values) for values in feeds)
     eager = current_graph() is None
     if eager and getattr(strategy, "_workers", 1) > 1:     # as every worker decides
-        uneven = _uneven_across([[tuple(v.shape.dims) for v in values] for values in feeds])
+        everyone = shapes_across([[tuple(v.shape.dims) for v in values] for values in feeds])
+        specs = tuple(TensorSpec(_common_shape(per), spec.dtype)
+                      for per, spec in zip(everyone, specs))
+        uneven = _uneven_of(everyone)
     else:
         uneven = _uneven(feeds, specs)
     key = (fn, repr(template), specs, bool(uneven))
@@ -113,10 +116,18 @@ def _uneven(feeds, specs):
     return ""
 
 
-def _uneven_across(shapes):
-    """`_uneven` over every worker's replicas (MultiWorkerMirroredStrategy:
-    all workers run the XLA program, or all run a thread per replica)."""
-    for per in shapes_across(shapes):
+def _common_shape(shapes):
+    """The most specific shape every one of `shapes` has."""
+    common = TensorShape(shapes[0])
+    for shape in shapes[1:]:
+        common = common.most_specific_compatible_shape(TensorShape(shape))
+    return common
+
+
+def _uneven_of(shapes):
+    """`shapes`: per argument, every replica's shape. What makes them differ
+    ('' when nothing does)."""
+    for per in shapes:
         if any(shape != per[0] for shape in per[1:]):
             return _uneven_message(per)
     return ""
@@ -244,12 +255,9 @@ class ReplicaProgram:
         """What makes the replicas' shapes differ ('' when nothing does):
         with several workers, every worker's replicas' shapes."""
         shapes = [[np.shape(v) for v in values] for values in feeds]
-        if getattr(self._strategy, "_workers", 1) > 1:
-            return _uneven_across(shapes)
-        for per in shapes:
-            if any(shape != per[0] for shape in per[1:]):
-                return _uneven_message(per)
-        return ""
+        if getattr(self._strategy, "_workers", 1) > 1:    # as every worker decides
+            shapes = shapes_across(shapes)
+        return _uneven_of(shapes)
 
     def _state(self):
         """The Variables' device values: one for a mirrored Variable, the
