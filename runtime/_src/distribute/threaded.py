@@ -113,7 +113,8 @@ class ThreadedProgram:
 
     def run(self, feeds, uneven=None):
         """`feeds`: per argument, this process's replicas' numpy values.
-        Returns per output, their numpy values."""
+        Returns per output, their numpy values. (`uneven`: what the caller
+        found of the shapes, known here already.)"""
         n = self.local
         run = _Run(n, self.first, self.processes)
         captured = [_capture_value(c) for c in self.captures]
@@ -212,11 +213,11 @@ def process_gather(value):
 def shapes_across(shapes):
     """`shapes`: per argument, this process's replicas' shapes. Returns per
     argument, every replica's shape (all processes', in replica order)."""
-    flat = np.asarray([d for per in shapes for shape in per for d in shape], np.int64)
-    gathered = process_gather(flat)
+    flat = np.asarray([0] + [d for per in shapes for shape in per for d in shape], np.int64)
+    gathered = process_gather(flat)          # [0]: never empty (scalars have no dims)
     out = [[] for _ in shapes]
     for row in gathered:
-        it = iter(row.tolist())
+        it = iter(row.tolist()[1:])
         for j, per in enumerate(shapes):
             out[j].extend(tuple(next(it) for _ in shape) for shape in per)
     return out
