@@ -284,6 +284,14 @@ def keras_variable_checks(tf, strategy):
     dense.bias.value.assign([1.0, 2.0])
     out["keras_view_assigned"] = [_local(tf, strategy, dense.bias.value),
                                   dense.bias.numpy().tolist()]
+    with strategy.scope():
+        layer = tf.keras.layers.Layer(name="mean_layer")
+        mean = layer.add_weight(shape=(), initializer="zeros", trainable=False,
+                                aggregation="mean", name="mean")
+    replica_id = replica_id_of(tf)
+    strategy.run(tf.function(lambda: mean.assign(replica_id() + 1.0)))
+    out["keras_add_weight_mean"] = [mean.aggregation, mean.value.aggregation.name,
+                                    float(mean.numpy())]
     return out
 
 
