@@ -8,6 +8,11 @@ Workload: MLP 784-256-256-10, Adam, sparse cross-entropy from logits,
 64 examples per replica (N * 64 per distributed step); the custom loop of
 TF's tutorial (compute_average_loss, strategy.run, reduce SUM).
 
+The times are the best of many short interleaved rounds (one device, then
+N, in each round: a load that comes and goes on a shared machine falls on
+both, and the best round is one it spared), in wall time; the process's
+CPU time (all its threads, XLA's devices' too) is given beside it.
+
 JAX fixes its device count when it starts, so the row runs in its own
 process:
 
@@ -62,18 +67,28 @@ def _step(tf, strategy, jit):
     return distributed, model
 
 
-def _best(fn, repeat=7, number=5):
-    best = float("inf")
+def _interleaved(fns, repeat=35, number=2):
+    """{name: (wall, cpu)}: the best of `repeat` rounds of seconds per call,
+    the functions taking turns in each round (so a load that comes and goes
+    on a shared machine falls on both). cpu is the process's CPU time (all
+    its threads: XLA's devices' too), which other processes' load does not
+    inflate as it does the wall time."""
+    best = {name: [float("inf"), float("inf")] for name in fns}
     for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - start) / number)
+        for name, fn in fns.items():
+            wall, cpu = time.perf_counter(), time.process_time()
+            for _ in range(number):
+                fn()
+            cpu = (time.process_time() - cpu) / number
+            wall = (time.perf_counter() - wall) / number
+            best[name] = [min(best[name][0], wall), min(best[name][1], cpu)]
     return best
 
 
 def measure(n, repeat=7):
-    """{'one', 'many', 'per_example_one', 'per_example_many', 'ratio', 'weights_diff'}."""
+    """{'one', 'many' (wall s/step), 'cpu_one', 'cpu_many' (CPU s/step),
+    'per_example_one', 'per_example_many' (wall s/example), 'ratio' (theirs),
+    'cpu_ratio', 'weights_diff'}."""
     import runtime as tf
     cpu = tf.config.list_physical_devices("CPU")[0]
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * n)
@@ -92,16 +107,20 @@ def measure(n, repeat=7):
     diff = max(float(np.abs(a - b).max()) for a, b in zip(one_model.get_weights(),
                                                           many_model.get_weights()))
     x1, y1 = tf.constant(x[:PER_REPLICA]), tf.constant(y[:PER_REPLICA])
-    t_one = _best(lambda: one(x1, y1), repeat)
-    t_many = _best(lambda: many(*dist), repeat)
+    one(x1, y1)          # its trace for PER_REPLICA rows
+    best = _interleaved({"one": lambda: one(x1, y1), "many": lambda: many(*dist)}, 5 * repeat)
+    (t_one, c_one), (t_many, c_many) = best["one"], best["many"]
     per_one, per_many = t_one / PER_REPLICA, t_many / (n * PER_REPLICA)
-    return {"n": n, "one": t_one, "many": t_many, "per_example_one": per_one,
-            "per_example_many": per_many, "ratio": per_many / per_one, "weights_diff": diff}
+    return {"n": n, "one": t_one, "many": t_many, "cpu_one": c_one, "cpu_many": c_many,
+            "per_example_one": per_one, "per_example_many": per_many,
+            "ratio": per_many / per_one,
+            "cpu_ratio": (c_many / (n * PER_REPLICA)) / (c_one / PER_REPLICA),
+            "weights_diff": diff}
 
 
 def bench_distribute_row(unavailable, repeat=7, n=4):
     """A bench.py row (run in a subprocess): graph = N replicas' per-example
-    time, numpy column = one device's."""
+    time, numpy column = one device's (the CPU-time ratio in the note)."""
     try:
         import jax  # noqa: F401
     except ImportError:
@@ -113,9 +132,11 @@ def bench_distribute_row(unavailable, repeat=7, n=4):
     if run.returncode or not lines:
         raise RuntimeError(run.stderr.strip().splitlines()[-1] if run.stderr else "no output")
     f = json.loads(lines[-1])
-    note = (f"{n} replicas x {PER_REPLICA}: {f['many'] * 1e3:.2f} ms/step, one device x "
-            f"{PER_REPLICA}: {f['one'] * 1e3:.2f} ms/step; per example "
-            f"{f['per_example_many'] * 1e6:.2f} us vs {f['per_example_one'] * 1e6:.2f} us; "
+    note = (f"{n} replicas x {PER_REPLICA}: {f['many'] * 1e3:.2f} ms/step "
+            f"({f['cpu_many'] * 1e3:.2f} ms CPU), one device x {PER_REPLICA}: "
+            f"{f['one'] * 1e3:.2f} ms/step ({f['cpu_one'] * 1e3:.2f} ms CPU); per example "
+            f"{f['per_example_many'] * 1e6:.2f} us vs {f['per_example_one'] * 1e6:.2f} us "
+            f"(in CPU time {f['cpu_ratio']:.2f}x); "
             f"weights after one global step differ by {f['weights_diff']:.1e}")
     return dict(eager=None, graph=f["per_example_many"], numpy=f["per_example_one"],
                 ratio_target=1.2, extra=f, note=note)

@@ -1,8 +1,11 @@
 """Record TF 2.21's values for the tf.distribute tests
-(tests/runtime/distribute/programs.py run under TF with its CPU split into 1, 4 and
-8 logical devices) into tests/data/distribute_tf221.json.
+(tests/runtime/distribute/programs.py run under TF with its CPU split into 1, 2, 4
+and 8 logical devices) into tests/data/distribute_tf221.json.
 
-    $BENCH_TF_PYTHON tools/record_distribute.py [N ...]   # default: 1 4 8
+    $BENCH_TF_PYTHON tools/record_distribute.py [N ...]   # default: 1 2 4 8
+
+2 devices: only the steps XLA cannot run whole (what the 2-process
+MultiWorkerMirroredStrategy test compares with).
 
 Each device count runs in its own process (a split is fixed once TF starts);
 the counts given replace theirs in the file, the others are kept.
@@ -31,6 +34,8 @@ def record(n):
         strategy = tf.distribute.MirroredStrategy()
     else:
         strategy = tf.distribute.get_strategy()
+    if n == 2:
+        return {"fallback": programs.fallback_checks(tf, strategy, programs.replica_id_of(tf))}
     out = {"custom_loop": programs.custom_loop(tf, strategy)}
     if n > 1:
         out["checks"] = programs.checks(tf, strategy)
@@ -44,7 +49,7 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--devices":
         print("RESULT" + json.dumps(record(int(sys.argv[2]))))
         return
-    counts = [int(a) for a in sys.argv[1:]] or [1, 4, 8]
+    counts = [int(a) for a in sys.argv[1:]] or [1, 2, 4, 8]
     results = {}
     if os.path.exists(OUT):
         with open(OUT) as f:

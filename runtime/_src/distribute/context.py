@@ -215,7 +215,7 @@ def _all_gather_kernel(x, axis):
            stateful=True)
 def _replica_id_kernel():
     bound = _threaded.bound_replica()
-    return np.int32(0 if bound is None else bound[0])
+    return np.int32(0 if bound is None else bound[1].first + bound[0])
 
 
 @_lower.rule("ReplicaAllReduce")

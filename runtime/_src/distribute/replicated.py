@@ -30,9 +30,9 @@ import numpy as np
 from runtime._src.core import nest
 from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor_shape import TensorShape, TensorSpec
 from runtime._src.distribute import context as _ctx
-from runtime._src.distribute.threaded import ThreadedProgram, write_rule
+from runtime._src.distribute.threaded import ThreadedProgram, shapes_across, write_rule
 from runtime._src.distribute.values import PerReplica
 from runtime._src.function.concrete_function import _capture_value
 from runtime._src.function.function import Function, _autograph_convert, function
@@ -66,7 +66,14 @@ def run_replicated(strategy, fn, args, kwargs):
             continue
         template.append(_TENSOR)
     specs = tuple(_spec_of(values) for values in feeds)
-    uneven = _uneven(feeds, specs)
+    eager = current_graph() is None
+    if eager and getattr(strategy, "_workers", 1) > 1:     # as every worker decides
+        everyone = shapes_across([[tuple(v.shape.dims) for v in values] for values in feeds])
+        specs = tuple(TensorSpec(_common_shape(per), spec.dtype)
+                      for per, spec in zip(everyone, specs))
+        uneven = _uneven_of(everyone)
+    else:
+        uneven = _uneven(feeds, specs)
     key = (fn, repr(template), specs, bool(uneven))
     traced = strategy._traces.get(key)
     if traced is None:
@@ -74,8 +81,8 @@ def run_replicated(strategy, fn, args, kwargs):
             del strategy._traces[next(iter(strategy._traces))]
         traced = strategy._traces[key] = _Traced(strategy, fn, structure, template, specs,
                                                  uneven)
-    if current_graph() is None:
-        outs = traced.program.run([[t._value for t in values] for values in feeds])
+    if eager:
+        outs = traced.program.run([[t._value for t in values] for values in feeds], uneven)
         outs = [[EagerTensor(v, t.dtype) for v in per] for per, t in
                 zip(outs, traced.program.outputs)]
     else:
@@ -106,6 +113,23 @@ def _uneven(feeds, specs):
     for values, spec in zip(feeds, specs):
         if spec.shape != values[0].shape:
             return _uneven_message([tuple(v.shape.dims) for v in values])
+    return ""
+
+
+def _common_shape(shapes):
+    """The most specific shape every one of `shapes` has."""
+    common = TensorShape(shapes[0])
+    for shape in shapes[1:]:
+        common = common.most_specific_compatible_shape(TensorShape(shape))
+    return common
+
+
+def _uneven_of(shapes):
+    """`shapes`: per argument, every replica's shape. What makes them differ
+    ('' when nothing does)."""
+    for per in shapes:
+        if any(shape != per[0] for shape in per[1:]):
+            return _uneven_message(per)
     return ""
 
 
@@ -204,18 +228,18 @@ class ReplicaProgram:
         self._fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(split, P(), P(), split),
                                          out_specs=(split, P(), split), check_vma=False))
 
-    def run(self, feeds):
+    def run(self, feeds, uneven=None):
         """`feeds`: per argument tensor, the replicas' numpy values. Returns
         per output, the replicas' numpy values; writes the Variables. Values
         of different shapes (an uneven batch met inside a tf.function, whose
-        trace knew no row counts) run a thread per replica (threaded.py)."""
-        for values in feeds:
-            if any(np.shape(v) != np.shape(values[0]) for v in values[1:]):
-                if self._threaded is None:
-                    self._threaded = ThreadedProgram(
-                        self._concrete, self._strategy,
-                        _uneven_message([np.shape(v) for v in values]))
-                return self._threaded.run(feeds)
+        trace knew no row counts) run a thread per replica (threaded.py);
+        `uneven`: what the caller found of that already."""
+        if uneven is None:
+            uneven = self._uneven(feeds)
+        if uneven:
+            if self._threaded is None:
+                self._threaded = ThreadedProgram(self._concrete, self._strategy, uneven)
+            return self._threaded.run(feeds)
         if self._fn is None:
             self._compile()
         jax = self._jax
@@ -226,6 +250,14 @@ class ReplicaProgram:
             outs, written_shared, written_own = self._fn(stacked, captured, shared, own)
         self._write_back(iter(written_shared), iter(written_own))
         return [self._local_values(o) for o in outs]
+
+    def _uneven(self, feeds):
+        """What makes the replicas' shapes differ ('' when nothing does):
+        with several workers, every worker's replicas' shapes."""
+        shapes = [[np.shape(v) for v in values] for values in feeds]
+        if getattr(self._strategy, "_workers", 1) > 1:    # as every worker decides
+            shapes = shapes_across(shapes)
+        return _uneven_of(shapes)
 
     def _state(self):
         """The Variables' device values: one for a mirrored Variable, the
@@ -251,7 +283,7 @@ class ReplicaProgram:
                 v._set_copies(self._local_values(value))
             else:
                 value = next(written_shared)
-                v._write(np.asarray(value.addressable_shards[0].data))
+                v._write(np.asarray(value.addressable_data(0)))
             self._host[i], self._device[i] = _host_key(v, self._local_state[i]), value
 
     # One process: arrays placed on its devices. Several (multi-worker):

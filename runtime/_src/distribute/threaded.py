@@ -14,6 +14,11 @@ thread; the cross-replica steps meet at a rendezvous:
 A SyncOnReadVariable, or a MirroredVariable of aggregation NONE, is a copy
 per replica: each thread reads and writes its own, and the copies are
 written back when the run ends.
+
+Under MultiWorkerMirroredStrategy each process runs its own replicas so;
+at a rendezvous, once its threads have met, the values cross the
+processes (`process_gather`: JAX's distributed runtime, as the XLA
+programs' collectives), so every process combines every replica's.
 """
 
 import threading
@@ -26,8 +31,10 @@ from runtime._src.exec import executor as _executor
 from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import _capture_value
 from runtime._src.function.variable_sync import VariableAggregation
+from runtime._src.jit import lower as _lower
 
-__all__ = ["ThreadedProgram", "bound_replica", "ReplicaFallbackWarning"]
+__all__ = ["ThreadedProgram", "bound_replica", "ReplicaFallbackWarning", "process_gather",
+           "shapes_across"]
 
 _TIMEOUT = 600.0        # seconds a replica waits for the others at a rendezvous
 _bound = threading.local()
@@ -93,24 +100,23 @@ class ThreadedProgram:
     """A replica function's graph run on the executor by a thread per replica."""
 
     def __init__(self, concrete, strategy, reason):
-        if getattr(strategy, "_workers", 1) > 1:
-            raise NotImplementedError(
-                f"{type(strategy).__name__}.run of {concrete.name!r}: {reason}; replicas of "
-                "several workers run only as one XLA program here")
         self.graph = concrete._run_graph
         self.captures = concrete._capture_sources
         self.outputs = list(self.graph.outputs)
         self.local = strategy._local_replicas
+        self.first = getattr(strategy, "_worker", 0) * self.local    # multi-worker: ours
+        self.processes = getattr(strategy, "_workers", 1)
         self.reason = reason
         warnings.warn(f"{type(strategy).__name__}.run of {concrete.name!r} runs replica by "
                       f"replica on the executor (a thread each, as TF), not as one XLA "
                       f"program: {reason}", ReplicaFallbackWarning, stacklevel=5)
 
-    def run(self, feeds):
-        """`feeds`: per argument, the replicas' numpy values. Returns per
-        output, the replicas' numpy values."""
+    def run(self, feeds, uneven=None):
+        """`feeds`: per argument, this process's replicas' numpy values.
+        Returns per output, their numpy values. (`uneven`: what the caller
+        found of the shapes, known here already.)"""
         n = self.local
-        run = _Run(n)
+        run = _Run(n, self.first, self.processes)
         captured = [_capture_value(c) for c in self.captures]
         results = [None] * n
 
@@ -139,10 +145,13 @@ class ThreadedProgram:
 
 
 class _Run:
-    """One threaded run: its rendezvous and the per-replica Variables' copies."""
+    """One threaded run: its rendezvous and the per-replica Variables' copies.
+    With several processes (MultiWorkerMirroredStrategy) each runs its own
+    replicas, `first` the id of its first one; a rendezvous's values cross
+    the processes through JAX's distributed runtime (`everyone`)."""
 
-    def __init__(self, n):
-        self.n = n
+    def __init__(self, n, first=0, processes=1):
+        self.n, self.first, self.processes = n, first, processes
         self.rendezvous = _Rendezvous(n)
         self.errors = []
         self._copies = {}
@@ -158,6 +167,60 @@ class _Run:
     def write_back(self):
         for variable, values in self._copies.values():
             variable._set_copies(values)
+
+    def everyone(self, values):
+        """Every replica's value (all processes'), in replica order, from
+        this process's `values` (the same shape in every replica)."""
+        if self.processes == 1:
+            return values
+        stacked = np.stack([np.asarray(v) for v in values])
+        gathered = process_gather(stacked)
+        return list(gathered.reshape((-1,) + stacked.shape[1:]))
+
+    def gather_everyone(self, values, axis):
+        """Every replica's value concatenated along `axis` (their lengths
+        there may differ: a process's part is padded to cross, then cut)."""
+        local = np.concatenate(values, axis=axis)
+        if self.processes == 1:
+            return local
+        axis = axis % local.ndim
+        lengths = process_gather(np.int64(local.shape[axis]))
+        longest = int(lengths.max())
+        if longest == 0:
+            return local
+        pad = [(0, 0)] * local.ndim
+        pad[axis] = (0, longest - local.shape[axis])
+        parts = process_gather(np.pad(local, pad))
+        return np.concatenate([np.take(part, np.arange(int(k)), axis=axis)
+                               for part, k in zip(parts, lengths)], axis=axis)
+
+
+def process_gather(value):
+    """Every process's numpy `value` (the same shape and dtype in each),
+    stacked along a new first axis (JAX's distributed runtime: what
+    MultiWorkerMirroredStrategy's XLA programs use too)."""
+    value = np.asarray(value)
+    if value.dtype.kind in "OSU":
+        raise TypeError(f"tf.distribute: a {value.dtype} tensor cannot go from one worker "
+                        "to another here (a cross-worker all-reduce or all-gather takes "
+                        "numbers)")
+    jax = _lower.load_jax()
+    from jax.experimental import multihost_utils
+    with jax.enable_x64(True):
+        return np.asarray(multihost_utils.process_allgather(value))
+
+
+def shapes_across(shapes):
+    """`shapes`: per argument, this process's replicas' shapes. Returns per
+    argument, every replica's shape (all processes', in replica order)."""
+    flat = np.asarray([0] + [d for per in shapes for shape in per for d in shape], np.int64)
+    gathered = process_gather(flat)          # [0]: never empty (scalars have no dims)
+    out = [[] for _ in shapes]
+    for row in gathered:
+        it = iter(row.tolist()[1:])
+        for j, per in enumerate(shapes):
+            out[j].extend(tuple(next(it) for _ in shape) for shape in per)
+    return out
 
 
 class _HookCount:
@@ -203,7 +266,7 @@ def _variable_io(op, variable, value):
         return new
 
     def combine(pairs):
-        combined = combine_writes(variable, op, old, [p for p in pairs])
+        combined = combine_writes(variable, op, old, run.everyone(pairs))
         variable._write(np.asarray(combined, dtype))
         return variable._value
     return run.rendezvous.exchange(i, new, combine)
@@ -249,6 +312,7 @@ def combine_writes(variable, op, old, news):
 def all_reduce(i, run, value, reduce_op):
     """ReplicaAllReduce on replica i's thread."""
     def combine(values):
+        values = run.everyone(values)
         total = np.sum(np.stack(values), axis=0).astype(values[0].dtype)
         if reduce_op == ReduceOp.MEAN.value:
             return total // len(values) if total.dtype.kind in "iub" else \
@@ -260,4 +324,4 @@ def all_reduce(i, run, value, reduce_op):
 def all_gather(i, run, value, axis):
     """ReplicaAllGather on replica i's thread."""
     return run.rendezvous.exchange(
-        i, np.asarray(value), lambda values: np.concatenate(values, axis=axis))
+        i, np.asarray(value), lambda values: run.gather_everyone(values, axis))

@@ -27,7 +27,7 @@ from runtime._src.function.variable_sync import VariableAggregation, VariableSyn
 from runtime._src.function.variables import Variable
 
 __all__ = ["DistributedVariable", "MirroredVariable", "SyncOnReadVariable",
-           "make_distributed_variable"]
+           "make_distributed_variable", "keras_mirror"]
 
 
 def make_distributed_variable(strategy, next_creator, **kwargs):
@@ -206,3 +206,80 @@ class _Copy(Variable):
 
     def _write(self, value):
         self._parent._write_copy(self._index, value)
+
+
+# Keras variables name their aggregation with a string.
+_KERAS_AGGREGATIONS = {"none": VariableAggregation.NONE, "sum": VariableAggregation.SUM,
+                       "mean": VariableAggregation.MEAN,
+                       "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA}
+
+
+def keras_mirror(variable):
+    """The `.value` of a Keras variable made under a mirroring strategy's
+    scope (a MirroredVariable over the Keras variable's own state, as Keras 3
+    wraps the tf.Variable the scope makes), or None outside one (and for an
+    ON_READ Keras variable, whose value stays one)."""
+    strategy = _ctx.get_strategy()
+    if not getattr(strategy, "_MIRRORS_VARIABLES", False) or \
+            variable.synchronization == "on_read":
+        return None
+    return _KerasMirror(strategy, variable)
+
+
+class _KerasMirror(MirroredVariable):
+    """A MirroredVariable whose value is a Keras variable's: reads and writes
+    go to the Keras variable (so a graph, a tape and `strategy.run` see the
+    one variable), its copies are tf.Variables per replica as TF's."""
+
+    def __init__(self, strategy, owner):     # no Variable.__init__: nothing is created
+        self._strategy, self._owner = strategy, owner
+        local = strategy._local_replicas
+        first = getattr(strategy, "_worker", 0) * local
+        self._devices = tuple(strategy.extended.worker_devices[first:first + local])
+        self._dtype, self._np_dtype, self._shape = owner._dtype, owner._np_dtype, owner._shape
+        self._name, self._initializer = owner._name, None
+        self.synchronization = VariableSynchronization.ON_WRITE
+        self.aggregation = _KERAS_AGGREGATIONS[owner.aggregation]
+
+    @property
+    def _value(self):
+        return self._owner._value
+
+    @_value.setter
+    def _value(self, value):
+        self._owner._value = value
+
+    @property
+    def _copies(self):
+        """The replicas' copies, while the Keras variable holds the value
+        they were written with (a write of the Keras variable unites them)."""
+        held = getattr(self._owner, "_replica_copies", None)
+        return held[1] if held is not None and held[0] is self._owner._value else None
+
+    @_copies.setter
+    def _copies(self, copies):
+        self._owner._replica_copies = None if copies is None else (self._owner._value, copies)
+
+    @property
+    def _trainable(self):
+        return self._owner._trainable
+
+    @property
+    def constraint(self):
+        return self._owner.constraint
+
+    def _as_tensor(self):
+        return self._owner._as_tensor()
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        return self._owner.assign(value, use_locking, name, read_value)
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        return self._owner.assign_add(delta, use_locking, name, read_value)
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        return self._owner.assign_sub(delta, use_locking, name, read_value)
+
+
+# It is a MirroredVariable to its users (type(v).__name__, repr), as TF's.
+_KerasMirror.__name__ = _KerasMirror.__qualname__ = "MirroredVariable"

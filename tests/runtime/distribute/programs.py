@@ -88,6 +88,13 @@ def custom_loop(tf, strategy, epochs=2):
             "accuracy": float(accuracy.result()), "iterations": int(optimizer.iterations.numpy())}
 
 
+def replica_id_of(tf):
+    """A function of the replica's id (float32), for replica functions."""
+    def replica_id():
+        return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+    return replica_id
+
+
 def _local(tf, strategy, value):
     return [np.asarray(v).tolist() for v in strategy.experimental_local_results(value)]
 
@@ -100,9 +107,7 @@ def checks(tf, strategy):
         dist = strategy.experimental_distribute_dataset(tf.data.Dataset.range(10).batch(batch))
         out[f"split_{batch}"] = [_local(tf, strategy, x) for x in dist]
 
-    def replica_id():
-        return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
-
+    replica_id = replica_id_of(tf)
     ids = strategy.run(lambda: replica_id() * tf.ones([2]))
     out["run_ids"] = _local(tf, strategy, ids)
     out["reduce_sum"] = strategy.reduce("SUM", ids, axis=None).numpy().tolist()
@@ -166,6 +171,7 @@ def checks(tf, strategy):
         lambda c: tf.constant(c.replica_id_in_sync_group * 10)))
 
     out.update(variable_checks(tf, strategy, replica_id))
+    out.update(keras_variable_checks(tf, strategy))
     if strategy.num_replicas_in_sync == 4:         # XLA compiles of Philox: once
         out.update(random_checks(tf, strategy))
     out.update(fallback_checks(tf, strategy, replica_id))
@@ -240,6 +246,55 @@ def variable_checks(tf, strategy, replica_id):
     return out
 
 
+def keras_variable_checks(tf, strategy):
+    """Keras variables made under the scope: `.value` is a MirroredVariable
+    (a tf.Variable per replica), the optimizer's too; a step keeps the copies
+    equal."""
+    with strategy.scope():
+        dense = tf.keras.layers.Dense(2, kernel_initializer="ones", name="mirrored_dense")
+        dense.build((None, 3))
+        opt = tf.keras.optimizers.SGD(0.1, momentum=0.9, name="mirrored_sgd")
+        opt.build(dense.trainable_variables)
+    value = dense.kernel.value
+    out = {"keras_value": [type(value).__name__, isinstance(value, tf.Variable), value.name,
+                           value.synchronization.name, value.aggregation.name,
+                           dense.kernel.aggregation, opt.iterations.aggregation],
+           "keras_value_repr": repr(dense.bias.value),
+           "keras_local": [[c.name, c.device] for c in strategy.experimental_local_results(value)],
+           "keras_local_of_variable": len(strategy.experimental_local_results(dense.kernel)),
+           "keras_optimizer_values": [[v.path, type(v.value).__name__, v.value.aggregation.name]
+                                      for v in opt.variables]}
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(dense(x) ** 2)
+        grads = tape.gradient(loss, dense.trainable_variables)
+        opt.apply_gradients(zip(grads, dense.trainable_variables))
+        return loss
+    x = tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 0.25]])
+    for _ in range(2):
+        strategy.run(step, args=(x,))
+    out["keras_after_steps"] = [_local(tf, strategy, dense.kernel.value),
+                                _local(tf, strategy, dense.bias.value),
+                                _local(tf, strategy, opt.variables[2].value),
+                                int(opt.iterations.numpy())]
+    strategy.experimental_local_results(dense.bias.value)[-1].assign([5.0, 6.0])
+    out["keras_copy_written"] = [_local(tf, strategy, dense.bias.value), dense.bias.numpy().tolist()]
+    dense.bias.value.assign([1.0, 2.0])
+    out["keras_view_assigned"] = [_local(tf, strategy, dense.bias.value),
+                                  dense.bias.numpy().tolist()]
+    with strategy.scope():
+        layer = tf.keras.layers.Layer(name="mean_layer")
+        mean = layer.add_weight(shape=(), initializer="zeros", trainable=False,
+                                aggregation="mean", name="mean")
+    replica_id = replica_id_of(tf)
+    strategy.run(tf.function(lambda: mean.assign(replica_id() + 1.0)))
+    out["keras_add_weight_mean"] = [mean.aggregation, mean.value.aggregation.name,
+                                    float(mean.numpy())]
+    return out
+
+
 def random_checks(tf, strategy):
     """tf.random.Generator under the strategy: a stream per replica (one
     replica function of two draws, run twice: one XLA program)."""
@@ -291,7 +346,7 @@ def fallback_checks(tf, strategy, replica_id):
         return loss, tf.shape(batch)[0], ctx.all_reduce("SUM", tf.reduce_sum(batch))
 
     data = tf.data.Dataset.range(20).map(lambda v: tf.cast(v, tf.float32) / 10.0)
-    data = data.batch(2).batch(10)
+    data = data.batch(2).batch(7)
     out["uneven"] = []
     for batch in strategy.experimental_distribute_dataset(data):
         loss, rows, total = strategy.run(uneven, args=(batch,))

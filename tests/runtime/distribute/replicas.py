@@ -47,7 +47,14 @@ def run():
     with tempfile.TemporaryDirectory() as tmp:
         out["keras_single"] = programs.keras_fit(tf, tf.distribute.get_strategy(),
                                                  os.path.join(tmp, "one"))
-        out["keras_fit"] = programs.keras_fit(tf, strategy, os.path.join(tmp, "model"))
+        strategy = tf.distribute.MirroredStrategy([f"cpu:{i}" for i in range(4)])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out["keras_fit"] = programs.keras_fit(tf, strategy, os.path.join(tmp, "model"))
+        out["keras_fit_fallbacks"] = [str(w.message) for w in caught
+                                      if type(w.message).__name__ == "ReplicaFallbackWarning"]
+        out["keras_fit_programs"] = [type(t.program).__name__
+                                     for t in strategy._traces.values()]
         out["restored"] = programs.restored(tf, os.path.join(tmp, "model"))
     return out
 

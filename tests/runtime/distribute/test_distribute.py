@@ -154,8 +154,8 @@ def test_steps_xla_cannot_run_whole_warn_once_naming_why(runs, n):
     assert strings.startswith("MirroredStrategy.run of 'strings' runs replica by replica on "
                               "the executor (a thread each, as TF)")
     assert strings.endswith("no XLA lowering: AsString, EagerPyFunc, StringLength")
-    rows = "[(3, 2), (3, 2), (3, 2), (1, 2)]" if n == "4" else \
-        "[(2, 2), (2, 2), (2, 2), (2, 2), (2, 2), (0, 2), (0, 2), (0, 2)]"
+    rows = "[(2, 2), (2, 2), (2, 2), (1, 2)]" if n == "4" else \
+        "[(1, 2), (1, 2), (1, 2), (1, 2), (1, 2), (1, 2), (1, 2), (0, 2)]"
     assert f"the replicas' inputs have different shapes {rows}" in uneven
     rows = "[(3,), (3,), (3,), (0,)]" if n == "4" else \
         "[(2,), (2,), (2,), (2,), (2,), (0,), (0,), (0,)]"
@@ -188,6 +188,10 @@ def test_keras_fit_on_4_replicas_as_tf_and_restored_on_one(runs):
     _close(run["keras_single"]["history"]["loss"], TF["1"]["keras_fit"]["history"]["loss"])
     _close(run["restored"]["loaded_predict"], ours["predict"][:8])
     _close(run["restored"]["weights_predict"], ours["predict"][:8])
+    # One XLA program per step (train, evaluate, predict's batches of 8 and
+    # its last of 4), none run by threads.
+    assert run["keras_fit_programs"] == ["ReplicaProgram"] * 4
+    assert run["keras_fit_fallbacks"] == []
 
 
 @needs_jax
@@ -206,6 +210,27 @@ def test_multi_worker_two_processes(runs):
         _close(keras["history"]["loss"], theirs["history"]["loss"])
         _close(keras["weights"], theirs["weights"])
         _close(keras["predict"], theirs["predict"])        # every worker's rows
+        assert w["keras_value"] == TF["4"]["checks"]["keras_value"]
+
+
+@needs_jax
+def test_multi_worker_threads_per_replica_where_xla_cannot(runs):
+    """Strings, py_function and uneven batches: each worker's replica on a
+    thread, the all-reduces across the 2 processes; TF's values on 2 devices."""
+    w0, w1 = runs["workers"]
+    theirs = TF["2"]["fallback"]
+    a, b = w0["fallback"], w1["fallback"]
+    for key in ("strings_text", "strings_total", "py_function"):
+        assert _same(a[key] + b[key], theirs[key]), key
+    merged = [[x + y for x, y in zip(p, q)] for p, q in zip(a["uneven"], b["uneven"])]
+    assert _same(merged, theirs["uneven"])
+    for key in ("uneven_weights", "uneven_in_function", "uneven_rows"):
+        assert _same(a[key], theirs[key]) and _same(b[key], theirs[key]), key
+    for w in (w0, w1):
+        warned = w["fallback_warnings"]
+        assert warned[0].endswith("no XLA lowering: AsString, EagerPyFunc, StringLength")
+        assert "different shapes [(4, 2), (3, 2)]" in warned[1]
+        assert "different shapes [(3,), (2,)]" in warned[2]
 
 
 # --- one replica, here (no JAX) ----------------------------------------------------------

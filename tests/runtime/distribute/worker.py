@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -31,6 +32,12 @@ def run():
         tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)),
         axis=0).numpy().tolist()
     out["custom_loop"] = programs.custom_loop(tf, strategy)
+    with warnings.catch_warnings(record=True) as caught:       # a thread per replica
+        warnings.simplefilter("always")
+        out["fallback"] = programs.fallback_checks(tf, strategy, programs.replica_id_of(tf))
+    out["fallback_warnings"] = [str(w.message) for w in caught
+                                if type(w.message).__name__ == "ReplicaFallbackWarning"]
+    out["keras_value"] = programs.keras_variable_checks(tf, strategy)["keras_value"]
     with tempfile.TemporaryDirectory() as tmp:
         out["keras_fit"] = programs.keras_fit(tf, strategy, os.path.join(tmp, "model"))
     return out

@@ -5,7 +5,8 @@ Keras 3 names them.
     d.kernel.name       # "kernel"
     d.kernel.path       # "dense/kernel" (inside a Sequential: "sequential/dense/kernel")
     v = keras.Variable(initializer="ones", shape=(2,), name="v")
-    v.value             # the current value, a tensor (a property, as Keras 3)
+    v.value             # the current value, a tensor (a property, as Keras 3;
+                        # under MirroredStrategy.scope(): a MirroredVariable)
 
 `path` is the names of the scopes open (layers being called or built,
 `keras.name_scope`) when the weight was made, then the weight's own name;
@@ -21,6 +22,7 @@ import threading
 from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.distribute.variables import keras_mirror
 from runtime._src.function.variables import Variable
 from runtime._src.keras.backend import config as backend_config
 from runtime._src.keras.utils import naming
@@ -83,6 +85,9 @@ class KerasVariable(Variable):
     (a property). `initializer` is an initializer (a name or a callable,
     `shape` then required) or an initial value (whose shape is kept)."""
 
+    _mirror = None            # under a MirroredStrategy's scope: `.value`
+    _replica_copies = None    # (value, per-replica copies) written through it
+
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
                  aggregation="none", synchronization="auto", name=None, *, path=None,
                  regularizer=None, constraint=None):
@@ -109,11 +114,14 @@ class KerasVariable(Variable):
         self._autocast = bool(autocast)
         self.aggregation = aggregation or "none"
         self.synchronization = synchronization or "auto"
+        self._mirror = keras_mirror(self)
 
     @property
     def value(self):
-        """The current value (a tensor; a read of the variable while tracing)."""
-        return self._as_tensor()
+        """The current value (a tensor; a read of the variable while tracing).
+        Made under a MirroredStrategy's scope: a MirroredVariable over this
+        variable (a copy per replica, as Keras 3 on TF)."""
+        return self._as_tensor() if self._mirror is None else self._mirror
 
     def _autocast_dtype(self):
         target = getattr(_autocast, "dtype", None)

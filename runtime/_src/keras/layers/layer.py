@@ -432,7 +432,7 @@ class Layer(AutoConfigured, Module):
         variable = KerasVariable(value, trainable=trainable, dtype=dtype, name=name,
                                  path="/".join(scopes + [name]),
                                  regularizer=regularizers.get(regularizer),
-                                 constraint=constraint)
+                                 constraint=constraint, aggregation=aggregation)
         self._own_weights.append(variable)
         return variable
 

@@ -63,7 +63,8 @@ class Optimizer:
         with init_scope():
             self._iterations = KerasVariable(convert_to_tensor(0, dtypes.int64),
                                              trainable=False, name="iteration",
-                                             path=f"{self.name}/iteration")
+                                             path=f"{self.name}/iteration",
+                                             aggregation="only_first_replica")
             if isinstance(learning_rate, dict):
                 learning_rate = serialization.deserialize_keras_object(
                     learning_rate, module="keras.optimizers.schedules")
@@ -72,7 +73,8 @@ class Optimizer:
             else:
                 self._learning_rate = KerasVariable(
                     convert_to_tensor(float(learning_rate), dtypes.float32),
-                    trainable=False, name="learning_rate", path=f"{self.name}/learning_rate")
+                    trainable=False, name="learning_rate", path=f"{self.name}/learning_rate",
+                    aggregation="only_first_replica")
         self._slots = {}         # id(variable) -> (variable, {slot name: Variable})
         self._averages = {}      # with use_ema: id(variable) -> (variable, its average)
         self._extra_variables = []   # Nadam's u_product
