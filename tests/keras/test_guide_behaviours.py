@@ -182,6 +182,7 @@ Model: "wrap"
 
 
 def test_summary_cuts_long_words_with_an_ellipsis(capsys):
+    keras.backend.clear_session()        # the layer names' counters start again
     inputs = keras.Input((4, 4, 3), name="img")
     x = layers.GlobalAveragePooling2D()(inputs)
     y = layers.Dense(3, name="a_rather_long_dense_layer_name")(x)
