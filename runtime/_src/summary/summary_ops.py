@@ -74,7 +74,7 @@ def record_if(condition):
 
 def should_record_summaries():
     """True (a bool tensor) when summaries would be written here and now."""
-    if state.writer is None:
+    if state.writer is None or getattr(state.writer, "noop", False):
         return convert_to_tensor(False)
     condition = _condition()
     return condition if isinstance(condition, Tensor) else convert_to_tensor(bool(condition))
@@ -108,7 +108,7 @@ def _step_tensor(step):
 def _stage(kind, name, data, step, **options):
     """Stage (or run) one WriteSummary, or return False when nothing is to be written."""
     writer = state.writer
-    if writer is None:
+    if writer is None or getattr(writer, "noop", False):
         return convert_to_tensor(False)
     condition = _condition()
     if not isinstance(condition, Tensor) and not condition:
