@@ -64,8 +64,8 @@ CASES = {
         "o = tf.data.Options(); o.threading.private_threadpool_size = 3; "
         "o.autotune.enabled = False; out = [o.threading.private_threadpool_size, "
         "o.autotune.enabled, o.experimental_distribute.auto_shard_policy.name]",
-        f"list(tf.data.experimental.Counter(start=3, step=2).take(3))",
-        f"list(tf.data.experimental.Counter(dtype=tf.int32).take(2))",
+        "list(tf.data.experimental.Counter(start=3, step=2).take(3))",
+        "list(tf.data.experimental.Counter(dtype=tf.int32).take(2))",
         "tf.data.experimental.Counter().element_spec",
         "ds = tf.data.experimental.RandomDataset(seed=5).take(4); "
         "out = [ds.element_spec, len(list(ds))]",
