@@ -254,6 +254,22 @@ CASES = {
 }
 
 
+# tf.sort/argsort/top_k of rows holding NaN (TF's kernel order, sort_ops._tf_row_order):
+# rows of 5, 8 and 16 values with NaNs, infinities and ties (longer rows: NaN is smallest
+# here, docs/tf_differences.md)
+_ROW = ("np.random.RandomState({seed}).choice([np.nan, -np.inf, np.inf, 0.0, 1.0, -2.5, 3.0, "
+        "7.0, -1.0, 0.5], {n})")
+CASES["sort_nan"] = [
+    f"{fn}(tf.constant({_ROW.format(seed=seed, n=n)}, tf.{dtype}){extra}) @function"
+    for seed, n in ((1, 8), (2, 16), (6, 5))
+    for dtype in ("float32", "float64")
+    for fn, extra in (("tf.sort", ""), ("tf.sort", ", direction='DESCENDING'"),
+                      ("tf.argsort", ""), ("tf.argsort", ", direction='DESCENDING'"),
+                      ("tf.math.top_k", f", k={n}"))
+] + [f"tf.sort(tf.constant([[1.0, np.nan, -1.0], [np.nan, 2.0, np.nan]]), axis={a}) @function"
+     for a in (0, 1)]
+
+
 def keys():
     """Every case's key: '<section>: <code>'."""
     return [f"{section}: {code}" for section, codes in CASES.items() for code in codes]

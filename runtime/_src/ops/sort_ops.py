@@ -68,17 +68,60 @@ def _infer_top_k(inputs, attrs):
     return [(x.dtype, out), (attrs["index_type"], out)]
 
 
-def descending_order(x):
-    """Indices sorting the last axis of `x` from largest to smallest, ties (and
-    NaNs, which count as smallest) by lower index first."""
+def descending_order(x, k=None):
+    """Indices sorting the last axis of `x` from largest to smallest, ties by
+    lower index first. NaNs count as smallest, except in a full sort (`k` the
+    length, at most 16) of a row holding one, which follows TF's kernel
+    (`_tf_row_order`)."""
     n = np.shape(x)[-1]
     if dtypes.is_float_array(x.dtype):
         nan = np.isnan(x)
         keys = np.where(nan, 0, -x.astype(np.float64) if x.dtype.itemsize < 8 else -x)
         position = np.broadcast_to(np.arange(n), np.shape(x))
-        return np.lexsort((position, keys, nan), axis=-1)
+        order = np.lexsort((position, keys, nan), axis=-1)
+        if k == n and n <= 16 and nan.any():
+            rows, flat = order.reshape(-1, n), x.reshape(-1, n)
+            for r in np.flatnonzero(nan.reshape(-1, n).any(axis=1)):
+                rows[r] = _tf_row_order(flat[r].tolist())
+            order = rows.reshape(order.shape)
+        return order
     reverse = np.argsort(x[..., ::-1], axis=-1, kind="stable")[..., ::-1]
     return n - 1 - reverse
+
+
+def _tf_row_order(v):
+    """TF's TopKV2 kernel's order of one full row (of at most 16) holding NaN:
+    libstdc++'s std::sort (an insertion sort at this length) of the indices by
+    "v[b] < v[a], else not v[b] > v[a] and a < b" (a NaN compares as equal to
+    every value), then each run of equal neighbours' indices sorted."""
+    def comp(a, b):
+        return v[b] < v[a] or (not v[b] > v[a] and a < b)
+
+    idx = list(range(len(v)))
+    _insertion_sort(idx, 0, len(idx), comp)
+    start = 0
+    while start < len(idx) - 1:
+        end = start + 1
+        while end < len(idx) and v[idx[start]] == v[idx[end]]:
+            end += 1
+        idx[start:end] = sorted(idx[start:end])
+        start = end
+    return idx
+
+
+def _insertion_sort(idx, first, last, comp):
+    """libstdc++'s guarded insertion sort."""
+    for i in range(first + 1, last):
+        val = idx[i]
+        if comp(val, idx[first]):
+            idx[first + 1:i + 1] = idx[first:i]
+            idx[first] = val
+            continue
+        j = i
+        while j > first and comp(val, idx[j - 1]):
+            idx[j] = idx[j - 1]
+            j -= 1
+        idx[j] = val
 
 
 @define_op("TopKV2", infer=_infer_top_k, num_outputs=2)
@@ -91,7 +134,7 @@ def _top_k(x, k, sorted, index_type):  # TensorFlow's attr name
     if np.shape(x)[-1] < k:
         raise InvalidArgumentError(f"TopKV2: input must have at least k columns. Had "
                                    f"{np.shape(x)[-1]}, needed {k}", "TopKV2")
-    order = descending_order(x)[..., :k]
+    order = descending_order(x, k)[..., :k]
     return np.take_along_axis(x, order, axis=-1), order.astype(index_type.np_dtype)
 
 
