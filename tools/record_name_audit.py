@@ -255,13 +255,12 @@ CASES = {
 
 
 # tf.sort/argsort/top_k of rows holding NaN (TF's kernel order, sort_ops._tf_row_order):
-# rows of 5, 8 and 16 values with NaNs, infinities and ties (longer rows: NaN is smallest
-# here, docs/tf_differences.md)
+# rows of 5 to 120 values with NaNs, infinities and ties
 _ROW = ("np.random.RandomState({seed}).choice([np.nan, -np.inf, np.inf, 0.0, 1.0, -2.5, 3.0, "
         "7.0, -1.0, 0.5], {n})")
 CASES["sort_nan"] = [
     f"{fn}(tf.constant({_ROW.format(seed=seed, n=n)}, tf.{dtype}){extra}) @function"
-    for seed, n in ((1, 8), (2, 16), (6, 5))
+    for seed, n in ((1, 8), (2, 16), (6, 5), (3, 17), (4, 40), (5, 120))
     for dtype in ("float32", "float64")
     for fn, extra in (("tf.sort", ""), ("tf.sort", ", direction='DESCENDING'"),
                       ("tf.argsort", ""), ("tf.argsort", ", direction='DESCENDING'"),
