@@ -178,20 +178,17 @@ def _npz_strings(path, out):
             key = member[:-len(".npy")]
             out.update(key.split("/"))
             with archive.open(member) as f:
-                read = (np.lib.format.read_array_header_1_0
-                        if np.lib.format.read_magic(f) == (1, 0)
-                        else np.lib.format.read_array_header_2_0)
-                _, _, dtype = read(f)
-                if dtype.kind != "U":
-                    continue
-                array = np.lib.format.read_array(archive.open(member), allow_pickle=False)
-                for text in array.ravel().tolist():
-                    out.add(text)
-                    if text[:1] in "[{":
-                        try:
-                            _data_strings(json.loads(text), out)
-                        except ValueError:
-                            pass
+                header = f.read(256)       # the magic, then the header's dict
+            if b"'descr': '<U" not in header and b"'descr': '>U" not in header:
+                continue
+            array = np.lib.format.read_array(archive.open(member), allow_pickle=False)
+            for text in array.ravel().tolist():
+                out.add(text)
+                if text[:1] in "[{":
+                    try:
+                        _data_strings(json.loads(text), out)
+                    except ValueError:
+                        pass
 
 
 def _visit(path):
@@ -238,8 +235,8 @@ def uses(root=ROOT):
         mentioned = group[0].words | group[0].strings
         group += [visit(tools[stem]) for stem in sorted(mentioned & tools.keys())]
         texts = set().union(*(v.strings for v in group))
-        texts |= set().union(*(data_strings(n) for n in sorted(data)
-                               if any(n in t for t in texts)))
+        joined = "\n".join(texts)
+        texts |= set().union(*(data_strings(n) for n in sorted(data) if n in joined))
         for visitor in group:
             found |= visitor.found
             for base in visitor.dynamic:
