@@ -4,7 +4,7 @@
     python3 tools/name_tests.py --untested   # just the untested names, one a line
 
 The names are those tools/api_listing.py walks under `tf` (`import runtime as
-tf`), `tf.keras` left out (tests/keras and tools/kerasaudit cover Keras). A
+tf`), `tf.keras` left out (tests/keras covers Keras). A
 name counts as tested when a test module under tests/ (or a case table a test
 replays: tools/tf_special*.py) names it:
 

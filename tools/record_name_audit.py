@@ -269,6 +269,51 @@ CASES["sort_nan"] = [
      for a in (0, 1)]
 
 
+# names added with this audit: tf.dtypes.experimental, tf.saved_model.experimental's
+# VariablePolicy, tf.summary.experimental.summary_scope, tf.linalg.experimental's
+# conjugate_gradient
+_SPD = ("tf.linalg.LinearOperatorFullMatrix(tf.constant([[4.0, 1.0, 0.0], [1.0, 3.0, 0.5], "
+        "[0.0, 0.5, 2.0]], tf.{dt}), is_self_adjoint=True, is_positive_definite=True)")
+_CG = "tf.linalg.experimental.conjugate_gradient"
+CASES["added"] = [
+    f"[tf.dtypes.experimental.{n}.name, tf.dtypes.experimental.{n} is tf.experimental.{n}]"
+    for n in ("float4_e2m1fn", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+              "float8_e5m2", "float8_e5m2fnuz", "int2", "int4", "uint2", "uint4")] + [
+    "list(tf.saved_model.experimental.VariablePolicy)",
+    "[tf.saved_model.experimental.VariablePolicy.from_obj(v) for v in "
+    "(None, 'save_variable_devices', 'EXPAND_DISTRIBUTED_VARIABLES')]",
+    "tf.saved_model.experimental.VariablePolicy.from_obj('bad')",
+    "[tf.saved_model.SaveOptions().experimental_variable_policy, "
+    "tf.saved_model.SaveOptions(experimental_variable_policy='expand_distributed_variables')"
+    ".experimental_variable_policy, tf.saved_model.LoadOptions().experimental_variable_policy]",
+    "out = []\n"
+    "with tf.name_scope('outer'):\n"
+    "    for args in (('loss',), ('loss', 'd'), (None, 'd'), ('a b:c',)):\n"
+    "        with tf.summary.experimental.summary_scope(*args) as (tag, scope):\n"
+    "            out.append([tag, scope])\n"
+    "with tf.summary.experimental.summary_scope('x') as (tag, scope): out.append([tag, scope])",
+    "out = []\n"
+    "def f():\n"
+    "    with tf.name_scope('o'):\n"
+    "        with tf.summary.experimental.summary_scope('loss') as pair: out.append(list(pair))\n"
+    "    for _ in range(2):\n"
+    "        with tf.summary.experimental.summary_scope('loss') as pair: out.append(list(pair))\n"
+    "    return tf.constant(1)\n"
+    "tf.function(f)()",
+    f"s = {_CG}({_SPD.format(dt='float64')}, tf.constant([1.0, 2.0, 3.0], tf.float64)); "
+    "out = [type(s).__name__, list(s._fields), s.i, s.x, s.gamma]",
+    f"{_CG}({_SPD.format(dt='float32')}, tf.constant([[1.0, 2.0, 3.0], [0.0, 0.0, 1.0]]), "
+    "max_iter=2) @function",
+    f"{_CG}({_SPD.format(dt='float64')}, tf.constant([1.0, -1.0, 0.5], tf.float64), "
+    "x=tf.constant([0.2, -0.4, 0.1], tf.float64), tol=1e-3) @function",
+    f"{_CG}({_SPD.format(dt='float64')}, tf.constant([1.0, -1.0, 0.5], tf.float64), "
+    "preconditioner=tf.linalg.LinearOperatorDiag(tf.constant([0.25, 1 / 3, 0.5], tf.float64)))"
+    " @function",
+    f"{_CG}({_SPD.format(dt='float32')}, tf.zeros([3])) @function",
+    f"{_CG}(tf.linalg.LinearOperatorFullMatrix(tf.eye(2)), tf.ones([2]))",
+]
+
+
 def keys():
     """Every case's key: '<section>: <code>'."""
     return [f"{section}: {code}" for section, codes in CASES.items() for code in codes]

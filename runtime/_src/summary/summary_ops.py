@@ -15,6 +15,7 @@ default writer or `record_if` says no (then no op is staged at all).
 """
 
 import contextlib
+import re
 
 import numpy as np
 
@@ -125,6 +126,21 @@ def _scope_prefix():
     """The `tf.name_scope` prefix the tag gets ("train/" in `name_scope("train")`)."""
     graph = current_graph()
     return getattr(graph if graph is not None else _context.state, "name_scope_prefix", "")
+
+
+_NOT_IN_SCOPES = re.compile(r"[^-_/.A-Za-z0-9]")
+
+
+@contextlib.contextmanager
+def summary_scope(name, default_name=None, values=None):
+    """`tf.summary.experimental.summary_scope`: enter a name scope for a summary
+    op and yield (tag, scope): the tag is the enclosing scope's prefix and `name`
+    (or `default_name`) as given; the scope drops the characters a scope name
+    cannot hold ("a b:c" -> "abc/")."""
+    name = name or default_name
+    tag = _scope_prefix() + name
+    with _context.name_scope(_NOT_IN_SCOPES.sub("", name)) as scope:
+        yield tag, scope
 
 
 def _checked_name(name, what):
