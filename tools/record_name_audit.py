@@ -311,7 +311,26 @@ CASES["added"] = [
     " @function",
     f"{_CG}({_SPD.format(dt='float32')}, tf.zeros([3])) @function",
     f"{_CG}(tf.linalg.LinearOperatorFullMatrix(tf.eye(2)), tf.ones([2]))",
-]
+    # TF's Simon-cipher shuffle: block sizes 16 to 64 bits, rounds, seeds per row (uint64
+    # eagerly only: TF's tf.function gives another value for 2**64 - 2)
+    "tf.random.experimental.index_shuffle(tf.range(10), [5, 8], 9) @function",
+    "tf.random.experimental.index_shuffle(tf.range(3, dtype=tf.int64), "
+    "tf.constant([[1, 2], [3, 4], [-5, 6]], tf.int64), tf.constant([2, 70000, 2**40], tf.int64))"
+    " @function",
+    "tf.random.experimental.index_shuffle(4, [1, 2], 3)",
+    "tf.random.experimental.index_shuffle(1, [1, 2, 3], 3)",
+] + [f"tf.random_index_shuffle(tf.constant({idx}, tf.{dt}), tf.constant({seed}, tf.{sdt}), "
+     f"tf.constant({top}, tf.{dt}){rounds}){'' if dt == 'uint64' else ' @function'}"
+     for idx, seed, top, dt, sdt, rounds in (
+         ([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3], 9, "int32", "int32", ""),
+         ([0, 5, 65535], [7, -1, 2**31 - 1], 65535, "int64", "int64", ", rounds=6"),
+         ([0, 65536, 3], [4, 5, 6], 65536, "uint32", "int32", ""),
+         ([123456789012, 5], [9, 8, 7], 2**40 + 7, "int64", "int64", ", rounds=8"),
+         ([2**63 - 2, 0], [11, 12, 13], 2**63 - 1, "int64", "uint64", ""),
+         ([2**64 - 2, 17], [1, 1, 1], 2**64 - 1, "uint64", "int64", ""),
+         (0, [1, 2, 3], 0, "int32", "int32", ""),
+         ([3, 4], [[1, 2, 3], [4, 5, 6]], [5, 4], "int32", "int32", ""),
+     )]
 
 
 def keys():
