@@ -112,6 +112,7 @@ from runtime import audio, profiler, queue, test
 from runtime import quantization
 from runtime._src.ops.linalg_more_ops import eig, eigvals  # also tf.linalg's
 from runtime._src.ops.matrix_functions_ops import sqrtm as matrix_square_root
+from runtime._src.ops.stateless_shuffle_ops import random_index_shuffle
 from runtime._src.sparse.edit_distance import edit_distance
 from runtime._src.data.iterator import OptionalSpec
 from runtime._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -171,7 +172,7 @@ __all__ = [
     "reverse_sequence", "shape_n", "space_to_batch", "space_to_batch_nd",
     "tuple", "unravel_index", "zeros_initializer", "double", "half", "variant",
     "signal", "autodiff", "quantization", "eig", "eigvals", "matrix_square_root",
-    "edit_distance",
+    "edit_distance", "random_index_shuffle",
     "sets", "sparse", "SparseTensor", "SparseTensorSpec", "OptionalSpec",
 ]
 

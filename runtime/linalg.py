@@ -12,6 +12,9 @@ in matmul_ops.py, `norm` in reduction_ops.py), and the LinearOperator family
     array([1., 1.], dtype=float32)
 """
 
+from types import SimpleNamespace as _Namespace
+
+from runtime._src.linalg.conjugate_gradient import conjugate_gradient as _conjugate_gradient
 from runtime._src.linalg.basic import (LinearOperatorDiag, LinearOperatorFullMatrix,
                                        LinearOperatorIdentity, LinearOperatorLowerTriangular,
                                        LinearOperatorScaledIdentity, LinearOperatorZeros)
@@ -45,7 +48,10 @@ from runtime._src.ops.linalg_more_ops import (banded_triangular_solve, cross, ei
                                               lu_reconstruct, lu_solve, matrix_rank, normalize,
                                               pinv, tridiagonal_matmul, tridiagonal_solve)
 
-__all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part",
+# tf.linalg.experimental
+experimental = _Namespace(conjugate_gradient=_conjugate_gradient)
+
+__all__ = ["experimental", "adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part",
            "eigh", "eigvalsh", "einsum", "eye", "global_norm", "inv", "l2_normalize", "logdet", "lstsq", "matmul",
            "matrix_transpose", "matvec", "norm", "qr", "slogdet", "solve", "svd",
            "tensor_diag", "tensor_diag_part", "tensordot", "trace", "triangular_solve",

@@ -11,6 +11,9 @@ the copy; the constants (`SERVING`, `DEFAULT_SERVING_SIGNATURE_DEF_KEY`, ...)
 are TF's names and values.
 """
 
+from types import SimpleNamespace as _Namespace
+
+from runtime._src.saved_model.options import VariablePolicy as _VariablePolicy
 from runtime._src.saved_model import (FORMAT_VERSION, Asset, LoadOptions, SavedModelError,
                                       SaveOptions, contains_saved_model, load, save)
 from runtime._src.saved_model.asset import (
@@ -21,7 +24,10 @@ from runtime._src.saved_model.asset import (
     SAVED_MODEL_FILENAME_PBTXT, SAVED_MODEL_SCHEMA_VERSION, SERVING, TPU, TRAINING,
     VARIABLES_DIRECTORY, VARIABLES_FILENAME)
 
-__all__ = ["save", "load", "SavedModelError", "FORMAT_VERSION", "SaveOptions", "LoadOptions",
+# tf.saved_model.experimental (its VariablePolicy; the fingerprint names are TF's format's)
+experimental = _Namespace(VariablePolicy=_VariablePolicy)
+
+__all__ = ["experimental", "save", "load", "SavedModelError", "FORMAT_VERSION", "SaveOptions", "LoadOptions",
            "contains_saved_model", "Asset", "ASSETS_DIRECTORY", "ASSETS_KEY", "CLASSIFY_INPUTS",
            "CLASSIFY_METHOD_NAME", "CLASSIFY_OUTPUT_CLASSES", "CLASSIFY_OUTPUT_SCORES",
            "DEBUG_DIRECTORY", "DEBUG_INFO_FILENAME_PB", "DEFAULT_SERVING_SIGNATURE_DEF_KEY",

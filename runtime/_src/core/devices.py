@@ -17,6 +17,7 @@ run eagerly, "Executing op <op> in device /job:localhost/replica:0/task:0/device
 to stderr.
 """
 
+import collections
 import contextlib
 import re
 import sys
@@ -32,32 +33,16 @@ EAGER_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")
 
 
-class PhysicalDevice:
-    """`tf.config.PhysicalDevice`: a device the process can see."""
-
-    __slots__ = ("name", "device_type")
-
-    def __init__(self, name, device_type):
-        self.name, self.device_type = name, device_type
-
-    def __repr__(self):
-        return f"PhysicalDevice(name={self.name!r}, device_type={self.device_type!r})"
-
-    def __eq__(self, other):
-        return isinstance(other, PhysicalDevice) and (self.name, self.device_type) == (
-            other.name, other.device_type)
-
-    def __hash__(self):
-        return hash((self.name, self.device_type))
-
-
-class LogicalDevice(PhysicalDevice):
-    """`tf.config.LogicalDevice`: a device ops can be placed on."""
+class PhysicalDevice(collections.namedtuple("PhysicalDevice", ["name", "device_type"])):
+    """`tf.config.PhysicalDevice`: a device the process can see (a named tuple, as TF's)."""
 
     __slots__ = ()
 
-    def __repr__(self):
-        return f"LogicalDevice(name={self.name!r}, device_type={self.device_type!r})"
+
+class LogicalDevice(collections.namedtuple("LogicalDevice", ["name", "device_type"])):
+    """`tf.config.LogicalDevice`: a device ops can be placed on (a named tuple, as TF's)."""
+
+    __slots__ = ()
 
 
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")

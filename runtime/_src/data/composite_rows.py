@@ -124,8 +124,10 @@ def unbatched_row_spec(spec):
 
 
 def as_ragged_row_spec(spec, row_splits_dtype=dtypes.int64):
-    """`ragged_batch`'s view of a dense element spec: its rows may differ in length."""
-    if isinstance(spec, ROW_SPECS):
+    """`ragged_batch`'s view of a dense element spec: its rows may differ in
+    length; one of a fully known (or unknown) shape stays dense, as in TF."""
+    if isinstance(spec, ROW_SPECS) or not hasattr(spec, "shape") or (
+            spec.shape.rank is None or spec.shape.is_fully_defined()):
         return spec
     return RaggedTensorSpec(spec.shape, spec.dtype, 0, row_splits_dtype)
 

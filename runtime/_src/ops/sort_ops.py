@@ -68,17 +68,129 @@ def _infer_top_k(inputs, attrs):
     return [(x.dtype, out), (attrs["index_type"], out)]
 
 
-def descending_order(x):
-    """Indices sorting the last axis of `x` from largest to smallest, ties (and
-    NaNs, which count as smallest) by lower index first."""
+_EXACT_NAN_ROWS = 20000     # longer rows with NaN: NaN last (TF's order costs a Python sort)
+
+
+def descending_order(x, k=None):
+    """Indices sorting the last axis of `x` from largest to smallest, ties by
+    lower index first. NaNs count as smallest, except in a full sort (`k` the
+    length, at most _EXACT_NAN_ROWS) of a row holding one, which follows TF's
+    kernel (`_tf_row_order`)."""
     n = np.shape(x)[-1]
     if dtypes.is_float_array(x.dtype):
         nan = np.isnan(x)
         keys = np.where(nan, 0, -x.astype(np.float64) if x.dtype.itemsize < 8 else -x)
         position = np.broadcast_to(np.arange(n), np.shape(x))
-        return np.lexsort((position, keys, nan), axis=-1)
+        order = np.lexsort((position, keys, nan), axis=-1)
+        if k == n and n <= _EXACT_NAN_ROWS and nan.any():
+            rows, flat = order.reshape(-1, n), x.reshape(-1, n)
+            for r in np.flatnonzero(nan.reshape(-1, n).any(axis=1)):
+                rows[r] = _tf_row_order(flat[r].tolist())
+            order = rows.reshape(order.shape)
+        return order
     reverse = np.argsort(x[..., ::-1], axis=-1, kind="stable")[..., ::-1]
     return n - 1 - reverse
+
+
+def _tf_row_order(v):
+    """TF's TopKV2 kernel's order of one full row holding NaN: libstdc++'s
+    std::sort (introsort) of the indices 0..n-1 by "v[b] < v[a]" (a NaN is
+    neither smaller nor larger than any value), then each run of equal
+    neighbours' indices sorted increasing."""
+    def comp(a, b):
+        return v[b] < v[a]
+
+    n = len(v)
+    idx = list(range(n))
+    if n > 1:
+        _introsort(idx, 0, n, 2 * (n.bit_length() - 1), comp)
+        _insertion_sort(idx, 0, min(n, 16), comp)
+        _insertion_sort(idx, 16, n, comp, guarded=False)
+    start = 0
+    while start < n - 1:
+        end = start + 1
+        while end < n and v[idx[start]] == v[idx[end]]:
+            end += 1
+        idx[start:end] = sorted(idx[start:end])
+        start = end
+    return idx
+
+
+def _introsort(idx, first, last, depth, comp):
+    """libstdc++'s __introsort_loop: median-of-three quicksort down to runs of
+    16, heap sort past the depth limit."""
+    while last - first > 16:
+        if depth == 0:
+            _heap_sort(idx, first, last, comp)
+            return
+        depth -= 1
+        mid = first + (last - first) // 2
+        a, b, c = first + 1, mid, last - 1
+        if comp(idx[a], idx[b]):
+            pick = b if comp(idx[b], idx[c]) else (c if comp(idx[a], idx[c]) else a)
+        else:
+            pick = a if comp(idx[a], idx[c]) else (c if comp(idx[b], idx[c]) else b)
+        idx[first], idx[pick] = idx[pick], idx[first]
+        lo, hi = first + 1, last
+        while True:
+            while comp(idx[lo], idx[first]):
+                lo += 1
+            hi -= 1
+            while comp(idx[first], idx[hi]):
+                hi -= 1
+            if lo >= hi:
+                break
+            idx[lo], idx[hi] = idx[hi], idx[lo]
+            lo += 1
+        _introsort(idx, lo, last, depth, comp)
+        last = lo
+
+
+def _insertion_sort(idx, first, last, comp, guarded=True):
+    """libstdc++'s __insertion_sort, or its __unguarded_insertion_sort."""
+    for i in range(first + (1 if guarded else 0), last):
+        val = idx[i]
+        if guarded and comp(val, idx[first]):
+            idx[first + 1:i + 1] = idx[first:i]
+            idx[first] = val
+            continue
+        j = i
+        while j > 0 and comp(val, idx[j - 1]):
+            idx[j] = idx[j - 1]
+            j -= 1
+        idx[j] = val
+
+
+def _heap_sort(idx, first, last, comp):
+    """libstdc++'s make_heap then sort_heap on idx[first:last]."""
+    heap = idx[first:last]
+    n = len(heap)
+    for parent in range((n - 2) // 2, -1, -1):
+        _adjust_heap(heap, parent, n, heap[parent], comp)
+    for end in range(n - 1, 0, -1):
+        value, heap[end] = heap[end], heap[0]
+        _adjust_heap(heap, 0, end, value, comp)
+    idx[first:last] = heap
+
+
+def _adjust_heap(heap, hole, length, value, comp):
+    top, child = hole, hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if comp(heap[child], heap[child - 1]):
+            child -= 1
+        heap[hole] = heap[child]
+        hole = child
+    if length % 2 == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        heap[hole] = heap[child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and comp(heap[parent], value):
+        heap[hole] = heap[parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    heap[hole] = value
 
 
 @define_op("TopKV2", infer=_infer_top_k, num_outputs=2)
@@ -91,7 +203,7 @@ def _top_k(x, k, sorted, index_type):  # TensorFlow's attr name
     if np.shape(x)[-1] < k:
         raise InvalidArgumentError(f"TopKV2: input must have at least k columns. Had "
                                    f"{np.shape(x)[-1]}, needed {k}", "TopKV2")
-    order = descending_order(x)[..., :k]
+    order = descending_order(x, k)[..., :k]
     return np.take_along_axis(x, order, axis=-1), order.astype(index_type.np_dtype)
 
 

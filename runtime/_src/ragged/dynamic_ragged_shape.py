@@ -45,6 +45,58 @@ class RowPartition:
         lengths = math_ops.cast(_tensor(row_lengths), _I64)
         return cls(concat([convert_to_tensor([0], _I64), cumsum(lengths)], 0), internal=True)
 
+    @classmethod
+    def from_value_rowids(cls, value_rowids, nrows=None, validate=True, dtype=None):
+        """From each value's row; `nrows` (default: the last row id + 1) allows empty
+        trailing rows."""
+        ids = np.asarray(_tensor(value_rowids).numpy(), np.int64)
+        n = int(ids[-1]) + 1 if nrows is None and ids.size else int(nrows or 0)
+        return cls.from_row_lengths(np.bincount(ids, minlength=n).astype(np.int64))
+
+    @classmethod
+    def from_uniform_row_length(cls, uniform_row_length, nvals=None, nrows=None,
+                                validate=True, dtype=None):
+        """Rows of `uniform_row_length` values each, `nvals` values (or `nrows` rows)."""
+        length = int(_tensor(uniform_row_length).numpy())
+        if nrows is None:
+            nrows = int(_tensor(nvals).numpy()) // length if length else 0
+        splits = np.arange(int(nrows) + 1, dtype=np.int64) * length
+        partition = cls(convert_to_tensor(splits), internal=True)
+        partition._uniform = length
+        return partition
+
+    _uniform = None
+
+    @property
+    def dtype(self):
+        return _I64
+
+    @property
+    def static_nrows(self):
+        """The number of rows when known while tracing, else None."""
+        n = self._row_splits.shape.dims[0]
+        return None if n is None else n - 1
+
+    @property
+    def static_nvals(self):
+        return None if self._uniform is None else self.static_nrows * self._uniform
+
+    @property
+    def static_uniform_row_length(self):
+        return self._uniform
+
+    def is_uniform(self):
+        """Whether the partition was made with a uniform row length."""
+        return self._uniform is not None
+
+    def uniform_row_length(self):
+        return None if self._uniform is None else convert_to_tensor(self._uniform, _I64)
+
+    def value_rowids(self):
+        lengths = self.row_lengths()
+        return convert_to_tensor(np.repeat(np.arange(lengths.shape[0], dtype=np.int64),
+                                           lengths.numpy()))
+
     def row_splits(self):
         return self._row_splits
 
@@ -67,7 +119,8 @@ class DynamicRaggedShape:
     def __init__(self, row_partitions, inner_shape, dtype=None, validate=False,
                  static_inner_shape=None):
         self._partitions = tuple(row_partitions)
-        self._inner = math_ops.cast(_tensor(inner_shape), _I64)
+        self._dtype = dtypes.as_dtype(dtype or _I64)
+        self._inner = math_ops.cast(_tensor(inner_shape), self._dtype)
 
     @classmethod
     def from_lengths(cls, lengths, num_row_partitions=None, dtype=dtypes.int64):
@@ -79,14 +132,19 @@ class DynamicRaggedShape:
             partitions.append(RowPartition.from_row_lengths(list(lengths[k])))
             k += 1
         inner = [sum(lengths[k - 1]) if k > 1 else lengths[0]] + list(lengths[k:])
-        return cls(partitions, inner)
+        return cls(partitions, inner, dtype=dtype)
 
     @classmethod
     def from_tensor(cls, t, dtype=None):
+        """`t`'s shape, in int64 (its row splits') for a RaggedTensor, int32 for a tensor."""
         if isinstance(t, RaggedTensor):
             return cls([RowPartition(s, internal=True) for s in t.nested_row_splits],
-                       shape_of(t.flat_values, _I64))
-        return cls([], shape_of(_tensor(t), _I64))
+                       shape_of(t.flat_values, _I64), dtype=dtype or _I64)
+        return cls([], shape_of(_tensor(t), _I64), dtype=dtype or dtypes.int32)
+
+    def static_lengths(self):
+        """Each dimension: an int, or a tuple of row lengths (ragged); eager only."""
+        return self._dims()
 
     @property
     def row_partitions(self):
@@ -106,7 +164,7 @@ class DynamicRaggedShape:
 
     @property
     def dtype(self):
-        return _I64
+        return self._dtype
 
     def __len__(self):
         return self.rank
@@ -136,10 +194,10 @@ class DynamicRaggedShape:
             raise ValueError(f"Index {key} is out of range for a shape of rank {self.rank}")
         if k == 0:
             n = self._partitions[0].nrows() if self._partitions else self._inner[0]
-            return math_ops.cast(n, dtypes.int32)
+            return math_ops.cast(n, self._dtype)
         if k <= self.num_row_partitions:
             raise ValueError(f"Index {key} is not uniform")
-        return math_ops.cast(self._inner[k - self.num_row_partitions], dtypes.int32)
+        return math_ops.cast(self._inner[k - self.num_row_partitions], self._dtype)
 
     def _slice(self, key):
         if key.step not in (None, 1) or key.start not in (None, 0):
@@ -148,12 +206,15 @@ class DynamicRaggedShape:
                                                    else key.stop)
         if stop > self.num_row_partitions:
             return DynamicRaggedShape(self._partitions, self._inner[:stop -
-                                                                   self.num_row_partitions])
+                                                                   self.num_row_partitions],
+                                      dtype=self._dtype)
         if stop == 0:
-            return DynamicRaggedShape([], convert_to_tensor(np.zeros([0], np.int64)))
+            return DynamicRaggedShape([], convert_to_tensor(np.zeros([0], np.int64)),
+                                      dtype=self._dtype)
         head = self._partitions[:stop - 1]
         nvals = head[-1].nvals() if head else self[0]
-        return DynamicRaggedShape(head, reshape(math_ops.cast(nvals, _I64), [1]))
+        return DynamicRaggedShape(head, reshape(math_ops.cast(nvals, _I64), [1]),
+                                  dtype=self._dtype)
 
     def _wrap(self, flat):
         """flat values (shaped as the inner shape) in this shape's rows."""
@@ -165,8 +226,8 @@ class DynamicRaggedShape:
 
 @register_api(RaggedTensor, "shape")
 def ragged_shape(rt, out_type=dtypes.int32):
-    """`tf.shape(rt)`: a DynamicRaggedShape."""
-    return DynamicRaggedShape.from_tensor(rt)
+    """`tf.shape(rt)`: a DynamicRaggedShape in `out_type`."""
+    return DynamicRaggedShape.from_tensor(rt, dtype=out_type)
 
 
 @register_api(DynamicRaggedShape, "zeros")

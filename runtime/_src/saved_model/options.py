@@ -9,11 +9,40 @@ attributes, and `save`/`load` accept them.
     tf.saved_model.contains_saved_model(path)      # True
 """
 
+import enum
 import os
 
 from runtime._src.saved_model.format import JSON_FILE
 
-__all__ = ["SaveOptions", "LoadOptions", "contains_saved_model"]
+__all__ = ["SaveOptions", "LoadOptions", "VariablePolicy", "contains_saved_model"]
+
+
+class VariablePolicy(enum.Enum):
+    """`tf.saved_model.experimental.VariablePolicy`: how a save treats variables'
+    devices (TF's values; every policy saves the same here, there being one device)."""
+
+    NONE = None
+    SAVE_VARIABLE_DEVICES = "save_variable_devices"
+    EXPAND_DISTRIBUTED_VARIABLES = "expand_distributed_variables"
+
+    def _save_variable_devices(self):
+        return self != VariablePolicy.NONE
+
+    def _expand_distributed_variables(self):
+        return self == VariablePolicy.EXPAND_DISTRIBUTED_VARIABLES
+
+    @staticmethod
+    def from_obj(obj):
+        """A policy from itself, None, or its value's string (any case)."""
+        if obj is None:
+            return VariablePolicy.NONE
+        if isinstance(obj, VariablePolicy):
+            return obj
+        key = str(obj).lower()
+        for policy in VariablePolicy:
+            if key == policy.value:
+                return policy
+        raise ValueError(f"Received invalid VariablePolicy value: {obj}.")
 
 
 class SaveOptions:
@@ -35,7 +64,7 @@ class SaveOptions:
         self.function_aliases = dict(function_aliases or {})
         self.experimental_debug_stripper = experimental_debug_stripper
         self.experimental_io_device = experimental_io_device
-        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_variable_policy = VariablePolicy.from_obj(experimental_variable_policy)
         self.experimental_custom_gradients = experimental_custom_gradients
         self.experimental_image_format = experimental_image_format
         self.experimental_skip_saver = experimental_skip_saver
@@ -56,7 +85,7 @@ class LoadOptions:
         self.allow_partial_checkpoint = allow_partial_checkpoint
         self.experimental_io_device = experimental_io_device
         self.experimental_skip_checkpoint = experimental_skip_checkpoint
-        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_variable_policy = VariablePolicy.from_obj(experimental_variable_policy)
         self.experimental_load_function_aliases = experimental_load_function_aliases
 
 

@@ -15,6 +15,7 @@ default writer or `record_if` says no (then no op is staged at all).
 """
 
 import contextlib
+import re
 
 import numpy as np
 
@@ -74,7 +75,7 @@ def record_if(condition):
 
 def should_record_summaries():
     """True (a bool tensor) when summaries would be written here and now."""
-    if state.writer is None:
+    if state.writer is None or getattr(state.writer, "noop", False):
         return convert_to_tensor(False)
     condition = _condition()
     return condition if isinstance(condition, Tensor) else convert_to_tensor(bool(condition))
@@ -108,7 +109,7 @@ def _step_tensor(step):
 def _stage(kind, name, data, step, **options):
     """Stage (or run) one WriteSummary, or return False when nothing is to be written."""
     writer = state.writer
-    if writer is None:
+    if writer is None or getattr(writer, "noop", False):
         return convert_to_tensor(False)
     condition = _condition()
     if not isinstance(condition, Tensor) and not condition:
@@ -125,6 +126,21 @@ def _scope_prefix():
     """The `tf.name_scope` prefix the tag gets ("train/" in `name_scope("train")`)."""
     graph = current_graph()
     return getattr(graph if graph is not None else _context.state, "name_scope_prefix", "")
+
+
+_NOT_IN_SCOPES = re.compile(r"[^-_/.A-Za-z0-9]")
+
+
+@contextlib.contextmanager
+def summary_scope(name, default_name=None, values=None):
+    """`tf.summary.experimental.summary_scope`: enter a name scope for a summary
+    op and yield (tag, scope): the tag is the enclosing scope's prefix and `name`
+    (or `default_name`) as given; the scope drops the characters a scope name
+    cannot hold ("a b:c" -> "abc/")."""
+    name = name or default_name
+    tag = _scope_prefix() + name
+    with _context.name_scope(_NOT_IN_SCOPES.sub("", name)) as scope:
+        yield tag, scope
 
 
 def _checked_name(name, what):

@@ -122,10 +122,16 @@ class SummaryWriter:
         return f"<SummaryWriter logdir={self._logdir!r}>"
 
 
-class _NoopWriter:
-    """`create_noop_writer()`: accepts summaries and writes nothing."""
+class _NoopWriter(SummaryWriter):
+    """`create_noop_writer()`: a SummaryWriter (as TF's) that accepts summaries,
+    writes nothing and, as the default writer, records none
+    (`should_record_summaries()` is False, `write` returns False)."""
 
-    logdir = None
+    noop = True
+    logdir = _logdir = None
+
+    def __init__(self):     # noqa: D107 - no file, no state
+        pass
 
     def init(self):
         pass

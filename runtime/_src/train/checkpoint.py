@@ -34,12 +34,18 @@ __all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus",
 
 
 class CheckpointOptions:
-    """`tf.train.CheckpointOptions`: accepted for compatibility; nothing to set here."""
+    """`tf.train.CheckpointOptions`: TF's options, kept as attributes; none changes
+    what is written here (checkpoints are written synchronously, on the CPU)."""
 
     def __init__(self, experimental_io_device=None, experimental_enable_async_checkpoint=False,
-                 **kwargs):
+                 experimental_write_callbacks=None, enable_async=False,
+                 experimental_skip_slot_variables=False, experimental_sharding_callback=None):
         self.experimental_io_device = experimental_io_device
         self.experimental_enable_async_checkpoint = experimental_enable_async_checkpoint
+        self.experimental_write_callbacks = experimental_write_callbacks
+        self.enable_async = bool(enable_async or experimental_enable_async_checkpoint)
+        self.experimental_skip_slot_variables = experimental_skip_slot_variables
+        self.experimental_sharding_callback = experimental_sharding_callback
 
 
 class Checkpoint:
