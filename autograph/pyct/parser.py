@@ -145,7 +145,23 @@ def _parse_at(source, fn, first_line):
 
 def _parse(text):
     """gast.parse(text), converted by `_to_gast`."""
-    return _to_gast(ast.parse(text))
+    return _to_gast(parse_ast(text))
+
+
+_last_parse = (None, None)        # (text, its ast.Module)
+
+
+def parse_ast(text):
+    """ast.parse(text). The last text's tree is remembered (and never
+    edited): the check that a function's source is still its code
+    (inspect_utils.source_changed) and its conversion read the same text,
+    which is then parsed once."""
+    global _last_parse
+    last_text, tree = _last_parse
+    if last_text != text:
+        tree = ast.parse(text)
+        _last_parse = (text, tree)
+    return tree
 
 
 def _parse_indented(source, first_line=1):
