@@ -60,6 +60,7 @@ class Context:
         # converter with nothing to rewrite is skipped (see convert_tree).
         self.kinds = None if nodes is None else frozenset(n.__class__ for n in nodes)
         self.returns = None if nodes is None else [n for n in nodes if n.__class__ is gast.Return]
+        self.names = names
         self.update_locals(node, nodes)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
@@ -169,6 +170,15 @@ _REFUSED = (gast.Yield, gast.YieldFrom, gast.Await, gast.AsyncFor, gast.AsyncWit
 # in an assert message ends up in a lambda); the return converter's names
 # are in ctx.return_names. (Directives only move a loop's options.)
 _REWRITTEN = (gast.Break, gast.Continue, gast.Assert)
+
+
+def _may_write_objects(ctx):
+    """False when the function cannot change an object it did not create
+    (effects.object_writes would find nothing): it has no attribute, no
+    subscript and no call of `next`; the rest of what that looks for
+    (mutating methods and names bound to them) are attributes."""
+    return _holds(ctx, (gast.Attribute, gast.Subscript)) or (
+        "next" in ctx.names and _holds(ctx, (gast.Call,)))
 
 
 def _holds(ctx, kinds):
@@ -396,7 +406,7 @@ def _convert_unguarded(fn, recursive):
     node, info = parser.parse_function(fn)
     found = user_comments(node, info) if fn.__code__.co_name != "<lambda>" else ()
     ctx = Context(fn, node, info, recursive)
-    writes = effects.object_writes(node, info)
+    writes = effects.object_writes(node, info) if _may_write_objects(ctx) else ()
     node = convert_tree(node, ctx)
     source, statement_lines = unparse_with_lines(node, found)
     filename = f"<autograph:{fn.__module__}.{fn.__qualname__}:{next(_COUNTER)}>"
