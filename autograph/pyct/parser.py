@@ -122,10 +122,16 @@ def parse_function(fn):
     else:
         node = _find_def(_parse_at(source, fn, info.first_line), fn)
     node.decorator_list = []
-    for n in ast_util.walk(node):
-        line = n.__dict__.get("lineno", _NO_LINE)
+    key, user_line = anno.ANNOTATIONS, anno.USER_LINE
+    for n in ast_util.walk(node):     # anno.setanno(..., replace=True), in line
+        values = n.__dict__
+        line = values.get("lineno", _NO_LINE)
         if line is not _NO_LINE:
-            anno.setanno(n, anno.USER_LINE, line, replace=True)
+            annos = values.get(key)
+            if annos is None:
+                values[key] = {user_line: line}
+            else:
+                annos[user_line] = line
     return node, info
 
 
