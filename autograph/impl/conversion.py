@@ -44,21 +44,22 @@ class Context:
         self.info = info
         self.recursive = recursive
         nodes = ast_util.walk(node)
-        names = {n.id for n in nodes if isinstance(n, gast.Name)}
+        names = {n.id for n in nodes if n.__class__ is gast.Name}
+        kinds = frozenset([n.__class__ for n in nodes])
         self.namer = naming.Namer(names | set(fn.__code__.co_names) | {"ag__"})
         # The user's own `ag__` and class statements are set aside until the
         # pipeline is done (see _set_aside / _put_back); `node` changes in place.
         self.operators_name = "ag__"      # what generated code calls the operators
         self._user_ag = self._classes = None
-        if "ag__" in names or any(
-                isinstance(n, (gast.ClassDef, gast.AsyncFunctionDef))
-                or isinstance(n, gast.FunctionDef) and n is not node and _is_generator(n)
-                for n in nodes):
+        if "ag__" in names or gast.ClassDef in kinds or gast.AsyncFunctionDef in kinds or (
+                gast.FunctionDef in kinds and any(
+                    n.__class__ is gast.FunctionDef and n is not node and _is_generator(n)
+                    for n in nodes)):
             _set_aside(node, self)
             nodes = None
         # The kinds of node the user's tree holds (None once set aside): a
         # converter with nothing to rewrite is skipped (see convert_tree).
-        self.kinds = None if nodes is None else frozenset(n.__class__ for n in nodes)
+        self.kinds = None if nodes is None else kinds
         self.returns = None if nodes is None else [n for n in nodes if n.__class__ is gast.Return]
         self.names = names
         self.update_locals(node, nodes)
