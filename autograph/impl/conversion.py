@@ -144,10 +144,12 @@ def convert_tree(node, ctx):
     # Calls before control flow: the bodies are still the user's statements,
     # and `lst.append(x)` must become an assignment before state is computed.
     node = call_trees.transform(node, ctx)
-    # Analyses run on the jump-free tree, just before they are used.
-    liveness.analyze(node)
-    reaching_definitions.analyze(node)
-    node = control_flow.transform(node, ctx)
+    # Analyses run on the jump-free tree, just before they are used (not at
+    # all for a function without statements the control-flow converter reads).
+    if _has_control_flow(ctx):
+        liveness.analyze(node)
+        reaching_definitions.analyze(node)
+        node = control_flow.transform(node, ctx)
     # Expressions after control flow: they may appear in tests the control-flow
     # converter moved into loop_test functions, and `ld` wraps reads of the
     # names that converter gave an Undefined placeholder (converters/expressions.py).
@@ -171,6 +173,23 @@ _REFUSED = (gast.Yield, gast.YieldFrom, gast.Await, gast.AsyncFor, gast.AsyncWit
 # in an assert message ends up in a lambda); the return converter's names
 # are in ctx.return_names. (Directives only move a loop's options.)
 _REWRITTEN = (gast.Break, gast.Continue, gast.Assert)
+
+
+# What the control-flow converter rewrites or reads (converters/control_flow.py):
+# compound statements, deletions, and declarations of shared names.
+_CONTROL = (gast.If, gast.While, gast.For, gast.AsyncFor, gast.Try, gast.TryStar, gast.With,
+            gast.AsyncWith, gast.Match, gast.Delete, gast.Global, gast.Nonlocal,
+            gast.Break, gast.Continue)
+# Calls that read the function's namespace (the converter hides its own names).
+_NAMESPACE_READS = frozenset(("locals", "vars", "eval", "exec"))
+
+
+def _has_control_flow(ctx):
+    """False when the control-flow converter would leave the function as it
+    is: none of `_CONTROL` in the user's tree, no statement the jump and
+    return converters made, no read of the namespace."""
+    return (_holds(ctx, _CONTROL) or bool(ctx.return_names) or bool(ctx.flag_names)
+            or not _NAMESPACE_READS.isdisjoint(ctx.names))
 
 
 def _may_write_objects(ctx):
