@@ -85,3 +85,38 @@ def test_an_edited_def_at_the_margin_is_caught(tmp_path, parse, old, new, change
 def test_object_writes_are_found_where_there_are_some(tmp_path, name, writes):
     module, _ = _load(tmp_path)
     assert conversion.convert_entity(getattr(module, name)).object_writes == writes
+
+
+STRAIGHT = '''\
+G = 0
+
+
+def rebinds_global(x):
+    global G
+    G = x
+    return x
+
+
+def straight(x):
+    y = x * 2
+    return y + 1
+
+
+def reads_locals(x):
+    y = x + 1
+    return sorted(locals())
+'''
+
+
+@pytest.mark.parametrize("name, arg, result, present, absent", [
+    ("rebinds_global", 3, 3, "ag__.outer_writes('rebinds_global', ('G',))", "if_stmt"),
+    ("straight", 3, 7, "y = x * 2", "Undefined"),
+    ("reads_locals", 1, ["x", "y"], "ag__.user_locals", "if_stmt"),
+])
+def test_functions_without_control_flow_convert_as_before(tmp_path, name, arg, result, present,
+                                                          absent):
+    module, _ = _load(tmp_path, STRAIGHT)
+    fn = getattr(module, name)
+    entity = conversion.convert_entity(fn)
+    assert present in entity.source and absent not in entity.source, entity.source
+    assert entity.make_function(fn)(arg) == result
