@@ -178,7 +178,7 @@ def _with_comments(entry):
 
 def _convert_or_raise(func, recursive=True):
     try:
-        if inspect_utils.source_changed(func, parser.get_source):
+        if inspect_utils.source_changed(func, parser.get_source, parser.parse_ast):
             raise _source_changed_error(func)
         return conversion.convert_entity(func, recursive)
     except ConversionError:

@@ -44,22 +44,24 @@ class Context:
         self.info = info
         self.recursive = recursive
         nodes = ast_util.walk(node)
-        names = {n.id for n in nodes if isinstance(n, gast.Name)}
+        names = {n.id for n in nodes if n.__class__ is gast.Name}
+        kinds = frozenset([n.__class__ for n in nodes])
         self.namer = naming.Namer(names | set(fn.__code__.co_names) | {"ag__"})
         # The user's own `ag__` and class statements are set aside until the
         # pipeline is done (see _set_aside / _put_back); `node` changes in place.
         self.operators_name = "ag__"      # what generated code calls the operators
         self._user_ag = self._classes = None
-        if "ag__" in names or any(
-                isinstance(n, (gast.ClassDef, gast.AsyncFunctionDef))
-                or isinstance(n, gast.FunctionDef) and n is not node and _is_generator(n)
-                for n in nodes):
+        if "ag__" in names or gast.ClassDef in kinds or gast.AsyncFunctionDef in kinds or (
+                gast.FunctionDef in kinds and any(
+                    n.__class__ is gast.FunctionDef and n is not node and _is_generator(n)
+                    for n in nodes)):
             _set_aside(node, self)
             nodes = None
         # The kinds of node the user's tree holds (None once set aside): a
         # converter with nothing to rewrite is skipped (see convert_tree).
-        self.kinds = None if nodes is None else frozenset(n.__class__ for n in nodes)
+        self.kinds = None if nodes is None else kinds
         self.returns = None if nodes is None else [n for n in nodes if n.__class__ is gast.Return]
+        self.names = names
         self.update_locals(node, nodes)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
@@ -142,10 +144,12 @@ def convert_tree(node, ctx):
     # Calls before control flow: the bodies are still the user's statements,
     # and `lst.append(x)` must become an assignment before state is computed.
     node = call_trees.transform(node, ctx)
-    # Analyses run on the jump-free tree, just before they are used.
-    liveness.analyze(node)
-    reaching_definitions.analyze(node)
-    node = control_flow.transform(node, ctx)
+    # Analyses run on the jump-free tree, just before they are used (not at
+    # all for a function without statements the control-flow converter reads).
+    if _has_control_flow(ctx):
+        liveness.analyze(node)
+        reaching_definitions.analyze(node)
+        node = control_flow.transform(node, ctx)
     # Expressions after control flow: they may appear in tests the control-flow
     # converter moved into loop_test functions, and `ld` wraps reads of the
     # names that converter gave an Undefined placeholder (converters/expressions.py).
@@ -169,6 +173,32 @@ _REFUSED = (gast.Yield, gast.YieldFrom, gast.Await, gast.AsyncFor, gast.AsyncWit
 # in an assert message ends up in a lambda); the return converter's names
 # are in ctx.return_names. (Directives only move a loop's options.)
 _REWRITTEN = (gast.Break, gast.Continue, gast.Assert)
+
+
+# What the control-flow converter rewrites or reads (converters/control_flow.py):
+# compound statements, deletions, and declarations of shared names.
+_CONTROL = (gast.If, gast.While, gast.For, gast.AsyncFor, gast.Try, gast.TryStar, gast.With,
+            gast.AsyncWith, gast.Match, gast.Delete, gast.Global, gast.Nonlocal,
+            gast.Break, gast.Continue)
+# Calls that read the function's namespace (the converter hides its own names).
+_NAMESPACE_READS = frozenset(("locals", "vars", "eval", "exec"))
+
+
+def _has_control_flow(ctx):
+    """False when the control-flow converter would leave the function as it
+    is: none of `_CONTROL` in the user's tree, no statement the jump and
+    return converters made, no read of the namespace."""
+    return (_holds(ctx, _CONTROL) or bool(ctx.return_names) or bool(ctx.flag_names)
+            or not _NAMESPACE_READS.isdisjoint(ctx.names))
+
+
+def _may_write_objects(ctx):
+    """False when the function cannot change an object it did not create
+    (effects.object_writes would find nothing): it has no attribute, no
+    subscript and no call of `next`; the rest of what that looks for
+    (mutating methods and names bound to them) are attributes."""
+    return _holds(ctx, (gast.Attribute, gast.Subscript)) or (
+        "next" in ctx.names and _holds(ctx, (gast.Call,)))
 
 
 def _holds(ctx, kinds):
@@ -396,7 +426,7 @@ def _convert_unguarded(fn, recursive):
     node, info = parser.parse_function(fn)
     found = user_comments(node, info) if fn.__code__.co_name != "<lambda>" else ()
     ctx = Context(fn, node, info, recursive)
-    writes = effects.object_writes(node, info)
+    writes = effects.object_writes(node, info) if _may_write_objects(ctx) else ()
     node = convert_tree(node, ctx)
     source, statement_lines = unparse_with_lines(node, found)
     filename = f"<autograph:{fn.__module__}.{fn.__qualname__}:{next(_COUNTER)}>"

@@ -195,12 +195,17 @@ class _Dispatch:
     def visit(self, node):
         method = self._methods.get(node.__class__)
         if method is None:
-            cls = type(self)
-            method = getattr(cls, "visit_" + node.__class__.__name__, None)
-            if method is None or method is _AST_VISIT_CONSTANT:   # (deprecated-name shim)
-                method = cls.generic_visit
-            self._methods[node.__class__] = method
+            method = self._method_for(node.__class__)
         return method(self, node)
+
+    @classmethod
+    def _method_for(cls, node_cls):
+        """The method visiting `node_cls` nodes (remembered in the table)."""
+        method = getattr(cls, "visit_" + node_cls.__name__, None)
+        if method is None or method is _AST_VISIT_CONSTANT:   # (deprecated-name shim)
+            method = cls.generic_visit
+        cls._methods[node_cls] = method
+        return method
 
 
 class NodeVisitor(_Dispatch, gast.NodeVisitor):
@@ -208,9 +213,11 @@ class NodeVisitor(_Dispatch, gast.NodeVisitor):
     context nodes are not visited)."""
 
     def generic_visit(self, node):
-        visit = self.visit
+        # `visit`, in line: this runs for every node of every walk.
+        methods = self._methods
         for child in children(node):
-            visit(child)
+            method = methods.get(child.__class__) or self._method_for(child.__class__)
+            method(self, child)
 
 
 class NodeTransformer(_Dispatch, gast.NodeTransformer):
@@ -218,7 +225,7 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
     and context nodes are kept as they are, unvisited)."""
 
     def generic_visit(self, node):
-        visit = self.visit
+        methods = self._methods          # `visit`, in line (see NodeVisitor)
         fields = _CHILD_FIELDS.get(node.__class__)
         if fields is None:
             fields = _child_fields(node.__class__)
@@ -231,7 +238,8 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                 new = []
                 for item in old:
                     if item is not None:
-                        item = visit(item)
+                        method = methods.get(item.__class__) or self._method_for(item.__class__)
+                        item = method(self, item)
                         if item is None:
                             continue
                         if not isinstance(item, gast.AST):
@@ -240,7 +248,8 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                     new.append(item)
                 old[:] = new
             else:
-                value = visit(old)
+                method = methods.get(old.__class__) or self._method_for(old.__class__)
+                value = method(self, old)
                 if value is None:
                     delattr(node, field)
                 else:

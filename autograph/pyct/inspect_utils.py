@@ -15,6 +15,7 @@ the imported function does.
 """
 
 import __future__
+import ast
 import builtins
 import dis
 import os
@@ -91,10 +92,12 @@ for _feature in __future__.all_feature_names:
     _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 
-def source_changed(fn, get_source):
+def source_changed(fn, get_source, parse=ast.parse):
     """SOURCE_CHANGED when the source `get_source(fn)` finds (its file edited
     since import) no longer compiles to `fn`'s code; else None (also when
     that cannot be told, e.g. a lambda inside a larger expression).
+    `parse(text)`: ast.parse, or one that shares its tree with the
+    conversion that follows (parser.parse_ast: the text is parsed once).
 
     The comparison ignores what compiling the def alone changes (closure
     cells become globals) and line numbers; it sees any change of names,
@@ -103,16 +106,16 @@ def source_changed(fn, get_source):
     code = fn.__code__
     verdicts = _CHECKED.setdefault(code, {})     # code compares by content only
     if code.co_filename not in verdicts:
-        verdicts[code.co_filename] = _compare(fn, code, get_source)
+        verdicts[code.co_filename] = _compare(fn, code, get_source, parse)
     return verdicts[code.co_filename]
 
 
-def _compare(fn, code, get_source):
+def _compare(fn, code, get_source, parse):
     if _REWRITTEN_MARK in getattr(fn, "__globals__", {}):
         return None          # compiled from a rewritten tree: no source compiles to it
     try:
         source, info = get_source(fn)
-        found = _compile_alone(_as_written(source, info), info.first_line, fn, code)
+        found = _compile_alone(_as_written(source, info), info.first_line, fn, code, parse)
     except Exception:  # noqa: BLE001 - no verdict; conversion reports source problems
         return None
     candidates = [c for c in _code_objects(found) if c.co_name == code.co_name]
@@ -132,10 +135,11 @@ def _as_written(source, info):
     return "".join(lines) if len(lines) == count else source
 
 
-def _compile_alone(source, first_line, fn, code):
+def _compile_alone(source, first_line, fn, code, parse=ast.parse):
     """`source` compiled as a module, at its line in the file; an indented def
     under a header (its class for a method, so private names are mangled as
-    they were)."""
+    they were). A def at the left margin is compiled from `parse`'s tree of
+    the text the parser reads too (see parser.parse_ast)."""
     header = ""
     if source[:1] in (" ", "\t"):
         parts = getattr(fn, "__qualname__", "").split(".")
@@ -145,12 +149,29 @@ def _compile_alone(source, first_line, fn, code):
             header = "if True:\n"
     padding = "\n" * max(first_line - 1 - (1 if header else 0), 0)
     imported = _imported_modules(fn, code)
+    flags = code.co_flags & _FUTURE_FLAGS
+    if not header and not flags & _PARSE_FLAGS:
+        tree = parse(padding + source)
+        if padding and imported:
+            tree = ast.Module(body=[_import_line(imported)] + tree.body, type_ignores=[])
+        return compile(tree, code.co_filename, "exec", flags=flags, dont_inherit=True)
     if padding and imported:
         # Python compiles `module.f(x)` differently when `module` was imported
         # in the same file; declare those names (never run) to compile alike.
         padding = f"import {', '.join(imported)}" + padding
     return compile(padding + header + source, code.co_filename, "exec",
-                   flags=code.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+                   flags=flags, dont_inherit=True)
+
+
+# Future features that change how text parses (not only how it compiles).
+_PARSE_FLAGS = __future__.barry_as_FLUFL.compiler_flag
+
+
+def _import_line(modules):
+    """`import a, b` on line 1 (where the padding leaves room for it)."""
+    node = ast.Import(names=[ast.alias(name=m) for m in modules])
+    return ast.fix_missing_locations(ast.copy_location(node, ast.Pass(
+        lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)))
 
 
 def _imported_modules(fn, code):

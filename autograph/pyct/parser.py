@@ -122,10 +122,16 @@ def parse_function(fn):
     else:
         node = _find_def(_parse_at(source, fn, info.first_line), fn)
     node.decorator_list = []
-    for n in ast_util.walk(node):
-        line = n.__dict__.get("lineno", _NO_LINE)
+    key, user_line = anno.ANNOTATIONS, anno.USER_LINE
+    for n in ast_util.walk(node):     # anno.setanno(..., replace=True), in line
+        values = n.__dict__
+        line = values.get("lineno", _NO_LINE)
         if line is not _NO_LINE:
-            anno.setanno(n, anno.USER_LINE, line, replace=True)
+            annos = values.get(key)
+            if annos is None:
+                values[key] = {user_line: line}
+            else:
+                annos[user_line] = line
     return node, info
 
 
@@ -145,7 +151,23 @@ def _parse_at(source, fn, first_line):
 
 def _parse(text):
     """gast.parse(text), converted by `_to_gast`."""
-    return _to_gast(ast.parse(text))
+    return _to_gast(parse_ast(text))
+
+
+_last_parse = (None, None)        # (text, its ast.Module)
+
+
+def parse_ast(text):
+    """ast.parse(text). The last text's tree is remembered (and never
+    edited): the check that a function's source is still its code
+    (inspect_utils.source_changed) and its conversion read the same text,
+    which is then parsed once."""
+    global _last_parse
+    last_text, tree = _last_parse
+    if last_text != text:
+        tree = ast.parse(text)
+        _last_parse = (text, tree)
+    return tree
 
 
 def _parse_indented(source, first_line=1):

@@ -23,6 +23,9 @@ class TensorShape:
     __slots__ = ("dims",)
 
     def __init__(self, dims):
+        if dims.__class__ is tuple and not dims:     # a scalar's: the commonest shape
+            self.dims = ()
+            return
         if isinstance(dims, TensorShape):
             dims = dims.dims
         elif dims is not None:

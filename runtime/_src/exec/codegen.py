@@ -316,12 +316,18 @@ class Emitter:
     def emit_graph(self, graph, indent):
         """Emit the planned nodes of `graph` (its placeholders already named)."""
         nodes = plan(graph)
+        uses, readers = self.uses, self.readers
         for node in nodes:
             for t in node.inputs:
-                self.uses[id(t)] = self.uses.get(id(t), 0) + 1
-                self.readers.setdefault(id(t), []).append(node)
+                key = id(t)
+                uses[key] = uses.get(key, 0) + 1
+                found = readers.get(key)
+                if found is None:
+                    readers[key] = [node]
+                else:
+                    found.append(node)
         for t in graph.outputs:
-            self.uses[id(t)] = self.uses.get(id(t), 0) + 1
+            uses[id(t)] = uses.get(id(t), 0) + 1
         drops = _dead_reads(nodes, graph.outputs) if self.depth == 0 else {}
         for conv, grad in _shared_patches(nodes):
             self.kept_patches[id(conv)] = self.kept_patches[id(grad)] = self.local(

@@ -270,21 +270,26 @@ def needed_nodes(graph):
     every side-effecting node and what it needs (non-strict execution)."""
     needed = set()
     stack = [t.node for t in graph.outputs]
+    push = stack.append
     for n in graph.nodes:        # `n.side_effect`, in line: asked of every node
         if n.opdef.side_effect:
-            stack.append(n)
+            push(n)
             continue
         subs = n._subgraphs
         if subs is None:
             subs = n.subgraph_list()
-        if subs and any(g.has_side_effects() for g in subs):
-            stack.append(n)
-    while stack:
+        for g in subs:
+            if g.has_side_effects():
+                push(n)
+                break
+    add = needed.add
+    while stack:                 # loops, not generators: this runs per graph, per pass
         n = stack.pop()
         if id(n) in needed:
             continue
-        needed.add(id(n))
-        stack.extend(t.node for t in n.inputs)
+        add(id(n))
+        for t in n.inputs:
+            push(t.node)
     return needed
 
 

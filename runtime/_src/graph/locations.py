@@ -22,12 +22,19 @@ _PACKAGE_DIRS = tuple(d + os.sep for d in (
 def user_location():
     """(filename, lineno) of the innermost frame outside runtime/autograph."""
     f = sys._getframe(1)
+    ours = _OUR_FILES
     while f is not None:
         fn = f.f_code.co_filename
-        if not fn.startswith(_PACKAGE_DIRS):
-            return _map_location(fn, f.f_lineno)
+        if fn not in ours:           # asked for every node traced: a set beats startswith
+            if not fn.startswith(_PACKAGE_DIRS):
+                return _map_location(fn, f.f_lineno)
+            ours.add(fn)
         f = f.f_back
     return None
+
+
+# The files of runtime/ and autograph/ met by user_location (a bounded set).
+_OUR_FILES = set()
 
 
 def _map_location(filename, lineno):

@@ -81,6 +81,8 @@ def run(graph):
 
 
 def _replacement(node):
+    if node.op not in _RULE_OPS:      # most nodes: no rule applies
+        return None
     found = _simplify(node)
     if found is None:
         return None
