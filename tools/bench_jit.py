@@ -159,7 +159,7 @@ def measure(kind, best_of_pair, best_of):
 def bench_jit_rows(unavailable, best_of_pair, best_of, tf_time=None):
     """A bench.py row: graph = jit_compile=True, numpy column = the executor.
     `tf_time(kind)`: TensorFlow's time for the same step (None: not reachable),
-    shown in the note with the jit/TF ratio (issue 34's goal: at most 1.0)."""
+    shown in the note with the jit/TF ratio (the goal: at most 1.0)."""
     try:
         import jax  # noqa: F401
     except ImportError:
