@@ -8,7 +8,8 @@
 - every module path (runtime/..., autograph/..., tools/..., docs/..., tests/...,
   examples/...) and dotted name (runtime.x.y, autograph.x) cited in the
   modules of runtime/, autograph/ and tools/ (docstrings, comments, code) or
-  in docs/*.md or README.md exists.
+  in docs/*.md or README.md exists; so does every path of the project's code
+  (runtime/..., autograph/..., tools/..., docs/...) the test modules cite.
 """
 
 import ast
@@ -145,6 +146,23 @@ def test_cited_paths_and_dotted_names_exist():
         for name in DOTTED_RE.findall(text):
             if not name.endswith((".py", ".md")):
                 names.setdefault(name, where)
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for cited in PATH_RE.findall(path.read_text()):
+            if cited.startswith(("runtime/", "autograph/", "tools/", "docs/")):
+                paths.setdefault(cited, str(path.relative_to(ROOT)))
     bad = [(where, p) for p, where in paths.items() if not _path_exists(p)]
     bad += [(where, n) for n, where in names.items() if not _dotted_exists(n)]
     assert not bad, sorted(bad)
+
+
+ISSUE_RE = re.compile(r"\bissue[ _#]?\d+", re.I)
+
+
+def test_no_text_cites_an_issue_number():
+    """A reader cannot look up "issue N": texts say the fact it stands for."""
+    files = [p for base in ("runtime", "autograph", "tools", "tests")
+             for p in (ROOT / base).rglob("*.py")]
+    files += sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+    cited = [(str(p.relative_to(ROOT)), m.group(0)) for p in files
+             for m in ISSUE_RE.finditer(p.read_text())]
+    assert cited == []

@@ -159,7 +159,7 @@ def measure(kind, best_of_pair, best_of):
 def bench_jit_rows(unavailable, best_of_pair, best_of, tf_time=None):
     """A bench.py row: graph = jit_compile=True, numpy column = the executor.
     `tf_time(kind)`: TensorFlow's time for the same step (None: not reachable),
-    shown in the note with the jit/TF ratio (issue 34's goal: at most 1.0)."""
+    shown in the note with the jit/TF ratio (the goal: at most 1.0)."""
     try:
         import jax  # noqa: F401
     except ImportError:
@@ -180,9 +180,9 @@ def bench_jit_rows(unavailable, best_of_pair, best_of, tf_time=None):
 
 
 def main():
-    from tools import bench
+    from tools.bench_recipes import base
     for kind in WORKLOADS:
-        f = measure(kind, bench.best_of_pair, bench.best_of)
+        f = measure(kind, base.best_of_pair, base.best_of)
         print(kind, {k: (f"{v * 1e3:.3f} ms" if k != "losses" else v) for k, v in f.items()})
 
 

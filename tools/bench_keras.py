@@ -1,5 +1,5 @@
 """Benchmark rows: `fit` per epoch vs TensorFlow's Keras, on the README's
-classifier and on issue 34's CNN.
+classifier and on the CNN of the model rows.
 
 The goal: `model.fit` on the README's first model (Dense(16, relu) ->
 Dense(2), Adam, sparse cross-entropy from logits, accuracy; 512 samples,

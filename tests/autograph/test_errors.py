@@ -1,5 +1,4 @@
-"""Errors name the variable or construct, the user's file and line (issue 3,
-points 5 and 6), and called functions that cannot be converted fall back
+"""Errors name the variable or construct, the user's file and line, and called functions that cannot be converted fall back
 with one warning."""
 
 import inspect

@@ -1,4 +1,4 @@
-"""Regression tests for issue 14 beyond test_exactness.py: calls and lists
+"""Regression tests of converted code's exactness beyond test_exactness.py: calls and lists
 (`lst.append` in closures, enumerate/zip over tensors, lists in tensor
 loops), class statements and a user name `ag__` inside converted functions,
 `and`/`or` with a tensor on the left, and returns inside loops and `try`.

@@ -11,13 +11,13 @@ import pytest
 import autograph
 import runtime as tf
 from tests.autograph.equivalence import check
-from tests.autograph.fuzz_found import issue31
+from tests.autograph.fuzz_found import continue_flag
 
 
 # TF 2.21's recorded values: tf.function(f)(tf.constant(a), tf.constant(b)),
 # the same as plain Python's f(a, b). (9, -72): the `while i0` loop runs
 # zero times; the others run it, and the `for j0` loop with its continues.
-ISSUE31_F = {
+FLAG_F = {
     (9, -72): (0, {"k0": -3, "k1": -2}, {"a0": 9, "a1": -9, "a3": 7}),
     (-7, 5): (6, {"k0": -3, "k1": -7}, {"a0": 35, "a1": -9, "a3": 7}),
     (-8, -3): (6, {"k0": -981, "k1": -2}, {"a0": 74, "a1": -9, "a3": 7}),
@@ -26,26 +26,26 @@ ISSUE31_F = {
     (0, 0): (0, {"k0": -3, "k1": -2}, {"a0": 0, "a1": -9, "a3": 7}),
 }
 # TF 2.21's recorded values of the helper g alone.
-ISSUE31_G = {(9, -72): 0, (4, 11): 6, (-5, 3): 2, (0, 0): 0, (7, 1): 1}
+FLAG_G = {(9, -72): 0, (4, 11): 6, (-5, 3): 2, (0, 0): 0, (7, 1): 1}
 
 
-@pytest.mark.parametrize("args", sorted(ISSUE31_F))
-def test_issue31_program_runs_four_ways_with_tf_values(args):
-    expected = check(issue31.f, args, args)
-    assert expected[:2] == ("ok", ISSUE31_F[args])
-    graph = tf.function(issue31.f)(*(tf.constant(x) for x in args))
+@pytest.mark.parametrize("args", sorted(FLAG_F))
+def test_fuzz_found_program_runs_four_ways_with_tf_values(args):
+    expected = check(continue_flag.f, args, args)
+    assert expected[:2] == ("ok", FLAG_F[args])
+    graph = tf.function(continue_flag.f)(*(tf.constant(x) for x in args))
     assert graph[0].dtype == tf.int32 and graph[1]["k0"].dtype == tf.int32
 
 
-@pytest.mark.parametrize("args", sorted(ISSUE31_G))
-def test_issue31_helper_runs_four_ways_with_tf_values(args):
-    assert check(issue31.g, args, args)[:2] == ("ok", ISSUE31_G[args])
+@pytest.mark.parametrize("args", sorted(FLAG_G))
+def test_fuzz_found_helper_runs_four_ways_with_tf_values(args):
+    assert check(continue_flag.g, args, args)[:2] == ("ok", FLAG_G[args])
 
 
-def test_issue31_flag_is_no_state_of_the_outer_loop():
+def test_continue_flag_is_no_state_of_the_outer_loop():
     """vars(o) reads an object, not the namespace: nothing is made live by
     it, and the continue_ flag lives in the for body alone."""
-    code = autograph.to_code(issue31.f)
+    code = autograph.to_code(continue_flag.f)
     assert "Undefined('continue_')" not in code
     assert "'continue_', 'i0'" not in code
     # j0, j1 and i1 are not read after the loops

@@ -1,4 +1,4 @@
-"""Python side effects inside staged statements (issue 23, section 1).
+"""Python side effects inside staged statements.
 
 A call that changes Python state inside a tensor `if` or loop runs while
 tracing, as in TensorFlow: a loop body once, both branches of an `if` once

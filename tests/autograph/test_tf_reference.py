@@ -1,6 +1,5 @@
 """Cases from TensorFlow's own AutoGraph reference tests
-(tensorflow/python/autograph/tests/) that once failed here (issue 23,
-section 6): generator functions, `print` of tensors with
+(tensorflow/python/autograph/tests/) that once failed here: generator functions, `print` of tensors with
 Feature.BUILTIN_FUNCTIONS, a dict-valued variable created in a `while`
 loop, `set_element_type`, a subscript as a `for` target, and TensorFlow's
 error phrases at the start of our messages. Every expected value or message

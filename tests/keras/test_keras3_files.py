@@ -1,7 +1,7 @@
 """Files written by Keras 3 (TensorFlow 2.21) read without h5py: a functional
 `.keras` model (Conv2D, BatchNormalization, Dense, Add), a subclassed model's
 `.weights.h5`, and a `.keras` model with every layer kind runtime.keras had
-before issue 27. tests/keras/data/make_keras3_files.py wrote them; the expected
+before it followed Keras 3's layer set. tests/keras/data/make_keras3_files.py wrote them; the expected
 values are what it printed."""
 
 import os

@@ -1,4 +1,4 @@
-"""Issue 27's end-to-end check for a CNN: Conv2D -> MaxPooling2D -> Flatten ->
+"""The end-to-end check for a CNN: Conv2D -> MaxPooling2D -> Flatten ->
 Dense trained 3 epochs with fixed initial weights, unshuffled data and SGD
 matches Keras 3's logged losses, accuracies and final weights (recorded from
 TensorFlow 2.21 with Keras 3, the same script) within 1e-4."""

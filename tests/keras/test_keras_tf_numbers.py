@@ -1,4 +1,5 @@
-"""Keras numbers that differed from TensorFlow 2.21 (issue 31): the first step
+"""Keras numbers that differed from TensorFlow 2.21 (found by comparing
+training runs): the first step
 of a zero-initialized logistic regression, Keras 3's logits recovery, the
 exclusive relu threshold, the clipped sparse cross-entropy, losses in floatx,
 `losses.get` giving functions (and compile training with them), and the new

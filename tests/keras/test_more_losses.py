@@ -1,4 +1,4 @@
-"""The losses of issue 27 against Keras 3: each loss on fixed data, without
+"""More of Keras 3's losses, checked against Keras 3: each loss on fixed data, without
 and with per-sample weights, eagerly and traced by tf.function. The expected
 values were recorded from TensorFlow 2.21 with Keras 3 on the same data."""
 

@@ -1,4 +1,4 @@
-"""The metrics of issue 27 against Keras 3: each metric is updated with two
+"""More of Keras 3's metrics, checked against Keras 3: each metric is updated with two
 batches (the second weighted), then reset and updated with the first, eagerly
 and with `update_state` traced by tf.function; and compiled metrics in `fit`.
 The expected values were recorded from TensorFlow 2.21 with Keras 3 on the

@@ -1,4 +1,4 @@
-"""The optimizers and schedules of issue 27 against Keras 3: each optimizer
+"""More of Keras 3's optimizers and schedules, checked against Keras 3: each optimizer
 applies three gradients to one weight, eagerly and in a traced step; the
 expected weights were recorded from TensorFlow 2.21 with Keras 3 (same
 initial weight and gradients; Keras's `apply_gradients`)."""

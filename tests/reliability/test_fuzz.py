@@ -141,9 +141,8 @@ MODE_COUNT = 300                       # programs per mode in CI
 MODE_CHUNKS = 3
 MODE_INPUTS = fuzz.INPUTS[1:3]         # two of the four inputs, to keep CI fast
 
-# Mismatches found by these modes are being fixed in the converter right now
-# (issue 14); until they are all gone the agreement tests may fail and are
-# expected to. Set to False once `python tools/fuzz.py --<mode> --count 300
+# While a fuzz mode finds converter mismatches not yet fixed, the agreement
+# tests may fail and are expected to. Set to False once `python tools/fuzz.py --<mode> --count 300
 # --seed 7` reports 0 mismatches for every mode.
 MODES_HAVE_KNOWN_MISMATCHES = False
 
@@ -154,7 +153,7 @@ def _describe(rows):
 
 
 @pytest.mark.xfail(MODES_HAVE_KNOWN_MISMATCHES, strict=False,
-                   reason="issue 14: the new fuzz modes still find converter mismatches")
+                   reason="the fuzz modes still find converter mismatches")
 @pytest.mark.parametrize("chunk", range(MODE_CHUNKS))
 @pytest.mark.parametrize("mode", NEW_MODES)
 def test_mode_runs_agree_or_refuse(mode, chunk):
@@ -205,8 +204,8 @@ def test_mode_generators_cover_every_promised_construct(mode, constructs):
         assert construct in text, (mode, construct)
 
 
-def test_composites_generate_issue31s_shape():
-    """Issue 31: a `for` over a tensor range with a `continue` inside a
+def test_composites_generate_the_continue_flag_shape():
+    """The shape of tests/autograph/fuzz_found/continue_flag.py: a `for` over a tensor range with a `continue` inside a
     `while` that may run zero times, in main and in helpers; helpers called
     from loop conditions; `vars(o)` read at the end."""
     import re
@@ -250,7 +249,7 @@ LOC = "/tmp/autograph_fuzz_x/fuzz_prog_3_9.py:12: if a > b:"
     (("raised", "UnboundLocalError", "cannot access local variable 'y'", ""), "internal"),
     (("raised", "KeyError", "'w'", ""), "internal"),
     (("raised", "RuntimeError", "boom", ""), "mismatch"),
-    # a generated name in a run-time refusal: internal (issue 31)
+    # a generated name in a run-time refusal: internal (a converter bug)
     (("raised", "InvalidArgumentError",
       f"the loop must iterate at least once to define 'continue_' ({LOC})", ""), "internal"),
     (("raised", "InvalidArgumentError",

@@ -158,7 +158,7 @@ def test_input_signature_avoids_the_warning_for_values():
 
 def test_retrace_cost_does_not_grow_with_earlier_traces(monkeypatch):
     """Regression: each retrace compared itself with EVERY earlier trace
-    (runtime/function.py `_record_trace`), so N retraces cost O(N^2) and
+    (runtime/_src/function/function.py `_record_trace`), so N retraces cost O(N^2) and
     10,000 retraces took minutes. Now it compares with a bounded window."""
     import runtime._src.function.signature as sig
     calls = []

@@ -1,4 +1,4 @@
-"""Issue 26 section 5, the names that are not numeric ops: sliced Variable
+"""Everyday names that are not numeric ops: sliced Variable
 assignment and scatter updates, `control_dependencies`, `identity_n`,
 `get_static_value`, type specs, loggers, `autograph.trace`, and
 `experimental.numpy` (expected values from TensorFlow 2.21)."""

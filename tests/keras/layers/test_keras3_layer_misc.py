@@ -1,6 +1,6 @@
 """The noise layers (random, so checked by their statistics and by being the
 identity outside training) and get_config/from_config of the layers added
-for issue 27."""
+to follow Keras 3's layer set; Bidirectional and the recurrent layers' dropout."""
 
 import numpy as np
 import pytest

@@ -1,5 +1,4 @@
-"""A tf.function called under an eager GradientTape is one call (issue 31,
-section 2): it runs its traced graph, each tape records one op, Python side
+"""A tf.function called under an eager GradientTape is one call: it runs its traced graph, each tape records one op, Python side
 effects happen once per trace, and gradients (first and second order,
 Variables, loops, conds, nested functions, Keras models) come from the
 traced graph. Literals are TF 2.21's recorded values; each case is also

@@ -1,4 +1,4 @@
-"""BLAS threads chosen per graph run (runtime/_src/core/blas.py, issue 34):
+"""BLAS threads chosen per graph run (runtime/_src/core/blas.py):
 one thread for a graph of small products or on a busy machine, the
 library's count for large products on an idle one, and a count fixed by
 `tf.config.threading.set_intra_op_parallelism_threads`."""

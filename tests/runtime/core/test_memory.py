@@ -1,5 +1,5 @@
 """The executor's memory: after its first runs a training step takes no new
-pages from the kernel (issue 34: glibc returned numpy's large temporaries
+pages from the kernel (glibc returned numpy's large temporaries
 after every step, and the page faults that followed doubled the step time).
 """
 

@@ -1,5 +1,5 @@
 """Tensors and dtypes print as TensorFlow 2.21 prints them; complex tensors;
-TensorShapes convert to tensors (issue 23, section 3). Every expected string
+TensorShapes convert to tensors. Every expected string
 was recorded from TensorFlow 2.21 ($BENCH_TF_PYTHON)."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""One road through a call (issue 24, section 4): a cache miss walks the
+"""One road through a call: a cache miss walks the
 arguments once (`call_key`) and builds the template once (`make_template`);
 a cached call only keys and runs."""
 

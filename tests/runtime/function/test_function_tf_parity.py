@@ -1,5 +1,5 @@
-"""Functions and concrete functions behave and print as TensorFlow 2.21's
-(issue 23, section 2). Every expected string and exception type here was
+"""Functions and concrete functions behave and print as TensorFlow 2.21's.
+Every expected string and exception type here was
 recorded from TensorFlow 2.21 ($BENCH_TF_PYTHON)."""
 
 import re

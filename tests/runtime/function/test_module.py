@@ -2,29 +2,12 @@
 
 import pytest
 
+import runtime
 from runtime._src.function.module import Module
 
 
-class Variable:
-    """Stand-in recognised by type name until runtime.variables lands."""
-
-    def __init__(self, name, trainable=True):
-        self.name = name
-        self.trainable = trainable
-
-    def __repr__(self):
-        return self.name
-
-
 def _variable(name, trainable=True):
-    try:
-        import runtime
-        real = getattr(runtime, "Variable", None)
-    except ImportError:
-        real = None
-    if real is not None:
-        return real(1.0, name=name, trainable=trainable)
-    return Variable(name, trainable)
+    return runtime.Variable(1.0, name=name, trainable=trainable)
 
 
 class Dense(Module):

@@ -1,6 +1,6 @@
 """TensorArray elements never written read, stack, gather and concatenate as
 zeros of the element shape, as in TensorFlow 2.21, eagerly and inside
-tf.function (issue 31 section 4); the gradient flows to the written ones.
+tf.function; the gradient flows to the written ones.
 Every expected value below is TF 2.21's, recorded eagerly and in a
 tf.function (the two agree)."""
 

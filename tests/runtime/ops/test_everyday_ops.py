@@ -1,4 +1,4 @@
-"""Issue 26 section 5, the everyday ops: special functions, segment
+"""The everyday ops: special functions, segment
 reductions, counting, more convolutions, images, random draws, files and
 serialization; each against a numpy reference (or values recorded from
 TensorFlow 2.21), eagerly and inside `tf.function`, with gradients."""

@@ -1,4 +1,4 @@
-"""`tf.strings` names added with issue 32 (hash buckets, segment joins,
+"""More `tf.strings` names (hash buckets, segment joins,
 unicode encode/transcode, offsets, ngrams), plus the `tf.dtypes` aliases and
 `tf.debugging`'s static checks. Expected values are TF 2.21's, recorded with
 the same calls."""

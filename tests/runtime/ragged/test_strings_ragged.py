@@ -1,4 +1,4 @@
-"""Issue 26 section 4: `tf.strings` and ragged tensors, eagerly and inside
+"""`tf.strings` and ragged tensors, eagerly and inside
 `tf.function`; the expected values were recorded from TensorFlow 2.21."""
 
 import numpy as np

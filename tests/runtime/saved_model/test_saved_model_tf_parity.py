@@ -1,4 +1,4 @@
-"""Saved models behave as TensorFlow 2.21's (issue 23, section 5): `__call__`
+"""Saved models behave as TensorFlow 2.21's: `__call__`
 and other tf.function attributes are kept, the loaded object is callable,
 Python arguments of a trace are accepted again, `save` returns None,
 `SaveOptions` and `contains_saved_model` exist. Expected behaviour recorded

@@ -1,4 +1,4 @@
-"""The fast kernels of issue 34 against the general ones they replace.
+"""The fast conv and pooling kernels against the general ones they replace.
 
 Conv2DBackpropInput (one product per filter tap, added onto the input) and
 Conv2DBackpropFilter / Conv2D (one im2col product, copied by channel or by

@@ -1,5 +1,5 @@
-"""Issue 31, section 3: a composites-mode program of a differential fuzz,
-verbatim. Python and TF 2.21 (`tf.function(f)(tf.constant(9),
+"""A composites-mode program of a differential fuzz (tools/fuzz.py
+--composites), verbatim. Python and TF 2.21 (`tf.function(f)(tf.constant(9),
 tf.constant(-72))`) both return (0, {'k0': -3, 'k1': -2}, {'a0': 9,
 'a1': -9, 'a3': 7}) for f(9, -72); the staged run here raised "the loop
 must iterate at least once to define 'continue_'": `vars(o)` made every

@@ -1,0 +1,139 @@
+"""Model workloads against TensorFlow's Keras: an LSTM, a CNN and an MLP
+training step (and the CNN's inference) in one tf.function each. The
+builders (`lstm_step`, `model_step`) take the library as `tf`, so the same
+source runs in TensorFlow, in this process or in $BENCH_TF_PYTHON."""
+
+import os
+
+import runtime as tf
+from tools.bench_recipes.base import best_of
+
+
+def lstm_step(tf):
+    """A training step of LSTM(64) -> Dense(1) on batch 32 x 20 steps x 16
+    features (mse, a tape and SGD in one tf.function), for `tf` = runtime or
+    TensorFlow; returns (step, x, y)."""
+    import numpy as np
+    rng = np.random.default_rng(3)
+    x = tf.constant(rng.standard_normal((32, 20, 16)).astype("float32"))
+    y = tf.constant(rng.standard_normal((32, 1)).astype("float32"))
+    model = tf.keras.Sequential([tf.keras.layers.LSTM(64), tf.keras.layers.Dense(1)])
+    model(x)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+        for v, g in zip(model.trainable_weights, tape.gradient(loss, model.trainable_weights)):
+            v.assign_sub(0.01 * g)
+        return loss
+    step(x, y)
+    return step, x, y
+
+
+def tf_keras_time(builder, *args):
+    """TensorFlow's time for the step `builder(tf, *args)` returns (step, x, y):
+    in this process when tensorflow imports, else with the interpreter in
+    $BENCH_TF_PYTHON; None without."""
+    try:
+        import tensorflow as tf_real
+    except ImportError:
+        tf_real = None
+    if tf_real is not None:
+        step, x, y = builder(tf_real, *args)
+        return best_of(lambda: step(x, y), repeat=3)
+    python = os.environ.get("BENCH_TF_PYTHON")
+    if not python:
+        return None
+    import inspect
+    import subprocess
+    src = (f"import os, time\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
+           f"import tensorflow as tf\n{inspect.getsource(builder)}\n"
+           f"step, x, y = {builder.__name__}(tf, *{args!r})\nbest = 1e9\n"
+           "for _ in range(3):\n    t = time.perf_counter()\n"
+           "    for _ in range(10):\n        step(x, y)\n"
+           "    best = min(best, (time.perf_counter() - t) / 10)\nprint(best)\n")
+    out = subprocess.run([python, "-c", src], capture_output=True, text=True, timeout=300)
+    if out.returncode:
+        raise RuntimeError(f"TF baseline failed: {out.stderr.strip().splitlines()[-1:]}")
+    return float(out.stdout.split()[-1])
+
+
+def bench_lstm_step():
+    """An LSTM(64) training step (batch 32 x 20 steps x 16 features)
+    vs TensorFlow's Keras in the baseline column (tensorflow importable here,
+    or its interpreter in $BENCH_TF_PYTHON); the time loop is one While node."""
+    step, x, y = lstm_step(tf)
+    graph_t = best_of(lambda: step(x, y), repeat=3)
+    tf_t = tf_keras_time(lstm_step)
+    if tf_t is None:
+        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+                    "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
+    return dict(graph=graph_t, numpy=tf_t, ratio_target=1.0,
+                note="baseline column: TensorFlow Keras, the same step in tf.function")
+
+
+def model_step(tf, which):
+    """The model workloads (cnn, mlp), for `tf` = runtime or TensorFlow, with the
+    same initial weights (a seeded numpy draw) on both sides; returns
+    (step, x, y). "cnn": Conv2D(32, 3, relu) - MaxPool 2 - Conv2D(64, 3,
+    relu) - MaxPool 2 - Flatten - Dense(10), batch 32 of 28x28x1, a training
+    step with SGD; "cnn_inference": the same model's call, batch 16; "mlp":
+    Dense 784-256-256-10 (relu), batch 128, a training step with Adam. The
+    losses are sparse categorical cross-entropy from logits."""
+    import numpy as np
+    rng = np.random.default_rng(34)
+    layers = tf.keras.layers
+    if which.startswith("cnn"):
+        batch = 16 if which == "cnn_inference" else 32
+        xv = rng.standard_normal((batch, 28, 28, 1)).astype("float32")
+        model = tf.keras.Sequential([
+            layers.Conv2D(32, 3, activation="relu"), layers.MaxPooling2D(2),
+            layers.Conv2D(64, 3, activation="relu"), layers.MaxPooling2D(2),
+            layers.Flatten(), layers.Dense(10)])
+        optimizer = tf.keras.optimizers.SGD(0.01)
+    else:
+        batch = 128
+        xv = rng.standard_normal((batch, 784)).astype("float32")
+        model = tf.keras.Sequential([layers.Dense(256, activation="relu"),
+                                     layers.Dense(256, activation="relu"), layers.Dense(10)])
+        optimizer = tf.keras.optimizers.Adam(1e-3)
+    x = tf.constant(xv)
+    y = tf.constant(rng.integers(0, 10, batch).astype("int32"))
+    model(x)
+    model.set_weights([rng.standard_normal(w.shape).astype("float32") * 0.05
+                       for w in model.get_weights()])
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    if which == "cnn_inference":
+        step = tf.function(lambda x, y: model(x, training=False))
+    else:
+        @tf.function
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x, training=True))
+            grads = tape.gradient(loss, model.trainable_weights)
+            optimizer.apply_gradients(zip(grads, model.trainable_weights))
+            return loss
+    step(x, y)
+    return step, x, y
+
+
+def tf_step_time(kind):
+    """TensorFlow's time for bench_jit's workload `kind` (None: not reachable)."""
+    if kind == "lstm":
+        return tf_keras_time(lstm_step)
+    return tf_keras_time(model_step, kind)
+
+
+def bench_model(which):
+    """A bench row for `model_step(which)`: ours in the graph column,
+    TensorFlow's Keras (when reachable) in the baseline column."""
+    step, x, y = model_step(tf, which)
+    graph_t = best_of(lambda: step(x, y))
+    tf_t = tf_keras_time(model_step, which)
+    if tf_t is None:
+        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+                    "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
+    return dict(graph=graph_t, numpy=tf_t, ratio_target=1.5,
+                note="baseline column: TensorFlow Keras, the same step in tf.function "
+                     "(the goal: within 1.5x)")
