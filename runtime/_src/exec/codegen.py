@@ -493,7 +493,7 @@ class Emitter:
                 or attrs.get("padding") != "VALID"
                 or tuple(attrs.get("strides", ())) != tuple(attrs.get("ksize", ()))
                 or not (dy.dtype is x.dtype is y.dtype and x.dtype.is_floating)
-                or not _same_dims(dy, y)):
+                or not _same_dims(dy, y) or not _max_pool_of(y, x, attrs)):
             return None
         return relu_grad
 
@@ -656,6 +656,14 @@ def _is_plain_literal(value):
     if isinstance(value, tuple):
         return all(_is_plain_literal(v) for v in value)
     return False
+
+
+def _max_pool_of(y, x, attrs):
+    """True when `y` is the MaxPool of `x` with these window attributes (the
+    folded kernel finds each window's maximum by comparing x with y)."""
+    node = y.node
+    return (node.op == "MaxPool" and node.inputs[0] is x
+            and all(node.attrs.get(k) == attrs.get(k) for k in ("ksize", "strides", "padding")))
 
 
 def _same_dims(a, b):
