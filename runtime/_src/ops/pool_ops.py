@@ -236,13 +236,15 @@ def _matched_grad(dy, x, y, ksize):
         np.equal(x_tiles[lo:hi], wide_y[lo:hi, :, None], out=matches[lo:hi])
         counts[lo] = np.count_nonzero(matches[lo:hi])
     parallel.split(n, compare, x.size)
+    positive = workspace.empty(y.shape, bool)
+    np.greater(y, 0, out=positive)
     grad = None
-    if sum(counts) == np.count_nonzero(y > 0):
+    if sum(counts) == np.count_nonzero(positive):
         grad = _tiled_grad_array(x, ksize, dy.dtype)
         grad_tiles = _tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0)))
         parallel.split(n, lambda lo, hi: np.multiply(matches[lo:hi], wide_dy[lo:hi, :, None],
                                                      out=grad_tiles[lo:hi]), x.size)
-    for array in (wide_y, wide_dy, matches):
+    for array in (wide_y, wide_dy, matches, positive):
         workspace.release(array)
     return grad
 
