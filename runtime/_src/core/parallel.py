@@ -112,9 +112,12 @@ def split(n, work, elements):
             future.result()
 
 
-def matmul(a, b, out):
+def matmul(a, b, out=None):
     """`np.matmul(a, b, out=out)` for 2-D operands, the rows of `a` split over
-    the threads (`split`) while BLAS runs on one thread; `out` is returned."""
+    the threads (`split`) while BLAS runs on one thread; returns `out` (made
+    when None)."""
+    if out is None:
+        out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))
     if blas.single_threaded():
         work = a.shape[0] * a.shape[1] * b.shape[1] // _MACS_PER_ELEMENT
         split(a.shape[0], lambda lo, hi: np.matmul(a[lo:hi], b, out=out[lo:hi]), work)

@@ -38,7 +38,8 @@ Across runs, large arrays go through the run's workspace pool
 (runtime/_src/core/workspace.py): after its last read each large local is
 handed back (`_give(Conv2D); del Conv2D`; the pool takes it only when nothing
 else holds it), and products, elementwise ops and unary ufuncs of large
-results write into a pooled array (`_np.matmul(a, b, out=_out(shape, dtype))`),
+results write into a pooled array (`_matmul(a, b, _out(shape, dtype))`, its rows
+split over the cores by runtime/_src/core/parallel.py while BLAS runs on one thread),
 as the conv and pooling kernels do for theirs.
 
 Two training-step patterns get fused forms: a Conv2D and the filter gradient
@@ -59,7 +60,7 @@ import weakref
 
 import numpy as np
 
-from runtime._src.core import workspace
+from runtime._src.core import parallel, workspace
 from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
 from runtime._src.ops import conv_ops, pool_ops
 
@@ -436,7 +437,8 @@ class Emitter:
                 return None
             a, b = (f"{e}.T" if node.attrs.get(k) else e
                     for e, k in zip(args, ("transpose_a", "transpose_b")))
-            return f"_np.matmul({a}, {b}, out=_out(({a}.shape[0], {b}.shape[1]), {dtype}))"
+            self.globals["_matmul"] = parallel.matmul
+            return f"_matmul({a}, {b}, _out(({a}.shape[0], {b}.shape[1]), {dtype}))"
         ufunc = _POOLED_BINARY.get(node.op)
         if ufunc is not None:
             if node.op != "RealDiv" and self.template_for(node) is None:
