@@ -41,10 +41,13 @@ import numpy as np
 
 from runtime._src.core import blas
 
-__all__ = ["split", "matmul", "threads_for", "MIN_ELEMENTS"]
+__all__ = ["split", "matmul", "threads_for", "MIN_ELEMENTS", "MACS_PER_ELEMENT"]
 
 MIN_ELEMENTS = 1 << 17
-_MACS_PER_ELEMENT = 16     # a product's multiply-adds per elementwise step, for MIN_ELEMENTS
+# A product's multiply-adds per elementwise step: a product splits from
+# MIN_ELEMENTS * MACS_PER_ELEMENT (16M, about 0.3 ms on one core); a smaller
+# one (an LSTM's input projection) is not worth waking a thread for.
+MACS_PER_ELEMENT = 128
 _MAX_THREADS = 8
 _state = {"pool": None, "lock": threading.Lock(), "workers": set()}
 
@@ -119,7 +122,7 @@ def matmul(a, b, out=None):
     if out is None:
         out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))
     if blas.single_threaded():
-        work = a.shape[0] * a.shape[1] * b.shape[1] // _MACS_PER_ELEMENT
+        work = a.shape[0] * a.shape[1] * b.shape[1] // MACS_PER_ELEMENT
         split(a.shape[0], lambda lo, hi: np.matmul(a[lo:hi], b, out=out[lo:hi]), work)
     else:
         np.matmul(a, b, out=out)

@@ -314,7 +314,8 @@ def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilati
                     np.matmul(rows[:, o], f[a, b][:, o].T, out=out)
                     add(target[..., i], out.reshape(hi - lo, oh, ow, width), out=target[..., i])
     if blas.single_threaded():      # products and adds split over the batch
-        parallel.split(n, taps, dy.size * f.shape[0] * f.shape[1] * width // 16)
+        parallel.split(n, taps, dy.size * f.shape[0] * f.shape[1] * width
+                       // parallel.MACS_PER_ELEMENT)
     else:                           # BLAS's threads in the products, the adds split
         taps(0, n, _add_split)
     workspace.release(part)
