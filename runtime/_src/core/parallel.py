@@ -31,8 +31,13 @@ The work stays on the calling thread when:
 
     split(len(x), lambda lo, hi: np.add(x[lo:hi], y[lo:hi], out=z[lo:hi]), x.size)
     matmul(a, b, out)                      # out = a @ b
+    elementwise(np.add, x, b, out=x)       # x += b
+
+The generated code of a graph (runtime/_src/exec/codegen.py) calls `matmul`
+and `elementwise` for its large products and elementwise ops.
 """
 
+import contextvars
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -41,7 +46,8 @@ import numpy as np
 
 from runtime._src.core import blas
 
-__all__ = ["split", "matmul", "threads_for", "MIN_ELEMENTS", "MACS_PER_ELEMENT"]
+__all__ = ["split", "matmul", "elementwise", "threads_for", "MIN_ELEMENTS",
+           "MACS_PER_ELEMENT"]
 
 MIN_ELEMENTS = 1 << 17
 # A product's multiply-adds per elementwise step: a product splits from
@@ -107,7 +113,10 @@ def split(n, work, elements):
         return
     bounds = [n * i // parts for i in range(parts + 1)]
     pool = _pool()
-    pending = [pool.submit(work, bounds[i], bounds[i + 1]) for i in range(1, parts)]
+    # each part runs in a copy of the caller's context: numpy's error state
+    # (the executor's quiet one) holds in the pool's threads too
+    pending = [pool.submit(contextvars.copy_context().run, work, bounds[i], bounds[i + 1])
+               for i in range(1, parts)]
     try:
         work(bounds[0], bounds[1])
     finally:
@@ -126,4 +135,20 @@ def matmul(a, b, out=None):
         split(a.shape[0], lambda lo, hi: np.matmul(a[lo:hi], b, out=out[lo:hi]), work)
     else:
         np.matmul(a, b, out=out)
+    return out
+
+
+def elementwise(ufunc, *args, out=None):
+    """`ufunc(*args, out=out)` with `out`'s rows (its first axis) split over
+    the threads (`split`): each operand with `out`'s rank and first dimension
+    is cut alike, the others (scalars, broadcast rows) go whole. Each element
+    is the same loop's, so the same bits. `out` None: numpy allocates, unsplit."""
+    if out is None or out.ndim == 0 or len(out) < 2 or threads_for(out.size) == 1:
+        return ufunc(*args, out=out)
+    n = len(out)
+    cut = [type(a) is np.ndarray and a.ndim == out.ndim and a.shape[0] == n for a in args]
+
+    def part(lo, hi):
+        ufunc(*[a[lo:hi] if c else a for a, c in zip(args, cut)], out=out[lo:hi])
+    split(n, part, out.size)
     return out
