@@ -31,7 +31,7 @@ import sys
 import time
 
 __all__ = ["available", "threads_for", "use", "set_fixed", "current", "SMALL_WORK",
-           "machine_busy", "fixed_threads"]
+           "machine_busy", "fixed_threads", "single_threaded"]
 
 SMALL_WORK = 1 << 22              # multiply-adds: about 0.2 ms on one core
 _CHECK_SECONDS = 1.0
@@ -98,8 +98,8 @@ def _busy():
 
 def machine_busy():
     """True when the 1-minute load average is above the CPU count (checked at
-    most once a second, with a half-CPU hysteresis): extra threads would wait
-    for a core. runtime/_src/core/parallel.py asks it too."""
+    most once a second, with a half-CPU hysteresis): the library's threads
+    would spin waiting for one another's cores."""
     return _busy()
 
 
@@ -123,6 +123,13 @@ def use(n):
     if n != _state["current"] and _state["set"] is not None:
         _state["set"](n)
         _state["current"] = n
+
+
+def single_threaded():
+    """True when the library was last set to one thread (`use`), so that a
+    caller may split a product's rows over threads of its own
+    (runtime/_src/core/parallel.py); False when unavailable."""
+    return _state["current"] == 1
 
 
 def current():

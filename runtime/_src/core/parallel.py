@@ -1,4 +1,4 @@
-"""A kernel's elementwise work split over the batch across the idle cores.
+"""A kernel's work split over the batch across the cores.
 
 numpy runs a ufunc or a copy on one thread; TensorFlow's kernels use every
 core. The convolution and pooling kernels (runtime/_src/ops/conv_ops.py) hand
@@ -6,30 +6,54 @@ their copies, masks and adds, which are not matrix products, to `split`: the
 batch is cut into one slice per thread and each thread works on its own
 slices of the same arrays (numpy releases the GIL in those loops). Each
 element is computed by the same loop either way, so the values do not depend
-on the split; matrix products are never split (BLAS's own threads take them,
-and a product's rounding may depend on its rows).
+on the split.
+
+Their matrix products go through `matmul`: while BLAS runs on one thread
+(runtime/_src/core/blas.py chooses one for small products and on a busy
+machine, where its own threads spin waiting for one another), the rows of
+the left operand are split over the threads, each product on one BLAS
+thread; each output row is the same sum in the same order either way, so the
+same bits. With several BLAS threads, BLAS splits the product itself.
+
+A busy machine splits too: the threads then wait for one another by
+blocking, not spinning, and the scheduler gives each runnable thread its
+share, as it gives TensorFlow's pool (measured on a 2-core machine at a load
+of 17: a CNN training step 70 ms on one thread, 43 ms split, the same CPU
+time).
 
 The work stays on the calling thread when:
 
 - it is small (under `MIN_ELEMENTS` elements);
-- the machine is busy (runtime/_src/core/blas.py's load check: a thread that
-  is not scheduled would stall the whole kernel), or the threads were fixed
-  with `tf.config.threading.set_intra_op_parallelism_threads`;
+- the threads were fixed with
+  `tf.config.threading.set_intra_op_parallelism_threads` (that many then);
 - the process may use one core, or `RUNTIME_PARALLEL=0` is set;
 - the caller is itself one of the pool's threads.
 
     split(len(x), lambda lo, hi: np.add(x[lo:hi], y[lo:hi], out=z[lo:hi]), x.size)
+    matmul(a, b, out)                      # out = a @ b
+    elementwise(np.add, x, b, out=x)       # x += b
+
+The generated code of a graph (runtime/_src/exec/codegen.py) calls `matmul`
+and `elementwise` for its large products and elementwise ops.
 """
 
+import contextvars
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
+
 from runtime._src.core import blas
 
-__all__ = ["split", "threads_for", "MIN_ELEMENTS"]
+__all__ = ["split", "matmul", "elementwise", "threads_for", "MIN_ELEMENTS",
+           "MACS_PER_ELEMENT"]
 
 MIN_ELEMENTS = 1 << 17
+# A product's multiply-adds per elementwise step: a product splits from
+# MIN_ELEMENTS * MACS_PER_ELEMENT (16M, about 0.3 ms on one core); a smaller
+# one (an LSTM's input projection) is not worth waking a thread for.
+MACS_PER_ELEMENT = 128
 _MAX_THREADS = 8
 _state = {"pool": None, "lock": threading.Lock(), "workers": set()}
 
@@ -53,7 +77,7 @@ def threads_for(elements):
     fixed = blas.fixed_threads()
     if fixed is not None:
         return max(1, min(fixed, _CORES))
-    if blas.machine_busy() or threading.get_ident() in _state["workers"]:
+    if threading.get_ident() in _state["workers"]:
         return 1
     return _CORES
 
@@ -89,9 +113,42 @@ def split(n, work, elements):
         return
     bounds = [n * i // parts for i in range(parts + 1)]
     pool = _pool()
-    pending = [pool.submit(work, bounds[i], bounds[i + 1]) for i in range(1, parts)]
+    # each part runs in a copy of the caller's context: numpy's error state
+    # (the executor's quiet one) holds in the pool's threads too
+    pending = [pool.submit(contextvars.copy_context().run, work, bounds[i], bounds[i + 1])
+               for i in range(1, parts)]
     try:
         work(bounds[0], bounds[1])
     finally:
         for future in pending:
             future.result()
+
+
+def matmul(a, b, out=None):
+    """`np.matmul(a, b, out=out)` for 2-D operands, the rows of `a` split over
+    the threads (`split`) while BLAS runs on one thread; returns `out` (made
+    when None)."""
+    if out is None:
+        out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))
+    if blas.single_threaded():
+        work = a.shape[0] * a.shape[1] * b.shape[1] // MACS_PER_ELEMENT
+        split(a.shape[0], lambda lo, hi: np.matmul(a[lo:hi], b, out=out[lo:hi]), work)
+    else:
+        np.matmul(a, b, out=out)
+    return out
+
+
+def elementwise(ufunc, *args, out=None):
+    """`ufunc(*args, out=out)` with `out`'s rows (its first axis) split over
+    the threads (`split`): each operand with `out`'s rank and first dimension
+    is cut alike, the others (scalars, broadcast rows) go whole. Each element
+    is the same loop's, so the same bits. `out` None: numpy allocates, unsplit."""
+    if out is None or out.ndim == 0 or len(out) < 2 or threads_for(out.size) == 1:
+        return ufunc(*args, out=out)
+    n = len(out)
+    cut = [type(a) is np.ndarray and a.ndim == out.ndim and a.shape[0] == n for a in args]
+
+    def part(lo, hi):
+        ufunc(*[a[lo:hi] if c else a for a, c in zip(args, cut)], out=out[lo:hi])
+    split(n, part, out.size)
+    return out

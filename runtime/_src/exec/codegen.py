@@ -38,7 +38,8 @@ Across runs, large arrays go through the run's workspace pool
 (runtime/_src/core/workspace.py): after its last read each large local is
 handed back (`_give(Conv2D); del Conv2D`; the pool takes it only when nothing
 else holds it), and products, elementwise ops and unary ufuncs of large
-results write into a pooled array (`_np.matmul(a, b, out=_out(shape, dtype))`),
+results write into a pooled array (`_matmul(a, b, _out(shape, dtype))`, its rows
+split over the cores by runtime/_src/core/parallel.py while BLAS runs on one thread),
 as the conv and pooling kernels do for theirs.
 
 Two training-step patterns get fused forms: a Conv2D and the filter gradient
@@ -59,7 +60,7 @@ import weakref
 
 import numpy as np
 
-from runtime._src.core import workspace
+from runtime._src.core import parallel, workspace
 from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
 from runtime._src.ops import conv_ops, pool_ops
 
@@ -93,6 +94,7 @@ _IN_PLACE = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply"}
 _FRESH_KERNELS = {"Conv2D", "BiasAdd", "Relu", "ReluGrad", "MaxPoolGrad", "MaxPool",
                   "Conv2DBackpropInput", "Conv2DBackpropFilter"}
 _ZEROS = {}                    # dtype name -> its numpy zero (one global per dtype)
+_SPLIT_ELEMENTS = 1 << 19      # an elementwise result split over the cores from this size
 # Binary ops written into a pooled array (`Emitter.pooled_call`): the ufunc of each.
 _POOLED_BINARY = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply",
                   "RealDiv": "true_divide"}
@@ -402,7 +404,7 @@ class Emitter:
         elif template is not None:
             donor = self.donor(node)
             if donor is not None:
-                call = f"_np.{_IN_PLACE[node.op]}({args[0]}, {args[1]}, out={args[donor]})"
+                call = self.ufunc_call(node, f"_np.{_IN_PLACE[node.op]}", args[:2], args[donor])
             else:
                 call = self.pooled_call(node, args) or template.format(*args)
             out = node.outputs[0]
@@ -442,22 +444,32 @@ class Emitter:
                 return None
             a, b = (f"{e}.T" if node.attrs.get(k) else e
                     for e, k in zip(args, ("transpose_a", "transpose_b")))
-            return f"_np.matmul({a}, {b}, out=_out(({a}.shape[0], {b}.shape[1]), {dtype}))"
+            self.globals["_matmul"] = parallel.matmul
+            return f"_matmul({a}, {b}, _out(({a}.shape[0], {b}.shape[1]), {dtype}))"
         ufunc = _POOLED_BINARY.get(node.op)
         if ufunc is not None:
             if node.op != "RealDiv" and self.template_for(node) is None:
                 return None
             for i in (0, 1):
                 if _broadcasts_into(node.inputs[1 - i], node.inputs[i]):
-                    return (f"_np.{ufunc}({args[0]}, {args[1]}, "
-                            f"out=_out({args[i]}.shape, {dtype}))")
+                    return self.ufunc_call(node, f"_np.{ufunc}", args[:2],
+                                           f"_out({args[i]}.shape, {dtype})")
             return None
         kernel = getattr(node.opdef, "kernel", None)
         if isinstance(kernel, np.ufunc) and kernel.nin == 1 and kernel.nout == 1 \
                 and len(args) == 1 and not node.attrs:
             name = self.bind(node.op, kernel)
-            return f"{name}({args[0]}, out=_out({args[0]}.shape, {dtype}))"
+            return self.ufunc_call(node, name, args[:1], f"_out({args[0]}.shape, {dtype})")
         return None
+
+    def ufunc_call(self, node, ufunc, args, out):
+        """`ufunc(*args, out=out)`, through `parallel.elementwise` (its rows split
+        over the cores, the same bits) when the result may be large enough."""
+        call = f"{', '.join(args)}, out={out})"
+        if not _splittable(node.outputs[0]):
+            return f"{ufunc}({call}"
+        self.globals["_ew"] = parallel.elementwise
+        return f"_ew({ufunc}, {call}"
 
     def emit_shared_patches(self, node, args, indent):
         """A Conv2D that keeps its im2col matrix for the filter gradient of the
@@ -499,7 +511,7 @@ class Emitter:
                 or attrs.get("padding") != "VALID"
                 or tuple(attrs.get("strides", ())) != tuple(attrs.get("ksize", ()))
                 or not (dy.dtype is x.dtype is y.dtype and x.dtype.is_floating)
-                or not _same_dims(dy, y)):
+                or not _same_dims(dy, y) or not _max_pool_of(y, x, attrs)):
             return None
         return relu_grad
 
@@ -522,13 +534,13 @@ class Emitter:
         if node.op == "Relu":
             zero = self.bind(f"zero_{value.dtype.name}",
                              _ZEROS.setdefault(value.dtype.name, value.dtype.as_numpy_dtype(0)))
-            return f"_np.maximum({args[0]}, {zero}, out={args[0]})"
+            return self.ufunc_call(node, "_np.maximum", [args[0], zero], args[0])
         bias, dims = node.inputs[1], value.shape.dims
         if (str(node.attrs.get("data_format", "NHWC")).startswith("NC") or len(dims) < 2
                 or bias.dtype is not value.dtype or bias.shape.rank != 1
                 or dims[-1] is None or dims[-1] != bias.shape.dims[0]):
             return None
-        return f"_np.add({args[0]}, {args[1]}, out={args[0]})"
+        return self.ufunc_call(node, "_np.add", args[:2], args[0])
 
     def donor(self, node):
         """The input `node` may overwrite with its result: a fresh temporary that
@@ -664,6 +676,14 @@ def _is_plain_literal(value):
     return False
 
 
+def _max_pool_of(y, x, attrs):
+    """True when `y` is the MaxPool of `x` with these window attributes (the
+    folded kernel finds each window's maximum by comparing x with y)."""
+    node = y.node
+    return (node.op == "MaxPool" and node.inputs[0] is x
+            and all(node.attrs.get(k) == attrs.get(k) for k in ("ksize", "strides", "padding")))
+
+
 def _same_dims(a, b):
     """True when `a` and `b` have the same rank and each dimension is known and
     equal or unknown in both (a gradient and its forward value, batch unknown):
@@ -773,6 +793,20 @@ def _captures_match(graphs, outer):
 
 
 CONTROL_FLOW = {"If": emit_if, "While": emit_while}
+
+
+def _splittable(tensor):
+    """True when `tensor`'s dims (an unknown one counted as 32) hold at least
+    `_SPLIT_ELEMENTS`, in two or more rows: a CNN's first activations, not an
+    MLP's weights (an Adam update of 200K elements ran slower split, each part
+    too short for a thread's wake-up on a busy machine)."""
+    dims = tensor.shape.dims
+    if not dims or dims[0] == 1:
+        return False
+    size = 1
+    for d in dims:
+        size *= d if d is not None else 32
+    return size >= _SPLIT_ELEMENTS
 
 
 def _large(tensor):

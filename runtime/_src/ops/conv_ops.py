@@ -24,7 +24,7 @@ with 'SAME' divides by the number of real (unpadded) elements in each window.
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from runtime._src.core import dtypes, parallel, workspace
+from runtime._src.core import blas, dtypes, parallel, workspace
 from runtime._src.core.errors import InvalidArgumentError, UnimplementedError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -205,8 +205,8 @@ def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations)
     if len(groups) == 1:          # im2col: one copy of the patches, one matrix product
         owner = patch_matrix(cols)
         rows = patch_rows(owner, cols.shape)
-        y = workspace.empty((rows.shape[0], f.shape[3]), rows.dtype)
-        np.matmul(rows, f.reshape(rows.shape[1], -1), out=y)
+        y = parallel.matmul(rows, f.reshape(rows.shape[1], -1),
+                            workspace.empty((rows.shape[0], f.shape[3]), rows.dtype))
         y = y.reshape(cols.shape[:3] + f.shape[3:])
     else:
         y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3) for i, o in groups])
@@ -229,8 +229,8 @@ def conv2d_backprop_filter_from_patches(dy, patches_, x, f, strides, padding,
 
 def _filter_product(rows, dy, f):
     """patches^T . dy: the filter gradient (KH, KW, C, O) from the patch matrix."""
-    grad = workspace.empty((rows.shape[1], dy.shape[-1]), rows.dtype)
-    np.matmul(rows.T, dy.reshape(rows.shape[0], -1), out=grad)
+    grad = parallel.matmul(rows.T, dy.reshape(rows.shape[0], -1),
+                           workspace.empty((rows.shape[1], dy.shape[-1]), rows.dtype))
     return grad.reshape(f.shape[:3] + dy.shape[3:]).astype(f.dtype, copy=False)
 
 
@@ -298,28 +298,36 @@ def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilati
     padded = (xs.shape[0], xs.shape[1] + sum(pads[0]), xs.shape[2] + sum(pads[1]), xs.shape[3])
     grad = workspace.zeros(padded, np.result_type(dy, f))
     n, oh, ow, _ = dy.shape
-    rows = dy.reshape(n * oh * ow, dy.shape[3])
     groups = _group_slices(xs.shape[-1], f)
     width = groups[0][0].stop - groups[0][0].start
     part = workspace.empty((n * oh * ow, width), grad.dtype)
-    for a in range(f.shape[0]):
-        for b in range(f.shape[1]):
-            top, left = a * dilations[0], b * dilations[1]
-            target = grad[:, top:top + (oh - 1) * strides[0] + 1:strides[0],
-                          left:left + (ow - 1) * strides[1] + 1:strides[1], :]
-            for i, o in groups:
-                np.matmul(rows[:, o], f[a, b][:, o].T, out=part)
-                _add_split(target[..., i], part.reshape(n, oh, ow, width))
+
+    def taps(lo, hi, add=np.add):   # the batch slice [lo, hi): its products and adds
+        rows = dy[lo:hi].reshape((hi - lo) * oh * ow, dy.shape[3])
+        out = part[lo * oh * ow:hi * oh * ow]
+        for a in range(f.shape[0]):
+            for b in range(f.shape[1]):
+                top, left = a * dilations[0], b * dilations[1]
+                target = grad[lo:hi, top:top + (oh - 1) * strides[0] + 1:strides[0],
+                              left:left + (ow - 1) * strides[1] + 1:strides[1], :]
+                for i, o in groups:
+                    np.matmul(rows[:, o], f[a, b][:, o].T, out=out)
+                    add(target[..., i], out.reshape(hi - lo, oh, ow, width), out=target[..., i])
+    if blas.single_threaded():      # products and adds split over the batch
+        parallel.split(n, taps, dy.size * f.shape[0] * f.shape[1] * width
+                       // parallel.MACS_PER_ELEMENT)
+    else:                           # BLAS's threads in the products, the adds split
+        taps(0, n, _add_split)
     workspace.release(part)
     if any(p for pair in pads for p in pair):
         grad = _crop(grad, pads)
     return grad.reshape(x.shape).astype(x.dtype, copy=False)
 
 
-def _add_split(target, value):
-    """target += value, the batch split over the idle cores (runtime/_src/core/parallel.py)."""
+def _add_split(target, value, out):
+    """out = target + value, the batch split over the cores (runtime/_src/core/parallel.py)."""
     parallel.split(len(target), lambda lo, hi: np.add(target[lo:hi], value[lo:hi],
-                                                      out=target[lo:hi]), target.size)
+                                                      out=out[lo:hi]), target.size)
 
 
 @define_grad("Conv2DBackpropInput")

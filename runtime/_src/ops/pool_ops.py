@@ -190,9 +190,15 @@ def _tiled_grad_array(x, ksize, dtype):
 
 def max_pool_grad_of_relu(dy, x, y, ksize, strides, padding, explicit_paddings):
     """ReluGrad(MaxPoolGrad(dy, x, y), x) for windows that tile `x`, as the
-    generated code folds it (runtime/_src/exec/codegen.py): the mask `y > 0`
-    applied to dy (y's shape) before the routing; the same values, zeros'
-    signs included, as the two kernels one after the other."""
+    generated code folds it (runtime/_src/exec/codegen.py), with `y` the
+    MaxPool of `x`: the mask `y > 0` applied to dy (y's shape) before the
+    routing; the same values, zeros' signs included, as the two kernels one
+    after the other. Without ties among a positive window's maxima and with a
+    finite dy, one comparison over x finds every maximum (`_matched_grad`)."""
+    if _tiles(x, ksize, strides, padding, explicit_paddings) is not None:
+        grad = _matched_grad(dy, x, y, ksize)
+        if grad is not None:
+            return grad
     mask = workspace.empty(y.shape, bool)
     np.greater(y, 0, out=mask)
     masked = workspace.empty(dy.shape, np.result_type(dy, mask))
@@ -200,6 +206,46 @@ def max_pool_grad_of_relu(dy, x, y, ksize, strides, padding, explicit_paddings):
     workspace.release(mask)
     grad = _max_pool_grad(masked, x, y, ksize, strides, padding, explicit_paddings)
     workspace.release(masked)
+    return grad
+
+
+def _matched_grad(dy, x, y, ksize):
+    """The folded ReLU and max-pool gradient for tiling windows in whole rows
+    of x: each window's maximum y and its dy widened to the window's width
+    (N, OH, OW, KW, C), so that one comparison with the rows of x, whose
+    stretches (OW*KW*C) are contiguous, marks every element equal to its
+    window's maximum, and one product writes dy there (and dy * 0, a zero
+    with dy's sign, as the two kernels give, elsewhere). A window where y <= 0
+    has its y raised to the smallest positive float, which none of its
+    elements (all <= 0) equals, so it gets no match (nor does a NaN one).
+    None, for the exact routing, when dy is not finite or when a window has
+    tied maxima (more matches than positive windows): TF sends the gradient
+    to the first only."""
+    if dy.dtype.kind != "f" or not np.isfinite(np.add.reduce(dy, axis=None)):
+        return None
+    (kh, kw), (n, oh, ow, c) = ksize, y.shape
+    least = np.finfo(y.dtype).smallest_subnormal
+    wide_y, wide_dy = (workspace.empty((n, oh, ow, kw, c), dy.dtype) for _ in range(2))
+    matches = workspace.empty((n, oh, kh, ow, kw, c), bool)
+    x_tiles = _tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))
+    counts = [0] * n
+
+    def compare(lo, hi):        # the batch slice [lo, hi)
+        np.maximum(y[lo:hi, :, :, None], least, out=wide_y[lo:hi])
+        np.copyto(wide_dy[lo:hi], dy[lo:hi, :, :, None])
+        np.equal(x_tiles[lo:hi], wide_y[lo:hi, :, None], out=matches[lo:hi])
+        counts[lo] = np.count_nonzero(matches[lo:hi])
+    parallel.split(n, compare, x.size)
+    positive = workspace.empty(y.shape, bool)
+    np.greater(y, 0, out=positive)
+    grad = None
+    if sum(counts) == np.count_nonzero(positive):
+        grad = _tiled_grad_array(x, ksize, dy.dtype)
+        grad_tiles = _tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0)))
+        parallel.split(n, lambda lo, hi: np.multiply(matches[lo:hi], wide_dy[lo:hi, :, None],
+                                                     out=grad_tiles[lo:hi]), x.size)
+    for array in (wide_y, wide_dy, matches, positive):
+        workspace.release(array)
     return grad
 
 

@@ -2,7 +2,8 @@
 
 After its first run, a Keras CNN or MLP training step allocates no new large
 array: each line of the generated code, measured with tracemalloc while it
-runs, takes at most numpy's own ufunc buffers (up to 64 KiB), where the first
+runs, takes at most numpy's own ufunc buffers (up to 64 KiB for each thread
+of a split kernel), where the first
 run takes megabytes. And the reuse never touches an array anyone can still
 see: returned outputs (and views of them), Variables' values, what an outer
 tape holds, another thread's run.
@@ -16,9 +17,11 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime._src.core import workspace
+from runtime._src.core import parallel, workspace
 
-LINE_LIMIT = 80 * 1024          # numpy's ufunc buffers: 8192 elements of 8 bytes
+# numpy's ufunc buffers (8192 elements of 8 bytes), one set for each thread a
+# kernel's work is split over (runtime/_src/core/parallel.py)
+LINE_LIMIT = 80 * 1024 * parallel.threads_for(1 << 40)
 
 
 def _worst_line(call):

@@ -2,14 +2,15 @@
 (runtime/_src/core/parallel.py) gives the same bits as on one thread: max
 pooling and its gradient (ties, an odd size, inf and NaN in dy), the im2col
 copy of Conv2D and its filter gradient (1 and 8 channels), and the adds of
-Conv2DBackpropInput. The split is forced here; a busy machine never splits."""
+Conv2DBackpropInput, and the matrix products, whose rows are split over the
+threads while BLAS runs on one (`parallel.matmul`). The split is forced here."""
 
 import os
 
 import numpy as np
 import pytest
 
-from runtime._src.core import parallel
+from runtime._src.core import blas, parallel
 from runtime._src.ops import conv_ops, pool_ops
 
 CONV = dict(strides=(1, 1), dilations=(1, 1), padding="VALID", explicit_paddings=((0, 0), (0, 0)))
@@ -36,7 +37,9 @@ def _kernels(shape):
 
 
 @pytest.mark.parametrize("shape", [(5, 27, 25, 8), (6, 28, 28, 1)])
-def test_split_kernels_give_the_same_bits(monkeypatch, shape):
+@pytest.mark.parametrize("one_blas_thread", [False, True])
+def test_split_kernels_give_the_same_bits(monkeypatch, shape, one_blas_thread):
+    monkeypatch.setattr(blas, "single_threaded", lambda: one_blas_thread)
     for name, kernel in _kernels(shape).items():
         monkeypatch.setattr(parallel, "threads_for", lambda elements: 1)
         one = kernel()
@@ -77,3 +80,16 @@ def test_a_forked_child_splits_with_threads_of_its_own(monkeypatch):
         os._exit(0 if out.sum() == 20 else 3)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("rows,depth,cols", [(968, 288, 64), (7, 5, 3), (1, 9, 4)])
+def test_a_split_product_gives_the_same_bits(monkeypatch, rows, depth, cols):
+    rng = np.random.default_rng(rows)
+    a = rng.standard_normal((rows, depth)).astype(np.float32)
+    b = rng.standard_normal((depth, cols)).astype(np.float32)
+    monkeypatch.setattr(blas, "single_threaded", lambda: True)
+    monkeypatch.setattr(parallel, "threads_for", lambda elements: 3)
+    for left in (a, np.asfortranarray(a)):           # a patch matrix is used either way
+        out = np.empty((rows, cols), np.float32)
+        assert parallel.matmul(left, b, out) is out
+        np.testing.assert_array_equal(out, a @ b)
