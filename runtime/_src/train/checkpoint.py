@@ -14,6 +14,7 @@ are created (restore.py). Files: checkpoint_io.py (ours), tf_bundle.py
 """
 
 import os
+import warnings
 
 import numpy as np
 
@@ -115,11 +116,14 @@ class Checkpoint:
 
     def read(self, save_path, options=None):
         """Restore from `save_path` (written by `write` or `save`); returns a status."""
-        return self.restore(save_path, options)
+        return self._restored(save_path, options)
 
     def restore(self, save_path, options=None):
         """Restore from `save_path` (ours, or a checkpoint TensorFlow wrote).
         `None` restores nothing (a fresh start), as in TensorFlow."""
+        return self._restored(save_path, options)
+
+    def _restored(self, save_path, options):
         if save_path is None:
             return InitializationOnlyStatus()
         save_path = os.fspath(save_path)
@@ -134,7 +138,32 @@ class Checkpoint:
         except NotFoundError as e:
             raise NotFoundError(f"Error when restoring from checkpoint or SavedModel at "
                                 f"{save_path}: {e}") from None
-        return CheckpointLoadStatus(Restoration(nodes, values, save_path).start(self))
+        restoration = Restoration(nodes, values, save_path).start(self)
+        _warn_if_tf_keras_layout(nodes, restoration, save_path)
+        return CheckpointLoadStatus(restoration)
+
+
+# Children that only TensorFlow's Keras 3 writes: a Sequential's inner
+# Functional, its operations, the optimizer's variable lists.
+_TF_KERAS_CHILDREN = {"_functional", "_operations", "_trainable_variables", "_variables"}
+
+
+def _warn_if_tf_keras_layout(nodes, restoration, save_path):
+    """A checkpoint TensorFlow's Keras wrote keeps a model's weights under
+    its own object layout, which our Keras objects do not have: say so when
+    live values got nothing from it, rather than restore silently in part."""
+    if not any(name in _TF_KERAS_CHILDREN for node in nodes
+               for name, _ in node.get("children", ())):
+        return
+    missing = restoration.unmatched_live()
+    if missing:
+        warnings.warn(
+            f"Checkpoint {save_path} was written by TensorFlow's Keras, whose object layout "
+            "(model/_functional/_operations/..., optimizer/_variables/...) runtime.keras "
+            f"objects do not have: {len(missing)} of their values got nothing from it "
+            f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}). Move Keras "
+            "weights between the two with model.save_weights / model.load_weights "
+            "('.weights.h5').", UserWarning, stacklevel=4)
 
 
 def _saves_counter(save_path):

@@ -286,3 +286,19 @@ def test_dataset_iterator_position_is_checkpointed(tmp_path):
     fresh = iter(tf.data.Dataset.range(10))
     tf.train.Checkpoint(iterator=fresh).restore(path)
     assert int(next(fresh)) == 2
+
+
+def test_a_checkpoint_of_tf_keras_objects_says_it_does_not_map():
+    # written by fixtures/make_tf_keras_checkpoint.py with TF 2.21's Keras 3.15: its
+    # layout is model/_functional/_operations/1/..., optimizer/_variables/...; read into
+    # our Keras objects it must say so, not restore silently in part
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name="d1")])
+    opt = tf.keras.optimizers.Adam(0.1)
+    before = model.weights[0].numpy().copy()
+    with pytest.warns(UserWarning, match="was written by TensorFlow's Keras, whose object "
+                      "layout .* runtime.keras objects do not have: .* model.load_weights"):
+        status = tf.train.Checkpoint(model=model, optimizer=opt).read(
+            os.path.join(HERE, "fixtures", "tf221_keras_ckpt"))
+    np.testing.assert_array_equal(model.weights[0].numpy(), before)
+    with pytest.raises(AssertionError, match="Object not assigned a value from checkpoint"):
+        status.assert_existing_objects_matched()
