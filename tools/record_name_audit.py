@@ -311,6 +311,16 @@ CASES["added"] = [
     " @function",
     f"{_CG}({_SPD.format(dt='float32')}, tf.zeros([3])) @function",
     f"{_CG}(tf.linalg.LinearOperatorFullMatrix(tf.eye(2)), tf.ones([2]))",
+    "with tf.experimental.async_scope(): out = tf.constant(1) + 1",
+    "out = []\n"
+    "it = iter(tf.data.Dataset.range(2))\n"
+    "try:\n"
+    "    with tf.experimental.async_scope():\n"
+    "        for _ in range(3): out.append(it.get_next())\n"
+    "except tf.errors.OutOfRangeError:\n"
+    "    out.append(tf.experimental.async_clear_error())",
+    "with tf.experimental.function_executor_type('SINGLE_THREADED_EXECUTOR') as e: "
+    "out = [e, tf.function(lambda: tf.constant(2) * 3)()]",
     # TF's Simon-cipher shuffle: block sizes 16 to 64 bits, rounds, seeds per row (uint64
     # eagerly only: TF's tf.function gives another value for 2**64 - 2)
     "tf.random.experimental.index_shuffle(tf.range(10), [5, 8], 9) @function",
