@@ -8,6 +8,7 @@ from runtime._src.summary.summary_ops import (audio, histogram, image, record_if
 from runtime._src.summary.summary_ops import get_step as _get_step
 from runtime._src.summary.summary_ops import set_step as _set_step
 from runtime._src.summary.summary_ops import summary_scope as _summary_scope
+from runtime._src.summary.summary_ops import write_raw_pb as _write_raw_pb
 from runtime._src.summary.trace import graph, trace_export, trace_off, trace_on
 from runtime._src.summary.writer import (SummaryWriter, create_file_writer,
                                          create_noop_writer)
@@ -22,7 +23,8 @@ def flush(writer=None, name=None):
 
 
 # tf.summary.experimental
-experimental = _Namespace(get_step=_get_step, set_step=_set_step, summary_scope=_summary_scope)
+experimental = _Namespace(get_step=_get_step, set_step=_set_step, summary_scope=_summary_scope,
+                          write_raw_pb=_write_raw_pb)
 
 __all__ = ["audio", "SummaryWriter", "create_file_writer", "create_noop_writer", "experimental",
            "flush", "graph", "histogram", "image", "record_if", "scalar",

@@ -311,6 +311,38 @@ CASES["added"] = [
     " @function",
     f"{_CG}({_SPD.format(dt='float32')}, tf.zeros([3])) @function",
     f"{_CG}(tf.linalg.LinearOperatorFullMatrix(tf.eye(2)), tf.ones([2]))",
+    "with tf.experimental.async_scope(): out = tf.constant(1) + 1",
+    "out = []\n"
+    "it = iter(tf.data.Dataset.range(2))\n"
+    "try:\n"
+    "    with tf.experimental.async_scope():\n"
+    "        for _ in range(3): out.append(it.get_next())\n"
+    "except tf.errors.OutOfRangeError:\n"
+    "    out.append(tf.experimental.async_clear_error())",
+    "with tf.experimental.function_executor_type('SINGLE_THREADED_EXECUTOR') as e: "
+    "out = [e, tf.function(lambda: tf.constant(2) * 3)()]",
+    "from tensorboard.compat.proto import event_pb2, summary_pb2\n"
+    "from tensorboard.backend.event_processing.event_file_loader import RawEventFileLoader\n"
+    "def pb(tag, v):\n"
+    "    return summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag=tag, simple_value=v)])"
+    ".SerializeToString()\n"
+    "w = tf.summary.create_file_writer(TMP); out = []\n"
+    "with w.as_default(step=7):\n"
+    "    out.append(tf.summary.experimental.write_raw_pb(pb('a', 1.5)))\n"
+    "    out.append(tf.summary.experimental.write_raw_pb([pb('a', 1.5), pb('b', 2.5)], step=8))\n"
+    "    out.append(tf.function(lambda: tf.summary.experimental.write_raw_pb(pb('c', 3.0), "
+    "step=9))())\n"
+    "    try:\n"
+    "        tf.summary.experimental.write_raw_pb(b'junk')\n"
+    "    except tf.errors.DataLossError as e:\n"
+    "        out.append(str(e).split('Bad ')[1].split(' [')[0])\n"
+    "out.append(tf.summary.experimental.write_raw_pb(pb('a', 1.0), step=1))\n"
+    "w.close()\n"
+    "import glob\n"
+    "for f in glob.glob(TMP + '/*'):\n"
+    "    for raw in RawEventFileLoader(f).Load():\n"
+    "        e = event_pb2.Event.FromString(raw)\n"
+    "        out.append([e.step, [[v.tag, v.simple_value] for v in e.summary.value]])",
     # TF's Simon-cipher shuffle: block sizes 16 to 64 bits, rounds, seeds per row (uint64
     # eagerly only: TF's tf.function gives another value for 2**64 - 2)
     "tf.random.experimental.index_shuffle(tf.range(10), [5, 8], 9) @function",

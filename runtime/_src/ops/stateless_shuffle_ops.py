@@ -115,11 +115,31 @@ def _shuffle(index, key, max_index, rounds):
         at = np.flatnonzero((widths == w) & (max_index > 0))
         mask = np.uint64((1 << int(w)) - 1)
         keys = _round_keys([k[at] for k in key], rounds, int(w), mask)
+        if w <= 10:     # a small block: walk each index through its cipher's table
+            out[at] = _walk_tables(index[at], keys, max_index[at], int(w), mask)
+            continue
         x, top = index[at], max_index[at]
         x = _simon_encrypt(x, keys, int(w), mask)
         while np.any(x > top):
             x = np.where(x > top, _simon_encrypt(x, keys, int(w), mask), x)
         out[at] = x
+    return out
+
+
+def _walk_tables(index, keys, max_index, w, mask):
+    """Cycle-walking on a block of at most 20 bits, where the walk from a small
+    max_index is long: encrypt the whole block once per key, then follow it."""
+    out = np.zeros_like(index)
+    block = np.arange(1 << (2 * w), dtype=np.uint64)
+    rows = np.stack(keys, axis=1)
+    for key_row in np.unique(rows, axis=0):
+        same = np.flatnonzero((rows == key_row).all(axis=1))
+        table = _simon_encrypt(block, [np.uint64(k) for k in key_row], w, mask).tolist()
+        for i in same.tolist():
+            x, top = table[int(index[i]) & (len(table) - 1)], int(max_index[i])  # TF's bits
+            while x > top:
+                x = table[x]
+            out[i] = x
     return out
 
 

@@ -220,6 +220,16 @@ def _static_int(value, what):
     return int(np.asarray(value))
 
 
+def write_raw_pb(tensor, step=None, name=None):
+    """`tf.summary.experimental.write_raw_pb`: one event holding the serialized
+    `tf.compat.v1.Summary` protos of the string tensor `tensor` (scalar or
+    vector), merged; False when no writer records."""
+    data = convert_to_tensor(tensor)
+    if data.dtype != dtypes.string:
+        raise TypeError(f"write_raw_pb: tensor must be a string tensor, got {data.dtype.name}")
+    return _stage("raw", "", data, step)
+
+
 def write(tag, tensor, step=None, metadata=None, name=None):
     """Write `tensor` as is under `tag` (TensorBoard needs plugin metadata to show it)."""
     _checked_name(tag, "write")

@@ -19,7 +19,7 @@ import zlib
 
 import numpy as np
 
-from runtime._src.core.errors import InvalidArgumentError
+from runtime._src.core.errors import DataLossError, InvalidArgumentError
 from runtime._src.ops.audio_ops import _encode_wav
 from runtime._src.summary.writer import require_tensorboard
 
@@ -38,10 +38,27 @@ def _metadata(kind, options):
     return meta
 
 
+def _raw_summary(blobs, summary_pb2):
+    """One Summary merging the serialized Summary protos of `blobs` (write_raw_pb)."""
+    from google.protobuf.message import DecodeError
+    summary = summary_pb2.Summary()
+    for i, blob in enumerate(np.asarray(blobs, object).reshape(-1).tolist()):
+        try:
+            summary.MergeFromString(bytes(blob))
+        except DecodeError:
+            raise DataLossError(f"Bad tf.compat.v1.Summary binary proto tensor string at "
+                                f"index {i}", "WriteRawProtoSummary") from None
+    return summary
+
+
 def event(kind, tag, value, step, options):
-    """The Event protobuf of one summary value."""
+    """The Event protobuf of one summary value (or, for "raw", of the serialized
+    Summary protos given)."""
     from tensorboard.util import tensor_util
     _, event_pb2, summary_pb2 = require_tensorboard("tf.summary")
+    if kind == "raw":
+        return event_pb2.Event(wall_time=time.time(), step=step,
+                               summary=_raw_summary(value, summary_pb2))
     value = np.asarray(value)
     if kind == "histogram":
         value = buckets(value, options.get("buckets", 30))
