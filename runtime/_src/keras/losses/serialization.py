@@ -15,15 +15,7 @@ def serialize(loss):
 
 def deserialize(name, custom_objects=None):
     """The loss a `serialize` result (or a name) describes."""
-    if isinstance(name, str):
-        found = serialization.deserialize_name(name, custom_objects)
-        if found is not name:
-            return found
-        try:
-            return get(name)
-        except ValueError:          # a name Keras does not know comes back as it is
-            return name
-    return serialization.deserialize_keras_object(name, custom_objects, module="keras.losses")
+    return serialization.deserialize_or_get(name, custom_objects, get, "keras.losses")
 
 
 class Reduction:

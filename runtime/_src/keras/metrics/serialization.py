@@ -14,13 +14,4 @@ def serialize(metric):
 
 def deserialize(config, custom_objects=None):
     """The metric `config` describes (a `serialize` dict or a name)."""
-    if isinstance(config, str):
-        found = serialization.deserialize_name(config, custom_objects)
-        if found is not config:
-            return found
-        try:
-            return get(config)
-        except ValueError:          # a name Keras does not know comes back as it is
-            return config
-    return serialization.deserialize_keras_object(config, custom_objects,
-                                                  module="keras.metrics")
+    return serialization.deserialize_or_get(config, custom_objects, get, "keras.metrics")

@@ -237,6 +237,21 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
     return obj
 
 
+def deserialize_or_get(config, custom_objects, get, module):
+    """A namespace's `deserialize` whose `get(name)` knows its built-in names:
+    a string is a registered or custom object, else `get`'s, else itself (a
+    name Keras does not know); a dict is deserialized in `module`."""
+    if isinstance(config, str):
+        found = deserialize_name(config, custom_objects)
+        if found is not config:
+            return found
+        try:
+            return get(config)
+        except ValueError:
+            return config
+    return deserialize_keras_object(config, custom_objects, module=module)
+
+
 def deserialize_name(name, custom_objects=None, by_name=None, module=None):
     """Keras's `<namespace>.deserialize(name)` for a string: the custom or
     registered object of that name as it is, else the namespace's built-in one
