@@ -136,7 +136,7 @@ def _plain_function(fn):
     func, self = inspect_utils.unwrap_callable(fn)
     original = getattr(func, "__wrapped_original__", None)
     if original is not None:          # an already converted function
-        func = original
+        func = original()
     if func is None and callable(fn) and not isinstance(fn, type):
         call = getattr(type(fn), "__call__", None)
         if isinstance(call, types.FunctionType):
