@@ -136,7 +136,9 @@ def _plain_function(fn):
     func, self = inspect_utils.unwrap_callable(fn)
     original = getattr(func, "__wrapped_original__", None)
     if original is not None:          # an already converted function
-        func = original
+        converted, func = func, original()
+        if original.cached and _cached_conversion(func) is None:
+            _cache_conversion(func, converted)      # the original's copy: the same conversion
     if func is None and callable(fn) and not isinstance(fn, type):
         call = getattr(type(fn), "__call__", None)
         if isinstance(call, types.FunctionType):
@@ -270,6 +272,7 @@ def converted_callable(fn, user_requested=True, recursive=True):
                 func.__name__, func.__code__.co_filename, entry.object_writes)
         if recursive:
             _cache_conversion(func, converted)
+            converted.__wrapped_original__.cached = True
     if bound is not None:
         return types.MethodType(converted, bound)
     return converted

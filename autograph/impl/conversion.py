@@ -394,8 +394,40 @@ class ConvertedEntity:
         new.__qualname__ = fn.__qualname__
         new.__doc__ = fn.__doc__
         new.__dict__.update(fn.__dict__)
-        new.__wrapped_original__ = fn
+        new.__wrapped_original__ = Original(fn)
         return new
+
+
+class Original:
+    """`original()`: the user's function a converted function was made from.
+
+    Held weakly: the user's function keeps its converted function (the
+    conversion cache in its __dict__), so a strong reference back would make
+    a cycle, and every dropped converted function, with its generated code,
+    source map and linecache text, would wait for the cyclic collector (which,
+    in a large process, runs a full pass rarely). Once the user's function is
+    gone, `original()` builds an equal one from its parts (once: the copy is
+    kept). `cached` is True when the converted function is the one the user's
+    function caches (api.converted_callable)."""
+
+    __slots__ = ("_ref", "_parts", "_copy", "cached")
+
+    def __init__(self, fn):
+        self._ref = weakref.ref(fn)
+        self._parts = (fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                       fn.__closure__, fn.__kwdefaults__, fn.__qualname__)
+        self._copy = None
+        self.cached = False
+
+    def __call__(self):
+        fn = self._ref()
+        if fn is None:
+            if self._copy is None:
+                code, globals_, name, defaults, closure, kwdefaults, qualname = self._parts
+                self._copy = types.FunctionType(code, globals_, name, defaults, closure)
+                self._copy.__kwdefaults__, self._copy.__qualname__ = kwdefaults, qualname
+            fn = self._copy
+        return fn
 
 
 def convert_entity(fn, recursive=True):
