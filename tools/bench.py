@@ -7,7 +7,7 @@ physical limit) and the ratio graph/numpy, and checks the issue's target.
 
     python tools/bench.py                 # the table, about a minute
     python tools/bench.py --json out.json # the same figures as JSON
-    python tools/bench.py --repeat 3      # fewer repetitions (noisier; caps every N)
+    python tools/bench.py --repeat 3      # fewer repetitions (noisier)
     python tools/bench.py --only JAX      # the JAX rows only
 
 Timing is best-of-N: each of N repetitions times a batch of calls long
@@ -50,7 +50,7 @@ BATCH_SECONDS = 0.02
 
 def best_of(fn, repeat=None, min_batch=BATCH_SECONDS):
     """Best per-call time of `fn()` in seconds over `repeat` timed batches."""
-    repeat = min(repeat or REPEAT, REPEAT)
+    repeat = repeat or REPEAT
     number = _calibrate(fn, min_batch)
     return min(_time_batch(fn, number) / number for _ in range(repeat))
 
@@ -58,7 +58,7 @@ def best_of(fn, repeat=None, min_batch=BATCH_SECONDS):
 def best_of_pair(fn_a, fn_b, repeat=None, min_batch=BATCH_SECONDS):
     """best_of for two functions with their batches interleaved, so that load
     from other processes hits both alike (the ratio is what matters)."""
-    repeat = min(repeat or REPEAT, REPEAT)
+    repeat = repeat or REPEAT
     numbers = [_calibrate(fn, min_batch) for fn in (fn_a, fn_b)]
     best = [float("inf"), float("inf")]
     for _ in range(repeat):
@@ -296,7 +296,7 @@ def best_of_many(fns, repeat=None, min_batch=BATCH_SECONDS, clock=time.perf_coun
     `clock=time.thread_time` times the calling thread's CPU time: on a shared
     machine a wall-clock batch of microsecond calls is almost never left
     unpreempted, the thread's CPU time is (for single-threaded calls)."""
-    repeat = min(repeat or REPEAT, REPEAT)
+    repeat = repeat or REPEAT
     numbers = [_calibrate(fn, min_batch) for fn in fns]
     best = [float("inf")] * len(fns)
     for _ in range(repeat):
@@ -1202,8 +1202,7 @@ def main(argv=None):
     global REPEAT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
-    parser.add_argument("--repeat", type=int, default=REPEAT,
-                        help="N of best-of-N (also caps the workloads that take fewer)")
+    parser.add_argument("--repeat", type=int, default=REPEAT, help="N of best-of-N")
     parser.add_argument("--only", metavar="TEXT",
                         help="run only the workloads whose title contains TEXT (e.g. JAX)")
     args = parser.parse_args(argv)
