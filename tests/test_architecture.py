@@ -101,6 +101,17 @@ def _targets(node, module, is_package, modules):
     return [t for t in out if t in modules]
 
 
+def _statements(tree):
+    """Every statement of a module, nested ones too, without walking into
+    expressions (an import is a statement: 4x fewer nodes than ast.walk)."""
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, ()))
+
+
 @functools.lru_cache(maxsize=1)
 def import_graph():
     """{module: set of modules it imports anywhere in its source} (parsed once
@@ -112,7 +123,7 @@ def import_graph():
             tree = ast.parse(f.read(), path)
         is_package = path.endswith("__init__.py")
         edges = set()
-        for node in ast.walk(tree):
+        for node in _statements(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 edges.update(_targets(node, module, is_package, modules))
         edges.discard(module)

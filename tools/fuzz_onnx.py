@@ -10,9 +10,10 @@ those), as are programs with an `assert` (the exporter refuses asserts by
 design); any other op the exporter refuses is counted as refused with its
 reason.
 
-    python tools/fuzz_onnx.py --count 200 --seed 1 [--composites | --closures]
+    python tools/fuzz_onnx.py --count 200 --seed 1 [--composites | --closures] [--strict]
 
-Exit status 1 when a program disagrees (printed with its inputs).
+Exit status 1 when a program disagrees (printed with its inputs), and with
+`--strict` (CI, .ci/fuzz) also when the exporter refuses one.
 """
 
 import argparse
@@ -158,6 +159,7 @@ def main(argv=None):
     modes = parser.add_mutually_exclusive_group()
     for mode in MODES[1:]:
         modes.add_argument(f"--{mode}", dest="mode", action="store_const", const=mode)
+    parser.add_argument("--strict", action="store_true", help="a refused program fails too")
     args = parser.parse_args(argv)
     mode = args.mode or "default"
     stats = run(args.count, args.seed, mode)
@@ -165,7 +167,7 @@ def main(argv=None):
         print(f"REFUSED x{n}: {reason}")
     print(f"fuzz: {args.count} programs, seed {args.seed}, mode {mode}, backend onnx, "
           f"{stats['mismatches']} mismatches, {stats['refused']} refused")
-    return 1 if stats["mismatches"] else 0
+    return 1 if stats["mismatches"] or (args.strict and stats["refused"]) else 0
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@
   several times slower); the 10,000-retrace run is measured without it.
 * Excessive retracing produces exactly ONE `RetracingWarning`, which names
   the fix (`input_signature`, `reduce_retracing`).
+
+The three long ones are marked `long`: a plain `python3 -m pytest` leaves them
+out, `-m long` runs them (CI does, in a step of its own: .ci/run).
 """
 
 import gc
@@ -51,6 +54,7 @@ def _scaled(autograph=False):
     return f
 
 
+@pytest.mark.long
 def test_100k_cached_calls_do_not_grow_memory(traced_memory):
     f = _scaled()
     x = tf.constant(np.arange(4, dtype=np.int32))
@@ -65,6 +69,7 @@ def test_100k_cached_calls_do_not_grow_memory(traced_memory):
     assert grown < 2_000_000, f"{CALLS} cached calls kept {grown} bytes alive"
 
 
+@pytest.mark.long
 def test_retraces_grow_memory_linearly_per_graph_only(traced_memory):
     f = _scaled()
     x = tf.constant(3)
@@ -90,6 +95,7 @@ def test_retraces_grow_memory_linearly_per_graph_only(traced_memory):
     assert after_hits - end < 500_000, "cache hits allocated memory that stays alive"
 
 
+@pytest.mark.long
 def test_ten_thousand_retraces_trace_once_each_and_warn_once():
     f = _scaled()
     x = tf.constant(1)

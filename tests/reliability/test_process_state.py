@@ -9,6 +9,8 @@ import sys
 import threading
 import tracemalloc
 
+import pytest
+
 import autograph
 from autograph.pyct import pauses
 
@@ -38,6 +40,7 @@ def _convert_and_drop(i):
     del linecache.cache[filename]
 
 
+@pytest.mark.long
 def test_converting_and_dropping_2000_functions_keeps_under_2_mib():
     # Python interns the names: grow its table once, before measuring.
     compile("\n".join(f"w{i} = 0" for i in range(8000)), "<names>", "exec")

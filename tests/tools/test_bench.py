@@ -29,7 +29,7 @@ def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
     scratch.mkdir()
     run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bench.py"),
                           "--repeat", "1", "--json", str(out)],
-                         capture_output=True, text=True, timeout=300,
+                         capture_output=True, text=True, timeout=900,
                          env=dict(os.environ, TMPDIR=str(scratch),
                                   BENCH_TF_PYTHON=""))   # skip TensorFlow's rows
     assert run.returncode == 0, run.stderr

@@ -407,6 +407,7 @@ def test_editing_an_inlined_subgraph_recompiles():
     assert g._compiled is not first
 
 
+@pytest.mark.long
 def test_million_iteration_loop_runs_in_flat_memory():
     import tracemalloc
 

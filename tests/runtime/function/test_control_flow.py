@@ -370,6 +370,7 @@ def test_while_run_time_error_in_body_names_op_and_line():
 
 # --- while_loop: a long loop in flat memory ---------------------------------------------
 
+@pytest.mark.long
 def test_million_iterations_run_in_flat_memory():
     g, _, _ = trace(lambda n: tf.while_loop(lambda i: i < n, lambda i: (i + 1,), (0,)), I32(0))
     assert executor.run(g, [I32(10)]) == [10]  # compile outside the measurement
@@ -385,6 +386,7 @@ def test_million_iterations_run_in_flat_memory():
     assert peak < 1 << 20, f"peak extra memory {peak} bytes"
 
 
+@pytest.mark.long
 def test_while_kernel_itself_loops_without_growth():
     """The While kernel (used where the executor does not inline the loop)."""
     from runtime._src.exec.control_flow_ops import _while_kernel
