@@ -416,8 +416,9 @@ def _array(array):
                                            else array.dtype).ravel().tolist()]
 
 
-def run(tf, key, mode, tmp):
-    """The plain result of one case under `tf` ('eager' or 'function'), or its error's type."""
+def run(tf, key, mode, tmp, reraise=False):
+    """The plain result of one case under `tf` ('eager' or 'function'), or its
+    error's type (`reraise`: the error itself)."""
     import unittest
     code = key.split(": ", 1)[1].replace(" @function", "")
     env = {"tf": tf, "np": np, "TMP": str(tmp), "unittest": unittest}
@@ -429,6 +430,8 @@ def run(tf, key, mode, tmp):
             return plain(env["out"])
         return plain(eval(code, env))  # noqa: S307
     except Exception as e:  # noqa: BLE001 - the error's type is the record
+        if reraise:
+            raise
         return {"error": type(e).__name__}
 
 
