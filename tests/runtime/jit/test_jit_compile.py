@@ -21,6 +21,7 @@ X = RNG.standard_normal((4, 5)).astype(np.float32)
 W = RNG.standard_normal((5, 3)).astype(np.float32)
 IMG = RNG.standard_normal((2, 8, 8, 3)).astype(np.float32)
 FILT = RNG.standard_normal((3, 3, 3, 4)).astype(np.float32)
+FILT_2X3 = RNG.standard_normal((2, 3, 2, 5)).astype(np.float32)
 
 
 def _collatz(n):
@@ -77,6 +78,15 @@ def _conv_grads(img, f):
         y = tf.nn.conv2d(img, f, 1, "SAME")
         y = tf.nn.max_pool2d(tf.nn.relu(y), 2, 2, "VALID") + tf.nn.avg_pool2d(y, 2, 2, "SAME")
         loss = tf.reduce_sum(tf.nn.bias_add(y, tf.ones([4])) ** 2)
+    return [loss] + tape.gradient(loss, [img, f])
+
+
+def _narrow_conv_grads(img, f):
+    """A non-square window over two channels, SAME padding: the filter
+    gradient's (KH*KW*C, N*OH*OW) windows in (row, column, channel) order."""
+    with tf.GradientTape() as tape:
+        tape.watch([img, f])
+        loss = tf.reduce_sum(tf.nn.conv2d(img, f, 1, "SAME") ** 2)
     return [loss] + tape.gradient(loss, [img, f])
 
 
@@ -137,6 +147,7 @@ CASES = [
     (_grads, lambda: (tf.constant(X), tf.constant(W))),
     (_conv_grads, lambda: (tf.constant(IMG), tf.constant(FILT))),
     (_strided_conv, lambda: (tf.constant(IMG), tf.constant(FILT))),
+    (_narrow_conv_grads, lambda: (tf.constant(IMG[:, :7, :5, :2]), tf.constant(FILT_2X3))),
     (_reductions, lambda: (tf.constant(X),)),
     (_elementwise, lambda: (tf.constant(X),)),
     (_nested_cond_in_loop, lambda: (tf.constant(X),)),
