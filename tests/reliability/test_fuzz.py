@@ -469,6 +469,15 @@ def test_judge_jax_outcomes(staged, verdict):
     assert fuzz.judge_jax(((1, 2, [3]), ("ok", 5, ""), staged)) == verdict
 
 
+def test_cli_xla_summary_line(capsys):
+    # --backend xla: tf.function(jit_compile=True) against the executor (.ci/fuzz runs 100)
+    pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]')")
+    code = fuzz.main(["--backend", "xla", "--count", "2", "--seed", "5"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last == "fuzz: 2 programs, seed 5, mode default, backend xla, 0 mismatches, 0 refused"
+    assert code == 0
+
+
 def test_cli_jax_summary_line(capsys):
     pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]')")
     code = fuzz.main(["--backend", "jax", "--count", "2", "--seed", "5", "--no-shrink"])
