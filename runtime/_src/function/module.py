@@ -24,7 +24,7 @@ import re
 from runtime._src.function.variables import Variable
 
 __all__ = ["Module", "is_variable", "ListWrapper", "DictWrapper", "track_containers",
-           "child_added"]
+           "child_added", "on_new_child", "forget_new_child"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/]*$")
 
@@ -129,6 +129,18 @@ def child_added(owner):
     if waiting:
         for restore in list(waiting):
             restore(owner)
+
+
+def on_new_child(owner, callback):
+    """Call `callback(owner)` each time `owner` (a Module, a Checkpoint, a
+    ListWrapper or DictWrapper) gets a new child, until `forget_new_child`."""
+    owner.__dict__.setdefault(_DEFERRED, []).append(callback)
+
+
+def forget_new_child(owner, callback):
+    waiting = owner.__dict__.get(_DEFERRED)
+    if waiting and callback in waiting:
+        waiting.remove(callback)
 
 
 def track_containers(value):

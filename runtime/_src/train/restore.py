@@ -20,13 +20,12 @@ import functools
 import numpy as np
 
 from runtime._src.core.context import init_scope
+from runtime._src.function.module import forget_new_child, on_new_child
 from runtime._src.function.variables import Variable
 from runtime._src.train.tracking import (children, is_keras_layer, is_keras_optimizer,
                                           slot_variables, walk)
 
 __all__ = ["Restoration"]
-
-_DEFERRED = "_deferred_restores"     # function/module.py's child_added runs these
 
 
 class Restoration:
@@ -121,7 +120,7 @@ class Restoration:
         elif first and hasattr(obj, "__dict__"):
             # a Module, Checkpoint or ListWrapper/DictWrapper: tried again each
             # time it gets a new child (function/module.py's child_added)
-            obj.__dict__.setdefault(_DEFERRED, []).append(self._retry)
+            on_new_child(obj, self._retry)
 
     def _retry(self, obj):
         missing = self.waiting.pop(id(obj), [])
@@ -129,9 +128,8 @@ class Restoration:
             self._match(cid, child)
         if id(obj) not in self.waiting:
             _unwrap(obj, "build")
-            waiting = getattr(obj, "__dict__", {}).get(_DEFERRED)
-            if waiting and self._retry in waiting:
-                waiting.remove(self._retry)
+            if hasattr(obj, "__dict__"):
+                forget_new_child(obj, self._retry)
 
     def _restore_slots(self):
         for pid, entries in list(self.slot_waiting.items()):
