@@ -18,7 +18,9 @@ from runtime._src.core.dtypes import (DType, bfloat16, bool, complex64, complex1
                                       string, uint8, uint16, uint32, uint64)
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.ops.complex_ops import complex  # tf.complex
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
+from runtime._src.core.type_spec import TypeSpec
 from runtime._src.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh,
                                        atan, atan2, atanh, cast, clip_by_value, cos, cosh,
                                        divide, equal, exp, floor, floordiv, greater,
@@ -77,8 +79,8 @@ from runtime._src.ops.image_color import saturate_cast
 from runtime._src.ops.partition_ops import dynamic_partition, dynamic_stitch
 from runtime._src.core.devices import device
 from runtime._src.core.tf_logging import get_logger
-from runtime._src.function.variable_slices import IndexedSlices
-from runtime._src.function.type_specs import TensorArraySpec, type_spec_from_value
+from runtime._src.function.indexed_slices import IndexedSlices, IndexedSlicesSpec
+from runtime._src.function.type_specs import NoneTensorSpec, TensorArraySpec, type_spec_from_value
 from runtime._src.function.variable_sync import VariableAggregation, VariableSynchronization
 from runtime._src.autodiff.tape import AggregationMethod, hessians
 from runtime._src.autodiff.conv_backprop import (conv2d_backprop_filter_v2,
@@ -161,7 +163,8 @@ __all__ = [
     "while_loop", "zeros", "zeros_like",
     "control_dependencies", "device", "ensure_shape", "experimental", "get_logger",
     "get_static_value", "histogram_fixed_width", "histogram_fixed_width_bins", "identity_n",
-    "image", "saturate_cast", "timestamp", "dynamic_partition", "dynamic_stitch", "IndexedSlices", "io", "TensorArraySpec",
+    "image", "saturate_cast", "timestamp", "dynamic_partition", "dynamic_stitch", "IndexedSlices", "IndexedSlicesSpec", "NoneTensorSpec", "TypeSpec", "io",
+    "TensorArraySpec",
     "type_spec_from_value", "ragged", "RaggedTensor", "RaggedTensorSpec",
     "AggregationMethod", "DeviceSpec", "VariableAggregation", "VariableSynchronization",
     "as_string", "batch_to_space", "constant_initializer", "conv2d_backprop_filter_v2",

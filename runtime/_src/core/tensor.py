@@ -17,10 +17,11 @@ from runtime._src.core.composite import is_composite
 from runtime._src.core.context import current_graph
 from runtime._src.core.devices import EAGER_DEVICE
 from runtime._src.core.errors import OperatorNotAllowedInGraphError
-from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor_shape import TensorShape, as_shape
 from runtime._src.core.protocols import reads_as_tensor
+from runtime._src.core.type_spec import TypeSpec
 
-__all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "VariantValue", "wrap_numpy",
+__all__ = ["Tensor", "TensorSpec", "EagerTensor", "SymbolicTensor", "VariantValue", "wrap_numpy",
            "convert_to_tensor", "format_value", "is_tensor_like", "unwrap_variable",
            "dispatch", "DISPATCHED", "is_symbolic_tensor"]
 
@@ -627,3 +628,61 @@ def _numpy_repr(value):
     return repr(arr)
 
 
+class TensorSpec(TypeSpec):
+    """`tf.TensorSpec`: describes a tensor (an argument, a result): shape
+    (dims may be None), dtype, and an optional name."""
+
+    __slots__ = ("shape", "dtype", "name")
+    value_type = Tensor
+
+    def __init__(self, shape=None, dtype=_dtypes.float32, name=None):
+        self.shape = as_shape(shape)
+        self.dtype = _dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name)
+
+    @classmethod
+    def from_spec(cls, spec, name=None):
+        """A TensorSpec of another spec's shape and dtype (its name unless `name`)."""
+        return cls(spec.shape, spec.dtype, name or getattr(spec, "name", None))
+
+    def is_compatible_with(self, value):
+        """True when a tensor (or spec) has this dtype and a compatible shape."""
+        return self.dtype == value.dtype and self.shape.is_compatible_with(value.shape)
+
+    # The TypeSpec protocol: a tensor is its own one component.
+    def _serialize(self):
+        return (self.shape, self.dtype, self.name)
+
+    @property
+    def _component_specs(self):
+        return self
+
+    def _to_components(self, value):
+        return value
+
+    def _from_components(self, components):
+        return components
+
+    def flatten(self):
+        return [self]
+
+    def to_tensors(self, value):
+        return [value]
+
+    def from_tensors(self, tensors):
+        return next(iter(tensors))
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.shape == other.shape
+                and self.dtype == other.dtype and self.name == other.name)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype.name, self.name))
+
+    def __repr__(self):
+        # TensorFlow 2.21: TensorSpec(shape=<unknown>, dtype=tf.int32, name=None)
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"

@@ -1,5 +1,5 @@
-"""Static shapes (`TensorShape`, with `None` for unknown dimensions) and
-`TensorSpec`, the (shape, dtype) description of a tensor argument.
+"""Static shapes: `TensorShape`, with `None` for unknown dimensions (the
+spec of a tensor, `TensorSpec`, is in core/tensor.py).
 
     >>> s = TensorShape([None, 3])
     >>> s.is_compatible_with([5, 3])
@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from runtime._src.core import dtypes as _dtypes
 
-__all__ = ["TensorShape", "TensorSpec"]
+__all__ = ["TensorShape", "as_shape"]
 
 
 class TensorShape:
@@ -169,35 +169,3 @@ def as_shape(value):
     if isinstance(value, TensorShape):
         return value
     return TensorShape(value)
-
-
-class TensorSpec:
-    """Describes a tensor argument: shape (dims may be None), dtype, name."""
-
-    __slots__ = ("shape", "dtype", "name")
-
-    def __init__(self, shape: TensorShape | Sequence[int | None] | None = None,
-                 dtype: _dtypes.DType | str | type = _dtypes.float32,
-                 name: str | None = None) -> None:
-        self.shape = as_shape(shape)
-        self.dtype = _dtypes.as_dtype(dtype)
-        self.name = name
-
-    @classmethod
-    def from_tensor(cls, tensor: Any, name: str | None = None) -> TensorSpec:
-        return cls(tensor.shape, tensor.dtype, name)
-
-    def is_compatible_with(self, value: Any) -> bool:
-        """True when a tensor (or spec) has this dtype and a compatible shape."""
-        return self.dtype == value.dtype and self.shape.is_compatible_with(value.shape)
-
-    def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self.shape == other.shape
-                and self.dtype == other.dtype and self.name == other.name)
-
-    def __hash__(self):
-        return hash((self.shape, self.dtype.name, self.name))
-
-    def __repr__(self):
-        # TensorFlow 2.21: TensorSpec(shape=<unknown>, dtype=tf.int32, name=None)
-        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"

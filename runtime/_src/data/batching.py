@@ -19,7 +19,8 @@ import numpy as np
 from runtime._src.core import dtypes, nest
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import wrap_numpy
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from runtime._src.data import composite_rows, structure
 from runtime._src.data.dataset import (

@@ -22,7 +22,8 @@ from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, VariantValue, wrap_numpy
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.env import EMPTY, symbolic_leaves
 from runtime._src.data.iterator import NumpyIterator, OwnedIterator

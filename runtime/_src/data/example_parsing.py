@@ -6,7 +6,7 @@ a dataset of serialized Example vectors (batches) into dicts of tensors.
 """
 
 from runtime._src.core import dtypes
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.io.parsing_ops import parse_example
 
 __all__ = ["parse_example_dataset"]

@@ -19,7 +19,7 @@ from runtime._src.core.errors import InvalidArgumentError, OutOfRangeError
 from runtime._src.core import dtypes
 from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.tensor import EagerTensor, Tensor, wrap_numpy
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.env import EMPTY
 

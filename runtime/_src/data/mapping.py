@@ -24,7 +24,7 @@ from runtime._src.core import nest
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import iterator_ops, structure
 from runtime._src.data.batching import DatasetSpec, Stored, stack
 from runtime._src.data.env import DEBUG_MODE

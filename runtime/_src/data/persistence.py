@@ -24,7 +24,8 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.errors import NotFoundError
 from runtime._src.core.tensor import EagerTensor, wrap_numpy
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.batching import DatasetSpec, Stored
 from runtime._src.data.dataset import Dataset, register

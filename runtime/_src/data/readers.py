@@ -21,7 +21,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.dataset import AUTOTUNE, Dataset, register, static_int
 from runtime._src.data.env import Env

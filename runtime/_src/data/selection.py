@@ -18,7 +18,8 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import FailedPreconditionError, InvalidArgumentError
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.batching import Stored
 from runtime._src.data.dataset import (

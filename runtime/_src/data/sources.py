@@ -10,7 +10,8 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.tensor import EagerTensor
 from runtime._src.data import composite_rows, structure
 from runtime._src.data.batching import Plan

@@ -16,7 +16,7 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError, UnknownError
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.dataset import Dataset, register
 

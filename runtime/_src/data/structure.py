@@ -23,7 +23,7 @@ import numpy as np
 from runtime._src.core import nest
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor, wrap_numpy
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.data import composite_rows
 from runtime._src.extension.extension_type import ExtensionType, ExtensionTypeSpec

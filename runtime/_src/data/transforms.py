@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.data.batching import Plan
 from runtime._src.data.env import DEBUG_MODE
 from runtime._src.data.dataset import (

@@ -9,7 +9,8 @@ import numpy as np
 
 from runtime._src.core.nest import map_structure
 from runtime._src.core.tensor import EagerTensor, Tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.distribute.values import InputContext, PerReplica, PerReplicaSpec
 from runtime._src.ops import array_ops
 

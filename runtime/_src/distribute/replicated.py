@@ -30,7 +30,8 @@ import numpy as np
 from runtime._src.core import nest
 from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.distribute import context as _ctx
 from runtime._src.distribute.threaded import ThreadedProgram, shapes_across, write_rule
 from runtime._src.distribute.values import PerReplica

@@ -14,7 +14,8 @@ import enum
 from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.dtypes import as_dtype
 from runtime._src.core.tensor import Tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.variable_sync import VariableAggregation
 
 __all__ = ["DistributedValues", "PerReplica", "PerReplicaSpec", "ReduceOp", "InputContext",

@@ -24,7 +24,8 @@ import inspect
 
 from runtime._src.core.composite import CompositeSpec, register_spec, type_spec_of
 from runtime._src.core.tensor import Tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.extension import fields as _fields
 from runtime._src.extension.fields import NO_DEFAULT, ImmutableDict
 

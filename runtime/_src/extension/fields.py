@@ -18,7 +18,8 @@ import typing
 from runtime._src.core import dtypes
 from runtime._src.core.composite import CompositeSpec, type_spec_of
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["Field", "ImmutableDict", "class_fields", "convert_field", "convert_spec_field",

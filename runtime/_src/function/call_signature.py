@@ -20,7 +20,7 @@ from runtime._src.core import nest
 from runtime._src.core.composite import CompositeSpec
 from runtime._src.function import function_type as _function_type
 from runtime._src.function import signature as _sig
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.ops import math_ops, nn_ops
 
 __all__ = ["CallSignature", "first_param_is_self", "check_input_signature",

@@ -32,7 +32,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.graph.graph import leaked_tensor_error
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, convert_to_tensor, wrap_numpy
 from runtime._src.function.tensor_array import TensorArray
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["ConcreteFunction"]

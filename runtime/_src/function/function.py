@@ -67,7 +67,7 @@ from runtime._src.function import variables as _variables
 from runtime._src.function.concrete_function import (ConcreteFunction, _OutputPlan,
                                                      traced_graph_def)
 from runtime._src.graph.graph import Graph, current_graph
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src import optimizer
 import autograph
 from autograph.integration import optional_features as _optional_features

@@ -32,7 +32,8 @@ from runtime._src.core import nest
 from runtime._src.core.composite import CompositeSpec, dispatch_api, type_spec_of
 from runtime._src.core.context import name_scope
 from runtime._src.core.tensor import SymbolicTensor, Tensor, convert_to_tensor, unwrap_variable
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import Graph, current_graph
 from runtime._src.ops import array_ops, math_ops, reduction_ops

@@ -42,7 +42,8 @@ from runtime._src.core.composite import CompositeSpec, type_spec_of
 from runtime._src.core.nest import _sorted_keys
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.function.tensor_array import TensorArray
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
 
 __all__ = ["InputSignatureMismatchError", "call_key", "make_template", "match_template",

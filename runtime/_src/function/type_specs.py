@@ -1,8 +1,9 @@
-"""`tf.type_spec_from_value` and `tf.TensorArraySpec`.
+"""`tf.type_spec_from_value`, `tf.TensorArraySpec` and `tf.NoneTensorSpec`.
 
     type_spec_from_value(constant([1, 2]))     # TensorSpec(shape=(2,), dtype=tf.int32, name=None)
     TensorArraySpec([2], tf.float32)           # the spec of a TensorArray of [2] elements
 
+`NoneTensorSpec()` is the spec of None (no components; `type_spec_from_value(None)`).
 A value that knows its own spec (a RaggedTensor: `value._type_spec`) gives
 that; numpy arrays and Python numbers give the spec of their tensor.
 """
@@ -10,11 +11,13 @@ that; numpy arrays and Python numbers give the spec of their tensor.
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.composite import CompositeSpec, register_spec
 from runtime._src.core.tensor import Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
 
-__all__ = ["type_spec_from_value", "TensorArraySpec"]
+__all__ = ["type_spec_from_value", "TensorArraySpec", "NoneTensorSpec", "NoneTensor"]
 
 
 class TensorArraySpec:
@@ -52,8 +55,44 @@ class TensorArraySpec:
         return TensorArraySpec(shape, value.dtype, getattr(value, "dynamic_size", False))
 
 
+class NoneTensor:
+    """The value type of `NoneTensorSpec`: the spec describes None."""
+
+
+@register_spec
+class NoneTensorSpec(CompositeSpec):
+    """`tf.NoneTensorSpec()`: the spec of None, a value of no tensors."""
+
+    __slots__ = ()
+    value_type = NoneTensor
+
+    def __init__(self):
+        pass
+
+    def _serialize(self):
+        return ()
+
+    @property
+    def _component_specs(self):
+        return []
+
+    def _to_components(self, value):
+        return []
+
+    def _from_components(self, components):
+        return None
+
+    def is_compatible_with(self, spec_or_value):
+        return spec_or_value is None or type(spec_or_value) is NoneTensorSpec
+
+    def __repr__(self):
+        return "NoneTensorSpec()"
+
+
 def type_spec_from_value(value):
     """`tf.type_spec_from_value`: the TypeSpec describing `value`."""
+    if value is None:
+        return NoneTensorSpec()
     spec = getattr(value, "_type_spec", None)
     if spec is not None:
         return spec

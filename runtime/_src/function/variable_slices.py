@@ -19,6 +19,7 @@ from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.core.protocols import reads_as_tensor
+from runtime._src.function.indexed_slices import IndexedSlices
 from runtime._src.graph.op_registry import get_op, record_eager
 from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import reshape
@@ -28,16 +29,6 @@ from runtime._src.ops.scatter_ops import (tensor_scatter_nd_add, tensor_scatter_
 from runtime._src.ops.shape_ops import broadcast_to
 
 __all__ = ["SliceAssignMixin", "IndexedSlices"]
-
-
-class IndexedSlices:
-    """`tf.IndexedSlices`: rows `values` at `indices` of a tensor of `dense_shape`."""
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values, self.indices, self.dense_shape = values, indices, dense_shape
-
-    def __repr__(self):
-        return f"IndexedSlices(indices={self.indices!r}, values={self.values!r})"
 
 
 def _static_key(key):

@@ -29,7 +29,8 @@ result (the inverse of a diagonal is a diagonal).
 from runtime._src.core import dtypes
 from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.tensor import convert_to_tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable
 from runtime._src.ops import math_ops

@@ -14,7 +14,7 @@ import tempfile
 import numpy as np
 
 from runtime._src.core.tensor import Tensor
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.concrete_function import ConcreteFunction
 from runtime._src.function.function import Function, function as tf_function
 from runtime._src.onnx import (rules_array, rules_bits, rules_linalg, rules_math,  # fill RULES

@@ -23,7 +23,7 @@ This module is the value; ops/weak_ops.py gives ops their weak forms.
 from runtime._src.core.composite import CompositeSpec
 from runtime._src.core.dtypes import as_dtype
 from runtime._src.core.tensor import Tensor
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 
 __all__ = ["WeakTensor", "WeakTensorSpec", "WEAK_UNARY", "WEAK_BINARY"]
 

@@ -417,7 +417,7 @@ def map_fn(fn, rt, signature=None):
     """`tf.map_fn` over the rows of a RaggedTensor (unrolled: the number of rows
     must be known); rows of one length stack densely only when the signature
     is a TensorSpec, else the result is ragged as in TF."""
-    from runtime._src.core.tensor_shape import TensorSpec
+    from runtime._src.core.tensor import TensorSpec
     n = rt.shape.dims[0]
     if n is None:
         raise ValueError("tf.map_fn over a RaggedTensor: the number of rows must be known "

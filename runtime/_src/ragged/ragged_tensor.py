@@ -22,7 +22,8 @@ from runtime._src.core.composite import CompositeSpec, register_spec, registered
 from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import math_ops

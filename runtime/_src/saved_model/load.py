@@ -26,8 +26,10 @@ from runtime._src.core import context as _context
 from runtime._src.graph.op_registry import OPS
 from runtime._src.core.tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
                                       wrap_numpy)
-from runtime._src.core.composite import spec_from_json, type_spec_of
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.composite import type_spec_of
+from runtime._src.core.spec_json import spec_from_json
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
                                              decode_attr)

@@ -20,8 +20,9 @@ from runtime._src.graph.graph import Graph
 from runtime._src.function.function import function
 from runtime._src.function.module import Module, is_variable
 from runtime._src.core.tensor import Tensor
-from runtime._src.core.composite import spec_to_json, type_spec_of
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.composite import type_spec_of
+from runtime._src.core.spec_json import spec_to_json
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.signature import CompositeArgument
 from runtime._src.saved_model.asset import Asset, copy_assets
 from runtime._src.saved_model.options import SaveOptions, check_options

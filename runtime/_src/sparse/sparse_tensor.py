@@ -19,7 +19,8 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core.composite import CompositeSpec, register_spec
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec, as_shape
+from runtime._src.core.tensor_shape import TensorShape, as_shape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops.shape_rules import constant_value
 from runtime._src.sparse.sparse_cwise import cwise_with_dense

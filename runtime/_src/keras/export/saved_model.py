@@ -19,7 +19,7 @@ TensorFlow cannot read them.
 import inspect
 
 from runtime._src.core import nest
-from runtime._src.core.tensor_shape import TensorSpec
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.function import Function, function
 from runtime._src.function.module import Module
 from runtime._src.function.variables import Variable

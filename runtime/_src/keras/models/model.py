@@ -27,7 +27,8 @@ import json
 
 from runtime._src.core import nest
 from runtime._src.core.tensor import Tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.function import function
 from runtime._src.keras.models import functional, functional_config
 from runtime._src.keras.backend import masking

@@ -37,7 +37,8 @@ import numpy as np
 from runtime._src.autodiff.tape import GradientTape
 from runtime._src.core import dtypes, nest
 from runtime._src.core.tensor import Tensor
-from runtime._src.core.tensor_shape import TensorShape, TensorSpec
+from runtime._src.core.tensor_shape import TensorShape
+from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.function import function
 from runtime._src.keras.callbacks import callback_list
 from runtime._src.keras.callbacks import callback as callbacks_mod
