@@ -16,7 +16,8 @@ from runtime._src.core import tensor_conversion as _conversion
 from runtime._src.core.composite import is_composite
 from runtime._src.core.context import current_graph
 from runtime._src.core.devices import EAGER_DEVICE
-from runtime._src.core.errors import OperatorNotAllowedInGraphError
+from runtime._src.core.dlpack_capsule import array_capsule
+from runtime._src.core.errors import InvalidArgumentError, OperatorNotAllowedInGraphError
 from runtime._src.core.tensor_shape import TensorShape, as_shape
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.core.type_spec import TypeSpec
@@ -213,6 +214,18 @@ class EagerTensor(Tensor):
         a = np.asarray(self._value).view()
         a.flags.writeable = False
         return a
+
+    def __dlpack__(self, stream=None, **kwargs):
+        """The DLPack capsule of this tensor's memory (tf.experimental.dlpack:
+        core/dlpack.py), for `np.from_dlpack(t)` and other frameworks."""
+        try:
+            return array_capsule(np.asarray(self._value), **kwargs)
+        except (BufferError, TypeError) as e:
+            raise InvalidArgumentError(f"a {self.dtype.name} tensor cannot be exchanged "
+                                       f"through DLPack: {e}") from None
+
+    def __dlpack_device__(self):
+        return (1, 0)          # DLPack's CPU, device 0
 
     def __bool__(self):
         return bool(self._value)
