@@ -258,9 +258,11 @@ _FUNCTIONS = {}   # name -> per-sample function (Keras 3's names and aliases)
 
 
 def register_function(fn, *aliases):
-    """Make `get(name)` give `fn` for its own name and each alias."""
+    """Make `get(name)` give `fn` for its own name and each alias, and a
+    saved config naming the function find it."""
     for name in (fn.__name__,) + aliases:
         _FUNCTIONS[name] = fn
+    serialization.register_builtin("keras.losses", fn)
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):

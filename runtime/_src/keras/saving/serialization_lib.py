@@ -241,6 +241,9 @@ def deserialize_or_get(config, custom_objects, get, module):
     """A namespace's `deserialize` whose `get(name)` knows its built-in names:
     a string is a registered or custom object, else `get`'s, else itself (a
     name Keras does not know); a dict is deserialized in `module`."""
+    if isinstance(config, dict) and config.get("class_name") == "function" \
+            and isinstance(config.get("config"), str):
+        config = config["config"]            # a function by name: the namespace's own
     if isinstance(config, str):
         found = deserialize_name(config, custom_objects)
         if found is not config:
