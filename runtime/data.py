@@ -21,9 +21,9 @@ from runtime._src.data.dataset import (
 from runtime._src.data.iterator import IteratorSpec, NumpyIterator
 from runtime._src.data.iterator import OwnedIterator as Iterator
 from runtime._src.data.options import ThreadingOptions
-from runtime._src.data.readers import FixedLengthRecordDatasetV2 as FixedLengthRecordDataset
-from runtime._src.data.readers import TextLineDatasetV2 as TextLineDataset
-from runtime._src.data.readers import TFRecordDatasetV2 as TFRecordDataset
+from runtime._src.data.dataset import FixedLengthRecordDatasetV2 as FixedLengthRecordDataset
+from runtime._src.data.dataset import TextLineDatasetV2 as TextLineDataset
+from runtime._src.data.dataset import TFRecordDatasetV2 as TFRecordDataset
 
 __all__ = [
                                        "AUTOTUNE",

@@ -1,17 +1,8 @@
-"""`tf.data`: input pipelines (see dataset.py). Importing this package
-imports every node module, which registers its nodes in `dataset.NODES`."""
+"""`tf.data`: input pipelines (see dataset.py). node.py tells the layout: the
+node classes, and above them the public `Dataset`, which imports them."""
 
 from runtime._src.data import (
-                               batching,
                                dataset,
+                               experimental_namespace,
                                iterator_ops,
-                               mapping,
-                               passthrough,
-                               persistence,
-                               readers,
-                               selection,
-                               shuffling,
-                               sources,
-                               sql,
-                               transforms,
 )

@@ -23,16 +23,14 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from runtime._src.data import composite_rows, structure
-from runtime._src.data.dataset import (
+from runtime._src.data.node import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
-    Dataset,
-    DatasetSpec,
-    register,
+    DatasetNode,
     static_int,
 )
 
-__all__ = ["Batch", "DatasetSpec", "PaddedBatch", "Plan", "Unbatch", "Window", "stack"]
+__all__ = ["Batch", "PaddedBatch", "Plan", "Unbatch", "Window", "stack"]
 
 
 class Plan:
@@ -122,7 +120,7 @@ def _batched_cardinality(n, size, drop):
     return n // size if drop else -(-n // size)
 
 
-class Batch(Dataset):
+class Batch(DatasetNode):
     def __init__(self, source, batch_size, drop_remainder):
         self._size = _batch_size(batch_size, "Dataset.batch")
         self._drop = bool(drop_remainder)
@@ -180,7 +178,7 @@ class PaddedBatch(Batch):
         self._shapes, self._pads = shapes, pads
         batched = [TensorSpec([self._size if self._drop else None] + list(s.dims), leaf.dtype)
                    for s, leaf in zip(shapes, leaves)]
-        Dataset.__init__(self, structure.pack(spec, batched))
+        DatasetNode.__init__(self, structure.pack(spec, batched))
 
     def _iterate(self, env):
         spec = self._source.element_spec
@@ -222,7 +220,7 @@ def _flat_like(spec, value, what):
     return flat
 
 
-class Unbatch(Dataset):
+class Unbatch(DatasetNode):
     def __init__(self, source):
         leaves = structure.row_leaves(source.element_spec)
         for s in leaves:
@@ -255,7 +253,7 @@ class Unbatch(Dataset):
                 yield structure.pack(spec, [a[i] for a in flat])
 
 
-class Stored(Dataset):
+class Stored(DatasetNode):
     """A finite dataset of given elements (the windows of `window`)."""
     _tf_class = "_VariantDataset"   # TensorFlow's repr
 
@@ -270,7 +268,7 @@ class Stored(Dataset):
         yield from self._items
 
 
-class Window(Dataset):
+class Window(DatasetNode):
     def __init__(self, source, size, shift, stride, drop_remainder):
         self._n = _batch_size(size, "Dataset.window")
         self._shift = self._n if shift is None else static_int(shift, "shift", "Dataset.window")
@@ -282,7 +280,7 @@ class Window(Dataset):
         self._inputs = (source,)
         self._source = source
         spec = source.element_spec
-        super().__init__(structure.pack(spec, [DatasetSpec(s)
+        super().__init__(structure.pack(spec, [self._dataset_spec(s)
                                                for s in structure.flatten(spec)]))
 
     def _cardinality(self):
@@ -299,7 +297,8 @@ class Window(Dataset):
                 return
             columns = list(zip(*[structure.flatten(e) for e in window]))
             yield structure.pack(self._source.element_spec,
-                                 [Stored(list(c), s) for c, s in zip(columns, leaves)])
+                                 [self._public(Stored)(list(c), s)
+                                  for c, s in zip(columns, leaves)])
 
 
 class RaggedBatch(Batch):
@@ -322,7 +321,7 @@ class RaggedBatch(Batch):
         return structure.row_leaves(self._ragged_spec())
 
 
-class SparseBatch(Dataset):
+class SparseBatch(DatasetNode):
     """`Dataset.sparse_batch(batch_size, row_shape)`: batches of dense elements
     of any shapes within `row_shape`, as SparseTensors holding every value."""
 
@@ -369,6 +368,3 @@ class SparseBatch(Dataset):
         return SparseTensor._make(
             wrap_numpy(np.concatenate(indices)), wrap_numpy(np.concatenate(values)),
             wrap_numpy(np.array([len(items)] + self._row_shape, np.int64)))
-
-
-register(Batch, PaddedBatch, RaggedBatch, SparseBatch, Unbatch, Window)

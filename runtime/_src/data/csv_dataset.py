@@ -17,8 +17,7 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.data.csv_types import infer_column_types
-from runtime._src.data.dataset import AUTOTUNE
-from runtime._src.data.readers import CsvDatasetV2
+from runtime._src.data.dataset import AUTOTUNE, CsvDatasetV2
 
 __all__ = ["make_csv_dataset"]
 
@@ -103,5 +102,3 @@ def _pipeline(ds, names, label_name, batch_size, num_epochs, shuffle, buffer, se
         return features, label
     ds = ds.map(to_features)
     return ds.prefetch(AUTOTUNE if prefetch is None else prefetch)
-
-

@@ -3,150 +3,56 @@
     ds = Dataset.from_tensor_slices((x, y)).shuffle(1000, seed=1).map(f).batch(64)
     for xb, yb in ds: ...           # eagerly: EagerTensors, one batch a step
 
-Each node knows its `element_spec`, its static cardinality, and how to
-iterate: `_iterate(env)` yields elements as nested structures of numpy
-values (`env` binds the symbolic tensors a dataset built while tracing holds,
-see env.py). Nodes live in sources.py, transforms.py, batching.py,
-shuffling.py and mapping.py; this file holds the public methods, which only
-build nodes.
+This module is the top of the package's layers (node.py tells the layout): the
+public `Dataset`, a `DatasetNode` whose methods build nodes, and the public
+class of each node class, `public(node_class)`, which the methods name
+directly. Every dataset a user sees is one of these public classes.
 
 Inside a tf.function, iterating a dataset stages iterator ops (see
 iterator_ops.py): the graph node holds the dataset, the pipeline runs on the
 host when the graph runs, a fresh iteration per run.
 """
 
+import functools
+
 import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.composite import CompositeSpec
-from runtime._src.core.context import current_graph
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.core.tensor import EagerTensor, Tensor, VariantValue, wrap_numpy
+from runtime._src.core.tensor import EagerTensor, Tensor, TensorSpec, VariantValue
 from runtime._src.core.tensor_shape import TensorShape
-from runtime._src.core.tensor import TensorSpec
-from runtime._src.data import structure
-from runtime._src.data.env import EMPTY, symbolic_leaves
-from runtime._src.data.iterator import NumpyIterator, OwnedIterator
-from runtime._src.data.iterator_ops import DatasetStream, GraphIterator
+from runtime._src.data import (batching, mapping, node, passthrough, persistence, readers,
+                               selection, shuffling, sources, sql, transforms)
+from runtime._src.data.node import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY,
+                                    DatasetNode)
 from runtime._src.data.options import Options
 
 __all__ = [
     "AUTOTUNE",
     "INFINITE_CARDINALITY",
-    "NODES",
     "UNKNOWN_CARDINALITY",
     "Dataset",
     "DatasetHandle",
     "DatasetSpec",
     "DatasetV2",
-    "FromHandle",
     "Options",
-    "register",
-    "static_int",
+    "public",
+    "to_variant",
+    "from_variant",
 ]
 
-INFINITE_CARDINALITY = -1
-UNKNOWN_CARDINALITY = -2
-AUTOTUNE = -1
 
-# The node classes and functions of the modules above this one (sources,
-# transforms, mapping, batching, shuffling, selection, readers), by name: those
-# modules subclass Dataset, so they fill this table when imported
-# (runtime/_src/data/__init__.py imports them all).
-NODES = {}
-
-
-def register(*items):
-    for item in items:
-        NODES[item.__name__] = item
-
-
-def static_int(value, what, op):
-    """A Python int from an int, numpy integer or eager scalar tensor."""
-    if isinstance(value, Tensor):
-        if not hasattr(value, "_value"):
-            raise TypeError(f"{op}: {what} must be known when the dataset is built; got the "
-                            f"symbolic tensor {value.name}")
-        value = value._value
-    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
-        value = value.item()
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{op}: {what} must be an integer, got {type(value).__name__} "
-                        f"{value!r}")
-    return int(value)
-
-
-class Dataset:
+class Dataset(DatasetNode):
     """A pipeline of elements. Build one with a source (`from_tensor_slices`,
     `range`, `from_generator`...) and chain transformations."""
 
-    _inputs = ()            # the datasets this node reads
-    _params = ()            # the tensors this node was built from
-    _options = None
+    # --- the hooks of DatasetNode (node.py) ------------------------------------
+    def _public(self, node_class):
+        return public(node_class)
 
-    def __init__(self, spec):
-        self._spec = spec
-
-    # --- what a node implements --------------------------------------------
-    def _iterate(self, env):
-        raise NotImplementedError(type(self).__name__)
-
-    def _cardinality(self):
-        return UNKNOWN_CARDINALITY
-
-    def _plan(self, env):
-        """An index plan (batching.Plan) when elements are rows of arrays, for
-        the fused batch path; None otherwise."""
-        return
-
-    # --- facts ----------------------------------------------------------------
-    @property
-    def element_spec(self):
-        return self._spec
-
-    def cardinality(self):
-        return wrap_numpy(np.int64(self._cardinality()))
-
-    def __len__(self):
-        n = self._cardinality()
-        if n == INFINITE_CARDINALITY:
-            raise TypeError("The dataset is infinite.")
-        if n == UNKNOWN_CARDINALITY:
-            raise TypeError("The dataset length is unknown.")
-        return n
-
-    def __bool__(self):
-        return True
-
-    # The class TensorFlow's repr names: `_<Ours>Dataset` unless set (a class
-    # named like TF's own, `TFRecordDatasetV2`, keeps its name).
-    _tf_class = None
-
-    def __repr__(self):
-        name = self._tf_class or type(self).__name__
-        if not (name.endswith("Dataset") or name.endswith("DatasetV2")):
-            name = f"_{name}Dataset"
-        return f"<{name} element_spec={self._spec!r}>"
-
-    def options(self):
-        """The options set on this dataset or upstream (later ones win)."""
-        if self._options is not None:
-            return self._options
-        out = Options()
-        for source in self._inputs:
-            out = out.merge(source.options())
-        return out
-
-    def with_options(self, options):
-        return NODES["WithOptions"](self, options)
-
-    def _symbolic(self):
-        """The symbolic tensors this pipeline was built from (inputs of its
-        iterator op when iterated inside a graph)."""
-        out = []
-        for d in self._inputs:
-            symbolic_leaves(d._symbolic(), out)
-        return symbolic_leaves(self._params, out)
+    def _dataset_spec(self, element_spec):
+        return DatasetSpec(element_spec)
 
     # --- the protocols of core/protocols.py ------------------------------------
     @property
@@ -155,24 +61,12 @@ class Dataset:
         passed to a tf.function as a handle, see FromHandle)."""
         return DatasetSpec.from_value(self)
 
-    def _autograph_stream(self):
-        """Streamable: a staged `for` reads the dataset through a graph iterator."""
-        return DatasetStream(GraphIterator(self))
-
-    # --- iteration -------------------------------------------------------------
-    def __iter__(self):
-        if current_graph() is not None:
-            return GraphIterator(self)
-        return OwnedIterator(self)
-
-    def as_numpy_iterator(self):
-        if current_graph() is not None:
-            raise RuntimeError("as_numpy_iterator() is not supported inside a tf.function; "
-                               "iterate the dataset directly (for x in ds)")
-        return NumpyIterator(self)
+    # --- options, folding, applying ----------------------------------------------
+    def with_options(self, options):
+        return WithOptions(self, options)
 
     def reduce(self, initial_state, reduce_func):
-        return NODES["reduce"](self, initial_state, reduce_func)
+        return mapping.reduce(self, initial_state, reduce_func)
 
     def apply(self, transformation_func):
         out = transformation_func(self)
@@ -184,20 +78,20 @@ class Dataset:
     # --- sources ---------------------------------------------------------------
     @staticmethod
     def from_tensor_slices(tensors, name=None):
-        return NODES["TensorSlices"](tensors)
+        return TensorSlices(tensors)
 
     @staticmethod
     def from_tensors(tensors, name=None):
-        return NODES["FromTensors"](tensors)
+        return FromTensors(tensors)
 
     @staticmethod
     def range(*args, output_type=None, name=None):
-        return NODES["Range"](args, output_type)
+        return Range(args, output_type)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
                        output_signature=None, name=None):
-        return NODES["FromGenerator"](generator, output_types, output_shapes, args,
+        return FromGenerator(generator, output_types, output_shapes, args,
                                       output_signature)
 
     @staticmethod
@@ -222,148 +116,208 @@ class Dataset:
     def zip(*datasets, name=None):
         if len(datasets) == 1 and not isinstance(datasets[0], Dataset):
             datasets = datasets[0]
-        return NODES["Zip"](datasets)
+        return Zip(datasets)
 
     def concatenate(self, dataset, name=None):
-        return NODES["Concatenate"](self, dataset)
+        return Concatenate(self, dataset)
 
     # --- transformations ---------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        return _parallel(NODES["Map"](self, map_func), num_parallel_calls, "_ParallelMapDataset")
+        return _parallel(Map(self, map_func), num_parallel_calls, "_ParallelMapDataset")
 
     def filter(self, predicate, name=None):
-        return NODES["Filter"](self, predicate)
+        return Filter(self, predicate)
 
     def flat_map(self, map_func, name=None):
-        return NODES["FlatMap"](self, map_func)
+        return FlatMap(self, map_func)
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
-        return _parallel(NODES["Interleave"](self, map_func, cycle_length, block_length),
+        return _parallel(Interleave(self, map_func, cycle_length, block_length),
                          num_parallel_calls, "_ParallelInterleaveDataset")
 
     def scan(self, initial_state, scan_func, name=None):
-        return NODES["Scan"](self, initial_state, scan_func)
+        return Scan(self, initial_state, scan_func)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
-        return _parallel(NODES["Batch"](self, batch_size, drop_remainder),
+        return _parallel(Batch(self, batch_size, drop_remainder),
                          num_parallel_calls, "_ParallelBatchDataset")
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):
-        return NODES["PaddedBatch"](self, batch_size, padded_shapes, padding_values,
+        return PaddedBatch(self, batch_size, padded_shapes, padding_values,
                                      drop_remainder)
 
     def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64,
                      name=None):
         """Batches of elements of any shapes, their leaves as RaggedTensors."""
-        return NODES["RaggedBatch"](self, batch_size, drop_remainder, row_splits_dtype)
+        return RaggedBatch(self, batch_size, drop_remainder, row_splits_dtype)
 
     def sparse_batch(self, batch_size, row_shape, name=None):
         """Batches of dense elements as SparseTensors of shape [batch] + row_shape."""
-        return NODES["SparseBatch"](self, batch_size, row_shape)
+        return SparseBatch(self, batch_size, row_shape)
 
     def unbatch(self, name=None):
-        return NODES["Unbatch"](self)
+        return Unbatch(self)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
-        return NODES["Window"](self, size, shift, stride, drop_remainder)
+        return Window(self, size, shift, stride, drop_remainder)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
-        return NODES["Shuffle"](self, buffer_size, seed, reshuffle_each_iteration)
+        return Shuffle(self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count=None, name=None):
-        return NODES["Repeat"](self, count)
+        return Repeat(self, count)
 
     def take(self, count, name=None):
-        return NODES["Take"](self, count)
+        return Take(self, count)
 
     def skip(self, count, name=None):
-        return NODES["Skip"](self, count)
+        return Skip(self, count)
 
     def enumerate(self, start=0, name=None):
-        return NODES["Enumerate"](self, start)
+        return Enumerate(self, start)
 
     def cache(self, filename="", name=None):
-        return NODES["Cache"](self, filename)
+        return Cache(self, filename)
 
     def prefetch(self, buffer_size, name=None):
-        return NODES["Prefetch"](self, buffer_size)
+        return Prefetch(self, buffer_size)
 
     # --- selecting, grouping and mixing (selection.py) ---------------------------
     def shard(self, num_shards, index, name=None):
-        return NODES["Shard"](self, num_shards, index)
+        return Shard(self, num_shards, index)
 
     def take_while(self, predicate, name=None):
-        return NODES["TakeWhile"](self, predicate)
+        return TakeWhile(self, predicate)
 
     def unique(self, name=None):
-        return NODES["Unique"](self)
+        return Unique(self)
 
     def rebatch(self, batch_size, drop_remainder=False, name=None):
-        return NODES["Rebatch"](self, batch_size, drop_remainder)
+        return Rebatch(self, batch_size, drop_remainder)
 
     def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
                         name=None):
-        return NODES["GroupByWindow"](self, key_func, reduce_func, window_size,
+        return GroupByWindow(self, key_func, reduce_func, window_size,
                                       window_size_func)
 
     def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
                            name=None):
         """(class, element) pairs resampled to the class distribution `target_dist`
         (tf.data.experimental.rejection_resample as a method)."""
-        return NODES["RejectionResample"](self, class_func, np.asarray(target_dist, np.float64),
+        return RejectionResample(self, class_func, np.asarray(target_dist, np.float64),
                                           initial_dist, seed)
 
     def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
                                   bucket_batch_sizes, padded_shapes=None, padding_values=None,
                                   pad_to_bucket_boundary=False, no_padding=False,
                                   drop_remainder=False, name=None):
-        return NODES["BucketBySequenceLength"](
+        return BucketBySequenceLength(
             self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
             padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
 
     def ignore_errors(self, log_warning=False, name=None):
         """The elements whose computation raised no error (passthrough.py)."""
-        return NODES["IgnoreErrors"](self, log_warning)
+        return IgnoreErrors(self, log_warning)
 
     # --- saving and snapshots (persistence.py) ------------------------------------
     def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
         """Write the elements to the directory `path` (Dataset.load reads it)."""
-        return NODES["save"](self, path, compression, shard_func, checkpoint_args)
+        return persistence.save(self, path, compression, shard_func, checkpoint_args)
 
     @staticmethod
     def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
         """The dataset `Dataset.save` wrote to `path`."""
-        return NODES["Load"](path, element_spec, compression, reader_func)
+        return Load(path, element_spec, compression, reader_func)
 
     def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None):
         """The same elements, written under `path` on the first pass and read after."""
-        return NODES["Snapshot"](self, path, compression, reader_func, shard_func)
+        return Snapshot(self, path, compression, reader_func, shard_func)
 
     def get_single_element(self, name=None):
-        return NODES["get_single_element"](self)
+        return selection.get_single_element(self)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
-        return NODES["ChooseFromDatasets"](datasets, choice_dataset, stop_on_empty_dataset)
+        return ChooseFromDatasets(datasets, choice_dataset, stop_on_empty_dataset)
 
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
-        return NODES["SampleFromDatasets"](datasets, weights, seed, stop_on_empty_dataset)
+        return SampleFromDatasets(datasets, weights, seed, stop_on_empty_dataset)
 
     @staticmethod
     def counter(start=0, step=1, dtype=None, name=None):
-        return NODES["Counter"](start, step, "int64" if dtype is None else dtype)
+        return Counter(start, step, "int64" if dtype is None else dtype)
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None):
-        return NODES["RandomSource"](seed)
+        return RandomSource(seed)
 
 
 DatasetV2 = Dataset
+
+
+@functools.cache
+def public(node_class):
+    """The public class of a node class: `class <Name>(node_class, Dataset)`,
+    named as the node class (reprs and snapshot fingerprints use the name)."""
+    name = node_class.__name__
+    return type(name, (node_class, Dataset), {"__doc__": node_class.__doc__,
+                                              "__module__": __name__, "__qualname__": name})
+
+
+# --- the public node classes, as the methods above name them ----------------------
+TensorSlices = public(sources.TensorSlices)
+FromTensors = public(sources.FromTensors)
+Range = public(sources.Range)
+FromGenerator = public(sources.FromGenerator)
+Zip = public(sources.Zip)
+Concatenate = public(sources.Concatenate)
+Repeat = public(transforms.Repeat)
+Take = public(transforms.Take)
+Skip = public(transforms.Skip)
+Enumerate = public(transforms.Enumerate)
+Cache = public(transforms.Cache)
+Prefetch = public(transforms.Prefetch)
+WithOptions = public(transforms.WithOptions)
+Map = public(mapping.Map)
+Filter = public(mapping.Filter)
+FlatMap = public(mapping.FlatMap)
+Interleave = public(mapping.Interleave)
+Scan = public(mapping.Scan)
+Batch = public(batching.Batch)
+PaddedBatch = public(batching.PaddedBatch)
+RaggedBatch = public(batching.RaggedBatch)
+SparseBatch = public(batching.SparseBatch)
+Unbatch = public(batching.Unbatch)
+Window = public(batching.Window)
+Shuffle = public(shuffling.Shuffle)
+Shard = public(selection.Shard)
+TakeWhile = public(selection.TakeWhile)
+Unique = public(selection.Unique)
+Rebatch = public(selection.Rebatch)
+GroupByWindow = public(selection.GroupByWindow)
+BucketBySequenceLength = public(selection.BucketBySequenceLength)
+ChooseFromDatasets = public(selection.ChooseFromDatasets)
+SampleFromDatasets = public(selection.SampleFromDatasets)
+Counter = public(selection.Counter)
+RandomSource = public(selection.RandomSource)
+AssertCardinality = public(selection.AssertCardinality)
+RejectionResample = public(selection.RejectionResample)
+IgnoreErrors = public(passthrough.IgnoreErrors)
+CopyToDevice = public(passthrough.CopyToDevice)
+FromVariant = public(passthrough.FromVariant)
+Load = public(persistence.Load)
+Snapshot = public(persistence.Snapshot)
+TFRecordDatasetV2 = public(readers.TFRecordDatasetV2)
+TextLineDatasetV2 = public(readers.TextLineDatasetV2)
+FixedLengthRecordDatasetV2 = public(readers.FixedLengthRecordDatasetV2)
+CsvDatasetV2 = public(readers.CsvDatasetV2)
+SqlDatasetV2 = public(sql.SqlDatasetV2)
+FromHandle = public(node.FromHandle)
 
 
 def _parallel(dataset, num_parallel_calls, tf_class):
@@ -372,13 +326,6 @@ def _parallel(dataset, num_parallel_calls, tf_class):
     if num_parallel_calls is not None:
         dataset._tf_class = tf_class
     return dataset
-
-
-def check_error(op):
-    """An InvalidArgumentError naming the dataset op (for run-time checks)."""
-    def make(message):
-        return InvalidArgumentError(f"{op}: {message}", op)
-    return make
 
 
 # --- a dataset passed to a tf.function --------------------------------------------
@@ -449,17 +396,20 @@ class DatasetHandle(VariantValue):
         return f"<dataset handle {self.dataset!r}>"
 
 
-class FromHandle(Dataset):
-    """While tracing: the dataset argument, read from its placeholder when the
-    graph runs."""
-    _tf_class = "_VariantDataset"   # TensorFlow's repr
+def to_variant(dataset):
+    """`tf.data.experimental.to_variant`: the dataset as a scalar variant tensor."""
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"to_variant: expected a tf.data.Dataset, got {type(dataset).__name__}")
+    (variant,) = DatasetSpec(dataset.element_spec)._to_components(dataset)
+    return variant
 
-    def __init__(self, placeholder, element_spec):
-        self._params = (placeholder,)
-        super().__init__(element_spec)
 
-    def _cardinality(self):
-        return UNKNOWN_CARDINALITY
-
-    def _iterate(self, env):
-        return env.value(self._params[0]).dataset._iterate(EMPTY)
+def from_variant(variant, structure):
+    """`tf.data.experimental.from_variant`: the dataset a variant tensor holds
+    (of `to_variant`, or a tf.function's variant argument), its element_spec
+    `structure`."""
+    if not isinstance(variant, Tensor) or variant.dtype != dtypes.variant:
+        raise TypeError(f"from_variant: expected a variant tensor, got {variant!r}")
+    if isinstance(variant, EagerTensor):
+        return FromVariant(variant._value.dataset)
+    return FromHandle(variant, structure)

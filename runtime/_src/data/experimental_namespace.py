@@ -16,20 +16,20 @@ from runtime._src.data.dataset import (
     AUTOTUNE,
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
+    AssertCardinality,
+    CopyToDevice,
     Dataset,
+    from_variant,
+    to_variant,
 )
+from runtime._src.data.dataset import CsvDatasetV2 as CsvDataset
+from runtime._src.data.dataset import SqlDatasetV2 as SqlDataset
 from runtime._src.data.csv_dataset import make_csv_dataset
 from runtime._src.data.example_parsing import parse_example_dataset
 from runtime._src.data.features_dataset import make_batched_features_dataset
 from runtime._src.data.iterator import Optional, get_next_as_optional
 from runtime._src.data.mapping import enable_debug_mode
-from runtime._src.data.passthrough import (copy_to_device, from_variant, ignore_errors,
-                                           prefetch_to_device, to_variant)
-from runtime._src.data.readers import CsvDatasetV2 as CsvDataset
 from runtime._src.data.readers import TFRecordWriter
-from runtime._src.data.persistence import load, save, snapshot
-from runtime._src.data.selection import AssertCardinality
-from runtime._src.data.sql import SqlDatasetV2 as SqlDataset
 from runtime._src.data.tables import (DatasetInitializer, index_table_from_dataset,
                                       table_from_dataset)
 
@@ -192,9 +192,39 @@ def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
     `(class, element)` pairs), accepting each element with probability
     proportional to target / initial for its class; without `initial_dist`
     the initial distribution is estimated as elements stream by."""
-    target = np.asarray(target_dist, np.float64)
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist,
+                                                      seed)
 
-    def apply(dataset):
-        from runtime._src.data.selection import RejectionResample
-        return RejectionResample(dataset, class_func, target, initial_dist, seed)
-    return apply
+
+# --- saving, devices and variants: the Dataset methods and nodes, as functions ------------
+
+def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None):
+    """`tf.data.experimental.save`: `Dataset.save`."""
+    return dataset.save(path, compression, shard_func, checkpoint_args)
+
+
+def load(path, element_spec=None, compression=None, reader_func=None):
+    """`tf.data.experimental.load`: `Dataset.load`."""
+    return Dataset.load(path, element_spec, compression, reader_func)
+
+
+def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
+    """`tf.data.experimental.snapshot`: `Dataset.snapshot`, for `Dataset.apply`."""
+    return lambda dataset: dataset.snapshot(path, compression, reader_func, shard_func)
+
+
+def ignore_errors(log_warning=False):
+    """`tf.data.experimental.ignore_errors`: `Dataset.ignore_errors`, for `apply`."""
+    return lambda dataset: dataset.ignore_errors(log_warning)
+
+
+def copy_to_device(target_device, source_device="/cpu:0"):
+    """`tf.data.experimental.copy_to_device`: the elements on `target_device`
+    (here the one device, so the same elements), for `Dataset.apply`."""
+    return lambda dataset: CopyToDevice(dataset, target_device, source_device)
+
+
+def prefetch_to_device(device, buffer_size=None):
+    """`tf.data.experimental.prefetch_to_device`: prefetching onto `device`
+    (here the one device), for `Dataset.apply`; `buffer_size` None: AUTOTUNE."""
+    return lambda dataset: dataset.prefetch(AUTOTUNE if buffer_size is None else buffer_size)

@@ -14,8 +14,7 @@ batched and then parsed with `tf.io.parse_example`, as TensorFlow's.
 import glob
 import os
 
-from runtime._src.data.dataset import AUTOTUNE, Dataset
-from runtime._src.data.readers import TFRecordDatasetV2
+from runtime._src.data.dataset import AUTOTUNE, Dataset, TFRecordDatasetV2
 from runtime._src.io.parsing_ops import parse_example
 
 __all__ = ["make_batched_features_dataset"]

@@ -26,13 +26,13 @@ from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import iterator_ops, structure
-from runtime._src.data.batching import DatasetSpec, Stored, stack
+from runtime._src.data.batching import Stored, stack
 from runtime._src.data.env import DEBUG_MODE
-from runtime._src.data.dataset import (
+from runtime._src.data.node import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
-    Dataset,
-    register,
+    DatasetNode,
+    is_dataset_spec,
     static_int,
 )
 from runtime._src.exec import executor
@@ -166,7 +166,7 @@ def _dropping_errors(call, elements):
         yield out
 
 
-class Map(Dataset):
+class Map(DatasetNode):
     def __init__(self, source, func):
         self._inputs = (source,)
         self._source = source
@@ -233,7 +233,7 @@ def _per_row(fn, block, n, spec):
                                              for c in zip(*outs)])
 
 
-class Filter(Dataset):
+class Filter(DatasetNode):
     def __init__(self, source, predicate):
         self._inputs = (source,)
         self._source = source
@@ -260,37 +260,38 @@ def _dataset_fn(func, spec, op):
     def run(element):
         args = _args(structure.to_tensors(element))
         out = func(*args)
-        if not isinstance(out, Dataset):
+        if not isinstance(out, DatasetNode):
             raise TypeError(f"{op}: the function {_where(func)} must return a Dataset, got "
                             f"{type(out).__name__}")
         return out
     return run
 
 
-def _example(s):
-    if isinstance(s, DatasetSpec):
-        return Stored([], s.element_spec)
+def _example(s, node):
+    if is_dataset_spec(s):              # an empty dataset, of the class user code sees
+        return node._public(Stored)([], s.element_spec)
     return np.zeros([d or 0 for d in (s.shape.dims or ())], s.dtype.np_dtype)
 
 
-def _probe_spec(func, spec, op):
-    zeros = structure.pack(spec, [_example(s) for s in structure.flatten(spec)])
+def _probe_spec(node, func, spec, op):
+    """The element_spec of the datasets `func` returns for `node`'s elements."""
+    zeros = structure.pack(spec, [_example(s, node) for s in structure.flatten(spec)])
     return _dataset_fn(func, spec, op)(zeros).element_spec
 
 
-class FlatMap(Dataset):
+class FlatMap(DatasetNode):
     def __init__(self, source, func):
         self._inputs = (source,)
         self._source = source
         self._fn = _dataset_fn(func, source.element_spec, "Dataset.flat_map")
-        super().__init__(_probe_spec(func, source.element_spec, "Dataset.flat_map"))
+        super().__init__(_probe_spec(self, func, source.element_spec, "Dataset.flat_map"))
 
     def _iterate(self, env):
         for e in self._source._iterate(env):
             yield from self._fn(e)._iterate(env)
 
 
-class Interleave(Dataset):
+class Interleave(DatasetNode):
     def __init__(self, source, func, cycle_length, block_length):
         self._inputs = (source,)
         self._source = source
@@ -299,7 +300,7 @@ class Interleave(Dataset):
             static_int(cycle_length, "cycle_length", "Dataset.interleave")
         self._block = 1 if block_length is None else \
             static_int(block_length, "block_length", "Dataset.interleave")
-        super().__init__(_probe_spec(func, source.element_spec, "Dataset.interleave"))
+        super().__init__(_probe_spec(self, func, source.element_spec, "Dataset.interleave"))
 
     def _iterate(self, env):
         sources = self._source._iterate(env)
@@ -320,7 +321,7 @@ class Interleave(Dataset):
             i = (i + 1) % len(active)
 
 
-class Scan(Dataset):
+class Scan(DatasetNode):
     def __init__(self, source, initial_state, func):
         self._inputs = (source,)
         self._source = source
@@ -352,6 +353,3 @@ def reduce(dataset, initial_state, func):
     fn = TracedFunction(func, (structure.spec_of(init), spec),   # the element stays whole
                         "Dataset.reduce")
     return iterator_ops.reduce_dataset(dataset, init, fn)
-
-
-register(Map, Filter, FlatMap, Interleave, Scan, reduce)

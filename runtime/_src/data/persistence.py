@@ -27,13 +27,13 @@ from runtime._src.core.tensor import EagerTensor, wrap_numpy
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
-from runtime._src.data.batching import DatasetSpec, Stored
-from runtime._src.data.dataset import Dataset, register
+from runtime._src.data.batching import Stored
+from runtime._src.data.node import DatasetNode
 from runtime._src.data.env import EMPTY
 from runtime._src.io.tfrecord import TFRecordWriter, compression_of, read_records
 from runtime._src.ops.io_ops import parse_tensor, serialize_tensor
 
-__all__ = ["Load", "Snapshot", "save", "load", "snapshot"]
+__all__ = ["Load", "Snapshot", "save"]
 
 _FORMAT = "runtime tf.data save 1"
 _SPEC_FILE, _METADATA = "dataset_spec.json", "snapshot.metadata"
@@ -147,7 +147,7 @@ def _shard_elements(path, shard, compression, spec):
         yield structure.pack(spec, flat)
 
 
-class _Shard(Dataset):
+class _Shard(DatasetNode):
     """One shard file's elements."""
     _tf_class = "_VariantDataset"   # TensorFlow's repr
 
@@ -163,7 +163,7 @@ def _default_reader(datasets):
     return datasets.interleave(lambda x: x, cycle_length=os.cpu_count() or 1)
 
 
-class Load(Dataset):
+class Load(DatasetNode):
     """`Dataset.load(path, element_spec=None, compression=None, reader_func=None)`."""
 
     def __init__(self, path, element_spec=None, compression=None, reader_func=None):
@@ -173,9 +173,10 @@ class Load(Dataset):
             with open(os.path.join(self._path, _SPEC_FILE)) as f:
                 element_spec = _spec_from_json(json.load(f))
         self._count = metadata["num_elements"]
-        shards = [_Shard(self._path, s, metadata["compression"], element_spec)
+        shards = [self._public(_Shard)(self._path, s, metadata["compression"], element_spec)
                   for s in metadata["shards"]]
-        self._read = (reader_func or _default_reader)(Stored(shards, DatasetSpec(element_spec)))
+        stored = self._public(Stored)(shards, self._dataset_spec(element_spec))
+        self._read = (reader_func or _default_reader)(stored)
         self._custom = reader_func is not None
         super().__init__(element_spec)
 
@@ -186,11 +187,7 @@ class Load(Dataset):
         return self._read._iterate(env)
 
 
-def load(path, element_spec=None, compression=None, reader_func=None):
-    return Load(path, element_spec, compression, reader_func)
-
-
-class Snapshot(Dataset):
+class Snapshot(DatasetNode):
     """`Dataset.snapshot(path, compression='AUTO', reader_func=None,
     shard_func=None)`: the source's elements, written under `path` on the
     first complete pass and read from there on later passes (the directory
@@ -209,7 +206,7 @@ class Snapshot(Dataset):
 
     def _iterate(self, env):
         if os.path.exists(os.path.join(self._dir, _METADATA)):
-            yield from Load(self._dir, self._spec, None, self._reader)._iterate(env)
+            yield from self._public(Load)(self._dir, self._spec, None, self._reader)._iterate(env)
             return
         writer = _Writer(self._dir, self._spec, self._compression, self._shard_func)
         for element in self._source._iterate(env):
@@ -234,11 +231,3 @@ def _fingerprint(dataset):
             h.update(code.co_code + repr(code.co_consts).encode())
         stack.extend(node._inputs)
     return str(int(h.hexdigest()[:15], 16))
-
-
-def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
-    """`tf.data.experimental.snapshot`: `Dataset.snapshot`, for `Dataset.apply`."""
-    return lambda dataset: Snapshot(dataset, path, compression, reader_func, shard_func)
-
-
-register(Load, Snapshot, save)

@@ -23,7 +23,7 @@ from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
-from runtime._src.data.dataset import AUTOTUNE, Dataset, register, static_int
+from runtime._src.data.node import AUTOTUNE, DatasetNode, static_int
 from runtime._src.data.env import Env
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.io.csv_record import csv_lines, split_record
@@ -36,13 +36,13 @@ __all__ = ["CsvDatasetV2", "FixedLengthRecordDatasetV2", "TFRecordDatasetV2", "T
            "TextLineDatasetV2"]
 
 
-class _FileDataset(Dataset):
+class _FileDataset(DatasetNode):
     """The records of a list of files, read by `_records(path)`."""
 
     _WHAT = "Dataset"
 
     def __init__(self, filenames, compression_type, num_parallel_reads):
-        if isinstance(filenames, Dataset):
+        if isinstance(filenames, DatasetNode):
             spec = filenames.element_spec
             if not isinstance(spec, TensorSpec) or spec.dtype != dtypes.string:
                 raise TypeError(f"{self._WHAT}: `filenames` must be a dataset of tf.string "
@@ -235,8 +235,6 @@ def _csv_default(value, i):
                                  else np.array([], object), value)
     return csv_default(value, i)
 
-
-register(TFRecordDatasetV2, TextLineDatasetV2, FixedLengthRecordDatasetV2, CsvDatasetV2)
 
 
 # --- writing a dataset -------------------------------------------------------------------------

@@ -22,11 +22,10 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
 from runtime._src.data.batching import Stored
-from runtime._src.data.dataset import (
+from runtime._src.data.node import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
-    Dataset,
-    register,
+    DatasetNode,
     static_int,
 )
 from runtime._src.data.env import EMPTY
@@ -39,7 +38,7 @@ __all__ = ["Shard", "TakeWhile", "Unique", "Rebatch", "GroupByWindow", "ChooseFr
            "BucketBySequenceLength", "RejectionResample", "get_single_element"]
 
 
-class _Unary(Dataset):
+class _Unary(DatasetNode):
     def __init__(self, source, spec=None):
         self._inputs = (source,)
         self._source = source
@@ -184,9 +183,9 @@ class _Grouping(_Unary):
             group.append(e)
             if len(group) >= self._window_size(key):
                 del groups[key]
-                yield from self._reduce(key, Stored(group, spec))._iterate(env)
+                yield from self._reduce(key, self._public(Stored)(group, spec))._iterate(env)
         for key, group in groups.items():
-            yield from self._reduce(key, Stored(group, spec))._iterate(env)
+            yield from self._reduce(key, self._public(Stored)(group, spec))._iterate(env)
 
 
 class GroupByWindow(_Grouping):
@@ -206,8 +205,8 @@ class GroupByWindow(_Grouping):
         self._size_fn = None if window_size_func is None else TracedFunction(
             window_size_func, TensorSpec([], dtypes.int64), op)
         self._reduce_func = reduce_func
-        probe = self._reduce(0, Stored([], source.element_spec))
-        if not isinstance(probe, Dataset):
+        probe = self._reduce(0, self._public(Stored)([], source.element_spec))
+        if not isinstance(probe, DatasetNode):
             raise TypeError(f"{op}: reduce_func {_where(reduce_func)} must return a Dataset, "
                             f"got {type(probe).__name__}")
         super().__init__(source, probe.element_spec)
@@ -248,9 +247,9 @@ class BucketBySequenceLength(_Grouping):
         self._drop = bool(drop_remainder)
         self._inputs = (source,)
         self._source = source
-        probe = self._reduce(0, Stored([], source.element_spec))
-        Dataset.__init__(self, structure.relaxed(probe.element_spec, self._reduce(
-            len(self._bounds), Stored([], source.element_spec)).element_spec)
+        probe = self._reduce(0, self._public(Stored)([], source.element_spec))
+        DatasetNode.__init__(self, structure.relaxed(probe.element_spec, self._reduce(
+            len(self._bounds), self._public(Stored)([], source.element_spec)).element_spec)
             if not self._to_boundary else probe.element_spec)
 
     def _group_key(self, element):
@@ -280,7 +279,7 @@ class BucketBySequenceLength(_Grouping):
 # --- mixing datasets ---------------------------------------------------------------------
 
 def _common_spec(datasets, op):
-    if not datasets or not all(isinstance(d, Dataset) for d in datasets):
+    if not datasets or not all(isinstance(d, DatasetNode) for d in datasets):
         raise TypeError(f"{op}: expected a non-empty list of datasets")
     spec = datasets[0].element_spec
     for d in datasets[1:]:
@@ -291,7 +290,7 @@ def _common_spec(datasets, op):
     return spec
 
 
-class ChooseFromDatasets(Dataset):
+class ChooseFromDatasets(DatasetNode):
     """At each element of `choice_dataset` (int64 scalars), the next element
     of `datasets[choice]`; a chosen dataset's end stops it (or, without
     `stop_on_empty_dataset`, that choice is skipped)."""
@@ -332,7 +331,7 @@ class ChooseFromDatasets(Dataset):
             yield element
 
 
-class SampleFromDatasets(Dataset):
+class SampleFromDatasets(DatasetNode):
     """Elements of `datasets` drawn at random with probabilities `weights`."""
     _tf_class = "_DirectedInterleaveDataset"   # TensorFlow's repr
 
@@ -368,7 +367,7 @@ class SampleFromDatasets(Dataset):
             yield element
 
 
-class Counter(Dataset):
+class Counter(DatasetNode):
     """`start`, `start + step`, ... forever."""
     _tf_class = "_ScanDataset"   # TensorFlow's repr
 
@@ -388,7 +387,7 @@ class Counter(Dataset):
             value += self._step
 
 
-class RandomSource(Dataset):
+class RandomSource(DatasetNode):
     """Random int64 scalars forever (numpy's generator, seeded by `seed`)."""
     _tf_class = "_RandomDataset"   # TensorFlow's repr
 
@@ -495,8 +494,3 @@ def get_single_element(dataset):
                 {"dataset": dataset, "specs": specs})
     out = list(out) if isinstance(out, (tuple, list)) else [out]
     return structure.pack(dataset.element_spec, out)
-
-
-register(Shard, TakeWhile, Unique, Rebatch, GroupByWindow, BucketBySequenceLength,
-         ChooseFromDatasets, SampleFromDatasets, Counter, RandomSource, AssertCardinality,
-         RejectionResample, get_single_element)

@@ -16,7 +16,7 @@ import threading
 
 import numpy as np
 
-from runtime._src.data.dataset import Dataset, register, static_int
+from runtime._src.data.node import DatasetNode, static_int
 
 __all__ = ["Shuffle", "buffered_shuffle"]
 
@@ -60,7 +60,7 @@ def shuffled_order(n, size, rng):
     return np.concatenate([out, buffer[rng.permutation(size)]])
 
 
-class Shuffle(Dataset):
+class Shuffle(DatasetNode):
     def __init__(self, source, buffer_size, seed, reshuffle_each_iteration):
         size = static_int(buffer_size, "buffer_size", "Dataset.shuffle")
         if size <= 0 and size != -1:
@@ -102,6 +102,3 @@ class Shuffle(Dataset):
                                                                 self._rng()))
         return plan.with_order(lambda order: buffered_shuffle(iter(order), self._buffer(),
                                                               self._rng()))
-
-
-register(Shuffle)

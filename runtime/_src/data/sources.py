@@ -15,18 +15,17 @@ from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.tensor import EagerTensor
 from runtime._src.data import composite_rows, structure
 from runtime._src.data.batching import Plan
-from runtime._src.data.dataset import (
+from runtime._src.data.node import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
-    Dataset,
-    register,
+    DatasetNode,
     static_int,
 )
 
 __all__ = ["Concatenate", "FromGenerator", "FromTensors", "Range", "TensorSlices", "Zip"]
 
 
-class TensorSlices(Dataset):
+class TensorSlices(DatasetNode):
     """One element per row of the given tensors (all with one first dimension)."""
     _tf_class = "_TensorSliceDataset"   # TensorFlow's repr
 
@@ -89,7 +88,7 @@ class TensorSlices(Dataset):
         return Plan.all_rows(self._arrays(env), self._spec)
 
 
-class FromTensors(Dataset):
+class FromTensors(DatasetNode):
     """A single element: the given structure."""
     _tf_class = "_TensorDataset"   # TensorFlow's repr
 
@@ -105,7 +104,7 @@ class FromTensors(Dataset):
         yield structure.pack(self._spec, [env.value(t) for t in self._params])
 
 
-class Range(Dataset):
+class Range(DatasetNode):
     """`range(start, stop, step)` as int64 scalars (or `output_type`)."""
 
     def __init__(self, args, output_type):
@@ -131,7 +130,7 @@ class Range(Dataset):
         return Plan.all_rows([column], self._spec)
 
 
-class FromGenerator(Dataset):
+class FromGenerator(DatasetNode):
     """Elements from calling a Python generator function (again per iteration)."""
     _tf_class = "_FlatMapDataset"   # TensorFlow's repr
 
@@ -202,13 +201,13 @@ def _map2(fn, a, b):
     return structure.pack(a, leaves)
 
 
-class Zip(Dataset):
+class Zip(DatasetNode):
     """Tuples (or the given structure) of elements of several datasets, until
     the shortest ends."""
 
     def __init__(self, datasets):
         for d in structure.flatten(datasets):
-            if not isinstance(d, Dataset):
+            if not isinstance(d, DatasetNode):
                 raise TypeError(f"Dataset.zip: expected datasets, got {type(d).__name__}")
         self._structure = datasets
         self._inputs = tuple(structure.flatten(datasets))
@@ -227,11 +226,11 @@ class Zip(Dataset):
             yield structure.pack(self._structure, list(items))
 
 
-class Concatenate(Dataset):
+class Concatenate(DatasetNode):
     """The elements of one dataset, then those of another."""
 
     def __init__(self, first, second):
-        if not isinstance(second, Dataset):
+        if not isinstance(second, DatasetNode):
             raise TypeError(f"Dataset.concatenate: expected a Dataset, got "
                             f"{type(second).__name__}")
         if not structure.compatible(first.element_spec, second.element_spec):
@@ -251,6 +250,3 @@ class Concatenate(Dataset):
     def _iterate(self, env):
         for d in self._inputs:
             yield from d._iterate(env)
-
-
-register(TensorSlices, FromTensors, Range, FromGenerator, Zip, Concatenate)

@@ -18,7 +18,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.errors import InvalidArgumentError, UnknownError
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.data import structure
-from runtime._src.data.dataset import Dataset, register
+from runtime._src.data.node import DatasetNode
 
 __all__ = ["SqlDatasetV2"]
 
@@ -26,7 +26,7 @@ _TYPES = ("string", "int8", "int16", "int32", "int64", "uint8", "uint16", "bool"
 _NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)")
 
 
-class SqlDatasetV2(Dataset):
+class SqlDatasetV2(DatasetNode):
     """`SqlDataset(driver_name, data_source_name, query, output_types)`."""
 
     def __init__(self, driver_name, data_source_name, query, output_types):
@@ -96,6 +96,3 @@ def _number(value):
         value = value.decode("utf-8", "replace")
     match = _NUMBER.match(value)
     return float(match.group(0)) if match else 0
-
-
-register(SqlDatasetV2)

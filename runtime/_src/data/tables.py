@@ -17,7 +17,7 @@ from runtime._src.core import dtypes
 from runtime._src.core.tensor import wrap_numpy
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.data.env import EMPTY
-from runtime._src.data.selection import AssertCardinality
+from runtime._src.data.dataset import AssertCardinality
 from runtime._src.ops.lookup_tables import (KeyValueTensorInitializer, StaticHashTable,
                                             StaticVocabularyTable)
 

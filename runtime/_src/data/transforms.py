@@ -18,19 +18,18 @@ import numpy as np
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.data.batching import Plan
 from runtime._src.data.env import DEBUG_MODE
-from runtime._src.data.dataset import (
+from runtime._src.data.node import (
     AUTOTUNE,
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
-    Dataset,
-    register,
+    DatasetNode,
     static_int,
 )
 
 __all__ = ["Cache", "Enumerate", "Prefetch", "Repeat", "Skip", "Take", "WithOptions"]
 
 
-class _Unary(Dataset):
+class _Unary(DatasetNode):
     def __init__(self, source, spec=None):
         self._inputs = (source,)
         self._source = source
@@ -321,6 +320,3 @@ class WithOptions(_Unary):
 
     def _plan(self, env):
         return self._source._plan(env)
-
-
-register(Repeat, Take, Skip, Enumerate, Cache, Prefetch, WithOptions)
