@@ -28,6 +28,7 @@ from runtime._src.keras.utils.tensor_utils import (get_source_inputs, is_keras_t
                                                    standardize_dtype)
 from runtime._src.keras.utils.model_visualization import model_to_dot, plot_model
 from runtime._src.keras.backend.global_state import clear_session
+from runtime._src.keras.layers.preprocessing.feature_space import FeatureSpace
 from runtime._src.keras.utils.rng_utils import set_random_seed
 from runtime._src.keras.utils.numerical_utils import to_categorical
 from runtime.keras.utils import bounding_boxes
@@ -42,4 +43,5 @@ __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "timeseries_dataset_from_array", "get_source_inputs", "is_keras_tensor",
            "standardize_dtype", "clear_session", "text_dataset_from_directory",
            "image_dataset_from_directory", "get_file", "array_to_img", "img_to_array",
-           "load_img", "save_img", "audio_dataset_from_directory", "bounding_boxes"]
+           "load_img", "save_img", "audio_dataset_from_directory", "bounding_boxes",
+           "FeatureSpace"]

@@ -37,10 +37,17 @@ CUSTOM_OBJECTS = {}
 _scope = threading.local()          # .stack: dicts of custom_object_scope
 
 
-def register_builtin(module, obj, name=None):
+_UNEXPORTED = set()     # built-in classes Keras does not export: saved with a registered_name
+
+
+def register_builtin(module, obj, name=None, exported=True):
     """Record a built-in class (or function) under `module` so that configs
-    naming it ("class_name": name) find it."""
+    naming it ("class_name": name) find it. A class Keras has but does not
+    export (`exported=False`) is saved with its name as `registered_name`, as
+    Keras saves it."""
     BUILTIN.setdefault(module, {})[name or obj.__name__] = obj
+    if not exported:
+        _UNEXPORTED.add(obj)
     return obj
 
 
@@ -174,7 +181,7 @@ def serialize_keras_object(obj):
     module = _module_of(obj)
     builtin = _is_builtin(cls)
     registered = None if builtin and not _is_registered_custom(obj) \
-        else get_registered_name(cls)
+        and cls not in _UNEXPORTED else get_registered_name(cls)
     out = {"module": None if module == "__main__" else module, "class_name": cls.__name__,
            "config": config, "registered_name": registered}
     build = getattr(obj, "get_build_config", None)
