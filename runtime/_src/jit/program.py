@@ -7,7 +7,7 @@ A program is one `jax.jit` of the lowered graph (lower.py) taking the graph's
 inputs and the current values of the Variables it touches, and returning its
 outputs and the new values of the Variables it assigns, which `run` writes
 back. So a training step's forward pass, gradient and optimizer updates are
-one XLA program.
+one XLA program, compiled with `XLA_OPTIONS`.
 
 When the graph holds an op with no JAX rule, or JAX is not installed, or
 JAX cannot compile it (a shape known only at run time), the function runs on

@@ -5,8 +5,9 @@ The gradient ops of convolution and pooling are the vector-Jacobian products
 of the forward op (`jax.vjp`), which XLA turns into its own backward
 convolutions, except where a matrix product measured faster on XLA:CPU (the
 input gradient of a unit-step convolution, and the filter gradient of a
-narrow one: see their rules); max pooling's gradient goes to the first maximal element of
-each window, as our kernel's does. Max pooling over windows that tile the
+narrow one: see their rules), and a narrow forward convolution is a fused
+sum of shifted channels (`_conv_by_taps`). Max pooling's gradient goes to
+the first maximal element of each window, as our kernel's does. Max pooling over windows that tile the
 input (strides equal to the window, no padding: the usual MaxPooling2D(2))
 is a reshape and a max, and its gradient one select per tap, all of which
 XLA fuses: `reduce_window` and its select-and-scatter gradient made a CNN
