@@ -5,8 +5,9 @@ The gradient ops of convolution and pooling are the vector-Jacobian products
 of the forward op (`jax.vjp`), which XLA turns into its own backward
 convolutions, except where a matrix product measured faster on XLA:CPU (the
 input gradient of a unit-step convolution, and the filter gradient of a
-narrow one: see their rules); max pooling's gradient goes to the first maximal element of
-each window, as our kernel's does. Max pooling over windows that tile the
+narrow one: see their rules), and a narrow forward convolution is a fused
+sum of shifted channels (`_conv_by_taps`). Max pooling's gradient goes to
+the first maximal element of each window, as our kernel's does. Max pooling over windows that tile the
 input (strides equal to the window, no padding: the usual MaxPooling2D(2))
 is a reshape and a max, and its gradient one select per tap, all of which
 XLA fuses: `reduce_window` and its select-and-scatter gradient made a CNN
@@ -150,7 +151,32 @@ def _conv(x, f, attrs):
 
 @rule("Conv2D")
 def _conv2d(node, ins):
-    return _conv(ins[0], ins[1], node.attrs)
+    x, f = ins
+    if _unit_steps(np.shape(x), np.shape(f), node.attrs) and 0 < np.prod(np.shape(f)[:3]) <= 32:
+        return _conv_by_taps(x, f, node.attrs)
+    return _conv(x, f, node.attrs)
+
+
+def _conv_by_taps(x, f, attrs):
+    """A unit-step convolution with a narrow window (KH x KW x C at most 32:
+    a first layer) as a sum of the shifted input's channels times the
+    filter's rows, which XLA fuses into one loop: 2x faster on XLA:CPU than
+    its convolution (YNNPACK's or Eigen's) on a 3x3 window of one or three
+    channels."""
+    kh, kw, c, _ = np.shape(f)
+    pads = _padding(np.shape(x), (kh, kw), attrs)
+    if any(p for pair in pads for p in pair):
+        x = _np().pad(x, [(0, 0)] + pads + [(0, 0)])
+    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
+    if oh <= 0 or ow <= 0:
+        return _conv(x, f, dict(attrs, padding="VALID"))
+    total = None
+    for a in range(kh):
+        for b in range(kw):
+            for k in range(c):
+                part = x[:, a:a + oh, b:b + ow, k:k + 1] * f[a, b, k]
+                total = part if total is None else total + part
+    return total
 
 
 def _vjp(fn, primals, cotangent):
