@@ -61,10 +61,11 @@ import weakref
 import numpy as np
 
 from runtime._src.core import parallel, workspace
-from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
+from runtime._src.graph.graph import PRUNED, Graph, memoized_flags, needed_nodes
 from runtime._src.ops import conv_ops, pool_ops
 
-__all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED"]
+__all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED", "if_branches",
+           "while_parts", "scalar", "contains_loop"]
 
 # Op name -> template over the input expressions. The numpy kernel of each of
 # these ops is the plain numpy operation; tests/runtime/exec/test_executor_codegen.py
@@ -131,7 +132,8 @@ class CompiledGraph:
     def is_stale(self):
         """True when an inlined subgraph was edited since compilation."""
         for g in self.inlined:
-            if g._compiled is None:
+            compiled = g._compiled
+            if compiled is None or compiled is PRUNED:     # edited (then optimized)
                 return True
         return False
 
@@ -168,7 +170,7 @@ def compile_graph(graph):
     _forget_dead_sources()
     linecache.cache[filename] = (len(source), None, lines, filename)
     for g in em.inlined:
-        if g._compiled is None:
+        if g._compiled is None or g._compiled is PRUNED:
             g._compiled = INLINED
     compiled = CompiledGraph(namespace[em.fn_name], source, filename, line_nodes,
                              tuple(em.inlined), len(em.params), graph.name)
@@ -234,7 +236,7 @@ class Emitter:
         self.used = set()
         self.inlined = []
         self.depth = 0
-        self.quiet_ints = _contains_loop(graph)
+        self.quiet_ints = contains_loop(graph)
         self.fn_name = self.local("graph_" + graph.name)
         self.params = []
         self.uses = {}             # id(SymbolicTensor) -> how many times the code reads it
@@ -281,7 +283,7 @@ class Emitter:
             self.params.append(name)
         indent = 1
         if self.quiet_ints:
-            self.globals["_scalar"] = _scalar
+            self.globals["_scalar"] = scalar
             for t, name in zip(placeholders, self.params):
                 if t.shape.rank == 0 and (t.dtype.is_integer or t.dtype.is_floating
                                           or t.dtype.is_bool):
@@ -378,7 +380,7 @@ class Emitter:
                                  "is neither an input nor a capture")
             return
         if node.op == "Const":
-            self.names[id(node.outputs[0])] = self.bind(node.name, _scalar(node.attrs["value"]))
+            self.names[id(node.outputs[0])] = self.bind(node.name, scalar(node.attrs["value"]))
             return
         folded = self.aliases.get(id(node.outputs[0])) if node.outputs else None
         if folded is not None:
@@ -646,7 +648,7 @@ def _broadcasts_into(other, target):
     return True
 
 
-def _scalar(value):
+def scalar(value):
     """A 0-d numeric array as the equal numpy scalar (much faster arithmetic)."""
     if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf":
         return value[()]
@@ -706,12 +708,12 @@ def _nonzero_const(tensor):
     return bool(np.all(np.asarray(node.attrs["value"]) != 0))
 
 
-def _contains_loop(graph):
+def contains_loop(graph):
     for node in graph.nodes:
         if node.op == "While":
             return True
         for sub in node.subgraph_list():
-            if _contains_loop(sub):
+            if contains_loop(sub):
                 return True
     return False
 
@@ -730,11 +732,10 @@ def emit_if(em, node, indent):
             <else_branch ops>
             If, If_1 = <else outputs>
     """
-    branches = [node.attrs.get("then_branch"), node.attrs.get("else_branch")]
-    pred = node.inputs[0]
-    if not all(isinstance(g, Graph) and not g.inputs for g in branches) \
-            or pred.shape.rank != 0 or not _captures_match(branches, node.inputs[1:]):
+    branches = if_branches(node)
+    if branches is None:
         return False       # the kernel checks an unknown-rank condition at run time
+    pred = node.inputs[0]
     targets = ", ".join(em.out_names(node))
     em.emit(indent, f"if {em.expr(pred)}:", node)
     for i, branch in enumerate(branches):
@@ -759,15 +760,10 @@ def emit_while(em, node, indent):
             <body ops>
             While, While_1 = AddV2, Mul
     """
-    cond, body = node.attrs.get("cond"), node.attrs.get("body")
-    n = node.attrs.get("num_loop_vars")
-    if not (isinstance(cond, Graph) and isinstance(body, Graph) and isinstance(n, int)):
+    parts = while_parts(node)
+    if parts is None:
         return False
-    has_limit = bool(node.attrs.get("has_maximum_iterations"))
-    args = node.inputs[:-1] if has_limit else node.inputs
-    loop_vars, caps = args[:n], args[n:]
-    if not _captures_match([cond, body], caps) or len(body.outputs) != n or not node.outputs:
-        return False
+    cond, body, loop_vars, caps, has_limit = parts
     inits = ", ".join(em.expr(t) for t in loop_vars)
     targets = ", ".join(em.out_names(node))
     em.emit(indent, f"{targets} = {inits}", node)
@@ -786,6 +782,33 @@ def emit_while(em, node, indent):
     if has_limit:
         em.emit(indent + 1, f"{count} += 1")
     return True
+
+
+def if_branches(node):
+    """(then_branch, else_branch) of an `If` that runs as a Python `if` (a
+    scalar condition, branches without inputs capturing the node's other
+    inputs), else None (its kernel runs). The interpreter inlines the same."""
+    branches = [node.attrs.get("then_branch"), node.attrs.get("else_branch")]
+    if not all(isinstance(g, Graph) and not g.inputs for g in branches) \
+            or node.inputs[0].shape.rank != 0 or not _captures_match(branches, node.inputs[1:]):
+        return None
+    return branches
+
+
+def while_parts(node):
+    """(cond, body, loop variables, captures, has a limit) of a `While` that
+    runs as a Python `while`, else None (its kernel runs). The interpreter
+    inlines the same."""
+    cond, body = node.attrs.get("cond"), node.attrs.get("body")
+    n = node.attrs.get("num_loop_vars")
+    if not (isinstance(cond, Graph) and isinstance(body, Graph) and isinstance(n, int)):
+        return None
+    has_limit = bool(node.attrs.get("has_maximum_iterations"))
+    args = node.inputs[:-1] if has_limit else node.inputs
+    loop_vars, caps = args[:n], args[n:]
+    if not _captures_match([cond, body], caps) or len(body.outputs) != n or not node.outputs:
+        return None
+    return cond, body, loop_vars, caps, has_limit
 
 
 def _captures_match(graphs, outer):
