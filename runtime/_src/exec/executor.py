@@ -64,8 +64,9 @@ def largest_product(graph):
     (taken as large) and 0 when there is none. It chooses BLAS threads
     (runtime/_src/core/blas.py)."""
     largest = 0
+    depths = _PRODUCT_DEPTH
     for node in graph.nodes:
-        depth = _PRODUCT_DEPTH.get(node.op)
+        depth = depths.get(node.op)
         if depth is not None:
             ref = node.inputs[0] if node.op.startswith("Conv2DBackprop") else node.outputs[0]
             try:
@@ -75,7 +76,10 @@ def largest_product(graph):
             if work is None:
                 return None
             largest = max(largest, work)
-        for sub in node.subgraph_list():
+        subs = node._subgraphs          # node.subgraph_list(), without the call
+        if subs is None:
+            subs = node.subgraph_list()
+        for sub in subs:
             work = largest_product(sub)
             if work is None:
                 return None

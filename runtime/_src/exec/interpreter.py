@@ -59,7 +59,8 @@ _CONST, _PLACEHOLDER, _IF, _WHILE, _KERNEL = range(5)
 
 def _program(graph, programs):
     """The steps of `graph`'s plan, (kind, node, data), made when the graph
-    first runs in this interpretation (a branch never taken is not planned)."""
+    first runs in this interpretation (a branch never taken is not planned).
+    A kernel's data: (kernel, input ids, output ids, returns one value)."""
     if graph._compiled is PRUNED:          # dead code elimination kept only needed nodes
         nodes = graph.nodes
     else:
@@ -68,18 +69,19 @@ def _program(graph, programs):
     steps = []
     for node in nodes:
         op = node.op
-        kind, data = _KERNEL, None
         if op == "Const":
-            kind, data = _CONST, scalar(node.attrs["value"])
+            step = (_CONST, node, (scalar(node.attrs["value"]), id(node.outputs[0])))
         elif op == "Placeholder":
-            kind = _PLACEHOLDER
-        elif op == "If":
-            data = if_branches(node)
-            kind = _KERNEL if data is None else _IF
-        elif op == "While":
-            data = while_parts(node)
-            kind = _KERNEL if data is None else _WHILE
-        steps.append((kind, node, data))
+            step = (_PLACEHOLDER, node, None)
+        elif op == "If" and if_branches(node) is not None:
+            step = (_IF, node, if_branches(node))
+        elif op == "While" and while_parts(node) is not None:
+            step = (_WHILE, node, while_parts(node))
+        else:
+            outputs = tuple(id(t) for t in node.outputs)
+            step = (_KERNEL, node, (node.opdef.kernel, tuple(id(t) for t in node.inputs),
+                                    outputs, node.opdef.num_outputs == 1 and bool(outputs)))
+        steps.append(step)
     programs[id(graph)] = steps
     return steps
 
@@ -94,9 +96,14 @@ def _run(graph, env, programs, where):
     for kind, node, data in steps:
         where[level] = node
         if kind == _KERNEL:
-            _run_kernel(node, env)
+            kernel, inputs, outputs, single = data
+            result = kernel(*[env[i] for i in inputs], **node.attrs)
+            if single:
+                env[outputs[0]] = result
+            elif outputs:
+                _unpack(node, result, outputs, env)
         elif kind == _CONST:
-            env[id(node.outputs[0])] = data
+            env[data[1]] = data[0]
         elif kind == _IF:
             _run_if(node, data, env, programs, where)
         elif kind == _WHILE:
@@ -106,20 +113,13 @@ def _run(graph, env, programs, where):
                                  "is neither an input nor a capture")
 
 
-def _run_kernel(node, env):
-    args = [env[id(t)] for t in node.inputs]
-    outputs = node.outputs
-    result = node.opdef.kernel(*args, **node.attrs)
-    if not outputs:
-        return
-    if node.opdef.num_outputs == 1:
-        env[id(outputs[0])] = result
-        return
+def _unpack(node, result, outputs, env):
+    """The values of a kernel returning a sequence, one per output."""
     values = list(result)
     if len(values) != len(outputs):
         raise ValueError(f"{node.op} returned {len(values)} values for {len(outputs)} outputs")
-    for t, value in zip(outputs, values):
-        env[id(t)] = value
+    for key, value in zip(outputs, values):
+        env[key] = value
 
 
 def _bind(graph, values, captured, env):
