@@ -64,7 +64,7 @@ from runtime._src.core import parallel, workspace
 from runtime._src.graph.graph import PRUNED, Graph, memoized_flags, needed_nodes
 from runtime._src.ops import conv_ops, pool_ops
 
-__all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED", "if_branches",
+__all__ = ["CompiledGraph", "compile_graph", "compile_loop", "plan", "INFIX", "INLINED", "if_branches",
            "while_parts", "scalar", "contains_loop"]
 
 # Op name -> template over the input expressions. The numpy kernel of each of
@@ -162,7 +162,22 @@ def compile_graph(graph):
     em = Emitter(graph)
     with memoized_flags():          # plan() asks nested graphs for side effects
         source, line_nodes = em.function_source()
-    filename = f"<graph {graph.name}#{next(_counter)}>"
+    return _compile_source(em, graph.name, source, line_nodes)
+
+
+def compile_loop(node):
+    """A `CompiledGraph` whose function runs the `While` `node` alone, as the
+    compiled code of its graph runs it: `fn(*values)` takes the values of
+    `node.inputs` (one parameter per position) and returns the list of its
+    outputs' values. The interpreter hands it the rest of a long loop."""
+    em = Emitter(node.graph)
+    with memoized_flags():
+        source, line_nodes = em.loop_source(node)
+    return _compile_source(em, f"{node.graph.name}/{node.name}", source, line_nodes)
+
+
+def _compile_source(em, name, source, line_nodes):
+    filename = f"<graph {name}#{next(_counter)}>"
     code = compile(source, filename, "exec")
     namespace = dict(em.globals)
     exec(code, namespace)  # noqa: S102 - our own generated source
@@ -173,7 +188,7 @@ def compile_graph(graph):
         if g._compiled is None or g._compiled is PRUNED:
             g._compiled = INLINED
     compiled = CompiledGraph(namespace[em.fn_name], source, filename, line_nodes,
-                             tuple(em.inlined), len(em.params), graph.name)
+                             tuple(em.inlined), len(em.params), name)
     if em.pooled:
         compiled.pools = []
     weakref.finalize(compiled, _dead_sources.append, filename)
@@ -277,6 +292,23 @@ class Emitter:
     def function_source(self):
         graph = self.graph
         placeholders = list(graph.inputs) + [inner for _, inner in graph.captures]
+        indent = self.begin(placeholders)
+        self.emit_graph(graph, indent)
+        return self.end(graph.outputs, indent, f"{len(graph.nodes)} ops")
+
+    def loop_source(self, node):
+        """The source of a function running the While `node` alone (see
+        `compile_loop`): its inputs are the parameters."""
+        alone = _Alone(node)
+        indent = self.begin(alone.inputs)
+        if not emit_while(self, alone, indent):
+            raise ValueError(f"{node.name}: not a loop the code generator writes")
+        source, line_nodes = self.end(node.outputs, indent, f"loop {node.name}")
+        return source, {line: node if n is alone else n for line, n in line_nodes.items()}
+
+    def begin(self, placeholders):
+        """Name the parameters; open the integer-wrapping block of a function
+        with a loop. Returns the body's indent."""
         for t in placeholders:
             name = self.local(t.node.name)
             self.names[id(t)] = name
@@ -290,11 +322,14 @@ class Emitter:
                     self.emit(1, f"{name} = _scalar({name})  # numpy scalar math is fastest")
             self.emit(1, 'with _np.errstate(over="ignore"):  # int32 wraps as in TensorFlow')
             indent = 2
-        self.emit_graph(graph, indent)
-        outs = ", ".join(self.expr(t) for t in graph.outputs)
+        return indent
+
+    def end(self, outputs, indent, what):
+        """Return `outputs`; (the function's source, {line: node})."""
+        outs = ", ".join(self.expr(t) for t in outputs)
         self.emit(indent, f"return [{outs}]")
         header = f"def {self.fn_name}({', '.join(self.params)}):"
-        doc = f'    """Generated from graph {graph.name!r}: {len(graph.nodes)} ops."""'
+        doc = f'    """Generated from graph {self.graph.name!r}: {what}."""'
         out, line_nodes = [header, doc], {}
         for indent, text, node in self.lines:
             if node is not None:
@@ -782,6 +817,28 @@ def emit_while(em, node, indent):
     if has_limit:
         em.emit(indent + 1, f"{count} += 1")
     return True
+
+
+class _Param:
+    """One input position of a loop compiled alone: its own parameter, even
+    where the node reads one tensor at two positions (two loop variables
+    starting equal hold different values after some iterations)."""
+
+    __slots__ = ("node", "dtype", "shape")
+
+    def __init__(self, tensor):
+        self.node, self.dtype, self.shape = tensor.node, tensor.dtype, tensor.shape
+
+
+class _Alone:
+    """A `While` node as `compile_loop` emits it: the node, its inputs `_Param`s."""
+
+    __slots__ = ("name", "op", "attrs", "inputs", "outputs", "location", "graph")
+
+    def __init__(self, node):
+        self.name, self.op, self.attrs = node.name, node.op, node.attrs
+        self.outputs, self.location, self.graph = node.outputs, node.location, node.graph
+        self.inputs = tuple(_Param(t) for t in node.inputs)
 
 
 def if_branches(node):

@@ -13,13 +13,17 @@ arguments, an `If` / `While` that the code generator writes as a Python
 `codegen.while_parts`; otherwise its kernel runs), constants and, in a graph
 with a loop, rank-0 numeric inputs made numpy scalars. What the generated code
 adds only for speed (infix templates computing exactly the kernel, results
-written in place, pooled arrays) is not done here.
+written in place, pooled arrays) is not done here. A loop still running after
+`LONG_LOOP` iterations runs the rest of its iterations as compiled code (the
+loop alone, generated as its graph's code would write it: `codegen.compile_loop`).
 
     where = []
-    outputs = interpret(graph, inputs, where)    # on an error, where[-1] is the node
+    outputs = interpret(graph, inputs, where)
+    # on an error, where[-1] is the node that raised
 """
 
-from runtime._src.exec.codegen import contains_loop, if_branches, plan, scalar, while_parts
+from runtime._src.exec.codegen import (compile_loop, contains_loop, if_branches, plan, scalar,
+                                      while_parts)
 from runtime._src.graph.graph import PRUNED, memoized_flags
 
 __all__ = ["interpret", "MalformedGraph", "INTERPRETED"]
@@ -45,13 +49,17 @@ def interpret(graph, inputs, where):
                                                  or t.dtype.is_bool):
             value = scalar(value)           # as the compiled code does (numpy scalar math)
         env[id(t)] = value
-    programs = {None: {}}                   # None: the graphs' side-effect flags
+    programs = {None: {}}      # also None: the graphs' side-effect flags; ("loop", id): code
     _program(graph, programs)
     graph._compiled = INTERPRETED           # the next run compiles it
     where.append(None)
     _run(graph, env, programs, where)
     return [env[id(t)] for t in graph.outputs]
 
+
+# Iterations of a loop interpreted before the rest of it runs compiled: a
+# long loop would spend more time in the interpreter than compiling costs.
+LONG_LOOP = 32
 
 # What a step of a program does with its node.
 _CONST, _PLACEHOLDER, _IF, _WHILE, _KERNEL = range(5)
@@ -152,6 +160,9 @@ def _run_while(node, parts, env, programs, where):
     count = 0
     test = cond.outputs[0]
     while limit is None or count < limit:
+        if count == LONG_LOOP:
+            state = _run_long_loop(node, state, captured, limit, count, programs, where)
+            break
         _bind(cond, state, captured, env)
         _run_nested(cond, env, programs, where)
         if not env[id(test)]:
@@ -162,3 +173,20 @@ def _run_while(node, parts, env, programs, where):
         count += 1
     for t, value in zip(node.outputs, state):
         env[id(t)] = value
+
+
+def _run_long_loop(node, state, captured, limit, count, programs, where):
+    """The rest of a loop that has run `LONG_LOOP` iterations here, as
+    compiled code (`codegen.compile_loop`, once per interpretation), from the
+    current state; the loop's limit less the iterations done."""
+    compiled = programs.get(("loop", id(node)))
+    if compiled is None:
+        compiled = programs[("loop", id(node))] = compile_loop(node)
+    values = state + captured + ([] if limit is None else [limit - count])
+    try:
+        return compiled.fn(*values)
+    except Exception as e:
+        found = compiled.node_for_traceback(e.__traceback__)
+        if found is not None:
+            where.append(found)         # the node that raised, inside the loop
+        raise

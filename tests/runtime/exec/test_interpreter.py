@@ -72,6 +72,15 @@ def _nested(n, v):
     return while_loop(lambda i, acc: tf.less(i, n), outer, [tf.constant(0), v * 0])[1:]
 
 
+def _long_shared_start(n):
+    """Two loop variables starting from one tensor (one value at two input
+    positions), running past the interpreter's LONG_LOOP into compiled code."""
+    zero = tf.constant(0)
+    out = while_loop(lambda i, s: tf.less(i, n), lambda i, s: [i + 1, s + i * 2],
+                     [zero, zero], maximum_iterations=90)
+    return list(out)
+
+
 def _limited(n):
     out = while_loop(lambda i, s: tf.less(i, n), lambda i, s: [i + 1, s + i],
                      [tf.constant(0), tf.constant(0)], maximum_iterations=4)
@@ -90,6 +99,8 @@ CASES = [
     ("collatz_1", [(I32, [])], _collatz, [np.int32(1)], [0]),
     ("nested_loops_if", [(I32, []), (I32, [])], _nested, [np.int32(3), np.int32(2)], [4]),
     ("limited_loop", [(I32, [])], _limited, [np.int32(100)], [6]),
+    ("long_loop_limited", [(I32, [])], _long_shared_start, [np.int32(1000)], [90, 8010]),
+    ("long_loop_cond_ends", [(I32, [])], _long_shared_start, [np.int32(40)], [40, 1560]),
     ("limited_loop_cond_first", [(I32, [])], _limited, [np.int32(2)], [1]),
     ("cond_captures", [(I32, []), (F32, [2])],
      lambda p, x: [cond(tf.greater(p, 0), lambda: x * 2.0, lambda: x - 1.0)],
@@ -155,6 +166,27 @@ def test_errors_name_the_innermost_node_and_user_line_in_both_runs():
     assert messages[0] == messages[1]
     assert "InterpreterTestFail failed on inputs (int32[])" in messages[0]
     assert f"{__file__}:{_failing_in_loop.line}" in messages[0]
+
+
+def _failing_late(x):
+    def loop_body(i):
+        _failing_late.line = sys._getframe().f_lineno + 1
+        bad = cond(tf.equal(i, 40), lambda: apply("InterpreterTestFail", (i,)), lambda: i)
+        return [bad + 1]
+    return while_loop(lambda i: tf.less(i, 50), loop_body, [x])
+
+
+def test_an_error_in_the_compiled_rest_of_a_long_loop_names_its_node():
+    assert interpreter.LONG_LOOP < 40
+    g = build("faillate", [(I32, [])], _failing_late)
+    messages = []
+    for _ in range(2):                                # interpreted, then compiled
+        with pytest.raises(InvalidArgumentError) as info:
+            executor.run(g, [np.int32(0)])
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert "InterpreterTestFail failed on inputs (int32[])" in messages[0]
+    assert f"{__file__}:{_failing_late.line}" in messages[0]
 
 
 def test_placeholder_fed_by_nothing_is_refused_before_running():
