@@ -24,7 +24,7 @@ loop alone, generated as its graph's code would write it: `codegen.compile_loop`
 
 from runtime._src.exec.codegen import (compile_loop, contains_loop, if_branches, plan, scalar,
                                       while_parts)
-from runtime._src.graph.graph import PRUNED, memoized_flags
+from runtime._src.graph.graph import PRUNED, memoized_flags, paused_gc
 
 __all__ = ["interpret", "MalformedGraph", "INTERPRETED"]
 
@@ -99,7 +99,8 @@ def _run(graph, env, programs, where):
     each tensor is a different object)."""
     steps = programs.get(id(graph))
     if steps is None:
-        steps = _program(graph, programs)
+        with paused_gc():          # our own acyclic objects, thousands for a large graph
+            steps = _program(graph, programs)
     level = len(where) - 1
     for kind, node, data in steps:
         where[level] = node
