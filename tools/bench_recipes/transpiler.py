@@ -80,10 +80,12 @@ def generated_module(blocks):
 # callgrind: the reference is 10.05 M instructions and a first call was 62.7 M
 # instructions in 6.43 ms there (0.1026 ns per instruction of this kind of
 # work), so 10.05e6 * 6.43e-3 / 62.7e6 s = 1.03 ms. A check by time: that
-# tree (commit c259931) and this reference, timed alternately in one process
-# each on the later machine, gave first calls of 6.1 to 8.3 references (median
-# 7.0), i.e. 6.43 / 7.0 = 0.92 ms; the larger estimate is kept (it does not
-# flatter). Re-count the reference with `valgrind --tool=callgrind` if it changes.
+# tree (commit c259931) and this reference, timed in one process (7 runs on the
+# later, loaded machine), gave first calls of 6.1 to 9.3 references (median
+# 7.2), i.e. 6.43 / 7.2 = 0.90 ms; the larger estimate is kept (it does not
+# flatter). Re-count the reference with `valgrind --tool=callgrind` if it
+# changes. The row times one reference before each first call, so that both
+# minimums come from the same stretch of the machine's load.
 REFERENCE_README_S = 10.05e6 * 6.43e-3 / 62.7e6
 
 
@@ -127,8 +129,9 @@ def bench_transpiler():
         raise Unavailable("transpiler not available (autograph.to_code or tf.function missing)")
     fns, _ = generated_module(base.REPEAT)
     x, n = constant(3), constant(5)
-    firsts = []
+    firsts, references = [], []
     for fn in fns:  # a fresh function each time: the first call converts and traces
+        references.append(reference_time(1))   # interleaved: both see the same load
         f = tf.function(fn)
         start = time.thread_time()     # the thread's CPU time: the machine may be shared
         f(x, n)
@@ -139,7 +142,7 @@ def bench_transpiler():
         to_code(fn)
     module_t = time.perf_counter() - start
     first = min(firsts)
-    reference = reference_time(base.REPEAT)
+    reference = min(references)
     units = first / reference
     at_readme = units * REFERENCE_README_S
     return dict(eager=None, graph=first, numpy=None,
