@@ -61,10 +61,11 @@ import weakref
 import numpy as np
 
 from runtime._src.core import parallel, workspace
-from runtime._src.graph.graph import Graph, memoized_flags, needed_nodes
+from runtime._src.graph.graph import PRUNED, Graph, memoized_flags, needed_nodes
 from runtime._src.ops import conv_ops, pool_ops
 
-__all__ = ["CompiledGraph", "compile_graph", "plan", "INFIX", "INLINED"]
+__all__ = ["CompiledGraph", "compile_graph", "compile_loop", "plan", "INFIX", "INLINED", "if_branches",
+           "while_parts", "scalar", "contains_loop"]
 
 # Op name -> template over the input expressions. The numpy kernel of each of
 # these ops is the plain numpy operation; tests/runtime/exec/test_executor_codegen.py
@@ -131,7 +132,8 @@ class CompiledGraph:
     def is_stale(self):
         """True when an inlined subgraph was edited since compilation."""
         for g in self.inlined:
-            if g._compiled is None:
+            compiled = g._compiled
+            if compiled is None or compiled is PRUNED:     # edited (then optimized)
                 return True
         return False
 
@@ -160,7 +162,22 @@ def compile_graph(graph):
     em = Emitter(graph)
     with memoized_flags():          # plan() asks nested graphs for side effects
         source, line_nodes = em.function_source()
-    filename = f"<graph {graph.name}#{next(_counter)}>"
+    return _compile_source(em, graph.name, source, line_nodes)
+
+
+def compile_loop(node):
+    """A `CompiledGraph` whose function runs the `While` `node` alone, as the
+    compiled code of its graph runs it: `fn(*values)` takes the values of
+    `node.inputs` (one parameter per position) and returns the list of its
+    outputs' values. The interpreter hands it the rest of a long loop."""
+    em = Emitter(node.graph)
+    with memoized_flags():
+        source, line_nodes = em.loop_source(node)
+    return _compile_source(em, f"{node.graph.name}/{node.name}", source, line_nodes)
+
+
+def _compile_source(em, name, source, line_nodes):
+    filename = f"<graph {name}#{next(_counter)}>"
     code = compile(source, filename, "exec")
     namespace = dict(em.globals)
     exec(code, namespace)  # noqa: S102 - our own generated source
@@ -168,10 +185,10 @@ def compile_graph(graph):
     _forget_dead_sources()
     linecache.cache[filename] = (len(source), None, lines, filename)
     for g in em.inlined:
-        if g._compiled is None:
+        if g._compiled is None or g._compiled is PRUNED:
             g._compiled = INLINED
     compiled = CompiledGraph(namespace[em.fn_name], source, filename, line_nodes,
-                             tuple(em.inlined), len(em.params), graph.name)
+                             tuple(em.inlined), len(em.params), name)
     if em.pooled:
         compiled.pools = []
     weakref.finalize(compiled, _dead_sources.append, filename)
@@ -234,7 +251,7 @@ class Emitter:
         self.used = set()
         self.inlined = []
         self.depth = 0
-        self.quiet_ints = _contains_loop(graph)
+        self.quiet_ints = contains_loop(graph)
         self.fn_name = self.local("graph_" + graph.name)
         self.params = []
         self.uses = {}             # id(SymbolicTensor) -> how many times the code reads it
@@ -275,24 +292,44 @@ class Emitter:
     def function_source(self):
         graph = self.graph
         placeholders = list(graph.inputs) + [inner for _, inner in graph.captures]
+        indent = self.begin(placeholders)
+        self.emit_graph(graph, indent)
+        return self.end(graph.outputs, indent, f"{len(graph.nodes)} ops")
+
+    def loop_source(self, node):
+        """The source of a function running the While `node` alone (see
+        `compile_loop`): its inputs are the parameters."""
+        alone = _Alone(node)
+        indent = self.begin(alone.inputs)
+        if not emit_while(self, alone, indent):
+            raise ValueError(f"{node.name}: not a loop the code generator writes")
+        source, line_nodes = self.end(node.outputs, indent, f"loop {node.name}")
+        return source, {line: node if n is alone else n for line, n in line_nodes.items()}
+
+    def begin(self, placeholders):
+        """Name the parameters; open the integer-wrapping block of a function
+        with a loop. Returns the body's indent."""
         for t in placeholders:
             name = self.local(t.node.name)
             self.names[id(t)] = name
             self.params.append(name)
         indent = 1
         if self.quiet_ints:
-            self.globals["_scalar"] = _scalar
+            self.globals["_scalar"] = scalar
             for t, name in zip(placeholders, self.params):
                 if t.shape.rank == 0 and (t.dtype.is_integer or t.dtype.is_floating
                                           or t.dtype.is_bool):
                     self.emit(1, f"{name} = _scalar({name})  # numpy scalar math is fastest")
             self.emit(1, 'with _np.errstate(over="ignore"):  # int32 wraps as in TensorFlow')
             indent = 2
-        self.emit_graph(graph, indent)
-        outs = ", ".join(self.expr(t) for t in graph.outputs)
+        return indent
+
+    def end(self, outputs, indent, what):
+        """Return `outputs`; (the function's source, {line: node})."""
+        outs = ", ".join(self.expr(t) for t in outputs)
         self.emit(indent, f"return [{outs}]")
         header = f"def {self.fn_name}({', '.join(self.params)}):"
-        doc = f'    """Generated from graph {graph.name!r}: {len(graph.nodes)} ops."""'
+        doc = f'    """Generated from graph {self.graph.name!r}: {what}."""'
         out, line_nodes = [header, doc], {}
         for indent, text, node in self.lines:
             if node is not None:
@@ -378,7 +415,7 @@ class Emitter:
                                  "is neither an input nor a capture")
             return
         if node.op == "Const":
-            self.names[id(node.outputs[0])] = self.bind(node.name, _scalar(node.attrs["value"]))
+            self.names[id(node.outputs[0])] = self.bind(node.name, scalar(node.attrs["value"]))
             return
         folded = self.aliases.get(id(node.outputs[0])) if node.outputs else None
         if folded is not None:
@@ -646,7 +683,7 @@ def _broadcasts_into(other, target):
     return True
 
 
-def _scalar(value):
+def scalar(value):
     """A 0-d numeric array as the equal numpy scalar (much faster arithmetic)."""
     if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf":
         return value[()]
@@ -706,12 +743,12 @@ def _nonzero_const(tensor):
     return bool(np.all(np.asarray(node.attrs["value"]) != 0))
 
 
-def _contains_loop(graph):
+def contains_loop(graph):
     for node in graph.nodes:
         if node.op == "While":
             return True
         for sub in node.subgraph_list():
-            if _contains_loop(sub):
+            if contains_loop(sub):
                 return True
     return False
 
@@ -730,11 +767,10 @@ def emit_if(em, node, indent):
             <else_branch ops>
             If, If_1 = <else outputs>
     """
-    branches = [node.attrs.get("then_branch"), node.attrs.get("else_branch")]
-    pred = node.inputs[0]
-    if not all(isinstance(g, Graph) and not g.inputs for g in branches) \
-            or pred.shape.rank != 0 or not _captures_match(branches, node.inputs[1:]):
+    branches = if_branches(node)
+    if branches is None:
         return False       # the kernel checks an unknown-rank condition at run time
+    pred = node.inputs[0]
     targets = ", ".join(em.out_names(node))
     em.emit(indent, f"if {em.expr(pred)}:", node)
     for i, branch in enumerate(branches):
@@ -759,15 +795,10 @@ def emit_while(em, node, indent):
             <body ops>
             While, While_1 = AddV2, Mul
     """
-    cond, body = node.attrs.get("cond"), node.attrs.get("body")
-    n = node.attrs.get("num_loop_vars")
-    if not (isinstance(cond, Graph) and isinstance(body, Graph) and isinstance(n, int)):
+    parts = while_parts(node)
+    if parts is None:
         return False
-    has_limit = bool(node.attrs.get("has_maximum_iterations"))
-    args = node.inputs[:-1] if has_limit else node.inputs
-    loop_vars, caps = args[:n], args[n:]
-    if not _captures_match([cond, body], caps) or len(body.outputs) != n or not node.outputs:
-        return False
+    cond, body, loop_vars, caps, has_limit = parts
     inits = ", ".join(em.expr(t) for t in loop_vars)
     targets = ", ".join(em.out_names(node))
     em.emit(indent, f"{targets} = {inits}", node)
@@ -786,6 +817,55 @@ def emit_while(em, node, indent):
     if has_limit:
         em.emit(indent + 1, f"{count} += 1")
     return True
+
+
+class _Param:
+    """One input position of a loop compiled alone: its own parameter, even
+    where the node reads one tensor at two positions (two loop variables
+    starting equal hold different values after some iterations)."""
+
+    __slots__ = ("node", "dtype", "shape")
+
+    def __init__(self, tensor):
+        self.node, self.dtype, self.shape = tensor.node, tensor.dtype, tensor.shape
+
+
+class _Alone:
+    """A `While` node as `compile_loop` emits it: the node, its inputs `_Param`s."""
+
+    __slots__ = ("name", "op", "attrs", "inputs", "outputs", "location", "graph")
+
+    def __init__(self, node):
+        self.name, self.op, self.attrs = node.name, node.op, node.attrs
+        self.outputs, self.location, self.graph = node.outputs, node.location, node.graph
+        self.inputs = tuple(_Param(t) for t in node.inputs)
+
+
+def if_branches(node):
+    """(then_branch, else_branch) of an `If` that runs as a Python `if` (a
+    scalar condition, branches without inputs capturing the node's other
+    inputs), else None (its kernel runs). The interpreter inlines the same."""
+    branches = [node.attrs.get("then_branch"), node.attrs.get("else_branch")]
+    if not all(isinstance(g, Graph) and not g.inputs for g in branches) \
+            or node.inputs[0].shape.rank != 0 or not _captures_match(branches, node.inputs[1:]):
+        return None
+    return branches
+
+
+def while_parts(node):
+    """(cond, body, loop variables, captures, has a limit) of a `While` that
+    runs as a Python `while`, else None (its kernel runs). The interpreter
+    inlines the same."""
+    cond, body = node.attrs.get("cond"), node.attrs.get("body")
+    n = node.attrs.get("num_loop_vars")
+    if not (isinstance(cond, Graph) and isinstance(body, Graph) and isinstance(n, int)):
+        return None
+    has_limit = bool(node.attrs.get("has_maximum_iterations"))
+    args = node.inputs[:-1] if has_limit else node.inputs
+    loop_vars, caps = args[:n], args[n:]
+    if not _captures_match([cond, body], caps) or len(body.outputs) != n or not node.outputs:
+        return None
+    return cond, body, loop_vars, caps, has_limit
 
 
 def _captures_match(graphs, outer):

@@ -2,10 +2,12 @@
 
 A run executes only the nodes its outputs need plus every node with a side
 effect (print, assert, variable writes, random, py_function) and what those
-need, in program order. On the first run the graph is lowered once into
-Python source (see `runtime._src.exec.codegen`), compiled and cached on the graph as
-`graph._compiled` (editing the graph resets it); later runs call that
-function directly.
+need, in program order. A graph's first run walks those nodes and calls
+their kernels (`runtime._src.exec.interpreter`: a new function's first call
+does not pay for code it may never run again). On the second run the graph
+is lowered once into Python source (see `runtime._src.exec.codegen`),
+compiled and cached on the graph as `graph._compiled` (editing the graph
+resets it); later runs call that function directly.
 
     values = run(graph, [np.int32(3)])   # -> list of numpy outputs
     print(graph.python_source())         # the code a run executes
@@ -25,18 +27,20 @@ import math
 
 from runtime._src.core import blas, workspace
 from runtime._src.exec.codegen import INLINED, compile_graph, plan
+from runtime._src.exec.interpreter import INTERPRETED, MalformedGraph, interpret
 from runtime._src.core.errors import OpError
 from runtime._src.core.fp_quiet import quiet, restore
-from runtime._src.graph.graph import RENDERERS, kernel_error, paused_gc
+from runtime._src.graph.graph import PRUNED, RENDERERS, kernel_error, paused_gc
 from runtime._src.graph.op_registry import run_quietly
 
-__all__ = ["run", "plan", "compiled_form", "python_source"]
+__all__ = ["run", "plan", "compiled_form", "python_source", "INTERPRETED"]
 
 
 def compiled_form(graph):
     """The cached `CompiledGraph` of `graph`, compiling it if needed."""
     compiled = graph._compiled
-    if compiled is None or compiled is INLINED or compiled.is_stale():
+    if compiled is None or compiled is INLINED or compiled is INTERPRETED or compiled is PRUNED \
+            or compiled.is_stale():
         with paused_gc():
             compiled = graph._compiled = compile_graph(graph)
     if compiled.blas_work == -1:
@@ -60,8 +64,9 @@ def largest_product(graph):
     (taken as large) and 0 when there is none. It chooses BLAS threads
     (runtime/_src/core/blas.py)."""
     largest = 0
+    depths = _PRODUCT_DEPTH
     for node in graph.nodes:
-        depth = _PRODUCT_DEPTH.get(node.op)
+        depth = depths.get(node.op)
         if depth is not None:
             ref = node.inputs[0] if node.op.startswith("Conv2DBackprop") else node.outputs[0]
             try:
@@ -71,7 +76,10 @@ def largest_product(graph):
             if work is None:
                 return None
             largest = max(largest, work)
-        for sub in node.subgraph_list():
+        subs = node._subgraphs          # node.subgraph_list(), without the call
+        if subs is None:
+            subs = node.subgraph_list()
+        for sub in subs:
             work = largest_product(sub)
             if work is None:
                 return None
@@ -91,15 +99,14 @@ def run(graph, inputs):
     Returns the list of numpy values of `graph.outputs`.
     """
     compiled = graph._compiled
-    if compiled is None or compiled is INLINED or (compiled.inlined and compiled.is_stale()) \
-            or compiled.blas_work == -1:
+    if compiled is None or compiled is PRUNED:
+        return _interpreted_run(graph, inputs)
+    if compiled is INLINED or compiled is INTERPRETED \
+            or (compiled.inlined and compiled.is_stale()) or compiled.blas_work == -1:
         compiled = compiled_form(graph)
     if compiled.blas_work != 0:       # a graph with no matrix product leaves the threads be
         blas.use(blas.threads_for(compiled.blas_work))
-    if len(inputs) != compiled.num_inputs:
-        raise ValueError(f"graph {graph.name!r} takes {compiled.num_inputs} inputs "
-                         f"({len(graph.inputs)} arguments and {len(graph.captures)} "
-                         f"captures), got {len(inputs)}")
+    _check_count(graph, compiled.num_inputs, inputs)
     token = quiet()                 # TF's inf and NaN come silently
     try:
         if compiled.pools is None:
@@ -107,21 +114,64 @@ def run(graph, inputs):
         return _pooled_call(compiled, inputs)
     except RuntimeWarning as e:     # a warnings filter made numpy's own warning an error
         if graph.is_stateful():     # a rerun would repeat its effects: say what happened
-            error = _run_error(compiled, e)
-            error.add_note("A warnings filter (-W error or warnings.simplefilter('error')) "
-                           "turned numpy's RuntimeWarning into an exception; TensorFlow gives "
-                           "inf or NaN here. A graph with state (Variables, prints) is not "
-                           "run twice, so filter RuntimeWarning out to get that value.")
-            raise error from e
+            raise _warning_error(_traceback_node(compiled, e), compiled.graph_name, e) from e
         return run_quietly(compiled.fn, *inputs)
     except OpError as e:
         if not getattr(e, "_located", False):
-            _locate(compiled, e)
+            _locate(_traceback_node(compiled, e), e)
         raise
     except Exception as e:  # re-raised naming the op and the user's line
-        raise _run_error(compiled, e) from e
+        raise _run_error(_traceback_node(compiled, e), compiled.graph_name, e) from e
     finally:
         restore(token)
+
+
+def _interpreted_run(graph, inputs):
+    """The graph's first run, by the interpreter (runtime/_src/exec/interpreter.py),
+    with the compiled run's checks and errors; the next run compiles it."""
+    _check_count(graph, len(graph.inputs) + len(graph.captures), inputs)
+    work = largest_product(graph)
+    if work != 0:
+        blas.use(blas.threads_for(work))
+    where = []
+    token = quiet()
+    try:
+        return interpret(graph, inputs, where)     # (it marks the graph INTERPRETED)
+    except MalformedGraph:
+        raise
+    except RuntimeWarning as e:
+        if graph.is_stateful():
+            raise _warning_error(where[-1] if where else None, graph.name, e) from e
+        return run_quietly(interpret, graph, inputs, [])
+    except OpError as e:
+        if not getattr(e, "_located", False):
+            _locate(where[-1] if where else None, e)
+        raise
+    except Exception as e:
+        raise _run_error(where[-1] if where else None, graph.name, e) from e
+    finally:
+        restore(token)
+
+
+def _check_count(graph, expected, inputs):
+    if len(inputs) != expected:
+        raise ValueError(f"graph {graph.name!r} takes {expected} inputs "
+                         f"({len(graph.inputs)} arguments and {len(graph.captures)} "
+                         f"captures), got {len(inputs)}")
+
+
+def _traceback_node(compiled, error):
+    """The node whose generated line raised `error`, or None."""
+    return compiled.node_for_traceback(error.__traceback__)
+
+
+def _warning_error(node, graph_name, warning):
+    error = _run_error(node, graph_name, warning)
+    error.add_note("A warnings filter (-W error or warnings.simplefilter('error')) "
+                   "turned numpy's RuntimeWarning into an exception; TensorFlow gives "
+                   "inf or NaN here. A graph with state (Variables, prints) is not "
+                   "run twice, so filter RuntimeWarning out to get that value.")
+    return error
 
 
 def _pooled_call(compiled, inputs):
@@ -142,19 +192,18 @@ def _pooled_call(compiled, inputs):
         pools.append(pool)
 
 
-def _run_error(compiled, error):
-    """An InvalidArgumentError naming the node whose generated line failed."""
-    node = compiled.node_for_traceback(error.__traceback__)
+def _run_error(node, graph_name, error):
+    """An InvalidArgumentError naming the node that failed (None: unknown)."""
     if node is None:
-        new = kernel_error(f"graph {compiled.graph_name!r}", (), error)
+        new = kernel_error(f"graph {graph_name!r}", (), error)
     else:
         new = kernel_error(node.name, node.inputs, error, node.location)
     new._located = True
     return new
 
 
-def _locate(compiled, error):
-    """Add the failing node's op and user source line to a kernel's OpError.
+def _locate(node, error):
+    """Add the failing `node`'s op and user source line to a kernel's OpError.
 
     The error is edited in place (same object, same traceback) and marked, so
     an enclosing run (a fallback `If`/`While` kernel, a py_function calling a
@@ -162,7 +211,6 @@ def _locate(compiled, error):
     failing `Assert` already ends with the same "(at file:line)".
     """
     error._located = True
-    node = compiled.node_for_traceback(error.__traceback__)
     if node is None:
         return
     message, loc = str(error), node.location

@@ -32,7 +32,12 @@ from runtime._src.graph.locations import (kernel_error, leaked_tensor_error, use
 from runtime._src.graph.op_registry import get_op
 
 __all__ = ["Graph", "Node", "current_graph", "needed_nodes", "paused_gc", "kernel_error",
-           "leaked_tensor_error", "user_location", "RENDERERS"]
+           "leaked_tensor_error", "user_location", "RENDERERS", "PRUNED"]
+
+# `graph._compiled` of a graph that has not run yet and that dead code
+# elimination left with only needed nodes: a run's plan is all its nodes.
+# An edit (add_node, the optimizer's `invalidate`) resets it to None.
+PRUNED = object()
 
 # name -> function(graph): "pretty" (graph_text.py), "graph_def" (graphdef.py),
 # "to_dot" (dot.py), "python_source" (exec/executor.py). Filled in by those
@@ -341,13 +346,14 @@ def _flag(graph, name):
 
 
 @contextlib.contextmanager
-def memoized_flags():
+def memoized_flags(memo=None):
     """Within this block (on this thread) `has_side_effects`/`is_stateful`
     results are remembered; call `forget_flags()` after removing or adding
     nodes. The optimizer uses it: its passes ask the same question of the
-    same nested graphs many times."""
+    same nested graphs many times. `memo`: a dict to keep them in across
+    blocks (for graphs that do not change in between)."""
     previous = getattr(_state, "flag_memo", None)
-    _state.flag_memo = {}
+    _state.flag_memo = {} if memo is None else memo
     try:
         yield
     finally:

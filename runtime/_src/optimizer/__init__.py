@@ -27,7 +27,7 @@ import logging
 
 from runtime._src.optimizer import arithmetic, constant_folding, cse, dce, loop_invariant
 from runtime._src.optimizer.lint import LintError, lint
-from runtime._src.graph.graph import memoized_flags
+from runtime._src.graph.graph import PRUNED, memoized_flags
 from runtime._src.optimizer.rewrite import invalidate, nesting_edits, next_stamp, walk_graphs
 
 __all__ = ["optimize", "lint", "LintError", "OptimizationReport", "PASSES",
@@ -167,6 +167,8 @@ def _run_round(graph, passes, wanted, report, check, looked):
                     g._edit_stamp = before      # no pass finds work in what it removed
                 else:
                     changed.add(id(g))
+            if name == "dead_code_elimination" and g._compiled is None:
+                g._compiled = PRUNED            # every node is needed: the run plan is all
         # Edit stamps are read from the second round on; the list of graphs
         # changes only with the nesting.
         if edited and (wanted is not None or nesting_edits() != nesting):

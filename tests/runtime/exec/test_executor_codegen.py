@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime._src.exec import codegen, executor
+from runtime._src.exec import codegen, executor, interpreter
 from runtime.errors import InvalidArgumentError
 from runtime._src.graph.graph import Graph
 from runtime._src.graph.op_registry import OPS, apply, define_op
@@ -207,6 +207,7 @@ def test_failing_kernel_names_node_and_user_line():
 
 def test_traceback_shows_generated_line():
     g, _ = _failing_graph()
+    executor.compiled_form(g)                   # (a first run is interpreted)
     with pytest.raises(InvalidArgumentError) as info:
         executor.run(g, [np.int32(1)])
     text = "".join(traceback.format_exception(info.value.__cause__))
@@ -246,7 +247,9 @@ def test_collected_graph_source_leaves_linecache_at_the_next_compile_not_in_gc()
 
 def test_compiled_form_is_cached_and_reset_by_add_node():
     g = build("cache", [(I32, [])], lambda a: [a + 1])
-    executor.run(g, [np.int32(1)])
+    executor.run(g, [np.int32(1)])              # interpreted
+    assert g._compiled is interpreter.INTERPRETED
+    executor.run(g, [np.int32(1)])              # compiled
     first = g._compiled
     executor.run(g, [np.int32(2)])
     assert g._compiled is first
@@ -398,7 +401,8 @@ def test_failing_kernel_inside_loop_body_names_node():
 
 def test_editing_an_inlined_subgraph_recompiles():
     g = collatz_graph()
-    assert executor.run(g, [np.int32(6)])[0] == 8
+    assert executor.run(g, [np.int32(6)])[0] == 8        # interpreted
+    assert executor.run(g, [np.int32(6)])[0] == 8        # compiled
     first = g._compiled
     assert executor.run(g, [np.int32(6)])[0] == 8 and g._compiled is first
     loop = next(n for n in g.nodes if n.op == "While")
