@@ -2,5 +2,7 @@
 
 from runtime._src.keras.ops import image as _impl
 
-__all__ = list(_impl.__all__)
-globals().update({_n: getattr(_impl, _n) for _n in __all__})
+from runtime._src.keras.random.elastic_transform import elastic_transform
+
+__all__ = sorted(list(_impl.__all__) + ["elastic_transform"])
+globals().update({_n: getattr(_impl, _n) for _n in _impl.__all__})
