@@ -3,7 +3,9 @@
 `AUTOGRAPH_COND_ORDER=else-first`: runtime's autograph backend traces the
 else branch of every staged `if` before the if branch (the backend contract
 allows either order; tests/autograph/test_backend_contract.py runs the
-equivalence corpus this way)."""
+equivalence corpus this way).
+
+Also the run's order: the modules with the longest tests run first (below)."""
 
 import os
 
@@ -32,3 +34,29 @@ def _cond_order():
     yield
     ag_backend.unregister_backend(swapped)
     ag_backend.register_backend(rt.BACKEND)
+
+
+# The modules holding the suite's longest tests (10-45 CPU-s each: the bench, the
+# tf.distribute processes, the fuzzers' JAX/XLA runs, the compiled corpora), moved
+# to the front of the run, each whole and in this order; the rest keep theirs.
+# pytest-xdist's worksteal hands each worker a contiguous part of the run and an idle
+# worker steals from the end of the other's queue, so long tests at the front start
+# at once instead of holding up the end of the run with one core idle.
+LONGEST_FIRST = (
+    "tests/tools/test_bench.py",
+    "tests/runtime/distribute/test_distribute.py",
+    "tests/reliability/test_fuzz.py",
+    "tests/runtime/jit/test_jit_corpus.py",
+    "tests/test_optional_extras.py",
+    "tests/autograph/test_backend_contract.py",
+    "tests/autograph/test_parsing.py",
+    "tests/test_architecture.py",
+    "tests/reliability/test_hostile.py",
+    "tests/runtime/jit/test_jit_op_records.py",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))

@@ -53,12 +53,30 @@ def _reason(message):
     return re.sub(r" at \S+:\d+", "", reason)[:120]
 
 
-def xla_row(main, a, b, v):
-    """(verdict, detail) of one input triple: 'ok', 'skipped', 'refused' or
-    'mismatch'."""
+class Program:
+    """One program's `tf.function` and its `jit_compile=True` twin, made once
+    for all its input triples (they have the same shapes: one trace and one
+    XLA compile serve every row, as the runtime fuzzer's one tf.function
+    does). A fallback warns once, at the first compile; the rows after it
+    run on the executor too and count as refused for the same reason."""
+
+    def __init__(self, main):
+        import runtime as tf
+        self.main = main
+        self.graph = tf.function(main)
+        self.jit = tf.function(main, jit_compile=True)
+        self.fallback = None
+
+
+def xla_row(program, a, b, v):
+    """(verdict, detail) of one input triple of `program` (a Program, or a
+    program's `main`): 'ok', 'skipped', 'refused' or 'mismatch'."""
     import runtime as tf
     from autograph.operators import side_effects
     from runtime._src.jit.program import JitCompileWarning
+    if not isinstance(program, Program):
+        program = Program(program)
+    main = program.main
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         native = fuzz._outcome4(lambda: main(a, b, list(v)), plain=lambda x: x)
@@ -67,7 +85,7 @@ def xla_row(main, a, b, v):
         args = (tf.constant(a), tf.constant(b), tf.constant(np.asarray(v, np.int32)))
         try:
             with contextlib.redirect_stdout(io.StringIO()), side_effects.strict():
-                expected = _values(tf.function(main)(*args))
+                expected = _values(program.graph(*args))
         except Exception as e:  # noqa: BLE001 - the runtime fuzzer judges these
             return "skipped", f"runtime: {type(e).__name__}"
     with warnings.catch_warnings(record=True) as caught:
@@ -75,15 +93,17 @@ def xla_row(main, a, b, v):
         warnings.simplefilter("always", JitCompileWarning)
         try:
             with contextlib.redirect_stdout(io.StringIO()), side_effects.strict():
-                got = _values(tf.function(main, jit_compile=True)(*args))
+                got = _values(program.jit(*args))
         except Exception as e:  # noqa: BLE001 - the compiled path failing is a mismatch
             return "mismatch", f"jit_compile raised {type(e).__name__}: {str(e)[:300]}"
     fallback = [w for w in caught if issubclass(w.category, JitCompileWarning)]
+    if fallback:
+        program.fallback = _reason(str(fallback[0].message))
     want = _plain(native[1])
     if got != want:
         return "mismatch", f"python={want!r} xla={got!r} runtime={expected!r}"
-    if fallback:
-        return "refused", _reason(str(fallback[0].message))
+    if program.fallback:
+        return "refused", program.fallback
     return "ok", None
 
 
@@ -95,8 +115,8 @@ def run(count, seed, mode="default", quiet=False):
     for k in range(count):
         s = seed * 1_000_003 + k
         source = gen(s).program()
-        main = fuzz.load(source, s)["main"]
-        verdicts = [xla_row(main, a, b, v) for a, b, v in INPUTS]
+        program = Program(fuzz.load(source, s)["main"])
+        verdicts = [xla_row(program, a, b, v) for a, b, v in INPUTS]
         bad = [(inputs, d) for inputs, (verdict, d) in zip(INPUTS, verdicts)
                if verdict == "mismatch"]
         for verdict, detail in verdicts:

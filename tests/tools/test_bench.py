@@ -1,11 +1,17 @@
 """tools/bench.py runs end to end: every workload yields figures (no timing
-assertions here; the targets are judged by the benchmark itself)."""
+assertions here; the targets are judged by the benchmark itself).
+
+A long run (`-m long`: about 42 CPU-s, the suite's largest test, compiling
+XLA programs and starting tf.distribute's processes): CI runs it in its
+long-run step (.ci/run); a plain `python3 -m pytest` leaves it out."""
 
 import importlib.util
 import json
 import os
 import subprocess
 import sys
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -23,6 +29,7 @@ HAS_JAX = importlib.util.find_spec("jax") is not None
 HAS_ORT = importlib.util.find_spec("onnxruntime") is not None
 
 
+@pytest.mark.long
 def test_one_repetition_fills_every_row_and_cleans_up(tmp_path):
     out = tmp_path / "bench.json"
     scratch = tmp_path / "tmp"

@@ -20,6 +20,11 @@ import sys
 import numpy as np
 import pytest
 
+try:
+    import fcntl
+except ImportError:            # not POSIX: each worker runs its own
+    fcntl = None
+
 import runtime as tf
 from tests.paths import DATA
 
@@ -97,8 +102,24 @@ class _Spawned:
 
 
 @pytest.fixture(scope="module")
-def runs():
-    """{"replicas": ..., "workers": [w0, w1]}: the three processes started at once."""
+def runs(tmp_path_factory):
+    """{"replicas": ..., "workers": [w0, w1]}: the three processes started at once,
+    once per pytest run (under pytest-xdist the first worker to need them runs
+    them and leaves their JSON results for the others: about 25 CPU-s each time)."""
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run_id is None or fcntl is None:
+        return _start_runs()
+    shared = tmp_path_factory.getbasetemp().parent / f"distribute-runs-{run_id}.json"
+    with open(f"{shared}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)        # another worker may be running them
+        if not shared.exists():
+            text = json.dumps(_start_runs())
+            shared.with_suffix(".tmp").write_text(text)
+            os.replace(shared.with_suffix(".tmp"), shared)
+        return json.loads(shared.read_text())
+
+
+def _start_runs():
     start = _Spawned if "jax" in sys.modules else _Forked
     os.environ.pop("TF_CONFIG", None)
     replicas = start("replicas", {})
