@@ -68,6 +68,7 @@ def _cores():
 
 
 _CORES = min(_cores(), _MAX_THREADS)
+blas.set_row_split(_CORES > 1)     # mid-size products: one BLAS thread, rows split here
 
 
 def threads_for(elements):
