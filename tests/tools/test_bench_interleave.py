@@ -20,9 +20,11 @@ def test_a_worker_and_a_local_side_take_turns():
     with Worker(sys.executable, SETUP, args=("2",)) as worker:
         assert worker.calibrate(0.005) >= 2        # batches of at least 5 ms of 2 ms calls
         local = Local(lambda: calls.append(1))
-        ours, theirs = interleaved([local, worker], rounds=3, min_batch=0)
-    assert 0 < ours < 1e-3
+        (ours, ours_cpu), (theirs, theirs_cpu) = interleaved([local, worker], rounds=3,
+                                                             min_batch=0)
+    assert 0 < ours < 1e-3 and ours_cpu >= 0
     assert 2e-3 <= theirs < 0.5                    # one sleep of 2 ms per call
+    assert 0 <= theirs_cpu < theirs                # asleep, not on the CPU
     assert len(calls) == 1 + 3                     # the calibration's call, one per round
     assert worker.proc.returncode == 0             # stopped at the end of its input
 

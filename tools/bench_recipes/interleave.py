@@ -12,7 +12,8 @@ While one side runs, the other waits on a pipe and uses no CPU.
 The worker's script is `setup` (Python source that defines `run()`, one
 call of the workload) followed by `_SERVE`: it answers "calibrate SECONDS"
 with the number of calls a batch of at least SECONDS needs, "time N" with the
-seconds per call of a batch of N calls, and stops at end of input.
+seconds per call of a batch of N calls (wall, then the process's CPU time,
+all its threads), and stops at end of input.
 """
 
 import os
@@ -27,10 +28,10 @@ import gc as _gc, sys as _sys, time as _time
 def _batch(number):
     _gc.disable()
     try:
-        start = _time.perf_counter()
+        start, cpu = _time.perf_counter(), _time.process_time()
         for _ in range(number):
             run()
-        return _time.perf_counter() - start
+        return _time.perf_counter() - start, _time.process_time() - cpu
     finally:
         _gc.enable()
 
@@ -40,11 +41,12 @@ for _line in _sys.stdin:
     _cmd, _arg = _line.split()
     if _cmd == "calibrate":
         _number = 1
-        while _number < 1 << 20 and _batch(_number) < float(_arg):
+        while _number < 1 << 20 and _batch(_number)[0] < float(_arg):
             _number *= 2
         print(_number, flush=True)
     else:
-        print(_batch(int(_arg)) / int(_arg), flush=True)
+        _wall, _cpu = _batch(int(_arg))
+        print(_wall / int(_arg), _cpu / int(_arg), flush=True)
 '''
 
 
@@ -81,8 +83,10 @@ class Worker:
         return int(self._ask(f"calibrate {min_batch}"))
 
     def time(self, number):
-        """Seconds per call over a batch of `number` calls."""
-        return float(self._ask(f"time {number}"))
+        """(wall, CPU) seconds per call over a batch of `number` calls; the CPU
+        time is the worker process's, all its threads."""
+        wall, cpu = self._ask(f"time {number}").split()
+        return float(wall), float(cpu)
 
     def close(self):
         if self.proc.poll() is None:
@@ -113,31 +117,35 @@ class Local:
         gc_was = gc.isenabled()
         gc.disable()
         try:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             for _ in range(number):
                 self.fn()
-            return time.perf_counter() - start
+            return time.perf_counter() - start, time.process_time() - cpu
         finally:
             if gc_was:
                 gc.enable()
 
     def calibrate(self, min_batch):
         number = 1
-        while number < 1 << 20 and self._batch(number) < min_batch:
+        while number < 1 << 20 and self._batch(number)[0] < min_batch:
             number *= 2
         return number
 
     def time(self, number):
-        return self._batch(number) / number
+        """(wall, CPU) seconds per call; the CPU time is this process's."""
+        wall, cpu = self._batch(number)
+        return wall / number, cpu / number
 
 
 def interleaved(sides, rounds, min_batch=0.02):
-    """The best seconds per call of each side (Worker or Local) over `rounds`
-    rounds in which the sides take turns, each timing a batch of at least
-    `min_batch` seconds."""
+    """[(wall, CPU)]: the best seconds per call of each side (Worker or Local),
+    in wall time and in its process's CPU time (each the best of its own),
+    over `rounds` rounds in which the sides take turns, each timing a batch
+    of at least `min_batch` seconds."""
     numbers = [side.calibrate(min_batch) for side in sides]
-    best = [float("inf")] * len(sides)
+    best = [(float("inf"), float("inf"))] * len(sides)
     for _ in range(rounds):
         for i, side in enumerate(sides):
-            best[i] = min(best[i], side.time(numbers[i]))
+            wall, cpu = side.time(numbers[i])
+            best[i] = (min(best[i][0], wall), min(best[i][1], cpu))
     return best

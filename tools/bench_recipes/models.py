@@ -65,21 +65,32 @@ def tf_keras_time(builder, *args):
     if side is None:
         return None
     try:
-        return interleaved([side], ROUNDS * base.REPEAT)[0]
+        return interleaved([side], ROUNDS * base.REPEAT)[0][0]
     finally:
         getattr(side, "close", lambda: None)()
 
 
 def versus_tf(ours, builder, *args):
-    """(our time, TF's time or None) for the step `ours` and TensorFlow's
-    `builder(tf, *args)`, in ROUNDS x REPEAT interleaved rounds."""
+    """((wall, CPU) seconds per call of ours, of TF's or None) for the step
+    `ours` and TensorFlow's `builder(tf, *args)`, in ROUNDS x REPEAT
+    interleaved rounds."""
     side = tf_side(builder, *args)
     if side is None:
-        return best_of(ours), None
+        return (best_of(ours), None), None
     try:
         return tuple(interleaved([Local(ours), side], ROUNDS * base.REPEAT))
     finally:
         getattr(side, "close", lambda: None)()
+
+
+def _tf_row(ours, theirs, target, goal=""):
+    """A bench row: our wall time against TF's, the CPU times in the note."""
+    return dict(graph=ours[0], numpy=theirs[0], ratio_target=target,
+                extra={"cpu": ours[1], "tf_cpu": theirs[1]},
+                note=f"baseline column: TensorFlow Keras, the same step in tf.function{goal}; "
+                     f"best of {ROUNDS * base.REPEAT} interleaved rounds; CPU time per step "
+                     f"(all threads) ours {ours[1] * 1e3:.2f} ms, TF {theirs[1] * 1e3:.2f} ms "
+                     f"({ours[1] / theirs[1]:.2f}x)")
 
 
 def bench_lstm_step():
@@ -87,13 +98,11 @@ def bench_lstm_step():
     vs TensorFlow's Keras in the baseline column (tensorflow importable here,
     or its interpreter in $BENCH_TF_PYTHON); the time loop is one While node."""
     step, x, y = lstm_step(tf)
-    graph_t, tf_t = versus_tf(lambda: step(x, y), lstm_step)
-    if tf_t is None:
-        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+    ours, theirs = versus_tf(lambda: step(x, y), lstm_step)
+    if theirs is None:
+        return dict(graph=ours[0], ok=None, note="n/a (TensorFlow is not importable here; set "
                     "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
-    return dict(graph=graph_t, numpy=tf_t, ratio_target=1.0,
-                note="baseline column: TensorFlow Keras, the same step in tf.function; "
-                     f"best of {ROUNDS * base.REPEAT} interleaved rounds")
+    return _tf_row(ours, theirs, 1.0)
 
 
 def model_step(tf, which):
@@ -152,10 +161,8 @@ def bench_model(which):
     """A bench row for `model_step(which)`: ours in the graph column,
     TensorFlow's Keras (when reachable) in the baseline column."""
     step, x, y = model_step(tf, which)
-    graph_t, tf_t = versus_tf(lambda: step(x, y), model_step, which)
-    if tf_t is None:
-        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+    ours, theirs = versus_tf(lambda: step(x, y), model_step, which)
+    if theirs is None:
+        return dict(graph=ours[0], ok=None, note="n/a (TensorFlow is not importable here; set "
                     "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
-    return dict(graph=graph_t, numpy=tf_t, ratio_target=1.5,
-                note="baseline column: TensorFlow Keras, the same step in tf.function "
-                     f"(the goal: within 1.5x); best of {ROUNDS * base.REPEAT} interleaved rounds")
+    return _tf_row(ours, theirs, 1.5, " (the goal: within 1.5x)")
