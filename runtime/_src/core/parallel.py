@@ -118,13 +118,17 @@ def split(n, work, elements):
         return
     bounds = [n * i // parts for i in range(parts + 1)]
     todo = list(range(parts - 1, 0, -1))     # slices not yet claimed; pop is atomic
+    # a cancelled task stays queued until a pool thread skips it: it must not
+    # keep `work` (and the arrays it holds) alive, or the run's workspace
+    # cannot take them back (runtime/_src/core/workspace.py)
+    job = [work]
 
     def claimed():
         try:
             i = todo.pop()
         except IndexError:                    # the caller took it
             return
-        work(bounds[i], bounds[i + 1])
+        job[0](bounds[i], bounds[i + 1])
     pool = _pool()
     # each part runs in a copy of the caller's context: numpy's error state
     # (the executor's quiet one) holds in the pool's threads too
@@ -137,6 +141,7 @@ def split(n, work, elements):
         for future in pending:
             if not future.cancel():           # started: wait for it
                 future.result()
+        job.clear()
 
 
 def matmul(a, b, out=None):
