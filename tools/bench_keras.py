@@ -5,27 +5,32 @@ The goal: `model.fit` on the README's first model (Dense(16, relu) ->
 Dense(2), Adam, sparse cross-entropy from logits, accuracy; 512 samples,
 batch 64, so 8 steps an epoch) is no slower per epoch than TensorFlow's Keras
 on this machine. Each side runs in its own process: a warm-up `fit` (which
-traces the step), then best-of-N of `fit(epochs=5)` divided by 5. TensorFlow
-runs from the interpreter named by $BENCH_TF_PYTHON (as tools/bench.py's
-other TensorFlow rows); without it the row says n/a.
+traces the step), then the best of N rounds of `fit(epochs=5)`, divided by
+5. TensorFlow runs from the interpreter named by $BENCH_TF_PYTHON (as tools/bench.py's
+other TensorFlow rows); without it the row says n/a. The two processes take
+turns in interleaved rounds (tools/bench_recipes/interleave.py), so that
+both see the same machine.
 
 The CNN row: one epoch of `fit` on the CNN of tools/bench.py's model rows
 (Conv2D 32 - MaxPool - Conv2D 64 - MaxPool - Dense 10, SGD(0.01), sparse
 cross-entropy from logits) over 2,048 images of 28x28x1, batch 32 (64 steps),
-the same seeded weights on both sides; best-of-N of one epoch (N at most 3:
-an epoch is long). Its goal: within 1.5x of TensorFlow. With `--jit` in the
+the same seeded weights on both sides; the best of N (at most 5) interleaved
+rounds of one epoch each. Its goal: within 1.5x of TensorFlow. With `--jit` in the
 script ours compiles with `jit_compile=True` (TensorFlow's Keras keeps its
 default, which on a CPU-only machine does not use XLA).
 
     python tools/bench.py --only "fit per epoch"
 """
 
-import json
 import os
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from tools.bench_recipes.interleave import Worker, interleaved  # noqa: E402 - after the path
+
 TF_PYTHON = os.environ.get("BENCH_TF_PYTHON", "")
 
 _SCRIPT = r'''
@@ -37,7 +42,7 @@ if sys.argv[1] == "ours":
     keras = tf.keras
 else:
     import keras
-repeat, kind = int(sys.argv[2]), sys.argv[3]
+kind = sys.argv[2]
 if kind == "readme":
     x = np.random.default_rng(0).normal(size=(512, 2)).astype(np.float32)
     y = (x[:, 0] * x[:, 1] > 0).astype(np.int32)
@@ -61,24 +66,31 @@ else:
     extra = {"jit_compile": True} if kind == "cnn_jit" else {}
     model.compile(optimizer=keras.optimizers.SGD(0.01),
                   loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), **extra)
-    batch, epochs, warm, repeat = 32, 1, 1, min(repeat, 3)
+    batch, epochs, warm = 32, 1, 1
 model.fit(x, y, batch_size=batch, epochs=warm, verbose=0, shuffle=False)
-times = []
-for _ in range(repeat):
-    start = time.perf_counter()
+
+
+def run():
     model.fit(x, y, batch_size=batch, epochs=epochs, verbose=0, shuffle=False)
-    times.append((time.perf_counter() - start) / epochs)
-print(json.dumps(min(times)))
 '''
+EPOCHS = {"readme": 5, "cnn": 1, "cnn_jit": 1}     # epochs per call of `run`
 
 
-def _seconds_per_epoch(python, which, repeat, kind="readme"):
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run([python, "-c", _SCRIPT, which, str(repeat), kind], capture_output=True,
-                          text=True, env=env, timeout=600, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{which}: {done.stderr.strip().splitlines()[-1:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def _worker(python, which, kind):
+    """A Worker whose `run()` is `fit` of `EPOCHS[kind]` epochs."""
+    env = {"PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return Worker(python, _SCRIPT, args=(which, kind), env=env)
+
+
+def seconds_per_epoch(repeat, kind="readme"):
+    """[ours, TF Keras's] (wall, CPU) seconds per epoch of `kind`: each in its worker
+    process, the two taking turns in interleaved rounds (`repeat` of them,
+    at most 5 for the CNN's long epochs), the best round of each counting."""
+    rounds = min(repeat, 5) if kind.startswith("cnn") else repeat
+    with _worker(sys.executable, "ours", kind) as ours, \
+            _worker(TF_PYTHON, "tf", "cnn" if kind == "cnn_jit" else kind) as theirs:
+        best = interleaved([ours, theirs], rounds, min_batch=0)
+    return [(wall / EPOCHS[kind], cpu / EPOCHS[kind]) for wall, cpu in best]
 
 
 def bench_keras_fit(unavailable, repeat, kind="readme"):
@@ -88,8 +100,9 @@ def bench_keras_fit(unavailable, repeat, kind="readme"):
     if not TF_PYTHON or not os.path.exists(TF_PYTHON):
         raise unavailable("TensorFlow's Keras not found (set BENCH_TF_PYTHON to a python with "
                           f"tensorflow; it is {TF_PYTHON!r})")
-    ours = _seconds_per_epoch(sys.executable, "ours", repeat, kind)
-    theirs = _seconds_per_epoch(TF_PYTHON, "tf", repeat, "cnn" if kind == "cnn_jit" else kind)
-    note = (f"ours {ours * 1e3:.2f} ms/epoch vs TF Keras {theirs * 1e3:.2f} ms/epoch "
-            "(the numpy column is TF Keras)")
-    return dict(graph=ours, numpy=theirs, ratio_target=1.5 if kind == "cnn" else 1.0, note=note)
+    ours, theirs = seconds_per_epoch(repeat, kind)
+    note = (f"ours {ours[0] * 1e3:.2f} ms/epoch vs TF Keras {theirs[0] * 1e3:.2f} ms/epoch "
+            f"(the numpy column is TF Keras); CPU time per epoch (all threads) ours "
+            f"{ours[1] * 1e3:.2f} ms, TF {theirs[1] * 1e3:.2f} ms")
+    return dict(graph=ours[0], numpy=theirs[0], ratio_target=1.5 if kind == "cnn" else 1.0,
+                extra={"cpu": ours[1], "tf_cpu": theirs[1]}, note=note)

@@ -1,12 +1,18 @@
 """Model workloads against TensorFlow's Keras: an LSTM, a CNN and an MLP
 training step (and the CNN's inference) in one tf.function each. The
 builders (`lstm_step`, `model_step`) take the library as `tf`, so the same
-source runs in TensorFlow, in this process or in $BENCH_TF_PYTHON."""
+source runs in TensorFlow, in this process or in $BENCH_TF_PYTHON. Ours and TensorFlow's
+take turns in short rounds (tools/bench_recipes/interleave.py), the best
+round of each counting."""
 
 import os
 
 import runtime as tf
+from tools.bench_recipes import base
 from tools.bench_recipes.base import best_of
+from tools.bench_recipes.interleave import Local, Worker, interleaved
+
+ROUNDS = 5        # interleaved rounds per unit of the run's best-of-N
 
 
 def lstm_step(tf):
@@ -31,32 +37,60 @@ def lstm_step(tf):
     return step, x, y
 
 
-def tf_keras_time(builder, *args):
-    """TensorFlow's time for the step `builder(tf, *args)` returns (step, x, y):
-    in this process when tensorflow imports, else with the interpreter in
-    $BENCH_TF_PYTHON; None without."""
+def tf_side(builder, *args):
+    """TensorFlow's side of a row for the step `builder(tf, *args)` returns
+    (step, x, y): a Local in this process when tensorflow imports, else a
+    Worker with the interpreter in $BENCH_TF_PYTHON; None without."""
     try:
         import tensorflow as tf_real
     except ImportError:
         tf_real = None
     if tf_real is not None:
         step, x, y = builder(tf_real, *args)
-        return best_of(lambda: step(x, y), repeat=3)
+        return Local(lambda: step(x, y))
     python = os.environ.get("BENCH_TF_PYTHON")
     if not python:
         return None
     import inspect
-    import subprocess
-    src = (f"import os, time\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
-           f"import tensorflow as tf\n{inspect.getsource(builder)}\n"
-           f"step, x, y = {builder.__name__}(tf, *{args!r})\nbest = 1e9\n"
-           "for _ in range(3):\n    t = time.perf_counter()\n"
-           "    for _ in range(10):\n        step(x, y)\n"
-           "    best = min(best, (time.perf_counter() - t) / 10)\nprint(best)\n")
-    out = subprocess.run([python, "-c", src], capture_output=True, text=True, timeout=300)
-    if out.returncode:
-        raise RuntimeError(f"TF baseline failed: {out.stderr.strip().splitlines()[-1:]}")
-    return float(out.stdout.split()[-1])
+    setup = (f"import tensorflow as tf\n{inspect.getsource(builder)}\n"
+             f"step, x, y = {builder.__name__}(tf, *{args!r})\n"
+             "def run():\n    step(x, y)\n")
+    return Worker(python, setup)
+
+
+def tf_keras_time(builder, *args):
+    """TensorFlow's best time for the step `builder(tf, *args)` returns, timed
+    alone (None when TensorFlow is not reachable)."""
+    side = tf_side(builder, *args)
+    if side is None:
+        return None
+    try:
+        return interleaved([side], ROUNDS * base.REPEAT)[0][0]
+    finally:
+        getattr(side, "close", lambda: None)()
+
+
+def versus_tf(ours, builder, *args):
+    """((wall, CPU) seconds per call of ours, of TF's or None) for the step
+    `ours` and TensorFlow's `builder(tf, *args)`, in ROUNDS x REPEAT
+    interleaved rounds."""
+    side = tf_side(builder, *args)
+    if side is None:
+        return (best_of(ours), None), None
+    try:
+        return tuple(interleaved([Local(ours), side], ROUNDS * base.REPEAT))
+    finally:
+        getattr(side, "close", lambda: None)()
+
+
+def _tf_row(ours, theirs, target, goal=""):
+    """A bench row: our wall time against TF's, the CPU times in the note."""
+    return dict(graph=ours[0], numpy=theirs[0], ratio_target=target,
+                extra={"cpu": ours[1], "tf_cpu": theirs[1]},
+                note=f"baseline column: TensorFlow Keras, the same step in tf.function{goal}; "
+                     f"best of {ROUNDS * base.REPEAT} interleaved rounds; CPU time per step "
+                     f"(all threads) ours {ours[1] * 1e3:.2f} ms, TF {theirs[1] * 1e3:.2f} ms "
+                     f"({ours[1] / theirs[1]:.2f}x)")
 
 
 def bench_lstm_step():
@@ -64,13 +98,11 @@ def bench_lstm_step():
     vs TensorFlow's Keras in the baseline column (tensorflow importable here,
     or its interpreter in $BENCH_TF_PYTHON); the time loop is one While node."""
     step, x, y = lstm_step(tf)
-    graph_t = best_of(lambda: step(x, y), repeat=3)
-    tf_t = tf_keras_time(lstm_step)
-    if tf_t is None:
-        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+    ours, theirs = versus_tf(lambda: step(x, y), lstm_step)
+    if theirs is None:
+        return dict(graph=ours[0], ok=None, note="n/a (TensorFlow is not importable here; set "
                     "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
-    return dict(graph=graph_t, numpy=tf_t, ratio_target=1.0,
-                note="baseline column: TensorFlow Keras, the same step in tf.function")
+    return _tf_row(ours, theirs, 1.0)
 
 
 def model_step(tf, which):
@@ -129,11 +161,8 @@ def bench_model(which):
     """A bench row for `model_step(which)`: ours in the graph column,
     TensorFlow's Keras (when reachable) in the baseline column."""
     step, x, y = model_step(tf, which)
-    graph_t = best_of(lambda: step(x, y))
-    tf_t = tf_keras_time(model_step, which)
-    if tf_t is None:
-        return dict(graph=graph_t, ok=None, note="n/a (TensorFlow is not importable here; set "
+    ours, theirs = versus_tf(lambda: step(x, y), model_step, which)
+    if theirs is None:
+        return dict(graph=ours[0], ok=None, note="n/a (TensorFlow is not importable here; set "
                     "BENCH_TF_PYTHON to a python with tensorflow for the baseline)")
-    return dict(graph=graph_t, numpy=tf_t, ratio_target=1.5,
-                note="baseline column: TensorFlow Keras, the same step in tf.function "
-                     "(the goal: within 1.5x)")
+    return _tf_row(ours, theirs, 1.5, " (the goal: within 1.5x)")

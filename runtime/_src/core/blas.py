@@ -8,10 +8,18 @@ times over (measured: a Conv2D-MaxPool-Dense training step took 1.4 s with the d
 loaded 2-core machine against 47 ms with one). So a graph run uses:
 
 - one thread when its largest product is small (under `SMALL_WORK`
-  multiply-adds, where threads gain little and risk a stall), or when the
-  machine is busy (the 1-minute load average above the CPU count plus a
-  half, checked at most once a second; back to several threads below the
-  count less a half);
+  multiply-adds, where threads gain little and risk a stall);
+- one thread when its largest product is mid-size (under `MID_WORK`) and
+  the kernels split the rows of their products over threads of their own
+  (runtime/_src/core/parallel.py calls `set_row_split`): BLAS's own threads
+  spin after each product, and on a 2-core machine they then compete with
+  the kernels' threads for the copies and elementwise passes between the
+  products (measured on a loaded 2-core machine, a CNN training step of
+  71M-multiply-add products: 16 ms of CPU time with one BLAS thread and
+  its rows split, 64 to 92 ms with the library's 2 threads);
+- one thread when the machine is busy (the 1-minute load average above
+  the CPU count plus a half, checked at most once a second; back to several
+  threads below the count less a half);
 - else the library's own count (OPENBLAS_NUM_THREADS or its default).
 
 It never uses more threads than the library was started with. It is off
@@ -31,12 +39,13 @@ import sys
 import time
 
 __all__ = ["available", "threads_for", "use", "set_fixed", "current", "SMALL_WORK",
-           "machine_busy", "fixed_threads", "single_threaded"]
+           "MID_WORK", "machine_busy", "fixed_threads", "single_threaded", "set_row_split"]
 
 SMALL_WORK = 1 << 22              # multiply-adds: about 0.2 ms on one core
+MID_WORK = 1 << 28                # about 10 ms on one core
 _CHECK_SECONDS = 1.0
 _state = {"set": None, "get": None, "default": 1, "current": None, "fixed": None,
-          "busy": False, "checked": -1.0, "cpus": 1}
+          "busy": False, "checked": -1.0, "cpus": 1, "row_split": False}
 
 
 def _find():
@@ -113,9 +122,17 @@ def threads_for(work):
     (None: unknown, taken as large)."""
     if _state["fixed"] is not None:
         return _state["fixed"]
-    if _state["default"] == 1 or (work is not None and work < SMALL_WORK) or _busy():
+    below = MID_WORK if _state["row_split"] else SMALL_WORK
+    if _state["default"] == 1 or (work is not None and work < below) or _busy():
         return 1
     return _state["default"]
+
+
+def set_row_split(on):
+    """Say whether the kernels split their products' rows over threads of
+    their own while BLAS runs on one (runtime/_src/core/parallel.py): then a
+    mid-size product (under `MID_WORK`) keeps BLAS on one thread."""
+    _state["row_split"] = bool(on)
 
 
 def use(n):

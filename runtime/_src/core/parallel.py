@@ -68,6 +68,7 @@ def _cores():
 
 
 _CORES = min(_cores(), _MAX_THREADS)
+blas.set_row_split(_CORES > 1)     # mid-size products: one BLAS thread, rows split here
 
 
 def threads_for(elements):
@@ -106,22 +107,41 @@ if hasattr(os, "register_at_fork"):
 def split(n, work, elements):
     """Run `work(lo, hi)` over the batch range [0, n) in contiguous slices, one
     per thread (see `threads_for(elements)`), the first slice on this thread;
-    returns when all are done (an exception in any is raised here)."""
+    returns when all are done (an exception in any is raised here).
+
+    A slice that no pool thread has started by the time this thread is done
+    with its own runs here too: on a busy machine a pool thread may wait a
+    whole time slice to be scheduled, and the caller does not wait for it."""
     parts = min(threads_for(elements), n)
     if parts <= 1:
         work(0, n)
         return
     bounds = [n * i // parts for i in range(parts + 1)]
+    todo = list(range(parts - 1, 0, -1))     # slices not yet claimed; pop is atomic
+    # a cancelled task stays queued until a pool thread skips it: it must not
+    # keep `work` (and the arrays it holds) alive, or the run's workspace
+    # cannot take them back (runtime/_src/core/workspace.py)
+    job = [work]
+
+    def claimed():
+        try:
+            i = todo.pop()
+        except IndexError:                    # the caller took it
+            return
+        job[0](bounds[i], bounds[i + 1])
     pool = _pool()
     # each part runs in a copy of the caller's context: numpy's error state
     # (the executor's quiet one) holds in the pool's threads too
-    pending = [pool.submit(contextvars.copy_context().run, work, bounds[i], bounds[i + 1])
-               for i in range(1, parts)]
+    pending = [pool.submit(contextvars.copy_context().run, claimed) for _ in range(1, parts)]
     try:
         work(bounds[0], bounds[1])
+        while todo:
+            claimed()
     finally:
         for future in pending:
-            future.result()
+            if not future.cancel():           # started: wait for it
+                future.result()
+        job.clear()
 
 
 def matmul(a, b, out=None):

@@ -1,5 +1,6 @@
 """BLAS threads chosen per graph run (runtime/_src/core/blas.py):
-one thread for a graph of small products or on a busy machine, the
+one thread for a graph of small products (or mid-size ones whose rows the
+kernels split themselves) or on a busy machine, the
 library's count for large products on an idle one, and a count fixed by
 `tf.config.threading.set_intra_op_parallelism_threads`."""
 
@@ -15,6 +16,11 @@ needs_blas = pytest.mark.skipif(not blas.available(), reason="numpy's OpenBLAS n
 
 def _graph(fn, *specs):
     return tf.function(fn).get_concrete_function(*specs).graph
+
+
+def test_the_kernels_split_mid_size_rows_on_several_cores():
+    from runtime._src.core import parallel
+    assert blas._state["row_split"] == (parallel._CORES > 1)
 
 
 def test_largest_product_counts_multiply_adds():
@@ -49,9 +55,14 @@ def test_threads_for_small_large_and_busy(monkeypatch):
     monkeypatch.setitem(blas._state, "cpus", 4)
     monkeypatch.setitem(blas._state, "busy", False)
     monkeypatch.setitem(blas._state, "checked", -1.0)
+    monkeypatch.setitem(blas._state, "row_split", False)
     monkeypatch.setattr(blas.os, "getloadavg", lambda: (1.0, 1.0, 1.0))
     assert blas.threads_for(blas.SMALL_WORK - 1) == 1
     assert blas.threads_for(blas.SMALL_WORK) == 4
+    monkeypatch.setitem(blas._state, "row_split", True)   # the kernels split mid-size rows
+    assert blas.threads_for(blas.MID_WORK - 1) == 1
+    assert blas.threads_for(blas.MID_WORK) == 4
+    monkeypatch.setitem(blas._state, "row_split", False)
     assert blas.threads_for(None) == 4
     monkeypatch.setattr(blas.os, "getloadavg", lambda: (4.6, 1.0, 1.0))
     monkeypatch.setitem(blas._state, "checked", -1.0)
