@@ -8,6 +8,7 @@ the ops through `dispatch`, a table the ops layer fills in.
 """
 
 import types
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -648,13 +649,15 @@ class TensorSpec(TypeSpec):
     __slots__ = ("shape", "dtype", "name")
     value_type = Tensor
 
-    def __init__(self, shape=None, dtype=_dtypes.float32, name=None):
+    def __init__(self, shape: "TensorShape | Sequence[int | None] | None" = None,
+                 dtype: "_dtypes.DType | str | type" = _dtypes.float32,
+                 name: "str | None" = None) -> None:
         self.shape = as_shape(shape)
         self.dtype = _dtypes.as_dtype(dtype)
         self.name = name
 
     @classmethod
-    def from_tensor(cls, tensor, name=None):
+    def from_tensor(cls, tensor: "Any", name: "str | None" = None) -> "TensorSpec":
         return cls(tensor.shape, tensor.dtype, name)
 
     @classmethod
@@ -662,7 +665,7 @@ class TensorSpec(TypeSpec):
         """A TensorSpec of another spec's shape and dtype (its name unless `name`)."""
         return cls(spec.shape, spec.dtype, name or getattr(spec, "name", None))
 
-    def is_compatible_with(self, value):
+    def is_compatible_with(self, value: "Any") -> "bool":
         """True when a tensor (or spec) has this dtype and a compatible shape."""
         return self.dtype == value.dtype and self.shape.is_compatible_with(value.shape)
 
