@@ -9,11 +9,13 @@ the losses, the history logs and the student's weights, with the messages of
 the errors Keras raises; the test runs it on `runtime.keras` and compares.
 """
 
-import json
 import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from keras_recording import error_text, record  # noqa: E402 - after the path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "distillation_keras315.json")
@@ -64,13 +66,6 @@ def _train(keras, distiller, **compile_kwargs):
             "teacher_trainable": bool(distiller.teacher.trainable),
             "predict": _floats(distiller.predict(x[:2], verbose=0))}
 
-
-def _error(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the recorded result
-        return f"{type(e).__name__}: {e}"
-    return "no error"
 
 
 def run_cases(keras):
@@ -138,17 +133,12 @@ def run_cases(keras):
         "output_shapes": lambda: D.Distiller(t, keras.Sequential(
             [keras.Input((4,)), keras.layers.Dense(5)]), D.LogitsDistillation()),
     }
-    out["errors"] = {name: _error(fn) for name, fn in errors.items()}
+    out["errors"] = {name: error_text(fn) for name, fn in errors.items()}
     return out
 
 
 def main():
-    import keras
-    results = run_cases(keras)
-    with open(OUT, "w") as f:
-        json.dump({"keras": keras.__version__, "cases": results}, f, indent=1)
-    print(f"wrote {OUT}")
-    return 0
+    return record(OUT, run_cases)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ tests/keras/ops/test_elastic_transform.py.
 error's message.
 """
 
-import json
 import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from keras_recording import error_text, record  # noqa: E402 - after the path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "elastic_transform_keras315.json")
@@ -51,33 +53,21 @@ def _run(keras, case):
     return [list(out.shape), str(out.dtype), [round(float(v), 5) for v in out.ravel()]]
 
 
-def _error(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the recorded result
-        return f"{type(e).__name__}: {e}"
-    return "no error"
-
 
 def run_cases(keras):
     out = {name: _run(keras, case) for name, case in CASES.items()}
     image = _images()
     et = keras.ops.image.elastic_transform
     out["errors"] = {
-        "interpolation": _error(lambda: et(image, interpolation="cubic")),
-        "fill_mode": _error(lambda: et(image, fill_mode="edge")),
-        "rank": _error(lambda: et(image[0, 0])),
+        "interpolation": error_text(lambda: et(image, interpolation="cubic")),
+        "fill_mode": error_text(lambda: et(image, fill_mode="edge")),
+        "rank": error_text(lambda: et(image[0, 0])),
     }
     return out
 
 
 def main():
-    import keras
-    results = run_cases(keras)
-    with open(OUT, "w") as f:
-        json.dump({"keras": keras.__version__, "cases": results}, f, indent=1)
-    print(f"wrote {OUT}")
-    return 0
+    return record(OUT, run_cases)
 
 
 if __name__ == "__main__":

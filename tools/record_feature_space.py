@@ -9,11 +9,13 @@ they give for a batch, for one example, inside `Dataset.map`, and the
 encoded features' shapes, with the messages of Keras's errors.
 """
 
-import json
 import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from keras_recording import error_text, record  # noqa: E402 - after the path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "feature_space_keras315.json")
@@ -72,13 +74,6 @@ def _result(out):
     return [list(np.shape(out)), str(getattr(out.dtype, "name", out.dtype)), _plain(out)]
 
 
-def _error(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the recorded result
-        return f"{type(e).__name__}: {e}"
-    return "no error"
-
 
 def run_cases(keras, tf):
     FS = keras.utils.FeatureSpace
@@ -102,16 +97,16 @@ def run_cases(keras, tf):
         }
     space = FS(features={"a": "float", "b": "string_categorical"})
     out["errors"] = {
-        "empty": _error(lambda: FS(features={})),
-        "bad_kind": _error(lambda: FS(features={"a": "floaty"})),
-        "bad_output_mode": _error(lambda: FS(features={"a": "float"}, output_mode="list")),
-        "cross_unknown": _error(lambda: FS(features={"a": "float"}, crosses=[("a", "z")])),
-        "cross_mode": _error(lambda: FS.cross(("a", "b"), 4, output_mode="float")),
-        "feature_mode": _error(lambda: FS.feature("float32", None, "multi")),
-        "not_adapted": _error(lambda: space({"a": [1.0], "b": ["x"]})),
-        "adapt_list": _error(lambda: space.adapt([1, 2])),
-        "call_list": _error(lambda: FS(features={"a": "float"})([1.0])),
-        "concat_strings": _error(lambda: FS(features={"b": FS.string_categorical(
+        "empty": error_text(lambda: FS(features={})),
+        "bad_kind": error_text(lambda: FS(features={"a": "floaty"})),
+        "bad_output_mode": error_text(lambda: FS(features={"a": "float"}, output_mode="list")),
+        "cross_unknown": error_text(lambda: FS(features={"a": "float"}, crosses=[("a", "z")])),
+        "cross_mode": error_text(lambda: FS.cross(("a", "b"), 4, output_mode="float")),
+        "feature_mode": error_text(lambda: FS.feature("float32", None, "multi")),
+        "not_adapted": error_text(lambda: space({"a": [1.0], "b": ["x"]})),
+        "adapt_list": error_text(lambda: space.adapt([1, 2])),
+        "call_list": error_text(lambda: FS(features={"a": "float"})([1.0])),
+        "concat_strings": error_text(lambda: FS(features={"b": FS.string_categorical(
             output_mode="int")}).adapt({"b": ["x", "y"]})),
     }
     cfg = FS(**_spaces(keras)["concat"]).get_config()
@@ -121,13 +116,8 @@ def run_cases(keras, tf):
 
 
 def main():
-    import keras
     import tensorflow as tf
-    results = run_cases(keras, tf)
-    with open(OUT, "w") as f:
-        json.dump({"keras": keras.__version__, "cases": results}, f, indent=1)
-    print(f"wrote {OUT}")
-    return 0
+    return record(OUT, lambda keras: run_cases(keras, tf))
 
 
 if __name__ == "__main__":
