@@ -269,11 +269,41 @@ def _builtin_by_name():
     return found
 
 
-def get(identifier, loss=None, y_true=None, y_pred=None):
-    """A Metric from a name, a config dict or a Metric. "accuracy" (or "acc")
-    picks the accuracy that fits the labels, as Keras does: binary when
-    predictions have one column, sparse categorical when labels have one
-    fewer axis than predictions (or a last axis of 1), categorical otherwise."""
+# Keras's short names of metric classes (besides each class's name and snake-case name).
+_ALIASES = {"bce": "BinaryCrossentropy", "BCE": "BinaryCrossentropy",
+            "mse": "MeanSquaredError", "MSE": "MeanSquaredError",
+            "mae": "MeanAbsoluteError", "MAE": "MeanAbsoluteError",
+            "mape": "MeanAbsolutePercentageError", "MAPE": "MeanAbsolutePercentageError",
+            "msle": "MeanSquaredLogarithmicError", "MSLE": "MeanSquaredLogarithmicError"}
+
+
+def get(identifier):
+    """`keras.metrics.get(identifier)`, as Keras 3.15: None; a Metric class's
+    name, snake-case name or short name ("mae") gives an instance with its
+    defaults; a config dict its metric; a function or Metric itself. (What
+    `compile(metrics=[...])` makes of a name is `compile_metric`.)"""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        found = serialization.deserialize_keras_object(identifier, module="keras.metrics")
+    elif isinstance(identifier, str):
+        table = serialization.BUILTIN.get("keras.metrics", {})
+        by_name = {**{to_snake_case(n): c for n, c in table.items()}, **table}
+        found = by_name.get(_ALIASES.get(identifier, identifier))
+    else:
+        found = identifier
+    if not callable(found):
+        raise ValueError(f"Could not interpret metric identifier: {identifier}")
+    return found() if isinstance(found, type) else found
+
+
+def compile_metric(identifier, loss=None, y_true=None, y_pred=None):
+    """The Metric `compile(metrics=[...])` makes of a name, a config dict or a
+    Metric. "accuracy" (or "acc") picks the accuracy that fits the labels, as
+    Keras does: binary when predictions have one column, sparse categorical
+    when labels have one fewer axis than predictions (or a last axis of 1),
+    categorical otherwise; a loss's name is the mean of that loss, named as
+    given."""
     if isinstance(identifier, str) and identifier in ("accuracy", "acc"):
         return _accuracy_for(y_true, y_pred)(name=identifier)
     if isinstance(identifier, str) and identifier in _LOSS_METRICS:

@@ -216,14 +216,14 @@ class TrainingMixin:
             state.metrics = []
             for i, ids in enumerate(state.metric_ids):
                 for identifier in ids or []:
-                    m = metrics_mod.get(identifier, None, ys[i], preds[i])
+                    m = metrics_mod.compile_metric(identifier, None, ys[i], preds[i])
                     m.name = f"{state.output_losses[i][0]}_{m.name}"
                     state.metrics.append((i, m))
             return
-        state.metrics = [(None, metrics_mod.get(m, state.loss, y, y_pred))
+        state.metrics = [(None, metrics_mod.compile_metric(m, state.loss, y, y_pred))
                          for m in state.metric_ids]
         for identifier in state.weighted_metric_ids:
-            m = metrics_mod.get(identifier, state.loss, y, y_pred)
+            m = metrics_mod.compile_metric(identifier, state.loss, y, y_pred)
             m.name = f"weighted_{m.name}"
             m._weighted = True
             state.metrics.append((None, m))
