@@ -1,5 +1,6 @@
 """`tf.experimental.dlpack`: tensors to and from DLPack capsules, sharing
-memory with the other framework (numpy, JAX, PyTorch, CuPy on the CPU).
+memory with the other framework (numpy and JAX are tested; any DLPack
+producer on the CPU).
 
     capsule = to_dlpack(tensor)       # a PyCapsule named "dltensor"
     tensor = from_dlpack(capsule)     # the capsule's memory as an eager tensor
