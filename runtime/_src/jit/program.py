@@ -178,7 +178,6 @@ class JitProgram:
             host[i], device[i] = variable._value, value
         return [np.asarray(v) for v in outs]
 
-
     def _first_call(self, inputs, state):
         """Compile with `XLA_OPTIONS` (without them where this XLA rejects
         them) and run."""
