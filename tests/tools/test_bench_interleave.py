@@ -18,7 +18,9 @@ SETUP = "import sys, time\nN = int(sys.argv[1])\ndef run():\n    time.sleep(N / 
 def test_a_worker_and_a_local_side_take_turns():
     calls = []
     with Worker(sys.executable, SETUP, args=("2",)) as worker:
-        assert worker.calibrate(0.005) >= 2        # batches of at least 5 ms of 2 ms calls
+        # batches of at least 5 ms of calls that sleep 2 ms: 4 calls always suffice (a
+        # loaded machine may stretch one sleep past 5 ms, so 1 is possible)
+        assert worker.calibrate(0.005) in (1, 2, 4)
         local = Local(lambda: calls.append(1))
         (ours, ours_cpu), (theirs, theirs_cpu) = interleaved([local, worker], rounds=3,
                                                              min_batch=0)

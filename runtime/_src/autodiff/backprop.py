@@ -138,7 +138,7 @@ def _backprop(records, targets, target_grads, sources):
             live.update(id(o) for o in r.outputs if carries_gradient(o))
     grads = {}
     for t, g in zip(targets, target_grads):
-        if id(t) in live:
+        if id(t) in live and g is not None:
             grads.setdefault(id(t), []).append(g)
     for r in reversed(active):
         out_grads = [_summed(grads, o) for o in r.outputs]

@@ -464,16 +464,15 @@ def _as_target(t):
     if not isinstance(t, Tensor):
         raise TypeError(f"GradientTape.gradient: the target must be a Tensor or Variable, got "
                         f"{t!r} of type {type(t).__name__}")
-    if not (t.dtype.is_floating or t.dtype.is_complex):
-        raise TypeError(f"GradientTape.gradient: the target must be a floating-point tensor "
-                        f"(e.g. tf.float32, or a complex one) to be differentiated, got a "
-                        f"{t.dtype.name} tensor; "
-                        "use tf.cast to make it a float")
     return t
 
 
 def _ones_like(t):
-    """The default output gradient: a constant when the shape is known."""
+    """The default output gradient: a constant when the shape is known. None
+    for a target that carries no gradient (an integer, bool or string tensor):
+    as in TF, no op passes a gradient back from it, so its gradients are None."""
+    if not (t.dtype.is_floating or t.dtype.is_complex):
+        return None
     if t.shape.is_fully_defined():
         return convert_to_tensor(np.ones(t.shape.dims, t.dtype.np_dtype))
     return apply("OnesLike", (t,), {"dtype": None})

@@ -240,6 +240,8 @@ _same_reason(("Fingerprint", "StringToHashBucket", "StringToHashBucketStrong"),
              "ONNX has no FarmHash, MurmurHash or SipHash: hash the strings before the model")
 _same_reason(("UnicodeEncodeDense", "UnicodeTranscode", "UnicodeCharOffsets"),
              "ONNX has no Unicode encoding ops")
+WHY_NOT["UnicodeScript"] = ("ONNX has no sorted-run lookup: the script table would be a "
+                            "Gather over all 1,114,112 code points")
 _same_reason(("SparseAdd", "SparseAddGrad", "SparseBincountDense", "SparseBincountRows",
               "SparseConcat", "SparseCross", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
               "SparseExpandDims", "SparseEye", "SparseFillEmptyRows", "SparseMaskKeep",

@@ -1,7 +1,8 @@
 """More `tf.strings` ops on dense tensors: `to_hash_bucket` (TF's Hash64, a
 MurmurHash64A with seed 0xDECAFCAFFE), `to_hash_bucket_strong` (SipHash-2-4
 with the given 128-bit key), `unsorted_segment_join`, `unicode_encode`
-(code points of the last axis to strings) and `unicode_transcode`.
+(code points of the last axis to strings), `unicode_transcode` and
+`unicode_script` (ICU script codes, from a table of TF 2.21's answers).
 
     to_hash_bucket(["hello"], 1000000007)              # [302950538], as TF 2.21
     to_hash_bucket_strong(["hello"], 1000000007, [1, 2])   # [889399473]
@@ -15,14 +16,16 @@ InvalidArgumentError. None has a gradient.
 import numpy as np
 
 from runtime._src.core import dtypes
+from runtime._src.core.context import executing_eagerly
 from runtime._src.core.errors import InvalidArgumentError
-from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.core.protocols import reads_as_tensor
+from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
 from runtime._src.ops.text_ops import _b, string_tensor
 
 __all__ = ["to_hash_bucket", "to_hash_bucket_strong", "unsorted_segment_join",
-           "unicode_encode", "unicode_transcode", "murmur_hash64", "siphash24",
+           "unicode_encode", "unicode_transcode", "unicode_script", "murmur_hash64", "siphash24",
            "char_offsets_flat"]
 
 _M64 = (1 << 64) - 1
@@ -305,3 +308,47 @@ not_differentiable("UnicodeCharOffsets")
 def char_offsets_flat(x):
     """(start byte offsets, row_splits) of the characters of each string of `x`."""
     return apply("UnicodeCharOffsets", [string_tensor(x, "unicode_decode_with_offsets")])
+
+
+# --- unicode_script -------------------------------------------------------------------------
+
+_LAST_CODE_POINT = 0x10FFFF
+_script_runs = []   # (starts, codes) arrays, built on first use
+
+
+def _script_table():
+    if not _script_runs:
+        from runtime._src.ops.unicode_script_table import CODES, STARTS
+        _script_runs.append((np.array(STARTS, np.int64), np.array(CODES, np.int32)))
+    return _script_runs[0]
+
+
+@define_op("UnicodeScript", infer=_same_shape(dtypes.int32))
+def _unicode_script(x):
+    starts, codes = _script_table()
+    x = np.asarray(x)
+    out = codes[np.searchsorted(starts, x, side="right") - 1]
+    return np.where((x < 0) | (x > _LAST_CODE_POINT), np.int32(-1), out)  # USCRIPT_INVALID_CODE
+
+
+def _int32_points(input):
+    given_tensor = isinstance(input, Tensor) or reads_as_tensor(input)
+    x = convert_to_tensor(input, None if given_tensor else dtypes.int32)
+    if x.dtype == dtypes.int32:
+        return x
+    given = {"float32": "float", "float64": "double"}.get(x.dtype.name, x.dtype.name)
+    if executing_eagerly():
+        raise InvalidArgumentError(
+            "cannot compute UnicodeScript as input #0(zero-based) was expected to be a int32 "
+            f"tensor but is a {given} tensor [Op:UnicodeScript]", "UnicodeScript")
+    raise TypeError(f"Input 'input' of 'UnicodeScript' Op has type {x.dtype.name} that does "
+                    "not match expected type of int32.")
+
+
+def unicode_script(input, name=None):  # TensorFlow's names
+    """`tf.strings.unicode_script`: the ICU script code (`UScriptCode`) of each
+    int32 code point, -1 for one outside 0..0x10FFFF; the same shape."""
+    return apply("UnicodeScript", [_int32_points(input)], {})
+
+
+not_differentiable("UnicodeScript")

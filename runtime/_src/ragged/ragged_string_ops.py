@@ -216,6 +216,7 @@ to_hash_bucket_fast = _elementwise(text_ops.to_hash_bucket_fast)
 to_hash_bucket = _elementwise(string_more_ops.to_hash_bucket)
 to_hash_bucket_strong = _elementwise(string_more_ops.to_hash_bucket_strong)
 unicode_transcode = _elementwise(string_more_ops.unicode_transcode)
+unicode_script = _elementwise(string_more_ops.unicode_script)
 
 
 def join(inputs, separator="", name=None):
