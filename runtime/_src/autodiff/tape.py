@@ -216,6 +216,7 @@ class GradientTape:
                             "None.")
         flat_targets = nest.flatten(target)
         targets = [self._own(_as_target(t)) for t in flat_targets]
+        _warn_on_integer_targets(targets)
         flat_sources = [_source(s) for s in nest.flatten(sources)]
         groups = self._source_groups(flat_sources, flat_targets, targets)
         target_grads = self._target_grads(target, targets, output_gradients)
@@ -465,6 +466,15 @@ def _as_target(t):
         raise TypeError(f"GradientTape.gradient: the target must be a Tensor or Variable, got "
                         f"{t!r} of type {type(t).__name__}")
     return t
+
+
+def _warn_on_integer_targets(targets):
+    kinds = sorted({t.dtype.name for t in targets
+                    if not (t.dtype.is_floating or t.dtype.is_complex)})
+    if kinds:
+        warnings.warn(f"GradientTape.gradient: a target of dtype {', '.join(kinds)} carries no "
+                      "gradient, so no source gets one from it (None, as in TF); use tf.cast "
+                      "to make it a float", stacklevel=3)
 
 
 def _ones_like(t):
