@@ -39,8 +39,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # Differences we keep on purpose: program -> why.
 EXPECTED = {
-    "integer_target": "an integer target cannot have a gradient: we raise TypeError; "
-                      "TensorFlow returns None",
     "numpy_source": "TensorFlow fails with an accidental AttributeError; we raise a TypeError "
                     "that names the source",
     "custom_gradient_wrong_count": "in a graph TensorFlow raises an InternalError about the "

@@ -215,10 +215,15 @@ class GradientTape:
                             "Variables or CompositeTensors to be differentiated, but received "
                             "None.")
         flat_targets = nest.flatten(target)
-        targets = [self._own(_as_target(t)) for t in flat_targets]
+        targets = [self._own(_as_target(t, integer_ok=True)) for t in flat_targets]
         flat_sources = [_source(s) for s in nest.flatten(sources)]
-        groups = self._source_groups(flat_sources, flat_targets, targets)
         target_grads = self._target_grads(target, targets, output_gradients)
+        # As TF: a target that is not floating (an int32 product) is not
+        # differentiated; a source reached only through it gets None.
+        kept = [i for i, t in enumerate(targets) if _differentiable(t.dtype)]
+        flat_targets, targets, target_grads = ([seq[i] for i in kept] for seq in
+                                               (flat_targets, targets, target_grads))
+        groups = self._source_groups(flat_sources, flat_targets, targets)
         if self._recording and not self._persistent:
             self._pop()              # as TF: a one-shot tape does not record its own gradient
         flat = self._backprop(targets, target_grads, groups, flat_sources)
@@ -458,13 +463,19 @@ def _unconnected(value):
         raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
 
 
-def _as_target(t):
+def _differentiable(dtype):
+    return dtype.is_floating or dtype.is_complex
+
+
+def _as_target(t, integer_ok=False):
+    """`t` as a tensor; one of another dtype than float or complex is a TypeError
+    unless `integer_ok` (GradientTape.gradient: TF gives its sources None)."""
     if _is_variable(t) or (not isinstance(t, Tensor) and reads_as_tensor(t)):
         t = t._as_tensor()                  # a Variable's value; a tf.WeakTensor's tensor
     if not isinstance(t, Tensor):
         raise TypeError(f"GradientTape.gradient: the target must be a Tensor or Variable, got "
                         f"{t!r} of type {type(t).__name__}")
-    if not (t.dtype.is_floating or t.dtype.is_complex):
+    if not (integer_ok or _differentiable(t.dtype)):
         raise TypeError(f"GradientTape.gradient: the target must be a floating-point tensor "
                         f"(e.g. tf.float32, or a complex one) to be differentiated, got a "
                         f"{t.dtype.name} tensor; "

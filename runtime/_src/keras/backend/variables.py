@@ -85,6 +85,8 @@ class KerasVariable(Variable):
     (a property). `initializer` is an initializer (a name or a callable,
     `shape` then required) or an initial value (whose shape is kept)."""
 
+    _SHOWS_UNREAD = False     # Keras 3's assign results are plain tensors
+
     _mirror = None            # under a MirroredStrategy's scope: `.value`
     _replica_copies = None    # (value, per-replica copies) written through it
 
