@@ -418,6 +418,14 @@ class Variable(SliceAssignMixin, metaclass=VariableMeta):   # v[0].assign(x): va
     def __rrshift__(self, other): return self._as_tensor().__rrshift__(other)
 
 
+class ResourceVariable(Variable):
+    """The class of what `tf.Variable(...)` makes, as in TF (whose variables are
+    resource variables): `type(tf.Variable(1.0)).__name__` is 'ResourceVariable'."""
+
+
+Variable._MAKES = ResourceVariable
+
+
 class _VariableRef:
     """A hashable reference to a Variable (`variable.ref()`)."""
 
