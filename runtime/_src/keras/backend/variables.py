@@ -54,7 +54,7 @@ def _initial_value(initializer, shape, dtype):
                              f"initializer={initializer} and shape={shape}")
         init = initializers.get(initializer)
         with init_scope():
-            return init(tuple(shape), dtypes.as_dtype(dtype or backend_config.floatx()))
+            return init(tuple(shape), dtype=dtypes.as_dtype(dtype or backend_config.floatx()))
     with init_scope():
         value = initializer._as_tensor() if isinstance(initializer, Variable) else \
             convert_to_tensor(initializer)

@@ -424,7 +424,7 @@ class Layer(AutoConfigured, Module):
         init = initializers.get(initializer)
         shape = tuple(() if shape is None else shape)
         with init_scope():
-            value = init(shape, dtype)
+            value = init(shape, dtype=dtype)   # as Keras: tf.random.normal works
         scopes = [p for p in naming.current_path().split("/") if p]
         if not scopes or scopes[-1] != self.name:
             scopes.append(self.name)
