@@ -428,7 +428,7 @@ class Layer(AutoConfigured, Module):
         scopes = [p for p in naming.current_path().split("/") if p]
         if not scopes or scopes[-1] != self.name:
             scopes.append(self.name)
-        name = name or "variable"
+        name = name or unique_name("variable")    # Keras 3: variable, variable_1, ...
         variable = KerasVariable(value, trainable=trainable, dtype=dtype, name=name,
                                  path="/".join(scopes + [name]),
                                  regularizer=regularizers.get(regularizer),
