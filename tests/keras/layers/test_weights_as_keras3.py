@@ -1,0 +1,39 @@
+"""Weights and regularizers as Keras 3.15 on TF 2.21 makes them (recorded from
+keras.io's guides and Keras 3.15)."""
+
+import runtime as tf
+import runtime.keras as keras
+
+
+def test_initializer_is_called_with_dtype_as_keyword():
+    # TF's basics guide: Dense(kernel_initializer=tf.random.normal) builds
+    model = keras.Sequential([keras.layers.Dense(units=1, kernel_initializer=tf.random.normal)])
+    assert model(tf.ones([2, 2])).shape == (2, 1)
+    assert keras.Variable(initializer=tf.random.normal, shape=(2,)).shape == (2,)
+
+
+def test_unnamed_weights_are_variable_variable_1():
+    class Custom(keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=[input_shape[-1], 3], initializer="zeros")
+            self.b = self.add_weight(shape=[3], initializer="zeros")
+
+        def call(self, x):
+            return x @ self.w + self.b
+
+    layer = Custom()
+    layer(tf.ones([1, 3]))
+    first, second = (v.path.split("/")[-1] for v in layer.weights)
+    # Keras 3: "variable", then "variable_1" (one counter for the process)
+    assert second == (("variable_1" if first == "variable" else
+                       f"variable_{int(first.rsplit('_', 1)[1]) + 1}"))
+
+
+def test_regularizer_configs_keep_keras3_numbers():
+    # Keras 3.15: L2 and L1L2 keep Python floats, L1 and Orthogonal float32 tensors
+    assert keras.regularizers.L1L2(1e-5, 1e-4).get_config() == {"l1": 1e-05, "l2": 0.0001}
+    assert keras.regularizers.L1L2(0.3).get_config() == {"l1": 0.3, "l2": 0.0}
+    assert keras.regularizers.L2(0.3).get_config() == {"l2": 0.3}
+    assert keras.regularizers.L1(0.3).get_config() == {"l1": 0.30000001192092896}
+    assert keras.regularizers.OrthogonalRegularizer(0.3).get_config() == \
+        {"factor": 0.30000001192092896, "mode": "rows"}
