@@ -1,0 +1,79 @@
+"""`tf.types.experimental.TraceType`: objects whose class gives a TraceType share
+a trace when their TraceTypes are equal (TF 2.21's function guide: Apple/Mango
+objects without one trace on every call; with one, the second call reuses the
+first trace; the sum is [4 6])."""
+
+import pytest
+
+import runtime as tf
+
+
+class FruitTraceType(tf.types.experimental.TraceType):
+    def __init__(self, fruit):
+        self.fruit_type = type(fruit)
+        self.fruit_value = fruit
+
+    def is_subtype_of(self, other):
+        return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+
+    def most_specific_common_supertype(self, others):
+        return self if all(self == other for other in others) else None
+
+    def placeholder_value(self, placeholder_context=None):
+        return self.fruit_value
+
+    def __eq__(self, other):
+        return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+
+    def __hash__(self):
+        return hash(self.fruit_type)
+
+
+class Apple:
+    flavor = tf.constant([1, 2])
+
+
+class Mango:
+    flavor = tf.constant([3, 4])
+
+
+class AppleWithTraceType(Apple):
+    def __tf_tracing_type__(self, context):
+        return FruitTraceType(self)
+
+
+class MangoWithTraceType(Mango):
+    def __tf_tracing_type__(self, context):
+        return FruitTraceType(self)
+
+
+def _counting():
+    traces = []
+
+    @tf.function
+    def mixed(a, b):
+        traces.append(1)
+        return a.flavor + b.flavor
+    return mixed, traces
+
+
+def test_objects_without_a_trace_type_trace_each_call():
+    mixed, traces = _counting()
+    mixed(Apple(), Mango())
+    mixed(Apple(), Mango())
+    assert len(traces) == 2
+
+
+def test_equal_trace_types_share_a_trace():
+    mixed, traces = _counting()
+    assert mixed(AppleWithTraceType(), MangoWithTraceType()).numpy().tolist() == [4, 6]
+    assert mixed(AppleWithTraceType(), MangoWithTraceType()).numpy().tolist() == [4, 6]
+    assert len(traces) == 1
+    mixed(MangoWithTraceType(), AppleWithTraceType())
+    assert len(traces) == 2
+    assert isinstance(AppleWithTraceType(), tf.types.experimental.SupportsTracingProtocol)
+
+
+def test_trace_type_is_abstract():
+    with pytest.raises(TypeError):
+        tf.types.experimental.TraceType()
