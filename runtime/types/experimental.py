@@ -3,8 +3,8 @@ runtime/_src/function/types.py, function_type.py and trace_type.py)."""
 
 from runtime._src.function.function_type import FunctionType
 from runtime._src.function.trace_type import SupportsTracingProtocol, TraceType
-from runtime._src.function.types import (Callable, ConcreteFunction, GenericFunction,
-                                         PolymorphicFunction)
+from runtime._src.function.types import (AtomicFunction, Callable, ConcreteFunction,
+                                         GenericFunction, PolymorphicFunction)
 
-__all__ = ["Callable", "ConcreteFunction", "FunctionType", "GenericFunction",
+__all__ = ["AtomicFunction", "Callable", "ConcreteFunction", "FunctionType", "GenericFunction",
            "PolymorphicFunction", "SupportsTracingProtocol", "TraceType"]

@@ -1,4 +1,4 @@
-"""`tf.types.experimental.TraceType`: objects whose class gives a TraceType share
+"""`tf.types.experimental.TraceType` and `AtomicFunction`. Objects whose class gives a TraceType share
 a trace when their TraceTypes are equal (TF 2.21's function guide: Apple/Mango
 objects without one trace on every call; with one, the second call reuses the
 first trace; the sum is [4 6])."""
@@ -77,3 +77,14 @@ def test_equal_trace_types_share_a_trace():
 def test_trace_type_is_abstract():
     with pytest.raises(TypeError):
         tf.types.experimental.TraceType()
+
+
+def test_inference_fn_runs_the_trace_on_flat_inputs():
+    # TF 2.21 function guide: double_strings.inference_fn(tf.constant("a"))
+    # is <tf.Tensor: shape=(), dtype=string, numpy=b'aa'>
+    double = tf.function(lambda a: a + a)
+    atomic = double.get_concrete_function(tf.constant("a")).inference_fn
+    assert isinstance(atomic, tf.types.experimental.AtomicFunction)
+    assert repr(atomic(tf.constant("a"))) == "<tf.Tensor: shape=(), dtype=string, numpy=b'aa'>"
+    with pytest.raises(TypeError, match="expected 1 input tensors, got 2"):
+        atomic(tf.constant("a"), tf.constant("b"))
