@@ -1,4 +1,4 @@
-"""Weights and regularizers as Keras 3.15 on TF 2.21 makes them (recorded from
+"""Names, weights and regularizers as Keras 3.15 on TF 2.21 makes them (recorded from
 keras.io's guides and Keras 3.15)."""
 
 import runtime as tf
@@ -37,3 +37,24 @@ def test_regularizer_configs_keep_keras3_numbers():
     assert keras.regularizers.L1(0.3).get_config() == {"l1": 0.30000001192092896}
     assert keras.regularizers.OrthogonalRegularizer(0.3).get_config() == \
         {"factor": 0.30000001192092896, "mode": "rows"}
+
+
+def _number(name):
+    return int(name.rsplit("_", 1)[1]) if name[-1].isdigit() else 0
+
+
+def _functional_number():
+    x = keras.Input(shape=(1,))
+    return _number(keras.Model(x, keras.layers.Dense(1)(x)).name)
+
+
+def test_a_sequential_built_by_data_takes_keras3_names():
+    # Keras 3.15 builds a Functional on an InputLayer: keras.io's migrating guide
+    # shows keras_tensor_5 / functional_1 after such a model (TF takes one
+    # input_layer, 1 + len(layers) keras_tensor and one functional name)
+    tensors, functionals = _number(keras.Input(shape=(1,)).name), _functional_number()
+    model = keras.Sequential([keras.layers.Dense(2), keras.layers.Dense(1)])
+    model(tf.ones([3, 5]))
+    assert _functional_number() == functionals + 2
+    # TF 2.21: 8 (2 for each Model above, 3 for the Sequential, this Input)
+    assert _number(keras.Input(shape=(1,)).name) == tensors + 2 + 3 + 2 + 1
