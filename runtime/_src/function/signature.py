@@ -762,8 +762,8 @@ def format_type(t):
     spec = composite_spec(t)
     if spec is not None:                       # a returned SparseTensor / RaggedTensor
         return repr(spec)
-    if isinstance(t, TensorSpec):
-        return repr(TensorSpec(t.shape, t.dtype))
+    if isinstance(t, TensorSpec):     # a placeholder's name is dropped before (function_type)
+        return repr(t)
     if isinstance(t, SymbolicTensor):
         return repr(TensorSpec(t.shape, t.dtype))
     if isinstance(t, TensorArray):

@@ -1,4 +1,4 @@
-"""`tf.types.experimental.TraceType` and `AtomicFunction`. Objects whose class gives a TraceType share
+"""`tf.types.experimental.TraceType`, `AtomicFunction` and printed function types. Objects
 a trace when their TraceTypes are equal (TF 2.21's function guide: Apple/Mango
 objects without one trace on every call; with one, the second call reuses the
 first trace; the sum is [4 6])."""
@@ -88,3 +88,17 @@ def test_inference_fn_runs_the_trace_on_flat_inputs():
     assert repr(atomic(tf.constant("a"))) == "<tf.Tensor: shape=(), dtype=string, numpy=b'aa'>"
     with pytest.raises(TypeError, match="expected 1 input tensors, got 2"):
         atomic(tf.constant("a"), tf.constant("b"))
+
+
+def test_a_named_tensor_spec_keeps_its_name_in_the_printed_signature():
+    # TF 2.21: name='keras_tensor' (keras.io's export guide), name=None for tensors
+    f = tf.function(lambda x: x * 2, input_signature=[
+        tf.TensorSpec((None, 5), tf.float32, name="keras_tensor")])
+    assert f.get_concrete_function().pretty_printed_signature().splitlines()[1] == (
+        "  x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(None, 5), dtype=tf.float32, "
+        "name='keras_tensor')")
+    g = tf.function(lambda x: x * 3)
+    assert g.get_concrete_function(tf.TensorSpec([2], tf.float32, name="inp")) \
+        .pretty_printed_signature().splitlines()[1].endswith("name='inp')")
+    assert g.get_concrete_function(tf.constant([1.0, 2.0, 3.0])) \
+        .pretty_printed_signature().splitlines()[1].endswith("dtype=tf.float32, name=None)")
