@@ -1,4 +1,5 @@
-"""`tf.types.experimental.TraceType`, `AtomicFunction` and printed function types. Objects
+"""`tf.types.experimental.TraceType`, `AtomicFunction` and printed function types.
+Objects whose class gives a TraceType share
 a trace when their TraceTypes are equal (TF 2.21's function guide: Apple/Mango
 objects without one trace on every call; with one, the second call reuses the
 first trace; the sum is [4 6])."""
