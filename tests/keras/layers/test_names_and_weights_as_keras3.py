@@ -58,3 +58,13 @@ def test_a_sequential_built_by_data_takes_keras3_names():
     assert _functional_number() == functionals + 2
     # TF 2.21: 8 (2 for each Model above, 3 for the Sequential, this Input)
     assert _number(keras.Input(shape=(1,)).name) == tensors + 2 + 3 + 2 + 1
+
+
+def test_dense_takes_a_sparse_input_as_keras3():
+    # TF's sparse_tensor guide: a Dense layer on Input(sparse=True) multiplies the
+    # SparseTensor (Keras 3 on TF: tf.sparse.sparse_dense_matmul)
+    x = keras.Input(shape=(4,), sparse=True)
+    model = keras.Model(x, keras.layers.Dense(2, kernel_initializer="ones")(x))
+    sparse = tf.sparse.SparseTensor(indices=[(0, 0), (0, 1), (0, 2), (2, 3)],
+                                    values=[1.0, 2.0, 3.0, 4.0], dense_shape=(3, 4))
+    assert model(sparse).numpy().tolist() == [[6.0, 6.0], [0.0, 0.0], [4.0, 4.0]]
