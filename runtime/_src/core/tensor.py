@@ -76,10 +76,10 @@ def _reflected(other, tensor):
     """The left operand of a reflected operator (`np.int8(1) - t`): a numpy scalar
     or 0-d array takes the tensor's dtype first, as TF's operators convert it
     (passed on as it is, its own dtype would fix the op's, as in
-    `tf.subtract(np.int8(1), t)`, which fails). Under auto dtype conversion
-    the promotion rules decide instead."""
+    `tf.subtract(np.int8(1), t)`, which fails). Under NumPy behaviour the
+    promotion rules decide instead."""
     if isinstance(other, (np.generic, np.ndarray)) and np.ndim(other) == 0 \
-            and other.dtype.kind in "biufc" and _promotion.mode() is None:
+            and other.dtype.kind in "biufc" and not _promotion.numpy_behavior():
         return convert_to_tensor(other, tensor.dtype)
     return other
 

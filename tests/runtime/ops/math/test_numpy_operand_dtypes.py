@@ -35,3 +35,18 @@ def test_numpy_first_operand_as_tf(case, fn, want):
     else:
         got = fn()
         assert got.numpy().tolist() == want and got.dtype in (tf.float32, tf.int32)
+
+
+def test_numpy_behaviour_keeps_numpy_promotion_of_a_reflected_operand():
+    # TF 2.21's guide, dtype_conversion_mode="legacy":
+    # np.array(3.2, np.float16) + tf.constant(1, tf.int8) + tf.constant(50) is float64 54.19921875
+    import runtime.experimental.numpy as tnp
+    from runtime._src.ops.np_config import disable_numpy_behavior
+    tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="legacy")
+    try:
+        got = np.array(3.2, np.float16) + tf.constant(1, tf.int8) + tf.constant(50)
+        assert got.dtype == tf.float64 and float(got) == 54.19921875
+        with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a int8 tensor"):
+            tf.add(np.array(1, dtype=np.int8), tf.constant(1))
+    finally:
+        disable_numpy_behavior()
