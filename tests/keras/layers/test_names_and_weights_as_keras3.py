@@ -1,6 +1,8 @@
 """Names, weights and regularizers as Keras 3.15 on TF 2.21 makes them (recorded from
 keras.io's guides and Keras 3.15)."""
 
+import numpy as np
+
 import runtime as tf
 import runtime.keras as keras
 
@@ -68,3 +70,5 @@ def test_dense_takes_a_sparse_input_as_keras3():
     sparse = tf.sparse.SparseTensor(indices=[(0, 0), (0, 1), (0, 2), (2, 3)],
                                     values=[1.0, 2.0, 3.0, 4.0], dense_shape=(3, 4))
     assert model(sparse).numpy().tolist() == [[6.0, 6.0], [0.0, 0.0], [4.0, 4.0]]
+    got = model.predict(sparse, batch_size=2, verbose=0)      # row batches, as Keras 3 on TF
+    assert got.tolist() == [[6.0, 6.0], [0.0, 0.0], [4.0, 4.0]] and got.dtype == np.float32

@@ -51,6 +51,8 @@ from runtime._src.keras.metrics import metrics as metrics_mod
 from runtime._src.keras.callbacks.logging_callbacks import ProgbarLogger, progress_line
 from runtime._src.keras.trainers import distributed_steps
 from runtime._src.ops import array_ops, math_ops, random_ops, reduction_ops
+from runtime._src.sparse.sparse_more import slice_sparse
+from runtime._src.sparse.sparse_tensor import SparseTensor
 
 __all__ = ["TrainingMixin", "TrainingState"]
 
@@ -463,16 +465,22 @@ class TrainingMixin:
         _refuse("predict", **kwargs)
         if data_adapter.is_stream(x):
             return data_adapter.predict(self, x, steps=steps)
-        arrays = (_as_array_structure(x, "predict"),)
-        predict = self._step_function("predict", arrays)
-        n = _num_samples(arrays)
+        if isinstance(x, SparseTensor):        # Keras 3 on TF: row batches of the SparseTensor
+            n = int(x.dense_shape.numpy()[0])
+            inputs = (_sparse_rows(x, i, batch_size or 32) for i in range(0, n, batch_size or 32))
+            predict = self.predict_step
+        else:
+            arrays = (_as_array_structure(x, "predict"),)
+            predict = self._step_function("predict", arrays)
+            n = _num_samples(arrays)
+            inputs = _batches(arrays, batch_size or 32, np.arange(n))
         batches = max(1, -(-n // (batch_size or 32)))
         hooks = callback_list.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
                                            steps=batches)
         start = time.perf_counter()
         hooks.call("on_predict_begin", {})
         outputs = []
-        for step, batch in enumerate(_batches(arrays, batch_size or 32, np.arange(n))):
+        for step, batch in enumerate(inputs):
             hooks.call("on_predict_batch_begin", step, {})
             outputs.append(predict(*batch))
             hooks.call("on_predict_batch_end", step, {"outputs": outputs[-1]})
@@ -688,6 +696,12 @@ class _CompileMetrics:
     def reset_state(self):
         for m in self.metrics:
             m.reset_state()
+
+
+def _sparse_rows(x, start, size):
+    """(rows start.. start + size of a 2-D or wider SparseTensor,): a predict batch."""
+    shape = x.dense_shape.numpy()
+    return (slice_sparse(x, [start] + [0] * (len(shape) - 1), [size] + list(shape[1:])),)
 
 
 def _flat_logs(logs):
