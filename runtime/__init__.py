@@ -127,7 +127,10 @@ _dispatch.set_namespaces(_sys.modules[__name__])    # where dispatch_for_api fin
 
 newaxis = None  # tf.newaxis: `t[:, tf.newaxis]` inserts a dimension of size 1
 
-__version__ = "0.1.0"
+# The TensorFlow version whose API this runtime follows (as runtime.keras.__version__
+# is Keras's): `tf.__version__` in programs and guides prints TF's. The package's
+# own version is pyproject.toml's.
+__version__ = "2.21.0"
 
 # What `dir(runtime)` lists (tests/runtime/test_public_api.py checks it):
 # TensorFlow's names plus `visualize`; nothing from `_src`.

@@ -48,3 +48,7 @@ def test_cells_run_in_order_with_tensorflow_as_runtime(tmp_path):
 def test_normalize_blanks_timings_and_addresses():
     tool = _tool()
     assert tool.normalize("took 12.5 ms  \n<f at 0x7f12ab34cd>\n") == "took <time>\n<f at 0x?>"
+    # timeit's bare seconds in the function and intro_to_graphs guides; other floats stay
+    assert tool.normalize("Eager conv: 3.103609009000138\nGraph execution: 4.48 seconds\n"
+                          "loss: 0.30000001192092896") == \
+        "Eager conv: <time>\nGraph execution: <time> seconds\nloss: 0.30000001192092896"

@@ -35,10 +35,12 @@ import numpy as np
 
 from runtime._src.core import dtypes
 
-__all__ = ["mode", "set_mode", "result_type", "python_type", "promotion_error"]
+__all__ = ["mode", "set_mode", "numpy_behavior", "result_type", "python_type",
+           "promotion_error"]
 
 _MODES = {"all", "safe"}
 _mode = [None]       # None: TF's default semantics (or NumPy's 'legacy' promotion)
+_numpy = [False]     # experimental_enable_numpy_behavior in effect (any mode)
 
 
 def mode():
@@ -46,8 +48,16 @@ def mode():
     return _mode[0]
 
 
+def numpy_behavior():
+    """Whether tnp.experimental_enable_numpy_behavior is in effect (any mode)."""
+    return _numpy[0]
+
+
 def set_mode(name):
+    """The numpy behaviour's dtype_conversion_mode ('legacy', 'off', 'all', 'safe'),
+    or None when it is turned off."""
     _mode[0] = name if name in _MODES else None
+    _numpy[0] = name is not None
 
 
 def _kind(dtype):

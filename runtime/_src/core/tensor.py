@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from runtime._src.core import dtype_promotion as _promotion
 from runtime._src.core import dtypes as _dtypes
 from runtime._src.core import tensor_conversion as _conversion
 from runtime._src.core.composite import is_composite
@@ -71,6 +72,18 @@ class _NotAListMethod:
                              f"{_LIST_NOTE}")
 
 
+def _reflected(other, tensor):
+    """The left operand of a reflected operator (`np.int8(1) - t`): a numpy scalar
+    or 0-d array takes the tensor's dtype first, as TF's operators convert it
+    (passed on as it is, its own dtype would fix the op's, as in
+    `tf.subtract(np.int8(1), t)`, which fails). Under NumPy behaviour the
+    promotion rules decide instead."""
+    if isinstance(other, (np.generic, np.ndarray)) and np.ndim(other) == 0 \
+            and other.dtype.kind in "biufc" and not _promotion.numpy_behavior():
+        return convert_to_tensor(other, tensor.dtype)
+    return other
+
+
 class Tensor:
     """Base class of eager and symbolic tensors (`tf.Tensor`)."""
 
@@ -79,21 +92,21 @@ class Tensor:
 
     # Python operators. Each calls the op of the same meaning through `dispatch`.
     def __add__(self, other): return dispatch.add(self, other)
-    def __radd__(self, other): return dispatch.add(other, self)
+    def __radd__(self, other): return dispatch.add(_reflected(other, self), self)
     def __sub__(self, other): return dispatch.subtract(self, other)
-    def __rsub__(self, other): return dispatch.subtract(other, self)
+    def __rsub__(self, other): return dispatch.subtract(_reflected(other, self), self)
     def __mul__(self, other): return dispatch.multiply(self, other)
-    def __rmul__(self, other): return dispatch.multiply(other, self)
+    def __rmul__(self, other): return dispatch.multiply(_reflected(other, self), self)
     def __truediv__(self, other): return dispatch.truediv(self, other)
-    def __rtruediv__(self, other): return dispatch.truediv(other, self)
+    def __rtruediv__(self, other): return dispatch.truediv(_reflected(other, self), self)
     def __floordiv__(self, other): return dispatch.floordiv(self, other)
-    def __rfloordiv__(self, other): return dispatch.floordiv(other, self)
+    def __rfloordiv__(self, other): return dispatch.floordiv(_reflected(other, self), self)
     def __mod__(self, other): return dispatch.floormod(self, other)
-    def __rmod__(self, other): return dispatch.floormod(other, self)
+    def __rmod__(self, other): return dispatch.floormod(_reflected(other, self), self)
     def __pow__(self, other): return dispatch.pow(self, other)
-    def __rpow__(self, other): return dispatch.pow(other, self)
+    def __rpow__(self, other): return dispatch.pow(_reflected(other, self), self)
     def __matmul__(self, other): return dispatch.matmul(self, other)
-    def __rmatmul__(self, other): return dispatch.matmul(other, self)
+    def __rmatmul__(self, other): return dispatch.matmul(_reflected(other, self), self)
     def __neg__(self): return dispatch.negative(self)
     def __pos__(self): return self
     def __abs__(self): return dispatch.abs(self)
@@ -105,16 +118,16 @@ class Tensor:
     def __ne__(self, other): return dispatch.not_equal(self, other)
     # Logical on bool tensors, bitwise on integer ones (runtime._src.ops.bitwise_ops).
     def __and__(self, other): return dispatch.and_(self, other)
-    def __rand__(self, other): return dispatch.and_(other, self)
+    def __rand__(self, other): return dispatch.and_(_reflected(other, self), self)
     def __or__(self, other): return dispatch.or_(self, other)
-    def __ror__(self, other): return dispatch.or_(other, self)
+    def __ror__(self, other): return dispatch.or_(_reflected(other, self), self)
     def __xor__(self, other): return dispatch.xor_(self, other)
-    def __rxor__(self, other): return dispatch.xor_(other, self)
+    def __rxor__(self, other): return dispatch.xor_(_reflected(other, self), self)
     def __invert__(self): return dispatch.invert_(self)
     def __lshift__(self, other): return dispatch.left_shift(self, other)
-    def __rlshift__(self, other): return dispatch.left_shift(other, self)
+    def __rlshift__(self, other): return dispatch.left_shift(_reflected(other, self), self)
     def __rshift__(self, other): return dispatch.right_shift(self, other)
-    def __rrshift__(self, other): return dispatch.right_shift(other, self)
+    def __rrshift__(self, other): return dispatch.right_shift(_reflected(other, self), self)
     def __getitem__(self, key): return dispatch.getitem(self, key)
 
     def __hash__(self):

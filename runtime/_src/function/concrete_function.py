@@ -237,6 +237,12 @@ class ConcreteFunction(_types.ConcreteFunction):
             self._run = lambda graph, inputs: _jit.try_run(compiled, graph, inputs,
                                                            _executor.run)
 
+    @property
+    def inference_fn(self):
+        """This trace as an `AtomicFunction`: called with one tensor per input
+        (the flattened arguments, Variables included), it returns the outputs."""
+        return AtomicFunction(self)
+
     # --- description ------------------------------------------------------
 
     @property
@@ -280,6 +286,33 @@ class ConcreteFunction(_types.ConcreteFunction):
     def __str__(self):
         # TensorFlow 2.21: "ConcreteFunction Input Parameters:\n  x (...": no name.
         return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+
+class AtomicFunction(_types.AtomicFunction):
+    """`concrete.inference_fn` (`tf.types.experimental.AtomicFunction`): the
+    trace's graph called with its flat inputs, as TF's."""
+
+    __slots__ = ("_concrete",)
+
+    def __init__(self, concrete):
+        self._concrete = concrete
+
+    @property
+    def name(self):
+        return f"__inference_{self._concrete.name}".encode()
+
+    def __call__(self, *args):
+        concrete = self._concrete
+        variables = {i for i, _ in concrete._variable_slots}
+        count = len(concrete.graph.inputs) + len(variables)
+        if len(args) != count:
+            raise TypeError(f"{self.name.decode()}: expected {count} input tensors, got "
+                            f"{len(args)}")
+        placeholders = iter(concrete.graph.inputs)
+        feeds = [a if i in variables else
+                 convert_to_tensor(a, next(placeholders).dtype)._value
+                 for i, a in enumerate(args)]
+        return concrete._call_flat(feeds)
 
 
 # TensorFlow's names of dtypes in kernel messages (DataTypeString).

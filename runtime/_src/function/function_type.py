@@ -27,6 +27,7 @@ parameter per entry of `**kwargs`.
 
 import collections
 import inspect
+import re
 
 from runtime._src.function import signature as _sig
 
@@ -129,40 +130,44 @@ def polymorphic_type(call_sig, input_template=None):
     for i, p in enumerate(call_sig.params):
         constraint = None
         if input_template is not None and p.kind not in (_P.VAR_POSITIONAL, _P.VAR_KEYWORD):
-            constraint = _specs_only(input_template[i])
+            constraint = _specs_only(input_template[i], p.name)
         params.append(Parameter(p.name, p.kind, p.default is not _P.empty, constraint))
     return FunctionType(params, has_output=False)
 
 
-def _specs_only(template):
-    return _constraint(template)
+def _specs_only(template, base):
+    return _constraint(template, base)
 
 
 def concrete_type(call_sig, template, output, captures):
     """The type of one trace: each parameter constrained to what it was traced with."""
-    values = [_constraint(t) for t in template]
     variadic = any(k in (_P.VAR_POSITIONAL, _P.VAR_KEYWORD) for k in call_sig.kinds)
     params = []
-    for p, value in zip(call_sig.params, values):
+    for p, value in zip(call_sig.params, template):
         if p.kind == _P.VAR_POSITIONAL:
-            params += [Parameter(f"{p.name}_{i}", _P.POSITIONAL_ONLY, False, x)
-                       for i, x in enumerate(value)]
+            params += [Parameter(f"{p.name}_{i}", _P.POSITIONAL_ONLY, False,
+                                 _constraint(x, f"{p.name}_{i}")) for i, x in enumerate(value)]
         elif p.kind == _P.VAR_KEYWORD:
-            params += [Parameter(str(k), _P.KEYWORD_ONLY, False, x)
+            params += [Parameter(str(k), _P.KEYWORD_ONLY, False, _constraint(x, str(k)))
                        for k, x in _sig.dict_items(value)]
         else:
             kind = _P.POSITIONAL_ONLY if variadic and p.kind != _P.KEYWORD_ONLY else p.kind
-            params.append(Parameter(p.name, kind, False, value))
+            params.append(Parameter(p.name, kind, False, _constraint(value, p.name)))
     return FunctionType(params, output, captures, has_output=True)
 
 
-def _constraint(template):
-    """A template entry as a type constraint: TensorSpecs without their
-    placeholder names (TF prints `name=None`), the rest as traced."""
+def _constraint(template, base):
+    """A template entry as a type constraint: TensorSpecs without the
+    placeholder names made from the parameter's name `base` (TF prints
+    `name=None`) but with a name the caller's TensorSpec gave (TF prints
+    `name='keras_tensor'`), the rest as traced."""
     if isinstance(template, _sig.TensorSpec):
-        return _sig.TensorSpec(template.shape, template.dtype)
+        name = template.name
+        made = name is None or re.fullmatch(rf"{re.escape(base)}(_\d+)?", name)
+        return _sig.TensorSpec(template.shape, template.dtype, None if made else name)
     if isinstance(template, (list, tuple)) and not isinstance(template, _sig.VariableRef):
-        return _sig._rebuild(template, [_constraint(x) for x in template])
+        return _sig._rebuild(template, [_constraint(x, base) for x in template])
     if isinstance(template, dict):
-        return _sig._rebuild_dict(template, {k: _constraint(x) for k, x in template.items()})
+        return _sig._rebuild_dict(template, {k: _constraint(x, base)
+                                             for k, x in template.items()})
     return template

@@ -42,6 +42,7 @@ from runtime._src.core.composite import CompositeSpec, type_spec_of
 from runtime._src.core.nest import _sorted_keys
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from runtime._src.function.tensor_array import TensorArray
+from runtime._src.function.trace_type import tracing_key
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.core.protocols import reads_as_tensor
@@ -273,7 +274,8 @@ def _key_uncommon(v, feeds, on_dead, specs):
     spec = composite_spec(v)
     if spec is not None:
         return _composite_key(v, spec, feeds, specs)
-    return IdentityKey(v, on_dead)
+    traced_as = tracing_key(v)               # a class with __tf_tracing_type__
+    return IdentityKey(v, on_dead) if traced_as is None else traced_as
 
 
 def _composite_key(v, spec, feeds, specs):
@@ -760,8 +762,8 @@ def format_type(t):
     spec = composite_spec(t)
     if spec is not None:                       # a returned SparseTensor / RaggedTensor
         return repr(spec)
-    if isinstance(t, TensorSpec):
-        return repr(TensorSpec(t.shape, t.dtype))
+    if isinstance(t, TensorSpec):     # a placeholder's name is dropped before (function_type)
+        return repr(t)
     if isinstance(t, SymbolicTensor):
         return repr(TensorSpec(t.shape, t.dtype))
     if isinstance(t, TensorArray):

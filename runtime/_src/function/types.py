@@ -7,7 +7,8 @@ derive from these; `GenericFunction` is TensorFlow's older name of
 `PolymorphicFunction`. `FunctionType` is in function_type.py.
 """
 
-__all__ = ["Callable", "PolymorphicFunction", "GenericFunction", "ConcreteFunction"]
+__all__ = ["Callable", "PolymorphicFunction", "GenericFunction", "ConcreteFunction",
+           "AtomicFunction"]
 
 
 class Callable:
@@ -27,5 +28,11 @@ GenericFunction = PolymorphicFunction
 
 class ConcreteFunction(Callable):
     """One traced graph with a fixed input signature."""
+
+    __slots__ = ()
+
+
+class AtomicFunction(Callable):
+    """A traced graph called with its flat inputs (`ConcreteFunction.inference_fn`)."""
 
     __slots__ = ()

@@ -50,9 +50,10 @@ class VariableMeta(type):
     the creators of the enclosing `variable_creator_scope`s."""
 
     def __call__(cls, *args, **kwargs):
+        made = cls.__dict__.get("_MAKES", cls)      # tf.Variable(...): a ResourceVariable
         stack = _stack()
         if not stack or cls.__dict__.get("_THROUGH_CREATORS") is not True:
-            return super().__call__(*args, **kwargs)
+            return type.__call__(made, *args, **kwargs)
         bound = _signature(cls).bind(None, *args, **kwargs)
         given = set(bound.arguments)
         bound.apply_defaults()
@@ -60,7 +61,7 @@ class VariableMeta(type):
         arguments.update({k: v for k, v in cls._CREATOR_DEFAULTS.items() if k not in given})
 
         def make(**kw):
-            return type.__call__(cls, **kw)
+            return type.__call__(made, **kw)
 
         creator = make
         for outer in list(stack):                # the innermost runs first

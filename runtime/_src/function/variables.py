@@ -138,6 +138,20 @@ def _sole_owner(variable):
 not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp")
 
 
+class _AssignedValue(EagerTensor):
+    """What an eager `assign`/`assign_add`/`assign_sub` returns: the value just
+    written, shown as TF shows its `_UnreadVariable` result
+    (`<tf.Variable 'UnreadVariable' shape=(3,) dtype=float32, numpy=...>`)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return (f"<tf.Variable 'UnreadVariable' shape={self.shape} dtype={self.dtype.name}, "
+                f"numpy={_own_line(_numpy_repr(self._value))}>")
+
+    __str__ = __repr__
+
+
 # --- the Variable class ----------------------------------------------------------
 
 class Variable(SliceAssignMixin, metaclass=VariableMeta):   # v[0].assign(x): variable_slices.py
@@ -159,6 +173,7 @@ class Variable(SliceAssignMixin, metaclass=VariableMeta):   # v[0].assign(x): va
                          "aggregation": VariableAggregation.NONE,
                          "experimental_enable_variable_lifting": None}
     __array_priority__ = 100  # numpy defers `ndarray + Variable` to Variable.__radd__
+    _SHOWS_UNREAD = True      # eager assign results print as TF's UnreadVariable (not Keras's)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
@@ -288,7 +303,12 @@ class Variable(SliceAssignMixin, metaclass=VariableMeta):   # v[0].assign(x): va
         apply(op_name, [value], {"variable": self})
         # The result is a read of the Variable after the write, as TF's (so a
         # gradient through it reaches the Variable, not the value written).
-        return self._as_tensor() if read_value else None
+        if not read_value:
+            return None
+        result = self._as_tensor()
+        if self._SHOWS_UNREAD and result.__class__ is EagerTensor:
+            result.__class__ = _AssignedValue      # the same tensor (the tape's), TF's repr
+        return result
 
     def _auto_converted(self, value):
         """Under auto dtype conversion, a value that promotes to this
@@ -396,6 +416,14 @@ class Variable(SliceAssignMixin, metaclass=VariableMeta):   # v[0].assign(x): va
     def __rlshift__(self, other): return self._as_tensor().__rlshift__(other)
     def __rshift__(self, other): return self._as_tensor().__rshift__(other)
     def __rrshift__(self, other): return self._as_tensor().__rrshift__(other)
+
+
+class ResourceVariable(Variable):
+    """The class of what `tf.Variable(...)` makes, as in TF (whose variables are
+    resource variables): `type(tf.Variable(1.0)).__name__` is 'ResourceVariable'."""
+
+
+Variable._MAKES = ResourceVariable
 
 
 class _VariableRef:

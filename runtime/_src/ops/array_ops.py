@@ -434,11 +434,28 @@ def _check_reshape_sizes(dims, error):
                         *(("Reshape",) if error is InvalidArgumentError else ()))
 
 
+def _reshape_error(size, dims):
+    """TF 2.21's words for sizes that do not fit (its Reshape kernel's)."""
+    known = int(np.prod([d for d in dims if d != -1]))
+    if -1 in dims and known:
+        text = f"the requested shape requires a multiple of {known}"
+    elif -1 in dims:
+        return InvalidArgumentError(f"Reshape: cannot reshape a tensor of {size} elements to "
+                                    f"shape {list(dims)}", "Reshape")
+    else:
+        text = f"the requested shape has {known}"
+    return InvalidArgumentError(f"Reshape: Input to reshape is a tensor with {size} values, "
+                                f"but {text}", "Reshape")
+
+
 @define_op("Reshape", infer=_infer_reshape)
 def _reshape(x, shape):
     dims = tuple(shape.tolist())
     _check_reshape_sizes(dims, InvalidArgumentError)
-    return np.reshape(x, dims)
+    try:
+        return np.reshape(x, dims)
+    except ValueError:
+        raise _reshape_error(np.size(x), dims) from None
 
 
 @define_grad("Reshape")
@@ -460,9 +477,7 @@ def reshape(tensor, shape, name=None):
         try:
             return EagerTensor(np.reshape(tensor._value, shape), tensor.dtype)
         except ValueError:
-            raise InvalidArgumentError(f"Reshape: cannot reshape a tensor of shape "
-                                       f"{list(tensor.shape.dims)} ({tensor._value.size} "
-                                       f"elements) to shape {list(shape)}", "Reshape") from None
+            raise _reshape_error(tensor._value.size, shape) from None
     return apply("Reshape", (tensor, _shape_tensor(shape, "Reshape")))
 
 

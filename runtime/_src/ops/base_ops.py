@@ -91,11 +91,31 @@ def convert_pair(x, y, op_name):
                 f"{op_name}: cannot compute {op_name} of a {x.dtype.name} tensor and a "
                 f"{y.dtype.name} tensor; use tf.cast to convert one of them", op_name)
     elif isinstance(y, Tensor):
+        _check_typed_first(x, y, op_name)
         x = convert_to_tensor(x, y.dtype)
     else:
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, x.dtype)
     return x, y
+
+
+# TensorFlow's kernel names of dtypes (DataTypeString) in its eager dtype errors.
+_KERNEL_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _check_typed_first(x, y, op_name):
+    """As TF's eager ops: a numpy scalar or 0-d array first fixes the op's dtype
+    (`tf.add(np.array(1, np.int8), tf.constant(1))` fails; other values,
+    numpy arrays of higher rank included, take the tensor's dtype)."""
+    if current_graph() is not None or not isinstance(x, (np.generic, np.ndarray)) \
+            or np.ndim(x) != 0 or x.dtype.kind not in "biufc":
+        return
+    first = dtypes.as_dtype(x.dtype)
+    if first is not y.dtype:
+        want, got = (_KERNEL_NAMES.get(d.name, d.name) for d in (first, y.dtype))
+        raise InvalidArgumentError(
+            f"cannot compute {op_name} as input #1(zero-based) was expected to be a {want} "
+            f"tensor but is a {got} tensor [Op:{op_name}] name: ", op_name)
 
 
 # --- the eager fast path and the general path ------------------------------------

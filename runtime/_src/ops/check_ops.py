@@ -149,6 +149,17 @@ def _binary_failure(x, y, ok, symbol, message, summarize):
     return "\n".join(lines)
 
 
+def equal_failure(x, y, summarize=3):
+    """TF's eager text of a failed `assert_equal(x, y)` of numpy values (row
+    partitions that differ: ragged ops check them so); shapes that differ give
+    TF's text of the failed shape check."""
+    x, y = np.asarray(x), np.asarray(y)
+    if x.shape != y.shape:
+        return ("Condition x == y did not hold.\nFirst 1 elements of x:\n[False]\n"
+                "First 1 elements of y:\n[ True]")
+    return _binary_failure(x, y, x == y, "==", "", summarize)
+
+
 def _np_text(arr):
     arr = np.asarray(arr)
     if arr.dtype == object:

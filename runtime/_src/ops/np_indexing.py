@@ -74,6 +74,8 @@ def _cast_to_tensor(k, dtype):
 def numpy_getitem(tensor, key, basic_getitem):
     """tensor[key] with NumPy's rules (see the module docstring)."""
     key = key if isinstance(key, tuple) else (key,)
+    # as NumPy, a tuple inside the key is a sequence of indices (x[:, (True, False)])
+    key = tuple(list(k) if isinstance(k, tuple) else k for k in key)
     if not _is_advanced(key):
         return basic_getitem(tensor, key if len(key) != 1 else key[0])
     for i, k in enumerate(key):   # axes for None first, so every key entry meets one axis

@@ -13,11 +13,14 @@ Every handler is made of ordinary ops on the components, so it traces into a
 tf.function and has the gradients of those ops (on the flat values).
 """
 
+import numpy as np
+
 from runtime._src.core import dtypes
 from runtime._src.core.composite import register_api
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import EagerTensor, convert_to_tensor
 from runtime._src.ops import math_ops, segment_ops
+from runtime._src.ops.check_ops import equal_failure
 from runtime._src.ops.array_ops import range as range_, shape as shape_of
 from runtime._src.ops.manipulation_ops import concat as dense_concat, gather as dense_gather
 from runtime._src.ops.array_ops import ones_like as ones_like_dense, reshape
@@ -67,9 +70,8 @@ def _check_same_rows(x, y, name):
         if a is b or not (isinstance(a, EagerTensor) and isinstance(b, EagerTensor)):
             continue
         if a.numpy().shape != b.numpy().shape or (a.numpy() != b.numpy()).any():
-            raise InvalidArgumentError(f"{name}: the RaggedTensors' row partitions differ "
-                                       f"(row splits {a.numpy().tolist()} and "
-                                       f"{b.numpy().tolist()})", name)
+            # TF's words: its assert_equal of the two row splits failing
+            raise InvalidArgumentError(equal_failure(a.numpy(), b.numpy()), name)
 
 
 def _dense_to_flat(rt, other):
@@ -88,6 +90,9 @@ def _dense_to_flat(rt, other):
                          f"a RaggedTensor of rank {rank}")
     dims = [1] * (rank - d) + list(other.shape.dims)
     other = reshape(other, [-1 if x is None else x for x in dims])
+    if r == 1 and dims[1] != 1 and isinstance(rt.row_splits, EagerTensor) \
+            and isinstance(other, EagerTensor):
+        return _uniform_rows_to_flat(rt, other, dims)
     for k in range(1, r + 1):
         if dims[k] != 1:
             raise InvalidArgumentError(
@@ -99,6 +104,24 @@ def _dense_to_flat(rt, other):
     if dims[0] == 1:
         return dense_squeeze(other, [0])
     return dense_gather(other, _outer_row_of_values(rt))
+
+
+def _uniform_rows_to_flat(rt, other, dims):
+    """A dense operand whose rows (dims[1] values each) meet a ragged rank 1
+    tensor's rows: its values when the row lengths match (TF's checks and
+    words otherwise: its assert_equal of the dense operand's row splits and
+    the ragged one's)."""
+    splits = rt.row_splits.numpy()
+    nrows = len(splits) - 1
+    uniform = np.arange((nrows if dims[0] == 1 else dims[0]) + 1, dtype=splits.dtype) * dims[1]
+    if uniform.shape != splits.shape or (uniform != splits).any():
+        raise InvalidArgumentError(equal_failure(uniform, splits), "RaggedTensor")
+    if dims[0] == 1 and nrows != 1:      # TF 2.21 refuses this broadcast, in these words
+        raise InvalidArgumentError(
+            "Last row partition does not match flat_values.\nCondition x == y did not "
+            f"hold.\nFirst 1 elements of x:\n[{dims[1]}]\nFirst 1 elements of y:\n"
+            f"[{int(splits[-1])}]", "RaggedTensor")
+    return reshape(other, [-1] + [-1 if x is None else x for x in dims[2:]])
 
 
 def _outer_row_of_values(rt):

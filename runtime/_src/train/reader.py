@@ -6,8 +6,9 @@ checkpoint by key, ours or one TensorFlow wrote.
     reader.get_tensor("model/w/.ATTRIBUTES/VARIABLE_VALUE")   # a numpy array
     tf.train.list_variables("ckpts/ckpt-1")    # [(key, shape)], sorted by key
 
-A TensorFlow checkpoint also lists `_CHECKPOINTABLE_OBJECT_GRAPH` (a string),
-as TensorFlow does; ours keeps its object graph in the index instead.
+Both kinds list `_CHECKPOINTABLE_OBJECT_GRAPH` (a string), as TensorFlow does:
+TF's serialized TrackableObjectGraph (ours keeps its object graph in the index
+and gives it in TF's encoding).
 """
 
 import os
@@ -16,6 +17,8 @@ from runtime._src.core.errors import NotFoundError
 from runtime._src.train import checkpoint_io, state_file, tf_bundle
 
 __all__ = ["CheckpointReader", "load_checkpoint", "list_variables"]
+
+_OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
 def _prefix(ckpt_dir_or_file):
@@ -45,6 +48,9 @@ class CheckpointReader:
             tensors = self._index["tensors"]
             self._shapes = {k: list(t["shape"]) for k, t in tensors.items()}
             self._dtypes = {k: t["dtype"] for k, t in tensors.items()}
+            if self._index.get("objects"):
+                self._shapes[_OBJECT_GRAPH] = []
+                self._dtypes[_OBJECT_GRAPH] = "string"
 
     def get_variable_to_shape_map(self):
         return dict(self._shapes)
@@ -59,6 +65,8 @@ class CheckpointReader:
     def get_tensor(self, name):
         if name not in self._shapes:
             raise NotFoundError(f"Key {name} not found in checkpoint {self._prefix}")
+        if self._index is not None and name == _OBJECT_GRAPH:
+            return tf_bundle.object_graph_bytes(self._index["objects"])
         if self._index is None:
             value = tf_bundle.read_tensor(self._prefix, self._entries[name], self._shards)
         else:

@@ -207,3 +207,27 @@ def object_graph(blob):
                     [ref.get(1, 0), ref.get(2, b"").decode("utf-8"), ref.get(3, 0)])
         nodes.append(node)
     return nodes
+
+
+def object_graph_bytes(nodes):
+    """Our object graph nodes as TensorFlow's serialized TrackableObjectGraph
+    (what a TF checkpoint holds under `_CHECKPOINTABLE_OBJECT_GRAPH`): the
+    inverse of `object_graph`."""
+    out = bytearray()
+    for node in nodes:
+        obj = bytearray()
+        for name, child in node.get("children", ()):
+            obj += wire.length_field(1, wire.varint_field(1, child) +
+                                     wire.length_field(2, name.encode()))
+        attributes = dict(node.get("tensors", {}))
+        if node.get("key"):
+            attributes = {"VARIABLE_VALUE": node["key"], **attributes}
+        for name, key in attributes.items():
+            obj += wire.length_field(2, wire.length_field(1, name.encode()) +
+                                     wire.length_field(3, key.encode()))
+        for original, slot_name, slot in node.get("slots", ()):
+            obj += wire.length_field(3, wire.varint_field(1, original) +
+                                     wire.length_field(2, slot_name.encode()) +
+                                     wire.varint_field(3, slot))
+        out += wire.length_field(1, bytes(obj))
+    return bytes(out)

@@ -137,8 +137,11 @@ def test_printing_inside_function():
                               "dtype=int32), row_splits=Tensor(")
 
 
-def test_mismatched_rows_name_both_partitions():
-    with pytest.raises(tf.errors.InvalidArgumentError, match="row partitions differ"):
+def test_mismatched_rows_fail_as_tf_assert_equal_of_the_row_splits():
+    # TF 2.21's words: its assert_equal of the two row splits (summarize=3)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^Condition x == y did not hold.\nIndices of first 3 different "
+                             r"values:\n\[\[1\]\n \[2\]\n \[3\]\]\nCorresponding x values:"):
         _ENV["D"] + tf.ragged.constant([[1], [2], [3], [4], [5]])
 
 

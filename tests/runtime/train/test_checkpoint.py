@@ -246,7 +246,8 @@ def test_an_attribute_set_on_the_checkpoint_is_tracked(tmp_path):
     ckpt = tf.train.Checkpoint()
     ckpt.step = tf.Variable(7, dtype=tf.int64)
     path = ckpt.write(str(tmp_path / "a"))
-    assert tf.train.list_variables(path) == [("step/.ATTRIBUTES/VARIABLE_VALUE", [])]
+    assert tf.train.list_variables(path) == [("_CHECKPOINTABLE_OBJECT_GRAPH", []),
+                                             ("step/.ATTRIBUTES/VARIABLE_VALUE", [])]
 
 
 def test_functional_model_restored_then_fit_continues_identically(tmp_path):
@@ -279,7 +280,8 @@ def test_dataset_iterator_position_is_checkpointed(tmp_path):
     it = iter(tf.data.Dataset.range(10))
     next(it), next(it)
     path = tf.train.Checkpoint(iterator=it).write(str(tmp_path / "ckpt"))
-    assert [k for k, _ in tf.train.list_variables(path)] == ["iterator/.ATTRIBUTES/ITERATOR_STATE"]
+    assert [k for k, _ in tf.train.list_variables(path)] == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "iterator/.ATTRIBUTES/ITERATOR_STATE"]
     assert int(next(it)) == 2
     tf.train.Checkpoint(iterator=it).restore(path)
     assert int(next(it)) == 2

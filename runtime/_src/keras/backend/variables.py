@@ -54,7 +54,7 @@ def _initial_value(initializer, shape, dtype):
                              f"initializer={initializer} and shape={shape}")
         init = initializers.get(initializer)
         with init_scope():
-            return init(tuple(shape), dtypes.as_dtype(dtype or backend_config.floatx()))
+            return init(tuple(shape), dtype=dtypes.as_dtype(dtype or backend_config.floatx()))
     with init_scope():
         value = initializer._as_tensor() if isinstance(initializer, Variable) else \
             convert_to_tensor(initializer)
@@ -84,6 +84,8 @@ class KerasVariable(Variable):
     a Variable with Keras 3's `name` (short), `path` (scoped) and `value`
     (a property). `initializer` is an initializer (a name or a callable,
     `shape` then required) or an initial value (whose shape is kept)."""
+
+    _SHOWS_UNREAD = False     # Keras 3's assign results are plain tensors
 
     _mirror = None            # under a MirroredStrategy's scope: `.value`
     _replica_copies = None    # (value, per-replica copies) written through it

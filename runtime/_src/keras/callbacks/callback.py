@@ -174,7 +174,10 @@ class MonitorCallback(Callback):
             name = self.monitor.removeprefix("val_")
             if name == "loss":
                 self.monitor_op = np.less
+            found = []          # the compiled metrics inside "compile_metrics", as Keras 3
             for m in getattr(self.model, "metrics", []):
+                found.extend(m.metrics if hasattr(m, "metrics") else [m])
+            for m in found:
                 if m.name == name and hasattr(m, "_direction"):
                     self.monitor_op = np.greater if m._direction == "up" else np.less
             if self.monitor_op is None:

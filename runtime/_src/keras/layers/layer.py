@@ -424,11 +424,11 @@ class Layer(AutoConfigured, Module):
         init = initializers.get(initializer)
         shape = tuple(() if shape is None else shape)
         with init_scope():
-            value = init(shape, dtype)
+            value = init(shape, dtype=dtype)   # as Keras: tf.random.normal works
         scopes = [p for p in naming.current_path().split("/") if p]
         if not scopes or scopes[-1] != self.name:
             scopes.append(self.name)
-        name = name or "variable"
+        name = name or unique_name("variable")    # Keras 3: variable, variable_1, ...
         variable = KerasVariable(value, trainable=trainable, dtype=dtype, name=name,
                                  path="/".join(scopes + [name]),
                                  regularizer=regularizers.get(regularizer),

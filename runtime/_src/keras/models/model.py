@@ -548,4 +548,19 @@ class Sequential(Model):
         for layer in self._layers:
             kwargs = {} if training is None else {"training": training}
             x, mask = masking.call_masked(layer, x, mask, **kwargs)
+        if self.__dict__.pop("_names_to_take", False):
+            for _ in self._layers:            # the layers' symbolic outputs
+                unique_name("keras_tensor")
+            unique_name("functional")          # the Functional Keras builds inside
         return x
+
+    def _build_for(self, inputs):
+        """Built by a call on data: Keras 3 builds a Functional on an InputLayer
+        then, taking the names that takes (input_layer, keras_tensor per tensor,
+        functional), so later objects get Keras's numbers (keras_tensor_5)."""
+        if not self.built and not any(isinstance(t, KerasTensor) for t in nest.flatten(inputs)):
+            if self._input_layer is None:
+                unique_name("input_layer")
+            unique_name("keras_tensor")
+            self._names_to_take = True
+        super()._build_for(inputs)

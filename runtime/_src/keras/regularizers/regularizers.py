@@ -23,8 +23,11 @@ __all__ = ["Regularizer", "L1", "L2", "L1L2", "OrthogonalRegularizer", "l1", "l2
            "orthogonal_regularizer", "get", "serialize", "deserialize"]
 
 
-def _factor(value, name):
-    value = float(np.float32(value))
+def _factor(value, name, as_float32=True):
+    """`value` checked; as Keras 3 keeps it: a float32 tensor in `L1` and
+    `OrthogonalRegularizer` (their configs show float32's rounding, 0.3 is
+    0.30000001192092896), a Python float in `L2` and `L1L2`."""
+    value = float(np.float32(value)) if as_float32 else float(value)
     if not np.isfinite(value) or value < 0:
         raise ValueError(f"Value for argument `{name}` must be a non-negative finite float. "
                          f"Received: {name}={value}")
@@ -70,7 +73,7 @@ class L2(Regularizer):
     """`tf.keras.regularizers.L2(l2=0.01)`: l2 * sum(x ** 2)."""
 
     def __init__(self, l2=0.01):
-        self.l2 = _factor(l2, "l2")
+        self.l2 = _factor(l2, "l2", as_float32=False)
 
     def __call__(self, x):
         x = _tensor(x)
@@ -85,8 +88,8 @@ class L1L2(Regularizer):
     """`tf.keras.regularizers.L1L2(l1=0.0, l2=0.0)`: l1 * sum(|x|) + l2 * sum(x ** 2)."""
 
     def __init__(self, l1=0.0, l2=0.0):
-        self.l1 = _factor(l1, "l1")
-        self.l2 = _factor(l2, "l2")
+        self.l1 = _factor(l1, "l1", as_float32=False)
+        self.l2 = _factor(l2, "l2", as_float32=False)
 
     def __call__(self, x):
         x = _tensor(x)

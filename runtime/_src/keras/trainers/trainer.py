@@ -51,6 +51,8 @@ from runtime._src.keras.metrics import metrics as metrics_mod
 from runtime._src.keras.callbacks.logging_callbacks import ProgbarLogger, progress_line
 from runtime._src.keras.trainers import distributed_steps
 from runtime._src.ops import array_ops, math_ops, random_ops, reduction_ops
+from runtime._src.sparse.sparse_more import slice_sparse
+from runtime._src.sparse.sparse_tensor import SparseTensor
 
 __all__ = ["TrainingMixin", "TrainingState"]
 
@@ -143,13 +145,12 @@ class TrainingMixin:
         state = self._keras_state
         if not state.compiled:
             return []
-        if state.metrics is None and (state.metric_ids or state.weighted_metric_ids):
-            # Not resolved yet (a metric's kind follows y and y_pred): Keras 3's
-            # one "compile_metrics" entry, resolved by its first update_state.
+        if state.metric_ids or state.weighted_metric_ids or state.metrics:
+            # Keras 3's one "compile_metrics" entry for the compiled metrics (resolved
+            # by the first update_state: a metric's kind follows y and y_pred)
             return [state.loss_tracker] + list(state.output_trackers) + \
                 [_CompileMetrics(self)]
-        return ([state.loss_tracker] + list(state.output_trackers)
-                + [m for _, m in state.metrics or []])
+        return [state.loss_tracker] + list(state.output_trackers)
 
     @property
     def metrics_names(self):
@@ -241,7 +242,16 @@ class TrainingMixin:
             m.update_state(y, y_pred, sample_weight if getattr(m, "_weighted", False) else None)
 
     def get_metrics_result(self):
-        return {m.name: m.result() for m in self.metrics}
+        """{name: result} of `metrics`, a metric whose result is a dict (the
+        compiled metrics) giving its entries in its place, as Keras 3."""
+        out = {}
+        for m in self.metrics:
+            result = m.result()
+            if isinstance(result, dict):
+                out.update(result)
+            else:
+                out[m.name] = result
+        return out
 
     def train_step(self, data):
         """Forward pass, loss, gradients, one optimizer step; the metrics."""
@@ -397,10 +407,13 @@ class TrainingMixin:
         return self._returned_logs(logs, return_dict)
 
     def _returned_logs(self, logs, return_dict):
-        """`logs`, or their values in `metrics_names` order (a float for one)."""
+        """`logs`, or their values as Keras 3 lists them (a float for one): those
+        named in `metrics_names` first, then the others by name."""
         if return_dict:
             return logs
-        values = [logs[name] for name in self.metrics_names]
+        names = self.metrics_names
+        values = [logs[name] for name in names if name in logs]
+        values += [logs[key] for key in sorted(logs) if key not in names]
         return values[0] if len(values) == 1 else values
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
@@ -452,16 +465,22 @@ class TrainingMixin:
         _refuse("predict", **kwargs)
         if data_adapter.is_stream(x):
             return data_adapter.predict(self, x, steps=steps)
-        arrays = (_as_array_structure(x, "predict"),)
-        predict = self._step_function("predict", arrays)
-        n = _num_samples(arrays)
+        if isinstance(x, SparseTensor):        # Keras 3 on TF: row batches of the SparseTensor
+            n = int(x.dense_shape.numpy()[0])
+            inputs = (_sparse_rows(x, i, batch_size or 32) for i in range(0, n, batch_size or 32))
+            predict = self.predict_step
+        else:
+            arrays = (_as_array_structure(x, "predict"),)
+            predict = self._step_function("predict", arrays)
+            n = _num_samples(arrays)
+            inputs = _batches(arrays, batch_size or 32, np.arange(n))
         batches = max(1, -(-n // (batch_size or 32)))
         hooks = callback_list.CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
                                            steps=batches)
         start = time.perf_counter()
         hooks.call("on_predict_begin", {})
         outputs = []
-        for step, batch in enumerate(_batches(arrays, batch_size or 32, np.arange(n))):
+        for step, batch in enumerate(inputs):
             hooks.call("on_predict_batch_begin", step, {})
             outputs.append(predict(*batch))
             hooks.call("on_predict_batch_end", step, {"outputs": outputs[-1]})
@@ -662,12 +681,27 @@ class _CompileMetrics:
     def update_state(self, y_true, y_pred, sample_weight=None):
         self._model._update_compiled_metrics(y_true, y_pred, sample_weight)
 
+    @property
+    def metrics(self):
+        """The compiled metrics (once resolved), as Keras 3's CompileMetrics."""
+        return [m for _, m in self._model._keras_state.metrics or []]
+
+    @property
+    def variables(self):
+        return [v for m in self.metrics for v in m.variables]
+
     def result(self):
-        return {m.name: m.result() for _, m in self._model._keras_state.metrics or []}
+        return {m.name: m.result() for m in self.metrics}
 
     def reset_state(self):
-        for _, m in self._model._keras_state.metrics or []:
+        for m in self.metrics:
             m.reset_state()
+
+
+def _sparse_rows(x, start, size):
+    """(rows start.. start + size of a 2-D or wider SparseTensor,): a predict batch."""
+    shape = x.dense_shape.numpy()
+    return (slice_sparse(x, [start] + [0] * (len(shape) - 1), [size] + list(shape[1:])),)
 
 
 def _flat_logs(logs):

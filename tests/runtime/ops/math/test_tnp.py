@@ -303,3 +303,14 @@ def test_sizes_unknown_while_tracing(name):
     eager = f(tnp.asarray(x))
     for t, e in zip(tf.nest.flatten(traced), tf.nest.flatten(eager)):
         np.testing.assert_allclose(np.asarray(t), np.asarray(e), err_msg=name)
+
+
+def test_a_tuple_inside_the_key_indexes_as_a_sequence(numpy_behavior):
+    # TF 2.21's tf_numpy guide: x[:, (True, False, True)] picks rows 0 and 2 of
+    # each block, x[1, (0, 0, 1), tnp.asarray([0, 1, 1])] is [12 13 17]
+    numpy_behavior()
+    x = tf.reshape(tf.range(24, dtype=tf.int64), [2, 3, 4])
+    assert x[:, (True, False, True)].numpy().tolist() == [
+        [[0, 1, 2, 3], [8, 9, 10, 11]], [[12, 13, 14, 15], [20, 21, 22, 23]]]
+    assert x[1, (0, 0, 1), tf.constant([0, 1, 1])].numpy().tolist() == [12, 13, 17]
+    assert x[:, (0, 2), 1].numpy().tolist() == [[1, 9], [13, 21]]

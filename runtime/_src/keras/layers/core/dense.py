@@ -14,6 +14,8 @@ from runtime._src.keras.regularizers import regularizers
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.saving.serialization_lib import serialize_keras_object as _serialize
 from runtime._src.ops import array_ops, math_ops, nn_ops
+from runtime._src.sparse.sparse_ops import sparse_dense_matmul
+from runtime._src.sparse.sparse_tensor import SparseTensor
 
 __all__ = ["Dense", "init_kernel_and_bias"]
 
@@ -58,7 +60,9 @@ class Dense(Layer):
     def call(self, inputs):
         if inputs.dtype != self.kernel.dtype:
             inputs = math_ops.cast(inputs, self.kernel.dtype)
-        if inputs.shape.rank == 2:
+        if isinstance(inputs, SparseTensor) and inputs.shape.rank == 2:
+            outputs = sparse_dense_matmul(inputs, self.kernel)    # Keras 3 on TF: sparse inputs
+        elif inputs.shape.rank == 2:
             outputs = math_ops.matmul(inputs, self.kernel)
         else:
             outputs = _matmul_last_axis(inputs, self.kernel, self.units)
