@@ -134,3 +134,18 @@ def test_python_state_round_trip_and_large_string_shard(tmp_path):
     note.text = "changed"
     ckpt.restore(path).assert_consumed()
     assert note.text == b"x" * 30
+
+
+def test_checkpoint_manager_passes_the_options(tmp_path):
+    root = make_root(tf)
+    manager = tf.train.CheckpointManager(root, str(tmp_path), max_to_keep=1)
+    options = tf.train.CheckpointOptions(
+        experimental_sharding_callback=tf.train.experimental.MaxShardSizePolicy(40))
+    path = manager.save(options=options)
+    assert sorted(f for f in os.listdir(tmp_path) if ".data-" in f)[-1] == \
+        "ckpt-1.data-00003-of-00004"
+    manager.save(options=options)                  # the first one is deleted, all shards
+    assert not [f for f in os.listdir(tmp_path) if f.startswith("ckpt-1.")]
+    back = make_root(tf, filled=False)
+    back.restore(manager.latest_checkpoint).assert_consumed()
+    assert back.m.a.numpy()[2, 3] == 11.0 and path.endswith("ckpt-1")
