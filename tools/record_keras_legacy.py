@@ -106,6 +106,11 @@ def _deserialized(keras, s, d):
     # attribute Keras 3 no longer has): recorded, not matched
     out["error_name_in_module_objects"] = error_text(lambda: d("Zeros", module_objects=modules))
     out["none"] = _summary(d(None))
+    model = keras.Sequential([keras.Input((3,), name="inp"), L.Dense(2, name="d1")], name="seq")
+    saved = s(model)
+    back = d(saved, module_objects={"Sequential": keras.Sequential})
+    out["sequential"] = {"saved": _plain(saved), "class": type(back).__name__,
+                         "layers": [layer.name for layer in back.layers], "built": back.built}
     holder, scaled = _user_classes(keras)
     saved = s(holder(L.Dense(2, name="inner"), scaled))
     with keras.saving.custom_object_scope({"Dense": L.Dense}):
