@@ -14,6 +14,9 @@ are TF's names and values.
 from types import SimpleNamespace as _Namespace
 
 from runtime._src.saved_model.options import VariablePolicy as _VariablePolicy
+from runtime._src.saved_model.resource import TrackableResource as _TrackableResource
+from runtime._src.saved_model.fingerprint import (Fingerprint as _Fingerprint,
+                                                  read_fingerprint as _read_fingerprint)
 from runtime._src.saved_model import (FORMAT_VERSION, Asset, LoadOptions, SavedModelError,
                                       SaveOptions, contains_saved_model, load, save)
 from runtime._src.saved_model.asset import (
@@ -24,8 +27,11 @@ from runtime._src.saved_model.asset import (
     SAVED_MODEL_FILENAME_PBTXT, SAVED_MODEL_SCHEMA_VERSION, SERVING, TPU, TRAINING,
     VARIABLES_DIRECTORY, VARIABLES_FILENAME)
 
-# tf.saved_model.experimental (its VariablePolicy; the fingerprint names are TF's format's)
-experimental = _Namespace(VariablePolicy=_VariablePolicy)
+# tf.saved_model.experimental: VariablePolicy, the fingerprint.pb of a saved
+# model (ours and TensorFlow's), TrackableResource
+experimental = _Namespace(VariablePolicy=_VariablePolicy, Fingerprint=_Fingerprint,
+                          read_fingerprint=_read_fingerprint,
+                          TrackableResource=_TrackableResource)
 
 __all__ = ["experimental", "save", "load", "SavedModelError", "FORMAT_VERSION", "SaveOptions", "LoadOptions",
            "contains_saved_model", "Asset", "ASSETS_DIRECTORY", "ASSETS_KEY", "CLASSIFY_INPUTS",

@@ -25,6 +25,7 @@ from runtime._src.core.spec_json import spec_to_json
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.signature import CompositeArgument
 from runtime._src.saved_model.asset import Asset, copy_assets
+from runtime._src.saved_model.fingerprint import write_fingerprint
 from runtime._src.saved_model.options import SaveOptions, check_options
 from runtime._src.saved_model.format import (CONSTANTS_FILE, FORMAT_NAME, FORMAT_VERSION,
                                              JSON_FILE, VARIABLES_FILE, SavedModelError,
@@ -67,8 +68,10 @@ def save(obj, export_dir, signatures=None, options=None):
         doc["assets"] = copy_assets(found, export_dir)
     np.savez(os.path.join(export_dir, CONSTANTS_FILE), **writer.arrays)
     np.savez(os.path.join(export_dir, VARIABLES_FILE), **writer.variable_values)
+    document = json.dumps(doc, indent=1, sort_keys=True)
+    write_fingerprint(export_dir, doc, document, writer.variable_values, FORMAT_VERSION)
     with open(os.path.join(export_dir, JSON_FILE), "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1, sort_keys=True)  # written last: marks a complete save
+        f.write(document)                            # written last: marks a complete save
 
 
 def _model_call(model, signatures):

@@ -13,6 +13,7 @@ are created (restore.py). Files: checkpoint_io.py (ours), tf_bundle.py
 (TensorFlow's, which `restore` reads too).
 """
 
+import json
 import os
 import warnings
 
@@ -24,7 +25,8 @@ from runtime._src.core.errors import NotFoundError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.function.module import child_added, track_containers
 from runtime._src.function.variables import Variable
-from runtime._src.train import checkpoint_io, state_file, tf_bundle
+from runtime._src.core.device_spec import DeviceSpec
+from runtime._src.train import checkpoint_io, sharding, state_file, tf_bundle
 from runtime._src.train.restore import Restoration
 from runtime._src.train.tracking import (ATTRIBUTES, SLOT_MARKER, VALUE_SUFFIX,
                                          is_keras_optimizer, is_trackable, slot_variables,
@@ -35,12 +37,19 @@ __all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus",
 
 
 class CheckpointOptions:
-    """`tf.train.CheckpointOptions`: TF's options, kept as attributes; none changes
-    what is written here (checkpoints are written synchronously, on the CPU)."""
+    """`tf.train.CheckpointOptions`: TF's options, kept as attributes. Only
+    `experimental_sharding_callback` (a `tf.train.experimental.ShardingCallback`)
+    changes what is written here: the data files it splits the values into
+    (checkpoints are written synchronously, on the CPU)."""
 
     def __init__(self, experimental_io_device=None, experimental_enable_async_checkpoint=False,
                  experimental_write_callbacks=None, enable_async=False,
                  experimental_skip_slot_variables=False, experimental_sharding_callback=None):
+        if experimental_sharding_callback is not None and not isinstance(
+                experimental_sharding_callback, sharding.ShardingCallback):
+            raise ValueError("The experimental_sharding_callback checkpoint option"
+                             "must be of type ShardingCallback. The option provided"
+                             f"was of type {type(experimental_sharding_callback)}.")
         self.experimental_io_device = experimental_io_device
         self.experimental_enable_async_checkpoint = experimental_enable_async_checkpoint
         self.experimental_write_callbacks = experimental_write_callbacks
@@ -99,8 +108,12 @@ class Checkpoint:
     def write(self, file_prefix, options=None):
         """Write a checkpoint at exactly `file_prefix`; returns it."""
         prefix = os.fspath(file_prefix)
-        nodes, values = serialize(self)
-        checkpoint_io.write(prefix, values, nodes)
+        owners = {}
+        nodes, values = serialize(self, owners)
+        callback = getattr(options, "experimental_sharding_callback", None)
+        with init_scope():                   # the callback slices eager tensors
+            shards = None if callback is None else _shards(callback, nodes, values, owners)
+        checkpoint_io.write(prefix, values, nodes, shards)
         return prefix
 
     def save(self, file_prefix, options=None):
@@ -108,7 +121,7 @@ class Checkpoint:
         it in the directory's `checkpoint` file; returns the path."""
         with init_scope():
             number = int(self.save_counter.assign_add(1).numpy())
-        path = self.write(f"{os.fspath(file_prefix)}-{number}")
+        path = self.write(f"{os.fspath(file_prefix)}-{number}", options)
         state_file.record(os.path.dirname(path) or ".", path)
         return path
 
@@ -174,23 +187,63 @@ def _saves_counter(save_path):
     return any(name == "save_counter" for name, _ in nodes[0]["children"])
 
 
-def serialize(root):
-    """(object graph nodes, {key: numpy value}) of everything `root` tracks."""
+def _shards(callback, nodes, values, owners):
+    """The sharding callback's shards of the values, as {key: {spec: numpy value}}:
+    it gets a ShardableTensor per value (variables first, then other saved
+    state, then the object graph, as TensorFlow orders them)."""
+    found = [_shardable(key, values[key], owners.get(key)) for key in _save_order(nodes, values)]
+    found.append(_shardable(sharding.OBJECT_GRAPH_KEY, json.dumps(nodes), None))
+    shards = callback(found)
+    if not isinstance(shards, (list, tuple)) or not all(isinstance(s, dict) for s in shards):
+        raise TypeError(f"The sharding callback {callback.description!r} must return a list "
+                        "of shards, each a dict {checkpoint key: {slice spec: tensor}}; got "
+                        f"{type(shards).__name__}")
+    return [{key: {spec: np.asarray(getattr(t, "numpy", lambda t=t: t)())
+                   for spec, t in pieces.items()}
+             for key, pieces in shard.items() if key != sharding.OBJECT_GRAPH_KEY}
+            for shard in shards]
+
+
+def _save_order(nodes, values):
+    """The keys of `values`: the save counter and the variables in node order,
+    then each other object's tensors (lookup tables, PythonState) in node
+    order (TensorFlow's order)."""
+    keys = [node["key"] for node in nodes if node.get("key") in values]
+    keys.sort(key=lambda k: k != "save_counter" + VALUE_SUFFIX)
+    for node in nodes:
+        for prefix in node.get("tensors", {}).values():
+            keys.extend(sorted(k for k in values if k.startswith(prefix)))
+    return keys
+
+
+def _shardable(key, value, owner):
+    tensor = convert_to_tensor(value)
+    return sharding.ShardableTensor(
+        _tensor_save_spec=None, tensor=tensor, dtype=tensor.dtype,
+        device=DeviceSpec.from_string(tensor.device), name=key, shape=tensor.shape,
+        slice_spec="", checkpoint_key=key, trackable=owner)
+
+
+def serialize(root, owners=None):
+    """(object graph nodes, {key: numpy value}) of everything `root` tracks;
+    `owners`, when given, gets {key: the object whose value it is}."""
     objects, paths, edges = walk(root)
     nodes = [{"children": [[name, j] for name, j in edges[i]]} for i in range(len(objects))]
     index = {id(o): i for i, o in enumerate(objects)}
-    values = {}
+    values, owned = {}, {} if owners is None else owners
     with init_scope():
         for i, obj in enumerate(objects):
             if isinstance(obj, Variable):
                 key = paths[i] + VALUE_SUFFIX
                 nodes[i]["key"] = key
                 values[key] = np.asarray(obj.numpy())
-            elif hasattr(obj, "_serialize_to_tensors"):      # lookup tables
+                owned[key] = obj
+            elif hasattr(obj, "_serialize_to_tensors"):      # lookup tables, PythonState
                 prefix = f"{paths[i]}{ATTRIBUTES}{obj._checkpoint_attribute}"
                 nodes[i]["tensors"] = {obj._checkpoint_attribute: prefix}
                 for suffix, value in obj._serialize_to_tensors().items():
                     values[prefix + suffix] = np.asarray(value)
+                    owned[prefix + suffix] = obj
         for i, obj in enumerate(objects):
             if not is_keras_optimizer(obj):
                 continue
@@ -205,6 +258,7 @@ def serialize(root):
                     key = f"{paths[p]}{SLOT_MARKER}{paths[i]}/{name}{VALUE_SUFFIX}"
                     nodes.append({"children": [], "key": key})
                     values[key] = np.asarray(slot.numpy())
+                    owned[key] = slot
                 slots.append([p, name, j])
             if slots:
                 nodes[i]["slots"] = slots

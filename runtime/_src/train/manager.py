@@ -96,7 +96,7 @@ class CheckpointManager:
         else:
             checkpoint_number = int(_numpy(checkpoint_number))
         counter.assign_add(1)
-        path = self._checkpoint.write(f"{self._prefix}-{checkpoint_number}")
+        path = self._checkpoint.write(f"{self._prefix}-{checkpoint_number}", options=options)
         now = time.time()
         self._kept = [(p, t) for p, t in self._kept if p != path] + [(path, now)]
         self._sweep()

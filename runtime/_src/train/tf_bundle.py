@@ -8,7 +8,11 @@ the empty key a `BundleHeaderProto` (number of shards), under every tensor
 name a `BundleEntryProto` (dtype, shape, shard, offset and size of the bytes
 in the data file). Numeric tensors are raw little-endian bytes; a string
 tensor is the varint length of each element, a 4-byte checksum of those
-lengths, then the elements' bytes.
+lengths, then the elements' bytes. A tensor saved in slices (a sharding
+policy such as `MaxShardSizePolicy` splits large ones) has an entry listing
+its slices' extents and no bytes; each slice is an entry of its own under a
+binary key (TensorFlow's "ordered code" of the name and the extents), with
+its bytes in any shard.
 
 This module decodes just that, with the standard library and numpy (no
 protobuf package, no TensorFlow); nothing in the files is executed.
@@ -24,7 +28,7 @@ import numpy as np
 from runtime._src.core import protowire as wire
 from runtime._src.core.errors import DataLossError
 
-__all__ = ["is_tf_index", "read_index", "read_tensor", "Entry"]
+__all__ = ["is_tf_index", "read_index", "read_tensor", "slice_key", "Entry"]
 
 _MAGIC = 0xDB4775248B80FB57
 _FOOTER = 48
@@ -40,11 +44,12 @@ _DTYPES = {1: ("float32", "<f4"), 2: ("float64", "<f8"), 3: ("int32", "<i4"),
 class Entry:
     """One tensor of the bundle: where its bytes are and what they hold."""
 
-    __slots__ = ("name", "dtype", "shape", "shard", "offset", "size")
+    __slots__ = ("name", "dtype", "shape", "shard", "offset", "size", "slices")
 
-    def __init__(self, name, dtype, shape, shard, offset, size):
+    def __init__(self, name, dtype, shape, shard, offset, size, slices=()):
         self.name, self.dtype, self.shape = name, dtype, shape
         self.shard, self.offset, self.size = shard, offset, size
+        self.slices = slices      # a sliced tensor: [([(start, length), ...], slice Entry)]
 
 
 def is_tf_index(data):
@@ -118,27 +123,87 @@ def _shape(msg):
     return dims
 
 
+def _extents(msg):
+    """[(start, length)] of a TensorSliceProto (length -1: the whole dimension)."""
+    out = []
+    for number, extent in _fields(msg):
+        if number == 1:
+            fields = dict(_fields(extent))
+            out.append((_signed(fields.get(1, 0)), _signed(fields.get(2, -1))))
+    return out
+
+
+def _signed(v):
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def _entry(name, value):
+    fields = {"dtype": 0, "shape": [], "shard": 0, "offset": 0, "size": 0}
+    slices = []
+    for number, v in _fields(value):
+        if number == 1:
+            fields["dtype"] = v
+        elif number == 2:
+            fields["shape"] = _shape(v)
+        elif number in (3, 4, 5):
+            fields[("shard", "offset", "size")[number - 3]] = v
+        elif number == 7:
+            slices.append(_extents(v))
+    return Entry(name, **fields), slices
+
+
 def read_index(data):
-    """({name: Entry}, number of shards) of a TensorFlow index file's bytes."""
-    entries, shards = {}, 1
+    """({name: Entry}, number of shards) of a TensorFlow index file's bytes;
+    a sliced tensor's Entry lists its slices' Entries."""
+    entries, sliced, parts, shards = {}, {}, {}, 1
     for key, value in _table(data):
         if key == b"":
             shards = dict(_fields(value)).get(1, 1)
-            continue
-        fields = {"dtype": 0, "shape": [], "shard": 0, "offset": 0, "size": 0}
-        for number, v in _fields(value):
-            if number == 1:
-                fields["dtype"] = v
-            elif number == 2:
-                fields["shape"] = _shape(v)
-            elif number in (3, 4, 5):
-                fields[("shard", "offset", "size")[number - 3]] = v
-            elif number == 7:
-                raise DataLossError(f"{key.decode()}: partitioned (sliced) "
-                                    "variables in TensorFlow checkpoints are not supported")
-        name = key.decode("utf-8")
-        entries[name] = Entry(name, **fields)
+        elif key.startswith(b"\x00"):               # one slice of a sliced tensor
+            parts[key] = value
+        else:
+            name = key.decode("utf-8")
+            entries[name], slices = _entry(name, value)
+            if slices:
+                sliced[name] = slices
+    for name, slices in sliced.items():
+        found = []
+        for extents in slices:
+            raw = parts.get(slice_key(name, extents))
+            if raw is None:
+                raise DataLossError(f"{name}: a slice {extents} listed in the index is missing")
+            found.append((extents, _entry(name, raw)[0]))
+        entries[name].slices = found
     return entries, shards
+
+
+def _ordered_unsigned(value):
+    """TensorFlow's OrderedCode of a non-negative int: its byte count, then the bytes."""
+    body = value.to_bytes((value.bit_length() + 7) // 8, "big") if value else b""
+    return bytes([len(body)]) + body
+
+
+def _ordered_signed(value):
+    """TensorFlow's OrderedCode of a signed int (order-preserving, length in the
+    leading bits of the first byte)."""
+    magnitude = ~value if value < 0 else value
+    length = (magnitude.bit_length() + 7) // 7
+    if length == 1:
+        return bytes([0x80 ^ (value & 0xFF)])
+    raw = bytearray((value & ((1 << 80) - 1)).to_bytes(10, "big")[10 - length:])
+    header = (0xFF00 >> length) & 0xFF if length <= 8 else 0xFF
+    raw[0] ^= header
+    if length > 8:
+        raw[1] ^= (0xFF00 >> (length - 8)) & 0xFF
+    return bytes(raw)
+
+
+def slice_key(name, extents):
+    """The index key of one slice of tensor `name` (TensorFlow's
+    EncodeTensorNameSlice): 0, the escaped name, the rank, each (start, length)."""
+    escaped = name.encode("utf-8").replace(b"\xff", b"\xff\x00").replace(b"\x00", b"\x00\xff")
+    out = _ordered_unsigned(0) + escaped + b"\x00\x01" + _ordered_unsigned(len(extents))
+    return out + b"".join(_ordered_signed(s) + _ordered_signed(n) for s, n in extents)
 
 
 def dtype_name(entry):
@@ -151,7 +216,10 @@ def dtype_name(entry):
 
 
 def read_tensor(prefix, entry, shards):
-    """The numpy value of `entry` from `<prefix>.data-<shard>-of-<shards>`."""
+    """The numpy value of `entry` from `<prefix>.data-<shard>-of-<shards>`
+    (a sliced tensor: its slices put together)."""
+    if entry.slices:
+        return _assemble(prefix, entry, shards)
     path = f"{prefix}.data-{entry.shard:05d}-of-{shards:05d}"
     with open(path, "rb") as f:
         f.seek(entry.offset)
@@ -164,6 +232,15 @@ def read_tensor(prefix, entry, shards):
         return _strings(raw, count, entry).reshape(entry.shape)
     value = np.frombuffer(raw, dtype=_DTYPES[entry.dtype][1], count=count)
     return value.astype(value.dtype.newbyteorder("=")).reshape(entry.shape)
+
+
+def _assemble(prefix, entry, shards):
+    out = np.zeros(entry.shape, dtype=object if dtype_name(entry) == "string"
+                   else _DTYPES[entry.dtype][1])
+    for extents, part in entry.slices:
+        where = tuple(slice(s, None if n < 0 else s + n) for s, n in extents)
+        out[where] = read_tensor(prefix, part, shards)
+    return out.astype(out.dtype.newbyteorder("="))
 
 
 def _strings(raw, count, entry):

@@ -19,9 +19,9 @@ from runtime._src.keras.optimizers.lamb import Lamb
 from runtime._src.keras.optimizers.adafactor import Adafactor
 from runtime._src.keras.optimizers.multi_optimizer import MultiOptimizer, OptimizerMap
 from runtime._src.keras.optimizers.serialization import deserialize, serialize
-from runtime.keras.optimizers import schedules
+from runtime.keras.optimizers import legacy, schedules
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adadelta", "Adagrad", "Adamax", "Ftrl",
            "Lion", "Nadam", "RMSprop", "get", "schedules", "Adafactor", "Lamb",
            "LossScaleOptimizer", "Muon", "ScheduleFreeAdamW", "serialize", "deserialize",
-           "MultiOptimizer", "OptimizerMap"]
+           "MultiOptimizer", "OptimizerMap", "legacy"]

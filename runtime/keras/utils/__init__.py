@@ -31,7 +31,7 @@ from runtime._src.keras.backend.global_state import clear_session
 from runtime._src.keras.layers.preprocessing.feature_space import FeatureSpace
 from runtime._src.keras.utils.rng_utils import set_random_seed
 from runtime._src.keras.utils.numerical_utils import to_categorical
-from runtime.keras.utils import bounding_boxes
+from runtime.keras.utils import bounding_boxes, legacy
 
 __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "custom_object_scope", "CustomObjectScope", "register_keras_serializable",
@@ -44,4 +44,4 @@ __all__ = ["to_categorical", "set_random_seed", "plot_model", "model_to_dot",
            "standardize_dtype", "clear_session", "text_dataset_from_directory",
            "image_dataset_from_directory", "get_file", "array_to_img", "img_to_array",
            "load_img", "save_img", "audio_dataset_from_directory", "bounding_boxes",
-           "FeatureSpace"]
+           "FeatureSpace", "legacy"]

@@ -53,11 +53,10 @@ def register_builtin(module, obj, name=None, exported=True):
 
 def register_keras_serializable(package="Custom", name=None):
     """Decorator: `@register_keras_serializable(package="my_pkg")` makes a user
-    class (or function) loadable by `load_model` without `custom_objects`."""
+    class (or function) loadable by `load_model` without `custom_objects`.
+    Registering a name again replaces what it stands for, as in Keras 3.15."""
     def decorator(obj):
         key = f"{package}>{name or obj.__name__}"
-        if key in CUSTOM_OBJECTS and CUSTOM_OBJECTS[key] is not obj:
-            raise ValueError(f"{key} has already been registered to {CUSTOM_OBJECTS[key]}")
         if isinstance(obj, type) and not hasattr(obj, "get_config"):
             raise ValueError("Cannot register a class that does not have a get_config() "
                              "method.")
@@ -75,9 +74,9 @@ def get_custom_objects():
 
 def get_registered_name(obj):
     """"package>Name" for a registered object, else its `__name__`."""
-    for key, value in CUSTOM_OBJECTS.items():
-        if value is obj:
-            return key
+    registered = getattr(obj, "__dict__", {}).get("_registered_name")
+    if registered is not None:
+        return registered
     return getattr(obj, "__name__", type(obj).__name__)
 
 

@@ -1,0 +1,1 @@
+"""Keras 2's serialization format (`keras.legacy.saving`)."""
