@@ -131,14 +131,16 @@ def always_exits(stmts):
 
 
 def located(stmts, line):
-    """Annotate generated statements (and their parts, but for operator and
-    context nodes) with the user's line. Nodes that already have a line (the
-    user's own) are left, with their children."""
+    """Annotate generated statements (and the statements in their blocks)
+    with the user's line. Statements that already have a line (the user's
+    own) are left, with what they hold. Expressions are not annotated: what
+    reads a line (the unparser's line table, the source report) reads it
+    from the statement around them."""
     if line is None:
         return stmts
     stack = list(stmts)
-    get, key, user_line = _CHILDREN.get, anno.ANNOTATIONS, anno.USER_LINE
-    while stack:            # anno.setdefault, written out: this runs for every new node
+    key, user_line = anno.ANNOTATIONS, anno.USER_LINE
+    while stack:            # anno.setdefault, written out: this runs for every new statement
         n = stack.pop()
         values = n.__dict__
         annos = values.get(key)
@@ -148,9 +150,15 @@ def located(stmts, line):
             continue
         else:
             annos[user_line] = line
-        cls = n.__class__
-        stack.extend((get(cls) or _children_function(cls))(n))
+        for field in _BLOCKS:
+            block = values.get(field)
+            if block.__class__ is list:
+                stack.extend(block)
     return stmts
+
+
+# Fields holding statements (or handlers and match cases, which hold them).
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def user_line(node):
