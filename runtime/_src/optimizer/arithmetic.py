@@ -85,7 +85,10 @@ _RULE_OPS = frozenset([op for op, _, _ in CONSTANT_RULES] + [outer for outer, _ 
 
 def run(graph):
     """Apply the rules to `graph` in place; return messages."""
-    return substitute_nodes(graph, _replacement)
+    for node in graph.nodes:
+        if node.op in _RULE_OPS:
+            return substitute_nodes(graph, _replacement)
+    return []                 # no node a rule applies to
 
 
 def _replacement(node):
