@@ -10,6 +10,9 @@ import gast
 
 from . import anno
 
+# Fields holding statements (or handlers and match cases, which hold them).
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
 FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 LOOPS = (gast.While, gast.For, gast.AsyncFor)
 
@@ -97,23 +100,26 @@ def walk_scope(nodes, stop=FUNCTIONS):
 
 
 def contains(stmts, kind, through_loops=True):
-    """True when `stmts` hold a `kind` node of this function (and, unless
-    through_loops is False, of this loop level only). (`walk_scope`'s walk,
-    written out: the jump converters ask this of every statement.)"""
+    """True when `stmts` hold a `kind` statement (Break, Continue, Return) of
+    this function (and, unless through_loops is False, of this loop level
+    only). Only statement blocks are walked: no statement is inside an
+    expression. (`walk_scope`'s walk, written out: the jump converters ask
+    this of every statement.)"""
     stop = FUNCTIONS if through_loops else _FUNCTIONS_AND_LOOPS
     stack = list(stmts) if isinstance(stmts, list) else [stmts]
-    get = _CHILDREN.get
     while stack:
         n = stack.pop()
         if isinstance(n, kind):
             return True
         if isinstance(n, FUNCTIONS):
             continue      # a nested function: its body is its own
-        cls = n.__class__
-        make = get(cls) or _children_function(cls)
-        for c in make(n):
-            if not isinstance(c, stop) or isinstance(c, FUNCTIONS):
-                stack.append(c)
+        values = n.__dict__
+        for field in _BLOCKS:
+            block = values.get(field)
+            if block.__class__ is list:
+                for c in block:
+                    if not isinstance(c, stop) or isinstance(c, FUNCTIONS):
+                        stack.append(c)
     return False
 
 
@@ -155,10 +161,6 @@ def located(stmts, line):
             if block.__class__ is list:
                 stack.extend(block)
     return stmts
-
-
-# Fields holding statements (or handlers and match cases, which hold them).
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def user_line(node):
