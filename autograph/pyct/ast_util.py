@@ -246,24 +246,29 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                 continue
             if old.__class__ is list:
                 new = []
+                changed = False
                 for item in old:
                     if item is not None:
                         method = methods.get(item.__class__) or self._method_for(item.__class__)
-                        item = method(self, item)
-                        if item is None:
-                            continue
-                        if not isinstance(item, gast.AST):
-                            new.extend(item)
-                            continue
+                        value = method(self, item)
+                        if value is not item:
+                            changed = True
+                            if value is None:
+                                continue
+                            if not isinstance(value, gast.AST):
+                                new.extend(value)
+                                continue
+                        item = value
                     new.append(item)
-                old[:] = new
+                if changed:       # most lists come back as they were
+                    old[:] = new
             else:
                 method = methods.get(old.__class__) or self._method_for(old.__class__)
                 value = method(self, old)
                 if value is None:
                     delattr(node, field)
-                else:
-                    setattr(node, field, value)
+                elif value is not old:
+                    values[field] = value
         return node
 
 
