@@ -56,24 +56,24 @@ def _repeats_an_op(graph):
 
 def _key(node):
     # A node holding subgraphs would be keyed by their identity: it never matches.
-    if node.op == "Placeholder" or node.subgraph_list() or node.opdef.stateful:
+    op = node.op
+    if op == "Placeholder" or node.subgraph_list() or node.opdef.stateful:
         return None
     attrs = node.attrs
-    if node.op == "Const" and len(attrs) == 2:
+    if not attrs:
+        return (op, tuple(map(id, node.inputs)), ())
+    if op == "Const" and len(attrs) == 2:
         value, dtype = attrs.get("value"), attrs.get("dtype")
         if value.__class__ is np.ndarray and value.dtype != object and dtype.__class__ is DType:
             # The general key below, built directly for the commonest node.
             return ("Const", (), (("dtype", ("DType", dtype.name)),
                                   ("value", ("array", value.dtype.str, value.shape,
                                              value.tobytes()))))
-    if attrs:
-        try:
-            attrs = tuple(sorted([(k, _attr_key(v)) for k, v in attrs.items()]))
-        except _Unhashable:
-            return None
-    else:
-        attrs = ()
-    return (node.op, tuple(id(t) for t in node.inputs), attrs)
+    try:
+        attrs = tuple(sorted([(k, _attr_key(v)) for k, v in attrs.items()]))
+    except _Unhashable:
+        return None
+    return (op, tuple(map(id, node.inputs)), attrs)
 
 
 def _attr_key(value):
