@@ -10,6 +10,9 @@ import gast
 
 from . import anno
 
+# Fields holding statements (or handlers and match cases, which hold them).
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
 FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 LOOPS = (gast.While, gast.For, gast.AsyncFor)
 
@@ -97,23 +100,26 @@ def walk_scope(nodes, stop=FUNCTIONS):
 
 
 def contains(stmts, kind, through_loops=True):
-    """True when `stmts` hold a `kind` node of this function (and, unless
-    through_loops is False, of this loop level only). (`walk_scope`'s walk,
-    written out: the jump converters ask this of every statement.)"""
+    """True when `stmts` hold a `kind` statement (Break, Continue, Return) of
+    this function (and, unless through_loops is False, of this loop level
+    only). Only statement blocks are walked: no statement is inside an
+    expression. (`walk_scope`'s walk, written out: the jump converters ask
+    this of every statement.)"""
     stop = FUNCTIONS if through_loops else _FUNCTIONS_AND_LOOPS
     stack = list(stmts) if isinstance(stmts, list) else [stmts]
-    get = _CHILDREN.get
     while stack:
         n = stack.pop()
         if isinstance(n, kind):
             return True
         if isinstance(n, FUNCTIONS):
             continue      # a nested function: its body is its own
-        cls = n.__class__
-        make = get(cls) or _children_function(cls)
-        for c in make(n):
-            if not isinstance(c, stop) or isinstance(c, FUNCTIONS):
-                stack.append(c)
+        values = n.__dict__
+        for field in _BLOCKS:
+            block = values.get(field)
+            if block.__class__ is list:
+                for c in block:
+                    if not isinstance(c, stop) or isinstance(c, FUNCTIONS):
+                        stack.append(c)
     return False
 
 
@@ -131,14 +137,16 @@ def always_exits(stmts):
 
 
 def located(stmts, line):
-    """Annotate generated statements (and their parts, but for operator and
-    context nodes) with the user's line. Nodes that already have a line (the
-    user's own) are left, with their children."""
+    """Annotate generated statements (and the statements in their blocks)
+    with the user's line. Statements that already have a line (the user's
+    own) are left, with what they hold. Expressions are not annotated: what
+    reads a line (the unparser's line table, the source report) reads it
+    from the statement around them."""
     if line is None:
         return stmts
     stack = list(stmts)
-    get, key, user_line = _CHILDREN.get, anno.ANNOTATIONS, anno.USER_LINE
-    while stack:            # anno.setdefault, written out: this runs for every new node
+    key, user_line = anno.ANNOTATIONS, anno.USER_LINE
+    while stack:            # anno.setdefault, written out: this runs for every new statement
         n = stack.pop()
         values = n.__dict__
         annos = values.get(key)
@@ -148,8 +156,10 @@ def located(stmts, line):
             continue
         else:
             annos[user_line] = line
-        cls = n.__class__
-        stack.extend((get(cls) or _children_function(cls))(n))
+        for field in _BLOCKS:
+            block = values.get(field)
+            if block.__class__ is list:
+                stack.extend(block)
     return stmts
 
 
@@ -236,24 +246,29 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                 continue
             if old.__class__ is list:
                 new = []
+                changed = False
                 for item in old:
                     if item is not None:
                         method = methods.get(item.__class__) or self._method_for(item.__class__)
-                        item = method(self, item)
-                        if item is None:
-                            continue
-                        if not isinstance(item, gast.AST):
-                            new.extend(item)
-                            continue
+                        value = method(self, item)
+                        if value is not item:
+                            changed = True
+                            if value is None:
+                                continue
+                            if not isinstance(value, gast.AST):
+                                new.extend(value)
+                                continue
+                        item = value
                     new.append(item)
-                old[:] = new
+                if changed:       # most lists come back as they were
+                    old[:] = new
             else:
                 method = methods.get(old.__class__) or self._method_for(old.__class__)
                 value = method(self, old)
                 if value is None:
                     delattr(node, field)
-                else:
-                    setattr(node, field, value)
+                elif value is not old:
+                    values[field] = value
         return node
 
 

@@ -123,6 +123,8 @@ def parse_function(fn):
         node = _find_def(_parse_at(source, fn, info.first_line), fn)
     node.decorator_list = []
     key, user_line = anno.ANNOTATIONS, anno.USER_LINE
+    if node.__dict__.get(key, {}).get(user_line, _NO_LINE) == node.lineno:
+        return node, info     # _to_gast annotated the tree, and no line moved since
     for n in ast_util.walk(node):     # anno.setanno(..., replace=True), in line
         values = n.__dict__
         line = values.get("lineno", _NO_LINE)
@@ -314,17 +316,24 @@ def _gast_class(cls):
 
 
 def _copy_location(new, old):
-    """ast.copy_location for a converted node."""
+    """ast.copy_location for a converted node (and its user line, see _to_gast)."""
     d = old.__dict__
     for attr in _POSITIONS:
         value = d.get(attr)
         if value is not None or (attr in d and attr.startswith("end_")):
             setattr(new, attr, value)
+    values = new.__dict__
+    if "lineno" in values:
+        values[_ANNOTATIONS] = {_USER_LINE: values["lineno"]}
     return new
 
 
+_ANNOTATIONS, _USER_LINE = anno.ANNOTATIONS, anno.USER_LINE
+
+
 def _to_gast(node):
-    """The gast tree of an ast tree (what gast.ast_to_gast returns)."""
+    """The gast tree of an ast tree (what gast.ast_to_gast returns), each
+    node with a line annotated with it as its user line (anno.USER_LINE)."""
     if node.__class__ is list:
         return [_to_gast(n) if isinstance(n, ast.AST) else n for n in node]
     cls = node.__class__
@@ -359,6 +368,8 @@ def _to_gast(node):
     for attr in cls._attributes:
         if attr in values:
             d[attr] = values[attr]
+    if "lineno" in d:   # the user's line, as parse_function reads it (one walk fewer)
+        d[_ANNOTATIONS] = {_USER_LINE: d["lineno"]}
     return new
 
 

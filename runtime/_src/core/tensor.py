@@ -548,6 +548,10 @@ def convert_to_tensor(value, dtype=None, name=None):
 
     While tracing, a non-tensor value becomes a constant node of the graph.
     """
+    if value.__class__ in _PYTHON_SCALARS:   # no conversion can be registered for these
+        eager = EagerTensor(to_numpy_value(value, dtype))
+        graph = current_graph()
+        return eager if graph is None else graph.capture(eager)
     if isinstance(value, Tensor):
         if dtype is not None and _dtypes.as_dtype(dtype) != value.dtype:
             raise ValueError(f"Tensor conversion requested dtype {_dtypes.as_dtype(dtype).name} "
@@ -567,6 +571,10 @@ def convert_to_tensor(value, dtype=None, name=None):
     if graph is not None:
         return graph.capture(eager)
     return eager
+
+
+# Python numbers (bool is one) take convert_to_tensor's short road.
+_PYTHON_SCALARS = frozenset((int, float, bool))
 
 
 def _registered_conversion(value, dtype, name):

@@ -28,7 +28,8 @@ import logging
 from runtime._src.optimizer import arithmetic, constant_folding, cse, dce, loop_invariant
 from runtime._src.optimizer.lint import LintError, lint
 from runtime._src.graph.graph import PRUNED, memoized_flags
-from runtime._src.optimizer.rewrite import invalidate, nesting_edits, next_stamp, walk_graphs
+from runtime._src.optimizer.rewrite import invalidate, nesting_edits, next_stamp
+from runtime._src.optimizer.rewrite import walk_graphs  # noqa: F401 - part of this module's names
 
 __all__ = ["optimize", "lint", "LintError", "OptimizationReport", "PASSES",
            "DEFAULT_OPTIONS"]
@@ -119,23 +120,24 @@ def optimize(graph, options=None, check=False):
     what it saw before and finds nothing new.
     """
     passes = enabled_passes(options)
-    report = OptimizationReport(graph.name, _count_nodes(graph))
+    tree = _Nesting(graph)
+    report = OptimizationReport(graph.name, tree.count_nodes())
     report.skipped = [name for name, _ in PASSES if name not in dict(passes)]
     with memoized_flags():
         wanted = None                       # None: every graph
         looked = {}                         # (pass, id(graph)) -> edit stamp when it started
         for _ in range(_MAX_ROUNDS):
-            changed = _run_round(graph, passes, wanted, report, check, looked)
+            changed = _run_round(tree, passes, wanted, report, check, looked)
             if not changed:
                 break
-            wanted = _affected(graph, changed)
-    report.nodes_after = _count_nodes(graph)
+            wanted = _affected(tree, changed)
+    report.nodes_after = tree.count_nodes()
     graph.optimization_report = report
     _log.debug("%s", report)
     return report
 
 
-def _run_round(graph, passes, wanted, report, check, looked):
+def _run_round(tree, passes, wanted, report, check, looked):
     """Every pass once over the graphs in `wanted` (ids; None for all);
     return the ids of the graphs some pass changed.
 
@@ -146,7 +148,7 @@ def _run_round(graph, passes, wanted, report, check, looked):
     graphs = None
     for name, module in passes:
         if graphs is None:             # the nesting only changes when a pass edits
-            graphs, edited_below = _graphs_and_stamps(graph, wanted)
+            graphs, edited_below = tree.graphs_and_stamps(wanted)
             nesting = nesting_edits()
         edited = False
         for g in graphs:
@@ -174,51 +176,77 @@ def _run_round(graph, passes, wanted, report, check, looked):
         if edited and (wanted is not None or nesting_edits() != nesting):
             graphs = None
         if check:
-            lint(graph)
+            lint(tree.graph)
     return changed
 
 
-def _graphs_and_stamps(graph, wanted):
-    """(the graphs in `wanted`, parents first, as walk_graphs orders them;
-    {id(graph): the latest edit stamp of it and the graphs nested in it},
-    None when `wanted` is None)."""
-    order = []
-    kids = {}
-    stack = [graph]
-    while stack:
-        g = stack.pop()
-        order.append(g)
-        subs = [sub for node in g.nodes if node.attrs for sub in node.subgraph_list()]
-        kids[id(g)] = subs
-        stack.extend(reversed(subs))
-    if wanted is None:                 # every graph: no pass skips one
-        return order, None
-    stamps = {}
-    for g in reversed(order):
-        stamp = g._edit_stamp
-        for sub in kids[id(g)]:
-            if stamps[id(sub)] > stamp:
-                stamp = stamps[id(sub)]
-        stamps[id(g)] = stamp
-    return [g for g in order if id(g) in wanted], stamps
+def _affected(tree, changed):
+    """ids of the graphs in `changed`, their ancestors and their descendants
+    (the graphs a later round revisits; None: every graph)."""
+    return tree.affected(changed)
 
 
-def _affected(graph, changed):
-    """ids of the graphs in `changed`, their ancestors and their descendants."""
-    wanted = set()
-    stack = [(graph, ())]
-    while stack:
-        g, ancestors = stack.pop()
-        inside = ancestors + (id(g),)
-        if id(g) in changed:
-            wanted.update(inside)
-        elif any(a in changed for a in ancestors):
-            wanted.add(id(g))
-        for node in g.nodes:
-            for sub in node.subgraph_list():
-                stack.append((sub, inside))
-    return wanted
+class _Nesting:
+    """The graphs nested in `graph` (parents first, as walk_graphs orders
+    them), with each one's children and parent: found once, and again only
+    after an edit changed the nesting (rewrite.nesting_edits), rather than
+    by a walk of every graph's nodes for each question."""
 
+    def __init__(self, graph):
+        self.graph = graph
+        self._edits = None
 
-def _count_nodes(graph):
-    return sum(len(g.nodes) for g in walk_graphs(graph))
+    def _current(self):
+        if self._edits != nesting_edits():
+            order, kids, parent = [], {}, {id(self.graph): None}
+            stack = [self.graph]
+            while stack:
+                g = stack.pop()
+                order.append(g)
+                subs = [sub for node in g.nodes if node.attrs for sub in node.subgraph_list()]
+                kids[id(g)] = subs
+                for sub in subs:
+                    parent[id(sub)] = id(g)
+                stack.extend(reversed(subs))
+            self._order, self._kids, self._parent = order, kids, parent
+            self._edits = nesting_edits()
+        return self._order
+
+    def count_nodes(self):
+        return sum(len(g.nodes) for g in self._current())
+
+    def graphs_and_stamps(self, wanted):
+        """(the graphs in `wanted` (ids; None for all), parents first;
+        {id(graph): the latest edit stamp of it and the graphs nested in it},
+        None when `wanted` is None)."""
+        order = self._current()
+        if wanted is None:                 # every graph: no pass skips one
+            return order, None
+        kids = self._kids
+        stamps = {}
+        for g in reversed(order):
+            stamp = g._edit_stamp
+            for sub in kids[id(g)]:
+                if stamps[id(sub)] > stamp:
+                    stamp = stamps[id(sub)]
+            stamps[id(g)] = stamp
+        return [g for g in order if id(g) in wanted], stamps
+
+    def affected(self, changed):
+        """ids of the graphs in `changed`, their ancestors and their descendants."""
+        self._current()
+        parent, kids = self._parent, self._kids
+        wanted = set()
+        for gid in changed:
+            if gid not in parent:
+                continue                   # no longer nested in the graph
+            up = gid
+            while up is not None and up not in wanted:
+                wanted.add(up)
+                up = parent[up]
+            stack = list(kids[gid])
+            while stack:
+                sub = stack.pop()
+                wanted.add(id(sub))
+                stack.extend(kids[id(sub)])
+        return wanted

@@ -23,22 +23,30 @@ from runtime._src.optimizer.rewrite import substitute_nodes
 __all__ = ["run", "CONSTANT_RULES", "CHAIN_RULES", "PASSTHROUGH_RULES"]
 
 
+def _every(mask):
+    """np.all(mask) as a bool; a scalar (what most constants are) without
+    numpy's dispatch through np.all."""
+    if getattr(mask, "ndim", 0) == 0:
+        return bool(mask)
+    return bool(mask.all())
+
+
 def _all_ones(value, dtype):
-    return bool(np.all(value == 1))
+    return _every(value == 1)
 
 
 def _additive_identity(value, dtype):
     """0 for ints and bools; only -0.0 for floats (x + -0.0 == x bitwise)."""
     if dtype.is_floating:
-        return bool(np.all(value == 0) and np.all(np.signbit(value)))
-    return bool(np.all(value == 0))
+        return _every(value == 0) and _every(np.signbit(value))
+    return _every(value == 0)
 
 
 def _subtractive_identity(value, dtype):
     """0 for ints; only +0.0 for floats (x - 0.0 == x bitwise, -0.0 - 0.0 = -0.0)."""
     if dtype.is_floating:
-        return bool(np.all(value == 0) and not np.any(np.signbit(value)))
-    return bool(np.all(value == 0))
+        return _every(value == 0) and _every(~np.signbit(value))
+    return _every(value == 0)
 
 
 def _int_ones(value, dtype):
@@ -77,7 +85,10 @@ _RULE_OPS = frozenset([op for op, _, _ in CONSTANT_RULES] + [outer for outer, _ 
 
 def run(graph):
     """Apply the rules to `graph` in place; return messages."""
-    return substitute_nodes(graph, _replacement)
+    for node in graph.nodes:
+        if node.op in _RULE_OPS:
+            return substitute_nodes(graph, _replacement)
+    return []                 # no node a rule applies to
 
 
 def _replacement(node):
@@ -120,6 +131,7 @@ def _same_type(out, x, const=None):
         return False
     if const is None:  # unary elementwise ops keep their input's shape
         return out.shape.dims == x.shape.dims
-    if np.ndim(const.node.attrs["value"]) == 0:
+    value = const.node.attrs["value"]
+    if (value.ndim if isinstance(value, (np.ndarray, np.generic)) else np.ndim(value)) == 0:
         return True  # a scalar never changes the other operand's shape
     return x.shape.is_fully_defined() and out.shape.dims == x.shape.dims

@@ -31,6 +31,8 @@ _NEVER_FOLD = {"Placeholder", "Const"}
 
 def run(graph):
     """Fold constant subexpressions of `graph` in place; return messages."""
+    if not _has_candidate(graph):
+        return []             # a first fold needs a node reading constants only
     messages = []
     mapping = {}
     dead = set()
@@ -55,6 +57,19 @@ def run(graph):
     replace_uses(graph, mapping)
     remove_nodes(graph, dead)
     return messages
+
+
+def _has_candidate(graph):
+    """True when some node (not a Placeholder or Const) reads only constants."""
+    for node in graph.nodes:
+        inputs = node.inputs
+        if inputs and node.op not in _NEVER_FOLD:
+            for t in inputs:
+                if t.node.op != "Const":
+                    break
+            else:
+                return True
+    return False
 
 
 def _fold(node):

@@ -26,6 +26,8 @@ class _Unhashable(Exception):
 
 def run(graph):
     """Merge duplicate pure nodes of `graph` in place; return messages."""
+    if not _repeats_an_op(graph):
+        return []             # nodes of one op each: no two share a key
     seen = {}
 
     def merge(node):
@@ -39,19 +41,39 @@ def run(graph):
     return substitute_nodes(graph, merge)
 
 
+def _repeats_an_op(graph):
+    """True when two nodes of `graph` have the same op (placeholders aside):
+    a key starts with the op, so without that no two nodes can merge."""
+    ops = set()
+    for node in graph.nodes:
+        op = node.op
+        if op in ops:
+            return True
+        if op != "Placeholder":
+            ops.add(op)
+    return False
+
+
 def _key(node):
     # A node holding subgraphs would be keyed by their identity: it never matches.
-    if node.op == "Placeholder" or node.subgraph_list() or node.opdef.stateful:
+    op = node.op
+    if op == "Placeholder" or node.subgraph_list() or node.opdef.stateful:
         return None
     attrs = node.attrs
-    if attrs:
-        try:
-            attrs = tuple(sorted([(k, _attr_key(v)) for k, v in attrs.items()]))
-        except _Unhashable:
-            return None
-    else:
-        attrs = ()
-    return (node.op, tuple(id(t) for t in node.inputs), attrs)
+    if not attrs:
+        return (op, tuple(map(id, node.inputs)), ())
+    if op == "Const" and len(attrs) == 2:
+        value, dtype = attrs.get("value"), attrs.get("dtype")
+        if value.__class__ is np.ndarray and value.dtype != object and dtype.__class__ is DType:
+            # The general key below, built directly for the commonest node.
+            return ("Const", (), (("dtype", ("DType", dtype.name)),
+                                  ("value", ("array", value.dtype.str, value.shape,
+                                             value.tobytes()))))
+    try:
+        attrs = tuple(sorted([(k, _attr_key(v)) for k, v in attrs.items()]))
+    except _Unhashable:
+        return None
+    return (op, tuple(map(id, node.inputs)), attrs)
 
 
 def _attr_key(value):

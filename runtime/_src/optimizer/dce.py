@@ -19,7 +19,11 @@ __all__ = ["run"]
 
 def run(graph):
     """Remove unneeded nodes of `graph` in place; return messages."""
-    live = needed_nodes(graph) | fed_placeholders(graph)
-    dead = [n for n in graph.nodes if id(n) not in live]
+    needed = needed_nodes(graph)
+    dead = [n for n in graph.nodes if id(n) not in needed]
+    if not dead:
+        return []             # the common case: every node is needed
+    fed = fed_placeholders(graph)
+    dead = [n for n in dead if id(n) not in fed]
     remove_nodes(graph, {id(n) for n in dead})
     return [f"removed unused {n.name} ({n.op})" for n in dead]
