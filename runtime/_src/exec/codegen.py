@@ -48,7 +48,10 @@ of the same input and filter share one im2col matrix
 result folds into it (`max_pool_grad_of_relu`: the mask on the pooled
 gradient, a quarter of the size). A ReLU read only by a max pooling (and by
 those gradients) is applied after the pooling, to the pooled values
-(`Emitter.relu_after_pool`): max and ReLU commute exactly.
+(`Emitter.relu_after_pool`): max and ReLU commute exactly. A bias gradient
+(the Sum of a filter gradient's dy over its leading axes) is computed with
+the filter gradient, as a BLAS product with a ones vector
+(runtime/_src/ops/conv_grad_fused.py).
 """
 
 import builtins
@@ -64,7 +67,7 @@ import numpy as np
 
 from runtime._src.core import parallel, workspace
 from runtime._src.graph.graph import PRUNED, Graph, memoized_flags, needed_nodes
-from runtime._src.ops import conv_ops, pool_ops
+from runtime._src.ops import conv_grad_fused, conv_ops, pool_ops
 
 __all__ = ["CompiledGraph", "compile_graph", "compile_loop", "plan", "INFIX", "INLINED", "if_branches",
            "while_parts", "scalar", "contains_loop"]
@@ -262,6 +265,7 @@ class Emitter:
         self.aliases = {}          # id(output) -> expression: a node folded into another
         self.kept_patches = {}     # id(Conv2D or its filter gradient) -> the patch matrix local
         self.pooled_relus = set()  # ids of Relu outputs applied after their MaxPool instead
+        self.bias_sums = {}        # id(filter gradient) -> its bias gradient's Sum; id(Sum) -> None
         self.pooled = False        # the code hands large arrays to a pool (emit_gives)
 
     # -- naming --
@@ -374,6 +378,10 @@ class Emitter:
         for conv, grad in _shared_patches(nodes):
             self.kept_patches[id(conv)] = self.kept_patches[id(grad)] = self.local(
                 "patches_" + conv.name)
+            total = _bias_sum(nodes, grad, self.readers)
+            if total is not None and id(total) not in self.bias_sums:
+                self.bias_sums[id(grad)] = total
+                self.bias_sums[id(total)] = None        # emitted with the filter gradient
         ends = []
         for i, node in enumerate(nodes):
             self.emit_node(node, indent)
@@ -420,6 +428,8 @@ class Emitter:
         if node.op == "Const":
             self.names[id(node.outputs[0])] = self.bind(node.name, scalar(node.attrs["value"]))
             return
+        if self.bias_sums.get(id(node), 0) is None:
+            return              # a bias gradient computed with its filter gradient
         folded = self.aliases.get(id(node.outputs[0])) if node.outputs else None
         if folded is not None:
             self.names[id(node.outputs[0])] = folded
@@ -530,8 +540,14 @@ class Emitter:
             return
         kernel = self.bind("conv2d_backprop_filter_from_patches",
                            conv_ops.conv2d_backprop_filter_from_patches)
+        targets = self.out_targets(node)
+        total = self.bias_sums.get(id(node))
+        if total is not None:           # and the bias gradient, with it
+            kernel = self.bind("conv2d_filter_and_bias_grads",
+                               conv_grad_fused.conv2d_filter_and_bias_grads)
+            targets += ", " + self.out_targets(total)
         call = f"{kernel}({', '.join([args[0], rows] + args[1:] + attrs)})"
-        self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+        self.emit(indent, f"{targets} = {call}", node)
         self.fresh.add(id(node.outputs[0]))
         self.globals["_give"] = workspace.give
         self.pooled = True
@@ -971,6 +987,25 @@ def _shared_patches(nodes):
                 taken.add(id(conv))
                 pairs.append((conv, node))
     return pairs
+
+
+def _bias_sum(nodes, grad, readers):
+    """The Sum of `grad`'s output gradient dy over all its axes but the last
+    (a bias gradient) in `nodes`, when every reader of that sum comes after
+    the filter gradient `grad` in the plan (the sum is then computed with it,
+    runtime/_src/ops/conv_grad_fused.py); else None."""
+    dy = grad.inputs[0]
+    rank = dy.shape.rank
+    if rank is None or dy.dtype is not grad.outputs[0].dtype:
+        return None
+    position = {id(n): i for i, n in enumerate(nodes)}
+    for node in nodes:
+        if (node.op == "Sum" and node.inputs[0] is dy and not node.attrs.get("keepdims")
+                and node.attrs.get("axis") == tuple(range(rank - 1))):
+            later = position[id(grad)]
+            if all(position.get(id(r), -1) > later for r in readers.get(id(node.outputs[0]), ())):
+                return node
+    return None
 
 
 def _dead_reads(nodes, outputs):
