@@ -47,13 +47,14 @@ import numpy as np
 from runtime._src.core import blas
 
 __all__ = ["split", "matmul", "elementwise", "threads_for", "MIN_ELEMENTS",
-           "MACS_PER_ELEMENT"]
+           "MACS_PER_ELEMENT", "THIN_ROWS"]
 
 MIN_ELEMENTS = 1 << 17
 # A product's multiply-adds per elementwise step: a product splits from
 # MIN_ELEMENTS * MACS_PER_ELEMENT (16M, about 0.3 ms on one core); a smaller
 # one (an LSTM's input projection) is not worth waking a thread for.
 MACS_PER_ELEMENT = 128
+THIN_ROWS = 16                 # a product with fewer rows splits its inner dimension
 _MAX_THREADS = 8
 _state = {"pool": None, "lock": threading.Lock(), "workers": set()}
 
@@ -147,14 +148,32 @@ def split(n, work, elements):
 def matmul(a, b, out=None):
     """`np.matmul(a, b, out=out)` for 2-D operands, the rows of `a` split over
     the threads (`split`) while BLAS runs on one thread; returns `out` (made
-    when None)."""
+    when None). Each output row is the same sum either way: the same bits.
+
+    A product splits by its multiply-adds or by the elements it reads and
+    writes, whichever is more: a thin product (a convolution over one
+    channel, 9 taps deep) has few multiply-adds for its size, and BLAS runs
+    it far below its peak (the first Conv2D of a CNN and its filter gradient,
+    about 0.5 ms each on one core). A product of fewer than `THIN_ROWS` rows
+    (that filter gradient: 9 rows, 21,632 deep) splits its inner dimension
+    instead, each thread's partial product added in the parts' order: the
+    same terms summed in another order, equal within float rounding."""
     if out is None:
         out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))
-    if blas.single_threaded():
-        work = a.shape[0] * a.shape[1] * b.shape[1] // MACS_PER_ELEMENT
+    if not blas.single_threaded():
+        return np.matmul(a, b, out=out)
+    work = max(a.shape[0] * a.shape[1] * b.shape[1] // MACS_PER_ELEMENT, a.size + b.size)
+    if a.shape[0] >= THIN_ROWS or threads_for(work) == 1:
         split(a.shape[0], lambda lo, hi: np.matmul(a[lo:hi], b, out=out[lo:hi]), work)
-    else:
-        np.matmul(a, b, out=out)
+        return out
+    parts = {}
+
+    def part(lo, hi):
+        parts[lo] = np.matmul(a[:, lo:hi], b[lo:hi])
+    split(a.shape[1], part, work)
+    out.fill(0)
+    for lo in sorted(parts):
+        np.add(out, parts[lo], out=out)
     return out
 
 

@@ -46,7 +46,12 @@ Two training-step patterns get fused forms: a Conv2D and the filter gradient
 of the same input and filter share one im2col matrix
 (`conv2d_keeping_patches`), and a ReluGrad that masks a tiling MaxPoolGrad's
 result folds into it (`max_pool_grad_of_relu`: the mask on the pooled
-gradient, a quarter of the size).
+gradient, a quarter of the size). A ReLU read only by a max pooling (and by
+those gradients) is applied after the pooling, to the pooled values
+(`Emitter.relu_after_pool`): max and ReLU commute exactly. A bias gradient
+(the Sum of a filter gradient's dy over its leading axes) is computed with
+the filter gradient, as a BLAS product with a ones vector
+(runtime/_src/ops/conv_grad_fused.py).
 """
 
 import builtins
@@ -62,7 +67,7 @@ import numpy as np
 
 from runtime._src.core import parallel, workspace
 from runtime._src.graph.graph import PRUNED, Graph, memoized_flags, needed_nodes
-from runtime._src.ops import conv_ops, pool_ops
+from runtime._src.ops import conv_grad_fused, conv_ops, pool_ops
 
 __all__ = ["CompiledGraph", "compile_graph", "compile_loop", "plan", "INFIX", "INLINED", "if_branches",
            "while_parts", "scalar", "contains_loop"]
@@ -259,6 +264,8 @@ class Emitter:
         self.readers = {}          # id(SymbolicTensor) -> the planned nodes that read it
         self.aliases = {}          # id(output) -> expression: a node folded into another
         self.kept_patches = {}     # id(Conv2D or its filter gradient) -> the patch matrix local
+        self.pooled_relus = set()  # ids of Relu outputs applied after their MaxPool instead
+        self.bias_sums = {}        # id(filter gradient) -> its bias gradient's Sum; id(Sum) -> None
         self.pooled = False        # the code hands large arrays to a pool (emit_gives)
 
     # -- naming --
@@ -371,6 +378,10 @@ class Emitter:
         for conv, grad in _shared_patches(nodes):
             self.kept_patches[id(conv)] = self.kept_patches[id(grad)] = self.local(
                 "patches_" + conv.name)
+            total = _bias_sum(nodes, grad, self.readers)
+            if total is not None and id(total) not in self.bias_sums:
+                self.bias_sums[id(grad)] = total
+                self.bias_sums[id(total)] = None        # emitted with the filter gradient
         ends = []
         for i, node in enumerate(nodes):
             self.emit_node(node, indent)
@@ -417,6 +428,8 @@ class Emitter:
         if node.op == "Const":
             self.names[id(node.outputs[0])] = self.bind(node.name, scalar(node.attrs["value"]))
             return
+        if self.bias_sums.get(id(node), 0) is None:
+            return              # a bias gradient computed with its filter gradient
         folded = self.aliases.get(id(node.outputs[0])) if node.outputs else None
         if folded is not None:
             self.names[id(node.outputs[0])] = folded
@@ -426,6 +439,10 @@ class Emitter:
             emitted = special(self, node, indent)
             if emitted:
                 return
+        if node.op == "Relu" and self.relu_after_pool(node):
+            self.pooled_relus.add(id(node.outputs[0]))
+            self.names[id(node.outputs[0])] = self.expr(node.inputs[0])
+            return
         template = self.template_for(node)
         args = [self.expr(t) for t in node.inputs]
         if id(node) in self.kept_patches:
@@ -461,6 +478,8 @@ class Emitter:
             self.emit(indent, f"{self.out_targets(node)} = {call}", node)
         if relu_grad is not None:
             self.aliases[id(relu_grad.outputs[0])] = self.expr(node.outputs[0])
+        if node.op == "MaxPool" and id(node.inputs[0]) in self.pooled_relus:
+            self.emit(indent, self.relu_call(node.outputs[0]), node)   # see relu_after_pool
 
     def pooled_call(self, node, args):
         """A large float result written into an array from the run's pool
@@ -521,8 +540,14 @@ class Emitter:
             return
         kernel = self.bind("conv2d_backprop_filter_from_patches",
                            conv_ops.conv2d_backprop_filter_from_patches)
+        targets = self.out_targets(node)
+        total = self.bias_sums.get(id(node))
+        if total is not None:           # and the bias gradient, with it
+            kernel = self.bind("conv2d_filter_and_bias_grads",
+                               conv_grad_fused.conv2d_filter_and_bias_grads)
+            targets += ", " + self.out_targets(total)
         call = f"{kernel}({', '.join([args[0], rows] + args[1:] + attrs)})"
-        self.emit(indent, f"{self.out_targets(node)} = {call}", node)
+        self.emit(indent, f"{targets} = {call}", node)
         self.fresh.add(id(node.outputs[0]))
         self.globals["_give"] = workspace.give
         self.pooled = True
@@ -551,6 +576,46 @@ class Emitter:
                 or not _same_dims(dy, y) or not _max_pool_of(y, x, attrs)):
             return None
         return relu_grad
+
+    def relu_after_pool(self, node):
+        """True when this float Relu's result is read only by MaxPools of it, by
+        the ReluGrads of its gradient and by MaxPoolGrads folded into one
+        (`relu_grad_after_pool`): the generated code then pools the ReLU's input
+        and applies the ReLU to the pooled values, in place (a quarter of the
+        elements for 2x2 windows), and the gradients read the ReLU's input.
+
+        max(relu(a), relu(b)) is relu(max(a, b)) exactly (both orders pick the
+        same element or a zero), NaN included. ReluGrad(g, x) tests x > 0,
+        which the input passes where the output does. A folded gradient
+        routes dy to the window's element equal to its maximum where that is
+        positive, the same element in the input as in the output, and masks
+        the rest; an unfolded MaxPoolGrad would route a non-positive window's
+        gradient differently, so it keeps the ReLU as it is."""
+        out = node.outputs[0]
+        if not (out.dtype.is_floating and _rank_at_least(out, 4)) or node.attrs:
+            return False
+        readers = self.readers.get(id(out), ())
+        if self.uses.get(id(out)) != len(readers):
+            return False           # also a graph output
+        pools = 0
+        for reader in readers:
+            if reader.op == "MaxPool" and reader.inputs[0] is out:
+                pools += 1
+            elif reader.op == "ReluGrad" and reader.inputs[1] is out \
+                    and reader.inputs[0] is not out:
+                continue
+            elif not (reader.op == "MaxPoolGrad" and reader.inputs[1] is out
+                      and reader.inputs[0] is not out and reader.inputs[2] is not out
+                      and self.relu_grad_after_pool(reader) is not None):
+                return False
+        return pools > 0
+
+    def relu_call(self, tensor):
+        """`name = max(name, 0)` in place, for the float local of `tensor`."""
+        name = self.expr(tensor)
+        zero = self.bind(f"zero_{tensor.dtype.name}",
+                         _ZEROS.setdefault(tensor.dtype.name, tensor.dtype.as_numpy_dtype(0)))
+        return f"{name} = _np.maximum({name}, {zero}, out={name})"
 
     def in_place_kernel(self, node, args):
         """`BiasAdd` / `Relu` / `ReluGrad` as the ufunc its kernel calls, written
@@ -922,6 +987,25 @@ def _shared_patches(nodes):
                 taken.add(id(conv))
                 pairs.append((conv, node))
     return pairs
+
+
+def _bias_sum(nodes, grad, readers):
+    """The Sum of `grad`'s output gradient dy over all its axes but the last
+    (a bias gradient) in `nodes`, when every reader of that sum comes after
+    the filter gradient `grad` in the plan (the sum is then computed with it,
+    runtime/_src/ops/conv_grad_fused.py); else None."""
+    dy = grad.inputs[0]
+    rank = dy.shape.rank
+    if rank is None or dy.dtype is not grad.outputs[0].dtype:
+        return None
+    position = {id(n): i for i, n in enumerate(nodes)}
+    for node in nodes:
+        if (node.op == "Sum" and node.inputs[0] is dy and not node.attrs.get("keepdims")
+                and node.attrs.get("axis") == tuple(range(rank - 1))):
+            later = position[id(grad)]
+            if all(position.get(id(r), -1) > later for r in readers.get(id(node.outputs[0]), ())):
+                return node
+    return None
 
 
 def _dead_reads(nodes, outputs):

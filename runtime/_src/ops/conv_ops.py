@@ -229,7 +229,7 @@ def conv2d_backprop_filter_from_patches(dy, patches_, x, f, strides, padding,
 
 def _filter_product(rows, dy, f):
     """patches^T . dy: the filter gradient (KH, KW, C, O) from the patch matrix."""
-    grad = parallel.matmul(rows.T, dy.reshape(rows.shape[0], -1),
+    grad = parallel.matmul(rows.T, dy.reshape(rows.shape[0], dy.shape[-1]),
                            workspace.empty((rows.shape[1], dy.shape[-1]), rows.dtype))
     return grad.reshape(f.shape[:3] + dy.shape[3:]).astype(f.dtype, copy=False)
 

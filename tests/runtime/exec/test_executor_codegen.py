@@ -601,7 +601,7 @@ def test_a_conv_result_read_twice_or_returned_is_not_overwritten():
 
 
 @pytest.mark.parametrize("window, stride, padding, form", [
-    (2, 2, "VALID", "_max_pool_grad_of_relu(AddV2, Relu, MaxPool"),  # folded
+    (2, 2, "VALID", "_max_pool_grad_of_relu(AddV2, Mul, MaxPool"),  # folded, pooled first
     (3, 2, "SAME", "_np.multiply(MaxPoolGrad, Relu > 0, out=MaxPoolGrad)"),     # in place
 ])
 def test_relu_grad_after_a_max_pool_gradient(window, stride, padding, form):

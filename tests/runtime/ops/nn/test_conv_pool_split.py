@@ -3,7 +3,10 @@
 pooling and its gradient (ties, an odd size, inf and NaN in dy), the im2col
 copy of Conv2D and its filter gradient (1 and 8 channels), and the adds of
 Conv2DBackpropInput, and the matrix products, whose rows are split over the
-threads while BLAS runs on one (`parallel.matmul`). The split is forced here."""
+threads while BLAS runs on one (`parallel.matmul`). A product of fewer than
+`parallel.THIN_ROWS` rows (a 1-channel conv's filter gradient: 9 rows) splits
+its inner dimension instead and adds the parts: equal within float rounding,
+not bit for bit. The split is forced here."""
 
 import os
 
@@ -45,6 +48,10 @@ def test_split_kernels_give_the_same_bits(monkeypatch, shape, one_blas_thread):
         one = kernel()
         monkeypatch.setattr(parallel, "threads_for", lambda elements: 3)
         split = kernel()
+        if name == "Conv2DBackpropFilter" and one_blas_thread \
+                and 9 * shape[-1] < parallel.THIN_ROWS:     # the inner dimension split
+            np.testing.assert_allclose(split, one, rtol=1e-5, atol=1e-5 * np.abs(one).max())
+            continue
         np.testing.assert_array_equal(split, one, err_msg=name)
         np.testing.assert_array_equal(np.signbit(split), np.signbit(one), err_msg=name)
 
@@ -82,7 +89,7 @@ def test_a_forked_child_splits_with_threads_of_its_own(monkeypatch):
     assert os.waitstatus_to_exitcode(status) == 0
 
 
-@pytest.mark.parametrize("rows,depth,cols", [(968, 288, 64), (7, 5, 3), (1, 9, 4)])
+@pytest.mark.parametrize("rows,depth,cols", [(968, 288, 64), (16, 5, 3)])
 def test_a_split_product_gives_the_same_bits(monkeypatch, rows, depth, cols):
     rng = np.random.default_rng(rows)
     a = rng.standard_normal((rows, depth)).astype(np.float32)
@@ -93,3 +100,21 @@ def test_a_split_product_gives_the_same_bits(monkeypatch, rows, depth, cols):
         out = np.empty((rows, cols), np.float32)
         assert parallel.matmul(left, b, out) is out
         np.testing.assert_array_equal(out, a @ b)
+
+
+@pytest.mark.parametrize("rows,depth,cols", [(9, 21632, 32), (7, 5, 3), (1, 9, 4), (3, 0, 2)])
+def test_a_thin_product_splits_its_inner_dimension(monkeypatch, rows, depth, cols):
+    rng = np.random.default_rng(depth)
+    a = rng.standard_normal((rows, depth)).astype(np.float32)
+    b = rng.standard_normal((depth, cols)).astype(np.float32)
+    monkeypatch.setattr(blas, "single_threaded", lambda: True)
+    monkeypatch.setattr(parallel, "threads_for", lambda elements: 3)
+    seen = []
+    split = parallel.split
+    monkeypatch.setattr(parallel, "split", lambda n, work, e: seen.append(n) or split(n, work, e))
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for left in (a, np.asfortranarray(a)):
+        out = np.full((rows, cols), np.nan, np.float32)
+        assert parallel.matmul(left, b, out) is out
+        np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4 * max(1, np.sqrt(depth)))
+    assert seen == [depth, depth]                        # the inner dimension was split
