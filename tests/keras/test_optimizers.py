@@ -84,3 +84,22 @@ def test_apply_is_apply_gradients_with_separate_lists():
     tf.keras.optimizers.SGD(0.5).apply_gradients([(tf.constant([1.0, 1.0]), b)])
     np.testing.assert_allclose(a.numpy(), [0.5, 1.5])
     np.testing.assert_allclose(a.numpy(), b.numpy())
+
+
+# Keras 3.15's names (recorded): an unnamed optimizer takes its class name in snake
+# case, numbered from its second instance on, and prefixes its variables' paths with it
+NAMES = {"SGD": ["sgd", "sgd_1"], "Adam": ["adam", "adam_1"], "AdamW": ["adam_w", "adam_w_1"],
+         "RMSprop": ["rm_sprop", "rm_sprop_1"], "Adagrad": ["adagrad", "adagrad_1"],
+         "Adadelta": ["adadelta", "adadelta_1"], "Adamax": ["adamax", "adamax_1"],
+         "Ftrl": ["ftrl", "ftrl_1"], "Lion": ["lion", "lion_1"], "Nadam": ["nadam", "nadam_1"],
+         "Lamb": ["lamb", "lamb_1"], "Adafactor": ["adafactor", "adafactor_1"]}
+
+
+def test_unnamed_optimizers_are_named_as_keras():
+    tf.keras.backend.clear_session()
+    assert {n: [getattr(O, n)().name, getattr(O, n)().name] for n in NAMES} == NAMES
+    opt, v = O.Adam(), tf.keras.Variable([1.0, 2.0], name="w")
+    opt.build([v])
+    assert [x.path for x in opt.variables] == ["adam_2/iteration", "adam_2/learning_rate",
+                                               "adam_2/w_momentum", "adam_2/w_velocity"]
+    assert opt.get_config()["name"] == "adam_2" and O.SGD(name="x").name == "x"

@@ -15,7 +15,7 @@ class Adadelta(Optimizer):
 
     _slot_groups = (("accumulated_grad", "accumulated_delta_var"),)
 
-    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="adadelta",
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name=None,
                  **kwargs):
         super().__init__(learning_rate, name, **kwargs)
         self.rho, self.epsilon = float(rho), float(epsilon)

@@ -16,7 +16,7 @@ class Adagrad(Optimizer):
     _slot_groups = (("accumulator",),)
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
-                 name="adagrad", **kwargs):
+                 name=None, **kwargs):
         super().__init__(learning_rate, name, **kwargs)
         self.initial_accumulator_value = float(initial_accumulator_value)
         self.epsilon = float(epsilon)

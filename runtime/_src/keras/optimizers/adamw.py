@@ -10,7 +10,7 @@ class AdamW(Adam):
     beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False)`."""
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, amsgrad=False, name="adamw", **kwargs):
+                 epsilon=1e-7, amsgrad=False, name=None, **kwargs):
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: "
                              "weight_decay=None")

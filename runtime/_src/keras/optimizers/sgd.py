@@ -21,7 +21,7 @@ class SGD(Optimizer):
 
     _slot_groups = (("momentum",),)
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
         _check_fraction("momentum", momentum)
         super().__init__(learning_rate, name, **kwargs)
         self.momentum = float(momentum)
