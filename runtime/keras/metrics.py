@@ -44,6 +44,15 @@ from runtime._src.keras.losses.losses import (binary_focal_crossentropy,
                                               hinge, huber, kl_divergence, log_cosh, poisson,
                                               squared_hinge)
 from runtime._src.keras.metrics.serialization import deserialize, serialize
+
+# tf.keras's (TF 2.21) short names of the same functions, as in tf.keras.losses
+mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kullback_leibler_divergence = kl_divergence
+logcosh = log_cosh
+
 __all__ = ["Metric", "Mean", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "AUC", "F1Score", "Precision",
            "Recall", "BinaryCrossentropy", "MeanAbsoluteError", "MeanAbsolutePercentageError",

@@ -87,3 +87,17 @@ def test_metric_updates_inside_a_traced_function_accumulate_per_run():
     out = step(tf.constant(np.zeros(3, LABELS.dtype)), tf.constant(PROBS))
     np.testing.assert_allclose(float(out), 3 / 6, rtol=1e-6)
     assert step.experimental_get_tracing_count() == 1
+
+
+def test_tf_keras_short_metric_names_are_the_loss_functions():
+    # tf.keras (TF 2.21) has the losses' short names in tf.keras.metrics too, the same
+    # functions; values recorded from TF 2.21
+    m, losses = tf.keras.metrics, tf.keras.losses
+    y = np.array([[0.0, 1.0], [0.5, 0.5]], np.float32)
+    p = np.array([[0.2, 0.8], [0.6, 0.4]], np.float32)
+    np.testing.assert_allclose(m.logcosh(y, p).numpy(), [0.01986808, 0.00499168], rtol=1e-6)
+    np.testing.assert_allclose(m.kld(y, p).numpy(), [0.2231421, 0.02041098], rtol=1e-6)
+    pairs = {"mse": "MSE", "mae": "MAE", "mape": "MAPE", "msle": "MSLE", "kld": "KLD"}
+    for short, upper in pairs.items():
+        assert getattr(m, short) is getattr(m, upper) is getattr(losses, short)
+    assert m.kullback_leibler_divergence is m.kl_divergence and m.logcosh is m.log_cosh
