@@ -47,6 +47,7 @@ from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
 from runtime._src.keras.backend import keras_config
 from runtime._src.keras.dtype_policies import dtype_policy as dtype_policies
+from runtime._src.keras.quantizers import quantization_config
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.utils import naming
 from runtime._src.keras.regularizers import regularizers
@@ -290,8 +291,9 @@ class Layer(AutoConfigured, Module):
         self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
         self._trainable = bool(trainable)
-        compute, variable, self._policy_name = dtype_policies.layer_policy(
-            keras_config.dtype_policy() if dtype is None else dtype)
+        dtype = keras_config.dtype_policy() if dtype is None else dtype
+        compute, variable, self._policy_name = dtype_policies.layer_policy(dtype)
+        self._quantized_policy = dtype_policies.quantized_layer_policy(dtype)
         self._dtype = dtypes.as_dtype(compute)              # inputs and outputs
         self._variable_dtype = dtypes.as_dtype(variable)    # weights
         self.built = False
@@ -322,7 +324,13 @@ class Layer(AutoConfigured, Module):
     @property
     def dtype_policy(self):
         """The layer's `keras.DTypePolicy`."""
-        return dtype_policies.DTypePolicy(self._policy_name)
+        return self._quantized_policy or dtype_policies.DTypePolicy(self._policy_name)
+
+    @property
+    def quantization_mode(self):
+        """The quantization mode ("int8", "int4"), None when not quantized."""
+        return None if self._quantized_policy is None else \
+            self._quantized_policy.quantization_mode
 
     @property
     def compute_dtype(self):
@@ -436,6 +444,35 @@ class Layer(AutoConfigured, Module):
         self._own_weights.append(variable)
         return variable
 
+    # --- quantization -----------------------------------------------------------
+
+    def quantize(self, mode=None, type_check=True, config=None):
+        """`layer.quantize(mode=None, config=None)`: replace the built layer's
+        weights by `mode`'s ("int8", "int4"; or a QuantizationConfig's). Dense
+        and Embedding have it; other layers raise NotImplementedError."""
+        config = quantization_config.validate_and_resolve_config(mode, config)
+        mode = config.mode
+        if not self.built:
+            raise ValueError("Cannot quantize a layer that isn't yet built. Layer "
+                             f"'{self.name}' (of type '{type(self).__name__}') is not built "
+                             "yet.")
+        if self._quantized_policy is not None:
+            raise ValueError(f"Layer '{self.name}' is already quantized with "
+                             f"dtype_policy='{self.dtype_policy.name}'. Received: mode={mode}")
+        if mode == "int8" and self.compute_dtype == "float16":
+            raise ValueError(f"Quantization mode='{mode}' doesn't work well with "
+                             "compute_dtype='float16'. Consider loading model/layer with "
+                             "another dtype policy such as 'mixed_bfloat16' or "
+                             "'mixed_float16' before calling `quantize()`.")
+        self._quantize(mode, type_check, config)
+
+    def _quantize(self, mode, type_check, config):
+        raise self._not_implemented_error("quantize")
+
+    def _not_implemented_error(self, name):
+        return NotImplementedError(f"Layer {type(self).__name__} does not have a `{name}` "
+                                   "method implemented.")
+
     # --- losses -----------------------------------------------------------------
 
     def add_loss(self, loss):
@@ -506,7 +543,9 @@ class Layer(AutoConfigured, Module):
     def _base_config(self):
         """Keras 3's base keys: name, trainable, dtype (and activity_regularizer)."""
         config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": serialization.dtype_policy_config(self._policy_name)}
+                  "dtype": serialization.dtype_policy_config(self._policy_name)
+                  if self._quantized_policy is None else
+                  serialization.serialize_keras_object(self._quantized_policy)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = serialization.serialize_keras_object(
                 self.activity_regularizer)

@@ -69,7 +69,8 @@ def _walk(obj, path, found, visited):
         return
     visited.add(id(obj))
     found.append((None, _join(path, "vars")))        # Keras makes the group of every layer
-    own = sorted(obj._own_weights, key=lambda w: not w.trainable)
+    order = getattr(obj, "_saved_weights_order", None)      # a quantized layer's own
+    own = (order and order()) or sorted(obj._own_weights, key=lambda w: not w.trainable)
     found.extend((v, _join(path, f"vars/{i}")) for i, v in enumerate(own))
     for name, child in _children(obj):
         child_path = _join(path, name)

@@ -11,7 +11,9 @@ from runtime._src.keras.activations import activations
 from runtime._src.keras.constraints import constraints
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.regularizers import regularizers
+from runtime._src.keras.layers.core import quantization
 from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.quantizers import quantizers
 from runtime._src.keras.saving.serialization_lib import serialize_keras_object as _serialize
 from runtime._src.ops import array_ops, math_ops, nn_ops
 
@@ -22,7 +24,8 @@ class Dense(Layer):
     """`tf.keras.layers.Dense(units, activation=None, use_bias=True,
     kernel_initializer="glorot_uniform", bias_initializer="zeros",
     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-    kernel_constraint=None, bias_constraint=None)`."""
+    kernel_constraint=None, bias_constraint=None, quantization_config=None)`;
+    `quantize("int8" / "int4")` (layers/core/quantization.py)."""
 
     supports_masking = True         # the input's mask passes on (Keras 3.15)
 
@@ -30,7 +33,8 @@ class Dense(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  bias_constraint=None, **kwargs):
-        kwargs.pop("quantization_config", None)
+        self.quantization_config = quantization.config_argument(
+            kwargs.pop("quantization_config", None))
         kwargs.pop("lora_rank", None)
         super().__init__(**kwargs)
         if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
@@ -44,18 +48,43 @@ class Dense(Layer):
 
     def get_config(self):
         return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self),
-                "quantization_config": None}           # Keras 3.15 writes it
+                "quantization_config": _serialize(self.quantization_config)}
+
+    @property
+    def kernel(self):
+        """The kernel variable (int8 when quantized; int4: the unpacked values)."""
+        if self.quantization_mode == "int4" and self._kernel is not None:
+            return quantizers.unpack_int4(self._kernel, self.units, axis=-1)
+        return self._kernel
+
+    @kernel.setter
+    def kernel(self, value):
+        self._kernel = value
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
         if input_dim is None:
             raise ValueError(f'Layer "{self.name}": the last dimension of its input must be '
                              f"known to build the kernel; got input shape {input_shape}")
-        add_kernel_and_bias(self, (input_dim, self.units), (self.units,))
+        if self.quantization_mode:
+            quantization.dense_quantized_build(self, (input_dim, self.units),
+                                               self.quantization_mode, self.quantization_config)
+        add_kernel_and_bias(self, None if self.quantization_mode else (input_dim, self.units),
+                            (self.units,))
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
 
+    def _quantize(self, mode, type_check, config):
+        if type_check and type(self) is not Dense:
+            raise self._not_implemented_error("quantize")
+        quantization.dense_quantize(self, mode, config)
+
+    def _saved_weights_order(self):
+        return quantization.saved_weights_order(self)
+
     def call(self, inputs):
+        if self.quantization_mode:
+            return quantization.dense_quantized_call(self, inputs)
         if inputs.dtype != self.kernel.dtype:
             inputs = math_ops.cast(inputs, self.kernel.dtype)
         if inputs.shape.rank == 2:
@@ -87,11 +116,12 @@ def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_i
 
 
 def add_kernel_and_bias(layer, kernel_shape, bias_shape):
-    """Create `kernel` (and `bias` when use_bias) with the layer's initializers,
-    regularizers and constraints."""
-    layer.kernel = layer.add_weight(shape=kernel_shape, initializer=layer.kernel_initializer,
-                                    regularizer=layer.kernel_regularizer,
-                                    constraint=layer.kernel_constraint, name="kernel")
+    """Create `kernel` (unless kernel_shape is None) and `bias` when use_bias, with
+    the layer's initializers, regularizers and constraints."""
+    if kernel_shape is not None:
+        layer.kernel = layer.add_weight(shape=kernel_shape, initializer=layer.kernel_initializer,
+                                        regularizer=layer.kernel_regularizer,
+                                        constraint=layer.kernel_constraint, name="kernel")
     if layer.use_bias:
         layer.bias = layer.add_weight(shape=bias_shape, initializer=layer.bias_initializer,
                                       regularizer=layer.bias_regularizer,

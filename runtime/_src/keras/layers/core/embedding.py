@@ -6,7 +6,9 @@ from runtime._src.core import dtypes
 from runtime._src.keras.constraints import constraints
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.regularizers import regularizers
+from runtime._src.keras.layers.core import quantization
 from runtime._src.keras.layers.layer import Layer
+from runtime._src.keras.quantizers import quantizers
 from runtime._src.keras.saving.serialization_lib import serialize_keras_object as _serialize
 from runtime._src.ops import array_ops, math_ops
 
@@ -16,13 +18,15 @@ __all__ = ["Embedding"]
 class Embedding(Layer):
     """`tf.keras.layers.Embedding(input_dim, output_dim,
     embeddings_initializer="uniform", mask_zero=False)`: row `i` of the table
-    for each id `i`; mask_zero=True makes id 0 padding (backend/masking.py)."""
+    for each id `i`; mask_zero=True makes id 0 padding (backend/masking.py);
+    `quantize("int8" / "int4")` (layers/core/quantization.py)."""
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
                  **kwargs):
         kwargs.pop("input_length", None)
-        kwargs.pop("quantization_config", None)
+        self.quantization_config = quantization.config_argument(
+            kwargs.pop("quantization_config", None))
         kwargs.pop("lora_rank", None)
         super().__init__(**kwargs)
         for arg, value in (("input_dim", input_dim), ("output_dim", output_dim)):
@@ -45,7 +49,27 @@ class Embedding(Layer):
                 "embeddings_regularizer": _serialize(self.embeddings_regularizer),
                 "activity_regularizer": _serialize(self.activity_regularizer),
                 "embeddings_constraint": _serialize(self.embeddings_constraint),
-                "mask_zero": self.mask_zero, "quantization_config": None}
+                "mask_zero": self.mask_zero,
+                "quantization_config": _serialize(self.quantization_config)}
+
+    @property
+    def embeddings(self):
+        """The table variable (int8 when quantized; int4: the unpacked values)."""
+        if self.quantization_mode == "int4" and self._embeddings is not None:
+            return quantizers.unpack_int4(self._embeddings, self.output_dim, axis=-1)
+        return self._embeddings
+
+    @embeddings.setter
+    def embeddings(self, value):
+        self._embeddings = value
+
+    def _quantize(self, mode, type_check, config):
+        if type_check and type(self) is not Embedding:
+            raise self._not_implemented_error("quantize")
+        quantization.embedding_quantize(self, mode, config)
+
+    def _saved_weights_order(self):
+        return quantization.saved_weights_order(self)
 
     def compute_mask(self, inputs, mask=None):
         """True where the id is not 0 (with mask_zero=True), else None."""
@@ -54,6 +78,12 @@ class Embedding(Layer):
         return math_ops.not_equal(inputs, array_ops.zeros_like(inputs))
 
     def build(self, input_shape=None):
+        if self.quantization_mode:
+            quantization.embedding_quantized_build(self, (self.input_dim, self.output_dim),
+                                                   self.quantization_mode,
+                                                   self.quantization_config)
+            self.built = True
+            return
         self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
                                           initializer=self.embeddings_initializer,
                                           regularizer=self.embeddings_regularizer,
@@ -62,6 +92,8 @@ class Embedding(Layer):
         self.built = True
 
     def call(self, inputs):
+        if self.quantization_mode:
+            return quantization.embedding_quantized_call(self, inputs)
         if inputs.dtype not in (dtypes.int32, dtypes.int64):
             inputs = math_ops.cast(inputs, dtypes.int32)
         return array_ops.gather(self.embeddings, inputs)
