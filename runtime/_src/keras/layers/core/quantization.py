@@ -165,10 +165,9 @@ def _matmul(x, kernel, compute_dtype):
     return knp.matmul(x, kcore.cast(kernel, compute_dtype))
 
 
-def _dense_dequantized_kernel(layer, kernel, scale, zero, g_idx):
-    compute = layer.compute_dtype
+def _dense_dequantized_kernel(layer, kernel, scale, zero, g_idx, compute):
     if zero is None:
-        return knp.divide(kcore.cast(kernel, compute), scale)
+        return kcore.cast(knp.divide(kcore.cast(kernel, scale.dtype.name), scale), compute)
     kernel = quantizers.dequantize_with_sz_map(kcore.cast(kernel, scale.dtype.name), scale,
                                                zero, g_idx, group_axis=0)
     return kcore.cast(kernel, compute)
@@ -187,12 +186,17 @@ def dense_quantized_call(layer, inputs):
 
     @kcore.custom_gradient
     def matmul(x, scale):
-        def grad(upstream):
-            float_kernel = _dense_dequantized_kernel(layer, kernel, scale, zero, g_idx)
-            return knp.matmul(upstream, knp.transpose(float_kernel)), None
+        x_dtype = x.dtype.name
+
+        def grad(upstream):       # in the scale's dtype (float32 under a mixed policy)
+            float_kernel = _dense_dequantized_kernel(layer, kernel, scale, zero, g_idx,
+                                                     scale.dtype.name)
+            upstream = kcore.cast(upstream, scale.dtype.name)
+            return kcore.cast(knp.matmul(upstream, knp.transpose(float_kernel)),
+                              x_dtype), None
         if grouped:
-            return _matmul(x, _dense_dequantized_kernel(layer, kernel, scale, zero, g_idx),
-                           compute), grad
+            return _matmul(x, _dense_dequantized_kernel(layer, kernel, scale, zero, g_idx,
+                                                        compute), compute), grad
         out_scale = scale
         if layer.inputs_quantizer:
             x, x_scale = layer.inputs_quantizer(x, axis=-1)
