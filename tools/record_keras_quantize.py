@@ -106,6 +106,33 @@ def _dense_case(keras, tf, config, activation=None, dtype=None):
             "rebuilt_policy": repr(rebuilt.dtype_policy)}
 
 
+_EQUATIONS = {"dense_like": ("ab,bc->ac", 4, "c", (3, 5)),
+              "heads": ("abc,cde->abde", (2, 3, 4), "de", (3, 2, 5)),
+              "ellipsis": ("...b,bc->...c", 3, None, (3, 2, 5)),
+              "two_reduced": ("abcd,cde->abe", (2, 4), "e", (3, 2, 3, 5))}
+
+
+def _einsum_case(keras, tf, equation, config):
+    equation, output_shape, bias_axes, shape = _EQUATIONS[equation]
+    layer = keras.layers.EinsumDense(equation, output_shape=output_shape,
+                                     bias_axes=bias_axes, name="einsum_dense")
+    layer.build((None,) + shape[1:])
+    rng = np.random.RandomState(5)
+    layer.set_weights([rng.normal(scale=0.7, size=w.shape).astype("float32")
+                       for w in layer.get_weights()])
+    x = rng.normal(size=shape).astype("float32")
+    error = error_text(lambda: layer.quantize(config) if isinstance(config, str) else
+                       layer.quantize(config=config))
+    if error != "no error":         # Keras 3.15 cannot quantize a "..." equation
+        return {"error": error}
+    config_dict = layer.get_config()
+    rebuilt = keras.layers.EinsumDense.from_config(config_dict)
+    rebuilt.build((None,) + shape[1:])
+    return {"weights": _weights(layer), "policy": repr(layer.dtype_policy),
+            "call": _values(layer(x)), "input_gradient": _input_gradient(tf, layer, x),
+            "rebuilt": [w[:4] for w in _weights(rebuilt)]}
+
+
 def _embedding_case(keras, config):
     layer = _embedding(keras)
     layer.quantize(config) if isinstance(config, str) else layer.quantize(config=config)
@@ -224,6 +251,11 @@ def run_cases(keras, tf):
            "embedding": {name: _embedding_case(keras, config)
                          for name, config in _configs(keras).items()
                          if name not in ("int8_no_activation", "int4_custom")}}
+    configs = _configs(keras)
+    configs["int8_no_activation"] = keras.quantizers.Int8QuantizationConfig(
+        activation_quantizer=None)
+    out["einsum_dense"] = {f"{eq}_{name}": _einsum_case(keras, tf, eq, config)
+                           for eq in _EQUATIONS for name, config in configs.items()}
     out["dense"]["relu_int8"] = _dense_case(keras, tf, "int8", activation="relu")
     out["dense"]["bfloat16_int8"] = _dense_case(keras, tf, "int8", dtype="mixed_bfloat16")
     out["model"] = _model_cases(keras, tf)

@@ -19,7 +19,9 @@ import re
 from runtime._src.keras.activations import activations
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.saving import serialization_lib as serialization
+from runtime._src.keras.layers.core import einsum_quantization, quantization
 from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.quantizers import quantizers
 from runtime._src.ops.einsum_ops import einsum
 
 __all__ = ["EinsumDense"]
@@ -94,10 +96,12 @@ class EinsumDense(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  bias_constraint=None, **kwargs):
-        for key in ("lora_rank", "lora_alpha", "quantization_config"):
+        for key in ("lora_rank", "lora_alpha"):
             kwargs.pop(key, None)
+        self.quantization_config = quantization.config_argument(
+            kwargs.pop("quantization_config", None))
         super().__init__(**kwargs)
-        _split(equation)
+        self._equation_parts = _split(equation)      # (input, kernel, output, elided)
         self.equation, self.bias_axes = equation, bias_axes
         self.partial_output_shape = (output_shape,) if isinstance(output_shape, int) \
             else tuple(output_shape)
@@ -107,6 +111,28 @@ class EinsumDense(Layer):
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.full_output_shape = None
+        self._kernel = None
+
+    @property
+    def kernel(self):
+        """The kernel variable (int8 when quantized; int4: the unpacked values,
+        (rows, columns) as stored)."""
+        if self.quantization_mode == "int4" and self._kernel is not None:
+            return quantizers.unpack_int4(self._kernel, self._int4_unpacked_column_size,
+                                          axis=-1)
+        return self._kernel
+
+    @kernel.setter
+    def kernel(self, value):
+        self._kernel = value
+
+    def _quantize(self, mode, type_check, config):
+        if type_check and type(self) is not EinsumDense:
+            raise self._not_implemented_error("quantize")
+        einsum_quantization.einsum_quantize(self, mode, config)
+
+    def _saved_weights_order(self):
+        return quantization.saved_weights_order(self)
 
     def build(self, input_shape):
         kernel, bias, full, in_axes, out_axes = analyze(
@@ -118,15 +144,21 @@ class EinsumDense(Layer):
                 init.input_axes is None or init.output_axes is None):
             config = {**init.get_config(), "input_axes": in_axes, "output_axes": out_axes}
             init = type(init).from_config(config)
-        self.kernel = self.add_weight(shape=tuple(kernel), initializer=init, name="kernel",
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
+        if self.quantization_mode:
+            einsum_quantization.einsum_quantized_build(self, kernel, self.quantization_mode,
+                                                       self.quantization_config)
+        else:
+            self.kernel = self.add_weight(shape=tuple(kernel), initializer=init,
+                                          name="kernel", regularizer=self.kernel_regularizer,
+                                          constraint=self.kernel_constraint)
         self.bias = None if bias is None else self.add_weight(
             shape=tuple(bias), initializer=self.bias_initializer, name="bias",
             regularizer=self.bias_regularizer, constraint=self.bias_constraint)
         self.built = True
 
     def call(self, inputs, training=None):
+        if self.quantization_mode:
+            return einsum_quantization.einsum_quantized_call(self, inputs)
         x = einsum(self.equation, inputs, self.kernel.read_value())
         if self.bias is not None:
             x = x + self.bias.read_value()
@@ -147,4 +179,5 @@ class EinsumDense(Layer):
                 "bias_regularizer": ser(self.bias_regularizer),
                 "activity_regularizer": ser(self.activity_regularizer),
                 "kernel_constraint": ser(self.kernel_constraint),
-                "bias_constraint": ser(self.bias_constraint), "quantization_config": None}
+                "bias_constraint": ser(self.bias_constraint),
+                "quantization_config": ser(self.quantization_config)}
