@@ -178,6 +178,46 @@ def _model_cases(keras, tf):
     return out
 
 
+def _short(layer):
+    """Weights with only the first 4 entries of each (the amax histories are 1024 long)."""
+    return [w[:4] + [w[4][:4]] for w in _weights(layer)]
+
+
+def _float8_cases(keras, tf):
+    x = _inputs()
+    layer = _dense(keras)
+    layer.quantize("float8")
+    config_dict = layer.get_config()
+    rebuilt = keras.layers.Dense.from_config(config_dict)
+    rebuilt.build((None, 5))
+    out = {"dense": {"weights": _short(layer), "policy": repr(layer.dtype_policy),
+                     "call": _values(layer(x)), "config_dtype": repr(config_dict["dtype"]),
+                     "config_quantization": repr(config_dict["quantization_config"]),
+                     "rebuilt": [w[:4] for w in _weights(rebuilt)]}}
+    model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(4, name="hidden"),
+                              keras.layers.EinsumDense("ab,bc->ac", output_shape=2,
+                                                       bias_axes="c", name="out")])
+    rng = np.random.RandomState(8)
+    model.set_weights([rng.normal(size=w.shape).astype("float32") for w in model.get_weights()])
+    model.quantize("float8")
+    y = rng.normal(size=(3, 2)).astype("float32")
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(x, y, batch_size=1, epochs=2, shuffle=False, verbose=0)
+    out["fit_loss"] = [round(float(v), 4) for v in history.history["loss"]]
+    out["fit_weights"] = [_short(layer) for layer in model.layers]
+    out["fit_predict"] = _values(model.predict(x, verbose=0))
+    policy = keras.dtype_policies.get("float8_from_mixed_bfloat16")
+    out["policy"] = [repr(policy), policy.amax_history_length, policy.compute_dtype,
+                     repr(keras.dtype_policies.serialize(
+                         keras.dtype_policies.QuantizedFloat8DTypePolicy(
+                             "float8", "float32", amax_history_length=16)))]
+    embedding = _embedding(keras)
+    out["embedding_error"] = error_text(lambda: embedding.quantize("float8"))
+    out["history_length_error"] = error_text(
+        lambda: keras.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", 1.5))
+    return out
+
+
 def _policies(keras):
     P = keras.dtype_policies
     S = P.serialize
@@ -259,6 +299,7 @@ def run_cases(keras, tf):
     out["dense"]["relu_int8"] = _dense_case(keras, tf, "int8", activation="relu")
     out["dense"]["bfloat16_int8"] = _dense_case(keras, tf, "int8", dtype="mixed_bfloat16")
     out["model"] = _model_cases(keras, tf)
+    out["float8"] = _float8_cases(keras, tf)
     out["policies"] = _policies(keras)
     out["quantize_and_dequantize"] = _quantize_and_dequantize(keras)
     out["errors"] = _errors(keras)
@@ -266,19 +307,22 @@ def run_cases(keras, tf):
 
 
 def save_model(keras, path):
-    """A quantized model (int8 Dense, int4 Dense in groups of 2, int4 Embedding)
-    saved as a .keras file, and its outputs for `_inputs()`."""
+    """A quantized model (int4 Embedding and Dense in groups of 2, int8 Dense,
+    float8 EinsumDense) saved as a .keras file, and the ids it is called on."""
     inputs = keras.Input((5,), dtype="int32")
     table = keras.layers.Embedding(6, 3, name="table")(inputs)
     flat = keras.layers.Flatten()(table)
     hidden = keras.layers.Dense(4, activation="relu", name="hidden")(flat)
     out = keras.layers.Dense(2, name="out")(hidden)
+    out = keras.layers.EinsumDense("ab,bc->ac", output_shape=2, bias_axes="c",
+                                   name="scaled")(out)
     model = keras.Model(inputs, out)
     rng = np.random.RandomState(7)
     model.set_weights([rng.normal(size=w.shape).astype("float32") for w in model.get_weights()])
     model.layers[1].quantize(config=keras.quantizers.Int4QuantizationConfig(block_size=2))
     model.get_layer("hidden").quantize("int8")
     model.get_layer("out").quantize(config=keras.quantizers.Int4QuantizationConfig(block_size=2))
+    model.get_layer("scaled").quantize("float8")
     model.save(path)
     ids = np.array([[0, 1, 2, 3, 4], [5, 5, 0, 1, 3]], "int32")
     return model, ids

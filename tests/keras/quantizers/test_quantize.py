@@ -20,7 +20,7 @@ from tools.record_keras_quantize import _inputs, _values, run_cases, save_model
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "..", "data")
 RECORDED = json.load(open(os.path.join(DATA, "keras_quantize_keras315.json")))["cases"]
-# Keras 3.15 also has the float8, gptq and awq modes (docs/tf_differences.md)
+# Keras 3.15 also has the gptq and awq modes (docs/tf_differences.md)
 _THEIR_MODES = "('int8', 'float8', 'int4', 'gptq', 'awq')"
 pytestmark = pytest.mark.filterwarnings("ignore:Layer Dropout does not have")
 
@@ -48,7 +48,8 @@ def _close(ours, theirs, path):
         assert ours == theirs, path
 
 
-@pytest.mark.parametrize("group", ["dense", "einsum_dense", "embedding", "model", "policies",
+@pytest.mark.parametrize("group", ["dense", "einsum_dense", "embedding", "model", "float8",
+                                   "policies",
                                    "quantize_and_dequantize"])
 def test_values_match_keras(ours, group):
     theirs = {k: v for k, v in RECORDED[group].items() if not k.startswith("ellipsis")}
@@ -76,7 +77,7 @@ def test_an_ellipsis_equation_quantizes_as_its_spelled_out_form(ours, mode):
 @pytest.mark.parametrize("name", sorted(RECORDED["errors"]))
 def test_errors_match_keras(ours, name):
     assert ours["errors"][name] == RECORDED["errors"][name].replace(
-        _THEIR_MODES, "('int8', 'int4')")
+        _THEIR_MODES, "('int8', 'float8', 'int4')")
 
 
 def test_keras_file_loads_with_its_quantized_variables(tmp_path):
@@ -87,6 +88,9 @@ def test_keras_file_loads_with_its_quantized_variables(tmp_path):
     assert repr(hidden.dtype_policy) == '<QuantizedDTypePolicy "int8_from_float32">'
     assert [(w.name, w.dtype.name) for w in hidden.weights] == [
         ("bias", "float32"), ("kernel", "int8"), ("kernel_scale", "float32")]
+    scaled = model.get_layer("scaled")
+    assert repr(scaled.dtype_policy) == '<QuantizedFloat8DTypePolicy "float8_from_float32">'
+    assert len(scaled.weights) == 8 and scaled.inputs_amax_history.shape == (1024,)
     path = str(tmp_path / "again.keras")             # and back through our own file
     model.save(path)
     again = keras.saving.load_model(path)
@@ -97,9 +101,13 @@ def test_our_quantized_model_saves_and_loads(tmp_path):
     model, ids = save_model(keras, str(tmp_path / "m.keras"))
     loaded = keras.saving.load_model(str(tmp_path / "m.keras"))
     np.testing.assert_array_equal(loaded(ids).numpy(), model(ids).numpy())
-    for a, b in zip(model.weights, loaded.weights):
-        assert a.dtype == b.dtype
-        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    def by_name(m):        # a layer built quantized makes its float8 scales first
+        return {(layer.name, w.name): w for layer in m.layers for w in layer.weights}
+    saved, back = by_name(model), by_name(loaded)
+    assert sorted(saved) == sorted(back)
+    for key, w in saved.items():
+        assert w.dtype == back[key].dtype
+        np.testing.assert_array_equal(w.numpy(), back[key].numpy())
 
 
 @pytest.mark.parametrize("mode", ["int8", "int4"])

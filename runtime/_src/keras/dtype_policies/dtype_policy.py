@@ -11,7 +11,8 @@ inside `call`.
 
 A quantized policy ("int8_from_float32", "int4/128_from_float32") is what
 `layer.quantize(mode)` gives a layer: its quantization mode over the source
-policy whose dtypes it computes in (`QuantizedDTypePolicy`, `Int4DTypePolicy`).
+policy whose dtypes it computes in (`QuantizedDTypePolicy`, `Int4DTypePolicy`,
+`QuantizedFloat8DTypePolicy` for "float8_from_float32").
 """
 
 from runtime._src.core import dtypes
@@ -19,10 +20,10 @@ from runtime._src.keras.backend import config as backend_config
 from runtime._src.keras.saving import serialization_lib as serialization
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Int4DTypePolicy", "QUANTIZATION_MODES",
-           "QuantizedDTypePolicy", "layer_policy", "global_policy", "set_global_policy", "get",
+           "QuantizedDTypePolicy", "QuantizedFloat8DTypePolicy", "layer_policy", "global_policy", "set_global_policy", "get",
            "serialize", "deserialize"]
 
-QUANTIZATION_MODES = ("int8", "int4")       # Keras 3.15 also has float8, gptq and awq
+QUANTIZATION_MODES = ("int8", "float8", "int4")       # Keras 3.15 also has gptq and awq
 
 _MIXED = {"mixed_float16": ("float16", "float32"), "mixed_bfloat16": ("bfloat16", "float32")}
 
@@ -118,6 +119,35 @@ class QuantizedDTypePolicy(DTypePolicy):
         return {"mode": self._quantization_mode, "source_name": self._source_name}
 
 
+class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
+    """`keras.dtype_policies.QuantizedFloat8DTypePolicy(mode, source_name=None,
+    amax_history_length=1024)`: float8 training's policy; the layer keeps the
+    last `amax_history_length` maxima of |x| to scale its float8 casts."""
+
+    default_amax_history_length = 1024
+
+    def __init__(self, mode, source_name=None, amax_history_length=1024):
+        super().__init__(mode, source_name)
+        if not isinstance(amax_history_length, int):
+            raise TypeError("`amax_history_length` must be an integer. Received: "
+                            f"amax_history_length={amax_history_length}")
+        self._amax_history_length = amax_history_length
+
+    @property
+    def amax_history_length(self):
+        """The length of the amax history window."""
+        return self._amax_history_length
+
+    def __eq__(self, other):
+        return super().__eq__(other) and \
+            self._amax_history_length == other._amax_history_length
+
+    __hash__ = None
+
+    def get_config(self):
+        return {**super().get_config(), "amax_history_length": self._amax_history_length}
+
+
 class Int4DTypePolicy(QuantizedDTypePolicy):
     """`keras.dtype_policies.Int4DTypePolicy(mode, source_name=None)`: int4 with
     its block size, mode "int4/<block_size>" (-1: one scale per output channel,
@@ -165,6 +195,8 @@ def quantized_policy_by_name(name):
     mode, source = parts
     if mode.startswith("int4") and "/" in mode:
         return Int4DTypePolicy(mode, source)
+    if mode.startswith("float8"):
+        return QuantizedFloat8DTypePolicy(mode, source)
     return QuantizedDTypePolicy(mode, source)
 
 
@@ -197,7 +229,7 @@ def layer_policy(dtype):
 for _cls in (DTypePolicy, FloatDTypePolicy):
     serialization.register_builtin("keras", _cls)
     serialization.register_builtin("keras.dtype_policies", _cls)
-for _cls in (QuantizedDTypePolicy, Int4DTypePolicy):
+for _cls in (QuantizedDTypePolicy, QuantizedFloat8DTypePolicy, Int4DTypePolicy):
     _cls._keras_module = "keras.dtype_policies"
     serialization.register_builtin("keras.dtype_policies", _cls)
 

@@ -440,7 +440,9 @@ class Layer(AutoConfigured, Module):
         variable = KerasVariable(value, trainable=trainable, dtype=dtype, name=name,
                                  path="/".join(scopes + [name]),
                                  regularizer=regularizers.get(regularizer),
-                                 constraint=constraint, aggregation=aggregation)
+                                 constraint=constraint, aggregation=aggregation,
+                                 autocast=autocast)
+        variable.overwrite_with_gradient = bool(overwrite_with_gradient)
         self._own_weights.append(variable)
         return variable
 

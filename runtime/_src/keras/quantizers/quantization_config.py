@@ -21,7 +21,8 @@ from runtime._src.keras.dtype_policies import dtype_policy as policies
 from runtime._src.keras.quantizers import quantizers
 from runtime._src.keras.saving import serialization_lib
 
-__all__ = ["Int4QuantizationConfig", "Int8QuantizationConfig", "QuantizationConfig", "quantize_model",
+__all__ = ["Float8QuantizationConfig", "Int4QuantizationConfig", "Int8QuantizationConfig",
+           "QuantizationConfig", "quantize_model",
            "get_block_size_for_layer", "should_quantize_layer", "validate_and_resolve_config"]
 
 
@@ -129,7 +130,28 @@ class Int4QuantizationConfig(QuantizationConfig):
         return cls(**_quantizers_from(config), block_size=config.get("block_size"))
 
 
-_DEFAULTS = {"int8": Int8QuantizationConfig, "int4": Int4QuantizationConfig}
+class Float8QuantizationConfig(QuantizationConfig):
+    """`keras.quantizers.Float8QuantizationConfig()`: float8 training (inputs and
+    kernel cast to float8_e4m3fn, the output's gradient to float8_e5m2, each
+    with a delayed scale); it takes no quantizers."""
+
+    def __init__(self):
+        super().__init__(None, None)
+
+    @property
+    def mode(self):
+        return "float8"
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls()
+
+
+_DEFAULTS = {"int8": Int8QuantizationConfig, "int4": Int4QuantizationConfig,
+             "float8": Float8QuantizationConfig}
 
 
 def _check_mode(mode):
@@ -181,11 +203,13 @@ def should_quantize_layer(layer, filters):
     return bool(filters(layer))
 
 
-for _cls in (QuantizationConfig, Int8QuantizationConfig, Int4QuantizationConfig):
+for _cls in (QuantizationConfig, Int8QuantizationConfig, Int4QuantizationConfig,
+             Float8QuantizationConfig):
     _cls._keras_module = "keras.quantizers"
     serialization_lib.register_builtin("keras.quantizers", _cls)
 quantizers.ALL_OBJECTS_DICT.update(
-    {name: cls for c in (QuantizationConfig, Int8QuantizationConfig, Int4QuantizationConfig)
+    {name: cls for c in (QuantizationConfig, Int8QuantizationConfig, Int4QuantizationConfig,
+                         Float8QuantizationConfig)
      for name, cls in ((c.__name__, c), (quantizers.to_snake_case(c.__name__), c))})
 
 

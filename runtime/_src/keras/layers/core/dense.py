@@ -11,8 +11,9 @@ from runtime._src.keras.activations import activations
 from runtime._src.keras.constraints import constraints
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.regularizers import regularizers
-from runtime._src.keras.layers.core import quantization
+from runtime._src.keras.layers.core import float8_quantization, quantization
 from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.ops import numpy as knp
 from runtime._src.keras.quantizers import quantizers
 from runtime._src.keras.saving.serialization_lib import serialize_keras_object as _serialize
 from runtime._src.ops import array_ops, math_ops, nn_ops
@@ -66,10 +67,13 @@ class Dense(Layer):
         if input_dim is None:
             raise ValueError(f'Layer "{self.name}": the last dimension of its input must be '
                              f"known to build the kernel; got input shape {input_shape}")
-        if self.quantization_mode:
-            quantization.dense_quantized_build(self, (input_dim, self.units),
-                                               self.quantization_mode, self.quantization_config)
-        add_kernel_and_bias(self, None if self.quantization_mode else (input_dim, self.units),
+        mode = self.quantization_mode
+        if mode == "float8":
+            float8_quantization.float8_build(self)
+        elif mode:
+            quantization.dense_quantized_build(self, (input_dim, self.units), mode,
+                                               self.quantization_config)
+        add_kernel_and_bias(self, None if mode in ("int8", "int4") else (input_dim, self.units),
                             (self.units,))
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
@@ -77,12 +81,19 @@ class Dense(Layer):
     def _quantize(self, mode, type_check, config):
         if type_check and type(self) is not Dense:
             raise self._not_implemented_error("quantize")
-        quantization.dense_quantize(self, mode, config)
+        if mode == "float8":
+            self.quantization_config = config
+            float8_quantization.float8_build(self)
+            quantization.set_policy(self, mode, config)
+        else:
+            quantization.dense_quantize(self, mode, config)
 
     def _saved_weights_order(self):
         return quantization.saved_weights_order(self)
 
-    def call(self, inputs):
+    def call(self, inputs, training=None):
+        if self.quantization_mode == "float8":
+            return float8_quantization.float8_call(self, inputs, _float8_matmul, training)
         if self.quantization_mode:
             return quantization.dense_quantized_call(self, inputs)
         if inputs.dtype != self.kernel.dtype:
@@ -97,6 +108,10 @@ class Dense(Layer):
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-1]) + (self.units,)
+
+
+def _float8_matmul(x, kernel):
+    return knp.matmul(x, kernel)
 
 
 def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_initializer,

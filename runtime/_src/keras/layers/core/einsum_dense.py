@@ -19,7 +19,8 @@ import re
 from runtime._src.keras.activations import activations
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.saving import serialization_lib as serialization
-from runtime._src.keras.layers.core import einsum_quantization, quantization
+from runtime._src.keras.layers.core import (einsum_quantization, float8_quantization,
+                                             quantization)
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.quantizers import quantizers
 from runtime._src.ops.einsum_ops import einsum
@@ -129,7 +130,12 @@ class EinsumDense(Layer):
     def _quantize(self, mode, type_check, config):
         if type_check and type(self) is not EinsumDense:
             raise self._not_implemented_error("quantize")
-        einsum_quantization.einsum_quantize(self, mode, config)
+        if mode == "float8":
+            self.quantization_config = config
+            float8_quantization.float8_build(self)
+            quantization.set_policy(self, mode, config)
+        else:
+            einsum_quantization.einsum_quantize(self, mode, config)
 
     def _saved_weights_order(self):
         return quantization.saved_weights_order(self)
@@ -144,7 +150,9 @@ class EinsumDense(Layer):
                 init.input_axes is None or init.output_axes is None):
             config = {**init.get_config(), "input_axes": in_axes, "output_axes": out_axes}
             init = type(init).from_config(config)
-        if self.quantization_mode:
+        if self.quantization_mode == "float8":
+            float8_quantization.float8_build(self)
+        if self.quantization_mode in ("int8", "int4"):
             einsum_quantization.einsum_quantized_build(self, kernel, self.quantization_mode,
                                                        self.quantization_config)
         else:
@@ -157,6 +165,9 @@ class EinsumDense(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
+        if self.quantization_mode == "float8":
+            return float8_quantization.float8_call(
+                self, inputs, lambda x, kernel: einsum(self.equation, x, kernel), training)
         if self.quantization_mode:
             return einsum_quantization.einsum_quantized_call(self, inputs)
         x = einsum(self.equation, inputs, self.kernel.read_value())

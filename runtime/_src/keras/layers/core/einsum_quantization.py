@@ -23,7 +23,7 @@ import numpy as np
 
 from runtime._src.keras.layers.core.quantization import (_add, _drop, _grouped,
                                                           _group_index, _mode_error,
-                                                          _set_policy)
+                                                          set_policy)
 from runtime._src.keras.ops import core as kcore
 from runtime._src.keras.ops import numpy as knp
 from runtime._src.keras.quantizers import quantizers
@@ -175,7 +175,7 @@ def einsum_quantize(layer, mode, config):
     layer.kernel_scale.assign(scale)
     if zero is not None:
         layer.kernel_zero.assign(zero)
-    _set_policy(layer, mode, config)
+    set_policy(layer, mode, config)
 
 
 def _int4_float_kernel(layer, packed, scale, zero, g_idx, compute):

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from runtime._src.keras.dtype_policies import dtype_policy as policies
+from runtime._src.keras.layers.core import float8_quantization
 from runtime._src.keras.ops import core as kcore
 from runtime._src.keras.ops import numpy as knp
 from runtime._src.keras.quantizers import quantizers
@@ -32,18 +33,18 @@ from runtime._src.keras.saving import serialization_lib
 
 __all__ = ["config_argument", "dense_quantize", "dense_quantized_build", "dense_quantized_call",
            "embedding_quantize", "embedding_quantized_build", "embedding_quantized_call",
-           "saved_weights_order"]
+           "saved_weights_order", "set_policy"]
 
 _SPEC = {"int8": ("kernel", "bias", "kernel_scale"),
-         "int4": ("kernel", "bias", "kernel_scale", "kernel_zero", "g_idx")}
+         "int4": ("kernel", "bias", "kernel_scale", "kernel_zero", "g_idx"),
+         "float8": ("kernel", "bias") + float8_quantization.FLOAT8_WEIGHTS}
 _EMBEDDING_SPEC = {"int8": ("embeddings", "embeddings_scale"),
                    "int4": ("embeddings", "embeddings_scale", "embeddings_zero", "g_idx")}
 
 
-def _mode_error(mode):
-    return NotImplementedError("Invalid quantization mode. Expected one of "
-                               f"{policies.QUANTIZATION_MODES}. Received: "
-                               f"quantization_mode={mode}")
+def _mode_error(mode, modes=policies.QUANTIZATION_MODES):
+    return NotImplementedError(f"Invalid quantization mode. Expected one of {modes}. "
+                               f"Received: quantization_mode={mode}")
 
 
 def _grouped(block_size):
@@ -61,7 +62,7 @@ def _group_index(n, block_size):
     return np.floor_divide(np.arange(n, dtype="float32"), block_size)
 
 
-def _set_policy(layer, mode, config):
+def set_policy(layer, mode, config):
     if layer._quantized_policy is not None:
         return
     if mode == "int4":
@@ -155,7 +156,7 @@ def dense_quantize(layer, mode, config):
     layer.kernel_scale.assign(scale)
     if zero is not None:
         layer.kernel_zero.assign(zero)
-    _set_policy(layer, mode, config)
+    set_policy(layer, mode, config)
 
 
 def _matmul(x, kernel, compute_dtype):
@@ -250,7 +251,7 @@ def embedding_quantize(layer, mode, config):
             np.transpose(table.numpy()), block_size=block_size)
         value, scale, zero = (np.transpose(np.asarray(t)) for t in (value, scale, zero))
     else:
-        raise _mode_error(mode)
+        raise _mode_error(mode, ("int8", "int4"))
     if mode == "int4":
         value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
     _drop(layer, table)
@@ -259,7 +260,7 @@ def embedding_quantize(layer, mode, config):
     layer.embeddings_scale.assign(scale)
     if zero is not None:
         layer.embeddings_zero.assign(zero)
-    _set_policy(layer, mode, config)
+    set_policy(layer, mode, config)
 
 
 def embedding_quantized_call(layer, ids):
