@@ -186,7 +186,7 @@ def _short(layer):
 def _float8_cases(keras, tf):
     x = _inputs()
     layer = _dense(keras)
-    layer.quantize("float8")
+    layer.quantize(config=keras.quantizers.Float8QuantizationConfig())
     config_dict = layer.get_config()
     rebuilt = keras.layers.Dense.from_config(config_dict)
     rebuilt.build((None, 5))

@@ -1,11 +1,13 @@
-"""`layer.quantize` / `model.quantize` ("int8", "int4") against Keras 3.15's
+"""`layer.quantize` / `model.quantize` ("int8", "int4", "float8") against Keras 3.15's
 recorded results (on TF 2.21; tools/record_keras_quantize.py wrote
 tests/data/keras_quantize_keras315.json and keras_quantized_keras315.keras):
-Dense and Embedding variables (names, dtypes, shapes, values), outputs,
+Dense, EinsumDense and Embedding variables (names, dtypes, shapes, values), outputs,
 input gradients, a fit, configs and their round trip, the quantized dtype
 policies (`keras.dtype_policies.QuantizedDTypePolicy`,
-`keras.dtype_policies.Int4DTypePolicy`), `keras.quantizers.Int8QuantizationConfig`,
-`keras.quantizers.Int4QuantizationConfig`, `keras.quantizers.QuantizationConfig`,
+`keras.dtype_policies.Int4DTypePolicy`, `keras.dtype_policies.QuantizedFloat8DTypePolicy`),
+`keras.quantizers.Int8QuantizationConfig`, `keras.quantizers.Int4QuantizationConfig`,
+`keras.quantizers.Float8QuantizationConfig` (float8 training: fit losses, scales and
+amax histories), `keras.quantizers.QuantizationConfig`,
 `keras.quantizers.quantize_and_dequantize`, and every error message."""
 
 import json
