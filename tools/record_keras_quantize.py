@@ -1,8 +1,8 @@
 """Record Keras 3.15's results (on TensorFlow 2.21) for the quantization cases
 of tests/keras/quantizers/test_quantize.py.
 
-    $BENCH_TF_PYTHON tools/record_keras_quantize.py   # writes tests/data/keras_quantize_keras315.json
-                                                    # and tests/data/keras_quantized_keras315.keras
+    $BENCH_TF_PYTHON tools/record_keras_quantize.py
+    # writes tests/data/keras_quantize_keras315.json and keras_quantized_keras315.keras
 
 `run_cases(keras, tf)` quantizes Dense and Embedding layers with fixed weights
 ("int8", "int4" in groups of 128 and of 2, per channel, and with explicit
@@ -144,6 +144,22 @@ def _embedding_case(keras, config):
             "embeddings": _values(layer.embeddings), "call": _values(layer(ids)),
             "call_float_ids": _values(layer(ids.astype("float32"))),
             "config_dtype": repr(config_dict["dtype"]),
+            "rebuilt": [w[:4] for w in _weights(rebuilt)]}
+
+
+def _reversible_case(keras, tie, config):
+    layer = keras.layers.ReversibleEmbedding(6, 5, tie_weights=tie, name="reversible")
+    layer.build((None,))
+    rng = np.random.RandomState(6)
+    layer.set_weights([rng.normal(size=w.shape).astype("float32") for w in layer.get_weights()])
+    x = rng.normal(size=(2, 5)).astype("float32")
+    x[1] = 0.0
+    layer.quantize(config) if isinstance(config, str) else layer.quantize(config=config)
+    rebuilt = keras.layers.ReversibleEmbedding.from_config(layer.get_config())
+    rebuilt.build((None,))
+    return {"weights": _weights(layer), "policy": repr(layer.dtype_policy),
+            "call": _values(layer(np.array([[1, 5], [0, 2]]))),
+            "reverse": _values(layer(x, reverse=True)),
             "rebuilt": [w[:4] for w in _weights(rebuilt)]}
 
 
@@ -292,6 +308,9 @@ def run_cases(keras, tf):
                          for name, config in _configs(keras).items()
                          if name not in ("int8_no_activation", "int4_custom")}}
     configs = _configs(keras)
+    out["reversible"] = {f"{'tied' if tie else 'untied'}_{name}": _reversible_case(
+        keras, tie, configs[name]) for tie in (True, False)
+        for name in ("int8", "int4", "int4_block2", "int4_per_channel")}
     configs["int8_no_activation"] = keras.quantizers.Int8QuantizationConfig(
         activation_quantizer=None)
     out["einsum_dense"] = {f"{eq}_{name}": _einsum_case(keras, tf, eq, config)
@@ -307,10 +326,11 @@ def run_cases(keras, tf):
 
 
 def save_model(keras, path):
-    """A quantized model (int4 Embedding and Dense in groups of 2, int8 Dense,
-    float8 EinsumDense) saved as a .keras file, and the ids it is called on."""
+    """A quantized model (an untied ReversibleEmbedding and a Dense int4 in groups
+    of 2, an int8 Dense, a float8 EinsumDense) saved as a .keras file, and the ids
+    it is called on."""
     inputs = keras.Input((5,), dtype="int32")
-    table = keras.layers.Embedding(6, 3, name="table")(inputs)
+    table = keras.layers.ReversibleEmbedding(6, 3, tie_weights=False, name="table")(inputs)
     flat = keras.layers.Flatten()(table)
     hidden = keras.layers.Dense(4, activation="relu", name="hidden")(flat)
     out = keras.layers.Dense(2, name="out")(hidden)

@@ -50,7 +50,8 @@ def _close(ours, theirs, path):
         assert ours == theirs, path
 
 
-@pytest.mark.parametrize("group", ["dense", "einsum_dense", "embedding", "model", "float8",
+@pytest.mark.parametrize("group", ["dense", "einsum_dense", "embedding", "reversible", "model",
+                                   "float8",
                                    "policies",
                                    "quantize_and_dequantize"])
 def test_values_match_keras(ours, group):
@@ -90,6 +91,10 @@ def test_keras_file_loads_with_its_quantized_variables(tmp_path):
     assert repr(hidden.dtype_policy) == '<QuantizedDTypePolicy "int8_from_float32">'
     assert [(w.name, w.dtype.name) for w in hidden.weights] == [
         ("bias", "float32"), ("kernel", "int8"), ("kernel_scale", "float32")]
+    table = model.get_layer("table")
+    assert [w.name for w in table.weights][-3:] == [
+        "reverse_embeddings", "reverse_embeddings_scale", "reverse_embeddings_zero"]
+    assert table.reverse_embeddings.shape == (2, 6)
     scaled = model.get_layer("scaled")
     assert repr(scaled.dtype_policy) == '<QuantizedFloat8DTypePolicy "float8_from_float32">'
     assert len(scaled.weights) == 8 and scaled.inputs_amax_history.shape == (1024,)

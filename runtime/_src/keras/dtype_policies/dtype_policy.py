@@ -20,7 +20,8 @@ from runtime._src.keras.backend import config as backend_config
 from runtime._src.keras.saving import serialization_lib as serialization
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Int4DTypePolicy", "QUANTIZATION_MODES",
-           "QuantizedDTypePolicy", "QuantizedFloat8DTypePolicy", "layer_policy", "global_policy", "set_global_policy", "get",
+           "QuantizedDTypePolicy", "QuantizedFloat8DTypePolicy", "layer_policy", "global_policy",
+           "set_global_policy", "get",
            "serialize", "deserialize"]
 
 QUANTIZATION_MODES = ("int8", "float8", "int4")       # Keras 3.15 also has gptq and awq

@@ -21,9 +21,9 @@ import string
 
 import numpy as np
 
-from runtime._src.keras.layers.core.quantization import (_add, _drop, _grouped,
-                                                          _group_index, _mode_error,
-                                                          set_policy)
+from runtime._src.keras.layers.core.quantization import (add_frozen_weight, drop_weight,
+                                                          group_index, is_grouped,
+                                                          mode_error, set_policy)
 from runtime._src.keras.ops import core as kcore
 from runtime._src.keras.ops import numpy as knp
 from runtime._src.keras.quantizers import quantizers
@@ -117,30 +117,31 @@ def _scale_shape(shape, layout):
 
 def einsum_quantized_build(layer, kernel_shape, mode, config=None):
     """The quantized kernel variables of an EinsumDense layer."""
-    info = layer._quantization_info = quantization_info(layer._equation_parts, layer.input_spec.ndim)
+    info = quantization_info(layer._equation_parts, layer.input_spec.ndim)
+    layer._quantization_info = info
     kernel_shape = tuple(kernel_shape)
     layer.quantization_axis = tuple(info["input"][0])
     if mode == "int8":
         layer.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
             config, quantizers.AbsMaxQuantizer())
-        layer._kernel = _add(layer, "kernel", kernel_shape, "int8", "zeros")
-        _add(layer, "kernel_scale", _scale_shape(kernel_shape, info["kernel"]))
+        layer._kernel = add_frozen_weight(layer, "kernel", kernel_shape, "int8", "zeros")
+        add_frozen_weight(layer, "kernel_scale", _scale_shape(kernel_shape, info["kernel"]))
         return
     if mode != "int4":
-        raise _mode_error(mode)
+        raise mode_error(mode)
     layer.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, None)
     layer.original_kernel_shape = kernel_shape
     rows, columns = _rows_and_columns(kernel_shape, info["kernel"][0])
     block_size = get_block_size_for_layer(layer, config)
     layer._int4_block_size = block_size if block_size not in (None, -1) else None
     layer._int4_unpacked_column_size = columns
-    layer._kernel = _add(layer, "kernel", (rows, (columns + 1) // 2), "int8", "zeros")
-    groups = (math.ceil(rows / block_size), columns) if _grouped(block_size) else (columns,)
-    _add(layer, "kernel_scale", groups)
-    if _grouped(block_size):
-        _add(layer, "kernel_zero", groups, "int8", "zeros")
-        _add(layer, "g_idx", (rows,), "float32", "zeros").assign(
-            _group_index(rows, block_size))
+    layer._kernel = add_frozen_weight(layer, "kernel", (rows, (columns + 1) // 2), "int8", "zeros")
+    groups = (math.ceil(rows / block_size), columns) if is_grouped(block_size) else (columns,)
+    add_frozen_weight(layer, "kernel_scale", groups)
+    if is_grouped(block_size):
+        add_frozen_weight(layer, "kernel_zero", groups, "int8", "zeros")
+        add_frozen_weight(layer, "g_idx", (rows,), "float32", "zeros").assign(
+            group_index(rows, block_size))
 
 
 def einsum_quantize(layer, mode, config):
@@ -159,7 +160,7 @@ def einsum_quantize(layer, mode, config):
     elif mode == "int4":
         flat = np.reshape(kernel.numpy(), _rows_and_columns(shape, reduced))
         block_size = getattr(config, "block_size", None)
-        if _grouped(block_size):
+        if is_grouped(block_size):
             value, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
                 flat, block_size=block_size)
         else:
@@ -168,8 +169,8 @@ def einsum_quantize(layer, mode, config):
             scale = knp.squeeze(scale, axis=0)
         value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
     else:
-        raise _mode_error(mode)
-    _drop(layer, kernel)
+        raise mode_error(mode)
+    drop_weight(layer, kernel)
     einsum_quantized_build(layer, shape, mode, config)
     layer._kernel.assign(value)
     layer.kernel_scale.assign(scale)

@@ -33,7 +33,8 @@ from runtime._src.keras.saving import serialization_lib
 
 __all__ = ["config_argument", "dense_quantize", "dense_quantized_build", "dense_quantized_call",
            "embedding_quantize", "embedding_quantized_build", "embedding_quantized_call",
-           "saved_weights_order", "set_policy"]
+           "saved_weights_order", "set_policy", "add_frozen_weight", "drop_weight",
+           "group_index", "is_grouped", "mode_error", "quantized_matmul"]
 
 _SPEC = {"int8": ("kernel", "bias", "kernel_scale"),
          "int4": ("kernel", "bias", "kernel_scale", "kernel_zero", "g_idx"),
@@ -42,23 +43,23 @@ _EMBEDDING_SPEC = {"int8": ("embeddings", "embeddings_scale"),
                    "int4": ("embeddings", "embeddings_scale", "embeddings_zero", "g_idx")}
 
 
-def _mode_error(mode, modes=policies.QUANTIZATION_MODES):
+def mode_error(mode, modes=policies.QUANTIZATION_MODES):
     return NotImplementedError(f"Invalid quantization mode. Expected one of {modes}. "
                                f"Received: quantization_mode={mode}")
 
 
-def _grouped(block_size):
+def is_grouped(block_size):
     return block_size is not None and block_size > 0
 
 
-def _add(layer, name, shape, dtype=None, initializer="ones"):
+def add_frozen_weight(layer, name, shape, dtype=None, initializer="ones"):
     variable = layer.add_weight(name=name, shape=shape, initializer=initializer,
                                 dtype=dtype, trainable=False)
     setattr(layer, name, variable)
     return variable
 
 
-def _group_index(n, block_size):
+def group_index(n, block_size):
     return np.floor_divide(np.arange(n, dtype="float32"), block_size)
 
 
@@ -71,7 +72,7 @@ def set_policy(layer, mode, config):
     layer._quantized_policy = policies.get(f"{mode}_from_{layer.dtype_policy.name}")
 
 
-def _drop(layer, variable):
+def drop_weight(layer, variable):
     layer._own_weights = [w for w in layer._own_weights if w is not variable]
 
 
@@ -106,23 +107,24 @@ def dense_quantized_build(layer, kernel_shape, mode, config=None):
     if mode == "int8":
         layer.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
             config, quantizers.AbsMaxQuantizer())
-        layer._kernel = _add(layer, "kernel", kernel_shape, "int8", "zeros")
-        _add(layer, "kernel_scale", (units,))
+        layer._kernel = add_frozen_weight(layer, "kernel", kernel_shape, "int8", "zeros")
+        add_frozen_weight(layer, "kernel_scale", (units,))
     elif mode == "int4":
         layer.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
             config, None)
-        layer._kernel = _add(layer, "kernel", (inputs_dim, (units + 1) // 2), "int8", "zeros")
+        layer._kernel = add_frozen_weight(layer, "kernel", (inputs_dim, (units + 1) // 2),
+                                          "int8", "zeros")
         block_size = get_block_size_for_layer(layer, config)
         layer._int4_block_size = block_size
-        groups = (units,) if not _grouped(block_size) else \
+        groups = (units,) if not is_grouped(block_size) else \
             (math.ceil(inputs_dim / block_size), units)
-        _add(layer, "kernel_scale", groups)
-        if _grouped(block_size):
-            _add(layer, "kernel_zero", groups, "int8", "zeros")
-            _add(layer, "g_idx", (inputs_dim,), "float32", "zeros").assign(
-                _group_index(inputs_dim, block_size))
+        add_frozen_weight(layer, "kernel_scale", groups)
+        if is_grouped(block_size):
+            add_frozen_weight(layer, "kernel_zero", groups, "int8", "zeros")
+            add_frozen_weight(layer, "g_idx", (inputs_dim,), "float32", "zeros").assign(
+                group_index(inputs_dim, block_size))
     else:
-        raise _mode_error(mode)
+        raise mode_error(mode)
     layer._orig_output_dim = units
 
 
@@ -138,7 +140,7 @@ def dense_quantize(layer, mode, config):
             config, quantizers.AbsMaxQuantizer(axis=0))
         value, scale = quantizer(kernel.numpy(), to_numpy=True)
         scale = knp.squeeze(scale, axis=0)
-    elif mode == "int4" and not _grouped(block_size):
+    elif mode == "int4" and not is_grouped(block_size):
         quantizer = QuantizationConfig.weight_quantizer_or_default(
             config, quantizers.AbsMaxQuantizer(axis=0, value_range=(-8, 7)))
         value, scale = quantizer(kernel.numpy(), to_numpy=True)
@@ -147,10 +149,10 @@ def dense_quantize(layer, mode, config):
         value, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
             kernel.numpy(), block_size=block_size)
     else:
-        raise _mode_error(mode)
+        raise mode_error(mode)
     if mode == "int4":
         value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
-    _drop(layer, kernel)
+    drop_weight(layer, kernel)
     dense_quantized_build(layer, shape, mode, config)
     layer._kernel.assign(value)
     layer.kernel_scale.assign(scale)
@@ -159,7 +161,7 @@ def dense_quantize(layer, mode, config):
     set_policy(layer, mode, config)
 
 
-def _matmul(x, kernel, compute_dtype):
+def quantized_matmul(x, kernel, compute_dtype):
     if x.dtype.is_integer:                # quantized inputs: exact int32 sums
         return kcore.cast(knp.matmul(kcore.cast(x, "int32"), kcore.cast(kernel, "int32")),
                           compute_dtype)
@@ -196,13 +198,13 @@ def dense_quantized_call(layer, inputs):
             return kcore.cast(knp.matmul(upstream, knp.transpose(float_kernel)),
                               x_dtype), None
         if grouped:
-            return _matmul(x, _dense_dequantized_kernel(layer, kernel, scale, zero, g_idx,
+            return quantized_matmul(x, _dense_dequantized_kernel(layer, kernel, scale, zero, g_idx,
                                                         compute), compute), grad
         out_scale = scale
         if layer.inputs_quantizer:
             x, x_scale = layer.inputs_quantizer(x, axis=-1)
             out_scale = knp.multiply(out_scale, x_scale)
-        return knp.divide(_matmul(x, kernel, compute), out_scale), grad
+        return knp.divide(quantized_matmul(x, kernel, compute), out_scale), grad
 
     x = matmul(inputs, scale)
     if layer.bias is not None:
@@ -217,20 +219,21 @@ def embedding_quantized_build(layer, shape, mode, config=None):
     """The quantized table variables of an Embedding layer of `shape`."""
     rows, cols = shape
     if mode == "int8":
-        layer._embeddings = _add(layer, "embeddings", shape, "int8", "zeros")
-        _add(layer, "embeddings_scale", (rows,))
+        layer._embeddings = add_frozen_weight(layer, "embeddings", shape, "int8", "zeros")
+        add_frozen_weight(layer, "embeddings_scale", (rows,))
     elif mode == "int4":
-        layer._embeddings = _add(layer, "embeddings", (rows, (cols + 1) // 2), "int8", "zeros")
+        layer._embeddings = add_frozen_weight(layer, "embeddings", (rows, (cols + 1) // 2),
+                                              "int8", "zeros")
         block_size = get_block_size_for_layer(layer, config)
         layer._int4_block_size = block_size
-        groups = (rows,) if not _grouped(block_size) else (rows, math.ceil(cols / block_size))
-        _add(layer, "embeddings_scale", groups)
-        if _grouped(block_size):
-            _add(layer, "embeddings_zero", groups, "int8", "zeros")
-            _add(layer, "g_idx", (cols,), "float32", "zeros").assign(
-                _group_index(cols, block_size))
+        groups = (rows,) if not is_grouped(block_size) else (rows, math.ceil(cols / block_size))
+        add_frozen_weight(layer, "embeddings_scale", groups)
+        if is_grouped(block_size):
+            add_frozen_weight(layer, "embeddings_zero", groups, "int8", "zeros")
+            add_frozen_weight(layer, "g_idx", (cols,), "float32", "zeros").assign(
+                group_index(cols, block_size))
     else:
-        raise _mode_error(mode)
+        raise mode_error(mode)
     layer._orig_output_dim = cols
 
 
@@ -240,7 +243,7 @@ def embedding_quantize(layer, mode, config):
     table = layer._embeddings
     block_size = getattr(config, "block_size", None) if mode == "int4" else None
     zero = None
-    if mode in ("int8", "int4") and not _grouped(block_size):
+    if mode in ("int8", "int4") and not is_grouped(block_size):
         default = quantizers.AbsMaxQuantizer(axis=-1) if mode == "int8" else \
             quantizers.AbsMaxQuantizer(axis=-1, value_range=(-8, 7))
         quantizer = QuantizationConfig.weight_quantizer_or_default(config, default)
@@ -251,10 +254,10 @@ def embedding_quantize(layer, mode, config):
             np.transpose(table.numpy()), block_size=block_size)
         value, scale, zero = (np.transpose(np.asarray(t)) for t in (value, scale, zero))
     else:
-        raise _mode_error(mode, ("int8", "int4"))
+        raise mode_error(mode, ("int8", "int4"))
     if mode == "int4":
         value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
-    _drop(layer, table)
+    drop_weight(layer, table)
     embedding_quantized_build(layer, (layer.input_dim, layer.output_dim), mode, config)
     layer._embeddings.assign(value)
     layer.embeddings_scale.assign(scale)
