@@ -1,7 +1,8 @@
 """`layer.quantize` / `model.quantize` ("int8", "int4", "float8") against Keras 3.15's
 recorded results (on TF 2.21; tools/record_keras_quantize.py wrote
 tests/data/keras_quantize_keras315.json and keras_quantized_keras315.keras):
-Dense, EinsumDense and Embedding variables (names, dtypes, shapes, values), outputs,
+Dense, EinsumDense, Embedding and ReversibleEmbedding variables (names, dtypes,
+shapes, values), outputs,
 input gradients, a fit, configs and their round trip, the quantized dtype
 policies (`keras.dtype_policies.QuantizedDTypePolicy`,
 `keras.dtype_policies.Int4DTypePolicy`, `keras.dtype_policies.QuantizedFloat8DTypePolicy`),

@@ -328,7 +328,7 @@ class Layer(AutoConfigured, Module):
 
     @property
     def quantization_mode(self):
-        """The quantization mode ("int8", "int4"), None when not quantized."""
+        """The quantization mode ("int8", "int4", "float8"), None when not quantized."""
         return None if self._quantized_policy is None else \
             self._quantized_policy.quantization_mode
 
@@ -450,8 +450,9 @@ class Layer(AutoConfigured, Module):
 
     def quantize(self, mode=None, type_check=True, config=None):
         """`layer.quantize(mode=None, config=None)`: replace the built layer's
-        weights by `mode`'s ("int8", "int4"; or a QuantizationConfig's). Dense
-        and Embedding have it; other layers raise NotImplementedError."""
+        weights by `mode`'s ("int8", "int4", "float8"; or a QuantizationConfig's).
+        Dense, EinsumDense, Embedding and ReversibleEmbedding have it; other
+        layers raise NotImplementedError."""
         config = quantization_config.validate_and_resolve_config(mode, config)
         mode = config.mode
         if not self.built:

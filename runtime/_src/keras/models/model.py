@@ -115,9 +115,10 @@ class Model(Layer, training.TrainingMixin, model_file.SavingMixin):
         self(_symbolic_inputs(input_shape))
 
     def quantize(self, mode=None, config=None, filters=None, **kwargs):
-        """Quantize the weights of its Dense and Embedding layers to "int8" or
-        "int4" (or as a `keras.quantizers.QuantizationConfig` says); `filters`: a
-        regular expression, a list of them, or a callable choosing layers."""
+        """Quantize the weights of its Dense, EinsumDense and (Reversible)Embedding
+        layers to "int8", "int4" or "float8" (or as a
+        `keras.quantizers.QuantizationConfig` says); `filters`: a regular
+        expression, a list of them, or a callable choosing layers."""
         quantization_config.quantize_model(self, mode, config, filters, **kwargs)
 
     def get_config(self):

@@ -1,4 +1,4 @@
-"""`keras.quantizers.QuantizationConfig` and its int8 / int4 kinds: how
+"""`keras.quantizers.QuantizationConfig` and its int8 / int4 / float8 kinds: how
 `layer.quantize(...)` / `model.quantize(...)` quantize weights (and inputs),
 as Keras 3.15.
 
@@ -11,7 +11,8 @@ Int8QuantizationConfig's default activation quantizer is AbsMaxQuantizer()
 (each input row scaled to [-127, 127]); Int4QuantizationConfig quantizes no
 activations, and with block_size > 0 (default 128) keeps a scale and a zero
 point per group of `block_size` input rows (None / -1: one abs-max scale per
-output channel).
+output channel). Float8QuantizationConfig takes no quantizers (float8 training,
+layers/core/float8_quantization.py).
 """
 
 import re
