@@ -141,3 +141,14 @@ def test_traced_call_and_gradient_match_eager(mode):
     np.testing.assert_array_equal(y.numpy(), eager.numpy())
     np.testing.assert_allclose(grad.numpy(), tape.gradient(total, x).numpy(), rtol=1e-6)
     assert layer.trainable_weights == [layer.bias]
+
+
+def test_plain_int8_and_float8_input_dtypes_are_not_policy_names():
+    # "int8_from_float32" names a quantized policy; Input(dtype="int8") stays an
+    # int8 input, as in Keras 3.15 (keras.dtype_policies.get("int8") refuses, as Keras)
+    ids = keras.Input((3,), dtype="int8")
+    model = keras.Model(ids, keras.layers.Embedding(5, 2)(ids))
+    assert ids.dtype == "int8" and model(np.array([[1, 2, 3]], "int8")).shape == (1, 3, 2)
+    assert keras.Input((2,), dtype="float8_e4m3fn").dtype == "float8_e4m3fn"
+    with pytest.raises(ValueError, match="Cannot convert `policy` into a valid pair"):
+        keras.dtype_policies.get("int8")

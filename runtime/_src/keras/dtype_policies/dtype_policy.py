@@ -206,9 +206,15 @@ def quantized_layer_policy(dtype):
     name or its config), else None."""
     if isinstance(dtype, dict) and "source_name" in dtype.get("config", {}):
         dtype = deserialize(dtype)
-    if isinstance(dtype, str) and dtype.startswith(QUANTIZATION_MODES):
+    if _names_quantized_policy(dtype):
         dtype = quantized_policy_by_name(dtype)
     return dtype if isinstance(dtype, QuantizedDTypePolicy) else None
+
+
+def _names_quantized_policy(dtype):
+    """"int8_from_float32" does; a layer's plain "int8" or "float8_e4m3fn" dtype
+    does not (an InputLayer's int8 inputs)."""
+    return isinstance(dtype, str) and dtype.startswith(QUANTIZATION_MODES) and "_from_" in dtype
 
 
 def layer_policy(dtype):
@@ -217,7 +223,7 @@ def layer_policy(dtype):
     if isinstance(dtype, dict):
         dtype = deserialize(dtype) if "source_name" in dtype.get("config", {}) else \
             dtype.get("config", {}).get("name")
-    if isinstance(dtype, str) and dtype.startswith(QUANTIZATION_MODES):
+    if _names_quantized_policy(dtype):
         dtype = quantized_policy_by_name(dtype)
     if isinstance(dtype, QuantizedDTypePolicy):
         dtype = dtype._source_name
