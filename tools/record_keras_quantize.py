@@ -129,6 +129,7 @@ def _einsum_case(keras, tf, equation, config):
     rebuilt = keras.layers.EinsumDense.from_config(config_dict)
     rebuilt.build((None,) + shape[1:])
     return {"weights": _weights(layer), "policy": repr(layer.dtype_policy),
+            "kernel": [list(np.asarray(layer.kernel).shape), _values(layer.kernel)],
             "call": _values(layer(x)), "input_gradient": _input_gradient(tf, layer, x),
             "rebuilt": [w[:4] for w in _weights(rebuilt)]}
 

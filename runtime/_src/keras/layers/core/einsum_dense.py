@@ -23,6 +23,7 @@ from runtime._src.keras.layers.core import (einsum_quantization, float8_quantiza
                                              quantization)
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.quantizers import quantizers
+from runtime._src.ops import array_ops
 from runtime._src.ops.einsum_ops import einsum
 
 __all__ = ["EinsumDense"]
@@ -116,11 +117,12 @@ class EinsumDense(Layer):
 
     @property
     def kernel(self):
-        """The kernel variable (int8 when quantized; int4: the unpacked values,
-        (rows, columns) as stored)."""
+        """The kernel variable (int8 when quantized; int4: the unpacked values
+        in the float kernel's shape)."""
         if self.quantization_mode == "int4" and self._kernel is not None:
-            return quantizers.unpack_int4(self._kernel, self._int4_unpacked_column_size,
-                                          axis=-1)
+            unpacked = quantizers.unpack_int4(self._kernel, self._int4_unpacked_column_size,
+                                              axis=-1)
+            return array_ops.reshape(unpacked, self.original_kernel_shape)
         return self._kernel
 
     @kernel.setter
