@@ -26,7 +26,8 @@ class Dense(Layer):
     kernel_initializer="glorot_uniform", bias_initializer="zeros",
     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
     kernel_constraint=None, bias_constraint=None, quantization_config=None)`;
-    `quantize("int8" / "int4")` (layers/core/quantization.py)."""
+    `quantize("int8" / "int4" / "float8")` (layers/core/quantization.py,
+    float8_quantization.py)."""
 
     supports_masking = True         # the input's mask passes on (Keras 3.15)
 
