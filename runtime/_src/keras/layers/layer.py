@@ -283,8 +283,9 @@ class Layer(AutoConfigured, Module):
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _ALLOWED_KWARGS
         if unknown:
-            raise TypeError(f"{type(self).__name__}: keyword argument not understood: "
-                            f"{sorted(unknown)[0]!r}")
+            unknown = {k: v for k, v in kwargs.items() if k in unknown}
+            raise ValueError(f"Unrecognized keyword arguments passed to "
+                             f"{type(self).__name__}: {unknown}")
         super().__init__(name=name if name is not None else
                          unique_name(to_snake_case(type(self).__name__)))
         self._losses = []
@@ -391,8 +392,8 @@ class Layer(AutoConfigured, Module):
             is_trainable = trainable and v.trainable
             if which == "all" or (which == "trainable") == is_trainable:
                 found.append(v)
-        for v in sorted(self._own_weights, key=lambda w: not w.trainable):
-            add(v)                       # own trainable weights first, as Keras 3
+        for v in self._own_weights_in_order():
+            add(v)
         if seeds:
             for generator in _tracked_values(self, _SeedGenerator):
                 add(generator.state)
@@ -402,6 +403,12 @@ class Layer(AutoConfigured, Module):
             elif id(value) not in seen:
                 seen.add(id(value))
                 value._collect_into(which, found, seen, trainable and value._trainable, seeds)
+
+    def _own_weights_in_order(self):
+        """Own weights created trainable first, then the others, as Keras 3's
+        tracker lists them (a weight frozen later, as LoRA's kernel, keeps its place)."""
+        return sorted(self._own_weights, key=lambda w: not getattr(w, "_created_trainable",
+                                                                   w.trainable))
 
     @property
     def layers(self):
@@ -443,6 +450,7 @@ class Layer(AutoConfigured, Module):
                                  constraint=constraint, aggregation=aggregation,
                                  autocast=autocast)
         variable.overwrite_with_gradient = bool(overwrite_with_gradient)
+        variable._created_trainable = bool(trainable)
         self._own_weights.append(variable)
         return variable
 

@@ -70,7 +70,7 @@ def _walk(obj, path, found, visited):
     visited.add(id(obj))
     found.append((None, _join(path, "vars")))        # Keras makes the group of every layer
     order = getattr(obj, "_saved_weights_order", None)      # a quantized layer's own
-    own = (order and order()) or sorted(obj._own_weights, key=lambda w: not w.trainable)
+    own = (order and order()) or obj._own_weights_in_order()
     found.extend((v, _join(path, f"vars/{i}")) for i, v in enumerate(own))
     for name, child in _children(obj):
         child_path = _join(path, name)
@@ -134,7 +134,7 @@ def assign_keras_weights(model, data, where):
     the optimizer's state when the model is compiled and the file has it."""
     datasets = hdf5.read_datasets(data)
     pairs = keras_weight_paths(model)
-    covered = {id(v) for v, _ in pairs}
+    covered = {id(c) for v, _ in pairs for c in getattr(v, "covers", (v,))}
     missing = [getattr(v, "path", v.name) for v in model.weights if id(v) not in covered]
     if missing:
         raise ValueError(f"{where}: cannot tell where Keras stored the weights {missing}")

@@ -12,6 +12,7 @@ from runtime._src.keras.constraints import constraints
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.regularizers import regularizers
 from runtime._src.keras.layers.core import float8_quantization, quantization
+from runtime._src.keras.layers.core.lora import LoraMixin
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.ops import numpy as knp
 from runtime._src.keras.quantizers import quantizers
@@ -21,15 +22,16 @@ from runtime._src.ops import array_ops, math_ops, nn_ops
 __all__ = ["Dense", "init_kernel_and_bias"]
 
 
-class Dense(Layer):
+class Dense(LoraMixin, Layer):
     """`tf.keras.layers.Dense(units, activation=None, use_bias=True,
     kernel_initializer="glorot_uniform", bias_initializer="zeros",
     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-    kernel_constraint=None, bias_constraint=None, quantization_config=None)`;
-    `quantize("int8" / "int4" / "float8")` (layers/core/quantization.py,
-    float8_quantization.py)."""
+    kernel_constraint=None, bias_constraint=None, lora_rank=None, lora_alpha=None,
+    quantization_config=None)`; `quantize("int8" / "int4" / "float8")`
+    (layers/core/quantization.py, float8_quantization.py); `enable_lora` (lora.py)."""
 
     supports_masking = True         # the input's mask passes on (Keras 3.15)
+    _lora_alpha_on_build = False    # Keras 3.15's build enables LoRA with alpha = rank
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
@@ -37,7 +39,7 @@ class Dense(Layer):
                  bias_constraint=None, **kwargs):
         self.quantization_config = quantization.config_argument(
             kwargs.pop("quantization_config", None))
-        kwargs.pop("lora_rank", None)
+        self._init_lora(kwargs)
         super().__init__(**kwargs)
         if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
@@ -54,10 +56,12 @@ class Dense(Layer):
 
     @property
     def kernel(self):
-        """The kernel variable (int8 when quantized; int4: the unpacked values)."""
-        if self.quantization_mode == "int4" and self._kernel is not None:
-            return quantizers.unpack_int4(self._kernel, self.units, axis=-1)
-        return self._kernel
+        """The kernel variable (int8 when quantized; int4: the unpacked values;
+        with LoRA: kernel + (alpha / rank) * a @ b)."""
+        kernel = self._kernel
+        if self.quantization_mode == "int4" and kernel is not None:
+            kernel = quantizers.unpack_int4(kernel, self.units, axis=-1)
+        return self._lora_merged(kernel)
 
     @kernel.setter
     def kernel(self, value):
@@ -78,6 +82,7 @@ class Dense(Layer):
                             (self.units,))
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
+        self._build_lora()
 
     def _quantize(self, mode, type_check, config):
         if type_check and type(self) is not Dense:
@@ -90,19 +95,26 @@ class Dense(Layer):
             quantization.dense_quantize(self, mode, config)
 
     def _saved_weights_order(self):
-        return quantization.saved_weights_order(self)
+        order = quantization.saved_weights_order(self)
+        return self._lora_saved_order(order) if self.lora_enabled else order
+
+    def _lora_requantized(self):
+        return quantization.dense_requantized(self, self._lora_delta())
 
     def call(self, inputs, training=None):
         if self.quantization_mode == "float8":
+            if self.lora_enabled:
+                raise NotImplementedError("Currently, `_float8_call` doesn't support LoRA")
             return float8_quantization.float8_call(self, inputs, _float8_matmul, training)
         if self.quantization_mode:
             return quantization.dense_quantized_call(self, inputs)
-        if inputs.dtype != self.kernel.dtype:
-            inputs = math_ops.cast(inputs, self.kernel.dtype)
+        kernel = self.kernel
+        if inputs.dtype != kernel.dtype:
+            inputs = math_ops.cast(inputs, kernel.dtype)
         if inputs.shape.rank == 2:
-            outputs = math_ops.matmul(inputs, self.kernel)
+            outputs = math_ops.matmul(inputs, kernel)
         else:
-            outputs = _matmul_last_axis(inputs, self.kernel, self.units)
+            outputs = _matmul_last_axis(inputs, kernel, self.units)
         if self.use_bias:
             outputs = nn_ops.bias_add(outputs, self.bias)
         return self.activation(outputs)

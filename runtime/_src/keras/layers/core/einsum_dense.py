@@ -21,6 +21,7 @@ from runtime._src.keras.initializers import initializers
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.core import (einsum_quantization, float8_quantization,
                                              quantization)
+from runtime._src.keras.layers.core.lora import LoraMixin
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.quantizers import quantizers
 from runtime._src.ops import array_ops
@@ -91,15 +92,14 @@ def analyze(equation, bias_axes, input_shape, output_shape):
     return kernel, bias, full, in_axes, out_axes
 
 
-class EinsumDense(Layer):
-    """See the module docstring."""
+class EinsumDense(LoraMixin, Layer):
+    """See the module docstring; `lora_rank`, `lora_alpha` and `enable_lora`: lora.py."""
 
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  bias_constraint=None, **kwargs):
-        for key in ("lora_rank", "lora_alpha"):
-            kwargs.pop(key, None)
+        self._init_lora(kwargs)
         self.quantization_config = quantization.config_argument(
             kwargs.pop("quantization_config", None))
         super().__init__(**kwargs)
@@ -118,12 +118,13 @@ class EinsumDense(Layer):
     @property
     def kernel(self):
         """The kernel variable (int8 when quantized; int4: the unpacked values
-        in the float kernel's shape)."""
-        if self.quantization_mode == "int4" and self._kernel is not None:
-            unpacked = quantizers.unpack_int4(self._kernel, self._int4_unpacked_column_size,
+        in the float kernel's shape; with LoRA: kernel + (alpha / rank) * a @ b)."""
+        kernel = self._kernel
+        if self.quantization_mode == "int4" and kernel is not None:
+            unpacked = quantizers.unpack_int4(kernel, self._int4_unpacked_column_size,
                                               axis=-1)
-            return array_ops.reshape(unpacked, self.original_kernel_shape)
-        return self._kernel
+            kernel = array_ops.reshape(unpacked, self.original_kernel_shape)
+        return self._lora_merged(kernel)
 
     @kernel.setter
     def kernel(self, value):
@@ -140,7 +141,8 @@ class EinsumDense(Layer):
             einsum_quantization.einsum_quantize(self, mode, config)
 
     def _saved_weights_order(self):
-        return quantization.saved_weights_order(self)
+        order = quantization.saved_weights_order(self)
+        return self._lora_saved_order(order) if self.lora_enabled else order
 
     def build(self, input_shape):
         kernel, bias, full, in_axes, out_axes = analyze(
@@ -165,14 +167,17 @@ class EinsumDense(Layer):
             shape=tuple(bias), initializer=self.bias_initializer, name="bias",
             regularizer=self.bias_regularizer, constraint=self.bias_constraint)
         self.built = True
+        self._build_lora()
 
     def call(self, inputs, training=None):
         if self.quantization_mode == "float8":
+            if self.lora_enabled:
+                raise NotImplementedError("Currently, `_float8_call` doesn't support LoRA")
             return float8_quantization.float8_call(
                 self, inputs, lambda x, kernel: einsum(self.equation, x, kernel), training)
         if self.quantization_mode:
             return einsum_quantization.einsum_quantized_call(self, inputs)
-        x = einsum(self.equation, inputs, self.kernel.read_value())
+        x = einsum(self.equation, inputs, self._lora_merged(self._kernel.read_value()))
         if self.bias is not None:
             x = x + self.bias.read_value()
         return self.activation(x)

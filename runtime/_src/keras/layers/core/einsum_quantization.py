@@ -234,6 +234,8 @@ def einsum_quantized_call(layer, inputs):
         return y, grad
 
     x = einsum(inputs, scale)
+    if getattr(layer, "lora_enabled", False):
+        x = layer._lora_output(x, knp.einsum(layer.equation, inputs, layer.lora_kernel_a))
     if layer.bias is not None:
         x = knp.add(x, layer.bias)
     return layer.activation(x)

@@ -207,9 +207,38 @@ def dense_quantized_call(layer, inputs):
         return knp.divide(quantized_matmul(x, kernel, compute), out_scale), grad
 
     x = matmul(inputs, scale)
+    if getattr(layer, "lora_enabled", False):
+        x = layer._lora_output(x, knp.matmul(inputs, layer.lora_kernel_a))
     if layer.bias is not None:
         x = knp.add(x, layer.bias)
     return layer.activation(x)
+
+
+def dense_requantized(layer, delta):
+    """(kernel, scale, zero or None) of the quantized Dense kernel with `delta`
+    added to its dequantized values, quantized again as `dense_quantize` does
+    (what Keras 3.15 saves for a LoRA layer)."""
+    mode = layer.quantization_mode
+    kernel = kcore.convert_to_tensor(layer._kernel)
+    if mode == "int4":
+        kernel = quantizers.unpack_int4(kernel, layer._orig_output_dim, axis=-1)
+    grouped = getattr(layer, "kernel_zero", None) is not None
+    scale = kcore.convert_to_tensor(layer.kernel_scale)
+    zero = kcore.convert_to_tensor(layer.kernel_zero) if grouped else None
+    g_idx = kcore.convert_to_tensor(layer.g_idx) if grouped else None
+    merged = knp.add(_dense_dequantized_kernel(layer, kernel, scale, zero, g_idx,
+                                               layer.compute_dtype), delta).numpy()
+    if grouped:
+        value, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
+            merged, block_size=layer._int4_block_size)
+    else:
+        value, scale = quantizers.abs_max_quantize(
+            merged, axis=0, value_range=(-8, 7) if mode == "int4" else (-127, 127),
+            to_numpy=True)
+        scale = np.squeeze(np.asarray(scale), axis=0)
+    if mode == "int4":
+        value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
+    return np.asarray(value), np.asarray(scale), None if zero is None else np.asarray(zero)
 
 
 # --- Embedding ------------------------------------------------------------------------

@@ -1,0 +1,80 @@
+"""LoRA (`lora_rank`, `lora_alpha`, `enable_lora`) on Dense, EinsumDense, Embedding
+and Conv1D/2D/3D against Keras 3.15's recorded results (on TF 2.21;
+tools/record_keras_lora.py wrote tests/data/keras_lora_keras315.json and
+keras_lora_keras315.keras): variables (paths, dtypes, shapes, trainability,
+values) and their order, outputs, gradients, a two-epoch fit, configs and
+their round trip, .keras / .weights.h5 files (Keras saves the kernel with LoRA
+merged in and zeros the LoRA pair on loading), LoRA on int8 / int4 layers, and
+every error message."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import runtime as tf
+import runtime.keras as keras
+from tools.record_keras_lora import _fill, _model, _values, run_cases
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "..", "data")
+RECORDED = json.load(open(os.path.join(DATA, "keras_lora_keras315.json")))["cases"]
+
+
+@pytest.fixture(scope="module")
+def ours(tmp_path_factory):
+    return run_cases(keras, tf, str(tmp_path_factory.mktemp("lora")))
+
+
+def _close(ours, theirs, path):
+    if isinstance(theirs, dict):
+        assert sorted(ours) == sorted(theirs), path
+        for key in theirs:
+            _close(ours[key], theirs[key], f"{path}.{key}")
+    elif isinstance(theirs, list):
+        assert len(ours) == len(theirs), path
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            _close(a, b, f"{path}[{i}]")
+    elif isinstance(theirs, float):
+        assert ours == pytest.approx(theirs, rel=1e-5, abs=2e-6), path
+    else:
+        assert ours == theirs, path
+
+
+@pytest.mark.parametrize("group", ["dense", "einsum_dense", "embedding", "conv", "quantized",
+                                   "fit", "files"])
+def test_values_match_keras(ours, group):
+    _close(ours[group], RECORDED[group], group)
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED["errors"]))
+def test_errors_match_keras(ours, name):
+    theirs = RECORDED["errors"][name]
+    if "Exception encountered when calling" in theirs:      # Keras wraps call errors
+        kind, rest = theirs.split(": ", 1)
+        theirs = f"{kind}: {rest.split(chr(27) + '[1m')[1].split(chr(27))[0]}"
+    assert ours["errors"][name] == theirs
+
+
+def test_keras_file_with_lora_loads_merged():
+    model = keras.saving.load_model(os.path.join(DATA, "keras_lora_keras315.keras"))
+    hidden = model.get_layer("hidden")
+    assert hidden.lora_enabled and (hidden.lora_rank, hidden.lora_alpha) == (2, 2)
+    assert not hidden.lora_kernel_a.numpy().any() and not hidden.lora_kernel_b.numpy().any()
+    _close(_values(model(_fill((3, 5), 71, 1.0))), RECORDED["keras_file_output"], "output")
+
+
+def test_traced_call_and_gradients_match_eager():
+    model = _model(keras)
+    model.set_weights([_fill(w.shape, 40 + i) for i, w in enumerate(model.get_weights())])
+    x = tf.constant(_fill((3, 5), 1, 1.0))
+
+    def run(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x) ** 2)
+        return loss, tape.gradient(loss, model.trainable_weights)
+
+    eager, traced = run(x), tf.function(run)(x)
+    np.testing.assert_allclose(traced[0].numpy(), eager[0].numpy(), rtol=1e-6)
+    for a, b in zip(traced[1], eager[1]):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
