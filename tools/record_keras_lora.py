@@ -10,8 +10,9 @@ Conv1D/2D/3D layers (the `lora_rank` / `lora_alpha` arguments and
 dtypes, shapes, trainability, values), `weights` / `trainable_weights` order,
 outputs, gradients, a two-epoch fit's losses and weights, configs and their
 round trip, what a saved .keras / .weights.h5 file holds once loaded (Keras
-merges LoRA into the kernel when saving), LoRA on int8 / int4 layers, and the
-messages of the errors Keras raises; the test runs it on `runtime.keras`.
+merges LoRA into the kernel when saving), LoRA on int8 / int4 layers, the
+`Layer.dtype_policy` setter (which quantizes a built layer), and the messages
+of the errors Keras raises; the test runs it on `runtime.keras`.
 """
 
 import os
@@ -185,6 +186,44 @@ def _quantized_cases(keras, tf):
     return cases
 
 
+def _setter_cases(keras, tf):
+    """`layer.dtype_policy = ...` on built and unbuilt layers (Keras quantizes a
+    built float layer when the policy is a quantized one)."""
+    x = _fill((2, 6), 80, 1.0)
+
+    def dense(policy, build_first=True, lora=None, quantize=None):
+        layer = keras.layers.Dense(4, name="dense", lora_rank=lora)
+        if build_first:
+            layer.build((None, 6))
+            _set_all(layer, 81)
+        if quantize:
+            layer.quantize(quantize)
+        layer.dtype_policy = policy
+        if not build_first:
+            layer.build((None, 6))
+        out = {"policy": [layer.dtype_policy.name, layer.compute_dtype, layer.variable_dtype,
+                          layer.quantization_mode], "weights": _weights(layer)}
+        if not quantize:         # an int8 layer set to int4 keeps int8 weights; no call
+            y = layer(x)
+            out["output"] = [str(y.dtype.name), _values(y)]
+        return out
+
+    cases = {name: dense(name) for name in ("mixed_float16", "bfloat16", "int8_from_float32",
+                                            "int4_from_float32", "int4/2_from_float32")}
+    cases["policy_object"] = dense(keras.dtype_policies.DTypePolicy("mixed_bfloat16"))
+    cases["unbuilt_int8"] = dense("int8_from_float32", build_first=False)["weights"]
+    cases["quantized_again"] = dense("int4_from_float32", quantize="int8")
+    cases["lora_int8"] = dense("int8_from_float32", lora=2)
+    layer = keras.layers.Embedding(5, 3, name="embedding")
+    layer.build()
+    _set_all(layer, 82)
+    layer.dtype_policy = "int8_from_float32"
+    cases["embedding_int8"] = {"weights": _weights(layer),
+                               "output": _values(layer(np.array([[0, 4, 2]], "int32")))}
+    cases["error"] = error_text(lambda: dense("int8"))
+    return cases
+
+
 def _model(keras, lora=True):
     inputs = keras.Input((5,))
     hidden = keras.layers.Dense(4, activation="tanh", name="hidden",
@@ -223,7 +262,33 @@ def _files_case(keras, tf, tmp):
     plain = _model(keras, lora=False)
     plain.load_weights(path)
     out["into_plain"] = _values(plain(x))
+    for mode in ("int8", "int4"):
+        out[f"quantized_{mode}"] = _quantized_file_case(keras, tmp, mode, x)
     return out
+
+
+def _quantized_model(keras, mode):
+    inputs = keras.Input((5,))
+    model = keras.Model(inputs, keras.layers.Dense(4, name="hidden")(inputs))
+    model.set_weights([_fill(w.shape, 90 + i) for i, w in enumerate(model.get_weights())])
+    model.get_layer("hidden").quantize(mode)
+    model.get_layer("hidden").enable_lora(2)
+    return model
+
+
+def _quantized_file_case(keras, tmp, mode, x):
+    """An int8 / int4 Dense with LoRA saved (Keras requantizes the merged kernel)
+    and loaded into the same model."""
+    model = _quantized_model(keras, mode)
+    layer = model.get_layer("hidden")
+    for i, v in enumerate((layer.lora_kernel_a, layer.lora_kernel_b)):
+        v.assign(_fill(tuple(v.shape), 95 + i, 0.3))
+    path = os.path.join(tmp, f"{mode}.weights.h5")
+    model.save_weights(path)
+    fresh = _quantized_model(keras, mode)
+    fresh.load_weights(path)
+    return {"before": _values(model(x)), "weights": _weights(fresh.get_layer("hidden")),
+            "after": _values(fresh(x))}
 
 
 def _errors(keras):
@@ -264,7 +329,8 @@ def run_cases(keras, tf, tmp):
     return {"dense": _dense_cases(keras, tf), "einsum_dense": _einsum_cases(keras, tf),
             "embedding": _embedding_cases(keras, tf), "conv": _conv_cases(keras, tf),
             "quantized": _quantized_cases(keras, tf), "fit": _fit_case(keras, tf),
-            "files": _files_case(keras, tf, tmp), "errors": _errors(keras)}
+            "files": _files_case(keras, tf, tmp), "errors": _errors(keras),
+            "dtype_policy_setter": _setter_cases(keras, tf)}
 
 
 def save_model(keras):

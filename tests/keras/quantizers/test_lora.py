@@ -5,7 +5,8 @@ keras_lora_keras315.keras): variables (paths, dtypes, shapes, trainability,
 values) and their order, outputs, gradients, a two-epoch fit, configs and
 their round trip, .keras / .weights.h5 files (Keras saves the kernel with LoRA
 merged in and zeros the LoRA pair on loading), LoRA on int8 / int4 layers, and
-every error message."""
+every error message; and the `Layer.dtype_policy` setter (a quantized policy
+quantizes a built layer)."""
 
 import json
 import os
@@ -36,13 +37,14 @@ def _close(ours, theirs, path):
         for i, (a, b) in enumerate(zip(ours, theirs)):
             _close(a, b, f"{path}[{i}]")
     elif isinstance(theirs, float):
-        assert ours == pytest.approx(theirs, rel=1e-5, abs=2e-6), path
+        rel = 1e-3 if "float16" in path else 1e-5      # 16-bit matmuls round apart
+        assert ours == pytest.approx(theirs, rel=rel, abs=2e-6), path
     else:
         assert ours == theirs, path
 
 
 @pytest.mark.parametrize("group", ["dense", "einsum_dense", "embedding", "conv", "quantized",
-                                   "fit", "files"])
+                                   "fit", "files", "dtype_policy_setter"])
 def test_values_match_keras(ours, group):
     _close(ours[group], RECORDED[group], group)
 

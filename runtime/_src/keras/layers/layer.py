@@ -327,6 +327,22 @@ class Layer(AutoConfigured, Module):
         """The layer's `keras.DTypePolicy`."""
         return self._quantized_policy or dtype_policies.DTypePolicy(self._policy_name)
 
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        """`layer.dtype_policy = policy` (a DTypePolicy or its name), as Keras 3.15:
+        new compute and variable dtypes (the weights made keep theirs); a quantized
+        policy ("int8_from_float32") quantizes a built float layer with the mode's
+        default config, or has build make the quantized weights."""
+        policy = dtype_policies.get(value)
+        was_quantized = self._quantized_policy is not None
+        compute, variable, self._policy_name = dtype_policies.layer_policy(policy)
+        self._dtype, self._variable_dtype = dtypes.as_dtype(compute), dtypes.as_dtype(variable)
+        self._quantized_policy = dtype_policies.quantized_layer_policy(policy)
+        if self._quantized_policy is not None and self.built and not was_quantized:
+            mode = self._quantized_policy.quantization_mode
+            self._quantize(mode, True,
+                           quantization_config.validate_and_resolve_config(mode, None))
+
     @property
     def quantization_mode(self):
         """The quantization mode ("int8", "int4", "float8"), None when not quantized."""
