@@ -262,30 +262,43 @@ def _files_case(keras, tf, tmp):
     plain = _model(keras, lora=False)
     plain.load_weights(path)
     out["into_plain"] = _values(plain(x))
+    ids = np.array([[0, 1, 5], [4, 4, 2]], "int32")
     for mode in ("int8", "int4"):
-        out[f"quantized_{mode}"] = _quantized_file_case(keras, tmp, mode, x)
+        for kind, inputs in (("dense", x), ("einsum_dense", _fill((3, 2, 5), 62, 1.0)),
+                             ("embedding", ids)):
+            out[f"{kind}_{mode}"] = _quantized_file_case(keras, tmp, kind, mode, inputs)
     return out
 
 
-def _quantized_model(keras, mode):
-    inputs = keras.Input((5,))
-    model = keras.Model(inputs, keras.layers.Dense(4, name="hidden")(inputs))
+def _hidden(keras, kind):
+    if kind == "dense":
+        return keras.Input((5,)), keras.layers.Dense(4, name="hidden")
+    if kind == "einsum_dense":
+        return keras.Input((2, 5)), keras.layers.EinsumDense(
+            "abc,cd->abd", output_shape=(2, 4), bias_axes="d", name="hidden")
+    return keras.Input((3,), dtype="int32"), keras.layers.Embedding(6, 4, name="hidden")
+
+
+def _quantized_model(keras, kind, mode):
+    inputs, layer = _hidden(keras, kind)
+    model = keras.Model(inputs, layer(inputs))
     model.set_weights([_fill(w.shape, 90 + i) for i, w in enumerate(model.get_weights())])
     model.get_layer("hidden").quantize(mode)
     model.get_layer("hidden").enable_lora(2)
     return model
 
 
-def _quantized_file_case(keras, tmp, mode, x):
-    """An int8 / int4 Dense with LoRA saved (Keras requantizes the merged kernel)
+def _quantized_file_case(keras, tmp, kind, mode, x):
+    """An int8 / int4 layer with LoRA saved (Keras requantizes the merged kernel)
     and loaded into the same model."""
-    model = _quantized_model(keras, mode)
+    model = _quantized_model(keras, kind, mode)
     layer = model.get_layer("hidden")
-    for i, v in enumerate((layer.lora_kernel_a, layer.lora_kernel_b)):
-        v.assign(_fill(tuple(v.shape), 95 + i, 0.3))
-    path = os.path.join(tmp, f"{mode}.weights.h5")
+    for i, v in enumerate(layer.weights):
+        if "lora" in v.path:
+            v.assign(_fill(tuple(v.shape), 95 + i, 0.3))
+    path = os.path.join(tmp, f"{kind}_{mode}.weights.h5")
     model.save_weights(path)
-    fresh = _quantized_model(keras, mode)
+    fresh = _quantized_model(keras, kind, mode)
     fresh.load_weights(path)
     return {"before": _values(model(x)), "weights": _weights(fresh.get_layer("hidden")),
             "after": _values(fresh(x))}

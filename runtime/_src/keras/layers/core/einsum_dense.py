@@ -144,6 +144,9 @@ class EinsumDense(LoraMixin, Layer):
         order = quantization.saved_weights_order(self)
         return self._lora_saved_order(order) if self.lora_enabled else order
 
+    def _lora_requantized(self):
+        return einsum_quantization.einsum_requantized(self, self._lora_delta())
+
     def build(self, input_shape):
         kernel, bias, full, in_axes, out_axes = analyze(
             self.equation, self.bias_axes, input_shape, self.partial_output_shape)

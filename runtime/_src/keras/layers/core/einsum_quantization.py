@@ -150,16 +150,48 @@ def einsum_quantize(layer, mode, config):
     kernel = layer._kernel
     shape = tuple(kernel.shape.as_list())
     info = quantization_info(layer._equation_parts, layer.input_spec.ndim)
+    value, scale, zero = _quantized_values(kernel.numpy(), info, mode, config,
+                                           getattr(config, "block_size", None))
+    drop_weight(layer, kernel)
+    einsum_quantized_build(layer, shape, mode, config)
+    layer._kernel.assign(value)
+    layer.kernel_scale.assign(scale)
+    if zero is not None:
+        layer.kernel_zero.assign(zero)
+    set_policy(layer, mode, config)
+
+
+def einsum_requantized(layer, delta):
+    """(kernel, scale, zero or None) of the quantized EinsumDense kernel with
+    `delta` added to its dequantized values, quantized again (what Keras 3.15
+    saves for a LoRA layer)."""
+    kernel = kcore.convert_to_tensor(layer._kernel)
+    scale = kcore.convert_to_tensor(layer.kernel_scale)
+    grouped = getattr(layer, "kernel_zero", None) is not None
+    info, compute = layer._quantization_info, layer.compute_dtype
+    if layer.quantization_mode == "int8":
+        float_kernel = knp.divide(kcore.cast(kernel, compute), _for_dequant(scale, info["kernel"]))
+    else:
+        float_kernel = _int4_float_kernel(
+            layer, kernel, scale, kcore.convert_to_tensor(layer.kernel_zero) if grouped else None,
+            kcore.convert_to_tensor(layer.g_idx) if grouped else None, compute)
+    merged = knp.add(float_kernel, delta).numpy()
+    value, scale, zero = _quantized_values(merged, info, layer.quantization_mode, None,
+                                           getattr(layer, "_int4_block_size", None))
+    return tuple(None if t is None else np.asarray(t) for t in (value, scale, zero))
+
+
+def _quantized_values(kernel, info, mode, config, block_size):
+    """(value, scale, zero or None) of the float `kernel` (numpy) in `mode`."""
     reduced = info["kernel"][0]
     zero = None
     if mode == "int8":
         quantizer = QuantizationConfig.weight_quantizer_or_default(
             config, quantizers.AbsMaxQuantizer(axis=tuple(reduced)))
-        value, scale = quantizer(kernel.numpy(), to_numpy=True)
+        value, scale = quantizer(kernel, to_numpy=True)
         scale = _for_quant(scale, info["kernel"])
     elif mode == "int4":
-        flat = np.reshape(kernel.numpy(), _rows_and_columns(shape, reduced))
-        block_size = getattr(config, "block_size", None)
+        flat = np.reshape(kernel, _rows_and_columns(kernel.shape, reduced))
         if is_grouped(block_size):
             value, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
                 flat, block_size=block_size)
@@ -170,13 +202,7 @@ def einsum_quantize(layer, mode, config):
         value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
     else:
         raise mode_error(mode)
-    drop_weight(layer, kernel)
-    einsum_quantized_build(layer, shape, mode, config)
-    layer._kernel.assign(value)
-    layer.kernel_scale.assign(scale)
-    if zero is not None:
-        layer.kernel_zero.assign(zero)
-    set_policy(layer, mode, config)
+    return value, scale, zero
 
 
 def _int4_float_kernel(layer, packed, scale, zero, g_idx, compute):

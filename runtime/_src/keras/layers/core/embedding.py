@@ -79,6 +79,9 @@ class Embedding(LoraMixin, Layer):
         order = quantization.saved_weights_order(self)
         return self._lora_saved_order(order) if self.lora_enabled else order
 
+    def _lora_requantized(self):
+        return quantization.embedding_requantized(self, self._lora_delta())
+
     def compute_mask(self, inputs, mask=None):
         """True where the id is not 0 (with mask_zero=True), else None."""
         if not self.mask_zero:

@@ -271,21 +271,7 @@ def embedding_quantize(layer, mode, config):
     layer.quantization_config = config
     table = layer._embeddings
     block_size = getattr(config, "block_size", None) if mode == "int4" else None
-    zero = None
-    if mode in ("int8", "int4") and not is_grouped(block_size):
-        default = quantizers.AbsMaxQuantizer(axis=-1) if mode == "int8" else \
-            quantizers.AbsMaxQuantizer(axis=-1, value_range=(-8, 7))
-        quantizer = QuantizationConfig.weight_quantizer_or_default(config, default)
-        value, scale = quantizer(table.numpy(), to_numpy=True)
-        scale = knp.squeeze(scale, axis=-1)
-    elif mode == "int4":
-        value, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
-            np.transpose(table.numpy()), block_size=block_size)
-        value, scale, zero = (np.transpose(np.asarray(t)) for t in (value, scale, zero))
-    else:
-        raise mode_error(mode, ("int8", "int4"))
-    if mode == "int4":
-        value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
+    value, scale, zero = _embedding_values(table.numpy(), mode, config, block_size)
     drop_weight(layer, table)
     embedding_quantized_build(layer, (layer.input_dim, layer.output_dim), mode, config)
     layer._embeddings.assign(value)
@@ -293,6 +279,37 @@ def embedding_quantize(layer, mode, config):
     if zero is not None:
         layer.embeddings_zero.assign(zero)
     set_policy(layer, mode, config)
+
+
+def embedding_requantized(layer, delta):
+    """(table, scale, zero or None) of the quantized Embedding table with `delta`
+    added to its dequantized rows, quantized again (what Keras 3.15 saves for a
+    LoRA layer)."""
+    rows = embedding_quantized_call(layer, knp.arange(layer.input_dim, dtype="int32"))
+    merged = knp.add(rows, delta).numpy()
+    block_size = getattr(layer, "_int4_block_size", None)
+    values = _embedding_values(merged, layer.quantization_mode, None, block_size)
+    return tuple(None if t is None else np.asarray(t) for t in values)
+
+
+def _embedding_values(table, mode, config, block_size):
+    """(value, scale, zero or None) of the float `table` (numpy) in `mode`."""
+    zero = None
+    if mode in ("int8", "int4") and not is_grouped(block_size):
+        default = quantizers.AbsMaxQuantizer(axis=-1) if mode == "int8" else \
+            quantizers.AbsMaxQuantizer(axis=-1, value_range=(-8, 7))
+        quantizer = QuantizationConfig.weight_quantizer_or_default(config, default)
+        value, scale = quantizer(table, to_numpy=True)
+        scale = knp.squeeze(scale, axis=-1)
+    elif mode == "int4":
+        value, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
+            np.transpose(table), block_size=block_size)
+        value, scale, zero = (np.transpose(np.asarray(t)) for t in (value, scale, zero))
+    else:
+        raise mode_error(mode, ("int8", "int4"))
+    if mode == "int4":
+        value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
+    return value, scale, zero
 
 
 def embedding_quantized_call(layer, ids):
