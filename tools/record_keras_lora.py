@@ -335,6 +335,9 @@ def _errors(keras):
         "conv_unbuilt": error_text(lambda: keras.layers.Conv2D(2, 1).enable_lora(1)),
         "float8_call": error_text(float8),
         "transpose": error_text(lambda: keras.layers.Conv2DTranspose(2, 1, lora_rank=1)),
+        "transpose_method": error_text(lambda: keras.layers.Conv1DTranspose(2, 1).enable_lora),
+        "transpose3d_method": error_text(lambda: keras.layers.Conv3DTranspose(2, 1).enable_lora),
+        "separable": error_text(lambda: keras.layers.SeparableConv2D(2, 1, lora_rank=1)),
     }
 
 

@@ -20,7 +20,7 @@ Both are made of differentiable ops, so gradients come from them.
 from runtime._src.keras.layers.convolutional.base_conv import (
     BaseConv, _positive, check_transpose_dilation, checked_groups, checked_output_padding,
     dilated_kernel, transposed_length)
-from runtime._src.keras.layers.core.lora import LoraMixin
+from runtime._src.keras.layers.core.lora import LoraMixin, NoLora
 from runtime._src.keras.ops.nn import from_channels_last as from_last
 from runtime._src.keras.ops.nn import to_channels_last as to_last
 from runtime._src.keras.ops.tfops import tf
@@ -144,6 +144,7 @@ class Conv3DTranspose(Conv3D):
     between its taps)."""
 
     _transpose = True
+    enable_lora = NoLora()      # as Keras's, no LoRA (nor a `lora_rank` argument)
     _config_keys = Conv3D._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",

@@ -24,7 +24,7 @@ from runtime._src.keras.initializers import initializers
 from runtime._src.keras.ops import core as kcore
 from runtime._src.keras.ops import numpy as knp
 
-__all__ = ["LoraMixin", "MergedWeight"]
+__all__ = ["LoraMixin", "MergedWeight", "NoLora"]
 
 
 class LoraMixin:
@@ -136,6 +136,17 @@ class LoraMixin:
             found.append(variable if slot is None else MergedWeight(
                 self, variable, lambda i=slot: np.asarray(requantize()[i])))
         return found
+
+
+class NoLora:
+    """`enable_lora = NoLora()` hides the inherited method (Conv1DTranspose and
+    Conv3DTranspose derive from Conv1D / Conv3D; Keras's transposes have none)."""
+
+    def __set_name__(self, owner, name):
+        self._name = name
+
+    def __get__(self, obj, owner=None):
+        raise AttributeError(f"'{owner.__name__}' object has no attribute '{self._name}'")
 
 
 class MergedWeight:
