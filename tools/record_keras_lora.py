@@ -224,6 +224,37 @@ def _setter_cases(keras, tf):
     return cases
 
 
+def _store_cases(keras, tf):
+    """`save_own_variables` / `load_own_variables` with a dict store."""
+    def dense(lora=None, build=True):
+        layer = keras.layers.Dense(4, name="dense", lora_rank=lora)
+        if build:
+            layer.build((None, 5))
+            _set_all(layer, 100)
+        return layer
+
+    def saved(layer):
+        store = {}
+        layer.save_own_variables(store)
+        return store
+
+    def stored(store):
+        return {k: [list(np.asarray(v).shape), _values(v)] for k, v in store.items()}
+
+    cases = {"plain": stored(saved(dense())), "lora": stored(saved(dense(2)))}
+    for name, target in (("lora_into_lora", dense(2)), ("lora_into_plain", dense())):
+        target.load_own_variables(saved(dense(2)))
+        cases[name] = _weights(target)
+    embedding = keras.layers.Embedding(4, 3, lora_rank=1, name="embedding")
+    embedding.build()
+    _set_all(embedding, 101)
+    cases["embedding"] = stored(saved(embedding))
+    cases["too_few"] = error_text(lambda: dense().load_own_variables({"0": np.zeros((5, 4))}))
+    cases["unbuilt"] = error_text(lambda: dense(build=False).load_own_variables(
+        {"0": np.zeros((5, 4)), "1": np.zeros(4)}))
+    return cases
+
+
 def _model(keras, lora=True):
     inputs = keras.Input((5,))
     hidden = keras.layers.Dense(4, activation="tanh", name="hidden",
@@ -346,7 +377,7 @@ def run_cases(keras, tf, tmp):
             "embedding": _embedding_cases(keras, tf), "conv": _conv_cases(keras, tf),
             "quantized": _quantized_cases(keras, tf), "fit": _fit_case(keras, tf),
             "files": _files_case(keras, tf, tmp), "errors": _errors(keras),
-            "dtype_policy_setter": _setter_cases(keras, tf)}
+            "dtype_policy_setter": _setter_cases(keras, tf), "store": _store_cases(keras, tf)}
 
 
 def save_model(keras):

@@ -5,8 +5,8 @@ keras_lora_keras315.keras): variables (paths, dtypes, shapes, trainability,
 values) and their order, outputs, gradients, a two-epoch fit, configs and
 their round trip, .keras / .weights.h5 files (Keras saves the kernel with LoRA
 merged in and zeros the LoRA pair on loading), LoRA on int8 / int4 layers, and
-every error message; and the `Layer.dtype_policy` setter (a quantized policy
-quantizes a built layer)."""
+every error message; `save_own_variables` / `load_own_variables`; and the
+`Layer.dtype_policy` setter (a quantized policy quantizes a built layer)."""
 
 import json
 import os
@@ -44,7 +44,7 @@ def _close(ours, theirs, path):
 
 
 @pytest.mark.parametrize("group", ["dense", "einsum_dense", "embedding", "conv", "quantized",
-                                   "fit", "files", "dtype_policy_setter"])
+                                   "fit", "files", "dtype_policy_setter", "store"])
 def test_values_match_keras(ours, group):
     _close(ours[group], RECORDED[group], group)
 

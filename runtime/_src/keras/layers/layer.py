@@ -597,6 +597,52 @@ class Layer(AutoConfigured, Module):
     def call(self, inputs, *args, **kwargs):
         return inputs
 
+    def _saved_own_weights(self):
+        """This layer's own weights in the order Keras 3 saves them (a quantized
+        layer's `_saved_weights_order`; a LoRA layer's merged kernel)."""
+        order = getattr(self, "_saved_weights_order", None)
+        return (order and order()) or self._own_weights_in_order()
+
+    def save_own_variables(self, store):
+        """`layer.save_own_variables(store)`: this layer's own weights into the
+        dict `store` under "0", "1", ... as Keras 3 saves them (with LoRA, the
+        kernel with LoRA merged in and not the LoRA pair)."""
+        for i, v in enumerate(self._saved_own_weights()):
+            store[str(i)] = v.numpy() if hasattr(v, "covers") else v
+
+    def load_own_variables(self, store):
+        """`layer.load_own_variables(store)`: assign `store["0"]`, `store["1"]`,
+        ... to the weights `save_own_variables` writes (a LoRA layer zeros its
+        LoRA pair)."""
+        own = self._saved_own_weights()
+        if not getattr(self, "lora_enabled", False):
+            self._check_load_own_variables(store)
+        for i, v in enumerate(own):
+            v.assign(store[str(i)])
+
+    def _check_load_own_variables(self, store):
+        expected = self._own_weights_in_order()
+        if len(store.keys()) == len(expected):
+            return
+        if not expected and not self.built:
+            raise ValueError(
+                f"Layer '{self.name}' was never built and thus it doesn't have any "
+                f"variables. However the weights file lists {len(store.keys())} variables for "
+                "this layer.\nIn most cases, this error indicates that either:\n\n1. The layer "
+                "is owned by a parent layer that implements a `build()` method, but calling "
+                "the parent's `build()` method did NOT create the state of the child layer "
+                f"'{self.name}'. A `build()` method must create ALL state for the layer, "
+                "including the state of any children layers.\n\n2. You need to implement the "
+                "`def build_from_config(self, config)` method on layer "
+                f"'{self.name}', to specify how to rebuild it during loading. In this case, "
+                "you might also want to implement the method that generates the build config "
+                "at saving time, `def get_build_config(self)`. The method "
+                "`build_from_config()` is meant to create the state of the layer (i.e. its "
+                "variables) upon deserialization.")
+        raise ValueError(f"Layer '{self.name}' expected {len(expected)} variables, but "
+                         f"received {len(store.keys())} variables during loading. Expected: "
+                         f"{[v.name for v in expected]}")
+
     def get_weights(self):
         """The values of `weights`, as numpy arrays."""
         return [np.array(w.numpy()) for w in self.weights]

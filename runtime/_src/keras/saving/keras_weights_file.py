@@ -69,8 +69,7 @@ def _walk(obj, path, found, visited):
         return
     visited.add(id(obj))
     found.append((None, _join(path, "vars")))        # Keras makes the group of every layer
-    order = getattr(obj, "_saved_weights_order", None)      # a quantized layer's own
-    own = (order and order()) or obj._own_weights_in_order()
+    own = obj._saved_own_weights()      # a quantized or LoRA layer's in Keras's order
     found.extend((v, _join(path, f"vars/{i}")) for i, v in enumerate(own))
     for name, child in _children(obj):
         child_path = _join(path, name)
