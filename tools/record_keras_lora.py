@@ -274,6 +274,21 @@ def _fit_case(keras, tf):
             "order": _names(model.weights), "trainable": _names(model.trainable_weights)}
 
 
+def _seeded_fit_case(keras, tf):
+    """A fit of two epochs from seeded initializers (the LoRA pair's too)."""
+    init = keras.initializers
+    inputs = keras.Input((4,))
+    layer = keras.layers.Dense(3, kernel_initializer=init.GlorotUniform(seed=2), name="dense")
+    model = keras.Model(inputs, layer(inputs))
+    layer.enable_lora(2, lora_alpha=4, a_initializer=init.HeUniform(seed=3),
+                      b_initializer=init.RandomNormal(seed=4))
+    model.compile(optimizer=keras.optimizers.Adam(0.05), loss="mse")
+    x, y = _fill((6, 4), 52, 1.0), _fill((6, 3), 53, 1.0)
+    history = model.fit(x, y, epochs=2, batch_size=3, shuffle=False, verbose=0)
+    return {"losses": [round(float(v), 6) for v in history.history["loss"]],
+            "weights": _weights(layer), "output": _values(model(x))}
+
+
 def _files_case(keras, tf, tmp):
     """Save a LoRA model (.keras and .weights.h5) and load it into fresh ones."""
     model = _model(keras)
@@ -376,6 +391,7 @@ def run_cases(keras, tf, tmp):
     return {"dense": _dense_cases(keras, tf), "einsum_dense": _einsum_cases(keras, tf),
             "embedding": _embedding_cases(keras, tf), "conv": _conv_cases(keras, tf),
             "quantized": _quantized_cases(keras, tf), "fit": _fit_case(keras, tf),
+            "seeded_fit": _seeded_fit_case(keras, tf),
             "files": _files_case(keras, tf, tmp), "errors": _errors(keras),
             "dtype_policy_setter": _setter_cases(keras, tf), "store": _store_cases(keras, tf)}
 

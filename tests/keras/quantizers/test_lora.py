@@ -44,7 +44,8 @@ def _close(ours, theirs, path):
 
 
 @pytest.mark.parametrize("group", ["dense", "einsum_dense", "embedding", "conv", "quantized",
-                                   "fit", "files", "dtype_policy_setter", "store"])
+                                   "fit", "seeded_fit", "files", "dtype_policy_setter",
+                                   "store"])
 def test_values_match_keras(ours, group):
     _close(ours[group], RECORDED[group], group)
 
