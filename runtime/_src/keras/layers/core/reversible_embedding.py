@@ -61,7 +61,7 @@ class ReversibleEmbedding(Embedding):
         if self.quantization_mode:
             return self._soft_cap(_reverse_quantized_call(self, inputs))
         kernel = self.reverse_embeddings.read_value() if not self.tie_weights else \
-            self.embeddings.read_value()
+            self._lora_merged(self._embeddings.read_value())       # with LoRA: merged
         if self.reverse_dtype is not None:
             dtype = dtypes.as_dtype(self.reverse_dtype)
             inputs, kernel = math_ops.cast(inputs, dtype), math_ops.cast(kernel, dtype)
@@ -92,8 +92,14 @@ class ReversibleEmbedding(Embedding):
 
     def _saved_weights_order(self):
         order = quantization.saved_weights_order(self)
-        return order and order + [getattr(self, n) for n in _REVERSE
-                                  if getattr(self, n, None) is not None]
+        order = order and order + [getattr(self, n) for n in _REVERSE
+                                   if getattr(self, n, None) is not None]
+        if not self.lora_enabled:
+            return order
+        saved = self._lora_saved_order(order)       # the table with LoRA merged
+        if order is None and not self.tie_weights:
+            saved.append(self.reverse_embeddings)
+        return saved
 
     def compute_output_shape(self, input_shape, reverse=False):
         if reverse:
