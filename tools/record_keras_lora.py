@@ -8,11 +8,14 @@ tests/keras/quantizers/test_lora.py.
 Conv1D/2D/3D layers (the `lora_rank` / `lora_alpha` arguments and
 `enable_lora`), with fixed weights, and returns their variables (names,
 dtypes, shapes, trainability, values), `weights` / `trainable_weights` order,
-outputs, gradients, a two-epoch fit's losses and weights, configs and their
-round trip, what a saved .keras / .weights.h5 file holds once loaded (Keras
-merges LoRA into the kernel when saving), LoRA on int8 / int4 layers, the
-`Layer.dtype_policy` setter (which quantizes a built layer), and the messages
-of the errors Keras raises; the test runs it on `runtime.keras`.
+outputs, gradients, two-epoch fits (fixed and seeded weights) with their losses
+and weights, configs and their round trip, what a saved .keras / .weights.h5
+file holds once loaded (Keras merges LoRA into the kernel when saving,
+requantized for int8 / int4 layers), `save_own_variables` /
+`load_own_variables`, LoRA on int8 / int4 layers, under mixed_bfloat16 and on a
+tied ReversibleEmbedding, the `Layer.dtype_policy` setter (which quantizes a
+built layer), and the messages of the errors Keras raises; the test runs it on
+`runtime.keras`.
 """
 
 import os
