@@ -104,7 +104,7 @@ def _dense_cases(keras, tf):
     layer.enable_lora(1)
     _set_all(layer, 9)
     cases["rank3_no_bias"] = _describe(layer, tf, _fill((2, 2, 5), 3, 1.0))
-    config = keras.layers.Dense(4, lora_rank=2, lora_alpha=3).get_config()
+    config = keras.layers.Dense(4, lora_rank=2, lora_alpha=3, name="dense").get_config()
     clone = keras.layers.Dense.from_config(config)
     clone.build((None, 5))
     cases["round_trip"] = [config.get("lora_rank"), config.get("lora_alpha"),
