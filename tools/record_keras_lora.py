@@ -377,7 +377,7 @@ def _quantized_file_case(keras, tmp, kind, mode, x):
             "after": _values(fresh(x))}
 
 
-def _errors(keras):
+def _errors(keras, tmp):
     def dense(**kw):
         return keras.layers.Dense(2, **kw)
 
@@ -395,6 +395,14 @@ def _errors(keras):
         layer.enable_lora(2)
         layer(np.ones((1, 3), "float32"))
 
+    def float8_save():
+        inputs = keras.Input((3,))
+        layer = keras.layers.Dense(2, name="dense")
+        model = keras.Model(inputs, layer(inputs))
+        layer.quantize("float8")
+        layer.enable_lora(1)
+        model.save_weights(os.path.join(tmp, "float8.weights.h5"))
+
     return {
         "unbuilt": error_text(lambda: dense().enable_lora(2)),
         "twice": error_text(twice),
@@ -407,6 +415,7 @@ def _errors(keras):
             lambda: keras.layers.EinsumDense("ab,bc->ac", 2).enable_lora(1)),
         "conv_unbuilt": error_text(lambda: keras.layers.Conv2D(2, 1).enable_lora(1)),
         "float8_call": error_text(float8),
+        "float8_save": error_text(float8_save),
         "transpose": error_text(lambda: keras.layers.Conv2DTranspose(2, 1, lora_rank=1)),
         "transpose_method": error_text(lambda: keras.layers.Conv1DTranspose(2, 1).enable_lora),
         "transpose3d_method": error_text(lambda: keras.layers.Conv3DTranspose(2, 1).enable_lora),
@@ -419,7 +428,7 @@ def run_cases(keras, tf, tmp):
             "embedding": _embedding_cases(keras, tf), "conv": _conv_cases(keras, tf),
             "quantized": _quantized_cases(keras, tf), "fit": _fit_case(keras, tf),
             "seeded_fit": _seeded_fit_case(keras, tf), "more": _more_cases(keras, tf),
-            "files": _files_case(keras, tf, tmp), "errors": _errors(keras),
+            "files": _files_case(keras, tf, tmp), "errors": _errors(keras, tmp),
             "dtype_policy_setter": _setter_cases(keras, tf), "store": _store_cases(keras, tf)}
 
 

@@ -123,10 +123,9 @@ class LoraMixin:
             bias = getattr(self, "bias", None)
             merged = MergedWeight(self, base, lambda: self._lora_merged(base).numpy())
             return [merged] + ([bias] if bias is not None else [])
-        requantize = getattr(self, "_lora_requantized", None)
-        if requantize is None:
-            raise NotImplementedError(f"Saving a {self.quantization_mode} {type(self).__name__} "
-                                      "with LoRA enabled is not supported.")
+        if self.quantization_mode not in ("int8", "int4"):       # float8, as Keras 3.15
+            raise ValueError(f"Unsupported quantization mode: {self.quantization_mode}")
+        requantize = self._lora_requantized
         names = {"_kernel": 0, "_embeddings": 0, "kernel_scale": 1, "embeddings_scale": 1,
                  "kernel_zero": 2, "embeddings_zero": 2}
         found = []
