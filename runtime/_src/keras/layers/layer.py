@@ -47,6 +47,7 @@ from runtime._src.function.variables import Variable
 from runtime._src.graph.graph import current_graph
 from runtime._src.keras.backend import keras_config
 from runtime._src.keras.dtype_policies import dtype_policy as dtype_policies
+from runtime._src.keras.quantizers import quantization_config
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.utils import naming
 from runtime._src.keras.regularizers import regularizers
@@ -282,16 +283,18 @@ class Layer(AutoConfigured, Module):
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _ALLOWED_KWARGS
         if unknown:
-            raise TypeError(f"{type(self).__name__}: keyword argument not understood: "
-                            f"{sorted(unknown)[0]!r}")
+            unknown = {k: v for k, v in kwargs.items() if k in unknown}
+            raise ValueError(f"Unrecognized keyword arguments passed to "
+                             f"{type(self).__name__}: {unknown}")
         super().__init__(name=name if name is not None else
                          unique_name(to_snake_case(type(self).__name__)))
         self._losses = []
         self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self._own_weights = []
         self._trainable = bool(trainable)
-        compute, variable, self._policy_name = dtype_policies.layer_policy(
-            keras_config.dtype_policy() if dtype is None else dtype)
+        dtype = keras_config.dtype_policy() if dtype is None else dtype
+        compute, variable, self._policy_name = dtype_policies.layer_policy(dtype)
+        self._quantized_policy = dtype_policies.quantized_layer_policy(dtype)
         self._dtype = dtypes.as_dtype(compute)              # inputs and outputs
         self._variable_dtype = dtypes.as_dtype(variable)    # weights
         self.built = False
@@ -322,7 +325,29 @@ class Layer(AutoConfigured, Module):
     @property
     def dtype_policy(self):
         """The layer's `keras.DTypePolicy`."""
-        return dtype_policies.DTypePolicy(self._policy_name)
+        return self._quantized_policy or dtype_policies.DTypePolicy(self._policy_name)
+
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        """`layer.dtype_policy = policy` (a DTypePolicy or its name), as Keras 3.15:
+        new compute and variable dtypes (the weights made keep theirs); a quantized
+        policy ("int8_from_float32") quantizes a built float layer with the mode's
+        default config, or has build make the quantized weights."""
+        policy = dtype_policies.get(value)
+        was_quantized = self._quantized_policy is not None
+        compute, variable, self._policy_name = dtype_policies.layer_policy(policy)
+        self._dtype, self._variable_dtype = dtypes.as_dtype(compute), dtypes.as_dtype(variable)
+        self._quantized_policy = dtype_policies.quantized_layer_policy(policy)
+        if self._quantized_policy is not None and self.built and not was_quantized:
+            mode = self._quantized_policy.quantization_mode
+            self._quantize(mode, True,
+                           quantization_config.validate_and_resolve_config(mode, None))
+
+    @property
+    def quantization_mode(self):
+        """The quantization mode ("int8", "int4", "float8"), None when not quantized."""
+        return None if self._quantized_policy is None else \
+            self._quantized_policy.quantization_mode
 
     @property
     def compute_dtype(self):
@@ -383,8 +408,8 @@ class Layer(AutoConfigured, Module):
             is_trainable = trainable and v.trainable
             if which == "all" or (which == "trainable") == is_trainable:
                 found.append(v)
-        for v in sorted(self._own_weights, key=lambda w: not w.trainable):
-            add(v)                       # own trainable weights first, as Keras 3
+        for v in self._own_weights_in_order():
+            add(v)
         if seeds:
             for generator in _tracked_values(self, _SeedGenerator):
                 add(generator.state)
@@ -394,6 +419,12 @@ class Layer(AutoConfigured, Module):
             elif id(value) not in seen:
                 seen.add(id(value))
                 value._collect_into(which, found, seen, trainable and value._trainable, seeds)
+
+    def _own_weights_in_order(self):
+        """Own weights created trainable first, then the others, as Keras 3's
+        tracker lists them (a weight frozen later, as LoRA's kernel, keeps its place)."""
+        return sorted(self._own_weights, key=lambda w: not getattr(w, "_created_trainable",
+                                                                   w.trainable))
 
     @property
     def layers(self):
@@ -432,9 +463,42 @@ class Layer(AutoConfigured, Module):
         variable = KerasVariable(value, trainable=trainable, dtype=dtype, name=name,
                                  path="/".join(scopes + [name]),
                                  regularizer=regularizers.get(regularizer),
-                                 constraint=constraint, aggregation=aggregation)
+                                 constraint=constraint, aggregation=aggregation,
+                                 autocast=autocast)
+        variable.overwrite_with_gradient = bool(overwrite_with_gradient)
+        variable._created_trainable = bool(trainable)
         self._own_weights.append(variable)
         return variable
+
+    # --- quantization -----------------------------------------------------------
+
+    def quantize(self, mode=None, type_check=True, config=None):
+        """`layer.quantize(mode=None, config=None)`: replace the built layer's
+        weights by `mode`'s ("int8", "int4", "float8"; or a QuantizationConfig's).
+        Dense, EinsumDense, Embedding and ReversibleEmbedding have it; other
+        layers raise NotImplementedError."""
+        config = quantization_config.validate_and_resolve_config(mode, config)
+        mode = config.mode
+        if not self.built:
+            raise ValueError("Cannot quantize a layer that isn't yet built. Layer "
+                             f"'{self.name}' (of type '{type(self).__name__}') is not built "
+                             "yet.")
+        if self._quantized_policy is not None:
+            raise ValueError(f"Layer '{self.name}' is already quantized with "
+                             f"dtype_policy='{self.dtype_policy.name}'. Received: mode={mode}")
+        if mode == "int8" and self.compute_dtype == "float16":
+            raise ValueError(f"Quantization mode='{mode}' doesn't work well with "
+                             "compute_dtype='float16'. Consider loading model/layer with "
+                             "another dtype policy such as 'mixed_bfloat16' or "
+                             "'mixed_float16' before calling `quantize()`.")
+        self._quantize(mode, type_check, config)
+
+    def _quantize(self, mode, type_check, config):
+        raise self._not_implemented_error("quantize")
+
+    def _not_implemented_error(self, name):
+        return NotImplementedError(f"Layer {type(self).__name__} does not have a `{name}` "
+                                   "method implemented.")
 
     # --- losses -----------------------------------------------------------------
 
@@ -506,7 +570,9 @@ class Layer(AutoConfigured, Module):
     def _base_config(self):
         """Keras 3's base keys: name, trainable, dtype (and activity_regularizer)."""
         config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": serialization.dtype_policy_config(self._policy_name)}
+                  "dtype": serialization.dtype_policy_config(self._policy_name)
+                  if self._quantized_policy is None else
+                  serialization.serialize_keras_object(self._quantized_policy)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = serialization.serialize_keras_object(
                 self.activity_regularizer)
@@ -530,6 +596,52 @@ class Layer(AutoConfigured, Module):
 
     def call(self, inputs, *args, **kwargs):
         return inputs
+
+    def _saved_own_weights(self):
+        """This layer's own weights in the order Keras 3 saves them (a quantized
+        layer's `_saved_weights_order`; a LoRA layer's merged kernel)."""
+        order = getattr(self, "_saved_weights_order", None)
+        return (order and order()) or self._own_weights_in_order()
+
+    def save_own_variables(self, store):
+        """`layer.save_own_variables(store)`: this layer's own weights into the
+        dict `store` under "0", "1", ... as Keras 3 saves them (with LoRA, the
+        kernel with LoRA merged in and not the LoRA pair)."""
+        for i, v in enumerate(self._saved_own_weights()):
+            store[str(i)] = v.numpy() if hasattr(v, "covers") else v
+
+    def load_own_variables(self, store):
+        """`layer.load_own_variables(store)`: assign `store["0"]`, `store["1"]`,
+        ... to the weights `save_own_variables` writes (a LoRA layer zeros its
+        LoRA pair)."""
+        own = self._saved_own_weights()
+        if not getattr(self, "lora_enabled", False):
+            self._check_load_own_variables(store)
+        for i, v in enumerate(own):
+            v.assign(store[str(i)])
+
+    def _check_load_own_variables(self, store):
+        expected = self._own_weights_in_order()
+        if len(store.keys()) == len(expected):
+            return
+        if not expected and not self.built:
+            raise ValueError(
+                f"Layer '{self.name}' was never built and thus it doesn't have any "
+                f"variables. However the weights file lists {len(store.keys())} variables for "
+                "this layer.\nIn most cases, this error indicates that either:\n\n1. The layer "
+                "is owned by a parent layer that implements a `build()` method, but calling "
+                "the parent's `build()` method did NOT create the state of the child layer "
+                f"'{self.name}'. A `build()` method must create ALL state for the layer, "
+                "including the state of any children layers.\n\n2. You need to implement the "
+                "`def build_from_config(self, config)` method on layer "
+                f"'{self.name}', to specify how to rebuild it during loading. In this case, "
+                "you might also want to implement the method that generates the build config "
+                "at saving time, `def get_build_config(self)`. The method "
+                "`build_from_config()` is meant to create the state of the layer (i.e. its "
+                "variables) upon deserialization.")
+        raise ValueError(f"Layer '{self.name}' expected {len(expected)} variables, but "
+                         f"received {len(store.keys())} variables during loading. Expected: "
+                         f"{[v.name for v in expected]}")
 
     def get_weights(self):
         """The values of `weights`, as numpy arrays."""

@@ -31,6 +31,7 @@ from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.core.tensor import TensorSpec
 from runtime._src.function.function import function
 from runtime._src.keras.models import functional, functional_config
+from runtime._src.keras.quantizers import quantization_config
 from runtime._src.keras.backend import masking
 from runtime._src.keras.saving import saving_lib as model_file, serialization_lib as serialization
 from runtime._src.keras.utils import summary_utils as summary
@@ -112,6 +113,13 @@ class Model(Layer, training.TrainingMixin, model_file.SavingMixin):
             raise ValueError(f'Model "{self.name}": build() needs an input shape, e.g. '
                              "model.build((None, 3))")
         self(_symbolic_inputs(input_shape))
+
+    def quantize(self, mode=None, config=None, filters=None, **kwargs):
+        """Quantize the weights of its Dense, EinsumDense and (Reversible)Embedding
+        layers to "int8", "int4" or "float8" (or as a
+        `keras.quantizers.QuantizationConfig` says); `filters`: a regular
+        expression, a list of them, or a callable choosing layers."""
+        quantization_config.quantize_model(self, mode, config, filters, **kwargs)
 
     def get_config(self):
         """The constructor arguments (a subclassed model with only plain

@@ -195,6 +195,7 @@ class Optimizer:
             pairs.append((grad, var))
         _check_some_gradients(pairs, missing)
         self.built = True
+        pairs = _overwrite_with_gradients(pairs)
         lr = self._current_learning_rate()
         if isinstance(lr, Variable):
             lr = lr.read_value()
@@ -287,6 +288,18 @@ class Optimizer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
+
+
+def _overwrite_with_gradients(pairs):
+    """Keras 3's `overwrite_with_gradient` variables (float8 scales and amax
+    histories) take their "gradient" as their new value; the other pairs go on."""
+    rest = []
+    for grad, var in pairs:
+        if getattr(var, "overwrite_with_gradient", False):
+            var.assign(math_ops.cast(convert_to_tensor(grad), var.dtype))
+        else:
+            rest.append((grad, var))
+    return rest
 
 
 def _check_ema(momentum, overwrite_frequency):

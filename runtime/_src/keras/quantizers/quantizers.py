@@ -11,6 +11,7 @@ by name or config.
 
 import inspect
 
+import ml_dtypes
 import numpy as np
 
 from runtime._src.keras.ops import core as kcore
@@ -22,8 +23,8 @@ from runtime._src.ops import quantization_ops
 
 __all__ = ["AbsMaxQuantizer", "Quantizer", "abs_max_quantize",
            "abs_max_quantize_grouped_with_zero_point", "compute_float8_amax_history",
-           "compute_float8_scale", "deserialize", "fake_quant_with_min_max_vars", "get", "pack_int4", "serialize",
-           "unpack_int4"]
+           "compute_float8_scale", "deserialize", "fake_quant_with_min_max_vars", "get", "pack_int4", "quantize_and_dequantize",
+           "serialize", "unpack_int4"]
 
 _EPSILON = 1e-7
 
@@ -147,6 +148,28 @@ def compute_float8_amax_history(x, amax_history):
                                 knp.reshape(amax, [1]))
 
 
+def quantize_and_dequantize(inputs, scale, quantized_dtype, compute_dtype):
+    """`keras.quantizers.quantize_and_dequantize(inputs, scale, quantized_dtype,
+    compute_dtype)`: inputs / scale clipped to the float dtype's finite range,
+    rounded to `quantized_dtype` ("float8_e4m3fn", "float8_e5m2", ...) and
+    multiplied back by scale, in `compute_dtype`."""
+    limit = float(ml_dtypes.finfo(standardize_dtype(quantized_dtype)).max)
+    scale = kcore.cast(scale, compute_dtype)
+    x = knp.divide(inputs, scale)
+    x = knp.clip(x, kcore.cast(-limit, compute_dtype), kcore.cast(limit, compute_dtype))
+    x = kcore.cast(x, quantized_dtype)
+    return knp.multiply(kcore.cast(x, compute_dtype), scale)
+
+
+def dequantize_with_sz_map(weights, scale, zero, g_idx, group_axis=-1):
+    """(weights - zero) * scale, the scale and zero point of each position's
+    group (`g_idx`, float group numbers) taken along `group_axis`."""
+    groups = kcore.cast(g_idx, "int32")
+    scales = knp.take(scale, groups, axis=group_axis)
+    zeros = kcore.cast(knp.take(zero, groups, axis=group_axis), scales.dtype.name)
+    return knp.multiply(knp.subtract(weights, zeros), scales)
+
+
 def fake_quant_with_min_max_vars(inputs, min_vals, max_vals, num_bits=8, narrow_range=False,
                                  axis=None):
     """`keras.quantizers.fake_quant_with_min_max_vars(inputs, min_vals, max_vals,
@@ -219,6 +242,8 @@ def unpack_int4(packed, orig_len, axis=0, dtype="int8"):
 ALL_OBJECTS = (Quantizer, AbsMaxQuantizer)
 ALL_OBJECTS_DICT = {cls.__name__: cls for cls in ALL_OBJECTS}
 ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in ALL_OBJECTS})
+for _cls in ALL_OBJECTS:
+    serialization_lib.register_builtin("keras.quantizers", _cls)
 
 
 def serialize(initializer):

@@ -69,7 +69,7 @@ def _walk(obj, path, found, visited):
         return
     visited.add(id(obj))
     found.append((None, _join(path, "vars")))        # Keras makes the group of every layer
-    own = sorted(obj._own_weights, key=lambda w: not w.trainable)
+    own = obj._saved_own_weights()      # a quantized or LoRA layer's in Keras's order
     found.extend((v, _join(path, f"vars/{i}")) for i, v in enumerate(own))
     for name, child in _children(obj):
         child_path = _join(path, name)
@@ -133,7 +133,7 @@ def assign_keras_weights(model, data, where):
     the optimizer's state when the model is compiled and the file has it."""
     datasets = hdf5.read_datasets(data)
     pairs = keras_weight_paths(model)
-    covered = {id(v) for v, _ in pairs}
+    covered = {id(c) for v, _ in pairs for c in getattr(v, "covers", (v,))}
     missing = [getattr(v, "path", v.name) for v in model.weights if id(v) not in covered]
     if missing:
         raise ValueError(f"{where}: cannot tell where Keras stored the weights {missing}")

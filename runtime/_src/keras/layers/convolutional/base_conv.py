@@ -69,6 +69,17 @@ class BaseConv(ConfigurableLayer):
         self.bias_initializer = bias_initializer
         self.input_spec = InputSpec(ndim=self._rank + 2)
 
+    @property
+    def kernel(self):
+        """The kernel variable (with LoRA, core/lora.py: kernel + (alpha / rank) * a @ b)."""
+        if getattr(self, "lora_enabled", False):
+            return self._lora_merged(self._kernel)
+        return self._kernel
+
+    @kernel.setter
+    def kernel(self, value):
+        self._kernel = value
+
     def _channels(self, input_shape):
         axis = -1 if self.data_format == "channels_last" else 1
         channels = input_shape[axis]
@@ -95,6 +106,10 @@ class BaseConv(ConfigurableLayer):
             **self._weight_options["kernel"])
         self._add_bias(self.filters)
         self.built = True
+        self._build_lora()
+
+    def _build_lora(self):
+        """Conv1D/2D/3D enable LoRA here (core/lora.py); the others have none."""
 
     def _add_bias(self, n):
         self.bias = self.add_weight(shape=(n,), initializer=self.bias_initializer,

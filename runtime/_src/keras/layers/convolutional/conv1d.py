@@ -2,13 +2,14 @@
 (k, in, filters) on (batch, steps, in); padding "valid", "same" or "causal"
 (zeros before the first step only)."""
 
+from runtime._src.keras.layers.core.lora import LoraMixin
 from runtime._src.ops import conv_ops, shape_ops
 from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive, checked_groups
 
 __all__ = ["Conv1D"]
 
 
-class Conv1D(BaseConv):
+class Conv1D(LoraMixin, BaseConv):
     """`keras.layers.Conv1D(filters, kernel_size, strides=1, padding="valid",
     dilation_rate=1, groups=1, activation=None, use_bias=True)`; padding "valid",
     "same" or "causal" (zeros before the first step only)."""
@@ -20,6 +21,7 @@ class Conv1D(BaseConv):
         self.filters = _positive(filters, "filters")
         self.groups = checked_groups(groups, self.filters)
         causal = str(padding).lower() == "causal"
+        self._init_lora(kwargs)
         super().__init__(kernel_size, padding="valid" if causal else padding, **kwargs)
         if causal:
             self.padding = "causal"

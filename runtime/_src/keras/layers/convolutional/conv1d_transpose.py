@@ -13,6 +13,7 @@ spelled out with zeros between its taps (its size (kernel_size - 1) * rate + 1).
 
 from runtime._src.graph.op_registry import apply
 from runtime._src.keras.layers.convolutional.conv1d import Conv1D
+from runtime._src.keras.layers.core.lora import NoLora
 from runtime._src.keras.layers.convolutional.base_conv import (
     BaseConv, _positive, check_transpose_dilation, checked_output_padding, finish_channels_last,
     transpose_kernel, transposed_length)
@@ -26,6 +27,7 @@ class Conv1DTranspose(Conv1D):
     """See the module docstring."""
 
     _transpose = True
+    enable_lora = NoLora()      # as Keras's, no LoRA (nor a `lora_rank` argument)
     _config_keys = ("filters",) + BaseConv._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, output_padding=None, **kwargs):

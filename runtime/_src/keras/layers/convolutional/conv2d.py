@@ -7,6 +7,7 @@ y = activation(bias_add(conv2d(x, kernel), bias)), kernel
 
 
 from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
+from runtime._src.keras.layers.core.lora import LoraMixin
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.core.dense import (add_kernel_and_bias, init_kernel_and_bias,
@@ -16,7 +17,7 @@ from runtime._src.ops import conv_ops, nn_ops
 __all__ = ["Conv2D"]
 
 
-class Conv2D(BaseConv):
+class Conv2D(LoraMixin, BaseConv):
     """`tf.keras.layers.Conv2D(filters, kernel_size, strides=(1, 1), padding="valid",
     data_format=None, dilation_rate=(1, 1), activation=None, use_bias=True)`.
 
@@ -30,6 +31,7 @@ class Conv2D(BaseConv):
                  use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
+        self._init_lora(kwargs)
         super().__init__(kernel_size, strides=strides, padding=padding,
                          data_format=data_format, dilation_rate=dilation_rate, **kwargs)
         self.filters = _positive(filters, "filters")
@@ -64,6 +66,7 @@ class Conv2D(BaseConv):
                             (self.filters,))
         self.input_spec = InputSpec(min_ndim=4, axes={self._channel_axis(): channels})
         self.built = True
+        self._build_lora()
 
     def call(self, inputs):
         fmt = "NHWC" if self.data_format == "channels_last" else "NCHW"

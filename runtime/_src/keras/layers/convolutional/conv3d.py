@@ -20,6 +20,7 @@ Both are made of differentiable ops, so gradients come from them.
 from runtime._src.keras.layers.convolutional.base_conv import (
     BaseConv, _positive, check_transpose_dilation, checked_groups, checked_output_padding,
     dilated_kernel, transposed_length)
+from runtime._src.keras.layers.core.lora import LoraMixin, NoLora
 from runtime._src.keras.ops.nn import from_channels_last as from_last
 from runtime._src.keras.ops.nn import to_channels_last as to_last
 from runtime._src.keras.ops.tfops import tf
@@ -103,7 +104,7 @@ def conv3d_transpose(x, kernel, strides, padding, output_padding=None):
     return tf.add_n(parts)[:, before:before + sizes[0]]
 
 
-class Conv3D(BaseConv):
+class Conv3D(LoraMixin, BaseConv):
     """`keras.layers.Conv3D(filters, kernel_size, strides=(1, 1, 1), padding="valid",
     data_format=None, dilation_rate=(1, 1, 1), groups=1, activation=None,
     use_bias=True)` (with groups, each group of input channels has its own
@@ -116,6 +117,7 @@ class Conv3D(BaseConv):
                  data_format=None, dilation_rate=(1, 1, 1), groups=1, **kwargs):
         self.filters = _positive(filters, "filters")
         self.groups = checked_groups(groups, self.filters)
+        self._init_lora(kwargs)
         super().__init__(kernel_size, strides=strides, padding=padding,
                          data_format=data_format, dilation_rate=dilation_rate, **kwargs)
         if not self._transpose and self.padding == "same" and max(self.strides) > 1 \
@@ -125,7 +127,7 @@ class Conv3D(BaseConv):
 
     def call(self, inputs):
         x = to_last(inputs, self.data_format)
-        y = self._convolve(x, self.kernel.read_value())
+        y = self._convolve(x, self._lora_merged(self._kernel.read_value()))
         if self.use_bias:
             y = tf.bias_add(y, self.bias)
         return from_last(self._activation_fn(y), self.data_format)
@@ -142,6 +144,7 @@ class Conv3DTranspose(Conv3D):
     between its taps)."""
 
     _transpose = True
+    enable_lora = NoLora()      # as Keras's, no LoRA (nor a `lora_rank` argument)
     _config_keys = Conv3D._config_keys + ("output_padding",)
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",

@@ -11,7 +11,11 @@ from runtime._src.keras.activations import activations
 from runtime._src.keras.constraints import constraints
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.regularizers import regularizers
+from runtime._src.keras.layers.core import float8_quantization, quantization
+from runtime._src.keras.layers.core.lora import LoraMixin
 from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.ops import numpy as knp
+from runtime._src.keras.quantizers import quantizers
 from runtime._src.keras.saving.serialization_lib import serialize_keras_object as _serialize
 from runtime._src.ops import array_ops, math_ops, nn_ops
 from runtime._src.sparse.sparse_ops import sparse_dense_matmul
@@ -20,20 +24,24 @@ from runtime._src.sparse.sparse_tensor import SparseTensor
 __all__ = ["Dense", "init_kernel_and_bias"]
 
 
-class Dense(Layer):
+class Dense(LoraMixin, Layer):
     """`tf.keras.layers.Dense(units, activation=None, use_bias=True,
     kernel_initializer="glorot_uniform", bias_initializer="zeros",
     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-    kernel_constraint=None, bias_constraint=None)`."""
+    kernel_constraint=None, bias_constraint=None, lora_rank=None, lora_alpha=None,
+    quantization_config=None)`; `quantize("int8" / "int4" / "float8")`
+    (layers/core/quantization.py, float8_quantization.py); `enable_lora` (lora.py)."""
 
     supports_masking = True         # the input's mask passes on (Keras 3.15)
+    _lora_alpha_on_build = False    # Keras 3.15's build enables LoRA with alpha = rank
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  bias_constraint=None, **kwargs):
-        kwargs.pop("quantization_config", None)
-        kwargs.pop("lora_rank", None)
+        self.quantization_config = quantization.config_argument(
+            kwargs.pop("quantization_config", None))
+        self._init_lora(kwargs)
         super().__init__(**kwargs)
         if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
@@ -46,32 +54,81 @@ class Dense(Layer):
 
     def get_config(self):
         return {**super().get_config(), "units": self.units, **kernel_and_bias_config(self),
-                "quantization_config": None}           # Keras 3.15 writes it
+                "quantization_config": _serialize(self.quantization_config)}
+
+    @property
+    def kernel(self):
+        """The kernel variable (int8 when quantized; int4: the unpacked values;
+        with LoRA: kernel + (alpha / rank) * a @ b)."""
+        kernel = self._kernel
+        if self.quantization_mode == "int4" and kernel is not None:
+            kernel = quantizers.unpack_int4(kernel, self.units, axis=-1)
+        return self._lora_merged(kernel)
+
+    @kernel.setter
+    def kernel(self, value):
+        self._kernel = value
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
         if input_dim is None:
             raise ValueError(f'Layer "{self.name}": the last dimension of its input must be '
                              f"known to build the kernel; got input shape {input_shape}")
-        add_kernel_and_bias(self, (input_dim, self.units), (self.units,))
+        mode = self.quantization_mode
+        if mode == "float8":
+            float8_quantization.float8_build(self)
+        elif mode:
+            quantization.dense_quantized_build(self, (input_dim, self.units), mode,
+                                               self.quantization_config)
+        add_kernel_and_bias(self, None if mode in ("int8", "int4") else (input_dim, self.units),
+                            (self.units,))
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
+        self._build_lora()
 
-    def call(self, inputs):
-        if inputs.dtype != self.kernel.dtype:
-            inputs = math_ops.cast(inputs, self.kernel.dtype)
-        if isinstance(inputs, SparseTensor) and inputs.shape.rank == 2:
-            outputs = sparse_dense_matmul(inputs, self.kernel)    # Keras 3 on TF: sparse inputs
-        elif inputs.shape.rank == 2:
-            outputs = math_ops.matmul(inputs, self.kernel)
+    def _quantize(self, mode, type_check, config):
+        if type_check and type(self) is not Dense:
+            raise self._not_implemented_error("quantize")
+        if mode == "float8":
+            self.quantization_config = config
+            float8_quantization.float8_build(self)
+            quantization.set_policy(self, mode, config)
         else:
-            outputs = _matmul_last_axis(inputs, self.kernel, self.units)
+            quantization.dense_quantize(self, mode, config)
+
+    def _saved_weights_order(self):
+        order = quantization.saved_weights_order(self)
+        return self._lora_saved_order(order) if self.lora_enabled else order
+
+    def _lora_requantized(self):
+        return quantization.dense_requantized(self, self._lora_delta())
+
+    def call(self, inputs, training=None):
+        if self.quantization_mode == "float8":
+            if self.lora_enabled:
+                raise NotImplementedError("Currently, `_float8_call` doesn't support LoRA")
+            return float8_quantization.float8_call(self, inputs, _float8_matmul, training)
+        if self.quantization_mode:
+            return quantization.dense_quantized_call(self, inputs)
+        kernel = self.kernel
+        if inputs.dtype != kernel.dtype:
+            inputs = math_ops.cast(inputs, kernel.dtype)
+        if isinstance(inputs, SparseTensor) and inputs.shape.rank == 2:
+            outputs = sparse_dense_matmul(inputs, kernel)    # Keras 3 on TF: sparse inputs
+        elif inputs.shape.rank == 2:
+            outputs = math_ops.matmul(inputs, kernel)
+        else:
+            outputs = _matmul_last_axis(inputs, kernel, self.units)
         if self.use_bias:
             outputs = nn_ops.bias_add(outputs, self.bias)
         return self.activation(outputs)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-1]) + (self.units,)
+
+
+def _float8_matmul(x, kernel):
+    return knp.matmul(x, kernel)
 
 
 def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_initializer,
@@ -91,11 +148,12 @@ def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_i
 
 
 def add_kernel_and_bias(layer, kernel_shape, bias_shape):
-    """Create `kernel` (and `bias` when use_bias) with the layer's initializers,
-    regularizers and constraints."""
-    layer.kernel = layer.add_weight(shape=kernel_shape, initializer=layer.kernel_initializer,
-                                    regularizer=layer.kernel_regularizer,
-                                    constraint=layer.kernel_constraint, name="kernel")
+    """Create `kernel` (unless kernel_shape is None) and `bias` when use_bias, with
+    the layer's initializers, regularizers and constraints."""
+    if kernel_shape is not None:
+        layer.kernel = layer.add_weight(shape=kernel_shape, initializer=layer.kernel_initializer,
+                                        regularizer=layer.kernel_regularizer,
+                                        constraint=layer.kernel_constraint, name="kernel")
     if layer.use_bias:
         layer.bias = layer.add_weight(shape=bias_shape, initializer=layer.bias_initializer,
                                       regularizer=layer.bias_regularizer,

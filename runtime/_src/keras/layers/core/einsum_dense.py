@@ -19,7 +19,12 @@ import re
 from runtime._src.keras.activations import activations
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.saving import serialization_lib as serialization
+from runtime._src.keras.layers.core import (einsum_quantization, float8_quantization,
+                                             quantization)
+from runtime._src.keras.layers.core.lora import LoraMixin
 from runtime._src.keras.layers.layer import InputSpec, Layer
+from runtime._src.keras.quantizers import quantizers
+from runtime._src.ops import array_ops
 from runtime._src.ops.einsum_ops import einsum
 
 __all__ = ["EinsumDense"]
@@ -87,17 +92,18 @@ def analyze(equation, bias_axes, input_shape, output_shape):
     return kernel, bias, full, in_axes, out_axes
 
 
-class EinsumDense(Layer):
-    """See the module docstring."""
+class EinsumDense(LoraMixin, Layer):
+    """See the module docstring; `lora_rank`, `lora_alpha` and `enable_lora`: lora.py."""
 
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  bias_constraint=None, **kwargs):
-        for key in ("lora_rank", "lora_alpha", "quantization_config"):
-            kwargs.pop(key, None)
+        self._init_lora(kwargs)
+        self.quantization_config = quantization.config_argument(
+            kwargs.pop("quantization_config", None))
         super().__init__(**kwargs)
-        _split(equation)
+        self._equation_parts = _split(equation)      # (input, kernel, output, elided)
         self.equation, self.bias_axes = equation, bias_axes
         self.partial_output_shape = (output_shape,) if isinstance(output_shape, int) \
             else tuple(output_shape)
@@ -107,6 +113,39 @@ class EinsumDense(Layer):
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.full_output_shape = None
+        self._kernel = None
+
+    @property
+    def kernel(self):
+        """The kernel variable (int8 when quantized; int4: the unpacked values
+        in the float kernel's shape; with LoRA: kernel + (alpha / rank) * a @ b)."""
+        kernel = self._kernel
+        if self.quantization_mode == "int4" and kernel is not None:
+            unpacked = quantizers.unpack_int4(kernel, self._int4_unpacked_column_size,
+                                              axis=-1)
+            kernel = array_ops.reshape(unpacked, self.original_kernel_shape)
+        return self._lora_merged(kernel)
+
+    @kernel.setter
+    def kernel(self, value):
+        self._kernel = value
+
+    def _quantize(self, mode, type_check, config):
+        if type_check and type(self) is not EinsumDense:
+            raise self._not_implemented_error("quantize")
+        if mode == "float8":
+            self.quantization_config = config
+            float8_quantization.float8_build(self)
+            quantization.set_policy(self, mode, config)
+        else:
+            einsum_quantization.einsum_quantize(self, mode, config)
+
+    def _saved_weights_order(self):
+        order = quantization.saved_weights_order(self)
+        return self._lora_saved_order(order) if self.lora_enabled else order
+
+    def _lora_requantized(self):
+        return einsum_quantization.einsum_requantized(self, self._lora_delta())
 
     def build(self, input_shape):
         kernel, bias, full, in_axes, out_axes = analyze(
@@ -118,16 +157,30 @@ class EinsumDense(Layer):
                 init.input_axes is None or init.output_axes is None):
             config = {**init.get_config(), "input_axes": in_axes, "output_axes": out_axes}
             init = type(init).from_config(config)
-        self.kernel = self.add_weight(shape=tuple(kernel), initializer=init, name="kernel",
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
+        if self.quantization_mode == "float8":
+            float8_quantization.float8_build(self)
+        if self.quantization_mode in ("int8", "int4"):
+            einsum_quantization.einsum_quantized_build(self, kernel, self.quantization_mode,
+                                                       self.quantization_config)
+        else:
+            self.kernel = self.add_weight(shape=tuple(kernel), initializer=init,
+                                          name="kernel", regularizer=self.kernel_regularizer,
+                                          constraint=self.kernel_constraint)
         self.bias = None if bias is None else self.add_weight(
             shape=tuple(bias), initializer=self.bias_initializer, name="bias",
             regularizer=self.bias_regularizer, constraint=self.bias_constraint)
         self.built = True
+        self._build_lora()
 
     def call(self, inputs, training=None):
-        x = einsum(self.equation, inputs, self.kernel.read_value())
+        if self.quantization_mode == "float8":
+            if self.lora_enabled:
+                raise NotImplementedError("Currently, `_float8_call` doesn't support LoRA")
+            return float8_quantization.float8_call(
+                self, inputs, lambda x, kernel: einsum(self.equation, x, kernel), training)
+        if self.quantization_mode:
+            return einsum_quantization.einsum_quantized_call(self, inputs)
+        x = einsum(self.equation, inputs, self._lora_merged(self._kernel.read_value()))
         if self.bias is not None:
             x = x + self.bias.read_value()
         return self.activation(x)
@@ -147,4 +200,5 @@ class EinsumDense(Layer):
                 "bias_regularizer": ser(self.bias_regularizer),
                 "activity_regularizer": ser(self.activity_regularizer),
                 "kernel_constraint": ser(self.kernel_constraint),
-                "bias_constraint": ser(self.bias_constraint), "quantization_config": None}
+                "bias_constraint": ser(self.bias_constraint),
+                "quantization_config": ser(self.quantization_config)}
