@@ -5,8 +5,10 @@ else branch of every staged `if` before the if branch (the backend contract
 allows either order; tests/autograph/test_backend_contract.py runs the
 equivalence corpus this way).
 
-Also the run's order: the modules with the longest tests run first (below)."""
+Also the run's order: the modules with the longest tests run first, and the
+garbage collector's view of what collection built (both below)."""
 
+import gc
 import os
 
 import pytest
@@ -60,3 +62,19 @@ LONGEST_FIRST = (
 def pytest_collection_modifyitems(items):
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+# Collection builds a heap that lives until the end (every module the suite imports and
+# some 17,000 test items): the collector would walk it again at each full collection of
+# the run (the tests' own gc.collect() calls, pytest's at the end). It stays off while
+# collecting (the heap only grows), then the heap is moved out of its reach
+# (gc.freeze): later collections walk only what the tests create.
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.collect()
+        gc.freeze()
+        gc.enable()

@@ -119,7 +119,9 @@ def _export(main, args):
         if reason.startswith(BY_DESIGN):
             return ("skipped", f"by design: {reason}"), None, None
         return ("refused", reason), None, None
-    session = onnxruntime.InferenceSession(model.SerializeToString(),
+    options = onnxruntime.SessionOptions()      # one thread: a pool costs more than the run
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(model.SerializeToString(), options,
                                            providers=["CPUExecutionProvider"])
     return None, concrete, session
 

@@ -20,7 +20,10 @@ from runtime import onnx as tf_onnx
 
 
 def run_onnx(model, *inputs):
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    options = ort.SessionOptions()              # one thread: a pool costs more than the run
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    session = ort.InferenceSession(model.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
     feeds = {i.name: np.asarray(v) for i, v in zip(session.get_inputs(), inputs)}
     return session.run(None, feeds)
 

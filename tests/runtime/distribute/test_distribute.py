@@ -85,8 +85,8 @@ def _child(send, script, env):
 
 
 class _Spawned:
-    """A new interpreter running replicas.py or worker.py (when JAX already
-    started in this process: a fork would inherit its device count)."""
+    """A new interpreter running replicas.py or worker.py (when JAX's backends
+    already started in this process: a fork would inherit its device count)."""
 
     def __init__(self, script, env):
         env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(HERE)), **env)
@@ -119,8 +119,17 @@ def runs(tmp_path_factory):
         return json.loads(shared.read_text())
 
 
+def _jax_started():
+    """Whether JAX has started its backends here (imported only, as after the
+    suite's collection, it has no device count yet: a fork may still set one)."""
+    if "jax" not in sys.modules:
+        return False
+    from jax._src import xla_bridge
+    return xla_bridge.backends_are_initialized()
+
+
 def _start_runs():
-    start = _Spawned if "jax" in sys.modules else _Forked
+    start = _Spawned if _jax_started() else _Forked
     os.environ.pop("TF_CONFIG", None)
     replicas = start("replicas", {})
     addresses = [f"localhost:{p}" for p in _free_ports(2)]
