@@ -62,6 +62,8 @@ class Context:
         self.kinds = None if nodes is None else kinds
         self.returns = None if nodes is None else [n for n in nodes if n.__class__ is gast.Return]
         self.names = names
+        if nodes is not None and gast.Global not in kinds and gast.Nonlocal not in kinds:
+            activity.none_declared_free(node, nodes)   # no walk to look for them
         self.update_locals(node, nodes)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
