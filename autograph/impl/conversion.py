@@ -149,8 +149,9 @@ def convert_tree(node, ctx):
     # Analyses run on the jump-free tree, just before they are used (not at
     # all for a function without statements the control-flow converter reads).
     if _has_control_flow(ctx):
-        liveness.analyze(node)
-        reaching_definitions.analyze(node)
+        memo = {}                       # {id(node): (reads, writes)}, shared
+        liveness.analyze(node, memo)
+        reaching_definitions.analyze(node, memo)
         node = control_flow.transform(node, ctx)
     # Expressions after control flow: they may appear in tests the control-flow
     # converter moved into loop_test functions, and `ld` wraps reads of the

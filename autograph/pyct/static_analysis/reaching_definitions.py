@@ -21,17 +21,21 @@ _NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
-def analyze(fn_node):
+def analyze(fn_node, memo=None):
+    """`memo`: liveness.analyze's {id(node): (reads, writes)} of this tree,
+    when it ran on it just before (the tree unchanged since): a simple
+    statement's writes are read there rather than found again."""
     local = activity.local_names(fn_node)
     a = fn_node.args
     params = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
     params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
-    _Definedness(local).block(fn_node.body, frozenset(params))
+    _Definedness(local, {} if memo is None else memo).block(fn_node.body, frozenset(params))
 
 
 class _Definedness:
-    def __init__(self, local):
+    def __init__(self, local, memo):
         self.local = local
+        self.memo = memo
 
     def mark(self, node, defined):
         """Annotate loads in `node` (not in nested scopes) that may be unbound."""
@@ -73,7 +77,7 @@ class _Definedness:
         if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef)):
             for dec in s.decorator_list + s.args.defaults:
                 self.mark(dec, d)
-            analyze(s)
+            analyze(s, self.memo)
             return d | {s.name}
         if isinstance(s, gast.Try):
             after_body = self.block(s.orelse, self.block(s.body, d))
@@ -97,7 +101,8 @@ class _Definedness:
         self.mark(s, d)
         if isinstance(s, gast.Delete):
             return d - deleted_names(s)
-        return d | activity.writes(s)
+        found = self.memo.get(id(s))
+        return d | (found[1] if found is not None else activity.writes(s))
 
 
 def deleted_names(node):
