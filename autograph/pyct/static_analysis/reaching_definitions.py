@@ -41,6 +41,11 @@ class _Definedness:
         """Annotate loads in `node` (not in nested scopes) that may be unbound."""
         if node is None:
             return
+        found = self.memo.get(id(node))
+        if found is not None:           # what it reads (a superset of its loads here)
+            local = self.local
+            if not any(r in local and r not in defined for r in found[0]):
+                return                  # no load to annotate: no walk
         stack = [node]
         while stack:
             n = stack.pop()
