@@ -68,6 +68,9 @@ class Context:
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
         self.flag_names = set()           # break_, continue_, do_return flags
+        # {id(node): (reads, writes)} of the liveness analysis while the
+        # control-flow converter runs (see control_flow._ControlFlow._writes).
+        self.activity_memo = None
         self._closure = dict(zip(fn.__code__.co_freevars,
                                  (_cell_value(c) for c in (fn.__closure__ or ()))))
 
@@ -152,7 +155,11 @@ def convert_tree(node, ctx):
         memo = {}                       # {id(node): (reads, writes)}, shared
         liveness.analyze(node, memo)
         reaching_definitions.analyze(node, memo)
-        node = control_flow.transform(node, ctx)
+        ctx.activity_memo = memo
+        try:
+            node = control_flow.transform(node, ctx)
+        finally:
+            ctx.activity_memo = None
     # Expressions after control flow: they may appear in tests the control-flow
     # converter moved into loop_test functions, and `ld` wraps reads of the
     # names that converter gave an Undefined placeholder (converters/expressions.py).
