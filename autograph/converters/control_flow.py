@@ -170,26 +170,9 @@ class _ControlFlow(ast_util.StatementTransformer):
         the liveness analysis's answers where it has them (ctx.activity_memo:
         {id(node): (reads, writes)} of the tree as it was before this
         converter; its nodes are still in the tree, unchanged, until the
-        statement holding them is converted). A compound statement binds
-        what its parts bind."""
+        statement holding them is converted)."""
         memo = self.ctx.activity_memo
-        if memo is None:
-            return activity.writes(stmts)
-        out = set()
-        for s in stmts:
-            found = memo.get(id(s))
-            if found is not None:
-                out |= found[1]
-                continue
-            cls = s.__class__
-            test = memo.get(id(s.test)) if cls is gast.If or cls is gast.While else None
-            if test is None:
-                out |= activity.writes(s)
-                continue
-            out |= test[1]
-            out |= self._writes(s.body)
-            out |= self._writes(s.orelse)
-        return out
+        return activity.writes(stmts) if memo is None else activity.known_writes(stmts, memo)
 
     def _state(self, node, bound, live):
         local = self.ctx.local_names

@@ -197,15 +197,41 @@ def writes(nodes):
     return analyze(nodes)[1]
 
 
-def local_names(fn_node):
+def local_names(fn_node, memo=None):
     """Names local to a function: its parameters and every name it binds,
-    minus names declared global or nonlocal."""
-    a = _Activity()
-    for s in fn_node.body:
-        a.visit(s)
+    minus names declared global or nonlocal. `memo`: see `known_writes`."""
+    if memo is not None:
+        written = known_writes(fn_node.body, memo)
+    else:
+        a = _Activity()
+        for s in fn_node.body:
+            a.visit(s)
+        written = a.written
     # Only the function's own declarations: `nonlocal y` in a nested function
     # refers to this function's y.
-    return (a.written | _params(fn_node)) - declared_free(fn_node)
+    return (written | _params(fn_node)) - declared_free(fn_node)
+
+
+def known_writes(stmts, memo):
+    """writes(stmts), read where it can be from `memo`: {id(node): (reads,
+    writes)} of nodes analyzed before (liveness.analyze's), all of them
+    still in the tree and unchanged since. A compound `if` or `while`
+    binds what its test and its blocks bind."""
+    out = set()
+    for s in stmts:
+        found = memo.get(id(s))
+        if found is not None:
+            out |= found[1]
+            continue
+        cls = s.__class__
+        test = memo.get(id(s.test)) if cls is gast.If or cls is gast.While else None
+        if test is None:
+            out |= writes(s)
+            continue
+        out |= test[1]
+        out |= known_writes(s.body, memo)
+        out |= known_writes(s.orelse, memo)
+    return out
 
 
 def declared_free(fn_node):

@@ -25,7 +25,7 @@ def analyze(fn_node, memo=None):
     """`memo`: liveness.analyze's {id(node): (reads, writes)} of this tree,
     when it ran on it just before (the tree unchanged since): a simple
     statement's writes are read there rather than found again."""
-    local = activity.local_names(fn_node)
+    local = activity.local_names(fn_node, memo)
     a = fn_node.args
     params = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
     params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
