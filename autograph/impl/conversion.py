@@ -61,6 +61,9 @@ class Context:
         # converter with nothing to rewrite is skipped (see convert_tree).
         self.kinds = None if nodes is None else kinds
         self.returns = None if nodes is None else [n for n in nodes if n.__class__ is gast.Return]
+        # Whether a statement is a lone call (what a directive is), None when unknown.
+        self.call_statements = None if nodes is None else any(
+            n.__class__ is gast.Expr and n.value.__class__ is gast.Call for n in nodes)
         self.names = names
         if nodes is not None and gast.Global not in kinds and gast.Nonlocal not in kinds:
             activity.none_declared_free(node, nodes)   # no walk to look for them
@@ -122,7 +125,7 @@ def convert_tree(node, ctx):
         checks.check(node, ctx.info)                      # refuse what cannot be converted
     docstring = _docstring(node)
     # Directives first: set_loop_options must still be a loop's first statement.
-    if _holds(ctx, (gast.Call,)):
+    if ctx.call_statements is not False:            # a directive is a statement
         node = directives.transform(node, ctx)
     # Jumps first, innermost first: break and continue turn into flags and
     # guards, so that by `return` time every loop ends only through its test.
