@@ -165,6 +165,15 @@ class _ControlFlow(ast_util.StatementTransformer):
         self.bodies = []      # per user function: depth of bodies made functions
 
     # --- helpers -------------------------------------------------------------
+    def _writes(self, stmts):
+        """activity.writes(stmts) of statements not yet converted, read from
+        the liveness analysis's answers where it has them (ctx.activity_memo:
+        {id(node): (reads, writes)} of the tree as it was before this
+        converter; its nodes are still in the tree, unchanged, until the
+        statement holding them is converted)."""
+        memo = self.ctx.activity_memo
+        return activity.writes(stmts) if memo is None else activity.known_writes(stmts, memo)
+
     def _state(self, node, bound, live):
         local = self.ctx.local_names
         fn = self.functions[-1]
@@ -364,7 +373,7 @@ class _ControlFlow(ast_util.StatementTransformer):
     # --- statements ------------------------------------------------------------
     def visit_If(self, node):
         line = ast_util.user_line(node)
-        bound = activity.writes(node.body) | activity.writes(node.orelse)
+        bound = self._writes(node.body) | self._writes(node.orelse)
         read_first = set()
         for block in (node.body, node.orelse):
             if block:
@@ -374,7 +383,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         # branches need not receive them.
         out_only = set()
         if node.orelse:
-            out_only = (definitely_assigned(node.body) & definitely_assigned(node.orelse)
+            out_only = (definitely_assigned(node.body, self._writes)
+                        & definitely_assigned(node.orelse, self._writes)
                         - read_first)
         state_in = [n for n in state if n not in out_only]
         outputs = state_in + [n for n in state if n in out_only]
@@ -501,7 +511,7 @@ class _ControlFlow(ast_util.StatementTransformer):
     def visit_While(self, node):
         line = ast_util.user_line(node)
         head = anno.getanno(node, anno.LOOP_HEAD)
-        bound = activity.writes(node.body)
+        bound = self._writes(node.body)
         state = self._state(node, bound, head)
         out = self._undefined_inits(node, state)
         extra = self._extra_test(node)
@@ -531,7 +541,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         line = ast_util.user_line(node)
         head = anno.getanno(node, anno.LOOP_HEAD)
         target = activity.writes(node.target)
-        bound = activity.writes(node.body) | target
+        bound = self._writes(node.body) | target
         state = self._state(node, bound, head)
         out = self._undefined_inits(node, state)
         body, binds_target = node.body, []
@@ -565,18 +575,19 @@ class _ControlFlow(ast_util.StatementTransformer):
         return ast_util.located(out, line)
 
 
-def definitely_assigned(stmts):
-    """Names bound on every path through `stmts` (loops may run zero times)."""
+def definitely_assigned(stmts, writes=activity.writes):
+    """Names bound on every path through `stmts` (loops may run zero times).
+    `writes(stmts)`: activity.writes, or one that knows the answers."""
     out = set()
     for s in stmts:
         if isinstance(s, gast.If):
-            out |= definitely_assigned(s.body) & definitely_assigned(s.orelse)
+            out |= definitely_assigned(s.body, writes) & definitely_assigned(s.orelse, writes)
         elif isinstance(s, (gast.With, gast.AsyncWith)):
             out |= definitely_assigned(s.body) | activity.writes(s.items)
         elif isinstance(s, gast.Delete):
             out -= deleted_names(s)
         elif not isinstance(s, (gast.For, gast.While, gast.AsyncFor, gast.Try)):
-            out |= activity.writes(s)
+            out |= writes([s])
     return out
 
 

@@ -61,11 +61,19 @@ class Context:
         # converter with nothing to rewrite is skipped (see convert_tree).
         self.kinds = None if nodes is None else kinds
         self.returns = None if nodes is None else [n for n in nodes if n.__class__ is gast.Return]
+        # Whether a statement is a lone call (what a directive is), None when unknown.
+        self.call_statements = None if nodes is None else any(
+            n.__class__ is gast.Expr and n.value.__class__ is gast.Call for n in nodes)
         self.names = names
+        if nodes is not None and gast.Global not in kinds and gast.Nonlocal not in kinds:
+            activity.none_declared_free(node, nodes)   # no walk to look for them
         self.update_locals(node, nodes)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
         self.flag_names = set()           # break_, continue_, do_return flags
+        # {id(node): (reads, writes)} of the liveness analysis while the
+        # control-flow converter runs (see control_flow._ControlFlow._writes).
+        self.activity_memo = None
         self._closure = dict(zip(fn.__code__.co_freevars,
                                  (_cell_value(c) for c in (fn.__closure__ or ()))))
 
@@ -117,7 +125,7 @@ def convert_tree(node, ctx):
         checks.check(node, ctx.info)                      # refuse what cannot be converted
     docstring = _docstring(node)
     # Directives first: set_loop_options must still be a loop's first statement.
-    if _holds(ctx, (gast.Call,)):
+    if ctx.call_statements is not False:            # a directive is a statement
         node = directives.transform(node, ctx)
     # Jumps first, innermost first: break and continue turn into flags and
     # guards, so that by `return` time every loop ends only through its test.
@@ -147,9 +155,14 @@ def convert_tree(node, ctx):
     # Analyses run on the jump-free tree, just before they are used (not at
     # all for a function without statements the control-flow converter reads).
     if _has_control_flow(ctx):
-        liveness.analyze(node)
-        reaching_definitions.analyze(node)
-        node = control_flow.transform(node, ctx)
+        memo = {}                       # {id(node): (reads, writes)}, shared
+        liveness.analyze(node, memo)
+        reaching_definitions.analyze(node, memo)
+        ctx.activity_memo = memo
+        try:
+            node = control_flow.transform(node, ctx)
+        finally:
+            ctx.activity_memo = None
     # Expressions after control flow: they may appear in tests the control-flow
     # converter moved into loop_test functions, and `ld` wraps reads of the
     # names that converter gave an Undefined placeholder (converters/expressions.py).

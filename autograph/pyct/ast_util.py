@@ -15,6 +15,7 @@ _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 LOOPS = (gast.While, gast.For, gast.AsyncFor)
+_FUNCTION_CLASSES = frozenset(FUNCTIONS)
 
 # Nodes no converter or analysis visits (contexts and operators): generic
 # walks skip them instead of dispatching to a method that does nothing.
@@ -89,6 +90,15 @@ def walk_scope(nodes, stop=FUNCTIONS):
     (operator and context nodes are left out). A nested function, lambda or
     class is itself yielded, not entered; nested loops in `stop` are left out."""
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    if stop is FUNCTIONS:           # the usual walk: every child of a non-function
+        get, functions = _CHILDREN.get, _FUNCTION_CLASSES
+        while stack:
+            n = stack.pop()
+            yield n
+            cls = n.__class__
+            if cls not in functions:
+                stack.extend((get(cls) or _children_function(cls))(n))
+        return
     while stack:
         n = stack.pop()
         yield n

@@ -197,15 +197,41 @@ def writes(nodes):
     return analyze(nodes)[1]
 
 
-def local_names(fn_node):
+def local_names(fn_node, memo=None):
     """Names local to a function: its parameters and every name it binds,
-    minus names declared global or nonlocal."""
-    a = _Activity()
-    for s in fn_node.body:
-        a.visit(s)
+    minus names declared global or nonlocal. `memo`: see `known_writes`."""
+    if memo is not None:
+        written = known_writes(fn_node.body, memo)
+    else:
+        a = _Activity()
+        for s in fn_node.body:
+            a.visit(s)
+        written = a.written
     # Only the function's own declarations: `nonlocal y` in a nested function
     # refers to this function's y.
-    return (a.written | _params(fn_node)) - declared_free(fn_node)
+    return (written | _params(fn_node)) - declared_free(fn_node)
+
+
+def known_writes(stmts, memo):
+    """writes(stmts), read where it can be from `memo`: {id(node): (reads,
+    writes)} of nodes analyzed before (liveness.analyze's), all of them
+    still in the tree and unchanged since. A compound `if` or `while`
+    binds what its test and its blocks bind."""
+    out = set()
+    for s in stmts:
+        found = memo.get(id(s))
+        if found is not None:
+            out |= found[1]
+            continue
+        cls = s.__class__
+        test = memo.get(id(s.test)) if cls is gast.If or cls is gast.While else None
+        if test is None:
+            out |= writes(s)
+            continue
+        out |= test[1]
+        out |= known_writes(s.body, memo)
+        out |= known_writes(s.orelse, memo)
+    return out
 
 
 def declared_free(fn_node):
@@ -222,6 +248,23 @@ def declared_free(fn_node):
     out = frozenset(out)
     fn_node.__dict__["_ag_declared_own"] = out
     return out
+
+
+def none_declared_free(fn_node, nodes):
+    """Note on `fn_node` and the functions nested in it that they declare
+    nothing `global` or `nonlocal`; `nodes`: every node of `fn_node`, known
+    to hold no such declaration. (What `declared_free` and `_declared_free`
+    would find and memoize now, without their walks. `fn_node`'s whole-tree
+    set is left to be found when asked: converters may add functions with
+    declarations below it.)"""
+    for n in nodes:
+        if n.__class__ is gast.FunctionDef:
+            n.__dict__["_ag_declared_own"] = _NONE
+            if n is not fn_node:
+                n.__dict__["_ag_declared_free"] = _NONE
+
+
+_NONE = frozenset()
 
 
 def _walk_same_scope(node):

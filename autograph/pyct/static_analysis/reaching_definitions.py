@@ -21,22 +21,31 @@ _NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
-def analyze(fn_node):
-    local = activity.local_names(fn_node)
+def analyze(fn_node, memo=None):
+    """`memo`: liveness.analyze's {id(node): (reads, writes)} of this tree,
+    when it ran on it just before (the tree unchanged since): a simple
+    statement's writes are read there rather than found again."""
+    local = activity.local_names(fn_node, memo)
     a = fn_node.args
     params = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
     params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
-    _Definedness(local).block(fn_node.body, frozenset(params))
+    _Definedness(local, {} if memo is None else memo).block(fn_node.body, frozenset(params))
 
 
 class _Definedness:
-    def __init__(self, local):
+    def __init__(self, local, memo):
         self.local = local
+        self.memo = memo
 
     def mark(self, node, defined):
         """Annotate loads in `node` (not in nested scopes) that may be unbound."""
         if node is None:
             return
+        found = self.memo.get(id(node))
+        if found is not None:           # what it reads (a superset of its loads here)
+            local = self.local
+            if not any(r in local and r not in defined for r in found[0]):
+                return                  # no load to annotate: no walk
         stack = [node]
         while stack:
             n = stack.pop()
@@ -73,7 +82,7 @@ class _Definedness:
         if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef)):
             for dec in s.decorator_list + s.args.defaults:
                 self.mark(dec, d)
-            analyze(s)
+            analyze(s, self.memo)
             return d | {s.name}
         if isinstance(s, gast.Try):
             after_body = self.block(s.orelse, self.block(s.body, d))
@@ -97,7 +106,8 @@ class _Definedness:
         self.mark(s, d)
         if isinstance(s, gast.Delete):
             return d - deleted_names(s)
-        return d | activity.writes(s)
+        found = self.memo.get(id(s))
+        return d | (found[1] if found is not None else activity.writes(s))
 
 
 def deleted_names(node):
