@@ -249,11 +249,96 @@ def _image(k):
     return out
 
 
+def _backend_cases(K):
+    a = np.array([[-1.5, 0.0, 2.0], [3.0, -0.25, 1.0]], dtype="float32")
+    b = np.array([[0.5, 1.0], [2.0, -1.0], [0.0, 3.0]], dtype="float32")
+    p = np.array([[0.2, 0.7, 0.1], [0.5, 0.25, 0.25]], dtype="float32")
+    t = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], dtype="float32")
+    c = K.constant(a)
+    x3 = np.arange(24, dtype="float32").reshape(2, 3, 4) / 7
+    return {
+        "abs": K.abs(c), "all": K.all(c, axis=1), "any": K.any(K.constant([[0, 0], [0, 2]])),
+        "argmax": K.argmax(c), "argmin": K.argmin(c, axis=0), "arange": K.arange(5),
+        "arange_f": K.arange(1, 7, 2, dtype="float32"), "arange_neg": K.arange(-3),
+        "clip": K.clip(c, 1.0, 0.5), "clip_none": K.clip(c, None, 1.0),
+        "sum": K.sum(c, axis=0), "mean": K.mean(K.constant([[True, False]], dtype="bool")),
+        "std": K.std(c, axis=1, keepdims=True), "var": K.var(c), "max": K.max(c, 1),
+        "min": K.min(c), "prod": K.prod(c, 0), "cumsum": K.cumsum(c, 1),
+        "cumprod": K.cumprod(c), "equal": K.equal(c, 0.0), "less": K.less_equal(c, 1.0),
+        "maximum": K.maximum(c, 0.5), "pow": K.pow(c, 2), "round": K.round(K.constant(
+            [0.5, 1.5, 2.5, -0.5])), "sign": K.sign(c), "sqrt": K.sqrt(c),
+        "square": K.square(c), "exp": K.exp(c), "log": K.log(K.abs(c) + 1), "sin": K.sin(c),
+        "cos": K.cos(c), "tanh": K.tanh(c), "reshape": K.reshape(c, (3, 2)),
+        "flatten": K.flatten(c), "batch_flatten": K.batch_flatten(K.constant(x3)),
+        "expand_dims": K.int_shape(K.expand_dims(c)), "squeeze": K.squeeze(K.constant(
+            [[1.0], [2.0]]), 1), "transpose": K.transpose(c),
+        "permute": K.permute_dimensions(K.constant(x3), (2, 0, 1)),
+        "concatenate": K.concatenate([c, c], axis=-1), "stack": K.stack([c, c], axis=1),
+        "tile": K.tile(c, (2, 1)), "repeat": K.repeat(c, 2),
+        "repeat_elements": K.repeat_elements(c, 2, axis=1), "reverse": K.reverse(c, 1),
+        "gather": K.gather(c, [1, 0, 1]), "one_hot": K.one_hot(K.constant([0, 2], "int32"), 3),
+        "switch": K.switch(K.constant([[True], [False]], "bool"), c, -c),
+        "switch_scalar": K.switch(K.constant(False), lambda: c, lambda: -c),
+        "relu": K.relu(c), "relu_full": K.relu(c, alpha=0.1, max_value=1.5, threshold=0.5),
+        "relu6": K.relu(c * 4, max_value=6), "elu": K.elu(c, alpha=0.5),
+        "sigmoid": K.sigmoid(c), "hard_sigmoid": K.hard_sigmoid(c * 2),
+        "softmax": K.softmax(c), "softmax_axes": K.softmax(c, axis=(0, 1)),
+        "softplus": K.softplus(c), "softsign": K.softsign(c),
+        "l2_normalize": K.l2_normalize(c, axis=1),
+        "bias_add": K.bias_add(K.constant(x3), K.constant([1.0, 2.0, 3.0, 4.0])),
+        "bias_add_cf": K.bias_add(K.constant(x3), K.constant([1.0, 2.0, 3.0]),
+                                  data_format="channels_first"),
+        "dot": K.dot(c, K.constant(b)), "dot3": K.dot(K.constant(x3), K.constant(
+            np.arange(20, dtype="float32").reshape(5, 4, 1)[:, :, 0].T)),
+        "bce": K.binary_crossentropy(K.constant(t), K.constant(p)),
+        "bce_logits": K.binary_crossentropy(K.constant(t), c, from_logits=True),
+        "cce": K.categorical_crossentropy(K.constant(t), K.constant(p)),
+        "cce_logits": K.categorical_crossentropy(K.constant(t), c, from_logits=True),
+        "scce": K.sparse_categorical_crossentropy(K.constant([1, 0], "int32"), K.constant(p)),
+        "scce_logits": K.sparse_categorical_crossentropy(
+            K.constant([[1], [2]], "int32"), c, from_logits=True),
+        "in_top_k": K.in_top_k(K.constant(p), K.constant([1, 1], "int32"), 2),
+        "cast_to_floatx": K.cast_to_floatx([1, 2]), "cast": K.cast(c, "int32"),
+        "ones_like": K.ones_like(c), "zeros_like": K.zeros_like(c, dtype="int32"),
+    }
+
+
+def _backend(k):
+    K = k.backend
+    out = {}
+    for key, value in _backend_cases(K).items():
+        arr = np.asarray(value)
+        out[key] = [arr.tolist(), str(arr.dtype)]
+    v = K.variable([[1, 2], [3, 4]], name="v")
+    meta = [K.int_shape(v), K.ndim(v), K.dtype(v), K.count_params(v),
+            K.get_value(v).tolist(), K.eval(K.constant(2.0)).tolist(), K.get_value(3),
+            K.int_shape(K.zeros((2, 0))), type(K.zeros((2, 3))).__name__.endswith("Variable"),
+            K.dtype(K.ones((2,), dtype="int32")), K.eye(2).numpy().tolist()]
+    K.set_value(v, [[5, 6], [7, 8]])
+    K.batch_set_value([(v, np.full((2, 2), 0.5))])
+    meta.append([a.tolist() for a in K.batch_get_value([v, K.constant([1.0])])])
+    K.update_add(v, np.ones((2, 2), "float32"))
+    K.update_sub(v, np.full((2, 2), 0.25, "float32"))
+    meta.append(K.get_value(v).tolist())
+    K.moving_average_update(v, np.zeros((2, 2), "float32"), 0.9)
+    meta.append(K.get_value(v).tolist())
+    K.update(v, np.zeros((2, 2), "float32"))
+    meta.append(K.get_value(v).tolist())
+    out["meta"] = meta
+    out["errors"] = [_error(lambda: K.softmax(K.constant([1.0, 2.0]))),
+                     _error(lambda: K.repeat(K.constant([1.0]), 2)),
+                     _error(lambda: K.bias_add(K.constant([[1.0]]), K.constant([1.0]),
+                                               data_format="nchw")),
+                     _error(lambda: K.switch(K.constant([[True]]), K.constant([1.0]),
+                                             K.constant([2.0])))]
+    return out
+
+
 def main():
     from keras._tf_keras import keras as k
     import keras
     record = {"keras": keras.__version__, "layers": _layers(k), "text": _text(k),
-              "sequence": _sequence(k), "image": _image(k)}
+              "sequence": _sequence(k), "image": _image(k), "backend": _backend(k)}
     with open(OUT, "w") as f:
         json.dump(record, f, indent=None, sort_keys=True)
         f.write("\n")
