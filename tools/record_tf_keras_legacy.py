@@ -300,6 +300,25 @@ def _backend_cases(K):
         "in_top_k": K.in_top_k(K.constant(p), K.constant([1, 1], "int32"), 2),
         "cast_to_floatx": K.cast_to_floatx([1, 2]), "cast": K.cast(c, "int32"),
         "ones_like": K.ones_like(c), "zeros_like": K.zeros_like(c, dtype="int32"),
+        "batch_dot": K.batch_dot(c, K.constant(a * 2)), "batch_dot_1": K.batch_dot(
+            c, K.constant(a), axes=1), "batch_dot_3": K.batch_dot(K.constant(x3), K.constant(
+                x3), axes=(1, 1)), "batch_dot_32": K.batch_dot(K.constant(x3), K.constant(
+                    np.arange(8, dtype="float32").reshape(2, 4))),
+        "batch_dot_4": K.batch_dot(K.constant(x3.reshape(2, 3, 2, 2)), K.constant(
+            x3.reshape(2, 2, 3, 2)), axes=(2, 1)),
+        "batch_norm": K.batch_normalization(c, K.constant([0.5, 0.0, 1.0]), K.constant(
+            [2.0, 1.0, 0.5]), K.constant([0.1, 0.2, 0.3]), K.constant([1.0, 2.0, 3.0])),
+        "bfce": K.binary_focal_crossentropy(K.constant(t), K.constant(p)),
+        "bfce_bal": K.binary_focal_crossentropy(K.constant(t), c, apply_class_balancing=True,
+                                                from_logits=True, gamma=1.5),
+        "cfce": K.categorical_focal_crossentropy(K.constant(t), K.constant(p)),
+        "cfce_logits": K.categorical_focal_crossentropy(K.constant(t), c, from_logits=True,
+                                                        alpha=0.5),
+        "temporal_padding": K.temporal_padding(K.constant(x3), (0, 2)),
+        "spatial_2d": K.spatial_2d_padding(K.constant(x3[..., None]), ((1, 0), (0, 1))),
+        "spatial_2d_cf": K.spatial_2d_padding(K.constant(x3[:, None]), data_format=
+                                              "channels_first"),
+        "spatial_3d": K.int_shape(K.spatial_3d_padding(K.constant(np.ones((1, 2, 2, 2, 1))))),
     }
 
 
@@ -330,7 +349,21 @@ def _backend(k):
                      _error(lambda: K.bias_add(K.constant([[1.0]]), K.constant([1.0]),
                                                data_format="nchw")),
                      _error(lambda: K.switch(K.constant([[True]]), K.constant([1.0]),
-                                             K.constant([2.0])))]
+                                             K.constant([2.0]))),
+                     _error(lambda: K.batch_dot(K.constant([1.0]), K.constant([[1.0]]))),
+                     _error(lambda: K.batch_dot(K.constant(np.ones((2, 3))),
+                                                K.constant(np.ones((3, 3))))),
+                     _error(lambda: K.batch_dot(K.constant(np.ones((2, 3))),
+                                                K.constant(np.ones((2, 3))), axes=0)),
+                     _error(lambda: K.batch_dot(K.constant(np.ones((2, 3))),
+                                                K.constant(np.ones((2, 4))))),
+                     _error(lambda: K.batch_dot(K.constant(np.ones((2, 3))),
+                                                K.constant(np.ones((2, 3))), axes=[[1], 1])),
+                     _error(lambda: K.temporal_padding(K.constant(np.ones((1, 2, 1))), (1,))),
+                     _error(lambda: K.spatial_2d_padding(K.constant(np.ones((1, 2, 2, 1))),
+                                                         ((1, 1),))),
+                     _error(lambda: K.spatial_3d_padding(K.constant(np.ones((1, 2, 2, 2, 1))),
+                                                         data_format="x"))]
     return out
 
 

@@ -37,9 +37,9 @@ from runtime._src.ops import (arithmetic_ops, array_ops, comparison_ops, cross_e
 from runtime._src.ops.check_ops import is_tensor
 from runtime._src.sparse import sparse_ops
 
-_py_all, _py_max = all, max
+_py_all, _py_any, _py_max = all, any, max
 
-__all__ = ["abs", "all", "any", "arange", "argmax", "argmin", "batch_flatten", "batch_get_value", "batch_set_value", "bias_add", "binary_crossentropy", "cast", "cast_to_floatx", "categorical_crossentropy", "clip", "concatenate", "constant", "cos", "count_params", "cumprod", "cumsum", "dot", "dtype", "elu", "equal", "eval", "exp", "expand_dims", "eye", "flatten", "gather", "get_value", "greater", "greater_equal", "hard_sigmoid", "in_top_k", "int_shape", "is_sparse", "l2_normalize", "less", "less_equal", "log", "max", "maximum", "mean", "min", "minimum", "moving_average_update", "name_scope", "ndim", "not_equal", "one_hot", "ones", "ones_like", "permute_dimensions", "pow", "prod", "relu", "repeat", "repeat_elements", "reshape", "reverse", "round", "set_value", "shape", "sigmoid", "sign", "sin", "softmax", "softplus", "softsign", "sparse_categorical_crossentropy", "sqrt", "square", "squeeze", "stack", "std", "stop_gradient", "sum", "switch", "tanh", "tile", "to_dense", "transpose", "update", "update_add", "update_sub", "var", "variable", "zeros", "zeros_like"]
+__all__ = ["abs", "all", "any", "arange", "argmax", "argmin", "batch_dot", "batch_flatten", "batch_get_value", "batch_normalization", "batch_set_value", "bias_add", "binary_crossentropy", "binary_focal_crossentropy", "cast", "cast_to_floatx", "categorical_crossentropy", "categorical_focal_crossentropy", "clip", "concatenate", "constant", "cos", "count_params", "cumprod", "cumsum", "dot", "dtype", "elu", "equal", "eval", "exp", "expand_dims", "eye", "flatten", "gather", "get_value", "greater", "greater_equal", "hard_sigmoid", "in_top_k", "int_shape", "is_sparse", "l2_normalize", "less", "less_equal", "log", "max", "maximum", "mean", "min", "minimum", "moving_average_update", "name_scope", "ndim", "not_equal", "one_hot", "ones", "ones_like", "permute_dimensions", "pow", "prod", "relu", "repeat", "repeat_elements", "reshape", "reverse", "round", "set_value", "shape", "sigmoid", "sign", "sin", "softmax", "softplus", "softsign", "sparse_categorical_crossentropy", "spatial_2d_padding", "spatial_3d_padding", "sqrt", "square", "squeeze", "stack", "std", "stop_gradient", "sum", "switch", "tanh", "temporal_padding", "tile", "to_dense", "transpose", "update", "update_add", "update_sub", "var", "variable", "zeros", "zeros_like"]
 
 
 # --- values, variables and shapes --------------------------------------------------------
@@ -558,3 +558,112 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 def in_top_k(predictions, targets, k):
     return math_more_ops.in_top_k(targets, predictions, k)
+
+
+# --- batched products, normalization, focal losses, padding -----------------------------
+
+
+def _batch_dot_axes(x_shape, y_shape, axes):
+    xn, yn = len(x_shape), len(y_shape)
+    if xn < 2 or yn < 2:
+        raise ValueError("Cannot do batch_dot on inputs with rank < 2. Received inputs with "
+                         f"tf.shapes {x_shape} and {y_shape}.")
+    if None not in (x_shape[0], y_shape[0]) and x_shape[0] != y_shape[0]:
+        raise ValueError("Cannot do batch_dot on inputs with different batch sizes. Received "
+                         f"inputs with tf.shapes {x_shape} and {y_shape}.")
+    if isinstance(axes, int):
+        axes = [axes, axes]
+    if axes is None:
+        axes = [xn - 1, yn - 1] if yn == 2 else [xn - 1, yn - 2]
+    if _py_any(isinstance(a, (list, tuple)) for a in axes):
+        raise ValueError("Multiple target dimensions are not supported. Expected: None, int, "
+                         f"(int, int), Provided: {axes}")
+    axes = [axes[0] % xn if axes[0] < 0 else axes[0], axes[1] % yn if axes[1] < 0 else axes[1]]
+    if 0 in axes:
+        raise ValueError("Cannot perform batch_dot over axis 0. If your inputs are not "
+                         "batched, add a dummy batch dimension to your inputs using "
+                         "K.expand_dims(x, 0)")
+    d1, d2 = x_shape[axes[0]], y_shape[axes[1]]
+    if None not in (d1, d2) and d1 != d2:
+        raise ValueError(f"Cannot do batch_dot on inputs with tf.shapes {x_shape} and "
+                         f"{y_shape} with axes={axes}. x.shape[{axes[0]}] != "
+                         f"y.shape[{axes[1]}] ({d1} != {d2}).")
+    return axes
+
+
+def batch_dot(x, y, axes=None):
+    """Per batch entry, x and y contracted over axes (x's, y's); the other axes
+    of x, then of y (a rank-2 operand contributes none)."""
+    x, y = convert_to_tensor(x), convert_to_tensor(y)
+    xs, ys = x.shape.as_list(), y.shape.as_list()
+    a0, a1 = _batch_dot_axes(tuple(xs), tuple(ys), axes)
+    x_rest = [i for i in range(1, len(xs)) if i != a0]
+    y_rest = [i for i in range(1, len(ys)) if i != a1]
+    xt = manipulation_ops.transpose(x, [0] + x_rest + [a0])
+    yt = manipulation_ops.transpose(y, [0, a1] + y_rest)
+    x_mid = [xs[i] for i in x_rest]
+    y_mid = [ys[i] for i in y_rest]
+    xm = array_ops.reshape(xt, [-1, int(np.prod(x_mid, dtype=np.int64)), xs[a0]])
+    ym = array_ops.reshape(yt, [-1, ys[a1], int(np.prod(y_mid, dtype=np.int64))])
+    out = matmul_ops.matmul(xm, ym)
+    if len(xs) == len(ys) == 2:         # Keras 2 keeps one of the two unit axes
+        return array_ops.reshape(out, [-1, 1])
+    return array_ops.reshape(out, [-1] + x_mid + y_mid)
+
+
+def batch_normalization(x, mean, var, beta, gamma, axis=-1, epsilon=1e-3):
+    return nn_ops.batch_normalization(x, mean, var, beta, gamma, epsilon)
+
+
+def binary_focal_crossentropy(target, output, apply_class_balancing=False, alpha=0.25,
+                              gamma=2.0, from_logits=False):
+    """binary_crossentropy times (1 - p_t) ** gamma (and the alpha weight)."""
+    target, output = convert_to_tensor(target), convert_to_tensor(output)
+    prob = nn_ops.sigmoid(output) if from_logits else output
+    p_t = target * prob + (1 - target) * (1 - prob)
+    out = arithmetic_ops.pow(1.0 - p_t, gamma) * binary_crossentropy(target, output,
+                                                                     from_logits)
+    if apply_class_balancing:
+        out = (target * alpha + (1 - target) * (1 - alpha)) * out
+    return out
+
+
+def categorical_focal_crossentropy(target, output, alpha=0.25, gamma=2.0, from_logits=False,
+                                   axis=-1):
+    """sum(alpha (1 - p) ** gamma * -target log p) with p the normalized, clipped output."""
+    target, output = convert_to_tensor(target), convert_to_tensor(output)
+    if from_logits:
+        output = nn_ops.softmax(output, axis=axis)
+    output = _clipped(output / reduction_ops.reduce_sum(output, axis=axis, keepdims=True))
+    cce = -target * arithmetic_ops.log(output)
+    focal = arithmetic_ops.pow(1.0 - output, gamma) * alpha * cce
+    return reduction_ops.reduce_sum(focal, axis=axis)
+
+
+def temporal_padding(x, padding=(1, 1)):
+    if len(padding) != 2:
+        raise ValueError("Expected `padding` to be a tuple of 2 integers. Received: "
+                         f"padding={padding}")
+    return shape_ops.pad(x, [[0, 0], list(padding), [0, 0]])
+
+
+def _spatial_padding(x, padding, data_format, n):
+    if len(padding) != n or _py_any(len(p) != 2 for p in padding):
+        words = {2: "2 tuples", 3: "3 tuples"}[n]
+        raise ValueError(f"Expected `padding` to be a tuple of {words} of 2 integers. "
+                         f"Received: padding={padding}")
+    data_format = data_format or config.image_data_format()
+    if data_format not in {"channels_first", "channels_last"}:
+        raise ValueError(f"Unknown data_format: {data_format}")
+    sides = [list(p) for p in padding]
+    pattern = [[0, 0], [0, 0]] + sides if data_format == "channels_first" \
+        else [[0, 0]] + sides + [[0, 0]]
+    return shape_ops.pad(x, pattern)
+
+
+def spatial_2d_padding(x, padding=((1, 1), (1, 1)), data_format=None):
+    return _spatial_padding(x, padding, data_format, 2)
+
+
+def spatial_3d_padding(x, padding=((1, 1), (1, 1), (1, 1)), data_format=None):
+    return _spatial_padding(x, padding, data_format, 3)
