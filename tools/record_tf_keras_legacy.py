@@ -322,10 +322,53 @@ def _backend_cases(K):
     }
 
 
+def _backend_nn_cases(K):
+    rng = np.random.default_rng(0)
+    x4 = K.constant(rng.normal(size=(2, 5, 6, 3)).astype("float32"))
+    k2 = K.constant(rng.normal(size=(3, 2, 3, 4)).astype("float32"))
+    x3 = K.constant(rng.normal(size=(2, 7, 3)).astype("float32"))
+    k1 = K.constant(rng.normal(size=(3, 3, 2)).astype("float32"))
+    x5 = K.constant(rng.normal(size=(1, 4, 4, 5, 2)).astype("float32"))
+    k3 = K.constant(rng.normal(size=(2, 2, 3, 2, 3)).astype("float32"))
+    dw = K.constant(rng.normal(size=(3, 3, 3, 2)).astype("float32"))
+    pw = K.constant(rng.normal(size=(1, 1, 6, 4)).astype("float32"))
+    kt = K.constant(rng.normal(size=(3, 3, 2, 3)).astype("float32"))
+    cf = K.permute_dimensions(x4, (0, 3, 1, 2))
+    return {
+        "conv1d": K.conv1d(x3, k1), "conv1d_causal": K.conv1d(x3, k1, padding="causal",
+                                                               dilation_rate=2),
+        "conv1d_same": K.conv1d(x3, k1, strides=2, padding="same"),
+        "conv2d": K.conv2d(x4, k2), "conv2d_same": K.conv2d(x4, k2, (2, 2), "same"),
+        "conv2d_dil": K.conv2d(x4, k2, dilation_rate=(1, 2)),
+        "conv2d_cf": K.conv2d(cf, k2, data_format="channels_first"),
+        "conv3d": K.conv3d(x5, k3, padding="same"),
+        "conv2d_t": K.conv2d_transpose(x4, kt, (2, 11, 13, 2), (2, 2), "valid"),
+        "conv2d_t_same": K.conv2d_transpose(x4, kt, (None, 10, 12, 2), (2, 2), "same"),
+        "conv2d_t_dil": K.conv2d_transpose(x4, kt, (2, 5, 6, 2), padding="same",
+                                           dilation_rate=(2, 2)),
+        "depthwise": K.depthwise_conv2d(x4, dw, padding="same"),
+        "separable": K.separable_conv2d(x4, dw, pw, (2, 2)),
+        "pool_max": K.pool2d(x4, (2, 2), (2, 2)),
+        "pool_avg": K.pool2d(x4, (3, 2), (1, 2), "same", pool_mode="avg"),
+        "pool_cf": K.pool2d(cf, (2, 2), (2, 2), data_format="channels_first"),
+        "pool3d": K.pool3d(x5, (2, 2, 2), (2, 2, 2)),
+        "pool3d_avg": K.pool3d(x5, (2, 2, 2), (1, 1, 2), "same", pool_mode="avg"),
+        "resize": K.resize_images(x4, 2, 3, "channels_last"),
+        "resize_bilinear": K.resize_images(x4, 2, 2, "channels_last", "bilinear"),
+        "resize_cf": K.resize_images(cf, 1, 2, "channels_first"),
+        "resize_volumes": K.resize_volumes(x5, 2, 1, 2, "channels_last"),
+        "map_fn": K.map_fn(lambda v: v * 2.0, K.constant([[1.0, 2.0], [3.0, 4.0]])),
+        "foldl": K.foldl(lambda acc, v: acc * 2 + v, K.constant([1.0, 2.0, 3.0])),
+        "foldr": K.foldr(lambda acc, v: acc * 2 + v, K.constant([1.0, 2.0, 3.0]),
+                         initializer=K.constant(0.5)),
+    }
+
+
 def _backend(k):
     K = k.backend
     out = {}
-    for key, value in _backend_cases(K).items():
+    cases = {**_backend_cases(K), **_backend_nn_cases(K)}
+    for key, value in cases.items():
         arr = np.asarray(value)
         out[key] = [arr.tolist(), str(arr.dtype)]
     v = K.variable([[1, 2], [3, 4]], name="v")
@@ -363,8 +406,29 @@ def _backend(k):
                      _error(lambda: K.spatial_2d_padding(K.constant(np.ones((1, 2, 2, 1))),
                                                          ((1, 1),))),
                      _error(lambda: K.spatial_3d_padding(K.constant(np.ones((1, 2, 2, 2, 1))),
-                                                         data_format="x"))]
+                                                         data_format="x")),
+                     _error(lambda: K.conv2d(np.ones((1, 3, 3, 1)), np.ones((1, 1, 1, 1)),
+                                             padding="full")),
+                     _error(lambda: K.conv2d(np.ones((1, 3, 3, 1)), np.ones((1, 1, 1, 1)),
+                                             data_format="nhwc")),
+                     _error(lambda: K.pool2d(np.ones((1, 2, 2, 1)), (2,))),
+                     _error(lambda: K.pool2d(np.ones((1, 2, 2, 1)), (2, 2), pool_mode="min")),
+                     _error(lambda: K.resize_images(np.ones((1, 2, 2, 1)), 2, 2, "nhwc")),
+                     _error(lambda: K.resize_images(K.constant(np.ones((1, 2, 2, 1))), 2, 2,
+                                                    "channels_last", "cubic")),
+                     _error(lambda: K.resize_volumes(np.ones((1, 2, 2, 2, 1)), 1, 1, 1, "x"))]
     return out
+
+
+def _rounded(value):
+    """Floats to 8 significant digits (the tests compare to 1e-6 relative)."""
+    if isinstance(value, float):
+        return float(f"{value:.8g}")
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_rounded(v) for v in value]
+    return value
 
 
 def main():
@@ -373,7 +437,7 @@ def main():
     record = {"keras": keras.__version__, "layers": _layers(k), "text": _text(k),
               "sequence": _sequence(k), "image": _image(k), "backend": _backend(k)}
     with open(OUT, "w") as f:
-        json.dump(record, f, indent=None, sort_keys=True)
+        json.dump(_rounded(record), f, indent=None, sort_keys=True)
         f.write("\n")
     print("wrote", OUT, file=sys.stderr)
 

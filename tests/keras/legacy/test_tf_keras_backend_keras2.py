@@ -62,3 +62,28 @@ def test_inside_tf_function_and_gradients():
     np.testing.assert_allclose(g.numpy(), [[0.0, 1.0606601238250732, 0.5303301215171814]],
                                rtol=1e-6)
     assert K.int_shape(K.batch_flatten(tf.zeros((2, 3, 4)))) == (2, 12)
+
+
+@pytest.mark.parametrize("draw,low,high", [
+    (lambda s: K.random_uniform((400,), -2.0, 3.0, seed=s), -2.0, 3.0),
+    (lambda s: K.truncated_normal((400,), 1.0, 0.5, seed=s), 0.0, 2.0),
+    (lambda s: K.random_bernoulli((400,), p=0.3, seed=s), 0.0, 1.0),
+    (lambda s: K.random_normal((400,), 5.0, 0.1, seed=s), 4.0, 6.0),
+])
+def test_random_draws_bounds_and_dtypes(draw, low, high):
+    """Keras 2 draws from TF's stream: the values differ, the ranges hold."""
+    values = draw(3).numpy()
+    assert values.dtype == np.float32 and values.shape == (400,)
+    assert low <= values.min() and values.max() <= high and len(np.unique(values)) >= 2
+
+
+def test_random_variables_dropout_and_loops():
+    v = K.random_uniform_variable((3, 2), 0.0, 1.0, seed=1)
+    assert isinstance(v, tf.Variable) and K.int_shape(v) == (3, 2)
+    assert 0.0 <= K.get_value(v).min() and K.get_value(v).max() < 1.0
+    n = K.random_normal_variable((2,), 0.0, 1.0, dtype="float64")
+    assert K.dtype(n) == "float64"
+    kept = K.dropout(tf.ones((1000,)), 0.5, seed=2).numpy()
+    assert set(np.unique(kept)) <= {0.0, 2.0} and 300 < np.count_nonzero(kept) < 700
+    f = tf.function(lambda x: K.foldl(lambda acc, e: acc + e * e, x))
+    assert float(f(tf.constant([1.0, 2.0, 3.0]))) == 14.0
