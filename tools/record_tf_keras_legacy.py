@@ -361,7 +361,52 @@ def _backend_nn_cases(K):
         "foldl": K.foldl(lambda acc, v: acc * 2 + v, K.constant([1.0, 2.0, 3.0])),
         "foldr": K.foldr(lambda acc, v: acc * 2 + v, K.constant([1.0, 2.0, 3.0]),
                          initializer=K.constant(0.5)),
+        **_ctc_cases(K), **_rnn_cases(K),
     }
+
+
+def _rnn_cases(K):
+    x = K.constant(np.random.default_rng(1).normal(size=(2, 4, 3)).astype("float32"))
+    w = K.constant(np.random.default_rng(2).normal(size=(3, 2)).astype("float32"))
+    mask = K.constant([[True, True, False, True], [True, False, False, False]], "bool")
+
+    def step(inp, states):
+        out = K.tanh(K.dot(inp, w) + states[0] * 0.5)
+        return out, [out + states[1], states[1] * 2.0]
+
+    init = [K.zeros_like(K.constant(np.zeros((2, 2), "float32"))),
+            K.constant(np.ones((2, 2), "float32"))]
+    out = {}
+    for name, kw in (("plain", {}), ("back", {"go_backwards": True}),
+                     ("mask", {"mask": mask}), ("mask_zero", {"mask": mask,
+                                                              "zero_output_for_mask": True}),
+                     ("unroll_mask", {"mask": mask, "unroll": True}),
+                     ("unroll_zero", {"mask": mask, "unroll": True,
+                                      "zero_output_for_mask": True}),
+                     ("back_mask", {"mask": mask, "go_backwards": True}),
+                     ("length", {"input_length": K.constant([4, 2], "int32")}),
+                     ("last", {"return_all_outputs": False})):
+        last, outputs, states = K.rnn(step, x, init, **kw)
+        out["rnn_" + name] = K.concatenate([K.flatten(last), K.flatten(outputs)] +
+                                           [K.flatten(s) for s in states], axis=0)
+    return out
+
+
+def _ctc_cases(K):
+    y = K.constant(np.random.default_rng(0).dirichlet(np.ones(4), size=(2, 5)).astype(
+        "float32"))
+    sparse = K.ctc_label_dense_to_sparse(K.constant([[1, 2, 0], [2, 0, 0]], "int32"),
+                                         K.constant([2, 1], "int32"))
+    greedy, greedy_lp = K.ctc_decode(y, K.constant([5, 4], "int32"))
+    beam, beam_lp = K.ctc_decode(y, K.constant([5, 4], "int32"), greedy=False, beam_width=3,
+                                 top_paths=2)
+    return {"ctc_sparse": K.concatenate([K.cast(sparse.indices, "int32"),
+                                         K.expand_dims(sparse.values)]),
+            "ctc_cost": K.ctc_batch_cost(K.constant([[1, 2], [2, 0]], "int32"), y,
+                                         K.constant([[5], [4]], "int32"),
+                                         K.constant([[2], [1]], "int32")),
+            "ctc_greedy": greedy[0], "ctc_greedy_lp": greedy_lp,
+            "ctc_beam_0": beam[0], "ctc_beam_1": beam[1], "ctc_beam_lp": beam_lp}
 
 
 def _backend(k):

@@ -10,5 +10,6 @@ from runtime._src.keras.legacy.backend import *  # noqa: F401,F403 (tf.keras's K
 from runtime._src.keras.legacy.backend import __all__ as _keras2
 from runtime._src.keras.legacy.backend_nn import *  # noqa: F401,F403
 from runtime._src.keras.legacy.backend_nn import __all__ as _keras2_nn
+from runtime._src.keras.legacy.backend_rnn import rnn
 
-__all__ = ["clear_session", "epsilon", "set_epsilon", "floatx", "set_floatx"] + _keras2 + _keras2_nn
+__all__ = ["clear_session", "epsilon", "set_epsilon", "floatx", "set_floatx"] + _keras2 + _keras2_nn + ["rnn"]

@@ -87,3 +87,10 @@ def test_random_variables_dropout_and_loops():
     assert set(np.unique(kept)) <= {0.0, 2.0} and 300 < np.count_nonzero(kept) < 700
     f = tf.function(lambda x: K.foldl(lambda acc, e: acc + e * e, x))
     assert float(f(tf.constant([1.0, 2.0, 3.0]))) == 14.0
+
+
+def test_gradients_inside_tf_function():
+    """tf.keras.backend.gradients is tf.gradients: symbolic, so inside tf.function."""
+    x = tf.constant([1.0, 2.0, 3.0])
+    f = tf.function(lambda v: K.gradients(K.sum(K.square(v)), [v])[0])
+    np.testing.assert_allclose(f(x).numpy(), [2.0, 4.0, 6.0])

@@ -11,7 +11,10 @@ and functional loops (Keras 3.15's legacy backend on TF 2.21).
     random_normal / random_uniform / truncated_normal / random_bernoulli,
     random_normal_variable / random_uniform_variable, dropout
         a seed drawn from numpy's global RNG when none is given, as Keras 2
-    map_fn, foldl, foldr
+    map_fn, foldl, foldr, gradients (tf.gradients: inside tf.function)
+    ctc_label_dense_to_sparse(labels, label_lengths), ctc_batch_cost(y_true,
+        y_pred, input_length, label_length), ctc_decode(y_pred, input_length,
+        greedy=True, beam_width=100, top_paths=1): softmax outputs, blank last
 
 channels_first inputs are moved to channels last for the op and back.
 """
@@ -20,14 +23,17 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
+from runtime._src.autodiff import tape as _tape
 from runtime._src.function import higher_order
 from runtime._src.keras.backend import config
 from runtime._src.keras.legacy.backend import repeat_elements, temporal_padding, variable
-from runtime._src.ops import (array_ops, comparison_ops, conv3d_ops, conv_family_ops,
+from runtime._src.ops import (arithmetic_ops, array_ops, comparison_ops, conv3d_ops, conv_family_ops,
                               conv_more_ops, conv_ops, image_resize, manipulation_ops,
-                              random_ops, scatter_ops)
+                              ctc_ops, random_ops, scatter_ops, where_cast_ops)
+from runtime._src.sparse import ctc_decode as _ctc_decode
+from runtime._src.sparse import sparse_ops
 
-__all__ = ["conv1d", "conv2d", "conv2d_transpose", "conv3d", "depthwise_conv2d", "dropout",
+__all__ = ["ctc_batch_cost", "ctc_decode", "ctc_label_dense_to_sparse", "gradients", "conv1d", "conv2d", "conv2d_transpose", "conv3d", "depthwise_conv2d", "dropout",
            "foldl", "foldr", "map_fn", "pool2d", "pool3d", "random_bernoulli", "random_normal",
            "random_normal_variable", "random_uniform", "random_uniform_variable",
            "resize_images", "resize_volumes", "separable_conv2d", "truncated_normal"]
@@ -250,3 +256,53 @@ def foldl(fn, elems, initializer=None, name=None):
 
 def foldr(fn, elems, initializer=None, name=None):
     return higher_order.foldr(fn, elems, initializer=initializer, name=name)
+
+
+def gradients(loss, variables):
+    return _tape.gradients(loss, variables)
+
+
+def ctc_label_dense_to_sparse(labels, label_lengths):
+    """The first label_lengths[i] labels of each row of `labels` as a SparseTensor."""
+    labels = convert_to_tensor(labels)
+    rows, width = labels.shape.as_list()
+    lengths = manipulation_ops.expand_dims(convert_to_tensor(label_lengths), 1)
+    steps = manipulation_ops.expand_dims(array_ops.range(width), 0)
+    mask = comparison_ops.less(steps, where_cast_ops.cast(lengths, dtypes.int32))
+    indices = scatter_ops.where(mask)
+    values = scatter_ops.gather_nd(labels, indices)
+    return sparse_ops.SparseTensor(indices, values, [rows, width])
+
+
+def _time_major_log(y_pred):
+    y = manipulation_ops.transpose(convert_to_tensor(y_pred), [1, 0, 2])
+    return arithmetic_ops.log(y + config.epsilon())
+
+
+def ctc_batch_cost(y_true, y_pred, input_length, label_length):
+    """CTC loss per batch entry, shape (batch, 1); y_pred holds softmax outputs."""
+    label_length = where_cast_ops.cast(manipulation_ops.squeeze(label_length, axis=-1),
+                                       dtypes.int32)
+    input_length = where_cast_ops.cast(manipulation_ops.squeeze(input_length, axis=-1),
+                                       dtypes.int32)
+    labels = where_cast_ops.cast(y_true, dtypes.int32)
+    loss = ctc_ops.ctc_loss(labels, _time_major_log(y_pred), label_length, input_length,
+                            blank_index=-1)
+    return manipulation_ops.expand_dims(loss, 1)
+
+
+def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
+    """([decoded paths, dense, -1 padded to the time steps], log probabilities)."""
+    y_pred = convert_to_tensor(y_pred)
+    samples, steps = y_pred.shape.as_list()[:2]
+    logits = _time_major_log(y_pred)
+    lengths = where_cast_ops.cast(input_length, dtypes.int32)
+    if greedy:
+        decoded, log_prob = _ctc_decode.ctc_greedy_decoder(logits, lengths)
+    else:
+        decoded, log_prob = _ctc_decode.ctc_beam_search_decoder(
+            logits, lengths, beam_width=beam_width, top_paths=top_paths)
+    dense = [sparse_ops.to_dense(sparse_ops.SparseTensor(d.indices, d.values,
+                                                         [samples, steps]),
+                                 default_value=-1) for d in decoded]
+    return dense, log_prob
