@@ -227,10 +227,53 @@ def _directory(I, root):
     out["meta"] = [it.class_indices, [f.replace(os.sep, "/") for f in it.filenames],
                    it.classes.tolist(), it.image_shape, len(it),
                    np.asarray(it[0][0]).tolist()]
+    try:
+        out["dataframe"] = _dataframe(I, root)
+    except ImportError:         # no pandas: flow_from_dataframe's cases are left out
+        pass
     out["errors"] = [_error(lambda: I.DirectoryIterator(root, None, color_mode="cmyk")),
                      # the allowed modes are a set: their order varies; the head is kept
                      _error(lambda: I.DirectoryIterator(root, None, class_mode="raw"))[1]
                      .split(";")[0]]
+    return out
+
+
+def _dataframe(I, root):
+    import pandas as pd
+    import warnings
+    df = pd.DataFrame({"filename": ["cats/im0.png", "dogs/im1.png", "cats/sub/im2.png",
+                                    "dogs/missing.png", "cats/notes.txt", "dogs/im0.png"],
+                       "class": ["cat", "dog", "cat", "dog", "cat", "bird"],
+                       "tags": [["a"], ["b", "a"], ["b"], ["a"], ["a"], ["c"]],
+                       "w": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "v": [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]})
+    gen = I.ImageDataGenerator(rescale=1 / 255.0, validation_split=0.5)
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, kw in (("categorical", {}), ("sparse", {"classes": ["dog", "cat"]}),
+                         ("binary", {"classes": ["cat", "dog"]}),
+                         ("multi", {"y_col": "tags"}),
+                         ("raw", {"class_mode": "raw", "y_col": ["w", "v"]}),
+                         ("multi_output", {"class_mode": "multi_output", "y_col": ["w", "v"]}),
+                         ("weights", {"weight_col": "w", "class_mode": "sparse"}),
+                         ("input", {"class_mode": "input", "subset": "training"}),
+                         ("none", {"class_mode": None, "validate_filenames": False,
+                                   "subset": "validation"})):
+            if name in ("sparse", "binary"):
+                kw["class_mode"] = name
+            it = gen.flow_from_dataframe(df, root, target_size=(2, 3), batch_size=3,
+                                         shuffle=False, **kw)
+            batch = it[0]
+            parts = list(batch) if isinstance(batch, tuple) else [batch]
+            out[name] = [it.filenames, getattr(it, "class_indices", None),
+                         [[np.asarray(q).tolist() for q in p] if isinstance(p, list)
+                          else np.asarray(p).tolist() for p in parts]]
+    out["errors"] = [_error(lambda: gen.flow_from_dataframe(df, root, class_mode="bad")),
+                     _error(lambda: gen.flow_from_dataframe(df, root, class_mode="binary")),
+                     _error(lambda: gen.flow_from_dataframe(df, root, class_mode="multi_output")),
+                     _error(lambda: gen.flow_from_dataframe(df, root, y_col="w")),
+                     _error(lambda: gen.flow_from_dataframe(df, root, weight_col="tags"))]
+    out["errors"][0][1] = out["errors"][0][1].split(";")[0]
     return out
 
 

@@ -13,8 +13,9 @@ global RNG, so the values are exact), and
 parameters, augmented `flow()` batches by seed, plain batches with rescale,
 samplewise centring, extra inputs and sample weights, `fit()` statistics
 (featurewise, ZCA, augmented), subsets, `flow_from_directory()`
-(`tf.keras.preprocessing.image.DirectoryIterator`) in every class mode, and
-the errors."""
+(`tf.keras.preprocessing.image.DirectoryIterator`) in every class mode,
+`flow_from_dataframe()` (pandas; every class mode, sample weights, subsets,
+invalid files dropped), and the errors."""
 
 import json
 import os
@@ -70,8 +71,10 @@ def test_image_data_generator_matches_keras_3_15_recorded(pair, key):
 
 
 @pytest.mark.parametrize("key", ["categorical", "binary", "sparse", "input", "None", "meta",
-                                 "errors"])
+                                 "errors", "dataframe"])
 def test_flow_from_directory_matches_keras_3_15_recorded(pair, key):
+    if key == "dataframe":
+        pytest.importorskip("pandas")
     ours, theirs = pair
     _close(ours["directory"][key], theirs["directory"][key], key)
 

@@ -12,8 +12,10 @@ Keras 2 class): random augmentation and standardization of image batches.
         scaling (std + 1e-6), ZCA; changes x in place as Keras does
     fit(x, augment=False, rounds=1, seed=None)
         the feature-wise mean and std per channel, the ZCA matrix
-    flow(x, y=None, ...), flow_from_directory(directory, ...)
-        NumpyArrayIterator / DirectoryIterator (image_iterators.py)
+    flow(x, y=None, ...), flow_from_directory(directory, ...),
+    flow_from_dataframe(dataframe, directory=None, ...)
+        NumpyArrayIterator / DirectoryIterator (image_iterators.py),
+        DataFrameIterator (image_dataframe.py; pandas)
 """
 
 import math
@@ -22,6 +24,7 @@ import warnings
 import numpy as np
 
 from runtime._src.keras.backend import config
+from runtime._src.keras.legacy.preprocessing.image_dataframe import DataFrameIterator
 from runtime._src.keras.legacy.preprocessing.image_iterators import (DirectoryIterator,
                                                                       NumpyArrayIterator)
 from runtime._src.keras.legacy.preprocessing.image_transforms import (apply_affine_transform,
@@ -30,6 +33,14 @@ from runtime._src.keras.legacy.preprocessing.image_transforms import (apply_affi
                                                                       zoom_pair)
 
 __all__ = ["ImageDataGenerator"]
+
+_DEPRECATED_DATAFRAME_ARGS = (
+    ("has_ext", "has_ext is deprecated, filenames in the dataframe have to match the exact "
+                "filenames in disk."),
+    ("sort", "sort is deprecated, batches will be created in thesame order than the filenames "
+             "provided if `shuffle`is set to `False`."),
+    ("drop_duplicates", "drop_duplicates is deprecated, you can drop duplicates by using the "
+                        "pandas.DataFrame.drop_duplicates method."))
 
 
 def _zoom_range(zoom_range):
@@ -148,6 +159,30 @@ class ImageDataGenerator:
                                  save_prefix=save_prefix, save_format=save_format,
                                  follow_links=follow_links, subset=subset,
                                  interpolation=interpolation, dtype=self.dtype)
+
+    def flow_from_dataframe(self, dataframe, directory=None, x_col="filename", y_col="class",
+                            weight_col=None, target_size=(256, 256), color_mode="rgb",
+                            classes=None, class_mode="categorical", batch_size=32,
+                            shuffle=True, seed=None, save_to_dir=None, save_prefix="",
+                            save_format="png", subset=None, interpolation="nearest",
+                            validate_filenames=True, **kwargs):
+        """Batches of the image files a DataFrame names (image_dataframe.py)."""
+        for key, message in _DEPRECATED_DATAFRAME_ARGS:
+            if key in kwargs:
+                warnings.warn(message, DeprecationWarning)
+        if class_mode == "other":
+            warnings.warn('`class_mode="other"` is deprecated, please use `class_mode="raw"`.',
+                          DeprecationWarning)
+            class_mode = "raw"
+        return DataFrameIterator(dataframe, directory, self, x_col=x_col, y_col=y_col,
+                                 weight_col=weight_col, target_size=target_size,
+                                 color_mode=color_mode, classes=classes,
+                                 class_mode=class_mode, data_format=self.data_format,
+                                 batch_size=batch_size, shuffle=shuffle, seed=seed,
+                                 save_to_dir=save_to_dir, save_prefix=save_prefix,
+                                 save_format=save_format, subset=subset,
+                                 interpolation=interpolation,
+                                 validate_filenames=validate_filenames, dtype=self.dtype)
 
     def _unfit(self, what):
         warnings.warn(f"This ImageDataGenerator specifies `{what}`, but it hasn't been fit on "

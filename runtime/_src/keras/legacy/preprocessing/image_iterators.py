@@ -211,7 +211,64 @@ def _class_files(directory, formats, split, follow_links):
 _CHANNELS = {"rgba": 4, "rgb": 3, "grayscale": 1}
 
 
-class DirectoryIterator(Iterator):
+class _FileBatches(Iterator):
+    """Batches of image files: loading, transforming, saving, the labels."""
+
+    def _setup(self, image_data_generator, target_size, color_mode, data_format, save_to_dir,
+               save_prefix, save_format, subset, interpolation, keep_aspect_ratio):
+        self.image_data_generator = image_data_generator
+        self.target_size, self.keep_aspect_ratio = tuple(target_size), keep_aspect_ratio
+        if color_mode not in _CHANNELS:
+            raise ValueError(f'Invalid color mode: {color_mode}; expected "rgb", "rgba", or '
+                             '"grayscale".')
+        self.color_mode, self.data_format = color_mode, data_format
+        channels = (_CHANNELS[color_mode],)
+        self.image_shape = self.target_size + channels \
+            if data_format == "channels_last" else channels + self.target_size
+        self.save_to_dir, self.save_prefix = save_to_dir, save_prefix
+        self.save_format, self.interpolation = save_format, interpolation
+        self.split, self.subset = _split_of(subset, image_data_generator), subset
+
+    def _load(self, path):
+        img = image_utils.load_img(path, color_mode=self.color_mode,
+                                   target_size=self.target_size,
+                                   interpolation=self.interpolation,
+                                   keep_aspect_ratio=self.keep_aspect_ratio)
+        x = image_utils.img_to_array(img, data_format=self.data_format)
+        img.close()
+        return x
+
+    def _labels_of(self, index_array, batch):
+        mode = self.class_mode
+        if mode == "input":
+            return batch.copy()
+        if mode in {"binary", "sparse"}:
+            return np.array([self.classes[j] for j in index_array], dtype=self.dtype)
+        if mode == "categorical":
+            y = np.zeros((len(batch), len(self.class_indices)), dtype=self.dtype)
+            for i, j in enumerate(index_array):
+                y[i, self.classes[j]] = 1.0
+            return y
+        if mode == "multi_output":
+            return [output[index_array] for output in self.labels]
+        return self.labels[index_array]             # raw
+
+    def _get_batches_of_transformed_samples(self, index_array):
+        batch = np.zeros((len(index_array),) + self.image_shape, dtype=self.dtype)
+        for i, j in enumerate(index_array):
+            batch[i] = _transformed(self.image_data_generator, self._load(self.filepaths[j]))
+        if self.save_to_dir:
+            _save(batch, index_array, self.data_format, self.save_to_dir, self.save_prefix,
+                  self.save_format, int(1e7))
+        if self.class_mode is None:
+            return batch
+        y = self._labels_of(index_array, batch)
+        if self.sample_weight is None:
+            return batch, y
+        return batch, y, self.sample_weight[index_array]
+
+
+class DirectoryIterator(_FileBatches):
     """`tf.keras.preprocessing.image.DirectoryIterator`."""
 
     allowed_class_modes = {"categorical", "binary", "sparse", "input", None}
@@ -221,20 +278,10 @@ class DirectoryIterator(Iterator):
                  shuffle=True, seed=None, data_format=None, save_to_dir=None, save_prefix="",
                  save_format="png", follow_links=False, subset=None, interpolation="nearest",
                  keep_aspect_ratio=False, dtype=None):
-        self.data_format = data_format or config.image_data_format()
         self.dtype = dtype or config.floatx()
-        self.image_data_generator = image_data_generator
-        self.target_size, self.keep_aspect_ratio = tuple(target_size), keep_aspect_ratio
-        if color_mode not in _CHANNELS:
-            raise ValueError(f'Invalid color mode: {color_mode}; expected "rgb", "rgba", or '
-                             '"grayscale".')
-        self.color_mode = color_mode
-        channels = (_CHANNELS[color_mode],)
-        self.image_shape = self.target_size + channels \
-            if self.data_format == "channels_last" else channels + self.target_size
-        self.save_to_dir, self.save_prefix = save_to_dir, save_prefix
-        self.save_format, self.interpolation = save_format, interpolation
-        self.split, self.subset = _split_of(subset, image_data_generator), subset
+        self._setup(image_data_generator, target_size, color_mode,
+                    data_format or config.image_data_format(), save_to_dir, save_prefix,
+                    save_format, subset, interpolation, keep_aspect_ratio)
         if class_mode not in self.allowed_class_modes:
             raise ValueError(f"Invalid class_mode: {class_mode}; expected one of: "
                              f"{self.allowed_class_modes}")
@@ -267,32 +314,6 @@ class DirectoryIterator(Iterator):
     @property
     def sample_weight(self):
         return None
-
-    def _load(self, path):
-        img = image_utils.load_img(path, color_mode=self.color_mode,
-                                   target_size=self.target_size,
-                                   interpolation=self.interpolation,
-                                   keep_aspect_ratio=self.keep_aspect_ratio)
-        x = image_utils.img_to_array(img, data_format=self.data_format)
-        img.close()
-        return x
-
-    def _get_batches_of_transformed_samples(self, index_array):
-        batch = np.zeros((len(index_array),) + self.image_shape, dtype=self.dtype)
-        for i, j in enumerate(index_array):
-            batch[i] = _transformed(self.image_data_generator, self._load(self._filepaths[j]))
-        if self.save_to_dir:
-            _save(batch, index_array, self.data_format, self.save_to_dir, self.save_prefix,
-                  self.save_format, int(1e7))
-        if self.class_mode == "input":
-            return batch, batch.copy()
-        if self.class_mode in {"binary", "sparse"}:
-            return batch, self.classes[index_array].astype(self.dtype)
-        if self.class_mode == "categorical":
-            y = np.zeros((len(batch), len(self.class_indices)), dtype=self.dtype)
-            y[np.arange(len(batch)), self.classes[index_array]] = 1.0
-            return batch, y
-        return batch
 
 
 def _split_of(subset, generator):
