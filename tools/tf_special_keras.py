@@ -510,6 +510,13 @@ EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "image augmentation, random in tr
                             "RandomPosterization", "RandomRotation", "RandomSaturation",
                             "RandomSharpness", "RandomTranslation", "RandomZoom",
                             "Solarization")})
+EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "tf.keras's Keras 2 resize by a random factor "
+               "in training, the identity at inference; fixed factors' values against Keras "
+               "3.15's (tests/keras/legacy/test_tf_keras_legacy_layers.py)"
+               for name in ("RandomHeight", "RandomWidth")})
+EXEMPT["layers.ThresholdedReLU"] = (_NO_WEIGHTS + "tf.keras's Keras 2 x * (x > theta): values at "
+                                    "theta, 0 and negatives and its gradient against Keras 3.15's "
+                                    "(tests/keras/legacy/test_tf_keras_legacy_layers.py)")
 EXEMPT.update({f"layers.{name}": _NO_WEIGHTS + "random in training, the identity in inference "
                "(tests/keras/layers/test_keras3_layers_more.py)"
                for name in ("AlphaDropout", "GaussianDropout", "SpatialDropout3D")})

@@ -173,3 +173,9 @@ from runtime._src.keras.layers.preprocessing.image_preprocessing.aug_mix import 
 __all__ += ["AugMix"]
 from runtime._src.keras.export.tfsm_layer import TFSMLayer  # noqa: E402
 __all__ += ["TFSMLayer"]
+
+# tf.keras's (TF 2.21) Keras 2 layers, absent from plain keras.layers
+from runtime._src.keras.layers.preprocessing.legacy_layers import (  # noqa: E402
+    RandomHeight, RandomWidth, ThresholdedReLU)
+
+__all__ += ["RandomHeight", "RandomWidth", "ThresholdedReLU"]
