@@ -97,3 +97,16 @@ def test_flow_trains_a_model():
                                  tf.keras.layers.Dense(1)])
     model.compile("sgd", "mse")
     assert len(model.fit(it, epochs=1, verbose=0).history["loss"]) == 1
+
+
+def test_spline_orders_are_scipys_as_keras():
+    # Keras 3.15 resamples every order with scipy.ndimage; orders 2 to 5 (splines) take
+    # scipy's here too where it is installed (values recorded from Keras 3.15)
+    pytest.importorskip("scipy")
+    x = np.arange(30, dtype=np.float32).reshape(5, 6, 1)
+    y = tf.keras.preprocessing.image.apply_affine_transform(x, theta=20, zx=0.9, order=3,
+                                                             fill_mode="reflect")[..., 0]
+    np.testing.assert_allclose(y[0], [-0.11255, 0.12502, 1.11842, 2.04872, 2.98943, 3.92293],
+                               atol=1e-5)
+    np.testing.assert_allclose(y[4], [23.88745, 24.12502, 25.11842, 26.04872, 26.98942,
+                                      27.92293], atol=1e-5)

@@ -79,8 +79,7 @@ def _sample(image, rows, cols, order, mode, cval):
 def affine_resample(image, matrix, offset, order=1, mode="constant", cval=0.0):
     """One 2-D channel resampled at matrix @ (row, col) + offset."""
     if order not in (0, 1):
-        raise NotImplementedError(f"apply_affine_transform: interpolation order {order} is "
-                                  "not supported (0: nearest, 1: linear)")
+        return _spline_resample(image, matrix, offset, order, mode, cval)
     if mode not in MODES:
         raise RuntimeError("boundary mode not supported")
     image = np.asarray(image)
@@ -91,3 +90,14 @@ def affine_resample(image, matrix, offset, order=1, mode="constant", cval=0.0):
     if np.issubdtype(image.dtype, np.integer):
         out = np.rint(out)
     return out.astype(image.dtype)
+
+
+def _spline_resample(image, matrix, offset, order, mode, cval):
+    """Orders 2 to 5 (splines): scipy.ndimage's, as Keras computes every order,
+    where SciPy is installed; Keras's ImportError where it is not."""
+    try:
+        from scipy import ndimage
+    except ImportError:
+        raise ImportError("This requires the scipy module. You can install it via "
+                          "`pip install scipy`") from None
+    return ndimage.affine_transform(image, matrix, offset, order=order, mode=mode, cval=cval)
