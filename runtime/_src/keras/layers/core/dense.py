@@ -24,7 +24,7 @@ from runtime._src.sparse.sparse_tensor import SparseTensor
 __all__ = ["Dense", "init_kernel_and_bias"]
 
 
-class Dense(LoraMixin, Layer):
+class Dense(quantization.QuantizableKernel, LoraMixin, Layer):
     """`tf.keras.layers.Dense(units, activation=None, use_bias=True,
     kernel_initializer="glorot_uniform", bias_initializer="zeros",
     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
@@ -86,22 +86,8 @@ class Dense(LoraMixin, Layer):
         self.built = True
         self._build_lora()
 
-    def _quantize(self, mode, type_check, config):
-        if type_check and type(self) is not Dense:
-            raise self._not_implemented_error("quantize")
-        if mode == "float8":
-            self.quantization_config = config
-            float8_quantization.float8_build(self)
-            quantization.set_policy(self, mode, config)
-        else:
-            quantization.dense_quantize(self, mode, config)
-
-    def _saved_weights_order(self):
-        order = quantization.saved_weights_order(self)
-        return self._lora_saved_order(order) if self.lora_enabled else order
-
-    def _lora_requantized(self):
-        return quantization.dense_requantized(self, self._lora_delta())
+    _int_quantize = quantization.dense_quantize
+    _int_requantized = quantization.dense_requantized
 
     def call(self, inputs, training=None):
         if self.quantization_mode == "float8":

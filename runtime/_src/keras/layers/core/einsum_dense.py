@@ -92,7 +92,7 @@ def analyze(equation, bias_axes, input_shape, output_shape):
     return kernel, bias, full, in_axes, out_axes
 
 
-class EinsumDense(LoraMixin, Layer):
+class EinsumDense(quantization.QuantizableKernel, LoraMixin, Layer):
     """See the module docstring; `lora_rank`, `lora_alpha` and `enable_lora`: lora.py."""
 
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
@@ -130,22 +130,8 @@ class EinsumDense(LoraMixin, Layer):
     def kernel(self, value):
         self._kernel = value
 
-    def _quantize(self, mode, type_check, config):
-        if type_check and type(self) is not EinsumDense:
-            raise self._not_implemented_error("quantize")
-        if mode == "float8":
-            self.quantization_config = config
-            float8_quantization.float8_build(self)
-            quantization.set_policy(self, mode, config)
-        else:
-            einsum_quantization.einsum_quantize(self, mode, config)
-
-    def _saved_weights_order(self):
-        order = quantization.saved_weights_order(self)
-        return self._lora_saved_order(order) if self.lora_enabled else order
-
-    def _lora_requantized(self):
-        return einsum_quantization.einsum_requantized(self, self._lora_delta())
+    _int_quantize = einsum_quantization.einsum_quantize
+    _int_requantized = einsum_quantization.einsum_requantized
 
     def build(self, input_shape):
         kernel, bias, full, in_axes, out_axes = analyze(

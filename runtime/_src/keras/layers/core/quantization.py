@@ -43,6 +43,31 @@ _EMBEDDING_SPEC = {"int8": ("embeddings", "embeddings_scale"),
                    "int4": ("embeddings", "embeddings_scale", "embeddings_zero", "g_idx")}
 
 
+class QuantizableKernel:
+    """`_quantize`, `_saved_weights_order` and `_lora_requantized` of a layer with
+    one quantizable kernel (Dense, EinsumDense). The class that defines
+    `_int_quantize(layer, mode, config)` and `_int_requantized(layer, delta)` owns
+    them: as Keras, its subclasses must quantize themselves."""
+
+    def _quantize(self, mode, type_check, config):
+        owner = next(c for c in type(self).__mro__ if "_int_quantize" in c.__dict__)
+        if type_check and type(self) is not owner:
+            raise self._not_implemented_error("quantize")
+        if mode == "float8":
+            self.quantization_config = config
+            float8_quantization.float8_build(self)
+            set_policy(self, mode, config)
+        else:
+            self._int_quantize(mode, config)
+
+    def _saved_weights_order(self):
+        order = saved_weights_order(self)
+        return self._lora_saved_order(order) if self.lora_enabled else order
+
+    def _lora_requantized(self):
+        return self._int_requantized(self._lora_delta())
+
+
 def mode_error(mode, modes=policies.QUANTIZATION_MODES):
     return NotImplementedError(f"Invalid quantization mode. Expected one of {modes}. "
                                f"Received: quantization_mode={mode}")
