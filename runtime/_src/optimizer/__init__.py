@@ -215,7 +215,11 @@ class _Nesting:
             while stack:
                 g = stack.pop()
                 order.append(g)
-                subs = [sub for node in g.nodes if node.attrs for sub in node.subgraph_list()]
+                subs = []
+                for node in g.nodes:
+                    if node.attrs:         # node.subgraph_list(), without the call
+                        found = node._subgraphs
+                        subs.extend(node.subgraph_list() if found is None else found)
                 kids[id(g)] = subs
                 for sub in subs:
                     parent[id(sub)] = id(g)
