@@ -57,8 +57,8 @@ _NOTHING_FOLLOWS = {"dead_code_elimination"}
 # each reads a node's op, dtype, shape, a constant input's value and an
 # input's own inputs, all equal for the merged node; and one run of it
 # merges in program order, so it finds what its merges expose. The passes
-# after it see its edits in the same round. A round whose only edits were
-# such merges (or dead code removals) needs no next round.
+# after it see its edits in the same round. So such merges (like dead code
+# removals) add no graph to the next round, nor start one.
 _NO_NEW_ROUND = {"common_subexpression_elimination": cse.merges_were_exact}
 _META_OPTIONS = {"disable_model_pruning", "disable_meta_optimizer"}
 _MAX_ROUNDS = 4  # passes repeat while they keep finding work (rarely more than 2)
@@ -147,14 +147,13 @@ def optimize(graph, options=None, check=False):
 
 def _run_round(tree, passes, wanted, report, check, looked):
     """Every pass once over the graphs in `wanted` (ids; None for all);
-    return the ids of the graphs some pass changed (none when no edit can
-    give a pass new work: see _NO_NEW_ROUND).
+    return the ids of the graphs some pass changed in a way that can give
+    a pass new work (see _NOTHING_FOLLOWS and _NO_NEW_ROUND).
 
     Within `wanted`, a pass skips a graph when neither it nor any graph
     nested in it was edited since the pass last started on it: what a pass
     finds depends only on those graphs, so it would find nothing again."""
     changed = set()
-    follows = False                     # whether an edit may give a pass new work
     graphs = None
     for name, module in passes:
         if graphs is None:             # the nesting only changes when a pass edits
@@ -177,10 +176,8 @@ def _run_round(tree, passes, wanted, report, check, looked):
                 invalidate(g)
                 if name in _NOTHING_FOLLOWS:
                     g._edit_stamp = before      # no pass finds work in what it removed
-                else:
+                elif name not in _NO_NEW_ROUND or not _NO_NEW_ROUND[name]():
                     changed.add(id(g))
-                    exact = _NO_NEW_ROUND.get(name)
-                    follows = follows or exact is None or not exact()
             if name == "dead_code_elimination" and g._compiled is None:
                 g._compiled = PRUNED            # every node is needed: the run plan is all
         # Edit stamps are read from the second round on; the list of graphs
@@ -189,7 +186,7 @@ def _run_round(tree, passes, wanted, report, check, looked):
             graphs = None
         if check:
             lint(tree.graph)
-    return changed if follows else set()
+    return changed
 
 
 def _affected(tree, changed):
