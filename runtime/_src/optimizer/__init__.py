@@ -52,6 +52,14 @@ DEFAULT_OPTIONS = {name: True for name, _ in PASSES}
 # a node and its inputs (loop_optimization also at a loop body's nodes and
 # theirs), which stay as they were. So what it removes needs no new round.
 _NOTHING_FOLLOWS = {"dead_code_elimination"}
+# Common subexpression elimination, when its merges were exact (same dtype,
+# static shape and constant class), gives the passes before it no new work:
+# each reads a node's op, dtype, shape, a constant input's value and an
+# input's own inputs, all equal for the merged node; and one run of it
+# merges in program order, so it finds what its merges expose. The passes
+# after it see its edits in the same round. So such merges (like dead code
+# removals) add no graph to the next round, nor start one.
+_NO_NEW_ROUND = {"common_subexpression_elimination": cse.merges_were_exact}
 _META_OPTIONS = {"disable_model_pruning", "disable_meta_optimizer"}
 _MAX_ROUNDS = 4  # passes repeat while they keep finding work (rarely more than 2)
 
@@ -139,7 +147,8 @@ def optimize(graph, options=None, check=False):
 
 def _run_round(tree, passes, wanted, report, check, looked):
     """Every pass once over the graphs in `wanted` (ids; None for all);
-    return the ids of the graphs some pass changed.
+    return the ids of the graphs some pass changed in a way that can give
+    a pass new work (see _NOTHING_FOLLOWS and _NO_NEW_ROUND).
 
     Within `wanted`, a pass skips a graph when neither it nor any graph
     nested in it was edited since the pass last started on it: what a pass
@@ -167,7 +176,7 @@ def _run_round(tree, passes, wanted, report, check, looked):
                 invalidate(g)
                 if name in _NOTHING_FOLLOWS:
                     g._edit_stamp = before      # no pass finds work in what it removed
-                else:
+                elif name not in _NO_NEW_ROUND or not _NO_NEW_ROUND[name]():
                     changed.add(id(g))
             if name == "dead_code_elimination" and g._compiled is None:
                 g._compiled = PRUNED            # every node is needed: the run plan is all
@@ -203,7 +212,11 @@ class _Nesting:
             while stack:
                 g = stack.pop()
                 order.append(g)
-                subs = [sub for node in g.nodes if node.attrs for sub in node.subgraph_list()]
+                subs = []
+                for node in g.nodes:
+                    if node.attrs:         # node.subgraph_list(), without the call
+                        found = node._subgraphs
+                        subs.extend(node.subgraph_list() if found is None else found)
                 kids[id(g)] = subs
                 for sub in subs:
                     parent[id(sub)] = id(g)

@@ -17,7 +17,7 @@ from runtime._src.core.dtypes import DType
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.optimizer.rewrite import substitute_nodes
 
-__all__ = ["run"]
+__all__ = ["run", "merges_were_exact"]
 
 
 class _Unhashable(Exception):
@@ -26,6 +26,7 @@ class _Unhashable(Exception):
 
 def run(graph):
     """Merge duplicate pure nodes of `graph` in place; return messages."""
+    _exact[0] = True
     if not _repeats_an_op(graph):
         return []             # nodes of one op each: no two share a key
     seen = {}
@@ -37,8 +38,31 @@ def run(graph):
         first = seen.setdefault(key, node)
         if first is node:
             return None
+        if _exact[0] and not _alike(first, node):
+            _exact[0] = False
         return first.outputs, f"merged {node.name} into {first.name} ({node.op})"
     return substitute_nodes(graph, merge)
+
+
+_exact = [True]
+
+
+def merges_were_exact():
+    """True when every merge of the last `run` replaced outputs by outputs
+    of the same dtype and static shape (and a constant by a value of the same
+    class): then no pass finds work in the merged graph that it did not find
+    before (see optimizer._run_round)."""
+    return _exact[0]
+
+
+def _alike(first, node):
+    """True when `node`'s outputs and `first`'s match in dtype and static
+    shape (a refined shape, e.g. by set_shape, is not part of the key)."""
+    for a, b in zip(first.outputs, node.outputs):
+        if a.dtype != b.dtype or a.shape.dims != b.shape.dims:
+            return False
+    return first.op != "Const" or (
+        first.attrs["value"].__class__ is node.attrs["value"].__class__)
 
 
 def _repeats_an_op(graph):

@@ -5,7 +5,7 @@ import numpy as np
 
 import runtime as tf
 import runtime._src.optimizer as optimizer
-from runtime._src.optimizer import optimize, walk_graphs
+from runtime._src.optimizer import cse, optimize, walk_graphs
 
 from tests.runtime.graphdata_helpers import build, run
 
@@ -54,3 +54,54 @@ def test_flags_are_not_remembered_outside_the_optimizer():
     with g.as_default():
         tf.print(g.inputs[0])
     assert g.has_side_effects() and g.is_stateful()
+
+
+def _rounds(monkeypatch):
+    """A list that counts the optimizer's rounds while the test runs."""
+    counted = []
+    real = optimizer._run_round
+
+    def counting(*args):
+        counted.append(1)
+        return real(*args)
+    monkeypatch.setattr(optimizer, "_run_round", counting)
+    return counted
+
+
+def hoisted_twice(x, n):
+    """Loop-invariant x + 3 leaves the body next to the same x + 3 outside:
+    the round after the hoist merges them (a CSE-only round)."""
+    def body(i, total):
+        return i + 1, total + (x + 3)
+    out = tf.while_loop(lambda i, t: i < n, body, (tf.constant(0), x))[1]
+    return out * (x + 3)
+
+
+def test_no_round_after_exact_merges_only(monkeypatch):
+    counted = _rounds(monkeypatch)
+    lean = build("f", INPUTS, hoisted_twice)
+    lean_report = optimize(lean, check=True)
+    lean_rounds = len(counted)
+    counted.clear()
+    monkeypatch.setattr(optimizer, "_NO_NEW_ROUND", {})    # every edit asks for a round
+    full = build("f", INPUTS, hoisted_twice)
+    full_report = optimize(full, check=True)
+    assert (lean_rounds, len(counted)) == (2, 3)
+    assert lean_report.changes["common_subexpression_elimination"] == [
+        "merged Const_1 into Const_1_1 (Const)", "merged AddV2 into AddV2_1 (AddV2)"]
+    assert _summary(lean) == _summary(full)
+    assert str(lean_report) == str(full_report)
+    for x, n in [(1, 4), (5, 0)]:
+        np.testing.assert_array_equal(run(lean, x, n)[0], run(full, x, n)[0])
+
+
+def test_a_merge_into_a_less_refined_shape_is_not_exact():
+    def refined(x):
+        a, b = tf.abs(x), tf.abs(x)
+        b.set_shape([3])         # b's static shape is [3], a's [None]
+        return a + b
+    g = build("f", [("x", tf.float32, [None])], refined)
+    assert cse.run(g) == ["merged Abs_1 into Abs (Abs)"]
+    assert not cse.merges_were_exact()
+    same = build("f", [("x", tf.float32, [None])], lambda x: tf.abs(x) + tf.abs(x))
+    assert len(cse.run(same)) == 1 and cse.merges_were_exact()
