@@ -150,16 +150,18 @@ def measure(kind, best_of_pair, best_of):
         losses.append([hand() for _ in range(3)])
     np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
     executor_t, jit_t = best_of_pair(lambda: step0(x, y), lambda: step1(x, y))
-    figures = {"executor": executor_t, "jit": jit_t, "losses": losses}
+    figures = {"executor": executor_t, "jit": jit_t, "losses": losses,
+               "jit_step": lambda: step1(x, y)}
     if hand is not None:
         figures["jax"] = best_of(hand)
     return figures
 
 
-def bench_jit_rows(unavailable, best_of_pair, best_of, tf_time=None):
+def bench_jit_rows(unavailable, best_of_pair, best_of, tf_versus=None):
     """A bench.py row: graph = jit_compile=True, numpy column = the executor.
-    `tf_time(kind)`: TensorFlow's time for the same step (None: not reachable),
-    shown in the note with the jit/TF ratio (the goal: at most 1.0)."""
+    `tf_versus(kind, step)`: (the compiled step's, TensorFlow's) best times for
+    the same step in interleaved rounds (TF's None: not reachable), shown in
+    the note with the jit/TF ratio (the goal: at most 1.0)."""
     try:
         import jax  # noqa: F401
     except ImportError:
@@ -167,12 +169,13 @@ def bench_jit_rows(unavailable, best_of_pair, best_of, tf_time=None):
     extra, notes = {}, []
     for kind in WORKLOADS:
         f = measure(kind, best_of_pair, best_of)
-        extra.update({f"{kind}_{k}": v for k, v in f.items() if k != "losses"})
+        extra.update({f"{kind}_{k}": v for k, v in f.items() if k not in ("losses", "jit_step")})
         hand = f" (JAX by hand {f['jax'] * 1e3:.2f} ms)" if "jax" in f else ""
-        theirs = tf_time(kind) if tf_time is not None else None
+        mine, theirs = tf_versus(kind, f["jit_step"]) if tf_versus is not None else (None, None)
         if theirs:
-            extra[f"{kind}_tf"] = theirs
-            hand += f"; TF {theirs * 1e3:.2f} ms, jit/TF {f['jit'] / theirs:.2f}"
+            extra[f"{kind}_tf"], extra[f"{kind}_jit_vs_tf"] = theirs, mine
+            hand += (f"; interleaved with TF: jit {mine * 1e3:.2f} ms, TF {theirs * 1e3:.2f} ms, "
+                     f"jit/TF {mine / theirs:.2f}")
         notes.append(f"{kind}: executor {f['executor'] * 1e3:.2f} ms, jit_compile "
                      f"{f['jit'] * 1e3:.2f} ms, ratio {f['jit'] / f['executor']:.2f}{hand}")
     return dict(eager=None, graph=extra["cnn_jit"], numpy=extra["cnn_executor"], extra=extra,
@@ -183,7 +186,8 @@ def main():
     from tools.bench_recipes import base
     for kind in WORKLOADS:
         f = measure(kind, base.best_of_pair, base.best_of)
-        print(kind, {k: (f"{v * 1e3:.3f} ms" if k != "losses" else v) for k, v in f.items()})
+        print(kind, {k: (f"{v * 1e3:.3f} ms" if k != "losses" else v) for k, v in f.items()
+                     if k != "jit_step"})
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from tools.bench_recipes.executor import (bench_call_forms, bench_collatz, bench
                                           bench_scaling, bench_tiny_call)
 from tools.bench_recipes.jax_pairs import (bench_jax_collatz, bench_jax_conversion,
                                            bench_jax_nested, bench_jax_power)
-from tools.bench_recipes.models import bench_lstm_step, bench_model, tf_step_time
+from tools.bench_recipes.models import bench_lstm_step, bench_model, tf_step_versus
 from tools.bench_recipes.onnx_export import bench_onnx
 from tools.bench_recipes.training import bench_taped_call, bench_train_step, bench_while_grad
 from tools.bench_recipes.transpiler import bench_transpiler
@@ -52,7 +52,7 @@ WORKLOADS = [
     ("Keras fit per epoch, CNN, jit_compile=True, vs TF", lambda: _keras_fit("cnn_jit")),
     ("ONNX Runtime vs ours: Keras MLP, conv net; export", bench_onnx),
     ("jit_compile=True (XLA via JAX) vs executor: CNN, MLP, LSTM", lambda: bench_jit_rows(
-        Unavailable, best_of_pair, best_of, tf_step_time)),
+        Unavailable, best_of_pair, best_of, tf_step_versus)),
     ("tf.distribute per example: 4 CPU replicas vs 1 (MLP)", lambda: bench_distribute_row(
         Unavailable, base.REPEAT)),
 ]

@@ -58,18 +58,6 @@ def tf_side(builder, *args):
     return Worker(python, setup)
 
 
-def tf_keras_time(builder, *args):
-    """TensorFlow's best time for the step `builder(tf, *args)` returns, timed
-    alone (None when TensorFlow is not reachable)."""
-    side = tf_side(builder, *args)
-    if side is None:
-        return None
-    try:
-        return interleaved([side], ROUNDS * base.REPEAT)[0][0]
-    finally:
-        getattr(side, "close", lambda: None)()
-
-
 def versus_tf(ours, builder, *args):
     """((wall, CPU) seconds per call of ours, of TF's or None) for the step
     `ours` and TensorFlow's `builder(tf, *args)`, in ROUNDS x REPEAT
@@ -150,11 +138,12 @@ def model_step(tf, which):
     return step, x, y
 
 
-def tf_step_time(kind):
-    """TensorFlow's time for bench_jit's workload `kind` (None: not reachable)."""
-    if kind == "lstm":
-        return tf_keras_time(lstm_step)
-    return tf_keras_time(model_step, kind)
+def tf_step_versus(kind, ours):
+    """(ours, TensorFlow's) best seconds per step for bench_jit's workload
+    `kind`, timed in interleaved rounds (TF's None: not reachable)."""
+    builder = (lstm_step,) if kind == "lstm" else (model_step, kind)
+    (mine, _), theirs = versus_tf(ours, *builder)
+    return mine, (theirs[0] if theirs is not None else None)
 
 
 def bench_model(which):
