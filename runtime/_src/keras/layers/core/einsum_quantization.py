@@ -23,7 +23,8 @@ import numpy as np
 
 from runtime._src.keras.layers.core.quantization import (add_frozen_weight, drop_weight,
                                                           group_index, is_grouped,
-                                                          mode_error, set_policy)
+                                                          mode_error, replace_quantized,
+                                                          set_policy)
 from runtime._src.keras.ops import core as kcore
 from runtime._src.keras.ops import numpy as knp
 from runtime._src.keras.quantizers import quantizers
@@ -152,13 +153,8 @@ def einsum_quantize(layer, mode, config):
     info = quantization_info(layer._equation_parts, layer.input_spec.ndim)
     value, scale, zero = _quantized_values(kernel.numpy(), info, mode, config,
                                            getattr(config, "block_size", None))
-    drop_weight(layer, kernel)
-    einsum_quantized_build(layer, shape, mode, config)
-    layer._kernel.assign(value)
-    layer.kernel_scale.assign(scale)
-    if zero is not None:
-        layer.kernel_zero.assign(zero)
-    set_policy(layer, mode, config)
+    replace_quantized(layer, kernel, lambda: einsum_quantized_build(layer, shape, mode, config),
+                      "kernel", mode, config, value, scale, zero)
 
 
 def einsum_requantized(layer, delta):

@@ -101,6 +101,19 @@ def drop_weight(layer, variable):
     layer._own_weights = [w for w in layer._own_weights if w is not variable]
 
 
+def replace_quantized(layer, old, build, prefix, mode, config, value, scale, zero):
+    """Drop the float weight `old`, `build()` the quantized weights, and store
+    `value` in `layer._<prefix>`, `scale` (and `zero`) in `<prefix>_scale`
+    (`<prefix>_zero`); then set the quantized dtype policy."""
+    drop_weight(layer, old)
+    build()
+    getattr(layer, f"_{prefix}").assign(value)
+    getattr(layer, f"{prefix}_scale").assign(scale)
+    if zero is not None:
+        getattr(layer, f"{prefix}_zero").assign(zero)
+    set_policy(layer, mode, config)
+
+
 def config_argument(config):
     """A layer's `quantization_config` argument: None, a QuantizationConfig or
     its serialized dict."""
@@ -177,13 +190,8 @@ def dense_quantize(layer, mode, config):
         raise mode_error(mode)
     if mode == "int4":
         value = quantizers.pack_int4(np.asarray(value), axis=-1)[0]
-    drop_weight(layer, kernel)
-    dense_quantized_build(layer, shape, mode, config)
-    layer._kernel.assign(value)
-    layer.kernel_scale.assign(scale)
-    if zero is not None:
-        layer.kernel_zero.assign(zero)
-    set_policy(layer, mode, config)
+    replace_quantized(layer, kernel, lambda: dense_quantized_build(layer, shape, mode, config),
+                      "kernel", mode, config, value, scale, zero)
 
 
 def quantized_matmul(x, kernel, compute_dtype):
@@ -297,13 +305,9 @@ def embedding_quantize(layer, mode, config):
     table = layer._embeddings
     block_size = getattr(config, "block_size", None) if mode == "int4" else None
     value, scale, zero = _embedding_values(table.numpy(), mode, config, block_size)
-    drop_weight(layer, table)
-    embedding_quantized_build(layer, (layer.input_dim, layer.output_dim), mode, config)
-    layer._embeddings.assign(value)
-    layer.embeddings_scale.assign(scale)
-    if zero is not None:
-        layer.embeddings_zero.assign(zero)
-    set_policy(layer, mode, config)
+    shape = (layer.input_dim, layer.output_dim)
+    replace_quantized(layer, table, lambda: embedding_quantized_build(layer, shape, mode, config),
+                      "embeddings", mode, config, value, scale, zero)
 
 
 def embedding_requantized(layer, delta):
