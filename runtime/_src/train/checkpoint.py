@@ -13,7 +13,6 @@ are created (restore.py). Files: checkpoint_io.py (ours), tf_bundle.py
 (TensorFlow's, which `restore` reads too).
 """
 
-import json
 import os
 import warnings
 
@@ -72,7 +71,7 @@ class Checkpoint:
                                  "(i.e. it is part of the TensorFlow Python API and manages "
                                  "state), please open an issue. Pass Variables, Modules, Keras models, layers "
                                  "or optimizers, or lists and dicts of them.")
-        self._objects = dict(kwargs)
+        self._objects = dict(sorted(kwargs.items()))     # TF tracks them by name
         self._save_counter = None
         for name, value in kwargs.items():
             object.__setattr__(self, name, value)
@@ -113,7 +112,7 @@ class Checkpoint:
         callback = getattr(options, "experimental_sharding_callback", None)
         with init_scope():                   # the callback slices eager tensors
             shards = None if callback is None else _shards(callback, nodes, values, owners)
-        checkpoint_io.write(prefix, values, nodes, shards)
+        checkpoint_io.write(prefix, values, nodes, shards, _full_names(owners))
         return prefix
 
     def save(self, file_prefix, options=None):
@@ -190,9 +189,10 @@ def _saves_counter(save_path):
 def _shards(callback, nodes, values, owners):
     """The sharding callback's shards of the values, as {key: {spec: numpy value}}:
     it gets a ShardableTensor per value (variables first, then other saved
-    state, then the object graph, as TensorFlow orders them)."""
+    state, then the serialized object graph, as TensorFlow orders them)."""
     found = [_shardable(key, values[key], owners.get(key)) for key in _save_order(nodes, values)]
-    found.append(_shardable(sharding.OBJECT_GRAPH_KEY, json.dumps(nodes), None))
+    graph = checkpoint_io.object_graph_bytes(nodes, _full_names(owners))
+    found.append(_shardable(sharding.OBJECT_GRAPH_KEY, graph, None))
     shards = callback(found)
     if not isinstance(shards, (list, tuple)) or not all(isinstance(s, dict) for s in shards):
         raise TypeError(f"The sharding callback {callback.description!r} must return a list "
@@ -200,8 +200,18 @@ def _shards(callback, nodes, values, owners):
                         f"{type(shards).__name__}")
     return [{key: {spec: np.asarray(getattr(t, "numpy", lambda t=t: t)())
                    for spec, t in pieces.items()}
-             for key, pieces in shard.items() if key != sharding.OBJECT_GRAPH_KEY}
+             for key, pieces in shard.items()}
             for shard in shards]
+
+
+def _full_names(owners):
+    """{key: the variable's name without ":0"} (TF's `full_name` of a value)."""
+    names = {}
+    for key, owner in owners.items():
+        if isinstance(owner, Variable):
+            name = owner.name
+            names[key] = name[:-2] if name.endswith(":0") else name
+    return names
 
 
 def _save_order(nodes, values):

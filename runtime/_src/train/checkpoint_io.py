@@ -1,16 +1,19 @@
-"""Our checkpoint files: write them atomically, read them back safely.
+"""Our checkpoint files: write them atomically in TensorFlow's format, and
+read back the JSON-indexed format earlier versions of this runtime wrote.
 
-A checkpoint at `prefix` is two files (format in docs/checkpoint_format.md):
+A checkpoint at `prefix` is TensorFlow's (tf_bundle_write.py writes it,
+tf_bundle.py reads it; TensorFlow restores it too):
 
-    <prefix>.index                  JSON: the object graph and, per value, its
-                                    dtype, shape, offset, length and CRC-32
-    <prefix>.data-00000-of-00001    the values' bytes, one after another
+    <prefix>.index                  an SSTable: per value its dtype, shape,
+                                    shard, offset, length and CRC-32C
+    <prefix>.data-00000-of-00001    the values' bytes, then the object graph
 
-Nothing is pickled and nothing in the files is executed: values are raw
-little-endian bytes read with `numpy.frombuffer`, strings are length-prefixed.
+Checkpoints written before (docs/checkpoint_format.md: a JSON index, raw
+bytes with CRC-32s) still restore. Nothing is pickled and nothing in the
+files is executed.
 
-Writing is atomic: both files are written under temporary names, flushed
-to disk, then renamed, the index last. The index is what makes a prefix a
+Writing is atomic: the files are written under temporary names, flushed to
+disk, then renamed, the index last. The index is what makes a prefix a
 checkpoint, so a crash mid-write leaves either the old checkpoint, no
 checkpoint, or the new one, never a torn one (and the CRCs catch a damaged
 data file).
@@ -24,29 +27,18 @@ import zlib
 import numpy as np
 
 from runtime._src.core.errors import DataLossError, NotFoundError
+from runtime._src.train import tf_bundle_write
+from runtime._src.train.tf_bundle_write import object_graph_bytes
 
 __all__ = ["FORMAT", "write", "read_index", "read_values", "data_path", "atomic_write"]
 
 FORMAT = "runtime-checkpoint"
 VERSION = 1
-SHARDED_VERSION = 2        # written only with a sharding callback: several data files, slices
+SHARDED_VERSION = 2        # was written with a sharding callback: several data files, slices
 
 
 def data_path(prefix, shard=0, shards=1):
     return f"{prefix}.data-{shard:05d}-of-{shards:05d}"
-
-
-def _encode(value):
-    """(bytes, dtype name) of a numpy value."""
-    arr = np.asarray(value)
-    if arr.dtype.kind in "OSU":
-        parts = []
-        for item in arr.reshape(-1).tolist():
-            b = item if isinstance(item, bytes) else str(item).encode("utf-8")
-            parts.append(struct.pack("<Q", len(b)) + b)
-        return b"".join(parts), "string"
-    name = "bool" if arr.dtype.kind == "b" else arr.dtype.name
-    return np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes(), name
 
 
 def _fsync_write(path, data):
@@ -63,24 +55,18 @@ def atomic_write(path, data):
     os.replace(tmp, path)
 
 
-def write(prefix, values, objects, shards=None):
-    """Write `values` ({key: numpy value}) and the object graph `objects`
-    (a JSON-able list) as a checkpoint at `prefix`. `shards` (from a sharding
-    callback: [{key: {slice spec: numpy value}}]) spreads them over that many
-    data files, a value sliced when its slice spec is not ""."""
+def write(prefix, values, objects, shards=None, names=None):
+    """Write `values` ({key: numpy value}) and the object graph `objects` (our
+    node list) as a TensorFlow checkpoint at `prefix` (tf_bundle_write.py).
+    `shards` (from a sharding callback: [{key: {slice spec: numpy value}}])
+    spreads them over that many data files, a value sliced when its slice spec
+    is not ""; `names` ({key: the variable's name}) fills TF's `full_name`."""
     directory = os.path.dirname(prefix)
     if directory:
         os.makedirs(directory, exist_ok=True)
     if shards is None:
-        blobs, tensors = _single(values)
-        index = {"format": FORMAT, "version": VERSION,
-                 "data_file": os.path.basename(data_path(prefix))}
-    else:
-        blobs, tensors = _sharded(shards, values)
-        index = {"format": FORMAT, "version": SHARDED_VERSION,
-                 "data_files": [os.path.basename(data_path(prefix, i, len(blobs)))
-                                for i in range(len(blobs))]}
-    index.update(objects=objects, tensors=tensors)
+        shards = [{key: {"": values[key]} for key in _node_order(objects, values)}]
+    index, blobs = tf_bundle_write.bundle(shards, object_graph_bytes(objects, names or {}))
     temporary = []
     for i, blob in enumerate(blobs):
         path = data_path(prefix, i, len(blobs))
@@ -91,45 +77,21 @@ def write(prefix, values, objects, shards=None):
         os.remove(index_path)        # the prefix stops being a checkpoint until renamed back
     for tmp, path in temporary:
         os.replace(tmp, path)
-    atomic_write(index_path, json.dumps(index, indent=1, sort_keys=True).encode("utf-8"))
+    atomic_write(index_path, index)
     _sync_directory(directory or ".")
 
 
-def _single(values):
-    """([data file bytes], tensors of the index) with every value in one file."""
-    chunks, tensors, offset = [], {}, 0
-    for key in sorted(values):
-        data, dtype = _encode(values[key])
-        tensors[key] = {"dtype": dtype, "shape": list(np.shape(values[key])),
-                        "offset": offset, "length": len(data), "crc32": zlib.crc32(data)}
-        chunks.append(data)
-        offset += len(data)
-    return [b"".join(chunks)], tensors
-
-
-def _sharded(shards, values):
-    """([bytes of each data file], tensors of the index) of a sharding
-    callback's shards; a slice's entry also has its spec."""
-    blobs, tensors = [], {}
-    for i, shard in enumerate(shards):
-        chunks, offset = [], 0
-        for key in sorted(shard):
-            for spec in sorted(shard[key]):
-                value = np.asarray(shard[key][spec])
-                data, dtype = _encode(value)
-                where = {"shard": i, "offset": offset, "length": len(data),
-                         "crc32": zlib.crc32(data)}
-                full = np.shape(values[key]) if key in values else np.shape(value)
-                entry = tensors.setdefault(key, {"dtype": dtype, "shape": list(full)})
-                if spec.strip():
-                    entry.setdefault("slices", []).append(
-                        {"spec": spec.strip(), "shape": list(value.shape), **where})
-                else:
-                    entry.update(where)
-                chunks.append(data)
-                offset += len(data)
-        blobs.append(b"".join(chunks))
-    return blobs, tensors
+def _node_order(objects, values):
+    """The keys of `values` in the object graph's node order (a node's
+    variable value, then its other tensors by name), as TensorFlow writes them."""
+    keys = []
+    for node in objects:
+        if node.get("key") in values:
+            keys.append(node["key"])
+        for prefix in node.get("tensors", {}).values():
+            keys.extend(sorted(k for k in values if k.startswith(prefix)))
+    seen = set(keys)
+    return keys + sorted(k for k in values if k not in seen)
 
 
 def _sync_directory(directory):

@@ -14,7 +14,7 @@ and gives it in TF's encoding).
 import os
 
 from runtime._src.core.errors import NotFoundError
-from runtime._src.train import checkpoint_io, state_file, tf_bundle
+from runtime._src.train import checkpoint_io, state_file, tf_bundle, tf_bundle_write
 
 __all__ = ["CheckpointReader", "load_checkpoint", "list_variables"]
 
@@ -66,7 +66,7 @@ class CheckpointReader:
         if name not in self._shapes:
             raise NotFoundError(f"Key {name} not found in checkpoint {self._prefix}")
         if self._index is not None and name == _OBJECT_GRAPH:
-            return tf_bundle.object_graph_bytes(self._index["objects"])
+            return tf_bundle_write.object_graph_bytes(self._index["objects"])
         if self._index is None:
             value = tf_bundle.read_tensor(self._prefix, self._entries[name], self._shards)
         else:

@@ -25,31 +25,26 @@ import struct
 
 import numpy as np
 
+from runtime._src.core import dtypes
 from runtime._src.core import protowire as wire
 from runtime._src.core.errors import DataLossError
+from runtime._src.io.crc32c import crc32c
 
 __all__ = ["is_tf_index", "read_index", "read_tensor", "slice_key", "Entry"]
 
 _MAGIC = 0xDB4775248B80FB57
 _FOOTER = 48
 
-# TensorFlow's DataType numbers -> (our dtype name, numpy dtype)
-_DTYPES = {1: ("float32", "<f4"), 2: ("float64", "<f8"), 3: ("int32", "<i4"),
-           4: ("uint8", "u1"), 5: ("int16", "<i2"), 6: ("int8", "i1"), 7: ("string", None),
-           8: ("complex64", "<c8"), 9: ("int64", "<i8"), 10: ("bool", "?"),
-           17: ("uint16", "<u2"), 18: ("complex128", "<c16"), 19: ("float16", "<f2"),
-           22: ("uint32", "<u4"), 23: ("uint64", "<u8")}
-
-
 class Entry:
     """One tensor of the bundle: where its bytes are and what they hold."""
 
-    __slots__ = ("name", "dtype", "shape", "shard", "offset", "size", "slices")
+    __slots__ = ("name", "dtype", "shape", "shard", "offset", "size", "slices", "crc")
 
-    def __init__(self, name, dtype, shape, shard, offset, size, slices=()):
+    def __init__(self, name, dtype, shape, shard, offset, size, slices=(), crc=None):
         self.name, self.dtype, self.shape = name, dtype, shape
         self.shard, self.offset, self.size = shard, offset, size
         self.slices = slices      # a sliced tensor: [([(start, length), ...], slice Entry)]
+        self.crc = crc            # the masked CRC-32C of the bytes (None: not stored)
 
 
 def is_tf_index(data):
@@ -138,15 +133,15 @@ def _signed(v):
 
 
 def _entry(name, value):
-    fields = {"dtype": 0, "shape": [], "shard": 0, "offset": 0, "size": 0}
+    fields = {"dtype": 0, "shape": [], "shard": 0, "offset": 0, "size": 0, "crc": None}
     slices = []
     for number, v in _fields(value):
         if number == 1:
             fields["dtype"] = v
         elif number == 2:
             fields["shape"] = _shape(v)
-        elif number in (3, 4, 5):
-            fields[("shard", "offset", "size")[number - 3]] = v
+        elif number in (3, 4, 5, 6):
+            fields[("shard", "offset", "size", "crc")[number - 3]] = v
         elif number == 7:
             slices.append(_extents(v))
     return Entry(name, **fields), slices
@@ -208,11 +203,20 @@ def slice_key(name, extents):
 
 def dtype_name(entry):
     """Our dtype name of an entry ('float32'), or raise naming the entry."""
-    found = _DTYPES.get(entry.dtype)
-    if found is None:
+    try:
+        found = dtypes.public_as_dtype(int(entry.dtype))
+    except (TypeError, ValueError, KeyError):
+        found = None
+    if found is None or found.name == "variant":
         raise DataLossError(f"{entry.name}: TensorFlow dtype number "
                             f"{entry.dtype} is not supported")
-    return found[0]
+    return found.name
+
+
+def _numpy_dtype(entry):
+    """The little-endian numpy dtype of an entry's bytes."""
+    np_dtype = np.dtype(dtypes.public_as_dtype(int(entry.dtype)).as_numpy_dtype)
+    return np_dtype.newbyteorder("<") if np_dtype.byteorder in "=><" else np_dtype
 
 
 def read_tensor(prefix, entry, shards):
@@ -229,25 +233,45 @@ def read_tensor(prefix, entry, shards):
     name = dtype_name(entry)
     count = int(np.prod(entry.shape, dtype=np.int64))
     if name == "string":
-        return _strings(raw, count, entry).reshape(entry.shape)
-    value = np.frombuffer(raw, dtype=_DTYPES[entry.dtype][1], count=count)
+        strings, checked = _strings(raw, count, entry)
+        _check(prefix, entry, checked)
+        return strings.reshape(entry.shape)
+    _check(prefix, entry, raw)
+    value = np.frombuffer(raw, dtype=_numpy_dtype(entry), count=count)
     return value.astype(value.dtype.newbyteorder("=")).reshape(entry.shape)
 
 
 def _assemble(prefix, entry, shards):
     out = np.zeros(entry.shape, dtype=object if dtype_name(entry) == "string"
-                   else _DTYPES[entry.dtype][1])
+                   else _numpy_dtype(entry))
     for extents, part in entry.slices:
         where = tuple(slice(s, None if n < 0 else s + n) for s, n in extents)
         out[where] = read_tensor(prefix, part, shards)
     return out.astype(out.dtype.newbyteorder("="))
 
 
+def _check(prefix, entry, checked):
+    """DataLossError, TensorFlow's, when the CRC-32C of `checked` (a value's
+    bytes as TF sums them) is not the one the entry stores."""
+    if entry.crc is None:
+        return
+    actual = crc32c(checked)
+    stored = ((entry.crc - 0xA282EAD8) & 0xFFFFFFFF)
+    stored = ((stored << 15) | (stored >> 17)) & 0xFFFFFFFF
+    if actual != stored:
+        raise DataLossError(f"TensorBundle at {prefix} shard {entry.shard} ({entry.size} "
+                            f"bytes): Checksum does not match: stored {stored} vs. "
+                            f"calculated on the restored bytes {actual}")
+
+
 def _strings(raw, count, entry):
+    """(the elements of a string tensor's bytes, those bytes as TF sums
+    them: each length as 4 bytes, the lengths' checksum, the elements)."""
     lengths, pos = [], 0
     for _ in range(count):
         n, pos = _varint(raw, pos)
         lengths.append(n)
+    head = pos
     pos += 4                                   # masked crc32c of the lengths
     out = np.empty(count, dtype=object)
     for i, n in enumerate(lengths):
@@ -255,7 +279,9 @@ def _strings(raw, count, entry):
         pos += n
     if pos != len(raw):
         raise DataLossError(f"{entry.name}: string tensor bytes do not add up")
-    return out
+    sizes = b"".join(struct.pack("<I", n) if n < 1 << 32 else struct.pack("<Q", n)
+                     for n in lengths)
+    return out, sizes + raw[head:]
 
 
 def object_graph(blob):
@@ -284,27 +310,3 @@ def object_graph(blob):
                     [ref.get(1, 0), ref.get(2, b"").decode("utf-8"), ref.get(3, 0)])
         nodes.append(node)
     return nodes
-
-
-def object_graph_bytes(nodes):
-    """Our object graph nodes as TensorFlow's serialized TrackableObjectGraph
-    (what a TF checkpoint holds under `_CHECKPOINTABLE_OBJECT_GRAPH`): the
-    inverse of `object_graph`."""
-    out = bytearray()
-    for node in nodes:
-        obj = bytearray()
-        for name, child in node.get("children", ()):
-            obj += wire.length_field(1, wire.varint_field(1, child) +
-                                     wire.length_field(2, name.encode()))
-        attributes = dict(node.get("tensors", {}))
-        if node.get("key"):
-            attributes = {"VARIABLE_VALUE": node["key"], **attributes}
-        for name, key in attributes.items():
-            obj += wire.length_field(2, wire.length_field(1, name.encode()) +
-                                     wire.length_field(3, key.encode()))
-        for original, slot_name, slot in node.get("slots", ()):
-            obj += wire.length_field(3, wire.varint_field(1, original) +
-                                     wire.length_field(2, slot_name.encode()) +
-                                     wire.varint_field(3, slot))
-        out += wire.length_field(1, bytes(obj))
-    return bytes(out)

@@ -2,13 +2,14 @@
 
 Starting from the `Checkpoint`, each object has named children:
 
-    Checkpoint          its keyword arguments (and `save_counter`)
+    Checkpoint          its keyword arguments by name (and `save_counter`)
     Variable            none: it holds a value
     keras Layer/Model   its weights, by their short name (`kernel`, `bias`), then
                         the layers, Variables, optimizers, lists and dicts in its
                         attributes, in the order they were set (a leading `_` of
                         an attribute name dropped: `Sequential._layers` is `layers`)
-    Module              the same kinds of values in its attributes, sorted by name
+    Module              the same kinds of values in its attributes, in the order
+                        they were set
     keras Optimizer     `iter` (its iterations Variable), `learning_rate` (when a
                         Variable); its slot variables hang off the variables they
                         belong to (see `slot_variables`)
@@ -88,8 +89,7 @@ def children(obj):
     if is_keras_layer(obj):
         return _layer_children(obj)
     if isinstance(obj, Module):
-        return [(k, v) for k, v in sorted(vars(obj).items())
-                if k != "_name" and is_trackable(v)]
+        return [(k, v) for k, v in vars(obj).items() if k != "_name" and is_trackable(v)]
     if is_keras_optimizer(obj):
         found = [("iter", obj.iterations)]
         if isinstance(obj.learning_rate, Variable):

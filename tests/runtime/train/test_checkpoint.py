@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime._src.train import checkpoint_io
+from runtime._src.train import checkpoint_io, tf_bundle
 
 keras = tf.keras
 HERE = os.path.dirname(__file__)
@@ -196,8 +196,8 @@ def test_damaged_data_is_a_data_loss_error(tmp_path):
         f.write(b"\xff")
     with pytest.raises(tf.errors.DataLossError, match="Checksum does not match"):
         tf.train.Checkpoint(v=tf.Variable([0.0, 0.0])).restore(path)
-    with open(path + ".index", encoding="utf-8") as f:
-        assert json.load(f)["format"] == "runtime-checkpoint"   # JSON, nothing pickled
+    with open(path + ".index", "rb") as f:
+        assert tf_bundle.is_tf_index(f.read())       # TensorFlow's SSTable, nothing pickled
 
 
 FIXTURE = os.path.join(HERE, "fixtures", "tf221_ckpt")
