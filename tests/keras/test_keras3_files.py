@@ -1,7 +1,7 @@
 """Files written by Keras 3 (TensorFlow 2.21) read without h5py: a functional
 `.keras` model (Conv2D, BatchNormalization, Dense, Add), a subclassed model's
-`.weights.h5`, and a `.keras` model with every layer kind runtime.keras had
-before it followed Keras 3's layer set. tests/keras/data/make_keras3_files.py wrote them; the expected
+`.weights.h5`, a `.keras` model with every layer kind runtime.keras had
+before it followed Keras 3's layer set, and a `.keras` model of attention layers. tests/keras/data/make_keras3_files.py wrote them; the expected
 values are what it printed."""
 
 import os
@@ -128,3 +128,44 @@ def test_keras_3_file_with_every_existing_layer_kind(tmp_path):
     model.save(tmp_path / "again.keras")
     again = tf.keras.models.load_model(tmp_path / "again.keras")
     np.testing.assert_array_equal(again.predict(x, verbose=0), model.predict(x, verbose=0))
+
+
+def _attention_inputs():
+    return [np.random.RandomState(0).rand(3, 4, 6).astype("float32"),
+            np.random.RandomState(1).rand(3, 3, 5).astype("float32")]
+
+
+def test_keras_3_attention_file_loads_and_ours_has_its_datasets(tmp_path):
+    """MultiHeadAttention (plain; gated, with a sliding window, a causal mask
+    and a 2-d output_shape) and GroupQueryAttention, trained two epochs and
+    saved by Keras 3 (TF 2.21): their EinsumDense sublayers' weights load, and
+    our re-saved file has Keras's datasets (Keras 3 loads it: checked by hand,
+    the same predictions)."""
+    import zipfile
+
+    from runtime._src.keras.saving import hdf5
+
+    def datasets(keras_file):
+        with zipfile.ZipFile(keras_file) as z:
+            return hdf5.read_datasets(z.read("model.weights.h5"))
+
+    path = os.path.join(DATA, "keras3_attention.keras")
+    model = tf.keras.models.load_model(path)
+    # Keras 3 (TF 2.21): model.predict(x), rounded to 6 places, right after saving
+    np.testing.assert_allclose(model.predict(_attention_inputs(), verbose=0), [
+        [-0.400125, 0.274443], [-0.433105, 0.304645], [-0.451606, 0.349601]], atol=2e-6)
+    gated = model.get_layer("gated")
+    assert [w.path for w in gated.weights][:6] == [
+        "gated/query/kernel", "gated/query/bias", "gated/key/kernel", "gated/key/bias",
+        "gated/gate/kernel", "gated/gate/bias"]
+    assert gated.output_dense.equation == "abcd,cdef->abef"
+    assert gated.output_dense.kernel.shape == (2, 3, 2, 4)
+    assert gated.get_build_config() == {"shapes_dict": {"query_shape": (None, 4, 6),
+                                                         "value_shape": (None, 4, 6)}}
+    model.save(str(tmp_path / "ours.keras"))
+    theirs, ours = datasets(path), datasets(str(tmp_path / "ours.keras"))
+    theirs = {k: v for k, v in theirs.items() if not k.startswith("optimizer")}
+    assert sorted(k for k in ours if not k.startswith("optimizer")) == sorted(theirs)
+    assert "layers/multi_head_attention/query_dense/vars/0" in theirs
+    for key, value in theirs.items():
+        np.testing.assert_array_equal(ours[key], value)

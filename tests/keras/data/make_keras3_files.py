@@ -70,7 +70,26 @@ def every_layer():
           float(model.evaluate(x, y, verbose=0)[0]))
 
 
+def attention():
+    keras.utils.set_random_seed(5)
+    q = keras.Input((4, 6), name="q")
+    v = keras.Input((3, 5), name="v")
+    h = L.MultiHeadAttention(2, 3, name="mha")(q, v)
+    g = L.MultiHeadAttention(2, 2, value_dim=3, output_shape=(2, 4), use_gate=True,
+                             sliding_window=2, name="gated")(h, h, use_causal_mask=True)
+    g = L.Reshape((4, 8))(g)
+    g = L.GroupQueryAttention(2, 4, 2, name="gqa")(g, g)
+    model = keras.Model([q, v], L.Dense(2, name="head")(L.Flatten()(g)))
+    model.compile(optimizer="adam", loss="mse")
+    x = [np.random.RandomState(0).rand(3, 4, 6).astype("float32"),
+         np.random.RandomState(1).rand(3, 3, 5).astype("float32")]
+    model.fit(x, np.ones((3, 2), "float32"), epochs=2, verbose=0)
+    model.save("keras3_attention.keras")
+    print("attention", np.round(model.predict(x, verbose=0), 6).tolist())
+
+
 if __name__ == "__main__":
     functional()
     subclassed()
     every_layer()
+    attention()

@@ -584,14 +584,24 @@ class Layer(AutoConfigured, Module):
         return cls(**config)
 
     def get_build_config(self):
-        """{"input_shape": ...} of the first build (None when not built)."""
+        """{"input_shape": ...} of the first build (None when not built), or
+        Keras's {"shapes_dict": {"query_shape": ..., ...}} for a build by
+        argument names."""
         shape = getattr(self, "_build_input_shape", None)
+        if isinstance(shape, dict) and len(shape) > 1:
+            return {"shapes_dict": {k: plain_shape(v) for k, v in shape.items()}}
+        if isinstance(shape, dict):
+            shape = next(iter(shape.values()))
         return None if shape is None else {"input_shape": plain_shape(shape)}
 
     def build_from_config(self, config):
-        shape = config.get("input_shape") if config else None
-        if shape is not None and not self.built:
-            self.build(as_shape_structure(shape))
+        if not config or self.built:
+            return
+        if config.get("input_shape") is not None:
+            self.build(as_shape_structure(config["input_shape"]))
+            self.built = True
+        elif config.get("shapes_dict"):
+            self.build(**{k: as_shape_structure(v) for k, v in config["shapes_dict"].items()})
             self.built = True
 
     def call(self, inputs, *args, **kwargs):
@@ -699,7 +709,13 @@ class Layer(AutoConfigured, Module):
         inputs = nest.map_structure(self._convert_input, args[0])
         check_input_spec(self, inputs)
         if not self.built:
-            self._build_for(inputs)
+            named = _named_build_shapes(self, (inputs,) + args[1:], kwargs)
+            if named:               # build(query_shape, value_shape, ...), as Keras 3
+                self._build_input_shape = named
+                self.build(**named)
+                self.built = True
+            else:
+                self._build_for(inputs)
         training = kwargs.pop("training", None)
         if training is None:
             training = getattr(_context, "training", None)
@@ -757,9 +773,7 @@ class Layer(AutoConfigured, Module):
         return x
 
     def _build_for(self, inputs):
-        shapes = nest.map_structure(
-            lambda t: tuple(t.shape.dims) if isinstance(t, Tensor) and t.shape.dims is not None
-            else None, inputs)
+        shapes = nest.map_structure(_shape_of, inputs)
         self._build_input_shape = shapes
         self.build(shapes)
         self.built = True
@@ -839,6 +853,38 @@ def base_config(layer):
     """The config entries every layer has: name, trainable, dtype (for a layer
     that writes its own `get_config`)."""
     return Layer._base_config(layer)
+
+
+def _shape_of(t):
+    return tuple(t.shape.dims) if isinstance(t, Tensor) and t.shape.dims is not None else None
+
+
+def _named_build_shapes(layer, args, kwargs):
+    """{"<arg>_shape": shape} for a `build` whose parameters are all named
+    after call arguments (`query_shape` for `query`), or None."""
+    params = list(inspect.signature(layer.build).parameters)
+    if len(params) < 2 or not all(p.endswith("_shape") for p in params) \
+            or params[0] == "input_shape":
+        return None
+    try:
+        bound = inspect.signature(layer.call).bind_partial(*args, **kwargs).arguments
+    except TypeError:
+        return None
+    found = {}
+    for p in params:
+        value = bound.get(p[:-len("_shape")])
+        shape = None if value is None else nest.map_structure(_any_shape, value)
+        if shape is not None:
+            found[p] = shape
+    return found if params[0] in found else None
+
+
+def _any_shape(value):
+    """The shape of a tensor or array argument (None: unknown or not one)."""
+    if isinstance(value, Tensor):
+        return _shape_of(value)
+    shape = getattr(value, "shape", None)
+    return tuple(shape) if isinstance(shape, tuple) else None
 
 
 class ConfigurableLayer(Layer):

@@ -7,7 +7,8 @@
 Keras 3 stores each layer's own variables (trainable ones first) as datasets
 "<path>/vars/0", "<path>/vars/1", ... where <path> is where its saving walk
 first meets the layer: the model's `layers` list first for Sequential and
-functional models, then every attribute in natural sort order; a layer in a
+functional models, then every attribute and property, public names before
+private ones, in string order; a layer in a
 list is named after its class ("dense", then "dense_1", ...), a layer in an
 attribute after the attribute ("alpha", "blocks/dense"). `keras_weight_paths`
 repeats that walk over our model; each weight gets the dataset at its path.
@@ -17,7 +18,6 @@ in Keras 3's order (optimizers/optimizer.py `_slot_groups`), written once it has
 and read into a compiled model, so training resumes where it stopped.
 """
 
-import re
 import warnings
 
 import numpy as np
@@ -30,10 +30,6 @@ __all__ = ["keras_weight_paths", "assign_keras_weights", "keras_weights_bytes"]
 
 _INTERNAL = frozenset({"_layers", "_input_layer", "_operations", "_inputs_struct",
                        "_outputs_struct"})
-
-
-def _natural_key(text):
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
 def _join(path, name):
@@ -51,16 +47,42 @@ def _holds_layers(value):
 
 
 def _children(layer):
-    """(name, layer or container) in the order Keras 3's saving walk visits them."""
+    """(name, layer or container) in the order Keras 3's saving walk visits
+    them: `layers` first for Sequential and Functional, then the attributes
+    and properties (`dir`), public names before private ones, each group in
+    string order."""
     found = []
     is_model = hasattr(layer, "_keras_state")
     if getattr(layer, "_layers_saved_first", False):      # Sequential, Functional
         found.append(("layers", layer.layers))
     attrs = {k: v for k, v in vars(layer).items()
              if k not in _UNTRACKED and k not in _INTERNAL and _holds_layers(v)}
+    attrs.update(_layer_properties(layer, attrs))
     if is_model:
         attrs["layers"] = layer.layers
-    found.extend((k, attrs[k]) for k in sorted(attrs, key=_natural_key))
+    found.extend((k, attrs[k]) for k in sorted(attrs, key=_name_key))
+    return found
+
+
+def _name_key(name):
+    return f"~{name}" if name.startswith("_") else name
+
+
+def _layer_properties(layer, seen):
+    """{name: value} of the layer's class properties that give a layer (a
+    Keras MultiHeadAttention's `query_dense`), as Keras's `dir` walk meets them."""
+    found = {}
+    for cls in type(layer).__mro__:
+        for name, attr in vars(cls).items():
+            if not isinstance(attr, property) or name in seen or name in found \
+                    or name in _INTERNAL or name == "layers":
+                continue
+            try:
+                value = attr.__get__(layer)
+            except Exception:  # noqa: BLE001 - Keras's walk skips what fails too
+                continue
+            if isinstance(value, Layer):
+                found[name] = value
     return found
 
 

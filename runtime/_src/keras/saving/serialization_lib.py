@@ -181,7 +181,8 @@ def serialize_keras_object(obj):
     builtin = _is_builtin(cls)
     registered = None if builtin and not _is_registered_custom(obj) \
         and cls not in _UNEXPORTED else get_registered_name(cls)
-    out = {"module": None if module == "__main__" else module, "class_name": cls.__name__,
+    name = cls.__dict__.get("_keras_class_name", cls.__name__)   # GroupQueryAttention
+    out = {"module": None if module == "__main__" else module, "class_name": name,
            "config": config, "registered_name": registered}
     build = getattr(obj, "get_build_config", None)
     if build is not None:

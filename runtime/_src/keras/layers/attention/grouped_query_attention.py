@@ -32,6 +32,8 @@ __all__ = ["GroupedQueryAttention"]
 class GroupedQueryAttention(Layer):
     """See the module docstring."""
 
+    _keras_class_name = "GroupQueryAttention"     # the name Keras 3 saves it under
+
     def __init__(self, head_dim, num_query_heads, num_key_value_heads, dropout=0.0,
                  use_bias=True, sliding_window=None, flash_attention=None,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
@@ -166,3 +168,6 @@ class GroupedQueryAttention(Layer):
                 "activity_regularizer": ser(self.activity_regularizer),
                 "kernel_constraint": ser(self.kernel_constraint),
                 "bias_constraint": ser(self.bias_constraint), "seed": self.seed}
+
+
+serialization.register_builtin("keras.layers", GroupedQueryAttention, "GroupQueryAttention")
