@@ -169,3 +169,17 @@ def test_keras_3_attention_file_loads_and_ours_has_its_datasets(tmp_path):
     assert "layers/multi_head_attention/query_dense/vars/0" in theirs
     for key, value in theirs.items():
         np.testing.assert_array_equal(ours[key], value)
+
+
+def test_quantizing_attention_quantizes_its_projections_at_keras_paths():
+    # Keras 3.15 (TF 2.21): after model.quantize("int8") the layer's weights' paths
+    # start multi_head_attention/query/bias, .../query/kernel, .../query/kernel_scale
+    inp = tf.keras.Input((4, 5))
+    model = tf.keras.Model(inp, L.MultiHeadAttention(2, 3)(inp, inp))
+    model.quantize("int8")
+    layer = model.layers[1]
+    assert [v.path for v in layer.weights][:3] == [
+        "multi_head_attention/query/bias", "multi_head_attention/query/kernel",
+        "multi_head_attention/query/kernel_scale"]
+    assert layer.query_dense.quantization_mode == layer.output_dense.quantization_mode == "int8"
+    assert model(np.ones((1, 4, 5), "float32")).shape == (1, 4, 5)

@@ -437,6 +437,15 @@ class Layer(AutoConfigured, Module):
         """Create the weights; called once, with the first input's shape."""
         self.built = True
 
+    def _weights_scopes(self):
+        """The scopes of this layer's existing weights' paths (a weight made
+        outside any call, as `quantize` makes them, joins its siblings)."""
+        for weight in self.__dict__.get("_own_weights", ()):
+            parts = weight.path.split("/")[:-1]
+            if parts and parts[-1] == self.name:
+                return parts
+        return []
+
     def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
                    autocast=True, regularizer=None, constraint=None, aggregation="none",
                    overwrite_with_gradient=False, name=None, **kwargs):
@@ -456,7 +465,7 @@ class Layer(AutoConfigured, Module):
         shape = tuple(() if shape is None else shape)
         with init_scope():
             value = init(shape, dtype=dtype)   # as Keras: tf.random.normal works
-        scopes = [p for p in naming.current_path().split("/") if p]
+        scopes = [p for p in naming.current_path().split("/") if p] or self._weights_scopes()
         if not scopes or scopes[-1] != self.name:
             scopes.append(self.name)
         name = name or unique_name("variable")    # Keras 3: variable, variable_1, ...
