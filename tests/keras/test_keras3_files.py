@@ -183,3 +183,25 @@ def test_quantizing_attention_quantizes_its_projections_at_keras_paths():
         "multi_head_attention/query/kernel_scale"]
     assert layer.query_dense.quantization_mode == layer.output_dense.quantization_mode == "int8"
     assert model(np.ones((1, 4, 5), "float32")).shape == (1, 4, 5)
+
+
+def test_keras_3_recurrent_file_loads_and_round_trips(tmp_path):
+    """Bidirectional(LSTM) (its config lists the backward layer, built),
+    TimeDistributed, SimpleRNN and ConvLSTM2D (with a kernel regularizer), saved
+    by Keras 3 (TF 2.21) after two epochs: they load with their weights, and
+    our re-saved file loads again to the same predictions."""
+    seq = np.random.RandomState(0).rand(2, 5, 3).astype("float32")
+    frames = np.random.RandomState(1).rand(2, 2, 6, 6, 3).astype("float32")
+    model = tf.keras.models.load_model(os.path.join(DATA, "keras3_recurrent.keras"))
+    # Keras 3 (TF 2.21): model.predict, rounded to 6 places, right after saving
+    want = [[-0.056679, -0.084957], [-0.164719, -0.113051]]
+    np.testing.assert_allclose(model.predict([seq, frames], verbose=0), want, atol=2e-6)
+    bi = model.get_layer("bi")
+    assert (bi.forward_layer.name, bi.backward_layer.name) == ("forward_lstm", "backward_lstm")
+    assert len(bi.weights) == 6
+    config = model.get_layer("clstm").get_config()
+    assert config["kernel_regularizer"]["class_name"] == "L2"
+    assert len(model.losses) == 1                     # the regularizer's penalty
+    model.save(str(tmp_path / "ours.keras"))
+    again = tf.keras.models.load_model(str(tmp_path / "ours.keras"))
+    np.testing.assert_allclose(again.predict([seq, frames], verbose=0), want, atol=2e-6)

@@ -88,8 +88,29 @@ def attention():
     print("attention", np.round(model.predict(x, verbose=0), 6).tolist())
 
 
+def recurrent_inputs():
+    seq = np.random.RandomState(0).rand(2, 5, 3).astype("float32")
+    frames = np.random.RandomState(1).rand(2, 2, 6, 6, 3).astype("float32")
+    return [seq, frames]
+
+
+def recurrent():
+    keras.utils.set_random_seed(9)
+    seq, frames = keras.Input((5, 3), name="seq"), keras.Input((2, 6, 6, 3), name="frames")
+    h = L.Bidirectional(L.LSTM(4, return_sequences=True), name="bi")(seq)
+    h = L.SimpleRNN(2, name="rnn")(L.TimeDistributed(L.Dense(2), name="td")(h))
+    g = L.ConvLSTM2D(2, 3, kernel_regularizer="l2", name="clstm")(frames)
+    out = L.Dense(2, name="out")(L.Concatenate()([h, L.Flatten()(g)]))
+    model = keras.Model([seq, frames], out)
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(recurrent_inputs(), np.ones((2, 2), "float32"), epochs=2, verbose=0)
+    model.save("keras3_recurrent.keras")
+    print("recurrent", np.round(model.predict(recurrent_inputs(), verbose=0), 6).tolist())
+
+
 if __name__ == "__main__":
     functional()
     subclassed()
     every_layer()
     attention()
+    recurrent()

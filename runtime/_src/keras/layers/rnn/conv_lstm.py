@@ -15,12 +15,14 @@ draw one mask per gate and sequence, as Keras. The time loop is RNN's.
 """
 
 from runtime._src.keras.activations import activations
+from runtime._src.keras.constraints import constraints
 from runtime._src.keras.initializers import initializers
+from runtime._src.keras.regularizers import regularizers
+from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import Layer
 from runtime._src.keras.layers.convolutional.conv3d import conv3d, from_last, same_pads
 from runtime._src.keras.utils.argument_validation import ntuple
 from runtime._src.keras.utils.argument_validation import _data_format
-from runtime._src.keras.layers.rnn.recurrent_cells import Orthogonal
 from runtime._src.keras.layers.rnn.rnn import RNN
 from runtime._src.ops import array_ops, conv_ops, random_ops, shape_ops
 
@@ -47,8 +49,16 @@ class ConvLSTMCell(Layer):
                  recurrent_activation="sigmoid", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", unit_forget_bias=True, dropout=0.0,
-                 recurrent_dropout=0.0, seed=None, **kwargs):
+                 recurrent_dropout=0.0, seed=None, kernel_regularizer=None,
+                 recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None,
+                 recurrent_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.rank, self.filters = rank, int(filters)
         self.kernel_size = ntuple(kernel_size, rank, "kernel_size")
         self.strides = ntuple(strides, rank, "strides")
@@ -62,8 +72,7 @@ class ConvLSTMCell(Layer):
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias, self.unit_forget_bias = bool(use_bias), bool(unit_forget_bias)
         self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = Orthogonal() if recurrent_initializer == "orthogonal" \
-            else initializers.get(recurrent_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
         self.dropout, self.recurrent_dropout = float(dropout), float(recurrent_dropout)
         self.seed = seed
@@ -81,10 +90,13 @@ class ConvLSTMCell(Layer):
         self.input_dim = input_shape[1 if first else -1]
         n = 4 * self.filters
         self.kernel = self.add_weight(shape=self.kernel_size + (self.input_dim, n),
-                                      initializer=self.kernel_initializer, name="kernel")
+                                      initializer=self.kernel_initializer, name="kernel",
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.recurrent_kernel = self.add_weight(
             shape=self.kernel_size + (self.filters, n), initializer=self.recurrent_initializer,
-            name="recurrent_kernel")
+            name="recurrent_kernel", regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint)
         self.bias = None
         if self.use_bias:
             init = self.bias_initializer
@@ -94,7 +106,9 @@ class ConvLSTMCell(Layer):
                 def init(shape, dtype=None):
                     return array_ops.concat([base((f,), dtype), array_ops.ones([f], dtype),
                                              base((2 * f,), dtype)], 0)
-            self.bias = self.add_weight(shape=(n,), initializer=init, name="bias")
+            self.bias = self.add_weight(shape=(n,), initializer=init, name="bias",
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint)
         self.built = True
 
     def output_spatial(self):
@@ -156,14 +170,20 @@ class _ConvLSTM(RNN):
                  dilation_rate=1, activation="tanh", recurrent_activation="sigmoid",
                  use_bias=True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros",
-                 unit_forget_bias=True, dropout=0.0, recurrent_dropout=0.0, seed=None,
-                 return_sequences=False, return_state=False, go_backwards=False,
-                 stateful=False, **kwargs):
+                 unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                 recurrent_constraint=None, bias_constraint=None, dropout=0.0,
+                 recurrent_dropout=0.0, seed=None, return_sequences=False,
+                 return_state=False, go_backwards=False, stateful=False, **kwargs):
         cell = ConvLSTMCell(self._rank, filters, kernel_size, strides, padding, data_format,
                             dilation_rate, activation, recurrent_activation, use_bias,
                             kernel_initializer, recurrent_initializer, bias_initializer,
                             unit_forget_bias, dropout, recurrent_dropout, seed,
+                            kernel_regularizer, recurrent_regularizer, bias_regularizer,
+                            kernel_constraint, recurrent_constraint, bias_constraint,
                             name="conv_lstm_cell")
+        if activity_regularizer is not None:
+            kwargs["activity_regularizer"] = activity_regularizer
         super().__init__(cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful, **kwargs)
         self._init_args = {"activation": activation,
@@ -217,12 +237,29 @@ class _ConvLSTM(RNN):
         return out
 
     def get_config(self):
+        """Keras 3.15's keys, in its order."""
         config = super().get_config()
         config.pop("cell", None)
-        cell = self.cell
-        config.update({k: getattr(cell, k) for k in self._cell_keys})
-        for key, value in self._init_args.items():
-            config[key] = value
+        activity = config.pop("activity_regularizer", None)
+        cell, ser = self.cell, serialization.serialize_keras_object
+        config.update({k: getattr(cell, k) for k in self._cell_keys[:6]})
+        config.update({
+            "activation": self._init_args["activation"],
+            "recurrent_activation": self._init_args["recurrent_activation"],
+            "use_bias": cell.use_bias,
+            "kernel_initializer": ser(cell.kernel_initializer),
+            "recurrent_initializer": ser(cell.recurrent_initializer),
+            "bias_initializer": ser(cell.bias_initializer),
+            "unit_forget_bias": cell.unit_forget_bias,
+            "kernel_regularizer": ser(cell.kernel_regularizer),
+            "recurrent_regularizer": ser(cell.recurrent_regularizer),
+            "bias_regularizer": ser(cell.bias_regularizer),
+            "activity_regularizer": activity,
+            "kernel_constraint": ser(cell.kernel_constraint),
+            "recurrent_constraint": ser(cell.recurrent_constraint),
+            "bias_constraint": ser(cell.bias_constraint),
+            "dropout": cell.dropout, "recurrent_dropout": cell.recurrent_dropout,
+            "seed": cell.seed})
         return config
 
     @classmethod

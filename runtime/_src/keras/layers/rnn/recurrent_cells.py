@@ -29,37 +29,7 @@ from runtime._src.keras.layers.rnn import lstm_fused
 from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
 from runtime._src.ops import array_ops, math_ops, random_ops, shape_ops, tile_ops
 
-__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "Orthogonal"]
-
-
-class Orthogonal(initializers.Initializer):
-    """`keras.initializers.Orthogonal(gain=1.0, seed=None)`: the Q of a QR
-    decomposition of a normal matrix, sign-corrected (the recurrent kernel's
-    default)."""
-
-    def __init__(self, gain=1.0, seed=None):
-        self.gain, self.seed = gain, seed
-
-    def __call__(self, shape, dtype=None):
-        dtype = dtype or dtypes.float32
-        rows = int(np.prod(shape[:-1])) if len(shape) > 1 else 1
-        cols = shape[-1]
-        a = random_ops.normal((max(rows, cols), min(rows, cols)), 0.0, 1.0, dtypes.float64,
-                              seed=self.seed).numpy()
-        q, r = np.linalg.qr(a)
-        q = q * np.sign(np.diag(r))
-        if rows < cols:
-            q = q.T
-        return array_ops.constant((self.gain * q).reshape(shape), dtype)
-
-    def get_config(self):
-        return {"gain": self.gain, "seed": self.seed}
-
-
-def _initializer(identifier):
-    if identifier == "orthogonal":
-        return Orthogonal()
-    return identifier
+__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell"]
 
 
 class _Cell(ConfigurableLayer):
@@ -102,7 +72,7 @@ class _Cell(ConfigurableLayer):
                                       initializer=self.kernel_initializer, **options["kernel"])
         self.recurrent_kernel = self.add_weight(
             shape=(self.units, n), name="recurrent_kernel",
-            initializer=_initializer(self.recurrent_initializer), **options["recurrent"])
+            initializer=initializers.get(self.recurrent_initializer), **options["recurrent"])
         if self.use_bias:
             self.bias = self.add_weight(shape=self._bias_shape(), name="bias",
                                         initializer=self._bias_init(), **options["bias"])

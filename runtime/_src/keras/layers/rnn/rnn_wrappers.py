@@ -17,6 +17,7 @@ directions (Keras forces `zero_output_for_mask`).
 from runtime._src.core import nest
 from runtime._src.keras.layers.layer import Layer
 from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
+from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.ops import array_ops, math_ops, shape_ops
 
 __all__ = ["Bidirectional", "TimeDistributed"]
@@ -30,23 +31,14 @@ def _copy(layer, name, **changes):
     return type(layer).from_config(config)
 
 
-def _layer_class(name):
-    """The Layer subclass called `name` (for from_config of a wrapped layer)."""
-    todo = [Layer]
-    while todo:
-        cls = todo.pop()
-        if cls.__name__ == name:
-            return cls
-        todo.extend(cls.__subclasses__())
-    raise ValueError(f"Unknown layer: '{name}'. Please ensure you are using a "
-                     "`keras.utils.custom_object_scope` and that this object is included "
-                     "in the scope.")
-
-
 def _from_config(cls, config):
+    """The wrapper from Keras 3's config: its `layer` (and a Bidirectional's
+    `backward_layer`) are serialized layers."""
     config = dict(config)
-    spec = config.pop("layer")
-    layer = _layer_class(spec["class_name"]).from_config(spec["config"])
+    layer = serialization.deserialize_keras_object(config.pop("layer"))
+    if isinstance(config.get("backward_layer"), dict):
+        config["backward_layer"] = serialization.deserialize_keras_object(
+            config["backward_layer"])
     return cls(layer, **config)
 
 
@@ -79,11 +71,12 @@ class Bidirectional(ConfigurableLayer):
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
-        self._layer_config = {"class_name": type(layer).__name__, "config": layer.get_config()}
 
     def build(self, input_shape):
-        self.forward_layer.build(input_shape)
-        self.backward_layer.build(input_shape)
+        for layer in (self.forward_layer, self.backward_layer):
+            if not layer.built:         # a backward_layer from a config may come built
+                layer.build(input_shape)
+                layer.built = True
         self.built = True
 
     @property
@@ -143,7 +136,9 @@ class Bidirectional(ConfigurableLayer):
 
     def get_config(self):
         config = base_config(self)
-        config.update({"merge_mode": self.merge_mode, "layer": self._layer_config})
+        ser = serialization.serialize_keras_object
+        config.update({"merge_mode": self.merge_mode, "layer": ser(self.forward_layer),
+                       "backward_layer": ser(self.backward_layer)})
         return config
 
     from_config = classmethod(_from_config)
@@ -185,8 +180,7 @@ class TimeDistributed(ConfigurableLayer):
 
     def get_config(self):
         config = base_config(self)
-        config["layer"] = {"class_name": type(self.layer).__name__,
-                           "config": self.layer.get_config()}
+        config["layer"] = serialization.serialize_keras_object(self.layer)
         return config
 
     from_config = classmethod(_from_config)
