@@ -205,3 +205,29 @@ def test_keras_3_recurrent_file_loads_and_round_trips(tmp_path):
     model.save(str(tmp_path / "ours.keras"))
     again = tf.keras.models.load_model(str(tmp_path / "ours.keras"))
     np.testing.assert_allclose(again.predict([seq, frames], verbose=0), want, atol=2e-6)
+
+
+def test_keras_3_adapted_vocabularies_load_from_the_files_assets(tmp_path):
+    """An adapted TextVectorization, StringLookup (one_hot) and IntegerLookup
+    (multi_hot, pad_to_max_tokens) saved by Keras 3 (TF 2.21): their
+    vocabularies are in the file's assets, not its config."""
+    path = os.path.join(DATA, "keras3_preprocessing.keras")
+    model = tf.keras.models.load_model(path)
+    inputs = [tf.constant(["the cat sat", "a dog ran far", "the dog", "cat and dog"]),
+              tf.constant(["a", "z", "b", "c"]), tf.constant([5, 3, 7, 9], tf.int64)]
+    # Keras 3 (TF 2.21): the model's outputs on these inputs right after saving
+    want = [[[3, 4, 5, 0], [9, 2, 6, 7], [3, 2, 0, 0], [4, 8, 2, 0]],
+            [[0, 0, 0, 1], [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]],
+            [[0, 1, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]]]
+    assert [np.asarray(o).tolist() for o in model(inputs)] == want
+    numbers = model.get_layer("integer_lookup")
+    config = numbers.get_config()
+    # Keras 3.15's keys, in its order (its "vocabulary" is None for an adapted one)
+    assert list(config) == ["name", "trainable", "dtype", "invert", "max_tokens",
+                            "num_oov_indices", "oov_token", "mask_token", "output_mode",
+                            "sparse", "pad_to_max_tokens", "vocabulary_dtype", "idf_weights",
+                            "vocabulary", "vocabulary_size", "oov_method", "salt"]
+    assert config["vocabulary"] == [5, 9, 3] and config["vocabulary_size"] == 4
+    model.save(str(tmp_path / "ours.keras"))          # the vocabularies in the config
+    again = tf.keras.models.load_model(str(tmp_path / "ours.keras"))
+    assert [np.asarray(o).tolist() for o in again(inputs)] == want

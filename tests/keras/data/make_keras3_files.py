@@ -108,9 +108,32 @@ def recurrent():
     print("recurrent", np.round(model.predict(recurrent_inputs(), verbose=0), 6).tolist())
 
 
+TEXTS = ["the cat sat", "a dog ran far", "the dog", "cat and dog"]
+
+
+def preprocessing():
+    text = keras.Input((), dtype="string", name="text")
+    word = keras.Input((), dtype="string", name="word")
+    number = keras.Input((), dtype="int64", name="number")
+    vectorize = L.TextVectorization(max_tokens=10, output_sequence_length=4)
+    vectorize.adapt(TEXTS)
+    words = L.StringLookup(output_mode="one_hot")
+    words.adapt(["b", "a", "b", "c"])
+    numbers = L.IntegerLookup(max_tokens=6, output_mode="multi_hot", pad_to_max_tokens=True)
+    numbers.adapt([3, 5, 5, 9])
+    model = keras.Model([text, word, number], [vectorize(text), words(word),
+                                               numbers(keras.ops.expand_dims(number, -1))])
+    model.save("keras3_preprocessing.keras")
+    out = model([keras.ops.convert_to_tensor(TEXTS), keras.ops.convert_to_tensor(
+        ["a", "z", "b", "c"]), keras.ops.convert_to_tensor([5, 3, 7, 9])])
+    print("preprocessing", [np.asarray(o).tolist() for o in out])
+    print("configs", words.get_config(), numbers.get_config())
+
+
 if __name__ == "__main__":
     functional()
     subclassed()
     every_layer()
     attention()
     recurrent()
+    preprocessing()

@@ -13,12 +13,15 @@
 `keras_history` is [layer name, node index, output index]; node indices count
 only the calls that belong to this model, in the order they were made.
 `rebuild` creates each layer from its config, then replays the calls in
-order, each as soon as the tensors it needs exist.
+order, each as soon as the tensors it needs exist. A `keras.ops` call (or an
+operator: `x + 1`, `x[:, 0]`) is an entry of Keras's op class
+(saving/op_config.py).
 """
 
 from runtime._src.core import nest
+from runtime._src.keras.saving import op_config
 from runtime._src.keras.saving import serialization_lib as serialization
-from runtime._src.keras.backend.keras_tensor import KerasTensor
+from runtime._src.keras.backend.keras_tensor import KerasTensor, Operation
 
 __all__ = ["functional_config", "rebuild"]
 
@@ -69,13 +72,21 @@ def functional_config(model):
     layers = []
     model_nodes = {id(n) for n in model._nodes}
     for layer in model._operations:
-        entry = serialization.serialize_keras_object(layer)
+        nodes = [node for node in layer._inbound_nodes
+                 if id(node) in model_nodes and not node.is_input]
+        if isinstance(layer, Operation):          # a keras.ops call: Keras's op class
+            entry, inbound = None, []
+            for node in nodes:
+                entry, args = op_config.op_entry(layer, node.call_args, node.call_kwargs)
+                inbound.append({"args": _tensor_config(args, indices), "kwargs": {}})
+            entry = entry or op_config.op_entry(layer, (), {})[0]
+        else:
+            entry = serialization.serialize_keras_object(layer)
+            inbound = [{"args": _tensor_config(list(node.call_args), indices),
+                        "kwargs": _tensor_config(dict(node.call_kwargs), indices)}
+                       for node in nodes]
         entry["name"] = layer.name
-        entry["inbound_nodes"] = [
-            {"args": _tensor_config(list(node.call_args), indices),
-             "kwargs": _tensor_config(dict(node.call_kwargs), indices)}
-            for node in layer._inbound_nodes
-            if id(node) in model_nodes and not node.is_input]
+        entry["inbound_nodes"] = inbound
         layers.append(entry)
     return {"name": model.name, "trainable": model.trainable, "layers": layers,
             "input_layers": _structure(model._inputs_struct, indices),
@@ -112,8 +123,11 @@ def rebuild(config, custom_objects=None):
     for entry in config["layers"]:
         layer_config = {k: v for k, v in entry.items()
                         if k not in ("inbound_nodes", "name", "build_config")}
-        layer = serialization.deserialize_keras_object(layer_config, custom_objects,
-                                                       module="keras.layers")
+        if op_config.is_op_entry(entry):               # a keras.ops call
+            layer = op_config.op_caller(entry)
+        else:
+            layer = serialization.deserialize_keras_object(layer_config, custom_objects,
+                                                           module="keras.layers")
         layers[entry["name"]] = layer
         if not entry["inbound_nodes"]:
             made[(entry["name"], 0)] = layer.output

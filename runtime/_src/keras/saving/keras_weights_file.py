@@ -26,7 +26,8 @@ from runtime._src.keras.saving import hdf5, hdf5_writer
 from runtime._src.keras.layers.layer import _UNTRACKED, Layer
 from runtime._src.keras.utils.naming import to_snake_case
 
-__all__ = ["keras_weight_paths", "assign_keras_weights", "keras_weights_bytes"]
+__all__ = ["keras_weight_paths", "keras_layer_paths", "assign_keras_weights",
+           "keras_weights_bytes"]
 
 _INTERNAL = frozenset({"_layers", "_input_layer", "_operations", "_inputs_struct",
                        "_outputs_struct"})
@@ -86,17 +87,19 @@ def _layer_properties(layer, seen):
     return found
 
 
-def _walk(obj, path, found, visited):
+def _walk(obj, path, found, visited, layers=None):
     if id(obj) in visited:
         return
     visited.add(id(obj))
+    if layers is not None:
+        layers.append((obj, path))
     found.append((None, _join(path, "vars")))        # Keras makes the group of every layer
     own = obj._saved_own_weights()      # a quantized or LoRA layer's in Keras's order
     found.extend((v, _join(path, f"vars/{i}")) for i, v in enumerate(own))
     for name, child in _children(obj):
         child_path = _join(path, name)
         if isinstance(child, Layer):
-            _walk(child, child_path, found, visited)
+            _walk(child, child_path, found, visited, layers)
             continue
         items = child.values() if isinstance(child, dict) else child
         used = {}
@@ -109,7 +112,7 @@ def _walk(obj, path, found, visited):
                 key = f"{key}_{used[key]}"
             else:
                 used[key] = 0
-            _walk(item, _join(child_path, key), found, visited)
+            _walk(item, _join(child_path, key), found, visited, layers)
 
 
 def _layout(model):
@@ -118,6 +121,14 @@ def _layout(model):
     found = []
     _walk(model, "", found, set())
     return found
+
+
+def keras_layer_paths(model):
+    """[(layer, path)] of every layer Keras 3's saving walk meets (its
+    weights are "<path>/vars/<i>", its assets "assets/<path>/...")."""
+    layers = []
+    _walk(model, "", [], set(), layers)
+    return layers
 
 
 def keras_weight_paths(model):

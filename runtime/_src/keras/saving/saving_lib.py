@@ -27,6 +27,7 @@ import datetime
 import io
 import json
 import os
+import tempfile
 import zipfile
 
 import numpy as np
@@ -127,7 +128,28 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
             saving.assign_weights(model, data, filepath)
     elif keras_weights is not None:        # and the optimizer's state, once compiled
         keras_weights_file.assign_keras_weights(model, keras_weights, filepath)
+    if any(n.startswith("assets/") for n in names):
+        _load_assets(model, filepath)
     return model
+
+
+def _load_assets(model, filepath):
+    """Each layer's files under `assets/<its path>/` (a Keras 3 file: an adapted
+    vocabulary) given to its `load_assets(directory)`, as Keras loads them."""
+    with zipfile.ZipFile(filepath) as z, tempfile.TemporaryDirectory() as tmp:
+        names = z.namelist()
+        for layer, path in keras_weights_file.keras_layer_paths(model):
+            load = getattr(layer, "load_assets", None)
+            prefix = f"assets/{path}/"
+            own = [n for n in names if n.startswith(prefix) and "/" not in n[len(prefix):]]
+            if load is None or not own:
+                continue
+            directory = os.path.join(tmp, path)
+            os.makedirs(directory, exist_ok=True)
+            for name in own:
+                with open(os.path.join(directory, name[len(prefix):]), "wb") as f:
+                    f.write(z.read(name))
+            load(directory)
 
 
 def model_from_json(json_string, custom_objects=None):

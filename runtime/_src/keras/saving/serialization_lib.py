@@ -24,6 +24,10 @@ classes with `get_config`), user classes through
 import threading
 import types
 
+import numpy as np
+
+from runtime._src.core.tensor import Tensor, convert_to_tensor
+
 __all__ = ["BUILTIN", "register_builtin", "register_keras_serializable", "get_custom_objects",
            "get_registered_name", "get_registered_object", "serialize_keras_object",
            "deserialize_keras_object", "custom_object_scope", "CustomObjectScope",
@@ -171,6 +175,9 @@ def serialize_keras_object(obj):
         return [serialize_keras_object(v) for v in obj]
     if isinstance(obj, dict):
         return {k: serialize_keras_object(v) for k, v in obj.items()}
+    special = _special_config(obj)
+    if special is not None:
+        return special
     if callable(obj) and not hasattr(obj, "get_config"):
         return _serialize_function(obj)
     if not hasattr(obj, "get_config"):
@@ -190,6 +197,47 @@ def serialize_keras_object(obj):
         if build_config is not None:
             out["build_config"] = build_config
     return out
+
+
+def _special_config(obj):
+    """Keras 3's configs of bytes, a slice, Ellipsis, a numpy array or a
+    tensor (as a call's argument in a functional model), or None."""
+    if isinstance(obj, bytes):
+        return {"class_name": "__bytes__", "config": {"value": obj.decode("utf-8")}}
+    if isinstance(obj, slice):
+        return {"class_name": "__slice__", "config": {
+            "start": serialize_keras_object(obj.start), "stop": serialize_keras_object(obj.stop),
+            "step": serialize_keras_object(obj.step)}}
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
+    if isinstance(obj, np.ndarray) and obj.ndim > 0:
+        return {"class_name": "__numpy__", "config": {"value": obj.tolist(),
+                                                       "dtype": obj.dtype.name}}
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, Tensor) and not hasattr(obj, "_keras_history"):
+        value = np.asarray(obj.numpy())
+        return {"class_name": "__tensor__", "config": {"value": value.tolist(),
+                                                        "dtype": obj.dtype.name}}
+    return None
+
+
+def _special_object(class_name, inner):
+    """The value of a Keras 3 special config (`_special_config`), or _NOT_SPECIAL."""
+    if class_name == "__bytes__":
+        return inner["value"].encode("utf-8")
+    if class_name == "__slice__":
+        return slice(*(deserialize_keras_object(inner.get(k)) for k in ("start", "stop", "step")))
+    if class_name == "__ellipsis__":
+        return Ellipsis
+    if class_name == "__numpy__":
+        return np.array(inner["value"], dtype=inner["dtype"])
+    if class_name == "__tensor__":
+        return convert_to_tensor(np.array(inner["value"], dtype=inner["dtype"]))
+    return _NOT_SPECIAL
+
+
+_NOT_SPECIAL = object()
 
 
 def _serialize_function(fn):
@@ -224,6 +272,9 @@ def deserialize_keras_object(config, custom_objects=None, module=None):
                 for k, v in config.items()}
     class_name = config["class_name"]
     inner = config.get("config")
+    special = _special_object(class_name, inner or {})
+    if special is not _NOT_SPECIAL:
+        return special
     if class_name == "function":
         registered = config.get("registered_name")
         registered = inner if registered in (None, "function") else registered

@@ -20,6 +20,8 @@ comparison), so they run in graphs too; they suit the small vocabularies
 of tests and examples.
 """
 
+import os
+
 import numpy as np
 
 from runtime._src.core import dtypes
@@ -46,9 +48,21 @@ class _Lookup(ConfigurableLayer):
     _config_keys = ("num_oov_indices", "mask_token", "oov_token", "output_mode", "invert")
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=None,
-                 vocabulary=None, output_mode="int", invert=False, salt=None, **kwargs):
+                 vocabulary=None, output_mode="int", invert=False, salt=None,
+                 pad_to_max_tokens=False, sparse=False, idf_weights=None, encoding="utf-8",
+                 **kwargs):
         kwargs.pop("dtype", None)
+        kwargs.pop("vocabulary_size", None)       # in Keras's config: derived, not an argument
         super().__init__(**kwargs)
+        if idf_weights is not None:
+            raise ValueError("`idf_weights` should only be set if `output_mode` is 'tf_idf' "
+                             "(not supported here: see docs/tf_differences.md). Received: "
+                             f"output_mode={output_mode}")
+        if sparse:
+            raise ValueError("The lookup layers here give dense outputs: sparse=True is not "
+                             "supported")
+        self.pad_to_max_tokens, self.sparse, self.encoding = bool(pad_to_max_tokens), False, \
+            encoding
         if salt is not None and self._token_dtype is dtypes.int64 and \
                 getattr(self, "oov_method", "farmhash") != "farmhash":
             raise ValueError("`salt` can only be used when `oov_method='farmhash'`. "
@@ -106,8 +120,8 @@ class _Lookup(ConfigurableLayer):
         index = self._lookup(x, first)
         if self.output_mode == "int":
             return index
-        return encode(index, len(full), self.output_mode, dtypes.int64
-                      if self.output_mode != "count" else dtypes.int64)
+        depth = self.max_tokens if self.pad_to_max_tokens and self.max_tokens else len(full)
+        return encode(index, depth, self.output_mode, dtypes.int64)
 
     def _lookup(self, x, first):
         oov = self._oov_index(x)
@@ -145,10 +159,36 @@ class _Lookup(ConfigurableLayer):
         return text_ops.to_hash_bucket_fast(text, n) + start
 
     def get_config(self):
-        config = super().get_config()
-        config.update({"max_tokens": self.max_tokens, "vocabulary": list(self._vocabulary),
+        """Keras 3.15's keys, in its order."""
+        config = self._base_config()
+        config.update({"invert": self.invert, "max_tokens": self.max_tokens,
+                       "num_oov_indices": self.num_oov_indices, "oov_token": self.oov_token,
+                       "mask_token": self.mask_token, "output_mode": self.output_mode,
+                       "sparse": self.sparse, "pad_to_max_tokens": self.pad_to_max_tokens})
+        config.update(self._dtype_config())
+        config.update({"idf_weights": None, "vocabulary": list(self._vocabulary),
+                       "vocabulary_size": self.vocabulary_size(),
+                       "oov_method": getattr(self, "oov_method", "floormod"),
                        "salt": self.salt})
         return config
+
+    def _dtype_config(self):
+        return {}
+
+    def load_assets(self, dir_path):
+        """The vocabulary Keras 3 saved in `vocabulary.txt` (the special
+        tokens at its head dropped), unless the config gave one."""
+        if self._vocabulary:
+            return
+        with open(os.path.join(dir_path, "vocabulary.txt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        while lines and lines[-1] == "":
+            lines.pop()
+        tokens = [self._token(line) for line in lines]
+        head = [self._token(t) for t in self.get_vocabulary()]
+        if tokens[:len(head)] == head:
+            tokens = tokens[len(head):]
+        self._vocabulary = tokens
 
 
 def _matches(x, tokens):
@@ -173,9 +213,16 @@ class StringLookup(_Lookup):
     _token_dtype = dtypes.string
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None,
-                 oov_token="[UNK]", vocabulary=None, **kwargs):
+                 oov_token="[UNK]", vocabulary=None, oov_method="floormod", **kwargs):
+        if oov_method not in ("floormod", "farmhash"):
+            raise ValueError('`oov_method` must be one of "floormod", "farmhash". '
+                             f"Received: oov_method={oov_method}")
+        self.oov_method = oov_method
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary,
                          **kwargs)
+
+    def get_config(self):
+        return {**super().get_config(), "encoding": self.encoding}
 
 
 class IntegerLookup(_Lookup):
@@ -186,7 +233,8 @@ class IntegerLookup(_Lookup):
     _token_dtype = dtypes.int64
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1,
-                 vocabulary=None, oov_method="floormod", salt=None, **kwargs):
+                 vocabulary=None, oov_method="floormod", salt=None, vocabulary_dtype="int64",
+                 **kwargs):
         if oov_method not in ("floormod", "farmhash"):
             raise ValueError('`oov_method` must be one of "floormod", "farmhash". '
                              f"Received: oov_method={oov_method}")
@@ -194,8 +242,8 @@ class IntegerLookup(_Lookup):
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary,
                          salt=salt, **kwargs)
 
-    def get_config(self):
-        return {**super().get_config(), "oov_method": self.oov_method}
+    def _dtype_config(self):
+        return {"vocabulary_dtype": "int64"}
 
     def _token(self, value):
         return int(value)

@@ -26,6 +26,8 @@ the unknown token's is the mean of the vocabulary's.
 import math
 import re
 
+import os
+
 import numpy as np
 
 from runtime._src.core import dtypes
@@ -128,6 +130,15 @@ class TextVectorization(ConfigurableLayer):
                 idf = [float(np.mean(idf))] + idf
             self._idf = idf
         self._table = None
+
+    def load_assets(self, dir_path):
+        """The vocabulary Keras 3 saved in `vocabulary.txt` (an adapted one;
+        a vocabulary given in the config is kept)."""
+        if self._vocabulary:
+            return
+        with open(os.path.join(dir_path, "vocabulary.txt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        self.set_vocabulary(lines)
 
     def get_vocabulary(self, include_special_tokens=True):
         head = self._specials() if include_special_tokens else []
