@@ -63,7 +63,9 @@ CONFIGURED = [
 @pytest.mark.parametrize("layer", CONFIGURED, ids=lambda layer: type(layer).__name__)
 def test_get_config_round_trips(layer):
     config = layer.get_config()
-    assert config["name"] == layer.name and "trainable" in config
+    # Keras 3.15's SpatialDropout config has no `trainable` (test_layer_config_keys.py)
+    assert config["name"] == layer.name and ("trainable" in config) != (
+        "SpatialDropout" in type(layer).__name__)
     again = type(layer).from_config(config)
     assert type(again) is type(layer)
     assert again.get_config() == config

@@ -12,7 +12,11 @@ PReLU(alpha_initializer="zeros", shared_axes=None)
 from runtime._src.keras.layers.layer import ConfigurableLayer
 from runtime._src.ops import array_ops, math_ops, nn_ops
 from runtime._src.keras.activations import activations
+from runtime._src.keras.constraints import constraints
+from runtime._src.keras.initializers import initializers
 from runtime._src.keras.layers.layer import Layer
+from runtime._src.keras.regularizers import regularizers
+from runtime._src.keras.saving import serialization_lib as serialization
 
 __all__ = ["ELU", "LeakyReLU", "PReLU", "ReLU", "Softmax", "Activation"]
 
@@ -59,12 +63,12 @@ class ELU(ConfigurableLayer):
 class PReLU(ConfigurableLayer):
     """`keras.layers.PReLU(alpha_initializer="zeros", shared_axes=None)`."""
 
-    _config_keys = ("alpha_initializer", "shared_axes")
-
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None,
                  alpha_constraint=None, shared_axes=None, **kwargs):
         super().__init__(**kwargs)
-        self.alpha_initializer = alpha_initializer
+        self.alpha_initializer = initializers.get(alpha_initializer)
+        self.alpha_regularizer = regularizers.get(alpha_regularizer)
+        self.alpha_constraint = constraints.get(alpha_constraint)
         if shared_axes is not None and not isinstance(shared_axes, (list, tuple)):
             shared_axes = [shared_axes]
         self.shared_axes = None if shared_axes is None else list(shared_axes)
@@ -75,8 +79,15 @@ class PReLU(ConfigurableLayer):
         for axis in self.shared_axes or ():
             shape[axis - 1] = 1
         self.alpha = self.add_weight(shape=tuple(shape), initializer=self.alpha_initializer,
-                                     name="alpha")
+                                     name="alpha", regularizer=self.alpha_regularizer,
+                                     constraint=self.alpha_constraint)
         self.built = True
+
+    def get_config(self):
+        ser = serialization.serialize_keras_object
+        return {**super().get_config(), "alpha_initializer": ser(self.alpha_initializer),
+                "alpha_regularizer": ser(self.alpha_regularizer),
+                "alpha_constraint": ser(self.alpha_constraint), "shared_axes": self.shared_axes}
 
     def call(self, inputs):
         pos = nn_ops.relu(inputs)

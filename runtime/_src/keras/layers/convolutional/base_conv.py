@@ -16,7 +16,11 @@ from it and write `call` (and `build` where their weights differ).
 import numbers
 
 from runtime._src.keras.activations import activations
+from runtime._src.keras.constraints import constraints
+from runtime._src.keras.initializers import initializers
 from runtime._src.keras.layers.layer import ConfigurableLayer
+from runtime._src.keras.regularizers import regularizers
+from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.ops.nn import from_channels_last
 from runtime._src.keras.utils.argument_validation import _data_format, _padding, _pair, ntuple
@@ -39,6 +43,25 @@ def _positive(value, name):
     return int(value)
 
 
+def _weight_keys(*parts):
+    """Keras's initializer, regularizer and constraint keys of the weights `parts`."""
+    return tuple(f"{p}_initializer" for p in parts + ("bias",)) + \
+        tuple(f"{p}_regularizer" for p in parts + ("bias",)) + ("activity_regularizer",) + \
+        tuple(f"{p}_constraint" for p in parts + ("bias",))
+
+
+_SHAPE = ("kernel_size", "strides", "padding", "data_format", "dilation_rate")
+CONV_KEYS = ("filters",) + _SHAPE + ("groups", "activation", "use_bias") + \
+    _weight_keys("kernel")
+TRANSPOSE_KEYS = ("filters", "kernel_size", "strides", "padding", "output_padding",
+                  "data_format", "dilation_rate", "activation", "use_bias") + \
+    _weight_keys("kernel")
+DEPTHWISE_KEYS = ("depth_multiplier",) + _SHAPE + ("activation", "use_bias") + \
+    _weight_keys("depthwise")
+SEPARABLE_KEYS = ("depth_multiplier", "filters") + _SHAPE + ("activation", "use_bias") + \
+    _weight_keys("depthwise", "pointwise")
+
+
 class BaseConv(ConfigurableLayer):
     """Arguments, weights, bias and activation of a convolution of rank `_rank`
     (transposed with `_transpose`)."""
@@ -47,6 +70,7 @@ class BaseConv(ConfigurableLayer):
     _transpose = False
     _config_keys = ("kernel_size", "strides", "padding", "data_format", "dilation_rate",
                     "activation", "use_bias", "kernel_initializer", "bias_initializer")
+    _keras_keys = CONV_KEYS
 
     def __init__(self, kernel_size, strides=1, padding="valid", data_format=None,
                  dilation_rate=1, activation=None, use_bias=True,
@@ -128,6 +152,32 @@ class BaseConv(ConfigurableLayer):
 
     def _fmt(self):
         return "NHWC" if self.data_format == "channels_last" else "NCHW"
+
+    def get_config(self):
+        """Keras 3.15's config of the layer: `_keras_keys` in its order, the
+        initializers, regularizers and constraints serialized."""
+        config = self._base_config()
+        config.pop("activity_regularizer", None)
+        config.update({key: self._config_value(key) for key in self._keras_keys})
+        return config
+
+    def _config_value(self, key):
+        ser = serialization.serialize_keras_object
+        if key == "activation":
+            return activations.serialize(activations.get(self.activation))
+        if key == "activity_regularizer":
+            return ser(self.activity_regularizer)
+        part, _, what = key.partition("_")
+        if what == "initializer":
+            value = getattr(self, key, None)
+            if value is None and part == "depthwise":       # DepthwiseConv keeps it as kernel's
+                value = self.kernel_initializer
+            return ser(initializers.get(value))
+        if what in ("regularizer", "constraint"):
+            value = self._weight_options[part][what]
+            get = regularizers.get if what == "regularizer" else constraints.get
+            return ser(get(value))
+        return getattr(self, key, 1 if key == "groups" else None)
 
 
 def checked_output_padding(value, strides):

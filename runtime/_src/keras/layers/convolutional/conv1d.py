@@ -4,7 +4,7 @@
 
 from runtime._src.keras.layers.core.lora import LoraMixin
 from runtime._src.ops import conv_ops, shape_ops
-from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive, checked_groups
+from runtime._src.keras.layers.convolutional.base_conv import (BaseConv, CONV_KEYS, _positive, checked_groups)
 
 __all__ = ["Conv1D"]
 
@@ -15,7 +15,7 @@ class Conv1D(LoraMixin, BaseConv):
     "same" or "causal" (zeros before the first step only)."""
 
     _rank = 1
-    _config_keys = ("filters",) + BaseConv._config_keys + ("groups",)
+    _keras_keys = CONV_KEYS
 
     def __init__(self, filters, kernel_size, padding="valid", groups=1, **kwargs):
         self.filters = _positive(filters, "filters")

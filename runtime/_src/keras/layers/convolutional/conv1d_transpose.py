@@ -15,8 +15,8 @@ from runtime._src.graph.op_registry import apply
 from runtime._src.keras.layers.convolutional.conv1d import Conv1D
 from runtime._src.keras.layers.core.lora import NoLora
 from runtime._src.keras.layers.convolutional.base_conv import (
-    BaseConv, _positive, check_transpose_dilation, checked_output_padding, finish_channels_last,
-    transpose_kernel, transposed_length)
+    TRANSPOSE_KEYS, BaseConv, _positive, check_transpose_dilation, checked_output_padding,
+    finish_channels_last, transpose_kernel, transposed_length)
 from runtime._src.keras.ops.nn import to_channels_last
 from runtime._src.ops import array_ops
 
@@ -28,7 +28,7 @@ class Conv1DTranspose(Conv1D):
 
     _transpose = True
     enable_lora = NoLora()      # as Keras's, no LoRA (nor a `lora_rank` argument)
-    _config_keys = ("filters",) + BaseConv._config_keys + ("output_padding",)
+    _keras_keys = TRANSPOSE_KEYS
 
     def __init__(self, filters, kernel_size, output_padding=None, **kwargs):
         super().__init__(_positive(filters, "filters"), kernel_size, **kwargs)

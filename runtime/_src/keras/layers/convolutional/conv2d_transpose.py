@@ -7,7 +7,7 @@ with zeros between its taps."""
 from runtime._src.graph.op_registry import apply
 from runtime._src.ops import array_ops
 from runtime._src.keras.layers.convolutional.base_conv import (
-    BaseConv, _positive, check_transpose_dilation, checked_output_padding,
+    TRANSPOSE_KEYS, BaseConv, _positive, check_transpose_dilation, checked_output_padding,
     finish_channels_last, transpose_kernel, transposed_length)
 from runtime._src.keras.ops.nn import to_channels_last
 
@@ -20,7 +20,7 @@ class Conv2DTranspose(BaseConv):
     activation=None, use_bias=True)`."""
 
     _transpose = True
-    _config_keys = ("filters",) + BaseConv._config_keys + ("output_padding",)
+    _keras_keys = TRANSPOSE_KEYS
 
     def __init__(self, filters, kernel_size, output_padding=None, **kwargs):
         self.filters = _positive(filters, "filters")

@@ -18,8 +18,8 @@ Both are made of differentiable ops, so gradients come from them.
 
 
 from runtime._src.keras.layers.convolutional.base_conv import (
-    BaseConv, _positive, check_transpose_dilation, checked_groups, checked_output_padding,
-    dilated_kernel, transposed_length)
+    CONV_KEYS, TRANSPOSE_KEYS, BaseConv, _positive, check_transpose_dilation, checked_groups,
+    checked_output_padding, dilated_kernel, transposed_length)
 from runtime._src.keras.layers.core.lora import LoraMixin, NoLora
 from runtime._src.keras.ops.nn import from_channels_last as from_last
 from runtime._src.keras.ops.nn import to_channels_last as to_last
@@ -111,7 +111,7 @@ class Conv3D(LoraMixin, BaseConv):
     filters / groups filters: a grouped Conv2D per depth tap)."""
 
     _rank = 3
-    _config_keys = ("filters",) + BaseConv._config_keys + ("groups",)
+    _keras_keys = CONV_KEYS
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  data_format=None, dilation_rate=(1, 1, 1), groups=1, **kwargs):
@@ -145,7 +145,7 @@ class Conv3DTranspose(Conv3D):
 
     _transpose = True
     enable_lora = NoLora()      # as Keras's, no LoRA (nor a `lora_rank` argument)
-    _config_keys = Conv3D._config_keys + ("output_padding",)
+    _keras_keys = TRANSPOSE_KEYS
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  data_format=None, output_padding=None, dilation_rate=(1, 1, 1), **kwargs):

@@ -7,7 +7,7 @@
         kernel (k, in, multiplier)"""
 
 from runtime._src.ops import array_ops, conv_ops
-from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import BaseConv, DEPTHWISE_KEYS, _positive
 from runtime._src.keras.utils.argument_validation import ntuple
 
 __all__ = ["DepthwiseWeights", "DepthwiseConv2D", "DepthwiseConv1D"]
@@ -31,7 +31,7 @@ class DepthwiseConv2D(DepthwiseWeights, BaseConv):
     """`keras.layers.DepthwiseConv2D(kernel_size, strides=(1, 1), padding="valid",
     depth_multiplier=1, activation=None, use_bias=True)`."""
 
-    _config_keys = ("depth_multiplier",) + BaseConv._config_keys
+    _keras_keys = DEPTHWISE_KEYS
 
     def __init__(self, kernel_size, strides=(1, 1), padding="valid", depth_multiplier=1,
                  depthwise_initializer="glorot_uniform", **kwargs):
@@ -57,7 +57,7 @@ class DepthwiseConv1D(DepthwiseWeights, BaseConv):
     depth_multiplier=1, dilation_rate=1, activation=None, use_bias=True)`."""
 
     _rank = 1
-    _config_keys = ("depth_multiplier",) + BaseConv._config_keys
+    _keras_keys = DEPTHWISE_KEYS
 
     def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
                  depthwise_initializer="glorot_uniform", **kwargs):

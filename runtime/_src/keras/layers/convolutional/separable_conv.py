@@ -6,7 +6,7 @@
         a DepthwiseConv1D, then a pointwise (1, in * m, filters) kernel"""
 
 from runtime._src.ops import conv_ops
-from runtime._src.keras.layers.convolutional.base_conv import BaseConv, _positive
+from runtime._src.keras.layers.convolutional.base_conv import BaseConv, SEPARABLE_KEYS, _positive
 from runtime._src.keras.layers.convolutional.depthwise_conv import _depthwise
 from runtime._src.keras.utils.argument_validation import ntuple
 from runtime._src.keras.layers.convolutional.depthwise_conv import _depthwise1d
@@ -18,7 +18,7 @@ class SeparableConv2D(BaseConv):
     """`keras.layers.SeparableConv2D(filters, kernel_size, strides=(1, 1),
     padding="valid", depth_multiplier=1, activation=None, use_bias=True)`."""
 
-    _config_keys = ("filters", "depth_multiplier") + BaseConv._config_keys
+    _keras_keys = SEPARABLE_KEYS
 
     def __init__(self, filters, kernel_size, depth_multiplier=1,
                  depthwise_initializer="glorot_uniform",
@@ -54,7 +54,7 @@ class SeparableConv1D(BaseConv):
     depth_multiplier=1, activation=None, use_bias=True)`."""
 
     _rank = 1
-    _config_keys = ("filters", "depth_multiplier") + BaseConv._config_keys
+    _keras_keys = SEPARABLE_KEYS
 
     def __init__(self, filters, kernel_size, depth_multiplier=1,
                  depthwise_initializer="glorot_uniform",

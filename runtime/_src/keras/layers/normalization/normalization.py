@@ -86,8 +86,8 @@ class BatchNormalization(Layer):
                 raise TypeError(f"BatchNormalization: {unsupported}=True is not supported "
                                 "by runtime.keras")
         regs = _pop_regularizers(kwargs)
-        for ignored in ("renorm_clipping", "renorm_momentum"):
-            kwargs.pop(ignored, None)
+        # kept for the config only: they act with renorm=True, refused above
+        self._renorm = (kwargs.pop("renorm_clipping", None), kwargs.pop("renorm_momentum", 0.99))
         super().__init__(**kwargs)
         self.beta_regularizer, self.gamma_regularizer = regs[:2]
         self.beta_constraint, self.gamma_constraint = regs[2:]
@@ -107,7 +107,8 @@ class BatchNormalization(Layer):
                 "gamma_initializer": _serialize(self.gamma_initializer),
                 "moving_mean_initializer": _serialize(self.moving_mean_initializer),
                 "moving_variance_initializer": _serialize(self.moving_variance_initializer),
-                **_regularizer_config(self), "synchronized": False}
+                **_regularizer_config(self), "synchronized": False, "renorm": False,
+                "renorm_clipping": self._renorm[0], "renorm_momentum": self._renorm[1]}
 
     def build(self, input_shape):
         _check_axes(self, [self.axis], input_shape)
@@ -176,7 +177,7 @@ class LayerNormalization(Layer):
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon,
-                "center": self.center, "scale": self.scale,
+                "center": self.center, "scale": self.scale, "rms_scaling": False,
                 "beta_initializer": _serialize(self.beta_initializer),
                 "gamma_initializer": _serialize(self.gamma_initializer),
                 **_regularizer_config(self)}

@@ -62,6 +62,11 @@ class _SpatialDropout(ConfigurableLayer):
         self.data_format = _data_format(data_format)
         self.input_spec = InputSpec(ndim=self._rank + 2)
 
+    def get_config(self):
+        config = super().get_config()
+        config.pop("trainable", None)       # Keras 3.15's SpatialDropout config has none
+        return config
+
     def _noise_shape(self, inputs):
         shape = array_ops.shape(inputs)
         ones = [array_ops.constant(1)] * self._rank

@@ -21,6 +21,7 @@ before the loop. An LSTM without a mask or recurrent dropout uses
 hand-written backward loop in place of the autodiff of the step.
 """
 
+from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
 from runtime._src.keras.layers.rnn.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
@@ -129,6 +130,8 @@ class RNNBase(StatefulRNN, ConfigurableLayer):
         for key in ("name", "trainable", "dtype"):
             cell.pop(key, None)
         config.update(cell)
+        config["activity_regularizer"] = serialization.serialize_keras_object(
+            self.activity_regularizer)
         config.update({k: getattr(self, k) for k in _RNN_KEYS})
         return config
 
