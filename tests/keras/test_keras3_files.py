@@ -231,3 +231,17 @@ def test_keras_3_adapted_vocabularies_load_from_the_files_assets(tmp_path):
     model.save(str(tmp_path / "ours.keras"))          # the vocabularies in the config
     again = tf.keras.models.load_model(str(tmp_path / "ours.keras"))
     assert [np.asarray(o).tolist() for o in again(inputs)] == want
+
+
+def test_adafactor_state_from_a_keras_3_file_resumes_training():
+    """Keras 3 gives Adafactor an int32 placeholder for r and c of each
+    variable of rank below 2: the saved optimizer has 14 variables for two
+    Dense layers, and ours has them too, so its state loads (it was skipped
+    with a warning) and training goes on as in Keras."""
+    model = tf.keras.models.load_model(os.path.join(DATA, "keras3_adafactor.keras"))
+    assert len(model.optimizer.variables) == 14
+    x = np.random.RandomState(0).rand(16, 4).astype("float32")
+    y = np.random.RandomState(1).rand(16, 2).astype("float32")
+    history = model.fit(x, y, epochs=2, batch_size=8, verbose=0, shuffle=False)
+    # Keras 3 (TF 2.21): the same two epochs after saving
+    np.testing.assert_allclose(history.history["loss"], [0.38066038, 0.36277828], atol=1e-6)

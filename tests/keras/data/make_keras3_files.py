@@ -130,6 +130,22 @@ def preprocessing():
     print("configs", words.get_config(), numbers.get_config())
 
 
+def adafactor_data():
+    return (np.random.RandomState(0).rand(16, 4).astype("float32"),
+            np.random.RandomState(1).rand(16, 2).astype("float32"))
+
+
+def adafactor():
+    keras.utils.set_random_seed(3)
+    x, y = adafactor_data()
+    model = keras.Sequential([keras.Input((4,)), L.Dense(3, activation="tanh"), L.Dense(2)])
+    model.compile(optimizer=keras.optimizers.Adafactor(0.01), loss="mse")
+    model.fit(x, y, epochs=2, batch_size=8, verbose=0, shuffle=False)
+    model.save("keras3_adafactor.keras")
+    history = model.fit(x, y, epochs=2, batch_size=8, verbose=0, shuffle=False)
+    print("adafactor", history.history["loss"])
+
+
 if __name__ == "__main__":
     functional()
     subclassed()
@@ -137,3 +153,4 @@ if __name__ == "__main__":
     attention()
     recurrent()
     preprocessing()
+    adafactor()

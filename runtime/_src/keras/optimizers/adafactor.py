@@ -8,6 +8,7 @@
     otherwise v = b v + (1 - b) g2
     u = g / sqrt(v);  var -= alpha * u / max(1, rms(u) / clip_threshold)"""
 
+from runtime._src.core import dtypes
 from runtime._src.core.context import init_scope
 from runtime._src.keras.optimizers.optimizer import Optimizer
 from runtime._src.keras.optimizers.schedules.learning_rate_schedule import LearningRateSchedule
@@ -41,21 +42,29 @@ class Adafactor(Optimizer):
                 "relative_step": self.relative_step}
 
     def build_slots(self, variable):
-        slots = {}
+        """r and c (the factored second moments of the last two axes), then
+        velocity, as Keras 3 makes them: a variable of rank below 2 gets an
+        int32 zero as each of r and c, unused (Keras's placeholders), so the
+        optimizer's variables are Keras's in number and order."""
         shape = list(variable.shape.dims)
         if len(shape) >= 2:
-            slots["r"] = self._sized_slot(variable, "r", shape[:-1])
-            slots["c"] = self._sized_slot(variable, "c", shape[:-2] + shape[-1:])
+            slots = {"r": self._sized_slot(variable, shape[:-1], variable.dtype),
+                     "c": self._sized_slot(variable, shape[:-2] + shape[-1:], variable.dtype)}
+        else:
+            slots = {"r": self._sized_slot(variable, [], dtypes.int32, placeholder=True),
+                     "c": self._sized_slot(variable, [], dtypes.int32, placeholder=True)}
         slots["velocity"] = self.add_slot(variable, "velocity")
         return slots
 
-    def _sized_slot(self, variable, slot_name, shape):
+    def _sized_slot(self, variable, shape, dtype, placeholder=False):
+        """A zero slot named after the variable (Keras: `adafactor/kernel`; a
+        placeholder just `bias`)."""
         with init_scope():
-            value = array_ops.zeros(shape, variable.dtype)
-        base = getattr(variable, "path", variable.name)
-        base = (base[:-2] if base.endswith(":0") else base).replace("/", "_")
-        name = f"{base}_{slot_name}"
-        return KerasVariable(value, trainable=False, name=name, path=f"{self.name}/{name}")
+            value = array_ops.zeros(shape, dtype)
+        name = variable.name[:-2] if variable.name.endswith(":0") else variable.name
+        name = name.rsplit("/", 1)[-1]
+        return KerasVariable(value, trainable=False, name=name,
+                             path=name if placeholder else f"{self.name}/{name}")
 
     def update_step(self, grad, variable, lr, slots):
         dtype = variable.dtype
@@ -70,7 +79,7 @@ class Adafactor(Optimizer):
         g2 = math_ops.square(grad) + self.epsilon_1
         b = 1.0 - math_ops.pow(step, array_ops.constant(self.beta_2_decay, dtype))
         v = slots["velocity"]
-        if "r" in slots:
+        if len(variable.shape.dims) >= 2:
             r = slots["r"].assign(b * slots["r"].read_value() +
                                   (1.0 - b) * reduction_ops.reduce_mean(g2, -1))
             c = slots["c"].assign(b * slots["c"].read_value() +
