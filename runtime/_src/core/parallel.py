@@ -46,8 +46,8 @@ import numpy as np
 
 from runtime._src.core import blas
 
-__all__ = ["split", "matmul", "elementwise", "threads_for", "MIN_ELEMENTS",
-           "MACS_PER_ELEMENT", "THIN_ROWS"]
+__all__ = ["split", "split_chunked", "chunk_items", "matmul", "elementwise", "threads_for",
+           "slots", "MIN_ELEMENTS", "MACS_PER_ELEMENT", "THIN_ROWS", "CHUNK_BYTES"]
 
 MIN_ELEMENTS = 1 << 17
 # A product's multiply-adds per elementwise step: a product splits from
@@ -55,6 +55,9 @@ MIN_ELEMENTS = 1 << 17
 # one (an LSTM's input projection) is not worth waking a thread for.
 MACS_PER_ELEMENT = 128
 THIN_ROWS = 16                 # a product with fewer rows splits its inner dimension
+# The bytes one chunk of a chained memory-bound pass touches (`split_chunked`):
+# well inside a core's L2 cache (1 to 2 MiB on current x86 server cores).
+CHUNK_BYTES = 1 << 20
 _MAX_THREADS = 8
 _state = {"pool": None, "lock": threading.Lock(), "workers": set()}
 
@@ -113,11 +116,11 @@ def split(n, work, elements):
     A slice that no pool thread has started by the time this thread is done
     with its own runs here too: on a busy machine a pool thread may wait a
     whole time slice to be scheduled, and the caller does not wait for it."""
-    parts = min(threads_for(elements), n)
+    bounds = _bounds(n, elements)
+    parts = len(bounds) - 1
     if parts <= 1:
         work(0, n)
         return
-    bounds = [n * i // parts for i in range(parts + 1)]
     todo = list(range(parts - 1, 0, -1))     # slices not yet claimed; pop is atomic
     # a cancelled task stays queued until a pool thread skips it: it must not
     # keep `work` (and the arrays it holds) alive, or the run's workspace
@@ -143,6 +146,41 @@ def split(n, work, elements):
             if not future.cancel():           # started: wait for it
                 future.result()
         job.clear()
+
+
+def _bounds(n, elements):
+    """The batch range [0, n) cut into one contiguous slice per thread."""
+    parts = max(1, min(threads_for(elements), n))
+    return [n * i // parts for i in range(parts + 1)]
+
+
+def chunk_items(item_bytes):
+    """How many batch items of `item_bytes` each (all the arrays a chained
+    pass reads and writes for one item) make one chunk of `split_chunked`."""
+    return max(1, CHUNK_BYTES // max(1, item_bytes))
+
+
+def split_chunked(n, chunk, work, elements):
+    """`split`, each thread's slice worked through in chunks of at most `chunk`
+    items, in order: `work(slot, lo, hi)` for each chunk [lo, hi), `slot` the
+    slice's index, below `slots(n, elements)`, so that a kernel runs a chain
+    of passes (a compare, then a multiply) on one chunk while it is in the
+    core's cache, in scratch arrays of its own slot.
+
+    Each chunk is the same computation wherever the cuts fall, so the values
+    do not depend on the threads."""
+    bounds = _bounds(n, elements)
+
+    def run(lo, hi):
+        slot = bounds.index(lo)
+        for start in range(lo, hi, chunk):
+            work(slot, start, min(hi, start + chunk))
+    split(n, run, elements)
+
+
+def slots(n, elements):
+    """How many slots `split_chunked(n, ..., elements)` hands its work: one per thread."""
+    return len(_bounds(n, elements)) - 1
 
 
 def matmul(a, b, out=None):
