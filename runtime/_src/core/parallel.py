@@ -161,26 +161,27 @@ def chunk_items(item_bytes):
 
 
 def split_chunked(n, chunk, work, elements):
-    """`split`, each thread's slice worked through in chunks of at most `chunk`
-    items, in order: `work(slot, lo, hi)` for each chunk [lo, hi), `slot` the
-    slice's index, below `slots(n, elements)`, so that a kernel runs a chain
-    of passes (a compare, then a multiply) on one chunk while it is in the
-    core's cache, in scratch arrays of its own slot.
+    """`split` over the chunks of at most `chunk` items that cut the batch
+    range [0, n) (the same cuts for any number of threads), each thread
+    working through its run of chunks in order: `work(slot, lo, hi)` for each
+    chunk [lo, hi), `slot` the thread's index, below `slots(n, chunk,
+    elements)`, so that a kernel runs a chain of passes (a compare, then a
+    multiply) on one chunk while it is in the core's cache, in scratch arrays
+    of its own slot, and adds per-chunk partial sums in the chunks' order:
+    the values do not depend on the threads."""
+    count = -(-n // chunk)
+    bounds = _bounds(count, elements)
 
-    Each chunk is the same computation wherever the cuts fall, so the values
-    do not depend on the threads."""
-    bounds = _bounds(n, elements)
-
-    def run(lo, hi):
-        slot = bounds.index(lo)
-        for start in range(lo, hi, chunk):
-            work(slot, start, min(hi, start + chunk))
-    split(n, run, elements)
+    def run(first, last):
+        slot = bounds.index(first)
+        for i in range(first, last):
+            work(slot, i * chunk, min(n, (i + 1) * chunk))
+    split(count, run, elements)
 
 
-def slots(n, elements):
-    """How many slots `split_chunked(n, ..., elements)` hands its work: one per thread."""
-    return len(_bounds(n, elements)) - 1
+def slots(n, chunk, elements):
+    """How many slots `split_chunked(n, chunk, ..., elements)` hands its work: one per thread."""
+    return len(_bounds(-(-n // chunk), elements)) - 1
 
 
 def matmul(a, b, out=None):

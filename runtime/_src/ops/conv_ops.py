@@ -34,7 +34,7 @@ from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import zeros_like
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
-from runtime._src.ops.im2col import patch_matrix, patch_rows
+from runtime._src.ops.im2col import patch_matrix, patch_product, patch_rows
 
 __all__ = ["conv1d", "conv2d", "convolution", "max_pool1d", "max_pool2d", "avg_pool1d",
            "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches",
@@ -203,10 +203,9 @@ def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations)
     groups = _group_slices(x.shape[-1], f)
     owner = None
     if len(groups) == 1:          # im2col: one copy of the patches, one matrix product
-        owner = patch_matrix(cols)
-        rows = patch_rows(owner, cols.shape)
-        y = parallel.matmul(rows, f.reshape(rows.shape[1], -1),
-                            workspace.empty((rows.shape[0], f.shape[3]), rows.dtype))
+        rows = int(np.prod(cols.shape[:3]))
+        owner, y = patch_product(cols, f.reshape(int(np.prod(f.shape[:3])), f.shape[3]),
+                                 workspace.empty((rows, f.shape[3]), f.dtype))
         y = y.reshape(cols.shape[:3] + f.shape[3:])
     else:
         y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3) for i, o in groups])

@@ -232,7 +232,7 @@ def _matched_grad(dy, x, y, ksize):
     item = (2 * x[:1].nbytes + x[:1].size
             + 2 * kw * y[:1].nbytes)           # x, grad, matches, the two widened arrays
     chunk = min(n, parallel.chunk_items(item)) or 1
-    slots = parallel.slots(n, x.size)
+    slots = parallel.slots(n, chunk, x.size)
     wide_y, wide_dy = (workspace.empty((slots, chunk, oh, ow, kw, c), dy.dtype)
                        for _ in range(2))
     matches = workspace.empty((slots, chunk, oh, kh, ow, kw, c), bool)
