@@ -266,6 +266,8 @@ class Emitter:
         self.kept_patches = {}     # id(Conv2D or its filter gradient) -> the patch matrix local
         self.pooled_relus = set()  # ids of Relu outputs applied after their MaxPool instead
         self.bias_sums = {}        # id(filter gradient) -> its bias gradient's Sum; id(Sum) -> None
+        self.patch_convs = {}      # id(filter gradient) -> (its Conv2D, the plan's positions)
+        self.emitted = set()       # ids of nodes already emitted with an earlier one
         self.pooled = False        # the code hands large arrays to a pool (emit_gives)
 
     # -- naming --
@@ -375,7 +377,9 @@ class Emitter:
         for t in graph.outputs:
             uses[id(t)] = uses.get(id(t), 0) + 1
         drops = _dead_reads(nodes, graph.outputs) if self.depth == 0 else {}
+        positions = {id(n): i for i, n in enumerate(nodes)}
         for conv, grad in _shared_patches(nodes):
+            self.patch_convs[id(grad)] = (conv, positions)
             self.kept_patches[id(conv)] = self.kept_patches[id(grad)] = self.local(
                 "patches_" + conv.name)
             total = _bias_sum(nodes, grad, self.readers)
@@ -428,7 +432,7 @@ class Emitter:
         if node.op == "Const":
             self.names[id(node.outputs[0])] = self.bind(node.name, scalar(node.attrs["value"]))
             return
-        if self.bias_sums.get(id(node), 0) is None:
+        if self.bias_sums.get(id(node), 0) is None or id(node) in self.emitted:
             return              # a bias gradient computed with its filter gradient
         folded = self.aliases.get(id(node.outputs[0])) if node.outputs else None
         if folded is not None:
@@ -449,6 +453,9 @@ class Emitter:
             self.emit_shared_patches(node, args, indent)
             return
         relu_grad = self.relu_grad_after_pool(node)
+        if relu_grad is not None and self.emit_pool_and_filter_grads(node, relu_grad, args,
+                                                                     indent):
+            return
         in_place = self.in_place_kernel(node, args)
         if relu_grad is not None:       # ReluGrad on the pooled gradient (see the method)
             kernel = self.bind("max_pool_grad_of_relu", pool_ops.max_pool_grad_of_relu)
@@ -552,6 +559,58 @@ class Emitter:
         self.globals["_give"] = workspace.give
         self.pooled = True
         self.emit(indent, f"_give({rows}); del {rows}  # the patch matrix's last use")
+
+    def filter_grad_of(self, node, relu_grad):
+        """The Conv2DBackpropFilter that is the only reader (with its bias
+        gradient's Sum) of the folded pool gradient `relu_grad`, taking its
+        patch matrix from a Conv2D planned before `node` (the MaxPoolGrad);
+        else None."""
+        out = relu_grad.outputs[0]
+        readers = self.readers.get(id(out), ())
+        grads = [r for r in readers if r.op == "Conv2DBackpropFilter"]
+        if len(grads) != 1 or id(grads[0]) not in self.kept_patches \
+                or grads[0].inputs[0] is not out or id(grads[0]) not in self.patch_convs:
+            return None
+        grad = grads[0]
+        total = self.bias_sums.get(id(grad))
+        if self.uses.get(id(out)) != len(readers) or \
+                any(r is not grad and r is not total for r in readers):
+            return None
+        conv, positions = self.patch_convs[id(grad)]
+        if positions.get(id(conv), len(positions)) >= positions.get(id(node), -1) \
+                or out.dtype.name not in ("float32", "float64"):
+            return None
+        return grad
+
+    def emit_pool_and_filter_grads(self, node, relu_grad, args, indent):
+        """The folded pool gradient of `node` (a MaxPoolGrad, see
+        `relu_grad_after_pool`) and the filter and bias gradients that read it
+        alone (`filter_grad_of`), from one call that takes the filter's partial
+        products chunk by chunk while each chunk of the pool gradient is in the
+        cache (runtime/_src/ops/conv_grad_fused.py). False when not that case."""
+        grad = self.filter_grad_of(node, relu_grad)
+        if grad is None:
+            return False
+        rows = self.kept_patches[id(grad)]
+        kernel = self.bind("relu_pool_and_filter_grads",
+                           conv_grad_fused.relu_pool_and_filter_grads)
+        renamed = {"strides": "pool_strides", "padding": "pool_padding",
+                   "explicit_paddings": "pool_explicit"}
+        attrs = [f"{renamed.get(key, key)}={self.literal(node.name + '_' + key, value)}"
+                 for key, value in node.attrs.items()]
+        total = self.bias_sums.get(id(grad))
+        targets = [self.out_targets(node), self.out_targets(grad),
+                   self.out_targets(total) if total is not None else "_"]
+        conv_args = [self.expr(t) for t in grad.inputs[1:]]
+        call = f"{kernel}({', '.join(args + [rows] + conv_args + attrs + self.attr_args(grad))})"
+        self.emit(indent, f"{', '.join(targets)} = {call}", node)
+        self.fresh.update((id(node.outputs[0]), id(grad.outputs[0])))
+        self.aliases[id(relu_grad.outputs[0])] = self.expr(node.outputs[0])
+        self.emitted.add(id(grad))
+        self.globals["_give"] = workspace.give
+        self.pooled = True
+        self.emit(indent, f"_give({rows}); del {rows}  # the patch matrix's last use")
+        return True
 
     def relu_grad_after_pool(self, node):
         """The ReluGrad that is the only reader of this MaxPoolGrad's result and

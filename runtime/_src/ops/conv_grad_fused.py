@@ -11,14 +11,24 @@ a CNN's first activations' gradient (whose rows are only O wide), and it
 differs from that sum by float rounding only (BLAS adds in several lanes:
 on 21,632 rows of normal values, a third of numpy's error against a float64
 sum). A sum of zeros is +0, as TensorFlow's.
+
+When that dy is the folded ReLU and max-pool gradient of the layer above
+(pool_ops.max_pool_grad_of_relu), the three come from one call
+(`relu_pool_and_filter_grads`): each chunk of the batch has its pool
+gradient written and then, while it is still in the core's cache, its
+filter and bias partial products taken; the partial sums are added in the
+chunks' order (the same chunks for any number of threads), which differs
+from one product over the batch by float rounding only.
 """
 
 import numpy as np
 
 from runtime._src.core import workspace
+from runtime._src.ops import pool_ops
 from runtime._src.ops.conv_ops import conv2d_backprop_filter_from_patches
+from runtime._src.ops.im2col import patch_rows
 
-__all__ = ["conv2d_filter_and_bias_grads", "bias_gradient"]
+__all__ = ["conv2d_filter_and_bias_grads", "bias_gradient", "relu_pool_and_filter_grads"]
 
 _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -43,3 +53,49 @@ def bias_gradient(dy):
     total = np.matmul(ones, rows)
     workspace.release(ones)
     return total
+
+
+def relu_pool_and_filter_grads(dy, x, y, patches_, conv_x, f, ksize, pool_strides,
+                               pool_padding, pool_explicit, strides, padding,
+                               explicit_paddings, dilations):
+    """(g = max_pool_grad_of_relu(dy, x, y, ...), the Conv2DBackpropFilter of
+    g for Conv2D(conv_x, f) from its patch matrix `patches_`, the bias
+    gradient of g), chunk by chunk when the pool's windows tile `x` (see the
+    module docstring); else the two kernels one after the other."""
+    fused = _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding,
+                           pool_explicit)
+    if fused is not None:
+        return fused
+    grad = pool_ops.max_pool_grad_of_relu(dy, x, y, ksize, pool_strides, pool_padding,
+                                          pool_explicit)
+    return (grad,) + conv2d_filter_and_bias_grads(grad, patches_, conv_x, f, strides, padding,
+                                                  explicit_paddings, dilations)
+
+
+def _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding, pool_explicit):
+    """`relu_pool_and_filter_grads` on the one-comparison path, or None."""
+    if (patches_ is None or x.ndim != 4 or x.dtype not in _BLAS_FLOATS
+            or not (dy.dtype == y.dtype == patches_.dtype == f.dtype == x.dtype)
+            or f.shape[3] != x.shape[3]
+            or pool_ops._tiles(x, ksize, pool_strides, pool_padding, pool_explicit) is None):
+        return None
+    n, oh, ow, depth = x.shape
+    per = oh * ow
+    rows = patch_rows(patches_, (n, oh, ow) + f.shape[:3])
+    if rows.shape[0] != n * per:
+        return None
+    partial = {}
+
+    def after(lo, hi, grad):            # this chunk's filter and bias sums
+        g = grad[lo:hi].reshape((hi - lo) * per, depth)
+        partial[lo] = (np.matmul(rows[lo * per:hi * per].T, g),
+                       np.matmul(np.ones(len(g), g.dtype), g))
+    grad = pool_ops._matched_grad(dy, x, y, ksize, after, per * rows.shape[1] * x.itemsize)
+    if grad is None:
+        return None
+    filter_grad = np.zeros((rows.shape[1], depth), x.dtype)
+    bias = np.zeros(depth, x.dtype)
+    for lo in sorted(partial):
+        np.add(filter_grad, partial[lo][0], out=filter_grad)
+        np.add(bias, partial[lo][1], out=bias)
+    return grad, filter_grad.reshape(f.shape), bias

@@ -209,7 +209,7 @@ def max_pool_grad_of_relu(dy, x, y, ksize, strides, padding, explicit_paddings):
     return grad
 
 
-def _matched_grad(dy, x, y, ksize):
+def _matched_grad(dy, x, y, ksize, after=None, item_bytes=0):
     """The folded ReLU and max-pool gradient for tiling windows in whole rows
     of x: each window's maximum y and its dy widened to the window's width
     (N, OH, OW, KW, C), so that one comparison with the rows of x, whose
@@ -224,12 +224,15 @@ def _matched_grad(dy, x, y, ksize):
 
     The passes run chunk by chunk of the batch (`parallel.split_chunked`), a
     chunk's widened arrays and matches in scratch arrays of its thread that
-    stay in the core's cache from the comparison to the product."""
+    stay in the core's cache from the comparison to the product; `after(lo,
+    hi, grad)`, when given, then reads the chunk's gradient grad[lo:hi] while
+    it is there too (runtime/_src/ops/conv_grad_fused.py), `item_bytes` more
+    per item (the result is dropped when this returns None)."""
     if dy.dtype.kind != "f" or not np.isfinite(np.add.reduce(dy, axis=None)):
         return None
     (kh, kw), (n, oh, ow, c) = ksize, y.shape
     least = np.finfo(y.dtype).smallest_subnormal
-    item = (2 * x[:1].nbytes + x[:1].size
+    item = (2 * x[:1].nbytes + x[:1].size + item_bytes
             + 2 * kw * y[:1].nbytes)           # x, grad, matches, the two widened arrays
     chunk = min(n, parallel.chunk_items(item)) or 1
     slots = parallel.slots(n, chunk, x.size)
@@ -249,6 +252,8 @@ def _matched_grad(dy, x, y, ksize):
         np.equal(x_tiles[lo:hi], part_y[:, :, None], out=match)
         counts[lo] = np.count_nonzero(match)
         np.multiply(match, part_dy[:, :, None], out=grad_tiles[lo:hi])
+        if after is not None:
+            after(lo, hi, grad)
     parallel.split_chunked(n, chunk, route, x.size)
     positive = workspace.empty(y.shape, bool)
     np.greater(y, 0, out=positive)

@@ -2,14 +2,18 @@
 (runtime/_src/core/parallel.py `split_chunked`, so that a chunk stays in the
 core's cache from one pass to the next) against their reference paths, with
 the chunks forced small so that a batch spans many, of uneven sizes, over one
-and several threads, and on an empty batch: the same bits either way."""
+and several threads, and on an empty batch: the same bits where each value is
+computed alike, within float rounding where partial sums are added in chunks
+(a convolution's filter and bias gradients), and the generated code of a
+training step calling the fused pool and filter gradients."""
 
 import numpy as np
 import pytest
 
+import runtime as tf
 from runtime._src.core import parallel
 from runtime._src.core import workspace
-from runtime._src.ops import conv_ops, im2col, pool_ops
+from runtime._src.ops import conv_grad_fused, conv_ops, im2col, pool_ops
 
 NO_PADS = ((0, 0), (0, 0))
 
@@ -82,3 +86,76 @@ def test_chunked_conv_forward_equals_one_product(x_shape, f_shape, strides, padd
     np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(im2col.patch_rows(owner, cols.shape), rows)
     workspace.release(owner)
+
+
+FUSED_CASES = [  # (x shape, filter shape, conv strides, conv padding, dtype)
+    ((7, 10, 10, 1), (3, 3, 1, 4), (1, 1), "VALID", np.float32),     # transposed patches
+    ((5, 9, 8, 6), (3, 2, 6, 5), (1, 1), "SAME", np.float32),         # odd rows left out
+    ((3, 12, 12, 4), (3, 3, 4, 3), (2, 2), "SAME", np.float64),
+    ((0, 8, 8, 3), (3, 3, 3, 2), (1, 1), "VALID", np.float32),        # empty batch
+]
+
+
+def _layer(xs, fs, strides, padding, dtype, rng):
+    """A conv layer's input, filter, biased output, patches, pooled ReLU and dy."""
+    attrs = dict(strides=strides, padding=padding, explicit_paddings=NO_PADS, dilations=(1, 1))
+    x = rng.standard_normal(xs).astype(dtype)
+    f = rng.standard_normal(fs).astype(dtype)
+    conv, rows = conv_ops.conv2d_keeping_patches(x, f, **attrs)
+    conv = conv.copy()
+    pooled = np.maximum(pool_ops._max_pool(conv, (2, 2), (2, 2), "VALID", NO_PADS), 0)
+    dy = rng.standard_normal(pooled.shape).astype(dtype)
+    return attrs, x, f, conv, rows, pooled, dy
+
+
+@pytest.mark.parametrize("xs,fs,strides,padding,dtype", FUSED_CASES, ids=str)
+def test_pool_and_filter_grads_in_chunks_equal_the_kernels(xs, fs, strides, padding, dtype,
+                                                           chunk_bytes, threads):
+    rng = np.random.default_rng(11)
+    attrs, x, f, conv, rows, pooled, dy = _layer(xs, fs, strides, padding, dtype, rng)
+    pool = ((2, 2), (2, 2), "VALID", NO_PADS)
+    assert conv_grad_fused._chunked_grads(dy, conv, pooled, rows, f, *pool) is not None
+    got = conv_grad_fused.relu_pool_and_filter_grads(dy, conv, pooled, rows, x, f, *pool,
+                                                     **attrs)
+    grad = pool_ops.max_pool_grad_of_relu(dy, conv, pooled, *pool)
+    want = (grad,) + conv_grad_fused.conv2d_filter_and_bias_grads(grad, rows, x, f, **attrs)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype == dtype
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+    np.testing.assert_array_equal(got[0], want[0])               # the pool gradient's bits
+    if xs[0]:                                # inf in dy, then a tie: the two kernels
+        for spoil in ("inf", "tie"):
+            dy2, conv2 = dy.copy(), conv.copy()
+            if spoil == "inf":
+                dy2.flat[0] = np.inf
+            else:
+                conv2[-1, 0, 0, 0] = conv2[-1, 0, 1, 0] = np.abs(conv2).max() + 1
+            pooled2 = np.maximum(pool_ops._max_pool(conv2, (2, 2), (2, 2), "VALID", NO_PADS), 0)
+            with np.errstate(invalid="ignore"):
+                got = conv_grad_fused.relu_pool_and_filter_grads(dy2, conv2, pooled2, rows, x,
+                                                                 f, *pool, **attrs)
+                grad = pool_ops.max_pool_grad_of_relu(dy2, conv2, pooled2, *pool)
+            np.testing.assert_array_equal(got[0], grad)
+    workspace.release(rows)
+
+
+@pytest.mark.parametrize("channels, batch", [(1, 5), (3, None)])
+def test_training_step_fuses_the_pool_and_filter_gradients(channels, batch):
+    rng = np.random.default_rng(channels)
+    x = tf.constant(rng.standard_normal((5, 10, 10, channels)).astype(np.float32))
+    f = tf.Variable(rng.standard_normal((3, 3, channels, 4)).astype(np.float32))
+    b = tf.Variable(rng.standard_normal(4).astype(np.float32))
+
+    def grads(x):
+        with tf.GradientTape() as tape:
+            y = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, f, 1, "VALID"), b))
+            p = tf.nn.max_pool2d(y, 2, 2, "VALID")
+            loss = tf.reduce_sum(p * p)
+        return tape.gradient(loss, [f, b])
+    step = tf.function(grads, input_signature=[tf.TensorSpec([batch, 10, 10, channels])])
+    got = step(x)
+    src = step.get_concrete_function(x).graph.python_source()
+    assert "_relu_pool_and_filter_grads(" in src and "_conv2d_filter_and_bias_grads(" not in src
+    for g, w in zip(got, grads(x)):                                    # eager: the kernels
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-4)
