@@ -561,21 +561,16 @@ class Emitter:
         self.emit(indent, f"_give({rows}); del {rows}  # the patch matrix's last use")
 
     def filter_grad_of(self, node, relu_grad):
-        """The Conv2DBackpropFilter that is the only reader (with its bias
-        gradient's Sum) of the folded pool gradient `relu_grad`, taking its
-        patch matrix from a Conv2D planned before `node` (the MaxPoolGrad);
-        else None."""
+        """The Conv2DBackpropFilter that reads the folded pool gradient
+        `relu_grad` as its dy (other ops may read it too: the input gradient),
+        taking its patch matrix from a Conv2D planned before `node` (the
+        MaxPoolGrad); else None."""
         out = relu_grad.outputs[0]
-        readers = self.readers.get(id(out), ())
-        grads = [r for r in readers if r.op == "Conv2DBackpropFilter"]
+        grads = [r for r in self.readers.get(id(out), ()) if r.op == "Conv2DBackpropFilter"]
         if len(grads) != 1 or id(grads[0]) not in self.kept_patches \
                 or grads[0].inputs[0] is not out or id(grads[0]) not in self.patch_convs:
             return None
         grad = grads[0]
-        total = self.bias_sums.get(id(grad))
-        if self.uses.get(id(out)) != len(readers) or \
-                any(r is not grad and r is not total for r in readers):
-            return None
         conv, positions = self.patch_convs[id(grad)]
         if positions.get(id(conv), len(positions)) >= positions.get(id(node), -1) \
                 or out.dtype.name not in ("float32", "float64"):
@@ -585,7 +580,7 @@ class Emitter:
     def emit_pool_and_filter_grads(self, node, relu_grad, args, indent):
         """The folded pool gradient of `node` (a MaxPoolGrad, see
         `relu_grad_after_pool`) and the filter and bias gradients that read it
-        alone (`filter_grad_of`), from one call that takes the filter's partial
+        (`filter_grad_of`), from one call that takes the filter's partial
         products chunk by chunk while each chunk of the pool gradient is in the
         cache (runtime/_src/ops/conv_grad_fused.py). False when not that case."""
         grad = self.filter_grad_of(node, relu_grad)

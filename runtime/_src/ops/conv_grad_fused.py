@@ -84,18 +84,29 @@ def _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding, poo
     rows = patch_rows(patches_, (n, oh, ow) + f.shape[:3])
     if rows.shape[0] != n * per:
         return None
-    partial = {}
+    item_bytes = per * rows.shape[1] * x.itemsize
+    chunk = pool_ops.matched_chunk(x, y, ksize, item_bytes)
+    count = -(-n // chunk)
+    filter_parts = workspace.empty((count, rows.shape[1], depth), x.dtype)
+    bias_parts = workspace.empty((count, depth), x.dtype)
+    ones = workspace.empty((chunk * per,), x.dtype)
+    ones.fill(1)
 
     def after(lo, hi, grad):            # this chunk's filter and bias sums
         g = grad[lo:hi].reshape((hi - lo) * per, depth)
-        partial[lo] = (np.matmul(rows[lo * per:hi * per].T, g),
-                       np.matmul(np.ones(len(g), g.dtype), g))
-    grad = pool_ops._matched_grad(dy, x, y, ksize, after, per * rows.shape[1] * x.itemsize)
-    if grad is None:
-        return None
-    filter_grad = np.zeros((rows.shape[1], depth), x.dtype)
-    bias = np.zeros(depth, x.dtype)
-    for lo in sorted(partial):
-        np.add(filter_grad, partial[lo][0], out=filter_grad)
-        np.add(bias, partial[lo][1], out=bias)
-    return grad, filter_grad.reshape(f.shape), bias
+        np.matmul(rows[lo * per:hi * per].T, g, out=filter_parts[lo // chunk])
+        np.matmul(ones[:len(g)], g, out=bias_parts[lo // chunk])
+    grad = pool_ops._matched_grad(dy, x, y, ksize, after, item_bytes)
+    if grad is not None:
+        grad = grad, _chunk_sum(filter_parts).reshape(f.shape), _chunk_sum(bias_parts)
+    for array in (filter_parts, bias_parts, ones):
+        workspace.release(array)
+    return grad
+
+
+def _chunk_sum(parts):
+    """The chunks' partial sums `parts` (chunks, ...) added in the chunks' order."""
+    total = workspace.zeros(parts.shape[1:], parts.dtype)
+    for part in parts:
+        np.add(total, part, out=total)
+    return total

@@ -209,6 +209,13 @@ def max_pool_grad_of_relu(dy, x, y, ksize, strides, padding, explicit_paddings):
     return grad
 
 
+def matched_chunk(x, y, ksize, item_bytes=0):
+    """The batch items in each chunk of `_matched_grad` (see there)."""
+    item = (2 * x[:1].nbytes + x[:1].size + item_bytes
+            + 2 * ksize[1] * y[:1].nbytes)     # x, grad, matches, the two widened arrays
+    return min(len(x), parallel.chunk_items(item)) or 1
+
+
 def _matched_grad(dy, x, y, ksize, after=None, item_bytes=0):
     """The folded ReLU and max-pool gradient for tiling windows in whole rows
     of x: each window's maximum y and its dy widened to the window's width
@@ -232,9 +239,7 @@ def _matched_grad(dy, x, y, ksize, after=None, item_bytes=0):
         return None
     (kh, kw), (n, oh, ow, c) = ksize, y.shape
     least = np.finfo(y.dtype).smallest_subnormal
-    item = (2 * x[:1].nbytes + x[:1].size + item_bytes
-            + 2 * kw * y[:1].nbytes)           # x, grad, matches, the two widened arrays
-    chunk = min(n, parallel.chunk_items(item)) or 1
+    chunk = matched_chunk(x, y, ksize, item_bytes)
     slots = parallel.slots(n, chunk, x.size)
     wide_y, wide_dy = (workspace.empty((slots, chunk, oh, ow, kw, c), dy.dtype)
                        for _ in range(2))
