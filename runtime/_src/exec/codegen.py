@@ -268,6 +268,7 @@ class Emitter:
         self.bias_sums = {}        # id(filter gradient) -> its bias gradient's Sum; id(Sum) -> None
         self.patch_convs = {}      # id(filter gradient) -> (its Conv2D, the plan's positions)
         self.emitted = set()       # ids of nodes already emitted with an earlier one
+        self.deferred = {}         # id(BiasAdd) -> (its Conv2D, the MaxPool) emitted with it
         self.pooled = False        # the code hands large arrays to a pool (emit_gives)
 
     # -- naming --
@@ -447,6 +448,9 @@ class Emitter:
             self.pooled_relus.add(id(node.outputs[0]))
             self.names[id(node.outputs[0])] = self.expr(node.inputs[0])
             return
+        if id(node) in self.deferred:
+            self.emit_conv_bias_pool(node, indent)
+            return
         template = self.template_for(node)
         args = [self.expr(t) for t in node.inputs]
         if id(node) in self.kept_patches:
@@ -540,6 +544,10 @@ class Emitter:
         rows = self.kept_patches[id(node)]
         attrs = self.attr_args(node)
         if node.op == "Conv2D":
+            chain = self.bias_pool_after(node)
+            if chain is not None:       # emitted with the BiasAdd (`emit_conv_bias_pool`)
+                self.deferred[id(chain[0])] = (node, chain[1])
+                return
             kernel = self.bind("conv2d_keeping_patches", conv_ops.conv2d_keeping_patches)
             out = self.out_targets(node)
             self.emit(indent, f"{out}, {rows} = {kernel}({', '.join(args + attrs)})", node)
@@ -606,6 +614,56 @@ class Emitter:
         self.pooled = True
         self.emit(indent, f"_give({rows}); del {rows}  # the patch matrix's last use")
         return True
+
+    def bias_pool_after(self, conv):
+        """(BiasAdd, MaxPool) when the Conv2D `conv` (keeping its patches) is
+        read only by a BiasAdd of its channels, whose result (or the ReLU of
+        it that `relu_after_pool` moves past the pooling) a MaxPool of tiling
+        VALID windows reads; else None. The three then run as one call."""
+        out = conv.outputs[0]
+        readers = self.readers.get(id(out), ())
+        if self.uses.get(id(out)) != 1 or len(readers) != 1 or readers[0].op != "BiasAdd":
+            return None
+        bias_add = readers[0]
+        bias, dims = bias_add.inputs[1], out.shape.dims
+        if (bias_add.inputs[0] is not out or dims is None or len(dims) != 4
+                or out.dtype.name not in ("float32", "float64")
+                or str(bias_add.attrs.get("data_format", "NHWC")).startswith("NC")
+                or bias.dtype is not out.dtype or bias.shape.rank != 1
+                or dims[-1] is None or dims[-1] != bias.shape.dims[0]):
+            return None
+        pooled = [bias_add.outputs[0]]
+        for reader in self.readers.get(id(pooled[0]), ()):
+            if reader.op == "Relu" and reader.inputs[0] is pooled[0] \
+                    and self.relu_after_pool(reader):
+                pooled.append(reader.outputs[0])
+        for value in pooled:
+            for reader in self.readers.get(id(value), ()):
+                attrs = reader.attrs
+                if (reader.op == "MaxPool" and reader.inputs[0] is value
+                        and attrs.get("padding") == "VALID"
+                        and tuple(attrs.get("strides", ())) == tuple(attrs.get("ksize", ()))):
+                    return bias_add, reader
+        return None
+
+    def emit_conv_bias_pool(self, bias_add, indent):
+        """The deferred Conv2D of this BiasAdd, the BiasAdd and a MaxPool of
+        it as one call (`bias_pool_after`, runtime/_src/ops/conv_grad_fused.py),
+        and the moved ReLU on the pooled values."""
+        conv, pool = self.deferred[id(bias_add)]
+        kernel = self.bind("conv2d_bias_pool", conv_grad_fused.conv2d_bias_pool)
+        renamed = {"strides": "pool_strides", "padding": "pool_padding",
+                   "explicit_paddings": "pool_explicit"}
+        attrs = [f"{renamed.get(key, key)}={self.literal(pool.name + '_' + key, value)}"
+                 for key, value in pool.attrs.items()] + self.attr_args(conv)
+        inputs = [self.expr(t) for t in conv.inputs] + [self.expr(bias_add.inputs[1])]
+        targets = [self.out_targets(bias_add), self.kept_patches[id(conv)],
+                   self.out_targets(pool)]
+        self.emit(indent, f"{', '.join(targets)} = {kernel}({', '.join(inputs + attrs)})", conv)
+        self.fresh.update((id(bias_add.outputs[0]), id(pool.outputs[0])))
+        self.emitted.add(id(pool))
+        if pool.inputs[0] is not bias_add.outputs[0]:      # the ReLU, applied after the pool
+            self.emit(indent, self.relu_call(pool.outputs[0]), pool)
 
     def relu_grad_after_pool(self, node):
         """The ReluGrad that is the only reader of this MaxPoolGrad's result and

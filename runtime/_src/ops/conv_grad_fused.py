@@ -1,5 +1,13 @@
 """A convolution's filter and bias gradients together, as the generated code
-of a training step calls them (runtime/_src/exec/codegen.py).
+of a training step calls them (runtime/_src/exec/codegen.py), and the forward
+convolution, bias add and max pooling of a layer in one pass.
+
+`conv2d_bias_pool`: a Conv2D whose result only a BiasAdd reads, pooled by a
+MaxPool of tiling windows (after the ReLU the generated code moves past the
+pooling), adds the bias to each chunk of the batch and pools it right after
+the chunk's product (runtime/_src/ops/im2col.py `patch_product`), while it is
+in the core's cache: the same ufuncs on the same values, so the same bits as
+the three kernels one after the other.
 
 A Conv2D followed by a bias add has two gradients that read the same output
 gradient dy (N, OH, OW, O): the filter's (Conv2DBackpropFilter, here from the
@@ -25,10 +33,12 @@ import numpy as np
 
 from runtime._src.core import workspace
 from runtime._src.ops import pool_ops
-from runtime._src.ops.conv_ops import conv2d_backprop_filter_from_patches
+from runtime._src.ops.conv_ops import (_pads, conv2d_backprop_filter_from_patches,
+                                       conv2d_keeping_patches)
 from runtime._src.ops.im2col import patch_rows
 
-__all__ = ["conv2d_filter_and_bias_grads", "bias_gradient", "relu_pool_and_filter_grads"]
+__all__ = ["conv2d_filter_and_bias_grads", "bias_gradient", "relu_pool_and_filter_grads",
+           "conv2d_bias_pool"]
 
 _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -110,3 +120,49 @@ def _chunk_sum(parts):
     for part in parts:
         np.add(total, part, out=total)
     return total
+
+
+def conv2d_bias_pool(x, f, bias, ksize, pool_strides, pool_padding, pool_explicit, strides,
+                     padding, explicit_paddings, dilations):
+    """(BiasAdd(Conv2D(x, f), bias), the Conv2D's patch matrix (see
+    `conv2d_keeping_patches`), MaxPool of that sum), the bias added and the
+    pooling done chunk by chunk when the windows tile the result (see the
+    module docstring); else the three kernels one after the other."""
+    conv = (strides, padding, explicit_paddings, dilations)
+    pool = (ksize, pool_strides, pool_padding, pool_explicit)
+    tiled = _tiled_shape(x, f, bias, conv, pool)
+    if tiled is None:
+        y, rows = conv2d_keeping_patches(x, f, *conv)
+        y = np.add(y, bias, out=y)
+        return y, rows, pool_ops._max_pool(y, *pool)
+    (n, oh, ow, depth), (ph, pw) = tiled
+    (kh, kw), per = ksize, oh * ow
+    pooled = workspace.empty((n, ph, pw, depth), x.dtype)
+
+    def after(lo, hi, out):             # this chunk's bias add and pooling
+        part = out[lo * per:hi * per].reshape(hi - lo, oh, ow, depth)
+        np.add(part, bias, out=part)
+        tiles = part[:, :ph * kh, :pw * kw].reshape(hi - lo, ph, kh, pw, kw, depth)
+        pool_ops._window_max(pool_ops._tile_taps(tiles), pooled[lo:hi])
+    y, rows = conv2d_keeping_patches(x, f, *conv, after=after)
+    return y, rows, pooled
+
+
+def _tiled_shape(x, f, bias, conv, pool):
+    """((N, OH, OW, O) of the convolution, (PH, PW) of the pooling) when the
+    chunked path applies: a float32/64 ungrouped convolution of a 4-D input,
+    a bias of its channels, pooling windows that tile its result; else None."""
+    if (x.ndim != 4 or f.ndim != 4 or x.dtype not in _BLAS_FLOATS
+            or not (f.dtype == bias.dtype == x.dtype) or f.shape[2] != x.shape[3]
+            or bias.shape != f.shape[3:]):
+        return None
+    strides, padding, explicit, dilations = conv
+    _, (oh, ow) = _pads(x.shape, f.shape[:2], strides, dilations, padding, explicit)
+    ksize, pool_strides, pool_padding, pool_explicit = pool
+    if oh is None or min(oh, ow) <= 0 or tuple(pool_strides) != tuple(ksize) or min(ksize) <= 0:
+        return None
+    pads, out = _pads((x.shape[0], oh, ow, f.shape[3]), ksize, ksize, (1, 1), pool_padding,
+                      pool_explicit)
+    if any(p for pair in pads for p in pair) or min(out) <= 0:
+        return None
+    return (x.shape[0], oh, ow, f.shape[3]), tuple(out)

@@ -182,8 +182,9 @@ def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
     return y
 
 
-def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations):
-    """Conv2D's kernel, returning (result, its im2col patch matrix or None).
+def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations, after=None):
+    """Conv2D's kernel, returning (result, its im2col patch matrix or None);
+    `after` as `patch_product`'s, on an ungrouped convolution's product.
 
     The generated code of a graph keeps the matrix for the Conv2DBackpropFilter
     of the same input and filter (`conv2d_backprop_filter_from_patches`), which
@@ -205,7 +206,7 @@ def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations)
     if len(groups) == 1:          # im2col: one copy of the patches, one matrix product
         rows = int(np.prod(cols.shape[:3]))
         owner, y = patch_product(cols, f.reshape(int(np.prod(f.shape[:3])), f.shape[3]),
-                                 workspace.empty((rows, f.shape[3]), f.dtype))
+                                 workspace.empty((rows, f.shape[3]), f.dtype), after)
         y = y.reshape(cols.shape[:3] + f.shape[3:])
     else:
         y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3) for i, o in groups])

@@ -40,9 +40,11 @@ def patch_rows(owner, cols_shape):
     return owner if c >= 4 else owner.T
 
 
-def patch_product(cols, weights, out):
+def patch_product(cols, weights, out, after=None):
     """`patch_matrix(cols)` (returned), and `out` = its `patch_rows` . `weights`
-    (a (KH*KW*C, O) matrix): the forward product of a convolution.
+    (a (KH*KW*C, O) matrix): the forward product of a convolution. Then
+    `after(lo, hi, out)`, when given, for each chunk [lo, hi) of the batch
+    whose rows of `out` are done (for the whole batch at once when not chunked).
 
     While BLAS runs on one thread (runtime/_src/core/blas.py), the copy and
     the product run chunk by chunk of the batch (`parallel.split_chunked`):
@@ -55,7 +57,10 @@ def patch_product(cols, weights, out):
     n, oh, ow, kh, kw, c = cols.shape
     if not blas.single_threaded():
         owner = patch_matrix(cols)
-        return owner, parallel.matmul(patch_rows(owner, cols.shape), weights, out)
+        parallel.matmul(patch_rows(owner, cols.shape), weights, out)
+        if after is not None:
+            after(0, n, out)
+        return owner, out
     per, depth = oh * ow, kh * kw * c
     if c >= 4:
         owner = workspace.empty((n * per, depth), cols.dtype)
@@ -64,6 +69,8 @@ def patch_product(cols, weights, out):
         def work(slot, lo, hi):
             np.copyto(target[lo:hi], cols[lo:hi])
             np.matmul(owner[lo * per:hi * per], weights, out=out[lo * per:hi * per])
+            if after is not None:
+                after(lo, hi, out)
     else:
         owner = workspace.empty((depth, n * per), cols.dtype)
         by_tap, source = owner.reshape(kh, kw, c, n, oh, ow), cols.transpose(3, 4, 5, 0, 1, 2)
@@ -71,6 +78,8 @@ def patch_product(cols, weights, out):
         def work(slot, lo, hi):
             np.copyto(by_tap[:, :, :, lo:hi], source[:, :, :, lo:hi])
             np.matmul(owner[:, lo * per:hi * per].T, weights, out=out[lo * per:hi * per])
+            if after is not None:
+                after(lo, hi, out)
     item = per * (depth + weights.shape[1]) * owner.itemsize
     macs = n * per * depth * weights.shape[1]
     parallel.split_chunked(n, parallel.chunk_items(item), work,

@@ -159,3 +159,54 @@ def test_training_step_fuses_the_pool_and_filter_gradients(channels, batch):
     assert "_relu_pool_and_filter_grads(" in src and "_conv2d_filter_and_bias_grads(" not in src
     for g, w in zip(got, grads(x)):                                    # eager: the kernels
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-4)
+
+
+FORWARD_CASES = [  # (x shape, filter shape, conv strides, padding, pool window, dtype)
+    ((7, 10, 10, 1), (3, 3, 1, 4), (1, 1), "VALID", (2, 2), np.float32),
+    ((5, 9, 8, 6), (3, 2, 6, 5), (1, 1), "SAME", (2, 2), np.float32),   # a row left out
+    ((3, 12, 12, 4), (3, 3, 4, 3), (2, 2), "SAME", (3, 3), np.float64),
+    ((0, 8, 8, 3), (3, 3, 3, 2), (1, 1), "VALID", (2, 2), np.float32),  # empty batch
+    ((3, 8, 8, 4), (3, 3, 2, 4), (1, 1), "VALID", (2, 2), np.float32),  # grouped: 3 kernels
+]
+
+
+@pytest.mark.parametrize("xs,fs,strides,padding,window,dtype", FORWARD_CASES, ids=str)
+def test_conv_bias_pool_in_chunks_equals_the_three_kernels(xs, fs, strides, padding, window,
+                                                           dtype, chunk_bytes, threads,
+                                                           monkeypatch):
+    monkeypatch.setattr(im2col.blas, "single_threaded", lambda: True)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(xs).astype(dtype)
+    f = rng.standard_normal(fs).astype(dtype)
+    b = rng.standard_normal(fs[3]).astype(dtype)
+    conv = (strides, padding, NO_PADS, (1, 1))
+    pool = (window, window, "VALID", NO_PADS)
+    y, rows, pooled = conv_grad_fused.conv2d_bias_pool(x, f, b, *pool, *conv)
+    want = conv_ops._conv2d(x, f, *conv) + b
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(pooled, pool_ops._max_pool(want, *pool))
+    assert pooled.dtype == y.dtype == dtype
+    assert (rows is None) == (fs[2] != xs[3])
+    if rows is not None:
+        workspace.release(rows)
+
+
+@pytest.mark.parametrize("channels, batch", [(1, 5), (3, None)])
+def test_training_step_fuses_the_conv_bias_and_pool(channels, batch):
+    rng = np.random.default_rng(channels)
+    x = tf.constant(rng.standard_normal((5, 11, 11, channels)).astype(np.float32))
+    f = tf.Variable(rng.standard_normal((3, 3, channels, 4)).astype(np.float32))
+    b = tf.Variable(rng.standard_normal(4).astype(np.float32))
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            y = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, f, 1, "VALID"), b))
+            p = tf.nn.max_pool2d(y, 2, 2, "VALID")
+            loss = tf.reduce_sum(p * p)
+        return [p, loss] + tape.gradient(loss, [f, b])
+    compiled = tf.function(step, input_signature=[tf.TensorSpec([batch, 11, 11, channels])])
+    got = compiled(x)
+    src = compiled.get_concrete_function(x).graph.python_source()
+    assert "_conv2d_bias_pool(" in src and "_MaxPool(" not in src
+    for g, w in zip(got, step(x)):                                     # eager: the kernels
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-4)
