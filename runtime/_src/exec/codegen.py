@@ -52,6 +52,16 @@ those gradients) is applied after the pooling, to the pooled values
 (the Sum of a filter gradient's dy over its leading axes) is computed with
 the filter gradient, as a BLAS product with a ones vector
 (runtime/_src/ops/conv_grad_fused.py).
+
+Two more run a layer's ops as one call, chunk by chunk of the batch so that
+each chunk stays in the core's cache from one op to the next
+(runtime/_src/core/parallel.py `split_chunked`): a Conv2D (keeping its
+patches), its BiasAdd and the tiling MaxPool after them
+(`conv2d_bias_pool`, `Emitter.bias_pool_after`: the Conv2D is emitted at its
+BiasAdd, the MaxPool with it), and a folded pool gradient with the filter
+and bias gradients that read it (`relu_pool_and_filter_grads`,
+`Emitter.filter_grad_of`: the filter gradient is emitted at the
+MaxPoolGrad).
 """
 
 import builtins
