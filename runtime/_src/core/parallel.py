@@ -46,7 +46,7 @@ import numpy as np
 
 from runtime._src.core import blas
 
-__all__ = ["split", "split_chunked", "chunk_items", "matmul", "elementwise", "threads_for",
+__all__ = ["split", "split_chunked", "chunk_items", "chunk_bounds", "matmul", "elementwise", "threads_for",
            "slots", "MIN_ELEMENTS", "MACS_PER_ELEMENT", "THIN_ROWS", "CHUNK_BYTES"]
 
 MIN_ELEMENTS = 1 << 17
@@ -156,32 +156,40 @@ def _bounds(n, elements):
 
 def chunk_items(item_bytes):
     """How many batch items of `item_bytes` each (all the arrays a chained
-    pass reads and writes for one item) make one chunk of `split_chunked`."""
+    pass reads and writes for one item) make one chunk of `split_chunked`, at most."""
     return max(1, CHUNK_BYTES // max(1, item_bytes))
 
 
-def split_chunked(n, chunk, work, elements):
-    """`split` over the chunks of at most `chunk` items that cut the batch
-    range [0, n) (the same cuts for any number of threads), each thread
-    working through its run of chunks in order: `work(slot, lo, hi)` for each
-    chunk [lo, hi), `slot` the thread's index, below `slots(n, chunk,
-    elements)`, so that a kernel runs a chain of passes (a compare, then a
-    multiply) on one chunk while it is in the core's cache, in scratch arrays
-    of its own slot, and adds per-chunk partial sums in the chunks' order:
-    the values do not depend on the threads."""
-    count = -(-n // chunk)
-    bounds = _bounds(count, elements)
+def chunk_bounds(n, most):
+    """The cuts [0, ..., n] of the batch into chunks of at most `most` items,
+    as even as they can be, as many chunks as a multiple of the cores (each
+    thread of a split then gets as many items): they depend on n, `most` and
+    the machine's cores only, not on how many threads a call uses."""
+    count = min(n, _CORES * -(-n // (_CORES * most))) if n else 0
+    return [n * i // count for i in range(count + 1)] if count else [0]
+
+
+def split_chunked(n, most, work, elements):
+    """`split` over the chunks of `chunk_bounds(n, most)`, each thread working
+    through its run of chunks in order: `work(slot, lo, hi)` for each chunk
+    [lo, hi), `slot` the thread's index, below `slots(n, most, elements)`, so
+    that a kernel runs a chain of passes (a compare, then a multiply) on one
+    chunk while it is in the core's cache, in scratch arrays of its own slot,
+    and adds per-chunk partial sums in the chunks' order: the values do not
+    depend on the threads."""
+    cuts = chunk_bounds(n, most)
+    bounds = _bounds(len(cuts) - 1, elements)
 
     def run(first, last):
         slot = bounds.index(first)
         for i in range(first, last):
-            work(slot, i * chunk, min(n, (i + 1) * chunk))
-    split(count, run, elements)
+            work(slot, cuts[i], cuts[i + 1])
+    split(len(cuts) - 1, run, elements)
 
 
-def slots(n, chunk, elements):
-    """How many slots `split_chunked(n, chunk, ..., elements)` hands its work: one per thread."""
-    return len(_bounds(-(-n // chunk), elements)) - 1
+def slots(n, most, elements):
+    """How many slots `split_chunked(n, most, ..., elements)` hands its work: one per thread."""
+    return len(_bounds(len(chunk_bounds(n, most)) - 1, elements)) - 1
 
 
 def matmul(a, b, out=None):

@@ -31,7 +31,7 @@ from one product over the batch by float rounding only.
 
 import numpy as np
 
-from runtime._src.core import workspace
+from runtime._src.core import parallel, workspace
 from runtime._src.ops import pool_ops
 from runtime._src.ops.conv_ops import (_pads, conv2d_backprop_filter_from_patches,
                                        conv2d_keeping_patches)
@@ -96,16 +96,17 @@ def _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding, poo
         return None
     item_bytes = per * rows.shape[1] * x.itemsize
     chunk = pool_ops.matched_chunk(x, y, ksize, item_bytes)
-    count = -(-n // chunk)
-    filter_parts = workspace.empty((count, rows.shape[1], depth), x.dtype)
-    bias_parts = workspace.empty((count, depth), x.dtype)
+    cuts = parallel.chunk_bounds(n, chunk)
+    index = {lo: i for i, lo in enumerate(cuts[:-1])}
+    filter_parts = workspace.empty((len(index), rows.shape[1], depth), x.dtype)
+    bias_parts = workspace.empty((len(index), depth), x.dtype)
     ones = workspace.empty((chunk * per,), x.dtype)
     ones.fill(1)
 
     def after(lo, hi, grad):            # this chunk's filter and bias sums
         g = grad[lo:hi].reshape((hi - lo) * per, depth)
-        np.matmul(rows[lo * per:hi * per].T, g, out=filter_parts[lo // chunk])
-        np.matmul(ones[:len(g)], g, out=bias_parts[lo // chunk])
+        np.matmul(rows[lo * per:hi * per].T, g, out=filter_parts[index[lo]])
+        np.matmul(ones[:len(g)], g, out=bias_parts[index[lo]])
     grad = pool_ops._matched_grad(dy, x, y, ksize, after, item_bytes)
     if grad is not None:
         grad = grad, _chunk_sum(filter_parts).reshape(f.shape), _chunk_sum(bias_parts)

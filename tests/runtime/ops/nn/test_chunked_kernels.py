@@ -38,7 +38,9 @@ def test_split_chunked_covers_the_batch_once_in_order(threads):
     assert covered == list(range(11))
     assert all(hi - lo <= 3 for _, lo, hi in seen)
     assert {slot for slot, _, _ in seen} == set(range(parallel.slots(11, 3, 1 << 20)))
-    assert sorted(lo for _, lo, _ in seen) == [0, 3, 6, 9]     # the same cuts for any threads
+    cuts = parallel.chunk_bounds(11, 3)
+    assert sorted(lo for _, lo, _ in seen) == cuts[:-1] and len(cuts) - 1 == 4
+    assert (len(cuts) - 1) % parallel._CORES == 0               # as many chunks per thread
     for slot in {s for s, _, _ in seen}:       # each slot's chunks follow one another
         mine = sorted((lo, hi) for s, lo, hi in seen if s == slot)
         assert all(a[1] == b[0] for a, b in zip(mine, mine[1:]))
