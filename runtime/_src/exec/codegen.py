@@ -659,7 +659,7 @@ class Emitter:
     def emit_conv_bias_pool(self, bias_add, indent):
         """The deferred Conv2D of this BiasAdd, the BiasAdd and a MaxPool of
         it as one call (`bias_pool_after`, runtime/_src/ops/conv_grad_fused.py),
-        and the moved ReLU on the pooled values."""
+        with the moved ReLU on the pooled values."""
         conv, pool = self.deferred[id(bias_add)]
         kernel = self.bind("conv2d_bias_pool", conv_grad_fused.conv2d_bias_pool)
         renamed = {"strides": "pool_strides", "padding": "pool_padding",
@@ -667,13 +667,13 @@ class Emitter:
         attrs = [f"{renamed.get(key, key)}={self.literal(pool.name + '_' + key, value)}"
                  for key, value in pool.attrs.items()] + self.attr_args(conv)
         inputs = [self.expr(t) for t in conv.inputs] + [self.expr(bias_add.inputs[1])]
+        if pool.inputs[0] is not bias_add.outputs[0]:      # the ReLU, applied after the pool
+            attrs.append("relu=True")
         targets = [self.out_targets(bias_add), self.kept_patches[id(conv)],
                    self.out_targets(pool)]
         self.emit(indent, f"{', '.join(targets)} = {kernel}({', '.join(inputs + attrs)})", conv)
         self.fresh.update((id(bias_add.outputs[0]), id(pool.outputs[0])))
         self.emitted.add(id(pool))
-        if pool.inputs[0] is not bias_add.outputs[0]:      # the ReLU, applied after the pool
-            self.emit(indent, self.relu_call(pool.outputs[0]), pool)
 
     def relu_grad_after_pool(self, node):
         """The ReluGrad that is the only reader of this MaxPoolGrad's result and

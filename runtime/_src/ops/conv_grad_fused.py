@@ -124,18 +124,21 @@ def _chunk_sum(parts):
 
 
 def conv2d_bias_pool(x, f, bias, ksize, pool_strides, pool_padding, pool_explicit, strides,
-                     padding, explicit_paddings, dilations):
+                     padding, explicit_paddings, dilations, relu=False):
     """(BiasAdd(Conv2D(x, f), bias), the Conv2D's patch matrix (see
-    `conv2d_keeping_patches`), MaxPool of that sum), the bias added and the
-    pooling done chunk by chunk when the windows tile the result (see the
-    module docstring); else the three kernels one after the other."""
+    `conv2d_keeping_patches`), MaxPool of that sum (and its ReLU, `relu`:
+    max(pooled, 0), which the generated code moves after the pooling)), the
+    bias added and the pooling done chunk by chunk when the windows tile the
+    result (see the module docstring); else the kernels one after the other."""
     conv = (strides, padding, explicit_paddings, dilations)
     pool = (ksize, pool_strides, pool_padding, pool_explicit)
     tiled = _tiled_shape(x, f, bias, conv, pool)
+    zero = x.dtype.type(0)
     if tiled is None:
         y, rows = conv2d_keeping_patches(x, f, *conv)
         y = np.add(y, bias, out=y)
-        return y, rows, pool_ops._max_pool(y, *pool)
+        pooled = pool_ops._max_pool(y, *pool)
+        return y, rows, np.maximum(pooled, zero, out=pooled) if relu else pooled
     (n, oh, ow, depth), (ph, pw) = tiled
     (kh, kw), per = ksize, oh * ow
     pooled = workspace.empty((n, ph, pw, depth), x.dtype)
@@ -145,6 +148,8 @@ def conv2d_bias_pool(x, f, bias, ksize, pool_strides, pool_padding, pool_explici
         np.add(part, bias, out=part)
         tiles = part[:, :ph * kh, :pw * kw].reshape(hi - lo, ph, kh, pw, kw, depth)
         pool_ops._window_max(pool_ops._tile_taps(tiles), pooled[lo:hi])
+        if relu:
+            np.maximum(pooled[lo:hi], zero, out=pooled[lo:hi])
     y, rows = conv2d_keeping_patches(x, f, *conv, after=after)
     return y, rows, pooled
 

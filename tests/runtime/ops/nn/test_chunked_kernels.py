@@ -183,14 +183,16 @@ def test_conv_bias_pool_in_chunks_equals_the_three_kernels(xs, fs, strides, padd
     b = rng.standard_normal(fs[3]).astype(dtype)
     conv = (strides, padding, NO_PADS, (1, 1))
     pool = (window, window, "VALID", NO_PADS)
-    y, rows, pooled = conv_grad_fused.conv2d_bias_pool(x, f, b, *pool, *conv)
     want = conv_ops._conv2d(x, f, *conv) + b
-    np.testing.assert_array_equal(y, want)
-    np.testing.assert_array_equal(pooled, pool_ops._max_pool(want, *pool))
-    assert pooled.dtype == y.dtype == dtype
-    assert (rows is None) == (fs[2] != xs[3])
-    if rows is not None:
-        workspace.release(rows)
+    for relu in (False, True):
+        y, rows, pooled = conv_grad_fused.conv2d_bias_pool(x, f, b, *pool, *conv, relu=relu)
+        np.testing.assert_array_equal(y, want)
+        want_pooled = pool_ops._max_pool(want, *pool)
+        np.testing.assert_array_equal(pooled, np.maximum(want_pooled, 0) if relu else want_pooled)
+        assert pooled.dtype == y.dtype == dtype
+        assert (rows is None) == (fs[2] != xs[3])
+        if rows is not None:
+            workspace.release(rows)
 
 
 @pytest.mark.parametrize("channels, batch", [(1, 5), (3, None)])
@@ -209,6 +211,7 @@ def test_training_step_fuses_the_conv_bias_and_pool(channels, batch):
     compiled = tf.function(step, input_signature=[tf.TensorSpec([batch, 11, 11, channels])])
     got = compiled(x)
     src = compiled.get_concrete_function(x).graph.python_source()
-    assert "_conv2d_bias_pool(" in src and "_MaxPool(" not in src
+    assert "_conv2d_bias_pool(" in src and "relu=True" in src and "_MaxPool(" not in src
+    assert "_np.maximum(" not in src
     for g, w in zip(got, step(x)):                                     # eager: the kernels
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-4)
