@@ -296,13 +296,14 @@ def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilati
     xs, _ = _unbatched(x)
     pads, _ = _pads(xs.shape, f.shape[:2], strides, dilations, padding, explicit_paddings)
     padded = (xs.shape[0], xs.shape[1] + sum(pads[0]), xs.shape[2] + sum(pads[1]), xs.shape[3])
-    grad = workspace.zeros(padded, np.result_type(dy, f))
+    grad = workspace.empty(padded, np.result_type(dy, f))
     n, oh, ow, _ = dy.shape
     groups = _group_slices(xs.shape[-1], f)
     width = groups[0][0].stop - groups[0][0].start
     part = workspace.empty((n * oh * ow, width), grad.dtype)
 
-    def taps(lo, hi, add=np.add):   # the batch slice [lo, hi): its products and adds
+    def taps(lo, hi, add=np.add):   # the batch slice [lo, hi): zeros, its products and adds
+        grad[lo:hi] = 0
         rows = dy[lo:hi].reshape((hi - lo) * oh * ow, dy.shape[3])
         out = part[lo * oh * ow:hi * oh * ow]
         for a in range(f.shape[0]):
