@@ -276,7 +276,7 @@ class Emitter:
         self.kept_patches = {}     # id(Conv2D or its filter gradient) -> the patch matrix local
         self.pooled_relus = set()  # ids of Relu outputs applied after their MaxPool instead
         self.bias_sums = {}        # id(filter gradient) -> its bias gradient's Sum; id(Sum) -> None
-        self.patch_convs = {}      # id(filter gradient) -> (its Conv2D, the plan's positions)
+        self.patch_convs = {}      # id(filter gradient) <-> (its Conv2D, the plan's positions)
         self.emitted = set()       # ids of nodes already emitted with an earlier one
         self.deferred = {}         # id(BiasAdd) -> (its Conv2D, the MaxPool) emitted with it
         self.pooled = False        # the code hands large arrays to a pool (emit_gives)
@@ -391,6 +391,7 @@ class Emitter:
         positions = {id(n): i for i, n in enumerate(nodes)}
         for conv, grad in _shared_patches(nodes):
             self.patch_convs[id(grad)] = (conv, positions)
+            self.patch_convs[id(conv)] = (grad, positions)
             self.kept_patches[id(conv)] = self.kept_patches[id(grad)] = self.local(
                 "patches_" + conv.name)
             total = _bias_sum(nodes, grad, self.readers)
@@ -629,7 +630,9 @@ class Emitter:
         """(BiasAdd, MaxPool) when the Conv2D `conv` (keeping its patches) is
         read only by a BiasAdd of its channels, whose result (or the ReLU of
         it that `relu_after_pool` moves past the pooling) a MaxPool of tiling
-        VALID windows reads; else None. The three then run as one call."""
+        VALID windows reads, both planned in the same graph before the filter
+        gradient (which reads the Conv2D's inputs later, so they are still
+        there); else None. The three then run as one call."""
         out = conv.outputs[0]
         readers = self.readers.get(id(out), ())
         if self.uses.get(id(out)) != 1 or len(readers) != 1 or readers[0].op != "BiasAdd":
@@ -642,6 +645,9 @@ class Emitter:
                 or bias.dtype is not out.dtype or bias.shape.rank != 1
                 or dims[-1] is None or dims[-1] != bias.shape.dims[0]):
             return None
+        grad, positions = self.patch_convs[id(conv)]
+        if not positions.get(id(bias_add), len(positions)) < positions[id(grad)]:
+            return None            # the filter gradient, a later reader of x and f, keeps them
         pooled = [bias_add.outputs[0]]
         for reader in self.readers.get(id(pooled[0]), ()):
             if reader.op == "Relu" and reader.inputs[0] is pooled[0] \
@@ -651,7 +657,7 @@ class Emitter:
             for reader in self.readers.get(id(value), ()):
                 attrs = reader.attrs
                 if (reader.op == "MaxPool" and reader.inputs[0] is value
-                        and attrs.get("padding") == "VALID"
+                        and id(reader) in positions and attrs.get("padding") == "VALID"
                         and tuple(attrs.get("strides", ())) == tuple(attrs.get("ksize", ()))):
                     return bias_add, reader
         return None

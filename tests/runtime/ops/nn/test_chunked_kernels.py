@@ -215,3 +215,25 @@ def test_training_step_fuses_the_conv_bias_and_pool(channels, batch):
     assert "_np.maximum(" not in src
     for g, w in zip(got, step(x)):                                     # eager: the kernels
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-4)
+
+
+def test_no_fused_forward_when_the_filter_gradient_comes_before_the_bias_add():
+    # the filter gradient, planned between the Conv2D and its BiasAdd, is the
+    # last reader of x: deferring the Conv2D past it would read a released x
+    rng = np.random.default_rng(9)
+    inp = tf.constant(rng.standard_normal((4, 10, 10, 2)).astype(np.float32))
+    f = tf.constant(rng.standard_normal((3, 3, 2, 3)).astype(np.float32))
+    b = tf.constant(rng.standard_normal(3).astype(np.float32))
+    dy = tf.constant(rng.standard_normal((4, 8, 8, 3)).astype(np.float32))
+
+    def fn(inp):
+        x = inp * 2.0
+        y = tf.nn.conv2d(x, f, 1, "VALID")
+        grad = tf.conv2d_backprop_filter_v2(x, f, dy, 1, "VALID")
+        p = tf.nn.max_pool2d(tf.nn.relu(tf.nn.bias_add(y, b)), 2, 2, "VALID")
+        return p, grad
+    compiled = tf.function(fn)
+    got = compiled(inp)
+    assert "_conv2d_bias_pool(" not in compiled.get_concrete_function(inp).graph.python_source()
+    for g, w in zip(got, fn(inp)):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-5)
