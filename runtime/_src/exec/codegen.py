@@ -110,6 +110,8 @@ _IN_PLACE = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply"}
 _FRESH_KERNELS = {"Conv2D", "BiasAdd", "Relu", "ReluGrad", "MaxPoolGrad", "MaxPool",
                   "Conv2DBackpropInput", "Conv2DBackpropFilter"}
 _ZEROS = {}                    # dtype name -> its numpy zero (one global per dtype)
+# A MaxPool's / MaxPoolGrad's attrs, passed to the fused kernels as keywords
+_POOL_ATTRS = frozenset(("ksize", "strides", "padding", "explicit_paddings"))
 _SPLIT_ELEMENTS = 1 << 19      # an elementwise result split over the cores from this size
 # Binary ops written into a pooled array (`Emitter.pooled_call`): the ufunc of each.
 _POOLED_BINARY = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply",
@@ -603,7 +605,7 @@ class Emitter:
         products chunk by chunk while each chunk of the pool gradient is in the
         cache (runtime/_src/ops/conv_grad_fused.py). False when not that case."""
         grad = self.filter_grad_of(node, relu_grad)
-        if grad is None:
+        if grad is None or not set(node.attrs) <= _POOL_ATTRS:
             return False
         rows = self.kept_patches[id(grad)]
         kernel = self.bind("relu_pool_and_filter_grads",
@@ -657,7 +659,8 @@ class Emitter:
             for reader in self.readers.get(id(value), ()):
                 attrs = reader.attrs
                 if (reader.op == "MaxPool" and reader.inputs[0] is value
-                        and id(reader) in positions and attrs.get("padding") == "VALID"
+                        and id(reader) in positions and set(attrs) <= _POOL_ATTRS
+                        and attrs.get("padding") == "VALID"
                         and tuple(attrs.get("strides", ())) == tuple(attrs.get("ksize", ()))):
                     return bias_add, reader
         return None
