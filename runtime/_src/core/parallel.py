@@ -46,8 +46,8 @@ import numpy as np
 
 from runtime._src.core import blas
 
-__all__ = ["split", "matmul", "elementwise", "threads_for", "MIN_ELEMENTS",
-           "MACS_PER_ELEMENT", "THIN_ROWS"]
+__all__ = ["split", "split_chunked", "chunk_items", "chunk_bounds", "matmul", "elementwise", "threads_for",
+           "slots", "MIN_ELEMENTS", "MACS_PER_ELEMENT", "THIN_ROWS", "CHUNK_BYTES"]
 
 MIN_ELEMENTS = 1 << 17
 # A product's multiply-adds per elementwise step: a product splits from
@@ -55,6 +55,9 @@ MIN_ELEMENTS = 1 << 17
 # one (an LSTM's input projection) is not worth waking a thread for.
 MACS_PER_ELEMENT = 128
 THIN_ROWS = 16                 # a product with fewer rows splits its inner dimension
+# The bytes one chunk of a chained memory-bound pass touches (`split_chunked`):
+# well inside a core's L2 cache (1 to 2 MiB on current x86 server cores).
+CHUNK_BYTES = 1 << 20
 _MAX_THREADS = 8
 _state = {"pool": None, "lock": threading.Lock(), "workers": set()}
 
@@ -113,11 +116,11 @@ def split(n, work, elements):
     A slice that no pool thread has started by the time this thread is done
     with its own runs here too: on a busy machine a pool thread may wait a
     whole time slice to be scheduled, and the caller does not wait for it."""
-    parts = min(threads_for(elements), n)
+    bounds = _bounds(n, elements)
+    parts = len(bounds) - 1
     if parts <= 1:
         work(0, n)
         return
-    bounds = [n * i // parts for i in range(parts + 1)]
     todo = list(range(parts - 1, 0, -1))     # slices not yet claimed; pop is atomic
     # a cancelled task stays queued until a pool thread skips it: it must not
     # keep `work` (and the arrays it holds) alive, or the run's workspace
@@ -143,6 +146,50 @@ def split(n, work, elements):
             if not future.cancel():           # started: wait for it
                 future.result()
         job.clear()
+
+
+def _bounds(n, elements):
+    """The batch range [0, n) cut into one contiguous slice per thread."""
+    parts = max(1, min(threads_for(elements), n))
+    return [n * i // parts for i in range(parts + 1)]
+
+
+def chunk_items(item_bytes):
+    """How many batch items of `item_bytes` each (all the arrays a chained
+    pass reads and writes for one item) make one chunk of `split_chunked`, at most."""
+    return max(1, CHUNK_BYTES // max(1, item_bytes))
+
+
+def chunk_bounds(n, most):
+    """The cuts [0, ..., n] of the batch into chunks of at most `most` items,
+    as even as they can be, as many chunks as a multiple of the cores (each
+    thread of a split then gets as many items): they depend on n, `most` and
+    the machine's cores only, not on how many threads a call uses."""
+    count = min(n, _CORES * -(-n // (_CORES * most))) if n else 0
+    return [n * i // count for i in range(count + 1)] if count else [0]
+
+
+def split_chunked(n, most, work, elements):
+    """`split` over the chunks of `chunk_bounds(n, most)`, each thread working
+    through its run of chunks in order: `work(slot, lo, hi)` for each chunk
+    [lo, hi), `slot` the thread's index, below `slots(n, most, elements)`, so
+    that a kernel runs a chain of passes (a compare, then a multiply) on one
+    chunk while it is in the core's cache, in scratch arrays of its own slot,
+    and adds per-chunk partial sums in the chunks' order: the values do not
+    depend on the threads."""
+    cuts = chunk_bounds(n, most)
+    bounds = _bounds(len(cuts) - 1, elements)
+
+    def run(first, last):
+        slot = bounds.index(first)
+        for i in range(first, last):
+            work(slot, cuts[i], cuts[i + 1])
+    split(len(cuts) - 1, run, elements)
+
+
+def slots(n, most, elements):
+    """How many slots `split_chunked(n, most, ..., elements)` hands its work: one per thread."""
+    return len(_bounds(len(chunk_bounds(n, most)) - 1, elements)) - 1
 
 
 def matmul(a, b, out=None):

@@ -52,6 +52,16 @@ those gradients) is applied after the pooling, to the pooled values
 (the Sum of a filter gradient's dy over its leading axes) is computed with
 the filter gradient, as a BLAS product with a ones vector
 (runtime/_src/ops/conv_grad_fused.py).
+
+Two more run a layer's ops as one call, chunk by chunk of the batch so that
+each chunk stays in the core's cache from one op to the next
+(runtime/_src/core/parallel.py `split_chunked`): a Conv2D (keeping its
+patches), its BiasAdd and the tiling MaxPool after them
+(`conv2d_bias_pool`, `Emitter.bias_pool_after`: the Conv2D is emitted at its
+BiasAdd, the MaxPool with it), and a folded pool gradient with the filter
+and bias gradients that read it (`relu_pool_and_filter_grads`,
+`Emitter.filter_grad_of`: the filter gradient is emitted at the
+MaxPoolGrad).
 """
 
 import builtins
@@ -100,6 +110,8 @@ _IN_PLACE = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply"}
 _FRESH_KERNELS = {"Conv2D", "BiasAdd", "Relu", "ReluGrad", "MaxPoolGrad", "MaxPool",
                   "Conv2DBackpropInput", "Conv2DBackpropFilter"}
 _ZEROS = {}                    # dtype name -> its numpy zero (one global per dtype)
+# A MaxPool's / MaxPoolGrad's attrs, passed to the fused kernels as keywords
+_POOL_ATTRS = frozenset(("ksize", "strides", "padding", "explicit_paddings"))
 _SPLIT_ELEMENTS = 1 << 19      # an elementwise result split over the cores from this size
 # Binary ops written into a pooled array (`Emitter.pooled_call`): the ufunc of each.
 _POOLED_BINARY = {"AddV2": "add", "Add": "add", "Sub": "subtract", "Mul": "multiply",
@@ -266,6 +278,9 @@ class Emitter:
         self.kept_patches = {}     # id(Conv2D or its filter gradient) -> the patch matrix local
         self.pooled_relus = set()  # ids of Relu outputs applied after their MaxPool instead
         self.bias_sums = {}        # id(filter gradient) -> its bias gradient's Sum; id(Sum) -> None
+        self.patch_convs = {}      # id(filter gradient) <-> (its Conv2D, the plan's positions)
+        self.emitted = set()       # ids of nodes already emitted with an earlier one
+        self.deferred = {}         # id(BiasAdd) -> (its Conv2D, the MaxPool) emitted with it
         self.pooled = False        # the code hands large arrays to a pool (emit_gives)
 
     # -- naming --
@@ -375,7 +390,10 @@ class Emitter:
         for t in graph.outputs:
             uses[id(t)] = uses.get(id(t), 0) + 1
         drops = _dead_reads(nodes, graph.outputs) if self.depth == 0 else {}
+        positions = {id(n): i for i, n in enumerate(nodes)}
         for conv, grad in _shared_patches(nodes):
+            self.patch_convs[id(grad)] = (conv, positions)
+            self.patch_convs[id(conv)] = (grad, positions)
             self.kept_patches[id(conv)] = self.kept_patches[id(grad)] = self.local(
                 "patches_" + conv.name)
             total = _bias_sum(nodes, grad, self.readers)
@@ -428,7 +446,7 @@ class Emitter:
         if node.op == "Const":
             self.names[id(node.outputs[0])] = self.bind(node.name, scalar(node.attrs["value"]))
             return
-        if self.bias_sums.get(id(node), 0) is None:
+        if self.bias_sums.get(id(node), 0) is None or id(node) in self.emitted:
             return              # a bias gradient computed with its filter gradient
         folded = self.aliases.get(id(node.outputs[0])) if node.outputs else None
         if folded is not None:
@@ -443,12 +461,18 @@ class Emitter:
             self.pooled_relus.add(id(node.outputs[0]))
             self.names[id(node.outputs[0])] = self.expr(node.inputs[0])
             return
+        if id(node) in self.deferred:
+            self.emit_conv_bias_pool(node, indent)
+            return
         template = self.template_for(node)
         args = [self.expr(t) for t in node.inputs]
         if id(node) in self.kept_patches:
             self.emit_shared_patches(node, args, indent)
             return
         relu_grad = self.relu_grad_after_pool(node)
+        if relu_grad is not None and self.emit_pool_and_filter_grads(node, relu_grad, args,
+                                                                     indent):
+            return
         in_place = self.in_place_kernel(node, args)
         if relu_grad is not None:       # ReluGrad on the pooled gradient (see the method)
             kernel = self.bind("max_pool_grad_of_relu", pool_ops.max_pool_grad_of_relu)
@@ -533,6 +557,10 @@ class Emitter:
         rows = self.kept_patches[id(node)]
         attrs = self.attr_args(node)
         if node.op == "Conv2D":
+            chain = self.bias_pool_after(node)
+            if chain is not None:       # emitted with the BiasAdd (`emit_conv_bias_pool`)
+                self.deferred[id(chain[0])] = (node, chain[1])
+                return
             kernel = self.bind("conv2d_keeping_patches", conv_ops.conv2d_keeping_patches)
             out = self.out_targets(node)
             self.emit(indent, f"{out}, {rows} = {kernel}({', '.join(args + attrs)})", node)
@@ -552,6 +580,109 @@ class Emitter:
         self.globals["_give"] = workspace.give
         self.pooled = True
         self.emit(indent, f"_give({rows}); del {rows}  # the patch matrix's last use")
+
+    def filter_grad_of(self, node, relu_grad):
+        """The Conv2DBackpropFilter that reads the folded pool gradient
+        `relu_grad` as its dy (other ops may read it too: the input gradient),
+        taking its patch matrix from a Conv2D planned before `node` (the
+        MaxPoolGrad); else None."""
+        out = relu_grad.outputs[0]
+        grads = [r for r in self.readers.get(id(out), ()) if r.op == "Conv2DBackpropFilter"]
+        if len(grads) != 1 or id(grads[0]) not in self.kept_patches \
+                or grads[0].inputs[0] is not out or id(grads[0]) not in self.patch_convs:
+            return None
+        grad = grads[0]
+        conv, positions = self.patch_convs[id(grad)]
+        if positions.get(id(conv), len(positions)) >= positions.get(id(node), -1) \
+                or out.dtype.name not in ("float32", "float64"):
+            return None
+        return grad
+
+    def emit_pool_and_filter_grads(self, node, relu_grad, args, indent):
+        """The folded pool gradient of `node` (a MaxPoolGrad, see
+        `relu_grad_after_pool`) and the filter and bias gradients that read it
+        (`filter_grad_of`), from one call that takes the filter's partial
+        products chunk by chunk while each chunk of the pool gradient is in the
+        cache (runtime/_src/ops/conv_grad_fused.py). False when not that case."""
+        grad = self.filter_grad_of(node, relu_grad)
+        if grad is None or not set(node.attrs) <= _POOL_ATTRS:
+            return False
+        rows = self.kept_patches[id(grad)]
+        kernel = self.bind("relu_pool_and_filter_grads",
+                           conv_grad_fused.relu_pool_and_filter_grads)
+        renamed = {"strides": "pool_strides", "padding": "pool_padding",
+                   "explicit_paddings": "pool_explicit"}
+        attrs = [f"{renamed.get(key, key)}={self.literal(node.name + '_' + key, value)}"
+                 for key, value in node.attrs.items()]
+        total = self.bias_sums.get(id(grad))
+        targets = [self.out_targets(node), self.out_targets(grad),
+                   self.out_targets(total) if total is not None else "_"]
+        conv_args = [self.expr(t) for t in grad.inputs[1:]]
+        call = f"{kernel}({', '.join(args + [rows] + conv_args + attrs + self.attr_args(grad))})"
+        self.emit(indent, f"{', '.join(targets)} = {call}", node)
+        self.fresh.update((id(node.outputs[0]), id(grad.outputs[0])))
+        self.aliases[id(relu_grad.outputs[0])] = self.expr(node.outputs[0])
+        self.emitted.add(id(grad))
+        self.globals["_give"] = workspace.give
+        self.pooled = True
+        self.emit(indent, f"_give({rows}); del {rows}  # the patch matrix's last use")
+        return True
+
+    def bias_pool_after(self, conv):
+        """(BiasAdd, MaxPool) when the Conv2D `conv` (keeping its patches) is
+        read only by a BiasAdd of its channels, whose result (or the ReLU of
+        it that `relu_after_pool` moves past the pooling) a MaxPool of tiling
+        VALID windows reads, both planned in the same graph before the filter
+        gradient (which reads the Conv2D's inputs later, so they are still
+        there); else None. The three then run as one call."""
+        out = conv.outputs[0]
+        readers = self.readers.get(id(out), ())
+        if self.uses.get(id(out)) != 1 or len(readers) != 1 or readers[0].op != "BiasAdd":
+            return None
+        bias_add = readers[0]
+        bias, dims = bias_add.inputs[1], out.shape.dims
+        if (bias_add.inputs[0] is not out or dims is None or len(dims) != 4
+                or out.dtype.name not in ("float32", "float64")
+                or str(bias_add.attrs.get("data_format", "NHWC")).startswith("NC")
+                or bias.dtype is not out.dtype or bias.shape.rank != 1
+                or dims[-1] is None or dims[-1] != bias.shape.dims[0]):
+            return None
+        grad, positions = self.patch_convs[id(conv)]
+        if not positions.get(id(bias_add), len(positions)) < positions[id(grad)]:
+            return None            # the filter gradient, a later reader of x and f, keeps them
+        pooled = [bias_add.outputs[0]]
+        for reader in self.readers.get(id(pooled[0]), ()):
+            if reader.op == "Relu" and reader.inputs[0] is pooled[0] \
+                    and self.relu_after_pool(reader):
+                pooled.append(reader.outputs[0])
+        for value in pooled:
+            for reader in self.readers.get(id(value), ()):
+                attrs = reader.attrs
+                if (reader.op == "MaxPool" and reader.inputs[0] is value
+                        and id(reader) in positions and set(attrs) <= _POOL_ATTRS
+                        and attrs.get("padding") == "VALID"
+                        and tuple(attrs.get("strides", ())) == tuple(attrs.get("ksize", ()))):
+                    return bias_add, reader
+        return None
+
+    def emit_conv_bias_pool(self, bias_add, indent):
+        """The deferred Conv2D of this BiasAdd, the BiasAdd and a MaxPool of
+        it as one call (`bias_pool_after`, runtime/_src/ops/conv_grad_fused.py),
+        with the moved ReLU on the pooled values."""
+        conv, pool = self.deferred[id(bias_add)]
+        kernel = self.bind("conv2d_bias_pool", conv_grad_fused.conv2d_bias_pool)
+        renamed = {"strides": "pool_strides", "padding": "pool_padding",
+                   "explicit_paddings": "pool_explicit"}
+        attrs = [f"{renamed.get(key, key)}={self.literal(pool.name + '_' + key, value)}"
+                 for key, value in pool.attrs.items()] + self.attr_args(conv)
+        inputs = [self.expr(t) for t in conv.inputs] + [self.expr(bias_add.inputs[1])]
+        if pool.inputs[0] is not bias_add.outputs[0]:      # the ReLU, applied after the pool
+            attrs.append("relu=True")
+        targets = [self.out_targets(bias_add), self.kept_patches[id(conv)],
+                   self.out_targets(pool)]
+        self.emit(indent, f"{', '.join(targets)} = {kernel}({', '.join(inputs + attrs)})", conv)
+        self.fresh.update((id(bias_add.outputs[0]), id(pool.outputs[0])))
+        self.emitted.add(id(pool))
 
     def relu_grad_after_pool(self, node):
         """The ReluGrad that is the only reader of this MaxPoolGrad's result and

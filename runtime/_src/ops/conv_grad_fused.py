@@ -1,5 +1,13 @@
 """A convolution's filter and bias gradients together, as the generated code
-of a training step calls them (runtime/_src/exec/codegen.py).
+of a training step calls them (runtime/_src/exec/codegen.py), and the forward
+convolution, bias add and max pooling of a layer in one pass.
+
+`conv2d_bias_pool`: a Conv2D whose result only a BiasAdd reads, pooled by a
+MaxPool of tiling windows (after the ReLU the generated code moves past the
+pooling), adds the bias to each chunk of the batch and pools it right after
+the chunk's product (runtime/_src/ops/im2col.py `patch_product`), while it is
+in the core's cache: the same ufuncs on the same values, so the same bits as
+the three kernels one after the other.
 
 A Conv2D followed by a bias add has two gradients that read the same output
 gradient dy (N, OH, OW, O): the filter's (Conv2DBackpropFilter, here from the
@@ -11,14 +19,26 @@ a CNN's first activations' gradient (whose rows are only O wide), and it
 differs from that sum by float rounding only (BLAS adds in several lanes:
 on 21,632 rows of normal values, a third of numpy's error against a float64
 sum). A sum of zeros is +0, as TensorFlow's.
+
+When that dy is the folded ReLU and max-pool gradient of the layer above
+(pool_ops.max_pool_grad_of_relu), the three come from one call
+(`relu_pool_and_filter_grads`): each chunk of the batch has its pool
+gradient written and then, while it is still in the core's cache, its
+filter and bias partial products taken; the partial sums are added in the
+chunks' order (the same chunks for any number of threads), which differs
+from one product over the batch by float rounding only.
 """
 
 import numpy as np
 
-from runtime._src.core import workspace
-from runtime._src.ops.conv_ops import conv2d_backprop_filter_from_patches
+from runtime._src.core import parallel, workspace
+from runtime._src.ops import pool_ops
+from runtime._src.ops.conv_ops import (_pads, conv2d_backprop_filter_from_patches,
+                                       conv2d_keeping_patches)
+from runtime._src.ops.im2col import patch_rows
 
-__all__ = ["conv2d_filter_and_bias_grads", "bias_gradient"]
+__all__ = ["conv2d_filter_and_bias_grads", "bias_gradient", "relu_pool_and_filter_grads",
+           "conv2d_bias_pool"]
 
 _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -43,3 +63,112 @@ def bias_gradient(dy):
     total = np.matmul(ones, rows)
     workspace.release(ones)
     return total
+
+
+def relu_pool_and_filter_grads(dy, x, y, patches_, conv_x, f, ksize, pool_strides,
+                               pool_padding, pool_explicit, strides, padding,
+                               explicit_paddings, dilations):
+    """(g = max_pool_grad_of_relu(dy, x, y, ...), the Conv2DBackpropFilter of
+    g for Conv2D(conv_x, f) from its patch matrix `patches_`, the bias
+    gradient of g), chunk by chunk when the pool's windows tile `x` (see the
+    module docstring); else the two kernels one after the other."""
+    fused = _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding,
+                           pool_explicit)
+    if fused is not None:
+        return fused
+    grad = pool_ops.max_pool_grad_of_relu(dy, x, y, ksize, pool_strides, pool_padding,
+                                          pool_explicit)
+    return (grad,) + conv2d_filter_and_bias_grads(grad, patches_, conv_x, f, strides, padding,
+                                                  explicit_paddings, dilations)
+
+
+def _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding, pool_explicit):
+    """`relu_pool_and_filter_grads` on the one-comparison path, or None."""
+    if (patches_ is None or x.ndim != 4 or x.dtype not in _BLAS_FLOATS
+            or not (dy.dtype == y.dtype == patches_.dtype == f.dtype == x.dtype)
+            or f.shape[3] != x.shape[3]
+            or pool_ops._tiles(x, ksize, pool_strides, pool_padding, pool_explicit) is None):
+        return None
+    n, oh, ow, depth = x.shape
+    per = oh * ow
+    rows = patch_rows(patches_, (n, oh, ow) + f.shape[:3])
+    if rows.shape[0] != n * per:
+        return None
+    item_bytes = per * rows.shape[1] * x.itemsize
+    chunk = pool_ops.matched_chunk(x, y, ksize, item_bytes)
+    cuts = parallel.chunk_bounds(n, chunk)
+    index = {lo: i for i, lo in enumerate(cuts[:-1])}
+    filter_parts = workspace.empty((len(index), rows.shape[1], depth), x.dtype)
+    bias_parts = workspace.empty((len(index), depth), x.dtype)
+    ones = workspace.empty((chunk * per,), x.dtype)
+    ones.fill(1)
+
+    def after(lo, hi, grad):            # this chunk's filter and bias sums
+        g = grad[lo:hi].reshape((hi - lo) * per, depth)
+        np.matmul(rows[lo * per:hi * per].T, g, out=filter_parts[index[lo]])
+        np.matmul(ones[:len(g)], g, out=bias_parts[index[lo]])
+    grad = pool_ops._matched_grad(dy, x, y, ksize, after, item_bytes)
+    if grad is not None:
+        grad = grad, _chunk_sum(filter_parts).reshape(f.shape), _chunk_sum(bias_parts)
+    for array in (filter_parts, bias_parts, ones):
+        workspace.release(array)
+    return grad
+
+
+def _chunk_sum(parts):
+    """The chunks' partial sums `parts` (chunks, ...) added in the chunks' order."""
+    total = workspace.zeros(parts.shape[1:], parts.dtype)
+    for part in parts:
+        np.add(total, part, out=total)
+    return total
+
+
+def conv2d_bias_pool(x, f, bias, ksize, pool_strides, pool_padding, pool_explicit, strides,
+                     padding, explicit_paddings, dilations, relu=False):
+    """(BiasAdd(Conv2D(x, f), bias), the Conv2D's patch matrix (see
+    `conv2d_keeping_patches`), MaxPool of that sum (and its ReLU, `relu`:
+    max(pooled, 0), which the generated code moves after the pooling)), the
+    bias added and the pooling done chunk by chunk when the windows tile the
+    result (see the module docstring); else the kernels one after the other."""
+    conv = (strides, padding, explicit_paddings, dilations)
+    pool = (ksize, pool_strides, pool_padding, pool_explicit)
+    tiled = _tiled_shape(x, f, bias, conv, pool)
+    zero = x.dtype.type(0)
+    if tiled is None:
+        y, rows = conv2d_keeping_patches(x, f, *conv)
+        y = np.add(y, bias, out=y)
+        pooled = pool_ops._max_pool(y, *pool)
+        return y, rows, np.maximum(pooled, zero, out=pooled) if relu else pooled
+    (n, oh, ow, depth), (ph, pw) = tiled
+    (kh, kw), per = ksize, oh * ow
+    pooled = workspace.empty((n, ph, pw, depth), x.dtype)
+
+    def after(lo, hi, out):             # this chunk's bias add and pooling
+        part = out[lo * per:hi * per].reshape(hi - lo, oh, ow, depth)
+        np.add(part, bias, out=part)
+        tiles = part[:, :ph * kh, :pw * kw].reshape(hi - lo, ph, kh, pw, kw, depth)
+        pool_ops._window_max(pool_ops._tile_taps(tiles), pooled[lo:hi])
+        if relu:
+            np.maximum(pooled[lo:hi], zero, out=pooled[lo:hi])
+    y, rows = conv2d_keeping_patches(x, f, *conv, after=after)
+    return y, rows, pooled
+
+
+def _tiled_shape(x, f, bias, conv, pool):
+    """((N, OH, OW, O) of the convolution, (PH, PW) of the pooling) when the
+    chunked path applies: a float32/64 ungrouped convolution of a 4-D input,
+    a bias of its channels, pooling windows that tile its result; else None."""
+    if (x.ndim != 4 or f.ndim != 4 or x.dtype not in _BLAS_FLOATS
+            or not (f.dtype == bias.dtype == x.dtype) or f.shape[2] != x.shape[3]
+            or bias.shape != f.shape[3:]):
+        return None
+    strides, padding, explicit, dilations = conv
+    _, (oh, ow) = _pads(x.shape, f.shape[:2], strides, dilations, padding, explicit)
+    ksize, pool_strides, pool_padding, pool_explicit = pool
+    if oh is None or min(oh, ow) <= 0 or tuple(pool_strides) != tuple(ksize) or min(ksize) <= 0:
+        return None
+    pads, out = _pads((x.shape[0], oh, ow, f.shape[3]), ksize, ksize, (1, 1), pool_padding,
+                      pool_explicit)
+    if any(p for pair in pads for p in pair) or min(out) <= 0:
+        return None
+    return (x.shape[0], oh, ow, f.shape[3]), tuple(out)

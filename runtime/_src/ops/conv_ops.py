@@ -34,7 +34,7 @@ from runtime._src.ops import shape_rules as rules
 from runtime._src.ops.array_ops import zeros_like
 from runtime._src.ops.manipulation_ops import expand_dims, squeeze, transpose
 from runtime._src.ops.base_ops import FLOATS, NUMERIC, dtype_error
-from runtime._src.ops.im2col import patch_matrix, patch_rows
+from runtime._src.ops.im2col import patch_matrix, patch_product, patch_rows
 
 __all__ = ["conv1d", "conv2d", "convolution", "max_pool1d", "max_pool2d", "avg_pool1d",
            "avg_pool2d", "max_pool", "avg_pool", "window_padding", "patches", "add_patches",
@@ -182,8 +182,9 @@ def _conv2d(x, f, strides, padding, explicit_paddings, dilations):
     return y
 
 
-def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations):
-    """Conv2D's kernel, returning (result, its im2col patch matrix or None).
+def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations, after=None):
+    """Conv2D's kernel, returning (result, its im2col patch matrix or None);
+    `after` as `patch_product`'s, on an ungrouped convolution's product.
 
     The generated code of a graph keeps the matrix for the Conv2DBackpropFilter
     of the same input and filter (`conv2d_backprop_filter_from_patches`), which
@@ -203,10 +204,9 @@ def conv2d_keeping_patches(x, f, strides, padding, explicit_paddings, dilations)
     groups = _group_slices(x.shape[-1], f)
     owner = None
     if len(groups) == 1:          # im2col: one copy of the patches, one matrix product
-        owner = patch_matrix(cols)
-        rows = patch_rows(owner, cols.shape)
-        y = parallel.matmul(rows, f.reshape(rows.shape[1], -1),
-                            workspace.empty((rows.shape[0], f.shape[3]), rows.dtype))
+        rows = int(np.prod(cols.shape[:3]))
+        owner, y = patch_product(cols, f.reshape(int(np.prod(f.shape[:3])), f.shape[3]),
+                                 workspace.empty((rows, f.shape[3]), f.dtype), after)
         y = y.reshape(cols.shape[:3] + f.shape[3:])
     else:
         y = _joined([np.tensordot(cols[..., i], f[..., o], axes=3) for i, o in groups])
@@ -296,13 +296,14 @@ def _conv2d_backprop_input(dy, x, f, strides, padding, explicit_paddings, dilati
     xs, _ = _unbatched(x)
     pads, _ = _pads(xs.shape, f.shape[:2], strides, dilations, padding, explicit_paddings)
     padded = (xs.shape[0], xs.shape[1] + sum(pads[0]), xs.shape[2] + sum(pads[1]), xs.shape[3])
-    grad = workspace.zeros(padded, np.result_type(dy, f))
+    grad = workspace.empty(padded, np.result_type(dy, f))
     n, oh, ow, _ = dy.shape
     groups = _group_slices(xs.shape[-1], f)
     width = groups[0][0].stop - groups[0][0].start
     part = workspace.empty((n * oh * ow, width), grad.dtype)
 
-    def taps(lo, hi, add=np.add):   # the batch slice [lo, hi): its products and adds
+    def taps(lo, hi, add=np.add):   # the batch slice [lo, hi): zeros, its products and adds
+        grad[lo:hi] = 0
         rows = dy[lo:hi].reshape((hi - lo) * oh * ow, dy.shape[3])
         out = part[lo * oh * ow:hi * oh * ow]
         for a in range(f.shape[0]):

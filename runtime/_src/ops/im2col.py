@@ -1,12 +1,15 @@
 """im2col for the convolution kernels (conv_ops.py): a patch view copied
 once into a matrix for one product, in the layout that copies fastest, into a
-workspace array in a graph's run (runtime/_src/core/workspace.py)."""
+workspace array in a graph's run (runtime/_src/core/workspace.py).
+
+`patch_product` copies and multiplies chunk by chunk of the batch, each
+chunk's rows multiplied while the copy has left them in the core's cache."""
 
 import numpy as np
 
-from runtime._src.core import parallel, workspace
+from runtime._src.core import blas, parallel, workspace
 
-__all__ = ["patch_matrix", "patch_rows"]
+__all__ = ["patch_matrix", "patch_rows", "patch_product"]
 
 
 def patch_matrix(cols):
@@ -35,3 +38,50 @@ def patch_rows(owner, cols_shape):
     """The (N*OH*OW, KH*KW*C) patch matrix in `patch_matrix`'s array `owner`."""
     n, oh, ow, kh, kw, c = cols_shape
     return owner if c >= 4 else owner.T
+
+
+def patch_product(cols, weights, out, after=None):
+    """`patch_matrix(cols)` (returned), and `out` = its `patch_rows` . `weights`
+    (a (KH*KW*C, O) matrix): the forward product of a convolution. Then
+    `after(lo, hi, out)`, when given, for each chunk [lo, hi) of the batch
+    whose rows of `out` are done (for the whole batch at once when not chunked).
+
+    While BLAS runs on one thread (runtime/_src/core/blas.py), the copy and
+    the product run chunk by chunk of the batch (`parallel.split_chunked`):
+    a chunk's patch rows are multiplied right after they are copied, from
+    the core's cache, instead of after the whole matrix has gone out to
+    memory. Each output row is the same row's product with `weights`, the same
+    bits as one product for the usual sizes (BLAS may take another kernel for
+    a chunk of a few rows: equal within float rounding). With several BLAS
+    threads, one product over the whole matrix."""
+    n, oh, ow, kh, kw, c = cols.shape
+    if not blas.single_threaded():
+        owner = patch_matrix(cols)
+        parallel.matmul(patch_rows(owner, cols.shape), weights, out)
+        if after is not None:
+            after(0, n, out)
+        return owner, out
+    per, depth = oh * ow, kh * kw * c
+    if c >= 4:
+        owner = workspace.empty((n * per, depth), cols.dtype)
+        target = owner.reshape(cols.shape)
+
+        def work(slot, lo, hi):
+            np.copyto(target[lo:hi], cols[lo:hi])
+            np.matmul(owner[lo * per:hi * per], weights, out=out[lo * per:hi * per])
+            if after is not None:
+                after(lo, hi, out)
+    else:
+        owner = workspace.empty((depth, n * per), cols.dtype)
+        by_tap, source = owner.reshape(kh, kw, c, n, oh, ow), cols.transpose(3, 4, 5, 0, 1, 2)
+
+        def work(slot, lo, hi):
+            np.copyto(by_tap[:, :, :, lo:hi], source[:, :, :, lo:hi])
+            np.matmul(owner[:, lo * per:hi * per].T, weights, out=out[lo * per:hi * per])
+            if after is not None:
+                after(lo, hi, out)
+    item = per * (depth + weights.shape[1]) * owner.itemsize
+    macs = n * per * depth * weights.shape[1]
+    parallel.split_chunked(n, parallel.chunk_items(item), work,
+                           max(owner.size, macs // parallel.MACS_PER_ELEMENT))
+    return owner, out

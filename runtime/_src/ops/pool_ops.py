@@ -209,7 +209,14 @@ def max_pool_grad_of_relu(dy, x, y, ksize, strides, padding, explicit_paddings):
     return grad
 
 
-def _matched_grad(dy, x, y, ksize):
+def matched_chunk(x, y, ksize, item_bytes=0):
+    """The batch items in each chunk of `_matched_grad` (see there)."""
+    item = (2 * x[:1].nbytes + x[:1].size + item_bytes
+            + 2 * ksize[1] * y[:1].nbytes)     # x, grad, matches, the two widened arrays
+    return min(len(x), parallel.chunk_items(item)) or 1
+
+
+def _matched_grad(dy, x, y, ksize, after=None, item_bytes=0):
     """The folded ReLU and max-pool gradient for tiling windows in whole rows
     of x: each window's maximum y and its dy widened to the window's width
     (N, OH, OW, KW, C), so that one comparison with the rows of x, whose
@@ -220,32 +227,47 @@ def _matched_grad(dy, x, y, ksize):
     elements (all <= 0) equals, so it gets no match (nor does a NaN one).
     None, for the exact routing, when dy is not finite or when a window has
     tied maxima (more matches than positive windows): TF sends the gradient
-    to the first only."""
+    to the first only.
+
+    The passes run chunk by chunk of the batch (`parallel.split_chunked`), a
+    chunk's widened arrays and matches in scratch arrays of its thread that
+    stay in the core's cache from the comparison to the product; `after(lo,
+    hi, grad)`, when given, then reads the chunk's gradient grad[lo:hi] while
+    it is there too (runtime/_src/ops/conv_grad_fused.py), `item_bytes` more
+    per item (the result is dropped when this returns None)."""
     if dy.dtype.kind != "f" or not np.isfinite(np.add.reduce(dy, axis=None)):
         return None
     (kh, kw), (n, oh, ow, c) = ksize, y.shape
     least = np.finfo(y.dtype).smallest_subnormal
-    wide_y, wide_dy = (workspace.empty((n, oh, ow, kw, c), dy.dtype) for _ in range(2))
-    matches = workspace.empty((n, oh, kh, ow, kw, c), bool)
+    chunk = matched_chunk(x, y, ksize, item_bytes)
+    slots = parallel.slots(n, chunk, x.size)
+    wide_y, wide_dy = (workspace.empty((slots, chunk, oh, ow, kw, c), dy.dtype)
+                       for _ in range(2))
+    matches = workspace.empty((slots, chunk, oh, kh, ow, kw, c), bool)
     x_tiles = _tiles(x, ksize, ksize, "VALID", ((0, 0), (0, 0)))
+    grad = _tiled_grad_array(x, ksize, dy.dtype)
+    grad_tiles = _tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0)))
     counts = [0] * n
 
-    def compare(lo, hi):        # the batch slice [lo, hi)
-        np.maximum(y[lo:hi, :, :, None], least, out=wide_y[lo:hi])
-        np.copyto(wide_dy[lo:hi], dy[lo:hi, :, :, None])
-        np.equal(x_tiles[lo:hi], wide_y[lo:hi, :, None], out=matches[lo:hi])
-        counts[lo] = np.count_nonzero(matches[lo:hi])
-    parallel.split(n, compare, x.size)
+    def route(slot, lo, hi):    # the chunk [lo, hi) of the batch
+        size = hi - lo
+        part_y, part_dy, match = wide_y[slot, :size], wide_dy[slot, :size], matches[slot, :size]
+        np.maximum(y[lo:hi, :, :, None], least, out=part_y)
+        np.copyto(part_dy, dy[lo:hi, :, :, None])
+        np.equal(x_tiles[lo:hi], part_y[:, :, None], out=match)
+        counts[lo] = np.count_nonzero(match)
+        np.multiply(match, part_dy[:, :, None], out=grad_tiles[lo:hi])
+        if after is not None:
+            after(lo, hi, grad)
+    parallel.split_chunked(n, chunk, route, x.size)
     positive = workspace.empty(y.shape, bool)
     np.greater(y, 0, out=positive)
-    grad = None
-    if sum(counts) == np.count_nonzero(positive):
-        grad = _tiled_grad_array(x, ksize, dy.dtype)
-        grad_tiles = _tiles(grad, ksize, ksize, "VALID", ((0, 0), (0, 0)))
-        parallel.split(n, lambda lo, hi: np.multiply(matches[lo:hi], wide_dy[lo:hi, :, None],
-                                                     out=grad_tiles[lo:hi]), x.size)
+    tied = sum(counts) != np.count_nonzero(positive)
     for array in (wide_y, wide_dy, matches, positive):
         workspace.release(array)
+    if tied:
+        workspace.release(grad)
+        return None
     return grad
 
 
