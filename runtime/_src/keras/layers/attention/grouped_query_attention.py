@@ -22,6 +22,7 @@ from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.keras.initializers import initializers
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import Layer
+from runtime._src.keras.layers.core.dense import weight_options_config
 from runtime._src.keras.layers.core.einsum_dense import EinsumDense
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops, shape_ops
 from runtime._src.ops.einsum_ops import einsum
@@ -156,18 +157,11 @@ class GroupedQueryAttention(Layer):
         return tuple(query_shape)
 
     def get_config(self):
-        ser = serialization.serialize_keras_object
         return {**super().get_config(), "head_dim": self.head_dim,
                 "num_query_heads": self.num_query_heads,
                 "num_key_value_heads": self.num_key_value_heads, "use_bias": self.use_bias,
                 "use_gate": self.use_gate, "sliding_window": self.sliding_window,
-                "dropout": self.dropout, "kernel_initializer": ser(self.kernel_initializer),
-                "bias_initializer": ser(self.bias_initializer),
-                "kernel_regularizer": ser(self.kernel_regularizer),
-                "bias_regularizer": ser(self.bias_regularizer),
-                "activity_regularizer": ser(self.activity_regularizer),
-                "kernel_constraint": ser(self.kernel_constraint),
-                "bias_constraint": ser(self.bias_constraint), "seed": self.seed}
+                "dropout": self.dropout, **weight_options_config(self), "seed": self.seed}
 
 
 serialization.register_builtin("keras.layers", GroupedQueryAttention, "GroupQueryAttention")

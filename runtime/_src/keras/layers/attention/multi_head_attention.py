@@ -19,12 +19,9 @@ import math
 
 from runtime._src.core import dtypes
 from runtime._src.core.tensor import convert_to_tensor
-from runtime._src.keras.constraints import constraints
-from runtime._src.keras.regularizers import regularizers
-from runtime._src.keras.initializers import initializers
+from runtime._src.keras.layers.core.dense import set_weight_options, weight_options_config
 from runtime._src.keras.layers.core.einsum_dense import EinsumDense
 from runtime._src.keras.layers.layer import Layer
-from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.ops import array_ops, math_ops, nn_ops, random_ops, reduction_ops
 from runtime._src.ops.einsum_ops import einsum
 from runtime._src.keras.layers.attention.attention import _causal
@@ -106,12 +103,8 @@ class MultiHeadAttention(Layer):
         self.dropout, self.use_bias = float(dropout), bool(use_bias)
         self.output_shape, self.sliding_window = output_shape, sliding_window
         self.use_gate, self.seed = bool(use_gate), seed
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_options(self, kernel_initializer, bias_initializer, kernel_regularizer,
+                           bias_regularizer, kernel_constraint, bias_constraint)
         # None until built; set in this order, the order of Keras's weights
         self._query_dense = self._key_dense = self._gate_dense = None
         self._value_dense = self._output_dense = None
@@ -219,19 +212,12 @@ class MultiHeadAttention(Layer):
                                           else (out,))
 
     def get_config(self):
-        ser = serialization.serialize_keras_object
         return {**super().get_config(), "num_heads": self.num_heads, "key_dim": self.key_dim,
                 "value_dim": self.value_dim, "dropout": self.dropout,
                 "use_bias": self.use_bias, "use_gate": self.use_gate,
                 "output_shape": self.output_shape, "attention_axes": self.attention_axes,
-                "sliding_window": self.sliding_window,
-                "kernel_initializer": ser(self.kernel_initializer),
-                "bias_initializer": ser(self.bias_initializer),
-                "kernel_regularizer": ser(self.kernel_regularizer),
-                "bias_regularizer": ser(self.bias_regularizer),
-                "activity_regularizer": ser(self.activity_regularizer),
-                "kernel_constraint": ser(self.kernel_constraint),
-                "bias_constraint": ser(self.bias_constraint), "seed": self.seed}
+                "sliding_window": self.sliding_window, **weight_options_config(self),
+                "seed": self.seed}
 
     def _axes(self, rank):
         """The attention axes of the projected (batch, ..., heads, size) tensors."""

@@ -123,14 +123,35 @@ def init_kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_i
     """The attributes Dense and Conv2D share; `kernel` and `bias` are made by build()."""
     layer.activation = activations.get(activation)
     layer.use_bias = bool(use_bias)
+    set_weight_options(layer, kernel_initializer, bias_initializer, kernel_regularizer,
+                       bias_regularizer, kernel_constraint, bias_constraint)
+    layer.kernel = None
+    layer.bias = None
+
+
+def set_weight_options(layer, kernel_initializer, bias_initializer, kernel_regularizer,
+                       bias_regularizer, kernel_constraint, bias_constraint):
+    """The kernel's and bias's initializers, regularizers and constraints as
+    the layer's attributes (their identifiers resolved)."""
     layer.kernel_initializer = initializers.get(kernel_initializer)
     layer.bias_initializer = initializers.get(bias_initializer)
     layer.kernel_regularizer = regularizers.get(kernel_regularizer)
     layer.bias_regularizer = regularizers.get(bias_regularizer)
     layer.kernel_constraint = constraints.get(kernel_constraint)
     layer.bias_constraint = constraints.get(bias_constraint)
-    layer.kernel = None
-    layer.bias = None
+
+
+def weight_options_config(layer):
+    """`set_weight_options`' attributes and the activity regularizer, serialized
+    in Keras 3's order."""
+    ser = _serialize
+    return {"kernel_initializer": ser(layer.kernel_initializer),
+            "bias_initializer": ser(layer.bias_initializer),
+            "kernel_regularizer": ser(layer.kernel_regularizer),
+            "bias_regularizer": ser(layer.bias_regularizer),
+            "activity_regularizer": ser(layer.activity_regularizer),
+            "kernel_constraint": ser(layer.kernel_constraint),
+            "bias_constraint": ser(layer.bias_constraint)}
 
 
 def add_kernel_and_bias(layer, kernel_shape, bias_shape):

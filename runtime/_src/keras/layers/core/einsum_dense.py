@@ -21,6 +21,7 @@ from runtime._src.keras.initializers import initializers
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.core import (einsum_quantization, float8_quantization,
                                              quantization)
+from runtime._src.keras.layers.core.dense import weight_options_config
 from runtime._src.keras.layers.core.lora import LoraMixin
 from runtime._src.keras.layers.layer import InputSpec, Layer
 from runtime._src.keras.quantizers import quantizers
@@ -179,12 +180,5 @@ class EinsumDense(quantization.QuantizableKernel, LoraMixin, Layer):
         ser = serialization.serialize_keras_object
         return {**super().get_config(), "output_shape": self.partial_output_shape,
                 "equation": self.equation, "activation": activations.serialize(self.activation),
-                "bias_axes": self.bias_axes,
-                "kernel_initializer": ser(self.kernel_initializer),
-                "bias_initializer": ser(self.bias_initializer),
-                "kernel_regularizer": ser(self.kernel_regularizer),
-                "bias_regularizer": ser(self.bias_regularizer),
-                "activity_regularizer": ser(self.activity_regularizer),
-                "kernel_constraint": ser(self.kernel_constraint),
-                "bias_constraint": ser(self.bias_constraint),
+                "bias_axes": self.bias_axes, **weight_options_config(self),
                 "quantization_config": ser(self.quantization_config)}
