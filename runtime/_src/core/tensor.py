@@ -494,6 +494,10 @@ def flatten_lists(value):
 
 def _check_integral(value, dtype):
     """TypeError for a fractional float, ValueError for a number `dtype` cannot hold."""
+    if value.__class__ is int:      # the commonest value: one comparison when in range
+        low, high = dtype._numeric_limits()
+        if low <= value <= high:
+            return
     for v in flatten_lists(value) if isinstance(value, (list, tuple)) else (value,):
         if isinstance(v, float) and not v.is_integer():
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: "

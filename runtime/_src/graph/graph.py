@@ -142,16 +142,28 @@ class Graph:
 
     def add_node(self, opdef, inputs, attrs, name=None):
         """Infer output dtypes/shapes, append a node, return it."""
-        inputs = [t if t.__class__ is SymbolicTensor and t.node.graph is self
-                  else self._own(t, opdef.name) for t in inputs]
+        # Loops, not comprehensions: this runs for every node traced.
+        owned = []
+        for t in inputs:
+            if t.__class__ is not SymbolicTensor or t.node.graph is not self:
+                t = self._own(t, opdef.name)
+            owned.append(t)
         try:
-            specs = opdef.infer(inputs, attrs)
+            specs = opdef.infer(owned, attrs)
         except (TypeError, ValueError) as e:
             raise type(e)(with_location(f"{opdef.name}: {e}", user_location())) from None
         node_name = self.unique_name(self.name_scope_prefix + (name or opdef.name))
-        node = Node(self, node_name, opdef, inputs, attrs, user_location())
-        node.outputs = tuple([SymbolicTensor(node, i, d, TensorShape(s))
-                              for i, (d, s) in enumerate(specs)])
+        node = Node(self, node_name, opdef, owned, attrs, user_location())
+        # A rule's TensorShape is kept as it is (shapes are never changed in
+        # place: set_shape gives a tensor a new one).
+        if specs.__class__ is list and len(specs) == 1:
+            d, s = specs[0]
+            node.outputs = (SymbolicTensor(node, 0, d, s if s.__class__ is TensorShape
+                                           else TensorShape(s)),)
+        else:
+            node.outputs = tuple([SymbolicTensor(node, i, d, s if s.__class__ is TensorShape
+                                                 else TensorShape(s))
+                                  for i, (d, s) in enumerate(specs)])
         self.nodes.append(node)
         self._compiled = None
         tapes = getattr(_state, "tapes", None)
