@@ -196,7 +196,8 @@ class Graph:
         if found is not None:
             return found
         if isinstance(t, EagerTensor):
-            watched = self._watched_outer_capture(t)
+            # (no tape recording: the common case, without the call)
+            watched = self._watched_outer_capture(t) if getattr(_state, "tapes", None) else None
             if watched is not None:
                 inner = self.capture(watched)
                 self._capture_map[id(t)] = inner
@@ -286,8 +287,10 @@ def needed_nodes(graph):
     """ids of the nodes a run of `graph` needs: what the outputs need, plus
     every side-effecting node and what it needs (non-strict execution)."""
     needed = set()
-    stack = [t.node for t in graph.outputs]
+    stack = []
     push = stack.append
+    for t in graph.outputs:      # loops, not comprehensions: this runs per graph, per pass
+        push(t.node)
     for n in graph.nodes:        # `n.side_effect`, in line: asked of every node
         if n.opdef.side_effect:
             push(n)
@@ -300,7 +303,7 @@ def needed_nodes(graph):
                 push(n)
                 break
     add = needed.add
-    while stack:                 # loops, not generators: this runs per graph, per pass
+    while stack:
         n = stack.pop()
         if id(n) in needed:
             continue

@@ -62,7 +62,7 @@ def broadcast_shapes(a, b):
 
 
 def check_same_dtype(x, y):
-    if x.dtype != y.dtype:
+    if x.dtype is not y.dtype and x.dtype != y.dtype:    # dtypes are singletons
         raise TypeError(f"inputs must have the same dtype, got {x.dtype.name} and {y.dtype.name}; "
                         "use tf.cast to convert one of them")
 
