@@ -53,7 +53,7 @@ class Context:
         if "ag__" in names or gast.ClassDef in kinds or gast.AsyncFunctionDef in kinds or (
                 gast.FunctionDef in kinds and any(
                     n.__class__ is gast.FunctionDef and n is not node and _is_generator(n)
-                    for n in nodes)):
+                    for n in functions)):
             _set_aside(node, self)
             nodes = None
         # The kinds of node the user's tree holds (None once set aside): a
@@ -237,7 +237,7 @@ def _may_write_objects(ctx):
 
 def _holds(ctx, kinds):
     """True unless the function is known to hold no node of `kinds`."""
-    return ctx.kinds is None or any(k in ctx.kinds for k in kinds)
+    return ctx.kinds is None or not ctx.kinds.isdisjoint(kinds)
 
 
 def _docstring(node):
@@ -542,6 +542,9 @@ def _line_map(statement_lines, info):
             for line, user in statement_lines.items()}
 
 
+_INDENTED_BLANK = re.compile(r"^    $", re.MULTILINE)
+
+
 def _compile(source, filename, fn, name, operators_name="ag__"):
     """Compile `source` inside a factory whose parameters are the original's
     free variables, so the generated function closes over the same cells.
@@ -553,7 +556,9 @@ def _compile(source, filename, fn, name, operators_name="ag__"):
     params = ", ".join(own + [f for f in free if f not in own])
     lines = source.splitlines()
     lines[0] = lines[0].replace(f"def {name}(", "def __autograph_fn(", 1)
-    body = "".join("    " + line + "\n" if line else "\n" for line in lines)
+    # Every line indented one level, blank lines left blank (joined, then the
+    # blank ones' indentation taken out again: no Python loop over the lines).
+    body = _INDENTED_BLANK.sub("", "    " + "\n    ".join(lines) + "\n")
     wrapper = f"def __autograph_factory({params}):\n{body}    return __autograph_fn\n"
     module_code = compile(wrapper, filename, "exec")
     factory = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))

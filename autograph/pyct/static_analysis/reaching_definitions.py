@@ -44,7 +44,10 @@ class _Definedness:
         found = self.memo.get(id(node))
         if found is not None:           # what it reads (a superset of its loads here)
             local = self.local
-            if not any(r in local and r not in defined for r in found[0]):
+            for r in found[0]:
+                if r in local and r not in defined:
+                    break
+            else:
                 return                  # no load to annotate: no walk
         stack = [node]
         while stack:

@@ -74,8 +74,10 @@ class Node:
         """True when the node must run even if no output is used."""
         if self.opdef.side_effect:
             return True
-        subs = self.subgraph_list()
-        return bool(subs) and any(g.has_side_effects() for g in subs)
+        for g in self.subgraph_list():
+            if g.has_side_effects():
+                return True
+        return False
 
     @property
     def stateful(self):
@@ -93,7 +95,10 @@ class Node:
         """`subgraphs()` without the copy: the node's own list, not to be edited."""
         subs = self._subgraphs
         if subs is None:
-            subs = self._subgraphs = [v for v in self.attrs.values() if isinstance(v, Graph)]
+            subs = self._subgraphs = []      # a loop: asked once of every node
+            for v in self.attrs.values():
+                if isinstance(v, Graph):
+                    subs.append(v)
         return subs
 
     def __repr__(self):
@@ -352,12 +357,19 @@ def _flag(graph, name):
     node of every enclosing graph."""
     memo = getattr(_state, "flag_memo", None)
     if memo is None:
-        return any(getattr(n, name) for n in graph.nodes)
+        return _any_node(graph, name)
     key = (id(graph), name)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = any(getattr(n, name) for n in graph.nodes)
+        found = memo[key] = _any_node(graph, name)
     return found
+
+
+def _any_node(graph, name):
+    for n in graph.nodes:          # a loop, not a generator: asked of every nested graph
+        if getattr(n, name):
+            return True
+    return False
 
 
 @contextlib.contextmanager

@@ -226,7 +226,10 @@ class _Nesting:
         return self._order
 
     def count_nodes(self):
-        return sum(len(g.nodes) for g in self._current())
+        count = 0
+        for g in self._current():
+            count += len(g.nodes)
+        return count
 
     def graphs_and_stamps(self, wanted):
         """(the graphs in `wanted` (ids; None for all), parents first;

@@ -74,16 +74,21 @@ def replace_uses(graph, mapping):
     """Make every user of a tensor in `mapping` use its replacement instead."""
     if not mapping:
         return
+    # Loops, not generators: this runs for every edit, over every nested graph.
     for node in graph.nodes:
-        if any(id(t) in mapping for t in node.inputs):
-            node.inputs = tuple(resolve(mapping, t) for t in node.inputs)
+        for t in node.inputs:
+            if id(t) in mapping:
+                node.inputs = tuple(resolve(mapping, t) for t in node.inputs)
+                break
     graph.outputs = [resolve(mapping, t) for t in graph.outputs]
     for g in walk_graphs(graph):
         if g is graph:
             continue
-        if any(id(outer) in mapping for outer, _ in g.captures):
-            g.captures = [(resolve(mapping, outer), inner) for outer, inner in g.captures]
-            g._capture_map = {id(outer): inner for outer, inner in g.captures}
+        for outer, _ in g.captures:
+            if id(outer) in mapping:
+                g.captures = [(resolve(mapping, o), inner) for o, inner in g.captures]
+                g._capture_map = {id(o): inner for o, inner in g.captures}
+                break
     invalidate(graph)
 
 
@@ -96,8 +101,11 @@ def substitute_nodes(graph, replacement):
     dead = set()
     messages = []
     for node in graph.nodes:
-        if mapping and node.inputs and any(id(t) in mapping for t in node.inputs):
-            node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
+        if mapping:
+            for t in node.inputs:
+                if id(t) in mapping:
+                    node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
+                    break
         found = replacement(node)
         if found is None:
             continue
