@@ -335,7 +335,10 @@ def _to_gast(node):
     """The gast tree of an ast tree (what gast.ast_to_gast returns), each
     node with a line annotated with it as its user line (anno.USER_LINE)."""
     if node.__class__ is list:
-        return [_to_gast(n) if isinstance(n, ast.AST) else n for n in node]
+        out = []                     # a loop: one per list field of the tree
+        for n in node:
+            out.append(_to_gast(n) if isinstance(n, ast.AST) else n)
+        return out
     cls = node.__class__
     if cls is ast.Name:              # the commonest node: made without gast's constructor
         ctx = _gast_class(node.ctx.__class__)

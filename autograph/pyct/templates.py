@@ -74,7 +74,10 @@ class _Instance:
         replacement is spliced in)."""
         value = self.replacements[key]
         if isinstance(value, (list, tuple)):
-            return [_as_expr(v, list_ctx) for v in self._fresh(key, list(value))]
+            out = []
+            for v in self._fresh(key, list(value)):
+                out.append(_as_expr(v, list_ctx))
+            return out
         return [_as_expr(self._fresh(key, value), ctx)]
 
     def statements(self, key):

@@ -147,7 +147,7 @@ def _run_nested(graph, env, programs, where):
 
 def _run_if(node, branches, env, programs, where):
     branch = branches[0 if env[id(node.inputs[0])] else 1]
-    _bind(branch, (), [env[id(t)] for t in node.inputs[1:]], env)
+    _bind(branch, (), list(map(env.__getitem__, map(id, node.inputs[1:]))), env)
     _run_nested(branch, env, programs, where)
     for t, out in zip(node.outputs, branch.outputs):
         env[id(t)] = env[id(out)]
