@@ -74,7 +74,8 @@ class Node:
         """True when the node must run even if no output is used."""
         if self.opdef.side_effect:
             return True
-        for g in self.subgraph_list():
+        subs = self._subgraphs       # self.subgraph_list(), without the call
+        for g in subs if subs is not None else self.subgraph_list():
             if g.has_side_effects():
                 return True
         return False
@@ -83,8 +84,11 @@ class Node:
     def stateful(self):
         if self.opdef.stateful:
             return True
-        subs = self.subgraph_list()
-        return bool(subs) and any(g.is_stateful() for g in subs)
+        subs = self._subgraphs       # self.subgraph_list(), without the call
+        for g in subs if subs is not None else self.subgraph_list():
+            if g.is_stateful():
+                return True
+        return False
 
     def subgraphs(self):
         """The graphs among the attrs (cond branches, loop bodies), in attr order.

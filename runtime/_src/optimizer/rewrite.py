@@ -41,9 +41,9 @@ def walk_graphs(graph):
 _stamps = itertools.count(1)
 
 
-def next_stamp():
-    """A number larger than every stamp handed out before (edit order)."""
-    return next(_stamps)
+# next_stamp(): a number larger than every stamp handed out before (edit
+# order). The counter's own method: the optimizer asks after every pass run.
+next_stamp = _stamps.__next__
 
 
 def invalidate(graph):
@@ -92,11 +92,12 @@ def replace_uses(graph, mapping):
     invalidate(graph)
 
 
-def substitute_nodes(graph, replacement):
+def substitute_nodes(graph, replacement, ops=None):
     """One pass over `graph` in program order: `replacement(node)` returns
     None to keep the node, or (tensors equal to its outputs, message) to
     replace it. Later nodes already read the replacements; replaced nodes
-    are removed. Returns the messages."""
+    are removed. Returns the messages. `ops`: the only op names
+    `replacement` may replace (it is not asked about other nodes)."""
     mapping = {}
     dead = set()
     messages = []
@@ -106,6 +107,8 @@ def substitute_nodes(graph, replacement):
                 if id(t) in mapping:
                     node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
                     break
+        if ops is not None and node.op not in ops:
+            continue
         found = replacement(node)
         if found is None:
             continue
