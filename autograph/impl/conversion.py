@@ -542,9 +542,6 @@ def _line_map(statement_lines, info):
             for line, user in statement_lines.items()}
 
 
-_INDENTED_BLANK = re.compile(r"^    $", re.MULTILINE)
-
-
 def _compile(source, filename, fn, name, operators_name="ag__"):
     """Compile `source` inside a factory whose parameters are the original's
     free variables, so the generated function closes over the same cells.
@@ -557,8 +554,11 @@ def _compile(source, filename, fn, name, operators_name="ag__"):
     lines = source.splitlines()
     lines[0] = lines[0].replace(f"def {name}(", "def __autograph_fn(", 1)
     # Every line indented one level, blank lines left blank (joined, then the
-    # blank ones' indentation taken out again: no Python loop over the lines).
-    body = _INDENTED_BLANK.sub("", "    " + "\n    ".join(lines) + "\n")
+    # blank ones' indentation taken out again: no Python loop over the lines;
+    # a pass leaves every other one of a run of blank lines).
+    body = "    " + "\n    ".join(lines) + "\n"
+    while "\n    \n" in body:
+        body = body.replace("\n    \n", "\n\n")
     wrapper = f"def __autograph_factory({params}):\n{body}    return __autograph_fn\n"
     module_code = compile(wrapper, filename, "exec")
     factory = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))

@@ -359,7 +359,7 @@ def _to_gast(node):
         new = gast.ClassDef(node.name, _to_gast(node.bases), _to_gast(node.keywords),
                             _to_gast(node.body), _to_gast(node.decorator_list), [])
         return _copy_location(new, node)
-    target = _gast_class(cls)
+    target = _GAST_CLASSES.get(cls) or _gast_class(cls)
     if target is None:
         return None
     new = target.__new__(target)
@@ -367,7 +367,9 @@ def _to_gast(node):
     values = node.__dict__
     for field in cls._fields:
         if field in values:
-            d[field] = _convert(values[field])
+            value = values[field]    # _convert, in line: this runs for every field
+            d[field] = _to_gast(value) if value.__class__ is list or isinstance(
+                value, ast.AST) else value
     for attr in cls._attributes:
         if attr in values:
             d[attr] = values[attr]

@@ -399,7 +399,7 @@ _NUMPY_TO_DTYPE = {d.np_dtype: d for d in (
 
 def to_numpy_value(value, dtype=None):
     """Convert a Python/numpy value to a numpy value of TensorFlow's dtype."""
-    if dtype is not None:
+    if dtype is not None and dtype.__class__ is not _dtypes.DType:
         dtype = _dtypes.as_dtype(dtype)
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         if value.dtype.kind in "SU" and (dtype is None or dtype.is_string):

@@ -29,7 +29,7 @@ from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.locations import (kernel_error, leaked_tensor_error, user_location,
                                           with_location)
-from runtime._src.graph.op_registry import get_op
+from runtime._src.graph.op_registry import OPS
 
 __all__ = ["Graph", "Node", "current_graph", "needed_nodes", "paused_gc", "kernel_error",
            "leaked_tensor_error", "user_location", "RENDERERS", "PRUNED"]
@@ -182,7 +182,7 @@ class Graph:
         return node
 
     def add_placeholder(self, dtype, shape, name="input"):
-        node = self.add_node(get_op("Placeholder"), [], {"dtype": dtype, "shape": TensorShape(shape)},
+        node = self.add_node(OPS["Placeholder"], [], {"dtype": dtype, "shape": TensorShape(shape)},
                              name=name)
         self.inputs.append(node.outputs[0])
         return node.outputs[0]
@@ -211,7 +211,7 @@ class Graph:
                 inner = self.capture(watched)
                 self._capture_map[id(t)] = inner
                 return inner
-            node = self.add_node(get_op("Const"), [], {"value": t._value, "dtype": t.dtype},
+            node = self.add_node(OPS["Const"], [], {"value": t._value, "dtype": t.dtype},
                                  name="Const")
             inner = node.outputs[0]
             self._keepalive.append(t)
@@ -223,7 +223,7 @@ class Graph:
                 inner = self._own(alias, "capture")   # a replayed custom gradient's copy
                 self._capture_map[id(t)] = inner
                 return inner
-            inner = self.add_node(get_op("Placeholder"), [],
+            inner = self.add_node(OPS["Placeholder"], [],
                                   {"dtype": t.dtype, "shape": t.shape}, name="capture").outputs[0]
             self.captures.append((t, inner))
         self._capture_map[id(t)] = inner
