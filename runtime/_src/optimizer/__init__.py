@@ -162,9 +162,10 @@ def _run_round(tree, passes, wanted, report, check, looked):
         edited = False
         for g in graphs:
             key = (name, id(g))
-            if wanted is not None and key in looked and \
-                    max(edited_below[id(g)], g._edit_stamp) < looked[key]:
-                continue
+            if wanted is not None:
+                last = looked.get(key)          # (max of the two stamps, without the call)
+                if last is not None and edited_below[id(g)] < last and g._edit_stamp < last:
+                    continue
             before = g._edit_stamp
             messages = module.run(g)
             # Each pass finishes its own work in one run: its own edits do
