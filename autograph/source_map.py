@@ -40,7 +40,8 @@ def lookup(filename, lineno):
 
 def user_location(filename, lineno):
     """(file, line) of the user's code for a generated line, or None."""
-    found = lookup(filename, lineno)
+    m = _MAPS.get(filename)          # `lookup`, in line: asked for every node traced
+    found = None if m is None else m.get(lineno)
     return None if found is None else found[:2]
 
 

@@ -44,8 +44,7 @@ class Context:
         self.info = info
         self.recursive = recursive
         nodes = ast_util.walk(node)
-        names = {n.id for n in nodes if n.__class__ is gast.Name}
-        kinds = frozenset([n.__class__ for n in nodes])
+        names, kinds, returns, call_statements, functions = _survey(nodes)
         self.namer = naming.Namer(names | set(fn.__code__.co_names) | {"ag__"})
         # The user's own `ag__` and class statements are set aside until the
         # pipeline is done (see _set_aside / _put_back); `node` changes in place.
@@ -54,20 +53,19 @@ class Context:
         if "ag__" in names or gast.ClassDef in kinds or gast.AsyncFunctionDef in kinds or (
                 gast.FunctionDef in kinds and any(
                     n.__class__ is gast.FunctionDef and n is not node and _is_generator(n)
-                    for n in nodes)):
+                    for n in functions)):
             _set_aside(node, self)
             nodes = None
         # The kinds of node the user's tree holds (None once set aside): a
         # converter with nothing to rewrite is skipped (see convert_tree).
         self.kinds = None if nodes is None else kinds
-        self.returns = None if nodes is None else [n for n in nodes if n.__class__ is gast.Return]
+        self.returns = None if nodes is None else returns
         # Whether a statement is a lone call (what a directive is), None when unknown.
-        self.call_statements = None if nodes is None else any(
-            n.__class__ is gast.Expr and n.value.__class__ is gast.Call for n in nodes)
+        self.call_statements = None if nodes is None else call_statements
         self.names = names
         if nodes is not None and gast.Global not in kinds and gast.Nonlocal not in kinds:
-            activity.none_declared_free(node, nodes)   # no walk to look for them
-        self.update_locals(node, nodes)
+            activity.none_declared_free(node, functions)   # no walk to look for them
+        self.update_locals(node, functions=None if nodes is None else functions)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         self.return_names = set()         # retval_ slots made by the return converter
         self.flag_names = set()           # break_, continue_, do_return flags
@@ -77,14 +75,17 @@ class Context:
         self._closure = dict(zip(fn.__code__.co_freevars,
                                  (_cell_value(c) for c in (fn.__closure__ or ()))))
 
-    def update_locals(self, node, nodes=None):
+    def update_locals(self, node, nodes=None, functions=None):
         """Recompute the names local to the function (and its nested functions)
         after converters added some (flags, retval_). `nodes`: all nodes of
-        `node`, when the caller has them."""
+        `node`, or `functions`: the function definitions among them, when
+        the caller has them."""
+        if functions is None:
+            functions = [n for n in (nodes if nodes is not None else ast_util.walk(node))
+                         if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef))]
         self.local_names = set()
-        for n in nodes if nodes is not None else ast_util.walk(node):
-            if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)):
-                self.local_names |= activity.local_names(n)
+        for n in functions:
+            self.local_names |= activity.local_names(n)
 
     def resolve(self, expr):
         """(True, value) when `expr` (a name or dotted attribute) can be
@@ -108,6 +109,26 @@ class Context:
             expr = expr.value
         return (isinstance(expr, gast.Name) and expr.id in self._closure
                 and expr.id not in self.local_names)
+
+
+def _survey(nodes):
+    """(the names, the node classes, the return statements, whether a
+    statement is a lone call, the function definitions) of `nodes`, in one
+    loop over them."""
+    names, kinds, returns, functions = set(), set(), [], []
+    call_statements = False
+    for n in nodes:
+        cls = n.__class__
+        kinds.add(cls)
+        if cls is gast.Name:
+            names.add(n.id)
+        elif cls is gast.Return:
+            returns.append(n)
+        elif cls is gast.Expr and n.value.__class__ is gast.Call:
+            call_statements = True
+        elif cls is gast.FunctionDef or cls is gast.AsyncFunctionDef:
+            functions.append(n)
+    return names, frozenset(kinds), returns, call_statements, functions
 
 
 def _cell_value(cell):
@@ -216,7 +237,7 @@ def _may_write_objects(ctx):
 
 def _holds(ctx, kinds):
     """True unless the function is known to hold no node of `kinds`."""
-    return ctx.kinds is None or any(k in ctx.kinds for k in kinds)
+    return ctx.kinds is None or not ctx.kinds.isdisjoint(kinds)
 
 
 def _docstring(node):
@@ -532,7 +553,12 @@ def _compile(source, filename, fn, name, operators_name="ag__"):
     params = ", ".join(own + [f for f in free if f not in own])
     lines = source.splitlines()
     lines[0] = lines[0].replace(f"def {name}(", "def __autograph_fn(", 1)
-    body = "".join("    " + line + "\n" if line else "\n" for line in lines)
+    # Every line indented one level, blank lines left blank (joined, then the
+    # blank ones' indentation taken out again: no Python loop over the lines;
+    # a pass leaves every other one of a run of blank lines).
+    body = "    " + "\n    ".join(lines) + "\n"
+    while "\n    \n" in body:
+        body = body.replace("\n    \n", "\n\n")
     wrapper = f"def __autograph_factory({params}):\n{body}    return __autograph_fn\n"
     module_code = compile(wrapper, filename, "exec")
     factory = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))

@@ -108,7 +108,7 @@ class IfBranches:
         self.raw[which] = out
         # Its values as they are now: the other branch starts from the same
         # objects and may change a dict or list this one returns.
-        self.snap[which] = tuple(_snapshot(v) for v in out)
+        self.snap[which] = tuple(map(_snapshot, out))
         return self.snap[which]
 
     def outputs(self, which):

@@ -30,7 +30,11 @@ def _annos(node):
 
 
 def setanno(node, key, value, replace=False):
-    annos = _annos(node)
+    values = node.__dict__           # _annos, in line: the analyses set thousands
+    annos = values.get(_KEY)
+    if annos is None:
+        values[_KEY] = {key: value}
+        return
     if not replace and key in annos and annos[key] is not value and annos[key] != value:
         raise ValueError(f"annotation {key!r} of {type(node).__name__} is already set")
     annos[key] = value

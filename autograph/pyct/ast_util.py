@@ -191,7 +191,10 @@ def context(ctx):
 
 
 def name(id_, ctx=gast.Load):
-    return make(gast.Name, id=id_, ctx=ctx.__new__(ctx), annotation=None, type_comment=None)
+    node = gast.Name.__new__(gast.Name)     # `make`, in line: converters make thousands
+    node.__dict__ = {"id": id_, "ctx": ctx.__new__(ctx), "annotation": None,
+                     "type_comment": None}
+    return node
 
 
 def constant(value):

@@ -52,9 +52,9 @@ def collect(lines, def_line, end_line):
     Python, would cost more than converting the function.
     """
     chunk = lines[def_line - 1:end_line]
-    if not any("#" in line for line in chunk):
-        return []
     text = "".join(chunk)
+    if "#" not in text:
+        return []
     starts = list(itertools.accumulate((len(line) for line in chunk), initial=0))
     found = []
     for match in _TOKENS.finditer(text):

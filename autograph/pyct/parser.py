@@ -335,7 +335,10 @@ def _to_gast(node):
     """The gast tree of an ast tree (what gast.ast_to_gast returns), each
     node with a line annotated with it as its user line (anno.USER_LINE)."""
     if node.__class__ is list:
-        return [_to_gast(n) if isinstance(n, ast.AST) else n for n in node]
+        out = []                     # a loop: one per list field of the tree
+        for n in node:
+            out.append(_to_gast(n) if isinstance(n, ast.AST) else n)
+        return out
     cls = node.__class__
     if cls is ast.Name:              # the commonest node: made without gast's constructor
         ctx = _gast_class(node.ctx.__class__)
@@ -356,7 +359,7 @@ def _to_gast(node):
         new = gast.ClassDef(node.name, _to_gast(node.bases), _to_gast(node.keywords),
                             _to_gast(node.body), _to_gast(node.decorator_list), [])
         return _copy_location(new, node)
-    target = _gast_class(cls)
+    target = _GAST_CLASSES.get(cls) or _gast_class(cls)
     if target is None:
         return None
     new = target.__new__(target)
@@ -364,7 +367,9 @@ def _to_gast(node):
     values = node.__dict__
     for field in cls._fields:
         if field in values:
-            d[field] = _convert(values[field])
+            value = values[field]    # _convert, in line: this runs for every field
+            d[field] = _to_gast(value) if value.__class__ is list or isinstance(
+                value, ast.AST) else value
     for attr in cls._attributes:
         if attr in values:
             d[attr] = values[attr]

@@ -33,15 +33,16 @@ _SEQUENCES = (gast.Tuple, gast.List)
 
 
 def _set_ctx(node, ctx):
+    # A fresh ctx() as ast_util.context makes it, without the call.
     cls = node.__class__
     if cls in _WITH_CTX:
-        node.ctx = ast_util.context(ctx)
+        node.ctx = ctx.__new__(ctx)
     elif cls in _SEQUENCES:
-        node.ctx = ast_util.context(ctx)
+        node.ctx = ctx.__new__(ctx)
         for e in node.elts:
             _set_ctx(e, ctx)
     elif cls is gast.Starred:
-        node.ctx = ast_util.context(ctx)
+        node.ctx = ctx.__new__(ctx)
         _set_ctx(node.value, ctx)
 
 
@@ -74,7 +75,10 @@ class _Instance:
         replacement is spliced in)."""
         value = self.replacements[key]
         if isinstance(value, (list, tuple)):
-            return [_as_expr(v, list_ctx) for v in self._fresh(key, list(value))]
+            out = []
+            for v in self._fresh(key, list(value)):
+                out.append(_as_expr(v, list_ctx))
+            return out
         return [_as_expr(self._fresh(key, value), ctx)]
 
     def statements(self, key):

@@ -316,6 +316,9 @@ class _FastUnparser:
 
     # -- expressions (`precedence`: what the enclosing expression set) --
     def expr(self, node, precedence):
+        if node.__class__ is gast.Name:     # `name`, in line: the commonest expression
+            self.write(node.id)
+            return
         method = _EXPRESSIONS.get(node.__class__)
         if method is None:
             raise _Unsupported(node.__class__.__name__)

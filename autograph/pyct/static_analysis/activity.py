@@ -254,7 +254,8 @@ def none_declared_free(fn_node, nodes):
     """Note on `fn_node` and the functions nested in it that they declare
     nothing `global` or `nonlocal`; `nodes`: every node of `fn_node`, known
     to hold no such declaration. (What `declared_free` and `_declared_free`
-    would find and memoize now, without their walks. `fn_node`'s whole-tree
+    would find and memoize now, without their walks; only its function
+    definitions are read, so a list of those will do. `fn_node`'s whole-tree
     set is left to be found when asked: converters may add functions with
     declarations below it.)"""
     for n in nodes:

@@ -44,7 +44,10 @@ class _Definedness:
         found = self.memo.get(id(node))
         if found is not None:           # what it reads (a superset of its loads here)
             local = self.local
-            if not any(r in local and r not in defined for r in found[0]):
+            for r in found[0]:
+                if r in local and r not in defined:
+                    break
+            else:
                 return                  # no load to annotate: no walk
         stack = [node]
         while stack:
@@ -63,35 +66,36 @@ class _Definedness:
 
     def stmt(self, s, d):
         anno.setanno(s, anno.DEFINED_IN, d, replace=True)
-        if isinstance(s, gast.If):
+        cls = s.__class__               # by identity: trees hold gast's own classes
+        if cls is gast.If:
             self.mark(s.test, d)
             return self.block(s.body, d) & self.block(s.orelse, d)
-        if isinstance(s, gast.While):
+        if cls is gast.While:
             self.mark(s.test, d)
             for e in anno.getanno(s, anno.EXTRA_LOOP_TEST, []):
                 self.mark(e, d)
             self.block(s.body, d)
             return self.block(s.orelse, d)
-        if isinstance(s, gast.For):
+        if cls is gast.For:
             self.mark(s.iter, d)
             inner = d | activity.writes(s.target)
             for e in anno.getanno(s, anno.EXTRA_LOOP_TEST, []):
                 self.mark(e, inner)
             self.block(s.body, inner)
             return self.block(s.orelse, d)
-        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef)):
+        if cls is gast.FunctionDef or cls is gast.AsyncFunctionDef:
             for dec in s.decorator_list + s.args.defaults:
                 self.mark(dec, d)
             analyze(s, self.memo)
             return d | {s.name}
-        if isinstance(s, gast.Try):
+        if cls is gast.Try:
             after_body = self.block(s.orelse, self.block(s.body, d))
             # `except E as e` unbinds e when its handler ends.
             outs = [after_body] + [self.block(h.body, d | activity.writes(h)) - _handler_name(h)
                                    for h in s.handlers]
             common = frozenset.intersection(*outs)
             return self.block(s.finalbody, common)
-        if isinstance(s, gast.Match):
+        if cls is gast.Match:
             self.mark(s.subject, d)
             outs = [d]          # no case may match
             for case in s.cases:
@@ -99,12 +103,12 @@ class _Definedness:
                 self.mark(case.guard, inner)
                 outs.append(self.block(case.body, inner))
             return frozenset.intersection(*map(frozenset, outs))
-        if isinstance(s, (gast.With, gast.AsyncWith)):
+        if cls is gast.With or cls is gast.AsyncWith:
             for item in s.items:
                 self.mark(item.context_expr, d)
             return self.block(s.body, d | activity.writes(s.items))
         self.mark(s, d)
-        if isinstance(s, gast.Delete):
+        if cls is gast.Delete:
             return d - deleted_names(s)
         found = self.memo.get(id(s))
         return d | (found[1] if found is not None else activity.writes(s))

@@ -113,7 +113,7 @@ class DType:
             return False
 
     def __ne__(self, other):
-        return not self.__eq__(other)
+        return other is not self and not self.__eq__(other)
 
     __hash__ = object.__hash__     # the dtypes are singletons (see __reduce__)
 

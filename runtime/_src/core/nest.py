@@ -16,8 +16,11 @@ __all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structur
            "is_nested"]
 
 
+_NESTED = (list, tuple, dict)
+
+
 def is_nested(value):
-    return isinstance(value, (list, tuple, dict))
+    return isinstance(value, _NESTED)
 
 
 def _children(value):
@@ -37,13 +40,13 @@ def flatten(structure, expand_composites=False):
     """The leaves of `structure`, depth first, left to right."""
     if expand_composites:
         return _flatten_expanded(structure)
-    if not is_nested(structure):
+    if not isinstance(structure, _NESTED):        # is_nested, in line (here and below)
         return [structure]
     out = []
     stack = [structure]
     while stack:
         v = stack.pop()
-        if is_nested(v):
+        if isinstance(v, _NESTED):
             stack.extend(reversed(_children(v)))
         else:
             out.append(v)
@@ -81,7 +84,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     it = iter(flat_sequence)
 
     def build(s):
-        if not is_nested(s):
+        if not isinstance(s, _NESTED):
             return next(it)
         return _rebuild(s, [build(c) for c in _children(s)])
 

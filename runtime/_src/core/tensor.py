@@ -399,7 +399,7 @@ _NUMPY_TO_DTYPE = {d.np_dtype: d for d in (
 
 def to_numpy_value(value, dtype=None):
     """Convert a Python/numpy value to a numpy value of TensorFlow's dtype."""
-    if dtype is not None:
+    if dtype is not None and dtype.__class__ is not _dtypes.DType:
         dtype = _dtypes.as_dtype(dtype)
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         if value.dtype.kind in "SU" and (dtype is None or dtype.is_string):
@@ -494,6 +494,10 @@ def flatten_lists(value):
 
 def _check_integral(value, dtype):
     """TypeError for a fractional float, ValueError for a number `dtype` cannot hold."""
+    if value.__class__ is int:      # the commonest value: one comparison when in range
+        low, high = dtype._numeric_limits()
+        if low <= value <= high:
+            return
     for v in flatten_lists(value) if isinstance(value, (list, tuple)) else (value,):
         if isinstance(v, float) and not v.is_integer():
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: "

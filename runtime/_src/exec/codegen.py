@@ -1042,8 +1042,10 @@ def if_branches(node):
     scalar condition, branches without inputs capturing the node's other
     inputs), else None (its kernel runs). The interpreter inlines the same."""
     branches = [node.attrs.get("then_branch"), node.attrs.get("else_branch")]
-    if not all(isinstance(g, Graph) and not g.inputs for g in branches) \
-            or node.inputs[0].shape.rank != 0 or not _captures_match(branches, node.inputs[1:]):
+    for g in branches:
+        if not isinstance(g, Graph) or g.inputs:
+            return None
+    if node.inputs[0].shape.rank != 0 or not _captures_match(branches, node.inputs[1:]):
         return None
     return branches
 
@@ -1065,7 +1067,10 @@ def while_parts(node):
 
 
 def _captures_match(graphs, outer):
-    return all(len(g.captures) == len(outer) for g in graphs)
+    for g in graphs:                # a loop: asked of every If and While run
+        if len(g.captures) != len(outer):
+            return False
+    return True
 
 
 CONTROL_FLOW = {"If": emit_if, "While": emit_while}

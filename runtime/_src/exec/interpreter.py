@@ -86,8 +86,8 @@ def _program(graph, programs):
         elif op == "While" and while_parts(node) is not None:
             step = (_WHILE, node, while_parts(node))
         else:
-            outputs = tuple(id(t) for t in node.outputs)
-            step = (_KERNEL, node, (node.opdef.kernel, tuple(id(t) for t in node.inputs),
+            outputs = tuple(map(id, node.outputs))
+            step = (_KERNEL, node, (node.opdef.kernel, tuple(map(id, node.inputs)),
                                     outputs, node.opdef.num_outputs == 1 and bool(outputs)))
         steps.append(step)
     programs[id(graph)] = steps
@@ -106,7 +106,7 @@ def _run(graph, env, programs, where):
         where[level] = node
         if kind == _KERNEL:
             kernel, inputs, outputs, single = data
-            result = kernel(*[env[i] for i in inputs], **node.attrs)
+            result = kernel(*map(env.__getitem__, inputs), **node.attrs)
             if single:
                 env[outputs[0]] = result
             elif outputs:
@@ -147,7 +147,7 @@ def _run_nested(graph, env, programs, where):
 
 def _run_if(node, branches, env, programs, where):
     branch = branches[0 if env[id(node.inputs[0])] else 1]
-    _bind(branch, (), [env[id(t)] for t in node.inputs[1:]], env)
+    _bind(branch, (), list(map(env.__getitem__, map(id, node.inputs[1:]))), env)
     _run_nested(branch, env, programs, where)
     for t, out in zip(node.outputs, branch.outputs):
         env[id(t)] = env[id(out)]

@@ -32,6 +32,8 @@ Differences from TensorFlow, on purpose:
   in the other branch (`cond(p, lambda: 0, lambda: x)` with float32 x works).
 """
 
+import re
+
 import numpy as np
 
 from runtime._src.core import context as _context
@@ -125,8 +127,13 @@ def _align_captures(graphs):
     for g in graphs:
         for outer in union:
             g.capture(outer)  # no-op when already captured
-        by_id = {id(outer): inner for outer, inner in g.captures}
-        g.captures = [(outer, by_id[id(outer)]) for outer in union]
+        by_id = {}
+        for outer, inner in g.captures:
+            by_id[id(outer)] = inner
+        captures = []
+        for outer in union:
+            captures.append((outer, by_id[id(outer)]))
+        g.captures = captures
     return union
 
 
@@ -601,8 +608,11 @@ def _loop_args(graph, loop_vars, lvars):
     return nest.pack_sequence_as(loop_vars, leaves)
 
 
+_NOT_WORD = re.compile(r"\W")
+
+
 def _node_name(label):
-    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in label).strip("_")
+    cleaned = _NOT_WORD.sub("_", label).strip("_")   # \W: neither isalnum() nor "_"
     return cleaned or "loop_var"
 
 

@@ -29,7 +29,7 @@ from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime._src.core.tensor_shape import TensorShape
 from runtime._src.graph.locations import (kernel_error, leaked_tensor_error, user_location,
                                           with_location)
-from runtime._src.graph.op_registry import get_op
+from runtime._src.graph.op_registry import OPS
 
 __all__ = ["Graph", "Node", "current_graph", "needed_nodes", "paused_gc", "kernel_error",
            "leaked_tensor_error", "user_location", "RENDERERS", "PRUNED"]
@@ -74,15 +74,21 @@ class Node:
         """True when the node must run even if no output is used."""
         if self.opdef.side_effect:
             return True
-        subs = self.subgraph_list()
-        return bool(subs) and any(g.has_side_effects() for g in subs)
+        subs = self._subgraphs       # self.subgraph_list(), without the call
+        for g in subs if subs is not None else self.subgraph_list():
+            if g.has_side_effects():
+                return True
+        return False
 
     @property
     def stateful(self):
         if self.opdef.stateful:
             return True
-        subs = self.subgraph_list()
-        return bool(subs) and any(g.is_stateful() for g in subs)
+        subs = self._subgraphs       # self.subgraph_list(), without the call
+        for g in subs if subs is not None else self.subgraph_list():
+            if g.is_stateful():
+                return True
+        return False
 
     def subgraphs(self):
         """The graphs among the attrs (cond branches, loop bodies), in attr order.
@@ -93,7 +99,10 @@ class Node:
         """`subgraphs()` without the copy: the node's own list, not to be edited."""
         subs = self._subgraphs
         if subs is None:
-            subs = self._subgraphs = [v for v in self.attrs.values() if isinstance(v, Graph)]
+            subs = self._subgraphs = []      # a loop: asked once of every node
+            for v in self.attrs.values():
+                if isinstance(v, Graph):
+                    subs.append(v)
         return subs
 
     def __repr__(self):
@@ -142,16 +151,28 @@ class Graph:
 
     def add_node(self, opdef, inputs, attrs, name=None):
         """Infer output dtypes/shapes, append a node, return it."""
-        inputs = [t if t.__class__ is SymbolicTensor and t.node.graph is self
-                  else self._own(t, opdef.name) for t in inputs]
+        # Loops, not comprehensions: this runs for every node traced.
+        owned = []
+        for t in inputs:
+            if t.__class__ is not SymbolicTensor or t.node.graph is not self:
+                t = self._own(t, opdef.name)
+            owned.append(t)
         try:
-            specs = opdef.infer(inputs, attrs)
+            specs = opdef.infer(owned, attrs)
         except (TypeError, ValueError) as e:
             raise type(e)(with_location(f"{opdef.name}: {e}", user_location())) from None
         node_name = self.unique_name(self.name_scope_prefix + (name or opdef.name))
-        node = Node(self, node_name, opdef, inputs, attrs, user_location())
-        node.outputs = tuple([SymbolicTensor(node, i, d, TensorShape(s))
-                              for i, (d, s) in enumerate(specs)])
+        node = Node(self, node_name, opdef, owned, attrs, user_location())
+        # A rule's TensorShape is kept as it is (shapes are never changed in
+        # place: set_shape gives a tensor a new one).
+        if specs.__class__ is list and len(specs) == 1:
+            d, s = specs[0]
+            node.outputs = (SymbolicTensor(node, 0, d, s if s.__class__ is TensorShape
+                                           else TensorShape(s)),)
+        else:
+            node.outputs = tuple([SymbolicTensor(node, i, d, s if s.__class__ is TensorShape
+                                                 else TensorShape(s))
+                                  for i, (d, s) in enumerate(specs)])
         self.nodes.append(node)
         self._compiled = None
         tapes = getattr(_state, "tapes", None)
@@ -161,7 +182,7 @@ class Graph:
         return node
 
     def add_placeholder(self, dtype, shape, name="input"):
-        node = self.add_node(get_op("Placeholder"), [], {"dtype": dtype, "shape": TensorShape(shape)},
+        node = self.add_node(OPS["Placeholder"], [], {"dtype": dtype, "shape": TensorShape(shape)},
                              name=name)
         self.inputs.append(node.outputs[0])
         return node.outputs[0]
@@ -184,12 +205,13 @@ class Graph:
         if found is not None:
             return found
         if isinstance(t, EagerTensor):
-            watched = self._watched_outer_capture(t)
+            # (no tape recording: the common case, without the call)
+            watched = self._watched_outer_capture(t) if getattr(_state, "tapes", None) else None
             if watched is not None:
                 inner = self.capture(watched)
                 self._capture_map[id(t)] = inner
                 return inner
-            node = self.add_node(get_op("Const"), [], {"value": t._value, "dtype": t.dtype},
+            node = self.add_node(OPS["Const"], [], {"value": t._value, "dtype": t.dtype},
                                  name="Const")
             inner = node.outputs[0]
             self._keepalive.append(t)
@@ -201,7 +223,7 @@ class Graph:
                 inner = self._own(alias, "capture")   # a replayed custom gradient's copy
                 self._capture_map[id(t)] = inner
                 return inner
-            inner = self.add_node(get_op("Placeholder"), [],
+            inner = self.add_node(OPS["Placeholder"], [],
                                   {"dtype": t.dtype, "shape": t.shape}, name="capture").outputs[0]
             self.captures.append((t, inner))
         self._capture_map[id(t)] = inner
@@ -274,8 +296,10 @@ def needed_nodes(graph):
     """ids of the nodes a run of `graph` needs: what the outputs need, plus
     every side-effecting node and what it needs (non-strict execution)."""
     needed = set()
-    stack = [t.node for t in graph.outputs]
+    stack = []
     push = stack.append
+    for t in graph.outputs:      # loops, not comprehensions: this runs per graph, per pass
+        push(t.node)
     for n in graph.nodes:        # `n.side_effect`, in line: asked of every node
         if n.opdef.side_effect:
             push(n)
@@ -288,7 +312,7 @@ def needed_nodes(graph):
                 push(n)
                 break
     add = needed.add
-    while stack:                 # loops, not generators: this runs per graph, per pass
+    while stack:
         n = stack.pop()
         if id(n) in needed:
             continue
@@ -337,12 +361,19 @@ def _flag(graph, name):
     node of every enclosing graph."""
     memo = getattr(_state, "flag_memo", None)
     if memo is None:
-        return any(getattr(n, name) for n in graph.nodes)
+        return _any_node(graph, name)
     key = (id(graph), name)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = any(getattr(n, name) for n in graph.nodes)
+        found = memo[key] = _any_node(graph, name)
     return found
+
+
+def _any_node(graph, name):
+    for n in graph.nodes:          # a loop, not a generator: asked of every nested graph
+        if getattr(n, name):
+            return True
+    return False
 
 
 @contextlib.contextmanager

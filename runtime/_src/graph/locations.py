@@ -27,7 +27,9 @@ def user_location():
         fn = f.f_code.co_filename
         if fn not in ours:           # asked for every node traced: a set beats startswith
             if not fn.startswith(_PACKAGE_DIRS):
-                return _map_location(fn, f.f_lineno)
+                line = f.f_lineno    # generated code maps back to the user's line
+                mapped = _user_location(fn, line)
+                return mapped if mapped is not None else (fn, line)
             ours.add(fn)
         f = f.f_back
     return None
@@ -35,12 +37,6 @@ def user_location():
 
 # The files of runtime/ and autograph/ met by user_location (a bounded set).
 _OUR_FILES = set()
-
-
-def _map_location(filename, lineno):
-    """Map a line of autograph-generated code back to the user's source."""
-    mapped = _user_location(filename, lineno)
-    return mapped if mapped is not None else (filename, lineno)
 
 
 def with_location(message, location):

@@ -22,7 +22,10 @@ from runtime._src.graph.op_registry import (OPS, apply, define_op, eager_kernel_
 
 
 def _infer_attr_spec(inputs, attrs):
-    return [(attrs["dtype"], attrs["shape"] if "shape" in attrs else np.shape(attrs["value"]))]
+    if "shape" in attrs:
+        return [(attrs["dtype"], attrs["shape"])]
+    value = attrs["value"]          # an array's own shape: what np.shape returns, sooner
+    return [(attrs["dtype"], value.shape if value.__class__ is np.ndarray else np.shape(value))]
 
 
 @define_op("Placeholder", infer=_infer_attr_spec)

@@ -39,6 +39,8 @@ def broadcast_shapes(a, b):
     """numpy broadcasting on partial shapes: unknown dims stay unknown."""
     if a.dims is None or b.dims is None:
         return TensorShape(None)
+    if a.dims == b.dims:        # the commonest case (scalars, like shapes): nothing
+        return a                # to broadcast (a shape is never changed in place)
     x, y = list(a.dims), list(b.dims)
     n = max(len(x), len(y))
     x = [1] * (n - len(x)) + x
@@ -60,7 +62,7 @@ def broadcast_shapes(a, b):
 
 
 def check_same_dtype(x, y):
-    if x.dtype != y.dtype:
+    if x.dtype is not y.dtype and x.dtype != y.dtype:    # dtypes are singletons
         raise TypeError(f"inputs must have the same dtype, got {x.dtype.name} and {y.dtype.name}; "
                         "use tf.cast to convert one of them")
 

@@ -162,9 +162,10 @@ def _run_round(tree, passes, wanted, report, check, looked):
         edited = False
         for g in graphs:
             key = (name, id(g))
-            if wanted is not None and key in looked and \
-                    max(edited_below[id(g)], g._edit_stamp) < looked[key]:
-                continue
+            if wanted is not None:
+                last = looked.get(key)          # (max of the two stamps, without the call)
+                if last is not None and edited_below[id(g)] < last and g._edit_stamp < last:
+                    continue
             before = g._edit_stamp
             messages = module.run(g)
             # Each pass finishes its own work in one run: its own edits do
@@ -226,7 +227,10 @@ class _Nesting:
         return self._order
 
     def count_nodes(self):
-        return sum(len(g.nodes) for g in self._current())
+        count = 0
+        for g in self._current():
+            count += len(g.nodes)
+        return count
 
     def graphs_and_stamps(self, wanted):
         """(the graphs in `wanted` (ids; None for all), parents first;

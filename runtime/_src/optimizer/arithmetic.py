@@ -87,7 +87,7 @@ def run(graph):
     """Apply the rules to `graph` in place; return messages."""
     for node in graph.nodes:
         if node.op in _RULE_OPS:
-            return substitute_nodes(graph, _replacement)
+            return substitute_nodes(graph, _replacement, _RULE_OPS)
     return []                 # no node a rule applies to
 
 

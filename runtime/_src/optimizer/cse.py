@@ -81,7 +81,9 @@ def _repeats_an_op(graph):
 def _key(node):
     # A node holding subgraphs would be keyed by their identity: it never matches.
     op = node.op
-    if op == "Placeholder" or node.subgraph_list() or node.opdef.stateful:
+    subs = node._subgraphs           # node.subgraph_list(), without the call
+    if op == "Placeholder" or (subs if subs is not None else node.subgraph_list()) \
+            or node.opdef.stateful:
         return None
     attrs = node.attrs
     if not attrs:

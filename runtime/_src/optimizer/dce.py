@@ -20,7 +20,10 @@ __all__ = ["run"]
 def run(graph):
     """Remove unneeded nodes of `graph` in place; return messages."""
     needed = needed_nodes(graph)
-    dead = [n for n in graph.nodes if id(n) not in needed]
+    dead = []                 # a loop: this runs on every graph, every round
+    for n in graph.nodes:
+        if id(n) not in needed:
+            dead.append(n)
     if not dead:
         return []             # the common case: every node is needed
     fed = fed_placeholders(graph)

@@ -48,7 +48,11 @@ HOISTABLE = frozenset({
 def run(graph):
     """Hoist invariant ops out of every While node of `graph`; return messages."""
     messages = []
-    for node in [n for n in graph.nodes if n.op == WHILE]:
+    loops = []                # a loop: most graphs have no While node
+    for n in graph.nodes:
+        if n.op == WHILE:
+            loops.append(n)
+    for node in loops:
         for key in ("cond", "body"):
             messages.extend(_hoist(graph, node, key))
     return messages

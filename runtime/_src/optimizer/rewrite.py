@@ -41,9 +41,9 @@ def walk_graphs(graph):
 _stamps = itertools.count(1)
 
 
-def next_stamp():
-    """A number larger than every stamp handed out before (edit order)."""
-    return next(_stamps)
+# next_stamp(): a number larger than every stamp handed out before (edit
+# order). The counter's own method: the optimizer asks after every pass run.
+next_stamp = _stamps.__next__
 
 
 def invalidate(graph):
@@ -74,30 +74,41 @@ def replace_uses(graph, mapping):
     """Make every user of a tensor in `mapping` use its replacement instead."""
     if not mapping:
         return
+    # Loops, not generators: this runs for every edit, over every nested graph.
     for node in graph.nodes:
-        if any(id(t) in mapping for t in node.inputs):
-            node.inputs = tuple(resolve(mapping, t) for t in node.inputs)
+        for t in node.inputs:
+            if id(t) in mapping:
+                node.inputs = tuple(resolve(mapping, t) for t in node.inputs)
+                break
     graph.outputs = [resolve(mapping, t) for t in graph.outputs]
     for g in walk_graphs(graph):
         if g is graph:
             continue
-        if any(id(outer) in mapping for outer, _ in g.captures):
-            g.captures = [(resolve(mapping, outer), inner) for outer, inner in g.captures]
-            g._capture_map = {id(outer): inner for outer, inner in g.captures}
+        for outer, _ in g.captures:
+            if id(outer) in mapping:
+                g.captures = [(resolve(mapping, o), inner) for o, inner in g.captures]
+                g._capture_map = {id(o): inner for o, inner in g.captures}
+                break
     invalidate(graph)
 
 
-def substitute_nodes(graph, replacement):
+def substitute_nodes(graph, replacement, ops=None):
     """One pass over `graph` in program order: `replacement(node)` returns
     None to keep the node, or (tensors equal to its outputs, message) to
     replace it. Later nodes already read the replacements; replaced nodes
-    are removed. Returns the messages."""
+    are removed. Returns the messages. `ops`: the only op names
+    `replacement` may replace (it is not asked about other nodes)."""
     mapping = {}
     dead = set()
     messages = []
     for node in graph.nodes:
-        if mapping and node.inputs and any(id(t) in mapping for t in node.inputs):
-            node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
+        if mapping:
+            for t in node.inputs:
+                if id(t) in mapping:
+                    node.inputs = tuple(mapping.get(id(t), t) for t in node.inputs)
+                    break
+        if ops is not None and node.op not in ops:
+            continue
         found = replacement(node)
         if found is None:
             continue
