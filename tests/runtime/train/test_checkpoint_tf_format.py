@@ -11,6 +11,7 @@ import pytest
 
 import runtime as tf
 from runtime._src.train import checkpoint_io, tf_bundle
+from tests.runtime.train.fixtures import make_tf_checkpoint
 from tests.runtime.train.fixtures.make_tf_dtypes_checkpoint import variables
 from tools.record_checkpoint_sharding import make_root
 
@@ -30,20 +31,10 @@ def _same_files(ours, theirs):
             assert a.read() == b.read(), suffix
 
 
-class Net(tf.Module):
-    def __init__(self):
-        super().__init__()
-        self.w = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3) / 4, name="w")
-        self.b = tf.Variable([0.5, -1.5, 2.25], name="b")
-        self.layers = [tf.Variable(np.array([1, -2], np.int32))]
-
-
 def test_a_module_checkpoint_is_tensorflows_byte_for_byte(tmp_path):
     # the objects of fixtures/make_tf_checkpoint.py: kwargs tracked by name,
     # a Module's attributes in the order they were set, TF's full names
-    ckpt = tf.train.Checkpoint(net=Net(), step=tf.Variable(7, dtype=tf.int64),
-                               flag=tf.Variable(True), d=tf.Variable(np.pi, dtype=tf.float64),
-                               name=tf.Variable(b"hello"))
+    ckpt = tf.train.Checkpoint(**make_tf_checkpoint.objects(tf))
     _same_files(ckpt.write(str(tmp_path / "c")), os.path.join(FIXTURES, "tf221_ckpt"))
 
 

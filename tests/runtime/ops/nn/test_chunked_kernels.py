@@ -142,19 +142,29 @@ def test_pool_and_filter_grads_in_chunks_equal_the_kernels(xs, fs, strides, padd
     workspace.release(rows)
 
 
-@pytest.mark.parametrize("channels, batch", [(1, 5), (3, None)])
-def test_training_step_fuses_the_pool_and_filter_gradients(channels, batch):
+def _conv_pool_step(channels, size):
+    """(x, a training step's function: [pooled, loss, filter grad, bias grad])
+    of Conv2D, bias, ReLU and a 2x2 max pool on a (5, size, size, channels) batch."""
     rng = np.random.default_rng(channels)
-    x = tf.constant(rng.standard_normal((5, 10, 10, channels)).astype(np.float32))
+    x = tf.constant(rng.standard_normal((5, size, size, channels)).astype(np.float32))
     f = tf.Variable(rng.standard_normal((3, 3, channels, 4)).astype(np.float32))
     b = tf.Variable(rng.standard_normal(4).astype(np.float32))
 
-    def grads(x):
+    def step(x):
         with tf.GradientTape() as tape:
             y = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, f, 1, "VALID"), b))
             p = tf.nn.max_pool2d(y, 2, 2, "VALID")
             loss = tf.reduce_sum(p * p)
-        return tape.gradient(loss, [f, b])
+        return [p, loss] + tape.gradient(loss, [f, b])
+    return x, step
+
+
+@pytest.mark.parametrize("channels, batch", [(1, 5), (3, None)])
+def test_training_step_fuses_the_pool_and_filter_gradients(channels, batch):
+    x, full = _conv_pool_step(channels, 10)
+
+    def grads(x):
+        return full(x)[2:]
     step = tf.function(grads, input_signature=[tf.TensorSpec([batch, 10, 10, channels])])
     got = step(x)
     src = step.get_concrete_function(x).graph.python_source()
@@ -197,17 +207,7 @@ def test_conv_bias_pool_in_chunks_equals_the_three_kernels(xs, fs, strides, padd
 
 @pytest.mark.parametrize("channels, batch", [(1, 5), (3, None)])
 def test_training_step_fuses_the_conv_bias_and_pool(channels, batch):
-    rng = np.random.default_rng(channels)
-    x = tf.constant(rng.standard_normal((5, 11, 11, channels)).astype(np.float32))
-    f = tf.Variable(rng.standard_normal((3, 3, channels, 4)).astype(np.float32))
-    b = tf.Variable(rng.standard_normal(4).astype(np.float32))
-
-    def step(x):
-        with tf.GradientTape() as tape:
-            y = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, f, 1, "VALID"), b))
-            p = tf.nn.max_pool2d(y, 2, 2, "VALID")
-            loss = tf.reduce_sum(p * p)
-        return [p, loss] + tape.gradient(loss, [f, b])
+    x, step = _conv_pool_step(channels, 11)
     compiled = tf.function(step, input_signature=[tf.TensorSpec([batch, 11, 11, channels])])
     got = compiled(x)
     src = compiled.get_concrete_function(x).graph.python_source()
