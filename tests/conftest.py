@@ -105,7 +105,15 @@ def pytest_collection_modifyitems(items):
 # some 17,000 test items): the collector would walk it again at each full collection of
 # the run (the tests' own gc.collect() calls, pytest's at the end). It stays off while
 # collecting (the heap only grows), then the heap is moved out of its reach
-# (gc.freeze): later collections walk only what the tests create.
+# (gc.freeze): later collections walk only what the tests create. The tests then run
+# with a young generation of 10,000 objects, not 700 (GC_THRESHOLD): traced graphs
+# and their tensors die young, before a collection walks them, and fewer survivors
+# reach the older generations (tests/runtime/function, reliability, exec and data on
+# -n 2: the collector's time 1.9 -> 1.2 CPU-s of 31; what a test collects itself with
+# gc.collect() is unchanged).
+GC_THRESHOLD = (10_000, 20, 20)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_collection(session):
     gc.disable()
@@ -114,6 +122,7 @@ def pytest_collection(session):
     finally:
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*GC_THRESHOLD)
         gc.enable()
 
 
