@@ -51,8 +51,13 @@ def saved(tmp_path_factory):
 
 
 def _write(path, doc):
-    with open(os.path.join(path, "saved_model.json"), "w") as fh:
+    """Write the document over the file in place, then cut what is left of the
+    old one: no truncation to zero first, which frees every block and on ext4
+    mounted with `discard` took 0.5-2 ms of waiting each (the sweep writes 2,500)."""
+    fd = os.open(os.path.join(path, "saved_model.json"), os.O_WRONLY | os.O_CREAT)
+    with open(fd, "w") as fh:
         fh.write(json.dumps(doc))       # one-shot: json's C encoder (json.dump is Python's)
+        fh.truncate()
 
 
 def _find(doc, op):
