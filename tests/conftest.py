@@ -5,50 +5,13 @@ else branch of every staged `if` before the if branch (the backend contract
 allows either order; tests/autograph/test_backend_contract.py runs the
 equivalence corpus this way).
 
-Also the run's order: the modules with the longest tests run first, the
-garbage collector's view of what collection built, and XLA's compiler
-options for the suite's processes (all below)."""
+Also the run's order: the modules with the longest tests run first, and the
+garbage collector's view of what collection built (both below)."""
 
 import gc
 import os
 
 import pytest
-
-# XLA:CPU compiles the suite's some 400 small programs (the JAX corpus, the jit
-# tests, the fuzzers' XLA runs, tf.distribute's processes) with its classic
-# fusion emitter, not the MLIR one: the same programs and values, in a third to
-# a half less compile time (each compile builds and frees an MLIR context and its
-# rewrite patterns: tf.distribute's 33 programs 6.0 -> 3.8 CPU-s). Set here, before
-# any JAX backend starts, so the test processes and those they start inherit it;
-# an XLA_FLAGS that names the option keeps its own. XLA's default emitter is
-# what CI's fuzz step (.ci/fuzz: 100 programs on XLA) and tools/bench.py run.
-_XLA_SUITE_OPTION = "xla_cpu_use_fusion_emitters"
-
-
-def _xla_knows(option):
-    """Whether the installed jaxlib's XLA has `option` (XLA aborts the process
-    at start on an XLA_FLAGS option it does not know): its name is in the
-    library, where XLA's flag table lists it."""
-    import importlib.util
-    import mmap
-    try:
-        spec = importlib.util.find_spec("jaxlib")
-    except ImportError:
-        return False
-    if spec is None or not spec.submodule_search_locations:
-        return False
-    folder = list(spec.submodule_search_locations)[0]
-    libraries = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".so")]
-    for path in libraries:
-        if os.path.getsize(path):
-            with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                if data.find(option.encode()) >= 0:
-                    return True
-    return False
-
-
-if _XLA_SUITE_OPTION not in os.environ.get("XLA_FLAGS", "") and _xla_knows(_XLA_SUITE_OPTION):
-    os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} --{_XLA_SUITE_OPTION}=false".strip()
 
 
 @pytest.fixture(autouse=True, scope="session")
