@@ -175,7 +175,8 @@ def test_quantizing_attention_quantizes_its_projections_at_keras_paths():
     # Keras 3.15 (TF 2.21): after model.quantize("int8") the layer's weights' paths
     # start multi_head_attention/query/bias, .../query/kernel, .../query/kernel_scale
     inp = tf.keras.Input((4, 5))
-    model = tf.keras.Model(inp, L.MultiHeadAttention(2, 3)(inp, inp))
+    layer = L.MultiHeadAttention(2, 3, name="multi_head_attention")   # its default name
+    model = tf.keras.Model(inp, layer(inp, inp))
     model.quantize("int8")
     layer = model.layers[1]
     assert [v.path for v in layer.weights][:3] == [
