@@ -14,7 +14,7 @@ register after A+B is shift(reg(A), len(B)) ^ reg(B)). The initial value
 
 import numpy as np
 
-__all__ = ["crc32c", "masked_crc32c"]
+__all__ = ["crc32c", "masked_crc32c", "mask", "unmask"]
 
 _POLY = 0x82F63B78
 _MASK_DELTA = 0xA282EAD8
@@ -103,6 +103,16 @@ def crc32c(data):
 
 
 def masked_crc32c(data):
-    """TensorFlow's masked CRC: rotate right by 15 bits, add a constant."""
-    crc = crc32c(data)
+    """TensorFlow's masked CRC of `data`."""
+    return mask(crc32c(data))
+
+
+def mask(crc):
+    """TensorFlow's mask of a CRC: rotate right by 15 bits, add a constant."""
     return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
+
+
+def unmask(masked):
+    """The CRC `mask` was given."""
+    crc = (masked - _MASK_DELTA) & 0xFFFFFFFF
+    return ((crc << 15) | (crc >> 17)) & 0xFFFFFFFF

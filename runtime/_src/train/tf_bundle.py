@@ -28,7 +28,7 @@ import numpy as np
 from runtime._src.core import dtypes
 from runtime._src.core import protowire as wire
 from runtime._src.core.errors import DataLossError
-from runtime._src.io.crc32c import crc32c
+from runtime._src.io.crc32c import crc32c, unmask
 
 __all__ = ["is_tf_index", "read_index", "read_tensor", "slice_key", "Entry"]
 
@@ -255,9 +255,7 @@ def _check(prefix, entry, checked):
     bytes as TF sums them) is not the one the entry stores."""
     if entry.crc is None:
         return
-    actual = crc32c(checked)
-    stored = ((entry.crc - 0xA282EAD8) & 0xFFFFFFFF)
-    stored = ((stored << 15) | (stored >> 17)) & 0xFFFFFFFF
+    actual, stored = crc32c(checked), unmask(entry.crc)
     if actual != stored:
         raise DataLossError(f"TensorBundle at {prefix} shard {entry.shard} ({entry.size} "
                             f"bytes): Checksum does not match: stored {stored} vs. "

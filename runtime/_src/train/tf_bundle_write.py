@@ -27,7 +27,7 @@ import numpy as np
 
 from runtime._src.core import dtypes
 from runtime._src.core import protowire as wire
-from runtime._src.io.crc32c import crc32c, masked_crc32c
+from runtime._src.io.crc32c import crc32c, mask, masked_crc32c
 from runtime._src.train.tf_bundle import slice_key
 
 __all__ = ["bundle", "object_graph_bytes", "OBJECT_GRAPH"]
@@ -37,10 +37,6 @@ _MAGIC = 0xDB4775248B80FB57
 _BLOCK_SIZE = 262144
 _RESTART_INTERVAL = 16
 _STRING = 7
-
-
-def _mask(crc):
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
 
 def tensor_bytes(value):
@@ -54,7 +50,7 @@ def tensor_bytes(value):
                            else struct.pack("<Q", len(b)) for b in items)
         check = struct.pack("<I", masked_crc32c(checked))
         body = b"".join(items)
-        return lengths + check + body, _STRING, _mask(crc32c(checked + check + body))
+        return lengths + check + body, _STRING, mask(crc32c(checked + check + body))
     enum = dtypes.as_dtype(arr.dtype).as_datatype_enum
     data = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes()
     return data, enum, masked_crc32c(data)
