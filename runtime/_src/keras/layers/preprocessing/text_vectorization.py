@@ -300,9 +300,10 @@ class TextVectorization(ConfigurableLayer):
 
     def get_config(self):
         config = super().get_config()
+        encoding = config.pop("encoding", self.encoding)        # Keras 3.15's order
         config.update({"vocabulary": list(self._vocabulary) or None,
                        "idf_weights": list(self._idf[1:]) if self._idf else None,
-                       "vocabulary_size": self.vocabulary_size()})
+                       "encoding": encoding, "vocabulary_size": self.vocabulary_size()})
         return config
 
     @classmethod

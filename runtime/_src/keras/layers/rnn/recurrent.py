@@ -24,7 +24,8 @@ hand-written backward loop in place of the autodiff of the step.
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import InputSpec
 from runtime._src.keras.layers.layer import ConfigurableLayer, base_config
-from runtime._src.keras.layers.rnn.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime._src.keras.layers.rnn.recurrent_cells import (CELL_ORDER, GRUCell, LSTMCell,
+                                                         SimpleRNNCell, in_order)
 from runtime._src.keras.layers.rnn.rnn_loop import time_loop
 from runtime._src.keras.layers.rnn.rnn_state import StatefulRNN
 from runtime._src.ops import array_ops, shape_ops
@@ -33,6 +34,11 @@ __all__ = ["SimpleRNN", "LSTM", "GRU", "RNNBase"]
 
 _RNN_KEYS = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll",
              "zero_output_for_mask")
+# Keras 3.15's order of an LSTM/GRU/SimpleRNN config: the RNN's keys, then its cell's
+# (an LSTM's unit_forget_bias after the initializers)
+_LAYER_ORDER = ("name", "trainable", "dtype") + _RNN_KEYS + (
+    "units", "activation", "recurrent_activation", "use_bias", "kernel_initializer",
+    "recurrent_initializer", "bias_initializer", "unit_forget_bias") + CELL_ORDER[11:]
 _LAYER_KEYS = ("name", "trainable", "dtype", "input_shape", "batch_input_shape",
                "batch_size", "input_dim", "activity_regularizer")
 
@@ -133,7 +139,7 @@ class RNNBase(StatefulRNN, ConfigurableLayer):
         config["activity_regularizer"] = serialization.serialize_keras_object(
             self.activity_regularizer)
         config.update({k: getattr(self, k) for k in _RNN_KEYS})
-        return config
+        return in_order(config, _LAYER_ORDER)
 
 
 def _as_list(sizes):

@@ -32,6 +32,22 @@ from runtime._src.ops import array_ops, math_ops, random_ops, shape_ops, tile_op
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell"]
 
 
+# Keras 3.15's order of a cell's (and, unit_forget_bias moved, its layer's) config keys
+_WEIGHT_KEYS = ("kernel_initializer", "recurrent_initializer", "bias_initializer",
+                "kernel_regularizer", "recurrent_regularizer", "bias_regularizer",
+                "activity_regularizer", "kernel_constraint", "recurrent_constraint",
+                "bias_constraint")
+CELL_ORDER = ("name", "trainable", "dtype", "units", "activation", "recurrent_activation",
+              "use_bias", "unit_forget_bias") + _WEIGHT_KEYS + (
+              "dropout", "recurrent_dropout", "reset_after", "seed")
+
+
+def in_order(config, order):
+    """`config` with the keys in `order` first, in that order (the rest after)."""
+    rank = {key: i for i, key in enumerate(order)}
+    return dict(sorted(config.items(), key=lambda item: rank.get(item[0], len(rank))))
+
+
 class _Cell(ConfigurableLayer):
     """What the three cells share: arguments, dropout masks, config."""
 
@@ -157,7 +173,7 @@ class _Cell(ConfigurableLayer):
         for part, options in self._weight_options.items():
             for what, value in options.items():
                 config[f"{part}_{what}"] = value
-        return config
+        return in_order(config, CELL_ORDER)
 
 
 class SimpleRNNCell(_Cell):
@@ -227,7 +243,7 @@ class LSTMCell(_Cell):
         config = super().get_config()
         config.update({"recurrent_activation": self.recurrent_activation_name,
                        "unit_forget_bias": self.unit_forget_bias})
-        return config
+        return in_order(config, CELL_ORDER)
 
 
 class GRUCell(_Cell):
@@ -282,4 +298,4 @@ class GRUCell(_Cell):
         config = super().get_config()
         config.update({"recurrent_activation": self.recurrent_activation_name,
                        "reset_after": self.reset_after})
-        return config
+        return in_order(config, CELL_ORDER)
