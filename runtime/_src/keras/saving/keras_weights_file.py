@@ -69,11 +69,17 @@ def _name_key(name):
     return f"~{name}" if name.startswith("_") else name
 
 
+_LAYER_BASES = frozenset(Layer.__mro__)
+_MODEL_MODULES = ("runtime._src.keras.models.", "runtime._src.keras.trainers.")
+
+
 def _layer_properties(layer, seen):
     """{name: value} of the layer's class properties that give a layer (a
     Keras MultiHeadAttention's `query_dense`), as Keras's `dir` walk meets them."""
     found = {}
     for cls in type(layer).__mro__:
+        if cls in _LAYER_BASES or cls.__module__.startswith(_MODEL_MODULES):
+            continue                # the base classes' properties give no sublayer
         for name, attr in vars(cls).items():
             if not isinstance(attr, property) or name in seen or name in found \
                     or name in _INTERNAL or name == "layers":

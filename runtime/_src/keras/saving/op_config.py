@@ -60,8 +60,7 @@ def _arguments(op, class_name, args, kwargs):
             values.update(value)
         elif kind is not inspect.Parameter.VAR_POSITIONAL:
             values[name] = value
-    positional = [v for v in args]
-    for name, value in zip(call, positional):  # Keras's call names for our positions
+    for name, value in zip(call, args):       # Keras's call names for our positions
         values.setdefault(name, value)
     return values
 
