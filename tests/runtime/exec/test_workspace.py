@@ -3,8 +3,8 @@
 After its first run of generated code (its second run: the first is
 interpreted), a Keras CNN or MLP training step allocates no new large
 array: each line of the generated code, measured with tracemalloc while it
-runs, takes at most numpy's own ufunc buffers (up to 64 KiB for each thread
-of a split kernel), where the first
+runs, takes at most numpy's own ufunc buffers (as much as one fully
+buffered ufunc call takes, for each thread of a split kernel), where the first
 run takes megabytes. And the reuse never touches an array anyone can still
 see: returned outputs (and views of them), Variables' values, what an outer
 tape holds, another thread's run.
@@ -20,9 +20,26 @@ import pytest
 import runtime as tf
 from runtime._src.core import parallel, workspace
 
-# numpy's ufunc buffers (8192 elements of 8 bytes), one set for each thread a
+def _ufunc_buffers():
+    """The most numpy's own ufunc buffers take in one call of a float32 kernel:
+    measured on a product whose three operands are all buffered (a bool cast,
+    a broadcast and a strided output), as the max-pool gradient's routing
+    (runtime/_src/ops/pool_ops.py) is; their size depends on numpy's version."""
+    match = np.ones((64, 2, 64, 2, 16), bool)[:, :, ::2]
+    dy = np.ones((64, 1, 32, 2, 16), np.float32)
+    out = np.empty((64, 2, 64, 2, 16), np.float32)[:, :, ::2]
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        np.multiply(match, dy, out=out)
+        return tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+
+
+# numpy's ufunc buffers and a line's own Python objects, for each thread a
 # kernel's work is split over (runtime/_src/core/parallel.py)
-LINE_LIMIT = 80 * 1024 * parallel.threads_for(1 << 40)
+LINE_LIMIT = (_ufunc_buffers() + 16 * 1024) * parallel.threads_for(1 << 40)
 
 
 def _worst_line(call):
