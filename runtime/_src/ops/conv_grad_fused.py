@@ -6,8 +6,10 @@ convolution, bias add and max pooling of a layer in one pass.
 MaxPool of tiling windows (after the ReLU the generated code moves past the
 pooling), adds the bias to each chunk of the batch and pools it right after
 the chunk's product (runtime/_src/ops/im2col.py `patch_product`), while it is
-in the core's cache: the same ufuncs on the same values, so the same bits as
-the three kernels one after the other.
+in the core's cache: the same values as the three kernels one after the
+other (the bias added along whole rows and the windows' maxima taken row band
+first, so that numpy's loops run along long contiguous stretches, not the
+channels only; a window's tied zeros of both signs may give the other sign).
 
 A Conv2D followed by a bias add has two gradients that read the same output
 gradient dy (N, OH, OW, O): the filter's (Conv2DBackpropFilter, here from the
@@ -32,7 +34,7 @@ from one product over the batch by float rounding only.
 import numpy as np
 
 from runtime._src.core import parallel, workspace
-from runtime._src.ops import pool_ops
+from runtime._src.ops import im2col, pool_ops
 from runtime._src.ops.conv_ops import (_pads, conv2d_backprop_filter_from_patches,
                                        conv2d_keeping_patches)
 from runtime._src.ops.im2col import patch_rows
@@ -140,18 +142,45 @@ def conv2d_bias_pool(x, f, bias, ksize, pool_strides, pool_padding, pool_explici
         pooled = pool_ops._max_pool(y, *pool)
         return y, rows, np.maximum(pooled, zero, out=pooled) if relu else pooled
     (n, oh, ow, depth), (ph, pw) = tiled
-    (kh, kw), per = ksize, oh * ow
+    per = oh * ow
     pooled = workspace.empty((n, ph, pw, depth), x.dtype)
+    most, slots = im2col.chunk_plan((n, oh, ow) + f.shape[:3], depth, x.itemsize)
+    bands = workspace.empty((slots, most, ph, ow * depth), x.dtype)
+    tiled_bias = np.tile(bias, ow)      # a row's biases: the add's loops run along whole rows
 
-    def after(lo, hi, out):             # this chunk's bias add and pooling
-        part = out[lo * per:hi * per].reshape(hi - lo, oh, ow, depth)
-        np.add(part, bias, out=part)
-        tiles = part[:, :ph * kh, :pw * kw].reshape(hi - lo, ph, kh, pw, kw, depth)
-        pool_ops._window_max(pool_ops._tile_taps(tiles), pooled[lo:hi])
+    def after(slot, lo, hi, out):       # this chunk's bias add and pooling
+        rows = out[lo * per:hi * per].reshape((hi - lo) * oh, ow * depth)
+        np.add(rows, tiled_bias, out=rows)
+        _pool_chunk(rows.reshape(hi - lo, oh, ow, depth), bands[slot, :hi - lo], ksize,
+                    pooled[lo:hi])
         if relu:
             np.maximum(pooled[lo:hi], zero, out=pooled[lo:hi])
     y, rows = conv2d_keeping_patches(x, f, *conv, after=after)
+    workspace.release(bands)
     return y, rows, pooled
+
+
+def _pool_chunk(part, band, ksize, pooled):
+    """The max pooling of tiling windows of `part` (n, OH, OW, C) into `pooled`
+    (n, PH, PW, C): first each window row band's maximum over its KH rows, into
+    `band` (n, PH, OW*C), along whole rows (long contiguous loops), then the
+    maximum over each window's KW columns of that (the max of the same values:
+    the same value; of tied zeros of both signs, possibly the other sign)."""
+    (kh, kw), (n, ph, pw, depth) = ksize, pooled.shape
+    rows = part[:, :ph * kh].reshape(n, ph, kh, part.shape[2] * depth)
+    if kh == 1:
+        band = rows[:, :, 0]
+    else:
+        np.maximum(rows[:, :, 0], rows[:, :, 1], out=band)
+        for a in range(2, kh):
+            np.maximum(band, rows[:, :, a], out=band)
+    columns = band.reshape(n, ph, -1, depth)[:, :, :pw * kw].reshape(n, ph, pw, kw, depth)
+    if kw == 1:
+        np.copyto(pooled, columns[:, :, :, 0])
+        return
+    np.maximum(columns[:, :, :, 0], columns[:, :, :, 1], out=pooled)
+    for b in range(2, kw):
+        np.maximum(pooled, columns[:, :, :, b], out=pooled)
 
 
 def _tiled_shape(x, f, bias, conv, pool):

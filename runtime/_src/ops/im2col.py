@@ -9,7 +9,7 @@ import numpy as np
 
 from runtime._src.core import blas, parallel, workspace
 
-__all__ = ["patch_matrix", "patch_rows", "patch_product"]
+__all__ = ["patch_matrix", "patch_rows", "patch_product", "chunk_plan"]
 
 
 def patch_matrix(cols):
@@ -43,8 +43,10 @@ def patch_rows(owner, cols_shape):
 def patch_product(cols, weights, out, after=None):
     """`patch_matrix(cols)` (returned), and `out` = its `patch_rows` . `weights`
     (a (KH*KW*C, O) matrix): the forward product of a convolution. Then
-    `after(lo, hi, out)`, when given, for each chunk [lo, hi) of the batch
-    whose rows of `out` are done (for the whole batch at once when not chunked).
+    `after(slot, lo, hi, out)`, when given, for each chunk [lo, hi) of the
+    batch whose rows of `out` are done (for the whole batch at once, slot 0,
+    when not chunked; `slot` as `parallel.split_chunked`'s, below
+    `chunk_plan`'s slots, with at most its items).
 
     While BLAS runs on one thread (runtime/_src/core/blas.py), the copy and
     the product run chunk by chunk of the batch (`parallel.split_chunked`):
@@ -59,7 +61,7 @@ def patch_product(cols, weights, out, after=None):
         owner = patch_matrix(cols)
         parallel.matmul(patch_rows(owner, cols.shape), weights, out)
         if after is not None:
-            after(0, n, out)
+            after(0, 0, n, out)
         return owner, out
     per, depth = oh * ow, kh * kw * c
     if c >= 4:
@@ -70,7 +72,7 @@ def patch_product(cols, weights, out, after=None):
             np.copyto(target[lo:hi], cols[lo:hi])
             np.matmul(owner[lo * per:hi * per], weights, out=out[lo * per:hi * per])
             if after is not None:
-                after(lo, hi, out)
+                after(slot, lo, hi, out)
     else:
         owner = workspace.empty((depth, n * per), cols.dtype)
         by_tap, source = owner.reshape(kh, kw, c, n, oh, ow), cols.transpose(3, 4, 5, 0, 1, 2)
@@ -79,9 +81,28 @@ def patch_product(cols, weights, out, after=None):
             np.copyto(by_tap[:, :, :, lo:hi], source[:, :, :, lo:hi])
             np.matmul(owner[:, lo * per:hi * per].T, weights, out=out[lo * per:hi * per])
             if after is not None:
-                after(lo, hi, out)
-    item = per * (depth + weights.shape[1]) * owner.itemsize
-    macs = n * per * depth * weights.shape[1]
-    parallel.split_chunked(n, parallel.chunk_items(item), work,
-                           max(owner.size, macs // parallel.MACS_PER_ELEMENT))
+                after(slot, lo, hi, out)
+    most, elements = _chunks(cols.shape, weights.shape[1], owner.itemsize)
+    parallel.split_chunked(n, most, work, elements)
     return owner, out
+
+
+def chunk_plan(cols_shape, out_channels, itemsize):
+    """(the most batch items in one chunk, how many slots) of the calls of
+    `after` in `patch_product` for patches of `cols_shape`, `out_channels`
+    outputs of `itemsize` bytes: a kernel's scratch arrays for them."""
+    n = cols_shape[0]
+    if not blas.single_threaded():
+        return n, 1
+    most, elements = _chunks(cols_shape, out_channels, itemsize)
+    return min(most, n), parallel.slots(n, most, elements)
+
+
+def _chunks(cols_shape, out_channels, itemsize):
+    """(items per chunk, elements for the threads) of `patch_product`'s split."""
+    n, oh, ow, kh, kw, c = cols_shape
+    per, depth = oh * ow, kh * kw * c
+    macs = n * per * depth * out_channels
+    return (parallel.chunk_items(per * (depth + out_channels) * itemsize),
+            max(n * per * depth, macs // parallel.MACS_PER_ELEMENT))
+
