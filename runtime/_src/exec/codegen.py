@@ -61,7 +61,10 @@ patches), its BiasAdd and the tiling MaxPool after them
 BiasAdd, the MaxPool with it), and a folded pool gradient with the filter
 and bias gradients that read it (`relu_pool_and_filter_grads`,
 `Emitter.filter_grad_of`: the filter gradient is emitted at the
-MaxPoolGrad).
+MaxPoolGrad). When these two calls are all that read a layer's activation
+(a CNN's first layer, whose input gradient no one needs), they keep it with
+each pooling window's taps in contiguous blocks (`Emitter.grouped_layer`,
+runtime/_src/ops/conv_tap_groups.py).
 """
 
 import builtins
@@ -678,11 +681,43 @@ class Emitter:
         inputs = [self.expr(t) for t in conv.inputs] + [self.expr(bias_add.inputs[1])]
         if pool.inputs[0] is not bias_add.outputs[0]:      # the ReLU, applied after the pool
             attrs.append("relu=True")
+            if self.grouped_layer(conv, bias_add, pool):
+                attrs.append("grouped=True")
         targets = [self.out_targets(bias_add), self.kept_patches[id(conv)],
                    self.out_targets(pool)]
         self.emit(indent, f"{', '.join(targets)} = {kernel}({', '.join(inputs + attrs)})", conv)
         self.fresh.update((id(bias_add.outputs[0]), id(pool.outputs[0])))
         self.emitted.add(id(pool))
+
+    def grouped_layer(self, conv, bias_add, pool):
+        """True when nothing but the fused kernels reads this layer's biased
+        Conv2D (and the ReLU of it that `relu_after_pool` moves past `pool`):
+        the MaxPool, and one MaxPoolGrad whose folded ReluGrad
+        (`relu_grad_after_pool`) only the filter gradient of `conv` and its
+        bias gradient read, emitted as one call (`emit_pool_and_filter_grads`).
+        The kernels may then keep the activation in tap-grouped order
+        (runtime/_src/ops/conv_tap_groups.py): the first layer of a CNN."""
+        value, relu_out = bias_add.outputs[0], pool.inputs[0]
+        readers = self.readers.get(id(relu_out), ())
+        if self.uses.get(id(value)) != 1 or len(readers) != 3 \
+                or self.uses.get(id(relu_out)) != 3:
+            return False
+        grads = [r for r in readers if r.op == "MaxPoolGrad"]
+        if [r for r in readers if r.op == "MaxPool"] != [pool] or len(grads) != 1 \
+                or grads[0].inputs[2] is not pool.outputs[0] \
+                or not set(grads[0].attrs) <= _POOL_ATTRS:
+            return False
+        relu_grad = self.relu_grad_after_pool(grads[0])
+        if relu_grad is None or relu_grad not in readers:
+            return False
+        grad = self.filter_grad_of(grads[0], relu_grad)
+        if grad is None or self.patch_convs[id(grad)][0] is not conv:
+            return False
+        out = relu_grad.outputs[0]
+        allowed = {id(grad), id(self.bias_sums.get(id(grad)))}
+        gradient_readers = self.readers.get(id(out), ())
+        return self.uses.get(id(out)) == len(gradient_readers) \
+            and all(id(r) in allowed for r in gradient_readers)
 
     def relu_grad_after_pool(self, node):
         """The ReluGrad that is the only reader of this MaxPoolGrad's result and

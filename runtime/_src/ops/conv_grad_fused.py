@@ -34,7 +34,7 @@ from one product over the batch by float rounding only.
 import numpy as np
 
 from runtime._src.core import parallel, workspace
-from runtime._src.ops import im2col, pool_ops
+from runtime._src.ops import conv_tap_groups, im2col, pool_ops
 from runtime._src.ops.conv_ops import (_pads, conv2d_backprop_filter_from_patches,
                                        conv2d_keeping_patches)
 from runtime._src.ops.im2col import patch_rows
@@ -73,7 +73,11 @@ def relu_pool_and_filter_grads(dy, x, y, patches_, conv_x, f, ksize, pool_stride
     """(g = max_pool_grad_of_relu(dy, x, y, ...), the Conv2DBackpropFilter of
     g for Conv2D(conv_x, f) from its patch matrix `patches_`, the bias
     gradient of g), chunk by chunk when the pool's windows tile `x` (see the
-    module docstring); else the two kernels one after the other."""
+    module docstring); else the two kernels one after the other. A
+    tap-grouped `x` (from `conv2d_bias_pool(..., grouped=True)`) gives None
+    for g, which the generated code then never reads."""
+    if x.ndim == 6:
+        return conv_tap_groups.relu_pool_and_filter_grads_grouped(dy, x, y, patches_, f)
     fused = _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding,
                            pool_explicit)
     if fused is not None:
@@ -111,27 +115,22 @@ def _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding, poo
         np.matmul(ones[:len(g)], g, out=bias_parts[index[lo]])
     grad = pool_ops._matched_grad(dy, x, y, ksize, after, item_bytes)
     if grad is not None:
-        grad = grad, _chunk_sum(filter_parts).reshape(f.shape), _chunk_sum(bias_parts)
+        grad = grad, conv_tap_groups.chunk_sum(filter_parts).reshape(f.shape), conv_tap_groups.chunk_sum(bias_parts)
     for array in (filter_parts, bias_parts, ones):
         workspace.release(array)
     return grad
 
 
-def _chunk_sum(parts):
-    """The chunks' partial sums `parts` (chunks, ...) added in the chunks' order."""
-    total = workspace.zeros(parts.shape[1:], parts.dtype)
-    for part in parts:
-        np.add(total, part, out=total)
-    return total
-
-
 def conv2d_bias_pool(x, f, bias, ksize, pool_strides, pool_padding, pool_explicit, strides,
-                     padding, explicit_paddings, dilations, relu=False):
+                     padding, explicit_paddings, dilations, relu=False, grouped=False):
     """(BiasAdd(Conv2D(x, f), bias), the Conv2D's patch matrix (see
     `conv2d_keeping_patches`), MaxPool of that sum (and its ReLU, `relu`:
     max(pooled, 0), which the generated code moves after the pooling)), the
     bias added and the pooling done chunk by chunk when the windows tile the
-    result (see the module docstring); else the kernels one after the other."""
+    result (see the module docstring); else the kernels one after the other.
+    `grouped` (the generated code's promise that only these kernels read the
+    sum): the sum in tap-grouped order when the windows cover it
+    (runtime/_src/ops/conv_tap_groups.py)."""
     conv = (strides, padding, explicit_paddings, dilations)
     pool = (ksize, pool_strides, pool_padding, pool_explicit)
     tiled = _tiled_shape(x, f, bias, conv, pool)
@@ -141,6 +140,8 @@ def conv2d_bias_pool(x, f, bias, ksize, pool_strides, pool_padding, pool_explici
         y = np.add(y, bias, out=y)
         pooled = pool_ops._max_pool(y, *pool)
         return y, rows, np.maximum(pooled, zero, out=pooled) if relu else pooled
+    if grouped and conv_tap_groups.groupable(tiled, ksize):
+        return conv_tap_groups.conv2d_bias_pool_grouped(x, f, bias, ksize, conv, tiled, relu)
     (n, oh, ow, depth), (ph, pw) = tiled
     per = oh * ow
     pooled = workspace.empty((n, ph, pw, depth), x.dtype)
@@ -174,7 +175,7 @@ def _pool_chunk(part, band, ksize, pooled):
         np.maximum(rows[:, :, 0], rows[:, :, 1], out=band)
         for a in range(2, kh):
             np.maximum(band, rows[:, :, a], out=band)
-    columns = band.reshape(n, ph, -1, depth)[:, :, :pw * kw].reshape(n, ph, pw, kw, depth)
+    columns = band.reshape(n, ph, part.shape[2], depth)[:, :, :pw * kw].reshape(n, ph, pw, kw, depth)
     if kw == 1:
         np.copyto(pooled, columns[:, :, :, 0])
         return

@@ -9,7 +9,7 @@ import numpy as np
 
 from runtime._src.core import blas, parallel, workspace
 
-__all__ = ["patch_matrix", "patch_rows", "patch_product", "chunk_plan"]
+__all__ = ["patch_matrix", "patch_rows", "patch_product", "chunk_plan", "chunking"]
 
 
 def patch_matrix(cols):
@@ -82,7 +82,7 @@ def patch_product(cols, weights, out, after=None):
             np.matmul(owner[:, lo * per:hi * per].T, weights, out=out[lo * per:hi * per])
             if after is not None:
                 after(slot, lo, hi, out)
-    most, elements = _chunks(cols.shape, weights.shape[1], owner.itemsize)
+    most, elements = chunking(cols.shape, weights.shape[1], owner.itemsize)
     parallel.split_chunked(n, most, work, elements)
     return owner, out
 
@@ -94,12 +94,14 @@ def chunk_plan(cols_shape, out_channels, itemsize):
     n = cols_shape[0]
     if not blas.single_threaded():
         return n, 1
-    most, elements = _chunks(cols_shape, out_channels, itemsize)
+    most, elements = chunking(cols_shape, out_channels, itemsize)
     return min(most, n), parallel.slots(n, most, elements)
 
 
-def _chunks(cols_shape, out_channels, itemsize):
-    """(items per chunk, elements for the threads) of `patch_product`'s split."""
+def chunking(cols_shape, out_channels, itemsize):
+    """(items per chunk, elements for the threads) of `patch_product`'s split
+    (`parallel.split_chunked`) for patches of `cols_shape` and `out_channels`
+    outputs of `itemsize` bytes."""
     n, oh, ow, kh, kw, c = cols_shape
     per, depth = oh * ow, kh * kw * c
     macs = n * per * depth * out_channels
