@@ -61,10 +61,11 @@ patches), its BiasAdd and the tiling MaxPool after them
 BiasAdd, the MaxPool with it), and a folded pool gradient with the filter
 and bias gradients that read it (`relu_pool_and_filter_grads`,
 `Emitter.filter_grad_of`: the filter gradient is emitted at the
-MaxPoolGrad). When these two calls are all that read a layer's activation
-(a CNN's first layer, whose input gradient no one needs), they keep it with
-each pooling window's taps in contiguous blocks (`Emitter.grouped_layer`,
-runtime/_src/ops/conv_tap_groups.py).
+MaxPoolGrad). When these two calls are all that read a layer's activation,
+they keep it with each pooling window's taps in contiguous blocks
+(`Emitter.grouped_layer`, runtime/_src/ops/conv_tap_groups.py), and a pool
+gradient that only the filter and bias gradients read (a CNN's first layer)
+is not written out (`Emitter.pool_grad_unread`).
 """
 
 import builtins
@@ -621,6 +622,8 @@ class Emitter:
         targets = [self.out_targets(node), self.out_targets(grad),
                    self.out_targets(total) if total is not None else "_"]
         conv_args = [self.expr(t) for t in grad.inputs[1:]]
+        if self.pool_grad_unread(relu_grad, grad):
+            attrs.append("pool_grad=False")
         call = f"{kernel}({', '.join(args + [rows] + conv_args + attrs + self.attr_args(grad))})"
         self.emit(indent, f"{', '.join(targets)} = {call}", node)
         self.fresh.update((id(node.outputs[0]), id(grad.outputs[0])))
@@ -693,10 +696,10 @@ class Emitter:
         """True when nothing but the fused kernels reads this layer's biased
         Conv2D (and the ReLU of it that `relu_after_pool` moves past `pool`):
         the MaxPool, and one MaxPoolGrad whose folded ReluGrad
-        (`relu_grad_after_pool`) only the filter gradient of `conv` and its
-        bias gradient read, emitted as one call (`emit_pool_and_filter_grads`).
+        (`relu_grad_after_pool`) the filter gradient of `conv` reads, emitted
+        as one call with it (`emit_pool_and_filter_grads`).
         The kernels may then keep the activation in tap-grouped order
-        (runtime/_src/ops/conv_tap_groups.py): the first layer of a CNN."""
+        (runtime/_src/ops/conv_tap_groups.py)."""
         value, relu_out = bias_add.outputs[0], pool.inputs[0]
         readers = self.readers.get(id(relu_out), ())
         if self.uses.get(id(value)) != 1 or len(readers) != 3 \
@@ -711,13 +714,15 @@ class Emitter:
         if relu_grad is None or relu_grad not in readers:
             return False
         grad = self.filter_grad_of(grads[0], relu_grad)
-        if grad is None or self.patch_convs[id(grad)][0] is not conv:
-            return False
+        return grad is not None and self.patch_convs[id(grad)][0] is conv
+
+    def pool_grad_unread(self, relu_grad, grad):
+        """True when only the filter gradient `grad` and its bias gradient read
+        the folded pool gradient `relu_grad` (no input gradient: a first layer)."""
         out = relu_grad.outputs[0]
         allowed = {id(grad), id(self.bias_sums.get(id(grad)))}
-        gradient_readers = self.readers.get(id(out), ())
-        return self.uses.get(id(out)) == len(gradient_readers) \
-            and all(id(r) in allowed for r in gradient_readers)
+        readers = self.readers.get(id(out), ())
+        return self.uses.get(id(out)) == len(readers) and all(id(r) in allowed for r in readers)
 
     def relu_grad_after_pool(self, node):
         """The ReluGrad that is the only reader of this MaxPoolGrad's result and

@@ -69,15 +69,18 @@ def bias_gradient(dy):
 
 def relu_pool_and_filter_grads(dy, x, y, patches_, conv_x, f, ksize, pool_strides,
                                pool_padding, pool_explicit, strides, padding,
-                               explicit_paddings, dilations):
+                               explicit_paddings, dilations, pool_grad=True):
     """(g = max_pool_grad_of_relu(dy, x, y, ...), the Conv2DBackpropFilter of
     g for Conv2D(conv_x, f) from its patch matrix `patches_`, the bias
     gradient of g), chunk by chunk when the pool's windows tile `x` (see the
     module docstring); else the two kernels one after the other. A
-    tap-grouped `x` (from `conv2d_bias_pool(..., grouped=True)`) gives None
-    for g, which the generated code then never reads."""
+    tap-grouped `x` (from `conv2d_bias_pool(..., grouped=True)`) is
+    runtime/_src/ops/conv_tap_groups.py's, which gives None for g when not
+    `pool_grad` (the generated code's promise that no one reads it)."""
     if x.ndim == 6:
-        return conv_tap_groups.relu_pool_and_filter_grads_grouped(dy, x, y, patches_, f)
+        conv = (strides, padding, explicit_paddings, dilations)
+        return conv_tap_groups.relu_pool_and_filter_grads_grouped(dy, x, y, patches_, conv_x, f,
+                                                                  conv, pool_grad)
     fused = _chunked_grads(dy, x, y, patches_, f, ksize, pool_strides, pool_padding,
                            pool_explicit)
     if fused is not None:
@@ -140,7 +143,7 @@ def conv2d_bias_pool(x, f, bias, ksize, pool_strides, pool_padding, pool_explici
         y = np.add(y, bias, out=y)
         pooled = pool_ops._max_pool(y, *pool)
         return y, rows, np.maximum(pooled, zero, out=pooled) if relu else pooled
-    if grouped and conv_tap_groups.groupable(tiled, ksize):
+    if grouped:
         return conv_tap_groups.conv2d_bias_pool_grouped(x, f, bias, ksize, conv, tiled, relu)
     (n, oh, ow, depth), (ph, pw) = tiled
     per = oh * ow

@@ -28,27 +28,20 @@ import numpy as np
 from runtime._src.core import blas, parallel, workspace
 from runtime._src.ops import conv_ops, im2col
 
-__all__ = ["groupable", "conv2d_bias_pool_grouped", "relu_pool_and_filter_grads_grouped",
-           "chunk_sum"]
-
-
-def groupable(tiled, ksize):
-    """True when the windows cover the convolution's result exactly (no row
-    or column left out), for `tiled` = ((N, OH, OW, O), (PH, PW))."""
-    (_, oh, ow, _), (ph, pw) = tiled
-    return ph * ksize[0] == oh and pw * ksize[1] == ow
+__all__ = ["conv2d_bias_pool_grouped", "relu_pool_and_filter_grads_grouped", "chunk_sum"]
 
 
 def conv2d_bias_pool_grouped(x, f, bias, ksize, conv, tiled, relu):
     """(the biased convolution (N, KH, KW, PH, PW, O) in tap-grouped order,
     its patch matrix in that row order, the MaxPool (and ReLU) of it, NHWC),
-    chunk by chunk of the batch (im2col.chunking)."""
+    chunk by chunk of the batch (im2col.chunking). Rows and columns past the
+    last window, which no window reads, are not computed."""
     (n, oh, ow, depth), (ph, pw) = tiled
     (kh, kw), (fh, fw, c) = ksize, f.shape[:3]
-    per, k, span = oh * ow, fh * fw * c, ph * pw * depth
+    per, k, span = ph * kh * pw * kw, fh * fw * c, ph * pw * depth
     strides, padding, explicit, dilations = conv
     padded, _ = conv_ops._padded(x, (fh, fw), strides, dilations, padding, explicit, 0)
-    cols = conv_ops.patches(padded, (fh, fw), strides, dilations, (oh, ow))
+    cols = conv_ops.patches(padded, (fh, fw), strides, dilations, (ph * kh, pw * kw))
     grouped = cols.reshape(n, ph, kh, pw, kw, fh, fw, c).transpose(0, 2, 4, 1, 3, 5, 6, 7)
     copy, matrix, owner = _grouped_copy(grouped, n * per, k)
     weights, out = f.reshape(k, depth), workspace.empty((n * per, depth), x.dtype)
@@ -99,43 +92,83 @@ def _block_max(taps, out):
         np.maximum(out, taps[:, t], out=out)
 
 
-def relu_pool_and_filter_grads_grouped(dy, x, y, patches_, f):
-    """(None for the pool gradient, which no one reads, the filter gradient,
-    the bias gradient) of a layer whose activation `x` is tap-grouped (see
-    `conv2d_bias_pool_grouped`), `y` its pooled ReLU and `patches_` its patch
-    matrix: dy routed to each window's first maximum where y > 0, chunk by
-    chunk, each chunk's filter and bias partial products taken while it is
-    in the core's cache and added in the chunks' order."""
+def relu_pool_and_filter_grads_grouped(dy, x, y, patches_, conv_x, f, conv, pool_grad=True):
+    """(the pool gradient, NHWC, or None when not `pool_grad`, the filter
+    gradient, the bias gradient) of a layer whose activation `x` is
+    tap-grouped (see `conv2d_bias_pool_grouped`), `y` its pooled ReLU,
+    `patches_` its patch matrix and `conv_x` the convolution's input: dy
+    routed to each window's first maximum where y > 0, chunk by chunk, each
+    chunk's filter and bias partial products taken while it is in the core's
+    cache and added in the chunks' order."""
     n, kh, kw, ph, pw, depth = x.shape
-    per, taps, span = kh * kw * ph * pw, kh * kw, ph * pw * depth
+    per, span = kh * kw * ph * pw, ph * pw * depth
     rows = im2col.patch_rows(patches_, (n, ph * kh, pw * kw) + f.shape[:3])
     finite = bool(np.isfinite(np.add.reduce(dy, axis=None)))
     chunk = min(n, parallel.chunk_items(per * (rows.shape[1] + 3 * depth) * x.itemsize)) or 1
     slots, cuts = parallel.slots(n, chunk, x.size), parallel.chunk_bounds(n, chunk)
     index = {lo: i for i, lo in enumerate(cuts[:-1])}
     scratch = [workspace.empty((slots, chunk, span), x.dtype) for _ in range(2)]
-    hits = workspace.empty((slots, chunk, taps, span), bool)
+    hits = workspace.empty((slots, chunk, kh * kw, span), bool)
     taken = workspace.empty((slots, chunk, span), bool)
     grads = workspace.empty((slots, chunk * per, depth), x.dtype)
-    filter_parts = workspace.empty((len(index), rows.shape[1], depth), x.dtype)
-    bias_parts = workspace.empty((len(index), depth), x.dtype)
+    parts = (workspace.empty((len(index), rows.shape[1], depth), x.dtype),
+             workspace.empty((len(index), depth), x.dtype))
     ones = workspace.empty((chunk * per,), x.dtype)
     ones.fill(1)
+    _, out = conv_ops._pads(conv_x.shape, f.shape[:2], conv[0], conv[3], conv[1], conv[2])
+    left_out = tuple(out) != (ph * kh, pw * kw)         # rows or columns past the last window
+    grad = _pool_grad_array(x.shape, out, x.dtype) if pool_grad else None
 
     def work(slot, lo, hi):
         size = hi - lo
         g = grads[slot, :size * per]
-        _route(dy[lo:hi].reshape(size, span), x[lo:hi].reshape(size, taps, span),
+        _route(dy[lo:hi].reshape(size, span), x[lo:hi].reshape(size, kh * kw, span),
                y[lo:hi].reshape(size, span), finite, scratch[0][slot, :size],
                scratch[1][slot, :size], hits[slot, :size], taken[slot, :size],
-               g.reshape(size, taps, span))
-        np.matmul(rows[lo * per:hi * per].T, g, out=filter_parts[index[lo]])
-        np.matmul(ones[:len(g)], g, out=bias_parts[index[lo]])
+               g.reshape(size, kh * kw, span))
+        if grad is not None:            # back to NHWC, the window (a, b) of (i, j) at (i*KH+a, j*KW+b)
+            target = grad[lo:hi, :ph * kh, :pw * kw].reshape(size, ph, kh, pw, kw, depth)
+            np.copyto(target.transpose(0, 2, 4, 1, 3, 5), g.reshape(x[lo:hi].shape))
+        np.matmul(rows[lo * per:hi * per].T, g, out=parts[0][index[lo]])
+        np.matmul(ones[:len(g)], g, out=parts[1][index[lo]])
     parallel.split_chunked(n, chunk, work, x.size)
-    result = (None, chunk_sum(filter_parts).reshape(f.shape), chunk_sum(bias_parts))
-    for array in scratch + [hits, taken, grads, filter_parts, bias_parts, ones]:
+    filters = chunk_sum(parts[0]).reshape(f.shape)
+    if left_out:
+        _left_out_products(filters, conv_x, f, conv, x.shape)
+    result = (grad, filters, chunk_sum(parts[1]))
+    for array in scratch + [hits, taken, grads, parts[0], parts[1], ones]:
         workspace.release(array)
     return result
+
+
+def _pool_grad_array(shape, out, dtype):
+    """An NHWC array (N, OH, OW, C), `out` = (OH, OW), for the pool gradient
+    of a grouped activation of `shape`, zero past the last window."""
+    n, kh, kw, ph, pw, depth = shape
+    grad = workspace.empty((n,) + tuple(out) + (depth,), dtype)
+    grad[:, ph * kh:] = 0
+    grad[:, :ph * kh, pw * kw:] = 0
+    return grad
+
+
+def _left_out_products(filters, conv_x, f, conv, shape):
+    """The filter gradient's terms of the rows past the last window, where the
+    pool gradient is 0: 0 * x adds nothing, but 0 * inf or 0 * NaN is NaN, as
+    the product over all rows (the NHWC kernels, TensorFlow's) gives it; so a
+    filter element whose left-out patches hold a non-finite value is NaN."""
+    n, kh, kw, ph, pw, _ = shape
+    if np.isfinite(np.add.reduce(conv_x, axis=None)):
+        return
+    strides, padding, explicit, dilations = conv
+    padded, (oh, ow) = conv_ops._padded(conv_x, f.shape[:2], strides, dilations, padding,
+                                        explicit, 0)
+    cols = conv_ops.patches(padded, f.shape[:2], strides, dilations, (oh, ow))
+    k = int(np.prod(f.shape[:3]))
+    left = [cols[:, ph * kh:].reshape(-1, k), cols[:, :ph * kh, pw * kw:].reshape(-1, k)]
+    bad = np.zeros(k, bool)
+    for part in left:
+        bad |= ~np.isfinite(part).all(axis=0)
+    filters.reshape(k, -1)[bad] = np.nan
 
 
 def _route(dy, x, y, finite, target, value, hits, taken, out):

@@ -3,7 +3,9 @@
 (conv_grad_fused.py): the pooled ReLU bit for bit, the activation the same
 values reordered, the filter and bias gradients within float rounding (the
 same products summed in another order), the routing to each window's first
-maximum with ties, NaN and infinite gradients; over chunks forced small and
+maximum with ties, NaN and infinite gradients, the rows past the last window
+(not computed, but a NaN input there still reaches the filter gradient as
+0 * NaN does in the kernels); over chunks forced small and
 one or two threads, odd and empty batches, SAME and VALID, strides, and
 windows of several shapes. And the generated code of a training step: only
 a layer whose activation nothing else reads is grouped."""
@@ -23,6 +25,8 @@ CASES = [  # (x shape, filter shape, conv strides, padding, pool window, dtype)
     ((3, 12, 12, 3), (3, 3, 3, 3), (2, 2), "SAME", (3, 3), np.float64),
     ((4, 9, 9, 2), (2, 2, 2, 3), (1, 1), "VALID", (2, 1), np.float32),
     ((0, 8, 8, 3), (3, 3, 3, 2), (1, 1), "VALID", (2, 2), np.float32),     # empty batch
+    ((5, 13, 13, 4), (3, 3, 4, 6), (1, 1), "VALID", (2, 2), np.float32),   # a row, a column out
+    ((3, 10, 9, 1), (3, 3, 1, 2), (1, 1), "VALID", (3, 2), np.float32),    # two rows out
 ]
 
 
@@ -62,12 +66,14 @@ def _pooled(y, window):
     return np.maximum(pool, 0, out=pool)
 
 
-@pytest.mark.parametrize("spoil", [None, "tie", "nan", "inf dy"])
+@pytest.mark.parametrize("spoil", [None, "tie", "nan", "inf dy", "nan x"])
 @pytest.mark.parametrize("xs,fs,strides,padding,window,dtype", CASES, ids=str)
 def test_grouped_layer_equals_the_nhwc_kernels(xs, fs, strides, padding, window, dtype,
                                                spoil, split):
     rng = np.random.default_rng(17)
     x = rng.standard_normal(xs).astype(dtype)
+    if spoil == "nan x" and xs[0]:
+        x[-1, -1, -1, 0] = np.nan       # read by the last row's patches only
     f = rng.standard_normal(fs).astype(dtype)
     b = rng.standard_normal(fs[3]).astype(dtype)
     conv = (strides, padding, NO_PADS, (1, 1))
@@ -76,37 +82,32 @@ def test_grouped_layer_equals_the_nhwc_kernels(xs, fs, strides, padding, window,
     y1, rows1, p1 = conv_grad_fused.conv2d_bias_pool(x, f, b, *pool, *conv, relu=True,
                                                      grouped=True)
     assert y1.ndim == 6 and y1.dtype == p1.dtype == dtype
-    np.testing.assert_array_equal(_ungrouped(y1), y0)
+    np.testing.assert_array_equal(_ungrouped(y1), y0[:, :y1.shape[1] * y1.shape[3],
+                                                      :y1.shape[2] * y1.shape[4]])
     np.testing.assert_array_equal(p1, p0)
     assert p1.shape == p0.shape
     dy = rng.standard_normal(p0.shape).astype(dtype)
-    if xs[0] and spoil:                 # the same spoiled values in both orders
+    if xs[0] and spoil in ("tie", "nan", "inf dy"):     # the same values in both orders
         y0, dy = _spoiled(spoil, y0, dy)
         p0 = p1 = _pooled(y0, window)
-        n, oh, ow, c = y0.shape
-        y1 = np.ascontiguousarray(y0.reshape(n, oh // window[0], window[0], ow // window[1],
-                                             window[1], c).transpose(0, 2, 4, 1, 3, 5))
+        n, kh, kw, ph, pw, c = y1.shape
+        y1 = np.ascontiguousarray(y0[:, :ph * kh, :pw * kw].reshape(n, ph, kh, pw, kw, c)
+                                  .transpose(0, 2, 4, 1, 3, 5))
     with np.errstate(invalid="ignore"):
         want = conv_grad_fused.relu_pool_and_filter_grads(dy, y0, p0, rows0, x, f, *pool, *conv)
         got = conv_grad_fused.relu_pool_and_filter_grads(dy, y1, p1, rows1, x, f, *pool, *conv)
-    assert got[0] is None
+        unread = conv_grad_fused.relu_pool_and_filter_grads(dy, y1, p1, rows1, x, f, *pool,
+                                                            *conv, pool_grad=False)
+    np.testing.assert_array_equal(got[0], want[0])         # the pool gradient, NHWC
+    np.testing.assert_array_equal(np.signbit(got[0]), np.signbit(want[0]))
+    assert unread[0] is None
     tol = 1e-4 if dtype == np.float32 else 1e-10
-    for g, w in zip(got[1:], want[1:]):
+    for g, w, u in zip(got[1:], want[1:], unread[1:]):
         assert g.shape == w.shape and g.dtype == w.dtype == dtype
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol)    # NaN where the kernels' are
+        np.testing.assert_array_equal(u, g)
     for a in (rows0, rows1):
         workspace.release(a)
-
-
-def test_windows_that_leave_rows_out_keep_the_nhwc_order():
-    rng = np.random.default_rng(2)
-    x = rng.standard_normal((3, 11, 11, 2)).astype(np.float32)      # 9x9: a row and column out
-    f = rng.standard_normal((3, 3, 2, 4)).astype(np.float32)
-    b = np.zeros(4, np.float32)
-    y, _, pooled = conv_grad_fused.conv2d_bias_pool(
-        x, f, b, (2, 2), (2, 2), "VALID", NO_PADS, (1, 1), "VALID", NO_PADS, (1, 1),
-        relu=True, grouped=True)
-    assert y.shape == (3, 9, 9, 4) and pooled.shape == (3, 4, 4, 4)
 
 
 def test_empty_batch_with_blas_threads():
@@ -134,7 +135,7 @@ def _layers(x, f1, b1, f2, b2, keep_activation=False):
 
 
 @pytest.mark.parametrize("keep", [False, True], ids=["activation unread", "activation returned"])
-def test_training_step_groups_only_the_layer_no_one_else_reads(keep):
+def test_training_step_groups_the_layers_no_one_else_reads(keep):
     rng = np.random.default_rng(5)
     x = tf.constant(rng.standard_normal((5, 14, 14, 1)).astype(np.float32))
     weights = [tf.Variable(rng.standard_normal(s).astype(np.float32) * 0.5)
@@ -143,6 +144,7 @@ def test_training_step_groups_only_the_layer_no_one_else_reads(keep):
     got = step(x)
     src = step.get_concrete_function(x).graph.python_source()
     assert src.count("_conv2d_bias_pool(") == (1 if keep else 2)   # a ReLU read: not moved
-    assert src.count("grouped=True") == (0 if keep else 1)    # the second layer feeds dx
+    assert src.count("grouped=True") == (1 if keep else 2)
+    assert src.count("pool_grad=False") == 1        # the first layer's: the second feeds dx
     for g, w in zip(got, _layers(x, *weights, keep_activation=keep)):   # eager: the kernels
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-4)
