@@ -65,7 +65,8 @@ MaxPoolGrad). When these two calls are all that read a layer's activation,
 they keep it with each pooling window's taps in contiguous blocks
 (`Emitter.grouped_layer`, runtime/_src/ops/conv_tap_groups.py), and a pool
 gradient that only the filter and bias gradients read (a CNN's first layer)
-is not written out (`Emitter.pool_grad_unread`).
+is not written out, one that an input gradient reads only where the windows
+are (`Emitter.pool_grad_readers`).
 """
 
 import builtins
@@ -622,8 +623,9 @@ class Emitter:
         targets = [self.out_targets(node), self.out_targets(grad),
                    self.out_targets(total) if total is not None else "_"]
         conv_args = [self.expr(t) for t in grad.inputs[1:]]
-        if self.pool_grad_unread(relu_grad, grad):
-            attrs.append("pool_grad=False")
+        readers = self.pool_grad_readers(relu_grad, grad)
+        if readers != "any":
+            attrs.append("pool_grad=False" if readers == "none" else "pool_grad='windows'")
         call = f"{kernel}({', '.join(args + [rows] + conv_args + attrs + self.attr_args(grad))})"
         self.emit(indent, f"{', '.join(targets)} = {call}", node)
         self.fresh.update((id(node.outputs[0]), id(grad.outputs[0])))
@@ -716,13 +718,24 @@ class Emitter:
         grad = self.filter_grad_of(grads[0], relu_grad)
         return grad is not None and self.patch_convs[id(grad)][0] is conv
 
-    def pool_grad_unread(self, relu_grad, grad):
-        """True when only the filter gradient `grad` and its bias gradient read
-        the folded pool gradient `relu_grad` (no input gradient: a first layer)."""
+    def pool_grad_readers(self, relu_grad, grad):
+        """Who reads the folded pool gradient `relu_grad` besides the filter
+        gradient `grad` and its bias gradient: "none" (a first layer: no
+        input gradient), "input" (only Conv2DBackpropInputs of the same
+        filter, which read no more than the pooling windows' rows, see
+        runtime/_src/ops/conv_tap_groups.py), else "any"."""
         out = relu_grad.outputs[0]
         allowed = {id(grad), id(self.bias_sums.get(id(grad)))}
         readers = self.readers.get(id(out), ())
-        return self.uses.get(id(out)) == len(readers) and all(id(r) in allowed for r in readers)
+        if self.uses.get(id(out)) != len(readers):
+            return "any"                # also a graph output
+        others = [r for r in readers if id(r) not in allowed]
+        if not others:
+            return "none"
+        if all(r.op == "Conv2DBackpropInput" and r.inputs[0] is out
+               and r.inputs[1] is not out and r.inputs[2] is grad.inputs[2] for r in others):
+            return "input"
+        return "any"
 
     def relu_grad_after_pool(self, node):
         """The ReluGrad that is the only reader of this MaxPoolGrad's result and

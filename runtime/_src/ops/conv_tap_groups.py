@@ -93,13 +93,19 @@ def _block_max(taps, out):
 
 
 def relu_pool_and_filter_grads_grouped(dy, x, y, patches_, conv_x, f, conv, pool_grad=True):
-    """(the pool gradient, NHWC, or None when not `pool_grad`, the filter
-    gradient, the bias gradient) of a layer whose activation `x` is
-    tap-grouped (see `conv2d_bias_pool_grouped`), `y` its pooled ReLU,
-    `patches_` its patch matrix and `conv_x` the convolution's input: dy
-    routed to each window's first maximum where y > 0, chunk by chunk, each
-    chunk's filter and bias partial products taken while it is in the core's
-    cache and added in the chunks' order."""
+    """(the pool gradient, NHWC, the filter gradient, the bias gradient) of a
+    layer whose activation `x` is tap-grouped (see `conv2d_bias_pool_grouped`),
+    `y` its pooled ReLU, `patches_` its patch matrix and `conv_x` the
+    convolution's input: dy routed to each window's first maximum where
+    y > 0, chunk by chunk, each chunk's filter and bias partial products taken
+    while it is in the core's cache and added in the chunks' order.
+
+    `pool_grad` (the generated code's promise about the pool gradient's
+    readers): False, none (None is returned for it); "windows", only
+    Conv2DBackpropInput of the filter `f`, which needs no more than the rows
+    and columns the windows cover (the rest is zeros, whose products with a
+    finite filter add nothing), so that part is returned (the full array
+    when `f` is not finite: 0 * inf is NaN); True, anyone."""
     n, kh, kw, ph, pw, depth = x.shape
     per, span = kh * kw * ph * pw, ph * pw * depth
     rows = im2col.patch_rows(patches_, (n, ph * kh, pw * kw) + f.shape[:3])
@@ -117,6 +123,8 @@ def relu_pool_and_filter_grads_grouped(dy, x, y, patches_, conv_x, f, conv, pool
     ones.fill(1)
     _, out = conv_ops._pads(conv_x.shape, f.shape[:2], conv[0], conv[3], conv[1], conv[2])
     left_out = tuple(out) != (ph * kh, pw * kw)         # rows or columns past the last window
+    if pool_grad == "windows" and np.isfinite(np.add.reduce(f, axis=None)):
+        out = (ph * kh, pw * kw)
     grad = _pool_grad_array(x.shape, out, x.dtype) if pool_grad else None
 
     def work(slot, lo, hi):

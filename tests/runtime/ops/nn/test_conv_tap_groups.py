@@ -15,7 +15,7 @@ import pytest
 
 import runtime as tf
 from runtime._src.core import parallel, workspace
-from runtime._src.ops import conv_grad_fused
+from runtime._src.ops import conv_grad_fused, conv_ops
 
 NO_PADS = ((0, 0), (0, 0))
 
@@ -98,9 +98,17 @@ def test_grouped_layer_equals_the_nhwc_kernels(xs, fs, strides, padding, window,
         got = conv_grad_fused.relu_pool_and_filter_grads(dy, y1, p1, rows1, x, f, *pool, *conv)
         unread = conv_grad_fused.relu_pool_and_filter_grads(dy, y1, p1, rows1, x, f, *pool,
                                                             *conv, pool_grad=False)
+        windows = conv_grad_fused.relu_pool_and_filter_grads(dy, y1, p1, rows1, x, f, *pool,
+                                                             *conv, pool_grad="windows")[0]
     np.testing.assert_array_equal(got[0], want[0])         # the pool gradient, NHWC
     np.testing.assert_array_equal(np.signbit(got[0]), np.signbit(want[0]))
     assert unread[0] is None
+    _, kh, kw, ph, pw, _ = y1.shape
+    assert windows.shape == (xs[0], ph * kh, pw * kw, fs[3])       # the windows' rows only
+    np.testing.assert_array_equal(windows, want[0][:, :ph * kh, :pw * kw])
+    with np.errstate(invalid="ignore"):                     # the input gradient reads no more
+        dx = conv_ops._conv2d_backprop_input(windows, x, f, *conv)
+        np.testing.assert_array_equal(dx, conv_ops._conv2d_backprop_input(want[0], x, f, *conv))
     tol = 1e-4 if dtype == np.float32 else 1e-10
     for g, w, u in zip(got[1:], want[1:], unread[1:]):
         assert g.shape == w.shape and g.dtype == w.dtype == dtype
@@ -108,6 +116,24 @@ def test_grouped_layer_equals_the_nhwc_kernels(xs, fs, strides, padding, window,
         np.testing.assert_array_equal(u, g)
     for a in (rows0, rows1):
         workspace.release(a)
+
+
+def test_input_gradient_of_a_non_finite_filter_gets_the_whole_pool_gradient():
+    # the rows past the last window are zeros: 0 * inf in the input gradient is NaN
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 7, 7, 2)).astype(np.float32)        # 5x5: a row and column out
+    f = rng.standard_normal((3, 3, 2, 3)).astype(np.float32)
+    conv = ((1, 1), "VALID", NO_PADS, (1, 1))
+    pool = ((2, 2), (2, 2), "VALID", NO_PADS)
+    y, rows, pooled = conv_grad_fused.conv2d_bias_pool(x, f, np.zeros(3, np.float32), *pool,
+                                                       *conv, relu=True, grouped=True)
+    dy = rng.standard_normal(pooled.shape).astype(np.float32)
+    f[2, 2, 0, 0] = np.inf
+    grad = conv_grad_fused.relu_pool_and_filter_grads(dy, y, pooled, rows, x, f, *pool, *conv,
+                                                      pool_grad="windows")[0]
+    assert grad.shape == (2, 5, 5, 3) and not grad[:, 4].any() and not grad[:, :, 4].any()
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(conv_ops._conv2d_backprop_input(grad, x, f, *conv)).any()
 
 
 def test_empty_batch_with_blas_threads():
