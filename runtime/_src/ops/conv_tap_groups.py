@@ -30,6 +30,8 @@ from runtime._src.ops import conv_ops, im2col
 
 __all__ = ["conv2d_bias_pool_grouped", "relu_pool_and_filter_grads_grouped", "chunk_sum"]
 
+_LEAST = {np.dtype(t): np.finfo(t).smallest_subnormal for t in (np.float32, np.float64)}
+
 
 def conv2d_bias_pool_grouped(x, f, bias, ksize, conv, tiled, relu):
     """(the biased convolution (N, KH, KW, PH, PW, O) in tap-grouped order,
@@ -187,7 +189,7 @@ def _route(dy, x, y, finite, target, value, hits, taken, out):
     (as `pool_ops._matched_grad`); else dy * (y > 0) is copied to the hits
     and zeros elsewhere (as the NHWC kernels' exact routing)."""
     if finite:
-        np.maximum(y, np.finfo(y.dtype).smallest_subnormal, out=target)
+        np.maximum(y, _LEAST[y.dtype], out=target)
         value = dy
     else:
         np.copyto(target, y)
