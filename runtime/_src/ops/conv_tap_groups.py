@@ -2,8 +2,7 @@
 tiling windows, and the filter and bias gradients through them) with its
 activations in tap-grouped order, as the generated code runs it when nothing
 but these kernels reads the activation (runtime/_src/exec/codegen.py
-`Emitter.grouped_layer`): the first layer of a CNN, whose input gradient is
-not needed.
+`Emitter.grouped_layer`): each Conv-ReLU-MaxPool layer of a Keras CNN.
 
 In NHWC order the taps of a pooling window are strided slices of the
 activation, and numpy's loops over them run along the C channels only
@@ -15,6 +14,8 @@ in the windows' row-major order, the bias add runs along whole blocks, and
 the backward pass routes dy block by block, all along long contiguous
 stretches; the filter gradient is the same product over the same rows in
 another order (equal within float rounding), and the pooled result is NHWC.
+Rows and columns past the last window (a 2x2 pooling of 11x11) are neither
+computed nor multiplied: nothing reads them, and their pool gradient is 0.
 
 `conv2d_bias_pool_grouped` returns the activation as (N, KH, KW, PH, PW, C),
 six dimensions, so that `relu_pool_and_filter_grads` (conv_grad_fused.py)
