@@ -22,20 +22,9 @@ def _cond_order():
         return
     if order != "else-first":
         raise pytest.UsageError(f"AUTOGRAPH_COND_ORDER={order!r}: only 'else-first' is known")
-    from autograph import backend as ag_backend
-    from runtime._src.function import autograph_backend as rt
-    from runtime._src.function.control_flow import cond_branches
-
-    class ElseFirst(rt.AutographBackend):
-        def cond(self, pred, branches, names):
-            return cond_branches(rt._truth(pred), branches, tuple(names), order=(False, True))
-
-    swapped = ElseFirst()
-    ag_backend.unregister_backend(rt.BACKEND)
-    ag_backend.register_backend(swapped)
-    yield
-    ag_backend.unregister_backend(swapped)
-    ag_backend.register_backend(rt.BACKEND)
+    from tests.autograph.equivalence import else_first_backend
+    with else_first_backend():
+        yield
 
 
 # The modules holding the suite's longest tests (10-45 CPU-s each: the bench, the
