@@ -302,13 +302,13 @@ def test_name_scope_prefixes_the_tag(tmp_path):
 
 
 def test_what_is_queued_is_written_when_the_program_ends(tmp_path):
-    import subprocess
+    from tests import fresh_process     # a fork of its helper: the program's own exit
     root = str(ROOT_PATH)
     code = ("import sys, runtime as tf\n"
             "tf.summary.create_file_writer(sys.argv[1]).set_as_default(step=1)\n"
             "tf.summary.scalar('late', 3.0)\n")
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env,
-                         capture_output=True, text=True, timeout=60)
+    run = fresh_process.run(["-c", code, str(tmp_path)], env=env,
+                            capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert [(s, float(v)) for s, v in _values(_read(tmp_path), "late")] == [(1, 3.0)]
