@@ -27,8 +27,9 @@ def _cond_order():
         yield
 
 
-# The modules holding the suite's longest tests (10-45 CPU-s each: the bench, the
-# tf.distribute processes, the fuzzers' JAX/XLA runs, the compiled corpora), moved
+# The modules holding the suite's longest tests (5-45 CPU-s each: the bench, the
+# tf.distribute processes, the fuzzers' JAX/XLA runs, the compiled corpora and the JAX
+# corpus's one program, the saved-model edit sweep), moved
 # to the front of the run, each whole and in this order; the rest keep theirs.
 # pytest-xdist's worksteal hands each worker a contiguous part of the run and an idle
 # worker steals from the end of the other's queue, so long tests at the front start
@@ -39,11 +40,13 @@ LONGEST_FIRST = (
     "tests/reliability/test_fuzz.py",
     "tests/runtime/jit/test_jit_corpus.py",
     "tests/test_optional_extras.py",
-    "tests/autograph/test_backend_contract.py",
+    "tests/jax_backend/test_jax_corpus.py",
     "tests/autograph/test_parsing.py",
     "tests/test_architecture.py",
     "tests/reliability/test_hostile.py",
     "tests/runtime/jit/test_jit_op_records.py",
+    "tests/runtime/jit/test_jit_compile.py",
+    "tests/runtime/saved_model/test_saved_model_edits.py",
 )
 
 
