@@ -131,5 +131,5 @@ def _xdist_worker_interactor(config):
 
 def _quiet(config):
     option = config.option
-    return (config.get_verbosity() < 0 and not getattr(option, "xmlpath", None)
+    return (option.verbose < 0 and not getattr(option, "xmlpath", None)
             and not getattr(option, "report_log", None) and not config.getini("log_cli"))
