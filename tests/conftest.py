@@ -101,7 +101,8 @@ def pytest_report_to_serializable(report):
 # its hooks in Python. A worker keeps them back when the run is quiet and nothing
 # else reads them (no JUnit XML, no live log, no report log); setup and teardown
 # reports still cross when they failed, were skipped, captured output, or took as
-# long as --durations shows (5 ms, or --durations-min).
+# long as --durations shows (5 ms, or --durations-min). Those kept back are not
+# serialized either (25 us each).
 def pytest_configure(config):
     interactor = _xdist_worker_interactor(config)
     if interactor is None or not _quiet(config):
@@ -110,16 +111,24 @@ def pytest_configure(config):
     slow = 0.005 if slow is None else slow
     send = interactor.sendevent
 
+    def kept_back(report):
+        return (report.when in ("setup", "teardown") and report.passed and not report.sections
+                and report.duration < slow)
+
     def sendevent(name, **kwargs):
         if name in ("logstart", "logfinish"):
             return
-        data = kwargs.get("data") if name == "testreport" else None
-        if (data and data.get("when") in ("setup", "teardown") and data.get("outcome") == "passed"
-                and not data.get("sections") and data.get("duration", slow) < slow):
+        if name == "testreport" and kwargs["data"].get("kept_back"):
             return
         send(name, **kwargs)
 
+    class KeptBack:
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_report_to_serializable(self, report):
+            return {"kept_back": True} if kept_back(report) else None
+
     interactor.sendevent = sendevent
+    config.pluginmanager.register(KeptBack(), "conftest-kept-back-reports")
 
 
 def _xdist_worker_interactor(config):
