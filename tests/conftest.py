@@ -5,8 +5,9 @@ else branch of every staged `if` before the if branch (the backend contract
 allows either order; tests/autograph/test_backend_contract.py runs the
 equivalence corpus this way).
 
-Also the run's order: the modules with the longest tests run first, and the
-garbage collector's view of what collection built (both below)."""
+Also the run's cost (all below): the modules with the longest tests run first,
+the garbage collector's view of what collection built and of what is left at the
+end, and, under pytest-xdist, the reports a quiet run's workers keep back."""
 
 import gc
 import os
