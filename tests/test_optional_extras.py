@@ -2,13 +2,15 @@
 skip with a reason. Each case runs pytest in a fresh process where the extra's
 packages cannot be imported, exactly as on a machine without them (a test
 folder of the same name would then be found instead: tests/jax once was,
-and its tests failed on `jax.numpy`)."""
+and its tests failed on `jax.numpy`). The process is forked from
+tests/fresh_process.py's helper, whose numpy, runtime and runtime.keras import
+none of the extras (runtime looks for them only when a feature needs one)."""
 
 import os
-import subprocess
-import sys
 
 import pytest
+
+from tests import fresh_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -16,6 +18,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HIDE = """
 import importlib.machinery, sys
 HIDDEN = set(sys.argv[1].split(","))
+ALREADY = HIDDEN & {name.partition(".")[0] for name in sys.modules}
+assert not ALREADY, f"imported before they could be hidden: {sorted(ALREADY)}"
 
 class NotInstalled:
     def find_spec(self, name, path=None, target=None):
@@ -41,9 +45,9 @@ EXTRAS = [
 
 @pytest.mark.parametrize("extra, packages, paths", EXTRAS, ids=[e[0] for e in EXTRAS])
 def test_tests_of_a_missing_extra_skip_with_a_reason(extra, packages, paths):
-    run = subprocess.run([sys.executable, "-c", HIDE, packages, "-q", "-rs", "-n", "0",
-                          "-p", "no:cacheprovider", *paths],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    run = fresh_process.run(["-c", HIDE, packages, "-q", "-rs", "-n", "0",
+                             "-p", "no:cacheprovider", *paths],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600)
     out = run.stdout + run.stderr
     assert run.returncode in (0, 5), out     # nothing failed or errored (5: all skipped)
     skips = [line for line in out.splitlines() if line.startswith("SKIPPED")]

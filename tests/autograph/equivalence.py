@@ -25,6 +25,29 @@ import autograph
 ELSE_FIRST = os.environ.get("AUTOGRAPH_COND_ORDER") == "else-first"
 
 
+@contextlib.contextmanager
+def else_first_backend():
+    """runtime's autograph backend swapped, while in the block, for one that
+    traces the else branch of every staged if first (tests/conftest.py's
+    AUTOGRAPH_COND_ORDER=else-first; tests/autograph/test_backend_contract.py)."""
+    from autograph import backend as ag_backend
+    from runtime._src.function import autograph_backend as rt
+    from runtime._src.function.control_flow import cond_branches
+
+    class ElseFirst(rt.AutographBackend):
+        def cond(self, pred, branches, names):
+            return cond_branches(rt._truth(pred), branches, tuple(names), order=(False, True))
+
+    swapped = ElseFirst()
+    ag_backend.unregister_backend(rt.BACKEND)
+    ag_backend.register_backend(swapped)
+    try:
+        yield
+    finally:
+        ag_backend.unregister_backend(swapped)
+        ag_backend.register_backend(rt.BACKEND)
+
+
 def traced_order(if_branch, else_branch):
     """What the two branches leave, in the order they are traced."""
     return [else_branch, if_branch] if ELSE_FIRST else [if_branch, else_branch]

@@ -6,17 +6,16 @@ with a backend that traces the else branch first (AUTOGRAPH_COND_ORDER=else-firs
 see tests/conftest.py): results, printed output, errors and their messages must
 not depend on the order. CI runs the whole CORPUS so in a step of its own
 (.ci/run: `python3 -m tests.autograph.test_backend_contract` prints its paths);
-the suite runs its equivalence corpus so, in a subprocess."""
+the suite runs its equivalence corpus so, in this process."""
 
-import os
-import subprocess
-import sys
+import contextlib
+import io
 from pathlib import Path
 
 import pytest
 
 import runtime as tf
-from tests.autograph.equivalence import ELSE_FIRST, traced_order
+from tests.autograph.equivalence import ELSE_FIRST, else_first_backend, traced_order
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +33,6 @@ CORPUS = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests" / "autograph"
     "tests/runtime/function/test_control_flow.py", "tests/runtime/function/test_function.py",
     "tests/runtime/autodiff/test_gradients_control_flow.py", "tests/runtime/test_seeds_runtime.py",
     "tests/runtime/function/test_tensor_array_return.py"]
-SMOKE = ["tests/autograph/test_equivalence.py"]     # the part of CORPUS the suite runs so
 
 
 def both_branches(x):
@@ -56,15 +54,17 @@ def test_each_branch_is_traced_once_in_the_backends_order(capsys):
 
 @pytest.mark.skipif(ELSE_FIRST, reason="this is the run with the else branch first")
 def test_the_corpus_passes_with_the_else_branch_traced_first():
-    env = dict(os.environ, AUTOGRAPH_COND_ORDER="else-first", PYTHONPATH=str(ROOT))
-    # the example scripts run in processes of their own, where the switch (a
-    # fixture of tests/conftest.py) does not reach: they would only run again
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider",
-                           "-k", "not test_example_script_runs", *SMOKE], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
-    tail = proc.stdout[-3000:]
-    assert proc.returncode == 0, tail
-    assert " passed" in tail and " failed" not in tail
+    from tests.autograph import test_equivalence as corpus
+    corpus.test_corpus_is_large_enough()
+    with else_first_backend():
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            tf.function(both_branches)(tf.constant(1))
+        assert out.getvalue().split("\n")[:2] == ["else branch traced", "if branch traced"]
+        for case in corpus._cases():
+            try:
+                corpus.test_function_on_tensors_matches_original(*case.values)
+            except AssertionError as e:
+                raise AssertionError(f"{case.id} with the else branch traced first: {e}") from e
 
 
 if __name__ == "__main__":          # the paths CI runs with AUTOGRAPH_COND_ORDER=else-first

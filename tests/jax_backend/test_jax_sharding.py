@@ -1,14 +1,15 @@
 """A converted function under jax.jit on an input sharded over an 8-device
 CPU mesh: the result is right and the output is sharded as asked. JAX reads
-XLA_FLAGS when it initialises, so the check runs in a subprocess with
---xla_force_host_platform_device_count=8."""
+XLA_FLAGS when it initialises, so the check runs in a process of its own
+with --xla_force_host_platform_device_count=8 (forked from tests/fresh_process.py's
+helper, which has not imported JAX)."""
 
 import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
+
+from tests import fresh_process
 
 pytest.importorskip("jax", reason="JAX is not installed (pip install -e '.[jax]')")
 
@@ -66,6 +67,6 @@ def test_converted_function_on_an_8_device_cpu_mesh(tmp_path):
     path.write_text(_SCRIPT)
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
                XLA_FLAGS="--xla_force_host_platform_device_count=8", JAX_PLATFORMS="cpu")
-    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env,
-                         timeout=300, cwd=ROOT)
+    run = fresh_process.run([str(path)], capture_output=True, text=True, env=env,
+                            timeout=300, cwd=ROOT)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr

@@ -10,8 +10,9 @@ import sys
 import pytest
 
 import runtime as tf
+from tests.extras import skip_module_without
 
-pytest.importorskip("requests")
+skip_module_without("requests", "requests")     # RemoteMonitor imports it when it posts
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 from record_keras_remote_monitor import posts, unreachable  # noqa: E402
 

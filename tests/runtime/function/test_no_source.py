@@ -15,6 +15,7 @@ import pytest
 
 import autograph
 import runtime as tf
+from tests import fresh_process
 from tests.paths import ROOT as ROOT_PATH
 
 ROOT = str(ROOT_PATH)
@@ -44,9 +45,15 @@ except tf.errors.OperatorNotAllowedInGraphError as e:
 
 
 def run_python(args, stdin=None):
+    """`python args` with `stdin`; without it, forked from tests/fresh_process.py's
+    helper (runtime imported: the warnings come when the program runs, not at import)."""
     env = dict(os.environ, PYTHONPATH=ROOT)
-    done = subprocess.run([sys.executable, *args], input=stdin, capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=120)
+    if stdin is None:
+        done = fresh_process.run(args, capture_output=True, text=True, env=env, cwd=ROOT,
+                                 timeout=120)
+    else:
+        done = subprocess.run([sys.executable, *args], input=stdin, capture_output=True,
+                              text=True, env=env, cwd=ROOT, timeout=120)
     return done.stdout, done.stderr
 
 

@@ -8,22 +8,21 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from tests.extras import skip_module_without
 from tests.paths import ROOT as ROOT_PATH
 
-pytest.importorskip("tensorboard",
-                    reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
-from tensorboard.backend.event_processing import event_accumulator as ea
-from tensorboard.compat.proto import config_pb2, graph_pb2
-from tensorboard.util import tensor_util
+skip_module_without("tensorboard", "-e '.[tensorboard]'")
 
 
 def _read(logdir):
+    from tensorboard.backend.event_processing import event_accumulator as ea
     acc = ea.EventAccumulator(str(logdir), size_guidance={ea.TENSORS: 0})
     acc.Reload()
     return acc
 
 
 def _values(acc, tag):
+    from tensorboard.util import tensor_util
     return [(e.step, tensor_util.make_ndarray(e.tensor_proto)) for e in acc.Tensors(tag)]
 
 
@@ -104,6 +103,7 @@ def _cond_and_loop(x):
 
 
 def test_trace_export_writes_the_graph_with_cond_and_loop_functions(tmp_path):
+    from tensorboard.compat.proto import config_pb2, graph_pb2
     f = tf.function(_cond_and_loop)
     writer = tf.summary.create_file_writer(str(tmp_path))
     tf.summary.trace_on(graph=True)
@@ -251,6 +251,8 @@ def test_seed_tutorial_trace_on_trace_export_runs(tmp_path, monkeypatch, caplog)
 
 
 def _exported_graphs(acc, tag):
+    from tensorboard.compat.proto import config_pb2
+    from tensorboard.util import tensor_util
     (event,) = acc.Tensors(tag)
     blob = tensor_util.make_ndarray(event.tensor_proto)
     run_metadata = config_pb2.RunMetadata.FromString(blob.reshape(-1)[0])
@@ -302,13 +304,13 @@ def test_name_scope_prefixes_the_tag(tmp_path):
 
 
 def test_what_is_queued_is_written_when_the_program_ends(tmp_path):
-    import subprocess
+    from tests import fresh_process     # a fork of its helper: the program's own exit
     root = str(ROOT_PATH)
     code = ("import sys, runtime as tf\n"
             "tf.summary.create_file_writer(sys.argv[1]).set_as_default(step=1)\n"
             "tf.summary.scalar('late', 3.0)\n")
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env,
-                         capture_output=True, text=True, timeout=60)
+    run = fresh_process.run(["-c", code, str(tmp_path)], env=env,
+                            capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert [(s, float(v)) for s, v in _values(_read(tmp_path), "late")] == [(1, 3.0)]

@@ -8,11 +8,9 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from tests.extras import skip_module_without
 
-pytest.importorskip("tensorboard",
-                    reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
-from tensorboard.compat.proto import event_pb2  # noqa: E402
-from tensorboard.util import tensor_util  # noqa: E402
+skip_module_without("tensorboard", "-e '.[tensorboard]'")
 
 CLIPS = np.array([[[0.], [0.5], [-1.]], [[1.], [0.25], [0.]]], np.float32)
 # TF 2.21's WAV of CLIPS[0] at 8000 Hz
@@ -21,6 +19,7 @@ WAV0 = (b"RIFF*\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00@\x1f\x00\x00
 
 
 def _summaries(logdir):
+    from tensorboard.compat.proto import event_pb2
     out = []
     for path in glob.glob(str(logdir) + "/*"):
         for record in tf.data.TFRecordDataset(path).as_numpy_iterator():
@@ -35,6 +34,7 @@ def _traced(data):
 
 
 def test_audio_event_as_tf(tmp_path):
+    from tensorboard.util import tensor_util
     writer = tf.summary.create_file_writer(str(tmp_path))
     with writer.as_default():
         assert bool(tf.summary.audio("snd", CLIPS, 8000, step=3, description="hi"))

@@ -3,19 +3,17 @@
 import os
 import re
 
-import pytest
-
+from tests import fresh_process
+from tests.extras import skip_module_without
 from tests.paths import ROOT as ROOT_PATH
 
-pytest.importorskip("tensorboard",
-                    reason="tensorboard is not installed (pip install -e '.[tensorboard]')")
-from tensorboard.backend.event_processing import event_accumulator as ea
-from tests import fresh_process
+skip_module_without("tensorboard", "-e '.[tensorboard]'")
 
 ROOT = str(ROOT_PATH)
 
 
 def test_readme_checkpoints_and_tensorboard_example(tmp_path):
+    from tensorboard.backend.event_processing import event_accumulator as ea
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         readme = f.read()
     start = readme.index("## Checkpoints and TensorBoard\n")

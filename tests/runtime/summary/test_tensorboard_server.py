@@ -22,8 +22,9 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _get(url, as_json=True):
-    with urllib.request.urlopen(url, timeout=2) as response:
+def _get(url, as_json=True, timeout=2):
+    """The answer at `url`; a short `timeout` while polling a server that may not be up."""
+    with urllib.request.urlopen(url, timeout=timeout) as response:
         text = response.read().decode("utf-8")
     return json.loads(text) if as_json else text
 
@@ -48,7 +49,7 @@ def test_tensorboard_server_serves_our_scalars_and_graph(tmp_path):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}/data/plugin/scalars"
-        deadline, points = time.monotonic() + 20, None
+        deadline, points = time.monotonic() + 60, None     # its start on a loaded machine
         while time.monotonic() < deadline and points is None:
             try:
                 if "loss" in _get(f"{base}/tags").get("run1", {}):
@@ -59,11 +60,11 @@ def test_tensorboard_server_serves_our_scalars_and_graph(tmp_path):
                 if server.poll() is not None:
                     pytest.fail(f"tensorboard exited with {server.returncode}")
                 time.sleep(0.2)
-        assert points is not None, "tensorboard did not serve the scalars within 20 s"
+        assert points is not None, "tensorboard did not serve the scalars within 60 s"
         assert [(step, value) for _, step, value in points] == [(0, 0.5), (1, 0.25),
                                                                 (2, 0.125)]
         graph = _get(f"http://127.0.0.1:{port}/data/plugin/graphs/graph?run=run1",
-                     as_json=False)
+                     as_json=False, timeout=60)     # the server is up: a loaded machine may be slow
         assert 'op: "StatelessWhile"' in graph and "library {" in graph
     finally:
         server.kill()

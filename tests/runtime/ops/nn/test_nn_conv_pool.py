@@ -347,14 +347,16 @@ def test_add_patches_is_the_adjoint_of_patches(strides, dilations):
 
 
 def test_conv2d_is_a_matrix_product_not_a_pixel_loop():
-    """A 32x32x16 batch of 8 with 3x3x16x32 filters runs in well under a second."""
+    """A 32x32x16 batch of 8 with 3x3x16x32 filters runs in well under a second of
+    CPU (about 17 ms; a pixel loop takes seconds). CPU time, not wall time: a
+    loaded machine that leaves the test waiting for a core does not fail it."""
     import time
     x = tf.constant(RNG.standard_normal((8, 32, 32, 16)).astype(np.float32))
     w = tf.constant(RNG.standard_normal((3, 3, 16, 32)).astype(np.float32))
-    start = time.perf_counter()
+    start = time.process_time()
     tf.nn.conv2d(x, w, 1, "SAME")
     tf.nn.max_pool2d(x, 2, 2, "VALID")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 # --- errors -------------------------------------------------------------------------------
