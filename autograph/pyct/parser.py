@@ -13,6 +13,7 @@ converted function is the undecorated one.
 import ast
 import inspect
 import linecache
+import operator
 import re
 import types
 
@@ -100,12 +101,13 @@ def _def_source(fn):
     return "".join(lines[first - 1:end]), SourceInfo(filename, first, lines)
 
 
+_END_LINE = operator.itemgetter(1)
+
+
 def _last_line(code):
     """The last source line any instruction of `code` or its nested code spans."""
-    last = 0
-    for _, end, _, _ in code.co_positions():
-        if end is not None and end > last:
-            last = end
+    # One position per instruction: read in C (map, filter, max), not in a loop.
+    last = max(filter(None, map(_END_LINE, code.co_positions())), default=0)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             last = max(last, _last_line(const))
