@@ -186,9 +186,9 @@ class Graph:
                 tape.record_node(node)
         return node
 
-    def add_placeholder(self, dtype, shape, name="input"):
+    def add_placeholder(self, dtype, shape, name="input", _location=False):
         node = self.add_node(OPS["Placeholder"], [], {"dtype": dtype, "shape": TensorShape(shape)},
-                             name=name)
+                             name=name, _location=_location)
         self.inputs.append(node.outputs[0])
         return node.outputs[0]
 

@@ -42,7 +42,7 @@ from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.devices import log_placement
 from runtime._src.core.errors import InvalidArgumentError, OpError
 from runtime._src.core.fp_quiet import quiet, restore
-from runtime._src.graph.locations import kernel_error, leaked_tensor_error
+from runtime._src.graph.locations import kernel_error, leaked_tensor_error, user_location
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
 __all__ = ["OpDef", "define_op", "define_grad", "not_differentiable", "NOT_DIFFERENTIABLE",
@@ -144,7 +144,8 @@ def apply(name, inputs, attrs=None):
         if _state.check_numerics is not None:   # tf.debugging.enable_check_numerics
             _state.check_numerics(opdef, inputs, result, None)
         return result
-    node = graph.add_node(opdef, inputs, attrs or {})
+    # The user's frame is looked for from this one's caller on (see add_node).
+    node = graph.add_node(opdef, inputs, attrs or {}, _location=user_location(2))
     outs = node.outputs
     if _state.check_numerics is not None:
         outs = _state.check_numerics(opdef, inputs, outs, graph)
