@@ -130,10 +130,11 @@ def get_op(name):
         raise ValueError(f"unknown op {name!r}") from None
 
 
-def apply(name, inputs, attrs=None):
+def apply(name, inputs, attrs=None, _location=False):
     """Run op `name` on `inputs` (Tensors) now, or stage it in the current graph.
 
     Returns one Tensor, or a tuple of them for ops with several outputs.
+    (`_location`: the user's line of a staged op, when the caller knows it.)
     """
     opdef = OPS[name]
     graph = current_graph()
@@ -145,7 +146,9 @@ def apply(name, inputs, attrs=None):
             _state.check_numerics(opdef, inputs, result, None)
         return result
     # The user's frame is looked for from this one's caller on (see add_node).
-    node = graph.add_node(opdef, inputs, attrs or {}, _location=user_location(2))
+    if _location is False:
+        _location = user_location(2)
+    node = graph.add_node(opdef, inputs, attrs or {}, _location=_location)
     outs = node.outputs
     if _state.check_numerics is not None:
         outs = _state.check_numerics(opdef, inputs, outs, graph)
