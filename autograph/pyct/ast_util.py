@@ -292,14 +292,21 @@ class StatementTransformer(NodeTransformer):
     _BLOCKS = ("body", "orelse", "finalbody", "handlers")
 
     def generic_visit(self, node):
+        # `visit`, in line (see NodeVisitor): this runs for every statement.
+        methods = self._methods
+        values = node.__dict__
         for field in self._BLOCKS:
-            block = getattr(node, field, None)
-            if isinstance(block, list):
-                new = []
-                for s in block:
-                    r = self.visit(s)
-                    if r is None:
-                        continue
-                    new.extend(r if isinstance(r, list) else [r])
-                setattr(node, field, new)
+            block = values.get(field)
+            if block.__class__ is not list:
+                continue
+            new = []
+            for s in block:
+                r = (methods.get(s.__class__) or self._method_for(s.__class__))(self, s)
+                if r is None:
+                    continue
+                if r.__class__ is list:
+                    new.extend(r)
+                else:
+                    new.append(r)
+            values[field] = new
         return node
