@@ -365,16 +365,15 @@ def _to_gast(node):
     if target is None:
         return None
     new = target.__new__(target)
-    d = new.__dict__
-    values = node.__dict__
+    # The fields and positions copied in C (a parsed node holds nothing
+    # else), then the nodes among them converted (_convert, in line: this
+    # runs for every field).
+    d = node.__dict__.copy()
     for field in cls._fields:
-        if field in values:
-            value = values[field]    # _convert, in line: this runs for every field
-            d[field] = _to_gast(value) if value.__class__ is list or isinstance(
-                value, ast.AST) else value
-    for attr in cls._attributes:
-        if attr in values:
-            d[attr] = values[attr]
+        value = d.get(field)
+        if value.__class__ is list or isinstance(value, ast.AST):
+            d[field] = _to_gast(value)
+    new.__dict__ = d
     if "lineno" in d:   # the user's line, as parse_function reads it (one walk fewer)
         d[_ANNOTATIONS] = {_USER_LINE: d["lineno"]}
     return new
