@@ -344,7 +344,14 @@ def _to_gast(node):
     cls = node.__class__
     if cls is ast.Name:              # the commonest node: made without gast's constructor
         ctx = _gast_class(node.ctx.__class__)
-        return _copy_location(_name(node.id, ctx.__new__(ctx), None, None), node)
+        new = gast.Name.__new__(gast.Name)
+        # Its id and positions copied in C (see the general case below).
+        new.__dict__ = d = node.__dict__.copy()
+        d["ctx"] = ctx.__new__(ctx)
+        d["annotation"] = d["type_comment"] = None
+        if "lineno" in d:
+            d[_ANNOTATIONS] = {_USER_LINE: d["lineno"]}
+        return new
     if cls is ast.arg:
         return _copy_location(_name(node.arg, gast.Param(), _convert(node.annotation),
                                     node.type_comment), node)
