@@ -189,8 +189,8 @@ def cond_branches(pred, branches, names, order=(True, False)):
 def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
     """The `If` node choosing between two traced branch graphs' outputs."""
     # The user's line, looked for once for the captures and the node (from
-    # the caller's frame on: this one is ours).
-    location = user_location(2)
+    # the frame above the caller, cond or cond_branches, on).
+    location = user_location(3)
     _check_structure(then_out, else_out, names, ValueError,
                      "has a different structure in the true and false branches")
     labels = _leaf_names(then_out, names, "output")
@@ -412,8 +412,9 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
     lvars = _loop_vars_in(loop_vars, shape_invariants, names)
     base = name or "while"
     # The user's line, looked for once for the loop's own placeholders,
-    # captures and node (from the caller's frame on: this one is ours).
-    location = user_location(2)
+    # captures and node (from the frame above the caller, while_loop or
+    # _composite_while, on).
+    location = user_location(3)
     for _ in range(_MAX_RETRACES):
         cond_g, body_g, out_leaves = _trace_loop(cond, body, loop_vars, lvars, names,
                                                  outer, base, location)

@@ -196,9 +196,10 @@ def binary(name, x, y, allowed, out_dtype=None):
 
 
 def _converted_binary(name, x, y, allowed):
-    # While tracing, the user's line is looked for once (from this frame's
-    # caller on): the constants made of Python numbers and the node share it.
-    location = False if current_graph() is None else user_location(2)
+    # While tracing, the user's line is looked for once (from the caller of
+    # `binary`, which alone calls this, on): the constants made of Python
+    # numbers and the node share it.
+    location = False if current_graph() is None else user_location(3)
     x, y = convert_pair(x, y, name, location)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
