@@ -338,11 +338,12 @@ class _ControlFlow(ast_util.StatementTransformer):
             body = decl + self._scoped_block(params, body)
         finally:
             self.bodies[-1] -= 1
-        if state:
-            body = body + templates.replace("return (state,)", state=list(state))
-        fn = templates.replace("def fn_name(params):\n    body",
-                               fn_name=fn_name, params=list(params), body=body or [gast.Pass()])
-        return fn
+        if state:       # one template with the return: fewer nodes built
+            return templates.replace("def fn_name(params):\n    body\n    return (state,)",
+                                     fn_name=fn_name, params=list(params), body=body,
+                                     state=list(state))
+        return templates.replace("def fn_name(params):\n    body",
+                                 fn_name=fn_name, params=list(params), body=body or [gast.Pass()])
 
     def _dead_flag(self, s):
         """`do_return = True` (and other flag writes) that nothing reads later."""
