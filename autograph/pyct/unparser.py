@@ -565,7 +565,11 @@ class _FastUnparser:
 
 
 def _user_line(node):
-    return anno.getanno(node, anno.USER_LINE, None)
+    annos = node.__dict__.get(_ANNOTATIONS)     # anno.getanno, in line: asked per line
+    return None if annos is None else annos.get(_USER_LINE)
+
+
+_ANNOTATIONS, _USER_LINE = anno.ANNOTATIONS, anno.USER_LINE
 
 
 _KEYWORD_STATEMENTS = {gast.Pass: "pass", gast.Break: "break", gast.Continue: "continue"}
