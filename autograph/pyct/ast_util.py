@@ -124,13 +124,26 @@ def contains(stmts, kind, through_loops=True):
         if isinstance(n, FUNCTIONS):
             continue      # a nested function: its body is its own
         values = n.__dict__
-        for field in _BLOCKS:
+        fields = _BLOCK_FIELDS.get(n.__class__)
+        if fields is None:
+            fields = _block_fields(n.__class__)
+        for field in fields:
             block = values.get(field)
             if block.__class__ is list:
                 for c in block:
                     if not isinstance(c, stop) or isinstance(c, FUNCTIONS):
                         stack.append(c)
     return False
+
+
+# class -> its fields among _BLOCKS (most statements have none: no loop over
+# the names for them).
+_BLOCK_FIELDS = {}
+
+
+def _block_fields(cls):
+    fields = _BLOCK_FIELDS[cls] = tuple(f for f in _BLOCKS if f in cls._fields)
+    return fields
 
 
 _FUNCTIONS_AND_LOOPS = FUNCTIONS + LOOPS
@@ -166,7 +179,10 @@ def located(stmts, line):
             continue
         else:
             annos[user_line] = line
-        for field in _BLOCKS:
+        fields = _BLOCK_FIELDS.get(n.__class__)
+        if fields is None:
+            fields = _block_fields(n.__class__)
+        for field in fields:
             block = values.get(field)
             if block.__class__ is list:
                 stack.extend(block)
@@ -285,6 +301,9 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
         return node
 
 
+_STATEMENT_FIELDS = {}      # class -> its fields among StatementTransformer._BLOCKS (no subclass has its own)
+
+
 class StatementTransformer(NodeTransformer):
     """A NodeTransformer that visits statements only (never expressions):
     cheaper for rewrites of statements such as break or assert."""
@@ -295,7 +314,12 @@ class StatementTransformer(NodeTransformer):
         # `visit`, in line (see NodeVisitor): this runs for every statement.
         methods = self._methods
         values = node.__dict__
-        for field in self._BLOCKS:
+        fields = _STATEMENT_FIELDS.get(node.__class__)
+        if fields is None:        # the class's fields among _BLOCKS (most have none)
+            blocks = self._BLOCKS
+            fields = _STATEMENT_FIELDS[node.__class__] = tuple(
+                f for f in blocks if f in node.__class__._fields)
+        for field in fields:
             block = values.get(field)
             if block.__class__ is not list:
                 continue
