@@ -376,7 +376,10 @@ def _to_gast(node):
     # else), then the nodes among them converted (_convert, in line: this
     # runs for every field).
     d = node.__dict__.copy()
-    for field in cls._fields:
+    fields = _NODE_FIELDS.get(cls)
+    if fields is None:
+        fields = _node_fields(cls, target)
+    for field in fields:
         value = d.get(field)
         if value.__class__ is list or isinstance(value, ast.AST):
             d[field] = _to_gast(value)
@@ -384,6 +387,24 @@ def _to_gast(node):
     if "lineno" in d:   # the user's line, as parse_function reads it (one walk fewer)
         d[_ANNOTATIONS] = {_USER_LINE: d["lineno"]}
     return new
+
+
+# ast class -> its fields that may hold nodes or lists: the others hold a
+# name, a number or a constant (by gast's field types), copied as they are.
+_NODE_FIELDS = {}
+_SCALAR_WORDS = frozenset(("str", "int", "object", "None", "bool"))
+
+
+def _node_fields(cls, target):
+    types = getattr(target, "_field_types", {})
+    fields = []
+    for field in cls._fields:
+        kind = types.get(field)
+        text = kind.__name__ if isinstance(kind, type) else repr(kind)
+        if kind is None or "[" in text or not set(text.replace("|", " ").split()) <= _SCALAR_WORDS:
+            fields.append(field)
+    _NODE_FIELDS[cls] = fields = tuple(fields)
+    return fields
 
 
 def _name(id_, ctx, annotation, type_comment):
