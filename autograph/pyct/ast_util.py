@@ -243,6 +243,8 @@ class _Dispatch:
         method = getattr(cls, "visit_" + node_cls.__name__, None)
         if method is None or method is _AST_VISIT_CONSTANT:   # (deprecated-name shim)
             method = cls.generic_visit
+            if method is NodeTransformer.generic_visit and node_cls is gast.Name:
+                method = _name_generic_visit     # (the walk skips the call: see there)
         cls._methods[node_cls] = method
         return method
 
@@ -279,6 +281,9 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                 for item in old:
                     if item is not None:
                         method = methods.get(item.__class__) or self._method_for(item.__class__)
+                        if method is _name_generic_visit and item.__dict__.get("annotation") is None:
+                            new.append(item)      # a name with nothing to visit, unchanged
+                            continue
                         value = method(self, item)
                         if value is not item:
                             changed = True
@@ -293,6 +298,8 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                     old[:] = new
             else:
                 method = methods.get(old.__class__) or self._method_for(old.__class__)
+                if method is _name_generic_visit and old.__dict__.get("annotation") is None:
+                    continue              # a name with nothing to visit, unchanged
                 value = method(self, old)
                 if value is None:
                     delattr(node, field)
@@ -301,7 +308,15 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
         return node
 
 
-_STATEMENT_FIELDS = {}      # class -> its fields among StatementTransformer._BLOCKS (no subclass has its own)
+def _name_generic_visit(self, node):
+    """NodeTransformer.generic_visit of a Name (its only child is a
+    parameter's annotation): the walk above skips the call when the name
+    has none, as most names do."""
+    return NodeTransformer.generic_visit(self, node)
+
+
+# class -> its fields among StatementTransformer._BLOCKS (no subclass has its own)
+_STATEMENT_FIELDS = {}
 
 
 class StatementTransformer(NodeTransformer):
