@@ -16,6 +16,7 @@ import linecache
 import operator
 import re
 import types
+import weakref
 
 import gast
 
@@ -89,7 +90,7 @@ def _def_source(fn):
         return None
     head = lines[first - 1]
     indent = len(head) - len(head.lstrip())
-    end = max(first, _last_line(code))
+    end = max(first, _code_last_line(code))
     while end < len(lines):
         text = lines[end]
         stripped = text.strip()
@@ -102,6 +103,21 @@ def _def_source(fn):
 
 
 _END_LINE = operator.itemgetter(1)
+
+
+_last_code = (lambda: None, 0)     # (weak reference to a code object, its last line)
+
+
+def _code_last_line(code):
+    """_last_line(code), remembered for the last code object asked: the
+    source check and the conversion read a function's source in turn, and
+    reading the positions of every instruction is most of what that costs."""
+    global _last_code
+    ref, last = _last_code
+    if ref() is not code:
+        last = _last_line(code)
+        _last_code = (weakref.ref(code), last)
+    return last
 
 
 def _last_line(code):
