@@ -58,6 +58,8 @@ import gast
 
 from ..pyct import anno, ast_util, templates
 from . import directives
+from .conditional_expressions import IfExpRewriter
+from .logical_expressions import LogicalRewriter
 from ..pyct.static_analysis import activity, effects
 from ..pyct.static_analysis.reaching_definitions import deleted_names
 
@@ -336,11 +338,12 @@ class _ControlFlow(ast_util.StatementTransformer):
             body = decl + self._scoped_block(params, body)
         finally:
             self.bodies[-1] -= 1
-        if state:
-            body = body + templates.replace("return (state,)", state=list(state))
-        fn = templates.replace("def fn_name(params):\n    body",
-                               fn_name=fn_name, params=list(params), body=body or [gast.Pass()])
-        return fn
+        if state:       # one template with the return: fewer nodes built
+            return templates.replace("def fn_name(params):\n    body\n    return (state,)",
+                                     fn_name=fn_name, params=list(params), body=body,
+                                     state=list(state))
+        return templates.replace("def fn_name(params):\n    body",
+                                 fn_name=fn_name, params=list(params), body=body or [gast.Pass()])
 
     def _dead_flag(self, s):
         """`do_return = True` (and other flag writes) that nothing reads later."""
@@ -398,7 +401,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         comp_defs, extra = self._composites([node.body, node.orelse], self._shared(bound),
                                             state)
         out += comp_defs
-        kw = dict(test=node.test, if_body=if_body, else_body=else_body)
+        kw = dict(test=self._test(node.test), if_body=if_body, else_body=else_body)
         if not outputs:
             call = templates.replace("ag__.if_stmt(test, if_body, else_body)", **kw)
         elif not state_in:
@@ -500,6 +503,16 @@ class _ControlFlow(ast_util.StatementTransformer):
         return templates.replace("outputs = " + template, outputs=self._tuple(outputs, gast.Store),
                                  names=ast_util.constant(tuple(outputs)), **kw)
 
+    def _test(self, test):
+        """`test`, its `and`/`or`/`not` rewritten now when no walk of the
+        whole tree will (ctx.rewrite_tests: the user's code has none, so
+        these are the jump converters' `not flag`, `not test` and the extra
+        loop tests' `and`, at the top of the tests they made). Reads of
+        Undefined placeholders are left to that walk (see conversion.convert_tree)."""
+        if self.ctx.rewrite_tests and test.__class__ in _REWRITTEN_TESTS:
+            return _TestRewriter().visit(test)
+        return test
+
     def _extra_test(self, node):
         tests = anno.getanno(node, anno.EXTRA_LOOP_TEST, [])
         if not tests:
@@ -516,6 +529,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         out = self._undefined_inits(node, state)
         extra = self._extra_test(node)
         test = node.test if extra is None else gast.BoolOp(op=gast.And(), values=[extra, node.test])
+        test = self._test(test)
         loop_test = self.ctx.namer.new("loop_test")
         binds = sorted({c.target.id for c in ast_util.walk(node.test)
                         if isinstance(c, gast.NamedExpr)})
@@ -562,7 +576,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         if extra is not None:
             loop_test = self.ctx.namer.new("loop_test")
             out += templates.replace("def loop_test(state):\n    return test",
-                                     loop_test=loop_test, state=list(state), test=extra)
+                                     loop_test=loop_test, state=list(state),
+                                     test=self._test(extra))
             call = "ag__.for_stmt(iterated, loop_body, state_in, names, extra_test=loop_test)"
             kw["loop_test"] = loop_test
         comp_defs, extra = self._composites(
@@ -573,6 +588,13 @@ class _ControlFlow(ast_util.StatementTransformer):
             [binds_target, node.body], appends=has_test), node)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
+
+
+class _TestRewriter(IfExpRewriter, LogicalRewriter):
+    """The expression rewriters, less reads of Undefined placeholders."""
+
+
+_REWRITTEN_TESTS = (gast.UnaryOp, gast.BoolOp)
 
 
 def definitely_assigned(stmts, writes=activity.writes):

@@ -67,6 +67,9 @@ class Context:
             activity.none_declared_free(node, functions)   # no walk to look for them
         self.update_locals(node, functions=None if nodes is None else functions)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
+        # True: the control-flow converter rewrites the `and`/`not` of the
+        # tests it places (see convert_tree).
+        self.rewrite_tests = False
         self.return_names = set()         # retval_ slots made by the return converter
         self.flag_names = set()           # break_, continue_, do_return flags
         # {id(node): (reads, writes)} of the liveness analysis while the
@@ -112,7 +115,8 @@ class Context:
 
 
 def _survey(nodes):
-    """(the names, the node classes, the return statements, whether a
+    """(the names, the node classes (and the unary operators, and
+    _CHAINED for a chained comparison), the return statements, whether a
     statement is a lone call, the function definitions) of `nodes`, in one
     loop over them."""
     names, kinds, returns, functions = set(), set(), [], []
@@ -128,6 +132,10 @@ def _survey(nodes):
             call_statements = True
         elif cls is gast.FunctionDef or cls is gast.AsyncFunctionDef:
             functions.append(n)
+        elif cls is gast.UnaryOp:
+            kinds.add(n.op.__class__)          # gast.Not: see _EXPRESSION_REWRITES
+        elif cls is gast.Compare and len(n.ops) > 1:
+            kinds.add(_CHAINED)
     return names, frozenset(kinds), returns, call_statements, functions
 
 
@@ -175,6 +183,7 @@ def convert_tree(node, ctx):
     node = call_trees.transform(node, ctx)
     # Analyses run on the jump-free tree, just before they are used (not at
     # all for a function without statements the control-flow converter reads).
+    ctx.rewrite_tests = not _holds(ctx, _EXPRESSION_REWRITES)
     if _has_control_flow(ctx):
         memo = {}                       # {id(node): (reads, writes)}, shared
         liveness.analyze(node, memo)
@@ -187,7 +196,12 @@ def convert_tree(node, ctx):
     # Expressions after control flow: they may appear in tests the control-flow
     # converter moved into loop_test functions, and `ld` wraps reads of the
     # names that converter gave an Undefined placeholder (converters/expressions.py).
-    node = expressions.transform(node, ctx)
+    # With none of them in the user's code and no placeholder, the only ones
+    # are the jump converters' `not flag` and `and` tests, which the
+    # control-flow converter rewrote as it placed them (ctx.rewrite_tests):
+    # no walk of the whole tree.
+    if not ctx.rewrite_tests or ctx.undefined_names:
+        node = expressions.transform(node, ctx)
     # Converters put their set-up (`do_return = False`) above everything:
     # the docstring goes back in front, so `__doc__` is kept.
     if docstring is not None and node.body[:1] != [docstring] and docstring in node.body:
@@ -196,6 +210,13 @@ def convert_tree(node, ctx):
     if ctx._user_ag is not None or ctx._classes:
         _put_back(node, ctx)
     return node
+
+
+# What the expression rewriters rewrite (converters/expressions.py): `x if c
+# else y`, `and`/`or`, `not` and chained comparisons (reads of Undefined
+# placeholders are asked of ctx.undefined_names).
+_CHAINED = "chained comparison"          # in ctx.kinds, with the node classes
+_EXPRESSION_REWRITES = (gast.IfExp, gast.BoolOp, gast.Not, _CHAINED)
 
 
 # What checks.check refuses: with none of these, it has nothing to find.

@@ -124,13 +124,26 @@ def contains(stmts, kind, through_loops=True):
         if isinstance(n, FUNCTIONS):
             continue      # a nested function: its body is its own
         values = n.__dict__
-        for field in _BLOCKS:
+        fields = _BLOCK_FIELDS.get(n.__class__)
+        if fields is None:
+            fields = _block_fields(n.__class__)
+        for field in fields:
             block = values.get(field)
             if block.__class__ is list:
                 for c in block:
                     if not isinstance(c, stop) or isinstance(c, FUNCTIONS):
                         stack.append(c)
     return False
+
+
+# class -> its fields among _BLOCKS (most statements have none: no loop over
+# the names for them).
+_BLOCK_FIELDS = {}
+
+
+def _block_fields(cls):
+    fields = _BLOCK_FIELDS[cls] = tuple(f for f in _BLOCKS if f in cls._fields)
+    return fields
 
 
 _FUNCTIONS_AND_LOOPS = FUNCTIONS + LOOPS
@@ -166,7 +179,10 @@ def located(stmts, line):
             continue
         else:
             annos[user_line] = line
-        for field in _BLOCKS:
+        fields = _BLOCK_FIELDS.get(n.__class__)
+        if fields is None:
+            fields = _block_fields(n.__class__)
+        for field in fields:
             block = values.get(field)
             if block.__class__ is list:
                 stack.extend(block)
@@ -227,6 +243,8 @@ class _Dispatch:
         method = getattr(cls, "visit_" + node_cls.__name__, None)
         if method is None or method is _AST_VISIT_CONSTANT:   # (deprecated-name shim)
             method = cls.generic_visit
+            if method is NodeTransformer.generic_visit and node_cls is gast.Name:
+                method = _name_generic_visit     # (the walk skips the call: see there)
         cls._methods[node_cls] = method
         return method
 
@@ -263,6 +281,9 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                 for item in old:
                     if item is not None:
                         method = methods.get(item.__class__) or self._method_for(item.__class__)
+                        if method is _name_generic_visit and item.__dict__.get("annotation") is None:
+                            new.append(item)      # a name with nothing to visit, unchanged
+                            continue
                         value = method(self, item)
                         if value is not item:
                             changed = True
@@ -277,12 +298,25 @@ class NodeTransformer(_Dispatch, gast.NodeTransformer):
                     old[:] = new
             else:
                 method = methods.get(old.__class__) or self._method_for(old.__class__)
+                if method is _name_generic_visit and old.__dict__.get("annotation") is None:
+                    continue              # a name with nothing to visit, unchanged
                 value = method(self, old)
                 if value is None:
                     delattr(node, field)
                 elif value is not old:
                     values[field] = value
         return node
+
+
+def _name_generic_visit(self, node):
+    """NodeTransformer.generic_visit of a Name (its only child is a
+    parameter's annotation): the walk above skips the call when the name
+    has none, as most names do."""
+    return NodeTransformer.generic_visit(self, node)
+
+
+# class -> its fields among StatementTransformer._BLOCKS (no subclass has its own)
+_STATEMENT_FIELDS = {}
 
 
 class StatementTransformer(NodeTransformer):
@@ -292,14 +326,26 @@ class StatementTransformer(NodeTransformer):
     _BLOCKS = ("body", "orelse", "finalbody", "handlers")
 
     def generic_visit(self, node):
-        for field in self._BLOCKS:
-            block = getattr(node, field, None)
-            if isinstance(block, list):
-                new = []
-                for s in block:
-                    r = self.visit(s)
-                    if r is None:
-                        continue
-                    new.extend(r if isinstance(r, list) else [r])
-                setattr(node, field, new)
+        # `visit`, in line (see NodeVisitor): this runs for every statement.
+        methods = self._methods
+        values = node.__dict__
+        fields = _STATEMENT_FIELDS.get(node.__class__)
+        if fields is None:        # the class's fields among _BLOCKS (most have none)
+            blocks = self._BLOCKS
+            fields = _STATEMENT_FIELDS[node.__class__] = tuple(
+                f for f in blocks if f in node.__class__._fields)
+        for field in fields:
+            block = values.get(field)
+            if block.__class__ is not list:
+                continue
+            new = []
+            for s in block:
+                r = (methods.get(s.__class__) or self._method_for(s.__class__))(self, s)
+                if r is None:
+                    continue
+                if r.__class__ is list:
+                    new.extend(r)
+                else:
+                    new.append(r)
+            values[field] = new
         return node

@@ -13,8 +13,10 @@ converted function is the undecorated one.
 import ast
 import inspect
 import linecache
+import operator
 import re
 import types
+import weakref
 
 import gast
 
@@ -88,7 +90,7 @@ def _def_source(fn):
         return None
     head = lines[first - 1]
     indent = len(head) - len(head.lstrip())
-    end = max(first, _last_line(code))
+    end = max(first, _code_last_line(code))
     while end < len(lines):
         text = lines[end]
         stripped = text.strip()
@@ -100,12 +102,28 @@ def _def_source(fn):
     return "".join(lines[first - 1:end]), SourceInfo(filename, first, lines)
 
 
+_END_LINE = operator.itemgetter(1)
+
+
+_last_code = (lambda: None, 0)     # (weak reference to a code object, its last line)
+
+
+def _code_last_line(code):
+    """_last_line(code), remembered for the last code object asked: the
+    source check and the conversion read a function's source in turn, and
+    reading the positions of every instruction is most of what that costs."""
+    global _last_code
+    ref, last = _last_code
+    if ref() is not code:
+        last = _last_line(code)
+        _last_code = (weakref.ref(code), last)
+    return last
+
+
 def _last_line(code):
     """The last source line any instruction of `code` or its nested code spans."""
-    last = 0
-    for _, end, _, _ in code.co_positions():
-        if end is not None and end > last:
-            last = end
+    # One position per instruction: read in C (map, filter, max), not in a loop.
+    last = max(filter(None, map(_END_LINE, code.co_positions())), default=0)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             last = max(last, _last_line(const))
@@ -342,7 +360,14 @@ def _to_gast(node):
     cls = node.__class__
     if cls is ast.Name:              # the commonest node: made without gast's constructor
         ctx = _gast_class(node.ctx.__class__)
-        return _copy_location(_name(node.id, ctx.__new__(ctx), None, None), node)
+        new = gast.Name.__new__(gast.Name)
+        # Its id and positions copied in C (see the general case below).
+        new.__dict__ = d = node.__dict__.copy()
+        d["ctx"] = ctx.__new__(ctx)
+        d["annotation"] = d["type_comment"] = None
+        if "lineno" in d:
+            d[_ANNOTATIONS] = {_USER_LINE: d["lineno"]}
+        return new
     if cls is ast.arg:
         return _copy_location(_name(node.arg, gast.Param(), _convert(node.annotation),
                                     node.type_comment), node)
@@ -363,19 +388,39 @@ def _to_gast(node):
     if target is None:
         return None
     new = target.__new__(target)
-    d = new.__dict__
-    values = node.__dict__
-    for field in cls._fields:
-        if field in values:
-            value = values[field]    # _convert, in line: this runs for every field
-            d[field] = _to_gast(value) if value.__class__ is list or isinstance(
-                value, ast.AST) else value
-    for attr in cls._attributes:
-        if attr in values:
-            d[attr] = values[attr]
+    # The fields and positions copied in C (a parsed node holds nothing
+    # else), then the nodes among them converted (_convert, in line: this
+    # runs for every field).
+    d = node.__dict__.copy()
+    fields = _NODE_FIELDS.get(cls)
+    if fields is None:
+        fields = _node_fields(cls, target)
+    for field in fields:
+        value = d.get(field)
+        if value.__class__ is list or isinstance(value, ast.AST):
+            d[field] = _to_gast(value)
+    new.__dict__ = d
     if "lineno" in d:   # the user's line, as parse_function reads it (one walk fewer)
         d[_ANNOTATIONS] = {_USER_LINE: d["lineno"]}
     return new
+
+
+# ast class -> its fields that may hold nodes or lists: the others hold a
+# name, a number or a constant (by gast's field types), copied as they are.
+_NODE_FIELDS = {}
+_SCALAR_WORDS = frozenset(("str", "int", "object", "None", "bool"))
+
+
+def _node_fields(cls, target):
+    types = getattr(target, "_field_types", {})
+    fields = []
+    for field in cls._fields:
+        kind = types.get(field)
+        text = kind.__name__ if isinstance(kind, type) else repr(kind)
+        if kind is None or "[" in text or not set(text.replace("|", " ").split()) <= _SCALAR_WORDS:
+            fields.append(field)
+    _NODE_FIELDS[cls] = fields = tuple(fields)
+    return fields
 
 
 def _name(id_, ctx, annotation, type_comment):

@@ -66,6 +66,11 @@ class _Instance:
     def name(self, key, ctx):
         """The expression replacing the placeholder name `key`."""
         value = self.replacements[key]
+        if value.__class__ is str:        # the commonest: a name (never copied)
+            node = gast.Name.__new__(gast.Name)      # ast_util.name, in line
+            node.__dict__ = {"id": value, "ctx": ctx.__new__(ctx), "annotation": None,
+                             "type_comment": None}
+            return node
         if isinstance(value, (list, tuple)):
             raise ValueError(f"a list replaces {key!r} where only one expression fits")
         return _as_expr(self._fresh(key, value), ctx)
@@ -74,10 +79,22 @@ class _Instance:
         """The expressions replacing `key` in a list of expressions (a list
         replacement is spliced in)."""
         value = self.replacements[key]
+        if value.__class__ is str:        # a name, as `name` makes it
+            node = gast.Name.__new__(gast.Name)
+            node.__dict__ = {"id": value, "ctx": ctx.__new__(ctx), "annotation": None,
+                             "type_comment": None}
+            return [node]
         if isinstance(value, (list, tuple)):
+            self.used.add(key)            # (a list is never copied: see _fresh)
             out = []
-            for v in self._fresh(key, list(value)):
-                out.append(_as_expr(v, list_ctx))
+            for v in value:
+                if v.__class__ is str:
+                    node = gast.Name.__new__(gast.Name)
+                    node.__dict__ = {"id": v, "ctx": list_ctx.__new__(list_ctx),
+                                     "annotation": None, "type_comment": None}
+                    out.append(node)
+                else:
+                    out.append(_as_expr(v, list_ctx))
             return out
         return [_as_expr(self._fresh(key, value), ctx)]
 

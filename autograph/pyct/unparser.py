@@ -185,6 +185,25 @@ _BOOLOPS = {getattr(gast, name): (text, ast._Unparser.boolop_precedence[text])
 _INFSTR = ast._INFSTR
 
 
+def _plain_docstring(value):
+    """The docstring literal ast.unparse writes for `value` when nothing in
+    it is escaped (no backslash, only printable characters, newlines and
+    tabs) and a triple quote it does not hold can enclose it; else None.
+    (ast's writer escapes character by character, in Python.)"""
+    if "\\" in value or not value.replace("\n", "").replace("\t", "").isprintable():
+        return None
+    quotes = [q for q in ast._MULTI_QUOTES if q not in value]
+    if not quotes:
+        return None
+    if value:
+        # A quote like the last character goes last; if it must be used, that
+        # character is escaped.
+        quotes.sort(key=lambda q: q[0] == value[-1])
+        if quotes[0][0] == value[-1]:
+            value = value[:-1] + "\\" + value[-1]
+    return quotes[0] + value + quotes[0]
+
+
 def _next(precedence):
     return precedence.next()
 
@@ -248,9 +267,12 @@ class _FastUnparser:
         self.fill("", _user_line(node))
         if node.value.kind == "u":
             self.write("u")
-        writer = ast._Unparser()
-        writer._write_str_avoiding_backslashes(node.value.value, quote_types=ast._MULTI_QUOTES)
-        text = "".join(writer._source)
+        text = _plain_docstring(node.value.value)
+        if text is None:
+            writer = ast._Unparser()
+            writer._write_str_avoiding_backslashes(node.value.value,
+                                                   quote_types=ast._MULTI_QUOTES)
+            text = "".join(writer._source)
         self.write(text)
         self.line += text.count("\n")
 
@@ -543,7 +565,11 @@ class _FastUnparser:
 
 
 def _user_line(node):
-    return anno.getanno(node, anno.USER_LINE, None)
+    annos = node.__dict__.get(_ANNOTATIONS)     # anno.getanno, in line: asked per line
+    return None if annos is None else annos.get(_USER_LINE)
+
+
+_ANNOTATIONS, _USER_LINE = anno.ANNOTATIONS, anno.USER_LINE
 
 
 _KEYWORD_STATEMENTS = {gast.Pass: "pass", gast.Break: "break", gast.Continue: "continue"}

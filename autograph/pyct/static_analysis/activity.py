@@ -42,6 +42,7 @@ class _Activity(ast_util.NodeVisitor):
         result is a pair of sets: the order of the walk does not matter)."""
         read, written, special = self.read, self.written, _SPECIAL
         stack = ast_util.children(node)
+        get, make = ast_util._CHILDREN.get, ast_util._children_function
         while stack:
             n = stack.pop()
             cls = n.__class__
@@ -53,8 +54,8 @@ class _Activity(ast_util.NodeVisitor):
                     written.add(n.id)
             elif cls in special:
                 self.visit(n)
-            else:
-                stack.extend(ast_util.children(n))
+            else:                 # ast_util.children(n), in line
+                stack.extend((get(cls) or make(cls))(n))
 
     def visit_AugAssign(self, node):
         if isinstance(node.target, gast.Name):

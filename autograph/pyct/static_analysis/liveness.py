@@ -50,10 +50,16 @@ def _extra_reads(node, memo):
 
 
 def _stmt(s, out, memo):
-    anno.setanno(s, anno.LIVE_OUT, frozenset(out), replace=True)
-    live_in = _live_in(s, out, memo)
-    anno.setanno(s, anno.LIVE_IN, live_in, replace=True)
+    values = s.__dict__              # anno.setanno(..., replace=True), in line
+    annos = values.get(_ANNOTATIONS)
+    if annos is None:
+        annos = values[_ANNOTATIONS] = {}
+    annos[_LIVE_OUT] = frozenset(out)
+    live_in = annos[_LIVE_IN] = _live_in(s, out, memo)
     return live_in
+
+
+_ANNOTATIONS, _LIVE_OUT, _LIVE_IN = anno.ANNOTATIONS, anno.LIVE_OUT, anno.LIVE_IN
 
 
 def _live_in(s, out, memo):

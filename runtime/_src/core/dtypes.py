@@ -170,6 +170,10 @@ def as_dtype(value):
     """Return the `DType` for a DType, a name, a numpy dtype or a Python type."""
     if isinstance(value, DType):
         return value
+    if isinstance(value, np.dtype) and value.kind not in "OUS":
+        found = _BY_NUMPY.get(value)      # a numpy dtype (every EagerTensor's): at once
+        if found is not None:
+            return found
     if isinstance(value, str):
         try:
             return _BY_NAME[value]

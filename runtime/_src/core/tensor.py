@@ -401,6 +401,10 @@ def to_numpy_value(value, dtype=None):
     """Convert a Python/numpy value to a numpy value of TensorFlow's dtype."""
     if dtype is not None and dtype.__class__ is not _dtypes.DType:
         dtype = _dtypes.as_dtype(dtype)
+    if value.__class__ is int and dtype is not None and dtype.is_integer:
+        low, high = dtype._numeric_limits()     # the commonest case, as below, at once
+        if low <= value <= high:
+            return np.asarray(value, dtype=dtype.np_dtype)
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         if value.dtype.kind in "SU" and (dtype is None or dtype.is_string):
             return _bytes_object_array(value)      # TF holds Python bytes (numpy())

@@ -81,10 +81,10 @@ def _program(graph, programs):
             step = (_CONST, node, (scalar(node.attrs["value"]), id(node.outputs[0])))
         elif op == "Placeholder":
             step = (_PLACEHOLDER, node, None)
-        elif op == "If" and if_branches(node) is not None:
-            step = (_IF, node, if_branches(node))
-        elif op == "While" and while_parts(node) is not None:
-            step = (_WHILE, node, while_parts(node))
+        elif op == "If" and (branches := if_branches(node)) is not None:
+            step = (_IF, node, branches)
+        elif op == "While" and (parts := while_parts(node)) is not None:
+            step = (_WHILE, node, parts)
         else:
             outputs = tuple(map(id, node.outputs))
             step = (_KERNEL, node, (node.opdef.kernel, tuple(map(id, node.inputs)),

@@ -40,7 +40,7 @@ from runtime._src.core import context as _context
 from runtime._src.core import nest
 from runtime._src.core.composite import type_spec_of
 from runtime._src.core import dtypes as _dtypes
-from runtime._src.graph.graph import Graph, current_graph
+from runtime._src.graph.graph import Graph, current_graph, user_location
 from runtime._src.graph.op_registry import apply, define_op, get_op
 from runtime._src.exec import control_flow_ops as _ops
 from runtime._src.core.tensor import (SymbolicTensor, Tensor, VariantValue, convert_to_tensor,
@@ -106,15 +106,17 @@ def _check_structure(a, b, names, error, what):
         raise error(f"{what}: {e}") from None
 
 
-def _own(graph, t):
-    """`t` as a tensor of `graph` (captures outer and eager tensors)."""
+def _own(graph, t, location=False):
+    """`t` as a tensor of `graph` (captures outer and eager tensors;
+    `location`: the user's, when known, see Graph.add_node)."""
     if isinstance(t, SymbolicTensor) and t.node.graph is graph:
         return t
-    return graph.capture(t)
+    return graph.capture(t, location)
 
 
-def _align_captures(graphs):
-    """Make every graph capture the same outer tensors in the same order.
+def _align_captures(graphs, location=False):
+    """Make every graph capture the same outer tensors in the same order
+    (`location`: see _own).
 
     Returns that list of outer tensors: the extra inputs of the owning node.
     """
@@ -126,7 +128,7 @@ def _align_captures(graphs):
                 union.append(outer)
     for g in graphs:
         for outer in union:
-            g.capture(outer)  # no-op when already captured
+            g.capture(outer, location)  # no-op when already captured
         by_id = {}
         for outer, inner in g.captures:
             by_id[id(outer)] = inner
@@ -186,20 +188,24 @@ def cond_branches(pred, branches, names, order=(True, False)):
 
 def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
     """The `If` node choosing between two traced branch graphs' outputs."""
+    # The user's line, looked for once for the captures and the node (from
+    # the frame above the caller, cond or cond_branches, on).
+    location = user_location(3)
     _check_structure(then_out, else_out, names, ValueError,
                      "has a different structure in the true and false branches")
     labels = _leaf_names(then_out, names, "output")
     then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
     then_leaves, else_leaves, labels, rebuild = _expand_composites(then_leaves, else_leaves,
                                                                    labels)
-    pairs = [_branch_pair(then_g, else_g, a, b, label)
+    pairs = [_branch_pair(then_g, else_g, a, b, label, location)
              for a, b, label in zip(then_leaves, else_leaves, labels)]
     kept = [p for p in pairs if p is not None]
     then_g.outputs = [p[0] for p in kept]
     else_g.outputs = [p[1] for p in kept]
-    captured = _align_captures([then_g, else_g])
+    captured = _align_captures([then_g, else_g], location)
     node = outer.add_node(get_op(_ops.IF), [pred] + captured,
-                          {"then_branch": then_g, "else_branch": else_g}, name=name)
+                          {"then_branch": then_g, "else_branch": else_g}, name=name,
+                          _location=location)
     outs = iter(node.outputs)
     results = []
     for a, b, p in zip(then_leaves, else_leaves, pairs):
@@ -257,8 +263,9 @@ def _static_truth(pred, what):
     return bool(pred)
 
 
-def _branch_pair(then_g, else_g, a, b, label):
-    """The (true, false) output tensors for one leaf, or None when both are None."""
+def _branch_pair(then_g, else_g, a, b, label, location=False):
+    """The (true, false) output tensors for one leaf, or None when both are
+    None (`location`: see _own)."""
     a, b = unwrap_variable(a), unwrap_variable(b)
     if a is None and b is None:
         return None
@@ -284,7 +291,7 @@ def _branch_pair(then_g, else_g, a, b, label):
         raise TypeError(f"'{label}' has dtype {a.dtype.name} in the true branch but "
                         f"{b.dtype.name} in the false branch; both branches must give it "
                         "the same dtype (use tf.cast)")
-    return _own(then_g, a), _own(else_g, b)
+    return _own(then_g, a, location), _own(else_g, b, location)
 
 
 def _convert_leaf(graph, value, dtype, label, where):
@@ -404,13 +411,17 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
     outer = current_graph()
     lvars = _loop_vars_in(loop_vars, shape_invariants, names)
     base = name or "while"
+    # The user's line, looked for once for the loop's own placeholders,
+    # captures and node (from the frame above the caller, while_loop or
+    # _composite_while, on).
+    location = user_location(3)
     for _ in range(_MAX_RETRACES):
         cond_g, body_g, out_leaves = _trace_loop(cond, body, loop_vars, lvars, names,
-                                                 outer, base)
+                                                 outer, base, location)
         if not _relax_shapes(lvars, out_leaves):
             break
     inputs = [v.init for v in lvars if v.kind != "none"]
-    captured = _align_captures([cond_g, body_g])
+    captured = _align_captures([cond_g, body_g], location)
     extra = []
     if maximum_iterations is not None:
         extra = [_maximum_iterations_tensor(maximum_iterations)]
@@ -420,7 +431,8 @@ def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, n
         inputs = inputs + [add_accumulator(cond_g, body_g)]
         attrs["num_loop_vars"] = len(inputs)
         attrs["accumulator"] = True
-    node = outer.add_node(get_op(_ops.WHILE), inputs + captured + extra, attrs, name=name)
+    node = outer.add_node(get_op(_ops.WHILE), inputs + captured + extra, attrs, name=name,
+                          _location=location)
     outs = iter(node.outputs)
     results = []
     for v, out in zip(lvars, out_leaves):
@@ -540,17 +552,18 @@ def _sortable(d):
         return False
 
 
-def _trace_loop(cond, body, loop_vars, lvars, names, outer, base):
-    """Trace cond and body once with placeholders of the current specs."""
+def _trace_loop(cond, body, loop_vars, lvars, names, outer, base, location=False):
+    """Trace cond and body once with placeholders of the current specs
+    (`location`: the user's line of the loop, see _own)."""
     cond_g = Graph(f"{base}_cond", outer=outer)
     with cond_g.as_default():
-        pred = _call(cond, _loop_args(cond_g, loop_vars, lvars))
-        cond_g.outputs = [_loop_pred(cond_g, pred)]
+        pred = _call(cond, _loop_args(cond_g, loop_vars, lvars, location))
+        cond_g.outputs = [_loop_pred(cond_g, pred, location)]
     body_g = Graph(f"{base}_body", outer=outer)
     try:
         with body_g.as_default():
-            result = _normalize_result(_call(body, _loop_args(body_g, loop_vars, lvars)),
-                                       loop_vars)
+            result = _normalize_result(_call(body, _loop_args(body_g, loop_vars, lvars,
+                                                              location)), loop_vars)
     except (TypeError, ValueError) as e:
         found = _int_made_float(body, loop_vars, lvars, outer)
         if found is None:
@@ -567,7 +580,7 @@ def _trace_loop(cond, body, loop_vars, lvars, names, outer, base):
                      "loop body changes its structure)")
     out_leaves = [_body_output(body_g, v, leaf)
                   for v, leaf in zip(lvars, nest.flatten(result))]
-    body_g.outputs = [_own(body_g, o.flow if v.kind == "ta" else o)
+    body_g.outputs = [_own(body_g, o.flow if v.kind == "ta" else o, location)
                       for v, o in zip(lvars, out_leaves) if v.kind != "none"]
     return cond_g, body_g, out_leaves
 
@@ -597,13 +610,14 @@ def _int_made_float(body, loop_vars, lvars, outer):
     return None
 
 
-def _loop_args(graph, loop_vars, lvars):
+def _loop_args(graph, loop_vars, lvars, location=False):
     leaves = []
     for v in lvars:
         if v.kind == "none":
             leaves.append(None)
             continue
-        ph = graph.add_placeholder(v.dtype, v.shape, name=_node_name(v.label))
+        ph = graph.add_placeholder(v.dtype, v.shape, name=_node_name(v.label),
+                                   _location=location)
         leaves.append(v.template._with_flow(ph) if v.kind == "ta" else ph)
     return nest.pack_sequence_as(loop_vars, leaves)
 
@@ -616,7 +630,7 @@ def _node_name(label):
     return cleaned or "loop_var"
 
 
-def _loop_pred(graph, pred):
+def _loop_pred(graph, pred, location=False):
     pred = unwrap_variable(pred)
     if not isinstance(pred, Tensor):
         if not isinstance(pred, (bool, np.bool_)):
@@ -626,7 +640,7 @@ def _loop_pred(graph, pred):
         raise TypeError(f"while_loop: cond must return a bool scalar, got {_describe(pred)}")
     if pred.shape.rank not in (0, None):
         raise ValueError(f"while_loop: cond must return a scalar, got shape {pred.shape}")
-    return _own(graph, pred)
+    return _own(graph, pred, location)
 
 
 def _body_output(graph, v, leaf):

@@ -149,20 +149,25 @@ class Graph:
                 self._names[candidate] = 1
                 return candidate
 
-    def add_node(self, opdef, inputs, attrs, name=None):
-        """Infer output dtypes/shapes, append a node, return it."""
+    def add_node(self, opdef, inputs, attrs, name=None, _location=False):
+        """Infer output dtypes/shapes, append a node, return it. (`_location`:
+        the user's location when the caller knows it: a capture made for
+        another node's input is made at that node's line.)"""
+        # The user's frame, looked for once (the frames walked grow with the
+        # nesting) and from the caller's frame on: this one is ours.
+        location = user_location(2) if _location is False else _location
         # Loops, not comprehensions: this runs for every node traced.
         owned = []
         for t in inputs:
             if t.__class__ is not SymbolicTensor or t.node.graph is not self:
-                t = self._own(t, opdef.name)
+                t = self._own(t, opdef.name, location)
             owned.append(t)
         try:
             specs = opdef.infer(owned, attrs)
         except (TypeError, ValueError) as e:
-            raise type(e)(with_location(f"{opdef.name}: {e}", user_location())) from None
+            raise type(e)(with_location(f"{opdef.name}: {e}", location)) from None
         node_name = self.unique_name(self.name_scope_prefix + (name or opdef.name))
-        node = Node(self, node_name, opdef, owned, attrs, user_location())
+        node = Node(self, node_name, opdef, owned, attrs, location)
         # A rule's TensorShape is kept as it is (shapes are never changed in
         # place: set_shape gives a tensor a new one).
         if specs.__class__ is list and len(specs) == 1:
@@ -181,26 +186,28 @@ class Graph:
                 tape.record_node(node)
         return node
 
-    def add_placeholder(self, dtype, shape, name="input"):
+    def add_placeholder(self, dtype, shape, name="input", _location=False):
         node = self.add_node(OPS["Placeholder"], [], {"dtype": dtype, "shape": TensorShape(shape)},
-                             name=name)
+                             name=name, _location=_location)
         self.inputs.append(node.outputs[0])
         return node.outputs[0]
 
-    def _own(self, t, op_name):
-        """Make `t` usable in this graph: capture outer or eager tensors."""
+    def _own(self, t, op_name, location=False):
+        """Make `t` usable in this graph: capture outer or eager tensors
+        (`location`: see add_node)."""
         if isinstance(t, SymbolicTensor):
             if t.node.graph is self:
                 return t
-            return self.capture(t)
+            return self.capture(t, location)
         if isinstance(t, EagerTensor):
-            return self.capture(t)
+            return self.capture(t, location)
         if isinstance(t, Tensor):
             raise TypeError(f"{op_name}: unsupported tensor {t!r}")
         raise TypeError(f"{op_name}: expected a Tensor input, got {type(t).__name__}")
 
-    def capture(self, t):
-        """The tensor of this graph that stands for `t` (eager or outer)."""
+    def capture(self, t, _location=False):
+        """The tensor of this graph that stands for `t` (eager or outer).
+        (`_location`: see add_node.)"""
         found = self._capture_map.get(id(t))
         if found is not None:
             return found
@@ -208,11 +215,11 @@ class Graph:
             # (no tape recording: the common case, without the call)
             watched = self._watched_outer_capture(t) if getattr(_state, "tapes", None) else None
             if watched is not None:
-                inner = self.capture(watched)
+                inner = self.capture(watched, _location)
                 self._capture_map[id(t)] = inner
                 return inner
             node = self.add_node(OPS["Const"], [], {"value": t._value, "dtype": t.dtype},
-                                 name="Const")
+                                 name="Const", _location=_location)
             inner = node.outputs[0]
             self._keepalive.append(t)
         else:
@@ -220,11 +227,11 @@ class Graph:
                 alias = _state.capture_aliases and _state.capture_aliases(t)
                 if alias is None or alias is t:
                     raise leaked_tensor_error(t, "capture")
-                inner = self._own(alias, "capture")   # a replayed custom gradient's copy
+                inner = self._own(alias, "capture", _location)   # a replayed custom gradient's copy
                 self._capture_map[id(t)] = inner
                 return inner
-            inner = self.add_node(OPS["Placeholder"], [],
-                                  {"dtype": t.dtype, "shape": t.shape}, name="capture").outputs[0]
+            inner = self.add_node(OPS["Placeholder"], [], {"dtype": t.dtype, "shape": t.shape},
+                                  name="capture", _location=_location).outputs[0]
             self.captures.append((t, inner))
         self._capture_map[id(t)] = inner
         return inner

@@ -19,9 +19,11 @@ _PACKAGE_DIRS = tuple(d + os.sep for d in (
     _RUNTIME_DIR, os.path.join(os.path.dirname(_RUNTIME_DIR), "autograph")))
 
 
-def user_location():
-    """(filename, lineno) of the innermost frame outside runtime/autograph."""
-    f = sys._getframe(1)
+def user_location(depth=1):
+    """(filename, lineno) of the innermost frame outside runtime/autograph,
+    from the frame `depth` levels up on (the caller's, 1: the frames below
+    it must be ours)."""
+    f = sys._getframe(depth)
     ours = _OUR_FILES
     while f is not None:
         fn = f.f_code.co_filename

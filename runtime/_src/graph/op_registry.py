@@ -42,7 +42,7 @@ from runtime._src.core.context import current_graph, state as _state
 from runtime._src.core.devices import log_placement
 from runtime._src.core.errors import InvalidArgumentError, OpError
 from runtime._src.core.fp_quiet import quiet, restore
-from runtime._src.graph.locations import kernel_error, leaked_tensor_error
+from runtime._src.graph.locations import kernel_error, leaked_tensor_error, user_location
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
 __all__ = ["OpDef", "define_op", "define_grad", "not_differentiable", "NOT_DIFFERENTIABLE",
@@ -130,10 +130,11 @@ def get_op(name):
         raise ValueError(f"unknown op {name!r}") from None
 
 
-def apply(name, inputs, attrs=None):
+def apply(name, inputs, attrs=None, _location=False):
     """Run op `name` on `inputs` (Tensors) now, or stage it in the current graph.
 
     Returns one Tensor, or a tuple of them for ops with several outputs.
+    (`_location`: the user's line of a staged op, when the caller knows it.)
     """
     opdef = OPS[name]
     graph = current_graph()
@@ -144,7 +145,10 @@ def apply(name, inputs, attrs=None):
         if _state.check_numerics is not None:   # tf.debugging.enable_check_numerics
             _state.check_numerics(opdef, inputs, result, None)
         return result
-    node = graph.add_node(opdef, inputs, attrs or {})
+    # The user's frame is looked for from this one's caller on (see add_node).
+    if _location is False:
+        _location = user_location(2)
+    node = graph.add_node(opdef, inputs, attrs or {}, _location=_location)
     outs = node.outputs
     if _state.check_numerics is not None:
         outs = _state.check_numerics(opdef, inputs, outs, graph)

@@ -14,9 +14,10 @@ from runtime._src.core.composite import _API_TYPES, dispatch_api
 from runtime._src.core.context import plain_eager
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.fp_quiet import quiet, restore
-from runtime._src.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from runtime._src.core.tensor import (_PYTHON_SCALARS, EagerTensor, Tensor, convert_to_tensor,
+                                      to_numpy_value)
 from runtime._src.core.protocols import reads_as_tensor
-from runtime._src.graph.graph import current_graph
+from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import (OPS, apply, define_op, eager_kernel_error,
                                             run_quietly)
 
@@ -80,26 +81,36 @@ def dtype_error(op_name, dtype, allowed):
     return TypeError(message)
 
 
-def convert_pair(x, y, op_name):
-    """Convert two operands of a binary op to tensors of one dtype."""
+def convert_pair(x, y, op_name, location=False):
+    """Convert two operands of a binary op to tensors of one dtype.
+    (`location`: while tracing, the user's line, when known, of the
+    constants made of Python numbers; see Graph.add_node.)"""
     if not isinstance(x, Tensor) and reads_as_tensor(x):
         x = x._as_tensor()
     if not isinstance(y, Tensor) and reads_as_tensor(y):
         y = y._as_tensor()
     if isinstance(x, Tensor):
         if not isinstance(y, Tensor):
-            y = convert_to_tensor(y, x.dtype)
+            y = _operand(y, x.dtype, location)
         elif x.dtype is not y.dtype and current_graph() is None:
             raise InvalidArgumentError(
                 f"{op_name}: cannot compute {op_name} of a {x.dtype.name} tensor and a "
                 f"{y.dtype.name} tensor; use tf.cast to convert one of them", op_name)
     elif isinstance(y, Tensor):
         _check_typed_first(x, y, op_name)
-        x = convert_to_tensor(x, y.dtype)
+        x = _operand(x, y.dtype, location)
     else:
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, x.dtype)
     return x, y
+
+
+def _operand(value, dtype, location):
+    """convert_to_tensor(value, dtype), a Python number made a constant of
+    the graph being traced at `location` when that is known."""
+    if location is False or value.__class__ not in _PYTHON_SCALARS:
+        return convert_to_tensor(value, dtype)
+    return current_graph().capture(EagerTensor(to_numpy_value(value, dtype)), location)
 
 
 # TensorFlow's kernel names of dtypes (DataTypeString) in its eager dtype errors.
@@ -185,10 +196,14 @@ def binary(name, x, y, allowed, out_dtype=None):
 
 
 def _converted_binary(name, x, y, allowed):
-    x, y = convert_pair(x, y, name)
+    # While tracing, the user's line is looked for once (from the caller of
+    # `binary`, which alone calls this, on): the constants made of Python
+    # numbers and the node share it.
+    location = False if current_graph() is None else user_location(3)
+    x, y = convert_pair(x, y, name, location)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
-    return apply(name, (x, y))
+    return apply(name, (x, y), _location=location)
 
 
 def unary(name, x, allowed, attrs=None, out_dtype=None):

@@ -102,27 +102,47 @@ def _replacement(node):
 
 
 def _simplify(node):
-    """(replacement tensor, rule text) for `node`, or None."""
-    if node.op not in _RULE_OPS or node.stateful or len(node.outputs) != 1:
+    """(replacement tensor, rule text) for `node`, or None. (The rules of
+    its op only, in the lists' order: see _BY_OP.)"""
+    op = node.op
+    rules = _BY_OP.get(op)
+    if rules is None or node.stateful or len(node.outputs) != 1:
         return None
     out = node.outputs[0]
-    for op, const_index, test in CONSTANT_RULES:
-        if node.op == op and len(node.inputs) == 2:
+    constant, chains, passthrough = rules
+    if len(node.inputs) == 2:
+        for const_index, test in constant:
             c, x = node.inputs[const_index], node.inputs[1 - const_index]
             if c.node.op == "Const" and _same_type(out, x, c) \
                     and test(np.asarray(c.node.attrs["value"]), x.dtype):
                 return x, f"{op} by a neutral constant"
-    for outer, inner in CHAIN_RULES:
-        if node.op == outer and len(node.inputs) == 1 and node.inputs[0].node.op == inner:
+    for inner in chains:
+        if len(node.inputs) == 1 and node.inputs[0].node.op == inner:
             x = node.inputs[0].node.inputs[0]
             if _same_type(out, x):
-                return x, f"{outer}({inner}(x))"
-    for op, test in PASSTHROUGH_RULES:
-        if node.op == op and len(node.inputs) >= 1:
+                return x, f"{op}({inner}(x))"
+    for test in passthrough:
+        if len(node.inputs) >= 1:
             x = node.inputs[0]
             if _same_type(out, x) and test(node, x):
                 return x, f"{op} of the same type"
     return None
+
+
+def _rules_by_op():
+    """{op: ([(constant index, test)], [inner op], [test])}: each list's
+    rules for that op, in order."""
+    found = {op: ([], [], []) for op in _RULE_OPS}
+    for op, const_index, test in CONSTANT_RULES:
+        found[op][0].append((const_index, test))
+    for outer, inner in CHAIN_RULES:
+        found[outer][1].append(inner)
+    for op, test in PASSTHROUGH_RULES:
+        found[op][2].append(test)
+    return found
+
+
+_BY_OP = _rules_by_op()
 
 
 def _same_type(out, x, const=None):
