@@ -141,8 +141,9 @@ def contains(stmts, kind, through_loops=True):
 _BLOCK_FIELDS = {}
 
 
-def _block_fields(cls):
-    fields = _BLOCK_FIELDS[cls] = tuple(f for f in _BLOCKS if f in cls._fields)
+def _block_fields(cls, blocks=_BLOCKS, table=_BLOCK_FIELDS):
+    """`cls`'s fields among `blocks`, remembered in `table`."""
+    fields = table[cls] = tuple(f for f in blocks if f in cls._fields)
     return fields
 
 
@@ -331,9 +332,7 @@ class StatementTransformer(NodeTransformer):
         values = node.__dict__
         fields = _STATEMENT_FIELDS.get(node.__class__)
         if fields is None:        # the class's fields among _BLOCKS (most have none)
-            blocks = self._BLOCKS
-            fields = _STATEMENT_FIELDS[node.__class__] = tuple(
-                f for f in blocks if f in node.__class__._fields)
+            fields = _block_fields(node.__class__, self._BLOCKS, _STATEMENT_FIELDS)
         for field in fields:
             block = values.get(field)
             if block.__class__ is not list:

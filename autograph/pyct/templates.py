@@ -67,10 +67,7 @@ class _Instance:
         """The expression replacing the placeholder name `key`."""
         value = self.replacements[key]
         if value.__class__ is str:        # the commonest: a name (never copied)
-            node = gast.Name.__new__(gast.Name)      # ast_util.name, in line
-            node.__dict__ = {"id": value, "ctx": ctx.__new__(ctx), "annotation": None,
-                             "type_comment": None}
-            return node
+            return ast_util.name(value, ctx)
         if isinstance(value, (list, tuple)):
             raise ValueError(f"a list replaces {key!r} where only one expression fits")
         return _as_expr(self._fresh(key, value), ctx)
@@ -80,21 +77,13 @@ class _Instance:
         replacement is spliced in)."""
         value = self.replacements[key]
         if value.__class__ is str:        # a name, as `name` makes it
-            node = gast.Name.__new__(gast.Name)
-            node.__dict__ = {"id": value, "ctx": ctx.__new__(ctx), "annotation": None,
-                             "type_comment": None}
-            return [node]
+            return [ast_util.name(value, ctx)]
         if isinstance(value, (list, tuple)):
             self.used.add(key)            # (a list is never copied: see _fresh)
             out = []
             for v in value:
-                if v.__class__ is str:
-                    node = gast.Name.__new__(gast.Name)
-                    node.__dict__ = {"id": v, "ctx": list_ctx.__new__(list_ctx),
-                                     "annotation": None, "type_comment": None}
-                    out.append(node)
-                else:
-                    out.append(_as_expr(v, list_ctx))
+                out.append(ast_util.name(v, list_ctx) if v.__class__ is str
+                           else _as_expr(v, list_ctx))
             return out
         return [_as_expr(self._fresh(key, value), ctx)]
 

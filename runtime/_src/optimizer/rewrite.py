@@ -81,23 +81,14 @@ def replace_uses(graph, mapping):
                 node.inputs = tuple(resolve(mapping, t) for t in node.inputs)
                 break
     graph.outputs = [resolve(mapping, t) for t in graph.outputs]
-    # The captures of the graphs nested in `graph` (walk_graphs' graphs but
-    # `graph`, in a loop: the order does not matter here).
-    stack = [graph]
-    while stack:
-        for node in stack.pop().nodes:
-            if not node.attrs:
-                continue
-            subs = node._subgraphs           # node.subgraph_list(), without the call
-            if subs is None:
-                subs = node.subgraph_list()
-            for g in subs:
-                stack.append(g)
-                for outer, _ in g.captures:
-                    if id(outer) in mapping:
-                        g.captures = [(resolve(mapping, o), inner) for o, inner in g.captures]
-                        g._capture_map = {id(o): inner for o, inner in g.captures}
-                        break
+    for g in walk_graphs(graph):
+        if g is graph:
+            continue
+        for outer, _ in g.captures:
+            if id(outer) in mapping:
+                g.captures = [(resolve(mapping, o), inner) for o, inner in g.captures]
+                g._capture_map = {id(o): inner for o, inner in g.captures}
+                break
     invalidate(graph)
 
 
