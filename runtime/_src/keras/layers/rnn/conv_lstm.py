@@ -20,6 +20,7 @@ from runtime._src.keras.initializers import initializers
 from runtime._src.keras.regularizers import regularizers
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.keras.layers.layer import Layer
+from runtime._src.keras.layers.core.dense import set_weight_options
 from runtime._src.keras.layers.convolutional.conv3d import conv3d, from_last, same_pads
 from runtime._src.keras.utils.argument_validation import ntuple
 from runtime._src.keras.utils.argument_validation import _data_format
@@ -53,12 +54,11 @@ class ConvLSTMCell(Layer):
                  recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  recurrent_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        set_weight_options(self, kernel_initializer, bias_initializer, kernel_regularizer,
+                           bias_regularizer, kernel_constraint, bias_constraint)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
         self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
         self.rank, self.filters = rank, int(filters)
         self.kernel_size = ntuple(kernel_size, rank, "kernel_size")
         self.strides = ntuple(strides, rank, "strides")
@@ -71,9 +71,6 @@ class ConvLSTMCell(Layer):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias, self.unit_forget_bias = bool(use_bias), bool(unit_forget_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
         self.dropout, self.recurrent_dropout = float(dropout), float(recurrent_dropout)
         self.seed = seed
         self.state_size = [self.filters, self.filters]
