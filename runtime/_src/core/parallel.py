@@ -195,7 +195,9 @@ def slots(n, most, elements):
 def matmul(a, b, out=None):
     """`np.matmul(a, b, out=out)` for 2-D operands, the rows of `a` split over
     the threads (`split`) while BLAS runs on one thread; returns `out` (made
-    when None). Each output row is the same sum either way: the same bits.
+    when None). Each output row is the same sum either way: the same bits
+    where the BLAS sums a row alike however many rows it multiplies at once
+    (not every build does: docs/tf_differences.md, tests/blas_rows.py).
 
     A product splits by its multiply-adds or by the elements it reads and
     writes, whichever is more: a thin product (a convolution over one

@@ -516,7 +516,8 @@ class Emitter:
         allocates when the pool has none): a matrix product of two matrices,
         an elementwise add/subtract/multiply/divide whose result has one input's
         shape and dtype, or a unary ufunc kernel (Square, Sqrt, Exp...) of a
-        float. The same ufunc or product, so the same bits; None otherwise."""
+        float. The same ufunc or product, so the same bits (a product's rows
+        split over threads: see parallel.matmul); None otherwise."""
         if len(node.outputs) != 1 or not _large(node.outputs[0]):
             return None
         out = node.outputs[0]
