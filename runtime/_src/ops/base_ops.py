@@ -110,7 +110,9 @@ def _operand(value, dtype, location):
     the graph being traced at `location` when that is known."""
     if location is False or value.__class__ not in _PYTHON_SCALARS:
         return convert_to_tensor(value, dtype)
-    return current_graph().capture(EagerTensor(to_numpy_value(value, dtype)), location)
+    value = to_numpy_value(value, dtype)
+    # The dtype an EagerTensor of the value would have (the Const node's).
+    return current_graph().add_constant(value, dtypes.as_dtype(value.dtype), location)
 
 
 # TensorFlow's kernel names of dtypes (DataTypeString) in its eager dtype errors.
