@@ -127,11 +127,13 @@ def _align_captures(graphs, location=False):
                 seen.add(id(outer))
                 union.append(outer)
     for g in graphs:
-        for outer in union:
-            g.capture(outer, location)  # no-op when already captured
         by_id = {}
         for outer, inner in g.captures:
             by_id[id(outer)] = inner
+        if len(by_id) < len(union):          # capture what only the others did
+            for outer in union:
+                if id(outer) not in by_id:
+                    by_id[id(outer)] = g.capture(outer, location)
         captures = []
         for outer in union:
             captures.append((outer, by_id[id(outer)]))
@@ -191,17 +193,23 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
     # The user's line, looked for once for the captures and the node (from
     # the frame above the caller, cond or cond_branches, on).
     location = user_location(3)
-    _check_structure(then_out, else_out, names, ValueError,
-                     "has a different structure in the true and false branches")
-    labels = _leaf_names(then_out, names, "output")
-    then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
+    flat = _one_leaf_per_name(then_out, else_out, names)
+    if flat:
+        labels, then_leaves, else_leaves = names, then_out, else_out
+    else:
+        _check_structure(then_out, else_out, names, ValueError,
+                         "has a different structure in the true and false branches")
+        labels = _leaf_names(then_out, names, "output")
+        then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
     then_leaves, else_leaves, labels, rebuild = _expand_composites(then_leaves, else_leaves,
                                                                    labels)
-    pairs = [_branch_pair(then_g, else_g, a, b, label, location)
-             for a, b, label in zip(then_leaves, else_leaves, labels)]
-    kept = [p for p in pairs if p is not None]
-    then_g.outputs = [p[0] for p in kept]
-    else_g.outputs = [p[1] for p in kept]
+    pairs, then_g.outputs, else_g.outputs = [], [], []
+    for a, b, label in zip(then_leaves, else_leaves, labels):
+        pair = _branch_pair(then_g, else_g, a, b, label, location)
+        pairs.append(pair)
+        if pair is not None:
+            then_g.outputs.append(pair[0])
+            else_g.outputs.append(pair[1])
     captured = _align_captures([then_g, else_g], location)
     node = outer.add_node(get_op(_ops.IF), [pred] + captured,
                           {"then_branch": then_g, "else_branch": else_g}, name=name,
@@ -217,7 +225,17 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
                 b.element_shape)))
         else:
             results.append(next(outs))
-    return nest.pack_sequence_as(then_out, rebuild(results))
+    results = rebuild(results)
+    return then_out.__class__(results) if flat else nest.pack_sequence_as(then_out, results)
+
+
+def _one_leaf_per_name(then_out, else_out, names):
+    """Whether both branches give a plain tuple (or list) of one leaf per
+    name: the common case (autograph's), with no nesting to check, name or
+    undo (the leaves are the items, named by `names`)."""
+    return (names is not None and nest.is_flat(then_out)
+            and else_out.__class__ is then_out.__class__
+            and len(then_out) == len(else_out) == len(names) and nest.is_flat(else_out))
 
 
 def _expand_composites(then_leaves, else_leaves, labels):
@@ -225,8 +243,12 @@ def _expand_composites(then_leaves, else_leaves, labels):
     core/composite.py) replaced by its component tensors, and a function
     rebuilding the composites from the If's outputs (their specs' common
     supertype gives the static shape)."""
-    if not any(type_spec_of(a) is not None for a in then_leaves + else_leaves):
-        return then_leaves, else_leaves, labels, lambda results: results
+    for a in then_leaves + else_leaves:
+        # (a symbolic tensor, the commonest leaf, is none: no attribute lookup)
+        if a.__class__ is not SymbolicTensor and type_spec_of(a) is not None:
+            break
+    else:
+        return then_leaves, else_leaves, labels, _same_results
     plan, ta, tb, names = [], [], [], []
     for a, b, label in zip(then_leaves, else_leaves, labels):
         sa, sb = type_spec_of(a), type_spec_of(b)
@@ -255,6 +277,10 @@ def _expand_composites(then_leaves, else_leaves, labels):
                 out.append(spec._from_components([next(it) for _ in range(n)]))
         return out
     return ta, tb, names, rebuild
+
+
+def _same_results(results):
+    return results
 
 
 def _static_truth(pred, what):
