@@ -127,17 +127,18 @@ def _align_captures(graphs, location=False):
                 seen.add(id(outer))
                 union.append(outer)
     for g in graphs:
-        by_id = {}
-        for outer, inner in g.captures:
-            by_id[id(outer)] = inner
-        if len(by_id) < len(union):          # capture what only the others did
+        if len(g.captures) < len(union):     # capture what only the others did
+            own = set()
+            for outer, _ in g.captures:
+                own.add(id(outer))
             for outer in union:
-                if id(outer) not in by_id:
-                    by_id[id(outer)] = g.capture(outer, location)
-        captures = []
-        for outer in union:
-            captures.append((outer, by_id[id(outer)]))
-        g.captures = captures
+                if id(outer) not in own:
+                    g.capture(outer, location)      # (appended to g.captures)
+        for (outer, _), wanted in zip(g.captures, union):
+            if outer is not wanted:         # in another order than the union's
+                by_id = {id(o): inner for o, inner in g.captures}
+                g.captures = [(o, by_id[id(o)]) for o in union]
+                break
     return union
 
 
@@ -176,16 +177,15 @@ def cond_branches(pred, branches, names, order=(True, False)):
     if pred.shape.rank not in (0, None):
         raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
     outer = current_graph()
-    graphs = {True: Graph("cond_true", outer=outer), False: Graph("cond_false", outer=outer)}
+    then_g, else_g = Graph("cond_true", outer=outer), Graph("cond_false", outer=outer)
     for which in order:
-        with graphs[which].as_default():
+        with (then_g if which else else_g).as_default():
             branches.trace(which)
-    outs = {}
+    outs = [None, None]                 # [false's, true's]
     for which in order:
-        with graphs[which].as_default():
+        with (then_g if which else else_g).as_default():
             outs[which] = branches.outputs(which)
-    return _add_if(outer, pred, graphs[True], graphs[False], outs[True], outs[False],
-                   names, None)
+    return _add_if(outer, pred, then_g, else_g, outs[True], outs[False], names, None)
 
 
 def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
@@ -292,6 +292,22 @@ def _static_truth(pred, what):
 def _branch_pair(then_g, else_g, a, b, label, location=False):
     """The (true, false) output tensors for one leaf, or None when both are
     None (`location`: see _own)."""
+    if a.__class__ is not SymbolicTensor or b.__class__ is not SymbolicTensor:
+        pair = _branch_tensors(then_g, else_g, a, b, label)   # (the commonest pair needs none)
+        if pair is None:
+            return None
+        a, b = pair
+    if a.dtype is not b.dtype:          # (dtypes are singletons)
+        raise TypeError(f"'{label}' has dtype {a.dtype.name} in the true branch but "
+                        f"{b.dtype.name} in the false branch; both branches must give it "
+                        "the same dtype (use tf.cast)")
+    return _own(then_g, a, location), _own(else_g, b, location)
+
+
+def _branch_tensors(then_g, else_g, a, b, label):
+    """One leaf's values in the two branches as tensors (a Variable read, a
+    TensorArray's flow, a Python number converted in its branch's graph,
+    taking the other's dtype), or None when both are None."""
     a, b = unwrap_variable(a), unwrap_variable(b)
     if a is None and b is None:
         return None
@@ -313,11 +329,7 @@ def _branch_pair(then_g, else_g, a, b, label, location=False):
     else:
         a = _convert_leaf(then_g, a, None, label, "true branch")
         b = _convert_leaf(else_g, b, None, label, "false branch")
-    if a.dtype != b.dtype:
-        raise TypeError(f"'{label}' has dtype {a.dtype.name} in the true branch but "
-                        f"{b.dtype.name} in the false branch; both branches must give it "
-                        "the same dtype (use tf.cast)")
-    return _own(then_g, a, location), _own(else_g, b, location)
+    return a, b
 
 
 def _convert_leaf(graph, value, dtype, label, where):
