@@ -109,7 +109,7 @@ class IfBranches:
         # Its values as they are now: the other branch starts from the same
         # objects and may change a dict or list this one returns.
         for v in out:
-            if isinstance(v, _COPIED):
+            if isinstance(v, _CONTAINERS):
                 out = tuple(map(_snapshot, out))
                 break
         self.snap[which] = out
@@ -159,7 +159,7 @@ def _label(which):
     return "if branch" if which else "else branch"
 
 
-_COPIED = (dict, list, tuple)   # the values _snapshot may copy (it decides which)
+_CONTAINERS = (dict, list, tuple)   # what _snapshot may copy and _same_structure looks into
 
 
 def _snapshot(value):
@@ -227,7 +227,8 @@ def _check_pair(i, t, f, names, where):
             f"the function returns a value in the {value_in} branch of a tensor if "
             f"statement but no value (None) in the {none_in} branch"
             f"{source_map.describe(where)}. Return a value on every path."))
-    if not (tu or fu) and not _same_structure(t, f):
+    if not (tu or fu) and (type(t) in _CONTAINERS or type(f) in _CONTAINERS) \
+            and not _same_structure(t, f):                  # (two leaves are alike)
         raise _marked(TypeError(                        # TensorFlow's type and phrase
             f"'{display_names((name,))[0]}' must have the same nested structure in "
             f"the main and else branches: {_structure(t)} in the if branch, "

@@ -48,6 +48,9 @@ RENDERERS = {}
 
 _state = _context.state
 
+# The shape of every scalar Const traced (shapes are never changed in place).
+_SCALAR = TensorShape(())
+
 
 class Node:
     """One op in a graph. `location` is the user's (file, line) that created it."""
@@ -271,7 +274,7 @@ class Graph:
         could ask for that tensor again)."""
         shape = value.shape if value.__class__ is np.ndarray else np.shape(value)
         return self._add_source(OPS["Const"], {"value": value, "dtype": dtype}, dtype,
-                                TensorShape(shape), "Const", _location)
+                                TensorShape(shape) if shape else _SCALAR, "Const", _location)
 
     def _watched_outer_capture(self, t):
         """The tensor an outer graph made of the eager tensor `t` when a recording
