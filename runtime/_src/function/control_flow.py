@@ -179,12 +179,10 @@ def cond_branches(pred, branches, names, order=(True, False)):
     outer = current_graph()
     then_g, else_g = Graph("cond_true", outer=outer), Graph("cond_false", outer=outer)
     for which in order:
-        with (then_g if which else else_g).as_default():
-            branches.trace(which)
+        (then_g if which else else_g).call_as_default(branches.trace, which)
     outs = [None, None]                 # [false's, true's]
     for which in order:
-        with (then_g if which else else_g).as_default():
-            outs[which] = branches.outputs(which)
+        outs[which] = (then_g if which else else_g).call_as_default(branches.outputs, which)
     return _add_if(outer, pred, then_g, else_g, outs[True], outs[False], names, None)
 
 

@@ -141,6 +141,17 @@ class Graph:
         """`with graph.as_default():` traces into this graph on this thread."""
         return _AsDefault(self)
 
+    def call_as_default(self, fn, *args):
+        """`fn(*args)` traced into this graph: `with self.as_default():`
+        without the context manager (tracing a staged if calls it for each
+        branch twice)."""
+        previous = _state.graph
+        _state.graph = self
+        try:
+            return fn(*args)
+        finally:
+            _state.graph = previous
+
     def unique_name(self, base):
         n = self._names.get(base)
         if n is None:
