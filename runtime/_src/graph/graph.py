@@ -47,6 +47,7 @@ PRUNED = object()
 RENDERERS = {}
 
 _state = _context.state
+_State = type(_state)       # its class: the fields set on the class are read there
 
 # The shape of every scalar Const traced (shapes are never changed in place).
 _SCALAR = TensorShape(())
@@ -68,7 +69,8 @@ class Node:
         self.outputs = ()
         self.location = location
         self._subgraphs = None
-        self.device = _state.device   # the tf.device scope it was made in ('' if none)
+        # the tf.device scope it was made in ('' if none)
+        self.device = _state.device if _State.device_scoped else ""
 
     @property
     def type(self):

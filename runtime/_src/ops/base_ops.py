@@ -19,7 +19,7 @@ from runtime._src.core.tensor import (_PYTHON_SCALARS, EagerTensor, Tensor, conv
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import (OPS, apply, define_op, eager_kernel_error,
-                                            run_quietly)
+                                            run_quietly, stage)
 
 
 def _infer_attr_spec(inputs, attrs):
@@ -204,11 +204,14 @@ def _converted_binary(name, x, y, allowed):
     # caller of `binary` (which alone calls this): that caller is an op's
     # front function (or a lambda of this module), never the user's code,
     # and each frame walked costs a frame object made for it.
-    location = False if current_graph() is None else user_location(4)
+    graph = current_graph()
+    location = False if graph is None else user_location(4)
     x, y = convert_pair(x, y, name, location)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
-    return apply(name, (x, y), _location=location)
+    if graph is None:
+        return apply(name, (x, y))
+    return stage(graph, OPS[name], (x, y), {}, location)
 
 
 def unary(name, x, allowed, attrs=None, out_dtype=None):
