@@ -51,9 +51,11 @@ def current_location(depth=1):
     f = sys._getframe(depth)
     while f is not None:
         filename = f.f_code.co_filename
-        found = lookup(filename, f.f_lineno)
-        if found is not None:
-            return found
+        m = _MAPS.get(filename)     # `lookup`, in line: a frame's line is read only where
+        if m is not None:           # a map can use it (reading it is not cheap)
+            found = m.get(f.f_lineno)
+            if found is not None:
+                return found
         if not filename.startswith(_PACKAGE_DIR) and not filename.startswith("<autograph"):
             return None
         f = f.f_back

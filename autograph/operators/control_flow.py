@@ -58,7 +58,8 @@ def if_stmt(cond, body, orelse=None, state=(), names=(), composites=None, effect
         return _run(body if cond else orelse, state)
     where = source_map.current_location()
     state, names = tuple(state), tuple(names) or tuple(f"<output {i}>" for i in range(len(state)))
-    _report_effects(effects, "if statement", where, backend, dict(zip(names, state)))
+    if effects:
+        _report_effects(effects, "if statement", where, backend, dict(zip(names, state)))
     if composites is not None:
         return _staged_if_with_composites(backend, cond, body, orelse, state, names, where,
                                           composites)
@@ -77,8 +78,9 @@ def while_stmt(test, body, state=(), names=(), composites=None, effects=(), test
         backend = backend_of(t)
         if backend is not None:
             where = source_map.current_location()
-            _report_effects(effects, "while loop", where, backend, dict(zip(names, state)),
-                            lists_carried=True)
+            if effects:
+                _report_effects(effects, "while loop", where, backend, dict(zip(names, state)),
+                                lists_carried=True)
             if test_binds:
                 listed = ", ".join(f"'{n}'" for n in test_binds)
                 raise _marked(ValueError(
@@ -104,8 +106,9 @@ def for_stmt(iterable, body, state=(), names=(), extra_test=None, composites=Non
     tracking.record("for", backend is not None, body)
     if backend is not None:
         where = source_map.current_location()
-        _report_effects(effects, "for loop", where, backend, dict(zip(names, state)),
-                        lists_carried=True)
+        if effects:
+            _report_effects(effects, "for loop", where, backend, dict(zip(names, state)),
+                            lists_carried=True)
         stream = backend.stream(iterable)           # a dataset: not indexed
         if stream is not None:
             tracking.record(f"for over {stream.kind}", True, body)

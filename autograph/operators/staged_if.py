@@ -108,8 +108,12 @@ class IfBranches:
         self.raw[which] = out
         # Its values as they are now: the other branch starts from the same
         # objects and may change a dict or list this one returns.
-        self.snap[which] = tuple(map(_snapshot, out))
-        return self.snap[which]
+        for v in out:
+            if isinstance(v, _CONTAINERS):
+                out = tuple(map(_snapshot, out))
+                break
+        self.snap[which] = out
+        return out
 
     def outputs(self, which):
         if len(self.raw) != 2:
@@ -119,9 +123,11 @@ class IfBranches:
             with located(self.where):
                 self.keep = _reconcile(self.raw[True], self.raw[False], self.state, self.names,
                                        self.where, self.backend)
-        other = self.raw[not which]
-        return tuple(self._encode(i, v, self.raw[which][i], other[i])
-                     for i, v in enumerate(self.snap[which]))
+        raw, other = self.raw[which], self.raw[not which]
+        out = []
+        for i, v in enumerate(self.snap[which]):
+            out.append(self._encode(i, v, raw[i], other[i]))
+        return tuple(out)
 
     def _encode(self, i, value, raw, other):
         if isinstance(raw, Undefined):
@@ -151,6 +157,9 @@ class IfBranches:
 
 def _label(which):
     return "if branch" if which else "else branch"
+
+
+_CONTAINERS = (dict, list, tuple)   # what _snapshot may copy and _same_structure looks into
 
 
 def _snapshot(value):
@@ -218,7 +227,8 @@ def _check_pair(i, t, f, names, where):
             f"the function returns a value in the {value_in} branch of a tensor if "
             f"statement but no value (None) in the {none_in} branch"
             f"{source_map.describe(where)}. Return a value on every path."))
-    if not (tu or fu) and not _same_structure(t, f):
+    if not (tu or fu) and (type(t) in _CONTAINERS or type(f) in _CONTAINERS) \
+            and not _same_structure(t, f):                  # (two leaves are alike)
         raise _marked(TypeError(                        # TensorFlow's type and phrase
             f"'{display_names((name,))[0]}' must have the same nested structure in "
             f"the main and else branches: {_structure(t)} in the if branch, "

@@ -28,6 +28,10 @@ class _State(threading.local):
     tapes = None
     capture_aliases = None  # tensor -> its copy (or None), while a replayed grad_fn runs
     device = ""   # the tf.device scope's canonical spec (core/devices.py)
+    # Set on the class when a tf.device scope is first entered (any thread):
+    # until then every thread's `device` is "" and tracing need not read it
+    # (a thread-local read costs several plain attribute reads).
+    device_scoped = False
     log_placement = False  # set on the class: debugging.set_log_device_placement
     check_numerics = None  # set on the class: debugging.enable_check_numerics's hook
     profiler = None        # set on the class: a tf.profiler session's Recorder (core/trace_events.py)

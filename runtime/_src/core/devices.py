@@ -151,6 +151,7 @@ def device(device_name):
     """`tf.device`: ops made inside record `device_name` (canonical) while
     tracing; every op runs on the CPU (soft placement). None clears the scope."""
     spec = "" if device_name is None else canonical_device(device_name)
+    type(state).device_scoped = True
     before = state.device
     state.device = spec
     try:

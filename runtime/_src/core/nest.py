@@ -42,7 +42,7 @@ def flatten(structure, expand_composites=False):
         return _flatten_expanded(structure)
     if not isinstance(structure, _NESTED):        # is_nested, in line (here and below)
         return [structure]
-    if _is_flat(structure):
+    if is_flat(structure):
         return list(structure)        # the commonest structure: its items are the leaves
     out = []
     stack = [structure]
@@ -55,8 +55,10 @@ def flatten(structure, expand_composites=False):
     return out
 
 
-def _is_flat(structure):
-    """True for a plain tuple or list none of whose items is nested."""
+def is_flat(structure):
+    """True for a plain tuple or list none of whose items is nested: its
+    items are its leaves (`flatten` gives them as a list, and
+    `pack_sequence_as` rebuilds it as `type(structure)(leaves)`)."""
     if structure.__class__ is not tuple and structure.__class__ is not list:
         return False
     for v in structure:
@@ -93,7 +95,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     if n != len(flat_sequence):
         raise ValueError(f"Structure had {n} elements, but flat_sequence had "
                          f"{len(flat_sequence)} elements. Structure: {structure!r}")
-    if _is_flat(structure):
+    if is_flat(structure):
         return structure.__class__(flat_sequence)     # what `build` below makes of it
     it = iter(flat_sequence)
 

@@ -52,6 +52,8 @@ def _index(lst, i):
 def _truth(value):
     """Python truthiness as a bool tensor: a number is true when nonzero, a
     list appended to in a staged loop when it is not empty."""
+    if value.__class__ is SymbolicTensor and value.dtype.is_bool and not value.shape.dims:
+        return value                # a bool scalar (or of unknown rank): the commonest
     if isinstance(value, TensorArray):
         return math_ops.greater(value.size(), 0)
     value = unwrap_variable(value)

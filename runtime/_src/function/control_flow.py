@@ -127,15 +127,18 @@ def _align_captures(graphs, location=False):
                 seen.add(id(outer))
                 union.append(outer)
     for g in graphs:
-        for outer in union:
-            g.capture(outer, location)  # no-op when already captured
-        by_id = {}
-        for outer, inner in g.captures:
-            by_id[id(outer)] = inner
-        captures = []
-        for outer in union:
-            captures.append((outer, by_id[id(outer)]))
-        g.captures = captures
+        if len(g.captures) < len(union):     # capture what only the others did
+            own = set()
+            for outer, _ in g.captures:
+                own.add(id(outer))
+            for outer in union:
+                if id(outer) not in own:
+                    g.capture(outer, location)      # (appended to g.captures)
+        for (outer, _), wanted in zip(g.captures, union):
+            if outer is not wanted:         # in another order than the union's
+                by_id = {id(o): inner for o, inner in g.captures}
+                g.captures = [(o, by_id[id(o)]) for o in union]
+                break
     return union
 
 
@@ -174,16 +177,13 @@ def cond_branches(pred, branches, names, order=(True, False)):
     if pred.shape.rank not in (0, None):
         raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
     outer = current_graph()
-    graphs = {True: Graph("cond_true", outer=outer), False: Graph("cond_false", outer=outer)}
+    then_g, else_g = Graph("cond_true", outer=outer), Graph("cond_false", outer=outer)
     for which in order:
-        with graphs[which].as_default():
-            branches.trace(which)
-    outs = {}
+        (then_g if which else else_g).call_as_default(branches.trace, which)
+    outs = [None, None]                 # [false's, true's]
     for which in order:
-        with graphs[which].as_default():
-            outs[which] = branches.outputs(which)
-    return _add_if(outer, pred, graphs[True], graphs[False], outs[True], outs[False],
-                   names, None)
+        outs[which] = (then_g if which else else_g).call_as_default(branches.outputs, which)
+    return _add_if(outer, pred, then_g, else_g, outs[True], outs[False], names, None)
 
 
 def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
@@ -191,17 +191,23 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
     # The user's line, looked for once for the captures and the node (from
     # the frame above the caller, cond or cond_branches, on).
     location = user_location(3)
-    _check_structure(then_out, else_out, names, ValueError,
-                     "has a different structure in the true and false branches")
-    labels = _leaf_names(then_out, names, "output")
-    then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
+    flat = _one_leaf_per_name(then_out, else_out, names)
+    if flat:
+        labels, then_leaves, else_leaves = names, then_out, else_out
+    else:
+        _check_structure(then_out, else_out, names, ValueError,
+                         "has a different structure in the true and false branches")
+        labels = _leaf_names(then_out, names, "output")
+        then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
     then_leaves, else_leaves, labels, rebuild = _expand_composites(then_leaves, else_leaves,
                                                                    labels)
-    pairs = [_branch_pair(then_g, else_g, a, b, label, location)
-             for a, b, label in zip(then_leaves, else_leaves, labels)]
-    kept = [p for p in pairs if p is not None]
-    then_g.outputs = [p[0] for p in kept]
-    else_g.outputs = [p[1] for p in kept]
+    pairs, then_g.outputs, else_g.outputs = [], [], []
+    for a, b, label in zip(then_leaves, else_leaves, labels):
+        pair = _branch_pair(then_g, else_g, a, b, label, location)
+        pairs.append(pair)
+        if pair is not None:
+            then_g.outputs.append(pair[0])
+            else_g.outputs.append(pair[1])
     captured = _align_captures([then_g, else_g], location)
     node = outer.add_node(get_op(_ops.IF), [pred] + captured,
                           {"then_branch": then_g, "else_branch": else_g}, name=name,
@@ -217,7 +223,17 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
                 b.element_shape)))
         else:
             results.append(next(outs))
-    return nest.pack_sequence_as(then_out, rebuild(results))
+    results = rebuild(results)
+    return then_out.__class__(results) if flat else nest.pack_sequence_as(then_out, results)
+
+
+def _one_leaf_per_name(then_out, else_out, names):
+    """Whether both branches give a plain tuple (or list) of one leaf per
+    name: the common case (autograph's), with no nesting to check, name or
+    undo (the leaves are the items, named by `names`)."""
+    return (names is not None and nest.is_flat(then_out)
+            and else_out.__class__ is then_out.__class__
+            and len(then_out) == len(else_out) == len(names) and nest.is_flat(else_out))
 
 
 def _expand_composites(then_leaves, else_leaves, labels):
@@ -225,8 +241,12 @@ def _expand_composites(then_leaves, else_leaves, labels):
     core/composite.py) replaced by its component tensors, and a function
     rebuilding the composites from the If's outputs (their specs' common
     supertype gives the static shape)."""
-    if not any(type_spec_of(a) is not None for a in then_leaves + else_leaves):
-        return then_leaves, else_leaves, labels, lambda results: results
+    for a in then_leaves + else_leaves:
+        # (a symbolic tensor, the commonest leaf, is none: no attribute lookup)
+        if a.__class__ is not SymbolicTensor and type_spec_of(a) is not None:
+            break
+    else:
+        return then_leaves, else_leaves, labels, _same_results
     plan, ta, tb, names = [], [], [], []
     for a, b, label in zip(then_leaves, else_leaves, labels):
         sa, sb = type_spec_of(a), type_spec_of(b)
@@ -257,6 +277,10 @@ def _expand_composites(then_leaves, else_leaves, labels):
     return ta, tb, names, rebuild
 
 
+def _same_results(results):
+    return results
+
+
 def _static_truth(pred, what):
     if isinstance(pred, Tensor) and pred.shape.rank not in (0, None):
         raise ValueError(f"{what}: the condition must be a scalar, got shape {pred.shape}")
@@ -266,6 +290,22 @@ def _static_truth(pred, what):
 def _branch_pair(then_g, else_g, a, b, label, location=False):
     """The (true, false) output tensors for one leaf, or None when both are
     None (`location`: see _own)."""
+    if a.__class__ is not SymbolicTensor or b.__class__ is not SymbolicTensor:
+        pair = _branch_tensors(then_g, else_g, a, b, label)   # (the commonest pair needs none)
+        if pair is None:
+            return None
+        a, b = pair
+    if a.dtype is not b.dtype:          # (dtypes are singletons)
+        raise TypeError(f"'{label}' has dtype {a.dtype.name} in the true branch but "
+                        f"{b.dtype.name} in the false branch; both branches must give it "
+                        "the same dtype (use tf.cast)")
+    return _own(then_g, a, location), _own(else_g, b, location)
+
+
+def _branch_tensors(then_g, else_g, a, b, label):
+    """One leaf's values in the two branches as tensors (a Variable read, a
+    TensorArray's flow, a Python number converted in its branch's graph,
+    taking the other's dtype), or None when both are None."""
     a, b = unwrap_variable(a), unwrap_variable(b)
     if a is None and b is None:
         return None
@@ -287,11 +327,7 @@ def _branch_pair(then_g, else_g, a, b, label, location=False):
     else:
         a = _convert_leaf(then_g, a, None, label, "true branch")
         b = _convert_leaf(else_g, b, None, label, "false branch")
-    if a.dtype != b.dtype:
-        raise TypeError(f"'{label}' has dtype {a.dtype.name} in the true branch but "
-                        f"{b.dtype.name} in the false branch; both branches must give it "
-                        "the same dtype (use tf.cast)")
-    return _own(then_g, a, location), _own(else_g, b, location)
+    return a, b
 
 
 def _convert_leaf(graph, value, dtype, label, where):

@@ -21,6 +21,8 @@ tensors used while tracing become `Const` nodes.
 
 import contextlib
 
+import numpy as np
+
 from autograph.integration import paused_gc as _paused_gc
 
 from runtime._src.core import context as _context
@@ -45,6 +47,10 @@ PRUNED = object()
 RENDERERS = {}
 
 _state = _context.state
+_State = type(_state)       # its class: the fields set on the class are read there
+
+# The shape of every scalar Const traced (shapes are never changed in place).
+_SCALAR = TensorShape(())
 
 
 class Node:
@@ -63,7 +69,8 @@ class Node:
         self.outputs = ()
         self.location = location
         self._subgraphs = None
-        self.device = _state.device   # the tf.device scope it was made in ('' if none)
+        # the tf.device scope it was made in ('' if none)
+        self.device = _state.device if _State.device_scoped else ""
 
     @property
     def type(self):
@@ -136,6 +143,17 @@ class Graph:
         """`with graph.as_default():` traces into this graph on this thread."""
         return _AsDefault(self)
 
+    def call_as_default(self, fn, *args):
+        """`fn(*args)` traced into this graph: `with self.as_default():`
+        without the context manager (tracing a staged if calls it for each
+        branch twice)."""
+        previous = _state.graph
+        _state.graph = self
+        try:
+            return fn(*args)
+        finally:
+            _state.graph = previous
+
     def unique_name(self, base):
         n = self._names.get(base)
         if n is None:
@@ -157,17 +175,17 @@ class Graph:
         # nesting) and from the caller's frame on: this one is ours.
         location = user_location(2) if _location is False else _location
         # Loops, not comprehensions: this runs for every node traced.
-        owned = []
-        for t in inputs:
+        owned = list(inputs)
+        for t in owned:
             if t.__class__ is not SymbolicTensor or t.node.graph is not self:
-                t = self._own(t, opdef.name, location)
-            owned.append(t)
+                owned = self._own_inputs(owned, opdef.name, location)
+                break
         try:
             specs = opdef.infer(owned, attrs)
         except (TypeError, ValueError) as e:
             raise type(e)(with_location(f"{opdef.name}: {e}", location)) from None
-        node_name = self.unique_name(self.name_scope_prefix + (name or opdef.name))
-        node = Node(self, node_name, opdef, owned, attrs, location)
+        node = Node(self, self.unique_name(self.name_scope_prefix + (name or opdef.name)),
+                    opdef, owned, attrs, location)
         # A rule's TensorShape is kept as it is (shapes are never changed in
         # place: set_shape gives a tensor a new one).
         if specs.__class__ is list and len(specs) == 1:
@@ -178,19 +196,47 @@ class Graph:
             node.outputs = tuple([SymbolicTensor(node, i, d, s if s.__class__ is TensorShape
                                                  else TensorShape(s))
                                   for i, (d, s) in enumerate(specs)])
+        self._append(node)
+        return node
+
+    def _add_source(self, opdef, attrs, dtype, shape, name, location):
+        """`add_node(opdef, [], attrs, name, location).outputs[0]` for a node
+        without inputs whose one output the caller knows (`shape`: a
+        TensorShape): a Placeholder or a Const. A third of a trace's nodes
+        are such; they need no inference."""
+        if location is False:
+            location = user_location(2)
+        node = Node(self, self.unique_name(self.name_scope_prefix + name), opdef, (), attrs,
+                    location)
+        out = SymbolicTensor(node, 0, dtype, shape)
+        node.outputs = (out,)
+        self._append(node)
+        return out
+
+    def _append(self, node):
+        """Put a new node at the end of the program (and on the recording tapes)."""
         self.nodes.append(node)
         self._compiled = None
-        tapes = getattr(_state, "tapes", None)
+        tapes = _state.tapes
         if tapes:                    # gradient tapes recording (runtime/_src/autodiff)
             for tape in tapes:
                 tape.record_node(node)
-        return node
 
     def add_placeholder(self, dtype, shape, name="input", _location=False):
-        node = self.add_node(OPS["Placeholder"], [], {"dtype": dtype, "shape": TensorShape(shape)},
-                             name=name, _location=_location)
-        self.inputs.append(node.outputs[0])
-        return node.outputs[0]
+        shape = TensorShape(shape)
+        out = self._add_source(OPS["Placeholder"], {"dtype": dtype, "shape": shape}, dtype, shape,
+                               name, _location)
+        self.inputs.append(out)
+        return out
+
+    def _own_inputs(self, inputs, op_name, location):
+        """`inputs` with each tensor made this graph's (see `_own`)."""
+        owned = []
+        for t in inputs:
+            if t.__class__ is not SymbolicTensor or t.node.graph is not self:
+                t = self._own(t, op_name, location)
+            owned.append(t)
+        return owned
 
     def _own(self, t, op_name, location=False):
         """Make `t` usable in this graph: capture outer or eager tensors
@@ -213,14 +259,12 @@ class Graph:
             return found
         if isinstance(t, EagerTensor):
             # (no tape recording: the common case, without the call)
-            watched = self._watched_outer_capture(t) if getattr(_state, "tapes", None) else None
+            watched = self._watched_outer_capture(t) if _state.tapes else None
             if watched is not None:
                 inner = self.capture(watched, _location)
                 self._capture_map[id(t)] = inner
                 return inner
-            node = self.add_node(OPS["Const"], [], {"value": t._value, "dtype": t.dtype},
-                                 name="Const", _location=_location)
-            inner = node.outputs[0]
+            inner = self.add_constant(t._value, t.dtype, _location)
             self._keepalive.append(t)
         else:
             if not self._is_ancestor(t.node.graph):
@@ -230,11 +274,20 @@ class Graph:
                 inner = self._own(alias, "capture", _location)   # a replayed custom gradient's copy
                 self._capture_map[id(t)] = inner
                 return inner
-            inner = self.add_node(OPS["Placeholder"], [], {"dtype": t.dtype, "shape": t.shape},
-                                  name="capture", _location=_location).outputs[0]
+            inner = self._add_source(OPS["Placeholder"], {"dtype": t.dtype, "shape": t.shape},
+                                     t.dtype, t.shape, "capture", _location)
             self.captures.append((t, inner))
         self._capture_map[id(t)] = inner
         return inner
+
+    def add_constant(self, value, dtype, _location=False):
+        """A `Const` node of this graph holding the numpy `value` (of `dtype`,
+        a DType); returns its output. A Python number an op meets while
+        tracing becomes one at once (no EagerTensor to capture: nothing else
+        could ask for that tensor again)."""
+        shape = value.shape if value.__class__ is np.ndarray else np.shape(value)
+        return self._add_source(OPS["Const"], {"value": value, "dtype": dtype}, dtype,
+                                TensorShape(shape) if shape else _SCALAR, "Const", _location)
 
     def _watched_outer_capture(self, t):
         """The tensor an outer graph made of the eager tensor `t` when a recording

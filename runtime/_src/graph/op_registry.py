@@ -39,6 +39,8 @@ import numpy as np
 
 from runtime._src.core import trace_events
 from runtime._src.core.context import current_graph, state as _state
+
+_State = type(_state)
 from runtime._src.core.devices import log_placement
 from runtime._src.core.errors import InvalidArgumentError, OpError
 from runtime._src.core.fp_quiet import quiet, restore
@@ -46,7 +48,7 @@ from runtime._src.graph.locations import kernel_error, leaked_tensor_error, user
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
 
 __all__ = ["OpDef", "define_op", "define_grad", "not_differentiable", "NOT_DIFFERENTIABLE",
-           "get_op", "apply", "OPS", "eager_kernel_error", "record_eager", "run_quietly"]
+           "get_op", "apply", "stage", "OPS", "eager_kernel_error", "record_eager", "run_quietly"]
 
 OPS = {}
 
@@ -148,10 +150,16 @@ def apply(name, inputs, attrs=None, _location=False):
     # The user's frame is looked for from this one's caller on (see add_node).
     if _location is False:
         _location = user_location(2)
-    node = graph.add_node(opdef, inputs, attrs or {}, _location=_location)
-    outs = node.outputs
-    if _state.check_numerics is not None:
-        outs = _state.check_numerics(opdef, inputs, outs, graph)
+    return stage(graph, opdef, inputs, attrs or {}, _location)
+
+
+def stage(graph, opdef, inputs, attrs, location):
+    """`apply` of `opdef` while `graph` is traced, for a caller that has the
+    graph and the user's location already (see Graph.add_node)."""
+    outs = graph.add_node(opdef, inputs, attrs, _location=location).outputs
+    check = _State.check_numerics               # (set on the class: read there)
+    if check is not None:
+        outs = check(opdef, inputs, outs, graph)
     return outs[0] if opdef.num_outputs == 1 else outs
 
 

@@ -19,7 +19,7 @@ from runtime._src.core.tensor import (_PYTHON_SCALARS, EagerTensor, Tensor, conv
 from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.graph.graph import current_graph, user_location
 from runtime._src.graph.op_registry import (OPS, apply, define_op, eager_kernel_error,
-                                            run_quietly)
+                                            run_quietly, stage)
 
 
 def _infer_attr_spec(inputs, attrs):
@@ -85,9 +85,10 @@ def convert_pair(x, y, op_name, location=False):
     """Convert two operands of a binary op to tensors of one dtype.
     (`location`: while tracing, the user's line, when known, of the
     constants made of Python numbers; see Graph.add_node.)"""
-    if not isinstance(x, Tensor) and reads_as_tensor(x):
+    # (a Python number, the commonest other operand, is no TensorLike)
+    if not isinstance(x, Tensor) and x.__class__ not in _PYTHON_SCALARS and reads_as_tensor(x):
         x = x._as_tensor()
-    if not isinstance(y, Tensor) and reads_as_tensor(y):
+    if not isinstance(y, Tensor) and y.__class__ not in _PYTHON_SCALARS and reads_as_tensor(y):
         y = y._as_tensor()
     if isinstance(x, Tensor):
         if not isinstance(y, Tensor):
@@ -110,7 +111,9 @@ def _operand(value, dtype, location):
     the graph being traced at `location` when that is known."""
     if location is False or value.__class__ not in _PYTHON_SCALARS:
         return convert_to_tensor(value, dtype)
-    return current_graph().capture(EagerTensor(to_numpy_value(value, dtype)), location)
+    value = to_numpy_value(value, dtype)
+    # The dtype an EagerTensor of the value would have (the Const node's).
+    return current_graph().add_constant(value, dtypes.as_dtype(value.dtype), location)
 
 
 # TensorFlow's kernel names of dtypes (DataTypeString) in its eager dtype errors.
@@ -196,14 +199,19 @@ def binary(name, x, y, allowed, out_dtype=None):
 
 
 def _converted_binary(name, x, y, allowed):
-    # While tracing, the user's line is looked for once (from the caller of
-    # `binary`, which alone calls this, on): the constants made of Python
-    # numbers and the node share it.
-    location = False if current_graph() is None else user_location(3)
+    # While tracing, the user's line is looked for once: the constants made
+    # of Python numbers and the node share it. The walk starts above the
+    # caller of `binary` (which alone calls this): that caller is an op's
+    # front function (or a lambda of this module), never the user's code,
+    # and each frame walked costs a frame object made for it.
+    graph = current_graph()
+    location = False if graph is None else user_location(4)
     x, y = convert_pair(x, y, name, location)
     if x.dtype not in allowed:
         raise dtype_error(name, x.dtype, allowed)
-    return apply(name, (x, y), _location=location)
+    if graph is None:
+        return apply(name, (x, y))
+    return stage(graph, OPS[name], (x, y), {}, location)
 
 
 def unary(name, x, allowed, attrs=None, out_dtype=None):
