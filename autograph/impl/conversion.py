@@ -63,6 +63,9 @@ class Context:
         # Whether a statement is a lone call (what a directive is), None when unknown.
         self.call_statements = None if nodes is None else call_statements
         self.names = names
+        # Nothing the control-flow converter's scope survey looks for: it
+        # skips its walk (see control_flow.plain_scope).
+        self.plain_scope = nodes is not None and control_flow.plain_scope(kinds, names, functions)
         if nodes is not None and gast.Global not in kinds and gast.Nonlocal not in kinds:
             activity.none_declared_free(node, functions)   # no walk to look for them
         self.update_locals(node, functions=None if nodes is None else functions)

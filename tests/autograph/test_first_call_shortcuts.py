@@ -12,6 +12,7 @@ import keyword
 import gast
 import pytest
 
+from autograph.converters import control_flow
 from autograph.impl import conversion
 from autograph.pyct import naming, unparser
 
@@ -124,3 +125,109 @@ def test_a_docstring_is_written_as_ast_unparse_writes_it(value):
     node = gast.parse(f"def f():\n    {_docstring_the_long_way(value)}\n    return 1\n")
     assert unparser.unparse_with_lines(node.body[0])[0] == ast.unparse(
         ast.parse(f"def f():\n    {_docstring_the_long_way(value)}\n    return 1\n")) + "\n"
+
+
+NOT_PLAIN = '''\
+def appends(xs, n):
+    out = []
+    for k in range(n):
+        out.append(k)
+    return out
+
+
+def item_write(d, n):
+    for k in range(n):
+        d[k] = k
+    return d
+
+
+def nested(n):
+    def g(v):
+        return v + n
+    total = 0
+    for k in range(n):
+        total += g(k)
+    return total
+
+
+def declares(n):
+    global COUNT
+    for k in range(n):
+        COUNT = k
+
+
+def advances(it, n):
+    for k in range(n):
+        next(it)
+
+
+def reads_namespace(n):
+    for k in range(n):
+        if k > 1:
+            print(locals())
+
+
+def walrus(n):
+    while (m := n - 1) > 0:
+        n = m
+    return n
+
+
+def deletes(n):
+    v = 1
+    if n > 0:
+        del v
+    return n
+
+
+def tries(n):
+    try:
+        for k in range(n):
+            n -= 1
+    finally:
+        pass
+    return n
+
+
+def asserts(n):
+    for k in range(n):
+        assert k >= 0, "negative"
+    return n
+'''
+
+
+def _plain_and_walked(monkeypatch):
+    """Make every plain _Scope check itself against the walk's; returns the
+    list of functions converted with a plain scope."""
+    found = []
+
+    class Checked(control_flow._Scope):
+        def __init__(self, fn_node, internal=frozenset(), plain=False):
+            super().__init__(fn_node, internal, plain)
+            if plain:
+                walked = control_flow._Scope(fn_node, internal)
+                assert vars(self) == vars(walked)
+                found.append(fn_node.name)
+
+    monkeypatch.setattr(control_flow, "_Scope", Checked)
+    return found
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_plain_scope_is_the_scope_walk_finds(tmp_path, monkeypatch, name):
+    plain = _plain_and_walked(monkeypatch)
+    conversion.convert_entity(getattr(_module(tmp_path), name))
+    assert plain == [name]
+
+
+@pytest.mark.parametrize("name", [line[4:line.index("(")] for line in NOT_PLAIN.splitlines()
+                                  if line.startswith("def ")])
+def test_a_scope_with_something_to_find_is_walked(tmp_path, monkeypatch, name):
+    plain = _plain_and_walked(monkeypatch)
+    path = tmp_path / f"not_plain_{next(_ids)}.py"
+    path.write_text(NOT_PLAIN)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    conversion.convert_entity(getattr(module, name))
+    assert plain == []
