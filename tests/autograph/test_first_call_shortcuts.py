@@ -14,7 +14,8 @@ import pytest
 
 from autograph.converters import control_flow
 from autograph.impl import conversion
-from autograph.pyct import naming, unparser
+from autograph.pyct import ast_util, naming, parser, unparser
+from autograph.pyct.static_analysis import activity
 
 _ids = itertools.count()
 
@@ -231,3 +232,85 @@ def test_a_scope_with_something_to_find_is_walked(tmp_path, monkeypatch, name):
     spec.loader.exec_module(module)
     conversion.convert_entity(getattr(module, name))
     assert plain == []
+
+
+BINDINGS = '''\
+def params(a, /, b, *args, c=1, **kw):
+    d = a
+    del d
+    return b
+
+
+def targets(xs, o):
+    for k, (v, *rest) in xs:
+        o.a = k
+        o[v] = rest
+    with open(xs) as f:
+        w = f
+    try:
+        pass
+    except ValueError as e:
+        print(e)
+    return w
+
+
+def imports(n):
+    import os.path
+    from math import pi as tau
+    return tau
+
+
+def comprehension(xs):
+    ys = [x for x in xs if (y := x)]
+    return ys
+
+
+def matches(p):
+    match p:
+        case [a, *more]:
+            return a
+        case {"k": b, **others}:
+            return b
+    return None
+
+
+def lambdas(n):
+    f = lambda q: q + n
+    return f(n)
+
+
+def declares(n):
+    global G
+    G = n
+    m = n
+    return m
+
+
+def nests(n):
+    def inner(v):
+        u = v
+        return u
+    return inner(n)
+'''
+
+
+@pytest.mark.parametrize("name", [line[4:line.index("(")] for line in BINDINGS.splitlines()
+                                  if line.startswith("def ")])
+def test_local_names_from_the_survey_are_the_walks(tmp_path, monkeypatch, name):
+    path = tmp_path / f"bindings_{next(_ids)}.py"
+    path.write_text(BINDINGS)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fn = getattr(module, name)
+    node, info = parser.parse_function(fn)
+    walked, local_names = [], activity.local_names
+    monkeypatch.setattr(activity, "local_names", lambda *a: walked.append(a) or local_names(*a))
+    ctx = conversion.Context(fn, node, info, recursive=True)
+    expected = set()
+    for n in ast_util.walk(node):
+        if isinstance(n, gast.FunctionDef):
+            expected |= local_names(n)
+    assert ctx.local_names == expected
+    # The survey's shortcut where the function is bound by names alone.
+    assert bool(walked) == (name not in ("params", "targets"))
