@@ -75,10 +75,12 @@ class _Scope:
     conversion added (jump flags, return slots), never shared nor live
     through a namespace read."""
 
-    def __init__(self, fn_node, internal=frozenset()):
+    def __init__(self, fn_node, internal=frozenset(), plain=False):
+        """`plain`: the function is known to hold nothing the walk below
+        looks for (see `plain_scope`): every field is empty, without it."""
         # One walk of the function's own nodes, sorted by kind, feeds it all.
         kinds = {}
-        for n in ast_util.walk_scope(fn_node.body):
+        for n in () if plain else ast_util.walk_scope(fn_node.body):
             cls = n.__class__
             if cls in _KINDS:
                 kinds.setdefault(_KINDS[cls], []).append(n)
@@ -124,6 +126,30 @@ _KINDS = {gast.Global: "global", gast.Call: "call", gast.Delete: "delete",
           gast.Name: "name", gast.Try: "try", gast.While: "while",
           gast.FunctionDef: "late", gast.AsyncFunctionDef: "late", gast.Lambda: "late",
           gast.ClassDef: "late", gast.GeneratorExp: "late"}
+
+
+# What makes a function's _Scope other than empty, as the survey of the
+# user's tree sees it before any converter ran (conversion.Context): a
+# declaration, a try or del, a nested scope (the assert converter adds a
+# lambda), a walrus (in a while test), an attribute or item (mutating calls
+# and their aliases, item writes: effects), and calls of namespace readers
+# or of `next`. (The converters that run before control flow add flags,
+# their `if not flag` guards and `ag__.f(...)` calls: none of these.)
+# (A nested def is told by the number of definitions: the function's own
+# is among the node classes.)
+_NOT_PLAIN = frozenset(
+    [cls for cls, kind in _KINDS.items()
+     if kind in ("global", "delete", "try", "late") and cls is not gast.FunctionDef]
+    + [gast.Nonlocal, gast.NamedExpr, gast.Attribute, gast.Subscript, gast.Assert])
+_NOT_PLAIN_NAMES = activity.NAMESPACE_READERS | {"next"}
+
+
+def plain_scope(kinds, names, functions):
+    """True when a function whose tree holds the node classes `kinds`, the
+    names `names` and the function definitions `functions` (itself alone:
+    no nested function) has an empty _Scope."""
+    return (len(functions) == 1 and kinds.isdisjoint(_NOT_PLAIN)
+            and names.isdisjoint(_NOT_PLAIN_NAMES))
 
 
 def _root(qualified):
@@ -219,7 +245,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         a = node.args
         params = {x.id for x in a.args + a.posonlyargs + a.kwonlyargs}
         params |= {x.id for x in (a.vararg, a.kwarg) if x is not None}
-        scope = _Scope(node, self.ctx.flag_names | self.ctx.return_names)
+        scope = _Scope(node, self.ctx.flag_names | self.ctx.return_names,
+                       plain=self.ctx.plain_scope and not self.functions)
         self.functions.append(scope)
         self.bodies.append(0)
         node.body = self._scoped_block(params, node.body)

@@ -44,7 +44,7 @@ class Context:
         self.info = info
         self.recursive = recursive
         nodes = ast_util.walk(node)
-        names, kinds, returns, call_statements, functions = _survey(nodes)
+        names, bound, kinds, returns, call_statements, functions = _survey(nodes)
         self.namer = naming.Namer(names | set(fn.__code__.co_names) | {"ag__"})
         # The user's own `ag__` and class statements are set aside until the
         # pipeline is done (see _set_aside / _put_back); `node` changes in place.
@@ -63,9 +63,17 @@ class Context:
         # Whether a statement is a lone call (what a directive is), None when unknown.
         self.call_statements = None if nodes is None else call_statements
         self.names = names
+        # Nothing the control-flow converter's scope survey looks for: it
+        # skips its walk (see control_flow.plain_scope).
+        self.plain_scope = nodes is not None and control_flow.plain_scope(kinds, names, functions)
         if nodes is not None and gast.Global not in kinds and gast.Nonlocal not in kinds:
             activity.none_declared_free(node, functions)   # no walk to look for them
-        self.update_locals(node, functions=None if nodes is None else functions)
+        if nodes is not None and len(functions) == 1 and kinds.isdisjoint(_OTHER_BINDINGS):
+            # One scope, bound by names alone: its locals are the names the
+            # survey saw bound (parameters included), with no walk to find them.
+            self.local_names = bound
+        else:
+            self.update_locals(node, functions=None if nodes is None else functions)
         self.undefined_names = set()      # names given an ag__.Undefined placeholder
         # True: the control-flow converter rewrites the `and`/`not` of the
         # tests it places (see convert_tree).
@@ -115,17 +123,20 @@ class Context:
 
 
 def _survey(nodes):
-    """(the names, the node classes (and the unary operators, and
-    _CHAINED for a chained comparison), the return statements, whether a
-    statement is a lone call, the function definitions) of `nodes`, in one
-    loop over them."""
-    names, kinds, returns, functions = set(), set(), [], []
+    """(the names, the names bound (stored, deleted or parameters), the node
+    classes (and the unary operators, and _CHAINED for a chained
+    comparison), the return statements, whether a statement is a lone call,
+    the function definitions) of `nodes`, in one loop over them."""
+    names, bound, kinds, returns, functions = set(), set(), set(), [], []
     call_statements = False
+    load = gast.Load
     for n in nodes:
         cls = n.__class__
         kinds.add(cls)
         if cls is gast.Name:
             names.add(n.id)
+            if n.ctx.__class__ is not load:
+                bound.add(n.id)
         elif cls is gast.Return:
             returns.append(n)
         elif cls is gast.Expr and n.value.__class__ is gast.Call:
@@ -136,7 +147,17 @@ def _survey(nodes):
             kinds.add(n.op.__class__)          # gast.Not: see _EXPRESSION_REWRITES
         elif cls is gast.Compare and len(n.ops) > 1:
             kinds.add(_CHAINED)
-    return names, frozenset(kinds), returns, call_statements, functions
+    return names, bound, frozenset(kinds), returns, call_statements, functions
+
+
+# What binds a name other than a Name node (a bound name, deleted name or
+# parameter), or binds one in a scope of its own, or declares one not local:
+# with none of these (and no nested def), a function's local names are the
+# names its survey saw bound (what activity.local_names finds by a walk).
+_OTHER_BINDINGS = frozenset((
+    gast.Import, gast.ImportFrom, gast.MatchAs, gast.MatchStar, gast.MatchMapping,
+    gast.Global, gast.Nonlocal, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+    gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp))
 
 
 def _cell_value(cell):

@@ -95,12 +95,19 @@ class _Instance:
                 for v in values]
 
 
+# Where a node stands in the template's own text: meaningless in generated
+# code, whose statements get the user's line (ast_util.located) and whose
+# text positions come from the unparser. Built nodes leave them out, as the
+# nodes converters make with ast_util.make do.
+_POSITIONS = frozenset(("lineno", "col_offset", "end_lineno", "end_col_offset"))
+
+
 class _Builder:
     """Writes the Python source of a function that builds fresh copies of a
     template's statements, given which names are placeholders: one
     constructor per node, the placeholders asked of an `_Instance`. The
     nodes are built in the order a walk of the template would visit them,
-    and get the template's fields and positions."""
+    and get the template's fields (not its positions: see _POSITIONS)."""
 
     def __init__(self, keys):
         self.keys = keys
@@ -165,6 +172,8 @@ class _Builder:
             first[field] = f"(t{self.temps} := {source})"
         items = []
         for key, value in node.__dict__.items():
+            if key in _POSITIONS:
+                continue
             source = temps.get(key)
             if source is None:
                 source = self.value(value) if key in cls._fields else (

@@ -12,8 +12,10 @@ import keyword
 import gast
 import pytest
 
+from autograph.converters import control_flow
 from autograph.impl import conversion
-from autograph.pyct import naming, unparser
+from autograph.pyct import ast_util, naming, parser, unparser
+from autograph.pyct.static_analysis import activity
 
 _ids = itertools.count()
 
@@ -124,3 +126,191 @@ def test_a_docstring_is_written_as_ast_unparse_writes_it(value):
     node = gast.parse(f"def f():\n    {_docstring_the_long_way(value)}\n    return 1\n")
     assert unparser.unparse_with_lines(node.body[0])[0] == ast.unparse(
         ast.parse(f"def f():\n    {_docstring_the_long_way(value)}\n    return 1\n")) + "\n"
+
+
+NOT_PLAIN = '''\
+def appends(xs, n):
+    out = []
+    for k in range(n):
+        out.append(k)
+    return out
+
+
+def item_write(d, n):
+    for k in range(n):
+        d[k] = k
+    return d
+
+
+def nested(n):
+    def g(v):
+        return v + n
+    total = 0
+    for k in range(n):
+        total += g(k)
+    return total
+
+
+def declares(n):
+    global COUNT
+    for k in range(n):
+        COUNT = k
+
+
+def advances(it, n):
+    for k in range(n):
+        next(it)
+
+
+def reads_namespace(n):
+    for k in range(n):
+        if k > 1:
+            print(locals())
+
+
+def walrus(n):
+    while (m := n - 1) > 0:
+        n = m
+    return n
+
+
+def deletes(n):
+    v = 1
+    if n > 0:
+        del v
+    return n
+
+
+def tries(n):
+    try:
+        for k in range(n):
+            n -= 1
+    finally:
+        pass
+    return n
+
+
+def asserts(n):
+    for k in range(n):
+        assert k >= 0, "negative"
+    return n
+'''
+
+
+def _plain_and_walked(monkeypatch):
+    """Make every plain _Scope check itself against the walk's; returns the
+    list of functions converted with a plain scope."""
+    found = []
+
+    class Checked(control_flow._Scope):
+        def __init__(self, fn_node, internal=frozenset(), plain=False):
+            super().__init__(fn_node, internal, plain)
+            if plain:
+                walked = control_flow._Scope(fn_node, internal)
+                assert vars(self) == vars(walked)
+                found.append(fn_node.name)
+
+    monkeypatch.setattr(control_flow, "_Scope", Checked)
+    return found
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_plain_scope_is_the_scope_walk_finds(tmp_path, monkeypatch, name):
+    plain = _plain_and_walked(monkeypatch)
+    conversion.convert_entity(getattr(_module(tmp_path), name))
+    assert plain == [name]
+
+
+@pytest.mark.parametrize("name", [line[4:line.index("(")] for line in NOT_PLAIN.splitlines()
+                                  if line.startswith("def ")])
+def test_a_scope_with_something_to_find_is_walked(tmp_path, monkeypatch, name):
+    plain = _plain_and_walked(monkeypatch)
+    path = tmp_path / f"not_plain_{next(_ids)}.py"
+    path.write_text(NOT_PLAIN)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    conversion.convert_entity(getattr(module, name))
+    assert plain == []
+
+
+BINDINGS = '''\
+def params(a, /, b, *args, c=1, **kw):
+    d = a
+    del d
+    return b
+
+
+def targets(xs, o):
+    for k, (v, *rest) in xs:
+        o.a = k
+        o[v] = rest
+    with open(xs) as f:
+        w = f
+    try:
+        pass
+    except ValueError as e:
+        print(e)
+    return w
+
+
+def imports(n):
+    import os.path
+    from math import pi as tau
+    return tau
+
+
+def comprehension(xs):
+    ys = [x for x in xs if (y := x)]
+    return ys
+
+
+def matches(p):
+    match p:
+        case [a, *more]:
+            return a
+        case {"k": b, **others}:
+            return b
+    return None
+
+
+def lambdas(n):
+    f = lambda q: q + n
+    return f(n)
+
+
+def declares(n):
+    global G
+    G = n
+    m = n
+    return m
+
+
+def nests(n):
+    def inner(v):
+        u = v
+        return u
+    return inner(n)
+'''
+
+
+@pytest.mark.parametrize("name", [line[4:line.index("(")] for line in BINDINGS.splitlines()
+                                  if line.startswith("def ")])
+def test_local_names_from_the_survey_are_the_walks(tmp_path, monkeypatch, name):
+    path = tmp_path / f"bindings_{next(_ids)}.py"
+    path.write_text(BINDINGS)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fn = getattr(module, name)
+    node, info = parser.parse_function(fn)
+    walked, local_names = [], activity.local_names
+    monkeypatch.setattr(activity, "local_names", lambda *a: walked.append(a) or local_names(*a))
+    ctx = conversion.Context(fn, node, info, recursive=True)
+    expected = set()
+    for n in ast_util.walk(node):
+        if isinstance(n, gast.FunctionDef):
+            expected |= local_names(n)
+    assert ctx.local_names == expected
+    # The survey's shortcut where the function is bound by names alone.
+    assert bool(walked) == (name not in ("params", "targets"))

@@ -320,7 +320,7 @@ def composite_slots(stmts):
 
 
 _LATE = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.GeneratorExp)
-_NAMESPACE_READERS = frozenset({"locals", "eval", "exec", "vars", "dir"})
+NAMESPACE_READERS = frozenset({"locals", "eval", "exec", "vars", "dir"})
 _OBJECT_READERS = frozenset({"vars", "dir"})       # with an argument: that object's
 
 
@@ -352,7 +352,7 @@ def reads_namespace(nodes):
     read an object, not the namespace."""
     for n in nodes:
         if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) \
-                and n.func.id in _NAMESPACE_READERS \
+                and n.func.id in NAMESPACE_READERS \
                 and not (n.func.id in _OBJECT_READERS and (n.args or n.keywords)):
             return True
     return False
