@@ -176,7 +176,7 @@ def plan(graph):
     what it needs (non-strict execution).
     """
     needed = needed_nodes(graph)
-    return [n for n in graph.nodes if id(n) in needed]
+    return [n for n in graph.nodes if n in needed]
 
 
 def compile_graph(graph):

@@ -50,11 +50,11 @@ def interpret(graph, inputs, where):
             value = scalar(value)           # as the compiled code does (numpy scalar math)
         env[id(t)] = value
     programs = {None: {}}      # also None: the graphs' side-effect flags; ("loop", id): code
-    _program(graph, programs)
+    program = _program(graph, programs, None)
     graph._compiled = INTERPRETED           # the next run compiles it
     where.append(None)
-    _run(graph, env, programs, where)
-    return [env[id(t)] for t in graph.outputs]
+    _run(program, env, programs, where)
+    return [env[key] for key in program.outputs]
 
 
 # Iterations of a loop interpreted before the rest of it runs compiled: a
@@ -62,64 +62,102 @@ def interpret(graph, inputs, where):
 LONG_LOOP = 32
 
 # What a step of a program does with its node.
-_CONST, _PLACEHOLDER, _IF, _WHILE, _KERNEL = range(5)
+_KERNEL, _KERNELS, _IF, _WHILE, _PLACEHOLDER = range(5)
 
 
-def _program(graph, programs):
-    """The steps of `graph`'s plan, (kind, node, data), made when the graph
-    first runs in this interpretation (a branch never taken is not planned).
-    A kernel's data: (kernel, input ids, output ids, returns one value)."""
+class _Program:
+    """One graph's run, made when the graph first runs in an interpretation
+    (a branch never taken is not planned): `steps`, (kind, node, data) in
+    plan order; `consts`, (id, value) of its constants (set before the steps:
+    they cannot fail and nothing reads them earlier); the ids of its inputs,
+    capture placeholders and outputs, for binding and reading them.
+
+    Placeholders the caller binds get no step; one that nothing binds keeps
+    a step that refuses the graph when it is reached (as compiling would)."""
+
+    __slots__ = ("steps", "consts", "inputs", "captures", "outputs")
+
+
+def _program(graph, programs, bound_inputs):
+    """`graph`'s `_Program`, kept in `programs`. `bound_inputs`: how many of
+    `graph.inputs` its caller binds (None: all). Kernel data: (kernel, input
+    ids, attrs, output id) for one output (`_KERNEL`), (kernel, input ids,
+    attrs, output ids) otherwise (`_KERNELS`)."""
     if graph._compiled is PRUNED:          # dead code elimination kept only needed nodes
         nodes = graph.nodes
     else:
         with memoized_flags(programs[None]):    # plan() asks nested graphs for side effects
             nodes = plan(graph)
-    steps = []
+    program = _Program()
+    program.inputs = inputs = tuple(map(id, graph.inputs))
+    program.captures = captures = tuple([id(inner) for _, inner in graph.captures])
+    program.outputs = tuple(map(id, graph.outputs))
+    bound = set(inputs if bound_inputs is None else inputs[:bound_inputs])
+    bound.update(captures)
+    steps, consts = [], []
     for node in nodes:
         op = node.op
         if op == "Const":
-            step = (_CONST, node, (scalar(node.attrs["value"]), id(node.outputs[0])))
-        elif op == "Placeholder":
+            consts.append((id(node.outputs[0]), scalar(node.attrs["value"])))
+            continue
+        if op == "Placeholder":
+            if id(node.outputs[0]) in bound:
+                continue
             step = (_PLACEHOLDER, node, None)
         elif op == "If" and (branches := if_branches(node)) is not None:
-            step = (_IF, node, branches)
+            step = (_IF, node, (id(node.inputs[0]), branches, tuple(map(id, node.inputs[1:])),
+                                tuple(map(id, node.outputs))))
         elif op == "While" and (parts := while_parts(node)) is not None:
             step = (_WHILE, node, parts)
         else:
             outputs = tuple(map(id, node.outputs))
-            step = (_KERNEL, node, (node.opdef.kernel, tuple(map(id, node.inputs)),
-                                    outputs, node.opdef.num_outputs == 1 and bool(outputs)))
+            inputs = tuple(map(id, node.inputs))
+            if node.opdef.num_outputs == 1 and outputs:
+                step = (_KERNEL, node, (node.opdef.kernel, inputs, node.attrs, outputs[0]))
+            else:
+                step = (_KERNELS, node, (node.opdef.kernel, inputs, node.attrs, outputs))
         steps.append(step)
-    programs[id(graph)] = steps
-    return steps
+    program.steps, program.consts = steps, consts
+    programs[id(graph)] = program
+    return program
 
 
-def _run(graph, env, programs, where):
-    """Run one graph's plan, its values kept in `env` (one for all levels:
-    each tensor is a different object)."""
-    steps = programs.get(id(graph))
-    if steps is None:
+def _nested_program(graph, programs, bound_inputs=None):
+    """The program of a branch or loop graph, made when it first runs."""
+    program = programs.get(id(graph))
+    if program is None:
         with paused_gc():          # our own acyclic objects, thousands for a large graph
-            steps = _program(graph, programs)
+            program = _program(graph, programs, bound_inputs)
+    return program
+
+
+def _run(program, env, programs, where):
+    """Run one graph's program, its values kept in `env` (one for all levels:
+    each tensor is a different object). On an exception, `where[level]` is
+    the node whose step raised (set then, not before every step)."""
     level = len(where) - 1
-    for kind, node, data in steps:
+    for key, value in program.consts:
+        env[key] = value
+    try:
+        for kind, node, data in program.steps:
+            if kind == _KERNEL:
+                kernel, inputs, attrs, output = data
+                env[output] = kernel(*map(env.__getitem__, inputs), **attrs)
+            elif kind == _IF:
+                _run_if(data, env, programs, where)
+            elif kind == _KERNELS:
+                kernel, inputs, attrs, outputs = data
+                result = kernel(*map(env.__getitem__, inputs), **attrs)
+                if outputs:
+                    _unpack(node, result, outputs, env)
+            elif kind == _WHILE:
+                _run_while(node, data, env, programs, where)
+            else:                      # a placeholder nothing binds
+                raise MalformedGraph(f"graph {node.graph.name!r}: placeholder {node.name} "
+                                     "is neither an input nor a capture")
+    except BaseException:
         where[level] = node
-        if kind == _KERNEL:
-            kernel, inputs, outputs, single = data
-            result = kernel(*map(env.__getitem__, inputs), **node.attrs)
-            if single:
-                env[outputs[0]] = result
-            elif outputs:
-                _unpack(node, result, outputs, env)
-        elif kind == _CONST:
-            env[data[1]] = data[0]
-        elif kind == _IF:
-            _run_if(node, data, env, programs, where)
-        elif kind == _WHILE:
-            _run_while(node, data, env, programs, where)
-        elif id(node.outputs[0]) not in env:
-            raise MalformedGraph(f"graph {node.graph.name!r}: placeholder {node.name} "
-                                 "is neither an input nor a capture")
+        raise
 
 
 def _unpack(node, result, outputs, env):
@@ -131,26 +169,21 @@ def _unpack(node, result, outputs, env):
         env[key] = value
 
 
-def _bind(graph, values, captured, env):
-    """A branch's or loop graph's inputs and captures take these values."""
-    for t, value in zip(graph.inputs, values):
-        env[id(t)] = value
-    for (_, inner), value in zip(graph.captures, captured):
-        env[id(inner)] = value
-
-
-def _run_nested(graph, env, programs, where):
+def _run_nested(program, env, programs, where):
     where.append(None)
-    _run(graph, env, programs, where)
+    _run(program, env, programs, where)
     where.pop()
 
 
-def _run_if(node, branches, env, programs, where):
-    branch = branches[0 if env[id(node.inputs[0])] else 1]
-    _bind(branch, (), list(map(env.__getitem__, map(id, node.inputs[1:]))), env)
+def _run_if(data, env, programs, where):
+    test, branches, inputs, outputs = data
+    branch = _nested_program(branches[0 if env[test] else 1], programs)
+    values = list(map(env.__getitem__, inputs))
+    for key, value in zip(branch.captures, values):
+        env[key] = value
     _run_nested(branch, env, programs, where)
-    for t, out in zip(node.outputs, branch.outputs):
-        env[id(t)] = env[id(out)]
+    for key, out in zip(outputs, branch.outputs):
+        env[key] = env[out]
 
 
 def _run_while(node, parts, env, programs, where):
@@ -159,21 +192,32 @@ def _run_while(node, parts, env, programs, where):
     captured = [env[id(t)] for t in caps]
     limit = int(env[id(node.inputs[-1])]) if has_limit else None
     count = 0
-    test = cond.outputs[0]
+    test = id(cond.outputs[0])
+    n = len(state)
     while limit is None or count < limit:
         if count == LONG_LOOP:
             state = _run_long_loop(node, state, captured, limit, count, programs, where)
             break
-        _bind(cond, state, captured, env)
-        _run_nested(cond, env, programs, where)
-        if not env[id(test)]:
+        program = _nested_program(cond, programs, n)
+        _bind(program, state, captured, env)
+        _run_nested(program, env, programs, where)
+        if not env[test]:
             break
-        _bind(body, state, captured, env)
-        _run_nested(body, env, programs, where)
-        state = [env[id(t)] for t in body.outputs]
+        program = _nested_program(body, programs, n)
+        _bind(program, state, captured, env)
+        _run_nested(program, env, programs, where)
+        state = [env[key] for key in program.outputs]
         count += 1
     for t, value in zip(node.outputs, state):
         env[id(t)] = value
+
+
+def _bind(program, values, captured, env):
+    """A loop graph's inputs and captures take these values."""
+    for key, value in zip(program.inputs, values):
+        env[key] = value
+    for key, value in zip(program.captures, captured):
+        env[key] = value
 
 
 def _run_long_loop(node, state, captured, limit, count, programs, where):

@@ -353,8 +353,10 @@ class Graph:
 
 
 def needed_nodes(graph):
-    """ids of the nodes a run of `graph` needs: what the outputs need, plus
-    every side-effecting node and what it needs (non-strict execution)."""
+    """The nodes (a set) a run of `graph` needs: what the outputs need, plus
+    every side-effecting node and what it needs (non-strict execution).
+    (Nodes, not their id()s: a node hashes by identity, and id() is a call
+    that costs more than the set lookup it keys.)"""
     needed = set()
     stack = []
     push = stack.append
@@ -374,9 +376,9 @@ def needed_nodes(graph):
     add = needed.add
     while stack:
         n = stack.pop()
-        if id(n) in needed:
+        if n in needed:
             continue
-        add(id(n))
+        add(n)
         for t in n.inputs:
             push(t.node)
     return needed
@@ -422,7 +424,7 @@ def _flag(graph, name):
     memo = getattr(_state, "flag_memo", None)
     if memo is None:
         return _any_node(graph, name)
-    key = (id(graph), name)
+    key = (graph, name)             # a graph hashes by identity
     found = memo.get(key)
     if found is None:
         found = memo[key] = _any_node(graph, name)

@@ -62,7 +62,7 @@ def unsupported_ops(graph):
     for g in _walk(graph):
         needed = needed_nodes(g)
         for node in g.nodes:
-            if id(node) not in needed or node.op == "Placeholder":
+            if node not in needed or node.op == "Placeholder":
                 continue
             if node.op not in RULES and node.op not in SUPPORTED_SPECIAL:
                 found.setdefault(node.op, node)
@@ -142,7 +142,7 @@ class JitProgram:
         if found is None:
             needed = needed_nodes(graph)
             found = self._plans[id(graph)] = [
-                n for n in graph.nodes if id(n) in needed and n.op != "Placeholder"]
+                n for n in graph.nodes if n in needed and n.op != "Placeholder"]
         return found
 
     def _lowered(self, inputs, state):

@@ -296,7 +296,7 @@ def lower_graph(ctx, graph):
     captures already bound)."""
     needed = needed_nodes(graph)
     for node in graph.nodes:
-        if id(node) not in needed or node.op == "Placeholder":
+        if node not in needed or node.op == "Placeholder":
             continue
         if _fold(ctx, node) or _constant_if(ctx, node):
             continue

@@ -28,7 +28,7 @@ import logging
 from runtime._src.optimizer import arithmetic, constant_folding, cse, dce, loop_invariant
 from runtime._src.optimizer.lint import LintError, lint
 from runtime._src.graph.graph import PRUNED, memoized_flags
-from runtime._src.optimizer.rewrite import invalidate, nesting_edits, next_stamp
+from runtime._src.optimizer.rewrite import invalidate, nesting_edits, nesting_known, next_stamp
 from runtime._src.optimizer.rewrite import walk_graphs  # noqa: F401 - part of this module's names
 
 __all__ = ["optimize", "lint", "LintError", "OptimizationReport", "PASSES",
@@ -131,9 +131,9 @@ def optimize(graph, options=None, check=False):
     tree = _Nesting(graph)
     report = OptimizationReport(graph.name, tree.count_nodes())
     report.skipped = [name for name, _ in PASSES if name not in dict(passes)]
-    with memoized_flags():
+    with memoized_flags(), nesting_known(tree):
         wanted = None                       # None: every graph
-        looked = {}                         # (pass, id(graph)) -> edit stamp when it started
+        looked = {}                         # (pass, graph) -> edit stamp when it started
         for _ in range(_MAX_ROUNDS):
             changed = _run_round(tree, passes, wanted, report, check, looked)
             if not changed:
@@ -146,9 +146,10 @@ def optimize(graph, options=None, check=False):
 
 
 def _run_round(tree, passes, wanted, report, check, looked):
-    """Every pass once over the graphs in `wanted` (ids; None for all);
-    return the ids of the graphs some pass changed in a way that can give
-    a pass new work (see _NOTHING_FOLLOWS and _NO_NEW_ROUND).
+    """Every pass once over the graphs in `wanted` (a set; None for all);
+    return the graphs some pass changed in a way that can give a pass new
+    work (see _NOTHING_FOLLOWS and _NO_NEW_ROUND). Graphs are keyed by
+    themselves (they hash by identity): cheaper than by id().
 
     Within `wanted`, a pass skips a graph when neither it nor any graph
     nested in it was edited since the pass last started on it: what a pass
@@ -161,10 +162,10 @@ def _run_round(tree, passes, wanted, report, check, looked):
             nesting = nesting_edits()
         edited = False
         for g in graphs:
-            key = (name, id(g))
+            key = (name, g)
             if wanted is not None:
                 last = looked.get(key)          # (max of the two stamps, without the call)
-                if last is not None and edited_below[id(g)] < last and g._edit_stamp < last:
+                if last is not None and edited_below[g] < last and g._edit_stamp < last:
                     continue
             before = g._edit_stamp
             messages = module.run(g)
@@ -178,7 +179,7 @@ def _run_round(tree, passes, wanted, report, check, looked):
                 if name in _NOTHING_FOLLOWS:
                     g._edit_stamp = before      # no pass finds work in what it removed
                 elif name not in _NO_NEW_ROUND or not _NO_NEW_ROUND[name]():
-                    changed.add(id(g))
+                    changed.add(g)
             if name == "dead_code_elimination" and g._compiled is None:
                 g._compiled = PRUNED            # every node is needed: the run plan is all
         # Edit stamps are read from the second round on; the list of graphs
@@ -191,7 +192,7 @@ def _run_round(tree, passes, wanted, report, check, looked):
 
 
 def _affected(tree, changed):
-    """ids of the graphs in `changed`, their ancestors and their descendants
+    """The graphs in `changed`, their ancestors and their descendants
     (the graphs a later round revisits; None: every graph)."""
     return tree.affected(changed)
 
@@ -208,7 +209,7 @@ class _Nesting:
 
     def _current(self):
         if self._edits != nesting_edits():
-            order, kids, parent = [], {}, {id(self.graph): None}
+            order, kids, parent = [], {}, {self.graph: None}
             stack = [self.graph]
             while stack:
                 g = stack.pop()
@@ -218,9 +219,9 @@ class _Nesting:
                     if node.attrs:         # node.subgraph_list(), without the call
                         found = node._subgraphs
                         subs.extend(node.subgraph_list() if found is None else found)
-                kids[id(g)] = subs
+                kids[g] = subs
                 for sub in subs:
-                    parent[id(sub)] = id(g)
+                    parent[sub] = g
                 stack.extend(reversed(subs))
             self._order, self._kids, self._parent = order, kids, parent
             self._edits = nesting_edits()
@@ -233,8 +234,8 @@ class _Nesting:
         return count
 
     def graphs_and_stamps(self, wanted):
-        """(the graphs in `wanted` (ids; None for all), parents first;
-        {id(graph): the latest edit stamp of it and the graphs nested in it},
+        """(the graphs in `wanted` (a set; None for all), parents first;
+        {graph: the latest edit stamp of it and the graphs nested in it},
         None when `wanted` is None)."""
         order = self._current()
         if wanted is None:                 # every graph: no pass skips one
@@ -243,27 +244,42 @@ class _Nesting:
         stamps = {}
         for g in reversed(order):
             stamp = g._edit_stamp
-            for sub in kids[id(g)]:
-                if stamps[id(sub)] > stamp:
-                    stamp = stamps[id(sub)]
-            stamps[id(g)] = stamp
-        return [g for g in order if id(g) in wanted], stamps
+            for sub in kids[g]:
+                if stamps[sub] > stamp:
+                    stamp = stamps[sub]
+            stamps[g] = stamp
+        return [g for g in order if g in wanted], stamps
+
+    def below(self, graph):
+        """The graphs nested in `graph` at any depth, or None when `graph`
+        is not one of these graphs."""
+        self._current()
+        kids = self._kids
+        if graph not in kids:
+            return None
+        found = []
+        stack = list(kids[graph])
+        while stack:
+            sub = stack.pop()
+            found.append(sub)
+            stack.extend(kids[sub])
+        return found
 
     def affected(self, changed):
-        """ids of the graphs in `changed`, their ancestors and their descendants."""
+        """The graphs in `changed`, their ancestors and their descendants."""
         self._current()
         parent, kids = self._parent, self._kids
         wanted = set()
-        for gid in changed:
-            if gid not in parent:
+        for g in changed:
+            if g not in parent:
                 continue                   # no longer nested in the graph
-            up = gid
+            up = g
             while up is not None and up not in wanted:
                 wanted.add(up)
                 up = parent[up]
-            stack = list(kids[gid])
+            stack = list(kids[g])
             while stack:
                 sub = stack.pop()
-                wanted.add(id(sub))
-                stack.extend(kids[id(sub)])
+                wanted.add(sub)
+                stack.extend(kids[sub])
         return wanted

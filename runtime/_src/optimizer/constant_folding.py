@@ -52,9 +52,9 @@ def run(graph):
         position += len(consts)
         for t, c in zip(node.outputs, consts):
             mapping[id(t)] = c.outputs[0]
-        dead.add(id(node))
+        dead.add(node)
         messages.append(f"folded {node.name} ({node.op}) into a constant")
-    replace_uses(graph, mapping)
+    replace_uses(graph, mapping, inputs_done=True)
     remove_nodes(graph, dead)
     return messages
 

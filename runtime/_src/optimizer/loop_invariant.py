@@ -70,7 +70,7 @@ def _hoist(graph, node, key):
     mapping = dict(outer_of)         # id(subgraph tensor) -> outer tensor
     clones = []
     for sub_node in sub.nodes:
-        if id(sub_node) not in invariant or sub_node.op == "Placeholder":
+        if sub_node not in invariant or sub_node.op == "Placeholder":
             continue
         if sub_node.op == "Const" and not _feeds(sub_node, moving):
             continue
@@ -87,34 +87,34 @@ def _hoist(graph, node, key):
     for t in used:
         replacements[id(t)] = _add_capture(graph, node, key, mapping[id(t)])
     replace_uses(sub, replacements)
-    remove_nodes(sub, {id(m) for m in sub.nodes if id(m) in moving})
+    remove_nodes(sub, moving)
     return [f"hoisted {sub.name}/{m.name} ({m.op}) out of {node.name}"
             for m in clones if m.op != "Const"]
 
 
 def _invariant_nodes(sub, outer_of):
-    """(ids of invariant nodes, ids of the non-Const ones that can move)."""
-    invariant = {id(inner.node) for _, inner in sub.captures}
+    """(the invariant nodes, the non-Const ones that can move): sets of nodes."""
+    invariant = {inner.node for _, inner in sub.captures}
     moving = set()
     for node in sub.nodes:
         if node.op == "Const":
-            invariant.add(id(node))
+            invariant.add(node)
             continue
         if node.op not in HOISTABLE or node.subgraph_list() or node.stateful:
             continue
-        if not node.inputs or not all(id(t.node) in invariant for t in node.inputs):
+        if not node.inputs or not all(t.node in invariant for t in node.inputs):
             continue
         if not all(t.shape.is_fully_defined() for t in node.inputs):
             continue
-        invariant.add(id(node))
-        moving.add(id(node))
+        invariant.add(node)
+        moving.add(node)
     return invariant, moving
 
 
-def _feeds(const_node, moving_ids):
+def _feeds(const_node, moving):
     """True when a constant is an input of a moving node."""
     out = const_node.outputs[0]
-    return any(out is t for m in const_node.graph.nodes if id(m) in moving_ids
+    return any(out is t for m in const_node.graph.nodes if m in moving
                for t in m.inputs)
 
 
@@ -122,13 +122,13 @@ def _uses_outside(sub, moving):
     """Outputs of moving nodes read by nodes that stay, or returned by `sub`."""
     found = {}
     for node in sub.nodes:
-        if id(node) in moving:
+        if node in moving:
             continue
         for t in node.inputs:
-            if id(t.node) in moving:
+            if t.node in moving:
                 found[id(t)] = t
     for t in sub.outputs:
-        if id(t.node) in moving:
+        if t.node in moving:
             found[id(t)] = t
     return list(found.values())
 

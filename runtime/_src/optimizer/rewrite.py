@@ -9,10 +9,12 @@ inserted at a chosen position with `insert_nodes`, which keeps program order.
 
     mapping = {id(old): new}
     replace_uses(graph, mapping)
-    remove_nodes(graph, {id(old.node)})
+    remove_nodes(graph, {old.node})
 """
 
+import contextlib
 import itertools
+import threading
 
 from runtime._src.graph.graph import Graph, Node, forget_flags
 from runtime._src.graph.op_registry import get_op
@@ -70,26 +72,56 @@ def resolve(mapping, t):
     return t
 
 
-def replace_uses(graph, mapping):
-    """Make every user of a tensor in `mapping` use its replacement instead."""
+def replace_uses(graph, mapping, inputs_done=False):
+    """Make every user of a tensor in `mapping` use its replacement instead.
+    `inputs_done`: the caller already rewrote every node's inputs (as
+    substitute_nodes and constant folding do, in program order, as they go):
+    only the outputs and the nested graphs' captures are left."""
     if not mapping:
         return
-    # Loops, not generators: this runs for every edit, over every nested graph.
-    for node in graph.nodes:
-        for t in node.inputs:
-            if id(t) in mapping:
-                node.inputs = tuple(resolve(mapping, t) for t in node.inputs)
-                break
+    if not inputs_done:
+        # Loops, not generators: this runs for every edit, over every nested graph.
+        for node in graph.nodes:
+            for t in node.inputs:
+                if id(t) in mapping:
+                    node.inputs = tuple(resolve(mapping, t) for t in node.inputs)
+                    break
     graph.outputs = [resolve(mapping, t) for t in graph.outputs]
-    for g in walk_graphs(graph):
-        if g is graph:
-            continue
+    for g in nested_graphs(graph):
         for outer, _ in g.captures:
             if id(outer) in mapping:
                 g.captures = [(resolve(mapping, o), inner) for o, inner in g.captures]
                 g._capture_map = {id(o): inner for o, inner in g.captures}
                 break
     invalidate(graph)
+
+
+# .nesting: while `optimize` runs on this thread, the nesting of the graphs
+# it optimizes (its _Nesting: children found once, not by a walk of every
+# nested graph's nodes for each edit).
+_known = threading.local()
+
+
+@contextlib.contextmanager
+def nesting_known(nesting):
+    """Within this block, `nested_graphs` asks `nesting.below(graph)` first."""
+    previous = getattr(_known, "nesting", None)
+    _known.nesting = nesting
+    try:
+        yield
+    finally:
+        _known.nesting = previous
+
+
+def nested_graphs(graph):
+    """The graphs nested in `graph` at any depth (not `graph` itself)."""
+    nesting = getattr(_known, "nesting", None)
+    if nesting is not None:
+        found = nesting.below(graph)
+        if found is not None:
+            return found
+    found = list(walk_graphs(graph))
+    return found[1:]                # walk_graphs yields `graph` first
 
 
 def substitute_nodes(graph, replacement, ops=None):
@@ -115,19 +147,19 @@ def substitute_nodes(graph, replacement, ops=None):
         outputs, message = found
         for old, new in zip(node.outputs, outputs):
             mapping[id(old)] = new
-        dead.add(id(node))
+        dead.add(node)
         messages.append(message)
-    replace_uses(graph, mapping)
+    replace_uses(graph, mapping, inputs_done=True)
     remove_nodes(graph, dead)
     return messages
 
 
-def remove_nodes(graph, dead_ids):
-    """Drop the nodes whose id() is in `dead_ids` (callers checked they are unused)."""
-    if dead_ids:
+def remove_nodes(graph, dead):
+    """Drop the nodes in the set `dead` (callers checked they are unused)."""
+    if dead:
         kept = []
         for n in graph.nodes:
-            if id(n) not in dead_ids:
+            if n not in dead:
                 kept.append(n)
             elif n.subgraph_list():
                 _nesting[0] += 1
@@ -173,8 +205,8 @@ def consumers(graph):
 
 
 def fed_placeholders(graph):
-    """ids of the placeholder nodes the caller feeds: inputs, then captures."""
-    return {id(t.node) for t in graph.inputs} | {id(inner.node) for _, inner in graph.captures}
+    """The placeholder nodes the caller feeds: inputs, then captures."""
+    return {t.node for t in graph.inputs} | {inner.node for _, inner in graph.captures}
 
 
 def is_graph(value):

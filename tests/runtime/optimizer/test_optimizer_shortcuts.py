@@ -1,12 +1,13 @@
 """The passes' shortcuts (a graph skipped when no node could change: no op a
 rule applies to, no two nodes of one op, no node reading only constants,
-every node needed) leave every graph as the full passes do."""
+every node needed or fed) leave every graph as the full passes do."""
 
 import numpy as np
 import pytest
 
 import runtime as tf
-from runtime._src.optimizer import arithmetic, constant_folding, cse, optimize, walk_graphs
+from runtime._src.graph.graph import needed_nodes
+from runtime._src.optimizer import arithmetic, constant_folding, cse, dce, optimize, walk_graphs
 
 from tests.runtime.graphdata_helpers import build, run
 
@@ -52,6 +53,7 @@ def test_shortcuts_change_nothing(name, monkeypatch):
     fast_report = optimize(fast, check=True)
     monkeypatch.setattr(cse, "_repeats_an_op", lambda graph: True)
     monkeypatch.setattr(constant_folding, "_has_candidate", lambda graph: True)
+    monkeypatch.setattr(dce, "_nothing_to_remove", lambda graph: False)
     monkeypatch.setattr(arithmetic, "_RULE_OPS", _Everything(arithmetic._RULE_OPS))
     full = build("f", INPUTS, CASES[name])
     full_report = optimize(full, check=True)
@@ -69,3 +71,32 @@ class _Everything(frozenset):
 
     def __contains__(self, op):
         return True
+
+
+def _effect_and_dead(x, n):
+    tf.print(x)                                    # unused, but a side effect
+    unused = x * 2.0                               # noqa: F841 - dead
+    return tf.identity(n)
+
+
+def _all_used(x, n):
+    tf.print(x)
+    return (x + 1.0,)                              # n: read by nothing, but fed: kept
+
+
+@pytest.mark.parametrize("body,removable", [(_effect_and_dead, True), (_all_used, False)])
+def test_dead_code_proof_agrees_with_needed_nodes(body, removable):
+    g = build("f", INPUTS, body)
+    needed, fed = needed_nodes(g), {t.node for t in g.inputs}
+    assert any(n not in needed and n not in fed for n in g.nodes) == removable
+    assert dce._nothing_to_remove(g) == (not removable)
+    messages = dce.run(g)
+    assert bool(messages) == removable
+    assert dce._nothing_to_remove(g)               # after the pass: nothing left
+
+
+def test_dead_code_proof_looks_at_an_unfed_placeholder():
+    g = build("f", INPUTS, lambda x, n: (x,))
+    g.inputs = g.inputs[:1]                        # n: neither input nor capture now
+    assert not dce._nothing_to_remove(g)
+    assert dce.run(g) == ["removed unused n (Placeholder)"]
