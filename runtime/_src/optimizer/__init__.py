@@ -268,7 +268,7 @@ class _Nesting:
     def affected(self, changed):
         """The graphs in `changed`, their ancestors and their descendants."""
         self._current()
-        parent, kids = self._parent, self._kids
+        parent = self._parent
         wanted = set()
         for g in changed:
             if g not in parent:
@@ -277,9 +277,5 @@ class _Nesting:
             while up is not None and up not in wanted:
                 wanted.add(up)
                 up = parent[up]
-            stack = list(kids[g])
-            while stack:
-                sub = stack.pop()
-                wanted.add(sub)
-                stack.extend(kids[sub])
+            wanted.update(self.below(g))
         return wanted
