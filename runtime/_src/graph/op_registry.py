@@ -39,13 +39,13 @@ import numpy as np
 
 from runtime._src.core import trace_events
 from runtime._src.core.context import current_graph, state as _state
-
-_State = type(_state)
 from runtime._src.core.devices import log_placement
 from runtime._src.core.errors import InvalidArgumentError, OpError
 from runtime._src.core.fp_quiet import quiet, restore
 from runtime._src.graph.locations import kernel_error, leaked_tensor_error, user_location
 from runtime._src.core.tensor import EagerTensor, SymbolicTensor, Tensor, wrap_numpy
+
+_State = type(_state)     # the check_numerics hook is set on the class: read there
 
 __all__ = ["OpDef", "define_op", "define_grad", "not_differentiable", "NOT_DIFFERENTIABLE",
            "get_op", "apply", "stage", "OPS", "eager_kernel_error", "record_eager", "run_quietly"]
