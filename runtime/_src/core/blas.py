@@ -22,6 +22,10 @@ loaded 2-core machine against 47 ms with one). So a graph run uses:
   threads below the count less a half);
 - else the library's own count (OPENBLAS_NUM_THREADS or its default).
 
+Under op determinism (runtime/_src/core/determinism.py) the count is one
+fixed number whatever the product or the load: this library sums a
+product's rows in another order with another count.
+
 It never uses more threads than the library was started with. It is off
 where it cannot be done safely: no OpenBLAS loaded by numpy (found by name
 in /proc/self/maps, Linux only, with its set/get functions), or
@@ -37,6 +41,8 @@ import ctypes
 import os
 import sys
 import time
+
+from runtime._src.core import determinism
 
 __all__ = ["available", "threads_for", "use", "set_fixed", "current", "SMALL_WORK",
            "MID_WORK", "machine_busy", "fixed_threads", "single_threaded", "set_row_split"]
@@ -122,10 +128,24 @@ def threads_for(work):
     (None: unknown, taken as large)."""
     if _state["fixed"] is not None:
         return _state["fixed"]
+    if determinism.enabled():
+        return _deterministic_count()
     below = MID_WORK if _state["row_split"] else SMALL_WORK
     if _state["default"] == 1 or (work is not None and work < below) or _busy():
         return 1
     return _state["default"]
+
+
+def _deterministic_count():
+    """The one count every product uses under op determinism (whatever its
+    size or the machine's load): one thread where the kernels split rows
+    themselves, else the library's own count."""
+    return 1 if _state["row_split"] else _state["default"]
+
+
+def _on_determinism(on):
+    if on:
+        use(threads_for(None))       # eager products too, from now on
 
 
 def set_row_split(on):
@@ -167,3 +187,4 @@ def set_fixed(n):
 _state["cpus"] = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                  else (os.cpu_count() or 1))
 _init()
+determinism.on_change(_on_determinism)

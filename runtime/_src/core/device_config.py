@@ -3,9 +3,10 @@ logical (virtual) device configurations, the device policy, synchronous
 execution, TensorFloat-32, op determinism, the MLIR bridge, memory statistics
 and cluster device filters.
 
-Everything runs on one CPU, in order and deterministically, so these store
-what the user set and report it back as TF does; the switches change nothing
-else. Splitting the CPU into several logical devices is recorded, and
+Everything runs on one CPU, in order, so most of these store what the user
+set and report it back as TF does; op determinism is the switch that changes
+how ops run (runtime/_src/core/determinism.py). Splitting the CPU into
+several logical devices is recorded, and
 `list_logical_devices` lists them (/device:CPU:0, /device:CPU:1, ...), as TF.
 The split is also JAX's count of CPU devices (`jax_num_cpu_devices`), which
 tf.distribute runs its replicas on (runtime/_src/distribute): set on JAX
@@ -20,7 +21,7 @@ split is TF's RuntimeError.
 import sys
 import threading
 
-from runtime._src.core import devices
+from runtime._src.core import determinism, devices
 
 __all__ = ["LogicalDeviceConfiguration", "get_logical_device_configuration",
            "set_logical_device_configuration", "set_device_policy",
@@ -32,7 +33,7 @@ __all__ = ["LogicalDeviceConfiguration", "get_logical_device_configuration",
 
 _lock = threading.Lock()
 _state = {"logical": {}, "policy": "silent", "synchronous": True, "tf32": True,
-          "determinism": False, "mlir_bridge": None}
+          "mlir_bridge": None}
 
 
 class LogicalDeviceConfiguration:
@@ -152,8 +153,11 @@ def tensor_float_32_execution_enabled():
 
 
 def enable_op_determinism():
-    """Our ops are deterministic already (random ops follow their seeds)."""
-    _state["determinism"] = True
+    """`tf.config.experimental.enable_op_determinism()`: every op, and every
+    call of a tf.function, gives the same bits for the same inputs on the
+    same machine; random ops without a seed raise TensorFlow's RuntimeError
+    (runtime/_src/core/determinism.py says what changes)."""
+    determinism.enable()
 
 
 def enable_mlir_bridge():

@@ -32,6 +32,7 @@ from runtime._src.data.env import EMPTY
 from runtime._src.data.iterator_ops import _env, _leaf
 from runtime._src.data.mapping import TracedFunction, _where
 from runtime._src.graph.op_registry import apply, define_op, not_differentiable
+from runtime._src.ops import random_ops
 
 __all__ = ["Shard", "TakeWhile", "Unique", "Rebatch", "GroupByWindow", "ChooseFromDatasets",
            "SampleFromDatasets", "Counter", "RandomSource", "AssertCardinality",
@@ -343,7 +344,7 @@ class SampleFromDatasets(DatasetNode):
             raise ValueError(f"Dataset.sample_from_datasets: {len(weights)} weights for {n} "
                              "datasets")
         self._datasets, self._weights = list(datasets), weights
-        self._seed, self._stop = seed, bool(stop_on_empty_dataset)
+        self._seed, self._stop = random_ops.dataset_seed(seed), bool(stop_on_empty_dataset)
         self._inputs = tuple(self._datasets)
         super().__init__(spec)
 
@@ -392,7 +393,7 @@ class RandomSource(DatasetNode):
     _tf_class = "_RandomDataset"   # TensorFlow's repr
 
     def __init__(self, seed):
-        self._seed = seed
+        self._seed = random_ops.dataset_seed(seed)
         super().__init__(TensorSpec([], dtypes.int64))
 
     def _cardinality(self):
@@ -442,7 +443,7 @@ class RejectionResample(_Unary):
                                      "tf.data.experimental.rejection_resample")
         self._target = target / target.sum()
         self._initial = None if initial is None else np.asarray(initial, np.float64)
-        self._seed = seed
+        self._seed = random_ops.dataset_seed(seed)
         super().__init__(source, (TensorSpec([], dtypes.int32), source.element_spec))
 
     def _cardinality(self):

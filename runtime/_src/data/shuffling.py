@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from runtime._src.data.node import DatasetNode, static_int
+from runtime._src.ops import random_ops
 
 __all__ = ["Shuffle", "buffered_shuffle"]
 
@@ -69,8 +70,8 @@ class Shuffle(DatasetNode):
         self._size = size
         self._seed = None if seed is None else static_int(seed, "seed", "Dataset.shuffle")
         self._reshuffle = bool(reshuffle_each_iteration)
-        self._base = self._seed if self._seed is not None else \
-            int(np.random.SeedSequence().entropy % (2 ** 63))
+        base = random_ops.dataset_seed(self._seed)
+        self._base = base if base is not None else int(np.random.SeedSequence().entropy % (2 ** 63))
         self._epoch = 0
         self._lock = threading.Lock()
         self._inputs = (source,)

@@ -4,7 +4,9 @@ A run executes only the nodes its outputs need plus every node with a side
 effect (print, assert, variable writes, random, py_function) and what those
 need, in program order. A graph's first run walks those nodes and calls
 their kernels (`runtime._src.exec.interpreter`: a new function's first call
-does not pay for code it may never run again). On the second run the graph
+does not pay for code it may never run again; under op determinism,
+runtime/_src/core/determinism.py, the first run is compiled too, so that
+every call runs the same code). On the second run the graph
 is lowered once into Python source (see `runtime._src.exec.codegen`),
 compiled and cached on the graph as `graph._compiled` (editing the graph
 resets it); later runs call that function directly.
@@ -25,7 +27,7 @@ machine, the library's count otherwise.
 import linecache
 import math
 
-from runtime._src.core import blas, workspace
+from runtime._src.core import blas, determinism, workspace
 from runtime._src.exec.codegen import INLINED, compile_graph, plan
 from runtime._src.exec.interpreter import INTERPRETED, MalformedGraph, interpret
 from runtime._src.core.errors import OpError
@@ -99,9 +101,9 @@ def run(graph, inputs):
     Returns the list of numpy values of `graph.outputs`.
     """
     compiled = graph._compiled
-    if compiled is None or compiled is PRUNED:
+    if (compiled is None or compiled is PRUNED) and not determinism.enabled():
         return _interpreted_run(graph, inputs)
-    if compiled is INLINED or compiled is INTERPRETED \
+    if compiled is None or compiled is PRUNED or compiled is INLINED or compiled is INTERPRETED \
             or (compiled.inlined and compiled.is_stale()) or compiled.blas_work == -1:
         compiled = compiled_form(graph)
     if compiled.blas_work != 0:       # a graph with no matrix product leaves the threads be

@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import determinism, dtypes
 from runtime._src.core.context import current_graph, init_scope
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -129,6 +129,9 @@ class Generator:
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
         """A Generator seeded from the operating system's entropy."""
+        if determinism.enabled():
+            raise RuntimeError('"from_non_deterministic_state" cannot be called when '
+                               "determinism is enabled.")
         return cls.from_seed(int.from_bytes(os.urandom(8), "little"), alg)
 
     @classmethod
@@ -278,6 +281,10 @@ def get_global_generator():
     """`tf.random.get_global_generator`: a Generator made from
     non-deterministic state on first use (or the one `set_global_generator` set)."""
     if _global["generator"] is None:
+        if determinism.enabled():
+            raise RuntimeError('"get_global_generator" cannot be called if determinism is '
+                               'enabled, unless "set_global_generator" has already been '
+                               'called. Please call "set_global_generator" first.')
         _global["generator"] = Generator.from_non_deterministic_state()
     return _global["generator"]
 

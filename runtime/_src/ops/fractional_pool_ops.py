@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import determinism, dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -167,7 +167,11 @@ def _fractional(op, value, pooling_ratio, pseudo_random, overlapping, seed):
     x = convert_to_tensor(value)
     if x.dtype not in NUMERIC:
         raise TypeError(f"{op}: value must be a float or int tensor, got {x.dtype.name}")
-    seeds = _seed_attrs(seed or None, op)
+    if not seed and op == "FractionalMaxPool" and determinism.enabled():
+        raise ValueError(f"tf.nn.fractional_max_pool requires a non-zero seed to be passed in "
+                         f"when determinism is enabled, but got seed={seed}. Please pass in a "
+                         f'non-zero seed, e.g. by passing "seed=1".')
+    seeds = _seed_attrs(seed or None, op, required=False)   # (TF checks the max pool's only)
     if seed:
         seeds["stream"] = None        # a seed draws the same regions every call, as TF
     attrs = {"pooling_ratio": tuple(_ratio(pooling_ratio)), "pseudo_random": bool(pseudo_random),

@@ -14,7 +14,7 @@ other values than TF (docs/tf_differences.md).
 
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import determinism, dtypes
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.tensor import convert_to_tensor
 from runtime._src.core.tensor_shape import TensorShape
@@ -302,6 +302,10 @@ def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object
     inputs, attrs = _sample_args(image_size, bounding_boxes, min_object_covered,
                                  aspect_ratio_range, area_range, max_attempts,
                                  use_image_if_no_bounding_boxes)
+    if not seed and determinism.enabled():
+        raise ValueError(f"tf.image.sample_distorted_bounding_box requires a non-zero seed to "
+                         f"be passed in when determinism is enabled, but got seed={seed}. "
+                         f'Please pass in a non-zero seed, e.g. by passing "seed=1".')
     attrs.update(random_ops._seed_attrs(seed or None, "sample_distorted_bounding_box"))
     return tuple(apply("SampleDistortedBoundingBoxV2", inputs, attrs))
 

@@ -37,7 +37,7 @@ import zlib
 
 import numpy as np
 
-from runtime._src.core import dtypes
+from runtime._src.core import determinism, dtypes
 from runtime._src.core.context import current_graph
 from runtime._src.graph.op_registry import apply, define_grad, define_op, not_differentiable
 from runtime._src.ops import math_ops
@@ -47,13 +47,14 @@ from runtime._src.core.protocols import reads_as_tensor
 from runtime._src.ops.shape_rules import static_int, static_value
 
 __all__ = ["uniform", "normal", "truncated_normal", "categorical", "shuffle", "set_seed",
-           "dropout", "seeded_rng", "normal_inputs"]
+           "dropout", "seeded_rng", "normal_inputs", "dataset_seed", "global_seed"]
 
 _DEFAULT_SEED = 87654321      # the global seed of an op seed set without set_seed
 _MASK = (1 << 64) - 1
 _PROCESS = os.urandom(4).hex()  # node streams of graphs made in this process
 _node_streams = itertools.count()
-_state = {"seed": None, "global": np.random.default_rng(), "eager_ops": 0, "streams": {}}
+_state = {"seed": None, "global": np.random.default_rng(), "eager_ops": 0, "datasets": 0,
+          "streams": {}}
 
 
 def set_seed(seed):
@@ -62,15 +63,42 @@ def set_seed(seed):
     _state["seed"] = None if seed is None else int(seed)
     _state["global"] = np.random.default_rng(None if seed is None else int(seed) & _MASK)
     _state["eager_ops"] = 0
+    _state["datasets"] = 0
     _state["streams"] = {}
 
 
-def _seed_attrs(seed, op_name):
-    """The `seeds` and `stream` attrs of a random op made now."""
+def global_seed():
+    """The seed `set_seed` set, or None."""
+    return _state["seed"]
+
+
+def dataset_seed(seed):
+    """The seed of a tf.data random dataset (shuffle, random,
+    sample_from_datasets, rejection_resample): its own; else, after
+    `set_seed`, one made from the global seed and how many such datasets were
+    made since (as TF's op seeds: the same program draws the same orders);
+    else None, fresh entropy, which op determinism refuses."""
+    if seed is not None:
+        return seed
+    global_seed = _state["seed"]
+    if global_seed is None:
+        determinism.require_seed(None, None)
+        return None
+    n = _state["datasets"]
+    _state["datasets"] = n + 1
+    return int(np.random.SeedSequence([global_seed & _MASK, n]).generate_state(1, np.uint64)[0]
+               >> 1)
+
+
+def _seed_attrs(seed, op_name, required=True):
+    """The `seeds` and `stream` attrs of a random op made now. With neither
+    seed set, op determinism (`required`) is TensorFlow's RuntimeError."""
     op_seed = None if seed is None else static_int(seed, op_name, "seed")
     graph = current_graph()
     global_seed = _state["seed"]
     if global_seed is None and op_seed is None:
+        if required:
+            determinism.require_seed(global_seed, op_seed)
         return {"seeds": None, "stream": None}
     if op_seed is None:
         op_seed = _next_op_index(graph)

@@ -184,7 +184,6 @@ def test_experimental_switches_as_tf(fresh_config):
     assert ex.tensor_float_32_execution_enabled() is True
     ex.enable_tensor_float_32_execution(False)
     assert ex.tensor_float_32_execution_enabled() is False
-    ex.enable_op_determinism()
     cpu = tf.config.list_physical_devices("CPU")[0]
     assert ex.get_device_details(cpu) == {}
     assert ex.get_memory_info("CPU:0") == {"current": 0, "peak": 0}

@@ -16,8 +16,9 @@ gives those names.
 """
 
 import math
+import random
 
-from runtime._src.core import dtypes
+from runtime._src.core import determinism, dtypes
 from runtime._src.keras.saving import serialization_lib as serialization
 from runtime._src.ops import (array_ops, linalg_ops, math_ops, matrix_diag_ops, random_ops,
                               shape_ops, stateless_random_ops)
@@ -30,7 +31,11 @@ __all__ = ["Initializer", "GlorotUniform", "HeUniform", "GlorotNormal", "HeNorma
 
 def _draw(kind, shape, a, b, dtype, seed):
     """A random tensor: from the global generator when seed is None, else the
-    same values on every call for the same seed."""
+    same values on every call for the same seed. Under op determinism with no
+    global seed, a seed from Python's `random`, as Keras 3's unseeded
+    initializers take theirs (TF's random ops would refuse to run unseeded)."""
+    if seed is None and determinism.enabled() and random_ops.global_seed() is None:
+        seed = random.randint(1, 10 ** 9)
     if seed is None:
         return getattr(random_ops, kind)(shape, a, b, dtype)
     stateless = getattr(stateless_random_ops, "stateless_" + kind)

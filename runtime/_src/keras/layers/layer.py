@@ -38,7 +38,7 @@ import numpy as np
 
 from autograph.integration import call as _ag_call
 
-from runtime._src.core import dtypes, nest
+from runtime._src.core import determinism, dtypes, nest
 from runtime._src.core.context import init_scope
 from runtime._src.core.tensor import Tensor, convert_to_tensor
 from runtime._src.function.function import Function
@@ -758,7 +758,14 @@ class Layer(AutoConfigured, Module):
 
     def _run_call(self, *args, **kwargs):
         """`call`, converted by autograph while a graph is traced; under a mixed
-        policy the weights read as the compute dtype."""
+        policy the weights read as the compute dtype. Under op determinism its
+        unseeded random ops run (runtime/_src/core/determinism.py)."""
+        if determinism.enabled():
+            with determinism.unseeded_allowed():
+                return self._autocast_call(*args, **kwargs)
+        return self._autocast_call(*args, **kwargs)
+
+    def _autocast_call(self, *args, **kwargs):
         call = self.call
         mixed = self._dtype if self._dtype != self._variable_dtype else None
         with autocast_scope(mixed):
