@@ -6,7 +6,9 @@ fills a buffer with the first 3 elements; each output is a uniformly chosen
 buffer slot, refilled from the input (so an element can move at most
 `buffer_size - 1` places earlier). Not a full permutation unless the buffer
 holds the whole dataset. With a seed the orders are repeatable from run to
-run; `reshuffle_each_iteration` gives each new iteration another order.
+run (so are they after `tf.random.set_seed`, each shuffle with its own seed
+from the global one, as TF's op seeds); `reshuffle_each_iteration` gives
+each new iteration another order.
 The same code reorders row indices on the fused batch path, so both paths
 give the same order for the same seed.
 """
