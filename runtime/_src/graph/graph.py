@@ -420,14 +420,17 @@ def paused_gc():
 def _flag(graph, name):
     """any(node.<name> for node in graph.nodes), memoized while the optimizer
     runs (see `memoized_flags`): nested graphs are asked once, not once per
-    node of every enclosing graph."""
+    node of every enclosing graph. The memo holds one {graph: flag} dict
+    per flag name, so that `forget_flags(name)` drops one at once."""
     memo = getattr(_state, "flag_memo", None)
     if memo is None:
         return _any_node(graph, name)
-    key = (graph, name)             # a graph hashes by identity
-    found = memo.get(key)
+    flags = memo.get(name)
+    if flags is None:
+        flags = memo[name] = {}
+    found = flags.get(graph)        # a graph hashes by identity
     if found is None:
-        found = memo[key] = _any_node(graph, name)
+        found = flags[graph] = _any_node(graph, name)
     return found
 
 
@@ -461,5 +464,4 @@ def forget_flags(name=None):
         if name is None:
             _state.flag_memo = {}
         else:
-            for key in [k for k in memo if k[1] == name]:
-                del memo[key]
+            memo.pop(name, None)
