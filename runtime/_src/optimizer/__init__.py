@@ -224,6 +224,7 @@ class _Nesting:
                     parent[sub] = g
                 stack.extend(reversed(subs))
             self._order, self._kids, self._parent = order, kids, parent
+            self._below = {}
             self._edits = nesting_edits()
         return self._order
 
@@ -252,8 +253,12 @@ class _Nesting:
 
     def below(self, graph):
         """The graphs nested in `graph` at any depth, or None when `graph`
-        is not one of these graphs."""
+        is not one of these graphs. (Kept until the nesting changes: the
+        passes' edits ask again for the same graphs.)"""
         self._current()
+        found = self._below.get(graph)
+        if found is not None:
+            return found
         kids = self._kids
         if graph not in kids:
             return None
@@ -263,6 +268,7 @@ class _Nesting:
             sub = stack.pop()
             found.append(sub)
             stack.extend(kids[sub])
+        self._below[graph] = found
         return found
 
     def affected(self, changed):
