@@ -85,8 +85,10 @@ _RULE_OPS = frozenset([op for op, _, _ in CONSTANT_RULES] + [outer for outer, _ 
 
 def run(graph):
     """Apply the rules to `graph` in place; return messages."""
+    # Until a first replacement, the pass sees the nodes as they are: when no
+    # node simplifies now, the pass would replace nothing.
     for node in graph.nodes:
-        if node.op in _RULE_OPS:
+        if node.op in _RULE_OPS and _simplify(node) is not None:
             return substitute_nodes(graph, _replacement, _RULE_OPS)
     return []                 # no node a rule applies to
 
