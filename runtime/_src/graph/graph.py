@@ -52,6 +52,10 @@ _State = type(_state)       # its class: the fields set on the class are read th
 # The shape of every scalar Const traced (shapes are never changed in place).
 _SCALAR = TensorShape(())
 
+# `subgraph_list()` of the nodes that cannot hold a graph (Placeholders and
+# Consts traced): one shared value, so never edited (as no node's list is).
+_NO_SUBGRAPHS = ()
+
 
 class Node:
     """One op in a graph. `location` is the user's (file, line) that created it."""
@@ -208,6 +212,7 @@ class Graph:
             location = user_location(2)
         node = Node(self, self.unique_name(self.name_scope_prefix + name), opdef, (), attrs,
                     location)
+        node._subgraphs = _NO_SUBGRAPHS      # its attrs hold no graph: no need to look
         out = SymbolicTensor(node, 0, dtype, shape)
         node.outputs = (out,)
         self._append(node)
