@@ -1,6 +1,7 @@
 """The passes' shortcuts (a graph skipped when no node could change: no op a
-rule applies to, no two nodes of one op, no node reading only constants,
-every node needed or fed) leave every graph as the full passes do."""
+rule applies to, or none that simplifies; no two nodes of one op; no node
+reading only constants; every node needed or fed) leave every graph as the
+full passes do."""
 
 import numpy as np
 import pytest
@@ -55,6 +56,7 @@ def test_shortcuts_change_nothing(name, monkeypatch):
     monkeypatch.setattr(constant_folding, "_has_candidate", lambda graph: True)
     monkeypatch.setattr(dce, "_nothing_to_remove", lambda graph: False)
     monkeypatch.setattr(arithmetic, "_RULE_OPS", _Everything(arithmetic._RULE_OPS))
+    monkeypatch.setattr(arithmetic, "_some_node_simplifies", lambda graph: True)
     full = build("f", INPUTS, CASES[name])
     full_report = optimize(full, check=True)
     assert _summary(fast) == _summary(full)
@@ -100,3 +102,11 @@ def test_dead_code_proof_looks_at_an_unfed_placeholder():
     g.inputs = g.inputs[:1]                        # n: neither input nor capture now
     assert not dce._nothing_to_remove(g)
     assert dce.run(g) == ["removed unused n (Placeholder)"]
+
+
+def test_arithmetic_looks_past_rule_ops_that_do_not_simplify():
+    g = build("f", INPUTS, lambda x, n: ((x + 2.0) * 1.0,))
+    assert arithmetic._some_node_simplifies(g)       # the Mul, after the AddV2
+    assert arithmetic.run(g) == ["Mul by a neutral constant: replaced Mul by AddV2:0"]
+    assert not arithmetic._some_node_simplifies(g)
+    assert arithmetic.run(g) == []
