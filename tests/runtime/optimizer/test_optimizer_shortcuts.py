@@ -110,3 +110,15 @@ def test_arithmetic_looks_past_rule_ops_that_do_not_simplify():
     assert arithmetic.run(g) == ["Mul by a neutral constant: replaced Mul by AddV2:0"]
     assert not arithmetic._some_node_simplifies(g)
     assert arithmetic.run(g) == []
+
+
+def test_traced_sources_hold_no_graph_from_the_start():
+    g = build("f", INPUTS, lambda x, n: (tf.cond(x > 0.0, lambda: x + 1.0, lambda: x - 1.0),))
+    sources = [node for node in g.nodes if node.op in ("Placeholder", "Const")]
+    assert sources and all(node._subgraphs == () for node in sources)   # known, not looked for
+    assert all(node.subgraphs() == [] for node in sources)
+    (if_node,) = [node for node in g.nodes if node.op == "If"]
+    assert len(if_node.subgraphs()) == 2
+    assert [sub.name for sub in walk_graphs(g)][1:] == [sub.name for sub in if_node.subgraphs()]
+    optimize(g, check=True)
+    assert run(g, 2.0, 0) == [3.0] and run(g, -2.0, 0) == [-3.0]
