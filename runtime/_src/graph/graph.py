@@ -52,6 +52,10 @@ _State = type(_state)       # its class: the fields set on the class are read th
 # The shape of every scalar Const traced (shapes are never changed in place).
 _SCALAR = TensorShape(())
 
+# `subgraph_list()` of the nodes that cannot hold a graph (Placeholders and
+# Consts traced): one shared value, so never edited (as no node's list is).
+_NO_SUBGRAPHS = ()
+
 
 class Node:
     """One op in a graph. `location` is the user's (file, line) that created it."""
@@ -208,6 +212,7 @@ class Graph:
             location = user_location(2)
         node = Node(self, self.unique_name(self.name_scope_prefix + name), opdef, (), attrs,
                     location)
+        node._subgraphs = _NO_SUBGRAPHS      # its attrs hold no graph: no need to look
         out = SymbolicTensor(node, 0, dtype, shape)
         node.outputs = (out,)
         self._append(node)
@@ -420,14 +425,17 @@ def paused_gc():
 def _flag(graph, name):
     """any(node.<name> for node in graph.nodes), memoized while the optimizer
     runs (see `memoized_flags`): nested graphs are asked once, not once per
-    node of every enclosing graph."""
+    node of every enclosing graph. The memo holds one {graph: flag} dict
+    per flag name, so that `forget_flags(name)` drops one at once."""
     memo = getattr(_state, "flag_memo", None)
     if memo is None:
         return _any_node(graph, name)
-    key = (graph, name)             # a graph hashes by identity
-    found = memo.get(key)
+    flags = memo.get(name)
+    if flags is None:
+        flags = memo[name] = {}
+    found = flags.get(graph)        # a graph hashes by identity
     if found is None:
-        found = memo[key] = _any_node(graph, name)
+        found = flags[graph] = _any_node(graph, name)
     return found
 
 
@@ -461,5 +469,4 @@ def forget_flags(name=None):
         if name is None:
             _state.flag_memo = {}
         else:
-            for key in [k for k in memo if k[1] == name]:
-                del memo[key]
+            memo.pop(name, None)

@@ -133,7 +133,7 @@ def optimize(graph, options=None, check=False):
     report.skipped = [name for name, _ in PASSES if name not in dict(passes)]
     with memoized_flags(), nesting_known(tree):
         wanted = None                       # None: every graph
-        looked = {}                         # (pass, graph) -> edit stamp when it started
+        looked = {}                         # pass -> {graph: stamp when it last ran on it}
         for _ in range(_MAX_ROUNDS):
             changed = _run_round(tree, passes, wanted, report, check, looked)
             if not changed:
@@ -160,18 +160,20 @@ def _run_round(tree, passes, wanted, report, check, looked):
         if graphs is None:             # the nesting only changes when a pass edits
             graphs, edited_below = tree.graphs_and_stamps(wanted)
             nesting = nesting_edits()
+        seen = looked.setdefault(name, {})  # graph -> stamp taken when this pass last ran on it
+        run = module.run
+        prunes = name == "dead_code_elimination"
         edited = False
         for g in graphs:
-            key = (name, g)
             if wanted is not None:
-                last = looked.get(key)          # (max of the two stamps, without the call)
+                last = seen.get(g)          # (max of the two stamps, without the call)
                 if last is not None and edited_below[g] < last and g._edit_stamp < last:
                     continue
             before = g._edit_stamp
-            messages = module.run(g)
+            messages = run(g)
             # Each pass finishes its own work in one run: its own edits do
             # not make it look again (the stamp is taken after the run).
-            looked[key] = next_stamp()
+            seen[g] = next_stamp()
             if messages:
                 edited = True
                 report.changes[name].extend(messages)
@@ -180,7 +182,7 @@ def _run_round(tree, passes, wanted, report, check, looked):
                     g._edit_stamp = before      # no pass finds work in what it removed
                 elif name not in _NO_NEW_ROUND or not _NO_NEW_ROUND[name]():
                     changed.add(g)
-            if name == "dead_code_elimination" and g._compiled is None:
+            if prunes and g._compiled is None:
                 g._compiled = PRUNED            # every node is needed: the run plan is all
         # Edit stamps are read from the second round on; the list of graphs
         # changes only with the nesting.
@@ -224,6 +226,7 @@ class _Nesting:
                     parent[sub] = g
                 stack.extend(reversed(subs))
             self._order, self._kids, self._parent = order, kids, parent
+            self._below = {}
             self._edits = nesting_edits()
         return self._order
 
@@ -252,8 +255,12 @@ class _Nesting:
 
     def below(self, graph):
         """The graphs nested in `graph` at any depth, or None when `graph`
-        is not one of these graphs."""
+        is not one of these graphs. (Kept until the nesting changes: the
+        passes' edits ask again for the same graphs.)"""
         self._current()
+        found = self._below.get(graph)
+        if found is not None:
+            return found
         kids = self._kids
         if graph not in kids:
             return None
@@ -263,6 +270,7 @@ class _Nesting:
             sub = stack.pop()
             found.append(sub)
             stack.extend(kids[sub])
+        self._below[graph] = found
         return found
 
     def affected(self, changed):

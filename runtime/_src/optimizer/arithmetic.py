@@ -85,10 +85,19 @@ _RULE_OPS = frozenset([op for op, _, _ in CONSTANT_RULES] + [outer for outer, _ 
 
 def run(graph):
     """Apply the rules to `graph` in place; return messages."""
+    if not _some_node_simplifies(graph):
+        return []             # most graphs: an AddV2 or Mul, but by no neutral constant
+    return substitute_nodes(graph, _replacement, _RULE_OPS)
+
+
+def _some_node_simplifies(graph):
+    """True when a rule applies to a node of `graph` as it stands. Until its
+    first replacement the pass sees the nodes as they are: when no node
+    simplifies now, the pass replaces nothing (cheaper to know first)."""
     for node in graph.nodes:
-        if node.op in _RULE_OPS:
-            return substitute_nodes(graph, _replacement, _RULE_OPS)
-    return []                 # no node a rule applies to
+        if node.op in _RULE_OPS and _simplify(node) is not None:
+            return True
+    return False
 
 
 def _replacement(node):

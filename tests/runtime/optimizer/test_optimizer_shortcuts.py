@@ -1,6 +1,7 @@
 """The passes' shortcuts (a graph skipped when no node could change: no op a
-rule applies to, no two nodes of one op, no node reading only constants,
-every node needed or fed) leave every graph as the full passes do."""
+rule applies to, or none that simplifies; no two nodes of one op; no node
+reading only constants; every node needed or fed) leave every graph as the
+full passes do."""
 
 import numpy as np
 import pytest
@@ -55,6 +56,7 @@ def test_shortcuts_change_nothing(name, monkeypatch):
     monkeypatch.setattr(constant_folding, "_has_candidate", lambda graph: True)
     monkeypatch.setattr(dce, "_nothing_to_remove", lambda graph: False)
     monkeypatch.setattr(arithmetic, "_RULE_OPS", _Everything(arithmetic._RULE_OPS))
+    monkeypatch.setattr(arithmetic, "_some_node_simplifies", lambda graph: True)
     full = build("f", INPUTS, CASES[name])
     full_report = optimize(full, check=True)
     assert _summary(fast) == _summary(full)
@@ -100,3 +102,23 @@ def test_dead_code_proof_looks_at_an_unfed_placeholder():
     g.inputs = g.inputs[:1]                        # n: neither input nor capture now
     assert not dce._nothing_to_remove(g)
     assert dce.run(g) == ["removed unused n (Placeholder)"]
+
+
+def test_arithmetic_looks_past_rule_ops_that_do_not_simplify():
+    g = build("f", INPUTS, lambda x, n: ((x + 2.0) * 1.0,))
+    assert arithmetic._some_node_simplifies(g)       # the Mul, after the AddV2
+    assert arithmetic.run(g) == ["Mul by a neutral constant: replaced Mul by AddV2:0"]
+    assert not arithmetic._some_node_simplifies(g)
+    assert arithmetic.run(g) == []
+
+
+def test_traced_sources_hold_no_graph_from_the_start():
+    g = build("f", INPUTS, lambda x, n: (tf.cond(x > 0.0, lambda: x + 1.0, lambda: x - 1.0),))
+    sources = [node for node in g.nodes if node.op in ("Placeholder", "Const")]
+    assert sources and all(node._subgraphs == () for node in sources)   # known, not looked for
+    assert all(node.subgraphs() == [] for node in sources)
+    (if_node,) = [node for node in g.nodes if node.op == "If"]
+    assert len(if_node.subgraphs()) == 2
+    assert [sub.name for sub in walk_graphs(g)][1:] == [sub.name for sub in if_node.subgraphs()]
+    optimize(g, check=True)
+    assert run(g, 2.0, 0) == [3.0] and run(g, -2.0, 0) == [-3.0]
