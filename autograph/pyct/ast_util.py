@@ -202,14 +202,22 @@ def make(cls, **fields):
     return node
 
 
+# One instance per context class (gast.Load, gast.Store, ...), shared by the
+# nodes parsed and made here, as ast.parse shares its own: a context has no
+# fields, and nothing edits or annotates one (a node changes context by
+# getting another). A fresh one per name was an object made and freed each.
+CONTEXTS = {c: c.__new__(c) for c in vars(gast).values()
+            if isinstance(c, type) and issubclass(c, gast.expr_context) and c is not gast.expr_context}
+
+
 def context(ctx):
-    """A fresh `ctx()` (gast.Load, gast.Store, ...), made as `make` does."""
-    return ctx.__new__(ctx)
+    """The shared instance of `ctx` (gast.Load, gast.Store, ...): see CONTEXTS."""
+    return CONTEXTS[ctx]
 
 
 def name(id_, ctx=gast.Load):
     node = gast.Name.__new__(gast.Name)     # `make`, in line: converters make thousands
-    node.__dict__ = {"id": id_, "ctx": ctx.__new__(ctx), "annotation": None,
+    node.__dict__ = {"id": id_, "ctx": CONTEXTS[ctx], "annotation": None,
                      "type_comment": None}
     return node
 
