@@ -391,7 +391,7 @@ class _ControlFlow(ast_util.StatementTransformer):
         list), without `outputs = ` when there are none. `outputs`: state_in
         unless given; `names`: the outputs' names."""
         outputs = state_in if outputs is None else outputs
-        call = _operator_call(operator, args + [self._tuple(state_in), _constant(tuple(outputs))],
+        call = ast_util.operator_call(operator, args + [self._tuple(state_in), _constant(tuple(outputs))],
                               list(keywords))
         return [_assign(outputs, call)]
 
@@ -425,10 +425,10 @@ class _ControlFlow(ast_util.StatementTransformer):
         out += comp_defs
         args = [self._test(node.test), _name(if_body), _as_node(else_body)]
         if not outputs:
-            call = [_assign((), _operator_call("if_stmt", args, []))]
+            call = [_assign((), ast_util.operator_call("if_stmt", args, []))]
         elif not state_in:
             names = gast.keyword(arg="names", value=_constant(tuple(outputs)))
-            call = [_assign(outputs, _operator_call("if_stmt", args, [names]))]
+            call = [_assign(outputs, ast_util.operator_call("if_stmt", args, [names]))]
         else:
             call = self._call("if_stmt", args, state_in, outputs=outputs)
         out += self._add_effects(self._add_keyword(call, extra), [node.body, node.orelse])
@@ -635,9 +635,9 @@ def _undefined(name):
 
 
 # --- the statements each if/while/for makes -------------------------------------
-# Built node by node rather than from template text (pyct/templates.py): they
-# are most of what a conversion builds, and a template asks its instance for
-# each placeholder. Each is what its template text built, field for field
+# Built node by node rather than from template text (see ast_util.operator_call):
+# they are most of what a conversion builds, and a template asks its instance
+# for each placeholder. Each is what its template text built, field for field
 # (`def name(params): body`, `return (a, b)`, `a, b = ag__.while_stmt(...)`).
 
 _make, _name, _constant = ast_util.make, ast_util.name, ast_util.constant
@@ -646,10 +646,8 @@ _LOAD, _STORE = ast_util.CONTEXTS[gast.Load], ast_util.CONTEXTS[gast.Store]
 
 def _def(name, params, body):
     """`def name(params): body` (`params`: names)."""
-    args = _make(gast.arguments, posonlyargs=[], args=[_name(p, gast.Param) for p in params],
-                 vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-    return _make(gast.FunctionDef, name=name, args=args, body=body, decorator_list=[],
-                 returns=None, type_comment=None, type_params=[])
+    return _make(gast.FunctionDef, name=name, args=ast_util.arguments(params), body=body,
+                 decorator_list=[], returns=None, type_comment=None, type_params=[])
 
 
 def _return(value):
@@ -664,12 +662,6 @@ def _return_tuple(names):
 def _as_node(value):
     """A name for a string, else the node itself."""
     return _name(value) if value.__class__ is str else value
-
-
-def _operator_call(operator, args, keywords):
-    """`ag__.operator(*args, **keywords)`."""
-    func = _make(gast.Attribute, value=_name("ag__"), attr=operator, ctx=_LOAD)
-    return _make(gast.Call, func=func, args=args, keywords=keywords)
 
 
 def _assign(outputs, value):

@@ -226,6 +226,42 @@ def constant(value):
     return make(gast.Constant, value=value, kind=None)
 
 
+# --- generated code, built node by node --------------------------------------------
+# The shapes converters make most, built as their template text would build
+# them (pyct/templates.py), field for field, without instantiating a template.
+
+def arguments(params=()):
+    """The parameters `params` (names) of a def or lambda."""
+    return make(gast.arguments, posonlyargs=[], args=[name(p, gast.Param) for p in params],
+                vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+
+
+def operator_call(operator, args, keywords=None):
+    """`ag__.operator(*args, **keywords)` (generated code calls the operators `ag__`)."""
+    func = make(gast.Attribute, value=name("ag__"), attr=operator, ctx=CONTEXTS[gast.Load])
+    return make(gast.Call, func=func, args=args, keywords=[] if keywords is None else keywords)
+
+
+def lambda_(body):
+    """`lambda: body`."""
+    return make(gast.Lambda, args=arguments(), body=body)
+
+
+def not_(operand):
+    """`not operand`."""
+    return make(gast.UnaryOp, op=make(gast.Not), operand=operand)
+
+
+def assign(target, value):
+    """`target = value`, `target` a name."""
+    return make(gast.Assign, targets=[name(target, gast.Store)], value=value, type_comment=None)
+
+
+def if_(test, body):
+    """`if test: body` (no else)."""
+    return make(gast.If, test=test, body=body, orelse=[])
+
+
 _AST_VISIT_CONSTANT = getattr(gast.NodeVisitor, "visit_Constant", None)
 
 
