@@ -391,8 +391,8 @@ class _ControlFlow(ast_util.StatementTransformer):
         list), without `outputs = ` when there are none. `outputs`: state_in
         unless given; `names`: the outputs' names."""
         outputs = state_in if outputs is None else outputs
-        call = ast_util.operator_call(operator, args + [self._tuple(state_in), _constant(tuple(outputs))],
-                              list(keywords))
+        args = args + [self._tuple(state_in), _constant(tuple(outputs))]
+        call = ast_util.operator_call(operator, args, list(keywords))
         return [_assign(outputs, call)]
 
     # --- statements ------------------------------------------------------------

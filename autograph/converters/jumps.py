@@ -23,7 +23,8 @@ def guard(stmts, kind, flag, top=True):
     for i, s in enumerate(stmts):
         rest = stmts[i + 1:]
         if isinstance(s, kind):
-            out.extend(ast_util.located([ast_util.assign(flag, ast_util.constant(True))], ast_util.user_line(s)))
+            out.extend(ast_util.located([ast_util.assign(flag, ast_util.constant(True))],
+                                        ast_util.user_line(s)))
             return out        # what follows a jump never runs
         if not ast_util.contains([s], kind, through_loops=False):
             out.append(s)

@@ -206,8 +206,8 @@ def make(cls, **fields):
 # nodes parsed and made here, as ast.parse shares its own: a context has no
 # fields, and nothing edits or annotates one (a node changes context by
 # getting another). A fresh one per name was an object made and freed each.
-CONTEXTS = {c: c.__new__(c) for c in vars(gast).values()
-            if isinstance(c, type) and issubclass(c, gast.expr_context) and c is not gast.expr_context}
+CONTEXTS = {c: c.__new__(c) for c in vars(gast).values() if isinstance(c, type)
+            and issubclass(c, gast.expr_context) and c is not gast.expr_context}
 
 
 def context(ctx):

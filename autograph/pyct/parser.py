@@ -373,9 +373,9 @@ def _to_gast(node):
         return _copy_location(_name(node.arg, _CONTEXTS[gast.Param], _convert(node.annotation),
                                     node.type_comment), node)
     if cls is ast.ExceptHandler and node.name:
-        return _copy_location(gast.ExceptHandler(_convert(node.type),
-                                                 _name(node.name, _CONTEXTS[gast.Store], None, None),
-                                                 _to_gast(node.body)), node)
+        name = _name(node.name, _CONTEXTS[gast.Store], None, None)
+        return _copy_location(gast.ExceptHandler(_convert(node.type), name, _to_gast(node.body)),
+                              node)
     if cls is ast.FunctionDef or cls is ast.AsyncFunctionDef:
         new = _gast_class(cls)(node.name, _to_gast(node.args), _to_gast(node.body),
                                _to_gast(node.decorator_list), _convert(node.returns),
