@@ -16,7 +16,7 @@ converter.
 
 import gast
 
-from ..pyct import anno, ast_util, templates
+from ..pyct import anno, ast_util
 from . import jumps
 
 
@@ -35,10 +35,10 @@ class _Breaks(ast_util.StatementTransformer):
         node.body = jumps.guard(node.body, gast.Break, flag) or [gast.Pass()]
         tests = anno.getanno(node, anno.EXTRA_LOOP_TEST, [])
         anno.setanno(node, anno.EXTRA_LOOP_TEST,
-                     tests + [templates.replace_as_expression("not flag", flag=flag)], replace=True)
-        out = ast_util.located(templates.replace("flag = False", flag=flag), line) + [node]
+                     tests + [ast_util.not_(ast_util.name(flag))], replace=True)
+        out = ast_util.located([ast_util.assign(flag, ast_util.constant(False))], line) + [node]
         if orelse:
-            out += ast_util.located(templates.replace("if not flag:\n    orelse", flag=flag, orelse=orelse),
+            out += ast_util.located([ast_util.if_(ast_util.not_(ast_util.name(flag)), orelse)],
                                     line)
         return out
 

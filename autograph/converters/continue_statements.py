@@ -13,7 +13,7 @@ A bare `if x < 0: continue` becomes `if not x < 0: s += x`, with no flag.
 
 import gast
 
-from ..pyct import ast_util, templates
+from ..pyct import ast_util
 from . import jumps
 
 
@@ -29,7 +29,7 @@ class _Continues(ast_util.StatementTransformer):
         self.ctx.flag_names.add(flag)
         body = jumps.guard(node.body, gast.Continue, flag) or [gast.Pass()]
         if any(isinstance(n, gast.Name) and n.id == flag for n in ast_util.walk_scope(body)):
-            body = ast_util.located(templates.replace("flag = False", flag=flag),
+            body = ast_util.located([ast_util.assign(flag, ast_util.constant(False))],
                                     ast_util.user_line(node)) + body
         node.body = body
         return node

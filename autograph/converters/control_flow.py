@@ -365,12 +365,9 @@ class _ControlFlow(ast_util.StatementTransformer):
             body = decl + self._scoped_block(params, body)
         finally:
             self.bodies[-1] -= 1
-        if state:       # one template with the return: fewer nodes built
-            return templates.replace("def fn_name(params):\n    body\n    return (state,)",
-                                     fn_name=fn_name, params=list(params), body=body,
-                                     state=list(state))
-        return templates.replace("def fn_name(params):\n    body",
-                                 fn_name=fn_name, params=list(params), body=body or [gast.Pass()])
+        if state:
+            return [_def(fn_name, params, body + [_return_tuple(state)])]
+        return [_def(fn_name, params, body or [gast.Pass()])]
 
     def _dead_flag(self, s):
         """`do_return = True` (and other flag writes) that nothing reads later."""
@@ -389,16 +386,14 @@ class _ControlFlow(ast_util.StatementTransformer):
             out.extend(r if isinstance(r, list) else [r])
         return out
 
-    def _call(self, template, state, **kw):
-        names = ast_util.constant(tuple(state))
-        if state:
-            template = "state = " + template
-            return templates.replace(template, state=gast.Tuple(
-                elts=[ast_util.name(n) for n in state], ctx=gast.Store()),
-                state_in=gast.Tuple(elts=[ast_util.name(n) for n in state], ctx=gast.Load()),
-                names=names, **kw)
-        return templates.replace(template, state_in=gast.Tuple(elts=[], ctx=gast.Load()),
-                                 names=names, **kw)
+    def _call(self, operator, args, state_in, outputs=None, keywords=()):
+        """`outputs = ag__.operator(*args, (state_in,), names, **keywords)` (a
+        list), without `outputs = ` when there are none. `outputs`: state_in
+        unless given; `names`: the outputs' names."""
+        outputs = state_in if outputs is None else outputs
+        args = args + [self._tuple(state_in), _constant(tuple(outputs))]
+        call = ast_util.operator_call(operator, args, list(keywords))
+        return [_assign(outputs, call)]
 
     # --- statements ------------------------------------------------------------
     def visit_If(self, node):
@@ -428,14 +423,14 @@ class _ControlFlow(ast_util.StatementTransformer):
         comp_defs, extra = self._composites([node.body, node.orelse], self._shared(bound),
                                             state)
         out += comp_defs
-        kw = dict(test=self._test(node.test), if_body=if_body, else_body=else_body)
+        args = [self._test(node.test), _name(if_body), _as_node(else_body)]
         if not outputs:
-            call = templates.replace("ag__.if_stmt(test, if_body, else_body)", **kw)
+            call = [_assign((), ast_util.operator_call("if_stmt", args, []))]
         elif not state_in:
-            call = self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, names=names)", **kw)
+            names = gast.keyword(arg="names", value=_constant(tuple(outputs)))
+            call = [_assign(outputs, ast_util.operator_call("if_stmt", args, [names]))]
         else:
-            call = self._assign(outputs, "ag__.if_stmt(test, if_body, else_body, state_in, names)",
-                                state_in=self._tuple(state_in), **kw)
+            call = self._call("if_stmt", args, state_in, outputs=outputs)
         out += self._add_effects(self._add_keyword(call, extra), [node.body, node.orelse])
         return ast_util.located(out, line)
 
@@ -526,10 +521,6 @@ class _ControlFlow(ast_util.StatementTransformer):
         return ast_util.make(gast.Tuple, elts=[ast_util.name(n, ctx) for n in names],
                              ctx=ast_util.context(ctx))
 
-    def _assign(self, outputs, template, **kw):
-        return templates.replace("outputs = " + template, outputs=self._tuple(outputs, gast.Store),
-                                 names=ast_util.constant(tuple(outputs)), **kw)
-
     def _test(self, test):
         """`test`, its `and`/`or`/`not` rewritten now when no walk of the
         whole tree will (ctx.rewrite_tests: the user's code has none, so
@@ -560,17 +551,14 @@ class _ControlFlow(ast_util.StatementTransformer):
         loop_test = self.ctx.namer.new("loop_test")
         binds = sorted({c.target.id for c in ast_util.walk(node.test)
                         if isinstance(c, gast.NamedExpr)})
-        test_fn = templates.replace("def loop_test(state):\n    return test",
-                                    loop_test=loop_test, state=list(state), test=test)
-        test_fn[0].body = self._declarations(binds) + test_fn[0].body
-        out += test_fn
+        out.append(_def(loop_test, state, self._declarations(binds) + [_return(test)]))
         loop_body = self.ctx.namer.new("loop_body")
         out += self._function(loop_body, state, node.body, state)
         comp_defs, extra = self._composites([node.body], self._shared(bound), state)
         out += comp_defs
         call = self._add_effects(self._add_keyword(self._call(
-            "ag__.while_stmt(loop_test, loop_body, state_in, names)", state,
-            loop_test=loop_test, loop_body=loop_body), extra), [node.body], appends=False)
+            "while_stmt", [_name(loop_test), _name(loop_body)], state), extra),
+            [node.body], appends=False)
         if binds:
             call[-1].value.keywords.append(gast.keyword(
                 arg="test_binds", value=ast_util.constant(tuple(binds))))
@@ -598,20 +586,16 @@ class _ControlFlow(ast_util.StatementTransformer):
         out += self._function(loop_body, [item] + state, body, state)
         extra = self._extra_test(node)
         has_test = extra is not None
-        call = "ag__.for_stmt(iterated, loop_body, state_in, names)"
-        kw = {}
+        keywords = []
         if extra is not None:
             loop_test = self.ctx.namer.new("loop_test")
-            out += templates.replace("def loop_test(state):\n    return test",
-                                     loop_test=loop_test, state=list(state),
-                                     test=self._test(extra))
-            call = "ag__.for_stmt(iterated, loop_body, state_in, names, extra_test=loop_test)"
-            kw["loop_test"] = loop_test
+            out.append(_def(loop_test, state, [_return(self._test(extra))]))
+            keywords.append(gast.keyword(arg="extra_test", value=_name(loop_test)))
         comp_defs, extra = self._composites(
             [binds_target, node.body], self._shared(bound), state)
         out += comp_defs
         out += self._add_options(self._add_effects(self._add_keyword(self._call(
-            call, state, iterated=node.iter, loop_body=loop_body, **kw), extra),
+            "for_stmt", [node.iter, _name(loop_body)], state, keywords=keywords), extra),
             [binds_target, node.body], appends=has_test), node)
         out += self._visit_block(node.orelse)
         return ast_util.located(out, line)
@@ -648,6 +632,44 @@ def _undefined(name):
     """`name = ag__.Undefined('name')`: the name is not bound yet."""
     return templates.replace("name = ag__.Undefined(label)", name=name,
                              label=ast_util.constant(name))
+
+
+# --- the statements each if/while/for makes -------------------------------------
+# Built node by node rather than from template text (see ast_util.operator_call):
+# they are most of what a conversion builds, and a template asks its instance
+# for each placeholder. Each is what its template text built, field for field
+# (`def name(params): body`, `return (a, b)`, `a, b = ag__.while_stmt(...)`).
+
+_make, _name, _constant = ast_util.make, ast_util.name, ast_util.constant
+_LOAD, _STORE = ast_util.CONTEXTS[gast.Load], ast_util.CONTEXTS[gast.Store]
+
+
+def _def(name, params, body):
+    """`def name(params): body` (`params`: names)."""
+    return _make(gast.FunctionDef, name=name, args=ast_util.arguments(params), body=body,
+                 decorator_list=[], returns=None, type_comment=None, type_params=[])
+
+
+def _return(value):
+    return _make(gast.Return, value=value)
+
+
+def _return_tuple(names):
+    """`return (a, b)`."""
+    return _return(_make(gast.Tuple, elts=[_name(n) for n in names], ctx=_LOAD))
+
+
+def _as_node(value):
+    """A name for a string, else the node itself."""
+    return _name(value) if value.__class__ is str else value
+
+
+def _assign(outputs, value):
+    """`a, b = value` (names `outputs`), or the statement `value` when none."""
+    if not outputs:
+        return _make(gast.Expr, value=value)
+    targets = [_make(gast.Tuple, elts=[_name(n, gast.Store) for n in outputs], ctx=_STORE)]
+    return _make(gast.Assign, targets=targets, value=value, type_comment=None)
 
 
 def _expression(text):

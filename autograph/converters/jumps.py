@@ -13,7 +13,7 @@ A bare `if c: continue` needs no flag: what follows becomes `if not c:`.
 
 import gast
 
-from ..pyct import ast_util, templates
+from ..pyct import ast_util
 
 
 def guard(stmts, kind, flag, top=True):
@@ -23,7 +23,8 @@ def guard(stmts, kind, flag, top=True):
     for i, s in enumerate(stmts):
         rest = stmts[i + 1:]
         if isinstance(s, kind):
-            out.extend(ast_util.located(templates.replace("flag = True", flag=flag), ast_util.user_line(s)))
+            out.extend(ast_util.located([ast_util.assign(flag, ast_util.constant(True))],
+                                        ast_util.user_line(s)))
             return out        # what follows a jump never runs
         if not ast_util.contains([s], kind, through_loops=False):
             out.append(s)
@@ -31,15 +32,13 @@ def guard(stmts, kind, flag, top=True):
         if top and kind is gast.Continue and _is_bare_jump_if(s, kind):
             # `if c: continue` then rest  ->  `if not c: rest` (no flag needed)
             if rest:
-                new = templates.replace("if not test:\n    rest", test=s.test,
-                                        rest=guard(rest, kind, flag, top))
+                new = [ast_util.if_(ast_util.not_(s.test), guard(rest, kind, flag, top))]
                 out.extend(ast_util.located(new, ast_util.user_line(s)))
             return out
         _guard_inside(s, kind, flag)
         out.append(s)
         if rest:
-            cond = templates.replace("if not flag:\n    rest", flag=flag,
-                                     rest=guard(rest, kind, flag, top))
+            cond = [ast_util.if_(ast_util.not_(ast_util.name(flag)), guard(rest, kind, flag, top))]
             out.extend(ast_util.located(cond, ast_util.user_line(rest[0])))
         return out
     return out
@@ -67,6 +66,6 @@ def _guard_inside(s, kind, flag):
         # A jump out of the try body skips its else clause.
         orelse = guard(s.orelse, kind, flag, False)
         if orelse and jumps:
-            orelse = templates.replace("if not flag:\n    orelse", flag=flag, orelse=orelse)
+            orelse = [ast_util.if_(ast_util.not_(ast_util.name(flag)), orelse)]
         s.orelse = orelse
         s.finalbody = guard(s.finalbody, kind, flag, False)

@@ -16,7 +16,7 @@ import copy
 
 import gast
 
-from ..pyct import ast_util, templates
+from ..pyct import ast_util
 
 
 class LogicalRewriter(ast_util.NodeTransformer):
@@ -27,15 +27,13 @@ class LogicalRewriter(ast_util.NodeTransformer):
             # the expression stays Python's `and` / `or`.
             return node
         op = "and_" if isinstance(node.op, gast.And) else "or_"
-        call = templates.replace_as_expression(f"ag__.{op}(first)", first=node.values[0])
-        for v in node.values[1:]:
-            call.args.append(templates.replace_as_expression("lambda: value", value=v))
-        return call
+        return ast_util.operator_call(
+            op, [node.values[0]] + [ast_util.lambda_(v) for v in node.values[1:]])
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if isinstance(node.op, gast.Not):
-            return templates.replace_as_expression("ag__.not_(operand)", operand=node.operand)
+            return ast_util.operator_call("not_", [node.operand])
         return node
 
     def visit_Compare(self, node):
@@ -48,7 +46,4 @@ class LogicalRewriter(ast_util.NodeTransformer):
         for op, right in zip(node.ops, node.comparators):
             parts.append(gast.Compare(left=left, ops=[op], comparators=[right]))
             left = copy.deepcopy(right)       # a middle operand: a name or a constant
-        call = templates.replace_as_expression("ag__.and_(first)", first=parts[0])
-        for p in parts[1:]:
-            call.args.append(templates.replace_as_expression("lambda: value", value=p))
-        return call
+        return ast_util.operator_call("and_", [parts[0]] + [ast_util.lambda_(p) for p in parts[1:]])

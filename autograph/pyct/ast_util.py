@@ -202,20 +202,64 @@ def make(cls, **fields):
     return node
 
 
+# One instance per context class (gast.Load, gast.Store, ...), shared by the
+# nodes parsed and made here, as ast.parse shares its own: a context has no
+# fields, and nothing edits or annotates one (a node changes context by
+# getting another). A fresh one per name was an object made and freed each.
+CONTEXTS = {c: c.__new__(c) for c in vars(gast).values() if isinstance(c, type)
+            and issubclass(c, gast.expr_context) and c is not gast.expr_context}
+
+
 def context(ctx):
-    """A fresh `ctx()` (gast.Load, gast.Store, ...), made as `make` does."""
-    return ctx.__new__(ctx)
+    """The shared instance of `ctx` (gast.Load, gast.Store, ...): see CONTEXTS."""
+    return CONTEXTS[ctx]
 
 
 def name(id_, ctx=gast.Load):
     node = gast.Name.__new__(gast.Name)     # `make`, in line: converters make thousands
-    node.__dict__ = {"id": id_, "ctx": ctx.__new__(ctx), "annotation": None,
+    node.__dict__ = {"id": id_, "ctx": CONTEXTS[ctx], "annotation": None,
                      "type_comment": None}
     return node
 
 
 def constant(value):
     return make(gast.Constant, value=value, kind=None)
+
+
+# --- generated code, built node by node --------------------------------------------
+# The shapes converters make most, built as their template text would build
+# them (pyct/templates.py), field for field, without instantiating a template.
+
+def arguments(params=()):
+    """The parameters `params` (names) of a def or lambda."""
+    return make(gast.arguments, posonlyargs=[], args=[name(p, gast.Param) for p in params],
+                vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+
+
+def operator_call(operator, args, keywords=None):
+    """`ag__.operator(*args, **keywords)` (generated code calls the operators `ag__`)."""
+    func = make(gast.Attribute, value=name("ag__"), attr=operator, ctx=CONTEXTS[gast.Load])
+    return make(gast.Call, func=func, args=args, keywords=[] if keywords is None else keywords)
+
+
+def lambda_(body):
+    """`lambda: body`."""
+    return make(gast.Lambda, args=arguments(), body=body)
+
+
+def not_(operand):
+    """`not operand`."""
+    return make(gast.UnaryOp, op=make(gast.Not), operand=operand)
+
+
+def assign(target, value):
+    """`target = value`, `target` a name."""
+    return make(gast.Assign, targets=[name(target, gast.Store)], value=value, type_comment=None)
+
+
+def if_(test, body):
+    """`if test: body` (no else)."""
+    return make(gast.If, test=test, body=body, orelse=[])
 
 
 _AST_VISIT_CONSTANT = getattr(gast.NodeVisitor, "visit_Constant", None)

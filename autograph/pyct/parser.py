@@ -347,6 +347,7 @@ def _copy_location(new, old):
 
 
 _ANNOTATIONS, _USER_LINE = anno.ANNOTATIONS, anno.USER_LINE
+_CONTEXTS = ast_util.CONTEXTS
 
 
 def _to_gast(node):
@@ -363,18 +364,18 @@ def _to_gast(node):
         new = gast.Name.__new__(gast.Name)
         # Its id and positions copied in C (see the general case below).
         new.__dict__ = d = node.__dict__.copy()
-        d["ctx"] = ctx.__new__(ctx)
+        d["ctx"] = _CONTEXTS[ctx]
         d["annotation"] = d["type_comment"] = None
         if "lineno" in d:
             d[_ANNOTATIONS] = {_USER_LINE: d["lineno"]}
         return new
     if cls is ast.arg:
-        return _copy_location(_name(node.arg, gast.Param(), _convert(node.annotation),
+        return _copy_location(_name(node.arg, _CONTEXTS[gast.Param], _convert(node.annotation),
                                     node.type_comment), node)
     if cls is ast.ExceptHandler and node.name:
-        return _copy_location(gast.ExceptHandler(_convert(node.type),
-                                                 gast.Name(node.name, gast.Store(), None, None),
-                                                 _to_gast(node.body)), node)
+        name = _name(node.name, _CONTEXTS[gast.Store], None, None)
+        return _copy_location(gast.ExceptHandler(_convert(node.type), name, _to_gast(node.body)),
+                              node)
     if cls is ast.FunctionDef or cls is ast.AsyncFunctionDef:
         new = _gast_class(cls)(node.name, _to_gast(node.args), _to_gast(node.body),
                                _to_gast(node.decorator_list), _convert(node.returns),
@@ -387,6 +388,8 @@ def _to_gast(node):
     target = _GAST_CLASSES.get(cls) or _gast_class(cls)
     if target is None:
         return None
+    if target in _CONTEXTS:          # shared (see ast_util.CONTEXTS)
+        return _CONTEXTS[target]
     new = target.__new__(target)
     # The fields and positions copied in C (a parsed node holds nothing
     # else), then the nodes among them converted (_convert, in line: this

@@ -28,21 +28,22 @@ def _as_expr(value, ctx):
     raise TypeError(f"template replacement must be a str or AST node, got {type(value).__name__}")
 
 
+_CONTEXTS = ast_util.CONTEXTS
 _WITH_CTX = (gast.Name, gast.Attribute, gast.Subscript)
 _SEQUENCES = (gast.Tuple, gast.List)
 
 
 def _set_ctx(node, ctx):
-    # A fresh ctx() as ast_util.context makes it, without the call.
+    # The shared instance, as ast_util.context gives it, without the call.
     cls = node.__class__
     if cls in _WITH_CTX:
-        node.ctx = ctx.__new__(ctx)
+        node.ctx = _CONTEXTS[ctx]
     elif cls in _SEQUENCES:
-        node.ctx = ctx.__new__(ctx)
+        node.ctx = _CONTEXTS[ctx]
         for e in node.elts:
             _set_ctx(e, ctx)
     elif cls is gast.Starred:
-        node.ctx = ctx.__new__(ctx)
+        node.ctx = _CONTEXTS[ctx]
         _set_ctx(node.value, ctx)
 
 
@@ -153,6 +154,8 @@ class _Builder:
         cls = node.__class__
         if self._is_placeholder(node):
             return f"I.name({node.id!r}, {self.constant(type(node.ctx))})"
+        if cls in _CONTEXTS:                # shared, not built (see ast_util.CONTEXTS)
+            return self.constant(_CONTEXTS[cls])
         first = {}                        # fields built before the others, in order
         if cls is gast.FunctionDef:
             if node.name in self.keys:

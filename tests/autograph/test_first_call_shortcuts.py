@@ -314,3 +314,50 @@ def test_local_names_from_the_survey_are_the_walks(tmp_path, monkeypatch, name):
     assert ctx.local_names == expected
     # The survey's shortcut where the function is bound by names alone.
     assert bool(walked) == (name not in ("params", "targets"))
+
+
+def _same_tree(a, b):
+    """Same classes, same attributes (key order included), recursively."""
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(_same_tree, a, b))
+    if not isinstance(a, gast.AST):
+        return a == b
+    return (a.__class__ is b.__class__ and list(vars(a)) == list(vars(b))
+            and all(_same_tree(v, vars(b)[k]) for k, v in vars(a).items()))
+
+
+def test_nodes_built_directly_are_what_their_template_text_builds():
+    from autograph.pyct import templates
+    x = ast_util.name
+    cases = [
+        (ast_util.operator_call("not_", [x("a")]),
+         templates.replace_as_expression("ag__.not_(operand)", operand="a")),
+        (ast_util.operator_call("and_", [x("a"), ast_util.lambda_(x("b"))]),
+         templates.replace_as_expression("ag__.and_(first, lambda: value)", first="a", value="b")),
+        ([ast_util.assign("f", ast_util.constant(True))],
+         templates.replace("flag = True", flag="f")),
+        ([ast_util.if_(ast_util.not_(x("f")), [ast_util.assign("y", x("a"))])],
+         templates.replace("if not flag:\n    rest", flag="f",
+                           rest=templates.replace("y = a", y="y", a="a"))),
+        ([control_flow._def("g", ["a", "b"], [control_flow._return_tuple(["a", "b"])])],
+         templates.replace("def fn_name(params):\n    return (state,)", fn_name="g",
+                           params=["a", "b"], state=["a", "b"])),
+        ([control_flow._assign(["a", "b"], ast_util.operator_call(
+            "while_stmt", [x("t"), x("u"), control_flow._ControlFlow._tuple(["a", "b"]),
+                           ast_util.constant(("a", "b"))]))],
+         templates.replace("outputs = ag__.while_stmt(t, u, state_in, names)", outputs=gast.Tuple(
+             elts=[x("a", gast.Store), x("b", gast.Store)], ctx=gast.Store()),
+             t="t", u="u", state_in=control_flow._ControlFlow._tuple(["a", "b"]),
+             names=ast_util.constant(("a", "b")))),
+    ]
+    for built, templated in cases:
+        assert _same_tree(built, templated), gast.dump(built if isinstance(built, gast.AST)
+                                                       else gast.Module(built, []))
+
+
+def test_contexts_are_shared_by_parsed_and_made_names():
+    node, _ = parser.parse_function(test_contexts_are_shared_by_parsed_and_made_names)
+    loads = {id(n.ctx) for n in ast_util.walk(node) if isinstance(n, gast.Name)
+             and isinstance(n.ctx, gast.Load)}
+    assert loads == {id(ast_util.CONTEXTS[gast.Load])} == {id(ast_util.name("x").ctx)}
+    assert node.args.args == [] and ast_util.context(gast.Store) is ast_util.CONTEXTS[gast.Store]
