@@ -11,7 +11,7 @@ import numpy as np
 
 from runtime._src.core import dtype_promotion, dtypes
 from runtime._src.core.composite import _API_TYPES, dispatch_api
-from runtime._src.core.context import plain_eager
+from runtime._src.core.context import plain_eager, state as _state
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.fp_quiet import quiet, restore
 from runtime._src.core.tensor import (_PYTHON_SCALARS, EagerTensor, Tensor, convert_to_tensor,
@@ -113,7 +113,7 @@ def _operand(value, dtype, location):
         return convert_to_tensor(value, dtype)
     value = to_numpy_value(value, dtype)
     # The dtype an EagerTensor of the value would have (the Const node's).
-    return current_graph().add_constant(value, dtypes.as_dtype(value.dtype), location)
+    return _state.graph.add_constant(value, dtypes.as_dtype(value.dtype), location)
 
 
 # TensorFlow's kernel names of dtypes (DataTypeString) in its eager dtype errors.
@@ -173,7 +173,8 @@ auto_conversion = types.SimpleNamespace(binary=None, unary=None, wrap=None)
 
 def binary(name, x, y, allowed, out_dtype=None):
     """Run binary op `name`: eagerly on the fast path, else convert and apply."""
-    if plain_eager():
+    graph = _state.graph
+    if graph is None and plain_eager():         # (while tracing, no call to tell)
         found = eager_values(x, y)
         if found is not None and found[2] in allowed:
             xv, yv, dtype = found
@@ -194,17 +195,17 @@ def binary(name, x, y, allowed, out_dtype=None):
             return out
     if dtype_promotion.mode() is not None:
         return auto_conversion.binary(name, x, y,
-                                      lambda a, b: _converted_binary(name, a, b, allowed))
-    return _converted_binary(name, x, y, allowed)
+                                      lambda a, b: _converted_binary(name, a, b, allowed, graph))
+    return _converted_binary(name, x, y, allowed, graph)
 
 
-def _converted_binary(name, x, y, allowed):
+def _converted_binary(name, x, y, allowed, graph):
+    # `graph`: the one being traced (None eagerly), as `binary` read it.
     # While tracing, the user's line is looked for once: the constants made
     # of Python numbers and the node share it. The walk starts above the
     # caller of `binary` (which alone calls this): that caller is an op's
     # front function (or a lambda of this module), never the user's code,
     # and each frame walked costs a frame object made for it.
-    graph = current_graph()
     location = False if graph is None else user_location(4)
     x, y = convert_pair(x, y, name, location)
     if x.dtype not in allowed:
