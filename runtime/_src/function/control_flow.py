@@ -174,7 +174,7 @@ def cond_branches(pred, branches, names, order=(True, False)):
     branch traced once into its graph (`order`: which first), then each
     asked for its outputs inside its graph again (placeholders are made
     there); one `If` node. `pred` is a symbolic bool scalar."""
-    if pred.shape.rank not in (0, None):
+    if pred.shape.dims:                 # (`rank not in (0, None)`, without the property)
         raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
     outer = current_graph()
     then_g, else_g = Graph("cond_true", outer=outer), Graph("cond_false", outer=outer)
@@ -217,7 +217,7 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
     for a, b, p in zip(then_leaves, else_leaves, pairs):
         if p is None:
             results.append(None)
-        elif isinstance(a, TensorArray):
+        elif a.__class__ is not SymbolicTensor and isinstance(a, TensorArray):   # (cheap first)
             out = next(outs)
             results.append(a._with_flow(out, a.element_shape.most_specific_compatible_shape(
                 b.element_shape)))
@@ -674,7 +674,7 @@ def _loop_pred(graph, pred, location=False):
         pred = convert_to_tensor(pred)
     if pred.dtype != _dtypes.bool:
         raise TypeError(f"while_loop: cond must return a bool scalar, got {_describe(pred)}")
-    if pred.shape.rank not in (0, None):
+    if pred.shape.dims:                 # (as in cond_branches)
         raise ValueError(f"while_loop: cond must return a scalar, got shape {pred.shape}")
     return _own(graph, pred, location)
 

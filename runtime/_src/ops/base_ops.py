@@ -112,8 +112,11 @@ def _operand(value, dtype, location):
     if location is False or value.__class__ not in _PYTHON_SCALARS:
         return convert_to_tensor(value, dtype)
     value = to_numpy_value(value, dtype)
-    # The dtype an EagerTensor of the value would have (the Const node's).
-    return _state.graph.add_constant(value, dtypes.as_dtype(value.dtype), location)
+    # The dtype an EagerTensor of the value would have (the Const node's):
+    # `dtype` itself when the array has its numpy dtype (the commonest case).
+    if value.dtype is not dtype.np_dtype:
+        dtype = dtypes.as_dtype(value.dtype)
+    return _state.graph.add_constant(value, dtype, location)
 
 
 # TensorFlow's kernel names of dtypes (DataTypeString) in its eager dtype errors.
