@@ -239,7 +239,8 @@ class Graph:
             tape.record_node(node)
 
     def add_placeholder(self, dtype, shape, name="input", _location=False):
-        shape = TensorShape(shape)
+        if shape.__class__ is not TensorShape:      # (one is never changed in place: shared)
+            shape = TensorShape(shape)
         out = self._add_source(OPS["Placeholder"], {"dtype": dtype, "shape": shape}, dtype, shape,
                                name, _location)
         self.inputs.append(out)

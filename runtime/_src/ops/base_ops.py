@@ -88,10 +88,11 @@ def convert_pair(x, y, op_name, location=False):
     # (a Python number, the commonest other operand, is no TensorLike)
     if not isinstance(x, Tensor) and x.__class__ not in _PYTHON_SCALARS and reads_as_tensor(x):
         x = x._as_tensor()
-    if not isinstance(y, Tensor) and y.__class__ not in _PYTHON_SCALARS and reads_as_tensor(y):
+    # (and a failing isinstance test costs most: a number is asked none)
+    if y.__class__ not in _PYTHON_SCALARS and not isinstance(y, Tensor) and reads_as_tensor(y):
         y = y._as_tensor()
     if isinstance(x, Tensor):
-        if not isinstance(y, Tensor):
+        if y.__class__ in _PYTHON_SCALARS or not isinstance(y, Tensor):
             y = _operand(y, x.dtype, location)
         elif x.dtype is not y.dtype and current_graph() is None:
             raise InvalidArgumentError(

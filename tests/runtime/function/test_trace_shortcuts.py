@@ -239,3 +239,30 @@ def test_traced_binary_ops_broadcast_and_check_dtypes_as_eagerly():
             a < i
         with pytest.raises(ValueError, match="Incompatible shapes"):
             a + g.add_placeholder(float32, [4], "d")
+
+
+# --- Python numbers a cond or loop meets: Consts made at the statement's line ----------
+
+def test_python_numbers_of_loops_and_branches_are_consts_at_the_statement_line():
+    def f(x):
+        a, b, c = tf.while_loop(lambda a, b, c: a < x, lambda a, b, c: (a + 1, b, 2.5),
+                                [0, np.float32(1.5), 0.5])
+        d = tf.cond(x > 0, lambda: 1.5, lambda: b)
+        return a, b, c, d
+
+    graph = tf.function(f).get_concrete_function(tf.constant(3)).graph
+    nodes = {n.name: n for n in graph.nodes}
+    loop = next(n for n in graph.nodes if n.op == "While")
+    consts = [t.node for t in loop.inputs[:3]]
+    # a Python int and float (made at once) and a numpy number (converted and captured)
+    assert [c.op for c in consts] == ["Const"] * 3
+    assert [c.outputs[0].dtype for c in consts] == [int32, float32, float32]
+    assert all(c.location == loop.location for c in consts)
+    body = loop.attrs["body"]
+    two = body.outputs[2].node                                  # the body's 2.5
+    assert two.op == "Const"
+    assert two.outputs[0].dtype == float32 and two.location == loop.location
+    cond = next(n for n in nodes.values() if n.op == "If")
+    one = next(n for n in cond.attrs["then_branch"].nodes if n.op == "Const")
+    assert one.outputs[0].dtype == float32 and one.location == cond.location
+    assert [v.numpy() for v in tf.function(f)(tf.constant(3))] == [3, 1.5, 2.5, 1.5]
