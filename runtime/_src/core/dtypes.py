@@ -168,12 +168,14 @@ _BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": in
 
 def as_dtype(value):
     """Return the `DType` for a DType, a name, a numpy dtype or a Python type."""
-    if isinstance(value, DType):
+    if value.__class__ is DType:
         return value
     if isinstance(value, np.dtype) and value.kind not in "OUS":
         found = _BY_NUMPY.get(value)      # a numpy dtype (every EagerTensor's): at once
         if found is not None:
             return found
+    if isinstance(value, DType):          # (a subclass's: after the commonest, numpy's)
+        return value
     if isinstance(value, str):
         try:
             return _BY_NAME[value]

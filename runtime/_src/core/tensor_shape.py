@@ -120,9 +120,13 @@ class TensorShape:
 
     def most_specific_compatible_shape(self, other):
         """The least relaxed shape that both shapes are compatible with."""
-        other = as_shape(other)
+        if other.__class__ is not TensorShape:
+            other = as_shape(other)
         if self.dims is None or other.dims is None or len(self.dims) != len(other.dims):
             return TensorShape(None)
+        if self.dims == other.dims:     # the commonest case (a cond's two branches, a
+            return self                 # loop's stable shapes): nothing relaxed, and a
+                                        # shape is never changed in place
         return TensorShape([a if a == b else None for a, b in zip(self.dims, other.dims)])
 
     def __len__(self):

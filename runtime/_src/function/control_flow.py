@@ -43,8 +43,9 @@ from runtime._src.core import dtypes as _dtypes
 from runtime._src.graph.graph import Graph, current_graph, user_location
 from runtime._src.graph.op_registry import apply, define_op, get_op
 from runtime._src.exec import control_flow_ops as _ops
-from runtime._src.core.tensor import (SymbolicTensor, Tensor, VariantValue, convert_to_tensor,
-                                      describe_value, unwrap_variable)
+from runtime._src.core.tensor import (_PYTHON_SCALARS, SymbolicTensor, Tensor, VariantValue,
+                                      convert_to_tensor, describe_value, to_numpy_value,
+                                      unwrap_variable)
 from runtime._src.function.tensor_array import TensorArray
 from runtime._src.core.tensor_shape import as_shape
 from runtime._src.core.protocols import reads_as_tensor
@@ -174,7 +175,7 @@ def cond_branches(pred, branches, names, order=(True, False)):
     branch traced once into its graph (`order`: which first), then each
     asked for its outputs inside its graph again (placeholders are made
     there); one `If` node. `pred` is a symbolic bool scalar."""
-    if pred.shape.rank not in (0, None):
+    if pred.shape.dims:                 # (`rank not in (0, None)`, without the property)
         raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
     outer = current_graph()
     then_g, else_g = Graph("cond_true", outer=outer), Graph("cond_false", outer=outer)
@@ -217,7 +218,7 @@ def _add_if(outer, pred, then_g, else_g, then_out, else_out, names, name):
     for a, b, p in zip(then_leaves, else_leaves, pairs):
         if p is None:
             results.append(None)
-        elif isinstance(a, TensorArray):
+        elif a.__class__ is not SymbolicTensor and isinstance(a, TensorArray):   # (cheap first)
             out = next(outs)
             results.append(a._with_flow(out, a.element_shape.most_specific_compatible_shape(
                 b.element_shape)))
@@ -291,7 +292,8 @@ def _branch_pair(then_g, else_g, a, b, label, location=False):
     """The (true, false) output tensors for one leaf, or None when both are
     None (`location`: see _own)."""
     if a.__class__ is not SymbolicTensor or b.__class__ is not SymbolicTensor:
-        pair = _branch_tensors(then_g, else_g, a, b, label)   # (the commonest pair needs none)
+        pair = _branch_tensors(then_g, else_g, a, b, label,   # (the commonest pair needs none)
+                               location)
         if pair is None:
             return None
         a, b = pair
@@ -302,7 +304,7 @@ def _branch_pair(then_g, else_g, a, b, label, location=False):
     return _own(then_g, a, location), _own(else_g, b, location)
 
 
-def _branch_tensors(then_g, else_g, a, b, label):
+def _branch_tensors(then_g, else_g, a, b, label, location=False):
     """One leaf's values in the two branches as tensors (a Variable read, a
     TensorArray's flow, a Python number converted in its branch's graph,
     taking the other's dtype), or None when both are None."""
@@ -321,21 +323,24 @@ def _branch_tensors(then_g, else_g, a, b, label):
                             f"{_describe(b)} in the false branch")
         a, b = a.flow, b.flow
     if not isinstance(a, Tensor) and isinstance(b, Tensor):
-        a = _convert_leaf(then_g, a, b.dtype, label, "true branch")
+        a = _convert_leaf(then_g, a, b.dtype, label, "true branch", location)
     elif isinstance(a, Tensor) and not isinstance(b, Tensor):
-        b = _convert_leaf(else_g, b, a.dtype, label, "false branch")
+        b = _convert_leaf(else_g, b, a.dtype, label, "false branch", location)
     else:
-        a = _convert_leaf(then_g, a, None, label, "true branch")
-        b = _convert_leaf(else_g, b, None, label, "false branch")
+        a = _convert_leaf(then_g, a, None, label, "true branch", location)
+        b = _convert_leaf(else_g, b, None, label, "false branch", location)
     return a, b
 
 
-def _convert_leaf(graph, value, dtype, label, where):
-    """A Python value (or tensor) as a tensor of `graph`, naming it on failure."""
+def _convert_leaf(graph, value, dtype, label, where, location=False):
+    """A Python value (or tensor) as a tensor of `graph`, naming it on failure
+    (`location`: the user's line, when known, of a Python number's Const)."""
     if isinstance(value, Tensor):
         return value
     with graph.as_default():
         try:
+            if location is not False and value.__class__ in _PYTHON_SCALARS:
+                return _number_const(graph, value, location, dtype)
             return convert_to_tensor(value, dtype)
         except (TypeError, ValueError) as e:
             target = f" of dtype {dtype.name}" if dtype is not None else ""
@@ -445,12 +450,12 @@ class _LoopVar:
 
 def _traced_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name, names):
     outer = current_graph()
-    lvars = _loop_vars_in(loop_vars, shape_invariants, names)
-    base = name or "while"
-    # The user's line, looked for once for the loop's own placeholders,
-    # captures and node (from the frame above the caller, while_loop or
-    # _composite_while, on).
+    # The user's line, looked for once for the loop's own constants,
+    # placeholders, captures and node (from the frame above the caller,
+    # while_loop or _composite_while, on).
     location = user_location(3)
+    lvars = _loop_vars_in(loop_vars, shape_invariants, names, outer, location)
+    base = name or "while"
     for _ in range(_MAX_RETRACES):
         cond_g, body_g, out_leaves = _trace_loop(cond, body, loop_vars, lvars, names,
                                                  outer, base, location)
@@ -532,7 +537,9 @@ def _accumulator_size(acc):
     return np.int32(len(acc))
 
 
-def _loop_vars_in(loop_vars, shape_invariants, names):
+def _loop_vars_in(loop_vars, shape_invariants, names, outer, location):
+    """The flat loop variables (`_LoopVar`s) of `loop_vars`, traced into
+    `outer`; a Python number becomes a Const made at `location`."""
     labels = _leaf_names(loop_vars, names, "loop_vars")
     invariants = _flat_invariants(loop_vars, shape_invariants)
     lvars = []
@@ -548,7 +555,8 @@ def _loop_vars_in(loop_vars, shape_invariants, names):
         if not isinstance(leaf, Tensor):
             python = leaf
             try:
-                leaf = convert_to_tensor(leaf)
+                leaf = (_number_const(outer, leaf, location) if leaf.__class__ in _PYTHON_SCALARS
+                        else convert_to_tensor(leaf))
             except (TypeError, ValueError) as e:
                 raise TypeError(f"while_loop: loop variable '{label}' is {describe_value(leaf)}, which "
                                 f"cannot be converted to a tensor: {e}") from None
@@ -563,6 +571,14 @@ def _loop_vars_in(loop_vars, shape_invariants, names):
             v.shape = invariant
         lvars.append(v)
     return lvars
+
+
+def _number_const(graph, value, location, dtype=None):
+    """convert_to_tensor(value, dtype) of a Python number while `graph` is
+    traced: the Const its EagerTensor's capture would make, made at once at
+    the user's `location` (nothing else could ask for that tensor)."""
+    array = to_numpy_value(value, dtype)
+    return graph.add_constant(array, _dtypes.as_dtype(array.dtype), location)
 
 
 def _flat_invariants(structure, invariants):
@@ -614,7 +630,7 @@ def _trace_loop(cond, body, loop_vars, lvars, names, outer, base, location=False
     _check_structure(loop_vars, result, names, TypeError,      # TensorFlow's phrase first
                      "does not have the same nested structure after one iteration (the "
                      "loop body changes its structure)")
-    out_leaves = [_body_output(body_g, v, leaf)
+    out_leaves = [_body_output(body_g, v, leaf, location)
                   for v, leaf in zip(lvars, nest.flatten(result))]
     body_g.outputs = [_own(body_g, o.flow if v.kind == "ta" else o, location)
                       for v, o in zip(lvars, out_leaves) if v.kind != "none"]
@@ -674,12 +690,12 @@ def _loop_pred(graph, pred, location=False):
         pred = convert_to_tensor(pred)
     if pred.dtype != _dtypes.bool:
         raise TypeError(f"while_loop: cond must return a bool scalar, got {_describe(pred)}")
-    if pred.shape.rank not in (0, None):
+    if pred.shape.dims:                 # (as in cond_branches)
         raise ValueError(f"while_loop: cond must return a scalar, got shape {pred.shape}")
     return _own(graph, pred, location)
 
 
-def _body_output(graph, v, leaf):
+def _body_output(graph, v, leaf, location=False):
     """Check one value the body returned against its loop variable."""
     leaf = unwrap_variable(leaf)
     label = v.label
@@ -699,7 +715,7 @@ def _body_output(graph, v, leaf):
         raise TypeError(f"'{label}' is {_describe(v.init)} before the loop but "
                         f"{_describe(leaf)} after the loop body")
     if not isinstance(leaf, Tensor):
-        leaf = _convert_leaf(graph, leaf, v.dtype, label, "loop body")
+        leaf = _convert_leaf(graph, leaf, v.dtype, label, "loop body", location)
     if leaf.dtype != v.dtype:
         if type(v.python) is int and leaf.dtype.is_floating:
             raise TypeError(f"'{label}' has dtype {v.dtype.name} before the loop (the Python "

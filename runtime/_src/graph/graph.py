@@ -188,19 +188,22 @@ class Graph:
             specs = opdef.infer(owned, attrs)
         except (TypeError, ValueError) as e:
             raise type(e)(with_location(f"{opdef.name}: {e}", location)) from None
-        node = Node(self, self.unique_name(self.name_scope_prefix + (name or opdef.name)),
-                    opdef, owned, attrs, location)
         # A rule's TensorShape is kept as it is (shapes are never changed in
-        # place: set_shape gives a tensor a new one).
+        # place: set_shape gives a tensor a new one). Shapes are made before
+        # the node: a rule's bad shape leaves the graph as it was.
         if specs.__class__ is list and len(specs) == 1:
             d, s = specs[0]
-            node.outputs = (SymbolicTensor(node, 0, d, s if s.__class__ is TensorShape
-                                           else TensorShape(s)),)
+            if s.__class__ is not TensorShape:
+                s = TensorShape(s)
+            node = self._new_node(opdef, owned, attrs, name or opdef.name, location)
+            node.outputs = (SymbolicTensor(node, 0, d, s),)
         else:
-            node.outputs = tuple([SymbolicTensor(node, i, d, s if s.__class__ is TensorShape
-                                                 else TensorShape(s))
+            specs = [(d, s if s.__class__ is TensorShape else TensorShape(s)) for d, s in specs]
+            node = self._new_node(opdef, owned, attrs, name or opdef.name, location)
+            node.outputs = tuple([SymbolicTensor(node, i, d, s)
                                   for i, (d, s) in enumerate(specs)])
-        self._append(node)
+        if _state.tapes:
+            self._record(node)
         return node
 
     def _add_source(self, opdef, attrs, dtype, shape, name, location):
@@ -210,25 +213,39 @@ class Graph:
         are such; they need no inference."""
         if location is False:
             location = user_location(2)
-        node = Node(self, self.unique_name(self.name_scope_prefix + name), opdef, (), attrs,
-                    location)
+        node = self._new_node(opdef, (), attrs, name, location)
         node._subgraphs = _NO_SUBGRAPHS      # its attrs hold no graph: no need to look
         out = SymbolicTensor(node, 0, dtype, shape)
         node.outputs = (out,)
-        self._append(node)
+        if _state.tapes:
+            self._record(node)
         return out
 
-    def _append(self, node):
-        """Put a new node at the end of the program (and on the recording tapes)."""
+    def _new_node(self, opdef, inputs, attrs, name, location):
+        """A new node at the end of the program, named `name` in the name
+        scope, made unique (unique_name's first case in line: most names are
+        new, and this runs for every node). The caller gives it its outputs,
+        then has the recording tapes see it (`_record`)."""
+        name = self.name_scope_prefix + name
+        names = self._names
+        if name in names:
+            name = self.unique_name(name)
+        else:
+            names[name] = 1
+        node = Node(self, name, opdef, inputs, attrs, location)
         self.nodes.append(node)
         self._compiled = None
-        tapes = _state.tapes
-        if tapes:                    # gradient tapes recording (runtime/_src/autodiff)
-            for tape in tapes:
-                tape.record_node(node)
+        return node
+
+    def _record(self, node):
+        """Show a new node, outputs made, to the gradient tapes recording
+        (runtime/_src/autodiff)."""
+        for tape in _state.tapes:
+            tape.record_node(node)
 
     def add_placeholder(self, dtype, shape, name="input", _location=False):
-        shape = TensorShape(shape)
+        if shape.__class__ is not TensorShape:      # (one is never changed in place: shared)
+            shape = TensorShape(shape)
         out = self._add_source(OPS["Placeholder"], {"dtype": dtype, "shape": shape}, dtype, shape,
                                name, _location)
         self.inputs.append(out)
@@ -238,8 +255,10 @@ class Graph:
         """`inputs` with each tensor made this graph's (see `_own`)."""
         owned = []
         for t in inputs:
-            if t.__class__ is not SymbolicTensor or t.node.graph is not self:
+            if t.__class__ is not SymbolicTensor:
                 t = self._own(t, op_name, location)
+            elif t.node.graph is not self:      # `_own`'s answer, without the call
+                t = self.capture(t, location)
             owned.append(t)
         return owned
 
@@ -262,7 +281,9 @@ class Graph:
         found = self._capture_map.get(id(t))
         if found is not None:
             return found
-        if isinstance(t, EagerTensor):
+        # (a symbolic tensor, the commonest, is no EagerTensor: no isinstance
+        # test, which costs most when it fails)
+        if t.__class__ is not SymbolicTensor and isinstance(t, EagerTensor):
             # (no tape recording: the common case, without the call)
             watched = self._watched_outer_capture(t) if _state.tapes else None
             if watched is not None:
@@ -272,7 +293,8 @@ class Graph:
             inner = self.add_constant(t._value, t.dtype, _location)
             self._keepalive.append(t)
         else:
-            if not self._is_ancestor(t.node.graph):
+            home = t.node.graph
+            if home is not self.outer and not self._is_ancestor(home):   # (the commonest first)
                 alias = _state.capture_aliases and _state.capture_aliases(t)
                 if alias is None or alias is t:
                     raise leaked_tensor_error(t, "capture")

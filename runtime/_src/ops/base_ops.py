@@ -11,7 +11,7 @@ import numpy as np
 
 from runtime._src.core import dtype_promotion, dtypes
 from runtime._src.core.composite import _API_TYPES, dispatch_api
-from runtime._src.core.context import plain_eager
+from runtime._src.core.context import plain_eager, state as _state
 from runtime._src.core.errors import InvalidArgumentError
 from runtime._src.core.fp_quiet import quiet, restore
 from runtime._src.core.tensor import (_PYTHON_SCALARS, EagerTensor, Tensor, convert_to_tensor,
@@ -88,10 +88,11 @@ def convert_pair(x, y, op_name, location=False):
     # (a Python number, the commonest other operand, is no TensorLike)
     if not isinstance(x, Tensor) and x.__class__ not in _PYTHON_SCALARS and reads_as_tensor(x):
         x = x._as_tensor()
-    if not isinstance(y, Tensor) and y.__class__ not in _PYTHON_SCALARS and reads_as_tensor(y):
+    # (and a failing isinstance test costs most: a number is asked none)
+    if y.__class__ not in _PYTHON_SCALARS and not isinstance(y, Tensor) and reads_as_tensor(y):
         y = y._as_tensor()
     if isinstance(x, Tensor):
-        if not isinstance(y, Tensor):
+        if y.__class__ in _PYTHON_SCALARS or not isinstance(y, Tensor):
             y = _operand(y, x.dtype, location)
         elif x.dtype is not y.dtype and current_graph() is None:
             raise InvalidArgumentError(
@@ -112,8 +113,11 @@ def _operand(value, dtype, location):
     if location is False or value.__class__ not in _PYTHON_SCALARS:
         return convert_to_tensor(value, dtype)
     value = to_numpy_value(value, dtype)
-    # The dtype an EagerTensor of the value would have (the Const node's).
-    return current_graph().add_constant(value, dtypes.as_dtype(value.dtype), location)
+    # The dtype an EagerTensor of the value would have (the Const node's):
+    # `dtype` itself when the array has its numpy dtype (the commonest case).
+    if value.dtype is not dtype.np_dtype:
+        dtype = dtypes.as_dtype(value.dtype)
+    return _state.graph.add_constant(value, dtype, location)
 
 
 # TensorFlow's kernel names of dtypes (DataTypeString) in its eager dtype errors.
@@ -173,7 +177,8 @@ auto_conversion = types.SimpleNamespace(binary=None, unary=None, wrap=None)
 
 def binary(name, x, y, allowed, out_dtype=None):
     """Run binary op `name`: eagerly on the fast path, else convert and apply."""
-    if plain_eager():
+    graph = _state.graph
+    if graph is None and plain_eager():         # (while tracing, no call to tell)
         found = eager_values(x, y)
         if found is not None and found[2] in allowed:
             xv, yv, dtype = found
@@ -194,17 +199,17 @@ def binary(name, x, y, allowed, out_dtype=None):
             return out
     if dtype_promotion.mode() is not None:
         return auto_conversion.binary(name, x, y,
-                                      lambda a, b: _converted_binary(name, a, b, allowed))
-    return _converted_binary(name, x, y, allowed)
+                                      lambda a, b: _converted_binary(name, a, b, allowed, graph))
+    return _converted_binary(name, x, y, allowed, graph)
 
 
-def _converted_binary(name, x, y, allowed):
+def _converted_binary(name, x, y, allowed, graph):
+    # `graph`: the one being traced (None eagerly), as `binary` read it.
     # While tracing, the user's line is looked for once: the constants made
     # of Python numbers and the node share it. The walk starts above the
     # caller of `binary` (which alone calls this): that caller is an op's
     # front function (or a lambda of this module), never the user's code,
     # and each frame walked costs a frame object made for it.
-    graph = current_graph()
     location = False if graph is None else user_location(4)
     x, y = convert_pair(x, y, name, location)
     if x.dtype not in allowed:

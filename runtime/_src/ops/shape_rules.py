@@ -83,8 +83,12 @@ def unknown(inputs, attrs):
 def elementwise(inputs, attrs):
     """Binary op on equal dtypes with broadcasting; output has that dtype."""
     x, y = inputs
-    check_same_dtype(x, y)
-    return [(x.dtype, broadcast_shapes(x.shape, y.shape))]
+    if x.dtype is not y.dtype:          # (check_same_dtype's first test, without the call)
+        check_same_dtype(x, y)
+    # broadcast_shapes' commonest case (equal known dims) in line: asked of
+    # every binary op traced
+    a, b = x.shape, y.shape
+    return [(x.dtype, a if a.dims == b.dims and a.dims is not None else broadcast_shapes(a, b))]
 
 
 def truediv(inputs, attrs):
@@ -104,8 +108,11 @@ def true_div_dtype(dtype):
 def compare(inputs, attrs):
     """Binary comparison: equal dtypes, broadcast, bool output."""
     x, y = inputs
-    check_same_dtype(x, y)
-    return [(dtypes.bool, broadcast_shapes(x.shape, y.shape))]
+    if x.dtype is not y.dtype:          # (as in elementwise)
+        check_same_dtype(x, y)
+    a, b = x.shape, y.shape
+    return [(dtypes.bool, a if a.dims == b.dims and a.dims is not None
+             else broadcast_shapes(a, b))]
 
 
 def logical(inputs, attrs):

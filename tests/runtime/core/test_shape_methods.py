@@ -59,3 +59,16 @@ def test_set_shape_while_tracing_refines_the_static_shape():
 
     assert f(tf.ones([2, 3])).numpy().tolist() == [3.0, 3.0]
     assert seen == [tf.TensorShape([None, 3])]
+
+
+def test_most_specific_compatible_shape_of_equal_and_differing_shapes():
+    from runtime._src.core.tensor_shape import TensorShape
+    s = TensorShape([None, 3])
+    assert s.most_specific_compatible_shape(TensorShape([None, 3])) is s   # equal: itself
+    assert s.most_specific_compatible_shape([None, 3]) == s              # not a TensorShape
+    assert TensorShape([]).most_specific_compatible_shape(TensorShape([])).dims == ()
+    assert TensorShape([2, 3]).most_specific_compatible_shape([2, 4]).as_list() == [2, None]
+    assert TensorShape([2, 3]).most_specific_compatible_shape([None, 3]).as_list() == [None, 3]
+    assert TensorShape([2]).most_specific_compatible_shape([2, 3]).dims is None     # ranks differ
+    assert TensorShape(None).most_specific_compatible_shape(s).dims is None
+    assert s.most_specific_compatible_shape(TensorShape(None)).dims is None

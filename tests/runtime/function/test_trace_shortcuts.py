@@ -2,7 +2,9 @@
 a case it takes and a case it leaves to the general code (staged ifs of flat
 and nested outputs, symbolic and converted branch values, aligned and
 reordered captures, Python numbers made constants at once, bool and other
-conditions, graphs entered without a context manager, device scopes)."""
+conditions, graphs entered without a context manager, device scopes, new and
+taken node names, captures from the direct outer graph and from further out,
+binary ops of equal and broadcast shapes)."""
 
 import numpy as np
 import pytest
@@ -174,3 +176,93 @@ def test_nodes_record_the_device_scope_they_were_made_in():
         z = x * 2
     assert y.node.device == "/device:CPU:0"
     assert x.node.device == z.node.device == ""
+
+
+# --- node names, captures, binary ops ------------------------------------------------
+
+def test_node_names_new_and_taken_in_a_name_scope():
+    g = Graph("g")
+    with g.as_default():
+        x = g.add_placeholder(int32, [], "x")
+        a, b = x + 1, x + 2                 # a new name, then a taken one
+        with tf.name_scope("s"):
+            c, d = x + 3, x + 4
+    assert [t.node.name for t in (a, b, c, d)] == ["AddV2", "AddV2_1", "s/AddV2", "s/AddV2_1"]
+    assert [n.name for n in g.nodes if n.op == "Const"] == ["Const", "Const_1", "s/Const",
+                                                           "s/Const_1"]
+
+
+def test_a_bad_shape_from_a_rule_leaves_the_graph_as_it_was(monkeypatch):
+    g = Graph("g")
+    with g.as_default():
+        x = g.add_placeholder(int32, [], "x")
+    opdef = g.nodes[0].opdef
+    monkeypatch.setattr(opdef, "infer", lambda inputs, attrs: [(int32, ["two"])])
+    with pytest.raises(ValueError):
+        g.add_node(opdef, [], {"dtype": int32, "shape": TensorShape(())}, name="bad")
+    assert len(g.nodes) == 1
+
+
+def test_captures_from_the_outer_graph_and_from_further_out():
+    outer = Graph("outer")
+    with outer.as_default():
+        x = outer.add_placeholder(int32, [], "x")
+    mid = Graph("mid", outer=outer)
+    with mid.as_default():
+        y = mid.add_placeholder(int32, [], "y")
+    inner = Graph("inner", outer=mid)
+    with inner.as_default():
+        s = x + y                           # one from the direct outer graph, one from further out
+        assert inner.capture(x) is s.node.inputs[0]     # captured once
+    assert [o for o, _ in inner.captures] == [x, y]
+    other = Graph("other")
+    with other.as_default():
+        z = other.add_placeholder(int32, [], "z")
+    with inner.as_default(), pytest.raises(TypeError, match="belongs to graph 'other'"):
+        inner.capture(z)
+
+
+def test_traced_binary_ops_broadcast_and_check_dtypes_as_eagerly():
+    g = Graph("g")
+    with g.as_default():
+        a = g.add_placeholder(float32, [2, 3], "a")
+        b = g.add_placeholder(float32, [3], "b")
+        c = g.add_placeholder(float32, [None, 3], "c")
+        i = g.add_placeholder(int32, [2, 3], "i")
+        assert (a + a).shape.as_list() == [2, 3]          # equal shapes: the shortcut
+        assert (a + b).shape.as_list() == [2, 3]          # broadcast
+        assert (a > c).shape.as_list() == [2, 3]
+        assert (c * c).shape.as_list() == [None, 3]
+        with pytest.raises(TypeError, match="inputs must have the same dtype"):
+            a + i
+        with pytest.raises(TypeError, match="inputs must have the same dtype"):
+            a < i
+        with pytest.raises(ValueError, match="Incompatible shapes"):
+            a + g.add_placeholder(float32, [4], "d")
+
+
+# --- Python numbers a cond or loop meets: Consts made at the statement's line ----------
+
+def test_python_numbers_of_loops_and_branches_are_consts_at_the_statement_line():
+    def f(x):
+        a, b, c = tf.while_loop(lambda a, b, c: a < x, lambda a, b, c: (a + 1, b, 2.5),
+                                [0, np.float32(1.5), 0.5])
+        d = tf.cond(x > 0, lambda: 1.5, lambda: b)
+        return a, b, c, d
+
+    graph = tf.function(f).get_concrete_function(tf.constant(3)).graph
+    nodes = {n.name: n for n in graph.nodes}
+    loop = next(n for n in graph.nodes if n.op == "While")
+    consts = [t.node for t in loop.inputs[:3]]
+    # a Python int and float (made at once) and a numpy number (converted and captured)
+    assert [c.op for c in consts] == ["Const"] * 3
+    assert [c.outputs[0].dtype for c in consts] == [int32, float32, float32]
+    assert all(c.location == loop.location for c in consts)
+    body = loop.attrs["body"]
+    two = body.outputs[2].node                                  # the body's 2.5
+    assert two.op == "Const"
+    assert two.outputs[0].dtype == float32 and two.location == loop.location
+    cond = next(n for n in nodes.values() if n.op == "If")
+    one = next(n for n in cond.attrs["then_branch"].nodes if n.op == "Const")
+    assert one.outputs[0].dtype == float32 and one.location == cond.location
+    assert [v.numpy() for v in tf.function(f)(tf.constant(3))] == [3, 1.5, 2.5, 1.5]
