@@ -195,7 +195,7 @@ def test_node_names_new_and_taken_in_a_name_scope():
 def test_a_bad_shape_from_a_rule_leaves_the_graph_as_it_was(monkeypatch):
     g = Graph("g")
     with g.as_default():
-        x = g.add_placeholder(int32, [], "x")
+        g.add_placeholder(int32, [], "x")
     opdef = g.nodes[0].opdef
     monkeypatch.setattr(opdef, "infer", lambda inputs, attrs: [(int32, ["two"])])
     with pytest.raises(ValueError):
