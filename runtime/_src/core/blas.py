@@ -143,11 +143,6 @@ def _deterministic_count():
     return 1 if _state["row_split"] else _state["default"]
 
 
-def _on_determinism(on):
-    if on:
-        use(threads_for(None))       # eager products too, from now on
-
-
 def set_row_split(on):
     """Say whether the kernels split their products' rows over threads of
     their own while BLAS runs on one (runtime/_src/core/parallel.py): then a
@@ -187,4 +182,3 @@ def set_fixed(n):
 _state["cpus"] = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                  else (os.cpu_count() or 1))
 _init()
-determinism.on_change(_on_determinism)

@@ -29,10 +29,9 @@ give each thread fixed slices, and the same slices each run
 import contextlib
 import threading
 
-__all__ = ["enable", "disable", "enabled", "on_change", "SEED_REQUIRED", "require_seed",
-           "unseeded_allowed"]
+__all__ = ["enable", "disable", "enabled", "SEED_REQUIRED", "require_seed", "unseeded_allowed"]
 
-_state = {"on": False, "listeners": []}
+_state = {"on": False}
 
 SEED_REQUIRED = ("Random ops require a seed to be set when determinism is enabled. Please "
                  "set a seed before running the op, e.g. by calling tf.random.set_seed(1).")
@@ -43,22 +42,13 @@ def enabled():
 
 
 def enable():
-    _set(True)
+    """The switch only; device_config.enable_op_determinism also sets the
+    BLAS threads at once, for the eager products."""
+    _state["on"] = True
 
 
 def disable():
-    _set(False)
-
-
-def on_change(listener):
-    """Call `listener(on)` whenever the switch is set (the BLAS threads)."""
-    _state["listeners"].append(listener)
-
-
-def _set(on):
-    _state["on"] = bool(on)
-    for listener in _state["listeners"]:
-        listener(_state["on"])
+    _state["on"] = False
 
 
 def require_seed(global_seed, op_seed):

@@ -21,7 +21,7 @@ split is TF's RuntimeError.
 import sys
 import threading
 
-from runtime._src.core import determinism, devices
+from runtime._src.core import blas, determinism, devices
 
 __all__ = ["LogicalDeviceConfiguration", "get_logical_device_configuration",
            "set_logical_device_configuration", "set_device_policy",
@@ -158,6 +158,7 @@ def enable_op_determinism():
     same machine; random ops without a seed raise TensorFlow's RuntimeError
     (runtime/_src/core/determinism.py says what changes)."""
     determinism.enable()
+    blas.use(blas.threads_for(None))      # the fixed count, for eager products too
 
 
 def enable_mlir_bridge():

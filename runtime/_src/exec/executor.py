@@ -101,9 +101,11 @@ def run(graph, inputs):
     Returns the list of numpy values of `graph.outputs`.
     """
     compiled = graph._compiled
-    if (compiled is None or compiled is PRUNED) and not determinism.enabled():
-        return _interpreted_run(graph, inputs)
-    if compiled is None or compiled is PRUNED or compiled is INLINED or compiled is INTERPRETED \
+    if compiled is None or compiled is PRUNED:
+        if not determinism.enabled():
+            return _interpreted_run(graph, inputs)
+        compiled = compiled_form(graph)
+    elif compiled is INLINED or compiled is INTERPRETED \
             or (compiled.inlined and compiled.is_stale()) or compiled.blas_work == -1:
         compiled = compiled_form(graph)
     if compiled.blas_work != 0:       # a graph with no matrix product leaves the threads be
