@@ -86,6 +86,14 @@ def generated_module(blocks):
 # flatter). Re-count the reference with `valgrind --tool=callgrind` if it
 # changes. The row times one reference before each first call, so that both
 # minimums come from the same stretch of the machine's load.
+#
+# The goal (< 5 ms) was set against the 6.4 ms that tree printed on the README
+# machine, so the row's verdict is the machine-normalized figure; the raw time
+# is printed next to it. A check of the normalization against that tree: this
+# row's own procedure, run on c259931's runtime and autograph on a later 2-core
+# machine, printed 11.2 to 11.4 ms raw and 7.8x the reference, i.e. 8.0 to
+# 8.1 ms "at the README machine's speed" where it measured 6.43 ms: the
+# normalized figure overstates a first call by about a quarter, never flatters.
 REFERENCE_README_S = 10.05e6 * 6.43e-3 / 62.7e6
 
 
@@ -146,17 +154,16 @@ def bench_transpiler():
     units = first / reference
     at_readme = units * REFERENCE_README_S
     return dict(eager=None, graph=first, numpy=None,
-                extra={"convert_trace_30_lines": first, "first_call_ok": first < 5e-3,
+                extra={"convert_trace_30_lines": first, "first_call_ok": at_readme < 5e-3,
                        "reference_s": reference, "first_call_in_references": units,
                        "first_call_at_readme_speed": at_readme,
                        "to_code_module": module_t, "module_lines": lines},
-                ok=first < 5e-3 and module_t < 1.0,
-                note=f"first call of a new 30-line fn (convert, trace, optimize, run; "
-                     f"thread CPU time) {first * 1e3:.2f} ms (target < 5 ms: "
-                     f"{'met' if first < 5e-3 else 'NOT met'}); machine-normalized: "
+                ok=at_readme < 5e-3 and module_t < 1.0,
+                note=f"first call of a new 30-line fn (convert, trace, optimize, run): "
                      f"{units:.1f}x a fixed pure-Python reference (parse+copy+visit+unparse+"
                      f"compile a 30-line def, {reference * 1e3:.3f} ms here, est. "
                      f"{REFERENCE_README_S * 1e3:.3f} ms on the README machine) = "
                      f"~{at_readme * 1e3:.2f} ms at the README machine's speed "
                      f"(target < 5 ms: {'met' if at_readme < 5e-3 else 'NOT met'}); "
+                     f"{first * 1e3:.2f} ms of thread CPU time on this machine; "
                      f"to_code of {lines} lines {module_t:.3f} s (target < 1 s)")
