@@ -2,14 +2,17 @@
 statement, and the return slot is called "the return value", never by its
 generated name.
 
-    with located(where):          # where = (file, line, text) of the statement
-        backend.cond(...)         # a TypeError gets " (file:line: text)" appended
+    try:                          # where = (file, line, text) of the statement
+        backend.cond(...)
+    except (TypeError, ValueError) as e:
+        relocate(e, where)        # raises it with " (file:line: text)" appended
+        raise
 """
 
 from .. import source_map
 from .variables import is_return_slot
 
-__all__ = ["display_names", "located", "mark"]
+__all__ = ["display_names", "relocate", "mark"]
 
 
 def display_names(names):
@@ -17,26 +20,21 @@ def display_names(names):
     return tuple("the return value" if is_return_slot(n) else n for n in names)
 
 
-class located:
-    """Append the user's statement to TypeError/ValueError raised by the
-    backend while staging it (not to errors raised inside its bodies, which
-    carry their own line)."""
-
-    def __init__(self, where):
-        self.where = where
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, error, tb):
-        if kind not in (TypeError, ValueError) or not self.where:
-            return False
-        if getattr(error, "__autograph_located__", False):
-            return False
-        text = source_map.describe(self.where)
-        new = kind(f"{error}{text}")
-        new.__autograph_located__ = True
-        raise new.with_traceback(tb) from None
+def relocate(error, where):
+    """Raise `error`, a TypeError or ValueError the backend raised while
+    staging the statement at `where`, again with the statement appended.
+    Return for any other error, one raised inside a body (it names its own
+    line already) or an unknown `where`: the caller re-raises it as it is.
+    (Called in an `except` clause: a `with` block's context manager cost
+    three calls for each statement staged.)"""
+    kind = error.__class__
+    if (kind is not TypeError and kind is not ValueError) or not where:
+        return
+    if getattr(error, "__autograph_located__", False):
+        return
+    new = kind(f"{error}{source_map.describe(where)}")
+    new.__autograph_located__ = True
+    raise new.with_traceback(error.__traceback__) from None
 
 
 def mark(error):

@@ -12,7 +12,7 @@ backend's `cond`, so the right side still runs only when needed.
 
 from .. import source_map
 from ..backend import backend_of
-from .errors import located, mark
+from .errors import mark, relocate
 from .staged_if import stage_cond
 
 __all__ = ["and_", "or_", "not_", "if_exp"]
@@ -69,8 +69,11 @@ def _staged(backend, left, true_fn, false_fn, what):
             return (value,)
         return run
 
-    with located(where):
+    try:
         return stage_cond(backend, left, branch(true_fn), branch(false_fn), (what,))[0]
+    except (TypeError, ValueError) as e:
+        relocate(e, where)
+        raise
 
 
 def not_(a):

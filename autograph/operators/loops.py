@@ -21,7 +21,7 @@ import threading
 from .. import source_map
 from . import side_effects, staging
 from .variables import Undefined, aliased, dummy_like, is_return_slot
-from .errors import display_names, located, mark as _mark
+from .errors import display_names, mark as _mark, relocate
 
 __all__ = ["staged_while", "staged_for", "indexed_backend", "IndexedIterable", "dummy_like"]
 
@@ -264,7 +264,7 @@ def _stage(backend, test, body, state, names, where, kind, opts=None, bound=None
         return tuple(out[i] for i in slots) + count
 
     loop_names = display_names(tuple(names[i] for i in slots))
-    with located(where):
+    try:
         if bound is None:
             results = backend.while_loop(cond_fn, body_fn,
                                          tuple(init) + ((0,) if counted else ()),
@@ -276,6 +276,9 @@ def _stage(backend, test, body, state, names, where, kind, opts=None, bound=None
                 bound = max(0, min(bound, limit))
             results = backend.bounded_loop(cond_fn, body_fn, tuple(init), loop_names, bound,
                                            exact, **options)
+    except (TypeError, ValueError) as e:
+        relocate(e, where)
+        raise
     final = full(results[:len(slots)])
     for i, v in enumerate(final):
         # Python lists appended to in the loop became tensor lists: stack them.

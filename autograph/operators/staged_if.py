@@ -21,7 +21,7 @@ both branches' values together:
 
 from .. import source_map
 from . import staging
-from .errors import display_names, located, mark
+from .errors import display_names, mark, relocate
 from .variables import Undefined, aliased, dummy_like, is_return_slot
 
 __all__ = ["staged_if", "stage_cond", "IfBranches", "is_plain"]
@@ -55,8 +55,11 @@ def staged_if(backend, cond, body, orelse, state, names, where):
     if known is not None:
         return _run(body if known else orelse, state)
     branches = IfBranches(backend, body, orelse, state, names, where)
-    with located(where):
+    try:
         out = backend.cond(cond, branches, display_names(names))
+    except (TypeError, ValueError) as e:
+        relocate(e, where)
+        raise
     return branches.results(out)
 
 
@@ -120,9 +123,12 @@ class IfBranches:
             raise RuntimeError("autograph: the backend asked for a branch's outputs "
                                "before tracing both")
         if self.keep is None:
-            with located(self.where):
+            try:
                 self.keep = _reconcile(self.raw[True], self.raw[False], self.state, self.names,
                                        self.where, self.backend)
+            except (TypeError, ValueError) as e:
+                relocate(e, self.where)
+                raise
         raw, other = self.raw[which], self.raw[not which]
         out = []
         for i, v in enumerate(self.snap[which]):
