@@ -221,9 +221,10 @@ class _FastUnparser:
     def fill(self, text, node_line):
         """Start a new line (statement text `text`; `node_line` its user line)."""
         if self.parts:
-            self.write("\n")
+            self.write("\n" + "    " * self.indent + text)
             self.line += 1
-        self.write("    " * self.indent + text)
+        else:
+            self.write("    " * self.indent + text)
         if node_line is not None:
             self.lines.setdefault(self.line, node_line)
 
@@ -277,9 +278,10 @@ class _FastUnparser:
         self.line += text.count("\n")
 
     def return_(self, node):
-        self.fill("return", _user_line(node))
-        if node.value is not None:
-            self.write(" ")
+        if node.value is None:
+            self.fill("return", _user_line(node))
+        else:
+            self.fill("return ", _user_line(node))
             self.expr(node.value, _TEST)
 
     def assign(self, node):
@@ -351,7 +353,14 @@ class _FastUnparser:
 
     def constant(self, node, precedence):
         value = node.value
-        if isinstance(value, tuple):
+        cls = value.__class__
+        if cls in _REPR_WRITTEN and node.kind is None:
+            self.write(repr(value))        # constant_value's text, without the call
+        elif cls is tuple and all(v.__class__ in _REPR_WRITTEN for v in value):
+            # The names tuples generated calls pass ('total',): each item
+            # would be written as its repr, so the tuple is its repr.
+            self.write(repr(value))
+        elif isinstance(value, tuple):
             self.write("(")
             if len(value) == 1:
                 self.constant_value(value[0])
@@ -384,7 +393,10 @@ class _FastUnparser:
         return ""
 
     def items(self, elts):
-        if len(elts) == 1:
+        text = _names_text(elts)
+        if text:
+            self.write(text)
+        elif len(elts) == 1:
             self.expr(elts[0], _TEST)
             self.write(",")
         else:
@@ -394,6 +406,10 @@ class _FastUnparser:
                 self.expr(e, _TEST)
 
     def tuple_(self, node, precedence):
+        text = _names_text(node.elts)
+        if text:                          # names only (state tuples): one write
+            self.write("(" + text + ")" if precedence > _TUPLE else text)
+            return
         close = self.open_paren(not node.elts or precedence > _TUPLE)
         self.items(node.elts)
         self.write(close)
@@ -455,8 +471,12 @@ class _FastUnparser:
         self.write(node.attr)
 
     def call(self, node, precedence):
-        self.expr(node.func, _ATOM)
-        self.write("(")
+        func = node.func
+        if func.__class__ is _ATTRIBUTE and func.value.__class__ is _NAME:
+            self.write(func.value.id + "." + func.attr + "(")   # `ag__.if_stmt(`
+        else:
+            self.expr(func, _ATOM)
+            self.write("(")
         comma = False
         for e in node.args:
             if comma:
@@ -529,6 +549,15 @@ class _FastUnparser:
             self.expr(node.annotation, _TEST)
 
     def arguments(self, node):
+        args = node.args
+        if not (node.posonlyargs or node.defaults or node.vararg or node.kwonlyargs
+                or node.kwarg):
+            # Plain parameters (every function conversion makes): one write.
+            ids = [a.id for a in args if a.__class__ is _NAME and a.annotation is None]
+            if len(ids) == len(args):
+                if ids:
+                    self.write(", ".join(ids))
+                return
         first = True
         all_args = node.posonlyargs + node.args
         defaults = [None] * (len(all_args) - len(node.defaults)) + node.defaults
@@ -570,6 +599,19 @@ def _user_line(node):
 
 
 _ANNOTATIONS, _USER_LINE = anno.ANNOTATIONS, anno.USER_LINE
+
+
+def _names_text(elts):
+    """The text of the items `elts` when all are names (`a, b`, `a,`), else ""."""
+    ids = [e.id for e in elts if e.__class__ is _NAME]
+    if not ids or len(ids) != len(elts):
+        return ""
+    return ids[0] + "," if len(ids) == 1 else ", ".join(ids)
+
+
+_NAME, _ATTRIBUTE = gast.Name, gast.Attribute
+# Constants whose text (constant_value) is their repr.
+_REPR_WRITTEN = frozenset((str, int, bool, type(None)))
 
 
 _KEYWORD_STATEMENTS = {gast.Pass: "pass", gast.Break: "break", gast.Continue: "continue"}

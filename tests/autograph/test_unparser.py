@@ -45,6 +45,33 @@ def test_text_is_exactly_ast_unparse():
     assert source == expected
 
 
+def plain(x, n):
+    """Parsed, never run."""
+    t, = x.f((x,), ('total',), (), ('a', 1, None, True), (1.5, 'b'), (b'c',),
+             u'u', 'v', 2.5, 1j, None, ...)
+    a, b = n.g(x, lambda: n, lambda q, r: q)
+    c = (x, n[0]), [x], (x,), ()
+    k = x.y(1)(n)(k=n)
+    return (lambda: n), (lambda q=1: q), (lambda q: q), t, a, b, c, k
+
+
+def with_defaults(x, y=1, *args, z, **kw):
+    return x
+
+
+def test_fast_path_text_is_exactly_ast_unparse():
+    """The direct writer's shortcuts (a constant or tuple constant as its
+    repr, a tuple of names, `name.attr(`, plain parameters in one write)
+    and the general code beside them (floats, u'' strings, mixed tuples,
+    defaults) write what ast.unparse writes."""
+    for fn in (plain, with_defaults):
+        node, _ = parser.parse_function(fn)
+        expected = ast.unparse(gast.gast_to_ast(gast.Module(body=[node], type_ignores=[])))
+        fast = unparser._FastUnparser()
+        fast.stmts([node])            # no fallback to ast's unparser
+        assert "".join(fast.parts) == expected
+
+
 def test_line_table_maps_each_statement_to_its_user_line():
     node, info = parser.parse_function(sample)
     source, lines = unparser.unparse_with_lines(node)
