@@ -54,6 +54,8 @@ def _int_ones(value, dtype):
 
 
 # (op, index of the constant operand, test on the constant) -> the other operand.
+# A test gets the constant's value as `_test_value` gives it: a Python scalar
+# for a 0-d numeric array (the commonest constant), else an array.
 CONSTANT_RULES = [
     ("Mul", 1, _all_ones),                # x * 1 -> x
     ("Mul", 0, _all_ones),                # 1 * x -> x
@@ -123,7 +125,7 @@ def _simplify(node):
         for const_index, test in constant:
             c, x = node.inputs[const_index], node.inputs[1 - const_index]
             if c.node.op == "Const" and _same_type(out, x, c) \
-                    and test(np.asarray(c.node.attrs["value"]), x.dtype):
+                    and test(_test_value(c.node.attrs["value"]), x.dtype):
                 return x, f"{op} by a neutral constant"
     for inner in chains:
         if len(node.inputs) == 1 and node.inputs[0].node.op == inner:
@@ -136,6 +138,15 @@ def _simplify(node):
             if _same_type(out, x) and test(node, x):
                 return x, f"{op} of the same type"
     return None
+
+
+def _test_value(value):
+    """`value` as a rule's test reads it: a 0-d boolean, integer or float
+    array as its Python scalar (`.item()`, equal to it: numpy's comparison
+    of a 0-d array costs about ten times more), else `np.asarray(value)`."""
+    if value.__class__ is np.ndarray and value.ndim == 0 and value.dtype.kind in "biuf":
+        return value.item()
+    return np.asarray(value)
 
 
 def _rules_by_op():

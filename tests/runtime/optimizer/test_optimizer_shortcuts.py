@@ -122,3 +122,21 @@ def test_traced_sources_hold_no_graph_from_the_start():
     assert [sub.name for sub in walk_graphs(g)][1:] == [sub.name for sub in if_node.subgraphs()]
     optimize(g, check=True)
     assert run(g, 2.0, 0) == [3.0] and run(g, -2.0, 0) == [-3.0]
+
+
+@pytest.mark.parametrize("value", [np.array(1, np.int32), np.array(0, np.int64), np.array(2, np.uint8),
+                                   np.array(True), np.array(1.0, np.float16), np.array(-0.0, np.float32),
+                                   np.array(0.0, np.float64), np.array(np.nan, np.float32)])
+def test_constant_tests_read_a_scalar_as_its_array(value):
+    fast = arithmetic._test_value(value)             # the shortcut: a Python scalar
+    assert not isinstance(fast, np.ndarray)
+    dtype = tf.as_dtype(value.dtype)
+    for _, _, test in arithmetic.CONSTANT_RULES:
+        assert test(fast, dtype) == test(np.asarray(value), dtype)
+
+
+def test_constant_tests_read_arrays_as_arrays():
+    assert isinstance(arithmetic._test_value(np.ones([3], np.float32)), np.ndarray)
+    g = build("f", [("x", tf.float32, [3])],
+              lambda x: (x * tf.constant([1.0, 1.0, 1.0]), x + tf.constant([-0.0, 0.0, -0.0])))
+    assert arithmetic.run(g) == ["Mul by a neutral constant: replaced Mul by x:0"]
