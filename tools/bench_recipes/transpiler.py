@@ -91,8 +91,8 @@ def generated_module(blocks):
 # machine, so the row's verdict is the machine-normalized figure; the raw time
 # is printed next to it. A check of the normalization against that tree: this
 # row's own procedure, run on c259931's runtime and autograph on a later 2-core
-# machine, printed 11.2 to 11.4 ms raw and 7.8x the reference, i.e. 8.0 to
-# 8.1 ms "at the README machine's speed" where it measured 6.43 ms: the
+# machine, printed 11.0 to 11.4 ms raw and 7.8x to 7.9x the reference, i.e.
+# 8.0 to 8.1 ms "at the README machine's speed" where it measured 6.43 ms: the
 # normalized figure overstates a first call by about a quarter, never flatters.
 REFERENCE_README_S = 10.05e6 * 6.43e-3 / 62.7e6
 
